@@ -1,0 +1,40 @@
+/**
+ * A cluster profile: what the planner and the manifest builders must know
+ * about the target cluster. Built-in defaults, overridable by a file or by
+ * the `gpu.clusters` app-config.
+ */
+
+export type ClusterProvider = 'aws-karpenter' | 'azure-karpenter' | 'static';
+
+/** How the device plugin exposes MIG devices (ClusterPolicy `mig.strategy`). */
+export type MigStrategy = 'single' | 'mixed';
+
+export interface ConfigMapRef {
+  name: string;
+  namespace: string;
+}
+
+export interface ClusterProfile {
+  /** DNS-1123 label; used in repository paths (`clusters/<name>/gpu`). */
+  name: string;
+  provider: ClusterProvider;
+  /** Karpenter version, e.g. `1.14.1`; decides which operators (`Gte`, `Lte`) may be used. */
+  karpenterVersion: string;
+  /** The EC2NodeClass (or AKSNodeClass) every GPU NodePool references. */
+  nodeClass: { group: string; kind: string; name: string };
+  /** Also generate the EC2NodeClass named above (alias-based AMI selection). */
+  generateNodeClass: boolean;
+  /** The ConfigMap holding named device-plugin configs (`devicePlugin.config.name`). */
+  devicePluginConfigMap: ConfigMapRef;
+  /** The ConfigMap holding the mig-parted config (`migManager.config.name`). */
+  migPartedConfigMap: ConfigMapRef;
+  migStrategy: MigStrategy;
+  /** Emit NodeOverlays for shared pools (needs Karpenter's NodeOverlay feature gate). */
+  nodeOverlay: boolean;
+  /** Taint key that keeps non-GPU and non-matching pods off GPU pools. */
+  gpuTaintKey: string;
+  /** Label / annotation domain for our own labels, e.g. `gpu.backstage.io`. */
+  labelDomain: string;
+  /** `spec.disruption.consolidateAfter` for generated NodePools, e.g. `5m`. */
+  consolidateAfter: string;
+}

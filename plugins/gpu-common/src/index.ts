@@ -1,0 +1,13 @@
+/**
+ * GPU catalog, request schema, planner, MIG fit solver and manifest builders.
+ * Isomorphic: no Node APIs, so the frontend form can plan too.
+ *
+ * @packageDocumentation
+ */
+export * from './errors';
+export type * from './catalog/types';
+export type * from './cluster/types';
+export type * from './request/types';
+export { SHARING_MODES } from './request/types';
+export type * from './planner/types';
+export type * from './manifests/types';

@@ -1,0 +1,125 @@
+import type { CapacityType, GpuRequest, SharingMode } from '../request/types';
+
+/**
+ * What the GitOps repository already holds, parsed into the core model, so the
+ * planner can reuse a compatible pool and never reuse a name for other content.
+ * Read by `plugins/gpu-node` (`readRepoState`).
+ */
+export interface RepoState {
+  pools: PoolState[];
+  /** Named device-plugin configs (ConfigMap keys) -> their parsed content. */
+  devicePluginConfigs: Record<string, unknown>;
+  /** mig-parted `mig-configs` entry names -> their parsed entries. */
+  migConfigs: Record<string, unknown>;
+  workloads: WorkloadState[];
+}
+
+/** A GPU NodePool found in the repository. */
+export interface PoolState {
+  name: string;
+  /** Repository path of the file that holds it. */
+  path: string;
+  gpuModel?: string;
+  sharingMode: SharingMode;
+  slicesPerGpu?: number;
+  migProfile?: string;
+  resourceName: string;
+  instanceTypes: string[];
+  capacityTypes: CapacityType[];
+  deviceConfigName?: string;
+  migConfigName?: string;
+  /** Current `spec.limits[resourceName]`, if any. */
+  limit?: number;
+}
+
+/** A GPU workload found in the repository (new Deployment or patch). */
+export interface WorkloadState {
+  /** `<namespace>/<name>`. */
+  id: string;
+  namespace: string;
+  name: string;
+  path: string;
+  pool?: string;
+  resourceName: string;
+  replicas: number;
+  /** Resource units each replica requests. */
+  perReplica: number;
+  /** `backstage.io/kubernetes-id` label value, if any. */
+  kubernetesId?: string;
+}
+
+export interface Taint {
+  key: string;
+  value: string;
+  effect: 'NoSchedule';
+}
+
+export interface PoolPlan {
+  /** Deterministic, e.g. `gpu-t4-ts4`, `gpu-a100-80gb-mig-3g.40gb`. */
+  name: string;
+  /** Catalog id of the GPU model. */
+  gpuModel: string;
+  /** Instance types the NodePool may launch, cheapest per slice first. */
+  instanceTypes: string[];
+  /** Distinct GPU counts per node among `instanceTypes` (one NodeOverlay each). */
+  gpuCounts: number[];
+  /** Values for `karpenter.k8s.aws/instance-gpu-name`. */
+  karpenterGpuNames: string[];
+  capacityTypes: CapacityType[];
+  /** True when an existing pool from RepoState is reused (its limits raised). */
+  reused: boolean;
+  taint: Taint;
+  /** NodePool `spec.template.metadata.labels` (incl. device-plugin / MIG config labels). */
+  labels: Record<string, string>;
+  /** NodePool `spec.limits`: resource name -> quantity (after raising for this request). */
+  limits: Record<string, number>;
+}
+
+export interface SharingPlan {
+  mode: SharingMode;
+  /** time-slicing: replicas per GPU; MPS: clients per GPU. */
+  slicesPerGpu?: number;
+  /** MIG: the profile each replica gets, e.g. `1g.10gb`. */
+  migProfile?: string;
+  /** MIG: the uniform per-GPU layout, profile -> count. */
+  migLayout?: Record<string, number>;
+  /** MIG: mig-parted config name, e.g. `all-1g.10gb`. */
+  migConfigName?: string;
+  /** time-slicing / MPS: device-plugin config key (content-derived). */
+  deviceConfigName?: string;
+  /** MPS: pinned device memory per client in MiB. */
+  mpsPinnedMemoryMiB?: number;
+}
+
+export interface Plan {
+  request: GpuRequest;
+  cluster: string;
+  pool: PoolPlan;
+  sharing: SharingPlan;
+  /** What each replica asks for in `resources.limits`, e.g. `nvidia.com/gpu.shared`. */
+  resourceName: string;
+  /** Units of `resourceName` per replica (gpusPerReplica for exclusive, else 1). */
+  resourcePerReplica: number;
+  perReplica: {
+    vramGiB: number;
+    /** True when the mode isolates memory (exclusive, MIG, MPS pinned limit). */
+    vramGuaranteed: boolean;
+    /** Memory a replica can count on (or shares, when not guaranteed), in MiB. */
+    memoryMiB: number;
+    /** Fraction of one physical GPU per replica (e.g. 0.25, 3/7, 2). */
+    gpuShare: number;
+  };
+  nodes: {
+    /** ceil(replicas / slices per node) on the cheapest instance type. */
+    expected: number;
+    /** Units of `resourceName` one node of `instanceType` offers. */
+    slicesPerNode: number;
+    instanceType: string;
+  };
+  /** Physical-GPU equivalents this request holds (for quotas). */
+  physicalGpus: number;
+  cost: { usdPerHour: number; usdPerMonth: number };
+  warnings: string[];
+  /** Human-readable reasoning, one line per decision. */
+  explanation: string[];
+}

@@ -1,0 +1,52 @@
+/**
+ * The one request format shared by the CLI, the scaffolder actions and the
+ * form. The zod schema in `schema.ts` is the authority; this interface is what
+ * it parses into (after defaults are applied).
+ */
+
+export type SharingMode = 'exclusive' | 'time-slicing' | 'mps' | 'mig' | 'dra';
+
+export const SHARING_MODES: readonly SharingMode[] = [
+  'exclusive',
+  'time-slicing',
+  'mps',
+  'mig',
+  'dra',
+];
+
+export type CapacityType = 'spot' | 'on-demand';
+
+export type WorkloadKind = 'Deployment' | 'StatefulSet';
+
+export interface GpuRequest {
+  apiVersion: 'gpu.backstage.io/v1alpha1';
+  kind: 'GpuRequest';
+  metadata: {
+    /** DNS-1123 label; also the component / workload name. */
+    name: string;
+    /** DNS-1123 label. */
+    namespace: string;
+  };
+  spec: {
+    /** Backstage entity ref of the owner, e.g. `group:default/ml-platform`. */
+    owner: string;
+    gpu: {
+      /** A catalog model id, or `auto` for the cheapest model that fits. */
+      model: string;
+      sharing: SharingMode;
+      replicas: number;
+      /** VRAM each replica needs, in GiB. */
+      vramGiB: number;
+      /** Whole GPUs per replica; exclusive mode only (default 1). */
+      gpusPerReplica: number;
+      /** Optional time-slicing override of replicas per GPU. */
+      slicesPerGpu?: number;
+    };
+    /** Exactly one of `image` (a new workload) or `existing` (patch one). */
+    workload: {
+      image?: string;
+      existing?: { kind: WorkloadKind; name: string };
+    };
+    capacityTypes: CapacityType[];
+  };
+}

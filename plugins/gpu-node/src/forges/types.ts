@@ -1,0 +1,32 @@
+/**
+ * One interface for every place a pull request can live. `local` is the
+ * embedded default (a plain git remote: the pushed branch is the PR).
+ */
+export type ForgeKind = 'local' | 'github' | 'gitlab' | 'gitea';
+
+export interface PullRequestInput {
+  /** Remote repository URL as configured (never contains credentials). */
+  repoUrl: string;
+  baseBranch: string;
+  headBranch: string;
+  title: string;
+  body: string;
+  draft?: boolean;
+  labels?: string[];
+  reviewers?: string[];
+}
+
+export interface PullRequestResult {
+  /** Web URL of the PR / MR, or `<repoUrl>#<branch>` for the local forge. */
+  url: string;
+  /** Forge number (PR number, MR iid); undefined for the local forge. */
+  number?: number;
+  /** True when an existing open PR for the branch was updated instead of created. */
+  updated: boolean;
+}
+
+export interface Forge {
+  readonly kind: ForgeKind;
+  /** Create the PR for `headBranch`, or update the open one that already exists. */
+  createOrUpdatePullRequest(input: PullRequestInput): Promise<PullRequestResult>;
+}

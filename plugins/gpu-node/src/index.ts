@@ -1,0 +1,7 @@
+/**
+ * GitOps repository I/O, merge engine, forges, PR body and the gpu-gitops CLI.
+ *
+ * @packageDocumentation
+ */
+export type * from './changes/types';
+export type * from './forges/types';
