@@ -1,0 +1,43 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { validateGitOpsTree } from '../../validate';
+import type { CliIo } from '../io';
+import { EXIT_FINDINGS, EXIT_OK } from '../exit-codes';
+import { UsageError } from '../usage-error';
+
+export const validateUsage = 'gpu-gitops validate DIR [--json]';
+
+/** Lints a GitOps checkout for PR review: exit 0 clean, 1 with findings, 2 unusable input. */
+export async function runValidate(
+  positionals: string[],
+  options: Record<string, string | boolean | undefined>,
+  io: CliIo,
+): Promise<number> {
+  if (positionals.length !== 1) {
+    throw new UsageError('validate takes exactly one directory');
+  }
+  const dir = path.resolve(io.cwd, positionals[0]);
+  const stat = await fs.stat(dir).catch(() => undefined);
+  if (!stat?.isDirectory()) {
+    throw new GpuInputError([
+      {
+        path: 'DIR',
+        rule: 'directory',
+        message: `${positionals[0]} is not a directory`,
+      },
+    ]);
+  }
+  const findings = await validateGitOpsTree(dir);
+  if (options.json) {
+    io.stdout(`${JSON.stringify({ findings }, null, 2)}\n`);
+  } else if (findings.length === 0) {
+    io.stdout(`${positionals[0]}: no findings\n`);
+  } else {
+    for (const f of findings) {
+      io.stdout(`${f.file}: ${f.object}: [${f.rule}] ${f.message}\n`);
+    }
+    io.stdout(`${findings.length} finding(s)\n`);
+  }
+  return findings.length === 0 ? EXIT_OK : EXIT_FINDINGS;
+}

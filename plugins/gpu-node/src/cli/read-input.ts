@@ -1,0 +1,95 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import {
+  builtinCatalog,
+  GpuInputError,
+  mergeCatalog,
+  parseGpuRequestYaml,
+  resolveClusterProfile,
+  type ClusterProfile,
+  type GpuCatalog,
+  type GpuRequest,
+} from '@gpu-gitops/plugin-gpu-common';
+import { parse } from 'yaml';
+
+/** Request, cluster and catalog files are small; anything larger is refused unread. */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+
+async function readBoundedFile(
+  file: string,
+  cwd: string,
+  field: string,
+): Promise<string> {
+  const resolved = path.resolve(cwd, file);
+  let size: number;
+  try {
+    const stat = await fs.stat(resolved);
+    if (!stat.isFile()) {
+      throw new GpuInputError([
+        { path: field, rule: 'file', message: `${file} is not a file` },
+      ]);
+    }
+    size = stat.size;
+  } catch (error) {
+    if (error instanceof GpuInputError) throw error;
+    throw new GpuInputError([
+      { path: field, rule: 'file', message: `cannot read ${file}` },
+    ]);
+  }
+  if (size > MAX_INPUT_BYTES) {
+    throw new GpuInputError([
+      {
+        path: field,
+        rule: 'max-size',
+        message: `${file} is ${size} bytes; the limit is ${MAX_INPUT_BYTES} bytes (1 MiB)`,
+      },
+    ]);
+  }
+  return fs.readFile(resolved, 'utf8');
+}
+
+export async function readRequestFile(
+  file: string,
+  cwd: string,
+): Promise<GpuRequest> {
+  return parseGpuRequestYaml(await readBoundedFile(file, cwd, '--request'));
+}
+
+/** Parses a small YAML config file (cluster profile, catalog override); aliases refused. */
+async function readConfigYaml(
+  file: string,
+  cwd: string,
+  field: string,
+): Promise<unknown> {
+  const text = await readBoundedFile(file, cwd, field);
+  try {
+    return parse(text, { maxAliasCount: 0, uniqueKeys: true });
+  } catch (error) {
+    throw new GpuInputError([
+      {
+        path: field,
+        rule: 'yaml',
+        message: `${file} is not valid YAML: ${(error as Error).message.split('\n')[0]}`,
+      },
+    ]);
+  }
+}
+
+export async function readClusterFile(
+  file: string | undefined,
+  cwd: string,
+): Promise<ClusterProfile> {
+  if (!file) return resolveClusterProfile();
+  return resolveClusterProfile(await readConfigYaml(file, cwd, '--cluster'));
+}
+
+export async function readCatalogFile(
+  file: string | undefined,
+  cwd: string,
+): Promise<GpuCatalog> {
+  if (!file) return builtinCatalog;
+  return mergeCatalog(
+    builtinCatalog,
+    await readConfigYaml(file, cwd, '--catalog'),
+  );
+}
