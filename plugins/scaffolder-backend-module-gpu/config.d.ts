@@ -1,0 +1,101 @@
+/**
+ * The `gpu:` section of app-config, read by the scaffolder module once at
+ * start-up (see src/config/readGpuModuleConfig.ts).
+ */
+export interface Config {
+  gpu?: {
+    /** The GitOps repository the GPU pull requests target. */
+    gitops?: {
+      /**
+       * Repository URL: an https URL of a GitHub / GitLab / Gitea repository,
+       * or a local path / file:// URL of a bare repository (local forge).
+       * Credentials never go here: they come from `integrations`.
+       */
+      repoUrl: string;
+      /** Branch pull requests target. Default `main`. */
+      baseBranch?: string;
+      /** Where the pull request lives. Default `local` (the pushed branch is the PR). */
+      forge?: 'local' | 'github' | 'gitlab' | 'gitea';
+      /** Commit author; default `Backstage GPU <gpu-bot@backstage.local>`. */
+      author?: {
+        name?: string;
+        email?: string;
+      };
+      /** Directory for the cached clone of the GitOps repository. */
+      cacheDir?: string;
+    };
+
+    /** Cluster profiles keyed by cluster name, and the default cluster. */
+    clusters?: {
+      /** Cluster used when a request names none. */
+      default?: string;
+      /** Profiles keyed by cluster name (DNS-1123 label); unset fields take built-in defaults. */
+      profiles?: {
+        [name: string]: {
+          provider?: 'aws-karpenter' | 'azure-karpenter' | 'static';
+          /** Karpenter version, e.g. `1.14.1`. */
+          karpenterVersion?: string;
+          nodeClass?: { group?: string; kind?: string; name?: string };
+          /** Also generate the EC2NodeClass named in `nodeClass`. */
+          generateNodeClass?: boolean;
+          devicePluginConfigMap?: { name?: string; namespace?: string };
+          migPartedConfigMap?: { name?: string; namespace?: string };
+          migStrategy?: 'single' | 'mixed';
+          /** Emit NodeOverlays for shared pools (Karpenter NodeOverlay feature gate). */
+          nodeOverlay?: boolean;
+          gpuTaintKey?: string;
+          labelDomain?: string;
+          consolidateAfter?: string;
+        };
+      };
+    };
+
+    /** Organisation overrides of the built-in GPU catalog (prices, on-prem flavors, extra models). */
+    catalog?: {
+      /** Only these model ids may be requested at all (empty or unset: all). */
+      allowedModels?: string[];
+      /** Model ids removed from the catalog. */
+      removeModels?: string[];
+      /** Instance types added or replaced (matched by name). */
+      instanceTypes?: Array<{
+        name: string;
+        family?: string;
+        provider?: 'aws' | 'azure' | 'static';
+        gpuModel?: string;
+        gpusPerNode?: number;
+        gpuMemoryMiB?: number;
+        vcpu?: number;
+        memoryMiB?: number;
+        onDemandUsdPerHour?: number;
+        karpenterGpuName?: string;
+      }>;
+      /** Instance type names removed from the catalog. */
+      removeInstanceTypes?: string[];
+      /** Price overrides: instance type name -> USD per hour. */
+      prices?: { [instanceType: string]: number };
+    };
+
+    /** Guardrails checked before anything is written or pushed. */
+    policy?: {
+      /** Rules for owners that no group rule names. */
+      defaults?: {
+        allowedModels?: string[];
+        allowedSharingModes?: Array<
+          'exclusive' | 'time-slicing' | 'mps' | 'mig' | 'dra'
+        >;
+        /** GPU quota in physical-GPU equivalents (0.25 = a quarter of one GPU). */
+        gpuQuota?: number;
+      };
+      /** Rules per owner group. */
+      groups?: Array<{
+        /** Owner entity ref, e.g. `group:default/ml-platform`. */
+        owner: string;
+        allowedModels?: string[];
+        allowedSharingModes?: Array<
+          'exclusive' | 'time-slicing' | 'mps' | 'mig' | 'dra'
+        >;
+        gpuQuota?: number;
+      }>;
+    };
+  };
+}

@@ -1,0 +1,88 @@
+import { ConfigReader } from '@backstage/config';
+import {
+  checkAllowedChoices,
+  checkQuota,
+  normalizeOwnerRef,
+  readGpuPolicy,
+  ruleForOwner,
+} from './gpuPolicy';
+
+const policy = readGpuPolicy(
+  new ConfigReader({
+    defaults: {
+      allowedModels: ['t4', 'a10g'],
+      allowedSharingModes: ['time-slicing', 'mps'],
+      gpuQuota: 2,
+    },
+    groups: [
+      {
+        owner: 'ml-platform',
+        allowedModels: ['t4', 'a10g', 'a100-40gb'],
+        allowedSharingModes: ['exclusive', 'time-slicing', 'mps', 'mig'],
+        gpuQuota: 8,
+      },
+      { owner: 'group:default/research', gpuQuota: 1.5 },
+    ],
+  }),
+);
+
+describe('gpu policy', () => {
+  it('normalises owner refs so every spelling hits the same rule', () => {
+    expect(normalizeOwnerRef('ml-platform')).toBe('group:default/ml-platform');
+    expect(normalizeOwnerRef('group:ml-platform')).toBe(
+      'group:default/ml-platform',
+    );
+    expect(normalizeOwnerRef('user:default/jane')).toBe('user:default/jane');
+  });
+
+  it('lets a group rule override the defaults field by field', () => {
+    expect(ruleForOwner(policy, 'group:default/ml-platform').gpuQuota).toBe(8);
+    const research = ruleForOwner(policy, 'research');
+    expect(research.gpuQuota).toBe(1.5);
+    expect(research.allowedModels).toEqual(['t4', 'a10g']);
+    expect(ruleForOwner(policy, 'group:default/other').gpuQuota).toBe(2);
+  });
+
+  it('rejects a model and a sharing mode the owner may not use, naming the field', () => {
+    const issues = checkAllowedChoices(policy, {
+      owner: 'group:default/research',
+      model: 'a100-40gb',
+      sharing: 'mig',
+    });
+    expect(issues.map(i => [i.path, i.rule])).toEqual([
+      ['spec.gpu.model', 'policy-model'],
+      ['spec.gpu.sharing', 'policy-sharing'],
+    ]);
+    expect(issues[0].message).toContain('allowed: t4, a10g');
+    expect(
+      checkAllowedChoices(policy, {
+        owner: 'ml-platform',
+        model: 'a100-40gb',
+        sharing: 'mig',
+      }),
+    ).toEqual([]);
+  });
+
+  it('says by how much a request exceeds the quota', () => {
+    const issues = checkQuota(policy, 'research', 1, 0.75);
+    expect(issues).toHaveLength(1);
+    expect(issues[0].rule).toBe('policy-quota');
+    expect(issues[0].message).toContain('by 0.25 GPU');
+    expect(issues[0].message).toContain('quota 1.5, already used 1');
+    expect(checkQuota(policy, 'research', 1, 0.5)).toEqual([]);
+  });
+
+  it('has no quota when no rule sets one', () => {
+    expect(checkQuota(readGpuPolicy(undefined), 'anyone', 100, 100)).toEqual(
+      [],
+    );
+  });
+
+  it('fails at start-up on an unknown sharing mode in config', () => {
+    expect(() =>
+      readGpuPolicy(
+        new ConfigReader({ defaults: { allowedSharingModes: ['timeslice'] } }),
+      ),
+    ).toThrow(/unknown sharing mode\(s\) timeslice/);
+  });
+});

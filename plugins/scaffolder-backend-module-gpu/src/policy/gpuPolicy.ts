@@ -1,0 +1,156 @@
+import type { Config } from '@backstage/config';
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import {
+  GpuInputError,
+  SHARING_MODES,
+  type InputIssue,
+  type SharingMode,
+} from '@gpu-gitops/plugin-gpu-common';
+
+/** What one owner (or every owner, for the defaults) may request. */
+export interface OwnerPolicyRule {
+  /** Catalog model ids; undefined = any model. */
+  allowedModels?: string[];
+  /** undefined = any mode. */
+  allowedSharingModes?: SharingMode[];
+  /** Physical-GPU equivalents the owner may hold in total; undefined = no quota. */
+  gpuQuota?: number;
+}
+
+/** The `gpu.policy` config, with owner refs normalised to `kind:namespace/name`. */
+export interface GpuPolicy {
+  defaults: OwnerPolicyRule;
+  groups: Array<OwnerPolicyRule & { owner: string }>;
+}
+
+export const EMPTY_POLICY: GpuPolicy = { defaults: {}, groups: [] };
+
+/**
+ * Owner refs arrive as `ml-platform`, `group:ml-platform` or
+ * `group:default/ml-platform`; all three must hit the same rule.
+ */
+export function normalizeOwnerRef(owner: string): string {
+  return stringifyEntityRef(
+    parseEntityRef(owner, {
+      defaultKind: 'group',
+      defaultNamespace: 'default',
+    }),
+  );
+}
+
+function readRule(config: Config | undefined, at: string): OwnerPolicyRule {
+  if (!config) return {};
+  const modes = config.getOptionalStringArray('allowedSharingModes');
+  const unknown = modes?.filter(m => !SHARING_MODES.includes(m as SharingMode));
+  if (unknown && unknown.length > 0) {
+    // A typo here would silently forbid a mode for a whole team: fail at start-up.
+    throw new Error(
+      `${at}.allowedSharingModes: unknown sharing mode(s) ${unknown.join(', ')}; expected one of ${SHARING_MODES.join(', ')}`,
+    );
+  }
+  const quota = config.getOptionalNumber('gpuQuota');
+  if (quota !== undefined && !(quota >= 0)) {
+    throw new Error(`${at}.gpuQuota must be a number >= 0, got ${quota}`);
+  }
+  return {
+    allowedModels: config.getOptionalStringArray('allowedModels'),
+    allowedSharingModes: modes as SharingMode[] | undefined,
+    gpuQuota: quota,
+  };
+}
+
+/** Reads `gpu.policy` (pass the `gpu.policy` sub-config, or undefined). */
+export function readGpuPolicy(config: Config | undefined): GpuPolicy {
+  if (!config) return EMPTY_POLICY;
+  return {
+    defaults: readRule(
+      config.getOptionalConfig('defaults'),
+      'gpu.policy.defaults',
+    ),
+    groups: (config.getOptionalConfigArray('groups') ?? []).map((group, i) => ({
+      owner: normalizeOwnerRef(group.getString('owner')),
+      ...withoutUndefined(readRule(group, `gpu.policy.groups[${i}]`)),
+    })),
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
+}
+
+/** The effective rule for an owner: its group rule, field by field over the defaults. */
+export function ruleForOwner(
+  policy: GpuPolicy,
+  owner: string,
+): OwnerPolicyRule {
+  const ref = normalizeOwnerRef(owner);
+  const group = policy.groups.find(g => g.owner === ref);
+  const { owner: _owner, ...groupRule } = group ?? { owner: ref };
+  return { ...policy.defaults, ...withoutUndefined(groupRule) };
+}
+
+/** Model and sharing-mode guardrails; `model` is the planned (resolved) model id. */
+export function checkAllowedChoices(
+  policy: GpuPolicy,
+  request: { owner: string; model: string; sharing: SharingMode },
+): InputIssue[] {
+  const rule = ruleForOwner(policy, request.owner);
+  const issues: InputIssue[] = [];
+  if (rule.allowedModels && !rule.allowedModels.includes(request.model)) {
+    issues.push({
+      path: 'spec.gpu.model',
+      rule: 'policy-model',
+      message: `GPU model ${request.model} is not allowed for ${normalizeOwnerRef(request.owner)}; allowed: ${rule.allowedModels.join(', ') || 'none'}`,
+    });
+  }
+  if (
+    rule.allowedSharingModes &&
+    !rule.allowedSharingModes.includes(request.sharing)
+  ) {
+    issues.push({
+      path: 'spec.gpu.sharing',
+      rule: 'policy-sharing',
+      message: `Sharing mode ${request.sharing} is not allowed for ${normalizeOwnerRef(request.owner)}; allowed: ${rule.allowedSharingModes.join(', ') || 'none'}`,
+    });
+  }
+  return issues;
+}
+
+/** Rounds GPU-equivalents for messages: 3/7 prints as 0.43, not 0.42857142857142855. */
+export function formatGpus(value: number): string {
+  return String(Math.round(value * 100) / 100);
+}
+
+/**
+ * The quota guardrail. `alreadyUsed` excludes the workload this request
+ * replaces, so re-running a request never counts it twice.
+ */
+export function checkQuota(
+  policy: GpuPolicy,
+  owner: string,
+  alreadyUsed: number,
+  requested: number,
+): InputIssue[] {
+  const { gpuQuota } = ruleForOwner(policy, owner);
+  if (gpuQuota === undefined) return [];
+  const total = alreadyUsed + requested;
+  // Tolerance: MIG shares like 3/7 add up with floating-point noise.
+  if (total <= gpuQuota + 1e-9) return [];
+  return [
+    {
+      path: 'spec.gpu.replicas',
+      rule: 'policy-quota',
+      message:
+        `GPU quota exceeded for ${normalizeOwnerRef(owner)} by ${formatGpus(total - gpuQuota)} GPU: ` +
+        `quota ${formatGpus(gpuQuota)}, already used ${formatGpus(alreadyUsed)}, ` +
+        `this request needs ${formatGpus(requested)} (physical-GPU equivalents)`,
+    },
+  ];
+}
+
+/** Throws a GpuInputError when any issue is present. */
+export function throwIfIssues(issues: InputIssue[]): void {
+  if (issues.length > 0) throw new GpuInputError(issues);
+}
