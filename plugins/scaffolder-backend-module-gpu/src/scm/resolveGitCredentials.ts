@@ -1,0 +1,75 @@
+import {
+  DefaultGithubCredentialsProvider,
+  type GithubCredentialsProvider,
+  type ScmIntegrationRegistry,
+} from '@backstage/integration';
+import type { ForgeKind } from '@gpu-gitops/plugin-gpu-node';
+
+/** What git and the forge API need to authenticate. Never logged. */
+export interface GitCredentials {
+  /** Token (or Gitea password) for HTTPS git and the forge API; undefined = anonymous. */
+  token?: string;
+  /** Username for HTTP basic auth where the forge wants one (Gitea). */
+  username?: string;
+  /** Where the token came from, for the task log (never the token itself). */
+  source: 'input' | 'integration' | 'github-app' | 'none';
+}
+
+/** `https://host/...` → host; local paths and file:// URLs → undefined. */
+export function remoteHost(repoUrl: string): string | undefined {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(repoUrl)) return undefined;
+  const url = new URL(repoUrl);
+  return url.protocol === 'file:' ? undefined : url.host;
+}
+
+/**
+ * Credentials for the GitOps repository, following the Backstage order:
+ * a user token given as input wins, then the `integrations` entry for the
+ * repository host (GitHub token or GitHub App, GitLab token, Gitea password).
+ */
+export async function resolveGitCredentials(options: {
+  repoUrl: string;
+  forge: ForgeKind;
+  integrations: ScmIntegrationRegistry;
+  githubCredentialsProvider?: GithubCredentialsProvider;
+  userToken?: string;
+}): Promise<GitCredentials> {
+  const { repoUrl, forge, integrations, userToken } = options;
+  const host = remoteHost(repoUrl);
+  if (userToken) {
+    const gitea = host ? integrations.gitea.byHost(host) : undefined;
+    return {
+      token: userToken,
+      username: forge === 'gitea' ? gitea?.config.username : undefined,
+      source: 'input',
+    };
+  }
+  if (!host) return { source: 'none' };
+
+  const github = integrations.github.byHost(host);
+  if (github) {
+    if (github.config.token) {
+      return { token: github.config.token, source: 'integration' };
+    }
+    const provider =
+      options.githubCredentialsProvider ??
+      DefaultGithubCredentialsProvider.fromIntegrations(integrations);
+    const { token } = await provider.getCredentials({
+      url: repoUrl.replace(/\.git$/, ''),
+    });
+    return token ? { token, source: 'github-app' } : { source: 'none' };
+  }
+  const gitlab = integrations.gitlab.byHost(host);
+  if (gitlab?.config.token) {
+    return { token: gitlab.config.token, source: 'integration' };
+  }
+  const gitea = integrations.gitea.byHost(host);
+  if (gitea?.config.password) {
+    return {
+      token: gitea.config.password,
+      username: gitea.config.username,
+      source: 'integration',
+    };
+  }
+  return { source: 'none' };
+}
