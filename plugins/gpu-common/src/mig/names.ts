@@ -1,0 +1,69 @@
+import { parseMigProfileName } from './profile-name';
+
+/** mig-parted / device-plugin spelling: `+` becomes `.`, `-` is kept (NVIDIA.md §3.1, §4.2). */
+function dotted(profile: string): string {
+  return profile.replace(/\+/g, '.');
+}
+
+/** Kubernetes label values (`nvidia.com/mig.config`) hold at most 63 characters. */
+const MAX_LABEL_VALUE = 63;
+
+/** FNV-1a 32-bit: a short, deterministic, dependency-free suffix for over-long names. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** Larger instances first (compute, then memory), then by name: a stable reading order. */
+function compareProfiles(a: string, b: string): number {
+  const pa = parseMigProfileName(a);
+  const pb = parseMigProfileName(b);
+  const compute = (pb?.gpuInstanceSlices ?? 0) - (pa?.gpuInstanceSlices ?? 0);
+  const memory = (pb?.memoryGB ?? 0) - (pa?.memoryGB ?? 0);
+  return compute || memory || a.localeCompare(b);
+}
+
+/**
+ * The mig-parted config name (and `nvidia.com/mig.config` label value) for a
+ * per-GPU layout, following NVIDIA's default-config convention:
+ * - no instances: `all-disabled`;
+ * - one profile: `all-<profile>` with `+` -> `.` (`all-1g.10gb.me`,
+ *   `all-1g.24gb-me`). NVIDIA uses `all-` for "fill the GPU with this
+ *   profile"; callers that may pass fewer than the max should build the layout
+ *   with `uniformMigLayout` — a single-profile layout is always named `all-`;
+ * - several profiles: `custom-<count>x<profile>-...`, larger profiles first
+ *   (e.g. `custom-1x3g.20gb-2x2g.10gb`). Deterministic: key order of the input
+ *   does not matter. Names over 63 characters are cut and suffixed with a hash
+ *   so they stay valid, unique label values.
+ */
+export function migConfigName(layout: Record<string, number>): string {
+  const entries = Object.entries(layout)
+    .filter(([, count]) => count > 0)
+    .sort(([a], [b]) => compareProfiles(a, b));
+  if (entries.length === 0) return 'all-disabled';
+  if (entries.length === 1) return `all-${dotted(entries[0][0])}`;
+  const name = `custom-${entries
+    .map(([profile, count]) => `${count}x${dotted(profile)}`)
+    .join('-')}`;
+  if (name.length <= MAX_LABEL_VALUE) return name;
+  const hash = fnv1a(name);
+  return `${name.slice(0, MAX_LABEL_VALUE - hash.length - 1)}-${hash}`;
+}
+
+/**
+ * The extended resource a pod requests for one MIG device (device plugin
+ * v0.20.0, NVIDIA.md §4.2): `nvidia.com/gpu` under the `single` strategy,
+ * `nvidia.com/mig-<profile with + -> .>` under `mixed`.
+ */
+export function migResourceName(
+  profile: string,
+  strategy: 'single' | 'mixed',
+): string {
+  return strategy === 'single'
+    ? 'nvidia.com/gpu'
+    : `nvidia.com/mig-${dotted(profile)}`;
+}
