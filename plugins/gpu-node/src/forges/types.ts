@@ -14,6 +14,12 @@ export interface PullRequestInput {
   draft?: boolean;
   labels?: string[];
   reviewers?: string[];
+  /**
+   * Whether `headBranch` already existed on the remote before this run pushed
+   * it. Optional; only the `local` forge (which has no API to ask) uses it to
+   * report `updated`.
+   */
+  headBranchExisted?: boolean;
 }
 
 export interface PullRequestResult {
@@ -28,5 +34,7 @@ export interface PullRequestResult {
 export interface Forge {
   readonly kind: ForgeKind;
   /** Create the PR for `headBranch`, or update the open one that already exists. */
-  createOrUpdatePullRequest(input: PullRequestInput): Promise<PullRequestResult>;
+  createOrUpdatePullRequest(
+    input: PullRequestInput,
+  ): Promise<PullRequestResult>;
 }

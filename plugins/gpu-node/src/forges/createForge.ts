@@ -1,0 +1,44 @@
+/** Picks the forge implementation for a kind; one place knows them all. */
+import { Redactor } from '../redact';
+import { GiteaForge } from './gitea';
+import { GithubForge } from './github';
+import { GitlabForge } from './gitlab';
+import { RetryOptions } from './http';
+import { LocalForge } from './local';
+import type { Forge, ForgeKind } from './types';
+
+export interface ForgeOptions {
+  token?: string;
+  /** API root override (GitHub Enterprise, self-hosted GitLab / Gitea, tests). */
+  apiBaseUrl?: string;
+  retry?: RetryOptions;
+  redactor?: Redactor;
+  fetch?: typeof fetch;
+}
+
+export const FORGE_KINDS: readonly ForgeKind[] = [
+  'local',
+  'github',
+  'gitlab',
+  'gitea',
+];
+
+export function createForge(
+  kind: ForgeKind,
+  options: ForgeOptions = {},
+): Forge {
+  switch (kind) {
+    case 'local':
+      return new LocalForge();
+    case 'github':
+      return new GithubForge(options);
+    case 'gitlab':
+      return new GitlabForge(options);
+    case 'gitea':
+      return new GiteaForge(options);
+    default:
+      throw new Error(
+        `forge: unknown kind "${String(kind)}" (expected one of ${FORGE_KINDS.join(', ')})`,
+      );
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * GitHub (and GitHub Enterprise Server) pull requests through the REST API.
+ * Idempotent: a re-run finds the open PR for the branch and updates it, as
+ * the re-run of `publish:github:pull-request` users keep asking for
+ * (backstage#17911).
+ */
+import { Redactor } from '../redact';
+import { ForgeHttpClient, ForgeError, RetryOptions } from './http';
+import { parseForgeRepoUrl } from './repoPath';
+import type { Forge, PullRequestInput, PullRequestResult } from './types';
+
+export interface GithubForgeOptions {
+  token?: string;
+  /** API root; default `https://api.github.com` for github.com, `https://<host>/api/v3` for GHE. */
+  apiBaseUrl?: string;
+  retry?: RetryOptions;
+  redactor?: Redactor;
+  fetch?: typeof fetch;
+}
+
+interface GithubPull {
+  number: number;
+  html_url: string;
+}
+
+export function githubApiBaseUrl(repoUrl: string): string {
+  const { origin, host } = parseForgeRepoUrl(repoUrl);
+  return host === 'github.com' ? 'https://api.github.com' : `${origin}/api/v3`;
+}
+
+export class GithubForge implements Forge {
+  readonly kind = 'github' as const;
+  constructor(private readonly options: GithubForgeOptions = {}) {}
+
+  async createOrUpdatePullRequest(
+    input: PullRequestInput,
+  ): Promise<PullRequestResult> {
+    const { owner, repo } = parseForgeRepoUrl(input.repoUrl);
+    const http = new ForgeHttpClient({
+      forgeName: 'GitHub',
+      apiBaseUrl: this.options.apiBaseUrl ?? githubApiBaseUrl(input.repoUrl),
+      token: this.options.token,
+      authorization: t => `Bearer ${t}`,
+      extraHeaders: {
+        accept: 'application/vnd.github+json',
+        'x-github-api-version': '2022-11-28',
+      },
+      retry: this.options.retry,
+      redactor: this.options.redactor,
+      fetch: this.options.fetch,
+    });
+    const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+
+    const created = await http.request<GithubPull>(
+      'POST',
+      `${base}/pulls`,
+      {
+        title: input.title,
+        head: input.headBranch,
+        base: input.baseBranch,
+        body: input.body,
+        draft: input.draft ?? false,
+        maintainer_can_modify: true,
+      },
+      [422],
+    );
+
+    let pull: GithubPull;
+    let updated = false;
+    if (created.status === 422) {
+      if (!isAlreadyExists(created.json)) {
+        throw new ForgeError(
+          `GitHub refused the pull request (HTTP 422): ${describe422(created.json)}`,
+          422,
+        );
+      }
+      const head = `${owner.split('/')[0]}:${input.headBranch}`;
+      const open = await http.request<GithubPull[]>(
+        'GET',
+        `${base}/pulls?head=${encodeURIComponent(head)}&state=open`,
+      );
+      const existing = open.json?.[0];
+      if (!existing) {
+        throw new ForgeError(
+          `GitHub says a pull request for ${input.headBranch} exists, but no open one was found for ${head}`,
+          422,
+        );
+      }
+      // Draft state cannot be changed through REST; title, body and base can.
+      const patched = await http.request<GithubPull>(
+        'PATCH',
+        `${base}/pulls/${existing.number}`,
+        { title: input.title, body: input.body, base: input.baseBranch },
+      );
+      pull = patched.json ?? existing;
+      updated = true;
+    } else {
+      pull = created.json;
+    }
+
+    if (input.labels?.length) {
+      await http.request('POST', `${base}/issues/${pull.number}/labels`, {
+        labels: input.labels,
+      });
+    }
+    if (input.reviewers?.length) {
+      await http.request(
+        'POST',
+        `${base}/pulls/${pull.number}/requested_reviewers`,
+        { reviewers: input.reviewers },
+      );
+    }
+    return { url: pull.html_url, number: pull.number, updated };
+  }
+}
+
+function isAlreadyExists(json: any): boolean {
+  const texts = [
+    json?.message,
+    ...(Array.isArray(json?.errors)
+      ? json.errors.map((e: any) => (typeof e === 'string' ? e : e?.message))
+      : []),
+  ];
+  return texts.some(
+    t => typeof t === 'string' && /pull request already exists/i.test(t),
+  );
+}
+
+function describe422(json: any): string {
+  const errors: string[] = Array.isArray(json?.errors)
+    ? json.errors.map((e: any) =>
+        typeof e === 'string'
+          ? e
+          : (e?.message ??
+            `${e?.resource ?? ''} ${e?.field ?? ''} ${e?.code ?? ''}`.trim()),
+      )
+    : [];
+  return (
+    [json?.message, ...errors].filter(Boolean).join(': ') || 'validation failed'
+  );
+}

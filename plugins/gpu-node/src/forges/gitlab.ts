@@ -1,0 +1,122 @@
+/**
+ * GitLab merge requests through the REST API v4. The project is addressed by
+ * its URL-encoded path (`group%2Fsub%2Frepo`), so no project id lookup is
+ * needed. A second MR for the same source branch is refused with 409; we then
+ * update the open one.
+ */
+import { Redactor } from '../redact';
+import {
+  ForgeHttpClient,
+  ForgeError,
+  RetryOptions,
+  forgeErrorMessage,
+} from './http';
+import { parseForgeRepoUrl } from './repoPath';
+import type { Forge, PullRequestInput, PullRequestResult } from './types';
+
+export interface GitlabForgeOptions {
+  token?: string;
+  /** API root; default `<origin>/api/v4`. */
+  apiBaseUrl?: string;
+  retry?: RetryOptions;
+  redactor?: Redactor;
+  fetch?: typeof fetch;
+}
+
+interface GitlabMergeRequest {
+  iid: number;
+  web_url: string;
+}
+
+/** GitLab marks drafts by title prefix. */
+function draftTitle(title: string, draft?: boolean) {
+  return draft && !/^draft:/i.test(title) ? `Draft: ${title}` : title;
+}
+
+export class GitlabForge implements Forge {
+  readonly kind = 'gitlab' as const;
+  constructor(private readonly options: GitlabForgeOptions = {}) {}
+
+  async createOrUpdatePullRequest(
+    input: PullRequestInput,
+  ): Promise<PullRequestResult> {
+    const repo = parseForgeRepoUrl(input.repoUrl);
+    const http = new ForgeHttpClient({
+      forgeName: 'GitLab',
+      apiBaseUrl: this.options.apiBaseUrl ?? `${repo.origin}/api/v4`,
+      token: this.options.token,
+      authorization: t => `Bearer ${t}`,
+      retry: this.options.retry,
+      redactor: this.options.redactor,
+      fetch: this.options.fetch,
+    });
+    const project = `/projects/${encodeURIComponent(repo.fullPath)}`;
+
+    const reviewerIds: number[] = [];
+    for (const username of input.reviewers ?? []) {
+      const users = await http.request<Array<{ id: number }>>(
+        'GET',
+        `/users?username=${encodeURIComponent(username)}`,
+      );
+      if (!users.json?.[0]) {
+        throw new ForgeError(
+          `GitLab has no user named "${username}" (reviewers)`,
+          404,
+        );
+      }
+      reviewerIds.push(users.json[0].id);
+    }
+
+    const fields = {
+      title: draftTitle(input.title, input.draft),
+      description: input.body,
+      target_branch: input.baseBranch,
+      ...(input.labels?.length ? { labels: input.labels.join(',') } : {}),
+      ...(reviewerIds.length ? { reviewer_ids: reviewerIds } : {}),
+    };
+    const created = await http.request<GitlabMergeRequest>(
+      'POST',
+      `${project}/merge_requests`,
+      {
+        source_branch: input.headBranch,
+        remove_source_branch: true,
+        ...fields,
+      },
+      [409, 422],
+    );
+    if (created.status === 201 || created.status === 200) {
+      return {
+        url: created.json.web_url,
+        number: created.json.iid,
+        updated: false,
+      };
+    }
+    const detail = forgeErrorMessage(created.json);
+    if (!/already exists/i.test(detail)) {
+      throw new ForgeError(
+        `GitLab refused the merge request (HTTP ${created.status}): ${detail}`,
+        created.status,
+      );
+    }
+    const open = await http.request<GitlabMergeRequest[]>(
+      'GET',
+      `${project}/merge_requests?source_branch=${encodeURIComponent(
+        input.headBranch,
+      )}&state=opened`,
+    );
+    const existing = open.json?.[0];
+    if (!existing) {
+      throw new ForgeError(
+        `GitLab says a merge request for ${input.headBranch} exists, but no open one was found`,
+        created.status,
+      );
+    }
+    const put = await http.request<GitlabMergeRequest>(
+      'PUT',
+      `${project}/merge_requests/${existing.iid}`,
+      fields,
+    );
+    const mr = put.json ?? existing;
+    return { url: mr.web_url, number: mr.iid, updated: true };
+  }
+}
