@@ -1,0 +1,37 @@
+import type { ClusterProfile } from './types';
+
+/**
+ * The profile used when nothing is configured: an EKS cluster with Karpenter
+ * v1.14.1 and the NVIDIA GPU Operator. Values follow KARPENTER.md / NVIDIA.md:
+ * - `nodeClass` points at an existing EC2NodeClass `gpu` (alias-based AMI
+ *   selection picks the NVIDIA variant; we do not generate it by default);
+ * - the ConfigMap names match the GPU Operator's `devicePlugin.config.name`
+ *   and `migManager.config.name` that the bootstrap template sets;
+ * - `mixed` MIG strategy: one node can expose several MIG profiles, each as
+ *   its own resource (`nvidia.com/mig-<profile>`) that NodeOverlays add;
+ * - NodeOverlay on: without it Karpenter never provisions renamed resources.
+ */
+export const defaultClusterProfile: Readonly<ClusterProfile> = Object.freeze({
+  name: 'default',
+  provider: 'aws-karpenter',
+  karpenterVersion: '1.14.1',
+  nodeClass: Object.freeze({
+    group: 'karpenter.k8s.aws',
+    kind: 'EC2NodeClass',
+    name: 'gpu',
+  }),
+  generateNodeClass: false,
+  devicePluginConfigMap: Object.freeze({
+    name: 'nvidia-device-plugin-configs',
+    namespace: 'gpu-operator',
+  }),
+  migPartedConfigMap: Object.freeze({
+    name: 'custom-mig-parted-config',
+    namespace: 'gpu-operator',
+  }),
+  migStrategy: 'mixed',
+  nodeOverlay: true,
+  gpuTaintKey: 'nvidia.com/gpu',
+  labelDomain: 'gpu.backstage.io',
+  consolidateAfter: '5m',
+}) as Readonly<ClusterProfile>;

@@ -1,0 +1,11 @@
+export type * from './types';
+export { defaultClusterProfile } from './defaults';
+export {
+  clusterProfileSchema,
+  resolveClusterProfile,
+  type ClusterProfileOverride,
+} from './schema';
+export {
+  karpenterSupportsGte,
+  parseKarpenterVersion,
+} from './karpenter-version';

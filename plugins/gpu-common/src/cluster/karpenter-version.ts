@@ -1,0 +1,33 @@
+/**
+ * Karpenter feature checks by version. `Gte` / `Lte` requirement operators
+ * exist only from v1.9.0 (KARPENTER.md §1); older clusters need `Gt` / `Lt`.
+ */
+const GTE_LTE_SINCE: readonly [number, number, number] = [1, 9, 0];
+
+const VERSION = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$/;
+
+/** Parses `1.14.1`, `v1.9`, `1.10.0-rc.1` into [major, minor, patch]; undefined otherwise. */
+export function parseKarpenterVersion(
+  version: string,
+): [number, number, number] | undefined {
+  const match = VERSION.exec(version.trim());
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];
+}
+
+function atLeast(
+  version: string,
+  minimum: readonly [number, number, number],
+): boolean {
+  const parsed = parseKarpenterVersion(version);
+  if (!parsed) return false;
+  for (let i = 0; i < 3; i++) {
+    if (parsed[i] !== minimum[i]) return parsed[i] > minimum[i];
+  }
+  return true;
+}
+
+/** True when NodePool / NodeOverlay requirements may use `Gte` and `Lte`. */
+export function karpenterSupportsGte(version: string): boolean {
+  return atLeast(version, GTE_LTE_SINCE);
+}

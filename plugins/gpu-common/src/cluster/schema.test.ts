@@ -1,0 +1,120 @@
+import { GpuInputError } from '../errors';
+import { defaultClusterProfile } from './defaults';
+import {
+  karpenterSupportsGte,
+  parseKarpenterVersion,
+} from './karpenter-version';
+import { resolveClusterProfile } from './schema';
+
+function issuesOf(override: unknown) {
+  try {
+    resolveClusterProfile(override);
+  } catch (error) {
+    expect(error).toBeInstanceOf(GpuInputError);
+    return (error as GpuInputError).issues;
+  }
+  throw new Error('expected a GpuInputError');
+}
+
+describe('resolveClusterProfile', () => {
+  it('returns the documented defaults without an override', () => {
+    expect(resolveClusterProfile()).toEqual({
+      name: 'default',
+      provider: 'aws-karpenter',
+      karpenterVersion: '1.14.1',
+      nodeClass: {
+        group: 'karpenter.k8s.aws',
+        kind: 'EC2NodeClass',
+        name: 'gpu',
+      },
+      generateNodeClass: false,
+      devicePluginConfigMap: {
+        name: 'nvidia-device-plugin-configs',
+        namespace: 'gpu-operator',
+      },
+      migPartedConfigMap: {
+        name: 'custom-mig-parted-config',
+        namespace: 'gpu-operator',
+      },
+      migStrategy: 'mixed',
+      nodeOverlay: true,
+      gpuTaintKey: 'nvidia.com/gpu',
+      labelDomain: 'gpu.backstage.io',
+      consolidateAfter: '5m',
+    });
+  });
+
+  it('returns a copy the caller may change without touching the defaults', () => {
+    const profile = resolveClusterProfile();
+    profile.nodeClass.name = 'other';
+    expect(defaultClusterProfile.nodeClass.name).toBe('gpu');
+  });
+
+  it('merges a partial override, nested refs key by key', () => {
+    const profile = resolveClusterProfile({
+      name: 'prod-eu',
+      karpenterVersion: '1.8.0',
+      migStrategy: 'single',
+      nodeClass: { name: 'gpu-bottlerocket' },
+      devicePluginConfigMap: { namespace: 'nvidia' },
+    });
+    expect(profile.name).toBe('prod-eu');
+    expect(profile.migStrategy).toBe('single');
+    expect(profile.nodeClass).toEqual({
+      group: 'karpenter.k8s.aws',
+      kind: 'EC2NodeClass',
+      name: 'gpu-bottlerocket',
+    });
+    expect(profile.devicePluginConfigMap).toEqual({
+      name: 'nvidia-device-plugin-configs',
+      namespace: 'nvidia',
+    });
+    expect(profile.consolidateAfter).toBe('5m');
+  });
+
+  it.each([
+    [{ colour: 'x' }, 'colour', 'unknown-key'],
+    [{ nodeClass: { nam: 'x' } }, 'nodeClass.nam', 'unknown-key'],
+    [{ name: 'Prod' }, 'name', 'dns1123-label'],
+    [{ name: '../x' }, 'name', 'dns1123-label'],
+    [{ provider: 'gcp' }, 'provider', 'enum'],
+    [{ karpenterVersion: 'latest' }, 'karpenterVersion', 'version'],
+    [{ migStrategy: 'none' }, 'migStrategy', 'enum'],
+    [{ nodeOverlay: 'yes' }, 'nodeOverlay', 'type'],
+    [{ labelDomain: 'karpenter.sh' }, 'labelDomain', 'label-domain'],
+    [{ labelDomain: 'node.kubernetes.io' }, 'labelDomain', 'label-domain'],
+    [{ labelDomain: 'Bad_Domain' }, 'labelDomain', 'label-domain'],
+    [{ gpuTaintKey: 'a/b/c' }, 'gpuTaintKey', 'taint-key'],
+    [{ consolidateAfter: '5 minutes' }, 'consolidateAfter', 'format'],
+    [
+      { devicePluginConfigMap: { namespace: 'A' } },
+      'devicePluginConfigMap.namespace',
+      'dns1123-label',
+    ],
+    ['a string', '', 'type'],
+  ])('rejects %j', (override, path, rule) => {
+    expect(issuesOf(override)).toContainEqual(
+      expect.objectContaining({ path, rule }),
+    );
+  });
+});
+
+describe('karpenterSupportsGte', () => {
+  it.each([
+    ['1.14.1', true],
+    ['v1.9.0', true],
+    ['1.9', true],
+    ['1.10.0-rc.1', true],
+    ['2.0.0', true],
+    ['1.8.3', false],
+    ['0.37.0', false],
+    ['not-a-version', false],
+  ])('%s => %s', (version, expected) => {
+    expect(karpenterSupportsGte(version)).toBe(expected);
+  });
+
+  it('parses versions into numbers', () => {
+    expect(parseKarpenterVersion('v1.14.1')).toEqual([1, 14, 1]);
+    expect(parseKarpenterVersion('x')).toBeUndefined();
+  });
+});

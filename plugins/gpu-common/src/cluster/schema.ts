@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { GpuInputError } from '../errors';
+import { isDns1123Label, isDns1123Subdomain } from '../request/formats';
+import { zodIssuesToInputIssues } from '../request/zod-issues';
+import { defaultClusterProfile } from './defaults';
+import { parseKarpenterVersion } from './karpenter-version';
+import type { ClusterProfile } from './types';
+
+const dns1123Label = z.string().refine(isDns1123Label, {
+  message: 'must be a DNS-1123 label (lowercase letters, digits, "-", <= 63)',
+  params: { rule: 'dns1123-label' },
+});
+
+const dns1123Subdomain = z.string().refine(isDns1123Subdomain, {
+  message: 'must be a DNS-1123 subdomain',
+  params: { rule: 'dns1123-subdomain' },
+});
+
+/** Label domains Karpenter restricts or that kubelet strips (KARPENTER.md §1.1). */
+const RESTRICTED_DOMAIN_SUFFIXES = [
+  'karpenter.sh',
+  'karpenter.k8s.aws',
+  'kubernetes.io',
+  'k8s.io',
+];
+
+function isUsableLabelDomain(domain: string): boolean {
+  return (
+    isDns1123Subdomain(domain) &&
+    !RESTRICTED_DOMAIN_SUFFIXES.some(
+      suffix => domain === suffix || domain.endsWith(`.${suffix}`),
+    )
+  );
+}
+
+/** `<prefix>/<name>` or `<name>` qualified name, as for taint and label keys. */
+const QUALIFIED_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$/;
+function isQualifiedKey(key: string): boolean {
+  const parts = key.split('/');
+  if (parts.length > 2) return false;
+  const name = parts[parts.length - 1];
+  if (!QUALIFIED_NAME.test(name)) return false;
+  return parts.length === 1 || isDns1123Subdomain(parts[0]);
+}
+
+const configMapRef = z
+  .strictObject({ name: dns1123Subdomain, namespace: dns1123Label })
+  .partial();
+
+/**
+ * A partial, strict override of the default cluster profile (a file or the
+ * `gpu.clusters` app-config entry). Unknown keys are errors.
+ */
+export const clusterProfileSchema = z
+  .strictObject({
+    name: dns1123Label,
+    provider: z.enum(['aws-karpenter', 'azure-karpenter', 'static']),
+    karpenterVersion: z
+      .string()
+      .refine(v => parseKarpenterVersion(v) !== undefined, {
+        message: 'must be a version such as "1.14.1"',
+        params: { rule: 'version' },
+      }),
+    nodeClass: z
+      .strictObject({
+        group: dns1123Subdomain,
+        kind: z.string().regex(/^[A-Z][A-Za-z0-9]{0,62}$/),
+        name: dns1123Subdomain,
+      })
+      .partial(),
+    generateNodeClass: z.boolean(),
+    devicePluginConfigMap: configMapRef,
+    migPartedConfigMap: configMapRef,
+    migStrategy: z.enum(['single', 'mixed']),
+    nodeOverlay: z.boolean(),
+    gpuTaintKey: z.string().refine(isQualifiedKey, {
+      message: 'must be a Kubernetes taint key such as "nvidia.com/gpu"',
+      params: { rule: 'taint-key' },
+    }),
+    labelDomain: z.string().refine(isUsableLabelDomain, {
+      message:
+        'must be a DNS subdomain outside the Kubernetes and Karpenter domains (karpenter.sh, karpenter.k8s.aws, kubernetes.io, k8s.io)',
+      params: { rule: 'label-domain' },
+    }),
+    consolidateAfter: z.string().regex(/^(([0-9]+(s|m|h))+|Never)$/, {
+      message: 'must be a duration such as "5m", "1h30m" or "Never"',
+    }),
+  })
+  .partial();
+
+export type ClusterProfileOverride = z.infer<typeof clusterProfileSchema>;
+
+/**
+ * The default profile with `override` applied (nested refs merged key by key).
+ * Throws GpuInputError naming the field when the override is invalid.
+ */
+export function resolveClusterProfile(override?: unknown): ClusterProfile {
+  const base = defaultClusterProfile;
+  if (override === undefined || override === null) {
+    return {
+      ...base,
+      nodeClass: { ...base.nodeClass },
+      devicePluginConfigMap: { ...base.devicePluginConfigMap },
+      migPartedConfigMap: { ...base.migPartedConfigMap },
+    };
+  }
+  const result = clusterProfileSchema.safeParse(override, {
+    reportInput: true,
+  });
+  if (!result.success) {
+    throw new GpuInputError(zodIssuesToInputIssues(result.error.issues));
+  }
+  const o = result.data;
+  return {
+    ...base,
+    ...o,
+    nodeClass: { ...base.nodeClass, ...o.nodeClass },
+    devicePluginConfigMap: {
+      ...base.devicePluginConfigMap,
+      ...o.devicePluginConfigMap,
+    },
+    migPartedConfigMap: {
+      ...base.migPartedConfigMap,
+      ...o.migPartedConfigMap,
+    },
+  };
+}
