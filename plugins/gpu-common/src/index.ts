@@ -14,6 +14,7 @@ export type * from './manifests/types';
 export * from './catalog/builtin';
 export * from './catalog/lookup';
 export * from './catalog/mps';
+export * from './catalog/override';
 export * from './mig/fit';
 export * from './mig/names';
 export * from './mig/select';
