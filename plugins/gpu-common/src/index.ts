@@ -21,3 +21,4 @@ export * from './mig/select';
 export * from './mig/profile-name';
 export { packMigInstances } from './mig/pack';
 export type { PackResult } from './mig/pack';
+export * from './manifests';

@@ -1,0 +1,83 @@
+import type { GpuCatalog } from '../catalog/types';
+import type { ClusterProfile } from '../cluster/types';
+import type { Plan } from '../planner/types';
+import { buildDeployment } from './deployment';
+import { buildDevicePluginConfig } from './device-plugin-config';
+import {
+  buildEc2NodeClass,
+  shouldGenerateEc2NodeClass,
+} from './ec2-node-class';
+import { buildMigConfig } from './mig-config';
+import { buildNodeOverlays } from './node-overlay';
+import { buildNodePool } from './node-pool';
+import { buildResourceClaimTemplate } from './resource-claim-template';
+import type { KubernetesObject, ManifestSet } from './types';
+import { buildWorkloadPatch } from './workload-patch';
+
+export interface BuildManifestsOptions {
+  /**
+   * The catalog the plan was made with. Needed only for MIG `device-filter`s
+   * (PCI ids of the model when a profile name is ambiguous across GPUs);
+   * without it the mig-parted entry has no filter.
+   */
+  catalog?: GpuCatalog;
+  /** Container to patch in an existing workload (see `buildWorkloadPatch`). */
+  containerName?: string;
+}
+
+/**
+ * Renders a validated plan into typed objects, grouped by where they belong.
+ * Pure: names and values come only from the plan and the cluster profile.
+ *
+ * - pool.objects: NodePool, then its NodeOverlays (shared pools, when the
+ *   cluster enables NodeOverlay), then the EC2NodeClass (when generated).
+ *   Empty for `static` clusters, which have no Karpenter.
+ * - devicePluginConfig: time-slicing and MPS only.
+ * - migConfig: MIG only.
+ * - workload: a Deployment (+ ResourceClaimTemplate for DRA) for a new
+ *   workload, or a strategic-merge patch (+ ResourceClaimTemplate for DRA).
+ */
+export function buildManifests(
+  plan: Plan,
+  cluster: ClusterProfile,
+  options: BuildManifestsOptions = {},
+): ManifestSet {
+  const poolObjects: KubernetesObject[] = [];
+  if (cluster.provider !== 'static') {
+    poolObjects.push(
+      buildNodePool(plan, cluster),
+      ...buildNodeOverlays(plan, cluster),
+    );
+    if (shouldGenerateEc2NodeClass(cluster)) {
+      poolObjects.push(buildEc2NodeClass(cluster));
+    }
+  }
+
+  const isPatch = plan.request.spec.workload.existing !== undefined;
+  const workloadObjects: KubernetesObject[] = [
+    isPatch
+      ? buildWorkloadPatch(plan, cluster, {
+          containerName: options.containerName,
+        })
+      : buildDeployment(plan, cluster),
+  ];
+  if (plan.sharing.mode === 'dra') {
+    // The claim template comes first: the workload references it.
+    workloadObjects.unshift(buildResourceClaimTemplate(plan));
+  }
+
+  const manifests: ManifestSet = {
+    pool: { name: plan.pool.name, objects: poolObjects },
+    workload: {
+      namespace: plan.request.metadata.namespace,
+      component: plan.request.metadata.name,
+      mode: isPatch ? 'patch' : 'new',
+      objects: workloadObjects,
+    },
+  };
+  const devicePluginConfig = buildDevicePluginConfig(plan);
+  if (devicePluginConfig) manifests.devicePluginConfig = devicePluginConfig;
+  const migConfig = buildMigConfig(plan, options.catalog);
+  if (migConfig) manifests.migConfig = migConfig;
+  return manifests;
+}

@@ -1,0 +1,42 @@
+/**
+ * The label and annotation keys our generated objects carry. The repository
+ * reader (`readRepoState`) and the allocation backend find our objects and the
+ * request behind them through these keys, so they are defined once, here.
+ */
+
+/** Well-known keys owned by other projects. */
+export const WELL_KNOWN_KEYS = {
+  appName: 'app.kubernetes.io/name',
+  managedBy: 'app.kubernetes.io/managed-by',
+  backstageKubernetesId: 'backstage.io/kubernetes-id',
+  karpenterNodePool: 'karpenter.sh/nodepool',
+  devicePluginConfig: 'nvidia.com/device-plugin.config',
+  migConfig: 'nvidia.com/mig.config',
+} as const;
+
+/** Value of `app.kubernetes.io/managed-by` on every object we generate. */
+export const MANAGED_BY = 'backstage-gpu-gitops';
+
+/** Our own annotation keys under the cluster's `labelDomain`. */
+export interface GpuAnnotationKeys {
+  /** `<namespace>/<name>` of the GpuRequest that produced the object. */
+  request: string;
+  pool: string;
+  sharingMode: string;
+  gpuModel: string;
+  resourceName: string;
+  slicesPerGpu: string;
+  migProfile: string;
+}
+
+export function gpuAnnotationKeys(labelDomain: string): GpuAnnotationKeys {
+  return {
+    request: `${labelDomain}/request`,
+    pool: `${labelDomain}/pool`,
+    sharingMode: `${labelDomain}/sharing-mode`,
+    gpuModel: `${labelDomain}/gpu-model`,
+    resourceName: `${labelDomain}/resource-name`,
+    slicesPerGpu: `${labelDomain}/slices-per-gpu`,
+    migProfile: `${labelDomain}/mig-profile`,
+  };
+}

@@ -1,0 +1,138 @@
+import {
+  awsCluster,
+  draL4Plan,
+  exclusiveT4Plan,
+  plainCluster,
+  timeSlicingT4Plan,
+} from './test-fixtures';
+import {
+  buildNodePool,
+  ec2Architecture,
+  nodePoolRequirements,
+} from './node-pool';
+import { validateAgainstSchema } from './testing/kubernetes-schemas';
+
+describe('buildNodePool', () => {
+  it('builds a schema-valid exclusive NodePool from the plan', () => {
+    const pool = buildNodePool(exclusiveT4Plan, awsCluster) as any;
+    expect(() => validateAgainstSchema(pool)).not.toThrow();
+    expect(pool.apiVersion).toBe('karpenter.sh/v1');
+    expect(pool.metadata.name).toBe('gpu-t4');
+    expect(pool.spec.template.spec.nodeClassRef).toEqual({
+      group: 'karpenter.k8s.aws',
+      kind: 'EC2NodeClass',
+      name: 'gpu',
+    });
+    expect(pool.spec.template.spec.taints).toEqual([
+      { key: 'gpu.backstage.io/pool', value: 'gpu-t4', effect: 'NoSchedule' },
+    ]);
+    expect(pool.spec.template.metadata.labels).toEqual(
+      exclusiveT4Plan.pool.labels,
+    );
+    expect(pool.spec.limits).toEqual({ 'nvidia.com/gpu': '3' });
+    expect(pool.spec.disruption).toEqual({
+      consolidationPolicy: 'WhenEmptyOrUnderutilized',
+      consolidateAfter: '5m',
+    });
+    expect(pool.spec.template.spec.expireAfter).toBe('720h');
+    expect(pool.spec.replicas).toBeUndefined();
+  });
+
+  it('pins GPU maker, GPU name, instance types, capacity types, arch and os', () => {
+    const requirements = nodePoolRequirements(timeSlicingT4Plan, awsCluster);
+    expect(requirements).toEqual([
+      {
+        key: 'karpenter.k8s.aws/instance-gpu-manufacturer',
+        operator: 'In',
+        values: ['nvidia'],
+      },
+      {
+        key: 'karpenter.k8s.aws/instance-gpu-name',
+        operator: 'In',
+        values: ['t4'],
+      },
+      {
+        key: 'node.kubernetes.io/instance-type',
+        operator: 'In',
+        values: ['g4dn.12xlarge', 'g4dn.xlarge'],
+      },
+      {
+        key: 'karpenter.sh/capacity-type',
+        operator: 'In',
+        values: ['on-demand', 'spot'],
+      },
+      { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+      { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] },
+    ]);
+    // Only `In` is used, which every Karpenter v1 version accepts.
+    expect(new Set(requirements.map(r => r.operator))).toEqual(new Set(['In']));
+  });
+
+  it('carries the device-plugin config label and the shared-resource limit', () => {
+    const pool = buildNodePool(timeSlicingT4Plan, awsCluster) as any;
+    expect(() => validateAgainstSchema(pool)).not.toThrow();
+    expect(
+      pool.spec.template.metadata.labels['nvidia.com/device-plugin.config'],
+    ).toBe('ts-4-1a2b3c4d');
+    expect(pool.spec.limits).toEqual({ 'nvidia.com/gpu.shared': '4' });
+    expect(pool.metadata.annotations).toEqual({
+      'gpu.backstage.io/gpu-model': 't4',
+      'gpu.backstage.io/sharing-mode': 'time-slicing',
+      'gpu.backstage.io/resource-name': 'nvidia.com/gpu.shared',
+      'gpu.backstage.io/slices-per-gpu': '4',
+    });
+  });
+
+  it('uses the cluster profile consolidateAfter and node class', () => {
+    const pool = buildNodePool(exclusiveT4Plan, {
+      ...plainCluster,
+      nodeClass: {
+        group: 'karpenter.k8s.aws',
+        kind: 'EC2NodeClass',
+        name: 'byo',
+      },
+    }) as any;
+    expect(pool.spec.disruption.consolidateAfter).toBe('10m');
+    expect(pool.spec.template.spec.nodeClassRef.name).toBe('byo');
+  });
+
+  it('makes DRA pools static: replicas and only limits.nodes', () => {
+    const pool = buildNodePool(draL4Plan, awsCluster) as any;
+    expect(() => validateAgainstSchema(pool)).not.toThrow();
+    expect(pool.spec.replicas).toBe(2);
+    expect(pool.spec.limits).toEqual({ nodes: '2' });
+    expect(pool.spec.weight).toBeUndefined();
+  });
+
+  it('leaves out AWS-only requirement keys on other providers', () => {
+    const keys = nodePoolRequirements(exclusiveT4Plan, {
+      ...awsCluster,
+      provider: 'azure-karpenter',
+    }).map(r => r.key);
+    expect(keys).toEqual([
+      'node.kubernetes.io/instance-type',
+      'karpenter.sh/capacity-type',
+      'kubernetes.io/os',
+    ]);
+  });
+
+  it('derives the CPU architecture from the EC2 family', () => {
+    expect(ec2Architecture('g5g.xlarge')).toBe('arm64');
+    expect(ec2Architecture('p6e-gb200.36xlarge')).toBe('arm64');
+    expect(ec2Architecture('g4dn.xlarge')).toBe('amd64');
+    expect(ec2Architecture('g6e.2xlarge')).toBe('amd64');
+    expect(ec2Architecture('gr6.4xlarge')).toBe('amd64');
+  });
+
+  it('the schema really rejects a broken NodePool (validation is not vacuous)', () => {
+    const pool = buildNodePool(exclusiveT4Plan, awsCluster) as any;
+    const broken = {
+      ...pool,
+      spec: { ...pool.spec, disruption: { consolidationPolicy: 'WhenEmpty' } },
+    };
+    expect(() => validateAgainstSchema(broken)).toThrow(/consolidateAfter/);
+    const badOperator = JSON.parse(JSON.stringify(pool));
+    badOperator.spec.template.spec.requirements[0].operator = 'Like';
+    expect(() => validateAgainstSchema(badOperator)).toThrow();
+  });
+});
