@@ -5,3 +5,6 @@
  */
 export type * from './changes/types';
 export type * from './forges/types';
+export * from './layout';
+export * from './repo';
+export * from './changes';

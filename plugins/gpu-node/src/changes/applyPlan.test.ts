@@ -1,0 +1,414 @@
+import { parse, parseAllDocuments } from 'yaml';
+import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { FsRepoTree, MemoryRepoTree } from '../repo/tree';
+import { schemaError } from '../validate/schemas';
+import { applyPlan } from './applyPlan';
+import { renderChangeSetDiff } from './diff';
+import { writeChangeSet } from './stagedTree';
+import type { ChangeSet } from './types';
+import {
+  existingRepoFiles,
+  removeTempRepo,
+  writeTempRepo,
+} from './__fixtures__/gitopsRepo';
+import {
+  devCluster,
+  Fixture,
+  migFixture,
+  patchFixture,
+  timeSlicingFixture,
+} from './__fixtures__/plans';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map(removeTempRepo));
+});
+
+async function tempTree(files: Record<string, string> = {}) {
+  const dir = await writeTempRepo(files);
+  dirs.push(dir);
+  return new FsRepoTree(dir);
+}
+
+function apply(tree: FsRepoTree | MemoryRepoTree, fixture: Fixture) {
+  return applyPlan(tree, { ...fixture, cluster: devCluster });
+}
+
+function content(changeSet: ChangeSet, path: string): string {
+  const change = changeSet.changes.find(c => c.path === path);
+  if (!change)
+    throw new Error(
+      `no change for ${path}: ${changeSet.changes.map(c => c.path)}`,
+    );
+  return change.content;
+}
+
+function expectAllObjectsValid(changeSet: ChangeSet) {
+  for (const change of changeSet.changes) {
+    for (const doc of parseAllDocuments(change.content) as any[]) {
+      const value = doc.toJS();
+      if (value?.kind)
+        expect([change.path, schemaError(value)]).toEqual([
+          change.path,
+          undefined,
+        ]);
+    }
+  }
+}
+
+async function expectConflict(promise: Promise<unknown>, pathPart: string) {
+  const error = await promise.then(
+    () => undefined,
+    e => e,
+  );
+  expect(isGpuInputError(error)).toBe(true);
+  expect(error.issues[0].rule).toBe('conflict');
+  expect(error.issues[0].path).toContain(pathPart);
+  return error;
+}
+
+describe('applyPlan on an empty tree', () => {
+  it('creates the pool, device-plugin config, workload, kustomizations and request', async () => {
+    const tree = await tempTree();
+    const changeSet = await apply(tree, timeSlicingFixture());
+
+    expect(changeSet.empty).toBe(false);
+    expect(changeSet.changes.map(c => [c.action, c.path])).toEqual([
+      ['create', 'apps/ml/summarizer/deployment.yaml'],
+      ['create', 'apps/ml/summarizer/kustomization.yaml'],
+      ['create', 'clusters/dev/gpu/device-plugin/ts-4.yaml'],
+      ['create', 'clusters/dev/gpu/kustomization.yaml'],
+      ['create', 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'],
+      ['create', 'requests/ml/summarizer.yaml'],
+    ]);
+    for (const change of changeSet.changes)
+      expect(change.content.endsWith('\n')).toBe(true);
+
+    expect(
+      parse(content(changeSet, 'clusters/dev/gpu/kustomization.yaml')),
+    ).toEqual({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: ['nodepools/gpu-t4-ts4.yaml'],
+      configMapGenerator: [
+        {
+          name: 'device-plugin-config',
+          namespace: 'gpu-operator',
+          files: ['ts-4=device-plugin/ts-4.yaml'],
+          options: { disableNameSuffixHash: true },
+        },
+      ],
+    });
+    expect(
+      parse(content(changeSet, 'clusters/dev/gpu/device-plugin/ts-4.yaml')),
+    ).toEqual(timeSlicingFixture().manifests.devicePluginConfig!.config);
+    const poolDocs = parseAllDocuments(
+      content(changeSet, 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'),
+    ).map(d => d.toJS());
+    expect(poolDocs.map(d => d.kind)).toEqual(['NodePool', 'NodeOverlay']);
+    expect(
+      parse(content(changeSet, 'apps/ml/summarizer/kustomization.yaml'))
+        .resources,
+    ).toEqual(['deployment.yaml']);
+    expect(parse(content(changeSet, 'requests/ml/summarizer.yaml'))).toEqual(
+      timeSlicingFixture().plan.request,
+    );
+    expectAllObjectsValid(changeSet);
+
+    // Nothing is written by applyPlan itself.
+    expect(await tree.listFiles()).toEqual([]);
+  });
+
+  it('creates the mig-parted config with all-disabled and lists it under key config.yaml', async () => {
+    const tree = new MemoryRepoTree();
+    const changeSet = await apply(tree, migFixture());
+    const mig = parse(content(changeSet, 'clusters/dev/gpu/mig/config.yaml'));
+    expect(mig).toEqual({
+      version: 'v1',
+      'mig-configs': {
+        'all-1g.5gb': [
+          {
+            devices: 'all',
+            'mig-enabled': true,
+            'mig-devices': { '1g.5gb': 7 },
+          },
+        ],
+        'all-disabled': [{ devices: 'all', 'mig-enabled': false }],
+      },
+    });
+    const kustomization = parse(
+      content(changeSet, 'clusters/dev/gpu/kustomization.yaml'),
+    );
+    expect(kustomization.configMapGenerator).toEqual([
+      {
+        name: 'mig-parted-config',
+        namespace: 'gpu-operator',
+        files: ['config.yaml=mig/config.yaml'],
+        options: { disableNameSuffixHash: true },
+      },
+    ]);
+    expect(changeSet.changes.some(c => c.path.includes('device-plugin'))).toBe(
+      false,
+    );
+  });
+
+  it('is idempotent: applying the same plan again yields an empty change set', async () => {
+    for (const fixture of [timeSlicingFixture(), migFixture()]) {
+      const tree = await tempTree();
+      await writeChangeSet(tree, await apply(tree, fixture));
+      const again = await apply(tree, fixture);
+      expect(again).toEqual({ changes: [], empty: true });
+    }
+  });
+
+  it('writes identical text for the same entry on independent branches', async () => {
+    const a = await apply(new MemoryRepoTree(existingRepoFiles), migFixture());
+    const b = await apply(new MemoryRepoTree(existingRepoFiles), migFixture());
+    expect(a).toEqual(b);
+  });
+});
+
+describe('applyPlan on an existing GitOps repository', () => {
+  it('reuses the pool by raising its limit in place; comments and unrelated content survive', async () => {
+    const tree = await tempTree(existingRepoFiles);
+    const changeSet = await apply(
+      tree,
+      timeSlicingFixture({ reused: true, limit: 16 }),
+    );
+
+    expect(changeSet.changes.map(c => [c.action, c.path])).toEqual([
+      ['update', 'apps/ml/kustomization.yaml'],
+      ['create', 'apps/ml/summarizer/deployment.yaml'],
+      ['create', 'apps/ml/summarizer/kustomization.yaml'],
+      ['update', 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'],
+      ['create', 'requests/ml/summarizer.yaml'],
+    ]);
+    const pool = changeSet.changes.find(c =>
+      c.path.endsWith('gpu-t4-ts4.yaml'),
+    )!;
+    expect(pool.previous).toBe(
+      existingRepoFiles['clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'],
+    );
+    // Exactly one line differs: the limit, with its comment kept.
+    const before = pool.previous!.split('\n');
+    const after = pool.content.split('\n');
+    expect(after.length).toBe(before.length);
+    expect(after.filter((line, i) => line !== before[i])).toEqual([
+      '    nvidia.com/gpu.shared: "16" # raised by GPU requests',
+    ]);
+
+    const apps = content(changeSet, 'apps/ml/kustomization.yaml');
+    expect(apps).toContain('# ML namespace apps');
+    expect(parse(apps).resources).toEqual([
+      'chat-assistant',
+      'recommender-api',
+      'summarizer',
+    ]);
+    expectAllObjectsValid(changeSet);
+
+    const diff = renderChangeSetDiff(changeSet);
+    expect(diff).toContain('--- a/clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml');
+    expect(diff).toContain(
+      '-    nvidia.com/gpu.shared: "8" # raised by GPU requests',
+    );
+    expect(diff).toContain(
+      '+    nvidia.com/gpu.shared: "16" # raised by GPU requests',
+    );
+    expect(diff).toContain('--- /dev/null\n+++ b/requests/ml/summarizer.yaml');
+  });
+
+  it('never lowers the limit of a reused pool', async () => {
+    const tree = new MemoryRepoTree(existingRepoFiles);
+    const changeSet = await apply(
+      tree,
+      timeSlicingFixture({ reused: true, limit: 4 }),
+    );
+    expect(changeSet.changes.some(c => c.path.includes('nodepools/'))).toBe(
+      false,
+    );
+  });
+
+  it('adds a new pool and device-plugin config next to existing ones, lists kept sorted', async () => {
+    const tree = new MemoryRepoTree(existingRepoFiles);
+    const changeSet = await apply(tree, timeSlicingFixture({ slices: 2 }));
+    const text = content(changeSet, 'clusters/dev/gpu/kustomization.yaml');
+    expect(text).toContain('# GPU capacity of the dev cluster');
+    expect(text).toContain(
+      '  - nodepools/gpu-t4-ts4.yaml # the shared inference pool',
+    );
+    expect(text).toContain('  # mig-parted configs; key must be config.yaml.');
+    const parsed = parse(text);
+    expect(parsed.resources).toEqual([
+      'nodepools/gpu-t4-ts2.yaml',
+      'nodepools/gpu-t4-ts4.yaml',
+    ]);
+    expect(parsed.configMapGenerator[0]).toEqual({
+      name: 'device-plugin-config',
+      namespace: 'gpu-operator',
+      files: ['ts-2=device-plugin/ts-2.yaml', 'ts-4=device-plugin/ts-4.yaml'],
+    });
+    // generatorOptions already disables the hash suffix: no per-entry option added.
+    expect(parsed.generatorOptions).toEqual({ disableNameSuffixHash: true });
+  });
+
+  it('adds a mig-parted entry keeping mig-configs sorted and comments intact', async () => {
+    const tree = await tempTree(existingRepoFiles);
+    const changeSet = await apply(tree, migFixture());
+    const text = content(changeSet, 'clusters/dev/gpu/mig/config.yaml');
+    expect(text).toContain('# keep: referenced by the GPU Operator default');
+    expect(text).toContain(
+      '# mig-parted config; all-disabled is the ClusterPolicy default',
+    );
+    expect(Object.keys(parse(text)['mig-configs'])).toEqual([
+      'all-1g.5gb',
+      'all-balanced',
+      'all-disabled',
+    ]);
+    // The generator already lists config.yaml: the kustomization only gains the pool.
+    const kustomization = parse(
+      content(changeSet, 'clusters/dev/gpu/kustomization.yaml'),
+    );
+    expect(kustomization.resources).toEqual([
+      'nodepools/gpu-a100-40gb-mig-1g.5gb.yaml',
+      'nodepools/gpu-t4-ts4.yaml',
+    ]);
+    expect(kustomization.configMapGenerator[1].files).toEqual([
+      'config.yaml=mig/config.yaml',
+    ]);
+
+    await writeChangeSet(tree, changeSet);
+    const second = await apply(
+      tree,
+      migFixture({ name: 'trainer-b', profile: '3g.20gb', count: 2 }),
+    );
+    const keys = Object.keys(
+      parse(content(second, 'clusters/dev/gpu/mig/config.yaml'))['mig-configs'],
+    );
+    expect(keys).toEqual([...keys].sort());
+    expect(keys).toContain('all-3g.20gb');
+  });
+
+  it('patches an existing workload through its kustomization', async () => {
+    const tree = await tempTree(existingRepoFiles);
+    const changeSet = await apply(tree, patchFixture());
+    expect(changeSet.changes.map(c => [c.action, c.path])).toEqual([
+      ['create', 'apps/ml/recommender-api/gpu-patch.yaml'],
+      ['update', 'apps/ml/recommender-api/kustomization.yaml'],
+      ['update', 'clusters/dev/gpu/kustomization.yaml'],
+      ['create', 'clusters/dev/gpu/nodepools/gpu-t4-exclusive.yaml'],
+      ['create', 'requests/ml/recommender-api.yaml'],
+    ]);
+    expect(
+      parse(content(changeSet, 'apps/ml/recommender-api/kustomization.yaml')),
+    ).toEqual({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      namespace: 'ml',
+      resources: ['deployment.yaml'],
+      patches: [{ path: 'gpu-patch.yaml' }],
+    });
+    await writeChangeSet(tree, changeSet);
+    expect(await apply(tree, patchFixture())).toEqual({
+      changes: [],
+      empty: true,
+    });
+  });
+
+  it('updates exactly what changed when the request changes', async () => {
+    const tree = await tempTree(existingRepoFiles);
+    await writeChangeSet(
+      tree,
+      await apply(tree, timeSlicingFixture({ reused: true, limit: 16 })),
+    );
+    // Someone documents the workload by hand; the update keeps that.
+    const deploymentPath = 'apps/ml/summarizer/deployment.yaml';
+    const handEdited = `# owned by the summarizer team\n${(await tree.readFile(deploymentPath))!}`;
+    await tree.writeFile(deploymentPath, handEdited);
+
+    const changed = await apply(
+      tree,
+      timeSlicingFixture({
+        reused: true,
+        limit: 16,
+        replicas: 3,
+        image: 'ghcr.io/example/summarizer:1.1.0',
+      }),
+    );
+    expect(changed.changes.map(c => c.path)).toEqual([
+      deploymentPath,
+      'requests/ml/summarizer.yaml',
+    ]);
+    const deployment = content(changed, deploymentPath);
+    expect(deployment.startsWith('# owned by the summarizer team\n')).toBe(
+      true,
+    );
+    expect(parse(deployment).spec.replicas).toBe(3);
+    expect(parse(deployment).spec.template.spec.containers[0].image).toBe(
+      'ghcr.io/example/summarizer:1.1.0',
+    );
+    expect(
+      parse(content(changed, 'requests/ml/summarizer.yaml')).spec.gpu.replicas,
+    ).toBe(3);
+  });
+
+  it('refuses to overwrite a device-plugin config that holds other content', async () => {
+    const fixture = timeSlicingFixture({ reused: true });
+    fixture.manifests.devicePluginConfig!.config.sharing!.timeSlicing!.renameByDefault = false;
+    const tree = new MemoryRepoTree(existingRepoFiles);
+    const error = await expectConflict(
+      apply(tree, fixture),
+      'clusters/dev/gpu/device-plugin/ts-4.yaml',
+    );
+    expect(error.message).toContain('device-plugin config "ts-4"');
+  });
+
+  it('refuses to overwrite a mig-parted entry that holds other content', async () => {
+    const fixture = migFixture({ profile: '1g.5gb' });
+    fixture.manifests.migConfig!.name = 'all-balanced';
+    await expectConflict(
+      apply(new MemoryRepoTree(existingRepoFiles), fixture),
+      'mig-configs.all-balanced',
+    );
+  });
+
+  it('refuses to overwrite a workload file holding another workload', async () => {
+    const files = {
+      ...existingRepoFiles,
+      'apps/ml/summarizer/deployment.yaml':
+        existingRepoFiles['apps/ml/recommender-api/deployment.yaml'],
+    };
+    await expectConflict(
+      apply(new MemoryRepoTree(files), timeSlicingFixture({ reused: true })),
+      'apps/ml/summarizer/deployment.yaml',
+    );
+  });
+
+  it('refuses to replace an existing pool of the same name that was not planned for reuse', async () => {
+    const fixture = timeSlicingFixture({ reused: false });
+    (fixture.manifests.pool.objects[0].spec as any).template.spec.expireAfter =
+      '24h';
+    await expectConflict(
+      apply(new MemoryRepoTree(existingRepoFiles), fixture),
+      'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+    );
+  });
+
+  it('works on empty and comment-only kustomizations', async () => {
+    const files = {
+      'clusters/dev/gpu/kustomization.yaml': '# managed by GPU self-service\n',
+      'apps/ml/kustomization.yaml': '',
+    };
+    const changeSet = await apply(
+      new MemoryRepoTree(files),
+      timeSlicingFixture(),
+    );
+    const gpu = content(changeSet, 'clusters/dev/gpu/kustomization.yaml');
+    expect(gpu.startsWith('# managed by GPU self-service\n')).toBe(true);
+    expect(parse(gpu).resources).toEqual(['nodepools/gpu-t4-ts4.yaml']);
+    expect(parse(content(changeSet, 'apps/ml/kustomization.yaml'))).toEqual({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: ['summarizer'],
+    });
+  });
+});

@@ -1,0 +1,115 @@
+import type { ChangeSet, FileChange } from './types';
+
+type Op = { kind: ' ' | '-' | '+'; line: string };
+
+const CONTEXT = 3;
+
+function splitLines(text: string | undefined): string[] {
+  if (text === undefined || text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/**
+ * Line diff by longest common subsequence. Files here are small (manifests),
+ * so the quadratic table is cheap and keeps the code obvious. Common prefix
+ * and suffix are trimmed first, which is the usual case for appended entries.
+ */
+export function diffLines(a: string[], b: string[]): Op[] {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const midA = a.slice(start, endA);
+  const midB = b.slice(start, endB);
+  const n = midA.length;
+  const m = midB.length;
+  const lcs: Uint32Array[] = Array.from(
+    { length: n + 1 },
+    () => new Uint32Array(m + 1),
+  );
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i][j] =
+        midA[i] === midB[j]
+          ? lcs[i + 1][j + 1] + 1
+          : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  const ops: Op[] = a.slice(0, start).map(line => ({ kind: ' ', line }));
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && midA[i] === midB[j]) {
+      ops.push({ kind: ' ', line: midA[i] });
+      i++;
+      j++;
+    } else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      ops.push({ kind: '+', line: midB[j++] });
+    } else {
+      ops.push({ kind: '-', line: midA[i++] });
+    }
+  }
+  ops.push(...a.slice(endA).map(line => ({ kind: ' ' as const, line })));
+  return ops;
+}
+
+function hunks(ops: Op[]): string[] {
+  const out: string[] = [];
+  const changed = ops
+    .map((op, idx) => (op.kind === ' ' ? -1 : idx))
+    .filter(idx => idx >= 0);
+  if (changed.length === 0) return out;
+  // Group changes whose context windows touch.
+  const groups: [number, number][] = [];
+  for (const idx of changed) {
+    const last = groups[groups.length - 1];
+    if (last && idx - last[1] <= CONTEXT * 2 + 1) last[1] = idx;
+    else groups.push([idx, idx]);
+  }
+  for (const [first, last] of groups) {
+    const from = Math.max(0, first - CONTEXT);
+    const to = Math.min(ops.length - 1, last + CONTEXT);
+    let oldStart = 1;
+    let newStart = 1;
+    for (let k = 0; k < from; k++) {
+      if (ops[k].kind !== '+') oldStart++;
+      if (ops[k].kind !== '-') newStart++;
+    }
+    const slice = ops.slice(from, to + 1);
+    const oldCount = slice.filter(o => o.kind !== '+').length;
+    const newCount = slice.filter(o => o.kind !== '-').length;
+    out.push(
+      `@@ -${oldCount === 0 ? oldStart - 1 : oldStart},${oldCount} +${newCount === 0 ? newStart - 1 : newStart},${newCount} @@`,
+    );
+    for (const op of slice) out.push(`${op.kind}${op.line}`);
+  }
+  return out;
+}
+
+/** Unified diff of one file change (`--- /dev/null` for created files). */
+export function renderFileChangeDiff(change: FileChange): string {
+  const before = splitLines(
+    change.action === 'create' ? undefined : change.previous,
+  );
+  const after = splitLines(change.content);
+  const lines = [
+    change.action === 'create' ? '--- /dev/null' : `--- a/${change.path}`,
+    `+++ b/${change.path}`,
+    ...hunks(diffLines(before, after)),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Unified diff text of a whole change set, files in path order ('' when empty). */
+export function renderChangeSetDiff(changeSet: ChangeSet): string {
+  return [...changeSet.changes]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map(renderFileChangeDiff)
+    .join('');
+}

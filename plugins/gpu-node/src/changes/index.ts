@@ -1,0 +1,5 @@
+export * from './applyPlan';
+export { conflictError } from './conflict';
+export { renderChangeSetDiff, renderFileChangeDiff, diffLines } from './diff';
+export { StagedTree, writeChangeSet } from './stagedTree';
+export type * from './types';

@@ -1,0 +1,146 @@
+import { posix } from 'path';
+import { isMap, YAMLMap } from 'yaml';
+import type { ConfigMapRef } from '@gpu-gitops/plugin-gpu-common';
+import { conflictError } from './conflict';
+import { ensureSeq, sortSeq, YamlFile } from './yamlFile';
+
+const KUSTOMIZATION_HEADER = {
+  apiVersion: 'kustomize.config.k8s.io/v1beta1',
+  kind: 'Kustomization',
+};
+
+/** Opens (or starts) a kustomization.yaml; an empty file becomes a Kustomization. */
+export function openKustomization(
+  path: string,
+  text: string | undefined,
+): YamlFile {
+  const file = YamlFile.parse(path, text);
+  const doc = file.firstMap();
+  if (!doc.has('kind')) {
+    const map = doc.contents as YAMLMap;
+    // Header first, before anything the file already holds.
+    map.items.unshift(doc.createPair('kind', KUSTOMIZATION_HEADER.kind));
+    map.items.unshift(
+      doc.createPair('apiVersion', KUSTOMIZATION_HEADER.apiVersion),
+    );
+    file.modified = true;
+  }
+  return file;
+}
+
+/** Path of `target` relative to the folder of `kustomizationPath`. */
+export function relativeTo(kustomizationPath: string, target: string): string {
+  return posix.relative(posix.dirname(kustomizationPath), target);
+}
+
+/** Adds `entry` to `resources` (kept sorted) unless already listed. */
+export function addResource(file: YamlFile, entry: string): void {
+  const doc = file.firstMap();
+  const seq = ensureSeq(doc, ['resources']);
+  const present = seq.items.some(
+    i => String((i as { value?: unknown }).value ?? i) === entry,
+  );
+  if (present) return;
+  seq.items.push(doc.createNode(entry));
+  sortSeq(seq, String);
+  file.modified = true;
+}
+
+/** Adds a strategic-merge patch file to `patches` (kept sorted by path). */
+export function addPatch(file: YamlFile, patchPath: string): void {
+  const doc = file.firstMap();
+  const seq = ensureSeq(doc, ['patches']);
+  const present = seq.items.some(item => {
+    const plain =
+      (item as { toJSON?: () => unknown }).toJSON?.() ??
+      (item as { value?: unknown }).value;
+    return (
+      plain === patchPath ||
+      (typeof plain === 'object' &&
+        plain !== null &&
+        (plain as { path?: unknown }).path === patchPath)
+    );
+  });
+  if (present) return;
+  seq.items.push(doc.createNode({ path: patchPath }));
+  sortSeq(seq, item =>
+    typeof item === 'string'
+      ? item
+      : String((item as { path?: unknown })?.path ?? ''),
+  );
+  file.modified = true;
+}
+
+/**
+ * Makes the configMapGenerator entry for `configMap` list `key=file`, with a
+ * stable name (`disableNameSuffixHash`) because node labels and the GPU
+ * Operator refer to the ConfigMap by name. Entries and files stay sorted.
+ */
+export function addConfigMapFile(
+  file: YamlFile,
+  configMap: ConfigMapRef,
+  key: string,
+  filePath: string,
+): void {
+  const doc = file.firstMap();
+  const generators = ensureSeq(doc, ['configMapGenerator']);
+  let generator = generators.items.find(
+    item =>
+      isMap(item) &&
+      item.get('name') === configMap.name &&
+      (item.get('namespace') ?? configMap.namespace) === configMap.namespace,
+  ) as YAMLMap | undefined;
+  // A file-wide generatorOptions.disableNameSuffixHash already gives stable names.
+  const globalStableNames =
+    doc.getIn(['generatorOptions', 'disableNameSuffixHash']) === true;
+  if (!generator) {
+    generator = doc.createNode({
+      name: configMap.name,
+      namespace: configMap.namespace,
+      files: [],
+      ...(globalStableNames
+        ? {}
+        : { options: { disableNameSuffixHash: true } }),
+    }) as YAMLMap;
+    generators.items.push(generator);
+    sortSeq(generators, item =>
+      String((item as { name?: unknown })?.name ?? ''),
+    );
+    file.modified = true;
+  }
+  const index = generators.items.indexOf(generator);
+  const entry = `${key}=${filePath}`;
+  const files = ensureSeq(doc, ['configMapGenerator', index, 'files']);
+  const listed = files.items.map(i =>
+    String((i as { value?: unknown }).value ?? i),
+  );
+  if (!listed.includes(entry)) {
+    const clash = listed.find(
+      l => l === key || l.startsWith(`${key}=`) || posix.basename(l) === key,
+    );
+    if (clash) {
+      throw conflictError(
+        file.path,
+        `ConfigMap ${configMap.namespace}/${configMap.name} already has a key "${key}" from "${clash}", not "${filePath}"`,
+      );
+    }
+    files.items.push(doc.createNode(entry));
+    sortSeq(files, String);
+    file.modified = true;
+  }
+  if (
+    !globalStableNames &&
+    doc.getIn([
+      'configMapGenerator',
+      index,
+      'options',
+      'disableNameSuffixHash',
+    ]) !== true
+  ) {
+    doc.setIn(
+      ['configMapGenerator', index, 'options', 'disableNameSuffixHash'],
+      true,
+    );
+    file.modified = true;
+  }
+}

@@ -1,0 +1,282 @@
+import Handlebars from 'handlebars';
+import { posix } from 'path';
+import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { assertLayoutName, LayoutNameKind } from './names';
+
+/**
+ * Where each generated file lives in the GitOps repository, as handlebars path
+ * templates. Organisations override single entries; the default follows
+ * ARCHITECTURE.md ("GitOps repository layout").
+ */
+export interface RepoLayout {
+  /** Kustomization of a cluster's GPU folder. Variables: cluster. */
+  clusterKustomization: string;
+  /** NodePool (+ NodeOverlays, + EC2NodeClass) file. Variables: cluster, pool. */
+  nodePool: string;
+  /** One named device-plugin config. Variables: cluster, config. */
+  devicePluginConfig: string;
+  /** The mig-parted config file. Variables: cluster. */
+  migConfig: string;
+  /** Folder of one workload (manifests or patch + kustomization.yaml). Variables: namespace, component. */
+  workloadDir: string;
+  /** The GpuRequest itself, for audit and re-rendering. Variables: namespace, name. */
+  request: string;
+}
+
+export const defaultRepoLayout: RepoLayout = Object.freeze({
+  clusterKustomization: 'clusters/{{cluster}}/gpu/kustomization.yaml',
+  nodePool: 'clusters/{{cluster}}/gpu/nodepools/{{pool}}.yaml',
+  devicePluginConfig: 'clusters/{{cluster}}/gpu/device-plugin/{{config}}.yaml',
+  migConfig: 'clusters/{{cluster}}/gpu/mig/config.yaml',
+  workloadDir: 'apps/{{namespace}}/{{component}}',
+  request: 'requests/{{namespace}}/{{name}}.yaml',
+});
+
+export type LayoutEntry = keyof RepoLayout;
+
+/** Variables each template may use, and what kind of name each one holds. */
+export const LAYOUT_VARIABLES: Record<
+  LayoutEntry,
+  Record<string, LayoutNameKind>
+> = {
+  clusterKustomization: { cluster: 'label' },
+  nodePool: { cluster: 'label', pool: 'subdomain' },
+  devicePluginConfig: { cluster: 'label', config: 'subdomain' },
+  migConfig: { cluster: 'label' },
+  workloadDir: { namespace: 'label', component: 'label' },
+  request: { namespace: 'label', name: 'label' },
+};
+
+const LAYOUT_ENTRIES = Object.keys(LAYOUT_VARIABLES) as LayoutEntry[];
+
+/** A layout whose templates are compiled once and render validated, normalised paths. */
+export interface ResolvedRepoLayout {
+  readonly templates: Readonly<RepoLayout>;
+  render(entry: LayoutEntry, values: Record<string, string>): string;
+}
+
+const compiledCache = new WeakMap<object, ResolvedRepoLayout>();
+
+function layoutError(path: string, rule: string, message: string) {
+  return new GpuInputError([{ path, rule, message }]);
+}
+
+/**
+ * Normalises a rendered path to repository-relative POSIX form and refuses
+ * anything that could escape the repository (absolute paths, `..`).
+ */
+export function normaliseRepoPath(raw: string, what = 'path'): string {
+  const slashed = raw.replace(/\\/g, '/');
+  if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) {
+    throw layoutError(
+      what,
+      'path-absolute',
+      `${what} "${raw}" must be relative to the repository root`,
+    );
+  }
+  if (slashed.split('/').includes('..')) {
+    throw layoutError(
+      what,
+      'path-escape',
+      `${what} "${raw}" must not contain ".." segments`,
+    );
+  }
+  const normalised = posix.normalize(slashed).replace(/\/+$/, '');
+  if (normalised === '' || normalised === '.' || normalised.startsWith('../')) {
+    throw layoutError(
+      what,
+      'path-escape',
+      `${what} "${raw}" does not name a file inside the repository`,
+    );
+  }
+  return normalised;
+}
+
+/**
+ * Merges overrides into the default layout and compiles every template once
+ * (handlebars strict mode: an unknown variable is an error, not an empty string).
+ * Each template is test-rendered with sample names so a broken override fails here.
+ */
+export function resolveLayout(
+  overrides?: Partial<RepoLayout> | ResolvedRepoLayout,
+): ResolvedRepoLayout {
+  if (overrides && isResolvedLayout(overrides)) return overrides;
+  if (!overrides) {
+    defaultResolved ??= compileLayout({});
+    return defaultResolved;
+  }
+  return compileLayout(overrides);
+}
+
+let defaultResolved: ResolvedRepoLayout | undefined;
+
+function compileLayout(overrides: Partial<RepoLayout>): ResolvedRepoLayout {
+  const templates: RepoLayout = { ...defaultRepoLayout };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (!LAYOUT_ENTRIES.includes(key as LayoutEntry)) {
+      throw layoutError(
+        `layout.${key}`,
+        'unknown-key',
+        `unknown layout entry "${key}" (known: ${LAYOUT_ENTRIES.join(', ')})`,
+      );
+    }
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.trim() === '') {
+      throw layoutError(
+        `layout.${key}`,
+        'type',
+        `layout.${key} must be a non-empty path template`,
+      );
+    }
+    templates[key as LayoutEntry] = value;
+  }
+
+  const compiled = {} as Record<LayoutEntry, HandlebarsTemplateDelegate>;
+  for (const entry of LAYOUT_ENTRIES) {
+    try {
+      compiled[entry] = Handlebars.compile(templates[entry], {
+        strict: true,
+        noEscape: true,
+      });
+    } catch (e) {
+      throw layoutError(
+        `layout.${entry}`,
+        'template',
+        `layout.${entry} is not a valid template: ${(e as Error).message}`,
+      );
+    }
+  }
+
+  const resolved: ResolvedRepoLayout = {
+    templates: Object.freeze(templates),
+    render(entry, values) {
+      const variables = LAYOUT_VARIABLES[entry];
+      const context: Record<string, string> = {};
+      for (const [name, kind] of Object.entries(variables)) {
+        assertLayoutName(name, values[name], kind);
+        context[name] = values[name];
+      }
+      let text: string;
+      try {
+        text = compiled[entry](context);
+      } catch (e) {
+        throw layoutError(
+          `layout.${entry}`,
+          'template',
+          `layout.${entry} uses a variable it does not have (allowed: ${Object.keys(variables).join(', ')}): ${(e as Error).message}`,
+        );
+      }
+      return normaliseRepoPath(text, `layout.${entry}`);
+    },
+  };
+  compiledCache.set(resolved, resolved);
+
+  // Fail early on overrides that reference unknown variables or escape the repository.
+  for (const entry of LAYOUT_ENTRIES) {
+    resolved.render(entry, sampleValues(entry));
+  }
+  return resolved;
+}
+
+function isResolvedLayout(value: object): value is ResolvedRepoLayout {
+  return compiledCache.has(value);
+}
+
+function sampleValues(entry: LayoutEntry): Record<string, string> {
+  return Object.fromEntries(
+    Object.keys(LAYOUT_VARIABLES[entry]).map(name => [name, `sample-${name}`]),
+  );
+}
+
+export type LayoutInput = Partial<RepoLayout> | ResolvedRepoLayout | undefined;
+
+/** `clusters/<cluster>/gpu/kustomization.yaml` */
+export function clusterKustomizationPath(
+  layout: LayoutInput,
+  cluster: string,
+): string {
+  return resolveLayout(layout).render('clusterKustomization', { cluster });
+}
+
+/** `clusters/<cluster>/gpu/nodepools/<pool>.yaml` */
+export function nodePoolPath(
+  layout: LayoutInput,
+  cluster: string,
+  pool: string,
+): string {
+  return resolveLayout(layout).render('nodePool', { cluster, pool });
+}
+
+/** `clusters/<cluster>/gpu/device-plugin/<config>.yaml` */
+export function devicePluginConfigPath(
+  layout: LayoutInput,
+  cluster: string,
+  config: string,
+): string {
+  return resolveLayout(layout).render('devicePluginConfig', {
+    cluster,
+    config,
+  });
+}
+
+/** `clusters/<cluster>/gpu/mig/config.yaml` */
+export function migConfigPath(layout: LayoutInput, cluster: string): string {
+  return resolveLayout(layout).render('migConfig', { cluster });
+}
+
+/** `apps/<namespace>/<component>` (a folder, no trailing slash). */
+export function workloadDirPath(
+  layout: LayoutInput,
+  namespace: string,
+  component: string,
+): string {
+  return resolveLayout(layout).render('workloadDir', { namespace, component });
+}
+
+/** `requests/<namespace>/<name>.yaml` */
+export function requestPath(
+  layout: LayoutInput,
+  namespace: string,
+  name: string,
+): string {
+  return resolveLayout(layout).render('request', { namespace, name });
+}
+
+/**
+ * Matches a repository path against a layout entry and returns the value of
+ * `variable` (others fixed by `known`), or undefined. Used to find existing
+ * entries (pools, device-plugin configs) whatever the layout.
+ */
+export function matchLayoutPath(
+  layout: LayoutInput,
+  entry: LayoutEntry,
+  known: Record<string, string>,
+  variable: string,
+  path: string,
+): string | undefined {
+  const resolved = resolveLayout(layout);
+  const sentinel = 'zz0sentinel0zz';
+  const rendered = resolved.render(entry, { ...known, [variable]: sentinel });
+  const [before, after] = rendered.split(sentinel);
+  if (after === undefined) return undefined;
+  if (!path.startsWith(before) || !path.endsWith(after)) return undefined;
+  const value = path.slice(before.length, path.length - after.length);
+  return value && !value.includes('/') ? value : undefined;
+}
+
+/** The folder prefix (ending in `/` or empty) under which all entries of `entry` live. */
+export function layoutPrefix(
+  layout: LayoutInput,
+  entry: LayoutEntry,
+  known: Record<string, string>,
+  variable: string,
+): string {
+  const sentinel = 'zz0sentinel0zz';
+  const rendered = resolveLayout(layout).render(entry, {
+    ...known,
+    [variable]: sentinel,
+  });
+  const before = rendered.split(sentinel)[0];
+  const slash = before.lastIndexOf('/');
+  return slash < 0 ? '' : before.slice(0, slash + 1);
+}

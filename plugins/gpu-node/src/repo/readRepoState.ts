@@ -1,0 +1,417 @@
+import type {
+  CapacityType,
+  PoolState,
+  RepoState,
+  SharingMode,
+  WorkloadState,
+} from '@gpu-gitops/plugin-gpu-common';
+import { SHARING_MODES } from '@gpu-gitops/plugin-gpu-common';
+import {
+  LayoutInput,
+  layoutPrefix,
+  matchLayoutPath,
+  migConfigPath,
+  resolveLayout,
+} from '../layout/layout';
+import {
+  CAPACITY_TYPE_LABEL,
+  DEVICE_PLUGIN_CONFIG_LABEL,
+  findOurLabel,
+  INSTANCE_TYPE_LABEL,
+  isGpuResourceName,
+  KARPENTER_GPU_NAME,
+  KUBERNETES_ID_LABEL,
+  MIG_CONFIG_LABEL,
+  NODEPOOL_LABEL,
+  POOL_LABEL_SUFFIXES,
+} from './poolLabels';
+import type { RepoTree } from './tree';
+import {
+  asKubernetesObject,
+  getIn,
+  isPlainObject,
+  isYamlPath,
+  parseCount,
+  ParsedDocument,
+  parseYamlDocuments,
+  PlainObject,
+  SkippedFile,
+} from './yamlObjects';
+
+/** RepoState plus the files the reader had to skip (and why). */
+export interface RepoStateReport extends RepoState {
+  skipped: SkippedFile[];
+}
+
+/** Reads and parses every YAML file under `prefix`; bad files are reported, not thrown. */
+async function readDocuments(
+  tree: RepoTree,
+  prefix: string,
+  skipped: SkippedFile[],
+  accept: (path: string) => boolean = isYamlPath,
+): Promise<ParsedDocument[]> {
+  const out: ParsedDocument[] = [];
+  for (const path of await tree.listFiles(prefix)) {
+    if (!accept(path)) continue;
+    const text = await tree.readFile(path);
+    if (text === undefined) continue;
+    const { documents, error } = parseYamlDocuments(path, text);
+    if (error) skipped.push({ path, reason: error });
+    out.push(...documents);
+  }
+  return out;
+}
+
+/**
+ * Parses what a GitOps repository already holds for one cluster (GPU pools,
+ * device-plugin configs, mig-parted configs) and all GPU workloads into the
+ * planner's RepoState. Never throws on repository content: files it cannot
+ * parse are listed in `skipped`.
+ */
+export async function readRepoState(
+  tree: RepoTree,
+  layout: LayoutInput,
+  clusterName: string,
+): Promise<RepoStateReport> {
+  const resolved = resolveLayout(layout);
+  const skipped: SkippedFile[] = [];
+  const cluster = { cluster: clusterName };
+
+  // Device-plugin configs: one file per key.
+  const devicePluginConfigs: Record<string, unknown> = {};
+  const dpPrefix = layoutPrefix(
+    resolved,
+    'devicePluginConfig',
+    cluster,
+    'config',
+  );
+  const dpDocs = await readDocuments(
+    tree,
+    dpPrefix,
+    skipped,
+    path =>
+      matchLayoutPath(
+        resolved,
+        'devicePluginConfig',
+        cluster,
+        'config',
+        path,
+      ) !== undefined,
+  );
+  for (const doc of dpDocs) {
+    const name = matchLayoutPath(
+      resolved,
+      'devicePluginConfig',
+      cluster,
+      'config',
+      doc.path,
+    )!;
+    if (isPlainObject(doc.value) && doc.value.version !== undefined) {
+      devicePluginConfigs[name] = doc.value;
+    } else {
+      skipped.push({
+        path: doc.path,
+        reason: 'not a device-plugin config (no `version`)',
+      });
+    }
+  }
+
+  // mig-parted config: one file, entries under `mig-configs`.
+  const migConfigs: Record<string, unknown> = {};
+  const migPath = migConfigPath(resolved, clusterName);
+  const migText = await tree.readFile(migPath);
+  if (migText !== undefined) {
+    const { documents, error } = parseYamlDocuments(migPath, migText);
+    if (error) skipped.push({ path: migPath, reason: error });
+    for (const doc of documents) {
+      const entries = getIn(doc.value, 'mig-configs');
+      if (isPlainObject(entries)) Object.assign(migConfigs, entries);
+      else skipped.push({ path: migPath, reason: 'no `mig-configs` map' });
+    }
+  }
+
+  // Pools: every NodePool in the pool folder.
+  const poolPrefix = layoutPrefix(resolved, 'nodePool', cluster, 'pool');
+  const poolDocs = await readDocuments(tree, poolPrefix, skipped);
+  const overlays = poolDocs
+    .map(d => asKubernetesObject(d.value))
+    .filter(o => o?.kind === 'NodeOverlay') as PlainObject[];
+  const pools: PoolState[] = [];
+  for (const doc of poolDocs) {
+    const obj = asKubernetesObject(doc.value);
+    if (!obj || obj.kind !== 'NodePool') continue;
+    const pool = parsePool(
+      obj,
+      doc.path,
+      overlays,
+      devicePluginConfigs,
+      migConfigs,
+    );
+    if (pool) pools.push(pool);
+  }
+
+  // Workloads: every GPU Deployment / StatefulSet (or patch) under the apps folder.
+  const appsPrefix = layoutPrefix(
+    resolved,
+    'workloadDir',
+    { component: 'sample-component' },
+    'namespace',
+  );
+  const workloads = parseWorkloads(
+    await readDocuments(tree, appsPrefix, skipped),
+    pools,
+    appsPrefix,
+  );
+
+  pools.sort((a, b) => a.name.localeCompare(b.name));
+  return { pools, devicePluginConfigs, migConfigs, workloads, skipped };
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (!isPlainObject(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
+}
+
+function requirementValues(requirements: unknown, key: string): string[] {
+  if (!Array.isArray(requirements)) return [];
+  const out: string[] = [];
+  for (const r of requirements) {
+    if (!isPlainObject(r) || r.key !== key || r.operator !== 'In') continue;
+    if (Array.isArray(r.values)) out.push(...r.values.map(String));
+  }
+  return out;
+}
+
+function parsePool(
+  nodePool: PlainObject & { metadata: PlainObject & { name: string } },
+  path: string,
+  overlays: PlainObject[],
+  devicePluginConfigs: Record<string, unknown>,
+  migConfigs: Record<string, unknown>,
+): PoolState | undefined {
+  const name = nodePool.metadata.name;
+  const template = getIn(nodePool, 'spec', 'template');
+  const labels = stringRecord(getIn(template, 'metadata', 'labels'));
+  // Our descriptive keys may sit on the NodePool's own annotations / labels too.
+  const ours = {
+    ...stringRecord(getIn(nodePool, 'metadata', 'annotations')),
+    ...stringRecord(getIn(nodePool, 'metadata', 'labels')),
+    ...labels,
+  };
+  const requirements = getIn(template, 'spec', 'requirements');
+  const limits = stringRecord(getIn(nodePool, 'spec', 'limits'));
+  const taints = getIn(template, 'spec', 'taints');
+  const gpuNames = requirementValues(requirements, KARPENTER_GPU_NAME);
+  const deviceConfigName = labels[DEVICE_PLUGIN_CONFIG_LABEL];
+  const migConfigName = labels[MIG_CONFIG_LABEL];
+  const gpuLimitKeys = Object.keys(limits).filter(isGpuResourceName);
+  const ourSharing = findOurLabel(ours, POOL_LABEL_SUFFIXES.sharing);
+  const hasGpuTaint =
+    Array.isArray(taints) &&
+    taints.some(t => isPlainObject(t) && String(t.key ?? '').includes('gpu'));
+  const isGpuPool =
+    gpuNames.length > 0 ||
+    gpuLimitKeys.length > 0 ||
+    ourSharing !== undefined ||
+    deviceConfigName !== undefined ||
+    migConfigName !== undefined ||
+    hasGpuTaint;
+  if (!isGpuPool) return undefined;
+
+  const deviceConfig = deviceConfigName
+    ? devicePluginConfigs[deviceConfigName]
+    : undefined;
+  const sharingMode = inferSharingMode(ourSharing, deviceConfig, migConfigName);
+
+  // Resource name: our label, else a GPU limit, else a NodeOverlay capacity of this pool.
+  const overlayKeys = overlays
+    .filter(o =>
+      requirementValues(
+        getIn(o, 'spec', 'requirements'),
+        NODEPOOL_LABEL,
+      ).includes(name),
+    )
+    .flatMap(o => Object.keys(stringRecord(getIn(o, 'spec', 'capacity'))))
+    .filter(isGpuResourceName);
+  const resourceName =
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.resourceName) ??
+    gpuLimitKeys.find(k => k !== 'nvidia.com/gpu') ??
+    overlayKeys[0] ??
+    gpuLimitKeys[0] ??
+    'nvidia.com/gpu';
+
+  const slicesLabel = parseCount(
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.slicesPerGpu),
+  );
+  const slicesPerGpu = slicesLabel ?? sharingReplicas(deviceConfig);
+  const migProfile =
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.migProfile) ??
+    singleMigProfile(migConfigName ? migConfigs[migConfigName] : undefined);
+
+  const capacityTypes = requirementValues(
+    requirements,
+    CAPACITY_TYPE_LABEL,
+  ).filter((c): c is CapacityType => c === 'spot' || c === 'on-demand');
+  const pool: PoolState = {
+    name,
+    path,
+    gpuModel:
+      findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ??
+      (gpuNames.length === 1 ? gpuNames[0] : undefined),
+    sharingMode,
+    resourceName,
+    instanceTypes: requirementValues(requirements, INSTANCE_TYPE_LABEL),
+    capacityTypes,
+  };
+  if (slicesPerGpu !== undefined) pool.slicesPerGpu = slicesPerGpu;
+  if (migProfile !== undefined) pool.migProfile = migProfile;
+  if (deviceConfigName !== undefined) pool.deviceConfigName = deviceConfigName;
+  if (migConfigName !== undefined) pool.migConfigName = migConfigName;
+  const limit = parseCount(limits[resourceName]);
+  if (limit !== undefined) pool.limit = limit;
+  return pool;
+}
+
+function inferSharingMode(
+  label: string | undefined,
+  deviceConfig: unknown,
+  migConfigName: string | undefined,
+): SharingMode {
+  if (label && (SHARING_MODES as readonly string[]).includes(label)) {
+    return label as SharingMode;
+  }
+  if (migConfigName && migConfigName !== 'all-disabled') return 'mig';
+  if (getIn(deviceConfig, 'sharing', 'mps')) return 'mps';
+  if (getIn(deviceConfig, 'sharing', 'timeSlicing')) return 'time-slicing';
+  return 'exclusive';
+}
+
+function sharingReplicas(deviceConfig: unknown): number | undefined {
+  for (const mode of ['timeSlicing', 'mps']) {
+    const replicas = parseCount(
+      getIn(deviceConfig, 'sharing', mode, 'resources', 0, 'replicas'),
+    );
+    if (replicas !== undefined) return replicas;
+  }
+  return undefined;
+}
+
+function singleMigProfile(entries: unknown): string | undefined {
+  if (!Array.isArray(entries)) return undefined;
+  const profiles = new Set<string>();
+  for (const entry of entries) {
+    const devices = getIn(entry, 'mig-devices');
+    if (isPlainObject(devices))
+      Object.keys(devices).forEach(p => profiles.add(p));
+  }
+  return profiles.size === 1 ? [...profiles][0] : undefined;
+}
+
+const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet']);
+
+interface WorkloadSighting {
+  path: string;
+  namespace?: string;
+  name: string;
+  replicas?: number;
+  gpu?: { resourceName: string; perReplica: number };
+  pool?: string;
+  kubernetesId?: string;
+}
+
+function parseWorkloads(
+  docs: ParsedDocument[],
+  pools: PoolState[],
+  appsPrefix: string,
+): WorkloadState[] {
+  const sightings: WorkloadSighting[] = [];
+  for (const doc of docs) {
+    const obj = asKubernetesObject(doc.value);
+    if (!obj || !WORKLOAD_KINDS.has(obj.kind)) continue;
+    const podSpec = getIn(obj, 'spec', 'template', 'spec');
+    const containers = [
+      ...((getIn(podSpec, 'containers') as unknown[]) ?? []),
+    ].filter(isPlainObject);
+    const totals = new Map<string, number>();
+    for (const c of containers) {
+      for (const [key, value] of Object.entries(
+        stringRecord(getIn(c, 'resources', 'limits')),
+      )) {
+        if (!isGpuResourceName(key)) continue;
+        totals.set(key, (totals.get(key) ?? 0) + (parseCount(value) ?? 0));
+      }
+    }
+    // DRA workloads request a claim, not an extended resource.
+    const claims = getIn(podSpec, 'resourceClaims');
+    if (totals.size === 0 && Array.isArray(claims) && claims.length > 0) {
+      totals.set('resource.k8s.io/claims', claims.length);
+    }
+    const nodeSelector = stringRecord(getIn(podSpec, 'nodeSelector'));
+    const labels = {
+      ...stringRecord(getIn(obj, 'spec', 'template', 'metadata', 'labels')),
+      ...stringRecord(getIn(obj, 'metadata', 'labels')),
+    };
+    const [first] = [...totals.entries()];
+    sightings.push({
+      path: doc.path,
+      namespace:
+        typeof obj.metadata.namespace === 'string'
+          ? obj.metadata.namespace
+          : undefined,
+      name: obj.metadata.name,
+      replicas: parseCount(getIn(obj, 'spec', 'replicas')),
+      gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
+      pool: nodeSelector[NODEPOOL_LABEL],
+      kubernetesId: labels[KUBERNETES_ID_LABEL],
+    });
+  }
+
+  // A patch and its base describe one workload: merge sightings by id.
+  const byId = new Map<string, WorkloadSighting[]>();
+  for (const s of sightings) {
+    const namespace = s.namespace ?? namespaceFromPath(s.path, appsPrefix);
+    const id = `${namespace}/${s.name}`;
+    byId.set(id, [...(byId.get(id) ?? []), { ...s, namespace }]);
+  }
+  const workloads: WorkloadState[] = [];
+  for (const [id, group] of [...byId.entries()].sort(([a], [b]) =>
+    a.localeCompare(b),
+  )) {
+    const gpu = group.find(s => s.gpu);
+    if (!gpu?.gpu) continue;
+    const replicas =
+      gpu.replicas ?? group.find(s => s.replicas !== undefined)?.replicas ?? 1;
+    const poolName =
+      gpu.pool ??
+      group.find(s => s.pool)?.pool ??
+      pools.find(
+        p =>
+          p.resourceName === gpu.gpu!.resourceName &&
+          p.resourceName !== 'nvidia.com/gpu',
+      )?.name;
+    const kubernetesId = group.find(s => s.kubernetesId)?.kubernetesId;
+    const workload: WorkloadState = {
+      id,
+      namespace: gpu.namespace!,
+      name: gpu.name,
+      path: gpu.path,
+      resourceName: gpu.gpu.resourceName,
+      replicas,
+      perReplica: gpu.gpu.perReplica,
+    };
+    if (poolName) workload.pool = poolName;
+    if (kubernetesId) workload.kubernetesId = kubernetesId;
+    workloads.push(workload);
+  }
+  return workloads;
+}
+
+/** `apps/<namespace>/...` — the folder right below the apps root names the namespace. */
+function namespaceFromPath(path: string, appsPrefix: string): string {
+  const parts = path.slice(appsPrefix.length).split('/');
+  return parts.length >= 2 ? parts[0] : 'default';
+}

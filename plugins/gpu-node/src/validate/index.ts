@@ -1,0 +1,1 @@
+export { hasSchema, schemaError } from './schemas';
