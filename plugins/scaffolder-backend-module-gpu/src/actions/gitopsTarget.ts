@@ -1,0 +1,137 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { z as zod } from 'zod/v3';
+import { InputError } from '@backstage/errors';
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  FsRepoTree,
+  GitOpsRepository,
+  type ForgeKind,
+  type RepoTree,
+} from '@gpu-gitops/plugin-gpu-node';
+import type { GpuActionServices } from '../services/gpuActionServices';
+import {
+  DEFAULT_AUTHOR,
+  type GitOpsSettings,
+} from '../services/gitopsSettings';
+import {
+  resolveGitCredentials,
+  type GitCredentials,
+} from '../scm/resolveGitCredentials';
+import { runStage } from './stages';
+
+type Z = typeof zod;
+
+/** Inputs that point an action at a GitOps repository other than the configured one. */
+export const gitopsTargetInputProperties = {
+  repoUrl: (z: Z) =>
+    z
+      .string()
+      .optional()
+      .describe('GitOps repository URL (default: gpu.gitops.repoUrl)'),
+  baseBranch: (z: Z) =>
+    z
+      .string()
+      .optional()
+      .describe('Base branch (default: gpu.gitops.baseBranch or main)'),
+  forge: (z: Z) =>
+    z
+      .enum(['local', 'github', 'gitlab', 'gitea'])
+      .optional()
+      .describe(
+        'Where the pull request lives (default: gpu.gitops.forge or local)',
+      ),
+  token: (z: Z) =>
+    z
+      .string()
+      .optional()
+      .describe(
+        'User token for the GitOps repository (pass it from secrets); default: the Backstage integration for the host',
+      ),
+};
+
+export interface GitOpsTargetInput {
+  repoUrl?: string;
+  baseBranch?: string;
+  forge?: ForgeKind;
+  token?: string;
+}
+
+export interface GitOpsTarget extends GitOpsSettings {
+  credentials: GitCredentials;
+  cacheDir: string;
+}
+
+/** Folders a plan reads and writes (cone-mode sparse checkout keeps big repos cheap). */
+export function sparseFoldersFor(cluster: string): string[] {
+  return [`clusters/${cluster}/gpu`, 'apps', 'requests'];
+}
+
+export const DEFAULT_CACHE_DIR = path.join(os.tmpdir(), 'backstage-gpu-gitops');
+
+/**
+ * The repository, branch, forge and credentials an action works on: inputs
+ * override `gpu.gitops`. Returns undefined when neither names a repository.
+ */
+export async function resolveGitOpsTarget(
+  input: GitOpsTargetInput,
+  services: GpuActionServices,
+): Promise<GitOpsTarget | undefined> {
+  const settings = services.gitops;
+  const repoUrl = input.repoUrl || settings?.repoUrl;
+  if (!repoUrl) return undefined;
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl)) {
+    throw new InputError(
+      'input "repoUrl": must not contain credentials; pass a token through secrets [url-credentials]',
+    );
+  }
+  const forge = input.forge || settings?.forge || 'local';
+  const credentials = await resolveGitCredentials({
+    repoUrl,
+    forge,
+    integrations: services.integrations,
+    githubCredentialsProvider: services.githubCredentialsProvider,
+    userToken: input.token || undefined,
+  });
+  return {
+    repoUrl,
+    baseBranch: input.baseBranch || settings?.baseBranch || 'main',
+    forge,
+    author: settings?.author ?? DEFAULT_AUTHOR,
+    cacheDir: settings?.cacheDir ?? DEFAULT_CACHE_DIR,
+    credentials,
+  };
+}
+
+/** Basic-auth user git should pair with the token, per forge. */
+export function tokenUsername(target: GitOpsTarget): string | undefined {
+  if (target.credentials.username) return target.credentials.username;
+  if (target.forge === 'gitlab') return 'oauth2';
+  return undefined;
+}
+
+/** Fetches the base branch into the cached clone and returns a read-only view of it. */
+export async function readGitOpsBase(
+  target: GitOpsTarget,
+  cluster: string,
+  logger: LoggerService,
+): Promise<{ tree: RepoTree; baseSha: string }> {
+  return runStage(
+    logger,
+    `Fetch ${target.baseBranch} of the GitOps repository (credentials: ${target.credentials.source})`,
+    async () => {
+      const repository = new GitOpsRepository({
+        repoUrl: target.repoUrl,
+        baseBranch: target.baseBranch,
+        cacheDir: target.cacheDir,
+        token: target.credentials.token,
+        tokenUsername: tokenUsername(target),
+        author: target.author,
+      });
+      const { workDir, baseSha } = await repository.checkoutBase(
+        sparseFoldersFor(cluster),
+      );
+      return { tree: new FsRepoTree(workDir), baseSha };
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import type { TemplateExample } from '@backstage/plugin-scaffolder-node';
+import yaml from 'yaml';
+
+export const examples: TemplateExample[] = [
+  {
+    description:
+      'Open a pull request on the configured GitOps repository for a new MPS-shared inference service',
+    example: yaml.stringify({
+      steps: [
+        {
+          id: 'pr',
+          action: 'gpu:gitops:pull-request',
+          name: 'Open the GPU pull request',
+          input: {
+            name: 'embeddings',
+            namespace: 'ml',
+            owner: 'group:default/ml-platform',
+            model: 'a10g',
+            sharing: 'mps',
+            replicas: 4,
+            vramGiB: 4,
+            image: 'ghcr.io/example/embeddings:2.1.0',
+          },
+        },
+      ],
+    }),
+  },
+  {
+    description:
+      'Give an existing Deployment two exclusive GPUs per replica, with the user token from the form secrets',
+    example: yaml.stringify({
+      steps: [
+        {
+          id: 'pr',
+          action: 'gpu:gitops:pull-request',
+          name: 'Open the GPU pull request',
+          input: {
+            name: 'trainer',
+            namespace: 'research',
+            owner: 'group:default/research',
+            model: 'a100-80gb',
+            sharing: 'exclusive',
+            replicas: 1,
+            gpusPerReplica: 2,
+            vramGiB: 160,
+            existingKind: 'StatefulSet',
+            existingName: 'trainer',
+            capacityTypes: ['on-demand'],
+            token: '${{ secrets.USER_OAUTH_TOKEN }}',
+          },
+        },
+      ],
+    }),
+  },
+];

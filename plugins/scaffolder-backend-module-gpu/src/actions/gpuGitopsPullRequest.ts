@@ -1,0 +1,171 @@
+import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import { planToJson } from '@gpu-gitops/plugin-gpu-common';
+import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import type { GpuActionServices } from '../services/gpuActionServices';
+import { examples } from './gpuGitopsPullRequest.examples';
+import {
+  gitopsTargetInputProperties,
+  readGitOpsBase,
+  resolveGitOpsTarget,
+  tokenUsername,
+} from './gitopsTarget';
+import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
+import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
+import { forgeApiBaseUrl } from '../scm/forgeApiBaseUrl';
+import { runStage } from './stages';
+import { InputError } from '@backstage/errors';
+
+/**
+ * `gpu:gitops:pull-request`: the whole flow in one step — plan, guardrails,
+ * apply to the GitOps repository, commit, push the request's branch and open
+ * (or update) the pull request. Re-runs update the same branch and PR. In
+ * dry-run it computes everything and pushes nothing; the diff is the output.
+ */
+export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
+  return createTemplateAction({
+    id: 'gpu:gitops:pull-request',
+    description:
+      'Plans a GPU request, applies it to the GitOps repository and opens or updates one pull request (GitHub, GitLab, Gitea, or a pushed branch for a local repository). Dry-run outputs the diff without pushing.',
+    examples,
+    supportsDryRun: true,
+    schema: {
+      input: {
+        ...gpuRequestInputProperties,
+        ...gitopsTargetInputProperties,
+        draft: z =>
+          z.boolean().optional().describe('Open the pull request as a draft'),
+      },
+      output: {
+        branchName: z => z.string().describe('Branch holding the change'),
+        pullRequestUrl: z =>
+          z
+            .string()
+            .describe(
+              'Web URL of the pull request (for a local repository: <repoUrl>#<branch>)',
+            ),
+        changed: z =>
+          z
+            .boolean()
+            .describe('False when the repository already held the request'),
+        commit: z => z.string().describe('Commit at the head of the branch'),
+        files: z => z.array(z.string()).describe('Files the change touches'),
+        title: z => z.string().describe('Pull request title'),
+        body: z => z.string().describe('Pull request body (markdown)'),
+        diff: z => z.string().describe('Unified diff of the change (dry-run)'),
+        summary: z => z.string().describe('Markdown summary of the plan'),
+        plan: z => z.record(z.unknown()).describe('The plan JSON'),
+      },
+    },
+    async handler(ctx) {
+      const { input } = ctx;
+      const target = await resolveGitOpsTarget(input, services);
+      if (!target) {
+        throw new InputError(
+          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
+        );
+      }
+      const cluster = services.clusters.get(input.cluster);
+
+      // Guardrails first: a request over quota or not allowed fails before any push.
+      const { tree } = await readGitOpsBase(target, cluster.name, ctx.logger);
+      const planned = await planGpuRequest({
+        input,
+        services,
+        logger: ctx.logger,
+        tree,
+      });
+      const summary = planSummaryMarkdown(planned);
+      ctx.logger.info(summary);
+
+      const publish = async (dryRun: boolean) => {
+        try {
+          return await publishGpuRequest({
+            request: planned.request,
+            cluster: planned.cluster,
+            catalog: services.catalog,
+            repoUrl: target.repoUrl,
+            baseBranch: target.baseBranch,
+            forge: target.forge,
+            forgeApiBaseUrl: forgeApiBaseUrl(
+              target.repoUrl,
+              target.forge,
+              services.integrations,
+            ),
+            token: target.credentials.token,
+            tokenUsername: tokenUsername(target),
+            author: target.author,
+            cacheDir: target.cacheDir,
+            draft: input.draft,
+            dryRun,
+            logger: ctx.logger,
+          });
+        } catch (error) {
+          throw toInputError(error);
+        }
+      };
+
+      if (ctx.isDryRun) {
+        const result = await runStage(
+          ctx.logger,
+          'Dry run (nothing pushed)',
+          () => publish(true),
+        );
+        ctx.output('branchName', result.branch);
+        ctx.output('pullRequestUrl', '');
+        ctx.output('changed', result.changed);
+        ctx.output('commit', '');
+        ctx.output('files', result.files);
+        ctx.output('title', result.title);
+        ctx.output('body', result.body);
+        ctx.output('diff', result.diff ?? '');
+        ctx.output('summary', summary);
+        ctx.output(
+          'plan',
+          planToJson(planned.plan) as unknown as Record<string, unknown>,
+        );
+        return;
+      }
+
+      // A recovered task must not push and open the PR twice: the result is
+      // stored under a key unique to this task and request.
+      const { namespace, name } = planned.request.metadata;
+      const result = await ctx.checkpoint({
+        key: `gpu.pull-request.${target.repoUrl}.${namespace}.${name}`,
+        fn: async () => {
+          const published = await runStage(
+            ctx.logger,
+            `Push branch and open ${target.forge} pull request`,
+            () => publish(false),
+          );
+          return {
+            branch: published.branch,
+            url: published.url ?? '',
+            changed: published.changed,
+            commit: published.commit ?? '',
+            files: published.files,
+            title: published.title,
+            body: published.body,
+          };
+        },
+      });
+      ctx.logger.info(
+        result.changed
+          ? `Pull request: ${result.url}`
+          : `The repository already holds this request; branch ${result.branch} unchanged`,
+      );
+      ctx.output('branchName', result.branch);
+      ctx.output('pullRequestUrl', result.url);
+      ctx.output('changed', result.changed);
+      ctx.output('commit', result.commit);
+      ctx.output('files', result.files);
+      ctx.output('title', result.title);
+      ctx.output('body', result.body);
+      ctx.output('diff', '');
+      ctx.output('summary', summary);
+      ctx.output(
+        'plan',
+        planToJson(planned.plan) as unknown as Record<string, unknown>,
+      );
+    },
+  });
+}

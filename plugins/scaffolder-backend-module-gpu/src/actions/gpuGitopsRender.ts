@@ -1,0 +1,128 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { resolveSafeChildPath } from '@backstage/backend-plugin-api';
+import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import { buildManifests } from '@gpu-gitops/plugin-gpu-common';
+import {
+  applyPlan,
+  MemoryRepoTree,
+  renderPullRequestText,
+  requestBranchName,
+  type RepoTree,
+} from '@gpu-gitops/plugin-gpu-node';
+import type { GpuActionServices } from '../services/gpuActionServices';
+import { examples } from './gpuGitopsRender.examples';
+import {
+  gitopsTargetInputProperties,
+  readGitOpsBase,
+  resolveGitOpsTarget,
+} from './gitopsTarget';
+import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
+import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
+import { runStage } from './stages';
+
+/**
+ * `gpu:gitops:render`: plans the request against the GitOps repository and
+ * writes the resulting change set (full new content of every created or
+ * updated file) into the workspace under `targetPath`, ready for
+ * `publish:github:pull-request` / `publish:gitlab:merge-request`.
+ */
+export function createGpuGitopsRenderAction(services: GpuActionServices) {
+  return createTemplateAction({
+    id: 'gpu:gitops:render',
+    description:
+      'Plans a GPU request against the GitOps repository and writes the changed files (NodePool, NodeOverlays, device-plugin and MIG configs, workload, kustomizations) into the workspace, for publish:github:pull-request or publish:gitlab:merge-request.',
+    examples,
+    supportsDryRun: true,
+    schema: {
+      input: {
+        ...gpuRequestInputProperties,
+        ...gitopsTargetInputProperties,
+        targetPath: z =>
+          z
+            .string()
+            .optional()
+            .describe(
+              'Workspace folder the repository-relative files are written under (default "gitops")',
+            ),
+      },
+      output: {
+        targetPath: z => z.string().describe('Workspace folder written'),
+        files: z =>
+          z
+            .array(z.object({ path: z.string(), action: z.string() }))
+            .describe('Repository-relative files of the change set'),
+        changed: z =>
+          z
+            .boolean()
+            .describe('False when the repository already holds the request'),
+        branchName: z =>
+          z.string().describe('Branch name for the pull request'),
+        title: z => z.string().describe('Pull request title'),
+        body: z => z.string().describe('Pull request body (markdown)'),
+        summary: z => z.string().describe('Markdown summary of the plan'),
+      },
+    },
+    async handler(ctx) {
+      const { input } = ctx;
+      const targetPath = input.targetPath || 'gitops';
+      const outputDir = resolveSafeChildPath(ctx.workspacePath, targetPath);
+      const cluster = services.clusters.get(input.cluster);
+      const target = await resolveGitOpsTarget(input, services);
+      let tree: RepoTree;
+      if (target) {
+        tree = (await readGitOpsBase(target, cluster.name, ctx.logger)).tree;
+      } else {
+        ctx.logger.warn(
+          'No GitOps repository configured: rendering onto an empty repository',
+        );
+        tree = new MemoryRepoTree();
+      }
+      const planned = await planGpuRequest({
+        input,
+        services,
+        logger: ctx.logger,
+        tree,
+      });
+      const changeSet = await runStage(ctx.logger, 'Apply plan', async () => {
+        try {
+          const manifests = buildManifests(planned.plan, planned.cluster);
+          return await applyPlan(tree, {
+            plan: planned.plan,
+            manifests,
+            cluster: planned.cluster,
+          });
+        } catch (error) {
+          throw toInputError(error);
+        }
+      });
+      await runStage(
+        ctx.logger,
+        `Write files under ${targetPath}`,
+        async () => {
+          for (const change of changeSet.changes) {
+            const file = resolveSafeChildPath(outputDir, change.path);
+            await fs.mkdir(path.dirname(file), { recursive: true });
+            await fs.writeFile(file, change.content, 'utf8');
+            ctx.logger.info(`${change.action} ${change.path}`);
+          }
+        },
+      );
+      const { title, body } = renderPullRequestText({
+        plan: planned.plan,
+        changeSet,
+      });
+      const { namespace, name } = planned.request.metadata;
+      ctx.output('targetPath', targetPath);
+      ctx.output(
+        'files',
+        changeSet.changes.map(c => ({ path: c.path, action: c.action })),
+      );
+      ctx.output('changed', !changeSet.empty);
+      ctx.output('branchName', requestBranchName(namespace, name));
+      ctx.output('title', title);
+      ctx.output('body', body);
+      ctx.output('summary', planSummaryMarkdown(planned));
+    },
+  });
+}

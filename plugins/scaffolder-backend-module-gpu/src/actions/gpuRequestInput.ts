@@ -1,0 +1,195 @@
+import type { z as zod } from 'zod/v3';
+import { InputError } from '@backstage/errors';
+import {
+  GPU_REQUEST_API_VERSION,
+  isGpuInputError,
+  parseGpuRequest,
+  SHARING_MODES,
+  type GpuRequest,
+  type InputIssue,
+} from '@gpu-gitops/plugin-gpu-common';
+
+type Z = typeof zod;
+
+/**
+ * The GpuRequest as flat, template-friendly action inputs (shared by every
+ * action that plans). The JSON schema only checks types: the GpuRequest
+ * schema in gpu-common stays the one authority on values, so the form, the
+ * CLI and the actions reject the same things with the same messages.
+ */
+export const gpuRequestInputProperties = {
+  name: (z: Z) =>
+    z
+      .string()
+      .describe('Component and workload name (DNS-1123 label), e.g. chat-api'),
+  namespace: (z: Z) =>
+    z.string().describe('Kubernetes namespace (DNS-1123 label)'),
+  owner: (z: Z) =>
+    z.string().describe('Owner entity ref, e.g. group:default/ml-platform'),
+  model: (z: Z) =>
+    z
+      .string()
+      .optional()
+      .describe(
+        'GPU model id from the catalog, or "auto" (default) for the cheapest that fits',
+      ),
+  sharing: (z: Z) =>
+    z
+      .enum(SHARING_MODES as [string, ...string[]])
+      .optional()
+      .describe('exclusive (default) | time-slicing | mps | mig | dra'),
+  replicas: (z: Z) =>
+    z.number().int().optional().describe('Replicas (default 1)'),
+  vramGiB: (z: Z) => z.number().describe('GPU memory each replica needs, GiB'),
+  gpusPerReplica: (z: Z) =>
+    z
+      .number()
+      .int()
+      .optional()
+      .describe('Whole GPUs per replica, exclusive mode only (default 1)'),
+  slicesPerGpu: (z: Z) =>
+    z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Time-slicing only: replicas per GPU (default: computed from VRAM)',
+      ),
+  image: (z: Z) =>
+    z
+      .string()
+      .optional()
+      .describe(
+        'Container image of a new workload (or use existingKind + existingName)',
+      ),
+  existingKind: (z: Z) =>
+    z
+      .enum(['Deployment', 'StatefulSet'])
+      .optional()
+      .describe(
+        'Kind of an existing workload to give GPUs (default Deployment)',
+      ),
+  existingName: (z: Z) =>
+    z.string().optional().describe('Name of an existing workload to patch'),
+  capacityTypes: (z: Z) =>
+    z
+      .array(z.enum(['spot', 'on-demand']))
+      .optional()
+      .describe('Karpenter capacity types (default [on-demand])'),
+  cluster: (z: Z) =>
+    z
+      .string()
+      .optional()
+      .describe('Target cluster profile name (default: gpu.clusters.default)'),
+};
+
+/** The flat inputs as the handler sees them (the scaffolder applies no defaults). */
+export interface GpuRequestInput {
+  name: string;
+  namespace: string;
+  owner: string;
+  model?: string;
+  sharing?: string;
+  replicas?: number;
+  vramGiB: number;
+  gpusPerReplica?: number;
+  slicesPerGpu?: number;
+  image?: string;
+  existingKind?: 'Deployment' | 'StatefulSet';
+  existingName?: string;
+  capacityTypes?: Array<'spot' | 'on-demand'>;
+  cluster?: string;
+}
+
+/** The input name behind each GpuRequest field path, so errors name what the user typed. */
+const INPUT_FOR_PATH: Array<[string, string]> = [
+  ['metadata.name', 'name'],
+  ['metadata.namespace', 'namespace'],
+  ['spec.owner', 'owner'],
+  ['spec.gpu.model', 'model'],
+  ['spec.gpu.sharing', 'sharing'],
+  ['spec.gpu.replicas', 'replicas'],
+  ['spec.gpu.vramGiB', 'vramGiB'],
+  ['spec.gpu.gpusPerReplica', 'gpusPerReplica'],
+  ['spec.gpu.slicesPerGpu', 'slicesPerGpu'],
+  ['spec.workload.image', 'image'],
+  ['spec.workload.existing.kind', 'existingKind'],
+  ['spec.workload.existing.name', 'existingName'],
+  ['spec.workload', 'image / existingName'],
+  ['spec.capacityTypes', 'capacityTypes'],
+  ['cluster', 'cluster'],
+];
+
+export function inputNameForPath(path: string): string | undefined {
+  return INPUT_FOR_PATH.find(
+    ([prefix]) => path === prefix || path.startsWith(`${prefix}.`),
+  )?.[1];
+}
+
+/** Template expressions render missing parameters as '' or null: treat both as absent. */
+function present<T>(value: T | '' | null | undefined): value is T {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/**
+ * Builds the GpuRequest document from the flat inputs, applying the action's
+ * defaults, and validates it. Throws an InputError naming each bad input.
+ */
+export function gpuRequestFromInput(input: GpuRequestInput): GpuRequest {
+  const gpu: Record<string, unknown> = {
+    model: present(input.model) ? input.model : 'auto',
+    sharing: present(input.sharing) ? input.sharing : 'exclusive',
+    replicas: present(input.replicas) ? input.replicas : 1,
+    vramGiB: input.vramGiB,
+  };
+  if (present(input.gpusPerReplica)) gpu.gpusPerReplica = input.gpusPerReplica;
+  if (present(input.slicesPerGpu)) gpu.slicesPerGpu = input.slicesPerGpu;
+
+  const workload: Record<string, unknown> = {};
+  if (present(input.image)) workload.image = input.image;
+  if (present(input.existingName)) {
+    workload.existing = {
+      kind: present(input.existingKind) ? input.existingKind : 'Deployment',
+      name: input.existingName,
+    };
+  }
+
+  const document = {
+    apiVersion: GPU_REQUEST_API_VERSION,
+    kind: 'GpuRequest',
+    metadata: { name: input.name, namespace: input.namespace },
+    spec: {
+      owner: input.owner,
+      gpu,
+      workload,
+      capacityTypes:
+        present(input.capacityTypes) && input.capacityTypes.length > 0
+          ? input.capacityTypes
+          : ['on-demand'],
+    },
+  };
+  try {
+    return parseGpuRequest(document);
+  } catch (error) {
+    throw toInputError(error);
+  }
+}
+
+function describeIssue(issue: InputIssue): string {
+  const input = inputNameForPath(issue.path);
+  const where = input
+    ? `input "${input}" (${issue.path})`
+    : issue.path || 'request';
+  return `${where}: ${issue.message} [${issue.rule}]`;
+}
+
+/**
+ * Maps the domain's GpuInputError to Backstage's InputError (HTTP 400, shown
+ * on the task page) with one line per issue; anything else passes through.
+ */
+export function toInputError(error: unknown): unknown {
+  if (!isGpuInputError(error)) return error;
+  return new InputError(
+    `Invalid GPU request:\n${error.issues.map(describeIssue).join('\n')}`,
+  );
+}

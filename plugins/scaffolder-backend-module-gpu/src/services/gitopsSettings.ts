@@ -1,0 +1,47 @@
+import type { Config } from '@backstage/config';
+import type { ForgeKind } from '@gpu-gitops/plugin-gpu-node';
+
+export interface GitOpsSettings {
+  repoUrl: string;
+  baseBranch: string;
+  forge: ForgeKind;
+  author: { name: string; email: string };
+  cacheDir?: string;
+}
+
+export const DEFAULT_AUTHOR = {
+  name: 'Backstage GPU',
+  email: 'gpu-bot@backstage.local',
+};
+
+const FORGES: ForgeKind[] = ['local', 'github', 'gitlab', 'gitea'];
+
+/** Reads `gpu.gitops` (pass that sub-config, or undefined). */
+export function readGitOpsSettings(
+  config: Config | undefined,
+): GitOpsSettings | undefined {
+  if (!config) return undefined;
+  const forge = (config.getOptionalString('forge') ?? 'local') as ForgeKind;
+  if (!FORGES.includes(forge)) {
+    throw new Error(
+      `gpu.gitops.forge must be one of ${FORGES.join(', ')}, got "${forge}"`,
+    );
+  }
+  const repoUrl = config.getString('repoUrl');
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl)) {
+    // Tokens belong in `integrations`; a URL with one would leak into logs.
+    throw new Error(
+      'gpu.gitops.repoUrl must not contain credentials; configure them under integrations',
+    );
+  }
+  return {
+    repoUrl,
+    baseBranch: config.getOptionalString('baseBranch') ?? 'main',
+    forge,
+    author: {
+      name: config.getOptionalString('author.name') ?? DEFAULT_AUTHOR.name,
+      email: config.getOptionalString('author.email') ?? DEFAULT_AUTHOR.email,
+    },
+    cacheDir: config.getOptionalString('cacheDir'),
+  };
+}
