@@ -49,10 +49,11 @@ export function diffLines(a: string[], b: string[]): Op[] {
       ops.push({ kind: ' ', line: midA[i] });
       i++;
       j++;
-    } else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-      ops.push({ kind: '+', line: midB[j++] });
-    } else {
+    } else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+      // Deletions before insertions, as `diff -u` prints them.
       ops.push({ kind: '-', line: midA[i++] });
+    } else {
+      ops.push({ kind: '+', line: midB[j++] });
     }
   }
   ops.push(...a.slice(endA).map(line => ({ kind: ' ' as const, line })));

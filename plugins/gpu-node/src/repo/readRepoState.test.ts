@@ -1,0 +1,152 @@
+import { join } from 'path';
+import { applyPlan } from '../changes/applyPlan';
+import { writeChangeSet } from '../changes/stagedTree';
+import { existingRepoFiles } from '../changes/__fixtures__/gitopsRepo';
+import {
+  devCluster,
+  migFixture,
+  patchFixture,
+} from '../changes/__fixtures__/plans';
+import { readRepoState } from './readRepoState';
+import { FsRepoTree, MemoryRepoTree } from './tree';
+
+const extraFiles: Record<string, string> = {
+  // Unrelated objects and odd files in the pool folder must not confuse the reader.
+  'clusters/dev/gpu/nodepools/empty.yaml': '',
+  'clusters/dev/gpu/nodepools/comments-only.yaml': '# nothing here yet\n',
+  'clusters/dev/gpu/nodepools/broken.yaml':
+    'apiVersion: karpenter.sh/v1\nkind: NodePool\n  metadata: [\n',
+  'clusters/dev/gpu/nodepools/cpu.yaml': `---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: notes
+data:
+  a: b
+---
+# a CPU pool someone put here
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: cpu-batch
+spec:
+  template:
+    spec:
+      requirements: []
+  limits:
+    cpu: "64"
+`,
+  'clusters/dev/gpu/device-plugin/notes.yaml': 'just: a note\n',
+};
+
+describe('readRepoState', () => {
+  it('parses pools, device-plugin configs, mig-parted configs and GPU workloads', async () => {
+    const tree = new MemoryRepoTree({ ...existingRepoFiles, ...extraFiles });
+    const state = await readRepoState(tree, undefined, 'dev');
+
+    expect(state.pools).toEqual([
+      {
+        name: 'gpu-t4-ts4',
+        path: 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+        gpuModel: 't4',
+        sharingMode: 'time-slicing',
+        slicesPerGpu: 4,
+        resourceName: 'nvidia.com/gpu.shared',
+        instanceTypes: ['g4dn.xlarge'],
+        capacityTypes: ['on-demand'],
+        deviceConfigName: 'ts-4',
+        limit: 8,
+      },
+    ]);
+    expect(Object.keys(state.devicePluginConfigs)).toEqual(['ts-4']);
+    expect(state.devicePluginConfigs['ts-4']).toMatchObject({
+      version: 'v1',
+      sharing: {
+        timeSlicing: { resources: [{ name: 'nvidia.com/gpu', replicas: 4 }] },
+      },
+    });
+    expect(Object.keys(state.migConfigs).sort()).toEqual([
+      'all-balanced',
+      'all-disabled',
+    ]);
+    expect(state.workloads).toEqual([
+      {
+        id: 'ml/chat-assistant',
+        namespace: 'ml',
+        name: 'chat-assistant',
+        path: 'apps/ml/chat-assistant/deployment.yaml',
+        pool: 'gpu-t4-ts4',
+        resourceName: 'nvidia.com/gpu.shared',
+        replicas: 2,
+        perReplica: 1,
+        kubernetesId: 'chat-assistant',
+      },
+    ]);
+    expect(state.skipped.map(s => s.path).sort()).toEqual([
+      'apps/web/storefront/broken.yaml',
+      'clusters/dev/gpu/device-plugin/notes.yaml',
+      'clusters/dev/gpu/nodepools/broken.yaml',
+    ]);
+  });
+
+  it('reads an empty repository as an empty state', async () => {
+    const state = await readRepoState(new MemoryRepoTree(), undefined, 'dev');
+    expect(state).toEqual({
+      pools: [],
+      devicePluginConfigs: {},
+      migConfigs: {},
+      workloads: [],
+      skipped: [],
+    });
+  });
+
+  it('reads back what the merge engine wrote (MIG pool, patched workload)', async () => {
+    const tree = new MemoryRepoTree(existingRepoFiles);
+    for (const fixture of [migFixture(), patchFixture()]) {
+      await writeChangeSet(
+        tree,
+        await applyPlan(tree, { ...fixture, cluster: devCluster }),
+      );
+    }
+    const state = await readRepoState(tree, undefined, 'dev');
+    const mig = state.pools.find(p => p.name === 'gpu-a100-40gb-mig-1g.5gb');
+    expect(mig).toMatchObject({
+      sharingMode: 'mig',
+      gpuModel: 'a100-40gb',
+      migProfile: '1g.5gb',
+      migConfigName: 'all-1g.5gb',
+      resourceName: 'nvidia.com/mig-1g.5gb',
+      limit: 56,
+    });
+    expect(state.migConfigs['all-1g.5gb']).toEqual([
+      { devices: 'all', 'mig-enabled': true, 'mig-devices': { '1g.5gb': 7 } },
+    ]);
+    expect(state.workloads.find(w => w.id === 'ml/recommender-api')).toEqual({
+      id: 'ml/recommender-api',
+      namespace: 'ml',
+      name: 'recommender-api',
+      path: 'apps/ml/recommender-api/gpu-patch.yaml',
+      pool: 'gpu-t4-exclusive',
+      resourceName: 'nvidia.com/gpu',
+      replicas: 3, // from the base Deployment: the patch does not set replicas
+      perReplica: 1,
+      kubernetesId: 'recommender-api',
+    });
+    expect(state.workloads.find(w => w.id === 'ml/trainer')).toMatchObject({
+      replicas: 4,
+      resourceName: 'nvidia.com/mig-1g.5gb',
+    });
+  });
+
+  it('reads the project fixture repository from disk', async () => {
+    const tree = new FsRepoTree(
+      join(__dirname, '../../../../test/fixtures/gitops-repo'),
+    );
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(
+      state.pools.map(p => [p.name, p.sharingMode, p.slicesPerGpu, p.limit]),
+    ).toEqual([['gpu-t4-ts4', 'time-slicing', 4, 8]]);
+    expect(state.workloads.map(w => w.id)).toEqual(['ml/chat-assistant']);
+    expect(state.skipped).toEqual([]);
+  });
+});
