@@ -1,0 +1,366 @@
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Redactor } from '../redact';
+import { gitEnvironment } from './auth';
+import { createSimpleGit } from './simpleGitClient';
+import { requestBranchName, requestTrailer } from './branchName';
+import { GitOpsError } from './errors';
+import {
+  BuiltCommit,
+  GitOpsRepository,
+  PublishBranchOptions,
+} from './GitOpsRepository';
+import {
+  BareRemote,
+  createBareRemote,
+  requireUpToDateBranches,
+} from './testing/bareRemote';
+
+const BRANCH = requestBranchName('ml', 'llm');
+const TRAILER = requestTrailer('ml', 'llm');
+
+const seed = {
+  'README.md': 'gitops\n',
+  'clusters/prod/gpu/kustomization.yaml': 'resources: []\n',
+  'apps/other/svc/deploy.yaml': 'kind: Deployment\n',
+};
+
+describe('GitOpsRepository', () => {
+  let remote: BareRemote;
+  let cacheDir: string;
+
+  beforeEach(async () => {
+    remote = await createBareRemote(seed);
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-cache-'));
+  });
+  afterEach(async () => {
+    await remote.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  const repo = (
+    extra: Partial<ConstructorParameters<typeof GitOpsRepository>[0]> = {},
+  ) =>
+    new GitOpsRepository({
+      repoUrl: remote.url,
+      cacheDir,
+      author: { name: 'Platform Bot', email: 'bot@example.com' },
+      ...extra,
+    });
+
+  const change = (content: string, message = 'gpu: ml/llm'): BuiltCommit => ({
+    message,
+    changes: [
+      {
+        path: 'clusters/prod/gpu/kustomization.yaml',
+        action: 'update',
+        content: `resources: [${content}]\n`,
+      },
+      {
+        path: 'apps/ml/llm/deployment.yaml',
+        action: 'create',
+        content: `replicas: ${content}\n`,
+      },
+    ],
+  });
+
+  const publish = (
+    r: GitOpsRepository,
+    build: PublishBranchOptions['build'],
+    more: Partial<PublishBranchOptions> = {},
+  ) =>
+    r.publishBranch({
+      branch: BRANCH,
+      trailer: TRAILER,
+      sparsePaths: ['clusters/prod/gpu', 'apps/ml/llm'],
+      build,
+      ...more,
+    });
+
+  it('pushes one commit on the base with the configured author and trailer', async () => {
+    const main = await remote.branchSha('main');
+    const seen: string[] = [];
+    const result = await publish(repo(), async ctx => {
+      seen.push(
+        await fs.readFile(
+          path.join(ctx.workDir, 'clusters/prod/gpu/kustomization.yaml'),
+          'utf8',
+        ),
+      );
+      expect(ctx.baseSha).toBe(main);
+      return change('a');
+    });
+    expect(seen).toEqual(['resources: []\n']);
+    expect(result).toMatchObject({
+      branch: 'gpu/ml-llm',
+      baseSha: main,
+      changed: true,
+      pushed: true,
+      branchExisted: false,
+      attempts: 1,
+      files: [
+        'apps/ml/llm/deployment.yaml',
+        'clusters/prod/gpu/kustomization.yaml',
+      ],
+    });
+    expect(await remote.branchSha(BRANCH)).toBe(result.commit);
+    expect((await remote.git(['rev-parse', `${BRANCH}^`])).trim()).toBe(main);
+    expect(await remote.readFile(BRANCH, 'apps/ml/llm/deployment.yaml')).toBe(
+      'replicas: a\n',
+    );
+    expect(await remote.readFile(BRANCH, 'apps/other/svc/deploy.yaml')).toBe(
+      'kind: Deployment\n',
+    );
+    const log = await remote.git([
+      'log',
+      '-1',
+      '--format=%an <%ae>%n%cn <%ce>%n%B',
+      BRANCH,
+    ]);
+    expect(log).toContain(
+      'Platform Bot <bot@example.com>\nPlatform Bot <bot@example.com>',
+    );
+    expect(log).toContain('gpu: ml/llm\n\nGpu-Request: ml/llm');
+  });
+
+  it('checks out only the sparse folders (cone mode) in the cached clone', async () => {
+    const r = repo();
+    await publish(r, async () => change('a'));
+    const exists = (p: string) =>
+      fs.access(path.join(r.workDir, p)).then(
+        () => true,
+        () => false,
+      );
+    expect(await exists('README.md')).toBe(true); // root files are always in the cone
+    expect(await exists('clusters/prod/gpu/kustomization.yaml')).toBe(true);
+    expect(await exists('apps/other/svc/deploy.yaml')).toBe(false);
+    expect(await r.checkoutBase(['apps/other'])).toMatchObject({
+      workDir: r.workDir,
+    });
+    expect(await exists('apps/other/svc/deploy.yaml')).toBe(true);
+  });
+
+  it('clones shallow and blob-less over file:// when the remote allows filters', async () => {
+    await remote.git(['config', 'uploadpack.allowFilter', 'true']);
+    const r = repo({ repoUrl: `file://${remote.url}` });
+    await publish(r, async () => change('a'));
+    const git = createSimpleGit(r.workDir, gitEnvironment(r.workDir, {}));
+    expect(
+      (await git.raw(['rev-parse', '--is-shallow-repository'])).trim(),
+    ).toBe('true');
+    expect(
+      (
+        await git.raw(['config', '--get', 'remote.origin.partialclonefilter'])
+      ).trim(),
+    ).toBe('blob:none');
+  });
+
+  it('fetches into the cached clone instead of cloning again', async () => {
+    const r = repo();
+    await publish(r, async () => change('a'));
+    const marker = path.join(r.workDir, '.git', 'clone-marker');
+    await fs.writeFile(marker, 'x');
+    const moved = await remote.commitFiles(
+      { 'apps/x/y/z.yaml': 'z\n' },
+      'other change',
+    );
+    const result = await publish(r, async ctx => {
+      expect(ctx.baseSha).toBe(moved);
+      return change('b');
+    });
+    expect(result.baseSha).toBe(moved);
+    expect(await fs.readFile(marker, 'utf8')).toBe('x');
+  });
+
+  it('does nothing when the build finds the base already holds the request', async () => {
+    const result = await publish(repo(), async () => ({
+      message: 'm',
+      changes: [],
+    }));
+    expect(result).toMatchObject({ changed: false, pushed: false, files: [] });
+    expect(await remote.branchSha(BRANCH)).toBeUndefined();
+    const same = await publish(repo(), async () => ({
+      message: 'm',
+      changes: [{ path: 'README.md', action: 'update', content: 'gitops\n' }],
+    }));
+    expect(same.changed).toBe(false);
+    expect(await remote.branchSha(BRANCH)).toBeUndefined();
+  });
+
+  it('re-running updates our own branch with a lease, and skips an identical push', async () => {
+    const first = await publish(repo(), async () => change('a'));
+    const again = await publish(repo(), async () => change('a'));
+    expect(again).toMatchObject({
+      pushed: false,
+      branchExisted: true,
+      commit: first.commit,
+    });
+    const updated = await publish(repo(), async () => change('b'));
+    expect(updated).toMatchObject({ pushed: true, branchExisted: true });
+    expect(await remote.branchSha(BRANCH)).toBe(updated.commit);
+    expect(await remote.readFile(BRANCH, 'apps/ml/llm/deployment.yaml')).toBe(
+      'replicas: b\n',
+    );
+    // Still exactly one commit on top of main.
+    expect(
+      (await remote.git(['rev-list', '--count', `main..${BRANCH}`])).trim(),
+    ).toBe('1');
+  });
+
+  it('rebuilds a stale branch on the moved base', async () => {
+    await publish(repo(), async () => change('a'));
+    const moved = await remote.commitFiles(
+      { 'clusters/prod/gpu/other.yaml': 'x\n' },
+      'moved',
+    );
+    const result = await publish(repo(), async () => change('a'));
+    expect(result.pushed).toBe(true);
+    expect((await remote.git(['rev-parse', `${BRANCH}^`])).trim()).toBe(moved);
+  });
+
+  it('refuses to overwrite a branch with foreign commits', async () => {
+    await publish(repo(), async () => change('a'));
+    const foreign = await remote.commitFiles(
+      { 'apps/ml/llm/extra.yaml': 'mine\n' },
+      'a reviewer fix',
+      BRANCH,
+    );
+    const error = await publish(repo(), async () => change('b')).catch(e => e);
+    expect(error).toBeInstanceOf(GitOpsError);
+    expect(error.kind).toBe('foreign-commits');
+    expect(error.message).toMatch(
+      /branch gpu\/ml-llm .* has commits that were not made for this request/,
+    );
+    expect(await remote.branchSha(BRANCH)).toBe(foreign);
+  });
+
+  it('recovers when a previous run was killed between commit and push', async () => {
+    const r = repo();
+    await expect(
+      publish(r, async () => change('a'), {
+        beforePush: async () => {
+          throw new Error('killed');
+        },
+      }),
+    ).rejects.toThrow('killed');
+    expect(await remote.branchSha(BRANCH)).toBeUndefined();
+    // Leftovers a hard kill could leave: a stale index lock and stray files.
+    await fs.writeFile(path.join(r.workDir, '.git', 'index.lock'), '');
+    await fs.writeFile(
+      path.join(r.workDir, 'clusters/prod/gpu/stray.yaml'),
+      'stray\n',
+    );
+    const result = await publish(repo(), async () => change('a'));
+    expect(result).toMatchObject({ pushed: true, branchExisted: false });
+    expect(
+      await remote.readFile(BRANCH, 'clusters/prod/gpu/stray.yaml'),
+    ).toBeUndefined();
+    expect(await remote.readFile(BRANCH, 'apps/ml/llm/deployment.yaml')).toBe(
+      'replicas: a\n',
+    );
+  });
+
+  it('re-clones a corrupt cache', async () => {
+    const r = repo();
+    await fs.mkdir(path.join(r.workDir, '.git'), { recursive: true });
+    await fs.writeFile(path.join(r.workDir, '.git', 'HEAD'), 'garbage');
+    const result = await publish(r, async () => change('a'));
+    expect(result.pushed).toBe(true);
+  });
+
+  it('retries on the new base when the push is rejected because main moved', async () => {
+    await requireUpToDateBranches(remote);
+    const builds: string[] = [];
+    let moved: string | undefined;
+    const result = await publish(
+      repo(),
+      async ctx => {
+        builds.push(ctx.baseSha);
+        return change(`attempt${ctx.attempt}`);
+      },
+      {
+        beforePush: async attempt => {
+          if (attempt === 1) {
+            moved = await remote.commitFiles(
+              { 'apps/x/y/z.yaml': 'z\n' },
+              'someone merged',
+            );
+          }
+        },
+      },
+    );
+    expect(result.attempts).toBe(2);
+    expect(builds).toHaveLength(2);
+    expect(builds[1]).toBe(moved);
+    expect((await remote.git(['rev-parse', `${BRANCH}^`])).trim()).toBe(moved);
+    expect(await remote.readFile(BRANCH, 'apps/ml/llm/deployment.yaml')).toBe(
+      'replicas: attempt2\n',
+    );
+  });
+
+  it('gives up after bounded retries with a clear error', async () => {
+    await requireUpToDateBranches(remote);
+    let n = 0;
+    const error = await publish(repo(), async () => change('a'), {
+      maxAttempts: 3,
+      beforePush: async () => {
+        await remote.commitFiles(
+          { [`apps/x/y/${n++}.yaml`]: 'z\n' },
+          'keeps moving',
+        );
+      },
+    }).catch(e => e);
+    expect(error.kind).toBe('push-rejected');
+    expect(error.message).toMatch(/rejected 3 times/);
+    expect(n).toBe(3);
+    expect(await remote.branchSha(BRANCH)).toBeUndefined();
+  });
+
+  it('sends the token only in an auth header and redacts it from errors', async () => {
+    const token = 'canary-git-token-0123456789';
+    const seen: http.IncomingHttpHeaders[] = [];
+    const urls: string[] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.headers);
+      urls.push(req.url ?? '');
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      res.end(`denied for ${token}\n`);
+    });
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const r = repo({
+        repoUrl: `http://127.0.0.1:${port}/acme/gitops.git`,
+        token,
+        redactor: new Redactor(),
+      });
+      const error = await publish(r, async () => change('a')).catch(e => e);
+      expect(error).toBeInstanceOf(GitOpsError);
+      expect(error.kind).toBe('auth');
+      expect(error.message).toMatch(
+        /token is missing, invalid or lacks write access/,
+      );
+      expect(error.message).not.toContain(token);
+      expect(error.stack ?? '').not.toContain(token);
+      const expected = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+      expect(seen[0].authorization).toBe(expected);
+      expect(urls.join(' ')).not.toContain(token);
+    } finally {
+      await new Promise<void>(resolve => server.close(() => resolve()));
+    }
+  });
+
+  it('refuses credentials embedded in the repository URL', () => {
+    expect(() =>
+      repo({ repoUrl: 'https://bot:secret-token-1@git.example.com/a/b.git' }),
+    ).toThrow(/must not contain credentials/);
+    try {
+      repo({ repoUrl: 'https://bot:secret-token-1@git.example.com/a/b.git' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('secret-token-1');
+    }
+  });
+});

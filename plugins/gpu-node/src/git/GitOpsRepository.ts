@@ -1,0 +1,565 @@
+/**
+ * The GitOps repository as the publisher sees it: a cached clone per remote
+ * (fetched, not re-cloned), shallow, single-branch, blob-less where the
+ * remote supports it and sparse (cone mode) to the folders a change touches,
+ * so big repositories stay fast. One branch per request, one commit on the
+ * current base, pushed with a lease so we never overwrite commits that are not
+ * ours. Every message that leaves this file is redacted.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import type { FileChange } from '../changes/types';
+import { PublishLogger, Redactor } from '../redact';
+import {
+  assertNoUrlCredentials,
+  gitEnvironment,
+  isHttpRemote,
+  isLocalRemote,
+} from './auth';
+import { classifyGitFailure, GitOpsError } from './errors';
+import { createSimpleGit } from './simpleGitClient';
+
+export interface GitAuthor {
+  name: string;
+  email: string;
+}
+
+export const DEFAULT_GIT_AUTHOR: GitAuthor = {
+  name: 'GPU GitOps',
+  email: 'gpu-gitops@users.noreply.backstage.io',
+};
+
+export interface GitOpsRepositoryOptions {
+  /** Remote URL (https://…, file://…, or a local path). Never with credentials. */
+  repoUrl: string;
+  baseBranch?: string;
+  /** Directory holding cached clones, one sub-directory per remote URL. */
+  cacheDir: string;
+  token?: string;
+  /** Basic-auth user for the token (default `x-access-token`; GitLab: `oauth2`). */
+  tokenUsername?: string;
+  author?: GitAuthor;
+  redactor?: Redactor;
+  logger?: PublishLogger;
+}
+
+/** What the remote branch of a request holds before we push. */
+export interface RemoteBranchState {
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+}
+
+export interface CommitResult {
+  sha: string;
+  tree: string;
+  files: string[];
+}
+
+/** The commit one build attempt wants on the branch. */
+export interface BuiltCommit {
+  changes: FileChange[];
+  message: string;
+}
+
+export interface BuildContext {
+  /** Checkout of the base (sparse), readable with FsRepoTree. */
+  workDir: string;
+  baseSha: string;
+  /** 1 for the first build, 2+ for rebuilds after a rejected push. */
+  attempt: number;
+}
+
+export interface PublishBranchOptions {
+  branch: string;
+  /** Trailer line (`Gpu-Request: ns/name`) that marks the branch's commit as ours. */
+  trailer: string;
+  /** Folders to check out (cone mode); the folders of changed files are added. */
+  sparsePaths: string[];
+  /**
+   * Builds the change set on the freshly fetched base. Called again after a
+   * push was rejected because the base or the branch moved. Returning
+   * undefined (or no changes) means the base already holds the request.
+   */
+  build(context: BuildContext): Promise<BuiltCommit | undefined>;
+  /** Push attempts (default 3). */
+  maxAttempts?: number;
+  /** Called right before each push; lets tests and callers interleave (e.g. abort). */
+  beforePush?(attempt: number): Promise<void>;
+}
+
+export interface PublishBranchResult {
+  branch: string;
+  baseSha: string;
+  /** The commit now at the remote branch (undefined when nothing changed). */
+  commit?: string;
+  /** False when the base already holds the request: no commit, no push. */
+  changed: boolean;
+  /** False when the remote branch already held exactly this commit content on this base. */
+  pushed: boolean;
+  /** The branch existed on the remote before this run. */
+  branchExisted: boolean;
+  attempts: number;
+  files: string[];
+}
+
+/** Serialises work on one cached clone inside this process. */
+const cloneLocks = new Map<string, Promise<unknown>>();
+
+async function withCloneLock<T>(
+  dir: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const previous = cloneLocks.get(dir) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(work);
+  cloneLocks.set(dir, next);
+  try {
+    return await next;
+  } finally {
+    if (cloneLocks.get(dir) === next) cloneLocks.delete(dir);
+  }
+}
+
+export function cachedCloneDir(cacheDir: string, repoUrl: string): string {
+  const key = createHash('sha256').update(repoUrl).digest('hex').slice(0, 16);
+  const readable = repoUrl
+    .replace(/^[a-z]+:\/\//i, '')
+    .replace(/[^a-zA-Z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(-40);
+  return path.join(cacheDir, `${readable || 'repo'}-${key}`);
+}
+
+/** Cone-mode sparse checkout takes folders: the parent folder of each file. */
+function folderOf(file: string): string | undefined {
+  const dir = path.posix.dirname(file);
+  return dir === '.' ? undefined : dir;
+}
+
+export class GitOpsRepository {
+  readonly repoUrl: string;
+  readonly baseBranch: string;
+  readonly workDir: string;
+  private readonly options: GitOpsRepositoryOptions;
+  private readonly redactor: Redactor;
+  private readonly env: Record<string, string>;
+  private readonly author: GitAuthor;
+
+  constructor(options: GitOpsRepositoryOptions) {
+    this.redactor = options.redactor ?? new Redactor();
+    this.redactor.add(options.token);
+    try {
+      assertNoUrlCredentials(options.repoUrl);
+    } catch (error) {
+      throw new GitOpsError(
+        this.redactor.redact((error as Error).message),
+        'git',
+      );
+    }
+    this.options = options;
+    this.repoUrl = options.repoUrl;
+    this.baseBranch = options.baseBranch ?? 'main';
+    this.workDir = cachedCloneDir(
+      path.resolve(options.cacheDir),
+      options.repoUrl,
+    );
+    this.author = options.author ?? DEFAULT_GIT_AUTHOR;
+    this.env = gitEnvironment(
+      options.repoUrl,
+      {
+        token: options.token,
+        username: options.tokenUsername,
+      },
+      {
+        GIT_AUTHOR_NAME: this.author.name,
+        GIT_AUTHOR_EMAIL: this.author.email,
+        GIT_COMMITTER_NAME: this.author.name,
+        GIT_COMMITTER_EMAIL: this.author.email,
+      },
+    );
+  }
+
+  /**
+   * Runs the whole branch publication with bounded retries:
+   * sync base → build → commit → push (lease) and, when the push is rejected
+   * because the base or the branch moved, again from a fresh fetch.
+   */
+  async publishBranch(
+    options: PublishBranchOptions,
+  ): Promise<PublishBranchResult> {
+    return withCloneLock(this.workDir, () => this.publishBranchLocked(options));
+  }
+
+  /** Fetches the base and checks it out (sparse), for read-only uses such as dry runs. */
+  async checkoutBase(
+    sparsePaths: string[],
+  ): Promise<{ workDir: string; baseSha: string }> {
+    return withCloneLock(this.workDir, async () => ({
+      workDir: this.workDir,
+      baseSha: await this.sync(sparsePaths),
+    }));
+  }
+
+  private async publishBranchLocked(
+    options: PublishBranchOptions,
+  ): Promise<PublishBranchResult> {
+    const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+    let branchExistedAtStart: boolean | undefined;
+    let lastError: GitOpsError | undefined;
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const baseSha = await this.sync(options.sparsePaths);
+      const remote = await this.remoteBranch(options.branch);
+      branchExistedAtStart ??= remote !== undefined;
+      if (remote && !this.isOurs(remote, options.trailer)) {
+        throw new GitOpsError(
+          this.redactor.redact(
+            `branch ${options.branch} on ${this.repoUrl} has commits that were not made for this request ` +
+              `(tip ${remote.sha.slice(0, 12)} lacks "${options.trailer}"); refusing to overwrite them. ` +
+              `Merge or delete that branch, then run again.`,
+          ),
+          'foreign-commits',
+        );
+      }
+      const built = await options.build({
+        workDir: this.workDir,
+        baseSha,
+        attempt,
+      });
+      if (!built || built.changes.length === 0) {
+        return {
+          branch: options.branch,
+          baseSha,
+          changed: false,
+          pushed: false,
+          branchExisted: branchExistedAtStart,
+          attempts: attempt,
+          files: [],
+        };
+      }
+      const commit = await this.commit(options.branch, built, options.trailer);
+      if (!commit) {
+        return {
+          branch: options.branch,
+          baseSha,
+          changed: false,
+          pushed: false,
+          branchExisted: branchExistedAtStart,
+          attempts: attempt,
+          files: [],
+        };
+      }
+      if (
+        remote &&
+        remote.tree === commit.tree &&
+        remote.parents.length === 1 &&
+        remote.parents[0] === baseSha
+      ) {
+        // Same content on the same base: the branch is already right; keep its commit.
+        this.options.logger?.info(
+          `branch ${options.branch} already holds this change on ${baseSha.slice(0, 12)}`,
+        );
+        return {
+          branch: options.branch,
+          baseSha,
+          commit: remote.sha,
+          changed: true,
+          pushed: false,
+          branchExisted: branchExistedAtStart,
+          attempts: attempt,
+          files: commit.files,
+        };
+      }
+      await options.beforePush?.(attempt);
+      try {
+        await this.push(options.branch, remote?.sha);
+        return {
+          branch: options.branch,
+          baseSha,
+          commit: commit.sha,
+          changed: true,
+          pushed: true,
+          branchExisted: branchExistedAtStart,
+          attempts: attempt,
+          files: commit.files,
+        };
+      } catch (error) {
+        const gitError = error as GitOpsError;
+        if (gitError.kind !== 'push-rejected') throw gitError;
+        lastError = gitError;
+        if (attempt < maxAttempts) {
+          this.options.logger?.warn(
+            `push of ${options.branch} rejected (attempt ${attempt}/${maxAttempts}); ` +
+              `fetching and rebuilding on the new base: ${firstLine(gitError.message)}`,
+          );
+        }
+      }
+    }
+    throw new GitOpsError(
+      this.redactor.redact(
+        `push of ${options.branch} was rejected ${maxAttempts} times (the base or the branch kept moving): ${
+          lastError?.message ?? ''
+        }`,
+      ),
+      'push-rejected',
+    );
+  }
+
+  /**
+   * Makes the cached clone exist, discards whatever a previous (possibly
+   * killed) run left behind, fetches the base and checks it out. Returns the
+   * base commit.
+   */
+  private async sync(sparsePaths: string[]): Promise<string> {
+    await this.ensureClone();
+    const git = this.git(this.workDir);
+    // Leftovers of a killed run: a lock file, a half-made commit, dirty files.
+    await fs.rm(path.join(this.workDir, '.git', 'index.lock'), { force: true });
+    await this.run(git, [
+      'fetch',
+      '--prune',
+      '--no-tags',
+      '--depth',
+      '1',
+      'origin',
+      `+refs/heads/${this.baseBranch}:refs/remotes/origin/${this.baseBranch}`,
+    ]);
+    await this.setSparse(git, sparsePaths);
+    await this.run(git, [
+      'checkout',
+      '--force',
+      '--detach',
+      `refs/remotes/origin/${this.baseBranch}`,
+    ]);
+    await this.run(git, ['clean', '-ffdq']);
+    return (await this.run(git, ['rev-parse', 'HEAD'])).trim();
+  }
+
+  private async ensureClone(): Promise<void> {
+    if (await this.isHealthyClone()) return;
+    await fs.rm(this.workDir, { recursive: true, force: true });
+    await fs.mkdir(path.dirname(this.workDir), { recursive: true });
+    const args = [
+      'clone',
+      '--quiet',
+      '--no-checkout',
+      '--single-branch',
+      '--no-tags',
+      '--branch',
+      this.baseBranch,
+      '--depth',
+      '1',
+    ];
+    // Plain local paths clone by hard links (already fast; depth and filter do not apply).
+    if (!isLocalRemote(this.repoUrl) || /^file:/i.test(this.repoUrl)) {
+      args.push('--filter=blob:none');
+    }
+    args.push('--', this.repoUrl, this.workDir);
+    this.options.logger?.info(
+      `cloning ${this.repoUrl} (${this.baseBranch}) into the cache`,
+    );
+    await this.run(this.git(path.dirname(this.workDir)), args);
+    await this.run(this.git(this.workDir), [
+      'sparse-checkout',
+      'init',
+      '--cone',
+    ]);
+  }
+
+  /** A clone we can reuse: a git dir for the same remote with the base fetched. */
+  private async isHealthyClone(): Promise<boolean> {
+    try {
+      await fs.access(path.join(this.workDir, '.git'));
+      const git = this.git(this.workDir);
+      const url = (
+        await git.raw(['config', '--get', 'remote.origin.url'])
+      ).trim();
+      if (url !== this.repoUrl) return false;
+      await git.raw([
+        'rev-parse',
+        '--verify',
+        '--quiet',
+        `refs/remotes/origin/${this.baseBranch}`,
+      ]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async setSparse(git: SimpleGit, folders: string[]): Promise<void> {
+    const unique = [
+      ...new Set(folders.map(f => f.replace(/^\/+|\/+$/g, '')).filter(Boolean)),
+    ].sort();
+    await this.run(git, ['sparse-checkout', 'set', '--cone', '--', ...unique]);
+  }
+
+  /** The remote branch's tip, or undefined when the branch does not exist. */
+  private async remoteBranch(
+    branch: string,
+  ): Promise<RemoteBranchState | undefined> {
+    const git = this.git(this.workDir);
+    const listing = await this.run(git, [
+      'ls-remote',
+      'origin',
+      `refs/heads/${branch}`,
+    ]);
+    const sha = listing.split(/\s+/)[0];
+    if (!sha) return undefined;
+    await this.run(git, [
+      'fetch',
+      '--no-tags',
+      '--depth',
+      '1',
+      'origin',
+      `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
+    ]);
+    const raw = await this.run(git, ['cat-file', 'commit', sha]);
+    const [header, ...rest] = raw.split('\n\n');
+    const lines = header.split('\n');
+    return {
+      sha,
+      tree: lines
+        .find(l => l.startsWith('tree '))!
+        .slice(5)
+        .trim(),
+      parents: lines
+        .filter(l => l.startsWith('parent '))
+        .map(l => l.slice(7).trim()),
+      message: rest.join('\n\n'),
+    };
+  }
+
+  private isOurs(remote: RemoteBranchState, trailer: string): boolean {
+    return remote.message.split('\n').some(line => line.trim() === trailer);
+  }
+
+  /** One commit on a fresh branch from the base; undefined when it would be empty. */
+  private async commit(
+    branch: string,
+    built: BuiltCommit,
+    trailer: string,
+  ): Promise<CommitResult | undefined> {
+    const git = this.git(this.workDir);
+    const folders = [
+      ...new Set(built.changes.map(c => folderOf(c.path)).filter(Boolean)),
+    ] as string[];
+    if (folders.length) {
+      await this.run(git, ['sparse-checkout', 'add', '--', ...folders]);
+    }
+    await this.run(git, [
+      'checkout',
+      '--force',
+      '-B',
+      branch,
+      `refs/remotes/origin/${this.baseBranch}`,
+    ]);
+    for (const change of built.changes) {
+      const target = path.join(this.workDir, ...change.path.split('/'));
+      if (!target.startsWith(this.workDir + path.sep)) {
+        throw new GitOpsError(
+          `change path escapes the repository: ${change.path}`,
+        );
+      }
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, change.content, 'utf8');
+    }
+    const files = built.changes.map(c => c.path);
+    await this.run(git, ['add', '--', ...files]);
+    const staged = (
+      await this.run(git, ['diff', '--cached', '--name-only'])
+    ).trim();
+    if (!staged) return undefined;
+    const message = `${built.message.trim()}\n\n${trailer}\n`;
+    await this.run(
+      git,
+      ['commit', '--quiet', '--no-verify', '--file=-'],
+      message,
+    );
+    const sha = (await this.run(git, ['rev-parse', 'HEAD'])).trim();
+    const tree = (await this.run(git, ['rev-parse', 'HEAD^{tree}'])).trim();
+    return { sha, tree, files: staged.split('\n').filter(Boolean).sort() };
+  }
+
+  /**
+   * Pushes our branch. The lease names the sha we saw (or "must not exist"),
+   * so a branch someone else changed meanwhile is never overwritten.
+   */
+  private async push(
+    branch: string,
+    expectedSha: string | undefined,
+  ): Promise<void> {
+    const ref = `refs/heads/${branch}`;
+    await this.run(this.git(this.workDir), [
+      'push',
+      '--porcelain',
+      `--force-with-lease=${ref}:${expectedSha ?? ''}`,
+      'origin',
+      `HEAD:${ref}`,
+    ]);
+  }
+
+  private git(baseDir: string): SimpleGit {
+    return createSimpleGit(baseDir, this.env);
+  }
+
+  private async run(
+    git: SimpleGit,
+    args: string[],
+    stdin?: string,
+  ): Promise<string> {
+    try {
+      if (stdin !== undefined) {
+        return await runWithStdin(this.workDir, args, stdin, this.env);
+      }
+      return await git.raw(args);
+    } catch (error) {
+      const message = this.redactor.redact(
+        `git ${args[0]} failed for ${this.repoUrl}: ${(error as Error).message ?? String(error)}`.trim(),
+      );
+      const kind = classifyGitFailure(message);
+      throw new GitOpsError(
+        kind === 'auth'
+          ? `${message}\nThe git remote refused the credentials: the token is missing, invalid or lacks write access${
+              isHttpRemote(this.repoUrl)
+                ? ''
+                : ' (for local remotes check file permissions)'
+            }.`
+          : message,
+        kind,
+      );
+    }
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find(l => l.trim()) ?? text;
+}
+
+/** simple-git cannot feed stdin; commit messages go through stdin to stay out of argv. */
+async function runWithStdin(
+  cwd: string,
+  args: string[],
+  stdin: string,
+  env: Record<string, string>,
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', d => (out += d));
+    child.stderr.on('data', d => (err += d));
+    child.on('error', reject);
+    child.on('close', code =>
+      code === 0 ? resolve(out) : reject(new Error(err || `exit code ${code}`)),
+    );
+    child.stdin.end(stdin);
+  });
+}

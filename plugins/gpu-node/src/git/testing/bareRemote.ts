@@ -1,0 +1,143 @@
+/**
+ * Test helper: real bare git repositories in temp dirs (the "remote"), seeded
+ * with files, plus a scratch clone to inspect or move the remote like another
+ * user would.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gitEnvironment } from '../auth';
+import { createSimpleGit } from '../simpleGitClient';
+
+export interface BareRemote {
+  /** Root temp dir (remove in afterEach). */
+  root: string;
+  /** Path of the bare repository (usable as repoUrl). */
+  url: string;
+  /** Commits files to a branch of the remote as another user would. */
+  commitFiles(
+    files: Record<string, string>,
+    message: string,
+    branch?: string,
+  ): Promise<string>;
+  /** Reads a file at a ref of the remote (undefined when missing). */
+  readFile(ref: string, file: string): Promise<string | undefined>;
+  /** sha of a branch, or undefined. */
+  branchSha(branch: string): Promise<string | undefined>;
+  /** `git log --format=...` of a ref on the remote. */
+  git(args: string[]): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+const AUTHOR_ENV = {
+  GIT_AUTHOR_NAME: 'Other User',
+  GIT_AUTHOR_EMAIL: 'other@example.com',
+  GIT_COMMITTER_NAME: 'Other User',
+  GIT_COMMITTER_EMAIL: 'other@example.com',
+};
+
+export async function createBareRemote(
+  initialFiles: Record<string, string>,
+  branch = 'main',
+): Promise<BareRemote> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-remote-'));
+  const url = path.join(root, 'remote.git');
+  await createSimpleGit(root, gitEnvironment(url, {})).raw([
+    'init',
+    '--bare',
+    '--quiet',
+    `--initial-branch=${branch}`,
+    url,
+  ]);
+  const bare = createSimpleGit(url, gitEnvironment(url, {}));
+  let scratchCount = 0;
+
+  const commitFiles = async (
+    files: Record<string, string>,
+    message: string,
+    target = branch,
+  ) => {
+    const dir = path.join(root, `scratch-${scratchCount++}`);
+    await fs.mkdir(dir);
+    const git = createSimpleGit(dir, gitEnvironment(url, {}, AUTHOR_ENV));
+    await git.raw(['init', '--quiet', `--initial-branch=${target}`]);
+    await git.raw(['remote', 'add', 'origin', url]);
+    const exists = (await bare.raw(['branch', '--list', target])).trim() !== '';
+    if (exists) {
+      await git.raw(['fetch', '--quiet', 'origin', target]);
+      await git.raw(['checkout', '--quiet', '-B', target, 'FETCH_HEAD']);
+    }
+    for (const [file, content] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await fs.writeFile(path.join(dir, file), content);
+    }
+    await git.raw(['add', '-A']);
+    await git.raw(['commit', '--quiet', '-m', message]);
+    await git.raw(['push', '--quiet', 'origin', `HEAD:refs/heads/${target}`]);
+    const sha = (await git.raw(['rev-parse', 'HEAD'])).trim();
+    await fs.rm(dir, { recursive: true, force: true });
+    return sha;
+  };
+
+  await commitFiles(initialFiles, 'initial');
+  return {
+    root,
+    url,
+    commitFiles,
+    readFile: async (ref, file) => {
+      try {
+        return await bare.raw(['show', `${ref}:${file}`]);
+      } catch {
+        return undefined;
+      }
+    },
+    branchSha: async name => {
+      try {
+        return (
+          (
+            await bare.raw([
+              'rev-parse',
+              '--verify',
+              '--quiet',
+              `refs/heads/${name}`,
+            ])
+          ).trim() || undefined
+        );
+      } catch {
+        return undefined;
+      }
+    },
+    git: args => bare.raw(args),
+    cleanup: () => fs.rm(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Installs a pre-receive hook on the remote that refuses a pushed `gpu/*`
+ * branch whose commit is not directly on top of the current main — the
+ * "branch must be up to date with its base" policy many forges enforce.
+ */
+export async function requireUpToDateBranches(
+  remote: BareRemote,
+  base = 'main',
+) {
+  const hook = path.join(remote.url, 'hooks', 'pre-receive');
+  await fs.writeFile(
+    hook,
+    `#!/bin/sh
+main=$(git rev-parse refs/heads/${base})
+while read old new ref; do
+  case "$ref" in
+    refs/heads/gpu/*)
+      parent=$(git rev-parse "$new^" 2>/dev/null)
+      if [ "$parent" != "$main" ]; then
+        echo "branch $ref is not up to date with ${base}" >&2
+        exit 1
+      fi;;
+  esac
+done
+exit 0
+`,
+    { mode: 0o755 },
+  );
+}
