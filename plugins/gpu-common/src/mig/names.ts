@@ -51,7 +51,11 @@ export function migConfigName(layout: Record<string, number>): string {
     .join('-')}`;
   if (name.length <= MAX_LABEL_VALUE) return name;
   const hash = fnv1a(name);
-  return `${name.slice(0, MAX_LABEL_VALUE - hash.length - 1)}-${hash}`;
+  // Cut at a readable boundary: no dangling separator before the hash.
+  const head = name
+    .slice(0, MAX_LABEL_VALUE - hash.length - 1)
+    .replace(/[-.x0-9]+$/, '');
+  return `${head}-${hash}`;
 }
 
 /**
