@@ -22,3 +22,31 @@ export * from './mig/profile-name';
 export { packMigInstances } from './mig/pack';
 export type { PackResult } from './mig/pack';
 export * from './manifests';
+export {
+  gpuRequestSchema,
+  parseGpuRequest,
+  parseGpuRequestYaml,
+  GPU_REQUEST_API_VERSION,
+  MAX_REQUEST_YAML_BYTES,
+  isDns1123Label,
+  isDns1123Subdomain,
+  zodIssuesToInputIssues,
+} from './request';
+export {
+  defaultClusterProfile,
+  clusterProfileSchema,
+  resolveClusterProfile,
+  karpenterSupportsGte,
+  parseKarpenterVersion,
+} from './cluster';
+export type { ClusterProfileOverride } from './cluster';
+export {
+  plan,
+  devicePluginConfigFor,
+  devicePluginConfigName,
+  contentHash,
+  canonicalJson,
+  HOURS_PER_MONTH,
+  DRA_DEVICE_CLASS,
+  OVERSUBSCRIBED_PREFIX,
+} from './planner';

@@ -1,3 +1,4 @@
+import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
 import type { CapacityType, GpuRequest, SharingMode } from '../request/types';
 
 /**
@@ -30,6 +31,12 @@ export interface PoolState {
   migConfigName?: string;
   /** Current `spec.limits[resourceName]`, if any. */
   limit?: number;
+  /**
+   * All current `spec.limits` (resource name -> quantity), if known. The
+   * planner limits physical `nvidia.com/gpu`, which `limit` misses for
+   * shared pools. Optional: older readers leave it out.
+   */
+  limits?: Record<string, number>;
 }
 
 /** A GPU workload found in the repository (new Deployment or patch). */
@@ -89,6 +96,14 @@ export interface SharingPlan {
   deviceConfigName?: string;
   /** MPS: pinned device memory per client in MiB. */
   mpsPinnedMemoryMiB?: number;
+  /**
+   * time-slicing / MPS: the exact device-plugin config `deviceConfigName` was
+   * derived from. Builders render this content under that name, so the name
+   * always matches the content.
+   */
+  devicePluginConfig?: DevicePluginConfig;
+  /** MIG: the exact mig-parted entries `migConfigName` stands for. */
+  migConfigEntries?: MigConfigEntry[];
 }
 
 export interface Plan {

@@ -1,0 +1,39 @@
+import type { SharingPlan } from './types';
+
+/**
+ * What one sharing mode decides for one GPU model: the resource pods ask for,
+ * how many units a GPU offers, what memory a replica gets. `plan()` turns it
+ * into pools, nodes and cost; the sharing-*.ts files produce it.
+ */
+export interface ModeDecision {
+  sharing: SharingPlan;
+  resourceName: string;
+  resourcePerReplica: number;
+  /** Units of `resourceName` one physical GPU offers (1 for whole GPUs). */
+  unitsPerGpu: number;
+  /** Smallest GPU count per node that can hold one replica. */
+  minGpusPerNode: number;
+  vramGuaranteed: boolean;
+  memoryMiB: number;
+  gpuShare: number;
+  /** Physical GPUs one replica holds (for quotas), e.g. 0.25 or 2. */
+  physicalGpusPerReplica: number;
+  /** Appended to `gpu-<model>` for the pool name, e.g. `-ts4`. */
+  poolSuffix: string;
+  /** NodePool template labels the mode needs (device-plugin / MIG config). */
+  modeLabels: Record<string, string>;
+  warnings: string[];
+  explanation: string[];
+}
+
+export const MIB_PER_GIB = 1024;
+
+export const WHOLE_GPU_RESOURCE = 'nvidia.com/gpu';
+export const SHARED_GPU_RESOURCE = 'nvidia.com/gpu.shared';
+export const DEVICE_PLUGIN_CONFIG_LABEL = 'nvidia.com/device-plugin.config';
+export const MIG_CONFIG_LABEL = 'nvidia.com/mig.config';
+
+/** Formats MiB as GiB with up to 2 decimals, for explanations. */
+export function gib(mib: number): string {
+  return `${Math.round((mib / MIB_PER_GIB) * 100) / 100} GiB`;
+}

@@ -1,0 +1,95 @@
+import type { GpuModel } from '../catalog/types';
+import type { ClusterProfile } from '../cluster/types';
+import { GpuInputError } from '../errors';
+import type { GpuRequest } from '../request/types';
+import {
+  devicePluginConfigFor,
+  devicePluginConfigName,
+} from './device-plugin-config';
+import {
+  DEVICE_PLUGIN_CONFIG_LABEL,
+  MIB_PER_GIB,
+  ModeDecision,
+  SHARED_GPU_RESOURCE,
+  gib,
+} from './mode-decision';
+
+/** The device plugin rejects fewer than 2 MPS replicas (NVIDIA.md §1.2). */
+export const MIN_MPS_REPLICAS = 2;
+
+/**
+ * MPS: the MPS daemon pins each client's device memory to
+ * floor(total MiB / replicas) and gives it 100/replicas % of the SMs
+ * (NVIDIA.md §1.4). Replicas = what fits in memory, clamped to 2..the
+ * model's MPS client limit, so the pinned limit always covers the request.
+ */
+export function decideMps(
+  request: GpuRequest,
+  model: GpuModel,
+  cluster: ClusterProfile,
+): ModeDecision {
+  const { vramGiB } = request.spec.gpu;
+  const vramMiB = vramGiB * MIB_PER_GIB;
+  const fit = Math.floor(model.memoryMiB / vramMiB);
+  if (fit < MIN_MPS_REPLICAS) {
+    throw new GpuInputError([
+      {
+        path: 'spec.gpu.vramGiB',
+        rule: 'mps-needs-two-clients',
+        message: `MPS needs at least ${MIN_MPS_REPLICAS} clients per GPU, but only ${fit} x ${vramGiB} GiB fit one ${model.id} (${gib(model.memoryMiB)}); use sharing "exclusive" or less VRAM`,
+      },
+    ]);
+  }
+  let replicas = Math.min(fit, model.mpsMaxReplicas);
+  // Integer MiB division can leave the pinned limit a fraction below a
+  // fractional-GiB request; one client fewer restores the guarantee.
+  while (
+    replicas > MIN_MPS_REPLICAS &&
+    Math.floor(model.memoryMiB / replicas) < vramMiB
+  ) {
+    replicas--;
+  }
+  const pinnedMiB = Math.floor(model.memoryMiB / replicas);
+  const config = devicePluginConfigFor('mps', replicas);
+  const deviceConfigName = devicePluginConfigName('mps', replicas, config);
+  const warnings = [
+    'MPS needs GPU Feature Discovery: the MPS control daemon only runs on nodes labelled nvidia.com/mps.capable=true, which GFD sets; without GFD the pods never start.',
+    `MPS limits apply per CUDA process, not per pod: a replica that starts several CUDA processes gets ${gib(pinnedMiB)} and ${Math.floor(100 / replicas)}% of the SMs for EACH of them.`,
+  ];
+  if (cluster.migStrategy === 'mixed') {
+    warnings.push(
+      `MPS is rejected by the device plugin with migStrategy "mixed". The named config sets flags.migStrategy "none", but under the GPU Operator the ClusterPolicy mig.strategy (cluster profile: "${cluster.migStrategy}") is passed as env MIG_STRATEGY and overrides it: run MPS pools only where the plugin's MIG strategy is "none" or "single".`,
+    );
+  }
+  const explanation = [
+    `MPS: floor(${gib(model.memoryMiB)} / ${vramGiB} GiB) = ${fit} clients fit one ${model.id}; using ${replicas} (2..${model.mpsMaxReplicas}, the limit at compute capability ${model.computeCapability}).`,
+    `MPS pins ${pinnedMiB} MiB (floor(${model.memoryMiB} / ${replicas})) of device memory per client >= ${vramGiB} GiB requested, so VRAM is guaranteed; each client gets ${Math.floor(100 / replicas)}% of the SMs.`,
+    `device-plugin config "${deviceConfigName}" (content-derived name) sets flags.migStrategy none and mpsRoot, advertises each GPU ${replicas} times as ${SHARED_GPU_RESOURCE}.`,
+  ];
+  if (model.mig) {
+    explanation.push(
+      `${model.id} supports MIG, but MPS does not work on MIG devices: these nodes keep MIG disabled (the GPU Operator labels them nvidia.com/mig.config=all-disabled by default).`,
+    );
+  }
+  return {
+    sharing: {
+      mode: 'mps',
+      slicesPerGpu: replicas,
+      deviceConfigName,
+      devicePluginConfig: config,
+      mpsPinnedMemoryMiB: pinnedMiB,
+    },
+    resourceName: SHARED_GPU_RESOURCE,
+    resourcePerReplica: 1,
+    unitsPerGpu: replicas,
+    minGpusPerNode: 1,
+    vramGuaranteed: true,
+    memoryMiB: pinnedMiB,
+    gpuShare: 1 / replicas,
+    physicalGpusPerReplica: 1 / replicas,
+    poolSuffix: `-mps${replicas}`,
+    modeLabels: { [DEVICE_PLUGIN_CONFIG_LABEL]: deviceConfigName },
+    warnings,
+    explanation,
+  };
+}
