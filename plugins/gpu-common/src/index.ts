@@ -50,3 +50,4 @@ export {
   DRA_DEVICE_CLASS,
   OVERSUBSCRIBED_PREFIX,
 } from './planner';
+export * from './validation';

@@ -1,0 +1,25 @@
+import type { InputIssue } from '../errors';
+
+/**
+ * One broken rule: where (dotted path inside the checked object), which rule
+ * (short id) and a sentence a reviewer understands. Same shape as
+ * `InputIssue`, so findings can be thrown as a `GpuInputError`.
+ */
+export type ValidationFinding = InputIssue;
+
+/** Joins path segments: `spec.template.metadata.labels["a/b"]`-style keys kept readable. */
+export function joinPath(...segments: (string | number)[]): string {
+  return segments
+    .map((segment, index) =>
+      typeof segment === 'number'
+        ? `[${segment}]`
+        : index === 0
+          ? segment
+          : `.${segment}`,
+    )
+    .join('');
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,184 @@
+import { karpenterSupportsGte } from '../cluster/karpenter-version';
+import { isRecord, joinPath, type ValidationFinding } from './finding';
+
+/**
+ * NodePool v1 rules beyond the JSON schema (KARPENTER.md §1): CEL rules of
+ * the CRD, version-gated operators, and taint / toleration consistency.
+ */
+
+export interface NodeTaint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export interface PodToleration {
+  key?: string;
+  operator?: 'Equal' | 'Exists';
+  value?: string;
+  effect?: string;
+}
+
+/** Kubernetes' toleration matching (`ToleratesTaint`). */
+export function tolerates(
+  toleration: PodToleration,
+  taint: NodeTaint,
+): boolean {
+  if (toleration.effect && toleration.effect !== taint.effect) return false;
+  if (toleration.key === undefined || toleration.key === '') {
+    return toleration.operator === 'Exists';
+  }
+  if (toleration.key !== taint.key) return false;
+  if (toleration.operator === 'Exists') return true;
+  return (toleration.value ?? '') === (taint.value ?? '');
+}
+
+/** Findings for every NoSchedule/NoExecute taint that no toleration tolerates. */
+export function checkTolerationsMatchTaints(
+  taints: NodeTaint[],
+  tolerations: PodToleration[],
+  path = 'spec.template.spec.tolerations',
+): ValidationFinding[] {
+  return taints
+    .filter(taint => taint.effect !== 'PreferNoSchedule')
+    .filter(taint => !tolerations.some(t => tolerates(t, taint)))
+    .map(taint => ({
+      path,
+      rule: 'untolerated-taint',
+      message: `no toleration matches the pool taint ${taint.key}=${taint.value ?? ''}:${taint.effect}; pods would never schedule there`,
+    }));
+}
+
+const DURATION = /^(([0-9]+(s|m|h))+|Never)$/;
+
+export interface NodePoolRuleOptions {
+  /** Cluster's Karpenter version: `Gte`/`Lte` need >= 1.9.0. */
+  karpenterVersion?: string;
+}
+
+export function checkNodePoolRules(
+  nodePool: unknown,
+  options: NodePoolRuleOptions = {},
+): ValidationFinding[] {
+  if (!isRecord(nodePool) || !isRecord(nodePool.spec)) {
+    return [
+      { path: 'spec', rule: 'required', message: 'a NodePool needs a spec' },
+    ];
+  }
+  const spec = nodePool.spec;
+  const findings: ValidationFinding[] = [];
+
+  if (spec.disruption !== undefined) {
+    const disruption = isRecord(spec.disruption) ? spec.disruption : {};
+    const after = disruption.consolidateAfter;
+    if (after === undefined) {
+      findings.push({
+        path: 'spec.disruption.consolidateAfter',
+        rule: 'consolidate-after-required',
+        message:
+          'consolidateAfter is required whenever spec.disruption is set (e.g. 5m, or 0s for immediate)',
+      });
+    } else if (typeof after !== 'string' || !DURATION.test(after)) {
+      findings.push({
+        path: 'spec.disruption.consolidateAfter',
+        rule: 'duration',
+        message:
+          'consolidateAfter must be a duration like 30s, 5m, 1h or Never',
+      });
+    }
+  }
+
+  const template = isRecord(spec.template) ? spec.template : {};
+  const templateSpec = isRecord(template.spec) ? template.spec : {};
+  const ref = isRecord(templateSpec.nodeClassRef)
+    ? templateSpec.nodeClassRef
+    : undefined;
+  for (const field of ['group', 'kind', 'name']) {
+    const value = ref?.[field];
+    if (typeof value !== 'string' || value === '') {
+      findings.push({
+        path: `spec.template.spec.nodeClassRef.${field}`,
+        rule: 'node-class-ref',
+        message: `nodeClassRef.${field} is required and may not be empty (v1 needs group, kind and name)`,
+      });
+    }
+  }
+
+  const requirements = Array.isArray(templateSpec.requirements)
+    ? templateSpec.requirements
+    : [];
+  const gte =
+    options.karpenterVersion === undefined ||
+    karpenterSupportsGte(options.karpenterVersion);
+  requirements.forEach((requirement, index) => {
+    if (!isRecord(requirement)) return;
+    const at = joinPath('spec.template.spec.requirements', index);
+    const values = Array.isArray(requirement.values) ? requirement.values : [];
+    const op = requirement.operator;
+    if ((op === 'In' || op === 'NotIn') && values.length === 0) {
+      findings.push({
+        path: `${at}.values`,
+        rule: 'requirement-values',
+        message: `requirements with operator '${op}' must have a value defined`,
+      });
+    }
+    if (op === 'Gt' || op === 'Lt' || op === 'Gte' || op === 'Lte') {
+      if (values.length !== 1 || !/^\d+$/.test(String(values[0]))) {
+        findings.push({
+          path: `${at}.values`,
+          rule: 'requirement-values',
+          message: `operator '${op}' needs exactly one integer value >= 0`,
+        });
+      }
+      if ((op === 'Gte' || op === 'Lte') && !gte) {
+        findings.push({
+          path: `${at}.operator`,
+          rule: 'operator-version',
+          message: `operator '${op}' needs Karpenter >= 1.9.0; use Gt/Lt for ${options.karpenterVersion}`,
+        });
+      }
+    }
+    const minValues = requirement.minValues;
+    if (
+      op === 'In' &&
+      typeof minValues === 'number' &&
+      values.length < minValues
+    ) {
+      findings.push({
+        path: `${at}.minValues`,
+        rule: 'min-values',
+        message: `requirements with 'minValues' must have at least that many values (${minValues})`,
+      });
+    }
+  });
+
+  const limits = isRecord(spec.limits) ? spec.limits : {};
+  if (spec.replicas !== undefined) {
+    const extra = Object.keys(limits).filter(key => key !== 'nodes');
+    if (extra.length > 0) {
+      findings.push({
+        path: 'spec.limits',
+        rule: 'static-pool-limits',
+        message: `only limits.nodes is supported on static NodePools (found ${extra.join(', ')})`,
+      });
+    }
+    if (spec.weight !== undefined) {
+      findings.push({
+        path: 'spec.weight',
+        rule: 'static-pool-weight',
+        message: "'weight' is not supported on static NodePools",
+      });
+    }
+  }
+  for (const [name, value] of Object.entries(limits)) {
+    if (typeof value === 'number') {
+      findings.push({
+        path: `spec.limits["${name}"]`,
+        rule: 'quantity-string',
+        message:
+          'write limits as quantity strings (e.g. "4") so the serialized YAML matches what the API server stores',
+      });
+    }
+  }
+  return findings;
+}
