@@ -9,7 +9,7 @@ const SHARED_SOURCE_RESOURCE = 'nvidia.com/gpu';
  * refuses MPS without it; under both installers the env `MPS_ROOT` overrides
  * this value, so writing it only matters for a plain plugin deployment.
  */
-export const MPS_ROOT = '/run/nvidia/mps';
+const MPS_ROOT = '/run/nvidia/mps';
 
 /**
  * The named device-plugin config (`version: v1`) for a time-slicing or MPS
@@ -23,6 +23,10 @@ export const MPS_ROOT = '/run/nvidia/mps';
  * - `flags.migStrategy: none`: these pools hold full GPUs, and MPS rejects
  *   `mixed` outright.
  * Only keys the plugin reads are written; it ignores unknown keys silently.
+ *
+ * When the planner already rendered the content its `deviceConfigName` was
+ * derived from (`sharing.devicePluginConfig`), that exact content is used, so
+ * the content-derived name always matches the content.
  */
 export function buildDevicePluginConfig(
   plan: Plan,
@@ -34,6 +38,9 @@ export function buildDevicePluginConfig(
     throw new Error(
       `Plan for pool ${plan.pool.name} (${mode}) lacks sharing.deviceConfigName or sharing.slicesPerGpu`,
     );
+  }
+  if (plan.sharing.devicePluginConfig) {
+    return { name: deviceConfigName, config: plan.sharing.devicePluginConfig };
   }
   const resources = {
     renameByDefault: true,

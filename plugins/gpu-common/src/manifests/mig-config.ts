@@ -24,6 +24,8 @@ export function isMigProfileAmbiguous(
  * The mig-parted `mig-configs` entry for a MIG plan: every GPU of the node in
  * MIG mode with the planned uniform layout. With a catalog, the entry carries
  * the model's PCI device ids whenever a profile name is ambiguous across GPUs.
+ * Entries the planner already rendered (`sharing.migConfigEntries`) are used
+ * as they are, so the config name keeps matching its content.
  */
 export function buildMigConfig(
   plan: Plan,
@@ -35,6 +37,12 @@ export function buildMigConfig(
     throw new Error(
       `Plan for pool ${plan.pool.name} (mig) lacks sharing.migConfigName or sharing.migLayout`,
     );
+  }
+  if (
+    plan.sharing.migConfigEntries &&
+    plan.sharing.migConfigEntries.length > 0
+  ) {
+    return { name: migConfigName, entries: plan.sharing.migConfigEntries };
   }
   const layout = Object.fromEntries(
     Object.entries(migLayout).sort(([a], [b]) => a.localeCompare(b)),
