@@ -1,0 +1,204 @@
+import { plan } from './plan';
+import { awsCluster, fixtureCatalog, gpuRequest } from './test-fixtures';
+import type { PoolState, RepoState } from './types';
+
+const request = gpuRequest({
+  sharing: 'time-slicing',
+  vramGiB: 4,
+  replicas: 10,
+});
+const fresh = plan(request, fixtureCatalog, awsCluster);
+
+function repo(
+  pools: Partial<PoolState>[],
+  extra: Partial<RepoState> = {},
+): RepoState {
+  return {
+    pools: pools.map(p => ({
+      name: 'gpu-t4-ts4',
+      path: 'clusters/default/gpu/nodepools/gpu-t4-ts4.yaml',
+      gpuModel: 't4',
+      sharingMode: 'time-slicing',
+      slicesPerGpu: 4,
+      resourceName: 'nvidia.com/gpu.shared',
+      instanceTypes: ['t4-x1', 't4-x4'],
+      capacityTypes: ['on-demand', 'spot'],
+      limits: { 'nvidia.com/gpu': 5 },
+      ...p,
+    })),
+    devicePluginConfigs: {},
+    migConfigs: {},
+    workloads: [],
+    ...extra,
+  };
+}
+
+describe('plan: pool reuse', () => {
+  it('reuses a compatible pool and raises its GPU limit by this request', () => {
+    const p = plan(
+      request,
+      fixtureCatalog,
+      awsCluster,
+      repo([{ name: 'shared-t4', limits: { 'nvidia.com/gpu': 5, cpu: 100 } }]),
+    );
+    expect(p.pool.reused).toBe(true);
+    expect(p.pool.name).toBe('shared-t4');
+    expect(p.pool.labels['gpu.backstage.io/pool']).toBe('shared-t4');
+    expect(p.pool.capacityTypes).toEqual(['on-demand', 'spot']);
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 5 + 3, cpu: 100 });
+  });
+
+  it('does not count the same request twice', () => {
+    const state = repo([{}], {
+      workloads: [
+        {
+          id: 'ml-team/llm',
+          namespace: 'ml-team',
+          name: 'llm',
+          path: 'apps/ml-team/llm/deployment.yaml',
+          pool: 'gpu-t4-ts4',
+          resourceName: 'nvidia.com/gpu.shared',
+          replicas: 10,
+          perReplica: 1,
+        },
+      ],
+    });
+    const p = plan(request, fixtureCatalog, awsCluster, state);
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 5 });
+  });
+
+  it('replaces the previous numbers of the same workload', () => {
+    const state = repo([{ limits: { 'nvidia.com/gpu': 6 } }], {
+      workloads: [
+        {
+          id: 'ml-team/llm',
+          namespace: 'ml-team',
+          name: 'llm',
+          path: 'apps/ml-team/llm/deployment.yaml',
+          pool: 'gpu-t4-ts4',
+          resourceName: 'nvidia.com/gpu.shared',
+          replicas: 4,
+          perReplica: 1,
+        },
+      ],
+    });
+    // previous 4 replicas = 1 node = 1 GPU; now 10 replicas = 3 GPUs: 6 - 1 + 3
+    expect(
+      plan(request, fixtureCatalog, awsCluster, state).pool.limits,
+    ).toEqual({ 'nvidia.com/gpu': 8 });
+  });
+
+  it('reads a plain nvidia.com/gpu limit of an exclusive pool', () => {
+    const state = repo([
+      {
+        name: 'gpu-t4',
+        sharingMode: 'exclusive',
+        slicesPerGpu: undefined,
+        resourceName: 'nvidia.com/gpu',
+        limits: undefined,
+        limit: 2,
+      },
+    ]);
+    const p = plan(
+      gpuRequest({ replicas: 3 }),
+      fixtureCatalog,
+      awsCluster,
+      state,
+    );
+    expect(p.pool.reused).toBe(true);
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 5 });
+  });
+
+  it('leaves an unlimited pool unlimited', () => {
+    const p = plan(
+      request,
+      fixtureCatalog,
+      awsCluster,
+      repo([{ limits: undefined }]),
+    );
+    expect(p.pool.reused).toBe(true);
+    expect(p.pool.limits).toEqual({});
+  });
+
+  it.each([
+    ['another slice count', { slicesPerGpu: 8 }],
+    ['another model', { gpuModel: 'v100' }],
+    ['another mode', { sharingMode: 'mps' as const }],
+    ['another resource', { resourceName: 'nvidia.com/gpu' }],
+    ['fewer capacity types', { capacityTypes: ['spot' as const] }],
+    ['no usable instance type', { instanceTypes: ['a100-x8'] }],
+  ])(
+    'does not reuse a pool with %s, and never takes its name',
+    (_label, change) => {
+      const p = plan(request, fixtureCatalog, awsCluster, repo([change]));
+      expect(p.pool.reused).toBe(false);
+      expect(p.pool.name).toBe('gpu-t4-ts4-2');
+      expect(p.pool.limits).toEqual(fresh.pool.limits);
+    },
+  );
+
+  it('narrows node sizing to the reused pool instance types', () => {
+    const p = plan(
+      request,
+      fixtureCatalog,
+      awsCluster,
+      repo([{ instanceTypes: ['t4-x4'] }]),
+    );
+    expect(p.pool.instanceTypes).toEqual(['t4-x4']);
+    expect(p.nodes).toEqual({
+      expected: 1,
+      slicesPerNode: 16,
+      instanceType: 't4-x4',
+    });
+  });
+});
+
+describe('plan: config names never collide with other content', () => {
+  it('keeps the name when the repository holds the same content', () => {
+    const state = repo([], {
+      devicePluginConfigs: {
+        [fresh.sharing.deviceConfigName!]: fresh.sharing.devicePluginConfig,
+      },
+    });
+    expect(
+      plan(request, fixtureCatalog, awsCluster, state).sharing.deviceConfigName,
+    ).toBe(fresh.sharing.deviceConfigName);
+  });
+
+  it('picks another device-plugin config name when the name holds other content', () => {
+    const state = repo([], {
+      devicePluginConfigs: {
+        [fresh.sharing.deviceConfigName!]: { version: 'v1' },
+      },
+    });
+    const p = plan(request, fixtureCatalog, awsCluster, state);
+    expect(p.sharing.deviceConfigName).toBe(
+      `${fresh.sharing.deviceConfigName}-2`,
+    );
+    expect(p.pool.labels['nvidia.com/device-plugin.config']).toBe(
+      p.sharing.deviceConfigName,
+    );
+  });
+
+  it('picks another mig-parted config name when the name holds other content', () => {
+    const migRequest = gpuRequest({
+      model: 'a100-80gb',
+      sharing: 'mig',
+      vramGiB: 5,
+    });
+    const state = repo([], {
+      migConfigs: {
+        'all-1g.10gb': [
+          {
+            devices: 'all',
+            'mig-enabled': true,
+            'mig-devices': { '1g.10gb': 4 },
+          },
+        ],
+      },
+    });
+    const p = plan(migRequest, fixtureCatalog, awsCluster, state);
+    expect(p.sharing.migConfigName).toBe('all-1g.10gb-2');
+    expect(p.pool.labels['nvidia.com/mig.config']).toBe('all-1g.10gb-2');
+  });
+});
