@@ -12,6 +12,7 @@ import {
 import type { GpuActionServices } from '../services/gpuActionServices';
 import {
   DEFAULT_AUTHOR,
+  resolveLocalRepoPath,
   type GitOpsSettings,
 } from '../services/gitopsSettings';
 import {
@@ -78,7 +79,9 @@ export async function resolveGitOpsTarget(
   services: GpuActionServices,
 ): Promise<GitOpsTarget | undefined> {
   const settings = services.gitops;
-  const repoUrl = input.repoUrl || settings?.repoUrl;
+  const repoUrl = input.repoUrl
+    ? resolveLocalRepoPath(input.repoUrl)
+    : settings?.repoUrl;
   if (!repoUrl) return undefined;
   if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl)) {
     throw new InputError(

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Config } from '@backstage/config';
 import type { ForgeKind } from '@gpu-gitops/plugin-gpu-node';
 
@@ -16,6 +17,15 @@ export const DEFAULT_AUTHOR = {
 
 const FORGES: ForgeKind[] = ['local', 'github', 'gitlab', 'gitea'];
 
+/**
+ * A local bare repository may be configured relative to the backend's working
+ * directory; git needs it absolute (it runs in the clone cache).
+ */
+export function resolveLocalRepoPath(repoUrl: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repoUrl)) return repoUrl;
+  return path.resolve(repoUrl);
+}
+
 /** Reads `gpu.gitops` (pass that sub-config, or undefined). */
 export function readGitOpsSettings(
   config: Config | undefined,
@@ -28,6 +38,7 @@ export function readGitOpsSettings(
     );
   }
   const repoUrl = config.getString('repoUrl');
+  const cacheDir = config.getOptionalString('cacheDir');
   if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl)) {
     // Tokens belong in `integrations`; a URL with one would leak into logs.
     throw new Error(
@@ -35,13 +46,13 @@ export function readGitOpsSettings(
     );
   }
   return {
-    repoUrl,
+    repoUrl: resolveLocalRepoPath(repoUrl),
     baseBranch: config.getOptionalString('baseBranch') ?? 'main',
     forge,
     author: {
       name: config.getOptionalString('author.name') ?? DEFAULT_AUTHOR.name,
       email: config.getOptionalString('author.email') ?? DEFAULT_AUTHOR.email,
     },
-    cacheDir: config.getOptionalString('cacheDir'),
+    cacheDir: cacheDir ? path.resolve(cacheDir) : undefined,
   };
 }

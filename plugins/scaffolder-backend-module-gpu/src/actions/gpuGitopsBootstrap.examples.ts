@@ -1,0 +1,19 @@
+import type { TemplateExample } from '@backstage/plugin-scaffolder-node';
+import yaml from 'yaml';
+
+export const examples: TemplateExample[] = [
+  {
+    description:
+      'Prepare the prod cluster for GPU requests, with the bin-packing scheduler profile',
+    example: yaml.stringify({
+      steps: [
+        {
+          id: 'bootstrap',
+          action: 'gpu:gitops:bootstrap',
+          name: 'Open the GPU bootstrap pull request',
+          input: { cluster: 'prod', binPacking: true },
+        },
+      ],
+    }),
+  },
+];

@@ -1,0 +1,197 @@
+import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import {
+  createForge,
+  FsRepoTree,
+  GitOpsRepository,
+  renderChangeSetDiff,
+  type ChangeSet,
+} from '@gpu-gitops/plugin-gpu-node';
+import { InputError } from '@backstage/errors';
+import type { GpuActionServices } from '../services/gpuActionServices';
+import {
+  buildBootstrapChangeSet,
+  DEFAULT_OPERATOR_CHART_VERSION,
+} from '../bootstrap/bootstrapChangeSet';
+import { forgeApiBaseUrl } from '../scm/forgeApiBaseUrl';
+import { examples } from './gpuGitopsBootstrap.examples';
+import {
+  gitopsTargetInputProperties,
+  readGitOpsBase,
+  resolveGitOpsTarget,
+  tokenUsername,
+} from './gitopsTarget';
+import { runStage } from './stages';
+
+function bootstrapBody(cluster: string, changeSet: ChangeSet): string {
+  return [
+    `Prepares cluster **${cluster}** for GPU self-service (once per cluster).`,
+    '',
+    '- NVIDIA GPU Operator values: operands tolerate the GPU taint and run only on GPU nodes (`nvidia.com/gpu.present`, from NFD `feature.node.kubernetes.io/pci-10de.present`); the operator stays off GPU nodes.',
+    '- ClusterPolicy `devicePlugin.config` names the device-plugin ConfigMap (default key `default`), `migManager.config` the mig-parted ConfigMap (default `all-disabled`), `mig.strategy` from the cluster profile.',
+    '- DCGM exporter maps `nvidia.com/gpu.shared` pods (`NVIDIA_RESOURCE_NAMES`).',
+    '- GPU EC2NodeClass with `al2023@latest` (when the cluster profile generates it).',
+    '',
+    'Files:',
+    ...changeSet.changes.map(c => `- ${c.action} \`${c.path}\``),
+  ].join('\n');
+}
+
+/**
+ * `gpu:gitops:bootstrap`: the once-per-cluster pull request of the
+ * gpu-cluster-bootstrap template, with the same repository, credentials,
+ * branch and forge flow as gpu:gitops:pull-request.
+ */
+export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
+  return createTemplateAction({
+    id: 'gpu:gitops:bootstrap',
+    description:
+      'Opens the once-per-cluster pull request that prepares a cluster for GPU requests: GPU Operator values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), default device-plugin and all-disabled MIG configs, GPU EC2NodeClass, optional bin-packing scheduler profile.',
+    examples,
+    supportsDryRun: true,
+    schema: {
+      input: {
+        ...gitopsTargetInputProperties,
+        cluster: z =>
+          z
+            .string()
+            .optional()
+            .describe('Cluster profile name (default: gpu.clusters.default)'),
+        operatorChartVersion: z =>
+          z
+            .string()
+            .optional()
+            .describe(
+              `GPU Operator Helm chart version (default ${DEFAULT_OPERATOR_CHART_VERSION})`,
+            ),
+        binPacking: z =>
+          z
+            .boolean()
+            .optional()
+            .describe(
+              'Add the gpu-binpack scheduler profile (MostAllocated on GPUs)',
+            ),
+      },
+      output: {
+        branchName: z => z.string(),
+        pullRequestUrl: z => z.string(),
+        changed: z => z.boolean(),
+        files: z => z.array(z.string()),
+        title: z => z.string(),
+        body: z => z.string(),
+        diff: z => z.string(),
+      },
+    },
+    async handler(ctx) {
+      const { input } = ctx;
+      const target = await resolveGitOpsTarget(input, services);
+      if (!target) {
+        throw new InputError(
+          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
+        );
+      }
+      const cluster = services.clusters.get(input.cluster);
+      const options = {
+        operatorChartVersion:
+          input.operatorChartVersion || DEFAULT_OPERATOR_CHART_VERSION,
+        binPacking: input.binPacking ?? false,
+      };
+      const branch = `gpu/bootstrap-${cluster.name}`;
+      const title = `GPU bootstrap for cluster ${cluster.name}`;
+
+      if (ctx.isDryRun) {
+        const { tree } = await readGitOpsBase(target, cluster.name, ctx.logger);
+        const changeSet = await runStage(ctx.logger, 'Render bootstrap', () =>
+          buildBootstrapChangeSet(tree, cluster, options),
+        );
+        ctx.output('branchName', branch);
+        ctx.output('pullRequestUrl', '');
+        ctx.output('changed', !changeSet.empty);
+        ctx.output(
+          'files',
+          changeSet.changes.map(c => c.path),
+        );
+        ctx.output('title', title);
+        ctx.output('body', bootstrapBody(cluster.name, changeSet));
+        ctx.output('diff', renderChangeSetDiff(changeSet));
+        return;
+      }
+
+      const result = await ctx.checkpoint({
+        key: `gpu.bootstrap.${target.repoUrl}.${cluster.name}`,
+        fn: async () => {
+          const repository = new GitOpsRepository({
+            repoUrl: target.repoUrl,
+            baseBranch: target.baseBranch,
+            cacheDir: target.cacheDir,
+            token: target.credentials.token,
+            tokenUsername: tokenUsername(target),
+            author: target.author,
+            logger: ctx.logger,
+          });
+          let body = '';
+          const published = await runStage(
+            ctx.logger,
+            'Commit and push bootstrap branch',
+            () =>
+              repository.publishBranch({
+                branch,
+                trailer: `Gpu-Bootstrap: ${cluster.name}`,
+                sparsePaths: [`clusters/${cluster.name}`],
+                build: async ({ workDir }) => {
+                  const changeSet = await buildBootstrapChangeSet(
+                    new FsRepoTree(workDir),
+                    cluster,
+                    options,
+                  );
+                  body = bootstrapBody(cluster.name, changeSet);
+                  return changeSet.empty
+                    ? undefined
+                    : {
+                        changes: changeSet.changes,
+                        message: `${title}\n\n${body}`,
+                      };
+                },
+              }),
+          );
+          let url = '';
+          if (published.changed) {
+            const forge = createForge(target.forge, {
+              token: target.credentials.token,
+              apiBaseUrl: forgeApiBaseUrl(
+                target.repoUrl,
+                target.forge,
+                services.integrations,
+              ),
+            });
+            const pr = await runStage(
+              ctx.logger,
+              `Open ${target.forge} pull request`,
+              () =>
+                forge.createOrUpdatePullRequest({
+                  repoUrl: target.repoUrl,
+                  baseBranch: target.baseBranch,
+                  headBranch: branch,
+                  title,
+                  body,
+                }),
+            );
+            url = pr.url;
+          }
+          return {
+            changed: published.changed,
+            files: published.files,
+            url,
+            body,
+          };
+        },
+      });
+      ctx.output('branchName', branch);
+      ctx.output('pullRequestUrl', result.url);
+      ctx.output('changed', result.changed);
+      ctx.output('files', result.files);
+      ctx.output('title', title);
+      ctx.output('body', result.body);
+      ctx.output('diff', '');
+    },
+  });
+}

@@ -1,0 +1,134 @@
+import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+
+/** NFD's label for NVIDIA PCI devices (vendor 10de) and the operator's own GPU label. */
+export const NFD_NVIDIA_PCI_LABEL =
+  'feature.node.kubernetes.io/pci-10de.present';
+export const GPU_PRESENT_LABEL = 'nvidia.com/gpu.present';
+
+/** Resource names dcgm-exporter must map to pods besides nvidia.com/gpu and nvidia.com/mig-*. */
+export const DCGM_RESOURCE_NAMES = ['nvidia.com/gpu', 'nvidia.com/gpu.shared'];
+
+/** Key of the default (no sharing) device-plugin config. */
+export const DEFAULT_DEVICE_PLUGIN_CONFIG = 'default';
+
+/**
+ * Helm values for the NVIDIA GPU Operator chart, once per cluster:
+ * - operands (device plugin, GFD, DCGM exporter, MIG manager) tolerate the
+ *   GPU taint our pools carry; the operator itself stays off GPU nodes
+ *   (affinity), so GPU nodes can scale to zero;
+ * - ClusterPolicy devicePlugin.config names the ConfigMap of named configs our
+ *   PRs add to, with `default` for nodes without a config label;
+ * - migManager.config names the mig-parted ConfigMap (`all-disabled` default);
+ * - mig.strategy from the cluster profile;
+ * - DCGM exporter maps nvidia.com/gpu.shared pods (NVIDIA_RESOURCE_NAMES), or
+ *   time-sliced pods get no pod labels in metrics.
+ */
+export function buildGpuOperatorValues(
+  cluster: ClusterProfile,
+): Record<string, unknown> {
+  const gpuToleration = {
+    key: cluster.gpuTaintKey,
+    operator: 'Exists',
+    effect: 'NoSchedule',
+  };
+  const tolerations =
+    cluster.gpuTaintKey === 'nvidia.com/gpu'
+      ? [gpuToleration]
+      : [
+          gpuToleration,
+          { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+        ];
+  return {
+    // The EKS AL2023 NVIDIA AMI ships the driver and container toolkit.
+    driver: { enabled: false },
+    toolkit: { enabled: false },
+    nfd: { enabled: true },
+    'node-feature-discovery': {
+      worker: {
+        // NFD labels pci-10de on GPU nodes, so it must run there too.
+        tolerations,
+      },
+    },
+    operator: {
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: GPU_PRESENT_LABEL, operator: 'DoesNotExist' },
+                  { key: NFD_NVIDIA_PCI_LABEL, operator: 'DoesNotExist' },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    },
+    daemonsets: {
+      // Operands run only where the operator labels GPUs (nvidia.com/gpu.present,
+      // derived from NFD's pci-10de label); they must tolerate our GPU taint.
+      tolerations,
+    },
+    mig: { strategy: cluster.migStrategy },
+    devicePlugin: {
+      enabled: true,
+      config: {
+        create: false,
+        name: cluster.devicePluginConfigMap.name,
+        default: DEFAULT_DEVICE_PLUGIN_CONFIG,
+      },
+    },
+    migManager: {
+      enabled: true,
+      config: {
+        create: false,
+        name: cluster.migPartedConfigMap.name,
+        default: 'all-disabled',
+      },
+    },
+    dcgmExporter: {
+      enabled: true,
+      env: [
+        { name: 'NVIDIA_RESOURCE_NAMES', value: DCGM_RESOURCE_NAMES.join(',') },
+      ],
+      serviceMonitor: { enabled: true },
+    },
+  };
+}
+
+/**
+ * A second scheduler profile that bin-packs GPU pods (MostAllocated), so
+ * partly used GPU nodes fill up and empty ones can be consolidated. Managed
+ * clusters (EKS) cannot change the default scheduler; pods opt in with
+ * `schedulerName: gpu-binpack`.
+ */
+export function buildBinPackingSchedulerConfig(): Record<string, unknown> {
+  return {
+    apiVersion: 'kubescheduler.config.k8s.io/v1',
+    kind: 'KubeSchedulerConfiguration',
+    leaderElection: { leaderElect: false },
+    profiles: [
+      {
+        schedulerName: 'gpu-binpack',
+        pluginConfig: [
+          {
+            name: 'NodeResourcesFit',
+            args: {
+              scoringStrategy: {
+                type: 'MostAllocated',
+                // Replaces the default [cpu, memory]: list them explicitly.
+                resources: [
+                  { name: 'cpu', weight: 1 },
+                  { name: 'memory', weight: 1 },
+                  { name: 'nvidia.com/gpu', weight: 5 },
+                  { name: 'nvidia.com/gpu.shared', weight: 5 },
+                ],
+              },
+            },
+          },
+        ],
+      },
+    ],
+  };
+}
