@@ -51,3 +51,5 @@ export {
   OVERSUBSCRIBED_PREFIX,
 } from './planner';
 export * from './validation';
+export * from './output/plan-json';
+export * from './output/plan-text';
