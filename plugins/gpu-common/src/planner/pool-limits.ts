@@ -34,7 +34,6 @@ export function poolLimits(inputs: LimitInputs): {
   explanation: string[];
 } {
   const key = inputs.staticPool ? NODES_LIMIT : WHOLE_GPU_RESOURCE;
-  const unit = inputs.staticPool ? 'nodes' : 'GPUs';
   const perNode = inputs.staticPool ? 1 : inputs.gpusPerNode;
   const usableUnitsPerNode = inputs.replicasPerNode * inputs.resourcePerReplica;
   const contribution = (units: number) =>
@@ -46,7 +45,9 @@ export function poolLimits(inputs: LimitInputs): {
     return {
       limits: { [key]: needed },
       explanation: [
-        `NodePool limit ${key}: ${needed} (${needed / perNode} node(s) x ${perNode} ${unit === 'GPUs' ? 'GPU(s)' : 'node'}), physical units Karpenter counts for every instance type.`,
+        inputs.staticPool
+          ? `NodePool limit nodes: ${needed} (a static pool may only limit nodes).`
+          : `NodePool limit ${key}: ${needed} (${needed / perNode} node(s) x ${perNode} GPU(s)); physical GPUs, which Karpenter knows for every instance type even when pods ask for ${inputs.resourceName}.`,
       ],
     };
   }
