@@ -80,7 +80,7 @@ export function fitMig(
   if (computeSlices > geometry.computeSlices) {
     return {
       fits: false,
-      reason: `the mix needs ${computeSlices} compute slices but a ${model.id} GPU has ${geometry.computeSlices}`,
+      reason: `the mix needs ${computeSlices} compute slices but one ${model.id} GPU has ${geometry.computeSlices}`,
     };
   }
 

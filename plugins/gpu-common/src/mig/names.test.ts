@@ -1,3 +1,5 @@
+import { builtinCatalog } from '../catalog/builtin';
+import { findModel } from '../catalog/lookup';
 import { migConfigName, migResourceName } from './names';
 
 const LABEL_VALUE = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
@@ -32,6 +34,18 @@ describe('migConfigName', () => {
     expect(migConfigName({ '1g.10gb': 1, '1g.10gb+me': 1, '1g.20gb': 2 })).toBe(
       'custom-2x1g.20gb-1x1g.10gb-1x1g.10gb.me',
     );
+  });
+
+  it('with the model, keeps all-<profile> for full GPUs only', () => {
+    const a100 = findModel(builtinCatalog, 'a100-40gb')!;
+    const h100 = findModel(builtinCatalog, 'h100-80gb')!;
+    expect(migConfigName({ '1g.10gb': 4 }, a100)).toBe('all-1g.10gb');
+    expect(migConfigName({ '1g.10gb': 7 }, h100)).toBe('all-1g.10gb');
+    expect(migConfigName({ '1g.10gb': 3 }, h100)).toBe('custom-3x1g.10gb');
+    expect(migConfigName({ '3g.20gb': 1, '2g.10gb': 2 }, a100)).toBe(
+      'custom-1x3g.20gb-2x2g.10gb',
+    );
+    expect(migConfigName({}, a100)).toBe('all-disabled');
   });
 
   it('keeps long names valid, distinct label values', () => {

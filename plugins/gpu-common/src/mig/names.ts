@@ -1,3 +1,4 @@
+import type { GpuModel } from '../catalog/types';
 import { parseMigProfileName } from './profile-name';
 
 /** mig-parted / device-plugin spelling: `+` becomes `.`, `-` is kept (NVIDIA.md §3.1, §4.2). */
@@ -33,19 +34,28 @@ function compareProfiles(a: string, b: string): number {
  * - no instances: `all-disabled`;
  * - one profile: `all-<profile>` with `+` -> `.` (`all-1g.10gb.me`,
  *   `all-1g.24gb-me`). NVIDIA uses `all-` for "fill the GPU with this
- *   profile"; callers that may pass fewer than the max should build the layout
- *   with `uniformMigLayout` — a single-profile layout is always named `all-`;
+ *   profile". Pass `model` to keep that meaning: a single-profile layout below
+ *   the profile's max count is then named like a mixed one
+ *   (`custom-3x1g.10gb`), so two different layouts never share a name. Without
+ *   `model` a single-profile layout is always `all-<profile>`;
  * - several profiles: `custom-<count>x<profile>-...`, larger profiles first
  *   (e.g. `custom-1x3g.20gb-2x2g.10gb`). Deterministic: key order of the input
  *   does not matter. Names over 63 characters are cut and suffixed with a hash
  *   so they stay valid, unique label values.
  */
-export function migConfigName(layout: Record<string, number>): string {
+export function migConfigName(
+  layout: Record<string, number>,
+  model?: GpuModel,
+): string {
   const entries = Object.entries(layout)
     .filter(([, count]) => count > 0)
     .sort(([a], [b]) => compareProfiles(a, b));
   if (entries.length === 0) return 'all-disabled';
-  if (entries.length === 1) return `all-${dotted(entries[0][0])}`;
+  if (entries.length === 1) {
+    const [profile, count] = entries[0];
+    const max = model?.mig?.profiles.find(p => p.name === profile)?.maxCount;
+    if (!model || count === max) return `all-${dotted(profile)}`;
+  }
   const name = `custom-${entries
     .map(([profile, count]) => `${count}x${dotted(profile)}`)
     .join('-')}`;

@@ -171,13 +171,18 @@ describe('built-in MIG geometry', () => {
     // NVIDIA's max count is exactly what the geometry can place alone.
     expect(profile.maxCount).toBe(placeableAlone(model, profile));
     // Profiles over the same memory slices offer the same memory; more slices, more memory.
-    for (const other of geometry.profiles) {
-      if (other.memorySlices === profile.memorySlices) {
-        expect(other.memoryMiB).toBe(profile.memoryMiB);
-      } else if (other.memorySlices > profile.memorySlices) {
-        expect(other.memoryMiB).toBeGreaterThan(profile.memoryMiB);
-      }
-    }
+    const sameSlices = geometry.profiles.filter(
+      o => o.memorySlices === profile.memorySlices,
+    );
+    expect(new Set(sameSlices.map(o => o.memoryMiB))).toEqual(
+      new Set([profile.memoryMiB]),
+    );
+    const biggerButNotMore = geometry.profiles.filter(
+      o =>
+        o.memorySlices > profile.memorySlices &&
+        o.memoryMiB <= profile.memoryMiB,
+    );
+    expect(biggerButNotMore).toEqual([]);
   });
 
   it('keeps the measured H100 NVL figures of NVIDIA.md §3.2', () => {
