@@ -8,3 +8,4 @@ export type * from './forges/types';
 export * from './layout';
 export * from './repo';
 export * from './changes';
+export * from './validate';

@@ -56,6 +56,7 @@ describe('readRepoState', () => {
         capacityTypes: ['on-demand'],
         deviceConfigName: 'ts-4',
         limit: 8,
+        limits: { 'nvidia.com/gpu.shared': 8 },
       },
     ]);
     expect(Object.keys(state.devicePluginConfigs)).toEqual(['ts-4']);

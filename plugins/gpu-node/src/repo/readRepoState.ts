@@ -273,6 +273,12 @@ function parsePool(
   if (migConfigName !== undefined) pool.migConfigName = migConfigName;
   const limit = parseCount(limits[resourceName]);
   if (limit !== undefined) pool.limit = limit;
+  const allLimits = Object.fromEntries(
+    Object.entries(limits)
+      .map(([k, v]) => [k, parseCount(v)] as const)
+      .filter((e): e is readonly [string, number] => e[1] !== undefined),
+  );
+  if (Object.keys(allLimits).length > 0) pool.limits = allLimits;
   return pool;
 }
 

@@ -1,0 +1,218 @@
+import { promises as fs } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { applyPlan } from '../changes/applyPlan';
+import { writeChangeSet } from '../changes/stagedTree';
+import {
+  existingRepoFiles,
+  removeTempRepo,
+  writeTempRepo,
+} from '../changes/__fixtures__/gitopsRepo';
+import {
+  devCluster,
+  migFixture,
+  patchFixture,
+  timeSlicingFixture,
+} from '../changes/__fixtures__/plans';
+import { FsRepoTree } from '../repo/tree';
+import { Finding, validateGitOpsTree } from './validateGitOpsTree';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map(removeTempRepo));
+});
+
+const { ['apps/web/storefront/broken.yaml']: _broken, ...cleanBase } =
+  existingRepoFiles;
+
+/** The realistic repo plus a time-sliced app, a MIG app and a patched app, all via the merge engine. */
+async function cleanTreeFiles(): Promise<Record<string, string>> {
+  const dir = await writeTempRepo(cleanBase);
+  dirs.push(dir);
+  const tree = new FsRepoTree(dir);
+  for (const fixture of [
+    timeSlicingFixture({ reused: true, limit: 16 }),
+    migFixture(),
+    patchFixture(),
+  ]) {
+    await writeChangeSet(
+      tree,
+      await applyPlan(tree, { ...fixture, cluster: devCluster }),
+    );
+  }
+  const files: Record<string, string> = {};
+  for (const path of await tree.listFiles())
+    files[path] = (await tree.readFile(path))!;
+  return files;
+}
+
+async function validate(files: Record<string, string>): Promise<Finding[]> {
+  const dir = await writeTempRepo(files);
+  dirs.push(dir);
+  return validateGitOpsTree(dir);
+}
+
+const rules = (findings: Finding[]) =>
+  findings.map(f => `${f.file} ${f.object} ${f.rule}`);
+
+describe('validateGitOpsTree', () => {
+  let clean: Record<string, string>;
+  beforeAll(async () => {
+    clean = await cleanTreeFiles();
+  });
+
+  it('finds nothing wrong in a clean tree', async () => {
+    expect(await validate(clean)).toEqual([]);
+  });
+
+  it('reports YAML syntax errors', async () => {
+    const findings = await validate({
+      ...clean,
+      'apps/web/storefront/broken.yaml': 'kind: [unclosed\n',
+    });
+    expect(rules(findings)).toEqual([
+      'apps/web/storefront/broken.yaml  yaml-syntax',
+    ]);
+  });
+
+  it('reports objects that break their schema', async () => {
+    const path = 'apps/ml/summarizer/deployment.yaml';
+    const findings = await validate({
+      ...clean,
+      [path]: clean[path].replace('replicas: 2', 'replicas: two'),
+    });
+    expect(rules(findings)).toEqual([`${path} Deployment/summarizer schema`]);
+    expect(findings[0].message).toMatch(/replicas/);
+  });
+
+  it('reports restricted Karpenter labels', async () => {
+    const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const findings = await validate({
+      ...clean,
+      [path]: clean[path].replace(
+        'gpu.backstage.io/pool: gpu-t4-ts4',
+        'karpenter.sh/nodepool: gpu-t4-ts4',
+      ),
+    });
+    expect(findings.map(f => [f.file, f.object])).toEqual([
+      [path, 'NodePool/gpu-t4-ts4'],
+    ]);
+    expect(findings[0].rule).not.toBe('schema');
+    expect(findings[0].message).toContain('karpenter.sh/nodepool');
+  });
+
+  it('reports device-plugin configs that break the plugin rules', async () => {
+    const path = 'clusters/dev/gpu/device-plugin/ts-4.yaml';
+    const findings = await validate({
+      ...clean,
+      [path]: clean[path].replace('replicas: 4', 'replicas: 1'),
+    });
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.every(f => f.file === path && f.object === 'ts-4')).toBe(
+      true,
+    );
+    expect(findings.map(f => f.message).join('\n')).toMatch(/replicas/);
+  });
+
+  it('reports a device-plugin config file that no ConfigMap key lists', async () => {
+    const findings = await validate({
+      ...clean,
+      'clusters/dev/gpu/device-plugin/ts-8.yaml': clean[
+        'clusters/dev/gpu/device-plugin/ts-4.yaml'
+      ].replace('replicas: 4', 'replicas: 8'),
+    });
+    expect(rules(findings)).toEqual([
+      'clusters/dev/gpu/device-plugin/ts-8.yaml ts-8 config-not-listed',
+    ]);
+  });
+
+  it('reports a broken mig-parted config', async () => {
+    const path = 'clusters/dev/gpu/mig/config.yaml';
+    const findings = await validate({
+      ...clean,
+      [path]: clean[path].replace('version: v1', 'version: v2'),
+    });
+    expect(findings.map(f => [f.file, f.rule])).toContainEqual([
+      path,
+      'version',
+    ]);
+  });
+
+  it('reports config labels that name no existing key', async () => {
+    const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const mig = 'clusters/dev/gpu/nodepools/gpu-a100-40gb-mig-1g.5gb.yaml';
+    const findings = await validate({
+      ...clean,
+      [path]: clean[path].replace(
+        'nvidia.com/device-plugin.config: ts-4',
+        'nvidia.com/device-plugin.config: ts-9',
+      ),
+      [mig]: clean[mig].replace(
+        'nvidia.com/mig.config: all-1g.5gb',
+        'nvidia.com/mig.config: all-2g.10gb',
+      ),
+    });
+    expect(rules(findings)).toEqual([
+      `${mig} NodePool/gpu-a100-40gb-mig-1g.5gb unknown-mig-config`,
+      `${path} NodePool/gpu-t4-ts4 unknown-device-plugin-config`,
+    ]);
+  });
+
+  it('reports a MIG layout that does not fit the pool GPU', async () => {
+    const path = 'clusters/dev/gpu/mig/config.yaml';
+    // Eight 1g.5gb instances: more than the A100-40GB's seven compute slices.
+    const findings = await validate({
+      ...clean,
+      [path]: clean[path].replace('1g.5gb: 7', '1g.5gb: 8'),
+    });
+    expect(rules(findings)).toEqual([
+      'clusters/dev/gpu/nodepools/gpu-a100-40gb-mig-1g.5gb.yaml NodePool/gpu-a100-40gb-mig-1g.5gb mig-layout-does-not-fit',
+    ]);
+  });
+
+  it('reports a GPU workload no pool serves, and one that does not tolerate the pool taint', async () => {
+    const unserved = 'apps/ml/summarizer/deployment.yaml';
+    const untolerated = 'apps/ml/chat-assistant/deployment.yaml';
+    const findings = await validate({
+      ...clean,
+      [unserved]: clean[unserved].replace(
+        /nvidia\.com\/gpu\.shared/g,
+        'nvidia.com/mig-2g.10gb',
+      ),
+      [untolerated]: clean[untolerated].replace(
+        '      tolerations:\n        - key: nvidia.com/gpu\n          operator: Exists\n          effect: NoSchedule\n',
+        '',
+      ),
+    });
+    expect(rules(findings)).toEqual([
+      `${untolerated} Deployment/chat-assistant untolerated-taint`,
+      `${unserved} Deployment/summarizer unserved-resource`,
+    ]);
+  });
+
+  it('reports a shared pool without a NodeOverlay', async () => {
+    const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const withoutOverlay = clean[path].slice(0, clean[path].indexOf('---\n'));
+    const findings = await validate({ ...clean, [path]: withoutOverlay });
+    expect(rules(findings)).toEqual([
+      `${path} NodePool/gpu-t4-ts4 missing-node-overlay`,
+    ]);
+  });
+
+  it('throws for a missing directory or a tree that is not a GitOps tree', async () => {
+    const missing = await validateGitOpsTree(
+      join(tmpdir(), 'does-not-exist-gpu-gitops'),
+    ).catch(e => e);
+    expect(isGpuInputError(missing) && missing.issues[0].rule).toBe(
+      'not-found',
+    );
+    const dir = await fs.mkdtemp(join(tmpdir(), 'gpu-not-gitops-'));
+    dirs.push(dir);
+    await fs.writeFile(join(dir, 'README.md'), 'hello\n');
+    const notGitOps = await validateGitOpsTree(dir).catch(e => e);
+    expect(isGpuInputError(notGitOps) && notGitOps.issues[0].rule).toBe(
+      'not-gitops-tree',
+    );
+  });
+});
