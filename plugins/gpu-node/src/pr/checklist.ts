@@ -1,0 +1,42 @@
+/**
+ * The rollout steps a reviewer ticks off after merge. MIG reconfiguration is
+ * disruptive (the MIG manager needs the GPU idle), so its steps are explicit;
+ * shared modes only need the device plugin to reload its config.
+ */
+import type { Plan } from '@gpu-gitops/plugin-gpu-common';
+
+export function rolloutChecklist(
+  plan: Plan,
+  gitopsTool = 'Argo CD / Flux',
+): string[] {
+  // Sync first: a node label naming a config key that is not yet in the
+  // ConfigMap makes the device plugin / MIG manager fail.
+  const steps: string[] = [
+    `Merge, then let ${gitopsTool} sync the cluster's GPU folder and \`apps/${plan.request.metadata.namespace}/${plan.request.metadata.name}\``,
+  ];
+  const pool = plan.pool.name;
+  const sharing = plan.sharing;
+  const selector = `karpenter.sh/nodepool=${pool}`;
+  if (sharing.mode === 'mig' && sharing.migConfigName) {
+    steps.push(
+      `Existing nodes of \`${pool}\` whose layout changes: \`kubectl cordon -l ${selector}\``,
+      `Drain them: \`kubectl drain <node> --ignore-daemonsets --delete-emptydir-data\``,
+      `Label them: \`kubectl label node <node> nvidia.com/mig.config=${sharing.migConfigName} --overwrite\` (new nodes get it from the NodePool template)`,
+      `Wait for \`nvidia.com/mig.config.state=success\`: \`kubectl get nodes -l ${selector} -L nvidia.com/mig.config.state\``,
+      `Uncordon: \`kubectl uncordon -l ${selector}\``,
+    );
+  }
+  if (
+    (sharing.mode === 'time-slicing' || sharing.mode === 'mps') &&
+    sharing.deviceConfigName
+  ) {
+    steps.push(
+      `Device-plugin config \`${sharing.deviceConfigName}\` is in the ConfigMap after sync; nodes pick it up through the label \`nvidia.com/device-plugin.config=${sharing.deviceConfigName}\` (new nodes: NodePool template; existing nodes: \`kubectl label node <node> nvidia.com/device-plugin.config=${sharing.deviceConfigName} --overwrite\` to reload)`,
+      `Check capacity: \`kubectl get nodes -l ${selector} -o custom-columns=NAME:.metadata.name,SHARED:.status.allocatable.${plan.resourceName.replace(/\./g, '\\.')}\``,
+    );
+  }
+  steps.push(
+    `Verify: \`kubectl -n ${plan.request.metadata.namespace} get pods -o wide\` shows the replicas Running on nodes of \`${pool}\``,
+  );
+  return steps;
+}

@@ -1,0 +1,176 @@
+import { builtinCatalog, findModel } from '@gpu-gitops/plugin-gpu-common';
+import { Redactor } from '../redact';
+import { migLayoutPicture } from './migLayoutPicture';
+import { renderPullRequest } from './renderPullRequest';
+import {
+  exclusivePlan,
+  migPlan,
+  mpsPlan,
+  timeSlicingPlan,
+} from './testing/planFixtures';
+
+const files = [
+  {
+    path: 'clusters/prod/gpu/nodepools/gpu-t4-ts4.yaml',
+    action: 'update' as const,
+  },
+  { path: 'apps/ml/llm-serve/deployment.yaml', action: 'create' as const },
+];
+const t4 = findModel(builtinCatalog, 't4');
+const a100 = findModel(builtinCatalog, 'a100-40gb')!;
+
+describe('renderPullRequest', () => {
+  it('time-slicing: request, plan, no memory isolation and the ~38 % loss', () => {
+    const { title, body, commitMessage } = renderPullRequest({
+      plan: timeSlicingPlan(),
+      files,
+      model: t4,
+    });
+    expect(title).toBe('GPU: ml/llm-serve — 3× NVIDIA Tesla T4 (time-slicing)');
+    expect(body).toContain('| Owner | `group:default/ml-platform` |');
+    expect(body).toContain('| Replicas | 3 |');
+    expect(body).toContain('| VRAM per replica | 4 GiB |');
+    expect(body).toContain(
+      '| Workload | new Deployment, image `ghcr.io/acme/llm:1.2.3` |',
+    );
+    expect(body).toContain(
+      '| Instance types | `g4dn.xlarge`, `g4dn.2xlarge` |',
+    );
+    expect(body).toContain(
+      'time-slicing, 4 replicas per GPU (config `ts-4-0a1b2c3d`)',
+    );
+    expect(body).toContain(
+      '| NodePool | `gpu-t4-ts4` — **reused** (limits raised) |',
+    );
+    expect(body).toContain('| NodePool limits | `nvidia.com/gpu.shared: 8` |');
+    expect(body).toContain('**no guarantee**');
+    expect(body).toContain('**$383.98 per month**');
+    expect(body).toContain('**No memory isolation**');
+    expect(body).toContain(
+      '**~38 % throughput loss** measured when two compute-bound jobs share one GPU',
+    );
+    expect(body).toContain('- ⚠️ time-slicing does not isolate memory');
+    expect(body).toContain('- `apps/ml/llm-serve/deployment.yaml` (create)');
+    expect(body).toContain('nvidia.com/device-plugin.config=ts-4-0a1b2c3d');
+    expect(body).toContain('- [ ] Merge, then let Argo CD / Flux sync');
+    expect(body).not.toContain('MIG layout');
+    expect(body).not.toContain('mig.config.state');
+    expect(commitMessage).toMatch(
+      /^gpu\(ml\/llm-serve\): 3x t4 time-slicing\n\n/,
+    );
+    expect(commitMessage).toContain('on pool gpu-t4-ts4 (reused)');
+  });
+
+  it('MPS: pinned memory per process and no fault isolation', () => {
+    const { body } = renderPullRequest({ plan: mpsPlan(), files, model: t4 });
+    expect(body).toContain('pinned device-memory limit of 3840 MiB');
+    expect(body).toContain('**No fault isolation**');
+    expect(body).toContain('**3.8 GiB guaranteed** (25 % of a GPU)');
+    expect(body).toContain('| NodePool | `gpu-t4-mps4` — **new** |');
+    expect(body).not.toContain('38 %');
+  });
+
+  it('MIG: layout picture, full isolation with ~9 % overhead, reconfiguration checklist', () => {
+    const { body } = renderPullRequest({ plan: migPlan(), files, model: a100 });
+    expect(body).toContain(
+      'MIG profile `3g.20gb` per replica; GPU layout 1× 3g.20gb + 2× 2g.10gb',
+    );
+    expect(body).toContain('**Full isolation**');
+    expect(body).toContain('**~9 % overhead**');
+    expect(body).toContain('### MIG layout (each GPU, by memory slice)');
+    expect(body).toContain(
+      migLayoutPicture(a100, { '3g.20gb': 1, '2g.10gb': 2 })!,
+    );
+    const checklist = body.slice(body.indexOf('## Rollout checklist'));
+    const order = [
+      'Argo CD / Flux',
+      'kubectl cordon -l karpenter.sh/nodepool=gpu-a100-40gb-mig-3g.20gb',
+      'kubectl drain',
+      'nvidia.com/mig.config=custom-3g.20gb-2x2g.10gb',
+      'nvidia.com/mig.config.state=success',
+      'kubectl uncordon',
+      'Verify',
+    ].map(s => checklist.indexOf(s));
+    expect(order.every(i => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(body).toContain('**$16,030.80 per month**');
+  });
+
+  it('exclusive: no trade-off and a patched existing workload', () => {
+    const { body, title } = renderPullRequest({
+      plan: exclusivePlan(),
+      files,
+      model: t4,
+    });
+    expect(title).toContain('(exclusive)');
+    expect(body).toContain('None: each replica owns whole GPUs');
+    expect(body).toContain('exclusive, 2 whole GPU(s) per replica');
+    expect(body).toContain('| Resource per replica | 2 × `nvidia.com/gpu` |');
+    expect(body).toContain('patch existing StatefulSet `trainer`');
+    expect(body).toContain('| Expected nodes | 2 × `g4dn.12xlarge`');
+    expect(body).not.toContain('device-plugin.config');
+    expect(body).not.toContain('### Warnings');
+  });
+
+  it('uses organisation templates and redacts secrets from the output', () => {
+    const secret = 'ghp_supersecretvalue123';
+    const plan = timeSlicingPlan();
+    plan.warnings = [`token ${secret} in a warning`];
+    const rendered = renderPullRequest({
+      plan,
+      files,
+      templates: {
+        title: '[{{request.namespace}}] {{request.name}} on {{plan.poolName}}',
+        body: 'Cost {{cost.perMonth}}{{#each warnings}} / {{this}}{{/each}}',
+        commitMessage: 'chore: {{request.name}}',
+      },
+      redactor: new Redactor([secret]),
+    });
+    expect(rendered.title).toBe('[ml] llm-serve on gpu-t4-ts4');
+    expect(rendered.body).toBe('Cost $383.98 / token *** in a warning');
+    expect(rendered.commitMessage).toBe('chore: llm-serve');
+  });
+
+  it('neutralises markdown table breakers in free text', () => {
+    const plan = timeSlicingPlan();
+    plan.request.spec.owner = 'user:default/a|b\n<script>';
+    const { body } = renderPullRequest({ plan, files });
+    expect(body).toContain('| Owner | `user:default/a\\|b &lt;script&gt;` |');
+  });
+
+  it('reports a broken organisation template by name', () => {
+    expect(() =>
+      renderPullRequest({
+        plan: timeSlicingPlan(),
+        files,
+        templates: { body: '{{#each}' },
+      }),
+    ).toThrow(/templates\.body: invalid handlebars template/);
+  });
+});
+
+describe('migLayoutPicture', () => {
+  it('draws instances by memory slice', () => {
+    expect(migLayoutPicture(a100, { '3g.20gb': 1, '2g.10gb': 2 })).toMatch(
+      /^\[(3g\.20gb *|2g\.10gb *)(\|(3g\.20gb *|2g\.10gb *)){2}\]$/,
+    );
+    const picture = migLayoutPicture(a100, { '3g.20gb': 1, '2g.10gb': 2 })!;
+    // 3g.20gb spans 4 memory slices, each 2g.10gb spans 2.
+    const cells = picture.slice(1, -1).split('|');
+    const big = cells.find(c => c.startsWith('3g'))!;
+    const small = cells.find(c => c.startsWith('2g'))!;
+    expect(big.length + 1).toBe(2 * (small.length + 1));
+  });
+
+  it('shows unused memory slices', () => {
+    const picture = migLayoutPicture(a100, { '1g.5gb': 7 })!;
+    expect(picture.split('|')).toHaveLength(8);
+    expect(picture).toContain('·');
+    expect(picture.match(/1g\.5gb/g)).toHaveLength(7);
+  });
+
+  it('draws nothing for a model without MIG or an impossible layout', () => {
+    expect(migLayoutPicture(t4!, { '1g.5gb': 1 })).toBeUndefined();
+    expect(migLayoutPicture(a100, { '7g.40gb': 2 })).toBeUndefined();
+  });
+});

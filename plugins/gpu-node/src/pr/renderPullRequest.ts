@@ -1,0 +1,79 @@
+/**
+ * Renders the PR title, body and commit message from handlebars templates.
+ * Defaults live in ./templates; an organisation overrides any of them with
+ * its own template text. Output is always redacted.
+ */
+import Handlebars from 'handlebars';
+import type { GpuModel, Plan } from '@gpu-gitops/plugin-gpu-common';
+import type { FileChange } from '../changes/types';
+import { Redactor } from '../redact';
+import { DEFAULT_BODY_TEMPLATE } from './templates/body.hbs';
+import { DEFAULT_COMMIT_MESSAGE_TEMPLATE } from './templates/commitMessage.hbs';
+import { DEFAULT_TITLE_TEMPLATE } from './templates/title.hbs';
+import { buildPullRequestView, PullRequestView } from './view';
+
+export interface PullRequestTemplates {
+  title?: string;
+  body?: string;
+  commitMessage?: string;
+}
+
+export interface RenderPullRequestInput {
+  plan: Plan;
+  files: Pick<FileChange, 'path' | 'action'>[];
+  /** The plan's GPU model from the catalog (names, MIG geometry for the layout picture). */
+  model?: GpuModel;
+  templates?: PullRequestTemplates;
+  redactor?: Redactor;
+}
+
+export interface RenderedPullRequest {
+  title: string;
+  body: string;
+  commitMessage: string;
+  view: PullRequestView;
+}
+
+const handlebars = Handlebars.create();
+
+function render(
+  name: keyof PullRequestTemplates,
+  source: string,
+  view: PullRequestView,
+): string {
+  let template: HandlebarsTemplateDelegate;
+  try {
+    template = handlebars.compile(source, { noEscape: true });
+    return template(view);
+  } catch (error) {
+    throw new Error(
+      `templates.${name}: invalid handlebars template: ${(error as Error).message}`,
+    );
+  }
+}
+
+export function renderPullRequest(
+  input: RenderPullRequestInput,
+): RenderedPullRequest {
+  const redactor = input.redactor ?? new Redactor();
+  const view = buildPullRequestView(input);
+  const t = input.templates ?? {};
+  const title = render('title', t.title ?? DEFAULT_TITLE_TEMPLATE, view)
+    .replace(/\s+/g, ' ')
+    .trim();
+  const body = render('body', t.body ?? DEFAULT_BODY_TEMPLATE, view).replace(
+    /\n{3,}/g,
+    '\n\n',
+  );
+  const commitMessage = render(
+    'commitMessage',
+    t.commitMessage ?? DEFAULT_COMMIT_MESSAGE_TEMPLATE,
+    view,
+  );
+  return {
+    title: redactor.redact(title),
+    body: redactor.redact(body),
+    commitMessage: redactor.redact(commitMessage),
+    view,
+  };
+}
