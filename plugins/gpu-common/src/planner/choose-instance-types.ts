@@ -1,4 +1,5 @@
 import type { InstanceType } from '../catalog/types';
+import { compareStrings } from './content-hash';
 
 /** One candidate machine shape, scored for this request. */
 export interface InstanceChoice {
@@ -64,7 +65,7 @@ export function scoreInstanceTypes(
     (a, b) =>
       a.usdPerUnit - b.usdPerUnit ||
       a.type.gpusPerNode - b.type.gpusPerNode ||
-      compareNames(a.type.name, b.type.name),
+      compareStrings(a.type.name, b.type.name),
   );
 }
 
@@ -80,8 +81,4 @@ export function cheapestForRequest(choices: InstanceChoice[]): InstanceChoice {
     if (choice.usdPerHour < best.usdPerHour) best = choice;
   }
   return best;
-}
-
-function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

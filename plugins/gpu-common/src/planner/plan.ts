@@ -382,5 +382,8 @@ function planForModel(
 }
 
 function distinctSorted<T extends number | string>(values: T[]): T[] {
-  return [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(values)].sort((a, b) => {
+    if (a === b) return 0;
+    return a < b ? -1 : 1;
+  });
 }

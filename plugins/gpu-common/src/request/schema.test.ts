@@ -252,16 +252,19 @@ describe('parseGpuRequest', () => {
     ],
     [
       'gpusPerReplica zero',
-      (r: any) => (
-        (r.spec.gpu.sharing = 'exclusive'),
-        (r.spec.gpu.gpusPerReplica = 0)
-      ),
+      (r: any) => {
+        r.spec.gpu.sharing = 'exclusive';
+        r.spec.gpu.gpusPerReplica = 0;
+      },
       'spec.gpu.gpusPerReplica',
       'min',
     ],
     [
       'slicesPerGpu with mps',
-      (r: any) => ((r.spec.gpu.sharing = 'mps'), (r.spec.gpu.slicesPerGpu = 4)),
+      (r: any) => {
+        r.spec.gpu.sharing = 'mps';
+        r.spec.gpu.slicesPerGpu = 4;
+      },
       'spec.gpu.slicesPerGpu',
       'time-slicing-only',
     ],

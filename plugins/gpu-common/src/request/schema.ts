@@ -6,7 +6,7 @@ import {
   isImageReference,
   isOwnerRef,
 } from './formats';
-import type { GpuRequest } from './types';
+import type { GpuRequest, SharingMode } from './types';
 import { SHARING_MODES } from './types';
 import { zodIssuesToInputIssues } from './zod-issues';
 
@@ -50,7 +50,9 @@ const modelId = z
 const gpuSchema = z
   .strictObject({
     model: modelId,
-    sharing: z.enum(SHARING_MODES as [string, ...string[]]),
+    sharing: z.enum(
+      SHARING_MODES as unknown as [SharingMode, ...SharingMode[]],
+    ),
     replicas: z.number().int().min(1).max(MAX_REPLICAS),
     vramGiB: z.number().positive().max(MAX_VRAM_GIB),
     gpusPerReplica: z
