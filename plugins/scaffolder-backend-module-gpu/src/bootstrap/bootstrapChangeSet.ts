@@ -185,7 +185,9 @@ export async function buildBootstrapChangeSet(
   );
 
   let nodeClassResource: string | undefined;
-  if (shouldGenerateEc2NodeClass(cluster)) {
+  // The bootstrap is where the GPU node class comes from, whatever the
+  // profile says about generating one per pool.
+  if (shouldGenerateEc2NodeClass({ ...cluster, generateNodeClass: true })) {
     const file = paths.nodeClass(cluster.nodeClass.name);
     await staged.write(
       file,

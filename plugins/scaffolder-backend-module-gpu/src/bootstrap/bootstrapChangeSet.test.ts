@@ -1,0 +1,162 @@
+import { parse, parseAllDocuments } from 'yaml';
+// Test-only helper of gpu-common: the real kubernetes-models schemas (ESM loaded by path).
+import { validateAgainstSchema } from '@gpu-gitops/plugin-gpu-common/src/manifests/testing/kubernetes-schemas';
+import {
+  checkDevicePluginConfig,
+  checkMigPartedConfig,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  FsRepoTree,
+  MemoryRepoTree,
+  writeChangeSet,
+} from '@gpu-gitops/plugin-gpu-node';
+import { FIXTURE_GITOPS_REPO } from '../testing/fixtureGitopsRepo';
+import { buildBootstrapChangeSet } from './bootstrapChangeSet';
+
+const cluster = resolveClusterProfile({
+  name: 'dev',
+  karpenterVersion: '1.14.1',
+});
+const options = { operatorChartVersion: 'v26.7.0', binPacking: true };
+
+async function fixtureCopy(): Promise<MemoryRepoTree> {
+  const fixture = new FsRepoTree(FIXTURE_GITOPS_REPO);
+  const files: Record<string, string> = {};
+  for (const file of await fixture.listFiles('')) {
+    files[file] = (await fixture.readFile(file))!;
+  }
+  return new MemoryRepoTree(files);
+}
+
+describe('buildBootstrapChangeSet', () => {
+  it('writes the GPU Operator values with the device plugin only on GPU nodes', async () => {
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree(),
+      cluster,
+      options,
+    );
+    const values = parse(
+      changeSet.changes.find(
+        c => c.path === 'clusters/dev/gpu-operator/values.yaml',
+      )!.content,
+    );
+    expect(values.devicePlugin.config).toEqual({
+      create: false,
+      name: cluster.devicePluginConfigMap.name,
+      default: 'default',
+    });
+    expect(values.migManager.config).toMatchObject({
+      name: cluster.migPartedConfigMap.name,
+      default: 'all-disabled',
+    });
+    expect(values.mig.strategy).toBe(cluster.migStrategy);
+    expect(values.daemonsets.tolerations).toContainEqual({
+      key: 'nvidia.com/gpu',
+      operator: 'Exists',
+      effect: 'NoSchedule',
+    });
+    const operatorTerms =
+      values.operator.affinity.nodeAffinity
+        .requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+        .matchExpressions;
+    expect(operatorTerms).toContainEqual({
+      key: 'feature.node.kubernetes.io/pci-10de.present',
+      operator: 'DoesNotExist',
+    });
+    const resourceNames = values.dcgmExporter.env.find(
+      (e: { name: string }) => e.name === 'NVIDIA_RESOURCE_NAMES',
+    ).value;
+    expect(resourceNames.split(',')).toContain('nvidia.com/gpu.shared');
+  });
+
+  it('writes valid default device-plugin and all-disabled mig configs and a valid EC2NodeClass', async () => {
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree(),
+      cluster,
+      options,
+    );
+    const content = (path: string) =>
+      changeSet.changes.find(c => c.path === path)?.content;
+    const devicePlugin = parse(
+      content('clusters/dev/gpu/device-plugin/default.yaml')!,
+    );
+    expect(
+      checkDevicePluginConfig(devicePlugin, { requireSharing: false }),
+    ).toEqual([]);
+    const mig = parse(content('clusters/dev/gpu/mig/config.yaml')!);
+    expect(checkMigPartedConfig(mig)).toEqual([]);
+    expect(mig['mig-configs']['all-disabled']).toEqual([
+      { devices: 'all', 'mig-enabled': false },
+    ]);
+    const nodeClass = parse(content('clusters/dev/gpu/nodeclasses/gpu.yaml')!);
+    expect(() => validateAgainstSchema(nodeClass)).not.toThrow();
+    expect(nodeClass.spec.amiSelectorTerms).toEqual([
+      { alias: 'al2023@latest' },
+    ]);
+    const kustomization = parse(
+      content('clusters/dev/gpu/kustomization.yaml')!,
+    );
+    expect(kustomization.resources).toEqual(['nodeclasses/gpu.yaml']);
+    expect(kustomization.configMapGenerator).toEqual([
+      {
+        name: cluster.devicePluginConfigMap.name,
+        namespace: 'gpu-operator',
+        files: ['default=device-plugin/default.yaml'],
+      },
+      {
+        name: cluster.migPartedConfigMap.name,
+        namespace: 'gpu-operator',
+        files: ['config.yaml=mig/config.yaml'],
+      },
+    ]);
+    const scheduler = parseAllDocuments(
+      content('clusters/dev/gpu-scheduler/gpu-binpack.yaml')!,
+    )[0].toJS();
+    const profile = parse(scheduler.data['config.yaml']).profiles[0];
+    expect(profile.schedulerName).toBe('gpu-binpack');
+    expect(profile.pluginConfig[0].args.scoringStrategy.type).toBe(
+      'MostAllocated',
+    );
+    expect(
+      profile.pluginConfig[0].args.scoringStrategy.resources,
+    ).toContainEqual({
+      name: 'nvidia.com/gpu',
+      weight: 5,
+    });
+  });
+
+  it('keeps what an existing GPU folder holds (comments, pools, configs) and is idempotent', async () => {
+    const tree = await fixtureCopy();
+    const first = await buildBootstrapChangeSet(tree, cluster, {
+      ...options,
+      binPacking: false,
+    });
+    const kustomization = first.changes.find(
+      c => c.path === 'clusters/dev/gpu/kustomization.yaml',
+    )!;
+    expect(kustomization.action).toBe('update');
+    expect(kustomization.content).toContain(
+      '# GPU capacity of the dev cluster',
+    );
+    expect(kustomization.content).toContain('nodepools/gpu-t4-ts4.yaml');
+    expect(kustomization.content).toContain('ts-4=device-plugin/ts-4.yaml');
+    expect(kustomization.content).toContain(
+      'default=device-plugin/default.yaml',
+    );
+    // all-disabled already exists in the fixture's mig config: untouched.
+    expect(first.changes.map(c => c.path)).not.toContain(
+      'clusters/dev/gpu/mig/config.yaml',
+    );
+    expect(first.changes.map(c => c.path)).not.toContain(
+      'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+    );
+
+    await writeChangeSet(tree, first);
+    const second = await buildBootstrapChangeSet(tree, cluster, {
+      ...options,
+      binPacking: false,
+    });
+    expect(second).toEqual({ changes: [], empty: true });
+  });
+});
