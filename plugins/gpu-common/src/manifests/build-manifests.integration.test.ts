@@ -166,83 +166,94 @@ describe('plan() -> buildManifests() with the built-in catalog', () => {
         }
 
         const labels = nodePool.spec.template.metadata.labels;
-        if (set.devicePluginConfig) {
-          expect(labels['nvidia.com/device-plugin.config']).toBe(
-            set.devicePluginConfig.name,
-          );
-          expect(
-            checkDevicePluginConfig(set.devicePluginConfig.config, {
-              mpsMaxReplicas: model.mpsMaxReplicas,
-            }),
-          ).toEqual([]);
-          if (
-            thePlan.sharing.mode === 'mps' &&
-            cluster.migStrategy === 'mixed'
-          ) {
-            // The config itself is clean, but the ClusterPolicy would override it: both the
-            // rule check and the planner must say so.
-            expect(
-              checkDevicePluginConfig(set.devicePluginConfig.config, {
-                effectiveMigStrategy: 'mixed',
-              }).map(f => f.rule),
-            ).toEqual(['mps-mig-mixed']);
-            expect(thePlan.warnings.join('\n')).toMatch(/mixed/);
-          }
-        } else {
-          expect(labels['nvidia.com/device-plugin.config']).toBeUndefined();
-        }
-        if (set.migConfig) {
-          expect(labels['nvidia.com/mig.config']).toBe(set.migConfig.name);
-          expect(
-            checkMigPartedConfig({
-              version: 'v1',
-              'mig-configs': { [set.migConfig.name]: set.migConfig.entries },
-            }),
-          ).toEqual([]);
-        }
-        expect(Boolean(set.devicePluginConfig)).toBe(
-          ['time-slicing', 'mps'].includes(thePlan.sharing.mode),
+        const isTsOrMps = ['time-slicing', 'mps'].includes(
+          thePlan.sharing.mode,
         );
-        expect(Boolean(set.migConfig)).toBe(thePlan.sharing.mode === 'mig');
+        const isMig = thePlan.sharing.mode === 'mig';
+        // The pool labels name exactly the config keys emitted (an unknown key crash-loops the plugin).
+        expect(Boolean(set.devicePluginConfig)).toBe(isTsOrMps);
+        expect(labels['nvidia.com/device-plugin.config']).toBe(
+          set.devicePluginConfig?.name,
+        );
+        expect(
+          set.devicePluginConfig
+            ? checkDevicePluginConfig(set.devicePluginConfig.config, {
+                mpsMaxReplicas: model.mpsMaxReplicas,
+              })
+            : [],
+        ).toEqual([]);
+        expect(Boolean(set.migConfig)).toBe(isMig);
+        expect(labels['nvidia.com/mig.config']).toBe(set.migConfig?.name);
+        expect(
+          set.migConfig
+            ? checkMigPartedConfig({
+                version: 'v1',
+                'mig-configs': { [set.migConfig.name]: set.migConfig.entries },
+              })
+            : [],
+        ).toEqual([]);
 
         expect(set.workload.mode).toBe(
           gpuRequest.spec.workload.existing ? 'patch' : 'new',
         );
-        for (const object of set.workload.objects) {
-          const full =
-            set.workload.mode === 'patch' &&
-            object.kind !== 'ResourceClaimTemplate'
-              ? (strategicMerge(
-                  existingFor(object),
-                  object,
-                ) as KubernetesObject)
-              : object;
-          expect(() => validateAgainstSchema(full)).not.toThrow();
-          if (full.kind === 'ResourceClaimTemplate') continue;
-          const pod = (full as any).spec.template.spec;
-          expect(pod.nodeSelector).toEqual({
-            'karpenter.sh/nodepool': thePlan.pool.name,
-          });
-          expect(
-            checkTolerationsMatchTaints(
-              nodePool.spec.template.spec.taints,
-              pod.tolerations,
-            ),
-          ).toEqual([]);
-          if (thePlan.sharing.mode === 'dra') {
-            expect(pod.resourceClaims).toHaveLength(1);
-          } else {
-            const gpuContainer = pod.containers.find(
-              (c: any) => c.resources?.limits?.[thePlan.resourceName],
-            );
-            expect(gpuContainer.resources.limits[thePlan.resourceName]).toBe(
-              String(thePlan.resourcePerReplica),
-            );
-          }
+        const fullObjects = set.workload.objects.map(object =>
+          set.workload.mode === 'patch' &&
+          object.kind !== 'ResourceClaimTemplate'
+            ? (strategicMerge(existingFor(object), object) as KubernetesObject)
+            : object,
+        );
+        for (const object of fullObjects) {
+          expect(() => validateAgainstSchema(object)).not.toThrow();
         }
+        const isDra = thePlan.sharing.mode === 'dra';
+        expect(fullObjects.map(o => o.kind)).toEqual(
+          isDra
+            ? [
+                'ResourceClaimTemplate',
+                gpuRequest.spec.workload.existing?.kind ?? 'Deployment',
+              ]
+            : [gpuRequest.spec.workload.existing?.kind ?? 'Deployment'],
+        );
+        const pod = (fullObjects[fullObjects.length - 1] as any).spec.template
+          .spec;
+        expect(pod.nodeSelector).toEqual({
+          'karpenter.sh/nodepool': thePlan.pool.name,
+        });
+        expect(
+          checkTolerationsMatchTaints(
+            nodePool.spec.template.spec.taints,
+            pod.tolerations,
+          ),
+        ).toEqual([]);
+        expect(pod.resourceClaims?.length ?? 0).toBe(isDra ? 1 : 0);
+        expect(
+          pod.containers
+            .map((c: any) => c.resources?.limits?.[thePlan.resourceName])
+            .filter(Boolean),
+        ).toEqual(isDra ? [] : [String(thePlan.resourcePerReplica)]);
       });
     }
   }
+
+  it('MPS on a cluster whose ClusterPolicy MIG strategy is mixed: the planner warns and the rule check reports it', () => {
+    const cluster = clusters[0];
+    expect(cluster.migStrategy).toBe('mixed');
+    const thePlan = plan(
+      request('l4-mps', 'mps', 'l4', { replicas: 5, vramGiB: 4 }),
+      builtinCatalog,
+      cluster,
+    );
+    const set = buildManifests(thePlan, cluster);
+    // Clean on its own (flags.migStrategy none) ...
+    expect(checkDevicePluginConfig(set.devicePluginConfig!.config)).toEqual([]);
+    // ... but the operator's MIG_STRATEGY env overrides it.
+    expect(
+      checkDevicePluginConfig(set.devicePluginConfig!.config, {
+        effectiveMigStrategy: cluster.migStrategy,
+      }).map(f => f.rule),
+    ).toEqual(['mps-mig-mixed']);
+    expect(thePlan.warnings.join('\n')).toMatch(/mixed/);
+  });
 
   it('MIG entries carry the PCI filter of the model (1g.10gb exists on several GPUs)', () => {
     const cluster = clusters[0];

@@ -308,20 +308,19 @@ export function checkDevicePluginConfig(
         ),
       );
       const lists = plugin.deviceListStrategy;
-      const entries = Array.isArray(lists)
-        ? lists
-        : lists === undefined
-          ? []
-          : [lists];
-      entries.forEach((entry, index) =>
-        findings.push(
-          ...checkEnum(
-            entry,
-            DEVICE_LIST_STRATEGIES,
-            joinPath('flags.plugin.deviceListStrategy', index),
+      // A single string or a list of strings (NVIDIA.md §1.1).
+      const entries: unknown[] = Array.isArray(lists) ? lists : [lists];
+      entries
+        .filter(entry => entry !== undefined)
+        .forEach((entry, index) =>
+          findings.push(
+            ...checkEnum(
+              entry,
+              DEVICE_LIST_STRATEGIES,
+              joinPath('flags.plugin.deviceListStrategy', index),
+            ),
           ),
-        ),
-      );
+        );
     }
     if (isRecord(flags.gfd)) {
       findings.push(

@@ -7,16 +7,13 @@ import type { InputIssue } from '../errors';
  */
 export type ValidationFinding = InputIssue;
 
-/** Joins path segments: `spec.template.metadata.labels["a/b"]`-style keys kept readable. */
+/** Joins path segments: `joinPath('spec.requirements', 0, 'key')` is `spec.requirements[0].key`. */
 export function joinPath(...segments: (string | number)[]): string {
   return segments
-    .map((segment, index) =>
-      typeof segment === 'number'
-        ? `[${segment}]`
-        : index === 0
-          ? segment
-          : `.${segment}`,
-    )
+    .map((segment, index) => {
+      if (typeof segment === 'number') return `[${segment}]`;
+      return index === 0 ? segment : `.${segment}`;
+    })
     .join('');
 }
 
