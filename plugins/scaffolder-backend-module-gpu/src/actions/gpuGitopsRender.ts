@@ -2,11 +2,11 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { resolveSafeChildPath } from '@backstage/backend-plugin-api';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { buildManifests } from '@gpu-gitops/plugin-gpu-common';
+import { buildManifests, findModel } from '@gpu-gitops/plugin-gpu-common';
 import {
   applyPlan,
   MemoryRepoTree,
-  renderPullRequestText,
+  renderPullRequest,
   requestBranchName,
   type RepoTree,
 } from '@gpu-gitops/plugin-gpu-node';
@@ -108,9 +108,10 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
           }
         },
       );
-      const { title, body } = renderPullRequestText({
+      const { title, body } = renderPullRequest({
         plan: planned.plan,
-        changeSet,
+        files: changeSet.changes,
+        model: findModel(services.catalog, planned.plan.pool.gpuModel),
       });
       const { namespace, name } = planned.request.metadata;
       ctx.output('targetPath', targetPath);

@@ -1,0 +1,86 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { builtinCatalog, SHARING_MODES } from '@gpu-gitops/plugin-gpu-common';
+import { createGpuGitopsBootstrapAction } from '../actions/gpuGitopsBootstrap';
+import { createGpuGitopsPullRequestAction } from '../actions/gpuGitopsPullRequest';
+import { createGpuGitopsRenderAction } from '../actions/gpuGitopsRender';
+import { createGpuPlanAction } from '../actions/gpuPlan';
+import { testServices } from '../testing/testServices';
+import { gpuModelChoices } from './gpuModelChoices';
+
+const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');
+
+async function readTemplate(name: string) {
+  return parse(
+    await fs.readFile(path.join(TEMPLATES_DIR, name, 'template.yaml'), 'utf8'),
+  );
+}
+
+const services = testServices(undefined);
+const actions = Object.fromEntries(
+  [
+    createGpuPlanAction(services),
+    createGpuGitopsRenderAction(services),
+    createGpuGitopsPullRequestAction(services),
+    createGpuGitopsBootstrapAction(services),
+  ].map(a => [a.id, a]),
+);
+
+/** Every `gpu:*` step passes only inputs its action declares (additionalProperties is false). */
+function expectStepInputsDeclared(template: any) {
+  for (const step of template.spec.steps) {
+    const action = actions[step.action];
+    if (!action) continue;
+    const declared = Object.keys(
+      (action.schema?.input as { properties: object }).properties,
+    );
+    expect({
+      step: step.id,
+      extra: Object.keys(step.input).filter(k => !declared.includes(k)),
+    }).toEqual({
+      step: step.id,
+      extra: [],
+    });
+  }
+}
+
+describe('software templates', () => {
+  it('gpu-workload offers exactly the catalog GPU models, labelled with memory and price', async () => {
+    const template = await readTemplate('gpu-workload');
+    const gpuPage = template.spec.parameters.find(
+      (p: any) => p.properties?.model,
+    );
+    const model = gpuPage.properties.model;
+    const choices = gpuModelChoices(builtinCatalog);
+    expect(model.enum).toEqual(['auto', ...choices.map(c => c.id)]);
+    expect(model.enumNames.slice(1)).toEqual(choices.map(c => c.label));
+    expect(gpuPage.properties.sharing.enum).toEqual([...SHARING_MODES]);
+  });
+
+  it('gpu-workload plans, opens the PR and links the PR and the entity', async () => {
+    const template = await readTemplate('gpu-workload');
+    expect(template.apiVersion).toBe('scaffolder.backstage.io/v1beta3');
+    expect(template.kind).toBe('Template');
+    expect(template.spec.steps.map((s: any) => s.action)).toEqual([
+      'gpu:plan',
+      'gpu:gitops:pull-request',
+      'catalog:register',
+    ]);
+    expectStepInputsDeclared(template);
+    const links = template.spec.output.links;
+    expect(links[0].url).toBe('${{ steps.pr.output.pullRequestUrl }}');
+    expect(links[1].entityRef).toBe('component:default/${{ parameters.name }}');
+    expect(template.spec.output.text[0].content).toBe(
+      '${{ steps.plan.output.summary }}',
+    );
+  });
+
+  it('gpu-cluster-bootstrap runs gpu:gitops:bootstrap with declared inputs', async () => {
+    const template = await readTemplate('gpu-cluster-bootstrap');
+    expect(template.spec.steps.map((s: any) => s.action)).toEqual([
+      'gpu:gitops:bootstrap',
+    ]);
+    expectStepInputsDeclared(template);
+  });
+});
