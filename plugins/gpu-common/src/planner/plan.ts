@@ -29,6 +29,7 @@ import {
 import { poolLimits } from './pool-limits';
 import { basePoolName, freeName } from './pool-naming';
 import { findReusablePool } from './reuse-pool';
+import { reconcileReusedPoolConfigs } from './reused-pool-configs';
 import { decideDra } from './sharing-dra';
 import { decideExclusive } from './sharing-exclusive';
 import { decideMig } from './sharing-mig';
@@ -249,6 +250,14 @@ function planForModel(
     explanation.push(
       `reuse: pool ${reused.name} (${reused.path}) already runs ${model.id} ${gpu.sharing} with ${decision.resourceName}; its limits are raised instead of creating a pool.`,
     );
+    const live = reconcileReusedPoolConfigs(
+      reused,
+      sharing,
+      modeLabels,
+      repoState,
+    );
+    warnings.push(...live.warnings);
+    explanation.push(...live.explanation);
   } else {
     const base = basePoolName(model.id, decision.poolSuffix);
     const name = freeName(

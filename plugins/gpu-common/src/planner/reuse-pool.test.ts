@@ -202,3 +202,88 @@ describe('plan: config names never collide with other content', () => {
     expect(p.pool.labels['nvidia.com/mig.config']).toBe('all-1g.10gb-2');
   });
 });
+
+describe('plan: live config labels of a reused pool', () => {
+  const migRequest = gpuRequest({
+    model: 'a100-80gb',
+    sharing: 'mig',
+    vramGiB: 5,
+  });
+  const migPool: Partial<PoolState> = {
+    name: 'gpu-a100-80gb-mig-1g.10gb',
+    gpuModel: 'a100-80gb',
+    sharingMode: 'mig',
+    slicesPerGpu: undefined,
+    migProfile: '1g.10gb',
+    resourceName: 'nvidia.com/mig-1g.10gb',
+    instanceTypes: ['a100-x8'],
+    migConfigName: 'team-small-slices',
+    limits: { 'nvidia.com/gpu': 8 },
+  };
+
+  it('keeps a live MIG config name that already holds the layout', () => {
+    const entries = [
+      { devices: 'all', 'mig-enabled': true, 'mig-devices': { '1g.10gb': 7 } },
+    ];
+    const p = plan(
+      migRequest,
+      fixtureCatalog,
+      awsCluster,
+      repo([migPool], { migConfigs: { 'team-small-slices': entries } }),
+    );
+    expect(p.pool.reused).toBe(true);
+    expect(p.sharing.migConfigName).toBe('team-small-slices');
+    expect(p.sharing.migConfigEntries).toEqual(entries);
+    expect(p.pool.labels['nvidia.com/mig.config']).toBe('team-small-slices');
+    expect(p.warnings.some(w => /re-partitions/.test(w))).toBe(false);
+  });
+
+  it('warns before relabeling live MIG nodes to another layout', () => {
+    const entries = [
+      { devices: 'all', 'mig-enabled': true, 'mig-devices': { '1g.10gb': 3 } },
+    ];
+    const p = plan(
+      migRequest,
+      fixtureCatalog,
+      awsCluster,
+      repo([migPool], { migConfigs: { 'team-small-slices': entries } }),
+    );
+    expect(p.sharing.migConfigName).toBe('all-1g.10gb');
+    expect(
+      p.warnings.some(w => /re-partitions/.test(w) && /drain/.test(w)),
+    ).toBe(true);
+  });
+
+  it('keeps a live device-plugin config name with the same content', () => {
+    const state = repo([{ deviceConfigName: 'ts-4-legacy' }], {
+      devicePluginConfigs: { 'ts-4-legacy': fresh.sharing.devicePluginConfig },
+    });
+    const p = plan(request, fixtureCatalog, awsCluster, state);
+    expect(p.sharing.deviceConfigName).toBe('ts-4-legacy');
+    expect(p.pool.labels['nvidia.com/device-plugin.config']).toBe(
+      'ts-4-legacy',
+    );
+  });
+
+  it('moves a reused pool to the new content-derived name when content differs', () => {
+    const state = repo([{ deviceConfigName: 'ts-4-legacy' }], {
+      devicePluginConfigs: {
+        'ts-4-legacy': {
+          version: 'v1',
+          sharing: {
+            timeSlicing: {
+              resources: [{ name: 'nvidia.com/gpu', replicas: 4 }],
+            },
+          },
+        },
+      },
+    });
+    const p = plan(request, fixtureCatalog, awsCluster, state);
+    expect(p.sharing.deviceConfigName).toBe(fresh.sharing.deviceConfigName);
+    expect(
+      p.explanation.some(l =>
+        /moves from device-plugin config "ts-4-legacy"/.test(l),
+      ),
+    ).toBe(true);
+  });
+});

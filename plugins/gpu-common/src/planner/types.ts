@@ -37,6 +37,12 @@ export interface PoolState {
    * shared pools. Optional: older readers leave it out.
    */
   limits?: Record<string, number>;
+  /**
+   * The pool's current `spec.template.spec.taints`, if known. A reused pool
+   * keeps its taints, so a workload planned onto it must tolerate these (not
+   * a freshly derived taint). Optional: older readers leave it out.
+   */
+  taints?: { key: string; value?: string; effect: string }[];
 }
 
 /** A GPU workload found in the repository (new Deployment or patch). */
