@@ -57,6 +57,9 @@ describe('readRepoState', () => {
         deviceConfigName: 'ts-4',
         limit: 8,
         limits: { 'nvidia.com/gpu.shared': 8 },
+        taints: [
+          { key: 'nvidia.com/gpu', value: 'gpu-t4-ts4', effect: 'NoSchedule' },
+        ],
       },
     ]);
     expect(Object.keys(state.devicePluginConfigs)).toEqual(['ts-4']);

@@ -279,6 +279,18 @@ function parsePool(
       .filter((e): e is readonly [string, number] => e[1] !== undefined),
   );
   if (Object.keys(allLimits).length > 0) pool.limits = allLimits;
+  if (Array.isArray(taints)) {
+    pool.taints = taints
+      .filter(isPlainObject)
+      .filter(t => typeof t.key === 'string' && typeof t.effect === 'string')
+      .map(t => ({
+        key: String(t.key),
+        ...(t.value !== undefined && t.value !== null
+          ? { value: String(t.value) }
+          : {}),
+        effect: String(t.effect),
+      }));
+  }
   return pool;
 }
 

@@ -66,6 +66,14 @@ describe('validateGitOpsTree', () => {
     expect(await validate(clean)).toEqual([]);
   });
 
+  it('finds nothing wrong in the project fixture repository', async () => {
+    expect(
+      await validateGitOpsTree(
+        join(__dirname, '../../../../test/fixtures/gitops-repo'),
+      ),
+    ).toEqual([]);
+  });
+
   it('reports YAML syntax errors', async () => {
     const findings = await validate({
       ...clean,

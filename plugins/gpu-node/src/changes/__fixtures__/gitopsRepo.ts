@@ -99,7 +99,7 @@ spec:
           values: ["on-demand"]
       taints:
         - key: nvidia.com/gpu
-          value: "true"
+          value: gpu-t4-ts4
           effect: NoSchedule
       expireAfter: 720h
   disruption:
