@@ -83,6 +83,27 @@ describe('checkNodePoolRules', () => {
     );
   });
 
+  it('checks template label values and Exists without values', () => {
+    const p = pool();
+    p.spec.template.metadata.labels = {
+      ok: 'a.b-c_d',
+      slash: 'a/b',
+      long: 'x'.repeat(64),
+      edge: '-a',
+    };
+    p.spec.template.spec.requirements.push({
+      key: 'example.com/gpu',
+      operator: 'Exists',
+      values: ['x'],
+    });
+    expect(rules(p)).toEqual([
+      'spec.template.metadata.labels["slash"]:label-value',
+      'spec.template.metadata.labels["long"]:label-value',
+      'spec.template.metadata.labels["edge"]:label-value',
+      'spec.template.spec.requirements[6].values:requirement-values',
+    ]);
+  });
+
   it('allows only limits.nodes and no weight on static pools, and wants string quantities', () => {
     const p = pool();
     p.spec.replicas = 2;

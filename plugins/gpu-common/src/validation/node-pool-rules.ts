@@ -49,6 +49,7 @@ export function checkTolerationsMatchTaints(
     }));
 }
 
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const DURATION = /^(([0-9]+(s|m|h))+|Never)$/;
 
 export interface NodePoolRuleOptions {
@@ -104,12 +105,42 @@ export function checkNodePoolRules(
     }
   }
 
+  // Label values: the CRD's pattern and length, which the JSON schema models omit.
+  const templateMeta = isRecord(template.metadata) ? template.metadata : {};
+  const labels = isRecord(templateMeta.labels) ? templateMeta.labels : {};
+  for (const [key, value] of Object.entries(labels)) {
+    if (
+      typeof value !== 'string' ||
+      value.length > 63 ||
+      !LABEL_VALUE.test(value)
+    ) {
+      findings.push({
+        path: `spec.template.metadata.labels["${key}"]`,
+        rule: 'label-value',
+        message: `label value "${String(value)}" must be at most 63 characters of [A-Za-z0-9-_.], starting and ending alphanumeric`,
+      });
+    }
+  }
+  if (Object.keys(labels).length > 100) {
+    findings.push({
+      path: 'spec.template.metadata.labels',
+      rule: 'max-items',
+      message: 'at most 100 template labels',
+    });
+  }
   const requirements = Array.isArray(templateSpec.requirements)
     ? templateSpec.requirements
     : [];
   const gte =
     options.karpenterVersion === undefined ||
     karpenterSupportsGte(options.karpenterVersion);
+  if (requirements.length > 100) {
+    findings.push({
+      path: 'spec.template.spec.requirements',
+      rule: 'max-items',
+      message: 'at most 100 requirements',
+    });
+  }
   requirements.forEach((requirement, index) => {
     if (!isRecord(requirement)) return;
     const at = joinPath('spec.template.spec.requirements', index);
@@ -120,6 +151,13 @@ export function checkNodePoolRules(
         path: `${at}.values`,
         rule: 'requirement-values',
         message: `requirements with operator '${op}' must have a value defined`,
+      });
+    }
+    if ((op === 'Exists' || op === 'DoesNotExist') && values.length > 0) {
+      findings.push({
+        path: `${at}.values`,
+        rule: 'requirement-values',
+        message: `operator '${op}' takes no values`,
       });
     }
     if (op === 'Gt' || op === 'Lt' || op === 'Gte' || op === 'Lte') {
