@@ -106,4 +106,21 @@ describe('parseGpuRequestYaml', () => {
       expect.objectContaining({ path: 'spec.gpu.replicas', rule: 'min' }),
     );
   });
+
+  it('rejects a __proto__ key as unknown and pollutes nothing', () => {
+    const text = VALID.replace(
+      'kind: GpuRequest',
+      'kind: GpuRequest\n__proto__: {polluted: true}',
+    );
+    expect(issuesOf(text)).toEqual([
+      expect.objectContaining({ path: '__proto__', rule: 'unknown-key' }),
+    ]);
+    expect(({} as any).polluted).toBeUndefined();
+  });
+
+  it('rejects infinite numbers that YAML can express', () => {
+    expect(firstIssue(VALID.replace('vramGiB: 4', 'vramGiB: .inf'))).toEqual(
+      expect.objectContaining({ path: 'spec.gpu.vramGiB' }),
+    );
+  });
 });
