@@ -9,3 +9,8 @@ export * from './layout';
 export * from './repo';
 export * from './changes';
 export * from './validate';
+export * from './redact';
+export * from './git';
+export * from './forges';
+export * from './pr';
+export * from './publish';

@@ -82,6 +82,10 @@ describe('Redactor', () => {
     expect(redacted.message).toBe('push failed for ***');
     expect(redacted.stack).not.toContain(TOKEN);
     expect((redacted as any).stderr).toBe('remote: token *** rejected');
+    class CustomError extends Error {}
+    expect(redactor.redactError(new CustomError(TOKEN))).toBeInstanceOf(
+      CustomError,
+    );
   });
 
   it('redacts structured values', () => {

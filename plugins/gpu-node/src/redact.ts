@@ -106,6 +106,8 @@ export class Redactor {
         ? error
         : new Error(String(error ?? 'unknown error'));
     const redacted = new Error(this.redact(source.message));
+    // Keep the class (GitOpsError, ForgeError, ...) so callers can still branch on it.
+    Object.setPrototypeOf(redacted, Object.getPrototypeOf(source));
     redacted.name = source.name;
     redacted.stack = source.stack ? this.redact(source.stack) : undefined;
     for (const key of Object.keys(source)) {

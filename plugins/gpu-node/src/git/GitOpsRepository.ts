@@ -148,6 +148,8 @@ export class GitOpsRepository {
   private readonly redactor: Redactor;
   private readonly env: Record<string, string>;
   private readonly author: GitAuthor;
+  /** Whether the current checkout is sparse (then changed folders must be added to it). */
+  private sparse = true;
 
   constructor(options: GitOpsRepositoryOptions) {
     this.redactor = options.redactor ?? new Redactor();
@@ -390,7 +392,14 @@ export class GitOpsRepository {
     }
   }
 
+  /** Cone-mode sparse checkout of `folders`; an empty folder ('' = repository root) means everything. */
   private async setSparse(git: SimpleGit, folders: string[]): Promise<void> {
+    if (folders.some(f => f.replace(/^[./]+|\/+$/g, '') === '')) {
+      await this.run(git, ['sparse-checkout', 'disable']);
+      this.sparse = false;
+      return;
+    }
+    this.sparse = true;
     const unique = [
       ...new Set(folders.map(f => f.replace(/^\/+|\/+$/g, '')).filter(Boolean)),
     ].sort();
@@ -447,7 +456,7 @@ export class GitOpsRepository {
     const folders = [
       ...new Set(built.changes.map(c => folderOf(c.path)).filter(Boolean)),
     ] as string[];
-    if (folders.length) {
+    if (this.sparse && folders.length) {
       await this.run(git, ['sparse-checkout', 'add', '--', ...folders]);
     }
     await this.run(git, [

@@ -1,0 +1,3 @@
+export * from './publishGpuRequest';
+export { sparseFoldersFor } from './sparseFolders';
+export type { StageTiming } from './stages';

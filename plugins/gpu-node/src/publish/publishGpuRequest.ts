@@ -1,0 +1,312 @@
+/**
+ * The publisher: one GPU request in, one branch + pull request out.
+ *
+ *   clone/fetch → readRepoState → plan → buildManifests → applyPlan
+ *     → (empty? stop) → commit + push (rebuilt on a moved base) → forge PR
+ *
+ * Used by the CLI `pr` command and the `gpu:gitops:pull-request` action.
+ * Idempotent: the branch is `gpu/<namespace>-<name>`, a re-run updates the
+ * same branch and PR. Staleness is resolved by re-running: each run rebuilds
+ * the change on the current base, so a branch that no longer merges cleanly
+ * becomes mergeable again.
+ *
+ * The token is registered with a Redactor before anything runs; every log
+ * line, error, and the title/body pass through it.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import {
+  buildManifests,
+  ClusterProfile,
+  findModel,
+  GpuCatalog,
+  GpuRequest,
+  isGpuInputError,
+  parseGpuRequest,
+  Plan,
+  plan as planRequest,
+} from '@gpu-gitops/plugin-gpu-common';
+import { applyPlan } from '../changes/applyPlan';
+import { renderChangeSetDiff } from '../changes/diff';
+import type { ChangeSet } from '../changes/types';
+import { createForge } from '../forges/createForge';
+import type { RetryOptions } from '../forges/http';
+import type { Forge, ForgeKind } from '../forges/types';
+import { requestBranchName, requestTrailer } from '../git/branchName';
+import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
+import type { LayoutInput } from '../layout/layout';
+import {
+  PullRequestTemplates,
+  renderPullRequest,
+} from '../pr/renderPullRequest';
+import { readRepoState } from '../repo/readRepoState';
+import { FsRepoTree } from '../repo/tree';
+import { PublishLogger, Redactor, redactingLogger } from '../redact';
+import { sparseFoldersFor } from './sparseFolders';
+import { runStage, StageTiming } from './stages';
+
+export interface PublishGpuRequestOptions {
+  request: GpuRequest;
+  cluster: ClusterProfile;
+  catalog: GpuCatalog;
+  /** GitOps repository: https URL, file:// URL or a local path. Never with credentials. */
+  repoUrl: string;
+  baseBranch?: string;
+  /** A forge kind (built with `token`) or a ready Forge. Default `local`. */
+  forge?: ForgeKind | Forge;
+  /** Forge API root (GitHub Enterprise, self-hosted GitLab/Gitea). */
+  forgeApiBaseUrl?: string;
+  /** Used for git over HTTP(S) (auth header) and the forge API. */
+  token?: string;
+  /** Basic-auth user for git (`x-access-token` default; GitLab `oauth2`). */
+  tokenUsername?: string;
+  author?: GitAuthor;
+  layout?: LayoutInput;
+  templates?: PullRequestTemplates;
+  draft?: boolean;
+  labels?: string[];
+  reviewers?: string[];
+  /** Compute plan, change set, diff, title and body; push nothing, open nothing. */
+  dryRun?: boolean;
+  /** Where cached clones live (default `<tmp>/gpu-gitops-cache`). */
+  cacheDir?: string;
+  logger?: PublishLogger;
+  /** Push attempts when the base moves (default 3). */
+  maxPushAttempts?: number;
+  /** Forge HTTP retries (5xx); injectable backoff. */
+  forgeRetry?: RetryOptions;
+  /** Extra secrets to redact (the token is always registered). */
+  redactor?: Redactor;
+  /** Test seam / embedding hook: runs right before each push attempt. */
+  beforePush?: (attempt: number) => Promise<void>;
+}
+
+export interface PublishGpuRequestResult {
+  branch: string;
+  /** Commit at the head of the branch (undefined when nothing changed or dry-run). */
+  commit?: string;
+  /** PR / MR URL (`<repoUrl>#<branch>` for the local forge); undefined when nothing changed or dry-run. */
+  url?: string;
+  number?: number;
+  /** False when the repository already holds exactly this request. */
+  changed: boolean;
+  /** True when an existing branch / PR was updated rather than created. */
+  updated: boolean;
+  /** Repository paths the change touches. */
+  files: string[];
+  title: string;
+  body: string;
+  commitMessage: string;
+  plan: Plan;
+  /** Unified diff of the change (dry-run only). */
+  diff?: string;
+  baseSha: string;
+  dryRun: boolean;
+  /** Push attempts used (0 in dry-run or when nothing changed). */
+  attempts: number;
+  stages: StageTiming[];
+}
+
+export const DEFAULT_CACHE_DIR = path.join(os.tmpdir(), 'gpu-gitops-cache');
+
+interface BuiltState {
+  plan: Plan;
+  changeSet: ChangeSet;
+  title: string;
+  body: string;
+  commitMessage: string;
+}
+
+export async function publishGpuRequest(
+  options: PublishGpuRequestOptions,
+): Promise<PublishGpuRequestResult> {
+  const redactor = options.redactor ?? new Redactor();
+  redactor.add(options.token);
+  const logger = redactingLogger(options.logger, redactor);
+  try {
+    return await publish(options, redactor, logger);
+  } catch (error) {
+    // Input errors carry field paths and rules the caller maps (exit 2 / InputError);
+    // they hold no secrets but are still redacted, keeping their class.
+    if (isGpuInputError(error)) throw redactor.redactError(error);
+    const redacted = redactor.redactError(error);
+    logger.warn(`publish failed: ${redacted.message}`);
+    throw redacted;
+  }
+}
+
+async function publish(
+  options: PublishGpuRequestOptions,
+  redactor: Redactor,
+  logger: PublishLogger,
+): Promise<PublishGpuRequestResult> {
+  const stages: StageTiming[] = [];
+  // Re-validate: callers may hand us objects that never went through the schema.
+  const request = parseGpuRequest(options.request);
+  const { namespace, name } = request.metadata;
+  const cluster = options.cluster;
+  const branch = requestBranchName(namespace, name);
+  const trailer = requestTrailer(namespace, name);
+  const sparsePaths = sparseFoldersFor(options.layout, cluster.name);
+  const dryRun = options.dryRun ?? false;
+
+  const repository = new GitOpsRepository({
+    repoUrl: options.repoUrl,
+    baseBranch: options.baseBranch,
+    cacheDir: options.cacheDir ?? DEFAULT_CACHE_DIR,
+    token: options.token,
+    tokenUsername: options.tokenUsername,
+    author: options.author,
+    redactor,
+    logger,
+  });
+
+  let built: BuiltState | undefined;
+  const build = async (workDir: string, attempt: number) => {
+    const suffix = attempt > 1 ? ` (rebuild ${attempt})` : '';
+    const tree = new FsRepoTree(workDir);
+    const state = await runStage(
+      logger,
+      stages,
+      `Read repository state${suffix}`,
+      () => readRepoState(tree, options.layout, cluster.name),
+    );
+    for (const skipped of state.skipped) {
+      logger.warn(`skipped ${skipped.path}: ${skipped.reason}`);
+    }
+    const plan = await runStage(logger, stages, `Plan${suffix}`, async () =>
+      planRequest(request, options.catalog, cluster, state),
+    );
+    const manifests = await runStage(
+      logger,
+      stages,
+      `Build manifests${suffix}`,
+      async () => buildManifests(plan, cluster),
+    );
+    const changeSet = await runStage(
+      logger,
+      stages,
+      `Apply plan to the repository${suffix}`,
+      () =>
+        applyPlan(tree, { plan, manifests, layout: options.layout, cluster }),
+    );
+    const rendered = renderPullRequest({
+      plan,
+      files: changeSet.changes,
+      model: findModel(options.catalog, plan.pool.gpuModel),
+      templates: options.templates,
+      redactor,
+    });
+    built = {
+      plan,
+      changeSet,
+      title: rendered.title,
+      body: rendered.body,
+      commitMessage: rendered.commitMessage,
+    };
+    return changeSet;
+  };
+
+  if (dryRun) {
+    const { workDir, baseSha } = await runStage(
+      logger,
+      stages,
+      'Fetch base',
+      () => repository.checkoutBase(sparsePaths),
+    );
+    const changeSet = await build(workDir, 1);
+    const state = built!;
+    return {
+      branch,
+      changed: !changeSet.empty && changeSet.changes.length > 0,
+      updated: false,
+      files: changeSet.changes.map(c => c.path).sort(),
+      title: state.title,
+      body: state.body,
+      commitMessage: state.commitMessage,
+      plan: state.plan,
+      diff: redactor.redact(renderChangeSetDiff(changeSet)),
+      baseSha,
+      dryRun,
+      attempts: 0,
+      stages,
+    };
+  }
+
+  const pushed = await runStage(
+    logger,
+    stages,
+    `Commit and push ${branch}`,
+    () =>
+      repository.publishBranch({
+        branch,
+        trailer,
+        sparsePaths,
+        maxAttempts: options.maxPushAttempts,
+        beforePush: options.beforePush,
+        build: async ({ workDir, attempt }) => {
+          const changeSet = await build(workDir, attempt);
+          if (changeSet.empty || changeSet.changes.length === 0)
+            return undefined;
+          return { changes: changeSet.changes, message: built!.commitMessage };
+        },
+      }),
+  );
+  const state = built!;
+  const common = {
+    branch,
+    title: state.title,
+    body: state.body,
+    commitMessage: state.commitMessage,
+    plan: state.plan,
+    baseSha: pushed.baseSha,
+    dryRun,
+    attempts: pushed.attempts,
+    stages,
+  };
+  if (!pushed.changed) {
+    logger.info(
+      `the repository already holds ${namespace}/${name}: no branch, no pull request`,
+    );
+    return { ...common, changed: false, updated: false, files: [] };
+  }
+
+  const forge =
+    typeof options.forge === 'object'
+      ? options.forge
+      : createForge(options.forge ?? 'local', {
+          token: options.token,
+          apiBaseUrl: options.forgeApiBaseUrl,
+          retry: options.forgeRetry,
+          redactor,
+        });
+  const pr = await runStage(
+    logger,
+    stages,
+    `Open or update the ${forge.kind} pull request`,
+    () =>
+      forge.createOrUpdatePullRequest({
+        repoUrl: options.repoUrl,
+        baseBranch: repository.baseBranch,
+        headBranch: branch,
+        title: state.title,
+        body: state.body,
+        draft: options.draft,
+        labels: options.labels,
+        reviewers: options.reviewers,
+        headBranchExisted: pushed.branchExisted,
+      }),
+  );
+  logger.info(
+    `${pr.updated ? 'updated' : 'opened'} ${redactor.redact(pr.url)}`,
+  );
+  return {
+    ...common,
+    commit: pushed.commit,
+    url: redactor.redact(pr.url),
+    number: pr.number,
+    changed: true,
+    updated: pr.updated,
+    files: pushed.files,
+  };
+}

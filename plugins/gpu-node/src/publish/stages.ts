@@ -1,0 +1,27 @@
+/** Stage progress with durations, through a (redacting) logger. */
+import type { PublishLogger } from '../redact';
+
+export interface StageTiming {
+  stage: string;
+  ms: number;
+}
+
+export async function runStage<T>(
+  logger: PublishLogger,
+  timings: StageTiming[],
+  stage: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = Date.now();
+  logger.info(`${stage}…`);
+  try {
+    const result = await work();
+    const ms = Date.now() - started;
+    timings.push({ stage, ms });
+    logger.info(`${stage}: done in ${ms} ms`);
+    return result;
+  } catch (error) {
+    logger.warn(`${stage}: failed after ${Date.now() - started} ms`);
+    throw error;
+  }
+}
