@@ -6,6 +6,7 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   FsRepoTree,
   GitOpsRepository,
+  sparseFoldersFor,
   type ForgeKind,
   type RepoTree,
 } from '@gpu-gitops/plugin-gpu-node';
@@ -61,11 +62,6 @@ export interface GitOpsTargetInput {
 export interface GitOpsTarget extends GitOpsSettings {
   credentials: GitCredentials;
   cacheDir: string;
-}
-
-/** Folders a plan reads and writes (cone-mode sparse checkout keeps big repos cheap). */
-export function sparseFoldersFor(cluster: string): string[] {
-  return [`clusters/${cluster}/gpu`, 'apps', 'requests'];
 }
 
 export const DEFAULT_CACHE_DIR = path.join(os.tmpdir(), 'backstage-gpu-gitops');
@@ -132,7 +128,7 @@ export async function readGitOpsBase(
         author: target.author,
       });
       const { workDir, baseSha } = await repository.checkoutBase(
-        sparseFoldersFor(cluster),
+        sparseFoldersFor(undefined, cluster),
       );
       return { tree: new FsRepoTree(workDir), baseSha };
     },

@@ -1,0 +1,139 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import yaml from 'yaml';
+import { createMockDirectory } from '@backstage/backend-test-utils';
+import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
+import {
+  createFixtureGitopsRepo,
+  type FixtureRepo,
+} from '../testing/fixtureGitopsRepo';
+import { testServices } from '../testing/testServices';
+import { createGpuGitopsRenderAction } from './gpuGitopsRender';
+import { examples } from './gpuGitopsRender.examples';
+
+const input = {
+  name: 'vision-api',
+  namespace: 'ml',
+  owner: 'group:default/ml-platform',
+  model: 'a100-40gb',
+  sharing: 'mig' as const,
+  replicas: 3,
+  vramGiB: 9,
+  image: 'ghcr.io/example/vision-api:0.3.0',
+};
+
+function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
+  return Object.fromEntries(
+    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
+  );
+}
+
+describe('gpu:gitops:render', () => {
+  const workspace = createMockDirectory();
+  let repo: FixtureRepo;
+
+  beforeAll(async () => {
+    repo = await createFixtureGitopsRepo();
+  });
+  afterAll(async () => {
+    await repo.cleanup();
+  });
+  beforeEach(() => workspace.clear());
+
+  it('writes the change set under targetPath and outputs files, branch, title and body', async () => {
+    const action = createGpuGitopsRenderAction(testServices(repo));
+    const ctx = createMockActionContext({
+      input: { ...input, targetPath: 'out' },
+      workspacePath: workspace.path,
+    });
+    await action.handler(ctx);
+    const out = outputsOf(ctx);
+    expect(out.targetPath).toBe('out');
+    expect(out.changed).toBe(true);
+    expect(out.branchName).toBe('gpu/ml-vision-api');
+    const paths = out.files.map((f: { path: string }) => f.path);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'clusters/dev/gpu/kustomization.yaml',
+        'clusters/dev/gpu/mig/config.yaml',
+        'requests/ml/vision-api.yaml',
+      ]),
+    );
+    expect(
+      paths.some((p: string) =>
+        p.startsWith('clusters/dev/gpu/nodepools/gpu-a100-40gb-mig'),
+      ),
+    ).toBe(true);
+    expect(paths.some((p: string) => p.startsWith('apps/ml/vision-api/'))).toBe(
+      true,
+    );
+    // Full content of every file is in the workspace, existing files keep their content.
+    for (const file of out.files) {
+      const written = await fs.readFile(
+        path.join(workspace.path, 'out', file.path),
+        'utf8',
+      );
+      expect(written.length).toBeGreaterThan(0);
+    }
+    const kustomization = await fs.readFile(
+      path.join(workspace.path, 'out', 'clusters/dev/gpu/kustomization.yaml'),
+      'utf8',
+    );
+    expect(kustomization).toContain('nodepools/gpu-t4-ts4.yaml');
+    expect(kustomization).toContain('# GPU capacity of the dev cluster');
+    const mig = yaml.parse(
+      await fs.readFile(
+        path.join(workspace.path, 'out', 'clusters/dev/gpu/mig/config.yaml'),
+        'utf8',
+      ),
+    );
+    expect(Object.keys(mig['mig-configs'])).toEqual(
+      expect.arrayContaining(['all-disabled']),
+    );
+    expect(out.title).toContain('vision-api');
+    expect(out.body).toContain('a100-40gb');
+    // Nothing was pushed.
+    expect(Object.keys(await repo.refs())).toEqual(['refs/heads/main']);
+  });
+
+  it('refuses a targetPath outside the workspace', async () => {
+    const action = createGpuGitopsRenderAction(testServices(repo));
+    const ctx = createMockActionContext({
+      input: { ...input, targetPath: '../escape' },
+      workspacePath: workspace.path,
+    });
+    await expect(action.handler(ctx)).rejects.toThrow(/outside/i);
+  });
+
+  it('renders onto an empty repository when none is configured', async () => {
+    const action = createGpuGitopsRenderAction(testServices(undefined));
+    const ctx = createMockActionContext({
+      input: {
+        ...input,
+        sharing: 'time-slicing' as const,
+        model: 't4',
+        vramGiB: 3,
+      },
+      workspacePath: workspace.path,
+    });
+    await action.handler(ctx);
+    const out = outputsOf(ctx);
+    expect(out.targetPath).toBe('gitops');
+    expect(
+      out.files.every((f: { action: string }) => f.action === 'create'),
+    ).toBe(true);
+  });
+
+  it('runs its example step', async () => {
+    const step = yaml.parse(examples[0].example).steps[0];
+    const action = createGpuGitopsRenderAction(testServices(repo));
+    const ctx = createMockActionContext({
+      input: step.input,
+      workspacePath: workspace.path,
+    });
+    await action.handler(ctx);
+    expect(outputsOf(ctx).branchName).toBe(
+      `gpu/${step.input.namespace}-${step.input.name}`,
+    );
+  });
+});
