@@ -104,6 +104,16 @@ describe('buildNodePool', () => {
     expect(pool.spec.weight).toBeUndefined();
   });
 
+  it('sizes a reused static pool by its planned (cumulative) node limit', () => {
+    const plan = {
+      ...draL4Plan,
+      pool: { ...draL4Plan.pool, reused: true, limits: { nodes: 5 } },
+    };
+    const pool = buildNodePool(plan, awsCluster) as any;
+    expect(pool.spec.replicas).toBe(5);
+    expect(pool.spec.limits).toEqual({ nodes: '5' });
+  });
+
   it('leaves out AWS-only requirement keys on other providers', () => {
     const keys = nodePoolRequirements(exclusiveT4Plan, {
       ...awsCluster,

@@ -95,7 +95,8 @@ export function nodePoolRequirements(
  *
  * DRA pools are static (`spec.replicas`): Karpenter v1.14 skips pods with
  * resource claims, so it would never launch a node for them (KARPENTER.md §0.5).
- * A static pool admits only `limits.nodes` and no consolidation of its own.
+ * A static pool admits only `limits.nodes`; its replicas follow the planned
+ * `limits.nodes` (cumulative for a reused pool), else this plan's node count.
  */
 export function buildNodePool(
   plan: Plan,
@@ -136,8 +137,11 @@ export function buildNodePool(
     },
   };
   if (isStatic) {
-    spec.replicas = plan.nodes.expected;
-    spec.limits = { nodes: quantity(plan.nodes.expected) };
+    // A reused static pool's `limits.nodes` already counts every workload on
+    // it; the node count of this request alone would shrink the pool.
+    const nodes = plan.pool.limits.nodes ?? plan.nodes.expected;
+    spec.replicas = nodes;
+    spec.limits = { nodes: quantity(nodes) };
   } else {
     spec.limits = quantities(plan.pool.limits);
   }
