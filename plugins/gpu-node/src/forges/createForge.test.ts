@@ -1,3 +1,4 @@
+import { on, startFakeForgeServer } from './testing/fakeForgeServer';
 import { createForge } from './createForge';
 
 describe('createForge', () => {
@@ -32,5 +33,49 @@ describe('createForge', () => {
       url: '/srv/git/gitops.git#gpu/ml-llm',
       updated: true,
     });
+  });
+});
+
+describe('forge repository override', () => {
+  it('lets a forge address owner/repo when the git remote is a local path', async () => {
+    const server = await startFakeForgeServer([
+      on('POST', '/repos/acme/gitops/pulls', {
+        status: 201,
+        json: { number: 1, html_url: 'https://github.com/acme/gitops/pull/1' },
+      }),
+    ]);
+    try {
+      const forge = createForge('github', {
+        token: 'tok-abcdef',
+        apiBaseUrl: server.baseUrl,
+        repository: 'acme/gitops',
+      });
+      const result = await forge.createOrUpdatePullRequest({
+        repoUrl: '/srv/git/gitops.git',
+        baseBranch: 'main',
+        headBranch: 'gpu/a-b',
+        title: 't',
+        body: 'b',
+      });
+      expect(result.number).toBe(1);
+      expect(server.requests[0].url).toBe('/repos/acme/gitops/pulls');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('rejects a malformed repository override', async () => {
+    await expect(
+      createForge('gitea', {
+        repository: 'just-one',
+        apiBaseUrl: 'http://127.0.0.1:1',
+      }).createOrUpdatePullRequest({
+        repoUrl: '/x',
+        baseBranch: 'main',
+        headBranch: 'h',
+        title: 't',
+        body: 'b',
+      }),
+    ).rejects.toThrow('forge repository must be "owner/repo", got "just-one"');
   });
 });

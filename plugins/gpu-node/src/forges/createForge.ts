@@ -9,6 +9,8 @@ import type { Forge, ForgeKind } from './types';
 
 export interface ForgeOptions {
   token?: string;
+  /** `owner/repo` on the forge when the git remote URL does not show it. */
+  repository?: string;
   /** API root override (GitHub Enterprise, self-hosted GitLab / Gitea, tests). */
   apiBaseUrl?: string;
   retry?: RetryOptions;

@@ -10,11 +10,13 @@ import {
   RetryOptions,
   forgeErrorMessage,
 } from './http';
-import { parseForgeRepoUrl } from './repoPath';
+import { resolveForgeRepo } from './repoPath';
 import type { Forge, PullRequestInput, PullRequestResult } from './types';
 
 export interface GiteaForgeOptions {
   token?: string;
+  /** `owner/repo` on the forge when the git remote URL does not show it. */
+  repository?: string;
   /** API root; default `<origin>/api/v1`. */
   apiBaseUrl?: string;
   retry?: RetryOptions;
@@ -43,7 +45,7 @@ export class GiteaForge implements Forge {
   async createOrUpdatePullRequest(
     input: PullRequestInput,
   ): Promise<PullRequestResult> {
-    const repo = parseForgeRepoUrl(input.repoUrl);
+    const repo = resolveForgeRepo(input.repoUrl, this.options.repository);
     const http = new ForgeHttpClient({
       forgeName: 'Gitea',
       apiBaseUrl: this.options.apiBaseUrl ?? `${repo.origin}/api/v1`,

@@ -6,11 +6,13 @@
  */
 import { Redactor } from '../redact';
 import { ForgeHttpClient, ForgeError, RetryOptions } from './http';
-import { parseForgeRepoUrl } from './repoPath';
+import { parseForgeRepoUrl, resolveForgeRepo } from './repoPath';
 import type { Forge, PullRequestInput, PullRequestResult } from './types';
 
 export interface GithubForgeOptions {
   token?: string;
+  /** `owner/repo` on the forge when the git remote URL does not show it. */
+  repository?: string;
   /** API root; default `https://api.github.com` for github.com, `https://<host>/api/v3` for GHE. */
   apiBaseUrl?: string;
   retry?: RetryOptions;
@@ -35,7 +37,10 @@ export class GithubForge implements Forge {
   async createOrUpdatePullRequest(
     input: PullRequestInput,
   ): Promise<PullRequestResult> {
-    const { owner, repo } = parseForgeRepoUrl(input.repoUrl);
+    const { owner, repo } = resolveForgeRepo(
+      input.repoUrl,
+      this.options.repository,
+    );
     const http = new ForgeHttpClient({
       forgeName: 'GitHub',
       apiBaseUrl: this.options.apiBaseUrl ?? githubApiBaseUrl(input.repoUrl),

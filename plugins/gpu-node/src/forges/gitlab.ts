@@ -11,11 +11,13 @@ import {
   RetryOptions,
   forgeErrorMessage,
 } from './http';
-import { parseForgeRepoUrl } from './repoPath';
+import { resolveForgeRepo } from './repoPath';
 import type { Forge, PullRequestInput, PullRequestResult } from './types';
 
 export interface GitlabForgeOptions {
   token?: string;
+  /** `owner/repo` on the forge when the git remote URL does not show it. */
+  repository?: string;
   /** API root; default `<origin>/api/v4`. */
   apiBaseUrl?: string;
   retry?: RetryOptions;
@@ -40,7 +42,7 @@ export class GitlabForge implements Forge {
   async createOrUpdatePullRequest(
     input: PullRequestInput,
   ): Promise<PullRequestResult> {
-    const repo = parseForgeRepoUrl(input.repoUrl);
+    const repo = resolveForgeRepo(input.repoUrl, this.options.repository);
     const http = new ForgeHttpClient({
       forgeName: 'GitLab',
       apiBaseUrl: this.options.apiBaseUrl ?? `${repo.origin}/api/v4`,

@@ -50,3 +50,35 @@ export function parseForgeRepoUrl(repoUrl: string): ForgeRepoPath {
     fullPath: `${owner}/${repo}`,
   };
 }
+
+/**
+ * The forge repository for a PR: parsed from `repoUrl`, or given explicitly
+ * as `owner/repo` (`group/sub/repo` on GitLab) when the git remote is not the
+ * forge URL (a mirror, a local path in tests, an SSH remote).
+ */
+export function resolveForgeRepo(
+  repoUrl: string,
+  repository?: string,
+): ForgeRepoPath {
+  if (!repository) return parseForgeRepoUrl(repoUrl);
+  const segments = repository.split('/').filter(Boolean);
+  if (segments.length < 2 || segments.some(s => !/^[A-Za-z0-9_.-]+$/.test(s))) {
+    throw new Error(
+      `forge repository must be "owner/repo", got "${repository}"`,
+    );
+  }
+  let origin = '';
+  let host = '';
+  try {
+    const url = new URL(repoUrl);
+    if (/^https?:$/.test(url.protocol)) {
+      origin = url.origin;
+      host = url.host;
+    }
+  } catch {
+    // not a URL (local path): the caller must give apiBaseUrl
+  }
+  const repo = segments[segments.length - 1];
+  const owner = segments.slice(0, -1).join('/');
+  return { origin, host, owner, repo, fullPath: `${owner}/${repo}` };
+}
