@@ -33,7 +33,9 @@ describe('plan against the built-in catalog', () => {
       builtinCatalog,
       cluster,
     );
-    expect(p.pool.name).toBe('gpu-t4-ts4');
+    // A T4 really offers 15360 MiB: floor(15 GiB / 4 GiB) = 3 slices per GPU.
+    expect(p.sharing.slicesPerGpu).toBe(3);
+    expect(p.pool.name).toBe('gpu-t4-ts3');
     expect(p.pool.instanceTypes.every(t => t.startsWith('g4dn.'))).toBe(true);
     expect(p.pool.karpenterGpuNames).toEqual(['t4']);
     expect(p.nodes.instanceType).toBe('g4dn.xlarge');

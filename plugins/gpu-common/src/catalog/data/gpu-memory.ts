@@ -5,14 +5,15 @@
  * `karpenter.k8s.aws/instance-gpu-memory` (column `gpu_memory_mib_per_gpu` of
  * the Karpenter v1.14 instance-type table; see KARPENTER.md §4). Using EC2's
  * figure keeps `InstanceType.gpuMemoryMiB === GpuModel.memoryMiB` for every
- * built-in instance type. NVML can report slightly less than EC2 (a T4 shows
- * 15360 MiB in `nvidia-smi`, EC2 says 16384); the planner compares requests
- * against these numbers, so organisations that need NVML's figure can override
- * the model (see `mergeCatalog`).
+ * built-in instance type, except where NVML is known to report LESS than EC2:
+ * the planner divides this figure among replicas, so it must be what a
+ * process can really allocate. A T4 shows 15360 MiB in `nvidia-smi` and GFD
+ * labels it `nvidia.com/gpu.memory=15360` (seed 003), while EC2 says 16384:
+ * we keep 15360. Organisations can override any model (see `mergeCatalog`).
  */
 export const GPU_MEMORY_MIB = {
-  /** g4dn: EC2 16384 MiB (16 GB card). */
-  t4: 16384,
+  /** g4dn: NVML / GFD 15360 MiB (EC2 reports 16384 for the 16 GB card). */
+  t4: 15360,
   /** g5: EC2 22888 MiB (24 GB card, 22.35 GiB usable). */
   a10g: 22888,
   /** g6 / gr6: EC2 22888 MiB (24 GB card). */
