@@ -1,0 +1,17 @@
+import { benchPlanRender } from './planRender.bench';
+
+const benchmarks: Record<string, () => Promise<void>> = {
+  'plan-render': benchPlanRender,
+};
+
+export async function runBenchmarks(only: string[]): Promise<void> {
+  const names = only.length > 0 ? only : Object.keys(benchmarks);
+  for (const name of names) {
+    const bench = benchmarks[name];
+    if (!bench)
+      throw new Error(
+        `unknown benchmark "${name}"; have ${Object.keys(benchmarks).join(', ')}`,
+      );
+    await bench();
+  }
+}

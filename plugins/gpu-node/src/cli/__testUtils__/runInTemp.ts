@@ -1,0 +1,57 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '../main';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A temp working directory with the given files, for running the CLI in-process. */
+export function makeWorkdir(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gpu-gitops-cli-'));
+  for (const [name, content] of Object.entries(files)) {
+    writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+export async function runIn(
+  cwd: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    cwd,
+    env,
+    stdout: text => {
+      stdout += text;
+    },
+    stderr: text => {
+      stderr += text;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+export function requestYaml(
+  gpu: string,
+  extra: { name?: string; workload?: string } = {},
+): string {
+  return [
+    'kind: GpuRequest',
+    `metadata: { name: ${extra.name ?? 'llm-inference'}, namespace: ml }`,
+    'spec:',
+    '  owner: group:default/ml-platform',
+    '  gpu:',
+    ...gpu.split('\n').map(line => `    ${line}`),
+    '  workload:',
+    `    ${extra.workload ?? 'image: ghcr.io/acme/llm:1.2'}`,
+    '  capacityTypes: [on-demand]',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,117 @@
+import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { FORGE_KINDS } from '../../forges/createForge';
+import type { ForgeKind } from '../../forges/types';
+import { publishGpuRequest } from '../../publish';
+import { Redactor } from '../../redact';
+import type { CliIo } from '../io';
+import { EXIT_OK } from '../exit-codes';
+import { requireOption, type CommandOptions } from '../options';
+import {
+  readCatalogFile,
+  readClusterFile,
+  readRequestFile,
+} from '../read-input';
+
+export const prUsage =
+  'gpu-gitops pr --request req.yaml --repo URL [--base main] [--forge local|github|gitlab|gitea] ' +
+  '[--api-url URL] [--cluster cluster.yaml] [--catalog catalog.yaml] [--cache-dir DIR] [--draft] [--dry-run] [--json]';
+
+/** The environment variable that holds each forge's token in the CLI. */
+export const FORGE_TOKEN_ENV: Record<ForgeKind, string | undefined> = {
+  local: undefined,
+  github: 'GITHUB_TOKEN',
+  gitlab: 'GITLAB_TOKEN',
+  gitea: 'GITEA_TOKEN',
+};
+
+function forgeKind(value: string | undefined): ForgeKind {
+  const kind = (value ?? 'local') as ForgeKind;
+  if (!FORGE_KINDS.includes(kind)) {
+    throw new GpuInputError([
+      {
+        path: '--forge',
+        rule: 'enum',
+        message: `"${value}" is not a forge; use one of ${FORGE_KINDS.join(', ')}`,
+      },
+    ]);
+  }
+  return kind;
+}
+
+/** Opens (or updates) the pull request for a request; `--dry-run` prints the diff only. */
+export async function runPr(
+  options: CommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const kind = forgeKind(options.forge as string | undefined);
+  const request = await readRequestFile(
+    requireOption(options, 'request'),
+    io.cwd,
+  );
+  const cluster = await readClusterFile(options.cluster as string, io.cwd);
+  const catalog = await readCatalogFile(options.catalog as string, io.cwd);
+  const tokenEnv = FORGE_TOKEN_ENV[kind];
+  const token = tokenEnv ? io.env[tokenEnv] || undefined : undefined;
+  const redactor = new Redactor(token ? [token] : []);
+  const log = (line: string) => {
+    if (!options.json) io.stderr(`${redactor.redact(line)}\n`);
+  };
+
+  try {
+    const result = await publishGpuRequest({
+      request,
+      cluster,
+      catalog,
+      repoUrl: requireOption(options, 'repo'),
+      baseBranch: (options.base as string) || 'main',
+      forge: kind,
+      forgeApiBaseUrl: options['api-url'] as string | undefined,
+      token,
+      redactor,
+      draft: Boolean(options.draft),
+      dryRun: Boolean(options['dry-run']),
+      cacheDir: options['cache-dir'] as string | undefined,
+      logger: { info: log, warn: log },
+    });
+    const summary = {
+      branch: result.branch,
+      commit: result.commit,
+      url: result.url,
+      changed: result.changed,
+      files: result.files,
+      dryRun: Boolean(options['dry-run']),
+      title: result.title,
+    };
+    if (options.json) {
+      io.stdout(
+        redactor.redact(
+          `${JSON.stringify(
+            {
+              ...summary,
+              ...(options['dry-run'] ? { diff: result.diff } : {}),
+            },
+            null,
+            2,
+          )}\n`,
+        ),
+      );
+    } else if (options['dry-run']) {
+      io.stdout(redactor.redact(result.diff ?? ''));
+    } else if (!result.changed) {
+      io.stdout(
+        `the repository already holds this request: no change, no pull request\n`,
+      );
+    } else {
+      io.stdout(
+        redactor.redact(
+          `${result.title}\nbranch ${result.branch} (${result.commit})\n${result.url}\n` +
+            result.files.map((f: string) => `  ${f}\n`).join(''),
+        ),
+      );
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof Error) error.message = redactor.redact(error.message);
+    throw error;
+  }
+}

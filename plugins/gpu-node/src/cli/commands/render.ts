@@ -1,0 +1,118 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import {
+  buildManifests,
+  plan,
+  type ClusterProfile,
+  type KubernetesObject,
+  type ManifestSet,
+} from '@gpu-gitops/plugin-gpu-common';
+import { stringify } from 'yaml';
+import { applyPlan } from '../../changes';
+import {
+  FsRepoTree,
+  MemoryRepoTree,
+  readRepoState,
+  type RepoTree,
+} from '../../repo';
+import type { CliIo } from '../io';
+import { EXIT_OK } from '../exit-codes';
+import { requireOption, type CommandOptions } from '../options';
+import {
+  readCatalogFile,
+  readClusterFile,
+  readRequestFile,
+} from '../read-input';
+import { UsageError } from '../usage-error';
+
+export const renderUsage =
+  'gpu-gitops render --request req.yaml [--cluster cluster.yaml] [--catalog catalog.yaml] (--out DIR | --stdout)';
+
+/**
+ * `--stdout`: the Kubernetes objects of the plan as one multi-document stream,
+ * with the device-plugin and mig-parted entries shown as the ConfigMaps the
+ * repository's configMapGenerator builds (only this request's keys).
+ */
+export function manifestStream(
+  manifests: ManifestSet,
+  cluster: ClusterProfile,
+): string {
+  const objects: KubernetesObject[] = [...manifests.pool.objects];
+  if (manifests.devicePluginConfig) {
+    const { name, config } = manifests.devicePluginConfig;
+    objects.push(
+      configMap(cluster.devicePluginConfigMap, { [name]: stringify(config) }),
+    );
+  }
+  if (manifests.migConfig) {
+    const { name, entries } = manifests.migConfig;
+    objects.push(
+      configMap(cluster.migPartedConfigMap, {
+        'config.yaml': stringify({
+          version: 'v1',
+          'mig-configs': { [name]: entries },
+        }),
+      }),
+    );
+  }
+  objects.push(...manifests.workload.objects);
+  return objects.map(o => `---\n${stringify(o)}`).join('');
+}
+
+function configMap(
+  ref: { name: string; namespace: string },
+  data: Record<string, string>,
+): KubernetesObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: ref.name, namespace: ref.namespace },
+    data,
+  };
+}
+
+/** Renders a request into a GitOps tree (`--out`) or onto stdout. */
+export async function runRender(
+  options: CommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const out = options.out as string | undefined;
+  if (!out === !options.stdout) {
+    throw new UsageError('give exactly one of --out DIR or --stdout');
+  }
+  const request = await readRequestFile(
+    requireOption(options, 'request'),
+    io.cwd,
+  );
+  const cluster = await readClusterFile(options.cluster as string, io.cwd);
+  const catalog = await readCatalogFile(options.catalog as string, io.cwd);
+
+  if (options.stdout) {
+    const result = plan(request, catalog, cluster);
+    io.stdout(manifestStream(buildManifests(result, cluster), cluster));
+    return EXIT_OK;
+  }
+
+  // --out: plan against what the directory already holds, then write the
+  // change set only after every check passed (invalid input writes nothing).
+  const dir = path.resolve(io.cwd, out!);
+  const existing = await fs.stat(dir).catch(() => undefined);
+  const tree: RepoTree = existing ? new FsRepoTree(dir) : new MemoryRepoTree();
+  const state = await readRepoState(tree, undefined, cluster.name);
+  const result = plan(request, catalog, cluster, state);
+  const changeSet = await applyPlan(tree, {
+    plan: result,
+    manifests: buildManifests(result, cluster),
+    cluster,
+  });
+  const target = new FsRepoTree(dir);
+  for (const change of changeSet.changes) {
+    await target.writeFile(change.path, change.content);
+  }
+  io.stdout(
+    changeSet.empty
+      ? `${out} already holds this request; nothing written\n`
+      : changeSet.changes.map(c => `${c.action} ${c.path}\n`).join(''),
+  );
+  return EXIT_OK;
+}
