@@ -13,7 +13,7 @@ import {
   plan,
   SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from '../validate/validateGitOpsTree';
@@ -144,9 +144,22 @@ describe('plan() -> buildManifests() -> applyPlan() on a real GitOps tree', () =
     const state = await readRepoState(tree, undefined, cluster.name);
     expect(state.skipped).toEqual([]);
     const ids = state.workloads.map(w => w.id);
-    for (const r of requests.filter(x => x.spec.gpu.sharing !== 'dra')) {
-      expect(ids).toContain(`ml/${r.metadata.name}`);
-    }
+    for (const r of requests) expect(ids).toContain(`ml/${r.metadata.name}`);
+    // DRA workloads count devices of the claim template's DeviceClass.
+    expect(state.workloads.find(w => w.id === 'ml/l4-dra')).toMatchObject({
+      resourceName: 'gpu.nvidia.com',
+      replicas: 2,
+      perReplica: 1,
+      pool: 'gpu-l4-dra',
+    });
+    // t4-ts reused the hand-written pool, whose taint value differs from the
+    // planned one; the workload was made to tolerate the pool's real taint.
+    const pool = parseAllDocuments(
+      (await tree.readFile('clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'))!,
+    )[0].toJS();
+    expect(pool.spec.template.spec.taints).toEqual([
+      { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' },
+    ]);
     const mig = parse(
       (await tree.readFile('clusters/dev/gpu/mig/config.yaml'))!,
     );

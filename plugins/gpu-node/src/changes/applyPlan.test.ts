@@ -217,6 +217,123 @@ describe('applyPlan on an existing GitOps repository', () => {
     expect(diff).toContain('--- /dev/null\n+++ b/requests/ml/summarizer.yaml');
   });
 
+  it('makes the workload tolerate the taints a reused pool really has', async () => {
+    const fixture = timeSlicingFixture({ reused: true });
+    const deployment = fixture.manifests.workload.objects[0] as any;
+    // The plan derived a per-pool taint value; the hand-written pool says "true".
+    deployment.spec.template.spec.tolerations = [
+      {
+        key: 'nvidia.com/gpu',
+        operator: 'Equal',
+        value: 'gpu-t4-ts4',
+        effect: 'NoSchedule',
+      },
+    ];
+    const changeSet = await apply(
+      new MemoryRepoTree(existingRepoFiles),
+      fixture,
+    );
+    const written = parse(
+      content(changeSet, 'apps/ml/summarizer/deployment.yaml'),
+    );
+    expect(written.spec.template.spec.tolerations).toEqual([
+      {
+        key: 'nvidia.com/gpu',
+        operator: 'Equal',
+        value: 'gpu-t4-ts4',
+        effect: 'NoSchedule',
+      },
+      {
+        key: 'nvidia.com/gpu',
+        operator: 'Equal',
+        value: 'true',
+        effect: 'NoSchedule',
+      },
+    ]);
+  });
+
+  it('moves a reused pool to a new config key when the planned label changes', async () => {
+    const fixture = timeSlicingFixture({ reused: true });
+    fixture.manifests.devicePluginConfig!.name = 'ts-4-v2';
+    fixture.manifests.devicePluginConfig!.config.sharing!.timeSlicing!.failRequestsGreaterThanOne = false;
+    const labels = (fixture.manifests.pool.objects[0].spec as any).template
+      .metadata.labels;
+    labels['nvidia.com/device-plugin.config'] = 'ts-4-v2';
+    const changeSet = await apply(
+      new MemoryRepoTree(existingRepoFiles),
+      fixture,
+    );
+    const pool = changeSet.changes.find(c =>
+      c.path.endsWith('nodepools/gpu-t4-ts4.yaml'),
+    )!;
+    const changedLines = pool.content
+      .split('\n')
+      .filter((l, i) => l !== pool.previous!.split('\n')[i]);
+    expect(changedLines).toEqual([
+      '        nvidia.com/device-plugin.config: ts-4-v2',
+    ]);
+    expect(
+      parse(content(changeSet, 'clusters/dev/gpu/kustomization.yaml'))
+        .configMapGenerator[0].files,
+    ).toEqual([
+      'ts-4-v2=device-plugin/ts-4-v2.yaml',
+      'ts-4=device-plugin/ts-4.yaml',
+    ]);
+  });
+
+  it('lists a new pool in a nested nodepools kustomization when there is one', async () => {
+    const files = {
+      ...existingRepoFiles,
+      'clusters/dev/gpu/kustomization.yaml': existingRepoFiles[
+        'clusters/dev/gpu/kustomization.yaml'
+      ].replace(
+        '  - nodepools/gpu-t4-ts4.yaml # the shared inference pool',
+        '  - nodepools',
+      ),
+      'clusters/dev/gpu/nodepools/kustomization.yaml':
+        'resources:\n  - gpu-t4-ts4.yaml\n',
+    };
+    const changeSet = await apply(
+      new MemoryRepoTree(files),
+      timeSlicingFixture({ slices: 2 }),
+    );
+    expect(
+      parse(content(changeSet, 'clusters/dev/gpu/nodepools/kustomization.yaml'))
+        .resources,
+    ).toEqual(['gpu-t4-ts2.yaml', 'gpu-t4-ts4.yaml']);
+    expect(
+      parse(content(changeSet, 'clusters/dev/gpu/kustomization.yaml'))
+        .resources,
+    ).toEqual(['nodepools']);
+  });
+
+  it('lists a new cluster GPU folder in the cluster kustomization', async () => {
+    const prod = { ...devCluster, name: 'prod' };
+    const fixture = timeSlicingFixture();
+    fixture.plan.cluster = 'prod';
+    const files = {
+      'clusters/prod/kustomization.yaml':
+        '# prod\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
+    };
+    const changeSet = await applyPlan(new MemoryRepoTree(files), {
+      ...fixture,
+      cluster: prod,
+    });
+    expect(content(changeSet, 'clusters/prod/kustomization.yaml')).toBe(
+      '# prod\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - gpu\n',
+    );
+  });
+
+  it('refuses a plan for another cluster than the profile', async () => {
+    const error = await apply(new MemoryRepoTree(), {
+      ...timeSlicingFixture(),
+      plan: { ...timeSlicingFixture().plan, cluster: 'prod' },
+    }).catch(e => e);
+    expect(isGpuInputError(error) && error.issues[0].rule).toBe(
+      'cluster-mismatch',
+    );
+  });
+
   it('never lowers the limit of a reused pool', async () => {
     const tree = new MemoryRepoTree(existingRepoFiles);
     const changeSet = await apply(

@@ -80,9 +80,11 @@ export async function applyPlan(
   if (!kustomization.exists) createdKustomizations.push(kustomizationPath);
 
   // Static clusters (no Karpenter) get no pool objects, hence no pool file.
+  let poolTaints: PoolTaint[] = [];
   if (manifests.pool.objects.length > 0) {
-    const poolFile = await applyPool(staged, layout, input);
-    addResource(kustomization, relativeTo(kustomizationPath, poolFile));
+    const pool = await applyPool(staged, layout, input);
+    poolTaints = pool.taints;
+    await listResource(staged, kustomization, pool.path);
   }
 
   if (manifests.devicePluginConfig) {
@@ -120,7 +122,12 @@ export async function applyPlan(
 
   await writeIfModified(staged, kustomization);
 
-  const workloadKustomization = await applyWorkload(staged, layout, input);
+  const workloadKustomization = await applyWorkload(
+    staged,
+    layout,
+    input,
+    poolTaints,
+  );
   if (workloadKustomization) createdKustomizations.push(workloadKustomization);
 
   await applyRequest(staged, layout, plan);
@@ -233,7 +240,7 @@ async function applyPool(
   staged: StagedTree,
   layout: ResolvedRepoLayout,
   { plan, manifests, cluster }: ApplyPlanInput,
-): Promise<string> {
+): Promise<{ path: string; taints: PoolTaint[] }> {
   const name = manifests.pool.name;
   const objects = manifests.pool.objects;
   const nodePool = objects.find(o => o.kind === 'NodePool');
@@ -260,10 +267,11 @@ async function applyPool(
 
   if (!existing) {
     await staged.write(path, objectsToYaml(wanted));
-    return path;
+    return { path, taints: [] };
   }
 
   const doc = existing.findObject('NodePool', name)!;
+  const taints = existingTaints(doc.toJS());
   if (
     !plan.pool.reused &&
     !deepEqual(withoutLimits(doc.toJS()), withoutLimits(nodePool))
@@ -296,8 +304,95 @@ async function applyPool(
       continue;
     existing.append(obj);
   }
+  // A reused pool takes the planned config labels: a config whose content
+  // changed got a new key, and only a label change makes the nodes reload it.
+  const plannedLabels = (
+    nodePool.spec as
+      | { template?: { metadata?: { labels?: Record<string, unknown> } } }
+      | undefined
+  )?.template?.metadata?.labels;
+  for (const [key, value] of Object.entries(plannedLabels ?? {}).sort(
+    ([a], [b]) => (a < b ? -1 : 1),
+  )) {
+    const labelPath = ['spec', 'template', 'metadata', 'labels', key];
+    if (doc.getIn(labelPath) === value) continue;
+    doc.setIn(labelPath, value);
+    existing.modified = true;
+  }
   await writeIfModified(staged, existing);
-  return path;
+  return { path, taints };
+}
+
+interface PoolTaint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+function existingTaints(nodePool: unknown): PoolTaint[] {
+  const taints = (
+    nodePool as { spec?: { template?: { spec?: { taints?: unknown } } } }
+  )?.spec?.template?.spec?.taints;
+  if (!Array.isArray(taints)) return [];
+  return taints.filter(
+    (t): t is PoolTaint =>
+      typeof t === 'object' &&
+      t !== null &&
+      typeof t.key === 'string' &&
+      typeof t.effect === 'string',
+  );
+}
+
+interface PodToleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+}
+
+/** Kubernetes' toleration matching (`ToleratesTaint`). */
+function tolerates(t: PodToleration, taint: PoolTaint): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (!t.key) return t.operator === 'Exists';
+  if (t.key !== taint.key) return false;
+  if (t.operator === 'Exists') return true;
+  return (t.value ?? '') === (taint.value ?? '');
+}
+
+/**
+ * A reused pool keeps its own taints, which may differ from the taint the
+ * plan derived (e.g. a hand-written pool). The workload must tolerate what
+ * the pool really has, or its pods stay Pending: add the missing tolerations.
+ */
+function tolerateReusedPool(
+  objects: KubernetesObject[],
+  taints: PoolTaint[],
+): KubernetesObject[] {
+  const blocking = taints.filter(t => t.effect !== 'PreferNoSchedule');
+  if (blocking.length === 0) return objects;
+  return objects.map(obj => {
+    if (!WORKLOAD_KINDS.has(obj.kind)) return obj;
+    const copy = JSON.parse(JSON.stringify(obj)) as KubernetesObject;
+    const podSpec = (copy.spec as any)?.template?.spec;
+    if (!podSpec) return obj;
+    const tolerations: PodToleration[] = Array.isArray(podSpec.tolerations)
+      ? podSpec.tolerations
+      : [];
+    const missing = blocking.filter(
+      taint => !tolerations.some(t => tolerates(t, taint)),
+    );
+    if (missing.length === 0) return obj;
+    podSpec.tolerations = [
+      ...tolerations,
+      ...missing.map(taint => ({
+        key: taint.key,
+        operator: 'Equal',
+        value: taint.value ?? '',
+        effect: taint.effect,
+      })),
+    ];
+    return copy;
+  });
 }
 
 /** One file per named entry: create it, accept identical content, refuse different content. */
@@ -401,8 +496,10 @@ async function applyWorkload(
   staged: StagedTree,
   layout: ResolvedRepoLayout,
   { plan, manifests }: ApplyPlanInput,
+  poolTaints: PoolTaint[],
 ): Promise<string | undefined> {
-  const { namespace, component, mode, objects } = manifests.workload;
+  const { namespace, component, mode } = manifests.workload;
+  const objects = tolerateReusedPool(manifests.workload.objects, poolTaints);
   const dir = workloadDirPath(layout, namespace, component);
   const files = new Map<string, KubernetesObject[]>();
   const patches = new Set<string>();
@@ -515,6 +612,38 @@ async function applyRequest(
   const value = JSON.parse(JSON.stringify(plan.request));
   if (syncNode(doc, [], value)) file.modified = true;
   await writeIfModified(staged, file);
+}
+
+/**
+ * Lists a file in the nearest kustomization between its folder and the
+ * cluster kustomization (a `nodepools/kustomization.yaml` may own the pool
+ * files), unless a listed folder already covers it.
+ */
+async function listResource(
+  staged: StagedTree,
+  clusterKustomization: YamlFile,
+  filePath: string,
+): Promise<void> {
+  const rootDir = posix.dirname(clusterKustomization.path);
+  let dir = posix.dirname(filePath);
+  while (dir !== rootDir && dir.startsWith(`${rootDir}/`)) {
+    const candidate = posix.join(dir, 'kustomization.yaml');
+    const text = await staged.read(candidate);
+    if (text !== undefined) {
+      const nested = openKustomization(candidate, text);
+      addResource(nested, relativeTo(candidate, filePath));
+      await writeIfModified(staged, nested);
+      return;
+    }
+    dir = posix.dirname(dir);
+  }
+  const entry = relativeTo(clusterKustomization.path, filePath);
+  const resources =
+    (clusterKustomization.firstMap().toJS()?.resources as unknown[]) ?? [];
+  const covered = resources.some(
+    r => typeof r === 'string' && entry.startsWith(`${r.replace(/\/$/, '')}/`),
+  );
+  if (!covered) addResource(clusterKustomization, entry);
 }
 
 /** Lists a newly created kustomization's folder in its parent's kustomization, when the parent has one. */

@@ -41,6 +41,8 @@ export function addResource(file: YamlFile, entry: string): void {
     i => String((i as { value?: unknown }).value ?? i) === entry,
   );
   if (present) return;
+  // `resources: []` becomes a block list once it has entries.
+  seq.flow = false;
   seq.items.push(doc.createNode(entry));
   sortSeq(seq, String);
   file.modified = true;

@@ -58,7 +58,7 @@ describe('readRepoState', () => {
         limit: 8,
         limits: { 'nvidia.com/gpu.shared': 8 },
         taints: [
-          { key: 'nvidia.com/gpu', value: 'gpu-t4-ts4', effect: 'NoSchedule' },
+          { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' },
         ],
       },
     ]);

@@ -346,6 +346,7 @@ function parseWorkloads(
   pools: PoolState[],
   appsPrefix: string,
 ): WorkloadState[] {
+  const claimTemplates = readClaimTemplates(docs, appsPrefix);
   const sightings: WorkloadSighting[] = [];
   for (const doc of docs) {
     const obj = asKubernetesObject(doc.value);
@@ -363,10 +364,25 @@ function parseWorkloads(
         totals.set(key, (totals.get(key) ?? 0) + (parseCount(value) ?? 0));
       }
     }
-    // DRA workloads request a claim, not an extended resource.
+    // DRA workloads request devices of a DeviceClass through claim templates.
     const claims = getIn(podSpec, 'resourceClaims');
     if (totals.size === 0 && Array.isArray(claims) && claims.length > 0) {
-      totals.set('resource.k8s.io/claims', claims.length);
+      const namespace =
+        typeof obj.metadata.namespace === 'string'
+          ? obj.metadata.namespace
+          : namespaceFromPath(doc.path, appsPrefix);
+      for (const claim of claims) {
+        const template = getIn(claim, 'resourceClaimTemplateName');
+        const found =
+          typeof template === 'string'
+            ? claimTemplates.get(`${namespace}/${template}`)
+            : undefined;
+        for (const [deviceClass, count] of found ?? [
+          ['resource.k8s.io/claims', 1] as const,
+        ]) {
+          totals.set(deviceClass, (totals.get(deviceClass) ?? 0) + count);
+        }
+      }
     }
     const nodeSelector = stringRecord(getIn(podSpec, 'nodeSelector'));
     const labels = {
@@ -426,6 +442,35 @@ function parseWorkloads(
     workloads.push(workload);
   }
   return workloads;
+}
+
+/**
+ * ResourceClaimTemplates by `<namespace>/<name>`: the DeviceClass and count of
+ * each device request (`exactly` in resource.k8s.io/v1, flat in v1beta1).
+ */
+function readClaimTemplates(
+  docs: ParsedDocument[],
+  appsPrefix: string,
+): Map<string, [string, number][]> {
+  const out = new Map<string, [string, number][]>();
+  for (const doc of docs) {
+    const obj = asKubernetesObject(doc.value);
+    if (!obj || obj.kind !== 'ResourceClaimTemplate') continue;
+    const namespace =
+      typeof obj.metadata.namespace === 'string'
+        ? obj.metadata.namespace
+        : namespaceFromPath(doc.path, appsPrefix);
+    const requests = getIn(obj, 'spec', 'spec', 'devices', 'requests');
+    const devices: [string, number][] = [];
+    for (const request of Array.isArray(requests) ? requests : []) {
+      const exact = getIn(request, 'exactly') ?? request;
+      const deviceClass = getIn(exact, 'deviceClassName');
+      if (typeof deviceClass !== 'string') continue;
+      devices.push([deviceClass, parseCount(getIn(exact, 'count')) ?? 1]);
+    }
+    out.set(`${namespace}/${obj.metadata.name}`, devices);
+  }
+  return out;
 }
 
 /** `apps/<namespace>/...` — the folder right below the apps root names the namespace. */

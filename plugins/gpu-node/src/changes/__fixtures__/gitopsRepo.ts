@@ -99,7 +99,7 @@ spec:
           values: ["on-demand"]
       taints:
         - key: nvidia.com/gpu
-          value: gpu-t4-ts4
+          value: "true"
           effect: NoSchedule
       expireAfter: 720h
   disruption:
