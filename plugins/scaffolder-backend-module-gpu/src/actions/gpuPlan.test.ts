@@ -56,7 +56,8 @@ describe('gpu:plan', () => {
         model: 't4',
         sharing: 'time-slicing' as const,
         replicas: 2,
-        vramGiB: 4,
+        slicesPerGpu: 4,
+        vramGiB: 3,
         image: 'ghcr.io/example/chat-api:1.0.0',
       },
     });
