@@ -1,0 +1,244 @@
+import request from 'supertest';
+import yaml from 'yaml';
+import type { TestBackend } from '@backstage/backend-test-utils';
+import {
+  createFixtureGitopsRepo,
+  type FixtureRepo,
+} from '../testing/fixtureGitopsRepo';
+import {
+  logText,
+  runTask,
+  startScaffolder,
+  templateEntity,
+} from './scaffolderBackend';
+
+/** Form values of the gpu-workload template, as the frontend would send them. */
+function workloadValues(overrides: Record<string, unknown>) {
+  return {
+    name: 'svc',
+    namespace: 'ml',
+    owner: 'group:default/ml-platform',
+    cluster: '',
+    catalogInfoUrl: '',
+    model: 'auto',
+    sharing: 'exclusive',
+    replicas: 1,
+    vramGiB: 8,
+    gpusPerReplica: 1,
+    capacityTypes: ['on-demand'],
+    workloadType: 'new',
+    image: 'ghcr.io/example/svc:1.0.0',
+    ...overrides,
+  };
+}
+
+describe('real scaffolder backend: gpu templates end to end', () => {
+  let repo: FixtureRepo;
+  let backend: TestBackend;
+
+  beforeAll(async () => {
+    repo = await createFixtureGitopsRepo();
+    backend = await startScaffolder(repo);
+  });
+  afterAll(async () => {
+    await backend.stop();
+    await repo.cleanup();
+  });
+
+  it.each([
+    [
+      'exclusive',
+      { name: 'llm-exclusive', model: 'l4', sharing: 'exclusive', vramGiB: 20 },
+    ],
+    [
+      'time-slicing',
+      {
+        name: 'chat-ts',
+        model: 't4',
+        sharing: 'time-slicing',
+        replicas: 3,
+        vramGiB: 3,
+      },
+    ],
+    [
+      'mps',
+      {
+        name: 'embed-mps',
+        model: 'a10g',
+        sharing: 'mps',
+        replicas: 4,
+        vramGiB: 4,
+      },
+    ],
+    [
+      'mig',
+      {
+        name: 'vision-mig',
+        model: 'a100-40gb',
+        sharing: 'mig',
+        replicas: 2,
+        vramGiB: 9,
+      },
+    ],
+    [
+      'dra',
+      {
+        name: 'batch-dra',
+        model: 'l4',
+        sharing: 'dra',
+        replicas: 2,
+        vramGiB: 20,
+      },
+    ],
+    [
+      'mig on an existing Deployment',
+      {
+        name: 'recommender-api',
+        model: 'a100-40gb',
+        sharing: 'mig',
+        replicas: 3,
+        vramGiB: 4,
+        workloadType: 'existing',
+        image: undefined,
+        existingKind: 'Deployment',
+        existingName: 'recommender-api',
+      },
+    ],
+  ])(
+    'gpu-workload with %s: the task completes and the branch holds the change',
+    async (_mode, overrides) => {
+      const values = workloadValues(overrides);
+      const { status, events, output } = await runTask(
+        backend,
+        'template:default/gpu-workload',
+        values,
+      );
+      expect({
+        status,
+        log: status === 'completed' ? '' : logText(events),
+      }).toEqual({
+        status: 'completed',
+        log: '',
+      });
+      const branch = `gpu/ml-${values.name}`;
+      expect(output.links).toEqual([
+        { title: 'Pull request', url: `${repo.bareDir}#${branch}` },
+        {
+          title: 'Component in the catalog',
+          icon: 'catalog',
+          entityRef: `component:default/${values.name}`,
+        },
+      ]);
+      expect(output.text[0].title).toBe('GPU plan');
+      expect(output.text[0].content).toContain(`ml/${values.name}`);
+      expect(output.text[1].content).toContain(values.name);
+
+      const files = await repo.files(branch);
+      expect(files).toContain(`requests/ml/${values.name}.yaml`);
+      const stored = yaml.parse(
+        (await repo.show(branch, `requests/ml/${values.name}.yaml`))!,
+      );
+      expect(stored.spec.gpu.sharing).toBe(values.sharing);
+      expect(stored.spec.owner).toBe('group:default/ml-platform');
+      expect(files.some(f => f.startsWith(`apps/ml/${values.name}/`))).toBe(
+        true,
+      );
+      expect(files.some(f => f.startsWith('clusters/dev/gpu/nodepools/'))).toBe(
+        true,
+      );
+      // The task log shows each stage with its duration.
+      const log = logText(events);
+      expect(log).toMatch(/Plan: done in \d+ ms/);
+      expect(log).toMatch(
+        /Push branch and open local pull request: done in \d+ ms/,
+      );
+    },
+  );
+
+  it('a task with invalid values fails naming the field and leaves the repository untouched', async () => {
+    const before = await repo.refs();
+    const { status, events } = await runTask(
+      backend,
+      'template:default/gpu-workload',
+      workloadValues({ name: 'bad-mig', model: 't4', sharing: 'mig' }),
+    );
+    expect(status).toBe('failed');
+    expect(logText(events)).toMatch(
+      /input "(model|sharing)" \(spec\.gpu\.(model|sharing)\)/,
+    );
+    expect(await repo.refs()).toEqual(before);
+  });
+
+  it('rejects values that break the template parameters with 400 before any task runs', async () => {
+    const res = await request(backend.server)
+      .post('/api/scaffolder/v2/tasks')
+      .send({
+        templateRef: 'template:default/gpu-workload',
+        values: workloadValues({ name: 'Bad_Name', replicas: 0 }),
+      });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toMatch(/name|replicas/);
+  });
+
+  it('gpu-cluster-bootstrap completes and links the bootstrap branch', async () => {
+    const { status, events, output } = await runTask(
+      backend,
+      'template:default/gpu-cluster-bootstrap',
+      { cluster: 'prod', operatorChartVersion: 'v26.7.0', binPacking: true },
+    );
+    expect({
+      status,
+      log: status === 'completed' ? '' : logText(events),
+    }).toEqual({
+      status: 'completed',
+      log: '',
+    });
+    expect(output.links[0].url).toBe(`${repo.bareDir}#gpu/bootstrap-prod`);
+    expect(await repo.files('gpu/bootstrap-prod')).toContain(
+      'clusters/prod/gpu-operator/values.yaml',
+    );
+  });
+
+  it('POST /v2/dry-run renders the gpu-workload output without pushing', async () => {
+    const before = await repo.refs();
+    const res = await request(backend.server)
+      .post('/api/scaffolder/v2/dry-run')
+      .send({
+        template: await templateEntity('gpu-workload'),
+        values: workloadValues({
+          name: 'dry-svc',
+          model: 't4',
+          sharing: 'time-slicing',
+          vramGiB: 3,
+        }),
+        directoryContents: [],
+      });
+    expect(res.status).toBe(200);
+    expect(res.body.output.text[0].content).toContain('ml/dry-svc');
+    const prStep = res.body.steps.find((s: { id: string }) => s.id === 'pr');
+    expect(prStep).toBeDefined();
+    const log = res.body.log
+      .map((l: { body: { message: string } }) => l.body.message)
+      .join('\n');
+    expect(log).toContain('Dry run (nothing pushed)');
+    expect(await repo.refs()).toEqual(before);
+  });
+
+  it('POST /v2/dry-run renders the gpu-cluster-bootstrap output without pushing', async () => {
+    const before = await repo.refs();
+    const res = await request(backend.server)
+      .post('/api/scaffolder/v2/dry-run')
+      .send({
+        template: await templateEntity('gpu-cluster-bootstrap'),
+        values: {
+          cluster: 'dev',
+          operatorChartVersion: 'v26.7.0',
+          binPacking: false,
+        },
+        directoryContents: [],
+      });
+    expect(res.status).toBe(200);
+    expect(res.body.output.text[0].content).toContain('cluster **dev**');
+    expect(await repo.refs()).toEqual(before);
+  });
+});
