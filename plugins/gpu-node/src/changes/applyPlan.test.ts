@@ -1,6 +1,8 @@
 import { parse, parseAllDocuments } from 'yaml';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree, MemoryRepoTree } from '../repo/tree';
+import { validateGitOpsTree } from '../validate/validateGitOpsTree';
 import { schemaError } from '../validate/schemas';
 import { applyPlan } from './applyPlan';
 import { renderChangeSetDiff } from './diff';
@@ -527,5 +529,67 @@ describe('applyPlan on an existing GitOps repository', () => {
       kind: 'Kustomization',
       resources: ['summarizer'],
     });
+  });
+});
+
+describe('applyPlan with a custom repository layout', () => {
+  const layout = {
+    clusterKustomization: 'k8s/{{cluster}}/gpu-capacity/kustomization.yaml',
+    nodePool: 'k8s/{{cluster}}/gpu-capacity/pools/{{pool}}.yaml',
+    devicePluginConfig: 'k8s/{{cluster}}/gpu-capacity/sharing/{{config}}.yaml',
+    migConfig: 'k8s/{{cluster}}/gpu-capacity/mig.yaml',
+    workloadDir: 'workloads/{{component}}/{{namespace}}',
+    request: 'audit/{{namespace}}/{{name}}.yaml',
+  };
+
+  it('writes every file where the layout says, reads it back and validates clean', async () => {
+    const tree = await tempTree({ 'README.md': '# repo\n' });
+    for (const fixture of [timeSlicingFixture(), migFixture()]) {
+      const changeSet = await applyPlan(tree, {
+        ...fixture,
+        layout,
+        cluster: devCluster,
+      });
+      await writeChangeSet(tree, changeSet);
+    }
+    expect(await tree.listFiles()).toEqual([
+      'README.md',
+      'audit/ml/summarizer.yaml',
+      'audit/ml/trainer.yaml',
+      'k8s/dev/gpu-capacity/kustomization.yaml',
+      'k8s/dev/gpu-capacity/mig.yaml',
+      'k8s/dev/gpu-capacity/pools/gpu-a100-40gb-mig-1g.5gb.yaml',
+      'k8s/dev/gpu-capacity/pools/gpu-t4-ts4.yaml',
+      'k8s/dev/gpu-capacity/sharing/ts-4.yaml',
+      'workloads/summarizer/ml/deployment.yaml',
+      'workloads/summarizer/ml/kustomization.yaml',
+      'workloads/trainer/ml/deployment.yaml',
+      'workloads/trainer/ml/kustomization.yaml',
+    ]);
+    const kustomization = parse(
+      (await tree.readFile('k8s/dev/gpu-capacity/kustomization.yaml'))!,
+    );
+    expect(kustomization.configMapGenerator.map((g: any) => g.files)).toEqual([
+      ['ts-4=sharing/ts-4.yaml'],
+      ['config.yaml=mig.yaml'],
+    ]);
+
+    const state = await readRepoState(tree, layout, 'dev');
+    expect(state.pools.map(p => p.name)).toEqual([
+      'gpu-a100-40gb-mig-1g.5gb',
+      'gpu-t4-ts4',
+    ]);
+    expect(Object.keys(state.devicePluginConfigs)).toEqual(['ts-4']);
+    expect(state.workloads.map(w => [w.id, w.path])).toEqual([
+      ['ml/summarizer', 'workloads/summarizer/ml/deployment.yaml'],
+      ['ml/trainer', 'workloads/trainer/ml/deployment.yaml'],
+    ]);
+    expect(await validateGitOpsTree(tree.root, { layout })).toEqual([]);
+    for (const fixture of [timeSlicingFixture(), migFixture()]) {
+      expect(
+        (await applyPlan(tree, { ...fixture, layout, cluster: devCluster }))
+          .empty,
+      ).toBe(true);
+    }
   });
 });

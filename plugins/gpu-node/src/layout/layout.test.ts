@@ -5,6 +5,7 @@ import {
   devicePluginConfigPath,
   layoutPrefix,
   matchLayoutPath,
+  matchLayoutValues,
   migConfigPath,
   nodePoolPath,
   normaliseRepoPath,
@@ -172,5 +173,41 @@ describe('repository layout', () => {
     expect(
       layoutPrefix(undefined, 'workloadDir', { component: 'x' }, 'namespace'),
     ).toBe('apps/');
+  });
+
+  it('matches and prefixes layouts whose variables come in another order', () => {
+    const layout = resolveLayout({
+      workloadDir: 'workloads/{{component}}/ns-{{namespace}}',
+    });
+    expect(layoutPrefix(layout, 'workloadDir', {}, 'namespace')).toBe(
+      'workloads/',
+    );
+    expect(
+      matchLayoutValues(
+        layout,
+        'workloadDir',
+        {},
+        'workloads/chat/ns-ml/deployment.yaml',
+        { folder: true },
+      ),
+    ).toEqual({ component: 'chat', namespace: 'ml' });
+    expect(
+      matchLayoutValues(
+        layout,
+        'workloadDir',
+        {},
+        'workloads/chat/ml/deployment.yaml',
+        { folder: true },
+      ),
+    ).toBeUndefined();
+    expect(
+      matchLayoutValues(
+        layout,
+        'workloadDir',
+        { namespace: 'web' },
+        'workloads/chat/ns-ml',
+        {},
+      ),
+    ).toBeUndefined();
   });
 });

@@ -242,6 +242,69 @@ export function requestPath(
   return resolveLayout(layout).render('request', { namespace, name });
 }
 
+/** Distinct valid names standing in for unknown variables while rendering. */
+function sentinelFor(variable: string): string {
+  return `zz0${variable.toLowerCase()}0zz`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Renders `entry` with every variable not in `known` replaced by a sentinel,
+ * and returns the text plus the order in which the sentinels appear.
+ */
+function renderWithSentinels(
+  layout: LayoutInput,
+  entry: LayoutEntry,
+  known: Record<string, string>,
+): { rendered: string; unknown: string[] } {
+  const values: Record<string, string> = { ...known };
+  const unknown = Object.keys(LAYOUT_VARIABLES[entry]).filter(
+    v => known[v] === undefined,
+  );
+  for (const v of unknown) values[v] = sentinelFor(v);
+  return { rendered: resolveLayout(layout).render(entry, values), unknown };
+}
+
+/**
+ * Matches a repository path against a layout entry (variables in `known`
+ * fixed) and returns the values of the other variables, or undefined. With
+ * `folder: true` the entry is a folder and `path` may lie anywhere below it.
+ */
+export function matchLayoutValues(
+  layout: LayoutInput,
+  entry: LayoutEntry,
+  known: Record<string, string>,
+  path: string,
+  options: { folder?: boolean } = {},
+): Record<string, string> | undefined {
+  const { rendered, unknown } = renderWithSentinels(layout, entry, known);
+  const order: string[] = [];
+  let pattern = escapeRegExp(rendered);
+  const sentinelPattern = new RegExp(
+    unknown.map(v => escapeRegExp(sentinelFor(v))).join('|') || '(?!)',
+    'g',
+  );
+  pattern = pattern.replace(sentinelPattern, match => {
+    order.push(unknown.find(v => sentinelFor(v) === match)!);
+    return '([^/]+)';
+  });
+  const regex = new RegExp(`^${pattern}${options.folder ? '(?:/.*)?' : ''}$`);
+  const found = regex.exec(path);
+  if (!found) return undefined;
+  const values: Record<string, string> = { ...known };
+  for (const [i, variable] of order.entries()) {
+    const value = found[i + 1];
+    if (values[variable] !== undefined && values[variable] !== value) {
+      return undefined; // a variable used twice must have one value
+    }
+    values[variable] = value;
+  }
+  return values;
+}
+
 /**
  * Matches a repository path against a layout entry and returns the value of
  * `variable` (others fixed by `known`), or undefined. Used to find existing
@@ -254,29 +317,27 @@ export function matchLayoutPath(
   variable: string,
   path: string,
 ): string | undefined {
-  const resolved = resolveLayout(layout);
-  const sentinel = 'zz0sentinel0zz';
-  const rendered = resolved.render(entry, { ...known, [variable]: sentinel });
-  const [before, after] = rendered.split(sentinel);
-  if (after === undefined) return undefined;
-  if (!path.startsWith(before) || !path.endsWith(after)) return undefined;
-  const value = path.slice(before.length, path.length - after.length);
-  return value && !value.includes('/') ? value : undefined;
+  const { [variable]: _ignored, ...fixed } = known;
+  return matchLayoutValues(layout, entry, fixed, path)?.[variable];
 }
 
-/** The folder prefix (ending in `/` or empty) under which all entries of `entry` live. */
+/**
+ * The folder prefix (ending in `/`, or empty) under which all entries of
+ * `entry` live whatever the values of `variable` and of every variable not
+ * in `known`: the static text before the first such variable.
+ */
 export function layoutPrefix(
   layout: LayoutInput,
   entry: LayoutEntry,
   known: Record<string, string>,
   variable: string,
 ): string {
-  const sentinel = 'zz0sentinel0zz';
-  const rendered = resolveLayout(layout).render(entry, {
-    ...known,
-    [variable]: sentinel,
-  });
-  const before = rendered.split(sentinel)[0];
+  const { [variable]: _ignored, ...fixed } = known;
+  const { rendered, unknown } = renderWithSentinels(layout, entry, fixed);
+  const first = Math.min(
+    ...unknown.map(v => rendered.indexOf(sentinelFor(v))).filter(i => i >= 0),
+  );
+  const before = Number.isFinite(first) ? rendered.slice(0, first) : rendered;
   const slash = before.lastIndexOf('/');
   return slash < 0 ? '' : before.slice(0, slash + 1);
 }

@@ -148,8 +148,17 @@ describe('readRepoState', () => {
     );
     const state = await readRepoState(tree, undefined, 'dev');
     expect(
-      state.pools.map(p => [p.name, p.sharingMode, p.slicesPerGpu, p.limit]),
-    ).toEqual([['gpu-t4-ts4', 'time-slicing', 4, 8]]);
+      state.pools.map(p => [
+        p.name,
+        p.sharingMode,
+        p.slicesPerGpu,
+        p.resourceName,
+      ]),
+    ).toEqual([['gpu-t4-ts4', 'time-slicing', 4, 'nvidia.com/gpu.shared']]);
+    // Its limit is on physical GPUs: read into `limits`, not `limit`.
+    expect(state.pools[0].limits).toEqual(
+      expect.objectContaining({ 'nvidia.com/gpu': expect.any(Number) }),
+    );
     expect(state.workloads.map(w => w.id)).toEqual(['ml/chat-assistant']);
     expect(state.skipped).toEqual([]);
   });

@@ -10,8 +10,10 @@ import {
   LayoutInput,
   layoutPrefix,
   matchLayoutPath,
+  matchLayoutValues,
   migConfigPath,
   resolveLayout,
+  ResolvedRepoLayout,
 } from '../layout/layout';
 import {
   CAPACITY_TYPE_LABEL,
@@ -151,16 +153,11 @@ export async function readRepoState(
   }
 
   // Workloads: every GPU Deployment / StatefulSet (or patch) under the apps folder.
-  const appsPrefix = layoutPrefix(
-    resolved,
-    'workloadDir',
-    { component: 'sample-component' },
-    'namespace',
-  );
+  const appsPrefix = layoutPrefix(resolved, 'workloadDir', {}, 'namespace');
   const workloads = parseWorkloads(
     await readDocuments(tree, appsPrefix, skipped),
     pools,
-    appsPrefix,
+    resolved,
   );
 
   pools.sort((a, b) => a.name.localeCompare(b.name));
@@ -344,9 +341,9 @@ interface WorkloadSighting {
 function parseWorkloads(
   docs: ParsedDocument[],
   pools: PoolState[],
-  appsPrefix: string,
+  layout: ResolvedRepoLayout,
 ): WorkloadState[] {
-  const claimTemplates = readClaimTemplates(docs, appsPrefix);
+  const claimTemplates = readClaimTemplates(docs, layout);
   const sightings: WorkloadSighting[] = [];
   for (const doc of docs) {
     const obj = asKubernetesObject(doc.value);
@@ -370,7 +367,7 @@ function parseWorkloads(
       const namespace =
         typeof obj.metadata.namespace === 'string'
           ? obj.metadata.namespace
-          : namespaceFromPath(doc.path, appsPrefix);
+          : namespaceFromPath(doc.path, layout);
       for (const claim of claims) {
         const template = getIn(claim, 'resourceClaimTemplateName');
         const found =
@@ -407,7 +404,7 @@ function parseWorkloads(
   // A patch and its base describe one workload: merge sightings by id.
   const byId = new Map<string, WorkloadSighting[]>();
   for (const s of sightings) {
-    const namespace = s.namespace ?? namespaceFromPath(s.path, appsPrefix);
+    const namespace = s.namespace ?? namespaceFromPath(s.path, layout);
     const id = `${namespace}/${s.name}`;
     byId.set(id, [...(byId.get(id) ?? []), { ...s, namespace }]);
   }
@@ -450,7 +447,7 @@ function parseWorkloads(
  */
 function readClaimTemplates(
   docs: ParsedDocument[],
-  appsPrefix: string,
+  layout: ResolvedRepoLayout,
 ): Map<string, [string, number][]> {
   const out = new Map<string, [string, number][]>();
   for (const doc of docs) {
@@ -459,7 +456,7 @@ function readClaimTemplates(
     const namespace =
       typeof obj.metadata.namespace === 'string'
         ? obj.metadata.namespace
-        : namespaceFromPath(doc.path, appsPrefix);
+        : namespaceFromPath(doc.path, layout);
     const requests = getIn(obj, 'spec', 'spec', 'devices', 'requests');
     const devices: [string, number][] = [];
     for (const request of Array.isArray(requests) ? requests : []) {
@@ -473,8 +470,10 @@ function readClaimTemplates(
   return out;
 }
 
-/** `apps/<namespace>/...` — the folder right below the apps root names the namespace. */
-function namespaceFromPath(path: string, appsPrefix: string): string {
-  const parts = path.slice(appsPrefix.length).split('/');
-  return parts.length >= 2 ? parts[0] : 'default';
+/** The namespace a workload file's folder stands for in the layout (`apps/<namespace>/...`). */
+function namespaceFromPath(path: string, layout: ResolvedRepoLayout): string {
+  return (
+    matchLayoutValues(layout, 'workloadDir', {}, path, { folder: true })
+      ?.namespace ?? 'default'
+  );
 }

@@ -10,6 +10,7 @@ import {
   LayoutInput,
   layoutPrefix,
   matchLayoutPath,
+  matchLayoutValues,
   migConfigPath,
   resolveLayout,
   ResolvedRepoLayout,
@@ -481,12 +482,7 @@ function checkWorkloads(
   }[],
   findings: Finding[],
 ) {
-  const appsPrefix = layoutPrefix(
-    layout,
-    'workloadDir',
-    { component: 'sample-component' },
-    'namespace',
-  );
+  const appsPrefix = layoutPrefix(layout, 'workloadDir', {}, 'namespace');
   // A patch and its base form one workload: merge by namespace/name.
   const groups = new Map<string, ParsedDocument[]>();
   for (const doc of docs) {
@@ -500,7 +496,9 @@ function checkWorkloads(
     const ns =
       typeof obj.metadata.namespace === 'string'
         ? obj.metadata.namespace
-        : doc.path.slice(appsPrefix.length).split('/')[0];
+        : (matchLayoutValues(layout, 'workloadDir', {}, doc.path, {
+            folder: true,
+          })?.namespace ?? 'default');
     const id = `${ns}/${obj.kind}/${obj.metadata.name}`;
     groups.set(id, [...(groups.get(id) ?? []), doc]);
   }
