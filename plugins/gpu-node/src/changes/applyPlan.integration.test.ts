@@ -103,27 +103,21 @@ describe('plan() -> buildManifests() -> applyPlan() on a real GitOps tree', () =
     await removeTempRepo(dir);
   });
 
-  for (const gpuRequest of requests) {
-    const label = `${gpuRequest.metadata.name} (${gpuRequest.spec.gpu.sharing})`;
-    it(`${label}: applies, then re-planning from the repository changes nothing`, async () => {
-      const { thePlan, changeSet } = await planAndApply(tree, gpuRequest);
+  it.each(requests.map(r => [`${r.metadata.name} (${r.spec.gpu.sharing})`, r]))(
+    '%s: applies, then re-planning from the repository changes nothing',
+    async (_label, gpuRequest) => {
+      const { thePlan, changeSet } = await planAndApply(
+        tree,
+        gpuRequest as GpuRequest,
+      );
       expect(changeSet.empty).toBe(false);
       const paths = changeSet.changes.map(c => c.path);
-      expect(paths).toContain(`requests/ml/${gpuRequest.metadata.name}.yaml`);
+      expect(paths).toContain(
+        `requests/ml/${thePlan.request.metadata.name}.yaml`,
+      );
+      // A new pool gets its own file; a reused one is edited where it is.
       const poolPath = `clusters/dev/gpu/nodepools/${thePlan.pool.name}.yaml`;
-      if (!thePlan.pool.reused) expect(paths).toContain(poolPath);
-      if (thePlan.sharing.deviceConfigName) {
-        const key = thePlan.sharing.deviceConfigName;
-        expect(
-          await tree
-            .readFile(`clusters/dev/gpu/device-plugin/${key}.yaml`)
-            .then(
-              t =>
-                t ??
-                paths.includes(`clusters/dev/gpu/device-plugin/${key}.yaml`),
-            ),
-        ).toBeTruthy();
-      }
+      expect(thePlan.pool.reused || paths.includes(poolPath)).toBe(true);
       // Unrelated content is never touched.
       expect(
         paths.filter(
@@ -132,12 +126,19 @@ describe('plan() -> buildManifests() -> applyPlan() on a real GitOps tree', () =
       ).toEqual([]);
       await writeChangeSet(tree, changeSet);
 
-      const again = await planAndApply(tree, gpuRequest);
+      // Every named config the plan uses now exists in the repository.
+      const key = thePlan.sharing.deviceConfigName;
+      const configText = key
+        ? await tree.readFile(`clusters/dev/gpu/device-plugin/${key}.yaml`)
+        : '';
+      expect(configText).toEqual(expect.any(String));
+
+      const again = await planAndApply(tree, gpuRequest as GpuRequest);
       expect(again.thePlan.pool.name).toBe(thePlan.pool.name);
       expect(again.changeSet.changes.map(c => c.path)).toEqual([]);
       expect(again.changeSet.empty).toBe(true);
-    });
-  }
+    },
+  );
 
   it('leaves a tree that validates clean and reads back every GPU workload', async () => {
     expect(await validateGitOpsTree(dir)).toEqual([]);

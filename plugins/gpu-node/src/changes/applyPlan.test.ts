@@ -484,10 +484,11 @@ describe('applyPlan on an existing GitOps repository', () => {
   it('refuses to overwrite a mig-parted entry that holds other content', async () => {
     const fixture = migFixture({ profile: '1g.5gb' });
     fixture.manifests.migConfig!.name = 'all-balanced';
-    await expectConflict(
+    const error = await expectConflict(
       apply(new MemoryRepoTree(existingRepoFiles), fixture),
       'mig-configs.all-balanced',
     );
+    expect(error.message).toContain('mig-parted config "all-balanced"');
   });
 
   it('refuses to overwrite a workload file holding another workload', async () => {
@@ -496,20 +497,37 @@ describe('applyPlan on an existing GitOps repository', () => {
       'apps/ml/summarizer/deployment.yaml':
         existingRepoFiles['apps/ml/recommender-api/deployment.yaml'],
     };
-    await expectConflict(
+    const error = await expectConflict(
       apply(new MemoryRepoTree(files), timeSlicingFixture({ reused: true })),
       'apps/ml/summarizer/deployment.yaml',
     );
+    expect(error.message).toContain('holds a different workload');
   });
 
   it('refuses to replace an existing pool of the same name that was not planned for reuse', async () => {
     const fixture = timeSlicingFixture({ reused: false });
     (fixture.manifests.pool.objects[0].spec as any).template.spec.expireAfter =
       '24h';
-    await expectConflict(
+    const error = await expectConflict(
       apply(new MemoryRepoTree(existingRepoFiles), fixture),
       'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
     );
+    expect(error.message).toContain('not planned for reuse');
+  });
+
+  it('refuses to edit a file it cannot parse, naming it', async () => {
+    const files = {
+      ...existingRepoFiles,
+      'clusters/dev/gpu/kustomization.yaml': 'resources: [unclosed\n',
+    };
+    const error = await apply(
+      new MemoryRepoTree(files),
+      timeSlicingFixture(),
+    ).catch(e => e);
+    expect(isGpuInputError(error) && error.issues[0]).toMatchObject({
+      path: 'clusters/dev/gpu/kustomization.yaml',
+      rule: 'yaml-syntax',
+    });
   });
 
   it('works on empty and comment-only kustomizations', async () => {

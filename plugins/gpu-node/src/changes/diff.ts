@@ -1,3 +1,4 @@
+import { compareStrings } from './canonical';
 import type { ChangeSet, FileChange } from './types';
 
 type Op = { kind: ' ' | '-' | '+'; line: string };
@@ -110,7 +111,7 @@ export function renderFileChangeDiff(change: FileChange): string {
 /** Unified diff text of a whole change set, files in path order ('' when empty). */
 export function renderChangeSetDiff(changeSet: ChangeSet): string {
   return [...changeSet.changes]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => compareStrings(a.path, b.path))
     .map(renderFileChangeDiff)
     .join('');
 }

@@ -9,7 +9,7 @@ import {
   YAMLSeq,
 } from 'yaml';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import { deepEqual, YAML_OPTIONS } from './canonical';
+import { compareStrings, deepEqual, YAML_OPTIONS } from './canonical';
 
 /**
  * An existing (or new) YAML file edited through the `yaml` Document API, so
@@ -174,9 +174,7 @@ export function ensureSeq(doc: Document, path: (string | number)[]): YAMLSeq {
 /** Sorts sequence items by a key (comments travel with their items). */
 export function sortSeq(seq: YAMLSeq, keyOf: (item: unknown) => string): void {
   seq.items.sort((a, b) => {
-    const ka = keyOf(toPlain(a));
-    const kb = keyOf(toPlain(b));
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
+    return compareStrings(keyOf(toPlain(a)), keyOf(toPlain(b)));
   });
 }
 
@@ -185,6 +183,6 @@ export function sortMap(map: YAMLMap): void {
   map.items.sort((a, b) => {
     const ka = String(isScalar(a.key) ? a.key.value : a.key);
     const kb = String(isScalar(b.key) ? b.key.value : b.key);
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
+    return compareStrings(ka, kb);
   });
 }

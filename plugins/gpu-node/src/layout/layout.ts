@@ -56,6 +56,8 @@ export interface ResolvedRepoLayout {
 }
 
 const compiledCache = new WeakMap<object, ResolvedRepoLayout>();
+/** The default layout, compiled on first use. */
+let defaultResolved: ResolvedRepoLayout | undefined;
 
 function layoutError(path: string, rule: string, message: string) {
   return new GpuInputError([{ path, rule, message }]);
@@ -107,8 +109,6 @@ export function resolveLayout(
   }
   return compileLayout(overrides);
 }
-
-let defaultResolved: ResolvedRepoLayout | undefined;
 
 function compileLayout(overrides: Partial<RepoLayout>): ResolvedRepoLayout {
   const templates: RepoLayout = { ...defaultRepoLayout };

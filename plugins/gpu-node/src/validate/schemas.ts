@@ -52,6 +52,8 @@ const MODEL_FILES: Record<
 };
 
 function packageDir(pkg: string): string {
+  // Walking up to node_modules works from src/ and from a built dist/ alike.
+  // eslint-disable-next-line no-restricted-syntax
   let dir = __dirname;
   for (;;) {
     const candidate = path.join(dir, 'node_modules', pkg);

@@ -31,6 +31,7 @@ import {
   ParsedDocument,
   parseYamlDocuments,
 } from '../repo/yamlObjects';
+import { compareStrings } from '../changes/canonical';
 import { configRuleFindings } from './configRules';
 import { schemaError } from './schemas';
 
@@ -168,16 +169,9 @@ export async function validateGitOpsTree(
   // 3. Every GPU workload is served by some pool.
   checkWorkloads(layout, docs, pools, findings);
 
-  return findings.sort((a, b) =>
-    a.file === b.file
-      ? a.object < b.object
-        ? -1
-        : a.object > b.object
-          ? 1
-          : 0
-      : a.file < b.file
-        ? -1
-        : 1,
+  return findings.sort(
+    (a, b) =>
+      compareStrings(a.file, b.file) || compareStrings(a.object, b.object),
   );
 }
 
