@@ -64,6 +64,24 @@ describe('renderChangeSetDiff', () => {
     expect(text.indexOf('+++ b/a')).toBeLessThan(text.indexOf('+++ b/b'));
   });
 
+  it('shows a missing newline at the end of the previous file', () => {
+    expect(
+      renderChangeSetDiff({
+        empty: false,
+        changes: [
+          {
+            path: 'k.yaml',
+            action: 'update',
+            previous: 'a: 1',
+            content: 'a: 1\n',
+          },
+        ],
+      }),
+    ).toBe(
+      '--- a/k.yaml\n+++ b/k.yaml\n@@ -1,1 +1,1 @@\n-a: 1\n\\ No newline at end of file\n+a: 1\n',
+    );
+  });
+
   it('diffLines keeps common lines and marks the rest', () => {
     expect(
       diffLines(['a', 'b', 'c'], ['a', 'x', 'c']).map(

@@ -5,11 +5,21 @@ type Op = { kind: ' ' | '-' | '+'; line: string };
 
 const CONTEXT = 3;
 
+/** Marks a last line without a newline, so adding one shows as a change. */
+const NO_NEWLINE = '\u0000no-newline';
+
 function splitLines(text: string | undefined): string[] {
   if (text === undefined || text === '') return [];
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  else lines[lines.length - 1] += NO_NEWLINE;
   return lines;
+}
+
+function printLine(kind: string, line: string): string {
+  return line.endsWith(NO_NEWLINE)
+    ? `${kind}${line.slice(0, -NO_NEWLINE.length)}\n\\ No newline at end of file`
+    : `${kind}${line}`;
 }
 
 /**
@@ -89,7 +99,7 @@ function hunks(ops: Op[]): string[] {
     out.push(
       `@@ -${oldCount === 0 ? oldStart - 1 : oldStart},${oldCount} +${newCount === 0 ? newStart - 1 : newStart},${newCount} @@`,
     );
-    for (const op of slice) out.push(`${op.kind}${op.line}`);
+    for (const op of slice) out.push(printLine(op.kind, op.line));
   }
   return out;
 }

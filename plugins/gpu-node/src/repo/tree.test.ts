@@ -45,6 +45,25 @@ describe('RepoTree', () => {
     await expect(fs.readdir(dir)).resolves.toEqual([]);
   });
 
+  it('FsRepoTree refuses to follow a symlink out of the repository', async () => {
+    const outside = join(dir, 'outside');
+    const repo = join(dir, 'repo');
+    await fs.mkdir(outside);
+    await fs.mkdir(repo);
+    await fs.writeFile(join(outside, 'secret.yaml'), 'secret\n');
+    await fs.symlink(outside, join(repo, 'clusters'));
+    const tree = new FsRepoTree(repo);
+    await expect(tree.readFile('clusters/secret.yaml')).rejects.toThrow(
+      /symlink/,
+    );
+    await expect(tree.writeFile('clusters/dev/x.yaml', 'x')).rejects.toThrow(
+      /symlink/,
+    );
+    await expect(fs.readdir(outside)).resolves.toEqual(['secret.yaml']);
+    // Symlinked entries are not listed either.
+    expect(await tree.listFiles()).toEqual([]);
+  });
+
   it('MemoryRepoTree behaves the same on a Map', async () => {
     const tree = new MemoryRepoTree({
       'b/x.yaml': 'x',

@@ -65,9 +65,35 @@ export class FsRepoTree implements RepoTree {
     return abs;
   }
 
+  /**
+   * A repository may contain symlinks (it is user content): refuse to read
+   * or write through one that leads outside the working tree.
+   */
+  private async safeAbs(path: string): Promise<string> {
+    const abs = this.abs(path);
+    const root = await fs.realpath(this.root).catch(() => this.root);
+    let existing = abs;
+    for (;;) {
+      try {
+        const real = await fs.realpath(existing);
+        if (real !== root && !real.startsWith(root + sep)) {
+          throw new Error(
+            `path ${path} leads outside the repository through a symlink`,
+          );
+        }
+        return abs;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        const parent = resolve(existing, '..');
+        if (parent === existing) return abs;
+        existing = parent;
+      }
+    }
+  }
+
   async readFile(path: string): Promise<string | undefined> {
     try {
-      return await fs.readFile(this.abs(path), 'utf8');
+      return await fs.readFile(await this.safeAbs(path), 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') {
@@ -106,7 +132,7 @@ export class FsRepoTree implements RepoTree {
   }
 
   async writeFile(path: string, content: string): Promise<void> {
-    const abs = this.abs(path);
+    const abs = await this.safeAbs(path);
     await fs.mkdir(resolve(abs, '..'), { recursive: true });
     await fs.writeFile(abs, content, 'utf8');
   }
