@@ -93,6 +93,55 @@ describe('readRepoState', () => {
     ]);
   });
 
+  it('names the GPU model of a pool without our labels from the catalog', async () => {
+    const pool = (
+      name: string,
+      gpuName: string,
+      types: string[],
+    ) => `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: ${name}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu}
+      requirements:
+        - {key: karpenter.k8s.aws/instance-gpu-name, operator: In, values: [${gpuName}]}
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [${types.join(', ')}]}
+  limits:
+    nvidia.com/gpu: 8
+`;
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu/nodepools/hand-t4.yaml': pool('hand-t4', 't4', [
+        'g4dn.xlarge',
+        'g4dn.12xlarge',
+      ]),
+      'clusters/dev/gpu/nodepools/hand-a100.yaml': pool('hand-a100', 'a100', [
+        'p4d.24xlarge',
+      ]),
+      'clusters/dev/gpu/nodepools/hand-unknown.yaml': pool(
+        'hand-unknown',
+        'z9',
+        ['z9.large'],
+      ),
+    });
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(
+      state.pools.map(p => [
+        p.name,
+        p.gpuModel,
+        p.sharingMode,
+        p.resourceName,
+        p.limit,
+      ]),
+    ).toEqual([
+      ['hand-a100', 'a100-40gb', 'exclusive', 'nvidia.com/gpu', 8],
+      ['hand-t4', 't4', 'exclusive', 'nvidia.com/gpu', 8],
+      ['hand-unknown', 'z9', 'exclusive', 'nvidia.com/gpu', 8],
+    ]);
+  });
+
   it('reads an empty repository as an empty state', async () => {
     const state = await readRepoState(new MemoryRepoTree(), undefined, 'dev');
     expect(state).toEqual({

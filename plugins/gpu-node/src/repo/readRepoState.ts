@@ -5,7 +5,11 @@ import type {
   SharingMode,
   WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
-import { SHARING_MODES } from '@gpu-gitops/plugin-gpu-common';
+import {
+  builtinCatalog,
+  GpuCatalog,
+  SHARING_MODES,
+} from '@gpu-gitops/plugin-gpu-common';
 import {
   LayoutInput,
   layoutPrefix,
@@ -70,11 +74,21 @@ async function readDocuments(
  * planner's RepoState. Never throws on repository content: files it cannot
  * parse are listed in `skipped`.
  */
+export interface ReadRepoStateOptions {
+  /**
+   * Catalog used to name the GPU model of pools without our model label
+   * (from their instance types or Karpenter GPU name); built-in by default.
+   */
+  catalog?: GpuCatalog;
+}
+
 export async function readRepoState(
   tree: RepoTree,
   layout: LayoutInput,
   clusterName: string,
+  options: ReadRepoStateOptions = {},
 ): Promise<RepoStateReport> {
+  const catalog = options.catalog ?? builtinCatalog;
   const resolved = resolveLayout(layout);
   const skipped: SkippedFile[] = [];
   const cluster = { cluster: clusterName };
@@ -148,6 +162,7 @@ export async function readRepoState(
       overlays,
       devicePluginConfigs,
       migConfigs,
+      catalog,
     );
     if (pool) pools.push(pool);
   }
@@ -189,6 +204,7 @@ function parsePool(
   overlays: PlainObject[],
   devicePluginConfigs: Record<string, unknown>,
   migConfigs: Record<string, unknown>,
+  catalog: GpuCatalog,
 ): PoolState | undefined {
   const name = nodePool.metadata.name;
   const template = getIn(nodePool, 'spec', 'template');
@@ -258,7 +274,11 @@ function parsePool(
     path,
     gpuModel:
       findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ??
-      (gpuNames.length === 1 ? gpuNames[0] : undefined),
+      modelFromCatalog(
+        catalog,
+        requirementValues(requirements, INSTANCE_TYPE_LABEL),
+        gpuNames,
+      ),
     sharingMode,
     resourceName,
     instanceTypes: requirementValues(requirements, INSTANCE_TYPE_LABEL),
@@ -289,6 +309,31 @@ function parsePool(
       }));
   }
   return pool;
+}
+
+/**
+ * The catalog model a pool runs, for pools without our model label: the one
+ * model all its instance types carry, else the one model whose instance types
+ * have its Karpenter GPU name, else the Karpenter name itself (when single).
+ */
+function modelFromCatalog(
+  catalog: GpuCatalog,
+  instanceTypes: string[],
+  gpuNames: string[],
+): string | undefined {
+  const byType = new Set(
+    instanceTypes
+      .map(name => catalog.instanceTypes.find(t => t.name === name)?.gpuModel)
+      .filter((m): m is string => m !== undefined),
+  );
+  if (byType.size === 1) return [...byType][0];
+  const byName = new Set(
+    catalog.instanceTypes
+      .filter(t => t.karpenterGpuName && gpuNames.includes(t.karpenterGpuName))
+      .map(t => t.gpuModel),
+  );
+  if (byName.size === 1) return [...byName][0];
+  return gpuNames.length === 1 ? gpuNames[0] : undefined;
 }
 
 function inferSharingMode(
