@@ -326,6 +326,50 @@ describe('applyPlan on an existing GitOps repository', () => {
     );
   });
 
+  it('writes a generated EC2NodeClass once: not when the cluster folder already has it', async () => {
+    const nodeClass = {
+      apiVersion: 'karpenter.k8s.aws/v1',
+      kind: 'EC2NodeClass',
+      metadata: { name: 'gpu' },
+      spec: {
+        role: 'KarpenterNodeRole-dev',
+        amiSelectorTerms: [{ alias: 'al2023@latest' }],
+        subnetSelectorTerms: [{ tags: { 'karpenter.sh/discovery': 'dev' } }],
+        securityGroupSelectorTerms: [
+          { tags: { 'karpenter.sh/discovery': 'dev' } },
+        ],
+      },
+    };
+    const withClass = (fixture: Fixture) => {
+      fixture.manifests.pool.objects.push(
+        JSON.parse(JSON.stringify(nodeClass)),
+      );
+      return fixture;
+    };
+    const fresh = await apply(
+      new MemoryRepoTree(),
+      withClass(timeSlicingFixture()),
+    );
+    const kinds = parseAllDocuments(
+      content(fresh, 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'),
+    ).map(d => d.toJS().kind);
+    expect(kinds).toEqual(['NodePool', 'NodeOverlay', 'EC2NodeClass']);
+    expectAllObjectsValid(fresh);
+
+    const bootstrapped = new MemoryRepoTree({
+      ...existingRepoFiles,
+      'clusters/dev/gpu/nodeclasses/gpu.yaml': `# from the bootstrap\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\n`,
+    });
+    const changeSet = await apply(
+      bootstrapped,
+      withClass(timeSlicingFixture({ slices: 2 })),
+    );
+    const poolKinds = parseAllDocuments(
+      content(changeSet, 'clusters/dev/gpu/nodepools/gpu-t4-ts2.yaml'),
+    ).map(d => d.toJS().kind);
+    expect(poolKinds).toEqual(['NodePool', 'NodeOverlay']);
+  });
+
   it('refuses a plan for another cluster than the profile', async () => {
     const error = await apply(new MemoryRepoTree(), {
       ...timeSlicingFixture(),

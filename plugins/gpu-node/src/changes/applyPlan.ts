@@ -195,10 +195,18 @@ async function sharedObjectsElsewhere(
   cluster: string,
   exceptPath: string,
 ): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (const path of await staged.list(
+  // The pool folder and the whole cluster GPU folder (the bootstrap puts the
+  // node class in `nodeclasses/`): one object id twice breaks `kustomize build`.
+  const folders = new Set([
     layoutPrefix(layout, 'nodePool', { cluster }, 'pool'),
-  )) {
+    `${posix.dirname(clusterKustomizationPath(layout, cluster))}/`,
+  ]);
+  const paths = new Set<string>();
+  for (const folder of folders) {
+    for (const path of await staged.list(folder)) paths.add(path);
+  }
+  const found = new Set<string>();
+  for (const path of [...paths].sort()) {
     if (path === exceptPath || !/\.ya?ml$/.test(path)) continue;
     try {
       for (const value of YamlFile.parse(

@@ -208,6 +208,28 @@ describe('validateGitOpsTree', () => {
     ]);
   });
 
+  it('accepts shared pools without NodeOverlays on clusters that do not use them', async () => {
+    const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const dir = await writeTempRepo({
+      ...clean,
+      [path]: clean[path].slice(0, clean[path].indexOf('---\n')),
+    });
+    dirs.push(dir);
+    expect(await validateGitOpsTree(dir, { nodeOverlay: false })).toEqual([]);
+  });
+
+  it('reports the same object defined twice in a cluster folder', async () => {
+    const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const overlay = clean[path].slice(clean[path].indexOf('---\n'));
+    const findings = await validate({
+      ...clean,
+      'clusters/dev/gpu/nodepools/copy.yaml': overlay,
+    });
+    expect(rules(findings)).toEqual([
+      'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml NodeOverlay/gpu-t4-ts4-1gpu duplicate-object',
+    ]);
+  });
+
   it('throws for a missing directory or a tree that is not a GitOps tree', async () => {
     const missing = await validateGitOpsTree(
       join(tmpdir(), 'does-not-exist-gpu-gitops'),

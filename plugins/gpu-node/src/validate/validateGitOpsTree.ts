@@ -50,6 +50,11 @@ export interface ValidateGitOpsTreeOptions {
   /** Catalog for GPU models (MIG geometry); the built-in one by default. */
   catalog?: GpuCatalog;
   karpenterVersion?: string;
+  /**
+   * Whether the cluster uses Karpenter NodeOverlays (default true). Without
+   * them a missing overlay is expected, not a finding.
+   */
+  nodeOverlay?: boolean;
 }
 
 const SHARED_MODES = new Set(['time-slicing', 'mps', 'mig']);
@@ -162,8 +167,11 @@ export async function validateGitOpsTree(
   }[] = [];
   for (const cluster of clusterNames(layout, files)) {
     pools.push(
-      ...(await checkCluster(tree, layout, cluster, docs, catalog, findings)),
+      ...(await checkCluster(tree, layout, cluster, docs, catalog, findings, {
+        nodeOverlay: options.nodeOverlay ?? true,
+      })),
     );
+    checkDuplicates(layout, cluster, docs, findings);
   }
 
   // 3. Every GPU workload is served by some pool.
@@ -262,6 +270,7 @@ async function checkCluster(
   docs: ParsedDocument[],
   catalog: GpuCatalog,
   findings: Finding[],
+  checks: { nodeOverlay: boolean },
 ) {
   const known = { cluster };
   const kustomizationPath = layout.render('clusterKustomization', known);
@@ -389,7 +398,7 @@ async function checkCluster(
       );
     }
 
-    if (SHARED_MODES.has(pool.sharingMode)) {
+    if (checks.nodeOverlay && SHARED_MODES.has(pool.sharingMode)) {
       const hasOverlay = overlays.some(
         o =>
           (getIn(o, 'spec', 'requirements') as unknown[] | undefined)?.some(
@@ -415,6 +424,41 @@ async function checkCluster(
     }
   }
   return served;
+}
+
+/** One object id twice under a cluster's GPU folder breaks `kustomize build`. */
+function checkDuplicates(
+  layout: ResolvedRepoLayout,
+  cluster: string,
+  docs: ParsedDocument[],
+  findings: Finding[],
+) {
+  const kustomizationPath = layout.render('clusterKustomization', { cluster });
+  const slash = kustomizationPath.lastIndexOf('/');
+  const folder = slash < 0 ? '' : kustomizationPath.slice(0, slash + 1);
+  const seen = new Map<string, string>();
+  for (const doc of docs) {
+    if (!doc.path.startsWith(folder)) continue;
+    const obj = asKubernetesObject(doc.value);
+    if (!obj || typeof obj.apiVersion !== 'string') continue;
+    const group = obj.apiVersion.includes('/')
+      ? obj.apiVersion.split('/')[0]
+      : '';
+    const namespace =
+      typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
+    const id = `${group}/${obj.kind}/${namespace}/${obj.metadata.name}`;
+    const first = seen.get(id);
+    if (first === undefined) {
+      seen.set(id, doc.path);
+      continue;
+    }
+    findings.push({
+      file: doc.path,
+      object: objectName(obj),
+      rule: 'duplicate-object',
+      message: `${objectName(obj)} is also defined in ${first}; kustomize refuses the same object twice`,
+    });
+  }
 }
 
 function checkMigFit(
