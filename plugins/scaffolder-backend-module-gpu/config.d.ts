@@ -50,29 +50,61 @@ export interface Config {
       };
     };
 
-    /** Organisation overrides of the built-in GPU catalog (prices, on-prem flavors, extra models). */
+    /**
+     * Organisation overrides of the built-in GPU catalog (validated at start-up
+     * with gpu-common `catalogOverrideSchema`; merged with `mergeCatalog`).
+     */
     catalog?: {
-      /** Only these model ids may be requested at all (empty or unset: all). */
-      allowedModels?: string[];
-      /** Model ids removed from the catalog. */
-      removeModels?: string[];
-      /** Instance types added or replaced (matched by name). */
+      /** GPU models added, or replacing the built-in model with the same id. */
+      models?: Array<{
+        /** Catalog id, e.g. `a100-80gb` (DNS-1123 label). */
+        id: string;
+        displayName: string;
+        /** Usable memory per GPU, MiB. */
+        memoryMiB: number;
+        architecture:
+          | 'volta'
+          | 'turing'
+          | 'ampere'
+          | 'ada-lovelace'
+          | 'hopper'
+          | 'blackwell';
+        /** e.g. `8.0`. */
+        computeCapability: string;
+        mpsMaxReplicas?: number;
+        mig?: {
+          memorySlices: number;
+          computeSlices: number;
+          /** e.g. `0x20B010DE`. */
+          pciDeviceIds: string[];
+          profiles: Array<{
+            /** e.g. `1g.10gb`. */
+            name: string;
+            memoryMiB: number;
+            computeSlices: number;
+            memorySlices: number;
+            startSlots: number[];
+            maxCount: number;
+          }>;
+        };
+      }>;
+      /** Machine shapes added or replaced by name (EC2 types, Azure sizes, on-prem flavors). */
       instanceTypes?: Array<{
         name: string;
-        family?: string;
-        provider?: 'aws' | 'azure' | 'static';
-        gpuModel?: string;
-        gpusPerNode?: number;
+        family: string;
+        provider: 'aws' | 'azure' | 'static';
+        gpuModel: string;
+        gpusPerNode: number;
         gpuMemoryMiB?: number;
-        vcpu?: number;
-        memoryMiB?: number;
-        onDemandUsdPerHour?: number;
+        vcpu: number;
+        memoryMiB: number;
+        onDemandUsdPerHour: number;
         karpenterGpuName?: string;
       }>;
-      /** Instance type names removed from the catalog. */
-      removeInstanceTypes?: string[];
       /** Price overrides: instance type name -> USD per hour. */
       prices?: { [instanceType: string]: number };
+      /** Only these model ids may be planned at all. */
+      allowedModels?: string[];
     };
 
     /** Guardrails checked before anything is written or pushed. */
