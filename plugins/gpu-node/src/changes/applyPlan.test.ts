@@ -380,6 +380,22 @@ describe('applyPlan on an existing GitOps repository', () => {
     );
   });
 
+  it('leaves a hand-written limit it cannot compare alone', async () => {
+    const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const files = {
+      ...existingRepoFiles,
+      [path]: existingRepoFiles[path].replace(
+        'nvidia.com/gpu.shared: "8"',
+        'nvidia.com/gpu.shared: 1k',
+      ),
+    };
+    const changeSet = await apply(
+      new MemoryRepoTree(files),
+      timeSlicingFixture({ reused: true, limit: 16 }),
+    );
+    expect(changeSet.changes.some(c => c.path === path)).toBe(false);
+  });
+
   it('never lowers the limit of a reused pool', async () => {
     const tree = new MemoryRepoTree(existingRepoFiles);
     const changeSet = await apply(

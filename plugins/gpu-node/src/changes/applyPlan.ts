@@ -297,10 +297,14 @@ async function applyPool(
   for (const [resource, value] of Object.entries(limits).sort(([a], [b]) =>
     a < b ? -1 : 1,
   )) {
-    const current = limitValue(doc.getIn(['spec', 'limits', resource]));
+    const raw = doc.getIn(['spec', 'limits', resource]);
+    const current = limitValue(raw);
     const next = limitValue(value);
-    if (next === undefined || (current !== undefined && current >= next))
+    // A quantity we cannot compare (e.g. `2k`) was set by hand: leave it.
+    if (next === undefined || (raw !== undefined && current === undefined)) {
       continue;
+    }
+    if (current !== undefined && current >= next) continue;
     doc.setIn(['spec', 'limits', resource], value);
     existing.modified = true;
   }
