@@ -159,4 +159,20 @@ describe('buildBootstrapChangeSet', () => {
     });
     expect(second).toEqual({ changes: [], empty: true });
   });
+
+  it('does not write a second EC2NodeClass when a pool file already defines it', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu/nodepools/gpu-l4.yaml':
+        'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\nspec: {}\n',
+    });
+    const changeSet = await buildBootstrapChangeSet(tree, cluster, options);
+    const paths = changeSet.changes.map(c => c.path);
+    expect(paths).not.toContain('clusters/dev/gpu/nodeclasses/gpu.yaml');
+    const kustomization = parse(
+      changeSet.changes.find(
+        c => c.path === 'clusters/dev/gpu/kustomization.yaml',
+      )!.content,
+    );
+    expect(kustomization.resources).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import {
   Document,
   isMap,
+  parseAllDocuments,
   parseDocument,
   type YAMLMap,
   type YAMLSeq,
@@ -132,6 +133,28 @@ function mergeMigConfig(text: string | undefined): string {
   return doc.toString({ lineWidth: 0 });
 }
 
+async function definesNodeClassElsewhere(
+  staged: StagedTree,
+  folder: string,
+  name: string,
+  exceptPath: string,
+): Promise<boolean> {
+  for (const path of await staged.list(folder)) {
+    if (path === exceptPath || !/\.ya?ml$/.test(path)) continue;
+    const text = (await staged.read(path)) ?? '';
+    for (const doc of parseAllDocuments(text)) {
+      const value = doc.toJS() as {
+        kind?: string;
+        metadata?: { name?: string };
+      } | null;
+      if (value?.kind === 'EC2NodeClass' && value.metadata?.name === name) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * The once-per-cluster change set: GPU Operator (Helm values + kustomize
  * helmCharts), the default device-plugin config, the `all-disabled` MIG
@@ -186,8 +209,17 @@ export async function buildBootstrapChangeSet(
 
   let nodeClassResource: string | undefined;
   // The bootstrap is where the GPU node class comes from, whatever the
-  // profile says about generating one per pool.
-  if (shouldGenerateEc2NodeClass({ ...cluster, generateNodeClass: true })) {
+  // profile says about generating one per pool; but never a second copy of
+  // one a pool file already defines (kustomize rejects duplicate objects).
+  if (
+    shouldGenerateEc2NodeClass({ ...cluster, generateNodeClass: true }) &&
+    !(await definesNodeClassElsewhere(
+      staged,
+      `clusters/${cluster.name}/gpu/`,
+      cluster.nodeClass.name,
+      paths.nodeClass(cluster.nodeClass.name),
+    ))
+  ) {
     const file = paths.nodeClass(cluster.nodeClass.name);
     await staged.write(
       file,

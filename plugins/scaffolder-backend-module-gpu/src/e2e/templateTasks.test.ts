@@ -1,6 +1,7 @@
 import request from 'supertest';
 import yaml from 'yaml';
 import type { TestBackend } from '@backstage/backend-test-utils';
+import { validateGitOpsTree } from '@gpu-gitops/plugin-gpu-node';
 import {
   createFixtureGitopsRepo,
   type FixtureRepo,
@@ -146,6 +147,8 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       expect(files.some(f => f.startsWith('clusters/dev/gpu/nodepools/'))).toBe(
         true,
       );
+      // The whole branch is a valid GitOps tree (schemas, device-plugin / MIG rules, references).
+      expect(await validateGitOpsTree(await repo.checkout(branch))).toEqual([]);
       // The task log shows each stage with its duration.
       const log = logText(events);
       expect(log).toMatch(/Plan: done in \d+ ms/);
@@ -197,6 +200,9 @@ describe('real scaffolder backend: gpu templates end to end', () => {
     expect(await repo.files('gpu/bootstrap-prod')).toContain(
       'clusters/prod/gpu-operator/values.yaml',
     );
+    expect(
+      await validateGitOpsTree(await repo.checkout('gpu/bootstrap-prod')),
+    ).toEqual([]);
   });
 
   it('POST /v2/dry-run renders the gpu-workload output without pushing', async () => {

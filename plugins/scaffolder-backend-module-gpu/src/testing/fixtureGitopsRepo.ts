@@ -44,6 +44,8 @@ export interface FixtureRepo {
   show(branch: string, file: string): Promise<string | undefined>;
   /** Files on a branch of the bare repo. */
   files(branch: string): Promise<string[]>;
+  /** Clones a branch into a fresh folder (for validating the whole tree). */
+  checkout(branch: string): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -84,6 +86,11 @@ export async function createFixtureGitopsRepo(): Promise<FixtureRepo> {
     async files(branch) {
       const out = await git(['ls-tree', '-r', '--name-only', branch], bareDir);
       return out.split('\n').filter(Boolean);
+    },
+    async checkout(branch) {
+      const dir = await fs.mkdtemp(path.join(root, 'checkout-'));
+      await git(['clone', '--quiet', '--branch', branch, bareDir, dir]);
+      return dir;
     },
     async cleanup() {
       await fs.rm(root, { recursive: true, force: true });
