@@ -21,6 +21,7 @@ import {
 } from './auth';
 import { classifyGitFailure, GitOpsError } from './errors';
 import { createSimpleGit } from './simpleGitClient';
+import { withCloneLock } from './cloneLock';
 
 export interface GitAuthor {
   name: string;
@@ -105,23 +106,6 @@ export interface PublishBranchResult {
   branchExisted: boolean;
   attempts: number;
   files: string[];
-}
-
-/** Serialises work on one cached clone inside this process. */
-const cloneLocks = new Map<string, Promise<unknown>>();
-
-async function withCloneLock<T>(
-  dir: string,
-  work: () => Promise<T>,
-): Promise<T> {
-  const previous = cloneLocks.get(dir) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(work);
-  cloneLocks.set(dir, next);
-  try {
-    return await next;
-  } finally {
-    if (cloneLocks.get(dir) === next) cloneLocks.delete(dir);
-  }
 }
 
 export function cachedCloneDir(cacheDir: string, repoUrl: string): string {

@@ -112,17 +112,18 @@ describe('publishGpuRequest reliability', () => {
       options(gpuRequest('other'), { cacheDir: path.join(tmp, 'c2') }),
     );
     let mainAfterMerge: string | undefined;
+    let mergedMeanwhile: boolean | undefined;
     const result = await publishGpuRequest(
       options(gpuRequest('llm'), {
         beforePush: async attempt => {
-          if (attempt === 1) {
-            // Someone merges another request while we are about to push.
-            expect(await merger.merge(other.branch)).toBe(true);
-            mainAfterMerge = await remote.branchSha('main');
-          }
+          if (attempt !== 1) return;
+          // Someone merges another request while we are about to push.
+          mergedMeanwhile = await merger.merge(other.branch);
+          mainAfterMerge = await remote.branchSha('main');
         },
       }),
     );
+    expect(mergedMeanwhile).toBe(true);
     expect(result.attempts).toBe(2);
     expect(result.baseSha).toBe(mainAfterMerge);
     expect((await remote.git(['rev-parse', 'gpu/ml-llm^'])).trim()).toBe(
@@ -409,11 +410,13 @@ describe('publishGpuRequest reliability', () => {
     );
     for (const pool of state.pools) {
       expect(kustomization).toContain(`nodepools/${pool.name}.yaml`);
-      if (pool.deviceConfigName) {
-        // The named device-plugin config the pool's label points at exists and is generated.
-        expect(kustomization).toContain(`${pool.deviceConfigName}=`);
-        expect(state.devicePluginConfigs[pool.deviceConfigName]).toBeDefined();
-      }
+    }
+    // Every named device-plugin config a pool's label points at exists and is generated.
+    const configNames = state.pools.flatMap(p => p.deviceConfigName ?? []);
+    expect(configNames.length).toBeGreaterThan(0);
+    for (const name of configNames) {
+      expect(kustomization).toContain(`${name}=`);
+      expect(state.devicePluginConfigs[name]).toBeDefined();
     }
     expect(seedFiles['README.md']).toBe(
       await fs.readFile(path.join(main, 'README.md'), 'utf8'),
