@@ -1,5 +1,5 @@
 import type { ClusterProfile } from '../cluster/types';
-import type { Plan } from '../planner/types';
+import type { Plan, Taint } from '../planner/types';
 import { gpuAnnotationKeys, WELL_KNOWN_KEYS } from './metadata-keys';
 import { quantity } from './quantity';
 
@@ -10,7 +10,7 @@ export interface PodPlacement {
     key: string;
     operator: 'Equal';
     value: string;
-    effect: 'NoSchedule';
+    effect: Taint['effect'];
   }[];
   annotations: Record<string, string>;
   /** `resources.limits` of the GPU container; empty for DRA (claims instead). */

@@ -35,7 +35,7 @@ import { decideExclusive } from './sharing-exclusive';
 import { decideMig } from './sharing-mig';
 import { decideMps } from './sharing-mps';
 import { decideTimeSlicing } from './sharing-time-slicing';
-import type { Plan, RepoState } from './types';
+import type { Plan, PoolState, RepoState, Taint } from './types';
 
 /**
  * Turns a validated request into a Plan: GPU model, sharing config, pool
@@ -334,7 +334,7 @@ function planForModel(
     );
   }
 
-  const taint = {
+  const taint = reusedPoolTaint(reused, cluster.gpuTaintKey) ?? {
     key: cluster.gpuTaintKey,
     // One value per pool: only pods planned for this pool tolerate it.
     value: poolName,
@@ -395,4 +395,25 @@ function distinctSorted<T extends number | string>(values: T[]): T[] {
     if (a === b) return 0;
     return a < b ? -1 : 1;
   });
+}
+
+/**
+ * A reused pool keeps the taint it has in the repository (perhaps written by
+ * hand, e.g. `nvidia.com/gpu=true`): the workload must tolerate THAT taint, not
+ * the one we would derive for a new pool. Prefer the cluster's GPU taint key.
+ */
+function reusedPoolTaint(
+  reused: PoolState | undefined,
+  gpuTaintKey: string,
+): Taint | undefined {
+  const taints = (reused?.taints ?? []).filter(t =>
+    ['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(t.effect),
+  );
+  const chosen = taints.find(t => t.key === gpuTaintKey) ?? taints[0];
+  if (!chosen) return undefined;
+  return {
+    key: chosen.key,
+    value: chosen.value ?? '',
+    effect: chosen.effect as Taint['effect'],
+  };
 }

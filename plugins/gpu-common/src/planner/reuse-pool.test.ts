@@ -48,6 +48,34 @@ describe('plan: pool reuse', () => {
     expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 5 + 3, cpu: 100 });
   });
 
+  it('keeps the taint the reused pool already has, so pods tolerate it', () => {
+    const p = plan(
+      request,
+      fixtureCatalog,
+      awsCluster,
+      repo([
+        {
+          name: 'shared-t4',
+          taints: [
+            { key: 'example.com/team', value: 'ml', effect: 'NoExecute' },
+            {
+              key: awsCluster.gpuTaintKey,
+              value: 'true',
+              effect: 'NoSchedule',
+            },
+          ],
+        },
+      ]),
+    );
+    expect(p.pool.taint).toEqual({
+      key: awsCluster.gpuTaintKey,
+      value: 'true',
+      effect: 'NoSchedule',
+    });
+    // A new pool gets a taint of its own, valued by its name.
+    expect(fresh.pool.taint.value).toBe(fresh.pool.name);
+  });
+
   it('does not count the same request twice', () => {
     const state = repo([{}], {
       workloads: [

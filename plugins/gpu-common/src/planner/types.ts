@@ -64,7 +64,7 @@ export interface WorkloadState {
 export interface Taint {
   key: string;
   value: string;
-  effect: 'NoSchedule';
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 }
 
 export interface PoolPlan {
