@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import type { FileChange } from '../changes/types';
-import { PublishLogger, Redactor } from '../redact';
+import { PublishLogger, Redactor, redactingLogger } from '../redact';
 import {
   assertNoUrlCredentials,
   gitEnvironment,
@@ -128,10 +128,10 @@ export class GitOpsRepository {
   readonly repoUrl: string;
   readonly baseBranch: string;
   readonly workDir: string;
-  private readonly options: GitOpsRepositoryOptions;
   private readonly redactor: Redactor;
   private readonly env: Record<string, string>;
   private readonly author: GitAuthor;
+  private readonly logger: PublishLogger;
   /** Whether the current checkout is sparse (then changed folders must be added to it). */
   private sparse = true;
 
@@ -146,7 +146,7 @@ export class GitOpsRepository {
         'git',
       );
     }
-    this.options = options;
+    this.logger = redactingLogger(options.logger, this.redactor);
     this.repoUrl = options.repoUrl;
     this.baseBranch = options.baseBranch ?? 'main';
     this.workDir = cachedCloneDir(
@@ -245,7 +245,7 @@ export class GitOpsRepository {
         remote.parents[0] === baseSha
       ) {
         // Same content on the same base: the branch is already right; keep its commit.
-        this.options.logger?.info(
+        this.logger.info(
           `branch ${options.branch} already holds this change on ${baseSha.slice(0, 12)}`,
         );
         return {
@@ -277,7 +277,7 @@ export class GitOpsRepository {
         if (gitError.kind !== 'push-rejected') throw gitError;
         lastError = gitError;
         if (attempt < maxAttempts) {
-          this.options.logger?.warn(
+          this.logger.warn(
             `push of ${options.branch} rejected (attempt ${attempt}/${maxAttempts}); ` +
               `fetching and rebuilding on the new base: ${firstLine(gitError.message)}`,
           );
@@ -344,7 +344,7 @@ export class GitOpsRepository {
       args.push('--filter=blob:none');
     }
     args.push('--', this.repoUrl, this.workDir);
-    this.options.logger?.info(
+    this.logger.info(
       `cloning ${this.repoUrl} (${this.baseBranch}) into the cache`,
     );
     await this.run(this.git(path.dirname(this.workDir)), args);

@@ -1,0 +1,105 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gitEnvironment } from './auth';
+import { requestBranchName, requestTrailer } from './branchName';
+import { GitOpsRepository } from './GitOpsRepository';
+import { createSimpleGit } from './simpleGitClient';
+import { BareRemote, createBareRemote } from './testing/bareRemote';
+import { GitHttpServer, startGitHttpServer } from './testing/gitHttpServer';
+
+const TOKEN = 'canary-http-token-0a9b8c7d6e5f';
+const AUTH = `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
+
+describe('GitOpsRepository over smart HTTP', () => {
+  let remote: BareRemote;
+  let server: GitHttpServer;
+  let cacheDir: string;
+
+  beforeEach(async () => {
+    remote = await createBareRemote({
+      'clusters/prod/gpu/kustomization.yaml': 'resources: []\n',
+      'apps/big/other/file.yaml': 'x: 1\n',
+    });
+    await remote.git(['config', 'uploadpack.allowFilter', 'true']);
+    await remote.git(['config', 'http.receivepack', 'true']);
+    server = await startGitHttpServer({
+      projectRoot: path.dirname(remote.url),
+      authorization: AUTH,
+    });
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-http-'));
+  });
+  afterEach(async () => {
+    await server.close();
+    await remote.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  const repoUrl = () => `${server.baseUrl}/${path.basename(remote.url)}`;
+
+  it('clones blob-less and shallow, pushes with the header, keeps no credentials', async () => {
+    const repo = new GitOpsRepository({
+      repoUrl: repoUrl(),
+      cacheDir,
+      token: TOKEN,
+    });
+    const publish = (content: string) =>
+      repo.publishBranch({
+        branch: requestBranchName('ml', 'llm'),
+        trailer: requestTrailer('ml', 'llm'),
+        sparsePaths: ['clusters/prod/gpu'],
+        build: async () => ({
+          message: 'gpu: ml/llm',
+          changes: [
+            { path: 'apps/ml/llm/deployment.yaml', action: 'create', content },
+          ],
+        }),
+      });
+    const first = await publish('replicas: 1\n');
+    const second = await publish('replicas: 2\n'); // fetch path, lease update
+    expect(first.pushed && second.pushed).toBe(true);
+    expect(
+      await remote.readFile('gpu/ml-llm', 'apps/ml/llm/deployment.yaml'),
+    ).toBe('replicas: 2\n');
+    // Every request carried the header; none carried the token in the URL.
+    expect(server.requests.length).toBeGreaterThan(4);
+    expect(server.requests.every(r => r.authorization === AUTH)).toBe(true);
+    expect(server.requests.some(r => r.url.includes('git-receive-pack'))).toBe(
+      true,
+    );
+    expect(server.requests.map(r => r.url).join('\n')).not.toContain(TOKEN);
+    const git = createSimpleGit(repo.workDir, gitEnvironment(repo.workDir, {}));
+    expect(
+      (await git.raw(['rev-parse', '--is-shallow-repository'])).trim(),
+    ).toBe('true');
+    expect(
+      (
+        await git.raw(['config', '--get', 'remote.origin.partialclonefilter'])
+      ).trim(),
+    ).toBe('blob:none');
+    const config = await fs.readFile(
+      path.join(repo.workDir, '.git', 'config'),
+      'utf8',
+    );
+    expect(config).not.toContain(TOKEN);
+    expect(config).not.toContain(AUTH.split(' ')[1]);
+    // Outside the sparse cone: not checked out.
+    await expect(
+      fs.access(path.join(repo.workDir, 'apps/big/other/file.yaml')),
+    ).rejects.toThrow();
+  });
+
+  it('fails clearly (and redacted) with a wrong token', async () => {
+    const repo = new GitOpsRepository({
+      repoUrl: repoUrl(),
+      cacheDir,
+      token: 'wrong-token-123456',
+    });
+    const error = await repo.checkoutBase(['clusters']).catch(e => e);
+    expect(error.kind).toBe('auth');
+    expect(error.message).toMatch(
+      /token is missing, invalid or lacks write access/,
+    );
+    expect(error.message).not.toContain('wrong-token-123456');
+  });
+});
