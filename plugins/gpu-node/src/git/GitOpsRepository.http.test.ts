@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitEnvironment } from './auth';
@@ -11,10 +11,27 @@ import { GitHttpServer, startGitHttpServer } from './testing/gitHttpServer';
 const TOKEN = 'canary-http-token-0a9b8c7d6e5f';
 const AUTH = `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
 
+/** Command lines of every running git process (Linux /proc). */
+function gitCommandLines(): string[] {
+  const lines: string[] = [];
+  for (const pid of readdirSync('/proc').filter(p => /^\d+$/.test(p))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .join(' ');
+      if (/\bgit\b|git-remote-http/.test(cmdline)) lines.push(cmdline);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return lines;
+}
+
 describe('GitOpsRepository over smart HTTP', () => {
   let remote: BareRemote;
   let server: GitHttpServer;
   let cacheDir: string;
+  let commandLines: string[];
 
   beforeEach(async () => {
     remote = await createBareRemote({
@@ -26,7 +43,9 @@ describe('GitOpsRepository over smart HTTP', () => {
     server = await startGitHttpServer({
       projectRoot: path.dirname(remote.url),
       authorization: AUTH,
+      onRequest: () => commandLines.push(...gitCommandLines()),
     });
+    commandLines = [];
     cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-http-'));
   });
   afterEach(async () => {
@@ -68,6 +87,12 @@ describe('GitOpsRepository over smart HTTP', () => {
       true,
     );
     expect(server.requests.map(r => r.url).join('\n')).not.toContain(TOKEN);
+    // The client's git processes were seen, and none had the token in its arguments.
+    expect(commandLines.some(l => /clone|fetch|push|remote-http/.test(l))).toBe(
+      true,
+    );
+    expect(commandLines.join('\n')).not.toContain(TOKEN);
+    expect(commandLines.join('\n')).not.toContain(AUTH.split(' ')[1]);
     const git = createSimpleGit(repo.workDir, gitEnvironment(repo.workDir, {}));
     expect(
       (await git.raw(['rev-parse', '--is-shallow-repository'])).trim(),

@@ -107,6 +107,11 @@ export interface PublishGpuRequestResult {
   stages: StageTiming[];
 }
 
+function forgeKindOf(forge: PublishGpuRequestOptions['forge']): ForgeKind {
+  if (forge === undefined) return 'local';
+  return typeof forge === 'string' ? forge : forge.kind;
+}
+
 export const DEFAULT_CACHE_DIR = path.join(os.tmpdir(), 'gpu-gitops-cache');
 
 interface BuiltState {
@@ -155,7 +160,10 @@ async function publish(
     baseBranch: options.baseBranch,
     cacheDir: options.cacheDir ?? DEFAULT_CACHE_DIR,
     token: options.token,
-    tokenUsername: options.tokenUsername,
+    // GitLab wants `oauth2` as the basic-auth user for OAuth / PAT tokens.
+    tokenUsername:
+      options.tokenUsername ??
+      (forgeKindOf(options.forge) === 'gitlab' ? 'oauth2' : undefined),
     author: options.author,
     redactor,
     logger,

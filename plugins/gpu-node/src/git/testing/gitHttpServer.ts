@@ -25,10 +25,13 @@ export async function startGitHttpServer(options: {
   projectRoot: string;
   /** The exact Authorization header required; others get 401. */
   authorization: string;
+  /** Called on each request while the client's git processes are alive. */
+  onRequest?: () => void;
 }): Promise<GitHttpServer> {
   const requests: GitHttpRequest[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    options.onRequest?.();
     requests.push({
       method: req.method ?? '',
       url: req.url ?? '',
