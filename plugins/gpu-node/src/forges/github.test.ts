@@ -265,4 +265,29 @@ describe('GithubForge', () => {
     expect(error.message).not.toContain(TOKEN);
     expect(server.requests).toHaveLength(0);
   });
+
+  it('retries network failures and gives up with a clear message', async () => {
+    server = await startFakeForgeServer([]);
+    const closedPort = server.baseUrl;
+    await server.close();
+    let sleeps = 0;
+    const f = new GithubForge({
+      token: TOKEN,
+      apiBaseUrl: closedPort,
+      retry: {
+        attempts: 2,
+        sleep: async () => {
+          sleeps++;
+        },
+      },
+    });
+    const error = await f.createOrUpdatePullRequest(input).catch(e => e);
+    expect(error.status).toBe(0);
+    expect(error.message).toMatch(
+      /POST \/repos\/acme\/gitops\/pulls failed: .* \(gave up after 2 attempts\)/,
+    );
+    expect(error.message).not.toContain(TOKEN);
+    expect(sleeps).toBe(1);
+    server = await startFakeForgeServer([]);
+  });
 });

@@ -237,6 +237,17 @@ describe('GitOpsRepository', () => {
     expect(await remote.branchSha(BRANCH)).toBe(foreign);
   });
 
+  it('does not fail on a foreign branch when there is nothing to push', async () => {
+    await publish(repo(), async () => change('a'));
+    await remote.commitFiles(
+      { 'apps/ml/llm/extra.yaml': 'mine\n' },
+      'fix',
+      BRANCH,
+    );
+    const result = await publish(repo(), async () => undefined);
+    expect(result.changed).toBe(false);
+  });
+
   it('recovers when a previous run was killed between commit and push', async () => {
     const r = repo();
     await expect(

@@ -200,16 +200,6 @@ export class GitOpsRepository {
       const baseSha = await this.sync(options.sparsePaths);
       const remote = await this.remoteBranch(options.branch);
       branchExistedAtStart ??= remote !== undefined;
-      if (remote && !this.isOurs(remote, options.trailer)) {
-        throw new GitOpsError(
-          this.redactor.redact(
-            `branch ${options.branch} on ${this.repoUrl} has commits that were not made for this request ` +
-              `(tip ${remote.sha.slice(0, 12)} lacks "${options.trailer}"); refusing to overwrite them. ` +
-              `Merge or delete that branch, then run again.`,
-          ),
-          'foreign-commits',
-        );
-      }
       const built = await options.build({
         workDir: this.workDir,
         baseSha,
@@ -237,6 +227,17 @@ export class GitOpsRepository {
           attempts: attempt,
           files: [],
         };
+      }
+      // Checked only when we would push: a no-op run never fails on someone's branch.
+      if (remote && !this.isOurs(remote, options.trailer)) {
+        throw new GitOpsError(
+          this.redactor.redact(
+            `branch ${options.branch} on ${this.repoUrl} has commits that were not made for this request ` +
+              `(tip ${remote.sha.slice(0, 12)} lacks "${options.trailer}"); refusing to overwrite them. ` +
+              `Merge or delete that branch, then run again.`,
+          ),
+          'foreign-commits',
+        );
       }
       if (
         remote &&
