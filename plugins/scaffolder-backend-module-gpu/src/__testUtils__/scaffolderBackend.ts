@@ -10,7 +10,7 @@ import {
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
 import { scaffolderModuleGpu } from '../module';
-import type { FixtureRepo } from '../testing/fixtureGitopsRepo';
+import type { FixtureRepo } from './fixtureGitopsRepo';
 
 const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');
 
@@ -57,6 +57,11 @@ export async function startScaffolder(
                 dev: { karpenterVersion: '1.14.1' },
                 prod: { karpenterVersion: '1.14.1' },
                 onprem: { provider: 'static', karpenterVersion: '1.14.1' },
+                // MPS needs MIG strategy "single" (the device plugin rejects MPS with "mixed").
+                inference: {
+                  karpenterVersion: '1.14.1',
+                  migStrategy: 'single',
+                },
               },
             },
             ...gpu,

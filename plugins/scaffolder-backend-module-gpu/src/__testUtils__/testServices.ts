@@ -28,6 +28,8 @@ export function testServices(
           profiles: {
             dev: { karpenterVersion: '1.14.1' },
             prod: { karpenterVersion: '1.14.1' },
+            // MPS needs MIG strategy "single" (the device plugin rejects MPS with "mixed").
+            inference: { karpenterVersion: '1.14.1', migStrategy: 'single' },
           },
         },
         ...gpu,

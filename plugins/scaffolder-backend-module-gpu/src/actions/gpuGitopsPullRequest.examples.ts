@@ -4,7 +4,7 @@ import yaml from 'yaml';
 export const examples: TemplateExample[] = [
   {
     description:
-      'Open a pull request on the configured GitOps repository for a new MPS-shared inference service',
+      'Open a pull request for a new MPS-shared inference service on a cluster whose MIG strategy is "single" (MPS does not run with "mixed")',
     example: yaml.stringify({
       steps: [
         {
@@ -14,6 +14,7 @@ export const examples: TemplateExample[] = [
           input: {
             name: 'embeddings',
             namespace: 'ml',
+            cluster: 'inference',
             owner: 'group:default/ml-platform',
             model: 'a10g',
             sharing: 'mps',

@@ -4,8 +4,8 @@ import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-
 import {
   createFixtureGitopsRepo,
   type FixtureRepo,
-} from '../testing/fixtureGitopsRepo';
-import { testServices } from '../testing/testServices';
+} from '../__testUtils__/fixtureGitopsRepo';
+import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsPullRequestAction } from './gpuGitopsPullRequest';
 import { examples } from './gpuGitopsPullRequest.examples';
 

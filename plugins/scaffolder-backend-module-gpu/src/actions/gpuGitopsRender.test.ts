@@ -6,8 +6,8 @@ import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-
 import {
   createFixtureGitopsRepo,
   type FixtureRepo,
-} from '../testing/fixtureGitopsRepo';
-import { testServices } from '../testing/testServices';
+} from '../__testUtils__/fixtureGitopsRepo';
+import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsRenderAction } from './gpuGitopsRender';
 import { examples } from './gpuGitopsRender.examples';
 

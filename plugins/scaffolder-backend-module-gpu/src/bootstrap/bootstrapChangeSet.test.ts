@@ -1,6 +1,4 @@
 import { parse, parseAllDocuments } from 'yaml';
-// Test-only helper of gpu-common: the real kubernetes-models schemas (ESM loaded by path).
-import { validateAgainstSchema } from '@gpu-gitops/plugin-gpu-common/src/manifests/testing/kubernetes-schemas';
 import {
   checkDevicePluginConfig,
   checkMigPartedConfig,
@@ -8,10 +6,12 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   FsRepoTree,
+  hasSchema,
   MemoryRepoTree,
+  schemaError,
   writeChangeSet,
 } from '@gpu-gitops/plugin-gpu-node';
-import { FIXTURE_GITOPS_REPO } from '../testing/fixtureGitopsRepo';
+import { FIXTURE_GITOPS_REPO } from '../__testUtils__/fixtureGitopsRepo';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
 const cluster = resolveClusterProfile({
@@ -90,7 +90,9 @@ describe('buildBootstrapChangeSet', () => {
       { devices: 'all', 'mig-enabled': false },
     ]);
     const nodeClass = parse(content('clusters/dev/gpu/nodeclasses/gpu.yaml')!);
-    expect(() => validateAgainstSchema(nodeClass)).not.toThrow();
+    // The real kubernetes-models schema of karpenter.k8s.aws/v1 EC2NodeClass.
+    expect(hasSchema(nodeClass.apiVersion, nodeClass.kind)).toBe(true);
+    expect(schemaError(nodeClass)).toBeUndefined();
     expect(nodeClass.spec.amiSelectorTerms).toEqual([
       { alias: 'al2023@latest' },
     ]);

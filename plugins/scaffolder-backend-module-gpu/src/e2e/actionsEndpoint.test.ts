@@ -3,8 +3,8 @@ import type { TestBackend } from '@backstage/backend-test-utils';
 import {
   createFixtureGitopsRepo,
   type FixtureRepo,
-} from '../testing/fixtureGitopsRepo';
-import { startScaffolder } from './scaffolderBackend';
+} from '../__testUtils__/fixtureGitopsRepo';
+import { startScaffolder } from '../__testUtils__/scaffolderBackend';
 
 describe('real scaffolder backend: GET /api/scaffolder/v2/actions', () => {
   let repo: FixtureRepo;

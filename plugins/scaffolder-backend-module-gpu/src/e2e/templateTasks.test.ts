@@ -5,13 +5,13 @@ import { validateGitOpsTree } from '@gpu-gitops/plugin-gpu-node';
 import {
   createFixtureGitopsRepo,
   type FixtureRepo,
-} from '../testing/fixtureGitopsRepo';
+} from '../__testUtils__/fixtureGitopsRepo';
 import {
   logText,
   runTask,
   startScaffolder,
   templateEntity,
-} from './scaffolderBackend';
+} from '../__testUtils__/scaffolderBackend';
 
 /** Form values of the gpu-workload template, as the frontend would send them. */
 function workloadValues(overrides: Record<string, unknown>) {
@@ -65,6 +65,8 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       'mps',
       {
         name: 'embed-mps',
+        // MPS needs MIG strategy "single" (the device plugin rejects MPS with "mixed").
+        cluster: 'inference',
         model: 'a10g',
         sharing: 'mps',
         replicas: 4,
@@ -144,9 +146,11 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       expect(files.some(f => f.startsWith(`apps/ml/${values.name}/`))).toBe(
         true,
       );
-      expect(files.some(f => f.startsWith('clusters/dev/gpu/nodepools/'))).toBe(
-        true,
-      );
+      expect(
+        files.some(f =>
+          f.startsWith(`clusters/${values.cluster || 'dev'}/gpu/nodepools/`),
+        ),
+      ).toBe(true);
       // The whole branch is a valid GitOps tree (schemas, device-plugin / MIG rules, references).
       expect(await validateGitOpsTree(await repo.checkout(branch))).toEqual([]);
       // The task log shows each stage with its duration.

@@ -6,8 +6,9 @@ import { createGpuGitopsBootstrapAction } from '../actions/gpuGitopsBootstrap';
 import { createGpuGitopsPullRequestAction } from '../actions/gpuGitopsPullRequest';
 import { createGpuGitopsRenderAction } from '../actions/gpuGitopsRender';
 import { createGpuPlanAction } from '../actions/gpuPlan';
-import { testServices } from '../testing/testServices';
+import { testServices } from '../__testUtils__/testServices';
 import { gpuModelChoices } from './gpuModelChoices';
+import { syncTemplateModels } from './syncTemplateModels';
 
 const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');
 
@@ -82,5 +83,32 @@ describe('software templates', () => {
       'gpu:gitops:bootstrap',
     ]);
     expectStepInputsDeclared(template);
+  });
+});
+
+describe('syncTemplateModels', () => {
+  it('rewrites only the model choices, from the catalog given', () => {
+    const text = [
+      'spec:',
+      '  parameters:',
+      '    - title: GPU',
+      '      properties:',
+      '        # comment kept',
+      '        model: { type: string, enum: [old], enumNames: [Old] }',
+      '        replicas: { type: integer }',
+      '',
+    ].join('\n');
+    const catalog = {
+      models: [builtinCatalog.models[0]],
+      instanceTypes: builtinCatalog.instanceTypes,
+    };
+    const synced = syncTemplateModels(text, catalog);
+    expect(synced).toContain('# comment kept');
+    const model = parse(synced).spec.parameters[0].properties.model;
+    expect(model.enum).toEqual(['auto', builtinCatalog.models[0].id]);
+    expect(model.enumNames[1]).toBe(gpuModelChoices(catalog)[0].label);
+    expect(parse(synced).spec.parameters[0].properties.replicas).toEqual({
+      type: 'integer',
+    });
   });
 });
