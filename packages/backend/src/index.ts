@@ -8,7 +8,9 @@ import path from 'node:path';
 import { createBackend } from '@backstage/backend-defaults';
 import { ensureLocalGitopsRepository } from './localGitopsRepository';
 
-const repoRoot = path.resolve(__dirname, '../../..');
+// `backstage-cli package start` runs in packages/backend; app-config.yaml
+// names the same repository relative to it (gpu.gitops.repoUrl).
+const repoRoot = path.resolve(process.cwd(), '../..');
 
 async function main() {
   const { created, bareDir } = await ensureLocalGitopsRepository({
