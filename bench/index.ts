@@ -1,7 +1,9 @@
 import { benchPlanRender } from './planRender.bench';
+import { benchPublish } from './publish.bench';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'plan-render': benchPlanRender,
+  publish: benchPublish,
 };
 
 export async function runBenchmarks(only: string[]): Promise<void> {
