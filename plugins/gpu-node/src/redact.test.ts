@@ -37,6 +37,9 @@ describe('redactCredentialPatterns', () => {
     expect(redactCredentialPatterns('sent Bearer abcdefgh12345 upstream')).toBe(
       'sent Bearer *** upstream',
     );
+    expect(redactCredentialPatterns('needs basic authentication here')).toBe(
+      'needs basic authentication here',
+    );
   });
 });
 

@@ -22,7 +22,10 @@ const AUTH_HEADER =
 const TOKEN_HEADER =
   /\b((?:private-token|x-gitlab-token|x-api-key)\s*[:=]\s*"?)([^\s"',;]+)/gi;
 /** A bare `Bearer <credential>` / `Basic <credential>` outside a header line. */
-const BARE_SCHEME = /\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{8,})/gi;
+// The credential must look like one (a digit, `+`, `/` or `=`), so prose such as
+// "basic authentication" is left alone.
+const BARE_SCHEME =
+  /\b(bearer|basic)(\s+)((?=[A-Za-z0-9._~+/=-]*[0-9+/=])[A-Za-z0-9._~+/=-]{8,})/gi;
 
 function base64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');
