@@ -104,6 +104,28 @@ describe('publishGpuRequest', () => {
     expect(await remote.branchSha('gpu/ml-llm')).toBeUndefined();
   });
 
+  it('renders the MIG layout and reconfiguration checklist for a real MIG plan', async () => {
+    const result = await publishGpuRequest(
+      options({
+        dryRun: true,
+        request: gpuRequest('trainer', {
+          model: 'a100-40gb',
+          sharing: 'mig',
+          replicas: 3,
+          vramGiB: 9,
+        }),
+      }),
+    );
+    expect(result.plan.sharing.mode).toBe('mig');
+    expect(result.body).toContain('### MIG layout (each GPU, by memory slice)');
+    expect(result.body).toMatch(/\n\[[^\n]*\|[^\n]*\]\n/);
+    expect(result.body).toContain(
+      `nvidia.com/mig.config=${result.plan.sharing.migConfigName}`,
+    );
+    expect(result.body).toContain('nvidia.com/mig.config.state=success');
+    expect(result.files).toContain('clusters/prod/gpu/mig/config.yaml');
+  });
+
   it('re-running the same request updates the existing branch', async () => {
     const first = await publishGpuRequest(options());
     const same = await publishGpuRequest(options());
