@@ -106,7 +106,11 @@ function existingFor(patch: KubernetesObject): KubernetesObject {
 
 describe('plan() -> buildManifests() with the built-in catalog', () => {
   for (const cluster of clusters) {
-    for (const gpuRequest of requests) {
+    // MPS is refused where the plugin runs the mixed MIG strategy (tested below).
+    const plannable = requests.filter(
+      r => r.spec.gpu.sharing !== 'mps' || cluster.migStrategy !== 'mixed',
+    );
+    for (const gpuRequest of plannable) {
       const label = `${gpuRequest.metadata.name} (${gpuRequest.spec.gpu.sharing}) on ${cluster.name}`;
       it(`${label}: schema-valid, rule-clean and consistent`, () => {
         const thePlan = plan(gpuRequest, builtinCatalog, cluster);
@@ -235,24 +239,28 @@ describe('plan() -> buildManifests() with the built-in catalog', () => {
     }
   }
 
-  it('MPS on a cluster whose ClusterPolicy MIG strategy is mixed: the planner warns and the rule check reports it', () => {
-    const cluster = clusters[0];
-    expect(cluster.migStrategy).toBe('mixed');
-    const thePlan = plan(
-      request('l4-mps', 'mps', 'l4', { replicas: 5, vramGiB: 4 }),
-      builtinCatalog,
-      cluster,
+  it('MPS where the ClusterPolicy MIG strategy is mixed: the planner refuses, the rule check reports such a config', () => {
+    const [mixed, single] = clusters;
+    expect(mixed.migStrategy).toBe('mixed');
+    const mpsRequest = request('l4-mps', 'mps', 'l4', {
+      replicas: 5,
+      vramGiB: 4,
+    });
+    expect(() => plan(mpsRequest, builtinCatalog, mixed)).toThrow(
+      /MIG strategy "mixed"/,
     );
-    const set = buildManifests(thePlan, cluster);
+    const set = buildManifests(
+      plan(mpsRequest, builtinCatalog, single),
+      single,
+    );
     // Clean on its own (flags.migStrategy none) ...
     expect(checkDevicePluginConfig(set.devicePluginConfig!.config)).toEqual([]);
-    // ... but the operator's MIG_STRATEGY env overrides it.
+    // ... but under the operator's MIG_STRATEGY=mixed env it would not start.
     expect(
       checkDevicePluginConfig(set.devicePluginConfig!.config, {
-        effectiveMigStrategy: cluster.migStrategy,
+        effectiveMigStrategy: mixed.migStrategy,
       }).map(f => f.rule),
     ).toEqual(['mps-mig-mixed']);
-    expect(thePlan.warnings.join('\n')).toMatch(/mixed/);
   });
 
   it('MIG entries carry the PCI filter of the model (1g.10gb exists on several GPUs)', () => {

@@ -71,15 +71,23 @@ describe('buildNodeOverlays', () => {
     });
   });
 
-  it('writes none for exclusive, DRA, MIG single, or clusters without NodeOverlay', () => {
+  it('overrides nvidia.com/gpu with the MIG instance count under the single strategy', () => {
+    const overlays = buildNodeOverlays(
+      { ...migA100Plan, resourceName: 'nvidia.com/gpu' },
+      awsCluster,
+    ) as any[];
+    const perGpu = Object.values(migA100Plan.sharing.migLayout!)[0];
+    expect(overlays.length).toBe(migA100Plan.pool.gpuCounts.length);
+    for (const [i, n] of migA100Plan.pool.gpuCounts.entries()) {
+      expect(overlays[i].spec.capacity).toEqual({
+        'nvidia.com/gpu': String(perGpu * n),
+      });
+    }
+  });
+
+  it('writes none for exclusive, DRA, or clusters without NodeOverlay', () => {
     expect(buildNodeOverlays(exclusiveT4Plan, awsCluster)).toEqual([]);
     expect(buildNodeOverlays(draL4Plan, awsCluster)).toEqual([]);
-    expect(
-      buildNodeOverlays(
-        { ...migA100Plan, resourceName: 'nvidia.com/gpu' },
-        awsCluster,
-      ),
-    ).toEqual([]);
     expect(buildNodeOverlays(timeSlicingT4Plan, plainCluster)).toEqual([]);
     expect(
       buildNodeOverlays(timeSlicingT4Plan, {

@@ -28,13 +28,16 @@ function mixedMigResourceName(profile: string): string {
 
 /**
  * Extended resources one GPU of the pool offers, keyed by resource name.
- * Empty when Karpenter already knows the capacity (exclusive, DRA) or when the
- * resource is `nvidia.com/gpu` itself (MIG `single`): overlaying a well-known
- * resource is code-derived only and contradicts the docs (KARPENTER.md §6),
- * so such pools fall back to consolidation instead.
+ * Empty when Karpenter already knows the capacity (exclusive, DRA).
+ *
+ * MIG with the `single` strategy advertises its instances as `nvidia.com/gpu`
+ * (instances x GPUs). The overlay then overrides a resource Karpenter derives
+ * from EC2: Karpenter's code applies overlay capacity with `lo.Assign`, so the
+ * override takes effect (KARPENTER.md §6), while its docs only forbid cpu,
+ * memory, ephemeral-storage and pods. Without it Karpenter would launch one
+ * node per few pods and rely on consolidation to undo the waste.
  */
 export function sharedCapacityPerGpu(plan: Plan): Record<string, number> {
-  if (plan.resourceName === 'nvidia.com/gpu') return {};
   switch (plan.sharing.mode) {
     case 'time-slicing':
     case 'mps':

@@ -5,6 +5,10 @@ import { parseGpuRequest } from '../request/schema';
 import { plan } from './plan';
 
 const cluster = resolveClusterProfile();
+/** MPS needs a device-plugin MIG strategy other than "mixed" (sharing-mps.test.ts). */
+const mpsCluster = resolveClusterProfile({ migStrategy: 'single' });
+const clusterFor = (sharing: string) =>
+  sharing === 'mps' ? mpsCluster : cluster;
 
 function request(gpu: Record<string, unknown>) {
   return parseGpuRequest({
@@ -63,7 +67,7 @@ describe('plan against the built-in catalog', () => {
       const p = plan(
         request({ model: 'auto', sharing, replicas: 3, vramGiB: 6 }),
         builtinCatalog,
-        cluster,
+        clusterFor(sharing),
       );
       expect(isDns1123Subdomain(p.pool.name)).toBe(true);
       for (const [key, value] of Object.entries(p.pool.labels)) {
@@ -92,7 +96,7 @@ describe('plan against the built-in catalog', () => {
           const p = plan(
             request({ model: model.id, sharing, replicas: 2, vramGiB: 4 }),
             builtinCatalog,
-            cluster,
+            clusterFor(sharing),
           );
           outcomes.push(
             p.pool.gpuModel === model.id && p.nodes.expected >= 1

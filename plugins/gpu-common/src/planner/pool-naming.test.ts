@@ -30,7 +30,11 @@ describe('pool naming', () => {
   });
 
   it('gives the same plan for the same inputs', () => {
-    const request = gpuRequest({ sharing: 'mps', vramGiB: 2, replicas: 9 });
+    const request = gpuRequest({
+      sharing: 'time-slicing',
+      vramGiB: 2,
+      replicas: 9,
+    });
     expect(plan(request, fixtureCatalog, awsCluster)).toEqual(
       plan(request, fixtureCatalog, awsCluster),
     );

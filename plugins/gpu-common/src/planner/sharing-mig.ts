@@ -61,7 +61,9 @@ export function decideMig(
   ];
   if (cluster.migStrategy === 'single') {
     warnings.push(
-      `migStrategy "single" exposes MIG instances as ${WHOLE_GPU_RESOURCE}: Karpenter counts physical GPUs unless a NodeOverlay overrides ${WHOLE_GPU_RESOURCE} (${perGpu} per GPU), else it over-provisions.`,
+      cluster.nodeOverlay
+        ? `migStrategy "single" exposes MIG instances as ${WHOLE_GPU_RESOURCE}: the pool's NodeOverlays override ${WHOLE_GPU_RESOURCE} to ${perGpu} per GPU, which Karpenter applies over EC2's physical count.`
+        : `migStrategy "single" exposes MIG instances as ${WHOLE_GPU_RESOURCE} and NodeOverlay is off: Karpenter counts physical GPUs and over-provisions until consolidation removes the extra nodes.`,
     );
   }
   return {

@@ -7,7 +7,9 @@ import {
 } from './test-fixtures';
 import { inputIssues } from './test-expect-error';
 
-const mps = (gpu: Parameters<typeof gpuRequest>[0], c = awsCluster) =>
+/** MPS needs a plugin MIG strategy other than "mixed" (see the last test). */
+const singleStrategy = cluster({ migStrategy: 'single' });
+const mps = (gpu: Parameters<typeof gpuRequest>[0], c = singleStrategy) =>
   plan(gpuRequest({ sharing: 'mps', ...gpu }), fixtureCatalog, c);
 
 describe('plan: MPS', () => {
@@ -46,7 +48,7 @@ describe('plan: MPS', () => {
     expect(p.physicalGpus).toBe(1.5);
   });
 
-  it('warns about GFD, per-process limits and the mixed MIG strategy', () => {
+  it('warns about GFD and per-process limits', () => {
     const p = mps({ vramGiB: 4 });
     expect(
       p.warnings.some(
@@ -54,11 +56,16 @@ describe('plan: MPS', () => {
       ),
     ).toBe(true);
     expect(p.warnings.some(w => /per CUDA process/.test(w))).toBe(true);
-    expect(p.warnings.some(w => /migStrategy "mixed"/.test(w))).toBe(true);
-    const single = mps({ vramGiB: 4 }, cluster({ migStrategy: 'single' }));
-    expect(single.warnings.some(w => /migStrategy "mixed"/.test(w))).toBe(
-      false,
-    );
+  });
+
+  it('refuses MPS on a cluster whose plugin runs the mixed MIG strategy', () => {
+    expect(awsCluster.migStrategy).toBe('mixed');
+    expect(inputIssues(() => mps({ vramGiB: 4 }, awsCluster))).toEqual([
+      expect.objectContaining({
+        path: 'spec.gpu.sharing',
+        rule: 'mps-mig-strategy',
+      }),
+    ]);
   });
 
   it('clamps clients to the model limit (16 below compute capability 7.5)', () => {

@@ -29,6 +29,19 @@ export function decideMps(
   cluster: ClusterProfile,
 ): ModeDecision {
   const { vramGiB } = request.spec.gpu;
+  if (cluster.migStrategy === 'mixed') {
+    // The GPU Operator passes ClusterPolicy mig.strategy to the plugin as
+    // MIG_STRATEGY, which overrides flags.migStrategy in every named config,
+    // and the plugin refuses to start MPS with "mixed" (NVIDIA.md §1.1-1.2):
+    // a config we wrote would crash-loop the plugin on every node of the pool.
+    throw new GpuInputError([
+      {
+        path: 'spec.gpu.sharing',
+        rule: 'mps-mig-strategy',
+        message: `MPS cannot run on cluster "${cluster.name}": its device plugin runs with MIG strategy "mixed" (ClusterPolicy mig.strategy overrides every named config), and the plugin rejects MPS with "mixed". Use time-slicing or exclusive here, or a cluster whose migStrategy is "single"`,
+      },
+    ]);
+  }
   const vramMiB = vramGiB * MIB_PER_GIB;
   const fit = Math.floor(model.memoryMiB / vramMiB);
   if (fit < MIN_MPS_REPLICAS) {
@@ -56,11 +69,6 @@ export function decideMps(
     'MPS needs GPU Feature Discovery: the MPS control daemon only runs on nodes labelled nvidia.com/mps.capable=true, which GFD sets; without GFD the pods never start.',
     `MPS limits apply per CUDA process, not per pod: a replica that starts several CUDA processes gets ${gib(pinnedMiB)} and ${Math.floor(100 / replicas)}% of the SMs for EACH of them.`,
   ];
-  if (cluster.migStrategy === 'mixed') {
-    warnings.push(
-      `MPS is rejected by the device plugin with migStrategy "mixed". The named config sets flags.migStrategy "none", but under the GPU Operator the ClusterPolicy mig.strategy (cluster profile: "${cluster.migStrategy}") is passed as env MIG_STRATEGY and overrides it: run MPS pools only where the plugin's MIG strategy is "none" or "single".`,
-    );
-  }
   const explanation = [
     `MPS: floor(${gib(model.memoryMiB)} / ${vramGiB} GiB) = ${fit} clients fit one ${model.id}; using ${replicas} (2..${model.mpsMaxReplicas}, the limit at compute capability ${model.computeCapability}).`,
     `MPS pins ${pinnedMiB} MiB (floor(${model.memoryMiB} / ${replicas})) of device memory per client >= ${vramGiB} GiB requested, so VRAM is guaranteed; each client gets ${Math.floor(100 / replicas)}% of the SMs.`,

@@ -34,6 +34,8 @@ const cluster: ClusterProfile = {
     namespace: 'gpu-operator',
   },
   migPartedConfigMap: { name: 'mig-parted-config', namespace: 'gpu-operator' },
+  // One cluster where every mode can be planned: MPS is refused under "mixed".
+  migStrategy: 'single',
 };
 
 function request(

@@ -68,6 +68,11 @@ const cases: [string, string, RegExp][] = [
     /spec\.gpu\.(sharing|model).*mig-unsupported/,
   ],
   [
+    'MPS where the device plugin runs the mixed MIG strategy',
+    gpu('model: a100-40gb\nsharing: mps\nreplicas: 4\nvramGiB: 8'),
+    /spec\.gpu\.sharing.*mps-mig-strategy/,
+  ],
+  [
     'VRAM larger than the largest GPU',
     gpu('model: auto\nsharing: exclusive\nreplicas: 1\nvramGiB: 900'),
     /spec\.gpu\.vramGiB/,

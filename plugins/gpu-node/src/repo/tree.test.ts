@@ -12,6 +12,15 @@ describe('RepoTree', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
+  it('FsRepoTree writes into a repository folder that does not exist yet', async () => {
+    const tree = new FsRepoTree(join(dir, 'new-repo'));
+    expect(await tree.listFiles()).toEqual([]);
+    await tree.writeFile('apps/ml/llm/deployment.yaml', 'kind: Deployment\n');
+    expect(await tree.readFile('apps/ml/llm/deployment.yaml')).toBe(
+      'kind: Deployment\n',
+    );
+  });
+
   it('FsRepoTree reads, lists (sorted, without .git) and writes repository-relative paths', async () => {
     const tree = new FsRepoTree(dir);
     await tree.writeFile(

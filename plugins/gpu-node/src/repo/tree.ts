@@ -85,7 +85,9 @@ export class FsRepoTree implements RepoTree {
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
         const parent = resolve(existing, '..');
-        if (parent === existing) return abs;
+        // Walked up past the root: the repository folder does not exist yet,
+        // so nothing inside it can be a symlink.
+        if (parent === existing || !parent.startsWith(this.root)) return abs;
         existing = parent;
       }
     }

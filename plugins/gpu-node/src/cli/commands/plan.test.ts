@@ -12,8 +12,20 @@ describe('gpu-gitops plan', () => {
   it.each(Object.entries(modes))(
     'prints the plan as JSON with the documented fields (%s)',
     async (mode, gpu) => {
-      const dir = makeWorkdir({ 'req.yaml': requestYaml(gpu) });
-      const run = await runIn(dir, ['plan', '--request', 'req.yaml', '--json']);
+      // MPS needs a plugin MIG strategy other than the default "mixed".
+      const dir = makeWorkdir({
+        'req.yaml': requestYaml(gpu),
+        'cluster.yaml':
+          mode === 'mps' ? 'migStrategy: single\n' : 'name: default\n',
+      });
+      const run = await runIn(dir, [
+        'plan',
+        '--request',
+        'req.yaml',
+        '--cluster',
+        'cluster.yaml',
+        '--json',
+      ]);
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       const json = JSON.parse(run.stdout);
