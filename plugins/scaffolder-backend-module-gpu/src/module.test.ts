@@ -2,6 +2,9 @@ import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { scaffolderActionsExtensionPoint } from '@backstage/plugin-scaffolder-node';
 import { scaffolderModuleGpu } from './module';
 
+// Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
+jest.setTimeout(60_000);
+
 describe('scaffolderModuleGpu', () => {
   it('registers the GPU actions with the scaffolder', async () => {
     const addActions = jest.fn();

@@ -8,6 +8,9 @@ import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsBootstrapAction } from './gpuGitopsBootstrap';
 import { examples } from './gpuGitopsBootstrap.examples';
 
+// Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
+jest.setTimeout(60_000);
+
 function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
   return Object.fromEntries(
     (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),

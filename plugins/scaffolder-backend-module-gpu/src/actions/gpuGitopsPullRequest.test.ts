@@ -9,6 +9,9 @@ import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsPullRequestAction } from './gpuGitopsPullRequest';
 import { examples } from './gpuGitopsPullRequest.examples';
 
+// Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
+jest.setTimeout(60_000);
+
 const input = {
   name: 'chat-api',
   namespace: 'ml',

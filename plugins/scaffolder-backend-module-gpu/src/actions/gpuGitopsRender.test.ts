@@ -11,6 +11,9 @@ import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsRenderAction } from './gpuGitopsRender';
 import { examples } from './gpuGitopsRender.examples';
 
+// Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
+jest.setTimeout(60_000);
+
 const input = {
   name: 'vision-api',
   namespace: 'ml',

@@ -6,6 +6,9 @@ import {
 } from '../__testUtils__/fixtureGitopsRepo';
 import { startScaffolder } from '../__testUtils__/scaffolderBackend';
 
+// Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
+jest.setTimeout(60_000);
+
 describe('real scaffolder backend: GET /api/scaffolder/v2/actions', () => {
   let repo: FixtureRepo;
   let backend: TestBackend;

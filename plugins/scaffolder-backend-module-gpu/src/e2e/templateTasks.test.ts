@@ -13,6 +13,9 @@ import {
   templateEntity,
 } from '../__testUtils__/scaffolderBackend';
 
+// Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
+jest.setTimeout(60_000);
+
 /** Form values of the gpu-workload template, as the frontend would send them. */
 function workloadValues(overrides: Record<string, unknown>) {
   return {
