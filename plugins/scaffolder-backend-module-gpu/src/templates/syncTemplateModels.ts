@@ -8,7 +8,7 @@ export const AUTO_MODEL_LABEL = 'Automatic — the cheapest model that fits';
  * Rewrites the `model` parameter's enum / enumNames of a gpu-workload
  * template from the catalog, keeping everything else (comments included).
  * Run after catalog changes:
- *   npx sucrase-node plugins/scaffolder-backend-module-gpu/src/templates/syncTemplateModels.ts
+ *   npx sucrase-node plugins/scaffolder-backend-module-gpu/scripts/syncTemplateModels.ts
  *   npx prettier --write templates/gpu-workload/template.yaml
  */
 export function syncTemplateModels(
@@ -31,17 +31,4 @@ export function syncTemplateModels(
     doc.createNode([AUTO_MODEL_LABEL, ...choices.map(c => c.label)]),
   );
   return doc.toString();
-}
-
-/* istanbul ignore next: the command-line entry point */
-if (require.main === module) {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const fs = require('node:fs') as typeof import('node:fs');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { builtinCatalog } = require('@gpu-gitops/plugin-gpu-common');
-  const file = `${__dirname}/../../../../templates/gpu-workload/template.yaml`;
-  fs.writeFileSync(
-    file,
-    syncTemplateModels(fs.readFileSync(file, 'utf8'), builtinCatalog),
-  );
 }
