@@ -82,7 +82,8 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
           return await publishGpuRequest({
             request: planned.request,
             cluster: planned.cluster,
-            catalog: services.catalog,
+            // Same (policy-restricted) catalog as the guardrail plan, so `auto` picks the same model.
+            catalog: planned.catalog,
             repoUrl: target.repoUrl,
             baseBranch: target.baseBranch,
             forge: target.forge,

@@ -111,7 +111,7 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
       const { title, body } = renderPullRequest({
         plan: planned.plan,
         files: changeSet.changes,
-        model: findModel(services.catalog, planned.plan.pool.gpuModel),
+        model: findModel(planned.catalog, planned.plan.pool.gpuModel),
       });
       const { namespace, name } = planned.request.metadata;
       ctx.output('targetPath', targetPath);

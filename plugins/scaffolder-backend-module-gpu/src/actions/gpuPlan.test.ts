@@ -189,3 +189,47 @@ describe('gpu:plan', () => {
     },
   );
 });
+
+describe('gpu:plan with allowed models', () => {
+  it('plans `auto` only among the models the owner may use', async () => {
+    const action = createGpuPlanAction(
+      testServices(undefined, {
+        policy: { defaults: { allowedModels: ['l4'] } },
+      }),
+    );
+    const ctx = createMockActionContext({
+      input: {
+        name: 'x',
+        namespace: 'ml',
+        owner: 'group:default/web',
+        vramGiB: 8,
+        image: 'ghcr.io/example/x:1',
+        readRepository: false,
+      },
+    });
+    await action.handler(ctx);
+    expect(outputsOf(ctx).pool.gpuModel).toBe('l4');
+  });
+
+  it('rejects an explicit model the owner may not use before planning', async () => {
+    const action = createGpuPlanAction(
+      testServices(undefined, {
+        policy: { defaults: { allowedModels: ['l4'] } },
+      }),
+    );
+    const ctx = createMockActionContext({
+      input: {
+        name: 'x',
+        namespace: 'ml',
+        owner: 'group:default/web',
+        model: 'h100-80gb',
+        vramGiB: 8,
+        image: 'ghcr.io/example/x:1',
+        readRepository: false,
+      },
+    });
+    await expect(action.handler(ctx)).rejects.toThrow(
+      /input "model" \(spec\.gpu\.model\): GPU model h100-80gb is not allowed for group:default\/web; allowed: l4 \[policy-model\]/,
+    );
+  });
+});

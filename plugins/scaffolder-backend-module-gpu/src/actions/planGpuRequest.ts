@@ -3,12 +3,14 @@ import {
   formatPlanText,
   plan as planRequest,
   type ClusterProfile,
+  type GpuCatalog,
   type GpuRequest,
   type Plan,
   type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { readRepoState, type RepoTree } from '@gpu-gitops/plugin-gpu-node';
 import {
+  catalogForOwner,
   checkAllowedChoices,
   checkQuota,
   formatGpus,
@@ -37,6 +39,8 @@ export interface QuotaUse {
 export interface PlannedGpuRequest {
   request: GpuRequest;
   cluster: ClusterProfile;
+  /** The catalog the request was planned with (the owner's allowed models only). */
+  catalog: GpuCatalog;
   plan: Plan;
   repoState?: RepoState;
   quota: QuotaUse;
@@ -75,15 +79,30 @@ export async function planGpuRequest(options: {
     );
   }
 
+  const owner = normalizeOwnerRef(request.spec.owner);
+  const requestedModel = request.spec.gpu.model;
+  try {
+    // Explicit choices the owner may not make fail before any planning.
+    throwIfIssues(
+      checkAllowedChoices(services.policy, {
+        owner,
+        model: requestedModel === 'auto' ? undefined : requestedModel,
+        sharing: request.spec.gpu.sharing,
+      }),
+    );
+  } catch (error) {
+    throw toInputError(error);
+  }
+  const catalog = catalogForOwner(services.policy, owner, services.catalog);
+
   const plan = await runStage(logger, 'Plan', () => {
     try {
-      return planRequest(request, services.catalog, cluster, repoState);
+      return planRequest(request, catalog, cluster, repoState);
     } catch (error) {
       throw toInputError(error);
     }
   });
 
-  const owner = normalizeOwnerRef(request.spec.owner);
   const used = repoState
     ? gpuUsageOfOwner(
         owner,
@@ -111,7 +130,7 @@ export async function planGpuRequest(options: {
   } catch (error) {
     throw toInputError(error);
   }
-  return { request, cluster, plan, repoState, quota };
+  return { request, cluster, catalog, plan, repoState, quota };
 }
 
 /** The markdown shown on the task page: the plan in words, then the quota. */

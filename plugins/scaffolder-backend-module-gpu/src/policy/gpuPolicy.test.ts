@@ -1,5 +1,7 @@
 import { ConfigReader } from '@backstage/config';
+import type { GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
 import {
+  catalogForOwner,
   checkAllowedChoices,
   checkQuota,
   normalizeOwnerRef,
@@ -84,5 +86,31 @@ describe('gpu policy', () => {
         new ConfigReader({ defaults: { allowedSharingModes: ['timeslice'] } }),
       ),
     ).toThrow(/unknown sharing mode\(s\) timeslice/);
+  });
+});
+
+describe('catalogForOwner', () => {
+  const catalog = {
+    models: [
+      { id: 't4' },
+      { id: 'a10g' },
+      { id: 'a100-40gb' },
+    ] as unknown as GpuCatalog['models'],
+    instanceTypes: [
+      { name: 'g4dn.xlarge', gpuModel: 't4' },
+      { name: 'p4d.24xlarge', gpuModel: 'a100-40gb' },
+    ] as unknown as GpuCatalog['instanceTypes'],
+  };
+
+  it('keeps only the models (and their machines) the owner may use', () => {
+    const restricted = catalogForOwner(policy, 'group:default/web', catalog);
+    expect(restricted.models.map(m => m.id)).toEqual(['t4', 'a10g']);
+    expect(restricted.instanceTypes.map(t => t.name)).toEqual(['g4dn.xlarge']);
+  });
+
+  it('returns the catalog unchanged without an allowedModels rule', () => {
+    expect(catalogForOwner(readGpuPolicy(undefined), 'anyone', catalog)).toBe(
+      catalog,
+    );
   });
 });

@@ -3,6 +3,7 @@ import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   GpuInputError,
   SHARING_MODES,
+  type GpuCatalog,
   type InputIssue,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -91,14 +92,21 @@ export function ruleForOwner(
   return { ...policy.defaults, ...withoutUndefined(groupRule) };
 }
 
-/** Model and sharing-mode guardrails; `model` is the planned (resolved) model id. */
+/**
+ * Model and sharing-mode guardrails. `model` is a concrete model id (the
+ * requested one, or the planned one for `auto`); undefined skips the model check.
+ */
 export function checkAllowedChoices(
   policy: GpuPolicy,
-  request: { owner: string; model: string; sharing: SharingMode },
+  request: { owner: string; model?: string; sharing: SharingMode },
 ): InputIssue[] {
   const rule = ruleForOwner(policy, request.owner);
   const issues: InputIssue[] = [];
-  if (rule.allowedModels && !rule.allowedModels.includes(request.model)) {
+  if (
+    request.model !== undefined &&
+    rule.allowedModels &&
+    !rule.allowedModels.includes(request.model)
+  ) {
     issues.push({
       path: 'spec.gpu.model',
       rule: 'policy-model',
@@ -116,6 +124,25 @@ export function checkAllowedChoices(
     });
   }
   return issues;
+}
+
+/**
+ * The catalog an owner plans with: only its allowed models (and the machines
+ * that carry them), so `model: auto` never picks a model the owner may not use.
+ */
+export function catalogForOwner(
+  policy: GpuPolicy,
+  owner: string,
+  catalog: GpuCatalog,
+): GpuCatalog {
+  const { allowedModels } = ruleForOwner(policy, owner);
+  if (!allowedModels) return catalog;
+  return {
+    models: catalog.models.filter(m => allowedModels.includes(m.id)),
+    instanceTypes: catalog.instanceTypes.filter(t =>
+      allowedModels.includes(t.gpuModel),
+    ),
+  };
 }
 
 /** Rounds GPU-equivalents for messages: 3/7 prints as 0.43, not 0.42857142857142855. */
