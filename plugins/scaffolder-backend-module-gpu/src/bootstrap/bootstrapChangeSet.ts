@@ -174,7 +174,7 @@ export async function buildBootstrapChangeSet(
     paths.operatorValues,
     yamlText(
       buildGpuOperatorValues(cluster),
-      'Helm values of the NVIDIA GPU Operator (ClusterPolicy).',
+      'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
     ),
   );
   await staged.write(
