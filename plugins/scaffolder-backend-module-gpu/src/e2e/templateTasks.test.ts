@@ -254,4 +254,58 @@ describe('real scaffolder backend: gpu templates end to end', () => {
     expect(res.body.output.text[0].content).toContain('cluster **dev**');
     expect(await repo.refs()).toEqual(before);
   });
+
+  it('POST /v2/dry-run with gpu:gitops:render returns the rendered files as directory contents', async () => {
+    const template = {
+      apiVersion: 'scaffolder.backstage.io/v1beta3',
+      kind: 'Template',
+      metadata: { name: 'render-only', namespace: 'default' },
+      spec: {
+        type: 'service',
+        parameters: [],
+        steps: [
+          {
+            id: 'render',
+            action: 'gpu:gitops:render',
+            input: {
+              name: 'render-svc',
+              namespace: 'ml',
+              owner: 'group:default/ml-platform',
+              model: 'a100-40gb',
+              sharing: 'mig',
+              replicas: 2,
+              vramGiB: 9,
+              image: 'ghcr.io/example/render-svc:1',
+              targetPath: 'gitops',
+            },
+          },
+        ],
+        output: {
+          text: [{ title: 'PR', content: '${{ steps.render.output.title }}' }],
+        },
+      },
+    };
+    const res = await request(backend.server)
+      .post('/api/scaffolder/v2/dry-run')
+      .send({ template, values: {}, directoryContents: [] });
+    expect(res.status).toBe(200);
+    const files = Object.fromEntries(
+      res.body.directoryContents.map(
+        (f: { path: string; base64Content: string }) => [
+          f.path,
+          Buffer.from(f.base64Content, 'base64').toString('utf8'),
+        ],
+      ),
+    );
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining([
+        'gitops/requests/ml/render-svc.yaml',
+        'gitops/clusters/dev/gpu/mig/config.yaml',
+      ]),
+    );
+    expect(
+      yaml.parse(files['gitops/requests/ml/render-svc.yaml']).spec.gpu.sharing,
+    ).toBe('mig');
+    expect(res.body.output.text[0].content).toContain('render-svc');
+  });
 });
