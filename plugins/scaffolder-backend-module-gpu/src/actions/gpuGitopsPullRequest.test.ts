@@ -3,6 +3,7 @@ import { InputError } from '@backstage/errors';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import {
   createFixtureGitopsRepo,
+  git,
   type FixtureRepo,
 } from '../__testUtils__/fixtureGitopsRepo';
 import { testServices } from '../__testUtils__/testServices';
@@ -88,6 +89,40 @@ describe('gpu:gitops:pull-request', () => {
     await action.handler(second);
     expect(await repo.refs()).toEqual(before);
     expect(outputsOf(second).branchName).toBe(outputsOf(first).branchName);
+  });
+
+  it('on task recovery reuses the checkpointed result instead of pushing again', async () => {
+    const action = createGpuGitopsPullRequestAction(testServices(repo));
+    const store = new Map<string, unknown>();
+    // A checkpoint that remembers results per key, as the task store does across a restart.
+    const checkpoint = async ({
+      key,
+      fn,
+    }: {
+      key: string;
+      fn: () => unknown;
+    }) => {
+      if (!store.has(key)) store.set(key, await fn());
+      return store.get(key) as any;
+    };
+    const first = { ...createMockActionContext({ input }), checkpoint };
+    await action.handler(first);
+    expect([...store.keys()]).toEqual([
+      `gpu.pull-request.${repo.bareDir}.ml.chat-api`,
+    ]);
+    // Someone moves the branch after the first run; a recovered run must not push over it.
+    const moved = (await repo.refs())['refs/heads/main'];
+    await git(
+      ['update-ref', 'refs/heads/gpu/ml-chat-api', moved],
+      repo.bareDir,
+    );
+    const recovered = { ...createMockActionContext({ input }), checkpoint };
+    await action.handler(recovered);
+    expect((await repo.refs())['refs/heads/gpu/ml-chat-api']).toBe(moved);
+    expect(outputsOf(recovered).pullRequestUrl).toBe(
+      outputsOf(first).pullRequestUrl,
+    );
+    expect(outputsOf(recovered).commit).toBe(outputsOf(first).commit);
   });
 
   it('in dry-run computes the diff and pushes nothing', async () => {
