@@ -1,9 +1,9 @@
 import { benchPlanRender } from './planRender.bench';
-import { benchPublish } from './publish.bench';
+import { benchPrCommand } from './prCommand.bench';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'plan-render': benchPlanRender,
-  publish: benchPublish,
+  pr: benchPrCommand,
 };
 
 export async function runBenchmarks(only: string[]): Promise<void> {

@@ -34,7 +34,7 @@ import type { RetryOptions } from '../forges/http';
 import type { Forge, ForgeKind } from '../forges/types';
 import { requestBranchName, requestTrailer } from '../git/branchName';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
-import type { LayoutInput } from '../layout/layout';
+import { workloadDirPath, type LayoutInput } from '../layout/layout';
 import {
   PullRequestTemplates,
   renderPullRequest,
@@ -152,7 +152,14 @@ async function publish(
   const cluster = options.cluster;
   const branch = requestBranchName(namespace, name);
   const trailer = requestTrailer(namespace, name);
-  const sparsePaths = sparseFoldersFor(options.layout, cluster.name);
+  const scope = {
+    namespace: request.metadata.namespace,
+    name: request.metadata.name,
+  };
+  const sparsePaths = sparseFoldersFor(options.layout, cluster.name, scope);
+  const workloadDirs = [
+    workloadDirPath(options.layout, scope.namespace, scope.name),
+  ];
   const dryRun = options.dryRun ?? false;
 
   const repository = new GitOpsRepository({
@@ -177,7 +184,11 @@ async function publish(
       logger,
       stages,
       `Read repository state${suffix}`,
-      () => readRepoState(tree, options.layout, cluster.name),
+      () =>
+        readRepoState(tree, options.layout, cluster.name, {
+          catalog: options.catalog,
+          workloadDirs,
+        }),
     );
     for (const skipped of state.skipped) {
       logger.warn(`skipped ${skipped.path}: ${skipped.reason}`);
@@ -189,7 +200,7 @@ async function publish(
       logger,
       stages,
       `Build manifests${suffix}`,
-      async () => buildManifests(plan, cluster),
+      async () => buildManifests(plan, cluster, { catalog: options.catalog }),
     );
     const changeSet = await runStage(
       logger,

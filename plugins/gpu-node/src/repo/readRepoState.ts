@@ -80,6 +80,13 @@ export interface ReadRepoStateOptions {
    * (from their instance types or Karpenter GPU name); built-in by default.
    */
   catalog?: GpuCatalog;
+  /**
+   * Read GPU workloads only from these repository folders (e.g. the one
+   * workload folder a request writes) instead of every folder under the apps
+   * prefix. The publisher checks out only what a change touches, so on a big
+   * repository it neither fetches nor parses thousands of unrelated apps.
+   */
+  workloadDirs?: string[];
 }
 
 export async function readRepoState(
@@ -168,12 +175,14 @@ export async function readRepoState(
   }
 
   // Workloads: every GPU Deployment / StatefulSet (or patch) under the apps folder.
-  const appsPrefix = layoutPrefix(resolved, 'workloadDir', {}, 'namespace');
-  const workloads = parseWorkloads(
-    await readDocuments(tree, appsPrefix, skipped),
-    pools,
-    resolved,
-  );
+  const workloadDirs = options.workloadDirs ?? [
+    layoutPrefix(resolved, 'workloadDir', {}, 'namespace'),
+  ];
+  const workloadDocuments: ParsedDocument[] = [];
+  for (const dir of workloadDirs) {
+    workloadDocuments.push(...(await readDocuments(tree, dir, skipped)));
+  }
+  const workloads = parseWorkloads(workloadDocuments, pools, resolved);
 
   pools.sort((a, b) => a.name.localeCompare(b.name));
   return { pools, devicePluginConfigs, migConfigs, workloads, skipped };

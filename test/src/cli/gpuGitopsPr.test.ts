@@ -10,8 +10,8 @@ import { simpleGit } from 'simple-git';
  * produces the branch; a second identical run reports no change; `validate`
  * accepts the merged result.
  */
-const bin = path.resolve(__dirname, '../../plugins/gpu-node/bin/gpu-gitops');
-const fixture = path.resolve(__dirname, '../fixtures/gitops-repo');
+const bin = path.resolve(__dirname, '../../../plugins/gpu-node/bin/gpu-gitops');
+const fixture = path.resolve(__dirname, '../../fixtures/gitops-repo');
 
 function gpuGitops(cwd: string, args: string[]) {
   const run = spawnSync(process.execPath, [bin, ...args], {
@@ -40,6 +40,7 @@ const modes: Record<string, string> = {
     'model: a10g\n    sharing: exclusive\n    replicas: 2\n    vramGiB: 20',
   'time-slicing':
     'model: t4\n    sharing: time-slicing\n    replicas: 6\n    vramGiB: 4',
+  mps: 'model: l4\n    sharing: mps\n    replicas: 4\n    vramGiB: 5',
   mig: 'model: a100-40gb\n    sharing: mig\n    replicas: 4\n    vramGiB: 18',
   dra: 'model: l4\n    sharing: dra\n    replicas: 2\n    vramGiB: 8',
 };
@@ -65,7 +66,11 @@ describe('gpu-gitops pr --forge local', () => {
       const bare = await seedBareRepo(root);
       const name = `${mode}-app`;
       writeFileSync(path.join(root, 'req.yaml'), requestFor(name, gpu));
-      writeFileSync(path.join(root, 'cluster.yaml'), 'name: dev\n');
+      // MPS needs a device-plugin MIG strategy other than the default "mixed".
+      writeFileSync(
+        path.join(root, 'cluster.yaml'),
+        mode === 'mps' ? 'name: dev\nmigStrategy: single\n' : 'name: dev\n',
+      );
       const args = [
         'pr',
         '--request',

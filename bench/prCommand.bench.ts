@@ -1,0 +1,241 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runCli } from '@gpu-gitops/plugin-gpu-node/src/cli/main';
+import { formatMs, percentile, report } from './stats';
+
+const FILES = 20_000;
+const COMMITS = 5_000;
+const ROUNDS = 5;
+
+function git(cwd: string, args: string[], input?: string): string {
+  const run = spawnSync('git', args, {
+    cwd,
+    input,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  if (run.status !== 0) {
+    throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+  }
+  return run.stdout;
+}
+
+/**
+ * A big GitOps repository made with `git fast-import` (no work tree): FILES
+ * files (platform values, many apps, the GPU folder) over COMMITS commits.
+ */
+export function createBigRepository(root: string): string {
+  const bare = path.join(root, 'gitops.git');
+  git(root, ['init', '--bare', '--quiet', '--initial-branch=main', bare]);
+  git(bare, ['config', 'uploadpack.allowFilter', 'true']);
+  const out: string[] = [];
+  const file = (p: string, content: string) =>
+    out.push(
+      `M 100644 inline ${p}`,
+      `data ${Buffer.byteLength(content)}`,
+      content,
+    );
+  const commit = (n: number, message: string) =>
+    out.push(
+      'commit refs/heads/main',
+      `committer Bench <bench@example.invalid> ${1_700_000_000 + n} +0000`,
+      `data ${Buffer.byteLength(message)}`,
+      message,
+    );
+  commit(0, 'initial platform layout');
+  const apps = 2_000;
+  for (let i = 0; i < FILES - apps - 1; i++) {
+    file(
+      `platform/team-${i % 200}/svc-${i}/values.yaml`,
+      `# ${i}\nreplicas: ${i % 7}\nimage: registry.example/svc-${i}:1.${i % 50}\n`,
+    );
+  }
+  for (let i = 0; i < apps; i++) {
+    file(
+      `apps/ns-${i % 40}/app-${i}/deployment.yaml`,
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\n  namespace: ns-${i % 40}\nspec:\n  replicas: 1\n  selector: { matchLabels: { app: app-${i} } }\n  template:\n    metadata: { labels: { app: app-${i} } }\n    spec:\n      containers: [{ name: app, image: registry.example/app-${i}:1 }]\n`,
+    );
+  }
+  file(
+    'clusters/prod/gpu/kustomization.yaml',
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
+  );
+  for (let n = 1; n < COMMITS; n++) {
+    commit(n, `bump svc-${n}`);
+    const i = n % (FILES - apps - 1);
+    file(
+      `platform/team-${i % 200}/svc-${i}/values.yaml`,
+      `# ${i}\nreplicas: ${n % 7}\nrevision: ${n}\n`,
+    );
+  }
+  git(bare, ['fast-import', '--quiet'], `${out.join('\n')}\n`);
+  return bare;
+}
+
+function requestYaml(i: number): string {
+  return `kind: GpuRequest
+metadata: { name: bench-${i}, namespace: ml }
+spec:
+  owner: group:default/ml-platform
+  gpu: { model: t4, sharing: time-slicing, replicas: ${1 + (i % 4)}, vramGiB: 4 }
+  workload: { image: ghcr.io/acme/llm:1.2 }
+`;
+}
+
+/**
+ * The plain-git floor for the same change: shallow, single-branch, blob-less
+ * sparse clone of main, write the very files the pr command wrote, commit,
+ * push. Nothing a publisher could skip.
+ */
+function plainGitFloor(
+  root: string,
+  bare: string,
+  files: Record<string, string>,
+  branch: string,
+): void {
+  const dir = path.join(root, `floor-${branch.replace(/\W/g, '-')}`);
+  git(root, [
+    'clone',
+    '--quiet',
+    '--depth',
+    '1',
+    '--single-branch',
+    '--branch',
+    'main',
+    '--filter=blob:none',
+    '--sparse',
+    `file://${bare}`,
+    dir,
+  ]);
+  const folders = [
+    ...new Set(Object.keys(files).map(f => path.posix.dirname(f))),
+  ];
+  git(dir, ['sparse-checkout', 'set', ...folders]);
+  for (const [file, content] of Object.entries(files)) {
+    const target = path.join(dir, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+  git(dir, ['add', '--', ...Object.keys(files)]);
+  git(dir, [
+    '-c',
+    'user.name=bench',
+    '-c',
+    'user.email=bench@example.invalid',
+    'commit',
+    '--quiet',
+    '-m',
+    'GPU request',
+  ]);
+  git(dir, ['push', '--quiet', 'origin', `HEAD:refs/heads/${branch}`]);
+}
+
+/**
+ * `gpu-gitops pr` (in-process, cold: a fresh cache every run, as a new CI job
+ * or a new backend pod pays it) against the plain-git floor, side by side on
+ * the same repository. Goal: pr <= 1.25 x floor.
+ */
+export async function benchPrCommand(): Promise<void> {
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-bench-pr-'));
+  try {
+    const t = performance.now();
+    const bare = createBigRepository(root);
+    console.log(
+      `\npr command vs plain git (repository: ${FILES} files, ${COMMITS} commits, built in ${formatMs(performance.now() - t)})`,
+    );
+    await fs.writeFile(path.join(root, 'cluster.yaml'), 'name: prod\n');
+    const prSamples: number[] = [];
+    const floorSamples: number[] = [];
+    const warmSamples: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      await fs.writeFile(path.join(root, `req-${i}.yaml`), requestYaml(i));
+      const io = {
+        cwd: root,
+        env: {},
+        stdout: (_: string) => {},
+        stderr: (_: string) => {},
+      };
+      let output = '';
+      const t0 = performance.now();
+      const code = await runCli(
+        [
+          'pr',
+          '--request',
+          `req-${i}.yaml`,
+          '--repo',
+          `file://${bare}`,
+          '--cluster',
+          'cluster.yaml',
+          '--cache-dir',
+          path.join(root, `cache-${i}`),
+          '--json',
+        ],
+        {
+          ...io,
+          stdout: text => {
+            output += text;
+          },
+        },
+      );
+      prSamples.push(performance.now() - t0);
+      if (code !== 0) throw new Error(`pr exited ${code}`);
+      const result = JSON.parse(output);
+
+      // The same files, read back from the pushed branch (not timed).
+      const files: Record<string, string> = {};
+      for (const file of result.files as string[]) {
+        files[file] = git(bare, ['show', `${result.branch}:${file}`]);
+      }
+      const t1 = performance.now();
+      plainGitFloor(root, bare, files, `floor/${i}`);
+      floorSamples.push(performance.now() - t1);
+
+      // Warm: the same cache again with a changed request (fetch, not clone).
+      await fs.writeFile(path.join(root, `req-${i}.yaml`), requestYaml(i + 1));
+      const t2 = performance.now();
+      await runCli(
+        [
+          'pr',
+          '--request',
+          `req-${i}.yaml`,
+          '--repo',
+          `file://${bare}`,
+          '--cluster',
+          'cluster.yaml',
+          '--cache-dir',
+          path.join(root, `cache-${i}`),
+          '--json',
+        ],
+        io,
+      );
+      warmSamples.push(performance.now() - t2);
+    }
+    const pr = percentile(prSamples, 50);
+    const floor = percentile(floorSamples, 50);
+    console.log(
+      `  pr (cold) p50 ${formatMs(pr)}, plain-git floor p50 ${formatMs(floor)}, pr (warm cache) p50 ${formatMs(percentile(warmSamples, 50))}`,
+    );
+    report(
+      'pr vs floor',
+      `${(pr / floor).toFixed(2)} x floor (cold)`,
+      pr / floor,
+      {
+        max: 1.25,
+        unit: 'x',
+      },
+    );
+    report(
+      'pr vs floor',
+      `${(percentile(warmSamples, 50) / floor).toFixed(2)} x floor (warm)`,
+      percentile(warmSamples, 50) / floor,
+      {
+        max: 1.25,
+        unit: 'x',
+      },
+    );
+  } finally {
+    await fs.rm(root, { recursive: true, force: true });
+  }
+}
