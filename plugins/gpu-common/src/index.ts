@@ -53,3 +53,4 @@ export {
 export * from './validation';
 export * from './output/plan-json';
 export * from './output/plan-text';
+export type * from './allocation/types';

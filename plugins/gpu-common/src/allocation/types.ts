@@ -1,0 +1,82 @@
+/**
+ * The allocation model: what the `gpu` backend serves and the frontend shows.
+ * Shared types (the HTTP contract of plugins/gpu-backend), isomorphic.
+ */
+import type { PlanJson } from '../output/plan-json';
+import type { SharingMode } from '../request/types';
+
+/** One GPU request of a component, as the GitOps repository holds it. */
+export interface GpuAllocation {
+  /** `<namespace>/<name>` of the request / workload. */
+  id: string;
+  namespace: string;
+  name: string;
+  /** Catalog entity the workload maps to (`backstage.io/kubernetes-id`). */
+  entityRef?: string;
+  owner?: string;
+  cluster: string;
+  pool: string;
+  gpuModel: string;
+  sharingMode: SharingMode;
+  /** What each replica asks for, e.g. `nvidia.com/gpu.shared`. */
+  resourceName: string;
+  replicas: number;
+  /** Units of `resourceName` per replica. */
+  perReplica: number;
+  /** Fraction of one physical GPU per replica (0.25, 3/7, 2, ...). */
+  gpuSharePerReplica: number;
+  /** VRAM a replica may use, in MiB, and whether the mode isolates it. */
+  vramMiBPerReplica: number;
+  vramGuaranteed: boolean;
+  /** MIG profile per replica, when MIG. */
+  migProfile?: string;
+  /** Physical-GPU equivalents the whole request holds (quota unit). */
+  physicalGpus: number;
+  usdPerMonth: number;
+  /** Repository files that define it. */
+  sources: string[];
+}
+
+export interface AllocationResponse {
+  entityRef: string;
+  allocations: GpuAllocation[];
+  /** Totals over `allocations`. */
+  totals: { physicalGpus: number; usdPerMonth: number };
+  /** Commit of the GitOps repository the index was built from. */
+  revision?: string;
+}
+
+/** One MIG-partitioned GPU: which profile sits on which memory slices. */
+export interface MigGpuPicture {
+  memorySlices: number;
+  instances: { profile: string; start: number; memorySlices: number }[];
+}
+
+export interface PoolSummary {
+  name: string;
+  cluster: string;
+  gpuModel?: string;
+  sharingMode: SharingMode;
+  resourceName: string;
+  instanceTypes: string[];
+  /** Slices / MIG instances / clients per physical GPU (1 for exclusive). */
+  unitsPerGpu: number;
+  /** Capacity in units of `resourceName`, from the NodePool limit (physical GPUs x units per GPU); undefined when unlimited. */
+  capacity?: number;
+  /** Units of `resourceName` the workloads in the repository ask for. */
+  allocated: number;
+  /** MIG layout per GPU, when the pool is MIG-partitioned. */
+  migLayout?: MigGpuPicture;
+  consumers: { id: string; entityRef?: string; units: number }[];
+}
+
+export interface PoolsResponse {
+  pools: PoolSummary[];
+  revision?: string;
+}
+
+/** `POST /plan`: a dry-run plan of a request against the current repository. */
+export interface PlanPreviewResponse {
+  plan: PlanJson;
+  summary: string;
+}
