@@ -1,0 +1,113 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Config } from '@backstage/config';
+import { readDurationFromConfig } from '@backstage/config';
+import {
+  builtinCatalog,
+  catalogOverrideSchema,
+  defaultClusterProfile,
+  mergeCatalog,
+  resolveClusterProfile,
+  type ClusterProfile,
+  type GpuCatalog,
+} from '@gpu-gitops/plugin-gpu-common';
+
+/** A duration as Backstage config and the scheduler take it (`{ seconds: 60 }`). */
+export type HumanDuration = ReturnType<typeof readDurationFromConfig>;
+
+/** What the gpu backend reads from `gpu.*` at start-up. */
+export interface GpuBackendConfig {
+  /** Undefined when `gpu.gitops` is not configured: the index stays empty. */
+  gitops?: {
+    repoUrl: string;
+    baseBranch: string;
+    /** The index's own clone cache (never the publisher's). */
+    cacheDir: string;
+  };
+  clusters: ClusterProfile[];
+  defaultCluster: string;
+  catalog: GpuCatalog;
+  refresh: HumanDuration;
+}
+
+export const DEFAULT_REFRESH: HumanDuration = { seconds: 60 };
+
+/** Local repositories may be configured relative to the working directory; git needs them absolute. */
+function resolveRepoUrl(repoUrl: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(repoUrl)) return repoUrl;
+  return path.resolve(repoUrl);
+}
+
+/**
+ * Reads the same `gpu.gitops`, `gpu.clusters` and `gpu.catalog` keys the
+ * scaffolder module reads (so both see one repository, one set of cluster
+ * profiles and one catalog), plus `gpu.index`. Bad values fail start-up.
+ */
+export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
+  const gpu = rootConfig.getOptionalConfig('gpu');
+  const gitopsConfig = gpu?.getOptionalConfig('gitops');
+  const indexConfig = gpu?.getOptionalConfig('index');
+
+  let gitops: GpuBackendConfig['gitops'];
+  if (gitopsConfig) {
+    const repoUrl = gitopsConfig.getString('repoUrl');
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl)) {
+      throw new Error(
+        'gpu.gitops.repoUrl must not contain credentials; configure them under integrations',
+      );
+    }
+    const indexCacheDir = indexConfig?.getOptionalString('cacheDir');
+    const sharedCacheDir = gitopsConfig.getOptionalString('cacheDir');
+    gitops = {
+      repoUrl: resolveRepoUrl(repoUrl),
+      baseBranch: gitopsConfig.getOptionalString('baseBranch') ?? 'main',
+      cacheDir: path.resolve(
+        indexCacheDir ??
+          path.join(
+            sharedCacheDir ?? path.join(os.tmpdir(), 'gpu-gitops'),
+            'index',
+          ),
+      ),
+    };
+  }
+
+  const clustersConfig = gpu?.getOptionalConfig('clusters');
+  const profilesConfig = clustersConfig?.getOptionalConfig('profiles');
+  const clusters: ClusterProfile[] = [];
+  for (const name of profilesConfig?.keys() ?? []) {
+    const override = profilesConfig!.getConfig(name).get<object>();
+    clusters.push(resolveClusterProfile({ ...override, name }));
+  }
+  if (clusters.length === 0) clusters.push(resolveClusterProfile());
+  clusters.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const defaultCluster =
+    clustersConfig?.getOptionalString('default') ??
+    (clusters.length === 1 ? clusters[0].name : defaultClusterProfile.name);
+  if (!clusters.some(c => c.name === defaultCluster)) {
+    throw new Error(
+      `gpu.clusters.default names "${defaultCluster}", but gpu.clusters.profiles has only: ${clusters
+        .map(c => c.name)
+        .join(', ')}`,
+    );
+  }
+
+  let catalog = builtinCatalog;
+  const catalogConfig = gpu?.getOptionalConfig('catalog');
+  if (catalogConfig) {
+    const parsed = catalogOverrideSchema.safeParse(catalogConfig.get());
+    if (!parsed.success) {
+      throw new Error(
+        `gpu.catalog is invalid: ${parsed.error.issues
+          .map(i => `${i.path.join('.')}: ${i.message}`)
+          .join('; ')}`,
+      );
+    }
+    catalog = mergeCatalog(builtinCatalog, parsed.data);
+  }
+
+  const refresh = indexConfig?.has('refresh')
+    ? readDurationFromConfig(indexConfig, { key: 'refresh' })
+    : DEFAULT_REFRESH;
+
+  return { gitops, clusters, defaultCluster, catalog, refresh };
+}

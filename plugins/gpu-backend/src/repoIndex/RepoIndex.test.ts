@@ -1,0 +1,240 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  builtinCatalog,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  createFixtureRemote,
+  FIXTURE_REPO,
+  type FixtureRemote,
+} from '../__testUtils__/fixtureRemote';
+import { GitOpsRepositorySource } from './gitSnapshot';
+import { RepoIndex } from './RepoIndex';
+
+jest.setTimeout(60_000);
+
+const clusters = [
+  resolveClusterProfile({ name: 'dev' }),
+  resolveClusterProfile({ name: 'prod' }),
+];
+
+describe('RepoIndex', () => {
+  let remote: FixtureRemote;
+  let cacheDir: string;
+  let index: RepoIndex;
+
+  beforeEach(async () => {
+    remote = await createFixtureRemote();
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-index-cache-'));
+    const options = {
+      clusters,
+      defaultCluster: 'dev',
+      catalog: builtinCatalog,
+    };
+    const probe = new RepoIndex(options, undefined as never);
+    index = new RepoIndex(
+      options,
+      new GitOpsRepositorySource({
+        repoUrl: remote.url,
+        baseBranch: 'main',
+        cacheDir,
+        sparseFolders: probe.repoFolders,
+      }),
+    );
+  });
+
+  afterEach(async () => {
+    await remote.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  async function fixtureText(file: string) {
+    return fs.readFile(path.join(FIXTURE_REPO, file), 'utf8');
+  }
+
+  it('reads the fixture repository: pools with their config, workloads and stored requests', async () => {
+    const result = await index.refresh();
+    expect(result.full).toBe(true);
+    expect(result.parsedPaths).toEqual(
+      expect.arrayContaining([
+        'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+        'clusters/dev/gpu/device-plugin/ts-4.yaml',
+        'clusters/dev/gpu/mig/config.yaml',
+        'apps/ml/chat-assistant/deployment.yaml',
+        'requests/ml/chat-assistant.yaml',
+      ]),
+    );
+    // Files outside the index's folders are never read.
+    expect(result.parsedPaths.some(p => p.startsWith('argocd/'))).toBe(false);
+
+    const snapshot = index.snapshot();
+    expect(snapshot.revision).toBe(result.revision);
+    const dev = snapshot.clusters.get('dev')!.repoState;
+    expect(dev.pools).toEqual([
+      expect.objectContaining({
+        name: 'gpu-t4-ts4',
+        gpuModel: 't4',
+        sharingMode: 'time-slicing',
+        slicesPerGpu: 4,
+        resourceName: 'nvidia.com/gpu.shared',
+        deviceConfigName: 'ts-4',
+        limits: { 'nvidia.com/gpu': 2 },
+        instanceTypes: ['g4dn.xlarge', 'g4dn.2xlarge'],
+      }),
+    ]);
+    expect(Object.keys(dev.devicePluginConfigs)).toEqual(['ts-4']);
+    expect(Object.keys(dev.migConfigs)).toEqual(['all-disabled']);
+    expect(snapshot.clusters.get('prod')!.repoState.pools).toEqual([]);
+
+    expect(snapshot.workloads).toEqual([
+      expect.objectContaining({
+        id: 'ml/chat-assistant',
+        cluster: 'dev',
+        pool: 'gpu-t4-ts4',
+        resourceName: 'nvidia.com/gpu.shared',
+        replicas: 2,
+        perReplica: 1,
+        kubernetesId: 'chat-assistant',
+      }),
+    ]);
+    expect(dev.workloads.map(w => w.id)).toEqual(['ml/chat-assistant']);
+    expect(
+      snapshot.workloadsByKubernetesId.get('chat-assistant')?.map(w => w.id),
+    ).toEqual(['ml/chat-assistant']);
+    expect(snapshot.requests.get('ml/chat-assistant')?.request.spec).toEqual(
+      expect.objectContaining({ owner: 'group:default/ml-platform' }),
+    );
+  });
+
+  it('after one new commit re-reads only the changed workload folder', async () => {
+    await index.refresh();
+    const deployment = await fixtureText(
+      'apps/ml/chat-assistant/deployment.yaml',
+    );
+    const revision = await remote.commit(
+      {
+        'apps/ml/chat-assistant/deployment.yaml': deployment.replace(
+          'replicas: 2',
+          'replicas: 3',
+        ),
+      },
+      'scale chat-assistant',
+    );
+
+    const result = await index.refresh();
+    expect(result).toEqual({
+      revision,
+      full: false,
+      changedPaths: ['apps/ml/chat-assistant/deployment.yaml'],
+      // The workload folder is one unit (a patch must meet its base).
+      parsedPaths: [
+        'apps/ml/chat-assistant/deployment.yaml',
+        'apps/ml/chat-assistant/kustomization.yaml',
+        'apps/ml/chat-assistant/service.yaml',
+      ],
+    });
+    expect(index.snapshot().workloads[0].replicas).toBe(3);
+    // The untouched pool is still indexed (kept from the earlier parse).
+    expect(index.snapshot().clusters.get('dev')!.repoState.pools).toHaveLength(
+      1,
+    );
+  });
+
+  it('re-parses the pools that use a device-plugin config when that config changes', async () => {
+    await index.refresh();
+    const config = await fixtureText(
+      'clusters/dev/gpu/device-plugin/ts-4.yaml',
+    );
+    const pool = await fixtureText(
+      'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+    );
+    await remote.commit(
+      {
+        'clusters/dev/gpu/device-plugin/ts-4.yaml': config.replace(
+          'replicas: 4',
+          'replicas: 8',
+        ),
+        // Without the slices label the reader takes the slices from the config.
+        'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml': pool,
+        'clusters/dev/gpu/kustomization.yaml': '# touched\n',
+      },
+      'eight slices',
+    );
+    // Only the config changed in git (the pool file is byte-identical).
+    const noLabel = pool.replace(
+      /\n\s*gpu\.backstage\.io\/slices-per-gpu: '4'/,
+      '',
+    );
+    await remote.commit(
+      { 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml': noLabel },
+      'drop slices label',
+    );
+    await index.refresh();
+    expect(
+      index.snapshot().clusters.get('dev')!.repoState.pools[0].slicesPerGpu,
+    ).toBe(8);
+
+    const restored = await remote.commit(
+      { 'clusters/dev/gpu/device-plugin/ts-4.yaml': config },
+      'back to four slices',
+    );
+    const result = await index.refresh();
+    expect(result.revision).toBe(restored);
+    expect(result.changedPaths).toEqual([
+      'clusters/dev/gpu/device-plugin/ts-4.yaml',
+    ]);
+    expect(result.parsedPaths).toEqual([
+      'clusters/dev/gpu/device-plugin/ts-4.yaml',
+      'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+    ]);
+    expect(
+      index.snapshot().clusters.get('dev')!.repoState.pools[0].slicesPerGpu,
+    ).toBe(4);
+  });
+
+  it('drops deleted workloads and reads nothing when the branch did not move', async () => {
+    await index.refresh();
+    await remote.commit(
+      {
+        'apps/ml/chat-assistant/deployment.yaml': null,
+        'apps/ml/chat-assistant/kustomization.yaml': null,
+        'apps/ml/chat-assistant/service.yaml': null,
+        'requests/ml/chat-assistant.yaml': null,
+      },
+      'remove chat-assistant',
+    );
+    const result = await index.refresh();
+    expect(result.parsedPaths).toEqual([]);
+    expect(index.snapshot().workloads).toEqual([]);
+    expect(index.snapshot().requests.size).toBe(0);
+
+    const again = await index.refresh();
+    expect(again).toEqual({
+      revision: result.revision,
+      full: false,
+      changedPaths: [],
+      parsedPaths: [],
+    });
+  });
+
+  it('reports files it cannot use instead of failing', async () => {
+    await index.refresh();
+    await remote.commit(
+      {
+        'requests/ml/broken.yaml': 'kind: GpuRequest\nspec: [',
+        'apps/ml/broken/deployment.yaml': 'kind: Deployment\nmetadata: {',
+      },
+      'broken files',
+    );
+    await index.refresh();
+    expect(index.snapshot().skipped.map(s => s.path)).toEqual([
+      'apps/ml/broken/deployment.yaml',
+      'requests/ml/broken.yaml',
+    ]);
+    expect(index.snapshot().workloads.map(w => w.id)).toEqual([
+      'ml/chat-assistant',
+    ]);
+  });
+});
