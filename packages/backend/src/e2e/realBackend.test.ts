@@ -202,6 +202,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
         `ml/${values.name} on cluster ${cluster}`,
       );
 
+      expect(await remote.refs()).toHaveProperty([`refs/heads/${branch}`]);
       const changed = await remote.changedFiles(branch);
       const requestFile = `requests/ml/${values.name}.yaml`;
       const workloadFile = `apps/ml/${values.name}/deployment.yaml`;
