@@ -28,6 +28,9 @@ export interface GitAuthor {
   email: string;
 }
 
+/** File in `.git` that says the last run left the work tree clean. */
+const CLEAN_MARK = 'gpu-gitops-clean';
+
 export const DEFAULT_GIT_AUTHOR: GitAuthor = {
   name: 'GPU GitOps',
   email: 'gpu-gitops@users.noreply.backstage.io',
@@ -198,34 +201,46 @@ export class GitOpsRepository {
     const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     let branchExistedAtStart: boolean | undefined;
     let lastError: GitOpsError | undefined;
+    // Most runs open a new branch: the first attempt skips asking the remote
+    // about it and pushes with a lease that requires the branch to be absent.
+    // If it exists after all, that push is refused and the loop asks.
+    let optimistic = true;
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       const baseSha = await this.sync(options.sparsePaths);
-      const remote = await this.remoteBranch(options.branch);
-      branchExistedAtStart ??= remote !== undefined;
+      const remote = optimistic
+        ? undefined
+        : await this.remoteBranch(options.branch);
+      if (!optimistic) branchExistedAtStart ??= remote !== undefined;
       const built = await options.build({
         workDir: this.workDir,
         baseSha,
         attempt,
       });
       if (!built || built.changes.length === 0) {
+        await this.markClean();
         return {
           branch: options.branch,
           baseSha,
           changed: false,
           pushed: false,
-          branchExisted: branchExistedAtStart,
+          branchExisted:
+            branchExistedAtStart ??
+            (await this.remoteBranch(options.branch)) !== undefined,
           attempts: attempt,
           files: [],
         };
       }
       const commit = await this.commit(built, options.trailer);
       if (!commit) {
+        await this.markClean();
         return {
           branch: options.branch,
           baseSha,
           changed: false,
           pushed: false,
-          branchExisted: branchExistedAtStart,
+          branchExisted:
+            branchExistedAtStart ??
+            (await this.remoteBranch(options.branch)) !== undefined,
           attempts: attempt,
           files: [],
         };
@@ -251,33 +266,44 @@ export class GitOpsRepository {
         this.logger.info(
           `branch ${options.branch} already holds this change on ${baseSha.slice(0, 12)}`,
         );
+        await this.markClean();
         return {
           branch: options.branch,
           baseSha,
           commit: remote.sha,
           changed: true,
           pushed: false,
-          branchExisted: branchExistedAtStart,
+          branchExisted: branchExistedAtStart ?? true,
           attempts: attempt,
           files: commit.files,
         };
       }
       await options.beforePush?.(attempt);
       try {
-        await this.push(options.branch, remote?.sha);
+        const pushed = await this.push(options.branch, remote?.sha);
+        await this.markClean();
         return {
           branch: options.branch,
           baseSha,
           commit: commit.sha,
           changed: true,
-          pushed: true,
-          branchExisted: branchExistedAtStart,
+          pushed: pushed === 'pushed',
+          branchExisted: branchExistedAtStart ?? pushed === 'up-to-date',
           attempts: attempt,
           files: commit.files,
         };
       } catch (error) {
         const gitError = error as GitOpsError;
         if (gitError.kind !== 'push-rejected') throw gitError;
+        if (optimistic) {
+          optimistic = false;
+          // Refused because the branch exists (a re-run): that was discovery,
+          // not a failed attempt. Otherwise the base moved: a real retry.
+          if ((await this.remoteBranch(options.branch)) !== undefined) {
+            attempt--;
+            continue;
+          }
+        }
         lastError = gitError;
         if (attempt < maxAttempts) {
           this.logger.warn(
@@ -323,23 +349,42 @@ export class GitOpsRepository {
       ]);
     }
     await this.setSparse(git, sparsePaths);
-    await this.run(git, [
-      'checkout',
-      '--force',
-      '--detach',
-      `refs/remotes/origin/${this.baseBranch}`,
-    ]);
     if (!freshClone) {
-      // Only the folders this run reads and writes can matter: files are
-      // committed by explicit path, so stray files elsewhere are harmless.
+      // A fresh clone is already on the base; a reused one may sit on our
+      // last commit or hold a killed run's leftovers.
       await this.run(git, [
-        'clean',
-        '-ffdq',
-        '--',
-        ...(this.sparse ? this.sparseFolders : ['.']),
+        'checkout',
+        '--force',
+        '--detach',
+        `refs/remotes/origin/${this.baseBranch}`,
       ]);
+      if (!(await this.takeCleanMark())) {
+        // Only the folders this run reads and writes can matter: files are
+        // committed by explicit path, so stray files elsewhere are harmless.
+        await this.run(git, [
+          'clean',
+          '-ffdq',
+          '--',
+          ...(this.sparse ? this.sparseFolders : ['.']),
+        ]);
+      }
     }
     return (await this.run(git, ['rev-parse', 'HEAD'])).trim();
+  }
+
+  /** Marks the work tree as left clean by a finished run (no `git clean` next time). */
+  private async markClean(): Promise<void> {
+    await fs.writeFile(path.join(this.workDir, '.git', CLEAN_MARK), '');
+  }
+
+  /** True when the last run finished cleanly; removes the mark either way. */
+  private async takeCleanMark(): Promise<boolean> {
+    try {
+      await fs.unlink(path.join(this.workDir, '.git', CLEAN_MARK));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Makes the cached clone usable; true when it had to clone afresh. */
@@ -350,7 +395,7 @@ export class GitOpsRepository {
     const args = [
       'clone',
       '--quiet',
-      '--no-checkout',
+      '--sparse',
       '--single-branch',
       '--no-tags',
       '--branch',
@@ -477,22 +522,27 @@ export class GitOpsRepository {
     }
     const files = built.changes.map(c => c.path);
     await this.run(git, ['add', '--', ...files]);
-    const staged = (
-      await this.run(git, ['diff', '--cached', '--name-only'])
-    ).trim();
-    if (!staged) return undefined;
     const message = `${built.message.trim()}\n\n${trailer}\n`;
-    await this.run(
-      git,
-      ['commit', '--quiet', '--no-verify', '--file=-'],
-      message,
-    );
+    try {
+      await this.run(
+        git,
+        ['commit', '--quiet', '--no-verify', '--file=-'],
+        message,
+      );
+    } catch (error) {
+      // `git commit` exits 1 with "nothing to commit" when the files equal the base.
+      if (/nothing (added )?to commit|no changes added/i.test(String(error))) {
+        return undefined;
+      }
+      throw error;
+    }
+
     const [sha, tree] = (
       await this.run(git, ['rev-parse', 'HEAD', 'HEAD^{tree}'])
     )
       .trim()
       .split('\n');
-    return { sha, tree, files: staged.split('\n').filter(Boolean).sort() };
+    return { sha, tree, files: [...files].sort() };
   }
 
   /**
@@ -502,15 +552,17 @@ export class GitOpsRepository {
   private async push(
     branch: string,
     expectedSha: string | undefined,
-  ): Promise<void> {
+  ): Promise<'pushed' | 'up-to-date'> {
     const ref = `refs/heads/${branch}`;
-    await this.run(this.git(this.workDir), [
+    const output = await this.run(this.git(this.workDir), [
       'push',
       '--porcelain',
       `--force-with-lease=${ref}:${expectedSha ?? ''}`,
       'origin',
       `HEAD:${ref}`,
     ]);
+    // Porcelain flag `=`: the remote branch already is this very commit.
+    return /^=\t/m.test(output) ? 'up-to-date' : 'pushed';
   }
 
   private git(baseDir: string): SimpleGit {
@@ -569,7 +621,9 @@ async function runWithStdin(
     child.stderr.on('data', d => (err += d));
     child.on('error', reject);
     child.on('close', code =>
-      code === 0 ? resolve(out) : reject(new Error(err || `exit code ${code}`)),
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`${err}${out}`.trim() || `exit code ${code}`)),
     );
     child.stdin.end(stdin);
   });
