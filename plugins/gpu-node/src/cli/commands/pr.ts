@@ -104,8 +104,13 @@ export async function runPr(
     } else {
       io.stdout(
         redactor.redact(
-          `${result.title}\nbranch ${result.branch} (${result.commit})\n${result.url}\n` +
-            result.files.map((f: string) => `  ${f}\n`).join(''),
+          [
+            result.title,
+            `branch ${result.branch} (${result.commit})`,
+            result.url,
+            ...result.files.map((f: string) => `  ${f}`),
+            '',
+          ].join('\n'),
         ),
       );
     }
