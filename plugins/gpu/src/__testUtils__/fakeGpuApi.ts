@@ -1,0 +1,13 @@
+import type { GpuApi } from '../api/GpuApi';
+
+/** A GpuApi whose unused methods fail loudly, so a test sees unexpected calls. */
+export function fakeGpuApi(overrides: Partial<GpuApi>): GpuApi {
+  const unexpected = () => Promise.reject(new Error('not used by this test'));
+  return {
+    getAllocation: unexpected,
+    getPools: unexpected,
+    getPool: unexpected,
+    previewPlan: unexpected,
+    ...overrides,
+  };
+}

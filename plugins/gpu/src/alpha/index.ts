@@ -1,0 +1,11 @@
+/**
+ * The GPU plugin for Backstage's new frontend system.
+ *
+ * @packageDocumentation
+ */
+export {
+  gpuPlugin as default,
+  gpuApi,
+  gpuAllocationEntityCard,
+  gpuEntityContent,
+} from './plugin';

@@ -1,0 +1,67 @@
+import {
+  createExtensionTester,
+  renderTestApp,
+} from '@backstage/frontend-test-utils';
+import { ApiBlueprint } from '@backstage/frontend-plugin-api';
+import { createTestEntityPage } from '@backstage/plugin-catalog-react/testUtils';
+import { screen } from '@testing-library/react';
+import { gpuApiRef } from '../api/GpuApi';
+import { GpuClient } from '../api/GpuClient';
+import { fakeGpuApi } from '../__testUtils__/fakeGpuApi';
+import { chatAllocation, chatEntity, pools } from '../__testUtils__/fixtures';
+import { gpuAllocationEntityCard, gpuApi, gpuEntityContent } from './index';
+
+const api = fakeGpuApi({
+  getAllocation: async () => chatAllocation,
+  getPools: async () => pools,
+});
+
+describe('gpu plugin (new frontend system)', () => {
+  it('puts the allocation card on a component page', async () => {
+    renderTestApp({
+      extensions: [
+        createTestEntityPage({ entity: chatEntity }),
+        gpuAllocationEntityCard,
+      ],
+      apis: [[gpuApiRef, api]],
+    });
+    expect(
+      await screen.findByTestId('gpu-allocation-ml/trainer'),
+    ).toBeInTheDocument();
+  });
+
+  it('renders the GPU tab with the pools', async () => {
+    renderTestApp({
+      extensions: [
+        createTestEntityPage({ entity: chatEntity }),
+        gpuEntityContent,
+      ],
+      apis: [[gpuApiRef, api]],
+    });
+    expect(
+      await screen.findByTestId('gpu-pool-gpu-a100-mig'),
+    ).toBeInTheDocument();
+  });
+
+  it('provides a GpuClient built from discovery and fetch', async () => {
+    const factory = createExtensionTester(gpuApi).get(
+      ApiBlueprint.dataRefs.factory,
+    );
+    expect(factory.api.id).toBe(gpuApiRef.id);
+    const requested: string[] = [];
+    const client = factory.factory({
+      discoveryApi: {
+        getBaseUrl: async (id: string) => `http://127.0.0.1/api/${id}`,
+      },
+      fetchApi: {
+        fetch: async (url: RequestInfo | URL) => {
+          requested.push(String(url));
+          return new Response('{"pools":[]}', { status: 200 });
+        },
+      },
+    }) as GpuClient;
+    expect(client).toBeInstanceOf(GpuClient);
+    await expect(client.getPools()).resolves.toEqual({ pools: [] });
+    expect(requested).toEqual(['http://127.0.0.1/api/gpu/pools']);
+  });
+});

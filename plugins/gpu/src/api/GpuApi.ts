@@ -1,0 +1,29 @@
+import { createApiRef } from '@backstage/frontend-plugin-api';
+import type {
+  AllocationResponse,
+  GpuRequest,
+  PlanPreviewResponse,
+  PoolSummary,
+  PoolsResponse,
+} from '@gpu-gitops/plugin-gpu-common';
+
+/**
+ * What the frontend needs from the `gpu` backend (plugins/gpu-backend). The
+ * shapes are the shared HTTP contract in gpu-common's `allocation/types.ts`.
+ */
+export interface GpuApi {
+  /** The GPU requests of one catalog entity (`kind:namespace/name`). */
+  getAllocation(entityRef: string): Promise<AllocationResponse>;
+  /** Every GPU pool of the GitOps repository with capacity and allocation. */
+  getPools(): Promise<PoolsResponse>;
+  /** One pool by name. */
+  getPool(name: string): Promise<PoolSummary>;
+  /** A dry-run plan of a request against the current repository. */
+  previewPlan(request: GpuRequest): Promise<PlanPreviewResponse>;
+}
+
+/** Works in both frontend systems (legacy `createApiFactory` and `ApiBlueprint`). */
+export const gpuApiRef = createApiRef<GpuApi>().with({
+  id: 'plugin.gpu.api',
+  pluginId: 'gpu',
+});

@@ -1,0 +1,112 @@
+import { ResponseError } from '@backstage/errors';
+import type { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
+import { GpuClient } from './GpuClient';
+
+type Call = { url: string; init?: RequestInit };
+
+/** A fetchApi that records calls and answers with the given responses in order. */
+function fakeBackend(...responses: Response[]) {
+  const calls: Call[] = [];
+  const client = new GpuClient({
+    discoveryApi: {
+      getBaseUrl: async (pluginId: string) =>
+        `http://127.0.0.1:7007/api/${pluginId}`,
+    },
+    fetchApi: {
+      fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+        calls.push({ url: String(input), init });
+        const next = responses.shift();
+        if (!next) throw new Error('unexpected request');
+        return next;
+      },
+    },
+  });
+  return { client, calls };
+}
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+const request: GpuRequest = {
+  apiVersion: 'gpu.backstage.io/v1alpha1',
+  kind: 'GpuRequest',
+  metadata: { name: 'chat', namespace: 'ml' },
+  spec: {
+    owner: 'group:default/ml',
+    gpu: {
+      model: 'l4',
+      sharing: 'time-slicing',
+      replicas: 2,
+      vramGiB: 4,
+      gpusPerReplica: 1,
+    },
+    workload: { image: 'ghcr.io/org/chat:1' },
+    capacityTypes: ['on-demand'],
+  },
+};
+
+describe('GpuClient', () => {
+  it('asks the gpu backend for the allocation of an entity ref (encoded)', async () => {
+    const body = {
+      entityRef: 'component:default/chat',
+      allocations: [],
+      totals: { physicalGpus: 0, usdPerMonth: 0 },
+    };
+    const { client, calls } = fakeBackend(json(200, body));
+    await expect(
+      client.getAllocation('component:default/chat'),
+    ).resolves.toEqual(body);
+    expect(calls[0].url).toBe(
+      'http://127.0.0.1:7007/api/gpu/allocation?entityRef=component%3Adefault%2Fchat',
+    );
+  });
+
+  it('lists pools and reads one pool by its encoded name', async () => {
+    const { client, calls } = fakeBackend(
+      json(200, { pools: [] }),
+      json(200, { name: 'gpu-l4 shared' }),
+    );
+    await expect(client.getPools()).resolves.toEqual({ pools: [] });
+    await expect(client.getPool('gpu-l4 shared')).resolves.toEqual({
+      name: 'gpu-l4 shared',
+    });
+    expect(calls.map(c => c.url)).toEqual([
+      'http://127.0.0.1:7007/api/gpu/pools',
+      'http://127.0.0.1:7007/api/gpu/pools/gpu-l4%20shared',
+    ]);
+  });
+
+  it('posts the request as JSON for a plan preview', async () => {
+    const { client, calls } = fakeBackend(
+      json(200, { plan: { replicas: 2 }, summary: 'fits' }),
+    );
+    const preview = await client.previewPlan(request);
+    expect(preview.summary).toBe('fits');
+    expect(calls[0].url).toBe('http://127.0.0.1:7007/api/gpu/plan');
+    expect(calls[0].init?.method).toBe('POST');
+    expect(JSON.parse(String(calls[0].init?.body))).toEqual(request);
+  });
+
+  it('turns an error answer into a ResponseError whose cause is the backend error', async () => {
+    const { client } = fakeBackend(
+      json(400, {
+        error: {
+          name: 'InputError',
+          message: 'spec.gpu.vramGiB: must be > 0',
+        },
+        request: { method: 'POST', url: '/api/gpu/plan' },
+        response: { statusCode: 400 },
+      }),
+    );
+    const error = await client.previewPlan(request).catch(e => e);
+    expect(error).toBeInstanceOf(ResponseError);
+    expect(error.response.status).toBe(400);
+    expect(error.message).toContain('400');
+    expect(error.cause.name).toBe('InputError');
+    expect(error.cause.message).toBe('spec.gpu.vramGiB: must be > 0');
+  });
+});

@@ -1,0 +1,56 @@
+import type { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
+import { ResponseError } from '@backstage/errors';
+import type {
+  AllocationResponse,
+  GpuRequest,
+  PlanPreviewResponse,
+  PoolSummary,
+  PoolsResponse,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { GpuApi } from './GpuApi';
+
+/**
+ * GpuApi over HTTP. `fetchApi` adds the user's Backstage token; a non-2xx
+ * answer becomes a `ResponseError` carrying the backend's error body (e.g.
+ * the 400 issues of an invalid request), so the UI can show it.
+ */
+export class GpuClient implements GpuApi {
+  private readonly discoveryApi: DiscoveryApi;
+  private readonly fetchApi: FetchApi;
+
+  constructor(options: { discoveryApi: DiscoveryApi; fetchApi: FetchApi }) {
+    this.discoveryApi = options.discoveryApi;
+    this.fetchApi = options.fetchApi;
+  }
+
+  getAllocation(entityRef: string): Promise<AllocationResponse> {
+    return this.request(
+      `/allocation?entityRef=${encodeURIComponent(entityRef)}`,
+    );
+  }
+
+  getPools(): Promise<PoolsResponse> {
+    return this.request('/pools');
+  }
+
+  getPool(name: string): Promise<PoolSummary> {
+    return this.request(`/pools/${encodeURIComponent(name)}`);
+  }
+
+  previewPlan(request: GpuRequest): Promise<PlanPreviewResponse> {
+    return this.request('/plan', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request),
+    });
+  }
+
+  private async request<T>(path: string, init?: RequestInit): Promise<T> {
+    const baseUrl = await this.discoveryApi.getBaseUrl('gpu');
+    const response = await this.fetchApi.fetch(`${baseUrl}${path}`, init);
+    if (!response.ok) {
+      throw await ResponseError.fromResponse(response);
+    }
+    return (await response.json()) as T;
+  }
+}

@@ -1,0 +1,149 @@
+import {
+  EmptyState,
+  InfoCard,
+  LinkButton,
+  Progress,
+  ResponseErrorPanel,
+} from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import { stringifyEntityRef } from '@backstage/catalog-model';
+import { useEntity } from '@backstage/plugin-catalog-react';
+import {
+  builtinCatalog,
+  findModel,
+  type AllocationResponse,
+  type GpuAllocation,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@material-ui/core';
+import useAsync from 'react-use/esm/useAsync';
+import { gpuApiRef } from '../../api/GpuApi';
+import { ShareBar } from '../bars/ShareBar';
+import { VramBar } from '../bars/VramBar';
+import { formatUsd } from '../format/format';
+
+/** Where a developer asks for GPUs: the scaffolder template of this project. */
+export const GPU_TEMPLATE_PATH = '/create/templates/default/gpu-workload';
+
+/** The GPU requests of the current catalog entity, as the GitOps repository holds them. */
+export function GpuAllocationCard() {
+  const { entity } = useEntity();
+  const entityRef = stringifyEntityRef(entity);
+  const gpuApi = useApi(gpuApiRef);
+  const { value, loading, error } = useAsync(
+    () => gpuApi.getAllocation(entityRef),
+    [gpuApi, entityRef],
+  );
+
+  if (loading) {
+    return (
+      <InfoCard title="GPU allocation">
+        <Progress />
+      </InfoCard>
+    );
+  }
+  if (error) {
+    return (
+      <InfoCard title="GPU allocation">
+        <ResponseErrorPanel
+          error={error}
+          title="Could not load GPU allocation"
+        />
+      </InfoCard>
+    );
+  }
+  if (!value || value.allocations.length === 0) {
+    return (
+      <InfoCard title="GPU allocation">
+        <EmptyState
+          missing="data"
+          title="No GPUs requested"
+          description="This component has no GPU request in the GitOps repository yet."
+          action={
+            <LinkButton
+              variant="contained"
+              color="primary"
+              to={GPU_TEMPLATE_PATH}
+            >
+              Request GPUs
+            </LinkButton>
+          }
+        />
+      </InfoCard>
+    );
+  }
+  return <AllocationTable response={value} />;
+}
+
+function AllocationTable(props: { response: AllocationResponse }) {
+  const { allocations, totals, revision } = props.response;
+  return (
+    <InfoCard
+      title="GPU allocation"
+      subheader={
+        `${totals.physicalGpus} GPU equivalents, ${formatUsd(
+          totals.usdPerMonth,
+        )} per month` + (revision ? ` (GitOps ${revision.slice(0, 7)})` : '')
+      }
+    >
+      <Table size="small" aria-label="GPU requests">
+        <TableHead>
+          <TableRow>
+            <TableCell>Request</TableCell>
+            <TableCell>GPU per replica</TableCell>
+            <TableCell>VRAM per replica</TableCell>
+            <TableCell align="right">Replicas</TableCell>
+            <TableCell>Pool</TableCell>
+            <TableCell align="right">Cost / month</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {allocations.map(allocation => (
+            <AllocationRow key={allocation.id} allocation={allocation} />
+          ))}
+        </TableBody>
+      </Table>
+    </InfoCard>
+  );
+}
+
+function AllocationRow(props: { allocation: GpuAllocation }) {
+  const a = props.allocation;
+  const model = findModel(builtinCatalog, a.gpuModel);
+  return (
+    <TableRow data-testid={`gpu-allocation-${a.id}`}>
+      <TableCell>
+        <Typography variant="body2">{a.id}</Typography>
+        <Typography variant="caption" color="textSecondary">
+          {model?.displayName ?? a.gpuModel} · {a.sharingMode}
+          {a.migProfile ? ` ${a.migProfile}` : ''} · {a.perReplica}×{' '}
+          {a.resourceName}
+        </Typography>
+      </TableCell>
+      <TableCell>
+        <ShareBar share={a.gpuSharePerReplica} />
+      </TableCell>
+      <TableCell>
+        <VramBar
+          vramMiB={a.vramMiBPerReplica}
+          guaranteed={a.vramGuaranteed}
+          gpuMemoryMiB={model?.memoryMiB}
+        />
+      </TableCell>
+      <TableCell align="right">{a.replicas}</TableCell>
+      <TableCell>
+        {a.pool}
+        <Typography variant="caption" color="textSecondary" display="block">
+          {a.cluster}
+        </Typography>
+      </TableCell>
+      <TableCell align="right">{formatUsd(a.usdPerMonth)}</TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,1 @@
+export { GpuAllocationCard, GPU_TEMPLATE_PATH } from './GpuAllocationCard';

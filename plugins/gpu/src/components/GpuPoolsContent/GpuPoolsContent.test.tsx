@@ -1,0 +1,117 @@
+import { EntityProvider } from '@backstage/plugin-catalog-react';
+import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import { screen, within } from '@testing-library/react';
+import type { GpuApi } from '../../api/GpuApi';
+import { gpuApiRef } from '../../api/GpuApi';
+import { fakeGpuApi } from '../../__testUtils__/fakeGpuApi';
+import {
+  chatAllocation,
+  chatEntity,
+  pools,
+} from '../../__testUtils__/fixtures';
+import { GpuPoolsContent } from './GpuPoolsContent';
+
+async function renderTab(api: GpuApi) {
+  await renderInTestApp(
+    <TestApiProvider apis={[[gpuApiRef, api]]}>
+      <EntityProvider entity={chatEntity}>
+        <GpuPoolsContent />
+      </EntityProvider>
+    </TestApiProvider>,
+  );
+}
+
+describe('GpuPoolsContent', () => {
+  it('shows capacity vs allocated per pool, the pools this component uses first', async () => {
+    const reordered = {
+      ...pools,
+      pools: [pools.pools[2], ...pools.pools.slice(0, 2)],
+    };
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => chatAllocation,
+        getPools: async () => reordered,
+      }),
+    );
+
+    const cards = await screen.findAllByTestId(/^gpu-pool-/);
+    expect(cards.map(c => c.getAttribute('data-testid'))).toEqual([
+      'gpu-pool-gpu-l4-ts4',
+      'gpu-pool-gpu-a100-mig',
+      'gpu-pool-gpu-h100',
+    ]);
+
+    const l4 = within(cards[0]);
+    expect(
+      l4.getByLabelText('Pool usage: 4 of 16 nvidia.com/gpu.shared allocated'),
+    ).toBeVisible();
+    expect(
+      l4.getByText('This component: 4 nvidia.com/gpu.shared'),
+    ).toBeVisible();
+
+    const a100 = within(cards[1]);
+    expect(
+      a100.getByText(
+        '5 of 4 nvidia.com/mig-3g.20gb allocated — over capacity: new pods stay pending',
+      ),
+    ).toBeVisible();
+    expect(a100.getByText('research/bert: 2')).toBeVisible();
+
+    const h100 = within(cards[2]);
+    expect(
+      h100.getByText('0 nvidia.com/gpu allocated, no capacity limit'),
+    ).toBeVisible();
+    expect(h100.queryByRole('list', { name: 'MIG layout' })).toBeNull();
+
+    // The allocation card sits above the pools on the tab.
+    expect(
+      await screen.findByTestId('gpu-allocation-ml/trainer'),
+    ).toBeVisible();
+  });
+
+  it('draws which MIG profile sits on which memory slices', async () => {
+    const layout = {
+      memorySlices: 8,
+      instances: [
+        { profile: '3g.20gb', start: 4, memorySlices: 4 },
+        { profile: '1g.5gb', start: 0, memorySlices: 1 },
+        { profile: '2g.10gb', start: 2, memorySlices: 2 },
+      ],
+    };
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => chatAllocation,
+        getPools: async () => ({
+          pools: [{ ...pools.pools[1], migLayout: layout }],
+        }),
+      }),
+    );
+    const picture = await screen.findByRole('list', { name: 'MIG layout' });
+    const items = within(picture)
+      .getAllByRole('listitem')
+      .map(i => [i.getAttribute('aria-label'), i.style.gridColumn]);
+    expect(items).toEqual([
+      ['free slice 1', '2 / span 1'],
+      ['3g.20gb on slices 4-7', '5 / span 4'],
+      ['1g.5gb on slices 0-0', '1 / span 1'],
+      ['2g.10gb on slices 2-3', '3 / span 2'],
+    ]);
+    expect(screen.getByText(/8 memory slices, 1 free/)).toBeVisible();
+  });
+
+  it('shows a pools error and still shows the allocation card', async () => {
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => chatAllocation,
+        getPools: () => Promise.reject(new Error('index not built yet')),
+      }),
+    );
+    expect(
+      await screen.findByText(/Could not load GPU pools/),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText(/index not built yet/).length).toBeGreaterThan(
+      0,
+    );
+    expect(await screen.findByTestId('gpu-allocation-ml/chat')).toBeVisible();
+  });
+});

@@ -1,0 +1,1 @@
+export { GpuPoolsContent } from './GpuPoolsContent';

@@ -1,0 +1,49 @@
+import {
+  createApiFactory,
+  createComponentExtension,
+  createPlugin,
+  createRoutableExtension,
+  discoveryApiRef,
+  fetchApiRef,
+} from '@backstage/core-plugin-api';
+import { gpuApiRef } from './api/GpuApi';
+import { GpuClient } from './api/GpuClient';
+import { gpuEntityContentRouteRef } from './routes';
+
+/**
+ * The plugin for the legacy frontend system (`createApp` from
+ * `@backstage/app-defaults`). The new system uses `@gpu-gitops/plugin-gpu/alpha`.
+ */
+export const gpuPlugin = createPlugin({
+  id: 'gpu',
+  apis: [
+    createApiFactory({
+      api: gpuApiRef,
+      deps: { discoveryApi: discoveryApiRef, fetchApi: fetchApiRef },
+      factory: ({ discoveryApi, fetchApi }) =>
+        new GpuClient({ discoveryApi, fetchApi }),
+    }),
+  ],
+  routes: { entityContent: gpuEntityContentRouteRef },
+});
+
+/** Card for the entity overview: the entity's GPU requests. */
+export const EntityGpuAllocationCard = gpuPlugin.provide(
+  createComponentExtension({
+    name: 'EntityGpuAllocationCard',
+    component: {
+      lazy: () =>
+        import('./components/GpuAllocationCard').then(m => m.GpuAllocationCard),
+    },
+  }),
+);
+
+/** Entity tab: the allocation card and the GPU pools (capacity, MIG layout). */
+export const EntityGpuAllocationContent = gpuPlugin.provide(
+  createRoutableExtension({
+    name: 'EntityGpuAllocationContent',
+    component: () =>
+      import('./components/GpuPoolsContent').then(m => m.GpuPoolsContent),
+    mountPoint: gpuEntityContentRouteRef,
+  }),
+);
