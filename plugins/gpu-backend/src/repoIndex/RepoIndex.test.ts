@@ -33,15 +33,15 @@ describe('RepoIndex', () => {
       defaultCluster: 'dev',
       catalog: builtinCatalog,
     };
-    const probe = new RepoIndex(options, undefined as never);
     index = new RepoIndex(
       options,
-      new GitOpsRepositorySource({
-        repoUrl: remote.url,
-        baseBranch: 'main',
-        cacheDir,
-        sparseFolders: probe.repoFolders,
-      }),
+      sparseFolders =>
+        new GitOpsRepositorySource({
+          repoUrl: remote.url,
+          baseBranch: 'main',
+          cacheDir,
+          sparseFolders,
+        }),
     );
   });
 

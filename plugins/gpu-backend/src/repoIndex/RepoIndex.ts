@@ -139,9 +139,15 @@ export class RepoIndex {
   private current: IndexSnapshot = emptySnapshot();
   private running: Promise<unknown> = Promise.resolve();
 
+  private readonly source: RepoSource;
+
+  /**
+   * `source` may be a function of the folders the index reads, so a sparse
+   * checkout can be limited to them.
+   */
   constructor(
     options: RepoIndexOptions,
-    private readonly source: RepoSource,
+    source: RepoSource | ((folders: string[]) => RepoSource),
   ) {
     this.profiles = [...options.clusters];
     this.defaultCluster = options.defaultCluster;
@@ -150,6 +156,8 @@ export class RepoIndex {
       this.profiles.map(c => c.name),
     );
     this.ctx = { layout: this.folders.layout, catalog: options.catalog };
+    this.source =
+      typeof source === 'function' ? source(this.folders.folders) : source;
   }
 
   /** Folders the index reads (for a sparse checkout). */

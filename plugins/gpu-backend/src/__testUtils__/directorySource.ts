@@ -1,0 +1,65 @@
+/**
+ * Test helper: a RepoSource over a plain folder (no git), so router tests
+ * build a real index from real files quickly. Blob ids are content hashes;
+ * it never answers "what changed", so every refresh lists all files.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { RepoSource } from '../repoIndex/gitSnapshot';
+import { FIXTURE_REPO } from './fixtureRemote';
+
+async function walk(root: string, rel = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await fs.readdir(path.join(root, rel), {
+    withFileTypes: true,
+  })) {
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...(await walk(root, child)));
+    else if (entry.isFile()) out.push(child);
+  }
+  return out;
+}
+
+export class DirectorySource implements RepoSource {
+  constructor(readonly dir: string) {}
+
+  async sync() {
+    const blobs = await this.listBlobs();
+    const hash = createHash('sha1');
+    for (const [file, sha] of [...blobs].sort())
+      hash.update(`${file} ${sha}\n`);
+    return { workDir: this.dir, revision: hash.digest('hex') };
+  }
+
+  async listBlobs(): Promise<Map<string, string>> {
+    const blobs = new Map<string, string>();
+    for (const file of await walk(this.dir)) {
+      const content = await fs.readFile(path.join(this.dir, file));
+      blobs.set(file, createHash('sha1').update(content).digest('hex'));
+    }
+    return blobs;
+  }
+
+  async changedBlobs(): Promise<never> {
+    throw new Error('a plain folder has no history');
+  }
+}
+
+/** A temp copy of the fixture repository with files added, replaced or (null) removed. */
+export async function fixtureDirectory(
+  changes: Record<string, string | null> = {},
+): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-backend-fixture-'));
+  await fs.cp(FIXTURE_REPO, dir, { recursive: true });
+  for (const [file, content] of Object.entries(changes)) {
+    const target = path.join(dir, file);
+    if (content === null) await fs.rm(target, { force: true });
+    else {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, content);
+    }
+  }
+  return dir;
+}

@@ -1,0 +1,312 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import express from 'express';
+import request from 'supertest';
+import {
+  mockCredentials,
+  mockErrorHandler,
+  mockServices,
+} from '@backstage/backend-test-utils';
+import type { Entity } from '@backstage/catalog-model';
+import {
+  builtinCatalog,
+  findModel,
+  parseGpuRequestYaml,
+  plan,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import { AllocationQueries } from '../allocation/AllocationQueries';
+import {
+  DirectorySource,
+  fixtureDirectory,
+} from '../__testUtils__/directorySource';
+import { FIXTURE_REPO } from '../__testUtils__/fixtureRemote';
+import { permissionedCatalog } from '../__testUtils__/permissionedCatalog';
+import { RepoIndex } from '../repoIndex/RepoIndex';
+import { createRouter } from './router';
+
+const clusters = [
+  resolveClusterProfile({ name: 'dev' }),
+  resolveClusterProfile({ name: 'prod' }),
+];
+
+const component = (
+  name: string,
+  annotations: Record<string, string> = {},
+  namespace = 'default',
+): Entity => ({
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'Component',
+  metadata: { name, namespace, annotations },
+  spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
+});
+
+const entities = [
+  component('chat-assistant', {
+    'backstage.io/kubernetes-id': 'chat-assistant',
+  }),
+  // No annotation: matched by its name.
+  component('chat-assistant', {}, 'ml'),
+  // Pins another namespace: the ml workload is not its.
+  component('chat-assistant-staging', {
+    'backstage.io/kubernetes-id': 'chat-assistant',
+    'backstage.io/kubernetes-namespace': 'staging',
+  }),
+];
+
+const MALLORY = 'user:default/mallory';
+const catalog = permissionedCatalog(entities, {
+  [MALLORY]: [
+    'component:default/chat-assistant',
+    'component:ml/chat-assistant',
+  ],
+});
+
+async function appFor(files: Record<string, string | null> = {}) {
+  const dir = await fixtureDirectory(files);
+  const index = new RepoIndex(
+    { clusters, defaultCluster: 'dev', catalog: builtinCatalog },
+    new DirectorySource(dir),
+  );
+  await index.refresh();
+  const router = await createRouter({
+    httpAuth: mockServices.httpAuth(),
+    catalog,
+    snapshot: () => index.snapshot(),
+    queries: new AllocationQueries(builtinCatalog),
+    gpuCatalog: builtinCatalog,
+    clusters,
+    defaultCluster: 'dev',
+  });
+  const app = express().use(router).use(mockErrorHandler());
+  return { app, dir, index };
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map(d => fs.rm(d, { recursive: true, force: true })));
+});
+
+async function fixtureRequest() {
+  return parseGpuRequestYaml(
+    await fs.readFile(
+      path.join(FIXTURE_REPO, 'requests/ml/chat-assistant.yaml'),
+      'utf8',
+    ),
+  );
+}
+
+describe('gpu router', () => {
+  let app: express.Express;
+  beforeAll(async () => {
+    const built = await appFor();
+    dirs.push(built.dir);
+    app = built.app;
+  });
+
+  it('serves /health without credentials', async () => {
+    const res = await request(app)
+      .get('/health')
+      .set('Authorization', mockCredentials.none.header());
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', revision: expect.any(String) });
+  });
+
+  it('refuses the API without credentials', async () => {
+    for (const route of ['/allocation?entityRef=chat-assistant', '/pools']) {
+      const res = await request(app)
+        .get(route)
+        .set('Authorization', mockCredentials.none.header());
+      expect(res.status).toBe(401);
+    }
+    const res = await request(app)
+      .post('/plan')
+      .set('Authorization', mockCredentials.none.header())
+      .send({});
+    expect(res.status).toBe(401);
+  });
+
+  it('returns the planner numbers of the stored request for an entity', async () => {
+    const res = await request(app)
+      .get('/allocation')
+      .query({ entityRef: 'component:default/chat-assistant' });
+    expect(res.status).toBe(200);
+    const stored = await fixtureRequest();
+    // What the PR body showed: the planner on the stored request.
+    const expected = plan(stored, builtinCatalog, clusters[0]);
+    expect(res.body).toEqual({
+      entityRef: 'component:default/chat-assistant',
+      revision: expect.any(String),
+      allocations: [
+        {
+          id: 'ml/chat-assistant',
+          namespace: 'ml',
+          name: 'chat-assistant',
+          entityRef: 'component:default/chat-assistant',
+          owner: 'group:default/ml-platform',
+          cluster: 'dev',
+          pool: 'gpu-t4-ts4',
+          gpuModel: 't4',
+          sharingMode: 'time-slicing',
+          resourceName: 'nvidia.com/gpu.shared',
+          replicas: 2,
+          perReplica: 1,
+          gpuSharePerReplica: 0.25,
+          vramMiBPerReplica: expected.perReplica.memoryMiB,
+          vramGuaranteed: false,
+          physicalGpus: 0.5,
+          usdPerMonth: expected.cost.usdPerMonth,
+          sources: [
+            'apps/ml/chat-assistant/deployment.yaml',
+            'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+            'requests/ml/chat-assistant.yaml',
+          ],
+        },
+      ],
+      totals: { physicalGpus: 0.5, usdPerMonth: expected.cost.usdPerMonth },
+    });
+    expect(expected.perReplica.memoryMiB).toBe(
+      Math.floor(findModel(builtinCatalog, 't4')!.memoryMiB / 4),
+    );
+  });
+
+  it('maps an entity without annotation by its name, and honours a pinned namespace', async () => {
+    const byName = await request(app)
+      .get('/allocation')
+      .query({ entityRef: 'component:ml/chat-assistant' });
+    expect(byName.body.allocations.map((a: { id: string }) => a.id)).toEqual([
+      'ml/chat-assistant',
+    ]);
+    const pinned = await request(app)
+      .get('/allocation')
+      .query({ entityRef: 'component:default/chat-assistant-staging' });
+    expect(pinned.status).toBe(200);
+    expect(pinned.body.allocations).toEqual([]);
+    expect(pinned.body.totals).toEqual({ physicalGpus: 0, usdPerMonth: 0 });
+  });
+
+  it('answers 404 for an entity the caller may not read, 400 for a bad ref', async () => {
+    const hidden = await request(app)
+      .get('/allocation')
+      .query({ entityRef: 'component:default/chat-assistant' })
+      .set('Authorization', mockCredentials.user.header(MALLORY));
+    expect(hidden.status).toBe(404);
+    const bad = await request(app)
+      .get('/allocation')
+      .query({ entityRef: 'component:default/' });
+    expect(bad.status).toBe(400);
+    const missing = await request(app).get('/allocation');
+    expect(missing.status).toBe(400);
+  });
+
+  it('lists pools with capacity vs allocation and only readable consumers', async () => {
+    const res = await request(app).get('/pools');
+    expect(res.status).toBe(200);
+    expect(res.body.pools).toEqual([
+      {
+        name: 'gpu-t4-ts4',
+        cluster: 'dev',
+        gpuModel: 't4',
+        sharingMode: 'time-slicing',
+        resourceName: 'nvidia.com/gpu.shared',
+        instanceTypes: ['g4dn.xlarge', 'g4dn.2xlarge'],
+        unitsPerGpu: 4,
+        // NodePool limit: 2 physical GPUs x 4 slices.
+        capacity: 8,
+        allocated: 2,
+        consumers: [
+          {
+            id: 'ml/chat-assistant',
+            entityRef: 'component:default/chat-assistant',
+            units: 2,
+          },
+        ],
+      },
+    ]);
+
+    const mallory = await request(app)
+      .get('/pools/gpu-t4-ts4')
+      .set('Authorization', mockCredentials.user.header(MALLORY));
+    expect(mallory.status).toBe(200);
+    // The pool's totals stay; who uses it is hidden.
+    expect(mallory.body).toEqual(
+      expect.objectContaining({ allocated: 2, capacity: 8, consumers: [] }),
+    );
+    expect((await request(app).get('/pools/nope')).status).toBe(404);
+    expect(
+      (await request(app).get('/pools').query({ cluster: 'nope' })).status,
+    ).toBe(400);
+    expect(
+      (await request(app).get('/pools').query({ cluster: 'prod' })).body,
+    ).toEqual({ pools: [], revision: expect.any(String) });
+  });
+
+  it('previews a plan against the repository (reusing the existing pool)', async () => {
+    const stored = await fixtureRequest();
+    const body = {
+      ...stored,
+      metadata: { name: 'chat-assistant-2', namespace: 'ml' },
+    };
+    const res = await request(app).post('/plan').send(body);
+    expect(res.status).toBe(200);
+    expect(res.body.plan.pool).toEqual(
+      expect.objectContaining({ name: 'gpu-t4-ts4', reused: true }),
+    );
+    expect(res.body.plan.perReplica.gpuShare).toBe(0.25);
+    expect(res.body.summary).toContain('ml/chat-assistant-2');
+  });
+
+  it('refuses an invalid request with the field path and rule of each issue', async () => {
+    const stored = await fixtureRequest();
+    const res = await request(app)
+      .post('/plan')
+      .send({
+        ...stored,
+        metadata: { name: 'Not_A_Name', namespace: 'ml' },
+        spec: { ...stored.spec, gpu: { ...stored.spec.gpu, replicas: 0 } },
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.error.name).toBe('InputError');
+    const paths = res.body.issues.map((i: { path: string }) => i.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(['metadata.name', 'spec.gpu.replicas']),
+    );
+    for (const issue of res.body.issues) {
+      expect(issue.rule).toEqual(expect.any(String));
+    }
+  });
+});
+
+describe('gpu router without a stored request', () => {
+  it('derives the numbers from the workload and its pool', async () => {
+    const { app, dir } = await appFor({
+      'requests/ml/chat-assistant.yaml': null,
+    });
+    dirs.push(dir);
+    const res = await request(app)
+      .get('/allocation')
+      .query({ entityRef: 'component:default/chat-assistant' });
+    expect(res.status).toBe(200);
+    const [allocation] = res.body.allocations;
+    const t4 = findModel(builtinCatalog, 't4')!;
+    // Cheapest GPU of the pool's instance types (g4dn.xlarge, 1 GPU).
+    const perGpuHour = builtinCatalog.instanceTypes.find(
+      t => t.name === 'g4dn.xlarge',
+    )!.onDemandUsdPerHour;
+    expect(allocation).toEqual(
+      expect.objectContaining({
+        sharingMode: 'time-slicing',
+        gpuSharePerReplica: 0.25,
+        vramMiBPerReplica: Math.floor(t4.memoryMiB / 4),
+        vramGuaranteed: false,
+        physicalGpus: 0.5,
+        usdPerMonth: Math.round(0.5 * perGpuHour * 730 * 100) / 100,
+        sources: [
+          'apps/ml/chat-assistant/deployment.yaml',
+          'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+        ],
+      }),
+    );
+    expect(allocation.owner).toBeUndefined();
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * The gpu backend's HTTP API (mounted at /api/gpu):
+ *   GET  /health                       unauthenticated liveness + index revision
+ *   GET  /allocation?entityRef=...     AllocationResponse of one catalog entity
+ *   GET  /pools[?cluster=]             PoolsResponse
+ *   GET  /pools/:name[?cluster=]       PoolSummary
+ *   POST /plan[?cluster=]              PlanPreviewResponse for a GpuRequest body
+ * Every route but /health needs user or service credentials; workloads are
+ * shown only when the caller may read their catalog entity.
+ */
+import express from 'express';
+import Router from 'express-promise-router';
+import type {
+  BackstageCredentials,
+  HttpAuthService,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
+import { InputError, NotFoundError } from '@backstage/errors';
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import type { CatalogService } from '@backstage/plugin-catalog-node';
+import {
+  formatPlanText,
+  isGpuInputError,
+  parseGpuRequest,
+  plan,
+  planToJson,
+  type AllocationResponse,
+  type ClusterProfile,
+  type GpuCatalog,
+  type PlanPreviewResponse,
+  type PoolSummary,
+  type PoolsResponse,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { AllocationQueries } from '../allocation/AllocationQueries';
+import type { IndexedPoolSummary } from '../allocation/poolSummaries';
+import type { IndexSnapshot } from '../repoIndex/RepoIndex';
+import {
+  readableEntitiesByKubernetesId,
+  selects,
+  workloadSelector,
+} from './entityAccess';
+
+export interface RouterOptions {
+  httpAuth: HttpAuthService;
+  catalog: CatalogService;
+  logger?: LoggerService;
+  /** The current index snapshot (replaced on every refresh). */
+  snapshot(): IndexSnapshot;
+  queries: AllocationQueries;
+  gpuCatalog: GpuCatalog;
+  clusters: ClusterProfile[];
+  defaultCluster: string;
+}
+
+const round2 = (value: number) =>
+  Math.round((value + Number.EPSILON) * 100) / 100;
+const round6 = (value: number) =>
+  Math.round((value + Number.EPSILON) * 1e6) / 1e6;
+
+export async function createRouter(
+  options: RouterOptions,
+): Promise<express.Router> {
+  const { httpAuth, catalog, queries } = options;
+  const router = Router();
+  router.use(express.json({ limit: '256kb' }));
+
+  const credentialsOf = (req: express.Request) =>
+    httpAuth.credentials(req, { allow: ['user', 'service'] });
+
+  const clusterOf = (value: unknown): ClusterProfile => {
+    const name =
+      typeof value === 'string' && value !== ''
+        ? value
+        : options.defaultCluster;
+    const profile = options.clusters.find(c => c.name === name);
+    if (!profile) {
+      throw new InputError(
+        `unknown cluster "${name}"; configured clusters: ${options.clusters
+          .map(c => c.name)
+          .join(', ')}`,
+      );
+    }
+    return profile;
+  };
+
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok', revision: options.snapshot().revision });
+  });
+
+  router.get('/allocation', async (req, res) => {
+    const credentials = await credentialsOf(req);
+    const raw = req.query.entityRef;
+    if (typeof raw !== 'string' || raw === '') {
+      throw new InputError('query parameter entityRef is required');
+    }
+    let entityRef: string;
+    try {
+      entityRef = stringifyEntityRef(
+        parseEntityRef(raw, {
+          defaultKind: 'component',
+          defaultNamespace: 'default',
+        }),
+      );
+    } catch (error) {
+      throw new InputError(`entityRef: ${(error as Error).message}`);
+    }
+    // The caller's own view of the catalog: not readable = not found.
+    const entity = await catalog.getEntityByRef(entityRef, { credentials });
+    if (!entity) throw new NotFoundError(`entity ${entityRef} not found`);
+    const selector = workloadSelector(entity);
+    const snapshot = options.snapshot();
+    const allocations = (
+      snapshot.workloadsByKubernetesId.get(selector.kubernetesId) ?? []
+    )
+      .filter(w => selects(selector, w))
+      .map(w => ({ ...queries.allocation(snapshot, w), entityRef }));
+    const body: AllocationResponse = {
+      entityRef,
+      allocations,
+      totals: {
+        physicalGpus: round6(
+          allocations.reduce((sum, a) => sum + a.physicalGpus, 0),
+        ),
+        usdPerMonth: round2(
+          allocations.reduce((sum, a) => sum + a.usdPerMonth, 0),
+        ),
+      },
+    };
+    if (snapshot.revision) body.revision = snapshot.revision;
+    res.json(body);
+  });
+
+  /** Pool summaries with only the consumers whose entity the caller may read. */
+  const visiblePools = async (
+    credentials: BackstageCredentials,
+    pools: IndexedPoolSummary[],
+  ): Promise<PoolSummary[]> => {
+    const ids = pools.flatMap(p =>
+      p.consumers.map(c => c.kubernetesId).filter((id): id is string => !!id),
+    );
+    const entities = await readableEntitiesByKubernetesId(
+      catalog,
+      ids,
+      credentials,
+    );
+    return pools.map(({ consumers, ...pool }) => ({
+      ...pool,
+      consumers: consumers.flatMap(c => {
+        const match = c.kubernetesId
+          ? entities.get(c.kubernetesId)?.find(e => selects(e.selector, c))
+          : undefined;
+        return match
+          ? [{ id: c.id, entityRef: match.ref, units: c.units }]
+          : [];
+      }),
+    }));
+  };
+
+  router.get('/pools', async (req, res) => {
+    const credentials = await credentialsOf(req);
+    const snapshot = options.snapshot();
+    const cluster =
+      typeof req.query.cluster === 'string' && req.query.cluster !== ''
+        ? clusterOf(req.query.cluster).name
+        : undefined;
+    const pools = queries
+      .pools(snapshot)
+      .filter(p => !cluster || p.cluster === cluster);
+    const body: PoolsResponse = {
+      pools: await visiblePools(credentials, pools),
+    };
+    if (snapshot.revision) body.revision = snapshot.revision;
+    res.json(body);
+  });
+
+  router.get('/pools/:name', async (req, res) => {
+    const credentials = await credentialsOf(req);
+    const snapshot = options.snapshot();
+    const cluster =
+      typeof req.query.cluster === 'string' && req.query.cluster !== ''
+        ? clusterOf(req.query.cluster).name
+        : undefined;
+    const matches = queries
+      .pools(snapshot)
+      .filter(
+        p => p.name === req.params.name && (!cluster || p.cluster === cluster),
+      );
+    // Same name in several clusters: the default cluster's, unless ?cluster= says otherwise.
+    const pool =
+      matches.find(p => p.cluster === options.defaultCluster) ?? matches[0];
+    if (!pool) throw new NotFoundError(`pool ${req.params.name} not found`);
+    const [visible] = await visiblePools(credentials, [pool]);
+    res.json(visible);
+  });
+
+  router.post('/plan', async (req, res) => {
+    await credentialsOf(req);
+    const cluster = clusterOf(req.query.cluster);
+    const state = options.snapshot().clusters.get(cluster.name)?.repoState;
+    try {
+      const request = parseGpuRequest(req.body);
+      const planned = plan(request, options.gpuCatalog, cluster, state);
+      const body: PlanPreviewResponse = {
+        plan: planToJson(planned),
+        summary: formatPlanText(planned),
+      };
+      res.json(body);
+    } catch (error) {
+      if (!isGpuInputError(error)) throw error;
+      // The issues name the field and the rule, so the form can mark the field.
+      res.status(400).json({
+        error: { name: 'InputError', message: error.message },
+        issues: error.issues,
+      });
+    }
+  });
+
+  return router;
+}

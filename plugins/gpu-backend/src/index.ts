@@ -1,0 +1,27 @@
+/**
+ * The `gpu` backend plugin: GPU allocation index of the GitOps repository and
+ * the allocation / pools / plan API for the catalog.
+ *
+ * @packageDocumentation
+ */
+export { gpuPlugin as default, INDEX_REFRESH_TASK_ID } from './plugin';
+export { createRouter } from './http/router';
+export type { RouterOptions } from './http/router';
+export { RepoIndex, emptySnapshot } from './repoIndex/RepoIndex';
+export type {
+  RepoIndexOptions,
+  IndexSnapshot,
+  IndexedWorkload,
+  StoredRequest,
+  ClusterIndex,
+  RefreshResult,
+} from './repoIndex/RepoIndex';
+export { GitOpsRepositorySource } from './repoIndex/gitSnapshot';
+export type {
+  RepoSource,
+  RepoCheckout,
+  BlobChanges,
+} from './repoIndex/gitSnapshot';
+export { AllocationQueries } from './allocation/AllocationQueries';
+export { readGpuBackendConfig } from './config/readGpuBackendConfig';
+export type { GpuBackendConfig } from './config/readGpuBackendConfig';

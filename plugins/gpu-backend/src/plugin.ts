@@ -1,0 +1,90 @@
+import {
+  coreServices,
+  createBackendPlugin,
+} from '@backstage/backend-plugin-api';
+import { catalogServiceRef } from '@backstage/plugin-catalog-node';
+import { AllocationQueries } from './allocation/AllocationQueries';
+import { readGpuBackendConfig } from './config/readGpuBackendConfig';
+import { createRouter } from './http/router';
+import { GitOpsRepositorySource } from './repoIndex/gitSnapshot';
+import { emptySnapshot, RepoIndex } from './repoIndex/RepoIndex';
+
+/** Id of the scheduled task that refreshes the allocation index. */
+export const INDEX_REFRESH_TASK_ID = 'gpu-allocation-index-refresh';
+
+/**
+ * The `gpu` backend plugin: an allocation index of the GitOps repository
+ * (refreshed by the Backstage scheduler, `gpu.index.refresh`) and the
+ * allocation / pools / plan API under /api/gpu.
+ */
+export const gpuPlugin = createBackendPlugin({
+  pluginId: 'gpu',
+  register(env) {
+    env.registerInit({
+      deps: {
+        config: coreServices.rootConfig,
+        logger: coreServices.logger,
+        httpAuth: coreServices.httpAuth,
+        httpRouter: coreServices.httpRouter,
+        scheduler: coreServices.scheduler,
+        catalog: catalogServiceRef,
+      },
+      async init({ config, logger, httpAuth, httpRouter, scheduler, catalog }) {
+        const settings = readGpuBackendConfig(config);
+        let snapshot = emptySnapshot;
+        const gitops = settings.gitops;
+        if (gitops) {
+          const index = new RepoIndex(
+            {
+              clusters: settings.clusters,
+              defaultCluster: settings.defaultCluster,
+              catalog: settings.catalog,
+            },
+            sparseFolders =>
+              new GitOpsRepositorySource({ ...gitops, sparseFolders }),
+          );
+          snapshot = () => index.snapshot();
+          // Local scope: every backend instance keeps its own in-memory index.
+          await scheduler.scheduleTask({
+            id: INDEX_REFRESH_TASK_ID,
+            scope: 'local',
+            frequency: settings.refresh,
+            timeout: { minutes: 5 },
+            fn: async () => {
+              try {
+                const result = await index.refresh();
+                if (result.parsedPaths.length > 0 || result.full) {
+                  logger.info(
+                    `GPU allocation index at ${result.revision.slice(0, 12)}: ` +
+                      `${result.changedPaths.length} changed files, ${result.parsedPaths.length} parsed`,
+                  );
+                }
+              } catch (error) {
+                // Keep serving the last good snapshot; the next run retries.
+                logger.warn(
+                  `GPU allocation index refresh failed: ${(error as Error).message}`,
+                );
+              }
+            },
+          });
+        } else {
+          logger.warn(
+            'gpu.gitops is not configured: the GPU allocation index stays empty',
+          );
+        }
+        httpRouter.use(
+          await createRouter({
+            httpAuth,
+            catalog,
+            snapshot: () => snapshot(),
+            queries: new AllocationQueries(settings.catalog),
+            gpuCatalog: settings.catalog,
+            clusters: settings.clusters,
+            defaultCluster: settings.defaultCluster,
+          }),
+        );
+        httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
+      },
+    });
+  },
+});
