@@ -70,16 +70,16 @@ describe('gpu backend plugin (real GitOps repository, published requests)', () =
   const plans = new Map<string, { plan: Plan; body: string }>();
 
   /** What publishing does, then the merge of its pull request. */
-  async function publishAndMerge(request: GpuRequest) {
+  async function publishAndMerge(gpuReq: GpuRequest) {
     const result = await publishGpuRequest({
-      request,
+      request: gpuReq,
       cluster,
       catalog: builtinCatalog,
       repoUrl: remote.url,
       forge: 'local',
       cacheDir: path.join(temp, 'publisher-cache'),
     });
-    plans.set(request.metadata.name, { plan: result.plan, body: result.body });
+    plans.set(gpuReq.metadata.name, { plan: result.plan, body: result.body });
     return remote.merge(result.branch);
   }
 

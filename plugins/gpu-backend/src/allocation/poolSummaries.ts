@@ -2,6 +2,7 @@
 import type { GpuCatalog, PoolSummary } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexSnapshot } from '../repoIndex/RepoIndex';
 import { migPicture, poolCapacity, unitsPerGpu } from './poolUnits';
+import { compareText } from '../compareText';
 
 /** A pool summary whose consumers still carry the workload's kubernetes id (for the access filter). */
 export interface IndexedPoolSummary extends Omit<PoolSummary, 'consumers'> {
@@ -46,13 +47,7 @@ export function summarisePools(
       out.push(summary);
     }
   }
-  return out.sort((a, b) =>
-    a.name === b.name
-      ? a.cluster < b.cluster
-        ? -1
-        : 1
-      : a.name < b.name
-        ? -1
-        : 1,
+  return out.sort(
+    (a, b) => compareText(a.name, b.name) || compareText(a.cluster, b.cluster),
   );
 }

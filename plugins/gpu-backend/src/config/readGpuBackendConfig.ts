@@ -11,6 +11,7 @@ import {
   type ClusterProfile,
   type GpuCatalog,
 } from '@gpu-gitops/plugin-gpu-common';
+import { compareText } from '../compareText';
 
 /** A duration as Backstage config and the scheduler take it (`{ seconds: 60 }`). */
 export type HumanDuration = ReturnType<typeof readDurationFromConfig>;
@@ -79,7 +80,7 @@ export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
     clusters.push(resolveClusterProfile({ ...override, name }));
   }
   if (clusters.length === 0) clusters.push(resolveClusterProfile());
-  clusters.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  clusters.sort((a, b) => compareText(a.name, b.name));
   const defaultCluster =
     clustersConfig?.getOptionalString('default') ??
     (clusters.length === 1 ? clusters[0].name : defaultClusterProfile.name);

@@ -6,6 +6,7 @@
 import type { BackstageCredentials } from '@backstage/backend-plugin-api';
 import { stringifyEntityRef, type Entity } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
+import { compareText } from '../compareText';
 
 export const KUBERNETES_ID_ANNOTATION = 'backstage.io/kubernetes-id';
 export const KUBERNETES_NAMESPACE_ANNOTATION =
@@ -83,7 +84,7 @@ export async function readableEntitiesByKubernetesId(
     }
   }
   for (const list of out.values()) {
-    list.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+    list.sort((a, b) => compareText(a.ref, b.ref));
   }
   return out;
 }

@@ -29,6 +29,7 @@ import {
 } from './fileParsers';
 import type { BlobChanges, RepoSource } from './gitSnapshot';
 import { RepoFolders } from './repoFolders';
+import { compareText } from '../compareText';
 
 export interface RepoIndexOptions {
   clusters: ClusterProfile[];
@@ -101,11 +102,7 @@ function labelValues(text: string, pattern: RegExp): string[] {
 }
 
 function byKey<T>(key: (value: T) => string) {
-  return (a: T, b: T) => {
-    const x = key(a);
-    const y = key(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  };
+  return (a: T, b: T) => compareText(key(a), key(b));
 }
 
 export const emptySnapshot = (): IndexSnapshot => ({
@@ -363,37 +360,42 @@ export class RepoIndex {
     path: string,
     text: string,
   ): Promise<PoolFile> {
-    let dpNames = labelValues(text, DEVICE_PLUGIN_LABEL);
-    let migNames = labelValues(text, MIG_LABEL);
-    for (let attempt = 0; ; attempt++) {
-      const parsed = await parsePoolFile(
+    const guessedDp = labelValues(text, DEVICE_PLUGIN_LABEL);
+    const guessedMig = labelValues(text, MIG_LABEL);
+    const parse = (dpNames: string[], migNames: string[]) =>
+      parsePoolFile(
         this.ctx,
         cluster,
         path,
         text,
         this.configFilesFor(cluster, dpNames, migNames),
       );
-      const usedDp = parsed.pools
-        .map(p => p.deviceConfigName)
-        .filter((n): n is string => !!n);
-      const usedMig = parsed.pools
-        .map(p => p.migConfigName)
-        .filter((n): n is string => !!n);
-      const missing =
-        usedDp.some(n => !dpNames.includes(n)) ||
-        usedMig.some(n => !migNames.includes(n));
-      if (!missing || attempt > 0) {
-        return {
-          cluster,
-          pools: parsed.pools,
-          devicePluginConfigs: [...new Set([...dpNames, ...usedDp])],
-          migConfigs: [...new Set([...migNames, ...usedMig])],
-          skipped: parsed.skipped,
-        };
-      }
-      dpNames = [...new Set([...dpNames, ...usedDp])];
-      migNames = [...new Set([...migNames, ...usedMig])];
+    let parsed = await parse(guessedDp, guessedMig);
+    const dpNames = [
+      ...new Set([
+        ...guessedDp,
+        ...parsed.pools.flatMap(p => p.deviceConfigName ?? []),
+      ]),
+    ];
+    const migNames = [
+      ...new Set([
+        ...guessedMig,
+        ...parsed.pools.flatMap(p => p.migConfigName ?? []),
+      ]),
+    ];
+    if (
+      dpNames.length !== guessedDp.length ||
+      migNames.length !== guessedMig.length
+    ) {
+      parsed = await parse(dpNames, migNames);
     }
+    return {
+      cluster,
+      pools: parsed.pools,
+      devicePluginConfigs: dpNames,
+      migConfigs: migNames,
+      skipped: parsed.skipped,
+    };
   }
 
   /** The config files a pool's parse needs: its device-plugin configs, and its MIG entries only. */
