@@ -10,6 +10,13 @@ export {
   EntityGpuAllocationCard,
   EntityGpuAllocationContent,
 } from './plugin';
-export { gpuApiRef, GpuClient } from './api';
+export { gpuApiRef, GpuClient, GpuPlanRejectedError } from './api';
 export type { GpuApi } from './api';
 export { GPU_TEMPLATE_PATH } from './components/GpuAllocationCard';
+export { GpuRequestPickerFieldExtension } from './scaffolder/extensions';
+export {
+  GpuRequestPicker,
+  validateGpuRequestPicker,
+} from './scaffolder/GpuRequestPicker';
+export type { GpuRequestPickerUiOptions } from './scaffolder/GpuRequestPicker';
+export type { GpuRequestPickerValue } from './scaffolder/previewRequest';

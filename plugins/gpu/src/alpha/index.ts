@@ -9,3 +9,7 @@ export {
   gpuAllocationEntityCard,
   gpuEntityContent,
 } from './plugin';
+export {
+  gpuRequestPickerFormField,
+  gpuScaffolderFieldsModule,
+} from './formField';

@@ -14,12 +14,19 @@ import type {
 export interface GpuApi {
   /** The GPU requests of one catalog entity (`kind:namespace/name`). */
   getAllocation(entityRef: string): Promise<AllocationResponse>;
-  /** Every GPU pool of the GitOps repository with capacity and allocation. */
-  getPools(): Promise<PoolsResponse>;
+  /** Every GPU pool of the GitOps repository (optionally of one cluster profile). */
+  getPools(options?: { cluster?: string }): Promise<PoolsResponse>;
   /** One pool by name. */
   getPool(name: string): Promise<PoolSummary>;
-  /** A dry-run plan of a request against the current repository. */
-  previewPlan(request: GpuRequest): Promise<PlanPreviewResponse>;
+  /**
+   * A dry-run plan of a request against the current repository. Rejects with
+   * `GpuPlanRejectedError` (the issues name field and rule) when the request
+   * is invalid or cannot be planned.
+   */
+  previewPlan(
+    request: GpuRequest,
+    options?: { cluster?: string },
+  ): Promise<PlanPreviewResponse>;
 }
 
 /** Works in both frontend systems (legacy `createApiFactory` and `ApiBlueprint`). */

@@ -1,6 +1,7 @@
 import { ResponseError } from '@backstage/errors';
 import type { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import { GpuClient } from './GpuClient';
+import { GpuPlanRejectedError } from './GpuPlanRejectedError';
 
 type Call = { url: string; init?: RequestInit };
 
@@ -108,5 +109,38 @@ describe('GpuClient', () => {
     expect(error.message).toContain('400');
     expect(error.cause.name).toBe('InputError');
     expect(error.cause.message).toBe('spec.gpu.vramGiB: must be > 0');
+  });
+
+  it('passes the cluster profile as a query parameter', async () => {
+    const { client, calls } = fakeBackend(
+      json(200, { pools: [] }),
+      json(200, { plan: {}, summary: '' }),
+    );
+    await client.getPools({ cluster: 'eu west' });
+    await client.previewPlan(request, { cluster: 'eu west' });
+    expect(calls.map(c => c.url)).toEqual([
+      'http://127.0.0.1:7007/api/gpu/pools?cluster=eu%20west',
+      'http://127.0.0.1:7007/api/gpu/plan?cluster=eu%20west',
+    ]);
+  });
+
+  it('turns the backend 400 with issues into a GpuPlanRejectedError that keeps them', async () => {
+    const issues = [
+      {
+        path: 'spec.gpu.vramGiB',
+        rule: 'fits-model',
+        message: 'no GPU model has 200 GiB',
+      },
+    ];
+    const { client } = fakeBackend(
+      json(400, {
+        error: { name: 'InputError', message: 'Invalid GPU request' },
+        issues,
+      }),
+    );
+    const error = await client.previewPlan(request).catch(e => e);
+    expect(error).toBeInstanceOf(GpuPlanRejectedError);
+    expect(error.message).toBe('Invalid GPU request');
+    expect(error.issues).toEqual(issues);
   });
 });

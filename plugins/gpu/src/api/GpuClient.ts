@@ -8,6 +8,7 @@ import type {
   PoolsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { GpuApi } from './GpuApi';
+import { GpuPlanRejectedError } from './GpuPlanRejectedError';
 
 /**
  * GpuApi over HTTP. `fetchApi` adds the user's Backstage token; a non-2xx
@@ -29,16 +30,19 @@ export class GpuClient implements GpuApi {
     );
   }
 
-  getPools(): Promise<PoolsResponse> {
-    return this.request('/pools');
+  getPools(options?: { cluster?: string }): Promise<PoolsResponse> {
+    return this.request(`/pools${clusterQuery(options?.cluster)}`);
   }
 
   getPool(name: string): Promise<PoolSummary> {
     return this.request(`/pools/${encodeURIComponent(name)}`);
   }
 
-  previewPlan(request: GpuRequest): Promise<PlanPreviewResponse> {
-    return this.request('/plan', {
+  previewPlan(
+    request: GpuRequest,
+    options?: { cluster?: string },
+  ): Promise<PlanPreviewResponse> {
+    return this.request(`/plan${clusterQuery(options?.cluster)}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(request),
@@ -49,8 +53,34 @@ export class GpuClient implements GpuApi {
     const baseUrl = await this.discoveryApi.getBaseUrl('gpu');
     const response = await this.fetchApi.fetch(`${baseUrl}${path}`, init);
     if (!response.ok) {
-      throw await ResponseError.fromResponse(response);
+      const rejected =
+        response.status === 400
+          ? await planRejection(response.clone())
+          : undefined;
+      throw rejected ?? (await ResponseError.fromResponse(response));
     }
     return (await response.json()) as T;
   }
+}
+
+function clusterQuery(cluster: string | undefined): string {
+  return cluster ? `?cluster=${encodeURIComponent(cluster)}` : '';
+}
+
+/** The backend's 400 for a request it cannot plan: `{ error, issues }`. */
+async function planRejection(
+  response: Response,
+): Promise<GpuPlanRejectedError | undefined> {
+  try {
+    const body = await response.json();
+    if (Array.isArray(body?.issues)) {
+      return new GpuPlanRejectedError(
+        String(body.error?.message ?? 'The GPU request cannot be planned'),
+        body.issues,
+      );
+    }
+  } catch {
+    // Not JSON: the generic ResponseError below describes it.
+  }
+  return undefined;
 }

@@ -28,7 +28,7 @@ describe('GpuAllocationCard', () => {
     const ts = within(await screen.findByTestId('gpu-allocation-ml/chat'));
     expect(ts.getByLabelText('GPU per replica: 25% of a GPU')).toBeVisible();
     expect(
-      ts.getByLabelText('VRAM per replica: 5.6 GiB not guaranteed of 22.4 GiB'),
+      ts.getByLabelText('VRAM per replica: 5.5 GiB not guaranteed of 22.3 GiB'),
     ).toBeVisible();
     expect(ts.getByText('4')).toBeVisible();
     expect(ts.getByText('gpu-l4-ts4')).toBeVisible();
@@ -37,7 +37,7 @@ describe('GpuAllocationCard', () => {
     const mps = within(screen.getByTestId('gpu-allocation-ml/embedder'));
     expect(mps.getByLabelText('GPU per replica: 50% of a GPU')).toBeVisible();
     expect(
-      mps.getByLabelText('VRAM per replica: 8 GiB guaranteed of 22.4 GiB'),
+      mps.getByLabelText('VRAM per replica: 8 GiB guaranteed of 22.3 GiB'),
     ).toBeVisible();
     expect(mps.getByText('gpu-a10g-mps')).toBeVisible();
 

@@ -8,9 +8,10 @@ describe('format', () => {
     expect(formatGpuShare(2)).toBe('2 GPUs');
   });
 
-  it('shows MiB as GiB with one decimal and dollars with cents', () => {
+  it('shows MiB as GiB with one decimal rounded down and dollars with cents', () => {
     expect(formatGiB(4096)).toBe('4 GiB');
     expect(formatGiB(9856)).toBe('9.6 GiB');
+    expect(formatGiB(22888)).toBe('22.3 GiB');
     expect(formatUsd(1234.5)).toBe('$1,234.50');
     expect(formatUsd(584.4)).toBe('$584.40');
   });

@@ -11,9 +11,12 @@ export function formatUsd(value: number): string {
   return usd.format(value);
 }
 
-/** `12.5 GiB` from MiB (at most one decimal: users size VRAM in GiB). */
+/**
+ * `12.5 GiB` from MiB, one decimal rounded down: never promise more memory
+ * than there is (and the template's model labels round the same way).
+ */
 export function formatGiB(mib: number): string {
-  const gib = Math.round((mib / 1024) * 10) / 10;
+  const gib = Math.floor((mib / 1024) * 10) / 10;
   return `${gib} GiB`;
 }
 

@@ -1,0 +1,202 @@
+import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { gpuApiRef } from '../api/GpuApi';
+import type { GpuApi } from '../api/GpuApi';
+import { plannerBackedGpuApi } from '../__testUtils__/plannerBackedGpuApi';
+import { fakeGpuApi } from '../__testUtils__/fakeGpuApi';
+import { GpuRequestPicker, validateGpuRequestPicker } from './GpuRequestPicker';
+import type { GpuRequestPickerValue } from './previewRequest';
+
+/** Holds the field's value the way the scaffolder form does. */
+function Form(props: {
+  initial?: GpuRequestPickerValue;
+  formData?: Record<string, unknown>;
+  onValue?: (v: GpuRequestPickerValue | undefined) => void;
+}) {
+  const [value, setValue] = useState(props.initial);
+  const fieldProps: any = {
+    formData: value,
+    onChange: (v: GpuRequestPickerValue | undefined) => {
+      setValue(v);
+      props.onValue?.(v);
+    },
+    uiSchema: { 'ui:options': { debounceMs: 150 } },
+    schema: { title: 'GPU', type: 'object' },
+    formContext: { formData: props.formData ?? {} },
+    rawErrors: [],
+    idSchema: { $id: 'root_gpu' },
+    name: 'gpu',
+    disabled: false,
+    readonly: false,
+  };
+  return <GpuRequestPicker {...fieldProps} />;
+}
+
+async function renderPicker(
+  api: GpuApi,
+  props: Parameters<typeof Form>[0] = {},
+) {
+  await renderInTestApp(
+    <TestApiProvider apis={[[gpuApiRef, api]]}>
+      <Form {...props} />
+    </TestApiProvider>,
+  );
+}
+
+/** Opens an MUI select by its label and picks the option with this text. */
+async function choose(label: RegExp, option: string | RegExp) {
+  const select = screen.getByLabelText(label);
+  await userEvent.click(select);
+  const listbox = await screen.findByRole('listbox');
+  await userEvent.click(within(listbox).getByText(option));
+}
+
+describe('GpuRequestPicker', () => {
+  it('lists the catalog models with memory and price and stores the choice', async () => {
+    const { api } = plannerBackedGpuApi();
+    const values: Array<GpuRequestPickerValue | undefined> = [];
+    await renderPicker(api, { onValue: v => values.push(v) });
+
+    await userEvent.click(screen.getByLabelText(/GPU model/));
+    const listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox).getByText(
+        'NVIDIA L4 — 22.3 GiB, no MIG, from $0.80/GPU-hour',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(listbox).getByText(
+        'NVIDIA A100 80GB — 80 GiB, MIG, from $3.43/GPU-hour',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(within(listbox).getByText(/^NVIDIA L4 /));
+
+    // The untouched defaults were stored first, then the chosen model.
+    expect(values[0]).toEqual({
+      model: 'auto',
+      sharing: 'exclusive',
+      replicas: 1,
+      vramGiB: 8,
+    });
+    expect(values[values.length - 1]).toMatchObject({ model: 'l4' });
+  });
+
+  it('previews the plan of what is typed, once typing pauses', async () => {
+    const { api, requests } = plannerBackedGpuApi();
+    await renderPicker(api, {
+      formData: {
+        name: 'chat',
+        namespace: 'ml',
+        owner: 'group:default/ml',
+        image: 'ghcr.io/org/chat:1',
+      },
+    });
+
+    // The defaults (exclusive, 8 GiB) plan at once.
+    const preview = await screen.findByTestId('gpu-plan-preview');
+    expect(await within(preview).findByText(/^Fits:/)).toBeInTheDocument();
+    expect(requests[0].metadata).toEqual({ name: 'chat', namespace: 'ml' });
+    expect(requests[0].spec.workload).toEqual({ image: 'ghcr.io/org/chat:1' });
+
+    await choose(/GPU model/, /^NVIDIA L4 /);
+    await choose(/Sharing mode/, /^Time-slicing/);
+    const replicas = screen.getByLabelText('Replicas');
+    await userEvent.clear(replicas);
+    await userEvent.type(replicas, '4');
+    const vram = screen.getByLabelText('GPU memory per replica (GiB)');
+    await userEvent.clear(vram);
+    await userEvent.type(vram, '12');
+
+    await waitFor(() =>
+      expect(requests[requests.length - 1].spec.gpu).toEqual({
+        model: 'l4',
+        sharing: 'time-slicing',
+        replicas: 4,
+        vramGiB: 12,
+        gpusPerReplica: 1,
+      }),
+    );
+    // Debounced: the half-typed "1" GiB was never sent.
+    expect(requests.some(r => r.spec.gpu.vramGiB === 1)).toBe(false);
+
+    const facts = await within(preview).findByLabelText('Plan preview');
+    await waitFor(() =>
+      expect(within(facts).getByText(/NOT guaranteed/)).toHaveTextContent(
+        '12 GiB NOT guaranteed',
+      ),
+    );
+    const { plan } = await api.previewPlan(requests[requests.length - 1]);
+    expect(within(preview).getByText(/^Fits:/)).toHaveTextContent(
+      `Fits: 4 × ${plan.resourcePerReplica} ${plan.resourceName}`,
+    );
+    expect(
+      within(facts).getByText(
+        `${plan.nodes.expected} × ${plan.nodes.instanceType}`,
+      ),
+    ).toBeInTheDocument();
+    expect(within(facts).getByText(/per month/).textContent).toContain(
+      new Intl.NumberFormat('en-US', {
+        style: 'currency',
+        currency: 'USD',
+      }).format(plan.cost.usdPerMonth),
+    );
+  });
+
+  it('says when the request does not fit, with the planner issues', async () => {
+    const { api } = plannerBackedGpuApi();
+    await renderPicker(api, {
+      initial: { model: 'l4', sharing: 'exclusive', replicas: 1, vramGiB: 200 },
+    });
+    const preview = await screen.findByTestId('gpu-plan-preview');
+    expect(
+      await within(preview).findByText('Does not fit'),
+    ).toBeInTheDocument();
+    expect(
+      within(preview).getByRole('list', { name: 'Plan issues' }),
+    ).toHaveTextContent(/vramGiB/);
+  });
+
+  it('does not ask the backend while the request is incomplete', async () => {
+    const { api, requests } = plannerBackedGpuApi();
+    await renderPicker(api, {
+      initial: { model: 'auto', sharing: 'mig', replicas: 0, vramGiB: 5 },
+    });
+    const preview = await screen.findByTestId('gpu-plan-preview');
+    expect(within(preview).getByText('Incomplete request')).toBeInTheDocument();
+    expect(
+      within(preview).getByText(
+        'Replicas must be a whole number of at least 1.',
+      ),
+    ).toBeInTheDocument();
+    // Only the gpusPerReplica box is hidden outside exclusive mode.
+    expect(screen.queryByLabelText('GPUs per replica')).toBeNull();
+    await new Promise(resolve => setTimeout(resolve, 300));
+    expect(requests).toEqual([]);
+  });
+
+  it('shows a backend failure instead of a stale or empty preview', async () => {
+    await renderPicker(
+      fakeGpuApi({
+        previewPlan: () => Promise.reject(new Error('gpu backend is down')),
+      }),
+    );
+    expect(
+      await screen.findByText(/Could not preview the plan/),
+    ).toBeInTheDocument();
+    expect(screen.getAllByText(/gpu backend is down/).length).toBeGreaterThan(
+      0,
+    );
+    expect(screen.queryByText(/^Fits:/)).toBeNull();
+  });
+
+  it('validates like the preview for the scaffolder', () => {
+    const errors: string[] = [];
+    validateGpuRequestPicker(
+      { model: 'l4', sharing: 'exclusive', replicas: 2, vramGiB: 0 },
+      { addError: m => errors.push(m) },
+    );
+    expect(errors).toEqual(['GPU memory per replica must be more than 0 GiB.']);
+  });
+});

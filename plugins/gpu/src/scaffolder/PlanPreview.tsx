@@ -1,0 +1,132 @@
+import { ResponseErrorPanel } from '@backstage/core-components';
+import type { PlanPreviewResponse } from '@gpu-gitops/plugin-gpu-common';
+import { Box, makeStyles, Typography } from '@material-ui/core';
+import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
+import { formatGpuShare, formatUsd } from '../components/format/format';
+
+const useStyles = makeStyles(theme => ({
+  box: {
+    border: `1px solid ${theme.palette.divider}`,
+    borderRadius: 4,
+    padding: theme.spacing(1.5),
+    marginTop: theme.spacing(2),
+  },
+  fits: { color: theme.palette.success.main, fontWeight: 600 },
+  noFit: { color: theme.palette.error.main, fontWeight: 600 },
+  warning: { color: theme.palette.warning.dark },
+  facts: {
+    display: 'grid',
+    gridTemplateColumns: 'max-content 1fr',
+    columnGap: theme.spacing(2),
+    margin: 0,
+    '& dt': { color: theme.palette.text.secondary },
+    '& dd': { margin: 0 },
+  },
+}));
+
+/** The live plan of the request being typed: fits or not, and what it costs. */
+export function PlanPreview(props: {
+  loading: boolean;
+  preview?: PlanPreviewResponse;
+  error?: Error;
+  problems: string[];
+}) {
+  const classes = useStyles();
+  const { preview, error, problems } = props;
+
+  let content: JSX.Element;
+  if (problems.length > 0) {
+    content = (
+      <>
+        <Typography className={classes.noFit}>Incomplete request</Typography>
+        {problems.map(p => (
+          <Typography key={p} variant="body2">
+            {p}
+          </Typography>
+        ))}
+      </>
+    );
+  } else if (props.loading && !preview && !error) {
+    content = <Typography variant="body2">Planning…</Typography>;
+  } else if (error instanceof GpuPlanRejectedError) {
+    content = (
+      <>
+        <Typography className={classes.noFit}>Does not fit</Typography>
+        <Typography variant="body2">{error.message}</Typography>
+        <ul aria-label="Plan issues">
+          {error.issues.map(issue => (
+            <li key={`${issue.path}-${issue.rule}`}>
+              <Typography variant="body2">
+                {issue.path ? `${issue.path}: ` : ''}
+                {issue.message}
+              </Typography>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  } else if (error) {
+    content = (
+      <ResponseErrorPanel error={error} title="Could not preview the plan" />
+    );
+  } else if (preview) {
+    const { plan } = preview;
+    const sharing = [
+      plan.sharing.mode,
+      plan.sharing.migProfile,
+      plan.sharing.slicesPerGpu ? `${plan.sharing.slicesPerGpu} per GPU` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    content = (
+      <>
+        <Typography className={classes.fits}>
+          Fits: {plan.replicas} × {plan.resourcePerReplica} {plan.resourceName}
+        </Typography>
+        <dl className={classes.facts} aria-label="Plan preview">
+          <dt>Pool</dt>
+          <dd>
+            {plan.pool.name} ({plan.pool.reused ? 'existing' : 'new'},{' '}
+            {plan.pool.gpuModel})
+          </dd>
+          <dt>Sharing</dt>
+          <dd>{sharing}</dd>
+          <dt>GPU per replica</dt>
+          <dd>{formatGpuShare(plan.perReplica.gpuShare)}</dd>
+          <dt>VRAM per replica</dt>
+          <dd>
+            {plan.perReplica.vramGiB} GiB{' '}
+            {plan.perReplica.vramGuaranteed ? 'guaranteed' : 'NOT guaranteed'}
+          </dd>
+          <dt>Nodes</dt>
+          <dd>
+            {plan.nodes.expected} × {plan.nodes.instanceType}
+          </dd>
+          <dt>Cost</dt>
+          <dd>
+            {formatUsd(plan.cost.usdPerMonth)} per month (
+            {formatUsd(plan.cost.usdPerHour)} per hour)
+          </dd>
+        </dl>
+        {plan.warnings.map(w => (
+          <Typography key={w} variant="body2" className={classes.warning}>
+            ⚠ {w}
+          </Typography>
+        ))}
+      </>
+    );
+  } else {
+    content = <Typography variant="body2">No plan yet.</Typography>;
+  }
+
+  return (
+    <Box
+      className={classes.box}
+      aria-live="polite"
+      data-testid="gpu-plan-preview"
+    >
+      <Typography variant="subtitle2">Plan preview</Typography>
+      {content}
+    </Box>
+  );
+}

@@ -1,0 +1,92 @@
+import type { GpuRequest, SharingMode } from '@gpu-gitops/plugin-gpu-common';
+
+/** What the GpuRequestPicker field stores in the form. */
+export interface GpuRequestPickerValue {
+  /** A catalog model id or `auto`. */
+  model: string;
+  sharing: SharingMode;
+  replicas: number;
+  vramGiB: number;
+  /** Exclusive mode only. */
+  gpusPerReplica?: number;
+}
+
+export const DEFAULT_PICKER_VALUE: GpuRequestPickerValue = {
+  model: 'auto',
+  sharing: 'exclusive',
+  replicas: 1,
+  vramGiB: 8,
+};
+
+/** Problems the form can see before asking the backend (which checks the rest). */
+export function localProblems(value: GpuRequestPickerValue): string[] {
+  const problems: string[] = [];
+  if (!Number.isInteger(value.replicas) || value.replicas < 1) {
+    problems.push('Replicas must be a whole number of at least 1.');
+  }
+  if (!Number.isFinite(value.vramGiB) || value.vramGiB <= 0) {
+    problems.push('GPU memory per replica must be more than 0 GiB.');
+  }
+  if (
+    value.gpusPerReplica !== undefined &&
+    (!Number.isInteger(value.gpusPerReplica) || value.gpusPerReplica < 1)
+  ) {
+    problems.push('GPUs per replica must be a whole number of at least 1.');
+  }
+  return problems;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * The GpuRequest to preview. The other form fields (the template's name,
+ * namespace, owner, image / existing workload) come from the scaffolder's
+ * form data when the user has filled them; placeholders stand in otherwise,
+ * since the plan's GPU figures do not depend on them.
+ */
+export function previewRequest(
+  value: GpuRequestPickerValue,
+  formData: Record<string, unknown> = {},
+): GpuRequest {
+  const existingName = text(formData.existingName);
+  const workload: GpuRequest['spec']['workload'] =
+    formData.workloadType === 'existing' && existingName
+      ? {
+          existing: {
+            kind:
+              formData.existingKind === 'StatefulSet'
+                ? 'StatefulSet'
+                : 'Deployment',
+            name: existingName,
+          },
+        }
+      : { image: text(formData.image) ?? 'registry.invalid/preview:latest' };
+  const capacityTypes = Array.isArray(formData.capacityTypes)
+    ? (formData.capacityTypes.filter(
+        c => c === 'spot' || c === 'on-demand',
+      ) as GpuRequest['spec']['capacityTypes'])
+    : [];
+  return {
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: {
+      name: text(formData.name) ?? 'preview',
+      namespace: text(formData.namespace) ?? 'default',
+    },
+    spec: {
+      owner: text(formData.owner) ?? 'group:default/preview',
+      gpu: {
+        model: value.model,
+        sharing: value.sharing,
+        replicas: value.replicas,
+        vramGiB: value.vramGiB,
+        gpusPerReplica:
+          value.sharing === 'exclusive' ? (value.gpusPerReplica ?? 1) : 1,
+      },
+      workload,
+      capacityTypes: capacityTypes.length > 0 ? capacityTypes : ['on-demand'],
+    },
+  };
+}
