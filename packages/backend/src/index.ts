@@ -31,6 +31,7 @@ async function main() {
   );
   backend.add(import('@backstage/plugin-scaffolder-backend'));
   backend.add(import('@gpu-gitops/plugin-scaffolder-backend-module-gpu'));
+  backend.add(import('@gpu-gitops/plugin-gpu-backend'));
   await backend.start();
 }
 
