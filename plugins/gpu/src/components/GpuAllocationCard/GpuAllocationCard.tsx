@@ -86,11 +86,9 @@ function AllocationTable(props: { response: AllocationResponse }) {
   return (
     <InfoCard
       title="GPU allocation"
-      subheader={
-        `${totals.physicalGpus} GPU equivalents, ${formatUsd(
-          totals.usdPerMonth,
-        )} per month` + (revision ? ` (GitOps ${revision.slice(0, 7)})` : '')
-      }
+      subheader={`${totals.physicalGpus} GPU equivalents, ${formatUsd(
+        totals.usdPerMonth,
+      )} per month${revision ? ` (GitOps ${revision.slice(0, 7)})` : ''}`}
     >
       <Table size="small" aria-label="GPU requests">
         <TableHead>

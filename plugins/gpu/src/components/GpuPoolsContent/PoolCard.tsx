@@ -34,13 +34,7 @@ export function PoolCard(props: { pool: PoolSummary; entityRef: string }) {
     >
       <Box data-testid={`gpu-pool-${pool.name}`}>
         <Bar
-          fraction={
-            pool.capacity
-              ? pool.allocated / pool.capacity
-              : pool.allocated > 0
-                ? 1
-                : 0
-          }
+          fraction={usedFraction(pool)}
           color={over ? theme.palette.error.main : theme.palette.primary.main}
           label={`Pool usage: ${usage}`}
         />
@@ -68,4 +62,10 @@ export function PoolCard(props: { pool: PoolSummary; entityRef: string }) {
       </Box>
     </InfoCard>
   );
+}
+
+/** Allocated over capacity; an unlimited pool in use shows a full bar. */
+function usedFraction(pool: PoolSummary): number {
+  if (pool.capacity) return pool.allocated / pool.capacity;
+  return pool.allocated > 0 ? 1 : 0;
 }
