@@ -1,0 +1,55 @@
+import { parseEntityRef, type Entity } from '@backstage/catalog-model';
+import { Content, Header, Page } from '@backstage/core-components';
+import { EntityProvider } from '@backstage/plugin-catalog-react';
+import { Box, Typography } from '@material-ui/core';
+import { useLocation } from 'react-router-dom';
+import { GpuAllocationCard } from '../src/components/GpuAllocationCard';
+import { GpuPoolsContent } from '../src/components/GpuPoolsContent';
+
+/** A stand-in for a catalog entity: the card only needs its ref. */
+function entityFor(ref: string): Entity {
+  const { kind, namespace, name } = parseEntityRef(ref, {
+    defaultKind: 'component',
+    defaultNamespace: 'default',
+  });
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind,
+    metadata: { name, namespace },
+  };
+}
+
+/**
+ * The dev app's page (no catalog needed): `/gpu-dev?entity=component:default/a&entity=...`
+ * shows the allocation card of each entity; `&view=tab` shows the GPU tab of
+ * the first one instead.
+ */
+export function DevEntitiesPage() {
+  const params = new URLSearchParams(useLocation().search);
+  const refs = params.getAll('entity');
+  const entities = (refs.length > 0 ? refs : ['component:default/example']).map(
+    entityFor,
+  );
+  const tab = params.get('view') === 'tab';
+  return (
+    <Page themeId="tool">
+      <Header title="GPU plugin" subtitle="dev app" />
+      <Content>
+        {tab ? (
+          <EntityProvider entity={entities[0]}>
+            <GpuPoolsContent />
+          </EntityProvider>
+        ) : (
+          entities.map(entity => (
+            <Box key={entity.metadata.name} mb={3}>
+              <Typography variant="h6">{entity.metadata.name}</Typography>
+              <EntityProvider entity={entity}>
+                <GpuAllocationCard />
+              </EntityProvider>
+            </Box>
+          ))
+        )}
+      </Content>
+    </Page>
+  );
+}

@@ -1,0 +1,252 @@
+/**
+ * The GPU card and tab in a real browser (Chromium via playwright-core) on
+ * the plugin's dev app, against the real gpu backend over a GitOps
+ * repository holding published time-sliced, MPS and MIG requests. Checks the
+ * numbers a person reads and saves screenshots (docs/ with
+ * GPU_SCREENSHOTS=docs, else a temp dir).
+ */
+import { promises as fs, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import type { Entity } from '@backstage/catalog-model';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import {
+  builtinCatalog,
+  parseGpuRequest,
+  resolveClusterProfile,
+  type GpuRequest,
+  type Plan,
+} from '@gpu-gitops/plugin-gpu-common';
+import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import gpuBackendPlugin from '@gpu-gitops/plugin-gpu-backend';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { bundleDevApp, serveDevApp, type DevAppServer } from './devAppServer';
+import { createGitopsRemote, type GitopsRemote } from './fixtureGitopsRemote';
+
+jest.setTimeout(300_000);
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT_DIR =
+  process.env.GPU_SCREENSHOTS === 'docs'
+    ? path.resolve(__dirname, '../../../docs')
+    : undefined;
+
+// MPS needs the single MIG strategy (the device plugin refuses MPS with mixed).
+const cluster = resolveClusterProfile({ name: 'dev', migStrategy: 'single' });
+
+function gpuRequest(
+  name: string,
+  gpu: Partial<GpuRequest['spec']['gpu']>,
+): GpuRequest {
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name, namespace: 'ml' },
+    spec: {
+      owner: 'group:default/ml-platform',
+      gpu: { model: 't4', replicas: 2, vramGiB: 4, ...gpu },
+      workload: { image: `ghcr.io/acme/${name}:1.0.0` },
+    },
+  });
+}
+
+const REQUESTS = [
+  gpuRequest('summarizer', {
+    sharing: 'time-slicing',
+    replicas: 3,
+    slicesPerGpu: 4,
+  }),
+  gpuRequest('embedder', { model: 'l4', sharing: 'mps', vramGiB: 5 }),
+  gpuRequest('tagger', { model: 'a100-40gb', sharing: 'mig', vramGiB: 8 }),
+];
+
+const component = (name: string): Entity => ({
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'Component',
+  metadata: {
+    name,
+    namespace: 'default',
+    annotations: { 'backstage.io/kubernetes-id': name },
+  },
+  spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
+});
+
+const usd = (value: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+    value,
+  );
+
+describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)', () => {
+  let temp: string;
+  let remote: GitopsRemote;
+  let backend: Awaited<ReturnType<typeof startTestBackend>>;
+  let app: DevAppServer;
+  let browser: Browser;
+  const plans = new Map<string, Plan>();
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`,
+      );
+    }
+    temp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-browser-'));
+    remote = await createGitopsRemote();
+    for (const request of REQUESTS) {
+      const result = await publishGpuRequest({
+        request,
+        cluster,
+        catalog: builtinCatalog,
+        repoUrl: remote.url,
+        forge: 'local',
+        cacheDir: path.join(temp, 'publisher-cache'),
+      });
+      plans.set(request.metadata.name, result.plan);
+      await remote.merge(result.branch);
+    }
+
+    backend = await startTestBackend({
+      features: [
+        gpuBackendPlugin,
+        catalogServiceMock.factory({
+          entities: REQUESTS.map(r => component(r.metadata.name)),
+        }),
+        mockServices.rootConfig.factory({
+          data: {
+            gpu: {
+              gitops: {
+                repoUrl: remote.url,
+                baseBranch: 'main',
+                cacheDir: path.join(temp, 'backend-cache'),
+              },
+              clusters: {
+                default: 'dev',
+                profiles: { dev: { migStrategy: 'single' } },
+              },
+              index: { refresh: '1h' },
+            },
+          },
+        }),
+      ],
+    });
+    const bundleDir = path.join(temp, 'bundle');
+    await bundleDevApp(bundleDir);
+    app = await serveDevApp({
+      dir: bundleDir,
+      backendPort: (backend.server.address() as AddressInfo).port,
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await backend?.stop();
+    await remote?.cleanup();
+    if (temp) await fs.rm(temp, { recursive: true, force: true });
+  });
+
+  async function openPage(query: string): Promise<Page> {
+    const page = await browser.newPage({
+      viewport: { width: 1280, height: 900 },
+    });
+    await page.goto(`${app.url}/gpu-dev?${query}`);
+    return page;
+  }
+
+  async function screenshot(page: Page, name: string) {
+    const dir = SCREENSHOT_DIR ?? temp;
+    await fs.mkdir(dir, { recursive: true });
+    const file = path.join(dir, name);
+    await page.screenshot({ path: file, fullPage: true });
+    expect((await fs.stat(file)).size).toBeGreaterThan(10_000);
+  }
+
+  it('shows each component its GPU share, VRAM, replicas, pool and cost as planned', async () => {
+    const page = await openPage(
+      REQUESTS.map(r => `entity=component:default/${r.metadata.name}`).join(
+        '&',
+      ),
+    );
+    for (const request of REQUESTS) {
+      const name = request.metadata.name;
+      const plan = plans.get(name)!;
+      const row = page.getByTestId(`gpu-allocation-ml/${name}`);
+      await row.waitFor({ timeout: 60_000 });
+      const cells = await row.locator('td').allInnerTexts();
+      // Request | GPU per replica | VRAM per replica | Replicas | Pool | Cost / month
+      expect(cells[3]).toBe(String(plan.request.spec.gpu.replicas));
+      expect(cells[4].split('\n')[0]).toBe(plan.pool.name);
+      expect(cells[5]).toBe(usd(plan.cost.usdPerMonth));
+
+      const share = plan.perReplica.gpuShare;
+      const shareText =
+        share < 1
+          ? `${Math.round(share * 1000) / 10}% of a GPU`
+          : `${share} GPU`;
+      await expect(
+        row.getByRole('img', { name: `GPU per replica: ${shareText}` }).count(),
+      ).resolves.toBe(1);
+      const vram = `${Math.floor((plan.perReplica.memoryMiB / 1024) * 10) / 10} GiB ${
+        plan.perReplica.vramGuaranteed ? 'guaranteed' : 'not guaranteed'
+      }`;
+      expect(cells[2]).toContain(vram);
+      expect(cells[0]).toContain(plan.sharing.mode);
+    }
+
+    // The sharing modes' guarantees, as a person reads them.
+    const text = (name: string) =>
+      page.getByTestId(`gpu-allocation-ml/${name}`).innerText();
+    expect(await text('summarizer')).toMatch(/not guaranteed/);
+    expect(await text('embedder')).toMatch(/ guaranteed/);
+    expect(await text('embedder')).not.toMatch(/not guaranteed/);
+    expect(await text('tagger')).toContain(
+      plans.get('tagger')!.sharing.migProfile!,
+    );
+    expect(plans.get('summarizer')!.perReplica.gpuShare).toBe(0.25);
+
+    await screenshot(page, 'gpu-allocation-card.png');
+    await page.close();
+  });
+
+  it('shows the MIG pool with its capacity and which profile sits on which slices', async () => {
+    const page = await openPage('entity=component:default/tagger&view=tab');
+    const plan = plans.get('tagger')!;
+    const pool = page.getByTestId(`gpu-pool-${plan.pool.name}`);
+    await pool.waitFor({ timeout: 60_000 });
+    const layout = plan.sharing.migLayout!;
+    const instances = Object.values(layout).reduce((a, b) => a + b, 0);
+    const picture = pool.getByRole('list', { name: 'MIG layout' });
+    await expect(
+      picture
+        .getByRole('listitem', {
+          name: new RegExp(
+            `^${plan.sharing.migProfile!.replace('.', '\\.')} on slices`,
+          ),
+        })
+        .count(),
+    ).resolves.toBe(layout[plan.sharing.migProfile!]);
+    await expect(
+      picture.getByRole('listitem', { name: / on slices / }).count(),
+    ).resolves.toBe(instances);
+    expect(await pool.innerText()).toContain(
+      `This component: ${plan.request.spec.gpu.replicas * plan.resourcePerReplica} ${plan.resourceName}`,
+    );
+    await screenshot(page, 'gpu-tab-pools.png');
+    await page.close();
+  });
+});
