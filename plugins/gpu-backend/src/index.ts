@@ -16,12 +16,8 @@ export type {
   ClusterIndex,
   RefreshResult,
 } from './repoIndex/RepoIndex';
-export { GitOpsRepositorySource } from './repoIndex/gitSnapshot';
-export type {
-  RepoSource,
-  RepoCheckout,
-  BlobChanges,
-} from './repoIndex/gitSnapshot';
+export { GitFetchSource } from './repoIndex/gitSnapshot';
+export type { RepoSource, BlobChanges } from './repoIndex/gitSnapshot';
 export { AllocationQueries } from './allocation/AllocationQueries';
 export { readGpuBackendConfig } from './config/readGpuBackendConfig';
 export type { GpuBackendConfig } from './config/readGpuBackendConfig';

@@ -6,7 +6,7 @@ import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { AllocationQueries } from './allocation/AllocationQueries';
 import { readGpuBackendConfig } from './config/readGpuBackendConfig';
 import { createRouter } from './http/router';
-import { GitOpsRepositorySource } from './repoIndex/gitSnapshot';
+import { GitFetchSource } from './repoIndex/gitSnapshot';
 import { emptySnapshot, RepoIndex } from './repoIndex/RepoIndex';
 
 /** Id of the scheduled task that refreshes the allocation index. */
@@ -40,8 +40,7 @@ export const gpuPlugin = createBackendPlugin({
               defaultCluster: settings.defaultCluster,
               catalog: settings.catalog,
             },
-            sparseFolders =>
-              new GitOpsRepositorySource({ ...gitops, sparseFolders }),
+            new GitFetchSource(gitops),
           );
           snapshot = () => index.snapshot();
           // Local scope: every backend instance keeps its own in-memory index.

@@ -25,21 +25,30 @@ async function walk(root: string, rel = ''): Promise<string[]> {
 export class DirectorySource implements RepoSource {
   constructor(readonly dir: string) {}
 
+  private readonly contents = new Map<string, string>();
+
   async sync() {
     const blobs = await this.listBlobs();
     const hash = createHash('sha1');
-    for (const [file, sha] of [...blobs].sort())
+    for (const [file, sha] of [...blobs].sort()) {
       hash.update(`${file} ${sha}\n`);
-    return { workDir: this.dir, revision: hash.digest('hex') };
+    }
+    return { revision: hash.digest('hex') };
   }
 
   async listBlobs(): Promise<Map<string, string>> {
     const blobs = new Map<string, string>();
     for (const file of await walk(this.dir)) {
-      const content = await fs.readFile(path.join(this.dir, file));
-      blobs.set(file, createHash('sha1').update(content).digest('hex'));
+      const content = await fs.readFile(path.join(this.dir, file), 'utf8');
+      const sha = createHash('sha1').update(content).digest('hex');
+      this.contents.set(sha, content);
+      blobs.set(file, sha);
     }
     return blobs;
+  }
+
+  async readBlobs(shas: string[]): Promise<Map<string, string>> {
+    return new Map(shas.map(sha => [sha, this.contents.get(sha) ?? '']));
   }
 
   async changedBlobs(): Promise<never> {

@@ -55,12 +55,12 @@ export function computeAllocation(
             },
           };
     try {
-      const planned = plan(
-        request,
-        catalog,
-        cluster.profile,
-        cluster.repoState,
-      );
+      // The planner looks at workloads only to find this one (not to count
+      // it twice); handing it just that keeps a lookup O(1) on 20k workloads.
+      const planned = plan(request, catalog, cluster.profile, {
+        ...cluster.repoState,
+        workloads: [workload],
+      });
       const allocation: GpuAllocation = {
         ...base,
         pool: workload.pool ?? planned.pool.name,

@@ -10,7 +10,7 @@ import {
   FIXTURE_REPO,
   type FixtureRemote,
 } from '../__testUtils__/fixtureRemote';
-import { GitOpsRepositorySource } from './gitSnapshot';
+import { GitFetchSource } from './gitSnapshot';
 import { RepoIndex } from './RepoIndex';
 
 jest.setTimeout(60_000);
@@ -35,13 +35,7 @@ describe('RepoIndex', () => {
     };
     index = new RepoIndex(
       options,
-      sparseFolders =>
-        new GitOpsRepositorySource({
-          repoUrl: remote.url,
-          baseBranch: 'main',
-          cacheDir,
-          sparseFolders,
-        }),
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir }),
     );
   });
 

@@ -14,17 +14,12 @@ import {
   type RepoState,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
+import type { LayoutInput, SkippedFile } from '@gpu-gitops/plugin-gpu-node';
 import {
-  FsRepoTree,
-  type LayoutInput,
-  type SkippedFile,
-} from '@gpu-gitops/plugin-gpu-node';
-import {
-  parseDevicePluginConfigFile,
-  parseMigConfigFile,
-  parsePoolFile,
+  parseClusterConfigFile,
+  parsePoolFiles,
   parseRequestFile,
-  parseWorkloadFolder,
+  parseWorkloadFolders,
   type ParseContext,
 } from './fileParsers';
 import type { BlobChanges, RepoSource } from './gitSnapshot';
@@ -133,18 +128,14 @@ export class RepoIndex {
     string,
     { request?: GpuRequest; skipped: SkippedFile[] }
   >();
+  /** Workloads of each folder with their cluster resolved; dropped when the folder or any pool changes. */
+  private readonly indexedFolders = new Map<string, IndexedWorkload[]>();
   private current: IndexSnapshot = emptySnapshot();
   private running: Promise<unknown> = Promise.resolve();
 
-  private readonly source: RepoSource;
-
-  /**
-   * `source` may be a function of the folders the index reads, so a sparse
-   * checkout can be limited to them.
-   */
   constructor(
     options: RepoIndexOptions,
-    source: RepoSource | ((folders: string[]) => RepoSource),
+    private readonly source: RepoSource,
   ) {
     this.profiles = [...options.clusters];
     this.defaultCluster = options.defaultCluster;
@@ -153,11 +144,9 @@ export class RepoIndex {
       this.profiles.map(c => c.name),
     );
     this.ctx = { layout: this.folders.layout, catalog: options.catalog };
-    this.source =
-      typeof source === 'function' ? source(this.folders.folders) : source;
   }
 
-  /** Folders the index reads (for a sparse checkout). */
+  /** Folders the index reads. */
   get repoFolders(): string[] {
     return this.folders.folders;
   }
@@ -174,7 +163,7 @@ export class RepoIndex {
   }
 
   private async refreshNow(): Promise<RefreshResult> {
-    const { workDir, revision } = await this.source.sync();
+    const { revision } = await this.source.sync();
     if (revision === this.revision) {
       return { revision, full: false, changedPaths: [], parsedPaths: [] };
     }
@@ -189,7 +178,7 @@ export class RepoIndex {
           folders,
         );
       } catch {
-        // The old commit is gone (history rewritten, cache re-cloned): list everything.
+        // The old commit is gone (history rewritten, cache re-created): list everything.
         full = true;
       }
     }
@@ -204,28 +193,29 @@ export class RepoIndex {
       }
     }
 
-    const tree = new FsRepoTree(workDir);
     const parsedPaths: string[] = [];
-    const read = async (path: string) => {
-      parsedPaths.push(path);
-      return (await tree.readFile(path)) ?? '';
+    /** Reads the current blobs of `paths` (one git process) and counts them as parsed. */
+    const read = async (paths: string[]): Promise<Map<string, string>> => {
+      const shas = paths.map(p => this.blobs.get(p)!);
+      const blobs = await this.source.readBlobs(shas);
+      parsedPaths.push(...paths);
+      return new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
     };
 
-    const dirtyDevicePlugin = new Set<string>();
-    const dirtyMig = new Set<string>();
+    const dirtyConfigs: { path: string; cluster: string; name?: string }[] = [];
     const dirtyPools = new Set<string>();
     const dirtyFolders = new Set<string>();
-    const dirtyRequests = new Set<string>();
+    const dirtyRequests: string[] = [];
     for (const [path, sha] of changes) {
       if (sha === undefined) this.blobs.delete(path);
       else this.blobs.set(path, sha);
       const kind = this.folders.classify(path);
       switch (kind?.kind) {
         case 'devicePluginConfig':
-          dirtyDevicePlugin.add(path);
+          dirtyConfigs.push({ path, cluster: kind.cluster, name: kind.name });
           break;
         case 'migConfig':
-          dirtyMig.add(kind.cluster);
+          dirtyConfigs.push({ path, cluster: kind.cluster });
           break;
         case 'pool':
           dirtyPools.add(path);
@@ -239,62 +229,49 @@ export class RepoIndex {
           break;
         }
         case 'request':
-          dirtyRequests.add(path);
+          dirtyRequests.push(path);
           break;
         default:
       }
     }
 
-    // Device-plugin configs first: pools infer sharing details from them.
+    // Configs first: pools infer sharing details from them.
     const changedConfigs = new Set<string>();
-    for (const path of dirtyDevicePlugin) {
-      const kind = this.folders.classify(path) as {
-        cluster: string;
-        name: string;
-      };
-      const before = this.devicePluginFiles.get(path);
-      if (!this.blobs.has(path)) {
-        this.devicePluginFiles.delete(path);
+    const configTexts = await read(
+      dirtyConfigs.map(c => c.path).filter(p => this.blobs.has(p)),
+    );
+    for (const { path, cluster, name } of dirtyConfigs) {
+      const files = name === undefined ? this.migFiles : this.devicePluginFiles;
+      const key = name === undefined ? cluster : path;
+      const before = files.get(key);
+      const text = configTexts.get(path);
+      if (text === undefined) {
+        files.delete(key);
       } else {
-        const text = await read(path);
-        const parsed = await parseDevicePluginConfigFile(
+        const parsed = await parseClusterConfigFile(
           this.ctx,
-          kind.cluster,
+          cluster,
           path,
           text,
         );
-        this.devicePluginFiles.set(path, {
-          cluster: kind.cluster,
+        files.set(key, {
+          cluster,
           text,
-          ...parsed,
+          configs:
+            name === undefined ? parsed.migConfigs : parsed.devicePluginConfigs,
+          skipped: parsed.skipped,
         });
       }
-      const after = this.devicePluginFiles.get(path);
-      if (JSON.stringify(before?.configs) !== JSON.stringify(after?.configs)) {
-        changedConfigs.add(`${kind.cluster}/dp/${kind.name}`);
-      }
-    }
-    for (const cluster of dirtyMig) {
-      const path = this.folders.migConfigPath(cluster);
-      const before = this.migFiles.get(cluster)?.configs ?? {};
-      if (!this.blobs.has(path)) {
-        this.migFiles.delete(cluster);
-      } else {
-        const text = await read(path);
-        const parsed = await parseMigConfigFile(this.ctx, cluster, path, text);
-        this.migFiles.set(cluster, { cluster, text, ...parsed });
-      }
-      const after = this.migFiles.get(cluster)?.configs ?? {};
-      for (const name of new Set([
-        ...Object.keys(before),
-        ...Object.keys(after),
-      ])) {
-        if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) {
-          changedConfigs.add(`${cluster}/mig/${name}`);
+      const old = before?.configs ?? {};
+      const now = files.get(key)?.configs ?? {};
+      const kind = name === undefined ? 'mig' : 'dp';
+      for (const entry of new Set([...Object.keys(old), ...Object.keys(now)])) {
+        if (JSON.stringify(old[entry]) !== JSON.stringify(now[entry])) {
+          changedConfigs.add(`${cluster}/${kind}/${entry}`);
         }
       }
+      if (name !== undefined) changedConfigs.add(`${cluster}/dp/${name}`);
     }
-
     if (changedConfigs.size > 0) {
       for (const [path, file] of this.poolFiles) {
         if (
@@ -309,35 +286,65 @@ export class RepoIndex {
         }
       }
     }
+    // Pools decide each workload's cluster (and pool, by resource name).
+    if (dirtyPools.size > 0) this.indexedFolders.clear();
+    const poolTexts = await read(
+      [...dirtyPools].filter(p => this.blobs.has(p)).sort(),
+    );
     for (const path of dirtyPools) {
-      if (!this.blobs.has(path)) {
-        this.poolFiles.delete(path);
-        continue;
+      if (!poolTexts.has(path)) this.poolFiles.delete(path);
+    }
+    for (const profile of this.profiles) {
+      const mine = new Map(
+        [...poolTexts].filter(
+          ([path]) =>
+            (this.folders.classify(path) as { cluster: string }).cluster ===
+            profile.name,
+        ),
+      );
+      if (mine.size === 0) continue;
+      for (const [path, file] of await this.parsePools(profile.name, mine)) {
+        this.poolFiles.set(path, file);
       }
-      const kind = this.folders.classify(path) as { cluster: string };
-      const text = await read(path);
-      this.poolFiles.set(path, await this.parsePool(kind.cluster, path, text));
     }
 
-    for (const folder of dirtyFolders) {
-      const files = [...(this.folderFiles.get(folder) ?? [])].sort();
-      if (files.length === 0) {
+    const folderPaths = [...dirtyFolders].sort().flatMap(folder => {
+      const files = this.folderFiles.get(folder);
+      if (!files || files.size === 0) {
         this.folderFiles.delete(folder);
         this.workloadFolders.delete(folder);
-        continue;
+        this.indexedFolders.delete(folder);
+        return [];
       }
-      const texts: Record<string, string> = {};
-      for (const file of files) texts[file] = await read(file);
-      this.workloadFolders.set(
+      return [...files].sort();
+    });
+    const folderTexts = await read(folderPaths);
+    const byFolder = new Map<string, Map<string, string>>();
+    for (const folder of [...dirtyFolders].sort()) {
+      const files = this.folderFiles.get(folder);
+      if (!files) continue;
+      byFolder.set(
         folder,
-        await parseWorkloadFolder(this.ctx, folder, texts),
+        new Map([...files].sort().map(p => [p, folderTexts.get(p) ?? ''])),
       );
     }
+    if (byFolder.size > 0) {
+      for (const [folder, parsed] of await parseWorkloadFolders(
+        this.ctx,
+        byFolder,
+      )) {
+        this.workloadFolders.set(folder, parsed);
+        this.indexedFolders.delete(folder);
+      }
+    }
 
+    const requestTexts = await read(
+      dirtyRequests.filter(p => this.blobs.has(p)).sort(),
+    );
     for (const path of dirtyRequests) {
-      if (!this.blobs.has(path)) this.requestFiles.delete(path);
-      else
-        this.requestFiles.set(path, parseRequestFile(path, await read(path)));
+      const text = requestTexts.get(path);
+      if (text === undefined) this.requestFiles.delete(path);
+      else this.requestFiles.set(path, parseRequestFile(path, text));
     }
 
     this.revision = revision;
@@ -351,51 +358,86 @@ export class RepoIndex {
   }
 
   /**
-   * Parses a NodePool file with just the config entries its labels name. The
-   * labels are found by a quick text scan and checked against the parse; a
-   * miss (unusual YAML) is parsed again with the right entries.
+   * Parses NodePool files of one cluster with just the config entries their
+   * labels name. The labels are found by a quick text scan and checked
+   * against the parse; a miss (unusual YAML) is parsed again with the
+   * entries the pools really name.
    */
-  private async parsePool(
+  private async parsePools(
     cluster: string,
-    path: string,
-    text: string,
-  ): Promise<PoolFile> {
-    const guessedDp = labelValues(text, DEVICE_PLUGIN_LABEL);
-    const guessedMig = labelValues(text, MIG_LABEL);
-    const parse = (dpNames: string[], migNames: string[]) =>
-      parsePoolFile(
-        this.ctx,
-        cluster,
+    texts: Map<string, string>,
+  ): Promise<Map<string, PoolFile>> {
+    const guessed = new Map(
+      [...texts].map(([path, text]) => [
         path,
-        text,
-        this.configFilesFor(cluster, dpNames, migNames),
-      );
-    let parsed = await parse(guessedDp, guessedMig);
-    const dpNames = [
-      ...new Set([
-        ...guessedDp,
-        ...parsed.pools.flatMap(p => p.deviceConfigName ?? []),
+        {
+          dp: labelValues(text, DEVICE_PLUGIN_LABEL),
+          mig: labelValues(text, MIG_LABEL),
+        },
       ]),
+    );
+    const union = (pick: (g: { dp: string[]; mig: string[] }) => string[]) => [
+      ...new Set([...guessed.values()].flatMap(pick)),
     ];
-    const migNames = [
-      ...new Set([
-        ...guessedMig,
-        ...parsed.pools.flatMap(p => p.migConfigName ?? []),
-      ]),
-    ];
-    if (
-      dpNames.length !== guessedDp.length ||
-      migNames.length !== guessedMig.length
-    ) {
-      parsed = await parse(dpNames, migNames);
-    }
-    return {
-      cluster,
-      pools: parsed.pools,
-      devicePluginConfigs: dpNames,
-      migConfigs: migNames,
-      skipped: parsed.skipped,
+    // One reader call per file: the reader pairs every NodePool with every
+    // NodeOverlay it is given (quadratic), and a pool's overlays live in its file.
+    const parse = async (dp: string[], mig: string[]) => {
+      const configs = this.configFilesFor(cluster, dp, mig);
+      const out = new Map<
+        string,
+        { pools: PoolState[]; skipped: SkippedFile[] }
+      >();
+      for (const [path, text] of texts) {
+        const parsed = await parsePoolFiles(
+          this.ctx,
+          cluster,
+          new Map([[path, text]]),
+          configs,
+        );
+        out.set(path, parsed.get(path)!);
+      }
+      return out;
     };
+    const dpNames = union(g => g.dp);
+    const migNames = union(g => g.mig);
+    let parsed = await parse(dpNames, migNames);
+    const usedDp = [...parsed.values()].flatMap(f =>
+      f.pools.flatMap(p => p.deviceConfigName ?? []),
+    );
+    const usedMig = [...parsed.values()].flatMap(f =>
+      f.pools.flatMap(p => p.migConfigName ?? []),
+    );
+    if (
+      usedDp.some(n => !dpNames.includes(n)) ||
+      usedMig.some(n => !migNames.includes(n))
+    ) {
+      parsed = await parse(
+        [...new Set([...dpNames, ...usedDp])],
+        [...new Set([...migNames, ...usedMig])],
+      );
+    }
+    const out = new Map<string, PoolFile>();
+    for (const [path, file] of parsed) {
+      const labels = guessed.get(path)!;
+      out.set(path, {
+        cluster,
+        pools: file.pools,
+        devicePluginConfigs: [
+          ...new Set([
+            ...labels.dp,
+            ...file.pools.flatMap(p => p.deviceConfigName ?? []),
+          ]),
+        ],
+        migConfigs: [
+          ...new Set([
+            ...labels.mig,
+            ...file.pools.flatMap(p => p.migConfigName ?? []),
+          ]),
+        ],
+        skipped: file.skipped,
+      });
+    }
+    return out;
   }
 
   /** The config files a pool's parse needs: its device-plugin configs, and its MIG entries only. */
@@ -403,12 +445,12 @@ export class RepoIndex {
     cluster: string,
     dpNames: string[],
     migNames: string[],
-  ): Record<string, string> {
-    const files: Record<string, string> = {};
+  ): Map<string, string> {
+    const files = new Map<string, string>();
     for (const name of dpNames) {
       const path = this.folders.devicePluginConfigPath(cluster, name);
       const file = this.devicePluginFiles.get(path);
-      if (file) files[path] = file.text;
+      if (file) files.set(path, file.text);
     }
     const mig = this.migFiles.get(cluster)?.configs;
     const entries = Object.fromEntries(
@@ -416,10 +458,10 @@ export class RepoIndex {
     );
     if (Object.keys(entries).length > 0) {
       // JSON is YAML: a one-entry mig-parted config, far cheaper than the whole file.
-      files[this.folders.migConfigPath(cluster)] = JSON.stringify({
-        version: 'v1',
-        'mig-configs': entries,
-      });
+      files.set(
+        this.folders.migConfigPath(cluster),
+        JSON.stringify({ version: 'v1', 'mig-configs': entries }),
+      );
     }
     return files;
   }
@@ -477,18 +519,26 @@ export class RepoIndex {
 
     const workloads: IndexedWorkload[] = [];
     const seen = new Set<string>();
-    for (const folder of this.workloadFolders.values()) {
-      skipped.push(...folder.skipped);
-      for (const workload of folder.workloads) {
+    for (const [name, folder] of this.workloadFolders) {
+      if (folder.skipped.length > 0) skipped.push(...folder.skipped);
+      let indexed = this.indexedFolders.get(name);
+      if (!indexed) {
+        indexed = folder.workloads.map(workload => {
+          // Same fallback as readRepoState: a shared resource name names its pool.
+          const pool =
+            workload.pool ?? sharedPoolByResource.get(workload.resourceName);
+          const cluster =
+            (pool && poolCluster.get(pool)) ?? this.defaultCluster;
+          const entry: IndexedWorkload = { ...workload, cluster };
+          if (pool) entry.pool = pool;
+          return entry;
+        });
+        this.indexedFolders.set(name, indexed);
+      }
+      for (const workload of indexed) {
         if (seen.has(workload.id)) continue;
         seen.add(workload.id);
-        // Same fallback as readRepoState: a shared resource name names its pool.
-        const pool =
-          workload.pool ?? sharedPoolByResource.get(workload.resourceName);
-        const cluster = (pool && poolCluster.get(pool)) ?? this.defaultCluster;
-        const indexed: IndexedWorkload = { ...workload, cluster };
-        if (pool) indexed.pool = pool;
-        workloads.push(indexed);
+        workloads.push(workload);
       }
     }
     workloads.sort(byKey(w => w.id));

@@ -2,15 +2,15 @@
  * Which part of the GitOps repository a path belongs to, by the repository
  * layout (gpu-node's path templates): a cluster's pools, device-plugin
  * configs or mig-parted config, a workload folder, or a stored request.
+ * The templates are turned into regular expressions once (classifying 40k
+ * paths on a cold start must not render templates per path).
  */
 import { posix } from 'node:path';
 import {
-  devicePluginConfigPath,
   layoutPrefix,
-  matchLayoutPath,
-  matchLayoutValues,
   migConfigPath,
   resolveLayout,
+  type LayoutEntry,
   type LayoutInput,
   type ResolvedRepoLayout,
 } from '@gpu-gitops/plugin-gpu-node';
@@ -28,16 +28,54 @@ function folderOf(prefix: string): string {
   return prefix.replace(/\/+$/, '');
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A valid name for every variable kind, unlikely in real paths. */
+const sentinel = (variable: string) => `zz0${variable.toLowerCase()}0zz`;
+
+/**
+ * A regular expression matching the paths `entry` renders to with `known`
+ * variables fixed; the others become capture groups named after them.
+ */
+function layoutPattern(
+  layout: ResolvedRepoLayout,
+  entry: LayoutEntry,
+  variables: string[],
+  known: Record<string, string>,
+): string {
+  const values: Record<string, string> = { ...known };
+  for (const v of variables) values[v] ??= sentinel(v);
+  let pattern = escapeRegExp(layout.render(entry, values));
+  for (const v of variables) {
+    if (known[v] !== undefined) continue;
+    // A variable used twice must have one value: a backreference after the first.
+    let first = true;
+    pattern = pattern.replace(
+      new RegExp(escapeRegExp(sentinel(v)), 'g'),
+      () => {
+        const group = first ? `(?<${v}>[^/]+)` : `\\k<${v}>`;
+        first = false;
+        return group;
+      },
+    );
+  }
+  return pattern;
+}
+
 export class RepoFolders {
   readonly layout: ResolvedRepoLayout;
   private readonly clusters: {
     name: string;
     poolPrefix: string;
     migPath: string;
+    devicePluginConfig: RegExp;
   }[];
   private readonly appsPrefix: string;
-  private readonly requestPrefix: string;
-  /** Folders the index checks out and diffs ('' = the whole repository). */
+  private readonly workloadDir: RegExp;
+  private readonly request: RegExp;
+  /** Folders the index reads ('' = the whole repository). */
   readonly folders: string[];
 
   constructor(layout: LayoutInput, clusterNames: string[]) {
@@ -51,12 +89,31 @@ export class RepoFolders {
         'pool',
       ),
       migPath: migConfigPath(this.layout, name),
+      devicePluginConfig: new RegExp(
+        `^${layoutPattern(
+          this.layout,
+          'devicePluginConfig',
+          ['cluster', 'config'],
+          { cluster: name },
+        )}$`,
+      ),
     }));
     this.appsPrefix = layoutPrefix(this.layout, 'workloadDir', {}, 'namespace');
-    this.requestPrefix = layoutPrefix(this.layout, 'request', {}, 'namespace');
+    // The folder is the matched part; files may sit below it.
+    this.workloadDir = new RegExp(
+      `^(?<folder>${layoutPattern(
+        this.layout,
+        'workloadDir',
+        ['namespace', 'component'],
+        {},
+      )})(?:/.*)?$`,
+    );
+    this.request = new RegExp(
+      `^${layoutPattern(this.layout, 'request', ['namespace', 'name'], {})}$`,
+    );
     const folders = new Set<string>([
       folderOf(this.appsPrefix),
-      folderOf(this.requestPrefix),
+      folderOf(layoutPrefix(this.layout, 'request', {}, 'namespace')),
     ]);
     for (const c of this.clusters) {
       folders.add(folderOf(c.poolPrefix));
@@ -76,7 +133,7 @@ export class RepoFolders {
   }
 
   devicePluginConfigPath(cluster: string, name: string): string {
-    return devicePluginConfigPath(this.layout, cluster, name);
+    return this.layout.render('devicePluginConfig', { cluster, config: name });
   }
 
   migConfigPath(cluster: string): string {
@@ -87,13 +144,7 @@ export class RepoFolders {
   classify(path: string): RepoFileKind | undefined {
     for (const c of this.clusters) {
       if (path === c.migPath) return { kind: 'migConfig', cluster: c.name };
-      const config = matchLayoutPath(
-        this.layout,
-        'devicePluginConfig',
-        { cluster: c.name },
-        'config',
-        path,
-      );
+      const config = c.devicePluginConfig.exec(path)?.groups?.config;
       if (config !== undefined) {
         return { kind: 'devicePluginConfig', cluster: c.name, name: config };
       }
@@ -101,25 +152,11 @@ export class RepoFolders {
         return { kind: 'pool', cluster: c.name };
       }
     }
-    if (matchLayoutValues(this.layout, 'request', {}, path)) {
-      return { kind: 'request' };
-    }
+    if (this.request.test(path)) return { kind: 'request' };
     if (path.startsWith(this.appsPrefix) && YAML.test(path)) {
       // One workload = one folder (its manifests, patch and kustomization).
-      const values = matchLayoutValues(this.layout, 'workloadDir', {}, path, {
-        folder: true,
-      });
-      let folder = posix.dirname(path);
-      if (values?.namespace && values.component) {
-        try {
-          folder = this.layout.render('workloadDir', {
-            namespace: values.namespace,
-            component: values.component,
-          });
-        } catch {
-          // Not a valid name for our layout: keep the file's own folder.
-        }
-      }
+      const folder =
+        this.workloadDir.exec(path)?.groups?.folder ?? posix.dirname(path);
       return { kind: 'workload', folder };
     }
     return undefined;
