@@ -231,4 +231,77 @@ describe('RepoIndex', () => {
       'ml/chat-assistant',
     ]);
   });
+
+  it('after a series of commits holds exactly what a fresh index of the same commit holds', async () => {
+    await index.refresh();
+    const deployment = await fixtureText(
+      'apps/ml/chat-assistant/deployment.yaml',
+    );
+    const request = await fixtureText('requests/ml/chat-assistant.yaml');
+    const copy = (name: string, replicas: number) =>
+      deployment
+        .replace(/chat-assistant/g, name)
+        .replace('replicas: 2', `replicas: ${replicas}`);
+    await remote.commit(
+      {
+        'apps/ml/translator/deployment.yaml': copy('translator', 1),
+        'requests/ml/translator.yaml': request.replace(
+          /chat-assistant/g,
+          'translator',
+        ),
+      },
+      'add translator',
+    );
+    expect((await index.refresh()).full).toBe(false);
+    await remote.commit(
+      {
+        'apps/ml/translator/deployment.yaml': copy('translator', 4),
+        'apps/web/ocr/deployment.yaml': copy('ocr', 2).replace(
+          'namespace: ml',
+          'namespace: web',
+        ),
+        'apps/ml/chat-assistant/deployment.yaml': null,
+      },
+      'scale translator, add ocr, drop chat-assistant',
+    );
+    const last = await index.refresh();
+    expect(last.full).toBe(false);
+
+    const freshCache = await fs.mkdtemp(
+      path.join(os.tmpdir(), 'gpu-index-fresh-'),
+    );
+    try {
+      const fresh = new RepoIndex(
+        { clusters, defaultCluster: 'dev', catalog: builtinCatalog },
+        new GitFetchSource({
+          repoUrl: remote.url,
+          baseBranch: 'main',
+          cacheDir: freshCache,
+        }),
+      );
+      const full = await fresh.refresh();
+      expect(full.full).toBe(true);
+      expect(full.revision).toBe(last.revision);
+      const a = index.snapshot();
+      const b = fresh.snapshot();
+      expect(a.workloads).toEqual(b.workloads);
+      expect(a.workloads.map(w => [w.id, w.replicas])).toEqual([
+        ['ml/translator', 4],
+        ['web/ocr', 2],
+      ]);
+      expect([...a.workloadsByKubernetesId]).toEqual([
+        ...b.workloadsByKubernetesId,
+      ]);
+      expect([...a.clusters.keys()]).toEqual([...b.clusters.keys()]);
+      for (const name of a.clusters.keys()) {
+        expect(a.clusters.get(name)!.repoState).toEqual(
+          b.clusters.get(name)!.repoState,
+        );
+      }
+      expect([...a.requests]).toEqual([...b.requests]);
+      expect(a.skipped).toEqual(b.skipped);
+    } finally {
+      await fs.rm(freshCache, { recursive: true, force: true });
+    }
+  });
 });

@@ -131,6 +131,11 @@ export class RepoIndex {
   /** Workloads of each folder with their cluster resolved; dropped when the folder or any pool changes. */
   private readonly indexedFolders = new Map<string, IndexedWorkload[]>();
   private current: IndexSnapshot = emptySnapshot();
+  /** From the last full snapshot build: pool name -> cluster, shared resource name -> pool. */
+  private poolCluster = new Map<string, string>();
+  private sharedPoolByResource = new Map<string, string>();
+  /** Whether two folders define a workload with the same id (then only full builds are exact). */
+  private duplicateIds = false;
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -308,6 +313,10 @@ export class RepoIndex {
       }
     }
 
+    // What the changed folders held before, for the incremental snapshot update.
+    const replaced = [...dirtyFolders].flatMap(
+      folder => this.indexedFolders.get(folder) ?? [],
+    );
     const folderPaths = [...dirtyFolders].sort().flatMap(folder => {
       const files = this.folderFiles.get(folder);
       if (!files || files.size === 0) {
@@ -348,7 +357,15 @@ export class RepoIndex {
     }
 
     this.revision = revision;
-    this.current = this.buildSnapshot(revision);
+    const onlyWorkloads =
+      !full &&
+      dirtyConfigs.length === 0 &&
+      dirtyPools.size === 0 &&
+      this.current.revision !== undefined;
+    this.current =
+      (onlyWorkloads &&
+        this.updateSnapshot(revision, dirtyFolders, replaced, dirtyRequests)) ||
+      this.buildSnapshot(revision);
     return {
       revision,
       full,
@@ -466,6 +483,115 @@ export class RepoIndex {
     return files;
   }
 
+  /** A folder's workloads with their pool and cluster resolved (cached until the folder or a pool changes). */
+  private indexFolder(name: string): IndexedWorkload[] {
+    let indexed = this.indexedFolders.get(name);
+    if (!indexed) {
+      const folder = this.workloadFolders.get(name);
+      indexed = (folder?.workloads ?? []).map(workload => {
+        // Same fallback as readRepoState: a shared resource name names its pool.
+        const pool =
+          workload.pool ?? this.sharedPoolByResource.get(workload.resourceName);
+        const cluster =
+          (pool && this.poolCluster.get(pool)) ?? this.defaultCluster;
+        const entry: IndexedWorkload = { ...workload, cluster };
+        if (pool) entry.pool = pool;
+        return entry;
+      });
+      this.indexedFolders.set(name, indexed);
+    }
+    return indexed;
+  }
+
+  /**
+   * The next snapshot when a commit changed only workload folders and
+   * requests: the previous snapshot's pools are reused and only the changed
+   * workloads are swapped, so a refresh costs O(changes), not O(repository).
+   * Undefined when that would not be exact (then a full build runs).
+   */
+  private updateSnapshot(
+    revision: string,
+    folders: Set<string>,
+    replaced: IndexedWorkload[],
+    changedRequests: string[],
+  ): IndexSnapshot | undefined {
+    if (this.duplicateIds) return undefined;
+    const previous = this.current;
+    const removed = new Set(replaced.map(w => w.id));
+    const kept = previous.workloads.filter(w => !removed.has(w.id));
+    const keptIds = new Set<string>();
+    const added = [...folders].flatMap(folder => this.indexFolder(folder));
+    for (const workload of added) {
+      if (keptIds.has(workload.id)) return undefined;
+      keptIds.add(workload.id);
+    }
+    if (kept.some(w => keptIds.has(w.id))) return undefined;
+    const workloads = [...kept, ...added].sort(byKey(w => w.id));
+
+    const workloadsByKubernetesId = new Map(previous.workloadsByKubernetesId);
+    for (const workload of replaced) {
+      if (!workload.kubernetesId) continue;
+      const rest = (
+        workloadsByKubernetesId.get(workload.kubernetesId) ?? []
+      ).filter(w => w.id !== workload.id);
+      if (rest.length > 0)
+        workloadsByKubernetesId.set(workload.kubernetesId, rest);
+      else workloadsByKubernetesId.delete(workload.kubernetesId);
+    }
+    for (const workload of added) {
+      if (!workload.kubernetesId) continue;
+      workloadsByKubernetesId.set(
+        workload.kubernetesId,
+        [
+          ...(workloadsByKubernetesId.get(workload.kubernetesId) ?? []),
+          workload,
+        ].sort(byKey(w => w.id)),
+      );
+    }
+
+    const clusters = new Map<string, ClusterIndex>();
+    for (const [name, cluster] of previous.clusters) {
+      clusters.set(name, {
+        profile: cluster.profile,
+        repoState: { ...cluster.repoState, workloads: [] },
+      });
+    }
+    for (const workload of workloads) {
+      clusters.get(workload.cluster)?.repoState.workloads.push(workload);
+    }
+
+    const changedPaths = new Set(changedRequests);
+    const requests =
+      changedRequests.length === 0 ? previous.requests : this.collectRequests();
+    const skipped = [
+      ...previous.skipped.filter(
+        s =>
+          !changedPaths.has(s.path) &&
+          ![...folders].some(f => s.path.startsWith(`${f}/`)),
+      ),
+      ...[...folders].flatMap(f => this.workloadFolders.get(f)?.skipped ?? []),
+      ...changedRequests.flatMap(p => this.requestFiles.get(p)?.skipped ?? []),
+    ].sort(byKey(s => s.path));
+    return {
+      revision,
+      clusters,
+      workloads,
+      workloadsByKubernetesId,
+      requests,
+      skipped,
+    };
+  }
+
+  private collectRequests(): Map<string, StoredRequest> {
+    const requests = new Map<string, StoredRequest>();
+    for (const [path, file] of this.requestFiles) {
+      if (!file.request) continue;
+      const { namespace, name } = file.request.metadata;
+      requests.set(`${namespace}/${name}`, { path, request: file.request });
+    }
+    return requests;
+  }
+
   private buildSnapshot(revision: string): IndexSnapshot {
     const skipped: SkippedFile[] = [];
     const clusters = new Map<string, ClusterIndex>();
@@ -476,6 +602,8 @@ export class RepoIndex {
     ];
     const poolCluster = new Map<string, string>();
     const sharedPoolByResource = new Map<string, string>();
+    this.poolCluster = poolCluster;
+    this.sharedPoolByResource = sharedPoolByResource;
     for (const profile of ordered) {
       const pools: PoolState[] = [];
       const devicePluginConfigs: Record<string, unknown> = {};
@@ -519,24 +647,14 @@ export class RepoIndex {
 
     const workloads: IndexedWorkload[] = [];
     const seen = new Set<string>();
+    this.duplicateIds = false;
     for (const [name, folder] of this.workloadFolders) {
       if (folder.skipped.length > 0) skipped.push(...folder.skipped);
-      let indexed = this.indexedFolders.get(name);
-      if (!indexed) {
-        indexed = folder.workloads.map(workload => {
-          // Same fallback as readRepoState: a shared resource name names its pool.
-          const pool =
-            workload.pool ?? sharedPoolByResource.get(workload.resourceName);
-          const cluster =
-            (pool && poolCluster.get(pool)) ?? this.defaultCluster;
-          const entry: IndexedWorkload = { ...workload, cluster };
-          if (pool) entry.pool = pool;
-          return entry;
-        });
-        this.indexedFolders.set(name, indexed);
-      }
-      for (const workload of indexed) {
-        if (seen.has(workload.id)) continue;
+      for (const workload of this.indexFolder(name)) {
+        if (seen.has(workload.id)) {
+          this.duplicateIds = true;
+          continue;
+        }
         seen.add(workload.id);
         workloads.push(workload);
       }
@@ -552,13 +670,10 @@ export class RepoIndex {
       }
     }
 
-    const requests = new Map<string, StoredRequest>();
-    for (const [path, file] of this.requestFiles) {
-      skipped.push(...file.skipped);
-      if (!file.request) continue;
-      const { namespace, name } = file.request.metadata;
-      requests.set(`${namespace}/${name}`, { path, request: file.request });
+    for (const file of this.requestFiles.values()) {
+      if (file.skipped.length > 0) skipped.push(...file.skipped);
     }
+    const requests = this.collectRequests();
     skipped.sort(byKey(s => s.path));
     return {
       revision,
