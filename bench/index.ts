@@ -1,9 +1,11 @@
+import { benchAllocationIndex } from './allocationIndex.bench';
 import { benchPlanRender } from './planRender.bench';
 import { benchPrCommand } from './prCommand.bench';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'plan-render': benchPlanRender,
   pr: benchPrCommand,
+  'allocation-index': benchAllocationIndex,
 };
 
 export async function runBenchmarks(only: string[]): Promise<void> {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   coreServices,
   createBackendPlugin,
@@ -34,13 +35,16 @@ export const gpuPlugin = createBackendPlugin({
         let snapshot = emptySnapshot;
         const gitops = settings.gitops;
         if (gitops) {
+          const source = new GitFetchSource(gitops);
           const index = new RepoIndex(
             {
               clusters: settings.clusters,
               defaultCluster: settings.defaultCluster,
               catalog: settings.catalog,
+              // A restart re-reads only what changed while it was down.
+              stateFile: path.join(source.gitDir, 'gpu-backend-index.json'),
             },
-            new GitFetchSource(gitops),
+            source,
           );
           snapshot = () => index.snapshot();
           // Local scope: every backend instance keeps its own in-memory index.

@@ -304,4 +304,60 @@ describe('RepoIndex', () => {
       await fs.rm(freshCache, { recursive: true, force: true });
     }
   });
+
+  it('a restarted index loads the saved parse results and re-reads only files changed since', async () => {
+    const stateFile = path.join(cacheDir, 'index-state.json');
+    const source = () =>
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir });
+    const options = {
+      clusters,
+      defaultCluster: 'dev',
+      catalog: builtinCatalog,
+    };
+    const first = new RepoIndex({ ...options, stateFile }, source());
+    expect((await first.refresh()).full).toBe(true);
+    await first.whenSaved();
+
+    const deployment = await fixtureText(
+      'apps/ml/chat-assistant/deployment.yaml',
+    );
+    await remote.commit(
+      {
+        'apps/ml/chat-assistant/deployment.yaml': deployment.replace(
+          'replicas: 2',
+          'replicas: 6',
+        ),
+      },
+      'scale while the backend was down',
+    );
+
+    const restarted = new RepoIndex({ ...options, stateFile }, source());
+    const result = await restarted.refresh();
+    expect(result.restored).toBe(true);
+    expect(result.full).toBe(false);
+    expect(result.parsedPaths).toEqual([
+      'apps/ml/chat-assistant/deployment.yaml',
+      'apps/ml/chat-assistant/kustomization.yaml',
+      'apps/ml/chat-assistant/service.yaml',
+    ]);
+    const fresh = new RepoIndex(options, source());
+    await fresh.refresh();
+    expect(restarted.snapshot().workloads).toEqual(fresh.snapshot().workloads);
+    expect(restarted.snapshot().workloads[0].replicas).toBe(6);
+    expect(restarted.snapshot().clusters.get('dev')!.repoState).toEqual(
+      fresh.snapshot().clusters.get('dev')!.repoState,
+    );
+    expect([...restarted.snapshot().requests]).toEqual([
+      ...fresh.snapshot().requests,
+    ]);
+
+    // Saved with other settings (here: other clusters): not trusted.
+    const other = new RepoIndex(
+      { ...options, clusters: [clusters[0]], stateFile },
+      source(),
+    );
+    const otherResult = await other.refresh();
+    expect(otherResult.restored).toBeUndefined();
+    expect(otherResult.full).toBe(true);
+  });
 });

@@ -6,6 +6,9 @@
  * (`git diff --raw`) and re-parses only those, plus the pools whose
  * device-plugin / MIG config entry changed.
  */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { dirname } from 'node:path';
 import {
   type ClusterProfile,
   type GpuCatalog,
@@ -31,6 +34,13 @@ export interface RepoIndexOptions {
   defaultCluster: string;
   catalog: GpuCatalog;
   layout?: LayoutInput;
+  /**
+   * A file for the per-file parse results. A restarted backend loads it and
+   * re-reads only the files whose blob changed since, instead of parsing the
+   * whole repository again. Ignored when written with other clusters,
+   * catalog or layout.
+   */
+  stateFile?: string;
 }
 
 /** A GPU workload with the cluster its pool belongs to. */
@@ -70,7 +80,12 @@ export interface RefreshResult {
   changedPaths: string[];
   /** Files read and parsed by this refresh. */
   parsedPaths: string[];
+  /** True when this refresh started from the parse results saved by an earlier run. */
+  restored?: boolean;
 }
+
+/** Bump when the saved state's shape or the parse rules change. */
+const STATE_VERSION = 1;
 
 interface PoolFile {
   cluster: string;
@@ -137,6 +152,10 @@ export class RepoIndex {
   /** Whether two folders define a workload with the same id (then only full builds are exact). */
   private duplicateIds = false;
   private running: Promise<unknown> = Promise.resolve();
+  private readonly stateFile?: string;
+  private readonly fingerprint: string;
+  private lastSaved?: number;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(
     options: RepoIndexOptions,
@@ -149,6 +168,100 @@ export class RepoIndex {
       this.profiles.map(c => c.name),
     );
     this.ctx = { layout: this.folders.layout, catalog: options.catalog };
+    this.stateFile = options.stateFile;
+    this.fingerprint = createHash('sha256')
+      .update(
+        JSON.stringify({
+          version: STATE_VERSION,
+          clusters: this.profiles,
+          defaultCluster: this.defaultCluster,
+          layout: this.folders.layout.templates,
+          catalog: options.catalog,
+        }),
+      )
+      .digest('hex');
+  }
+
+  /** Resolves when the latest state save (if any) has finished. */
+  whenSaved(): Promise<void> {
+    return this.saving;
+  }
+
+  /** Everything parsed so far, keyed by path and valid for `revision` (blob shas included). */
+  private serializeState(): string {
+    return JSON.stringify({
+      fingerprint: this.fingerprint,
+      revision: this.revision,
+      blobs: [...this.blobs],
+      poolFiles: [...this.poolFiles],
+      devicePluginFiles: [...this.devicePluginFiles],
+      migFiles: [...this.migFiles],
+      folderFiles: [...this.folderFiles].map(([f, files]) => [f, [...files]]),
+      workloadFolders: [...this.workloadFolders],
+      requestFiles: [...this.requestFiles],
+    });
+  }
+
+  /**
+   * Saves the parse results in the background (after a full read, then at
+   * most every 10 minutes): stringifying a big index costs tens of ms, which
+   * a refresh should not wait for.
+   */
+  private scheduleSave(full: boolean): void {
+    const file = this.stateFile;
+    if (!file) return;
+    const now = Date.now();
+    if (
+      !full &&
+      this.lastSaved !== undefined &&
+      now - this.lastSaved < 600_000
+    ) {
+      return;
+    }
+    this.lastSaved = now;
+    this.saving = this.saving.then(async () => {
+      try {
+        await fs.mkdir(dirname(file), { recursive: true });
+        const temp = `${file}.${process.pid}.tmp`;
+        await fs.writeFile(temp, this.serializeState(), 'utf8');
+        await fs.rename(temp, file);
+      } catch {
+        // Only a cache: the next start parses again.
+      }
+    });
+  }
+
+  /** Loads saved parse results made with the same settings; false when there are none. */
+  private async restoreState(): Promise<boolean> {
+    if (!this.stateFile) return false;
+    let saved;
+    try {
+      saved = JSON.parse(await fs.readFile(this.stateFile, 'utf8'));
+    } catch {
+      return false;
+    }
+    if (saved?.fingerprint !== this.fingerprint || !saved.revision) {
+      return false;
+    }
+    this.revision = saved.revision;
+    this.blobs = new Map(saved.blobs);
+    const fill = <T>(target: Map<string, T>, entries: [string, T][]) => {
+      target.clear();
+      for (const [key, value] of entries) target.set(key, value);
+    };
+    fill(this.poolFiles, saved.poolFiles);
+    fill(this.devicePluginFiles, saved.devicePluginFiles);
+    fill(this.migFiles, saved.migFiles);
+    fill(
+      this.folderFiles,
+      (saved.folderFiles as [string, string[]][]).map(([f, files]) => [
+        f,
+        new Set(files),
+      ]),
+    );
+    fill(this.workloadFolders, saved.workloadFolders);
+    fill(this.requestFiles, saved.requestFiles);
+    return true;
   }
 
   /** Folders the index reads. */
@@ -169,7 +282,9 @@ export class RepoIndex {
 
   private async refreshNow(): Promise<RefreshResult> {
     const { revision } = await this.source.sync();
-    if (revision === this.revision) {
+    const restored =
+      this.current.revision === undefined && (await this.restoreState());
+    if (revision === this.revision && !restored) {
       return { revision, full: false, changedPaths: [], parsedPaths: [] };
     }
     const folders = this.folders.folders;
@@ -366,12 +481,15 @@ export class RepoIndex {
       (onlyWorkloads &&
         this.updateSnapshot(revision, dirtyFolders, replaced, dirtyRequests)) ||
       this.buildSnapshot(revision);
-    return {
+    this.scheduleSave(full);
+    const result: RefreshResult = {
       revision,
       full,
       changedPaths: [...changes.keys()].sort(),
       parsedPaths,
     };
+    if (restored) result.restored = true;
+    return result;
   }
 
   /**
