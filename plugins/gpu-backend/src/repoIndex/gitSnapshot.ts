@@ -101,7 +101,20 @@ export class GitFetchSource implements RepoSource {
       this.options.repoUrl,
       `+${ref}:${ref}`,
     ]);
-    return { revision: (await this.git(['rev-parse', ref])).trim() };
+    return { revision: await this.readRef(ref) };
+  }
+
+  /** The fetched tip: the loose ref file when there is one (saves a git process per refresh). */
+  private async readRef(ref: string): Promise<string> {
+    try {
+      const sha = (
+        await fs.readFile(path.join(this.gitDir, ...ref.split('/')), 'utf8')
+      ).trim();
+      if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
+    } catch {
+      // Packed or missing: ask git.
+    }
+    return (await this.git(['rev-parse', '--verify', ref])).trim();
   }
 
   async listBlobs(
