@@ -2,9 +2,12 @@ import { parseEntityRef, type Entity } from '@backstage/catalog-model';
 import { Content, Header, Page } from '@backstage/core-components';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { Box, Typography } from '@material-ui/core';
+import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { GpuAllocationCard } from '../src/components/GpuAllocationCard';
 import { GpuPoolsContent } from '../src/components/GpuPoolsContent';
+import { GpuRequestPicker } from '../src/scaffolder/GpuRequestPicker';
+import type { GpuRequestPickerValue } from '../src/scaffolder/previewRequest';
 
 /** A stand-in for a catalog entity: the card only needs its ref. */
 function entityFor(ref: string): Entity {
@@ -22,7 +25,7 @@ function entityFor(ref: string): Entity {
 /**
  * The dev app's page (no catalog needed): `/gpu-dev?entity=component:default/a&entity=...`
  * shows the allocation card of each entity; `&view=tab` shows the GPU tab of
- * the first one instead.
+ * the first one instead; `?view=picker` shows the scaffolder field alone.
  */
 export function DevEntitiesPage() {
   const params = new URLSearchParams(useLocation().search);
@@ -30,16 +33,18 @@ export function DevEntitiesPage() {
   const entities = (refs.length > 0 ? refs : ['component:default/example']).map(
     entityFor,
   );
-  const tab = params.get('view') === 'tab';
+  const view = params.get('view') ?? 'cards';
   return (
     <Page themeId="tool">
       <Header title="GPU plugin" subtitle="dev app" />
       <Content>
-        {tab ? (
+        {view === 'picker' && <PickerAlone />}
+        {view === 'tab' && (
           <EntityProvider entity={entities[0]}>
             <GpuPoolsContent />
           </EntityProvider>
-        ) : (
+        )}
+        {view === 'cards' &&
           entities.map(entity => (
             <Box key={entity.metadata.name} mb={3}>
               <Typography variant="h6">{entity.metadata.name}</Typography>
@@ -47,9 +52,26 @@ export function DevEntitiesPage() {
                 <GpuAllocationCard />
               </EntityProvider>
             </Box>
-          ))
-        )}
+          ))}
       </Content>
     </Page>
   );
+}
+
+/** The GpuRequestPicker outside a template, holding its value like the form does. */
+function PickerAlone() {
+  const [value, setValue] = useState<GpuRequestPickerValue | undefined>();
+  const props: any = {
+    formData: value,
+    onChange: setValue,
+    uiSchema: {},
+    schema: { title: 'GPU', type: 'object' },
+    formContext: { formData: { name: 'dev-preview', namespace: 'ml' } },
+    rawErrors: [],
+    idSchema: { $id: 'root_gpu' },
+    name: 'gpu',
+    disabled: false,
+    readonly: false,
+  };
+  return <GpuRequestPicker {...props} />;
 }

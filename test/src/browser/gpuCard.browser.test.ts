@@ -249,4 +249,58 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
     await screenshot(page, 'gpu-tab-pools.png');
     await page.close();
   });
+
+  it('previews the plan of the request typed into the GpuRequestPicker from the real backend', async () => {
+    const page = await openPage('view=picker');
+    await page.getByLabel('GPU model').click();
+    await page.getByRole('option', { name: /^NVIDIA L4 — / }).click();
+    await page.getByLabel('Sharing mode').click();
+    await page.getByRole('option', { name: /^Time-slicing/ }).click();
+    await page.getByRole('spinbutton', { name: 'Replicas' }).fill('4');
+
+    const answered = page.waitForResponse(
+      r =>
+        r.url().endsWith('/api/gpu/plan') &&
+        r.request().postDataJSON().spec.gpu.vramGiB === 6,
+    );
+    await page
+      .getByRole('spinbutton', { name: 'GPU memory per replica (GiB)' })
+      .fill('6');
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    const sent = response.request().postDataJSON();
+    expect(sent.spec.gpu).toEqual({
+      model: 'l4',
+      sharing: 'time-slicing',
+      replicas: 4,
+      vramGiB: 6,
+      gpusPerReplica: 1,
+    });
+    const { plan } = await response.json();
+
+    const preview = page.getByTestId('gpu-plan-preview');
+    await preview
+      .getByText(`Fits: 4 × ${plan.resourcePerReplica} ${plan.resourceName}`)
+      .waitFor({ timeout: 30_000 });
+    const facts = await preview.getByLabel('Plan preview').innerText();
+    expect(facts).toContain('6 GiB NOT guaranteed');
+    expect(facts).toContain(
+      `${plan.nodes.expected} × ${plan.nodes.instanceType}`,
+    );
+    expect(facts).toContain(`${usd(plan.cost.usdPerMonth)} per month`);
+    expect(facts).toContain(plan.pool.name);
+    await screenshot(page, 'gpu-request-picker.png');
+
+    // 100 GiB does not fit an L4: the planner's issue is shown, not a plan.
+    await page
+      .getByRole('spinbutton', { name: 'GPU memory per replica (GiB)' })
+      .fill('100');
+    await preview
+      .getByText('Does not fit', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    expect(
+      await preview.getByRole('list', { name: 'Plan issues' }).innerText(),
+    ).toMatch(/vramGiB/);
+    await page.close();
+  });
 });

@@ -6,6 +6,7 @@ import { gpuApiRef } from '../api/GpuApi';
 import type { GpuApi } from '../api/GpuApi';
 import { plannerBackedGpuApi } from '../__testUtils__/plannerBackedGpuApi';
 import { fakeGpuApi } from '../__testUtils__/fakeGpuApi';
+import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
 import { GpuRequestPicker, validateGpuRequestPicker } from './GpuRequestPicker';
 import type { GpuRequestPickerValue } from './previewRequest';
 
@@ -156,6 +157,25 @@ describe('GpuRequestPicker', () => {
     expect(
       within(preview).getByRole('list', { name: 'Plan issues' }),
     ).toHaveTextContent(/vramGiB/);
+  });
+
+  it('shows the rejection message when the backend gives no issues', async () => {
+    await renderPicker(
+      fakeGpuApi({
+        previewPlan: () =>
+          Promise.reject(
+            new GpuPlanRejectedError('No pool may take more GPUs', []),
+          ),
+      }),
+    );
+    const preview = await screen.findByTestId('gpu-plan-preview');
+    expect(
+      await within(preview).findByText('Does not fit'),
+    ).toBeInTheDocument();
+    expect(
+      within(preview).getByText('No pool may take more GPUs'),
+    ).toBeInTheDocument();
+    expect(within(preview).queryByRole('list')).toBeNull();
   });
 
   it('does not ask the backend while the request is incomplete', async () => {

@@ -52,17 +52,21 @@ export function PlanPreview(props: {
     content = (
       <>
         <Typography className={classes.noFit}>Does not fit</Typography>
-        <Typography variant="body2">{error.message}</Typography>
-        <ul aria-label="Plan issues">
-          {error.issues.map(issue => (
-            <li key={`${issue.path}-${issue.rule}`}>
-              <Typography variant="body2">
-                {issue.path ? `${issue.path}: ` : ''}
-                {issue.message}
-              </Typography>
-            </li>
-          ))}
-        </ul>
+        {/* The message repeats the issues; show it only when there are none. */}
+        {error.issues.length === 0 ? (
+          <Typography variant="body2">{error.message}</Typography>
+        ) : (
+          <ul aria-label="Plan issues">
+            {error.issues.map(issue => (
+              <li key={`${issue.path}-${issue.rule}`}>
+                <Typography variant="body2">
+                  {issue.path ? `${issue.path}: ` : ''}
+                  {issue.message}
+                </Typography>
+              </li>
+            ))}
+          </ul>
+        )}
       </>
     );
   } else if (error) {
