@@ -360,4 +360,14 @@ describe('RepoIndex', () => {
     expect(otherResult.restored).toBeUndefined();
     expect(otherResult.full).toBe(true);
   });
+
+  it('keeps serving the last snapshot when the remote cannot be fetched', async () => {
+    const { revision } = await index.refresh();
+    await fs.rm(remote.url, { recursive: true, force: true });
+    await expect(index.refresh()).rejects.toThrow(/git fetch failed/);
+    expect(index.snapshot().revision).toBe(revision);
+    expect(index.snapshot().workloads.map(w => w.id)).toEqual([
+      'ml/chat-assistant',
+    ]);
+  });
 });
