@@ -1,9 +1,6 @@
 import request from 'supertest';
 import yaml from 'yaml';
 import type { TestBackend } from '@backstage/backend-test-utils';
-// Reached through the GPU module's dependency; packages/backend/package.json
-// does not list it (dependency edits are not ours to make in this change).
-// eslint-disable-next-line @backstage/no-undeclared-imports
 import { validateGitOpsTree } from '@gpu-gitops/plugin-gpu-node';
 import {
   createLocalGitopsRemote,
