@@ -39,7 +39,8 @@ function requests(): GpuRequest[] {
  * objects, serialise them into a GitOps tree).
  */
 export async function benchPlanRender(): Promise<void> {
-  const cluster = resolveClusterProfile();
+  // A cluster where every mode can be planned (MPS needs a non-mixed MIG strategy).
+  const cluster = resolveClusterProfile({ migStrategy: 'single' });
   const batch = requests();
   const once = async (request: GpuRequest) => {
     const result = plan(request, builtinCatalog, cluster);

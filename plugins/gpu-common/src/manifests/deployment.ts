@@ -1,11 +1,8 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadata-keys';
-import { DRA_CLAIM_NAME, podPlacement } from './pod-placement';
-import {
-  DRA_REQUEST_NAME,
-  resourceClaimTemplateName,
-} from './resource-claim-template';
+import { gpuPodSpec } from './gpu-pod-spec';
+import { podPlacement } from './pod-placement';
 import type { KubernetesObject } from './types';
 
 /**
@@ -32,26 +29,12 @@ export function buildDeployment(
   };
   const isDra = plan.sharing.mode === 'dra';
 
-  const container: Record<string, unknown> = {
-    name,
-    image,
-    resources: isDra
-      ? { claims: [{ name: DRA_CLAIM_NAME, request: DRA_REQUEST_NAME }] }
-      : { limits: { ...placement.limits } },
-  };
-  const podSpec: Record<string, unknown> = {
-    nodeSelector: placement.nodeSelector,
-    tolerations: placement.tolerations,
-    containers: [container],
-  };
-  if (isDra) {
-    podSpec.resourceClaims = [
-      {
-        name: DRA_CLAIM_NAME,
-        resourceClaimTemplateName: resourceClaimTemplateName(name),
-      },
-    ];
-  }
+  const podSpec = gpuPodSpec({
+    placement,
+    isDra,
+    container: { name, image },
+    requestName: name,
+  });
 
   return {
     apiVersion: 'apps/v1',

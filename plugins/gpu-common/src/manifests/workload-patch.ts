@@ -1,11 +1,8 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import { WELL_KNOWN_KEYS } from './metadata-keys';
-import { DRA_CLAIM_NAME, podPlacement } from './pod-placement';
-import {
-  DRA_REQUEST_NAME,
-  resourceClaimTemplateName,
-} from './resource-claim-template';
+import { gpuPodSpec } from './gpu-pod-spec';
+import { podPlacement } from './pod-placement';
 import type { KubernetesObject } from './types';
 
 export interface WorkloadPatchOptions {
@@ -42,25 +39,12 @@ export function buildWorkloadPatch(
   }
   const placement = podPlacement(plan, cluster);
   const isDra = plan.sharing.mode === 'dra';
-  const container: Record<string, unknown> = {
-    name: options.containerName ?? existing.name,
-    resources: isDra
-      ? { claims: [{ name: DRA_CLAIM_NAME, request: DRA_REQUEST_NAME }] }
-      : { limits: { ...placement.limits } },
-  };
-  const podSpec: Record<string, unknown> = {
-    nodeSelector: placement.nodeSelector,
-    tolerations: placement.tolerations,
-    containers: [container],
-  };
-  if (isDra) {
-    podSpec.resourceClaims = [
-      {
-        name: DRA_CLAIM_NAME,
-        resourceClaimTemplateName: resourceClaimTemplateName(requestName),
-      },
-    ];
-  }
+  const podSpec = gpuPodSpec({
+    placement,
+    isDra,
+    container: { name: options.containerName ?? existing.name },
+    requestName,
+  });
   return {
     apiVersion: 'apps/v1',
     kind: existing.kind,
