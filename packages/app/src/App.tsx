@@ -1,0 +1,30 @@
+import { createApp } from '@backstage/frontend-defaults';
+import { createFrontendModule } from '@backstage/frontend-plugin-api';
+import catalogPlugin from '@backstage/plugin-catalog/alpha';
+import scaffolderPlugin from '@backstage/plugin-scaffolder/alpha';
+import gpuPlugin, {
+  gpuScaffolderFieldsModule,
+} from '@gpu-gitops/plugin-gpu/alpha';
+import { guestSignInPage } from './signInPage';
+import { homeRedirectPage } from './homeRedirect';
+
+/** App-level extensions: guest sign-in and `/` → catalog. */
+export const appModule = createFrontendModule({
+  pluginId: 'app',
+  extensions: [guestSignInPage, homeRedirectPage],
+});
+
+/**
+ * Everything the local app installs, listed explicitly (no package
+ * discovery): the catalog, the scaffolder with the GpuRequestPicker field,
+ * the GPU plugin (entity card, GPU tab, API) and the app module.
+ */
+export const features = [
+  catalogPlugin,
+  scaffolderPlugin,
+  gpuScaffolderFieldsModule,
+  gpuPlugin,
+  appModule,
+];
+
+export const app = createApp({ features });
