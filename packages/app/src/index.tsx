@@ -1,4 +1,3 @@
-import '@backstage/cli/asset-types';
 import ReactDOM from 'react-dom/client';
 // Styles of Backstage UI (@backstage/ui), used by the new frontend system's
 // headers and pages; without them those render unstyled.
