@@ -18,7 +18,7 @@ import {
 // generous ceiling, not a speed goal (the whole file runs in ~15 s alone).
 jest.setTimeout(60_000);
 
-/** Form values of the gpu-workload template, as the frontend sends them. */
+/** A gpu-workload request, flat (see formValues for what the form sends). */
 function workloadValues(overrides: Record<string, unknown>) {
   return {
     name: 'svc',
@@ -35,6 +35,18 @@ function workloadValues(overrides: Record<string, unknown>) {
     workloadType: 'new',
     image: 'ghcr.io/example/svc:1.0.0',
     ...overrides,
+  };
+}
+
+/**
+ * The form values the frontend sends for `values`: the GPU part is the
+ * GpuRequestPicker field's object under `gpu`, the rest are page fields.
+ */
+function formValues(values: Record<string, unknown>) {
+  const { model, sharing, replicas, vramGiB, gpusPerReplica, ...rest } = values;
+  return {
+    ...rest,
+    gpu: { model, sharing, replicas, vramGiB, gpusPerReplica },
   };
 }
 
@@ -182,7 +194,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
       const result = await runTask(
         backend,
         'template:default/gpu-workload',
-        values,
+        formValues(values),
       );
       expect(completion(result)).toEqual({ status: 'completed', log: '' });
 
@@ -270,7 +282,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
 
   it.each([
     ['an uppercase name', { name: 'Bad-Name' }, 'name'],
-    ['replicas 0', { name: 'zero', replicas: 0 }, 'replicas'],
+    ['replicas 0', { name: 'zero', replicas: 0 }, 'gpu.replicas'],
   ])(
     'POST /v2/tasks with %s is refused with 400 naming the field; nothing is pushed',
     async (_case, overrides, field) => {
@@ -280,7 +292,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
         .set('Authorization', AUTH_HEADER)
         .send({
           templateRef: 'template:default/gpu-workload',
-          values: workloadValues(overrides),
+          values: formValues(workloadValues(overrides)),
         });
       expect(res.status).toBe(400);
       expect(
@@ -296,7 +308,9 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
     const result = await runTask(
       backend,
       'template:default/gpu-workload',
-      workloadValues({ name: 'bad-mig', model: 't4', sharing: 'mig' }),
+      formValues(
+        workloadValues({ name: 'bad-mig', model: 't4', sharing: 'mig' }),
+      ),
     );
     expect(result.status).toBe('failed');
     expect(result.log).toMatch(

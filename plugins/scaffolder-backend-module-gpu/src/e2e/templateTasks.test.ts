@@ -16,7 +16,7 @@ import {
 // Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
 
-/** Form values of the gpu-workload template, as the frontend would send them. */
+/** A gpu-workload request, flat (see formValues for what the form sends). */
 function workloadValues(overrides: Record<string, unknown>) {
   return {
     name: 'svc',
@@ -33,6 +33,18 @@ function workloadValues(overrides: Record<string, unknown>) {
     workloadType: 'new',
     image: 'ghcr.io/example/svc:1.0.0',
     ...overrides,
+  };
+}
+
+/**
+ * The form values the frontend sends for `values`: the GPU part is the
+ * GpuRequestPicker field's object under `gpu`, the rest are page fields.
+ */
+function formValues(values: Record<string, unknown>) {
+  const { model, sharing, replicas, vramGiB, gpusPerReplica, ...rest } = values;
+  return {
+    ...rest,
+    gpu: { model, sharing, replicas, vramGiB, gpusPerReplica },
   };
 }
 
@@ -117,7 +129,7 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       const { status, events, output } = await runTask(
         backend,
         'template:default/gpu-workload',
-        values,
+        formValues(values),
       );
       expect({
         status,
@@ -170,7 +182,9 @@ describe('real scaffolder backend: gpu templates end to end', () => {
     const { status, events } = await runTask(
       backend,
       'template:default/gpu-workload',
-      workloadValues({ name: 'bad-mig', model: 't4', sharing: 'mig' }),
+      formValues(
+        workloadValues({ name: 'bad-mig', model: 't4', sharing: 'mig' }),
+      ),
     );
     expect(status).toBe('failed');
     expect(logText(events)).toMatch(
@@ -184,7 +198,7 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       .post('/api/scaffolder/v2/tasks')
       .send({
         templateRef: 'template:default/gpu-workload',
-        values: workloadValues({ name: 'Bad_Name', replicas: 0 }),
+        values: formValues(workloadValues({ name: 'Bad_Name', replicas: 0 })),
       });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toMatch(/name|replicas/);
@@ -218,12 +232,14 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       .post('/api/scaffolder/v2/dry-run')
       .send({
         template: await templateEntity('gpu-workload'),
-        values: workloadValues({
-          name: 'dry-svc',
-          model: 't4',
-          sharing: 'time-slicing',
-          vramGiB: 3,
-        }),
+        values: formValues(
+          workloadValues({
+            name: 'dry-svc',
+            model: 't4',
+            sharing: 'time-slicing',
+            vramGiB: 3,
+          }),
+        ),
         directoryContents: [],
       });
     expect(res.status).toBe(200);

@@ -17,17 +17,30 @@ export function syncTemplateModels(
 ): string {
   const doc = parseDocument(templateText);
   const pages = doc.getIn(['spec', 'parameters']) as { items: unknown[] };
-  const page = pages.items.find(
-    p => isMap(p) && (p as YAMLMap).hasIn(['properties', 'model']),
-  ) as YAMLMap | undefined;
-  if (!page) throw new Error('template has no `model` parameter');
+  // `model` is a page property, or (gpu-workload) a property of the `gpu`
+  // object that the GpuRequestPicker field fills.
+  const modelPaths = [
+    ['properties', 'model'],
+    ['properties', 'gpu', 'properties', 'model'],
+  ];
+  let page: YAMLMap | undefined;
+  let modelPath: string[] | undefined;
+  for (const p of pages.items) {
+    if (!isMap(p)) continue;
+    modelPath = modelPaths.find(path => (p as YAMLMap).hasIn(path));
+    if (modelPath) {
+      page = p as YAMLMap;
+      break;
+    }
+  }
+  if (!page || !modelPath) throw new Error('template has no `model` parameter');
   const choices = gpuModelChoices(catalog);
   page.setIn(
-    ['properties', 'model', 'enum'],
+    [...modelPath, 'enum'],
     doc.createNode(['auto', ...choices.map(c => c.id)]),
   );
   page.setIn(
-    ['properties', 'model', 'enumNames'],
+    [...modelPath, 'enumNames'],
     doc.createNode([AUTO_MODEL_LABEL, ...choices.map(c => c.label)]),
   );
   return doc.toString();

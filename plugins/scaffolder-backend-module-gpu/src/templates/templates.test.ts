@@ -50,13 +50,52 @@ describe('software templates', () => {
   it('gpu-workload offers exactly the catalog GPU models, labelled with memory and price', async () => {
     const template = await readTemplate('gpu-workload');
     const gpuPage = template.spec.parameters.find(
-      (p: any) => p.properties?.model,
+      (p: any) => p.properties?.gpu,
     );
-    const model = gpuPage.properties.model;
+    const gpu = gpuPage.properties.gpu;
+    const model = gpu.properties.model;
     const choices = gpuModelChoices(builtinCatalog);
     expect(model.enum).toEqual(['auto', ...choices.map(c => c.id)]);
     expect(model.enumNames.slice(1)).toEqual(choices.map(c => c.label));
-    expect(gpuPage.properties.sharing.enum).toEqual([...SHARING_MODES]);
+    expect(gpu.properties.sharing.enum).toEqual([...SHARING_MODES]);
+  });
+
+  it('gpu-workload asks for the GPU with the GpuRequestPicker field and its steps read the picked values', async () => {
+    const template = await readTemplate('gpu-workload');
+    const gpuPage = template.spec.parameters.find(
+      (p: any) => p.properties?.gpu,
+    );
+    expect(gpuPage.required).toEqual(['gpu']);
+    const gpu = gpuPage.properties.gpu;
+    expect(gpu['ui:field']).toBe('GpuRequestPicker');
+    expect(gpu.type).toBe('object');
+    // The picker's value (model, sharing, replicas, vramGiB, gpusPerReplica),
+    // validated by the backend against this schema.
+    expect(gpu.required).toEqual(['model', 'sharing', 'replicas', 'vramGiB']);
+    expect(Object.keys(gpu.properties)).toEqual([
+      'model',
+      'sharing',
+      'replicas',
+      'vramGiB',
+      'gpusPerReplica',
+    ]);
+    expect(gpu.default).toEqual({
+      model: 'auto',
+      sharing: 'exclusive',
+      replicas: 1,
+      vramGiB: 8,
+      gpusPerReplica: 1,
+    });
+    for (const stepId of ['plan', 'pr']) {
+      const step = template.spec.steps.find((s: any) => s.id === stepId);
+      for (const key of Object.keys(gpu.properties)) {
+        expect([stepId, key, step.input[key]]).toEqual([
+          stepId,
+          key,
+          `\${{ parameters.gpu.${key} }}`,
+        ]);
+      }
+    }
   });
 
   it('gpu-workload plans, opens the PR and links the PR and the entity', async () => {
@@ -110,5 +149,39 @@ describe('syncTemplateModels', () => {
     expect(parse(synced).spec.parameters[0].properties.replicas).toEqual({
       type: 'integer',
     });
+  });
+
+  it('rewrites the model choices inside the GpuRequestPicker object', () => {
+    const text = [
+      'spec:',
+      '  parameters:',
+      '    - title: GPU',
+      '      properties:',
+      '        gpu:',
+      '          ui:field: GpuRequestPicker',
+      '          properties:',
+      '            model: { type: string, enum: [old], enumNames: [Old] }',
+      '',
+    ].join('\n');
+    const catalog = {
+      models: [builtinCatalog.models[0]],
+      instanceTypes: builtinCatalog.instanceTypes,
+    };
+    const gpu = parse(syncTemplateModels(text, catalog)).spec.parameters[0]
+      .properties.gpu;
+    expect(gpu['ui:field']).toBe('GpuRequestPicker');
+    expect(gpu.properties.model.enum).toEqual([
+      'auto',
+      builtinCatalog.models[0].id,
+    ]);
+  });
+
+  it('refuses a template without a model parameter', () => {
+    expect(() =>
+      syncTemplateModels('spec:\n  parameters: [{ properties: {} }]\n', {
+        models: [],
+        instanceTypes: [],
+      }),
+    ).toThrow('template has no `model` parameter');
   });
 });
