@@ -74,9 +74,9 @@ export function createBigRepository(root: string): string {
   return bare;
 }
 
-function requestYaml(i: number): string {
+function requestYaml(name: string, i: number): string {
   return `kind: GpuRequest
-metadata: { name: bench-${i}, namespace: ml }
+metadata: { name: ${name}, namespace: ml }
 spec:
   owner: group:default/ml-platform
   gpu: { model: t4, sharing: time-slicing, replicas: ${1 + (i % 4)}, vramGiB: 4 }
@@ -150,7 +150,10 @@ export async function benchPrCommand(): Promise<void> {
     const floorSamples: number[] = [];
     const warmSamples: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      await fs.writeFile(path.join(root, `req-${i}.yaml`), requestYaml(i));
+      await fs.writeFile(
+        path.join(root, `req-${i}.yaml`),
+        requestYaml(`cold-${i}`, i),
+      );
       const io = {
         cwd: root,
         env: {},
@@ -192,8 +195,11 @@ export async function benchPrCommand(): Promise<void> {
       plainGitFloor(root, bare, files, `floor/${i}`);
       floorSamples.push(performance.now() - t1);
 
-      // Warm: the same cache again with a changed request (fetch, not clone).
-      await fs.writeFile(path.join(root, `req-${i}.yaml`), requestYaml(i + 1));
+      // Warm: the same cache again for another new request (fetch, not clone).
+      await fs.writeFile(
+        path.join(root, `req-${i}.yaml`),
+        requestYaml(`warm-${i}`, i + 1),
+      );
       const t2 = performance.now();
       await runCli(
         [
