@@ -54,3 +54,4 @@ export * from './validation';
 export * from './output/plan-json';
 export * from './output/plan-text';
 export type * from './allocation/types';
+export * from './catalog/model-choices';

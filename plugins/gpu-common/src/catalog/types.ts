@@ -7,12 +7,7 @@
 
 /** GPU architecture family, as GFD reports it in `nvidia.com/gpu.family`. */
 export type GpuArchitecture =
-  | 'volta'
-  | 'turing'
-  | 'ampere'
-  | 'ada-lovelace'
-  | 'hopper'
-  | 'blackwell';
+  'volta' | 'turing' | 'ampere' | 'ada-lovelace' | 'hopper' | 'blackwell';
 
 /**
  * One MIG GPU-instance profile on one GPU model, e.g. `3g.20gb` on an A100-40GB.

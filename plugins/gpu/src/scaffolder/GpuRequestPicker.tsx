@@ -1,6 +1,7 @@
 import { useApi } from '@backstage/core-plugin-api';
 import {
   builtinCatalog,
+  gpuModelChoices,
   SHARING_MODES,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -17,7 +18,6 @@ import { useEffect, useMemo, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import useDebounce from 'react-use/esm/useDebounce';
 import { gpuApiRef } from '../api/GpuApi';
-import { modelChoices } from './modelChoices';
 import { PlanPreview } from './PlanPreview';
 import {
   DEFAULT_PICKER_VALUE,
@@ -75,7 +75,7 @@ export function GpuRequestPicker(
   }, []);
 
   const choices = useMemo(() => {
-    const all = modelChoices(builtinCatalog);
+    const all = gpuModelChoices(builtinCatalog);
     return options.allowedModels
       ? all.filter(c => options.allowedModels!.includes(c.id))
       : all;

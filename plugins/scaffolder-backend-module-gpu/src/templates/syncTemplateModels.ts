@@ -1,6 +1,6 @@
 import { isMap, parseDocument, type YAMLMap } from 'yaml';
 import type { GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
-import { gpuModelChoices } from './gpuModelChoices';
+import { gpuModelChoices } from '@gpu-gitops/plugin-gpu-common';
 
 export const AUTO_MODEL_LABEL = 'Automatic — the cheapest model that fits';
 

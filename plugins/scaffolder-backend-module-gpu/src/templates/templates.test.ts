@@ -7,7 +7,7 @@ import { createGpuGitopsPullRequestAction } from '../actions/gpuGitopsPullReques
 import { createGpuGitopsRenderAction } from '../actions/gpuGitopsRender';
 import { createGpuPlanAction } from '../actions/gpuPlan';
 import { testServices } from '../__testUtils__/testServices';
-import { gpuModelChoices } from './gpuModelChoices';
+import { gpuModelChoices } from '@gpu-gitops/plugin-gpu-common';
 import { syncTemplateModels } from './syncTemplateModels';
 
 const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');

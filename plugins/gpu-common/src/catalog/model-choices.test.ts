@@ -1,8 +1,8 @@
-import type { GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
-import { builtinCatalog } from '@gpu-gitops/plugin-gpu-common';
-import { modelChoices } from './modelChoices';
+import type { GpuCatalog } from './types';
+import { builtinCatalog } from './builtin';
+import { gpuModelChoices } from './model-choices';
 
-describe('modelChoices', () => {
+describe('gpuModelChoices', () => {
   it('labels each model with memory, MIG support and the cheapest price per GPU-hour', () => {
     const catalog: GpuCatalog = {
       models: [
@@ -51,7 +51,7 @@ describe('modelChoices', () => {
         },
       ],
     };
-    expect(modelChoices(catalog)).toEqual([
+    expect(gpuModelChoices(catalog)).toEqual([
       {
         id: 'a100-40gb',
         label: expect.stringMatching(/ — 40 GiB, MIG, from \$3\.00\/GPU-hour$/),
@@ -61,7 +61,7 @@ describe('modelChoices', () => {
   });
 
   it('offers every model of the built-in catalog', () => {
-    expect(modelChoices(builtinCatalog).map(c => c.id)).toEqual(
+    expect(gpuModelChoices(builtinCatalog).map(c => c.id)).toEqual(
       builtinCatalog.models.map(m => m.id),
     );
   });

@@ -1,17 +1,16 @@
-import type { GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
+import type { GpuCatalog } from './types';
 
 export interface GpuModelChoice {
   id: string;
-  /** What the form shows, e.g. `NVIDIA L4 — 22 GiB, MIG no, from $0.80/GPU-hour`. */
+  /** What a form shows, e.g. `NVIDIA L4 — 22.3 GiB, no MIG, from $0.80/GPU-hour`. */
   label: string;
 }
 
 /**
- * The GPU model choices of the gpu-workload template, derived from the
- * catalog: memory as the planner sees it and the cheapest on-demand price
- * per GPU-hour among the instance types carrying the model. The template's
- * `enum` / `enumNames` must equal this list (a test checks it), so the form
- * never offers a model the planner does not know.
+ * GPU model choices for forms (the gpu-workload template's `enum` /
+ * `enumNames` and the GpuRequestPicker): memory as the planner sees it
+ * (GiB, one decimal, rounded down so it never promises more) and the
+ * cheapest on-demand price per GPU-hour among the machines carrying the model.
  */
 export function gpuModelChoices(catalog: GpuCatalog): GpuModelChoice[] {
   return catalog.models.map(model => {
