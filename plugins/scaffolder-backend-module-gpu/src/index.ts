@@ -13,3 +13,4 @@ export {
   createGpuActionServices,
   type GpuActionServices,
 } from './services/gpuActionServices';
+export { gpuWorkloadValues } from './templates/gpuWorkloadValues';

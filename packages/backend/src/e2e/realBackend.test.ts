@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { gpuWorkloadValues } from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
 import yaml from 'yaml';
 import type { TestBackend } from '@backstage/backend-test-utils';
 import { validateGitOpsTree } from '@gpu-gitops/plugin-gpu-node';
@@ -18,7 +19,7 @@ import {
 // generous ceiling, not a speed goal (the whole file runs in ~15 s alone).
 jest.setTimeout(60_000);
 
-/** A gpu-workload request, flat (see formValues for what the form sends). */
+/** A gpu-workload request, flat (see gpuWorkloadValues for what the form sends). */
 function workloadValues(overrides: Record<string, unknown>) {
   return {
     name: 'svc',
@@ -35,18 +36,6 @@ function workloadValues(overrides: Record<string, unknown>) {
     workloadType: 'new',
     image: 'ghcr.io/example/svc:1.0.0',
     ...overrides,
-  };
-}
-
-/**
- * The form values the frontend sends for `values`: the GPU part is the
- * GpuRequestPicker field's object under `gpu`, the rest are page fields.
- */
-function formValues(values: Record<string, unknown>) {
-  const { model, sharing, replicas, vramGiB, gpusPerReplica, ...rest } = values;
-  return {
-    ...rest,
-    gpu: { model, sharing, replicas, vramGiB, gpusPerReplica },
   };
 }
 
@@ -194,7 +183,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
       const result = await runTask(
         backend,
         'template:default/gpu-workload',
-        formValues(values),
+        gpuWorkloadValues(values),
       );
       expect(completion(result)).toEqual({ status: 'completed', log: '' });
 
@@ -292,7 +281,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
         .set('Authorization', AUTH_HEADER)
         .send({
           templateRef: 'template:default/gpu-workload',
-          values: formValues(workloadValues(overrides)),
+          values: gpuWorkloadValues(workloadValues(overrides)),
         });
       expect(res.status).toBe(400);
       expect(
@@ -308,7 +297,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
     const result = await runTask(
       backend,
       'template:default/gpu-workload',
-      formValues(
+      gpuWorkloadValues(
         workloadValues({ name: 'bad-mig', model: 't4', sharing: 'mig' }),
       ),
     );

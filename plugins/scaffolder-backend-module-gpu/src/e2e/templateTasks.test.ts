@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { gpuWorkloadValues } from '../templates/gpuWorkloadValues';
 import yaml from 'yaml';
 import type { TestBackend } from '@backstage/backend-test-utils';
 import { validateGitOpsTree } from '@gpu-gitops/plugin-gpu-node';
@@ -16,7 +17,7 @@ import {
 // Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
 
-/** A gpu-workload request, flat (see formValues for what the form sends). */
+/** A gpu-workload request, flat (see gpuWorkloadValues for what the form sends). */
 function workloadValues(overrides: Record<string, unknown>) {
   return {
     name: 'svc',
@@ -33,18 +34,6 @@ function workloadValues(overrides: Record<string, unknown>) {
     workloadType: 'new',
     image: 'ghcr.io/example/svc:1.0.0',
     ...overrides,
-  };
-}
-
-/**
- * The form values the frontend sends for `values`: the GPU part is the
- * GpuRequestPicker field's object under `gpu`, the rest are page fields.
- */
-function formValues(values: Record<string, unknown>) {
-  const { model, sharing, replicas, vramGiB, gpusPerReplica, ...rest } = values;
-  return {
-    ...rest,
-    gpu: { model, sharing, replicas, vramGiB, gpusPerReplica },
   };
 }
 
@@ -129,7 +118,7 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       const { status, events, output } = await runTask(
         backend,
         'template:default/gpu-workload',
-        formValues(values),
+        gpuWorkloadValues(values),
       );
       expect({
         status,
@@ -182,7 +171,7 @@ describe('real scaffolder backend: gpu templates end to end', () => {
     const { status, events } = await runTask(
       backend,
       'template:default/gpu-workload',
-      formValues(
+      gpuWorkloadValues(
         workloadValues({ name: 'bad-mig', model: 't4', sharing: 'mig' }),
       ),
     );
@@ -198,7 +187,9 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       .post('/api/scaffolder/v2/tasks')
       .send({
         templateRef: 'template:default/gpu-workload',
-        values: formValues(workloadValues({ name: 'Bad_Name', replicas: 0 })),
+        values: gpuWorkloadValues(
+          workloadValues({ name: 'Bad_Name', replicas: 0 }),
+        ),
       });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toMatch(/name|replicas/);
@@ -232,7 +223,7 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       .post('/api/scaffolder/v2/dry-run')
       .send({
         template: await templateEntity('gpu-workload'),
-        values: formValues(
+        values: gpuWorkloadValues(
           workloadValues({
             name: 'dry-svc',
             model: 't4',
