@@ -189,7 +189,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
 
       // Local forge: the "pull request" is the pushed branch of the bare repository.
       expect(result.output.links).toEqual([
-        { title: 'Pull request', url: `${remote.bareDir}#${branch}` },
+        { title: 'Pull request', url: `file://${remote.bareDir}#${branch}` },
         {
           title: 'Component in the catalog',
           icon: 'catalog',
@@ -260,7 +260,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
     const branch = 'gpu/bootstrap-prod';
     expect(result.output.links[0]).toEqual({
       title: expect.any(String),
-      url: `${remote.bareDir}#${branch}`,
+      url: `file://${remote.bareDir}#${branch}`,
     });
     expect(await remote.changedFiles(branch)).toContain(
       'clusters/prod/gpu-operator/values.yaml',
