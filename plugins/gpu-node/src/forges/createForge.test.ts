@@ -24,15 +24,42 @@ describe('createForge', () => {
       body: 'b',
     };
     await expect(forge.createOrUpdatePullRequest(input)).resolves.toEqual({
-      url: '/srv/git/gitops.git#gpu/ml-llm',
+      url: 'file:///srv/git/gitops.git#gpu/ml-llm',
       updated: false,
     });
     await expect(
       forge.createOrUpdatePullRequest({ ...input, headBranchExisted: true }),
     ).resolves.toEqual({
-      url: '/srv/git/gitops.git#gpu/ml-llm',
+      url: 'file:///srv/git/gitops.git#gpu/ml-llm',
       updated: true,
     });
+  });
+
+  it('local forge: a relative repository becomes an absolute file URL, a remote keeps its URL', async () => {
+    const forge = createForge('local');
+    const input = {
+      baseBranch: 'main',
+      headBranch: 'gpu/ml-llm',
+      title: 't',
+      body: 'b',
+    };
+    const relative = await forge.createOrUpdatePullRequest({
+      ...input,
+      repoUrl: 'data/gitops.git',
+    });
+    expect(relative.url).toBe(
+      `file://${process.cwd()}/data/gitops.git#gpu/ml-llm`,
+    );
+    for (const repoUrl of [
+      'https://git.example.com/acme/gitops.git',
+      'git@git.example.com:acme/gitops.git',
+    ]) {
+      const remote = await forge.createOrUpdatePullRequest({
+        ...input,
+        repoUrl,
+      });
+      expect(remote.url).toBe(`${repoUrl}#gpu/ml-llm`);
+    }
   });
 });
 

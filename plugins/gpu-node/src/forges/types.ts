@@ -23,7 +23,7 @@ export interface PullRequestInput {
 }
 
 export interface PullRequestResult {
-  /** Web URL of the PR / MR, or `<repoUrl>#<branch>` for the local forge. */
+  /** Web URL of the PR / MR; for the local forge the branch (`file:///…/gitops.git#<branch>` for a local repository). */
   url: string;
   /** Forge number (PR number, MR iid); undefined for the local forge. */
   number?: number;

@@ -45,7 +45,7 @@ describe('publishGpuRequest', () => {
     expect(result.branch).toBe('gpu/ml-llm');
     expect(result.changed).toBe(true);
     expect(result.updated).toBe(false);
-    expect(result.url).toBe(`${remote.url}#gpu/ml-llm`);
+    expect(result.url).toBe(`file://${remote.url}#gpu/ml-llm`);
     expect(await remote.branchSha('gpu/ml-llm')).toBe(result.commit);
     expect(result.files).toEqual(
       expect.arrayContaining([

@@ -85,7 +85,7 @@ export interface PublishGpuRequestResult {
   branch: string;
   /** Commit at the head of the branch (undefined when nothing changed or dry-run). */
   commit?: string;
-  /** PR / MR URL (`<repoUrl>#<branch>` for the local forge); undefined when nothing changed or dry-run. */
+  /** PR / MR URL (the branch, as `file:///…#<branch>` for a local repository, with the local forge); undefined when nothing changed or dry-run. */
   url?: string;
   number?: number;
   /** False when the repository already holds exactly this request. */

@@ -129,7 +129,7 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       });
       const branch = `gpu/ml-${values.name}`;
       expect(output.links).toEqual([
-        { title: 'Pull request', url: `${repo.bareDir}#${branch}` },
+        { title: 'Pull request', url: `file://${repo.bareDir}#${branch}` },
         {
           title: 'Component in the catalog',
           icon: 'catalog',
@@ -208,7 +208,7 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       status: 'completed',
       log: '',
     });
-    expect(output.links[0].url).toBe(`${repo.bareDir}#gpu/bootstrap-prod`);
+    expect(output.links[0].url).toBe(`file://${repo.bareDir}#gpu/bootstrap-prod`);
     expect(await repo.files('gpu/bootstrap-prod')).toContain(
       'clusters/prod/gpu-operator/values.yaml',
     );
