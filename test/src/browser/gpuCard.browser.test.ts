@@ -5,7 +5,7 @@
  * numbers a person reads and saves screenshots (docs/ with
  * GPU_SCREENSHOTS=docs, else a temp dir).
  */
-import { promises as fs, existsSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -21,17 +21,12 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import gpuBackendPlugin from '@gpu-gitops/plugin-gpu-backend';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, saveScreenshot } from './chromium';
 import { bundleDevApp, serveDevApp, type DevAppServer } from './devAppServer';
 import { createGitopsRemote, type GitopsRemote } from './fixtureGitopsRemote';
 
 jest.setTimeout(300_000);
-
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOT_DIR =
-  process.env.GPU_SCREENSHOTS === 'docs'
-    ? path.resolve(__dirname, '../../../docs')
-    : undefined;
 
 // MPS needs the single MIG strategy (the device plugin refuses MPS with mixed).
 const cluster = resolveClusterProfile({ name: 'dev', migStrategy: 'single' });
@@ -87,11 +82,6 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
   const plans = new Map<string, Plan>();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`,
-      );
-    }
     temp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-browser-'));
     remote = await createGitopsRemote();
     for (const request of REQUESTS) {
@@ -137,19 +127,7 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
       dir: bundleDir,
       backendPort: (backend.server.address() as AddressInfo).port,
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -168,13 +146,8 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
     return page;
   }
 
-  async function screenshot(page: Page, name: string) {
-    const dir = SCREENSHOT_DIR ?? temp;
-    await fs.mkdir(dir, { recursive: true });
-    const file = path.join(dir, name);
-    await page.screenshot({ path: file, fullPage: true });
-    expect((await fs.stat(file)).size).toBeGreaterThan(10_000);
-  }
+  const screenshot = (page: Page, name: string) =>
+    saveScreenshot(page, name, temp);
 
   it('shows each component its GPU share, VRAM, replicas, pool and cost as planned', async () => {
     const page = await openPage(

@@ -1,0 +1,171 @@
+/**
+ * The product end to end, as a newcomer uses it after `npm start`: the
+ * processes `npm start` runs (the local backend and the app's dev server),
+ * on their own ports with the embedded GitOps repository in a temp dir, and
+ * Debian's headless Chromium. Signs in as guest, files a GPU request with
+ * the gpu-workload template (the GpuRequestPicker's live plan preview from
+ * the real backend), waits for the task, follows its pull-request output to
+ * the branch in the embedded repository, merges it as a reviewer would and
+ * sees the component's GPU card show the allocation.
+ *
+ * Screenshots (form, task output, card) land in docs/ with
+ * GPU_SCREENSHOTS=docs, else in the test's temp dir.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { simpleGit } from 'simple-git';
+import { parse } from 'yaml';
+import { launchChromium, saveScreenshot } from '../src/browser/chromium';
+import { startLocalBackstage, type LocalBackstage } from './localBackstage';
+
+// The first start builds the app (about a minute on two cores, longer while
+// other test suites share the machine).
+jest.setTimeout(600_000);
+
+const BRANCH = 'gpu/ml-recommender-api';
+const REQUEST_FILE = 'requests/ml/recommender-api.yaml';
+
+describe('npm start, end to end in Chromium', () => {
+  let temp: string;
+  let backstage: LocalBackstage;
+  let browser: Browser;
+  let page: Page;
+  let pullRequestHref: string;
+
+  beforeAll(async () => {
+    temp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-e2e-'));
+    backstage = await startLocalBackstage({
+      dir: temp,
+      // The card reads main; see a merge within a second, not a minute.
+      config: { gpu: { index: { refresh: { seconds: 1 } } } },
+    });
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await backstage?.stop();
+    if (temp) await fs.rm(temp, { recursive: true, force: true });
+  });
+
+  const screenshot = (name: string) => saveScreenshot(page, name, temp);
+
+  it('signs in as guest and lands on the catalog with the demo components', async () => {
+    await page.goto(backstage.appUrl);
+    await page.getByRole('button', { name: 'Enter' }).click();
+    await page.waitForURL(/\/catalog/);
+    await page
+      .getByRole('link', { name: 'recommender-api' })
+      .waitFor({ timeout: 120_000 });
+    expect(
+      await page.getByRole('link', { name: 'chat-assistant' }).count(),
+    ).toBe(1);
+  });
+
+  it('fills the gpu-workload template with a live plan preview and the task pushes the pull-request branch', async () => {
+    await page.goto(
+      `${backstage.appUrl}/create/templates/default/gpu-workload`,
+    );
+
+    // Component page: an existing component of the guest's team.
+    await page.locator('#root_name').fill('recommender-api');
+    expect(await page.locator('#root_namespace').inputValue()).toBe('ml');
+    await page.locator('#root_owner').click();
+    await page.getByRole('option', { name: 'ml-platform' }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // GPU page: the GpuRequestPicker previews the plan from the backend as it changes.
+    const preview = page.getByTestId('gpu-plan-preview');
+    await page.getByLabel('GPU model').click();
+    await page.getByRole('option', { name: /^NVIDIA L4 — / }).click();
+    await page.getByLabel('Sharing mode').click();
+    await page.getByRole('option', { name: /^Time-slicing/ }).click();
+    await page.getByRole('spinbutton', { name: 'Replicas' }).fill('2');
+    await page
+      .getByRole('spinbutton', { name: 'GPU memory per replica (GiB)' })
+      .fill('4');
+    await preview
+      .getByText('Fits: 2 × 1 nvidia.com/gpu')
+      .waitFor({ timeout: 30_000 });
+    const facts = await preview.getByLabel('Plan preview').innerText();
+    expect(facts).toMatch(/Sharing\s+time-slicing/);
+    expect(facts).toMatch(/VRAM per replica\s+4 GiB NOT guaranteed/);
+    await screenshot('app-gpu-request-form.png');
+    await page.getByRole('button', { name: 'Next' }).click();
+
+    // Workload page: the Deployment already in the GitOps repository.
+    await page.locator('#root_workloadType').click();
+    await page.getByRole('option', { name: /^An existing Deployment/ }).click();
+    await page.locator('#root_existingName').fill('recommender-api');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Create' }).click();
+
+    // The task page: every step done, the pull request among the outputs.
+    const pullRequest = page.getByRole('link', { name: 'Pull request' });
+    await pullRequest.waitFor({ timeout: 180_000 });
+    await page.getByText('Pull request description').waitFor();
+    await screenshot('app-task-output.png');
+    pullRequestHref = (await pullRequest.getAttribute('href')) ?? '';
+  });
+
+  it('the output link names the branch in the embedded repository, which holds the request', async () => {
+    const [repoUrl, branch] = pullRequestHref.split('#');
+    expect(fileURLToPath(repoUrl)).toBe(backstage.gitopsRepo);
+    expect(branch).toBe(BRANCH);
+
+    const bare = simpleGit(backstage.gitopsRepo);
+    const stored = parse(await bare.show([`${BRANCH}:${REQUEST_FILE}`]));
+    expect(stored.spec.owner).toBe('group:default/ml-platform');
+    expect(stored.spec.gpu).toMatchObject({
+      model: 'l4',
+      sharing: 'time-slicing',
+      replicas: 2,
+      vramGiB: 4,
+    });
+    expect(stored.spec.workload.existing).toMatchObject({
+      kind: 'Deployment',
+      name: 'recommender-api',
+    });
+    // A pull request, not a push to main.
+    const mainFiles = await bare.raw(['ls-tree', '-r', '--name-only', 'main']);
+    expect(mainFiles.split('\n')).not.toContain(REQUEST_FILE);
+  });
+
+  it("shows the request on recommender-api's GPU card once the branch is merged", async () => {
+    await mergeIntoMain(backstage.gitopsRepo, BRANCH, temp);
+
+    // The backend re-reads main every second; reload until the card has it.
+    const row = page.getByTestId('gpu-allocation-ml/recommender-api');
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      await page.goto(
+        `${backstage.appUrl}/catalog/default/component/recommender-api`,
+      );
+      await page.getByText('GPU allocation').first().waitFor();
+      try {
+        await row.waitFor({ timeout: 3_000 });
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+    }
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells.join(' | ')).toContain('NVIDIA L4');
+    expect(cells.join(' | ')).toContain('time-slicing');
+    expect(cells).toContain('2');
+    await screenshot('app-entity-card.png');
+  });
+});
+
+/** What a reviewer's merge does: main fast-forwards to the pull-request branch. */
+async function mergeIntoMain(bareRepo: string, branch: string, temp: string) {
+  const work = path.join(temp, 'reviewer');
+  await simpleGit().clone(bareRepo, work);
+  const git = simpleGit(work);
+  await git.raw(['merge', '--quiet', '--ff-only', `origin/${branch}`]);
+  await git.push('origin', 'main');
+}
