@@ -9,3 +9,9 @@ export {
   assertNoUrlCredentials,
 } from './auth';
 export type { GitAuth } from './auth';
+export {
+  resolveGitCredentials,
+  remoteHost,
+  gitTokenUsername,
+} from './resolveGitCredentials';
+export type { GitCredentials } from './resolveGitCredentials';

@@ -6,8 +6,11 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   FsRepoTree,
   GitOpsRepository,
+  gitTokenUsername,
+  resolveGitCredentials,
   sparseFoldersFor,
   type ForgeKind,
+  type GitCredentials,
   type RepoTree,
 } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
@@ -16,10 +19,6 @@ import {
   resolveLocalRepoPath,
   type GitOpsSettings,
 } from '../services/gitopsSettings';
-import {
-  resolveGitCredentials,
-  type GitCredentials,
-} from '../scm/resolveGitCredentials';
 import { runStage } from './stages';
 
 type Z = typeof zod;
@@ -104,9 +103,7 @@ export async function resolveGitOpsTarget(
 
 /** Basic-auth user git should pair with the token, per forge. */
 export function tokenUsername(target: GitOpsTarget): string | undefined {
-  if (target.credentials.username) return target.credentials.username;
-  if (target.forge === 'gitlab') return 'oauth2';
-  return undefined;
+  return gitTokenUsername(target.forge, target.credentials);
 }
 
 /** Fetches the base branch into the cached clone and returns a read-only view of it. */

@@ -1,6 +1,5 @@
 import type { ScmIntegrationRegistry } from '@backstage/integration';
-import type { ForgeKind } from '@gpu-gitops/plugin-gpu-node';
-import { remoteHost } from './resolveGitCredentials';
+import { remoteHost, type ForgeKind } from '@gpu-gitops/plugin-gpu-node';
 
 /**
  * The forge API root for the repository host, as the Backstage integration

@@ -1,6 +1,10 @@
 import { ConfigReader } from '@backstage/config';
 import { ScmIntegrations } from '@backstage/integration';
-import { remoteHost, resolveGitCredentials } from './resolveGitCredentials';
+import {
+  gitTokenUsername,
+  remoteHost,
+  resolveGitCredentials,
+} from './resolveGitCredentials';
 
 const integrations = ScmIntegrations.fromConfig(
   new ConfigReader({
@@ -87,5 +91,23 @@ describe('resolveGitCredentials', () => {
         integrations,
       }),
     ).resolves.toEqual({ source: 'none' });
+  });
+});
+
+describe('gitTokenUsername', () => {
+  it('pairs the token with the integration user, oauth2 for GitLab, else git default', () => {
+    expect(
+      gitTokenUsername('gitea', {
+        token: 't',
+        username: 'bot',
+        source: 'integration',
+      }),
+    ).toBe('bot');
+    expect(
+      gitTokenUsername('gitlab', { token: 't', source: 'integration' }),
+    ).toBe('oauth2');
+    expect(
+      gitTokenUsername('github', { token: 't', source: 'integration' }),
+    ).toBeUndefined();
   });
 });

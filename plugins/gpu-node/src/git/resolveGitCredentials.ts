@@ -1,9 +1,16 @@
+/**
+ * Credentials for the GitOps repository from Backstage's `integrations`
+ * config — one rule for every git client of the project (the scaffolder
+ * module's publisher and the gpu backend's allocation index), so a repository
+ * the publisher can push to is one the index can read.
+ */
+
 import {
   DefaultGithubCredentialsProvider,
   type GithubCredentialsProvider,
   type ScmIntegrationRegistry,
 } from '@backstage/integration';
-import type { ForgeKind } from '@gpu-gitops/plugin-gpu-node';
+import type { ForgeKind } from '../forges/types';
 
 /** What git and the forge API need to authenticate. Never logged. */
 export interface GitCredentials {
@@ -72,4 +79,17 @@ export async function resolveGitCredentials(options: {
     };
   }
   return { source: 'none' };
+}
+
+/**
+ * The basic-auth user git pairs with the token: the integration's own (Gitea),
+ * `oauth2` for GitLab, otherwise git's default `x-access-token` (GitHub).
+ */
+export function gitTokenUsername(
+  forge: ForgeKind,
+  credentials: GitCredentials,
+): string | undefined {
+  if (credentials.username) return credentials.username;
+  if (forge === 'gitlab') return 'oauth2';
+  return undefined;
 }
