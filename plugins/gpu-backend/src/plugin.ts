@@ -3,11 +3,13 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
+import { ScmIntegrations } from '@backstage/integration';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { AllocationQueries } from './allocation/AllocationQueries';
 import { readGpuBackendConfig } from './config/readGpuBackendConfig';
 import { createRouter } from './http/router';
 import { GitFetchSource } from './repoIndex/gitSnapshot';
+import { integrationCredentials } from './repoIndex/integrationCredentials';
 import { emptySnapshot, RepoIndex } from './repoIndex/RepoIndex';
 
 /** Id of the scheduled task that refreshes the allocation index. */
@@ -35,7 +37,16 @@ export const gpuPlugin = createBackendPlugin({
         let snapshot = emptySnapshot;
         const gitops = settings.gitops;
         if (gitops) {
-          const source = new GitFetchSource(gitops);
+          const source = new GitFetchSource({
+            repoUrl: gitops.repoUrl,
+            baseBranch: gitops.baseBranch,
+            cacheDir: gitops.cacheDir,
+            credentials: integrationCredentials({
+              repoUrl: gitops.repoUrl,
+              forge: gitops.forge,
+              integrations: ScmIntegrations.fromConfig(config),
+            }),
+          });
           const index = new RepoIndex(
             {
               clusters: settings.clusters,

@@ -11,6 +11,7 @@ import {
   type ClusterProfile,
   type GpuCatalog,
 } from '@gpu-gitops/plugin-gpu-common';
+import { FORGE_KINDS, type ForgeKind } from '@gpu-gitops/plugin-gpu-node';
 import { compareText } from '../compareText';
 
 /** A duration as Backstage config and the scheduler take it (`{ seconds: 60 }`). */
@@ -22,6 +23,8 @@ export interface GpuBackendConfig {
   gitops?: {
     repoUrl: string;
     baseBranch: string;
+    /** `gpu.gitops.forge` (default local): picks the git user paired with an integration token. */
+    forge: ForgeKind;
     /** The index's own clone cache (never the publisher's). */
     cacheDir: string;
   };
@@ -41,8 +44,8 @@ function resolveRepoUrl(repoUrl: string): string {
 
 /**
  * Reads the same `gpu.gitops`, `gpu.clusters` and `gpu.catalog` keys the
- * scaffolder module reads (so both see one repository, one set of cluster
- * profiles and one catalog), plus `gpu.index`. Bad values fail start-up.
+ * scaffolder module reads (so both see one repository with the same
+ * credentials, one set of cluster profiles and one catalog), plus `gpu.index`. Bad values fail start-up.
  */
 export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
   const gpu = rootConfig.getOptionalConfig('gpu');
@@ -57,11 +60,19 @@ export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
         'gpu.gitops.repoUrl must not contain credentials; configure them under integrations',
       );
     }
+    const forge = (gitopsConfig.getOptionalString('forge') ??
+      'local') as ForgeKind;
+    if (!FORGE_KINDS.includes(forge)) {
+      throw new Error(
+        `gpu.gitops.forge must be one of ${FORGE_KINDS.join(', ')}, got "${forge}"`,
+      );
+    }
     const indexCacheDir = indexConfig?.getOptionalString('cacheDir');
     const sharedCacheDir = gitopsConfig.getOptionalString('cacheDir');
     gitops = {
       repoUrl: resolveRepoUrl(repoUrl),
       baseBranch: gitopsConfig.getOptionalString('baseBranch') ?? 'main',
+      forge,
       cacheDir: path.resolve(
         indexCacheDir ??
           path.join(

@@ -16,7 +16,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import {
   gitEnvironment,
+  isLocalRemote,
   redactCredentialPatterns as redactSecrets,
+  remoteHost,
+  Redactor,
+  type GitAuth,
 } from '@gpu-gitops/plugin-gpu-node';
 
 const run = promisify(execFile);
@@ -46,8 +50,16 @@ function pathspec(folders: string[]): string[] {
 /** Regular files only: symlinks (120000) and submodules (160000) are not manifests. */
 const REGULAR_FILE = /^100(644|755)$/;
 
+/**
+ * The token (and basic-auth user) for one fetch of the remote. Asked before
+ * every fetch, never kept: a GitHub App installation token expires after an
+ * hour, and a token held in a long-lived field is one more place to leak from.
+ */
+export type FetchCredentials = () => Promise<GitAuth>;
+
 export class GitFetchSource implements RepoSource {
   readonly gitDir: string;
+  /** For the local commands (ls-tree, diff, cat-file): they never need credentials. */
   private readonly env: Record<string, string>;
 
   constructor(
@@ -57,6 +69,8 @@ export class GitFetchSource implements RepoSource {
       baseBranch: string;
       /** Parent folder of the cache (one bare repository per remote URL). */
       cacheDir: string;
+      /** Credentials for an HTTP(S) remote; none for local paths and file:// URLs. */
+      credentials?: FetchCredentials;
     },
   ) {
     const key = createHash('sha256')
@@ -67,17 +81,37 @@ export class GitFetchSource implements RepoSource {
     this.env = gitEnvironment(options.repoUrl, {});
   }
 
-  private async git(args: string[]): Promise<string> {
+  private async git(
+    args: string[],
+    env: Record<string, string> = this.env,
+    redactor?: Redactor,
+  ): Promise<string> {
     try {
       const { stdout } = await run('git', args, {
         cwd: this.gitDir,
-        env: this.env,
+        env,
         maxBuffer: 1 << 30,
       });
       return stdout;
     } catch (error) {
+      const message = `git ${args[0]} failed: ${(error as Error).message}`;
       throw new Error(
-        redactSecrets(`git ${args[0]} failed: ${(error as Error).message}`),
+        redactor ? redactor.redact(message) : redactSecrets(message),
+      );
+    }
+  }
+
+  /** The auth header goes in the fetch's environment only (gpu-node's gitEnvironment: never URL or argv). */
+  private async fetchAuth(): Promise<GitAuth> {
+    const { repoUrl, credentials } = this.options;
+    if (!credentials || isLocalRemote(repoUrl)) return {};
+    try {
+      return await credentials();
+    } catch (error) {
+      throw new Error(
+        redactSecrets(
+          `credentials for ${remoteHost(repoUrl)} could not be resolved: ${(error as Error).message}`,
+        ),
       );
     }
   }
@@ -90,17 +124,34 @@ export class GitFetchSource implements RepoSource {
       await fs.mkdir(this.gitDir, { recursive: true });
       await this.git(['init', '--bare', '--quiet']);
     }
+    const auth = await this.fetchAuth();
     // Depth 1 keeps the cache small; the previous tip stays in the object
     // store, so `git diff old new` still works after the fetch.
-    await this.git([
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--depth',
-      '1',
-      this.options.repoUrl,
-      `+${ref}:${ref}`,
-    ]);
+    try {
+      await this.git(
+        [
+          'fetch',
+          '--quiet',
+          '--no-tags',
+          '--depth',
+          '1',
+          this.options.repoUrl,
+          `+${ref}:${ref}`,
+        ],
+        gitEnvironment(this.options.repoUrl, auth),
+        new Redactor([auth.token]),
+      );
+    } catch (error) {
+      const host = remoteHost(this.options.repoUrl);
+      if (auth.token || !host) throw error;
+      // Public repositories need no token, so its absence is only worth
+      // naming once the remote has refused us.
+      throw new Error(
+        `${(error as Error).message}\nNo credentials were sent to ${host}: ` +
+          `configure an integrations entry (github, gitlab or gitea) for ${host} ` +
+          'if the repository is private.',
+      );
+    }
     return { revision: await this.readRef(ref) };
   }
 

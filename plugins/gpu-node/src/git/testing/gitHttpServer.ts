@@ -23,8 +23,11 @@ export interface GitHttpServer {
 export async function startGitHttpServer(options: {
   /** Folder holding bare repositories (served as /<name>.git). */
   projectRoot: string;
-  /** The exact Authorization header required; others get 401. */
-  authorization: string;
+  /**
+   * The exact Authorization header required; others get 401. A function is
+   * asked on every request (a token that rotates, as GitHub App tokens do).
+   */
+  authorization: string | (() => string);
   /** Called on each request while the client's git processes are alive. */
   onRequest?: () => void;
 }): Promise<GitHttpServer> {
@@ -37,7 +40,11 @@ export async function startGitHttpServer(options: {
       url: req.url ?? '',
       authorization: req.headers.authorization,
     });
-    if (req.headers.authorization !== options.authorization) {
+    const expected =
+      typeof options.authorization === 'function'
+        ? options.authorization()
+        : options.authorization;
+    if (req.headers.authorization !== expected) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' });
       res.end('unauthorized\n');
       return;
