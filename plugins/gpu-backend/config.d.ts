@@ -3,7 +3,9 @@
  * `gpu.gitops`, `gpu.clusters` and `gpu.catalog` are declared once, by
  * @gpu-gitops/plugin-scaffolder-backend-module-gpu (config.d.ts): Backstage
  * merges the schemas of all packages, so this file declares only the keys
- * this package adds.
+ * this package adds. The index fetches `gpu.gitops.repoUrl` with the
+ * credentials of the `integrations` entry for its host, as the scaffolder
+ * module does; `gpu.gitops.forge` picks the git user paired with the token.
  */
 export interface Config {
   gpu?: {

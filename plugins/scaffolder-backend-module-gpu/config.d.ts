@@ -14,7 +14,11 @@ export interface Config {
       repoUrl: string;
       /** Branch pull requests target. Default `main`. */
       baseBranch?: string;
-      /** Where the pull request lives. Default `local` (the pushed branch is the PR). */
+      /**
+       * Where the pull request lives. Default `local` (the pushed branch is the
+       * PR). Also picks the git user paired with an integration token, for
+       * this module and for the gpu backend's allocation index.
+       */
       forge?: 'local' | 'github' | 'gitlab' | 'gitea';
       /** Commit author; default `Backstage GPU <gpu-bot@backstage.local>`. */
       author?: {
