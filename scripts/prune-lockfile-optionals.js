@@ -19,7 +19,9 @@ const packages = lock.packages ?? {};
 function resolves(location, name) {
   let dir = location;
   for (;;) {
-    const candidate = dir ? `${dir}/node_modules/${name}` : `node_modules/${name}`;
+    const candidate = dir
+      ? `${dir}/node_modules/${name}`
+      : `node_modules/${name}`;
     if (packages[candidate]) return true;
     if (!dir) return false;
     const parent = dir.lastIndexOf('/node_modules/');
@@ -41,4 +43,6 @@ for (const [location, entry] of Object.entries(packages)) {
 }
 
 fs.writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(`package-lock.json: pruned ${pruned} optional dependencies the registry does not serve`);
+console.log(
+  `package-lock.json: pruned ${pruned} optional dependencies the registry does not serve`,
+);

@@ -208,7 +208,9 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       status: 'completed',
       log: '',
     });
-    expect(output.links[0].url).toBe(`file://${repo.bareDir}#gpu/bootstrap-prod`);
+    expect(output.links[0].url).toBe(
+      `file://${repo.bareDir}#gpu/bootstrap-prod`,
+    );
     expect(await repo.files('gpu/bootstrap-prod')).toContain(
       'clusters/prod/gpu-operator/values.yaml',
     );
