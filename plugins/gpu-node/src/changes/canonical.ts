@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { fastPlainYaml } from './fastYaml';
 
 /** One serializer setting for every file we write, so concurrent branches produce identical text. */
 export const YAML_OPTIONS = {
@@ -6,9 +7,12 @@ export const YAML_OPTIONS = {
   flowCollectionPadding: false,
 } as const;
 
-/** Serializes plain data to YAML (block style, trailing newline). */
+/**
+ * Serializes plain data to YAML (block style, trailing newline): the fast
+ * path when it is sure to write what `yaml` would, else `yaml` itself.
+ */
 export function toYaml(value: unknown): string {
-  const text = stringify(value, YAML_OPTIONS);
+  const text = fastPlainYaml(value) ?? stringify(value, YAML_OPTIONS);
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
