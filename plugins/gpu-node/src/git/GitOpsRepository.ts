@@ -6,11 +6,9 @@
  * current base, pushed with a lease so we never overwrite commits that are not
  * ours. Every message that leaves this file is redacted.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import type { FileChange } from '../changes/types';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
 import {
@@ -20,7 +18,7 @@ import {
   isLocalRemote,
 } from './auth';
 import { classifyGitFailure, GitOpsError } from './errors';
-import { createSimpleGit } from './simpleGitClient';
+import { runGit } from './runGit';
 import { withCloneLock } from './cloneLock';
 
 export interface GitAuthor {
@@ -332,7 +330,7 @@ export class GitOpsRepository {
     // Every git process costs tens of milliseconds on a big repository, so a
     // fresh clone skips what it cannot need (fetch, clean); see `npm run bench`.
     const freshClone = await this.ensureClone();
-    const git = this.git(this.workDir);
+    const git = this.workDir;
     if (!freshClone) {
       // Leftovers of a killed run: a lock file, a half-made commit, dirty files.
       await fs.rm(path.join(this.workDir, '.git', 'index.lock'), {
@@ -411,7 +409,7 @@ export class GitOpsRepository {
     this.logger.info(
       `cloning ${this.repoUrl} (${this.baseBranch}) into the cache`,
     );
-    await this.run(this.git(path.dirname(this.workDir)), args);
+    await this.run(path.dirname(this.workDir), args);
     return true;
   }
 
@@ -419,17 +417,21 @@ export class GitOpsRepository {
   private async isHealthyClone(): Promise<boolean> {
     try {
       await fs.access(path.join(this.workDir, '.git'));
-      const git = this.git(this.workDir);
+      const git = this.workDir;
       const url = (
-        await git.raw(['config', '--get', 'remote.origin.url'])
+        await runGit(git, ['config', '--get', 'remote.origin.url'], this.env)
       ).trim();
       if (url !== this.repoUrl) return false;
-      await git.raw([
-        'rev-parse',
-        '--verify',
-        '--quiet',
-        `refs/remotes/origin/${this.baseBranch}`,
-      ]);
+      await runGit(
+        git,
+        [
+          'rev-parse',
+          '--verify',
+          '--quiet',
+          `refs/remotes/origin/${this.baseBranch}`,
+        ],
+        this.env,
+      );
       return true;
     } catch {
       return false;
@@ -437,7 +439,7 @@ export class GitOpsRepository {
   }
 
   /** Cone-mode sparse checkout of `folders`; an empty folder ('' = repository root) means everything. */
-  private async setSparse(git: SimpleGit, folders: string[]): Promise<void> {
+  private async setSparse(git: string, folders: string[]): Promise<void> {
     if (folders.some(f => f.replace(/^[./]+|\/+$/g, '') === '')) {
       await this.run(git, ['sparse-checkout', 'disable']);
       this.sparse = false;
@@ -456,7 +458,7 @@ export class GitOpsRepository {
   private async remoteBranch(
     branch: string,
   ): Promise<RemoteBranchState | undefined> {
-    const git = this.git(this.workDir);
+    const git = this.workDir;
     const listing = await this.run(git, [
       'ls-remote',
       'origin',
@@ -497,7 +499,7 @@ export class GitOpsRepository {
     built: BuiltCommit,
     trailer: string,
   ): Promise<CommitResult | undefined> {
-    const git = this.git(this.workDir);
+    const git = this.workDir;
     const folders = [
       ...new Set(built.changes.map(c => folderOf(c.path)).filter(Boolean)),
     ] as string[];
@@ -554,7 +556,7 @@ export class GitOpsRepository {
     expectedSha: string | undefined,
   ): Promise<'pushed' | 'up-to-date'> {
     const ref = `refs/heads/${branch}`;
-    const output = await this.run(this.git(this.workDir), [
+    const output = await this.run(this.workDir, [
       'push',
       '--porcelain',
       `--force-with-lease=${ref}:${expectedSha ?? ''}`,
@@ -565,20 +567,14 @@ export class GitOpsRepository {
     return /^=\t/m.test(output) ? 'up-to-date' : 'pushed';
   }
 
-  private git(baseDir: string): SimpleGit {
-    return createSimpleGit(baseDir, this.env);
-  }
-
+  /** Runs git in `cwd`; failures become GitOpsErrors with the secrets redacted. */
   private async run(
-    git: SimpleGit,
+    cwd: string,
     args: string[],
     stdin?: string,
   ): Promise<string> {
     try {
-      if (stdin !== undefined) {
-        return await runWithStdin(this.workDir, args, stdin, this.env);
-      }
-      return await git.raw(args);
+      return await runGit(cwd, args, this.env, stdin);
     } catch (error) {
       const message = this.redactor.redact(
         `git ${args[0]} failed for ${this.repoUrl}: ${(error as Error).message ?? String(error)}`.trim(),
@@ -600,31 +596,4 @@ export class GitOpsRepository {
 
 function firstLine(text: string): string {
   return text.split('\n').find(l => l.trim()) ?? text;
-}
-
-/** simple-git cannot feed stdin; commit messages go through stdin to stay out of argv. */
-async function runWithStdin(
-  cwd: string,
-  args: string[],
-  stdin: string,
-  env: Record<string, string>,
-): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const child = spawn('git', args, {
-      cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', d => (out += d));
-    child.stderr.on('data', d => (err += d));
-    child.on('error', reject);
-    child.on('close', code =>
-      code === 0
-        ? resolve(out)
-        : reject(new Error(`${err}${out}`.trim() || `exit code ${code}`)),
-    );
-    child.stdin.end(stdin);
-  });
 }
