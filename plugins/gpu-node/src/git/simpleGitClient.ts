@@ -1,4 +1,7 @@
 /**
+ * simple-git for tests and their helpers that drive real repositories (the
+ * publisher itself runs git through runGit; see why there).
+ *
  * simple-git guards the child environment: GIT_* variables we set on purpose
  * (auth header via GIT_CONFIG_*, author identity, no prompts) must be named in
  * `allowEnvironment`, and the GIT_CONFIG_COUNT route needs its unsafe flag.
