@@ -1,4 +1,5 @@
 import { parseAllDocuments } from 'yaml';
+import { readPlainYamlDocuments } from './readPlainYaml';
 
 /** A file the reader could not use, and why (reported, never fatal). */
 export interface SkippedFile {
@@ -21,11 +22,23 @@ export function isYamlPath(path: string): boolean {
 /**
  * Parses every document of a YAML file. Empty files and comment-only
  * documents yield nothing; a syntax error yields a skip reason instead of a throw.
+ * Plain files take the fast reader; anything it declines (aliases, tags,
+ * complex keys, errors) is read by `yaml`, which also words the errors.
  */
 export function parseYamlDocuments(
   path: string,
   text: string,
 ): { documents: ParsedDocument[]; error?: string } {
+  const fast = readPlainYamlDocuments(text);
+  if (fast) {
+    const documents: ParsedDocument[] = [];
+    fast.forEach((value, index) => {
+      if (value !== null && value !== undefined) {
+        documents.push({ path, index, value });
+      }
+    });
+    return { documents };
+  }
   let docs;
   try {
     docs = parseAllDocuments(text);
