@@ -1,5 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -59,10 +65,16 @@ spec:
 }
 
 describe('gpu-gitops pr --forge local', () => {
+  const roots: string[] = [];
+  afterAll(() => {
+    for (const root of roots) rmSync(root, { recursive: true, force: true });
+  });
+
   it.each(Object.entries(modes))(
     '%s: pushes the branch, a re-run changes nothing, and the merged tree validates',
     async (mode, gpu) => {
       const root = mkdtempSync(path.join(tmpdir(), 'gpu-gitops-pr-'));
+      roots.push(root);
       const bare = await seedBareRepo(root);
       const name = `${mode}-app`;
       writeFileSync(path.join(root, 'req.yaml'), requestFor(name, gpu));

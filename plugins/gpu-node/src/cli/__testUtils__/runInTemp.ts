@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../main';
@@ -9,9 +9,18 @@ export interface CliRun {
   stderr: string;
 }
 
-/** A temp working directory with the given files, for running the CLI in-process. */
+const workdirs: string[] = [];
+// Registered in every test file that imports this helper.
+afterAll(() => {
+  for (const dir of workdirs.splice(0)) {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A temp working directory with the given files, for running the CLI in-process (removed after the file's tests). */
 export function makeWorkdir(files: Record<string, string> = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'gpu-gitops-cli-'));
+  workdirs.push(dir);
   for (const [name, content] of Object.entries(files)) {
     writeFileSync(path.join(dir, name), content);
   }
