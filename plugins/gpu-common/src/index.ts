@@ -55,3 +55,4 @@ export * from './output/plan-json';
 export * from './output/plan-text';
 export type * from './allocation/types';
 export * from './catalog/model-choices';
+export * from './yaml/readPlainYaml';

@@ -1,5 +1,6 @@
 import { parseAllDocuments, visit } from 'yaml';
 import { GpuInputError } from '../errors';
+import { readPlainYamlDocuments } from '../yaml/readPlainYaml';
 import { parseGpuRequest } from './schema';
 import type { GpuRequest } from './types';
 
@@ -30,6 +31,13 @@ export function parseGpuRequestYaml(text: string): GpuRequest {
       'max-size',
       `the request is larger than ${MAX_REQUEST_YAML_BYTES} bytes`,
     );
+  }
+  // The common case, one plain mapping, takes the fast reader (it declines
+  // anchors, aliases and anything else unusual); every refusal below is
+  // worded by `yaml`.
+  const plain = readPlainYamlDocuments(text);
+  if (plain?.length === 1 && isMapping(plain[0])) {
+    return parseGpuRequest(plain[0]);
   }
   const documents = parseAllDocuments(text, {
     uniqueKeys: true,
@@ -73,11 +81,15 @@ export function parseGpuRequestYaml(text: string): GpuRequest {
     );
   }
   const value: unknown = document.toJS({ maxAliasCount: 0 });
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+  if (!isMapping(value)) {
     fail(
       'yaml-mapping',
       'the request must be a YAML mapping (key: value pairs)',
     );
   }
   return parseGpuRequest(value);
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

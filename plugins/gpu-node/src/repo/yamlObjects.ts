@@ -1,5 +1,5 @@
 import { parseAllDocuments } from 'yaml';
-import { readPlainYamlDocuments } from './readPlainYaml';
+import { readPlainYamlDocuments } from '@gpu-gitops/plugin-gpu-common';
 
 /** A file the reader could not use, and why (reported, never fatal). */
 export interface SkippedFile {
