@@ -330,13 +330,12 @@ export class GitOpsRepository {
     // Every git process costs tens of milliseconds on a big repository, so a
     // fresh clone skips what it cannot need (fetch, clean); see `npm run bench`.
     const freshClone = await this.ensureClone();
-    const git = this.workDir;
     if (!freshClone) {
       // Leftovers of a killed run: a lock file, a half-made commit, dirty files.
       await fs.rm(path.join(this.workDir, '.git', 'index.lock'), {
         force: true,
       });
-      await this.run(git, [
+      await this.run([
         'fetch',
         '--prune',
         '--no-tags',
@@ -346,11 +345,11 @@ export class GitOpsRepository {
         `+refs/heads/${this.baseBranch}:refs/remotes/origin/${this.baseBranch}`,
       ]);
     }
-    await this.setSparse(git, sparsePaths);
+    await this.setSparse(sparsePaths);
     if (!freshClone) {
       // A fresh clone is already on the base; a reused one may sit on our
       // last commit or hold a killed run's leftovers.
-      await this.run(git, [
+      await this.run([
         'checkout',
         '--force',
         '--detach',
@@ -359,7 +358,7 @@ export class GitOpsRepository {
       if (!(await this.takeCleanMark())) {
         // Only the folders this run reads and writes can matter: files are
         // committed by explicit path, so stray files elsewhere are harmless.
-        await this.run(git, [
+        await this.run([
           'clean',
           '-ffdq',
           '--',
@@ -367,7 +366,7 @@ export class GitOpsRepository {
         ]);
       }
     }
-    return (await this.run(git, ['rev-parse', 'HEAD'])).trim();
+    return (await this.run(['rev-parse', 'HEAD'])).trim();
   }
 
   /** Marks the work tree as left clean by a finished run (no `git clean` next time). */
@@ -409,7 +408,7 @@ export class GitOpsRepository {
     this.logger.info(
       `cloning ${this.repoUrl} (${this.baseBranch}) into the cache`,
     );
-    await this.run(path.dirname(this.workDir), args);
+    await this.run(args, { cwd: path.dirname(this.workDir) });
     return true;
   }
 
@@ -417,13 +416,16 @@ export class GitOpsRepository {
   private async isHealthyClone(): Promise<boolean> {
     try {
       await fs.access(path.join(this.workDir, '.git'));
-      const git = this.workDir;
       const url = (
-        await runGit(git, ['config', '--get', 'remote.origin.url'], this.env)
+        await runGit(
+          this.workDir,
+          ['config', '--get', 'remote.origin.url'],
+          this.env,
+        )
       ).trim();
       if (url !== this.repoUrl) return false;
       await runGit(
-        git,
+        this.workDir,
         [
           'rev-parse',
           '--verify',
@@ -439,9 +441,9 @@ export class GitOpsRepository {
   }
 
   /** Cone-mode sparse checkout of `folders`; an empty folder ('' = repository root) means everything. */
-  private async setSparse(git: string, folders: string[]): Promise<void> {
+  private async setSparse(folders: string[]): Promise<void> {
     if (folders.some(f => f.replace(/^[./]+|\/+$/g, '') === '')) {
-      await this.run(git, ['sparse-checkout', 'disable']);
+      await this.run(['sparse-checkout', 'disable']);
       this.sparse = false;
       this.sparseFolders = [];
       return;
@@ -451,22 +453,21 @@ export class GitOpsRepository {
       ...new Set(folders.map(f => f.replace(/^\/+|\/+$/g, '')).filter(Boolean)),
     ].sort();
     this.sparseFolders = unique;
-    await this.run(git, ['sparse-checkout', 'set', '--cone', '--', ...unique]);
+    await this.run(['sparse-checkout', 'set', '--cone', '--', ...unique]);
   }
 
   /** The remote branch's tip, or undefined when the branch does not exist. */
   private async remoteBranch(
     branch: string,
   ): Promise<RemoteBranchState | undefined> {
-    const git = this.workDir;
-    const listing = await this.run(git, [
+    const listing = await this.run([
       'ls-remote',
       'origin',
       `refs/heads/${branch}`,
     ]);
     const sha = listing.split(/\s+/)[0];
     if (!sha) return undefined;
-    await this.run(git, [
+    await this.run([
       'fetch',
       '--no-tags',
       '--depth',
@@ -474,7 +475,7 @@ export class GitOpsRepository {
       'origin',
       `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
     ]);
-    const raw = await this.run(git, ['cat-file', 'commit', sha]);
+    const raw = await this.run(['cat-file', 'commit', sha]);
     const [header, ...rest] = raw.split('\n\n');
     const lines = header.split('\n');
     return {
@@ -499,7 +500,6 @@ export class GitOpsRepository {
     built: BuiltCommit,
     trailer: string,
   ): Promise<CommitResult | undefined> {
-    const git = this.workDir;
     const folders = [
       ...new Set(built.changes.map(c => folderOf(c.path)).filter(Boolean)),
     ] as string[];
@@ -507,7 +507,7 @@ export class GitOpsRepository {
       f => !this.sparseFolders.some(s => f === s || f.startsWith(`${s}/`)),
     );
     if (this.sparse && uncovered.length) {
-      await this.run(git, ['sparse-checkout', 'add', '--', ...uncovered]);
+      await this.run(['sparse-checkout', 'add', '--', ...uncovered]);
       this.sparseFolders.push(...uncovered);
     }
     // The commit is made on the detached base (sync checked it out) and
@@ -523,14 +523,12 @@ export class GitOpsRepository {
       await fs.writeFile(target, change.content, 'utf8');
     }
     const files = built.changes.map(c => c.path);
-    await this.run(git, ['add', '--', ...files]);
+    await this.run(['add', '--', ...files]);
     const message = `${built.message.trim()}\n\n${trailer}\n`;
     try {
-      await this.run(
-        git,
-        ['commit', '--quiet', '--no-verify', '--file=-'],
-        message,
-      );
+      await this.run(['commit', '--quiet', '--no-verify', '--file=-'], {
+        stdin: message,
+      });
     } catch (error) {
       // `git commit` exits 1 with "nothing to commit" when the files equal the base.
       if (/nothing (added )?to commit|no changes added/i.test(String(error))) {
@@ -539,9 +537,7 @@ export class GitOpsRepository {
       throw error;
     }
 
-    const [sha, tree] = (
-      await this.run(git, ['rev-parse', 'HEAD', 'HEAD^{tree}'])
-    )
+    const [sha, tree] = (await this.run(['rev-parse', 'HEAD', 'HEAD^{tree}']))
       .trim()
       .split('\n');
     return { sha, tree, files: [...files].sort() };
@@ -556,7 +552,7 @@ export class GitOpsRepository {
     expectedSha: string | undefined,
   ): Promise<'pushed' | 'up-to-date'> {
     const ref = `refs/heads/${branch}`;
-    const output = await this.run(this.workDir, [
+    const output = await this.run([
       'push',
       '--porcelain',
       `--force-with-lease=${ref}:${expectedSha ?? ''}`,
@@ -567,14 +563,18 @@ export class GitOpsRepository {
     return /^=\t/m.test(output) ? 'up-to-date' : 'pushed';
   }
 
-  /** Runs git in `cwd`; failures become GitOpsErrors with the secrets redacted. */
+  /** Runs git (in the work tree unless told otherwise); failures become GitOpsErrors with the secrets redacted. */
   private async run(
-    cwd: string,
     args: string[],
-    stdin?: string,
+    options: { cwd?: string; stdin?: string } = {},
   ): Promise<string> {
     try {
-      return await runGit(cwd, args, this.env, stdin);
+      return await runGit(
+        options.cwd ?? this.workDir,
+        args,
+        this.env,
+        options.stdin,
+      );
     } catch (error) {
       const message = this.redactor.redact(
         `git ${args[0]} failed for ${this.repoUrl}: ${(error as Error).message ?? String(error)}`.trim(),
