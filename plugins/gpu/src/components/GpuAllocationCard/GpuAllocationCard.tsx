@@ -28,6 +28,9 @@ import { ShareBar } from '../bars/ShareBar';
 import { VramBar } from '../bars/VramBar';
 import { formatUsd } from '../format/format';
 
+/** An amount of money reads badly broken over two lines. */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 /** Where a developer asks for GPUs: the scaffolder template of this project. */
 export const GPU_TEMPLATE_PATH = '/create/templates/default/gpu-workload';
 
@@ -141,7 +144,9 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           {a.cluster}
         </Typography>
       </TableCell>
-      <TableCell align="right">{formatUsd(a.usdPerMonth)}</TableCell>
+      <TableCell align="right" style={NO_WRAP}>
+        {formatUsd(a.usdPerMonth)}
+      </TableCell>
     </TableRow>
   );
 }
