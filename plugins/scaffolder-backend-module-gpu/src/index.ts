@@ -13,4 +13,7 @@ export {
   createGpuActionServices,
   type GpuActionServices,
 } from './services/gpuActionServices';
-export { gpuWorkloadValues } from './templates/gpuWorkloadValues';
+export {
+  GPU_WORKLOAD_DEFAULTS,
+  gpuWorkloadValues,
+} from './templates/gpuWorkloadValues';

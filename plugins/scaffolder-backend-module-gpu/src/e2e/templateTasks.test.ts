@@ -1,5 +1,8 @@
 import request from 'supertest';
-import { gpuWorkloadValues } from '../templates/gpuWorkloadValues';
+import {
+  GPU_WORKLOAD_DEFAULTS,
+  gpuWorkloadValues,
+} from '../templates/gpuWorkloadValues';
 import yaml from 'yaml';
 import type { TestBackend } from '@backstage/backend-test-utils';
 import { validateGitOpsTree } from '@gpu-gitops/plugin-gpu-node';
@@ -17,21 +20,12 @@ import {
 // Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
 
-/** A gpu-workload request, flat (see gpuWorkloadValues for what the form sends). */
+/** A gpu-workload request, flat, on the form's defaults (gpuWorkloadValues nests it as the form sends it). */
 function workloadValues(overrides: Record<string, unknown>) {
   return {
+    ...GPU_WORKLOAD_DEFAULTS,
     name: 'svc',
-    namespace: 'ml',
     owner: 'group:default/ml-platform',
-    cluster: '',
-    catalogInfoUrl: '',
-    model: 'auto',
-    sharing: 'exclusive',
-    replicas: 1,
-    vramGiB: 8,
-    gpusPerReplica: 1,
-    capacityTypes: ['on-demand'],
-    workloadType: 'new',
     image: 'ghcr.io/example/svc:1.0.0',
     ...overrides,
   };

@@ -1,13 +1,35 @@
 /**
+ * What the gpu-workload form sends for every field a person leaves alone:
+ * the defaults in templates/gpu-workload/template.yaml (a test keeps the
+ * two equal). Name, owner and image have none.
+ */
+export const GPU_WORKLOAD_DEFAULTS = {
+  namespace: 'ml',
+  cluster: '',
+  catalogInfoUrl: '',
+  model: 'auto',
+  sharing: 'exclusive',
+  replicas: 1,
+  vramGiB: 8,
+  gpusPerReplica: 1,
+  capacityTypes: ['on-demand'],
+  workloadType: 'new',
+};
+
+/**
  * The `values` of a gpu-workload template task, as the form sends them: the
  * GPU part is the GpuRequestPicker field's object under `gpu`, every other
- * key is a page field. For scripts and tests that start tasks through the
- * scaffolder REST API from a flat description of the request.
+ * key is a page field, and what `flat` leaves out takes the form's default.
+ * For scripts and tests that start tasks through the scaffolder REST API
+ * from a flat description of the request.
  */
 export function gpuWorkloadValues(
   flat: Record<string, unknown>,
 ): Record<string, unknown> {
-  const { model, sharing, replicas, vramGiB, gpusPerReplica, ...rest } = flat;
+  const { model, sharing, replicas, vramGiB, gpusPerReplica, ...rest } = {
+    ...GPU_WORKLOAD_DEFAULTS,
+    ...flat,
+  };
   return {
     ...rest,
     gpu: { model, sharing, replicas, vramGiB, gpusPerReplica },

@@ -9,6 +9,7 @@ import { createGpuPlanAction } from '../actions/gpuPlan';
 import { testServices } from '../__testUtils__/testServices';
 import { gpuModelChoices } from '@gpu-gitops/plugin-gpu-common';
 import { syncTemplateModels } from './syncTemplateModels';
+import { GPU_WORKLOAD_DEFAULTS } from './gpuWorkloadValues';
 
 const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');
 
@@ -96,6 +97,18 @@ describe('software templates', () => {
         ]);
       }
     }
+  });
+
+  it("gpu-workload's defaults are GPU_WORKLOAD_DEFAULTS (what scripts get for fields they leave out)", async () => {
+    const template = await readTemplate('gpu-workload');
+    const defaults: Record<string, unknown> = {};
+    for (const page of template.spec.parameters) {
+      for (const [key, field] of Object.entries<any>(page.properties)) {
+        if (key === 'gpu') Object.assign(defaults, field.default);
+        else if (field.default !== undefined) defaults[key] = field.default;
+      }
+    }
+    expect(defaults).toEqual(GPU_WORKLOAD_DEFAULTS);
   });
 
   it('gpu-workload plans, opens the PR and links the PR and the entity', async () => {
