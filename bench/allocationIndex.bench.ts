@@ -4,7 +4,6 @@
  * after one new commit, and `GET /allocation` served at 200 requests/s.
  * All traffic goes to 127.0.0.1; request count and duration are bounded.
  */
-import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +24,7 @@ import {
   type RepoSource,
 } from '@gpu-gitops/plugin-gpu-backend/src/repoIndex/gitSnapshot';
 import { RepoIndex } from '@gpu-gitops/plugin-gpu-backend/src/repoIndex/RepoIndex';
+import { git } from './gitSync';
 import { formatMs, percentile, report } from './stats';
 
 const POOLS = 2_000;
@@ -34,17 +34,6 @@ const REQUESTS = 2_000;
 const COMMIT_ROUNDS = 5;
 const RATE_PER_SECOND = 200;
 const API_SECONDS = 5;
-
-function git(cwd: string, args: string[], input?: string): string {
-  const run = spawnSync('git', args, {
-    cwd,
-    input,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
-}
 
 const MODES = [
   {

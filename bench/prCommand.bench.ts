@@ -1,26 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '@gpu-gitops/plugin-gpu-node/src/cli/main';
+import { git } from './gitSync';
 import { formatMs, percentile, report } from './stats';
 
 const FILES = 20_000;
 const COMMITS = 5_000;
 const ROUNDS = 5;
-
-function git(cwd: string, args: string[], input?: string): string {
-  const run = spawnSync('git', args, {
-    cwd,
-    input,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  if (run.status !== 0) {
-    throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
-  }
-  return run.stdout;
-}
 
 /**
  * A big GitOps repository made with `git fast-import` (no work tree): FILES
