@@ -11,6 +11,7 @@ import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
 import { scaffolderModuleGpu } from '../module';
 import type { FixtureRepo } from './fixtureGitopsRepo';
+import { testGpuConfig } from './testGpuConfig';
 
 const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');
 
@@ -44,28 +45,7 @@ export async function startScaffolder(
       mockServices.rootConfig.factory({
         data: {
           backend: { baseUrl: 'http://localhost:7007' },
-          gpu: {
-            gitops: {
-              repoUrl: repo.bareDir,
-              baseBranch: 'main',
-              forge: 'local',
-              cacheDir: repo.cacheDir,
-            },
-            clusters: {
-              default: 'dev',
-              profiles: {
-                dev: { karpenterVersion: '1.14.1' },
-                prod: { karpenterVersion: '1.14.1' },
-                onprem: { provider: 'static', karpenterVersion: '1.14.1' },
-                // MPS needs MIG strategy "single" (the device plugin rejects MPS with "mixed").
-                inference: {
-                  karpenterVersion: '1.14.1',
-                  migStrategy: 'single',
-                },
-              },
-            },
-            ...gpu,
-          },
+          gpu: testGpuConfig(repo, gpu),
         },
       }),
     ],
