@@ -56,3 +56,4 @@ export * from './output/plan-text';
 export type * from './allocation/types';
 export * from './catalog/model-choices';
 export * from './yaml/readPlainYaml';
+export * from './capacity/poolNeed';
