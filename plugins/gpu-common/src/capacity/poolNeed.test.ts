@@ -1,5 +1,6 @@
 import {
   gpusNeeded,
+  referenceNodeShape,
   nodesNeeded,
   ReplicaTooLargeError,
   unitsOf,
@@ -60,5 +61,23 @@ describe('gpusNeeded', () => {
     // A 4-GPU node with 5 slices per GPU holds all 6: 4 GPUs.
     expect(gpusNeeded(groups, { unitsPerNode: 20, gpusPerNode: 4 })).toBe(4);
     expect(unitsOf(groups)).toBe(6);
+  });
+});
+
+describe('referenceNodeShape', () => {
+  it('takes the machine with the fewest GPUs that holds the largest replica', () => {
+    expect(referenceNodeShape([4, 1, 8], 5, 1)).toEqual({
+      gpusPerNode: 1,
+      unitsPerNode: 5,
+    });
+    expect(referenceNodeShape([4, 1, 8], 1, 3)).toEqual({
+      gpusPerNode: 4,
+      unitsPerNode: 4,
+    });
+    expect(referenceNodeShape([], 7, 1)).toEqual({
+      gpusPerNode: 1,
+      unitsPerNode: 7,
+    });
+    expect(referenceNodeShape([1, 2], 1, 4)).toBeUndefined();
   });
 });

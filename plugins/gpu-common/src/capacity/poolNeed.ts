@@ -80,6 +80,28 @@ export function gpusNeeded(
   return nodesNeeded(groups, shape.unitsPerNode) * shape.gpusPerNode;
 }
 
+/**
+ * The node shape a pool is sized with: its most granular machine (fewest
+ * GPUs) that still holds the largest replica. A limit counted in whole nodes
+ * of that shape is the smallest one that fits, and Karpenter can always meet
+ * it (it may launch those machines; larger ones only when they fit the
+ * limit). `gpuCounts` are the GPUs per node of the pool's instance types
+ * (an empty list means one GPU per node). Undefined when no machine of the
+ * pool holds the replica.
+ */
+export function referenceNodeShape(
+  gpuCounts: readonly number[],
+  unitsPerGpu: number,
+  largestReplicaUnits: number,
+): NodeShape | undefined {
+  const counts = gpuCounts.length > 0 ? gpuCounts : [1];
+  const fitting = counts
+    .filter(n => n > 0 && n * unitsPerGpu >= largestReplicaUnits)
+    .sort((a, b) => a - b);
+  if (fitting.length === 0) return undefined;
+  return { gpusPerNode: fitting[0], unitsPerNode: fitting[0] * unitsPerGpu };
+}
+
 /** Total units the groups ask for. */
 export function unitsOf(groups: readonly ReplicaGroup[]): number {
   return groups.reduce((sum, g) => sum + g.replicas * g.unitsPerReplica, 0);
