@@ -50,6 +50,12 @@ export interface Config {
           gpuTaintKey?: string;
           labelDomain?: string;
           consolidateAfter?: string;
+          /**
+           * Namespaces no GPU request may target (default: kube-system,
+           * kube-public, kube-node-lease, karpenter, gpu-operator; the
+           * namespaces of the two config ConfigMaps are always added).
+           */
+          systemNamespaces?: string[];
         };
       };
     };

@@ -34,4 +34,13 @@ export const defaultClusterProfile: Readonly<ClusterProfile> = Object.freeze({
   gpuTaintKey: 'nvidia.com/gpu',
   labelDomain: 'gpu.backstage.io',
   consolidateAfter: '5m',
+  // Kubernetes' own namespaces, and where Karpenter and the GPU Operator run
+  // by default (their Helm charts' install namespaces).
+  systemNamespaces: Object.freeze([
+    'kube-system',
+    'kube-public',
+    'kube-node-lease',
+    'karpenter',
+    'gpu-operator',
+  ]) as unknown as string[],
 }) as Readonly<ClusterProfile>;

@@ -41,6 +41,13 @@ describe('resolveClusterProfile', () => {
       gpuTaintKey: 'nvidia.com/gpu',
       labelDomain: 'gpu.backstage.io',
       consolidateAfter: '5m',
+      systemNamespaces: [
+        'kube-system',
+        'kube-public',
+        'kube-node-lease',
+        'karpenter',
+        'gpu-operator',
+      ],
     });
   });
 

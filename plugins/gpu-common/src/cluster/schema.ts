@@ -85,6 +85,7 @@ export const clusterProfileSchema = z
     consolidateAfter: z.string().regex(/^(([0-9]+(s|m|h))+|Never)$/, {
       message: 'must be a duration such as "5m", "1h30m" or "Never"',
     }),
+    systemNamespaces: z.array(dns1123Label).max(100),
   })
   .partial();
 
@@ -99,6 +100,7 @@ export function resolveClusterProfile(override?: unknown): ClusterProfile {
   if (override === undefined || override === null) {
     return {
       ...base,
+      systemNamespaces: [...base.systemNamespaces],
       nodeClass: { ...base.nodeClass },
       devicePluginConfigMap: { ...base.devicePluginConfigMap },
       migPartedConfigMap: { ...base.migPartedConfigMap },
@@ -114,6 +116,7 @@ export function resolveClusterProfile(override?: unknown): ClusterProfile {
   return {
     ...base,
     ...o,
+    systemNamespaces: [...(o.systemNamespaces ?? base.systemNamespaces)],
     nodeClass: { ...base.nodeClass, ...o.nodeClass },
     devicePluginConfigMap: {
       ...base.devicePluginConfigMap,

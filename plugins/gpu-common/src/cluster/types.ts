@@ -37,4 +37,10 @@ export interface ClusterProfile {
   labelDomain: string;
   /** `spec.disruption.consolidateAfter` for generated NodePools, e.g. `5m`. */
   consolidateAfter: string;
+  /**
+   * Namespaces no GPU request may target: the control plane's and the
+   * platform's own (the GPU Operator's and Karpenter's). The namespaces of
+   * the two config ConfigMaps are always added.
+   */
+  systemNamespaces: string[];
 }

@@ -35,6 +35,7 @@ import { decideExclusive } from './sharing-exclusive';
 import { decideMig } from './sharing-mig';
 import { decideMps } from './sharing-mps';
 import { decideTimeSlicing } from './sharing-time-slicing';
+import { checkRequestNamespace } from './system-namespaces';
 import type { Plan, PoolState, RepoState, Taint } from './types';
 
 /**
@@ -49,6 +50,7 @@ export function plan(
   cluster: ClusterProfile,
   repoState?: RepoState,
 ): Plan {
+  checkRequestNamespace(request, cluster);
   const index = indexCatalog(catalog);
   const provider = machineProviderFor(cluster.provider);
   checkLargestGpu(request, index);

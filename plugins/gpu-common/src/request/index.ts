@@ -1,5 +1,5 @@
 export type * from './types';
-export { SHARING_MODES } from './types';
+export { SHARING_MODES, WORKLOAD_KINDS } from './types';
 export {
   gpuRequestSchema,
   parseGpuRequest,

@@ -63,6 +63,24 @@ describe('parseGpuRequest', () => {
     expect(parsed.spec.capacityTypes).toEqual(['spot', 'on-demand']);
   });
 
+  it.each(['Deployment', 'StatefulSet', 'Job', 'CronJob'])(
+    'accepts an existing %s with the container that gets the GPU, and a cluster',
+    kind => {
+      const request = validRequest();
+      request.spec.cluster = 'prod-eu';
+      request.spec.workload = {
+        existing: { kind, name: 'trainer', container: 'api' },
+      };
+      const parsed = parseGpuRequest(request);
+      expect(parsed.spec.workload.existing).toEqual({
+        kind,
+        name: 'trainer',
+        container: 'api',
+      });
+      expect(parsed.spec.cluster).toBe('prod-eu');
+    },
+  );
+
   it.each([
     'nginx',
     'nginx:1.27',
@@ -292,6 +310,21 @@ describe('parseGpuRequest', () => {
       (r: any) => (r.spec.workload = { existing: { kind: 'Pod', name: 'x' } }),
       'spec.workload.existing.kind',
       'enum',
+    ],
+    [
+      'bad existing container',
+      (r: any) =>
+        (r.spec.workload = {
+          existing: { kind: 'Deployment', name: 'x', container: 'Api_1' },
+        }),
+      'spec.workload.existing.container',
+      'dns1123-label',
+    ],
+    [
+      'bad cluster',
+      (r: any) => (r.spec.cluster = 'Prod EU'),
+      'spec.cluster',
+      'dns1123-label',
     ],
     [
       'bad existing name',

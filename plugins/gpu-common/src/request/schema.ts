@@ -6,8 +6,8 @@ import {
   isImageReference,
   isOwnerRef,
 } from './formats';
-import type { GpuRequest, SharingMode } from './types';
-import { SHARING_MODES } from './types';
+import type { GpuRequest, SharingMode, WorkloadKind } from './types';
+import { SHARING_MODES, WORKLOAD_KINDS } from './types';
 import { zodIssuesToInputIssues } from './zod-issues';
 
 export const GPU_REQUEST_API_VERSION = 'gpu.backstage.io/v1alpha1';
@@ -95,8 +95,12 @@ const workloadSchema = z
       .optional(),
     existing: z
       .strictObject({
-        kind: z.enum(['Deployment', 'StatefulSet']),
+        kind: z.enum(
+          WORKLOAD_KINDS as unknown as [WorkloadKind, ...WorkloadKind[]],
+        ),
         name: dns1123Subdomain,
+        // Container names are DNS-1123 labels (Kubernetes API validation).
+        container: dns1123Label.optional(),
       })
       .optional(),
   })
@@ -156,6 +160,7 @@ export const gpuRequestSchema = z.strictObject({
           'must be a Backstage entity ref of a group or user, e.g. "group:default/ml-platform"',
         params: { rule: 'entity-ref' },
       }),
+    cluster: dns1123Label.optional(),
     gpu: gpuSchema,
     workload: workloadSchema,
     capacityTypes: capacityTypesSchema,

@@ -16,7 +16,26 @@ export const SHARING_MODES: readonly SharingMode[] = [
 
 export type CapacityType = 'spot' | 'on-demand';
 
-export type WorkloadKind = 'Deployment' | 'StatefulSet';
+/** The workload kinds a request can give GPUs to (their pod template is patched). */
+export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'Job' | 'CronJob';
+
+export const WORKLOAD_KINDS: readonly WorkloadKind[] = [
+  'Deployment',
+  'StatefulSet',
+  'Job',
+  'CronJob',
+];
+
+/** An existing workload of the GitOps repository that gets the GPUs. */
+export interface ExistingWorkloadRef {
+  kind: WorkloadKind;
+  name: string;
+  /**
+   * The container that gets the GPU. Optional when the workload has exactly
+   * one container; required (and checked against the repository) otherwise.
+   */
+  container?: string;
+}
 
 export interface GpuRequest {
   apiVersion: 'gpu.backstage.io/v1alpha1';
@@ -30,6 +49,12 @@ export interface GpuRequest {
   spec: {
     /** Backstage entity ref of the owner, e.g. `group:default/ml-platform`. */
     owner: string;
+    /**
+     * The cluster profile the request targets (DNS-1123 label). Optional in
+     * what users write (the configured default applies); the stored request
+     * always carries it, so it can be re-rendered on a moved base.
+     */
+    cluster?: string;
     gpu: {
       /** A catalog model id, or `auto` for the cheapest model that fits. */
       model: string;
@@ -45,7 +70,7 @@ export interface GpuRequest {
     /** Exactly one of `image` (a new workload) or `existing` (patch one). */
     workload: {
       image?: string;
-      existing?: { kind: WorkloadKind; name: string };
+      existing?: ExistingWorkloadRef;
     };
     capacityTypes: CapacityType[];
   };
