@@ -9,6 +9,7 @@ export * from './layout';
 export * from './repo';
 export * from './changes';
 export * from './validate';
+export * from './kustomize';
 export * from './redact';
 export * from './git';
 export * from './forges';

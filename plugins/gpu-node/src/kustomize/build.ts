@@ -1,0 +1,140 @@
+import { spawn } from 'child_process';
+import { resolve, sep } from 'path';
+import { asKubernetesObject } from '../repo/yamlObjects';
+import { parseYamlDocuments } from '../repo/yamlObjects';
+import { findKustomizeBinary } from './binary';
+import { KustomizeBuildError } from './errors';
+
+/** One object `kustomize build` printed. */
+export type BuiltObject = NonNullable<ReturnType<typeof asKubernetesObject>>;
+
+export interface KustomizeBuildOptions {
+  /** Kill kustomize after this long (default 60 s): a build never hangs a review. */
+  timeoutMs?: number;
+  /**
+   * Environment of the kustomize process, and where `KUSTOMIZE_BIN` is read
+   * (default: this process's environment).
+   */
+  env?: Record<string, string | undefined>;
+  /** Refuse output past this size (default 64 MiB) rather than hold it all. */
+  maxOutputBytes?: number;
+}
+
+export const DEFAULT_KUSTOMIZE_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+/** How many lines of kustomize's error we keep: the cause is on the first ones. */
+const ERROR_LINES = 3;
+
+/**
+ * kustomize's error, made readable: the `Error: ` prefix and the usage text
+ * cobra prints after it dropped, absolute paths of the built folder shown
+ * relative to it (so a message does not depend on where the tree was
+ * checked out), the first few non-empty lines kept.
+ */
+export function kustomizeErrorDetail(stderr: string, dir: string): string {
+  const root = resolve(dir);
+  const lines = stderr
+    .split('\n')
+    .map(line => line.trimEnd())
+    .filter(line => line.trim() !== '');
+  const usage = lines.findIndex(line => /^Usage:/.test(line));
+  const useful = (usage < 0 ? lines : lines.slice(0, usage))
+    .slice(0, ERROR_LINES)
+    .map(line =>
+      line
+        .replace(/^Error: /, '')
+        .split(`${root}${sep}`)
+        .join('')
+        .split(root)
+        .join('.'),
+    );
+  return useful.join('\n') || 'kustomize failed without a message';
+}
+
+/**
+ * Runs `kustomize build DIR` with the real kustomize and returns the objects
+ * it prints (the multi-document YAML parsed). Throws KustomizeBuildError
+ * with kustomize's own message when the build fails or times out, and
+ * KustomizeNotFoundError when no binary is installed.
+ *
+ * Runs with kustomize's safe defaults: the load restrictor stays
+ * `LoadRestrictionsRootOnly`, and no `--enable-helm`, `--enable-alpha-plugins`
+ * or `--enable-exec`, so a pull request cannot make the check run programs.
+ */
+export async function kustomizeBuild(
+  dir: string,
+  options: KustomizeBuildOptions = {},
+): Promise<BuiltObject[]> {
+  const binary = findKustomizeBinary(options.env ?? process.env);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_KUSTOMIZE_TIMEOUT_MS;
+  const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const stdout = await new Promise<string>((done, fail) => {
+    const child = spawn(binary, ['build', resolve(dir)], {
+      env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group on POSIX, so a timeout also ends any git that
+      // kustomize started for a remote base.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let stopped: string | undefined;
+    const stop = (why: string) => {
+      if (stopped) return;
+      stopped = why;
+      try {
+        if (process.platform !== 'win32' && child.pid !== undefined) {
+          process.kill(-child.pid, 'SIGKILL');
+        } else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(
+      () => stop(`kustomize build did not finish within ${timeoutMs} ms`),
+      timeoutMs,
+    );
+    child.stdout.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > maxOutput) {
+        stop(`kustomize build printed more than ${maxOutput} bytes`);
+        return;
+      }
+      out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', error => {
+      clearTimeout(timer);
+      fail(
+        new KustomizeBuildError(dir, `cannot run ${binary}: ${error.message}`),
+      );
+    });
+    child.on('close', code => {
+      clearTimeout(timer);
+      if (stopped) fail(new KustomizeBuildError(dir, stopped));
+      else if (code !== 0) {
+        fail(
+          new KustomizeBuildError(
+            dir,
+            kustomizeErrorDetail(Buffer.concat(err).toString('utf8'), dir),
+          ),
+        );
+      } else done(Buffer.concat(out).toString('utf8'));
+    });
+  });
+  const { documents, error } = parseYamlDocuments('kustomize build', stdout);
+  if (error) {
+    throw new KustomizeBuildError(
+      dir,
+      `kustomize printed invalid YAML: ${error}`,
+    );
+  }
+  const objects: BuiltObject[] = [];
+  for (const doc of documents) {
+    const object = asKubernetesObject(doc.value);
+    if (object) objects.push(object);
+  }
+  return objects;
+}

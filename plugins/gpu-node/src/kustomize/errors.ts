@@ -1,0 +1,48 @@
+/**
+ * What can go wrong when we run kustomize. Both are typed so callers tell
+ * "the tool is missing" (nothing was checked: never report a clean tree)
+ * from "the tree does not build" (a finding about the tree).
+ */
+
+/** No kustomize binary could be found; nothing was built. */
+export class KustomizeNotFoundError extends Error {
+  readonly code = 'KUSTOMIZE_NOT_FOUND';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'KustomizeNotFoundError';
+  }
+}
+
+/** `kustomize build` failed, timed out or printed something that is not YAML. */
+export class KustomizeBuildError extends Error {
+  readonly code = 'KUSTOMIZE_BUILD_FAILED';
+
+  constructor(
+    /** The folder that was built. */
+    readonly dir: string,
+    /** kustomize's own words (first useful lines of its stderr), or why we stopped it. */
+    readonly detail: string,
+  ) {
+    super(`kustomize build ${dir} failed: ${detail}`);
+    this.name = 'KustomizeBuildError';
+  }
+}
+
+export function isKustomizeNotFoundError(
+  error: unknown,
+): error is KustomizeNotFoundError {
+  return (
+    error instanceof KustomizeNotFoundError ||
+    (error as { code?: unknown } | null)?.code === 'KUSTOMIZE_NOT_FOUND'
+  );
+}
+
+export function isKustomizeBuildError(
+  error: unknown,
+): error is KustomizeBuildError {
+  return (
+    error instanceof KustomizeBuildError ||
+    (error as { code?: unknown } | null)?.code === 'KUSTOMIZE_BUILD_FAILED'
+  );
+}

