@@ -27,6 +27,10 @@ export interface GpuAnnotationKeys {
   resourceName: string;
   slicesPerGpu: string;
   migProfile: string;
+  /** A NodePool's request ledger (`capacity/ledger.ts`). */
+  requests: string;
+  /** A NodePool's least limit (a hand-set limit kept when the ledger began). */
+  limitFloor: string;
 }
 
 export function gpuAnnotationKeys(labelDomain: string): GpuAnnotationKeys {
@@ -38,5 +42,7 @@ export function gpuAnnotationKeys(labelDomain: string): GpuAnnotationKeys {
     resourceName: `${labelDomain}/resource-name`,
     slicesPerGpu: `${labelDomain}/slices-per-gpu`,
     migProfile: `${labelDomain}/mig-profile`,
+    requests: `${labelDomain}/requests`,
+    limitFloor: `${labelDomain}/limit-floor`,
   };
 }

@@ -26,6 +26,7 @@ export const awsCluster: ClusterProfile = {
   gpuTaintKey: 'gpu.backstage.io/pool',
   labelDomain: 'gpu.backstage.io',
   consolidateAfter: '5m',
+  systemNamespaces: ['kube-system', 'kube-public', 'kube-node-lease'],
 };
 
 /** A cluster without the NodeOverlay feature gate that brings its own EC2NodeClass. */
@@ -78,6 +79,7 @@ function taint(pool: string) {
 
 const base = {
   cluster: awsCluster.name,
+  leftPools: [],
   cost: { usdPerHour: 1, usdPerMonth: 730 },
   warnings: [],
   explanation: ['hand-written fixture'],
@@ -97,6 +99,7 @@ export const exclusiveT4Plan: Plan = {
     taint: taint('gpu-t4'),
     labels: { 'gpu.backstage.io/pool': 'gpu-t4' },
     limits: { 'nvidia.com/gpu': 3 },
+    ledger: [],
   },
   sharing: { mode: 'exclusive' },
   resourceName: 'nvidia.com/gpu',
@@ -128,6 +131,7 @@ export const timeSlicingT4Plan: Plan = {
       'nvidia.com/device-plugin.config': 'ts-4-1a2b3c4d',
     },
     limits: { 'nvidia.com/gpu.shared': 4 },
+    ledger: [],
   },
   sharing: {
     mode: 'time-slicing',
@@ -163,6 +167,7 @@ export const mpsL4Plan: Plan = {
       'nvidia.com/device-plugin.config': 'mps-4-9f8e7d6c',
     },
     limits: { 'nvidia.com/gpu.shared': 8 },
+    ledger: [],
   },
   sharing: {
     mode: 'mps',
@@ -202,6 +207,7 @@ export const migA100Plan: Plan = {
       'nvidia.com/mig.config': 'all-3g.20gb',
     },
     limits: { 'nvidia.com/mig-3g.20gb': 16 },
+    ledger: [],
   },
   sharing: {
     mode: 'mig',
@@ -235,6 +241,7 @@ export const draL4Plan: Plan = {
     taint: taint('gpu-l4-dra'),
     labels: { 'gpu.backstage.io/pool': 'gpu-l4-dra' },
     limits: { nodes: 2 },
+    ledger: [],
   },
   sharing: { mode: 'dra' },
   resourceName: 'gpu.nvidia.com',

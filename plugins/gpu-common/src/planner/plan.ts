@@ -26,7 +26,8 @@ import {
   ModeDecision,
   WHOLE_GPU_RESOURCE,
 } from './mode-decision';
-import { poolLimits } from './pool-limits';
+import { poolLimits, poolWithout } from './pool-limits';
+import { sizingOfPool } from './pool-sizing';
 import { basePoolName, freeName } from './pool-naming';
 import { findReusablePool } from './reuse-pool';
 import { reconcileReusedPoolConfigs } from './reused-pool-configs';
@@ -264,7 +265,9 @@ function planForModel(
     const base = basePoolName(model.id, decision.poolSuffix);
     const name = freeName(
       base,
-      n => repoState?.pools.some(p => p.name === n) ?? false,
+      n =>
+        (repoState?.pools.some(p => p.name === n) ?? false) ||
+        (repoState?.otherNodePools?.includes(n) ?? false),
     );
     if (name === undefined) {
       throw new GpuInputError([
@@ -286,16 +289,41 @@ function planForModel(
   const chosen = cheapestForRequest(choices);
   const poolTypes: InstanceType[] = choices.map(c => c.type);
   const staticPool = gpu.sharing === 'dra';
-  const { limits, explanation: limitLines } = poolLimits({
+  const capacity = poolLimits({
     request,
     existing: reused,
     repoState,
     poolName,
-    resourceName: decision.resourceName,
     resourcePerReplica: decision.resourcePerReplica,
-    replicasPerNode: chosen.replicasPerNode,
-    gpusPerNode: chosen.type.gpusPerNode,
-    staticPool,
+    sizing: {
+      resourceName: decision.resourceName,
+      unitsPerGpu: decision.unitsPerGpu,
+      gpuCounts: poolTypes.map(t => t.gpusPerNode),
+      staticPool,
+    },
+  });
+  const leftPools = (repoState?.pools ?? []).flatMap(pool => {
+    if (pool.name === poolName) return [];
+    const left = poolWithout(
+      pool,
+      request,
+      repoState,
+      sizingOfPool(pool, index, repoState),
+    );
+    return left
+      ? [
+          {
+            name: pool.name,
+            path: pool.path,
+            ledger: left.ledger,
+            ...(left.limitFloor !== undefined
+              ? { limitFloor: left.limitFloor }
+              : {}),
+            limits: left.limits,
+            explanation: left.explanation,
+          },
+        ]
+      : [];
   });
 
   explanation.push(
@@ -309,7 +337,8 @@ function planForModel(
         ', ',
       )}${choices.length > 5 ? `, +${choices.length - 5} more` : ''}.`,
     `nodes: ceil(${gpu.replicas} replicas / ${chosen.replicasPerNode} per ${chosen.type.name}) = ${chosen.nodes} (${chosen.unitsPerNode} x ${decision.resourceName} per node), the lowest total price for this request.`,
-    ...limitLines,
+    ...capacity.explanation,
+    ...leftPools.flatMap(p => p.explanation),
   );
 
   const cost = nodeCost(
@@ -369,8 +398,13 @@ function planForModel(
       reused: reused !== undefined,
       taint,
       labels,
-      limits,
+      limits: capacity.limits,
+      ledger: capacity.ledger,
+      ...(capacity.limitFloor !== undefined
+        ? { limitFloor: capacity.limitFloor }
+        : {}),
     },
+    leftPools: leftPools.map(({ explanation: _lines, ...pool }) => pool),
     sharing,
     resourceName: decision.resourceName,
     resourcePerReplica: decision.resourcePerReplica,

@@ -1,9 +1,32 @@
+import {
+  LedgerEntry,
+  withLedgerEntry,
+  withoutLedgerEntry,
+} from '../capacity/ledger';
+import {
+  gpusNeeded,
+  nodesNeeded,
+  ReplicaGroup,
+  referenceNodeShape,
+} from '../capacity/poolNeed';
+import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
-import type { PoolState, RepoState, WorkloadState } from './types';
 import { WHOLE_GPU_RESOURCE } from './mode-decision';
+import type { PoolState, RepoState } from './types';
 
-/** Static pools (DRA) may only limit `nodes` (KARPENTER.md §1). */
+/** Static pools (DRA) may only limit `nodes` (Karpenter v1 NodePool CRD: `spec.replicas` excludes other limits). */
 export const NODES_LIMIT = 'nodes';
+
+/** How one pool is sized: its resource, what a GPU offers, its machines. */
+export interface PoolSizing {
+  resourceName: string;
+  /** Units of the resource one physical GPU offers (slices, MIG instances, 1). */
+  unitsPerGpu: number;
+  /** GPUs per node of the instance types the pool may launch. */
+  gpuCounts: number[];
+  /** Limit nodes (static pool) instead of physical GPUs. */
+  staticPool: boolean;
+}
 
 export interface LimitInputs {
   request: GpuRequest;
@@ -11,79 +34,188 @@ export interface LimitInputs {
   existing?: PoolState;
   repoState?: RepoState;
   poolName: string;
-  resourceName: string;
   resourcePerReplica: number;
-  /** Replicas of this request per node of the reference instance type. */
-  replicasPerNode: number;
-  gpusPerNode: number;
-  /** Limit nodes (static pool) instead of physical GPUs. */
-  staticPool: boolean;
+  sizing: PoolSizing;
+}
+
+/** A pool's capacity after a change: its ledger and the limits derived from it. */
+export interface PoolCapacity {
+  ledger: LedgerEntry[];
+  /** The floor a pool's limit never goes below (a hand-set limit from before the ledger). */
+  limitFloor?: number;
+  /** NodePool `spec.limits` (other resources the pool limits are kept). */
+  limits: Record<string, number>;
+  explanation: string[];
+}
+
+export function requestId(request: GpuRequest): string {
+  return `${request.metadata.namespace}/${request.metadata.name}`;
+}
+
+function groupsOf(ledger: readonly LedgerEntry[]): ReplicaGroup[] {
+  return ledger.map(e => ({
+    replicas: e.replicas,
+    unitsPerReplica: e.unitsPerReplica,
+  }));
 }
 
 /**
- * NodePool limits. We limit PHYSICAL `nvidia.com/gpu`: Karpenter knows it for
- * every instance type from EC2 data, also when pods ask for a renamed or MIG
- * resource, and it works with or without NodeOverlays. The limit is what this
- * request needs (expected nodes x GPUs per node); a reused pool's limit is
- * raised by that much, minus what the repository already counts for this
- * very workload. A reused pool without a limit stays unlimited (adding one
- * would throttle the workloads already on it).
+ * The pool's ledger before this change. A pool written before ledgers
+ * existed (or a hand-written one) has none: its ledger starts from the GPU
+ * workloads the repository puts on it, so they keep their capacity.
  */
-export function poolLimits(inputs: LimitInputs): {
-  limits: Record<string, number>;
-  explanation: string[];
-} {
-  const key = inputs.staticPool ? NODES_LIMIT : WHOLE_GPU_RESOURCE;
-  const perNode = inputs.staticPool ? 1 : inputs.gpusPerNode;
-  const usableUnitsPerNode = inputs.replicasPerNode * inputs.resourcePerReplica;
-  const contribution = (units: number) =>
-    Math.ceil(units / usableUnitsPerNode) * perNode;
-  const { replicas } = inputs.request.spec.gpu;
-  const needed = contribution(replicas * inputs.resourcePerReplica);
+export function ledgerOf(
+  pool: PoolState,
+  repoState: RepoState | undefined,
+): { ledger: LedgerEntry[]; migrated: boolean } {
+  if (pool.ledger) return { ledger: [...pool.ledger], migrated: false };
+  const ledger = (repoState?.workloads ?? [])
+    .filter(w => w.pool === pool.name && w.resourceName === pool.resourceName)
+    .map(w => ({
+      request: w.id,
+      replicas: w.replicas,
+      unitsPerReplica: w.perReplica,
+    }));
+  return { ledger, migrated: true };
+}
 
-  if (!inputs.existing) {
+/** The limit key and the need of a ledger, in whole nodes of the pool's reference shape. */
+function needOf(
+  ledger: readonly LedgerEntry[],
+  sizing: PoolSizing,
+  poolName: string,
+): { key: string; need: number; shapeText: string } {
+  const groups = groupsOf(ledger);
+  const largest = Math.max(0, ...groups.map(g => g.unitsPerReplica));
+  const shape = referenceNodeShape(
+    sizing.gpuCounts,
+    sizing.unitsPerGpu,
+    largest,
+  );
+  if (!shape) {
+    throw new GpuInputError([
+      {
+        path: 'spec.gpu',
+        rule: 'exceeds-node',
+        message: `a replica of ${largest} ${sizing.resourceName} does not fit any machine of pool ${poolName}`,
+      },
+    ]);
+  }
+  const shapeText = `${shape.unitsPerNode} ${sizing.resourceName} per ${shape.gpusPerNode}-GPU node`;
+  if (sizing.staticPool) {
     return {
-      limits: { [key]: needed },
+      key: NODES_LIMIT,
+      need: nodesNeeded(groups, shape.unitsPerNode),
+      shapeText,
+    };
+  }
+  return { key: WHOLE_GPU_RESOURCE, need: gpusNeeded(groups, shape), shapeText };
+}
+
+function describeLedger(ledger: readonly LedgerEntry[]): string {
+  const units = ledger.reduce((s, e) => s + e.replicas * e.unitsPerReplica, 0);
+  return `${ledger.length} request(s), ${units} unit(s)`;
+}
+
+/**
+ * NodePool limits, derived from the pool's ledger (see `capacity/ledger.ts`):
+ * the physical `nvidia.com/gpu` (Karpenter knows it for every instance type,
+ * also when pods ask for a renamed or MIG resource) that whole nodes of the
+ * pool's most granular machine need to hold every replica of every request
+ * on the pool, and never less than a hand-set floor. So the limit rises only
+ * by what is missing, falls when requests leave, and two changes to one pool
+ * can never both be merged without a conflict on the ledger line.
+ *
+ * A reused pool without a GPU limit stays unlimited (adding one would
+ * throttle the workloads already there); its ledger is still kept.
+ */
+export function poolLimits(inputs: LimitInputs): PoolCapacity {
+  const { request, existing, sizing, poolName } = inputs;
+  const id = requestId(request);
+  const entry: LedgerEntry = {
+    request: id,
+    replicas: request.spec.gpu.replicas,
+    unitsPerReplica: inputs.resourcePerReplica,
+  };
+  if (!existing) {
+    const ledger = [entry];
+    const { key, need, shapeText } = needOf(ledger, sizing, poolName);
+    return {
+      ledger,
+      limits: { [key]: need },
       explanation: [
-        inputs.staticPool
-          ? `NodePool limit nodes: ${needed} (a static pool may only limit nodes).`
-          : `NodePool limit ${key}: ${needed} (${needed / perNode} node(s) x ${perNode} GPU(s)); physical GPUs, which Karpenter knows for every instance type even when pods ask for ${inputs.resourceName}.`,
+        sizing.staticPool
+          ? `NodePool limit nodes: ${need} (a static pool may only limit nodes).`
+          : `NodePool limit ${key}: ${need}, whole nodes for ${entry.replicas} replica(s) at ${shapeText}; physical GPUs, which Karpenter knows for every instance type even when pods ask for ${sizing.resourceName}.`,
       ],
     };
   }
 
-  const existing = inputs.existing;
+  const before = ledgerOf(existing, inputs.repoState);
+  const ledger = withLedgerEntry(before.ledger, entry);
+  const { key, need, shapeText } = needOf(ledger, sizing, poolName);
   const current = currentLimit(existing, key);
   const limits: Record<string, number> = { ...(existing.limits ?? {}) };
   if (current === undefined) {
     return {
+      ledger,
       limits,
       explanation: [
         `Reused pool ${existing.name} has no ${key} limit; it stays unlimited (a new limit would throttle the workloads already there).`,
       ],
     };
   }
-  const previous = previousWorkload(inputs);
-  if (previous && isSameNumbers(previous, inputs)) {
-    limits[key] = Math.max(current, needed);
-    return {
-      limits,
-      explanation: [
-        `The repository already holds ${previous.id} with these numbers in ${existing.name}: its ${key} limit ${current} already counts it (not raised twice).`,
-      ],
-    };
-  }
-  const already = previous
-    ? contribution(previous.replicas * previous.perReplica)
-    : 0;
-  const raised = Math.max(current - already + needed, needed);
-  limits[key] = raised;
+  // A pool without a ledger keeps the limit it was given by hand as a floor.
+  const floor =
+    existing.limitFloor ??
+    (before.migrated &&
+    current > needOf(before.ledger, sizing, poolName).need
+      ? current
+      : undefined);
+  const limit = Math.max(floor ?? 0, need);
+  limits[key] = limit;
+  const why =
+    floor !== undefined && floor >= need
+      ? `its floor ${floor} already covers the ${need} needed`
+      : `whole nodes at ${shapeText}`;
   return {
+    ledger,
+    ...(floor !== undefined ? { limitFloor: floor } : {}),
     limits,
     explanation: [
-      previous
-        ? `Reused pool ${existing.name}: ${key} limit ${current} - ${already} (previous ${previous.id}) + ${needed} = ${raised}.`
-        : `Reused pool ${existing.name}: ${key} limit raised ${current} + ${needed} = ${raised}.`,
+      limit === current
+        ? `Reused pool ${existing.name}: ${key} limit stays ${current} for ${describeLedger(ledger)} (${why}).`
+        : `Reused pool ${existing.name}: ${key} limit ${current} -> ${limit} for ${describeLedger(ledger)} (${why}).`,
+    ],
+  };
+}
+
+/** A pool this request leaves (it moved to another pool): its ledger and limits without it. */
+export function poolWithout(
+  pool: PoolState,
+  request: GpuRequest,
+  repoState: RepoState | undefined,
+  sizing: PoolSizing,
+): PoolCapacity | undefined {
+  const id = requestId(request);
+  const before = ledgerOf(pool, repoState);
+  if (!before.ledger.some(e => e.request === id)) return undefined;
+  const ledger = withoutLedgerEntry(before.ledger, id);
+  const limits: Record<string, number> = { ...(pool.limits ?? {}) };
+  const key = sizing.staticPool ? NODES_LIMIT : WHOLE_GPU_RESOURCE;
+  const current = currentLimit(pool, key);
+  if (current === undefined) {
+    return { ledger, limits, explanation: [] };
+  }
+  const { need } = needOf(ledger, sizing, pool.name);
+  const floor = pool.limitFloor;
+  limits[key] = Math.max(floor ?? 0, need);
+  return {
+    ledger,
+    ...(floor !== undefined ? { limitFloor: floor } : {}),
+    limits,
+    explanation: [
+      `${id} leaves pool ${pool.name}: ${key} limit ${current} -> ${limits[key]}.`,
     ],
   };
 }
@@ -92,23 +224,4 @@ function currentLimit(pool: PoolState, key: string): number | undefined {
   const fromMap = pool.limits?.[key];
   if (fromMap !== undefined) return fromMap;
   return pool.resourceName === key ? pool.limit : undefined;
-}
-
-/** The repository's version of this request's workload in this pool, if any. */
-function previousWorkload(inputs: LimitInputs): WorkloadState | undefined {
-  const { metadata } = inputs.request;
-  const id = `${metadata.namespace}/${metadata.name}`;
-  return inputs.repoState?.workloads.find(
-    w =>
-      w.id === id &&
-      w.resourceName === inputs.resourceName &&
-      (w.pool === undefined || w.pool === inputs.poolName),
-  );
-}
-
-function isSameNumbers(workload: WorkloadState, inputs: LimitInputs): boolean {
-  return (
-    workload.replicas === inputs.request.spec.gpu.replicas &&
-    workload.perReplica === inputs.resourcePerReplica
-  );
 }

@@ -34,7 +34,7 @@ function repo(
 }
 
 describe('plan: pool reuse', () => {
-  it('reuses a compatible pool and raises its GPU limit by this request', () => {
+  it('reuses a compatible pool; a hand-set limit that already covers the request stays', () => {
     const p = plan(
       request,
       fixtureCatalog,
@@ -45,7 +45,94 @@ describe('plan: pool reuse', () => {
     expect(p.pool.name).toBe('shared-t4');
     expect(p.pool.labels['gpu.backstage.io/pool']).toBe('shared-t4');
     expect(p.pool.capacityTypes).toEqual(['on-demand', 'spot']);
-    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 5 + 3, cpu: 100 });
+    // 10 replicas at 4 per 1-GPU node need 3 GPUs; nothing else uses the pool.
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 5, cpu: 100 });
+    expect(p.pool.limitFloor).toBe(5);
+    expect(p.pool.ledger).toEqual([
+      { request: 'ml-team/llm', replicas: 10, unitsPerReplica: 1 },
+    ]);
+  });
+
+  it('raises a reused pool only by what is missing, counting the workloads already on it', () => {
+    const p = plan(
+      request,
+      fixtureCatalog,
+      awsCluster,
+      repo([{ limits: { 'nvidia.com/gpu': 5 } }], {
+        workloads: [
+          {
+            id: 'ml/chat',
+            namespace: 'ml',
+            name: 'chat',
+            path: 'apps/ml/chat/deployment.yaml',
+            pool: 'gpu-t4-ts4',
+            resourceName: 'nvidia.com/gpu.shared',
+            replicas: 12,
+            perReplica: 1,
+          },
+        ],
+      }),
+    );
+    // 12 + 10 slices at 4 per GPU: 6 GPUs; the hand-set 5 is the floor.
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 6 });
+    expect(p.pool.ledger.map(e => `${e.request}=${e.replicas}`)).toEqual([
+      'ml-team/llm=10',
+      'ml/chat=12',
+    ]);
+  });
+
+  it('derives the limit from the pool ledger: two requests of 3 at 5 per GPU need 2 GPUs', () => {
+    const five = gpuRequest({
+      sharing: 'time-slicing',
+      vramGiB: 3,
+      replicas: 3,
+      slicesPerGpu: 5,
+    });
+    const p = plan(
+      five,
+      fixtureCatalog,
+      awsCluster,
+      repo([
+        {
+          name: 'gpu-t4-ts5',
+          slicesPerGpu: 5,
+          managed: true,
+          limits: { 'nvidia.com/gpu': 1 },
+          ledger: [{ request: 'ml/first', replicas: 3, unitsPerReplica: 1 }],
+        },
+      ]),
+    );
+    expect(p.pool.name).toBe('gpu-t4-ts5');
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 2 });
+    expect(p.pool.limitFloor).toBeUndefined();
+  });
+
+  it('shrinks the pool a request leaves when it moves to another pool', () => {
+    const state = repo(
+      [
+        {
+          name: 'gpu-t4-ts2',
+          slicesPerGpu: 2,
+          managed: true,
+          limits: { 'nvidia.com/gpu': 6 },
+          ledger: [
+            { request: 'ml-team/llm', replicas: 10, unitsPerReplica: 1 },
+            { request: 'ml/other', replicas: 2, unitsPerReplica: 1 },
+          ],
+        },
+      ],
+      {},
+    );
+    const p = plan(request, fixtureCatalog, awsCluster, state);
+    expect(p.pool.name).not.toBe('gpu-t4-ts2');
+    expect(p.leftPools).toEqual([
+      {
+        name: 'gpu-t4-ts2',
+        path: 'clusters/default/gpu/nodepools/gpu-t4-ts4.yaml',
+        ledger: [{ request: 'ml/other', replicas: 2, unitsPerReplica: 1 }],
+        limits: { 'nvidia.com/gpu': 1 },
+      },
+    ]);
   });
 
   it('keeps the taint the reused pool already has, so pods tolerate it', () => {
@@ -110,10 +197,13 @@ describe('plan: pool reuse', () => {
         },
       ],
     });
-    // previous 4 replicas = 1 node = 1 GPU; now 10 replicas = 3 GPUs: 6 - 1 + 3
-    expect(
-      plan(request, fixtureCatalog, awsCluster, state).pool.limits,
-    ).toEqual({ 'nvidia.com/gpu': 8 });
+    // The ledger replaces its 4 replicas (1 GPU) with 10 (3 GPUs); the
+    // hand-set 6 was more than the repository needed, so it is the floor.
+    const p = plan(request, fixtureCatalog, awsCluster, state);
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 6 });
+    expect(p.pool.ledger).toEqual([
+      { request: 'ml-team/llm', replicas: 10, unitsPerReplica: 1 },
+    ]);
   });
 
   it('reads a plain nvidia.com/gpu limit of an exclusive pool', () => {
@@ -134,7 +224,8 @@ describe('plan: pool reuse', () => {
       state,
     );
     expect(p.pool.reused).toBe(true);
-    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 5 });
+    // 3 whole GPUs needed; the hand-set 2 is raised to 3.
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 3 });
   });
 
   it('leaves an unlimited pool unlimited', () => {

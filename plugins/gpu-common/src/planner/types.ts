@@ -1,3 +1,4 @@
+import type { LedgerEntry } from '../capacity/ledger';
 import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
 import type { CapacityType, GpuRequest, SharingMode } from '../request/types';
 
@@ -13,6 +14,13 @@ export interface RepoState {
   /** mig-parted `mig-configs` entry names -> their parsed entries. */
   migConfigs: Record<string, unknown>;
   workloads: WorkloadState[];
+  /**
+   * Names of the cluster's NodePools that are not GPU pools of the pool
+   * folder (hand-written CPU or GPU pools anywhere in the cluster's folder).
+   * A new pool never takes one of these names: kustomize refuses two objects
+   * with one name, and the product never edits what it does not manage.
+   */
+  otherNodePools?: string[];
 }
 
 /** A GPU NodePool found in the repository. */
@@ -43,6 +51,15 @@ export interface PoolState {
    * a freshly derived taint). Optional: older readers leave it out.
    */
   taints?: { key: string; value?: string; effect: string }[];
+  /** True when the NodePool carries our `app.kubernetes.io/managed-by` label. */
+  managed?: boolean;
+  /**
+   * The requests holding capacity in the pool (its `<labelDomain>/requests`
+   * annotation); undefined when the pool has no ledger yet.
+   */
+  ledger?: LedgerEntry[];
+  /** `<labelDomain>/limit-floor`: a hand-set limit kept as the least limit. */
+  limitFloor?: number;
 }
 
 /** A GPU workload found in the repository (new Deployment or patch). */
@@ -84,7 +101,21 @@ export interface PoolPlan {
   taint: Taint;
   /** NodePool `spec.template.metadata.labels` (incl. device-plugin / MIG config labels). */
   labels: Record<string, string>;
-  /** NodePool `spec.limits`: resource name -> quantity (after raising for this request). */
+  /** NodePool `spec.limits`: resource name -> quantity, derived from `ledger`. */
+  limits: Record<string, number>;
+  /** The requests holding capacity in the pool after this change (one annotation line). */
+  ledger: LedgerEntry[];
+  /** The least limit of a pool whose hand-set limit predates its ledger. */
+  limitFloor?: number;
+}
+
+/** A pool the request leaves (it was planned onto another pool before). */
+export interface LeftPool {
+  name: string;
+  /** Repository path of the file that holds it. */
+  path: string;
+  ledger: LedgerEntry[];
+  limitFloor?: number;
   limits: Record<string, number>;
 }
 
@@ -116,6 +147,8 @@ export interface Plan {
   request: GpuRequest;
   cluster: string;
   pool: PoolPlan;
+  /** Pools that held this request before and no longer do: their ledgers and limits shrink. */
+  leftPools: LeftPool[];
   sharing: SharingPlan;
   /** What each replica asks for in `resources.limits`, e.g. `nvidia.com/gpu.shared`. */
   resourceName: string;

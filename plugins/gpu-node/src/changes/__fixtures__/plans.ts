@@ -26,6 +26,7 @@ export const devCluster: ClusterProfile = {
   gpuTaintKey: 'nvidia.com/gpu',
   labelDomain: 'gpu.backstage.io',
   consolidateAfter: '5m',
+  systemNamespaces: ['kube-system', 'kube-public', 'kube-node-lease'],
 };
 
 export interface Fixture {
@@ -211,7 +212,9 @@ function basePlan(
       taint: { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' },
       labels: {},
       limits,
+      ledger: [],
     },
+    leftPools: [],
     sharing: { mode: req.spec.gpu.sharing },
     resourceName,
     resourcePerReplica: 1,

@@ -27,6 +27,7 @@ const base = (
 ): Omit<Plan, 'pool' | 'sharing' | 'resourceName' | 'perReplica'> => ({
   request,
   cluster: 'prod',
+  leftPools: [],
   resourcePerReplica: 1,
   nodes: { expected: 1, slicesPerNode: 4, instanceType: 'g4dn.xlarge' },
   physicalGpus: 0.75,
@@ -55,6 +56,7 @@ const pool = (
   },
   labels: {},
   limits,
+  ledger: [],
 });
 
 export function timeSlicingPlan(): Plan {
