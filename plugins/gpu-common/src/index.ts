@@ -58,3 +58,13 @@ export * from './catalog/model-choices';
 export * from './yaml/readPlainYaml';
 export * from './capacity/poolNeed';
 export * from './gitops/repoUrl';
+export * from './capacity/ledger';
+export {
+  poolLimits,
+  poolWithout,
+  ledgerOf,
+  requestId,
+  NODES_LIMIT,
+} from './planner/pool-limits';
+export type { PoolCapacity, PoolSizing } from './planner/pool-limits';
+export { systemNamespacesOf } from './planner/system-namespaces';
