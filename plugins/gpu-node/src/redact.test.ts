@@ -14,8 +14,38 @@ describe('redactCredentialPatterns', () => {
     );
   });
 
+  it('masks every URL form of a token it was never told about', () => {
+    const canary = 'canary-unregistered-9d8c7b6a';
+    const forms = [
+      `fatal: unable to access 'git://user:${canary}@git.example.com/o/r.git'`,
+      `git://${canary}@git.example.com/o/r.git`,
+      `ssh://git:${canary}@host:22/o/r.git`,
+      `https://u:p@${canary}@host/o/r.git`,
+      `https://host/o/r.git?access_token=${canary}`,
+      `https://host/o/r.git?ref=main&private_token=${canary}#x`,
+      `https://bucket.example/o?X-Amz-Signature=${canary}&a=1`,
+      `https://host/o?token=${canary} https://host/o?password=${canary}`,
+      `https://host/o?client_secret=${canary};sig=${canary}&auth=${canary}`,
+      `fatal: '${canary}@github.com:o/r.git' does not appear to be a git repository`,
+      `remote ${canary}@[::1]:o/r.git`,
+      `x-access-token:${canary}@github.com/o/r.git`,
+    ];
+    for (const text of forms) {
+      expect(redactCredentialPatterns(text)).not.toContain(canary);
+    }
+    expect(
+      redactCredentialPatterns(
+        `https://host/o.git?ref=main&access_token=${canary}`,
+      ),
+    ).toBe('https://host/o.git?ref=main&access_token=***');
+    expect(redactCredentialPatterns(`to ${canary}@github.com:o/r.git`)).toBe(
+      'to ***@github.com:o/r.git',
+    );
+  });
+
   it('leaves URLs without credentials alone', () => {
-    const text = 'see https://github.com/o/r/pull/1 and git@github.com:o/r';
+    const text =
+      'see https://github.com/o/r/pull/1?diff=split and git@github.com:o/r, mail bot@example.com: thanks';
     expect(redactCredentialPatterns(text)).toBe(text);
   });
 

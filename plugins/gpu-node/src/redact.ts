@@ -13,8 +13,30 @@ const MIN_SECRET_LENGTH = 4;
 /** Usernames git hosts pair with a token in HTTP basic auth. */
 const BASIC_AUTH_USERS = ['x-access-token', 'oauth2', 'git', 'token'];
 
-/** `scheme://user:password@host` or `scheme://token@host` -> `scheme://***@host`. */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@'"<>]+@/gi;
+/**
+ * `scheme://user:password@host` or `scheme://token@host` (any scheme) ->
+ * `scheme://***@host`. Up to the last `@` before the path, so a password
+ * holding an `@` is masked whole.
+ */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/'"<>]*@/gi;
+
+/**
+ * Query parameters that carry credentials (`?access_token=`, `&private_token=`,
+ * `?sig=`, `X-Amz-Signature=`, …): the value is masked, the name kept.
+ */
+const CREDENTIAL_QUERY_PARAMETER =
+  /([?&;][a-z0-9_.~-]*?(?:token|secret|passw(?:or)?d|pwd|key|sig|auth|credential|session)[a-z0-9_.~-]*=)[^&#\s'"<>]+/gi;
+
+/**
+ * scp-style `user@host:path` -> `***@host:path` (the user part may be a
+ * token). `git@`, the ssh user every forge uses, is no secret and is kept.
+ */
+const SCP_USER =
+  /(^|[\s'"(<=,;])(?!git@)([^\s@/:'"<>()[\]]+)@((?:[a-z0-9-]+\.)*[a-z0-9-]+|\[[0-9a-f:.]+\]):(?=\S)/gim;
+
+/** `x-access-token:TOKEN@host` without a scheme (a basic-auth pair pasted bare). */
+const BARE_BASIC_AUTH_PAIR =
+  /\b((?:x-access-token|oauth2|gitlab-ci-token|token):)[^\s@/'"<>]+@/gi;
 
 /** `Authorization: Bearer x`, `Authorization: token x`, `PRIVATE-TOKEN: x`, `http.extraHeader=...`. */
 const AUTH_HEADER =
@@ -50,10 +72,16 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Redacts credential patterns only (no registered secrets). */
+/**
+ * Redacts credential patterns only (no registered secrets): URL user-info in
+ * any scheme, scp-style users, credential query parameters, auth headers.
+ */
 export function redactCredentialPatterns(text: string): string {
   return text
     .replace(URL_CREDENTIALS, `$1${MASK}@`)
+    .replace(BARE_BASIC_AUTH_PAIR, `$1${MASK}@`)
+    .replace(SCP_USER, `$1${MASK}@$3:`)
+    .replace(CREDENTIAL_QUERY_PARAMETER, `$1${MASK}`)
     .replace(
       AUTH_HEADER,
       (_m, head: string, scheme: string | undefined, space: string) =>

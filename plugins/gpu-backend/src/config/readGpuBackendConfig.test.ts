@@ -1,6 +1,8 @@
 import { ConfigReader } from '@backstage/config';
 import { readGpuBackendConfig } from './readGpuBackendConfig';
 
+const CANARY = 'canary-backend-url-token-9a8b7c6d';
+
 const read = (gitops: Record<string, string>) =>
   readGpuBackendConfig(new ConfigReader({ gpu: { gitops } }));
 
@@ -17,16 +19,56 @@ describe('readGpuBackendConfig gpu.gitops', () => {
     ).toBe('gitlab');
   });
 
-  it('refuses an unknown forge and a repoUrl carrying credentials', () => {
+  it('refuses an unknown forge', () => {
     expect(() =>
       read({ repoUrl: 'https://example.com/gitops.git', forge: 'bitbucket' }),
     ).toThrow(
       'gpu.gitops.forge must be one of local, github, gitlab, gitea, got "bitbucket"',
     );
-    expect(() =>
-      read({ repoUrl: 'https://bot:secret@example.com/gitops.git' }),
-    ).toThrow(
-      'must not contain credentials; configure them under integrations',
+  });
+
+  it.each([
+    [
+      'user-info',
+      `https://bot:${CANARY}@example.com/gitops.git`,
+      'url-credentials',
+    ],
+    [
+      'git:// user-info',
+      `git://${CANARY}@example.com/gitops.git`,
+      'url-credentials',
+    ],
+    [
+      'a query token',
+      `https://example.com/gitops.git?private_token=${CANARY}`,
+      'url-query',
+    ],
+    [
+      'an scp-style user',
+      `${CANARY}@example.com:gitops.git`,
+      'url-credentials',
+    ],
+  ])(
+    'refuses a repoUrl with %s at start-up, showing it redacted',
+    (_form, repoUrl, rule) => {
+      const error = (() => {
+        try {
+          read({ repoUrl });
+          return undefined;
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      expect(error?.message).toMatch(/^gpu\.gitops\.repoUrl: /);
+      expect(error?.message).toContain(`***`);
+      expect((error as any).issues.map((i: any) => i.rule)).toContain(rule);
+      expect(`${error?.message}${error?.stack}`).not.toContain(CANARY);
+    },
+  );
+
+  it('says where the token goes instead', () => {
+    expect(() => read({ repoUrl: 'https://bot:x@example.com/g.git' })).toThrow(
+      'configure the token under integrations',
     );
   });
 });

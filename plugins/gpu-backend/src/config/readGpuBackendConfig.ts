@@ -5,6 +5,7 @@ import { readDurationFromConfig } from '@backstage/config';
 import {
   builtinCatalog,
   catalogOverrideSchema,
+  checkGitOpsRepoUrl,
   defaultClusterProfile,
   mergeCatalog,
   resolveClusterProfile,
@@ -55,11 +56,10 @@ export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
   let gitops: GpuBackendConfig['gitops'];
   if (gitopsConfig) {
     const repoUrl = gitopsConfig.getString('repoUrl');
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl)) {
-      throw new Error(
-        'gpu.gitops.repoUrl must not contain credentials; configure them under integrations',
-      );
-    }
+    // Fails start-up; the message shows the URL redacted.
+    checkGitOpsRepoUrl(repoUrl, 'gpu.gitops.repoUrl', {
+      tokenHint: 'configure the token under integrations',
+    });
     const forge = (gitopsConfig.getOptionalString('forge') ??
       'local') as ForgeKind;
     if (!FORGE_KINDS.includes(forge)) {

@@ -30,11 +30,14 @@ describe('checkGitOpsRepoUrl', () => {
   });
 
   it.each([
-    [`https://x-access-token:${CANARY}@github.com/acme/gitops.git`],
-    [`https://${CANARY}@github.com/acme/gitops.git`],
-    [`http://user:${CANARY}@127.0.0.1:3000/gitops.git`],
-    [`file://${CANARY}@localhost/srv/gitops.git`],
-  ])('refuses user-info in %s and never shows it', url => {
+    [
+      'https user:token',
+      `https://x-access-token:${CANARY}@github.com/acme/gitops.git`,
+    ],
+    ['https token', `https://${CANARY}@github.com/acme/gitops.git`],
+    ['http user:token', `http://user:${CANARY}@127.0.0.1:3000/gitops.git`],
+    ['file token', `file://${CANARY}@localhost/srv/gitops.git`],
+  ])('refuses user-info (%s) and never shows it', (_form, url) => {
     const issues = refusal(url, '--repo');
     expect(issues.map(i => i.rule)).toEqual(['url-credentials']);
     expect(issues[0].path).toBe('--repo');
@@ -43,11 +46,14 @@ describe('checkGitOpsRepoUrl', () => {
   });
 
   it.each([
-    [`https://github.com/acme/gitops.git?access_token=${CANARY}`],
-    [`https://github.com/acme/gitops.git?ref=main`],
-    [`https://github.com/acme/gitops.git#${CANARY}`],
-    [`file:///srv/gitops.git?private_token=${CANARY}`],
-  ])('refuses a query string or fragment in %s', url => {
+    [
+      'an access_token',
+      `https://github.com/acme/gitops.git?access_token=${CANARY}`,
+    ],
+    ['a harmless query', `https://github.com/acme/gitops.git?ref=main`],
+    ['a fragment', `https://github.com/acme/gitops.git#${CANARY}`],
+    ['a file URL query', `file:///srv/gitops.git?private_token=${CANARY}`],
+  ])('refuses a query string or fragment (%s)', (_form, url) => {
     const issues = refusal(url);
     expect(issues.map(i => i.rule)).toEqual(['url-query']);
     expect(issues[0].path).toBe('repoUrl');

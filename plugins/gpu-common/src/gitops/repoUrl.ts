@@ -32,7 +32,7 @@ const SCHEME_URL = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(.*)$/s;
 const REMOTE_HELPER = /^[A-Za-z][A-Za-z0-9+.-]*::/;
 const DRIVE_PREFIX = /^[A-Za-z]:[\\/]/;
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 
 interface ParsedUrl {
   scheme: string;
@@ -97,9 +97,9 @@ function parseScpStyle(
  */
 export function redactRepoUrl(url: string): string {
   const visible = (text: string) =>
-    // eslint-disable-next-line no-control-regex
-    text.replace(/[\u0000-\u001f\u007f]/g, c =>
-      `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+    text.replace(
+      CONTROL_CHARACTERS,
+      c => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
     );
   const scheme = SCHEME_URL.exec(url);
   if (scheme) {
@@ -135,7 +135,7 @@ function httpsSuggestion(host: string, path: string): string {
 const ONLY_HTTP =
   'only https:// (or http://) remotes, file:// URLs and local paths are supported, because the token is sent in an HTTP header';
 
-function issuesOf(url: string, field: string): InputIssue[] {
+function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
   const shown = redactRepoUrl(url);
   const issue = (rule: string, message: string): InputIssue => ({
     path: field,
@@ -145,7 +145,7 @@ function issuesOf(url: string, field: string): InputIssue[] {
   if (url.trim() === '') {
     return [issue('required', 'names no GitOps repository')];
   }
-  if (CONTROL_CHARACTERS.test(url)) {
+  if (url.search(CONTROL_CHARACTERS) >= 0) {
     return [
       issue(
         'url-characters',
@@ -156,7 +156,7 @@ function issuesOf(url: string, field: string): InputIssue[] {
   const credentials = issue(
     'url-credentials',
     `${shown} carries credentials (a user name or token before "@"): credentials never go in the URL; ` +
-      'give the token separately, it is sent in an HTTP header',
+      `${tokenHint} (it is sent in an HTTP header)`,
   );
   const query = issue(
     'url-query',
@@ -208,6 +208,11 @@ function issuesOf(url: string, field: string): InputIssue[] {
   return [];
 }
 
+export interface CheckGitOpsRepoUrlOptions {
+  /** Where the caller takes the token from, e.g. `configure it under integrations`. */
+  tokenHint?: string;
+}
+
 /**
  * Checks a GitOps repository URL against the policy above and says what it
  * names; throws a GpuInputError naming `field` (`repoUrl`, `--repo`,
@@ -218,8 +223,13 @@ function issuesOf(url: string, field: string): InputIssue[] {
 export function checkGitOpsRepoUrl(
   url: string,
   field = 'repoUrl',
+  options: CheckGitOpsRepoUrlOptions = {},
 ): GitOpsRepoUrlKind {
-  const issues = issuesOf(url, field);
+  const issues = issuesOf(
+    url,
+    field,
+    options.tokenHint ?? 'give the token separately',
+  );
   if (issues.length > 0) throw new GpuInputError(issues);
   const scheme = SCHEME_URL.exec(url)?.[1].toLowerCase();
   if (scheme === 'file') return 'file';

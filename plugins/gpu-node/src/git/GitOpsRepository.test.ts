@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { GpuInputError, isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { Redactor } from '../redact';
 import { gitEnvironment } from './auth';
 import { createSimpleGit } from './simpleGitClient';
@@ -364,17 +365,46 @@ describe('GitOpsRepository', () => {
     }
   });
 
-  it('refuses credentials embedded in the repository URL', () => {
-    expect(() =>
-      repo({ repoUrl: 'https://bot:secret-token-1@git.example.com/a/b.git' }),
-    ).toThrow(/must not contain credentials/);
-    let message = '';
-    try {
-      repo({ repoUrl: 'https://bot:secret-token-1@git.example.com/a/b.git' });
-    } catch (e) {
-      message = (e as Error).message;
-    }
-    expect(message).toMatch(/must not contain credentials/);
-    expect(message).not.toContain('secret-token-1');
-  });
+  it.each([
+    [
+      'https user-info',
+      'https://bot:canary-url-secret-1@git.example.com/a/b.git',
+      'url-credentials',
+    ],
+    [
+      'git:// user-info',
+      'git://bot:canary-url-secret-1@git.example.com/a/b.git',
+      'url-credentials',
+    ],
+    [
+      'a query token',
+      'https://git.example.com/a/b.git?access_token=canary-url-secret-1',
+      'url-query',
+    ],
+    [
+      'an scp-style user',
+      'canary-url-secret-1@git.example.com:a/b.git',
+      'url-credentials',
+    ],
+  ])(
+    'refuses a repository URL with %s before anything runs',
+    async (_form, repoUrl, rule) => {
+      const error = (() => {
+        try {
+          repo({ repoUrl });
+          return undefined;
+        } catch (e) {
+          return e as GpuInputError;
+        }
+      })();
+      expect(isGpuInputError(error)).toBe(true);
+      expect(error!.issues.map(i => i.rule)).toContain(rule);
+      expect(error!.issues[0].path).toBe('repoUrl');
+      expect(`${error!.message}${error!.stack}`).not.toContain(
+        'canary-url-secret-1',
+      );
+      // Nothing was cloned: not even the cache folder exists.
+      expect(await fs.readdir(cacheDir)).toEqual([]);
+    },
+  );
 });

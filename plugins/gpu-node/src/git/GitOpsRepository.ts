@@ -11,12 +11,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { FileChange } from '../changes/types';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
-import {
-  assertNoUrlCredentials,
-  gitEnvironment,
-  isHttpRemote,
-  isLocalRemote,
-} from './auth';
+import { checkGitOpsRepoUrl } from '@gpu-gitops/plugin-gpu-common';
+import { gitEnvironment, isHttpRemote, isLocalRemote } from './auth';
 import { classifyGitFailure, GitOpsError } from './errors';
 import { runGit } from './runGit';
 import { withCloneLock } from './cloneLock';
@@ -35,7 +31,7 @@ export const DEFAULT_GIT_AUTHOR: GitAuthor = {
 };
 
 export interface GitOpsRepositoryOptions {
-  /** Remote URL (https://…, file://…, or a local path). Never with credentials. */
+  /** Remote URL (https://…, file://…, or a local path); checked by gpu-common `checkGitOpsRepoUrl`. */
   repoUrl: string;
   baseBranch?: string;
   /** Directory holding cached clones, one sub-directory per remote URL. */
@@ -139,16 +135,11 @@ export class GitOpsRepository {
   private sparseFolders: string[] = [];
 
   constructor(options: GitOpsRepositoryOptions) {
+    // Before anything else: a URL carrying a token must not reach git, the
+    // cache folder name or a log line (the refusal shows it redacted).
+    checkGitOpsRepoUrl(options.repoUrl);
     this.redactor = options.redactor ?? new Redactor();
     this.redactor.add(options.token);
-    try {
-      assertNoUrlCredentials(options.repoUrl);
-    } catch (error) {
-      throw new GitOpsError(
-        this.redactor.redact((error as Error).message),
-        'git',
-      );
-    }
     this.logger = redactingLogger(options.logger, this.redactor);
     this.repoUrl = options.repoUrl;
     this.baseBranch = options.baseBranch ?? 'main';

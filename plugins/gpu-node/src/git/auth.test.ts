@@ -1,4 +1,4 @@
-import { assertNoUrlCredentials, gitEnvironment, isLocalRemote } from './auth';
+import { gitEnvironment, isLocalRemote } from './auth';
 
 describe('gitEnvironment', () => {
   it('puts the token in an http.extraHeader via GIT_CONFIG_* for https remotes', () => {
@@ -58,12 +58,5 @@ describe('gitEnvironment', () => {
     expect(isLocalRemote('/srv/x.git')).toBe(true);
     expect(isLocalRemote('file:///srv/x.git')).toBe(true);
     expect(isLocalRemote('https://h/x.git')).toBe(false);
-  });
-
-  it('refuses URL credentials', () => {
-    expect(() => assertNoUrlCredentials('https://u:p@h/x')).toThrow(
-      /must not contain credentials/,
-    );
-    expect(() => assertNoUrlCredentials('https://h/x')).not.toThrow();
   });
 });

@@ -64,15 +64,3 @@ export function gitEnvironment(
   }
   return { ...env, ...extra };
 }
-
-/** Refuses remote URLs that carry credentials: tokens go in the header only. */
-export function assertNoUrlCredentials(repoUrl: string): void {
-  if (
-    /^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl) &&
-    isHttpRemote(repoUrl)
-  ) {
-    throw new Error(
-      'repoUrl must not contain credentials (https://user:token@host); pass the token separately — it is sent in an auth header',
-    );
-  }
-}

@@ -6,7 +6,6 @@ export {
   basicAuthHeader,
   isHttpRemote,
   isLocalRemote,
-  assertNoUrlCredentials,
 } from './auth';
 export type { GitAuth } from './auth';
 export {

@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   buildManifests,
+  checkGitOpsRepoUrl,
   ClusterProfile,
   findModel,
   GpuCatalog,
@@ -145,6 +146,7 @@ async function publish(
   redactor: Redactor,
   logger: PublishLogger,
 ): Promise<PublishGpuRequestResult> {
+  checkGitOpsRepoUrl(options.repoUrl);
   const stages: StageTiming[] = [];
   // Re-validate: callers may hand us objects that never went through the schema.
   const request = parseGpuRequest(options.request);

@@ -2,6 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { z as zod } from 'zod/v3';
 import { InputError } from '@backstage/errors';
+import {
+  checkGitOpsRepoUrl,
+  isGpuInputError,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import {
   FsRepoTree,
@@ -65,6 +69,23 @@ export interface GitOpsTarget extends GitOpsSettings {
 
 export const DEFAULT_CACHE_DIR = path.join(os.tmpdir(), 'backstage-gpu-gitops');
 
+/** The `repoUrl` input against gpu-common's URL rule, as an InputError that shows it redacted. */
+function checkRepoUrlInput(repoUrl: string): void {
+  try {
+    checkGitOpsRepoUrl(repoUrl, 'repoUrl', {
+      tokenHint:
+        'pass the token through secrets, or let the integration for the host provide it',
+    });
+  } catch (error) {
+    if (!isGpuInputError(error)) throw error;
+    throw new InputError(
+      error.issues
+        .map(i => `input "repoUrl": ${i.message} [${i.rule}]`)
+        .join('\n'),
+    );
+  }
+}
+
 /**
  * The repository, branch, forge and credentials an action works on: inputs
  * override `gpu.gitops`. Returns undefined when neither names a repository.
@@ -74,15 +95,13 @@ export async function resolveGitOpsTarget(
   services: GpuActionServices,
 ): Promise<GitOpsTarget | undefined> {
   const settings = services.gitops;
+  // Checked before it is resolved (`user@host:path` would become a folder
+  // path) and before anything runs; `gpu.gitops.repoUrl` was checked at start-up.
+  if (input.repoUrl) checkRepoUrlInput(input.repoUrl);
   const repoUrl = input.repoUrl
     ? resolveLocalRepoPath(input.repoUrl)
     : settings?.repoUrl;
   if (!repoUrl) return undefined;
-  if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl)) {
-    throw new InputError(
-      'input "repoUrl": must not contain credentials; pass a token through secrets [url-credentials]',
-    );
-  }
   const forge = input.forge || settings?.forge || 'local';
   const credentials = await resolveGitCredentials({
     repoUrl,

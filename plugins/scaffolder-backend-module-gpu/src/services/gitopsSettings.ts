@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Config } from '@backstage/config';
+import { checkGitOpsRepoUrl } from '@gpu-gitops/plugin-gpu-common';
 import type { ForgeKind } from '@gpu-gitops/plugin-gpu-node';
 
 export interface GitOpsSettings {
@@ -38,13 +39,11 @@ export function readGitOpsSettings(
     );
   }
   const repoUrl = config.getString('repoUrl');
+  // Fails start-up; the message shows the URL redacted.
+  checkGitOpsRepoUrl(repoUrl, 'gpu.gitops.repoUrl', {
+    tokenHint: 'configure the token under integrations',
+  });
   const cacheDir = config.getOptionalString('cacheDir');
-  if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]+@/i.test(repoUrl)) {
-    // Tokens belong in `integrations`; a URL with one would leak into logs.
-    throw new Error(
-      'gpu.gitops.repoUrl must not contain credentials; configure them under integrations',
-    );
-  }
   return {
     repoUrl: resolveLocalRepoPath(repoUrl),
     baseBranch: config.getOptionalString('baseBranch') ?? 'main',

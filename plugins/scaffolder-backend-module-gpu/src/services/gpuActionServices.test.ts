@@ -6,6 +6,8 @@ import { createGpuActionServices } from './gpuActionServices';
 
 const EXAMPLE = path.resolve(__dirname, '../../examples/app-config.gpu.yaml');
 
+const CANARY = 'canary-config-url-token-1b2c3d4e';
+
 describe('createGpuActionServices', () => {
   it('reads the example configuration: repository, clusters, catalog and policy', async () => {
     const text = (await fs.readFile(EXAMPLE, 'utf8')).replace(
@@ -33,15 +35,34 @@ describe('createGpuActionServices', () => {
     ).toBeDefined();
   });
 
-  it('refuses a repository URL with credentials in it', () => {
-    expect(() =>
-      createGpuActionServices(
-        new ConfigReader({
-          gpu: { gitops: { repoUrl: 'https://bot:secret@github.com/o/r' } },
-        }),
-      ),
-    ).toThrow(/must not contain credentials/);
-  });
+  it.each([
+    ['user-info', `https://bot:${CANARY}@github.com/o/r`, 'url-credentials'],
+    ['git:// user-info', `git://${CANARY}@github.com/o/r`, 'url-credentials'],
+    [
+      'a query token',
+      `https://github.com/o/r?access_token=${CANARY}`,
+      'url-query',
+    ],
+    ['an scp-style user', `${CANARY}@github.com:o/r.git`, 'url-credentials'],
+  ])(
+    'refuses a gpu.gitops.repoUrl with %s at start-up, showing it redacted',
+    (_form, repoUrl, rule) => {
+      const error = (() => {
+        try {
+          createGpuActionServices(
+            new ConfigReader({ gpu: { gitops: { repoUrl } } }),
+          );
+          return undefined;
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      expect(error?.message).toMatch(/^gpu\.gitops\.repoUrl: /);
+      expect(error?.message).toContain('***');
+      expect((error as any).issues.map((i: any) => i.rule)).toContain(rule);
+      expect(`${error?.message}${error?.stack}`).not.toContain(CANARY);
+    },
+  );
 
   it('reports an unknown cluster as an input error naming the configured ones', () => {
     const services = createGpuActionServices(new ConfigReader({}));

@@ -1,4 +1,7 @@
-import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import {
+  checkGitOpsRepoUrl,
+  GpuInputError,
+} from '@gpu-gitops/plugin-gpu-common';
 import { FORGE_KINDS } from '../../forges/createForge';
 import type { ForgeKind } from '../../forges/types';
 import { publishGpuRequest } from '../../publish';
@@ -43,6 +46,12 @@ export async function runPr(
   options: CommandOptions,
   io: CliIo,
 ): Promise<number> {
+  // First: a URL carrying a token is refused (exit 2, shown redacted) before
+  // any file is read or any git process runs.
+  const repoUrl = requireOption(options, 'repo');
+  checkGitOpsRepoUrl(repoUrl, '--repo', {
+    tokenHint: `set ${Object.values(FORGE_TOKEN_ENV).filter(Boolean).join(', ')} instead`,
+  });
   const kind = forgeKind(options.forge as string | undefined);
   const request = await readRequestFile(
     requireOption(options, 'request'),
@@ -62,7 +71,7 @@ export async function runPr(
       request,
       cluster,
       catalog,
-      repoUrl: requireOption(options, 'repo'),
+      repoUrl,
       baseBranch: (options.base as string) || 'main',
       forge: kind,
       forgeApiBaseUrl: options['api-url'] as string | undefined,
