@@ -18,6 +18,7 @@ import {
   checkTolerationsMatchTaints,
 } from '../validation/node-pool-rules';
 import { buildManifests } from './build-manifests';
+import { existingWorkloadFixture } from './test-fixtures';
 import { validateAgainstSchema } from './testing/kubernetes-schemas';
 import { strategicMerge } from './testing/strategic-merge';
 import type { KubernetesObject } from './types';
@@ -87,23 +88,6 @@ const clusters: ClusterProfile[] = [
   },
 ];
 
-function existingFor(patch: KubernetesObject): KubernetesObject {
-  const name = patch.metadata.name;
-  return {
-    apiVersion: 'apps/v1',
-    kind: patch.kind,
-    metadata: { name, namespace: patch.metadata.namespace },
-    spec: {
-      ...(patch.kind === 'StatefulSet' ? { serviceName: name } : {}),
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name, image: 'registry.example/llm:3' }] },
-      },
-    },
-  };
-}
-
 describe('plan() -> buildManifests() with the built-in catalog', () => {
   for (const cluster of clusters) {
     // MPS is refused where the plugin runs the mixed MIG strategy (tested below).
@@ -114,8 +98,12 @@ describe('plan() -> buildManifests() with the built-in catalog', () => {
       const label = `${gpuRequest.metadata.name} (${gpuRequest.spec.gpu.sharing}) on ${cluster.name}`;
       it(`${label}: schema-valid, rule-clean and consistent`, () => {
         const thePlan = plan(gpuRequest, builtinCatalog, cluster);
+        const existing = gpuRequest.spec.workload.existing
+          ? existingWorkloadFixture(thePlan)
+          : undefined;
         const set = buildManifests(thePlan, cluster, {
           catalog: builtinCatalog,
+          existing: existing?.target,
         });
         const model = builtinCatalog.models.find(
           m => m.id === thePlan.pool.gpuModel,
@@ -203,7 +191,7 @@ describe('plan() -> buildManifests() with the built-in catalog', () => {
         const fullObjects = set.workload.objects.map(object =>
           set.workload.mode === 'patch' &&
           object.kind !== 'ResourceClaimTemplate'
-            ? (strategicMerge(existingFor(object), object) as KubernetesObject)
+            ? (strategicMerge(existing!.object, object) as KubernetesObject)
             : object,
         );
         for (const object of fullObjects) {

@@ -1,3 +1,4 @@
+import { viewWorkload } from './workload-shape';
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import { checkDevicePluginConfig } from '../validation/device-plugin-config';
@@ -10,6 +11,7 @@ import {
 import { buildManifests } from './build-manifests';
 import {
   asPatch,
+  existingWorkloadFixture,
   awsCluster,
   fixturePlans,
   plainCluster,
@@ -20,24 +22,6 @@ import type { KubernetesObject, ManifestSet } from './types';
 
 const kinds = (objects: KubernetesObject[]) =>
   objects.map(o => `${o.kind}/${o.metadata.name}`);
-
-/** An existing workload a patch applies to, so the patched result can be schema-checked. */
-function baseFor(patch: KubernetesObject): KubernetesObject {
-  const name = patch.metadata.name;
-  return {
-    apiVersion: 'apps/v1',
-    kind: patch.kind,
-    metadata: { name, namespace: patch.metadata.namespace },
-    spec: {
-      ...(patch.kind === 'StatefulSet' ? { serviceName: name } : {}),
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name, image: 'registry.example/app:1' }] },
-      },
-    },
-  };
-}
 
 /** Every object against its real schema, plus every rule check: the whole set must be clean. */
 function expectValid(set: ManifestSet, cluster: ClusterProfile, plan: Plan) {
@@ -59,7 +43,10 @@ function expectValid(set: ManifestSet, cluster: ClusterProfile, plan: Plan) {
   for (const object of set.workload.objects) {
     const full =
       set.workload.mode === 'patch' && object.kind !== 'ResourceClaimTemplate'
-        ? (strategicMerge(baseFor(object), object) as KubernetesObject)
+        ? (strategicMerge(
+            existingWorkloadFixture(plan).object,
+            object,
+          ) as KubernetesObject)
         : object;
     expect(() => validateAgainstSchema(full)).not.toThrow();
     if (full.kind !== 'ResourceClaimTemplate') {
@@ -106,7 +93,11 @@ describe('buildManifests', () => {
       for (const [workloadLabel, toWorkload] of workloads) {
         it(`${mode} / ${clusterLabel} / ${workloadLabel}: every object is schema-valid and rule-clean`, () => {
           const plan = toWorkload(fixture);
-          const set = buildManifests(plan, cluster);
+          const set = buildManifests(plan, cluster, {
+            existing: plan.request.spec.workload.existing
+              ? existingWorkloadFixture(plan).target
+              : undefined,
+          });
           expect(set.pool.objects.length).toBeGreaterThan(0);
           expect(set.workload.objects.length).toBeGreaterThan(0);
           expectValid(set, cluster, plan);
@@ -200,7 +191,22 @@ describe('buildManifests', () => {
     const set = buildManifests(
       asPatch(fixturePlans['time-slicing'], 'StatefulSet', 'llm'),
       awsCluster,
-      { containerName: 'server' },
+      {
+        existing: {
+          kind: 'StatefulSet',
+          name: 'llm',
+          container: 'server',
+          current: viewWorkload('StatefulSet', {
+            metadata: { name: 'llm' },
+            spec: {
+              replicas: 1,
+              template: {
+                spec: { containers: [{ name: 'server', image: 'x:1' }] },
+              },
+            },
+          }),
+        },
+      },
     );
     expect(set.workload.mode).toBe('patch');
     expect(set.workload.component).toBe('t4-shared');
@@ -208,6 +214,15 @@ describe('buildManifests', () => {
     expect(
       (set.workload.objects[0] as any).spec.template.spec.containers[0].name,
     ).toBe('server');
+  });
+
+  it('refuses to patch an existing workload it was not shown', () => {
+    expect(() =>
+      buildManifests(
+        asPatch(fixturePlans['time-slicing'], 'Deployment', 'llm'),
+        awsCluster,
+      ),
+    ).toThrow(/read it from the repository first/);
   });
 
   it('static clusters get no Karpenter objects', () => {

@@ -12,7 +12,7 @@ import { buildNodeOverlays } from './node-overlay';
 import { buildNodePool } from './node-pool';
 import { buildResourceClaimTemplate } from './resource-claim-template';
 import type { KubernetesObject, ManifestSet } from './types';
-import { buildWorkloadPatch } from './workload-patch';
+import { buildWorkloadPatch, type PatchTarget } from './workload-patch';
 
 export interface BuildManifestsOptions {
   /**
@@ -21,8 +21,13 @@ export interface BuildManifestsOptions {
    * without it the mig-parted entry has no filter.
    */
   catalog?: GpuCatalog;
-  /** Container to patch in an existing workload (see `buildWorkloadPatch`). */
-  containerName?: string;
+  /**
+   * The existing workload a request patches, as the repository holds it
+   * (read by gpu-node's `resolveExistingWorkload`). Required when the request
+   * names an existing workload: a patch written blind would target the wrong
+   * container or change fields nobody asked to change.
+   */
+  existing?: PatchTarget;
 }
 
 /**
@@ -54,11 +59,14 @@ export function buildManifests(
   }
 
   const isPatch = plan.request.spec.workload.existing !== undefined;
+  if (isPatch && !options.existing) {
+    throw new Error(
+      `the request ${plan.request.metadata.namespace}/${plan.request.metadata.name} patches an existing workload: read it from the repository first (resolveExistingWorkload)`,
+    );
+  }
   const workloadObjects: KubernetesObject[] = [
     isPatch
-      ? buildWorkloadPatch(plan, cluster, {
-          containerName: options.containerName,
-        })
+      ? buildWorkloadPatch(plan, cluster, options.existing!)
       : buildDeployment(plan, cluster),
   ];
   if (plan.sharing.mode === 'dra') {

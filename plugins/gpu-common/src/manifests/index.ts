@@ -10,3 +10,5 @@ export * from './pod-placement';
 export * from './quantity';
 export * from './resource-claim-template';
 export * from './workload-patch';
+export * from './workload-shape';
+export * from './strategic-merge';

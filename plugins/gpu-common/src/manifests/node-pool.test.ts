@@ -83,6 +83,26 @@ describe('buildNodePool', () => {
     });
   });
 
+  it('writes the pool ledger and a hand-set floor as annotations', () => {
+    const plan = {
+      ...timeSlicingT4Plan,
+      pool: {
+        ...timeSlicingT4Plan.pool,
+        ledger: [
+          { request: 'ml/b', replicas: 3, unitsPerReplica: 1 },
+          { request: 'ml/a', replicas: 2, unitsPerReplica: 2 },
+        ],
+        limitFloor: 4,
+      },
+    };
+    const pool = buildNodePool(plan, awsCluster) as any;
+    expect(pool.metadata.annotations['gpu.backstage.io/requests']).toBe(
+      'ml/a=2x2, ml/b=3',
+    );
+    expect(pool.metadata.annotations['gpu.backstage.io/limit-floor']).toBe('4');
+    expect(() => validateAgainstSchema(pool)).not.toThrow();
+  });
+
   it('uses the cluster profile consolidateAfter and node class', () => {
     const pool = buildNodePool(exclusiveT4Plan, {
       ...plainCluster,

@@ -1,3 +1,4 @@
+import { formatLedger } from '../capacity/ledger';
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import {
@@ -114,6 +115,13 @@ export function buildNodePool(
   }
   if (plan.sharing.migProfile !== undefined) {
     annotations[keys.migProfile] = plan.sharing.migProfile;
+  }
+  // The limits below are derived from this line (see capacity/ledger.ts).
+  if (plan.pool.ledger.length > 0) {
+    annotations[keys.requests] = formatLedger(plan.pool.ledger);
+  }
+  if (plan.pool.limitFloor !== undefined) {
+    annotations[keys.limitFloor] = String(plan.pool.limitFloor);
   }
 
   const spec: Record<string, unknown> = {

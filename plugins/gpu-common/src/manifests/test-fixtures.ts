@@ -4,8 +4,15 @@
  * catalog facts (g4dn = T4, g6 = L4, p4d = A100-40GB) but are typed literals.
  */
 import type { ClusterProfile } from '../cluster/types';
+import type { KubernetesObject } from './types';
+import type { PatchTarget } from './workload-patch';
+import {
+  viewWorkload,
+  workloadApiVersion,
+  workloadShape,
+} from './workload-shape';
 import type { Plan } from '../planner/types';
-import type { GpuRequest, SharingMode } from '../request/types';
+import type { GpuRequest, SharingMode, WorkloadKind } from '../request/types';
 
 export const awsCluster: ClusterProfile = {
   name: 'prod-eu',
@@ -260,11 +267,7 @@ export const draL4Plan: Plan = {
 };
 
 /** The same plan, but patching an existing workload instead of creating one. */
-export function asPatch(
-  plan: Plan,
-  kind: 'Deployment' | 'StatefulSet',
-  name: string,
-): Plan {
+export function asPatch(plan: Plan, kind: WorkloadKind, name: string): Plan {
   return {
     ...plan,
     request: {
@@ -281,3 +284,51 @@ export const fixturePlans: Record<SharingMode, Plan> = {
   mig: migA100Plan,
   dra: draL4Plan,
 };
+
+/**
+ * The existing workload a patch plan targets, as the repository would hold
+ * it: one container named after the workload, one replica. Returns the
+ * object (to merge the patch onto) and the patch target read from it.
+ */
+export function existingWorkloadFixture(plan: Plan): {
+  object: KubernetesObject;
+  target: PatchTarget;
+} {
+  const existing = plan.request.spec.workload.existing!;
+  const { kind, name } = existing;
+  const template = {
+    metadata: { labels: { app: name } },
+    spec: {
+      ...(kind === 'Job' || kind === 'CronJob'
+        ? { restartPolicy: 'Never' }
+        : {}),
+      containers: [{ name, image: 'registry.example/app:1' }],
+    },
+  };
+  const spec: Record<string, unknown> = {};
+  const path = workloadShape(kind).podTemplate;
+  let node = spec;
+  for (const key of path.slice(1, -1)) node = (node[key] ??= {}) as any;
+  node[path[path.length - 1]] = template;
+  if (kind === 'Deployment' || kind === 'StatefulSet') {
+    spec.selector = { matchLabels: { app: name } };
+    if (kind === 'StatefulSet') spec.serviceName = name;
+  }
+  if (kind === 'CronJob') spec.schedule = '0 * * * *';
+  const object: KubernetesObject = {
+    apiVersion: workloadApiVersion(kind),
+    kind,
+    metadata: { name, namespace: plan.request.metadata.namespace },
+    spec,
+  };
+  return {
+    object,
+    target: {
+      kind,
+      name,
+      manifestNamespace: plan.request.metadata.namespace,
+      container: name,
+      current: viewWorkload(kind, object),
+    },
+  };
+}

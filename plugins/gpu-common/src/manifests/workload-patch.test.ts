@@ -1,4 +1,5 @@
-import { buildWorkloadPatch } from './workload-patch';
+import type { WorkloadKind } from '../request/types';
+import { buildWorkloadPatch, toleratesTaint } from './workload-patch';
 import {
   asPatch,
   awsCluster,
@@ -8,38 +9,74 @@ import {
 } from './test-fixtures';
 import { validateAgainstSchema } from './testing/kubernetes-schemas';
 import { strategicMerge } from './testing/strategic-merge';
+import { viewWorkload } from './workload-shape';
 
-function existingWorkload(kind: 'Deployment' | 'StatefulSet', name: string) {
+function existingWorkload(kind: WorkloadKind, name: string, replicas = 3) {
+  const podTemplate = {
+    metadata: { labels: { app: name } },
+    spec: {
+      ...(kind === 'Job' || kind === 'CronJob'
+        ? { restartPolicy: 'Never' }
+        : {}),
+      tolerations: [{ key: 'other', operator: 'Exists' }],
+      containers: [
+        {
+          name: 'api',
+          image: 'ghcr.io/acme/llm:2',
+          ports: [{ containerPort: 8080 }],
+          resources: { limits: { cpu: '2', 'nvidia.com/gpu': '1' } },
+        },
+        { name: 'sidecar', image: 'envoy:1' },
+      ],
+    },
+  };
+  const spec =
+    kind === 'CronJob'
+      ? {
+          schedule: '0 2 * * *',
+          jobTemplate: {
+            spec: { parallelism: replicas, template: podTemplate },
+          },
+        }
+      : kind === 'Job'
+        ? { parallelism: replicas, template: podTemplate }
+        : {
+            ...(kind === 'StatefulSet' ? { serviceName: name } : {}),
+            replicas,
+            selector: { matchLabels: { app: name } },
+            template: podTemplate,
+          };
   return {
-    apiVersion: 'apps/v1',
+    apiVersion: kind === 'Job' || kind === 'CronJob' ? 'batch/v1' : 'apps/v1',
     kind,
     metadata: { name, namespace: 'ml-team', labels: { app: name } },
-    spec: {
-      ...(kind === 'StatefulSet' ? { serviceName: name } : {}),
-      replicas: 1,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: {
-          tolerations: [{ key: 'other', operator: 'Exists' }],
-          containers: [
-            {
-              name,
-              image: 'ghcr.io/acme/llm:2',
-              resources: { limits: { cpu: '2' } },
-            },
-            { name: 'sidecar', image: 'envoy:1' },
-          ],
-        },
-      },
+    spec,
+  };
+}
+
+function target(
+  kind: WorkloadKind,
+  name: string,
+  options: { replicas?: number; container?: string } = {},
+) {
+  const object = existingWorkload(kind, name, options.replicas);
+  return {
+    object,
+    target: {
+      kind,
+      name,
+      manifestNamespace: 'ml-team',
+      container: options.container ?? 'api',
+      current: viewWorkload(kind, object),
     },
   };
 }
 
 describe('buildWorkloadPatch', () => {
-  it('patches an existing Deployment onto the pool; the merged result is schema-valid', () => {
+  it('gives the named container the GPU and changes nothing else of the Deployment', () => {
     const plan = asPatch(timeSlicingT4Plan, 'Deployment', 'llm-server');
-    const patch = buildWorkloadPatch(plan, awsCluster) as any;
+    const { object, target: t } = target('Deployment', 'llm-server');
+    const patch = buildWorkloadPatch(plan, awsCluster, t) as any;
     expect(patch).toMatchObject({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
@@ -48,77 +85,154 @@ describe('buildWorkloadPatch', () => {
     expect(patch.metadata.labels).toEqual({
       'backstage.io/kubernetes-id': 't4-shared',
     });
-    expect(patch.spec.replicas).toBe(3);
+    // The request asks for 3 replicas, as many as the workload has: unchanged.
+    expect(patch.spec.replicas).toBeUndefined();
     expect(patch.spec.template.spec.nodeSelector).toEqual({
       'karpenter.sh/nodepool': 'gpu-t4-ts4',
     });
     expect(patch.spec.template.spec.containers).toEqual([
       {
-        name: 'llm-server',
-        resources: { limits: { 'nvidia.com/gpu.shared': '1' } },
+        name: 'api',
+        resources: {
+          limits: { 'nvidia.com/gpu': null, 'nvidia.com/gpu.shared': '1' },
+        },
       },
     ]);
 
-    const merged = strategicMerge(
-      existingWorkload('Deployment', 'llm-server'),
-      patch,
-    ) as any;
+    const merged = strategicMerge(object, patch) as any;
     expect(() => validateAgainstSchema(merged)).not.toThrow();
     const [gpu, sidecar] = merged.spec.template.spec.containers;
     expect(gpu).toEqual({
-      name: 'llm-server',
+      name: 'api',
       image: 'ghcr.io/acme/llm:2',
+      ports: [{ containerPort: 8080 }],
       resources: { limits: { cpu: '2', 'nvidia.com/gpu.shared': '1' } },
     });
     expect(sidecar).toEqual({ name: 'sidecar', image: 'envoy:1' });
+    expect(merged.spec.replicas).toBe(3);
+    // tolerations has no merge key: the patch keeps the workload's own first.
+    expect(merged.spec.template.spec.tolerations).toEqual([
+      { key: 'other', operator: 'Exists' },
+      {
+        key: awsCluster.gpuTaintKey,
+        operator: 'Equal',
+        value: 'gpu-t4-ts4',
+        effect: 'NoSchedule',
+      },
+    ]);
   });
 
-  it('patches a StatefulSet and can target a named container', () => {
-    const plan = asPatch(migA100Plan, 'StatefulSet', 'trainer');
+  it('changes the replica count only when the request asks for another one', () => {
+    const plan = asPatch(timeSlicingT4Plan, 'Deployment', 'llm-server');
+    const { target: t } = target('Deployment', 'llm-server', { replicas: 5 });
+    const patch = buildWorkloadPatch(plan, awsCluster, t) as any;
+    expect(patch.spec.replicas).toBe(3);
+  });
+
+  it('adds the pool toleration after the workload’s own when they do not tolerate the taint', () => {
+    const plan = asPatch(timeSlicingT4Plan, 'Deployment', 'llm-server');
+    const object = existingWorkload('Deployment', 'llm-server');
+    object.spec.template!.spec.tolerations = [
+      {
+        key: 'dedicated',
+        operator: 'Equal',
+        value: 'ml',
+        effect: 'NoSchedule',
+      } as any,
+    ];
     const patch = buildWorkloadPatch(plan, awsCluster, {
-      containerName: 'sidecar',
+      kind: 'Deployment',
+      name: 'llm-server',
+      container: 'api',
+      current: viewWorkload('Deployment', object),
     }) as any;
-    expect(patch.kind).toBe('StatefulSet');
-    expect(patch.spec.template.spec.containers[0].name).toBe('sidecar');
-    const merged = strategicMerge(
-      existingWorkload('StatefulSet', 'trainer'),
-      patch,
-    ) as any;
-    expect(() => validateAgainstSchema(merged)).not.toThrow();
-    expect(merged.spec.template.spec.containers[1].resources.limits).toEqual({
-      'nvidia.com/mig-3g.20gb': '1',
-    });
+    expect(patch.metadata.namespace).toBeUndefined();
+    expect(patch.spec.template.spec.tolerations).toEqual([
+      {
+        key: 'dedicated',
+        operator: 'Equal',
+        value: 'ml',
+        effect: 'NoSchedule',
+      },
+      {
+        key: awsCluster.gpuTaintKey,
+        operator: 'Equal',
+        value: 'gpu-t4-ts4',
+        effect: 'NoSchedule',
+      },
+    ]);
   });
 
-  it('patches DRA claims in', () => {
+  it.each([
+    ['StatefulSet', ['spec', 'template']],
+    ['Job', ['spec', 'template']],
+    ['CronJob', ['spec', 'jobTemplate', 'spec', 'template']],
+  ] as const)(
+    'patches a %s at its pod template; the merged result is schema-valid',
+    (kind, templatePath) => {
+      const plan = asPatch(migA100Plan, kind, 'trainer');
+      const { object, target: t } = target(kind, 'trainer', {
+        replicas: 1,
+        container: 'sidecar',
+      });
+      const patch = buildWorkloadPatch(plan, awsCluster, t) as any;
+      expect(patch.kind).toBe(kind);
+      const podTemplate = templatePath.reduce((o, k) => o[k], patch);
+      expect(podTemplate.spec.containers[0].name).toBe('sidecar');
+      const merged = strategicMerge(object, patch) as any;
+      expect(() => validateAgainstSchema(merged)).not.toThrow();
+      const mergedTemplate = templatePath.reduce((o, k) => o[k], merged);
+      expect(mergedTemplate.spec.containers[1].resources.limits).toEqual({
+        'nvidia.com/mig-3g.20gb': '1',
+      });
+      // Job and CronJob count parallel pods: 1 -> the plan's replicas.
+      if (kind === 'Job') expect(merged.spec.parallelism).toBe(4);
+      if (kind === 'CronJob')
+        expect(merged.spec.jobTemplate.spec.parallelism).toBe(4);
+    },
+  );
+
+  it('patches DRA claims in and drops the device-plugin GPU limit', () => {
+    const { object, target: t } = target('Deployment', 'llm');
     const patch = buildWorkloadPatch(
       asPatch(draL4Plan, 'Deployment', 'llm'),
       awsCluster,
+      t,
     ) as any;
     expect(patch.spec.template.spec.resourceClaims).toEqual([
       { name: 'gpu', resourceClaimTemplateName: 'l4-dra-gpu' },
     ]);
-    const merged = strategicMerge(existingWorkload('Deployment', 'llm'), patch);
-    expect(() => validateAgainstSchema(merged as any)).not.toThrow();
+    const merged = strategicMerge(object, patch) as any;
+    expect(() => validateAgainstSchema(merged)).not.toThrow();
+    expect(merged.spec.template.spec.containers[0].resources).toEqual({
+      limits: { cpu: '2' },
+      claims: [{ name: 'gpu', request: 'gpu' }],
+    });
   });
 
-  it('a patch that names no existing container yields an invalid object (why containerName matters)', () => {
+  it('keeps a kubernetes-id the workload already has', () => {
+    const { object, target: t } = target('Deployment', 'llm');
+    (object.metadata.labels as any)['backstage.io/kubernetes-id'] = 'theirs';
+    t.current = viewWorkload('Deployment', object);
     const patch = buildWorkloadPatch(
-      asPatch(timeSlicingT4Plan, 'Deployment', 'llm-server'),
+      asPatch(timeSlicingT4Plan, 'Deployment', 'llm'),
       awsCluster,
-      { containerName: 'missing' },
-    );
-    const merged = strategicMerge(
-      existingWorkload('Deployment', 'llm-server'),
-      patch,
+      t,
     ) as any;
-    expect(merged.spec.template.spec.containers).toHaveLength(3);
-    expect(merged.spec.template.spec.containers[2].image).toBeUndefined();
+    expect(patch.metadata.labels).toBeUndefined();
   });
+});
 
-  it('refuses a plan without an existing workload', () => {
-    expect(() => buildWorkloadPatch(timeSlicingT4Plan, awsCluster)).toThrow(
-      /existing/,
-    );
+describe('toleratesTaint', () => {
+  const taint = { key: 'nvidia.com/gpu', value: 'pool', effect: 'NoSchedule' };
+  it.each([
+    [{ operator: 'Exists' }, true],
+    [{ key: 'nvidia.com/gpu', operator: 'Exists' }, true],
+    [{ key: 'nvidia.com/gpu', operator: 'Equal', value: 'pool' }, true],
+    [{ key: 'nvidia.com/gpu', operator: 'Equal', value: 'other' }, false],
+    [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoExecute' }, false],
+    [{ key: 'other', operator: 'Exists' }, false],
+  ])('%j -> %s', (toleration, expected) => {
+    expect(toleratesTaint(toleration, taint)).toBe(expected);
   });
 });

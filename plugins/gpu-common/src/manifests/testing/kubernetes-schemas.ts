@@ -48,6 +48,8 @@ const MODEL_FILES: Record<
     'apps/v1/StatefulSet.js',
     'StatefulSet',
   ],
+  'batch/v1/Job': ['kubernetes-models', 'batch/v1/Job.js', 'Job'],
+  'batch/v1/CronJob': ['kubernetes-models', 'batch/v1/CronJob.js', 'CronJob'],
   'resource.k8s.io/v1/ResourceClaimTemplate': [
     'kubernetes-models',
     'resource.k8s.io/v1/ResourceClaimTemplate.js',

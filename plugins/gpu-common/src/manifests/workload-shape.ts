@@ -1,0 +1,147 @@
+import type { WorkloadKind } from '../request/types';
+
+/**
+ * Where the parts a GPU request touches sit in each workload kind: the pod
+ * template, and the field that counts replicas. A Job runs `parallelism`
+ * pods at once (default 1), a CronJob's Job does the same
+ * (Kubernetes API reference: apps/v1 Deployment and StatefulSet `replicas`,
+ * batch/v1 JobSpec `parallelism`, CronJobSpec `jobTemplate`).
+ */
+export interface WorkloadShape {
+  /** Path of the pod template (`metadata` + `spec`). */
+  podTemplate: string[];
+  /** Path of the field that says how many pods run at once. */
+  replicas: string[];
+  /** The field's name for people ("replicas", "parallelism"). */
+  replicasField: string;
+  /** What Kubernetes assumes when the field is absent. */
+  defaultReplicas: number;
+}
+
+const SHAPES: Record<WorkloadKind, WorkloadShape> = {
+  Deployment: {
+    podTemplate: ['spec', 'template'],
+    replicas: ['spec', 'replicas'],
+    replicasField: 'replicas',
+    defaultReplicas: 1,
+  },
+  StatefulSet: {
+    podTemplate: ['spec', 'template'],
+    replicas: ['spec', 'replicas'],
+    replicasField: 'replicas',
+    defaultReplicas: 1,
+  },
+  Job: {
+    podTemplate: ['spec', 'template'],
+    replicas: ['spec', 'parallelism'],
+    replicasField: 'parallelism',
+    defaultReplicas: 1,
+  },
+  CronJob: {
+    podTemplate: ['spec', 'jobTemplate', 'spec', 'template'],
+    replicas: ['spec', 'jobTemplate', 'spec', 'parallelism'],
+    replicasField: 'parallelism',
+    defaultReplicas: 1,
+  },
+};
+
+export function workloadShape(kind: WorkloadKind): WorkloadShape {
+  return SHAPES[kind];
+}
+
+export function isWorkloadKind(kind: unknown): kind is WorkloadKind {
+  return typeof kind === 'string' && Object.hasOwn(SHAPES, kind);
+}
+
+/** The apiVersion of each workload kind. */
+export function workloadApiVersion(kind: WorkloadKind): string {
+  return kind === 'Job' || kind === 'CronJob' ? 'batch/v1' : 'apps/v1';
+}
+
+function getPath(value: unknown, path: readonly string[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** A container of a pod template, as far as a GPU request cares. */
+export interface ContainerView {
+  name: string;
+  image?: string;
+  limits: Record<string, unknown>;
+  requests: Record<string, unknown>;
+}
+
+/** What a workload object says about the parts a GPU request touches. */
+export interface WorkloadView {
+  kind: WorkloadKind;
+  name: string;
+  namespace?: string;
+  replicas: number;
+  containers: ContainerView[];
+  tolerations: Record<string, unknown>[];
+  nodeSelector: Record<string, string>;
+  labels: Record<string, string>;
+  podAnnotations: Record<string, string>;
+  resourceClaims: Record<string, unknown>[];
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function strings(value: unknown): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(record(value)).map(([k, v]) => [k, String(v)]),
+  );
+}
+
+function list(value: unknown): Record<string, unknown>[] {
+  return Array.isArray(value)
+    ? value.filter(
+        (v): v is Record<string, unknown> =>
+          typeof v === 'object' && v !== null && !Array.isArray(v),
+      )
+    : [];
+}
+
+/** Reads a workload object (plain data) through its kind's shape. */
+export function viewWorkload(
+  kind: WorkloadKind,
+  object: unknown,
+): WorkloadView {
+  const shape = workloadShape(kind);
+  const template = getPath(object, shape.podTemplate);
+  const podSpec = record(getPath(template, ['spec']));
+  const replicas = getPath(object, shape.replicas);
+  return {
+    kind,
+    name: String(getPath(object, ['metadata', 'name']) ?? ''),
+    namespace:
+      typeof getPath(object, ['metadata', 'namespace']) === 'string'
+        ? (getPath(object, ['metadata', 'namespace']) as string)
+        : undefined,
+    replicas:
+      typeof replicas === 'number'
+        ? replicas
+        : typeof replicas === 'string' && /^\d+$/.test(replicas)
+          ? Number(replicas)
+          : shape.defaultReplicas,
+    containers: list(podSpec.containers).map(c => ({
+      name: String(c.name ?? ''),
+      ...(typeof c.image === 'string' ? { image: c.image } : {}),
+      limits: record(getPath(c, ['resources', 'limits'])),
+      requests: record(getPath(c, ['resources', 'requests'])),
+    })),
+    tolerations: list(podSpec.tolerations),
+    nodeSelector: strings(podSpec.nodeSelector),
+    labels: strings(getPath(object, ['metadata', 'labels'])),
+    podAnnotations: strings(getPath(template, ['metadata', 'annotations'])),
+    resourceClaims: list(podSpec.resourceClaims),
+  };
+}
