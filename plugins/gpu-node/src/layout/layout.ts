@@ -198,6 +198,17 @@ export function clusterKustomizationPath(
   return resolveLayout(layout).render('clusterKustomization', { cluster });
 }
 
+/**
+ * The folder holding everything of one cluster (`clusters/<cluster>`): the
+ * parent of the cluster's GPU folder, where hand-written NodePools live too.
+ * The GPU folder itself when the layout puts it at the repository root.
+ */
+export function clusterScopePath(layout: LayoutInput, cluster: string): string {
+  const gpuFolder = posix.dirname(clusterKustomizationPath(layout, cluster));
+  const parent = posix.dirname(gpuFolder);
+  return parent === '.' ? gpuFolder : parent;
+}
+
 /** `clusters/<cluster>/gpu/nodepools/<pool>.yaml` */
 export function nodePoolPath(
   layout: LayoutInput,

@@ -10,6 +10,8 @@ export const POOL_LABEL_SUFFIXES = {
   slicesPerGpu: ['slices-per-gpu', 'replicas-per-gpu', 'slices'],
   migProfile: ['mig-profile'],
   resourceName: ['resource-name'],
+  requests: ['requests'],
+  limitFloor: ['limit-floor'],
 } as const;
 
 export const DEVICE_PLUGIN_CONFIG_LABEL = 'nvidia.com/device-plugin.config';

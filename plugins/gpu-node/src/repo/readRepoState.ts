@@ -8,9 +8,14 @@ import type {
 import {
   builtinCatalog,
   GpuCatalog,
+  MANAGED_BY,
+  parseLedger,
   SHARING_MODES,
+  WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
+  clusterKustomizationPath,
+  clusterScopePath,
   LayoutInput,
   layoutPrefix,
   matchLayoutPath,
@@ -47,6 +52,11 @@ import {
 /** RepoState plus the files the reader had to skip (and why). */
 export interface RepoStateReport extends RepoState {
   skipped: SkippedFile[];
+  /**
+   * True when the cluster's GPU kustomization exists: the
+   * gpu-cluster-bootstrap template (or a person) set the cluster up.
+   */
+  bootstrapped: boolean;
 }
 
 /** Reads and parses every YAML file under `prefix`; bad files are reported, not thrown. */
@@ -153,13 +163,14 @@ export async function readRepoState(
     }
   }
 
-  // Pools: every NodePool in the pool folder.
+  // Pools: every GPU NodePool in the pool folder.
   const poolPrefix = layoutPrefix(resolved, 'nodePool', cluster, 'pool');
   const poolDocs = await readDocuments(tree, poolPrefix, skipped);
   const overlays = poolDocs
     .map(d => asKubernetesObject(d.value))
     .filter(o => o?.kind === 'NodeOverlay') as PlainObject[];
   const pools: PoolState[] = [];
+  const otherNodePools = new Set<string>();
   for (const doc of poolDocs) {
     const obj = asKubernetesObject(doc.value);
     if (!obj || obj.kind !== 'NodePool') continue;
@@ -170,8 +181,23 @@ export async function readRepoState(
       devicePluginConfigs,
       migConfigs,
       catalog,
+      skipped,
     );
     if (pool) pools.push(pool);
+    else otherNodePools.add(obj.metadata.name);
+  }
+  // Every other NodePool of the cluster's folder (hand-written ones beside
+  // the GPU folder): names a new pool must not take.
+  const scope = clusterScopePath(resolved, clusterName);
+  for (const path of await tree.listFiles(scope)) {
+    if (!isYamlPath(path) || path.startsWith(poolPrefix)) continue;
+    const text = await tree.readFile(path);
+    // Only files that can hold a NodePool are parsed (a cluster folder may be big).
+    if (text === undefined || !/\bkind:\s*['"]?NodePool\b/.test(text)) continue;
+    for (const doc of parseYamlDocuments(path, text).documents) {
+      const obj = asKubernetesObject(doc.value);
+      if (obj?.kind === 'NodePool') otherNodePools.add(obj.metadata.name);
+    }
   }
 
   // Workloads: every GPU Deployment / StatefulSet (or patch) under the apps folder.
@@ -185,7 +211,18 @@ export async function readRepoState(
   const workloads = parseWorkloads(workloadDocuments, pools, resolved);
 
   pools.sort((a, b) => a.name.localeCompare(b.name));
-  return { pools, devicePluginConfigs, migConfigs, workloads, skipped };
+  const bootstrapped =
+    (await tree.readFile(clusterKustomizationPath(resolved, clusterName))) !==
+    undefined;
+  return {
+    pools,
+    devicePluginConfigs,
+    migConfigs,
+    workloads,
+    otherNodePools: [...otherNodePools].sort(),
+    skipped,
+    bootstrapped,
+  };
 }
 
 function stringRecord(value: unknown): Record<string, string> {
@@ -214,6 +251,7 @@ function parsePool(
   devicePluginConfigs: Record<string, unknown>,
   migConfigs: Record<string, unknown>,
   catalog: GpuCatalog,
+  skipped: SkippedFile[],
 ): PoolState | undefined {
   const name = nodePool.metadata.name;
   const template = getIn(nodePool, 'spec', 'template');
@@ -305,6 +343,24 @@ function parsePool(
       .filter((e): e is readonly [string, number] => e[1] !== undefined),
   );
   if (Object.keys(allLimits).length > 0) pool.limits = allLimits;
+  const ownLabels = stringRecord(getIn(nodePool, 'metadata', 'labels'));
+  pool.managed = ownLabels[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY;
+  const annotations = stringRecord(getIn(nodePool, 'metadata', 'annotations'));
+  const ledgerText = findOurLabel(annotations, POOL_LABEL_SUFFIXES.requests);
+  if (ledgerText !== undefined) {
+    const ledger = parseLedger(ledgerText);
+    if (ledger) pool.ledger = ledger;
+    else {
+      skipped.push({
+        path,
+        reason: `NodePool ${name}: its request ledger "${ledgerText}" is not readable; it is rebuilt from the workloads on the pool`,
+      });
+    }
+  }
+  const floor = parseCount(
+    findOurLabel(annotations, POOL_LABEL_SUFFIXES.limitFloor),
+  );
+  if (floor !== undefined) pool.limitFloor = floor;
   if (Array.isArray(taints)) {
     pool.taints = taints
       .filter(isPlainObject)
