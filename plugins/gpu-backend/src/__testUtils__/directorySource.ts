@@ -7,17 +7,21 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RepoSource } from '../repoIndex/gitSnapshot';
+import type { BlobListing, RepoSource } from '../repoIndex/gitSnapshot';
 import { FIXTURE_REPO } from './fixtureRemote';
 
-async function walk(root: string, rel = ''): Promise<string[]> {
-  const out: string[] = [];
+async function walk(
+  root: string,
+  rel = '',
+  out = { files: [] as string[], symlinks: [] as string[] },
+) {
   for (const entry of await fs.readdir(path.join(root, rel), {
     withFileTypes: true,
   })) {
     const child = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) out.push(...(await walk(root, child)));
-    else if (entry.isFile()) out.push(child);
+    if (entry.isDirectory()) await walk(root, child, out);
+    else if (entry.isFile()) out.files.push(child);
+    else if (entry.isSymbolicLink()) out.symlinks.push(child);
   }
   return out;
 }
@@ -28,7 +32,7 @@ export class DirectorySource implements RepoSource {
   private readonly contents = new Map<string, string>();
 
   async sync() {
-    const blobs = await this.listBlobs();
+    const { blobs } = await this.listBlobs();
     const hash = createHash('sha1');
     for (const [file, sha] of [...blobs].sort()) {
       hash.update(`${file} ${sha}\n`);
@@ -36,15 +40,16 @@ export class DirectorySource implements RepoSource {
     return { revision: hash.digest('hex') };
   }
 
-  async listBlobs(): Promise<Map<string, string>> {
+  async listBlobs(): Promise<BlobListing> {
     const blobs = new Map<string, string>();
-    for (const file of await walk(this.dir)) {
+    const { files, symlinks } = await walk(this.dir);
+    for (const file of files) {
       const content = await fs.readFile(path.join(this.dir, file), 'utf8');
       const sha = createHash('sha1').update(content).digest('hex');
       this.contents.set(sha, content);
       blobs.set(file, sha);
     }
-    return blobs;
+    return { blobs, symlinks };
   }
 
   async readBlobs(shas: string[]): Promise<Map<string, string>> {

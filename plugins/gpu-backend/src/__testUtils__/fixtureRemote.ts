@@ -24,9 +24,9 @@ export interface FixtureRemote {
   root: string;
   /** The bare repository (usable as repoUrl). */
   url: string;
-  /** Writes (or, with `null`, deletes) files and pushes one commit to main; returns its sha. */
+  /** Writes files (or symbolic links; `null` deletes) and pushes one commit to main; returns its sha. */
   commit(
-    files: Record<string, string | null>,
+    files: Record<string, string | { symlink: string } | null>,
     message: string,
   ): Promise<string>;
   /** Fast-forwards main to a branch of the remote (a merged pull request). */
@@ -82,11 +82,14 @@ export async function createFixtureRemote(
     async commit(files, message) {
       for (const [file, content] of Object.entries(files)) {
         const target = path.join(work, file);
-        if (content === null) {
-          await fs.rm(target, { force: true });
-        } else {
+        // Replaced, never written through (it may be a link).
+        await fs.rm(target, { force: true });
+        if (typeof content === 'string') {
           await fs.mkdir(path.dirname(target), { recursive: true });
           await fs.writeFile(target, content);
+        } else if (content) {
+          await fs.mkdir(path.dirname(target), { recursive: true });
+          await fs.symlink(content.symlink, target);
         }
       }
       await git.raw(['add', '-A']);

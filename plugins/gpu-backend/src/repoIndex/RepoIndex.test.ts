@@ -232,6 +232,72 @@ describe('RepoIndex', () => {
     ]);
   });
 
+  it('reports symbolic links where it reads as skipped files, never reading through them', async () => {
+    await index.refresh();
+    const pool = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const outside = path.join(remote.root, 'outside.yaml');
+    await fs.writeFile(outside, await fixtureText(pool));
+    await remote.commit(
+      {
+        // A pool file replaced by a link: its pool must disappear, not be read from outside.
+        [pool]: { symlink: outside },
+        'apps/ml/linked/deployment.yaml': { symlink: '../../../README.md' },
+        'requests/ml/linked.yaml': { symlink: '/etc/passwd' },
+        'docs/elsewhere.md': { symlink: outside },
+      },
+      'symbolic links',
+    );
+    const result = await index.refresh();
+    expect(result.full).toBe(false);
+    const skipped = index.snapshot().skipped;
+    expect(skipped.map(s => s.path)).toEqual([
+      'apps/ml/linked/deployment.yaml',
+      pool,
+      'requests/ml/linked.yaml',
+    ]);
+    expect(skipped.every(s => /symbolic link/.test(s.reason))).toBe(true);
+    expect(result.parsedPaths).not.toContain(pool);
+    const pools = index.snapshot().clusters.get('dev')!.repoState.pools;
+    expect(pools.map(p => p.path)).not.toContain(pool);
+
+    // A fresh (full) index of the same commit says the same.
+    const freshCache = await fs.mkdtemp(
+      path.join(os.tmpdir(), 'gpu-index-fresh-'),
+    );
+    try {
+      const fresh = new RepoIndex(
+        { clusters, defaultCluster: 'dev', catalog: builtinCatalog },
+        new GitFetchSource({
+          repoUrl: remote.url,
+          baseBranch: 'main',
+          cacheDir: freshCache,
+        }),
+      );
+      await fresh.refresh();
+      expect(fresh.snapshot().skipped).toEqual(skipped);
+    } finally {
+      await fs.rm(freshCache, { recursive: true, force: true });
+    }
+
+    // The links replaced by files again: read, and no longer skipped.
+    await remote.commit(
+      {
+        [pool]: await fixtureText(pool),
+        'apps/ml/linked/deployment.yaml': null,
+        'requests/ml/linked.yaml': null,
+      },
+      'files again',
+    );
+    await index.refresh();
+    expect(index.snapshot().skipped).toEqual([]);
+    expect(
+      index
+        .snapshot()
+        .clusters.get('dev')!
+        .repoState.pools.map(p => p.path),
+    ).toContain(pool);
+  });
+
   it('after a series of commits holds exactly what a fresh index of the same commit holds', async () => {
     await index.refresh();
     const deployment = await fixtureText(

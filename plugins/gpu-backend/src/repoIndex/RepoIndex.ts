@@ -85,7 +85,11 @@ export interface RefreshResult {
 }
 
 /** Bump when the saved state's shape or the parse rules change. */
-const STATE_VERSION = 1;
+const STATE_VERSION = 2;
+
+/** Why a symbolic link at a path the index reads is skipped. */
+export const SYMLINK_SKIP_REASON =
+  'a symbolic link: never read (it could lead outside the repository); replace it with the file itself';
 
 interface PoolFile {
   cluster: string;
@@ -143,6 +147,8 @@ export class RepoIndex {
     string,
     { request?: GpuRequest; skipped: SkippedFile[] }
   >();
+  /** Symbolic links at paths the index would read: reported as skipped, never read. */
+  private symlinks = new Set<string>();
   /** Workloads of each folder with their cluster resolved; dropped when the folder or any pool changes. */
   private readonly indexedFolders = new Map<string, IndexedWorkload[]>();
   private current: IndexSnapshot = emptySnapshot();
@@ -199,6 +205,7 @@ export class RepoIndex {
       folderFiles: [...this.folderFiles].map(([f, files]) => [f, [...files]]),
       workloadFolders: [...this.workloadFolders],
       requestFiles: [...this.requestFiles],
+      symlinks: [...this.symlinks],
     });
   }
 
@@ -261,6 +268,7 @@ export class RepoIndex {
     );
     fill(this.workloadFolders, saved.workloadFolders);
     fill(this.requestFiles, saved.requestFiles);
+    this.symlinks = new Set(saved.symlinks);
     return true;
   }
 
@@ -292,11 +300,14 @@ export class RepoIndex {
     let full = this.revision === undefined;
     if (!full) {
       try {
-        changes = await this.source.changedBlobs(
+        const diff = await this.source.changedBlobs(
           this.revision!,
           revision,
           folders,
         );
+        changes = diff.changes;
+        for (const path of changes.keys()) this.symlinks.delete(path);
+        this.addSymlinks(diff.symlinks);
       } catch {
         // The old commit is gone (history rewritten, cache re-created): list everything.
         full = true;
@@ -305,12 +316,14 @@ export class RepoIndex {
     if (!changes) {
       const listed = await this.source.listBlobs(revision, folders);
       changes = new Map();
-      for (const [path, sha] of listed) {
+      for (const [path, sha] of listed.blobs) {
         if (this.blobs.get(path) !== sha) changes.set(path, sha);
       }
       for (const path of this.blobs.keys()) {
-        if (!listed.has(path)) changes.set(path, undefined);
+        if (!listed.blobs.has(path)) changes.set(path, undefined);
       }
+      this.symlinks.clear();
+      this.addSymlinks(listed.symlinks);
     }
 
     const parsedPaths: string[] = [];
@@ -490,6 +503,20 @@ export class RepoIndex {
     };
     if (restored) result.restored = true;
     return result;
+  }
+
+  /** Remembers the symbolic links among `paths` that sit where the index reads. */
+  private addSymlinks(paths: string[]): void {
+    for (const path of paths) {
+      if (this.folders.classify(path)) this.symlinks.add(path);
+    }
+  }
+
+  private symlinkSkips(): SkippedFile[] {
+    return [...this.symlinks].map(path => ({
+      path,
+      reason: SYMLINK_SKIP_REASON,
+    }));
   }
 
   /**
@@ -684,9 +711,11 @@ export class RepoIndex {
     const skipped = [
       ...previous.skipped.filter(
         s =>
+          s.reason !== SYMLINK_SKIP_REASON &&
           !changedPaths.has(s.path) &&
           ![...folders].some(f => s.path.startsWith(`${f}/`)),
       ),
+      ...this.symlinkSkips(),
       ...[...folders].flatMap(f => this.workloadFolders.get(f)?.skipped ?? []),
       ...changedRequests.flatMap(p => this.requestFiles.get(p)?.skipped ?? []),
     ].sort(byKey(s => s.path));
@@ -791,6 +820,7 @@ export class RepoIndex {
     for (const file of this.requestFiles.values()) {
       if (file.skipped.length > 0) skipped.push(...file.skipped);
     }
+    skipped.push(...this.symlinkSkips());
     const requests = this.collectRequests();
     skipped.sort(byKey(s => s.path));
     return {

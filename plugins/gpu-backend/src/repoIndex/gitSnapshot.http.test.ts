@@ -59,7 +59,7 @@ describe('GitFetchSource over smart HTTP with credentials', () => {
     });
 
     const first = await source.sync();
-    const blobs = await source.listBlobs(first.revision, ['clusters']);
+    const { blobs } = await source.listBlobs(first.revision, ['clusters']);
     expect(blobs.has('clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml')).toBe(true);
 
     // The token is replaced (a new GitHub App installation token) and the

@@ -7,7 +7,8 @@
  * Why not gpu-node's GitOpsRepository clone: its checkout (sparse set,
  * checkout, clean) costs most of a second per refresh on a 20k-file
  * repository, and the index needs git objects, not files on disk. Reading
- * blobs also never follows a symlink out of the repository.
+ * blobs also never follows a symlink out of the repository; symlinks are
+ * listed apart, and the index reports them as skipped files.
  */
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -25,20 +26,28 @@ import {
 
 const run = promisify(execFile);
 
-/** Repository path -> blob sha, or undefined for a deleted file. */
+/** Repository path -> blob sha, or undefined for a deleted file (or one that is no regular file any more). */
 export type BlobChanges = Map<string, string | undefined>;
+
+/** The files of a commit: regular files with their blobs, and the symbolic links, which are never read. */
+export interface BlobListing {
+  blobs: Map<string, string>;
+  symlinks: string[];
+}
+
+/** What changed between two commits, and the changed paths that are symbolic links now. */
+export interface BlobDiff {
+  changes: BlobChanges;
+  symlinks: string[];
+}
 
 export interface RepoSource {
   /** Fetches the base branch; returns its commit. */
   sync(): Promise<{ revision: string }>;
-  /** Every regular file under `folders` at `revision` with its blob sha. */
-  listBlobs(revision: string, folders: string[]): Promise<Map<string, string>>;
-  /** Regular files under `folders` that differ between two commits (new blob, or undefined when gone). */
-  changedBlobs(
-    from: string,
-    to: string,
-    folders: string[],
-  ): Promise<BlobChanges>;
+  /** Every regular file under `folders` at `revision` with its blob sha, and the symbolic links there. */
+  listBlobs(revision: string, folders: string[]): Promise<BlobListing>;
+  /** Files under `folders` that differ between two commits (new blob, or undefined when gone or no regular file). */
+  changedBlobs(from: string, to: string, folders: string[]): Promise<BlobDiff>;
   /** The text of each blob. */
   readBlobs(shas: string[]): Promise<Map<string, string>>;
 }
@@ -49,6 +58,13 @@ function pathspec(folders: string[]): string[] {
 
 /** Regular files only: symlinks (120000) and submodules (160000) are not manifests. */
 const REGULAR_FILE = /^100(644|755)$/;
+/**
+ * A symbolic link (git's tree entry mode, `Documentation/git-fast-import.txt`
+ * "filemodify"). Its blob holds the link target; it is never read as a
+ * manifest and is reported as skipped, as gpu-gitops never reads through
+ * one in a checkout either.
+ */
+const SYMLINK = '120000';
 
 /**
  * The token (and basic-auth user) for one fetch of the remote. Asked before
@@ -168,10 +184,7 @@ export class GitFetchSource implements RepoSource {
     return (await this.git(['rev-parse', '--verify', ref])).trim();
   }
 
-  async listBlobs(
-    revision: string,
-    folders: string[],
-  ): Promise<Map<string, string>> {
+  async listBlobs(revision: string, folders: string[]): Promise<BlobListing> {
     const out = await this.git([
       'ls-tree',
       '-r',
@@ -181,22 +194,25 @@ export class GitFetchSource implements RepoSource {
       ...pathspec(folders),
     ]);
     const blobs = new Map<string, string>();
+    const symlinks: string[] = [];
     for (const entry of out.split('\0')) {
       if (!entry) continue;
       const tab = entry.indexOf('\t');
       const [mode, type, sha] = entry.slice(0, tab).split(' ');
       if (type === 'blob' && REGULAR_FILE.test(mode)) {
         blobs.set(entry.slice(tab + 1), sha);
+      } else if (mode === SYMLINK) {
+        symlinks.push(entry.slice(tab + 1));
       }
     }
-    return blobs;
+    return { blobs, symlinks };
   }
 
   async changedBlobs(
     from: string,
     to: string,
     folders: string[],
-  ): Promise<BlobChanges> {
+  ): Promise<BlobDiff> {
     const out = await this.git([
       'diff',
       '--raw',
@@ -210,6 +226,7 @@ export class GitFetchSource implements RepoSource {
     // ":<old mode> <new mode> <old sha> <new sha> <status>\0<path>\0"
     const fields = out.split('\0');
     const changes: BlobChanges = new Map();
+    const symlinks: string[] = [];
     for (let i = 0; i + 1 < fields.length; i += 2) {
       const meta = fields[i];
       if (!meta.startsWith(':')) break;
@@ -218,8 +235,9 @@ export class GitFetchSource implements RepoSource {
         fields[i + 1],
         REGULAR_FILE.test(newMode) ? newSha : undefined,
       );
+      if (newMode === SYMLINK) symlinks.push(fields[i + 1]);
     }
-    return changes;
+    return { changes, symlinks };
   }
 
   /** One `git cat-file --batch` process for all blobs. */

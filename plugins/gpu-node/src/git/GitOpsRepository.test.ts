@@ -275,6 +275,37 @@ describe('GitOpsRepository', () => {
     );
   });
 
+  it.each([
+    [
+      'a dangling link at the file',
+      'apps/ml/llm/deployment.yaml',
+      'apps/ml/llm/deployment.yaml',
+    ],
+    ['a link to an outside folder on the way', 'apps/ml', 'apps/ml'],
+  ])(
+    'refuses to write through %s, creates nothing at its target and pushes nothing',
+    async (_case, linkPath, refusedPath) => {
+      const outside = path.join(remote.root, 'outside');
+      const target = path.join(outside, 'target');
+      await remote.commitFiles({ [linkPath]: { symlink: target } }, 'a link');
+      const error = await publish(repo(), async () => change('a')).catch(
+        e => e,
+      );
+      expect(isGpuInputError(error)).toBe(true);
+      expect(error.issues[0]).toMatchObject({
+        path: refusedPath,
+        rule: 'symlink',
+      });
+      expect(error.message).toContain('symbolic link');
+      expect(await fs.readdir(remote.root)).not.toContain('outside');
+      expect(await remote.branchSha(BRANCH)).toBeUndefined();
+      // The lock was released: a later run with the link gone succeeds.
+      await remote.commitFiles({ [linkPath]: null }, 'no link');
+      const again = await publish(repo(), async () => change('b'));
+      expect(again.pushed).toBe(true);
+    },
+  );
+
   it('re-clones a corrupt cache', async () => {
     const r = repo();
     await fs.mkdir(path.join(r.workDir, '.git'), { recursive: true });

@@ -11,6 +11,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { FileChange } from '../changes/types';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
+import { FsRepoTree } from '../repo/tree';
 import { checkGitOpsRepoUrl } from '@gpu-gitops/plugin-gpu-common';
 import { gitEnvironment, isHttpRemote, isLocalRemote } from './auth';
 import { classifyGitFailure, GitOpsError } from './errors';
@@ -503,15 +504,11 @@ export class GitOpsRepository {
     }
     // The commit is made on the detached base (sync checked it out) and
     // pushed as HEAD:refs/heads/<branch>: no local branch is needed.
+    // Written through FsRepoTree: never outside the work tree, never through
+    // a symlink the repository holds (a GpuInputError names it).
+    const workTree = new FsRepoTree(this.workDir);
     for (const change of built.changes) {
-      const target = path.join(this.workDir, ...change.path.split('/'));
-      if (!target.startsWith(this.workDir + path.sep)) {
-        throw new GitOpsError(
-          `change path escapes the repository: ${change.path}`,
-        );
-      }
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, change.content, 'utf8');
+      await workTree.writeFile(change.path, change.content);
     }
     const files = built.changes.map(c => c.path);
     await this.run(['add', '--', ...files]);

@@ -1,6 +1,10 @@
 import { promises as fs } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import {
+  isGpuInputError,
+  type GpuInputError,
+} from '@gpu-gitops/plugin-gpu-common';
 import { FsRepoTree, MemoryRepoTree } from './tree';
 
 describe('RepoTree', () => {
@@ -54,6 +58,18 @@ describe('RepoTree', () => {
     await expect(fs.readdir(dir)).resolves.toEqual([]);
   });
 
+  /** The GpuInputError of a refused symlink: its repository path and rule. */
+  async function refusal(promise: Promise<unknown>) {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isGpuInputError(error)).toBe(true);
+    const [issue] = (error as GpuInputError).issues;
+    expect(issue.rule).toBe('symlink');
+    return issue.path;
+  }
+
   it('FsRepoTree refuses to follow a symlink out of the repository', async () => {
     const outside = join(dir, 'outside');
     const repo = join(dir, 'repo');
@@ -62,15 +78,74 @@ describe('RepoTree', () => {
     await fs.writeFile(join(outside, 'secret.yaml'), 'secret\n');
     await fs.symlink(outside, join(repo, 'clusters'));
     const tree = new FsRepoTree(repo);
-    await expect(tree.readFile('clusters/secret.yaml')).rejects.toThrow(
-      /symlink/,
+    expect(await refusal(tree.readFile('clusters/secret.yaml'))).toBe(
+      'clusters',
     );
-    await expect(tree.writeFile('clusters/dev/x.yaml', 'x')).rejects.toThrow(
-      /symlink/,
+    expect(await refusal(tree.writeFile('clusters/dev/x.yaml', 'x'))).toBe(
+      'clusters',
     );
     await expect(fs.readdir(outside)).resolves.toEqual(['secret.yaml']);
-    // Symlinked entries are not listed either.
+    // Symlinked entries are not listed either, nor is a symlinked prefix followed.
     expect(await tree.listFiles()).toEqual([]);
+    expect(await refusal(tree.listFiles('clusters'))).toBe('clusters');
+  });
+
+  it('FsRepoTree refuses a dangling symlink (file or folder) and creates nothing at its target', async () => {
+    const repo = join(dir, 'repo');
+    const target = join(dir, 'outside', 'pool.yaml');
+    await fs.mkdir(join(repo, 'clusters/dev/gpu/nodepools'), {
+      recursive: true,
+    });
+    await fs.symlink(
+      target,
+      join(repo, 'clusters/dev/gpu/nodepools/gpu-l4.yaml'),
+    );
+    await fs.symlink(join(dir, 'elsewhere'), join(repo, 'apps'));
+    const tree = new FsRepoTree(repo);
+    expect(
+      await refusal(
+        tree.writeFile(
+          'clusters/dev/gpu/nodepools/gpu-l4.yaml',
+          'kind: NodePool\n',
+        ),
+      ),
+    ).toBe('clusters/dev/gpu/nodepools/gpu-l4.yaml');
+    expect(
+      await refusal(tree.readFile('clusters/dev/gpu/nodepools/gpu-l4.yaml')),
+    ).toBe('clusters/dev/gpu/nodepools/gpu-l4.yaml');
+    expect(
+      await refusal(tree.writeFile('apps/ml/llm/deployment.yaml', 'x')),
+    ).toBe('apps');
+    expect(await fs.readdir(dir)).toEqual(['repo']);
+    expect(await tree.listFiles()).toEqual([]);
+  });
+
+  it('FsRepoTree refuses a symlink that stays inside the repository too', async () => {
+    const repo = join(dir, 'repo');
+    await fs.mkdir(join(repo, 'requests/ml'), { recursive: true });
+    await fs.writeFile(join(repo, 'requests/ml/real.yaml'), 'real\n');
+    await fs.symlink('real.yaml', join(repo, 'requests/ml/llm.yaml'));
+    const tree = new FsRepoTree(repo);
+    expect(await refusal(tree.readFile('requests/ml/llm.yaml'))).toBe(
+      'requests/ml/llm.yaml',
+    );
+    expect(await refusal(tree.writeFile('requests/ml/llm.yaml', 'x'))).toBe(
+      'requests/ml/llm.yaml',
+    );
+    expect(await fs.readFile(join(repo, 'requests/ml/real.yaml'), 'utf8')).toBe(
+      'real\n',
+    );
+    expect(await tree.listFiles('requests')).toEqual(['requests/ml/real.yaml']);
+  });
+
+  it('FsRepoTree works through a symlinked root (the caller chose it)', async () => {
+    const repo = join(dir, 'repo');
+    await fs.mkdir(repo);
+    await fs.symlink(repo, join(dir, 'link-to-repo'));
+    const tree = new FsRepoTree(join(dir, 'link-to-repo'));
+    await tree.writeFile('a/b.yaml', 'b\n');
+    expect(await fs.readFile(join(repo, 'a/b.yaml'), 'utf8')).toBe('b\n');
+    expect(await tree.listFiles()).toEqual(['a/b.yaml']);
   });
 
   it('MemoryRepoTree behaves the same on a Map', async () => {

@@ -1,5 +1,7 @@
 import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { InputError } from '@backstage/errors';
 import yaml from 'yaml';
 import { createMockDirectory } from '@backstage/backend-test-utils';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
@@ -107,6 +109,41 @@ describe('gpu:gitops:render', () => {
     });
     await expect(action.handler(ctx)).rejects.toThrow(/outside/i);
   });
+
+  it.each([
+    ['a folder linked to an outside folder', 'out/apps', true],
+    ['a dangling request file', 'out/requests/ml/vision-api.yaml', false],
+  ])(
+    'refuses to write through %s in the workspace (InputError naming it), writes nothing there',
+    async (_case, linkPath, targetExists) => {
+      const outside = await fs.mkdtemp(
+        path.join(os.tmpdir(), 'gpu-render-outside-'),
+      );
+      try {
+        const link = path.join(workspace.path, ...linkPath.split('/'));
+        await fs.mkdir(path.dirname(link), { recursive: true });
+        await fs.symlink(
+          targetExists ? outside : path.join(outside, 'target.yaml'),
+          link,
+        );
+        const action = createGpuGitopsRenderAction(testServices(repo));
+        const ctx = createMockActionContext({
+          input: { ...input, targetPath: 'out' },
+          workspacePath: workspace.path,
+        });
+        const error = await action.handler(ctx).then(
+          () => new Error('accepted'),
+          (e: Error) => e,
+        );
+        expect(error).toBeInstanceOf(InputError);
+        expect(error.message).toContain(`${linkPath}: is a symbolic link`);
+        expect(error.message).toContain('[symlink]');
+        expect(await fs.readdir(outside)).toEqual([]);
+      } finally {
+        await fs.rm(outside, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('renders onto an empty repository when none is configured', async () => {
     const action = createGpuGitopsRenderAction(testServices(undefined));

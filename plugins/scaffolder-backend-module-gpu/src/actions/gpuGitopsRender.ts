@@ -1,10 +1,10 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { resolveSafeChildPath } from '@backstage/backend-plugin-api';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { buildManifests, findModel } from '@gpu-gitops/plugin-gpu-common';
 import {
   applyPlan,
+  FsRepoTree,
   MemoryRepoTree,
   renderPullRequest,
   requestBranchName,
@@ -100,11 +100,23 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
         ctx.logger,
         `Write files under ${targetPath}`,
         async () => {
-          for (const change of changeSet.changes) {
-            const file = resolveSafeChildPath(outputDir, change.path);
-            await fs.mkdir(path.dirname(file), { recursive: true });
-            await fs.writeFile(file, change.content, 'utf8');
-            ctx.logger.info(`${change.action} ${change.path}`);
+          // Through FsRepoTree, as every repository write: a symbolic link on
+          // the way (left by an earlier step) is refused, never followed.
+          const workspace = new FsRepoTree(ctx.workspacePath);
+          const folder = path
+            .relative(ctx.workspacePath, outputDir)
+            .split(path.sep)
+            .join('/');
+          try {
+            for (const change of changeSet.changes) {
+              await workspace.writeFile(
+                folder ? `${folder}/${change.path}` : change.path,
+                change.content,
+              );
+              ctx.logger.info(`${change.action} ${change.path}`);
+            }
+          } catch (error) {
+            throw toInputError(error);
           }
         },
       );

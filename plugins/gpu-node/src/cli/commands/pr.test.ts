@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { makeWorkdir, requestYaml } from '../__testUtils__/runInTemp';
+import { createBareRemote } from '../../git/testing/bareRemote';
+import { makeWorkdir, requestYaml, runIn } from '../__testUtils__/runInTemp';
 
 const bin = path.resolve(__dirname, '../../../bin/gpu-gitops');
 const CANARY = 'canary-cli-url-token-5e4d3c2b1a';
@@ -78,4 +79,52 @@ describe('gpu-gitops pr --repo with credentials', () => {
     expect(run.stderr).toContain('use https://github.com/acme/gitops.git');
     expect(run.stderr).toContain('[url-scheme]');
   });
+});
+
+describe('gpu-gitops pr into a repository holding a symbolic link', () => {
+  const l4 = requestYaml(
+    'model: l4\nsharing: exclusive\nreplicas: 2\nvramGiB: 16',
+  );
+  it.each([
+    [
+      'a dangling pool file',
+      'clusters/default/gpu/nodepools/gpu-l4.yaml',
+      false,
+    ],
+    ['a dangling app file', 'apps/ml/llm-inference/deployment.yaml', false],
+    ['a dangling request file', 'requests/ml/llm-inference.yaml', false],
+    ['a parent folder linked to an outside folder', 'apps/ml', true],
+  ])(
+    'refuses %s (exit 2, names it), writes nothing there and pushes nothing',
+    async (_case, linkPath, targetExists) => {
+      const dir = makeWorkdir({ 'req.yaml': l4 });
+      const outside = path.join(dir, 'outside');
+      mkdirSync(outside);
+      const target = targetExists ? outside : path.join(outside, 'target.yaml');
+      const remote = await createBareRemote({
+        // A cluster set up for GPUs (its kustomization exists), holding the link.
+        'clusters/default/gpu/kustomization.yaml':
+          'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
+        [linkPath]: { symlink: target },
+      });
+      try {
+        const run = await runIn(dir, [
+          'pr',
+          '--request',
+          'req.yaml',
+          '--repo',
+          remote.url,
+          '--cache-dir',
+          path.join(dir, 'cache'),
+        ]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain(`${linkPath}: is a symbolic link`);
+        expect(run.stderr).toContain('[symlink]');
+        expect(readdirSync(outside)).toEqual([]);
+        expect(await remote.branchSha('gpu/ml-llm-inference')).toBeUndefined();
+      } finally {
+        await remote.cleanup();
+      }
+    },
+  );
 });

@@ -1,8 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { makeWorkdir, requestYaml, runIn } from '../__testUtils__/runInTemp';
 
+const KUSTOMIZATION =
+  'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n';
 const timeSliced = requestYaml(
   'model: t4\nsharing: time-slicing\nreplicas: 8\nvramGiB: 4',
 );
@@ -81,5 +90,49 @@ describe('gpu-gitops render', () => {
     const run = await runIn(dir, ['render', '--request', 'req.yaml']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--out');
+  });
+
+  describe('--out into a repository holding a symbolic link', () => {
+    const l4 = requestYaml(
+      'model: l4\nsharing: exclusive\nreplicas: 2\nvramGiB: 16',
+    );
+    it.each([
+      [
+        'a dangling pool file',
+        'clusters/default/gpu/nodepools/gpu-l4.yaml',
+        false,
+      ],
+      ['a dangling app file', 'apps/ml/llm-inference/deployment.yaml', false],
+      ['a dangling request file', 'requests/ml/llm-inference.yaml', false],
+      ['a parent folder linked to an outside folder', 'apps/ml', true],
+    ])(
+      'refuses %s (exit 2, names it) and writes nothing there',
+      async (_case, linkPath, targetExists) => {
+        const dir = makeWorkdir({ 'req.yaml': l4 });
+        const outside = path.join(dir, 'outside');
+        mkdirSync(outside);
+        const target = targetExists
+          ? outside
+          : path.join(outside, 'target.yaml');
+        // A cluster set up for GPUs (its kustomization exists), holding the link.
+        const gpuDir = path.join(dir, 'gitops/clusters/default/gpu');
+        mkdirSync(gpuDir, { recursive: true });
+        writeFileSync(path.join(gpuDir, 'kustomization.yaml'), KUSTOMIZATION);
+        const link = path.join(dir, 'gitops', ...linkPath.split('/'));
+        mkdirSync(path.dirname(link), { recursive: true });
+        symlinkSync(target, link);
+        const run = await runIn(dir, [
+          'render',
+          '--request',
+          'req.yaml',
+          '--out',
+          'gitops',
+        ]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain(`${linkPath}: is a symbolic link`);
+        expect(run.stderr).toContain('[symlink]');
+        expect(readdirSync(outside)).toEqual([]);
+      },
+    );
   });
 });

@@ -9,14 +9,17 @@ import path from 'node:path';
 import { gitEnvironment } from '../auth';
 import { createSimpleGit } from '../simpleGitClient';
 
+/** File content, a symbolic link to `symlink` (git mode 120000), or null to remove the path. */
+export type RemoteFile = string | { symlink: string } | null;
+
 export interface BareRemote {
   /** Root temp dir (remove in afterEach). */
   root: string;
   /** Path of the bare repository (usable as repoUrl). */
   url: string;
-  /** Commits files to a branch of the remote as another user would. */
+  /** Commits files (or symbolic links) to a branch of the remote as another user would. */
   commitFiles(
-    files: Record<string, string>,
+    files: Record<string, RemoteFile>,
     message: string,
     branch?: string,
   ): Promise<string>;
@@ -37,7 +40,7 @@ const AUTHOR_ENV = {
 };
 
 export async function createBareRemote(
-  initialFiles: Record<string, string>,
+  initialFiles: Record<string, RemoteFile>,
   branch = 'main',
 ): Promise<BareRemote> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-remote-'));
@@ -53,7 +56,7 @@ export async function createBareRemote(
   let scratchCount = 0;
 
   const commitFiles = async (
-    files: Record<string, string>,
+    files: Record<string, RemoteFile>,
     message: string,
     target = branch,
   ) => {
@@ -68,8 +71,12 @@ export async function createBareRemote(
       await git.raw(['checkout', '--quiet', '-B', target, 'FETCH_HEAD']);
     }
     for (const [file, content] of Object.entries(files)) {
-      await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await fs.writeFile(path.join(dir, file), content);
+      const entry = path.join(dir, file);
+      await fs.mkdir(path.dirname(entry), { recursive: true });
+      // Replaced, never written through (it may be a link).
+      await fs.rm(entry, { recursive: true, force: true });
+      if (typeof content === 'string') await fs.writeFile(entry, content);
+      else if (content) await fs.symlink(content.symlink, entry);
     }
     await git.raw(['add', '-A']);
     await git.raw(['commit', '--quiet', '-m', message]);
