@@ -73,6 +73,24 @@ describe('kustomizeBuild', () => {
     expect(detail).not.toMatch(/^Error:/);
   });
 
+  it('shows the paths of the error relative to another folder when asked', async () => {
+    const { ['device-plugin/ts-4.yaml']: _gone, ...files } = gpuFolder;
+    const repo = tree(
+      Object.fromEntries(
+        Object.entries(files).map(([path, text]) => [
+          `clusters/dev/${path}`,
+          text,
+        ]),
+      ),
+    );
+    const error = await failure(
+      kustomizeBuild(join(repo, 'clusters/dev'), { pathsRelativeTo: repo }),
+    );
+    expect((error as unknown as { detail: string }).detail).toContain(
+      'clusters/dev/device-plugin/ts-4.yaml',
+    );
+  });
+
   it('kills a kustomize that does not finish in time', async () => {
     const dir = tree({ 'kustomization.yaml': 'resources: []\n' });
     const slow = join(dir, 'slow-kustomize');

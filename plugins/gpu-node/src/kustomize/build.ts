@@ -18,6 +18,12 @@ export interface KustomizeBuildOptions {
   env?: Record<string, string | undefined>;
   /** Refuse output past this size (default 64 MiB) rather than hold it all. */
   maxOutputBytes?: number;
+  /**
+   * Folder that paths in kustomize's error are shown relative to (default:
+   * the built folder); e.g. the repository root, so a reviewer sees
+   * repository paths.
+   */
+  pathsRelativeTo?: string;
 }
 
 export const DEFAULT_KUSTOMIZE_TIMEOUT_MS = 60_000;
@@ -118,7 +124,10 @@ export async function kustomizeBuild(
         fail(
           new KustomizeBuildError(
             dir,
-            kustomizeErrorDetail(Buffer.concat(err).toString('utf8'), dir),
+            kustomizeErrorDetail(
+              Buffer.concat(err).toString('utf8'),
+              options.pathsRelativeTo ?? dir,
+            ),
           ),
         );
       } else done(Buffer.concat(out).toString('utf8'));
