@@ -1,14 +1,21 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { isKustomizeNotFoundError } from '../../kustomize';
 import { validateGitOpsTree } from '../../validate';
 import type { CliIo } from '../io';
-import { EXIT_FINDINGS, EXIT_OK } from '../exit-codes';
+import { EXIT_FINDINGS, EXIT_INVALID_INPUT, EXIT_OK } from '../exit-codes';
+import { readClusterFile } from '../read-input';
 import { UsageError } from '../usage-error';
 
-export const validateUsage = 'gpu-gitops validate DIR [--json]';
+export const validateUsage =
+  'gpu-gitops validate DIR [--cluster cluster.yaml] [--json]';
 
-/** Lints a GitOps checkout for PR review: exit 0 clean, 1 with findings, 2 unusable input. */
+/**
+ * Lints a GitOps checkout for PR review, running the real kustomize on
+ * every root: exit 0 clean, 1 with findings, 2 unusable input or no
+ * kustomize (a tree that was not built is never called clean).
+ */
 export async function runValidate(
   positionals: string[],
   options: Record<string, string | boolean | undefined>,
@@ -28,7 +35,21 @@ export async function runValidate(
       },
     ]);
   }
-  const findings = await validateGitOpsTree(dir);
+  const cluster =
+    typeof options.cluster === 'string'
+      ? await readClusterFile(options.cluster, io.cwd)
+      : undefined;
+  let findings;
+  try {
+    findings = await validateGitOpsTree(dir, {
+      ...(cluster ? { cluster } : {}),
+      env: io.env,
+    });
+  } catch (error) {
+    if (!isKustomizeNotFoundError(error)) throw error;
+    io.stderr(`error: ${error.message}\n`);
+    return EXIT_INVALID_INPUT;
+  }
   if (options.json) {
     io.stdout(`${JSON.stringify({ findings }, null, 2)}\n`);
   } else if (findings.length === 0) {

