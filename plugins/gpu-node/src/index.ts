@@ -15,3 +15,4 @@ export * from './git';
 export * from './forges';
 export * from './pr';
 export * from './publish';
+export * from './workloads';

@@ -35,14 +35,12 @@ export function podPlacement(
   const { taint } = plan.pool;
   return {
     nodeSelector: { [WELL_KNOWN_KEYS.karpenterNodePool]: plan.pool.name },
-    tolerations: [
-      {
-        key: taint.key,
-        operator: 'Equal',
-        value: taint.value,
-        effect: taint.effect,
-      },
-    ],
+    tolerations: [taint, ...(plan.pool.otherTaints ?? [])].map(t => ({
+      key: t.key,
+      operator: 'Equal' as const,
+      value: t.value,
+      effect: t.effect,
+    })),
     annotations: {
       [keys.request]: `${plan.request.metadata.namespace}/${plan.request.metadata.name}`,
       [keys.pool]: plan.pool.name,

@@ -34,7 +34,7 @@ export function formatPlanText(plan: Plan): string {
   const lines = [
     `GPU plan for ${request.metadata.namespace}/${request.metadata.name} on cluster ${plan.cluster}`,
     '',
-    `- Pool: ${plan.pool.name} (${plan.pool.reused ? 'reused, limits raised' : 'new'}), GPU ${plan.pool.gpuModel}`,
+    `- Pool: ${plan.pool.name} (${plan.pool.reused ? 'reused' : 'new'}), GPU ${plan.pool.gpuModel}`,
     `- Instance types: ${plan.pool.instanceTypes.join(', ')}`,
     `- Sharing: ${plan.sharing.mode}; each replica gets ${describeShare(plan)}`,
     `- Resource: ${plan.resourceName} x ${plan.resourcePerReplica} per replica, ${request.spec.gpu.replicas} replicas`,

@@ -365,6 +365,7 @@ function planForModel(
     );
   }
 
+  const otherTaints = reusedPoolTaints(reused);
   const taint = reusedPoolTaint(reused, cluster.gpuTaintKey) ?? {
     key: cluster.gpuTaintKey,
     // One value per pool: only pods planned for this pool tolerate it.
@@ -397,6 +398,13 @@ function planForModel(
       capacityTypes,
       reused: reused !== undefined,
       taint,
+      ...(otherTaints.length > 1
+        ? {
+            otherTaints: otherTaints.filter(
+              t => !(t.key === taint.key && t.effect === taint.effect),
+            ),
+          }
+        : {}),
       labels,
       limits: capacity.limits,
       ledger: capacity.ledger,
@@ -431,6 +439,17 @@ function distinctSorted<T extends number | string>(values: T[]): T[] {
     if (a === b) return 0;
     return a < b ? -1 : 1;
   });
+}
+
+/** Every taint of a reused pool that keeps pods off (NoSchedule, NoExecute). */
+function reusedPoolTaints(reused: PoolState | undefined): Taint[] {
+  return (reused?.taints ?? [])
+    .filter(t => t.effect === 'NoSchedule' || t.effect === 'NoExecute')
+    .map(t => ({
+      key: t.key,
+      value: t.value ?? '',
+      effect: t.effect as Taint['effect'],
+    }));
 }
 
 /**

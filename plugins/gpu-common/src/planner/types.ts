@@ -96,9 +96,15 @@ export interface PoolPlan {
   /** Values for `karpenter.k8s.aws/instance-gpu-name`. */
   karpenterGpuNames: string[];
   capacityTypes: CapacityType[];
-  /** True when an existing pool from RepoState is reused (its limits raised). */
+  /** True when an existing pool from RepoState is reused (its ledger and limits updated). */
   reused: boolean;
+  /** The taint the pool's pods tolerate (the cluster's GPU taint, or a reused pool's). */
   taint: Taint;
+  /**
+   * Further taints a reused pool carries (e.g. a hand-written team taint):
+   * pods planned onto it must tolerate every one, or they stay Pending.
+   */
+  otherTaints?: Taint[];
   /** NodePool `spec.template.metadata.labels` (incl. device-plugin / MIG config labels). */
   labels: Record<string, string>;
   /** NodePool `spec.limits`: resource name -> quantity, derived from `ledger`. */

@@ -5,19 +5,17 @@
  */
 import {
   builtinCatalog,
-  buildManifests,
   ClusterProfile,
   defaultClusterProfile,
   GpuRequest,
   parseGpuRequest,
-  plan,
   SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
 import { parse, parseAllDocuments } from 'yaml';
 import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from '../validate/validateGitOpsTree';
-import { applyPlan } from './applyPlan';
+import { buildRequestChange } from './buildRequestChange';
 import { writeChangeSet } from './stagedTree';
 import {
   existingRepoFiles,
@@ -83,15 +81,14 @@ const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
   existingRepoFiles;
 
 async function planAndApply(tree: FsRepoTree, gpuRequest: GpuRequest) {
-  const state = await readRepoState(tree, undefined, cluster.name);
-  const thePlan = plan(gpuRequest, builtinCatalog, cluster, state);
-  const manifests = buildManifests(thePlan, cluster, {
+  const change = await buildRequestChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest,
+    cluster,
     catalog: builtinCatalog,
   });
-  return {
-    thePlan,
-    changeSet: await applyPlan(tree, { plan: thePlan, manifests, cluster }),
-  };
+  return { thePlan: change.plan, changeSet: change.changeSet };
 }
 
 describe('plan() -> buildManifests() -> applyPlan() on a real GitOps tree', () => {

@@ -4,11 +4,14 @@ import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree, MemoryRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from '../validate/validateGitOpsTree';
 import { schemaError } from '../validate/schemas';
+import { buildWorkloadPatch } from '@gpu-gitops/plugin-gpu-common';
+import { prepareExistingWorkload } from '../workloads/prepareExistingWorkload';
 import { applyPlan } from './applyPlan';
 import { renderChangeSetDiff } from './diff';
 import { writeChangeSet } from './stagedTree';
 import type { ChangeSet } from './types';
 import {
+  bootstrappedFiles,
   existingRepoFiles,
   removeTempRepo,
   writeTempRepo,
@@ -26,7 +29,7 @@ afterAll(async () => {
   await Promise.all(dirs.map(removeTempRepo));
 });
 
-async function tempTree(files: Record<string, string> = {}) {
+async function tempTree(files: Record<string, string> = bootstrappedFiles) {
   const dir = await writeTempRepo(files);
   dirs.push(dir);
   return new FsRepoTree(dir);
@@ -43,6 +46,11 @@ function content(changeSet: ChangeSet, path: string): string {
       `no change for ${path}: ${changeSet.changes.map(c => c.path)}`,
     );
   return change.content;
+}
+
+/** The first document of a multi-document file (a NodePool file holds its overlays too). */
+function firstDoc(text: string): any {
+  return parseAllDocuments(text)[0].toJS();
 }
 
 function expectAllObjectsValid(changeSet: ChangeSet) {
@@ -69,7 +77,7 @@ async function expectConflict(promise: Promise<unknown>, pathPart: string) {
   return error;
 }
 
-describe('applyPlan on an empty tree', () => {
+describe('applyPlan on a freshly bootstrapped tree', () => {
   it('creates the pool, device-plugin config, workload, kustomizations and request', async () => {
     const tree = await tempTree();
     const changeSet = await apply(tree, timeSlicingFixture());
@@ -79,7 +87,7 @@ describe('applyPlan on an empty tree', () => {
       ['create', 'apps/ml/summarizer/deployment.yaml'],
       ['create', 'apps/ml/summarizer/kustomization.yaml'],
       ['create', 'clusters/dev/gpu/device-plugin/ts-4.yaml'],
-      ['create', 'clusters/dev/gpu/kustomization.yaml'],
+      ['update', 'clusters/dev/gpu/kustomization.yaml'],
       ['create', 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'],
       ['create', 'requests/ml/summarizer.yaml'],
     ]);
@@ -112,17 +120,22 @@ describe('applyPlan on an empty tree', () => {
       parse(content(changeSet, 'apps/ml/summarizer/kustomization.yaml'))
         .resources,
     ).toEqual(['deployment.yaml']);
-    expect(parse(content(changeSet, 'requests/ml/summarizer.yaml'))).toEqual(
-      timeSlicingFixture().plan.request,
-    );
+    // The stored request names its cluster, so it can be re-rendered.
+    const request = timeSlicingFixture().plan.request;
+    expect(parse(content(changeSet, 'requests/ml/summarizer.yaml'))).toEqual({
+      ...request,
+      spec: { ...request.spec, cluster: 'dev' },
+    });
     expectAllObjectsValid(changeSet);
 
     // Nothing is written by applyPlan itself.
-    expect(await tree.listFiles()).toEqual([]);
+    expect(await tree.listFiles()).toEqual([
+      'clusters/dev/gpu/kustomization.yaml',
+    ]);
   });
 
   it('creates the mig-parted config with all-disabled and lists it under key config.yaml', async () => {
-    const tree = new MemoryRepoTree();
+    const tree = new MemoryRepoTree(bootstrappedFiles);
     const changeSet = await apply(tree, migFixture());
     const mig = parse(content(changeSet, 'clusters/dev/gpu/mig/config.yaml'));
     expect(mig).toEqual({
@@ -191,12 +204,16 @@ describe('applyPlan on an existing GitOps repository', () => {
     expect(pool.previous).toBe(
       existingRepoFiles['clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'],
     );
-    // Exactly one line differs: the limit, with its comment kept.
+    // Two lines change: the ledger gains the request, the limit derived
+    // from it follows, with its comment kept.
     const before = pool.previous!.split('\n');
     const after = pool.content.split('\n');
-    expect(after.length).toBe(before.length);
-    expect(after.filter((line, i) => line !== before[i])).toEqual([
+    expect(after.filter(line => !before.includes(line))).toEqual([
+      '    gpu.backstage.io/requests: ml/summarizer=2',
       '    nvidia.com/gpu.shared: "16" # raised by GPU requests',
+    ]);
+    expect(before.filter(line => !after.includes(line))).toEqual([
+      '    nvidia.com/gpu.shared: "8" # raised by GPU requests',
     ]);
 
     const apps = content(changeSet, 'apps/ml/kustomization.yaml');
@@ -219,41 +236,6 @@ describe('applyPlan on an existing GitOps repository', () => {
     expect(diff).toContain('--- /dev/null\n+++ b/requests/ml/summarizer.yaml');
   });
 
-  it('makes the workload tolerate the taints a reused pool really has', async () => {
-    const fixture = timeSlicingFixture({ reused: true });
-    const deployment = fixture.manifests.workload.objects[0] as any;
-    // The plan derived a per-pool taint value; the hand-written pool says "true".
-    deployment.spec.template.spec.tolerations = [
-      {
-        key: 'nvidia.com/gpu',
-        operator: 'Equal',
-        value: 'gpu-t4-ts4',
-        effect: 'NoSchedule',
-      },
-    ];
-    const changeSet = await apply(
-      new MemoryRepoTree(existingRepoFiles),
-      fixture,
-    );
-    const written = parse(
-      content(changeSet, 'apps/ml/summarizer/deployment.yaml'),
-    );
-    expect(written.spec.template.spec.tolerations).toEqual([
-      {
-        key: 'nvidia.com/gpu',
-        operator: 'Equal',
-        value: 'gpu-t4-ts4',
-        effect: 'NoSchedule',
-      },
-      {
-        key: 'nvidia.com/gpu',
-        operator: 'Equal',
-        value: 'true',
-        effect: 'NoSchedule',
-      },
-    ]);
-  });
-
   it('moves a reused pool to a new config key when the planned label changes', async () => {
     const fixture = timeSlicingFixture({ reused: true });
     fixture.manifests.devicePluginConfig!.name = 'ts-4-v2';
@@ -268,10 +250,12 @@ describe('applyPlan on an existing GitOps repository', () => {
     const pool = changeSet.changes.find(c =>
       c.path.endsWith('nodepools/gpu-t4-ts4.yaml'),
     )!;
+    const previous = pool.previous!.split('\n');
     const changedLines = pool.content
       .split('\n')
-      .filter((l, i) => l !== pool.previous!.split('\n')[i]);
+      .filter(line => !previous.includes(line));
     expect(changedLines).toEqual([
+      '    gpu.backstage.io/requests: ml/summarizer=2',
       '        nvidia.com/device-plugin.config: ts-4-v2',
     ]);
     expect(
@@ -309,7 +293,7 @@ describe('applyPlan on an existing GitOps repository', () => {
     ).toEqual(['nodepools']);
   });
 
-  it('lists a new cluster GPU folder in the cluster kustomization', async () => {
+  it('refuses a cluster without GPU setup and writes nothing', async () => {
     const prod = { ...devCluster, name: 'prod' };
     const fixture = timeSlicingFixture();
     fixture.plan.cluster = 'prod';
@@ -317,13 +301,16 @@ describe('applyPlan on an existing GitOps repository', () => {
       'clusters/prod/kustomization.yaml':
         '# prod\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
     };
-    const changeSet = await applyPlan(new MemoryRepoTree(files), {
+    const error = await applyPlan(new MemoryRepoTree(files), {
       ...fixture,
       cluster: prod,
+    }).catch(e => e);
+    expect(isGpuInputError(error) && error.issues[0]).toMatchObject({
+      path: 'spec.cluster',
+      rule: 'cluster-not-bootstrapped',
     });
-    expect(content(changeSet, 'clusters/prod/kustomization.yaml')).toBe(
-      '# prod\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - gpu\n',
-    );
+    expect(error.message).toContain('gpu-cluster-bootstrap');
+    expect(error.message).toContain('clusters/prod/gpu/kustomization.yaml');
   });
 
   it('writes a generated EC2NodeClass once: not when the cluster folder already has it', async () => {
@@ -347,7 +334,7 @@ describe('applyPlan on an existing GitOps repository', () => {
       return fixture;
     };
     const fresh = await apply(
-      new MemoryRepoTree(),
+      new MemoryRepoTree(bootstrappedFiles),
       withClass(timeSlicingFixture()),
     );
     const kinds = parseAllDocuments(
@@ -393,18 +380,47 @@ describe('applyPlan on an existing GitOps repository', () => {
       new MemoryRepoTree(files),
       timeSlicingFixture({ reused: true, limit: 16 }),
     );
-    expect(changeSet.changes.some(c => c.path === path)).toBe(false);
+    expect(firstDoc(content(changeSet, path)).spec.limits).toEqual({
+      'nvidia.com/gpu.shared': '1k',
+    });
   });
 
-  it('never lowers the limit of a reused pool', async () => {
+  it('writes the limits the plan derived from the ledger, lower ones too', async () => {
     const tree = new MemoryRepoTree(existingRepoFiles);
     const changeSet = await apply(
       tree,
       timeSlicingFixture({ reused: true, limit: 4 }),
     );
-    expect(changeSet.changes.some(c => c.path.includes('nodepools/'))).toBe(
-      false,
+    const pool = firstDoc(
+      content(changeSet, 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'),
     );
+    expect(pool.spec.limits).toEqual({ 'nvidia.com/gpu.shared': '4' });
+    expect(pool.metadata.annotations['gpu.backstage.io/requests']).toBe(
+      'ml/summarizer=2',
+    );
+  });
+
+  it('shrinks the ledger and limits of a pool the request leaves', async () => {
+    const fixture = timeSlicingFixture({ slices: 2 });
+    fixture.plan.leftPools = [
+      {
+        name: 'gpu-t4-ts4',
+        path: 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+        ledger: [{ request: 'ml/other', replicas: 4, unitsPerReplica: 1 }],
+        limits: { 'nvidia.com/gpu.shared': 4 },
+      },
+    ];
+    const changeSet = await apply(
+      new MemoryRepoTree(existingRepoFiles),
+      fixture,
+    );
+    const left = firstDoc(
+      content(changeSet, 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'),
+    );
+    expect(left.metadata.annotations['gpu.backstage.io/requests']).toBe(
+      'ml/other=4',
+    );
+    expect(left.spec.limits).toEqual({ 'nvidia.com/gpu.shared': '4' });
   });
 
   it('adds a new pool and device-plugin config next to existing ones, lists kept sorted', async () => {
@@ -467,11 +483,30 @@ describe('applyPlan on an existing GitOps repository', () => {
     expect(keys).toContain('all-3g.20gb');
   });
 
-  it('patches an existing workload through its kustomization', async () => {
+  it('patches an existing workload through its kustomization: its own container, nothing else', async () => {
     const tree = await tempTree(existingRepoFiles);
-    const changeSet = await apply(tree, patchFixture());
+    const fixture = patchFixture();
+    const applyPatch = async () => {
+      const prepared = await prepareExistingWorkload({
+        dir: tree.root,
+        tree,
+        request: fixture.plan.request,
+        cluster: devCluster,
+      });
+      expect(prepared.target.container).toBe('api');
+      expect(prepared.current.replicas).toBe(3);
+      fixture.manifests.workload.objects = [
+        buildWorkloadPatch(fixture.plan, devCluster, prepared.target),
+      ];
+      return applyPlan(tree, {
+        ...fixture,
+        cluster: devCluster,
+        existing: prepared.change,
+      });
+    };
+    const changeSet = await applyPatch();
     expect(changeSet.changes.map(c => [c.action, c.path])).toEqual([
-      ['create', 'apps/ml/recommender-api/gpu-patch.yaml'],
+      ['create', 'apps/ml/recommender-api/gpu-patch-recommender-api.yaml'],
       ['update', 'apps/ml/recommender-api/kustomization.yaml'],
       ['update', 'clusters/dev/gpu/kustomization.yaml'],
       ['create', 'clusters/dev/gpu/nodepools/gpu-t4-exclusive.yaml'],
@@ -484,13 +519,20 @@ describe('applyPlan on an existing GitOps repository', () => {
       kind: 'Kustomization',
       namespace: 'ml',
       resources: ['deployment.yaml'],
-      patches: [{ path: 'gpu-patch.yaml' }],
+      patches: [{ path: 'gpu-patch-recommender-api.yaml' }],
     });
+    const patch = parse(
+      content(
+        changeSet,
+        'apps/ml/recommender-api/gpu-patch-recommender-api.yaml',
+      ),
+    );
+    expect(patch.spec.replicas).toBeUndefined();
+    expect(patch.spec.template.spec.containers).toEqual([
+      { name: 'api', resources: { limits: { 'nvidia.com/gpu': '1' } } },
+    ]);
     await writeChangeSet(tree, changeSet);
-    expect(await apply(tree, patchFixture())).toEqual({
-      changes: [],
-      empty: true,
-    });
+    expect(await applyPatch()).toEqual({ changes: [], empty: true });
   });
 
   it('updates exactly what changed when the request changes', async () => {
@@ -513,8 +555,10 @@ describe('applyPlan on an existing GitOps repository', () => {
         image: 'ghcr.io/example/summarizer:1.1.0',
       }),
     );
+    // The pool's ledger follows the new replica count.
     expect(changed.changes.map(c => c.path)).toEqual([
       deploymentPath,
+      'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
       'requests/ml/summarizer.yaml',
     ]);
     const deployment = content(changed, deploymentPath);
@@ -561,7 +605,8 @@ describe('applyPlan on an existing GitOps repository', () => {
       apply(new MemoryRepoTree(files), timeSlicingFixture({ reused: true })),
       'apps/ml/summarizer/deployment.yaml',
     );
-    expect(error.message).toContain('holds a different workload');
+    expect(error.message).toContain('Deployment "recommender-api"');
+    expect(error.message).toContain('never overwritten');
   });
 
   it('refuses to replace an existing pool of the same name that was not planned for reuse', async () => {
@@ -621,7 +666,11 @@ describe('applyPlan with a custom repository layout', () => {
   };
 
   it('writes every file where the layout says, reads it back and validates clean', async () => {
-    const tree = await tempTree({ 'README.md': '# repo\n' });
+    const tree = await tempTree({
+      'README.md': '# repo\n',
+      'k8s/dev/gpu-capacity/kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
+    });
     for (const fixture of [timeSlicingFixture(), migFixture()]) {
       const changeSet = await applyPlan(tree, {
         ...fixture,

@@ -5,6 +5,7 @@ import {
   parseGpuRequest,
   plan,
   resolveClusterProfile,
+  viewWorkload,
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { YAML_OPTIONS } from './canonical';
@@ -57,7 +58,22 @@ describe('fastPlainYaml', () => {
             },
           });
           const result = plan(request, builtinCatalog, cluster);
-          const manifests = buildManifests(result, cluster);
+          const manifests = buildManifests(result, cluster, {
+            existing: workload.existing
+              ? {
+                  kind: 'StatefulSet',
+                  name: 'trainer',
+                  container: 'trainer',
+                  current: viewWorkload('StatefulSet', {
+                    metadata: { name: 'trainer' },
+                    spec: {
+                      replicas: 1,
+                      template: { spec: { containers: [{ name: 'trainer' }] } },
+                    },
+                  }),
+                }
+              : undefined,
+          });
           const values: unknown[] = [
             ...manifests.pool.objects,
             ...manifests.workload.objects,

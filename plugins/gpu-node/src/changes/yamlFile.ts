@@ -146,6 +146,18 @@ export function syncNode(
     }
     return true;
   }
+  // A list keeps its items' comments when only their content changed
+  // (e.g. one container of several got a GPU limit); items added at the end
+  // are appended, items gone at the end removed.
+  if (isSeq(current) && Array.isArray(value)) {
+    const seq = current as YAMLSeq;
+    const shared = Math.min(seq.items.length, value.length);
+    for (let i = 0; i < shared; i++) syncNode(doc, [...path, i], value[i]);
+    seq.items.splice(shared);
+    for (const item of value.slice(shared))
+      seq.items.push(doc.createNode(item));
+    return true;
+  }
   if (path.length === 0) doc.contents = doc.createNode(value);
   else doc.setIn(path, doc.createNode(value));
   return true;

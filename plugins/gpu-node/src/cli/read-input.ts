@@ -93,3 +93,31 @@ export async function readCatalogFile(
     await readConfigYaml(file, cwd, '--catalog'),
   );
 }
+
+/**
+ * The cluster profile a request targets: the `--cluster` file when given
+ * (its name must match the request's `spec.cluster`), else the built-in
+ * profile named after `spec.cluster` (or "default").
+ */
+export async function readRequestCluster(
+  request: GpuRequest,
+  file: string | undefined,
+  cwd: string,
+): Promise<ClusterProfile> {
+  if (!file) {
+    return resolveClusterProfile(
+      request.spec.cluster ? { name: request.spec.cluster } : undefined,
+    );
+  }
+  const profile = await readClusterFile(file, cwd);
+  if (request.spec.cluster && request.spec.cluster !== profile.name) {
+    throw new GpuInputError([
+      {
+        path: 'spec.cluster',
+        rule: 'cluster-mismatch',
+        message: `the request targets cluster "${request.spec.cluster}" but ${file} describes cluster "${profile.name}"`,
+      },
+    ]);
+  }
+  return profile;
+}

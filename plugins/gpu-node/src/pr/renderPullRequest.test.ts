@@ -39,9 +39,7 @@ describe('renderPullRequest', () => {
     expect(body).toContain(
       'time-slicing, 4 replicas per GPU (config `ts-4-0a1b2c3d`)',
     );
-    expect(body).toContain(
-      '| NodePool | `gpu-t4-ts4` — **reused** (limits raised) |',
-    );
+    expect(body).toContain('| NodePool | `gpu-t4-ts4` — **reused** |');
     expect(body).toContain('| NodePool limits | `nvidia.com/gpu.shared: 8` |');
     expect(body).toContain('**no guarantee**');
     expect(body).toContain('**$383.98 per month**');

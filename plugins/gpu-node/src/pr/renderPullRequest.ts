@@ -10,7 +10,11 @@ import { Redactor } from '../redact';
 import { DEFAULT_BODY_TEMPLATE } from './templates/body.hbs';
 import { DEFAULT_COMMIT_MESSAGE_TEMPLATE } from './templates/commitMessage.hbs';
 import { DEFAULT_TITLE_TEMPLATE } from './templates/title.hbs';
-import { buildPullRequestView, PullRequestView } from './view';
+import {
+  buildPullRequestView,
+  type ExistingWorkloadFacts,
+  PullRequestView,
+} from './view';
 
 export interface PullRequestTemplates {
   title?: string;
@@ -25,6 +29,10 @@ export interface RenderPullRequestInput {
   model?: GpuModel;
   templates?: PullRequestTemplates;
   redactor?: Redactor;
+  /** The existing workload a patch request changes. */
+  existing?: ExistingWorkloadFacts;
+  /** Said at the top of the body when the product updated the PR on its own. */
+  updateNote?: string;
 }
 
 export interface RenderedPullRequest {

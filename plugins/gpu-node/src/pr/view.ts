@@ -4,7 +4,13 @@
  * Free-text values are flattened to one line and stripped of markdown table
  * and HTML characters, so a value cannot break the body's structure.
  */
-import type { GpuModel, Plan } from '@gpu-gitops/plugin-gpu-common';
+import {
+  formatLedger,
+  workloadShape,
+  type GpuModel,
+  type Plan,
+  type WorkloadView,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { FileChange } from '../changes/types';
 import { rolloutChecklist } from './checklist';
 import { isolationTradeOff } from './isolation';
@@ -36,6 +42,8 @@ export interface PullRequestView {
     poolName: string;
     poolReused: boolean;
     limits: { name: string; value: number }[];
+    /** The pool's request ledger after this change (one line). */
+    ledger: string;
     capacityTypes: string;
     physicalGpus: number;
   };
@@ -47,6 +55,27 @@ export interface PullRequestView {
   explanation: string[];
   files: { path: string; action: string }[];
   checklist: string[];
+  /** An existing workload: which container gets the GPU, and its replica count before → after. */
+  existing?: {
+    kind: string;
+    name: string;
+    container: string;
+    containers: string[];
+    /** `replicas`, or `parallelism` for Jobs and CronJobs. */
+    replicasField: string;
+    current: number;
+    requested: number;
+    /** True when the request changes the count. */
+    changes: boolean;
+  };
+  /** Why the product updated this pull request on its own (base moved), if it did. */
+  updateNote?: string;
+}
+
+/** What the PR needs to know about the existing workload a request patches. */
+export interface ExistingWorkloadFacts {
+  container: string;
+  current: WorkloadView;
 }
 
 export function safeText(value: string): string {
@@ -93,6 +122,8 @@ export function buildPullRequestView(input: {
   plan: Plan;
   files: Pick<FileChange, 'path' | 'action'>[];
   model?: GpuModel;
+  existing?: ExistingWorkloadFacts;
+  updateNote?: string;
 }): PullRequestView {
   const { plan, model } = input;
   const spec = plan.request.spec;
@@ -127,6 +158,7 @@ export function buildPullRequestView(input: {
       limits: Object.entries(plan.pool.limits)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, value]) => ({ name, value })),
+      ledger: safeText(formatLedger(plan.pool.ledger) || '-'),
       capacityTypes: plan.pool.capacityTypes.join(', '),
       physicalGpus: plan.physicalGpus,
     },
@@ -150,5 +182,21 @@ export function buildPullRequestView(input: {
       .sort((a, b) => a.path.localeCompare(b.path))
       .map(f => ({ path: f.path, action: f.action })),
     checklist: rolloutChecklist(plan),
+    ...(input.existing && spec.workload.existing
+      ? {
+          existing: {
+            kind: spec.workload.existing.kind,
+            name: spec.workload.existing.name,
+            container: input.existing.container,
+            containers: input.existing.current.containers.map(c => c.name),
+            replicasField: workloadShape(spec.workload.existing.kind)
+              .replicasField,
+            current: input.existing.current.replicas,
+            requested: spec.gpu.replicas,
+            changes: input.existing.current.replicas !== spec.gpu.replicas,
+          },
+        }
+      : {}),
+    ...(input.updateNote ? { updateNote: safeText(input.updateNote) } : {}),
   };
 }

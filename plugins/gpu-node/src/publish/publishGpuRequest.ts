@@ -1,8 +1,9 @@
 /**
  * The publisher: one GPU request in, one branch + pull request out.
  *
- *   clone/fetch → readRepoState → plan → buildManifests → applyPlan
- *     → (empty? stop) → commit + push (rebuilt on a moved base) → forge PR
+ *   clone/fetch → buildRequestChange (read, plan, guard, existing
+ *     workload, manifests, apply) → (empty? stop) → commit + push (rebuilt,
+ *     guard included, on a moved base) → forge PR
  *
  * Used by the CLI `pr` command and the `gpu:gitops:pull-request` action.
  * Idempotent: the branch is `gpu/<namespace>-<name>`, a re-run updates the
@@ -16,7 +17,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import {
-  buildManifests,
   checkGitOpsRepoUrl,
   ClusterProfile,
   findModel,
@@ -25,9 +25,11 @@ import {
   isGpuInputError,
   parseGpuRequest,
   Plan,
-  plan as planRequest,
 } from '@gpu-gitops/plugin-gpu-common';
-import { applyPlan } from '../changes/applyPlan';
+import {
+  buildRequestChange,
+  type RequestGuard,
+} from '../changes/buildRequestChange';
 import { renderChangeSetDiff } from '../changes/diff';
 import type { ChangeSet } from '../changes/types';
 import { createForge } from '../forges/createForge';
@@ -35,12 +37,11 @@ import type { RetryOptions } from '../forges/http';
 import type { Forge, ForgeKind } from '../forges/types';
 import { requestBranchName, requestTrailer } from '../git/branchName';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
-import { workloadDirPath, type LayoutInput } from '../layout/layout';
+import type { LayoutInput } from '../layout/layout';
 import {
   PullRequestTemplates,
   renderPullRequest,
 } from '../pr/renderPullRequest';
-import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree } from '../repo/tree';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
 import { sparseFoldersFor } from './sparseFolders';
@@ -80,6 +81,13 @@ export interface PublishGpuRequestOptions {
   redactor?: Redactor;
   /** Test seam / embedding hook: runs right before each push attempt. */
   beforePush?: (attempt: number) => Promise<void>;
+  /**
+   * The caller's rules (policy, quota), checked against every plan before
+   * anything is built from it, also when a moved base forces a rebuild.
+   */
+  guard?: RequestGuard;
+  /** Said at the top of the PR body (e.g. why the product updated it). */
+  updateNote?: string;
 }
 
 export interface PublishGpuRequestResult {
@@ -154,14 +162,7 @@ async function publish(
   const cluster = options.cluster;
   const branch = requestBranchName(namespace, name);
   const trailer = requestTrailer(namespace, name);
-  const scope = {
-    namespace: request.metadata.namespace,
-    name: request.metadata.name,
-  };
-  const sparsePaths = sparseFoldersFor(options.layout, cluster.name, scope);
-  const workloadDirs = [
-    workloadDirPath(options.layout, scope.namespace, scope.name),
-  ];
+  const sparsePaths = sparseFoldersFor(options.layout, cluster.name, request);
   const dryRun = options.dryRun ?? false;
 
   const repository = new GitOpsRepository({
@@ -181,42 +182,35 @@ async function publish(
   let built: BuiltState | undefined;
   const build = async (workDir: string, attempt: number) => {
     const suffix = attempt > 1 ? ` (rebuild ${attempt})` : '';
-    const tree = new FsRepoTree(workDir);
-    const state = await runStage(
+    const change = await runStage(
       logger,
       stages,
-      `Read repository state${suffix}`,
+      `Read, plan and apply to the repository${suffix}`,
       () =>
-        readRepoState(tree, options.layout, cluster.name, {
+        buildRequestChange({
+          tree: new FsRepoTree(workDir),
+          dir: workDir,
+          request,
+          cluster,
           catalog: options.catalog,
-          workloadDirs,
+          layout: options.layout,
+          guard: options.guard,
+          onSkipped: (path, reason) =>
+            logger.warn(`skipped ${path}: ${reason}`),
         }),
     );
-    for (const skipped of state.skipped) {
-      logger.warn(`skipped ${skipped.path}: ${skipped.reason}`);
-    }
-    const plan = await runStage(logger, stages, `Plan${suffix}`, async () =>
-      planRequest(request, options.catalog, cluster, state),
-    );
-    const manifests = await runStage(
-      logger,
-      stages,
-      `Build manifests${suffix}`,
-      async () => buildManifests(plan, cluster, { catalog: options.catalog }),
-    );
-    const changeSet = await runStage(
-      logger,
-      stages,
-      `Apply plan to the repository${suffix}`,
-      () =>
-        applyPlan(tree, { plan, manifests, layout: options.layout, cluster }),
-    );
+    const { plan, changeSet } = change;
     const rendered = renderPullRequest({
       plan,
       files: changeSet.changes,
       model: findModel(options.catalog, plan.pool.gpuModel),
       templates: options.templates,
       redactor,
+      existing: change.existing && {
+        container: change.existing.target.container,
+        current: change.existing.current,
+      },
+      updateNote: options.updateNote,
     });
     built = {
       plan,

@@ -1,35 +1,30 @@
 /**
- * The folders a publish run must see: everything `readRepoState` reads and
- * `applyPlan` may write for one cluster, derived from the (possibly
- * overridden) layout, so the sparse checkout stays small on big repositories.
+ * The folders a run must see, derived from the (possibly overridden) layout,
+ * so the sparse checkout of a big repository stays small: the cluster's
+ * folder (its GPU folder, and the hand-written NodePools a new pool must not
+ * collide with), every workload and every request. A request for an existing
+ * workload sees the whole repository: its bases and overlays may live
+ * anywhere.
  */
 import { posix } from 'node:path';
+import type { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import {
-  clusterKustomizationPath,
+  clusterScopePath,
   LayoutInput,
   layoutPrefix,
   migConfigPath,
-  requestPath,
   resolveLayout,
-  workloadDirPath,
 } from '../layout/layout';
 
-/** The request a publish run is for: its workload folder and request file. */
-export interface SparseScope {
-  namespace: string;
-  name: string;
-}
+/** The whole repository, as `GitOpsRepository` checkout folders. */
+export const WHOLE_REPOSITORY = [''];
 
-/**
- * With a scope, only the request's own workload folder and request folder
- * are checked out (what `applyPlan` writes); without one, every workload and
- * request (what a full `readRepoState` reads).
- */
 export function sparseFoldersFor(
   layout: LayoutInput,
   cluster: string,
-  scope?: SparseScope,
+  request?: Pick<GpuRequest, 'spec'>,
 ): string[] {
+  if (request?.spec.workload.existing) return WHOLE_REPOSITORY;
   const resolved = resolveLayout(layout);
   const folder = (p: string) => p.replace(/\/+$/, '');
   const dir = (file: string) => {
@@ -37,26 +32,14 @@ export function sparseFoldersFor(
     return d === '.' ? '' : d;
   };
   const folders = [
-    dir(clusterKustomizationPath(resolved, cluster)),
+    clusterScopePath(resolved, cluster),
     folder(layoutPrefix(resolved, 'nodePool', { cluster }, 'pool')),
     folder(layoutPrefix(resolved, 'devicePluginConfig', { cluster }, 'config')),
     dir(migConfigPath(resolved, cluster)),
-    ...(scope
-      ? [
-          folder(workloadDirPath(resolved, scope.namespace, scope.name)),
-          dir(requestPath(resolved, scope.namespace, scope.name)),
-        ]
-      : [
-          folder(
-            layoutPrefix(
-              resolved,
-              'workloadDir',
-              { component: 'c' },
-              'namespace',
-            ),
-          ),
-          folder(layoutPrefix(resolved, 'request', { name: 'n' }, 'namespace')),
-        ]),
+    folder(
+      layoutPrefix(resolved, 'workloadDir', { component: 'c' }, 'namespace'),
+    ),
+    folder(layoutPrefix(resolved, 'request', { name: 'n' }, 'namespace')),
   ];
   return [...new Set(folders)].sort();
 }

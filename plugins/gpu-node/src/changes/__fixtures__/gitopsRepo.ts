@@ -7,6 +7,12 @@ import { dirname, join } from 'path';
  * shared T4 pool (NodePool + NodeOverlay in one multi-document file), unrelated
  * apps and CPU NodePool, an empty kustomization, a broken YAML file.
  */
+/** The least a repository holds once the gpu-cluster-bootstrap ran for cluster dev. */
+export const bootstrappedFiles: Record<string, string> = {
+  'clusters/dev/gpu/kustomization.yaml':
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
+};
+
 export const existingRepoFiles: Record<string, string> = {
   'clusters/dev/kustomization.yaml': `# Everything Argo CD applies to the dev cluster.
 apiVersion: kustomize.config.k8s.io/v1beta1

@@ -156,28 +156,32 @@ function deployment(
   resourceName: string,
   replicas: number,
   image: string,
+  sharingMode: string,
 ): KubernetesObject {
-  const labels = {
+  // As buildDeployment writes it: our annotations on the Deployment and its pods.
+  const labels = () => ({
     'app.kubernetes.io/name': name,
     'backstage.io/kubernetes-id': name,
-  };
+  });
+  const annotations = () => ({
+    'gpu.backstage.io/request': `${namespace}/${name}`,
+    'gpu.backstage.io/pool': pool,
+    'gpu.backstage.io/sharing-mode': sharingMode,
+  });
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: {
       name,
       namespace,
-      labels,
-      annotations: {
-        'gpu.backstage.io/request': `${namespace}/${name}`,
-        'gpu.backstage.io/pool': pool,
-      },
+      labels: labels(),
+      annotations: annotations(),
     },
     spec: {
       replicas,
       selector: { matchLabels: { 'app.kubernetes.io/name': name } },
       template: {
-        metadata: { labels },
+        metadata: { labels: labels(), annotations: annotations() },
         spec: {
           nodeSelector: { 'karpenter.sh/nodepool': pool },
           tolerations: [
@@ -212,7 +216,13 @@ function basePlan(
       taint: { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' },
       labels: {},
       limits,
-      ledger: [],
+      ledger: [
+        {
+          request: `${req.metadata.namespace}/${req.metadata.name}`,
+          replicas: req.spec.gpu.replicas,
+          unitsPerReplica: 1,
+        },
+      ],
     },
     leftPools: [],
     sharing: { mode: req.spec.gpu.sharing },
@@ -278,6 +288,7 @@ export function timeSlicingFixture(
           'gpu.backstage.io/sharing-mode': 'time-slicing',
           'gpu.backstage.io/resource-name': resourceName,
           'gpu.backstage.io/slices-per-gpu': String(slices),
+          'gpu.backstage.io/requests': `ml/${name}=${replicas}`,
         }),
         nodeOverlay(poolName, 1, resourceName, slices),
       ],
@@ -301,7 +312,15 @@ export function timeSlicingFixture(
       component: name,
       mode: 'new',
       objects: [
-        deployment(name, 'ml', poolName, resourceName, replicas, image),
+        deployment(
+          name,
+          'ml',
+          poolName,
+          resourceName,
+          replicas,
+          image,
+          'time-slicing',
+        ),
       ],
     },
   };
@@ -349,6 +368,7 @@ export function migFixture(
           'gpu.backstage.io/sharing-mode': 'mig',
           'gpu.backstage.io/resource-name': resourceName,
           'gpu.backstage.io/mig-profile': profile,
+          'gpu.backstage.io/requests': `ml/${name}=4`,
         }),
         nodeOverlay(poolName, 8, resourceName, count * 8),
       ],
@@ -375,6 +395,7 @@ export function migFixture(
           resourceName,
           4,
           `ghcr.io/example/${name}:1.0.0`,
+          'mig',
         ),
       ],
     },
@@ -414,6 +435,7 @@ export function patchFixture(): Fixture {
             'gpu.backstage.io/gpu-model': 't4',
             'gpu.backstage.io/sharing-mode': 'exclusive',
             'gpu.backstage.io/resource-name': 'nvidia.com/gpu',
+            'gpu.backstage.io/requests': `ml/${name}=3`,
           },
         ),
       ],

@@ -6,7 +6,7 @@ import {
 import type { CliIo } from '../io';
 import {
   readCatalogFile,
-  readClusterFile,
+  readRequestCluster,
   readRequestFile,
 } from '../read-input';
 import { EXIT_OK } from '../exit-codes';
@@ -24,7 +24,11 @@ export async function runPlan(
     requireOption(options, 'request'),
     io.cwd,
   );
-  const cluster = await readClusterFile(options.cluster as string, io.cwd);
+  const cluster = await readRequestCluster(
+    request,
+    options.cluster as string,
+    io.cwd,
+  );
   const catalog = await readCatalogFile(options.catalog as string, io.cwd);
   const result = plan(request, catalog, cluster);
   io.stdout(

@@ -11,7 +11,7 @@ import { EXIT_OK } from '../exit-codes';
 import { requireOption, type CommandOptions } from '../options';
 import {
   readCatalogFile,
-  readClusterFile,
+  readRequestCluster,
   readRequestFile,
 } from '../read-input';
 
@@ -57,7 +57,11 @@ export async function runPr(
     requireOption(options, 'request'),
     io.cwd,
   );
-  const cluster = await readClusterFile(options.cluster as string, io.cwd);
+  const cluster = await readRequestCluster(
+    request,
+    options.cluster as string,
+    io.cwd,
+  );
   const catalog = await readCatalogFile(options.catalog as string, io.cwd);
   const tokenEnv = FORGE_TOKEN_ENV[kind];
   const token = tokenEnv ? io.env[tokenEnv] || undefined : undefined;

@@ -2,25 +2,21 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
   buildManifests,
+  GpuInputError,
   plan,
   type ClusterProfile,
   type KubernetesObject,
   type ManifestSet,
 } from '@gpu-gitops/plugin-gpu-common';
 import { stringify } from 'yaml';
-import { applyPlan } from '../../changes';
-import {
-  FsRepoTree,
-  MemoryRepoTree,
-  readRepoState,
-  type RepoTree,
-} from '../../repo';
+import { buildRequestChange } from '../../changes';
+import { FsRepoTree } from '../../repo';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exit-codes';
 import { requireOption, type CommandOptions } from '../options';
 import {
   readCatalogFile,
-  readClusterFile,
+  readRequestCluster,
   readRequestFile,
 } from '../read-input';
 import { UsageError } from '../usage-error';
@@ -84,26 +80,52 @@ export async function runRender(
     requireOption(options, 'request'),
     io.cwd,
   );
-  const cluster = await readClusterFile(options.cluster as string, io.cwd);
+  const cluster = await readRequestCluster(
+    request,
+    options.cluster as string,
+    io.cwd,
+  );
   const catalog = await readCatalogFile(options.catalog as string, io.cwd);
 
   if (options.stdout) {
+    if (request.spec.workload.existing) {
+      // A patch written without reading the workload would target the
+      // wrong container and change fields nobody asked to change.
+      throw new GpuInputError([
+        {
+          path: 'spec.workload.existing',
+          rule: 'needs-repository',
+          message:
+            'an existing workload is patched from what the repository holds: use --out DIR (a checkout of the GitOps repository) or gpu-gitops pr',
+        },
+      ]);
+    }
     const result = plan(request, catalog, cluster);
     io.stdout(manifestStream(buildManifests(result, cluster), cluster));
     return EXIT_OK;
   }
 
-  // --out: plan against what the directory already holds, then write the
-  // change set only after every check passed (invalid input writes nothing).
+  // --out: plan against what the directory holds (a checkout of the GitOps
+  // repository, its cluster bootstrapped), then write the change set only
+  // after every check passed (invalid input writes nothing).
   const dir = path.resolve(io.cwd, out!);
   const existing = await fs.stat(dir).catch(() => undefined);
-  const tree: RepoTree = existing ? new FsRepoTree(dir) : new MemoryRepoTree();
-  const state = await readRepoState(tree, undefined, cluster.name);
-  const result = plan(request, catalog, cluster, state);
-  const changeSet = await applyPlan(tree, {
-    plan: result,
-    manifests: buildManifests(result, cluster),
+  if (!existing?.isDirectory()) {
+    throw new GpuInputError([
+      {
+        path: '--out',
+        rule: 'directory',
+        message: `${out} is not a directory: give a checkout of the GitOps repository`,
+      },
+    ]);
+  }
+  const { changeSet } = await buildRequestChange({
+    tree: new FsRepoTree(dir),
+    dir,
+    request,
     cluster,
+    catalog,
+    onSkipped: (file, reason) => io.stderr(`skipped ${file}: ${reason}\n`),
   });
   const target = new FsRepoTree(dir);
   for (const change of changeSet.changes) {

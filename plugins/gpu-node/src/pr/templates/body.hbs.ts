@@ -3,7 +3,11 @@
  * value is a validated name or a number, and the result is redacted).
  * Variables: see PullRequestView in ../view.ts.
  */
-export const DEFAULT_BODY_TEMPLATE = `## GPU request \`{{request.namespace}}/{{request.name}}\`
+export const DEFAULT_BODY_TEMPLATE = `{{#if updateNote}}
+> {{updateNote}}
+
+{{/if}}
+## GPU request \`{{request.namespace}}/{{request.name}}\`
 
 | | |
 |---|---|
@@ -12,9 +16,12 @@ export const DEFAULT_BODY_TEMPLATE = `## GPU request \`{{request.namespace}}/{{r
 | Owner | \`{{request.owner}}\` |
 | Model | \`{{request.model}}\`{{#if request.modelAuto}} → \`{{plan.model}}\`{{/if}} |
 | Sharing mode | {{request.mode}} |
-| Replicas | {{request.replicas}} |
+| Replicas | {{#if existing}}{{#if existing.changes}}**{{existing.replicasField}} {{existing.current}} → {{existing.requested}}**{{else}}{{existing.requested}} ({{existing.replicasField}} unchanged){{/if}}{{else}}{{request.replicas}}{{/if}} |
 | VRAM per replica | {{request.vramGiB}} GiB |
 | Workload | {{request.workload}} |
+{{#if existing}}
+| GPU container | \`{{existing.container}}\` (containers: {{#each existing.containers}}\`{{this}}\`{{#unless @last}}, {{/unless}}{{/each}}; the others are unchanged) |
+{{/if}}
 
 ## Plan
 
@@ -25,8 +32,8 @@ export const DEFAULT_BODY_TEMPLATE = `## GPU request \`{{request.namespace}}/{{r
 | Sharing | {{plan.sharing}} |
 | Resource per replica | {{plan.resourcePerReplica}} × \`{{plan.resourceName}}\` |
 | Expected nodes | {{plan.expectedNodes}} × \`{{plan.instanceType}}\` ({{plan.slicesPerNode}} \`{{plan.resourceName}}\` per node) |
-| NodePool | \`{{plan.poolName}}\` — {{#if plan.poolReused}}**reused** (limits raised){{else}}**new**{{/if}} |
-| NodePool limits | {{#each plan.limits}}\`{{name}}: {{value}}\`{{#unless @last}}, {{/unless}}{{/each}} |
+| NodePool | \`{{plan.poolName}}\` — {{#if plan.poolReused}}**reused**{{else}}**new**{{/if}} |
+| NodePool limits | {{#each plan.limits}}\`{{name}}: {{value}}\`{{#unless @last}}, {{/unless}}{{/each}} — whole nodes for the pool's requests: {{plan.ledger}} |
 | Capacity | {{plan.capacityTypes}} |
 | Physical GPUs held | {{plan.physicalGpus}} |
 

@@ -1,0 +1,303 @@
+/**
+ * The pool part of a change: the NodePool file (with its NodeOverlays and
+ * node class), and the ledgers and limits of pools the request leaves.
+ */
+import { posix } from 'path';
+import type { Document } from 'yaml';
+import {
+  formatLedger,
+  gpuAnnotationKeys,
+  GpuInputError,
+  type ClusterProfile,
+  type KubernetesObject,
+  type LedgerEntry,
+  type Plan,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  clusterKustomizationPath,
+  layoutPrefix,
+  nodePoolPath,
+  type ResolvedRepoLayout,
+} from '../layout/layout';
+import { deepEqual, toYaml } from './canonical';
+import { conflictError } from './conflict';
+import { describeObject, isManagedObject } from './ownership';
+import type { StagedTree } from './stagedTree';
+import { YamlFile } from './yamlFile';
+
+export interface PoolTaint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+function objectsToYaml(objects: unknown[]): string {
+  return objects
+    .map((o, i) => (i > 0 ? `---\n${toYaml(o)}` : toYaml(o)))
+    .join('');
+}
+
+const isYaml = (path: string) => /\.ya?ml$/.test(path);
+
+/** Finds the file holding NodePool `name`: the layout path first, else any file in the pool folder. */
+async function findPoolFile(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  cluster: string,
+  name: string,
+): Promise<YamlFile | undefined> {
+  const preferred = nodePoolPath(layout, cluster, name);
+  const candidates = [
+    preferred,
+    ...(
+      await staged.list(layoutPrefix(layout, 'nodePool', { cluster }, 'pool'))
+    ).filter(p => p !== preferred && isYaml(p)),
+  ];
+  for (const path of candidates) {
+    const text = await staged.read(path);
+    if (text === undefined) continue;
+    let file: YamlFile;
+    try {
+      file = YamlFile.parse(path, text);
+    } catch (e) {
+      if (path === preferred) throw e;
+      continue; // an unrelated broken file is not ours to fix
+    }
+    if (file.findObject('NodePool', name)) return file;
+    if (path === preferred && text.trim() !== '') {
+      const held = file
+        .values()
+        .filter(v => v !== null)
+        .map(describeObject);
+      throw conflictError(
+        path,
+        `${path} already exists and holds ${held.join(', ') || 'other content'}, not NodePool "${name}"; the product never overwrites a file it did not write`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** Names of EC2NodeClasses already defined in other files of the cluster's GPU folder, so a shared class is written once. */
+async function nodeClassesElsewhere(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  cluster: string,
+  exceptPath: string,
+): Promise<Set<string>> {
+  const folders = new Set([
+    layoutPrefix(layout, 'nodePool', { cluster }, 'pool'),
+    `${posix.dirname(clusterKustomizationPath(layout, cluster))}/`,
+  ]);
+  const paths = new Set<string>();
+  for (const folder of folders) {
+    for (const path of await staged.list(folder)) paths.add(path);
+  }
+  const found = new Set<string>();
+  for (const path of [...paths].sort()) {
+    if (path === exceptPath || !isYaml(path)) continue;
+    try {
+      for (const value of YamlFile.parse(
+        path,
+        await staged.read(path),
+      ).values()) {
+        const obj = value as KubernetesObject | null;
+        if (obj?.kind === 'EC2NodeClass' && obj.metadata?.name) {
+          found.add(`EC2NodeClass/${obj.metadata.name}`);
+        }
+      }
+    } catch {
+      // unparseable neighbours are reported by validateGitOpsTree, not here
+    }
+  }
+  return found;
+}
+
+const objectKey = (o: KubernetesObject) => `${o.kind}/${o.metadata.name}`;
+
+function withoutDerived(o: unknown, ledgerKeys: string[]): unknown {
+  const copy = JSON.parse(JSON.stringify(o ?? null));
+  if (copy?.spec) delete copy.spec.limits;
+  for (const key of ledgerKeys) delete copy?.metadata?.annotations?.[key];
+  if (
+    copy?.metadata?.annotations &&
+    !Object.keys(copy.metadata.annotations).length
+  ) {
+    delete copy.metadata.annotations;
+  }
+  return copy;
+}
+
+/** Sets a value on a document, marking the file modified only when it changes. */
+function setIfChanged(
+  file: YamlFile,
+  doc: Document,
+  path: string[],
+  value: unknown,
+): void {
+  const current = doc.getIn(path);
+  if (current !== undefined && deepEqual(current, value)) return;
+  doc.setIn(path, value);
+  file.modified = true;
+}
+
+/** Writes a pool's ledger, floor and limits onto its NodePool document. */
+function writeCapacity(
+  file: YamlFile,
+  doc: Document,
+  cluster: ClusterProfile,
+  capacity: {
+    ledger: LedgerEntry[];
+    limitFloor?: number;
+    limits: Record<string, number>;
+  },
+): void {
+  const keys = gpuAnnotationKeys(cluster.labelDomain);
+  setIfChanged(
+    file,
+    doc,
+    ['metadata', 'annotations', keys.requests],
+    formatLedger(capacity.ledger),
+  );
+  if (capacity.limitFloor !== undefined) {
+    setIfChanged(
+      file,
+      doc,
+      ['metadata', 'annotations', keys.limitFloor],
+      String(capacity.limitFloor),
+    );
+  }
+  for (const [resource, value] of Object.entries(capacity.limits).sort(
+    ([a], [b]) => (a < b ? -1 : 1),
+  )) {
+    const raw = doc.getIn(['spec', 'limits', resource]);
+    // A quantity we cannot compare (e.g. `2k`, `1000Gi`) was set by hand: leave it.
+    if (raw !== undefined && !/^\d+$/.test(String(raw))) continue;
+    if (raw !== undefined && Number(raw) === value) continue;
+    doc.setIn(['spec', 'limits', resource], String(value));
+    file.modified = true;
+  }
+  // A static pool (DRA) runs exactly its limit of nodes.
+  const nodes = capacity.limits.nodes;
+  if (nodes !== undefined && doc.getIn(['spec', 'replicas']) !== undefined) {
+    setIfChanged(file, doc, ['spec', 'replicas'], nodes);
+  }
+}
+
+/** The taints a NodePool document has. */
+function taintsOf(nodePool: unknown): PoolTaint[] {
+  const taints = (
+    nodePool as { spec?: { template?: { spec?: { taints?: unknown } } } }
+  )?.spec?.template?.spec?.taints;
+  if (!Array.isArray(taints)) return [];
+  return taints.filter(
+    (t): t is PoolTaint =>
+      typeof t === 'object' &&
+      t !== null &&
+      typeof t.key === 'string' &&
+      typeof t.effect === 'string',
+  );
+}
+
+/**
+ * Writes the pool's NodePool (+ NodeOverlays, + EC2NodeClass). A new pool
+ * gets a file of its own (never one that exists). A reused pool keeps its
+ * file: its ledger and the limits derived from it change, missing companion
+ * objects are appended, and its config labels follow the plan. A pool written
+ * by hand keeps everything else, our descriptive labels included: a changed
+ * template label would make Karpenter replace all its nodes.
+ */
+export async function applyPool(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  plan: Plan,
+  objects: KubernetesObject[],
+  cluster: ClusterProfile,
+): Promise<{ path: string; taints: PoolTaint[] }> {
+  const name = plan.pool.name;
+  const nodePool = objects.find(o => o.kind === 'NodePool');
+  if (!nodePool) {
+    throw new GpuInputError([
+      {
+        path: 'manifests.pool',
+        rule: 'missing-nodepool',
+        message: `the manifest set has no NodePool for pool "${name}"`,
+      },
+    ]);
+  }
+  const existing = await findPoolFile(staged, layout, cluster.name, name);
+  const path = existing?.path ?? nodePoolPath(layout, cluster.name, name);
+  const shared = await nodeClassesElsewhere(staged, layout, cluster.name, path);
+  const wanted = objects.filter(
+    o => o.kind !== 'EC2NodeClass' || !shared.has(objectKey(o)),
+  );
+
+  if (!existing) {
+    await staged.write(path, objectsToYaml(wanted));
+    return { path, taints: [] };
+  }
+
+  const doc = existing.findObject('NodePool', name)!;
+  const current = doc.toJS();
+  const managed = isManagedObject(current);
+  const keys = gpuAnnotationKeys(cluster.labelDomain);
+  const derived = [keys.requests, keys.limitFloor];
+  if (
+    !plan.pool.reused &&
+    !deepEqual(
+      withoutDerived(current, derived),
+      withoutDerived(nodePool, derived),
+    )
+  ) {
+    throw conflictError(
+      path,
+      `NodePool "${name}" already exists in ${path} with other settings${managed ? '' : ' and was written by hand'}; it was not planned for reuse, so it is not changed`,
+    );
+  }
+  writeCapacity(existing, doc, cluster, plan.pool);
+  for (const obj of wanted) {
+    if (
+      obj.kind === 'NodePool' ||
+      existing.findObject(obj.kind, obj.metadata.name)
+    )
+      continue;
+    existing.append(obj);
+  }
+  // A reused pool takes the planned config labels: a config whose content
+  // changed got a new key, and only a label change makes the nodes reload it.
+  const plannedLabels = (
+    nodePool.spec as
+      | { template?: { metadata?: { labels?: Record<string, unknown> } } }
+      | undefined
+  )?.template?.metadata?.labels;
+  for (const [key, value] of Object.entries(plannedLabels ?? {}).sort(
+    ([a], [b]) => (a < b ? -1 : 1),
+  )) {
+    if (!managed && !key.startsWith('nvidia.com/')) continue;
+    setIfChanged(
+      existing,
+      doc,
+      ['spec', 'template', 'metadata', 'labels', key],
+      value,
+    );
+  }
+  const content = existing.newContent();
+  if (content !== undefined) await staged.write(path, content);
+  return { path, taints: taintsOf(current) };
+}
+
+/** Shrinks the ledgers and limits of the pools the request left. */
+export async function applyLeftPools(
+  staged: StagedTree,
+  plan: Plan,
+  cluster: ClusterProfile,
+): Promise<void> {
+  for (const left of plan.leftPools) {
+    const file = YamlFile.parse(left.path, await staged.read(left.path));
+    const doc = file.findObject('NodePool', left.name);
+    if (!doc) continue; // moved or deleted meanwhile: nothing to shrink
+    writeCapacity(file, doc, cluster, left);
+    const content = file.newContent();
+    if (content !== undefined) await staged.write(left.path, content);
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * New files and folders are deployed only when a kustomization lists them:
+ * these find the right kustomization and add the entry.
+ */
+import { posix } from 'path';
+import { addResource, openKustomization, relativeTo } from './kustomization';
+import type { StagedTree } from './stagedTree';
+import type { YamlFile } from './yamlFile';
+
+async function writeIfModified(
+  staged: StagedTree,
+  file: YamlFile,
+): Promise<void> {
+  const content = file.newContent();
+  if (content !== undefined) await staged.write(file.path, content);
+}
+
+/**
+ * Lists a file in the nearest kustomization between its folder and the
+ * cluster kustomization (a `nodepools/kustomization.yaml` may own the pool
+ * files), unless a listed folder already covers it.
+ */
+export async function listResource(
+  staged: StagedTree,
+  clusterKustomization: YamlFile,
+  filePath: string,
+): Promise<void> {
+  const rootDir = posix.dirname(clusterKustomization.path);
+  let dir = posix.dirname(filePath);
+  while (dir !== rootDir && dir.startsWith(`${rootDir}/`)) {
+    const candidate = posix.join(dir, 'kustomization.yaml');
+    const text = await staged.read(candidate);
+    if (text !== undefined) {
+      const nested = openKustomization(candidate, text);
+      addResource(nested, relativeTo(candidate, filePath));
+      await writeIfModified(staged, nested);
+      return;
+    }
+    dir = posix.dirname(dir);
+  }
+  const entry = relativeTo(clusterKustomization.path, filePath);
+  const resources =
+    (clusterKustomization.firstMap().toJS()?.resources as unknown[]) ?? [];
+  const covered = resources.some(
+    r => typeof r === 'string' && entry.startsWith(`${r.replace(/\/$/, '')}/`),
+  );
+  if (!covered) addResource(clusterKustomization, entry);
+}
+
+/** Lists a newly created kustomization's folder in its parent's kustomization, when the parent has one. */
+export async function listInParent(
+  staged: StagedTree,
+  kustomizationPath: string,
+): Promise<void> {
+  const dir = posix.dirname(kustomizationPath);
+  const parentDir = posix.dirname(dir);
+  if (parentDir === '.' || parentDir === dir) return;
+  const parentPath = posix.join(parentDir, 'kustomization.yaml');
+  const text = await staged.read(parentPath);
+  if (text === undefined) return;
+  const parent = openKustomization(parentPath, text);
+  addResource(parent, posix.basename(dir));
+  await writeIfModified(staged, parent);
+}

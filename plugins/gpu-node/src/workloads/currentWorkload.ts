@@ -1,0 +1,195 @@
+/**
+ * The existing workload as it is deployed before this request: what
+ * `kustomize build` of its overlay yields (so replicas or tolerations an
+ * overlay sets are seen), without an earlier version of this request's own
+ * patch; the manifest itself for plain manifests.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import {
+  GpuInputError,
+  viewWorkload,
+  type GpuRequest,
+  type WorkloadView,
+} from '@gpu-gitops/plugin-gpu-common';
+import { kustomizeBuild, type KustomizeBuildOptions } from '../kustomize/build';
+import { isKustomizeBuildError } from '../kustomize/errors';
+import type { RepoTree } from '../repo/tree';
+import { getIn, parseYamlDocuments } from '../repo/yamlObjects';
+import { readKustomizations } from './kustomizations';
+import type { ExistingWorkloadLocation } from './resolveExistingWorkload';
+
+/** A patch file of this request in the patch folder's kustomization. */
+export interface OwnPatch {
+  /** Repository path of the patch file. */
+  file: string;
+  /** The kustomization that lists it. */
+  kustomization: string;
+}
+
+/** Files listed in `folder`'s kustomization patches that hold this request's patch of the workload. */
+export async function findOwnPatch(
+  tree: RepoTree,
+  location: ExistingWorkloadLocation,
+  request: GpuRequest,
+  labelDomain: string,
+): Promise<OwnPatch | undefined> {
+  if (location.apply.mode !== 'patch') return undefined;
+  const index = await readKustomizations(tree);
+  const kustomization = index.byFolder.get(location.apply.patchFolder);
+  if (!kustomization) return undefined;
+  const id = `${request.metadata.namespace}/${request.metadata.name}`;
+  for (const file of kustomization.patches) {
+    const text = await tree.readFile(file);
+    if (text === undefined) continue;
+    for (const doc of parseYamlDocuments(file, text).documents) {
+      const value = doc.value;
+      if (
+        getIn(value, 'kind') === location.kind &&
+        getIn(value, 'metadata', 'name') === location.name &&
+        getIn(value, 'metadata', 'annotations', `${labelDomain}/request`) === id
+      ) {
+        return { file, kustomization: kustomization.file };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Copies the checkout (without `.git`) so a build can leave a patch out. */
+async function scratchCopy(dir: string): Promise<string> {
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-build-'));
+  await fs.cp(dir, scratch, {
+    recursive: true,
+    filter: source => path.basename(source) !== '.git',
+  });
+  return scratch;
+}
+
+/** Removes `patchFile` from the kustomization's patch lists (text edit of the scratch copy). */
+function withoutPatch(
+  kustomizationText: string,
+  kustomizationFolder: string,
+  patchFile: string,
+): string {
+  const doc = parseDocument(kustomizationText);
+  const relative = path.posix.relative(kustomizationFolder, patchFile);
+  for (const key of ['patches', 'patchesStrategicMerge']) {
+    const list = doc.get(key, true);
+    if (!isSeq(list)) continue;
+    list.items = list.items.filter(item => {
+      const value = isMap(item)
+        ? item.get('path')
+        : (item as { value?: unknown }).value;
+      return value !== relative && value !== `./${relative}`;
+    });
+  }
+  return doc.toString();
+}
+
+function notBuilt(location: ExistingWorkloadLocation, detail: string): never {
+  throw new GpuInputError([
+    {
+      path: 'spec.workload.existing.name',
+      rule: 'workload-build',
+      message: `${location.kind} "${location.name}": kustomize build of ${location.apply.mode === 'patch' ? location.apply.root : location.file} failed, so its current form cannot be read: ${detail}`,
+    },
+  ]);
+}
+
+/**
+ * The workload before this request. `dir` is the checkout on disk that
+ * `tree` reads (kustomize builds from disk).
+ */
+export async function readCurrentWorkload(options: {
+  dir: string;
+  tree: RepoTree;
+  location: ExistingWorkloadLocation;
+  request: GpuRequest;
+  labelDomain: string;
+  kustomize?: KustomizeBuildOptions;
+}): Promise<{ view: WorkloadView; ownPatch?: OwnPatch }> {
+  const { dir, tree, location, request, labelDomain } = options;
+  if (location.apply.mode === 'in-place') {
+    return { view: viewWorkload(location.kind, location.manifest) };
+  }
+  const ownPatch = await findOwnPatch(tree, location, request, labelDomain);
+  let buildDir = dir;
+  let scratch: string | undefined;
+  try {
+    if (ownPatch) {
+      scratch = await scratchCopy(dir);
+      buildDir = scratch;
+      const file = path.join(scratch, ...ownPatch.kustomization.split('/'));
+      await fs.writeFile(
+        file,
+        withoutPatch(
+          await fs.readFile(file, 'utf8'),
+          path.posix.dirname(ownPatch.kustomization),
+          ownPatch.file,
+        ),
+      );
+    }
+    let objects;
+    try {
+      objects = await kustomizeBuild(
+        path.join(buildDir, ...location.apply.root.split('/')),
+        options.kustomize,
+      );
+    } catch (error) {
+      if (isKustomizeBuildError(error)) notBuilt(location, error.detail);
+      throw error;
+    }
+    const built = objects.find(
+      o =>
+        o.kind === location.kind &&
+        o.metadata.name === location.name &&
+        (o.metadata.namespace === undefined ||
+          o.metadata.namespace === location.namespace),
+    );
+    if (!built) {
+      notBuilt(
+        location,
+        `its output has no ${location.kind} "${location.name}" in namespace "${location.namespace}" (a namePrefix or nameSuffix?)`,
+      );
+    }
+    return {
+      view: viewWorkload(location.kind, built),
+      ...(ownPatch ? { ownPatch } : {}),
+    };
+  } finally {
+    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The container that gets the GPU: the one the request names, or the only
+ * one. Refuses (naming the field and listing the containers) otherwise.
+ */
+export function chooseContainer(
+  view: WorkloadView,
+  requested: string | undefined,
+): string {
+  const names = view.containers.map(c => c.name);
+  const what = `${view.kind} "${view.name}"`;
+  if (requested !== undefined) {
+    if (names.includes(requested)) return requested;
+    throw new GpuInputError([
+      {
+        path: 'spec.workload.existing.container',
+        rule: 'container-not-found',
+        message: `${what} has no container "${requested}"; its containers: ${names.join(', ')}`,
+      },
+    ]);
+  }
+  if (names.length === 1) return names[0];
+  throw new GpuInputError([
+    {
+      path: 'spec.workload.existing.container',
+      rule: 'container-required',
+      message: `${what} has ${names.length} containers (${names.join(', ')}): name the one that gets the GPU`,
+    },
+  ]);
+}

@@ -1,0 +1,110 @@
+/**
+ * Where objects of a given name are in a repository, and the namespace each
+ * is deployed to (its own, or the one the kustomizations that include it set).
+ */
+import type { RepoTree } from '../repo/tree';
+import {
+  asKubernetesObject,
+  getIn,
+  isYamlPath,
+  parseYamlDocuments,
+  type PlainObject,
+} from '../repo/yamlObjects';
+import {
+  chainNamespace,
+  chainsFromRoots,
+  includersOfFile,
+  readKustomizations,
+  type KustomizationIndex,
+} from './kustomizations';
+
+export interface Found {
+  file: string;
+  documentIndex: number;
+  object: PlainObject & {
+    kind: string;
+    metadata: PlainObject & { name: string };
+  };
+}
+
+/** Every object of the tree whose name (or release name) is `name`. */
+export async function objectsNamed(
+  tree: RepoTree,
+  name: string,
+): Promise<Found[]> {
+  const found: Found[] = [];
+  for (const file of await tree.listFiles('')) {
+    if (!isYamlPath(file)) continue;
+    const text = await tree.readFile(file);
+    // Most files never mention the name: skip them unparsed.
+    if (text === undefined || !text.includes(name)) continue;
+    for (const doc of parseYamlDocuments(file, text).documents) {
+      const object = asKubernetesObject(doc.value);
+      if (!object) continue;
+      const releaseName = getIn(object, 'spec', 'releaseName');
+      const helmRelease = getIn(
+        object,
+        'spec',
+        'source',
+        'helm',
+        'releaseName',
+      );
+      if (
+        object.metadata.name === name ||
+        releaseName === name ||
+        helmRelease === name
+      ) {
+        found.push({ file, documentIndex: doc.index, object });
+      }
+    }
+  }
+  return found;
+}
+
+export interface Placement {
+  found: Found;
+  /** Kustomization chain root → includer; empty for a file no kustomization includes. */
+  chain: string[];
+  namespace?: string;
+}
+
+export function placementsOf(
+  index: KustomizationIndex,
+  found: Found,
+): Placement[] {
+  const manifestNamespace = getIn(found.object, 'metadata', 'namespace');
+  const own =
+    typeof manifestNamespace === 'string' ? manifestNamespace : undefined;
+  const includers = includersOfFile(index, found.file);
+  if (includers.length === 0) {
+    return [{ found, chain: [], namespace: own }];
+  }
+  return includers.flatMap(folder =>
+    chainsFromRoots(index, folder).map(chain => ({
+      found,
+      chain,
+      namespace: chainNamespace(index, chain, own),
+    })),
+  );
+}
+
+/** Every placement of every object named `name` (or released under that name). */
+export async function locateObjectsNamed(
+  tree: RepoTree,
+  name: string,
+): Promise<{ placements: Placement[]; index: KustomizationIndex }> {
+  const [found, index] = await Promise.all([
+    objectsNamed(tree, name),
+    readKustomizations(tree),
+  ]);
+  // A patch file names its target but is not another copy of it.
+  const patches = new Set(
+    [...index.byFolder.values()].flatMap(k => k.patches),
+  );
+  return {
+    placements: found
+      .filter(f => !patches.has(f.file))
+      .flatMap(f => placementsOf(index, f)),
+    index,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Everything the product must know about an existing workload before it
+ * plans and writes its GPU change: where it is and how the change reaches it,
+ * what it looks like today, and which container gets the GPU.
+ */
+import {
+  gpuAnnotationKeys,
+  GpuInputError,
+  type ClusterProfile,
+  type GpuRequest,
+  type PatchTarget,
+  type WorkloadView,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { ExistingWorkloadChange } from '../changes/applyExistingWorkload';
+import type { KustomizeBuildOptions } from '../kustomize/build';
+import type { RepoTree } from '../repo/tree';
+import { chooseContainer, readCurrentWorkload } from './currentWorkload';
+import { resolveExistingWorkload } from './resolveExistingWorkload';
+
+export interface PreparedExistingWorkload {
+  /** For `applyPlan`: where and how to write. */
+  change: ExistingWorkloadChange;
+  /** For `buildManifests`: what the patch is built from. */
+  target: PatchTarget;
+  /** The workload before this request (replicas, containers…), for plans and PR bodies. */
+  current: WorkloadView;
+}
+
+/**
+ * Reads the existing workload of `request` from the checkout at `dir`
+ * (`tree` reads the same checkout). Throws a GpuInputError naming the field
+ * and the rule for anything the product cannot patch correctly.
+ */
+export async function prepareExistingWorkload(options: {
+  dir: string;
+  tree: RepoTree;
+  request: GpuRequest;
+  cluster: ClusterProfile;
+  kustomize?: KustomizeBuildOptions;
+}): Promise<PreparedExistingWorkload> {
+  const { dir, tree, request, cluster } = options;
+  const existing = request.spec.workload.existing!;
+  const location = await resolveExistingWorkload(tree, request, {
+    cluster: cluster.name,
+    labelDomain: cluster.labelDomain,
+  });
+  const { view, ownPatch } = await readCurrentWorkload({
+    dir,
+    tree,
+    location,
+    request,
+    labelDomain: cluster.labelDomain,
+    kustomize: options.kustomize,
+  });
+  const id = `${request.metadata.namespace}/${request.metadata.name}`;
+  const claimedBy =
+    view.podAnnotations[gpuAnnotationKeys(cluster.labelDomain).request];
+  if (claimedBy !== undefined && claimedBy !== id) {
+    throw new GpuInputError([
+      {
+        path: 'spec.workload.existing.name',
+        rule: 'workload-has-gpus',
+        message: `${location.kind} "${location.name}" already gets GPUs from request ${claimedBy}: change that request instead of adding a second one`,
+      },
+    ]);
+  }
+  const container = chooseContainer(view, existing.container);
+  return {
+    change: { location, ...(ownPatch ? { ownPatch } : {}) },
+    target: {
+      kind: location.kind,
+      name: location.name,
+      ...(location.manifestNamespace !== undefined
+        ? { manifestNamespace: location.manifestNamespace }
+        : {}),
+      container,
+      current: view,
+    },
+    current: view,
+  };
+}
