@@ -17,6 +17,7 @@ import {
 import {
   BareRemote,
   createBareRemote,
+  refuseGpuBranchPushes,
   requireUpToDateBranches,
 } from './testing/bareRemote';
 
@@ -360,6 +361,51 @@ describe('GitOpsRepository', () => {
     expect(error.message).toMatch(/rejected 3 times/);
     expect(n).toBe(3);
     expect(await remote.branchSha(BRANCH)).toBeUndefined();
+  });
+
+  it('reports a push refused by a pre-receive hook once, quoting the remote', async () => {
+    await refuseGpuBranchPushes(remote, [
+      'policy: commits to gpu/* need a signed-off-by line',
+      'see https://wiki.example.com/gitops-rules',
+    ]);
+    const attempts: number[] = [];
+    const error = await publish(repo(), async () => change('a'), {
+      beforePush: async attempt => {
+        attempts.push(attempt);
+      },
+    }).catch(e => e);
+    expect(attempts).toEqual([1]);
+    expect(error).toBeInstanceOf(GitOpsError);
+    expect(error.kind).toBe('push-refused');
+    expect(error.message).toContain(
+      'refs/heads/gpu/ml-llm (pre-receive hook declined)',
+    );
+    expect(error.message).toContain(
+      'remote: policy: commits to gpu/* need a signed-off-by line',
+    );
+    expect(error.message).toContain(
+      'remote: see https://wiki.example.com/gitops-rules',
+    );
+    expect(error.message).toMatch(/not retried/);
+    expect(error.message).not.toMatch(/kept moving/);
+    expect(await remote.branchSha(BRANCH)).toBeUndefined();
+  });
+
+  it('never retries a protected-branch refusal, even when the base moved meanwhile', async () => {
+    await refuseGpuBranchPushes(remote, [
+      'error: GH006: Protected branch update failed for refs/heads/gpu/ml-llm.',
+    ]);
+    const attempts: number[] = [];
+    const error = await publish(repo(), async () => change('a'), {
+      beforePush: async attempt => {
+        attempts.push(attempt);
+        await remote.commitFiles({ 'apps/x/y/z.yaml': 'z\n' }, 'moved');
+      },
+    }).catch(e => e);
+    expect(attempts).toEqual([1]);
+    expect(error.kind).toBe('push-refused');
+    expect(error.message).toContain('GH006: Protected branch update failed');
+    expect(error.message).toContain('(a protected branch)');
   });
 
   it('sends the token only in an auth header and redacts it from errors', async () => {

@@ -14,7 +14,12 @@ import { PublishLogger, Redactor, redactingLogger } from '../redact';
 import { FsRepoTree } from '../repo/tree';
 import { checkGitOpsRepoUrl } from '@gpu-gitops/plugin-gpu-common';
 import { gitEnvironment, isHttpRemote, isLocalRemote } from './auth';
-import { classifyGitFailure, GitOpsError } from './errors';
+import {
+  classifyGitFailure,
+  GitOpsError,
+  parsePushRefusal,
+  pushRefusalMessage,
+} from './errors';
 import { runGit } from './runGit';
 import { withCloneLock } from './cloneLock';
 
@@ -284,7 +289,7 @@ export class GitOpsRepository {
         };
       } catch (error) {
         const gitError = error as GitOpsError;
-        if (gitError.kind !== 'push-rejected') throw gitError;
+        if (!(await this.baseOrBranchMoved(gitError, baseSha))) throw gitError;
         if (optimistic) {
           optimistic = false;
           // Refused because the branch exists (a re-run): that was discovery,
@@ -311,6 +316,29 @@ export class GitOpsRepository {
       ),
       'push-rejected',
     );
+  }
+
+  /**
+   * Whether a failed push is worth a rebuild on a fresh fetch: the lease was
+   * stale or the push no fast-forward (the base or the branch moved), or a
+   * hook refused it while the base moved meanwhile (a server may demand
+   * branches on top of the current base). Any other refusal — a hook on an
+   * unchanged base, a protected branch — is a rule, reported once as it is.
+   */
+  private async baseOrBranchMoved(
+    error: GitOpsError,
+    baseSha: string,
+  ): Promise<boolean> {
+    if (error.kind === 'push-rejected') return true;
+    if (error.kind !== 'push-refused') return false;
+    if (!error.refusal || error.refusal.protectedBranch) return false;
+    const listing = await this.run([
+      'ls-remote',
+      'origin',
+      `refs/heads/${this.baseBranch}`,
+    ]);
+    const current = listing.split(/\s+/)[0];
+    return Boolean(current) && current !== baseSha;
   }
 
   /**
@@ -564,10 +592,20 @@ export class GitOpsRepository {
         options.stdin,
       );
     } catch (error) {
-      const message = this.redactor.redact(
-        `git ${args[0]} failed for ${this.repoUrl}: ${(error as Error).message ?? String(error)}`.trim(),
+      const output = this.redactor.redact(
+        (error as Error).message ?? String(error),
       );
-      const kind = classifyGitFailure(message);
+      const message =
+        `git ${args[0]} failed for ${this.repoUrl}: ${output}`.trim();
+      const kind = classifyGitFailure(output);
+      if (kind === 'push-refused') {
+        const refusal = parsePushRefusal(output)!;
+        throw new GitOpsError(
+          pushRefusalMessage(this.repoUrl, refusal),
+          kind,
+          refusal,
+        );
+      }
       throw new GitOpsError(
         kind === 'auth'
           ? `${message}\nThe git remote refused the credentials: the token is missing, invalid or lacks write access${

@@ -148,3 +148,32 @@ exit 0
     { mode: 0o755 },
   );
 }
+
+/**
+ * Installs a pre-receive hook that refuses every push to a `gpu/*` branch,
+ * printing `lines` to stderr as a server-side rule does (git relays them as
+ * `remote:` lines). Other branches (main, moved by tests) are accepted.
+ */
+export async function refuseGpuBranchPushes(
+  remote: BareRemote,
+  lines: string[],
+) {
+  const hook = path.join(remote.url, 'hooks', 'pre-receive');
+  const echo = lines
+    .map(line => `      echo '${line.replace(/'/g, `'\\''`)}' >&2`)
+    .join('\n');
+  await fs.writeFile(
+    hook,
+    `#!/bin/sh
+while read old new ref; do
+  case "$ref" in
+    refs/heads/gpu/*)
+${echo}
+      exit 1;;
+  esac
+done
+exit 0
+`,
+    { mode: 0o755 },
+  );
+}
