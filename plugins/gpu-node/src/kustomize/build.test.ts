@@ -115,7 +115,19 @@ describe('kustomizeBuild', () => {
 });
 
 describe('kustomizeErrorDetail', () => {
-  it('keeps the first lines of the error, without the prefix and the usage text', () => {
+  it('keeps the whole error on one line, cause included, without the prefix and the usage text', () => {
+    const stderr = [
+      'Error: trouble configuring builtin HelmChartInflationGenerator with config: `',
+      'name: gpu-operator',
+      '`: must specify --enable-helm',
+      '',
+    ].join('\n');
+    expect(kustomizeErrorDetail(stderr, '/repo')).toBe(
+      'trouble configuring builtin HelmChartInflationGenerator with config: ` name: gpu-operator `: must specify --enable-helm',
+    );
+  });
+
+  it('drops the usage text and shows paths relative to the folder', () => {
     const stderr = [
       'Error: accumulating resources: /repo/x/a: no such file',
       'Usage:',

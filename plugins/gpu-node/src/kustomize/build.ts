@@ -24,37 +24,44 @@ export interface KustomizeBuildOptions {
    * repository paths.
    */
   pathsRelativeTo?: string;
+  /**
+   * Inflate `helmCharts` (kustomize `--enable-helm`): needs a helm binary
+   * on PATH and the charts' repositories (network).
+   */
+  enableHelm?: boolean;
 }
 
 export const DEFAULT_KUSTOMIZE_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
-/** How many lines of kustomize's error we keep: the cause is on the first ones. */
-const ERROR_LINES = 3;
+/** How much of kustomize's error we keep: one error, which can be long. */
+const ERROR_CHARS = 1000;
 
 /**
- * kustomize's error, made readable: the `Error: ` prefix and the usage text
- * cobra prints after it dropped, absolute paths of the built folder shown
- * relative to it (so a message does not depend on where the tree was
- * checked out), the first few non-empty lines kept.
+ * kustomize's error, made readable: the `Error: ` prefix and any usage text
+ * after it dropped, absolute paths of `relativeTo` shown relative to it (so
+ * a message does not depend on where the tree was checked out), its lines
+ * joined (kustomize quotes a generator's YAML config inside the message,
+ * with the cause after it) and cut at a length a review comment can hold.
  */
-export function kustomizeErrorDetail(stderr: string, dir: string): string {
-  const root = resolve(dir);
+export function kustomizeErrorDetail(
+  stderr: string,
+  relativeTo: string,
+): string {
+  const root = resolve(relativeTo);
   const lines = stderr
     .split('\n')
-    .map(line => line.trimEnd())
-    .filter(line => line.trim() !== '');
+    .map(line => line.trim())
+    .filter(line => line !== '');
   const usage = lines.findIndex(line => /^Usage:/.test(line));
-  const useful = (usage < 0 ? lines : lines.slice(0, usage))
-    .slice(0, ERROR_LINES)
-    .map(line =>
-      line
-        .replace(/^Error: /, '')
-        .split(`${root}${sep}`)
-        .join('')
-        .split(root)
-        .join('.'),
-    );
-  return useful.join('\n') || 'kustomize failed without a message';
+  const text = (usage < 0 ? lines : lines.slice(0, usage))
+    .join(' ')
+    .replace(/^Error: /, '')
+    .split(`${root}${sep}`)
+    .join('')
+    .split(root)
+    .join('.');
+  if (text === '') return 'kustomize failed without a message';
+  return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS)}…` : text;
 }
 
 /**
@@ -64,8 +71,9 @@ export function kustomizeErrorDetail(stderr: string, dir: string): string {
  * KustomizeNotFoundError when no binary is installed.
  *
  * Runs with kustomize's safe defaults: the load restrictor stays
- * `LoadRestrictionsRootOnly`, and no `--enable-helm`, `--enable-alpha-plugins`
- * or `--enable-exec`, so a pull request cannot make the check run programs.
+ * `LoadRestrictionsRootOnly`, and no `--enable-alpha-plugins` or
+ * `--enable-exec` (nor `--enable-helm` unless asked), so a pull request
+ * cannot make the check run programs.
  */
 export async function kustomizeBuild(
   dir: string,
@@ -75,7 +83,9 @@ export async function kustomizeBuild(
   const timeoutMs = options.timeoutMs ?? DEFAULT_KUSTOMIZE_TIMEOUT_MS;
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const stdout = await new Promise<string>((done, fail) => {
-    const child = spawn(binary, ['build', resolve(dir)], {
+    const args = ['build', resolve(dir)];
+    if (options.enableHelm) args.push('--enable-helm');
+    const child = spawn(binary, args, {
       env: (options.env ?? process.env) as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group on POSIX, so a timeout also ends any git that

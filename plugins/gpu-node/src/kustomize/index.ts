@@ -16,8 +16,10 @@ export {
   KustomizeBuildError,
   KustomizeNotFoundError,
 } from './errors';
+export { kustomizeBuildWithoutHelmCharts } from './withoutHelmCharts';
 export {
   findKustomizationRoots,
+  HELM_FIELDS,
   foldersBuiltBy,
   isKustomizationFile,
   KUSTOMIZATION_FILE_NAMES,

@@ -12,6 +12,12 @@ export const KUSTOMIZATION_FILE_NAMES = [
   'Kustomization',
 ] as const;
 
+/** Kustomization fields that inflate Helm charts (kustomize api/types/kustomization.go, v4.5.4). */
+export const HELM_FIELDS = [
+  'helmCharts',
+  'helmChartInflationGenerator',
+] as const;
+
 /** Fields whose entries may name another kustomization folder. */
 const REFERENCE_FIELDS = ['resources', 'bases', 'components'] as const;
 
@@ -23,6 +29,12 @@ export interface KustomizationFolder {
   file: string;
   /** Kustomization folders it names in resources / bases / components. */
   references: string[];
+  /**
+   * Declares Helm charts to inflate (`helmCharts`, or the older
+   * `helmChartInflationGenerator`): kustomize builds it only with
+   * `--enable-helm`, a helm binary and the chart's repository.
+   */
+  inflatesHelmCharts: boolean;
 }
 
 export interface KustomizationGraph {
@@ -83,7 +95,12 @@ export async function readKustomizationGraph(
         );
       if (order(known.file) <= order(file)) continue;
     }
-    folders.set(folder, { folder, file, references: [] });
+    folders.set(folder, {
+      folder,
+      file,
+      references: [],
+      inflatesHelmCharts: false,
+    });
   }
   for (const entry of folders.values()) {
     const { documents } = parseYamlDocuments(
@@ -108,6 +125,9 @@ export async function readKustomizationGraph(
       }
     }
     entry.references = [...references].sort();
+    entry.inflatesHelmCharts = HELM_FIELDS.some(
+      field => getIn(kustomization, field) !== undefined,
+    );
   }
   return { folders, roots: rootsOf(folders) };
 }
