@@ -64,7 +64,7 @@ const commands: Record<string, Command> = {
   },
   validate: {
     usage: validateUsage,
-    options: { cluster: string, json: flag },
+    options: { cluster: string, 'enable-helm': flag, json: flag },
     positionals: true,
     run: (options, positionals, io) => runValidate(positionals, options, io),
   },

@@ -6,6 +6,7 @@ import {
   isKustomizeBuildError,
   KustomizationGraph,
   kustomizeBuild,
+  kustomizeBuildWithoutHelmCharts,
 } from '../kustomize';
 import type { Finding } from './findings';
 
@@ -20,11 +21,18 @@ export interface BuiltRoot {
   objects: BuiltObject[];
   /** kustomize's message when the root does not build (then `objects` is empty). */
   error?: string;
+  /** What the build left out, for the reviewer (not a finding). */
+  note?: string;
 }
 
 export interface BuildRootsOptions {
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  /**
+   * Inflate Helm charts (kustomize `--enable-helm`; needs helm and the
+   * charts' repositories). Off: roots with charts are built without them.
+   */
+  enableHelm?: boolean;
 }
 
 /** Builds at a time: kustomize is single-threaded and quick; CI has few cores. */
@@ -54,11 +62,24 @@ export async function buildRoots(
   const worker = async () => {
     while (next < roots.length) {
       const root = roots[next++];
+      const charts = root.folders.filter(
+        f => graph.folders.get(f)?.inflatesHelmCharts,
+      );
       try {
-        root.objects = await kustomizeBuild(
-          root.folder === '.' ? dir : join(dir, ...root.folder.split('/')),
-          { ...options, pathsRelativeTo: dir },
-        );
+        if (charts.length > 0 && !options.enableHelm) {
+          root.objects = await kustomizeBuildWithoutHelmCharts(
+            dir,
+            root.folder,
+            root.folders,
+            options,
+          );
+          root.note = `${root.folder} was built without the Helm charts of ${charts.join(', ')}: kustomize inflates them only with --enable-helm, a helm binary and the charts' repositories (pass --enable-helm where those are at hand)`;
+        } else {
+          root.objects = await kustomizeBuild(
+            root.folder === '.' ? dir : join(dir, ...root.folder.split('/')),
+            { ...options, pathsRelativeTo: dir },
+          );
+        }
       } catch (error) {
         if (!isKustomizeBuildError(error)) throw error;
         root.error = error.detail;

@@ -8,6 +8,7 @@ import { gpuRepoFiles } from './__fixtures__/gpuRepo';
 import {
   Finding,
   validateGitOpsTree,
+  validateGitOpsTreeReport,
   ValidateGitOpsTreeOptions,
 } from './validateGitOpsTree';
 
@@ -181,6 +182,38 @@ ${spec}`;
       `${TS_POOL} NodePool/gpu-t4-ts5 unknown-device-plugin-config`,
     ]);
     expect(findings[1].message).toContain('gpu-operator/device-plugin-config');
+  });
+
+  it('builds a root that inflates Helm charts without them, and says so in a note', async () => {
+    const dir = await writeTempRepo({
+      ...clean,
+      'clusters/dev/kustomization.yaml':
+        'resources:\n  - gpu\n  - gpu-operator\n',
+      'clusters/dev/gpu-operator/kustomization.yaml':
+        'helmCharts:\n  - name: gpu-operator\n    repo: https://helm.ngc.nvidia.com/nvidia\n    version: v25.3.0\n',
+    });
+    dirs.push(dir);
+    expect(await validateGitOpsTreeReport(dir)).toEqual({
+      findings: [],
+      notes: [
+        "clusters/dev was built without the Helm charts of clusters/dev/gpu-operator: kustomize inflates them only with --enable-helm, a helm binary and the charts' repositories (pass --enable-helm where those are at hand)",
+      ],
+    });
+    // The pools of that root are still checked.
+    const short = await validate({
+      ...clean,
+      'clusters/dev/kustomization.yaml':
+        'resources:\n  - gpu\n  - gpu-operator\n',
+      'clusters/dev/gpu-operator/kustomization.yaml':
+        'helmCharts:\n  - name: gpu-operator\n    repo: https://helm.ngc.nvidia.com/nvidia\n',
+      [TS_POOL]: clean[TS_POOL].replace(
+        'nvidia.com/gpu: "2"',
+        'nvidia.com/gpu: "1"',
+      ),
+    });
+    expect(where(short)).toEqual([
+      `${TS_POOL} NodePool/gpu-t4-ts5 pool-limit-short`,
+    ]);
   });
 
   it('refuses to say anything when kustomize is missing', async () => {

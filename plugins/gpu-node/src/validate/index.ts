@@ -1,3 +1,10 @@
 export { hasSchema, schemaError } from './schemas';
-export { validateGitOpsTree } from './validateGitOpsTree';
-export type { Finding, ValidateGitOpsTreeOptions } from './validateGitOpsTree';
+export {
+  validateGitOpsTree,
+  validateGitOpsTreeReport,
+} from './validateGitOpsTree';
+export type {
+  Finding,
+  GitOpsTreeReport,
+  ValidateGitOpsTreeOptions,
+} from './validateGitOpsTree';

@@ -1,7 +1,10 @@
 import { promises as fs } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import {
+  buildWorkloadPatch,
+  isGpuInputError,
+} from '@gpu-gitops/plugin-gpu-common';
 import { applyPlan } from '../changes/applyPlan';
 import { writeChangeSet } from '../changes/stagedTree';
 import {
@@ -16,6 +19,7 @@ import {
   timeSlicingFixture,
 } from '../changes/__fixtures__/plans';
 import { FsRepoTree } from '../repo/tree';
+import { prepareExistingWorkload } from '../workloads/prepareExistingWorkload';
 import { Finding, validateGitOpsTree } from './validateGitOpsTree';
 
 const dirs: string[] = [];
@@ -34,13 +38,31 @@ async function cleanTreeFiles(): Promise<Record<string, string>> {
   for (const fixture of [
     timeSlicingFixture({ reused: true, limit: 16 }),
     migFixture(),
-    patchFixture(),
   ]) {
     await writeChangeSet(
       tree,
       await applyPlan(tree, { ...fixture, cluster: devCluster }),
     );
   }
+  // A patch request reads the workload it patches first (as the publisher does).
+  const patch = patchFixture();
+  const existing = await prepareExistingWorkload({
+    dir,
+    tree,
+    request: patch.plan.request,
+    cluster: devCluster,
+  });
+  patch.manifests.workload.objects = [
+    buildWorkloadPatch(patch.plan, devCluster, existing.target),
+  ];
+  await writeChangeSet(
+    tree,
+    await applyPlan(tree, {
+      ...patch,
+      cluster: devCluster,
+      existing: existing.change,
+    }),
+  );
   const files: Record<string, string> = {};
   for (const path of await tree.listFiles())
     files[path] = (await tree.readFile(path))!;

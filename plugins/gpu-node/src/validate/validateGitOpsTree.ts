@@ -56,6 +56,18 @@ export interface ValidateGitOpsTreeOptions {
   env?: Record<string, string | undefined>;
   /** Time limit of each `kustomize build` (default 60 s). */
   kustomizeTimeoutMs?: number;
+  /**
+   * Inflate `helmCharts` (kustomize `--enable-helm`; needs helm on PATH
+   * and the charts' repositories). Off by default: such roots are built
+   * without their charts, and a note says so.
+   */
+  enableHelm?: boolean;
+}
+
+/** Findings, and notes on what could not be checked (never a finding, never hidden). */
+export interface GitOpsTreeReport {
+  findings: Finding[];
+  notes: string[];
 }
 
 /**
@@ -80,6 +92,14 @@ export async function validateGitOpsTree(
   dir: string,
   options: ValidateGitOpsTreeOptions = {},
 ): Promise<Finding[]> {
+  return (await validateGitOpsTreeReport(dir, options)).findings;
+}
+
+/** validateGitOpsTree, with the notes on what the builds left out. */
+export async function validateGitOpsTreeReport(
+  dir: string,
+  options: ValidateGitOpsTreeOptions = {},
+): Promise<GitOpsTreeReport> {
   const stat = await fs.stat(dir).catch(() => undefined);
   if (!stat?.isDirectory()) {
     throw new GpuInputError([
@@ -125,6 +145,7 @@ export async function validateGitOpsTree(
     ...(options.kustomizeTimeoutMs
       ? { timeoutMs: options.kustomizeTimeoutMs }
       : {}),
+    enableHelm: options.enableHelm ?? false,
   });
   const names = gpuConfigMapNames(
     profile,
@@ -152,7 +173,10 @@ export async function validateGitOpsTree(
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings);
 
-  return sortFindings(findings);
+  return {
+    findings: sortFindings(findings),
+    notes: roots.flatMap(r => (r.note ? [r.note] : [])),
+  };
 }
 
 /** Schema and Karpenter rules on every object of the files; patches are partial by design. */

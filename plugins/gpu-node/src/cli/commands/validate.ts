@@ -2,14 +2,14 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { isKustomizeNotFoundError } from '../../kustomize';
-import { validateGitOpsTree } from '../../validate';
+import { GitOpsTreeReport, validateGitOpsTreeReport } from '../../validate';
 import type { CliIo } from '../io';
 import { EXIT_FINDINGS, EXIT_INVALID_INPUT, EXIT_OK } from '../exit-codes';
 import { readClusterFile } from '../read-input';
 import { UsageError } from '../usage-error';
 
 export const validateUsage =
-  'gpu-gitops validate DIR [--cluster cluster.yaml] [--json]';
+  'gpu-gitops validate DIR [--cluster cluster.yaml] [--enable-helm] [--json]';
 
 /**
  * Lints a GitOps checkout for PR review, running the real kustomize on
@@ -39,19 +39,23 @@ export async function runValidate(
     typeof options.cluster === 'string'
       ? await readClusterFile(options.cluster, io.cwd)
       : undefined;
-  let findings;
+  let report: GitOpsTreeReport;
   try {
-    findings = await validateGitOpsTree(dir, {
+    report = await validateGitOpsTreeReport(dir, {
       ...(cluster ? { cluster } : {}),
       env: io.env,
+      enableHelm: options['enable-helm'] === true,
     });
   } catch (error) {
     if (!isKustomizeNotFoundError(error)) throw error;
     io.stderr(`error: ${error.message}\n`);
     return EXIT_INVALID_INPUT;
   }
+  const { findings, notes } = report;
+  // What the builds left out goes to stderr: never mistaken for a finding.
+  for (const note of notes) io.stderr(`note: ${note}\n`);
   if (options.json) {
-    io.stdout(`${JSON.stringify({ findings }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ findings, notes }, null, 2)}\n`);
   } else if (findings.length === 0) {
     io.stdout(`${positionals[0]}: no findings\n`);
   } else {
