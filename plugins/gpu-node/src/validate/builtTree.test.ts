@@ -114,6 +114,39 @@ describe('validateGitOpsTree on the built objects', () => {
     );
   });
 
+  it("counts a limit on the pool's own resource in whole nodes of its capacity", async () => {
+    const findings = await validate({
+      ...clean,
+      [TS_POOL]: clean[TS_POOL].replace(
+        'nvidia.com/gpu: "2"',
+        'nvidia.com/gpu.shared: "6"',
+      ),
+    });
+    expect(where(findings)).toEqual([
+      `${TS_POOL} NodePool/gpu-t4-ts5 pool-limit-short`,
+    ]);
+    expect(findings[0].message).toContain(
+      '6 replicas × 1 nvidia.com/gpu.shared at 5 per GPU need 10 nvidia.com/gpu.shared (2 node(s) × 5); limit is 6',
+    );
+  });
+
+  it('reports a replica larger than any node of its pool', async () => {
+    const path = 'apps/ml/chat/deployment.yaml';
+    const findings = await validate({
+      ...clean,
+      [path]: clean[path].replace(
+        'nvidia.com/gpu.shared: 1',
+        'nvidia.com/gpu.shared: 6',
+      ),
+    });
+    expect(where(findings)).toEqual([
+      `${TS_POOL} NodePool/gpu-t4-ts5 replica-exceeds-node`,
+    ]);
+    expect(findings[0].message).toContain(
+      'a replica asks for 6 nvidia.com/gpu.shared, more than the largest node of the pool offers (5)',
+    );
+  });
+
   it("counts a Job's parallelism and a CronJob's job parallelism", async () => {
     const job = (kind: string, spec: string) => `apiVersion: batch/v1
 kind: ${kind}
