@@ -29,8 +29,11 @@ import {
 import { applyPlan } from './applyPlan';
 import { clusterNotBootstrapped } from './clusterSetup';
 import type { ChangeSet } from './types';
+import { verifyChange, type VerifyChangeResult } from './verifyChange';
 
 export interface RequestChange {
+  /** What kustomize verified, and the roots it could not (they fail on the base too). */
+  verification?: VerifyChangeResult;
   state: RepoStateReport;
   plan: Plan;
   manifests: ManifestSet;
@@ -58,8 +61,16 @@ export interface BuildRequestChangeOptions {
   workloadDirs?: string[];
   guard?: RequestGuard;
   kustomize?: KustomizeBuildOptions;
+  /**
+   * Build the touched kustomizations before and after with the real kustomize
+   * and refuse a change that breaks them or means more than the plan
+   * (default true; see `verifyChange`).
+   */
+  verify?: boolean;
   /** Told what the reader skipped. */
   onSkipped?(path: string, reason: string): void;
+  /** Runs each step (for progress logs and timings); steps run plainly without it. */
+  stage?: <T>(name: string, step: () => Promise<T>) => Promise<T>;
 }
 
 /** Writes an in-memory tree to a temp folder so kustomize can build it. */
@@ -77,10 +88,14 @@ export async function buildRequestChange(
   options: BuildRequestChangeOptions,
 ): Promise<RequestChange> {
   const { tree, request, cluster, catalog, layout } = options;
-  const state = await readRepoState(tree, layout, cluster.name, {
-    catalog,
-    workloadDirs: options.workloadDirs,
-  });
+  const stage =
+    options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
+  const state = await stage('Read repository state', () =>
+    readRepoState(tree, layout, cluster.name, {
+      catalog,
+      workloadDirs: options.workloadDirs,
+    }),
+  );
   for (const skipped of state.skipped) {
     options.onSkipped?.(skipped.path, skipped.reason);
   }
@@ -90,34 +105,63 @@ export async function buildRequestChange(
       clusterKustomizationPath(layout, cluster.name),
     );
   }
-  const plan = planRequest(request, catalog, cluster, state);
-  await options.guard?.(plan, state);
+  const plan = await stage('Plan', async () => {
+    const planned = planRequest(request, catalog, cluster, state);
+    await options.guard?.(planned, state);
+    return planned;
+  });
 
-  let existing: PreparedExistingWorkload | undefined;
-  if (request.spec.workload.existing) {
-    const dir = options.dir ?? (await materialize(tree));
-    try {
-      existing = await prepareExistingWorkload({
-        dir,
-        tree,
-        request,
-        cluster,
-        kustomize: options.kustomize,
-      });
-    } finally {
-      if (!options.dir) await fs.rm(dir, { recursive: true, force: true });
+  // kustomize reads from disk: an in-memory tree is copied out once.
+  const scratch =
+    options.dir === undefined &&
+    (request.spec.workload.existing || options.verify !== false)
+      ? await materialize(tree)
+      : undefined;
+  const dir = options.dir ?? scratch;
+  try {
+    let existing: PreparedExistingWorkload | undefined;
+    if (request.spec.workload.existing) {
+      existing = await stage('Read the existing workload', () =>
+        prepareExistingWorkload({
+          dir: dir!,
+          tree,
+          request,
+          cluster,
+          kustomize: options.kustomize,
+        }),
+      );
     }
+    const manifests = await stage('Build manifests', async () =>
+      buildManifests(plan, cluster, { catalog, existing: existing?.target }),
+    );
+    const changeSet = await stage('Apply plan to the repository', () =>
+      applyPlan(tree, {
+        plan,
+        manifests,
+        layout,
+        cluster,
+        existing: existing?.change,
+      }),
+    );
+    const verification =
+      options.verify === false
+        ? undefined
+        : await stage('Verify with kustomize', () =>
+            verifyChange({
+              dir: dir!,
+              changeSet,
+              plan,
+              cluster,
+              existing: existing && {
+                kind: existing.target.kind,
+                name: existing.target.name,
+                container: existing.target.container,
+              },
+              kustomize: options.kustomize,
+            }),
+          );
+    return { state, plan, manifests, changeSet, existing, verification };
+  } finally {
+    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
   }
-  const manifests = buildManifests(plan, cluster, {
-    catalog,
-    existing: existing?.target,
-  });
-  const changeSet = await applyPlan(tree, {
-    plan,
-    manifests,
-    layout,
-    cluster,
-    existing: existing?.change,
-  });
-  return { state, plan, manifests, changeSet, existing };
 }

@@ -158,7 +158,7 @@ export function buildPullRequestView(input: {
       limits: Object.entries(plan.pool.limits)
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, value]) => ({ name, value })),
-      ledger: safeText(formatLedger(plan.pool.ledger) || '-'),
+      ledger: safeText(formatLedger(plan.pool.ledger)),
       capacityTypes: plan.pool.capacityTypes.join(', '),
       physicalGpus: plan.physicalGpus,
     },

@@ -91,6 +91,7 @@ describe('publishGpuRequest', () => {
       ).toBe(true);
     }
     expect(result.stages.map(s => s.stage)).toContain('Plan');
+    expect(result.stages.map(s => s.stage)).toContain('Verify with kustomize');
   });
 
   it('dry-run returns the diff and pushes nothing', async () => {

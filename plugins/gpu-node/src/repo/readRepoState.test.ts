@@ -1,7 +1,13 @@
 import { join } from 'path';
+import { buildWorkloadPatch } from '@gpu-gitops/plugin-gpu-common';
 import { applyPlan } from '../changes/applyPlan';
 import { writeChangeSet } from '../changes/stagedTree';
-import { existingRepoFiles } from '../changes/__fixtures__/gitopsRepo';
+import {
+  existingRepoFiles,
+  removeTempRepo,
+  writeTempRepo,
+} from '../changes/__fixtures__/gitopsRepo';
+import { prepareExistingWorkload } from '../workloads/prepareExistingWorkload';
 import {
   devCluster,
   migFixture,
@@ -57,11 +63,15 @@ describe('readRepoState', () => {
         deviceConfigName: 'ts-4',
         limit: 8,
         limits: { 'nvidia.com/gpu.shared': 8 },
+        managed: true,
         taints: [
           { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' },
         ],
       },
     ]);
+    // CPU pools in the pool folder and beside the GPU folder: names no new pool may take.
+    expect(state.otherNodePools).toEqual(['cpu-batch', 'default']);
+    expect(state.bootstrapped).toBe(true);
     expect(Object.keys(state.devicePluginConfigs)).toEqual(['ts-4']);
     expect(state.devicePluginConfigs['ts-4']).toMatchObject({
       version: 'v1',
@@ -149,46 +159,70 @@ spec:
       devicePluginConfigs: {},
       migConfigs: {},
       workloads: [],
+      otherNodePools: [],
       skipped: [],
+      bootstrapped: false,
     });
   });
 
   it('reads back what the merge engine wrote (MIG pool, patched workload)', async () => {
-    const tree = new MemoryRepoTree(existingRepoFiles);
-    for (const fixture of [migFixture(), patchFixture()]) {
+    const dir = await writeTempRepo(existingRepoFiles);
+    const tree = new FsRepoTree(dir);
+    try {
       await writeChangeSet(
         tree,
-        await applyPlan(tree, { ...fixture, cluster: devCluster }),
+        await applyPlan(tree, { ...migFixture(), cluster: devCluster }),
       );
+      const patch = patchFixture();
+      const prepared = await prepareExistingWorkload({
+        dir,
+        tree,
+        request: patch.plan.request,
+        cluster: devCluster,
+      });
+      patch.manifests.workload.objects = [
+        buildWorkloadPatch(patch.plan, devCluster, prepared.target),
+      ];
+      await writeChangeSet(
+        tree,
+        await applyPlan(tree, {
+          ...patch,
+          cluster: devCluster,
+          existing: prepared.change,
+        }),
+      );
+      const state = await readRepoState(tree, undefined, 'dev');
+      const mig = state.pools.find(p => p.name === 'gpu-a100-40gb-mig-1g.5gb');
+      expect(mig).toMatchObject({
+        sharingMode: 'mig',
+        gpuModel: 'a100-40gb',
+        migProfile: '1g.5gb',
+        migConfigName: 'all-1g.5gb',
+        resourceName: 'nvidia.com/mig-1g.5gb',
+        limit: 56,
+        ledger: [{ request: 'ml/trainer', replicas: 4, unitsPerReplica: 1 }],
+      });
+      expect(state.migConfigs['all-1g.5gb']).toEqual([
+        { devices: 'all', 'mig-enabled': true, 'mig-devices': { '1g.5gb': 7 } },
+      ]);
+      expect(state.workloads.find(w => w.id === 'ml/recommender-api')).toEqual({
+        id: 'ml/recommender-api',
+        namespace: 'ml',
+        name: 'recommender-api',
+        path: 'apps/ml/recommender-api/gpu-patch-recommender-api.yaml',
+        pool: 'gpu-t4-exclusive',
+        resourceName: 'nvidia.com/gpu',
+        replicas: 3, // from the base Deployment: the patch does not set replicas
+        perReplica: 1,
+        kubernetesId: 'recommender-api',
+      });
+      expect(state.workloads.find(w => w.id === 'ml/trainer')).toMatchObject({
+        replicas: 4,
+        resourceName: 'nvidia.com/mig-1g.5gb',
+      });
+    } finally {
+      await removeTempRepo(dir);
     }
-    const state = await readRepoState(tree, undefined, 'dev');
-    const mig = state.pools.find(p => p.name === 'gpu-a100-40gb-mig-1g.5gb');
-    expect(mig).toMatchObject({
-      sharingMode: 'mig',
-      gpuModel: 'a100-40gb',
-      migProfile: '1g.5gb',
-      migConfigName: 'all-1g.5gb',
-      resourceName: 'nvidia.com/mig-1g.5gb',
-      limit: 56,
-    });
-    expect(state.migConfigs['all-1g.5gb']).toEqual([
-      { devices: 'all', 'mig-enabled': true, 'mig-devices': { '1g.5gb': 7 } },
-    ]);
-    expect(state.workloads.find(w => w.id === 'ml/recommender-api')).toEqual({
-      id: 'ml/recommender-api',
-      namespace: 'ml',
-      name: 'recommender-api',
-      path: 'apps/ml/recommender-api/gpu-patch.yaml',
-      pool: 'gpu-t4-exclusive',
-      resourceName: 'nvidia.com/gpu',
-      replicas: 3, // from the base Deployment: the patch does not set replicas
-      perReplica: 1,
-      kubernetesId: 'recommender-api',
-    });
-    expect(state.workloads.find(w => w.id === 'ml/trainer')).toMatchObject({
-      replicas: 4,
-      resourceName: 'nvidia.com/mig-1g.5gb',
-    });
   });
 
   it('reads the project fixture repository from disk', async () => {

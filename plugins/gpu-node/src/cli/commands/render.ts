@@ -107,7 +107,9 @@ export async function runRender(
 
   // --out: plan against what the directory holds (a checkout of the GitOps
   // repository, its cluster bootstrapped), then write the change set only
-  // after every check passed (invalid input writes nothing).
+  // after every check passed (invalid input writes nothing). What is wrong
+  // with the request itself is said first.
+  plan(request, catalog, cluster);
   const dir = path.resolve(io.cwd, out!);
   const existing = await fs.stat(dir).catch(() => undefined);
   if (!existing?.isDirectory()) {

@@ -33,7 +33,7 @@ export const DEFAULT_BODY_TEMPLATE = `{{#if updateNote}}
 | Resource per replica | {{plan.resourcePerReplica}} × \`{{plan.resourceName}}\` |
 | Expected nodes | {{plan.expectedNodes}} × \`{{plan.instanceType}}\` ({{plan.slicesPerNode}} \`{{plan.resourceName}}\` per node) |
 | NodePool | \`{{plan.poolName}}\` — {{#if plan.poolReused}}**reused**{{else}}**new**{{/if}} |
-| NodePool limits | {{#each plan.limits}}\`{{name}}: {{value}}\`{{#unless @last}}, {{/unless}}{{/each}} — whole nodes for the pool's requests: {{plan.ledger}} |
+| NodePool limits | {{#each plan.limits}}\`{{name}}: {{value}}\`{{#unless @last}}, {{/unless}}{{/each}}{{#if plan.ledger}} — whole nodes for the pool's requests: {{plan.ledger}}{{/if}} |
 | Capacity | {{plan.capacityTypes}} |
 | Physical GPUs held | {{plan.physicalGpus}} |
 

@@ -32,9 +32,12 @@ export function gpuRequest(
   });
 }
 
+/** A repository whose prod cluster the gpu-cluster-bootstrap has set up. */
 export const seedFiles = {
   'README.md': '# GitOps\n',
   'clusters/prod/argocd-app.yaml': 'kind: Application\n',
+  'clusters/prod/gpu/kustomization.yaml':
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
   'apps/web/frontend/deployment.yaml':
     'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: frontend\n  namespace: web\n',
 };

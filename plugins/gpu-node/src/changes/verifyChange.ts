@@ -1,0 +1,389 @@
+/**
+ * The last check before anything is written or pushed: every kustomization
+ * root the change touches is built with the real kustomize, before and after
+ * the change, and the difference must be exactly what the plan says.
+ *
+ * - A root that built before must build after (a duplicate NodePool name, a
+ *   dangling config entry or a patch that matches nothing fails here).
+ * - Nothing disappears; the only new objects are the product's own (and
+ *   the ConfigMaps its generators make).
+ * - Objects the product does not manage are byte-for-byte the same.
+ * - The workload that gets GPUs: the chosen container has exactly the
+ *   planned GPU resource, every other container and every other field is
+ *   as it was, the replica count is the requested one.
+ *
+ * A failure is a bug or a repository the product cannot change safely; it is
+ * reported as a GpuInputError (rule `verify`) and nothing is written.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  GpuInputError,
+  podPlacement,
+  viewWorkload,
+  workloadShape,
+  type ClusterProfile,
+  type Plan,
+  type WorkloadKind,
+} from '@gpu-gitops/plugin-gpu-common';
+import { kustomizeBuild, type KustomizeBuildOptions } from '../kustomize/build';
+import { isKustomizeBuildError } from '../kustomize/errors';
+import {
+  foldersBuiltBy,
+  readKustomizationGraph,
+  type KustomizationGraph,
+} from '../kustomize/roots';
+import { kustomizeBuildWithoutHelmCharts } from '../kustomize/withoutHelmCharts';
+import { FsRepoTree } from '../repo/tree';
+import { getIn } from '../repo/yamlObjects';
+import { deepEqual } from './canonical';
+import { isManagedObject } from './ownership';
+import type { ChangeSet } from './types';
+
+export interface VerifyChangeOptions {
+  /** The checkout the change was computed on (the base). */
+  dir: string;
+  changeSet: ChangeSet;
+  plan: Plan;
+  cluster: ClusterProfile;
+  /** The container of an existing workload that gets the GPU. */
+  existing?: { kind: WorkloadKind; name: string; container: string };
+  kustomize?: KustomizeBuildOptions;
+}
+
+export interface VerifyChangeResult {
+  /** Roots built before and after. */
+  verified: string[];
+  /** Roots that did not build on the base either: not ours to fix, not verified. */
+  unverifiable: { root: string; reason: string }[];
+}
+
+type Built = Awaited<ReturnType<typeof kustomizeBuild>>[number];
+
+function idOf(o: Built): string {
+  const group = String(o.apiVersion ?? '').includes('/')
+    ? String(o.apiVersion).split('/')[0]
+    : '';
+  return `${group}|${o.kind}|${String(o.metadata.namespace ?? '')}|${o.metadata.name}`;
+}
+
+function describe(o: Built): string {
+  return `${o.kind} "${o.metadata.name}"${o.metadata.namespace ? ` in namespace "${String(o.metadata.namespace)}"` : ''}`;
+}
+
+function contains(folder: string, file: string): boolean {
+  return folder === '.' || file === folder || file.startsWith(`${folder}/`);
+}
+
+/** Roots of `graph` that build a folder holding one of `files`. */
+function affectedRoots(graph: KustomizationGraph, files: string[]): string[] {
+  return graph.roots.filter(root =>
+    foldersBuiltBy(graph, root).some(folder =>
+      files.some(file => contains(folder, path.posix.dirname(file))),
+    ),
+  );
+}
+
+async function build(
+  dir: string,
+  graph: KustomizationGraph,
+  root: string,
+  options?: KustomizeBuildOptions,
+): Promise<{ objects?: Built[]; error?: string }> {
+  const folders = foldersBuiltBy(graph, root);
+  try {
+    const helm = folders.some(f => graph.folders.get(f)?.inflatesHelmCharts);
+    const objects = helm
+      ? await kustomizeBuildWithoutHelmCharts(dir, root, folders, options)
+      : await kustomizeBuild(
+          root === '.' ? dir : path.join(dir, ...root.split('/')),
+          options,
+        );
+    return { objects };
+  } catch (error) {
+    if (isKustomizeBuildError(error)) return { error: error.detail };
+    throw error;
+  }
+}
+
+function refuse(message: string): never {
+  throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
+}
+
+/** Pod-spec fields a GPU request may change; everything else stays as it was. */
+const POD_SPEC_OWNED = new Set([
+  'nodeSelector',
+  'tolerations',
+  'containers',
+  'resourceClaims',
+]);
+
+function isGpuResource(name: string): boolean {
+  return name.startsWith('nvidia.com/') || name.endsWith('.nvidia.com');
+}
+
+function withoutKeys(value: unknown, keys: (k: string) => boolean): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(([k]) => !keys(k)),
+  );
+}
+
+/** A container without what a GPU request owns: GPU limits and requests, DRA claims (and its image, for the product's own workload). */
+function withoutGpuResources(
+  container: Record<string, unknown>,
+  withoutImage: boolean,
+): Record<string, unknown> {
+  const { resources, image, ...rest } = container;
+  const kept: Record<string, unknown> = {};
+  for (const key of ['limits', 'requests']) {
+    const map = withoutKeys(getIn(resources, key), isGpuResource);
+    if (map && Object.keys(map as object).length > 0) kept[key] = map;
+  }
+  for (const [key, value] of Object.entries(
+    (resources as Record<string, unknown>) ?? {},
+  )) {
+    if (!['limits', 'requests', 'claims'].includes(key)) kept[key] = value;
+  }
+  return {
+    ...rest,
+    ...(withoutImage || image === undefined ? {} : { image }),
+    ...(Object.keys(kept).length > 0 ? { resources: kept } : {}),
+  };
+}
+
+/** What may differ in the workload the request gives GPUs to; returns the problems. */
+function checkGpuWorkload(
+  before: Built | undefined,
+  after: Built,
+  plan: Plan,
+  cluster: ClusterProfile,
+  kind: WorkloadKind,
+  container: string,
+  imageMayChange: boolean,
+): string[] {
+  const problems: string[] = [];
+  const shape = workloadShape(kind);
+  const view = viewWorkload(kind, after);
+  const placement = podPlacement(plan, cluster);
+  const what = describe(after);
+  const gpu = view.containers.find(c => c.name === container);
+  if (!gpu) return [`${what} has no container "${container}" after the change`];
+  if (!gpu.image)
+    problems.push(`${what}: container "${container}" has no image`);
+  const gpuLimits = Object.fromEntries(
+    Object.entries(gpu.limits)
+      .filter(([k]) => isGpuResource(k))
+      .map(([k, v]) => [k, String(v)]),
+  );
+  if (!deepEqual(gpuLimits, placement.limits)) {
+    problems.push(
+      `${what}: container "${container}" asks for ${JSON.stringify(gpuLimits)}, the plan says ${JSON.stringify(placement.limits)}`,
+    );
+  }
+  if (view.replicas !== plan.request.spec.gpu.replicas) {
+    problems.push(
+      `${what}: ${shape.replicasField} is ${view.replicas}, the request asks for ${plan.request.spec.gpu.replicas}`,
+    );
+  }
+  if (view.nodeSelector['karpenter.sh/nodepool'] !== plan.pool.name) {
+    problems.push(`${what} is not placed on pool ${plan.pool.name}`);
+  }
+  if (!before) return problems;
+
+  // Everything the request does not own is as it was.
+  const old = viewWorkload(kind, before);
+  if (
+    old.containers.map(c => c.name).join() !==
+    view.containers.map(c => c.name).join()
+  ) {
+    problems.push(
+      `${what}: its containers changed from ${old.containers.map(c => c.name).join(', ')} to ${view.containers.map(c => c.name).join(', ')}`,
+    );
+  }
+  const beforeTemplate = getIn(before, ...shape.podTemplate);
+  const afterTemplate = getIn(after, ...shape.podTemplate);
+  const containersOf = (template: unknown) =>
+    (getIn(template, 'spec', 'containers') as Record<string, unknown>[]) ?? [];
+  for (const c of containersOf(beforeTemplate)) {
+    const next = containersOf(afterTemplate).find(n => n.name === c.name);
+    if (!next) continue;
+    const strip = (x: Record<string, unknown>) =>
+      c.name === container ? withoutGpuResources(x, imageMayChange) : x;
+    if (!deepEqual(strip(c), strip(next))) {
+      problems.push(
+        c.name === container
+          ? `${what}: container "${c.name}" changed beyond its GPU resources`
+          : `${what}: container "${c.name}" changed, though it does not get the GPU`,
+      );
+    }
+  }
+  const podRest = (template: unknown) =>
+    withoutKeys(getIn(template, 'spec'), k => POD_SPEC_OWNED.has(k));
+  if (!deepEqual(podRest(beforeTemplate), podRest(afterTemplate))) {
+    problems.push(`${what}: its pod spec changed beyond the GPU placement`);
+  }
+  for (const t of old.tolerations) {
+    if (
+      !view.tolerations.some(n => deepEqual(n, t)) &&
+      t.key !== cluster.gpuTaintKey
+    ) {
+      problems.push(`${what}: toleration ${JSON.stringify(t)} was dropped`);
+    }
+  }
+  const top = (o: Built) =>
+    withoutKeys(
+      {
+        ...o,
+        metadata: withoutKeys(
+          o.metadata,
+          k => k === 'labels' || k === 'annotations',
+        ),
+      },
+      k => k === 'spec',
+    );
+  if (!deepEqual(top(before), top(after))) {
+    problems.push(
+      `${what}: its metadata changed beyond labels and annotations`,
+    );
+  }
+  const specRest = (o: Built) =>
+    withoutKeys(getIn(o, 'spec'), k =>
+      ['replicas', 'parallelism', 'template', 'jobTemplate'].includes(k),
+    );
+  if (!deepEqual(specRest(before), specRest(after))) {
+    problems.push(`${what}: its spec changed beyond the GPU fields`);
+  }
+  return problems;
+}
+
+/** True when a changed object is one the plan may change. */
+function mayChange(o: Built, plan: Plan, cluster: ClusterProfile): boolean {
+  if (o.kind === 'NodePool') {
+    return (
+      o.metadata.name === plan.pool.name ||
+      plan.leftPools.some(p => p.name === o.metadata.name)
+    );
+  }
+  if (o.kind === 'ConfigMap') {
+    const ns = o.metadata.namespace;
+    return [cluster.devicePluginConfigMap, cluster.migPartedConfigMap].some(
+      ref => ref.name === o.metadata.name && ref.namespace === ns,
+    );
+  }
+  return isManagedObject(o);
+}
+
+/** A generated config ConfigMap may gain keys (and the mig config its entries); old keys keep their content. */
+function configMapProblems(before: Built, after: Built): string[] {
+  const oldData = (getIn(before, 'data') as Record<string, string>) ?? {};
+  const newData = (getIn(after, 'data') as Record<string, string>) ?? {};
+  return Object.keys(oldData)
+    .filter(key => key !== 'config.yaml' && newData[key] !== oldData[key])
+    .map(key => `${describe(after)}: key "${key}" changed or went away`);
+}
+
+export async function verifyChange(
+  options: VerifyChangeOptions,
+): Promise<VerifyChangeResult> {
+  const { dir, changeSet, plan, cluster } = options;
+  const result: VerifyChangeResult = { verified: [], unverifiable: [] };
+  if (changeSet.changes.length === 0) return result;
+  const scratch = await fs.mkdtemp(
+    path.join(os.tmpdir(), 'gpu-gitops-verify-'),
+  );
+  try {
+    await fs.cp(dir, scratch, {
+      recursive: true,
+      filter: source => path.basename(source) !== '.git',
+    });
+    const after = new FsRepoTree(scratch);
+    for (const change of changeSet.changes) {
+      await after.writeFile(change.path, change.content);
+    }
+    const [graphBefore, graphAfter] = await Promise.all([
+      readKustomizationGraph(new FsRepoTree(dir)),
+      readKustomizationGraph(after),
+    ]);
+    const files = changeSet.changes.map(c => c.path);
+    const roots = affectedRoots(graphAfter, files);
+    const problems: string[] = [];
+    for (const root of roots) {
+      const was = graphBefore.folders.has(root)
+        ? await build(dir, graphBefore, root, options.kustomize)
+        : { objects: [] as Built[] };
+      const now = await build(scratch, graphAfter, root, options.kustomize);
+      if (now.error !== undefined) {
+        if (was.error !== undefined) {
+          result.unverifiable.push({ root, reason: was.error });
+          continue;
+        }
+        refuse(
+          `the change would break \`kustomize build ${root}\`: ${now.error}. Nothing was written.`,
+        );
+      }
+      if (was.error !== undefined) {
+        result.unverifiable.push({ root, reason: was.error });
+        continue;
+      }
+      const before = new Map(was.objects!.map(o => [idOf(o), o]));
+      const next = new Map(now.objects!.map(o => [idOf(o), o]));
+      for (const [id, o] of before) {
+        if (!next.has(id))
+          problems.push(`${root}: ${describe(o)} would disappear`);
+      }
+      for (const [id, o] of next) {
+        const old = before.get(id);
+        const isGpuWorkload =
+          (options.existing &&
+            o.kind === options.existing.kind &&
+            o.metadata.name === options.existing.name &&
+            o.metadata.namespace === plan.request.metadata.namespace) ||
+          (!options.existing &&
+            o.kind === 'Deployment' &&
+            o.metadata.name === plan.request.metadata.name &&
+            o.metadata.namespace === plan.request.metadata.namespace);
+        if (isGpuWorkload) {
+          problems.push(
+            ...checkGpuWorkload(
+              old,
+              o,
+              plan,
+              cluster,
+              (options.existing?.kind ?? 'Deployment') as WorkloadKind,
+              options.existing?.container ?? plan.request.metadata.name,
+              !options.existing,
+            ).map(p => `${root}: ${p}`),
+          );
+          continue;
+        }
+        if (!old) {
+          if (!isManagedObject(o) && o.kind !== 'ConfigMap') {
+            problems.push(
+              `${root}: ${describe(o)} would appear, and the product does not manage it`,
+            );
+          }
+          continue;
+        }
+        if (deepEqual(old, o)) continue;
+        if (!mayChange(o, plan, cluster)) {
+          problems.push(
+            `${root}: ${describe(o)} would change, and the product does not manage it`,
+          );
+        } else if (o.kind === 'ConfigMap') {
+          problems.push(...configMapProblems(old, o).map(p => `${root}: ${p}`));
+        }
+      }
+      result.verified.push(root);
+    }
+    if (problems.length > 0) {
+      refuse(
+        `the change does not mean what the plan says, so nothing was written:\n- ${problems.join('\n- ')}`,
+      );
+    }
+    return result;
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
