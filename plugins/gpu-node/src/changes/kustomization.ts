@@ -48,7 +48,11 @@ export function addResource(file: YamlFile, entry: string): void {
   file.modified = true;
 }
 
-/** Adds a strategic-merge patch file to `patches` (kept sorted by path). */
+/**
+ * Adds a strategic-merge patch file at the END of `patches`: kustomize applies
+ * patches in list order, and ours must come after the overlay's own (e.g. its
+ * replica count), or they would undo the GPU change.
+ */
 export function addPatch(file: YamlFile, patchPath: string): void {
   const doc = file.firstMap();
   const seq = ensureSeq(doc, ['patches']);
@@ -65,11 +69,6 @@ export function addPatch(file: YamlFile, patchPath: string): void {
   });
   if (present) return;
   seq.items.push(doc.createNode({ path: patchPath }));
-  sortSeq(seq, item =>
-    typeof item === 'string'
-      ? item
-      : String((item as { path?: unknown })?.path ?? ''),
-  );
   file.modified = true;
 }
 
