@@ -5,7 +5,8 @@
  * merges the schemas of all packages, so this file declares only the keys
  * this package adds. The index fetches `gpu.gitops.repoUrl` with the
  * credentials of the `integrations` entry for its host, as the scaffolder
- * module does; `gpu.gitops.forge` picks the git user paired with the token.
+ * module does; `gpu.gitops.forge` picks the git user paired with the token,
+ * and `gpu.gitops.timeoutSeconds` bounds each fetch.
  */
 export interface Config {
   gpu?: {

@@ -27,6 +27,14 @@ export interface Config {
       };
       /** Directory for the cached clone of the GitOps repository. */
       cacheDir?: string;
+      /**
+       * Seconds each git command (clone, fetch, push) and each forge API
+       * request may take before the run fails with a timeout: a remote that
+       * accepts the connection and never answers must not hold the run and
+       * its clone lock. Default 60, at most 3600. Read by this module and by
+       * the gpu backend's allocation index.
+       */
+      timeoutSeconds?: number;
     };
 
     /** Cluster profiles keyed by cluster name, and the default cluster. */

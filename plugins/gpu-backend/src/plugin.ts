@@ -41,6 +41,7 @@ export const gpuPlugin = createBackendPlugin({
             repoUrl: gitops.repoUrl,
             baseBranch: gitops.baseBranch,
             cacheDir: gitops.cacheDir,
+            timeoutMs: gitops.timeoutMs,
             credentials: integrationCredentials({
               repoUrl: gitops.repoUrl,
               forge: gitops.forge,

@@ -68,3 +68,4 @@ export {
 } from './planner/pool-limits';
 export type { PoolCapacity, PoolSizing } from './planner/pool-limits';
 export { systemNamespacesOf } from './planner/system-namespaces';
+export * from './gitops/timeout';

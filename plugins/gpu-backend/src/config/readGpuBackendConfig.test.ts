@@ -66,6 +66,26 @@ describe('readGpuBackendConfig gpu.gitops', () => {
     },
   );
 
+  it('reads gpu.gitops.timeoutSeconds for the fetches, refusing what is no number of seconds', () => {
+    expect(read({ repoUrl: '/srv/gitops.git' }).gitops?.timeoutMs).toBe(
+      undefined,
+    );
+    expect(
+      readGpuBackendConfig(
+        new ConfigReader({
+          gpu: { gitops: { repoUrl: '/srv/gitops.git', timeoutSeconds: 15 } },
+        }),
+      ).gitops?.timeoutMs,
+    ).toBe(15_000);
+    expect(() =>
+      readGpuBackendConfig(
+        new ConfigReader({
+          gpu: { gitops: { repoUrl: '/srv/gitops.git', timeoutSeconds: 0 } },
+        }),
+      ),
+    ).toThrow(/^gpu\.gitops\.timeoutSeconds: /);
+  });
+
   it('says where the token goes instead', () => {
     expect(() => read({ repoUrl: 'https://bot:x@example.com/g.git' })).toThrow(
       'configure the token under integrations',

@@ -6,6 +6,7 @@ import {
   builtinCatalog,
   catalogOverrideSchema,
   checkGitOpsRepoUrl,
+  gitOpsTimeoutMs,
   defaultClusterProfile,
   mergeCatalog,
   resolveClusterProfile,
@@ -28,6 +29,8 @@ export interface GpuBackendConfig {
     forge: ForgeKind;
     /** The index's own clone cache (never the publisher's). */
     cacheDir: string;
+    /** `gpu.gitops.timeoutSeconds`: the limit of each fetch (default 60 s). */
+    timeoutMs?: number;
   };
   clusters: ClusterProfile[];
   defaultCluster: string;
@@ -79,6 +82,10 @@ export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
             sharedCacheDir ?? path.join(os.tmpdir(), 'gpu-gitops'),
             'index',
           ),
+      ),
+      timeoutMs: gitOpsTimeoutMs(
+        gitopsConfig.getOptionalNumber('timeoutSeconds'),
+        'gpu.gitops.timeoutSeconds',
       ),
     };
   }

@@ -6,12 +6,14 @@ import type { GitAuth } from '@gpu-gitops/plugin-gpu-node';
 // check); not part of its published API, hence the source path.
 // eslint-disable-next-line @backstage/no-forbidden-package-imports
 import { startGitHttpServer } from '@gpu-gitops/plugin-gpu-node/src/git/testing/gitHttpServer';
+// eslint-disable-next-line @backstage/no-forbidden-package-imports
+import { processesLeftTalkingTo } from '@gpu-gitops/plugin-gpu-node/src/git/testing/processes';
 import {
   createFixtureRemote,
   type FixtureRemote,
 } from '../__testUtils__/fixtureRemote';
 import { filesLeaking, leakedForms } from '../__testUtils__/secretLeaks';
-import { GitFetchSource } from './gitSnapshot';
+import { FetchTimeoutError, GitFetchSource } from './gitSnapshot';
 
 jest.setTimeout(60_000);
 
@@ -26,14 +28,18 @@ describe('GitFetchSource over smart HTTP with credentials', () => {
   /** The header the server accepts right now. */
   let accepted: string;
   let server: Awaited<ReturnType<typeof startGitHttpServer>>;
+  /** While true the server accepts requests and never answers them. */
+  let stalled: boolean;
 
   beforeEach(async () => {
     remote = await createFixtureRemote();
     cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-index-http-'));
     accepted = basic('x-access-token', CANARY);
+    stalled = false;
     server = await startGitHttpServer({
       projectRoot: remote.root,
       authorization: () => accepted,
+      stall: () => stalled,
     });
   });
 
@@ -144,5 +150,42 @@ describe('GitFetchSource over smart HTTP with credentials', () => {
         revision: expect.stringMatching(/^[0-9a-f]{40}$/),
       });
     }
+  });
+
+  it('ends a fetch the remote never answers, kills git and its helpers, and fetches again later', async () => {
+    stalled = true;
+    const source = new GitFetchSource({
+      repoUrl: repoUrl(),
+      baseBranch: 'main',
+      cacheDir,
+      credentials: async () => ({}),
+      timeoutMs: 1000,
+    });
+    const started = Date.now();
+    const error: Error = await source.sync().then(
+      () => new Error('the fetch should have timed out'),
+      (e: Error) => e,
+    );
+    // A hang guard, not a speed goal.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(error).toBeInstanceOf(FetchTimeoutError);
+    expect(error.message).toContain('git fetch did not finish within 1 s');
+    expect(error.message).toContain('the index keeps its last snapshot');
+    expect(error.message).not.toContain('No credentials were sent');
+    const port = new URL(server.baseUrl).port;
+    expect(await processesLeftTalkingTo(port)).toEqual([]);
+
+    stalled = false;
+    accepted = basic('x-access-token', CANARY);
+    const answering = new GitFetchSource({
+      repoUrl: repoUrl(),
+      baseBranch: 'main',
+      cacheDir,
+      credentials: async () => ({ token: CANARY }),
+      timeoutMs: 10_000,
+    });
+    await expect(answering.sync()).resolves.toEqual({
+      revision: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
   });
 });

@@ -10,21 +10,20 @@
  * blobs also never follows a symlink out of the repository; symlinks are
  * listed apart, and the index reports them as skipped files.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import {
   gitEnvironment,
+  GitTimeoutError,
   isLocalRemote,
   redactCredentialPatterns as redactSecrets,
   remoteHost,
   Redactor,
+  runGit,
   type GitAuth,
 } from '@gpu-gitops/plugin-gpu-node';
-
-const run = promisify(execFile);
 
 /** Repository path -> blob sha, or undefined for a deleted file (or one that is no regular file any more). */
 export type BlobChanges = Map<string, string | undefined>;
@@ -66,6 +65,14 @@ const REGULAR_FILE = /^100(644|755)$/;
  */
 const SYMLINK = '120000';
 
+/** A git command of the index that did not finish in time (its processes were killed). */
+export class FetchTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FetchTimeoutError';
+  }
+}
+
 /**
  * The token (and basic-auth user) for one fetch of the remote. Asked before
  * every fetch, never kept: a GitHub App installation token expires after an
@@ -87,6 +94,8 @@ export class GitFetchSource implements RepoSource {
       cacheDir: string;
       /** Credentials for an HTTP(S) remote; none for local paths and file:// URLs. */
       credentials?: FetchCredentials;
+      /** The limit of each fetch (default 60 s): a stalled remote fails the refresh, the last snapshot stays. */
+      timeoutMs?: number;
     },
   ) {
     const key = createHash('sha256')
@@ -103,16 +112,23 @@ export class GitFetchSource implements RepoSource {
     redactor?: Redactor,
   ): Promise<string> {
     try {
-      const { stdout } = await run('git', args, {
-        cwd: this.gitDir,
-        env,
-        maxBuffer: 1 << 30,
+      // gpu-node's runGit: git in a process group of its own, killed whole
+      // (git-remote-http included) when the timeout ends a stalled fetch.
+      return await runGit(this.gitDir, args, env, {
+        timeoutMs: this.options.timeoutMs,
       });
-      return stdout;
     } catch (error) {
-      const message = `git ${args[0]} failed: ${(error as Error).message}`;
+      const redact = (text: string) =>
+        redactor ? redactor.redact(text) : redactSecrets(text);
+      if (error instanceof GitTimeoutError) {
+        throw new FetchTimeoutError(
+          redact(
+            `${error.message} (${this.options.repoUrl}); the index keeps its last snapshot`,
+          ),
+        );
+      }
       throw new Error(
-        redactor ? redactor.redact(message) : redactSecrets(message),
+        redact(`git ${args[0]} failed: ${(error as Error).message}`),
       );
     }
   }
@@ -159,7 +175,9 @@ export class GitFetchSource implements RepoSource {
       );
     } catch (error) {
       const host = remoteHost(this.options.repoUrl);
-      if (auth.token || !host) throw error;
+      if (auth.token || !host || error instanceof FetchTimeoutError) {
+        throw error;
+      }
       // Public repositories need no token, so its absence is only worth
       // naming once the remote has refused us.
       throw new Error(

@@ -56,6 +56,7 @@ const commands: Record<string, Command> = {
       forge: string,
       'api-url': string,
       'cache-dir': string,
+      timeout: string,
       draft: flag,
       'dry-run': flag,
       json: flag,

@@ -16,6 +16,8 @@ export interface ForgeOptions {
   retry?: RetryOptions;
   redactor?: Redactor;
   fetch?: typeof fetch;
+  /** Per-request timeout of the forge API (default 60 s). */
+  timeoutMs?: number;
 }
 
 export const FORGE_KINDS: readonly ForgeKind[] = [

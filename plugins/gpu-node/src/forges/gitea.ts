@@ -22,6 +22,8 @@ export interface GiteaForgeOptions {
   retry?: RetryOptions;
   redactor?: Redactor;
   fetch?: typeof fetch;
+  /** Per-request timeout of the forge API (default 60 s). */
+  timeoutMs?: number;
 }
 
 interface GiteaPull {
@@ -54,6 +56,7 @@ export class GiteaForge implements Forge {
       retry: this.options.retry,
       redactor: this.options.redactor,
       fetch: this.options.fetch,
+      timeoutMs: this.options.timeoutMs,
     });
     const base = `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}`;
     const title = draftTitle(input.title, input.draft);

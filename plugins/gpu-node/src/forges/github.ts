@@ -18,6 +18,8 @@ export interface GithubForgeOptions {
   retry?: RetryOptions;
   redactor?: Redactor;
   fetch?: typeof fetch;
+  /** Per-request timeout of the forge API (default 60 s). */
+  timeoutMs?: number;
 }
 
 interface GithubPull {
@@ -53,6 +55,7 @@ export class GithubForge implements Forge {
       retry: this.options.retry,
       redactor: this.options.redactor,
       fetch: this.options.fetch,
+      timeoutMs: this.options.timeoutMs,
     });
     const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
 

@@ -23,6 +23,8 @@ export interface GitlabForgeOptions {
   retry?: RetryOptions;
   redactor?: Redactor;
   fetch?: typeof fetch;
+  /** Per-request timeout of the forge API (default 60 s). */
+  timeoutMs?: number;
 }
 
 interface GitlabMergeRequest {
@@ -51,6 +53,7 @@ export class GitlabForge implements Forge {
       retry: this.options.retry,
       redactor: this.options.redactor,
       fetch: this.options.fetch,
+      timeoutMs: this.options.timeoutMs,
     });
     const project = `/projects/${encodeURIComponent(repo.fullPath)}`;
 

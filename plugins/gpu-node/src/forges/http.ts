@@ -1,9 +1,12 @@
 /**
  * The one HTTP client every forge uses: JSON in and out through Node's global
- * fetch, the token only in the Authorization header, bounded retries with an
- * injectable backoff for 5xx and network failures, and errors that say what to
- * fix (a 401/403 means the token is missing or lacks scope) — always redacted.
+ * fetch, the token only in the Authorization header, a timeout per request,
+ * bounded retries with an injectable backoff for 5xx and network failures,
+ * and errors that say what to fix (a 401/403 means the token is missing or
+ * lacks scope) — always redacted.
  */
+import { DEFAULT_GITOPS_TIMEOUT_MS } from '@gpu-gitops/plugin-gpu-common';
+import { formatSeconds } from '../git/runGit';
 import { Redactor } from '../redact';
 
 export interface RetryOptions {
@@ -28,6 +31,18 @@ export interface ForgeHttpOptions {
   fetch?: typeof fetch;
   /** Forge name for messages, e.g. `GitHub`. */
   forgeName: string;
+  /**
+   * Each request (response body included) is aborted after this long;
+   * default 60 s. A forge that accepts the connection and never answers must
+   * not hold the run. A timed-out request is not retried: a POST may have
+   * been applied, and a stalled forge rarely recovers within the same run.
+   */
+  timeoutMs?: number;
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = (error as Error)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
 }
 
 export interface ForgeResponse<T = any> {
@@ -119,24 +134,35 @@ export class ForgeHttpClient {
     }
     if (body !== undefined) headers['content-type'] = 'application/json';
 
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_GITOPS_TIMEOUT_MS;
+    const timedOut = () =>
+      this.error(
+        `${this.options.forgeName} did not answer within ${formatSeconds(timeoutMs)} ` +
+          `(${method} ${path}): the forge or a proxy accepted the connection and stalled`,
+        0,
+      );
+
     let lastError: ForgeError | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       if (attempt > 1) await sleep(backoff(attempt - 1));
       let response: Response;
+      let text: string;
       try {
         response = await doFetch(url, {
           method,
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
         });
+        text = await response.text();
       } catch (error) {
+        if (isTimeout(error)) throw timedOut();
         lastError = this.error(
           `${method} ${path} failed: ${(error as Error).message}`,
           0,
         );
         continue;
       }
-      const text = await response.text();
       let json: any = undefined;
       try {
         json = text ? JSON.parse(text) : undefined;

@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitEnvironment } from './auth';
 import { requestBranchName, requestTrailer } from './branchName';
+import { GitOpsError } from './errors';
 import { GitOpsRepository } from './GitOpsRepository';
 import { createSimpleGit } from './simpleGitClient';
 import { BareRemote, createBareRemote } from './testing/bareRemote';
 import { GitHttpServer, startGitHttpServer } from './testing/gitHttpServer';
+import { processesLeftTalkingTo } from './testing/processes';
 
 const TOKEN = 'canary-http-token-0a9b8c7d6e5f';
 const AUTH = `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;
@@ -32,6 +34,8 @@ describe('GitOpsRepository over smart HTTP', () => {
   let server: GitHttpServer;
   let cacheDir: string;
   let commandLines: string[];
+  /** While true the server accepts requests and never answers them. */
+  let stalled: boolean;
 
   beforeEach(async () => {
     remote = await createBareRemote({
@@ -40,10 +44,12 @@ describe('GitOpsRepository over smart HTTP', () => {
     });
     await remote.git(['config', 'uploadpack.allowFilter', 'true']);
     await remote.git(['config', 'http.receivepack', 'true']);
+    stalled = false;
     server = await startGitHttpServer({
       projectRoot: path.dirname(remote.url),
       authorization: AUTH,
       onRequest: () => commandLines.push(...gitCommandLines()),
+      stall: () => stalled,
     });
     commandLines = [];
     cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-http-'));
@@ -126,5 +132,54 @@ describe('GitOpsRepository over smart HTTP', () => {
       /token is missing, invalid or lacks write access/,
     );
     expect(error.message).not.toContain('wrong-token-123456');
+  });
+
+  it('ends a stalled remote after the timeout, kills git and its helpers, releases the clone lock', async () => {
+    stalled = true;
+    const lines: string[] = [];
+    const repo = new GitOpsRepository({
+      repoUrl: repoUrl(),
+      cacheDir,
+      token: TOKEN,
+      timeoutMs: 1500,
+      logger: { info: m => lines.push(m), warn: m => lines.push(m) },
+    });
+    const publish = () =>
+      repo.publishBranch({
+        branch: requestBranchName('ml', 'llm'),
+        trailer: requestTrailer('ml', 'llm'),
+        sparsePaths: ['clusters/prod/gpu'],
+        build: async () => ({
+          message: 'gpu: ml/llm',
+          changes: [
+            {
+              path: 'apps/ml/llm/deployment.yaml',
+              action: 'create',
+              content: 'replicas: 1\n',
+            },
+          ],
+        }),
+      });
+    const started = Date.now();
+    const error = await publish().catch(e => e);
+    // A hang guard, not a speed goal.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(error).toBeInstanceOf(GitOpsError);
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('git clone did not finish within 1.5 s');
+    expect(error.message).toContain('the remote did not answer');
+    expect(error.message).not.toContain(TOKEN);
+    expect(server.requests.length).toBeGreaterThan(0);
+    // The whole process group was killed: no git-remote-http is left talking to the server.
+    const port = new URL(server.baseUrl).port;
+    expect(await processesLeftTalkingTo(port)).toEqual([]);
+    // The lock is gone, and the next run (the remote answers again) succeeds at once.
+    await expect(fs.access(`${repo.workDir}.lock`)).rejects.toThrow();
+    stalled = false;
+    const again = Date.now();
+    const result = await publish();
+    expect(result.pushed).toBe(true);
+    expect(Date.now() - again).toBeLessThan(20_000);
+    expect(lines.join('\n')).not.toMatch(/waiting for the git cache lock/);
   });
 });

@@ -20,7 +20,7 @@ import {
   parsePushRefusal,
   pushRefusalMessage,
 } from './errors';
-import { runGit } from './runGit';
+import { DEFAULT_GIT_TIMEOUT_MS, GitTimeoutError, runGit } from './runGit';
 import { withCloneLock } from './cloneLock';
 
 export interface GitAuthor {
@@ -48,6 +48,12 @@ export interface GitOpsRepositoryOptions {
   author?: GitAuthor;
   redactor?: Redactor;
   logger?: PublishLogger;
+  /**
+   * Each git command (clone, fetch, push, …) is stopped after this long and
+   * the run fails with kind `timeout`: a remote that accepts the connection
+   * and never answers must not hold the run and its clone lock. Default 60 s.
+   */
+  timeoutMs?: number;
 }
 
 /** What the remote branch of a request holds before we push. */
@@ -135,6 +141,7 @@ export class GitOpsRepository {
   private readonly env: Record<string, string>;
   private readonly author: GitAuthor;
   private readonly logger: PublishLogger;
+  private readonly timeoutMs: number;
   /** Whether the current checkout is sparse (then changed folders must be added to it). */
   private sparse = true;
   /** The cone-mode folders of the current sparse checkout. */
@@ -147,6 +154,7 @@ export class GitOpsRepository {
     this.redactor = options.redactor ?? new Redactor();
     this.redactor.add(options.token);
     this.logger = redactingLogger(options.logger, this.redactor);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
     this.repoUrl = options.repoUrl;
     this.baseBranch = options.baseBranch ?? 'main';
     this.workDir = cachedCloneDir(
@@ -177,17 +185,25 @@ export class GitOpsRepository {
   async publishBranch(
     options: PublishBranchOptions,
   ): Promise<PublishBranchResult> {
-    return withCloneLock(this.workDir, () => this.publishBranchLocked(options));
+    return withCloneLock(
+      this.workDir,
+      () => this.publishBranchLocked(options),
+      { logger: this.logger },
+    );
   }
 
   /** Fetches the base and checks it out (sparse), for read-only uses such as dry runs. */
   async checkoutBase(
     sparsePaths: string[],
   ): Promise<{ workDir: string; baseSha: string }> {
-    return withCloneLock(this.workDir, async () => ({
-      workDir: this.workDir,
-      baseSha: await this.sync(sparsePaths),
-    }));
+    return withCloneLock(
+      this.workDir,
+      async () => ({
+        workDir: this.workDir,
+        baseSha: await this.sync(sparsePaths),
+      }),
+      { logger: this.logger },
+    );
   }
 
   private async publishBranchLocked(
@@ -441,6 +457,7 @@ export class GitOpsRepository {
           this.workDir,
           ['config', '--get', 'remote.origin.url'],
           this.env,
+          { timeoutMs: this.timeoutMs },
         )
       ).trim();
       if (url !== this.repoUrl) return false;
@@ -453,6 +470,7 @@ export class GitOpsRepository {
           `refs/remotes/origin/${this.baseBranch}`,
         ],
         this.env,
+        { timeoutMs: this.timeoutMs },
       );
       return true;
     } catch {
@@ -585,13 +603,20 @@ export class GitOpsRepository {
     options: { cwd?: string; stdin?: string } = {},
   ): Promise<string> {
     try {
-      return await runGit(
-        options.cwd ?? this.workDir,
-        args,
-        this.env,
-        options.stdin,
-      );
+      return await runGit(options.cwd ?? this.workDir, args, this.env, {
+        stdin: options.stdin,
+        timeoutMs: this.timeoutMs,
+      });
     } catch (error) {
+      if (error instanceof GitTimeoutError) {
+        throw new GitOpsError(
+          this.redactor.redact(
+            `${error.message} (${this.repoUrl}). If the repository is only slow, raise the timeout ` +
+              '(gpu-gitops pr --timeout, gpu.gitops.timeoutSeconds).',
+          ),
+          'timeout',
+        );
+      }
       const output = this.redactor.redact(
         (error as Error).message ?? String(error),
       );

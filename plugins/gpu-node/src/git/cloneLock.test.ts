@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,5 +61,62 @@ describe('withCloneLock', () => {
     await expect(withCloneLock(dir, async () => 'again')).resolves.toBe(
       'again',
     );
+  });
+
+  it('waits for a live holder with a notice through the logger, then gives up with a clear message', async () => {
+    const holder = spawn(process.execPath, [
+      '-e',
+      'setTimeout(() => {}, 60000)',
+    ]);
+    try {
+      await fs.mkdir(`${dir}.lock`, { recursive: true });
+      await fs.writeFile(path.join(`${dir}.lock`, 'owner'), `${holder.pid}\n`);
+      const notices: { at: number; message: string }[] = [];
+      const logger = {
+        info: (message: string) => notices.push({ at: Date.now(), message }),
+      };
+      const ran = jest.fn();
+      const error = await withCloneLock(dir, async () => ran(), {
+        timeoutMs: 1200,
+        pollMs: 20,
+        noticeEveryMs: 400,
+        logger,
+      }).catch(e => e);
+      expect(ran).not.toHaveBeenCalled();
+      expect(error.message).toMatch(
+        new RegExp(
+          `is locked by process ${holder.pid} since \\d\\d:\\d\\d:\\d\\d .*gave up after waiting 1\\.2 s`,
+        ),
+      );
+      expect(notices[0].message).toMatch(
+        new RegExp(
+          `^waiting for the git cache lock held by process ${holder.pid} since \\d\\d:\\d\\d:\\d\\d…$`,
+        ),
+      );
+      // Once at the start, then no more often than every noticeEveryMs.
+      for (let i = 1; i < notices.length; i++) {
+        expect(notices[i].at - notices[i - 1].at).toBeGreaterThanOrEqual(400);
+      }
+      // The holder ends: its lock is taken over.
+      holder.kill('SIGKILL');
+      await new Promise(resolve => holder.once('exit', resolve));
+      await expect(withCloneLock(dir, async () => 'ran')).resolves.toBe('ran');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('runs as soon as a live holder releases the lock', async () => {
+    await fs.mkdir(`${dir}.lock`, { recursive: true });
+    await fs.writeFile(path.join(`${dir}.lock`, 'owner'), `${process.ppid}\n`);
+    const notices: string[] = [];
+    const waiting = withCloneLock(dir, async () => 'ran', {
+      pollMs: 10,
+      logger: { info: m => notices.push(m) },
+    });
+    await new Promise(resolve => setTimeout(resolve, 100));
+    await fs.rm(`${dir}.lock`, { recursive: true, force: true });
+    await expect(waiting).resolves.toBe('ran');
+    expect(notices).toHaveLength(1);
   });
 });

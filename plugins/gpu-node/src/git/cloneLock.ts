@@ -3,10 +3,14 @@
  * directory beside the clone for other processes (a CLI run beside the
  * backend, several backend replicas on a shared volume). A lock left by a
  * killed process (its pid is gone) or an ancient one is taken over, so a
- * crash never blocks later runs.
+ * crash never blocks later runs. The lock is released on every exit path of
+ * the work (finally), and the work's git commands are bounded by their
+ * timeout, so a stalled remote cannot hold it; a live holder is waited for,
+ * with a notice through the run's logger.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { formatSeconds } from './runGit';
 
 export interface CloneLockOptions {
   /** Give up waiting for another process after this long (default 10 min). */
@@ -14,6 +18,15 @@ export interface CloneLockOptions {
   /** Locks older than this are considered abandoned (default 30 min). */
   staleMs?: number;
   pollMs?: number;
+  /** Told once when the run starts waiting for another process, then at most every `noticeEveryMs`. */
+  logger?: { info(message: string): void };
+  /** Default 30 s. */
+  noticeEveryMs?: number;
+}
+
+/** `16:02:11`, local time: when the holder took the lock. */
+function clockTime(ms: number): string {
+  return new Date(ms).toTimeString().slice(0, 8);
 }
 
 const queues = new Map<string, Promise<unknown>>();
@@ -34,7 +47,9 @@ async function acquire(
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   const staleMs = options.staleMs ?? 30 * 60_000;
   const pollMs = options.pollMs ?? 250;
+  const noticeEveryMs = options.noticeEveryMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
+  let noticedAt: number | undefined;
   await fs.mkdir(path.dirname(lockDir), { recursive: true });
   for (;;) {
     try {
@@ -59,10 +74,19 @@ async function acquire(
       await fs.rm(lockDir, { recursive: true, force: true });
       continue;
     }
+    const holder = `process ${owner.trim() || '?'}${
+      stat ? ` since ${clockTime(stat.mtimeMs)}` : ''
+    }`;
     if (Date.now() > deadline) {
       throw new Error(
-        `the git cache ${path.dirname(lockDir)} is locked by process ${owner.trim() || '?'} (lock ${lockDir}); try again later`,
+        `the git cache ${path.dirname(lockDir)} is locked by ${holder} (lock ${lockDir}); ` +
+          `gave up after waiting ${formatSeconds(timeoutMs)}. ` +
+          'Try again later; if that process hangs, stop it (its lock is then taken over)',
       );
+    }
+    if (noticedAt === undefined || Date.now() - noticedAt >= noticeEveryMs) {
+      noticedAt = Date.now();
+      options.logger?.info(`waiting for the git cache lock held by ${holder}…`);
     }
     await new Promise(resolve => setTimeout(resolve, pollMs));
   }

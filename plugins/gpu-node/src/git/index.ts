@@ -2,6 +2,13 @@ export * from './GitOpsRepository';
 export * from './branchName';
 export * from './errors';
 export {
+  runGit,
+  GitTimeoutError,
+  DEFAULT_GIT_TIMEOUT_MS,
+  formatSeconds,
+} from './runGit';
+export type { RunGitOptions } from './runGit';
+export {
   gitEnvironment,
   basicAuthHeader,
   isHttpRemote,

@@ -77,6 +77,8 @@ export interface PublishGpuRequestOptions {
   maxPushAttempts?: number;
   /** Forge HTTP retries (5xx); injectable backoff. */
   forgeRetry?: RetryOptions;
+  /** Limit of each git command and forge request (default 60 s): a stalled remote ends the run. */
+  timeoutMs?: number;
   /** Extra secrets to redact (the token is always registered). */
   redactor?: Redactor;
   /** Test seam / embedding hook: runs right before each push attempt. */
@@ -177,6 +179,7 @@ async function publish(
     author: options.author,
     redactor,
     logger,
+    timeoutMs: options.timeoutMs,
   });
 
   let built: BuiltState | undefined;
@@ -294,6 +297,7 @@ async function publish(
           apiBaseUrl: options.forgeApiBaseUrl,
           retry: options.forgeRetry,
           redactor,
+          timeoutMs: options.timeoutMs,
         });
   const pr = await runStage(
     logger,

@@ -1,4 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { InputError } from '@backstage/errors';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import {
@@ -94,5 +97,44 @@ describe('repoUrl input with credentials', () => {
         expect(existsSync(repo.cacheDir)).toBe(false);
       },
     );
+  });
+});
+
+describe('gpu.gitops.timeoutSeconds', () => {
+  it('ends a run against a remote that never answers', async () => {
+    const sockets: net.Socket[] = [];
+    const server = net.createServer(socket => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-timeout-'));
+    try {
+      const services = testServices(undefined, {
+        gitops: {
+          repoUrl: `http://127.0.0.1:${port}/gitops.git`,
+          forge: 'local',
+          cacheDir,
+          timeoutSeconds: 1,
+        },
+      });
+      const ctx = createMockActionContext({ input: request });
+      const started = Date.now();
+      const error: Error = await createGpuGitopsPullRequestAction(services)
+        .handler(ctx as any)
+        .then(
+          () => new Error('accepted'),
+          (e: Error) => e,
+        );
+      // A hang guard, not a speed goal.
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(error.message).toContain('git clone did not finish within 1 s');
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      sockets.forEach(s => s.destroy());
+      await new Promise<void>(resolve => server.close(() => resolve()));
+      await fs.rm(cacheDir, { recursive: true, force: true });
+    }
   });
 });

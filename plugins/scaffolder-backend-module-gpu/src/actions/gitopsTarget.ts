@@ -116,6 +116,7 @@ export async function resolveGitOpsTarget(
     forge,
     author: settings?.author ?? DEFAULT_AUTHOR,
     cacheDir: settings?.cacheDir ?? DEFAULT_CACHE_DIR,
+    timeoutMs: settings?.timeoutMs,
     credentials,
   };
 }
@@ -142,6 +143,9 @@ export async function readGitOpsBase(
         token: target.credentials.token,
         tokenUsername: tokenUsername(target),
         author: target.author,
+        timeoutMs: target.timeoutMs,
+        // A wait for another run's clone lock is told on the task page.
+        logger,
       });
       const { workDir, baseSha } = await repository.checkoutBase(
         sparseFoldersFor(undefined, cluster),

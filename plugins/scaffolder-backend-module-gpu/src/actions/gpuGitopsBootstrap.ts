@@ -127,6 +127,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
             tokenUsername: tokenUsername(target),
             author: target.author,
             logger: ctx.logger,
+            timeoutMs: target.timeoutMs,
           });
           let body = '';
           const published = await runStage(
@@ -157,6 +158,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
           if (published.changed) {
             const forge = createForge(target.forge, {
               token: target.credentials.token,
+              timeoutMs: target.timeoutMs,
               apiBaseUrl: forgeApiBaseUrl(
                 target.repoUrl,
                 target.forge,

@@ -96,6 +96,7 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
             tokenUsername: tokenUsername(target),
             author: target.author,
             cacheDir: target.cacheDir,
+            timeoutMs: target.timeoutMs,
             draft: input.draft,
             dryRun,
             logger: ctx.logger,

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { Config } from '@backstage/config';
-import { checkGitOpsRepoUrl } from '@gpu-gitops/plugin-gpu-common';
+import {
+  checkGitOpsRepoUrl,
+  gitOpsTimeoutMs,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { ForgeKind } from '@gpu-gitops/plugin-gpu-node';
 
 export interface GitOpsSettings {
@@ -9,6 +12,8 @@ export interface GitOpsSettings {
   forge: ForgeKind;
   author: { name: string; email: string };
   cacheDir?: string;
+  /** `gpu.gitops.timeoutSeconds`: the limit of each git command and forge request (default 60 s). */
+  timeoutMs?: number;
 }
 
 export const DEFAULT_AUTHOR = {
@@ -53,5 +58,9 @@ export function readGitOpsSettings(
       email: config.getOptionalString('author.email') ?? DEFAULT_AUTHOR.email,
     },
     cacheDir: cacheDir ? path.resolve(cacheDir) : undefined,
+    timeoutMs: gitOpsTimeoutMs(
+      config.getOptionalNumber('timeoutSeconds'),
+      'gpu.gitops.timeoutSeconds',
+    ),
   };
 }

@@ -19,6 +19,7 @@ describe('createGpuActionServices', () => {
       repoUrl: 'https://github.example.com/platform/gitops',
       forge: 'github',
       baseBranch: 'main',
+      timeoutMs: 90_000,
     });
     expect(services.clusters.defaultName).toBe('prod-eu');
     expect(services.clusters.names).toEqual(['lab', 'prod-eu']);
@@ -63,6 +64,18 @@ describe('createGpuActionServices', () => {
       expect(`${error?.message}${error?.stack}`).not.toContain(CANARY);
     },
   );
+
+  it('refuses a gpu.gitops.timeoutSeconds that is no number of seconds at start-up', () => {
+    for (const timeoutSeconds of [0, -5, 7200]) {
+      expect(() =>
+        createGpuActionServices(
+          new ConfigReader({
+            gpu: { gitops: { repoUrl: '/srv/gitops.git', timeoutSeconds } },
+          }),
+        ),
+      ).toThrow(/^gpu\.gitops\.timeoutSeconds: /);
+    }
+  });
 
   it('reports an unknown cluster as an input error naming the configured ones', () => {
     const services = createGpuActionServices(new ConfigReader({}));

@@ -2,6 +2,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createBareRemote } from '../../git/testing/bareRemote';
+import {
+  startGitHttpServer,
+  type GitHttpServer,
+} from '../../git/testing/gitHttpServer';
+import {
+  processesLeftTalkingTo,
+  processesTalkingTo,
+} from '../../git/testing/processes';
 import { makeWorkdir, requestYaml, runIn } from '../__testUtils__/runInTemp';
 
 const bin = path.resolve(__dirname, '../../../bin/gpu-gitops');
@@ -127,4 +135,77 @@ describe('gpu-gitops pr into a repository holding a symbolic link', () => {
       }
     },
   );
+});
+
+describe('gpu-gitops pr against a remote that never answers', () => {
+  let server: GitHttpServer;
+  let dir: string;
+  beforeEach(async () => {
+    dir = makeWorkdir({
+      'req.yaml': requestYaml(
+        'model: l4\nsharing: exclusive\nreplicas: 1\nvramGiB: 16',
+      ),
+    });
+    server = await startGitHttpServer({
+      projectRoot: dir,
+      authorization: 'none',
+      stall: () => true,
+    });
+  });
+  afterEach(() => server.close());
+
+  const prArgs = (timeout: string) => [
+    'pr',
+    '--request',
+    'req.yaml',
+    '--repo',
+    `${server.baseUrl}/gitops.git`,
+    '--cache-dir',
+    path.join(dir, 'cache'),
+    '--timeout',
+    timeout,
+  ];
+
+  it('--timeout ends it with a clear error, releases the clone lock, and the next run does not wait', async () => {
+    const started = Date.now();
+    const run = await runIn(dir, prArgs('1'));
+    // A hang guard, not a speed goal.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('git clone did not finish within 1 s');
+    expect(run.stderr).toContain('the remote did not answer');
+    expect(
+      readdirSync(path.join(dir, 'cache')).filter(f => f.endsWith('.lock')),
+    ).toEqual([]);
+    const next = await runIn(dir, prArgs('1'));
+    expect(next.code).toBe(1);
+    expect(next.stderr).not.toContain('waiting for the git cache lock');
+  });
+
+  it('refuses a --timeout that is no number of seconds (exit 2)', async () => {
+    for (const value of ['0', '-1', 'soon', '99999']) {
+      const run = await runIn(dir, prArgs(value));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('--timeout');
+    }
+    expect(server.requests).toEqual([]);
+  });
+
+  it('a Ctrl-C stops git and its helpers too', async () => {
+    const child = spawn(process.execPath, [bin, ...prArgs('60')], { cwd: dir });
+    let exitCode: number | null | undefined;
+    const exited = new Promise<number | null>(resolve =>
+      child.on('exit', code => resolve((exitCode = code))),
+    );
+    // Until git-remote-http has asked the stalled server.
+    while (server.requests.length === 0 && exitCode === undefined) {
+      await new Promise(resolve => setTimeout(resolve, 50));
+    }
+    expect(exitCode).toBeUndefined();
+    const port = new URL(server.baseUrl).port;
+    expect(processesTalkingTo(port)).not.toEqual([]);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(await processesLeftTalkingTo(port)).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import {
   checkGitOpsRepoUrl,
+  gitOpsTimeoutMs,
   GpuInputError,
 } from '@gpu-gitops/plugin-gpu-common';
 import { FORGE_KINDS } from '../../forges/createForge';
@@ -17,7 +18,8 @@ import {
 
 export const prUsage =
   'gpu-gitops pr --request req.yaml --repo URL [--base main] [--forge local|github|gitlab|gitea] ' +
-  '[--api-url URL] [--cluster cluster.yaml] [--catalog catalog.yaml] [--cache-dir DIR] [--draft] [--dry-run] [--json]';
+  '[--api-url URL] [--cluster cluster.yaml] [--catalog catalog.yaml] [--cache-dir DIR] [--timeout SECONDS] ' +
+  '[--draft] [--dry-run] [--json]';
 
 /** The environment variable that holds each forge's token in the CLI. */
 export const FORGE_TOKEN_ENV: Record<ForgeKind, string | undefined> = {
@@ -53,6 +55,11 @@ export async function runPr(
     tokenHint: `set ${Object.values(FORGE_TOKEN_ENV).filter(Boolean).join(', ')} instead`,
   });
   const kind = forgeKind(options.forge as string | undefined);
+  // The limit of each git command and forge request (default 60 s).
+  const timeoutMs = gitOpsTimeoutMs(
+    options.timeout as string | undefined,
+    '--timeout',
+  );
   const request = await readRequestFile(
     requireOption(options, 'request'),
     io.cwd,
@@ -84,6 +91,7 @@ export async function runPr(
       draft: Boolean(options.draft),
       dryRun: Boolean(options['dry-run']),
       cacheDir: options['cache-dir'] as string | undefined,
+      timeoutMs,
       logger: { info: log, warn: log },
     });
     const summary = {

@@ -30,6 +30,11 @@ export async function startGitHttpServer(options: {
   authorization: string | (() => string);
   /** Called on each request while the client's git processes are alive. */
   onRequest?: () => void;
+  /**
+   * While it returns true, requests are accepted and never answered: the
+   * stalled remote (or proxy) a timeout must end.
+   */
+  stall?: () => boolean;
 }): Promise<GitHttpServer> {
   const requests: GitHttpRequest[] = [];
   const server = http.createServer((req, res) => {
@@ -40,6 +45,7 @@ export async function startGitHttpServer(options: {
       url: req.url ?? '',
       authorization: req.headers.authorization,
     });
+    if (options.stall?.()) return;
     const expected =
       typeof options.authorization === 'function'
         ? options.authorization()
@@ -92,6 +98,11 @@ export async function startGitHttpServer(options: {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>(resolve => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>(resolve => {
+        server.close(() => resolve());
+        // Stalled requests are never answered: end their connections.
+        server.closeAllConnections();
+      }),
   };
 }
