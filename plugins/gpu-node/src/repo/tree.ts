@@ -71,33 +71,34 @@ function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException)?.code;
 }
 
-function entryState(stat: Stats): Located['state'] {
-  if (stat.isFile()) return 'file';
-  if (stat.isDirectory()) return 'folder';
-  return 'other';
-}
-
-/** Where a repository path leads on disk, and whether all of it exists. */
-interface Located {
-  abs: string;
-  /** 'missing' when a component does not exist, or is a file where a folder is needed. */
-  state: 'file' | 'folder' | 'other' | 'missing';
-}
+/** Opens the file itself, never a symbolic link (ELOOP) or a FIFO's writer wait (O_NONBLOCK). */
+const READ_FLAGS =
+  constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const WRITE_FLAGS =
+  constants.O_WRONLY |
+  constants.O_CREAT |
+  constants.O_TRUNC |
+  constants.O_NOFOLLOW;
 
 /**
  * A checked-out working tree on disk. `.git` is never listed.
  *
  * The repository is user content, so no symbolic link in it is ever
  * followed: every path is resolved against the real path of the root
- * (taken once; the root itself may be a link the caller chose) and every
- * existing component below it, the file included, is checked with lstat.
- * Reads and writes that meet a link throw `symlinkRefusal`; listings skip
- * links. The final open also refuses a link (O_NOFOLLOW), in case one
- * appears between the check and the open.
+ * (taken once; the root itself may be a link the caller chose), every
+ * folder below it is checked with lstat, and the file itself is opened with
+ * O_NOFOLLOW (a link there, dangling or not, fails with ELOOP). Reads and
+ * writes that meet a link throw `symlinkRefusal`; listings skip links.
+ *
+ * Folders found real are remembered for the life of the object (an lstat
+ * per folder per file made reading a big repository half again as slow):
+ * make one per checkout or run, as every caller does.
  */
 export class FsRepoTree implements RepoTree {
   readonly root: string;
   private realRoot?: Promise<string>;
+  /** Repository paths of folders known to be real folders ('' = the root). */
+  private readonly realFolders = new Set<string>();
 
   constructor(dir: string) {
     this.root = resolve(dir);
@@ -123,42 +124,62 @@ export class FsRepoTree implements RepoTree {
     return this.realRoot;
   }
 
-  /** Walks `path` from the real root with lstat, refusing any symbolic link on the way. */
-  private async locate(path: string): Promise<Located> {
-    const parts = normaliseRepoPath(path).split('/');
-    let abs = await this.rootPath();
-    for (let i = 0; i < parts.length; i++) {
-      abs = join(abs, parts[i]);
-      let stat;
+  /**
+   * Walks `folders` (repository path segments) from the real root with
+   * lstat, refusing any symbolic link; with `create`, makes the missing
+   * ones. Returns the absolute path, or undefined when a folder is missing
+   * (or is a file) and `create` is off.
+   */
+  private async folderPath(
+    folders: string[],
+    create: boolean,
+  ): Promise<string | undefined> {
+    const root = await this.rootPath();
+    if (create && !this.realFolders.has('')) {
+      await fs.mkdir(root, { recursive: true });
+      this.realFolders.add('');
+    }
+    let abs = root;
+    let rel = '';
+    for (const part of folders) {
+      abs = join(abs, part);
+      rel = rel ? `${rel}/${part}` : part;
+      if (this.realFolders.has(rel)) continue;
+      let stat: Stats | undefined;
       try {
         stat = await fs.lstat(abs);
       } catch (error) {
         const code = errorCode(error);
-        if (code === 'ENOENT' || code === 'ENOTDIR') {
-          return { abs: join(abs, ...parts.slice(i + 1)), state: 'missing' };
-        }
-        throw error;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
       }
-      if (stat.isSymbolicLink()) {
-        throw symlinkRefusal(parts.slice(0, i + 1).join('/'));
+      if (stat?.isSymbolicLink()) throw symlinkRefusal(rel);
+      if (!stat && create) {
+        await fs.mkdir(abs);
+      } else if (!stat?.isDirectory()) {
+        if (!create) return undefined;
+        throw new Error(`cannot write under ${rel}: it is not a folder`);
       }
-      const last = i === parts.length - 1;
-      if (!last && !stat.isDirectory()) {
-        return { abs: join(abs, ...parts.slice(i + 1)), state: 'missing' };
-      }
-      if (last) return { abs, state: entryState(stat) };
+      this.realFolders.add(rel);
     }
-    throw new Error(`unreachable: ${path}`);
+    return abs;
   }
 
   async readFile(path: string): Promise<string | undefined> {
-    const { abs, state } = await this.locate(path);
-    if (state !== 'file') return undefined;
-    const handle = await fs.open(
-      abs,
-      constants.O_RDONLY | constants.O_NOFOLLOW,
-    );
+    const parts = normaliseRepoPath(path).split('/');
+    const folder = await this.folderPath(parts.slice(0, -1), false);
+    if (folder === undefined) return undefined;
+    let handle;
     try {
+      handle = await fs.open(join(folder, parts[parts.length - 1]), READ_FLAGS);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'ELOOP') throw symlinkRefusal(parts.join('/'));
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+    try {
+      // A folder, a FIFO or a device is no file of the repository.
+      if (!(await handle.stat()).isFile()) return undefined;
       return await handle.readFile('utf8');
     } finally {
       await handle.close();
@@ -167,18 +188,13 @@ export class FsRepoTree implements RepoTree {
 
   async listFiles(prefix = ''): Promise<string[]> {
     const start = prefix ? normaliseRepoPath(prefix) : '';
-    if (start) {
-      const { state } = await this.locate(start);
-      if (state !== 'folder') return [];
-    }
-    const root = await this.rootPath();
+    const root = await this.folderPath(start ? start.split('/') : [], false);
+    if (root === undefined) return [];
     const out: string[] = [];
-    const walk = async (rel: string) => {
+    const walk = async (rel: string, abs: string) => {
       let entries;
       try {
-        entries = await fs.readdir(rel ? join(root, ...rel.split('/')) : root, {
-          withFileTypes: true,
-        });
+        entries = await fs.readdir(abs, { withFileTypes: true });
       } catch (e) {
         const code = errorCode(e);
         if (code === 'ENOENT' || code === 'ENOTDIR') return;
@@ -188,28 +204,30 @@ export class FsRepoTree implements RepoTree {
       for (const entry of entries) {
         if (entry.name === '.git') continue;
         const child = rel ? `${rel}/${entry.name}` : entry.name;
-        if (entry.isDirectory()) await walk(child);
-        else if (entry.isFile()) out.push(child);
+        if (entry.isDirectory()) {
+          this.realFolders.add(child);
+          await walk(child, join(abs, entry.name));
+        } else if (entry.isFile()) out.push(child);
       }
     };
-    await walk(start);
+    await walk(start, root);
     return out.sort();
   }
 
   async writeFile(path: string, content: string): Promise<void> {
-    const { abs, state } = await this.locate(path);
-    if (state === 'folder' || state === 'other') {
-      throw new Error(`cannot write ${path}: it is not a regular file`);
+    const parts = normaliseRepoPath(path).split('/');
+    const folder = (await this.folderPath(parts.slice(0, -1), true))!;
+    let handle;
+    try {
+      handle = await fs.open(
+        join(folder, parts[parts.length - 1]),
+        WRITE_FLAGS,
+        0o644,
+      );
+    } catch (error) {
+      if (errorCode(error) === 'ELOOP') throw symlinkRefusal(parts.join('/'));
+      throw error;
     }
-    await fs.mkdir(dirname(abs), { recursive: true });
-    const handle = await fs.open(
-      abs,
-      constants.O_WRONLY |
-        constants.O_CREAT |
-        constants.O_TRUNC |
-        constants.O_NOFOLLOW,
-      0o644,
-    );
     try {
       await handle.writeFile(content, 'utf8');
     } finally {
