@@ -45,7 +45,13 @@ function killGroup(pid: number): void {
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
-    // The group is gone already.
+    // The group is gone already, or there are no process groups (Windows):
+    // then at least git itself.
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
   }
 }
 
