@@ -1,4 +1,5 @@
 export * from './build-manifests';
+export * from './choose-container';
 export * from './deployment';
 export * from './device-plugin-config';
 export * from './ec2-node-class';

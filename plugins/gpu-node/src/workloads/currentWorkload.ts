@@ -164,32 +164,5 @@ export async function readCurrentWorkload(options: {
   }
 }
 
-/**
- * The container that gets the GPU: the one the request names, or the only
- * one. Refuses (naming the field and listing the containers) otherwise.
- */
-export function chooseContainer(
-  view: WorkloadView,
-  requested: string | undefined,
-): string {
-  const names = view.containers.map(c => c.name);
-  const what = `${view.kind} "${view.name}"`;
-  if (requested !== undefined) {
-    if (names.includes(requested)) return requested;
-    throw new GpuInputError([
-      {
-        path: 'spec.workload.existing.container',
-        rule: 'container-not-found',
-        message: `${what} has no container "${requested}"; its containers: ${names.join(', ')}`,
-      },
-    ]);
-  }
-  if (names.length === 1) return names[0];
-  throw new GpuInputError([
-    {
-      path: 'spec.workload.existing.container',
-      rule: 'container-required',
-      message: `${what} has ${names.length} containers (${names.join(', ')}): name the one that gets the GPU`,
-    },
-  ]);
-}
+/** The container that gets the GPU: one rule, shared with the backend's plan preview. */
+export { chooseContainer } from '@gpu-gitops/plugin-gpu-common';
