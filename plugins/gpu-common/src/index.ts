@@ -53,6 +53,7 @@ export {
 export * from './validation';
 export * from './output/plan-json';
 export * from './output/plan-text';
+export * from './output/existing-workload-text';
 export type * from './allocation/types';
 export * from './catalog/model-choices';
 export * from './yaml/readPlainYaml';

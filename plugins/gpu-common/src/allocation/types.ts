@@ -3,7 +3,7 @@
  * Shared types (the HTTP contract of plugins/gpu-backend), isomorphic.
  */
 import type { PlanJson } from '../output/plan-json';
-import type { SharingMode } from '../request/types';
+import type { SharingMode, WorkloadKind } from '../request/types';
 
 /** One GPU request of a component, as the GitOps repository holds it. */
 export interface GpuAllocation {
@@ -75,8 +75,42 @@ export interface PoolsResponse {
   revision?: string;
 }
 
+/**
+ * A Deployment, StatefulSet, Job or CronJob of the GitOps repository's
+ * workload folders, GPU or not, as the allocation index reads it: an
+ * existing workload a GPU request can name.
+ */
+export interface RepositoryWorkload {
+  kind: WorkloadKind;
+  name: string;
+  /** Where it runs: its kustomization's `namespace:`, else `metadata.namespace`, else the folder's namespace in the layout. */
+  namespace: string;
+  /** Repository path of the file holding its manifest. */
+  path: string;
+  /** Its containers' names, in manifest order. */
+  containers: string[];
+  /** Pods it runs at once (`replicas`; `parallelism` for Jobs and CronJobs), after its overlay's patches. */
+  replicas: number;
+  /** The kustomization folder that deploys it, when a kustomization of its workload folder includes it. */
+  overlay?: string;
+}
+
+/** `GET /workloads?namespace=&name=[&kind=]`: the repository's workloads of that name. */
+export interface WorkloadsResponse {
+  /** Every match (one per overlay that deploys it); empty when the index knows none. */
+  workloads: RepositoryWorkload[];
+  /** The kinds the index reads: a workload of any other kind is never listed. */
+  kinds: WorkloadKind[];
+  revision?: string;
+}
+
 /** `POST /plan`: a dry-run plan of a request against the current repository. */
 export interface PlanPreviewResponse {
   plan: PlanJson;
   summary: string;
+  /** The existing workload the request names, when the index knows it. */
+  existing?: RepositoryWorkload & {
+    /** The container that gets the GPU. */
+    gpuContainer: string;
+  };
 }

@@ -1,4 +1,8 @@
 import type { Plan } from '../planner/types';
+import {
+  describeExistingWorkload,
+  type ExistingWorkloadFacts,
+} from './existing-workload-text';
 
 const usd = (value: number) =>
   `$${value.toLocaleString('en-US', {
@@ -27,10 +31,22 @@ export function describeShare(plan: Plan): string {
 
 /**
  * A short readable summary of a plan, for terminals and the scaffolder task
- * page. Markdown-compatible (plain lines and `-` lists).
+ * page. Markdown-compatible (plain lines and `-` lists). `existing` adds a
+ * line on the existing workload the request changes, as read from the
+ * repository (its replicas now, its containers, the GPU container).
  */
-export function formatPlanText(plan: Plan): string {
+export function formatPlanText(
+  plan: Plan,
+  options: {
+    existing?: { workload: ExistingWorkloadFacts; gpuContainer: string };
+  } = {},
+): string {
   const { request } = plan;
+  const existing = options.existing
+    ? [
+        `- ${describeExistingWorkload(options.existing.workload, request.spec.gpu.replicas, options.existing.gpuContainer)}`,
+      ]
+    : [];
   const lines = [
     `GPU plan for ${request.metadata.namespace}/${request.metadata.name} on cluster ${plan.cluster}`,
     '',
@@ -38,6 +54,7 @@ export function formatPlanText(plan: Plan): string {
     `- Instance types: ${plan.pool.instanceTypes.join(', ')}`,
     `- Sharing: ${plan.sharing.mode}; each replica gets ${describeShare(plan)}`,
     `- Resource: ${plan.resourceName} x ${plan.resourcePerReplica} per replica, ${request.spec.gpu.replicas} replicas`,
+    ...existing,
     `- VRAM per replica: ${plan.perReplica.vramGiB} GiB requested, ${Math.floor(
       plan.perReplica.memoryMiB,
     )} MiB ${plan.perReplica.vramGuaranteed ? 'guaranteed' : 'NOT guaranteed (shared, no memory isolation)'}`,
