@@ -30,22 +30,25 @@ function existingWorkload(kind: WorkloadKind, name: string, replicas = 3) {
       ],
     },
   };
-  const spec =
-    kind === 'CronJob'
-      ? {
-          schedule: '0 2 * * *',
-          jobTemplate: {
-            spec: { parallelism: replicas, template: podTemplate },
-          },
-        }
-      : kind === 'Job'
-        ? { parallelism: replicas, template: podTemplate }
-        : {
-            ...(kind === 'StatefulSet' ? { serviceName: name } : {}),
-            replicas,
-            selector: { matchLabels: { app: name } },
-            template: podTemplate,
-          };
+  const specs: Record<WorkloadKind, Record<string, unknown>> = {
+    CronJob: {
+      schedule: '0 2 * * *',
+      jobTemplate: { spec: { parallelism: replicas, template: podTemplate } },
+    },
+    Job: { parallelism: replicas, template: podTemplate },
+    Deployment: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: podTemplate,
+    },
+    StatefulSet: {
+      serviceName: name,
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: podTemplate,
+    },
+  };
+  const spec = specs[kind];
   return {
     apiVersion: kind === 'Job' || kind === 'CronJob' ? 'batch/v1' : 'apps/v1',
     kind,
@@ -164,12 +167,16 @@ describe('buildWorkloadPatch', () => {
   });
 
   it.each([
-    ['StatefulSet', ['spec', 'template']],
-    ['Job', ['spec', 'template']],
-    ['CronJob', ['spec', 'jobTemplate', 'spec', 'template']],
+    ['StatefulSet', ['spec', 'template'], ['spec', 'replicas']],
+    ['Job', ['spec', 'template'], ['spec', 'parallelism']],
+    [
+      'CronJob',
+      ['spec', 'jobTemplate', 'spec', 'template'],
+      ['spec', 'jobTemplate', 'spec', 'parallelism'],
+    ],
   ] as const)(
     'patches a %s at its pod template; the merged result is schema-valid',
-    (kind, templatePath) => {
+    (kind, templatePath, replicasPath) => {
       const plan = asPatch(migA100Plan, kind, 'trainer');
       const { object, target: t } = target(kind, 'trainer', {
         replicas: 1,
@@ -185,10 +192,8 @@ describe('buildWorkloadPatch', () => {
       expect(mergedTemplate.spec.containers[1].resources.limits).toEqual({
         'nvidia.com/mig-3g.20gb': '1',
       });
-      // Job and CronJob count parallel pods: 1 -> the plan's replicas.
-      if (kind === 'Job') expect(merged.spec.parallelism).toBe(4);
-      if (kind === 'CronJob')
-        expect(merged.spec.jobTemplate.spec.parallelism).toBe(4);
+      // Replicas (Job and CronJob: parallel pods) 1 -> the plan's 4.
+      expect(replicasPath.reduce((o: any, k) => o[k], merged)).toBe(4);
     },
   );
 

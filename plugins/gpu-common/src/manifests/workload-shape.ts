@@ -110,6 +110,13 @@ function list(value: unknown): Record<string, unknown>[] {
     : [];
 }
 
+/** A replica count as written: a number, or digits in a string. */
+function countOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return undefined;
+}
+
 /** Reads a workload object (plain data) through its kind's shape. */
 export function viewWorkload(
   kind: WorkloadKind,
@@ -126,12 +133,7 @@ export function viewWorkload(
       typeof getPath(object, ['metadata', 'namespace']) === 'string'
         ? (getPath(object, ['metadata', 'namespace']) as string)
         : undefined,
-    replicas:
-      typeof replicas === 'number'
-        ? replicas
-        : typeof replicas === 'string' && /^\d+$/.test(replicas)
-          ? Number(replicas)
-          : shape.defaultReplicas,
+    replicas: countOf(replicas) ?? shape.defaultReplicas,
     containers: list(podSpec.containers).map(c => ({
       name: String(c.name ?? ''),
       ...(typeof c.image === 'string' ? { image: c.image } : {}),

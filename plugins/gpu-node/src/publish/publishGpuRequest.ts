@@ -185,23 +185,22 @@ async function publish(
   let built: BuiltState | undefined;
   const build = async (workDir: string, attempt: number) => {
     const suffix = attempt > 1 ? ` (rebuild ${attempt})` : '';
-    const change = await runStage(
-      logger,
-      stages,
-      `Read, plan and apply to the repository${suffix}`,
-      () =>
-        buildRequestChange({
-          tree: new FsRepoTree(workDir),
-          dir: workDir,
-          request,
-          cluster,
-          catalog: options.catalog,
-          layout: options.layout,
-          guard: options.guard,
-          onSkipped: (path, reason) =>
-            logger.warn(`skipped ${path}: ${reason}`),
-        }),
-    );
+    const change = await buildRequestChange({
+      tree: new FsRepoTree(workDir),
+      dir: workDir,
+      request,
+      cluster,
+      catalog: options.catalog,
+      layout: options.layout,
+      guard: options.guard,
+      onSkipped: (file, reason) => logger.warn(`skipped ${file}: ${reason}`),
+      stage: (name, step) => runStage(logger, stages, `${name}${suffix}`, step),
+    });
+    for (const { root, reason } of change.verification?.unverifiable ?? []) {
+      logger.warn(
+        `kustomize build ${root} fails on the base too, so the change there is not verified: ${reason}`,
+      );
+    }
     const { plan, changeSet } = change;
     const rendered = renderPullRequest({
       plan,

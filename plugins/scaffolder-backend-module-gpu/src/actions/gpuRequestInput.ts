@@ -5,7 +5,9 @@ import {
   isGpuInputError,
   parseGpuRequest,
   SHARING_MODES,
+  WORKLOAD_KINDS,
   type GpuRequest,
+  type WorkloadKind,
   type InputIssue,
 } from '@gpu-gitops/plugin-gpu-common';
 
@@ -64,13 +66,20 @@ export const gpuRequestInputProperties = {
       ),
   existingKind: (z: Z) =>
     z
-      .enum(['Deployment', 'StatefulSet'])
+      .enum(WORKLOAD_KINDS as unknown as [WorkloadKind, ...WorkloadKind[]])
       .optional()
       .describe(
-        'Kind of an existing workload to give GPUs (default Deployment)',
+        'Kind of an existing workload to give GPUs: Deployment (default), StatefulSet, Job or CronJob',
       ),
   existingName: (z: Z) =>
     z.string().optional().describe('Name of an existing workload to patch'),
+  existingContainer: (z: Z) =>
+    z
+      .string()
+      .optional()
+      .describe(
+        'The container of the existing workload that gets the GPU (required when it has several)',
+      ),
   capacityTypes: (z: Z) =>
     z
       .array(z.enum(['spot', 'on-demand']))
@@ -95,8 +104,9 @@ export interface GpuRequestInput {
   gpusPerReplica?: number;
   slicesPerGpu?: number;
   image?: string;
-  existingKind?: 'Deployment' | 'StatefulSet';
+  existingKind?: WorkloadKind;
   existingName?: string;
+  existingContainer?: string;
   capacityTypes?: Array<'spot' | 'on-demand'>;
   cluster?: string;
 }
@@ -115,6 +125,8 @@ const INPUT_FOR_PATH: Array<[string, string]> = [
   ['spec.workload.image', 'image'],
   ['spec.workload.existing.kind', 'existingKind'],
   ['spec.workload.existing.name', 'existingName'],
+  ['spec.workload.existing.container', 'existingContainer'],
+  ['spec.cluster', 'cluster'],
   ['spec.workload', 'image / existingName'],
   ['spec.capacityTypes', 'capacityTypes'],
   ['cluster', 'cluster'],
@@ -151,6 +163,9 @@ export function gpuRequestFromInput(input: GpuRequestInput): GpuRequest {
     workload.existing = {
       kind: present(input.existingKind) ? input.existingKind : 'Deployment',
       name: input.existingName,
+      ...(present(input.existingContainer)
+        ? { container: input.existingContainer }
+        : {}),
     };
   }
 
@@ -160,6 +175,7 @@ export function gpuRequestFromInput(input: GpuRequestInput): GpuRequest {
     metadata: { name: input.name, namespace: input.namespace },
     spec: {
       owner: input.owner,
+      ...(present(input.cluster) ? { cluster: input.cluster } : {}),
       gpu,
       workload,
       capacityTypes:
