@@ -61,12 +61,13 @@ export class DirectorySource implements RepoSource {
   }
 }
 
-/** A temp copy of the fixture repository with files added, replaced or (null) removed. */
+/** A temp copy of a fixture repository with files added, replaced or (null) removed. */
 export async function fixtureDirectory(
   changes: Record<string, string | null> = {},
+  fixture: string = FIXTURE_REPO,
 ): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-backend-fixture-'));
-  await fs.cp(FIXTURE_REPO, dir, { recursive: true });
+  await fs.cp(fixture, dir, { recursive: true });
   for (const [file, content] of Object.entries(changes)) {
     const target = path.join(dir, file);
     if (content === null) await fs.rm(target, { force: true });

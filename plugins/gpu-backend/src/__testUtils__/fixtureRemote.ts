@@ -1,7 +1,8 @@
 /**
- * Test helper: the project's fixture GitOps repository (test/fixtures/
- * gitops-repo) seeded into a real bare repository in a temp dir, plus a
- * scratch clone to push further commits the way another user would.
+ * Test helper: one of the project's fixture GitOps repositories (test/
+ * fixtures/gitops-repo by default) seeded into a real bare repository in a
+ * temp dir, plus a scratch clone to push further commits the way another
+ * user would.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,16 @@ import { simpleGit, type SimpleGit } from 'simple-git';
 export const FIXTURE_REPO = path.resolve(
   __dirname,
   '../../../../test/fixtures/gitops-repo',
+);
+
+/**
+ * The second fixture, shaped like a platform team's repository (cluster
+ * prod-eu): a Kustomize base with two overlays and a sidecar, a
+ * two-container StatefulSet, a Job, a CronJob, plain manifests. See its README.
+ */
+export const PLATFORM_FIXTURE_REPO = path.resolve(
+  __dirname,
+  '../../../../test/fixtures/gitops-platform-repo',
 );
 
 const AUTHOR = {
@@ -47,6 +58,7 @@ function gitIn(dir: string): SimpleGit {
 
 export async function createFixtureRemote(
   extraFiles: Record<string, string> = {},
+  fixture: string = FIXTURE_REPO,
 ): Promise<FixtureRemote> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-backend-remote-'));
   const url = path.join(root, 'remote.git');
@@ -58,7 +70,7 @@ export async function createFixtureRemote(
     '--initial-branch=main',
     url,
   ]);
-  await fs.cp(FIXTURE_REPO, work, { recursive: true });
+  await fs.cp(fixture, work, { recursive: true });
   for (const [file, content] of Object.entries(extraFiles)) {
     await fs.mkdir(path.dirname(path.join(work, file)), { recursive: true });
     await fs.writeFile(path.join(work, file), content);
@@ -70,7 +82,7 @@ export async function createFixtureRemote(
     'commit',
     '--quiet',
     '-m',
-    'seed from test/fixtures/gitops-repo',
+    `seed from test/fixtures/${path.basename(fixture)}`,
   ]);
   await git.raw(['remote', 'add', 'origin', url]);
   await git.raw(['push', '--quiet', 'origin', 'main']);

@@ -8,8 +8,10 @@ import {
 import {
   createFixtureRemote,
   FIXTURE_REPO,
+  PLATFORM_FIXTURE_REPO,
   type FixtureRemote,
 } from '../__testUtils__/fixtureRemote';
+import { compareText } from '../compareText';
 import { GitFetchSource } from './gitSnapshot';
 import { RepoIndex } from './RepoIndex';
 
@@ -351,6 +353,7 @@ describe('RepoIndex', () => {
       const a = index.snapshot();
       const b = fresh.snapshot();
       expect(a.workloads).toEqual(b.workloads);
+      expect(a.workloadObjectsByName).toEqual(b.workloadObjectsByName);
       expect(a.workloads.map(w => [w.id, w.replicas])).toEqual([
         ['ml/translator', 4],
         ['web/ocr', 2],
@@ -416,6 +419,9 @@ describe('RepoIndex', () => {
     expect([...restarted.snapshot().requests]).toEqual([
       ...fresh.snapshot().requests,
     ]);
+    expect([...restarted.snapshot().workloadObjectsByName]).toEqual([
+      ...fresh.snapshot().workloadObjectsByName,
+    ]);
 
     // Saved with other settings (here: other clusters): not trusted.
     const other = new RepoIndex(
@@ -435,5 +441,126 @@ describe('RepoIndex', () => {
     expect(index.snapshot().workloads.map(w => w.id)).toEqual([
       'ml/chat-assistant',
     ]);
+  });
+});
+
+describe('RepoIndex of a platform repository (every workload, GPU or not)', () => {
+  const prodEu = [resolveClusterProfile({ name: 'prod-eu' })];
+  let remote: FixtureRemote;
+  let cacheDir: string;
+
+  const indexOf = (dir: string) =>
+    new RepoIndex(
+      { clusters: prodEu, defaultCluster: 'prod-eu', catalog: builtinCatalog },
+      new GitFetchSource({
+        repoUrl: remote.url,
+        baseBranch: 'main',
+        cacheDir: dir,
+      }),
+    );
+
+  /** Every workload object as [namespace, kind, name, containers, replicas]. */
+  const listed = (index: RepoIndex) =>
+    [...index.snapshot().workloadObjectsByName.values()]
+      .flat()
+      .map(w => [
+        w.namespace,
+        w.kind,
+        w.name,
+        w.containers.join(','),
+        w.replicas,
+      ])
+      .sort((a, b) => compareText(a.join(' '), b.join(' ')));
+
+  beforeEach(async () => {
+    remote = await createFixtureRemote({}, PLATFORM_FIXTURE_REPO);
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-index-cache-'));
+  });
+
+  afterEach(async () => {
+    await remote.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it('knows every Deployment, StatefulSet, Job and CronJob of the workload folders with its containers and replicas', async () => {
+    const index = indexOf(cacheDir);
+    await index.refresh();
+    expect(listed(index)).toEqual([
+      ['batch', 'CronJob', 'embeddings-refresh', 'embed', 1],
+      ['batch', 'Job', 'train-nightly', 'trainer', 2],
+      ['ml', 'Deployment', 'chat-assistant', 'chat-assistant', 2],
+      // The Kustomize base as its prod-eu overlay deploys it (3 replicas)…
+      ['ml', 'Deployment', 'recommender', 'api,metrics-exporter', 3],
+      ['ml', 'StatefulSet', 'vector-db', 'db,backup-agent', 2],
+      // …and as its staging overlay does.
+      ['ml-staging', 'Deployment', 'recommender', 'api,metrics-exporter', 1],
+      ['tools', 'Deployment', 'notebook', 'jupyter', 1],
+      ['web', 'Deployment', 'storefront', 'web', 4],
+    ]);
+    expect(
+      index.snapshot().workloadObjectsByName.get('recommender')![0],
+    ).toEqual({
+      kind: 'Deployment',
+      name: 'recommender',
+      namespace: 'ml',
+      path: 'apps/ml/recommender/base/deployment.yaml',
+      containers: ['api', 'metrics-exporter'],
+      replicas: 3,
+      overlay: 'apps/ml/recommender/overlays/prod-eu',
+    });
+    // The GPU workloads (allocation, pools) are still only the GPU ones.
+    expect(index.snapshot().workloads.map(w => w.id)).toEqual([
+      'ml/chat-assistant',
+    ]);
+  });
+
+  it('a refresh re-reads only the changed folder: a changed container list, a removed Job', async () => {
+    const index = indexOf(cacheDir);
+    await index.refresh();
+    const before = index.snapshot().workloadObjectsByName;
+    const base = await fs.readFile(
+      path.join(
+        PLATFORM_FIXTURE_REPO,
+        'apps/ml/recommender/base/deployment.yaml',
+      ),
+      'utf8',
+    );
+    await remote.commit(
+      {
+        // The sidecar renamed: the form must offer the new name.
+        'apps/ml/recommender/base/deployment.yaml': base.replace(
+          'name: metrics-exporter',
+          'name: otel-collector',
+        ),
+        'apps/batch/train-nightly/job.yaml': null,
+        'apps/batch/train-nightly/kustomization.yaml': null,
+      },
+      'rename the sidecar, drop the nightly training',
+    );
+    const result = await index.refresh();
+    expect(result.full).toBe(false);
+    expect(
+      result.parsedPaths.every(p => p.startsWith('apps/ml/recommender/')),
+    ).toBe(true);
+    const after = index.snapshot().workloadObjectsByName;
+    expect(after.get('recommender')!.map(w => w.containers)).toEqual([
+      ['api', 'otel-collector'],
+      ['api', 'otel-collector'],
+    ]);
+    expect(after.has('train-nightly')).toBe(false);
+    // Names whose folders did not change keep their entries as they were.
+    expect(after.get('vector-db')).toBe(before.get('vector-db'));
+
+    // Exactly what a fresh index of the same commit holds.
+    const freshCache = await fs.mkdtemp(
+      path.join(os.tmpdir(), 'gpu-index-fresh-'),
+    );
+    try {
+      const fresh = indexOf(freshCache);
+      expect((await fresh.refresh()).full).toBe(true);
+      expect(after).toEqual(fresh.snapshot().workloadObjectsByName);
+    } finally {
+      await fs.rm(freshCache, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The allocation index of the GitOps repository: pools (with their
- * device-plugin and MIG configs), GPU workloads and the stored GpuRequests,
- * kept per file (or per workload folder) with the blob sha it was parsed
+ * device-plugin and MIG configs), GPU workloads, every workload object (GPU
+ * or not: what a request can give GPUs to) and the stored GpuRequests, kept
+ * per file (or per workload folder) with the blob sha it was parsed
  * from. A refresh asks git which files changed since the last indexed commit
  * (`git diff --raw`) and re-parses only those, plus the pools whose
  * device-plugin / MIG config entry changed.
@@ -15,6 +16,7 @@ import {
   type GpuRequest,
   type PoolState,
   type RepoState,
+  type RepositoryWorkload,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { LayoutInput, SkippedFile } from '@gpu-gitops/plugin-gpu-node';
@@ -24,6 +26,7 @@ import {
   parseRequestFile,
   parseWorkloadFolders,
   type ParseContext,
+  type ParsedWorkloadFolder,
 } from './fileParsers';
 import type { BlobChanges, RepoSource } from './gitSnapshot';
 import { RepoFolders } from './repoFolders';
@@ -68,6 +71,11 @@ export interface IndexSnapshot {
   workloadsByKubernetesId: Map<string, IndexedWorkload[]>;
   /** Stored requests by `<namespace>/<name>`. */
   requests: Map<string, StoredRequest>;
+  /**
+   * Every Deployment, StatefulSet, Job and CronJob of the workload folders
+   * (GPU or not) by name, sorted by namespace, kind and overlay.
+   */
+  workloadObjectsByName: Map<string, RepositoryWorkload[]>;
   /** Files the reader could not use, and why. */
   skipped: SkippedFile[];
 }
@@ -85,7 +93,7 @@ export interface RefreshResult {
 }
 
 /** Bump when the saved state's shape or the parse rules change. */
-const STATE_VERSION = 2;
+const STATE_VERSION = 3;
 
 /** Why a symbolic link at a path the index reads is skipped. */
 export const SYMLINK_SKIP_REASON =
@@ -119,11 +127,33 @@ function byKey<T>(key: (value: T) => string) {
   return (a: T, b: T) => compareText(key(a), key(b));
 }
 
+/** The workload objects' order within one name: where they run, then which object. */
+const byPlacement = (a: RepositoryWorkload, b: RepositoryWorkload) =>
+  compareText(a.namespace, b.namespace) ||
+  compareText(a.kind, b.kind) ||
+  compareText(a.overlay ?? '', b.overlay ?? '') ||
+  compareText(a.path, b.path);
+
+/** Adds `objects` to the by-name lists (new lists: a snapshot never changes). */
+function addWorkloadObjects(
+  byName: Map<string, RepositoryWorkload[]>,
+  objects: RepositoryWorkload[],
+): void {
+  const added = new Map<string, RepositoryWorkload[]>();
+  for (const object of objects) {
+    added.set(object.name, [...(added.get(object.name) ?? []), object]);
+  }
+  for (const [name, list] of added) {
+    byName.set(name, [...(byName.get(name) ?? []), ...list].sort(byPlacement));
+  }
+}
+
 export const emptySnapshot = (): IndexSnapshot => ({
   clusters: new Map(),
   workloads: [],
   workloadsByKubernetesId: new Map(),
   requests: new Map(),
+  workloadObjectsByName: new Map(),
   skipped: [],
 });
 
@@ -139,10 +169,7 @@ export class RepoIndex {
   private readonly migFiles = new Map<string, ConfigFile>();
   /** Workload folder -> its YAML files. */
   private readonly folderFiles = new Map<string, Set<string>>();
-  private readonly workloadFolders = new Map<
-    string,
-    { workloads: WorkloadState[]; skipped: SkippedFile[] }
-  >();
+  private readonly workloadFolders = new Map<string, ParsedWorkloadFolder>();
   private readonly requestFiles = new Map<
     string,
     { request?: GpuRequest; skipped: SkippedFile[] }
@@ -445,6 +472,9 @@ export class RepoIndex {
     const replaced = [...dirtyFolders].flatMap(
       folder => this.indexedFolders.get(folder) ?? [],
     );
+    const replacedObjects = [...dirtyFolders].flatMap(
+      folder => this.workloadFolders.get(folder)?.objects ?? [],
+    );
     const folderPaths = [...dirtyFolders].sort().flatMap(folder => {
       const files = this.folderFiles.get(folder);
       if (!files || files.size === 0) {
@@ -492,7 +522,13 @@ export class RepoIndex {
       this.current.revision !== undefined;
     this.current =
       (onlyWorkloads &&
-        this.updateSnapshot(revision, dirtyFolders, replaced, dirtyRequests)) ||
+        this.updateSnapshot(
+          revision,
+          dirtyFolders,
+          replaced,
+          replacedObjects,
+          dirtyRequests,
+        )) ||
       this.buildSnapshot(revision);
     this.scheduleSave(full);
     const result: RefreshResult = {
@@ -658,6 +694,7 @@ export class RepoIndex {
     revision: string,
     folders: Set<string>,
     replaced: IndexedWorkload[],
+    replacedObjects: RepositoryWorkload[],
     changedRequests: string[],
   ): IndexSnapshot | undefined {
     if (this.duplicateIds) return undefined;
@@ -705,6 +742,20 @@ export class RepoIndex {
       clusters.get(workload.cluster)?.repoState.workloads.push(workload);
     }
 
+    const workloadObjectsByName = new Map(previous.workloadObjectsByName);
+    const gone = new Set(replacedObjects);
+    for (const name of new Set(replacedObjects.map(o => o.name))) {
+      const rest = (workloadObjectsByName.get(name) ?? []).filter(
+        o => !gone.has(o),
+      );
+      if (rest.length > 0) workloadObjectsByName.set(name, rest);
+      else workloadObjectsByName.delete(name);
+    }
+    addWorkloadObjects(
+      workloadObjectsByName,
+      [...folders].flatMap(f => this.workloadFolders.get(f)?.objects ?? []),
+    );
+
     const changedPaths = new Set(changedRequests);
     const requests =
       changedRequests.length === 0 ? previous.requests : this.collectRequests();
@@ -725,6 +776,7 @@ export class RepoIndex {
       workloads,
       workloadsByKubernetesId,
       requests,
+      workloadObjectsByName,
       skipped,
     };
   }
@@ -817,6 +869,12 @@ export class RepoIndex {
       }
     }
 
+    const workloadObjectsByName = new Map<string, RepositoryWorkload[]>();
+    addWorkloadObjects(
+      workloadObjectsByName,
+      [...this.workloadFolders.values()].flatMap(folder => folder.objects),
+    );
+
     for (const file of this.requestFiles.values()) {
       if (file.skipped.length > 0) skipped.push(...file.skipped);
     }
@@ -829,6 +887,7 @@ export class RepoIndex {
       workloads,
       workloadsByKubernetesId,
       requests,
+      workloadObjectsByName,
       skipped,
     };
   }

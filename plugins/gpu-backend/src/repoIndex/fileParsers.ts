@@ -9,14 +9,16 @@ import {
   type GpuCatalog,
   type GpuRequest,
   type PoolState,
+  type RepositoryWorkload,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   readRepoState,
-  type RepoTree,
   type ResolvedRepoLayout,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
+import { FilesView } from './FilesView';
+import { readWorkloadObjects } from './workloadObjects';
 
 export interface ParseContext {
   layout: ResolvedRepoLayout;
@@ -25,41 +27,6 @@ export interface ParseContext {
 
 /** A cluster name no real cluster uses, for reads that need no cluster folder. */
 const NO_CLUSTER = 'zz-no-cluster';
-
-/**
- * A read-only view of some files, with a folder index so that listing one of
- * 20k workload folders does not scan every file.
- */
-class FilesView implements RepoTree {
-  private readonly byFolder = new Map<string, string[]>();
-
-  constructor(
-    private readonly files: Map<string, string>,
-    folders: Map<string, string[]> = new Map(),
-  ) {
-    for (const [folder, paths] of folders) {
-      this.byFolder.set(folder, [...paths].sort());
-    }
-  }
-
-  async readFile(path: string): Promise<string | undefined> {
-    return this.files.get(path);
-  }
-
-  async listFiles(prefix = ''): Promise<string[]> {
-    const folder = prefix.replace(/\/+$/, '');
-    const indexed = this.byFolder.get(folder);
-    if (indexed) return indexed;
-    const start = folder ? `${folder}/` : '';
-    return [...this.files.keys()]
-      .filter(p => p.startsWith(start) || p === folder)
-      .sort();
-  }
-
-  async writeFile(): Promise<void> {
-    throw new Error('the index view is read-only');
-  }
-}
 
 function groupSkipped(
   skipped: SkippedFile[],
@@ -126,16 +93,24 @@ export async function parsePoolFiles(
   return out;
 }
 
+/** What the index keeps of one workload folder. */
+export interface ParsedWorkloadFolder {
+  /** Its GPU workloads, as the planner reads them. */
+  workloads: WorkloadState[];
+  /** Every workload object, GPU or not, as deployed (existing workloads a request can name). */
+  objects: RepositoryWorkload[];
+  skipped: SkippedFile[];
+}
+
 /**
- * The GPU workloads of some workload folders (folder -> its files), read
- * together so a patch meets its base, and returned per folder.
+ * The GPU workloads and the workload objects of some workload folders
+ * (folder -> its files), read together so a patch meets its base, and
+ * returned per folder.
  */
 export async function parseWorkloadFolders(
   ctx: ParseContext,
   folders: Map<string, Map<string, string>>,
-): Promise<
-  Map<string, { workloads: WorkloadState[]; skipped: SkippedFile[] }>
-> {
+): Promise<Map<string, ParsedWorkloadFolder>> {
   const files = new Map<string, string>();
   const folderOf = new Map<string, string>();
   const listing = new Map<string, string[]>();
@@ -153,12 +128,13 @@ export async function parseWorkloadFolders(
     { catalog: ctx.catalog, workloadDirs: [...folders.keys()] },
   );
   const skipped = groupSkipped(state.skipped, p => folderOf.get(p));
-  const out = new Map<
-    string,
-    { workloads: WorkloadState[]; skipped: SkippedFile[] }
-  >();
-  for (const folder of folders.keys()) {
-    out.set(folder, { workloads: [], skipped: skipped.get(folder) ?? [] });
+  const out = new Map<string, ParsedWorkloadFolder>();
+  for (const [folder, folderFiles] of folders) {
+    out.set(folder, {
+      workloads: [],
+      objects: await readWorkloadObjects(ctx.layout, folderFiles),
+      skipped: skipped.get(folder) ?? [],
+    });
   }
   for (const workload of state.workloads) {
     const folder = folderOf.get(workload.path);

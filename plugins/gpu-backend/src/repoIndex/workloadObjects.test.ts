@@ -1,0 +1,193 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { resolveLayout } from '@gpu-gitops/plugin-gpu-node';
+import { PLATFORM_FIXTURE_REPO } from '../__testUtils__/fixtureRemote';
+import { readWorkloadObjects } from './workloadObjects';
+
+const layout = resolveLayout(undefined);
+
+/** Every file of a fixture folder, by repository path. */
+async function folderFiles(
+  folder: string,
+  changes: Record<string, string> = {},
+): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (rel: string) => {
+    const entries = await fs.readdir(path.join(PLATFORM_FIXTURE_REPO, rel), {
+      withFileTypes: true,
+    });
+    for (const entry of entries) {
+      const child = `${rel}/${entry.name}`;
+      if (entry.isDirectory()) await walk(child);
+      else {
+        files.set(
+          child,
+          await fs.readFile(path.join(PLATFORM_FIXTURE_REPO, child), 'utf8'),
+        );
+      }
+    }
+  };
+  await walk(folder);
+  for (const [file, text] of Object.entries(changes)) files.set(file, text);
+  return files;
+}
+
+describe('readWorkloadObjects', () => {
+  it('reads a Kustomize base once per overlay: its namespace, and the replicas its patches leave', async () => {
+    const objects = await readWorkloadObjects(
+      layout,
+      await folderFiles('apps/ml/recommender'),
+    );
+    expect(objects).toEqual([
+      {
+        kind: 'Deployment',
+        name: 'recommender',
+        namespace: 'ml',
+        path: 'apps/ml/recommender/base/deployment.yaml',
+        containers: ['api', 'metrics-exporter'],
+        // overlays/prod-eu/replicas.yaml patches the base's 1.
+        replicas: 3,
+        overlay: 'apps/ml/recommender/overlays/prod-eu',
+      },
+      {
+        kind: 'Deployment',
+        name: 'recommender',
+        namespace: 'ml-staging',
+        path: 'apps/ml/recommender/base/deployment.yaml',
+        containers: ['api', 'metrics-exporter'],
+        replicas: 1,
+        overlay: 'apps/ml/recommender/overlays/staging',
+      },
+    ]);
+  });
+
+  it('reads StatefulSets, Jobs (parallelism) and CronJobs (parallelism, default 1)', async () => {
+    expect(
+      await readWorkloadObjects(layout, await folderFiles('apps/ml/vector-db')),
+    ).toEqual([
+      expect.objectContaining({
+        kind: 'StatefulSet',
+        name: 'vector-db',
+        namespace: 'ml',
+        containers: ['db', 'backup-agent'],
+        replicas: 2,
+        overlay: 'apps/ml/vector-db',
+      }),
+    ]);
+    expect(
+      await readWorkloadObjects(
+        layout,
+        await folderFiles('apps/batch/train-nightly'),
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        kind: 'Job',
+        name: 'train-nightly',
+        namespace: 'batch',
+        containers: ['trainer'],
+        replicas: 2,
+      }),
+    ]);
+    expect(
+      await readWorkloadObjects(
+        layout,
+        await folderFiles('apps/batch/embeddings-refresh'),
+      ),
+    ).toEqual([
+      expect.objectContaining({
+        kind: 'CronJob',
+        name: 'embeddings-refresh',
+        namespace: 'batch',
+        containers: ['embed'],
+        replicas: 1,
+      }),
+    ]);
+  });
+
+  it('takes a plain manifest as written: its own namespace, no overlay', async () => {
+    expect(
+      await readWorkloadObjects(
+        layout,
+        await folderFiles('apps/tools/notebook'),
+      ),
+    ).toEqual([
+      {
+        kind: 'Deployment',
+        name: 'notebook',
+        namespace: 'tools',
+        path: 'apps/tools/notebook/deployment.yaml',
+        containers: ['jupyter'],
+        replicas: 1,
+      },
+    ]);
+  });
+
+  it("applies an overlay's strategic-merge patch (a sidecar), then its replicas field", async () => {
+    const objects = await readWorkloadObjects(
+      layout,
+      await folderFiles('apps/ml/recommender', {
+        'apps/ml/recommender/overlays/staging/kustomization.yaml': [
+          'namespace: ml-staging',
+          'resources: [../../base]',
+          'patches: [{ path: tracing.yaml }]',
+          'replicas: [{ name: recommender, count: 5 }]',
+          '',
+        ].join('\n'),
+        'apps/ml/recommender/overlays/staging/tracing.yaml': [
+          'apiVersion: apps/v1',
+          'kind: Deployment',
+          'metadata: { name: recommender }',
+          'spec:',
+          '  replicas: 2',
+          '  template:',
+          '    spec:',
+          '      containers: [{ name: otel-agent, image: otel/agent:1 }]',
+          '',
+        ].join('\n'),
+      }),
+    );
+    // What `kustomize build` (4.5.4) of that overlay yields: the sidecar
+    // added (kustomize puts it first; the order is not a choice), and 5
+    // replicas: the replicas field runs after the patch that says 2.
+    const staging = objects.find(o => o.namespace === 'ml-staging')!;
+    expect([...staging.containers].sort()).toEqual([
+      'api',
+      'metrics-exporter',
+      'otel-agent',
+    ]);
+    expect(staging.replicas).toBe(5);
+  });
+
+  it('takes the namespace from the layout when nothing else says it, and skips non-workloads', async () => {
+    const objects = await readWorkloadObjects(
+      layout,
+      new Map([
+        [
+          'apps/web/storefront/deployment.yaml',
+          [
+            'apiVersion: apps/v1',
+            'kind: Deployment',
+            'metadata: { name: storefront }',
+            'spec: { template: { spec: { containers: [{ name: web }] } } }',
+            '---',
+            'apiVersion: apps/v1',
+            'kind: DaemonSet',
+            'metadata: { name: log-shipper }',
+            '',
+          ].join('\n'),
+        ],
+        ['apps/web/storefront/broken.yaml', 'kind: Job\nmetadata: {'],
+      ]),
+    );
+    expect(objects).toEqual([
+      {
+        kind: 'Deployment',
+        name: 'storefront',
+        namespace: 'web',
+        path: 'apps/web/storefront/deployment.yaml',
+        containers: ['web'],
+        replicas: 1,
+      },
+    ]);
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * Every Deployment, StatefulSet, Job and CronJob of one workload folder, GPU
+ * or not, as it is deployed: once per kustomization of the folder that
+ * deploys it, with that kustomization's namespace and the replica count its
+ * patches leave. What the scaffolder form offers as existing workloads
+ * (their containers) and what the plan preview compares the requested
+ * replicas with.
+ *
+ * A reading of the folder, not a `kustomize build`: the actions build with
+ * the real kustomize when they run and stay the authority. Read here, as
+ * kustomize applies them (kustomize api/krusty, v5): `resources` and
+ * `bases`/`components` between the folder's kustomizations, `namespace:`
+ * (the outermost kustomization that sets one wins), strategic-merge patch
+ * files that name their target (a kustomization's patches after those of the
+ * kustomizations it includes), and the `replicas:` field. Kustomizations
+ * outside the folder, inline and JSON 6902 patches and name prefixes are not.
+ */
+import { parseAllDocuments } from 'yaml';
+import {
+  isWorkloadKind,
+  readPlainYamlDocuments,
+  strategicMerge,
+  viewWorkload,
+  type RepositoryWorkload,
+  type WorkloadKind,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  matchLayoutValues,
+  readKustomizations,
+  type KustomizationIndex,
+  type ResolvedRepoLayout,
+} from '@gpu-gitops/plugin-gpu-node';
+import { compareText } from '../compareText';
+import { FilesView } from './FilesView';
+
+/** A file can hold a workload only if it says so: most are skipped unparsed. */
+const MENTIONS_WORKLOAD_KIND =
+  /\bkind:\s*['"]?(?:Deployment|StatefulSet|Job|CronJob)\b/;
+
+/**
+ * Kinds kustomize's `replicas:` field sets (kustomize
+ * api/internal/konfig/builtinpluginconsts/replicas.go, v5): not Jobs.
+ */
+const REPLICAS_FIELD_KINDS: readonly WorkloadKind[] = [
+  'Deployment',
+  'StatefulSet',
+];
+
+interface WorkloadDocument {
+  path: string;
+  kind: WorkloadKind;
+  name: string;
+  object: Record<string, unknown>;
+}
+
+/**
+ * The documents of a YAML file as data (the fast reader, else `yaml`). A file
+ * that does not parse yields nothing: the GPU reader of the same folder
+ * already reports it as skipped.
+ */
+function readDocuments(text: string): unknown[] {
+  const plain = readPlainYamlDocuments(text);
+  if (plain) return plain;
+  try {
+    return parseAllDocuments(text).flatMap(doc =>
+      doc.errors.length > 0 ? [] : [doc.toJS({ maxAliasCount: 100 })],
+    );
+  } catch {
+    return [];
+  }
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function workloadDocuments(files: Map<string, string>): WorkloadDocument[] {
+  const out: WorkloadDocument[] = [];
+  for (const [path, text] of files) {
+    if (!MENTIONS_WORKLOAD_KIND.test(text)) continue;
+    for (const value of readDocuments(text)) {
+      const object = record(value);
+      const name = record(object?.metadata)?.name;
+      if (!object || !isWorkloadKind(object.kind) || typeof name !== 'string') {
+        continue;
+      }
+      out.push({ path, kind: object.kind, name, object });
+    }
+  }
+  return out;
+}
+
+/** Every chain of the folder's kustomizations `[root, …, includer]` whose last one lists `file` in its resources. */
+function chainsIncluding(index: KustomizationIndex, file: string): string[][] {
+  const chains: string[][] = [];
+  const walk = (folder: string, above: string[]) => {
+    const kustomization = index.byFolder.get(folder);
+    if (!kustomization) return;
+    const chain = [...above, folder];
+    if (kustomization.files.includes(file)) chains.push(chain);
+    for (const child of kustomization.folders) {
+      // A cycle: kustomize refuses it; do not walk it forever.
+      if (!chain.includes(child)) walk(child, chain);
+    }
+  };
+  for (const root of index.roots) walk(root, []);
+  return chains;
+}
+
+/** The `replicas:` entries of a kustomization: name -> count. */
+function replicasField(kustomization: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  const entries = record(kustomization)?.replicas;
+  for (const entry of Array.isArray(entries) ? entries : []) {
+    const { name, count } = record(entry) ?? {};
+    if (typeof name === 'string' && typeof count === 'number') {
+      out.set(name, count);
+    }
+  }
+  return out;
+}
+
+/**
+ * The workload objects of one workload folder (`files`: path -> text of
+ * every file of the folder), sorted by namespace, kind, name and overlay.
+ */
+export async function readWorkloadObjects(
+  layout: ResolvedRepoLayout,
+  files: Map<string, string>,
+): Promise<RepositoryWorkload[]> {
+  const documents = workloadDocuments(files);
+  if (documents.length === 0) return [];
+  const index = await readKustomizations(new FilesView(files));
+  const patchFiles = new Set(
+    [...index.byFolder.values()].flatMap(k => k.patches),
+  );
+  const kustomizationValue = (folder: string): unknown => {
+    const file = index.byFolder.get(folder)?.file;
+    const text = file === undefined ? undefined : files.get(file);
+    return text === undefined ? undefined : readDocuments(text)[0];
+  };
+  /** The object as the kustomizations of `chain` leave it, innermost first. */
+  const deployed = (document: WorkloadDocument, chain: string[]) => {
+    let object: unknown = document.object;
+    for (const folder of [...chain].reverse()) {
+      for (const patchFile of index.byFolder.get(folder)!.patches) {
+        for (const patch of documents) {
+          if (
+            patch.path === patchFile &&
+            patch.kind === document.kind &&
+            patch.name === document.name
+          ) {
+            object = strategicMerge(object, patch.object);
+          }
+        }
+      }
+      const count = replicasField(kustomizationValue(folder)).get(
+        document.name,
+      );
+      if (count !== undefined && REPLICAS_FIELD_KINDS.includes(document.kind)) {
+        object = strategicMerge(object, { spec: { replicas: count } });
+      }
+    }
+    return viewWorkload(document.kind, object);
+  };
+
+  const out: RepositoryWorkload[] = [];
+  for (const document of documents) {
+    // A patch names its target but is not another copy of it.
+    if (patchFiles.has(document.path)) continue;
+    const own = record(document.object.metadata)?.namespace;
+    const namespace =
+      (typeof own === 'string' ? own : undefined) ??
+      matchLayoutValues(layout, 'workloadDir', {}, document.path, {
+        folder: true,
+      })?.namespace ??
+      'default';
+    const entry = (
+      view: ReturnType<typeof viewWorkload>,
+      deployedTo: string,
+      overlay?: string,
+    ): RepositoryWorkload => ({
+      kind: document.kind,
+      name: document.name,
+      namespace: deployedTo,
+      path: document.path,
+      containers: view.containers.map(c => c.name),
+      replicas: view.replicas,
+      ...(overlay !== undefined ? { overlay } : {}),
+    });
+    const chains = chainsIncluding(index, document.path);
+    if (chains.length === 0) {
+      // No kustomization of the folder includes it: applied as written.
+      out.push(entry(viewWorkload(document.kind, document.object), namespace));
+      continue;
+    }
+    for (const chain of chains) {
+      const chainNamespace = chain
+        .map(folder => index.byFolder.get(folder)!.namespace)
+        .find(n => n !== undefined);
+      out.push(
+        entry(deployed(document, chain), chainNamespace ?? namespace, chain[0]),
+      );
+    }
+  }
+  // Two ways to one overlay (kustomize refuses the duplicate): listed once.
+  const unique = [...new Map(out.map(w => [JSON.stringify(w), w])).values()];
+  return unique.sort(
+    (a, b) =>
+      compareText(a.namespace, b.namespace) ||
+      compareText(a.kind, b.kind) ||
+      compareText(a.name, b.name) ||
+      compareText(a.overlay ?? '', b.overlay ?? '') ||
+      compareText(a.path, b.path),
+  );
+}
