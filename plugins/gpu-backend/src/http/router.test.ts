@@ -20,7 +20,10 @@ import {
   DirectorySource,
   fixtureDirectory,
 } from '../__testUtils__/directorySource';
-import { FIXTURE_REPO } from '../__testUtils__/fixtureRemote';
+import {
+  FIXTURE_REPO,
+  PLATFORM_FIXTURE_REPO,
+} from '../__testUtils__/fixtureRemote';
 import { permissionedCatalog } from '../__testUtils__/permissionedCatalog';
 import { RepoIndex } from '../repoIndex/RepoIndex';
 import { createRouter } from './router';
@@ -308,5 +311,195 @@ describe('gpu router without a stored request', () => {
       }),
     );
     expect(allocation.owner).toBeUndefined();
+  });
+});
+
+describe('gpu router on a platform repository: existing workloads', () => {
+  const prodEu = [resolveClusterProfile({ name: 'prod-eu' })];
+  let app: express.Express;
+
+  beforeAll(async () => {
+    const dir = await fixtureDirectory({}, PLATFORM_FIXTURE_REPO);
+    dirs.push(dir);
+    const index = new RepoIndex(
+      { clusters: prodEu, defaultCluster: 'prod-eu', catalog: builtinCatalog },
+      new DirectorySource(dir),
+    );
+    await index.refresh();
+    const router = await createRouter({
+      httpAuth: mockServices.httpAuth(),
+      catalog,
+      snapshot: () => index.snapshot(),
+      queries: new AllocationQueries(builtinCatalog),
+      gpuCatalog: builtinCatalog,
+      clusters: prodEu,
+      defaultCluster: 'prod-eu',
+    });
+    app = express().use(router).use(mockErrorHandler());
+  });
+
+  /** A request for GPUs on an existing workload of the fixture. */
+  const existingRequest = (
+    existing: Record<string, string>,
+    namespace = 'ml',
+    replicas = 2,
+  ) => ({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name: existing.name, namespace },
+    spec: {
+      owner: 'group:default/ml-platform',
+      gpu: { model: 'l4', sharing: 'exclusive', replicas, vramGiB: 16 },
+      workload: { existing },
+      capacityTypes: ['on-demand'],
+    },
+  });
+
+  it('refuses /workloads without credentials', async () => {
+    const res = await request(app)
+      .get('/workloads')
+      .query({ namespace: 'ml', name: 'recommender' })
+      .set('Authorization', mockCredentials.none.header());
+    expect(res.status).toBe(401);
+  });
+
+  it('lists the workloads of a name in a namespace with their containers and replicas, for users and services', async () => {
+    for (const credentials of [
+      mockCredentials.user.header(),
+      mockCredentials.service.header(),
+    ]) {
+      const res = await request(app)
+        .get('/workloads')
+        .query({ namespace: 'ml', name: 'recommender' })
+        .set('Authorization', credentials);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        workloads: [
+          {
+            kind: 'Deployment',
+            name: 'recommender',
+            namespace: 'ml',
+            path: 'apps/ml/recommender/base/deployment.yaml',
+            containers: ['api', 'metrics-exporter'],
+            replicas: 3,
+            overlay: 'apps/ml/recommender/overlays/prod-eu',
+          },
+        ],
+        kinds: ['Deployment', 'StatefulSet', 'Job', 'CronJob'],
+        revision: expect.any(String),
+      });
+    }
+    const job = await request(app)
+      .get('/workloads')
+      .query({ namespace: 'batch', name: 'train-nightly', kind: 'Job' });
+    expect(job.body.workloads).toEqual([
+      expect.objectContaining({ containers: ['trainer'], replicas: 2 }),
+    ]);
+    // Without a namespace: every namespace that runs it.
+    const everywhere = await request(app)
+      .get('/workloads')
+      .query({ name: 'recommender' });
+    expect(
+      everywhere.body.workloads.map((w: { namespace: string }) => w.namespace),
+    ).toEqual(['ml', 'ml-staging']);
+  });
+
+  it('answers an empty list for a workload the repository does not hold, or not of that kind', async () => {
+    for (const query of [
+      { namespace: 'ml', name: 'nope' },
+      { namespace: 'web', name: 'recommender' },
+      { namespace: 'ml', name: 'vector-db', kind: 'Deployment' },
+    ]) {
+      const res = await request(app).get('/workloads').query(query);
+      expect(res.status).toBe(200);
+      expect(res.body.workloads).toEqual([]);
+    }
+    expect((await request(app).get('/workloads')).status).toBe(400);
+    expect(
+      (
+        await request(app)
+          .get('/workloads')
+          .query({ name: 'recommender', kind: 'DaemonSet' })
+      ).status,
+    ).toBe(400);
+  });
+
+  it('refuses to preview an existing workload with several containers and none named, like the actions', async () => {
+    const res = await request(app)
+      .post('/plan')
+      .send(existingRequest({ kind: 'StatefulSet', name: 'vector-db' }));
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toEqual([
+      {
+        path: 'spec.workload.existing.container',
+        rule: 'container-required',
+        message:
+          'StatefulSet "vector-db" has 2 containers (db, backup-agent): name the one that gets the GPU',
+      },
+    ]);
+    const unknown = await request(app)
+      .post('/plan')
+      .send(
+        existingRequest({
+          kind: 'Deployment',
+          name: 'recommender',
+          container: 'web',
+        }),
+      );
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.issues[0]).toEqual(
+      expect.objectContaining({
+        path: 'spec.workload.existing.container',
+        rule: 'container-not-found',
+      }),
+    );
+  });
+
+  it('previews an existing workload with its replicas now and the GPU container', async () => {
+    const res = await request(app)
+      .post('/plan')
+      .send(
+        existingRequest({
+          kind: 'Deployment',
+          name: 'recommender',
+          container: 'api',
+        }),
+      );
+    expect(res.status).toBe(200);
+    expect(res.body.existing).toEqual({
+      kind: 'Deployment',
+      name: 'recommender',
+      namespace: 'ml',
+      path: 'apps/ml/recommender/base/deployment.yaml',
+      containers: ['api', 'metrics-exporter'],
+      replicas: 3,
+      overlay: 'apps/ml/recommender/overlays/prod-eu',
+      gpuContainer: 'api',
+    });
+    expect(res.body.summary).toContain(
+      '- Existing Deployment recommender: 3 replicas now → 2 requested (containers: api, metrics-exporter; GPU to api)',
+    );
+
+    // One container: it gets the GPU without being named.
+    const job = await request(app)
+      .post('/plan')
+      .send(
+        existingRequest({ kind: 'Job', name: 'train-nightly' }, 'batch', 2),
+      );
+    expect(job.status).toBe(200);
+    expect(job.body.existing).toEqual(
+      expect.objectContaining({ replicas: 2, gpuContainer: 'trainer' }),
+    );
+    expect(job.body.summary).toContain(
+      '- Existing Job train-nightly: parallelism 2 now (containers: trainer; GPU to trainer)',
+    );
+
+    // Not in the repository's workload folders: planned without it.
+    const elsewhere = await request(app)
+      .post('/plan')
+      .send(existingRequest({ kind: 'Deployment', name: 'nope' }));
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.existing).toBeUndefined();
+    expect(elsewhere.body.summary).not.toContain('Existing');
   });
 });

@@ -4,9 +4,12 @@
  *   GET  /allocation?entityRef=...     AllocationResponse of one catalog entity
  *   GET  /pools[?cluster=]             PoolsResponse
  *   GET  /pools/:name[?cluster=]       PoolSummary
+ *   GET  /workloads?name=[&namespace=][&kind=]
+ *                                      WorkloadsResponse: the repository's workload objects of that name
  *   POST /plan[?cluster=]              PlanPreviewResponse for a GpuRequest body
- * Every route but /health needs user or service credentials; workloads are
- * shown only when the caller may read their catalog entity.
+ * Every route but /health needs user or service credentials; GPU workloads
+ * are shown only when the caller may read their catalog entity (/workloads
+ * lists what the repository holds, for the form that names one).
  */
 import express from 'express';
 import Router from 'express-promise-router';
@@ -19,19 +22,24 @@ import { InputError, NotFoundError } from '@backstage/errors';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import {
+  chooseContainer,
   formatPlanText,
   isGpuInputError,
+  isWorkloadKind,
   parseGpuRequest,
   plan,
   planToJson,
+  WORKLOAD_KINDS,
   type AllocationResponse,
   type ClusterProfile,
   type GpuCatalog,
   type PlanPreviewResponse,
   type PoolSummary,
   type PoolsResponse,
+  type WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { AllocationQueries } from '../allocation/AllocationQueries';
+import { findExistingWorkload } from '../allocation/findExistingWorkload';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
 import type { IndexSnapshot } from '../repoIndex/RepoIndex';
 import {
@@ -193,17 +201,73 @@ export async function createRouter(
     res.json(visible);
   });
 
+  router.get('/workloads', async (req, res) => {
+    await credentialsOf(req);
+    const text = (key: string) => {
+      const value = req.query[key];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    };
+    const name = text('name');
+    if (!name) throw new InputError('query parameter name is required');
+    const namespace = text('namespace');
+    const kind = text('kind');
+    if (kind !== undefined && !isWorkloadKind(kind)) {
+      throw new InputError(
+        `kind must be one of ${WORKLOAD_KINDS.join(', ')}; got "${kind}"`,
+      );
+    }
+    const snapshot = options.snapshot();
+    const body: WorkloadsResponse = {
+      workloads: (snapshot.workloadObjectsByName.get(name) ?? []).filter(
+        w =>
+          (namespace === undefined || w.namespace === namespace) &&
+          (kind === undefined || w.kind === kind),
+      ),
+      kinds: [...WORKLOAD_KINDS],
+    };
+    if (snapshot.revision) body.revision = snapshot.revision;
+    res.json(body);
+  });
+
   router.post('/plan', async (req, res) => {
     await credentialsOf(req);
     const cluster = clusterOf(req.query.cluster);
-    const state = options.snapshot().clusters.get(cluster.name)?.repoState;
+    const snapshot = options.snapshot();
+    const state = snapshot.clusters.get(cluster.name)?.repoState;
     try {
       const request = parseGpuRequest(req.body);
+      const named = request.spec.workload.existing;
+      const found = named
+        ? findExistingWorkload(
+            snapshot,
+            { ...named, namespace: request.metadata.namespace },
+            cluster.name,
+          )
+        : undefined;
+      // Refused as the actions refuse it: several containers and none named.
+      const existing = found && {
+        ...found,
+        gpuContainer: chooseContainer(
+          { ...found, containers: found.containers.map(name => ({ name })) },
+          named?.container,
+        ),
+      };
       const planned = plan(request, options.gpuCatalog, cluster, state);
       const body: PlanPreviewResponse = {
         plan: planToJson(planned),
-        summary: formatPlanText(planned),
+        summary: formatPlanText(
+          planned,
+          existing
+            ? {
+                existing: {
+                  workload: existing,
+                  gpuContainer: existing.gpuContainer,
+                },
+              }
+            : {},
+        ),
       };
+      if (existing) body.existing = existing;
       res.json(body);
     } catch (error) {
       if (!isGpuInputError(error)) throw error;
