@@ -7,6 +7,7 @@ import { useLocation } from 'react-router-dom';
 import { GpuAllocationCard } from '../src/components/GpuAllocationCard';
 import { GpuPoolsContent } from '../src/components/GpuPoolsContent';
 import { GpuRequestPicker } from '../src/scaffolder/GpuRequestPicker';
+import { GpuWorkloadContainerPicker } from '../src/scaffolder/GpuWorkloadContainerPicker';
 import type { GpuRequestPickerValue } from '../src/scaffolder/previewRequest';
 
 /** A stand-in for a catalog entity: the card only needs its ref. */
@@ -25,7 +26,9 @@ function entityFor(ref: string): Entity {
 /**
  * The dev app's page (no catalog needed): `/gpu-dev?entity=component:default/a&entity=...`
  * shows the allocation card of each entity; `&view=tab` shows the GPU tab of
- * the first one instead; `?view=picker` shows the scaffolder field alone.
+ * the first one instead; `?view=picker` shows the scaffolder field alone;
+ * `?view=containers&namespace=ml&kind=Deployment&name=recommender` the
+ * container picker of that existing workload, with the GPU picker's preview.
  */
 export function DevEntitiesPage() {
   const params = new URLSearchParams(useLocation().search);
@@ -39,6 +42,7 @@ export function DevEntitiesPage() {
       <Header title="GPU plugin" subtitle="dev app" />
       <Content>
         {view === 'picker' && <PickerAlone />}
+        {view === 'containers' && <ContainerPickerAlone params={params} />}
         {view === 'tab' && (
           <EntityProvider entity={entities[0]}>
             <GpuPoolsContent />
@@ -74,4 +78,53 @@ function PickerAlone() {
     readonly: false,
   };
   return <GpuRequestPicker {...props} />;
+}
+
+/**
+ * The GpuWorkloadContainerPicker for the workload the URL names, and the
+ * GpuRequestPicker beside it previewing the request for that workload (as
+ * the gpu-workload template's Workload and GPU steps do).
+ */
+function ContainerPickerAlone(props: { params: URLSearchParams }) {
+  const { params } = props;
+  const [container, setContainer] = useState<string | undefined>();
+  const [gpu, setGpu] = useState<GpuRequestPickerValue | undefined>();
+  const formData = {
+    name: params.get('name') ?? 'recommender',
+    namespace: params.get('namespace') ?? 'ml',
+    workloadType: 'existing',
+    existingKind: params.get('kind') ?? 'Deployment',
+    existingName: params.get('name') ?? 'recommender',
+    existingContainer: container,
+  };
+  const common = {
+    rawErrors: [],
+    formContext: { formData },
+    disabled: false,
+    readonly: false,
+  };
+  const containerProps: any = {
+    ...common,
+    formData: container,
+    onChange: setContainer,
+    uiSchema: {},
+    schema: { title: 'Container', type: 'string' },
+    idSchema: { $id: 'root_existingContainer' },
+    name: 'existingContainer',
+  };
+  const gpuProps: any = {
+    ...common,
+    formData: gpu,
+    onChange: setGpu,
+    uiSchema: {},
+    schema: { title: 'GPU', type: 'object' },
+    idSchema: { $id: 'root_gpu' },
+    name: 'gpu',
+  };
+  return (
+    <>
+      <GpuWorkloadContainerPicker {...containerProps} />
+      <GpuRequestPicker {...gpuProps} />
+    </>
+  );
 }

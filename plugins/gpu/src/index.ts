@@ -13,10 +13,18 @@ export {
 export { gpuApiRef, GpuClient, GpuPlanRejectedError } from './api';
 export type { GpuApi } from './api';
 export { GPU_TEMPLATE_PATH } from './components/GpuAllocationCard';
-export { GpuRequestPickerFieldExtension } from './scaffolder/extensions';
+export {
+  GpuRequestPickerFieldExtension,
+  GpuWorkloadContainerPickerFieldExtension,
+} from './scaffolder/extensions';
 export {
   GpuRequestPicker,
   validateGpuRequestPicker,
 } from './scaffolder/GpuRequestPicker';
 export type { GpuRequestPickerUiOptions } from './scaffolder/GpuRequestPicker';
+export {
+  GpuWorkloadContainerPicker,
+  validateGpuWorkloadContainerPicker,
+} from './scaffolder/GpuWorkloadContainerPicker';
+export type { GpuWorkloadContainerPickerUiOptions } from './scaffolder/GpuWorkloadContainerPicker';
 export type { GpuRequestPickerValue } from './scaffolder/previewRequest';

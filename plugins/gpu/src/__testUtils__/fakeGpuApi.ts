@@ -7,6 +7,7 @@ export function fakeGpuApi(overrides: Partial<GpuApi>): GpuApi {
     getAllocation: unexpected,
     getPools: unexpected,
     getPool: unexpected,
+    getWorkloads: unexpected,
     previewPlan: unexpected,
     ...overrides,
   };

@@ -19,8 +19,26 @@ export const gpuRequestPickerFormField = FormFieldBlueprint.make({
   },
 });
 
-/** Adds the GpuRequestPicker field to the scaffolder plugin (install beside `@gpu-gitops/plugin-gpu/alpha`). */
+/** The `GpuWorkloadContainerPicker` scaffolder field for the new frontend system. */
+export const gpuWorkloadContainerPickerFormField = FormFieldBlueprint.make({
+  name: 'gpu-workload-container-picker',
+  params: {
+    field: () =>
+      import('../scaffolder/GpuWorkloadContainerPicker').then(m =>
+        createFormField({
+          name: 'GpuWorkloadContainerPicker',
+          component: m.GpuWorkloadContainerPicker,
+          validation: m.validateGpuWorkloadContainerPicker,
+        }),
+      ),
+  },
+});
+
+/**
+ * Adds the GpuRequestPicker and GpuWorkloadContainerPicker fields to the
+ * scaffolder plugin (install beside `@gpu-gitops/plugin-gpu/alpha`).
+ */
 export const gpuScaffolderFieldsModule = createFrontendModule({
   pluginId: 'scaffolder',
-  extensions: [gpuRequestPickerFormField],
+  extensions: [gpuRequestPickerFormField, gpuWorkloadContainerPickerFormField],
 });

@@ -11,5 +11,6 @@ export {
 } from './plugin';
 export {
   gpuRequestPickerFormField,
+  gpuWorkloadContainerPickerFormField,
   gpuScaffolderFieldsModule,
 } from './formField';

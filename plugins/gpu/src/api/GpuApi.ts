@@ -5,6 +5,8 @@ import type {
   PlanPreviewResponse,
   PoolSummary,
   PoolsResponse,
+  WorkloadKind,
+  WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 
 /**
@@ -18,6 +20,16 @@ export interface GpuApi {
   getPools(options?: { cluster?: string }): Promise<PoolsResponse>;
   /** One pool by name. */
   getPool(name: string): Promise<PoolSummary>;
+  /**
+   * The GitOps repository's workloads of a name (Deployment, StatefulSet, Job,
+   * CronJob; GPU or not) with their containers and replicas: an empty list
+   * when the repository holds none.
+   */
+  getWorkloads(query: {
+    name: string;
+    namespace?: string;
+    kind?: WorkloadKind;
+  }): Promise<WorkloadsResponse>;
   /**
    * A dry-run plan of a request against the current repository. Rejects with
    * `GpuPlanRejectedError` (the issues name field and rule) when the request

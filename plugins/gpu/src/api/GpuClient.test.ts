@@ -66,6 +66,23 @@ describe('GpuClient', () => {
     );
   });
 
+  it('asks for the workloads of a name, with the namespace and kind given', async () => {
+    const body = { workloads: [], kinds: ['Deployment'] };
+    const { client, calls } = fakeBackend(json(200, body), json(200, body));
+    await expect(
+      client.getWorkloads({
+        namespace: 'ml',
+        name: 'recommender api',
+        kind: 'Deployment',
+      }),
+    ).resolves.toEqual(body);
+    await client.getWorkloads({ name: 'vector-db' });
+    expect(calls.map(c => c.url)).toEqual([
+      'http://127.0.0.1:7007/api/gpu/workloads?name=recommender+api&namespace=ml&kind=Deployment',
+      'http://127.0.0.1:7007/api/gpu/workloads?name=vector-db',
+    ]);
+  });
+
   it('lists pools and reads one pool by its encoded name', async () => {
     const { client, calls } = fakeBackend(
       json(200, { pools: [] }),

@@ -6,6 +6,8 @@ import type {
   PlanPreviewResponse,
   PoolSummary,
   PoolsResponse,
+  WorkloadKind,
+  WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { GpuApi } from './GpuApi';
 import { GpuPlanRejectedError } from './GpuPlanRejectedError';
@@ -36,6 +38,17 @@ export class GpuClient implements GpuApi {
 
   getPool(name: string): Promise<PoolSummary> {
     return this.request(`/pools/${encodeURIComponent(name)}`);
+  }
+
+  getWorkloads(query: {
+    name: string;
+    namespace?: string;
+    kind?: WorkloadKind;
+  }): Promise<WorkloadsResponse> {
+    const params = new URLSearchParams({ name: query.name });
+    if (query.namespace) params.set('namespace', query.namespace);
+    if (query.kind) params.set('kind', query.kind);
+    return this.request(`/workloads?${params}`);
   }
 
   previewPlan(

@@ -1,9 +1,19 @@
 import { getComponentData } from '@backstage/core-plugin-api';
 import { createExtensionTester } from '@backstage/frontend-test-utils';
 import { FormFieldBlueprint } from '@backstage/plugin-scaffolder-react/alpha';
-import { gpuRequestPickerFormField } from '../alpha';
+import {
+  gpuRequestPickerFormField,
+  gpuWorkloadContainerPickerFormField,
+} from '../alpha';
 import { GpuRequestPicker, validateGpuRequestPicker } from './GpuRequestPicker';
-import { GpuRequestPickerFieldExtension } from './extensions';
+import {
+  GpuWorkloadContainerPicker,
+  validateGpuWorkloadContainerPicker,
+} from './GpuWorkloadContainerPicker';
+import {
+  GpuRequestPickerFieldExtension,
+  GpuWorkloadContainerPickerFieldExtension,
+} from './extensions';
 
 describe('GpuRequestPicker field extensions', () => {
   it('registers the picker as ui:field GpuRequestPicker in the legacy scaffolder', () => {
@@ -28,6 +38,28 @@ describe('GpuRequestPicker field extensions', () => {
       name: 'GpuRequestPicker',
       component: GpuRequestPicker,
       validation: validateGpuRequestPicker,
+    });
+  });
+
+  it('registers GpuWorkloadContainerPicker in both frontend systems', async () => {
+    expect(
+      getComponentData<any>(
+        <GpuWorkloadContainerPickerFieldExtension />,
+        'scaffolder.extensions.field.v1',
+      ),
+    ).toMatchObject({
+      name: 'GpuWorkloadContainerPicker',
+      component: GpuWorkloadContainerPicker,
+      validation: validateGpuWorkloadContainerPicker,
+    });
+    const loader = createExtensionTester(
+      gpuWorkloadContainerPickerFormField,
+    ).get(FormFieldBlueprint.dataRefs.formFieldLoader);
+    expect(await loader()).toMatchObject({
+      $$type: '@backstage/scaffolder/FormField',
+      name: 'GpuWorkloadContainerPicker',
+      component: GpuWorkloadContainerPicker,
+      validation: validateGpuWorkloadContainerPicker,
     });
   });
 });

@@ -5,6 +5,11 @@ import {
   validateGpuRequestPicker,
   type GpuRequestPickerUiOptions,
 } from './GpuRequestPicker';
+import {
+  GpuWorkloadContainerPicker,
+  validateGpuWorkloadContainerPicker,
+  type GpuWorkloadContainerPickerUiOptions,
+} from './GpuWorkloadContainerPicker';
 import type { GpuRequestPickerValue } from './previewRequest';
 
 /**
@@ -19,5 +24,18 @@ export const GpuRequestPickerFieldExtension = gpuPlugin.provide(
     name: 'GpuRequestPicker',
     component: GpuRequestPicker,
     validation: validateGpuRequestPicker,
+  }),
+);
+
+/**
+ * The `GpuWorkloadContainerPicker` field for the legacy scaffolder (the
+ * container of an existing workload that gets the GPU):
+ * `<ScaffolderFieldExtensions><GpuWorkloadContainerPickerFieldExtension /></ScaffolderFieldExtensions>`.
+ */
+export const GpuWorkloadContainerPickerFieldExtension = gpuPlugin.provide(
+  createScaffolderFieldExtension<string, GpuWorkloadContainerPickerUiOptions>({
+    name: 'GpuWorkloadContainerPicker',
+    component: GpuWorkloadContainerPicker,
+    validation: validateGpuWorkloadContainerPicker,
   }),
 );

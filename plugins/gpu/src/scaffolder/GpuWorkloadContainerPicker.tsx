@@ -1,0 +1,250 @@
+import { useApi, type ApiHolder } from '@backstage/core-plugin-api';
+import type { FieldExtensionComponentProps } from '@backstage/plugin-scaffolder-react';
+import {
+  formatReplicaCount,
+  type RepositoryWorkload,
+  type WorkloadKind,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  Box,
+  FormControl,
+  FormHelperText,
+  MenuItem,
+  TextField,
+  Typography,
+} from '@material-ui/core';
+import { useEffect, useState } from 'react';
+import useAsync from 'react-use/esm/useAsync';
+import useDebounce from 'react-use/esm/useDebounce';
+import { gpuApiRef, type GpuApi } from '../api/GpuApi';
+import {
+  containerChoiceProblem,
+  containerNames,
+  existingWorkloadOf,
+  type FormWorkloadRef,
+} from './existingWorkload';
+
+/** `ui:options` of the field. */
+export type GpuWorkloadContainerPickerUiOptions = {
+  /** Quiet time after the last keystroke in the workload name before the repository is asked (ms, default 500). */
+  debounceMs?: number;
+};
+
+/** What the repository holds under the form's workload name, in its namespace. */
+interface Lookup {
+  /** Workloads of the form's kind (one per overlay that deploys it there). */
+  matches: RepositoryWorkload[];
+  /** Workloads of that name and another kind. */
+  otherKinds: WorkloadKind[];
+  /** The kinds the repository index reads. */
+  kinds: WorkloadKind[];
+}
+
+async function lookUp(api: GpuApi, ref: FormWorkloadRef): Promise<Lookup> {
+  const { workloads, kinds } = await api.getWorkloads({
+    namespace: ref.namespace,
+    name: ref.name,
+  });
+  return {
+    matches: workloads.filter(w => w.kind === ref.kind),
+    otherKinds: [
+      ...new Set(workloads.filter(w => w.kind !== ref.kind).map(w => w.kind)),
+    ],
+    kinds,
+  };
+}
+
+/** "3 replicas now", or per overlay when several deploy it there. */
+function replicasNow(matches: RepositoryWorkload[]): string {
+  return matches
+    .map(
+      w =>
+        `${formatReplicaCount(w.kind, w.replicas)} now${
+          matches.length > 1 ? ` (${w.overlay ?? w.path})` : ''
+        }`,
+    )
+    .join('; ');
+}
+
+function notFoundText(ref: FormWorkloadRef, lookup: Lookup): string {
+  const where = `No ${ref.kind} "${ref.name}" in namespace "${ref.namespace}" in the GitOps repository.`;
+  const otherKinds =
+    lookup.otherKinds.length > 0
+      ? ` It holds a ${lookup.otherKinds.join(' and a ')} of that name: choose that kind.`
+      : '';
+  return `${where}${otherKinds} The repository index knows workloads of kind ${lookup.kinds.join(', ')} in its workload folders; if yours is elsewhere, type the container's name (the request checks it when it runs).`;
+}
+
+/**
+ * Scaffolder field: the container of an existing workload that gets the GPU,
+ * chosen among the containers the GitOps repository's workload has (read
+ * through the gpu backend's `GET /workloads` from the sibling form values
+ * `namespace`, `existingKind` and `existingName`), with the replicas it runs
+ * now. The only container is chosen by itself; a workload the repository
+ * index does not know takes a typed name.
+ */
+export function GpuWorkloadContainerPicker(
+  props: FieldExtensionComponentProps<
+    string,
+    GpuWorkloadContainerPickerUiOptions
+  >,
+) {
+  const { formData, onChange, uiSchema, rawErrors, formContext, schema } =
+    props;
+  const gpuApi = useApi(gpuApiRef);
+  const options = (uiSchema?.['ui:options'] ??
+    {}) as GpuWorkloadContainerPickerUiOptions;
+  const ref = existingWorkloadOf(
+    (formContext?.formData ?? {}) as Record<string, unknown>,
+  );
+  const refKey = ref ? JSON.stringify([ref.namespace, ref.kind, ref.name]) : '';
+  const [debouncedKey, setDebouncedKey] = useState(refKey);
+  useDebounce(() => setDebouncedKey(refKey), options.debounceMs ?? 500, [
+    refKey,
+  ]);
+  const lookup = useAsync(async () => {
+    if (!debouncedKey) return undefined;
+    const [namespace, kind, name] = JSON.parse(debouncedKey);
+    return lookUp(gpuApi, { namespace, kind, name });
+  }, [gpuApi, debouncedKey]);
+  const settled =
+    ref !== undefined && debouncedKey === refKey && !lookup.loading;
+  const found = settled && lookup.value && lookup.value.matches.length > 0;
+  const containers = found ? containerNames(lookup.value!.matches) : [];
+  const value = formData ?? '';
+
+  useEffect(() => {
+    // Stored from the start (even empty), so the form validates the choice.
+    if (formData === undefined) {
+      onChange('');
+      return;
+    }
+    if (containers.length === 1 && value !== containers[0]) {
+      onChange(containers[0]);
+    } else if (containers.length > 1 && value && !containers.includes(value)) {
+      // Chosen for another workload name: choose again.
+      onChange('');
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [formData, containers.join(',')]);
+
+  const problem =
+    found && ref
+      ? containerChoiceProblem(ref, lookup.value!.matches, value)
+      : undefined;
+  const label = schema?.title ?? 'Container that gets the GPU';
+  const freeText = (
+    <TextField
+      id="gpu-workload-container"
+      label={label}
+      value={value}
+      onChange={e => onChange(e.target.value)}
+      helperText="Optional when the workload has one container."
+    />
+  );
+
+  let body: JSX.Element;
+  if (!ref) {
+    body = (
+      <Typography variant="body2" color="textSecondary">
+        Name the existing workload first; its containers are read from the
+        GitOps repository.
+      </Typography>
+    );
+  } else if (!settled) {
+    body = (
+      <Typography variant="body2">
+        Reading {ref.kind} {ref.name} from the GitOps repository…
+      </Typography>
+    );
+  } else if (lookup.error) {
+    body = (
+      <>
+        <Typography variant="body2" color="error">
+          Could not read the workload from the GitOps repository:{' '}
+          {lookup.error.message}
+        </Typography>
+        {freeText}
+      </>
+    );
+  } else if (!found) {
+    body = (
+      <>
+        <Typography variant="body2" data-testid="gpu-workload-not-found">
+          {notFoundText(ref, lookup.value!)}
+        </Typography>
+        {freeText}
+      </>
+    );
+  } else {
+    body = (
+      <Box display="flex" alignItems="center" gridGap={16}>
+        <Box flex={1}>
+          <TextField
+            select
+            fullWidth
+            id="gpu-workload-container"
+            label={label}
+            required={containers.length > 1}
+            value={containers.includes(value) ? value : ''}
+            onChange={e => onChange(e.target.value as string)}
+          >
+            {containers.map(name => (
+              <MenuItem key={name} value={name}>
+                {name}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Box>
+        <Typography variant="body2" data-testid="gpu-workload-replicas">
+          {replicasNow(lookup.value!.matches)}
+        </Typography>
+      </Box>
+    );
+  }
+
+  return (
+    <FormControl fullWidth margin="normal" error={(rawErrors?.length ?? 0) > 0}>
+      {schema?.description && (
+        <Typography variant="body2" color="textSecondary">
+          {schema.description}
+        </Typography>
+      )}
+      {body}
+      {problem && (rawErrors?.length ?? 0) === 0 && (
+        <FormHelperText>{problem}</FormHelperText>
+      )}
+      {rawErrors?.map(e => (
+        <FormHelperText key={e}>{e}</FormHelperText>
+      ))}
+    </FormControl>
+  );
+}
+
+/**
+ * Field validation for the scaffolder: a workload the repository holds with
+ * several containers needs one chosen (and one it has), by the actions' own
+ * rule. Nothing is refused when the repository index does not know the
+ * workload or cannot be asked: the actions check again when they run.
+ */
+export async function validateGpuWorkloadContainerPicker(
+  value: string | undefined,
+  validation: { addError(message: string): void },
+  context: { apiHolder: ApiHolder; formData?: Record<string, unknown> },
+): Promise<void> {
+  const ref = existingWorkloadOf(context.formData ?? {});
+  const api = context.apiHolder.get(gpuApiRef);
+  if (!ref || !api) return;
+  let workloads: RepositoryWorkload[];
+  try {
+    ({ workloads } = await api.getWorkloads({
+      namespace: ref.namespace,
+      name: ref.name,
+      kind: ref.kind,
+    }));
+  } catch {
+    return;
+  }
+  const problem = containerChoiceProblem(ref, workloads, value);
+  if (problem) validation.addError(problem);
+}
