@@ -8,7 +8,11 @@ import { plannerBackedGpuApi } from '../__testUtils__/plannerBackedGpuApi';
 import { fakeGpuApi } from '../__testUtils__/fakeGpuApi';
 import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
 import { GpuRequestPicker, validateGpuRequestPicker } from './GpuRequestPicker';
-import type { GpuRequestPickerValue } from './previewRequest';
+import {
+  DEFAULT_PICKER_VALUE,
+  previewRequest,
+  type GpuRequestPickerValue,
+} from './previewRequest';
 
 /** Holds the field's value the way the scaffolder form does. */
 function Form(props: {
@@ -143,6 +147,66 @@ describe('GpuRequestPicker', () => {
         currency: 'USD',
       }).format(plan.cost.usdPerMonth),
     );
+  });
+
+  it("shows the existing workload's replicas now and the requested count, and sends the workload as the form names it", async () => {
+    const { api: planner, requests } = plannerBackedGpuApi();
+    // The backend's answer for test/fixtures/gitops-platform-repo's recommender.
+    const api = fakeGpuApi({
+      previewPlan: async (request, options) => ({
+        ...(await planner.previewPlan(request, options)),
+        existing: {
+          kind: 'Deployment',
+          name: 'recommender',
+          namespace: 'ml',
+          path: 'apps/ml/recommender/base/deployment.yaml',
+          containers: ['api', 'metrics-exporter'],
+          replicas: 3,
+          overlay: 'apps/ml/recommender/overlays/prod-eu',
+          gpuContainer: 'api',
+        },
+      }),
+    });
+    await renderPicker(api, {
+      initial: { model: 'l4', sharing: 'exclusive', replicas: 2, vramGiB: 8 },
+      formData: {
+        name: 'recommender',
+        namespace: 'ml',
+        workloadType: 'existing',
+        existingKind: 'Deployment',
+        existingName: 'recommender',
+        existingContainer: 'api',
+      },
+    });
+    const facts = await screen.findByLabelText('Plan preview');
+    expect(
+      within(facts).getByText(
+        'Existing Deployment recommender: 3 replicas now → 2 requested (containers: api, metrics-exporter; GPU to api)',
+      ),
+    ).toBeInTheDocument();
+    expect(requests[0].spec.workload).toEqual({
+      existing: { kind: 'Deployment', name: 'recommender', container: 'api' },
+    });
+  });
+
+  it('sends existing Jobs and CronJobs as their kind, without a container until one is chosen', () => {
+    const request = previewRequest(DEFAULT_PICKER_VALUE, {
+      workloadType: 'existing',
+      existingKind: 'CronJob',
+      existingName: 'embeddings-refresh',
+      existingContainer: '',
+    });
+    expect(request.spec.workload).toEqual({
+      existing: { kind: 'CronJob', name: 'embeddings-refresh' },
+    });
+    // A new workload ignores the existing fields the form still holds.
+    expect(
+      previewRequest(DEFAULT_PICKER_VALUE, {
+        workloadType: 'new',
+        image: 'ghcr.io/org/app:1',
+        existingName: 'embeddings-refresh',
+      }).spec.workload,
+    ).toEqual({ image: 'ghcr.io/org/app:1' });
   });
 
   it('says when the request does not fit, with the planner issues', async () => {

@@ -1,5 +1,8 @@
 import { ResponseErrorPanel } from '@backstage/core-components';
-import type { PlanPreviewResponse } from '@gpu-gitops/plugin-gpu-common';
+import {
+  describeExistingWorkload,
+  type PlanPreviewResponse,
+} from '@gpu-gitops/plugin-gpu-common';
 import { Box, makeStyles, Typography } from '@material-ui/core';
 import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
 import { formatGpuShare, formatUsd } from '../components/format/format';
@@ -74,7 +77,7 @@ export function PlanPreview(props: {
       <ResponseErrorPanel error={error} title="Could not preview the plan" />
     );
   } else if (preview) {
-    const { plan } = preview;
+    const { plan, existing } = preview;
     const sharing = [
       plan.sharing.mode,
       plan.sharing.migProfile,
@@ -88,6 +91,18 @@ export function PlanPreview(props: {
           Fits: {plan.replicas} × {plan.resourcePerReplica} {plan.resourceName}
         </Typography>
         <dl className={classes.facts} aria-label="Plan preview">
+          {existing && (
+            <>
+              <dt>Workload</dt>
+              <dd>
+                {describeExistingWorkload(
+                  existing,
+                  plan.replicas,
+                  existing.gpuContainer,
+                )}
+              </dd>
+            </>
+          )}
           <dt>Pool</dt>
           <dd>
             {plan.pool.name} ({plan.pool.reused ? 'existing' : 'new'},{' '}

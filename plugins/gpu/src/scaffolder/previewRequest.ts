@@ -1,4 +1,5 @@
 import type { GpuRequest, SharingMode } from '@gpu-gitops/plugin-gpu-common';
+import { existingWorkloadOf } from './existingWorkload';
 
 /** What the GpuRequestPicker field stores in the form. */
 export interface GpuRequestPickerValue {
@@ -42,27 +43,30 @@ function text(value: unknown): string | undefined {
 
 /**
  * The GpuRequest to preview. The other form fields (the template's name,
- * namespace, owner, image / existing workload) come from the scaffolder's
- * form data when the user has filled them; placeholders stand in otherwise,
- * since the plan's GPU figures do not depend on them.
+ * namespace, owner, image / existing workload and its container) come from
+ * the scaffolder's form data when the user has filled them; placeholders
+ * stand in otherwise, since the plan's GPU figures do not depend on them.
+ * An existing workload is sent as the form names it, so the backend answers
+ * with its replicas now and refuses a missing container choice as the
+ * actions will.
  */
 export function previewRequest(
   value: GpuRequestPickerValue,
   formData: Record<string, unknown> = {},
 ): GpuRequest {
-  const existingName = text(formData.existingName);
-  const workload: GpuRequest['spec']['workload'] =
-    formData.workloadType === 'existing' && existingName
-      ? {
-          existing: {
-            kind:
-              formData.existingKind === 'StatefulSet'
-                ? 'StatefulSet'
-                : 'Deployment',
-            name: existingName,
-          },
-        }
-      : { image: text(formData.image) ?? 'registry.invalid/preview:latest' };
+  const existing =
+    formData.workloadType === 'existing'
+      ? existingWorkloadOf(formData)
+      : undefined;
+  const workload: GpuRequest['spec']['workload'] = existing
+    ? {
+        existing: {
+          kind: existing.kind,
+          name: existing.name,
+          ...(existing.container ? { container: existing.container } : {}),
+        },
+      }
+    : { image: text(formData.image) ?? 'registry.invalid/preview:latest' };
   const capacityTypes = Array.isArray(formData.capacityTypes)
     ? (formData.capacityTypes.filter(
         c => c === 'spot' || c === 'on-demand',
