@@ -78,6 +78,18 @@ describe('npm start, end to end in Chromium', () => {
     await page.getByRole('option', { name: 'ml-platform' }).click();
     await page.getByRole('button', { name: 'Next' }).click();
 
+    // Workload page: the Deployment already in the GitOps repository.
+    await page.locator('#root_workloadType').click();
+    await page.getByRole('option', { name: /^An existing Deployment/ }).click();
+    await page.locator('#root_existingName').fill('recommender-api');
+    // The GpuWorkloadContainerPicker reads the workload from the repository:
+    // one container, chosen by itself, and its replicas now.
+    await page
+      .getByTestId('gpu-workload-replicas')
+      .getByText('3 replicas now')
+      .waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Next' }).click();
+
     // GPU page: the GpuRequestPicker previews the plan from the backend as it changes.
     const preview = page.getByTestId('gpu-plan-preview');
     await page.getByLabel('GPU model').click();
@@ -94,13 +106,11 @@ describe('npm start, end to end in Chromium', () => {
     const facts = await preview.getByLabel('Plan preview').innerText();
     expect(facts).toMatch(/Sharing\s+time-slicing/);
     expect(facts).toMatch(/VRAM per replica\s+4 GiB NOT guaranteed/);
+    // The existing workload named on the Workload page, with its replicas now.
+    expect(facts).toContain(
+      'Existing Deployment recommender-api: 3 replicas now → 2 requested (containers: api; GPU to api)',
+    );
     await screenshot('app-gpu-request-form.png');
-    await page.getByRole('button', { name: 'Next' }).click();
-
-    // Workload page: the Deployment already in the GitOps repository.
-    await page.locator('#root_workloadType').click();
-    await page.getByRole('option', { name: /^An existing Deployment/ }).click();
-    await page.locator('#root_existingName').fill('recommender-api');
     await page.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('button', { name: 'Create' }).click();
 

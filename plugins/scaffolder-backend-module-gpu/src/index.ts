@@ -14,6 +14,7 @@ export {
   type GpuActionServices,
 } from './services/gpuActionServices';
 export {
+  EXISTING_WORKLOAD_DEFAULTS,
   GPU_WORKLOAD_DEFAULTS,
   gpuWorkloadValues,
 } from './templates/gpuWorkloadValues';

@@ -17,6 +17,18 @@ export const GPU_WORKLOAD_DEFAULTS = {
 };
 
 /**
+ * What the form adds when the Workload step names an existing workload: the
+ * defaults of that branch of template.yaml (`dependencies.workloadType`,
+ * `const: existing`), which the form fills only once it is chosen.
+ * `existingContainer` stays empty until the GpuWorkloadContainerPicker
+ * chooses one (the actions then take the workload's only container).
+ */
+export const EXISTING_WORKLOAD_DEFAULTS = {
+  existingKind: 'Deployment',
+  existingContainer: '',
+};
+
+/**
  * The `values` of a gpu-workload template task, as the form sends them: the
  * GPU part is the GpuRequestPicker field's object under `gpu`, every other
  * key is a page field, and what `flat` leaves out takes the form's default.
@@ -26,8 +38,11 @@ export const GPU_WORKLOAD_DEFAULTS = {
 export function gpuWorkloadValues(
   flat: Record<string, unknown>,
 ): Record<string, unknown> {
+  const existing =
+    { ...GPU_WORKLOAD_DEFAULTS, ...flat }.workloadType === 'existing';
   const { model, sharing, replicas, vramGiB, gpusPerReplica, ...rest } = {
     ...GPU_WORKLOAD_DEFAULTS,
+    ...(existing ? EXISTING_WORKLOAD_DEFAULTS : {}),
     ...flat,
   };
   return {

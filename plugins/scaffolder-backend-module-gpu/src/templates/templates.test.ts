@@ -1,7 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { builtinCatalog, SHARING_MODES } from '@gpu-gitops/plugin-gpu-common';
+import {
+  builtinCatalog,
+  SHARING_MODES,
+  WORKLOAD_KINDS,
+} from '@gpu-gitops/plugin-gpu-common';
 import { createGpuGitopsBootstrapAction } from '../actions/gpuGitopsBootstrap';
 import { createGpuGitopsPullRequestAction } from '../actions/gpuGitopsPullRequest';
 import { createGpuGitopsRenderAction } from '../actions/gpuGitopsRender';
@@ -9,7 +13,11 @@ import { createGpuPlanAction } from '../actions/gpuPlan';
 import { testServices } from '../__testUtils__/testServices';
 import { gpuModelChoices } from '@gpu-gitops/plugin-gpu-common';
 import { syncTemplateModels } from './syncTemplateModels';
-import { GPU_WORKLOAD_DEFAULTS } from './gpuWorkloadValues';
+import {
+  EXISTING_WORKLOAD_DEFAULTS,
+  GPU_WORKLOAD_DEFAULTS,
+  gpuWorkloadValues,
+} from './gpuWorkloadValues';
 
 const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');
 
@@ -30,6 +38,16 @@ const actions = Object.fromEntries(
 );
 
 /** Every `gpu:*` step passes only inputs its action declares (additionalProperties is false). */
+/** The Workload step's branch for `workloadType` = `value` (its `dependencies` oneOf entry). */
+function workloadBranch(template: any, value: string) {
+  const page = template.spec.parameters.find(
+    (p: any) => p.properties?.workloadType,
+  );
+  return page.dependencies.workloadType.oneOf.find(
+    (b: any) => b.properties.workloadType.const === value,
+  );
+}
+
 function expectStepInputsDeclared(template: any) {
   for (const step of template.spec.steps) {
     const action = actions[step.action];
@@ -109,6 +127,80 @@ describe('software templates', () => {
       }
     }
     expect(defaults).toEqual(GPU_WORKLOAD_DEFAULTS);
+
+    const existingDefaults: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries<any>(
+      workloadBranch(template, 'existing').properties,
+    )) {
+      if (field.default !== undefined) existingDefaults[key] = field.default;
+    }
+    expect(existingDefaults).toEqual(EXISTING_WORKLOAD_DEFAULTS);
+  });
+
+  it('gpu-workload names an existing Deployment, StatefulSet, Job or CronJob and its GPU container (GpuWorkloadContainerPicker), and both steps get them', async () => {
+    const template = await readTemplate('gpu-workload');
+    const existing = workloadBranch(template, 'existing');
+    expect(existing.required).toEqual(['existingName']);
+    const { existingKind, existingName, existingContainer } =
+      existing.properties;
+    expect(existingKind.enum).toEqual([...WORKLOAD_KINDS]);
+    expect(existingKind.enumNames).toHaveLength(WORKLOAD_KINDS.length);
+    existingKind.enumNames.forEach((label: string, i: number) =>
+      expect(label.startsWith(`${WORKLOAD_KINDS[i]} — `)).toBe(true),
+    );
+    expect(existingName.type).toBe('string');
+    expect(existingContainer).toEqual(
+      expect.objectContaining({
+        type: 'string',
+        'ui:field': 'GpuWorkloadContainerPicker',
+      }),
+    );
+    for (const stepId of ['plan', 'pr']) {
+      const step = template.spec.steps.find((s: any) => s.id === stepId);
+      for (const key of ['existingKind', 'existingName', 'existingContainer']) {
+        expect([stepId, key, step.input[key]]).toEqual([
+          stepId,
+          key,
+          `\${{ parameters.${key} }}`,
+        ]);
+      }
+    }
+    // The Workload step comes before the GPU step, so the GPU picker's
+    // preview knows the existing workload (its replicas now).
+    const titles = template.spec.parameters.map((p: any) => p.title);
+    expect(titles).toEqual(['Component', 'Workload', 'GPU']);
+  });
+
+  it('gpuWorkloadValues adds the existing branch defaults only for an existing workload', () => {
+    expect(
+      gpuWorkloadValues({
+        name: 'recommender',
+        workloadType: 'existing',
+        existingName: 'recommender',
+      }),
+    ).toEqual(
+      expect.objectContaining({
+        existingKind: 'Deployment',
+        existingName: 'recommender',
+        existingContainer: '',
+      }),
+    );
+    expect(
+      gpuWorkloadValues({
+        workloadType: 'existing',
+        existingKind: 'CronJob',
+        existingName: 'embeddings-refresh',
+        existingContainer: 'embed',
+      }),
+    ).toEqual(
+      expect.objectContaining({
+        existingKind: 'CronJob',
+        existingContainer: 'embed',
+      }),
+    );
+    expect(
+      gpuWorkloadValues({ image: 'ghcr.io/org/app:1' }),
+    ).not.toHaveProperty('existingKind');
   });
 
   it('gpu-workload plans, opens the PR and links the PR and the entity', async () => {
