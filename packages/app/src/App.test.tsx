@@ -31,6 +31,11 @@ describe('the local app', () => {
       'api:scaffolder/form-fields',
       'formFields',
     ],
+    [
+      'scaffolder-form-field:scaffolder/gpu-workload-container-picker',
+      'api:scaffolder/form-fields',
+      'formFields',
+    ],
     ['page:catalog', 'app/routes', 'routes'],
     ['page:scaffolder', 'app/routes', 'routes'],
     ['page:app/home-redirect', 'app/routes', 'routes'],
@@ -42,12 +47,17 @@ describe('the local app', () => {
     expect(node?.edges.attachedTo?.input).toBe(input);
   });
 
-  it("gives the scaffolder's form the GpuRequestPicker field", async () => {
+  it("gives the scaffolder's form the GpuRequestPicker and GpuWorkloadContainerPicker fields", async () => {
     const formFields = await bootstrap()
       .apis.get(formFieldsApiRef)!
       .loadFormFields();
     const names = formFields.map(field => (field as { name?: string }).name);
-    expect(names).toContain('GpuRequestPicker');
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'GpuRequestPicker',
+        'GpuWorkloadContainerPicker',
+      ]),
+    );
     // The built-in pickers the template also uses are still there.
     expect(names).toEqual(
       expect.arrayContaining(['EntityNamePicker', 'OwnerPicker']),

@@ -16,7 +16,8 @@ export const appModule = createFrontendModule({
 
 /**
  * Everything the local app installs, listed explicitly (no package
- * discovery): the catalog, the scaffolder with the GpuRequestPicker field,
+ * discovery): the catalog, the scaffolder with the GpuRequestPicker and
+ * GpuWorkloadContainerPicker fields (gpuScaffolderFieldsModule),
  * the GPU plugin (entity card, GPU tab, API) and the app module.
  */
 export const features = [
