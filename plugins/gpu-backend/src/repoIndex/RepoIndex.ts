@@ -200,7 +200,11 @@ export class RepoIndex {
       options.layout,
       this.profiles.map(c => c.name),
     );
-    this.ctx = { layout: this.folders.layout, catalog: options.catalog };
+    this.ctx = {
+      layout: this.folders.layout,
+      catalog: options.catalog,
+      workloadNamespace: path => this.folders.workloadNamespace(path),
+    };
     this.stateFile = options.stateFile;
     this.fingerprint = createHash('sha256')
       .update(

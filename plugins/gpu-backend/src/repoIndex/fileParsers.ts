@@ -23,6 +23,8 @@ import { readWorkloadObjects } from './workloadObjects';
 export interface ParseContext {
   layout: ResolvedRepoLayout;
   catalog: GpuCatalog;
+  /** The namespace the layout gives a workload file's folder (RepoFolders' compiled pattern). */
+  workloadNamespace(path: string): string | undefined;
 }
 
 /** A cluster name no real cluster uses, for reads that need no cluster folder. */
@@ -132,7 +134,7 @@ export async function parseWorkloadFolders(
   for (const [folder, folderFiles] of folders) {
     out.set(folder, {
       workloads: [],
-      objects: await readWorkloadObjects(ctx.layout, folderFiles),
+      objects: await readWorkloadObjects(ctx.workloadNamespace, folderFiles),
       skipped: skipped.get(folder) ?? [],
     });
   }

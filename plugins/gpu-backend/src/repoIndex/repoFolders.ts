@@ -140,6 +140,11 @@ export class RepoFolders {
     return this.clusters.find(c => c.name === cluster)!.migPath;
   }
 
+  /** The namespace a workload file's folder stands for in the layout (`apps/<namespace>/…`), if it matches. */
+  workloadNamespace(path: string): string | undefined {
+    return this.workloadDir.exec(path)?.groups?.namespace;
+  }
+
   /** What `path` holds for the index, or undefined when the index ignores it. */
   classify(path: string): RepoFileKind | undefined {
     for (const c of this.clusters) {

@@ -1,10 +1,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { resolveLayout } from '@gpu-gitops/plugin-gpu-node';
 import { PLATFORM_FIXTURE_REPO } from '../__testUtils__/fixtureRemote';
+import { RepoFolders } from './repoFolders';
 import { readWorkloadObjects } from './workloadObjects';
 
-const layout = resolveLayout(undefined);
+/** The default layout's namespace of a workload file (`apps/<namespace>/<component>/…`). */
+const folders = new RepoFolders(undefined, []);
+const layoutNamespace = (file: string) => folders.workloadNamespace(file);
 
 /** Every file of a fixture folder, by repository path. */
 async function folderFiles(
@@ -35,7 +37,7 @@ async function folderFiles(
 describe('readWorkloadObjects', () => {
   it('reads a Kustomize base once per overlay: its namespace, and the replicas its patches leave', async () => {
     const objects = await readWorkloadObjects(
-      layout,
+      layoutNamespace,
       await folderFiles('apps/ml/recommender'),
     );
     expect(objects).toEqual([
@@ -63,7 +65,10 @@ describe('readWorkloadObjects', () => {
 
   it('reads StatefulSets, Jobs (parallelism) and CronJobs (parallelism, default 1)', async () => {
     expect(
-      await readWorkloadObjects(layout, await folderFiles('apps/ml/vector-db')),
+      await readWorkloadObjects(
+        layoutNamespace,
+        await folderFiles('apps/ml/vector-db'),
+      ),
     ).toEqual([
       expect.objectContaining({
         kind: 'StatefulSet',
@@ -76,7 +81,7 @@ describe('readWorkloadObjects', () => {
     ]);
     expect(
       await readWorkloadObjects(
-        layout,
+        layoutNamespace,
         await folderFiles('apps/batch/train-nightly'),
       ),
     ).toEqual([
@@ -90,7 +95,7 @@ describe('readWorkloadObjects', () => {
     ]);
     expect(
       await readWorkloadObjects(
-        layout,
+        layoutNamespace,
         await folderFiles('apps/batch/embeddings-refresh'),
       ),
     ).toEqual([
@@ -107,7 +112,7 @@ describe('readWorkloadObjects', () => {
   it('takes a plain manifest as written: its own namespace, no overlay', async () => {
     expect(
       await readWorkloadObjects(
-        layout,
+        layoutNamespace,
         await folderFiles('apps/tools/notebook'),
       ),
     ).toEqual([
@@ -124,7 +129,7 @@ describe('readWorkloadObjects', () => {
 
   it("applies an overlay's strategic-merge patch (a sidecar), then its replicas field", async () => {
     const objects = await readWorkloadObjects(
-      layout,
+      layoutNamespace,
       await folderFiles('apps/ml/recommender', {
         'apps/ml/recommender/overlays/staging/kustomization.yaml': [
           'namespace: ml-staging',
@@ -160,7 +165,7 @@ describe('readWorkloadObjects', () => {
 
   it('takes the namespace from the layout when nothing else says it, and skips non-workloads', async () => {
     const objects = await readWorkloadObjects(
-      layout,
+      layoutNamespace,
       new Map([
         [
           'apps/web/storefront/deployment.yaml',

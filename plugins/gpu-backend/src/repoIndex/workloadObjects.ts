@@ -25,10 +25,9 @@ import {
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
-  matchLayoutValues,
+  isKustomizationFile,
   readKustomizations,
   type KustomizationIndex,
-  type ResolvedRepoLayout,
 } from '@gpu-gitops/plugin-gpu-node';
 import { compareText } from '../compareText';
 import { FilesView } from './FilesView';
@@ -125,21 +124,33 @@ function replicasField(kustomization: unknown): Map<string, number> {
 /**
  * The workload objects of one workload folder (`files`: path -> text of
  * every file of the folder), sorted by namespace, kind, name and overlay.
+ * `layoutNamespace` is the namespace the repository layout gives a file's
+ * folder (`apps/<namespace>/…`), the last resort, as for GPU workloads.
  */
 export async function readWorkloadObjects(
-  layout: ResolvedRepoLayout,
+  layoutNamespace: (path: string) => string | undefined,
   files: Map<string, string>,
 ): Promise<RepositoryWorkload[]> {
   const documents = workloadDocuments(files);
   if (documents.length === 0) return [];
-  const index = await readKustomizations(new FilesView(files));
+  // Plain-manifest folders (no kustomization) skip reading kustomizations.
+  const index: KustomizationIndex = [...files.keys()].some(isKustomizationFile)
+    ? await readKustomizations(new FilesView(files))
+    : { byFolder: new Map(), roots: [] };
   const patchFiles = new Set(
     [...index.byFolder.values()].flatMap(k => k.patches),
   );
-  const kustomizationValue = (folder: string): unknown => {
-    const file = index.byFolder.get(folder)?.file;
-    const text = file === undefined ? undefined : files.get(file);
-    return text === undefined ? undefined : readDocuments(text)[0];
+  const replicasByFolder = new Map<string, Map<string, number>>();
+  const replicasOf = (folder: string): Map<string, number> => {
+    let replicas = replicasByFolder.get(folder);
+    if (!replicas) {
+      const text = files.get(index.byFolder.get(folder)!.file);
+      replicas = replicasField(
+        text === undefined ? undefined : readDocuments(text)[0],
+      );
+      replicasByFolder.set(folder, replicas);
+    }
+    return replicas;
   };
   /** The object as the kustomizations of `chain` leave it, innermost first. */
   const deployed = (document: WorkloadDocument, chain: string[]) => {
@@ -156,9 +167,7 @@ export async function readWorkloadObjects(
           }
         }
       }
-      const count = replicasField(kustomizationValue(folder)).get(
-        document.name,
-      );
+      const count = replicasOf(folder).get(document.name);
       if (count !== undefined && REPLICAS_FIELD_KINDS.includes(document.kind)) {
         object = strategicMerge(object, { spec: { replicas: count } });
       }
@@ -173,9 +182,7 @@ export async function readWorkloadObjects(
     const own = record(document.object.metadata)?.namespace;
     const namespace =
       (typeof own === 'string' ? own : undefined) ??
-      matchLayoutValues(layout, 'workloadDir', {}, document.path, {
-        folder: true,
-      })?.namespace ??
+      layoutNamespace(document.path) ??
       'default';
     const entry = (
       view: ReturnType<typeof viewWorkload>,
