@@ -23,6 +23,7 @@ import {
   viewWorkload,
   type RepositoryWorkload,
   type WorkloadKind,
+  type WorkloadView,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   isKustomizationFile,
@@ -185,7 +186,7 @@ export async function readWorkloadObjects(
       layoutNamespace(document.path) ??
       'default';
     const entry = (
-      view: ReturnType<typeof viewWorkload>,
+      view: WorkloadView,
       deployedTo: string,
       overlay?: string,
     ): RepositoryWorkload => ({
