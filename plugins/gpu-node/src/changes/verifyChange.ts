@@ -27,14 +27,14 @@ import {
   type Plan,
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
-import { kustomizeBuild, type KustomizeBuildOptions } from '../kustomize/build';
+import type { BuiltObject, KustomizeBuildOptions } from '../kustomize/build';
+import { buildKustomizationRoot } from '../kustomize/buildRoot';
 import { isKustomizeBuildError } from '../kustomize/errors';
 import {
   foldersBuiltBy,
   readKustomizationGraph,
   type KustomizationGraph,
 } from '../kustomize/roots';
-import { kustomizeBuildWithoutHelmCharts } from '../kustomize/withoutHelmCharts';
 import { FsRepoTree } from '../repo/tree';
 import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
@@ -59,7 +59,7 @@ export interface VerifyChangeResult {
   unverifiable: { root: string; reason: string }[];
 }
 
-type Built = Awaited<ReturnType<typeof kustomizeBuild>>[number];
+type Built = BuiltObject;
 
 function idOf(o: Built): string {
   const group = String(o.apiVersion ?? '').includes('/')
@@ -91,16 +91,11 @@ async function build(
   root: string,
   options?: KustomizeBuildOptions,
 ): Promise<{ objects?: Built[]; error?: string }> {
-  const folders = foldersBuiltBy(graph, root);
   try {
-    const helm = folders.some(f => graph.folders.get(f)?.inflatesHelmCharts);
-    const objects = helm
-      ? await kustomizeBuildWithoutHelmCharts(dir, root, folders, options)
-      : await kustomizeBuild(
-          root === '.' ? dir : path.join(dir, ...root.split('/')),
-          options,
-        );
-    return { objects };
+    return {
+      objects: (await buildKustomizationRoot(dir, graph, root, options))
+        .objects,
+    };
   } catch (error) {
     if (isKustomizeBuildError(error)) return { error: error.detail };
     throw error;

@@ -27,3 +27,8 @@ export {
   type KustomizationFolder,
   type KustomizationGraph,
 } from './roots';
+export {
+  buildKustomizationRoot,
+  type BuildRootOptions,
+  type BuiltRootResult,
+} from './buildRoot';

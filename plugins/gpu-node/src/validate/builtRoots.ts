@@ -1,13 +1,11 @@
-import { join } from 'path';
 import {
   BuiltObject,
   findKustomizeBinary,
   foldersBuiltBy,
   isKustomizeBuildError,
   KustomizationGraph,
-  kustomizeBuild,
-  kustomizeBuildWithoutHelmCharts,
 } from '../kustomize';
+import { buildKustomizationRoot } from '../kustomize/buildRoot';
 import type { Finding } from './findings';
 
 /** What one kustomize root built: its objects, or why it did not build. */
@@ -62,23 +60,16 @@ export async function buildRoots(
   const worker = async () => {
     while (next < roots.length) {
       const root = roots[next++];
-      const charts = root.folders.filter(
-        f => graph.folders.get(f)?.inflatesHelmCharts,
-      );
       try {
-        if (charts.length > 0 && !options.enableHelm) {
-          root.objects = await kustomizeBuildWithoutHelmCharts(
-            dir,
-            root.folder,
-            root.folders,
-            options,
-          );
-          root.note = `${root.folder} was built without the Helm charts of ${charts.join(', ')}: kustomize inflates them only with --enable-helm, a helm binary and the charts' repositories (pass --enable-helm where those are at hand)`;
-        } else {
-          root.objects = await kustomizeBuild(
-            root.folder === '.' ? dir : join(dir, ...root.folder.split('/')),
-            { ...options, pathsRelativeTo: dir },
-          );
+        const built = await buildKustomizationRoot(
+          dir,
+          graph,
+          root.folder,
+          options,
+        );
+        root.objects = built.objects;
+        if (built.chartsLeftOut.length > 0) {
+          root.note = `${root.folder} was built without the Helm charts of ${built.chartsLeftOut.join(', ')}: kustomize inflates them only with --enable-helm, a helm binary and the charts' repositories (pass --enable-helm where those are at hand)`;
         }
       } catch (error) {
         if (!isKustomizeBuildError(error)) throw error;
