@@ -64,9 +64,11 @@ export {
   poolLimits,
   poolWithout,
   ledgerOf,
+  derivedPoolLimit,
   requestId,
   NODES_LIMIT,
 } from './planner/pool-limits';
+export { sizingOfPool } from './planner/pool-sizing';
 export type { PoolCapacity, PoolSizing } from './planner/pool-limits';
 export { systemNamespacesOf } from './planner/system-namespaces';
 export * from './gitops/timeout';

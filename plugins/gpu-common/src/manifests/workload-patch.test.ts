@@ -134,8 +134,8 @@ describe('buildWorkloadPatch', () => {
 
   it('adds the pool toleration after the workload’s own when they do not tolerate the taint', () => {
     const plan = asPatch(timeSlicingT4Plan, 'Deployment', 'llm-server');
-    const object = existingWorkload('Deployment', 'llm-server');
-    object.spec.template!.spec.tolerations = [
+    const object = existingWorkload('Deployment', 'llm-server') as any;
+    object.spec.template.spec.tolerations = [
       {
         key: 'dedicated',
         operator: 'Equal',

@@ -109,7 +109,11 @@ function needOf(
       shapeText,
     };
   }
-  return { key: WHOLE_GPU_RESOURCE, need: gpusNeeded(groups, shape), shapeText };
+  return {
+    key: WHOLE_GPU_RESOURCE,
+    need: gpusNeeded(groups, shape),
+    shapeText,
+  };
 }
 
 function describeLedger(ledger: readonly LedgerEntry[]): string {
@@ -168,8 +172,7 @@ export function poolLimits(inputs: LimitInputs): PoolCapacity {
   // A pool without a ledger keeps the limit it was given by hand as a floor.
   const floor =
     existing.limitFloor ??
-    (before.migrated &&
-    current > needOf(before.ledger, sizing, poolName).need
+    (before.migrated && current > needOf(before.ledger, sizing, poolName).need
       ? current
       : undefined);
   const limit = Math.max(floor ?? 0, need);
@@ -224,4 +227,20 @@ function currentLimit(pool: PoolState, key: string): number | undefined {
   const fromMap = pool.limits?.[key];
   if (fromMap !== undefined) return fromMap;
   return pool.resourceName === key ? pool.limit : undefined;
+}
+
+/**
+ * The limit a pool's ledger derives, as the planner writes it: the key it
+ * limits (`nvidia.com/gpu`, or `nodes` for a static pool), what its requests
+ * need in whole nodes of its reference shape, and that or its floor.
+ * For checks and reports: a merged repository must hold exactly this.
+ */
+export function derivedPoolLimit(
+  pool: PoolState,
+  sizing: PoolSizing,
+  repoState: RepoState | undefined,
+): { key: string; need: number; limit: number } {
+  const { ledger } = ledgerOf(pool, repoState);
+  const { key, need } = needOf(ledger, sizing, pool.name);
+  return { key, need, limit: Math.max(pool.limitFloor ?? 0, need) };
 }

@@ -1,4 +1,5 @@
-import type { CatalogIndex } from './catalog-index';
+import type { GpuCatalog } from '../catalog/types';
+import { indexCatalog, type CatalogIndex } from './catalog-index';
 import type { PoolSizing } from './pool-limits';
 import type { PoolState, RepoState } from './types';
 
@@ -10,9 +11,11 @@ import type { PoolState, RepoState } from './types';
  */
 export function sizingOfPool(
   pool: PoolState,
-  index: CatalogIndex,
+  catalog: GpuCatalog | CatalogIndex,
   repoState: RepoState | undefined,
 ): PoolSizing {
+  const index =
+    'instanceTypesByName' in catalog ? catalog : indexCatalog(catalog);
   return {
     resourceName: pool.resourceName,
     unitsPerGpu: unitsPerGpuOf(pool, repoState),
@@ -34,9 +37,9 @@ function unitsPerGpuOf(pool: PoolState, repoState: RepoState | undefined) {
         : undefined;
       let count = 0;
       for (const entry of Array.isArray(entries) ? entries : []) {
-        const devices = (entry as { 'mig-devices'?: Record<string, unknown> })?.[
-          'mig-devices'
-        ];
+        const devices = (
+          entry as { 'mig-devices'?: Record<string, unknown> }
+        )?.['mig-devices'];
         const n = devices?.[pool.migProfile ?? ''];
         if (typeof n === 'number') count = Math.max(count, n);
       }

@@ -7,6 +7,7 @@ import { migFitUsage, runMigFit } from './commands/mig-fit';
 import { planUsage, runPlan } from './commands/plan';
 import { renderUsage, runRender } from './commands/render';
 import { prUsage, runPr } from './commands/pr';
+import { runUpdate, updateUsage } from './commands/update';
 import { runValidate, validateUsage } from './commands/validate';
 import type { CommandOptions } from './options';
 
@@ -62,6 +63,21 @@ const commands: Record<string, Command> = {
       json: flag,
     },
     run: (options, _, io) => runPr(options, io),
+  },
+  update: {
+    usage: updateUsage,
+    options: {
+      repo: string,
+      base: string,
+      forge: string,
+      'api-url': string,
+      cluster: string,
+      catalog: string,
+      'cache-dir': string,
+      timeout: string,
+      json: flag,
+    },
+    run: (options, _, io) => runUpdate(options, io),
   },
   validate: {
     usage: validateUsage,

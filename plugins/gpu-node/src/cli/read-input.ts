@@ -121,3 +121,21 @@ export async function readRequestCluster(
   }
   return profile;
 }
+
+/**
+ * Cluster profiles by name for requests that name their cluster (the
+ * updater re-renders stored requests): the `--cluster` file's profile for its
+ * own name, the built-in profile named after the request's cluster otherwise.
+ */
+export async function readClusterLookup(
+  file: string | undefined,
+  cwd: string,
+): Promise<(name: string | undefined) => ClusterProfile> {
+  const fromFile = file ? await readClusterFile(file, cwd) : undefined;
+  return name => {
+    if (fromFile && (name === undefined || name === fromFile.name)) {
+      return fromFile;
+    }
+    return resolveClusterProfile(name ? { name } : undefined);
+  };
+}

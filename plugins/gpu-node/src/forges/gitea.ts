@@ -11,7 +11,12 @@ import {
   forgeErrorMessage,
 } from './http';
 import { resolveForgeRepo } from './repoPath';
-import type { Forge, PullRequestInput, PullRequestResult } from './types';
+import type {
+  Forge,
+  PullRequestInput,
+  PullRequestResult,
+  PullRequestRef,
+} from './types';
 
 export interface GiteaForgeOptions {
   token?: string;
@@ -44,10 +49,8 @@ export class GiteaForge implements Forge {
   readonly kind = 'gitea' as const;
   constructor(private readonly options: GiteaForgeOptions = {}) {}
 
-  async createOrUpdatePullRequest(
-    input: PullRequestInput,
-  ): Promise<PullRequestResult> {
-    const repo = resolveForgeRepo(input.repoUrl, this.options.repository);
+  private client(repoUrl: string) {
+    const repo = resolveForgeRepo(repoUrl, this.options.repository);
     const http = new ForgeHttpClient({
       forgeName: 'Gitea',
       apiBaseUrl: this.options.apiBaseUrl ?? `${repo.origin}/api/v1`,
@@ -58,7 +61,24 @@ export class GiteaForge implements Forge {
       fetch: this.options.fetch,
       timeoutMs: this.options.timeoutMs,
     });
-    const base = `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}`;
+    return {
+      http,
+      base: `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.repo)}`,
+    };
+  }
+
+  async findOpenPullRequest(
+    ref: PullRequestRef,
+  ): Promise<{ url: string; number: number } | undefined> {
+    const { http, base } = this.client(ref.repoUrl);
+    const pull = await this.findOpen(http, base, ref.headBranch);
+    return pull && { url: pull.html_url, number: pull.number };
+  }
+
+  async createOrUpdatePullRequest(
+    input: PullRequestInput,
+  ): Promise<PullRequestResult> {
+    const { http, base } = this.client(input.repoUrl);
     const title = draftTitle(input.title, input.draft);
 
     const created = await http.request<GiteaPull>(

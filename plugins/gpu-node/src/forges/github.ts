@@ -7,7 +7,12 @@
 import { Redactor } from '../redact';
 import { ForgeHttpClient, ForgeError, RetryOptions } from './http';
 import { parseForgeRepoUrl, resolveForgeRepo } from './repoPath';
-import type { Forge, PullRequestInput, PullRequestResult } from './types';
+import type {
+  Forge,
+  PullRequestInput,
+  PullRequestRef,
+  PullRequestResult,
+} from './types';
 
 export interface GithubForgeOptions {
   token?: string;
@@ -36,16 +41,11 @@ export class GithubForge implements Forge {
   readonly kind = 'github' as const;
   constructor(private readonly options: GithubForgeOptions = {}) {}
 
-  async createOrUpdatePullRequest(
-    input: PullRequestInput,
-  ): Promise<PullRequestResult> {
-    const { owner, repo } = resolveForgeRepo(
-      input.repoUrl,
-      this.options.repository,
-    );
+  private client(repoUrl: string) {
+    const { owner, repo } = resolveForgeRepo(repoUrl, this.options.repository);
     const http = new ForgeHttpClient({
       forgeName: 'GitHub',
-      apiBaseUrl: this.options.apiBaseUrl ?? githubApiBaseUrl(input.repoUrl),
+      apiBaseUrl: this.options.apiBaseUrl ?? githubApiBaseUrl(repoUrl),
       token: this.options.token,
       authorization: t => `Bearer ${t}`,
       extraHeaders: {
@@ -57,7 +57,39 @@ export class GithubForge implements Forge {
       fetch: this.options.fetch,
       timeoutMs: this.options.timeoutMs,
     });
-    const base = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+    return {
+      http,
+      owner,
+      base: `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`,
+    };
+  }
+
+  private async openPull(
+    http: ForgeHttpClient,
+    base: string,
+    owner: string,
+    branch: string,
+  ): Promise<GithubPull | undefined> {
+    const head = `${owner.split('/')[0]}:${branch}`;
+    const open = await http.request<GithubPull[]>(
+      'GET',
+      `${base}/pulls?head=${encodeURIComponent(head)}&state=open`,
+    );
+    return open.json?.[0];
+  }
+
+  async findOpenPullRequest(
+    ref: PullRequestRef,
+  ): Promise<{ url: string; number: number } | undefined> {
+    const { http, base, owner } = this.client(ref.repoUrl);
+    const pull = await this.openPull(http, base, owner, ref.headBranch);
+    return pull && { url: pull.html_url, number: pull.number };
+  }
+
+  async createOrUpdatePullRequest(
+    input: PullRequestInput,
+  ): Promise<PullRequestResult> {
+    const { http, base, owner } = this.client(input.repoUrl);
 
     const created = await http.request<GithubPull>(
       'POST',
@@ -82,15 +114,10 @@ export class GithubForge implements Forge {
           422,
         );
       }
-      const head = `${owner.split('/')[0]}:${input.headBranch}`;
-      const open = await http.request<GithubPull[]>(
-        'GET',
-        `${base}/pulls?head=${encodeURIComponent(head)}&state=open`,
-      );
-      const existing = open.json?.[0];
+      const existing = await this.openPull(http, base, owner, input.headBranch);
       if (!existing) {
         throw new ForgeError(
-          `GitHub says a pull request for ${input.headBranch} exists, but no open one was found for ${head}`,
+          `GitHub says a pull request for ${input.headBranch} exists, but no open one was found for ${owner.split('/')[0]}:${input.headBranch}`,
           422,
         );
       }

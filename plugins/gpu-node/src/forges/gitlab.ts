@@ -12,7 +12,12 @@ import {
   forgeErrorMessage,
 } from './http';
 import { resolveForgeRepo } from './repoPath';
-import type { Forge, PullRequestInput, PullRequestResult } from './types';
+import type {
+  Forge,
+  PullRequestInput,
+  PullRequestResult,
+  PullRequestRef,
+} from './types';
 
 export interface GitlabForgeOptions {
   token?: string;
@@ -41,10 +46,8 @@ export class GitlabForge implements Forge {
   readonly kind = 'gitlab' as const;
   constructor(private readonly options: GitlabForgeOptions = {}) {}
 
-  async createOrUpdatePullRequest(
-    input: PullRequestInput,
-  ): Promise<PullRequestResult> {
-    const repo = resolveForgeRepo(input.repoUrl, this.options.repository);
+  private client(repoUrl: string) {
+    const repo = resolveForgeRepo(repoUrl, this.options.repository);
     const http = new ForgeHttpClient({
       forgeName: 'GitLab',
       apiBaseUrl: this.options.apiBaseUrl ?? `${repo.origin}/api/v4`,
@@ -55,7 +58,35 @@ export class GitlabForge implements Forge {
       fetch: this.options.fetch,
       timeoutMs: this.options.timeoutMs,
     });
-    const project = `/projects/${encodeURIComponent(repo.fullPath)}`;
+    return { http, project: `/projects/${encodeURIComponent(repo.fullPath)}` };
+  }
+
+  private async openMergeRequest(
+    http: ForgeHttpClient,
+    project: string,
+    branch: string,
+  ): Promise<GitlabMergeRequest | undefined> {
+    const open = await http.request<GitlabMergeRequest[]>(
+      'GET',
+      `${project}/merge_requests?source_branch=${encodeURIComponent(
+        branch,
+      )}&state=opened`,
+    );
+    return open.json?.[0];
+  }
+
+  async findOpenPullRequest(
+    ref: PullRequestRef,
+  ): Promise<{ url: string; number: number } | undefined> {
+    const { http, project } = this.client(ref.repoUrl);
+    const mr = await this.openMergeRequest(http, project, ref.headBranch);
+    return mr && { url: mr.web_url, number: mr.iid };
+  }
+
+  async createOrUpdatePullRequest(
+    input: PullRequestInput,
+  ): Promise<PullRequestResult> {
+    const { http, project } = this.client(input.repoUrl);
 
     const reviewerIds: number[] = [];
     for (const username of input.reviewers ?? []) {
@@ -103,13 +134,11 @@ export class GitlabForge implements Forge {
         created.status,
       );
     }
-    const open = await http.request<GitlabMergeRequest[]>(
-      'GET',
-      `${project}/merge_requests?source_branch=${encodeURIComponent(
-        input.headBranch,
-      )}&state=opened`,
+    const existing = await this.openMergeRequest(
+      http,
+      project,
+      input.headBranch,
     );
-    const existing = open.json?.[0];
     if (!existing) {
       throw new ForgeError(
         `GitLab says a merge request for ${input.headBranch} exists, but no open one was found`,

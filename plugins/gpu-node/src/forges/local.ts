@@ -5,7 +5,12 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Forge, PullRequestInput, PullRequestResult } from './types';
+import type {
+  Forge,
+  PullRequestInput,
+  PullRequestRef,
+  PullRequestResult,
+} from './types';
 
 /** `https://…`, `ssh://…` or scp-like `git@host:path`: a remote, not a folder. */
 function isRemoteUrl(repoUrl: string): boolean {
@@ -28,6 +33,15 @@ export function localBranchUrl(repoUrl: string, branch: string): string {
 
 export class LocalForge implements Forge {
   readonly kind = 'local' as const;
+
+  /**
+   * A plain git remote has no pull request state: a pushed request branch is
+   * open until someone merges or deletes it (the updater tells a merged one
+   * by the base already holding its request).
+   */
+  async findOpenPullRequest(ref: PullRequestRef): Promise<{ url: string }> {
+    return { url: localBranchUrl(ref.repoUrl, ref.headBranch) };
+  }
 
   async createOrUpdatePullRequest(
     input: PullRequestInput,

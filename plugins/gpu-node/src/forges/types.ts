@@ -31,10 +31,24 @@ export interface PullRequestResult {
   updated: boolean;
 }
 
+/** Which pull request: the repository and its head branch. */
+export interface PullRequestRef {
+  repoUrl: string;
+  baseBranch: string;
+  headBranch: string;
+}
+
 export interface Forge {
   readonly kind: ForgeKind;
   /** Create the PR for `headBranch`, or update the open one that already exists. */
   createOrUpdatePullRequest(
     input: PullRequestInput,
   ): Promise<PullRequestResult>;
+  /**
+   * The open PR whose head is `headBranch`, or undefined (none, or merged or
+   * closed: a person decided on it, so the product leaves its branch alone).
+   */
+  findOpenPullRequest(
+    ref: PullRequestRef,
+  ): Promise<{ url: string; number?: number } | undefined>;
 }

@@ -206,6 +206,32 @@ export class GitOpsRepository {
     );
   }
 
+  /**
+   * Runs `work` on the cached clone with the base fetched (sparse to
+   * `sparsePaths`), under the clone lock, with a git runner bound to the
+   * clone (same credentials, timeouts and redaction as every other command).
+   */
+  async withBase<T>(
+    sparsePaths: string[],
+    work: (git: {
+      baseSha: string;
+      run(args: string[]): Promise<string>;
+    }) => Promise<T>,
+  ): Promise<T> {
+    return withCloneLock(
+      this.workDir,
+      async () => {
+        const baseSha = await this.sync(sparsePaths);
+        try {
+          return await work({ baseSha, run: args => this.run(args) });
+        } finally {
+          await this.markClean();
+        }
+      },
+      { logger: this.logger },
+    );
+  }
+
   private async publishBranchLocked(
     options: PublishBranchOptions,
   ): Promise<PublishBranchResult> {

@@ -29,7 +29,7 @@ export const FORGE_TOKEN_ENV: Record<ForgeKind, string | undefined> = {
   gitea: 'GITEA_TOKEN',
 };
 
-function forgeKind(value: string | undefined): ForgeKind {
+export function forgeKind(value: string | undefined): ForgeKind {
   const kind = (value ?? 'local') as ForgeKind;
   if (!FORGE_KINDS.includes(kind)) {
     throw new GpuInputError([
@@ -102,6 +102,7 @@ export async function runPr(
       files: result.files,
       dryRun: Boolean(options['dry-run']),
       title: result.title,
+      body: result.body,
     };
     if (options.json) {
       io.stdout(
