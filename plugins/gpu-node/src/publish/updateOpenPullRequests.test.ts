@@ -1,0 +1,197 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { createForge } from '../forges/createForge';
+import { on, startFakeForgeServer } from '../forges/testing/fakeForgeServer';
+import { BareRemote, createBareRemote } from '../git/testing/bareRemote';
+import { publishGpuRequest } from './publishGpuRequest';
+import { catalog, cluster, gpuRequest, seedFiles } from './testing/fixtures';
+import {
+  updateOpenPullRequests,
+  type UpdateOpenPullRequestsOptions,
+} from './updateOpenPullRequests';
+
+jest.setTimeout(120_000);
+
+describe('updateOpenPullRequests', () => {
+  let remote: BareRemote;
+  let tmp: string;
+
+  beforeEach(async () => {
+    remote = await createBareRemote(seedFiles);
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-update-'));
+  });
+  afterEach(async () => {
+    await remote.cleanup();
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  const publish = (name: string, gpu = {}) =>
+    publishGpuRequest({
+      request: gpuRequest(name, gpu),
+      cluster,
+      catalog,
+      repoUrl: remote.url,
+      cacheDir: path.join(tmp, `file-${name}`),
+    });
+  const update = (more: Partial<UpdateOpenPullRequestsOptions> = {}) =>
+    updateOpenPullRequests({
+      repoUrl: remote.url,
+      cacheDir: path.join(tmp, 'cache'),
+      clusterFor: () => cluster,
+      catalogFor: () => catalog,
+      ...more,
+    });
+  /** Merges a branch into main as a forge would (fast-forward when it can). */
+  const mergeIntoMain = async (branch: string) => {
+    const sha = (await remote.branchSha(branch))!;
+    await remote.git(['update-ref', 'refs/heads/main', sha]);
+  };
+
+  it('leaves branches on the current base alone, and re-renders the others on the new base with a note', async () => {
+    const a = await publish('first', { replicas: 3, vramGiB: 3 });
+    const b = await publish('second', { replicas: 3, vramGiB: 3 });
+    // Both created the same new pool, each counting only itself.
+    expect(a.plan.pool.name).toBe(b.plan.pool.name);
+    expect(a.plan.pool.limits).toEqual({ 'nvidia.com/gpu': 1 });
+
+    expect(await update()).toEqual([
+      { branch: a.branch, request: 'ml/first', outcome: 'up-to-date' },
+      { branch: b.branch, request: 'ml/second', outcome: 'up-to-date' },
+    ]);
+
+    await mergeIntoMain(a.branch);
+    const main = (await remote.branchSha('main'))!;
+    const updates = await update();
+    expect(updates).toEqual([
+      { branch: a.branch, request: 'ml/first', outcome: 'merged' },
+      expect.objectContaining({
+        branch: b.branch,
+        request: 'ml/second',
+        outcome: 'updated',
+      }),
+    ]);
+    // The second branch now sits on main and counts both requests.
+    expect((await remote.git(['rev-parse', `${b.branch}^`])).trim()).toBe(main);
+    const pool = (await remote.readFile(
+      b.branch,
+      `clusters/prod/gpu/nodepools/${b.plan.pool.name}.yaml`,
+    ))!;
+    expect(pool).toContain(
+      'gpu.backstage.io/requests: ml/first=3, ml/second=3',
+    );
+    expect(pool).toContain('nvidia.com/gpu: "2"');
+    const message = await remote.git(['log', '-1', '--format=%B', b.branch]);
+    expect(message).toContain('Gpu-Request: ml/second');
+    // A second run finds it up to date.
+    expect((await update()).map(u => u.outcome)).toEqual([
+      'merged',
+      'up-to-date',
+    ]);
+  });
+
+  it('never touches a branch whose last commit is not the product’s', async () => {
+    await remote.commitFiles(
+      { 'notes.md': 'a person’s branch\n' },
+      'notes',
+      'gpu/someone-else',
+    );
+    await remote.commitFiles({ 'README.md': '# moved\n' }, 'move main');
+    const before = await remote.branchSha('gpu/someone-else');
+    expect(await update()).toEqual([
+      { branch: 'gpu/someone-else', outcome: 'not-ours' },
+    ]);
+    expect(await remote.branchSha('gpu/someone-else')).toBe(before);
+  });
+
+  it('leaves a branch whose pull request was closed, and updates the open one on the forge with the note in its body', async () => {
+    const open = await publish('open-one');
+    const closed = await publish('closed-one');
+    await remote.commitFiles({ 'README.md': '# moved\n' }, 'move main');
+    const server = await startFakeForgeServer([
+      on(
+        'GET',
+        '/repos/acme/gitops/pulls?head=acme%3Agpu%2Fml-open-one&state=open',
+        {
+          status: 200,
+          json: [
+            { number: 7, html_url: 'https://github.com/acme/gitops/pull/7' },
+          ],
+        },
+      ),
+      on(
+        'GET',
+        '/repos/acme/gitops/pulls?head=acme%3Agpu%2Fml-closed-one&state=open',
+        {
+          status: 200,
+          json: [],
+        },
+      ),
+      on('POST', '/repos/acme/gitops/pulls', {
+        status: 422,
+        json: {
+          message: 'Validation Failed',
+          errors: [
+            {
+              message:
+                'A pull request already exists for acme:gpu/ml-open-one.',
+            },
+          ],
+        },
+      }),
+      on('PATCH', '/repos/acme/gitops/pulls/7', {
+        status: 200,
+        json: { number: 7, html_url: 'https://github.com/acme/gitops/pull/7' },
+      }),
+    ]);
+    try {
+      const closedSha = await remote.branchSha(closed.branch);
+      const updates = await update({
+        forge: createForge('github', {
+          token: 'tok3n-for-tests',
+          apiBaseUrl: server.baseUrl,
+          repository: 'acme/gitops',
+        }),
+      });
+      expect(updates).toEqual([
+        { branch: closed.branch, request: 'ml/closed-one', outcome: 'closed' },
+        {
+          branch: open.branch,
+          request: 'ml/open-one',
+          outcome: 'updated',
+          url: 'https://github.com/acme/gitops/pull/7',
+        },
+      ]);
+      expect(await remote.branchSha(closed.branch)).toBe(closedSha);
+      const patch = server.requests.find(r => r.method === 'PATCH')!;
+      expect(patch.body.body).toMatch(
+        /^> Updated by GPU GitOps: main moved to [0-9a-f]{12}, so this pull request was re-rendered from its request on the new base\./,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports a request that no longer passes the guard, and leaves its branch', async () => {
+    const result = await publish('llm');
+    await remote.commitFiles({ 'README.md': '# moved\n' }, 'move main');
+    const sha = await remote.branchSha(result.branch);
+    const updates = await update({
+      guardFor: () => () => {
+        throw new GpuInputError([
+          { path: 'spec.gpu', rule: 'quota', message: 'over the team quota' },
+        ]);
+      },
+    });
+    expect(updates).toEqual([
+      {
+        branch: result.branch,
+        request: 'ml/llm',
+        outcome: 'refused',
+        detail: expect.stringContaining('over the team quota'),
+      },
+    ]);
+    expect(await remote.branchSha(result.branch)).toBe(sha);
+  });
+});
