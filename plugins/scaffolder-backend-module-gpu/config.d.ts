@@ -35,6 +35,12 @@ export interface Config {
        * the gpu backend's allocation index.
        */
       timeoutSeconds?: number;
+      /**
+       * Whether the gpu backend re-renders the open GPU pull requests on their
+       * base whenever it moves (default true), so they stay mergeable and
+       * right: a merged repository is always consistent.
+       */
+      updatePullRequests?: boolean;
     };
 
     /** Cluster profiles keyed by cluster name, and the default cluster. */

@@ -9,6 +9,7 @@ import { AllocationQueries } from './allocation/AllocationQueries';
 import { readGpuBackendConfig } from './config/readGpuBackendConfig';
 import { createRouter } from './http/router';
 import { GitFetchSource } from './repoIndex/gitSnapshot';
+import { schedulePullRequestUpdates } from './pullRequests/schedulePullRequestUpdates';
 import { integrationCredentials } from './repoIndex/integrationCredentials';
 import { emptySnapshot, RepoIndex } from './repoIndex/RepoIndex';
 
@@ -34,6 +35,7 @@ export const gpuPlugin = createBackendPlugin({
       },
       async init({ config, logger, httpAuth, httpRouter, scheduler, catalog }) {
         const settings = readGpuBackendConfig(config);
+        const integrations = ScmIntegrations.fromConfig(config);
         let snapshot = emptySnapshot;
         const gitops = settings.gitops;
         if (gitops) {
@@ -45,7 +47,7 @@ export const gpuPlugin = createBackendPlugin({
             credentials: integrationCredentials({
               repoUrl: gitops.repoUrl,
               forge: gitops.forge,
-              integrations: ScmIntegrations.fromConfig(config),
+              integrations,
             }),
           });
           const index = new RepoIndex(
@@ -87,6 +89,13 @@ export const gpuPlugin = createBackendPlugin({
             'gpu.gitops is not configured: the GPU allocation index stays empty',
           );
         }
+        // Open GPU pull requests follow their base (one replica at a time).
+        await schedulePullRequestUpdates({
+          settings,
+          scheduler,
+          logger,
+          integrations,
+        });
         httpRouter.use(
           await createRouter({
             httpAuth,

@@ -31,6 +31,11 @@ export interface GpuBackendConfig {
     cacheDir: string;
     /** `gpu.gitops.timeoutSeconds`: the limit of each fetch (default 60 s). */
     timeoutMs?: number;
+    /**
+     * `gpu.gitops.updatePullRequests` (default true): re-render the open GPU
+     * pull requests on their base whenever it moves.
+     */
+    updatePullRequests: boolean;
   };
   clusters: ClusterProfile[];
   defaultCluster: string;
@@ -87,6 +92,8 @@ export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
         gitopsConfig.getOptionalNumber('timeoutSeconds'),
         'gpu.gitops.timeoutSeconds',
       ),
+      updatePullRequests:
+        gitopsConfig.getOptionalBoolean('updatePullRequests') ?? true,
     };
   }
 

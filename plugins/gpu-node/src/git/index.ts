@@ -21,3 +21,4 @@ export {
   gitTokenUsername,
 } from './resolveGitCredentials';
 export type { GitCredentials } from './resolveGitCredentials';
+export { forgeApiBaseUrl } from './forgeApiBaseUrl';

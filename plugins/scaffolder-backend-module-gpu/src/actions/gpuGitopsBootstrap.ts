@@ -5,6 +5,7 @@ import {
   GitOpsRepository,
   renderChangeSetDiff,
   type ChangeSet,
+  forgeApiBaseUrl,
 } from '@gpu-gitops/plugin-gpu-node';
 import { InputError } from '@backstage/errors';
 import type { GpuActionServices } from '../services/gpuActionServices';
@@ -12,7 +13,7 @@ import {
   buildBootstrapChangeSet,
   DEFAULT_OPERATOR_CHART_VERSION,
 } from '../bootstrap/bootstrapChangeSet';
-import { forgeApiBaseUrl } from '../scm/forgeApiBaseUrl';
+
 import { examples } from './gpuGitopsBootstrap.examples';
 import {
   gitopsTargetInputProperties,

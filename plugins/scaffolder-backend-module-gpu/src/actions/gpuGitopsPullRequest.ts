@@ -1,6 +1,9 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { planToJson } from '@gpu-gitops/plugin-gpu-common';
-import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import {
+  forgeApiBaseUrl,
+  publishGpuRequest,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsPullRequest.examples';
 import {
@@ -11,7 +14,7 @@ import {
 } from './gitopsTarget';
 import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
 import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
-import { forgeApiBaseUrl } from '../scm/forgeApiBaseUrl';
+
 import { runStage } from './stages';
 import { InputError } from '@backstage/errors';
 

@@ -1,5 +1,6 @@
 import type { ScmIntegrationRegistry } from '@backstage/integration';
-import { remoteHost, type ForgeKind } from '@gpu-gitops/plugin-gpu-node';
+import type { ForgeKind } from '../forges/types';
+import { remoteHost } from './resolveGitCredentials';
 
 /**
  * The forge API root for the repository host, as the Backstage integration

@@ -1,0 +1,103 @@
+/**
+ * The gpu backend keeps the product's open pull requests mergeable and right:
+ * whenever the GitOps repository's base branch moves, every open GPU pull
+ * request is re-rendered from its request on the new base and updated in
+ * place (see gpu-node `updateOpenPullRequests`). One backend replica runs it
+ * at a time (a global scheduled task).
+ */
+import path from 'node:path';
+import type {
+  LoggerService,
+  SchedulerService,
+} from '@backstage/backend-plugin-api';
+import type { ScmIntegrationRegistry } from '@backstage/integration';
+import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import {
+  forgeApiBaseUrl,
+  updateOpenPullRequests,
+} from '@gpu-gitops/plugin-gpu-node';
+import type { GpuBackendConfig } from '../config/readGpuBackendConfig';
+import { integrationCredentials } from '../repoIndex/integrationCredentials';
+
+/** Id of the scheduled task that updates open GPU pull requests. */
+export const PULL_REQUEST_UPDATE_TASK_ID = 'gpu-pull-request-updates';
+
+export async function schedulePullRequestUpdates(options: {
+  settings: GpuBackendConfig;
+  scheduler: SchedulerService;
+  logger: LoggerService;
+  integrations: ScmIntegrationRegistry;
+}): Promise<void> {
+  const { settings, scheduler, logger, integrations } = options;
+  const gitops = settings.gitops;
+  if (!gitops || !gitops.updatePullRequests) return;
+  const credentials = integrationCredentials({
+    repoUrl: gitops.repoUrl,
+    forge: gitops.forge,
+    integrations,
+  });
+  const clusterFor = (name: string | undefined) => {
+    const wanted = name ?? settings.defaultCluster;
+    const profile = settings.clusters.find(c => c.name === wanted);
+    if (!profile) {
+      throw new GpuInputError([
+        {
+          path: 'spec.cluster',
+          rule: 'unknown-cluster',
+          message: `cluster "${wanted}" is not configured (gpu.clusters.profiles: ${settings.clusters.map(c => c.name).join(', ')})`,
+        },
+      ]);
+    }
+    return profile;
+  };
+  await scheduler.scheduleTask({
+    id: PULL_REQUEST_UPDATE_TASK_ID,
+    scope: 'global',
+    frequency: settings.refresh,
+    timeout: { minutes: 30 },
+    fn: async () => {
+      try {
+        const auth = await credentials();
+        const updates = await updateOpenPullRequests({
+          repoUrl: gitops.repoUrl,
+          baseBranch: gitops.baseBranch,
+          forge: gitops.forge,
+          forgeApiBaseUrl: forgeApiBaseUrl(
+            gitops.repoUrl,
+            gitops.forge,
+            integrations,
+          ),
+          token: auth.token,
+          tokenUsername: auth.username,
+          // Its own clone: never the index's, never a publisher's.
+          cacheDir: path.join(path.dirname(gitops.cacheDir), 'pull-requests'),
+          timeoutMs: gitops.timeoutMs,
+          clusterFor,
+          catalogFor: () => settings.catalog,
+          logger: {
+            info: message => logger.debug(message),
+            warn: message => logger.warn(message),
+          },
+        });
+        for (const update of updates) {
+          if (update.outcome === 'updated') {
+            logger.info(
+              `GPU pull request ${update.branch} (${update.request}) re-rendered on the new base: ${update.url ?? ''}`,
+            );
+          } else if (
+            update.outcome === 'refused' ||
+            update.outcome === 'failed'
+          ) {
+            logger.warn(
+              `GPU pull request ${update.branch} was not updated (${update.outcome}): ${update.detail ?? ''}`,
+            );
+          }
+        }
+      } catch (error) {
+        logger.warn(
+          `Updating the open GPU pull requests failed: ${(error as Error).message}`,
+        );
+      }
+    },
+  });
+}
