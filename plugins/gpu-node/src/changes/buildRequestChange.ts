@@ -42,10 +42,15 @@ export interface RequestChange {
   existing?: PreparedExistingWorkload;
 }
 
-/** Called with each plan before anything is built from it; throws to refuse. */
+/**
+ * Called with each plan before anything is built from it (the tree it was
+ * read from, for rules that read more, such as owners for quotas); throws a
+ * GpuInputError to refuse.
+ */
 export type RequestGuard = (
   plan: Plan,
   state: RepoStateReport,
+  tree: RepoTree,
 ) => void | Promise<void>;
 
 export interface BuildRequestChangeOptions {
@@ -107,7 +112,7 @@ export async function buildRequestChange(
   }
   const plan = await stage('Plan', async () => {
     const planned = planRequest(request, catalog, cluster, state);
-    await options.guard?.(planned, state);
+    await options.guard?.(planned, state, tree);
     return planned;
   });
 

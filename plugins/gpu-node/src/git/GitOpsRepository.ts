@@ -215,6 +215,8 @@ export class GitOpsRepository {
     sparsePaths: string[],
     work: (git: {
       baseSha: string;
+      /** The checkout (sparse), readable with FsRepoTree while `work` runs. */
+      workDir: string;
       run(args: string[]): Promise<string>;
     }) => Promise<T>,
   ): Promise<T> {
@@ -223,7 +225,11 @@ export class GitOpsRepository {
       async () => {
         const baseSha = await this.sync(sparsePaths);
         try {
-          return await work({ baseSha, run: args => this.run(args) });
+          return await work({
+            baseSha,
+            workDir: this.workDir,
+            run: args => this.run(args),
+          });
         } finally {
           await this.markClean();
         }

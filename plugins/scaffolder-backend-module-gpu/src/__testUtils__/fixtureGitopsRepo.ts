@@ -12,6 +12,16 @@ export const FIXTURE_GITOPS_REPO = path.resolve(
   '../../../../test/fixtures/gitops-repo',
 );
 
+/**
+ * The second fixture, shaped like a platform team's repository (cluster
+ * prod-eu): overlays, several containers, StatefulSet, Job, CronJob,
+ * hand-written apps and NodePools, Helm, an operator. See its README.
+ */
+export const PLATFORM_GITOPS_REPO = path.resolve(
+  __dirname,
+  '../../../../test/fixtures/gitops-platform-repo',
+);
+
 const GIT_ENV = {
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_TERMINAL_PROMPT: '0',
@@ -49,13 +59,28 @@ export interface FixtureRepo {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The test config's `inference` cluster (MIG strategy single, where MPS
+ * runs) as the gpu-cluster-bootstrap leaves it: its GPU kustomization.
+ */
+const INFERENCE_CLUSTER_SETUP = {
+  'clusters/inference/gpu/kustomization.yaml':
+    '# GPU capacity of the inference cluster (gpu-cluster-bootstrap).\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
+};
+
 /** A bare repository in a temp dir seeded with one commit of the fixture on `main`. */
-export async function createFixtureGitopsRepo(): Promise<FixtureRepo> {
+export async function createFixtureGitopsRepo(
+  fixture: string = FIXTURE_GITOPS_REPO,
+): Promise<FixtureRepo> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-module-test-'));
   const bareDir = path.join(root, 'gitops.git');
   const work = path.join(root, 'seed');
   await git(['init', '--bare', '--initial-branch', 'main', bareDir]);
-  await fs.cp(FIXTURE_GITOPS_REPO, work, { recursive: true });
+  await fs.cp(fixture, work, { recursive: true });
+  for (const [file, content] of Object.entries(INFERENCE_CLUSTER_SETUP)) {
+    await fs.mkdir(path.dirname(path.join(work, file)), { recursive: true });
+    await fs.writeFile(path.join(work, file), content);
+  }
   await git(['init', '--initial-branch', 'main'], work);
   await git(['add', '--all'], work);
   await git(['commit', '--quiet', '-m', 'Seed'], work);

@@ -7,6 +7,7 @@ import {
   isGpuInputError,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { LoggerService } from '@backstage/backend-plugin-api';
+import type { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import {
   FsRepoTree,
   GitOpsRepository,
@@ -23,7 +24,6 @@ import {
   resolveLocalRepoPath,
   type GitOpsSettings,
 } from '../services/gitopsSettings';
-import { runStage } from './stages';
 
 type Z = typeof zod;
 
@@ -126,31 +126,36 @@ export function tokenUsername(target: GitOpsTarget): string | undefined {
   return gitTokenUsername(target.forge, target.credentials);
 }
 
-/** Fetches the base branch into the cached clone and returns a read-only view of it. */
-export async function readGitOpsBase(
+/**
+ * Fetches the base branch into the cached clone (sparse: what a run of this
+ * request reads, see `sparseFoldersFor`; all of it for an existing workload)
+ * and runs `work` on it while the clone is locked, so no other run changes
+ * it meanwhile. Without a request: the cluster's folders.
+ */
+export async function withGitOpsBase<T>(
   target: GitOpsTarget,
+  request: GpuRequest | undefined,
   cluster: string,
   logger: LoggerService,
-): Promise<{ tree: RepoTree; baseSha: string }> {
-  return runStage(
+  work: (base: { tree: RepoTree; dir: string; baseSha: string }) => Promise<T>,
+): Promise<T> {
+  const repository = new GitOpsRepository({
+    repoUrl: target.repoUrl,
+    baseBranch: target.baseBranch,
+    cacheDir: target.cacheDir,
+    token: target.credentials.token,
+    tokenUsername: tokenUsername(target),
+    author: target.author,
+    timeoutMs: target.timeoutMs,
+    // A wait for another run's clone lock is told on the task page.
     logger,
-    `Fetch ${target.baseBranch} of the GitOps repository (credentials: ${target.credentials.source})`,
-    async () => {
-      const repository = new GitOpsRepository({
-        repoUrl: target.repoUrl,
-        baseBranch: target.baseBranch,
-        cacheDir: target.cacheDir,
-        token: target.credentials.token,
-        tokenUsername: tokenUsername(target),
-        author: target.author,
-        timeoutMs: target.timeoutMs,
-        // A wait for another run's clone lock is told on the task page.
-        logger,
-      });
-      const { workDir, baseSha } = await repository.checkoutBase(
-        sparseFoldersFor(undefined, cluster),
-      );
-      return { tree: new FsRepoTree(workDir), baseSha };
-    },
+  });
+  logger.info(
+    `Fetch ${target.baseBranch} of the GitOps repository (credentials: ${target.credentials.source})…`,
+  );
+  return repository.withBase(
+    sparseFoldersFor(undefined, cluster, request),
+    ({ workDir, baseSha }) =>
+      work({ tree: new FsRepoTree(workDir), dir: workDir, baseSha }),
   );
 }

@@ -17,8 +17,8 @@ import {
 import { examples } from './gpuGitopsBootstrap.examples';
 import {
   gitopsTargetInputProperties,
-  readGitOpsBase,
   resolveGitOpsTarget,
+  withGitOpsBase,
   tokenUsername,
 } from './gitopsTarget';
 import { runStage } from './stages';
@@ -100,9 +100,15 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
       const title = `GPU bootstrap for cluster ${cluster.name}`;
 
       if (ctx.isDryRun) {
-        const { tree } = await readGitOpsBase(target, cluster.name, ctx.logger);
-        const changeSet = await runStage(ctx.logger, 'Render bootstrap', () =>
-          buildBootstrapChangeSet(tree, cluster, options),
+        const changeSet = await withGitOpsBase(
+          target,
+          undefined,
+          cluster.name,
+          ctx.logger,
+          ({ tree }) =>
+            runStage(ctx.logger, 'Render bootstrap', () =>
+              buildBootstrapChangeSet(tree, cluster, options),
+            ),
         );
         ctx.output('branchName', branch);
         ctx.output('pullRequestUrl', '');

@@ -1,5 +1,6 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { planToJson } from '@gpu-gitops/plugin-gpu-common';
+import type { JsonObject } from '@backstage/types';
+import { planToJson, type Plan } from '@gpu-gitops/plugin-gpu-common';
 import {
   forgeApiBaseUrl,
   publishGpuRequest,
@@ -8,12 +9,11 @@ import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsPullRequest.examples';
 import {
   gitopsTargetInputProperties,
-  readGitOpsBase,
   resolveGitOpsTarget,
   tokenUsername,
 } from './gitopsTarget';
 import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
-import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
+import { gpuRequestContext, planSummaryMarkdown } from './planGpuRequest';
 
 import { runStage } from './stages';
 import { InputError } from '@backstage/errors';
@@ -67,26 +67,18 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
           'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
         );
       }
-      const cluster = services.clusters.get(input.cluster);
-
-      // Guardrails first: a request over quota or not allowed fails before any push.
-      const { tree } = await readGitOpsBase(target, cluster.name, ctx.logger);
-      const planned = await planGpuRequest({
-        input,
-        services,
-        logger: ctx.logger,
-        tree,
-      });
-      const summary = planSummaryMarkdown(planned);
-      ctx.logger.info(summary);
+      // Explicit choices the owner may not make fail before anything is read;
+      // the guard (policy, quota) then runs on every plan, rebuilds included.
+      const context = gpuRequestContext(input, services);
+      const { request, cluster, catalog, guard } = context;
 
       const publish = async (dryRun: boolean) => {
         try {
           return await publishGpuRequest({
-            request: planned.request,
-            cluster: planned.cluster,
-            // Same (policy-restricted) catalog as the guardrail plan, so `auto` picks the same model.
-            catalog: planned.catalog,
+            request,
+            cluster,
+            catalog,
+            guard,
             repoUrl: target.repoUrl,
             baseBranch: target.baseBranch,
             forge: target.forge,
@@ -108,6 +100,11 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
           throw toInputError(error);
         }
       };
+      const summaryOf = (plan: Plan) => {
+        const summary = planSummaryMarkdown({ plan, quota: context.quota()! });
+        ctx.logger.info(summary);
+        return summary;
+      };
 
       if (ctx.isDryRun) {
         const result = await runStage(
@@ -123,17 +120,17 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
         ctx.output('title', result.title);
         ctx.output('body', result.body);
         ctx.output('diff', result.diff ?? '');
-        ctx.output('summary', summary);
+        ctx.output('summary', summaryOf(result.plan));
         ctx.output(
           'plan',
-          planToJson(planned.plan) as unknown as Record<string, unknown>,
+          planToJson(result.plan) as unknown as Record<string, unknown>,
         );
         return;
       }
 
       // A recovered task must not push and open the PR twice: the result is
       // stored under a key unique to this task and request.
-      const { namespace, name } = planned.request.metadata;
+      const { namespace, name } = request.metadata;
       const result = await ctx.checkpoint({
         key: `gpu.pull-request.${target.repoUrl}.${namespace}.${name}`,
         fn: async () => {
@@ -150,6 +147,8 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
             files: published.files,
             title: published.title,
             body: published.body,
+            summary: summaryOf(published.plan),
+            plan: planToJson(published.plan) as unknown as JsonObject,
           };
         },
       });
@@ -166,11 +165,8 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
       ctx.output('title', result.title);
       ctx.output('body', result.body);
       ctx.output('diff', '');
-      ctx.output('summary', summary);
-      ctx.output(
-        'plan',
-        planToJson(planned.plan) as unknown as Record<string, unknown>,
-      );
+      ctx.output('summary', result.summary);
+      ctx.output('plan', result.plan);
     },
   });
 }

@@ -145,7 +145,7 @@ describe('gpu:gitops:render', () => {
     },
   );
 
-  it('renders onto an empty repository when none is configured', async () => {
+  it('refuses without a GitOps repository: the change depends on what it holds', async () => {
     const action = createGpuGitopsRenderAction(testServices(undefined));
     const ctx = createMockActionContext({
       input: {
@@ -156,12 +156,10 @@ describe('gpu:gitops:render', () => {
       },
       workspacePath: workspace.path,
     });
-    await action.handler(ctx);
-    const out = outputsOf(ctx);
-    expect(out.targetPath).toBe('gitops');
-    expect(
-      out.files.every((f: { action: string }) => f.action === 'create'),
-    ).toBe(true);
+    await expect(action.handler(ctx)).rejects.toThrow(
+      /input "repoUrl": no GitOps repository given/,
+    );
+    expect(await fs.readdir(workspace.path)).toEqual([]);
   });
 
   it('runs its example step', async () => {

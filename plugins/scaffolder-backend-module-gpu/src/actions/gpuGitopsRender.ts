@@ -1,23 +1,25 @@
 import path from 'node:path';
 import { resolveSafeChildPath } from '@backstage/backend-plugin-api';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { buildManifests, findModel } from '@gpu-gitops/plugin-gpu-common';
+import { findModel } from '@gpu-gitops/plugin-gpu-common';
 import {
-  applyPlan,
   FsRepoTree,
-  MemoryRepoTree,
   renderPullRequest,
   requestBranchName,
-  type RepoTree,
 } from '@gpu-gitops/plugin-gpu-node';
+import { InputError } from '@backstage/errors';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsRender.examples';
 import {
   gitopsTargetInputProperties,
-  readGitOpsBase,
   resolveGitOpsTarget,
+  withGitOpsBase,
 } from './gitopsTarget';
-import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
+import {
+  gpuRequestFromInput,
+  gpuRequestInputProperties,
+  toInputError,
+} from './gpuRequestInput';
 import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
 import { runStage } from './stages';
 
@@ -69,33 +71,28 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
       const outputDir = resolveSafeChildPath(ctx.workspacePath, targetPath);
       const cluster = services.clusters.get(input.cluster);
       const target = await resolveGitOpsTarget(input, services);
-      let tree: RepoTree;
-      if (target) {
-        tree = (await readGitOpsBase(target, cluster.name, ctx.logger)).tree;
-      } else {
-        ctx.logger.warn(
-          'No GitOps repository configured: rendering onto an empty repository',
+      if (!target) {
+        // The change is computed against what the repository holds (its
+        // pools, configs, workloads): there is nothing to render it onto.
+        throw new InputError(
+          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
         );
-        tree = new MemoryRepoTree();
       }
-      const planned = await planGpuRequest({
-        input,
-        services,
-        logger: ctx.logger,
-        tree,
-      });
-      const changeSet = await runStage(ctx.logger, 'Apply plan', async () => {
-        try {
-          const manifests = buildManifests(planned.plan, planned.cluster);
-          return await applyPlan(tree, {
-            plan: planned.plan,
-            manifests,
-            cluster: planned.cluster,
-          });
-        } catch (error) {
-          throw toInputError(error);
-        }
-      });
+      const planned = await withGitOpsBase(
+        target,
+        gpuRequestFromInput(input),
+        cluster.name,
+        ctx.logger,
+        base =>
+          planGpuRequest({
+            input,
+            services,
+            logger: ctx.logger,
+            base,
+            verify: true,
+          }),
+      );
+      const changeSet = planned.change!.changeSet;
       await runStage(
         ctx.logger,
         `Write files under ${targetPath}`,
@@ -120,10 +117,15 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
           }
         },
       );
+      const existing = planned.change?.existing;
       const { title, body } = renderPullRequest({
         plan: planned.plan,
         files: changeSet.changes,
         model: findModel(planned.catalog, planned.plan.pool.gpuModel),
+        existing: existing && {
+          container: existing.target.container,
+          current: existing.current,
+        },
       });
       const { namespace, name } = planned.request.metadata;
       ctx.output('targetPath', targetPath);

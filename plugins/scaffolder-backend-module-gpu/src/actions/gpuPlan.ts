@@ -4,10 +4,13 @@ import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuPlan.examples';
 import {
   gitopsTargetInputProperties,
-  readGitOpsBase,
   resolveGitOpsTarget,
+  withGitOpsBase,
 } from './gitopsTarget';
-import { gpuRequestInputProperties } from './gpuRequestInput';
+import {
+  gpuRequestFromInput,
+  gpuRequestInputProperties,
+} from './gpuRequestInput';
 import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
 import { planOutputProperties } from './planOutputProperties';
 
@@ -44,15 +47,16 @@ export function createGpuPlanAction(services: GpuActionServices) {
           ? undefined
           : await resolveGitOpsTarget(input, services);
       const cluster = services.clusters.get(input.cluster);
-      const tree = target
-        ? (await readGitOpsBase(target, cluster.name, ctx.logger)).tree
-        : undefined;
-      const planned = await planGpuRequest({
-        input,
-        services,
-        logger: ctx.logger,
-        tree,
-      });
+      const planned = target
+        ? await withGitOpsBase(
+            target,
+            gpuRequestFromInput(input),
+            cluster.name,
+            ctx.logger,
+            base =>
+              planGpuRequest({ input, services, logger: ctx.logger, base }),
+          )
+        : await planGpuRequest({ input, services, logger: ctx.logger });
       const json = planToJson(planned.plan);
       const summary = planSummaryMarkdown(planned);
       for (const warning of json.warnings) ctx.logger.warn(warning);

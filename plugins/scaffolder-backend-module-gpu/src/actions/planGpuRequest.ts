@@ -6,9 +6,15 @@ import {
   type GpuCatalog,
   type GpuRequest,
   type Plan,
-  type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
-import { readRepoState, type RepoTree } from '@gpu-gitops/plugin-gpu-node';
+import {
+  buildRequestChange,
+  MemoryRepoTree,
+  type RepoStateReport,
+  type RepoTree,
+  type RequestChange,
+  type RequestGuard,
+} from '@gpu-gitops/plugin-gpu-node';
 import {
   catalogForOwner,
   checkAllowedChoices,
@@ -36,53 +42,39 @@ export interface QuotaUse {
   quota?: number;
 }
 
-export interface PlannedGpuRequest {
+/** A request ready to plan and publish: validated, its cluster, its owner's catalog and guard. */
+export interface GpuRequestContext {
   request: GpuRequest;
   cluster: ClusterProfile;
-  /** The catalog the request was planned with (the owner's allowed models only). */
+  /** The catalog the request is planned with (the owner's allowed models only). */
   catalog: GpuCatalog;
+  /** The owner's policy and quota, checked against every plan (rebuilds too). */
+  guard: RequestGuard;
+  /** The quota use the guard saw last (undefined before it ran). */
+  quota(): QuotaUse | undefined;
+}
+
+export interface PlannedGpuRequest extends Omit<GpuRequestContext, 'quota'> {
   plan: Plan;
-  repoState?: RepoState;
   quota: QuotaUse;
+  /** The change the request makes to the repository, when one was read. */
+  change?: RequestChange;
 }
 
 /**
- * Validate → plan → guardrails, shared by every GPU action. Pure apart from
- * reading `tree` (the checked-out GitOps repository, when there is one): it
- * never writes, so it is dry-run safe. Every user-fixable problem surfaces as
- * an InputError that names the input.
+ * Validates the action inputs into a request and refuses, before anything
+ * is read, the choices its owner may not make; returns the guard every plan
+ * of it must pass. Every user-fixable problem is an InputError naming the input.
  */
-export async function planGpuRequest(options: {
-  input: GpuRequestInput;
-  services: GpuActionServices;
-  logger: LoggerService;
-  tree?: RepoTree;
-}): Promise<PlannedGpuRequest> {
-  const { input, services, logger, tree } = options;
+export function gpuRequestContext(
+  input: GpuRequestInput,
+  services: GpuActionServices,
+): GpuRequestContext {
   const request = gpuRequestFromInput(input);
   const cluster = services.clusters.get(input.cluster);
-
-  let repoState: RepoState | undefined;
-  let owners = new Map<string, string>();
-  if (tree) {
-    const report = await runStage(logger, 'Read GitOps repository state', () =>
-      readRepoState(tree, undefined, cluster.name),
-    );
-    for (const skipped of report.skipped) {
-      logger.warn(`Skipped ${skipped.path}: ${skipped.reason}`);
-    }
-    const { skipped: _skipped, ...state } = report;
-    repoState = state;
-    owners = await readWorkloadOwners(tree, state.workloads);
-    logger.info(
-      `Repository has ${state.pools.length} GPU pool(s) and ${state.workloads.length} GPU workload(s) for cluster ${cluster.name}`,
-    );
-  }
-
   const owner = normalizeOwnerRef(request.spec.owner);
-  const requestedModel = request.spec.gpu.model;
   try {
-    // Explicit choices the owner may not make fail before any planning.
+    const requestedModel = request.spec.gpu.model;
     throwIfIssues(
       checkAllowedChoices(services.policy, {
         owner,
@@ -93,32 +85,23 @@ export async function planGpuRequest(options: {
   } catch (error) {
     throw toInputError(error);
   }
-  const catalog = catalogForOwner(services.policy, owner, services.catalog);
-
-  const plan = await runStage(logger, 'Plan', () => {
-    try {
-      return planRequest(request, catalog, cluster, repoState);
-    } catch (error) {
-      throw toInputError(error);
-    }
-  });
-
-  const used = repoState
-    ? gpuUsageOfOwner(
-        owner,
-        repoState,
-        services.catalog,
-        w => owners.get(w.id),
-        `${request.metadata.namespace}/${request.metadata.name}`,
-      )
-    : 0;
-  const quota: QuotaUse = {
-    owner,
-    used,
-    requested: plan.physicalGpus,
-    quota: ruleForOwner(services.policy, owner).gpuQuota,
-  };
-  try {
+  const quotaLimit = ruleForOwner(services.policy, owner).gpuQuota;
+  let lastQuota: QuotaUse | undefined;
+  const guard: RequestGuard = async (plan, state, tree) => {
+    const owners = await readWorkloadOwners(tree, state.workloads);
+    const used = gpuUsageOfOwner(
+      owner,
+      state,
+      services.catalog,
+      w => owners.get(w.id),
+      `${request.metadata.namespace}/${request.metadata.name}`,
+    );
+    lastQuota = {
+      owner,
+      used,
+      requested: plan.physicalGpus,
+      quota: quotaLimit,
+    };
     throwIfIssues([
       ...checkAllowedChoices(services.policy, {
         owner,
@@ -127,14 +110,75 @@ export async function planGpuRequest(options: {
       }),
       ...checkQuota(services.policy, owner, used, plan.physicalGpus),
     ]);
+  };
+  return {
+    request,
+    cluster,
+    catalog: catalogForOwner(services.policy, owner, services.catalog),
+    guard,
+    quota: () => lastQuota,
+  };
+}
+
+const NOTHING_READ: RepoStateReport = {
+  pools: [],
+  devicePluginConfigs: {},
+  migConfigs: {},
+  workloads: [],
+  skipped: [],
+  bootstrapped: false,
+};
+
+/**
+ * Validate → plan → guard (policy, quota), shared by `gpu:plan` and
+ * `gpu:gitops:render`. With a checkout of the GitOps repository it goes the
+ * whole way (`buildRequestChange`: existing workload, manifests, change set,
+ * optionally the kustomize check), so every refusal surfaces here; it never
+ * writes. Without one it plans alone.
+ */
+export async function planGpuRequest(options: {
+  input: GpuRequestInput;
+  services: GpuActionServices;
+  logger: LoggerService;
+  /** A checkout of the repository, and where it is on disk. */
+  base?: { tree: RepoTree; dir: string };
+  /** Build the touched kustomizations before and after (default false: the publishing step does). */
+  verify?: boolean;
+}): Promise<PlannedGpuRequest> {
+  const { input, services, logger, base } = options;
+  const context = gpuRequestContext(input, services);
+  const { request, cluster, catalog, guard } = context;
+  try {
+    if (base) {
+      const change = await buildRequestChange({
+        tree: base.tree,
+        dir: base.dir,
+        request,
+        cluster,
+        catalog,
+        guard,
+        verify: options.verify ?? false,
+        onSkipped: (file, reason) => logger.warn(`Skipped ${file}: ${reason}`),
+        stage: (name, step) => runStage(logger, name, step),
+      });
+      return { ...context, plan: change.plan, quota: context.quota()!, change };
+    }
+    const plan = await runStage(logger, 'Plan', async () =>
+      planRequest(request, catalog, cluster),
+    );
+    // No repository: nothing is used elsewhere, but the rules still hold.
+    await guard(plan, NOTHING_READ, new MemoryRepoTree());
+    return { ...context, plan, quota: context.quota()! };
   } catch (error) {
     throw toInputError(error);
   }
-  return { request, cluster, catalog, plan, repoState, quota };
 }
 
 /** The markdown shown on the task page: the plan in words, then the quota. */
-export function planSummaryMarkdown(planned: PlannedGpuRequest): string {
+export function planSummaryMarkdown(planned: {
+  plan: Plan;
+  quota: QuotaUse;
+}): string {
   const { quota } = planned;
   const quotaLine =
     quota.quota === undefined
