@@ -32,6 +32,8 @@ export type GpuWorkloadContainerPickerUiOptions = {
 
 /** What the repository holds under the form's workload name, in its namespace. */
 interface Lookup {
+  /** The workload this answer is for (namespace, kind, name as JSON). */
+  key: string;
   /** Workloads of the form's kind (one per overlay that deploys it there). */
   matches: RepositoryWorkload[];
   /** Workloads of that name and another kind. */
@@ -40,12 +42,17 @@ interface Lookup {
   kinds: WorkloadKind[];
 }
 
-async function lookUp(api: GpuApi, ref: FormWorkloadRef): Promise<Lookup> {
+async function lookUp(
+  api: GpuApi,
+  ref: FormWorkloadRef,
+  key: string,
+): Promise<Lookup> {
   const { workloads, kinds } = await api.getWorkloads({
     namespace: ref.namespace,
     name: ref.name,
   });
   return {
+    key,
     matches: workloads.filter(w => w.kind === ref.kind),
     otherKinds: [
       ...new Set(workloads.filter(w => w.kind !== ref.kind).map(w => w.kind)),
@@ -105,10 +112,15 @@ export function GpuWorkloadContainerPicker(
   const lookup = useAsync(async () => {
     if (!debouncedKey) return undefined;
     const [namespace, kind, name] = JSON.parse(debouncedKey);
-    return lookUp(gpuApi, { namespace, kind, name });
+    return lookUp(gpuApi, { namespace, kind, name }, debouncedKey);
   }, [gpuApi, debouncedKey]);
+  // Settled once the answer (or the error) is for the workload named now:
+  // right after the name changes, the last answer is for the previous one.
   const settled =
-    ref !== undefined && debouncedKey === refKey && !lookup.loading;
+    ref !== undefined &&
+    debouncedKey === refKey &&
+    !lookup.loading &&
+    (lookup.error !== undefined || lookup.value?.key === refKey);
   const found = settled && lookup.value && lookup.value.matches.length > 0;
   const containers = found ? containerNames(lookup.value!.matches) : [];
   const value = formData ?? '';

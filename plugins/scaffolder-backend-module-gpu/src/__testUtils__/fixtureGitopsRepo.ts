@@ -59,15 +59,6 @@ export interface FixtureRepo {
   cleanup(): Promise<void>;
 }
 
-/**
- * The test config's `inference` cluster (MIG strategy single, where MPS
- * runs) as the gpu-cluster-bootstrap leaves it: its GPU kustomization.
- */
-const INFERENCE_CLUSTER_SETUP = {
-  'clusters/inference/gpu/kustomization.yaml':
-    '# GPU capacity of the inference cluster (gpu-cluster-bootstrap).\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
-};
-
 /** A bare repository in a temp dir seeded with one commit of the fixture on `main`. */
 export async function createFixtureGitopsRepo(
   fixture: string = FIXTURE_GITOPS_REPO,
@@ -77,10 +68,6 @@ export async function createFixtureGitopsRepo(
   const work = path.join(root, 'seed');
   await git(['init', '--bare', '--initial-branch', 'main', bareDir]);
   await fs.cp(fixture, work, { recursive: true });
-  for (const [file, content] of Object.entries(INFERENCE_CLUSTER_SETUP)) {
-    await fs.mkdir(path.dirname(path.join(work, file)), { recursive: true });
-    await fs.writeFile(path.join(work, file), content);
-  }
   await git(['init', '--initial-branch', 'main'], work);
   await git(['add', '--all'], work);
   await git(['commit', '--quiet', '-m', 'Seed'], work);

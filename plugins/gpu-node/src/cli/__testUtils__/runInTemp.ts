@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../main';
@@ -22,6 +22,7 @@ export function makeWorkdir(files: Record<string, string> = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'gpu-gitops-cli-'));
   workdirs.push(dir);
   for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), content);
   }
   return dir;

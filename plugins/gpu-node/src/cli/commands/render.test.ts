@@ -20,8 +20,36 @@ const mig = requestYaml(
 );
 
 describe('gpu-gitops render', () => {
-  it('writes the default repository layout with --out', async () => {
+  it('refuses a folder that is not a checkout of a bootstrapped cluster, writing nothing', async () => {
     const dir = makeWorkdir({ 'req.yaml': timeSliced });
+    const missing = await runIn(dir, [
+      'render',
+      '--request',
+      'req.yaml',
+      '--out',
+      'gitops',
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--out: gitops is not a directory');
+    mkdirSync(path.join(dir, 'gitops'));
+    const empty = await runIn(dir, [
+      'render',
+      '--request',
+      'req.yaml',
+      '--out',
+      'gitops',
+    ]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('[cluster-not-bootstrapped]');
+    expect(readdirSync(path.join(dir, 'gitops'))).toEqual([]);
+  });
+
+  it('writes the default repository layout with --out', async () => {
+    // A checkout whose cluster the gpu-cluster-bootstrap has set up.
+    const dir = makeWorkdir({
+      'req.yaml': timeSliced,
+      'gitops/clusters/default/gpu/kustomization.yaml': KUSTOMIZATION,
+    });
     const run = await runIn(dir, [
       'render',
       '--request',
@@ -33,7 +61,11 @@ describe('gpu-gitops render', () => {
     expect(run.code).toBe(0);
     const root = path.join(dir, 'gitops');
     const gpuDir = path.join(root, 'clusters/default/gpu');
-    expect(existsSync(path.join(gpuDir, 'kustomization.yaml'))).toBe(true);
+    expect(
+      parseAllDocuments(
+        readFileSync(path.join(gpuDir, 'kustomization.yaml'), 'utf8'),
+      )[0].toJS().resources,
+    ).toEqual(['nodepools/gpu-t4-ts3.yaml']);
     expect(existsSync(path.join(gpuDir, 'nodepools/gpu-t4-ts3.yaml'))).toBe(
       true,
     );
