@@ -18,7 +18,7 @@ import {
   type ManifestSet,
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { KustomizeBuildOptions } from '../kustomize/build';
+import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { clusterKustomizationPath, type LayoutInput } from '../layout/layout';
 import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
@@ -65,7 +65,7 @@ export interface BuildRequestChangeOptions {
   /** Read workloads only from these folders (see `readRepoState`). */
   workloadDirs?: string[];
   guard?: RequestGuard;
-  kustomize?: KustomizeBuildOptions;
+  kustomize?: BuildRootOptions;
   /**
    * Build the touched kustomizations before and after with the real kustomize
    * and refuse a change that breaks them or means more than the plan

@@ -27,8 +27,11 @@ import {
   type Plan,
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { BuiltObject, KustomizeBuildOptions } from '../kustomize/build';
-import { buildKustomizationRoot } from '../kustomize/buildRoot';
+import type { BuiltObject } from '../kustomize/build';
+import {
+  buildKustomizationRoot,
+  type BuildRootOptions,
+} from '../kustomize/buildRoot';
 import { isKustomizeBuildError } from '../kustomize/errors';
 import {
   foldersBuiltBy,
@@ -39,6 +42,7 @@ import { FsRepoTree } from '../repo/tree';
 import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
 import { isManagedObject } from './ownership';
+import { StagedTree } from './stagedTree';
 import type { ChangeSet } from './types';
 
 export interface VerifyChangeOptions {
@@ -49,7 +53,7 @@ export interface VerifyChangeOptions {
   cluster: ClusterProfile;
   /** The container of an existing workload that gets the GPU. */
   existing?: { kind: WorkloadKind; name: string; container: string };
-  kustomize?: KustomizeBuildOptions;
+  kustomize?: BuildRootOptions;
 }
 
 export interface VerifyChangeResult {
@@ -89,7 +93,7 @@ async function build(
   dir: string,
   graph: KustomizationGraph,
   root: string,
-  options?: KustomizeBuildOptions,
+  options?: BuildRootOptions,
 ): Promise<{ objects?: Built[]; error?: string }> {
   try {
     return {
@@ -289,18 +293,48 @@ export async function verifyChange(
     path.join(os.tmpdir(), 'gpu-gitops-verify-'),
   );
   try {
-    await fs.cp(dir, scratch, {
-      recursive: true,
-      filter: source => path.basename(source) !== '.git',
-    });
-    const after = new FsRepoTree(scratch);
+    const base = new FsRepoTree(dir);
+    const staged = new StagedTree(base);
     for (const change of changeSet.changes) {
-      await after.writeFile(change.path, change.content);
+      await staged.write(change.path, change.content);
     }
     const [graphBefore, graphAfter] = await Promise.all([
-      readKustomizationGraph(new FsRepoTree(dir)),
-      readKustomizationGraph(after),
+      readKustomizationGraph(base),
+      readKustomizationGraph({
+        readFile: p => staged.read(p),
+        listFiles: p => staged.list(p ?? ''),
+        writeFile: () => Promise.reject(new Error('read only')),
+      }),
     ]);
+    // The tree after the change, as far as the touched roots read it: their
+    // folders copied, the change written over them (not the whole checkout).
+    const copied = new Set<string>();
+    const after = new FsRepoTree(scratch);
+    const materialize = async (root: string) => {
+      for (const folder of foldersBuiltBy(graphAfter, root)) {
+        if ([...copied].some(c => contains(c, folder))) continue;
+        copied.add(folder);
+        const from =
+          folder === '.' ? dir : path.join(dir, ...folder.split('/'));
+        const to =
+          folder === '.' ? scratch : path.join(scratch, ...folder.split('/'));
+        await fs
+          .cp(from, to, {
+            recursive: true,
+            force: true,
+            filter: source => path.basename(source) !== '.git',
+          })
+          .catch(error => {
+            // A folder the change creates is not in the base yet.
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          });
+        for (const change of changeSet.changes) {
+          if (contains(folder, change.path)) {
+            await after.writeFile(change.path, change.content);
+          }
+        }
+      }
+    };
     const files = changeSet.changes.map(c => c.path);
     const roots = affectedRoots(graphAfter, files);
     const problems: string[] = [];
@@ -308,6 +342,7 @@ export async function verifyChange(
       const was = graphBefore.folders.has(root)
         ? await build(dir, graphBefore, root, options.kustomize)
         : { objects: [] as Built[] };
+      await materialize(root);
       const now = await build(scratch, graphAfter, root, options.kustomize);
       if (now.error !== undefined) {
         if (was.error !== undefined) {

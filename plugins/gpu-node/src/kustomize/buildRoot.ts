@@ -25,6 +25,12 @@ import { kustomizeBuildWithoutHelmCharts } from './withoutHelmCharts';
 export interface BuildRootOptions extends KustomizeBuildOptions {
   /** Inflate Helm charts (`--enable-helm`); off: they are left out. */
   enableHelm?: boolean;
+  /**
+   * A folder to remember builds in across processes (the publisher's clone
+   * cache): the base a request is checked against is mostly unchanged
+   * between runs. In memory only without it.
+   */
+  cacheDir?: string;
 }
 
 export interface BuiltRootResult {
@@ -35,6 +41,55 @@ export interface BuiltRootResult {
 
 const MAX_REMEMBERED = 64;
 const remembered = new Map<string, BuiltObject[]>();
+
+function remember(key: string, objects: BuiltObject[]): void {
+  remembered.set(key, objects);
+  if (remembered.size > MAX_REMEMBERED) {
+    remembered.delete(remembered.keys().next().value!);
+  }
+}
+
+async function readSaved(
+  cacheDir: string | undefined,
+  key: string,
+): Promise<BuiltObject[] | undefined> {
+  if (!cacheDir) return undefined;
+  try {
+    return JSON.parse(
+      await fs.readFile(path.join(cacheDir, `${key}.json`), 'utf8'),
+    );
+  } catch {
+    return undefined; // not saved, or half written by a killed run
+  }
+}
+
+/** Saves a build; keeps the folder to the newest MAX_REMEMBERED builds. */
+async function save(
+  cacheDir: string | undefined,
+  key: string,
+  objects: BuiltObject[],
+): Promise<void> {
+  if (!cacheDir) return;
+  await fs.mkdir(cacheDir, { recursive: true });
+  const file = path.join(cacheDir, `${key}.json`);
+  const temp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(temp, JSON.stringify(objects));
+  await fs.rename(temp, file);
+  const saved = (await fs.readdir(cacheDir)).filter(f => f.endsWith('.json'));
+  if (saved.length <= MAX_REMEMBERED) return;
+  const ages = await Promise.all(
+    saved.map(async f => ({
+      f,
+      mtime:
+        (await fs.stat(path.join(cacheDir, f)).catch(() => undefined))
+          ?.mtimeMs ?? 0,
+    })),
+  );
+  ages.sort((a, b) => a.mtime - b.mtime);
+  for (const { f } of ages.slice(0, ages.length - MAX_REMEMBERED)) {
+    await fs.rm(path.join(cacheDir, f), { force: true });
+  }
+}
 
 async function filesUnder(dir: string, rel: string, out: string[]) {
   let entries;
@@ -92,8 +147,11 @@ export async function buildKustomizationRoot(
     ? []
     : folders.filter(f => graph.folders.get(f)?.inflatesHelmCharts);
   const key = await inputDigest(dir, root, folders, options);
-  const known = remembered.get(key);
-  if (known) return { objects: structuredClone(known), chartsLeftOut };
+  const known = remembered.get(key) ?? (await readSaved(options.cacheDir, key));
+  if (known) {
+    remember(key, known);
+    return { objects: structuredClone(known), chartsLeftOut };
+  }
 
   const objects =
     chartsLeftOut.length > 0
@@ -102,9 +160,7 @@ export async function buildKustomizationRoot(
           root === '.' ? dir : path.join(dir, ...root.split('/')),
           { ...options, pathsRelativeTo: dir },
         );
-  remembered.set(key, objects);
-  if (remembered.size > MAX_REMEMBERED) {
-    remembered.delete(remembered.keys().next().value!);
-  }
+  remember(key, objects);
+  await save(options.cacheDir, key, objects);
   return { objects: structuredClone(objects), chartsLeftOut };
 }

@@ -195,6 +195,11 @@ async function publish(
       guard: options.guard,
       onSkipped: (file, reason) => logger.warn(`skipped ${file}: ${reason}`),
       stage: (name, step) => runStage(logger, stages, `${name}${suffix}`, step),
+      // Builds of an unchanged base are reused from one run to the next.
+      kustomize: {
+        cacheDir: path.join(options.cacheDir ?? DEFAULT_CACHE_DIR, 'kustomize'),
+        timeoutMs: options.timeoutMs,
+      },
     });
     for (const { root, reason } of change.verification?.unverifiable ?? []) {
       logger.warn(

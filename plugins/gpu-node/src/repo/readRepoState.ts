@@ -36,6 +36,7 @@ import {
   NODEPOOL_LABEL,
   POOL_LABEL_SUFFIXES,
 } from './poolLabels';
+import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
 import {
   asKubernetesObject,
@@ -67,14 +68,15 @@ async function readDocuments(
   accept: (path: string) => boolean = isYamlPath,
 ): Promise<ParsedDocument[]> {
   const out: ParsedDocument[] = [];
-  for (const path of await tree.listFiles(prefix)) {
-    if (!accept(path)) continue;
-    const text = await tree.readFile(path);
-    if (text === undefined) continue;
+  const paths = (await tree.listFiles(prefix)).filter(accept);
+  const texts = await readFiles(tree, paths);
+  paths.forEach((path, i) => {
+    const text = texts[i];
+    if (text === undefined) return;
     const { documents, error } = parseYamlDocuments(path, text);
     if (error) skipped.push({ path, reason: error });
     out.push(...documents);
-  }
+  });
   return out;
 }
 
@@ -189,9 +191,12 @@ export async function readRepoState(
   // Every other NodePool of the cluster's folder (hand-written ones beside
   // the GPU folder): names a new pool must not take.
   const scope = clusterScopePath(resolved, clusterName);
-  for (const path of await tree.listFiles(scope)) {
-    if (!isYamlPath(path) || path.startsWith(poolPrefix)) continue;
-    const text = await tree.readFile(path);
+  const scopeFiles = (await tree.listFiles(scope)).filter(
+    path => isYamlPath(path) && !path.startsWith(poolPrefix),
+  );
+  const scopeTexts = await readFiles(tree, scopeFiles);
+  for (const [i, path] of scopeFiles.entries()) {
+    const text = scopeTexts[i];
     // Only files that can hold a NodePool are parsed (a cluster folder may be big).
     if (text === undefined || !/\bkind:\s*['"]?NodePool\b/.test(text)) continue;
     for (const doc of parseYamlDocuments(path, text).documents) {

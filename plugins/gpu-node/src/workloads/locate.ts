@@ -2,6 +2,7 @@
  * Where objects of a given name are in a repository, and the namespace each
  * is deployed to (its own, or the one the kustomizations that include it set).
  */
+import { readFiles } from '../repo/readFiles';
 import type { RepoTree } from '../repo/tree';
 import {
   asKubernetesObject,
@@ -33,9 +34,10 @@ export async function objectsNamed(
   name: string,
 ): Promise<Found[]> {
   const found: Found[] = [];
-  for (const file of await tree.listFiles('')) {
-    if (!isYamlPath(file)) continue;
-    const text = await tree.readFile(file);
+  const files = (await tree.listFiles('')).filter(isYamlPath);
+  const texts = await readFiles(tree, files);
+  for (const [i, file] of files.entries()) {
+    const text = texts[i];
     // Most files never mention the name: skip them unparsed.
     if (text === undefined || !text.includes(name)) continue;
     for (const doc of parseYamlDocuments(file, text).documents) {
@@ -98,9 +100,7 @@ export async function locateObjectsNamed(
     readKustomizations(tree),
   ]);
   // A patch file names its target but is not another copy of it.
-  const patches = new Set(
-    [...index.byFolder.values()].flatMap(k => k.patches),
-  );
+  const patches = new Set([...index.byFolder.values()].flatMap(k => k.patches));
   return {
     placements: found
       .filter(f => !patches.has(f.file))
