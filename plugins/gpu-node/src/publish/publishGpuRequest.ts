@@ -194,7 +194,8 @@ async function publish(
       layout: options.layout,
       guard: options.guard,
       onSkipped: (file, reason) => logger.warn(`skipped ${file}: ${reason}`),
-      stage: (name, step) => runStage(logger, stages, `${name}${suffix}`, step),
+      stage: (stage, step) =>
+        runStage(logger, stages, `${stage}${suffix}`, step),
       // Builds of an unchanged base are reused from one run to the next.
       kustomize: {
         cacheDir: path.join(options.cacheDir ?? DEFAULT_CACHE_DIR, 'kustomize'),
