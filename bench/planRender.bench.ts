@@ -42,9 +42,14 @@ export async function benchPlanRender(): Promise<void> {
   // A cluster where every mode can be planned (MPS needs a non-mixed MIG strategy).
   const cluster = resolveClusterProfile({ migStrategy: 'single' });
   const batch = requests();
+  // The GPU folder of a bootstrapped cluster (requests for others are refused).
+  const bootstrapped = {
+    'clusters/default/gpu/kustomization.yaml':
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
+  };
   const once = async (request: GpuRequest) => {
     const result = plan(request, builtinCatalog, cluster);
-    await applyPlan(new MemoryRepoTree(), {
+    await applyPlan(new MemoryRepoTree(bootstrapped), {
       plan: result,
       manifests: buildManifests(result, cluster),
       cluster,
