@@ -1,14 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import {
+  fixtures,
+  gpuGitops,
+  removeTempDirs,
+  seedBareRepo,
+  tempDir,
+} from '../gitopsFixtures';
 
 /**
  * Issue 3's acceptance, through the real `gpu-gitops` process: `pr --forge
@@ -16,31 +15,6 @@ import { simpleGit } from 'simple-git';
  * produces the branch; a second identical run reports no change; `validate`
  * accepts the merged result.
  */
-const bin = path.resolve(__dirname, '../../../plugins/gpu-node/bin/gpu-gitops');
-const fixture = path.resolve(__dirname, '../../fixtures/gitops-repo');
-
-function gpuGitops(cwd: string, args: string[]) {
-  const run = spawnSync(process.execPath, [bin, ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
-async function seedBareRepo(root: string): Promise<string> {
-  const work = path.join(root, 'seed');
-  cpSync(fixture, work, { recursive: true });
-  const git = simpleGit(work);
-  await git.init(['--initial-branch=main']);
-  await git.addConfig('user.name', 'seed');
-  await git.addConfig('user.email', 'seed@example.invalid');
-  await git.add('.');
-  await git.commit('seed GitOps repository');
-  const bare = path.join(root, 'gitops.git');
-  await simpleGit(root).clone(work, bare, ['--bare']);
-  return bare;
-}
-
 const modes: Record<string, string> = {
   exclusive:
     'model: a10g\n    sharing: exclusive\n    replicas: 2\n    vramGiB: 20',
@@ -65,17 +39,13 @@ spec:
 }
 
 describe('gpu-gitops pr --forge local', () => {
-  const roots: string[] = [];
-  afterAll(() => {
-    for (const root of roots) rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(removeTempDirs);
 
   it.each(Object.entries(modes))(
     '%s: pushes the branch, a re-run changes nothing, and the merged tree validates',
     async (mode, gpu) => {
-      const root = mkdtempSync(path.join(tmpdir(), 'gpu-gitops-pr-'));
-      roots.push(root);
-      const bare = await seedBareRepo(root);
+      const root = tempDir('gpu-gitops-pr-');
+      const bare = await seedBareRepo(fixtures.gitopsRepo);
       const name = `${mode}-app`;
       writeFileSync(path.join(root, 'req.yaml'), requestFor(name, gpu));
       // MPS needs a device-plugin MIG strategy other than the default "mixed".

@@ -1,5 +1,6 @@
 import type { WorkloadKind } from '../request/types';
-import { buildWorkloadPatch, toleratesTaint } from './workload-patch';
+import { tolerates } from '../validation/node-pool-rules';
+import { buildWorkloadPatch } from './workload-patch';
 import {
   asPatch,
   awsCluster,
@@ -228,7 +229,7 @@ describe('buildWorkloadPatch', () => {
   });
 });
 
-describe('toleratesTaint', () => {
+describe('tolerates', () => {
   const taint = { key: 'nvidia.com/gpu', value: 'pool', effect: 'NoSchedule' };
   it.each([
     [{ operator: 'Exists' }, true],
@@ -238,6 +239,6 @@ describe('toleratesTaint', () => {
     [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoExecute' }, false],
     [{ key: 'other', operator: 'Exists' }, false],
   ])('%j -> %s', (toleration, expected) => {
-    expect(toleratesTaint(toleration, taint)).toBe(expected);
+    expect(tolerates(toleration, taint)).toBe(expected);
   });
 });

@@ -7,6 +7,7 @@ import {
   DRA_REQUEST_NAME,
   resourceClaimTemplateName,
 } from './resource-claim-template';
+import { tolerates } from '../validation/node-pool-rules';
 import type { KubernetesObject } from './types';
 import {
   workloadApiVersion,
@@ -33,25 +34,6 @@ export interface PatchTarget {
   current: WorkloadView;
   /** Set the container's image too (a workload the product created). */
   image?: string;
-}
-
-interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-}
-
-/** Kubernetes' toleration matching (`ToleratesTaint`, k8s.io/api core/v1 toleration.go). */
-export function toleratesTaint(
-  toleration: Toleration,
-  taint: { key: string; value?: string; effect: string },
-): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (!toleration.key) return toleration.operator === 'Exists';
-  if (toleration.key !== taint.key) return false;
-  if (toleration.operator === 'Exists') return true;
-  return (toleration.value ?? '') === (taint.value ?? '');
 }
 
 function setPath(
@@ -139,7 +121,7 @@ export function buildWorkloadPatch(
       !(t.key === cluster.gpuTaintKey && t.value === previousPool),
   );
   const missing = placement.tolerations.filter(
-    taint => !kept.some(t => toleratesTaint(t as Toleration, taint)),
+    taint => !kept.some(t => tolerates(t, taint)),
   );
   if (missing.length > 0 || kept.length !== current.tolerations.length) {
     setPath(patch, [...template, 'spec', 'tolerations'], [...kept, ...missing]);

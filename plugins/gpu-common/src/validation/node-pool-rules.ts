@@ -14,12 +14,16 @@ export interface NodeTaint {
 
 export interface PodToleration {
   key?: string;
-  operator?: 'Equal' | 'Exists';
+  /** `Equal` (the default) or `Exists`. */
+  operator?: string;
   value?: string;
   effect?: string;
 }
 
-/** Kubernetes' toleration matching (`ToleratesTaint`). */
+/**
+ * Kubernetes' toleration matching (`ToleratesTaint` in
+ * k8s.io/api/core/v1/toleration.go): the one copy the product uses.
+ */
 export function tolerates(
   toleration: PodToleration,
   taint: NodeTaint,

@@ -24,6 +24,7 @@ import type { RequestGuard } from '../changes/buildRequestChange';
 import { createForge } from '../forges/createForge';
 import type { Forge, ForgeKind } from '../forges/types';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
+import { gitTokenUsername } from '../git/resolveGitCredentials';
 import {
   layoutPrefix,
   requestPath,
@@ -157,17 +158,6 @@ export async function updateOpenPullRequests(
   const logger = redactingLogger(options.logger, redactor);
   const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
   const baseBranch = options.baseBranch ?? 'main';
-  const repository = new GitOpsRepository({
-    repoUrl: options.repoUrl,
-    baseBranch,
-    cacheDir: path.resolve(cacheDir),
-    token: options.token,
-    tokenUsername: options.tokenUsername,
-    author: options.author,
-    redactor,
-    logger,
-    timeoutMs: options.timeoutMs,
-  });
   const forge =
     typeof options.forge === 'object'
       ? options.forge
@@ -177,6 +167,21 @@ export async function updateOpenPullRequests(
           redactor,
           timeoutMs: options.timeoutMs,
         });
+  // The git user paired with the token, as the publisher pairs it.
+  const tokenUsername =
+    options.tokenUsername ??
+    gitTokenUsername(forge.kind, { token: options.token, source: 'input' });
+  const repository = new GitOpsRepository({
+    repoUrl: options.repoUrl,
+    baseBranch,
+    cacheDir: path.resolve(cacheDir),
+    token: options.token,
+    tokenUsername,
+    author: options.author,
+    redactor,
+    logger,
+    timeoutMs: options.timeoutMs,
+  });
   const { baseSha, branches } = await readRequestBranches(
     repository,
     options.layout,
@@ -227,7 +232,7 @@ export async function updateOpenPullRequests(
         baseBranch,
         forge,
         token: options.token,
-        tokenUsername: options.tokenUsername,
+        tokenUsername,
         author: options.author,
         layout: options.layout,
         cacheDir,

@@ -48,6 +48,7 @@ import {
   parseYamlDocuments,
   PlainObject,
   SkippedFile,
+  stringRecord,
 } from './yamlObjects';
 
 /** RepoState plus the files the reader had to skip (and why). */
@@ -228,15 +229,6 @@ export async function readRepoState(
     skipped,
     bootstrapped,
   };
-}
-
-function stringRecord(value: unknown): Record<string, string> {
-  if (!isPlainObject(value)) return {};
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== null && v !== undefined)
-      .map(([k, v]) => [k, String(v)]),
-  );
 }
 
 function requirementValues(requirements: unknown, key: string): string[] {

@@ -107,3 +107,13 @@ export function parseCount(value: unknown): number | undefined {
   }
   return undefined;
 }
+
+/** A map's entries as strings (labels, annotations, limits), null and missing values left out. */
+export function stringRecord(value: unknown): Record<string, string> {
+  if (!isPlainObject(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  );
+}

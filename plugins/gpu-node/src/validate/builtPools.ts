@@ -14,7 +14,12 @@ import {
   MIG_CONFIG_LABEL,
   POOL_LABEL_SUFFIXES,
 } from '../repo/poolLabels';
-import { getIn, isPlainObject, parseCount } from '../repo/yamlObjects';
+import {
+  getIn,
+  isPlainObject,
+  parseCount,
+  stringRecord,
+} from '../repo/yamlObjects';
 import {
   AdvertisedResource,
   advertisedResources,
@@ -69,15 +74,6 @@ export function requirementValues(
       const values = getIn(r, 'values');
       return Array.isArray(values) ? values.map(String) : [];
     });
-}
-
-function stringRecord(value: unknown): Record<string, string> {
-  if (!isPlainObject(value)) return {};
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== null && v !== undefined)
-      .map(([k, v]) => [k, String(v)]),
-  );
 }
 
 /**

@@ -1,14 +1,9 @@
-import {
-  checkGitOpsRepoUrl,
-  gitOpsTimeoutMs,
-} from '@gpu-gitops/plugin-gpu-common';
 import { updateOpenPullRequests } from '../../publish/updateOpenPullRequests';
-import { Redactor } from '../../redact';
 import type { CliIo } from '../io';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes';
-import { requireOption, type CommandOptions } from '../options';
+import type { CommandOptions } from '../options';
 import { readCatalogFile, readClusterLookup } from '../read-input';
-import { FORGE_TOKEN_ENV, forgeKind } from './pr';
+import { readRepositoryOptions } from '../repositoryOptions';
 
 export const updateUsage =
   'gpu-gitops update --repo URL [--base main] [--forge local|github|gitlab|gitea] [--api-url URL] ' +
@@ -23,39 +18,18 @@ export async function runUpdate(
   options: CommandOptions,
   io: CliIo,
 ): Promise<number> {
-  const repoUrl = requireOption(options, 'repo');
-  checkGitOpsRepoUrl(repoUrl, '--repo', {
-    tokenHint: `set ${Object.values(FORGE_TOKEN_ENV).filter(Boolean).join(', ')} instead`,
-  });
-  const kind = forgeKind(options.forge as string | undefined);
-  const timeoutMs = gitOpsTimeoutMs(
-    options.timeout as string | undefined,
-    '--timeout',
-  );
+  const target = readRepositoryOptions(options, io);
   const clusterFor = await readClusterLookup(
     options.cluster as string | undefined,
     io.cwd,
   );
   const catalog = await readCatalogFile(options.catalog as string, io.cwd);
-  const tokenEnv = FORGE_TOKEN_ENV[kind];
-  const token = tokenEnv ? io.env[tokenEnv] || undefined : undefined;
-  const redactor = new Redactor(token ? [token] : []);
-  const log = (line: string) => {
-    if (!options.json) io.stderr(`${redactor.redact(line)}\n`);
-  };
   const updates = await updateOpenPullRequests({
-    repoUrl,
-    baseBranch: (options.base as string) || 'main',
-    forge: kind,
-    forgeApiBaseUrl: options['api-url'] as string | undefined,
-    token,
-    redactor,
-    cacheDir: options['cache-dir'] as string | undefined,
-    timeoutMs,
+    ...target,
     clusterFor,
     catalogFor: () => catalog,
-    logger: { info: log, warn: log },
   });
+  const { redactor } = target;
   if (options.json) {
     io.stdout(redactor.redact(`${JSON.stringify({ updates }, null, 2)}\n`));
   } else if (updates.length === 0) {

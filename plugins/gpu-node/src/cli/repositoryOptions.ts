@@ -1,0 +1,85 @@
+import {
+  checkGitOpsRepoUrl,
+  gitOpsTimeoutMs,
+  GpuInputError,
+} from '@gpu-gitops/plugin-gpu-common';
+import { FORGE_KINDS } from '../forges/createForge';
+import type { ForgeKind } from '../forges/types';
+import { Redactor, type PublishLogger } from '../redact';
+import type { CliIo } from './io';
+import { requireOption, type CommandOptions } from './options';
+
+/** The environment variable that holds each forge's token in the CLI. */
+export const FORGE_TOKEN_ENV: Record<ForgeKind, string | undefined> = {
+  local: undefined,
+  github: 'GITHUB_TOKEN',
+  gitlab: 'GITLAB_TOKEN',
+  gitea: 'GITEA_TOKEN',
+};
+
+function forgeKind(value: string | undefined): ForgeKind {
+  const kind = (value ?? 'local') as ForgeKind;
+  if (!FORGE_KINDS.includes(kind)) {
+    throw new GpuInputError([
+      {
+        path: '--forge',
+        rule: 'enum',
+        message: `"${value}" is not a forge; use one of ${FORGE_KINDS.join(', ')}`,
+      },
+    ]);
+  }
+  return kind;
+}
+
+/** What `pr` and `update` need to reach the GitOps repository and its forge. */
+export interface RepositoryOptions {
+  repoUrl: string;
+  baseBranch: string;
+  forge: ForgeKind;
+  forgeApiBaseUrl?: string;
+  token?: string;
+  cacheDir?: string;
+  /** The limit of each git command and forge request (default 60 s). */
+  timeoutMs?: number;
+  redactor: Redactor;
+  /** Progress on stderr (redacted), silent with --json. */
+  logger: PublishLogger;
+}
+
+/**
+ * Reads `--repo`, `--base`, `--forge`, `--api-url`, `--cache-dir`,
+ * `--timeout` and the forge's token from the environment. A URL carrying a
+ * token is refused first (exit 2, shown redacted), before any file is read or
+ * any git process runs.
+ */
+export function readRepositoryOptions(
+  options: CommandOptions,
+  io: CliIo,
+): RepositoryOptions {
+  const repoUrl = requireOption(options, 'repo');
+  checkGitOpsRepoUrl(repoUrl, '--repo', {
+    tokenHint: `set ${Object.values(FORGE_TOKEN_ENV).filter(Boolean).join(', ')} instead`,
+  });
+  const forge = forgeKind(options.forge as string | undefined);
+  const timeoutMs = gitOpsTimeoutMs(
+    options.timeout as string | undefined,
+    '--timeout',
+  );
+  const tokenEnv = FORGE_TOKEN_ENV[forge];
+  const token = tokenEnv ? io.env[tokenEnv] || undefined : undefined;
+  const redactor = new Redactor(token ? [token] : []);
+  const log = (line: string) => {
+    if (!options.json) io.stderr(`${redactor.redact(line)}\n`);
+  };
+  return {
+    repoUrl,
+    baseBranch: (options.base as string) || 'main',
+    forge,
+    forgeApiBaseUrl: options['api-url'] as string | undefined,
+    token,
+    cacheDir: options['cache-dir'] as string | undefined,
+    timeoutMs,
+    redactor,
+    logger: { info: log, warn: log },
+  };
+}
