@@ -6,7 +6,7 @@
  * and validates clean; every refusal names the field and the rule and writes
  * nothing.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { simpleGit } from 'simple-git';
@@ -146,6 +146,57 @@ describe('gpu-gitops on a platform team repository', () => {
     expect(after.get('apps/ml/recommender/overlays/staging')).toEqual(
       before.get('apps/ml/recommender/overlays/staging'),
     );
+    expectValidates(repo);
+  });
+
+  it('changes the count in the overlay’s own `replicas:` entry, which kustomize applies after every patch', async () => {
+    const repo = copyFixture(fixtures.platformRepo);
+    const overlay = path.join(repo, 'apps/ml/recommender/overlays/prod-eu');
+    writeFileSync(
+      path.join(overlay, 'kustomization.yaml'),
+      `# prod-eu: three replicas in namespace ml.
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: ml
+resources:
+  - ../../base
+replicas:
+  - name: recommender
+    count: 3 # scaled for the autumn peak
+`,
+    );
+    rmSync(path.join(overlay, 'replicas.yaml'));
+    writeFileSync(
+      path.join(repo, '../req.yaml'),
+      recommender(', container: api', 2),
+    );
+    const run = gpuGitops(path.dirname(repo), [
+      'render',
+      '--request',
+      'req.yaml',
+      '--out',
+      repo,
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+
+    const built = await buildEveryRoot(repo);
+    const prod = builtObject(
+      built.get('apps/ml/recommender/overlays/prod-eu'),
+      'Deployment',
+      'recommender',
+    );
+    expect(prod.spec.replicas).toBe(2);
+    const kustomization = readFileSync(
+      path.join(overlay, 'kustomization.yaml'),
+      'utf8',
+    );
+    expect(kustomization).toContain('count: 2 # scaled for the autumn peak');
+    const [patch] = parseAllDocuments(
+      readFileSync(path.join(overlay, 'gpu-patch-recommender.yaml'), 'utf8'),
+    ).map(d => d.toJS());
+    expect(patch.kind).toBe('Deployment');
+    expect(patch.spec).not.toHaveProperty('replicas');
     expectValidates(repo);
   });
 

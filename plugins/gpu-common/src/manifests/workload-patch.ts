@@ -34,6 +34,11 @@ export interface PatchTarget {
   current: WorkloadView;
   /** Set the container's image too (a workload the product created). */
   image?: string;
+  /**
+   * A kustomization's `replicas:` entry sets the count (kustomize applies it
+   * after every patch): the patch leaves the count alone and the entry changes.
+   */
+  replicasSetByKustomization?: boolean;
 }
 
 function setPath(
@@ -65,7 +70,8 @@ function isGpuResource(name: string): boolean {
  *   Kubernetes OpenAPI, so a patch replaces it, and the patch carries the
  *   workload's own tolerations followed by the pool's;
  * - the replica count (`replicas` / Job `parallelism`) only when the request
- *   asks for another number than the workload has;
+ *   asks for another number than the workload has, and no kustomization
+ *   `replicas:` entry sets it;
  * - our annotations, and `backstage.io/kubernetes-id` only when absent.
  *
  * The same patch is applied in place to plain manifests (no Kustomize) and to
@@ -98,7 +104,9 @@ export function buildWorkloadPatch(
   };
 
   const replicas = plan.request.spec.gpu.replicas;
-  if (replicas !== current.replicas) setPath(patch, shape.replicas, replicas);
+  if (!target.replicasSetByKustomization && replicas !== current.replicas) {
+    setPath(patch, shape.replicas, replicas);
+  }
 
   const template = [...shape.podTemplate];
   setPath(patch, [...template, 'metadata', 'annotations'], {

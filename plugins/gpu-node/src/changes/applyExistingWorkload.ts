@@ -13,7 +13,12 @@ import {
 import type { OwnPatch } from '../workloads/currentWorkload';
 import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
 import { toYaml } from './canonical';
-import { addPatch, addResource, openKustomization } from './kustomization';
+import {
+  addPatch,
+  addResource,
+  openKustomization,
+  setReplicasCount,
+} from './kustomization';
 import { isManagedObject } from './ownership';
 import type { StagedTree } from './stagedTree';
 import { syncNode, YamlFile } from './yamlFile';
@@ -23,6 +28,8 @@ export interface ExistingWorkloadChange {
   location: ExistingWorkloadLocation;
   /** This request's patch file from an earlier run, if any. */
   ownPatch?: OwnPatch;
+  /** A new count for the kustomization `replicas:` entry that scales the workload. */
+  replicasCount?: { file: string; count: number };
 }
 
 /** A file name in `folder` that no file has yet. */
@@ -114,4 +121,12 @@ export async function applyExistingWorkload(
   }
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(kustomizationPath, content);
+
+  if (change.replicasCount) {
+    const { file: path, count } = change.replicasCount;
+    const scaling = YamlFile.parse(path, await staged.read(path));
+    setReplicasCount(scaling, location.name, count);
+    const scaled = scaling.newContent();
+    if (scaled !== undefined) await staged.write(path, scaled);
+  }
 }

@@ -24,8 +24,8 @@ export interface KustomizationInfo {
   patches: string[];
   /** Release names of its `helmCharts` (kustomize's Helm inflation). */
   helmReleases: string[];
-  /** True when it changes names (`namePrefix` / `nameSuffix`). */
-  renames: boolean;
+  /** Its `replicas:` entries: workload name -> count (kustomize sets them after its patches). */
+  replicas: Record<string, number>;
 }
 
 export interface KustomizationIndex {
@@ -100,9 +100,15 @@ export async function readKustomizations(
       folders: entry.references,
       patches,
       helmReleases,
-      renames:
-        typeof getIn(value, 'namePrefix') === 'string' ||
-        typeof getIn(value, 'nameSuffix') === 'string',
+      replicas: Object.fromEntries(
+        (Array.isArray(getIn(value, 'replicas'))
+          ? (getIn(value, 'replicas') as unknown[])
+          : []
+        )
+          .filter(isPlainObject)
+          .filter(r => typeof r.name === 'string')
+          .map(r => [String(r.name), Number(r.count)]),
+      ),
     });
   }
   return { byFolder, roots: graph.roots };

@@ -79,6 +79,12 @@ export function placementsOf(
     typeof manifestNamespace === 'string' ? manifestNamespace : undefined;
   const includers = includersOfFile(index, found.file);
   if (includers.length === 0) {
+    // A folder with a kustomization is applied through it: a file it does
+    // not list is not deployed (a leftover patch, a draft).
+    const folder = found.file.includes('/')
+      ? found.file.slice(0, found.file.lastIndexOf('/'))
+      : '.';
+    if (index.byFolder.has(folder)) return [];
     return [{ found, chain: [], namespace: own }];
   }
   return includers.flatMap(folder =>

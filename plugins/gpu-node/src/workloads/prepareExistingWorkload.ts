@@ -65,8 +65,17 @@ export async function prepareExistingWorkload(options: {
     ]);
   }
   const container = chooseContainer(view, existing.container);
+  const replicasEntry =
+    location.apply.mode === 'patch' ? location.apply.replicasEntry : undefined;
+  const replicas = request.spec.gpu.replicas;
   return {
-    change: { location, ...(ownPatch ? { ownPatch } : {}) },
+    change: {
+      location,
+      ...(ownPatch ? { ownPatch } : {}),
+      ...(replicasEntry && replicas !== view.replicas
+        ? { replicasCount: { file: replicasEntry, count: replicas } }
+        : {}),
+    },
     target: {
       kind: location.kind,
       name: location.name,
@@ -75,6 +84,7 @@ export async function prepareExistingWorkload(options: {
         : {}),
       container,
       current: view,
+      ...(replicasEntry ? { replicasSetByKustomization: true } : {}),
     },
     current: view,
   };

@@ -33,6 +33,12 @@ export type ExistingWorkloadApply =
       patchFolder: string;
       /** Path of that folder's kustomization file. */
       kustomization: string;
+      /**
+       * The kustomization whose `replicas:` entry sets the workload's count
+       * (the outermost of the chain): kustomize applies it after every patch,
+       * so a changed count goes there, not into the patch.
+       */
+      replicasEntry?: string;
     }
   | { mode: 'in-place' };
 
@@ -309,6 +315,15 @@ export async function resolveExistingWorkload(
   }
   const chain = byRoot.get(roots[0])!;
   const patchFolder = patchFolderOf(index, chain);
+  // kustomize's `replicas:` field scales only these kinds' spec.replicas
+  // (kustomize v4.5 api/konfig/builtinpluginconsts/replicas.go); the
+  // outermost entry wins, being applied last.
+  const scalable = kind === 'Deployment' || kind === 'StatefulSet';
+  const replicasFolder = scalable
+    ? chain.find(
+        folder => index.byFolder.get(folder)?.replicas[name] !== undefined,
+      )
+    : undefined;
   return {
     ...base,
     apply: {
@@ -316,6 +331,9 @@ export async function resolveExistingWorkload(
       root: chain[0],
       patchFolder,
       kustomization: index.byFolder.get(patchFolder)!.file,
+      ...(replicasFolder
+        ? { replicasEntry: index.byFolder.get(replicasFolder)!.file }
+        : {}),
     },
   };
 }

@@ -1,0 +1,186 @@
+import {
+  GpuInputError,
+  parseGpuRequest,
+  type WorkloadKind,
+} from '@gpu-gitops/plugin-gpu-common';
+import { MemoryRepoTree } from '../repo/tree';
+import { resolveExistingWorkload } from './resolveExistingWorkload';
+
+function requestFor(kind: WorkloadKind, name: string) {
+  return parseGpuRequest({
+    kind: 'GpuRequest',
+    metadata: { name, namespace: 'ml' },
+    spec: {
+      owner: 'group:default/ml-platform',
+      cluster: 'prod-eu',
+      gpu: { model: 'l4', sharing: 'exclusive', replicas: 2, vramGiB: 20 },
+      workload: { existing: { kind, name } },
+    },
+  });
+}
+
+const deployment = (name: string, replicas = 1) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: ${replicas}
+  selector: { matchLabels: { app: ${name} } }
+  template:
+    metadata: { labels: { app: ${name} } }
+    spec:
+      containers: [{ name: app, image: app:1 }]
+`;
+
+const job = (name: string) => `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ${name}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{ name: train, image: train:1 }]
+`;
+
+const kustomization = (
+  body: string,
+) => `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+${body}`;
+
+const options = { cluster: 'prod-eu', labelDomain: 'gpu.example.com' };
+
+async function refusalOf(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(GpuInputError);
+  return (error as GpuInputError).issues[0];
+}
+
+describe('resolveExistingWorkload', () => {
+  it('ignores a file its folder’s kustomization does not list (a leftover copy is not deployed)', async () => {
+    const tree = new MemoryRepoTree({
+      'apps/api/base/kustomization.yaml': kustomization(
+        'resources: [deployment.yaml]\n',
+      ),
+      'apps/api/base/deployment.yaml': deployment('api'),
+      'apps/api/base/deployment-old.yaml': deployment('api'),
+      'apps/api/prod-eu/kustomization.yaml': kustomization(
+        'namespace: ml\nresources: [../base]\n',
+      ),
+    });
+    const location = await resolveExistingWorkload(
+      tree,
+      requestFor('Deployment', 'api'),
+      options,
+    );
+    expect(location.file).toBe('apps/api/base/deployment.yaml');
+    expect(location.apply).toEqual({
+      mode: 'patch',
+      root: 'apps/api/prod-eu',
+      patchFolder: 'apps/api/prod-eu',
+      kustomization: 'apps/api/prod-eu/kustomization.yaml',
+    });
+  });
+
+  it('names the outermost kustomization whose `replicas:` entry scales the workload', async () => {
+    const tree = new MemoryRepoTree({
+      'apps/api/base/kustomization.yaml': kustomization(
+        'resources: [deployment.yaml]\nreplicas: [{ name: api, count: 2 }]\n',
+      ),
+      'apps/api/base/deployment.yaml': deployment('api'),
+      'apps/api/prod-eu/kustomization.yaml': kustomization(
+        'namespace: ml\nresources: [../base]\nreplicas: [{ name: api, count: 4 }]\n',
+      ),
+    });
+    const location = await resolveExistingWorkload(
+      tree,
+      requestFor('Deployment', 'api'),
+      options,
+    );
+    expect(location.apply).toMatchObject({
+      mode: 'patch',
+      replicasEntry: 'apps/api/prod-eu/kustomization.yaml',
+    });
+  });
+
+  it('leaves a Job’s parallelism to the patch: kustomize’s `replicas:` does not scale Jobs', async () => {
+    const tree = new MemoryRepoTree({
+      'batch/kustomization.yaml': kustomization(
+        'namespace: ml\nresources: [job.yaml]\nreplicas: [{ name: train, count: 3 }]\n',
+      ),
+      'batch/job.yaml': job('train'),
+    });
+    const location = await resolveExistingWorkload(
+      tree,
+      requestFor('Job', 'train'),
+      options,
+    );
+    expect(location.apply).toEqual({
+      mode: 'patch',
+      root: 'batch',
+      patchFolder: 'batch',
+      kustomization: 'batch/kustomization.yaml',
+    });
+  });
+
+  it('edits a manifest no kustomization deploys in place', async () => {
+    const tree = new MemoryRepoTree({
+      'tools/notebook.yaml': deployment('notebook'),
+    });
+    const location = await resolveExistingWorkload(
+      tree,
+      requestFor('Deployment', 'notebook'),
+      options,
+    );
+    expect(location.apply).toEqual({ mode: 'in-place' });
+    expect(location.documentIndex).toBe(0);
+  });
+
+  it('picks the overlay named after the cluster when several deploy the workload', async () => {
+    const tree = new MemoryRepoTree({
+      'apps/api/base/kustomization.yaml': kustomization(
+        'resources: [deployment.yaml]\n',
+      ),
+      'apps/api/base/deployment.yaml': deployment('api'),
+      'apps/api/overlays/prod-eu/kustomization.yaml': kustomization(
+        'namespace: ml\nresources: [../../base]\n',
+      ),
+      'apps/api/overlays/prod-us/kustomization.yaml': kustomization(
+        'namespace: ml\nresources: [../../base]\n',
+      ),
+    });
+    const location = await resolveExistingWorkload(
+      tree,
+      requestFor('Deployment', 'api'),
+      options,
+    );
+    expect(location.apply).toMatchObject({
+      root: 'apps/api/overlays/prod-eu',
+    });
+
+    const refusal = await refusalOf(
+      resolveExistingWorkload(tree, requestFor('Deployment', 'api'), {
+        ...options,
+        cluster: 'staging',
+      }),
+    );
+    expect(refusal).toMatchObject({
+      path: 'spec.workload.existing.name',
+      rule: 'overlay-ambiguous',
+    });
+    expect(refusal.message).toContain('apps/api/overlays/prod-us');
+  });
+
+  it('refuses a workload that is not in the repository, naming the field', async () => {
+    const tree = new MemoryRepoTree({ 'a/deploy.yaml': deployment('other') });
+    const refusal = await refusalOf(
+      resolveExistingWorkload(tree, requestFor('Deployment', 'api'), options),
+    );
+    expect(refusal.path).toBe('spec.workload.existing.name');
+    expect(refusal.message).toContain('Deployment "api"');
+  });
+});
