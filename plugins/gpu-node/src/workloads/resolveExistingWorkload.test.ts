@@ -49,7 +49,19 @@ const kustomization = (
 kind: Kustomization
 ${body}`;
 
-const options = { cluster: 'prod-eu', labelDomain: 'gpu.example.com' };
+/** Locates `kind`/`name` (namespace ml) in a repository of `files`. */
+function locate(
+  files: Record<string, string>,
+  kind: WorkloadKind,
+  name: string,
+  cluster = 'prod-eu',
+) {
+  return resolveExistingWorkload(
+    new MemoryRepoTree(files),
+    requestFor(kind, name),
+    { cluster, labelDomain: 'gpu.example.com' },
+  );
+}
 
 async function refusalOf(promise: Promise<unknown>) {
   const error = await promise.then(
@@ -62,20 +74,19 @@ async function refusalOf(promise: Promise<unknown>) {
 
 describe('resolveExistingWorkload', () => {
   it('ignores a file its folder’s kustomization does not list (a leftover copy is not deployed)', async () => {
-    const tree = new MemoryRepoTree({
-      'apps/api/base/kustomization.yaml': kustomization(
-        'resources: [deployment.yaml]\n',
-      ),
-      'apps/api/base/deployment.yaml': deployment('api'),
-      'apps/api/base/deployment-old.yaml': deployment('api'),
-      'apps/api/prod-eu/kustomization.yaml': kustomization(
-        'namespace: ml\nresources: [../base]\n',
-      ),
-    });
-    const location = await resolveExistingWorkload(
-      tree,
-      requestFor('Deployment', 'api'),
-      options,
+    const location = await locate(
+      {
+        'apps/api/base/kustomization.yaml': kustomization(
+          'resources: [deployment.yaml]\n',
+        ),
+        'apps/api/base/deployment.yaml': deployment('api'),
+        'apps/api/base/deployment-old.yaml': deployment('api'),
+        'apps/api/prod-eu/kustomization.yaml': kustomization(
+          'namespace: ml\nresources: [../base]\n',
+        ),
+      },
+      'Deployment',
+      'api',
     );
     expect(location.file).toBe('apps/api/base/deployment.yaml');
     expect(location.apply).toEqual({
@@ -87,19 +98,18 @@ describe('resolveExistingWorkload', () => {
   });
 
   it('names the outermost kustomization whose `replicas:` entry scales the workload', async () => {
-    const tree = new MemoryRepoTree({
-      'apps/api/base/kustomization.yaml': kustomization(
-        'resources: [deployment.yaml]\nreplicas: [{ name: api, count: 2 }]\n',
-      ),
-      'apps/api/base/deployment.yaml': deployment('api'),
-      'apps/api/prod-eu/kustomization.yaml': kustomization(
-        'namespace: ml\nresources: [../base]\nreplicas: [{ name: api, count: 4 }]\n',
-      ),
-    });
-    const location = await resolveExistingWorkload(
-      tree,
-      requestFor('Deployment', 'api'),
-      options,
+    const location = await locate(
+      {
+        'apps/api/base/kustomization.yaml': kustomization(
+          'resources: [deployment.yaml]\nreplicas: [{ name: api, count: 2 }]\n',
+        ),
+        'apps/api/base/deployment.yaml': deployment('api'),
+        'apps/api/prod-eu/kustomization.yaml': kustomization(
+          'namespace: ml\nresources: [../base]\nreplicas: [{ name: api, count: 4 }]\n',
+        ),
+      },
+      'Deployment',
+      'api',
     );
     expect(location.apply).toMatchObject({
       mode: 'patch',
@@ -108,16 +118,15 @@ describe('resolveExistingWorkload', () => {
   });
 
   it('leaves a Job’s parallelism to the patch: kustomize’s `replicas:` does not scale Jobs', async () => {
-    const tree = new MemoryRepoTree({
-      'batch/kustomization.yaml': kustomization(
-        'namespace: ml\nresources: [job.yaml]\nreplicas: [{ name: train, count: 3 }]\n',
-      ),
-      'batch/job.yaml': job('train'),
-    });
-    const location = await resolveExistingWorkload(
-      tree,
-      requestFor('Job', 'train'),
-      options,
+    const location = await locate(
+      {
+        'batch/kustomization.yaml': kustomization(
+          'namespace: ml\nresources: [job.yaml]\nreplicas: [{ name: train, count: 3 }]\n',
+        ),
+        'batch/job.yaml': job('train'),
+      },
+      'Job',
+      'train',
     );
     expect(location.apply).toEqual({
       mode: 'patch',
@@ -128,20 +137,19 @@ describe('resolveExistingWorkload', () => {
   });
 
   it('edits a manifest no kustomization deploys in place', async () => {
-    const tree = new MemoryRepoTree({
-      'tools/notebook.yaml': deployment('notebook'),
-    });
-    const location = await resolveExistingWorkload(
-      tree,
-      requestFor('Deployment', 'notebook'),
-      options,
+    const location = await locate(
+      {
+        'tools/notebook.yaml': deployment('notebook'),
+      },
+      'Deployment',
+      'notebook',
     );
     expect(location.apply).toEqual({ mode: 'in-place' });
     expect(location.documentIndex).toBe(0);
   });
 
   it('picks the overlay named after the cluster when several deploy the workload', async () => {
-    const tree = new MemoryRepoTree({
+    const files = {
       'apps/api/base/kustomization.yaml': kustomization(
         'resources: [deployment.yaml]\n',
       ),
@@ -152,21 +160,14 @@ describe('resolveExistingWorkload', () => {
       'apps/api/overlays/prod-us/kustomization.yaml': kustomization(
         'namespace: ml\nresources: [../../base]\n',
       ),
-    });
-    const location = await resolveExistingWorkload(
-      tree,
-      requestFor('Deployment', 'api'),
-      options,
-    );
+    };
+    const location = await locate(files, 'Deployment', 'api');
     expect(location.apply).toMatchObject({
       root: 'apps/api/overlays/prod-eu',
     });
 
     const refusal = await refusalOf(
-      resolveExistingWorkload(tree, requestFor('Deployment', 'api'), {
-        ...options,
-        cluster: 'staging',
-      }),
+      locate(files, 'Deployment', 'api', 'staging'),
     );
     expect(refusal).toMatchObject({
       path: 'spec.workload.existing.name',
@@ -176,9 +177,8 @@ describe('resolveExistingWorkload', () => {
   });
 
   it('refuses a workload that is not in the repository, naming the field', async () => {
-    const tree = new MemoryRepoTree({ 'a/deploy.yaml': deployment('other') });
     const refusal = await refusalOf(
-      resolveExistingWorkload(tree, requestFor('Deployment', 'api'), options),
+      locate({ 'a/deploy.yaml': deployment('other') }, 'Deployment', 'api'),
     );
     expect(refusal.path).toBe('spec.workload.existing.name');
     expect(refusal.message).toContain('Deployment "api"');
