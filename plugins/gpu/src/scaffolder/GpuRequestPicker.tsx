@@ -6,6 +6,7 @@ import {
   gpuModelChoices,
   SHARING_MODES,
   type ClusterCapabilities,
+  type QuotaUse,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
 import type {
@@ -193,10 +194,14 @@ export function GpuRequestPicker(
   ]);
   const rejection =
     preview.error instanceof GpuPlanRejectedError ? preview.error : undefined;
-  const quota =
-    problems.length === 0
-      ? (preview.value?.quota ?? rejection?.quota ?? held.value)
-      : held.value;
+  // Only a named owner has a quota (the preview's stand-in owner has none).
+  let quota: QuotaUse | undefined;
+  if (owner) {
+    quota =
+      problems.length === 0
+        ? (preview.value?.quota ?? rejection?.quota ?? held.value)
+        : held.value;
+  }
 
   return (
     <FormControl fullWidth margin="normal" error={(rawErrors?.length ?? 0) > 0}>
