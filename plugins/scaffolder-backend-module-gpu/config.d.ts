@@ -51,6 +51,8 @@ export interface Config {
       profiles?: {
         [name: string]: {
           provider?: 'aws-karpenter' | 'azure-karpenter' | 'static';
+          /** The provider's region, e.g. `eu-west-1`; the request form shows it beside the name. */
+          region?: string;
           /** Karpenter version, e.g. `1.14.1`. */
           karpenterVersion?: string;
           nodeClass?: { group?: string; kind?: string; name?: string };
@@ -139,7 +141,10 @@ export interface Config {
         allowedSharingModes?: Array<
           'exclusive' | 'time-slicing' | 'mps' | 'mig' | 'dra'
         >;
-        /** GPU quota in physical-GPU equivalents (0.25 = a quarter of one GPU). */
+        /**
+         * GPUs an owner may hold on each cluster, in physical-GPU equivalents
+         * (0.25 = a quarter of one GPU).
+         */
         gpuQuota?: number;
       };
       /** Rules per owner group. */

@@ -105,6 +105,7 @@ export const gpuPlugin = createBackendPlugin({
             gpuCatalog: settings.catalog,
             clusters: settings.clusters,
             defaultCluster: settings.defaultCluster,
+            policy: settings.policy,
           }),
         );
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });

@@ -31,6 +31,9 @@ export {
   isDns1123Label,
   isDns1123Subdomain,
   zodIssuesToInputIssues,
+  REQUEST_FIELD_LABELS,
+  fieldLabel,
+  describeIssue,
 } from './request';
 export {
   defaultClusterProfile,
@@ -38,8 +41,19 @@ export {
   resolveClusterProfile,
   karpenterSupportsGte,
   parseKarpenterVersion,
+  clusterCapabilities,
+  modelUnavailable,
+  modeUnavailableForModel,
+  sharingModeUnavailable,
+  unavailableIssue,
 } from './cluster';
-export type { ClusterProfileOverride } from './cluster';
+export type {
+  ClusterProfileOverride,
+  ClusterCapabilities,
+  ModelCapability,
+  SharingModeCapability,
+  Unavailable,
+} from './cluster';
 export {
   plan,
   devicePluginConfigFor,
@@ -55,6 +69,7 @@ export * from './output/plan-json';
 export * from './output/plan-text';
 export * from './output/existing-workload-text';
 export type * from './allocation/types';
+export type * from './allocation/request-form';
 export * from './catalog/model-choices';
 export * from './yaml/readPlainYaml';
 export * from './capacity/poolNeed';

@@ -16,3 +16,4 @@ export * from './forges';
 export * from './pr';
 export * from './publish';
 export * from './workloads';
+export * from './policy';

@@ -233,7 +233,7 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
 
     const answered = page.waitForResponse(
       r =>
-        r.url().endsWith('/api/gpu/plan') &&
+        new URL(r.url()).pathname.endsWith('/api/gpu/plan') &&
         r.request().postDataJSON().spec.gpu.vramGiB === 6,
     );
     await page
@@ -273,7 +273,7 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
       .waitFor({ timeout: 30_000 });
     expect(
       await preview.getByRole('list', { name: 'Plan issues' }).innerText(),
-    ).toMatch(/vramGiB/);
+    ).toMatch(/^GPU memory per replica: /m);
     await page.close();
   });
 });

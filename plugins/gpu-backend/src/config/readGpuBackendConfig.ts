@@ -13,7 +13,12 @@ import {
   type ClusterProfile,
   type GpuCatalog,
 } from '@gpu-gitops/plugin-gpu-common';
-import { FORGE_KINDS, type ForgeKind } from '@gpu-gitops/plugin-gpu-node';
+import {
+  FORGE_KINDS,
+  readGpuPolicy,
+  type ForgeKind,
+  type GpuPolicy,
+} from '@gpu-gitops/plugin-gpu-node';
 import { compareText } from '../compareText';
 
 /** A duration as Backstage config and the scheduler take it (`{ seconds: 60 }`). */
@@ -40,6 +45,8 @@ export interface GpuBackendConfig {
   clusters: ClusterProfile[];
   defaultCluster: string;
   catalog: GpuCatalog;
+  /** `gpu.policy`, read as the scaffolder module reads it: POST /plan checks it as the actions do. */
+  policy: GpuPolicy;
   refresh: HumanDuration;
 }
 
@@ -52,9 +59,10 @@ function resolveRepoUrl(repoUrl: string): string {
 }
 
 /**
- * Reads the same `gpu.gitops`, `gpu.clusters` and `gpu.catalog` keys the
- * scaffolder module reads (so both see one repository with the same
- * credentials, one set of cluster profiles and one catalog), plus `gpu.index`. Bad values fail start-up.
+ * Reads the same `gpu.gitops`, `gpu.clusters`, `gpu.catalog` and `gpu.policy`
+ * keys the scaffolder module reads (so both see one repository with the same
+ * credentials, one set of cluster profiles, one catalog and one policy), plus
+ * `gpu.index`. Bad values fail start-up.
  */
 export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
   const gpu = rootConfig.getOptionalConfig('gpu');
@@ -135,5 +143,7 @@ export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
     ? readDurationFromConfig(indexConfig, { key: 'refresh' })
     : DEFAULT_REFRESH;
 
-  return { gitops, clusters, defaultCluster, catalog, refresh };
+  const policy = readGpuPolicy(gpu?.getOptionalConfig('policy'));
+
+  return { gitops, clusters, defaultCluster, catalog, policy, refresh };
 }

@@ -14,7 +14,11 @@ import {
   parseGpuRequestYaml,
   plan,
   resolveClusterProfile,
+  type ClusterProfile,
+  type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
+import { ConfigReader } from '@backstage/config';
+import { readGpuPolicy, type GpuPolicy } from '@gpu-gitops/plugin-gpu-node';
 import { AllocationQueries } from '../allocation/AllocationQueries';
 import {
   DirectorySource,
@@ -65,10 +69,14 @@ const catalog = permissionedCatalog(entities, {
   ],
 });
 
-async function appFor(files: Record<string, string | null> = {}) {
+async function appFor(
+  files: Record<string, string | null> = {},
+  options: { policy?: GpuPolicy; clusters?: ClusterProfile[] } = {},
+) {
+  const profiles = options.clusters ?? clusters;
   const dir = await fixtureDirectory(files);
   const index = new RepoIndex(
-    { clusters, defaultCluster: 'dev', catalog: builtinCatalog },
+    { clusters: profiles, defaultCluster: 'dev', catalog: builtinCatalog },
     new DirectorySource(dir),
   );
   await index.refresh();
@@ -78,8 +86,9 @@ async function appFor(files: Record<string, string | null> = {}) {
     snapshot: () => index.snapshot(),
     queries: new AllocationQueries(builtinCatalog),
     gpuCatalog: builtinCatalog,
-    clusters,
+    clusters: profiles,
     defaultCluster: 'dev',
+    policy: options.policy,
   });
   const app = express().use(router).use(mockErrorHandler());
   return { app, dir, index };
@@ -277,6 +286,192 @@ describe('gpu router', () => {
     for (const issue of res.body.issues) {
       expect(issue.rule).toEqual(expect.any(String));
     }
+    // The form's words: the field's label, never the path or a pattern.
+    expect(res.body.issues).toContainEqual({
+      path: 'spec.gpu.replicas',
+      rule: 'min',
+      message: 'must be at least 1',
+      field: 'Replicas',
+    });
+    expect(res.body.error.message).toContain('Replicas must be at least 1');
+    expect(res.body.error.message).not.toContain('spec.gpu');
+  });
+});
+
+describe('gpu router: the owner policy and quota the actions apply', () => {
+  /** The demo's policy (app-config.yaml): 8 GPUs per team and cluster, no DRA. */
+  const policy = readGpuPolicy(
+    new ConfigReader({
+      defaults: {
+        allowedSharingModes: ['exclusive', 'time-slicing', 'mps', 'mig'],
+        gpuQuota: 8,
+      },
+      groups: [{ owner: 'group:default/research', gpuQuota: 16 }],
+    }),
+  );
+  const demoClusters = [
+    resolveClusterProfile({ name: 'dev', region: 'us-east-1' }),
+    resolveClusterProfile({
+      name: 'inference',
+      migStrategy: 'single',
+      region: 'eu-west-1',
+    }),
+  ];
+  let app: express.Express;
+  beforeAll(async () => {
+    const built = await appFor({}, { policy, clusters: demoClusters });
+    dirs.push(built.dir);
+    app = built.app;
+  });
+
+  /** A new workload of ml-platform, which holds 0.5 GPU on dev (chat-assistant: 2 of 4 T4 slices). */
+  const newRequest = (
+    gpu: Partial<GpuRequest['spec']['gpu']>,
+    owner = 'group:default/ml-platform',
+  ) => ({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name: 'svc', namespace: 'ml' },
+    spec: {
+      owner,
+      gpu: {
+        model: 't4',
+        sharing: 'exclusive',
+        replicas: 1,
+        vramGiB: 8,
+        ...gpu,
+      },
+      workload: { image: 'ghcr.io/acme/svc:1.0.0' },
+    },
+  });
+
+  it('refuses a request over the team quota, with the quota use, as the actions do', async () => {
+    const res = await request(app)
+      .post('/plan')
+      .send(newRequest({ replicas: 8 }));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: {
+        name: 'InputError',
+        message:
+          'Replicas: GPU quota exceeded for group:default/ml-platform on dev by 0.5 GPU: quota 8, already used 0.5, this request needs 8 (physical-GPU equivalents)',
+      },
+      issues: [
+        {
+          path: 'spec.gpu.replicas',
+          rule: 'policy-quota',
+          field: 'Replicas',
+          message:
+            'GPU quota exceeded for group:default/ml-platform on dev by 0.5 GPU: quota 8, already used 0.5, this request needs 8 (physical-GPU equivalents)',
+        },
+      ],
+      quota: {
+        owner: 'group:default/ml-platform',
+        cluster: 'dev',
+        used: 0.5,
+        requested: 8,
+        quota: 8,
+      },
+    });
+  });
+
+  it('previews a request within the quota with the quota use', async () => {
+    const res = await request(app)
+      .post('/plan')
+      .send(newRequest({ replicas: 7 }));
+    expect(res.status).toBe(200);
+    expect(res.body.quota).toEqual({
+      owner: 'group:default/ml-platform',
+      cluster: 'dev',
+      used: 0.5,
+      requested: 7,
+      quota: 8,
+    });
+    // Another team's quota is its own.
+    const research = await request(app)
+      .post('/plan')
+      .send(newRequest({ replicas: 12 }, 'group:default/research'));
+    expect(research.status).toBe(200);
+    expect(research.body.quota).toMatchObject({ used: 0, quota: 16 });
+  });
+
+  it('refuses a sharing mode the team policy forbids', async () => {
+    const res = await request(app)
+      .post('/plan')
+      .send(newRequest({ sharing: 'dra', vramGiB: 8 }));
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toEqual([
+      {
+        path: 'spec.gpu.sharing',
+        rule: 'policy-sharing',
+        field: 'Sharing mode',
+        message:
+          'Sharing mode dra is not allowed for group:default/ml-platform; allowed: exclusive, time-slicing, mps, mig',
+      },
+    ]);
+  });
+
+  it('refuses MPS on a cluster whose device plugin runs the mixed MIG strategy, plans it where it runs', async () => {
+    const mps = newRequest({ sharing: 'mps', vramGiB: 4, replicas: 2 });
+    const dev = await request(app).post('/plan').send(mps);
+    expect(dev.status).toBe(400);
+    expect(dev.body.issues[0]).toMatchObject({
+      rule: 'mps-mig-strategy',
+      field: 'Sharing mode',
+    });
+    const inference = await request(app)
+      .post('/plan')
+      .query({ cluster: 'inference' })
+      .send(mps);
+    expect(inference.status).toBe(200);
+    expect(inference.body.plan.sharing.mode).toBe('mps');
+  });
+
+  it('serves the clusters with provider, region and what each can run, and for an owner what its policy forbids', async () => {
+    const res = await request(app).get('/clusters');
+    expect(res.status).toBe(200);
+    expect(res.body.defaultCluster).toBe('dev');
+    const [dev, inference] = res.body.clusters;
+    expect([dev.label, inference.label]).toEqual([
+      'dev — AWS (Karpenter), us-east-1',
+      'inference — AWS (Karpenter), eu-west-1',
+    ]);
+    const unavailable = (cluster: any) =>
+      cluster.sharingModes
+        .filter((m: any) => m.unavailable)
+        .map((m: any) => `${m.mode}: ${m.unavailable.rule}`);
+    expect(unavailable(dev)).toEqual(['mps: mps-mig-strategy']);
+    expect(unavailable(inference)).toEqual([]);
+
+    const forTeam = await request(app)
+      .get('/clusters')
+      .query({ owner: 'ml-platform' });
+    expect(unavailable(forTeam.body.clusters[0])).toEqual([
+      'mps: mps-mig-strategy',
+      'dra: policy-sharing',
+    ]);
+  });
+
+  it('serves a team’s quota use on a cluster', async () => {
+    const res = await request(app)
+      .get('/quota')
+      .query({ owner: 'ml-platform', cluster: 'dev' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      owner: 'group:default/ml-platform',
+      cluster: 'dev',
+      used: 0.5,
+      requested: 0,
+      quota: 8,
+    });
+    // Re-running chat-assistant's own request does not count it.
+    const rerun = await request(app).get('/quota').query({
+      owner: 'ml-platform',
+      namespace: 'ml',
+      name: 'chat-assistant',
+    });
+    expect(rerun.body.used).toBe(0);
+    expect((await request(app).get('/quota')).status).toBe(400);
   });
 });
 
@@ -433,6 +628,7 @@ describe('gpu router on a platform repository: existing workloads', () => {
       {
         path: 'spec.workload.existing.container',
         rule: 'container-required',
+        field: 'Container',
         message:
           'StatefulSet "vector-db" has 2 containers (db, backup-agent): name the one that gets the GPU',
       },

@@ -6,7 +6,12 @@
  *   GET  /pools/:name[?cluster=]       PoolSummary
  *   GET  /workloads?name=[&namespace=][&kind=]
  *                                      WorkloadsResponse: the repository's workload objects of that name
- *   POST /plan[?cluster=]              PlanPreviewResponse for a GpuRequest body
+ *   GET  /clusters[?owner=]            ClustersResponse: the cluster profiles and what each can run
+ *                                      (for an owner, also what its policy forbids)
+ *   GET  /quota?owner=[&cluster=][&namespace=&name=]
+ *                                      QuotaUse: what the owner holds on the cluster, and its quota
+ *   POST /plan[?cluster=]              PlanPreviewResponse for a GpuRequest body, with the owner's
+ *                                      policy and quota checked as the scaffolder actions check them
  * Every route but /health needs user or service credentials; GPU workloads
  * are shown only when the caller may read their catalog entity (/workloads
  * lists what the repository holds, for the form that names one).
@@ -23,6 +28,9 @@ import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import {
   chooseContainer,
+  clusterCapabilities,
+  describeIssue,
+  fieldLabel,
   formatPlanText,
   isGpuInputError,
   isWorkloadKind,
@@ -32,12 +40,26 @@ import {
   WORKLOAD_KINDS,
   type AllocationResponse,
   type ClusterProfile,
+  type ClustersResponse,
   type GpuCatalog,
+  type InputIssue,
   type PlanPreviewResponse,
+  type PlanRefusalResponse,
   type PoolSummary,
   type PoolsResponse,
+  type QuotaUse,
+  type RepoState,
   type WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
+import {
+  capabilitiesForOwner,
+  EMPTY_POLICY,
+  normalizeOwnerRef,
+  ownerPolicyCheck,
+  quotaUseOf,
+  type GpuPolicy,
+  type RequestQuotaScope,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { AllocationQueries } from '../allocation/AllocationQueries';
 import { findExistingWorkload } from '../allocation/findExistingWorkload';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
@@ -58,6 +80,31 @@ export interface RouterOptions {
   gpuCatalog: GpuCatalog;
   clusters: ClusterProfile[];
   defaultCluster: string;
+  /** `gpu.policy`: the owners' allowed models and modes and GPU quotas (default: none). */
+  policy?: GpuPolicy;
+}
+
+const NO_STATE: RepoState = {
+  pools: [],
+  devicePluginConfigs: {},
+  migConfigs: {},
+  workloads: [],
+};
+
+/** The 400 of POST /plan: each issue in the form's words, with its path and rule. */
+function refusal(issues: InputIssue[], quota?: QuotaUse): PlanRefusalResponse {
+  const body: PlanRefusalResponse = {
+    error: {
+      name: 'InputError',
+      message: issues.map(describeIssue).join('\n'),
+    },
+    issues: issues.map(issue => {
+      const field = fieldLabel(issue.path);
+      return field ? { ...issue, field } : issue;
+    }),
+  };
+  if (quota) body.quota = quota;
+  return body;
 }
 
 const round2 = (value: number) =>
@@ -69,6 +116,7 @@ export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
   const { httpAuth, catalog, queries } = options;
+  const policy = options.policy ?? EMPTY_POLICY;
   const router = Router();
   router.use(express.json({ limit: '256kb' }));
 
@@ -229,6 +277,71 @@ export async function createRouter(
     res.json(body);
   });
 
+  /**
+   * Where a request's quota is counted, read from the index as the actions
+   * read their checkout: the cluster's pools, every GPU workload of the
+   * repository, owners from the stored requests.
+   */
+  const quotaScope = (
+    snapshot: IndexSnapshot,
+    cluster: ClusterProfile,
+  ): RequestQuotaScope => ({
+    cluster: cluster.name,
+    state: {
+      ...(snapshot.clusters.get(cluster.name)?.repoState ?? NO_STATE),
+      workloads: snapshot.workloads,
+    },
+    isDefaultCluster: cluster.name === options.defaultCluster,
+    ownerOf: id => snapshot.requests.get(id)?.request.spec.owner,
+  });
+
+  const ownerOf = (value: unknown, required: boolean): string | undefined => {
+    if (typeof value !== 'string' || value === '') {
+      if (required) throw new InputError('query parameter owner is required');
+      return undefined;
+    }
+    try {
+      return normalizeOwnerRef(value);
+    } catch (error) {
+      throw new InputError(`owner: ${(error as Error).message}`);
+    }
+  };
+
+  router.get('/clusters', async (req, res) => {
+    await credentialsOf(req);
+    const owner = ownerOf(req.query.owner, false);
+    const body: ClustersResponse = {
+      defaultCluster: options.defaultCluster,
+      clusters: options.clusters.map(profile => {
+        const capabilities = clusterCapabilities(profile, options.gpuCatalog);
+        return owner
+          ? capabilitiesForOwner(capabilities, policy, owner)
+          : capabilities;
+      }),
+    };
+    res.json(body);
+  });
+
+  router.get('/quota', async (req, res) => {
+    await credentialsOf(req);
+    const owner = ownerOf(req.query.owner, true)!;
+    const cluster = clusterOf(req.query.cluster);
+    const { namespace, name } = req.query;
+    // The workload a request would replace is not counted (as POST /plan does).
+    const excluded =
+      typeof namespace === 'string' && typeof name === 'string'
+        ? `${namespace}/${name}`
+        : undefined;
+    const body: QuotaUse = quotaUseOf(
+      policy,
+      options.gpuCatalog,
+      owner,
+      quotaScope(options.snapshot(), cluster),
+      excluded,
+    );
+    res.json(body);
+  });
+
   router.post('/plan', async (req, res) => {
     await credentialsOf(req);
     const cluster = clusterOf(req.query.cluster);
@@ -236,6 +349,12 @@ export async function createRouter(
     const state = snapshot.clusters.get(cluster.name)?.repoState;
     try {
       const request = parseGpuRequest(req.body);
+      // The owner's policy and quota, through the check the actions run.
+      const check = ownerPolicyCheck(policy, options.gpuCatalog, request);
+      if (check.choiceIssues.length > 0) {
+        res.status(400).json(refusal(check.choiceIssues));
+        return;
+      }
       const named = request.spec.workload.existing;
       const found = named
         ? findExistingWorkload(
@@ -252,7 +371,15 @@ export async function createRouter(
           named?.container,
         ),
       };
-      const planned = plan(request, options.gpuCatalog, cluster, state);
+      const planned = plan(request, check.catalog, cluster, state);
+      const { issues, quota } = check.checkPlan(
+        planned,
+        quotaScope(snapshot, cluster),
+      );
+      if (issues.length > 0) {
+        res.status(400).json(refusal(issues, quota));
+        return;
+      }
       const body: PlanPreviewResponse = {
         plan: planToJson(planned),
         summary: formatPlanText(
@@ -266,16 +393,14 @@ export async function createRouter(
               }
             : {},
         ),
+        quota,
       };
       if (existing) body.existing = existing;
       res.json(body);
     } catch (error) {
       if (!isGpuInputError(error)) throw error;
       // The issues name the field and the rule, so the form can mark the field.
-      res.status(400).json({
-        error: { name: 'InputError', message: error.message },
-        issues: error.issues,
-      });
+      res.status(400).json(refusal(error.issues));
     }
   });
 

@@ -4,6 +4,7 @@
  */
 import type { PlanJson } from '../output/plan-json';
 import type { SharingMode, WorkloadKind } from '../request/types';
+import type { QuotaUse } from './request-form';
 
 /** One GPU request of a component, as the GitOps repository holds it. */
 export interface GpuAllocation {
@@ -113,4 +114,6 @@ export interface PlanPreviewResponse {
     /** The container that gets the GPU. */
     gpuContainer: string;
   };
+  /** The owner's quota on the cluster with this request (the check the actions make). */
+  quota?: QuotaUse;
 }

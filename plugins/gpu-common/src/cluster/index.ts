@@ -9,3 +9,14 @@ export {
   karpenterSupportsGte,
   parseKarpenterVersion,
 } from './karpenter-version';
+export {
+  clusterCapabilities,
+  modelUnavailable,
+  modeUnavailableForModel,
+  sharingModeUnavailable,
+  unavailableIssue,
+  type ClusterCapabilities,
+  type ModelCapability,
+  type SharingModeCapability,
+  type Unavailable,
+} from './capabilities';

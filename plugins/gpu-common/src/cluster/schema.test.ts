@@ -87,6 +87,7 @@ describe('resolveClusterProfile', () => {
     [{ provider: 'gcp' }, 'provider', 'enum'],
     [{ karpenterVersion: 'latest' }, 'karpenterVersion', 'version'],
     [{ migStrategy: 'none' }, 'migStrategy', 'enum'],
+    [{ region: 'EU West 1' }, 'region', 'region'],
     [{ nodeOverlay: 'yes' }, 'nodeOverlay', 'type'],
     [{ labelDomain: 'karpenter.sh' }, 'labelDomain', 'label-domain'],
     [{ labelDomain: 'node.kubernetes.io' }, 'labelDomain', 'label-domain'],
@@ -103,6 +104,32 @@ describe('resolveClusterProfile', () => {
     expect(issuesOf(override)).toContainEqual(
       expect.objectContaining({ path, rule }),
     );
+  });
+
+  it('keeps the region the form shows beside the cluster name', () => {
+    expect(resolveClusterProfile({ region: 'eu-west-1' }).region).toBe(
+      'eu-west-1',
+    );
+    expect(resolveClusterProfile().region).toBeUndefined();
+  });
+
+  it('says what is wrong in words, never with a regular expression', () => {
+    const issues = issuesOf({
+      nodeClass: { kind: 'ec2nodeclass' },
+      consolidateAfter: '5 minutes',
+    });
+    expect(issues).toEqual([
+      {
+        path: 'nodeClass.kind',
+        rule: 'format',
+        message: 'has the wrong format',
+      },
+      {
+        path: 'consolidateAfter',
+        rule: 'format',
+        message: 'must be a duration such as "5m", "1h30m" or "Never"',
+      },
+    ]);
   });
 });
 

@@ -55,6 +55,11 @@ export const clusterProfileSchema = z
   .strictObject({
     name: dns1123Label,
     provider: z.enum(['aws-karpenter', 'azure-karpenter', 'static']),
+    region: z.string().refine(isDns1123Label, {
+      message:
+        'must be a region name such as "eu-west-1" or "westeurope" (lowercase letters, digits, "-")',
+      params: { rule: 'region' },
+    }),
     karpenterVersion: z
       .string()
       .refine(v => parseKarpenterVersion(v) !== undefined, {

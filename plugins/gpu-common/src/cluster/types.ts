@@ -18,6 +18,8 @@ export interface ClusterProfile {
   /** DNS-1123 label; used in repository paths (`clusters/<name>/gpu`). */
   name: string;
   provider: ClusterProvider;
+  /** The provider's region, e.g. `eu-west-1` (shown beside the cluster's name in the request form). */
+  region?: string;
   /** Karpenter version, e.g. `1.14.1`; decides which operators (`Gte`, `Lte`) may be used. */
   karpenterVersion: string;
   /** The EC2NodeClass (or AKSNodeClass) every GPU NodePool references. */

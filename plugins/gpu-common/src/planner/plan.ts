@@ -4,6 +4,7 @@ import type {
   InstanceType,
   MachineProvider,
 } from '../catalog/types';
+import { modelUnavailable, unavailableIssue } from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError, isGpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
@@ -100,7 +101,7 @@ function planAutoModel(
   const candidates: { plan: Plan; priceKnown: boolean; model: GpuModel }[] = [];
   const rejected: string[] = [];
   for (const model of index.models) {
-    if (instanceTypesOf(index, provider, model.id).length === 0) continue;
+    if (modelUnavailable(cluster, index, model)) continue;
     try {
       const candidate = planForModel(
         request,
@@ -162,15 +163,9 @@ function planForModel(
 ): Plan {
   const gpu = request.spec.gpu;
   const types = instanceTypesOf(index, provider, model.id);
-  if (types.length === 0) {
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.model',
-        rule: 'no-instance-type',
-        message: `the catalog has no ${provider} machine with ${model.id} GPUs for cluster "${cluster.name}"`,
-      },
-    ]);
-  }
+  // The rule the request form uses to offer the model disabled on this cluster.
+  const unavailable = modelUnavailable(cluster, index, model);
+  if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
   const decision = decide(request, model, cluster);
   const warnings = [...decision.warnings];
   const explanation = [

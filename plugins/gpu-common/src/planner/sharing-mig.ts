@@ -1,4 +1,8 @@
 import type { GpuModel } from '../catalog/types';
+import {
+  modeUnavailableForModel,
+  unavailableIssue,
+} from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError } from '../errors';
 import type { MigConfigEntry } from '../manifests/types';
@@ -23,16 +27,10 @@ export function decideMig(
   cluster: ClusterProfile,
 ): ModeDecision {
   const { vramGiB } = request.spec.gpu;
-  const geometry = model.mig;
-  if (!geometry) {
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.model',
-        rule: 'mig-unsupported',
-        message: `${model.id} does not support MIG; pick a MIG-capable model (A100, A30, H100, H200, B200...) or another sharing mode`,
-      },
-    ]);
-  }
+  // The rule the request form uses to offer MIG disabled for this model.
+  const unsupported = modeUnavailableForModel(model, 'mig');
+  if (unsupported) throw new GpuInputError([unavailableIssue(unsupported)]);
+  const geometry = model.mig!; // MIG-capable: checked just above
   const profile = smallestMigProfileFor(model, vramGiB);
   if (!profile) {
     const largest = Math.max(...geometry.profiles.map(p => p.memoryMiB));

@@ -1,4 +1,8 @@
 import type { GpuModel } from '../catalog/types';
+import {
+  sharingModeUnavailable,
+  unavailableIssue,
+} from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
@@ -29,19 +33,9 @@ export function decideMps(
   cluster: ClusterProfile,
 ): ModeDecision {
   const { vramGiB } = request.spec.gpu;
-  if (cluster.migStrategy === 'mixed') {
-    // The GPU Operator passes ClusterPolicy mig.strategy to the plugin as
-    // MIG_STRATEGY, which overrides flags.migStrategy in every named config,
-    // and the plugin refuses to start MPS with "mixed" (NVIDIA.md §1.1-1.2):
-    // a config we wrote would crash-loop the plugin on every node of the pool.
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.sharing',
-        rule: 'mps-mig-strategy',
-        message: `MPS cannot run on cluster "${cluster.name}": its device plugin runs with MIG strategy "mixed" (ClusterPolicy mig.strategy overrides every named config), and the plugin rejects MPS with "mixed". Use time-slicing or exclusive here, or a cluster whose migStrategy is "single"`,
-      },
-    ]);
-  }
+  // The rule the request form uses to offer MPS disabled on this cluster.
+  const unavailable = sharingModeUnavailable(cluster, 'mps');
+  if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
   const vramMiB = vramGiB * MIB_PER_GIB;
   const fit = Math.floor(model.memoryMiB / vramMiB);
   if (fit < MIN_MPS_REPLICAS) {

@@ -17,3 +17,8 @@ export {
   isOwnerRef,
 } from './formats';
 export { zodIssuesToInputIssues } from './zod-issues';
+export {
+  REQUEST_FIELD_LABELS,
+  fieldLabel,
+  describeIssue,
+} from './field-labels';

@@ -101,6 +101,13 @@ function messageOf(issue: z.core.$ZodIssue): string {
         : `must be less than ${issue.maximum}`;
     case 'invalid_value':
       return `must be one of: ${issue.values.map(v => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      // zod's own text quotes the regular expression; people need words.
+      return 'pattern' in issue &&
+        typeof issue.pattern === 'string' &&
+        issue.message.includes(issue.pattern)
+        ? 'has the wrong format'
+        : issue.message;
     default:
       return issue.message;
   }

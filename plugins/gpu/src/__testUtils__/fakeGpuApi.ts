@@ -9,6 +9,8 @@ export function fakeGpuApi(overrides: Partial<GpuApi>): GpuApi {
     getPool: unexpected,
     getWorkloads: unexpected,
     previewPlan: unexpected,
+    getClusters: unexpected,
+    getQuota: unexpected,
     ...overrides,
   };
 }

@@ -1,10 +1,12 @@
 import { createApiRef } from '@backstage/frontend-plugin-api';
 import type {
   AllocationResponse,
+  ClustersResponse,
   GpuRequest,
   PlanPreviewResponse,
   PoolSummary,
   PoolsResponse,
+  QuotaUse,
   WorkloadKind,
   WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -39,6 +41,22 @@ export interface GpuApi {
     request: GpuRequest,
     options?: { cluster?: string },
   ): Promise<PlanPreviewResponse>;
+  /**
+   * The configured cluster profiles (provider, region) and what each can
+   * run; with `owner`, the models and sharing modes its policy forbids are
+   * unavailable too, each with the reason.
+   */
+  getClusters(options?: { owner?: string }): Promise<ClustersResponse>;
+  /**
+   * What an owner holds on a cluster and its quota there; `workload`
+   * (`namespace`, `name`) is left out, as a request that replaces it counts.
+   */
+  getQuota(query: {
+    owner: string;
+    cluster?: string;
+    namespace?: string;
+    name?: string;
+  }): Promise<QuotaUse>;
 }
 
 /** Works in both frontend systems (legacy `createApiFactory` and `ApiBlueprint`). */

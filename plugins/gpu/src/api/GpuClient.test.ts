@@ -160,4 +160,61 @@ describe('GpuClient', () => {
     expect(error.message).toBe('Invalid GPU request');
     expect(error.issues).toEqual(issues);
   });
+
+  it('keeps the quota use of a refusal over the quota', async () => {
+    const quota = {
+      owner: 'group:default/ml',
+      cluster: 'dev',
+      used: 0.5,
+      requested: 8,
+      quota: 8,
+    };
+    const { client } = fakeBackend(
+      json(400, {
+        error: { name: 'InputError', message: 'Replicas: GPU quota exceeded' },
+        issues: [
+          {
+            path: 'spec.gpu.replicas',
+            rule: 'policy-quota',
+            field: 'Replicas',
+            message: 'GPU quota exceeded',
+          },
+        ],
+        quota,
+      }),
+    );
+    const error = await client.previewPlan(request).catch(e => e);
+    expect(error).toBeInstanceOf(GpuPlanRejectedError);
+    expect(error.quota).toEqual(quota);
+  });
+
+  it('asks for the clusters (for an owner) and a team’s quota use, encoded', async () => {
+    const clusters = { defaultCluster: 'dev', clusters: [] };
+    const use = {
+      owner: 'group:default/ml',
+      cluster: 'dev',
+      used: 0,
+      requested: 0,
+    };
+    const { client, calls } = fakeBackend(
+      json(200, clusters),
+      json(200, clusters),
+      json(200, use),
+    );
+    expect(await client.getClusters()).toEqual(clusters);
+    await client.getClusters({ owner: 'group:default/ml' });
+    expect(
+      await client.getQuota({
+        owner: 'group:default/ml',
+        cluster: 'dev',
+        namespace: 'ml',
+        name: 'chat',
+      }),
+    ).toEqual(use);
+    expect(calls.map(c => c.url)).toEqual([
+      'http://127.0.0.1:7007/api/gpu/clusters',
+      'http://127.0.0.1:7007/api/gpu/clusters?owner=group%3Adefault%2Fml',
+      'http://127.0.0.1:7007/api/gpu/quota?owner=group%3Adefault%2Fml&cluster=dev&namespace=ml&name=chat',
+    ]);
+  });
 });

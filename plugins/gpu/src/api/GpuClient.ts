@@ -2,10 +2,12 @@ import type { DiscoveryApi, FetchApi } from '@backstage/core-plugin-api';
 import { ResponseError } from '@backstage/errors';
 import type {
   AllocationResponse,
+  ClustersResponse,
   GpuRequest,
   PlanPreviewResponse,
   PoolSummary,
   PoolsResponse,
+  QuotaUse,
   WorkloadKind,
   WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -62,6 +64,27 @@ export class GpuClient implements GpuApi {
     });
   }
 
+  getClusters(options?: { owner?: string }): Promise<ClustersResponse> {
+    const params = new URLSearchParams();
+    if (options?.owner) params.set('owner', options.owner);
+    const query = params.toString();
+    return this.request(`/clusters${query ? `?${query}` : ''}`);
+  }
+
+  getQuota(query: {
+    owner: string;
+    cluster?: string;
+    namespace?: string;
+    name?: string;
+  }): Promise<QuotaUse> {
+    const params = new URLSearchParams({ owner: query.owner });
+    for (const key of ['cluster', 'namespace', 'name'] as const) {
+      const value = query[key];
+      if (value) params.set(key, value);
+    }
+    return this.request(`/quota?${params}`);
+  }
+
   private async request<T>(path: string, init?: RequestInit): Promise<T> {
     const baseUrl = await this.discoveryApi.getBaseUrl('gpu');
     const response = await this.fetchApi.fetch(`${baseUrl}${path}`, init);
@@ -80,7 +103,7 @@ function clusterQuery(cluster: string | undefined): string {
   return cluster ? `?cluster=${encodeURIComponent(cluster)}` : '';
 }
 
-/** The backend's 400 for a request it cannot plan: `{ error, issues }`. */
+/** The backend's 400 for a request it cannot plan: `{ error, issues, quota? }` (PlanRefusalResponse). */
 async function planRejection(
   response: Response,
 ): Promise<GpuPlanRejectedError | undefined> {
@@ -90,6 +113,7 @@ async function planRejection(
       return new GpuPlanRejectedError(
         String(body.error?.message ?? 'The GPU request cannot be planned'),
         body.issues,
+        body.quota,
       );
     }
   } catch {

@@ -218,9 +218,13 @@ describe('GpuRequestPicker', () => {
     expect(
       await within(preview).findByText('Does not fit'),
     ).toBeInTheDocument();
+    // In the form's words, not the request's field path.
     expect(
       within(preview).getByRole('list', { name: 'Plan issues' }),
-    ).toHaveTextContent(/vramGiB/);
+    ).toHaveTextContent(
+      'GPU memory per replica: 200 GiB is more than the largest GPU',
+    );
+    expect(preview).not.toHaveTextContent('spec.gpu');
   });
 
   it('shows the rejection message when the backend gives no issues', async () => {
@@ -251,7 +255,7 @@ describe('GpuRequestPicker', () => {
     expect(within(preview).getByText('Incomplete request')).toBeInTheDocument();
     expect(
       within(preview).getByText(
-        'Replicas must be a whole number of at least 1.',
+        'Replicas must be a whole number of at least 1',
       ),
     ).toBeInTheDocument();
     // Only the gpusPerReplica box is hidden outside exclusive mode.
@@ -275,12 +279,210 @@ describe('GpuRequestPicker', () => {
     expect(screen.queryByText(/^Fits:/)).toBeNull();
   });
 
-  it('validates like the preview for the scaffolder', () => {
-    const errors: string[] = [];
-    validateGpuRequestPicker(
-      { model: 'l4', sharing: 'exclusive', replicas: 2, vramGiB: 0 },
-      { addError: m => errors.push(m) },
+  it('calls a blank Replicas box an error, never a default of 1, and asks nothing', async () => {
+    const { api, requests } = plannerBackedGpuApi();
+    const values: Array<GpuRequestPickerValue | undefined> = [];
+    await renderPicker(api, { onValue: v => values.push(v) });
+    const preview = await screen.findByTestId('gpu-plan-preview');
+    await within(preview).findByText(/^Fits:/);
+    const sent = requests.length;
+
+    await userEvent.clear(screen.getByLabelText(/^Replicas/));
+    expect(values[values.length - 1]!.replicas).toBeNull();
+    expect(
+      await within(preview).findByText('Replicas is required'),
+    ).toBeInTheDocument();
+    expect(within(preview).queryByText(/^Fits:/)).toBeNull();
+    await new Promise(resolve => setTimeout(resolve, 300));
+    expect(requests.length).toBe(sent);
+  });
+
+  it('offers the configured clusters with provider and region, and the modes a cluster cannot run disabled with the reason', async () => {
+    const { api, requests } = plannerBackedGpuApi();
+    const values: Array<GpuRequestPickerValue | undefined> = [];
+    await renderPicker(api, { onValue: v => values.push(v) });
+
+    // The default cluster is named in the value once the clusters are read.
+    await waitFor(() =>
+      expect(values[values.length - 1]).toMatchObject({ cluster: 'dev' }),
     );
-    expect(errors).toEqual(['GPU memory per replica must be more than 0 GiB.']);
+    await userEvent.click(screen.getByLabelText(/^Cluster/));
+    let listbox = await screen.findByRole('listbox');
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map(o => o.textContent),
+    ).toEqual([
+      'dev — AWS (Karpenter), us-east-1',
+      'inference — AWS (Karpenter), eu-west-1',
+    ]);
+    await userEvent.keyboard('{Escape}');
+
+    await userEvent.click(screen.getByLabelText(/^Sharing mode/));
+    listbox = await screen.findByRole('listbox');
+    const mps = within(listbox).getByText(/^MPS/).closest('li')!;
+    expect(mps).toHaveAttribute('aria-disabled', 'true');
+    expect(mps).toHaveTextContent(
+      'cluster dev cannot run MPS: its device plugin runs the MIG strategy "mixed"',
+    );
+    expect(
+      within(listbox)
+        .getByText(/^Time-slicing/)
+        .closest('li'),
+    ).not.toHaveAttribute('aria-disabled', 'true');
+    await userEvent.keyboard('{Escape}');
+
+    // MIG on a model without MIG: disabled for that model.
+    await choose(/^GPU model/, /^NVIDIA Tesla T4 /);
+    await userEvent.click(screen.getByLabelText(/^Sharing mode/));
+    listbox = await screen.findByRole('listbox');
+    expect(within(listbox).getByText(/^MIG/).closest('li')).toHaveTextContent(
+      't4 does not support MIG',
+    );
+    await userEvent.keyboard('{Escape}');
+
+    // On inference MPS runs, and the preview plans there.
+    await choose(/^Cluster/, /^inference /);
+    await choose(/^Sharing mode/, /^MPS/);
+    const vram = screen.getByLabelText(/^GPU memory per replica/);
+    await userEvent.clear(vram);
+    await userEvent.type(vram, '4');
+    await waitFor(() =>
+      expect(requests[requests.length - 1].spec.gpu).toMatchObject({
+        sharing: 'mps',
+        vramGiB: 4,
+      }),
+    );
+    const preview = await screen.findByTestId('gpu-plan-preview');
+    expect(
+      await within(preview).findByText(/^Fits: .* nvidia\.com\/gpu\.shared/),
+    ).toBeInTheDocument();
+  });
+
+  it('shows a refusal by the team policy, with the team quota use', async () => {
+    const quota = {
+      owner: 'group:default/ml-platform',
+      cluster: 'dev',
+      used: 0.5,
+      requested: 8,
+      quota: 8,
+    };
+    const { api: planner } = plannerBackedGpuApi();
+    const api = fakeGpuApi({
+      getClusters: planner.getClusters,
+      getQuota: async () => ({ ...quota, requested: 0 }),
+      // The backend's refusal of POST /plan (PlanRefusalResponse).
+      previewPlan: () =>
+        Promise.reject(
+          new GpuPlanRejectedError(
+            'Replicas: GPU quota exceeded …',
+            [
+              {
+                path: 'spec.gpu.replicas',
+                rule: 'policy-quota',
+                message:
+                  'GPU quota exceeded for group:default/ml-platform on dev by 0.5 GPU: quota 8, already used 0.5, this request needs 8 (physical-GPU equivalents)',
+              },
+            ],
+            quota,
+          ),
+        ),
+    });
+    await renderPicker(api, {
+      initial: { model: 't4', sharing: 'exclusive', replicas: 8, vramGiB: 8 },
+      formData: { owner: 'group:default/ml-platform', name: 'svc' },
+    });
+    const preview = await screen.findByTestId('gpu-plan-preview');
+    expect(
+      await within(preview).findByText('Not allowed by the team policy'),
+    ).toBeInTheDocument();
+    expect(
+      within(preview).getByRole('list', { name: 'Plan issues' }),
+    ).toHaveTextContent(
+      'Replicas: GPU quota exceeded for group:default/ml-platform on dev by 0.5 GPU',
+    );
+    expect(within(preview).getByTestId('gpu-quota')).toHaveTextContent(
+      'GPU quota of group:default/ml-platform on dev: 0.5 used + 8 this request = 8.5 of 8 GPUs',
+    );
+  });
+
+  describe('validation (Next / Review)', () => {
+    const validate = async (
+      value: Partial<GpuRequestPickerValue>,
+      api?: GpuApi,
+    ) => {
+      const errors: string[] = [];
+      await validateGpuRequestPicker(
+        value as GpuRequestPickerValue,
+        { addError: (m: string) => errors.push(m) } as any,
+        {
+          apiHolder: { get: () => api } as any,
+          formData: { name: 'svc', namespace: 'ml', owner: 'group:default/ml' },
+          schema: {},
+        },
+      );
+      return errors;
+    };
+
+    it('refuses blank and invalid boxes in the form’s words without asking the backend', async () => {
+      const { api, requests } = plannerBackedGpuApi();
+      expect(
+        await validate(
+          { replicas: null, vramGiB: 0, sharing: 'exclusive' },
+          api,
+        ),
+      ).toEqual([
+        'Replicas is required',
+        'GPU memory per replica must be more than 0 GiB',
+      ]);
+      expect(requests).toEqual([]);
+    });
+
+    it('blocks what the backend refuses, with its reasons, and lets what fits through', async () => {
+      const { api } = plannerBackedGpuApi();
+      expect(
+        await validate(
+          { model: 't4', sharing: 'mig', replicas: 2, vramGiB: 4 },
+          api,
+        ),
+      ).toEqual([
+        'GPU model: t4 does not support MIG; pick a MIG-capable model (A100, A30, H100, H200, B200...) or another sharing mode',
+      ]);
+      expect(
+        await validate(
+          {
+            cluster: 'dev',
+            model: 't4',
+            sharing: 'mps',
+            replicas: 2,
+            vramGiB: 4,
+          },
+          api,
+        ),
+      ).toEqual([
+        expect.stringContaining('Sharing mode: cluster dev cannot run MPS'),
+      ]);
+      expect(
+        await validate(
+          {
+            cluster: 'inference',
+            model: 't4',
+            sharing: 'mps',
+            replicas: 2,
+            vramGiB: 4,
+          },
+          api,
+        ),
+      ).toEqual([]);
+    });
+
+    it('lets the step go on when the backend cannot be reached (the actions decide)', async () => {
+      const api = fakeGpuApi({
+        previewPlan: () => Promise.reject(new Error('gpu backend is down')),
+      });
+      expect(
+        await validate({ replicas: 1, vramGiB: 8, sharing: 'exclusive' }, api),
+      ).toEqual([]);
+    });
   });
 });

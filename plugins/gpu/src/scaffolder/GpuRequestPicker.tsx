@@ -1,15 +1,22 @@
 import { useApi } from '@backstage/core-plugin-api';
 import {
   builtinCatalog,
+  describeIssue,
+  fieldLabel,
   gpuModelChoices,
   SHARING_MODES,
+  type ClusterCapabilities,
+  type QuotaUse,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { FieldExtensionComponentProps } from '@backstage/plugin-scaffolder-react';
+import type {
+  CustomFieldValidator,
+  FieldExtensionComponentProps,
+} from '@backstage/plugin-scaffolder-react';
 import {
   Box,
   FormControl,
-  FormHelperText,
+  ListItemText,
   MenuItem,
   TextField,
   Typography,
@@ -18,6 +25,7 @@ import { useEffect, useMemo, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import useDebounce from 'react-use/esm/useDebounce';
 import { gpuApiRef } from '../api/GpuApi';
+import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
 import { PlanPreview } from './PlanPreview';
 import {
   DEFAULT_PICKER_VALUE,
@@ -42,15 +50,37 @@ const SHARING_LABELS: Record<SharingMode, string> = {
   dra: 'DRA — resource claims (static pools)',
 };
 
-/** A number input's text: an empty box stays empty instead of becoming 0. */
-function toNumber(text: string): number {
-  return text.trim() === '' ? NaN : Number(text);
+const AUTO_LABEL = 'Automatic — the cheapest model that fits';
+
+/** A number box's value: a blank box is `null` (required, never a default). */
+function toNumber(typed: string): number | null {
+  return typed.trim() === '' ? null : Number(typed);
+}
+
+/** A form field's text, or undefined while it is empty. */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** One choice of a select, offered disabled with the reason when it cannot be made. */
+function Choice(props: { label: string; reason?: string }) {
+  return (
+    <ListItemText
+      primary={props.label}
+      secondary={props.reason}
+      secondaryTypographyProps={{ style: { whiteSpace: 'normal' } }}
+    />
+  );
 }
 
 /**
- * Scaffolder field: the GPU part of a request (model, sharing, replicas,
- * VRAM) with the catalog's models (memory, price) and a live plan preview
- * from the gpu backend, refreshed once the user stops typing.
+ * Scaffolder field: the GPU part of a request (cluster, model, sharing,
+ * replicas, VRAM). The cluster is one of the configured profiles; models and
+ * sharing modes the cluster cannot run, or the owner's policy forbids, are
+ * offered disabled with the reason (the backend's `GET /clusters`, the rule
+ * the planner refuses with). The live plan preview comes from the backend,
+ * with the owner's policy and quota checked as the actions check them, and
+ * refreshes once the user stops typing.
  */
 export function GpuRequestPicker(
   props: FieldExtensionComponentProps<
@@ -58,15 +88,33 @@ export function GpuRequestPicker(
     GpuRequestPickerUiOptions
   >,
 ) {
-  const { formData, onChange, uiSchema, rawErrors, formContext, schema } =
-    props;
+  const {
+    formData,
+    onChange,
+    uiSchema,
+    rawErrors,
+    formContext,
+    schema,
+    errorSchema,
+  } = props;
+  // The template schema's own errors for one box (a blank or out-of-range value), shown under it.
+  const boxError = (key: keyof GpuRequestPickerValue) => {
+    const errors = (
+      errorSchema as Record<string, { __errors?: string[] }> | undefined
+    )?.[key]?.__errors;
+    return errors && errors.length > 0 ? errors.join('; ') : undefined;
+  };
   const gpuApi = useApi(gpuApiRef);
   const options = (uiSchema?.['ui:options'] ?? {}) as GpuRequestPickerUiOptions;
   const value: GpuRequestPickerValue = { ...DEFAULT_PICKER_VALUE, ...formData };
+  const numberText = (n: number | null | undefined) =>
+    n === null || n === undefined || Number.isNaN(n) ? '' : String(n);
   // Text of the number boxes as typed ("", "1.", ...), the value keeps numbers.
-  const [replicasText, setReplicasText] = useState(String(value.replicas));
-  const [vramText, setVramText] = useState(String(value.vramGiB));
-  const [gpusText, setGpusText] = useState(String(value.gpusPerReplica ?? 1));
+  const [replicasText, setReplicasText] = useState(numberText(value.replicas));
+  const [vramText, setVramText] = useState(numberText(value.vramGiB));
+  const [gpusText, setGpusText] = useState(
+    numberText(value.gpusPerReplica ?? 1),
+  );
 
   // Store the defaults so the template gets a complete value even untouched.
   useEffect(() => {
@@ -74,23 +122,47 @@ export function GpuRequestPicker(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const choices = useMemo(() => {
-    const all = gpuModelChoices(builtinCatalog);
-    return options.allowedModels
-      ? all.filter(c => options.allowedModels!.includes(c.id))
-      : all;
-  }, [options.allowedModels]);
-
   const update = (patch: Partial<GpuRequestPickerValue>) =>
     onChange({ ...value, ...patch });
 
   const otherFields = (formContext?.formData ?? {}) as Record<string, unknown>;
+  const owner = text(otherFields.owner);
+
+  const clusters = useAsync(
+    () => gpuApi.getClusters(owner ? { owner } : undefined),
+    [gpuApi, owner],
+  );
+  const clusterName = value.cluster || clusters.value?.defaultCluster;
+  const cluster: ClusterCapabilities | undefined =
+    clusters.value?.clusters.find(c => c.name === clusterName);
+
+  // Name the default cluster once it is known, so the request says where it goes.
+  useEffect(() => {
+    if (!value.cluster && clusters.value) {
+      update({ cluster: clusters.value.defaultCluster });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [clusters.value]);
+
+  const models = useMemo(() => {
+    const all = cluster?.models ?? gpuModelChoices(builtinCatalog);
+    return options.allowedModels
+      ? all.filter(m => options.allowedModels!.includes(m.id))
+      : all;
+  }, [cluster, options.allowedModels]);
+  const chosenModel = cluster?.models.find(m => m.id === value.model);
+  const modelReason = (id: string) => {
+    const model = cluster?.models.find(m => m.id === id);
+    return (model?.unavailable ?? model?.modes[value.sharing])?.reason;
+  };
+  const modeReason = (mode: SharingMode) =>
+    (
+      cluster?.sharingModes.find(m => m.mode === mode)?.unavailable ??
+      chosenModel?.modes[mode]
+    )?.reason;
+
   const request = previewRequest(value, otherFields);
-  const requestKey = JSON.stringify(request);
-  const cluster =
-    typeof otherFields.cluster === 'string' && otherFields.cluster !== ''
-      ? otherFields.cluster
-      : undefined;
+  const requestKey = JSON.stringify({ request, cluster: clusterName });
 
   const [debouncedKey, setDebouncedKey] = useState(requestKey);
   useDebounce(() => setDebouncedKey(requestKey), options.debounceMs ?? 500, [
@@ -99,11 +171,37 @@ export function GpuRequestPicker(
 
   const problems = localProblems(value);
   const preview = useAsync(async () => {
-    if (localProblems(JSON.parse(debouncedKey).spec.gpu).length > 0) {
-      return undefined;
-    }
-    return gpuApi.previewPlan(JSON.parse(debouncedKey), { cluster });
-  }, [gpuApi, debouncedKey, cluster]);
+    const asked = JSON.parse(debouncedKey);
+    if (localProblems(asked.request.spec.gpu).length > 0) return undefined;
+    return gpuApi.previewPlan(asked.request, { cluster: asked.cluster });
+  }, [gpuApi, debouncedKey]);
+
+  // The quota before (or without) a plan: what the owner holds on the cluster.
+  const held = useAsync(async () => {
+    if (!owner) return undefined;
+    return gpuApi.getQuota({
+      owner,
+      cluster: clusterName,
+      namespace: request.metadata.namespace,
+      name: request.metadata.name,
+    });
+  }, [
+    gpuApi,
+    owner,
+    clusterName,
+    request.metadata.namespace,
+    request.metadata.name,
+  ]);
+  const rejection =
+    preview.error instanceof GpuPlanRejectedError ? preview.error : undefined;
+  // Only a named owner has a quota (the preview's stand-in owner has none).
+  let quota: QuotaUse | undefined;
+  if (owner) {
+    quota =
+      problems.length === 0
+        ? (preview.value?.quota ?? rejection?.quota ?? held.value)
+        : held.value;
+  }
 
   return (
     <FormControl fullWidth margin="normal" error={(rawErrors?.length ?? 0) > 0}>
@@ -118,24 +216,54 @@ export function GpuRequestPicker(
       <Box display="grid" gridGap={16} mt={1}>
         <TextField
           select
+          id="gpu-cluster"
+          label={fieldLabel('spec.cluster')}
+          value={clusterName ?? ''}
+          disabled={!clusters.value}
+          helperText={
+            clusters.error
+              ? `Could not read the clusters: ${clusters.error.message}`
+              : undefined
+          }
+          onChange={e => update({ cluster: e.target.value as string })}
+          SelectProps={{
+            renderValue: v =>
+              clusters.value?.clusters.find(c => c.name === v)?.label ??
+              String(v),
+          }}
+        >
+          {(clusters.value?.clusters ?? []).map(c => (
+            <MenuItem key={c.name} value={c.name}>
+              <Choice label={c.label} />
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
           id="gpu-model"
-          label="GPU model"
+          label={fieldLabel('spec.gpu.model')}
           value={value.model}
           onChange={e => update({ model: e.target.value as string })}
+          SelectProps={{
+            renderValue: v =>
+              v === 'auto'
+                ? AUTO_LABEL
+                : (models.find(m => m.id === v)?.label ?? String(v)),
+          }}
         >
           <MenuItem value="auto">
-            Automatic — the cheapest model that fits
+            <Choice label={AUTO_LABEL} />
           </MenuItem>
-          {choices.map(c => (
-            <MenuItem key={c.id} value={c.id}>
-              {c.label}
+          {models.map(m => (
+            <MenuItem key={m.id} value={m.id} disabled={!!modelReason(m.id)}>
+              <Choice label={m.label} reason={modelReason(m.id)} />
             </MenuItem>
           ))}
         </TextField>
         <TextField
           select
           id="gpu-sharing"
-          label="Sharing mode"
+          label={fieldLabel('spec.gpu.sharing')}
           value={value.sharing}
           onChange={e => {
             const sharing = e.target.value as SharingMode;
@@ -145,16 +273,21 @@ export function GpuRequestPicker(
                 sharing === 'exclusive' ? value.gpusPerReplica : undefined,
             });
           }}
+          SelectProps={{
+            renderValue: v => SHARING_LABELS[v as SharingMode] ?? String(v),
+          }}
         >
           {SHARING_MODES.map(mode => (
-            <MenuItem key={mode} value={mode}>
-              {SHARING_LABELS[mode]}
+            <MenuItem key={mode} value={mode} disabled={!!modeReason(mode)}>
+              <Choice label={SHARING_LABELS[mode]} reason={modeReason(mode)} />
             </MenuItem>
           ))}
         </TextField>
         <TextField
           id="gpu-replicas"
-          label="Replicas"
+          error={!!boxError('replicas')}
+          helperText={boxError('replicas')}
+          label={fieldLabel('spec.gpu.replicas')}
           type="number"
           inputProps={{ min: 1, step: 1 }}
           value={replicasText}
@@ -165,7 +298,9 @@ export function GpuRequestPicker(
         />
         <TextField
           id="gpu-vram"
-          label="GPU memory per replica (GiB)"
+          error={!!boxError('vramGiB')}
+          helperText={boxError('vramGiB')}
+          label={`${fieldLabel('spec.gpu.vramGiB')} (GiB)`}
           type="number"
           inputProps={{ min: 0, step: 'any' }}
           value={vramText}
@@ -177,7 +312,9 @@ export function GpuRequestPicker(
         {value.sharing === 'exclusive' && (
           <TextField
             id="gpu-gpus-per-replica"
-            label="GPUs per replica"
+            error={!!boxError('gpusPerReplica')}
+            helperText={boxError('gpusPerReplica')}
+            label={fieldLabel('spec.gpu.gpusPerReplica')}
             type="number"
             inputProps={{ min: 1, step: 1 }}
             value={gpusText}
@@ -188,28 +325,44 @@ export function GpuRequestPicker(
           />
         )}
       </Box>
-      {rawErrors?.map(e => (
-        <FormHelperText key={e}>{e}</FormHelperText>
-      ))}
+      {/* The step's refusals (rawErrors) are listed under the field by the form itself. */}
       <PlanPreview
         loading={preview.loading || debouncedKey !== requestKey}
         preview={preview.value}
         error={preview.error}
         problems={problems}
+        quota={quota}
       />
     </FormControl>
   );
 }
 
 /**
- * Field validation for the scaffolder: the same local checks as the preview
- * (the backend re-validates the whole request when the task runs).
+ * Field validation for the scaffolder, run on Next (Review): what the
+ * preview shows blocks the step. A blank or invalid box is refused here; a
+ * complete request is planned by the backend with the owner's policy and
+ * quota, and each refusal is a reason the step cannot go on. When the
+ * backend cannot be reached, the step goes on: the actions decide when the
+ * task runs.
  */
-export function validateGpuRequestPicker(
-  value: GpuRequestPickerValue | undefined,
-  validation: { addError(message: string): void },
-) {
-  for (const problem of localProblems({ ...DEFAULT_PICKER_VALUE, ...value })) {
-    validation.addError(problem);
+export const validateGpuRequestPicker: CustomFieldValidator<
+  GpuRequestPickerValue
+> = async (data, validation, context) => {
+  const value = { ...DEFAULT_PICKER_VALUE, ...data };
+  const problems = localProblems(value);
+  for (const problem of problems) validation.addError(problem);
+  const gpuApi = context?.apiHolder.get(gpuApiRef);
+  if (problems.length > 0 || !gpuApi) return;
+  try {
+    await gpuApi.previewPlan(
+      previewRequest(value, context.formData as Record<string, unknown>),
+      { cluster: value.cluster || undefined },
+    );
+  } catch (error) {
+    if (!(error instanceof GpuPlanRejectedError)) return;
+    if (error.issues.length === 0) validation.addError(error.message);
+    for (const issue of error.issues) {
+      validation.addError(describeIssue(issue));
+    }
   }
-}
+};

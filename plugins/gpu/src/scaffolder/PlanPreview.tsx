@@ -1,11 +1,15 @@
 import { ResponseErrorPanel } from '@backstage/core-components';
 import {
   describeExistingWorkload,
+  describeIssue,
+  type InputIssue,
   type PlanPreviewResponse,
+  type QuotaUse,
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, makeStyles, Typography } from '@material-ui/core';
 import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
 import { formatGpuShare, formatUsd } from '../components/format/format';
+import { quotaText } from './quotaText';
 
 const useStyles = makeStyles(theme => ({
   box: {
@@ -17,6 +21,8 @@ const useStyles = makeStyles(theme => ({
   fits: { color: theme.palette.success.main, fontWeight: 600 },
   noFit: { color: theme.palette.error.main, fontWeight: 600 },
   warning: { color: theme.palette.warning.dark },
+  quota: { marginTop: theme.spacing(1) },
+  overQuota: { marginTop: theme.spacing(1), color: theme.palette.error.main },
   facts: {
     display: 'grid',
     gridTemplateColumns: 'max-content 1fr',
@@ -27,15 +33,27 @@ const useStyles = makeStyles(theme => ({
   },
 }));
 
-/** The live plan of the request being typed: fits or not, and what it costs. */
+/** Policy refusals (`policy-model`, `policy-sharing`, `policy-quota`) are the team's rules, not the hardware's. */
+const isPolicyIssue = (issue: InputIssue) => issue.rule.startsWith('policy-');
+
+/** Why Review is blocked: the scaffolder's field validation refuses the same request. */
+const BLOCKED = 'Review and Create stay blocked until this is fixed.';
+
+/**
+ * The live plan of the request being typed: fits or not (and why not, in the
+ * form's words), what it costs, and the team's quota with it. It shows what
+ * the actions will do: the backend plans with the same policy and quota.
+ */
 export function PlanPreview(props: {
   loading: boolean;
   preview?: PlanPreviewResponse;
   error?: Error;
   problems: string[];
+  /** The owner's quota use on the cluster (with this request, once planned). */
+  quota?: QuotaUse;
 }) {
   const classes = useStyles();
-  const { preview, error, problems } = props;
+  const { preview, error, problems, quota } = props;
 
   let content: JSX.Element;
   if (problems.length > 0) {
@@ -47,6 +65,9 @@ export function PlanPreview(props: {
             {p}
           </Typography>
         ))}
+        <Typography variant="body2" color="textSecondary">
+          {BLOCKED}
+        </Typography>
       </>
     );
   } else if (props.loading && !preview && !error) {
@@ -54,7 +75,11 @@ export function PlanPreview(props: {
   } else if (error instanceof GpuPlanRejectedError) {
     content = (
       <>
-        <Typography className={classes.noFit}>Does not fit</Typography>
+        <Typography className={classes.noFit}>
+          {error.issues.some(isPolicyIssue)
+            ? 'Not allowed by the team policy'
+            : 'Does not fit'}
+        </Typography>
         {/* The message repeats the issues; show it only when there are none. */}
         {error.issues.length === 0 ? (
           <Typography variant="body2">{error.message}</Typography>
@@ -62,14 +87,14 @@ export function PlanPreview(props: {
           <ul aria-label="Plan issues">
             {error.issues.map(issue => (
               <li key={`${issue.path}-${issue.rule}`}>
-                <Typography variant="body2">
-                  {issue.path ? `${issue.path}: ` : ''}
-                  {issue.message}
-                </Typography>
+                <Typography variant="body2">{describeIssue(issue)}</Typography>
               </li>
             ))}
           </ul>
         )}
+        <Typography variant="body2" color="textSecondary">
+          {BLOCKED}
+        </Typography>
       </>
     );
   } else if (error) {
@@ -146,6 +171,20 @@ export function PlanPreview(props: {
     >
       <Typography variant="subtitle2">Plan preview</Typography>
       {content}
+      {quota && (
+        <Typography
+          variant="body2"
+          data-testid="gpu-quota"
+          className={
+            quota.quota !== undefined &&
+            quota.used + quota.requested > quota.quota + 1e-9
+              ? classes.overQuota
+              : classes.quota
+          }
+        >
+          {quotaText(quota)}
+        </Typography>
+      )}
     </Box>
   );
 }

@@ -1,15 +1,23 @@
-import type { GpuRequest, SharingMode } from '@gpu-gitops/plugin-gpu-common';
+import {
+  fieldLabel,
+  type GpuRequest,
+  type SharingMode,
+} from '@gpu-gitops/plugin-gpu-common';
 import { existingWorkloadOf } from './existingWorkload';
 
 /** What the GpuRequestPicker field stores in the form. */
 export interface GpuRequestPickerValue {
+  /** A configured cluster profile; empty for the default cluster. */
+  cluster?: string;
   /** A catalog model id or `auto`. */
   model: string;
   sharing: SharingMode;
-  replicas: number;
-  vramGiB: number;
-  /** Exclusive mode only. */
-  gpusPerReplica?: number;
+  /** `null` while the box is blank: an error, never a default. */
+  replicas: number | null;
+  /** `null` while the box is blank. */
+  vramGiB: number | null;
+  /** Exclusive mode only; `null` while the box is blank. */
+  gpusPerReplica?: number | null;
 }
 
 export const DEFAULT_PICKER_VALUE: GpuRequestPickerValue = {
@@ -19,20 +27,39 @@ export const DEFAULT_PICKER_VALUE: GpuRequestPickerValue = {
   vramGiB: 8,
 };
 
-/** Problems the form can see before asking the backend (which checks the rest). */
+/** A blank box (or one the form could not read as a number). */
+function blank(value: number | null | undefined): boolean {
+  return value === null || value === undefined || Number.isNaN(value);
+}
+
+/**
+ * Problems the form can see before asking the backend (which checks the
+ * rest), in the form's words: a blank box is required, never a default.
+ */
 export function localProblems(value: GpuRequestPickerValue): string[] {
+  const replicas = fieldLabel('spec.gpu.replicas');
+  const vram = fieldLabel('spec.gpu.vramGiB');
+  const gpus = fieldLabel('spec.gpu.gpusPerReplica');
   const problems: string[] = [];
-  if (!Number.isInteger(value.replicas) || value.replicas < 1) {
-    problems.push('Replicas must be a whole number of at least 1.');
+  if (blank(value.replicas)) {
+    problems.push(`${replicas} is required`);
+  } else if (!Number.isInteger(value.replicas) || value.replicas! < 1) {
+    problems.push(`${replicas} must be a whole number of at least 1`);
   }
-  if (!Number.isFinite(value.vramGiB) || value.vramGiB <= 0) {
-    problems.push('GPU memory per replica must be more than 0 GiB.');
+  if (blank(value.vramGiB)) {
+    problems.push(`${vram} is required`);
+  } else if (!Number.isFinite(value.vramGiB) || value.vramGiB! <= 0) {
+    problems.push(`${vram} must be more than 0 GiB`);
   }
-  if (
-    value.gpusPerReplica !== undefined &&
-    (!Number.isInteger(value.gpusPerReplica) || value.gpusPerReplica < 1)
-  ) {
-    problems.push('GPUs per replica must be a whole number of at least 1.');
+  if (value.sharing === 'exclusive' && value.gpusPerReplica !== undefined) {
+    if (blank(value.gpusPerReplica)) {
+      problems.push(`${gpus} is required`);
+    } else if (
+      !Number.isInteger(value.gpusPerReplica) ||
+      value.gpusPerReplica! < 1
+    ) {
+      problems.push(`${gpus} must be a whole number of at least 1`);
+    }
   }
   return problems;
 }
@@ -48,7 +75,7 @@ function text(value: unknown): string | undefined {
  * stand in otherwise, since the plan's GPU figures do not depend on them.
  * An existing workload is sent as the form names it, so the backend answers
  * with its replicas now and refuses a missing container choice as the
- * actions will.
+ * actions will. Callers send it only once `localProblems` finds none.
  */
 export function previewRequest(
   value: GpuRequestPickerValue,
@@ -84,8 +111,8 @@ export function previewRequest(
       gpu: {
         model: value.model,
         sharing: value.sharing,
-        replicas: value.replicas,
-        vramGiB: value.vramGiB,
+        replicas: value.replicas as number,
+        vramGiB: value.vramGiB as number,
         gpusPerReplica:
           value.sharing === 'exclusive' ? (value.gpusPerReplica ?? 1) : 1,
       },

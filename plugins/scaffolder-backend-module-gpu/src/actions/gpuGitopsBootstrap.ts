@@ -22,6 +22,7 @@ import {
   tokenUsername,
 } from './gitopsTarget';
 import { runStage } from './stages';
+import { refusingCleanly } from './refusals';
 
 function bootstrapBody(cluster: string, changeSet: ChangeSet): string {
   return [
@@ -43,7 +44,7 @@ function bootstrapBody(cluster: string, changeSet: ChangeSet): string {
  * branch and forge flow as gpu:gitops:pull-request.
  */
 export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
-  return createTemplateAction({
+  const action = createTemplateAction({
     id: 'gpu:gitops:bootstrap',
     description:
       'Opens the once-per-cluster pull request that prepares a cluster for GPU requests: GPU Operator values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), default device-plugin and all-disabled MIG configs, GPU EC2NodeClass, optional bin-packing scheduler profile.',
@@ -203,4 +204,6 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
       ctx.output('diff', '');
     },
   });
+  // Refusals fail the step with their reason, never a stack trace.
+  return refusingCleanly(action);
 }

@@ -141,7 +141,7 @@ describe('gpu:gitops:pull-request', () => {
     );
     const ctx = createMockActionContext({ input: { ...input, replicas: 4 } });
     await expect(action.handler(ctx)).rejects.toThrow(
-      /GPU quota exceeded for group:default\/ml-platform by 1 GPU: quota 0.5, already used 0.5, this request needs 1 /,
+      /GPU quota exceeded for group:default\/ml-platform on dev by 1 GPU: quota 0.5, already used 0.5, this request needs 1 /,
     );
     expect(Object.keys(await repo.refs())).toEqual(['refs/heads/main']);
   });

@@ -17,6 +17,7 @@ import { gpuRequestContext, planSummaryMarkdown } from './planGpuRequest';
 
 import { runStage } from './stages';
 import { InputError } from '@backstage/errors';
+import { refusingCleanly } from './refusals';
 
 /**
  * `gpu:gitops:pull-request`: the whole flow in one step — plan, guardrails,
@@ -25,7 +26,7 @@ import { InputError } from '@backstage/errors';
  * dry-run it computes everything and pushes nothing; the diff is the output.
  */
 export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
-  return createTemplateAction({
+  const action = createTemplateAction({
     id: 'gpu:gitops:pull-request',
     description:
       'Plans a GPU request, applies it to the GitOps repository and opens or updates one pull request (GitHub, GitLab, Gitea, or a pushed branch for a local repository). Dry-run outputs the diff without pushing.',
@@ -169,4 +170,6 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
       ctx.output('plan', result.plan);
     },
   });
+  // Refusals fail the step with their reason, never a stack trace.
+  return refusingCleanly(action);
 }

@@ -22,6 +22,7 @@ import {
 } from './gpuRequestInput';
 import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
 import { runStage } from './stages';
+import { refusingCleanly } from './refusals';
 
 /**
  * `gpu:gitops:render`: plans the request against the GitOps repository and
@@ -30,7 +31,7 @@ import { runStage } from './stages';
  * `publish:github:pull-request` / `publish:gitlab:merge-request`.
  */
 export function createGpuGitopsRenderAction(services: GpuActionServices) {
-  return createTemplateAction({
+  const action = createTemplateAction({
     id: 'gpu:gitops:render',
     description:
       'Plans a GPU request against the GitOps repository and writes the changed files (NodePool, NodeOverlays, device-plugin and MIG configs, workload, kustomizations) into the workspace, for publish:github:pull-request or publish:gitlab:merge-request.',
@@ -140,4 +141,6 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
       ctx.output('summary', planSummaryMarkdown(planned));
     },
   });
+  // Refusals fail the step with their reason, never a stack trace.
+  return refusingCleanly(action);
 }

@@ -152,7 +152,7 @@ describe('gpu:plan', () => {
     const failure = action.handler(ctx);
     await expect(failure).rejects.toThrow(InputError);
     await expect(failure).rejects.toThrow(
-      /GPU quota exceeded for group:default\/ml-platform by 0\.5 GPU: quota 1, already used 0\.5, this request needs 1/,
+      /GPU quota exceeded for group:default\/ml-platform on dev by 0\.5 GPU: quota 1, already used 0\.5, this request needs 1/,
     );
   });
 
@@ -174,7 +174,7 @@ describe('gpu:plan', () => {
       },
     });
     await expect(action.handler(ctx)).rejects.toThrow(
-      /input "sharing".*not allowed for group:default\/web.*\[policy-sharing\]/s,
+      /Sharing mode: .*not allowed for group:default\/web.*\(input "sharing", spec\.gpu\.sharing\) \[policy-sharing\]/s,
     );
   });
 
@@ -229,7 +229,7 @@ describe('gpu:plan with allowed models', () => {
       },
     });
     await expect(action.handler(ctx)).rejects.toThrow(
-      /input "model" \(spec\.gpu\.model\): GPU model h100-80gb is not allowed for group:default\/web; allowed: l4 \[policy-model\]/,
+      /GPU model: GPU model h100-80gb is not allowed for group:default\/web; allowed: l4 \(input "model", spec\.gpu\.model\) \[policy-model\]/,
     );
   });
 });

@@ -13,6 +13,7 @@ import {
 } from './gpuRequestInput';
 import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
 import { planOutputProperties } from './planOutputProperties';
+import { refusingCleanly } from './refusals';
 
 /**
  * `gpu:plan`: validates a GPU request, plans it against the GitOps
@@ -20,7 +21,7 @@ import { planOutputProperties } from './planOutputProperties';
  * the plan. Reads only, so it runs in dry-run too.
  */
 export function createGpuPlanAction(services: GpuActionServices) {
-  return createTemplateAction({
+  const action = createTemplateAction({
     id: 'gpu:plan',
     description:
       'Validates a GPU request and plans it: GPU model, node pool (reused or new), sharing config, VRAM guarantee, nodes and cost. Fails with the field named when the request is invalid, not allowed or over quota.',
@@ -78,4 +79,6 @@ export function createGpuPlanAction(services: GpuActionServices) {
       ctx.output('summary', summary);
     },
   });
+  // Refusals fail the step with their reason, never a stack trace.
+  return refusingCleanly(action);
 }

@@ -49,14 +49,16 @@ describe('gpuRequestFromInput', () => {
     }
     expect(error).toBeInstanceOf(InputError);
     const message = (error as Error).message;
-    expect(message).toContain('input "name" (metadata.name)');
+    expect(message).toContain('(input "name", metadata.name)');
     expect(message).toContain('[dns1123-label]');
-    expect(message).toContain('input "replicas" (spec.gpu.replicas)');
+    expect(message).toContain(
+      'Replicas must be at least 1 (input "replicas", spec.gpu.replicas) [min]',
+    );
   });
 
   it('names both workload inputs when neither is given', () => {
     expect(() => gpuRequestFromInput(base)).toThrow(
-      /input "image \/ existingName" \(spec\.workload\).*exactly one/,
+      /Workload needs exactly one of.*\(input "image \/ existingName", spec\.workload\)/,
     );
   });
 

@@ -1,6 +1,8 @@
 import type { z as zod } from 'zod/v3';
 import { InputError } from '@backstage/errors';
 import {
+  describeIssue,
+  fieldLabel,
   GPU_REQUEST_API_VERSION,
   isGpuInputError,
   parseGpuRequest,
@@ -191,12 +193,18 @@ export function gpuRequestFromInput(input: GpuRequestInput): GpuRequest {
   }
 }
 
-function describeIssue(issue: InputIssue): string {
+/**
+ * One issue in the form's words, then where it comes from for template
+ * authors: `Replicas must be at least 1 (input "replicas", spec.gpu.replicas) [min]`.
+ * A path that is no request field (a file of the repository) leads, as is.
+ */
+function describeIssueForTask(issue: InputIssue): string {
+  if (!fieldLabel(issue.path)) {
+    return `${issue.path ? `${issue.path}: ` : ''}${issue.message} [${issue.rule}]`;
+  }
   const input = inputNameForPath(issue.path);
-  const where = input
-    ? `input "${input}" (${issue.path})`
-    : issue.path || 'request';
-  return `${where}: ${issue.message} [${issue.rule}]`;
+  const where = input ? `input "${input}", ${issue.path}` : issue.path;
+  return `${describeIssue(issue)} (${where}) [${issue.rule}]`;
 }
 
 /**
@@ -206,6 +214,6 @@ function describeIssue(issue: InputIssue): string {
 export function toInputError(error: unknown): unknown {
   if (!isGpuInputError(error)) return error;
   return new InputError(
-    `Invalid GPU request:\n${error.issues.map(describeIssue).join('\n')}`,
+    `The GPU request was refused:\n${error.issues.map(describeIssueForTask).join('\n')}`,
   );
 }

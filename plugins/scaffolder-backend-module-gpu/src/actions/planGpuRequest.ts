@@ -6,26 +6,20 @@ import {
   type GpuCatalog,
   type GpuRequest,
   type Plan,
+  type QuotaUse,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   buildRequestChange,
+  formatGpus,
   MemoryRepoTree,
+  ownerPolicyCheck,
+  readRequestOwners,
+  throwIfIssues,
   type RepoStateReport,
   type RepoTree,
   type RequestChange,
   type RequestGuard,
 } from '@gpu-gitops/plugin-gpu-node';
-import {
-  catalogForOwner,
-  checkAllowedChoices,
-  checkQuota,
-  formatGpus,
-  normalizeOwnerRef,
-  ruleForOwner,
-  throwIfIssues,
-} from '../policy/gpuPolicy';
-import { gpuUsageOfOwner } from '../policy/gpuUsage';
-import { readWorkloadOwners } from '../policy/workloadOwners';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import {
   gpuRequestFromInput,
@@ -33,14 +27,6 @@ import {
   type GpuRequestInput,
 } from './gpuRequestInput';
 import { runStage } from './stages';
-
-export interface QuotaUse {
-  owner: string;
-  /** Physical-GPU equivalents the owner holds elsewhere in the repository. */
-  used: number;
-  requested: number;
-  quota?: number;
-}
 
 /** A request ready to plan and publish: validated, its cluster, its owner's catalog and guard. */
 export interface GpuRequestContext {
@@ -72,49 +58,29 @@ export function gpuRequestContext(
 ): GpuRequestContext {
   const request = gpuRequestFromInput(input);
   const cluster = services.clusters.get(input.cluster);
-  const owner = normalizeOwnerRef(request.spec.owner);
+  // The one policy and quota check, the gpu backend's POST /plan runs it too.
+  const check = ownerPolicyCheck(services.policy, services.catalog, request);
   try {
-    const requestedModel = request.spec.gpu.model;
-    throwIfIssues(
-      checkAllowedChoices(services.policy, {
-        owner,
-        model: requestedModel === 'auto' ? undefined : requestedModel,
-        sharing: request.spec.gpu.sharing,
-      }),
-    );
+    throwIfIssues(check.choiceIssues);
   } catch (error) {
     throw toInputError(error);
   }
-  const quotaLimit = ruleForOwner(services.policy, owner).gpuQuota;
   let lastQuota: QuotaUse | undefined;
   const guard: RequestGuard = async (plan, state, tree) => {
-    const owners = await readWorkloadOwners(tree, state.workloads);
-    const used = gpuUsageOfOwner(
-      owner,
+    const owners = await readRequestOwners(tree, state.workloads);
+    const { issues, quota } = check.checkPlan(plan, {
+      cluster: cluster.name,
       state,
-      services.catalog,
-      w => owners.get(w.id),
-      `${request.metadata.namespace}/${request.metadata.name}`,
-    );
-    lastQuota = {
-      owner,
-      used,
-      requested: plan.physicalGpus,
-      quota: quotaLimit,
-    };
-    throwIfIssues([
-      ...checkAllowedChoices(services.policy, {
-        owner,
-        model: plan.pool.gpuModel,
-        sharing: request.spec.gpu.sharing,
-      }),
-      ...checkQuota(services.policy, owner, used, plan.physicalGpus),
-    ]);
+      isDefaultCluster: cluster.name === services.clusters.defaultName,
+      ownerOf: id => owners.get(id),
+    });
+    lastQuota = quota;
+    throwIfIssues(issues);
   };
   return {
     request,
     cluster,
-    catalog: catalogForOwner(services.policy, owner, services.catalog),
+    catalog: check.catalog,
     guard,
     quota: () => lastQuota,
   };
@@ -182,7 +148,7 @@ export function planSummaryMarkdown(planned: {
   const { quota } = planned;
   const quotaLine =
     quota.quota === undefined
-      ? `- GPU use of ${quota.owner}: ${formatGpus(quota.used + quota.requested)} physical-GPU equivalents (no quota)`
-      : `- GPU quota of ${quota.owner}: ${formatGpus(quota.used + quota.requested)} of ${formatGpus(quota.quota)} physical-GPU equivalents after this request`;
+      ? `- GPU use of ${quota.owner} on ${quota.cluster}: ${formatGpus(quota.used + quota.requested)} physical-GPU equivalents (no quota)`
+      : `- GPU quota of ${quota.owner} on ${quota.cluster}: ${formatGpus(quota.used + quota.requested)} of ${formatGpus(quota.quota)} physical-GPU equivalents after this request`;
   return `${formatPlanText(planned.plan)}\n${quotaLine}\n`;
 }

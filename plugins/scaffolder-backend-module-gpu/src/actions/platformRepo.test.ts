@@ -60,7 +60,7 @@ describe('the GPU actions on a platform team repository', () => {
       .catch(e => e);
     expect(error).toBeInstanceOf(InputError);
     expect(error.message).toContain(
-      'input "existingContainer" (spec.workload.existing.container): Deployment "recommender" has 2 containers (api, metrics-exporter): name the one that gets the GPU [container-required]',
+      'Container: Deployment "recommender" has 2 containers (api, metrics-exporter): name the one that gets the GPU (input "existingContainer", spec.workload.existing.container) [container-required]',
     );
     expect(Object.keys(await repo.refs())).toEqual(['refs/heads/main']);
   });

@@ -20,6 +20,9 @@ import {
 // Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
 
+/** A line of a JavaScript stack trace (`    at fn (file.js:1:2)`). */
+const STACK_FRAME = /^\s+at .+:\d+:\d+\)?$/m;
+
 /** A gpu-workload request, flat, on the form's defaults (gpuWorkloadValues nests it as the form sends it). */
 function workloadValues(overrides: Record<string, unknown>) {
   return {
@@ -170,9 +173,12 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       ),
     );
     expect(status).toBe('failed');
-    expect(logText(events)).toMatch(
-      /input "(model|sharing)" \(spec\.gpu\.(model|sharing)\)/,
+    const log = logText(events);
+    expect(log).toContain(
+      'GPU model: t4 does not support MIG; pick a MIG-capable model (A100, A30, H100, H200, B200...) or another sharing mode (input "model", spec.gpu.model) [mig-unsupported]',
     );
+    // A refusal is the user's to fix: its reason, never a stack trace.
+    expect(log).not.toMatch(STACK_FRAME);
     expect(await repo.refs()).toEqual(before);
   });
 
@@ -310,5 +316,53 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       yaml.parse(files['gitops/requests/ml/render-svc.yaml']).spec.gpu.sharing,
     ).toBe('mig');
     expect(res.body.output.text[0].content).toContain('render-svc');
+  });
+});
+
+describe('real scaffolder backend: a refused request in the task log', () => {
+  let repo: FixtureRepo;
+  let backend: TestBackend;
+
+  beforeAll(async () => {
+    repo = await createFixtureGitopsRepo();
+    // The demo's policy (app-config.yaml): 8 GPUs per team and cluster.
+    backend = await startScaffolder(repo, {
+      policy: { defaults: { gpuQuota: 8 } },
+    });
+  });
+  afterAll(async () => {
+    await backend.stop();
+    await repo.cleanup();
+  });
+
+  it('over the team quota: the plan step fails with the reason in the form’s words, no stack trace, nothing pushed', async () => {
+    const before = await repo.refs();
+    const { status, events } = await runTask(
+      backend,
+      'template:default/gpu-workload',
+      gpuWorkloadValues(
+        // ml-platform holds 0.5 GPU on dev already (chat-assistant).
+        workloadValues({
+          name: 'big',
+          model: 't4',
+          sharing: 'exclusive',
+          replicas: 8,
+          vramGiB: 8,
+        }),
+      ),
+    );
+    expect(status).toBe('failed');
+    const failed = events.filter(
+      e => e.type === 'log' && e.body.status === 'failed',
+    );
+    expect(failed.map(e => [e.body.stepId, e.body.message])).toEqual([
+      [
+        'plan',
+        'The GPU request was refused:\n' +
+          'Replicas: GPU quota exceeded for group:default/ml-platform on dev by 0.5 GPU: quota 8, already used 0.5, this request needs 8 (physical-GPU equivalents) (input "replicas", spec.gpu.replicas) [policy-quota]',
+      ],
+    ]);
+    expect(logText(events)).not.toMatch(STACK_FRAME);
+    expect(await repo.refs()).toEqual(before);
   });
 });

@@ -6,7 +6,7 @@ import {
   type ScmIntegrationRegistry,
 } from '@backstage/integration';
 import type { GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
-import { readGpuPolicy, type GpuPolicy } from '../policy/gpuPolicy';
+import { readGpuPolicy, type GpuPolicy } from '@gpu-gitops/plugin-gpu-node';
 import { readClusterProfiles, type ClusterProfiles } from './clusterProfiles';
 import { readGpuCatalog } from './gpuCatalog';
 import { readGitOpsSettings, type GitOpsSettings } from './gitopsSettings';

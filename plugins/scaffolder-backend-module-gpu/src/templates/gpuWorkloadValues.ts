@@ -5,8 +5,8 @@
  */
 export const GPU_WORKLOAD_DEFAULTS = {
   namespace: 'ml',
-  cluster: '',
   catalogInfoUrl: '',
+  cluster: '',
   model: 'auto',
   sharing: 'exclusive',
   replicas: 1,
@@ -40,13 +40,21 @@ export function gpuWorkloadValues(
 ): Record<string, unknown> {
   const existing =
     { ...GPU_WORKLOAD_DEFAULTS, ...flat }.workloadType === 'existing';
-  const { model, sharing, replicas, vramGiB, gpusPerReplica, ...rest } = {
+  const {
+    cluster,
+    model,
+    sharing,
+    replicas,
+    vramGiB,
+    gpusPerReplica,
+    ...rest
+  } = {
     ...GPU_WORKLOAD_DEFAULTS,
     ...(existing ? EXISTING_WORKLOAD_DEFAULTS : {}),
     ...flat,
   };
   return {
     ...rest,
-    gpu: { model, sharing, replicas, vramGiB, gpusPerReplica },
+    gpu: { cluster, model, sharing, replicas, vramGiB, gpusPerReplica },
   };
 }

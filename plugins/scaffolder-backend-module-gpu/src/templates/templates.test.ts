@@ -3,8 +3,10 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import {
   builtinCatalog,
+  parseGpuRequest,
   SHARING_MODES,
   WORKLOAD_KINDS,
+  type GpuInputError,
 } from '@gpu-gitops/plugin-gpu-common';
 import { createGpuGitopsBootstrapAction } from '../actions/gpuGitopsBootstrap';
 import { createGpuGitopsPullRequestAction } from '../actions/gpuGitopsPullRequest';
@@ -88,10 +90,11 @@ describe('software templates', () => {
     const gpu = gpuPage.properties.gpu;
     expect(gpu['ui:field']).toBe('GpuRequestPicker');
     expect(gpu.type).toBe('object');
-    // The picker's value (model, sharing, replicas, vramGiB, gpusPerReplica),
+    // The picker's value (cluster, model, sharing, replicas, vramGiB, gpusPerReplica),
     // validated by the backend against this schema.
     expect(gpu.required).toEqual(['model', 'sharing', 'replicas', 'vramGiB']);
     expect(Object.keys(gpu.properties)).toEqual([
+      'cluster',
       'model',
       'sharing',
       'replicas',
@@ -99,6 +102,7 @@ describe('software templates', () => {
       'gpusPerReplica',
     ]);
     expect(gpu.default).toEqual({
+      cluster: '',
       model: 'auto',
       sharing: 'exclusive',
       replicas: 1,
@@ -169,6 +173,36 @@ describe('software templates', () => {
     // preview knows the existing workload (its replicas now).
     const titles = template.spec.parameters.map((p: any) => p.title);
     expect(titles).toEqual(['Component', 'Workload', 'GPU']);
+  });
+
+  it('gpu-workload says what a bad name or namespace is in the request schema’s words, not with its pattern', async () => {
+    const template = await readTemplate('gpu-workload');
+    const component = template.spec.parameters[0].properties;
+    let issues: Array<{ path: string; message: string }> = [];
+    try {
+      parseGpuRequest({
+        kind: 'GpuRequest',
+        metadata: { name: 'Bad_Name', namespace: 'ml' },
+        spec: {
+          owner: 'group:default/ml-platform',
+          gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 1 },
+          workload: { image: 'ghcr.io/acme/x:1' },
+        },
+      });
+    } catch (error) {
+      issues = (error as GpuInputError).issues;
+    }
+    const words = issues.find(i => i.path === 'metadata.name')!.message;
+    for (const field of [component.name, component.namespace]) {
+      expect(field.errorMessage).toEqual({ pattern: words });
+    }
+    // Every box of the GPU picker has words for a blank or bad value.
+    const gpu = template.spec.parameters[2].properties.gpu;
+    expect(Object.keys(gpu.errorMessage.properties)).toEqual([
+      'replicas',
+      'vramGiB',
+      'gpusPerReplica',
+    ]);
   });
 
   it('gpuWorkloadValues adds the existing branch defaults only for an existing workload', () => {

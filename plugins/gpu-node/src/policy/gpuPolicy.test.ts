@@ -65,19 +65,38 @@ describe('gpu policy', () => {
     ).toEqual([]);
   });
 
-  it('says by how much a request exceeds the quota', () => {
-    const issues = checkQuota(policy, 'research', 1, 0.75);
-    expect(issues).toHaveLength(1);
-    expect(issues[0].rule).toBe('policy-quota');
-    expect(issues[0].message).toContain('by 0.25 GPU');
-    expect(issues[0].message).toContain('quota 1.5, already used 1');
-    expect(checkQuota(policy, 'research', 1, 0.5)).toEqual([]);
+  it('says by how much a request exceeds the quota on its cluster', () => {
+    const use = {
+      owner: 'group:default/research',
+      cluster: 'dev',
+      used: 1,
+      requested: 0.75,
+      quota: ruleForOwner(policy, 'research').gpuQuota,
+    };
+    const issues = checkQuota(use);
+    expect(issues).toEqual([
+      {
+        path: 'spec.gpu.replicas',
+        rule: 'policy-quota',
+        message:
+          'GPU quota exceeded for group:default/research on dev by 0.25 GPU: quota 1.5, already used 1, this request needs 0.75 (physical-GPU equivalents)',
+      },
+    ]);
+    expect(checkQuota({ ...use, requested: 0.5 })).toEqual([]);
   });
 
   it('has no quota when no rule sets one', () => {
-    expect(checkQuota(readGpuPolicy(undefined), 'anyone', 100, 100)).toEqual(
-      [],
+    expect(ruleForOwner(readGpuPolicy(undefined), 'anyone').gpuQuota).toBe(
+      undefined,
     );
+    expect(
+      checkQuota({
+        owner: 'group:default/anyone',
+        cluster: 'dev',
+        used: 100,
+        requested: 100,
+      }),
+    ).toEqual([]);
   });
 
   it('fails at start-up on an unknown sharing mode in config', () => {

@@ -5,6 +5,7 @@ import {
   SHARING_MODES,
   type GpuCatalog,
   type InputIssue,
+  type QuotaUse,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
 
@@ -14,7 +15,7 @@ export interface OwnerPolicyRule {
   allowedModels?: string[];
   /** undefined = any mode. */
   allowedSharingModes?: SharingMode[];
-  /** Physical-GPU equivalents the owner may hold in total; undefined = no quota. */
+  /** Physical-GPU equivalents the owner may hold on each cluster; undefined = no quota. */
   gpuQuota?: number;
 }
 
@@ -151,28 +152,22 @@ export function formatGpus(value: number): string {
 }
 
 /**
- * The quota guardrail. `alreadyUsed` excludes the workload this request
- * replaces, so re-running a request never counts it twice.
+ * The quota guardrail: refuses a request whose GPUs, with what the owner
+ * already holds on the cluster, exceed the owner's quota, saying by how much.
  */
-export function checkQuota(
-  policy: GpuPolicy,
-  owner: string,
-  alreadyUsed: number,
-  requested: number,
-): InputIssue[] {
-  const { gpuQuota } = ruleForOwner(policy, owner);
-  if (gpuQuota === undefined) return [];
-  const total = alreadyUsed + requested;
+export function checkQuota(use: QuotaUse): InputIssue[] {
+  if (use.quota === undefined) return [];
+  const total = use.used + use.requested;
   // Tolerance: MIG shares like 3/7 add up with floating-point noise.
-  if (total <= gpuQuota + 1e-9) return [];
+  if (total <= use.quota + 1e-9) return [];
   return [
     {
       path: 'spec.gpu.replicas',
       rule: 'policy-quota',
       message:
-        `GPU quota exceeded for ${normalizeOwnerRef(owner)} by ${formatGpus(total - gpuQuota)} GPU: ` +
-        `quota ${formatGpus(gpuQuota)}, already used ${formatGpus(alreadyUsed)}, ` +
-        `this request needs ${formatGpus(requested)} (physical-GPU equivalents)`,
+        `GPU quota exceeded for ${use.owner} on ${use.cluster} by ${formatGpus(total - use.quota)} GPU: ` +
+        `quota ${formatGpus(use.quota)}, already used ${formatGpus(use.used)}, ` +
+        `this request needs ${formatGpus(use.requested)} (physical-GPU equivalents)`,
     },
   ];
 }

@@ -1,5 +1,5 @@
 import type { GpuCatalog, RepoState } from '@gpu-gitops/plugin-gpu-common';
-import { gpuUsageOfOwner, workloadGpus } from './gpuUsage';
+import { gpuShareOfUnit, gpuUsageOfOwner } from './gpuUsage';
 
 // A100-40GB MIG geometry (NVIDIA MIG user guide): 7 compute slices.
 const catalog: GpuCatalog = {
@@ -78,6 +78,27 @@ const repoState: RepoState = {
       perReplica: 1,
     },
     {
+      // Its node selector names a pool of another cluster: counted there.
+      id: 'ml/elsewhere',
+      namespace: 'ml',
+      name: 'elsewhere',
+      path: 'apps/ml/elsewhere/deployment.yaml',
+      pool: 'gpu-l4-ts2',
+      resourceName: 'nvidia.com/gpu.shared',
+      replicas: 2,
+      perReplica: 1,
+    },
+    {
+      // A whole GPU and no pool: it runs on the default cluster.
+      id: 'ml/unplaced',
+      namespace: 'ml',
+      name: 'unplaced',
+      path: 'apps/ml/unplaced/deployment.yaml',
+      resourceName: 'nvidia.com/gpu',
+      replicas: 1,
+      perReplica: 2,
+    },
+    {
       id: 'web/render',
       namespace: 'web',
       name: 'render',
@@ -93,25 +114,43 @@ const repoState: RepoState = {
 const owners: Record<string, string> = {
   'ml/chat': 'group:default/ml-platform',
   'ml/train': 'ml-platform',
+  'ml/elsewhere': 'ml-platform',
+  'ml/unplaced': 'ml-platform',
   'web/render': 'group:default/web',
 };
 
 describe('gpu usage from the repository state', () => {
-  it('counts time-sliced replicas as fractions of a GPU and MIG by compute share', () => {
-    expect(workloadGpus(repoState.workloads[0], repoState, catalog)).toBe(0.75);
-    expect(
-      workloadGpus(repoState.workloads[1], repoState, catalog),
-    ).toBeCloseTo(3);
+  it('counts a time slice as a fraction of a GPU and a MIG instance by its compute share', () => {
+    const [timeSliced, mig] = repoState.pools;
+    expect(gpuShareOfUnit(timeSliced, catalog)).toBe(0.25);
+    expect(gpuShareOfUnit(mig, catalog)).toBeCloseTo(3 / 7);
   });
 
-  it('sums an owner’s workloads and leaves out the one being replaced', () => {
-    const ownerOf = (w: { id: string }) => owners[w.id];
+  it('sums an owner’s workloads on the cluster and leaves out the one being replaced', () => {
+    const ownerOf = (id: string) => owners[id];
+    const defaultCluster = { state: repoState, isDefaultCluster: true };
+    // chat 3 × 1/4 + train 7 × 3/7 + unplaced 1 × 2 whole GPUs; not elsewhere.
     expect(
-      gpuUsageOfOwner('ml-platform', repoState, catalog, ownerOf),
+      gpuUsageOfOwner('ml-platform', defaultCluster, catalog, ownerOf),
+    ).toBeCloseTo(5.75);
+    expect(
+      gpuUsageOfOwner(
+        'ml-platform',
+        defaultCluster,
+        catalog,
+        ownerOf,
+        'ml/chat',
+      ),
+    ).toBeCloseTo(5);
+    // Another cluster with the same pools does not run the unplaced workload.
+    expect(
+      gpuUsageOfOwner(
+        'ml-platform',
+        { state: repoState, isDefaultCluster: false },
+        catalog,
+        ownerOf,
+      ),
     ).toBeCloseTo(3.75);
-    expect(
-      gpuUsageOfOwner('ml-platform', repoState, catalog, ownerOf, 'ml/chat'),
-    ).toBeCloseTo(3);
-    expect(gpuUsageOfOwner('web', repoState, catalog, ownerOf)).toBe(1);
+    expect(gpuUsageOfOwner('web', defaultCluster, catalog, ownerOf)).toBe(1);
   });
 });

@@ -1,0 +1,121 @@
+import { builtinCatalog } from '../catalog/builtin';
+import { plan } from '../planner/plan';
+import { isGpuInputError } from '../errors';
+import { gpuRequest } from '../planner/test-fixtures';
+import { SHARING_MODES, type SharingMode } from '../request/types';
+import { clusterCapabilities } from './capabilities';
+import { resolveClusterProfile } from './schema';
+
+const mixed = resolveClusterProfile({ name: 'dev', region: 'us-east-1' });
+const single = resolveClusterProfile({
+  name: 'inference',
+  migStrategy: 'single',
+  region: 'eu-west-1',
+});
+const azure = resolveClusterProfile({
+  name: 'aks',
+  provider: 'azure-karpenter',
+});
+
+const unavailableModes = (caps: ReturnType<typeof clusterCapabilities>) =>
+  caps.sharingModes.filter(m => m.unavailable).map(m => m.mode);
+
+/** What the planner says about one choice: undefined when it plans, else its refusal's rule and message. */
+function plannerRefusal(
+  cluster: typeof mixed,
+  model: string,
+  sharing: SharingMode,
+) {
+  try {
+    plan(
+      gpuRequest({ model, sharing, replicas: 2, vramGiB: 4 }),
+      builtinCatalog,
+      cluster,
+    );
+    return undefined;
+  } catch (error) {
+    if (!isGpuInputError(error)) throw error;
+    const [issue] = error.issues;
+    return { rule: issue.rule, message: issue.message };
+  }
+}
+
+describe('clusterCapabilities', () => {
+  it('names the cluster with its provider and region', () => {
+    expect(clusterCapabilities(mixed, builtinCatalog)).toMatchObject({
+      name: 'dev',
+      provider: 'aws-karpenter',
+      region: 'us-east-1',
+      label: 'dev — AWS (Karpenter), us-east-1',
+    });
+    expect(clusterCapabilities(azure, builtinCatalog).label).toBe(
+      'aks — Azure (Karpenter)',
+    );
+  });
+
+  it('offers MPS only where the device plugin does not run the mixed MIG strategy, saying why', () => {
+    const dev = clusterCapabilities(mixed, builtinCatalog);
+    expect(unavailableModes(dev)).toEqual(['mps']);
+    expect(dev.sharingModes.find(m => m.mode === 'mps')!.unavailable).toEqual({
+      path: 'spec.gpu.sharing',
+      rule: 'mps-mig-strategy',
+      reason: expect.stringContaining(
+        'cluster dev cannot run MPS: its device plugin runs the MIG strategy "mixed"',
+      ),
+    });
+    expect(
+      unavailableModes(clusterCapabilities(single, builtinCatalog)),
+    ).toEqual([]);
+  });
+
+  it('marks the models without a machine of the cluster provider, and MIG on models without MIG', () => {
+    const aws = clusterCapabilities(mixed, builtinCatalog);
+    const t4 = aws.models.find(m => m.id === 't4')!;
+    expect(t4.unavailable).toBeUndefined();
+    expect(t4.label).toBe(
+      'NVIDIA Tesla T4 — 15 GiB, no MIG, from $0.53/GPU-hour',
+    );
+    expect(t4.modes.mig).toMatchObject({
+      rule: 'mig-unsupported',
+      reason: expect.stringContaining('t4 does not support MIG'),
+    });
+    expect(aws.models.find(m => m.id === 'a100-40gb')!.modes).toEqual({});
+
+    // The built-in catalog carries AWS machines only.
+    const aks = clusterCapabilities(azure, builtinCatalog);
+    expect(
+      aks.models.every(m => m.unavailable?.rule === 'no-instance-type'),
+    ).toBe(true);
+    expect(aks.models[0].unavailable!.reason).toBe(
+      `cluster aks cannot launch ${aks.models[0].id} GPUs: the catalog has no azure machine with them`,
+    );
+  });
+
+  it('is the rule the planner refuses with: every choice offered plans, every choice disabled is refused for the same reason', () => {
+    for (const cluster of [mixed, single, azure]) {
+      const caps = clusterCapabilities(cluster, builtinCatalog);
+      for (const model of caps.models) {
+        for (const mode of SHARING_MODES) {
+          const why =
+            model.unavailable ??
+            caps.sharingModes.find(m => m.mode === mode)!.unavailable ??
+            model.modes[mode];
+          const refusal = plannerRefusal(cluster, model.id, mode);
+          // Models whose 4 GiB request is refused for capacity reasons (none
+          // here: every built-in GPU holds 4 GiB) would need their own case.
+          expect({
+            cluster: cluster.name,
+            model: model.id,
+            mode,
+            refusal,
+          }).toEqual({
+            cluster: cluster.name,
+            model: model.id,
+            mode,
+            refusal: why ? { rule: why.rule, message: why.reason } : undefined,
+          });
+        }
+      }
+    }
+  });
+});

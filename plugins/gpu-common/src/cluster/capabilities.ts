@@ -1,0 +1,157 @@
+/**
+ * What a cluster can run, and why not: the one rule behind the request
+ * form's disabled choices (served by the gpu backend's `GET /clusters`) and
+ * the planner's refusals of the same requests, so the form never offers what
+ * the planner would refuse, and says why in the same words.
+ */
+import { gpuModelChoices } from '../catalog/model-choices';
+import type { GpuCatalog, GpuModel } from '../catalog/types';
+import {
+  indexCatalog,
+  instanceTypesOf,
+  machineProviderFor,
+  type CatalogIndex,
+} from '../planner/catalog-index';
+import type { InputIssue } from '../errors';
+import { SHARING_MODES, type SharingMode } from '../request/types';
+import type { ClusterProfile, ClusterProvider } from './types';
+
+/** Why a choice cannot be made: the request field, a rule id and a sentence. */
+export interface Unavailable {
+  path: 'spec.gpu.sharing' | 'spec.gpu.model';
+  rule: string;
+  reason: string;
+}
+
+/** A sharing mode of a cluster; `unavailable` says why it cannot run there. */
+export interface SharingModeCapability {
+  mode: SharingMode;
+  unavailable?: Unavailable;
+}
+
+/** A catalog model on a cluster. */
+export interface ModelCapability {
+  id: string;
+  /** What a form shows, e.g. `NVIDIA L4 — 22.3 GiB, no MIG, from $0.80/GPU-hour`. */
+  label: string;
+  /** Why the cluster cannot launch this model at all. */
+  unavailable?: Unavailable;
+  /** Sharing modes this model cannot do, and why (e.g. MIG on a T4). */
+  modes: Partial<Record<SharingMode, Unavailable>>;
+}
+
+/** `GET /clusters` of the gpu backend: one configured cluster profile and what it can run. */
+export interface ClusterCapabilities {
+  name: string;
+  provider: ClusterProvider;
+  region?: string;
+  /** A form's name for the cluster, e.g. `dev — AWS (Karpenter), us-east-1`. */
+  label: string;
+  sharingModes: SharingModeCapability[];
+  models: ModelCapability[];
+}
+
+const PROVIDER_NAMES: Record<ClusterProvider, string> = {
+  'aws-karpenter': 'AWS (Karpenter)',
+  'azure-karpenter': 'Azure (Karpenter)',
+  static: 'static nodes',
+};
+
+/** Why `cluster` can never run `mode`; undefined when it can. */
+export function sharingModeUnavailable(
+  cluster: ClusterProfile,
+  mode: SharingMode,
+): Unavailable | undefined {
+  if (mode === 'mps' && cluster.migStrategy === 'mixed') {
+    // The GPU Operator passes ClusterPolicy mig.strategy to the plugin as
+    // MIG_STRATEGY, which overrides flags.migStrategy in every named config,
+    // and the plugin refuses to start MPS with "mixed" (NVIDIA.md §1.1-1.2):
+    // a config we wrote would crash-loop the plugin on every node of the pool.
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'mps-mig-strategy',
+      reason: `cluster ${cluster.name} cannot run MPS: its device plugin runs the MIG strategy "mixed" (ClusterPolicy mig.strategy overrides every named config), and the plugin rejects MPS with "mixed"; use time-slicing or exclusive there, or a cluster whose migStrategy is "single"`,
+    };
+  }
+  return undefined;
+}
+
+/** Why `cluster` cannot launch nodes with `model`; undefined when it can. */
+export function modelUnavailable(
+  cluster: ClusterProfile,
+  index: CatalogIndex,
+  model: Pick<GpuModel, 'id'>,
+): Unavailable | undefined {
+  const provider = machineProviderFor(cluster.provider);
+  if (instanceTypesOf(index, provider, model.id).length === 0) {
+    return {
+      path: 'spec.gpu.model',
+      rule: 'no-instance-type',
+      reason: `cluster ${cluster.name} cannot launch ${model.id} GPUs: the catalog has no ${provider} machine with them`,
+    };
+  }
+  return undefined;
+}
+
+/** Why `model` cannot do `mode` on any cluster; undefined when it can. */
+export function modeUnavailableForModel(
+  model: GpuModel,
+  mode: SharingMode,
+): Unavailable | undefined {
+  if (mode === 'mig' && !model.mig) {
+    return {
+      path: 'spec.gpu.model',
+      rule: 'mig-unsupported',
+      reason: `${model.id} does not support MIG; pick a MIG-capable model (A100, A30, H100, H200, B200...) or another sharing mode`,
+    };
+  }
+  return undefined;
+}
+
+/** An unavailability as the request issue a planner refusal carries. */
+export function unavailableIssue(unavailable: Unavailable): InputIssue {
+  return {
+    path: unavailable.path,
+    rule: unavailable.rule,
+    message: unavailable.reason,
+  };
+}
+
+/** What `cluster` can run with `catalog`: every sharing mode and model, available or why not. */
+export function clusterCapabilities(
+  cluster: ClusterProfile,
+  catalog: GpuCatalog,
+): ClusterCapabilities {
+  const labels = new Map(gpuModelChoices(catalog).map(c => [c.id, c.label]));
+  const index = indexCatalog(catalog);
+  const capabilities: ClusterCapabilities = {
+    name: cluster.name,
+    provider: cluster.provider,
+    label: [
+      cluster.name,
+      [PROVIDER_NAMES[cluster.provider], cluster.region]
+        .filter(Boolean)
+        .join(', '),
+    ].join(' — '),
+    sharingModes: SHARING_MODES.map(mode => {
+      const unavailable = sharingModeUnavailable(cluster, mode);
+      return unavailable ? { mode, unavailable } : { mode };
+    }),
+    models: catalog.models.map(model => {
+      const modes: ModelCapability['modes'] = {};
+      for (const mode of SHARING_MODES) {
+        const unavailable = modeUnavailableForModel(model, mode);
+        if (unavailable) modes[mode] = unavailable;
+      }
+      const unavailable = modelUnavailable(cluster, index, model);
+      return {
+        id: model.id,
+        label: labels.get(model.id) ?? model.id,
+        ...(unavailable ? { unavailable } : {}),
+        modes,
+      };
+    }),
+  };
+  if (cluster.region) capabilities.region = cluster.region;
+  return capabilities;
+}
