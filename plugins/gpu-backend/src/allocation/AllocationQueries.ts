@@ -1,15 +1,23 @@
 /**
- * Allocations and pool summaries of one index snapshot, computed on first
- * use and kept until the next refresh (a snapshot is immutable), so repeated
- * API calls do not re-plan.
+ * Allocations, pool costs and pool summaries of one index snapshot, computed
+ * on first use and kept until the next refresh (a snapshot is immutable), so
+ * repeated API calls do not recompute them.
  */
-import type { GpuAllocation, GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
+import {
+  costOfPool,
+  type GpuAllocation,
+  type GpuCatalog,
+  type PoolCost,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedWorkload, IndexSnapshot } from '../repoIndex/RepoIndex';
-import { computeAllocation } from './computeAllocation';
+import { computeAllocation, type AllocationContext } from './computeAllocation';
 import { summarisePools, type IndexedPoolSummary } from './poolSummaries';
+import { requestsByWorkload } from './requestsByWorkload';
 
 interface SnapshotMemo {
   allocations: Map<string, GpuAllocation>;
+  poolCosts: Map<string, PoolCost | undefined>;
+  requestsByWorkload?: Map<string, string>;
   pools?: IndexedPoolSummary[];
 }
 
@@ -21,10 +29,33 @@ export class AllocationQueries {
   private memoFor(snapshot: IndexSnapshot): SnapshotMemo {
     let memo = this.memo.get(snapshot);
     if (!memo) {
-      memo = { allocations: new Map() };
+      memo = { allocations: new Map(), poolCosts: new Map() };
       this.memo.set(snapshot, memo);
     }
     return memo;
+  }
+
+  /** The pools' costs and the ledger names of workloads, for this snapshot. */
+  context(snapshot: IndexSnapshot): AllocationContext {
+    const memo = this.memoFor(snapshot);
+    return {
+      poolCost: (cluster, name) => {
+        const key = `${cluster}\u0000${name}`;
+        if (!memo.poolCosts.has(key)) {
+          const state = snapshot.clusters.get(cluster)?.repoState;
+          const pool = state?.pools.find(p => p.name === name);
+          memo.poolCosts.set(
+            key,
+            pool && costOfPool(pool, state, this.catalog),
+          );
+        }
+        return memo.poolCosts.get(key);
+      },
+      requestOf: workload => {
+        memo.requestsByWorkload ??= requestsByWorkload(snapshot);
+        return memo.requestsByWorkload.get(workload.id) ?? workload.id;
+      },
+    };
   }
 
   allocation(
@@ -34,7 +65,12 @@ export class AllocationQueries {
     const memo = this.memoFor(snapshot);
     let allocation = memo.allocations.get(workload.id);
     if (!allocation) {
-      allocation = computeAllocation(workload, snapshot, this.catalog);
+      allocation = computeAllocation(
+        workload,
+        snapshot,
+        this.catalog,
+        this.context(snapshot),
+      );
       memo.allocations.set(workload.id, allocation);
     }
     return allocation;
@@ -42,7 +78,11 @@ export class AllocationQueries {
 
   pools(snapshot: IndexSnapshot): IndexedPoolSummary[] {
     const memo = this.memoFor(snapshot);
-    memo.pools ??= summarisePools(snapshot, this.catalog);
+    memo.pools ??= summarisePools(
+      snapshot,
+      this.catalog,
+      this.context(snapshot),
+    );
     return memo.pools;
   }
 }
