@@ -13,6 +13,7 @@ import {
   findModel,
   type AllocationResponse,
   type GpuAllocation,
+  type PoolCostSummary,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   Table,
@@ -84,8 +85,18 @@ export function GpuAllocationCard() {
   return <AllocationTable response={value} />;
 }
 
+/** The pools of these allocations, once each, in the order they appear. */
+function poolsOf(allocations: GpuAllocation[]): PoolCostSummary[] {
+  const seen = new Map<string, PoolCostSummary>();
+  for (const a of allocations) {
+    if (a.poolCost) seen.set(`${a.cluster}/${a.pool}`, a.poolCost);
+  }
+  return [...seen.values()];
+}
+
 function AllocationTable(props: { response: AllocationResponse }) {
   const { allocations, totals, revision } = props.response;
+  const pools = poolsOf(allocations);
   return (
     <InfoCard
       title="GPU allocation"
@@ -110,6 +121,27 @@ function AllocationTable(props: { response: AllocationResponse }) {
           ))}
         </TableBody>
       </Table>
+      <Typography
+        variant="caption"
+        color="textSecondary"
+        component="p"
+        data-testid="gpu-allocation-cost-note"
+      >
+        Cost per month: each request's share of its pool's nodes, by the part of
+        their capacity it holds (on-demand list price, 730 h a month); the
+        capacity nobody holds is the pool's idle cost:{' '}
+        {pools
+          .map(
+            p =>
+              `${p.name} ${p.nodes} × ${p.instanceType ?? 'node'} = ${formatUsd(
+                p.usdPerMonth,
+              )}, ${formatUsd(p.idleUsdPerMonth)} idle (${p.idleUnits} of ${
+                p.capacityUnits
+              } free)`,
+          )
+          .join('; ')}
+        .
+      </Typography>
     </InfoCard>
   );
 }
@@ -144,8 +176,16 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           {a.cluster}
         </Typography>
       </TableCell>
-      <TableCell align="right" style={NO_WRAP}>
-        {formatUsd(a.usdPerMonth)}
+      <TableCell align="right">
+        <Typography variant="body2" style={NO_WRAP}>
+          {formatUsd(a.usdPerMonth)}
+        </Typography>
+        {a.poolCost && (
+          <Typography variant="caption" color="textSecondary" display="block">
+            {a.unitsHeld}/{a.poolCost.capacityUnits} of{' '}
+            {formatUsd(a.poolCost.usdPerMonth)}
+          </Typography>
+        )}
       </TableCell>
     </TableRow>
   );
