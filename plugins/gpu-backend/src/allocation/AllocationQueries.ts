@@ -8,6 +8,7 @@ import {
   type GpuAllocation,
   type GpuCatalog,
   type PoolCost,
+  type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedWorkload, IndexSnapshot } from '../repoIndex/RepoIndex';
 import { computeAllocation, type AllocationContext } from './computeAllocation';
@@ -17,6 +18,8 @@ import { requestsByWorkload } from './requestsByWorkload';
 interface SnapshotMemo {
   allocations: Map<string, GpuAllocation>;
   poolCosts: Map<string, PoolCost | undefined>;
+  /** Per cluster, pool name -> the workloads the repository pins to it. */
+  workloadsByPool: Map<string, Map<string, WorkloadState[]>>;
   requestsByWorkload?: Map<string, string>;
   pools?: IndexedPoolSummary[];
 }
@@ -29,7 +32,11 @@ export class AllocationQueries {
   private memoFor(snapshot: IndexSnapshot): SnapshotMemo {
     let memo = this.memo.get(snapshot);
     if (!memo) {
-      memo = { allocations: new Map(), poolCosts: new Map() };
+      memo = {
+        allocations: new Map(),
+        poolCosts: new Map(),
+        workloadsByPool: new Map(),
+      };
       this.memo.set(snapshot, memo);
     }
     return memo;
@@ -44,9 +51,19 @@ export class AllocationQueries {
         if (!memo.poolCosts.has(key)) {
           const state = snapshot.clusters.get(cluster)?.repoState;
           const pool = state?.pools.find(p => p.name === name);
+          // A pool without a ledger counts its workloads: hand it only those,
+          // so pricing a pool never scans 20k workloads.
+          const workloads = state
+            ? this.workloadsByPool(memo, cluster, state.workloads).get(name)
+            : undefined;
           memo.poolCosts.set(
             key,
-            pool && costOfPool(pool, state, this.catalog),
+            pool &&
+              costOfPool(
+                pool,
+                state && { ...state, workloads: workloads ?? [] },
+                this.catalog,
+              ),
           );
         }
         return memo.poolCosts.get(key);
@@ -56,6 +73,25 @@ export class AllocationQueries {
         return memo.requestsByWorkload.get(workload.id) ?? workload.id;
       },
     };
+  }
+
+  private workloadsByPool(
+    memo: SnapshotMemo,
+    cluster: string,
+    workloads: WorkloadState[],
+  ): Map<string, WorkloadState[]> {
+    let byPool = memo.workloadsByPool.get(cluster);
+    if (!byPool) {
+      byPool = new Map();
+      for (const w of workloads) {
+        if (!w.pool) continue;
+        const list = byPool.get(w.pool);
+        if (list) list.push(w);
+        else byPool.set(w.pool, [w]);
+      }
+      memo.workloadsByPool.set(cluster, byPool);
+    }
+    return byPool;
   }
 
   allocation(

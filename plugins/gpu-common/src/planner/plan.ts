@@ -32,7 +32,12 @@ import {
 import { poolCostView } from './pool-cost';
 import { requestId } from './pool-limits';
 import { basePoolName, freeName } from './pool-naming';
-import { evaluateOption, type PoolOption } from './pool-option';
+import {
+  evaluateOption,
+  leftPoolChanges,
+  type LeftPoolChange,
+  type PoolOption,
+} from './pool-option';
 import { isReusable, judgePool } from './reuse-pool';
 import { reconcileReusedPoolConfigs } from './reused-pool-configs';
 import { decideDra } from './sharing-dra';
@@ -66,11 +71,20 @@ export function plan(
   const index = indexCatalog(catalog);
   const provider = machineProviderFor(cluster.provider);
   checkLargestGpu(request, index);
+  const holding = leftPoolChanges(request, index, repoState);
   if (request.spec.gpu.model === AUTO_MODEL) {
-    return planAutoModel(request, index, provider, cluster, repoState);
+    return planAutoModel(request, index, provider, cluster, repoState, holding);
   }
   const model = resolveModel(index, request.spec.gpu.model);
-  return planForModel(request, model, index, provider, cluster, repoState);
+  return planForModel(
+    request,
+    model,
+    index,
+    provider,
+    cluster,
+    repoState,
+    holding,
+  );
 }
 
 /** The slicing a new pool of `model` would get for the request. */
@@ -128,6 +142,7 @@ function planAutoModel(
   provider: MachineProvider,
   cluster: ClusterProfile,
   repoState: RepoState | undefined,
+  holding: LeftPoolChange[],
 ): Plan {
   const candidates: { plan: Plan; model: GpuModel }[] = [];
   const rejected: { model: GpuModel; reason: string }[] = [];
@@ -135,7 +150,15 @@ function planAutoModel(
     if (instanceTypesOf(index, provider, model.id).length === 0) continue;
     try {
       candidates.push({
-        plan: planForModel(request, model, index, provider, cluster, repoState),
+        plan: planForModel(
+          request,
+          model,
+          index,
+          provider,
+          cluster,
+          repoState,
+          holding,
+        ),
         model,
       });
     } catch (error) {
@@ -206,6 +229,7 @@ function planForModel(
   provider: MachineProvider,
   cluster: ClusterProfile,
   repoState: RepoState | undefined,
+  holding: LeftPoolChange[],
 ): Plan {
   const gpu = request.spec.gpu;
   const types = instanceTypesOf(index, provider, model.id);
@@ -239,6 +263,7 @@ function planForModel(
     index,
     repoState,
     vramMiB: requestedMiB(gpu.vramGiB),
+    holding,
   };
   const options: PoolOption[] = [];
   const rejected: { pool: PoolState; reason: string }[] = [];

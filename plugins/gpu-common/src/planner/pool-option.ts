@@ -50,6 +50,8 @@ export interface OptionInputs {
   index: CatalogIndex;
   repoState: RepoState | undefined;
   vramMiB: number;
+  /** Every pool that holds the request now, without it (`leftPoolChanges`). */
+  holding: LeftPoolChange[];
 }
 
 /**
@@ -105,7 +107,7 @@ export function evaluateOption(
         unitsPerGpuOf(existing, repoState),
       )
     : undefined;
-  const leftPools = leftPoolChanges(inputs, poolName);
+  const leftPools = inputs.holding.filter(p => p.pool.name !== poolName);
   const marginalCents =
     after.totalCents -
     (before?.totalCents ?? 0) +
@@ -124,14 +126,17 @@ export function evaluateOption(
   };
 }
 
-/** The pools other than `poolName` that hold the request now, without it. */
-function leftPoolChanges(
-  inputs: OptionInputs,
-  poolName: string,
+/**
+ * The pools that hold the request now, each with its ledger, limits and
+ * price without it: the pools it leaves, whichever pool it goes to (but that
+ * one). Computed once per plan.
+ */
+export function leftPoolChanges(
+  request: GpuRequest,
+  index: CatalogIndex,
+  repoState: RepoState | undefined,
 ): LeftPoolChange[] {
-  const { request, index, repoState } = inputs;
   return (repoState?.pools ?? []).flatMap(pool => {
-    if (pool.name === poolName) return [];
     const capacity = poolWithout(
       pool,
       request,
