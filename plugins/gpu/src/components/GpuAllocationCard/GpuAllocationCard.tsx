@@ -29,7 +29,7 @@ import { ShareBar } from '../bars/ShareBar';
 import { VramBar } from '../bars/VramBar';
 import { formatUsd } from '../format/format';
 
-/** An amount of money reads badly broken over two lines. */
+/** An amount of money, or a header, reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 /** Where a developer asks for GPUs: the scaffolder template of this project. */
@@ -107,12 +107,17 @@ function AllocationTable(props: { response: AllocationResponse }) {
       <Table size="small" aria-label="GPU requests">
         <TableHead>
           <TableRow>
-            <TableCell>Request</TableCell>
-            <TableCell>GPU per replica</TableCell>
-            <TableCell>VRAM per replica</TableCell>
-            <TableCell align="right">Replicas</TableCell>
-            <TableCell>Pool</TableCell>
-            <TableCell align="right">Cost / month</TableCell>
+            {/* A header never breaks inside a word. */}
+            <TableCell style={NO_WRAP}>Request</TableCell>
+            <TableCell style={NO_WRAP}>GPU per replica</TableCell>
+            <TableCell style={NO_WRAP}>VRAM per replica</TableCell>
+            <TableCell align="right" style={NO_WRAP}>
+              Replicas
+            </TableCell>
+            <TableCell style={NO_WRAP}>Pool</TableCell>
+            <TableCell align="right" style={NO_WRAP}>
+              Cost / month
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -181,7 +186,12 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           {formatUsd(a.usdPerMonth)}
         </Typography>
         {a.poolCost && (
-          <Typography variant="caption" color="textSecondary" display="block">
+          <Typography
+            variant="caption"
+            color="textSecondary"
+            display="block"
+            style={NO_WRAP}
+          >
             {a.unitsHeld}/{a.poolCost.capacityUnits} of{' '}
             {formatUsd(a.poolCost.usdPerMonth)}
           </Typography>
