@@ -105,7 +105,10 @@ describe('npm start, end to end in Chromium', () => {
       .waitFor({ timeout: 30_000 });
     const facts = await preview.getByLabel('Plan preview').innerText();
     expect(facts).toMatch(/Sharing\s+time-slicing/);
-    expect(facts).toMatch(/VRAM per replica\s+4 GiB NOT guaranteed/);
+    // Asked, and what a time slice of an L4 gives (one unit, one decimal).
+    expect(facts).toMatch(
+      /VRAM per replica\s+4\.0 GiB asked: 4\.4 GiB NOT guaranteed/,
+    );
     // The existing workload named on the Workload page, with its replicas now.
     expect(facts).toContain(
       'Existing Deployment recommender-api: 3 replicas now → 2 requested (containers: api; GPU to api)',

@@ -239,9 +239,22 @@ describe('gpu backend plugin (real GitOps repository, published requests)', () =
     expect(pool.body.migLayout.instances).toHaveLength(instances);
     expect(pool.body.unitsPerGpu).toBe(layout[taggerPlan.sharing.migProfile!]);
     expect(pool.body.consumers).toEqual([
-      { id: 'ml/tagger', entityRef: 'component:default/tagger', units: 2 },
+      {
+        id: 'ml/tagger',
+        entityRef: 'component:default/tagger',
+        units: 2,
+        usdPerMonth: taggerPlan.cost.usdPerMonth,
+      },
     ]);
     expect(pool.body.allocated).toBe(2);
+    // The pool's nodes as the PR body priced them: its share + idle.
+    expect(pool.body.cost).toEqual(
+      expect.objectContaining({
+        nodes: taggerPlan.cost.pool.nodes,
+        usdPerMonth: taggerPlan.cost.pool.usdPerMonth,
+        idleUsdPerMonth: taggerPlan.cost.pool.idleUsdPerMonth,
+      }),
+    );
 
     const unauthenticated = await request(server)
       .get('/api/gpu/pools')

@@ -60,13 +60,13 @@ export {
   devicePluginConfigName,
   contentHash,
   canonicalJson,
-  HOURS_PER_MONTH,
   DRA_DEVICE_CLASS,
   OVERSUBSCRIBED_PREFIX,
 } from './planner';
 export * from './validation';
 export * from './output/plan-json';
 export * from './output/plan-text';
+export * from './output/cost-text';
 export * from './output/existing-workload-text';
 export type * from './allocation/types';
 export type * from './allocation/request-form';
@@ -83,7 +83,13 @@ export {
   requestId,
   NODES_LIMIT,
 } from './planner/pool-limits';
-export { sizingOfPool } from './planner/pool-sizing';
+export { sizingOfPool, machinesOfPool } from './planner/pool-sizing';
+export { liveMigLayout, unitsPerGpuOf } from './planner/pool-slicing';
+export { costOfPool, poolCostView, poolCostSummary } from './planner/pool-cost';
+export { replicaOnPool } from './planner/replica-on-pool';
+export type { ReplicaOnPool } from './planner/replica-on-pool';
+export * from './capacity/poolCost';
+export * from './format';
 export type { PoolCapacity, PoolSizing } from './planner/pool-limits';
 export { systemNamespacesOf } from './planner/system-namespaces';
 export * from './gitops/timeout';

@@ -14,6 +14,8 @@ import type { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   builtinCatalog,
+  formatGiB,
+  formatUsd,
   parseGpuRequest,
   resolveClusterProfile,
   type GpuRequest,
@@ -67,11 +69,6 @@ const component = (name: string): Entity => ({
   },
   spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
 });
-
-const usd = (value: number) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
-    value,
-  );
 
 describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)', () => {
   let temp: string;
@@ -164,7 +161,9 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
       // Request | GPU per replica | VRAM per replica | Replicas | Pool | Cost / month
       expect(cells[3]).toBe(String(plan.request.spec.gpu.replicas));
       expect(cells[4].split('\n')[0]).toBe(plan.pool.name);
-      expect(cells[5]).toBe(usd(plan.cost.usdPerMonth));
+      // Its share of the pool's nodes, then that share of the pool's price.
+      expect(cells[5].split('\n')[0]).toBe(formatUsd(plan.cost.usdPerMonth));
+      expect(cells[5]).toContain(`of ${formatUsd(plan.cost.pool.usdPerMonth)}`);
 
       const share = plan.perReplica.gpuShare;
       const shareText =
@@ -174,7 +173,7 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
       await expect(
         row.getByRole('img', { name: `GPU per replica: ${shareText}` }).count(),
       ).resolves.toBe(1);
-      const vram = `${Math.floor((plan.perReplica.memoryMiB / 1024) * 10) / 10} GiB ${
+      const vram = `${formatGiB(plan.perReplica.memoryMiB)} ${
         plan.perReplica.vramGuaranteed ? 'guaranteed' : 'not guaranteed'
       }`;
       expect(cells[2]).toContain(vram);
@@ -256,11 +255,18 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
       .getByText(`Fits: 4 × ${plan.resourcePerReplica} ${plan.resourceName}`)
       .waitFor({ timeout: 30_000 });
     const facts = await preview.getByLabel('Plan preview').innerText();
-    expect(facts).toContain('6 GiB NOT guaranteed');
+    expect(facts).toContain(
+      `6.0 GiB asked: ${formatGiB(plan.perReplica.memoryMiB)} NOT guaranteed`,
+    );
     expect(facts).toContain(
       `${plan.nodes.expected} × ${plan.nodes.instanceType}`,
     );
-    expect(facts).toContain(`${usd(plan.cost.usdPerMonth)} per month`);
+    expect(facts).toContain(
+      `${formatUsd(plan.cost.usdPerMonth)}/month: its share of pool`,
+    );
+    expect(facts).toContain(
+      `${formatUsd(plan.cost.marginalUsdPerMonth)}/month`,
+    );
     expect(facts).toContain(plan.pool.name);
     await screenshot(page, 'gpu-request-picker.png');
 

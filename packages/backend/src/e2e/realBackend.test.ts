@@ -116,7 +116,9 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
     },
     {
       sharing: 'time-slicing',
-      values: { name: 'chat-ts', model: 't4', replicas: 3, vramGiB: 3 },
+      // 5 GiB: the seeded gpu-t4-ts4 pool's 3.75 GiB slices cannot hold it,
+      // so a new pool and its device-plugin config are written.
+      values: { name: 'chat-ts', model: 't4', replicas: 3, vramGiB: 5 },
       resources: { limits: ['nvidia.com/gpu.shared'], claims: 0 },
       modeFiles: {
         pattern: /^clusters\/dev\/gpu\/device-plugin\/ts-.+\.yaml$/,

@@ -1,15 +1,26 @@
 /**
- * Allocations and pool summaries of one index snapshot, computed on first
- * use and kept until the next refresh (a snapshot is immutable), so repeated
- * API calls do not re-plan.
+ * Allocations, pool costs and pool summaries of one index snapshot, computed
+ * on first use and kept until the next refresh (a snapshot is immutable), so
+ * repeated API calls do not recompute them.
  */
-import type { GpuAllocation, GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
+import {
+  costOfPool,
+  type GpuAllocation,
+  type GpuCatalog,
+  type PoolCost,
+  type WorkloadState,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedWorkload, IndexSnapshot } from '../repoIndex/RepoIndex';
-import { computeAllocation } from './computeAllocation';
+import { computeAllocation, type AllocationContext } from './computeAllocation';
 import { summarisePools, type IndexedPoolSummary } from './poolSummaries';
+import { requestsByWorkload } from './requestsByWorkload';
 
 interface SnapshotMemo {
   allocations: Map<string, GpuAllocation>;
+  poolCosts: Map<string, PoolCost | undefined>;
+  /** Per cluster, pool name -> the workloads the repository pins to it. */
+  workloadsByPool: Map<string, Map<string, WorkloadState[]>>;
+  requestsByWorkload?: Map<string, string>;
   pools?: IndexedPoolSummary[];
 }
 
@@ -21,10 +32,66 @@ export class AllocationQueries {
   private memoFor(snapshot: IndexSnapshot): SnapshotMemo {
     let memo = this.memo.get(snapshot);
     if (!memo) {
-      memo = { allocations: new Map() };
+      memo = {
+        allocations: new Map(),
+        poolCosts: new Map(),
+        workloadsByPool: new Map(),
+      };
       this.memo.set(snapshot, memo);
     }
     return memo;
+  }
+
+  /** The pools' costs and the ledger names of workloads, for this snapshot. */
+  context(snapshot: IndexSnapshot): AllocationContext {
+    const memo = this.memoFor(snapshot);
+    return {
+      poolCost: (cluster, name) => {
+        const key = `${cluster}\u0000${name}`;
+        if (!memo.poolCosts.has(key)) {
+          const state = snapshot.clusters.get(cluster)?.repoState;
+          const pool = state?.pools.find(p => p.name === name);
+          // A pool without a ledger counts its workloads: hand it only those,
+          // so pricing a pool never scans 20k workloads.
+          const workloads = state
+            ? this.workloadsByPool(memo, cluster, state.workloads).get(name)
+            : undefined;
+          memo.poolCosts.set(
+            key,
+            pool &&
+              costOfPool(
+                pool,
+                state && { ...state, workloads: workloads ?? [] },
+                this.catalog,
+              ),
+          );
+        }
+        return memo.poolCosts.get(key);
+      },
+      requestOf: workload => {
+        memo.requestsByWorkload ??= requestsByWorkload(snapshot);
+        return memo.requestsByWorkload.get(workload.id) ?? workload.id;
+      },
+    };
+  }
+
+  private workloadsByPool(
+    memo: SnapshotMemo,
+    cluster: string,
+    workloads: WorkloadState[],
+  ): Map<string, WorkloadState[]> {
+    let byPool = memo.workloadsByPool.get(cluster);
+    if (!byPool) {
+      byPool = new Map();
+      for (const w of workloads) {
+        if (!w.pool) continue;
+        const list = byPool.get(w.pool);
+        if (list) list.push(w);
+        else byPool.set(w.pool, [w]);
+      }
+      memo.workloadsByPool.set(cluster, byPool);
+    }
+    return byPool;
   }
 
   allocation(
@@ -34,7 +101,12 @@ export class AllocationQueries {
     const memo = this.memoFor(snapshot);
     let allocation = memo.allocations.get(workload.id);
     if (!allocation) {
-      allocation = computeAllocation(workload, snapshot, this.catalog);
+      allocation = computeAllocation(
+        workload,
+        snapshot,
+        this.catalog,
+        this.context(snapshot),
+      );
       memo.allocations.set(workload.id, allocation);
     }
     return allocation;
@@ -42,7 +114,11 @@ export class AllocationQueries {
 
   pools(snapshot: IndexSnapshot): IndexedPoolSummary[] {
     const memo = this.memoFor(snapshot);
-    memo.pools ??= summarisePools(snapshot, this.catalog);
+    memo.pools ??= summarisePools(
+      snapshot,
+      this.catalog,
+      this.context(snapshot),
+    );
     return memo.pools;
   }
 }

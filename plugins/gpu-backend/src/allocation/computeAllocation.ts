@@ -1,162 +1,85 @@
 /**
- * One workload's GPU allocation. With the stored GpuRequest the numbers come
- * from gpu-common's planner (the same function that wrote the pull request
- * body, so they match it); without one they are derived from the workload's
- * resource limits and its pool.
+ * One workload's GPU allocation, read from the pool it runs on as the
+ * repository holds it: what a replica gets (gpu-common `replicaOnPool`, the
+ * figures the planner gives a request on that pool) and its attributed cost,
+ * its share of the pool's nodes by the units the pool's ledger gives it (the
+ * one cost model, gpu-common `capacity/poolCost.ts`: the PR body and `POST
+ * /plan` show the same figure).
  */
 import {
-  findInstanceType,
-  HOURS_PER_MONTH,
-  plan,
+  centsToUsd,
+  findModel,
+  poolCostSummary,
+  replicaOnPool,
   type GpuAllocation,
   type GpuCatalog,
-  type PoolState,
-  type RepoState,
+  type PoolCost,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedWorkload, IndexSnapshot } from '../repoIndex/RepoIndex';
-import { migLayoutOf, modelOf, unitsPerGpu } from './poolUnits';
 
 function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round((value + Number.EPSILON) * factor) / factor;
 }
 
+/** What the allocation needs beyond the workload: computed once per snapshot. */
+export interface AllocationContext {
+  /** The cost of a pool of a cluster, or undefined when the index has no such pool. */
+  poolCost(cluster: string, pool: string): PoolCost | undefined;
+  /** The ledger entry (`<namespace>/<name>` of its request) a workload's capacity is booked under. */
+  requestOf(workload: IndexedWorkload): string;
+}
+
 export function computeAllocation(
   workload: IndexedWorkload,
   snapshot: IndexSnapshot,
   catalog: GpuCatalog,
+  context: AllocationContext,
 ): GpuAllocation {
   const cluster = snapshot.clusters.get(workload.cluster);
   const pool = cluster?.repoState.pools.find(p => p.name === workload.pool);
-  const stored = snapshot.requests.get(workload.id);
-  const base = {
+  const requestId = context.requestOf(workload);
+  const stored = snapshot.requests.get(requestId);
+  const model = pool?.gpuModel ? findModel(catalog, pool.gpuModel) : undefined;
+  const replica = pool
+    ? replicaOnPool(pool, model, cluster?.repoState, workload.perReplica)
+    : {
+        memoryMiB: 0,
+        vramGuaranteed: false,
+        gpuShare: 0,
+        physicalGpus: 0,
+      };
+  const cost =
+    pool && workload.pool
+      ? context.poolCost(workload.cluster, workload.pool)
+      : undefined;
+  const share = cost?.shares.find(s => s.request === requestId);
+  const allocation: GpuAllocation = {
     id: workload.id,
     namespace: workload.namespace,
     name: workload.name,
     cluster: workload.cluster,
     pool: workload.pool ?? '',
+    gpuModel: pool?.gpuModel ?? 'unknown',
+    sharingMode: pool?.sharingMode ?? 'exclusive',
     resourceName: workload.resourceName,
     replicas: workload.replicas,
     perReplica: workload.perReplica,
+    gpuSharePerReplica: round(replica.gpuShare, 6),
+    vramMiBPerReplica: replica.memoryMiB,
+    vramGuaranteed: replica.vramGuaranteed,
+    // As the planner rounds it, so the card and the PR body agree.
+    physicalGpus: round(workload.replicas * replica.physicalGpus, 4),
+    usdPerMonth: centsToUsd(share?.cents ?? 0),
+    unitsHeld: share?.units ?? 0,
     sources: [workload.path, pool?.path, stored?.path]
       .filter((s): s is string => !!s)
       .sort(),
   };
-  if (stored && cluster) {
-    // The manifest is the truth for replicas (someone may have scaled it since).
-    const request =
-      stored.request.spec.gpu.replicas === workload.replicas
-        ? stored.request
-        : {
-            ...stored.request,
-            spec: {
-              ...stored.request.spec,
-              gpu: { ...stored.request.spec.gpu, replicas: workload.replicas },
-            },
-          };
-    try {
-      // The planner looks at workloads only to find this one (not to count
-      // it twice); handing it just that keeps a lookup O(1) on 20k workloads.
-      const planned = plan(request, catalog, cluster.profile, {
-        ...cluster.repoState,
-        workloads: [workload],
-      });
-      const allocation: GpuAllocation = {
-        ...base,
-        pool: workload.pool ?? planned.pool.name,
-        owner: request.spec.owner,
-        gpuModel: planned.pool.gpuModel,
-        sharingMode: planned.sharing.mode,
-        gpuSharePerReplica: planned.perReplica.gpuShare,
-        vramMiBPerReplica: planned.perReplica.memoryMiB,
-        vramGuaranteed: planned.perReplica.vramGuaranteed,
-        physicalGpus: planned.physicalGpus,
-        usdPerMonth: planned.cost.usdPerMonth,
-      };
-      if (planned.sharing.migProfile) {
-        allocation.migProfile = planned.sharing.migProfile;
-      }
-      return allocation;
-    } catch {
-      // A request the planner no longer accepts (catalog changed): use the manifests.
-    }
+  if (cost && workload.pool) {
+    allocation.poolCost = poolCostSummary(workload.pool, cost);
   }
-  return fromManifests(
-    base,
-    pool,
-    cluster?.repoState,
-    catalog,
-    stored?.request.spec.owner,
-  );
-}
-
-function fromManifests(
-  base: Omit<
-    GpuAllocation,
-    | 'gpuModel'
-    | 'sharingMode'
-    | 'gpuSharePerReplica'
-    | 'vramMiBPerReplica'
-    | 'vramGuaranteed'
-    | 'physicalGpus'
-    | 'usdPerMonth'
-  >,
-  pool: PoolState | undefined,
-  repoState: RepoState | undefined,
-  catalog: GpuCatalog,
-  owner: string | undefined,
-): GpuAllocation {
-  const model = modelOf(pool, catalog);
-  const mode = pool?.sharingMode ?? 'exclusive';
-  const units = pool && repoState ? unitsPerGpu(pool, repoState) : 1;
-  const memory = model?.memoryMiB ?? 0;
-  let share = base.perReplica;
-  let vram = memory * base.perReplica;
-  let guaranteed = model !== undefined;
-  let migProfile: string | undefined;
-  if (mode === 'time-slicing' || mode === 'mps') {
-    share = base.perReplica / units;
-    vram = Math.floor(memory / units) * base.perReplica;
-    // Time slices share all memory; MPS pins a limit per client.
-    guaranteed = mode === 'mps' && model !== undefined;
-  } else if (mode === 'mig') {
-    const layout = pool && repoState ? migLayoutOf(pool, repoState) : undefined;
-    migProfile =
-      pool?.migProfile ??
-      (layout && Object.keys(layout).length === 1
-        ? Object.keys(layout)[0]
-        : undefined);
-    const profile = model?.mig?.profiles.find(p => p.name === migProfile);
-    if (profile && model?.mig) {
-      share =
-        (profile.computeSlices / model.mig.computeSlices) * base.perReplica;
-      vram = profile.memoryMiB * base.perReplica;
-    } else {
-      share = base.perReplica / units;
-      vram = 0;
-      guaranteed = false;
-    }
-  }
-  const physicalGpus = round(share * base.replicas, 6);
-  const perGpuHour = Math.min(
-    ...(pool?.instanceTypes ?? [])
-      .map(name => findInstanceType(catalog, name))
-      .filter(t => t !== undefined && t.gpusPerNode > 0)
-      .map(t => t!.onDemandUsdPerHour / t!.gpusPerNode),
-  );
-  const allocation: GpuAllocation = {
-    ...base,
-    gpuModel: pool?.gpuModel ?? 'unknown',
-    sharingMode: mode,
-    gpuSharePerReplica: round(share, 6),
-    vramMiBPerReplica: vram,
-    vramGuaranteed: guaranteed,
-    physicalGpus,
-    usdPerMonth: Number.isFinite(perGpuHour)
-      ? round(physicalGpus * perGpuHour * HOURS_PER_MONTH, 2)
-      : 0,
-  };
-  if (owner) allocation.owner = owner;
-  if (migProfile) allocation.migProfile = migProfile;
+  if (stored) allocation.owner = stored.request.spec.owner;
+  if (replica.migProfile) allocation.migProfile = replica.migProfile;
   return allocation;
 }

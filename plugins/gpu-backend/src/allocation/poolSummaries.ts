@@ -1,42 +1,76 @@
-/** Capacity vs. allocation per pool, as `GET /pools` shows it. */
-import type { GpuCatalog, PoolSummary } from '@gpu-gitops/plugin-gpu-common';
+/** Capacity, allocation and cost per pool, as `GET /pools` shows it. */
+import {
+  centsToUsd,
+  poolCostSummary,
+  unitsPerGpuOf,
+  type GpuCatalog,
+  type PoolSummary,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { IndexSnapshot } from '../repoIndex/RepoIndex';
-import { migPicture, poolCapacity, unitsPerGpu } from './poolUnits';
 import { compareText } from '../compareText';
+import type { AllocationContext } from './computeAllocation';
+import { migPicture, poolCapacity } from './poolUnits';
 
 /** A pool summary whose consumers still carry the workload's kubernetes id (for the access filter). */
-export interface IndexedPoolSummary extends Omit<PoolSummary, 'consumers'> {
+export interface IndexedPoolSummary extends Omit<
+  PoolSummary,
+  'consumers' | 'otherConsumers'
+> {
   consumers: {
     id: string;
     namespace: string;
     kubernetesId?: string;
     units: number;
+    usdPerMonth: number;
   }[];
 }
 
+/**
+ * Every pool with its consumers: the requests of its ledger (the capacity
+ * its nodes are sized for), each with its attributed cost, so that the
+ * consumers and the idle cost add up to the pool's nodes, to the cent.
+ */
 export function summarisePools(
   snapshot: IndexSnapshot,
   catalog: GpuCatalog,
+  context: AllocationContext,
 ): IndexedPoolSummary[] {
   const out: IndexedPoolSummary[] = [];
   for (const [clusterName, { repoState }] of snapshot.clusters) {
+    const byPool = new Map<string, typeof repoState.workloads>();
+    for (const w of repoState.workloads) {
+      if (!w.pool) continue;
+      byPool.set(w.pool, [...(byPool.get(w.pool) ?? []), w]);
+    }
     for (const pool of repoState.pools) {
-      const consumers = repoState.workloads
-        .filter(w => w.pool === pool.name)
-        .map(w => ({
-          id: w.id,
-          namespace: w.namespace,
-          ...(w.kubernetesId ? { kubernetesId: w.kubernetesId } : {}),
-          units: w.replicas * w.perReplica,
-        }));
+      const cost = context.poolCost(clusterName, pool.name)!;
+      const workloads = new Map(
+        (byPool.get(pool.name) ?? []).map(w => [
+          context.requestOf({ ...w, cluster: clusterName }),
+          w,
+        ]),
+      );
+      const consumers = cost.shares.map(share => {
+        const workload = workloads.get(share.request);
+        return {
+          id: workload?.id ?? share.request,
+          namespace: workload?.namespace ?? share.request.split('/')[0],
+          ...(workload?.kubernetesId
+            ? { kubernetesId: workload.kubernetesId }
+            : {}),
+          units: share.units,
+          usdPerMonth: centsToUsd(share.cents),
+        };
+      });
       const summary: IndexedPoolSummary = {
         name: pool.name,
         cluster: clusterName,
         sharingMode: pool.sharingMode,
         resourceName: pool.resourceName,
         instanceTypes: [...pool.instanceTypes],
-        unitsPerGpu: unitsPerGpu(pool, repoState),
-        allocated: consumers.reduce((sum, c) => sum + c.units, 0),
+        unitsPerGpu: unitsPerGpuOf(pool, repoState),
+        allocated: cost.allocatedUnits,
+        cost: poolCostSummary(pool.name, cost),
         consumers,
       };
       if (pool.gpuModel) summary.gpuModel = pool.gpuModel;

@@ -1,70 +1,20 @@
 /**
- * What one physical GPU of a pool offers, read from the pool and its
- * configs: slices (time-slicing), clients (MPS) or MIG instances of the
- * pool's profile. Capacity = physical GPU limit x units per GPU.
+ * A pool's capacity in units of its resource and the picture of its MIG
+ * layout, read from the pool and its configs with gpu-common's rules
+ * (`unitsPerGpuOf`, `liveMigLayout`: what the planner reads too).
  */
 import {
   findModel,
   fitMig,
+  liveMigLayout,
+  unitsPerGpuOf,
   type GpuCatalog,
-  type GpuModel,
   type MigGpuPicture,
   type PoolState,
   type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 
 const PHYSICAL_GPU = 'nvidia.com/gpu';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The MIG layout (profile -> instances per GPU) a pool's mig-parted entry applies, if any. */
-export function migLayoutOf(
-  pool: PoolState,
-  repoState: RepoState,
-): Record<string, number> | undefined {
-  if (!pool.migConfigName) return undefined;
-  const entries = repoState.migConfigs[pool.migConfigName];
-  if (!Array.isArray(entries)) return undefined;
-  for (const entry of entries) {
-    if (!isRecord(entry) || entry['mig-enabled'] !== true) continue;
-    const devices = entry['mig-devices'];
-    if (!isRecord(devices)) continue;
-    return Object.fromEntries(
-      Object.entries(devices)
-        .map(([profile, count]) => [profile, Number(count)] as const)
-        .filter(([, count]) => Number.isInteger(count) && count > 0),
-    );
-  }
-  return undefined;
-}
-
-export function modelOf(
-  pool: PoolState | undefined,
-  catalog: GpuCatalog,
-): GpuModel | undefined {
-  return pool?.gpuModel ? findModel(catalog, pool.gpuModel) : undefined;
-}
-
-/** Units of the pool's resource one physical GPU offers (1 for exclusive / DRA). */
-export function unitsPerGpu(pool: PoolState, repoState: RepoState): number {
-  switch (pool.sharingMode) {
-    case 'time-slicing':
-    case 'mps':
-      return pool.slicesPerGpu ?? 1;
-    case 'mig': {
-      const layout = migLayoutOf(pool, repoState);
-      if (!layout) return 1;
-      if (pool.migProfile && layout[pool.migProfile]) {
-        return layout[pool.migProfile];
-      }
-      return Object.values(layout).reduce((a, b) => a + b, 0) || 1;
-    }
-    default:
-      return 1;
-  }
-}
 
 /**
  * Capacity in units of the pool's resource: the NodePool limit on physical
@@ -76,7 +26,7 @@ export function poolCapacity(
   repoState: RepoState,
 ): number | undefined {
   const physical = pool.limits?.[PHYSICAL_GPU];
-  if (physical !== undefined) return physical * unitsPerGpu(pool, repoState);
+  if (physical !== undefined) return physical * unitsPerGpuOf(pool, repoState);
   return pool.limits?.[pool.resourceName] ?? pool.limit;
 }
 
@@ -86,8 +36,8 @@ export function migPicture(
   repoState: RepoState,
   catalog: GpuCatalog,
 ): MigGpuPicture | undefined {
-  const layout = migLayoutOf(pool, repoState);
-  const model = modelOf(pool, catalog);
+  const layout = liveMigLayout(pool, repoState);
+  const model = pool.gpuModel ? findModel(catalog, pool.gpuModel) : undefined;
   if (!layout || !model?.mig) return undefined;
   const fit = fitMig(model, layout);
   if (!fit.fits) return undefined;

@@ -12,7 +12,6 @@ import {
   builtinCatalog,
   findModel,
   parseGpuRequestYaml,
-  plan,
   resolveClusterProfile,
   type ClusterProfile,
   type GpuRequest,
@@ -138,14 +137,39 @@ describe('gpu router', () => {
     expect(res.status).toBe(401);
   });
 
-  it('returns the planner numbers of the stored request for an entity', async () => {
+  it('returns the numbers of the request on its pool, as POST /plan gives them', async () => {
     const res = await request(app)
       .get('/allocation')
       .query({ entityRef: 'component:default/chat-assistant' });
     expect(res.status).toBe(200);
-    const stored = await fixtureRequest();
-    // What the PR body showed: the planner on the stored request.
-    const expected = plan(stored, builtinCatalog, clusters[0]);
+    // The stored request planned again against the repository: it stays on
+    // its pool, and the preview's numbers are the card's.
+    const preview = await request(app)
+      .post('/plan')
+      .send(await fixtureRequest());
+    expect(preview.status).toBe(200);
+    const planned = preview.body.plan;
+    expect(planned.pool).toEqual(
+      expect.objectContaining({ name: 'gpu-t4-ts4', reused: true }),
+    );
+    expect(planned.cost.marginalUsdPerMonth).toBe(0);
+    // One g4dn.xlarge ($383.98/month) of 4 slices: 2 are the request's.
+    const poolCost = {
+      name: 'gpu-t4-ts4',
+      nodes: 1,
+      instanceType: 'g4dn.xlarge',
+      nodeUsdPerMonth: 383.98,
+      usdPerMonth: 383.98,
+      idleUsdPerMonth: 191.99,
+      capacityUnits: 4,
+      allocatedUnits: 2,
+      idleUnits: 2,
+    };
+    expect(planned.cost.pool).toEqual({
+      ...poolCost,
+      nodesBefore: 1,
+      shares: [{ request: 'ml/chat-assistant', units: 2, usdPerMonth: 191.99 }],
+    });
     expect(res.body).toEqual({
       entityRef: 'component:default/chat-assistant',
       revision: expect.any(String),
@@ -163,11 +187,13 @@ describe('gpu router', () => {
           resourceName: 'nvidia.com/gpu.shared',
           replicas: 2,
           perReplica: 1,
-          gpuSharePerReplica: 0.25,
-          vramMiBPerReplica: expected.perReplica.memoryMiB,
+          gpuSharePerReplica: planned.perReplica.gpuShare,
+          vramMiBPerReplica: planned.perReplica.memoryMiB,
           vramGuaranteed: false,
-          physicalGpus: 0.5,
-          usdPerMonth: expected.cost.usdPerMonth,
+          physicalGpus: planned.physicalGpus,
+          usdPerMonth: planned.cost.usdPerMonth,
+          unitsHeld: 2,
+          poolCost,
           sources: [
             'apps/ml/chat-assistant/deployment.yaml',
             'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
@@ -175,9 +201,9 @@ describe('gpu router', () => {
           ],
         },
       ],
-      totals: { physicalGpus: 0.5, usdPerMonth: expected.cost.usdPerMonth },
+      totals: { physicalGpus: 0.5, usdPerMonth: 191.99 },
     });
-    expect(expected.perReplica.memoryMiB).toBe(
+    expect(planned.perReplica.memoryMiB).toBe(
       Math.floor(findModel(builtinCatalog, 't4')!.memoryMiB / 4),
     );
   });
@@ -226,11 +252,17 @@ describe('gpu router', () => {
         // NodePool limit: 2 physical GPUs x 4 slices.
         capacity: 8,
         allocated: 2,
+        cost: expect.objectContaining({
+          nodes: 1,
+          usdPerMonth: 383.98,
+          idleUsdPerMonth: 191.99,
+        }),
         consumers: [
           {
             id: 'ml/chat-assistant',
             entityRef: 'component:default/chat-assistant',
             units: 2,
+            usdPerMonth: 191.99,
           },
         ],
       },
@@ -240,9 +272,14 @@ describe('gpu router', () => {
       .get('/pools/gpu-t4-ts4')
       .set('Authorization', mockCredentials.user.header(MALLORY));
     expect(mallory.status).toBe(200);
-    // The pool's totals stay; who uses it is hidden.
+    // The pool's totals stay; who uses it is hidden, what they pay is not.
     expect(mallory.body).toEqual(
-      expect.objectContaining({ allocated: 2, capacity: 8, consumers: [] }),
+      expect.objectContaining({
+        allocated: 2,
+        capacity: 8,
+        consumers: [],
+        otherConsumers: { count: 1, units: 2, usdPerMonth: 191.99 },
+      }),
     );
     expect((await request(app).get('/pools/nope')).status).toBe(404);
     expect(
@@ -487,10 +524,6 @@ describe('gpu router without a stored request', () => {
     expect(res.status).toBe(200);
     const [allocation] = res.body.allocations;
     const t4 = findModel(builtinCatalog, 't4')!;
-    // Cheapest GPU of the pool's instance types (g4dn.xlarge, 1 GPU).
-    const perGpuHour = builtinCatalog.instanceTypes.find(
-      t => t.name === 'g4dn.xlarge',
-    )!.onDemandUsdPerHour;
     expect(allocation).toEqual(
       expect.objectContaining({
         sharingMode: 'time-slicing',
@@ -498,7 +531,9 @@ describe('gpu router without a stored request', () => {
         vramMiBPerReplica: Math.floor(t4.memoryMiB / 4),
         vramGuaranteed: false,
         physicalGpus: 0.5,
-        usdPerMonth: Math.round(0.5 * perGpuHour * 730 * 100) / 100,
+        // Its 2 slices of the pool's one g4dn.xlarge ($383.98/month, 4 slices).
+        usdPerMonth: 191.99,
+        unitsHeld: 2,
         sources: [
           'apps/ml/chat-assistant/deployment.yaml',
           'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',

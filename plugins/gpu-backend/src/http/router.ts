@@ -27,6 +27,7 @@ import { InputError, NotFoundError } from '@backstage/errors';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import {
+  centsToUsd,
   chooseContainer,
   clusterCapabilities,
   describeIssue,
@@ -37,6 +38,7 @@ import {
   parseGpuRequest,
   plan,
   planToJson,
+  usdToCents,
   WORKLOAD_KINDS,
   type AllocationResponse,
   type ClusterProfile,
@@ -107,8 +109,6 @@ function refusal(issues: InputIssue[], quota?: QuotaUse): PlanRefusalResponse {
   return body;
 }
 
-const round2 = (value: number) =>
-  Math.round((value + Number.EPSILON) * 100) / 100;
 const round6 = (value: number) =>
   Math.round((value + Number.EPSILON) * 1e6) / 1e6;
 
@@ -177,8 +177,9 @@ export async function createRouter(
         physicalGpus: round6(
           allocations.reduce((sum, a) => sum + a.physicalGpus, 0),
         ),
-        usdPerMonth: round2(
-          allocations.reduce((sum, a) => sum + a.usdPerMonth, 0),
+        // Summed in cents: every attributed cost is an exact number of them.
+        usdPerMonth: centsToUsd(
+          allocations.reduce((sum, a) => sum + usdToCents(a.usdPerMonth), 0),
         ),
       },
     };
@@ -199,17 +200,41 @@ export async function createRouter(
       ids,
       credentials,
     );
-    return pools.map(({ consumers, ...pool }) => ({
-      ...pool,
-      consumers: consumers.flatMap(c => {
+    return pools.map(({ consumers, ...pool }) => {
+      const visible: PoolSummary['consumers'] = [];
+      const hidden = { count: 0, units: 0, cents: 0 };
+      for (const c of consumers) {
         const match = c.kubernetesId
           ? entities.get(c.kubernetesId)?.find(e => selects(e.selector, c))
           : undefined;
-        return match
-          ? [{ id: c.id, entityRef: match.ref, units: c.units }]
-          : [];
-      }),
-    }));
+        if (match) {
+          visible.push({
+            id: c.id,
+            entityRef: match.ref,
+            units: c.units,
+            usdPerMonth: c.usdPerMonth,
+          });
+        } else {
+          // Counted, not named: the pool's figures still add up.
+          hidden.count += 1;
+          hidden.units += c.units;
+          hidden.cents += usdToCents(c.usdPerMonth);
+        }
+      }
+      return {
+        ...pool,
+        consumers: visible,
+        ...(hidden.count > 0
+          ? {
+              otherConsumers: {
+                count: hidden.count,
+                units: hidden.units,
+                usdPerMonth: centsToUsd(hidden.cents),
+              },
+            }
+          : {}),
+      };
+    });
   };
 
   router.get('/pools', async (req, res) => {

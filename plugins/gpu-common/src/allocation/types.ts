@@ -3,6 +3,7 @@
  * Shared types (the HTTP contract of plugins/gpu-backend), isomorphic.
  */
 import type { PlanJson } from '../output/plan-json';
+import type { PoolCostView } from '../planner/types';
 import type { SharingMode, WorkloadKind } from '../request/types';
 import type { QuotaUse } from './request-form';
 
@@ -33,15 +34,27 @@ export interface GpuAllocation {
   migProfile?: string;
   /** Physical-GPU equivalents the whole request holds (quota unit). */
   physicalGpus: number;
+  /**
+   * Attributed cost: its share of its pool's nodes by the units its pool's
+   * ledger gives it (capacity/poolCost.ts); what the PR body and `POST
+   * /plan` call "attributed". 0 when the ledger does not list it.
+   */
   usdPerMonth: number;
+  /** Units of `resourceName` its pool's ledger gives it (what `usdPerMonth` pays for). */
+  unitsHeld: number;
+  /** Its pool's nodes: their price is every request's share plus the idle cost. */
+  poolCost?: PoolCostSummary;
   /** Repository files that define it. */
   sources: string[];
 }
 
+/** A pool's nodes and their price, without who else pays (other entities may be private). */
+export type PoolCostSummary = Omit<PoolCostView, 'shares' | 'nodesBefore'>;
+
 export interface AllocationResponse {
   entityRef: string;
   allocations: GpuAllocation[];
-  /** Totals over `allocations`. */
+  /** Totals over `allocations` (`usdPerMonth`: the sum of their attributed costs, to the cent). */
   totals: { physicalGpus: number; usdPerMonth: number };
   /** Commit of the GitOps repository the index was built from. */
   revision?: string;
@@ -64,11 +77,21 @@ export interface PoolSummary {
   unitsPerGpu: number;
   /** Capacity in units of `resourceName`, from the NodePool limit (physical GPUs x units per GPU); undefined when unlimited. */
   capacity?: number;
-  /** Units of `resourceName` the workloads in the repository ask for. */
+  /** Units of `resourceName` the requests of its ledger hold. */
   allocated: number;
   /** MIG layout per GPU, when the pool is MIG-partitioned. */
   migLayout?: MigGpuPicture;
-  consumers: { id: string; entityRef?: string; units: number }[];
+  /** Its nodes and their price (= consumers + otherConsumers + idle, to the cent). */
+  cost: PoolCostSummary;
+  /** The requests holding capacity whose entity the caller may read, with their attributed cost. */
+  consumers: {
+    id: string;
+    entityRef?: string;
+    units: number;
+    usdPerMonth: number;
+  }[];
+  /** The requests holding capacity the caller may not see, summed. */
+  otherConsumers?: { count: number; units: number; usdPerMonth: number };
 }
 
 export interface PoolsResponse {

@@ -87,7 +87,29 @@ function taint(pool: string) {
 const base = {
   cluster: awsCluster.name,
   leftPools: [],
-  cost: { usdPerHour: 1, usdPerMonth: 730 },
+  // Manifests never read costs or decisions; a plan carries them all the same.
+  cost: {
+    usdPerHour: 1,
+    usdPerMonth: 730,
+    marginalUsdPerMonth: 730,
+    priceKnown: true,
+    pool: {
+      name: 'hand-written',
+      nodes: 1,
+      nodeUsdPerMonth: 730,
+      usdPerMonth: 730,
+      idleUsdPerMonth: 0,
+      capacityUnits: 1,
+      allocatedUnits: 1,
+      idleUnits: 0,
+      shares: [],
+    },
+  },
+  decisions: {
+    model: { choice: 'hand-written', reason: 'fixture', considered: [] },
+    sharing: { choice: 'hand-written', reason: 'fixture', considered: [] },
+    pool: { choice: 'hand-written', reason: 'fixture', considered: [] },
+  },
   warnings: [],
   explanation: ['hand-written fixture'],
 };

@@ -1,4 +1,4 @@
-import type { Plan } from '../planner/types';
+import type { Plan, PlanCost, PlanDecisions } from '../planner/types';
 
 /**
  * The machine-readable view of a plan: the public contract shared by
@@ -34,9 +34,13 @@ export interface PlanJson {
     memoryMiB: number;
     gpuShare: number;
   };
+  /** The pool's nodes after the change, on the machine they are priced on. */
   nodes: { expected: number; slicesPerNode: number; instanceType: string };
   physicalGpus: number;
-  cost: { usdPerHour: number; usdPerMonth: number };
+  /** Attributed (`usdPerMonth`), marginal and the pool's nodes = shares + idle. */
+  cost: PlanCost;
+  /** Why this model, this slicing and this pool, with what was weighed. */
+  decisions: PlanDecisions;
   warnings: string[];
   explanation: string[];
 }
@@ -65,8 +69,26 @@ export function planToJson(plan: Plan): PlanJson {
     perReplica: { ...plan.perReplica },
     nodes: { ...plan.nodes },
     physicalGpus: plan.physicalGpus,
-    cost: { ...plan.cost },
+    cost: {
+      ...plan.cost,
+      pool: {
+        ...plan.cost.pool,
+        shares: plan.cost.pool.shares.map(share => ({ ...share })),
+      },
+    },
+    decisions: {
+      model: copyDecision(plan.decisions.model),
+      sharing: copyDecision(plan.decisions.sharing),
+      pool: copyDecision(plan.decisions.pool),
+    },
     warnings: [...plan.warnings],
     explanation: [...plan.explanation],
+  };
+}
+
+function copyDecision(decision: Plan['decisions']['model']) {
+  return {
+    ...decision,
+    considered: decision.considered.map(c => ({ ...c })),
   };
 }

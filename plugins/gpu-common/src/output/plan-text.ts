@@ -1,14 +1,10 @@
+import { formatGiB, formatRequestedGiB } from '../format/units';
 import type { Plan } from '../planner/types';
+import { describeCost } from './cost-text';
 import {
   describeExistingWorkload,
   type ExistingWorkloadFacts,
 } from './existing-workload-text';
-
-const usd = (value: number) =>
-  `$${value.toLocaleString('en-US', {
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  })}`;
 
 /** What one replica gets, in words: "1/4 of a T4", "MIG 3g.20gb", "2 GPUs". */
 export function describeShare(plan: Plan): string {
@@ -29,6 +25,15 @@ export function describeShare(plan: Plan): string {
   }
 }
 
+/** `3.5 GiB requested, 3.7 GiB guaranteed`: one unit, one decimal. */
+export function describeVram(plan: Plan['perReplica']): string {
+  return `${formatRequestedGiB(plan.vramGiB)} requested, ${formatGiB(plan.memoryMiB)} ${
+    plan.vramGuaranteed
+      ? 'guaranteed'
+      : 'NOT guaranteed (shared, no memory isolation)'
+  }`;
+}
+
 /**
  * A short readable summary of a plan, for terminals and the scaffolder task
  * page. Markdown-compatible (plain lines and `-` lists). `existing` adds a
@@ -42,24 +47,25 @@ export function formatPlanText(
   } = {},
 ): string {
   const { request } = plan;
+  const id = `${request.metadata.namespace}/${request.metadata.name}`;
   const existing = options.existing
     ? [
         `- ${describeExistingWorkload(options.existing.workload, request.spec.gpu.replicas, options.existing.gpuContainer)}`,
       ]
     : [];
+  const cost = describeCost(plan.cost, id, plan.resourceName);
   const lines = [
-    `GPU plan for ${request.metadata.namespace}/${request.metadata.name} on cluster ${plan.cluster}`,
+    `GPU plan for ${id} on cluster ${plan.cluster}`,
     '',
-    `- Pool: ${plan.pool.name} (${plan.pool.reused ? 'reused' : 'new'}), GPU ${plan.pool.gpuModel}`,
+    `- Pool: ${plan.pool.name} (${plan.pool.reused ? 'reused' : 'new'}), GPU ${plan.pool.gpuModel}: ${plan.decisions.pool.reason}`,
     `- Instance types: ${plan.pool.instanceTypes.join(', ')}`,
-    `- Sharing: ${plan.sharing.mode}; each replica gets ${describeShare(plan)}`,
+    `- Sharing: ${plan.sharing.mode}; each replica gets ${describeShare(plan)}: ${plan.decisions.sharing.reason}`,
     `- Resource: ${plan.resourceName} x ${plan.resourcePerReplica} per replica, ${request.spec.gpu.replicas} replicas`,
     ...existing,
-    `- VRAM per replica: ${plan.perReplica.vramGiB} GiB requested, ${Math.floor(
-      plan.perReplica.memoryMiB,
-    )} MiB ${plan.perReplica.vramGuaranteed ? 'guaranteed' : 'NOT guaranteed (shared, no memory isolation)'}`,
-    `- Nodes: ${plan.nodes.expected} x ${plan.nodes.instanceType} (${plan.nodes.slicesPerNode} ${plan.resourceName} per node)`,
-    `- Cost: ${usd(plan.cost.usdPerHour)}/h, ${usd(plan.cost.usdPerMonth)}/month`,
+    `- VRAM per replica: ${describeVram(plan.perReplica)}`,
+    `- Cost (attributed): ${cost.attributed}`,
+    `- Cost (added to the bill): ${cost.marginal}`,
+    `- Pool nodes: ${cost.pool}`,
   ];
   if (plan.warnings.length > 0) {
     lines.push('', 'Warnings:', ...plan.warnings.map(w => `- ${w}`));

@@ -1,3 +1,4 @@
+import { isPriceKnown } from '../capacity/poolCost';
 import type { InstanceType } from '../catalog/types';
 import { compareStrings } from './content-hash';
 
@@ -8,28 +9,19 @@ export interface InstanceChoice {
   unitsPerNode: number;
   /** Replicas of this request one node holds. */
   replicasPerNode: number;
-  /** Nodes this request needs on this type alone. */
-  nodes: number;
   /** USD per hour per usable unit; Infinity when the price is unknown. */
   usdPerUnit: number;
-  /** USD per hour for `nodes`; Infinity when the price is unknown. */
-  usdPerHour: number;
   priceKnown: boolean;
 }
 
-/**
- * A price of 0 means "unknown" for cloud machines (e.g. capacity-block-only
- * types) but "owned" for on-prem flavors.
- */
-export function isPriceKnown(type: InstanceType): boolean {
-  return type.onDemandUsdPerHour > 0 || type.provider === 'static';
-}
+export { isPriceKnown };
 
 /**
- * Scores the model's instance types for a request: units per node, nodes
- * needed, USD per unit. Types that cannot hold one replica are dropped.
- * Returned cheapest per unit first (unknown prices last), ties by fewer GPUs
- * then name, so the order is deterministic.
+ * Scores the model's instance types for a request: units per node, USD per
+ * unit. Types that cannot hold one replica are dropped. Returned cheapest per
+ * unit first (unknown prices last), ties by fewer GPUs then name, so the order
+ * is deterministic. Which of them the pool's nodes are priced on is the cost
+ * model's choice (capacity/poolCost.ts).
  */
 export function scoreInstanceTypes(
   types: InstanceType[],
@@ -37,7 +29,6 @@ export function scoreInstanceTypes(
     unitsPerGpu: number;
     resourcePerReplica: number;
     minGpusPerNode: number;
-    replicas: number;
   },
 ): InstanceChoice[] {
   const choices: InstanceChoice[] = [];
@@ -48,16 +39,13 @@ export function scoreInstanceTypes(
       unitsPerNode / options.resourcePerReplica,
     );
     if (replicasPerNode < 1) continue;
-    const nodes = Math.ceil(options.replicas / replicasPerNode);
     const priceKnown = isPriceKnown(type);
     const usableUnits = replicasPerNode * options.resourcePerReplica;
     choices.push({
       type,
       unitsPerNode,
       replicasPerNode,
-      nodes,
       usdPerUnit: priceKnown ? type.onDemandUsdPerHour / usableUnits : Infinity,
-      usdPerHour: priceKnown ? type.onDemandUsdPerHour * nodes : Infinity,
       priceKnown,
     });
   }
@@ -67,18 +55,4 @@ export function scoreInstanceTypes(
       a.type.gpusPerNode - b.type.gpusPerNode ||
       compareStrings(a.type.name, b.type.name),
   );
-}
-
-/**
- * The type Karpenter would launch for this request alone: the lowest total
- * price for the nodes it needs (a cheap-per-slice 8-GPU node is no bargain
- * for one replica), then the cheaper per unit.
- */
-export function cheapestForRequest(choices: InstanceChoice[]): InstanceChoice {
-  let best = choices[0];
-  for (const choice of choices) {
-    // Strictly cheaper only: on ties the earlier (cheaper per unit) type stays.
-    if (choice.usdPerHour < best.usdPerHour) best = choice;
-  }
-  return best;
 }

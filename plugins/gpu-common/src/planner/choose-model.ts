@@ -2,6 +2,7 @@ import type { GpuModel } from '../catalog/types';
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
 import type { CatalogIndex } from './catalog-index';
+import { formatRequestedGiB } from '../format/units';
 import { MIB_PER_GIB, gib } from './mode-decision';
 
 /** The request's model value that asks the planner to choose. */
@@ -39,7 +40,7 @@ export function checkLargestGpu(
       {
         path: 'spec.gpu.vramGiB',
         rule: 'exceeds-largest-gpu',
-        message: `${vramGiB} GiB is more than ${gpus > 1 ? `${gpus} x ` : ''}the largest GPU in the catalog (${gib(index.maxMemoryMiB)})${sharing === 'exclusive' ? '; raise gpusPerReplica' : '; use sharing "exclusive" with several GPUs per replica'}`,
+        message: `${formatRequestedGiB(vramGiB)} is more than ${gpus > 1 ? `${gpus} x ` : ''}the largest GPU in the catalog (${gib(index.maxMemoryMiB)})${sharing === 'exclusive' ? '; ask for more GPUs per replica' : '; use sharing "exclusive" with several GPUs per replica'}`,
       },
     ]);
   }

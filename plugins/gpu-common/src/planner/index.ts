@@ -6,6 +6,5 @@ export {
   MPS_ROOT,
 } from './device-plugin-config';
 export { canonicalJson, contentHash, fnv1a32 } from './content-hash';
-export { HOURS_PER_MONTH } from './cost';
 export { DRA_DEVICE_CLASS } from './sharing-dra';
 export { OVERSUBSCRIBED_PREFIX } from './sharing-time-slicing';

@@ -1,4 +1,5 @@
-import type { SharingPlan } from './types';
+import { formatGiB, MIB_PER_GIB } from '../format/units';
+import type { PlanDecision, SharingPlan } from './types';
 
 /**
  * What one sharing mode decides for one GPU model: the resource pods ask for,
@@ -24,16 +25,21 @@ export interface ModeDecision {
   modeLabels: Record<string, string>;
   warnings: string[];
   explanation: string[];
+  /** The slicing chosen and why (`Plan.decisions.sharing`). */
+  decision: PlanDecision;
 }
 
-export const MIB_PER_GIB = 1024;
+export { MIB_PER_GIB };
 
 export const WHOLE_GPU_RESOURCE = 'nvidia.com/gpu';
 export const SHARED_GPU_RESOURCE = 'nvidia.com/gpu.shared';
 export const DEVICE_PLUGIN_CONFIG_LABEL = 'nvidia.com/device-plugin.config';
 export const MIG_CONFIG_LABEL = 'nvidia.com/mig.config';
 
-/** Formats MiB as GiB with up to 2 decimals, for explanations. */
-export function gib(mib: number): string {
-  return `${Math.round((mib / MIB_PER_GIB) * 100) / 100} GiB`;
+/** MiB as every place shows memory (format/units.ts). */
+export const gib = formatGiB;
+
+/** A request's VRAM per replica in MiB. */
+export function requestedMiB(vramGiB: number): number {
+  return vramGiB * MIB_PER_GIB;
 }

@@ -7,6 +7,8 @@ import type {
 import { modelUnavailable, unavailableIssue } from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError, isGpuInputError } from '../errors';
+import { centsToUsd, formatCents, formatUsd } from '../format/money';
+import { formatRequestedGiB } from '../format/units';
 import type { GpuRequest } from '../request/types';
 import {
   CatalogIndex,
@@ -15,30 +17,44 @@ import {
   machineProviderFor,
 } from './catalog-index';
 import { AUTO_MODEL, checkLargestGpu, resolveModel } from './choose-model';
-import {
-  cheapestForRequest,
-  scoreInstanceTypes,
-} from './choose-instance-types';
+import { scoreInstanceTypes } from './choose-instance-types';
+import { choosePool, countNodes } from './choose-pool';
 import { nonCollidingConfigName } from './config-names';
-import { HOURS_PER_MONTH, nodeCost, round } from './cost';
+import { HOURS_PER_MONTH, round } from './cost';
+import { memoryAlternatives } from './memory-alternatives';
 import {
   DEVICE_PLUGIN_CONFIG_LABEL,
   MIG_CONFIG_LABEL,
   ModeDecision,
   WHOLE_GPU_RESOURCE,
+  gib,
+  requestedMiB,
 } from './mode-decision';
-import { poolLimits, poolWithout } from './pool-limits';
-import { sizingOfPool } from './pool-sizing';
+import { poolCostView } from './pool-cost';
+import { requestId } from './pool-limits';
 import { basePoolName, freeName } from './pool-naming';
-import { findReusablePool } from './reuse-pool';
+import {
+  evaluateOption,
+  leftPoolChanges,
+  type LeftPoolChange,
+  type PoolOption,
+} from './pool-option';
+import { isReusable, judgePool } from './reuse-pool';
 import { reconcileReusedPoolConfigs } from './reused-pool-configs';
 import { decideDra } from './sharing-dra';
 import { decideExclusive } from './sharing-exclusive';
 import { decideMig } from './sharing-mig';
-import { decideMps } from './sharing-mps';
-import { decideTimeSlicing } from './sharing-time-slicing';
+import { decideMps, MPS_NEEDS_TWO_CLIENTS } from './sharing-mps';
+import { decideTimeSlicing, SLICE_BELOW_REQUEST } from './sharing-time-slicing';
 import { checkRequestNamespace } from './system-namespaces';
-import type { Plan, PoolState, RepoState, Taint } from './types';
+import type {
+  Plan,
+  PlanCost,
+  PlanDecision,
+  PoolState,
+  RepoState,
+  Taint,
+} from './types';
 
 /**
  * Turns a validated request into a Plan: GPU model, sharing config, pool
@@ -56,74 +72,102 @@ export function plan(
   const index = indexCatalog(catalog);
   const provider = machineProviderFor(cluster.provider);
   checkLargestGpu(request, index);
+  const holding = leftPoolChanges(request, index, repoState);
   if (request.spec.gpu.model === AUTO_MODEL) {
-    return planAutoModel(request, index, provider, cluster, repoState);
+    return planAutoModel(request, index, provider, cluster, repoState, holding);
   }
   const model = resolveModel(index, request.spec.gpu.model);
-  return planForModel(request, model, index, provider, cluster, repoState);
+  return planForModel(
+    request,
+    model,
+    index,
+    provider,
+    cluster,
+    repoState,
+    holding,
+  );
 }
 
+/** The slicing a new pool of `model` would get for the request. */
 function decide(
   request: GpuRequest,
   model: GpuModel,
   cluster: ClusterProfile,
+  alternatives: () => string,
 ): ModeDecision {
-  switch (request.spec.gpu.sharing) {
-    case 'exclusive':
-      return decideExclusive(request, model);
-    case 'time-slicing':
-      return decideTimeSlicing(request, model);
-    case 'mps':
-      return decideMps(request, model, cluster);
-    case 'mig':
-      return decideMig(request, model, cluster);
-    case 'dra':
-      return decideDra(request, model);
-    default:
+  try {
+    switch (request.spec.gpu.sharing) {
+      case 'exclusive':
+        return decideExclusive(request, model);
+      case 'time-slicing':
+        return decideTimeSlicing(request, model);
+      case 'mps':
+        return decideMps(request, model, cluster);
+      case 'mig':
+        return decideMig(request, model, cluster);
+      case 'dra':
+        return decideDra(request, model);
+      default:
+        throw new GpuInputError([
+          {
+            path: 'spec.gpu.sharing',
+            rule: 'enum',
+            message: `unknown sharing mode "${String(request.spec.gpu.sharing)}"`,
+          },
+        ]);
+    }
+  } catch (error) {
+    // Memory below the ask is never planned: say what would fit instead.
+    const issue = isGpuInputError(error) ? error.issues[0] : undefined;
+    if (
+      issue &&
+      (issue.rule === SLICE_BELOW_REQUEST ||
+        issue.rule === MPS_NEEDS_TWO_CLIENTS)
+    ) {
       throw new GpuInputError([
-        {
-          path: 'spec.gpu.sharing',
-          rule: 'enum',
-          message: `unknown sharing mode "${String(request.spec.gpu.sharing)}"`,
-        },
+        { ...issue, message: `${issue.message}. ${alternatives()}` },
       ]);
+    }
+    throw error;
   }
 }
 
-/** Cheapest model (by this request's monthly cost) that can serve the request. */
+/**
+ * Model "auto": among the models that can serve the request (a model whose
+ * slices would fall below the ask is not one of them), the one that adds
+ * the least to the bill, then the cheapest share, then the smallest GPU.
+ */
 function planAutoModel(
   request: GpuRequest,
   index: CatalogIndex,
   provider: MachineProvider,
   cluster: ClusterProfile,
   repoState: RepoState | undefined,
+  holding: LeftPoolChange[],
 ): Plan {
-  const candidates: { plan: Plan; priceKnown: boolean; model: GpuModel }[] = [];
-  const rejected: string[] = [];
+  const candidates: { plan: Plan; model: GpuModel }[] = [];
+  const rejected: { model: GpuModel; reason: string }[] = [];
   for (const model of index.models) {
     if (modelUnavailable(cluster, index, model)) continue;
     try {
-      const candidate = planForModel(
-        request,
-        model,
-        index,
-        provider,
-        cluster,
-        repoState,
-      );
-      const type = index.instanceTypesByName.get(candidate.nodes.instanceType);
       candidates.push({
-        plan: candidate,
-        priceKnown:
-          type !== undefined &&
-          (type.onDemandUsdPerHour > 0 || type.provider === 'static'),
+        plan: planForModel(
+          request,
+          model,
+          index,
+          provider,
+          cluster,
+          repoState,
+          holding,
+        ),
         model,
       });
     } catch (error) {
       if (!isGpuInputError(error)) throw error;
-      rejected.push(
-        `${model.id} (${error.issues[0]?.message ?? 'does not fit'})`,
-      );
+      rejected.push({
+        model,
+        reason: error.issues[0]?.message ?? 'does not fit',
+      });
     }
   }
   if (candidates.length === 0) {
@@ -131,24 +175,50 @@ function planAutoModel(
       {
         path: 'spec.gpu.model',
         rule: 'no-model-fits',
-        message: `no catalog model can serve ${request.spec.gpu.vramGiB} GiB with sharing "${request.spec.gpu.sharing}"${rejected.length ? `: ${rejected.slice(0, 4).join('; ')}` : ''}`,
+        message: `no catalog model can serve ${formatRequestedGiB(request.spec.gpu.vramGiB)} with sharing "${request.spec.gpu.sharing}"${
+          rejected.length
+            ? `: ${rejected
+                .slice(0, 4)
+                .map(r => `${r.model.id} (${r.reason})`)
+                .join('; ')}`
+            : ''
+        }`,
       },
     ]);
   }
   candidates.sort(
     (a, b) =>
-      Number(b.priceKnown) - Number(a.priceKnown) ||
+      Number(b.plan.cost.priceKnown) - Number(a.plan.cost.priceKnown) ||
+      a.plan.cost.marginalUsdPerMonth - b.plan.cost.marginalUsdPerMonth ||
       a.plan.cost.usdPerMonth - b.plan.cost.usdPerMonth ||
       a.model.memoryMiB - b.model.memoryMiB ||
       (a.model.id < b.model.id ? -1 : 1),
   );
   const best = candidates[0].plan;
+  const adds = (p: Plan) =>
+    `adds ${formatUsd(p.cost.marginalUsdPerMonth)}/month, ${formatUsd(p.cost.usdPerMonth)}/month attributed`;
+  best.decisions.model = {
+    choice: best.pool.gpuModel,
+    reason: `model "auto": of ${candidates.length} model(s) that fit, ${best.pool.gpuModel} ${adds(best)} on pool ${best.pool.name}`,
+    considered: [
+      ...candidates.map(c => ({
+        option: c.model.id,
+        chosen: c.plan === best,
+        reason: `${adds(c.plan)} on pool ${c.plan.pool.name}`,
+      })),
+      ...rejected.map(r => ({
+        option: r.model.id,
+        chosen: false,
+        reason: r.reason,
+      })),
+    ],
+  };
   const others = candidates
     .slice(1, 4)
-    .map(c => `${c.model.id} $${c.plan.cost.usdPerMonth}/month`)
+    .map(c => `${c.model.id} ${formatUsd(c.plan.cost.marginalUsdPerMonth)}`)
     .join(', ');
   best.explanation.unshift(
-    `model auto: ${best.pool.gpuModel} is the cheapest of ${candidates.length} fitting model(s) at $${best.cost.usdPerMonth}/month${others ? ` (next: ${others})` : ''}.`,
+    `model auto: ${best.pool.gpuModel} is the cheapest of ${candidates.length} fitting model(s): it adds ${formatUsd(best.cost.marginalUsdPerMonth)}/month${others ? ` (next: ${others})` : ''}.`,
   );
   return best;
 }
@@ -160,16 +230,120 @@ function planForModel(
   provider: MachineProvider,
   cluster: ClusterProfile,
   repoState: RepoState | undefined,
+  holding: LeftPoolChange[],
 ): Plan {
   const gpu = request.spec.gpu;
   const types = instanceTypesOf(index, provider, model.id);
   // The rule the request form uses to offer the model disabled on this cluster.
   const unavailable = modelUnavailable(cluster, index, model);
   if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
-  const decision = decide(request, model, cluster);
+  const ideal = decide(request, model, cluster, () =>
+    memoryAlternatives(request, model, index, provider, cluster),
+  );
+  const allChoices = scoreInstanceTypes(types, ideal);
+  if (allChoices.length === 0) {
+    const most = Math.max(...types.map(t => t.gpusPerNode));
+    throw new GpuInputError([
+      {
+        path: 'spec.gpu.gpusPerReplica',
+        rule: 'exceeds-gpus-per-node',
+        message: `${gpu.gpusPerReplica} GPUs per replica: no ${model.id} machine has that many (at most ${most} per node)`,
+      },
+    ]);
+  }
+
+  // Reuse before create: every pool of this GPU, judged and priced.
+  const inputs = {
+    request,
+    index,
+    repoState,
+    vramMiB: requestedMiB(gpu.vramGiB),
+    holding,
+  };
+  const options: PoolOption[] = [];
+  const rejected: { pool: PoolState; reason: string }[] = [];
+  for (const pool of repoState?.pools ?? []) {
+    if (pool.gpuModel !== model.id) continue;
+    const verdict = judgePool(pool, {
+      request,
+      model,
+      cluster,
+      repoState,
+      types,
+    });
+    if (!isReusable(verdict)) {
+      rejected.push({ pool, reason: verdict.rejected });
+      continue;
+    }
+    const option = evaluateOption(inputs, {
+      existing: pool,
+      poolName: pool.name,
+      decision: verdict.decision,
+      choices: verdict.choices,
+    });
+    if (typeof option === 'string') rejected.push({ pool, reason: option });
+    else options.push(option);
+  }
+  const base = basePoolName(model.id, ideal.poolSuffix);
+  const freeNewName = freeName(
+    base,
+    n =>
+      (repoState?.pools.some(p => p.name === n) ?? false) ||
+      (repoState?.otherNodePools?.includes(n) ?? false),
+  );
+  const fresh =
+    freeNewName === undefined
+      ? undefined
+      : evaluateOption(inputs, {
+          poolName: freeNewName,
+          decision: ideal,
+          choices: allChoices,
+        });
+  if (typeof fresh === 'string') {
+    throw new GpuInputError([
+      { path: 'spec.gpu', rule: 'exceeds-node', message: fresh },
+    ]);
+  }
+  const picked = choosePool({
+    options,
+    rejected,
+    fresh,
+    freshProblem:
+      freeNewName === undefined
+        ? `every candidate name for ${base} is taken by an incompatible pool`
+        : undefined,
+    idealSuffix: ideal.poolSuffix,
+  });
+  if (!picked) {
+    throw new GpuInputError([
+      {
+        path: 'spec.gpu.model',
+        rule: 'name-conflict',
+        message: `every candidate pool name for ${base} is taken by an incompatible pool`,
+      },
+    ]);
+  }
+  return planOnOption(request, model, cluster, repoState, picked.chosen, {
+    sharing: picked.chosen.decision.decision,
+    pool: picked.decision,
+    base,
+  });
+}
+
+/** The plan of the request on the chosen pool. */
+function planOnOption(
+  request: GpuRequest,
+  model: GpuModel,
+  cluster: ClusterProfile,
+  repoState: RepoState | undefined,
+  option: PoolOption,
+  why: { sharing: PlanDecision; pool: PlanDecision; base: string },
+): Plan {
+  const gpu = request.spec.gpu;
+  const { decision, existing: reused, poolName, choices } = option;
   const warnings = [...decision.warnings];
   const explanation = [
-    `model: ${model.id} (${model.displayName}, ${model.memoryMiB} MiB per GPU).`,
+    `model: ${model.id} (${model.displayName}, ${gib(model.memoryMiB)} per GPU).`,
     ...decision.explanation,
   ];
   const sharing = { ...decision.sharing };
@@ -209,44 +383,25 @@ function planForModel(
     }
   }
 
-  const scoring = {
-    unitsPerGpu: decision.unitsPerGpu,
-    resourcePerReplica: decision.resourcePerReplica,
-    minGpusPerNode: decision.minGpusPerNode,
-    replicas: gpu.replicas,
-  };
-  const allChoices = scoreInstanceTypes(types, scoring);
-  if (allChoices.length === 0) {
-    const most = Math.max(...types.map(t => t.gpusPerNode));
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.gpusPerReplica',
-        rule: 'exceeds-gpus-per-node',
-        message: `${gpu.gpusPerReplica} GPUs per replica: no ${model.id} machine has that many (at most ${most} per node)`,
-      },
-    ]);
-  }
-
-  // Reuse before create.
-  const reused = findReusablePool(repoState, {
-    gpuModel: model.id,
-    sharingMode: gpu.sharing,
-    slicesPerGpu: sharing.slicesPerGpu,
-    migProfile: sharing.migProfile,
-    resourceName: decision.resourceName,
-    capacityTypes: request.spec.capacityTypes,
-    usableInstanceTypes: new Set(allChoices.map(c => c.type.name)),
-  });
-  let choices = allChoices;
-  let poolName: string;
+  const { capacity, after } = option;
+  const limitKey = Object.keys(capacity.limits).find(
+    k => k === WHOLE_GPU_RESOURCE || k === 'nodes',
+  );
+  const limitBefore =
+    reused && limitKey
+      ? (reused.limits?.[limitKey] ??
+        (reused.resourceName === limitKey ? reused.limit : undefined))
+      : undefined;
   if (reused) {
-    poolName = reused.name;
-    if (reused.instanceTypes.length > 0) {
-      const allowed = new Set(reused.instanceTypes);
-      choices = allChoices.filter(c => allowed.has(c.type.name));
+    const limitAfter = limitKey ? capacity.limits[limitKey] : undefined;
+    let limitText = `its ${limitKey} limit ${limitBefore ?? 'unset'} -> ${limitAfter}`;
+    if (limitAfter === undefined) {
+      limitText = 'it has no GPU limit, and keeps none';
+    } else if (limitAfter === limitBefore) {
+      limitText = `its ${limitKey} limit stays ${limitAfter}`;
     }
     explanation.push(
-      `reuse: pool ${reused.name} (${reused.path}) already runs ${model.id} ${gpu.sharing} with ${decision.resourceName}; its limits are raised instead of creating a pool.`,
+      `pool: reuse ${reused.name} (${reused.path}): ${why.pool.reason}; ${limitText}.`,
     );
     const live = reconcileReusedPoolConfigs(
       reused,
@@ -257,99 +412,48 @@ function planForModel(
     warnings.push(...live.warnings);
     explanation.push(...live.explanation);
   } else {
-    const base = basePoolName(model.id, decision.poolSuffix);
-    const name = freeName(
-      base,
-      n =>
-        (repoState?.pools.some(p => p.name === n) ?? false) ||
-        (repoState?.otherNodePools?.includes(n) ?? false),
-    );
-    if (name === undefined) {
-      throw new GpuInputError([
-        {
-          path: 'spec.gpu.model',
-          rule: 'name-conflict',
-          message: `every candidate pool name for ${base} is taken by an incompatible pool`,
-        },
-      ]);
-    }
-    poolName = name;
     explanation.push(
-      name === base
-        ? `new pool ${name}.`
-        : `new pool ${name}: ${base} exists with other settings (capacity types, instance types or resource).`,
+      poolName === why.base
+        ? `pool: new pool ${poolName}: ${why.pool.reason}.`
+        : `pool: new pool ${poolName} (${why.base} exists with other settings): ${why.pool.reason}.`,
     );
   }
-
-  const chosen = cheapestForRequest(choices);
-  const poolTypes: InstanceType[] = choices.map(c => c.type);
-  const staticPool = gpu.sharing === 'dra';
-  const capacity = poolLimits({
-    request,
-    existing: reused,
-    repoState,
-    poolName,
-    resourcePerReplica: decision.resourcePerReplica,
-    sizing: {
-      resourceName: decision.resourceName,
-      unitsPerGpu: decision.unitsPerGpu,
-      gpuCounts: poolTypes.map(t => t.gpusPerNode),
-      staticPool,
-    },
-  });
-  const leftPools = (repoState?.pools ?? []).flatMap(pool => {
-    if (pool.name === poolName) return [];
-    const left = poolWithout(
-      pool,
-      request,
-      repoState,
-      sizingOfPool(pool, index, repoState),
-    );
-    return left
-      ? [
-          {
-            name: pool.name,
-            path: pool.path,
-            ledger: left.ledger,
-            ...(left.limitFloor !== undefined
-              ? { limitFloor: left.limitFloor }
-              : {}),
-            limits: left.limits,
-            explanation: left.explanation,
-          },
-        ]
-      : [];
-  });
 
   explanation.push(
     `instance types (cheapest per ${decision.resourceName} unit first): ${choices
       .slice(0, 5)
       .map(
         c =>
-          `${c.type.name} ${c.priceKnown ? `$${round(c.usdPerUnit, 4)}` : 'price unknown'}`,
+          `${c.type.name} ${c.priceKnown ? `${formatUsd(c.usdPerUnit * HOURS_PER_MONTH)}/month` : 'price unknown'}`,
       )
       .join(
         ', ',
       )}${choices.length > 5 ? `, +${choices.length - 5} more` : ''}.`,
-    `nodes: ceil(${gpu.replicas} replicas / ${chosen.replicasPerNode} per ${chosen.type.name}) = ${chosen.nodes} (${chosen.unitsPerNode} x ${decision.resourceName} per node), the lowest total price for this request.`,
     ...capacity.explanation,
-    ...leftPools.flatMap(p => p.explanation),
+    ...option.leftPools.flatMap(p => p.capacity.explanation),
   );
 
-  const cost = nodeCost(
-    chosen.nodes,
-    chosen.priceKnown ? chosen.type.onDemandUsdPerHour : 0,
-  );
-  if (!chosen.priceKnown) {
+  const id = requestId(request);
+  const share = after.shares.find(s => s.request === id)?.cents ?? 0;
+  const poolView = poolCostView(poolName, after, option.nodesBefore);
+  const cost: PlanCost = {
+    usdPerMonth: centsToUsd(share),
+    usdPerHour: round(share / 100 / HOURS_PER_MONTH, 4),
+    marginalUsdPerMonth: centsToUsd(option.marginalCents),
+    priceKnown: after.priceKnown,
+    pool: poolView,
+  };
+  if (!after.priceKnown) {
     warnings.push(
-      `The on-demand price of ${chosen.type.name} is unknown: the cost shown is 0.`,
+      `The on-demand price of ${after.instanceType ?? `the machines of pool ${poolName}`} is unknown: the costs shown are 0.`,
     );
   } else {
     explanation.push(
-      `cost: ${chosen.nodes} x ${chosen.type.name} at $${chosen.type.onDemandUsdPerHour}/h = $${cost.usdPerHour}/h, x ${HOURS_PER_MONTH} h = $${cost.usdPerMonth}/month (on-demand list price${request.spec.capacityTypes.includes('spot') ? '; spot is usually cheaper' : ''}).`,
+      `cost: pool ${poolName} runs ${after.nodes} x ${after.instanceType} at ${formatCents(after.nodeCents)}/month = ${formatCents(after.totalCents)}/month (${countNodes(option.nodesBefore)} before); this request holds ${after.shares.find(s => s.request === id)?.units ?? 0} of its ${after.capacityUnits} ${decision.resourceName}: ${formatCents(share)}/month attributed; ${after.idleUnits} idle: ${formatCents(after.idleCents)}/month; the change adds ${formatCents(option.marginalCents)}/month (on-demand list price${request.spec.capacityTypes.includes('spot') ? '; spot is usually cheaper' : ''}).`,
     );
   }
 
+  const staticPool = gpu.sharing === 'dra';
   if (
     !cluster.nodeOverlay &&
     !staticPool &&
@@ -360,6 +464,7 @@ function planForModel(
     );
   }
 
+  const poolTypes: InstanceType[] = choices.map(c => c.type);
   const otherTaints = reusedPoolTaints(reused);
   const taint = reusedPoolTaint(reused, cluster.gpuTaintKey) ?? {
     key: cluster.gpuTaintKey,
@@ -392,6 +497,9 @@ function planForModel(
       ),
       capacityTypes,
       reused: reused !== undefined,
+      ...(reused && (reused.migConfigName ?? reused.deviceConfigName)
+        ? { liveConfigName: reused.migConfigName ?? reused.deviceConfigName }
+        : {}),
       taint,
       ...(otherTaints.length > 1
         ? {
@@ -407,7 +515,13 @@ function planForModel(
         ? { limitFloor: capacity.limitFloor }
         : {}),
     },
-    leftPools: leftPools.map(({ explanation: _lines, ...pool }) => pool),
+    leftPools: option.leftPools.map(({ pool, capacity: left }) => ({
+      name: pool.name,
+      path: pool.path,
+      ledger: left.ledger,
+      ...(left.limitFloor !== undefined ? { limitFloor: left.limitFloor } : {}),
+      limits: left.limits,
+    })),
     sharing,
     resourceName: decision.resourceName,
     resourcePerReplica: decision.resourcePerReplica,
@@ -418,12 +532,21 @@ function planForModel(
       gpuShare: round(decision.gpuShare, 6),
     },
     nodes: {
-      expected: chosen.nodes,
-      slicesPerNode: chosen.unitsPerNode,
-      instanceType: chosen.type.name,
+      expected: after.nodes,
+      slicesPerNode: after.unitsPerNode,
+      instanceType: after.instanceType ?? poolTypes[0].name,
     },
     physicalGpus: round(gpu.replicas * decision.physicalGpusPerReplica, 4),
     cost,
+    decisions: {
+      model: {
+        choice: model.id,
+        reason: `${model.id} as requested (${model.displayName}, ${gib(model.memoryMiB)} per GPU)`,
+        considered: [],
+      },
+      sharing: why.sharing,
+      pool: why.pool,
+    },
     warnings,
     explanation,
   };

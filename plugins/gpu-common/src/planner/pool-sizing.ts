@@ -1,7 +1,23 @@
-import type { GpuCatalog } from '../catalog/types';
+import type { GpuCatalog, InstanceType } from '../catalog/types';
 import { indexCatalog, type CatalogIndex } from './catalog-index';
 import type { PoolSizing } from './pool-limits';
+import { unitsPerGpuOf } from './pool-slicing';
 import type { PoolState, RepoState } from './types';
+
+function indexOf(catalog: GpuCatalog | CatalogIndex): CatalogIndex {
+  return 'instanceTypesByName' in catalog ? catalog : indexCatalog(catalog);
+}
+
+/** The pool's instance types the catalog knows (unknown names dropped). */
+export function machinesOfPool(
+  pool: PoolState,
+  catalog: GpuCatalog | CatalogIndex,
+): InstanceType[] {
+  const index = indexOf(catalog);
+  return pool.instanceTypes
+    .map(t => index.instanceTypesByName.get(t))
+    .filter((t): t is InstanceType => t !== undefined);
+}
 
 /**
  * How an existing pool is sized, read from what the repository says about it:
@@ -14,38 +30,10 @@ export function sizingOfPool(
   catalog: GpuCatalog | CatalogIndex,
   repoState: RepoState | undefined,
 ): PoolSizing {
-  const index =
-    'instanceTypesByName' in catalog ? catalog : indexCatalog(catalog);
   return {
     resourceName: pool.resourceName,
     unitsPerGpu: unitsPerGpuOf(pool, repoState),
-    gpuCounts: pool.instanceTypes
-      .map(t => index.instanceTypesByName.get(t)?.gpusPerNode)
-      .filter((n): n is number => n !== undefined),
+    gpuCounts: machinesOfPool(pool, catalog).map(t => t.gpusPerNode),
     staticPool: pool.sharingMode === 'dra',
   };
-}
-
-function unitsPerGpuOf(pool: PoolState, repoState: RepoState | undefined) {
-  switch (pool.sharingMode) {
-    case 'time-slicing':
-    case 'mps':
-      return pool.slicesPerGpu ?? 1;
-    case 'mig': {
-      const entries = pool.migConfigName
-        ? repoState?.migConfigs[pool.migConfigName]
-        : undefined;
-      let count = 0;
-      for (const entry of Array.isArray(entries) ? entries : []) {
-        const devices = (
-          entry as { 'mig-devices'?: Record<string, unknown> }
-        )?.['mig-devices'];
-        const n = devices?.[pool.migProfile ?? ''];
-        if (typeof n === 'number') count = Math.max(count, n);
-      }
-      return count > 0 ? count : 1;
-    }
-    default:
-      return 1;
-  }
 }

@@ -357,7 +357,7 @@ describe('plan: live config labels of a reused pool', () => {
     expect(p.warnings.some(w => /re-partitions/.test(w))).toBe(false);
   });
 
-  it('warns before relabeling live MIG nodes to another layout', () => {
+  it('keeps the layout a reused MIG pool runs (no re-partitioning) and counts its instances from it', () => {
     const entries = [
       { devices: 'all', 'mig-enabled': true, 'mig-devices': { '1g.10gb': 3 } },
     ];
@@ -367,6 +367,18 @@ describe('plan: live config labels of a reused pool', () => {
       awsCluster,
       repo([migPool], { migConfigs: { 'team-small-slices': entries } }),
     );
+    expect(p.sharing.migConfigName).toBe('team-small-slices');
+    expect(p.sharing.migLayout).toEqual({ '1g.10gb': 3 });
+    expect(p.pool.labels['nvidia.com/mig.config']).toBe('team-small-slices');
+    // 3 instances per GPU, 24 per 8-GPU node: the replica holds 1/3 of a GPU.
+    expect(p.physicalGpus).toBeCloseTo(1 / 3, 4);
+    expect(p.nodes.slicesPerNode).toBe(24);
+    expect(p.warnings.some(w => /re-partitions/.test(w))).toBe(false);
+  });
+
+  it('warns before relabeling live MIG nodes when their layout is not in the repository', () => {
+    const p = plan(migRequest, fixtureCatalog, awsCluster, repo([migPool]));
+    expect(p.pool.reused).toBe(true);
     expect(p.sharing.migConfigName).toBe('all-1g.10gb');
     expect(
       p.warnings.some(w => /re-partitions/.test(w) && /drain/.test(w)),

@@ -1,7 +1,8 @@
 import type { GpuModel } from '../catalog/types';
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
-import { MIB_PER_GIB, ModeDecision, gib } from './mode-decision';
+import { formatRequestedGiB } from '../format/units';
+import { ModeDecision, gib, requestedMiB } from './mode-decision';
 
 /**
  * The DRA DeviceClass of the NVIDIA DRA driver for whole GPUs
@@ -22,12 +23,14 @@ export const DEVICE_PLUGIN_DEPLOY_LABEL = 'nvidia.com/gpu.deploy.device-plugin';
  */
 export function decideDra(request: GpuRequest, model: GpuModel): ModeDecision {
   const { vramGiB } = request.spec.gpu;
-  if (vramGiB * MIB_PER_GIB > model.memoryMiB) {
+  const asked = formatRequestedGiB(vramGiB);
+  const reason = `each replica claims one whole ${model.id} (${gib(model.memoryMiB)}, at least the ${asked} asked) through a ResourceClaimTemplate of DeviceClass ${DRA_DEVICE_CLASS}; memory isolated`;
+  if (requestedMiB(vramGiB) > model.memoryMiB) {
     throw new GpuInputError([
       {
         path: 'spec.gpu.vramGiB',
         rule: 'vram-exceeds-gpu',
-        message: `${vramGiB} GiB does not fit one ${model.id} (${gib(model.memoryMiB)}); a DRA claim here holds one GPU`,
+        message: `${asked} does not fit one ${model.id} (${gib(model.memoryMiB)}); a DRA claim here holds one GPU`,
       },
     ]);
   }
@@ -48,8 +51,7 @@ export function decideDra(request: GpuRequest, model: GpuModel): ModeDecision {
       'Karpenter v1.14 does not provision nodes for pods with DRA resource claims (IGNORE_DRA_REQUESTS defaults to true): this plan targets a static pool (spec.replicas, feature gate StaticCapacity) or pre-existing nodes.',
       "DRA needs the NVIDIA DRA driver (gpu.nvidia.com) on these nodes and NOT the classic device plugin; the pool label nvidia.com/gpu.deploy.device-plugin=false keeps the GPU Operator's plugin off them.",
     ],
-    explanation: [
-      `DRA: each replica claims one ${model.id} (${gib(model.memoryMiB)} >= ${vramGiB} GiB) through a ResourceClaimTemplate of DeviceClass ${DRA_DEVICE_CLASS}; the whole device, memory isolated.`,
-    ],
+    explanation: [`DRA: ${reason}.`],
+    decision: { choice: '1 GPU per claim (DRA)', reason, considered: [] },
   };
 }

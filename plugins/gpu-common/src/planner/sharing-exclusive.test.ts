@@ -33,7 +33,7 @@ describe('plan: exclusive', () => {
     expect(p.warnings).toEqual([]);
   });
 
-  it('sorts instance types by USD per GPU and sizes nodes on the cheapest for the request', () => {
+  it('sorts instance types by USD per GPU and prices the pool on its cheapest nodes within the limit', () => {
     // per GPU: t4-x4 1.8/4 = 0.45, t4-x1 0.5, t4-fat 1.0
     const three = plan(gpuRequest({ replicas: 3 }), fixtureCatalog, awsCluster);
     expect(three.pool.instanceTypes).toEqual(['t4-x4', 't4-x1', 't4-fat']);
@@ -45,7 +45,11 @@ describe('plan: exclusive', () => {
       slicesPerNode: 1,
       instanceType: 't4-x1',
     });
-    expect(three.cost).toEqual({ usdPerHour: 1.5, usdPerMonth: 1095 });
+    expect(three.cost).toMatchObject({
+      usdPerHour: 1.5,
+      usdPerMonth: 1095,
+      marginalUsdPerMonth: 1095,
+    });
     expect(three.pool.limits).toEqual({ 'nvidia.com/gpu': 3 });
 
     // 4 replicas: 1 x t4-x4 = $1.8/h beats 4 x t4-x1 = $2/h
@@ -55,7 +59,11 @@ describe('plan: exclusive', () => {
       slicesPerNode: 4,
       instanceType: 't4-x4',
     });
-    expect(four.cost).toEqual({ usdPerHour: 1.8, usdPerMonth: 1314 });
+    expect(four.cost).toMatchObject({
+      usdPerHour: 1.8,
+      usdPerMonth: 1314,
+      marginalUsdPerMonth: 1314,
+    });
     expect(four.pool.limits).toEqual({ 'nvidia.com/gpu': 4 });
   });
 

@@ -1,11 +1,12 @@
 import type { GpuModel } from '../catalog/types';
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
+import { formatRequestedGiB } from '../format/units';
 import {
-  MIB_PER_GIB,
   ModeDecision,
   WHOLE_GPU_RESOURCE,
   gib,
+  requestedMiB,
 } from './mode-decision';
 
 /**
@@ -18,12 +19,14 @@ export function decideExclusive(
 ): ModeDecision {
   const { vramGiB, gpusPerReplica } = request.spec.gpu;
   const memoryMiB = model.memoryMiB * gpusPerReplica;
-  if (vramGiB * MIB_PER_GIB > memoryMiB) {
+  const asked = formatRequestedGiB(vramGiB);
+  const reason = `each replica owns ${gpusPerReplica} whole ${model.id} GPU(s): ${gib(memoryMiB)}, at least the ${asked} asked, memory isolated`;
+  if (requestedMiB(vramGiB) > memoryMiB) {
     throw new GpuInputError([
       {
         path: 'spec.gpu.vramGiB',
         rule: 'vram-exceeds-gpu',
-        message: `${vramGiB} GiB does not fit ${gpusPerReplica} x ${model.id} (${gib(memoryMiB)}); raise gpusPerReplica or pick a larger GPU`,
+        message: `${asked} does not fit ${gpusPerReplica} x ${model.id} (${gib(memoryMiB)}); ask for more GPUs per replica or pick a larger GPU`,
       },
     ]);
   }
@@ -40,8 +43,14 @@ export function decideExclusive(
     poolSuffix: '',
     modeLabels: {},
     warnings: [],
-    explanation: [
-      `exclusive: each replica gets ${gpusPerReplica} whole ${model.id} GPU(s) (${gib(memoryMiB)} >= ${vramGiB} GiB requested), memory isolated.`,
-    ],
+    explanation: [`exclusive: ${reason}.`],
+    decision: {
+      choice:
+        gpusPerReplica === 1
+          ? '1 whole GPU per replica'
+          : `${gpusPerReplica} whole GPUs per replica`,
+      reason,
+      considered: [],
+    },
   };
 }

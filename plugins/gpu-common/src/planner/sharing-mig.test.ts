@@ -49,7 +49,18 @@ describe('plan: MIG', () => {
     });
     expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 8 });
     expect(p.physicalGpus).toBe(2);
-    expect(p.cost).toEqual({ usdPerHour: 40, usdPerMonth: 29200 });
+    // 14 of the node's 56 instances: a quarter of its price; the rest idle.
+    expect(p.cost).toMatchObject({
+      usdPerHour: 10,
+      usdPerMonth: 7300,
+      marginalUsdPerMonth: 29200,
+    });
+    expect(p.cost.pool).toMatchObject({
+      nodes: 1,
+      usdPerMonth: 29200,
+      idleUnits: 42,
+      idleUsdPerMonth: 21900,
+    });
   });
 
   it('uses real profile memory, not the name (10 GiB does not fit 1g.10gb)', () => {

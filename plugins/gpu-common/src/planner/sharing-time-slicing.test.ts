@@ -72,12 +72,30 @@ describe('plan: time-slicing', () => {
     ).toHaveLength(1);
   });
 
-  it('uses at least 2 slices, and flags the oversubscription that causes', () => {
-    const p = ts({ vramGiB: 10 });
-    expect(p.sharing.slicesPerGpu).toBe(2);
-    expect(p.warnings.some(w => w.startsWith(OVERSUBSCRIBED_PREFIX))).toBe(
-      true,
+  it('never plans slices below the ask: refuses with the alternatives when 2 slices are too small', () => {
+    const [issue] = inputIssues(() => ts({ vramGiB: 10 }));
+    expect(issue).toEqual(
+      expect.objectContaining({
+        path: 'spec.gpu.vramGiB',
+        rule: 'slice-below-request',
+      }),
     );
+    expect(issue.message).toContain(
+      '10.0 GiB per replica does not fit a time slice of a t4: the fewest slices (2 per GPU) leave 8.0 GiB each',
+    );
+    expect(issue.message).toContain(
+      'sharing "exclusive" (a whole t4: 16.0 GiB)',
+    );
+    expect(issue.message).toContain(
+      'a larger model for time-slicing: a100-80gb',
+    );
+  });
+
+  it('takes one slice fewer when integer MiB would leave a slice below a fractional ask', () => {
+    // 16384 / 3 = 5461 MiB < 5.334 GiB (5462.0 MiB): 2 slices, not 3.
+    const p = ts({ vramGiB: 5.334 });
+    expect(p.sharing.slicesPerGpu).toBe(2);
+    expect(p.perReplica.memoryMiB).toBeGreaterThanOrEqual(5.334 * 1024);
   });
 
   it('caps derived slices for tiny requests', () => {

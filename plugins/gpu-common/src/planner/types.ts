@@ -98,6 +98,11 @@ export interface PoolPlan {
   capacityTypes: CapacityType[];
   /** True when an existing pool from RepoState is reused (its ledger and limits updated). */
   reused: boolean;
+  /**
+   * A reused pool's device-plugin or MIG config label as its nodes run it
+   * now: when the plan keeps it, live nodes need no relabel or re-partition.
+   */
+  liveConfigName?: string;
   /** The taint the pool's pods tolerate (the cluster's GPU taint, or a reused pool's). */
   taint: Taint;
   /**
@@ -169,8 +174,11 @@ export interface Plan {
     /** Fraction of one physical GPU per replica (e.g. 0.25, 3/7, 2). */
     gpuShare: number;
   };
+  /**
+   * The nodes the pool runs after this change (every request on it, see
+   * capacity/poolCost.ts), on the machine type its cost is priced with.
+   */
   nodes: {
-    /** ceil(replicas / slices per node) on the cheapest instance type. */
     expected: number;
     /** Units of `resourceName` one node of `instanceType` offers. */
     slicesPerNode: number;
@@ -178,8 +186,72 @@ export interface Plan {
   };
   /** Physical-GPU equivalents this request holds (for quotas). */
   physicalGpus: number;
-  cost: { usdPerHour: number; usdPerMonth: number };
+  cost: PlanCost;
+  /** Why this model, this slicing and this pool: for the preview and the PR. */
+  decisions: PlanDecisions;
   warnings: string[];
-  /** Human-readable reasoning, one line per decision. */
+  /** Human-readable reasoning, one line per step. */
   explanation: string[];
+}
+
+/**
+ * What a request costs, in the one cost model (capacity/poolCost.ts). Money
+ * is in USD with two decimals, each figure an exact number of cents.
+ */
+export interface PlanCost {
+  /** Attributed: this request's share of its pool's nodes, by the units it holds. */
+  usdPerMonth: number;
+  /** `usdPerMonth` per hour (÷ 730), for hourly budgets. */
+  usdPerHour: number;
+  /**
+   * Marginal: what this change adds to the bill, the pools' prices after it
+   * minus before (0 when it fits capacity already paid for; below 0 when it
+   * frees nodes).
+   */
+  marginalUsdPerMonth: number;
+  /** False when the pool's machine has no known price (every figure is then 0). */
+  priceKnown: boolean;
+  /** The pool after the change: its nodes' price = attributed shares + idle. */
+  pool: PoolCostView;
+}
+
+/** A pool's nodes and who pays for them (the API, the PR body, the tab). */
+export interface PoolCostView {
+  name: string;
+  nodes: number;
+  /** Nodes before this change (plans only; the tab shows the repository as it is). */
+  nodesBefore?: number;
+  /** The machine the nodes are priced on; absent when the catalog knows none. */
+  instanceType?: string;
+  /** One node for a month. */
+  nodeUsdPerMonth: number;
+  /** The nodes' price: the sum of `shares` and `idleUsdPerMonth`, to the cent. */
+  usdPerMonth: number;
+  /** What the units nobody holds cost. */
+  idleUsdPerMonth: number;
+  /** Units of the pool's resource its nodes offer, hold and leave idle. */
+  capacityUnits: number;
+  allocatedUnits: number;
+  idleUnits: number;
+  /** Each request on the pool (its ledger) and its attributed cost. */
+  shares: { request: string; units: number; usdPerMonth: number }[];
+}
+
+/** One choice the planner made, with what it weighed. */
+export interface PlanDecision {
+  /** What was chosen, e.g. `t4`, `4 slices per GPU`, `reuse gpu-t4-ts4`. */
+  choice: string;
+  /** Why, in one sentence. */
+  reason: string;
+  /** The options weighed, the chosen one included, and why each was or was not taken. */
+  considered: { option: string; chosen: boolean; reason: string }[];
+}
+
+export interface PlanDecisions {
+  /** The GPU model (as requested, or the one "auto" found cheapest). */
+  model: PlanDecision;
+  /** The slicing: slices / MPS clients per GPU, the MIG profile, whole GPUs. */
+  sharing: PlanDecision;
+  /** The pool: reused (which, and why it beat the others) or new (and why no pool was reused). */
+  pool: PlanDecision;
 }

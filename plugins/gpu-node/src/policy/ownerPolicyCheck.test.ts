@@ -142,7 +142,7 @@ describe('ownerPolicyCheck on the fixture repository', () => {
     await expect(
       check(request({ model: 'auto', vramGiB: 30 }, 'group:default/research')),
     ).rejects.toThrow(
-      '30 GiB is more than the largest GPU in the catalog (15 GiB)',
+      '30.0 GiB is more than the largest GPU in the catalog (15.0 GiB)',
     );
   });
 });

@@ -17,7 +17,19 @@ export function rolloutChecklist(
   const pool = plan.pool.name;
   const sharing = plan.sharing;
   const selector = `karpenter.sh/nodepool=${pool}`;
-  if (sharing.mode === 'mig' && sharing.migConfigName) {
+  // A reused pool whose nodes already run the planned config: nothing to redo.
+  const keepsConfig =
+    plan.pool.reused &&
+    plan.pool.liveConfigName !== undefined &&
+    plan.pool.liveConfigName ===
+      (sharing.mode === 'mig'
+        ? sharing.migConfigName
+        : sharing.deviceConfigName);
+  if (sharing.mode === 'mig' && sharing.migConfigName && keepsConfig) {
+    steps.push(
+      `The nodes of \`${pool}\` keep MIG config \`${sharing.migConfigName}\`: nothing to re-partition (new nodes get it from the NodePool template)`,
+    );
+  } else if (sharing.mode === 'mig' && sharing.migConfigName) {
     steps.push(
       `Existing nodes of \`${pool}\` whose layout changes: \`kubectl cordon -l ${selector}\``,
       `Drain them: \`kubectl drain <node> --ignore-daemonsets --delete-emptydir-data\``,
@@ -27,6 +39,14 @@ export function rolloutChecklist(
     );
   }
   if (
+    (sharing.mode === 'time-slicing' || sharing.mode === 'mps') &&
+    sharing.deviceConfigName &&
+    keepsConfig
+  ) {
+    steps.push(
+      `The nodes of \`${pool}\` keep device-plugin config \`${sharing.deviceConfigName}\`: nothing to relabel`,
+    );
+  } else if (
     (sharing.mode === 'time-slicing' || sharing.mode === 'mps') &&
     sharing.deviceConfigName
   ) {

@@ -5,7 +5,7 @@
  * ~38 % throughput to context switching (no further loss at 4 or 8 sharers);
  * MIG's whole-GPU profile (7g.40gb) ran ~9 % slower than the GPU without MIG.
  */
-import type { Plan } from '@gpu-gitops/plugin-gpu-common';
+import { formatGiB, type Plan } from '@gpu-gitops/plugin-gpu-common';
 
 export function isolationTradeOff(plan: Plan): string[] {
   const sharing = plan.sharing;
@@ -20,7 +20,7 @@ export function isolationTradeOff(plan: Plan): string[] {
       return [
         `Memory is limited per process: each client has a pinned device-memory limit${
           sharing.mpsPinnedMemoryMiB
-            ? ` of ${sharing.mpsPinnedMemoryMiB} MiB`
+            ? ` of ${formatGiB(sharing.mpsPinnedMemoryMiB)}`
             : ''
         } and a share of the GPU's compute.`,
         '**No fault isolation**: a fatal GPU error in one client can take down every client of the MPS server on that GPU.',

@@ -29,7 +29,7 @@ describe('renderPullRequest', () => {
     expect(title).toBe('GPU: ml/llm-serve — 3× NVIDIA Tesla T4 (time-slicing)');
     expect(body).toContain('| Owner | `group:default/ml-platform` |');
     expect(body).toContain('| Replicas | 3 |');
-    expect(body).toContain('| VRAM per replica | 4 GiB |');
+    expect(body).toContain('| VRAM per replica | 3.5 GiB |');
     expect(body).toContain(
       '| Workload | new Deployment, image `ghcr.io/acme/llm:1.2.3` |',
     );
@@ -41,8 +41,38 @@ describe('renderPullRequest', () => {
     );
     expect(body).toContain('| NodePool | `gpu-t4-ts4` — **reused** |');
     expect(body).toContain('| NodePool limits | `nvidia.com/gpu.shared: 8` |');
-    expect(body).toContain('**no guarantee**');
-    expect(body).toContain('**$383.98 per month**');
+    expect(body).toContain(
+      'Each replica needs 3.5 GiB; replicas **share** 3.7 GiB per GPU slot with **no guarantee**',
+    );
+    expect(body).toContain(
+      '| Pool nodes | 1 × `g4dn.xlarge` (4 `nvidia.com/gpu.shared` per node), unchanged |',
+    );
+    // Attributed, marginal, and the pool's nodes split into shares + idle.
+    expect(body).toContain(
+      '| This request (attributed) | **$287.98/month: its share of pool gpu-t4-ts4 (3 of 4 nvidia.com/gpu.shared)** |',
+    );
+    expect(body).toContain(
+      '| Added to the bill (marginal) | **$0.00/month: it fits capacity already paid for (1 node)** |',
+    );
+    expect(body).toContain(
+      [
+        '| `ml/chat-assistant` | 1 | $96.00 |',
+        '| `ml/llm-serve` (this request) | 3 | $287.98 |',
+        '| idle | 0 | $0.00 |',
+        "| **the pool's nodes** | 4 | **$383.98** |",
+      ].join('\n'),
+    );
+    // Why this pool, with the options weighed, outside the collapsed section.
+    const why = body.slice(
+      body.indexOf('### Why this plan'),
+      body.indexOf('<details>'),
+    );
+    expect(why).toContain(
+      '- **Pool: reuse pool gpu-t4-ts4** — it fits capacity already paid for: adds $0.00/month (fits its 1 node)',
+    );
+    expect(why).toContain(
+      '  - ✗ new pool gpu-t4-ts4-2: adds $383.98/month (0 → 1 node): a pool that exists is reused first',
+    );
     expect(body).toContain('**No memory isolation**');
     expect(body).toContain(
       '**~38 % throughput loss** measured when two compute-bound jobs share one GPU',
@@ -53,17 +83,39 @@ describe('renderPullRequest', () => {
     expect(body).toContain('- [ ] Merge, then let Argo CD / Flux sync');
     expect(body).not.toContain('MIG layout');
     expect(body).not.toContain('mig.config.state');
+    // The reused pool's nodes move to the planned config: relabel them.
+    expect(timeSlicingPlan().pool.liveConfigName).toBe('ts-4');
     expect(commitMessage).toMatch(
       /^gpu\(ml\/llm-serve\): 3x t4 time-slicing\n\n/,
     );
     expect(commitMessage).toContain('on pool gpu-t4-ts4 (reused)');
   });
 
+  it('a reused pool whose nodes already run the planned config needs no relabel or re-partition', () => {
+    const shared = timeSlicingPlan();
+    shared.pool.liveConfigName = shared.sharing.deviceConfigName;
+    const ts = renderPullRequest({ plan: shared, files, model: t4 }).body;
+    expect(ts).toContain(
+      'The nodes of `gpu-t4-ts4` keep device-plugin config `ts-4-0a1b2c3d`: nothing to relabel',
+    );
+    expect(ts).not.toContain('--overwrite');
+    const mig = migPlan();
+    mig.pool.reused = true;
+    mig.pool.liveConfigName = mig.sharing.migConfigName;
+    const body = renderPullRequest({ plan: mig, files, model: a100 }).body;
+    expect(body).toContain(
+      'keep MIG config `custom-3g.20gb-2x2g.10gb`: nothing to re-partition',
+    );
+    expect(body).not.toContain('kubectl drain');
+  });
+
   it('MPS: pinned memory per process and no fault isolation', () => {
     const { body } = renderPullRequest({ plan: mpsPlan(), files, model: t4 });
-    expect(body).toContain('pinned device-memory limit of 3840 MiB');
+    expect(body).toContain('pinned device-memory limit of 3.7 GiB');
+    expect(body).toContain('3.7 GiB pinned per client');
     expect(body).toContain('**No fault isolation**');
-    expect(body).toContain('**3.8 GiB guaranteed** (25 % of a GPU)');
+    expect(body).toContain('**3.7 GiB guaranteed** (25% of a GPU)');
+    expect(body).not.toMatch(/\d MiB/);
     expect(body).toContain('| NodePool | `gpu-t4-mps4` — **new** |');
     expect(body).not.toContain('38 %');
   });
@@ -91,7 +143,15 @@ describe('renderPullRequest', () => {
     ].map(s => checklist.indexOf(s));
     expect(order.every(i => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(body).toContain('**$16,030.80 per month**');
+    // 3 of the node's 8 instances; the other 5 are the pool's idle cost.
+    expect(body).toContain(
+      '| This request (attributed) | **$6,010.91/month: its share of pool gpu-a100-40gb-mig-3g.20gb (3 of 8 nvidia.com/mig-3g.20gb)** |',
+    );
+    expect(body).toContain(
+      '| Added to the bill (marginal) | **$16,029.08/month: pool gpu-a100-40gb-mig-3g.20gb goes from 0 nodes to 1 node** |',
+    );
+    expect(body).toContain('| idle | 5 | $10,018.17 |');
+    expect(body).toContain("| **the pool's nodes** | 8 | **$16,029.08** |");
   });
 
   it('exclusive: no trade-off and a patched existing workload', () => {
@@ -105,7 +165,7 @@ describe('renderPullRequest', () => {
     expect(body).toContain('exclusive, 2 whole GPU(s) per replica');
     expect(body).toContain('| Resource per replica | 2 × `nvidia.com/gpu` |');
     expect(body).toContain('patch existing StatefulSet `trainer`');
-    expect(body).toContain('| Expected nodes | 2 × `g4dn.12xlarge`');
+    expect(body).toContain('| Pool nodes | 2 × `g4dn.12xlarge`');
     expect(body).not.toContain('device-plugin.config');
     expect(body).not.toContain('### Warnings');
   });
@@ -119,13 +179,15 @@ describe('renderPullRequest', () => {
       files,
       templates: {
         title: '[{{request.namespace}}] {{request.name}} on {{plan.poolName}}',
-        body: 'Cost {{cost.perMonth}}{{#each warnings}} / {{this}}{{/each}}',
+        body: 'Cost {{cost.perMonth}} (+{{cost.marginal}}){{#each warnings}} / {{this}}{{/each}}',
         commitMessage: 'chore: {{request.name}}',
       },
       redactor: new Redactor([secret]),
     });
     expect(rendered.title).toBe('[ml] llm-serve on gpu-t4-ts4');
-    expect(rendered.body).toBe('Cost $383.98 / token *** in a warning');
+    expect(rendered.body).toBe(
+      'Cost $287.98 (+$0.00) / token *** in a warning',
+    );
     expect(rendered.commitMessage).toBe('chore: llm-serve');
   });
 

@@ -5,10 +5,16 @@
  * and HTML characters, so a value cannot break the body's structure.
  */
 import {
+  describeCost,
+  formatGiB,
+  formatGpuShare,
   formatLedger,
+  formatRequestedGiB,
+  formatUsd,
   workloadShape,
   type GpuModel,
   type Plan,
+  type PlanDecision,
   type WorkloadView,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { FileChange } from '../changes/types';
@@ -37,7 +43,10 @@ export interface PullRequestView {
     sharing: string;
     resourceName: string;
     resourcePerReplica: number;
+    /** The pool's nodes after the change, and before it. */
     expectedNodes: number;
+    nodesBefore: number;
+    nodesChange: boolean;
     slicesPerNode: number;
     poolName: string;
     poolReused: boolean;
@@ -47,8 +56,41 @@ export interface PullRequestView {
     capacityTypes: string;
     physicalGpus: number;
   };
-  vram: { guaranteed: boolean; memoryMiB: number; summary: string };
-  cost: { perMonth: string; perHour: string };
+  vram: {
+    /** What a replica asks for, e.g. `3.5 GiB`. */
+    asked: string;
+    guaranteed: boolean;
+    memoryMiB: number;
+    summary: string;
+  };
+  /** The cost model's figures (capacity/poolCost.ts in gpu-common), formatted. */
+  cost: {
+    /** Attributed: this request's share of its pool's nodes, per month. */
+    perMonth: string;
+    perHour: string;
+    /** Marginal: what the change adds to the bill, per month. */
+    marginal: string;
+    attributedText: string;
+    marginalText: string;
+    poolText: string;
+    priceKnown: boolean;
+    pool: {
+      name: string;
+      perMonth: string;
+      idlePerMonth: string;
+      idleUnits: number;
+      capacityUnits: number;
+    };
+    /** Every request on the pool; with the idle row they add up to `pool.perMonth`. */
+    shares: {
+      request: string;
+      units: number;
+      perMonth: string;
+      thisRequest: boolean;
+    }[];
+  };
+  /** Why this model, slicing and pool, with the options weighed. */
+  decisions: (PlanDecision & { title: string })[];
   isolation: string[];
   migLayout?: string;
   warnings: string[];
@@ -84,16 +126,13 @@ export function safeText(value: string): string {
     .replace(/[|<>]/g, c => ({ '|': '\\|', '<': '&lt;', '>': '&gt;' })[c]!);
 }
 
-const usd = (n: number) =>
-  `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-
 function sharingSummary(plan: Plan): string {
   const s = plan.sharing;
   switch (s.mode) {
     case 'time-slicing':
       return `time-slicing, ${s.slicesPerGpu} replicas per GPU (config \`${s.deviceConfigName ?? '-'}\`)`;
     case 'mps':
-      return `MPS, ${s.slicesPerGpu} clients per GPU, ${s.mpsPinnedMemoryMiB ?? '?'} MiB pinned per client (config \`${s.deviceConfigName ?? '-'}\`)`;
+      return `MPS, ${s.slicesPerGpu} clients per GPU, ${s.mpsPinnedMemoryMiB === undefined ? '?' : formatGiB(s.mpsPinnedMemoryMiB)} pinned per client (config \`${s.deviceConfigName ?? '-'}\`)`;
     case 'mig': {
       const layout = Object.entries(s.migLayout ?? {})
         .map(([p, n]) => `${n}× ${p}`)
@@ -111,11 +150,40 @@ function sharingSummary(plan: Plan): string {
 
 function vramSummary(plan: Plan): string {
   const p = plan.perReplica;
-  const gib = (p.memoryMiB / 1024).toFixed(1).replace(/\.0$/, '');
+  const asked = formatRequestedGiB(p.vramGiB);
+  const gets = formatGiB(p.memoryMiB);
   if (p.vramGuaranteed) {
-    return `Each replica needs ${p.vramGiB} GiB and gets **${gib} GiB guaranteed** (${(p.gpuShare * 100).toFixed(0)} % of a GPU) — it fits.`;
+    return `Each replica needs ${asked} and gets **${gets} guaranteed** (${formatGpuShare(p.gpuShare)}) — it fits.`;
   }
-  return `Each replica needs ${p.vramGiB} GiB; replicas **share** ${gib} GiB per GPU slot with **no guarantee** — memory is not isolated, so the fit holds only if every replica stays within its share.`;
+  return `Each replica needs ${asked}; replicas **share** ${gets} per GPU slot with **no guarantee** — memory is not isolated, so the fit holds only if every replica stays within its share.`;
+}
+
+function costView(plan: Plan): PullRequestView['cost'] {
+  const id = `${plan.request.metadata.namespace}/${plan.request.metadata.name}`;
+  const text = describeCost(plan.cost, id, plan.resourceName);
+  const pool = plan.cost.pool;
+  return {
+    perMonth: formatUsd(plan.cost.usdPerMonth),
+    perHour: formatUsd(plan.cost.usdPerHour),
+    marginal: formatUsd(plan.cost.marginalUsdPerMonth),
+    attributedText: text.attributed,
+    marginalText: text.marginal,
+    poolText: text.pool,
+    priceKnown: plan.cost.priceKnown,
+    pool: {
+      name: pool.name,
+      perMonth: formatUsd(pool.usdPerMonth),
+      idlePerMonth: formatUsd(pool.idleUsdPerMonth),
+      idleUnits: pool.idleUnits,
+      capacityUnits: pool.capacityUnits,
+    },
+    shares: pool.shares.map(s => ({
+      request: safeText(s.request),
+      units: s.units,
+      perMonth: formatUsd(s.usdPerMonth),
+      thisRequest: s.request === id,
+    })),
+  };
 }
 
 export function buildPullRequestView(input: {
@@ -152,6 +220,10 @@ export function buildPullRequestView(input: {
       resourceName: plan.resourceName,
       resourcePerReplica: plan.resourcePerReplica,
       expectedNodes: plan.nodes.expected,
+      nodesBefore: plan.cost.pool.nodesBefore ?? plan.nodes.expected,
+      nodesChange:
+        (plan.cost.pool.nodesBefore ?? plan.nodes.expected) !==
+        plan.nodes.expected,
       slicesPerNode: plan.nodes.slicesPerNode,
       poolName: plan.pool.name,
       poolReused: plan.pool.reused,
@@ -163,14 +235,26 @@ export function buildPullRequestView(input: {
       physicalGpus: plan.physicalGpus,
     },
     vram: {
+      asked: formatRequestedGiB(plan.perReplica.vramGiB),
       guaranteed: plan.perReplica.vramGuaranteed,
       memoryMiB: plan.perReplica.memoryMiB,
       summary: vramSummary(plan),
     },
-    cost: {
-      perMonth: usd(plan.cost.usdPerMonth),
-      perHour: usd(plan.cost.usdPerHour),
-    },
+    cost: costView(plan),
+    decisions: [
+      { title: 'Model', ...plan.decisions.model },
+      { title: 'Sharing', ...plan.decisions.sharing },
+      { title: 'Pool', ...plan.decisions.pool },
+    ].map(d => ({
+      ...d,
+      choice: safeText(d.choice),
+      reason: safeText(d.reason),
+      considered: d.considered.map(c => ({
+        option: safeText(c.option),
+        chosen: c.chosen,
+        reason: safeText(c.reason),
+      })),
+    })),
     isolation: isolationTradeOff(plan),
     migLayout:
       plan.sharing.mode === 'mig' && model && plan.sharing.migLayout

@@ -12,7 +12,13 @@ export const chatEntity: Entity = {
   spec: { type: 'service', owner: 'group:default/ml', lifecycle: 'production' },
 };
 
-/** Four replicas time-sliced 4 ways on L4 (22.3 GiB): VRAM is NOT isolated. */
+/**
+ * Hand-written responses, priced as the cost model prices them (gpu-common
+ * capacity/poolCost.ts; on-demand price x 730 h, in cents): a g6.xlarge is
+ * $587.50/month, a g5.xlarge $734.38, a p4d.24xlarge $16,029.08.
+ */
+
+/** Four replicas time-sliced 4 ways on L4 (22.3 GiB): VRAM is NOT isolated; they fill one node. */
 export const timeSliced: GpuAllocation = {
   id: 'ml/chat',
   namespace: 'ml',
@@ -26,14 +32,26 @@ export const timeSliced: GpuAllocation = {
   replicas: 4,
   perReplica: 1,
   gpuSharePerReplica: 0.25,
-  vramMiBPerReplica: 5709,
+  vramMiBPerReplica: 5722,
   vramGuaranteed: false,
   physicalGpus: 1,
-  usdPerMonth: 584.4,
+  usdPerMonth: 587.5,
+  unitsHeld: 4,
+  poolCost: {
+    name: 'gpu-l4-ts4',
+    nodes: 1,
+    instanceType: 'g6.xlarge',
+    nodeUsdPerMonth: 587.5,
+    usdPerMonth: 587.5,
+    idleUsdPerMonth: 0,
+    capacityUnits: 4,
+    allocatedUnits: 4,
+    idleUnits: 0,
+  },
   sources: ['apps/ml/chat/deployment.yaml'],
 };
 
-/** Two MPS clients on an A10G with a pinned 8 GiB each. */
+/** Two MPS clients on an A10G with a pinned 11.1 GiB each: one node. */
 export const mps: GpuAllocation = {
   id: 'ml/embedder',
   namespace: 'ml',
@@ -47,14 +65,29 @@ export const mps: GpuAllocation = {
   replicas: 2,
   perReplica: 1,
   gpuSharePerReplica: 0.5,
-  vramMiBPerReplica: 8192,
+  vramMiBPerReplica: 11444,
   vramGuaranteed: true,
   physicalGpus: 1,
-  usdPerMonth: 737.3,
+  usdPerMonth: 734.38,
+  unitsHeld: 2,
+  poolCost: {
+    name: 'gpu-a10g-mps',
+    nodes: 1,
+    instanceType: 'g5.xlarge',
+    nodeUsdPerMonth: 734.38,
+    usdPerMonth: 734.38,
+    idleUsdPerMonth: 0,
+    capacityUnits: 2,
+    allocatedUnits: 2,
+    idleUnits: 0,
+  },
   sources: ['apps/ml/embedder/deployment.yaml'],
 };
 
-/** Three replicas on A100-40GB MIG 3g.20gb slices. */
+/**
+ * Three replicas on A100-40GB MIG 3g.20gb slices, beside research/bert's two,
+ * on one 8-GPU node of 16 instances: 1602908 cents split 3 : 2 : 11 idle.
+ */
 export const mig: GpuAllocation = {
   id: 'ml/trainer',
   namespace: 'ml',
@@ -68,18 +101,30 @@ export const mig: GpuAllocation = {
   replicas: 3,
   perReplica: 1,
   gpuSharePerReplica: 3 / 7,
-  vramMiBPerReplica: 19968,
+  vramMiBPerReplica: 18432,
   vramGuaranteed: true,
   migProfile: '3g.20gb',
   physicalGpus: 1.5,
-  usdPerMonth: 3000.75,
+  usdPerMonth: 3005.45,
+  unitsHeld: 3,
+  poolCost: {
+    name: 'gpu-a100-mig',
+    nodes: 1,
+    instanceType: 'p4d.24xlarge',
+    nodeUsdPerMonth: 16029.08,
+    usdPerMonth: 16029.08,
+    idleUsdPerMonth: 11019.99,
+    capacityUnits: 16,
+    allocatedUnits: 5,
+    idleUnits: 11,
+  },
   sources: ['apps/ml/trainer/deployment.yaml'],
 };
 
 export const chatAllocation: AllocationResponse = {
   entityRef: 'component:default/chat',
   allocations: [timeSliced, mps, mig],
-  totals: { physicalGpus: 3.5, usdPerMonth: 4322.45 },
+  totals: { physicalGpus: 3.5, usdPerMonth: 4327.33 },
   revision: '0123456789abcdef',
 };
 
@@ -96,8 +141,14 @@ export const pools: PoolsResponse = {
       unitsPerGpu: 4,
       capacity: 16,
       allocated: 4,
+      cost: timeSliced.poolCost!,
       consumers: [
-        { id: 'ml/chat', entityRef: 'component:default/chat', units: 4 },
+        {
+          id: 'ml/chat',
+          entityRef: 'component:default/chat',
+          units: 4,
+          usdPerMonth: 587.5,
+        },
       ],
     },
     {
@@ -117,9 +168,21 @@ export const pools: PoolsResponse = {
           { profile: '3g.20gb', start: 4, memorySlices: 4 },
         ],
       },
+      // A hand-set limit below what the ledger holds: over capacity.
+      cost: mig.poolCost!,
       consumers: [
-        { id: 'ml/trainer', entityRef: 'component:default/chat', units: 3 },
-        { id: 'research/bert', entityRef: 'component:default/bert', units: 2 },
+        {
+          id: 'ml/trainer',
+          entityRef: 'component:default/chat',
+          units: 3,
+          usdPerMonth: 3005.45,
+        },
+        {
+          id: 'research/bert',
+          entityRef: 'component:default/bert',
+          units: 2,
+          usdPerMonth: 2003.64,
+        },
       ],
     },
     {
@@ -131,6 +194,17 @@ export const pools: PoolsResponse = {
       instanceTypes: ['p5.48xlarge'],
       unitsPerGpu: 1,
       allocated: 0,
+      cost: {
+        name: 'gpu-h100',
+        nodes: 0,
+        instanceType: 'p5.48xlarge',
+        nodeUsdPerMonth: 40179.2,
+        usdPerMonth: 0,
+        idleUsdPerMonth: 0,
+        capacityUnits: 0,
+        allocatedUnits: 0,
+        idleUnits: 0,
+      },
       consumers: [],
     },
   ],

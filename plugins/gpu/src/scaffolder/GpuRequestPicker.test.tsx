@@ -112,14 +112,14 @@ describe('GpuRequestPicker', () => {
     await userEvent.type(replicas, '4');
     const vram = screen.getByLabelText('GPU memory per replica (GiB)');
     await userEvent.clear(vram);
-    await userEvent.type(vram, '12');
+    await userEvent.type(vram, '10');
 
     await waitFor(() =>
       expect(requests[requests.length - 1].spec.gpu).toEqual({
         model: 'l4',
         sharing: 'time-slicing',
         replicas: 4,
-        vramGiB: 12,
+        vramGiB: 10,
         gpusPerReplica: 1,
       }),
     );
@@ -129,19 +129,17 @@ describe('GpuRequestPicker', () => {
     const facts = await within(preview).findByLabelText('Plan preview');
     await waitFor(() =>
       expect(within(facts).getByText(/NOT guaranteed/)).toHaveTextContent(
-        '12 GiB NOT guaranteed',
+        '10.0 GiB asked: 11.1 GiB NOT guaranteed',
       ),
     );
     const { plan } = await api.previewPlan(requests[requests.length - 1]);
     expect(within(preview).getByText(/^Fits:/)).toHaveTextContent(
       `Fits: 4 × ${plan.resourcePerReplica} ${plan.resourceName}`,
     );
-    expect(
-      within(facts).getByText(
-        `${plan.nodes.expected} × ${plan.nodes.instanceType}`,
-      ),
-    ).toBeInTheDocument();
-    expect(within(facts).getByText(/per month/).textContent).toContain(
+    expect(within(facts).getByText(/^\d+ × /)).toHaveTextContent(
+      `${plan.nodes.expected} × ${plan.nodes.instanceType} at`,
+    );
+    expect(within(facts).getByText(/its share of pool/).textContent).toContain(
       new Intl.NumberFormat('en-US', {
         style: 'currency',
         currency: 'USD',
@@ -222,7 +220,7 @@ describe('GpuRequestPicker', () => {
     expect(
       within(preview).getByRole('list', { name: 'Plan issues' }),
     ).toHaveTextContent(
-      'GPU memory per replica: 200 GiB is more than the largest GPU',
+      'GPU memory per replica: 200.0 GiB is more than the largest GPU',
     );
     expect(preview).not.toHaveTextContent('spec.gpu');
   });

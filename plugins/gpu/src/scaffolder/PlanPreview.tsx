@@ -1,14 +1,17 @@
 import { ResponseErrorPanel } from '@backstage/core-components';
 import {
+  describeCost,
   describeExistingWorkload,
   describeIssue,
+  formatGiB,
+  formatRequestedGiB,
   type InputIssue,
   type PlanPreviewResponse,
   type QuotaUse,
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, makeStyles, Typography } from '@material-ui/core';
 import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
-import { formatGpuShare, formatUsd } from '../components/format/format';
+import { formatGpuShare } from '../components/format/format';
 import { quotaText } from './quotaText';
 
 const useStyles = makeStyles(theme => ({
@@ -110,6 +113,11 @@ export function PlanPreview(props: {
     ]
       .filter(Boolean)
       .join(', ');
+    const cost = describeCost(
+      plan.cost,
+      `${plan.request.namespace}/${plan.request.name}`,
+      plan.resourceName,
+    );
     content = (
       <>
         <Typography className={classes.fits}>
@@ -139,19 +147,30 @@ export function PlanPreview(props: {
           <dd>{formatGpuShare(plan.perReplica.gpuShare)}</dd>
           <dt>VRAM per replica</dt>
           <dd>
-            {plan.perReplica.vramGiB} GiB{' '}
+            {formatRequestedGiB(plan.perReplica.vramGiB)} asked:{' '}
+            {formatGiB(plan.perReplica.memoryMiB)}{' '}
             {plan.perReplica.vramGuaranteed ? 'guaranteed' : 'NOT guaranteed'}
           </dd>
-          <dt>Nodes</dt>
-          <dd>
-            {plan.nodes.expected} × {plan.nodes.instanceType}
-          </dd>
+          <dt>Why this pool</dt>
+          <dd data-testid="gpu-plan-why-pool">{plan.decisions.pool.reason}</dd>
+          <dt>Why this slicing</dt>
+          <dd>{plan.decisions.sharing.reason}</dd>
           <dt>Cost</dt>
-          <dd>
-            {formatUsd(plan.cost.usdPerMonth)} per month (
-            {formatUsd(plan.cost.usdPerHour)} per hour)
-          </dd>
+          <dd>{cost.attributed}</dd>
+          <dt>Added to the bill</dt>
+          <dd>{cost.marginal}</dd>
+          <dt>Pool nodes</dt>
+          <dd>{cost.pool}</dd>
         </dl>
+        <ul aria-label="Pools considered">
+          {plan.decisions.pool.considered.map(c => (
+            <li key={c.option}>
+              <Typography variant="body2">
+                {c.chosen ? '✓' : '✗'} {c.option}: {c.reason}
+              </Typography>
+            </li>
+          ))}
+        </ul>
         {plan.warnings.map(w => (
           <Typography key={w} variant="body2" className={classes.warning}>
             ⚠ {w}

@@ -51,13 +51,62 @@ export const planOutputProperties = {
     }),
   physicalGpus: (z: Z) =>
     z.number().describe('Physical-GPU equivalents the request holds'),
-  cost: (z: Z) => z.object({ usdPerHour: z.number(), usdPerMonth: z.number() }),
+  cost: (z: Z) =>
+    z
+      .object({
+        usdPerMonth: z
+          .number()
+          .describe(
+            "Attributed: the request's share of its pool's nodes, by the units it holds (USD per month)",
+          ),
+        usdPerHour: z.number().describe('usdPerMonth per hour (÷ 730)'),
+        marginalUsdPerMonth: z
+          .number()
+          .describe(
+            'Marginal: what the change adds to the bill, the pools after minus before (0 when it fits capacity already paid for)',
+          ),
+        priceKnown: z
+          .boolean()
+          .describe("False when the pool's machine has no known price"),
+        pool: z
+          .object({
+            name: z.string(),
+            nodes: z.number(),
+            nodesBefore: z.number().optional(),
+            instanceType: z.string().optional(),
+            nodeUsdPerMonth: z.number(),
+            usdPerMonth: z
+              .number()
+              .describe(
+                "The pool's nodes: every share plus idleUsdPerMonth, to the cent",
+              ),
+            idleUsdPerMonth: z
+              .number()
+              .describe('What the capacity nobody holds costs'),
+            capacityUnits: z.number(),
+            allocatedUnits: z.number(),
+            idleUnits: z.number(),
+            shares: z.array(
+              z.object({
+                request: z.string(),
+                units: z.number(),
+                usdPerMonth: z.number(),
+              }),
+            ),
+          })
+          .describe("The request's pool after the change, and who pays for it"),
+      })
+      .describe(
+        'One cost model (gpu-common capacity/poolCost.ts): the card, the PR body and POST /plan show the same figures',
+      ),
   warnings: (z: Z) => z.array(z.string()),
   explanation: (z: Z) => z.array(z.string()),
   plan: (z: Z) =>
     z
       .record(z.unknown())
-      .describe('The whole plan JSON (gpu-gitops plan --json)'),
+      .describe(
+        'The whole plan JSON (gpu-gitops plan --json), with `decisions`: why this model, slicing and pool, and the options weighed',
+      ),
   summary: (z: Z) =>
     z.string().describe('Markdown summary of the plan for the task page'),
 };

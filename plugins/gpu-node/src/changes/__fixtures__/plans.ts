@@ -236,7 +236,29 @@ function basePlan(
     },
     nodes: { expected: 1, slicesPerNode: 4, instanceType: 'g4dn.xlarge' },
     physicalGpus: 0.5,
-    cost: { usdPerHour: 0.526, usdPerMonth: 384 },
+    // The merge engine never reads costs or decisions.
+    cost: {
+      usdPerHour: 0.526,
+      usdPerMonth: 383.98,
+      marginalUsdPerMonth: 383.98,
+      priceKnown: true,
+      pool: {
+        name: poolName,
+        nodes: 1,
+        nodeUsdPerMonth: 383.98,
+        usdPerMonth: 383.98,
+        idleUsdPerMonth: 0,
+        capacityUnits: 4,
+        allocatedUnits: 4,
+        idleUnits: 0,
+        shares: [],
+      },
+    },
+    decisions: {
+      model: { choice: 'fixture', reason: 'fixture', considered: [] },
+      sharing: { choice: 'fixture', reason: 'fixture', considered: [] },
+      pool: { choice: 'fixture', reason: 'fixture', considered: [] },
+    },
     warnings: [],
     explanation: ['fixture'],
   };

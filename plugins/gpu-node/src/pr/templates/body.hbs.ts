@@ -17,7 +17,7 @@ export const DEFAULT_BODY_TEMPLATE = `{{#if updateNote}}
 | Model | \`{{request.model}}\`{{#if request.modelAuto}} → \`{{plan.model}}\`{{/if}} |
 | Sharing mode | {{request.mode}} |
 | Replicas | {{#if existing}}{{#if existing.changes}}**{{existing.replicasField}} {{existing.current}} → {{existing.requested}}**{{else}}{{existing.requested}} ({{existing.replicasField}} unchanged){{/if}}{{else}}{{request.replicas}}{{/if}} |
-| VRAM per replica | {{request.vramGiB}} GiB |
+| VRAM per replica | {{vram.asked}} |
 | Workload | {{request.workload}} |
 {{#if existing}}
 | GPU container | \`{{existing.container}}\` (containers: {{#each existing.containers}}\`{{this}}\`{{#unless @last}}, {{/unless}}{{/each}}; the others are unchanged) |
@@ -31,11 +31,20 @@ export const DEFAULT_BODY_TEMPLATE = `{{#if updateNote}}
 | Instance types | {{#each plan.instanceTypes}}\`{{this}}\`{{#unless @last}}, {{/unless}}{{/each}} |
 | Sharing | {{plan.sharing}} |
 | Resource per replica | {{plan.resourcePerReplica}} × \`{{plan.resourceName}}\` |
-| Expected nodes | {{plan.expectedNodes}} × \`{{plan.instanceType}}\` ({{plan.slicesPerNode}} \`{{plan.resourceName}}\` per node) |
+| Pool nodes | {{plan.expectedNodes}} × \`{{plan.instanceType}}\` ({{plan.slicesPerNode}} \`{{plan.resourceName}}\` per node){{#if plan.nodesChange}}, {{plan.nodesBefore}} before{{else}}, unchanged{{/if}} |
 | NodePool | \`{{plan.poolName}}\` — {{#if plan.poolReused}}**reused**{{else}}**new**{{/if}} |
 | NodePool limits | {{#each plan.limits}}\`{{name}}: {{value}}\`{{#unless @last}}, {{/unless}}{{/each}}{{#if plan.ledger}} — whole nodes for the pool's requests: {{plan.ledger}}{{/if}} |
 | Capacity | {{plan.capacityTypes}} |
 | Physical GPUs held | {{plan.physicalGpus}} |
+
+### Why this plan
+
+{{#each decisions}}
+- **{{title}}: {{choice}}** — {{reason}}
+{{#each considered}}
+  - {{#if chosen}}✅{{else}}✗{{/if}} {{option}}: {{reason}}
+{{/each}}
+{{/each}}
 
 ### VRAM fit
 
@@ -43,7 +52,21 @@ export const DEFAULT_BODY_TEMPLATE = `{{#if updateNote}}
 
 ### Cost
 
-**{{cost.perMonth}} per month** ({{cost.perHour}} per hour, on-demand list price of the expected nodes).
+| | |
+|---|---|
+| This request (attributed) | **{{cost.attributedText}}** |
+| Added to the bill (marginal) | **{{cost.marginalText}}** |
+| Pool \`{{cost.pool.name}}\` | {{cost.poolText}} |
+
+| Request on \`{{cost.pool.name}}\` | Units | Per month |
+|---|---|---|
+{{#each cost.shares}}
+| \`{{request}}\`{{#if thisRequest}} (this request){{/if}} | {{units}} | {{perMonth}} |
+{{/each}}
+| idle | {{cost.pool.idleUnits}} | {{cost.pool.idlePerMonth}} |
+| **the pool's nodes** | {{cost.pool.capacityUnits}} | **{{cost.pool.perMonth}}** |
+
+On-demand list prices, 730 hours a month{{#unless cost.priceKnown}} (**the machine's price is unknown: every figure shows $0.00**){{/unless}}. Attributed: a request's share of its pool's nodes by the units it holds; idle: the units nobody holds.
 
 ### Isolation trade-off ({{request.mode}})
 

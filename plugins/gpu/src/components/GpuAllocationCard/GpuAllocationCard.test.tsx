@@ -19,7 +19,7 @@ async function renderCard(api: GpuApi) {
 }
 
 describe('GpuAllocationCard', () => {
-  it('shows one row per GPU request with share, VRAM, replicas, pool and cost', async () => {
+  it('shows one row per GPU request with share, VRAM, replicas, pool and its share of the pool cost', async () => {
     const getAllocation = jest.fn(async () => chatAllocation);
     await renderCard(fakeGpuApi({ getAllocation }));
 
@@ -32,29 +32,36 @@ describe('GpuAllocationCard', () => {
     ).toBeVisible();
     expect(ts.getByText('4')).toBeVisible();
     expect(ts.getByText('gpu-l4-ts4')).toBeVisible();
-    expect(ts.getByText('$584.40')).toBeVisible();
+    expect(ts.getByText('$587.50')).toBeVisible();
+    expect(ts.getByText('4/4 of $587.50')).toBeVisible();
 
     const mps = within(screen.getByTestId('gpu-allocation-ml/embedder'));
     expect(mps.getByLabelText('GPU per replica: 50% of a GPU')).toBeVisible();
     expect(
-      mps.getByLabelText('VRAM per replica: 8 GiB guaranteed of 22.3 GiB'),
+      mps.getByLabelText('VRAM per replica: 11.1 GiB guaranteed of 22.3 GiB'),
     ).toBeVisible();
     expect(mps.getByText('gpu-a10g-mps')).toBeVisible();
 
     const mig = within(screen.getByTestId('gpu-allocation-ml/trainer'));
     expect(mig.getByLabelText('GPU per replica: 42.9% of a GPU')).toBeVisible();
     expect(
-      mig.getByLabelText('VRAM per replica: 19.5 GiB guaranteed of 40 GiB'),
+      mig.getByLabelText('VRAM per replica: 18.0 GiB guaranteed of 40.0 GiB'),
     ).toBeVisible();
     expect(mig.getByText(/mig 3g\.20gb/)).toBeVisible();
     expect(mig.getByText('3')).toBeVisible();
-    expect(mig.getByText('$3,000.75')).toBeVisible();
+    // 3 of the 8-GPU node's 16 instances: its share, not the node's price.
+    expect(mig.getByText('$3,005.45')).toBeVisible();
+    expect(mig.getByText('3/16 of $16,029.08')).toBeVisible();
 
     expect(
       screen.getByText(
-        '3.5 GPU equivalents, $4,322.45 per month (GitOps 0123456)',
+        '3.5 GPU equivalents, $4,327.33 per month (GitOps 0123456)',
       ),
     ).toBeVisible();
+    // The idle capacity is named, pool by pool.
+    expect(screen.getByTestId('gpu-allocation-cost-note')).toHaveTextContent(
+      'gpu-a100-mig 1 × p4d.24xlarge = $16,029.08, $11,019.99 idle (11 of 16 free)',
+    );
   });
 
   it('offers the GPU template when the component has no GPU request', async () => {

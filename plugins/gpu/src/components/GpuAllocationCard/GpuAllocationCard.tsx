@@ -13,6 +13,7 @@ import {
   findModel,
   type AllocationResponse,
   type GpuAllocation,
+  type PoolCostSummary,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   Table,
@@ -28,7 +29,7 @@ import { ShareBar } from '../bars/ShareBar';
 import { VramBar } from '../bars/VramBar';
 import { formatUsd } from '../format/format';
 
-/** An amount of money reads badly broken over two lines. */
+/** An amount of money, or a header, reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
 /** Where a developer asks for GPUs: the scaffolder template of this project. */
@@ -84,8 +85,18 @@ export function GpuAllocationCard() {
   return <AllocationTable response={value} />;
 }
 
+/** The pools of these allocations, once each, in the order they appear. */
+function poolsOf(allocations: GpuAllocation[]): PoolCostSummary[] {
+  const seen = new Map<string, PoolCostSummary>();
+  for (const a of allocations) {
+    if (a.poolCost) seen.set(`${a.cluster}/${a.pool}`, a.poolCost);
+  }
+  return [...seen.values()];
+}
+
 function AllocationTable(props: { response: AllocationResponse }) {
   const { allocations, totals, revision } = props.response;
+  const pools = poolsOf(allocations);
   return (
     <InfoCard
       title="GPU allocation"
@@ -96,12 +107,17 @@ function AllocationTable(props: { response: AllocationResponse }) {
       <Table size="small" aria-label="GPU requests">
         <TableHead>
           <TableRow>
-            <TableCell>Request</TableCell>
-            <TableCell>GPU per replica</TableCell>
-            <TableCell>VRAM per replica</TableCell>
-            <TableCell align="right">Replicas</TableCell>
-            <TableCell>Pool</TableCell>
-            <TableCell align="right">Cost / month</TableCell>
+            {/* A header never breaks inside a word. */}
+            <TableCell style={NO_WRAP}>Request</TableCell>
+            <TableCell style={NO_WRAP}>GPU per replica</TableCell>
+            <TableCell style={NO_WRAP}>VRAM per replica</TableCell>
+            <TableCell align="right" style={NO_WRAP}>
+              Replicas
+            </TableCell>
+            <TableCell style={NO_WRAP}>Pool</TableCell>
+            <TableCell align="right" style={NO_WRAP}>
+              Cost / month
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -110,6 +126,27 @@ function AllocationTable(props: { response: AllocationResponse }) {
           ))}
         </TableBody>
       </Table>
+      <Typography
+        variant="caption"
+        color="textSecondary"
+        component="p"
+        data-testid="gpu-allocation-cost-note"
+      >
+        Cost per month: each request's share of its pool's nodes, by the part of
+        their capacity it holds (on-demand list price, 730 h a month); the
+        capacity nobody holds is the pool's idle cost:{' '}
+        {pools
+          .map(
+            p =>
+              `${p.name} ${p.nodes} × ${p.instanceType ?? 'node'} = ${formatUsd(
+                p.usdPerMonth,
+              )}, ${formatUsd(p.idleUsdPerMonth)} idle (${p.idleUnits} of ${
+                p.capacityUnits
+              } free)`,
+          )
+          .join('; ')}
+        .
+      </Typography>
     </InfoCard>
   );
 }
@@ -144,8 +181,21 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           {a.cluster}
         </Typography>
       </TableCell>
-      <TableCell align="right" style={NO_WRAP}>
-        {formatUsd(a.usdPerMonth)}
+      <TableCell align="right">
+        <Typography variant="body2" style={NO_WRAP}>
+          {formatUsd(a.usdPerMonth)}
+        </Typography>
+        {a.poolCost && (
+          <Typography
+            variant="caption"
+            color="textSecondary"
+            display="block"
+            style={NO_WRAP}
+          >
+            {a.unitsHeld}/{a.poolCost.capacityUnits} of{' '}
+            {formatUsd(a.poolCost.usdPerMonth)}
+          </Typography>
+        )}
       </TableCell>
     </TableRow>
   );

@@ -46,8 +46,13 @@ describe('GpuPoolsContent', () => {
       l4.getByLabelText('Pool usage: 4 of 16 nvidia.com/gpu.shared allocated'),
     ).toBeVisible();
     expect(
-      l4.getByText('This component: 4 nvidia.com/gpu.shared'),
+      l4.getByText(
+        'This component: 4 nvidia.com/gpu.shared, $587.50 per month',
+      ),
     ).toBeVisible();
+    expect(l4.getByTestId('pool-nodes-cost')).toHaveTextContent(
+      '1 × g6.xlarge = $587.50 per month, of which $0.00 idle (0 of 4 nvidia.com/gpu.shared free)',
+    );
 
     const a100 = within(cards[1]);
     expect(
@@ -55,18 +60,46 @@ describe('GpuPoolsContent', () => {
         '5 of 4 nvidia.com/mig-3g.20gb allocated — over capacity: new pods stay pending',
       ),
     ).toBeVisible();
-    expect(a100.getByText('research/bert: 2')).toBeVisible();
+    // Who pays for the node: the requests' shares and the idle rest add up.
+    expect(a100.getByText('research/bert: 2 · $2,003.64')).toBeVisible();
+    expect(a100.getByText('ml/trainer: 3 · $3,005.45')).toBeVisible();
+    expect(a100.getByText('idle: 11 · $11,019.99')).toBeVisible();
+    expect(a100.getByTestId('pool-nodes-cost')).toHaveTextContent(
+      '1 × p4d.24xlarge = $16,029.08 per month, of which $11,019.99 idle',
+    );
 
     const h100 = within(cards[2]);
     expect(
       h100.getByText('0 nvidia.com/gpu allocated, no capacity limit'),
     ).toBeVisible();
+    expect(h100.getByText('No nodes needed: $0.00 per month')).toBeVisible();
     expect(h100.queryByRole('list', { name: 'MIG layout' })).toBeNull();
 
     // The allocation card sits above the pools on the tab.
     expect(
       await screen.findByTestId('gpu-allocation-ml/trainer'),
     ).toBeVisible();
+  });
+
+  it('counts the consumers the viewer may not see, so the pool still adds up', async () => {
+    const [, a100] = pools.pools;
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => chatAllocation,
+        getPools: async () => ({
+          pools: [
+            {
+              ...a100,
+              consumers: a100.consumers.slice(0, 1),
+              otherConsumers: { count: 1, units: 2, usdPerMonth: 2003.64 },
+            },
+          ],
+        }),
+      }),
+    );
+    const card = within(await screen.findByTestId('gpu-pool-gpu-a100-mig'));
+    expect(card.getByText('1 other request(s): 2 · $2,003.64')).toBeVisible();
+    expect(card.queryByText(/research\/bert/)).toBeNull();
   });
 
   it('draws which MIG profile sits on which memory slices', async () => {

@@ -6,9 +6,10 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, Chip, Typography, useTheme } from '@material-ui/core';
 import { Bar } from '../bars/Bar';
+import { formatUsd } from '../format/format';
 import { MigLayoutPicture } from './MigLayoutPicture';
 
-/** Capacity vs allocated of one pool, its consumers and its MIG layout. */
+/** Capacity vs allocated of one pool, its nodes' cost, its consumers and its MIG layout. */
 export function PoolCard(props: { pool: PoolSummary; entityRef: string }) {
   const { pool, entityRef } = props;
   const theme = useTheme();
@@ -20,9 +21,13 @@ export function PoolCard(props: { pool: PoolSummary; entityRef: string }) {
     pool.capacity === undefined
       ? `${pool.allocated} ${pool.resourceName} allocated, no capacity limit`
       : `${pool.allocated} of ${pool.capacity} ${pool.resourceName} allocated`;
-  const mine = pool.consumers
-    .filter(c => c.entityRef === entityRef)
-    .reduce((sum, c) => sum + c.units, 0);
+  const mine = pool.consumers.filter(c => c.entityRef === entityRef);
+  const mineUnits = mine.reduce((sum, c) => sum + c.units, 0);
+  const mineCents = mine.reduce(
+    (sum, c) => sum + Math.round(c.usdPerMonth * 100),
+    0,
+  );
+  const { cost } = pool;
   return (
     <InfoCard
       title={pool.name}
@@ -42,21 +47,51 @@ export function PoolCard(props: { pool: PoolSummary; entityRef: string }) {
           {usage}
           {over ? ' — over capacity: new pods stay pending' : ''}
         </Typography>
-        {mine > 0 && (
+        <Typography variant="body2" data-testid="pool-nodes-cost">
+          {cost.nodes === 0
+            ? 'No nodes needed: $0.00 per month'
+            : `${cost.nodes} × ${cost.instanceType ?? 'node'} = ${formatUsd(
+                cost.usdPerMonth,
+              )} per month, of which ${formatUsd(cost.idleUsdPerMonth)} idle (${
+                cost.idleUnits
+              } of ${cost.capacityUnits} ${pool.resourceName} free)`}
+        </Typography>
+        {mineUnits > 0 && (
           <Typography variant="body2" color="textSecondary">
-            This component: {mine} {pool.resourceName}
+            This component: {mineUnits} {pool.resourceName},{' '}
+            {formatUsd(mineCents / 100)} per month
           </Typography>
         )}
-        <Box mt={1} mb={1}>
+        <Box mt={1} mb={1} aria-label="Who pays for the pool's nodes">
           {pool.consumers.map(c => (
             <Chip
               key={c.id}
               size="small"
-              label={`${c.id}: ${c.units}`}
+              label={`${c.id}: ${c.units} · ${formatUsd(c.usdPerMonth)}`}
               color={c.entityRef === entityRef ? 'primary' : 'default'}
               style={{ marginRight: 4, marginBottom: 4 }}
             />
           ))}
+          {pool.otherConsumers && (
+            <Chip
+              size="small"
+              variant="outlined"
+              label={`${pool.otherConsumers.count} other request(s): ${
+                pool.otherConsumers.units
+              } · ${formatUsd(pool.otherConsumers.usdPerMonth)}`}
+              style={{ marginRight: 4, marginBottom: 4 }}
+            />
+          )}
+          {cost.idleUnits > 0 && (
+            <Chip
+              size="small"
+              variant="outlined"
+              label={`idle: ${cost.idleUnits} · ${formatUsd(
+                cost.idleUsdPerMonth,
+              )}`}
+              style={{ marginRight: 4, marginBottom: 4 }}
+            />
+          )}
         </Box>
         {pool.migLayout && <MigLayoutPicture layout={pool.migLayout} />}
       </Box>

@@ -1,6 +1,6 @@
 import { Box, Typography, useTheme } from '@material-ui/core';
-import { Bar } from './Bar';
 import { formatGiB } from '../format/format';
+import { Bar } from './Bar';
 
 /**
  * VRAM a replica may use, against the memory of the whole GPU. Solid green

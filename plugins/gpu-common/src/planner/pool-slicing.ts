@@ -1,0 +1,62 @@
+import type { PoolState, RepoState } from './types';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The MIG layout (profile -> instances per GPU) a pool's nodes run: the
+ * mig-parted entry its `nvidia.com/mig.config` label names, the first
+ * enabled one that holds the pool's profile (else the first enabled one).
+ * Undefined when the repository does not hold that config.
+ */
+export function liveMigLayout(
+  pool: PoolState,
+  repoState: RepoState | undefined,
+): Record<string, number> | undefined {
+  if (!pool.migConfigName) return undefined;
+  const entries = repoState?.migConfigs[pool.migConfigName];
+  if (!Array.isArray(entries)) return undefined;
+  const layouts = entries.flatMap(entry => {
+    if (!isRecord(entry) || entry['mig-enabled'] !== true) return [];
+    const devices = entry['mig-devices'];
+    if (!isRecord(devices)) return [];
+    const layout = Object.fromEntries(
+      Object.entries(devices)
+        .map(([profile, count]) => [profile, Number(count)] as const)
+        .filter(([, count]) => Number.isInteger(count) && count > 0),
+    );
+    return Object.keys(layout).length > 0 ? [layout] : [];
+  });
+  return (
+    layouts.find(l => pool.migProfile !== undefined && l[pool.migProfile]) ??
+    layouts[0]
+  );
+}
+
+/**
+ * Units of a pool's resource one physical GPU offers, as its nodes run:
+ * time-slicing slices and MPS clients from the pool, MIG instances of its
+ * profile from its live layout (every instance when the profile is unknown:
+ * the `single` strategy advertises them all as `nvidia.com/gpu`), else 1.
+ */
+export function unitsPerGpuOf(
+  pool: PoolState,
+  repoState: RepoState | undefined,
+): number {
+  switch (pool.sharingMode) {
+    case 'time-slicing':
+    case 'mps':
+      return pool.slicesPerGpu ?? 1;
+    case 'mig': {
+      const layout = liveMigLayout(pool, repoState);
+      if (!layout) return 1;
+      if (pool.migProfile && layout[pool.migProfile]) {
+        return layout[pool.migProfile];
+      }
+      return Object.values(layout).reduce((a, b) => a + b, 0) || 1;
+    }
+    default:
+      return 1;
+  }
+}

@@ -1,0 +1,86 @@
+import type { GpuModel } from '../catalog/types';
+import { liveMigLayout, unitsPerGpuOf } from './pool-slicing';
+import { mpsPinnedMiB } from './sharing-mps';
+import { timeSliceMiB } from './sharing-time-slicing';
+import type { PoolState, RepoState } from './types';
+
+/** What one replica gets on a pool, read from the pool as the repository holds it. */
+export interface ReplicaOnPool {
+  /** Memory a replica can count on (or shares, when not guaranteed), in MiB. */
+  memoryMiB: number;
+  vramGuaranteed: boolean;
+  /** Fraction of one physical GPU's compute. */
+  gpuShare: number;
+  /** Physical GPUs one replica holds (quota unit). */
+  physicalGpus: number;
+  migProfile?: string;
+}
+
+/**
+ * A replica of `unitsPerReplica` units on `pool`: the same figures the
+ * planner gives a request on that pool (time slices and MPS clients split
+ * the GPU's memory, a MIG instance has its profile's, whole GPUs their own),
+ * for workloads the catalog card shows without re-planning them.
+ */
+export function replicaOnPool(
+  pool: PoolState,
+  model: GpuModel | undefined,
+  repoState: RepoState | undefined,
+  unitsPerReplica: number,
+): ReplicaOnPool {
+  const unitsPerGpu = unitsPerGpuOf(pool, repoState);
+  const physicalGpus = unitsPerReplica / unitsPerGpu;
+  switch (pool.sharingMode) {
+    case 'time-slicing':
+      return {
+        memoryMiB: model
+          ? timeSliceMiB(model, unitsPerGpu) * unitsPerReplica
+          : 0,
+        vramGuaranteed: false,
+        gpuShare: physicalGpus,
+        physicalGpus,
+      };
+    case 'mps':
+      return {
+        memoryMiB: model
+          ? mpsPinnedMiB(model, unitsPerGpu) * unitsPerReplica
+          : 0,
+        vramGuaranteed: model !== undefined,
+        gpuShare: physicalGpus,
+        physicalGpus,
+      };
+    case 'mig': {
+      const layout = liveMigLayout(pool, repoState);
+      const name =
+        pool.migProfile ??
+        (layout && Object.keys(layout).length === 1
+          ? Object.keys(layout)[0]
+          : undefined);
+      const profile = model?.mig?.profiles.find(p => p.name === name);
+      if (!profile || !model?.mig) {
+        return {
+          memoryMiB: 0,
+          vramGuaranteed: false,
+          gpuShare: physicalGpus,
+          physicalGpus,
+          ...(name ? { migProfile: name } : {}),
+        };
+      }
+      return {
+        memoryMiB: profile.memoryMiB * unitsPerReplica,
+        vramGuaranteed: true,
+        gpuShare:
+          (profile.computeSlices / model.mig.computeSlices) * unitsPerReplica,
+        physicalGpus,
+        migProfile: profile.name,
+      };
+    }
+    default:
+      return {
+        memoryMiB: (model?.memoryMiB ?? 0) * unitsPerReplica,
+        vramGuaranteed: model !== undefined,
+        gpuShare: unitsPerReplica,
+        physicalGpus: unitsPerReplica,
+      };
+  }
+}
