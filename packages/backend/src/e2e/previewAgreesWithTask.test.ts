@@ -154,6 +154,11 @@ describe('the plan preview and the task agree (demo config)', () => {
       { cluster: 'dev', model: 't4', sharing: 'mps', replicas: 2, vramGiB: 4 },
       'mps-mig-strategy',
     ],
+    [
+      'a cluster the repository has no GPU setup for',
+      { cluster: 'prod', model: 't4', replicas: 1, vramGiB: 8 },
+      'cluster-not-bootstrapped',
+    ],
   ])('refused alike: %s', async (_case, gpu, rule) => {
     const name = `refused-${rule}`;
     const before = await remote.refs();

@@ -512,6 +512,54 @@ describe('gpu router: the owner policy and quota the actions apply', () => {
   });
 });
 
+describe('gpu router: a cluster without GPU setup', () => {
+  it('refuses a request for it as the actions do, until its GPU kustomization is merged', async () => {
+    const profiles = [
+      resolveClusterProfile({ name: 'dev' }),
+      resolveClusterProfile({ name: 'prod' }),
+    ];
+    const built = await appFor({}, { clusters: profiles });
+    dirs.push(built.dir);
+    const gpuRequest = await fixtureRequest();
+    const body = {
+      ...gpuRequest,
+      metadata: { name: 'svc', namespace: 'ml' },
+    };
+
+    const prod = await request(built.app)
+      .post('/plan')
+      .query({ cluster: 'prod' })
+      .send(body);
+    expect(prod.status).toBe(400);
+    expect(prod.body.issues).toEqual([
+      expect.objectContaining({
+        path: 'spec.cluster',
+        rule: 'cluster-not-bootstrapped',
+      }),
+    ]);
+    expect(prod.body.issues[0].message).toContain(
+      'clusters/prod/gpu/kustomization.yaml is missing',
+    );
+    const dev = await request(built.app).post('/plan').send(body);
+    expect(dev.status).toBe(200);
+
+    // The bootstrap is merged: the next refresh of the index knows it.
+    await fs.mkdir(path.join(built.dir, 'clusters/prod/gpu'), {
+      recursive: true,
+    });
+    await fs.writeFile(
+      path.join(built.dir, 'clusters/prod/gpu/kustomization.yaml'),
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
+    );
+    await built.index.refresh();
+    const bootstrapped = await request(built.app)
+      .post('/plan')
+      .query({ cluster: 'prod' })
+      .send(body);
+    expect(bootstrapped.status).toBe(200);
+  });
+});
+
 describe('gpu router without a stored request', () => {
   it('derives the numbers from the workload and its pool', async () => {
     const { app, dir } = await appFor({

@@ -57,6 +57,7 @@ import {
   capabilitiesForOwner,
   EMPTY_POLICY,
   normalizeOwnerRef,
+  clusterNotBootstrapped,
   ownerPolicyCheck,
   quotaUseOf,
   type GpuPolicy,
@@ -371,9 +372,14 @@ export async function createRouter(
     await credentialsOf(req);
     const cluster = clusterOf(req.query.cluster);
     const snapshot = options.snapshot();
-    const state = snapshot.clusters.get(cluster.name)?.repoState;
+    const indexed = snapshot.clusters.get(cluster.name);
+    const state = indexed?.repoState;
     try {
       const request = parseGpuRequest(req.body);
+      // Refused as the actions refuse it: no GPU setup for the cluster yet.
+      if (indexed && !indexed.bootstrapped) {
+        throw clusterNotBootstrapped(cluster.name, indexed.kustomizationPath);
+      }
       // The owner's policy and quota, through the check the actions run.
       const check = ownerPolicyCheck(policy, options.gpuCatalog, request);
       if (check.choiceIssues.length > 0) {

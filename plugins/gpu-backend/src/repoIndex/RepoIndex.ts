@@ -60,6 +60,14 @@ export interface ClusterIndex {
   profile: ClusterProfile;
   /** The cluster's pools and configs plus the workloads on its pools, as the planner reads them. */
   repoState: RepoState;
+  /**
+   * The cluster's GPU kustomization exists: requests for it can be written.
+   * The actions refuse a cluster without it (gpu-node clusterNotBootstrapped),
+   * and so does the preview.
+   */
+  bootstrapped: boolean;
+  /** Where that kustomization is (the repository layout's `clusterKustomization`). */
+  kustomizationPath: string;
 }
 
 /** One consistent, immutable view of the repository at `revision`. */
@@ -93,7 +101,7 @@ export interface RefreshResult {
 }
 
 /** Bump when the saved state's shape or the parse rules change. */
-const STATE_VERSION = 3;
+const STATE_VERSION = 4;
 
 /** Why a symbolic link at a path the index reads is skipped. */
 export const SYMLINK_SKIP_REASON =
@@ -370,6 +378,7 @@ export class RepoIndex {
     const dirtyPools = new Set<string>();
     const dirtyFolders = new Set<string>();
     const dirtyRequests: string[] = [];
+    let setupChanged = false;
     for (const [path, sha] of changes) {
       if (sha === undefined) this.blobs.delete(path);
       else this.blobs.set(path, sha);
@@ -394,6 +403,9 @@ export class RepoIndex {
         }
         case 'request':
           dirtyRequests.push(path);
+          break;
+        case 'clusterSetup':
+          setupChanged = true;
           break;
         default:
       }
@@ -523,6 +535,7 @@ export class RepoIndex {
       !full &&
       dirtyConfigs.length === 0 &&
       dirtyPools.size === 0 &&
+      !setupChanged &&
       this.current.revision !== undefined;
     this.current =
       (onlyWorkloads &&
@@ -740,6 +753,8 @@ export class RepoIndex {
       clusters.set(name, {
         profile: cluster.profile,
         repoState: { ...cluster.repoState, workloads: [] },
+        bootstrapped: cluster.bootstrapped,
+        kustomizationPath: cluster.kustomizationPath,
       });
     }
     for (const workload of workloads) {
@@ -830,8 +845,13 @@ export class RepoIndex {
         }
       }
       pools.sort(byKey(p => p.name));
+      const kustomizationPath = this.folders.clusterKustomizationPath(
+        profile.name,
+      );
       clusters.set(profile.name, {
         profile,
+        bootstrapped: this.blobs.has(kustomizationPath),
+        kustomizationPath,
         repoState: {
           pools,
           devicePluginConfigs,

@@ -7,6 +7,7 @@
  */
 import { posix } from 'node:path';
 import {
+  clusterKustomizationPath,
   layoutPrefix,
   migConfigPath,
   resolveLayout,
@@ -19,6 +20,8 @@ export type RepoFileKind =
   | { kind: 'pool'; cluster: string }
   | { kind: 'devicePluginConfig'; cluster: string; name: string }
   | { kind: 'migConfig'; cluster: string }
+  /** The cluster's GPU kustomization: present once the cluster is bootstrapped. */
+  | { kind: 'clusterSetup'; cluster: string }
   | { kind: 'workload'; folder: string }
   | { kind: 'request' };
 
@@ -70,6 +73,7 @@ export class RepoFolders {
     name: string;
     poolPrefix: string;
     migPath: string;
+    kustomizationPath: string;
     devicePluginConfig: RegExp;
   }[];
   private readonly appsPrefix: string;
@@ -89,6 +93,7 @@ export class RepoFolders {
         'pool',
       ),
       migPath: migConfigPath(this.layout, name),
+      kustomizationPath: clusterKustomizationPath(this.layout, name),
       devicePluginConfig: new RegExp(
         `^${layoutPattern(
           this.layout,
@@ -128,12 +133,19 @@ export class RepoFolders {
         ),
       );
       folders.add(posix.dirname(c.migPath));
+      // A file, not a folder: only whether it exists matters.
+      folders.add(c.kustomizationPath);
     }
     this.folders = folders.has('') ? [''] : [...folders].sort();
   }
 
   devicePluginConfigPath(cluster: string, name: string): string {
     return this.layout.render('devicePluginConfig', { cluster, config: name });
+  }
+
+  /** The GPU kustomization of `cluster`, which exists once the cluster is bootstrapped. */
+  clusterKustomizationPath(cluster: string): string {
+    return this.clusters.find(c => c.name === cluster)!.kustomizationPath;
   }
 
   migConfigPath(cluster: string): string {
@@ -149,6 +161,9 @@ export class RepoFolders {
   classify(path: string): RepoFileKind | undefined {
     for (const c of this.clusters) {
       if (path === c.migPath) return { kind: 'migConfig', cluster: c.name };
+      if (path === c.kustomizationPath) {
+        return { kind: 'clusterSetup', cluster: c.name };
+      }
       const config = c.devicePluginConfig.exec(path)?.groups?.config;
       if (config !== undefined) {
         return { kind: 'devicePluginConfig', cluster: c.name, name: config };

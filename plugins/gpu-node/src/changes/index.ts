@@ -5,3 +5,4 @@ export { StagedTree, writeChangeSet } from './stagedTree';
 export type * from './types';
 export * from './buildRequestChange';
 export type { ExistingWorkloadChange } from './applyExistingWorkload';
+export * from './clusterSetup';
