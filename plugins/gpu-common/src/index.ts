@@ -72,3 +72,6 @@ export { sizingOfPool } from './planner/pool-sizing';
 export type { PoolCapacity, PoolSizing } from './planner/pool-limits';
 export { systemNamespacesOf } from './planner/system-namespaces';
 export * from './gitops/timeout';
+export * from './permissions';
+export type * from './pullRequests/types';
+export * from './pullRequests/reviewPage';
