@@ -83,7 +83,8 @@ export interface LocalPullRequestsOptions {
   baseBranch?: string;
   /** Parent folder of the bare cache. */
   cacheDir: string;
-  auth?: GitAuth;
+  /** The remote's credentials; a function is asked before every use (app tokens expire). */
+  auth?: GitAuth | (() => Promise<GitAuth>);
   /** Limit of each git command (default 60 s). */
   timeoutMs?: number;
   redactor?: Redactor;
@@ -102,8 +103,10 @@ export interface DecisionOptions {
 export class LocalPullRequests {
   readonly baseBranch: string;
   private readonly gitDir: string;
-  private readonly env: Record<string, string>;
   private readonly redactor: Redactor;
+  private readonly committer: GitAuthor;
+  /** Set for each locked run, with that run's credentials. */
+  private env: Record<string, string> = {};
 
   constructor(private readonly options: LocalPullRequestsOptions) {
     this.baseBranch = options.baseBranch ?? 'main';
@@ -113,14 +116,7 @@ export class LocalPullRequests {
       .slice(0, 16);
     this.gitDir = path.join(options.cacheDir, `gitops-review-${key}.git`);
     this.redactor = options.redactor ?? new Redactor();
-    this.redactor.add(options.auth?.token);
-    const committer = options.committer ?? DEFAULT_GIT_AUTHOR;
-    this.env = gitEnvironment(options.repoUrl, options.auth ?? {}, {
-      GIT_AUTHOR_NAME: committer.name,
-      GIT_AUTHOR_EMAIL: committer.email,
-      GIT_COMMITTER_NAME: committer.name,
-      GIT_COMMITTER_EMAIL: committer.email,
-    });
+    this.committer = options.committer ?? DEFAULT_GIT_AUTHOR;
   }
 
   /** The open pull requests (request branches not merged into the base), by branch name. */
@@ -449,7 +445,18 @@ export class LocalPullRequests {
   }
 
   private locked<T>(work: () => Promise<T>): Promise<T> {
-    return withCloneLock(this.gitDir, work);
+    return withCloneLock(this.gitDir, async () => {
+      const { auth } = this.options;
+      const current = (typeof auth === 'function' ? await auth() : auth) ?? {};
+      this.redactor.add(current.token);
+      this.env = gitEnvironment(this.options.repoUrl, current, {
+        GIT_AUTHOR_NAME: this.committer.name,
+        GIT_AUTHOR_EMAIL: this.committer.email,
+        GIT_COMMITTER_NAME: this.committer.name,
+        GIT_COMMITTER_EMAIL: this.committer.email,
+      });
+      return work();
+    });
   }
 
   private async git(args: string[], stdin?: string): Promise<string> {
