@@ -21,6 +21,7 @@ import {
   withGitOpsBase,
   tokenUsername,
 } from './gitopsTarget';
+import { pullRequestLink } from './pullRequestLink';
 import { runStage } from './stages';
 
 function bootstrapBody(cluster: string, changeSet: ChangeSet): string {
@@ -184,7 +185,12 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
                   body,
                 }),
             );
-            url = pr.url;
+            url = pullRequestLink({
+              forge: target.forge,
+              branch,
+              forgeUrl: pr.url,
+              appBaseUrl: services.appBaseUrl,
+            });
           }
           return {
             changed: published.changed,
