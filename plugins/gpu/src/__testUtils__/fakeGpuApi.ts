@@ -9,6 +9,10 @@ export function fakeGpuApi(overrides: Partial<GpuApi>): GpuApi {
     getPool: unexpected,
     getWorkloads: unexpected,
     previewPlan: unexpected,
+    listPullRequests: unexpected,
+    getPullRequest: unexpected,
+    mergePullRequest: unexpected,
+    closePullRequest: unexpected,
     ...overrides,
   };
 }

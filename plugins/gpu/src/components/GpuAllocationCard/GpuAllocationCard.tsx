@@ -1,7 +1,6 @@
 import {
   EmptyState,
   InfoCard,
-  LinkButton,
   Progress,
   ResponseErrorPanel,
 } from '@backstage/core-components';
@@ -26,6 +25,8 @@ import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef } from '../../api/GpuApi';
 import { ShareBar } from '../bars/ShareBar';
 import { VramBar } from '../bars/VramBar';
+import { GpuOpenPullRequests } from '../GpuOpenPullRequests';
+import { RequestGpusButton } from '../RequestGpus';
 import { formatUsd } from '../format/format';
 
 /** An amount of money reads badly broken over two lines. */
@@ -69,15 +70,13 @@ export function GpuAllocationCard() {
           title="No GPUs requested"
           description="This component has no GPU request in the GitOps repository yet."
           action={
-            <LinkButton
-              variant="contained"
-              color="primary"
-              to={GPU_TEMPLATE_PATH}
-            >
-              Request GPUs
-            </LinkButton>
+            <RequestGpusButton
+              entity={entity}
+              templatePath={GPU_TEMPLATE_PATH}
+            />
           }
         />
+        <GpuOpenPullRequests entityRef={entityRef} />
       </InfoCard>
     );
   }
@@ -110,6 +109,7 @@ function AllocationTable(props: { response: AllocationResponse }) {
           ))}
         </TableBody>
       </Table>
+      <GpuOpenPullRequests entityRef={props.response.entityRef} />
     </InfoCard>
   );
 }
