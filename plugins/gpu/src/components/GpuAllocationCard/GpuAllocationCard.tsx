@@ -20,6 +20,7 @@ import {
   TableHead,
   TableRow,
   Typography,
+  makeStyles,
 } from '@material-ui/core';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef } from '../../api/GpuApi';
@@ -31,6 +32,15 @@ import { formatUsd } from '../format/format';
 
 /** An amount of money reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+/**
+ * Lines break between words only: Backstage's theme gives table cells
+ * `word-break: break-word`, which split "Replicas" into "Rep lica s" in a
+ * half-width overview card. A table wider than its card scrolls.
+ */
+const useStyles = makeStyles({
+  scroll: { overflowX: 'auto' },
+  table: { '& th, & td': { wordBreak: 'normal' } },
+});
 
 /** Where a developer asks for GPUs: the scaffolder template of this project. */
 export const GPU_TEMPLATE_PATH = '/create/templates/default/gpu-workload';
@@ -85,6 +95,7 @@ export function GpuAllocationCard() {
 
 function AllocationTable(props: { response: AllocationResponse }) {
   const { allocations, totals, revision } = props.response;
+  const classes = useStyles();
   return (
     <InfoCard
       title="GPU allocation"
@@ -92,23 +103,25 @@ function AllocationTable(props: { response: AllocationResponse }) {
         totals.usdPerMonth,
       )} per month${revision ? ` (GitOps ${revision.slice(0, 7)})` : ''}`}
     >
-      <Table size="small" aria-label="GPU requests">
-        <TableHead>
-          <TableRow>
-            <TableCell>Request</TableCell>
-            <TableCell>GPU per replica</TableCell>
-            <TableCell>VRAM per replica</TableCell>
-            <TableCell align="right">Replicas</TableCell>
-            <TableCell>Pool</TableCell>
-            <TableCell align="right">Cost / month</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {allocations.map(allocation => (
-            <AllocationRow key={allocation.id} allocation={allocation} />
-          ))}
-        </TableBody>
-      </Table>
+      <div className={classes.scroll}>
+        <Table size="small" aria-label="GPU requests" className={classes.table}>
+          <TableHead>
+            <TableRow>
+              <TableCell>Request</TableCell>
+              <TableCell>GPU per replica</TableCell>
+              <TableCell>VRAM per replica</TableCell>
+              <TableCell align="right">Replicas</TableCell>
+              <TableCell>Pool</TableCell>
+              <TableCell align="right">Cost / month</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {allocations.map(allocation => (
+              <AllocationRow key={allocation.id} allocation={allocation} />
+            ))}
+          </TableBody>
+        </Table>
+      </div>
       <GpuOpenPullRequests entityRef={props.response.entityRef} />
     </InfoCard>
   );
