@@ -99,29 +99,28 @@ function AllocationTable(props: { response: AllocationResponse }) {
   return (
     <InfoCard
       title="GPU allocation"
+      cardClassName={classes.scroll}
       subheader={`${totals.physicalGpus} GPU equivalents, ${formatUsd(
         totals.usdPerMonth,
       )} per month${revision ? ` (GitOps ${revision.slice(0, 7)})` : ''}`}
     >
-      <div className={classes.scroll}>
-        <Table size="small" aria-label="GPU requests" className={classes.table}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Request</TableCell>
-              <TableCell>GPU per replica</TableCell>
-              <TableCell>VRAM per replica</TableCell>
-              <TableCell align="right">Replicas</TableCell>
-              <TableCell>Pool</TableCell>
-              <TableCell align="right">Cost / month</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {allocations.map(allocation => (
-              <AllocationRow key={allocation.id} allocation={allocation} />
-            ))}
-          </TableBody>
-        </Table>
-      </div>
+      <Table size="small" aria-label="GPU requests" className={classes.table}>
+        <TableHead>
+          <TableRow>
+            <TableCell>Request</TableCell>
+            <TableCell>GPU per replica</TableCell>
+            <TableCell>VRAM per replica</TableCell>
+            <TableCell align="right">Replicas</TableCell>
+            <TableCell>Pool</TableCell>
+            <TableCell align="right">Cost / month</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {allocations.map(allocation => (
+            <AllocationRow key={allocation.id} allocation={allocation} />
+          ))}
+        </TableBody>
+      </Table>
       <GpuOpenPullRequests entityRef={props.response.entityRef} />
     </InfoCard>
   );
