@@ -287,3 +287,30 @@ describe('the pull-request API on the local forge (real backend, real bare repos
     await backend.stop();
   });
 });
+
+describe('the pull-request API without gpu.gitops', () => {
+  it('lists none (every card asks), and has no pull request to show', async () => {
+    const backend = await startTestBackend({
+      features: [
+        gpuPlugin,
+        catalogServiceMock.factory({ entities: [component('chat')] }),
+        mockServices.rootConfig.factory({ data: {} }),
+      ],
+    });
+    const list = await request(backend.server)
+      .get('/api/gpu/pull-requests')
+      .query({ entityRef: 'component:default/chat' });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({
+      forge: 'local',
+      reviewInApp: false,
+      pullRequests: [],
+    });
+    const one = await request(backend.server).get(
+      '/api/gpu/pull-requests/ml-chat',
+    );
+    expect(one.status).toBe(404);
+    expect(one.body.error.message).toContain('gpu.gitops is not configured');
+    await backend.stop();
+  });
+});

@@ -104,8 +104,9 @@ export async function createPullRequestRouter(
     const credentials = await httpAuth.credentials(req, {
       allow: ['user', 'service'],
     });
-    const { open } = configured();
-    let pullRequests = await open.list();
+    // Without gpu.gitops there is nothing to review (as the index is empty).
+    const open = options.open;
+    let pullRequests = open ? await open.list() : [];
     const raw = req.query.entityRef;
     if (raw !== undefined) {
       if (typeof raw !== 'string' || raw === '') {
@@ -130,7 +131,7 @@ export async function createPullRequestRouter(
     }
     const body: GpuPullRequestsResponse = {
       forge: options.forgeKind,
-      reviewInApp: open.reviewInApp,
+      reviewInApp: open?.reviewInApp ?? false,
       pullRequests,
     };
     res.json(body);
