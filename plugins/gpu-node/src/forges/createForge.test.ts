@@ -43,6 +43,16 @@ describe('createForge', () => {
         url: `file://${remote.url}#gpu/ml-llm`,
         updated: true,
       });
+      // The same description again moves nothing (a re-run changes no ref).
+      const ref = descriptionRef('gpu/ml-llm');
+      const stored = await remote.git(['rev-parse', ref]);
+      await new Promise(resolve => setTimeout(resolve, 1100));
+      await forge.createOrUpdatePullRequest({
+        ...input,
+        body: 'b2',
+        headBranchExisted: true,
+      });
+      expect(await remote.git(['rev-parse', ref])).toBe(stored);
       // The newest description replaces the last.
       expect(
         await remote.git([

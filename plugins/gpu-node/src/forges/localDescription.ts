@@ -23,6 +23,8 @@ export const DESCRIPTION_REF_PREFIX = 'refs/gpu-gitops/pull-requests/';
 /** The file of the description commit's tree. */
 export const DESCRIPTION_FILE = 'description.md';
 
+const DESCRIPTION_DATE = '2000-01-01T00:00:00Z';
+
 export function descriptionRef(branch: string): string {
   return `${DESCRIPTION_REF_PREFIX}${branch}`;
 }
@@ -54,6 +56,10 @@ export async function writeLocalDescription(
     GIT_AUTHOR_EMAIL: DEFAULT_GIT_AUTHOR.email,
     GIT_COMMITTER_NAME: DEFAULT_GIT_AUTHOR.name,
     GIT_COMMITTER_EMAIL: DEFAULT_GIT_AUTHOR.email,
+    // A fixed date makes the commit a function of title and body: a re-run
+    // with the same description pushes the same commit and moves no ref.
+    GIT_AUTHOR_DATE: DESCRIPTION_DATE,
+    GIT_COMMITTER_DATE: DESCRIPTION_DATE,
   });
   const git = (args: string[], stdin?: string) =>
     runGit(scratch, args, env, { stdin, timeoutMs: options.timeoutMs });
