@@ -2,11 +2,12 @@
  * The product end to end, as a newcomer uses it after `npm start`: the
  * processes `npm start` runs (the local backend and the app's dev server),
  * on their own ports with the embedded GitOps repository in a temp dir, and
- * Debian's headless Chromium. Signs in as guest, files a GPU request with
- * the gpu-workload template (the GpuRequestPicker's live plan preview from
- * the real backend), waits for the task, follows its pull-request output to
- * the branch in the embedded repository, merges it as a reviewer would and
- * sees the component's GPU card show the allocation.
+ * Debian's headless Chromium. Signs in as guest (the demo user of
+ * ml-platform), opens "Request GPUs" on a component (the form starts filled
+ * in from it), files the GPU request with the gpu-workload template (the
+ * GpuRequestPicker's live plan preview from the real backend), waits for
+ * the task, follows its "Pull request" link to the app's review page, merges
+ * there and sees the component's GPU card show the allocation.
  *
  * Screenshots (form, task output, card) land in docs/ with
  * GPU_SCREENSHOTS=docs, else in the test's temp dir.
@@ -14,7 +15,6 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { simpleGit } from 'simple-git';
 import { parse } from 'yaml';
@@ -66,22 +66,36 @@ describe('npm start, end to end in Chromium', () => {
     ).toBe(1);
   });
 
-  it('fills the gpu-workload template with a live plan preview and the task pushes the pull-request branch', async () => {
+  it('"Request GPUs" on a component opens the gpu-workload form filled in from it; with a live plan preview the task pushes the pull-request branch', async () => {
     await page.goto(
-      `${backstage.appUrl}/create/templates/default/gpu-workload`,
+      `${backstage.appUrl}/catalog/default/component/recommender-api`,
+    );
+    // A LinkButton: a link with the role of a button.
+    await page
+      .getByRole('button', { name: 'Request GPUs' })
+      .click({ timeout: 60_000 });
+    await page.waitForURL(
+      /\/create\/templates\/default\/gpu-workload\?formData=/,
     );
 
-    // Component page: an existing component of the guest's team.
-    await page.locator('#root_name').fill('recommender-api');
+    // Component page: name, namespace and owner come from the component.
+    await page.locator('#root_name').waitFor({ timeout: 60_000 });
+    expect(await page.locator('#root_name').inputValue()).toBe(
+      'recommender-api',
+    );
     expect(await page.locator('#root_namespace').inputValue()).toBe('ml');
-    await page.locator('#root_owner').click();
-    await page.getByRole('option', { name: 'ml-platform' }).click();
+    expect(await page.locator('#root_owner').inputValue()).toBe(
+      'group:default/ml-platform',
+    );
     await page.getByRole('button', { name: 'Next' }).click();
 
-    // Workload page: the Deployment already in the GitOps repository.
-    await page.locator('#root_workloadType').click();
-    await page.getByRole('option', { name: /^An existing Deployment/ }).click();
-    await page.locator('#root_existingName').fill('recommender-api');
+    // Workload page: the Deployment the GitOps repository already runs.
+    expect(await page.locator('#root_workloadType').innerText()).toMatch(
+      /^An existing Deployment/,
+    );
+    expect(await page.locator('#root_existingName').inputValue()).toBe(
+      'recommender-api',
+    );
     // The GpuWorkloadContainerPicker reads the workload from the repository:
     // one container, chosen by itself, and its replicas now.
     await page
@@ -125,10 +139,15 @@ describe('npm start, end to end in Chromium', () => {
     pullRequestHref = (await pullRequest.getAttribute('href')) ?? '';
   });
 
-  it('the output link names the branch in the embedded repository, which holds the request', async () => {
-    const [repoUrl, branch] = pullRequestHref.split('#');
-    expect(fileURLToPath(repoUrl)).toBe(backstage.gitopsRepo);
-    expect(branch).toBe(BRANCH);
+  it("the output links the app's review page of the branch, which holds the request, and the component", async () => {
+    expect(pullRequestHref).toBe(
+      `${backstage.appUrl}/gpu/pull-requests/ml-recommender-api`,
+    );
+    expect(
+      await page
+        .getByRole('link', { name: 'Component in the catalog' })
+        .count(),
+    ).toBe(1);
 
     const bare = simpleGit(backstage.gitopsRepo);
     const stored = parse(await bare.show([`${BRANCH}:${REQUEST_FILE}`]));
@@ -148,8 +167,24 @@ describe('npm start, end to end in Chromium', () => {
     expect(mainFiles.split('\n')).not.toContain(REQUEST_FILE);
   });
 
-  it("shows the request on recommender-api's GPU card once the branch is merged", async () => {
-    await mergeIntoMain(backstage.gitopsRepo, BRANCH, temp);
+  it("merges on the review page, and recommender-api's GPU card shows the request", async () => {
+    await page.goto(pullRequestHref);
+    await page
+      .getByRole('heading', { name: /^GPU: ml\/recommender-api/ })
+      .waitFor({ timeout: 60_000 });
+    expect(await page.getByLabel('Diff').innerText()).toContain(
+      `+++ b/${REQUEST_FILE}`,
+    );
+    await screenshot('app-pull-request.png');
+    await page.getByRole('button', { name: 'Merge into main' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Merged into main as /)
+      .waitFor({ timeout: 60_000 });
+    const bare = simpleGit(backstage.gitopsRepo);
+    expect(await bare.raw(['ls-tree', '-r', '--name-only', 'main'])).toContain(
+      REQUEST_FILE,
+    );
 
     // The backend re-reads main every second; reload until the card has it.
     const row = page.getByTestId('gpu-allocation-ml/recommender-api');
@@ -173,12 +208,3 @@ describe('npm start, end to end in Chromium', () => {
     await screenshot('app-entity-card.png');
   });
 });
-
-/** What a reviewer's merge does: main fast-forwards to the pull-request branch. */
-async function mergeIntoMain(bareRepo: string, branch: string, temp: string) {
-  const work = path.join(temp, 'reviewer');
-  await simpleGit().clone(bareRepo, work);
-  const git = simpleGit(work);
-  await git.raw(['merge', '--quiet', '--ff-only', `origin/${branch}`]);
-  await git.push('origin', 'main');
-}

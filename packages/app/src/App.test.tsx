@@ -36,6 +36,7 @@ describe('the local app', () => {
       'api:scaffolder/form-fields',
       'formFields',
     ],
+    ['page:gpu/pull-requests', 'app/routes', 'routes'],
     ['page:catalog', 'app/routes', 'routes'],
     ['page:scaffolder', 'app/routes', 'routes'],
     ['page:app/home-redirect', 'app/routes', 'routes'],

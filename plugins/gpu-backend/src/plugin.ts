@@ -9,6 +9,7 @@ import { AllocationQueries } from './allocation/AllocationQueries';
 import { readGpuBackendConfig } from './config/readGpuBackendConfig';
 import { createRouter } from './http/router';
 import { GitFetchSource } from './repoIndex/gitSnapshot';
+import { createPullRequestRoutes } from './pullRequests/pullRequestFeature';
 import { schedulePullRequestUpdates } from './pullRequests/schedulePullRequestUpdates';
 import { integrationCredentials } from './repoIndex/integrationCredentials';
 import { emptySnapshot, RepoIndex } from './repoIndex/RepoIndex';
@@ -32,8 +33,19 @@ export const gpuPlugin = createBackendPlugin({
         httpRouter: coreServices.httpRouter,
         scheduler: coreServices.scheduler,
         catalog: catalogServiceRef,
+        permissions: coreServices.permissions,
+        permissionsRegistry: coreServices.permissionsRegistry,
       },
-      async init({ config, logger, httpAuth, httpRouter, scheduler, catalog }) {
+      async init({
+        config,
+        logger,
+        httpAuth,
+        httpRouter,
+        scheduler,
+        catalog,
+        permissions,
+        permissionsRegistry,
+      }) {
         const settings = readGpuBackendConfig(config);
         const integrations = ScmIntegrations.fromConfig(config);
         let snapshot = emptySnapshot;
@@ -106,6 +118,21 @@ export const gpuPlugin = createBackendPlugin({
             clusters: settings.clusters,
             defaultCluster: settings.defaultCluster,
             policy: settings.policy,
+          }),
+        );
+        // Review of the open GPU pull requests (pullRequests/pullRequestRoutes.ts).
+        httpRouter.use(
+          await createPullRequestRoutes({
+            config,
+            settings,
+            integrations,
+            httpAuth,
+            permissions,
+            permissionsRegistry,
+            catalog,
+            logger,
+            scheduler,
+            indexRefreshTaskId: INDEX_REFRESH_TASK_ID,
           }),
         );
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });

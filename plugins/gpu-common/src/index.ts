@@ -93,3 +93,6 @@ export * from './format';
 export type { PoolCapacity, PoolSizing } from './planner/pool-limits';
 export { systemNamespacesOf } from './planner/system-namespaces';
 export * from './gitops/timeout';
+export * from './permissions';
+export type * from './pullRequests/types';
+export * from './pullRequests/reviewPage';

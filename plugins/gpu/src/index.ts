@@ -9,6 +9,7 @@ export {
   gpuPlugin,
   EntityGpuAllocationCard,
   EntityGpuAllocationContent,
+  GpuPullRequestsPage,
 } from './plugin';
 export { gpuApiRef, GpuClient, GpuPlanRejectedError } from './api';
 export type { GpuApi } from './api';

@@ -8,7 +8,7 @@ import {
 } from '@backstage/core-plugin-api';
 import { gpuApiRef } from './api/GpuApi';
 import { GpuClient } from './api/GpuClient';
-import { gpuEntityContentRouteRef } from './routes';
+import { gpuEntityContentRouteRef, gpuPullRequestsRouteRef } from './routes';
 
 /**
  * The plugin for the legacy frontend system (`createApp` from
@@ -24,7 +24,10 @@ export const gpuPlugin = createPlugin({
         new GpuClient({ discoveryApi, fetchApi }),
     }),
   ],
-  routes: { entityContent: gpuEntityContentRouteRef },
+  routes: {
+    entityContent: gpuEntityContentRouteRef,
+    pullRequests: gpuPullRequestsRouteRef,
+  },
 });
 
 /** Card for the entity overview: the entity's GPU requests. */
@@ -45,5 +48,19 @@ export const EntityGpuAllocationContent = gpuPlugin.provide(
     component: () =>
       import('./components/GpuPoolsContent').then(m => m.GpuPoolsContent),
     mountPoint: gpuEntityContentRouteRef,
+  }),
+);
+
+/**
+ * Review of the GPU pull requests of the local forge: mount it at
+ * `/gpu/pull-requests` (`<Route path="/gpu/pull-requests" element={<GpuPullRequestsPage />} />`),
+ * where the scaffolder's "Pull request" links lead.
+ */
+export const GpuPullRequestsPage = gpuPlugin.provide(
+  createRoutableExtension({
+    name: 'GpuPullRequestsPage',
+    component: () =>
+      import('./components/PullRequestPage').then(m => m.PullRequestPage),
+    mountPoint: gpuPullRequestsRouteRef,
   }),
 );

@@ -4,3 +4,8 @@ import { createRouteRef } from '@backstage/core-plugin-api';
 export const gpuEntityContentRouteRef = createRouteRef({
   id: 'gpu:entity-content',
 });
+
+/** The review page of GPU pull requests (`/gpu/pull-requests` in the app). */
+export const gpuPullRequestsRouteRef = createRouteRef({
+  id: 'gpu:pull-requests',
+});

@@ -40,6 +40,7 @@ export async function startRealBackend(
       scaffolderModuleGpu,
       mockServices.rootConfig.factory({
         data: {
+          app: { baseUrl: 'http://localhost:3000' },
           backend: {
             baseUrl: 'http://localhost:7007',
             database: { client: 'better-sqlite3', connection: ':memory:' },

@@ -96,7 +96,12 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
       .set('Authorization', AUTH_HEADER);
     expect(
       res.body.spec.steps.map((s: { action: string }) => s.action),
-    ).toEqual(['gpu:plan', 'gpu:gitops:pull-request', 'catalog:register']);
+    ).toEqual([
+      'catalog:fetch',
+      'gpu:plan',
+      'gpu:gitops:pull-request',
+      'catalog:register',
+    ]);
     expect(
       res.body.metadata.annotations['backstage.io/managed-by-origin-location'],
     ).toMatch(/^file:.*\/catalog-info\.yaml$/);
@@ -183,15 +188,19 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
       );
       expect(completion(result)).toEqual({ status: 'completed', log: '' });
 
-      // Local forge: the "pull request" is the pushed branch of the bare repository.
+      // Local forge: the pull request is reviewed on the app's page. This
+      // catalog holds no such component, so no link leads to "Entity not found".
       expect(result.output.links).toEqual([
-        { title: 'Pull request', url: `file://${remote.bareDir}#${branch}` },
         {
-          title: 'Component in the catalog',
-          icon: 'catalog',
-          entityRef: `component:default/${values.name}`,
+          title: 'Pull request',
+          url: `http://localhost:3000/gpu/pull-requests/ml-${values.name}`,
         },
       ]);
+      expect(
+        result.output.text.find(
+          (t: { title: string }) => t.title === 'Not in the catalog yet',
+        ).content,
+      ).toContain(`component:default/${values.name} is not in the catalog`);
       expect(result.output.text[0].content).toContain(
         `ml/${values.name} on cluster ${cluster}`,
       );
@@ -256,7 +265,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
     const branch = 'gpu/bootstrap-prod';
     expect(result.output.links[0]).toEqual({
       title: expect.any(String),
-      url: `file://${remote.bareDir}#${branch}`,
+      url: `http://localhost:3000/gpu/pull-requests/bootstrap-prod`,
     });
     expect(await remote.changedFiles(branch)).toContain(
       'clusters/prod/gpu-operator/values.yaml',

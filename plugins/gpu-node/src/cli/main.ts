@@ -1,7 +1,14 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { processIo, type CliIo } from './io';
-import { EXIT_FAILURE, EXIT_INVALID_INPUT } from './exit-codes';
+import { EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes';
+import {
+  commandHelp,
+  overallHelp,
+  wantsHelp,
+  type CommandHelp,
+  type OptionHelp,
+} from './help';
 import { UsageError } from './usage-error';
 import { migFitUsage, runMigFit } from './commands/mig-fit';
 import { planUsage, runPlan } from './commands/plan';
@@ -13,17 +20,68 @@ import type { CommandOptions } from './options';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
-const string = { type: 'string' } as const;
-const flag = { type: 'boolean' } as const;
-const requestOptions: OptionSpec = {
-  request: string,
-  cluster: string,
-  catalog: string,
+const requestFile: OptionHelp = {
+  type: 'string',
+  value: 'FILE',
+  description: 'the GpuRequest YAML (kind: GpuRequest)',
+};
+const clusterFile: OptionHelp = {
+  type: 'string',
+  value: 'FILE',
+  description:
+    "a cluster profile YAML (default: the built-in profile named by the request's spec.cluster)",
+};
+const catalogFile: OptionHelp = {
+  type: 'string',
+  value: 'FILE',
+  description: 'extends or overrides the GPU catalog (prices, models)',
+};
+const json: OptionHelp = {
+  type: 'boolean',
+  description: 'print JSON instead of text',
+};
+const requestOptions = {
+  request: requestFile,
+  cluster: clusterFile,
+  catalog: catalogFile,
+};
+const repositoryOptions: Record<string, OptionHelp> = {
+  repo: {
+    type: 'string',
+    value: 'URL',
+    description:
+      'the GitOps repository: https:// or file:// URL or a local path, never with credentials',
+  },
+  base: {
+    type: 'string',
+    value: 'BRANCH',
+    description: 'the base branch (default main)',
+  },
+  forge: {
+    type: 'string',
+    value: 'KIND',
+    description:
+      'local | github | gitlab | gitea (default local: the pushed branch is the pull request)',
+  },
+  'api-url': {
+    type: 'string',
+    value: 'URL',
+    description:
+      'the forge API root (GitHub Enterprise, self-managed GitLab or Gitea)',
+  },
+  'cache-dir': {
+    type: 'string',
+    value: 'DIR',
+    description: 'where cached clones live',
+  },
+  timeout: {
+    type: 'string',
+    value: 'SECONDS',
+    description: 'limit of each git command and forge request (default 60)',
+  },
 };
 
-interface Command {
-  usage: string;
-  options: OptionSpec;
+interface Command extends CommandHelp {
   positionals?: boolean;
   run(
     options: CommandOptions,
@@ -32,75 +90,138 @@ interface Command {
   ): Promise<number>;
 }
 
-const commands: Record<string, Command> = {
-  plan: {
+const commandList: Command[] = [
+  {
+    name: 'plan',
+    summary:
+      'the plan of a request: pool, instance types, slices or MIG profile, VRAM guarantee, nodes, cost, warnings',
     usage: planUsage,
-    options: { ...requestOptions, json: flag },
+    options: { ...requestOptions, json },
     run: (options, _, io) => runPlan(options, io),
   },
-  render: {
+  {
+    name: 'render',
+    summary:
+      'writes the change into a GitOps tree in the default layout, or prints the Kubernetes objects',
     usage: renderUsage,
-    options: { ...requestOptions, out: string, stdout: flag },
+    options: {
+      ...requestOptions,
+      out: {
+        type: 'string',
+        value: 'DIR',
+        description: 'the GitOps tree to write into',
+      },
+      stdout: {
+        type: 'boolean',
+        description: 'print the objects instead of writing files',
+      },
+    },
     run: (options, _, io) => runRender(options, io),
   },
-  'mig fit': {
+  {
+    name: 'mig fit',
+    summary:
+      'does this mix of MIG profiles fit one GPU? (exit 2 for a GPU without MIG)',
     usage: migFitUsage,
-    options: { gpu: string, profiles: string, json: flag },
+    options: {
+      gpu: {
+        type: 'string',
+        value: 'MODEL',
+        description: 'a catalog GPU with MIG, e.g. a100-40gb',
+      },
+      profiles: {
+        type: 'string',
+        value: 'LIST',
+        description: 'profile=count pairs, e.g. 3g.20gb=1,2g.10gb=2',
+      },
+      json,
+    },
     run: (options, _, io) => runMigFit(options, io),
   },
-  pr: {
+  {
+    name: 'pr',
+    summary:
+      'opens (or updates) the pull request of a request on the GitOps repository',
     usage: prUsage,
     options: {
       ...requestOptions,
-      repo: string,
-      base: string,
-      forge: string,
-      'api-url': string,
-      'cache-dir': string,
-      timeout: string,
-      draft: flag,
-      'dry-run': flag,
-      json: flag,
+      ...repositoryOptions,
+      draft: {
+        type: 'boolean',
+        description: 'open the pull request as a draft',
+      },
+      'dry-run': {
+        type: 'boolean',
+        description: 'print the diff; push nothing, open nothing',
+      },
+      json,
     },
     run: (options, _, io) => runPr(options, io),
   },
-  update: {
+  {
+    name: 'update',
+    summary:
+      'brings every open GPU pull request up to date with its base (what the gpu backend does on a schedule)',
     usage: updateUsage,
     options: {
-      repo: string,
-      base: string,
-      forge: string,
-      'api-url': string,
-      cluster: string,
-      catalog: string,
-      'cache-dir': string,
-      timeout: string,
-      json: flag,
+      ...repositoryOptions,
+      cluster: {
+        ...clusterFile,
+        description: 'a cluster profile YAML for every request',
+      },
+      catalog: catalogFile,
+      json,
     },
     run: (options, _, io) => runUpdate(options, io),
   },
-  validate: {
+  {
+    name: 'validate',
+    summary:
+      'checks a GitOps checkout for review: its files and what the real kustomize builds',
     usage: validateUsage,
-    options: { cluster: string, 'enable-helm': flag, json: flag },
+    options: {
+      cluster: {
+        ...clusterFile,
+        description:
+          'the cluster profile YAML (exact ConfigMap names and MIG strategy)',
+      },
+      'enable-helm': {
+        type: 'boolean',
+        description:
+          'inflate helmCharts (needs helm and the chart repositories)',
+      },
+      json,
+    },
     positionals: true,
     run: (options, positionals, io) => runValidate(positionals, options, io),
   },
-};
+];
 
-const usage = [
-  'Usage:',
-  ...Object.values(commands).map(c => `  ${c.usage}`),
-  '',
-  'Exit codes: 0 success, 1 failure (or validate findings), 2 invalid input.',
-].join('\n');
+const commands = new Map(commandList.map(c => [c.name, c]));
+
+const usage = overallHelp(commandList);
+
+/** parseArgs' option spec of a command (the help text stays here). */
+function parseSpec(command: Command): OptionSpec {
+  return Object.fromEntries(
+    Object.entries(command.options).map(([name, option]) => [
+      name,
+      { type: option.type },
+    ]),
+  );
+}
 
 function findCommand(
   argv: string[],
 ): { name: string; rest: string[] } | undefined {
-  if (argv[0] === 'mig' && argv[1] === 'fit') {
-    return { name: 'mig fit', rest: argv.slice(2) };
+  // `mig` has one subcommand: `mig --help` and `mig` alone mean `mig fit`.
+  if (
+    argv[0] === 'mig' &&
+    (argv[1] === 'fit' || argv[1] === undefined || wantsHelp([argv[1]]))
+  ) {
+    return { name: 'mig fit', rest: argv.slice(argv[1] === 'fit' ? 2 : 1) };
   }
-  if (argv[0] && argv[0] in commands) {
+  if (argv[0] && commands.has(argv[0])) {
     return { name: argv[0], rest: argv.slice(1) };
   }
   return undefined;
@@ -114,23 +235,43 @@ export async function runCli(
   argv: string[],
   io: CliIo = processIo,
 ): Promise<number> {
-  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
-    io.stdout(`${usage}\n`);
-    return argv.length === 0 ? EXIT_INVALID_INPUT : 0;
+  if (argv.length === 0) {
+    io.stderr(usage);
+    return EXIT_INVALID_INPUT;
   }
-  const found = findCommand(argv);
+  if (wantsHelp([argv[0]])) {
+    io.stdout(usage);
+    return EXIT_OK;
+  }
+  // `help <command>` as well as `<command> --help`.
+  const helpFor = argv[0] === 'help' ? argv.slice(1) : undefined;
+  if (helpFor?.length === 0) {
+    io.stdout(usage);
+    return EXIT_OK;
+  }
+  const found = findCommand(helpFor ?? argv);
   try {
-    if (!found) throw new UsageError(`unknown command "${argv.join(' ')}"`);
-    const command = commands[found.name];
+    if (!found) {
+      throw new UsageError(`unknown command "${(helpFor ?? argv).join(' ')}"`);
+    }
+    const command = commands.get(found.name)!;
+    if (helpFor || wantsHelp(found.rest)) {
+      io.stdout(commandHelp(command));
+      return EXIT_OK;
+    }
     const { values, positionals } = parseArgs({
       args: found.rest,
-      options: command.options,
+      options: parseSpec(command),
       allowPositionals: command.positionals ?? false,
       strict: true,
     });
     return await command.run(values as CommandOptions, positionals, io);
   } catch (error) {
-    return reportError(error, found ? commands[found.name].usage : usage, io);
+    return reportError(
+      error,
+      found ? `Usage: ${commands.get(found.name)!.usage}\n` : usage,
+      io,
+    );
   }
 }
 
@@ -148,7 +289,7 @@ function reportError(error: unknown, commandUsage: string, io: CliIo): number {
     error instanceof UsageError ||
     (code && code.startsWith('ERR_PARSE_ARGS'))
   ) {
-    io.stderr(`${(error as Error).message}\nUsage: ${commandUsage}\n`);
+    io.stderr(`${(error as Error).message}\n${commandUsage}`);
     return EXIT_INVALID_INPUT;
   }
   io.stderr(

@@ -1,5 +1,8 @@
 import { on, startFakeForgeServer } from './testing/fakeForgeServer';
+import { createBareRemote } from '../git/testing/bareRemote';
 import { createForge } from './createForge';
+import { DESCRIPTION_FILE, descriptionRef } from './localDescription';
+import { localBranchUrl } from './local';
 
 describe('createForge', () => {
   it('builds each kind', () => {
@@ -14,51 +17,65 @@ describe('createForge', () => {
     );
   });
 
-  it('local forge: the PR is the pushed branch', async () => {
-    const forge = createForge('local');
-    const input = {
-      repoUrl: '/srv/git/gitops.git',
-      baseBranch: 'main',
-      headBranch: 'gpu/ml-llm',
-      title: 't',
-      body: 'b',
-    };
-    await expect(forge.createOrUpdatePullRequest(input)).resolves.toEqual({
-      url: 'file:///srv/git/gitops.git#gpu/ml-llm',
-      updated: false,
-    });
-    await expect(
-      forge.createOrUpdatePullRequest({ ...input, headBranchExisted: true }),
-    ).resolves.toEqual({
-      url: 'file:///srv/git/gitops.git#gpu/ml-llm',
-      updated: true,
-    });
+  it('local forge: the PR is the pushed branch, its description stored beside it', async () => {
+    const remote = await createBareRemote({ 'a.txt': 'a\n' });
+    try {
+      await remote.git(['branch', 'gpu/ml-llm', 'main']);
+      const forge = createForge('local');
+      const input = {
+        repoUrl: remote.url,
+        baseBranch: 'main',
+        headBranch: 'gpu/ml-llm',
+        title: 't',
+        body: 'b',
+      };
+      await expect(forge.createOrUpdatePullRequest(input)).resolves.toEqual({
+        url: `file://${remote.url}#gpu/ml-llm`,
+        updated: false,
+      });
+      await expect(
+        forge.createOrUpdatePullRequest({
+          ...input,
+          body: 'b2',
+          headBranchExisted: true,
+        }),
+      ).resolves.toEqual({
+        url: `file://${remote.url}#gpu/ml-llm`,
+        updated: true,
+      });
+      // The same description again moves nothing (a re-run changes no ref).
+      const ref = descriptionRef('gpu/ml-llm');
+      const stored = await remote.git(['rev-parse', ref]);
+      await new Promise(resolve => setTimeout(resolve, 1100));
+      await forge.createOrUpdatePullRequest({
+        ...input,
+        body: 'b2',
+        headBranchExisted: true,
+      });
+      expect(await remote.git(['rev-parse', ref])).toBe(stored);
+      // The newest description replaces the last.
+      expect(
+        await remote.git([
+          'show',
+          `${descriptionRef('gpu/ml-llm')}:${DESCRIPTION_FILE}`,
+        ]),
+      ).toBe('b2');
+    } finally {
+      await remote.cleanup();
+    }
   });
 
-  it('local forge: a relative repository becomes an absolute file URL, a remote keeps its URL', async () => {
-    const forge = createForge('local');
-    const input = {
-      baseBranch: 'main',
-      headBranch: 'gpu/ml-llm',
-      title: 't',
-      body: 'b',
-    };
-    const relative = await forge.createOrUpdatePullRequest({
-      ...input,
-      repoUrl: 'data/gitops.git',
-    });
-    expect(relative.url).toBe(
+  it('local forge: a relative repository becomes an absolute file URL, a remote keeps its URL', () => {
+    expect(localBranchUrl('data/gitops.git', 'gpu/ml-llm')).toBe(
       `file://${process.cwd()}/data/gitops.git#gpu/ml-llm`,
     );
     for (const repoUrl of [
       'https://git.example.com/acme/gitops.git',
       'git@git.example.com:acme/gitops.git',
     ]) {
-      const remote = await forge.createOrUpdatePullRequest({
-        ...input,
-        repoUrl,
-      });
-      expect(remote.url).toBe(`${repoUrl}#gpu/ml-llm`);
+      expect(localBranchUrl(repoUrl, 'gpu/ml-llm')).toBe(
+        `${repoUrl}#gpu/ml-llm`,
+      );
     }
   });
 });

@@ -33,7 +33,11 @@ export function createForge(
 ): Forge {
   switch (kind) {
     case 'local':
-      return new LocalForge();
+      return new LocalForge({
+        token: options.token,
+        timeoutMs: options.timeoutMs,
+        redactor: options.redactor,
+      });
     case 'github':
       return new GithubForge(options);
     case 'gitlab':

@@ -6,3 +6,5 @@ export * from './gitlab';
 export * from './gitea';
 export * from './local';
 export * from './repoPath';
+export * from './localDescription';
+export * from './localPullRequests';

@@ -1,10 +1,13 @@
 /**
  * The embedded default forge: a plain git remote (a local bare repository or
- * any git URL) with no API. The pushed branch is the pull request; reviewers
- * read the PR body from the task output.
+ * any git URL) with no API. The pushed branch is the pull request; its
+ * description is kept beside it in the repository (localDescription.ts),
+ * where the gpu backend's review page reads it (localPullRequests.ts).
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Redactor } from '../redact';
+import { writeLocalDescription } from './localDescription';
 import type {
   Forge,
   PullRequestInput,
@@ -31,8 +34,20 @@ export function localBranchUrl(repoUrl: string, branch: string): string {
   return `${base}#${branch}`;
 }
 
+export interface LocalForgeOptions {
+  /** For an HTTP(S) remote: the token git sends (in a header, never the URL). */
+  token?: string;
+  /** Basic-auth user paired with the token (default `x-access-token`). */
+  tokenUsername?: string;
+  /** Limit of the git commands that store the description (default 60 s). */
+  timeoutMs?: number;
+  redactor?: Redactor;
+}
+
 export class LocalForge implements Forge {
   readonly kind = 'local' as const;
+
+  constructor(private readonly options: LocalForgeOptions = {}) {}
 
   /**
    * A plain git remote has no pull request state: a pushed request branch is
@@ -43,9 +58,19 @@ export class LocalForge implements Forge {
     return { url: localBranchUrl(ref.repoUrl, ref.headBranch) };
   }
 
+  /** The branch is already pushed: stores its title and description beside it. */
   async createOrUpdatePullRequest(
     input: PullRequestInput,
   ): Promise<PullRequestResult> {
+    await writeLocalDescription({
+      repoUrl: input.repoUrl,
+      branch: input.headBranch,
+      title: input.title,
+      body: input.body,
+      auth: { token: this.options.token, username: this.options.tokenUsername },
+      timeoutMs: this.options.timeoutMs,
+      redactor: this.options.redactor,
+    });
     return {
       url: localBranchUrl(input.repoUrl, input.headBranch),
       updated: input.headBranchExisted ?? false,

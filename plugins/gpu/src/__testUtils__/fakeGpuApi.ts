@@ -11,6 +11,10 @@ export function fakeGpuApi(overrides: Partial<GpuApi>): GpuApi {
     previewPlan: unexpected,
     getClusters: unexpected,
     getQuota: unexpected,
+    listPullRequests: unexpected,
+    getPullRequest: unexpected,
+    mergePullRequest: unexpected,
+    closePullRequest: unexpected,
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ export {
   gpuApi,
   gpuAllocationEntityCard,
   gpuEntityContent,
+  gpuPullRequestsPage,
 } from './plugin';
 export {
   gpuRequestPickerFormField,

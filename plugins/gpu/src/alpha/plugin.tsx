@@ -1,6 +1,7 @@
 import {
   ApiBlueprint,
   createFrontendPlugin,
+  PageBlueprint,
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/frontend-plugin-api';
@@ -8,6 +9,7 @@ import {
   EntityCardBlueprint,
   EntityContentBlueprint,
 } from '@backstage/plugin-catalog-react/alpha';
+import { GPU_PULL_REQUESTS_PATH } from '@gpu-gitops/plugin-gpu-common';
 import { gpuApiRef } from '../api/GpuApi';
 import { GpuClient } from '../api/GpuClient';
 
@@ -47,8 +49,27 @@ export const gpuEntityContent = EntityContentBlueprint.make({
   },
 });
 
+/**
+ * Review of the GPU pull requests of the local forge, at `/gpu/pull-requests`
+ * (GPU_PULL_REQUESTS_PATH, where the scaffolder's "Pull request" links lead).
+ */
+export const gpuPullRequestsPage = PageBlueprint.make({
+  name: 'pull-requests',
+  params: {
+    path: GPU_PULL_REQUESTS_PATH,
+    title: 'GPU pull requests',
+    loader: () =>
+      import('../components/PullRequestPage').then(m => <m.PullRequestPage />),
+  },
+});
+
 /** The GPU plugin for the new frontend system. */
 export const gpuPlugin = createFrontendPlugin({
   pluginId: 'gpu',
-  extensions: [gpuApi, gpuAllocationEntityCard, gpuEntityContent],
+  extensions: [
+    gpuApi,
+    gpuAllocationEntityCard,
+    gpuEntityContent,
+    gpuPullRequestsPage,
+  ],
 });

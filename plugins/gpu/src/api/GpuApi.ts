@@ -2,6 +2,9 @@ import { createApiRef } from '@backstage/frontend-plugin-api';
 import type {
   AllocationResponse,
   ClustersResponse,
+  GpuPullRequestDetail,
+  GpuPullRequestMergeResponse,
+  GpuPullRequestsResponse,
   GpuRequest,
   PlanPreviewResponse,
   PoolSummary,
@@ -57,6 +60,19 @@ export interface GpuApi {
     namespace?: string;
     name?: string;
   }): Promise<QuotaUse>;
+  /** The open GPU pull requests (of one entity: those of its workload). */
+  listPullRequests(options?: {
+    entityRef?: string;
+  }): Promise<GpuPullRequestsResponse>;
+  /** One pull request of the local forge with its diff; `id` is the branch without `gpu/`. */
+  getPullRequest(id: string): Promise<GpuPullRequestDetail>;
+  /** Merges it into the base; `head` is the commit the reviewer saw. */
+  mergePullRequest(
+    id: string,
+    head: string,
+  ): Promise<GpuPullRequestMergeResponse>;
+  /** Closes it without merging; `head` is the commit the reviewer saw. */
+  closePullRequest(id: string, head: string): Promise<void>;
 }
 
 /** Works in both frontend systems (legacy `createApiFactory` and `ApiBlueprint`). */

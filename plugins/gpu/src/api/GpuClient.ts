@@ -3,6 +3,9 @@ import { ResponseError } from '@backstage/errors';
 import type {
   AllocationResponse,
   ClustersResponse,
+  GpuPullRequestDetail,
+  GpuPullRequestMergeResponse,
+  GpuPullRequestsResponse,
   GpuRequest,
   PlanPreviewResponse,
   PoolSummary,
@@ -85,6 +88,38 @@ export class GpuClient implements GpuApi {
     return this.request(`/quota?${params}`);
   }
 
+  listPullRequests(options?: {
+    entityRef?: string;
+  }): Promise<GpuPullRequestsResponse> {
+    const query = options?.entityRef
+      ? `?entityRef=${encodeURIComponent(options.entityRef)}`
+      : '';
+    return this.request(`/pull-requests${query}`);
+  }
+
+  getPullRequest(id: string): Promise<GpuPullRequestDetail> {
+    return this.request(`/pull-requests/${encodeURIComponent(id)}`);
+  }
+
+  mergePullRequest(
+    id: string,
+    head: string,
+  ): Promise<GpuPullRequestMergeResponse> {
+    return this.request(`/pull-requests/${encodeURIComponent(id)}/merge`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ head }),
+    });
+  }
+
+  async closePullRequest(id: string, head: string): Promise<void> {
+    await this.request(`/pull-requests/${encodeURIComponent(id)}/close`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ head }),
+    });
+  }
+
   private async request<T>(path: string, init?: RequestInit): Promise<T> {
     const baseUrl = await this.discoveryApi.getBaseUrl('gpu');
     const response = await this.fetchApi.fetch(`${baseUrl}${path}`, init);
@@ -95,6 +130,8 @@ export class GpuClient implements GpuApi {
           : undefined;
       throw rejected ?? (await ResponseError.fromResponse(response));
     }
+    // 204 No Content (close) has no body.
+    if (response.status === 204) return undefined as T;
     return (await response.json()) as T;
   }
 }

@@ -40,6 +40,13 @@ export async function startScaffolder(
         entities: [
           await templateEntity('gpu-workload'),
           await templateEntity('gpu-cluster-bootstrap'),
+          // A component of the fixture repository's existing Deployment.
+          {
+            apiVersion: 'backstage.io/v1alpha1',
+            kind: 'Component',
+            metadata: { name: 'recommender-api', namespace: 'default' },
+            spec: { type: 'service', lifecycle: 'production', owner: 'ml' },
+          },
         ],
       }),
       mockServices.rootConfig.factory({

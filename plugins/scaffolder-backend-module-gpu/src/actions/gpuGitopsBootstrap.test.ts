@@ -35,9 +35,7 @@ describe('gpu:gitops:bootstrap', () => {
     await action.handler(ctx);
     const out = outputsOf(ctx);
     expect(out.branchName).toBe('gpu/bootstrap-prod');
-    expect(out.pullRequestUrl).toBe(
-      `file://${repo.bareDir}#gpu/bootstrap-prod`,
-    );
+    expect(out.pullRequestUrl).toBe('/gpu/pull-requests/bootstrap-prod');
     expect(out.changed).toBe(true);
     const files = await repo.files('gpu/bootstrap-prod');
     expect(files).toEqual(

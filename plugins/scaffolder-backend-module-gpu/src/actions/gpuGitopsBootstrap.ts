@@ -21,6 +21,7 @@ import {
   withGitOpsBase,
   tokenUsername,
 } from './gitopsTarget';
+import { pullRequestLink } from './pullRequestLink';
 import { runStage } from './stages';
 import { refusingCleanly } from './refusals';
 
@@ -185,7 +186,12 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
                   body,
                 }),
             );
-            url = pr.url;
+            url = pullRequestLink({
+              forge: target.forge,
+              branch,
+              forgeUrl: pr.url,
+              appBaseUrl: services.appBaseUrl,
+            });
           }
           return {
             changed: published.changed,

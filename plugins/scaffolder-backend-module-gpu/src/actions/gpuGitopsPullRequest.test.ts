@@ -49,7 +49,8 @@ describe('gpu:gitops:pull-request', () => {
     await action.handler(ctx);
     const out = outputsOf(ctx);
     expect(out.branchName).toBe('gpu/ml-chat-api');
-    expect(out.pullRequestUrl).toBe(`file://${repo.bareDir}#gpu/ml-chat-api`);
+    // The local forge's pull request is reviewed on the app's page, not a file:// URL.
+    expect(out.pullRequestUrl).toBe('/gpu/pull-requests/ml-chat-api');
     expect(out.changed).toBe(true);
     expect(out.body).toContain('chat-api');
     const refs = await repo.refs();

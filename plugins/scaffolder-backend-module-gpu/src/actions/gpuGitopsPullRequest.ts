@@ -15,6 +15,7 @@ import {
 import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
 import { gpuRequestContext, planSummaryMarkdown } from './planGpuRequest';
 
+import { pullRequestLink } from './pullRequestLink';
 import { runStage } from './stages';
 import { InputError } from '@backstage/errors';
 import { refusingCleanly } from './refusals';
@@ -45,7 +46,7 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
           z
             .string()
             .describe(
-              'Web URL of the pull request (for a local repository: <repoUrl>#<branch>)',
+              "Web URL of the pull request (local forge: the app's review page, <app.baseUrl>/gpu/pull-requests/<branch without gpu/>)",
             ),
         changed: z =>
           z
@@ -142,7 +143,12 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
           );
           return {
             branch: published.branch,
-            url: published.url ?? '',
+            url: pullRequestLink({
+              forge: target.forge,
+              branch: published.branch,
+              forgeUrl: published.url,
+              appBaseUrl: services.appBaseUrl,
+            }),
             changed: published.changed,
             commit: published.commit ?? '',
             files: published.files,

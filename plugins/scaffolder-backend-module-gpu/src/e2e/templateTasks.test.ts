@@ -125,14 +125,32 @@ describe('real scaffolder backend: gpu templates end to end', () => {
         log: '',
       });
       const branch = `gpu/ml-${values.name}`;
+      // The review page of the local forge; the component link only for a
+      // component the catalog holds (recommender-api), else a note says why.
+      const inCatalog = values.name === 'recommender-api';
       expect(output.links).toEqual([
-        { title: 'Pull request', url: `file://${repo.bareDir}#${branch}` },
         {
-          title: 'Component in the catalog',
-          icon: 'catalog',
-          entityRef: `component:default/${values.name}`,
+          title: 'Pull request',
+          url: `/gpu/pull-requests/${branch.slice('gpu/'.length)}`,
         },
+        ...(inCatalog
+          ? [
+              {
+                title: 'Component in the catalog',
+                icon: 'catalog',
+                entityRef: `component:default/${values.name}`,
+              },
+            ]
+          : []),
       ]);
+      const note = output.text.find(
+        (t: { title: string }) => t.title === 'Not in the catalog yet',
+      );
+      expect(
+        note?.content.includes(
+          `component:default/${values.name} is not in the catalog`,
+        ) ?? false,
+      ).toBe(!inCatalog);
       expect(output.text[0].title).toBe('GPU plan');
       expect(output.text[0].content).toContain(`ml/${values.name}`);
       expect(output.text[1].content).toContain(values.name);
@@ -208,9 +226,7 @@ describe('real scaffolder backend: gpu templates end to end', () => {
       status: 'completed',
       log: '',
     });
-    expect(output.links[0].url).toBe(
-      `file://${repo.bareDir}#gpu/bootstrap-prod`,
-    );
+    expect(output.links[0].url).toBe('/gpu/pull-requests/bootstrap-prod');
     expect(await repo.files('gpu/bootstrap-prod')).toContain(
       'clusters/prod/gpu-operator/values.yaml',
     );

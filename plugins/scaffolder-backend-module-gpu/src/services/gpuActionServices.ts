@@ -24,6 +24,8 @@ export interface GpuActionServices {
   policy: GpuPolicy;
   /** Undefined when `gpu.gitops` is not configured (then every action needs a repoUrl input). */
   gitops?: GitOpsSettings;
+  /** `app.baseUrl`: the local forge's pull requests are reviewed on the app's page. */
+  appBaseUrl?: string;
 }
 
 export function createGpuActionServices(config: Config): GpuActionServices {
@@ -37,5 +39,6 @@ export function createGpuActionServices(config: Config): GpuActionServices {
     clusters: readClusterProfiles(gpu?.getOptionalConfig('clusters')),
     policy: readGpuPolicy(gpu?.getOptionalConfig('policy')),
     gitops: readGitOpsSettings(gpu?.getOptionalConfig('gitops')),
+    appBaseUrl: config.getOptionalString('app.baseUrl'),
   };
 }

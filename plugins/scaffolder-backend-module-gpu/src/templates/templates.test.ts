@@ -237,11 +237,12 @@ describe('software templates', () => {
     ).not.toHaveProperty('existingKind');
   });
 
-  it('gpu-workload plans, opens the PR and links the PR and the entity', async () => {
+  it('gpu-workload looks the component up, plans, opens the PR and links the PR and the entity', async () => {
     const template = await readTemplate('gpu-workload');
     expect(template.apiVersion).toBe('scaffolder.backstage.io/v1beta3');
     expect(template.kind).toBe('Template');
     expect(template.spec.steps.map((s: any) => s.action)).toEqual([
+      'catalog:fetch',
       'gpu:plan',
       'gpu:gitops:pull-request',
       'catalog:register',
@@ -249,7 +250,13 @@ describe('software templates', () => {
     expectStepInputsDeclared(template);
     const links = template.spec.output.links;
     expect(links[0].url).toBe('${{ steps.pr.output.pullRequestUrl }}');
-    expect(links[1].entityRef).toBe('component:default/${{ parameters.name }}');
+    expect(links[1]).toMatchObject({
+      if: '${{ steps.component.output.entity }}',
+      entityRef: 'component:default/${{ parameters.name }}',
+    });
+    expect(links[2]).toMatchObject({
+      entityRef: '${{ steps.register.output.entityRef }}',
+    });
     expect(template.spec.output.text[0].content).toBe(
       '${{ steps.plan.output.summary }}',
     );

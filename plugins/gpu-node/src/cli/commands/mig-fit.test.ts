@@ -64,3 +64,26 @@ describe('gpu-gitops mig fit', () => {
     expect(syntax.stderr).toContain('--profiles');
   });
 });
+
+describe('gpu-gitops mig fit on a GPU without MIG', () => {
+  const dir = makeWorkdir();
+
+  it('exits 2 and says why, naming --gpu and the GPUs that have MIG', async () => {
+    const run = await runIn(dir, [
+      'mig',
+      'fit',
+      '--gpu',
+      't4',
+      '--profiles',
+      '1g.5gb=1',
+      '--json',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      '--gpu: t4 (NVIDIA Tesla T4) does not support MIG; GPUs with MIG: ',
+    );
+    expect(run.stderr).toContain('a100-40gb');
+    expect(run.stderr).toContain('[mig-unsupported]');
+  });
+});

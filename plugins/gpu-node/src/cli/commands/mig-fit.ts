@@ -32,7 +32,8 @@ export function parseProfileCounts(text: string): Record<string, number> {
 
 /**
  * Does this mix of MIG profiles fit one GPU? The answer is the output (`fits`);
- * the exit code is 0 whenever the question could be answered.
+ * the exit code is 0 whenever the question could be answered, 2 when it
+ * cannot be asked (an unknown GPU, one without MIG, bad --profiles).
  */
 export async function runMigFit(
   options: CommandOptions,
@@ -47,6 +48,19 @@ export async function runMigFit(
         path: '--gpu',
         rule: 'unknown-model',
         message: `unknown GPU "${gpu}"; known: ${builtinCatalog.models
+          .map(m => m.id)
+          .join(', ')}`,
+      },
+    ]);
+  }
+  // A GPU without MIG is a wrong --gpu, not a mix that does not fit.
+  if (!model.mig) {
+    throw new GpuInputError([
+      {
+        path: '--gpu',
+        rule: 'mig-unsupported',
+        message: `${model.id} (${model.displayName}) does not support MIG; GPUs with MIG: ${builtinCatalog.models
+          .filter(m => m.mig)
           .map(m => m.id)
           .join(', ')}`,
       },

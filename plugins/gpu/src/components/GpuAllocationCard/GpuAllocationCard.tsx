@@ -1,7 +1,6 @@
 import {
   EmptyState,
   InfoCard,
-  LinkButton,
   Progress,
   ResponseErrorPanel,
 } from '@backstage/core-components';
@@ -22,15 +21,27 @@ import {
   TableHead,
   TableRow,
   Typography,
+  makeStyles,
 } from '@material-ui/core';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef } from '../../api/GpuApi';
 import { ShareBar } from '../bars/ShareBar';
 import { VramBar } from '../bars/VramBar';
+import { GpuOpenPullRequests } from '../GpuOpenPullRequests';
+import { RequestGpusButton } from '../RequestGpus';
 import { formatUsd } from '../format/format';
 
 /** An amount of money, or a header, reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+/**
+ * Lines break between words only: Backstage's theme gives table cells
+ * `word-break: break-word`, which split "Replicas" into "Rep lica s" in a
+ * half-width overview card. A table wider than its card scrolls.
+ */
+const useStyles = makeStyles({
+  scroll: { overflowX: 'auto' },
+  table: { '& th, & td': { wordBreak: 'normal' } },
+});
 
 /** Where a developer asks for GPUs: the scaffolder template of this project. */
 export const GPU_TEMPLATE_PATH = '/create/templates/default/gpu-workload';
@@ -70,15 +81,13 @@ export function GpuAllocationCard() {
           title="No GPUs requested"
           description="This component has no GPU request in the GitOps repository yet."
           action={
-            <LinkButton
-              variant="contained"
-              color="primary"
-              to={GPU_TEMPLATE_PATH}
-            >
-              Request GPUs
-            </LinkButton>
+            <RequestGpusButton
+              entity={entity}
+              templatePath={GPU_TEMPLATE_PATH}
+            />
           }
         />
+        <GpuOpenPullRequests entityRef={entityRef} />
       </InfoCard>
     );
   }
@@ -97,14 +106,16 @@ function poolsOf(allocations: GpuAllocation[]): PoolCostSummary[] {
 function AllocationTable(props: { response: AllocationResponse }) {
   const { allocations, totals, revision } = props.response;
   const pools = poolsOf(allocations);
+  const classes = useStyles();
   return (
     <InfoCard
       title="GPU allocation"
+      cardClassName={classes.scroll}
       subheader={`${totals.physicalGpus} GPU equivalents, ${formatUsd(
         totals.usdPerMonth,
       )} per month${revision ? ` (GitOps ${revision.slice(0, 7)})` : ''}`}
     >
-      <Table size="small" aria-label="GPU requests">
+      <Table size="small" aria-label="GPU requests" className={classes.table}>
         <TableHead>
           <TableRow>
             {/* A header never breaks inside a word. */}
@@ -147,6 +158,7 @@ function AllocationTable(props: { response: AllocationResponse }) {
           .join('; ')}
         .
       </Typography>
+      <GpuOpenPullRequests entityRef={props.response.entityRef} />
     </InfoCard>
   );
 }

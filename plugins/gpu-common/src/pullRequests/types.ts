@@ -1,0 +1,64 @@
+/**
+ * The HTTP contract of the gpu backend's pull-request API (`/api/gpu/pull-requests`),
+ * shared by the backend and the frontend's review page and card.
+ */
+
+/** How merging a pull request into its base would go. */
+export type GpuPullRequestMergeability =
+  | { clean: true }
+  /** The files git cannot merge on its own. */
+  | { clean: false; conflicts: string[] };
+
+export interface GpuPullRequestFile {
+  path: string;
+  status: 'added' | 'modified' | 'deleted';
+}
+
+/** One open GPU pull request (a `gpu/*` branch with its description). */
+export interface GpuPullRequest {
+  /** The head branch, `gpu/<namespace>-<name>`. */
+  branch: string;
+  baseBranch: string;
+  title: string;
+  /** The description (markdown) the product wrote for it. */
+  body: string;
+  /** Where a person reviews it: the app's review page (local forge) or the forge's page. */
+  url: string;
+  /** The head commit. */
+  head: string;
+  /** The request the branch carries (its `Gpu-Request:` trailer). */
+  request?: { namespace: string; name: string };
+  /** When the head commit was made (ISO 8601). */
+  updatedAt?: string;
+  /** Local forge only: whether it merges cleanly into the current base. */
+  mergeable?: GpuPullRequestMergeability;
+  /** Local forge only: the files it changes. */
+  files?: GpuPullRequestFile[];
+}
+
+export interface GpuPullRequestsResponse {
+  /** `gpu.gitops.forge`. */
+  forge: 'local' | 'github' | 'gitlab' | 'gitea';
+  /** True when the app reviews, merges and closes them (the local forge). */
+  reviewInApp: boolean;
+  pullRequests: GpuPullRequest[];
+}
+
+/** One pull request with its unified diff (local forge). */
+export interface GpuPullRequestDetail extends GpuPullRequest {
+  diff: string;
+  /** The diff was cut at the size limit. */
+  diffTruncated: boolean;
+}
+
+/** Body of a merge or close: the head the reviewer saw, so a newer push is never merged unseen. */
+export interface GpuPullRequestDecision {
+  head: string;
+}
+
+export interface GpuPullRequestMergeResponse {
+  branch: string;
+  baseBranch: string;
+  /** The merge commit now at the head of the base branch. */
+  commit: string;
+}

@@ -1,0 +1,1 @@
+export { GpuOpenPullRequests } from './GpuOpenPullRequests';

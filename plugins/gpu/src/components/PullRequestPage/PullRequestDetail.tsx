@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import {
+  InfoCard,
+  Link,
+  MarkdownContent,
+  Progress,
+  ResponseErrorPanel,
+  WarningPanel,
+} from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import { usePermission } from '@backstage/plugin-permission-react';
+import {
+  GPU_PULL_REQUESTS_PATH,
+  gpuPullRequestClosePermission,
+  gpuPullRequestMergePermission,
+  type GpuPullRequestDetail,
+} from '@gpu-gitops/plugin-gpu-common';
+import { Box, Button, Grid, Typography } from '@material-ui/core';
+import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { gpuApiRef } from '../../api/GpuApi';
+import { DiffView } from './DiffView';
+import { MergeabilityChip } from './MergeabilityChip';
+
+type Outcome =
+  | { kind: 'merged'; commit: string; baseBranch: string }
+  | { kind: 'closed' }
+  | { kind: 'failed'; message: string };
+
+/**
+ * One pull request of the local forge: its description (the same the
+ * product wrote), the files and the diff, and Merge / Close for those the
+ * permission policy allows (`gpu.pullRequest.merge` / `gpu.pullRequest.close`;
+ * the backend checks again). Merge and close name the head shown here, so a
+ * newer push is never merged unseen.
+ */
+export function PullRequestDetail(props: { id: string }) {
+  const gpuApi = useApi(gpuApiRef);
+  const { value, loading, error, retry } = useAsyncRetry(
+    () => gpuApi.getPullRequest(props.id),
+    [gpuApi, props.id],
+  );
+  const merge = usePermission({ permission: gpuPullRequestMergePermission });
+  const close = usePermission({ permission: gpuPullRequestClosePermission });
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | undefined>();
+
+  if (outcome && outcome.kind !== 'failed') {
+    return <Decided id={props.id} outcome={outcome} />;
+  }
+  if (loading) return <Progress />;
+  if (error || !value) {
+    return (
+      <ResponseErrorPanel
+        error={error ?? new Error('not found')}
+        title="Could not load the pull request"
+      />
+    );
+  }
+
+  const decide = async (action: () => Promise<Outcome>) => {
+    setBusy(true);
+    try {
+      setOutcome(await action());
+    } catch (e) {
+      setOutcome({ kind: 'failed', message: (e as Error).message });
+      retry();
+    } finally {
+      setBusy(false);
+    }
+  };
+  const onMerge = () =>
+    decide(async () => {
+      const merged = await gpuApi.mergePullRequest(props.id, value.head);
+      return {
+        kind: 'merged',
+        commit: merged.commit,
+        baseBranch: merged.baseBranch,
+      };
+    });
+  const onClose = () =>
+    decide(async () => {
+      await gpuApi.closePullRequest(props.id, value.head);
+      return { kind: 'closed' };
+    });
+
+  const conflicts = value.mergeable && !value.mergeable.clean;
+  return (
+    <Grid container spacing={3}>
+      <Grid item xs={12}>
+        <Header pr={value} />
+      </Grid>
+      {outcome?.kind === 'failed' && (
+        <Grid item xs={12}>
+          <WarningPanel
+            severity="error"
+            title="Not done"
+            message={outcome.message}
+            defaultExpanded
+          />
+        </Grid>
+      )}
+      <Grid item xs={12}>
+        <Box display="flex" alignItems="center" flexWrap="wrap">
+          <Box mr={1}>
+            <Button
+              variant="contained"
+              color="primary"
+              disabled={busy || !merge.allowed || conflicts}
+              onClick={onMerge}
+            >
+              Merge into {value.baseBranch}
+            </Button>
+          </Box>
+          <Box mr={2}>
+            <Button
+              variant="outlined"
+              disabled={busy || !close.allowed}
+              onClick={onClose}
+            >
+              Close
+            </Button>
+          </Box>
+          <Typography variant="body2" color="textSecondary">
+            {whyNot(merge, close, conflicts)}
+          </Typography>
+        </Box>
+      </Grid>
+      <Grid item xs={12}>
+        <InfoCard title="Description">
+          <MarkdownContent content={value.body} dialect="gfm" />
+        </InfoCard>
+      </Grid>
+      <Grid item xs={12}>
+        <InfoCard
+          title={`Changes (${value.files?.length ?? 0} files)`}
+          subheader={
+            value.diffTruncated
+              ? 'The diff is cut at 512 KiB; the branch holds all of it.'
+              : undefined
+          }
+        >
+          <DiffView diff={value.diff} />
+        </InfoCard>
+      </Grid>
+    </Grid>
+  );
+}
+
+function whyNot(
+  merge: { loading: boolean; allowed: boolean },
+  close: { loading: boolean; allowed: boolean },
+  conflicts: boolean | undefined,
+): string {
+  if (merge.loading || close.loading) return '';
+  if (!merge.allowed && !close.allowed) {
+    return 'You may not merge or close GPU pull requests (permissions gpu.pullRequest.merge, gpu.pullRequest.close).';
+  }
+  if (!merge.allowed) {
+    return 'You may not merge GPU pull requests (permission gpu.pullRequest.merge).';
+  }
+  if (conflicts) {
+    return 'It does not merge cleanly: the gpu backend re-renders it on the new base within a minute; reload then.';
+  }
+  return '';
+}
+
+function Header(props: { pr: GpuPullRequestDetail }) {
+  const { pr } = props;
+  return (
+    <>
+      <Typography variant="h5" component="h2">
+        {pr.title}
+      </Typography>
+      <Box display="flex" alignItems="center" flexWrap="wrap" mt={1}>
+        <Typography variant="body2" color="textSecondary">
+          {pr.branch} → {pr.baseBranch} · head {pr.head.slice(0, 7)}
+          {pr.updatedAt
+            ? ` · updated ${new Date(pr.updatedAt).toLocaleString()}`
+            : ''}
+        </Typography>
+        <Box ml={1}>
+          <MergeabilityChip
+            mergeable={pr.mergeable}
+            baseBranch={pr.baseBranch}
+          />
+        </Box>
+      </Box>
+    </>
+  );
+}
+
+function Decided(props: { id: string; outcome: Outcome }) {
+  const { outcome } = props;
+  return (
+    <Box role="status" p={2} border={1} borderColor="success.main">
+      {outcome.kind === 'merged'
+        ? `Merged into ${outcome.baseBranch} as ${outcome.commit.slice(0, 7)}. The GPU allocation cards show it once the gpu backend has read ${outcome.baseBranch} again (it started at once).`
+        : `Closed: gpu/${props.id} is deleted, nothing was merged.`}{' '}
+      <Link to={GPU_PULL_REQUESTS_PATH}>Open GPU pull requests</Link>
+    </Box>
+  );
+}

@@ -1,0 +1,129 @@
+import {
+  mockApis,
+  renderInTestApp,
+  TestApiProvider,
+} from '@backstage/test-utils';
+import { permissionApiRef } from '@backstage/plugin-permission-react';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import type {
+  GpuPullRequest,
+  GpuPullRequestDetail,
+} from '@gpu-gitops/plugin-gpu-common';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { GpuApi } from '../../api/GpuApi';
+import { gpuApiRef } from '../../api/GpuApi';
+import { fakeGpuApi } from '../../__testUtils__/fakeGpuApi';
+import { PullRequestPage } from './PullRequestPage';
+
+const HEAD = 'a'.repeat(40);
+
+const chat: GpuPullRequest = {
+  branch: 'gpu/ml-chat',
+  baseBranch: 'main',
+  title: 'GPU: ml/chat — 2 × T4 time-sliced',
+  body: '## Capacity\n\n| replicas | 2 |\n| --- | --- |\n',
+  url: 'http://localhost:3000/gpu/pull-requests/ml-chat',
+  head: HEAD,
+  request: { namespace: 'ml', name: 'chat' },
+  updatedAt: '2026-01-02T03:04:05Z',
+  mergeable: { clean: true },
+  files: [{ path: 'requests/ml/chat.yaml', status: 'added' }],
+};
+
+const detail: GpuPullRequestDetail = {
+  ...chat,
+  diff: 'diff --git a/requests/ml/chat.yaml b/requests/ml/chat.yaml\n--- /dev/null\n+++ b/requests/ml/chat.yaml\n@@ -0,0 +1 @@\n+kind: GpuRequest\n',
+  diffTruncated: false,
+};
+
+async function renderPage(
+  path: string,
+  api: Partial<GpuApi>,
+  allow: (name: string) => boolean = () => true,
+) {
+  await renderInTestApp(
+    <TestApiProvider
+      apis={[
+        [gpuApiRef, fakeGpuApi(api)],
+        [
+          permissionApiRef,
+          mockApis.permission({
+            authorize: request =>
+              allow(request.permission.name)
+                ? AuthorizeResult.ALLOW
+                : AuthorizeResult.DENY,
+          }),
+        ],
+      ]}
+    >
+      <PullRequestPage />
+    </TestApiProvider>,
+    { routeEntries: [path], mountedRoutes: {} },
+  );
+}
+
+describe('PullRequestPage', () => {
+  it('lists the open pull requests, each linked to its review page', async () => {
+    await renderPage('/', {
+      listPullRequests: async () => ({
+        forge: 'local',
+        reviewInApp: true,
+        pullRequests: [chat],
+      }),
+    });
+    const link = await screen.findByRole('link', { name: chat.title });
+    expect(link).toHaveAttribute('href', '/gpu/pull-requests/ml-chat');
+    expect(screen.getByText('merges into main')).toBeVisible();
+  });
+
+  it('shows the description rendered, the diff, and merges the head it shows', async () => {
+    const mergePullRequest = jest.fn(async () => ({
+      branch: 'gpu/ml-chat',
+      baseBranch: 'main',
+      commit: 'b'.repeat(40),
+    }));
+    await renderPage('/ml-chat', {
+      getPullRequest: async id => {
+        expect(id).toBe('ml-chat');
+        return detail;
+      },
+      mergePullRequest,
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Capacity' }),
+    ).toBeVisible();
+    expect(screen.getByRole('table', { name: '' })).toBeDefined();
+    expect(screen.getByLabelText('Diff').textContent).toContain(
+      '+kind: GpuRequest',
+    );
+    const merge = screen.getByRole('button', { name: 'Merge into main' });
+    await waitFor(() => expect(merge).toBeEnabled());
+    fireEvent.click(merge);
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Merged into main as bbbbbbb.',
+    );
+    expect(mergePullRequest).toHaveBeenCalledWith('ml-chat', HEAD);
+  });
+
+  it('does not offer a merge that conflicts, and shows the refusal of one that does', async () => {
+    const conflicting: GpuPullRequestDetail = {
+      ...detail,
+      mergeable: {
+        clean: false,
+        conflicts: ['clusters/dev/gpu/nodepools/gpu-t4.yaml'],
+      },
+    };
+    await renderPage('/ml-chat', { getPullRequest: async () => conflicting });
+    expect(
+      await screen.findByText(
+        'conflicts: clusters/dev/gpu/nodepools/gpu-t4.yaml',
+      ),
+    ).toBeVisible();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Close' })).toBeEnabled(),
+    );
+    expect(
+      screen.getByRole('button', { name: 'Merge into main' }),
+    ).toBeDisabled();
+  });
+});

@@ -1,0 +1,1 @@
+export { PullRequestPage } from './PullRequestPage';

@@ -1,0 +1,1 @@
+export { RequestGpusButton } from './RequestGpusButton';

@@ -1,0 +1,71 @@
+import {
+  parseEntityRef,
+  stringifyEntityRef,
+  type Entity,
+} from '@backstage/catalog-model';
+import type { RepositoryWorkload } from '@gpu-gitops/plugin-gpu-common';
+
+const KUBERNETES_ID = 'backstage.io/kubernetes-id';
+const KUBERNETES_NAMESPACE = 'backstage.io/kubernetes-namespace';
+
+/** The workload an entity stands for: its kubernetes-id (else its name) and pinned namespace. */
+export function workloadOf(entity: Entity): {
+  name: string;
+  namespace?: string;
+} {
+  const annotations = entity.metadata.annotations ?? {};
+  return {
+    name: annotations[KUBERNETES_ID] ?? entity.metadata.name,
+    ...(annotations[KUBERNETES_NAMESPACE]
+      ? { namespace: annotations[KUBERNETES_NAMESPACE] }
+      : {}),
+  };
+}
+
+/**
+ * What the gpu-workload template's form starts with for this component
+ * (the scaffolder reads it from the `formData` query parameter): its
+ * workload name and namespace, its owner as an entity ref (the OwnerPicker's
+ * value), and — when the GitOps repository already runs a workload of that
+ * name — that workload, so the request gives GPUs to it instead of creating
+ * a second one. Field names are the template's (templates/gpu-workload).
+ */
+export function requestGpusFormData(
+  entity: Entity,
+  existing: RepositoryWorkload[],
+): Record<string, string> {
+  const workload = workloadOf(entity);
+  const found = existing.find(
+    w =>
+      w.name === workload.name &&
+      (!workload.namespace || w.namespace === workload.namespace),
+  );
+  const namespace = workload.namespace ?? found?.namespace;
+  const owner = entity.spec?.owner;
+  const data: Record<string, string> = { name: workload.name };
+  if (namespace) data.namespace = namespace;
+  if (typeof owner === 'string' && owner !== '') {
+    data.owner = stringifyEntityRef(
+      parseEntityRef(owner, {
+        defaultKind: 'group',
+        defaultNamespace: entity.metadata.namespace ?? 'default',
+      }),
+    );
+  }
+  if (found) {
+    data.workloadType = 'existing';
+    data.existingKind = found.kind;
+    data.existingName = found.name;
+  } else {
+    data.workloadType = 'new';
+  }
+  return data;
+}
+
+/** The template's URL with the form prefilled (`?formData=<JSON>`, @backstage/plugin-scaffolder-react's useFormDataFromQuery). */
+export function requestGpusUrl(
+  templatePath: string,
+  formData: Record<string, string>,
+): string {
+  return `${templatePath}?formData=${encodeURIComponent(JSON.stringify(formData))}`;
+}
