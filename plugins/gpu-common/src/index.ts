@@ -84,7 +84,11 @@ export {
   NODES_LIMIT,
 } from './planner/pool-limits';
 export { sizingOfPool, machinesOfPool } from './planner/pool-sizing';
-export { liveMigLayout, unitsPerGpuOf } from './planner/pool-slicing';
+export {
+  gpuShareOfUnit,
+  liveMigLayout,
+  unitsPerGpuOf,
+} from './planner/pool-slicing';
 export { costOfPool, poolCostView, poolCostSummary } from './planner/pool-cost';
 export { replicaOnPool } from './planner/replica-on-pool';
 export type { ReplicaOnPool } from './planner/replica-on-pool';

@@ -43,12 +43,7 @@ export function computeAllocation(
   const model = pool?.gpuModel ? findModel(catalog, pool.gpuModel) : undefined;
   const replica = pool
     ? replicaOnPool(pool, model, cluster?.repoState, workload.perReplica)
-    : {
-        memoryMiB: 0,
-        vramGuaranteed: false,
-        gpuShare: 0,
-        physicalGpus: 0,
-      };
+    : { memoryMiB: 0, vramGuaranteed: false, gpuShare: 0 };
   const cost =
     pool && workload.pool
       ? context.poolCost(workload.cluster, workload.pool)
@@ -69,7 +64,7 @@ export function computeAllocation(
     vramMiBPerReplica: replica.memoryMiB,
     vramGuaranteed: replica.vramGuaranteed,
     // As the planner rounds it, so the card and the PR body agree.
-    physicalGpus: round(workload.replicas * replica.physicalGpus, 4),
+    physicalGpus: round(workload.replicas * replica.gpuShare, 4),
     usdPerMonth: centsToUsd(share?.cents ?? 0),
     unitsHeld: share?.units ?? 0,
     sources: [workload.path, pool?.path, stored?.path]
@@ -81,5 +76,8 @@ export function computeAllocation(
   }
   if (stored) allocation.owner = stored.request.spec.owner;
   if (replica.migProfile) allocation.migProfile = replica.migProfile;
+  if (replica.computeShare !== undefined) {
+    allocation.computeSharePerReplica = round(replica.computeShare, 6);
+  }
   return allocation;
 }

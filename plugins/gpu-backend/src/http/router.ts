@@ -360,7 +360,6 @@ export async function createRouter(
         : undefined;
     const body: QuotaUse = quotaUseOf(
       policy,
-      options.gpuCatalog,
       owner,
       quotaScope(options.snapshot(), cluster),
       excluded,

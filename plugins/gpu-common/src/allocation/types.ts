@@ -25,8 +25,13 @@ export interface GpuAllocation {
   replicas: number;
   /** Units of `resourceName` per replica. */
   perReplica: number;
-  /** Fraction of one physical GPU per replica (0.25, 3/7, 2, ...). */
+  /**
+   * Physical GPUs one replica holds (0.25, 0.5, 2, ...): what its quota and
+   * cost count, so replicas × gpuSharePerReplica = `physicalGpus`.
+   */
   gpuSharePerReplica: number;
+  /** MIG only: the part of a GPU's compute a replica's instance runs on (1g.10gb: 1/7). */
+  computeSharePerReplica?: number;
   /** VRAM a replica may use, in MiB, and whether the mode isolates it. */
   vramMiBPerReplica: number;
   vramGuaranteed: boolean;

@@ -2,7 +2,9 @@ import {
   centsToUsd,
   formatCents,
   formatGiB,
+  formatComputeShare,
   formatGpuShare,
+  formatReplicaGpuShare,
   formatRequestedGiB,
   formatUsd,
   formatUsdPerMonth,
@@ -26,6 +28,28 @@ describe('format: units', () => {
     expect(formatGpuShare(3 / 7)).toBe('42.9% of a GPU');
     expect(formatGpuShare(1)).toBe('1 GPU');
     expect(formatGpuShare(2)).toBe('2 GPUs');
+  });
+
+  it('shows a MIG compute share as a fraction of the compute slices', () => {
+    // As plans and allocations carry it: rounded to 6 decimals.
+    expect(formatComputeShare(0.142857)).toBe('1/7 of its compute');
+    expect(formatComputeShare(0.428571)).toBe('3/7 of its compute');
+    expect(formatComputeShare(0.5)).toBe('1/2 of its compute');
+    expect(formatComputeShare(1)).toBe('all of its compute');
+    expect(formatComputeShare(1.142857)).toBe("8/7 of a GPU's compute");
+    expect(formatComputeShare(2)).toBe('the compute of 2 GPUs');
+    expect(formatComputeShare(0.1)).toBe('10% of its compute');
+  });
+
+  it("shows what a replica holds, and MIG's compute beside it", () => {
+    expect(formatReplicaGpuShare({ gpuShare: 0.25 })).toBe('25% of a GPU');
+    expect(formatReplicaGpuShare({ gpuShare: 2 })).toBe('2 GPUs');
+    expect(
+      formatReplicaGpuShare({ gpuShare: 0.25, computeShare: 0.142857 }),
+    ).toBe('25% of a GPU · 1/7 of its compute');
+    expect(formatReplicaGpuShare({ gpuShare: 1, computeShare: 1 })).toBe(
+      '1 GPU · all of its compute',
+    );
   });
 });
 

@@ -250,7 +250,9 @@ export const migA100Plan: Plan = {
     vramGiB: 18,
     vramGuaranteed: true,
     memoryMiB: 19968,
-    gpuShare: 3 / 7,
+    // One of the 2 instances of its GPU; 3 of the GPU's 7 compute slices.
+    gpuShare: 0.5,
+    computeShare: 3 / 7,
   },
   nodes: { expected: 1, slicesPerNode: 16, instanceType: 'p4d.24xlarge' },
   physicalGpus: 2,

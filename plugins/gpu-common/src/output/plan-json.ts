@@ -32,7 +32,10 @@ export interface PlanJson {
     vramGiB: number;
     vramGuaranteed: boolean;
     memoryMiB: number;
+    /** Physical GPUs one replica holds: replicas × gpuShare = physicalGpus. */
     gpuShare: number;
+    /** MIG only: the part of a GPU's compute its instance runs on. */
+    computeShare?: number;
   };
   /** The pool's nodes after the change, on the machine they are priced on. */
   nodes: { expected: number; slicesPerNode: number; instanceType: string };

@@ -1,4 +1,8 @@
-import { formatGiB, formatRequestedGiB } from '../format/units';
+import {
+  formatGiB,
+  formatReplicaGpuShare,
+  formatRequestedGiB,
+} from '../format/units';
 import type { Plan } from '../planner/types';
 import { describeCost } from './cost-text';
 import {
@@ -6,7 +10,10 @@ import {
   type ExistingWorkloadFacts,
 } from './existing-workload-text';
 
-/** What one replica gets, in words: "1/4 of a T4", "MIG 3g.20gb", "2 GPUs". */
+/**
+ * What one replica gets, in words: "1 of 4 time slices of a GPU", "MIG
+ * instance 3g.20gb (50% of a GPU · 3/7 of its compute)", "2 whole GPUs".
+ */
 export function describeShare(plan: Plan): string {
   const { sharing } = plan;
   switch (sharing.mode) {
@@ -15,7 +22,8 @@ export function describeShare(plan: Plan): string {
     case 'mps':
       return `1 of ${sharing.slicesPerGpu} MPS clients of a GPU`;
     case 'mig':
-      return `MIG instance ${sharing.migProfile}`;
+      // What it holds and the compute it runs on differ: say both.
+      return `MIG instance ${sharing.migProfile} (${formatReplicaGpuShare(plan.perReplica)})`;
     case 'dra':
       return 'a GPU claimed through DRA';
     default:

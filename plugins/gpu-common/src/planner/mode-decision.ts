@@ -16,9 +16,17 @@ export interface ModeDecision {
   minGpusPerNode: number;
   vramGuaranteed: boolean;
   memoryMiB: number;
+  /**
+   * Physical GPUs one replica holds, e.g. 0.25 or 2: what its quota and its
+   * cost count, and the "share of a GPU" every page shows.
+   */
   gpuShare: number;
-  /** Physical GPUs one replica holds (for quotas), e.g. 0.25 or 2. */
-  physicalGpusPerReplica: number;
+  /**
+   * MIG only: the part of a GPU's compute (SMs) the replica's instance runs
+   * on, which differs from what it holds (1g.10gb on an A100 40GB: 1/7 of
+   * the compute, one of the GPU's 4 instances).
+   */
+  computeShare?: number;
   /** Appended to `gpu-<model>` for the pool name, e.g. `-ts4`. */
   poolSuffix: string;
   /** NodePool template labels the mode needs (device-plugin / MIG config). */

@@ -530,13 +530,16 @@ function planOnOption(
       vramGuaranteed: decision.vramGuaranteed,
       memoryMiB: decision.memoryMiB,
       gpuShare: round(decision.gpuShare, 6),
+      ...(decision.computeShare !== undefined
+        ? { computeShare: round(decision.computeShare, 6) }
+        : {}),
     },
     nodes: {
       expected: after.nodes,
       slicesPerNode: after.unitsPerNode,
       instanceType: after.instanceType ?? poolTypes[0].name,
     },
-    physicalGpus: round(gpu.replicas * decision.physicalGpusPerReplica, 4),
+    physicalGpus: round(gpu.replicas * decision.gpuShare, 4),
     cost,
     decisions: {
       model: {

@@ -60,3 +60,17 @@ export function unitsPerGpuOf(
       return 1;
   }
 }
+
+/**
+ * Physical GPUs one unit of a pool's resource holds: 1 / the units one GPU
+ * offers (a time slice of 4: 0.25; one of the 2 3g.40gb instances of its
+ * GPU: 0.5; a whole GPU when the MIG layout is not in the repository, so a
+ * quota is never under-counted). What a replica's share, its quota use and
+ * its cost count, wherever they are shown.
+ */
+export function gpuShareOfUnit(
+  pool: PoolState,
+  repoState: RepoState | undefined,
+): number {
+  return 1 / unitsPerGpuOf(pool, repoState);
+}

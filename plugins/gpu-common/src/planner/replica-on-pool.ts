@@ -1,5 +1,5 @@
 import type { GpuModel } from '../catalog/types';
-import { liveMigLayout, unitsPerGpuOf } from './pool-slicing';
+import { gpuShareOfUnit, liveMigLayout, unitsPerGpuOf } from './pool-slicing';
 import { mpsPinnedMiB } from './sharing-mps';
 import { timeSliceMiB } from './sharing-time-slicing';
 import type { PoolState, RepoState } from './types';
@@ -9,10 +9,13 @@ export interface ReplicaOnPool {
   /** Memory a replica can count on (or shares, when not guaranteed), in MiB. */
   memoryMiB: number;
   vramGuaranteed: boolean;
-  /** Fraction of one physical GPU's compute. */
+  /**
+   * Physical GPUs one replica holds: its units over the units one GPU of the
+   * pool offers. What its quota and cost count, as the planner's `gpuShare`.
+   */
   gpuShare: number;
-  /** Physical GPUs one replica holds (quota unit). */
-  physicalGpus: number;
+  /** MIG only: the part of a GPU's compute its instances run on (1g.10gb: 1/7 each). */
+  computeShare?: number;
   migProfile?: string;
 }
 
@@ -29,7 +32,8 @@ export function replicaOnPool(
   unitsPerReplica: number,
 ): ReplicaOnPool {
   const unitsPerGpu = unitsPerGpuOf(pool, repoState);
-  const physicalGpus = unitsPerReplica / unitsPerGpu;
+  // On a mixed MIG layout too: one of the GPU's instances of the profile.
+  const gpuShare = unitsPerReplica * gpuShareOfUnit(pool, repoState);
   switch (pool.sharingMode) {
     case 'time-slicing':
       return {
@@ -37,8 +41,7 @@ export function replicaOnPool(
           ? timeSliceMiB(model, unitsPerGpu) * unitsPerReplica
           : 0,
         vramGuaranteed: false,
-        gpuShare: physicalGpus,
-        physicalGpus,
+        gpuShare,
       };
     case 'mps':
       return {
@@ -46,8 +49,7 @@ export function replicaOnPool(
           ? mpsPinnedMiB(model, unitsPerGpu) * unitsPerReplica
           : 0,
         vramGuaranteed: model !== undefined,
-        gpuShare: physicalGpus,
-        physicalGpus,
+        gpuShare,
       };
     case 'mig': {
       const layout = liveMigLayout(pool, repoState);
@@ -61,17 +63,16 @@ export function replicaOnPool(
         return {
           memoryMiB: 0,
           vramGuaranteed: false,
-          gpuShare: physicalGpus,
-          physicalGpus,
+          gpuShare,
           ...(name ? { migProfile: name } : {}),
         };
       }
       return {
         memoryMiB: profile.memoryMiB * unitsPerReplica,
         vramGuaranteed: true,
-        gpuShare:
+        gpuShare,
+        computeShare:
           (profile.computeSlices / model.mig.computeSlices) * unitsPerReplica,
-        physicalGpus,
         migProfile: profile.name,
       };
     }
@@ -79,8 +80,7 @@ export function replicaOnPool(
       return {
         memoryMiB: (model?.memoryMiB ?? 0) * unitsPerReplica,
         vramGuaranteed: model !== undefined,
-        gpuShare: unitsPerReplica,
-        physicalGpus: unitsPerReplica,
+        gpuShare,
       };
   }
 }

@@ -43,7 +43,6 @@ export function decideDra(request: GpuRequest, model: GpuModel): ModeDecision {
     vramGuaranteed: true,
     memoryMiB: model.memoryMiB,
     gpuShare: 1,
-    physicalGpusPerReplica: 1,
     poolSuffix: '-dra',
     // The DRA kubelet plugin must not share a node with the classic plugin.
     modeLabels: { [DEVICE_PLUGIN_DEPLOY_LABEL]: 'false' },

@@ -39,7 +39,6 @@ export function decideExclusive(
     vramGuaranteed: true,
     memoryMiB,
     gpuShare: gpusPerReplica,
-    physicalGpusPerReplica: gpusPerReplica,
     poolSuffix: '',
     modeLabels: {},
     warnings: [],

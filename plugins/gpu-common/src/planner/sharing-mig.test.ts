@@ -38,7 +38,9 @@ describe('plan: MIG', () => {
       vramGiB: 5,
       vramGuaranteed: true,
       memoryMiB: 9728,
+      // One of the GPU's 7 instances, on 1 of its 7 compute slices.
       gpuShare: 0.142857,
+      computeShare: 0.142857,
     });
     // 8 GPUs x 7 = 56 instances per node; the unknown-price type sorts last
     expect(p.pool.instanceTypes).toEqual(['a100-x8', 'a100-block']);
@@ -66,9 +68,13 @@ describe('plan: MIG', () => {
   it('uses real profile memory, not the name (10 GiB does not fit 1g.10gb)', () => {
     const p = mig({ vramGiB: 10 });
     expect(p.sharing.migProfile).toBe('1g.20gb');
-    expect(p.perReplica.gpuShare).toBeCloseTo(1 / 7);
+    // 1g.20gb: 4 per GPU, on 1 of the 7 compute slices.
+    expect(p.perReplica.gpuShare).toBe(0.25);
+    expect(p.perReplica.computeShare).toBeCloseTo(1 / 7);
     expect(mig({ vramGiB: 30 }).sharing.migProfile).toBe('3g.40gb');
-    expect(mig({ vramGiB: 30 }).perReplica.gpuShare).toBeCloseTo(3 / 7);
+    // 3g.40gb: 2 per GPU, on 3 of the 7 compute slices.
+    expect(mig({ vramGiB: 30 }).perReplica.gpuShare).toBe(0.5);
+    expect(mig({ vramGiB: 30 }).perReplica.computeShare).toBeCloseTo(3 / 7);
     expect(mig({ vramGiB: 30 }).physicalGpus).toBe(0.5);
   });
 

@@ -100,8 +100,9 @@ export function decideMig(
     minGpusPerNode: 1,
     vramGuaranteed: true,
     memoryMiB: profile.memoryMiB,
-    gpuShare: profile.computeSlices / geometry.computeSlices,
-    physicalGpusPerReplica: 1 / perGpu,
+    // One of the layout's `perGpu` instances of its GPU: what it holds and pays for.
+    gpuShare: 1 / perGpu,
+    computeShare: profile.computeSlices / geometry.computeSlices,
     poolSuffix: `-mig-${profile.name}`,
     modeLabels: { [MIG_CONFIG_LABEL]: configName },
     warnings,

@@ -109,7 +109,6 @@ export function decideMps(
     vramGuaranteed: true,
     memoryMiB: pinnedMiB,
     gpuShare: 1 / replicas,
-    physicalGpusPerReplica: 1 / replicas,
     poolSuffix: `-mps${replicas}`,
     modeLabels: { [DEVICE_PLUGIN_CONFIG_LABEL]: deviceConfigName },
     warnings,

@@ -126,7 +126,6 @@ export function decideTimeSlicing(
     vramGuaranteed: false,
     memoryMiB: sliceMiB,
     gpuShare: 1 / slices,
-    physicalGpusPerReplica: 1 / slices,
     poolSuffix: `-ts${slices}`,
     modeLabels: { [DEVICE_PLUGIN_CONFIG_LABEL]: deviceConfigName },
     warnings,

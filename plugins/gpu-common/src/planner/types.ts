@@ -171,8 +171,17 @@ export interface Plan {
     vramGuaranteed: boolean;
     /** Memory a replica can count on (or shares, when not guaranteed), in MiB. */
     memoryMiB: number;
-    /** Fraction of one physical GPU per replica (e.g. 0.25, 3/7, 2). */
+    /**
+     * Physical GPUs one replica holds (e.g. 0.25, 0.5, 2): what its quota and
+     * cost count, so replicas × gpuShare = `physicalGpus`. For MIG, one of
+     * the instances its GPU's layout carries.
+     */
     gpuShare: number;
+    /**
+     * MIG only: the part of a GPU's compute its instance runs on (1g.10gb:
+     * 1/7), a different figure from what it holds (see `gpuShare`).
+     */
+    computeShare?: number;
   };
   /**
    * The nodes the pool runs after this change (every request on it, see

@@ -1,35 +1,5 @@
-import type { GpuCatalog, RepoState } from '@gpu-gitops/plugin-gpu-common';
-import { gpuShareOfUnit, gpuUsageOfOwner } from './gpuUsage';
-
-// A100-40GB MIG geometry (NVIDIA MIG user guide): 7 compute slices.
-const catalog: GpuCatalog = {
-  models: [
-    {
-      id: 'a100-40gb',
-      displayName: 'NVIDIA A100-SXM4-40GB',
-      memoryMiB: 40960,
-      architecture: 'ampere',
-      computeCapability: '8.0',
-      mpsMaxReplicas: 48,
-      mig: {
-        memorySlices: 8,
-        computeSlices: 7,
-        pciDeviceIds: ['0x20B010DE'],
-        profiles: [
-          {
-            name: '3g.20gb',
-            memoryMiB: 19968,
-            computeSlices: 3,
-            memorySlices: 4,
-            startSlots: [0, 4],
-            maxCount: 2,
-          },
-        ],
-      },
-    },
-  ],
-  instanceTypes: [],
-};
+import { gpuShareOfUnit, type RepoState } from '@gpu-gitops/plugin-gpu-common';
+import { gpuUsageOfOwner } from './gpuUsage';
 
 const repoState: RepoState = {
   pools: [
@@ -49,13 +19,19 @@ const repoState: RepoState = {
       gpuModel: 'a100-40gb',
       sharingMode: 'mig',
       migProfile: '3g.20gb',
+      migConfigName: 'all-3g.20gb',
       resourceName: 'nvidia.com/mig-3g.20gb',
       instanceTypes: ['p4d.24xlarge'],
       capacityTypes: ['on-demand'],
     },
   ],
   devicePluginConfigs: {},
-  migConfigs: {},
+  // mig-parted's A100 layout: 2 × 3g.20gb on each GPU.
+  migConfigs: {
+    'all-3g.20gb': [
+      { devices: 'all', 'mig-enabled': true, 'mig-devices': { '3g.20gb': 2 } },
+    ],
+  },
   workloads: [
     {
       id: 'ml/chat',
@@ -120,37 +96,31 @@ const owners: Record<string, string> = {
 };
 
 describe('gpu usage from the repository state', () => {
-  it('counts a time slice as a fraction of a GPU and a MIG instance by its compute share', () => {
+  it('counts a unit as the planner does: a time slice 1/4, a MIG instance one of its GPU’s instances', () => {
     const [timeSliced, mig] = repoState.pools;
-    expect(gpuShareOfUnit(timeSliced, catalog)).toBe(0.25);
-    expect(gpuShareOfUnit(mig, catalog)).toBeCloseTo(3 / 7);
+    expect(gpuShareOfUnit(timeSliced, repoState)).toBe(0.25);
+    // Not its 3/7 of the compute: the GPU's other instance is someone else's.
+    expect(gpuShareOfUnit(mig, repoState)).toBe(0.5);
+    // The layout not in the repository: a whole GPU, never under-counted.
+    expect(gpuShareOfUnit(mig, { ...repoState, migConfigs: {} })).toBe(1);
   });
 
   it('sums an owner’s workloads on the cluster and leaves out the one being replaced', () => {
     const ownerOf = (id: string) => owners[id];
     const defaultCluster = { state: repoState, isDefaultCluster: true };
-    // chat 3 × 1/4 + train 7 × 3/7 + unplaced 1 × 2 whole GPUs; not elsewhere.
+    // chat 3 × 1/4 + train 7 × 1/2 + unplaced 1 × 2 whole GPUs; not elsewhere.
+    expect(gpuUsageOfOwner('ml-platform', defaultCluster, ownerOf)).toBe(6.25);
     expect(
-      gpuUsageOfOwner('ml-platform', defaultCluster, catalog, ownerOf),
-    ).toBeCloseTo(5.75);
-    expect(
-      gpuUsageOfOwner(
-        'ml-platform',
-        defaultCluster,
-        catalog,
-        ownerOf,
-        'ml/chat',
-      ),
-    ).toBeCloseTo(5);
+      gpuUsageOfOwner('ml-platform', defaultCluster, ownerOf, 'ml/chat'),
+    ).toBe(5.5);
     // Another cluster with the same pools does not run the unplaced workload.
     expect(
       gpuUsageOfOwner(
         'ml-platform',
         { state: repoState, isDefaultCluster: false },
-        catalog,
         ownerOf,
       ),
-    ).toBeCloseTo(3.75);
-    expect(gpuUsageOfOwner('web', defaultCluster, catalog, ownerOf)).toBe(1);
+    ).toBe(4.25);
+    expect(gpuUsageOfOwner('web', defaultCluster, ownerOf)).toBe(1);
   });
 });

@@ -1,35 +1,10 @@
-import type {
-  GpuCatalog,
-  PoolState,
-  RepoState,
-  WorkloadState,
+import {
+  gpuShareOfUnit,
+  type PoolState,
+  type RepoState,
+  type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { normalizeOwnerRef } from './gpuPolicy';
-
-/**
- * Physical-GPU equivalents one unit of a pool's resource stands for: a whole
- * GPU when exclusive, 1/slices when time-sliced or MPS, and the compute share
- * of the MIG profile (3g.40gb on a 7-slice GPU = 3/7), as the planner counts it.
- */
-export function gpuShareOfUnit(pool: PoolState, catalog: GpuCatalog): number {
-  switch (pool.sharingMode) {
-    case 'time-slicing':
-    case 'mps':
-      return pool.slicesPerGpu && pool.slicesPerGpu > 0
-        ? 1 / pool.slicesPerGpu
-        : 1;
-    case 'mig': {
-      const geometry = catalog.models.find(m => m.id === pool.gpuModel)?.mig;
-      const profile = geometry?.profiles.find(p => p.name === pool.migProfile);
-      // Unknown geometry: count a whole GPU rather than under-count a quota.
-      return geometry && profile
-        ? profile.computeSlices / geometry.computeSlices
-        : 1;
-    }
-    default:
-      return 1;
-  }
-}
 
 /**
  * The pool of `cluster` a workload runs on: the pool its node selector names,
@@ -47,13 +22,16 @@ function poolOf(
   );
 }
 
-/** Physical-GPU equivalents a workload holds on its pool (a whole GPU per unit without one). */
+/**
+ * Physical GPUs a workload holds on its pool, as the planner counts a
+ * request's `physicalGpus` (a whole GPU per unit without a pool).
+ */
 export function workloadGpus(
   workload: WorkloadState,
   pool: PoolState | undefined,
-  catalog: GpuCatalog,
+  state: RepoState,
 ): number {
-  const unit = pool ? gpuShareOfUnit(pool, catalog) : 1;
+  const unit = pool ? gpuShareOfUnit(pool, state) : 1;
   return workload.replicas * workload.perReplica * unit;
 }
 
@@ -84,7 +62,6 @@ export interface QuotaScope {
 export function gpuUsageOfOwner(
   owner: string,
   scope: QuotaScope,
-  catalog: GpuCatalog,
   ownerOf: (workloadId: string) => string | undefined,
   excludeId?: string,
 ): number {
@@ -97,7 +74,7 @@ export function gpuUsageOfOwner(
     const pool = poolOf(workload, scope.state);
     const placedElsewhere = !pool && workload.pool !== undefined;
     if (placedElsewhere || (!pool && !scope.isDefaultCluster)) continue;
-    total += workloadGpus(workload, pool, catalog);
+    total += workloadGpus(workload, pool, scope.state);
   }
   return total;
 }

@@ -45,7 +45,6 @@ export interface OwnerPolicyCheck {
 /** What the owner holds on a cluster, and its quota there (`requested` is 0). */
 export function quotaUseOf(
   policy: GpuPolicy,
-  catalog: GpuCatalog,
   owner: string,
   scope: RequestQuotaScope,
   excludeId?: string,
@@ -54,7 +53,7 @@ export function quotaUseOf(
   const use: QuotaUse = {
     owner: ref,
     cluster: scope.cluster,
-    used: gpuUsageOfOwner(ref, scope, catalog, scope.ownerOf, excludeId),
+    used: gpuUsageOfOwner(ref, scope, scope.ownerOf, excludeId),
     requested: 0,
   };
   const { gpuQuota } = ruleForOwner(policy, ref);
@@ -81,7 +80,7 @@ export function ownerPolicyCheck(
     }),
     checkPlan(plan, scope) {
       const quota: QuotaUse = {
-        ...quotaUseOf(policy, catalog, owner, scope, workloadId),
+        ...quotaUseOf(policy, owner, scope, workloadId),
         requested: plan.physicalGpus,
       };
       return {

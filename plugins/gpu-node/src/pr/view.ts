@@ -7,7 +7,7 @@
 import {
   describeCost,
   formatGiB,
-  formatGpuShare,
+  formatReplicaGpuShare,
   formatLedger,
   formatRequestedGiB,
   formatUsd,
@@ -153,7 +153,7 @@ function vramSummary(plan: Plan): string {
   const asked = formatRequestedGiB(p.vramGiB);
   const gets = formatGiB(p.memoryMiB);
   if (p.vramGuaranteed) {
-    return `Each replica needs ${asked} and gets **${gets} guaranteed** (${formatGpuShare(p.gpuShare)}) — it fits.`;
+    return `Each replica needs ${asked} and gets **${gets} guaranteed** (${formatReplicaGpuShare(p)}) — it fits.`;
   }
   return `Each replica needs ${asked}; replicas **share** ${gets} per GPU slot with **no guarantee** — memory is not isolated, so the fit holds only if every replica stays within its share.`;
 }

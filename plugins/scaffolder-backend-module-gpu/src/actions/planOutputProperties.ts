@@ -41,7 +41,17 @@ export const planOutputProperties = {
       vramGiB: z.number(),
       vramGuaranteed: z.boolean(),
       memoryMiB: z.number(),
-      gpuShare: z.number(),
+      gpuShare: z
+        .number()
+        .describe(
+          'Physical GPUs one replica holds (what its quota and cost count): replicas × gpuShare = physicalGpus',
+        ),
+      computeShare: z
+        .number()
+        .optional()
+        .describe(
+          "MIG only: the part of a GPU's compute one replica's instance runs on (1g.10gb: 1/7)",
+        ),
     }),
   nodes: (z: Z) =>
     z.object({

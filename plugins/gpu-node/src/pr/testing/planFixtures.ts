@@ -246,9 +246,12 @@ export function migPlan(): Plan {
       vramGiB: 18,
       vramGuaranteed: true,
       memoryMiB: 19968,
-      gpuShare: 3 / 7,
+      // The GPU's only 3g.20gb instance; 3 of its 7 compute slices.
+      gpuShare: 1,
+      computeShare: 3 / 7,
     },
     nodes: { expected: 1, slicesPerNode: 8, instanceType: 'p4d.24xlarge' },
+    physicalGpus: 3,
     // 1602908 cents, 3 of 8 instances: 601090.5 -> 601091, idle 1001817.
     cost: newPoolCost(
       'gpu-a100-40gb-mig-3g.20gb',
