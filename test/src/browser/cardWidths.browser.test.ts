@@ -1,9 +1,11 @@
 /**
  * The GPU card and tab read well from 900 to 1920 px: at each width no
  * table header breaks inside a word (seen: "Rep lica s" at 1400 px and
- * below). The card is measured where the catalog's overview puts it: a
- * half-width grid column (Grid md=6) from 960 px up, the full width below.
- * Screenshots at each width (docs/ with GPU_SCREENSHOTS=docs).
+ * below), the card's table fits its card (seen: at half width, 1280-1400
+ * px, the Cost / month column scrolled out of sight) and no pool name
+ * breaks at its hyphens. The card is measured where the catalog's overview
+ * puts it: a half-width grid column (Grid md=6) from 960 px up, the full
+ * width below. Screenshots at each width (docs/ with GPU_SCREENSHOTS=docs).
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -26,7 +28,7 @@ import { createGitopsRemote, type GitopsRemote } from './fixtureGitopsRemote';
 
 jest.setTimeout(300_000);
 
-const WIDTHS = [900, 1400, 1920];
+const WIDTHS = [900, 1280, 1400, 1920];
 const cluster = resolveClusterProfile({ name: 'dev', migStrategy: 'single' });
 
 const component = (name: string): Entity => ({
@@ -63,6 +65,48 @@ function brokenHeaders(page: Page): Promise<string[]> {
       }
     }
     return broken;
+  });
+}
+
+/**
+ * How the card's table sits in its card: how far it overflows (scrollWidth
+ * over clientWidth of the card's scrolling content), each cost cell's right
+ * edge against the card's, and the pool names that lie on several lines.
+ */
+function cardLayout(page: Page) {
+  return page.evaluate(() => {
+    const table = document.querySelector(
+      'table[aria-label="GPU requests"]',
+    ) as HTMLElement;
+    // The card's box in the dev page's content (one box per card).
+    const article = document.querySelector('article') as HTMLElement;
+    let card = table;
+    while (card.parentElement && card.parentElement !== article) {
+      card = card.parentElement;
+    }
+    let overflow = 0;
+    for (
+      let el: HTMLElement | null = table;
+      el && el !== article;
+      el = el.parentElement
+    ) {
+      overflow = Math.max(overflow, el.scrollWidth - el.clientWidth);
+    }
+    const cardRight = card.getBoundingClientRect().right;
+    const costRights = Array.from(
+      document.querySelectorAll('[data-testid="gpu-allocation-cost"]'),
+    ).map(cell => Math.round(cell.getBoundingClientRect().right));
+    const brokenPools = Array.from(
+      document.querySelectorAll('[data-testid="gpu-allocation-pool"]'),
+    )
+      .filter(name => name.getClientRects().length > 1)
+      .map(name => name.textContent);
+    return {
+      overflow,
+      cardRight: Math.round(cardRight),
+      costRights,
+      brokenPools,
+    };
   });
 }
 
@@ -168,6 +212,14 @@ describe('GPU card and tab from 900 to 1920 px in Chromium', () => {
       }
       await saveScreenshot(page, `gpu-allocation-card-${width}.png`, temp);
       expect(await brokenHeaders(page)).toEqual([]);
+      const layout = await cardLayout(page);
+      // The whole table in its card: nothing to scroll, every cost in view.
+      expect(layout.overflow).toBe(0);
+      expect(layout.costRights).toHaveLength(2);
+      for (const right of layout.costRights) {
+        expect(right).toBeLessThanOrEqual(layout.cardRight);
+      }
+      expect(layout.brokenPools).toEqual([]);
 
       await page.goto(
         `${app.url}/gpu-dev?entity=component:default/tagger&view=tab`,

@@ -15,6 +15,7 @@ import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   builtinCatalog,
   formatGiB,
+  formatReplicaGpuShare,
   formatUsd,
   parseGpuRequest,
   resolveClusterProfile,
@@ -158,25 +159,28 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
       const row = page.getByTestId(`gpu-allocation-ml/${name}`);
       await row.waitFor({ timeout: 60_000 });
       const cells = await row.locator('td').allInnerTexts();
-      // Request | GPU per replica | VRAM per replica | Replicas | Pool | Cost / month
-      expect(cells[3]).toBe(String(plan.request.spec.gpu.replicas));
-      expect(cells[4].split('\n')[0]).toBe(plan.pool.name);
-      // Its share of the pool's nodes, then that share of the pool's price.
-      expect(cells[5].split('\n')[0]).toBe(formatUsd(plan.cost.usdPerMonth));
-      expect(cells[5]).toContain(`of ${formatUsd(plan.cost.pool.usdPerMonth)}`);
-
-      const share = plan.perReplica.gpuShare;
-      const shareText =
-        share < 1
-          ? `${Math.round(share * 1000) / 10}% of a GPU`
-          : `${share} GPU`;
+      // Request (with its pool) | Per replica (share, VRAM) | Replicas | Cost / month
+      expect(cells).toHaveLength(4);
+      expect(cells[2]).toBe(String(plan.request.spec.gpu.replicas));
       await expect(
-        row.getByRole('img', { name: `GPU per replica: ${shareText}` }).count(),
+        row.getByTestId('gpu-allocation-pool').innerText(),
+      ).resolves.toBe(plan.pool.name);
+      // Its share of the pool's nodes, then that share of the pool's price.
+      expect(cells[3].split('\n')[0]).toBe(formatUsd(plan.cost.usdPerMonth));
+      expect(cells[3]).toContain(`of ${formatUsd(plan.cost.pool.usdPerMonth)}`);
+
+      // The share it holds, as the PR body words it (MIG: and its compute).
+      await expect(
+        row
+          .getByRole('img', {
+            name: `GPU per replica: ${formatReplicaGpuShare(plan.perReplica)}`,
+          })
+          .count(),
       ).resolves.toBe(1);
       const vram = `${formatGiB(plan.perReplica.memoryMiB)} ${
         plan.perReplica.vramGuaranteed ? 'guaranteed' : 'not guaranteed'
       }`;
-      expect(cells[2]).toContain(vram);
+      expect(cells[1]).toContain(vram);
       expect(cells[0]).toContain(plan.sharing.mode);
     }
 

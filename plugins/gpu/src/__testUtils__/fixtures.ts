@@ -100,7 +100,9 @@ export const mig: GpuAllocation = {
   resourceName: 'nvidia.com/mig-3g.20gb',
   replicas: 3,
   perReplica: 1,
-  gpuSharePerReplica: 3 / 7,
+  // One of the 2 instances of its GPU; 3 of the GPU's 7 compute slices.
+  gpuSharePerReplica: 0.5,
+  computeSharePerReplica: 0.428571,
   vramMiBPerReplica: 18432,
   vramGuaranteed: true,
   migProfile: '3g.20gb',

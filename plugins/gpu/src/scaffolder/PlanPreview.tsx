@@ -11,7 +11,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, makeStyles, Typography } from '@material-ui/core';
 import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
-import { formatGpuShare } from '../components/format/format';
+import { formatReplicaGpuShare } from '../components/format/format';
 import { quotaText } from './quotaText';
 
 const useStyles = makeStyles(theme => ({
@@ -144,7 +144,7 @@ export function PlanPreview(props: {
           <dt>Sharing</dt>
           <dd>{sharing}</dd>
           <dt>GPU per replica</dt>
-          <dd>{formatGpuShare(plan.perReplica.gpuShare)}</dd>
+          <dd>{formatReplicaGpuShare(plan.perReplica)}</dd>
           <dt>VRAM per replica</dt>
           <dd>
             {formatRequestedGiB(plan.perReplica.vramGiB)} asked:{' '}

@@ -31,28 +31,44 @@ describe('GpuAllocationCard', () => {
       ts.getByLabelText('VRAM per replica: 5.5 GiB not guaranteed of 22.3 GiB'),
     ).toBeVisible();
     expect(ts.getByText('4')).toBeVisible();
-    expect(ts.getByText('gpu-l4-ts4')).toBeVisible();
-    expect(ts.getByText('$587.50')).toBeVisible();
-    expect(ts.getByText('4/4 of $587.50')).toBeVisible();
+    expect(ts.getByTestId('gpu-allocation-pool')).toHaveTextContent(
+      'gpu-l4-ts4',
+    );
+    expect(ts.getByTestId('gpu-allocation-cost')).toHaveTextContent(
+      '$587.504/4 of $587.50',
+    );
 
     const mps = within(screen.getByTestId('gpu-allocation-ml/embedder'));
     expect(mps.getByLabelText('GPU per replica: 50% of a GPU')).toBeVisible();
     expect(
       mps.getByLabelText('VRAM per replica: 11.1 GiB guaranteed of 22.3 GiB'),
     ).toBeVisible();
-    expect(mps.getByText('gpu-a10g-mps')).toBeVisible();
+    expect(mps.getByTestId('gpu-allocation-pool')).toHaveTextContent(
+      'gpu-a10g-mps',
+    );
 
     const mig = within(screen.getByTestId('gpu-allocation-ml/trainer'));
-    expect(mig.getByLabelText('GPU per replica: 42.9% of a GPU')).toBeVisible();
+    // What it holds (one of its GPU's two 3g.20gb instances), beside the
+    // compute its instance runs on: two figures, each named.
+    expect(
+      mig.getByLabelText('GPU per replica: 50% of a GPU · 3/7 of its compute'),
+    ).toBeVisible();
     expect(
       mig.getByLabelText('VRAM per replica: 18.0 GiB guaranteed of 40.0 GiB'),
     ).toBeVisible();
     expect(mig.getByText(/mig 3g\.20gb/)).toBeVisible();
     expect(mig.getByText('3')).toBeVisible();
     // 3 of the 8-GPU node's 16 instances: its share, not the node's price.
-    expect(mig.getByText('$3,005.45')).toBeVisible();
-    expect(mig.getByText('3/16 of $16,029.08')).toBeVisible();
+    expect(mig.getByTestId('gpu-allocation-cost')).toHaveTextContent(
+      '$3,005.453/16 of $16,029.08',
+    );
 
+    // Each row's replicas × share held adds up to the subheader's total.
+    const held = chatAllocation.allocations.map(
+      a => a.replicas * a.gpuSharePerReplica,
+    );
+    expect(held).toEqual(chatAllocation.allocations.map(a => a.physicalGpus));
+    expect(held.reduce((x, y) => x + y)).toBe(3.5);
     expect(
       screen.getByText(
         '3.5 GPU equivalents, $4,327.33 per month (GitOps 0123456)',

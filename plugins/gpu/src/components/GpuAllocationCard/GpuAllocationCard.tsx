@@ -23,6 +23,7 @@ import {
   Typography,
   makeStyles,
 } from '@material-ui/core';
+import { Fragment } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef } from '../../api/GpuApi';
 import { ShareBar } from '../bars/ShareBar';
@@ -34,14 +35,31 @@ import { formatUsd } from '../format/format';
 /** An amount of money, or a header, reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 /**
+ * Four columns, so the card reads whole in a half-width overview column
+ * (1280 px screens and up) and the cost is never scrolled out of sight:
+ * the pool goes under the request, the two per-replica bars stack.
  * Lines break between words only: Backstage's theme gives table cells
- * `word-break: break-word`, which split "Replicas" into "Rep lica s" in a
- * half-width overview card. A table wider than its card scrolls.
+ * `word-break: break-word`, which split "Replicas" into "Rep lica s"; a
+ * pool or cluster name never breaks at its hyphens. A table still wider
+ * than its card (a phone) scrolls.
  */
-const useStyles = makeStyles({
+const useStyles = makeStyles(theme => ({
   scroll: { overflowX: 'auto' },
-  table: { '& th, & td': { wordBreak: 'normal' } },
-});
+  table: {
+    '& th, & td': {
+      wordBreak: 'normal',
+      // Half MUI's horizontal cell padding: the columns' content, not their
+      // gutters, gets the width of a half-width card.
+      padding: theme.spacing(0.75, 1),
+    },
+    '& th:first-child, & td:first-child': { paddingLeft: theme.spacing(2) },
+  },
+  name: { whiteSpace: 'nowrap' },
+  bars: {
+    minWidth: 96,
+    '& > * + *': { marginTop: theme.spacing(1) },
+  },
+}));
 
 /** Where a developer asks for GPUs: the scaffolder template of this project. */
 export const GPU_TEMPLATE_PATH = '/create/templates/default/gpu-workload';
@@ -120,12 +138,10 @@ function AllocationTable(props: { response: AllocationResponse }) {
           <TableRow>
             {/* A header never breaks inside a word. */}
             <TableCell style={NO_WRAP}>Request</TableCell>
-            <TableCell style={NO_WRAP}>GPU per replica</TableCell>
-            <TableCell style={NO_WRAP}>VRAM per replica</TableCell>
+            <TableCell style={NO_WRAP}>Per replica</TableCell>
             <TableCell align="right" style={NO_WRAP}>
               Replicas
             </TableCell>
-            <TableCell style={NO_WRAP}>Pool</TableCell>
             <TableCell align="right" style={NO_WRAP}>
               Cost / month
             </TableCell>
@@ -146,16 +162,15 @@ function AllocationTable(props: { response: AllocationResponse }) {
         Cost per month: each request's share of its pool's nodes, by the part of
         their capacity it holds (on-demand list price, 730 h a month); the
         capacity nobody holds is the pool's idle cost:{' '}
-        {pools
-          .map(
-            p =>
-              `${p.name} ${p.nodes} × ${p.instanceType ?? 'node'} = ${formatUsd(
-                p.usdPerMonth,
-              )}, ${formatUsd(p.idleUsdPerMonth)} idle (${p.idleUnits} of ${
-                p.capacityUnits
-              } free)`,
-          )
-          .join('; ')}
+        {pools.map((p, i) => (
+          <Fragment key={p.name}>
+            {i > 0 && '; '}
+            <span className={classes.name}>{p.name}</span> {p.nodes} ×{' '}
+            {p.instanceType ?? 'node'} = {formatUsd(p.usdPerMonth)},{' '}
+            {formatUsd(p.idleUsdPerMonth)} idle ({p.idleUnits} of{' '}
+            {p.capacityUnits} free)
+          </Fragment>
+        ))}
         .
       </Typography>
       <GpuOpenPullRequests entityRef={props.response.entityRef} />
@@ -166,20 +181,29 @@ function AllocationTable(props: { response: AllocationResponse }) {
 function AllocationRow(props: { allocation: GpuAllocation }) {
   const a = props.allocation;
   const model = findModel(builtinCatalog, a.gpuModel);
+  const classes = useStyles();
   return (
     <TableRow data-testid={`gpu-allocation-${a.id}`}>
       <TableCell>
         <Typography variant="body2">{a.id}</Typography>
-        <Typography variant="caption" color="textSecondary">
+        <Typography variant="caption" color="textSecondary" display="block">
           {model?.displayName ?? a.gpuModel} · {a.sharingMode}
           {a.migProfile ? ` ${a.migProfile}` : ''} · {a.perReplica}×{' '}
           {a.resourceName}
         </Typography>
+        <Typography variant="caption" color="textSecondary" display="block">
+          pool{' '}
+          <span className={classes.name} data-testid="gpu-allocation-pool">
+            {a.pool || 'none'}
+          </span>{' '}
+          on <span className={classes.name}>{a.cluster}</span>
+        </Typography>
       </TableCell>
-      <TableCell>
-        <ShareBar share={a.gpuSharePerReplica} />
-      </TableCell>
-      <TableCell>
+      <TableCell className={classes.bars}>
+        <ShareBar
+          share={a.gpuSharePerReplica}
+          computeShare={a.computeSharePerReplica}
+        />
         <VramBar
           vramMiB={a.vramMiBPerReplica}
           guaranteed={a.vramGuaranteed}
@@ -187,25 +211,15 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
         />
       </TableCell>
       <TableCell align="right">{a.replicas}</TableCell>
-      <TableCell>
-        {a.pool}
-        <Typography variant="caption" color="textSecondary" display="block">
-          {a.cluster}
-        </Typography>
-      </TableCell>
-      <TableCell align="right">
+      <TableCell align="right" data-testid="gpu-allocation-cost">
         <Typography variant="body2" style={NO_WRAP}>
           {formatUsd(a.usdPerMonth)}
         </Typography>
         {a.poolCost && (
-          <Typography
-            variant="caption"
-            color="textSecondary"
-            display="block"
-            style={NO_WRAP}
-          >
+          // It may break before the pool's price, never inside an amount.
+          <Typography variant="caption" color="textSecondary" display="block">
             {a.unitsHeld}/{a.poolCost.capacityUnits} of{' '}
-            {formatUsd(a.poolCost.usdPerMonth)}
+            <span style={NO_WRAP}>{formatUsd(a.poolCost.usdPerMonth)}</span>
           </Typography>
         )}
       </TableCell>

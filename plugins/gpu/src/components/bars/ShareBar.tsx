@@ -1,11 +1,17 @@
 import { Box, Typography, useTheme } from '@material-ui/core';
 import { Bar } from './Bar';
-import { formatGpuShare } from '../format/format';
+import { formatReplicaGpuShare } from '../format/format';
 
-/** A replica's share of one physical GPU (a full bar for one GPU or more). */
-export function ShareBar(props: { share: number }) {
+/**
+ * What a replica holds of one physical GPU (a full bar for one GPU or
+ * more), and for MIG the compute its instance runs on, in words beside it.
+ */
+export function ShareBar(props: { share: number; computeShare?: number }) {
   const theme = useTheme();
-  const text = formatGpuShare(props.share);
+  const text = formatReplicaGpuShare({
+    gpuShare: props.share,
+    computeShare: props.computeShare,
+  });
   return (
     <Box>
       <Bar

@@ -5,6 +5,7 @@
 export {
   formatGiB,
   formatGpuShare,
+  formatReplicaGpuShare,
   formatRequestedGiB,
   formatUsd,
 } from '@gpu-gitops/plugin-gpu-common';
