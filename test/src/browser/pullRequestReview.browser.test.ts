@@ -182,8 +182,11 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
       }
     }
     const cells = await row.locator('td').allInnerTexts();
-    expect(cells[3]).toBe('2');
-    expect(cells[4].split('\n')[0]).toBe(published.plan.pool.name);
+    // Request (with its pool) | Per replica | Replicas | Cost / month
+    expect(cells[2]).toBe('2');
+    await expect(
+      row.getByTestId('gpu-allocation-pool').innerText(),
+    ).resolves.toBe(published.plan.pool.name);
     expect(await open.count()).toBe(0);
     await page.close();
   });
