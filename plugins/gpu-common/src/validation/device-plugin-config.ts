@@ -2,8 +2,9 @@ import { isRecord, joinPath, type ValidationFinding } from './finding';
 
 /**
  * Rules of the NVIDIA device-plugin config file `version: v1` (k8s-device-plugin
- * v0.20.0, NVIDIA.md §1.1-1.3). Most failures crash the plugin at start or
- * reload; unknown keys are dropped SILENTLY by the plugin (no strict mode),
+ * v0.20.0: `api/config/v1/` and `validateFlags` in
+ * `cmd/nvidia-device-plugin/main.go`). Most failures crash the plugin at start
+ * or reload; unknown keys are dropped SILENTLY by the plugin (no strict mode),
  * so they are reported here, as are fields the plugin parses but ignores.
  */
 
@@ -308,7 +309,8 @@ export function checkDevicePluginConfig(
         ),
       );
       const lists = plugin.deviceListStrategy;
-      // A single string or a list of strings (NVIDIA.md §1.1).
+      // A single string or a list of strings (`deviceListStrategyFlag` in
+      // k8s-device-plugin v0.20.0 `api/config/v1/flags.go`).
       const entries: unknown[] = Array.isArray(lists) ? lists : [lists];
       entries
         .filter(entry => entry !== undefined)
