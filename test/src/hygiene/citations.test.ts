@@ -15,6 +15,7 @@ const UNREADABLE_CITATIONS: ReadonlyArray<readonly [string, RegExp]> = [
     'a research note',
     /\b(?:KARPENTER|NVIDIA|ARCHITECTURE|BACKSTAGE|PEERS)\.md\b|\bSTATE-\d{4}-\d{2}\.md\b/g,
   ],
+  ['a section of a note, without its name', /\(§\d+(?:\.\d+)*\)/g],
   ['the shared folder', /(?:\.\.\/|\/work\/)shared\b/g],
   ['a seed', /\bseeds?[- ]\d{3}\b/gi],
   [
@@ -66,6 +67,7 @@ describe('citations in the repository', () => {
       ` * facts in ${'..'}/shared/reference/notes`,
       `// ${'Seed'} 003's job; the ${'seed'}-003 list`,
       ` * compiled in ${'mig-profiles'}.yaml`,
+      ` * overrides \`flags.migStrategy\` (${'§'}1.1).`,
     ].join('\n');
     expect(
       unreadableCitations(sample).map(({ line, what }) => [line, what]),
@@ -77,6 +79,7 @@ describe('citations in the repository', () => {
       [4, 'a seed'],
       [4, 'a seed'],
       [5, 'a reference file compiled outside the repository'],
+      [6, 'a section of a note, without its name'],
     ]);
   });
 
@@ -86,6 +89,7 @@ describe('citations in the repository', () => {
       ' * (NVIDIA k8s-device-plugin v0.20.0 `api/config/v1/replicas.go`)',
       ' * (https://karpenter.sh/v1.14/concepts/nodeoverlays/)',
       '// a shared GPU; seeds the embedded repository from test/fixtures',
+      ' * Allocation index of the gpu backend (issue 5 §4)',
     ].join('\n');
     expect(unreadableCitations(sample)).toEqual([]);
   });

@@ -69,7 +69,10 @@ export interface DevicePluginConfigCheckOptions {
   mpsMaxReplicas?: number;
   /**
    * The cluster's ClusterPolicy `mig.strategy`: under the GPU Operator it is
-   * set as env `MIG_STRATEGY` and overrides `flags.migStrategy` (§1.1).
+   * set as env `MIG_STRATEGY` (gpu-operator v26.7.0
+   * `controllers/object_controls.go`) and overrides `flags.migStrategy` (a set
+   * env counts as a set flag: `updateFromCLIFlag`, k8s-device-plugin v0.20.0
+   * `api/config/v1/flags.go`).
    */
   effectiveMigStrategy?: 'none' | 'single' | 'mixed';
   /** Report a config without `sharing` (default true: our named configs all share). */
