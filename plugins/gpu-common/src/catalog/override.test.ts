@@ -16,8 +16,9 @@ function inputErrorOf(fn: () => unknown): GpuInputError {
 }
 
 /**
- * CERN's OpenStack GPU flavors as listed in the "Adding and managing GPUs on
- * Kubernetes" webinar (seed 003): name, GPU, count, RAM, vCPUs. Owned hardware,
+ * CERN's OpenStack GPU flavors as listed in CERN's "Adding and managing GPUs on
+ * Kubernetes" webinar (current list: https://clouddocs.web.cern.ch/gpu_overview.html):
+ * name, GPU, count, RAM, vCPUs. Owned hardware,
  * so price 0 except where an internal chargeback rate is configured.
  */
 const OPENSTACK_OVERRIDE = {
@@ -68,7 +69,7 @@ describe('mergeCatalog', () => {
     ).not.toContain(99);
   });
 
-  it('expresses the seed-003 OpenStack flavor list as static instance types', () => {
+  it('expresses the CERN OpenStack flavor list as static instance types', () => {
     expect(catalogOverrideSchema.safeParse(OPENSTACK_OVERRIDE).success).toBe(
       true,
     );
@@ -114,7 +115,8 @@ describe('mergeCatalog', () => {
     const merged = mergeCatalog(builtinCatalog, {
       models: [
         {
-          // NVML reports 15360 MiB for a T4 (seed 003); an org may prefer it.
+          // NVML reports 15360 MiB for a T4 (GFD's label table, k8s-device-plugin
+          // v0.20.0 `docs/gpu-feature-discovery/README.md`); an org may prefer it.
           id: 't4',
           displayName: 'NVIDIA Tesla T4 (NVML)',
           memoryMiB: 15360,

@@ -65,7 +65,9 @@ export function sharingModeUnavailable(
   if (mode === 'mps' && cluster.migStrategy === 'mixed') {
     // The GPU Operator passes ClusterPolicy mig.strategy to the plugin as
     // MIG_STRATEGY, which overrides flags.migStrategy in every named config,
-    // and the plugin refuses to start MPS with "mixed" (NVIDIA.md §1.1-1.2):
+    // (gpu-operator v26.7.0 `controllers/object_controls.go`), and the plugin
+    // refuses to start MPS with "mixed" (`validateFlags`, k8s-device-plugin
+    // v0.20.0 `cmd/nvidia-device-plugin/main.go`):
     // a config we wrote would crash-loop the plugin on every node of the pool.
     return {
       path: 'spec.gpu.sharing',

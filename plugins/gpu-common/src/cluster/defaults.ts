@@ -2,14 +2,17 @@ import type { ClusterProfile } from './types';
 
 /**
  * The profile used when nothing is configured: an EKS cluster with Karpenter
- * v1.14.1 and the NVIDIA GPU Operator. Values follow KARPENTER.md / NVIDIA.md:
+ * v1.14.1 and the NVIDIA GPU Operator. Values follow the upstream defaults:
  * - `nodeClass` points at an existing EC2NodeClass `gpu` (alias-based AMI
- *   selection picks the NVIDIA variant; we do not generate it by default);
+ *   selection picks the NVIDIA variant, aws/karpenter-provider-aws v1.14.1
+ *   `pkg/providers/amifamily/types.go`; we do not generate it by default);
  * - the ConfigMap names match the GPU Operator's `devicePlugin.config.name`
- *   and `migManager.config.name` that the bootstrap template sets;
+ *   and `migManager.config.name` (gpu-operator v26.7.0
+ *   `deployments/gpu-operator/values.yaml`) that the bootstrap template sets;
  * - `mixed` MIG strategy: one node can expose several MIG profiles, each as
  *   its own resource (`nvidia.com/mig-<profile>`) that NodeOverlays add;
- * - NodeOverlay on: without it Karpenter never provisions renamed resources.
+ * - NodeOverlay on: without it Karpenter never provisions renamed resources
+ *   (https://karpenter.sh/v1.14/concepts/nodeoverlays/).
  */
 export const defaultClusterProfile: Readonly<ClusterProfile> = Object.freeze({
   name: 'default',

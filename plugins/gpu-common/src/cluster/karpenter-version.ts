@@ -1,6 +1,8 @@
 /**
  * Karpenter feature checks by version. `Gte` / `Lte` requirement operators
- * exist only from v1.9.0 (KARPENTER.md §1); older clusters need `Gt` / `Lt`.
+ * exist only from v1.9.0 (the operator enum of aws/karpenter-provider-aws
+ * `pkg/apis/crds/karpenter.sh_nodepools.yaml` at v1.9.0; v1.8.x lacks them);
+ * older clusters need `Gt` / `Lt`.
  */
 const GTE_LTE_SINCE: readonly [number, number, number] = [1, 9, 0];
 

@@ -16,7 +16,12 @@ const dns1123Subdomain = z.string().refine(isDns1123Subdomain, {
   params: { rule: 'dns1123-subdomain' },
 });
 
-/** Label domains Karpenter restricts or that kubelet strips (KARPENTER.md §1.1). */
+/**
+ * Label domains Karpenter restricts (CEL rules of aws/karpenter-provider-aws
+ * v1.14.1 `pkg/apis/crds/karpenter.sh_nodepools.yaml`; `kubernetes.io` and
+ * `k8s.io` up to v1.8) or that kubelet strips (`RejectForbiddenLabels` in
+ * `pkg/providers/amifamily/resolver.go`).
+ */
 const RESTRICTED_DOMAIN_SUFFIXES = [
   'karpenter.sh',
   'karpenter.k8s.aws',

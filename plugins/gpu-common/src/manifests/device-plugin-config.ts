@@ -18,7 +18,8 @@ const MPS_ROOT = '/run/nvidia/mps';
  * - `renameByDefault: true` advertises `nvidia.com/gpu.shared`, a resource a
  *   full-GPU pod never asks for, so exclusive pods stay off shared nodes.
  * - `failRequestsGreaterThanOne: true`: asking for 2 replicas buys no extra
- *   GPU share (NVIDIA.md §1.4), so such pods fail fast instead.
+ *   GPU share (NVIDIA k8s-device-plugin v0.20.0 README, "Shared Access to
+ *   GPUs"), so such pods fail fast instead.
  * - exactly one of `timeSlicing` / `mps`: with both, MPS silently wins.
  * - `flags.migStrategy: none`: these pools hold full GPUs, and MPS rejects
  *   `mixed` outright.

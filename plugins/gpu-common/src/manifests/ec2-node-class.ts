@@ -17,7 +17,9 @@ export function karpenterNodeRoleName(clusterName: string): string {
 /**
  * The cluster's GPU EC2NodeClass `karpenter.k8s.aws/v1`. The `al2023@latest`
  * alias lets Karpenter choose the NVIDIA AMI variant per instance type
- * (KARPENTER.md §0.2, §2.1); `id`/`name` selection could not. Subnets and
+ * (aws/karpenter-provider-aws v1.14.1 `pkg/providers/amifamily/types.go`:
+ * the `nvidia` variant where `karpenter.k8s.aws/instance-gpu-count` exists);
+ * `id`/`name` selection could not. Subnets and
  * security groups are discovered by the `karpenter.sh/discovery` tag.
  */
 export function buildEc2NodeClass(cluster: ClusterProfile): KubernetesObject {

@@ -21,7 +21,11 @@ function gpuCountLabel(cluster: ClusterProfile): string | undefined {
   }
 }
 
-/** Mixed-strategy MIG resource name: `+` becomes `.` (NVIDIA.md §4.2). */
+/**
+ * Mixed-strategy MIG resource name: `+` becomes `.`
+ * (`AddDefaultResourcesToConfig`, NVIDIA k8s-device-plugin v0.20.0
+ * `internal/rm/rm.go`).
+ */
 function mixedMigResourceName(profile: string): string {
   return `nvidia.com/mig-${profile.replace(/\+/g, '.')}`;
 }
@@ -32,10 +36,13 @@ function mixedMigResourceName(profile: string): string {
  *
  * MIG with the `single` strategy advertises its instances as `nvidia.com/gpu`
  * (instances x GPUs). The overlay then overrides a resource Karpenter derives
- * from EC2: Karpenter's code applies overlay capacity with `lo.Assign`, so the
- * override takes effect (KARPENTER.md §6), while its docs only forbid cpu,
- * memory, ephemeral-storage and pods. Without it Karpenter would launch one
- * node per few pods and rely on consolidation to undo the waste.
+ * from EC2: Karpenter's code applies overlay capacity with `lo.Assign`
+ * (`ApplyCapacityOverlay`, kubernetes-sigs/karpenter v1.14.1
+ * `pkg/cloudprovider/types.go`), so the override takes effect, while its CRD
+ * (aws/karpenter-provider-aws v1.14.1
+ * `pkg/apis/crds/karpenter.sh_nodeoverlays.yaml`) only forbids cpu, memory,
+ * ephemeral-storage and pods. Without it Karpenter would launch one node per
+ * few pods and rely on consolidation to undo the waste.
  */
 export function sharedCapacityPerGpu(plan: Plan): Record<string, number> {
   switch (plan.sharing.mode) {
@@ -66,9 +73,11 @@ export function sharedCapacityPerGpu(plan: Plan): Record<string, number> {
  * NodeOverlays `karpenter.sh/v1alpha1` telling Karpenter the shared capacity of
  * each instance type in the pool. Karpenter only knows physical GPUs from EC2;
  * without an overlay it never provisions for `nvidia.com/gpu.shared` or
- * `nvidia.com/mig-*` (KARPENTER.md §6). Capacity is absolute per instance
- * type, hence one overlay per GPU count. Scoped by `karpenter.sh/nodepool`
- * because overlays match NodePool labels, not NodePool requirements.
+ * `nvidia.com/mig-*` (https://github.com/kubernetes-sigs/karpenter/issues/729,
+ * https://karpenter.sh/v1.14/concepts/nodeoverlays/). Capacity is absolute per
+ * instance type, hence one overlay per GPU count. Scoped by
+ * `karpenter.sh/nodepool` because overlays match NodePool labels, not NodePool
+ * requirements.
  */
 export function buildNodeOverlays(
   plan: Plan,

@@ -43,7 +43,9 @@ function sorted(values: Iterable<string>): string[] {
  * The requirements of a GPU NodePool. Only the `In` operator is used, which
  * every Karpenter v1 release accepts (`Gte`/`Lte` need >= 1.9). Instance types
  * are pinned by name, so the GPU name / manufacturer requirements are a second
- * guard (e.g. against AMD `g4ad` picking the NVIDIA AMI, KARPENTER.md §2.1).
+ * guard (e.g. against AMD `g4ad` picking the NVIDIA AMI: any instance type
+ * with a GPU gets it, aws/karpenter-provider-aws v1.14.1
+ * `pkg/providers/amifamily/types.go`).
  */
 export function nodePoolRequirements(
   plan: Plan,
@@ -95,7 +97,9 @@ export function nodePoolRequirements(
  * NodePool `karpenter.sh/v1` for the plan's pool.
  *
  * DRA pools are static (`spec.replicas`): Karpenter v1.14 skips pods with
- * resource claims, so it would never launch a node for them (KARPENTER.md §0.5).
+ * resource claims, so it would never launch a node for them
+ * (`--ignore-dra-requests` defaults to true, kubernetes-sigs/karpenter v1.14.1
+ * `pkg/operator/options/options.go`).
  * A static pool admits only `limits.nodes`; its replicas follow the planned
  * `limits.nodes` (cumulative for a reused pool), else this plan's node count.
  */

@@ -51,7 +51,7 @@ function reasonOf(result: MigFitResult): string {
   return result.reason;
 }
 
-describe('fitMig: NVIDIA.md §3.3 worked examples on A100-40GB', () => {
+describe('fitMig: worked examples on A100-40GB', () => {
   it('3g.20gb + 2 x 2g.10gb fits as 2g@0, 2g@2, 3g@4', () => {
     expect(fitMig(a100, { '3g.20gb': 1, '2g.10gb': 2 })).toEqual({
       fits: true,

@@ -10,7 +10,9 @@ export type MigFitResult =
 
 /**
  * Does this mix of MIG instances fit ONE GPU of `model`? Exact, by NVIDIA's
- * placement table (NVIDIA.md §3.3):
+ * placement table (the start slots `nvidia-smi mig -lgipp` lists; NVML
+ * `nvmlDeviceGetGpuInstancePossiblePlacements_v2`,
+ * https://docs.nvidia.com/deploy/nvml-api/group__nvmlMultiInstanceGPU.html):
  *   1. every profile exists on the model and its count <= its max count;
  *   2. at most one instance claims the media engines (`+me`, `+me.all`);
  *   3. the compute slices add up to at most the GPU's total (7 or 4);

@@ -1,7 +1,12 @@
 import type { GpuModel } from '../catalog/types';
 import { parseMigProfileName } from './profile-name';
 
-/** mig-parted / device-plugin spelling: `+` becomes `.`, `-` is kept (NVIDIA.md §3.1, §4.2). */
+/**
+ * mig-parted / device-plugin spelling: `+` becomes `.`, `-` is kept (config
+ * names such as `all-1g.10gb.me` and `all-1g.24gb-me` in NVIDIA mig-parted
+ * v0.15.0 `deployments/systemd/config-default.yaml`; resource names in
+ * `AddDefaultResourcesToConfig`, k8s-device-plugin v0.20.0 `internal/rm/rm.go`).
+ */
 function dotted(profile: string): string {
   return profile.replace(/\+/g, '.');
 }
@@ -70,7 +75,8 @@ export function migConfigName(
 
 /**
  * The extended resource a pod requests for one MIG device (device plugin
- * v0.20.0, NVIDIA.md §4.2): `nvidia.com/gpu` under the `single` strategy,
+ * v0.20.0, `AddDefaultResourcesToConfig` in `internal/rm/rm.go`):
+ * `nvidia.com/gpu` under the `single` strategy,
  * `nvidia.com/mig-<profile with + -> .>` under `mixed`.
  */
 export function migResourceName(

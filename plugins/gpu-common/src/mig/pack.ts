@@ -17,11 +17,11 @@ export type PackResult =
     };
 
 /**
- * Pure interval packing, NVIDIA.md §3.3 step 4: give each instance a start from
- * its profile's `startSlots` so no two `[start, start + memorySlices)`
- * intervals overlap. Backtracking, largest instances first (they have the
- * fewest starts), identical instances with increasing starts (no permutations
- * of equal instances are retried). Max counts and compute slices are NOT
+ * Pure interval packing, step 4 of `fitMig` (./fit.ts): give each instance a
+ * start from its profile's `startSlots` so no two
+ * `[start, start + memorySlices)` intervals overlap. Backtracking, largest
+ * instances first (they have the fewest starts), identical instances with
+ * increasing starts (no permutations of equal instances are retried). Max counts and compute slices are NOT
  * checked here — `fitMig` does that; tests use this to derive max counts from
  * geometry alone.
  */

@@ -1,5 +1,6 @@
 /**
- * MIG profile-name grammar (go-nvlib / mig-parted, NVIDIA.md §3.1):
+ * MIG profile-name grammar (go-nvlib v0.12.0
+ * `pkg/nvlib/device/mig_profile.go`, vendored by NVIDIA mig-parted v0.15.0):
  * `[<C>c.]<G>g.<GB>gb` optionally followed by `+attr[,attr]` or `-attr`, with
  * attrs `me`, `me.all`, `gfx`. Examples: `1g.10gb`, `1g.10gb+me`,
  * `1g.24gb-me`, `2g.48gb+gfx`, `1c.3g.20gb`.
@@ -48,7 +49,9 @@ export function isPlainMigProfile(name: string): boolean {
 
 /**
  * True when the profile claims the GPU's media engines (`+me`, `+me.all`).
- * NVIDIA allows at most one such instance per GPU (NVIDIA.md §3.2/§3.3).
+ * NVIDIA allows at most one such instance per GPU ("A single 1g profile can
+ * include media extensions", NVIDIA MIG User Guide "Supported MIG Profiles",
+ * https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-mig-profiles.html).
  */
 export function claimsMediaEngines(name: string): boolean {
   const parsed = parseMigProfileName(name);

@@ -24,7 +24,7 @@ describe('smallestMigProfileFor', () => {
     expect(smallestMigProfileFor(a100, 4)?.name).toBe('1g.5gb');
     // 1g.5gb really offers less than 5 GiB.
     expect(smallestMigProfileFor(a100, 5)?.name).toBe('1g.10gb');
-    // Seed 003's "needs 10 GiB" job does not fit a 1g.10gb / 2g.10gb.
+    // A job that needs 10 GiB does not fit a 1g.10gb / 2g.10gb.
     expect(smallestMigProfileFor(a100, 10)?.name).toBe('3g.20gb');
     // Nothing on a 40 GB GPU offers a full 40 GiB.
     expect(smallestMigProfileFor(a100, 40)).toBeUndefined();

@@ -2,15 +2,21 @@ import type { DevicePluginConfig } from '../manifests/types';
 import { contentHash } from './content-hash';
 import { WHOLE_GPU_RESOURCE } from './mode-decision';
 
-/** Helm / GPU Operator default MPS root (NVIDIA.md §1.4); the plugin needs it set. */
+/**
+ * Helm / GPU Operator default MPS root (`mps.root` in NVIDIA k8s-device-plugin
+ * v0.20.0 `deployments/helm/nvidia-device-plugin/values.yaml`,
+ * `devicePlugin.mps.root` in gpu-operator v26.7.0
+ * `deployments/gpu-operator/values.yaml`); the plugin needs it set.
+ */
 export const MPS_ROOT = '/run/nvidia/mps';
 
 /**
  * The device-plugin config (v1) for a time-slicing or MPS pool, keys exactly
- * where the plugin reads them (NVIDIA.md §1.1-1.3):
+ * where the plugin reads them (NVIDIA k8s-device-plugin v0.20.0
+ * `api/config/v1/`: `config.go`, `sharing.go`, `replicas.go`):
  * - `renameByDefault: true` -> pods ask for `nvidia.com/gpu.shared`, which
  *   keeps whole-GPU pods off shared nodes and is a pure addition for
- *   Karpenter's NodeOverlay (KARPENTER.md §6);
+ *   Karpenter's NodeOverlay (https://karpenter.sh/v1.14/concepts/nodeoverlays/);
  * - `failRequestsGreaterThanOne: true` -> asking for 2 replicas fails loudly
  *   instead of silently buying nothing (more replicas are not more GPU);
  * - `flags.migStrategy: none` -> these GPUs are not partitioned, and the

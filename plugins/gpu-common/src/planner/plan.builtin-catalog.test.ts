@@ -22,7 +22,10 @@ function request(gpu: Record<string, unknown>) {
   });
 }
 
-/** Karpenter's label value rule (KARPENTER.md §1). */
+/**
+ * Karpenter's label value rule (the `pattern` of label values in
+ * aws/karpenter-provider-aws v1.14.1 `pkg/apis/crds/karpenter.sh_nodepools.yaml`).
+ */
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 describe('plan against the built-in catalog', () => {

@@ -6,8 +6,9 @@ import { ModeDecision, gib, requestedMiB } from './mode-decision';
 
 /**
  * The DRA DeviceClass of the NVIDIA DRA driver for whole GPUs
- * (`kubernetes-sigs/dra-driver-nvidia-gpu`, KARPENTER.md §5.2). A DRA plan's
- * `resourceName` is this DeviceClass name: each replica gets a
+ * (`kubernetes-sigs/dra-driver-nvidia-gpu` v0.4.1,
+ * `deployments/helm/dra-driver-nvidia-gpu/templates/deviceclass-gpu.yaml`).
+ * A DRA plan's `resourceName` is this DeviceClass name: each replica gets a
  * ResourceClaimTemplate with one request `gpu` of `exactly: {deviceClassName:
  * gpu.nvidia.com, count: 1}`; `resourcePerReplica` is that count.
  */

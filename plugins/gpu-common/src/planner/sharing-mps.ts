@@ -19,7 +19,10 @@ import {
   requestedMiB,
 } from './mode-decision';
 
-/** The device plugin rejects fewer than 2 MPS replicas (NVIDIA.md §1.2). */
+/**
+ * The device plugin rejects fewer than 2 MPS replicas ("number of replicas
+ * must be >= 2", NVIDIA k8s-device-plugin v0.20.0 `api/config/v1/replicas.go`).
+ */
 export const MIN_MPS_REPLICAS = 2;
 
 /** The rule of the refusal when not even 2 clients of the asked memory fit a GPU. */
@@ -33,7 +36,8 @@ export function mpsPinnedMiB(model: GpuModel, clients: number): number {
 /**
  * MPS: the MPS daemon pins each client's device memory to
  * floor(total MiB / replicas) and gives it 100/replicas % of the SMs
- * (NVIDIA.md §1.4). Replicas = what fits in memory, clamped to 2..the
+ * (NVIDIA k8s-device-plugin v0.20.0 `cmd/mps-control-daemon/mps/daemon.go`).
+ * Replicas = what fits in memory, clamped to 2..the
  * model's MPS client limit, so the pinned limit always covers the request;
  * or the clients of a reused pool (`onPool`), whose pinned limit the caller
  * checked covers it.

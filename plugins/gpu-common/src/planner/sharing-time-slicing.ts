@@ -14,7 +14,10 @@ import {
   requestedMiB,
 } from './mode-decision';
 
-/** The device plugin rejects fewer than 2 replicas (NVIDIA.md §1.2). */
+/**
+ * The device plugin rejects fewer than 2 replicas ("number of replicas must be
+ * >= 2", NVIDIA k8s-device-plugin v0.20.0 `api/config/v1/replicas.go`).
+ */
 export const MIN_TIME_SLICES = 2;
 /**
  * Upper bound for the DERIVED slice count: a tiny VRAM request would

@@ -2,8 +2,9 @@ import { isRecord, joinPath, type ValidationFinding } from './finding';
 
 /**
  * Rules of the NVIDIA device-plugin config file `version: v1` (k8s-device-plugin
- * v0.20.0, NVIDIA.md §1.1-1.3). Most failures crash the plugin at start or
- * reload; unknown keys are dropped SILENTLY by the plugin (no strict mode),
+ * v0.20.0: `api/config/v1/` and `validateFlags` in
+ * `cmd/nvidia-device-plugin/main.go`). Most failures crash the plugin at start
+ * or reload; unknown keys are dropped SILENTLY by the plugin (no strict mode),
  * so they are reported here, as are fields the plugin parses but ignores.
  */
 
@@ -68,7 +69,10 @@ export interface DevicePluginConfigCheckOptions {
   mpsMaxReplicas?: number;
   /**
    * The cluster's ClusterPolicy `mig.strategy`: under the GPU Operator it is
-   * set as env `MIG_STRATEGY` and overrides `flags.migStrategy` (§1.1).
+   * set as env `MIG_STRATEGY` (gpu-operator v26.7.0
+   * `controllers/object_controls.go`) and overrides `flags.migStrategy` (a set
+   * env counts as a set flag: `updateFromCLIFlag`, k8s-device-plugin v0.20.0
+   * `api/config/v1/flags.go`).
    */
   effectiveMigStrategy?: 'none' | 'single' | 'mixed';
   /** Report a config without `sharing` (default true: our named configs all share). */
@@ -308,7 +312,8 @@ export function checkDevicePluginConfig(
         ),
       );
       const lists = plugin.deviceListStrategy;
-      // A single string or a list of strings (NVIDIA.md §1.1).
+      // A single string or a list of strings (`deviceListStrategyFlag` in
+      // k8s-device-plugin v0.20.0 `api/config/v1/flags.go`).
       const entries: unknown[] = Array.isArray(lists) ? lists : [lists];
       entries
         .filter(entry => entry !== undefined)

@@ -2,9 +2,12 @@ import { parseKarpenterVersion } from '../cluster/karpenter-version';
 import { isRecord, joinPath, type ValidationFinding } from './finding';
 
 /**
- * The CEL rules Karpenter's CRDs apply to label keys (KARPENTER.md §1.1,
- * v1.14.1 AWS CRDs), re-implemented because JSON schemas (and so
- * kubernetes-models) cannot express them; the API server rejects the object.
+ * The CEL rules Karpenter's CRDs apply to label keys (the
+ * `x-kubernetes-validations` of aws/karpenter-provider-aws v1.14.1
+ * `pkg/apis/crds/karpenter.sh_nodepools.yaml` and
+ * `karpenter.sh_nodeoverlays.yaml`), re-implemented because JSON schemas
+ * (and so kubernetes-models) cannot express them; the API server rejects the
+ * object.
  */
 
 /** `x.find("^([^/]+)")`: everything before the first `/` (or the whole key). */

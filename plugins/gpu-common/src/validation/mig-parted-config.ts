@@ -1,7 +1,8 @@
 import { isRecord, joinPath, type ValidationFinding } from './finding';
 
 /**
- * Rules of the mig-parted config file (`api/spec/v1/spec.go`, NVIDIA.md §3.1).
+ * Rules of the mig-parted config file (NVIDIA mig-parted v0.15.0
+ * `api/spec/v1/spec.go`).
  * mig-parted parses strictly ("unexpected field"), so unknown keys are errors
  * there. Whether a layout physically fits one GPU is checked with `fitMig`.
  */

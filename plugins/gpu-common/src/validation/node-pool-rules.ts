@@ -2,8 +2,9 @@ import { karpenterSupportsGte } from '../cluster/karpenter-version';
 import { isRecord, joinPath, type ValidationFinding } from './finding';
 
 /**
- * NodePool v1 rules beyond the JSON schema (KARPENTER.md §1): CEL rules of
- * the CRD, version-gated operators, and taint / toleration consistency.
+ * NodePool v1 rules beyond the JSON schema (aws/karpenter-provider-aws v1.14.1
+ * `pkg/apis/crds/karpenter.sh_nodepools.yaml`): CEL rules of the CRD,
+ * version-gated operators, and taint / toleration consistency.
  */
 
 export interface NodeTaint {

@@ -25,7 +25,7 @@ function issueOf(fn: () => unknown) {
 }
 
 describe('repository layout', () => {
-  it('renders the default layout from ARCHITECTURE.md', () => {
+  it('renders the default layout of docs/architecture.md', () => {
     const layout = resolveLayout();
     expect(clusterKustomizationPath(layout, 'dev')).toBe(
       'clusters/dev/gpu/kustomization.yaml',

@@ -5,8 +5,8 @@ import { assertLayoutName, LayoutNameKind } from './names';
 
 /**
  * Where each generated file lives in the GitOps repository, as handlebars path
- * templates. Organisations override single entries; the default follows
- * ARCHITECTURE.md ("GitOps repository layout").
+ * templates. Organisations override single entries; the default is the one
+ * docs/architecture.md ("GitOps repository layout") and the root README show.
  */
 export interface RepoLayout {
   /** Kustomization of a cluster's GPU folder. Variables: cluster. */

@@ -2,11 +2,15 @@ import type { InstanceType } from '../types';
 
 /**
  * AWS EC2 instance types with NVIDIA GPUs that the planner can target.
- * Copied from Karpenter's generated instance-type reference (v1.14; p3.* from
- * the v1.0 page) via KARPENTER.md §4 / derived-nvidia-gpu-instance-types.csv:
- * GPU count, EC2 GPU memory per GPU (MiB), vCPU, memory (GiB) and the
+ * Copied from Karpenter's generated instance-type reference
+ * (https://karpenter.sh/v1.14/reference/instance-types/; p3.* from the v1.0
+ * page; sources in aws/karpenter-provider-aws
+ * `website/content/en/v1.14/reference/instance-types.md` and
+ * `website/content/en/v1.0/reference/instance-types.md`): GPU count, EC2 GPU
+ * memory per GPU (MiB), vCPU, memory (GiB) and the
  * `karpenter.k8s.aws/instance-gpu-name` label. Prices: Karpenter's fallback
- * price table, us-east-1 on-demand (generated 2026-07-20) — list prices without
+ * price table (`pkg/providers/pricing/zz_generated.pricing_aws.go` of the same
+ * repository), us-east-1 on-demand (generated 2026-07-20) — list prices without
  * discounts, override them per organisation.
  *
  * Left out on purpose: g5g (arm64 T4G, not in the catalog), g6f / gr6f

@@ -2,14 +2,18 @@
  * Usable memory per GPU in MiB, as the provider / NVML report it — NOT the
  * marketing size. Where a model is sold on AWS, the figure is EC2's
  * `GpuInfo.MemoryInfo.SizeInMiB` as Karpenter exposes it in
- * `karpenter.k8s.aws/instance-gpu-memory` (column `gpu_memory_mib_per_gpu` of
- * the Karpenter v1.14 instance-type table; see KARPENTER.md §4). Using EC2's
- * figure keeps `InstanceType.gpuMemoryMiB === GpuModel.memoryMiB` for every
+ * `karpenter.k8s.aws/instance-gpu-memory` (Karpenter's v1.14 instance-type
+ * reference, https://karpenter.sh/v1.14/reference/instance-types/, source in
+ * aws/karpenter-provider-aws
+ * `website/content/en/v1.14/reference/instance-types.md`). Using EC2's figure
+ * keeps `InstanceType.gpuMemoryMiB === GpuModel.memoryMiB` for every
  * built-in instance type, except where NVML is known to report LESS than EC2:
  * the planner divides this figure among replicas, so it must be what a
  * process can really allocate. A T4 shows 15360 MiB in `nvidia-smi` and GFD
- * labels it `nvidia.com/gpu.memory=15360` (seed 003), while EC2 says 16384:
- * we keep 15360. Organisations can override any model (see `mergeCatalog`).
+ * labels it `nvidia.com/gpu.memory=15360` (the T4 example of GFD's label table,
+ * k8s-device-plugin v0.20.0 `docs/gpu-feature-discovery/README.md`), while EC2
+ * says 16384: we keep 15360. Organisations can override any model (see
+ * `mergeCatalog`).
  */
 export const GPU_MEMORY_MIB = {
   /** g4dn: NVML / GFD 15360 MiB (EC2 reports 16384 for the 16 GB card). */

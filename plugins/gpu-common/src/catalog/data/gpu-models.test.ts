@@ -17,7 +17,10 @@ const MARKETING_GB: Record<string, number> = {
   b200: 180,
 };
 
-/** GFD's `nvidia.com/gpu.family` by compute capability (NVIDIA.md §4.1). */
+/**
+ * GFD's `nvidia.com/gpu.family` by compute capability (`getArchFamily` in
+ * NVIDIA k8s-device-plugin v0.20.0 `internal/lm/resource.go`).
+ */
 function familyOf(computeCapability: string): string {
   const [major, minor] = computeCapability.split('.').map(Number);
   if (major === 7) return minor < 5 ? 'volta' : 'turing';

@@ -17,7 +17,10 @@ const MARKETING_GB: Record<string, number> = {
   b200: 180,
 };
 
-/** NVIDIA MIG User Guide "Supported MIG Profiles" (NVIDIA.md §3.2), per catalog id. */
+/**
+ * NVIDIA MIG User Guide "Supported MIG Profiles", per catalog id
+ * (https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-mig-profiles.html).
+ */
 const NVIDIA_PROFILE_NAMES: Record<string, string[]> = {
   a30: ['1g.6gb', '1g.6gb+me', '2g.12gb', '2g.12gb+me', '4g.24gb'],
   'a100-40gb': [
@@ -185,7 +188,7 @@ describe('built-in MIG geometry', () => {
     expect(biggerButNotMore).toEqual([]);
   });
 
-  it('keeps the measured H100 NVL figures of NVIDIA.md §3.2', () => {
+  it('keeps the measured H100 NVL figures (mig-parted pull request #101)', () => {
     const nvl = migModels.find(m => m.id === 'h100-nvl')!.mig!;
     const memory = (name: string) =>
       nvl.profiles.find(p => p.name === name)!.memoryMiB;

@@ -6,16 +6,21 @@ import { GPU_MEMORY_MIB } from './gpu-memory';
  * compute and memory slices each uses, where an instance may start and how many
  * fit an empty GPU.
  *
- * Placements come from `nvidia-smi mig -lgipp` (NVIDIA.md §3.3, compiled in
- * mig-profiles.yaml): verified on A100-40GB, H100-80GB, H100 NVL (8 memory
- * slices, 7 compute slices) and A30 (4 and 4). For A100-80GB (same silicon as
- * A100-40GB), H200 and B200 NVIDIA documents the same seven profile classes with
- * the same max counts; the identical placement table is an ASSUMPTION shared by
- * NVIDIA.md §3.3 and mig-parted's default config.
+ * Placements come from `nvidia-smi mig -lgipp` (NVIDIA MIG User Guide,
+ * "Getting Started with MIG" > "List GPU Instance Profiles",
+ * https://docs.nvidia.com/datacenter/tesla/mig-user-guide/getting-started-with-mig.html,
+ * and published lgipp listings): verified on A100-40GB, H100-80GB, H100 NVL
+ * (8 memory slices, 7 compute slices) and A30 (4 and 4). For A100-80GB (same
+ * silicon as A100-40GB), H200 and B200 NVIDIA documents the same seven profile
+ * classes with the same max counts; the identical placement table is an
+ * ASSUMPTION, the one mig-parted's default config also makes (its
+ * `all-balanced` gives them the A100's mix).
  *
  * Profile names and max counts: NVIDIA MIG User Guide "Supported MIG Profiles"
- * (NVIDIA.md §3.2). PCI device ids: the `device-filter` groups of mig-parted's
- * default config (`0x<device><vendor>`).
+ * (https://docs.nvidia.com/datacenter/tesla/mig-user-guide/supported-mig-profiles.html).
+ * PCI device ids: the `device-filter` groups of mig-parted's default config
+ * (NVIDIA mig-parted v0.15.0 `deployments/systemd/config-default.yaml`,
+ * `0x<device><vendor>`).
  */
 
 /** One row of `nvidia-smi mig -lgipp` plus NVIDIA's max instance count. */
@@ -208,7 +213,9 @@ export const H100_80GB_MIG = geometry(
 );
 
 /**
- * H100 NVL / H100 SXM5 94GB. Measured (NVIDIA.md §3.2): `1g.12gb` = 10.75 GiB
+ * H100 NVL / H100 SXM5 94GB. Measured (`nvidia-smi mig -lgip` in NVIDIA
+ * mig-parted pull request #101, https://github.com/NVIDIA/mig-parted/pull/101):
+ * `1g.12gb` = 10.75 GiB
  * (GFD `nvidia.com/gpu.memory=11008`) and `3g.47gb` = 46.38 GiB. Profiles on
  * the same memory slices get the same figure (`+me` like `1g`, `4g` like `3g`,
  * as every published lgip listing shows). The 2-slice and 8-slice profiles are
