@@ -9,8 +9,7 @@ import {
   type ManifestSet,
 } from '@gpu-gitops/plugin-gpu-common';
 import { stringify } from 'yaml';
-import { buildRequestChange } from '../../changes';
-import { FsRepoTree } from '../../repo';
+import { buildRequestChange, FsRepoTree } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exit-codes';
 import { requireOption, type CommandOptions } from '../options';

@@ -1,4 +1,4 @@
-import { publishGpuRequest } from '../../publish';
+import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exit-codes';
 import { requireOption, type CommandOptions } from '../options';
