@@ -12,12 +12,8 @@ import { stringify } from 'yaml';
 import { buildRequestChange, FsRepoTree } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exit-codes';
-import { requireOption, type CommandOptions } from '../options';
-import {
-  readCatalogFile,
-  readRequestCluster,
-  readRequestFile,
-} from '../read-input';
+import type { CommandOptions } from '../options';
+import { readRequestInputs } from '../read-input';
 import { UsageError } from '../usage-error';
 
 export const renderUsage =
@@ -75,16 +71,10 @@ export async function runRender(
   if (!out === !options.stdout) {
     throw new UsageError('give exactly one of --out DIR or --stdout');
   }
-  const request = await readRequestFile(
-    requireOption(options, 'request'),
+  const { request, cluster, catalog } = await readRequestInputs(
+    options,
     io.cwd,
   );
-  const cluster = await readRequestCluster(
-    request,
-    options.cluster as string,
-    io.cwd,
-  );
-  const catalog = await readCatalogFile(options.catalog as string, io.cwd);
 
   if (options.stdout) {
     if (request.spec.workload.existing) {
