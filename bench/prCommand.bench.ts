@@ -1,7 +1,7 @@
 import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '@gpu-gitops/plugin-gpu-node/src/cli/main';
+import { runCli } from '@gpu-gitops/cli';
 import { git } from './gitSync';
 import { formatMs, percentile, report } from './stats';
 

@@ -28,7 +28,7 @@ export const fixtures = {
   platformRepo: path.resolve(__dirname, '../fixtures/gitops-platform-repo'),
 };
 
-const bin = path.resolve(__dirname, '../../plugins/gpu-node/bin/gpu-gitops');
+const bin = path.resolve(__dirname, '../../packages/cli/bin/gpu-gitops');
 
 /** Temp folders made by a test file; `removeTempDirs()` in afterAll. */
 const made: string[] = [];

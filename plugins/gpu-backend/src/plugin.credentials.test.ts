@@ -6,10 +6,7 @@ import request from 'supertest';
 import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-// A test-only helper of gpu-node (a real `git http-backend` behind an auth
-// check); not part of its published API, hence the source path.
-// eslint-disable-next-line @backstage/no-forbidden-package-imports
-import { startGitHttpServer } from '@gpu-gitops/plugin-gpu-node/src/git/testing/gitHttpServer';
+import { startGitHttpServer } from '@gpu-gitops/plugin-gpu-node/testUtils';
 import {
   createFixtureRemote,
   type FixtureRemote,

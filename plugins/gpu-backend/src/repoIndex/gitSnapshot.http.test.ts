@@ -2,12 +2,10 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { GitAuth } from '@gpu-gitops/plugin-gpu-node';
-// A test-only helper of gpu-node (a real `git http-backend` behind an auth
-// check); not part of its published API, hence the source path.
-// eslint-disable-next-line @backstage/no-forbidden-package-imports
-import { startGitHttpServer } from '@gpu-gitops/plugin-gpu-node/src/git/testing/gitHttpServer';
-// eslint-disable-next-line @backstage/no-forbidden-package-imports
-import { processesLeftTalkingTo } from '@gpu-gitops/plugin-gpu-node/src/git/testing/processes';
+import {
+  processesLeftTalkingTo,
+  startGitHttpServer,
+} from '@gpu-gitops/plugin-gpu-node/testUtils';
 import {
   createFixtureRemote,
   type FixtureRemote,

@@ -1,13 +1,9 @@
-import { publishGpuRequest } from '../../publish';
+import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exit-codes';
-import { requireOption, type CommandOptions } from '../options';
+import type { CommandOptions } from '../options';
 import { readRepositoryOptions } from '../repositoryOptions';
-import {
-  readCatalogFile,
-  readRequestCluster,
-  readRequestFile,
-} from '../read-input';
+import { readRequestInputs } from '../read-input';
 
 export const prUsage =
   'gpu-gitops pr --request req.yaml --repo URL [--base main] [--forge local|github|gitlab|gitea] ' +
@@ -21,16 +17,10 @@ export async function runPr(
 ): Promise<number> {
   const target = readRepositoryOptions(options, io);
   const { redactor } = target;
-  const request = await readRequestFile(
-    requireOption(options, 'request'),
+  const { request, cluster, catalog } = await readRequestInputs(
+    options,
     io.cwd,
   );
-  const cluster = await readRequestCluster(
-    request,
-    options.cluster as string,
-    io.cwd,
-  );
-  const catalog = await readCatalogFile(options.catalog as string, io.cwd);
 
   try {
     const result = await publishGpuRequest({

@@ -3,9 +3,12 @@ import {
   gitOpsTimeoutMs,
   GpuInputError,
 } from '@gpu-gitops/plugin-gpu-common';
-import { FORGE_KINDS } from '../forges/createForge';
-import type { ForgeKind } from '../forges/types';
-import { Redactor, type PublishLogger } from '../redact';
+import {
+  FORGE_KINDS,
+  Redactor,
+  type ForgeKind,
+  type PublishLogger,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from './io';
 import { requireOption, type CommandOptions } from './options';
 

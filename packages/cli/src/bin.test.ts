@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { makeWorkdir, requestYaml } from './__testUtils__/runInTemp';
 
-const bin = path.resolve(__dirname, '../../bin/gpu-gitops');
+const bin = path.resolve(__dirname, '../bin/gpu-gitops');
 
 /** The installed entry point, as `npx gpu-gitops` runs it: real process, real exit codes. */
 describe('bin/gpu-gitops', () => {

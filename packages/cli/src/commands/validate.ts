@@ -1,8 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import { isKustomizeNotFoundError } from '../../kustomize';
-import { GitOpsTreeReport, validateGitOpsTreeReport } from '../../validate';
+import {
+  isKustomizeNotFoundError,
+  validateGitOpsTreeReport,
+  type GitOpsTreeReport,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_FINDINGS, EXIT_INVALID_INPUT, EXIT_OK } from '../exit-codes';
 import { readClusterFile } from '../read-input';

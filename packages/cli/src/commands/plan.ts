@@ -4,13 +4,9 @@ import {
   planToJson,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { CliIo } from '../io';
-import {
-  readCatalogFile,
-  readRequestCluster,
-  readRequestFile,
-} from '../read-input';
+import { readRequestInputs } from '../read-input';
 import { EXIT_OK } from '../exit-codes';
-import { requireOption, type CommandOptions } from '../options';
+import type { CommandOptions } from '../options';
 
 export const planUsage =
   'gpu-gitops plan --request req.yaml [--cluster cluster.yaml] [--catalog catalog.yaml] [--json]';
@@ -20,16 +16,10 @@ export async function runPlan(
   options: CommandOptions,
   io: CliIo,
 ): Promise<number> {
-  const request = await readRequestFile(
-    requireOption(options, 'request'),
+  const { request, cluster, catalog } = await readRequestInputs(
+    options,
     io.cwd,
   );
-  const cluster = await readRequestCluster(
-    request,
-    options.cluster as string,
-    io.cwd,
-  );
-  const catalog = await readCatalogFile(options.catalog as string, io.cwd);
   const result = plan(request, catalog, cluster);
   io.stdout(
     options.json

@@ -9,16 +9,11 @@ import {
   type ManifestSet,
 } from '@gpu-gitops/plugin-gpu-common';
 import { stringify } from 'yaml';
-import { buildRequestChange } from '../../changes';
-import { FsRepoTree } from '../../repo';
+import { buildRequestChange, FsRepoTree } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exit-codes';
-import { requireOption, type CommandOptions } from '../options';
-import {
-  readCatalogFile,
-  readRequestCluster,
-  readRequestFile,
-} from '../read-input';
+import type { CommandOptions } from '../options';
+import { readRequestInputs } from '../read-input';
 import { UsageError } from '../usage-error';
 
 export const renderUsage =
@@ -76,16 +71,10 @@ export async function runRender(
   if (!out === !options.stdout) {
     throw new UsageError('give exactly one of --out DIR or --stdout');
   }
-  const request = await readRequestFile(
-    requireOption(options, 'request'),
+  const { request, cluster, catalog } = await readRequestInputs(
+    options,
     io.cwd,
   );
-  const cluster = await readRequestCluster(
-    request,
-    options.cluster as string,
-    io.cwd,
-  );
-  const catalog = await readCatalogFile(options.catalog as string, io.cwd);
 
   if (options.stdout) {
     if (request.spec.workload.existing) {

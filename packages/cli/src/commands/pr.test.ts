@@ -1,18 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { createBareRemote } from '../../git/testing/bareRemote';
 import {
-  startGitHttpServer,
-  type GitHttpServer,
-} from '../../git/testing/gitHttpServer';
-import {
+  createBareRemote,
   processesLeftTalkingTo,
   processesTalkingTo,
-} from '../../git/testing/processes';
+  startGitHttpServer,
+  type GitHttpServer,
+} from '@gpu-gitops/plugin-gpu-node/testUtils';
 import { makeWorkdir, requestYaml, runIn } from '../__testUtils__/runInTemp';
 
-const bin = path.resolve(__dirname, '../../../bin/gpu-gitops');
+const bin = path.resolve(__dirname, '../../bin/gpu-gitops');
 const CANARY = 'canary-cli-url-token-5e4d3c2b1a';
 
 /** The installed entry point in a real process: what a CI job sees. */

@@ -1,23 +1,8 @@
 import { join } from 'node:path';
-import {
-  removeTempRepo,
-  writeTempRepo,
-} from '../../changes/__fixtures__/gitopsRepo';
-import { gpuRepoFiles } from '../../validate/__fixtures__/gpuRepo';
+import { gpuRepoFiles } from '@gpu-gitops/plugin-gpu-node/testUtils';
 import { makeWorkdir, runIn } from '../__testUtils__/runInTemp';
 
-const fixtureRepo = join(__dirname, '../../../../../test/fixtures/gitops-repo');
-
-const repos: string[] = [];
-afterAll(async () => {
-  await Promise.all(repos.map(removeTempRepo));
-});
-
-async function repo(files: Record<string, string>): Promise<string> {
-  const dir = await writeTempRepo(files);
-  repos.push(dir);
-  return dir;
-}
+const fixtureRepo = join(__dirname, '../../../../test/fixtures/gitops-repo');
 
 describe('gpu-gitops validate', () => {
   it('exits 0 on the project fixture repository, built with the packaged kustomize', async () => {
@@ -32,7 +17,7 @@ describe('gpu-gitops validate', () => {
   it('exits 1 and lists the findings of a tree whose pool limit is short', async () => {
     const files = gpuRepoFiles();
     const pool = 'clusters/dev/gpu/nodepools/gpu-t4-ts5.yaml';
-    const dir = await repo({
+    const dir = makeWorkdir({
       ...files,
       [pool]: files[pool].replace('nvidia.com/gpu: "2"', 'nvidia.com/gpu: "1"'),
     });
@@ -45,7 +30,7 @@ describe('gpu-gitops validate', () => {
   });
 
   it('reads the ConfigMap names from --cluster', async () => {
-    const dir = await repo(gpuRepoFiles());
+    const dir = makeWorkdir(gpuRepoFiles());
     const cwd = makeWorkdir({
       'cluster.yaml':
         'devicePluginConfigMap: { name: time-slicing-config, namespace: gpu-operator }\n',

@@ -11,6 +11,7 @@ import {
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { parse } from 'yaml';
+import { requireOption, type CommandOptions } from './options';
 
 /** Request, cluster and catalog files are small; anything larger is refused unread. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -48,10 +49,7 @@ async function readBoundedFile(
   return fs.readFile(resolved, 'utf8');
 }
 
-export async function readRequestFile(
-  file: string,
-  cwd: string,
-): Promise<GpuRequest> {
+async function readRequestFile(file: string, cwd: string): Promise<GpuRequest> {
   return parseGpuRequestYaml(await readBoundedFile(file, cwd, '--request'));
 }
 
@@ -99,7 +97,7 @@ export async function readCatalogFile(
  * (its name must match the request's `spec.cluster`), else the built-in
  * profile named after `spec.cluster` (or "default").
  */
-export async function readRequestCluster(
+async function readRequestCluster(
   request: GpuRequest,
   file: string | undefined,
   cwd: string,
@@ -120,6 +118,31 @@ export async function readRequestCluster(
     ]);
   }
   return profile;
+}
+
+/** What a request is planned with: `--request`, its cluster (`--cluster` or built-in) and the catalog (`--catalog` over the built-in one). */
+export interface RequestInputs {
+  request: GpuRequest;
+  cluster: ClusterProfile;
+  catalog: GpuCatalog;
+}
+
+/** Reads the `--request`, `--cluster` and `--catalog` files of `plan`, `render` and `pr`, in that order. */
+export async function readRequestInputs(
+  options: CommandOptions,
+  cwd: string,
+): Promise<RequestInputs> {
+  const request = await readRequestFile(requireOption(options, 'request'), cwd);
+  const cluster = await readRequestCluster(
+    request,
+    options.cluster as string | undefined,
+    cwd,
+  );
+  const catalog = await readCatalogFile(
+    options.catalog as string | undefined,
+    cwd,
+  );
+  return { request, cluster, catalog };
 }
 
 /**

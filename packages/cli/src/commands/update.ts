@@ -1,4 +1,4 @@
-import { updateOpenPullRequests } from '../../publish/updateOpenPullRequests';
+import { updateOpenPullRequests } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_FAILURE, EXIT_OK } from '../exit-codes';
 import type { CommandOptions } from '../options';

@@ -1,0 +1,21 @@
+/**
+ * Test utilities of `@gpu-gitops/plugin-gpu-node` for the packages built on
+ * it (the CLI, the backend plugin): real git remotes, a git smart-HTTP server,
+ * the processes still talking to it, and a small GitOps tree that validates
+ * clean. Imported as `@gpu-gitops/plugin-gpu-node/testUtils`, the way
+ * Backstage packages publish theirs (e.g. `@backstage/plugin-catalog-node/testUtils`).
+ *
+ * @packageDocumentation
+ */
+export { createBareRemote } from './git/testing/bareRemote';
+export type { BareRemote, RemoteFile } from './git/testing/bareRemote';
+export { startGitHttpServer } from './git/testing/gitHttpServer';
+export type {
+  GitHttpRequest,
+  GitHttpServer,
+} from './git/testing/gitHttpServer';
+export {
+  processesLeftTalkingTo,
+  processesTalkingTo,
+} from './git/testing/processes';
+export { gpuRepoFiles } from './validate/__fixtures__/gpuRepo';
