@@ -3,17 +3,13 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import {
-  coreServices,
-  createBackendModule,
-  type SchedulerService,
-} from '@backstage/backend-plugin-api';
 import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   createFixtureRemote,
   type FixtureRemote,
 } from './__testUtils__/fixtureRemote';
+import { schedulerHandle } from './__testUtils__/schedulerHandle';
 import { gpuPlugin, INDEX_REFRESH_TASK_ID } from './plugin';
 
 jest.setTimeout(120_000);
@@ -43,23 +39,12 @@ describe('gpu backend /api/gpu/health (readiness)', () => {
     });
     // The repository is not there yet: the refresh at start-up fails.
     const repoUrl = path.join(temp, 'gitops.git');
-    let scheduler: SchedulerService | undefined;
+    const handle = schedulerHandle();
     const backend = await startTestBackend({
       features: [
         gpuPlugin,
         catalog.factory,
-        createBackendModule({
-          pluginId: 'gpu',
-          moduleId: 'test-scheduler-handle',
-          register(env) {
-            env.registerInit({
-              deps: { s: coreServices.scheduler },
-              async init({ s }) {
-                scheduler = s;
-              },
-            });
-          },
-        }),
+        handle.module,
         mockServices.rootConfig.factory({
           data: {
             gpu: {
@@ -98,7 +83,7 @@ describe('gpu backend /api/gpu/health (readiness)', () => {
 
       // The repository appears; the next refresh indexes it.
       await fs.symlink(remote.url, repoUrl);
-      await scheduler!.triggerTask(INDEX_REFRESH_TASK_ID);
+      await handle.scheduler().triggerTask(INDEX_REFRESH_TASK_ID);
       const revision = execFileSync('git', ['rev-parse', 'main'], {
         cwd: remote.url,
         encoding: 'utf8',
