@@ -3,11 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import {
-  coreServices,
-  createBackendModule,
-  type SchedulerService,
-} from '@backstage/backend-plugin-api';
-import {
   mockCredentials,
   mockServices,
   startTestBackend,
@@ -26,6 +21,7 @@ import {
   createFixtureRemote,
   type FixtureRemote,
 } from './__testUtils__/fixtureRemote';
+import { schedulerHandle } from './__testUtils__/schedulerHandle';
 import { gpuPlugin, INDEX_REFRESH_TASK_ID } from './plugin';
 
 jest.setTimeout(120_000);
@@ -66,7 +62,7 @@ const component = (name: string): Entity => ({
 describe('gpu backend plugin (real GitOps repository, published requests)', () => {
   let remote: FixtureRemote;
   let temp: string;
-  let scheduler: SchedulerService | undefined;
+  const handle = schedulerHandle();
   const plans = new Map<string, { plan: Plan; body: string }>();
 
   /** What publishing does, then the merge of its pull request. */
@@ -104,22 +100,10 @@ describe('gpu backend plugin (real GitOps repository, published requests)', () =
   });
 
   async function startBackend() {
-    const captureScheduler = createBackendModule({
-      pluginId: 'gpu',
-      moduleId: 'test-scheduler-handle',
-      register(env) {
-        env.registerInit({
-          deps: { s: coreServices.scheduler },
-          async init({ s }) {
-            scheduler = s;
-          },
-        });
-      },
-    });
     return startTestBackend({
       features: [
         gpuPlugin,
-        captureScheduler,
+        handle.module,
         catalogServiceMock.factory({
           entities: ['summarizer', 'embedder', 'tagger'].map(component),
         }),
@@ -213,7 +197,7 @@ describe('gpu backend plugin (real GitOps repository, published requests)', () =
     const merged = await publishAndMerge(
       gpuRequest('tagger', { model: 'a100-40gb', sharing: 'mig', vramGiB: 8 }),
     );
-    await scheduler!.triggerTask(INDEX_REFRESH_TASK_ID);
+    await handle.scheduler().triggerTask(INDEX_REFRESH_TASK_ID);
     const after = await request(server)
       .get('/api/gpu/allocation')
       .query({ entityRef: 'component:default/tagger' });

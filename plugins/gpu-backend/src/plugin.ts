@@ -7,6 +7,7 @@ import { ScmIntegrations } from '@backstage/integration';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { AllocationQueries } from './allocation/AllocationQueries';
 import { readGpuBackendConfig } from './config/readGpuBackendConfig';
+import { Readiness } from './health/Readiness';
 import { createRouter } from './http/router';
 import { GitFetchSource } from './repoIndex/gitSnapshot';
 import { createPullRequestRoutes } from './pullRequests/pullRequestFeature';
@@ -29,6 +30,7 @@ export const gpuPlugin = createBackendPlugin({
       deps: {
         config: coreServices.rootConfig,
         logger: coreServices.logger,
+        auth: coreServices.auth,
         httpAuth: coreServices.httpAuth,
         httpRouter: coreServices.httpRouter,
         scheduler: coreServices.scheduler,
@@ -39,6 +41,7 @@ export const gpuPlugin = createBackendPlugin({
       async init({
         config,
         logger,
+        auth,
         httpAuth,
         httpRouter,
         scheduler,
@@ -49,8 +52,26 @@ export const gpuPlugin = createBackendPlugin({
         const settings = readGpuBackendConfig(config);
         const integrations = ScmIntegrations.fromConfig(config);
         let snapshot = emptySnapshot;
+        // /health answers 503 until the catalog has answered once (on this
+        // replica: internal discovery reaches its own catalog) and, with a
+        // repository, until the index has been built once.
+        const readiness = new Readiness(logger);
+        readiness.probes(
+          'catalog',
+          'the catalog has not answered yet (see the backend log)',
+          async () => {
+            await catalog.getEntities(
+              { limit: 1, fields: ['kind'] },
+              { credentials: await auth.getOwnServiceCredentials() },
+            );
+          },
+        );
         const gitops = settings.gitops;
         if (gitops) {
+          readiness.awaits(
+            'index',
+            'the GitOps repository has not been indexed yet (see the backend log)',
+          );
           const source = new GitFetchSource({
             repoUrl: gitops.repoUrl,
             baseBranch: gitops.baseBranch,
@@ -82,6 +103,7 @@ export const gpuPlugin = createBackendPlugin({
             fn: async () => {
               try {
                 const result = await index.refresh();
+                readiness.markReady('index');
                 if (result.parsedPaths.length > 0 || result.full) {
                   logger.info(
                     `GPU allocation index at ${result.revision.slice(0, 12)}: ` +
@@ -118,6 +140,7 @@ export const gpuPlugin = createBackendPlugin({
             clusters: settings.clusters,
             defaultCluster: settings.defaultCluster,
             policy: settings.policy,
+            readiness,
           }),
         );
         // Review of the open GPU pull requests (pullRequests/pullRequestRoutes.ts).

@@ -1,6 +1,7 @@
 /**
  * The gpu backend's HTTP API (mounted at /api/gpu):
- *   GET  /health                       unauthenticated liveness + index revision
+ *   GET  /health                       unauthenticated readiness + index revision: 200, or 503
+ *                                      naming what has not worked yet (health/Readiness.ts)
  *   GET  /allocation?entityRef=...     AllocationResponse of one catalog entity
  *   GET  /pools[?cluster=]             PoolsResponse
  *   GET  /pools/:name[?cluster=]       PoolSummary
@@ -67,6 +68,7 @@ import type { AllocationQueries } from '../allocation/AllocationQueries';
 import { findExistingWorkload } from '../allocation/findExistingWorkload';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
 import type { IndexSnapshot } from '../repoIndex/RepoIndex';
+import type { Readiness } from '../health/Readiness';
 import {
   readableEntitiesByKubernetesId,
   selects,
@@ -85,6 +87,8 @@ export interface RouterOptions {
   defaultCluster: string;
   /** `gpu.policy`: the owners' allowed models and modes and GPU quotas (default: none). */
   policy?: GpuPolicy;
+  /** What must have worked once before /health answers 200 (default: nothing). */
+  readiness?: Readiness;
 }
 
 const NO_STATE: RepoState = {
@@ -140,8 +144,14 @@ export async function createRouter(
     return profile;
   };
 
-  router.get('/health', (_req, res) => {
-    res.json({ status: 'ok', revision: options.snapshot().revision });
+  router.get('/health', async (_req, res) => {
+    const revision = options.snapshot().revision;
+    const notReady = (await options.readiness?.notReady()) ?? [];
+    if (notReady.length > 0) {
+      res.status(503).json({ status: 'not ready', notReady, revision });
+    } else {
+      res.json({ status: 'ok', revision });
+    }
   });
 
   router.get('/allocation', async (req, res) => {

@@ -5,7 +5,7 @@ import { gitEnvironment } from './auth';
 import { requestBranchName, requestTrailer } from './branchName';
 import { GitOpsError } from './errors';
 import { GitOpsRepository } from './GitOpsRepository';
-import { createSimpleGit } from './simpleGitClient';
+import { createSimpleGit } from './__testUtils__/simpleGitClient';
 import { BareRemote, createBareRemote } from './testing/bareRemote';
 import { GitHttpServer, startGitHttpServer } from './testing/gitHttpServer';
 import { processesLeftTalkingTo } from './testing/processes';

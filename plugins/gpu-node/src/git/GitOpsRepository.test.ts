@@ -6,7 +6,7 @@ import path from 'node:path';
 import { GpuInputError, isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { Redactor } from '../redact';
 import { gitEnvironment } from './auth';
-import { createSimpleGit } from './simpleGitClient';
+import { createSimpleGit } from './__testUtils__/simpleGitClient';
 import { requestBranchName, requestTrailer } from './branchName';
 import { GitOpsError } from './errors';
 import {

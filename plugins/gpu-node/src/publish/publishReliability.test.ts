@@ -16,7 +16,7 @@ import { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import { createForge } from '../forges/createForge';
 import { on, startFakeForgeServer } from '../forges/testing/fakeForgeServer';
 import { gitEnvironment } from '../git/auth';
-import { createSimpleGit } from '../git/simpleGitClient';
+import { createSimpleGit } from '../git/__testUtils__/simpleGitClient';
 import {
   BareRemote,
   createBareRemote,

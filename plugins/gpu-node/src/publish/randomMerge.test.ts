@@ -24,7 +24,7 @@ import {
   sizingOfPool,
 } from '@gpu-gitops/plugin-gpu-common';
 import { gitEnvironment } from '../git/auth';
-import { createSimpleGit } from '../git/simpleGitClient';
+import { createSimpleGit } from '../git/__testUtils__/simpleGitClient';
 import { BareRemote, createBareRemote } from '../git/testing/bareRemote';
 import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree } from '../repo/tree';

@@ -13,7 +13,7 @@ import { scaffolderModuleGpu } from '../module';
 import type { FixtureRepo } from './fixtureGitopsRepo';
 import { testGpuConfig } from './testGpuConfig';
 
-const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');
+const TEMPLATES_DIR = path.resolve(__dirname, '../../templates');
 
 /** A template file as the catalog serves it. */
 export async function templateEntity(name: string) {

@@ -9,7 +9,7 @@ export const AUTO_MODEL_LABEL = 'Automatic — the cheapest model that fits';
  * template from the catalog, keeping everything else (comments included).
  * Run after catalog changes:
  *   npx sucrase-node plugins/scaffolder-backend-module-gpu/scripts/syncTemplateModels.ts
- *   npx prettier --write templates/gpu-workload/template.yaml
+ *   npx prettier --write plugins/scaffolder-backend-module-gpu/templates/gpu-workload/template.yaml
  */
 export function syncTemplateModels(
   templateText: string,

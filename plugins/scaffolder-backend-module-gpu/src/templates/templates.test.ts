@@ -21,7 +21,7 @@ import {
   gpuWorkloadValues,
 } from './gpuWorkloadValues';
 
-const TEMPLATES_DIR = path.resolve(__dirname, '../../../../templates');
+const TEMPLATES_DIR = path.resolve(__dirname, '../../templates');
 
 async function readTemplate(name: string) {
   return parse(

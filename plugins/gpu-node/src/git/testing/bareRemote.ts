@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitEnvironment } from '../auth';
-import { createSimpleGit } from '../simpleGitClient';
+import { runGit } from '../runGit';
 
 /** File content, a symbolic link to `symlink` (git mode 120000), or null to remove the path. */
 export type RemoteFile = string | { symlink: string } | null;
@@ -45,14 +45,16 @@ export async function createBareRemote(
 ): Promise<BareRemote> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-remote-'));
   const url = path.join(root, 'remote.git');
-  await createSimpleGit(root, gitEnvironment(url, {})).raw([
-    'init',
-    '--bare',
-    '--quiet',
-    `--initial-branch=${branch}`,
-    url,
-  ]);
-  const bare = createSimpleGit(url, gitEnvironment(url, {}));
+  // gpu-node's own git runner, so that simple-git stays a dependency of the
+  // tests alone (this helper is shared with other packages' tests).
+  await runGit(
+    root,
+    ['init', '--bare', '--quiet', `--initial-branch=${branch}`, url],
+    gitEnvironment(url, {}),
+  );
+  const bare = {
+    raw: (args: string[]) => runGit(url, args, gitEnvironment(url, {})),
+  };
   let scratchCount = 0;
 
   const commitFiles = async (
@@ -62,7 +64,10 @@ export async function createBareRemote(
   ) => {
     const dir = path.join(root, `scratch-${scratchCount++}`);
     await fs.mkdir(dir);
-    const git = createSimpleGit(dir, gitEnvironment(url, {}, AUTHOR_ENV));
+    const git = {
+      raw: (args: string[]) =>
+        runGit(dir, args, gitEnvironment(url, {}, AUTHOR_ENV)),
+    };
     await git.raw(['init', '--quiet', `--initial-branch=${target}`]);
     await git.raw(['remote', 'add', 'origin', url]);
     const exists = (await bare.raw(['branch', '--list', target])).trim() !== '';
