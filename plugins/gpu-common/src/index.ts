@@ -34,7 +34,9 @@ export {
   REQUEST_FIELD_LABELS,
   fieldLabel,
   describeIssue,
+  gpuRequestFromFormValues,
 } from './request';
+export type { GpuRequestFormValues } from './request';
 export {
   defaultClusterProfile,
   clusterProfileSchema,
