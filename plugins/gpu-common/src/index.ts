@@ -100,5 +100,12 @@ export type { PoolCapacity, PoolSizing } from './planner/pool-limits';
 export { systemNamespacesOf } from './planner/system-namespaces';
 export * from './gitops/timeout';
 export * from './permissions';
+export { roundDecimals } from './numbers/roundDecimals';
+export { compareStrings } from './text/compareStrings';
+export { entityWorkload } from './entity/entityWorkload';
+export type {
+  EntityWorkload,
+  EntityMetadataView,
+} from './entity/entityWorkload';
 export type * from './pullRequests/types';
 export * from './pullRequests/reviewPage';

@@ -1,5 +1,6 @@
 /** Capacity, allocation and cost per pool, as `GET /pools` shows it. */
 import {
+  compareStrings,
   centsToUsd,
   poolCostSummary,
   unitsPerGpuOf,
@@ -7,7 +8,6 @@ import {
   type PoolSummary,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexSnapshot } from '../repoIndex/RepoIndex';
-import { compareText } from '../compareText';
 import type { AllocationContext } from './computeAllocation';
 import { migPicture, poolCapacity } from './poolUnits';
 
@@ -82,6 +82,7 @@ export function summarisePools(
     }
   }
   return out.sort(
-    (a, b) => compareText(a.name, b.name) || compareText(a.cluster, b.cluster),
+    (a, b) =>
+      compareStrings(a.name, b.name) || compareStrings(a.cluster, b.cluster),
   );
 }

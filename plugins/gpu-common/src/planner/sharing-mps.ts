@@ -1,3 +1,4 @@
+import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type { GpuModel } from '../catalog/types';
 import {
   sharingModeUnavailable,
@@ -12,7 +13,6 @@ import {
 } from './device-plugin-config';
 import { formatRequestedGiB } from '../format/units';
 import {
-  DEVICE_PLUGIN_CONFIG_LABEL,
   ModeDecision,
   SHARED_GPU_RESOURCE,
   gib,
@@ -110,7 +110,7 @@ export function decideMps(
     memoryMiB: pinnedMiB,
     gpuShare: 1 / replicas,
     poolSuffix: `-mps${replicas}`,
-    modeLabels: { [DEVICE_PLUGIN_CONFIG_LABEL]: deviceConfigName },
+    modeLabels: { [WELL_KNOWN_KEYS.devicePluginConfig]: deviceConfigName },
     warnings,
     explanation,
     decision: {

@@ -25,12 +25,6 @@ export function sortKeysDeep(value: unknown): unknown {
   return value;
 }
 
-/** Code-point order (locale independent, so every machine sorts alike). */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  return a < b ? -1 : 1;
-}
-
 /** Structural equality of plain data, ignoring map key order. */
 export function deepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(sortKeysDeep(a)) === JSON.stringify(sortKeysDeep(b));

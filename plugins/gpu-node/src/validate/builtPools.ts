@@ -5,15 +5,10 @@ import {
   GpuCatalog,
   GpuModel,
   MigStrategy,
+  WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
-import {
-  DEVICE_PLUGIN_CONFIG_LABEL,
-  findOurLabel,
-  INSTANCE_TYPE_LABEL,
-  MIG_CONFIG_LABEL,
-  POOL_LABEL_SUFFIXES,
-} from '../repo/poolLabels';
+import { findOurLabel, POOL_LABEL_SUFFIXES } from '../repo/poolLabels';
 import {
   getIn,
   isPlainObject,
@@ -91,7 +86,7 @@ function machines(
     'spec',
     'requirements',
   );
-  const types = requirementValues(requirements, INSTANCE_TYPE_LABEL)
+  const types = requirementValues(requirements, WELL_KNOWN_KEYS.instanceType)
     .map(name => findInstanceType(catalog, name))
     .filter(t => t !== undefined);
   if (types.length > 0) {
@@ -158,13 +153,13 @@ function builtPool(
   const notes: string[] = [];
 
   let deviceConfig: unknown;
-  const deviceName = labels[DEVICE_PLUGIN_CONFIG_LABEL];
+  const deviceName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
   if (deviceName !== undefined) {
     const known = configs.devicePlugin?.configs;
     if (!known?.has(deviceName)) {
       report(
         'unknown-device-plugin-config',
-        `label ${DEVICE_PLUGIN_CONFIG_LABEL}=${deviceName} names no key of the device-plugin ConfigMap ${configs.devicePlugin ? `${configs.devicePlugin.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(none is built: looked for ${refList(names.devicePlugin)})`}; the device plugin would crash-loop on these nodes`,
+        `label ${WELL_KNOWN_KEYS.devicePluginConfig}=${deviceName} names no key of the device-plugin ConfigMap ${configs.devicePlugin ? `${configs.devicePlugin.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(none is built: looked for ${refList(names.devicePlugin)})`}; the device plugin would crash-loop on these nodes`,
       );
       usable = false;
     } else {
@@ -178,13 +173,13 @@ function builtPool(
   }
 
   let migEntries: unknown;
-  const migName = labels[MIG_CONFIG_LABEL];
+  const migName = labels[WELL_KNOWN_KEYS.migConfig];
   if (migName !== undefined) {
     const known = configs.migParted?.migConfigs;
     if (!known?.has(migName)) {
       report(
         'unknown-mig-config',
-        `label ${MIG_CONFIG_LABEL}=${migName} names no entry of the mig-parted config ${configs.migParted ? `in ConfigMap ${configs.migParted.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(no ConfigMap ${refList(names.migParted)} is built)`}`,
+        `label ${WELL_KNOWN_KEYS.migConfig}=${migName} names no entry of the mig-parted config ${configs.migParted ? `in ConfigMap ${configs.migParted.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(no ConfigMap ${refList(names.migParted)} is built)`}`,
       );
       usable = false;
     } else {
