@@ -5,6 +5,7 @@ import {
   GpuCatalog,
   GpuModel,
   MigStrategy,
+  type NodeTaint,
   WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
@@ -30,7 +31,6 @@ import {
 } from './gpuConfigMaps';
 import { sourceFileOf } from './sourceLocator';
 import type { SourceTree } from './sourceTree';
-import type { Taint } from './taints';
 
 /** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
 export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
@@ -42,7 +42,7 @@ export interface BuiltPool {
   name: string;
   /** Source file to report on. */
   file: string;
-  taints: Taint[];
+  taints: NodeTaint[];
   /** `spec.limits` as counts (a quantity we cannot read is left out). */
   limits: Record<string, number>;
   /** GPUs per node of its machines (empty: unknown, count as 1). */
@@ -218,7 +218,7 @@ function builtPool(
     file,
     taints: (Array.isArray(taints) ? taints : []).filter(
       t => typeof getIn(t, 'key') === 'string',
-    ) as Taint[],
+    ) as NodeTaint[],
     limits,
     gpuCounts,
     ...(usable

@@ -1,5 +1,6 @@
 import {
   isWorkloadKind,
+  type PodToleration,
   WELL_KNOWN_KEYS,
   workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -7,7 +8,6 @@ import type { BuiltObject } from '../kustomize';
 import { isGpuResourceName } from '../repo/poolLabels';
 import { getIn, isPlainObject, parseCount } from '../repo/yamlObjects';
 import type { BuiltRoot } from './builtRoots';
-import type { Toleration } from './taints';
 
 /**
  * Where kinds no request targets keep their pod template (a Pod is its own);
@@ -54,7 +54,7 @@ export interface GpuWorkload {
   replicas?: number;
   /** `karpenter.sh/nodepool` of the pod template's nodeSelector. */
   pool?: string;
-  tolerations: Toleration[];
+  tolerations: PodToleration[];
   /** Containers that ask for a GPU resource or claim. */
   gpuContainers: GpuContainer[];
   /** Every container (to add up what one pod asks for). */
@@ -144,7 +144,7 @@ export function gpuWorkloads(roots: BuiltRoot[]): GpuWorkload[] {
         ...(typeof pool === 'string' ? { pool } : {}),
         tolerations: (Array.isArray(tolerations) ? tolerations : []).filter(
           isPlainObject,
-        ) as Toleration[],
+        ) as PodToleration[],
         gpuContainers,
         containers,
       });
