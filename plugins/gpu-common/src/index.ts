@@ -89,8 +89,9 @@ export { sizingOfPool, machinesOfPool } from './planner/pool-sizing';
 export {
   gpuShareOfUnit,
   liveMigLayout,
+  poolCapacityUnits,
   unitsPerGpuOf,
-} from './planner/pool-slicing';
+} from './capacity/poolUnits';
 export { costOfPool, poolCostView, poolCostSummary } from './planner/pool-cost';
 export { replicaOnPool } from './planner/replica-on-pool';
 export type { ReplicaOnPool } from './planner/replica-on-pool';

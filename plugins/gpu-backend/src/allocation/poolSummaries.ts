@@ -2,6 +2,7 @@
 import {
   compareStrings,
   centsToUsd,
+  poolCapacityUnits,
   poolCostSummary,
   unitsPerGpuOf,
   type GpuCatalog,
@@ -9,7 +10,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexSnapshot } from '../repoIndex/RepoIndex';
 import type { AllocationContext } from './computeAllocation';
-import { migPicture, poolCapacity } from './poolUnits';
+import { migPicture } from './migPicture';
 
 /** A pool summary whose consumers still carry the workload's kubernetes id (for the access filter). */
 export interface IndexedPoolSummary extends Omit<
@@ -74,7 +75,7 @@ export function summarisePools(
         consumers,
       };
       if (pool.gpuModel) summary.gpuModel = pool.gpuModel;
-      const capacity = poolCapacity(pool, repoState);
+      const capacity = poolCapacityUnits(pool, repoState);
       if (capacity !== undefined) summary.capacity = capacity;
       const picture = migPicture(pool, repoState, catalog);
       if (picture) summary.migLayout = picture;
