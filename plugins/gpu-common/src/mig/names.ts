@@ -1,5 +1,6 @@
 import type { GpuModel } from '../catalog/types';
 import { parseMigProfileName } from './profile-name';
+import { compareStrings } from '../text/compareStrings';
 
 /** mig-parted / device-plugin spelling: `+` becomes `.`, `-` is kept (NVIDIA.md §3.1, §4.2). */
 function dotted(profile: string): string {
@@ -25,7 +26,7 @@ function compareProfiles(a: string, b: string): number {
   const pb = parseMigProfileName(b);
   const compute = (pb?.gpuInstanceSlices ?? 0) - (pa?.gpuInstanceSlices ?? 0);
   const memory = (pb?.memoryGB ?? 0) - (pa?.memoryGB ?? 0);
-  return compute || memory || a.localeCompare(b);
+  return compute || memory || compareStrings(a, b);
 }
 
 /**

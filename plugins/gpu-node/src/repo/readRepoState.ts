@@ -12,6 +12,7 @@ import {
   parseLedger,
   SHARING_MODES,
   WELL_KNOWN_KEYS,
+  compareStrings,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterKustomizationPath,
@@ -209,7 +210,7 @@ export async function readRepoState(
   }
   const workloads = parseWorkloads(workloadDocuments, pools, resolved);
 
-  pools.sort((a, b) => a.name.localeCompare(b.name));
+  pools.sort((a, b) => compareStrings(a.name, b.name));
   const bootstrapped =
     (await tree.readFile(clusterKustomizationPath(resolved, clusterName))) !==
     undefined;
@@ -516,7 +517,7 @@ function parseWorkloads(
   }
   const workloads: WorkloadState[] = [];
   for (const [id, group] of [...byId.entries()].sort(([a], [b]) =>
-    a.localeCompare(b),
+    compareStrings(a, b),
   )) {
     const gpu = group.find(s => s.gpu);
     if (!gpu?.gpu) continue;
