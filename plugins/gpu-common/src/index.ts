@@ -88,6 +88,7 @@ export {
 export { sizingOfPool, machinesOfPool } from './planner/pool-sizing';
 export {
   gpuShareOfUnit,
+  gpuShareOfUnits,
   liveMigLayout,
   poolCapacityUnits,
   unitsPerGpuOf,

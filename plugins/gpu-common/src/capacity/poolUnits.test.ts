@@ -1,6 +1,7 @@
 import type { PoolState, RepoState } from '../planner/types';
 import {
   gpuShareOfUnit,
+  gpuShareOfUnits,
   liveMigLayout,
   poolCapacityUnits,
   unitsPerGpuOf,
@@ -46,6 +47,7 @@ describe('units of a pool and the share of a GPU one gives', () => {
     );
     expect(gpuShareOfUnit(pool({}), repo())).toBe(1);
     expect(gpuShareOfUnit(pool({ sharingMode: 'dra' }), repo())).toBe(1);
+    expect(gpuShareOfUnits(7)).toBeCloseTo(1 / 7, 12);
   });
 
   it('counts MIG instances of the pool profile from its live layout', () => {

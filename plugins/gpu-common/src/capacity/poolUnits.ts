@@ -68,6 +68,14 @@ export function unitsPerGpuOf(
 }
 
 /**
+ * Physical GPUs one of the `unitsPerGpu` units of a GPU holds: the share a
+ * planned replica of a new pool gets, and (below) one of an existing pool.
+ */
+export function gpuShareOfUnits(unitsPerGpu: number): number {
+  return 1 / unitsPerGpu;
+}
+
+/**
  * Physical GPUs one unit of a pool's resource holds: 1 / the units one GPU
  * offers (a time slice of 4: 0.25; one of the 2 3g.40gb instances of its
  * GPU: 0.5; a whole GPU when the MIG layout is not in the repository, so a
@@ -78,7 +86,7 @@ export function gpuShareOfUnit(
   pool: PoolState,
   repoState: RepoState | undefined,
 ): number {
-  return 1 / unitsPerGpuOf(pool, repoState);
+  return gpuShareOfUnits(unitsPerGpuOf(pool, repoState));
 }
 
 /** The resource Karpenter limits GPU pools by: physical GPUs. */

@@ -1,3 +1,4 @@
+import { gpuShareOfUnits } from '../capacity/poolUnits';
 import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type { GpuModel, MigProfile } from '../catalog/types';
 import {
@@ -101,7 +102,7 @@ export function decideMig(
     vramGuaranteed: true,
     memoryMiB: profile.memoryMiB,
     // One of the layout's `perGpu` instances of its GPU: what it holds and pays for.
-    gpuShare: 1 / perGpu,
+    gpuShare: gpuShareOfUnits(perGpu),
     computeShare: profile.computeSlices / geometry.computeSlices,
     poolSuffix: `-mig-${profile.name}`,
     modeLabels: { [WELL_KNOWN_KEYS.migConfig]: configName },

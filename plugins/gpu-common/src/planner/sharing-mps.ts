@@ -1,3 +1,4 @@
+import { gpuShareOfUnits } from '../capacity/poolUnits';
 import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type { GpuModel } from '../catalog/types';
 import {
@@ -108,7 +109,7 @@ export function decideMps(
     minGpusPerNode: 1,
     vramGuaranteed: true,
     memoryMiB: pinnedMiB,
-    gpuShare: 1 / replicas,
+    gpuShare: gpuShareOfUnits(replicas),
     poolSuffix: `-mps${replicas}`,
     modeLabels: { [WELL_KNOWN_KEYS.devicePluginConfig]: deviceConfigName },
     warnings,

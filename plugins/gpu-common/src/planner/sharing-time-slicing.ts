@@ -1,3 +1,4 @@
+import { gpuShareOfUnits } from '../capacity/poolUnits';
 import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type { GpuModel } from '../catalog/types';
 import { GpuInputError } from '../errors';
@@ -125,7 +126,7 @@ export function decideTimeSlicing(
     minGpusPerNode: 1,
     vramGuaranteed: false,
     memoryMiB: sliceMiB,
-    gpuShare: 1 / slices,
+    gpuShare: gpuShareOfUnits(slices),
     poolSuffix: `-ts${slices}`,
     modeLabels: { [WELL_KNOWN_KEYS.devicePluginConfig]: deviceConfigName },
     warnings,
