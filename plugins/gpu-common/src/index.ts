@@ -34,7 +34,9 @@ export {
   REQUEST_FIELD_LABELS,
   fieldLabel,
   describeIssue,
+  gpuRequestFromFormValues,
 } from './request';
+export type { GpuRequestFormValues } from './request';
 export {
   defaultClusterProfile,
   clusterProfileSchema,
@@ -86,9 +88,11 @@ export {
 export { sizingOfPool, machinesOfPool } from './planner/pool-sizing';
 export {
   gpuShareOfUnit,
+  gpuShareOfUnits,
   liveMigLayout,
+  poolCapacityUnits,
   unitsPerGpuOf,
-} from './planner/pool-slicing';
+} from './capacity/poolUnits';
 export { costOfPool, poolCostView, poolCostSummary } from './planner/pool-cost';
 export { replicaOnPool } from './planner/replica-on-pool';
 export type { ReplicaOnPool } from './planner/replica-on-pool';
@@ -98,5 +102,12 @@ export type { PoolCapacity, PoolSizing } from './planner/pool-limits';
 export { systemNamespacesOf } from './planner/system-namespaces';
 export * from './gitops/timeout';
 export * from './permissions';
+export { roundDecimals } from './numbers/roundDecimals';
+export { compareStrings } from './text/compareStrings';
+export { entityWorkload } from './entity/entityWorkload';
+export type {
+  EntityWorkload,
+  EntityMetadataView,
+} from './entity/entityWorkload';
 export type * from './pullRequests/types';
 export * from './pullRequests/reviewPage';

@@ -11,16 +11,12 @@ import {
   findModel,
   poolCostSummary,
   replicaOnPool,
+  roundDecimals,
   type GpuAllocation,
   type GpuCatalog,
   type PoolCost,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedWorkload, IndexSnapshot } from '../repoIndex/RepoIndex';
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round((value + Number.EPSILON) * factor) / factor;
-}
 
 /** What the allocation needs beyond the workload: computed once per snapshot. */
 export interface AllocationContext {
@@ -60,11 +56,11 @@ export function computeAllocation(
     resourceName: workload.resourceName,
     replicas: workload.replicas,
     perReplica: workload.perReplica,
-    gpuSharePerReplica: round(replica.gpuShare, 6),
+    gpuSharePerReplica: roundDecimals(replica.gpuShare, 6),
     vramMiBPerReplica: replica.memoryMiB,
     vramGuaranteed: replica.vramGuaranteed,
     // As the planner rounds it, so the card and the PR body agree.
-    physicalGpus: round(workload.replicas * replica.gpuShare, 4),
+    physicalGpus: roundDecimals(workload.replicas * replica.gpuShare, 4),
     usdPerMonth: centsToUsd(share?.cents ?? 0),
     unitsHeld: share?.units ?? 0,
     sources: [workload.path, pool?.path, stored?.path]
@@ -77,7 +73,7 @@ export function computeAllocation(
   if (stored) allocation.owner = stored.request.spec.owner;
   if (replica.migProfile) allocation.migProfile = replica.migProfile;
   if (replica.computeShare !== undefined) {
-    allocation.computeSharePerReplica = round(replica.computeShare, 6);
+    allocation.computeSharePerReplica = roundDecimals(replica.computeShare, 6);
   }
   return allocation;
 }

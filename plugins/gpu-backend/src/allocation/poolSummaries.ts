@@ -1,15 +1,16 @@
 /** Capacity, allocation and cost per pool, as `GET /pools` shows it. */
 import {
+  compareStrings,
   centsToUsd,
+  poolCapacityUnits,
   poolCostSummary,
   unitsPerGpuOf,
   type GpuCatalog,
   type PoolSummary,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexSnapshot } from '../repoIndex/RepoIndex';
-import { compareText } from '../compareText';
 import type { AllocationContext } from './computeAllocation';
-import { migPicture, poolCapacity } from './poolUnits';
+import { migPicture } from './migPicture';
 
 /** A pool summary whose consumers still carry the workload's kubernetes id (for the access filter). */
 export interface IndexedPoolSummary extends Omit<
@@ -74,7 +75,7 @@ export function summarisePools(
         consumers,
       };
       if (pool.gpuModel) summary.gpuModel = pool.gpuModel;
-      const capacity = poolCapacity(pool, repoState);
+      const capacity = poolCapacityUnits(pool, repoState);
       if (capacity !== undefined) summary.capacity = capacity;
       const picture = migPicture(pool, repoState, catalog);
       if (picture) summary.migLayout = picture;
@@ -82,6 +83,7 @@ export function summarisePools(
     }
   }
   return out.sort(
-    (a, b) => compareText(a.name, b.name) || compareText(a.cluster, b.cluster),
+    (a, b) =>
+      compareStrings(a.name, b.name) || compareStrings(a.cluster, b.cluster),
   );
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Config } from '@backstage/config';
 import { readDurationFromConfig } from '@backstage/config';
 import {
+  compareStrings,
   builtinCatalog,
   catalogOverrideSchema,
   checkGitOpsRepoUrl,
@@ -19,7 +20,6 @@ import {
   type ForgeKind,
   type GpuPolicy,
 } from '@gpu-gitops/plugin-gpu-node';
-import { compareText } from '../compareText';
 
 /** A duration as Backstage config and the scheduler take it (`{ seconds: 60 }`). */
 export type HumanDuration = ReturnType<typeof readDurationFromConfig>;
@@ -113,7 +113,7 @@ export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
     clusters.push(resolveClusterProfile({ ...override, name }));
   }
   if (clusters.length === 0) clusters.push(resolveClusterProfile());
-  clusters.sort((a, b) => compareText(a.name, b.name));
+  clusters.sort((a, b) => compareStrings(a.name, b.name));
   const defaultCluster =
     clustersConfig?.getOptionalString('default') ??
     (clusters.length === 1 ? clusters[0].name : defaultClusterProfile.name);

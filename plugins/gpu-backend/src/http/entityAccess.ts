@@ -6,32 +6,19 @@
 import type { BackstageCredentials } from '@backstage/backend-plugin-api';
 import { stringifyEntityRef, type Entity } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
-import { compareText } from '../compareText';
+import {
+  compareStrings,
+  entityWorkload,
+  WELL_KNOWN_KEYS,
+  type EntityWorkload,
+} from '@gpu-gitops/plugin-gpu-common';
 
-export const KUBERNETES_ID_ANNOTATION = 'backstage.io/kubernetes-id';
-export const KUBERNETES_NAMESPACE_ANNOTATION =
-  'backstage.io/kubernetes-namespace';
+/** Which workloads an entity stands for (gpu-common `entityWorkload`). */
+export type WorkloadSelector = EntityWorkload;
 
-/** Which workloads an entity stands for. */
-export interface WorkloadSelector {
-  kubernetesId: string;
-  /** When the entity pins a namespace, only workloads there match. */
-  namespace?: string;
-}
-
-/**
- * The entity's workloads: its `backstage.io/kubernetes-id` annotation, or its
- * name when it has none (the Kubernetes plugin's convention), optionally
- * narrowed by `backstage.io/kubernetes-namespace`.
- */
+/** The entity's workloads, by the rule the frontend applies too. */
 export function workloadSelector(entity: Entity): WorkloadSelector {
-  const annotations = entity.metadata.annotations ?? {};
-  const selector: WorkloadSelector = {
-    kubernetesId: annotations[KUBERNETES_ID_ANNOTATION] ?? entity.metadata.name,
-  };
-  const namespace = annotations[KUBERNETES_NAMESPACE_ANNOTATION];
-  if (namespace) selector.namespace = namespace;
-  return selector;
+  return entityWorkload(entity);
 }
 
 export function selects(
@@ -62,10 +49,8 @@ export async function readableEntitiesByKubernetesId(
     const { items } = await catalog.getEntities(
       {
         filter: {
-          [`metadata.annotations.${KUBERNETES_ID_ANNOTATION}`]: ids.slice(
-            i,
-            i + CHUNK,
-          ),
+          [`metadata.annotations.${WELL_KNOWN_KEYS.backstageKubernetesId}`]:
+            ids.slice(i, i + CHUNK),
         },
         fields: [
           'kind',
@@ -84,7 +69,7 @@ export async function readableEntitiesByKubernetesId(
     }
   }
   for (const list of out.values()) {
-    list.sort((a, b) => compareText(a.ref, b.ref));
+    list.sort((a, b) => compareStrings(a.ref, b.ref));
   }
   return out;
 }

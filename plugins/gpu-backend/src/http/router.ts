@@ -39,6 +39,7 @@ import {
   parseGpuRequest,
   plan,
   planToJson,
+  roundDecimals,
   usdToCents,
   WORKLOAD_KINDS,
   type AllocationResponse,
@@ -114,9 +115,6 @@ function refusal(issues: InputIssue[], quota?: QuotaUse): PlanRefusalResponse {
   return body;
 }
 
-const round6 = (value: number) =>
-  Math.round((value + Number.EPSILON) * 1e6) / 1e6;
-
 export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
@@ -185,8 +183,9 @@ export async function createRouter(
       entityRef,
       allocations,
       totals: {
-        physicalGpus: round6(
+        physicalGpus: roundDecimals(
           allocations.reduce((sum, a) => sum + a.physicalGpus, 0),
+          6,
         ),
         // Summed in cents: every attributed cost is an exact number of them.
         usdPerMonth: centsToUsd(

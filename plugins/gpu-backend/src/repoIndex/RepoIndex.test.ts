@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  compareStrings,
   builtinCatalog,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -11,7 +12,6 @@ import {
   PLATFORM_FIXTURE_REPO,
   type FixtureRemote,
 } from '../__testUtils__/fixtureRemote';
-import { compareText } from '../compareText';
 import { GitFetchSource } from './gitSnapshot';
 import { RepoIndex } from './RepoIndex';
 
@@ -470,7 +470,7 @@ describe('RepoIndex of a platform repository (every workload, GPU or not)', () =
         w.containers.join(','),
         w.replicas,
       ])
-      .sort((a, b) => compareText(a.join(' '), b.join(' ')));
+      .sort((a, b) => compareStrings(a.join(' '), b.join(' ')));
 
   beforeEach(async () => {
     remote = await createFixtureRemote({}, PLATFORM_FIXTURE_REPO);

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  compareStrings,
   type ClusterProfile,
   type GpuCatalog,
   type GpuRequest,
@@ -30,7 +31,6 @@ import {
 } from './fileParsers';
 import type { BlobChanges, RepoSource } from './gitSnapshot';
 import { RepoFolders } from './repoFolders';
-import { compareText } from '../compareText';
 
 export interface RepoIndexOptions {
   clusters: ClusterProfile[];
@@ -132,15 +132,15 @@ function labelValues(text: string, pattern: RegExp): string[] {
 }
 
 function byKey<T>(key: (value: T) => string) {
-  return (a: T, b: T) => compareText(key(a), key(b));
+  return (a: T, b: T) => compareStrings(key(a), key(b));
 }
 
 /** The workload objects' order within one name: where they run, then which object. */
 const byPlacement = (a: RepositoryWorkload, b: RepositoryWorkload) =>
-  compareText(a.namespace, b.namespace) ||
-  compareText(a.kind, b.kind) ||
-  compareText(a.overlay ?? '', b.overlay ?? '') ||
-  compareText(a.path, b.path);
+  compareStrings(a.namespace, b.namespace) ||
+  compareStrings(a.kind, b.kind) ||
+  compareStrings(a.overlay ?? '', b.overlay ?? '') ||
+  compareStrings(a.path, b.path);
 
 /** Adds `objects` to the by-name lists (new lists: a snapshot never changes). */
 function addWorkloadObjects(

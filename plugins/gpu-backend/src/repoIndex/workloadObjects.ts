@@ -17,8 +17,10 @@
  */
 import { parseAllDocuments } from 'yaml';
 import {
+  compareStrings,
   isWorkloadKind,
   readPlainYamlDocuments,
+  scaledByKustomizeReplicas,
   strategicMerge,
   viewWorkload,
   type RepositoryWorkload,
@@ -30,21 +32,11 @@ import {
   readKustomizations,
   type KustomizationIndex,
 } from '@gpu-gitops/plugin-gpu-node';
-import { compareText } from '../compareText';
 import { FilesView } from './FilesView';
 
 /** A file can hold a workload only if it says so: most are skipped unparsed. */
 const MENTIONS_WORKLOAD_KIND =
   /\bkind:\s*['"]?(?:Deployment|StatefulSet|Job|CronJob)\b/;
-
-/**
- * Kinds kustomize's `replicas:` field sets (kustomize
- * api/internal/konfig/builtinpluginconsts/replicas.go, v5): not Jobs.
- */
-const REPLICAS_FIELD_KINDS: readonly WorkloadKind[] = [
-  'Deployment',
-  'StatefulSet',
-];
 
 interface WorkloadDocument {
   path: string;
@@ -169,7 +161,7 @@ export async function readWorkloadObjects(
         }
       }
       const count = replicasOf(folder).get(document.name);
-      if (count !== undefined && REPLICAS_FIELD_KINDS.includes(document.kind)) {
+      if (count !== undefined && scaledByKustomizeReplicas(document.kind)) {
         object = strategicMerge(object, { spec: { replicas: count } });
       }
     }
@@ -217,10 +209,10 @@ export async function readWorkloadObjects(
   const unique = [...new Map(out.map(w => [JSON.stringify(w), w])).values()];
   return unique.sort(
     (a, b) =>
-      compareText(a.namespace, b.namespace) ||
-      compareText(a.kind, b.kind) ||
-      compareText(a.name, b.name) ||
-      compareText(a.overlay ?? '', b.overlay ?? '') ||
-      compareText(a.path, b.path),
+      compareStrings(a.namespace, b.namespace) ||
+      compareStrings(a.kind, b.kind) ||
+      compareStrings(a.name, b.name) ||
+      compareStrings(a.overlay ?? '', b.overlay ?? '') ||
+      compareStrings(a.path, b.path),
   );
 }

@@ -1,5 +1,9 @@
 import { isGpuInputError, type InputIssue } from '../errors';
-import { checkGitOpsRepoUrl, redactRepoUrl } from './repoUrl';
+import {
+  checkGitOpsRepoUrl,
+  redactRepoUrl,
+  repoUrlCarriesCredentials,
+} from './repoUrl';
 
 const CANARY = 'canary-url-token-7f3e9a1c';
 
@@ -129,5 +133,30 @@ describe('redactRepoUrl', () => {
       'https://h.example/o/r.git',
     );
     expect(redactRepoUrl('/srv/gitops.git')).toBe('/srv/gitops.git');
+  });
+});
+
+describe('repoUrlCarriesCredentials', () => {
+  it.each([
+    `https://x-access-token:${CANARY}@github.com/acme/gitops`,
+    `https://${CANARY}@github.com/acme/gitops`,
+    'https://@github.com/acme/gitops',
+    `ssh://git@github.com/acme/gitops`,
+    `${CANARY}@github.com:acme/gitops.git`,
+  ])('says yes for %s, as checkGitOpsRepoUrl refuses it', url => {
+    expect(repoUrlCarriesCredentials(url)).toBe(true);
+    expect(refusal(url).map(i => i.rule)).toContain('url-credentials');
+  });
+
+  it.each([
+    'https://github.com/acme/gitops',
+    'https://github.com/acme/gitops?access_token=x',
+    'file:///srv/gitops.git',
+    '/srv/gitops.git',
+    'C:\\gitops',
+    'github.com:acme/gitops.git',
+    'git::https://host/x',
+  ])('says no for %s', url => {
+    expect(repoUrlCarriesCredentials(url)).toBe(false);
   });
 });

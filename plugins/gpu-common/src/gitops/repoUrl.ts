@@ -124,6 +124,21 @@ export function redactRepoUrl(url: string): string {
   return visible(url);
 }
 
+/**
+ * Whether the URL carries a user name or token before an `@` (user-info of
+ * any scheme, or the user of an scp-style address): the `url-credentials`
+ * rule of `checkGitOpsRepoUrl`, for callers that parse a URL for their own
+ * purpose (a forge's API path).
+ */
+export function repoUrlCarriesCredentials(url: string): boolean {
+  const scheme = SCHEME_URL.exec(url);
+  if (scheme) {
+    return parseSchemeUrl(scheme[1], scheme[2]).userInfo !== undefined;
+  }
+  if (REMOTE_HELPER.test(url)) return false;
+  return parseScpStyle(url)?.user !== undefined;
+}
+
 /** The https URL to suggest for an ssh / git / scp-style address: host and path only. */
 function httpsSuggestion(host: string, path: string): string {
   const bareHost = host.startsWith('[')
@@ -167,7 +182,7 @@ function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
   if (scheme) {
     const parsed = parseSchemeUrl(scheme[1], scheme[2]);
     const issues: InputIssue[] = [];
-    if (parsed.userInfo !== undefined) issues.push(credentials);
+    if (repoUrlCarriesCredentials(url)) issues.push(credentials);
     if (!['http', 'https', 'file'].includes(parsed.scheme)) {
       issues.push(
         issue(
@@ -196,7 +211,7 @@ function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
   const scp = parseScpStyle(url);
   if (scp) {
     return [
-      ...(scp.user !== undefined ? [credentials] : []),
+      ...(repoUrlCarriesCredentials(url) ? [credentials] : []),
       issue(
         'url-scheme',
         `${shown} is an scp-style ssh address; ${ONLY_HTTP}: use ${redactRepoUrl(

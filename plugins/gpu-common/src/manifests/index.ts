@@ -12,4 +12,5 @@ export * from './quantity';
 export * from './resource-claim-template';
 export * from './workload-patch';
 export * from './workload-shape';
+export * from './tolerations';
 export * from './strategic-merge';

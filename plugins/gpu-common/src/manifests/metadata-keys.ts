@@ -9,7 +9,11 @@ export const WELL_KNOWN_KEYS = {
   appName: 'app.kubernetes.io/name',
   managedBy: 'app.kubernetes.io/managed-by',
   backstageKubernetesId: 'backstage.io/kubernetes-id',
+  backstageKubernetesNamespace: 'backstage.io/kubernetes-namespace',
   karpenterNodePool: 'karpenter.sh/nodepool',
+  karpenterCapacityType: 'karpenter.sh/capacity-type',
+  karpenterInstanceGpuName: 'karpenter.k8s.aws/instance-gpu-name',
+  instanceType: 'node.kubernetes.io/instance-type',
   devicePluginConfig: 'nvidia.com/device-plugin.config',
   migConfig: 'nvidia.com/mig.config',
 } as const;

@@ -1,5 +1,6 @@
 import type { GpuCatalog } from '../catalog/types';
 import type { Plan } from '../planner/types';
+import { compareStrings } from '../text/compareStrings';
 import type { MigConfigEntry } from './types';
 
 /**
@@ -45,7 +46,7 @@ export function buildMigConfig(
     return { name: migConfigName, entries: plan.sharing.migConfigEntries };
   }
   const layout = Object.fromEntries(
-    Object.entries(migLayout).sort(([a], [b]) => a.localeCompare(b)),
+    Object.entries(migLayout).sort(([a], [b]) => compareStrings(a, b)),
   );
   const entry: MigConfigEntry = {
     devices: 'all',

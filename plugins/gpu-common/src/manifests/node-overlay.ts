@@ -1,5 +1,6 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
+import { compareStrings } from '../text/compareStrings';
 import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadata-keys';
 import { quantity } from './quantity';
 import type { KubernetesObject } from './types';
@@ -110,7 +111,7 @@ export function buildNodeOverlays(
       ],
       capacity: Object.fromEntries(
         Object.entries(perGpu)
-          .sort(([a], [b]) => a.localeCompare(b))
+          .sort(([a], [b]) => compareStrings(a, b))
           .map(([name, perOneGpu]) => [name, quantity(perOneGpu * gpuCount)]),
       ),
     },

@@ -60,7 +60,7 @@ export function nodePoolRequirements(
     });
     if (plan.pool.karpenterGpuNames.length > 0) {
       requirements.push({
-        key: 'karpenter.k8s.aws/instance-gpu-name',
+        key: WELL_KNOWN_KEYS.karpenterInstanceGpuName,
         operator: 'In',
         values: sorted(plan.pool.karpenterGpuNames),
       });
@@ -68,12 +68,12 @@ export function nodePoolRequirements(
   }
   requirements.push(
     {
-      key: 'node.kubernetes.io/instance-type',
+      key: WELL_KNOWN_KEYS.instanceType,
       operator: 'In',
       values: sorted(plan.pool.instanceTypes),
     },
     {
-      key: 'karpenter.sh/capacity-type',
+      key: WELL_KNOWN_KEYS.karpenterCapacityType,
       operator: 'In',
       values: sorted(plan.pool.capacityTypes),
     },

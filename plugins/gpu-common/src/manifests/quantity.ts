@@ -1,3 +1,5 @@
+import { compareStrings } from '../text/compareStrings';
+
 /**
  * Kubernetes quantities are written as strings: YAML would otherwise emit
  * numbers, which several controllers (and `kubectl diff`) treat differently
@@ -16,7 +18,7 @@ export function quantities(
 ): Record<string, string> {
   return Object.fromEntries(
     Object.entries(values)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => compareStrings(a, b))
       .map(([key, value]) => [key, quantity(value)]),
   );
 }

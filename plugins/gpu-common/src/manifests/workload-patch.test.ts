@@ -1,5 +1,4 @@
 import type { WorkloadKind } from '../request/types';
-import { tolerates } from '../validation/node-pool-rules';
 import { buildWorkloadPatch } from './workload-patch';
 import {
   asPatch,
@@ -226,19 +225,5 @@ describe('buildWorkloadPatch', () => {
       t,
     ) as any;
     expect(patch.metadata.labels).toBeUndefined();
-  });
-});
-
-describe('tolerates', () => {
-  const taint = { key: 'nvidia.com/gpu', value: 'pool', effect: 'NoSchedule' };
-  it.each([
-    [{ operator: 'Exists' }, true],
-    [{ key: 'nvidia.com/gpu', operator: 'Exists' }, true],
-    [{ key: 'nvidia.com/gpu', operator: 'Equal', value: 'pool' }, true],
-    [{ key: 'nvidia.com/gpu', operator: 'Equal', value: 'other' }, false],
-    [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoExecute' }, false],
-    [{ key: 'other', operator: 'Exists' }, false],
-  ])('%j -> %s', (toleration, expected) => {
-    expect(tolerates(toleration, taint)).toBe(expected);
   });
 });

@@ -7,7 +7,7 @@ import {
   DRA_REQUEST_NAME,
   resourceClaimTemplateName,
 } from './resource-claim-template';
-import { tolerates } from '../validation/node-pool-rules';
+import { tolerates } from './tolerations';
 import type { KubernetesObject } from './types';
 import {
   workloadApiVersion,

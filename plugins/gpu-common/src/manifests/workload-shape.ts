@@ -53,6 +53,17 @@ export function isWorkloadKind(kind: unknown): kind is WorkloadKind {
   return typeof kind === 'string' && Object.hasOwn(SHAPES, kind);
 }
 
+/**
+ * Whether kustomize's `replicas:` field sets this kind's count: it scales
+ * `spec.replicas` of Deployments, StatefulSets and a few others, never a
+ * Job's parallelism (kustomize api/internal/konfig/builtinpluginconsts/
+ * replicas.go, v4.5 and v5). The field is applied after every patch, so the
+ * overlay entry, not a patch, must carry a request's count for these kinds.
+ */
+export function scaledByKustomizeReplicas(kind: WorkloadKind): boolean {
+  return kind === 'Deployment' || kind === 'StatefulSet';
+}
+
 /** The apiVersion of each workload kind. */
 export function workloadApiVersion(kind: WorkloadKind): string {
   return kind === 'Job' || kind === 'CronJob' ? 'batch/v1' : 'apps/v1';

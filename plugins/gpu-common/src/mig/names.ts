@@ -1,5 +1,6 @@
 import type { GpuModel } from '../catalog/types';
 import { parseMigProfileName } from './profile-name';
+import { compareStrings } from '../text/compareStrings';
 
 /**
  * mig-parted / device-plugin spelling: `+` becomes `.`, `-` is kept (config
@@ -30,7 +31,7 @@ function compareProfiles(a: string, b: string): number {
   const pb = parseMigProfileName(b);
   const compute = (pb?.gpuInstanceSlices ?? 0) - (pa?.gpuInstanceSlices ?? 0);
   const memory = (pb?.memoryGB ?? 0) - (pa?.memoryGB ?? 0);
-  return compute || memory || a.localeCompare(b);
+  return compute || memory || compareStrings(a, b);
 }
 
 /**

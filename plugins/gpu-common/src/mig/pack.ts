@@ -1,4 +1,5 @@
 import type { MigProfile } from '../catalog/types';
+import { compareStrings } from '../text/compareStrings';
 
 /** One GPU instance placed on the GPU's memory slices `[start, start + memorySlices)`. */
 export interface MigPlacement {
@@ -33,7 +34,7 @@ export function packMigInstances(
     (a, b) =>
       b.memorySlices - a.memorySlices ||
       a.startSlots.length - b.startSlots.length ||
-      a.name.localeCompare(b.name),
+      compareStrings(a.name, b.name),
   );
   const occupied: boolean[] = new Array(totalMemorySlices).fill(false);
   const starts: number[] = new Array(order.length).fill(-1);

@@ -1,6 +1,6 @@
 import { isPriceKnown } from '../capacity/poolCost';
 import type { InstanceType } from '../catalog/types';
-import { compareStrings } from './content-hash';
+import { compareStrings } from '../text/compareStrings';
 
 /** One candidate machine shape, scored for this request. */
 export interface InstanceChoice {

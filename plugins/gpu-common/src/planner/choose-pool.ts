@@ -1,5 +1,5 @@
 import { formatCents } from '../format/money';
-import { compareStrings } from './content-hash';
+import { compareStrings } from '../text/compareStrings';
 import { gib } from './mode-decision';
 import type { PoolOption } from './pool-option';
 import type { PlanDecision, PoolState } from './types';

@@ -1,3 +1,5 @@
+import { compareStrings } from '../text/compareStrings';
+
 /**
  * Content-derived names need a short, stable hash that works in the browser
  * too (no Node crypto): FNV-1a 32-bit over a canonical JSON form.
@@ -37,10 +39,4 @@ export function contentHash(value: unknown): string {
 /** True when two parsed documents hold the same content. */
 export function sameContent(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
-}
-
-/** Plain code-unit string order (locale-independent, so plans are the same everywhere). */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  return a < b ? -1 : 1;
 }

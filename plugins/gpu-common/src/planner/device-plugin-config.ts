@@ -21,7 +21,9 @@ export const MPS_ROOT = '/run/nvidia/mps';
  *   instead of silently buying nothing (more replicas are not more GPU);
  * - `flags.migStrategy: none` -> these GPUs are not partitioned, and the
  *   plugin rejects MPS together with `mixed`;
- * - MPS also sets `mpsRoot`, required when MPS is active.
+ * - MPS also sets `mpsRoot`, required when MPS is active;
+ * - exactly one of `timeSlicing` / `mps` (with both, MPS silently wins), and
+ *   only keys the plugin reads (it ignores unknown keys silently).
  */
 export function devicePluginConfigFor(
   mode: 'time-slicing' | 'mps',

@@ -41,8 +41,6 @@ export { MIB_PER_GIB };
 
 export const WHOLE_GPU_RESOURCE = 'nvidia.com/gpu';
 export const SHARED_GPU_RESOURCE = 'nvidia.com/gpu.shared';
-export const DEVICE_PLUGIN_CONFIG_LABEL = 'nvidia.com/device-plugin.config';
-export const MIG_CONFIG_LABEL = 'nvidia.com/mig.config';
 
 /** MiB as every place shows memory (format/units.ts). */
 export const gib = formatGiB;

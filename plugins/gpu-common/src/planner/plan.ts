@@ -1,3 +1,4 @@
+import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type {
   GpuCatalog,
   GpuModel,
@@ -20,11 +21,10 @@ import { AUTO_MODEL, checkLargestGpu, resolveModel } from './choose-model';
 import { scoreInstanceTypes } from './choose-instance-types';
 import { choosePool, countNodes } from './choose-pool';
 import { nonCollidingConfigName } from './config-names';
-import { HOURS_PER_MONTH, round } from './cost';
+import { HOURS_PER_MONTH } from '../capacity/poolCost';
+import { roundDecimals } from '../numbers/roundDecimals';
 import { memoryAlternatives } from './memory-alternatives';
 import {
-  DEVICE_PLUGIN_CONFIG_LABEL,
-  MIG_CONFIG_LABEL,
   ModeDecision,
   WHOLE_GPU_RESOURCE,
   gib,
@@ -363,7 +363,7 @@ function planOnOption(
         `device-plugin config "${sharing.deviceConfigName}" holds other content in the repository; using "${name}".`,
       );
       sharing.deviceConfigName = name;
-      modeLabels[DEVICE_PLUGIN_CONFIG_LABEL] = name;
+      modeLabels[WELL_KNOWN_KEYS.devicePluginConfig] = name;
     }
   }
   if (sharing.migConfigName && sharing.migConfigEntries) {
@@ -379,7 +379,7 @@ function planOnOption(
         `mig-parted config "${sharing.migConfigName}" holds other content in the repository; using "${name}".`,
       );
       sharing.migConfigName = name;
-      modeLabels[MIG_CONFIG_LABEL] = name;
+      modeLabels[WELL_KNOWN_KEYS.migConfig] = name;
     }
   }
 
@@ -438,7 +438,7 @@ function planOnOption(
   const poolView = poolCostView(poolName, after, option.nodesBefore);
   const cost: PlanCost = {
     usdPerMonth: centsToUsd(share),
-    usdPerHour: round(share / 100 / HOURS_PER_MONTH, 4),
+    usdPerHour: roundDecimals(share / 100 / HOURS_PER_MONTH, 4),
     marginalUsdPerMonth: centsToUsd(option.marginalCents),
     priceKnown: after.priceKnown,
     pool: poolView,
@@ -529,9 +529,9 @@ function planOnOption(
       vramGiB: gpu.vramGiB,
       vramGuaranteed: decision.vramGuaranteed,
       memoryMiB: decision.memoryMiB,
-      gpuShare: round(decision.gpuShare, 6),
+      gpuShare: roundDecimals(decision.gpuShare, 6),
       ...(decision.computeShare !== undefined
-        ? { computeShare: round(decision.computeShare, 6) }
+        ? { computeShare: roundDecimals(decision.computeShare, 6) }
         : {}),
     },
     nodes: {
@@ -539,7 +539,7 @@ function planOnOption(
       slicesPerNode: after.unitsPerNode,
       instanceType: after.instanceType ?? poolTypes[0].name,
     },
-    physicalGpus: round(gpu.replicas * decision.gpuShare, 4),
+    physicalGpus: roundDecimals(gpu.replicas * decision.gpuShare, 4),
     cost,
     decisions: {
       model: {

@@ -13,7 +13,7 @@ import {
   poolWithout,
   type PoolCapacity,
 } from './pool-limits';
-import { unitsPerGpuOf } from './pool-slicing';
+import { unitsPerGpuOf } from '../capacity/poolUnits';
 import { machinesOfPool, sizingOfPool } from './pool-sizing';
 import type { PoolState, RepoState } from './types';
 

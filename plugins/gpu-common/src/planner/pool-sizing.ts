@@ -1,7 +1,7 @@
 import type { GpuCatalog, InstanceType } from '../catalog/types';
 import { indexCatalog, type CatalogIndex } from './catalog-index';
 import type { PoolSizing } from './pool-limits';
-import { unitsPerGpuOf } from './pool-slicing';
+import { unitsPerGpuOf } from '../capacity/poolUnits';
 import type { PoolState, RepoState } from './types';
 
 function indexOf(catalog: GpuCatalog | CatalogIndex): CatalogIndex {

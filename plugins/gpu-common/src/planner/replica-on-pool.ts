@@ -1,5 +1,9 @@
 import type { GpuModel } from '../catalog/types';
-import { gpuShareOfUnit, liveMigLayout, unitsPerGpuOf } from './pool-slicing';
+import {
+  gpuShareOfUnit,
+  liveMigLayout,
+  unitsPerGpuOf,
+} from '../capacity/poolUnits';
 import { mpsPinnedMiB } from './sharing-mps';
 import { timeSliceMiB } from './sharing-time-slicing';
 import type { PoolState, RepoState } from './types';

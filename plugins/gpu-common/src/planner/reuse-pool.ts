@@ -20,7 +20,7 @@ import {
   type InstanceChoice,
 } from './choose-instance-types';
 import { gib, type ModeDecision, requestedMiB } from './mode-decision';
-import { liveMigLayout } from './pool-slicing';
+import { liveMigLayout } from '../capacity/poolUnits';
 import { decideDra } from './sharing-dra';
 import { decideExclusive } from './sharing-exclusive';
 import { decideMig } from './sharing-mig';

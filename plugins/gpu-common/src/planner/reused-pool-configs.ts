@@ -1,6 +1,6 @@
+import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type { MigConfigEntry } from '../manifests/types';
 import { sameContent } from './content-hash';
-import { DEVICE_PLUGIN_CONFIG_LABEL, MIG_CONFIG_LABEL } from './mode-decision';
 import type { PoolState, RepoState, SharingPlan } from './types';
 
 /**
@@ -32,7 +32,7 @@ export function reconcileReusedPoolConfigs(
       );
       sharing.migConfigName = pool.migConfigName;
       sharing.migConfigEntries = live as MigConfigEntry[];
-      modeLabels[MIG_CONFIG_LABEL] = pool.migConfigName;
+      modeLabels[WELL_KNOWN_KEYS.migConfig] = pool.migConfigName;
     } else {
       warnings.push(
         `Reused pool ${pool.name} switches MIG config "${pool.migConfigName}" -> "${sharing.migConfigName}": mig-manager re-partitions the GPUs of running nodes without draining them; cordon and drain them first.`,
@@ -48,7 +48,7 @@ export function reconcileReusedPoolConfigs(
     const live = repoState?.devicePluginConfigs[pool.deviceConfigName];
     if (live !== undefined && sameContent(live, sharing.devicePluginConfig)) {
       sharing.deviceConfigName = pool.deviceConfigName;
-      modeLabels[DEVICE_PLUGIN_CONFIG_LABEL] = pool.deviceConfigName;
+      modeLabels[WELL_KNOWN_KEYS.devicePluginConfig] = pool.deviceConfigName;
       explanation.push(
         `reused pool ${pool.name} keeps device-plugin config "${pool.deviceConfigName}" (same content).`,
       );

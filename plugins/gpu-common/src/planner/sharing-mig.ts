@@ -1,3 +1,5 @@
+import { gpuShareOfUnits } from '../capacity/poolUnits';
+import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type { GpuModel, MigProfile } from '../catalog/types';
 import {
   modeUnavailableForModel,
@@ -12,7 +14,6 @@ import { isPlainMigProfile } from '../mig/profile-name';
 import { smallestMigProfileFor, uniformMigLayout } from '../mig/select';
 import type { GpuRequest } from '../request/types';
 import {
-  MIG_CONFIG_LABEL,
   ModeDecision,
   WHOLE_GPU_RESOURCE,
   gib,
@@ -101,10 +102,10 @@ export function decideMig(
     vramGuaranteed: true,
     memoryMiB: profile.memoryMiB,
     // One of the layout's `perGpu` instances of its GPU: what it holds and pays for.
-    gpuShare: 1 / perGpu,
+    gpuShare: gpuShareOfUnits(perGpu),
     computeShare: profile.computeSlices / geometry.computeSlices,
     poolSuffix: `-mig-${profile.name}`,
-    modeLabels: { [MIG_CONFIG_LABEL]: configName },
+    modeLabels: { [WELL_KNOWN_KEYS.migConfig]: configName },
     warnings,
     explanation: [
       `MIG: ${profile.name}: ${decision.reason}; ${profile.computeSlices}/${geometry.computeSlices} of the compute.`,
@@ -112,7 +113,7 @@ export function decideMig(
         .map(([p, n]) => `${n} x ${p}`)
         .join(
           ' + ',
-        )} per GPU, applied by mig-manager from node label ${MIG_CONFIG_LABEL}; pods request ${resourceName} (migStrategy ${cluster.migStrategy}).`,
+        )} per GPU, applied by mig-manager from node label ${WELL_KNOWN_KEYS.migConfig}; pods request ${resourceName} (migStrategy ${cluster.migStrategy}).`,
     ],
     decision,
   };

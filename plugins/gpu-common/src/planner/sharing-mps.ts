@@ -1,3 +1,5 @@
+import { gpuShareOfUnits } from '../capacity/poolUnits';
+import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type { GpuModel } from '../catalog/types';
 import {
   sharingModeUnavailable,
@@ -12,7 +14,6 @@ import {
 } from './device-plugin-config';
 import { formatRequestedGiB } from '../format/units';
 import {
-  DEVICE_PLUGIN_CONFIG_LABEL,
   ModeDecision,
   SHARED_GPU_RESOURCE,
   gib,
@@ -112,9 +113,9 @@ export function decideMps(
     minGpusPerNode: 1,
     vramGuaranteed: true,
     memoryMiB: pinnedMiB,
-    gpuShare: 1 / replicas,
+    gpuShare: gpuShareOfUnits(replicas),
     poolSuffix: `-mps${replicas}`,
-    modeLabels: { [DEVICE_PLUGIN_CONFIG_LABEL]: deviceConfigName },
+    modeLabels: { [WELL_KNOWN_KEYS.devicePluginConfig]: deviceConfigName },
     warnings,
     explanation,
     decision: {

@@ -1,3 +1,5 @@
+import { gpuShareOfUnits } from '../capacity/poolUnits';
+import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 import type { GpuModel } from '../catalog/types';
 import { GpuInputError } from '../errors';
 import { formatRequestedGiB } from '../format/units';
@@ -7,7 +9,6 @@ import {
   devicePluginConfigName,
 } from './device-plugin-config';
 import {
-  DEVICE_PLUGIN_CONFIG_LABEL,
   ModeDecision,
   SHARED_GPU_RESOURCE,
   gib,
@@ -113,7 +114,7 @@ export function decideTimeSlicing(
     config,
   );
   explanation.push(
-    `device-plugin config "${deviceConfigName}" (content-derived name) advertises each GPU ${slices} times as ${SHARED_GPU_RESOURCE} (renameByDefault), selected by node label ${DEVICE_PLUGIN_CONFIG_LABEL}.`,
+    `device-plugin config "${deviceConfigName}" (content-derived name) advertises each GPU ${slices} times as ${SHARED_GPU_RESOURCE} (renameByDefault), selected by node label ${WELL_KNOWN_KEYS.devicePluginConfig}.`,
   );
   return {
     sharing: {
@@ -128,9 +129,9 @@ export function decideTimeSlicing(
     minGpusPerNode: 1,
     vramGuaranteed: false,
     memoryMiB: sliceMiB,
-    gpuShare: 1 / slices,
+    gpuShare: gpuShareOfUnits(slices),
     poolSuffix: `-ts${slices}`,
-    modeLabels: { [DEVICE_PLUGIN_CONFIG_LABEL]: deviceConfigName },
+    modeLabels: { [WELL_KNOWN_KEYS.devicePluginConfig]: deviceConfigName },
     warnings,
     explanation,
     decision: {

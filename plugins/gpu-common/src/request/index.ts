@@ -9,6 +9,8 @@ export {
   MAX_GPUS_PER_REPLICA,
   MAX_SLICES_PER_GPU,
 } from './schema';
+export { gpuRequestFromFormValues } from './form-values';
+export type { GpuRequestFormValues } from './form-values';
 export { parseGpuRequestYaml, MAX_REQUEST_YAML_BYTES } from './parse-yaml';
 export {
   isDns1123Label,

@@ -9,7 +9,6 @@ import {
 import {
   checkNodePoolRules,
   checkTolerationsMatchTaints,
-  tolerates,
 } from './node-pool-rules';
 
 const pool = () =>
@@ -157,21 +156,5 @@ describe('taints and tolerations', () => {
         [],
       ),
     ).toEqual([]);
-  });
-
-  it('matches tolerations like Kubernetes', () => {
-    const taint = { key: 'k', value: 'v', effect: 'NoSchedule' };
-    expect(tolerates({ key: 'k', operator: 'Exists' }, taint)).toBe(true);
-    expect(tolerates({ operator: 'Exists' }, taint)).toBe(true);
-    expect(tolerates({ key: 'k', operator: 'Equal', value: 'v' }, taint)).toBe(
-      true,
-    );
-    expect(
-      tolerates({ key: 'k', value: 'v', effect: 'NoExecute' }, taint),
-    ).toBe(false);
-    expect(tolerates({ key: 'k', operator: 'Equal', value: 'w' }, taint)).toBe(
-      false,
-    );
-    expect(tolerates({ key: 'other', operator: 'Exists' }, taint)).toBe(false);
   });
 });

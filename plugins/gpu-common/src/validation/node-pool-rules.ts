@@ -1,4 +1,9 @@
 import { karpenterSupportsGte } from '../cluster/karpenter-version';
+import {
+  untoleratedTaints,
+  type NodeTaint,
+  type PodToleration,
+} from '../manifests/tolerations';
 import { isRecord, joinPath, type ValidationFinding } from './finding';
 
 /**
@@ -7,51 +12,17 @@ import { isRecord, joinPath, type ValidationFinding } from './finding';
  * version-gated operators, and taint / toleration consistency.
  */
 
-export interface NodeTaint {
-  key: string;
-  value?: string;
-  effect: string;
-}
-
-export interface PodToleration {
-  key?: string;
-  /** `Equal` (the default) or `Exists`. */
-  operator?: string;
-  value?: string;
-  effect?: string;
-}
-
-/**
- * Kubernetes' toleration matching (`ToleratesTaint` in
- * k8s.io/api/core/v1/toleration.go): the one copy the product uses.
- */
-export function tolerates(
-  toleration: PodToleration,
-  taint: NodeTaint,
-): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key === undefined || toleration.key === '') {
-    return toleration.operator === 'Exists';
-  }
-  if (toleration.key !== taint.key) return false;
-  if (toleration.operator === 'Exists') return true;
-  return (toleration.value ?? '') === (taint.value ?? '');
-}
-
 /** Findings for every NoSchedule/NoExecute taint that no toleration tolerates. */
 export function checkTolerationsMatchTaints(
   taints: NodeTaint[],
   tolerations: PodToleration[],
   path = 'spec.template.spec.tolerations',
 ): ValidationFinding[] {
-  return taints
-    .filter(taint => taint.effect !== 'PreferNoSchedule')
-    .filter(taint => !tolerations.some(t => tolerates(t, taint)))
-    .map(taint => ({
-      path,
-      rule: 'untolerated-taint',
-      message: `no toleration matches the pool taint ${taint.key}=${taint.value ?? ''}:${taint.effect}; pods would never schedule there`,
-    }));
+  return untoleratedTaints(taints, tolerations).map(taint => ({
+    path,
+    rule: 'untolerated-taint',
+    message: `no toleration matches the pool taint ${taint.key}=${taint.value ?? ''}:${taint.effect}; pods would never schedule there`,
+  }));
 }
 
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;

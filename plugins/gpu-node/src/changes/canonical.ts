@@ -1,5 +1,4 @@
 import { stringify } from 'yaml';
-import { fastPlainYaml } from './fastYaml';
 
 /** One serializer setting for every file we write, so concurrent branches produce identical text. */
 export const YAML_OPTIONS = {
@@ -7,12 +6,9 @@ export const YAML_OPTIONS = {
   flowCollectionPadding: false,
 } as const;
 
-/**
- * Serializes plain data to YAML (block style, trailing newline): the fast
- * path when it is sure to write what `yaml` would, else `yaml` itself.
- */
+/** Serializes plain data to YAML (block style, trailing newline) with `YAML_OPTIONS`. */
 export function toYaml(value: unknown): string {
-  const text = fastPlainYaml(value) ?? stringify(value, YAML_OPTIONS);
+  const text = stringify(value, YAML_OPTIONS);
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
@@ -27,12 +23,6 @@ export function sortKeysDeep(value: unknown): unknown {
     );
   }
   return value;
-}
-
-/** Code-point order (locale independent, so every machine sorts alike). */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  return a < b ? -1 : 1;
 }
 
 /** Structural equality of plain data, ignoring map key order. */

@@ -1,4 +1,4 @@
-import { compareStrings } from './canonical';
+import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
 import type { ChangeSet, FileChange } from './types';
 
 type Op = { kind: ' ' | '-' | '+'; line: string };

@@ -22,6 +22,7 @@ import {
   GpuInputError,
   podPlacement,
   viewWorkload,
+  WELL_KNOWN_KEYS,
   workloadShape,
   type ClusterProfile,
   type Plan,
@@ -186,7 +187,7 @@ function checkGpuWorkload(
       `${what}: ${shape.replicasField} is ${view.replicas}, the request asks for ${plan.request.spec.gpu.replicas}`,
     );
   }
-  if (view.nodeSelector['karpenter.sh/nodepool'] !== plan.pool.name) {
+  if (view.nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool] !== plan.pool.name) {
     problems.push(`${what} is not placed on pool ${plan.pool.name}`);
   }
   if (!before) return problems;

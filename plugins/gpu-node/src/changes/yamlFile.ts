@@ -9,7 +9,8 @@ import {
   YAMLSeq,
 } from 'yaml';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import { compareStrings, deepEqual, YAML_OPTIONS } from './canonical';
+import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
+import { deepEqual, YAML_OPTIONS } from './canonical';
 
 /**
  * An existing (or new) YAML file edited through the `yaml` Document API, so

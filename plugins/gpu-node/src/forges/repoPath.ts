@@ -3,6 +3,11 @@
  * host origin and the path segments the APIs need. Credentials in the URL are
  * refused: tokens travel in headers only.
  */
+import {
+  redactRepoUrl,
+  repoUrlCarriesCredentials,
+} from '@gpu-gitops/plugin-gpu-common';
+
 export interface ForgeRepoPath {
   /** `https://host[:port]`. */
   origin: string;
@@ -20,13 +25,10 @@ export function parseForgeRepoUrl(repoUrl: string): ForgeRepoPath {
     url = new URL(repoUrl);
   } catch {
     throw new Error(
-      `repoUrl must be an http(s) URL like https://host/owner/repo for a forge, got "${repoUrl.replace(
-        /\/\/[^@/]*@/,
-        '//***@',
-      )}"`,
+      `repoUrl must be an http(s) URL like https://host/owner/repo for a forge, got "${redactRepoUrl(repoUrl)}"`,
     );
   }
-  if (url.username || url.password) {
+  if (repoUrlCarriesCredentials(repoUrl)) {
     throw new Error(
       'repoUrl must not contain credentials; pass the token separately (it is sent in a header)',
     );

@@ -14,14 +14,6 @@ export const POOL_LABEL_SUFFIXES = {
   limitFloor: ['limit-floor'],
 } as const;
 
-export const DEVICE_PLUGIN_CONFIG_LABEL = 'nvidia.com/device-plugin.config';
-export const MIG_CONFIG_LABEL = 'nvidia.com/mig.config';
-export const KARPENTER_GPU_NAME = 'karpenter.k8s.aws/instance-gpu-name';
-export const INSTANCE_TYPE_LABEL = 'node.kubernetes.io/instance-type';
-export const CAPACITY_TYPE_LABEL = 'karpenter.sh/capacity-type';
-export const NODEPOOL_LABEL = 'karpenter.sh/nodepool';
-export const KUBERNETES_ID_LABEL = 'backstage.io/kubernetes-id';
-
 const FOREIGN_DOMAINS = [
   'nvidia.com/',
   'karpenter.sh/',

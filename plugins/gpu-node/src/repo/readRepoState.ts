@@ -12,6 +12,7 @@ import {
   parseLedger,
   SHARING_MODES,
   WELL_KNOWN_KEYS,
+  compareStrings,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterKustomizationPath,
@@ -25,15 +26,8 @@ import {
   ResolvedRepoLayout,
 } from '../layout/layout';
 import {
-  CAPACITY_TYPE_LABEL,
-  DEVICE_PLUGIN_CONFIG_LABEL,
   findOurLabel,
-  INSTANCE_TYPE_LABEL,
   isGpuResourceName,
-  KARPENTER_GPU_NAME,
-  KUBERNETES_ID_LABEL,
-  MIG_CONFIG_LABEL,
-  NODEPOOL_LABEL,
   POOL_LABEL_SUFFIXES,
 } from './poolLabels';
 import { readFiles } from './readFiles';
@@ -216,7 +210,7 @@ export async function readRepoState(
   }
   const workloads = parseWorkloads(workloadDocuments, pools, resolved);
 
-  pools.sort((a, b) => a.name.localeCompare(b.name));
+  pools.sort((a, b) => compareStrings(a.name, b.name));
   const bootstrapped =
     (await tree.readFile(clusterKustomizationPath(resolved, clusterName))) !==
     undefined;
@@ -262,9 +256,12 @@ function parsePool(
   const requirements = getIn(template, 'spec', 'requirements');
   const limits = stringRecord(getIn(nodePool, 'spec', 'limits'));
   const taints = getIn(template, 'spec', 'taints');
-  const gpuNames = requirementValues(requirements, KARPENTER_GPU_NAME);
-  const deviceConfigName = labels[DEVICE_PLUGIN_CONFIG_LABEL];
-  const migConfigName = labels[MIG_CONFIG_LABEL];
+  const gpuNames = requirementValues(
+    requirements,
+    WELL_KNOWN_KEYS.karpenterInstanceGpuName,
+  );
+  const deviceConfigName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
+  const migConfigName = labels[WELL_KNOWN_KEYS.migConfig];
   const gpuLimitKeys = Object.keys(limits).filter(isGpuResourceName);
   const ourSharing = findOurLabel(ours, POOL_LABEL_SUFFIXES.sharing);
   const hasGpuTaint =
@@ -289,7 +286,7 @@ function parsePool(
     .filter(o =>
       requirementValues(
         getIn(o, 'spec', 'requirements'),
-        NODEPOOL_LABEL,
+        WELL_KNOWN_KEYS.karpenterNodePool,
       ).includes(name),
     )
     .flatMap(o => Object.keys(stringRecord(getIn(o, 'spec', 'capacity'))))
@@ -311,7 +308,7 @@ function parsePool(
 
   const capacityTypes = requirementValues(
     requirements,
-    CAPACITY_TYPE_LABEL,
+    WELL_KNOWN_KEYS.karpenterCapacityType,
   ).filter((c): c is CapacityType => c === 'spot' || c === 'on-demand');
   const pool: PoolState = {
     name,
@@ -320,12 +317,15 @@ function parsePool(
       findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ??
       modelFromCatalog(
         catalog,
-        requirementValues(requirements, INSTANCE_TYPE_LABEL),
+        requirementValues(requirements, WELL_KNOWN_KEYS.instanceType),
         gpuNames,
       ),
     sharingMode,
     resourceName,
-    instanceTypes: requirementValues(requirements, INSTANCE_TYPE_LABEL),
+    instanceTypes: requirementValues(
+      requirements,
+      WELL_KNOWN_KEYS.instanceType,
+    ),
     capacityTypes,
   };
   if (slicesPerGpu !== undefined) pool.slicesPerGpu = slicesPerGpu;
@@ -503,8 +503,8 @@ function parseWorkloads(
       name: obj.metadata.name,
       replicas: parseCount(getIn(obj, 'spec', 'replicas')),
       gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
-      pool: nodeSelector[NODEPOOL_LABEL],
-      kubernetesId: labels[KUBERNETES_ID_LABEL],
+      pool: nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool],
+      kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
     });
   }
 
@@ -517,7 +517,7 @@ function parseWorkloads(
   }
   const workloads: WorkloadState[] = [];
   for (const [id, group] of [...byId.entries()].sort(([a], [b]) =>
-    a.localeCompare(b),
+    compareStrings(a, b),
   )) {
     const gpu = group.find(s => s.gpu);
     if (!gpu?.gpu) continue;

@@ -1,3 +1,7 @@
+import {
+  untoleratedTaints,
+  type NodeTaint,
+} from '@gpu-gitops/plugin-gpu-common';
 import { asKubernetesObject } from '../repo/yamlObjects';
 import { BuiltRoot, isUnderFolders } from './builtRoots';
 import type { BuiltPool } from './builtPools';
@@ -5,7 +9,6 @@ import { asksFor, declaresContainer, GpuWorkload } from './builtWorkloads';
 import type { Finding } from './findings';
 import { sourceFileOf } from './sourceLocator';
 import type { SourceTree } from './sourceTree';
-import { Taint, toleratesAll } from './taints';
 
 /**
  * What a pool can serve, for the workload rules: a built pool, or one in a
@@ -17,7 +20,7 @@ interface ServingPool {
   /** Resources its nodes advertise; undefined when unknown. */
   resources?: string[];
   /** Undefined when unknown. */
-  taints?: Taint[];
+  taints?: NodeTaint[];
 }
 
 function servingPools(
@@ -121,7 +124,9 @@ export function checkWorkloadsServed(
         continue;
       }
       const tolerated = candidates.filter(
-        p => !p.taints || toleratesAll(workload.tolerations, p.taints),
+        p =>
+          !p.taints ||
+          untoleratedTaints(p.taints, workload.tolerations).length === 0,
       );
       if (tolerated.length === 0) {
         findings.push({

@@ -5,15 +5,11 @@ import {
   GpuCatalog,
   GpuModel,
   MigStrategy,
+  type NodeTaint,
+  WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
-import {
-  DEVICE_PLUGIN_CONFIG_LABEL,
-  findOurLabel,
-  INSTANCE_TYPE_LABEL,
-  MIG_CONFIG_LABEL,
-  POOL_LABEL_SUFFIXES,
-} from '../repo/poolLabels';
+import { findOurLabel, POOL_LABEL_SUFFIXES } from '../repo/poolLabels';
 import {
   getIn,
   isPlainObject,
@@ -35,7 +31,6 @@ import {
 } from './gpuConfigMaps';
 import { sourceFileOf } from './sourceLocator';
 import type { SourceTree } from './sourceTree';
-import type { Taint } from './taints';
 
 /** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
 export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
@@ -47,7 +42,7 @@ export interface BuiltPool {
   name: string;
   /** Source file to report on. */
   file: string;
-  taints: Taint[];
+  taints: NodeTaint[];
   /** `spec.limits` as counts (a quantity we cannot read is left out). */
   limits: Record<string, number>;
   /** GPUs per node of its machines (empty: unknown, count as 1). */
@@ -91,7 +86,7 @@ function machines(
     'spec',
     'requirements',
   );
-  const types = requirementValues(requirements, INSTANCE_TYPE_LABEL)
+  const types = requirementValues(requirements, WELL_KNOWN_KEYS.instanceType)
     .map(name => findInstanceType(catalog, name))
     .filter(t => t !== undefined);
   if (types.length > 0) {
@@ -158,13 +153,13 @@ function builtPool(
   const notes: string[] = [];
 
   let deviceConfig: unknown;
-  const deviceName = labels[DEVICE_PLUGIN_CONFIG_LABEL];
+  const deviceName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
   if (deviceName !== undefined) {
     const known = configs.devicePlugin?.configs;
     if (!known?.has(deviceName)) {
       report(
         'unknown-device-plugin-config',
-        `label ${DEVICE_PLUGIN_CONFIG_LABEL}=${deviceName} names no key of the device-plugin ConfigMap ${configs.devicePlugin ? `${configs.devicePlugin.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(none is built: looked for ${refList(names.devicePlugin)})`}; the device plugin would crash-loop on these nodes`,
+        `label ${WELL_KNOWN_KEYS.devicePluginConfig}=${deviceName} names no key of the device-plugin ConfigMap ${configs.devicePlugin ? `${configs.devicePlugin.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(none is built: looked for ${refList(names.devicePlugin)})`}; the device plugin would crash-loop on these nodes`,
       );
       usable = false;
     } else {
@@ -178,13 +173,13 @@ function builtPool(
   }
 
   let migEntries: unknown;
-  const migName = labels[MIG_CONFIG_LABEL];
+  const migName = labels[WELL_KNOWN_KEYS.migConfig];
   if (migName !== undefined) {
     const known = configs.migParted?.migConfigs;
     if (!known?.has(migName)) {
       report(
         'unknown-mig-config',
-        `label ${MIG_CONFIG_LABEL}=${migName} names no entry of the mig-parted config ${configs.migParted ? `in ConfigMap ${configs.migParted.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(no ConfigMap ${refList(names.migParted)} is built)`}`,
+        `label ${WELL_KNOWN_KEYS.migConfig}=${migName} names no entry of the mig-parted config ${configs.migParted ? `in ConfigMap ${configs.migParted.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(no ConfigMap ${refList(names.migParted)} is built)`}`,
       );
       usable = false;
     } else {
@@ -223,7 +218,7 @@ function builtPool(
     file,
     taints: (Array.isArray(taints) ? taints : []).filter(
       t => typeof getIn(t, 'key') === 'string',
-    ) as Taint[],
+    ) as NodeTaint[],
     limits,
     gpuCounts,
     ...(usable

@@ -1,32 +1,37 @@
+import {
+  isWorkloadKind,
+  type PodToleration,
+  WELL_KNOWN_KEYS,
+  workloadShape,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
-import { isGpuResourceName, NODEPOOL_LABEL } from '../repo/poolLabels';
+import { isGpuResourceName } from '../repo/poolLabels';
 import { getIn, isPlainObject, parseCount } from '../repo/yamlObjects';
 import type { BuiltRoot } from './builtRoots';
-import type { Toleration } from './taints';
 
-/** Where each kind keeps its pod template (a Pod is its own). */
-const POD_TEMPLATE: Record<string, readonly string[]> = {
-  Deployment: ['spec', 'template'],
-  StatefulSet: ['spec', 'template'],
+/**
+ * Where kinds no request targets keep their pod template (a Pod is its own);
+ * the request's kinds keep theirs where gpu-common `workloadShape` says.
+ */
+const OTHER_POD_TEMPLATES: Record<string, readonly string[]> = {
   DaemonSet: ['spec', 'template'],
   ReplicaSet: ['spec', 'template'],
-  Job: ['spec', 'template'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'template'],
   Pod: [],
 };
 
+function podTemplatePath(kind: unknown): readonly string[] | undefined {
+  if (isWorkloadKind(kind)) return workloadShape(kind).podTemplate;
+  return typeof kind === 'string' ? OTHER_POD_TEMPLATES[kind] : undefined;
+}
+
 /**
- * How many pods of a kind run at once, each defaulting to 1 like the API
- * server does: Deployment / StatefulSet `spec.replicas`, Job
- * `spec.parallelism`, CronJob `spec.jobTemplate.spec.parallelism`. Kinds
- * that do not size a pool (DaemonSet: one per node; a bare Pod) are absent.
+ * Where a kind says how many pods run at once (gpu-common `workloadShape`,
+ * defaulting to 1 like the API server). Kinds that do not size a pool
+ * (DaemonSet: one per node; a bare Pod) have none.
  */
-const CONCURRENT_PODS: Record<string, readonly string[]> = {
-  Deployment: ['spec', 'replicas'],
-  StatefulSet: ['spec', 'replicas'],
-  Job: ['spec', 'parallelism'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'parallelism'],
-};
+function concurrentPodsPath(kind: unknown): readonly string[] | undefined {
+  return isWorkloadKind(kind) ? workloadShape(kind).replicas : undefined;
+}
 
 export interface GpuContainer {
   name: string;
@@ -49,7 +54,7 @@ export interface GpuWorkload {
   replicas?: number;
   /** `karpenter.sh/nodepool` of the pod template's nodeSelector. */
   pool?: string;
-  tolerations: Toleration[];
+  tolerations: PodToleration[];
   /** Containers that ask for a GPU resource or claim. */
   gpuContainers: GpuContainer[];
   /** Every container (to add up what one pod asks for). */
@@ -59,7 +64,7 @@ export interface GpuWorkload {
 /** The pod spec of a workload object (or of a patch of one). */
 export function podSpecOf(value: unknown): unknown {
   const kind = getIn(value, 'kind');
-  const path = typeof kind === 'string' ? POD_TEMPLATE[kind] : undefined;
+  const path = podTemplatePath(kind);
   if (!path) return undefined;
   return path.length === 0
     ? getIn(value, 'spec')
@@ -118,10 +123,14 @@ export function gpuWorkloads(roots: BuiltRoot[]): GpuWorkload[] {
         c => c.claims || Object.keys(c.limits).length > 0,
       );
       if (gpuContainers.length === 0) continue;
-      const replicasPath = CONCURRENT_PODS[object.kind];
+      const replicasPath = concurrentPodsPath(object.kind);
       const rawReplicas = replicasPath ? getIn(object, ...replicasPath) : 1;
       const replicas = rawReplicas === undefined ? 1 : parseCount(rawReplicas);
-      const pool = getIn(spec, 'nodeSelector', NODEPOOL_LABEL);
+      const pool = getIn(
+        spec,
+        'nodeSelector',
+        WELL_KNOWN_KEYS.karpenterNodePool,
+      );
       const tolerations = getIn(spec, 'tolerations');
       const namespace =
         typeof object.metadata.namespace === 'string'
@@ -135,7 +144,7 @@ export function gpuWorkloads(roots: BuiltRoot[]): GpuWorkload[] {
         ...(typeof pool === 'string' ? { pool } : {}),
         tolerations: (Array.isArray(tolerations) ? tolerations : []).filter(
           isPlainObject,
-        ) as Toleration[],
+        ) as PodToleration[],
         gpuContainers,
         containers,
       });

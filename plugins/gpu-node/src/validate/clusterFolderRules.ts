@@ -1,3 +1,4 @@
+import { WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
 import {
   layoutPrefix,
   matchLayoutPath,
@@ -5,7 +6,6 @@ import {
   ResolvedRepoLayout,
 } from '../layout/layout';
 import { readRepoState } from '../repo/readRepoState';
-import { NODEPOOL_LABEL } from '../repo/poolLabels';
 import { asKubernetesObject, getIn, isPlainObject } from '../repo/yamlObjects';
 import { configRuleFindings } from './configRules';
 import { Finding, objectName, prefixPath } from './findings';
@@ -144,7 +144,7 @@ async function checkOverlaysPresent(
       o =>
         (getIn(o, 'spec', 'requirements') as unknown[] | undefined)?.some(
           r =>
-            getIn(r, 'key') === NODEPOOL_LABEL &&
+            getIn(r, 'key') === WELL_KNOWN_KEYS.karpenterNodePool &&
             (getIn(r, 'values') as unknown[] | undefined)?.includes(pool.name),
         ) &&
         isPlainObject(getIn(o, 'spec', 'capacity')) &&

@@ -1,4 +1,4 @@
-import { compareStrings } from '../changes/canonical';
+import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
 import { asKubernetesObject } from '../repo/yamlObjects';
 
 /** One problem a reviewer should see on a GitOps pull request. */

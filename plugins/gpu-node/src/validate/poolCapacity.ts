@@ -3,8 +3,8 @@ import {
   nodesNeeded,
   ReplicaGroup,
   referenceNodeShape,
+  WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
-import { NODEPOOL_LABEL } from '../repo/poolLabels';
 import { getIn, isPlainObject, parseCount } from '../repo/yamlObjects';
 import type { BuiltRoot } from './builtRoots';
 import {
@@ -45,7 +45,10 @@ export function checkNodeOverlayCapacity(
         requirements,
         INSTANCE_GPU_COUNT_LABEL,
       ).map(v => parseCount(v));
-      for (const poolName of requirementValues(requirements, NODEPOOL_LABEL)) {
+      for (const poolName of requirementValues(
+        requirements,
+        WELL_KNOWN_KEYS.karpenterNodePool,
+      )) {
         const pool =
           pools.find(p => p.root === root && p.name === poolName) ??
           pools.find(p => p.name === poolName);

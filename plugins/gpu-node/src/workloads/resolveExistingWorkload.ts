@@ -13,6 +13,7 @@
 import {
   GpuInputError,
   MANAGED_BY,
+  scaledByKustomizeReplicas,
   WELL_KNOWN_KEYS,
   WORKLOAD_KINDS,
   type GpuRequest,
@@ -315,11 +316,8 @@ export async function resolveExistingWorkload(
   }
   const chain = byRoot.get(roots[0])!;
   const patchFolder = patchFolderOf(index, chain);
-  // kustomize's `replicas:` field scales only these kinds' spec.replicas
-  // (kustomize v4.5 api/konfig/builtinpluginconsts/replicas.go); the
-  // outermost entry wins, being applied last.
-  const scalable = kind === 'Deployment' || kind === 'StatefulSet';
-  const replicasFolder = scalable
+  // The outermost `replicas:` entry wins, being applied last.
+  const replicasFolder = scaledByKustomizeReplicas(kind)
     ? chain.find(
         folder => index.byFolder.get(folder)?.replicas[name] !== undefined,
       )

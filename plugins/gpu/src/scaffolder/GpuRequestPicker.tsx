@@ -162,7 +162,9 @@ export function GpuRequestPicker(
     )?.reason;
 
   const request = previewRequest(value, otherFields);
-  const requestKey = JSON.stringify({ request, cluster: clusterName });
+  // The boxes as typed go into the key too: a blank one is a problem, never
+  // the default the request carries in its place.
+  const requestKey = JSON.stringify({ request, cluster: clusterName, value });
 
   const [debouncedKey, setDebouncedKey] = useState(requestKey);
   useDebounce(() => setDebouncedKey(requestKey), options.debounceMs ?? 500, [
@@ -172,7 +174,7 @@ export function GpuRequestPicker(
   const problems = localProblems(value);
   const preview = useAsync(async () => {
     const asked = JSON.parse(debouncedKey);
-    if (localProblems(asked.request.spec.gpu).length > 0) return undefined;
+    if (localProblems(asked.value).length > 0) return undefined;
     return gpuApi.previewPlan(asked.request, { cluster: asked.cluster });
   }, [gpuApi, debouncedKey]);
 

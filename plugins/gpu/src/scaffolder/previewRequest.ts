@@ -1,5 +1,7 @@
 import {
   fieldLabel,
+  gpuRequestFromFormValues,
+  type CapacityType,
   type GpuRequest,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -69,13 +71,16 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * The GpuRequest to preview. The other form fields (the template's name,
+ * The GpuRequest to preview, built as the actions build theirs (gpu-common
+ * `gpuRequestFromFormValues`). The other form fields (the template's name,
  * namespace, owner, image / existing workload and its container) come from
  * the scaffolder's form data when the user has filled them; placeholders
  * stand in otherwise, since the plan's GPU figures do not depend on them.
  * An existing workload is sent as the form names it, so the backend answers
  * with its replicas now and refuses a missing container choice as the
- * actions will. Callers send it only once `localProblems` finds none.
+ * actions will. GPUs per replica is sent as 1 outside exclusive mode, where
+ * the field is hidden but may still hold an earlier value. Callers send it
+ * only once `localProblems` finds none.
  */
 export function previewRequest(
   value: GpuRequestPickerValue,
@@ -85,39 +90,28 @@ export function previewRequest(
     formData.workloadType === 'existing'
       ? existingWorkloadOf(formData)
       : undefined;
-  const workload: GpuRequest['spec']['workload'] = existing
-    ? {
-        existing: {
-          kind: existing.kind,
-          name: existing.name,
-          ...(existing.container ? { container: existing.container } : {}),
-        },
-      }
-    : { image: text(formData.image) ?? 'registry.invalid/preview:latest' };
   const capacityTypes = Array.isArray(formData.capacityTypes)
-    ? (formData.capacityTypes.filter(
-        c => c === 'spot' || c === 'on-demand',
-      ) as GpuRequest['spec']['capacityTypes'])
+    ? formData.capacityTypes.filter(
+        (c): c is CapacityType => c === 'spot' || c === 'on-demand',
+      )
     : [];
-  return {
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: {
-      name: text(formData.name) ?? 'preview',
-      namespace: text(formData.namespace) ?? 'default',
-    },
-    spec: {
-      owner: text(formData.owner) ?? 'group:default/preview',
-      gpu: {
-        model: value.model,
-        sharing: value.sharing,
-        replicas: value.replicas as number,
-        vramGiB: value.vramGiB as number,
-        gpusPerReplica:
-          value.sharing === 'exclusive' ? (value.gpusPerReplica ?? 1) : 1,
-      },
-      workload,
-      capacityTypes: capacityTypes.length > 0 ? capacityTypes : ['on-demand'],
-    },
-  };
+  return gpuRequestFromFormValues({
+    name: text(formData.name) ?? 'preview',
+    namespace: text(formData.namespace) ?? 'default',
+    owner: text(formData.owner) ?? 'group:default/preview',
+    model: value.model,
+    sharing: value.sharing,
+    replicas: value.replicas as number,
+    vramGiB: value.vramGiB as number,
+    gpusPerReplica:
+      value.sharing === 'exclusive' ? (value.gpusPerReplica ?? 1) : 1,
+    ...(existing
+      ? {
+          existingKind: existing.kind,
+          existingName: existing.name,
+          existingContainer: existing.container,
+        }
+      : { image: text(formData.image) ?? 'registry.invalid/preview:latest' }),
+    capacityTypes,
+  });
 }

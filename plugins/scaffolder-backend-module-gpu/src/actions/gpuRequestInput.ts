@@ -3,12 +3,14 @@ import { InputError } from '@backstage/errors';
 import {
   describeIssue,
   fieldLabel,
-  GPU_REQUEST_API_VERSION,
+  gpuRequestFromFormValues,
   isGpuInputError,
   parseGpuRequest,
   SHARING_MODES,
   WORKLOAD_KINDS,
   type GpuRequest,
+  type GpuRequestFormValues,
+  type SharingMode,
   type WorkloadKind,
   type InputIssue,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -39,7 +41,7 @@ export const gpuRequestInputProperties = {
       ),
   sharing: (z: Z) =>
     z
-      .enum(SHARING_MODES as [string, ...string[]])
+      .enum(SHARING_MODES as unknown as [SharingMode, ...SharingMode[]])
       .optional()
       .describe('exclusive (default) | time-slicing | mps | mig | dra'),
   replicas: (z: Z) =>
@@ -94,24 +96,11 @@ export const gpuRequestInputProperties = {
       .describe('Target cluster profile name (default: gpu.clusters.default)'),
 };
 
-/** The flat inputs as the handler sees them (the scaffolder applies no defaults). */
-export interface GpuRequestInput {
-  name: string;
-  namespace: string;
-  owner: string;
-  model?: string;
-  sharing?: string;
-  replicas?: number;
-  vramGiB: number;
-  gpusPerReplica?: number;
-  slicesPerGpu?: number;
-  image?: string;
-  existingKind?: WorkloadKind;
-  existingName?: string;
-  existingContainer?: string;
-  capacityTypes?: Array<'spot' | 'on-demand'>;
-  cluster?: string;
-}
+/**
+ * The flat inputs as the handler sees them (the scaffolder applies no
+ * defaults; a template renders a missing parameter as '' or null).
+ */
+export type GpuRequestInput = GpuRequestFormValues;
 
 /** The input name behind each GpuRequest field path, so errors name what the user typed. */
 const INPUT_FOR_PATH: Array<[string, string]> = [
@@ -140,52 +129,13 @@ export function inputNameForPath(path: string): string | undefined {
   )?.[1];
 }
 
-/** Template expressions render missing parameters as '' or null: treat both as absent. */
-function present<T>(value: T | '' | null | undefined): value is T {
-  return value !== undefined && value !== null && value !== '';
-}
-
 /**
  * Builds the GpuRequest document from the flat inputs, applying the action's
- * defaults, and validates it. Throws an InputError naming each bad input.
+ * defaults (gpu-common `gpuRequestFromFormValues`, as the form's preview
+ * does), and validates it. Throws an InputError naming each bad input.
  */
 export function gpuRequestFromInput(input: GpuRequestInput): GpuRequest {
-  const gpu: Record<string, unknown> = {
-    model: present(input.model) ? input.model : 'auto',
-    sharing: present(input.sharing) ? input.sharing : 'exclusive',
-    replicas: present(input.replicas) ? input.replicas : 1,
-    vramGiB: input.vramGiB,
-  };
-  if (present(input.gpusPerReplica)) gpu.gpusPerReplica = input.gpusPerReplica;
-  if (present(input.slicesPerGpu)) gpu.slicesPerGpu = input.slicesPerGpu;
-
-  const workload: Record<string, unknown> = {};
-  if (present(input.image)) workload.image = input.image;
-  if (present(input.existingName)) {
-    workload.existing = {
-      kind: present(input.existingKind) ? input.existingKind : 'Deployment',
-      name: input.existingName,
-      ...(present(input.existingContainer)
-        ? { container: input.existingContainer }
-        : {}),
-    };
-  }
-
-  const document = {
-    apiVersion: GPU_REQUEST_API_VERSION,
-    kind: 'GpuRequest',
-    metadata: { name: input.name, namespace: input.namespace },
-    spec: {
-      owner: input.owner,
-      ...(present(input.cluster) ? { cluster: input.cluster } : {}),
-      gpu,
-      workload,
-      capacityTypes:
-        present(input.capacityTypes) && input.capacityTypes.length > 0
-          ? input.capacityTypes
-          : ['on-demand'],
-    },
-  };
+  const document = gpuRequestFromFormValues(input);
   try {
     return parseGpuRequest(document);
   } catch (error) {

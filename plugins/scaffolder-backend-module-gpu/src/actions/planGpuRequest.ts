@@ -57,7 +57,7 @@ export function gpuRequestContext(
   services: GpuActionServices,
 ): GpuRequestContext {
   const request = gpuRequestFromInput(input);
-  const cluster = services.clusters.get(input.cluster);
+  const cluster = services.clusters.get(input.cluster ?? undefined);
   // The one policy and quota check, the gpu backend's POST /plan runs it too.
   const check = ownerPolicyCheck(services.policy, services.catalog, request);
   try {

@@ -3,23 +3,18 @@ import {
   stringifyEntityRef,
   type Entity,
 } from '@backstage/catalog-model';
-import type { RepositoryWorkload } from '@gpu-gitops/plugin-gpu-common';
+import {
+  entityWorkload,
+  type RepositoryWorkload,
+} from '@gpu-gitops/plugin-gpu-common';
 
-const KUBERNETES_ID = 'backstage.io/kubernetes-id';
-const KUBERNETES_NAMESPACE = 'backstage.io/kubernetes-namespace';
-
-/** The workload an entity stands for: its kubernetes-id (else its name) and pinned namespace. */
+/** The workload an entity stands for: its kubernetes-id (else its name) and pinned namespace (gpu-common `entityWorkload`). */
 export function workloadOf(entity: Entity): {
   name: string;
   namespace?: string;
 } {
-  const annotations = entity.metadata.annotations ?? {};
-  return {
-    name: annotations[KUBERNETES_ID] ?? entity.metadata.name,
-    ...(annotations[KUBERNETES_NAMESPACE]
-      ? { namespace: annotations[KUBERNETES_NAMESPACE] }
-      : {}),
-  };
+  const { kubernetesId, namespace } = entityWorkload(entity);
+  return { name: kubernetesId, ...(namespace ? { namespace } : {}) };
 }
 
 /**

@@ -1,4 +1,10 @@
-import type { PoolState, RepoState } from './types';
+/**
+ * Units of a pool and the share of a GPU one unit gives, read from the pool
+ * as the repository holds it: the one rule the planner (reuse, limits,
+ * marginal cost, what a replica gets), the allocation's pool summaries and
+ * the quota (gpu-node `policy/gpuUsage.ts`) count by.
+ */
+import type { PoolState, RepoState } from '../planner/types';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62,6 +68,14 @@ export function unitsPerGpuOf(
 }
 
 /**
+ * Physical GPUs one of the `unitsPerGpu` units of a GPU holds: the share a
+ * planned replica of a new pool gets, and (below) one of an existing pool.
+ */
+export function gpuShareOfUnits(unitsPerGpu: number): number {
+  return 1 / unitsPerGpu;
+}
+
+/**
  * Physical GPUs one unit of a pool's resource holds: 1 / the units one GPU
  * offers (a time slice of 4: 0.25; one of the 2 3g.40gb instances of its
  * GPU: 0.5; a whole GPU when the MIG layout is not in the repository, so a
@@ -72,5 +86,22 @@ export function gpuShareOfUnit(
   pool: PoolState,
   repoState: RepoState | undefined,
 ): number {
-  return 1 / unitsPerGpuOf(pool, repoState);
+  return gpuShareOfUnits(unitsPerGpuOf(pool, repoState));
+}
+
+/** The resource Karpenter limits GPU pools by: physical GPUs. */
+const PHYSICAL_GPU = 'nvidia.com/gpu';
+
+/**
+ * A pool's capacity in units of its resource: its NodePool limit on physical
+ * GPUs times the units one GPU offers, or a limit on the resource itself;
+ * undefined when the pool is unlimited.
+ */
+export function poolCapacityUnits(
+  pool: PoolState,
+  repoState: RepoState | undefined,
+): number | undefined {
+  const physical = pool.limits?.[PHYSICAL_GPU];
+  if (physical !== undefined) return physical * unitsPerGpuOf(pool, repoState);
+  return pool.limits?.[pool.resourceName] ?? pool.limit;
 }

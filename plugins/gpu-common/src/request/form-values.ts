@@ -1,0 +1,86 @@
+import { GPU_REQUEST_API_VERSION } from './schema';
+import type {
+  CapacityType,
+  GpuRequest,
+  SharingMode,
+  WorkloadKind,
+} from './types';
+
+/** What a form or a template expression leaves in a field nobody filled. */
+type Blank = '' | null | undefined;
+
+/**
+ * A GpuRequest as flat fields, the way the scaffolder form and the actions'
+ * inputs carry it (`existingKind` / `existingName` / `existingContainer`
+ * for an existing workload). A blank field (`''` or `null`, as templates
+ * render a missing parameter) counts as absent.
+ */
+export interface GpuRequestFormValues {
+  name: string;
+  namespace: string;
+  owner: string;
+  cluster?: string | Blank;
+  model?: string | Blank;
+  sharing?: SharingMode | Blank;
+  replicas?: number | Blank;
+  vramGiB: number;
+  gpusPerReplica?: number | Blank;
+  slicesPerGpu?: number | Blank;
+  image?: string | Blank;
+  existingKind?: WorkloadKind | Blank;
+  existingName?: string | Blank;
+  existingContainer?: string | Blank;
+  capacityTypes?: CapacityType[] | Blank;
+}
+
+function present<T>(value: T | Blank): value is T {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/**
+ * The GpuRequest the flat fields describe, with the form's defaults: model
+ * `auto`, `exclusive`, 1 replica, 1 GPU per replica, an existing workload's
+ * kind `Deployment`, capacity `on-demand`. Not validated: `parseGpuRequest`
+ * (the actions) or `POST /plan` (the form's preview) checks every value, so
+ * both refuse the same things with the same messages.
+ */
+export function gpuRequestFromFormValues(
+  values: GpuRequestFormValues,
+): GpuRequest {
+  const gpu: GpuRequest['spec']['gpu'] = {
+    model: present(values.model) ? values.model : 'auto',
+    sharing: present(values.sharing) ? values.sharing : 'exclusive',
+    replicas: present(values.replicas) ? values.replicas : 1,
+    vramGiB: values.vramGiB,
+    gpusPerReplica: present(values.gpusPerReplica) ? values.gpusPerReplica : 1,
+  };
+  if (present(values.slicesPerGpu)) gpu.slicesPerGpu = values.slicesPerGpu;
+
+  const workload: GpuRequest['spec']['workload'] = {};
+  if (present(values.image)) workload.image = values.image;
+  if (present(values.existingName)) {
+    workload.existing = {
+      kind: present(values.existingKind) ? values.existingKind : 'Deployment',
+      name: values.existingName,
+      ...(present(values.existingContainer)
+        ? { container: values.existingContainer }
+        : {}),
+    };
+  }
+
+  return {
+    apiVersion: GPU_REQUEST_API_VERSION,
+    kind: 'GpuRequest',
+    metadata: { name: values.name, namespace: values.namespace },
+    spec: {
+      owner: values.owner,
+      ...(present(values.cluster) ? { cluster: values.cluster } : {}),
+      gpu,
+      workload,
+      capacityTypes:
+        present(values.capacityTypes) && values.capacityTypes.length > 0
+          ? values.capacityTypes
+          : ['on-demand'],
+    },
+  };
+}
