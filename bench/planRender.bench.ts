@@ -83,8 +83,12 @@ export async function benchPlanRender(): Promise<void> {
     'plan+render',
     `${Math.round(rounds / seconds)} requests/s`,
     rounds / seconds,
+    // 1000 req/s held while a hand-written YAML emitter wrote the files; the
+    // `yaml` library alone (issue 12) gives ~600 on one core. Kept at 500:
+    // one request's millisecond is noise beside the seconds of git and
+    // kustomize every flow spends, so no user sees the difference.
     {
-      min: 1000,
+      min: 500,
       unit: 'req/s',
     },
   );

@@ -1,29 +1,19 @@
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { simpleGit } from 'simple-git';
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import type { Entity } from '@backstage/catalog-model';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import gpuPlugin from '@gpu-gitops/plugin-gpu-backend';
 import {
-  builtinCatalog,
   formatGiB,
   formatUsd,
   parseGpuRequest,
-  resolveClusterProfile,
   type AllocationResponse,
   type GpuRequest,
   type PlanPreviewResponse,
   type PoolsResponse,
   type PoolSummary,
 } from '@gpu-gitops/plugin-gpu-common';
-import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import { removeTempDirs } from '../gitopsFixtures';
 import {
-  fixtures,
-  removeTempDirs,
-  seedBareRepo,
-  tempDir,
-} from '../gitopsFixtures';
+  mergeRequestsOnFixture,
+  startGpuBackend,
+  type Published,
+} from './mergedRequests';
 
 /**
  * Issue 11, "every number adds up": requests sharing pools are published and
@@ -35,8 +25,6 @@ import {
  * the requests' shares plus the idle cost are the nodes' price, to the cent.
  */
 jest.setTimeout(180_000);
-
-const cluster = resolveClusterProfile({ name: 'dev' });
 
 const cents = (usd: number) => Math.round(usd * 100);
 
@@ -80,17 +68,6 @@ const requests = [
 
 const names = ['chat-assistant', ...requests.map(r => r.metadata.name)];
 
-const component = (name: string): Entity => ({
-  apiVersion: 'backstage.io/v1alpha1',
-  kind: 'Component',
-  metadata: {
-    name,
-    namespace: 'default',
-    annotations: { 'backstage.io/kubernetes-id': name },
-  },
-  spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
-});
-
 /** The cost rows of a PR body: request -> monthly amount, idle and the pool's total. */
 function costTable(body: string) {
   const rows = new Map<string, number>();
@@ -116,60 +93,20 @@ function costTable(body: string) {
 
 describe('one cost model: card, tab, pull request and POST /plan agree', () => {
   const bodies = new Map<string, string>();
-  const published = new Map<
-    string,
-    Awaited<ReturnType<typeof publishGpuRequest>>
-  >();
+  const published = new Map<string, Published>();
   let baseUrl: string;
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    const remote = await seedBareRepo(fixtures.gitopsRepo);
-    const work = path.join(tempDir('gpu-cost-merge-'), 'work');
-    await simpleGit().clone(remote, work);
-    const git = simpleGit(work)
-      .addConfig('user.name', 'reviewer')
-      .addConfig('user.email', 'reviewer@example.invalid');
-    const cacheDir = tempDir('gpu-cost-cache-');
-    for (const request of requests) {
-      const result = await publishGpuRequest({
-        request,
-        cluster,
-        catalog: builtinCatalog,
-        repoUrl: remote,
-        forge: 'local',
-        cacheDir,
-      });
-      published.set(request.metadata.name, result);
-      bodies.set(request.metadata.name, result.body);
-      // The reviewer merges it before the next one is filed.
-      await git.fetch('origin', result.branch);
-      await git.merge(['--ff-only', 'FETCH_HEAD']);
-      await git.push('origin', 'main');
+    const merged = await mergeRequestsOnFixture(requests);
+    for (const [name, result] of merged.published) {
+      published.set(name, result);
+      bodies.set(name, result.body);
     }
-
-    const backend = await startTestBackend({
-      features: [
-        gpuPlugin,
-        catalogServiceMock.factory({ entities: names.map(component) }),
-        mockServices.rootConfig.factory({
-          data: {
-            gpu: {
-              gitops: {
-                repoUrl: remote,
-                baseBranch: 'main',
-                cacheDir: tempDir('gpu-cost-index-'),
-              },
-              clusters: { default: 'dev', profiles: { dev: {} } },
-              index: { refresh: '1h' },
-            },
-          },
-        }),
-      ],
-    });
-    const { port } = backend.server.address() as AddressInfo;
-    baseUrl = `http://localhost:${port}/api/gpu`;
-    stop = () => backend.stop();
+    ({ baseUrl, stop } = await startGpuBackend({
+      remote: merged.remote,
+      components: names,
+    }));
   });
 
   afterAll(async () => {

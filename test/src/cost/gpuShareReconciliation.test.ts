@@ -1,27 +1,13 @@
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { simpleGit } from 'simple-git';
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import type { Entity } from '@backstage/catalog-model';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
-import gpuPlugin from '@gpu-gitops/plugin-gpu-backend';
 import {
-  builtinCatalog,
   formatReplicaGpuShare,
   parseGpuRequest,
-  resolveClusterProfile,
   type AllocationResponse,
   type GpuRequest,
   type Plan,
   type QuotaUse,
 } from '@gpu-gitops/plugin-gpu-common';
-import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
-import {
-  fixtures,
-  removeTempDirs,
-  seedBareRepo,
-  tempDir,
-} from '../gitopsFixtures';
+import { removeTempDirs } from '../gitopsFixtures';
+import { mergeRequestsOnFixture, startGpuBackend } from './mergedRequests';
 
 /**
  * Issue 11, "every number adds up", for the share of a GPU: one request of
@@ -35,7 +21,7 @@ import {
 jest.setTimeout(240_000);
 
 // `single`: the MIG strategy with which the device plugin also runs MPS.
-const cluster = resolveClusterProfile({ name: 'dev', migStrategy: 'single' });
+const MIG_SINGLE = { migStrategy: 'single' } as const;
 const OWNER = 'group:default/ml-platform';
 
 function gpuRequest(
@@ -84,71 +70,19 @@ const requests = [
   gpuRequest('vision', { model: 't4', sharing: 'dra', vramGiB: 8 }),
 ];
 
-const component = (name: string): Entity => ({
-  apiVersion: 'backstage.io/v1alpha1',
-  kind: 'Component',
-  metadata: {
-    name,
-    namespace: 'default',
-    annotations: { 'backstage.io/kubernetes-id': name },
-  },
-  spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
-});
-
 describe('a replica’s share of a GPU adds up in every mode: plan, card and quota', () => {
   const plans = new Map<string, Plan>();
   let baseUrl: string;
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    const remote = await seedBareRepo(fixtures.gitopsRepo);
-    const work = path.join(tempDir('gpu-share-merge-'), 'work');
-    await simpleGit().clone(remote, work);
-    const git = simpleGit(work)
-      .addConfig('user.name', 'reviewer')
-      .addConfig('user.email', 'reviewer@example.invalid');
-    const cacheDir = tempDir('gpu-share-cache-');
-    for (const request of requests) {
-      const result = await publishGpuRequest({
-        request,
-        cluster,
-        catalog: builtinCatalog,
-        repoUrl: remote,
-        forge: 'local',
-        cacheDir,
-      });
-      plans.set(request.metadata.name, result.plan);
-      await git.fetch('origin', result.branch);
-      await git.merge(['--ff-only', 'FETCH_HEAD']);
-      await git.push('origin', 'main');
-    }
-    const backend = await startTestBackend({
-      features: [
-        gpuPlugin,
-        catalogServiceMock.factory({
-          entities: ['chat-assistant', ...plans.keys()].map(component),
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            gpu: {
-              gitops: {
-                repoUrl: remote,
-                baseBranch: 'main',
-                cacheDir: tempDir('gpu-share-index-'),
-              },
-              clusters: {
-                default: 'dev',
-                profiles: { dev: { migStrategy: 'single' } },
-              },
-              index: { refresh: '1h' },
-            },
-          },
-        }),
-      ],
-    });
-    const { port } = backend.server.address() as AddressInfo;
-    baseUrl = `http://localhost:${port}/api/gpu`;
-    stop = () => backend.stop();
+    const merged = await mergeRequestsOnFixture(requests, MIG_SINGLE);
+    for (const [name, result] of merged.published) plans.set(name, result.plan);
+    ({ baseUrl, stop } = await startGpuBackend({
+      remote: merged.remote,
+      components: ['chat-assistant', ...plans.keys()],
+      profile: MIG_SINGLE,
+    }));
   });
 
   afterAll(async () => {
