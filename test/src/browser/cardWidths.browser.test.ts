@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import type { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   builtinCatalog,
@@ -25,22 +24,12 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, saveScreenshot } from './chromium';
 import { bundleDevApp, serveDevApp, type DevAppServer } from './devAppServer';
 import { createGitopsRemote, type GitopsRemote } from './fixtureGitopsRemote';
+import { componentEntity as component } from '../componentEntity';
 
 jest.setTimeout(300_000);
 
 const WIDTHS = [900, 1280, 1400, 1920];
 const cluster = resolveClusterProfile({ name: 'dev', migStrategy: 'single' });
-
-const component = (name: string): Entity => ({
-  apiVersion: 'backstage.io/v1alpha1',
-  kind: 'Component',
-  metadata: {
-    name,
-    namespace: 'default',
-    annotations: { 'backstage.io/kubernetes-id': name },
-  },
-  spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
-});
 
 /**
  * The header cells whose text breaks inside a word: a word whose letters

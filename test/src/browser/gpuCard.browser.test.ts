@@ -10,7 +10,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import type { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   builtinCatalog,
@@ -28,6 +27,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium, saveScreenshot } from './chromium';
 import { bundleDevApp, serveDevApp, type DevAppServer } from './devAppServer';
 import { createGitopsRemote, type GitopsRemote } from './fixtureGitopsRemote';
+import { componentEntity as component } from '../componentEntity';
 
 jest.setTimeout(300_000);
 
@@ -59,17 +59,6 @@ const REQUESTS = [
   gpuRequest('embedder', { model: 'l4', sharing: 'mps', vramGiB: 5 }),
   gpuRequest('tagger', { model: 'a100-40gb', sharing: 'mig', vramGiB: 8 }),
 ];
-
-const component = (name: string): Entity => ({
-  apiVersion: 'backstage.io/v1alpha1',
-  kind: 'Component',
-  metadata: {
-    name,
-    namespace: 'default',
-    annotations: { 'backstage.io/kubernetes-id': name },
-  },
-  spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
-});
 
 describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)', () => {
   let temp: string;

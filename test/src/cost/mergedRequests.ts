@@ -2,7 +2,6 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { simpleGit } from 'simple-git';
 import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import type { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import gpuPlugin from '@gpu-gitops/plugin-gpu-backend';
 import {
@@ -11,23 +10,10 @@ import {
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import { componentEntity } from '../componentEntity';
 import { fixtures, seedBareRepo, tempDir } from '../gitopsFixtures';
 
 export type Published = Awaited<ReturnType<typeof publishGpuRequest>>;
-
-/** A catalog component whose `backstage.io/kubernetes-id` is its name. */
-export function component(name: string): Entity {
-  return {
-    apiVersion: 'backstage.io/v1alpha1',
-    kind: 'Component',
-    metadata: {
-      name,
-      namespace: 'default',
-      annotations: { 'backstage.io/kubernetes-id': name },
-    },
-    spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
-  };
-}
 
 /**
  * The project fixture on a bare remote, with `requests` filed one by one on
@@ -78,7 +64,7 @@ export async function startGpuBackend(options: {
     features: [
       gpuPlugin,
       catalogServiceMock.factory({
-        entities: options.components.map(component),
+        entities: options.components.map(componentEntity),
       }),
       mockServices.rootConfig.factory({
         data: {
