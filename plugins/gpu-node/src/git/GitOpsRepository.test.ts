@@ -9,11 +9,8 @@ import { gitEnvironment } from './auth';
 import { createSimpleGit } from './__testUtils__/simpleGitClient';
 import { requestBranchName, requestTrailer } from './branchName';
 import { GitOpsError } from './errors';
-import {
-  BuiltCommit,
-  GitOpsRepository,
-  PublishBranchOptions,
-} from './GitOpsRepository';
+import { GitOpsRepository } from './GitOpsRepository';
+import { BuiltCommit, PublishBranchOptions } from './publishBranch';
 import {
   BareRemote,
   createBareRemote,

@@ -1,4 +1,6 @@
 export * from './GitOpsRepository';
+export { cachedCloneDir } from './cachedClone';
+export * from './publishBranch';
 export * from './branchName';
 export * from './errors';
 export {

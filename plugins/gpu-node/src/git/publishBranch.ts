@@ -1,0 +1,340 @@
+/**
+ * Publishing one request's branch on the cached clone: one commit on the
+ * current base, pushed with a lease so we never overwrite commits that are
+ * not ours, rebuilt on a fresh fetch when the base or the branch moved.
+ * Every message that leaves this file is redacted.
+ */
+import path from 'node:path';
+import type { FileChange } from '../changes/types';
+import { FsRepoTree } from '../repo/tree';
+import type { CachedClone } from './cachedClone';
+import { GitOpsError } from './errors';
+
+/** What the remote branch of a request holds before we push. */
+export interface RemoteBranchState {
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+}
+
+export interface CommitResult {
+  sha: string;
+  tree: string;
+  files: string[];
+}
+
+/** The commit one build attempt wants on the branch. */
+export interface BuiltCommit {
+  changes: FileChange[];
+  message: string;
+}
+
+export interface BuildContext {
+  /** Checkout of the base (sparse), readable with FsRepoTree. */
+  workDir: string;
+  baseSha: string;
+  /** 1 for the first build, 2+ for rebuilds after a rejected push. */
+  attempt: number;
+}
+
+export interface PublishBranchOptions {
+  branch: string;
+  /** Trailer line (`Gpu-Request: ns/name`) that marks the branch's commit as ours. */
+  trailer: string;
+  /** Folders to check out (cone mode); the folders of changed files are added. */
+  sparsePaths: string[];
+  /**
+   * Builds the change set on the freshly fetched base. Called again after a
+   * push was rejected because the base or the branch moved. Returning
+   * undefined (or no changes) means the base already holds the request.
+   */
+  build(context: BuildContext): Promise<BuiltCommit | undefined>;
+  /** Push attempts (default 3). */
+  maxAttempts?: number;
+  /** Called right before each push; lets tests and callers interleave (e.g. abort). */
+  beforePush?(attempt: number): Promise<void>;
+}
+
+export interface PublishBranchResult {
+  branch: string;
+  baseSha: string;
+  /** The commit now at the remote branch (undefined when nothing changed). */
+  commit?: string;
+  /** False when the base already holds the request: no commit, no push. */
+  changed: boolean;
+  /** False when the remote branch already held exactly this commit content on this base. */
+  pushed: boolean;
+  /** The branch existed on the remote before this run. */
+  branchExisted: boolean;
+  attempts: number;
+  files: string[];
+}
+
+/**
+ * Runs the whole branch publication with bounded retries:
+ * sync base → build → commit → push (lease) and, when the push is rejected
+ * because the base or the branch moved, again from a fresh fetch.
+ * The caller holds the clone lock.
+ */
+export async function publishBranchOnClone(
+  clone: CachedClone,
+  options: PublishBranchOptions,
+): Promise<PublishBranchResult> {
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+  let branchExistedAtStart: boolean | undefined;
+  let lastError: GitOpsError | undefined;
+  // Most runs open a new branch: the first attempt skips asking the remote
+  // about it and pushes with a lease that requires the branch to be absent.
+  // If it exists after all, that push is refused and the loop asks.
+  let optimistic = true;
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    const baseSha = await clone.sync(options.sparsePaths);
+    const remote = optimistic
+      ? undefined
+      : await remoteBranch(clone, options.branch);
+    if (!optimistic) branchExistedAtStart ??= remote !== undefined;
+    const built = await options.build({
+      workDir: clone.workDir,
+      baseSha,
+      attempt,
+    });
+    if (!built || built.changes.length === 0) {
+      await clone.markClean();
+      return {
+        branch: options.branch,
+        baseSha,
+        changed: false,
+        pushed: false,
+        branchExisted:
+          branchExistedAtStart ??
+          (await remoteBranch(clone, options.branch)) !== undefined,
+        attempts: attempt,
+        files: [],
+      };
+    }
+    const commit = await commitOnBase(clone, built, options.trailer);
+    if (!commit) {
+      await clone.markClean();
+      return {
+        branch: options.branch,
+        baseSha,
+        changed: false,
+        pushed: false,
+        branchExisted:
+          branchExistedAtStart ??
+          (await remoteBranch(clone, options.branch)) !== undefined,
+        attempts: attempt,
+        files: [],
+      };
+    }
+    // Checked only when we would push: a no-op run never fails on someone's branch.
+    if (remote && !isOurs(remote, options.trailer)) {
+      throw new GitOpsError(
+        clone.redactor.redact(
+          `branch ${options.branch} on ${clone.repoUrl} has commits that were not made for this request ` +
+            `(tip ${remote.sha.slice(0, 12)} lacks "${options.trailer}"); refusing to overwrite them. ` +
+            `Merge or delete that branch, then run again.`,
+        ),
+        'foreign-commits',
+      );
+    }
+    if (
+      remote &&
+      remote.tree === commit.tree &&
+      remote.parents.length === 1 &&
+      remote.parents[0] === baseSha
+    ) {
+      // Same content on the same base: the branch is already right; keep its commit.
+      clone.logger.info(
+        `branch ${options.branch} already holds this change on ${baseSha.slice(0, 12)}`,
+      );
+      await clone.markClean();
+      return {
+        branch: options.branch,
+        baseSha,
+        commit: remote.sha,
+        changed: true,
+        pushed: false,
+        branchExisted: branchExistedAtStart ?? true,
+        attempts: attempt,
+        files: commit.files,
+      };
+    }
+    await options.beforePush?.(attempt);
+    try {
+      const pushed = await push(clone, options.branch, remote?.sha);
+      await clone.markClean();
+      return {
+        branch: options.branch,
+        baseSha,
+        commit: commit.sha,
+        changed: true,
+        pushed: pushed === 'pushed',
+        branchExisted: branchExistedAtStart ?? pushed === 'up-to-date',
+        attempts: attempt,
+        files: commit.files,
+      };
+    } catch (error) {
+      const gitError = error as GitOpsError;
+      if (!(await baseOrBranchMoved(clone, gitError, baseSha))) throw gitError;
+      if (optimistic) {
+        optimistic = false;
+        // Refused because the branch exists (a re-run): that was discovery,
+        // not a failed attempt. Otherwise the base moved: a real retry.
+        if ((await remoteBranch(clone, options.branch)) !== undefined) {
+          attempt--;
+          continue;
+        }
+      }
+      lastError = gitError;
+      if (attempt < maxAttempts) {
+        clone.logger.warn(
+          `push of ${options.branch} rejected (attempt ${attempt}/${maxAttempts}); ` +
+            `fetching and rebuilding on the new base: ${firstLine(gitError.message)}`,
+        );
+      }
+    }
+  }
+  throw new GitOpsError(
+    clone.redactor.redact(
+      `push of ${options.branch} was rejected ${maxAttempts} times (the base or the branch kept moving): ${
+        lastError?.message ?? ''
+      }`,
+    ),
+    'push-rejected',
+  );
+}
+
+/**
+ * Whether a failed push is worth a rebuild on a fresh fetch: the lease was
+ * stale or the push no fast-forward (the base or the branch moved), or a
+ * hook refused it while the base moved meanwhile (a server may demand
+ * branches on top of the current base). Any other refusal — a hook on an
+ * unchanged base, a protected branch — is a rule, reported once as it is.
+ */
+async function baseOrBranchMoved(
+  clone: CachedClone,
+  error: GitOpsError,
+  baseSha: string,
+): Promise<boolean> {
+  if (error.kind === 'push-rejected') return true;
+  if (error.kind !== 'push-refused') return false;
+  if (!error.refusal || error.refusal.protectedBranch) return false;
+  const listing = await clone.run([
+    'ls-remote',
+    'origin',
+    `refs/heads/${clone.baseBranch}`,
+  ]);
+  const current = listing.split(/\s+/)[0];
+  return Boolean(current) && current !== baseSha;
+}
+
+/** The remote branch's tip, or undefined when the branch does not exist. */
+async function remoteBranch(
+  clone: CachedClone,
+  branch: string,
+): Promise<RemoteBranchState | undefined> {
+  const listing = await clone.run([
+    'ls-remote',
+    'origin',
+    `refs/heads/${branch}`,
+  ]);
+  const sha = listing.split(/\s+/)[0];
+  if (!sha) return undefined;
+  await clone.run([
+    'fetch',
+    '--no-tags',
+    '--depth',
+    '1',
+    'origin',
+    `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
+  ]);
+  const raw = await clone.run(['cat-file', 'commit', sha]);
+  const [header, ...rest] = raw.split('\n\n');
+  const lines = header.split('\n');
+  return {
+    sha,
+    tree: lines
+      .find(l => l.startsWith('tree '))!
+      .slice(5)
+      .trim(),
+    parents: lines
+      .filter(l => l.startsWith('parent '))
+      .map(l => l.slice(7).trim()),
+    message: rest.join('\n\n'),
+  };
+}
+
+function isOurs(remote: RemoteBranchState, trailer: string): boolean {
+  return remote.message.split('\n').some(line => line.trim() === trailer);
+}
+
+/** Cone-mode sparse checkout takes folders: the parent folder of each file. */
+function folderOf(file: string): string | undefined {
+  const dir = path.posix.dirname(file);
+  return dir === '.' ? undefined : dir;
+}
+
+/** One commit on a fresh branch from the base; undefined when it would be empty. */
+async function commitOnBase(
+  clone: CachedClone,
+  built: BuiltCommit,
+  trailer: string,
+): Promise<CommitResult | undefined> {
+  await clone.coverFolders([
+    ...new Set(built.changes.map(c => folderOf(c.path)).filter(Boolean)),
+  ] as string[]);
+  // The commit is made on the detached base (sync checked it out) and
+  // pushed as HEAD:refs/heads/<branch>: no local branch is needed.
+  // Written through FsRepoTree: never outside the work tree, never through
+  // a symlink the repository holds (a GpuInputError names it).
+  const workTree = new FsRepoTree(clone.workDir);
+  for (const change of built.changes) {
+    await workTree.writeFile(change.path, change.content);
+  }
+  const files = built.changes.map(c => c.path);
+  await clone.run(['add', '--', ...files]);
+  const message = `${built.message.trim()}\n\n${trailer}\n`;
+  try {
+    await clone.run(['commit', '--quiet', '--no-verify', '--file=-'], {
+      stdin: message,
+    });
+  } catch (error) {
+    // `git commit` exits 1 with "nothing to commit" when the files equal the base.
+    if (/nothing (added )?to commit|no changes added/i.test(String(error))) {
+      return undefined;
+    }
+    throw error;
+  }
+
+  const [sha, tree] = (await clone.run(['rev-parse', 'HEAD', 'HEAD^{tree}']))
+    .trim()
+    .split('\n');
+  return { sha, tree, files: [...files].sort() };
+}
+
+/**
+ * Pushes our branch. The lease names the sha we saw (or "must not exist"),
+ * so a branch someone else changed meanwhile is never overwritten.
+ */
+async function push(
+  clone: CachedClone,
+  branch: string,
+  expectedSha: string | undefined,
+): Promise<'pushed' | 'up-to-date'> {
+  const ref = `refs/heads/${branch}`;
+  const output = await clone.run([
+    'push',
+    '--porcelain',
+    `--force-with-lease=${ref}:${expectedSha ?? ''}`,
+    'origin',
+    `HEAD:${ref}`,
+  ]);
+  // Porcelain flag `=`: the remote branch already is this very commit.
+  return /^=\t/m.test(output) ? 'up-to-date' : 'pushed';
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find(l => l.trim()) ?? text;
+}

@@ -1,0 +1,275 @@
+/**
+ * GPU pools from the documents of the pool folder: each Karpenter NodePool
+ * that is a GPU pool (with its NodeOverlays, device-plugin and MIG configs)
+ * becomes a PoolState; the names of the other NodePools are kept.
+ */
+import type {
+  CapacityType,
+  PoolState,
+  SharingMode,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  GpuCatalog,
+  MANAGED_BY,
+  parseLedger,
+  SHARING_MODES,
+  WELL_KNOWN_KEYS,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  findOurLabel,
+  isGpuResourceName,
+  POOL_LABEL_SUFFIXES,
+} from './poolLabels';
+import {
+  asKubernetesObject,
+  getIn,
+  isPlainObject,
+  parseCount,
+  ParsedDocument,
+  PlainObject,
+  SkippedFile,
+  stringRecord,
+} from './yamlObjects';
+
+export interface PoolConfigs {
+  devicePluginConfigs: Record<string, unknown>;
+  migConfigs: Record<string, unknown>;
+}
+
+/** Pools in document order, and the names of the NodePools that are not GPU pools. */
+export function parsePools(
+  docs: ParsedDocument[],
+  configs: PoolConfigs,
+  catalog: GpuCatalog,
+  skipped: SkippedFile[],
+): { pools: PoolState[]; otherNodePools: string[] } {
+  const overlays = docs
+    .map(d => asKubernetesObject(d.value))
+    .filter(o => o?.kind === 'NodeOverlay') as PlainObject[];
+  const pools: PoolState[] = [];
+  const otherNodePools: string[] = [];
+  for (const doc of docs) {
+    const obj = asKubernetesObject(doc.value);
+    if (!obj || obj.kind !== 'NodePool') continue;
+    const pool = parsePool(
+      obj,
+      doc.path,
+      overlays,
+      configs.devicePluginConfigs,
+      configs.migConfigs,
+      catalog,
+      skipped,
+    );
+    if (pool) pools.push(pool);
+    else otherNodePools.push(obj.metadata.name);
+  }
+  return { pools, otherNodePools };
+}
+
+function requirementValues(requirements: unknown, key: string): string[] {
+  if (!Array.isArray(requirements)) return [];
+  const out: string[] = [];
+  for (const r of requirements) {
+    if (!isPlainObject(r) || r.key !== key || r.operator !== 'In') continue;
+    if (Array.isArray(r.values)) out.push(...r.values.map(String));
+  }
+  return out;
+}
+
+function parsePool(
+  nodePool: PlainObject & { metadata: PlainObject & { name: string } },
+  path: string,
+  overlays: PlainObject[],
+  devicePluginConfigs: Record<string, unknown>,
+  migConfigs: Record<string, unknown>,
+  catalog: GpuCatalog,
+  skipped: SkippedFile[],
+): PoolState | undefined {
+  const name = nodePool.metadata.name;
+  const template = getIn(nodePool, 'spec', 'template');
+  const labels = stringRecord(getIn(template, 'metadata', 'labels'));
+  // Our descriptive keys may sit on the NodePool's own annotations / labels too.
+  const ours = {
+    ...stringRecord(getIn(nodePool, 'metadata', 'annotations')),
+    ...stringRecord(getIn(nodePool, 'metadata', 'labels')),
+    ...labels,
+  };
+  const requirements = getIn(template, 'spec', 'requirements');
+  const limits = stringRecord(getIn(nodePool, 'spec', 'limits'));
+  const taints = getIn(template, 'spec', 'taints');
+  const gpuNames = requirementValues(
+    requirements,
+    WELL_KNOWN_KEYS.karpenterInstanceGpuName,
+  );
+  const deviceConfigName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
+  const migConfigName = labels[WELL_KNOWN_KEYS.migConfig];
+  const gpuLimitKeys = Object.keys(limits).filter(isGpuResourceName);
+  const ourSharing = findOurLabel(ours, POOL_LABEL_SUFFIXES.sharing);
+  const hasGpuTaint =
+    Array.isArray(taints) &&
+    taints.some(t => isPlainObject(t) && String(t.key ?? '').includes('gpu'));
+  const isGpuPool =
+    gpuNames.length > 0 ||
+    gpuLimitKeys.length > 0 ||
+    ourSharing !== undefined ||
+    deviceConfigName !== undefined ||
+    migConfigName !== undefined ||
+    hasGpuTaint;
+  if (!isGpuPool) return undefined;
+
+  const deviceConfig = deviceConfigName
+    ? devicePluginConfigs[deviceConfigName]
+    : undefined;
+  const sharingMode = inferSharingMode(ourSharing, deviceConfig, migConfigName);
+
+  // Resource name: our label, else a GPU limit, else a NodeOverlay capacity of this pool.
+  const overlayKeys = overlays
+    .filter(o =>
+      requirementValues(
+        getIn(o, 'spec', 'requirements'),
+        WELL_KNOWN_KEYS.karpenterNodePool,
+      ).includes(name),
+    )
+    .flatMap(o => Object.keys(stringRecord(getIn(o, 'spec', 'capacity'))))
+    .filter(isGpuResourceName);
+  const resourceName =
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.resourceName) ??
+    gpuLimitKeys.find(k => k !== 'nvidia.com/gpu') ??
+    overlayKeys[0] ??
+    gpuLimitKeys[0] ??
+    'nvidia.com/gpu';
+
+  const slicesLabel = parseCount(
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.slicesPerGpu),
+  );
+  const slicesPerGpu = slicesLabel ?? sharingReplicas(deviceConfig);
+  const migProfile =
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.migProfile) ??
+    singleMigProfile(migConfigName ? migConfigs[migConfigName] : undefined);
+
+  const capacityTypes = requirementValues(
+    requirements,
+    WELL_KNOWN_KEYS.karpenterCapacityType,
+  ).filter((c): c is CapacityType => c === 'spot' || c === 'on-demand');
+  const pool: PoolState = {
+    name,
+    path,
+    gpuModel:
+      findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ??
+      modelFromCatalog(
+        catalog,
+        requirementValues(requirements, WELL_KNOWN_KEYS.instanceType),
+        gpuNames,
+      ),
+    sharingMode,
+    resourceName,
+    instanceTypes: requirementValues(
+      requirements,
+      WELL_KNOWN_KEYS.instanceType,
+    ),
+    capacityTypes,
+  };
+  if (slicesPerGpu !== undefined) pool.slicesPerGpu = slicesPerGpu;
+  if (migProfile !== undefined) pool.migProfile = migProfile;
+  if (deviceConfigName !== undefined) pool.deviceConfigName = deviceConfigName;
+  if (migConfigName !== undefined) pool.migConfigName = migConfigName;
+  const limit = parseCount(limits[resourceName]);
+  if (limit !== undefined) pool.limit = limit;
+  const allLimits = Object.fromEntries(
+    Object.entries(limits)
+      .map(([k, v]) => [k, parseCount(v)] as const)
+      .filter((e): e is readonly [string, number] => e[1] !== undefined),
+  );
+  if (Object.keys(allLimits).length > 0) pool.limits = allLimits;
+  const ownLabels = stringRecord(getIn(nodePool, 'metadata', 'labels'));
+  pool.managed = ownLabels[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY;
+  const annotations = stringRecord(getIn(nodePool, 'metadata', 'annotations'));
+  const ledgerText = findOurLabel(annotations, POOL_LABEL_SUFFIXES.requests);
+  if (ledgerText !== undefined) {
+    const ledger = parseLedger(ledgerText);
+    if (ledger) pool.ledger = ledger;
+    else {
+      skipped.push({
+        path,
+        reason: `NodePool ${name}: its request ledger "${ledgerText}" is not readable; it is rebuilt from the workloads on the pool`,
+      });
+    }
+  }
+  const floor = parseCount(
+    findOurLabel(annotations, POOL_LABEL_SUFFIXES.limitFloor),
+  );
+  if (floor !== undefined) pool.limitFloor = floor;
+  if (Array.isArray(taints)) {
+    pool.taints = taints
+      .filter(isPlainObject)
+      .filter(t => typeof t.key === 'string' && typeof t.effect === 'string')
+      .map(t => ({
+        key: String(t.key),
+        ...(t.value !== undefined && t.value !== null
+          ? { value: String(t.value) }
+          : {}),
+        effect: String(t.effect),
+      }));
+  }
+  return pool;
+}
+
+/**
+ * The catalog model a pool runs, for pools without our model label: the one
+ * model all its instance types carry, else the one model whose instance types
+ * have its Karpenter GPU name, else the Karpenter name itself (when single).
+ */
+function modelFromCatalog(
+  catalog: GpuCatalog,
+  instanceTypes: string[],
+  gpuNames: string[],
+): string | undefined {
+  const byType = new Set(
+    instanceTypes
+      .map(name => catalog.instanceTypes.find(t => t.name === name)?.gpuModel)
+      .filter((m): m is string => m !== undefined),
+  );
+  if (byType.size === 1) return [...byType][0];
+  const byName = new Set(
+    catalog.instanceTypes
+      .filter(t => t.karpenterGpuName && gpuNames.includes(t.karpenterGpuName))
+      .map(t => t.gpuModel),
+  );
+  if (byName.size === 1) return [...byName][0];
+  return gpuNames.length === 1 ? gpuNames[0] : undefined;
+}
+
+function inferSharingMode(
+  label: string | undefined,
+  deviceConfig: unknown,
+  migConfigName: string | undefined,
+): SharingMode {
+  if (label && (SHARING_MODES as readonly string[]).includes(label)) {
+    return label as SharingMode;
+  }
+  if (migConfigName && migConfigName !== 'all-disabled') return 'mig';
+  if (getIn(deviceConfig, 'sharing', 'mps')) return 'mps';
+  if (getIn(deviceConfig, 'sharing', 'timeSlicing')) return 'time-slicing';
+  return 'exclusive';
+}
+
+function sharingReplicas(deviceConfig: unknown): number | undefined {
+  for (const mode of ['timeSlicing', 'mps']) {
+    const replicas = parseCount(
+      getIn(deviceConfig, 'sharing', mode, 'resources', 0, 'replicas'),
+    );
+    if (replicas !== undefined) return replicas;
+  }
+  return undefined;
+}
+
+function singleMigProfile(entries: unknown): string | undefined {
+  if (!Array.isArray(entries)) return undefined;
+  const profiles = new Set<string>();
+  for (const entry of entries) {
+    const devices = getIn(entry, 'mig-devices');
+    if (isPlainObject(devices))
+      Object.keys(devices).forEach(p => profiles.add(p));
+  }
+  return profiles.size === 1 ? [...profiles][0] : undefined;
+}

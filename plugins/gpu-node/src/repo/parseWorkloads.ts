@@ -1,0 +1,173 @@
+/**
+ * GPU workloads from the documents of the workload folders: every GPU
+ * Deployment / StatefulSet (or patch of one), device-plugin or DRA, merged by
+ * `<namespace>/<name>` and placed on a pool.
+ */
+import type { PoolState, WorkloadState } from '@gpu-gitops/plugin-gpu-common';
+import { compareStrings, WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
+import { matchLayoutValues, ResolvedRepoLayout } from '../layout/layout';
+import { isGpuResourceName } from './poolLabels';
+import {
+  asKubernetesObject,
+  getIn,
+  isPlainObject,
+  parseCount,
+  ParsedDocument,
+  stringRecord,
+} from './yamlObjects';
+
+const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet']);
+
+interface WorkloadSighting {
+  path: string;
+  namespace?: string;
+  name: string;
+  replicas?: number;
+  gpu?: { resourceName: string; perReplica: number };
+  pool?: string;
+  kubernetesId?: string;
+}
+
+/**
+ * The GPU workloads among `docs`; a workload without a pool selector goes to
+ * the pool serving its (non-generic) GPU resource name.
+ */
+export function parseWorkloads(
+  docs: ParsedDocument[],
+  pools: PoolState[],
+  layout: ResolvedRepoLayout,
+): WorkloadState[] {
+  const claimTemplates = readClaimTemplates(docs, layout);
+  const sightings: WorkloadSighting[] = [];
+  for (const doc of docs) {
+    const obj = asKubernetesObject(doc.value);
+    if (!obj || !WORKLOAD_KINDS.has(obj.kind)) continue;
+    const podSpec = getIn(obj, 'spec', 'template', 'spec');
+    const containers = [
+      ...((getIn(podSpec, 'containers') as unknown[]) ?? []),
+    ].filter(isPlainObject);
+    const totals = new Map<string, number>();
+    for (const c of containers) {
+      for (const [key, value] of Object.entries(
+        stringRecord(getIn(c, 'resources', 'limits')),
+      )) {
+        if (!isGpuResourceName(key)) continue;
+        totals.set(key, (totals.get(key) ?? 0) + (parseCount(value) ?? 0));
+      }
+    }
+    // DRA workloads request devices of a DeviceClass through claim templates.
+    const claims = getIn(podSpec, 'resourceClaims');
+    if (totals.size === 0 && Array.isArray(claims) && claims.length > 0) {
+      const namespace =
+        typeof obj.metadata.namespace === 'string'
+          ? obj.metadata.namespace
+          : namespaceFromPath(doc.path, layout);
+      for (const claim of claims) {
+        const template = getIn(claim, 'resourceClaimTemplateName');
+        const found =
+          typeof template === 'string'
+            ? claimTemplates.get(`${namespace}/${template}`)
+            : undefined;
+        for (const [deviceClass, count] of found ?? [
+          ['resource.k8s.io/claims', 1] as const,
+        ]) {
+          totals.set(deviceClass, (totals.get(deviceClass) ?? 0) + count);
+        }
+      }
+    }
+    const nodeSelector = stringRecord(getIn(podSpec, 'nodeSelector'));
+    const labels = {
+      ...stringRecord(getIn(obj, 'spec', 'template', 'metadata', 'labels')),
+      ...stringRecord(getIn(obj, 'metadata', 'labels')),
+    };
+    const [first] = [...totals.entries()];
+    sightings.push({
+      path: doc.path,
+      namespace:
+        typeof obj.metadata.namespace === 'string'
+          ? obj.metadata.namespace
+          : undefined,
+      name: obj.metadata.name,
+      replicas: parseCount(getIn(obj, 'spec', 'replicas')),
+      gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
+      pool: nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool],
+      kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
+    });
+  }
+
+  // A patch and its base describe one workload: merge sightings by id.
+  const byId = new Map<string, WorkloadSighting[]>();
+  for (const s of sightings) {
+    const namespace = s.namespace ?? namespaceFromPath(s.path, layout);
+    const id = `${namespace}/${s.name}`;
+    byId.set(id, [...(byId.get(id) ?? []), { ...s, namespace }]);
+  }
+  const workloads: WorkloadState[] = [];
+  for (const [id, group] of [...byId.entries()].sort(([a], [b]) =>
+    compareStrings(a, b),
+  )) {
+    const gpu = group.find(s => s.gpu);
+    if (!gpu?.gpu) continue;
+    const replicas =
+      gpu.replicas ?? group.find(s => s.replicas !== undefined)?.replicas ?? 1;
+    const poolName =
+      gpu.pool ??
+      group.find(s => s.pool)?.pool ??
+      pools.find(
+        p =>
+          p.resourceName === gpu.gpu!.resourceName &&
+          p.resourceName !== 'nvidia.com/gpu',
+      )?.name;
+    const kubernetesId = group.find(s => s.kubernetesId)?.kubernetesId;
+    const workload: WorkloadState = {
+      id,
+      namespace: gpu.namespace!,
+      name: gpu.name,
+      path: gpu.path,
+      resourceName: gpu.gpu.resourceName,
+      replicas,
+      perReplica: gpu.gpu.perReplica,
+    };
+    if (poolName) workload.pool = poolName;
+    if (kubernetesId) workload.kubernetesId = kubernetesId;
+    workloads.push(workload);
+  }
+  return workloads;
+}
+
+/**
+ * ResourceClaimTemplates by `<namespace>/<name>`: the DeviceClass and count of
+ * each device request (`exactly` in resource.k8s.io/v1, flat in v1beta1).
+ */
+function readClaimTemplates(
+  docs: ParsedDocument[],
+  layout: ResolvedRepoLayout,
+): Map<string, [string, number][]> {
+  const out = new Map<string, [string, number][]>();
+  for (const doc of docs) {
+    const obj = asKubernetesObject(doc.value);
+    if (!obj || obj.kind !== 'ResourceClaimTemplate') continue;
+    const namespace =
+      typeof obj.metadata.namespace === 'string'
+        ? obj.metadata.namespace
+        : namespaceFromPath(doc.path, layout);
+    const requests = getIn(obj, 'spec', 'spec', 'devices', 'requests');
+    const devices: [string, number][] = [];
+    for (const request of Array.isArray(requests) ? requests : []) {
+      const exact = getIn(request, 'exactly') ?? request;
+      const deviceClass = getIn(exact, 'deviceClassName');
+      if (typeof deviceClass !== 'string') continue;
+      devices.push([deviceClass, parseCount(getIn(exact, 'count')) ?? 1]);
+    }
+    out.set(`${namespace}/${obj.metadata.name}`, devices);
+  }
+  return out;
+}
+
+/** The namespace a workload file's folder stands for in the layout (`apps/<namespace>/...`). */
+function namespaceFromPath(path: string, layout: ResolvedRepoLayout): string {
+  return (
+    matchLayoutValues(layout, 'workloadDir', {}, path, { folder: true })
+      ?.namespace ?? 'default'
+  );
+}
