@@ -1,13 +1,11 @@
 import { MPS_MAX_REPLICAS_MODERN } from '../catalog/mps';
+import { isDns1123Subdomain } from '../request/formats';
 import { isRecord, joinPath, type ValidationFinding } from './finding';
 import {
   RESOURCE_KEYS,
   SHARING_KEYS,
   unknownKeys,
 } from './device-plugin-config-keys';
-
-const DNS1123_SUBDOMAIN =
-  /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** Max MPS clients per GPU: 48 at compute capability >= 7.5, else 16 (`catalog/mps.ts`). */
 export const MPS_MAX_REPLICAS = MPS_MAX_REPLICAS_MODERN;
@@ -27,7 +25,7 @@ export function checkSharedResourceName(
     });
   }
   const [, suffix = ''] = full.split('/', 2);
-  if (!DNS1123_SUBDOMAIN.test(suffix) || full.split('/').length !== 2) {
+  if (!isDns1123Subdomain(suffix) || full.split('/').length !== 2) {
     findings.push({
       path,
       rule: 'resource-name',
