@@ -68,7 +68,7 @@ import {
 import type { AllocationQueries } from '../allocation/AllocationQueries';
 import { findExistingWorkload } from '../allocation/findExistingWorkload';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
-import type { IndexSnapshot } from '../repoIndex/RepoIndex';
+import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 import type { Readiness } from '../health/Readiness';
 import {
   readableEntitiesByKubernetesId,
