@@ -7,15 +7,15 @@
 export { gpuPlugin as default, INDEX_REFRESH_TASK_ID } from './plugin';
 export { createRouter } from './http/router';
 export type { RouterOptions } from './http/router';
-export { RepoIndex, emptySnapshot } from './repoIndex/RepoIndex';
+export { RepoIndex } from './repoIndex/RepoIndex';
+export type { RepoIndexOptions, RefreshResult } from './repoIndex/RepoIndex';
+export { emptySnapshot } from './repoIndex/indexSnapshot';
 export type {
-  RepoIndexOptions,
   IndexSnapshot,
   IndexedWorkload,
   StoredRequest,
   ClusterIndex,
-  RefreshResult,
-} from './repoIndex/RepoIndex';
+} from './repoIndex/indexSnapshot';
 export { GitFetchSource } from './repoIndex/gitSnapshot';
 export type { RepoSource, BlobChanges } from './repoIndex/gitSnapshot';
 export { AllocationQueries } from './allocation/AllocationQueries';

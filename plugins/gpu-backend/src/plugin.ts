@@ -13,7 +13,8 @@ import { GitFetchSource } from './repoIndex/gitSnapshot';
 import { createPullRequestRoutes } from './pullRequests/pullRequestFeature';
 import { schedulePullRequestUpdates } from './pullRequests/schedulePullRequestUpdates';
 import { integrationCredentials } from './repoIndex/integrationCredentials';
-import { emptySnapshot, RepoIndex } from './repoIndex/RepoIndex';
+import { emptySnapshot } from './repoIndex/indexSnapshot';
+import { RepoIndex } from './repoIndex/RepoIndex';
 
 /** Id of the scheduled task that refreshes the allocation index. */
 export const INDEX_REFRESH_TASK_ID = 'gpu-allocation-index-refresh';

@@ -10,7 +10,10 @@ import {
   type PoolCost,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { IndexedWorkload, IndexSnapshot } from '../repoIndex/RepoIndex';
+import type {
+  IndexedWorkload,
+  IndexSnapshot,
+} from '../repoIndex/indexSnapshot';
 import { computeAllocation, type AllocationContext } from './computeAllocation';
 import { summarisePools, type IndexedPoolSummary } from './poolSummaries';
 import { requestsByWorkload } from './requestsByWorkload';

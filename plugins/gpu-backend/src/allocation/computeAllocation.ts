@@ -16,7 +16,10 @@ import {
   type GpuCatalog,
   type PoolCost,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { IndexedWorkload, IndexSnapshot } from '../repoIndex/RepoIndex';
+import type {
+  IndexedWorkload,
+  IndexSnapshot,
+} from '../repoIndex/indexSnapshot';
 
 /** What the allocation needs beyond the workload: computed once per snapshot. */
 export interface AllocationContext {

@@ -1,5 +1,5 @@
 import type { RepositoryWorkload } from '@gpu-gitops/plugin-gpu-common';
-import { emptySnapshot } from '../repoIndex/RepoIndex';
+import { emptySnapshot } from '../repoIndex/indexSnapshot';
 import { findExistingWorkload } from './findExistingWorkload';
 
 const recommender = (

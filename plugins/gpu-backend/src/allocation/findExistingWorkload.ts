@@ -2,7 +2,7 @@ import type {
   RepositoryWorkload,
   WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { IndexSnapshot } from '../repoIndex/RepoIndex';
+import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 
 /**
  * The existing workload a request names, as the index knows it: the one

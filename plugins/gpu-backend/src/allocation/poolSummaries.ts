@@ -8,7 +8,7 @@ import {
   type GpuCatalog,
   type PoolSummary,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { IndexSnapshot } from '../repoIndex/RepoIndex';
+import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 import type { AllocationContext } from './computeAllocation';
 import { migPicture } from './migPicture';
 

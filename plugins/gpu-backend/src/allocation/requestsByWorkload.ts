@@ -1,4 +1,4 @@
-import type { IndexSnapshot } from '../repoIndex/RepoIndex';
+import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 
 /**
  * Workload id (`<namespace>/<name>`) -> the id of the stored request that

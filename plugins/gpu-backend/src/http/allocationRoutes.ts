@@ -1,0 +1,198 @@
+/**
+ * The allocation routes: what the index says runs where, filtered to what
+ * the caller may read.
+ *   GET  /allocation?entityRef=...     AllocationResponse of one catalog entity
+ *   GET  /pools[?cluster=]             PoolsResponse
+ *   GET  /pools/:name[?cluster=]       PoolSummary
+ *   GET  /workloads?name=[&namespace=][&kind=]
+ *                                      WorkloadsResponse: the repository's workload objects of that name
+ */
+import type express from 'express';
+import type { BackstageCredentials } from '@backstage/backend-plugin-api';
+import { InputError, NotFoundError } from '@backstage/errors';
+import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
+import {
+  centsToUsd,
+  isWorkloadKind,
+  roundDecimals,
+  usdToCents,
+  WORKLOAD_KINDS,
+  type AllocationResponse,
+  type PoolSummary,
+  type PoolsResponse,
+  type WorkloadsResponse,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { IndexedPoolSummary } from '../allocation/poolSummaries';
+import {
+  readableEntitiesByKubernetesId,
+  selects,
+  workloadSelector,
+} from './entityAccess';
+import type { RouteContext } from './routeContext';
+
+export function addAllocationRoutes(
+  router: express.Router,
+  { options, credentialsOf, clusterOf }: RouteContext,
+): void {
+  const { catalog, queries } = options;
+
+  router.get('/allocation', async (req, res) => {
+    const credentials = await credentialsOf(req);
+    const raw = req.query.entityRef;
+    if (typeof raw !== 'string' || raw === '') {
+      throw new InputError('query parameter entityRef is required');
+    }
+    let entityRef: string;
+    try {
+      entityRef = stringifyEntityRef(
+        parseEntityRef(raw, {
+          defaultKind: 'component',
+          defaultNamespace: 'default',
+        }),
+      );
+    } catch (error) {
+      throw new InputError(`entityRef: ${(error as Error).message}`);
+    }
+    // The caller's own view of the catalog: not readable = not found.
+    const entity = await catalog.getEntityByRef(entityRef, { credentials });
+    if (!entity) throw new NotFoundError(`entity ${entityRef} not found`);
+    const selector = workloadSelector(entity);
+    const snapshot = options.snapshot();
+    const allocations = (
+      snapshot.workloadsByKubernetesId.get(selector.kubernetesId) ?? []
+    )
+      .filter(w => selects(selector, w))
+      .map(w => ({ ...queries.allocation(snapshot, w), entityRef }));
+    const body: AllocationResponse = {
+      entityRef,
+      allocations,
+      totals: {
+        physicalGpus: roundDecimals(
+          allocations.reduce((sum, a) => sum + a.physicalGpus, 0),
+          6,
+        ),
+        // Summed in cents: every attributed cost is an exact number of them.
+        usdPerMonth: centsToUsd(
+          allocations.reduce((sum, a) => sum + usdToCents(a.usdPerMonth), 0),
+        ),
+      },
+    };
+    if (snapshot.revision) body.revision = snapshot.revision;
+    res.json(body);
+  });
+
+  /** Pool summaries with only the consumers whose entity the caller may read. */
+  const visiblePools = async (
+    credentials: BackstageCredentials,
+    pools: IndexedPoolSummary[],
+  ): Promise<PoolSummary[]> => {
+    const ids = pools.flatMap(p =>
+      p.consumers.map(c => c.kubernetesId).filter((id): id is string => !!id),
+    );
+    const entities = await readableEntitiesByKubernetesId(
+      catalog,
+      ids,
+      credentials,
+    );
+    return pools.map(({ consumers, ...pool }) => {
+      const visible: PoolSummary['consumers'] = [];
+      const hidden = { count: 0, units: 0, cents: 0 };
+      for (const c of consumers) {
+        const match = c.kubernetesId
+          ? entities.get(c.kubernetesId)?.find(e => selects(e.selector, c))
+          : undefined;
+        if (match) {
+          visible.push({
+            id: c.id,
+            entityRef: match.ref,
+            units: c.units,
+            usdPerMonth: c.usdPerMonth,
+          });
+        } else {
+          // Counted, not named: the pool's figures still add up.
+          hidden.count += 1;
+          hidden.units += c.units;
+          hidden.cents += usdToCents(c.usdPerMonth);
+        }
+      }
+      return {
+        ...pool,
+        consumers: visible,
+        ...(hidden.count > 0
+          ? {
+              otherConsumers: {
+                count: hidden.count,
+                units: hidden.units,
+                usdPerMonth: centsToUsd(hidden.cents),
+              },
+            }
+          : {}),
+      };
+    });
+  };
+
+  router.get('/pools', async (req, res) => {
+    const credentials = await credentialsOf(req);
+    const snapshot = options.snapshot();
+    const cluster =
+      typeof req.query.cluster === 'string' && req.query.cluster !== ''
+        ? clusterOf(req.query.cluster).name
+        : undefined;
+    const pools = queries
+      .pools(snapshot)
+      .filter(p => !cluster || p.cluster === cluster);
+    const body: PoolsResponse = {
+      pools: await visiblePools(credentials, pools),
+    };
+    if (snapshot.revision) body.revision = snapshot.revision;
+    res.json(body);
+  });
+
+  router.get('/pools/:name', async (req, res) => {
+    const credentials = await credentialsOf(req);
+    const snapshot = options.snapshot();
+    const cluster =
+      typeof req.query.cluster === 'string' && req.query.cluster !== ''
+        ? clusterOf(req.query.cluster).name
+        : undefined;
+    const matches = queries
+      .pools(snapshot)
+      .filter(
+        p => p.name === req.params.name && (!cluster || p.cluster === cluster),
+      );
+    // Same name in several clusters: the default cluster's, unless ?cluster= says otherwise.
+    const pool =
+      matches.find(p => p.cluster === options.defaultCluster) ?? matches[0];
+    if (!pool) throw new NotFoundError(`pool ${req.params.name} not found`);
+    const [visible] = await visiblePools(credentials, [pool]);
+    res.json(visible);
+  });
+
+  router.get('/workloads', async (req, res) => {
+    await credentialsOf(req);
+    const text = (key: string) => {
+      const value = req.query[key];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    };
+    const name = text('name');
+    if (!name) throw new InputError('query parameter name is required');
+    const namespace = text('namespace');
+    const kind = text('kind');
+    if (kind !== undefined && !isWorkloadKind(kind)) {
+      throw new InputError(
+        `kind must be one of ${WORKLOAD_KINDS.join(', ')}; got "${kind}"`,
+      );
+    }
+    const snapshot = options.snapshot();
+    const body: WorkloadsResponse = {
+      workloads: (snapshot.workloadObjectsByName.get(name) ?? []).filter(
+        w =>
+          (namespace === undefined || w.namespace === namespace) &&
+          (kind === undefined || w.kind === kind),
+      ),
+      kinds: [...WORKLOAD_KINDS],
+    };
+    if (snapshot.revision) body.revision = snapshot.revision;
+    res.json(body);
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * What every route group of the gpu backend's API shares: the router's
+ * options, the caller's credentials and the `?cluster=` lookup.
+ */
+import type express from 'express';
+import type {
+  BackstageCredentials,
+  HttpAuthService,
+  LoggerService,
+} from '@backstage/backend-plugin-api';
+import { InputError } from '@backstage/errors';
+import type { CatalogService } from '@backstage/plugin-catalog-node';
+import type { ClusterProfile, GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
+import type { GpuPolicy } from '@gpu-gitops/plugin-gpu-node';
+import type { AllocationQueries } from '../allocation/AllocationQueries';
+import type { Readiness } from '../health/Readiness';
+import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
+
+export interface RouterOptions {
+  httpAuth: HttpAuthService;
+  catalog: CatalogService;
+  logger?: LoggerService;
+  /** The current index snapshot (replaced on every refresh). */
+  snapshot(): IndexSnapshot;
+  queries: AllocationQueries;
+  gpuCatalog: GpuCatalog;
+  clusters: ClusterProfile[];
+  defaultCluster: string;
+  /** `gpu.policy`: the owners' allowed models and modes and GPU quotas (default: none). */
+  policy?: GpuPolicy;
+  /** What must have worked once before /health answers 200 (default: nothing). */
+  readiness?: Readiness;
+}
+
+export interface RouteContext {
+  options: RouterOptions;
+  /** The caller's user or service credentials (refused without). */
+  credentialsOf(req: express.Request): Promise<BackstageCredentials>;
+  /** The profile `value` names, or the default cluster's when empty; unknown names are a 400. */
+  clusterOf(value: unknown): ClusterProfile;
+}
+
+export function routeContext(options: RouterOptions): RouteContext {
+  const { httpAuth } = options;
+  const credentialsOf = (req: express.Request) =>
+    httpAuth.credentials(req, { allow: ['user', 'service'] });
+
+  const clusterOf = (value: unknown): ClusterProfile => {
+    const name =
+      typeof value === 'string' && value !== ''
+        ? value
+        : options.defaultCluster;
+    const profile = options.clusters.find(c => c.name === name);
+    if (!profile) {
+      throw new InputError(
+        `unknown cluster "${name}"; configured clusters: ${options.clusters
+          .map(c => c.name)
+          .join(', ')}`,
+      );
+    }
+    return profile;
+  };
+
+  return { options, credentialsOf, clusterOf };
+}

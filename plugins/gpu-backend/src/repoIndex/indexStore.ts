@@ -1,0 +1,156 @@
+/**
+ * What the index keeps between refreshes: every file it reads, by path, with
+ * the blob sha it was parsed from and its parse result (pool files, the
+ * device-plugin and MIG config files, workload folders, stored requests), and
+ * the lookups the refresh and the snapshot build make on it.
+ */
+import type { GpuRequest, PoolState } from '@gpu-gitops/plugin-gpu-common';
+import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
+import type { ParsedWorkloadFolder } from './fileParsers';
+import type { StoredRequest } from './indexSnapshot';
+import type { RepoFolders } from './repoFolders';
+
+/** Why a symbolic link at a path the index reads is skipped. */
+export const SYMLINK_SKIP_REASON =
+  'a symbolic link: never read (it could lead outside the repository); replace it with the file itself';
+
+/** A NodePool file: its pools and the config entries they name (by label or by parse). */
+export interface PoolFile {
+  cluster: string;
+  pools: PoolState[];
+  devicePluginConfigs: string[];
+  migConfigs: string[];
+  skipped: SkippedFile[];
+}
+
+/** A device-plugin or mig-parted config file: its text (pools are parsed against it) and entries. */
+export interface ConfigFile {
+  cluster: string;
+  text: string;
+  configs: Record<string, unknown>;
+  skipped: SkippedFile[];
+}
+
+export interface RequestFile {
+  request?: GpuRequest;
+  skipped: SkippedFile[];
+}
+
+/** The store as saved to the state file (maps as entry lists). */
+export interface SavedStore {
+  revision?: string;
+  blobs: [string, string][];
+  poolFiles: [string, PoolFile][];
+  devicePluginFiles: [string, ConfigFile][];
+  migFiles: [string, ConfigFile][];
+  folderFiles: [string, string[]][];
+  workloadFolders: [string, ParsedWorkloadFolder][];
+  requestFiles: [string, RequestFile][];
+  symlinks: string[];
+}
+
+export class IndexStore {
+  /** The commit the stored parse results are valid for. */
+  revision?: string;
+  /** Path -> blob sha of every file the index reads. */
+  blobs = new Map<string, string>();
+  readonly poolFiles = new Map<string, PoolFile>();
+  /** Device-plugin config files by path. */
+  readonly devicePluginFiles = new Map<string, ConfigFile>();
+  /** The mig-parted config file by cluster (one per cluster). */
+  readonly migFiles = new Map<string, ConfigFile>();
+  /** Workload folder -> its YAML files. */
+  readonly folderFiles = new Map<string, Set<string>>();
+  readonly workloadFolders = new Map<string, ParsedWorkloadFolder>();
+  readonly requestFiles = new Map<string, RequestFile>();
+  /** Symbolic links at paths the index would read: reported as skipped, never read. */
+  symlinks = new Set<string>();
+
+  constructor(private readonly folders: RepoFolders) {}
+
+  /** Remembers the symbolic links among `paths` that sit where the index reads. */
+  addSymlinks(paths: string[]): void {
+    for (const path of paths) {
+      if (this.folders.classify(path)) this.symlinks.add(path);
+    }
+  }
+
+  symlinkSkips(): SkippedFile[] {
+    return [...this.symlinks].map(path => ({
+      path,
+      reason: SYMLINK_SKIP_REASON,
+    }));
+  }
+
+  /** The config files a pool's parse needs: its device-plugin configs, and its MIG entries only. */
+  configFilesFor(
+    cluster: string,
+    dpNames: string[],
+    migNames: string[],
+  ): Map<string, string> {
+    const files = new Map<string, string>();
+    for (const name of dpNames) {
+      const path = this.folders.devicePluginConfigPath(cluster, name);
+      const file = this.devicePluginFiles.get(path);
+      if (file) files.set(path, file.text);
+    }
+    const mig = this.migFiles.get(cluster)?.configs;
+    const entries = Object.fromEntries(
+      migNames.filter(n => mig && n in mig).map(n => [n, mig![n]]),
+    );
+    if (Object.keys(entries).length > 0) {
+      // JSON is YAML: a one-entry mig-parted config, far cheaper than the whole file.
+      files.set(
+        this.folders.migConfigPath(cluster),
+        JSON.stringify({ version: 'v1', 'mig-configs': entries }),
+      );
+    }
+    return files;
+  }
+
+  /** The stored requests by `<namespace>/<name>`. */
+  collectRequests(): Map<string, StoredRequest> {
+    const requests = new Map<string, StoredRequest>();
+    for (const [path, file] of this.requestFiles) {
+      if (!file.request) continue;
+      const { namespace, name } = file.request.metadata;
+      requests.set(`${namespace}/${name}`, { path, request: file.request });
+    }
+    return requests;
+  }
+
+  /** Everything stored, keyed by path and valid for `revision` (blob shas included). */
+  toSaved(): SavedStore {
+    return {
+      revision: this.revision,
+      blobs: [...this.blobs],
+      poolFiles: [...this.poolFiles],
+      devicePluginFiles: [...this.devicePluginFiles],
+      migFiles: [...this.migFiles],
+      folderFiles: [...this.folderFiles].map(([f, files]) => [f, [...files]]),
+      workloadFolders: [...this.workloadFolders],
+      requestFiles: [...this.requestFiles],
+      symlinks: [...this.symlinks],
+    };
+  }
+
+  /** Replaces everything stored with `saved`. */
+  load(saved: SavedStore): void {
+    this.revision = saved.revision;
+    this.blobs = new Map(saved.blobs);
+    const fill = <T>(target: Map<string, T>, entries: [string, T][]) => {
+      target.clear();
+      for (const [key, value] of entries) target.set(key, value);
+    };
+    fill(this.poolFiles, saved.poolFiles);
+    fill(this.devicePluginFiles, saved.devicePluginFiles);
+    fill(this.migFiles, saved.migFiles);
+    fill(
+      this.folderFiles,
+      saved.folderFiles.map(([f, files]) => [f, new Set(files)]),
+    );
+    fill(this.workloadFolders, saved.workloadFolders);
+    fill(this.requestFiles, saved.requestFiles);
+    this.symlinks = new Set(saved.symlinks);
+  }
+}

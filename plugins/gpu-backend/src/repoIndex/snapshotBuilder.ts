@@ -1,0 +1,313 @@
+/**
+ * Builds the immutable snapshots from the store: a full build after pool,
+ * config or cluster setup changes, and an incremental update (only the
+ * changed workload folders and requests swapped) otherwise.
+ */
+import {
+  compareStrings,
+  type ClusterProfile,
+  type PoolState,
+  type RepositoryWorkload,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
+import type {
+  ClusterIndex,
+  IndexedWorkload,
+  IndexSnapshot,
+} from './indexSnapshot';
+import { SYMLINK_SKIP_REASON, type IndexStore } from './indexStore';
+import type { RepoFolders } from './repoFolders';
+
+function byKey<T>(key: (value: T) => string) {
+  return (a: T, b: T) => compareStrings(key(a), key(b));
+}
+
+/** The workload objects' order within one name: where they run, then which object. */
+const byPlacement = (a: RepositoryWorkload, b: RepositoryWorkload) =>
+  compareStrings(a.namespace, b.namespace) ||
+  compareStrings(a.kind, b.kind) ||
+  compareStrings(a.overlay ?? '', b.overlay ?? '') ||
+  compareStrings(a.path, b.path);
+
+/** Adds `objects` to the by-name lists (new lists: a snapshot never changes). */
+function addWorkloadObjects(
+  byName: Map<string, RepositoryWorkload[]>,
+  objects: RepositoryWorkload[],
+): void {
+  const added = new Map<string, RepositoryWorkload[]>();
+  for (const object of objects) {
+    added.set(object.name, [...(added.get(object.name) ?? []), object]);
+  }
+  for (const [name, list] of added) {
+    byName.set(name, [...(byName.get(name) ?? []), ...list].sort(byPlacement));
+  }
+}
+
+/** What changed in a commit that touched only workload folders and requests. */
+export interface WorkloadChanges {
+  folders: Set<string>;
+  /** The changed folders' workloads before the change. */
+  replaced: IndexedWorkload[];
+  /** The changed folders' workload objects before the change. */
+  replacedObjects: RepositoryWorkload[];
+  changedRequests: string[];
+}
+
+export class SnapshotBuilder {
+  /** Workloads of each folder with their cluster resolved; dropped when the folder or any pool changes. */
+  private readonly indexedFolders = new Map<string, IndexedWorkload[]>();
+  /** From the last full build: pool name -> cluster, shared resource name -> pool. */
+  private poolCluster = new Map<string, string>();
+  private sharedPoolByResource = new Map<string, string>();
+  /** Whether two folders define a workload with the same id (then only full builds are exact). */
+  private duplicateIds = false;
+
+  constructor(
+    private readonly store: IndexStore,
+    private readonly folders: RepoFolders,
+    private readonly profiles: ClusterProfile[],
+    private readonly defaultCluster: string,
+  ) {}
+
+  /** The workloads last indexed for `folder` (none when not cached). */
+  cachedWorkloads(folder: string): IndexedWorkload[] {
+    return this.indexedFolders.get(folder) ?? [];
+  }
+
+  /** Drops the cached workloads of `folder` (it changed). */
+  forgetFolder(folder: string): void {
+    this.indexedFolders.delete(folder);
+  }
+
+  /** Drops every cached folder (a pool changed: clusters may resolve differently). */
+  forgetAllFolders(): void {
+    this.indexedFolders.clear();
+  }
+
+  /** A folder's workloads with their pool and cluster resolved (cached until the folder or a pool changes). */
+  private indexFolder(name: string): IndexedWorkload[] {
+    let indexed = this.indexedFolders.get(name);
+    if (!indexed) {
+      const folder = this.store.workloadFolders.get(name);
+      indexed = (folder?.workloads ?? []).map(workload => {
+        // Same fallback as readRepoState: a shared resource name names its pool.
+        const pool =
+          workload.pool ?? this.sharedPoolByResource.get(workload.resourceName);
+        const cluster =
+          (pool && this.poolCluster.get(pool)) ?? this.defaultCluster;
+        const entry: IndexedWorkload = { ...workload, cluster };
+        if (pool) entry.pool = pool;
+        return entry;
+      });
+      this.indexedFolders.set(name, indexed);
+    }
+    return indexed;
+  }
+
+  /**
+   * The next snapshot when a commit changed only workload folders and
+   * requests: the previous snapshot's pools are reused and only the changed
+   * workloads are swapped, so a refresh costs O(changes), not O(repository).
+   * Undefined when that would not be exact (then a full build runs).
+   */
+  update(
+    previous: IndexSnapshot,
+    revision: string,
+    { folders, replaced, replacedObjects, changedRequests }: WorkloadChanges,
+  ): IndexSnapshot | undefined {
+    if (this.duplicateIds) return undefined;
+    const removed = new Set(replaced.map(w => w.id));
+    const kept = previous.workloads.filter(w => !removed.has(w.id));
+    const keptIds = new Set<string>();
+    const added = [...folders].flatMap(folder => this.indexFolder(folder));
+    for (const workload of added) {
+      if (keptIds.has(workload.id)) return undefined;
+      keptIds.add(workload.id);
+    }
+    if (kept.some(w => keptIds.has(w.id))) return undefined;
+    const workloads = [...kept, ...added].sort(byKey(w => w.id));
+
+    const workloadsByKubernetesId = new Map(previous.workloadsByKubernetesId);
+    for (const workload of replaced) {
+      if (!workload.kubernetesId) continue;
+      const rest = (
+        workloadsByKubernetesId.get(workload.kubernetesId) ?? []
+      ).filter(w => w.id !== workload.id);
+      if (rest.length > 0)
+        workloadsByKubernetesId.set(workload.kubernetesId, rest);
+      else workloadsByKubernetesId.delete(workload.kubernetesId);
+    }
+    for (const workload of added) {
+      if (!workload.kubernetesId) continue;
+      workloadsByKubernetesId.set(
+        workload.kubernetesId,
+        [
+          ...(workloadsByKubernetesId.get(workload.kubernetesId) ?? []),
+          workload,
+        ].sort(byKey(w => w.id)),
+      );
+    }
+
+    const clusters = new Map<string, ClusterIndex>();
+    for (const [name, cluster] of previous.clusters) {
+      clusters.set(name, {
+        profile: cluster.profile,
+        repoState: { ...cluster.repoState, workloads: [] },
+        bootstrapped: cluster.bootstrapped,
+        kustomizationPath: cluster.kustomizationPath,
+      });
+    }
+    for (const workload of workloads) {
+      clusters.get(workload.cluster)?.repoState.workloads.push(workload);
+    }
+
+    const workloadObjectsByName = new Map(previous.workloadObjectsByName);
+    const gone = new Set(replacedObjects);
+    for (const name of new Set(replacedObjects.map(o => o.name))) {
+      const rest = (workloadObjectsByName.get(name) ?? []).filter(
+        o => !gone.has(o),
+      );
+      if (rest.length > 0) workloadObjectsByName.set(name, rest);
+      else workloadObjectsByName.delete(name);
+    }
+    const { store } = this;
+    addWorkloadObjects(
+      workloadObjectsByName,
+      [...folders].flatMap(f => store.workloadFolders.get(f)?.objects ?? []),
+    );
+
+    const changedPaths = new Set(changedRequests);
+    const requests =
+      changedRequests.length === 0
+        ? previous.requests
+        : store.collectRequests();
+    const skipped = [
+      ...previous.skipped.filter(
+        s =>
+          s.reason !== SYMLINK_SKIP_REASON &&
+          !changedPaths.has(s.path) &&
+          ![...folders].some(f => s.path.startsWith(`${f}/`)),
+      ),
+      ...store.symlinkSkips(),
+      ...[...folders].flatMap(f => store.workloadFolders.get(f)?.skipped ?? []),
+      ...changedRequests.flatMap(p => store.requestFiles.get(p)?.skipped ?? []),
+    ].sort(byKey(s => s.path));
+    return {
+      revision,
+      clusters,
+      workloads,
+      workloadsByKubernetesId,
+      requests,
+      workloadObjectsByName,
+      skipped,
+    };
+  }
+
+  /** The snapshot of everything stored, read afresh. */
+  build(revision: string): IndexSnapshot {
+    const { store } = this;
+    const skipped: SkippedFile[] = [];
+    const clusters = new Map<string, ClusterIndex>();
+    // The default cluster first: a pool name found in several clusters maps there.
+    const ordered = [
+      ...this.profiles.filter(p => p.name === this.defaultCluster),
+      ...this.profiles.filter(p => p.name !== this.defaultCluster),
+    ];
+    const poolCluster = new Map<string, string>();
+    const sharedPoolByResource = new Map<string, string>();
+    this.poolCluster = poolCluster;
+    this.sharedPoolByResource = sharedPoolByResource;
+    for (const profile of ordered) {
+      const pools: PoolState[] = [];
+      const devicePluginConfigs: Record<string, unknown> = {};
+      for (const file of store.poolFiles.values()) {
+        if (file.cluster === profile.name) pools.push(...file.pools);
+      }
+      for (const file of store.devicePluginFiles.values()) {
+        if (file.cluster === profile.name) {
+          Object.assign(devicePluginConfigs, file.configs);
+        }
+      }
+      pools.sort(byKey(p => p.path));
+      for (const pool of pools) {
+        if (!poolCluster.has(pool.name))
+          poolCluster.set(pool.name, profile.name);
+        if (
+          pool.resourceName !== 'nvidia.com/gpu' &&
+          !sharedPoolByResource.has(pool.resourceName)
+        ) {
+          sharedPoolByResource.set(pool.resourceName, pool.name);
+        }
+      }
+      pools.sort(byKey(p => p.name));
+      const kustomizationPath = this.folders.clusterKustomizationPath(
+        profile.name,
+      );
+      clusters.set(profile.name, {
+        profile,
+        bootstrapped: store.blobs.has(kustomizationPath),
+        kustomizationPath,
+        repoState: {
+          pools,
+          devicePluginConfigs,
+          migConfigs: { ...(store.migFiles.get(profile.name)?.configs ?? {}) },
+          workloads: [],
+        },
+      });
+    }
+    for (const file of [
+      ...store.poolFiles.values(),
+      ...store.devicePluginFiles.values(),
+      ...store.migFiles.values(),
+    ]) {
+      skipped.push(...file.skipped);
+    }
+
+    const workloads: IndexedWorkload[] = [];
+    const seen = new Set<string>();
+    this.duplicateIds = false;
+    for (const [name, folder] of store.workloadFolders) {
+      if (folder.skipped.length > 0) skipped.push(...folder.skipped);
+      for (const workload of this.indexFolder(name)) {
+        if (seen.has(workload.id)) {
+          this.duplicateIds = true;
+          continue;
+        }
+        seen.add(workload.id);
+        workloads.push(workload);
+      }
+    }
+    workloads.sort(byKey(w => w.id));
+    const workloadsByKubernetesId = new Map<string, IndexedWorkload[]>();
+    for (const workload of workloads) {
+      clusters.get(workload.cluster)?.repoState.workloads.push(workload);
+      if (workload.kubernetesId) {
+        const list = workloadsByKubernetesId.get(workload.kubernetesId) ?? [];
+        list.push(workload);
+        workloadsByKubernetesId.set(workload.kubernetesId, list);
+      }
+    }
+
+    const workloadObjectsByName = new Map<string, RepositoryWorkload[]>();
+    addWorkloadObjects(
+      workloadObjectsByName,
+      [...store.workloadFolders.values()].flatMap(folder => folder.objects),
+    );
+
+    for (const file of store.requestFiles.values()) {
+      if (file.skipped.length > 0) skipped.push(...file.skipped);
+    }
+    skipped.push(...store.symlinkSkips());
+    const requests = store.collectRequests();
+    skipped.sort(byKey(s => s.path));
+    return {
+      revision,
+      clusters,
+      workloads,
+      workloadsByKubernetesId,
+      requests,
+      workloadObjectsByName,
+      skipped,
+    };
+  }
+}
