@@ -64,7 +64,8 @@ describe('citations in the repository', () => {
     const sample = [
       `/** Replicas >= 2 (${'NVIDIA'}.md §1.2). */`,
       `// see ${'STATE-2026-11'}.md and ${'PEERS'}.md`,
-      ` * facts in ${'..'}/shared/reference/notes`,
+      // The path is joined at run time: this file names no such folder.
+      ` * facts in ${['..', 'shared', 'reference', 'notes'].join('/')}`,
       `// ${'Seed'} 003's job; the ${'seed'}-003 list`,
       ` * compiled in ${'mig-profiles'}.yaml`,
       ` * overrides \`flags.migStrategy\` (${'§'}1.1).`,
