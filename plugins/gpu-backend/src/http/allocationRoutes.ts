@@ -10,7 +10,6 @@
 import type express from 'express';
 import type { BackstageCredentials } from '@backstage/backend-plugin-api';
 import { InputError, NotFoundError } from '@backstage/errors';
-import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   centsToUsd,
   isWorkloadKind,
@@ -25,6 +24,7 @@ import {
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
 import {
   readableEntitiesByKubernetesId,
+  readableEntityOfQuery,
   selects,
   workloadSelector,
 } from './entityAccess';
@@ -38,24 +38,11 @@ export function addAllocationRoutes(
 
   router.get('/allocation', async (req, res) => {
     const credentials = await credentialsOf(req);
-    const raw = req.query.entityRef;
-    if (typeof raw !== 'string' || raw === '') {
-      throw new InputError('query parameter entityRef is required');
-    }
-    let entityRef: string;
-    try {
-      entityRef = stringifyEntityRef(
-        parseEntityRef(raw, {
-          defaultKind: 'component',
-          defaultNamespace: 'default',
-        }),
-      );
-    } catch (error) {
-      throw new InputError(`entityRef: ${(error as Error).message}`);
-    }
-    // The caller's own view of the catalog: not readable = not found.
-    const entity = await catalog.getEntityByRef(entityRef, { credentials });
-    if (!entity) throw new NotFoundError(`entity ${entityRef} not found`);
+    const { entityRef, entity } = await readableEntityOfQuery(
+      req.query.entityRef,
+      catalog,
+      credentials,
+    );
     const selector = workloadSelector(entity);
     const snapshot = options.snapshot();
     const allocations = (

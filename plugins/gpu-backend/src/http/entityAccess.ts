@@ -4,7 +4,12 @@
  * read is never returned, so its allocations are never shown.
  */
 import type { BackstageCredentials } from '@backstage/backend-plugin-api';
-import { stringifyEntityRef, type Entity } from '@backstage/catalog-model';
+import { InputError, NotFoundError } from '@backstage/errors';
+import {
+  parseEntityRef,
+  stringifyEntityRef,
+  type Entity,
+} from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import {
   compareStrings,
@@ -72,4 +77,34 @@ export async function readableEntitiesByKubernetesId(
     list.sort((a, b) => compareStrings(a.ref, b.ref));
   }
   return out;
+}
+
+/**
+ * The entity a request's `entityRef` query names (kind `component` and
+ * namespace `default` when left out), as the caller may read it: a
+ * malformed ref is a 400, an entity the caller cannot read a 404.
+ */
+export async function readableEntityOfQuery(
+  raw: unknown,
+  catalog: CatalogService,
+  credentials: BackstageCredentials,
+): Promise<{ entityRef: string; entity: Entity }> {
+  if (typeof raw !== 'string' || raw === '') {
+    throw new InputError('query parameter entityRef must be an entity ref');
+  }
+  let entityRef: string;
+  try {
+    entityRef = stringifyEntityRef(
+      parseEntityRef(raw, {
+        defaultKind: 'component',
+        defaultNamespace: 'default',
+      }),
+    );
+  } catch (error) {
+    throw new InputError(`entityRef: ${(error as Error).message}`);
+  }
+  // The caller's own view of the catalog: not readable = not found.
+  const entity = await catalog.getEntityByRef(entityRef, { credentials });
+  if (!entity) throw new NotFoundError(`entity ${entityRef} not found`);
+  return { entityRef, entity };
 }

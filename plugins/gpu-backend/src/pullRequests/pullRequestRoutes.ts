@@ -24,7 +24,6 @@ import {
   NotAllowedError,
   NotFoundError,
 } from '@backstage/errors';
-import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
 import {
   AuthorizeResult,
@@ -44,7 +43,11 @@ import {
   type ForgeKind,
   type LocalPullRequests,
 } from '@gpu-gitops/plugin-gpu-node';
-import { selects, workloadSelector } from '../http/entityAccess';
+import {
+  readableEntityOfQuery,
+  selects,
+  workloadSelector,
+} from '../http/entityAccess';
 import type { OpenPullRequests } from './openPullRequests';
 
 export interface PullRequestRouterOptions {
@@ -107,25 +110,12 @@ export async function createPullRequestRouter(
     // Without gpu.gitops there is nothing to review (as the index is empty).
     const open = options.open;
     let pullRequests = open ? await open.list() : [];
-    const raw = req.query.entityRef;
-    if (raw !== undefined) {
-      if (typeof raw !== 'string' || raw === '') {
-        throw new InputError('query parameter entityRef must be an entity ref');
-      }
-      let entityRef: string;
-      try {
-        entityRef = stringifyEntityRef(
-          parseEntityRef(raw, {
-            defaultKind: 'component',
-            defaultNamespace: 'default',
-          }),
-        );
-      } catch (error) {
-        throw new InputError(`entityRef: ${(error as Error).message}`);
-      }
-      // The caller's own view of the catalog: not readable = not found.
-      const entity = await catalog.getEntityByRef(entityRef, { credentials });
-      if (!entity) throw new NotFoundError(`entity ${entityRef} not found`);
+    if (req.query.entityRef !== undefined) {
+      const { entity } = await readableEntityOfQuery(
+        req.query.entityRef,
+        catalog,
+        credentials,
+      );
       const selector = workloadSelector(entity);
       pullRequests = pullRequests.filter(pr => belongsTo(pr, selector));
     }
