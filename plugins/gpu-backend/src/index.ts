@@ -4,20 +4,33 @@
  *
  * @packageDocumentation
  */
-export { gpuPlugin as default, INDEX_REFRESH_TASK_ID } from './plugin';
+export { AllocationQueries } from './allocation/AllocationQueries';
+export type { AllocationContext } from './allocation/computeAllocation';
+export type { IndexedPoolSummary } from './allocation/poolSummaries';
+export { readGpuBackendConfig } from './config/readGpuBackendConfig';
+export type {
+  GpuBackendConfig,
+  HumanDuration,
+} from './config/readGpuBackendConfig';
+export { Readiness } from './health/Readiness';
+export type { NotReady } from './health/Readiness';
+export type { RouterOptions } from './http/routeContext';
 export { createRouter } from './http/router';
-export type { RouterOptions } from './http/router';
-export { RepoIndex } from './repoIndex/RepoIndex';
-export type { RepoIndexOptions, RefreshResult } from './repoIndex/RepoIndex';
+export { INDEX_REFRESH_TASK_ID, gpuPlugin as default } from './plugin';
+export { GitFetchSource } from './repoIndex/gitSnapshot';
+export type {
+  BlobChanges,
+  BlobDiff,
+  BlobListing,
+  FetchCredentials,
+  RepoSource,
+} from './repoIndex/gitSnapshot';
 export { emptySnapshot } from './repoIndex/indexSnapshot';
 export type {
+  ClusterIndex,
   IndexSnapshot,
   IndexedWorkload,
   StoredRequest,
-  ClusterIndex,
 } from './repoIndex/indexSnapshot';
-export { GitFetchSource } from './repoIndex/gitSnapshot';
-export type { RepoSource, BlobChanges } from './repoIndex/gitSnapshot';
-export { AllocationQueries } from './allocation/AllocationQueries';
-export { readGpuBackendConfig } from './config/readGpuBackendConfig';
-export type { GpuBackendConfig } from './config/readGpuBackendConfig';
+export { RepoIndex } from './repoIndex/RepoIndex';
+export type { RefreshResult, RepoIndexOptions } from './repoIndex/RepoIndex';

@@ -16,13 +16,19 @@ import { integrationCredentials } from './repoIndex/integrationCredentials';
 import { emptySnapshot } from './repoIndex/indexSnapshot';
 import { RepoIndex } from './repoIndex/RepoIndex';
 
-/** Id of the scheduled task that refreshes the allocation index. */
+/**
+ *  Id of the scheduled task that refreshes the allocation index.
+ *
+ * @public
+ */
 export const INDEX_REFRESH_TASK_ID = 'gpu-allocation-index-refresh';
 
 /**
  * The `gpu` backend plugin: an allocation index of the GitOps repository
  * (refreshed by the Backstage scheduler, `gpu.index.refresh`) and the
  * allocation / pools / plan API under /api/gpu.
+ *
+ * @public
  */
 export const gpuPlugin = createBackendPlugin({
   pluginId: 'gpu',

@@ -3,9 +3,11 @@
  * field, an unknown model, a mode the model cannot do. Each issue names the
  * field path (`spec.gpu.replicas`) and the rule it broke, so the CLI can exit 2,
  * the scaffolder can raise an `InputError` and the form can mark the field.
+ *
+ * @public
  */
 export interface InputIssue {
-  /** Dotted field path, e.g. `spec.gpu.vramGiB`; `` for the whole document. */
+  /** Dotted field path, e.g. `spec.gpu.vramGiB`; empty for the whole document. */
   path: string;
   /** Short rule id, e.g. `dns1123-label`, `max`, `unknown-key`, `mig-unsupported`. */
   rule: string;
@@ -13,6 +15,7 @@ export interface InputIssue {
   message: string;
 }
 
+/** @public */
 export class GpuInputError extends Error {
   readonly issues: InputIssue[];
 
@@ -27,6 +30,7 @@ export class GpuInputError extends Error {
   }
 }
 
+/** @public */
 export function isGpuInputError(error: unknown): error is GpuInputError {
   return error instanceof Error && error.name === 'GpuInputError';
 }

@@ -8,19 +8,31 @@
  */
 import { createPermission } from '@backstage/plugin-permission-common';
 
-/** Merge a GPU pull request into the GitOps repository's base branch. */
+/**
+ *  Merge a GPU pull request into the GitOps repository's base branch.
+ *
+ * @public
+ */
 export const gpuPullRequestMergePermission = createPermission({
   name: 'gpu.pullRequest.merge',
   attributes: { action: 'update' },
 });
 
-/** Close a GPU pull request without merging it (its branch is deleted). */
+/**
+ *  Close a GPU pull request without merging it (its branch is deleted).
+ *
+ * @public
+ */
 export const gpuPullRequestClosePermission = createPermission({
   name: 'gpu.pullRequest.close',
   attributes: { action: 'delete' },
 });
 
-/** Every permission of the GPU plugin, for the backend's permissions registry. */
+/**
+ *  Every permission of the GPU plugin, for the backend's permissions registry.
+ *
+ * @public
+ */
 export const gpuPermissions = [
   gpuPullRequestMergePermission,
   gpuPullRequestClosePermission,

@@ -1,19 +1,160 @@
 /**
- * GitOps repository I/O, merge engine, forges, PR body and the gpu-gitops CLI.
+ * GitOps repository I/O, merge engine, kustomize checks, forges and the pull-request body, for the backends and the gpu-gitops CLI.
  *
  * @packageDocumentation
  */
-export type * from './changes/types';
-export type * from './forges/types';
-export * from './layout';
-export * from './repo';
-export * from './changes';
-export * from './validate';
-export * from './kustomize';
-export * from './redact';
-export * from './git';
-export * from './forges';
-export * from './pr';
-export * from './publish';
-export * from './workloads';
-export * from './policy';
+export type { ExistingWorkloadChange } from './changes/applyExistingWorkload';
+export { applyPlan } from './changes/applyPlan';
+export type { ApplyPlanInput } from './changes/applyPlan';
+export { buildRequestChange } from './changes/buildRequestChange';
+export type {
+  BuildRequestChangeOptions,
+  RequestChange,
+  RequestGuard,
+} from './changes/buildRequestChange';
+export { clusterNotBootstrapped } from './changes/clusterSetup';
+export { renderChangeSetDiff } from './changes/diff';
+export { StagedTree, writeChangeSet } from './changes/stagedTree';
+export type { ChangeSet, FileChange } from './changes/types';
+export type { VerifyChangeResult } from './changes/verifyChange';
+export { FORGE_KINDS, createForge } from './forges/createForge';
+export type { ForgeOptions } from './forges/createForge';
+export type { RetryOptions } from './forges/http';
+export {
+  LocalPullRequestError,
+  LocalPullRequests,
+} from './forges/localPullRequests';
+export type {
+  DecisionOptions,
+  LocalPullRequest,
+  LocalPullRequestErrorKind,
+  LocalPullRequestWithDiff,
+  LocalPullRequestsOptions,
+} from './forges/localPullRequests';
+export type {
+  Forge,
+  ForgeKind,
+  PullRequestInput,
+  PullRequestRef,
+  PullRequestResult,
+} from './forges/types';
+export { gitEnvironment, isLocalRemote } from './git/auth';
+export type { GitAuth } from './git/auth';
+export { requestBranchName } from './git/branchName';
+export { forgeApiBaseUrl } from './git/forgeApiBaseUrl';
+export { GitOpsRepository } from './git/GitOpsRepository';
+export type {
+  GitAuthor,
+  GitOpsRepositoryOptions,
+} from './git/GitOpsRepository';
+export type {
+  BuildContext,
+  BuiltCommit,
+  PublishBranchOptions,
+  PublishBranchResult,
+} from './git/publishBranch';
+export {
+  gitTokenUsername,
+  remoteHost,
+  resolveGitCredentials,
+} from './git/resolveGitCredentials';
+export type { GitCredentials } from './git/resolveGitCredentials';
+export { GitTimeoutError, runGit } from './git/runGit';
+export type { RunGitOptions } from './git/runGit';
+export { kustomizeBuild } from './kustomize/build';
+export type { BuiltObject, KustomizeBuildOptions } from './kustomize/build';
+export { buildKustomizationRoot } from './kustomize/buildRoot';
+export type { BuildRootOptions, BuiltRootResult } from './kustomize/buildRoot';
+export {
+  KustomizeNotFoundError,
+  isKustomizeNotFoundError,
+} from './kustomize/errors';
+export {
+  foldersBuiltBy,
+  isKustomizationFile,
+  readKustomizationGraph,
+} from './kustomize/roots';
+export type {
+  KustomizationFolder,
+  KustomizationGraph,
+} from './kustomize/roots';
+export {
+  clusterKustomizationPath,
+  layoutPrefix,
+  migConfigPath,
+  resolveLayout,
+} from './layout/layout';
+export type {
+  LayoutEntry,
+  LayoutInput,
+  RepoLayout,
+  ResolvedRepoLayout,
+} from './layout/layout';
+export {
+  EMPTY_POLICY,
+  formatGpus,
+  normalizeOwnerRef,
+  readGpuPolicy,
+  throwIfIssues,
+} from './policy/gpuPolicy';
+export type { GpuPolicy, OwnerPolicyRule } from './policy/gpuPolicy';
+export type { QuotaScope } from './policy/gpuUsage';
+export { capabilitiesForOwner } from './policy/ownerCapabilities';
+export { ownerPolicyCheck, quotaUseOf } from './policy/ownerPolicyCheck';
+export type {
+  OwnerPolicyCheck,
+  RequestQuotaScope,
+} from './policy/ownerPolicyCheck';
+export { readRequestOwners } from './policy/requestOwners';
+export { renderPullRequest } from './pr/renderPullRequest';
+export type {
+  PullRequestTemplates,
+  RenderPullRequestInput,
+  RenderedPullRequest,
+} from './pr/renderPullRequest';
+export type { ExistingWorkloadFacts, PullRequestView } from './pr/view';
+export { publishGpuRequest } from './publish/publishGpuRequest';
+export type {
+  PublishGpuRequestOptions,
+  PublishGpuRequestResult,
+} from './publish/publishGpuRequest';
+export { sparseFoldersFor } from './publish/sparseFolders';
+export type { StageTiming } from './publish/stages';
+export { updateOpenPullRequests } from './publish/updateOpenPullRequests';
+export type {
+  PullRequestUpdate,
+  PullRequestUpdateOutcome,
+  UpdateOpenPullRequestsOptions,
+} from './publish/updateOpenPullRequests';
+export { Redactor, redactCredentialPatterns } from './redact';
+export type { PublishLogger } from './redact';
+export { readRepoState } from './repo/readRepoState';
+export type {
+  ReadRepoStateOptions,
+  RepoStateReport,
+} from './repo/readRepoState';
+export { FsRepoTree, MemoryRepoTree } from './repo/tree';
+export type { RepoTree } from './repo/tree';
+export { asKubernetesObject } from './repo/yamlObjects';
+export type { PlainObject, SkippedFile } from './repo/yamlObjects';
+export type { Finding } from './validate/findings';
+export { hasSchema, schemaError } from './validate/schemas';
+export {
+  validateGitOpsTree,
+  validateGitOpsTreeReport,
+} from './validate/validateGitOpsTree';
+export type {
+  GitOpsTreeReport,
+  ValidateGitOpsTreeOptions,
+} from './validate/validateGitOpsTree';
+export type { OwnPatch } from './workloads/currentWorkload';
+export { readKustomizations } from './workloads/kustomizations';
+export type {
+  KustomizationIndex,
+  KustomizationInfo,
+} from './workloads/kustomizations';
+export type { PreparedExistingWorkload } from './workloads/prepareExistingWorkload';
+export type {
+  ExistingWorkloadApply,
+  ExistingWorkloadLocation,
+} from './workloads/resolveExistingWorkload';

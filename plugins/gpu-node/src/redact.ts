@@ -14,7 +14,7 @@ const MIN_SECRET_LENGTH = 4;
 const BASIC_AUTH_USERS = ['x-access-token', 'oauth2', 'git', 'token'];
 
 /**
- * `scheme://user:password@host` or `scheme://token@host` (any scheme) ->
+ * `scheme://user:password@host` or `scheme://token@host` (any scheme) →
  * `scheme://***@host`. Up to the last `@` before the path, so a password
  * holding an `@` is masked whole.
  */
@@ -28,7 +28,7 @@ const CREDENTIAL_QUERY_PARAMETER =
   /([?&;][a-z0-9_.~-]*?(?:token|secret|passw(?:or)?d|pwd|key|sig|auth|credential|session)[a-z0-9_.~-]*=)[^&#\s'"<>]+/gi;
 
 /**
- * scp-style `user@host:path` -> `***@host:path` (the user part may be a
+ * scp-style `user@host:path` → `***@host:path` (the user part may be a
  * token). `git@`, the ssh user every forge uses, is no secret and is kept.
  */
 const SCP_USER =
@@ -75,6 +75,8 @@ function escapeRegExp(text: string): string {
 /**
  * Redacts credential patterns only (no registered secrets): URL user-info in
  * any scheme, scp-style users, credential query parameters, auth headers.
+ *
+ * @public
  */
 export function redactCredentialPatterns(text: string): string {
   return text
@@ -95,6 +97,8 @@ export function redactCredentialPatterns(text: string): string {
  * Holds the secrets of one run (tokens, passwords) and removes them, in all
  * their encodings, from any text; also masks credential-shaped patterns
  * (URL user-info, auth headers) even for secrets it was never told about.
+ *
+ * @public
  */
 export class Redactor {
   private readonly forms = new Set<string>();
@@ -150,7 +154,11 @@ export class Redactor {
   }
 }
 
-/** A logger whose every message is redacted before it reaches the sink. */
+/**
+ *  A logger whose every message is redacted before it reaches the sink.
+ *
+ * @public
+ */
 export interface PublishLogger {
   info(message: string): void;
   warn(message: string): void;

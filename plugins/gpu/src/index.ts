@@ -5,15 +5,22 @@
  *
  * @packageDocumentation
  */
+export { gpuApiRef } from './api/GpuApi';
+export type { GpuApi } from './api/GpuApi';
+export { GpuClient } from './api/GpuClient';
+export { GpuPlanRejectedError } from './api/GpuPlanRejectedError';
 export {
-  gpuPlugin,
+  GPU_TEMPLATE_PATH,
+  GpuAllocationCard,
+} from './components/GpuAllocationCard/GpuAllocationCard';
+export { GpuPoolsContent } from './components/GpuPoolsContent/GpuPoolsContent';
+export { PullRequestPage } from './components/PullRequestPage/PullRequestPage';
+export {
   EntityGpuAllocationCard,
   EntityGpuAllocationContent,
   GpuPullRequestsPage,
+  gpuPlugin,
 } from './plugin';
-export { gpuApiRef, GpuClient, GpuPlanRejectedError } from './api';
-export type { GpuApi } from './api';
-export { GPU_TEMPLATE_PATH } from './components/GpuAllocationCard';
 export {
   GpuRequestPickerFieldExtension,
   GpuWorkloadContainerPickerFieldExtension,

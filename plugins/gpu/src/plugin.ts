@@ -13,6 +13,8 @@ import { gpuEntityContentRouteRef, gpuPullRequestsRouteRef } from './routes';
 /**
  * The plugin for the legacy frontend system (`createApp` from
  * `@backstage/app-defaults`). The new system uses `@gpu-gitops/plugin-gpu/alpha`.
+ *
+ * @public
  */
 export const gpuPlugin = createPlugin({
   id: 'gpu',
@@ -30,7 +32,11 @@ export const gpuPlugin = createPlugin({
   },
 });
 
-/** Card for the entity overview: the entity's GPU requests. */
+/**
+ *  Card for the entity overview: the entity's GPU requests.
+ *
+ * @public
+ */
 export const EntityGpuAllocationCard = gpuPlugin.provide(
   createComponentExtension({
     name: 'EntityGpuAllocationCard',
@@ -41,7 +47,11 @@ export const EntityGpuAllocationCard = gpuPlugin.provide(
   }),
 );
 
-/** Entity tab: the allocation card and the GPU pools (capacity, MIG layout). */
+/**
+ *  Entity tab: the allocation card and the GPU pools (capacity, MIG layout).
+ *
+ * @public
+ */
 export const EntityGpuAllocationContent = gpuPlugin.provide(
   createRoutableExtension({
     name: 'EntityGpuAllocationContent',
@@ -55,6 +65,8 @@ export const EntityGpuAllocationContent = gpuPlugin.provide(
  * Review of the GPU pull requests of the local forge: mount it at
  * `/gpu/pull-requests` (`<Route path="/gpu/pull-requests" element={<GpuPullRequestsPage />} />`),
  * where the scaffolder's "Pull request" links lead.
+ *
+ * @public
  */
 export const GpuPullRequestsPage = gpuPlugin.provide(
   createRoutableExtension({

@@ -4,15 +4,15 @@
  *
  * @packageDocumentation
  */
-export { scaffolderModuleGpu as default } from './module';
-export { createGpuPlanAction } from './actions/gpuPlan';
-export { createGpuGitopsRenderAction } from './actions/gpuGitopsRender';
-export { createGpuGitopsPullRequestAction } from './actions/gpuGitopsPullRequest';
 export { createGpuGitopsBootstrapAction } from './actions/gpuGitopsBootstrap';
-export {
-  createGpuActionServices,
-  type GpuActionServices,
-} from './services/gpuActionServices';
+export { createGpuGitopsPullRequestAction } from './actions/gpuGitopsPullRequest';
+export { createGpuGitopsRenderAction } from './actions/gpuGitopsRender';
+export { createGpuPlanAction } from './actions/gpuPlan';
+export { scaffolderModuleGpu as default } from './module';
+export type { ClusterProfiles } from './services/clusterProfiles';
+export type { GitOpsSettings } from './services/gitopsSettings';
+export { createGpuActionServices } from './services/gpuActionServices';
+export type { GpuActionServices } from './services/gpuActionServices';
 export {
   EXISTING_WORKLOAD_DEFAULTS,
   GPU_WORKLOAD_DEFAULTS,

@@ -13,6 +13,8 @@ import { createGpuActionServices } from './services/gpuActionServices';
  * The scaffolder module that adds the GPU actions. Integrations, catalog,
  * cluster profiles and policy are read from config once, here, and shared by
  * every action (a config error stops start-up instead of failing tasks).
+ *
+ * @public
  */
 export const scaffolderModuleGpu = createBackendModule({
   pluginId: 'scaffolder',

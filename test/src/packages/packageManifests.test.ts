@@ -15,6 +15,9 @@ const ROOT = path.resolve(__dirname, '../../..');
 interface Manifest {
   name: string;
   private?: boolean;
+  bin?: Record<string, string>;
+  exports?: Record<string, string>;
+  scripts?: Record<string, string>;
   homepage?: string;
   repository?: { type: string; url: string; directory?: string };
   bugs?: { url: string };
@@ -102,5 +105,36 @@ describe('package manifests', () => {
         `./plugins/scaffolder-backend-module-gpu/${file}`,
       );
     }
+  });
+
+  it('give every published package named entry points and an API report that `npm test` checks', async () => {
+    const root = await readManifest(ROOT);
+    const reported = root.scripts!['api-reports'].split(' ');
+    for (const dir of await workspaceDirs()) {
+      const manifest = await readManifest(path.join(ROOT, dir));
+      if (manifest.private) continue;
+      expect({ dir, reported: reported.includes(dir) }).toEqual({
+        dir,
+        reported: true,
+      });
+      const entries = Object.entries(manifest.exports ?? {}).filter(([, f]) =>
+        /\.tsx?$/.test(f),
+      );
+      for (const [entry, file] of entries) {
+        const text = await fs.readFile(path.join(ROOT, dir, file), 'utf8');
+        // A reader (and API Extractor) sees the whole surface in the file.
+        expect({
+          file: `${dir}/${file}`,
+          star: /export (type )?\*/.test(text),
+        }).toEqual({ file: `${dir}/${file}`, star: false });
+        const report = manifest.bin
+          ? 'cli-report.md'
+          : `report${entry === '.' ? '' : `-${entry.slice(2)}`}.api.md`;
+        await expect(
+          fs.access(path.join(ROOT, dir, report)),
+        ).resolves.toBeUndefined();
+      }
+    }
+    expect(root.scripts!.test).toContain('npm run api-reports -- --ci');
   });
 });

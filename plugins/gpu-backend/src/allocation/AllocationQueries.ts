@@ -27,6 +27,7 @@ interface SnapshotMemo {
   pools?: IndexedPoolSummary[];
 }
 
+/** @public */
 export class AllocationQueries {
   private readonly memo = new WeakMap<IndexSnapshot, SnapshotMemo>();
 

@@ -21,7 +21,11 @@ import type {
   IndexSnapshot,
 } from '../repoIndex/indexSnapshot';
 
-/** What the allocation needs beyond the workload: computed once per snapshot. */
+/**
+ *  What the allocation needs beyond the workload: computed once per snapshot.
+ *
+ * @public
+ */
 export interface AllocationContext {
   /** The cost of a pool of a cluster, or undefined when the index has no such pool. */
   poolCost(cluster: string, pool: string): PoolCost | undefined;

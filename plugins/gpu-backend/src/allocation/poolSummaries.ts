@@ -12,7 +12,11 @@ import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 import type { AllocationContext } from './computeAllocation';
 import { migPicture } from './migPicture';
 
-/** A pool summary whose consumers still carry the workload's kubernetes id (for the access filter). */
+/**
+ *  A pool summary whose consumers still carry the workload's kubernetes id (for the access filter).
+ *
+ * @public
+ */
 export interface IndexedPoolSummary extends Omit<
   PoolSummary,
   'consumers' | 'otherConsumers'

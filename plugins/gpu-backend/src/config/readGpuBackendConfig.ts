@@ -21,10 +21,18 @@ import {
   type GpuPolicy,
 } from '@gpu-gitops/plugin-gpu-node';
 
-/** A duration as Backstage config and the scheduler take it (`{ seconds: 60 }`). */
+/**
+ *  A duration as Backstage config and the scheduler take it (`{ seconds: 60 }`).
+ *
+ * @public
+ */
 export type HumanDuration = ReturnType<typeof readDurationFromConfig>;
 
-/** What the gpu backend reads from `gpu.*` at start-up. */
+/**
+ *  What the gpu backend reads from `gpu.*` at start-up.
+ *
+ * @public
+ */
 export interface GpuBackendConfig {
   /** Undefined when `gpu.gitops` is not configured: the index stays empty. */
   gitops?: {
@@ -63,6 +71,8 @@ function resolveRepoUrl(repoUrl: string): string {
  * keys the scaffolder module reads (so both see one repository with the same
  * credentials, one set of cluster profiles, one catalog and one policy), plus
  * `gpu.index`. Bad values fail start-up.
+ *
+ * @public
  */
 export function readGpuBackendConfig(rootConfig: Config): GpuBackendConfig {
   const gpu = rootConfig.getOptionalConfig('gpu');

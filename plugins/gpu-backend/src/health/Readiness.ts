@@ -1,6 +1,10 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 
-/** A check that has not succeeded yet, as `GET /health` names it. */
+/**
+ *  A check that has not succeeded yet, as `GET /health` names it.
+ *
+ * @public
+ */
 export interface NotReady {
   check: string;
   reason: string;
@@ -23,6 +27,8 @@ interface PendingCheck {
  * Backstage's migrations race and one replica can come up without a working
  * catalog; its `/health` must say so (503) rather than 200, so the load
  * balancer keeps traffic away from it.
+ *
+ * @public
  */
 export class Readiness {
   private readonly pending = new Map<string, PendingCheck>();

@@ -16,6 +16,7 @@ import type { AllocationQueries } from '../allocation/AllocationQueries';
 import type { Readiness } from '../health/Readiness';
 import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 
+/** @public */
 export interface RouterOptions {
   httpAuth: HttpAuthService;
   catalog: CatalogService;

@@ -16,6 +16,7 @@ import { routeContext, type RouterOptions } from './routeContext';
 
 export type { RouterOptions } from './routeContext';
 
+/** @public */
 export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {

@@ -24,6 +24,7 @@ import { RepoFolders } from './repoFolders';
 import { SavedIndexState } from './savedIndexState';
 import { SnapshotBuilder } from './snapshotBuilder';
 
+/** @public */
 export interface RepoIndexOptions {
   clusters: ClusterProfile[];
   defaultCluster: string;
@@ -38,6 +39,7 @@ export interface RepoIndexOptions {
   stateFile?: string;
 }
 
+/** @public */
 export interface RefreshResult {
   revision: string;
   /** True when every file was listed (first refresh, or the old commit is gone). */
@@ -50,6 +52,7 @@ export interface RefreshResult {
   restored?: boolean;
 }
 
+/** @public */
 export class RepoIndex {
   private readonly folders: RepoFolders;
   private readonly ctx: ParseContext;

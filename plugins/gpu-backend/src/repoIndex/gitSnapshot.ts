@@ -25,21 +25,35 @@ import {
   type GitAuth,
 } from '@gpu-gitops/plugin-gpu-node';
 
-/** Repository path -> blob sha, or undefined for a deleted file (or one that is no regular file any more). */
+/**
+ * Repository path → blob sha, or undefined for a deleted file (or one that
+ * is no regular file any more).
+ *
+ * @public
+ */
 export type BlobChanges = Map<string, string | undefined>;
 
-/** The files of a commit: regular files with their blobs, and the symbolic links, which are never read. */
+/**
+ *  The files of a commit: regular files with their blobs, and the symbolic links, which are never read.
+ *
+ * @public
+ */
 export interface BlobListing {
   blobs: Map<string, string>;
   symlinks: string[];
 }
 
-/** What changed between two commits, and the changed paths that are symbolic links now. */
+/**
+ *  What changed between two commits, and the changed paths that are symbolic links now.
+ *
+ * @public
+ */
 export interface BlobDiff {
   changes: BlobChanges;
   symlinks: string[];
 }
 
+/** @public */
 export interface RepoSource {
   /** Fetches the base branch; returns its commit. */
   sync(): Promise<{ revision: string }>;
@@ -77,9 +91,12 @@ export class FetchTimeoutError extends Error {
  * The token (and basic-auth user) for one fetch of the remote. Asked before
  * every fetch, never kept: a GitHub App installation token expires after an
  * hour, and a token held in a long-lived field is one more place to leak from.
+ *
+ * @public
  */
 export type FetchCredentials = () => Promise<GitAuth>;
 
+/** @public */
 export class GitFetchSource implements RepoSource {
   readonly gitDir: string;
   /** For the local commands (ls-tree, diff, cat-file): they never need credentials. */

@@ -12,16 +12,22 @@ import type {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
 
-/** A GPU workload with the cluster its pool belongs to. */
+/**
+ *  A GPU workload with the cluster its pool belongs to.
+ *
+ * @public
+ */
 export interface IndexedWorkload extends WorkloadState {
   cluster: string;
 }
 
+/** @public */
 export interface StoredRequest {
   path: string;
   request: GpuRequest;
 }
 
+/** @public */
 export interface ClusterIndex {
   profile: ClusterProfile;
   /** The cluster's pools and configs plus the workloads on its pools, as the planner reads them. */
@@ -36,7 +42,11 @@ export interface ClusterIndex {
   kustomizationPath: string;
 }
 
-/** One consistent, immutable view of the repository at `revision`. */
+/**
+ *  One consistent, immutable view of the repository at `revision`.
+ *
+ * @public
+ */
 export interface IndexSnapshot {
   revision?: string;
   clusters: Map<string, ClusterIndex>;
@@ -54,6 +64,7 @@ export interface IndexSnapshot {
   skipped: SkippedFile[];
 }
 
+/** @public */
 export const emptySnapshot = (): IndexSnapshot => ({
   clusters: new Map(),
   workloads: [],

@@ -6,7 +6,11 @@
 import type { ClusterCapabilities } from '../cluster/capabilities';
 import type { InputIssue } from '../errors';
 
-/** An owner's GPU quota on one cluster, in physical-GPU equivalents. */
+/**
+ *  An owner's GPU quota on one cluster, in physical-GPU equivalents.
+ *
+ * @public
+ */
 export interface QuotaUse {
   /** Normalised owner ref, e.g. `group:default/ml-platform`. */
   owner: string;
@@ -19,19 +23,31 @@ export interface QuotaUse {
   quota?: number;
 }
 
-/** `GET /clusters[?owner=]`: the configured cluster profiles and what each can run. */
+/**
+ *  `GET /clusters[?owner=]`: the configured cluster profiles and what each can run.
+ *
+ * @public
+ */
 export interface ClustersResponse {
   defaultCluster: string;
   clusters: ClusterCapabilities[];
 }
 
-/** One refusal of `POST /plan`: the machine-readable path and rule, and the form's words. */
+/**
+ *  One refusal of `POST /plan`: the machine-readable path and rule, and the form's words.
+ *
+ * @public
+ */
 export interface PlanIssue extends InputIssue {
   /** The form's label of the field, e.g. `GPU memory per replica` (absent for the whole request). */
   field?: string;
 }
 
-/** The 400 body of `POST /plan` for a request that is invalid, does not fit or is not allowed. */
+/**
+ *  The 400 body of `POST /plan` for a request that is invalid, does not fit or is not allowed.
+ *
+ * @public
+ */
 export interface PlanRefusalResponse {
   error: { name: 'InputError'; message: string };
   issues: PlanIssue[];

@@ -7,7 +7,11 @@ import type { PoolCostView } from '../planner/types';
 import type { SharingMode, WorkloadKind } from '../request/types';
 import type { QuotaUse } from './request-form';
 
-/** One GPU request of a component, as the GitOps repository holds it. */
+/**
+ *  One GPU request of a component, as the GitOps repository holds it.
+ *
+ * @public
+ */
 export interface GpuAllocation {
   /** `<namespace>/<name>` of the request / workload. */
   id: string;
@@ -41,8 +45,8 @@ export interface GpuAllocation {
   physicalGpus: number;
   /**
    * Attributed cost: its share of its pool's nodes by the units its pool's
-   * ledger gives it (capacity/poolCost.ts); what the PR body and `POST
-   * /plan` call "attributed". 0 when the ledger does not list it.
+   * ledger gives it (capacity/poolCost.ts); what the PR body and
+   * `POST /plan` call "attributed". 0 when the ledger does not list it.
    */
   usdPerMonth: number;
   /** Units of `resourceName` its pool's ledger gives it (what `usdPerMonth` pays for). */
@@ -53,9 +57,14 @@ export interface GpuAllocation {
   sources: string[];
 }
 
-/** A pool's nodes and their price, without who else pays (other entities may be private). */
+/**
+ *  A pool's nodes and their price, without who else pays (other entities may be private).
+ *
+ * @public
+ */
 export type PoolCostSummary = Omit<PoolCostView, 'shares' | 'nodesBefore'>;
 
+/** @public */
 export interface AllocationResponse {
   entityRef: string;
   allocations: GpuAllocation[];
@@ -65,12 +74,17 @@ export interface AllocationResponse {
   revision?: string;
 }
 
-/** One MIG-partitioned GPU: which profile sits on which memory slices. */
+/**
+ *  One MIG-partitioned GPU: which profile sits on which memory slices.
+ *
+ * @public
+ */
 export interface MigGpuPicture {
   memorySlices: number;
   instances: { profile: string; start: number; memorySlices: number }[];
 }
 
+/** @public */
 export interface PoolSummary {
   name: string;
   cluster: string;
@@ -99,6 +113,7 @@ export interface PoolSummary {
   otherConsumers?: { count: number; units: number; usdPerMonth: number };
 }
 
+/** @public */
 export interface PoolsResponse {
   pools: PoolSummary[];
   revision?: string;
@@ -108,6 +123,8 @@ export interface PoolsResponse {
  * A Deployment, StatefulSet, Job or CronJob of the GitOps repository's
  * workload folders, GPU or not, as the allocation index reads it: an
  * existing workload a GPU request can name.
+ *
+ * @public
  */
 export interface RepositoryWorkload {
   kind: WorkloadKind;
@@ -124,7 +141,11 @@ export interface RepositoryWorkload {
   overlay?: string;
 }
 
-/** `GET /workloads?namespace=&name=[&kind=]`: the repository's workloads of that name. */
+/**
+ *  `GET /workloads?namespace=&name=[&kind=]`: the repository's workloads of that name.
+ *
+ * @public
+ */
 export interface WorkloadsResponse {
   /** Every match (one per overlay that deploys it); empty when the index knows none. */
   workloads: RepositoryWorkload[];
@@ -133,7 +154,11 @@ export interface WorkloadsResponse {
   revision?: string;
 }
 
-/** `POST /plan`: a dry-run plan of a request against the current repository. */
+/**
+ *  `POST /plan`: a dry-run plan of a request against the current repository.
+ *
+ * @public
+ */
 export interface PlanPreviewResponse {
   plan: PlanJson;
   summary: string;

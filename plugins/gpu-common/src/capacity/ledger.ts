@@ -13,7 +13,11 @@
  * re-rendered on the new base instead.
  */
 
-/** One request's share of a pool. */
+/**
+ *  One request's share of a pool.
+ *
+ * @public
+ */
 export interface LedgerEntry {
   /** `<namespace>/<name>` of the GpuRequest (or of a workload found on the pool). */
   request: string;
@@ -29,7 +33,11 @@ function compareRequests(a: LedgerEntry, b: LedgerEntry): number {
   return a.request < b.request ? -1 : 1;
 }
 
-/** The annotation value: entries sorted by request, `x1` left out. */
+/**
+ *  The annotation value: entries sorted by request, `x1` left out.
+ *
+ * @public
+ */
 export function formatLedger(entries: readonly LedgerEntry[]): string {
   return [...entries]
     .filter(e => e.replicas > 0)
@@ -44,6 +52,8 @@ export function formatLedger(entries: readonly LedgerEntry[]): string {
 /**
  * Parses an annotation value. Undefined for text that is not a ledger (a
  * hand edit gone wrong): callers then rebuild the ledger from the workloads.
+ *
+ * @public
  */
 export function parseLedger(text: unknown): LedgerEntry[] | undefined {
   if (typeof text !== 'string') return undefined;

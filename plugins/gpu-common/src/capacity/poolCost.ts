@@ -51,7 +51,11 @@ export interface PoolPricingInput {
   machines: readonly InstanceType[];
 }
 
-/** The nodes a pool runs for a ledger, and what they cost. */
+/**
+ *  The nodes a pool runs for a ledger, and what they cost.
+ *
+ * @public
+ */
 export interface PoolNodes {
   nodes: number;
   /** The machine type priced; undefined when the catalog knows none of the pool's. */
@@ -67,7 +71,11 @@ export interface PoolNodes {
   totalCents: number;
 }
 
-/** One holder of a pool's capacity and its share of the price. */
+/**
+ *  One holder of a pool's capacity and its share of the price.
+ *
+ * @public
+ */
 export interface CostShare {
   /** `<namespace>/<name>` of the request (a ledger entry). */
   request: string;
@@ -75,6 +83,7 @@ export interface CostShare {
   cents: number;
 }
 
+/** @public */
 export interface PoolCost extends PoolNodes {
   /** nodes x unitsPerNode. */
   capacityUnits: number;

@@ -10,14 +10,22 @@
  * otherwise (exclusive replicas of several GPUs each).
  */
 
-/** Replicas that each take the same number of units of the pool's resource. */
+/**
+ *  Replicas that each take the same number of units of the pool's resource.
+ *
+ * @public
+ */
 export interface ReplicaGroup {
   replicas: number;
   /** Units of the pool's resource one replica asks for (e.g. 1 slice, 2 GPUs). */
   unitsPerReplica: number;
 }
 
-/** What one node of the pool's reference machine offers. */
+/**
+ *  What one node of the pool's reference machine offers.
+ *
+ * @public
+ */
 export interface NodeShape {
   /** Units of the pool's resource one node offers (slices × GPUs, MIG instances, GPUs). */
   unitsPerNode: number;
@@ -38,7 +46,11 @@ export class ReplicaTooLargeError extends Error {
   }
 }
 
-/** Nodes needed to place every replica of every group. */
+/**
+ *  Nodes needed to place every replica of every group.
+ *
+ * @public
+ */
 export function nodesNeeded(
   groups: readonly ReplicaGroup[],
   unitsPerNode: number,
@@ -72,7 +84,11 @@ export function nodesNeeded(
   return free.length;
 }
 
-/** Physical GPUs the pool needs: whole nodes of its reference shape. */
+/**
+ *  Physical GPUs the pool needs: whole nodes of its reference shape.
+ *
+ * @public
+ */
 export function gpusNeeded(
   groups: readonly ReplicaGroup[],
   shape: NodeShape,
@@ -88,6 +104,8 @@ export function gpusNeeded(
  * limit). `gpuCounts` are the GPUs per node of the pool's instance types
  * (an empty list means one GPU per node). Undefined when no machine of the
  * pool holds the replica.
+ *
+ * @public
  */
 export function referenceNodeShape(
   gpuCounts: readonly number[],

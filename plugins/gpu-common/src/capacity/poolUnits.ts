@@ -11,10 +11,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The MIG layout (profile -> instances per GPU) a pool's nodes run: the
+ * The MIG layout (profile → instances per GPU) a pool's nodes run: the
  * mig-parted entry its `nvidia.com/mig.config` label names, the first
  * enabled one that holds the pool's profile (else the first enabled one).
  * Undefined when the repository does not hold that config.
+ *
+ * @public
  */
 export function liveMigLayout(
   pool: PoolState,
@@ -45,6 +47,8 @@ export function liveMigLayout(
  * time-slicing slices and MPS clients from the pool, MIG instances of its
  * profile from its live layout (every instance when the profile is unknown:
  * the `single` strategy advertises them all as `nvidia.com/gpu`), else 1.
+ *
+ * @public
  */
 export function unitsPerGpuOf(
   pool: PoolState,
@@ -81,6 +85,8 @@ export function gpuShareOfUnits(unitsPerGpu: number): number {
  * GPU: 0.5; a whole GPU when the MIG layout is not in the repository, so a
  * quota is never under-counted). What a replica's share, its quota use and
  * its cost count, wherever they are shown.
+ *
+ * @public
  */
 export function gpuShareOfUnit(
   pool: PoolState,
@@ -96,6 +102,8 @@ const PHYSICAL_GPU = 'nvidia.com/gpu';
  * A pool's capacity in units of its resource: its NodePool limit on physical
  * GPUs times the units one GPU offers, or a limit on the resource itself;
  * undefined when the pool is unlimited.
+ *
+ * @public
  */
 export function poolCapacityUnits(
   pool: PoolState,

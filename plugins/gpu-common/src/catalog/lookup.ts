@@ -1,6 +1,10 @@
 import type { GpuCatalog, GpuModel, InstanceType } from './types';
 
-/** The model with this catalog id, or undefined. */
+/**
+ *  The model with this catalog id, or undefined.
+ *
+ * @public
+ */
 export function findModel(
   catalog: GpuCatalog,
   id: string,
@@ -8,7 +12,11 @@ export function findModel(
   return catalog.models.find(m => m.id === id);
 }
 
-/** The instance type / flavor with this name, or undefined. */
+/**
+ *  The instance type / flavor with this name, or undefined.
+ *
+ * @public
+ */
 export function findInstanceType(
   catalog: GpuCatalog,
   name: string,

@@ -1,5 +1,6 @@
 import type { GpuCatalog } from './types';
 
+/** @public */
 export interface GpuModelChoice {
   id: string;
   /** What a form shows, e.g. `NVIDIA L4 — 22.3 GiB, no MIG, from $0.80/GPU-hour`. */
@@ -11,6 +12,8 @@ export interface GpuModelChoice {
  * `enumNames` and the GpuRequestPicker): memory as the planner sees it
  * (GiB, one decimal, rounded down so it never promises more) and the
  * cheapest on-demand price per GPU-hour among the machines carrying the model.
+ *
+ * @public
  */
 export function gpuModelChoices(catalog: GpuCatalog): GpuModelChoice[] {
   return catalog.models.map(model => {

@@ -1,6 +1,6 @@
 /**
  * MPS client limit per GPU. The NVIDIA device plugin (v0.20.0, `mps/device.go`)
- * allows 48 MPS clients at compute capability >= 7.5 (Turing and later) and 16
+ * allows 48 MPS clients at compute capability ≥ 7.5 (Turing and later) and 16
  * below (Volta), and rejects more with `maximum allowed replicas exceeded`.
  * Derived from the compute capability so the catalog never types it twice.
  */

@@ -139,6 +139,7 @@ const instanceTypeSchema = z.strictObject({
   karpenterGpuName: z.string().min(1).optional(),
 });
 
+/** @public */
 export const catalogOverrideSchema = z.strictObject({
   models: z.array(gpuModelSchema).optional(),
   instanceTypes: z.array(instanceTypeSchema).optional(),
@@ -163,6 +164,8 @@ function duplicates(values: string[]): Map<string, number> {
  * replaced by id / name or appended, prices set, then restricted to
  * `allowedModels`). `base` is not modified. Throws `GpuInputError` naming the
  * path (`instanceTypes.2.gpuModel`) and rule of every problem.
+ *
+ * @public
  */
 export function mergeCatalog(base: GpuCatalog, override: unknown): GpuCatalog {
   const parsed = catalogOverrideSchema.safeParse(override, {

@@ -5,7 +5,11 @@
  * or override it through configuration (see `mergeCatalog`).
  */
 
-/** GPU architecture family, as GFD reports it in `nvidia.com/gpu.family`. */
+/**
+ *  GPU architecture family, as GFD reports it in `nvidia.com/gpu.family`.
+ *
+ * @public
+ */
 export type GpuArchitecture =
   'volta' | 'turing' | 'ampere' | 'ada-lovelace' | 'hopper' | 'blackwell';
 
@@ -13,6 +17,8 @@ export type GpuArchitecture =
  * One MIG GPU-instance profile on one GPU model, e.g. `3g.20gb` on an A100-40GB.
  * Geometry follows `nvidia-smi mig -lgipp`: an instance occupies the memory
  * slices `[start, start + memorySlices)` for one of `startSlots`.
+ *
+ * @public
  */
 export interface MigProfile {
   /** mig-parted / NVML profile name, e.g. `1g.10gb`, `1g.10gb+me`. */
@@ -29,6 +35,7 @@ export interface MigProfile {
   maxCount: number;
 }
 
+/** @public */
 export interface MigGeometry {
   /** Memory slices of the whole GPU (8 for A100/H100-class, 4 for A30-class). */
   memorySlices: number;
@@ -39,6 +46,7 @@ export interface MigGeometry {
   profiles: MigProfile[];
 }
 
+/** @public */
 export interface GpuModel {
   /** Catalog id used in requests, e.g. `a100-40gb`. DNS-1123 label. */
   id: string;
@@ -49,16 +57,24 @@ export interface GpuModel {
   architecture: GpuArchitecture;
   /** CUDA compute capability, e.g. `8.0`. */
   computeCapability: string;
-  /** Max MPS clients per GPU: 48 at compute capability >= 7.5, else 16. */
+  /** Max MPS clients per GPU: 48 at compute capability ≥ 7.5, else 16. */
   mpsMaxReplicas: number;
   /** Present only when the GPU supports MIG. */
   mig?: MigGeometry;
 }
 
-/** Where a machine shape comes from; decides which NodePool/NodeClass builders apply. */
+/**
+ *  Where a machine shape comes from; decides which NodePool/NodeClass builders apply.
+ *
+ * @public
+ */
 export type MachineProvider = 'aws' | 'azure' | 'static';
 
-/** One machine shape that carries GPUs: an EC2 instance type, an Azure VM size or an on-prem flavor. */
+/**
+ *  One machine shape that carries GPUs: an EC2 instance type, an Azure VM size or an on-prem flavor.
+ *
+ * @public
+ */
 export interface InstanceType {
   /** e.g. `g5.2xlarge`, or an OpenStack flavor name. */
   name: string;
@@ -78,6 +94,7 @@ export interface InstanceType {
   karpenterGpuName?: string;
 }
 
+/** @public */
 export interface GpuCatalog {
   models: GpuModel[];
   instanceTypes: InstanceType[];

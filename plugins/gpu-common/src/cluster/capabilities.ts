@@ -16,20 +16,32 @@ import type { InputIssue } from '../errors';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import type { ClusterProfile, ClusterProvider } from './types';
 
-/** Why a choice cannot be made: the request field, a rule id and a sentence. */
+/**
+ *  Why a choice cannot be made: the request field, a rule id and a sentence.
+ *
+ * @public
+ */
 export interface Unavailable {
   path: 'spec.gpu.sharing' | 'spec.gpu.model';
   rule: string;
   reason: string;
 }
 
-/** A sharing mode of a cluster; `unavailable` says why it cannot run there. */
+/**
+ *  A sharing mode of a cluster; `unavailable` says why it cannot run there.
+ *
+ * @public
+ */
 export interface SharingModeCapability {
   mode: SharingMode;
   unavailable?: Unavailable;
 }
 
-/** A catalog model on a cluster. */
+/**
+ *  A catalog model on a cluster.
+ *
+ * @public
+ */
 export interface ModelCapability {
   id: string;
   /** What a form shows, e.g. `NVIDIA L4 — 22.3 GiB, no MIG, from $0.80/GPU-hour`. */
@@ -40,7 +52,11 @@ export interface ModelCapability {
   modes: Partial<Record<SharingMode, Unavailable>>;
 }
 
-/** `GET /clusters` of the gpu backend: one configured cluster profile and what it can run. */
+/**
+ *  `GET /clusters` of the gpu backend: one configured cluster profile and what it can run.
+ *
+ * @public
+ */
 export interface ClusterCapabilities {
   name: string;
   provider: ClusterProvider;
@@ -119,7 +135,11 @@ export function unavailableIssue(unavailable: Unavailable): InputIssue {
   };
 }
 
-/** What `cluster` can run with `catalog`: every sharing mode and model, available or why not. */
+/**
+ *  What `cluster` can run with `catalog`: every sharing mode and model, available or why not.
+ *
+ * @public
+ */
 export function clusterCapabilities(
   cluster: ClusterProfile,
   catalog: GpuCatalog,

@@ -13,6 +13,8 @@ import type { ClusterProfile } from './types';
  *   its own resource (`nvidia.com/mig-<profile>`) that NodeOverlays add;
  * - NodeOverlay on: without it Karpenter never provisions renamed resources
  *   (https://karpenter.sh/v1.14/concepts/nodeoverlays/).
+ *
+ * @public
  */
 export const defaultClusterProfile: Readonly<ClusterProfile> = Object.freeze({
   name: 'default',

@@ -55,6 +55,8 @@ const configMapRef = z
 /**
  * A partial, strict override of the default cluster profile (a file or the
  * `gpu.clusters` app-config entry). Unknown keys are errors.
+ *
+ * @public
  */
 export const clusterProfileSchema = z
   .strictObject({
@@ -99,11 +101,14 @@ export const clusterProfileSchema = z
   })
   .partial();
 
+/** @public */
 export type ClusterProfileOverride = z.infer<typeof clusterProfileSchema>;
 
 /**
  * The default profile with `override` applied (nested refs merged key by key).
  * Throws GpuInputError naming the field when the override is invalid.
+ *
+ * @public
  */
 export function resolveClusterProfile(override?: unknown): ClusterProfile {
   const base = defaultClusterProfile;

@@ -2,18 +2,26 @@
  * A cluster profile: what the planner and the manifest builders must know
  * about the target cluster. Built-in defaults, overridable by a file or by
  * the `gpu.clusters` app-config.
+ *
+ * @public
  */
 
 export type ClusterProvider = 'aws-karpenter' | 'azure-karpenter' | 'static';
 
-/** How the device plugin exposes MIG devices (ClusterPolicy `mig.strategy`). */
+/**
+ *  How the device plugin exposes MIG devices (ClusterPolicy `mig.strategy`).
+ *
+ * @public
+ */
 export type MigStrategy = 'single' | 'mixed';
 
+/** @public */
 export interface ConfigMapRef {
   name: string;
   namespace: string;
 }
 
+/** @public */
 export interface ClusterProfile {
   /** DNS-1123 label; used in repository paths (`clusters/<name>/gpu`). */
   name: string;

@@ -1,6 +1,10 @@
 import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
 
-/** What an entity stands for in the repository's workloads. */
+/**
+ *  What an entity stands for in the repository's workloads.
+ *
+ * @public
+ */
 export interface EntityWorkload {
   /** The workloads' `backstage.io/kubernetes-id` label value. */
   kubernetesId: string;
@@ -8,7 +12,11 @@ export interface EntityWorkload {
   namespace?: string;
 }
 
-/** The part of a catalog entity the rule reads (any Backstage `Entity` fits). */
+/**
+ *  The part of a catalog entity the rule reads (any Backstage `Entity` fits).
+ *
+ * @public
+ */
 export interface EntityMetadataView {
   metadata: { name: string; annotations?: Record<string, string> };
 }
@@ -19,6 +27,8 @@ export interface EntityMetadataView {
  * `backstage.io/kubernetes-id` annotation, or its name when it has none,
  * narrowed by `backstage.io/kubernetes-namespace` when set. The card, the
  * tab, the Request GPUs button and the backend's access filter all use it.
+ *
+ * @public
  */
 export function entityWorkload(entity: EntityMetadataView): EntityWorkload {
   const annotations = entity.metadata.annotations ?? {};

@@ -12,7 +12,11 @@ const usd = new Intl.NumberFormat('en-US', {
   maximumFractionDigits: 2,
 });
 
-/** `$1,234.50` from dollars. */
+/**
+ *  `$1,234.50` from dollars.
+ *
+ * @public
+ */
 export function formatUsd(dollars: number): string {
   // Intl prints -0 as "-$0.00".
   return usd.format(dollars === 0 ? 0 : dollars);
@@ -28,12 +32,20 @@ export function formatUsdPerMonth(dollars: number): string {
   return `${formatUsd(dollars)}/month`;
 }
 
-/** Dollars (two decimals, as an API number) from integer cents. */
+/**
+ *  Dollars (two decimals, as an API number) from integer cents.
+ *
+ * @public
+ */
 export function centsToUsd(cents: number): number {
   return Math.round(cents) / 100;
 }
 
-/** Integer cents from dollars, rounded half away from zero. */
+/**
+ *  Integer cents from dollars, rounded half away from zero.
+ *
+ * @public
+ */
 export function usdToCents(dollars: number): number {
   const cents = Math.abs(dollars) * 100;
   // The epsilon rounds 0.005-style halves up despite binary noise.

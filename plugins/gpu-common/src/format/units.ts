@@ -9,6 +9,8 @@ export const MIB_PER_GIB = 1024;
  * `12.5 GiB` from MiB: always GiB, always one decimal, rounded DOWN so no
  * place promises more memory than there is (a T4 time slice of 3840 MiB is
  * `3.7 GiB`, never `3.8 GiB`).
+ *
+ * @public
  */
 export function formatGiB(mib: number): string {
   // The epsilon keeps binary noise (4096 MiB as 3.9999…) from losing a tenth.
@@ -16,7 +18,11 @@ export function formatGiB(mib: number): string {
   return `${(tenths / 10).toFixed(1)} GiB`;
 }
 
-/** A request's `vramGiB`, formatted like every other memory figure. */
+/**
+ *  A request's `vramGiB`, formatted like every other memory figure.
+ *
+ * @public
+ */
 export function formatRequestedGiB(vramGiB: number): string {
   return formatGiB(vramGiB * MIB_PER_GIB);
 }
@@ -24,6 +30,8 @@ export function formatRequestedGiB(vramGiB: number): string {
 /**
  * A share of physical GPUs: `25% of a GPU` below one GPU (one decimal at
  * most: `42.9% of a GPU`), else `1 GPU` / `2 GPUs`.
+ *
+ * @public
  */
 export function formatGpuShare(share: number): string {
   if (share < 1) {
@@ -70,6 +78,8 @@ export function formatComputeShare(share: number): string {
  * part of the GPU's compute its instance runs on — a different figure (a
  * 1g.10gb instance of an A100 40GB holds one of the 4 instances of its GPU,
  * 25%, and runs on 1/7 of its SMs): `25% of a GPU · 1/7 of its compute`.
+ *
+ * @public
  */
 export function formatReplicaGpuShare(perReplica: {
   gpuShare: number;

@@ -24,7 +24,11 @@
  */
 import { GpuInputError, type InputIssue } from '../errors';
 
-/** What a checked URL names: an HTTP(S) remote, a `file://` URL or a local path. */
+/**
+ *  What a checked URL names: an HTTP(S) remote, a `file://` URL or a local path.
+ *
+ * @public
+ */
 export type GitOpsRepoUrlKind = 'http' | 'file' | 'path';
 
 const MASK = '***';
@@ -94,6 +98,8 @@ function parseScpStyle(
  * The URL with everything that may be a credential masked (user-info, the
  * scp-style user, query string, fragment) and control characters escaped:
  * the only form in which a refused URL is ever shown.
+ *
+ * @public
  */
 export function redactRepoUrl(url: string): string {
   const visible = (text: string) =>
@@ -129,6 +135,8 @@ export function redactRepoUrl(url: string): string {
  * any scheme, or the user of an scp-style address): the `url-credentials`
  * rule of `checkGitOpsRepoUrl`, for callers that parse a URL for their own
  * purpose (a forge's API path).
+ *
+ * @public
  */
 export function repoUrlCarriesCredentials(url: string): boolean {
   const scheme = SCHEME_URL.exec(url);
@@ -223,6 +231,7 @@ function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
   return [];
 }
 
+/** @public */
 export interface CheckGitOpsRepoUrlOptions {
   /** Where the caller takes the token from, e.g. `configure it under integrations`. */
   tokenHint?: string;
@@ -234,6 +243,8 @@ export interface CheckGitOpsRepoUrlOptions {
  * `gpu.gitops.repoUrl`, …) with one issue per broken rule (`url-credentials`,
  * `url-query`, `url-scheme`, `url-host`, `url-characters`, `required`). The
  * URL appears in messages only as `redactRepoUrl` shows it.
+ *
+ * @public
  */
 export function checkGitOpsRepoUrl(
   url: string,

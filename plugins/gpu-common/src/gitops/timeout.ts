@@ -9,7 +9,11 @@
  */
 import { GpuInputError } from '../errors';
 
-/** 60 s: far above a healthy fetch or push of a sparse, shallow clone. */
+/**
+ *  60 s: far above a healthy fetch or push of a sparse, shallow clone.
+ *
+ * @public
+ */
 export const DEFAULT_GITOPS_TIMEOUT_MS = 60_000;
 
 /** An hour: beyond that, a "timeout" no longer guards against anything. */
@@ -20,6 +24,8 @@ export const MAX_GITOPS_TIMEOUT_SECONDS = 3600;
  * undefined when none is given (then the default applies); throws a
  * GpuInputError naming `field` when it is no number of seconds in
  * (0, MAX_GITOPS_TIMEOUT_SECONDS].
+ *
+ * @public
  */
 export function gitOpsTimeoutMs(
   seconds: number | string | undefined,

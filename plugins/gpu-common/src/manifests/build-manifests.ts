@@ -14,6 +14,7 @@ import { buildResourceClaimTemplate } from './resource-claim-template';
 import type { KubernetesObject, ManifestSet } from './types';
 import { buildWorkloadPatch, type PatchTarget } from './workload-patch';
 
+/** @public */
 export interface BuildManifestsOptions {
   /**
    * The catalog the plan was made with. Needed only for MIG `device-filter`s
@@ -41,6 +42,8 @@ export interface BuildManifestsOptions {
  * - migConfig: MIG only.
  * - workload: a Deployment (+ ResourceClaimTemplate for DRA) for a new
  *   workload, or a strategic-merge patch (+ ResourceClaimTemplate for DRA).
+ *
+ * @public
  */
 export function buildManifests(
   plan: Plan,

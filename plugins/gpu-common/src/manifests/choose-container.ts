@@ -1,7 +1,11 @@
 import { GpuInputError } from '../errors';
 import type { WorkloadKind } from '../request/types';
 
-/** What choosing the GPU container needs to know of a workload. */
+/**
+ *  What choosing the GPU container needs to know of a workload.
+ *
+ * @public
+ */
 export interface ContainerChoiceWorkload {
   kind: WorkloadKind;
   name: string;
@@ -16,6 +20,8 @@ export interface ContainerChoiceWorkload {
  * named (`container-required`). One rule for the actions and the CLI
  * (gpu-node, on the workload kustomize builds) and the backend's plan
  * preview (on the allocation index), so both refuse with the same words.
+ *
+ * @public
  */
 export function chooseContainer(
   workload: ContainerChoiceWorkload,

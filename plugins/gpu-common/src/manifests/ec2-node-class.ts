@@ -21,6 +21,8 @@ export function karpenterNodeRoleName(clusterName: string): string {
  * the `nvidia` variant where `karpenter.k8s.aws/instance-gpu-count` exists);
  * `id`/`name` selection could not. Subnets and
  * security groups are discovered by the `karpenter.sh/discovery` tag.
+ *
+ * @public
  */
 export function buildEc2NodeClass(cluster: ClusterProfile): KubernetesObject {
   const discovery = { 'karpenter.sh/discovery': cluster.name };
@@ -58,7 +60,11 @@ export function buildEc2NodeClass(cluster: ClusterProfile): KubernetesObject {
   };
 }
 
-/** Whether the cluster profile asks for an EC2NodeClass we can generate. */
+/**
+ *  Whether the cluster profile asks for an EC2NodeClass we can generate.
+ *
+ * @public
+ */
 export function shouldGenerateEc2NodeClass(cluster: ClusterProfile): boolean {
   return (
     cluster.generateNodeClass &&

@@ -4,7 +4,11 @@
  * request behind them through these keys, so they are defined once, here.
  */
 
-/** Well-known keys owned by other projects. */
+/**
+ *  Well-known keys owned by other projects.
+ *
+ * @public
+ */
 export const WELL_KNOWN_KEYS = {
   appName: 'app.kubernetes.io/name',
   managedBy: 'app.kubernetes.io/managed-by',
@@ -18,10 +22,18 @@ export const WELL_KNOWN_KEYS = {
   migConfig: 'nvidia.com/mig.config',
 } as const;
 
-/** Value of `app.kubernetes.io/managed-by` on every object we generate. */
+/**
+ *  Value of `app.kubernetes.io/managed-by` on every object we generate.
+ *
+ * @public
+ */
 export const MANAGED_BY = 'backstage-gpu-gitops';
 
-/** Our own annotation keys under the cluster's `labelDomain`. */
+/**
+ *  Our own annotation keys under the cluster's `labelDomain`.
+ *
+ * @public
+ */
 export interface GpuAnnotationKeys {
   /** `<namespace>/<name>` of the GpuRequest that produced the object. */
   request: string;
@@ -37,6 +49,7 @@ export interface GpuAnnotationKeys {
   limitFloor: string;
 }
 
+/** @public */
 export function gpuAnnotationKeys(labelDomain: string): GpuAnnotationKeys {
   return {
     request: `${labelDomain}/request`,

@@ -41,7 +41,7 @@ function sorted(values: Iterable<string>): string[] {
 
 /**
  * The requirements of a GPU NodePool. Only the `In` operator is used, which
- * every Karpenter v1 release accepts (`Gte`/`Lte` need >= 1.9). Instance types
+ * every Karpenter v1 release accepts (`Gte`/`Lte` need ≥ 1.9). Instance types
  * are pinned by name, so the GPU name / manufacturer requirements are a second
  * guard (e.g. against AMD `g4ad` picking the NVIDIA AMI: any instance type
  * with a GPU gets it, aws/karpenter-provider-aws v1.14.1

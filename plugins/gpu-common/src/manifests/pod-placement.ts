@@ -3,7 +3,11 @@ import type { Plan, Taint } from '../planner/types';
 import { gpuAnnotationKeys, WELL_KNOWN_KEYS } from './metadata-keys';
 import { quantity } from './quantity';
 
-/** The pod-template parts every GPU workload (new or patched) gets. */
+/**
+ *  The pod-template parts every GPU workload (new or patched) gets.
+ *
+ * @public
+ */
 export interface PodPlacement {
   nodeSelector: Record<string, string>;
   tolerations: {
@@ -26,6 +30,8 @@ export const DRA_CLAIM_NAME = 'gpu';
  * the pool's taint. GFD labels are not used: Karpenter cannot know them before
  * a node exists. Extended resources go in `limits` only; Kubernetes defaults
  * `requests` to the same value.
+ *
+ * @public
  */
 export function podPlacement(
   plan: Plan,

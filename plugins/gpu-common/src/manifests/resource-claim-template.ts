@@ -40,7 +40,7 @@ function gpuSharingConfig(plan: Plan): Record<string, unknown> | undefined {
 }
 
 /**
- * ResourceClaimTemplate `resource.k8s.io/v1` (Kubernetes >= 1.34): each pod
+ * ResourceClaimTemplate `resource.k8s.io/v1` (Kubernetes ≥ 1.34): each pod
  * gets its own claim for one GPU of at least the requested memory. The memory
  * selector uses the driver's `memory` capacity (bytes, a quantity).
  */

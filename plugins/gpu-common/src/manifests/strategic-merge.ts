@@ -50,7 +50,12 @@ function stripNulls(value: Json): Json {
   );
 }
 
-export function strategicMerge(base: Json, patch: Json, key?: string): Json {
+/** @public */
+export function strategicMerge(
+  base: unknown,
+  patch: unknown,
+  key?: string,
+): unknown {
   const mergeKey = key === undefined ? undefined : MERGE_KEYS[key];
   if (Array.isArray(base) && Array.isArray(patch) && mergeKey) {
     return mergeByKey(base, patch, mergeKey);

@@ -1,6 +1,8 @@
 /**
  * Taints and tolerations, matched as Kubernetes matches them: the one copy
  * the patch builder, the NodePool rules and `validate` use.
+ *
+ * @public
  */
 
 export interface NodeTaint {
@@ -9,6 +11,7 @@ export interface NodeTaint {
   effect: string;
 }
 
+/** @public */
 export interface PodToleration {
   key?: string;
   /** `Equal` (the default) or `Exists`. */
@@ -38,6 +41,8 @@ export function tolerates(
  * The taints that keep these pods off a node: every NoSchedule / NoExecute
  * taint no toleration tolerates. PreferNoSchedule only steers the scheduler;
  * it never keeps a pod off.
+ *
+ * @public
  */
 export function untoleratedTaints(
   taints: readonly NodeTaint[],

@@ -4,7 +4,11 @@
  * the repository layout in `plugins/gpu-node`, never here.
  */
 
-/** A Kubernetes object as plain data (apiVersion, kind, metadata, ...). */
+/**
+ *  A Kubernetes object as plain data (apiVersion, kind, metadata, ...).
+ *
+ * @public
+ */
 export interface KubernetesObject {
   apiVersion: string;
   kind: string;
@@ -12,7 +16,11 @@ export interface KubernetesObject {
   [key: string]: unknown;
 }
 
-/** NVIDIA device-plugin config file (`version: v1`), as plain data. */
+/**
+ *  NVIDIA device-plugin config file (`version: v1`), as plain data.
+ *
+ * @public
+ */
 export interface DevicePluginConfig {
   version: 'v1';
   flags?: Record<string, unknown>;
@@ -22,13 +30,18 @@ export interface DevicePluginConfig {
   };
 }
 
+/** @public */
 export interface SharingResources {
   renameByDefault?: boolean;
   failRequestsGreaterThanOne?: boolean;
   resources: { name: string; replicas: number }[];
 }
 
-/** One entry of a mig-parted `mig-configs` list. */
+/**
+ *  One entry of a mig-parted `mig-configs` list.
+ *
+ * @public
+ */
 export interface MigConfigEntry {
   'device-filter'?: string[];
   devices: 'all' | number[];
@@ -36,6 +49,7 @@ export interface MigConfigEntry {
   'mig-devices'?: Record<string, number>;
 }
 
+/** @public */
 export interface ManifestSet {
   /** NodePool first, then its NodeOverlays, then an EC2NodeClass when generated. */
   pool: { name: string; objects: KubernetesObject[] };

@@ -15,7 +15,11 @@ import {
   type WorkloadView,
 } from './workload-shape';
 
-/** The workload a patch is for, and what it looks like before the request. */
+/**
+ *  The workload a patch is for, and what it looks like before the request.
+ *
+ * @public
+ */
 export interface PatchTarget {
   kind: WorkloadKind;
   name: string;
@@ -76,6 +80,8 @@ function isGpuResource(name: string): boolean {
  *
  * The same patch is applied in place to plain manifests (no Kustomize) and to
  * re-render the product's own workloads, so every field a person added stays.
+ *
+ * @public
  */
 export function buildWorkloadPatch(
   plan: Plan,

@@ -6,6 +6,8 @@ import type { WorkloadKind } from '../request/types';
  * pods at once (default 1), a CronJob's Job does the same
  * (Kubernetes API reference: apps/v1 Deployment and StatefulSet `replicas`,
  * batch/v1 JobSpec `parallelism`, CronJobSpec `jobTemplate`).
+ *
+ * @public
  */
 export interface WorkloadShape {
   /** Path of the pod template (`metadata` + `spec`). */
@@ -45,10 +47,12 @@ const SHAPES: Record<WorkloadKind, WorkloadShape> = {
   },
 };
 
+/** @public */
 export function workloadShape(kind: WorkloadKind): WorkloadShape {
   return SHAPES[kind];
 }
 
+/** @public */
 export function isWorkloadKind(kind: unknown): kind is WorkloadKind {
   return typeof kind === 'string' && Object.hasOwn(SHAPES, kind);
 }
@@ -59,6 +63,8 @@ export function isWorkloadKind(kind: unknown): kind is WorkloadKind {
  * Job's parallelism (kustomize api/internal/konfig/builtinpluginconsts/
  * replicas.go, v4.5 and v5). The field is applied after every patch, so the
  * overlay entry, not a patch, must carry a request's count for these kinds.
+ *
+ * @public
  */
 export function scaledByKustomizeReplicas(kind: WorkloadKind): boolean {
   return kind === 'Deployment' || kind === 'StatefulSet';
@@ -78,7 +84,11 @@ function getPath(value: unknown, path: readonly string[]): unknown {
   return current;
 }
 
-/** A container of a pod template, as far as a GPU request cares. */
+/**
+ *  A container of a pod template, as far as a GPU request cares.
+ *
+ * @public
+ */
 export interface ContainerView {
   name: string;
   image?: string;
@@ -86,7 +96,11 @@ export interface ContainerView {
   requests: Record<string, unknown>;
 }
 
-/** What a workload object says about the parts a GPU request touches. */
+/**
+ *  What a workload object says about the parts a GPU request touches.
+ *
+ * @public
+ */
 export interface WorkloadView {
   kind: WorkloadKind;
   name: string;
@@ -128,7 +142,11 @@ function countOf(value: unknown): number | undefined {
   return undefined;
 }
 
-/** Reads a workload object (plain data) through its kind's shape. */
+/**
+ *  Reads a workload object (plain data) through its kind's shape.
+ *
+ * @public
+ */
 export function viewWorkload(
   kind: WorkloadKind,
   object: unknown,

@@ -5,6 +5,7 @@ import { claimsMediaEngines } from './profile-name';
 
 export type { MigPlacement } from './pack';
 
+/** @public */
 export type MigFitResult =
   { fits: true; placement: MigPlacement[] } | { fits: false; reason: string };
 
@@ -13,7 +14,7 @@ export type MigFitResult =
  * placement table (the start slots `nvidia-smi mig -lgipp` lists; NVML
  * `nvmlDeviceGetGpuInstancePossiblePlacements_v2`,
  * https://docs.nvidia.com/deploy/nvml-api/group__nvmlMultiInstanceGPU.html):
- *   1. every profile exists on the model and its count <= its max count;
+ *   1. every profile exists on the model and its count ≤ its max count;
  *   2. at most one instance claims the media engines (`+me`, `+me.all`);
  *   3. the compute slices add up to at most the GPU's total (7 or 4);
  *   4. a backtracking search assigns every instance an allowed start slot so
@@ -26,6 +27,8 @@ export type MigFitResult =
  * `{ fits: false, reason }` so the planner can show the reason. Only a count
  * that is not a non-negative integer throws `GpuInputError`. Zero counts are
  * ignored; an empty layout fits (MIG enabled, no instances).
+ *
+ * @public
  */
 export function fitMig(
   model: GpuModel,

@@ -38,7 +38,7 @@ function compareProfiles(a: string, b: string): number {
  * The mig-parted config name (and `nvidia.com/mig.config` label value) for a
  * per-GPU layout, following NVIDIA's default-config convention:
  * - no instances: `all-disabled`;
- * - one profile: `all-<profile>` with `+` -> `.` (`all-1g.10gb.me`,
+ * - one profile: `all-<profile>` with `+` → `.` (`all-1g.10gb.me`,
  *   `all-1g.24gb-me`). NVIDIA uses `all-` for "fill the GPU with this
  *   profile". Pass `model` to keep that meaning: a single-profile layout below
  *   the profile's max count is then named like a mixed one
@@ -78,7 +78,7 @@ export function migConfigName(
  * The extended resource a pod requests for one MIG device (device plugin
  * v0.20.0, `AddDefaultResourcesToConfig` in `internal/rm/rm.go`):
  * `nvidia.com/gpu` under the `single` strategy,
- * `nvidia.com/mig-<profile with + -> .>` under `mixed`.
+ * `nvidia.com/mig-<profile with + → .>` under `mixed`.
  */
 export function migResourceName(
   profile: string,

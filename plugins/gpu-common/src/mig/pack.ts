@@ -1,7 +1,11 @@
 import type { MigProfile } from '../catalog/types';
 import { compareStrings } from '../text/compareStrings';
 
-/** One GPU instance placed on the GPU's memory slices `[start, start + memorySlices)`. */
+/**
+ *  One GPU instance placed on the GPU's memory slices `[start, start + memorySlices)`.
+ *
+ * @public
+ */
 export interface MigPlacement {
   profile: string;
   start: number;

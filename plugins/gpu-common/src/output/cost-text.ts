@@ -2,7 +2,11 @@ import { formatUsd } from '../format/money';
 import { countNodes as nodes } from '../planner/choose-pool';
 import type { PlanCost } from '../planner/types';
 
-/** A plan's three cost figures in words, the same in the CLI, the PR body and the preview. */
+/**
+ *  A plan's three cost figures in words, the same in the CLI, the PR body and the preview.
+ *
+ * @public
+ */
 export interface CostText {
   /** This request's share of its pool's nodes. */
   attributed: string;
@@ -19,6 +23,8 @@ const perMonth = (usd: number) => `${formatUsd(usd)}/month`;
  * - attributed: `$96.00/month: its share of pool gpu-t4-ts4 (1 of 4 nvidia.com/gpu.shared)`
  * - marginal: `$0.00/month: it fits capacity already paid for (1 node)`
  * - pool: `1 × g4dn.xlarge at $383.98/month = $383.98/month: $287.99 attributed to 2 requests + $95.99 idle (1 of 4 nvidia.com/gpu.shared free)`
+ *
+ * @public
  */
 export function describeCost(
   cost: PlanCost,

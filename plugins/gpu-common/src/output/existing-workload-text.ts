@@ -1,7 +1,11 @@
 import { workloadShape } from '../manifests/workload-shape';
 import type { WorkloadKind } from '../request/types';
 
-/** The existing workload as a plan describes it. */
+/**
+ *  The existing workload as a plan describes it.
+ *
+ * @public
+ */
 export interface ExistingWorkloadFacts {
   kind: WorkloadKind;
   name: string;
@@ -10,7 +14,11 @@ export interface ExistingWorkloadFacts {
   containers: readonly string[];
 }
 
-/** "3 replicas", "1 replica", "parallelism 2": the count in its field's words. */
+/**
+ *  "3 replicas", "1 replica", "parallelism 2": the count in its field's words.
+ *
+ * @public
+ */
 export function formatReplicaCount(kind: WorkloadKind, count: number): string {
   const field = workloadShape(kind).replicasField;
   if (field !== 'replicas') return `${field} ${count}`;
@@ -23,6 +31,8 @@ export function formatReplicaCount(kind: WorkloadKind, count: number): string {
  * metrics-exporter; GPU to api)". The requested count is shown only when it
  * differs (the patch leaves the count alone otherwise). For the plan
  * preview's summary and the form.
+ *
+ * @public
  */
 export function describeExistingWorkload(
   workload: ExistingWorkloadFacts,

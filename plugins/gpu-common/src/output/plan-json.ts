@@ -4,6 +4,8 @@ import type { Plan, PlanCost, PlanDecisions } from '../planner/types';
  * The machine-readable view of a plan: the public contract shared by
  * `gpu-gitops plan --json`, the `gpu:plan` scaffolder action output and the
  * form's live preview. Field names are stable; add, never rename.
+ *
+ * @public
  */
 export interface PlanJson {
   request: { name: string; namespace: string; owner: string };
@@ -48,6 +50,7 @@ export interface PlanJson {
   explanation: string[];
 }
 
+/** @public */
 export function planToJson(plan: Plan): PlanJson {
   const { request } = plan;
   return {

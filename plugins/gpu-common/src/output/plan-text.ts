@@ -47,6 +47,8 @@ export function describeVram(plan: Plan['perReplica']): string {
  * page. Markdown-compatible (plain lines and `-` lists). `existing` adds a
  * line on the existing workload the request changes, as read from the
  * repository (its replicas now, its containers, the GPU container).
+ *
+ * @public
  */
 export function formatPlanText(
   plan: Plan,

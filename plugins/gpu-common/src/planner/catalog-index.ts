@@ -10,11 +10,13 @@ import type { ClusterProvider } from '../cluster/types';
  * Lookups the planner needs on every call, built once per catalog object.
  * Catalogs are treated as immutable (mergeCatalog returns a new object), so a
  * WeakMap keyed by the catalog is a safe cache and frees itself.
+ *
+ * @public
  */
 export interface CatalogIndex {
   models: GpuModel[];
   modelsById: Map<string, GpuModel>;
-  /** `${provider}/${modelId}` -> instance types in catalog order. */
+  /** `${provider}/${modelId}` → instance types in catalog order. */
   instanceTypes: Map<string, InstanceType[]>;
   instanceTypesByName: Map<string, InstanceType>;
   /** Memory of the largest GPU in the catalog, in MiB. */

@@ -14,12 +14,12 @@ export const MPS_ROOT = '/run/nvidia/mps';
  * The device-plugin config (v1) for a time-slicing or MPS pool, keys exactly
  * where the plugin reads them (NVIDIA k8s-device-plugin v0.20.0
  * `api/config/v1/`: `config.go`, `sharing.go`, `replicas.go`):
- * - `renameByDefault: true` -> pods ask for `nvidia.com/gpu.shared`, which
+ * - `renameByDefault: true` → pods ask for `nvidia.com/gpu.shared`, which
  *   keeps whole-GPU pods off shared nodes and is a pure addition for
  *   Karpenter's NodeOverlay (https://karpenter.sh/v1.14/concepts/nodeoverlays/);
- * - `failRequestsGreaterThanOne: true` -> asking for 2 replicas fails loudly
+ * - `failRequestsGreaterThanOne: true` → asking for 2 replicas fails loudly
  *   instead of silently buying nothing (more replicas are not more GPU);
- * - `flags.migStrategy: none` -> these GPUs are not partitioned, and the
+ * - `flags.migStrategy: none` → these GPUs are not partitioned, and the
  *   plugin rejects MPS together with `mixed`;
  * - MPS also sets `mpsRoot`, required when MPS is active;
  * - exactly one of `timeSlicing` / `mps` (with both, MPS silently wins), and

@@ -14,6 +14,8 @@ import type { Plan, RepoState } from './types';
  * (reused or new, deterministic name), instance types, node count, limits,
  * cost, warnings and one explanation line per decision. Pure: same inputs,
  * same plan. Throws GpuInputError (with field paths) for impossible requests.
+ *
+ * @public
  */
 export function plan(
   request: GpuRequest,

@@ -11,6 +11,8 @@ import type { PoolCostView, PoolState, RepoState } from './types';
  * A pool of the repository priced by the cost model (capacity/poolCost.ts):
  * its ledger (or `ledger`, e.g. the ledger a change leaves it with), its
  * sharing's units per GPU and its machines in the catalog.
+ *
+ * @public
  */
 export function costOfPool(
   pool: PoolState,
@@ -51,7 +53,11 @@ export function poolCostView(
   };
 }
 
-/** The pool-level part of the view: no shares (other entities may be private). */
+/**
+ *  The pool-level part of the view: no shares (other entities may be private).
+ *
+ * @public
+ */
 export function poolCostSummary(
   name: string,
   cost: PoolCost,

@@ -17,7 +17,11 @@ import type { PoolState, RepoState } from './types';
 /** Static pools (DRA) may only limit `nodes` (Karpenter v1 NodePool CRD: `spec.replicas` excludes other limits). */
 export const NODES_LIMIT = 'nodes';
 
-/** How one pool is sized: its resource, what a GPU offers, its machines. */
+/**
+ *  How one pool is sized: its resource, what a GPU offers, its machines.
+ *
+ * @public
+ */
 export interface PoolSizing {
   resourceName: string;
   /** Units of the resource one physical GPU offers (slices, MIG instances, 1). */
@@ -234,6 +238,8 @@ function currentLimit(pool: PoolState, key: string): number | undefined {
  * limits (`nvidia.com/gpu`, or `nodes` for a static pool), what its requests
  * need in whole nodes of its reference shape, and that or its floor.
  * For checks and reports: a merged repository must hold exactly this.
+ *
+ * @public
  */
 export function derivedPoolLimit(
   pool: PoolState,

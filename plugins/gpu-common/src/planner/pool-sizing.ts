@@ -24,6 +24,8 @@ export function machinesOfPool(
  * units per GPU from its sharing (time-slicing / MPS replicas, the MIG
  * config's instances of its profile, 1 for whole GPUs) and GPUs per node from
  * its instance types in the catalog.
+ *
+ * @public
  */
 export function sizingOfPool(
   pool: PoolState,

@@ -8,7 +8,11 @@ import { mpsPinnedMiB } from './sharing-mps';
 import { timeSliceMiB } from './sharing-time-slicing';
 import type { PoolState, RepoState } from './types';
 
-/** What one replica gets on a pool, read from the pool as the repository holds it. */
+/**
+ *  What one replica gets on a pool, read from the pool as the repository holds it.
+ *
+ * @public
+ */
 export interface ReplicaOnPool {
   /** Memory a replica can count on (or shares, when not guaranteed), in MiB. */
   memoryMiB: number;
@@ -28,6 +32,8 @@ export interface ReplicaOnPool {
  * planner gives a request on that pool (time slices and MPS clients split
  * the GPU's memory, a MIG instance has its profile's, whole GPUs their own),
  * for workloads the catalog card shows without re-planning them.
+ *
+ * @public
  */
 export function replicaOnPool(
   pool: PoolState,

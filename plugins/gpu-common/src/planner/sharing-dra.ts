@@ -9,8 +9,8 @@ import { ModeDecision, gib, requestedMiB } from './mode-decision';
  * (`kubernetes-sigs/dra-driver-nvidia-gpu` v0.4.1,
  * `deployments/helm/dra-driver-nvidia-gpu/templates/deviceclass-gpu.yaml`).
  * A DRA plan's `resourceName` is this DeviceClass name: each replica gets a
- * ResourceClaimTemplate with one request `gpu` of `exactly: {deviceClassName:
- * gpu.nvidia.com, count: 1}`; `resourcePerReplica` is that count.
+ * ResourceClaimTemplate with one request `gpu` of exactly one
+ * device of class `gpu.nvidia.com`; `resourcePerReplica` is that count.
  */
 export const DRA_DEVICE_CLASS = 'gpu.nvidia.com';
 

@@ -22,7 +22,7 @@ import {
 
 /**
  * The device plugin rejects fewer than 2 MPS replicas ("number of replicas
- * must be >= 2", NVIDIA k8s-device-plugin v0.20.0 `api/config/v1/replicas.go`).
+ * must be ≥ 2", NVIDIA k8s-device-plugin v0.20.0 `api/config/v1/replicas.go`).
  */
 export const MIN_MPS_REPLICAS = 2;
 

@@ -17,7 +17,7 @@ import {
 
 /**
  * The device plugin rejects fewer than 2 replicas ("number of replicas must be
- * >= 2", NVIDIA k8s-device-plugin v0.20.0 `api/config/v1/replicas.go`).
+ * ≥ 2", NVIDIA k8s-device-plugin v0.20.0 `api/config/v1/replicas.go`).
  */
 export const MIN_TIME_SLICES = 2;
 /**

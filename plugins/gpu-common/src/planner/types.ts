@@ -6,12 +6,14 @@ import type { CapacityType, GpuRequest, SharingMode } from '../request/types';
  * What the GitOps repository already holds, parsed into the core model, so the
  * planner can reuse a compatible pool and never reuse a name for other content.
  * Read by `plugins/gpu-node` (`readRepoState`).
+ *
+ * @public
  */
 export interface RepoState {
   pools: PoolState[];
-  /** Named device-plugin configs (ConfigMap keys) -> their parsed content. */
+  /** Named device-plugin configs (ConfigMap keys) → their parsed content. */
   devicePluginConfigs: Record<string, unknown>;
-  /** mig-parted `mig-configs` entry names -> their parsed entries. */
+  /** mig-parted `mig-configs` entry names → their parsed entries. */
   migConfigs: Record<string, unknown>;
   workloads: WorkloadState[];
   /**
@@ -23,7 +25,11 @@ export interface RepoState {
   otherNodePools?: string[];
 }
 
-/** A GPU NodePool found in the repository. */
+/**
+ *  A GPU NodePool found in the repository.
+ *
+ * @public
+ */
 export interface PoolState {
   name: string;
   /** Repository path of the file that holds it. */
@@ -40,7 +46,7 @@ export interface PoolState {
   /** Current `spec.limits[resourceName]`, if any. */
   limit?: number;
   /**
-   * All current `spec.limits` (resource name -> quantity), if known. The
+   * All current `spec.limits` (resource name → quantity), if known. The
    * planner limits physical `nvidia.com/gpu`, which `limit` misses for
    * shared pools. Optional: older readers leave it out.
    */
@@ -62,7 +68,11 @@ export interface PoolState {
   limitFloor?: number;
 }
 
-/** A GPU workload found in the repository (new Deployment or patch). */
+/**
+ *  A GPU workload found in the repository (new Deployment or patch).
+ *
+ * @public
+ */
 export interface WorkloadState {
   /** `<namespace>/<name>`. */
   id: string;
@@ -78,12 +88,14 @@ export interface WorkloadState {
   kubernetesId?: string;
 }
 
+/** @public */
 export interface Taint {
   key: string;
   value: string;
   effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 }
 
+/** @public */
 export interface PoolPlan {
   /** Deterministic, e.g. `gpu-t4-ts4`, `gpu-a100-80gb-mig-3g.40gb`. */
   name: string;
@@ -112,7 +124,7 @@ export interface PoolPlan {
   otherTaints?: Taint[];
   /** NodePool `spec.template.metadata.labels` (incl. device-plugin / MIG config labels). */
   labels: Record<string, string>;
-  /** NodePool `spec.limits`: resource name -> quantity, derived from `ledger`. */
+  /** NodePool `spec.limits`: resource name → quantity, derived from `ledger`. */
   limits: Record<string, number>;
   /** The requests holding capacity in the pool after this change (one annotation line). */
   ledger: LedgerEntry[];
@@ -120,7 +132,11 @@ export interface PoolPlan {
   limitFloor?: number;
 }
 
-/** A pool the request leaves (it was planned onto another pool before). */
+/**
+ *  A pool the request leaves (it was planned onto another pool before).
+ *
+ * @public
+ */
 export interface LeftPool {
   name: string;
   /** Repository path of the file that holds it. */
@@ -130,13 +146,14 @@ export interface LeftPool {
   limits: Record<string, number>;
 }
 
+/** @public */
 export interface SharingPlan {
   mode: SharingMode;
   /** time-slicing: replicas per GPU; MPS: clients per GPU. */
   slicesPerGpu?: number;
   /** MIG: the profile each replica gets, e.g. `1g.10gb`. */
   migProfile?: string;
-  /** MIG: the uniform per-GPU layout, profile -> count. */
+  /** MIG: the uniform per-GPU layout, profile → count. */
   migLayout?: Record<string, number>;
   /** MIG: mig-parted config name, e.g. `all-1g.10gb`. */
   migConfigName?: string;
@@ -154,6 +171,7 @@ export interface SharingPlan {
   migConfigEntries?: MigConfigEntry[];
 }
 
+/** @public */
 export interface Plan {
   request: GpuRequest;
   cluster: string;
@@ -206,6 +224,8 @@ export interface Plan {
 /**
  * What a request costs, in the one cost model (capacity/poolCost.ts). Money
  * is in USD with two decimals, each figure an exact number of cents.
+ *
+ * @public
  */
 export interface PlanCost {
   /** Attributed: this request's share of its pool's nodes, by the units it holds. */
@@ -224,7 +244,11 @@ export interface PlanCost {
   pool: PoolCostView;
 }
 
-/** A pool's nodes and who pays for them (the API, the PR body, the tab). */
+/**
+ *  A pool's nodes and who pays for them (the API, the PR body, the tab).
+ *
+ * @public
+ */
 export interface PoolCostView {
   name: string;
   nodes: number;
@@ -246,7 +270,11 @@ export interface PoolCostView {
   shares: { request: string; units: number; usdPerMonth: number }[];
 }
 
-/** One choice the planner made, with what it weighed. */
+/**
+ *  One choice the planner made, with what it weighed.
+ *
+ * @public
+ */
 export interface PlanDecision {
   /** What was chosen, e.g. `t4`, `4 slices per GPU`, `reuse gpu-t4-ts4`. */
   choice: string;
@@ -256,6 +284,7 @@ export interface PlanDecision {
   considered: { option: string; chosen: boolean; reason: string }[];
 }
 
+/** @public */
 export interface PlanDecisions {
   /** The GPU model (as requested, or the one "auto" found cheapest). */
   model: PlanDecision;

@@ -3,18 +3,27 @@
  * shared by the backend and the frontend's review page and card.
  */
 
-/** How merging a pull request into its base would go. */
+/**
+ *  How merging a pull request into its base would go.
+ *
+ * @public
+ */
 export type GpuPullRequestMergeability =
   | { clean: true }
   /** The files git cannot merge on its own. */
   | { clean: false; conflicts: string[] };
 
+/** @public */
 export interface GpuPullRequestFile {
   path: string;
   status: 'added' | 'modified' | 'deleted';
 }
 
-/** One open GPU pull request (a `gpu/*` branch with its description). */
+/**
+ *  One open GPU pull request (a `gpu/*` branch with its description).
+ *
+ * @public
+ */
 export interface GpuPullRequest {
   /** The head branch, `gpu/<namespace>-<name>`. */
   branch: string;
@@ -36,6 +45,7 @@ export interface GpuPullRequest {
   files?: GpuPullRequestFile[];
 }
 
+/** @public */
 export interface GpuPullRequestsResponse {
   /** `gpu.gitops.forge`. */
   forge: 'local' | 'github' | 'gitlab' | 'gitea';
@@ -44,7 +54,11 @@ export interface GpuPullRequestsResponse {
   pullRequests: GpuPullRequest[];
 }
 
-/** One pull request with its unified diff (local forge). */
+/**
+ *  One pull request with its unified diff (local forge).
+ *
+ * @public
+ */
 export interface GpuPullRequestDetail extends GpuPullRequest {
   diff: string;
   /** The diff was cut at the size limit. */
@@ -56,6 +70,7 @@ export interface GpuPullRequestDecision {
   head: string;
 }
 
+/** @public */
 export interface GpuPullRequestMergeResponse {
   branch: string;
   baseBranch: string;

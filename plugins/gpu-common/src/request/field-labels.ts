@@ -30,7 +30,11 @@ export const REQUEST_FIELD_LABELS: Readonly<Record<string, string>> = {
   cluster: 'Cluster',
 };
 
-/** The form label of a field path (`spec.gpu.vramGiB` → `GPU memory per replica`); undefined for the whole request. */
+/**
+ *  The form label of a field path (`spec.gpu.vramGiB` → `GPU memory per replica`); undefined for the whole request.
+ *
+ * @public
+ */
 export function fieldLabel(path: string): string | undefined {
   let best: string | undefined;
   for (const prefix of Object.keys(REQUEST_FIELD_LABELS)) {
@@ -44,8 +48,10 @@ export function fieldLabel(path: string): string | undefined {
 const PREDICATE = /^(is|must|needs|has)\b/;
 
 /**
- * One issue in the form's words: `Replicas is required`, `Replicas must be
- * at least 1`, `GPU model: cluster aks cannot launch t4 GPUs: …`.
+ * One issue in the form's words: `Replicas is required`,
+ * `Replicas must be at least 1`, `GPU model: cluster aks cannot launch t4 GPUs: …`.
+ *
+ * @public
  */
 export function describeIssue(issue: InputIssue): string {
   const label = fieldLabel(issue.path);

@@ -6,34 +6,40 @@ import type {
   WorkloadKind,
 } from './types';
 
-/** What a form or a template expression leaves in a field nobody filled. */
-type Blank = '' | null | undefined;
+/**
+ *  What a form or a template expression leaves in a field nobody filled.
+ *
+ * @public
+ */
+export type BlankFormValue = '' | null | undefined;
 
 /**
  * A GpuRequest as flat fields, the way the scaffolder form and the actions'
  * inputs carry it (`existingKind` / `existingName` / `existingContainer`
  * for an existing workload). A blank field (`''` or `null`, as templates
  * render a missing parameter) counts as absent.
+ *
+ * @public
  */
 export interface GpuRequestFormValues {
   name: string;
   namespace: string;
   owner: string;
-  cluster?: string | Blank;
-  model?: string | Blank;
-  sharing?: SharingMode | Blank;
-  replicas?: number | Blank;
+  cluster?: string | BlankFormValue;
+  model?: string | BlankFormValue;
+  sharing?: SharingMode | BlankFormValue;
+  replicas?: number | BlankFormValue;
   vramGiB: number;
-  gpusPerReplica?: number | Blank;
-  slicesPerGpu?: number | Blank;
-  image?: string | Blank;
-  existingKind?: WorkloadKind | Blank;
-  existingName?: string | Blank;
-  existingContainer?: string | Blank;
-  capacityTypes?: CapacityType[] | Blank;
+  gpusPerReplica?: number | BlankFormValue;
+  slicesPerGpu?: number | BlankFormValue;
+  image?: string | BlankFormValue;
+  existingKind?: WorkloadKind | BlankFormValue;
+  existingName?: string | BlankFormValue;
+  existingContainer?: string | BlankFormValue;
+  capacityTypes?: CapacityType[] | BlankFormValue;
 }
 
-function present<T>(value: T | Blank): value is T {
+function present<T>(value: T | BlankFormValue): value is T {
   return value !== undefined && value !== null && value !== '';
 }
 
@@ -43,6 +49,8 @@ function present<T>(value: T | Blank): value is T {
  * kind `Deployment`, capacity `on-demand`. Not validated: `parseGpuRequest`
  * (the actions) or `POST /plan` (the form's preview) checks every value, so
  * both refuse the same things with the same messages.
+ *
+ * @public
  */
 export function gpuRequestFromFormValues(
   values: GpuRequestFormValues,

@@ -17,6 +17,8 @@ function fail(rule: string, message: string): never {
  * Parses one YAML GpuRequest document. Refuses, before any value is built:
  * oversize input, several documents, anchors and aliases (YAML bombs; a
  * request never needs them), duplicate keys, and anything but a mapping.
+ *
+ * @public
  */
 export function parseGpuRequestYaml(text: string): GpuRequest {
   if (typeof text !== 'string') fail('type', 'the request must be YAML text');

@@ -170,6 +170,8 @@ export const gpuRequestSchema = z.strictObject({
 /**
  * Validates an already-parsed value (JSON body, scaffolder input) into a
  * GpuRequest with defaults applied. Throws GpuInputError naming each field.
+ *
+ * @public
  */
 export function parseGpuRequest(value: unknown): GpuRequest {
   const result = gpuRequestSchema.safeParse(value, { reportInput: true });

@@ -2,10 +2,13 @@
  * The one request format shared by the CLI, the scaffolder actions and the
  * form. The zod schema in `schema.ts` is the authority; this interface is what
  * it parses into (after defaults are applied).
+ *
+ * @public
  */
 
 export type SharingMode = 'exclusive' | 'time-slicing' | 'mps' | 'mig' | 'dra';
 
+/** @public */
 export const SHARING_MODES: readonly SharingMode[] = [
   'exclusive',
   'time-slicing',
@@ -14,11 +17,17 @@ export const SHARING_MODES: readonly SharingMode[] = [
   'dra',
 ];
 
+/** @public */
 export type CapacityType = 'spot' | 'on-demand';
 
-/** The workload kinds a request can give GPUs to (their pod template is patched). */
+/**
+ *  The workload kinds a request can give GPUs to (their pod template is patched).
+ *
+ * @public
+ */
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'Job' | 'CronJob';
 
+/** @public */
 export const WORKLOAD_KINDS: readonly WorkloadKind[] = [
   'Deployment',
   'StatefulSet',
@@ -26,7 +35,11 @@ export const WORKLOAD_KINDS: readonly WorkloadKind[] = [
   'CronJob',
 ];
 
-/** An existing workload of the GitOps repository that gets the GPUs. */
+/**
+ *  An existing workload of the GitOps repository that gets the GPUs.
+ *
+ * @public
+ */
 export interface ExistingWorkloadRef {
   kind: WorkloadKind;
   name: string;
@@ -37,6 +50,7 @@ export interface ExistingWorkloadRef {
   container?: string;
 }
 
+/** @public */
 export interface GpuRequest {
   apiVersion: 'gpu.backstage.io/v1alpha1';
   kind: 'GpuRequest';

@@ -14,6 +14,8 @@ export {
  * `cmd/nvidia-device-plugin/main.go`). Most failures crash the plugin at start
  * or reload; unknown keys are dropped SILENTLY by the plugin (no strict mode),
  * so they are reported here, as are fields the plugin parses but ignores.
+ *
+ * @public
  */
 
 export interface DevicePluginConfigCheckOptions {
@@ -31,7 +33,11 @@ export interface DevicePluginConfigCheckOptions {
   requireSharing?: boolean;
 }
 
-/** Checks one device-plugin config (the parsed value of one ConfigMap key). */
+/**
+ *  Checks one device-plugin config (the parsed value of one ConfigMap key).
+ *
+ * @public
+ */
 export function checkDevicePluginConfig(
   config: unknown,
   options: DevicePluginConfigCheckOptions = {},

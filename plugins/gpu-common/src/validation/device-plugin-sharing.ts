@@ -7,10 +7,10 @@ import {
   unknownKeys,
 } from './device-plugin-config-keys';
 
-/** Max MPS clients per GPU: 48 at compute capability >= 7.5, else 16 (`catalog/mps.ts`). */
+/** Max MPS clients per GPU: 48 at compute capability ≥ 7.5, else 16 (`catalog/mps.ts`). */
 export const MPS_MAX_REPLICAS = MPS_MAX_REPLICAS_MODERN;
 
-/** `NewResourceName`: `nvidia.com/` prefix added if missing, <= 63 chars, DNS-1123 subdomain after `/`. */
+/** `NewResourceName`: `nvidia.com/` prefix added if missing, ≤ 63 chars, DNS-1123 subdomain after `/`. */
 export function checkSharedResourceName(
   name: string,
   path: string,

@@ -4,6 +4,8 @@ import type { InputIssue } from '../errors';
  * One broken rule: where (dotted path inside the checked object), which rule
  * (short id) and a sentence a reviewer understands. Same shape as
  * `InputIssue`, so findings can be thrown as a `GpuInputError`.
+ *
+ * @public
  */
 export type ValidationFinding = InputIssue;
 

@@ -151,6 +151,7 @@ function checkKey(
   return findings;
 }
 
+/** @public */
 export interface KarpenterLabelOptions {
   /** Cluster's Karpenter version; versions below 1.9 add the legacy rules. */
   karpenterVersion?: string;
@@ -161,6 +162,8 @@ export interface KarpenterLabelOptions {
  * or a NodeOverlay (requirement keys; `karpenter.sh/nodepool` is allowed
  * there, and its `karpenter.k8s.aws` allowlist is shorter). Other kinds have
  * no such rules and yield no findings.
+ *
+ * @public
  */
 export function checkKarpenterLabels(
   object: unknown,

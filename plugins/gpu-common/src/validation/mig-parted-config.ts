@@ -152,7 +152,11 @@ export function checkMigConfigEntries(
   return findings;
 }
 
-/** Checks a whole mig-parted config file (`version: v1`, `mig-configs`). */
+/**
+ *  Checks a whole mig-parted config file (`version: v1`, `mig-configs`).
+ *
+ * @public
+ */
 export function checkMigPartedConfig(config: unknown): ValidationFinding[] {
   if (!isRecord(config)) {
     return [

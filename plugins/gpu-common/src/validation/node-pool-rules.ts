@@ -28,11 +28,13 @@ export function checkTolerationsMatchTaints(
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const DURATION = /^(([0-9]+(s|m|h))+|Never)$/;
 
+/** @public */
 export interface NodePoolRuleOptions {
-  /** Cluster's Karpenter version: `Gte`/`Lte` need >= 1.9.0. */
+  /** Cluster's Karpenter version: `Gte`/`Lte` need ≥ 1.9.0. */
   karpenterVersion?: string;
 }
 
+/** @public */
 export function checkNodePoolRules(
   nodePool: unknown,
   options: NodePoolRuleOptions = {},

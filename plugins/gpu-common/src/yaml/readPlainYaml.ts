@@ -23,6 +23,8 @@ const NOT_PLAIN =
  * GitOps repository on its first run, which made `yaml` most of that time
  * (`npm run bench -- allocation-index`). Undefined when the file is not
  * plain or js-yaml refuses it: the caller reads it with `yaml`.
+ *
+ * @public
  */
 export function readPlainYamlDocuments(text: string): unknown[] | undefined {
   if (NOT_PLAIN.test(text)) return undefined;

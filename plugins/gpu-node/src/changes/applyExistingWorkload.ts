@@ -23,7 +23,11 @@ import { isManagedObject } from './ownership';
 import type { StagedTree } from './stagedTree';
 import { syncNode, YamlFile } from './yamlFile';
 
-/** The existing workload as the repository holds it (see `workloads/`). */
+/**
+ *  The existing workload as the repository holds it (see `workloads/`).
+ *
+ * @public
+ */
 export interface ExistingWorkloadChange {
   location: ExistingWorkloadLocation;
   /** This request's patch file from an earlier run, if any. */

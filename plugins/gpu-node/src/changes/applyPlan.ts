@@ -33,6 +33,7 @@ import { StagedTree } from './stagedTree';
 import type { ChangeSet } from './types';
 import { syncNode, YamlFile } from './yamlFile';
 
+/** @public */
 export interface ApplyPlanInput {
   plan: Plan;
   manifests: ManifestSet;
@@ -52,6 +53,8 @@ export const MIG_CONFIG_KEY = 'config.yaml';
  * unrelated content survive); the result is idempotent and deterministic.
  * Never overwrites what it does not manage: a conflict is a GpuInputError
  * naming the file. Nothing is written to `tree`.
+ *
+ * @public
  */
 export async function applyPlan(
   tree: RepoTree,

@@ -31,6 +31,7 @@ import { clusterNotBootstrapped } from './clusterSetup';
 import type { ChangeSet } from './types';
 import { verifyChange, type VerifyChangeResult } from './verifyChange';
 
+/** @public */
 export interface RequestChange {
   /** What kustomize verified, and the roots it could not (they fail on the base too). */
   verification?: VerifyChangeResult;
@@ -46,6 +47,8 @@ export interface RequestChange {
  * Called with each plan before anything is built from it (the tree it was
  * read from, for rules that read more, such as owners for quotas); throws a
  * GpuInputError to refuse.
+ *
+ * @public
  */
 export type RequestGuard = (
   plan: Plan,
@@ -53,6 +56,7 @@ export type RequestGuard = (
   tree: RepoTree,
 ) => void | Promise<void>;
 
+/** @public */
 export interface BuildRequestChangeOptions {
   /** The checkout to read (and, for existing workloads, to build with kustomize). */
   tree: RepoTree;
@@ -89,6 +93,7 @@ async function materialize(tree: RepoTree): Promise<string> {
   return dir;
 }
 
+/** @public */
 export async function buildRequestChange(
   options: BuildRequestChangeOptions,
 ): Promise<RequestChange> {

@@ -4,6 +4,8 @@ import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
  * A request for a cluster whose GPU folder does not exist would write an
  * orphan folder nothing deploys, with a NodePool whose node class, device
  * plugin and MIG manager are missing: refused, pointing at the bootstrap.
+ *
+ * @public
  */
 export function clusterNotBootstrapped(
   cluster: string,

@@ -118,7 +118,11 @@ export function renderFileChangeDiff(change: FileChange): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Unified diff text of a whole change set, files in path order ('' when empty). */
+/**
+ *  Unified diff text of a whole change set, files in path order ('' when empty).
+ *
+ * @public
+ */
 export function renderChangeSetDiff(changeSet: ChangeSet): string {
   return [...changeSet.changes]
     .sort((a, b) => compareStrings(a.path, b.path))

@@ -4,6 +4,8 @@ import type { ChangeSet, FileChange } from './types';
 /**
  * Buffers writes on top of a RepoTree so a whole plan is applied (and any
  * conflict detected) before anything is written; the result is a ChangeSet.
+ *
+ * @public
  */
 export class StagedTree {
   private readonly staged = new Map<string, string>();
@@ -52,7 +54,11 @@ export class StagedTree {
   }
 }
 
-/** Writes a change set onto a tree (e.g. `render --out`, or a working tree before commit). */
+/**
+ *  Writes a change set onto a tree (e.g. `render --out`, or a working tree before commit).
+ *
+ * @public
+ */
 export async function writeChangeSet(
   tree: RepoTree,
   changeSet: ChangeSet,

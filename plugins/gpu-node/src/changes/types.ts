@@ -2,6 +2,8 @@
  * A change set: the exact file edits that apply a plan to a GitOps repository
  * tree. Produced by the merge engine (`applyPlan`), consumed by the publisher
  * (branch + commit + push), the `render` command and the scaffolder actions.
+ *
+ * @public
  */
 export interface FileChange {
   /** Repository-relative POSIX path. */
@@ -14,6 +16,7 @@ export interface FileChange {
   previous?: string;
 }
 
+/** @public */
 export interface ChangeSet {
   changes: FileChange[];
   /** True when the repository already holds exactly this request. */

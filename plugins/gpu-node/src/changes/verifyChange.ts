@@ -57,6 +57,7 @@ export interface VerifyChangeOptions {
   kustomize?: BuildRootOptions;
 }
 
+/** @public */
 export interface VerifyChangeResult {
   /** Roots built before and after. */
   verified: string[];

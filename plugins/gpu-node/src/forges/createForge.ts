@@ -7,6 +7,7 @@ import { RetryOptions } from './http';
 import { LocalForge } from './local';
 import type { Forge, ForgeKind } from './types';
 
+/** @public */
 export interface ForgeOptions {
   token?: string;
   /** `owner/repo` on the forge when the git remote URL does not show it. */
@@ -20,6 +21,7 @@ export interface ForgeOptions {
   timeoutMs?: number;
 }
 
+/** @public */
 export const FORGE_KINDS: readonly ForgeKind[] = [
   'local',
   'github',
@@ -27,6 +29,7 @@ export const FORGE_KINDS: readonly ForgeKind[] = [
   'gitea',
 ];
 
+/** @public */
 export function createForge(
   kind: ForgeKind,
   options: ForgeOptions = {},

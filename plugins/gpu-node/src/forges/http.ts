@@ -9,6 +9,7 @@ import { DEFAULT_GITOPS_TIMEOUT_MS } from '@gpu-gitops/plugin-gpu-common';
 import { formatSeconds } from '../git/runGit';
 import { Redactor } from '../redact';
 
+/** @public */
 export interface RetryOptions {
   /** Total attempts for 5xx / network failures (default 3). */
   attempts?: number;

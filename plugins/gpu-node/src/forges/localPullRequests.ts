@@ -38,7 +38,11 @@ const TRAILER = /^Gpu-Request: ([a-z0-9-]+)\/([a-z0-9-]+)\s*$/m;
 /** A diff larger than this is cut (a review page is no place for megabytes). */
 const MAX_DIFF_BYTES = 512 * 1024;
 
-/** An open pull request of the local forge. */
+/**
+ *  An open pull request of the local forge.
+ *
+ * @public
+ */
 export interface LocalPullRequest {
   branch: string;
   baseBranch: string;
@@ -51,11 +55,13 @@ export interface LocalPullRequest {
   files: GpuPullRequestFile[];
 }
 
+/** @public */
 export interface LocalPullRequestWithDiff extends LocalPullRequest {
   diff: string;
   diffTruncated: boolean;
 }
 
+/** @public */
 export type LocalPullRequestErrorKind =
   /** No open pull request of that branch. */
   | 'not-found'
@@ -64,7 +70,11 @@ export type LocalPullRequestErrorKind =
   /** The branch or the base moved since the reviewer looked. */
   | 'moved';
 
-/** A refusal in the reviewer's words: what is wrong and what to do. */
+/**
+ *  A refusal in the reviewer's words: what is wrong and what to do.
+ *
+ * @public
+ */
 export class LocalPullRequestError extends Error {
   constructor(
     message: string,
@@ -77,6 +87,7 @@ export class LocalPullRequestError extends Error {
   }
 }
 
+/** @public */
 export interface LocalPullRequestsOptions {
   /** The remote (local path, file:// or https:// URL; never with credentials). */
   repoUrl: string;
@@ -92,7 +103,11 @@ export interface LocalPullRequestsOptions {
   committer?: GitAuthor;
 }
 
-/** A reviewer's decision on one pull request. */
+/**
+ *  A reviewer's decision on one pull request.
+ *
+ * @public
+ */
 export interface DecisionOptions {
   /** The head commit the reviewer saw. */
   head: string;
@@ -100,6 +115,7 @@ export interface DecisionOptions {
   decidedBy: string;
 }
 
+/** @public */
 export class LocalPullRequests {
   readonly baseBranch: string;
   private readonly gitDir: string;

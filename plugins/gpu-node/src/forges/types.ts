@@ -1,9 +1,12 @@
 /**
  * One interface for every place a pull request can live. `local` is the
  * embedded default (a plain git remote: the pushed branch is the PR).
+ *
+ * @public
  */
 export type ForgeKind = 'local' | 'github' | 'gitlab' | 'gitea';
 
+/** @public */
 export interface PullRequestInput {
   /** Remote repository URL as configured (never contains credentials). */
   repoUrl: string;
@@ -22,6 +25,7 @@ export interface PullRequestInput {
   headBranchExisted?: boolean;
 }
 
+/** @public */
 export interface PullRequestResult {
   /** Web URL of the PR / MR; for the local forge the branch (`file:///…/gitops.git#<branch>` for a local repository). */
   url: string;
@@ -31,13 +35,18 @@ export interface PullRequestResult {
   updated: boolean;
 }
 
-/** Which pull request: the repository and its head branch. */
+/**
+ *  Which pull request: the repository and its head branch.
+ *
+ * @public
+ */
 export interface PullRequestRef {
   repoUrl: string;
   baseBranch: string;
   headBranch: string;
 }
 
+/** @public */
 export interface Forge {
   readonly kind: ForgeKind;
   /** Create the PR for `headBranch`, or update the open one that already exists. */

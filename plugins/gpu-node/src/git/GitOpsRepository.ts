@@ -17,6 +17,7 @@ import {
 import { DEFAULT_GIT_TIMEOUT_MS } from './runGit';
 import { withCloneLock } from './cloneLock';
 
+/** @public */
 export interface GitAuthor {
   name: string;
   email: string;
@@ -27,6 +28,7 @@ export const DEFAULT_GIT_AUTHOR: GitAuthor = {
   email: 'gpu-gitops@users.noreply.backstage.io',
 };
 
+/** @public */
 export interface GitOpsRepositoryOptions {
   /** Remote URL (https://…, file://…, or a local path); checked by gpu-common `checkGitOpsRepoUrl`. */
   repoUrl: string;
@@ -47,6 +49,7 @@ export interface GitOpsRepositoryOptions {
   timeoutMs?: number;
 }
 
+/** @public */
 export class GitOpsRepository {
   readonly repoUrl: string;
   readonly baseBranch: string;

@@ -18,13 +18,18 @@ export function isHttpRemote(repoUrl: string): boolean {
   return /^https?:\/\//i.test(repoUrl);
 }
 
-/** True for local paths and file:// URLs, where no credentials are needed. */
+/**
+ *  True for local paths and file:// URLs, where no credentials are needed.
+ *
+ * @public
+ */
 export function isLocalRemote(repoUrl: string): boolean {
   return (
     /^file:\/\//i.test(repoUrl) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(repoUrl)
   );
 }
 
+/** @public */
 export interface GitAuth {
   token?: string;
   /** Basic-auth user paired with the token: `x-access-token` (GitHub), `oauth2` (GitLab), any for Gitea. */
@@ -42,6 +47,8 @@ export function basicAuthHeader(auth: GitAuth): string | undefined {
  * variables that could redirect git (GIT_DIR, editors, pagers, askpass), no
  * terminal prompts (a missing token must fail, not hang), and the auth header
  * for HTTP(S) remotes.
+ *
+ * @public
  */
 export function gitEnvironment(
   repoUrl: string,

@@ -1,6 +1,8 @@
 /**
  * The deterministic branch of a request: one request, one branch, so a re-run
  * updates its own PR instead of opening a second one.
+ *
+ * @public
  */
 export function requestBranchName(namespace: string, name: string): string {
   return `gpu/${namespace}-${name}`;

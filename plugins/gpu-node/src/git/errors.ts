@@ -49,8 +49,9 @@ const REF_RACE = /cannot lock ref|incorrect old value/i;
 
 /**
  * The forms git prints a ref the server refused in (git 2.39,
- * `transport.c` `print_ref_status`): `--porcelain` `!<TAB>from:to<TAB>[remote
- * rejected] (reason)` and the human ` ! [remote rejected] from -> to (reason)`.
+ * `transport.c` `print_ref_status`): `--porcelain`
+ * `!<TAB>from:to<TAB>[remote rejected] (reason)` and the human
+ * ` ! [remote rejected] from → to (reason)`.
  */
 const PORCELAIN_REFUSED =
   /^!\t(?:[^\t]*:)?([^\t]+)\t\[remote rejected\] \((.*)\)\s*$/gm;

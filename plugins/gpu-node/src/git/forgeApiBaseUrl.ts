@@ -6,6 +6,8 @@ import { remoteHost } from './resolveGitCredentials';
  * The forge API root for the repository host, as the Backstage integration
  * declares it (GitHub Enterprise, self-hosted GitLab / Gitea); undefined
  * lets the forge derive it from the repository URL.
+ *
+ * @public
  */
 export function forgeApiBaseUrl(
   repoUrl: string,

@@ -24,12 +24,17 @@ export interface CommitResult {
   files: string[];
 }
 
-/** The commit one build attempt wants on the branch. */
+/**
+ *  The commit one build attempt wants on the branch.
+ *
+ * @public
+ */
 export interface BuiltCommit {
   changes: FileChange[];
   message: string;
 }
 
+/** @public */
 export interface BuildContext {
   /** Checkout of the base (sparse), readable with FsRepoTree. */
   workDir: string;
@@ -38,6 +43,7 @@ export interface BuildContext {
   attempt: number;
 }
 
+/** @public */
 export interface PublishBranchOptions {
   branch: string;
   /** Trailer line (`Gpu-Request: ns/name`) that marks the branch's commit as ours. */
@@ -56,6 +62,7 @@ export interface PublishBranchOptions {
   beforePush?(attempt: number): Promise<void>;
 }
 
+/** @public */
 export interface PublishBranchResult {
   branch: string;
   baseSha: string;

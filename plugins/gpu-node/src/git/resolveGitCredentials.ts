@@ -12,7 +12,11 @@ import {
 } from '@backstage/integration';
 import type { ForgeKind } from '../forges/types';
 
-/** What git and the forge API need to authenticate. Never logged. */
+/**
+ *  What git and the forge API need to authenticate. Never logged.
+ *
+ * @public
+ */
 export interface GitCredentials {
   /** Token (or Gitea password) for HTTPS git and the forge API; undefined = anonymous. */
   token?: string;
@@ -22,7 +26,11 @@ export interface GitCredentials {
   source: 'input' | 'integration' | 'github-app' | 'none';
 }
 
-/** `https://host/...` → host; local paths and file:// URLs → undefined. */
+/**
+ *  `https://host/...` → host; local paths and file:// URLs → undefined.
+ *
+ * @public
+ */
 export function remoteHost(repoUrl: string): string | undefined {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(repoUrl)) return undefined;
   const url = new URL(repoUrl);
@@ -33,6 +41,8 @@ export function remoteHost(repoUrl: string): string | undefined {
  * Credentials for the GitOps repository, following the Backstage order:
  * a user token given as input wins, then the `integrations` entry for the
  * repository host (GitHub token or GitHub App, GitLab token, Gitea password).
+ *
+ * @public
  */
 export async function resolveGitCredentials(options: {
   repoUrl: string;
@@ -84,6 +94,8 @@ export async function resolveGitCredentials(options: {
 /**
  * The basic-auth user git pairs with the token: the integration's own (Gitea),
  * `oauth2` for GitLab, otherwise git's default `x-access-token` (GitHub).
+ *
+ * @public
  */
 export function gitTokenUsername(
   forge: ForgeKind,

@@ -4,6 +4,7 @@ import { DEFAULT_GITOPS_TIMEOUT_MS } from '@gpu-gitops/plugin-gpu-common';
 /** How long a git command may take when the caller names no limit. */
 export const DEFAULT_GIT_TIMEOUT_MS = DEFAULT_GITOPS_TIMEOUT_MS;
 
+/** @public */
 export interface RunGitOptions {
   /** Written to git's stdin (commit messages go here, never in argv). */
   stdin?: string;
@@ -11,7 +12,11 @@ export interface RunGitOptions {
   timeoutMs?: number;
 }
 
-/** A git command that did not finish in time; its processes were killed. */
+/**
+ *  A git command that did not finish in time; its processes were killed.
+ *
+ * @public
+ */
 export class GitTimeoutError extends Error {
   readonly command: string;
   readonly timeoutMs: number;
@@ -78,6 +83,8 @@ function track(pid: number): void {
  * simple-git: simple-git waits 50 ms after every command that prints
  * nothing (`clone --quiet`, `sparse-checkout set`, `add`), which was a
  * third of a cold `gpu-gitops pr` on a big repository (`npm run bench -- pr`).
+ *
+ * @public
  */
 export function runGit(
   cwd: string,

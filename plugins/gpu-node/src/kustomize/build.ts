@@ -5,9 +5,14 @@ import { parseYamlDocuments } from '../repo/yamlObjects';
 import { findKustomizeBinary } from './binary';
 import { KustomizeBuildError } from './errors';
 
-/** One object `kustomize build` printed. */
+/**
+ *  One object `kustomize build` printed.
+ *
+ * @public
+ */
 export type BuiltObject = NonNullable<ReturnType<typeof asKubernetesObject>>;
 
+/** @public */
 export interface KustomizeBuildOptions {
   /** Kill kustomize after this long (default 60 s): a build never hangs a review. */
   timeoutMs?: number;
@@ -74,6 +79,8 @@ export function kustomizeErrorDetail(
  * `LoadRestrictionsRootOnly`, and no `--enable-alpha-plugins` or
  * `--enable-exec` (nor `--enable-helm` unless asked), so a pull request
  * cannot make the check run programs.
+ *
+ * @public
  */
 export async function kustomizeBuild(
   dir: string,

@@ -22,6 +22,7 @@ import {
 import { foldersBuiltBy, type KustomizationGraph } from './roots';
 import { kustomizeBuildWithoutHelmCharts } from './withoutHelmCharts';
 
+/** @public */
 export interface BuildRootOptions extends KustomizeBuildOptions {
   /** Inflate Helm charts (`--enable-helm`); off: they are left out. */
   enableHelm?: boolean;
@@ -33,6 +34,7 @@ export interface BuildRootOptions extends KustomizeBuildOptions {
   cacheDir?: string;
 }
 
+/** @public */
 export interface BuiltRootResult {
   objects: BuiltObject[];
   /** Folders whose Helm charts were left out of the build. */
@@ -135,6 +137,8 @@ async function inputDigest(
 /**
  * `kustomize build` of `root` (repository-relative) of the tree at `dir`.
  * Throws KustomizeBuildError / KustomizeNotFoundError like `kustomizeBuild`.
+ *
+ * @public
  */
 export async function buildKustomizationRoot(
   dir: string,

@@ -4,7 +4,11 @@
  * from "the tree does not build" (a finding about the tree).
  */
 
-/** No kustomize binary could be found; nothing was built. */
+/**
+ *  No kustomize binary could be found; nothing was built.
+ *
+ * @public
+ */
 export class KustomizeNotFoundError extends Error {
   readonly code = 'KUSTOMIZE_NOT_FOUND';
 
@@ -29,6 +33,7 @@ export class KustomizeBuildError extends Error {
   }
 }
 
+/** @public */
 export function isKustomizeNotFoundError(
   error: unknown,
 ): error is KustomizeNotFoundError {

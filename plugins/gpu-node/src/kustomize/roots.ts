@@ -21,7 +21,11 @@ export const HELM_FIELDS = [
 /** Fields whose entries may name another kustomization folder. */
 const REFERENCE_FIELDS = ['resources', 'bases', 'components'] as const;
 
-/** One folder holding a kustomization, and the kustomization folders it references. */
+/**
+ *  One folder holding a kustomization, and the kustomization folders it references.
+ *
+ * @public
+ */
 export interface KustomizationFolder {
   /** Repository-relative folder, '.' for the top. */
   folder: string;
@@ -37,12 +41,14 @@ export interface KustomizationFolder {
   inflatesHelmCharts: boolean;
 }
 
+/** @public */
 export interface KustomizationGraph {
   folders: Map<string, KustomizationFolder>;
   /** Folders that nothing references: what `kustomize build` is run on. */
   roots: string[];
 }
 
+/** @public */
 export function isKustomizationFile(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1);
   return (KUSTOMIZATION_FILE_NAMES as readonly string[]).includes(name);
@@ -75,6 +81,8 @@ function resolveEntry(folder: string, entry: string): string | undefined {
  * Every kustomization of the tree and what each references. A file that is
  * not YAML still counts as a kustomization (kustomize will say why it does
  * not build); it just references nothing we can read.
+ *
+ * @public
  */
 export async function readKustomizationGraph(
   treeOrDir: RepoTree | string,
@@ -157,7 +165,11 @@ function rootsOf(folders: Map<string, KustomizationFolder>): string[] {
   return roots.sort();
 }
 
-/** The folders `root` builds from: itself and every kustomization it reaches. */
+/**
+ *  The folders `root` builds from: itself and every kustomization it reaches.
+ *
+ * @public
+ */
 export function foldersBuiltBy(
   graph: KustomizationGraph,
   root: string,

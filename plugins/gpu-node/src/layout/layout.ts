@@ -7,6 +7,8 @@ import { assertLayoutName, LayoutNameKind } from './names';
  * Where each generated file lives in the GitOps repository, as handlebars path
  * templates. Organisations override single entries; the default is the one
  * docs/architecture.md ("GitOps repository layout") and the root README show.
+ *
+ * @public
  */
 export interface RepoLayout {
   /** Kustomization of a cluster's GPU folder. Variables: cluster. */
@@ -32,6 +34,7 @@ export const defaultRepoLayout: RepoLayout = Object.freeze({
   request: 'requests/{{namespace}}/{{name}}.yaml',
 });
 
+/** @public */
 export type LayoutEntry = keyof RepoLayout;
 
 /** Variables each template may use, and what kind of name each one holds. */
@@ -49,7 +52,11 @@ export const LAYOUT_VARIABLES: Record<
 
 const LAYOUT_ENTRIES = Object.keys(LAYOUT_VARIABLES) as LayoutEntry[];
 
-/** A layout whose templates are compiled once and render validated, normalised paths. */
+/**
+ *  A layout whose templates are compiled once and render validated, normalised paths.
+ *
+ * @public
+ */
 export interface ResolvedRepoLayout {
   readonly templates: Readonly<RepoLayout>;
   render(entry: LayoutEntry, values: Record<string, string>): string;
@@ -98,6 +105,8 @@ export function normaliseRepoPath(raw: string, what = 'path'): string {
  * Merges overrides into the default layout and compiles every template once
  * (handlebars strict mode: an unknown variable is an error, not an empty string).
  * Each template is test-rendered with sample names so a broken override fails here.
+ *
+ * @public
  */
 export function resolveLayout(
   overrides?: Partial<RepoLayout> | ResolvedRepoLayout,
@@ -188,9 +197,14 @@ function sampleValues(entry: LayoutEntry): Record<string, string> {
   );
 }
 
+/** @public */
 export type LayoutInput = Partial<RepoLayout> | ResolvedRepoLayout | undefined;
 
-/** `clusters/<cluster>/gpu/kustomization.yaml` */
+/**
+ *  `clusters/<cluster>/gpu/kustomization.yaml`
+ *
+ * @public
+ */
 export function clusterKustomizationPath(
   layout: LayoutInput,
   cluster: string,
@@ -230,7 +244,11 @@ export function devicePluginConfigPath(
   });
 }
 
-/** `clusters/<cluster>/gpu/mig/config.yaml` */
+/**
+ *  `clusters/<cluster>/gpu/mig/config.yaml`
+ *
+ * @public
+ */
 export function migConfigPath(layout: LayoutInput, cluster: string): string {
   return resolveLayout(layout).render('migConfig', { cluster });
 }
@@ -336,6 +354,8 @@ export function matchLayoutPath(
  * The folder prefix (ending in `/`, or empty) under which all entries of
  * `entry` live whatever the values of `variable` and of every variable not
  * in `known`: the static text before the first such variable.
+ *
+ * @public
  */
 export function layoutPrefix(
   layout: LayoutInput,

@@ -9,7 +9,11 @@ import {
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
 
-/** What one owner (or every owner, for the defaults) may request. */
+/**
+ *  What one owner (or every owner, for the defaults) may request.
+ *
+ * @public
+ */
 export interface OwnerPolicyRule {
   /** Catalog model ids; undefined = any model. */
   allowedModels?: string[];
@@ -19,17 +23,24 @@ export interface OwnerPolicyRule {
   gpuQuota?: number;
 }
 
-/** The `gpu.policy` config, with owner refs normalised to `kind:namespace/name`. */
+/**
+ *  The `gpu.policy` config, with owner refs normalised to `kind:namespace/name`.
+ *
+ * @public
+ */
 export interface GpuPolicy {
   defaults: OwnerPolicyRule;
   groups: Array<OwnerPolicyRule & { owner: string }>;
 }
 
+/** @public */
 export const EMPTY_POLICY: GpuPolicy = { defaults: {}, groups: [] };
 
 /**
  * Owner refs arrive as `ml-platform`, `group:ml-platform` or
  * `group:default/ml-platform`; all three must hit the same rule.
+ *
+ * @public
  */
 export function normalizeOwnerRef(owner: string): string {
   return stringifyEntityRef(
@@ -61,7 +72,11 @@ function readRule(config: Config | undefined, at: string): OwnerPolicyRule {
   };
 }
 
-/** Reads `gpu.policy` (pass the `gpu.policy` sub-config, or undefined). */
+/**
+ *  Reads `gpu.policy` (pass the `gpu.policy` sub-config, or undefined).
+ *
+ * @public
+ */
 export function readGpuPolicy(config: Config | undefined): GpuPolicy {
   if (!config) return EMPTY_POLICY;
   return {
@@ -146,7 +161,11 @@ export function catalogForOwner(
   };
 }
 
-/** Rounds GPU-equivalents for messages: 3/7 prints as 0.43, not 0.42857142857142855. */
+/**
+ *  Rounds GPU-equivalents for messages: 3/7 prints as 0.43, not 0.42857142857142855.
+ *
+ * @public
+ */
 export function formatGpus(value: number): string {
   return String(Math.round(value * 100) / 100);
 }
@@ -172,7 +191,11 @@ export function checkQuota(use: QuotaUse): InputIssue[] {
   ];
 }
 
-/** Throws a GpuInputError when any issue is present. */
+/**
+ *  Throws a GpuInputError when any issue is present.
+ *
+ * @public
+ */
 export function throwIfIssues(issues: InputIssue[]): void {
   if (issues.length > 0) throw new GpuInputError(issues);
 }

@@ -35,7 +35,11 @@ export function workloadGpus(
   return workload.replicas * workload.perReplica * unit;
 }
 
-/** Where the quota is counted: one cluster's pools, and whether it is the default cluster. */
+/**
+ *  Where the quota is counted: one cluster's pools, and whether it is the default cluster.
+ *
+ * @public
+ */
 export interface QuotaScope {
   /**
    * The cluster's pools, and the GPU workloads of the whole repository

@@ -10,6 +10,8 @@ import { checkAllowedChoices, type GpuPolicy } from './gpuPolicy';
  * models its policy forbids are unavailable too, with the policy's own
  * refusal as the reason (the words the actions and `POST /plan` refuse with).
  * What the cluster cannot run stays the reason given first.
+ *
+ * @public
  */
 export function capabilitiesForOwner(
   capabilities: ClusterCapabilities,

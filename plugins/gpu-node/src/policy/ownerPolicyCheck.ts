@@ -21,13 +21,18 @@ import {
 } from './gpuPolicy';
 import { gpuUsageOfOwner, type QuotaScope } from './gpuUsage';
 
-/** Where a request lands, for its quota: the cluster and what the repository holds there. */
+/**
+ *  Where a request lands, for its quota: the cluster and what the repository holds there.
+ *
+ * @public
+ */
 export interface RequestQuotaScope extends QuotaScope {
   cluster: string;
   /** Who owns a GPU workload (`<namespace>/<name>`): the owner of its stored GpuRequest. */
   ownerOf(workloadId: string): string | undefined;
 }
 
+/** @public */
 export interface OwnerPolicyCheck {
   /** The request's owner, normalised (`group:default/ml-platform`). */
   owner: string;
@@ -42,7 +47,11 @@ export interface OwnerPolicyCheck {
   ): { issues: InputIssue[]; quota: QuotaUse };
 }
 
-/** What the owner holds on a cluster, and its quota there (`requested` is 0). */
+/**
+ *  What the owner holds on a cluster, and its quota there (`requested` is 0).
+ *
+ * @public
+ */
 export function quotaUseOf(
   policy: GpuPolicy,
   owner: string,
@@ -61,6 +70,7 @@ export function quotaUseOf(
   return use;
 }
 
+/** @public */
 export function ownerPolicyCheck(
   policy: GpuPolicy,
   catalog: GpuCatalog,

@@ -11,6 +11,8 @@ import type { RepoTree } from '../repo/tree';
  * default layout). A workload without a readable stored request has no
  * owner (the gpu backend's index reads the same files with the same parser,
  * so both count the same workloads).
+ *
+ * @public
  */
 export async function readRequestOwners(
   tree: RepoTree,

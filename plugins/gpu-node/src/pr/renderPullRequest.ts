@@ -16,12 +16,14 @@ import {
   PullRequestView,
 } from './view';
 
+/** @public */
 export interface PullRequestTemplates {
   title?: string;
   body?: string;
   commitMessage?: string;
 }
 
+/** @public */
 export interface RenderPullRequestInput {
   plan: Plan;
   files: Pick<FileChange, 'path' | 'action'>[];
@@ -35,6 +37,7 @@ export interface RenderPullRequestInput {
   updateNote?: string;
 }
 
+/** @public */
 export interface RenderedPullRequest {
   title: string;
   body: string;
@@ -60,6 +63,7 @@ function render(
   }
 }
 
+/** @public */
 export function renderPullRequest(
   input: RenderPullRequestInput,
 ): RenderedPullRequest {

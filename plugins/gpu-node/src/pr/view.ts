@@ -22,6 +22,7 @@ import { rolloutChecklist } from './checklist';
 import { isolationTradeOff } from './isolation';
 import { migLayoutPicture } from './migLayoutPicture';
 
+/** @public */
 export interface PullRequestView {
   request: {
     name: string;
@@ -114,7 +115,11 @@ export interface PullRequestView {
   updateNote?: string;
 }
 
-/** What the PR needs to know about the existing workload a request patches. */
+/**
+ *  What the PR needs to know about the existing workload a request patches.
+ *
+ * @public
+ */
 export interface ExistingWorkloadFacts {
   container: string;
   current: WorkloadView;

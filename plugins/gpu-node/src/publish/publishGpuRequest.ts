@@ -47,6 +47,7 @@ import { PublishLogger, Redactor, redactingLogger } from '../redact';
 import { sparseFoldersFor } from './sparseFolders';
 import { runStage, StageTiming } from './stages';
 
+/** @public */
 export interface PublishGpuRequestOptions {
   request: GpuRequest;
   cluster: ClusterProfile;
@@ -92,6 +93,7 @@ export interface PublishGpuRequestOptions {
   updateNote?: string;
 }
 
+/** @public */
 export interface PublishGpuRequestResult {
   branch: string;
   /** Commit at the head of the branch (undefined when nothing changed or dry-run). */
@@ -133,6 +135,7 @@ interface BuiltState {
   commitMessage: string;
 }
 
+/** @public */
 export async function publishGpuRequest(
   options: PublishGpuRequestOptions,
 ): Promise<PublishGpuRequestResult> {

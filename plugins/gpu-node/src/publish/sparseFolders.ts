@@ -19,6 +19,7 @@ import {
 /** The whole repository, as `GitOpsRepository` checkout folders. */
 export const WHOLE_REPOSITORY = [''];
 
+/** @public */
 export function sparseFoldersFor(
   layout: LayoutInput,
   cluster: string,

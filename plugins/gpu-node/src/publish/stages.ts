@@ -1,6 +1,7 @@
 /** Stage progress with durations, through a (redacting) logger. */
 import type { PublishLogger } from '../redact';
 
+/** @public */
 export interface StageTiming {
   stage: string;
   ms: number;

@@ -34,6 +34,7 @@ import {
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
 import { DEFAULT_CACHE_DIR, publishGpuRequest } from './publishGpuRequest';
 
+/** @public */
 export interface UpdateOpenPullRequestsOptions {
   repoUrl: string;
   baseBranch?: string;
@@ -55,6 +56,7 @@ export interface UpdateOpenPullRequestsOptions {
   guardFor?(request: GpuRequest): RequestGuard | undefined;
 }
 
+/** @public */
 export type PullRequestUpdateOutcome =
   /** The branch already sits on the current base. */
   | 'up-to-date'
@@ -70,6 +72,7 @@ export type PullRequestUpdateOutcome =
   | 'refused'
   | 'failed';
 
+/** @public */
 export interface PullRequestUpdate {
   branch: string;
   /** `<namespace>/<name>` of the request the branch carries. */
@@ -150,6 +153,7 @@ async function readRequestBranches(
   });
 }
 
+/** @public */
 export async function updateOpenPullRequests(
   options: UpdateOpenPullRequestsOptions,
 ): Promise<PullRequestUpdate[]> {

@@ -33,7 +33,11 @@ import {
   SkippedFile,
 } from './yamlObjects';
 
-/** RepoState plus the files the reader had to skip (and why). */
+/**
+ *  RepoState plus the files the reader had to skip (and why).
+ *
+ * @public
+ */
 export interface RepoStateReport extends RepoState {
   skipped: SkippedFile[];
   /**
@@ -48,6 +52,8 @@ export interface RepoStateReport extends RepoState {
  * device-plugin configs, mig-parted configs) and all GPU workloads into the
  * planner's RepoState. Never throws on repository content: files it cannot
  * parse are listed in `skipped`.
+ *
+ * @public
  */
 export interface ReadRepoStateOptions {
   /**
@@ -64,6 +70,7 @@ export interface ReadRepoStateOptions {
   workloadDirs?: string[];
 }
 
+/** @public */
 export async function readRepoState(
   tree: RepoTree,
   layout: LayoutInput,

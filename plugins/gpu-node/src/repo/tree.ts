@@ -6,6 +6,8 @@ import { normaliseRepoPath } from '../layout/layout';
 /**
  * A view of a GitOps repository's files. Paths are repository-relative POSIX
  * paths; implementations refuse paths that escape the repository.
+ *
+ * @public
  */
 export interface RepoTree {
   /** The file's text, or undefined when it does not exist. */
@@ -22,7 +24,11 @@ function prefixMatches(path: string, prefix: string): boolean {
   return path.startsWith(folder) || path === prefix;
 }
 
-/** An in-memory tree: for tests and for rendering onto an empty tree. */
+/**
+ *  An in-memory tree: for tests and for rendering onto an empty tree.
+ *
+ * @public
+ */
 export class MemoryRepoTree implements RepoTree {
   readonly files: Map<string, string>;
 
@@ -93,6 +99,8 @@ const WRITE_FLAGS =
  * Folders found real are remembered for the life of the object (an lstat
  * per folder per file made reading a big repository half again as slow):
  * make one per checkout or run, as every caller does.
+ *
+ * @public
  */
 export class FsRepoTree implements RepoTree {
   readonly root: string;

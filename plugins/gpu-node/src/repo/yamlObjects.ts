@@ -1,7 +1,11 @@
 import { parseAllDocuments } from 'yaml';
 import { readPlainYamlDocuments } from '@gpu-gitops/plugin-gpu-common';
 
-/** A file the reader could not use, and why (reported, never fatal). */
+/**
+ *  A file the reader could not use, and why (reported, never fatal).
+ *
+ * @public
+ */
 export interface SkippedFile {
   path: string;
   reason: string;
@@ -61,13 +65,18 @@ export function parseYamlDocuments(
   return { documents };
 }
 
+/** @public */
 export type PlainObject = Record<string, unknown>;
 
 export function isPlainObject(value: unknown): value is PlainObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A Kubernetes-looking object: a map with string `kind` and `metadata.name`. */
+/**
+ *  A Kubernetes-looking object: a map with string `kind` and `metadata.name`.
+ *
+ * @public
+ */
 export function asKubernetesObject(
   value: unknown,
 ):

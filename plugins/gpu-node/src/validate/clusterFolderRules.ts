@@ -38,7 +38,7 @@ export function clusterNames(
   return [...names].sort();
 }
 
-/** The files a cluster's GPU kustomization lists in its configMapGenerator -> key. */
+/** The files a cluster's GPU kustomization lists in its configMapGenerator → key. */
 export function listedConfigFiles(
   source: SourceTree,
   layout: ResolvedRepoLayout,

@@ -1,7 +1,11 @@
 import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
 import { asKubernetesObject } from '../repo/yamlObjects';
 
-/** One problem a reviewer should see on a GitOps pull request. */
+/**
+ *  One problem a reviewer should see on a GitOps pull request.
+ *
+ * @public
+ */
 export interface Finding {
   /** Repository-relative path of the file. */
   file: string;

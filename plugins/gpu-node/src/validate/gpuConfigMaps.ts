@@ -22,7 +22,7 @@ export interface GpuConfigMaps {
   devicePlugin?: {
     /** `namespace/name`, for messages. */
     ref: string;
-    /** Key -> parsed config; undefined when the key's text is not YAML. */
+    /** Key → parsed config; undefined when the key's text is not YAML. */
     configs: Map<string, unknown>;
   };
   migParted?: {

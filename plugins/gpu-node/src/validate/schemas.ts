@@ -4,7 +4,7 @@
  *
  * Why the loader detour: both packages are ESM-only (their `exports` have only
  * an `import` condition), so neither `require('pkg/sub')` nor Jest's resolver
- * finds them. Node >= 20.19 can `require()` synchronous ESM by absolute path,
+ * finds them. Node ≥ 20.19 can `require()` synchronous ESM by absolute path,
  * so the model files are located on disk and loaded through Node's own loader.
  */
 import * as fs from 'fs';
@@ -93,6 +93,7 @@ function modelFor(key: string): ModelClass | undefined {
   return model;
 }
 
+/** @public */
 export function hasSchema(apiVersion: unknown, kind: unknown): boolean {
   return `${apiVersion} ${kind}` in MODEL_FILES;
 }
@@ -100,6 +101,8 @@ export function hasSchema(apiVersion: unknown, kind: unknown): boolean {
 /**
  * Validates a plain object against its kind's schema. Returns the error
  * message, or undefined when valid or when we hold no schema for the kind.
+ *
+ * @public
  */
 export function schemaError(object: {
   apiVersion?: unknown;

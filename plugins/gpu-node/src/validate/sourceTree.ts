@@ -79,7 +79,7 @@ function kustomizePatchFiles(docs: ParsedDocument[]): Set<string> {
 export interface GeneratorEntry {
   name: string;
   namespace?: string;
-  /** Repository path of each listed file -> its ConfigMap key. */
+  /** Repository path of each listed file → its ConfigMap key. */
   files: Map<string, string>;
 }
 

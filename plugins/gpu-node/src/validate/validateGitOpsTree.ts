@@ -31,6 +31,7 @@ import { readSourceTree, SourceTree } from './sourceTree';
 
 export type { Finding } from './findings';
 
+/** @public */
 export interface ValidateGitOpsTreeOptions {
   layout?: LayoutInput;
   /** Catalog for GPU models (MIG geometry, GPUs per instance type); the built-in one by default. */
@@ -64,7 +65,11 @@ export interface ValidateGitOpsTreeOptions {
   enableHelm?: boolean;
 }
 
-/** Findings, and notes on what could not be checked (never a finding, never hidden). */
+/**
+ *  Findings, and notes on what could not be checked (never a finding, never hidden).
+ *
+ * @public
+ */
 export interface GitOpsTreeReport {
   findings: Finding[];
   notes: string[];
@@ -87,6 +92,8 @@ export interface GitOpsTreeReport {
  * Throws a GpuInputError when `dir` is missing or is not a GitOps tree, and
  * KustomizeNotFoundError when kustomize is not installed (no verdict
  * without a build).
+ *
+ * @public
  */
 export async function validateGitOpsTree(
   dir: string,
@@ -95,7 +102,11 @@ export async function validateGitOpsTree(
   return (await validateGitOpsTreeReport(dir, options)).findings;
 }
 
-/** validateGitOpsTree, with the notes on what the builds left out. */
+/**
+ *  validateGitOpsTree, with the notes on what the builds left out.
+ *
+ * @public
+ */
 export async function validateGitOpsTreeReport(
   dir: string,
   options: ValidateGitOpsTreeOptions = {},

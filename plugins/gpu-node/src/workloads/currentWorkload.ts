@@ -21,7 +21,11 @@ import { getIn, parseYamlDocuments } from '../repo/yamlObjects';
 import { readKustomizations } from './kustomizations';
 import type { ExistingWorkloadLocation } from './resolveExistingWorkload';
 
-/** A patch file of this request in the patch folder's kustomization. */
+/**
+ *  A patch file of this request in the patch folder's kustomization.
+ *
+ * @public
+ */
 export interface OwnPatch {
   /** Repository path of the patch file. */
   file: string;

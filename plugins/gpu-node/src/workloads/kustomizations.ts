@@ -9,6 +9,7 @@ import { readKustomizationGraph } from '../kustomize/roots';
 import type { RepoTree } from '../repo/tree';
 import { getIn, isPlainObject, parseYamlDocuments } from '../repo/yamlObjects';
 
+/** @public */
 export interface KustomizationInfo {
   /** Repository-relative folder ('.' for the top). */
   folder: string;
@@ -24,10 +25,11 @@ export interface KustomizationInfo {
   patches: string[];
   /** Release names of its `helmCharts` (kustomize's Helm inflation). */
   helmReleases: string[];
-  /** Its `replicas:` entries: workload name -> count (kustomize sets them after its patches). */
+  /** Its `replicas:` entries: workload name → count (kustomize sets them after its patches). */
   replicas: Record<string, number>;
 }
 
+/** @public */
 export interface KustomizationIndex {
   byFolder: Map<string, KustomizationInfo>;
   /** Folders no kustomization includes: what a GitOps tool builds. */
@@ -50,7 +52,11 @@ function strings(value: unknown): string[] {
     : [];
 }
 
-/** Reads every kustomization of the tree. */
+/**
+ *  Reads every kustomization of the tree.
+ *
+ * @public
+ */
 export async function readKustomizations(
   tree: RepoTree,
 ): Promise<KustomizationIndex> {

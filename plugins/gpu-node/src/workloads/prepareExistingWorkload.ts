@@ -17,6 +17,7 @@ import type { RepoTree } from '../repo/tree';
 import { chooseContainer, readCurrentWorkload } from './currentWorkload';
 import { resolveExistingWorkload } from './resolveExistingWorkload';
 
+/** @public */
 export interface PreparedExistingWorkload {
   /** For `applyPlan`: where and how to write. */
   change: ExistingWorkloadChange;

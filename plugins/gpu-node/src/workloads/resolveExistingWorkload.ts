@@ -24,7 +24,11 @@ import { getIn, type PlainObject } from '../repo/yamlObjects';
 import { chainsFromRoots, type KustomizationIndex } from './kustomizations';
 import { locateObjectsNamed } from './locate';
 
-/** How the GPU change reaches the workload. */
+/**
+ *  How the GPU change reaches the workload.
+ *
+ * @public
+ */
 export type ExistingWorkloadApply =
   | {
       mode: 'patch';
@@ -43,6 +47,7 @@ export type ExistingWorkloadApply =
     }
   | { mode: 'in-place' };
 
+/** @public */
 export interface ExistingWorkloadLocation {
   kind: WorkloadKind;
   name: string;

@@ -4,7 +4,11 @@ import {
 } from '@backstage/plugin-scaffolder-react/alpha';
 import { createFrontendModule } from '@backstage/frontend-plugin-api';
 
-/** The `GpuRequestPicker` scaffolder field for the new frontend system. */
+/**
+ *  The `GpuRequestPicker` scaffolder field for the new frontend system.
+ *
+ * @alpha
+ */
 export const gpuRequestPickerFormField = FormFieldBlueprint.make({
   name: 'gpu-request-picker',
   params: {
@@ -19,7 +23,11 @@ export const gpuRequestPickerFormField = FormFieldBlueprint.make({
   },
 });
 
-/** The `GpuWorkloadContainerPicker` scaffolder field for the new frontend system. */
+/**
+ *  The `GpuWorkloadContainerPicker` scaffolder field for the new frontend system.
+ *
+ * @alpha
+ */
 export const gpuWorkloadContainerPickerFormField = FormFieldBlueprint.make({
   name: 'gpu-workload-container-picker',
   params: {
@@ -37,6 +45,8 @@ export const gpuWorkloadContainerPickerFormField = FormFieldBlueprint.make({
 /**
  * Adds the GpuRequestPicker and GpuWorkloadContainerPicker fields to the
  * scaffolder plugin (install beside `@gpu-gitops/plugin-gpu/alpha`).
+ *
+ * @alpha
  */
 export const gpuScaffolderFieldsModule = createFrontendModule({
   pluginId: 'scaffolder',

@@ -13,7 +13,11 @@ import { GPU_PULL_REQUESTS_PATH } from '@gpu-gitops/plugin-gpu-common';
 import { gpuApiRef } from '../api/GpuApi';
 import { GpuClient } from '../api/GpuClient';
 
-/** The GpuApi for the new frontend system. */
+/**
+ *  The GpuApi for the new frontend system.
+ *
+ * @alpha
+ */
 export const gpuApi = ApiBlueprint.make({
   params: defineParams =>
     defineParams({
@@ -24,7 +28,11 @@ export const gpuApi = ApiBlueprint.make({
     }),
 });
 
-/** Overview card on component pages: the component's GPU requests. */
+/**
+ *  Overview card on component pages: the component's GPU requests.
+ *
+ * @alpha
+ */
 export const gpuAllocationEntityCard = EntityCardBlueprint.make({
   name: 'allocation',
   params: {
@@ -36,7 +44,11 @@ export const gpuAllocationEntityCard = EntityCardBlueprint.make({
   },
 });
 
-/** "GPU" tab on component pages: allocation and the pools with their MIG layout. */
+/**
+ *  "GPU" tab on component pages: allocation and the pools with their MIG layout.
+ *
+ * @alpha
+ */
 export const gpuEntityContent = EntityContentBlueprint.make({
   name: 'gpu',
   params: {
@@ -52,6 +64,8 @@ export const gpuEntityContent = EntityContentBlueprint.make({
 /**
  * Review of the GPU pull requests of the local forge, at `/gpu/pull-requests`
  * (GPU_PULL_REQUESTS_PATH, where the scaffolder's "Pull request" links lead).
+ *
+ * @alpha
  */
 export const gpuPullRequestsPage = PageBlueprint.make({
   name: 'pull-requests',
@@ -63,7 +77,11 @@ export const gpuPullRequestsPage = PageBlueprint.make({
   },
 });
 
-/** The GPU plugin for the new frontend system. */
+/**
+ *  The GPU plugin for the new frontend system.
+ *
+ * @alpha
+ */
 export const gpuPlugin = createFrontendPlugin({
   pluginId: 'gpu',
   extensions: [

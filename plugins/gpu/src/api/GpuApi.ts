@@ -17,6 +17,8 @@ import type {
 /**
  * What the frontend needs from the `gpu` backend (plugins/gpu-backend). The
  * shapes are the shared HTTP contract in gpu-common's `allocation/types.ts`.
+ *
+ * @public
  */
 export interface GpuApi {
   /** The GPU requests of one catalog entity (`kind:namespace/name`). */
@@ -75,7 +77,11 @@ export interface GpuApi {
   closePullRequest(id: string, head: string): Promise<void>;
 }
 
-/** Works in both frontend systems (legacy `createApiFactory` and `ApiBlueprint`). */
+/**
+ *  Works in both frontend systems (legacy `createApiFactory` and `ApiBlueprint`).
+ *
+ * @public
+ */
 export const gpuApiRef = createApiRef<GpuApi>().with({
   id: 'plugin.gpu.api',
   pluginId: 'gpu',

@@ -21,6 +21,8 @@ import { GpuPlanRejectedError } from './GpuPlanRejectedError';
  * GpuApi over HTTP. `fetchApi` adds the user's Backstage token; a non-2xx
  * answer becomes a `ResponseError` carrying the backend's error body (e.g.
  * the 400 issues of an invalid request), so the UI can show it.
+ *
+ * @public
  */
 export class GpuClient implements GpuApi {
   private readonly discoveryApi: DiscoveryApi;

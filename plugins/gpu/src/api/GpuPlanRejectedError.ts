@@ -5,6 +5,8 @@ import type { InputIssue, QuotaUse } from '@gpu-gitops/plugin-gpu-common';
  * fit any GPU the catalog offers, or its owner's policy or quota forbids it.
  * Each issue names the field and the rule, so the form can tell the user what
  * to change; `quota` is the owner's quota use once the request was planned.
+ *
+ * @public
  */
 export class GpuPlanRejectedError extends Error {
   readonly issues: InputIssue[];

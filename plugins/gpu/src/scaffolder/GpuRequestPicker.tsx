@@ -34,7 +34,11 @@ import {
   type GpuRequestPickerValue,
 } from './previewRequest';
 
-/** `ui:options` of the field. */
+/**
+ *  `ui:options` of the field.
+ *
+ * @public
+ */
 export type GpuRequestPickerUiOptions = {
   /** Quiet time after the last keystroke before the preview asks the backend (ms, default 500). */
   debounceMs?: number;
@@ -81,6 +85,8 @@ function Choice(props: { label: string; reason?: string }) {
  * the planner refuses with). The live plan preview comes from the backend,
  * with the owner's policy and quota checked as the actions check them, and
  * refreshes once the user stops typing.
+ *
+ * @public
  */
 export function GpuRequestPicker(
   props: FieldExtensionComponentProps<
@@ -346,6 +352,8 @@ export function GpuRequestPicker(
  * quota, and each refusal is a reason the step cannot go on. When the
  * backend cannot be reached, the step goes on: the actions decide when the
  * task runs.
+ *
+ * @public
  */
 export const validateGpuRequestPicker: CustomFieldValidator<
   GpuRequestPickerValue

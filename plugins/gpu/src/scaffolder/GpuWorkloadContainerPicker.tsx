@@ -24,7 +24,11 @@ import {
   type FormWorkloadRef,
 } from './existingWorkload';
 
-/** `ui:options` of the field. */
+/**
+ *  `ui:options` of the field.
+ *
+ * @public
+ */
 export type GpuWorkloadContainerPickerUiOptions = {
   /** Quiet time after the last keystroke in the workload name before the repository is asked (ms, default 500). */
   debounceMs?: number;
@@ -89,6 +93,8 @@ function notFoundText(ref: FormWorkloadRef, lookup: Lookup): string {
  * `namespace`, `existingKind` and `existingName`), with the replicas it runs
  * now. The only container is chosen by itself; a workload the repository
  * index does not know takes a typed name.
+ *
+ * @public
  */
 export function GpuWorkloadContainerPicker(
   props: FieldExtensionComponentProps<
@@ -238,6 +244,8 @@ export function GpuWorkloadContainerPicker(
  * several containers needs one chosen (and one it has), by the actions' own
  * rule. Nothing is refused when the repository index does not know the
  * workload or cannot be asked: the actions check again when they run.
+ *
+ * @public
  */
 export async function validateGpuWorkloadContainerPicker(
   value: string | undefined,

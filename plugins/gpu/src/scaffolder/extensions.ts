@@ -15,6 +15,8 @@ import type { GpuRequestPickerValue } from './previewRequest';
 /**
  * The `GpuRequestPicker` field for the legacy scaffolder:
  * `<ScaffolderFieldExtensions><GpuRequestPickerFieldExtension /></ScaffolderFieldExtensions>`.
+ *
+ * @public
  */
 export const GpuRequestPickerFieldExtension = gpuPlugin.provide(
   createScaffolderFieldExtension<
@@ -31,6 +33,8 @@ export const GpuRequestPickerFieldExtension = gpuPlugin.provide(
  * The `GpuWorkloadContainerPicker` field for the legacy scaffolder (the
  * container of an existing workload that gets the GPU):
  * `<ScaffolderFieldExtensions><GpuWorkloadContainerPickerFieldExtension /></ScaffolderFieldExtensions>`.
+ *
+ * @public
  */
 export const GpuWorkloadContainerPickerFieldExtension = gpuPlugin.provide(
   createScaffolderFieldExtension<string, GpuWorkloadContainerPickerUiOptions>({

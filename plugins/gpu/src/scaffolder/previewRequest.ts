@@ -7,7 +7,11 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { existingWorkloadOf } from './existingWorkload';
 
-/** What the GpuRequestPicker field stores in the form. */
+/**
+ *  What the GpuRequestPicker field stores in the form.
+ *
+ * @public
+ */
 export interface GpuRequestPickerValue {
   /** A configured cluster profile; empty for the default cluster. */
   cluster?: string;

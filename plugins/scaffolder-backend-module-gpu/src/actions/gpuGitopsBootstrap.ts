@@ -43,6 +43,8 @@ function bootstrapBody(cluster: string, changeSet: ChangeSet): string {
  * `gpu:gitops:bootstrap`: the once-per-cluster pull request of the
  * gpu-cluster-bootstrap template, with the same repository, credentials,
  * branch and forge flow as gpu:gitops:pull-request.
+ *
+ * @public
  */
 export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
   const action = createTemplateAction({

@@ -25,6 +25,8 @@ import { refusingCleanly } from './refusals';
  * apply to the GitOps repository, commit, push the request's branch and open
  * (or update) the pull request. Re-runs update the same branch and PR. In
  * dry-run it computes everything and pushes nothing; the diff is the output.
+ *
+ * @public
  */
 export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
   const action = createTemplateAction({

@@ -29,6 +29,8 @@ import { refusingCleanly } from './refusals';
  * writes the resulting change set (full new content of every created or
  * updated file) into the workspace under `targetPath`, ready for
  * `publish:github:pull-request` / `publish:gitlab:merge-request`.
+ *
+ * @public
  */
 export function createGpuGitopsRenderAction(services: GpuActionServices) {
   const action = createTemplateAction({

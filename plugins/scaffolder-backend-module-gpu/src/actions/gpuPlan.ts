@@ -19,6 +19,8 @@ import { refusingCleanly } from './refusals';
  * `gpu:plan`: validates a GPU request, plans it against the GitOps
  * repository's current state (pool reuse, limits) and the policy, and outputs
  * the plan. Reads only, so it runs in dry-run too.
+ *
+ * @public
  */
 export function createGpuPlanAction(services: GpuActionServices) {
   const action = createTemplateAction({

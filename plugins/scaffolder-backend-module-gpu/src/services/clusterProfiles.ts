@@ -6,7 +6,11 @@ import {
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 
-/** The cluster profiles of `gpu.clusters`, resolved once at start-up. */
+/**
+ *  The cluster profiles of `gpu.clusters`, resolved once at start-up.
+ *
+ * @public
+ */
 export interface ClusterProfiles {
   readonly defaultName: string;
   readonly names: string[];

@@ -6,6 +6,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { ForgeKind } from '@gpu-gitops/plugin-gpu-node';
 
+/** @public */
 export interface GitOpsSettings {
   repoUrl: string;
   baseBranch: string;

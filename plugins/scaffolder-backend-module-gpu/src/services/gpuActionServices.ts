@@ -15,6 +15,8 @@ import { readGitOpsSettings, type GitOpsSettings } from './gitopsSettings';
  * Everything the GPU actions share, built ONCE when the module starts (as
  * upstream modules build ScmIntegrations once): config errors surface at
  * start-up, and tasks do no config parsing.
+ *
+ * @public
  */
 export interface GpuActionServices {
   integrations: ScmIntegrationRegistry;
@@ -28,6 +30,7 @@ export interface GpuActionServices {
   appBaseUrl?: string;
 }
 
+/** @public */
 export function createGpuActionServices(config: Config): GpuActionServices {
   const integrations = ScmIntegrations.fromConfig(config);
   const gpu = config.getOptionalConfig('gpu');

@@ -2,6 +2,8 @@
  * What the gpu-workload form sends for every field a person leaves alone:
  * the defaults in templates/gpu-workload/template.yaml (a test keeps the
  * two equal). Name, owner and image have none.
+ *
+ * @public
  */
 export const GPU_WORKLOAD_DEFAULTS = {
   namespace: 'ml',
@@ -22,6 +24,8 @@ export const GPU_WORKLOAD_DEFAULTS = {
  * `const: existing`), which the form fills only once it is chosen.
  * `existingContainer` stays empty until the GpuWorkloadContainerPicker
  * chooses one (the actions then take the workload's only container).
+ *
+ * @public
  */
 export const EXISTING_WORKLOAD_DEFAULTS = {
   existingKind: 'Deployment',
@@ -34,6 +38,8 @@ export const EXISTING_WORKLOAD_DEFAULTS = {
  * key is a page field, and what `flat` leaves out takes the form's default.
  * For scripts and tests that start tasks through the scaffolder REST API
  * from a flat description of the request.
+ *
+ * @public
  */
 export function gpuWorkloadValues(
   flat: Record<string, unknown>,

@@ -7,7 +7,7 @@ import { GPU_MEMORY_MIB } from './gpu-memory';
  * fit an empty GPU.
  *
  * Placements come from `nvidia-smi mig -lgipp` (NVIDIA MIG User Guide,
- * "Getting Started with MIG" > "List GPU Instance Profiles",
+ * "Getting Started with MIG" › "List GPU Instance Profiles",
  * https://docs.nvidia.com/datacenter/tesla/mig-user-guide/getting-started-with-mig.html,
  * and published lgipp listings): verified on A100-40GB, H100-80GB, H100 NVL
  * (8 memory slices, 7 compute slices) and A30 (4 and 4). For A100-80GB (same

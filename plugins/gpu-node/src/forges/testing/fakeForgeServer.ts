@@ -27,7 +27,7 @@ export interface FakeForgeServer {
   close(): Promise<void>;
 }
 
-/** Routes are tried in order; the first that returns a reply answers. Unmatched => 404. */
+/** Routes are tried in order; the first that returns a reply answers. Unmatched → 404. */
 export async function startFakeForgeServer(
   routes: FakeRoute[],
 ): Promise<FakeForgeServer> {

@@ -9,9 +9,14 @@ import path from 'node:path';
 import { gitEnvironment } from '../auth';
 import { runGit } from '../runGit';
 
-/** File content, a symbolic link to `symlink` (git mode 120000), or null to remove the path. */
+/**
+ *  File content, a symbolic link to `symlink` (git mode 120000), or null to remove the path.
+ *
+ * @public
+ */
 export type RemoteFile = string | { symlink: string } | null;
 
+/** @public */
 export interface BareRemote {
   /** Root temp dir (remove in afterEach). */
   root: string;
@@ -39,6 +44,7 @@ const AUTHOR_ENV = {
   GIT_COMMITTER_EMAIL: 'other@example.com',
 };
 
+/** @public */
 export async function createBareRemote(
   initialFiles: Record<string, RemoteFile>,
   branch = 'main',

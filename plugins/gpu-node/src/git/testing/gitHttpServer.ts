@@ -8,18 +8,21 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gitEnvironment } from '../auth';
 
+/** @public */
 export interface GitHttpRequest {
   method: string;
   url: string;
   authorization?: string;
 }
 
+/** @public */
 export interface GitHttpServer {
   baseUrl: string;
   requests: GitHttpRequest[];
   close(): Promise<void>;
 }
 
+/** @public */
 export async function startGitHttpServer(options: {
   /** Folder holding bare repositories (served as /<name>.git). */
   projectRoot: string;

@@ -24,6 +24,8 @@ function talkingTo(port: string): string[] {
  * Command lines of the processes talking to `port`, once they are gone or
  * after `boundMs` (a killed process group takes a moment to disappear from
  * /proc; the bound is a hang guard).
+ *
+ * @public
  */
 export async function processesLeftTalkingTo(
   port: string,
@@ -37,7 +39,11 @@ export async function processesLeftTalkingTo(
   }
 }
 
-/** Command lines of the processes talking to `port` right now. */
+/**
+ *  Command lines of the processes talking to `port` right now.
+ *
+ * @public
+ */
 export function processesTalkingTo(port: string): string[] {
   return talkingTo(port);
 }

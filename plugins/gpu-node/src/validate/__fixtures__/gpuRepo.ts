@@ -11,6 +11,8 @@
  *   strategic-merge patch (3 replicas).
  * - gpu-a100-mig: A100-40GB split into 7 x 1g.5gb, 8-GPU p4d.24xlarge,
  *   limit 8 GPUs (one node); trainer runs 4 replicas of nvidia.com/mig-1g.5gb.
+ *
+ * @public
  */
 export function gpuRepoFiles(): Record<string, string> {
   return {

@@ -61,10 +61,18 @@ const useStyles = makeStyles(theme => ({
   },
 }));
 
-/** Where a developer asks for GPUs: the scaffolder template of this project. */
+/**
+ *  Where a developer asks for GPUs: the scaffolder template of this project.
+ *
+ * @public
+ */
 export const GPU_TEMPLATE_PATH = '/create/templates/default/gpu-workload';
 
-/** The GPU requests of the current catalog entity, as the GitOps repository holds them. */
+/**
+ *  The GPU requests of the current catalog entity, as the GitOps repository holds them.
+ *
+ * @public
+ */
 export function GpuAllocationCard() {
   const { entity } = useEntity();
   const entityRef = stringifyEntityRef(entity);

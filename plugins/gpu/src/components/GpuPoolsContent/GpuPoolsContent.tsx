@@ -17,6 +17,8 @@ import { PoolCard } from './PoolCard';
  * The GPU tab of an entity: its allocation card, then every GPU pool of the
  * GitOps repository (the ones this component uses first), with capacity vs
  * allocated and the MIG layout of MIG pools.
+ *
+ * @public
  */
 export function GpuPoolsContent() {
   const { entity } = useEntity();

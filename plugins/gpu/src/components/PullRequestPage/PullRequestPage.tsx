@@ -7,6 +7,8 @@ import { PullRequestList } from './PullRequestList';
  * The app's review of GPU pull requests (`/gpu/pull-requests`): the open
  * ones, and each one at `/gpu/pull-requests/<branch without gpu/>` — where
  * the scaffolder task's "Pull request" link of the local forge leads.
+ *
+ * @public
  */
 export function PullRequestPage() {
   return (
