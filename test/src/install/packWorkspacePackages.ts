@@ -6,13 +6,7 @@
  * files are never rewritten while other tests resolve them.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  readdirSync,
-  symlinkSync,
-} from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
@@ -59,7 +53,8 @@ export function run(
 
 /**
  * Builds and packs the packages (folders relative to the repository root,
- * dependencies first) into `tarballDir`; returns the tarballs' paths.
+ * dependencies first) into `tarballDir`; returns the tarballs' paths in the
+ * packages' order.
  * `stageDir` (empty) receives the staging workspace. The libraries' type
  * output needs the declarations `tsc` writes to dist-types/, so `tsc` runs
  * first (incremental: quick after `npm test`'s own run).
@@ -88,6 +83,7 @@ export function packWorkspacePackages(
     symlinkSync(path.join(repoRoot, linked), path.join(stageDir, linked));
   }
 
+  const tarballs: string[] = [];
   for (const dir of packageDirs) {
     const source = path.join(repoRoot, dir);
     const staged = path.join(stageDir, dir);
@@ -99,9 +95,13 @@ export function packWorkspacePackages(
       filter: file => !skipped.includes(file),
     });
     run(bin('backstage-cli'), ['package', 'build'], staged);
-    run('npm', ['pack', '--pack-destination', tarballDir], staged);
+    // npm pack prints the tarball's file name last.
+    const packed = run(
+      'npm',
+      ['pack', '--pack-destination', tarballDir],
+      staged,
+    );
+    tarballs.push(path.join(tarballDir, packed.trim().split('\n').pop()!));
   }
-  return readdirSync(tarballDir)
-    .filter(name => name.endsWith('.tgz'))
-    .map(name => path.join(tarballDir, name));
+  return tarballs;
 }

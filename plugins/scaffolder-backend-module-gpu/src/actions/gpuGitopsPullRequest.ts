@@ -1,5 +1,5 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import type { JsonObject } from '@backstage/types';
+import type { JsonValue } from '@backstage/types';
 import { planToJson, type Plan } from '@gpu-gitops/plugin-gpu-common';
 import {
   forgeApiBaseUrl,
@@ -60,7 +60,7 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
         body: z => z.string().describe('Pull request body (markdown)'),
         diff: z => z.string().describe('Unified diff of the change (dry-run)'),
         summary: z => z.string().describe('Markdown summary of the plan'),
-        plan: z => z.record(z.unknown()).describe('The plan JSON'),
+        plan: z => z.record(z.custom<JsonValue>()).describe('The plan JSON'),
       },
     },
     async handler(ctx) {
@@ -127,7 +127,7 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
         ctx.output('summary', summaryOf(result.plan));
         ctx.output(
           'plan',
-          planToJson(result.plan) as unknown as Record<string, unknown>,
+          planToJson(result.plan) as unknown as Record<string, JsonValue>,
         );
         return;
       }
@@ -157,7 +157,10 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
             title: published.title,
             body: published.body,
             summary: summaryOf(published.plan),
-            plan: planToJson(published.plan) as unknown as JsonObject,
+            plan: planToJson(published.plan) as unknown as Record<
+              string,
+              JsonValue
+            >,
           };
         },
       });

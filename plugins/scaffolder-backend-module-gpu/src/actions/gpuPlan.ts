@@ -1,5 +1,6 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { planToJson } from '@gpu-gitops/plugin-gpu-common';
+import type { JsonValue } from '@backstage/types';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuPlan.examples';
 import {
@@ -77,7 +78,7 @@ export function createGpuPlanAction(services: GpuActionServices) {
       ctx.output('cost', json.cost);
       ctx.output('warnings', json.warnings);
       ctx.output('explanation', json.explanation);
-      ctx.output('plan', json as unknown as Record<string, unknown>);
+      ctx.output('plan', json as unknown as Record<string, JsonValue>);
       ctx.output('summary', summary);
     },
   });

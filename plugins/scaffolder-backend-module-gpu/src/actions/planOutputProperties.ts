@@ -1,4 +1,5 @@
 import type { z as zod } from 'zod/v3';
+import type { JsonValue } from '@backstage/types';
 
 type Z = typeof zod;
 
@@ -112,8 +113,10 @@ export const planOutputProperties = {
   warnings: (z: Z) => z.array(z.string()),
   explanation: (z: Z) => z.array(z.string()),
   plan: (z: Z) =>
+    // JSON values (not `unknown`), so the action's published type meets
+    // the scaffolder's JsonObject output constraint in an adopter's tsc.
     z
-      .record(z.unknown())
+      .record(z.custom<JsonValue>())
       .describe(
         'The whole plan JSON (gpu-gitops plan --json), with `decisions`: why this model, slicing and pool, and the options weighed',
       ),

@@ -16,33 +16,74 @@ import {
 } from './packWorkspacePackages';
 
 /**
- * The CLI as an adopter gets it: gpu-common, gpu-node and the CLI built and
- * packed as published, installed from the tarballs into an empty npm project
- * outside the repository (their dependencies from the registry, through the
- * npm cache `npm ci` filled), then run from node_modules/.bin.
+ * The packages as an adopter gets them: built and packed as published, then
+ * installed from the tarballs into empty npm projects outside the repository
+ * (their dependencies from the registry, through the npm cache `npm ci`
+ * filled). The CLI runs from node_modules/.bin of a project holding only it;
+ * a Backstage app's project (every plugin package, `legacy-peer-deps` as the
+ * README's install section says) type-checks their published declarations.
  */
 const temp = mkdtempSync(path.join(tmpdir(), 'gpu-gitops-install-'));
 const adopter = path.join(temp, 'adopter');
+const app = path.join(temp, 'app');
 const installedCli = path.join(adopter, 'node_modules/@gpu-gitops/cli');
+
+const PACKAGES = {
+  'plugins/gpu-common': '@gpu-gitops/plugin-gpu-common',
+  'plugins/gpu-node': '@gpu-gitops/plugin-gpu-node',
+  'plugins/gpu-backend': '@gpu-gitops/plugin-gpu-backend',
+  'plugins/scaffolder-backend-module-gpu':
+    '@gpu-gitops/plugin-scaffolder-backend-module-gpu',
+  'plugins/gpu': '@gpu-gitops/plugin-gpu',
+  'packages/cli': '@gpu-gitops/cli',
+};
+
+function emptyProject(dir: string) {
+  mkdirSync(dir);
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({
+      name: path.basename(dir),
+      version: '1.0.0',
+      private: true,
+    }),
+  );
+}
+
+function npmInstall(dir: string, args: string[]) {
+  run(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', ...args],
+    dir,
+  );
+}
 
 beforeAll(() => {
   const stage = path.join(temp, 'stage');
   mkdirSync(stage);
-  mkdirSync(adopter);
   const tarballs = packWorkspacePackages(
-    ['plugins/gpu-common', 'plugins/gpu-node', 'packages/cli'],
+    Object.keys(PACKAGES),
     stage,
     path.join(temp, 'tarballs'),
   );
-  writeFileSync(
-    path.join(adopter, 'package.json'),
-    JSON.stringify({ name: 'adopter', version: '1.0.0', private: true }),
-  );
-  run(
-    'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', ...tarballs],
+  const names = Object.values(PACKAGES);
+  const tarballOf = (name: string) => tarballs[names.indexOf(name)];
+  emptyProject(adopter);
+  npmInstall(
     adopter,
+    [
+      '@gpu-gitops/plugin-gpu-common',
+      '@gpu-gitops/plugin-gpu-node',
+      '@gpu-gitops/cli',
+    ].map(tarballOf),
   );
+  emptyProject(app);
+  npmInstall(app, [
+    '--legacy-peer-deps',
+    ...Object.values(PACKAGES)
+      .filter(name => name !== '@gpu-gitops/cli')
+      .map(tarballOf),
+  ]);
 }, 30 * 60_000);
 
 afterAll(() => {
@@ -57,6 +98,54 @@ function gpuGitops(args: string[]) {
   );
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+describe('the packed plugin packages in an app', () => {
+  it('have declarations that type-check with skipLibCheck off', () => {
+    // What an app that exports its features compiles: every entry point of
+    // every plugin package, its declarations checked like the app's own.
+    const entries = [
+      ...Object.values(PACKAGES).filter(name => name !== '@gpu-gitops/cli'),
+      '@gpu-gitops/plugin-gpu/alpha',
+      '@gpu-gitops/plugin-gpu-node/testUtils',
+    ];
+    writeFileSync(
+      path.join(app, 'index.ts'),
+      entries
+        .map((entry, i) => `export * as entry${i} from '${entry}';\n`)
+        .join(''),
+    );
+    writeFileSync(
+      path.join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          jsx: 'react-jsx',
+          // The app's own @types (react, node), as a Backstage app has them.
+          typeRoots: [path.join(repoRoot, 'node_modules/@types')],
+          types: ['node', 'react'],
+        },
+        files: ['index.ts'],
+      }),
+    );
+    const tsc = spawnSync(
+      process.execPath,
+      [require.resolve('typescript/bin/tsc'), '-p', app],
+      { cwd: app, encoding: 'utf8', timeout: 5 * 60_000 },
+    );
+    // Third-party declarations have their own errors (e.g. remark-rehype's
+    // missing mdast types); none may come from ours.
+    const ours = tsc.stdout
+      .split('\n')
+      .filter(line => /node_modules\/@gpu-gitops\/|^index\.ts/.test(line));
+    expect(tsc.error).toBeUndefined();
+    expect(ours).toEqual([]);
+  });
+});
 
 describe('the packed gpu-gitops CLI, installed outside the repository', () => {
   it('is installed from the tarballs, outside the repository, without sources', () => {
