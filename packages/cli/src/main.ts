@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { processIo, type CliIo } from './io';
-import { EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK } from './exit-codes';
+import { EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK } from './exitCodes';
 import {
   commandHelp,
   overallHelp,
@@ -9,8 +9,8 @@ import {
   type CommandHelp,
   type OptionHelp,
 } from './help';
-import { UsageError } from './usage-error';
-import { migFitUsage, runMigFit } from './commands/mig-fit';
+import { UsageError } from './usageError';
+import { migFitUsage, runMigFit } from './commands/migFit';
 import { planUsage, runPlan } from './commands/plan';
 import { renderUsage, runRender } from './commands/render';
 import { prUsage, runPr } from './commands/pr';

@@ -1,4 +1,4 @@
-import { UsageError } from './usage-error';
+import { UsageError } from './usageError';
 
 export type CommandOptions = Record<string, string | boolean | undefined>;
 

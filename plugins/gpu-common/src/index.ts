@@ -9,7 +9,7 @@ export type {
   PlanIssue,
   PlanRefusalResponse,
   QuotaUse,
-} from './allocation/request-form';
+} from './allocation/requestForm';
 export type {
   AllocationResponse,
   GpuAllocation,
@@ -38,8 +38,8 @@ export {
 } from './capacity/poolUnits';
 export { builtinCatalog } from './catalog/builtin';
 export { findInstanceType, findModel } from './catalog/lookup';
-export { gpuModelChoices } from './catalog/model-choices';
-export type { GpuModelChoice } from './catalog/model-choices';
+export { gpuModelChoices } from './catalog/modelChoices';
+export type { GpuModelChoice } from './catalog/modelChoices';
 export { catalogOverrideSchema, mergeCatalog } from './catalog/override';
 export type {
   GpuArchitecture,
@@ -90,23 +90,23 @@ export type {
   GitOpsRepoUrlKind,
 } from './gitops/repoUrl';
 export { DEFAULT_GITOPS_TIMEOUT_MS, gitOpsTimeoutMs } from './gitops/timeout';
-export { buildManifests } from './manifests/build-manifests';
-export type { BuildManifestsOptions } from './manifests/build-manifests';
-export { chooseContainer } from './manifests/choose-container';
-export type { ContainerChoiceWorkload } from './manifests/choose-container';
+export { buildManifests } from './manifests/buildManifests';
+export type { BuildManifestsOptions } from './manifests/buildManifests';
+export { chooseContainer } from './manifests/chooseContainer';
+export type { ContainerChoiceWorkload } from './manifests/chooseContainer';
 export {
   buildEc2NodeClass,
   shouldGenerateEc2NodeClass,
-} from './manifests/ec2-node-class';
+} from './manifests/ec2NodeClass';
 export {
   MANAGED_BY,
   WELL_KNOWN_KEYS,
   gpuAnnotationKeys,
-} from './manifests/metadata-keys';
-export type { GpuAnnotationKeys } from './manifests/metadata-keys';
-export { podPlacement } from './manifests/pod-placement';
-export type { PodPlacement } from './manifests/pod-placement';
-export { strategicMerge } from './manifests/strategic-merge';
+} from './manifests/metadataKeys';
+export type { GpuAnnotationKeys } from './manifests/metadataKeys';
+export { podPlacement } from './manifests/podPlacement';
+export type { PodPlacement } from './manifests/podPlacement';
+export { strategicMerge } from './manifests/strategicMerge';
 export { untoleratedTaints } from './manifests/tolerations';
 export type { NodeTaint, PodToleration } from './manifests/tolerations';
 export type {
@@ -116,46 +116,46 @@ export type {
   MigConfigEntry,
   SharingResources,
 } from './manifests/types';
-export { buildWorkloadPatch } from './manifests/workload-patch';
-export type { PatchTarget } from './manifests/workload-patch';
+export { buildWorkloadPatch } from './manifests/workloadPatch';
+export type { PatchTarget } from './manifests/workloadPatch';
 export {
   isWorkloadKind,
   scaledByKustomizeReplicas,
   viewWorkload,
   workloadShape,
-} from './manifests/workload-shape';
+} from './manifests/workloadShape';
 export type {
   ContainerView,
   WorkloadShape,
   WorkloadView,
-} from './manifests/workload-shape';
+} from './manifests/workloadShape';
 export { fitMig } from './mig/fit';
 export type { MigFitResult } from './mig/fit';
 export type { MigPlacement } from './mig/pack';
 export { roundDecimals } from './numbers/roundDecimals';
-export { describeCost } from './output/cost-text';
-export type { CostText } from './output/cost-text';
+export { describeCost } from './output/costText';
+export type { CostText } from './output/costText';
 export {
   describeExistingWorkload,
   formatReplicaCount,
-} from './output/existing-workload-text';
-export type { ExistingWorkloadFacts } from './output/existing-workload-text';
-export { planToJson } from './output/plan-json';
-export type { PlanJson } from './output/plan-json';
-export { formatPlanText } from './output/plan-text';
+} from './output/existingWorkloadText';
+export type { ExistingWorkloadFacts } from './output/existingWorkloadText';
+export { planToJson } from './output/planJson';
+export type { PlanJson } from './output/planJson';
+export { formatPlanText } from './output/planText';
 export {
   gpuPermissions,
   gpuPullRequestClosePermission,
   gpuPullRequestMergePermission,
 } from './permissions';
-export type { CatalogIndex } from './planner/catalog-index';
+export type { CatalogIndex } from './planner/catalogIndex';
 export { plan } from './planner/plan';
-export { costOfPool, poolCostSummary } from './planner/pool-cost';
-export { derivedPoolLimit } from './planner/pool-limits';
-export type { PoolSizing } from './planner/pool-limits';
-export { sizingOfPool } from './planner/pool-sizing';
-export { replicaOnPool } from './planner/replica-on-pool';
-export type { ReplicaOnPool } from './planner/replica-on-pool';
+export { costOfPool, poolCostSummary } from './planner/poolCost';
+export { derivedPoolLimit } from './planner/poolLimits';
+export type { PoolSizing } from './planner/poolLimits';
+export { sizingOfPool } from './planner/poolSizing';
+export { replicaOnPool } from './planner/replicaOnPool';
+export type { ReplicaOnPool } from './planner/replicaOnPool';
 export type {
   LeftPool,
   Plan,
@@ -183,13 +183,13 @@ export type {
   GpuPullRequestMergeability,
   GpuPullRequestsResponse,
 } from './pullRequests/types';
-export { describeIssue, fieldLabel } from './request/field-labels';
-export { gpuRequestFromFormValues } from './request/form-values';
+export { describeIssue, fieldLabel } from './request/fieldLabels';
+export { gpuRequestFromFormValues } from './request/formValues';
 export type {
   BlankFormValue,
   GpuRequestFormValues,
-} from './request/form-values';
-export { parseGpuRequestYaml } from './request/parse-yaml';
+} from './request/formValues';
+export { parseGpuRequestYaml } from './request/parseYaml';
 export { parseGpuRequest } from './request/schema';
 export { SHARING_MODES, WORKLOAD_KINDS } from './request/types';
 export type {
@@ -200,12 +200,12 @@ export type {
   WorkloadKind,
 } from './request/types';
 export { compareStrings } from './text/compareStrings';
-export { checkDevicePluginConfig } from './validation/device-plugin-config';
-export type { DevicePluginConfigCheckOptions } from './validation/device-plugin-config';
+export { checkDevicePluginConfig } from './validation/devicePluginConfig';
+export type { DevicePluginConfigCheckOptions } from './validation/devicePluginConfig';
 export type { ValidationFinding } from './validation/finding';
-export { checkKarpenterLabels } from './validation/karpenter-labels';
-export type { KarpenterLabelOptions } from './validation/karpenter-labels';
-export { checkMigPartedConfig } from './validation/mig-parted-config';
-export { checkNodePoolRules } from './validation/node-pool-rules';
-export type { NodePoolRuleOptions } from './validation/node-pool-rules';
+export { checkKarpenterLabels } from './validation/karpenterLabels';
+export type { KarpenterLabelOptions } from './validation/karpenterLabels';
+export { checkMigPartedConfig } from './validation/migPartedConfig';
+export { checkNodePoolRules } from './validation/nodePoolRules';
+export type { NodePoolRuleOptions } from './validation/nodePoolRules';
 export { readPlainYamlDocuments } from './yaml/readPlainYaml';

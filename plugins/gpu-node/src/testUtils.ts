@@ -7,15 +7,15 @@
  *
  * @packageDocumentation
  */
-export { createBareRemote } from './git/testing/bareRemote';
-export type { BareRemote, RemoteFile } from './git/testing/bareRemote';
-export { startGitHttpServer } from './git/testing/gitHttpServer';
+export { createBareRemote } from './git/__testUtils__/bareRemote';
+export type { BareRemote, RemoteFile } from './git/__testUtils__/bareRemote';
+export { startGitHttpServer } from './git/__testUtils__/gitHttpServer';
 export type {
   GitHttpRequest,
   GitHttpServer,
-} from './git/testing/gitHttpServer';
+} from './git/__testUtils__/gitHttpServer';
 export {
   processesLeftTalkingTo,
   processesTalkingTo,
-} from './git/testing/processes';
+} from './git/__testUtils__/processes';
 export { gpuRepoFiles } from './validate/__fixtures__/gpuRepo';

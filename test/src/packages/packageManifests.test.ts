@@ -109,7 +109,7 @@ describe('package manifests', () => {
 
   it('give every published package named entry points and an API report that `npm test` checks', async () => {
     const root = await readManifest(ROOT);
-    const reported = root.scripts!['api-reports'].split(' ');
+    const reported = root.scripts!['api-reports:only'].split(' ');
     for (const dir of await workspaceDirs()) {
       const manifest = await readManifest(path.join(ROOT, dir));
       if (manifest.private) continue;
@@ -135,6 +135,11 @@ describe('package manifests', () => {
         ).resolves.toBeUndefined();
       }
     }
-    expect(root.scripts!.test).toContain('npm run api-reports -- --ci');
+    // After a whole (not incremental) tsc: the declarations of types inferred
+    // from zod list their properties in the order the checker met them, which
+    // an incremental build can change.
+    expect(root.scripts!.test).toMatch(
+      /^tsc --incremental false && npm run api-reports:only -- --ci && /,
+    );
   });
 });

@@ -4,8 +4,8 @@ import {
   planToJson,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { CliIo } from '../io';
-import { readRequestInputs } from '../read-input';
-import { EXIT_OK } from '../exit-codes';
+import { readRequestInputs } from '../readInput';
+import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
 
 export const planUsage =

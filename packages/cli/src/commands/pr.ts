@@ -1,9 +1,9 @@
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
-import { EXIT_OK } from '../exit-codes';
+import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
 import { readRepositoryOptions } from '../repositoryOptions';
-import { readRequestInputs } from '../read-input';
+import { readRequestInputs } from '../readInput';
 
 export const prUsage =
   'gpu-gitops pr --request req.yaml --repo URL [--base main] [--forge local|github|gitlab|gitea] ' +

@@ -11,10 +11,10 @@ import {
 import { stringify } from 'yaml';
 import { buildRequestChange, FsRepoTree } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
-import { EXIT_OK } from '../exit-codes';
+import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
-import { readRequestInputs } from '../read-input';
-import { UsageError } from '../usage-error';
+import { readRequestInputs } from '../readInput';
+import { UsageError } from '../usageError';
 
 export const renderUsage =
   'gpu-gitops render --request req.yaml [--cluster cluster.yaml] [--catalog catalog.yaml] (--out DIR | --stdout)';

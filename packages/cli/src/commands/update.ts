@@ -1,8 +1,8 @@
 import { updateOpenPullRequests } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
-import { EXIT_FAILURE, EXIT_OK } from '../exit-codes';
+import { EXIT_FAILURE, EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
-import { readCatalogFile, readClusterLookup } from '../read-input';
+import { readCatalogFile, readClusterLookup } from '../readInput';
 import { readRepositoryOptions } from '../repositoryOptions';
 
 export const updateUsage =

@@ -7,9 +7,9 @@ import {
   type GitOpsTreeReport,
 } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
-import { EXIT_FINDINGS, EXIT_INVALID_INPUT, EXIT_OK } from '../exit-codes';
-import { readClusterFile } from '../read-input';
-import { UsageError } from '../usage-error';
+import { EXIT_FINDINGS, EXIT_INVALID_INPUT, EXIT_OK } from '../exitCodes';
+import { readClusterFile } from '../readInput';
+import { UsageError } from '../usageError';
 
 export const validateUsage =
   'gpu-gitops validate DIR [--cluster cluster.yaml] [--enable-helm] [--json]';

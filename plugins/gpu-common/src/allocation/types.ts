@@ -2,10 +2,10 @@
  * The allocation model: what the `gpu` backend serves and the frontend shows.
  * Shared types (the HTTP contract of plugins/gpu-backend), isomorphic.
  */
-import type { PlanJson } from '../output/plan-json';
+import type { PlanJson } from '../output/planJson';
 import type { PoolCostView } from '../planner/types';
 import type { SharingMode, WorkloadKind } from '../request/types';
-import type { QuotaUse } from './request-form';
+import type { QuotaUse } from './requestForm';
 
 /**
  *  One GPU request of a component, as the GitOps repository holds it.

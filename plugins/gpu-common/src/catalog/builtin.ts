@@ -1,6 +1,6 @@
 import type { GpuCatalog } from './types';
-import { AWS_INSTANCE_TYPES } from './data/aws-instance-types';
-import { GPU_MODELS } from './data/gpu-models';
+import { AWS_INSTANCE_TYPES } from './data/awsInstanceTypes';
+import { GPU_MODELS } from './data/gpuModels';
 
 /**
  * The catalog shipped with the plugin. Treat it as read-only; organisations

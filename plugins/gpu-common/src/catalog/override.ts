@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GpuInputError, type InputIssue } from '../errors';
-import { parseMigProfileName } from '../mig/profile-name';
-import { zodIssuesToInputIssues } from '../request/zod-issues';
+import { parseMigProfileName } from '../mig/profileName';
+import { zodIssuesToInputIssues } from '../request/zodIssues';
 import { mpsMaxReplicasFor } from './mps';
 import type { GpuCatalog, GpuModel, InstanceType } from './types';
 

@@ -4,14 +4,14 @@
  * the planner's refusals of the same requests, so the form never offers what
  * the planner would refuse, and says why in the same words.
  */
-import { gpuModelChoices } from '../catalog/model-choices';
+import { gpuModelChoices } from '../catalog/modelChoices';
 import type { GpuCatalog, GpuModel } from '../catalog/types';
 import {
   indexCatalog,
   instanceTypesOf,
   machineProviderFor,
   type CatalogIndex,
-} from '../planner/catalog-index';
+} from '../planner/catalogIndex';
 import type { InputIssue } from '../errors';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import type { ClusterProfile, ClusterProvider } from './types';

@@ -8,7 +8,7 @@ export {
 export {
   karpenterSupportsGte,
   parseKarpenterVersion,
-} from './karpenter-version';
+} from './karpenterVersion';
 export {
   clusterCapabilities,
   modelUnavailable,

@@ -3,7 +3,7 @@ import { defaultClusterProfile } from './defaults';
 import {
   karpenterSupportsGte,
   parseKarpenterVersion,
-} from './karpenter-version';
+} from './karpenterVersion';
 import { resolveClusterProfile } from './schema';
 
 function issuesOf(override: unknown) {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { GpuInputError } from '../errors';
 import { isDns1123Label, isDns1123Subdomain } from '../request/formats';
-import { zodIssuesToInputIssues } from '../request/zod-issues';
+import { zodIssuesToInputIssues } from '../request/zodIssues';
 import { defaultClusterProfile } from './defaults';
-import { parseKarpenterVersion } from './karpenter-version';
+import { parseKarpenterVersion } from './karpenterVersion';
 import type { ClusterProfile } from './types';
 
 const dns1123Label = z.string().refine(isDns1123Label, {

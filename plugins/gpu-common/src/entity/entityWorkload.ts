@@ -1,4 +1,4 @@
-import { WELL_KNOWN_KEYS } from '../manifests/metadata-keys';
+import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 
 /**
  *  What an entity stands for in the repository's workloads.

@@ -6,8 +6,8 @@ import {
   migA100Plan,
   mpsL4Plan,
   timeSlicingT4Plan,
-} from './test-fixtures';
-import { validateAgainstSchema } from './testing/kubernetes-schemas';
+} from './testFixtures';
+import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 
 describe('buildDeployment', () => {
   it('builds a schema-valid Deployment pinned to the pool (exclusive)', () => {

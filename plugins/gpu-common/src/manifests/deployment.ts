@@ -1,8 +1,8 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
-import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadata-keys';
-import { gpuPodSpec } from './gpu-pod-spec';
-import { podPlacement } from './pod-placement';
+import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
+import { gpuPodSpec } from './gpuPodSpec';
+import { podPlacement } from './podPlacement';
 import type { KubernetesObject } from './types';
 
 /**

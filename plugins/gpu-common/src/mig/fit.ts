@@ -1,7 +1,7 @@
 import type { GpuModel, MigProfile } from '../catalog/types';
 import { GpuInputError } from '../errors';
 import { packMigInstances, type MigPlacement } from './pack';
-import { claimsMediaEngines } from './profile-name';
+import { claimsMediaEngines } from './profileName';
 
 export type { MigPlacement } from './pack';
 

@@ -1,5 +1,5 @@
 import type { GpuModel } from '../catalog/types';
-import { parseMigProfileName } from './profile-name';
+import { parseMigProfileName } from './profileName';
 import { compareStrings } from '../text/compareStrings';
 
 /**

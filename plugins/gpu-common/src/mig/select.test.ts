@@ -2,7 +2,7 @@ import { builtinCatalog } from '../catalog/builtin';
 import { findModel } from '../catalog/lookup';
 import type { GpuModel } from '../catalog/types';
 import { GpuInputError } from '../errors';
-import { isPlainMigProfile } from './profile-name';
+import { isPlainMigProfile } from './profileName';
 import { smallestMigProfileFor, uniformMigLayout } from './select';
 
 const model = (id: string): GpuModel => findModel(builtinCatalog, id)!;

@@ -1,6 +1,6 @@
 import type { GpuModel, MigProfile } from '../catalog/types';
 import { GpuInputError } from '../errors';
-import { isPlainMigProfile } from './profile-name';
+import { isPlainMigProfile } from './profileName';
 
 const MIB_PER_GIB = 1024;
 

@@ -9,7 +9,7 @@ import {
   cluster,
   fixtureCatalog,
   gpuRequest,
-} from './test-fixtures';
+} from './testFixtures';
 
 describe('cost', () => {
   it('prices 730-hour months', () => {

@@ -4,7 +4,7 @@ export {
   devicePluginConfigFor,
   devicePluginConfigName,
   MPS_ROOT,
-} from './device-plugin-config';
-export { canonicalJson, contentHash, fnv1a32 } from './content-hash';
-export { DRA_DEVICE_CLASS } from './sharing-dra';
-export { OVERSUBSCRIBED_PREFIX } from './sharing-time-slicing';
+} from './devicePluginConfig';
+export { canonicalJson, contentHash, fnv1a32 } from './contentHash';
+export { DRA_DEVICE_CLASS } from './sharingDra';
+export { OVERSUBSCRIBED_PREFIX } from './sharingTimeSlicing';

@@ -1,12 +1,12 @@
 import type { GpuCatalog } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
 import type { GpuRequest } from '../request/types';
-import { indexCatalog, machineProviderFor } from './catalog-index';
-import { AUTO_MODEL, checkLargestGpu, resolveModel } from './choose-model';
-import { planAutoModel } from './plan-auto-model';
-import { planForModel } from './plan-for-model';
-import { leftPoolChanges } from './pool-option';
-import { checkRequestNamespace } from './system-namespaces';
+import { indexCatalog, machineProviderFor } from './catalogIndex';
+import { AUTO_MODEL, checkLargestGpu, resolveModel } from './chooseModel';
+import { planAutoModel } from './planAutoModel';
+import { planForModel } from './planForModel';
+import { leftPoolChanges } from './poolOption';
+import { checkRequestNamespace } from './systemNamespaces';
 import type { Plan, RepoState } from './types';
 
 /**

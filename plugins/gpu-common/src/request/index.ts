@@ -9,18 +9,18 @@ export {
   MAX_GPUS_PER_REPLICA,
   MAX_SLICES_PER_GPU,
 } from './schema';
-export { gpuRequestFromFormValues } from './form-values';
-export type { GpuRequestFormValues } from './form-values';
-export { parseGpuRequestYaml, MAX_REQUEST_YAML_BYTES } from './parse-yaml';
+export { gpuRequestFromFormValues } from './formValues';
+export type { GpuRequestFormValues } from './formValues';
+export { parseGpuRequestYaml, MAX_REQUEST_YAML_BYTES } from './parseYaml';
 export {
   isDns1123Label,
   isDns1123Subdomain,
   isImageReference,
   isOwnerRef,
 } from './formats';
-export { zodIssuesToInputIssues } from './zod-issues';
+export { zodIssuesToInputIssues } from './zodIssues';
 export {
   REQUEST_FIELD_LABELS,
   fieldLabel,
   describeIssue,
-} from './field-labels';
+} from './fieldLabels';

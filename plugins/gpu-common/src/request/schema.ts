@@ -8,7 +8,7 @@ import {
 } from './formats';
 import type { GpuRequest, SharingMode, WorkloadKind } from './types';
 import { SHARING_MODES, WORKLOAD_KINDS } from './types';
-import { zodIssuesToInputIssues } from './zod-issues';
+import { zodIssuesToInputIssues } from './zodIssues';
 
 export const GPU_REQUEST_API_VERSION = 'gpu.backstage.io/v1alpha1';
 

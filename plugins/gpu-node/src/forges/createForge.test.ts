@@ -1,5 +1,5 @@
-import { on, startFakeForgeServer } from './testing/fakeForgeServer';
-import { createBareRemote } from '../git/testing/bareRemote';
+import { on, startFakeForgeServer } from './__testUtils__/fakeForgeServer';
+import { createBareRemote } from '../git/__testUtils__/bareRemote';
 import { createForge } from './createForge';
 import { DESCRIPTION_FILE, descriptionRef } from './localDescription';
 import { localBranchUrl } from './local';

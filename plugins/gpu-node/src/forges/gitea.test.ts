@@ -4,7 +4,7 @@ import {
   on,
   sequence,
   startFakeForgeServer,
-} from './testing/fakeForgeServer';
+} from './__testUtils__/fakeForgeServer';
 
 const TOKEN = 'gitea-testTokenValue98765';
 const noSleep = { attempts: 3, sleep: async () => {}, backoffMs: () => 1 };

@@ -5,7 +5,7 @@ import {
   on,
   sequence,
   startFakeForgeServer,
-} from './testing/fakeForgeServer';
+} from './__testUtils__/fakeForgeServer';
 
 const TOKEN = 'ghp_testTokenValue1234567890';
 const noSleep = { attempts: 3, sleep: async () => {}, backoffMs: () => 1 };

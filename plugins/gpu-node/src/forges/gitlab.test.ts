@@ -4,7 +4,7 @@ import {
   on,
   sequence,
   startFakeForgeServer,
-} from './testing/fakeForgeServer';
+} from './__testUtils__/fakeForgeServer';
 
 const TOKEN = 'glpat-testTokenValue12345';
 const noSleep = { attempts: 3, sleep: async () => {}, backoffMs: () => 1 };

@@ -1,14 +1,14 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BareRemote, createBareRemote } from '../git/testing/bareRemote';
+import { BareRemote, createBareRemote } from '../git/__testUtils__/bareRemote';
 import { publishGpuRequest } from '../publish/publishGpuRequest';
 import {
   catalog,
   cluster,
   gpuRequest,
   seedFiles,
-} from '../publish/testing/fixtures';
+} from '../publish/__testUtils__/fixtures';
 import { createForge } from './createForge';
 import { descriptionRef } from './localDescription';
 import { LocalPullRequestError, LocalPullRequests } from './localPullRequests';

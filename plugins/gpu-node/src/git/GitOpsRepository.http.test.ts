@@ -6,9 +6,9 @@ import { requestBranchName, requestTrailer } from './branchName';
 import { GitOpsError } from './errors';
 import { GitOpsRepository } from './GitOpsRepository';
 import { createSimpleGit } from './__testUtils__/simpleGitClient';
-import { BareRemote, createBareRemote } from './testing/bareRemote';
-import { GitHttpServer, startGitHttpServer } from './testing/gitHttpServer';
-import { processesLeftTalkingTo } from './testing/processes';
+import { BareRemote, createBareRemote } from './__testUtils__/bareRemote';
+import { GitHttpServer, startGitHttpServer } from './__testUtils__/gitHttpServer';
+import { processesLeftTalkingTo } from './__testUtils__/processes';
 
 const TOKEN = 'canary-http-token-0a9b8c7d6e5f';
 const AUTH = `Basic ${Buffer.from(`x-access-token:${TOKEN}`).toString('base64')}`;

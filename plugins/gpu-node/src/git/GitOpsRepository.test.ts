@@ -16,7 +16,7 @@ import {
   createBareRemote,
   refuseGpuBranchPushes,
   requireUpToDateBranches,
-} from './testing/bareRemote';
+} from './__testUtils__/bareRemote';
 
 const BRANCH = requestBranchName('ml', 'llm');
 const TRAILER = requestTrailer('ml', 'llm');

@@ -7,7 +7,7 @@ import {
   migPlan,
   mpsPlan,
   timeSlicingPlan,
-} from './testing/planFixtures';
+} from './__testUtils__/planFixtures';
 
 const files = [
   {

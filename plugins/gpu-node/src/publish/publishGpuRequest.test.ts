@@ -2,12 +2,12 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import { BareRemote, createBareRemote } from '../git/testing/bareRemote';
+import { BareRemote, createBareRemote } from '../git/__testUtils__/bareRemote';
 import {
   publishGpuRequest,
   PublishGpuRequestOptions,
 } from './publishGpuRequest';
-import { catalog, cluster, gpuRequest, seedFiles } from './testing/fixtures';
+import { catalog, cluster, gpuRequest, seedFiles } from './__testUtils__/fixtures';
 
 describe('publishGpuRequest', () => {
   let remote: BareRemote;

@@ -14,21 +14,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import { createForge } from '../forges/createForge';
-import { on, startFakeForgeServer } from '../forges/testing/fakeForgeServer';
+import { on, startFakeForgeServer } from '../forges/__testUtils__/fakeForgeServer';
 import { gitEnvironment } from '../git/auth';
 import { createSimpleGit } from '../git/__testUtils__/simpleGitClient';
 import {
   BareRemote,
   createBareRemote,
   requireUpToDateBranches,
-} from '../git/testing/bareRemote';
+} from '../git/__testUtils__/bareRemote';
 import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree } from '../repo/tree';
 import {
   publishGpuRequest,
   PublishGpuRequestOptions,
 } from './publishGpuRequest';
-import { catalog, cluster, gpuRequest, seedFiles } from './testing/fixtures';
+import { catalog, cluster, gpuRequest, seedFiles } from './__testUtils__/fixtures';
 
 jest.setTimeout(240_000);
 

@@ -25,12 +25,12 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { gitEnvironment } from '../git/auth';
 import { createSimpleGit } from '../git/__testUtils__/simpleGitClient';
-import { BareRemote, createBareRemote } from '../git/testing/bareRemote';
+import { BareRemote, createBareRemote } from '../git/__testUtils__/bareRemote';
 import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from '../validate/validateGitOpsTree';
 import { publishGpuRequest } from './publishGpuRequest';
-import { gpuRequest, seedFiles } from './testing/fixtures';
+import { gpuRequest, seedFiles } from './__testUtils__/fixtures';
 import { updateOpenPullRequests } from './updateOpenPullRequests';
 
 jest.setTimeout(1_200_000);

@@ -1,0 +1,53 @@
+import {
+  buildEc2NodeClass,
+  karpenterNodeRoleName,
+  shouldGenerateEc2NodeClass,
+} from './ec2NodeClass';
+import { awsCluster, plainCluster } from './testFixtures';
+import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
+
+describe('buildEc2NodeClass', () => {
+  it('builds a schema-valid alias-based EC2NodeClass discovered by cluster tag', () => {
+    const nodeClass = buildEc2NodeClass(awsCluster) as any;
+    expect(() => validateAgainstSchema(nodeClass)).not.toThrow();
+    expect(nodeClass.metadata.name).toBe('gpu');
+    expect(nodeClass.spec.amiSelectorTerms).toEqual([
+      { alias: 'al2023@latest' },
+    ]);
+    expect(nodeClass.spec.role).toBe('KarpenterNodeRole-prod-eu');
+    expect(nodeClass.spec.subnetSelectorTerms).toEqual([
+      { tags: { 'karpenter.sh/discovery': 'prod-eu' } },
+    ]);
+    expect(nodeClass.spec.securityGroupSelectorTerms).toEqual([
+      { tags: { 'karpenter.sh/discovery': 'prod-eu' } },
+    ]);
+    expect(nodeClass.spec.blockDeviceMappings[0]).toMatchObject({
+      deviceName: '/dev/xvda',
+      rootVolume: true,
+      ebs: { volumeSize: '200Gi' },
+    });
+    expect(nodeClass.spec.instanceProfile).toBeUndefined();
+  });
+
+  it('is generated only for AWS clusters that ask for it', () => {
+    expect(shouldGenerateEc2NodeClass(awsCluster)).toBe(true);
+    expect(shouldGenerateEc2NodeClass(plainCluster)).toBe(false);
+    expect(
+      shouldGenerateEc2NodeClass({
+        ...awsCluster,
+        provider: 'azure-karpenter',
+      }),
+    ).toBe(false);
+    expect(karpenterNodeRoleName('dev')).toBe('KarpenterNodeRole-dev');
+  });
+
+  it('the schema really rejects a broken EC2NodeClass', () => {
+    const nodeClass = buildEc2NodeClass(awsCluster) as any;
+    expect(() =>
+      validateAgainstSchema({
+        ...nodeClass,
+        spec: { ...nodeClass.spec, amiSelectorTerms: undefined },
+      }),
+    ).toThrow(/amiSelectorTerms/);
+  });
+});

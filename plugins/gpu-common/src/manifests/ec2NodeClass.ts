@@ -1,0 +1,75 @@
+import type { ClusterProfile } from '../cluster/types';
+import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
+import type { KubernetesObject } from './types';
+
+/**
+ * Root volume for GPU nodes. CUDA / inference images are commonly 10-20 GiB
+ * each and several versions sit in the image cache; Karpenter's 20Gi default
+ * fills up and evicts pods (disk pressure) on the first model rollout.
+ */
+export const GPU_ROOT_VOLUME_SIZE = '200Gi';
+
+/** IAM role placeholder following the Karpenter getting-started naming. */
+export function karpenterNodeRoleName(clusterName: string): string {
+  return `KarpenterNodeRole-${clusterName}`;
+}
+
+/**
+ * The cluster's GPU EC2NodeClass `karpenter.k8s.aws/v1`. The `al2023@latest`
+ * alias lets Karpenter choose the NVIDIA AMI variant per instance type
+ * (aws/karpenter-provider-aws v1.14.1 `pkg/providers/amifamily/types.go`:
+ * the `nvidia` variant where `karpenter.k8s.aws/instance-gpu-count` exists);
+ * `id`/`name` selection could not. Subnets and
+ * security groups are discovered by the `karpenter.sh/discovery` tag.
+ *
+ * @public
+ */
+export function buildEc2NodeClass(cluster: ClusterProfile): KubernetesObject {
+  const discovery = { 'karpenter.sh/discovery': cluster.name };
+  return {
+    apiVersion: 'karpenter.k8s.aws/v1',
+    kind: 'EC2NodeClass',
+    metadata: {
+      name: cluster.nodeClass.name,
+      labels: { [WELL_KNOWN_KEYS.managedBy]: MANAGED_BY },
+    },
+    spec: {
+      amiSelectorTerms: [{ alias: 'al2023@latest' }],
+      role: karpenterNodeRoleName(cluster.name),
+      subnetSelectorTerms: [{ tags: { ...discovery } }],
+      securityGroupSelectorTerms: [{ tags: { ...discovery } }],
+      blockDeviceMappings: [
+        {
+          deviceName: '/dev/xvda',
+          rootVolume: true,
+          ebs: {
+            volumeSize: GPU_ROOT_VOLUME_SIZE,
+            volumeType: 'gp3',
+            encrypted: true,
+            deleteOnTermination: true,
+          },
+        },
+      ],
+      metadataOptions: {
+        httpEndpoint: 'enabled',
+        httpProtocolIPv6: 'disabled',
+        httpPutResponseHopLimit: 1,
+        httpTokens: 'required',
+      },
+    },
+  };
+}
+
+/**
+ *  Whether the cluster profile asks for an EC2NodeClass we can generate.
+ *
+ * @public
+ */
+export function shouldGenerateEc2NodeClass(cluster: ClusterProfile): boolean {
+  return (
+    cluster.generateNodeClass &&
+    cluster.provider === 'aws-karpenter' &&
+    cluster.nodeClass.group === 'karpenter.k8s.aws' &&
+    cluster.nodeClass.kind === 'EC2NodeClass'
+  );
+}

@@ -1,0 +1,171 @@
+import { formatLedger } from '../capacity/ledger';
+import type { ClusterProfile } from '../cluster/types';
+import type { Plan } from '../planner/types';
+import {
+  gpuAnnotationKeys,
+  MANAGED_BY,
+  WELL_KNOWN_KEYS,
+} from './metadataKeys';
+import { quantities, quantity } from './quantity';
+import type { KubernetesObject } from './types';
+
+/** A NodePool / NodeOverlay `requirements[]` entry. */
+export interface NodeSelectorRequirement {
+  key: string;
+  operator:
+    'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt' | 'Gte' | 'Lte';
+  values?: string[];
+  minValues?: number;
+}
+
+/**
+ * How long a GPU node may live before Karpenter replaces it. Karpenter's own
+ * default (720h) is written out so reviewers see it and drift stays explicit.
+ */
+export const GPU_NODE_EXPIRE_AFTER = '720h';
+
+/**
+ * Arm64 EC2 families carry a `g` after the generation (`g5g`, `c7g`) or are
+ * Grace-based (`p6e-gb200`); everything else that carries NVIDIA GPUs is amd64.
+ */
+export function ec2Architecture(instanceType: string): 'amd64' | 'arm64' {
+  const family = instanceType.split('.')[0];
+  return /^[a-z]+\d+[a-z]*g$/.test(family) || /-gb\d+/.test(family)
+    ? 'arm64'
+    : 'amd64';
+}
+
+function sorted(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort();
+}
+
+/**
+ * The requirements of a GPU NodePool. Only the `In` operator is used, which
+ * every Karpenter v1 release accepts (`Gte`/`Lte` need ≥ 1.9). Instance types
+ * are pinned by name, so the GPU name / manufacturer requirements are a second
+ * guard (e.g. against AMD `g4ad` picking the NVIDIA AMI: any instance type
+ * with a GPU gets it, aws/karpenter-provider-aws v1.14.1
+ * `pkg/providers/amifamily/types.go`).
+ */
+export function nodePoolRequirements(
+  plan: Plan,
+  cluster: ClusterProfile,
+): NodeSelectorRequirement[] {
+  const requirements: NodeSelectorRequirement[] = [];
+  if (cluster.provider === 'aws-karpenter') {
+    requirements.push({
+      key: 'karpenter.k8s.aws/instance-gpu-manufacturer',
+      operator: 'In',
+      values: ['nvidia'],
+    });
+    if (plan.pool.karpenterGpuNames.length > 0) {
+      requirements.push({
+        key: WELL_KNOWN_KEYS.karpenterInstanceGpuName,
+        operator: 'In',
+        values: sorted(plan.pool.karpenterGpuNames),
+      });
+    }
+  }
+  requirements.push(
+    {
+      key: WELL_KNOWN_KEYS.instanceType,
+      operator: 'In',
+      values: sorted(plan.pool.instanceTypes),
+    },
+    {
+      key: WELL_KNOWN_KEYS.karpenterCapacityType,
+      operator: 'In',
+      values: sorted(plan.pool.capacityTypes),
+    },
+  );
+  if (cluster.provider === 'aws-karpenter') {
+    requirements.push({
+      key: 'kubernetes.io/arch',
+      operator: 'In',
+      values: sorted(plan.pool.instanceTypes.map(ec2Architecture)),
+    });
+  }
+  requirements.push({
+    key: 'kubernetes.io/os',
+    operator: 'In',
+    values: ['linux'],
+  });
+  return requirements;
+}
+
+/**
+ * NodePool `karpenter.sh/v1` for the plan's pool.
+ *
+ * DRA pools are static (`spec.replicas`): Karpenter v1.14 skips pods with
+ * resource claims, so it would never launch a node for them
+ * (`--ignore-dra-requests` defaults to true, kubernetes-sigs/karpenter v1.14.1
+ * `pkg/operator/options/options.go`).
+ * A static pool admits only `limits.nodes`; its replicas follow the planned
+ * `limits.nodes` (cumulative for a reused pool), else this plan's node count.
+ */
+export function buildNodePool(
+  plan: Plan,
+  cluster: ClusterProfile,
+): KubernetesObject {
+  const keys = gpuAnnotationKeys(cluster.labelDomain);
+  const isStatic = plan.sharing.mode === 'dra';
+  const annotations: Record<string, string> = {
+    [keys.gpuModel]: plan.pool.gpuModel,
+    [keys.sharingMode]: plan.sharing.mode,
+    [keys.resourceName]: plan.resourceName,
+  };
+  if (plan.sharing.slicesPerGpu !== undefined) {
+    annotations[keys.slicesPerGpu] = String(plan.sharing.slicesPerGpu);
+  }
+  if (plan.sharing.migProfile !== undefined) {
+    annotations[keys.migProfile] = plan.sharing.migProfile;
+  }
+  // The limits below are derived from this line (see capacity/ledger.ts).
+  if (plan.pool.ledger.length > 0) {
+    annotations[keys.requests] = formatLedger(plan.pool.ledger);
+  }
+  if (plan.pool.limitFloor !== undefined) {
+    annotations[keys.limitFloor] = String(plan.pool.limitFloor);
+  }
+
+  const spec: Record<string, unknown> = {
+    template: {
+      metadata: { labels: { ...plan.pool.labels } },
+      spec: {
+        nodeClassRef: {
+          group: cluster.nodeClass.group,
+          kind: cluster.nodeClass.kind,
+          name: cluster.nodeClass.name,
+        },
+        requirements: nodePoolRequirements(plan, cluster),
+        taints: [{ ...plan.pool.taint }],
+        expireAfter: GPU_NODE_EXPIRE_AFTER,
+      },
+    },
+    // consolidateAfter is required whenever disruption is written (v1 CRD).
+    disruption: {
+      consolidationPolicy: 'WhenEmptyOrUnderutilized',
+      consolidateAfter: cluster.consolidateAfter,
+    },
+  };
+  if (isStatic) {
+    // A reused static pool's `limits.nodes` already counts every workload on
+    // it; the node count of this request alone would shrink the pool.
+    const nodes = plan.pool.limits.nodes ?? plan.nodes.expected;
+    spec.replicas = nodes;
+    spec.limits = { nodes: quantity(nodes) };
+  } else {
+    spec.limits = quantities(plan.pool.limits);
+  }
+
+  return {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: {
+      name: plan.pool.name,
+      labels: { [WELL_KNOWN_KEYS.managedBy]: MANAGED_BY },
+      annotations,
+    },
+    spec,
+  };
+}

@@ -1,0 +1,60 @@
+import type { ClusterProfile } from '../cluster/types';
+import type { Plan, Taint } from '../planner/types';
+import { gpuAnnotationKeys, WELL_KNOWN_KEYS } from './metadataKeys';
+import { quantity } from './quantity';
+
+/**
+ *  The pod-template parts every GPU workload (new or patched) gets.
+ *
+ * @public
+ */
+export interface PodPlacement {
+  nodeSelector: Record<string, string>;
+  tolerations: {
+    key: string;
+    operator: 'Equal';
+    value: string;
+    effect: Taint['effect'];
+  }[];
+  annotations: Record<string, string>;
+  /** `resources.limits` of the GPU container; empty for DRA (claims instead). */
+  limits: Record<string, string>;
+}
+
+/** Name of the pod-level resource claim (DRA) and of its container reference. */
+export const DRA_CLAIM_NAME = 'gpu';
+
+/**
+ * Pins pods to the plan's pool (`karpenter.sh/nodepool`, a label Karpenter
+ * sets on every node it launches, known before launch) and tolerates exactly
+ * the pool's taint. GFD labels are not used: Karpenter cannot know them before
+ * a node exists. Extended resources go in `limits` only; Kubernetes defaults
+ * `requests` to the same value.
+ *
+ * @public
+ */
+export function podPlacement(
+  plan: Plan,
+  cluster: ClusterProfile,
+): PodPlacement {
+  const keys = gpuAnnotationKeys(cluster.labelDomain);
+  const { taint } = plan.pool;
+  return {
+    nodeSelector: { [WELL_KNOWN_KEYS.karpenterNodePool]: plan.pool.name },
+    tolerations: [taint, ...(plan.pool.otherTaints ?? [])].map(t => ({
+      key: t.key,
+      operator: 'Equal' as const,
+      value: t.value,
+      effect: t.effect,
+    })),
+    annotations: {
+      [keys.request]: `${plan.request.metadata.namespace}/${plan.request.metadata.name}`,
+      [keys.pool]: plan.pool.name,
+      [keys.sharingMode]: plan.sharing.mode,
+    },
+    limits:
+      plan.sharing.mode === 'dra'
+        ? {}
+        : { [plan.resourceName]: quantity(plan.resourcePerReplica) },
+  };
+}

@@ -1,0 +1,54 @@
+import type { GpuModel } from '../catalog/types';
+import type { ClusterProfile } from '../cluster/types';
+import { GpuInputError, isGpuInputError } from '../errors';
+import type { GpuRequest } from '../request/types';
+import type { ModeDecision } from './modeDecision';
+import { decideDra } from './sharingDra';
+import { decideExclusive } from './sharingExclusive';
+import { decideMig } from './sharingMig';
+import { decideMps, MPS_NEEDS_TWO_CLIENTS } from './sharingMps';
+import { decideTimeSlicing, SLICE_BELOW_REQUEST } from './sharingTimeSlicing';
+
+/** The slicing a new pool of `model` would get for the request. */
+export function decideSharing(
+  request: GpuRequest,
+  model: GpuModel,
+  cluster: ClusterProfile,
+  alternatives: () => string,
+): ModeDecision {
+  try {
+    switch (request.spec.gpu.sharing) {
+      case 'exclusive':
+        return decideExclusive(request, model);
+      case 'time-slicing':
+        return decideTimeSlicing(request, model);
+      case 'mps':
+        return decideMps(request, model, cluster);
+      case 'mig':
+        return decideMig(request, model, cluster);
+      case 'dra':
+        return decideDra(request, model);
+      default:
+        throw new GpuInputError([
+          {
+            path: 'spec.gpu.sharing',
+            rule: 'enum',
+            message: `unknown sharing mode "${String(request.spec.gpu.sharing)}"`,
+          },
+        ]);
+    }
+  } catch (error) {
+    // Memory below the ask is never planned: say what would fit instead.
+    const issue = isGpuInputError(error) ? error.issues[0] : undefined;
+    if (
+      issue &&
+      (issue.rule === SLICE_BELOW_REQUEST ||
+        issue.rule === MPS_NEEDS_TWO_CLIENTS)
+    ) {
+      throw new GpuInputError([
+        { ...issue, message: `${issue.message}. ${alternatives()}` },
+      ]);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,131 @@
+import type { GpuModel, MachineProvider } from '../catalog/types';
+import { modelUnavailable, unavailableIssue } from '../cluster/capabilities';
+import type { ClusterProfile } from '../cluster/types';
+import { GpuInputError } from '../errors';
+import type { GpuRequest } from '../request/types';
+import { CatalogIndex, instanceTypesOf } from './catalogIndex';
+import { scoreInstanceTypes } from './chooseInstanceTypes';
+import { choosePool } from './choosePool';
+import { decideSharing } from './decideSharing';
+import { memoryAlternatives } from './memoryAlternatives';
+import { requestedMiB } from './modeDecision';
+import { planOnOption } from './planOnOption';
+import { basePoolName, freeName } from './poolNaming';
+import {
+  evaluateOption,
+  type LeftPoolChange,
+  type PoolOption,
+} from './poolOption';
+import { isReusable, judgePool } from './reusePool';
+import type { Plan, PoolState, RepoState } from './types';
+
+/**
+ * The plan of the request on one GPU model: reuse before create. Every pool
+ * of the model is judged and priced next to a new pool; `choosePool` ranks them.
+ */
+export function planForModel(
+  request: GpuRequest,
+  model: GpuModel,
+  index: CatalogIndex,
+  provider: MachineProvider,
+  cluster: ClusterProfile,
+  repoState: RepoState | undefined,
+  holding: LeftPoolChange[],
+): Plan {
+  const gpu = request.spec.gpu;
+  const types = instanceTypesOf(index, provider, model.id);
+  // The rule the request form uses to offer the model disabled on this cluster.
+  const unavailable = modelUnavailable(cluster, index, model);
+  if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
+  const ideal = decideSharing(request, model, cluster, () =>
+    memoryAlternatives(request, model, index, provider, cluster),
+  );
+  const allChoices = scoreInstanceTypes(types, ideal);
+  if (allChoices.length === 0) {
+    const most = Math.max(...types.map(t => t.gpusPerNode));
+    throw new GpuInputError([
+      {
+        path: 'spec.gpu.gpusPerReplica',
+        rule: 'exceeds-gpus-per-node',
+        message: `${gpu.gpusPerReplica} GPUs per replica: no ${model.id} machine has that many (at most ${most} per node)`,
+      },
+    ]);
+  }
+
+  // Reuse before create: every pool of this GPU, judged and priced.
+  const inputs = {
+    request,
+    index,
+    repoState,
+    vramMiB: requestedMiB(gpu.vramGiB),
+    holding,
+  };
+  const options: PoolOption[] = [];
+  const rejected: { pool: PoolState; reason: string }[] = [];
+  for (const pool of repoState?.pools ?? []) {
+    if (pool.gpuModel !== model.id) continue;
+    const verdict = judgePool(pool, {
+      request,
+      model,
+      cluster,
+      repoState,
+      types,
+    });
+    if (!isReusable(verdict)) {
+      rejected.push({ pool, reason: verdict.rejected });
+      continue;
+    }
+    const option = evaluateOption(inputs, {
+      existing: pool,
+      poolName: pool.name,
+      decision: verdict.decision,
+      choices: verdict.choices,
+    });
+    if (typeof option === 'string') rejected.push({ pool, reason: option });
+    else options.push(option);
+  }
+  const base = basePoolName(model.id, ideal.poolSuffix);
+  const freeNewName = freeName(
+    base,
+    n =>
+      (repoState?.pools.some(p => p.name === n) ?? false) ||
+      (repoState?.otherNodePools?.includes(n) ?? false),
+  );
+  const fresh =
+    freeNewName === undefined
+      ? undefined
+      : evaluateOption(inputs, {
+          poolName: freeNewName,
+          decision: ideal,
+          choices: allChoices,
+        });
+  if (typeof fresh === 'string') {
+    throw new GpuInputError([
+      { path: 'spec.gpu', rule: 'exceeds-node', message: fresh },
+    ]);
+  }
+  const picked = choosePool({
+    options,
+    rejected,
+    fresh,
+    freshProblem:
+      freeNewName === undefined
+        ? `every candidate name for ${base} is taken by an incompatible pool`
+        : undefined,
+    idealSuffix: ideal.poolSuffix,
+  });
+  if (!picked) {
+    throw new GpuInputError([
+      {
+        path: 'spec.gpu.model',
+        rule: 'name-conflict',
+        message: `every candidate pool name for ${base} is taken by an incompatible pool`,
+      },
+    ]);
+  }
+  return planOnOption(request, model, cluster, repoState, picked.chosen, {
+    sharing: picked.chosen.decision.decision,
+    pool: picked.decision,
+    base,
+  });
+}

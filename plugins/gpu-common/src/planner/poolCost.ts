@@ -1,0 +1,71 @@
+import type { LedgerEntry } from '../capacity/ledger';
+import { poolCost, type PoolCost } from '../capacity/poolCost';
+import type { GpuCatalog } from '../catalog/types';
+import { centsToUsd } from '../format/money';
+import type { CatalogIndex } from './catalogIndex';
+import { ledgerOf } from './poolLimits';
+import { machinesOfPool, sizingOfPool } from './poolSizing';
+import type { PoolCostView, PoolState, RepoState } from './types';
+
+/**
+ * A pool of the repository priced by the cost model (capacity/poolCost.ts):
+ * its ledger (or `ledger`, e.g. the ledger a change leaves it with), its
+ * sharing's units per GPU and its machines in the catalog.
+ *
+ * @public
+ */
+export function costOfPool(
+  pool: PoolState,
+  repoState: RepoState | undefined,
+  catalog: GpuCatalog | CatalogIndex,
+  ledger?: readonly LedgerEntry[],
+): PoolCost {
+  const sizing = sizingOfPool(pool, catalog, repoState);
+  return poolCost(ledger ?? ledgerOf(pool, repoState).ledger, {
+    unitsPerGpu: sizing.unitsPerGpu,
+    staticPool: sizing.staticPool,
+    machines: machinesOfPool(pool, catalog),
+  });
+}
+
+/** The JSON view of a pool's cost (dollars with two decimals, exact cents). */
+export function poolCostView(
+  name: string,
+  cost: PoolCost,
+  nodesBefore?: number,
+): PoolCostView {
+  return {
+    name,
+    nodes: cost.nodes,
+    ...(nodesBefore !== undefined ? { nodesBefore } : {}),
+    ...(cost.instanceType ? { instanceType: cost.instanceType } : {}),
+    nodeUsdPerMonth: centsToUsd(cost.nodeCents),
+    usdPerMonth: centsToUsd(cost.totalCents),
+    idleUsdPerMonth: centsToUsd(cost.idleCents),
+    capacityUnits: cost.capacityUnits,
+    allocatedUnits: cost.allocatedUnits,
+    idleUnits: cost.idleUnits,
+    shares: cost.shares.map(s => ({
+      request: s.request,
+      units: s.units,
+      usdPerMonth: centsToUsd(s.cents),
+    })),
+  };
+}
+
+/**
+ *  The pool-level part of the view: no shares (other entities may be private).
+ *
+ * @public
+ */
+export function poolCostSummary(
+  name: string,
+  cost: PoolCost,
+): Omit<PoolCostView, 'shares' | 'nodesBefore'> {
+  const {
+    shares: _shares,
+    nodesBefore: _before,
+    ...summary
+  } = poolCostView(name, cost);
+  return summary;
+}

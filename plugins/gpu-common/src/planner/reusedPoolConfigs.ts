@@ -1,0 +1,77 @@
+import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
+import type { MigConfigEntry } from '../manifests/types';
+import { sameContent } from './contentHash';
+import type { PoolState, RepoState, SharingPlan } from './types';
+
+/**
+ * A reused pool already has nodes running with its config labels. Changing
+ * `nvidia.com/mig.config` on a live node makes mig-manager re-partition GPUs
+ * under running pods (it does not drain), so a reused MIG pool keeps its
+ * config name whenever that config already holds our layout. A changed
+ * device-plugin config name is fine (the label change is what makes the
+ * plugin reload) but is said out loud.
+ */
+export function reconcileReusedPoolConfigs(
+  pool: PoolState,
+  sharing: SharingPlan,
+  modeLabels: Record<string, string>,
+  repoState: RepoState | undefined,
+): { warnings: string[]; explanation: string[] } {
+  const warnings: string[] = [];
+  const explanation: string[] = [];
+  if (
+    sharing.mode === 'mig' &&
+    pool.migConfigName &&
+    sharing.migConfigName &&
+    pool.migConfigName !== sharing.migConfigName
+  ) {
+    const live = repoState?.migConfigs[pool.migConfigName];
+    if (holdsLayout(live, sharing.migLayout)) {
+      explanation.push(
+        `reused pool ${pool.name} keeps its MIG config "${pool.migConfigName}", which already holds this layout (relabeling live nodes would re-partition their GPUs).`,
+      );
+      sharing.migConfigName = pool.migConfigName;
+      sharing.migConfigEntries = live as MigConfigEntry[];
+      modeLabels[WELL_KNOWN_KEYS.migConfig] = pool.migConfigName;
+    } else {
+      warnings.push(
+        `Reused pool ${pool.name} switches MIG config "${pool.migConfigName}" -> "${sharing.migConfigName}": mig-manager re-partitions the GPUs of running nodes without draining them; cordon and drain them first.`,
+      );
+    }
+  }
+  if (
+    (sharing.mode === 'time-slicing' || sharing.mode === 'mps') &&
+    pool.deviceConfigName &&
+    sharing.deviceConfigName &&
+    pool.deviceConfigName !== sharing.deviceConfigName
+  ) {
+    const live = repoState?.devicePluginConfigs[pool.deviceConfigName];
+    if (live !== undefined && sameContent(live, sharing.devicePluginConfig)) {
+      sharing.deviceConfigName = pool.deviceConfigName;
+      modeLabels[WELL_KNOWN_KEYS.devicePluginConfig] = pool.deviceConfigName;
+      explanation.push(
+        `reused pool ${pool.name} keeps device-plugin config "${pool.deviceConfigName}" (same content).`,
+      );
+    } else {
+      explanation.push(
+        `reused pool ${pool.name} moves from device-plugin config "${pool.deviceConfigName}" to "${sharing.deviceConfigName}": the label change makes the plugin on its nodes reload the new content.`,
+      );
+    }
+  }
+  return { warnings, explanation };
+}
+
+/** True when a parsed mig-parted config has an entry with exactly this layout. */
+function holdsLayout(
+  config: unknown,
+  layout: Record<string, number> | undefined,
+): boolean {
+  if (!Array.isArray(config) || !layout) return false;
+  return config.some(
+    entry =>
+      entry !== null &&
+      typeof entry === 'object' &&
+      (entry as Record<string, unknown>)['mig-enabled'] === true &&
+      sameContent((entry as Record<string, unknown>)['mig-devices'], layout),
+  );
+}

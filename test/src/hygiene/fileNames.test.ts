@@ -1,0 +1,37 @@
+import { execFileSync } from 'child_process';
+import path from 'path';
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/**
+ * One file-naming convention, Backstage's: a module is named in camelCase
+ * after what it exports (`poolCost.ts`), a component or class in PascalCase
+ * (`GpuAllocationCard.tsx`), suffixes after dots (`.test.ts`,
+ * `.builtinCatalog.test.ts`); and one folder name for test helpers,
+ * `__testUtils__` (`__fixtures__` for data).
+ */
+const SOURCE = /^(?:plugins|packages)\/[^/]+\/(?:src|dev)\/.*\.tsx?$/;
+const MODULE_NAME = /^[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*)*\.tsx?$/;
+const HELPER_FOLDERS = /\/(?:testing|test-utils|testUtils|__tests__)\//;
+
+function trackedSources(): string[] {
+  return execFileSync('git', ['ls-files'], { cwd: REPO_ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter(file => SOURCE.test(file));
+}
+
+describe('source file names', () => {
+  it('are camelCase or PascalCase, with dotted suffixes', () => {
+    const files = trackedSources();
+    expect(files.length).toBeGreaterThan(100);
+    expect(
+      files.filter(file => !MODULE_NAME.test(path.basename(file))),
+    ).toEqual([]);
+  });
+
+  it('keep test helpers in __testUtils__ folders', () => {
+    expect(trackedSources().filter(file => HELPER_FOLDERS.test(file))).toEqual(
+      [],
+    );
+  });
+});
