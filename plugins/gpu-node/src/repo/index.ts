@@ -7,3 +7,4 @@ export * from './parseMigConfigs';
 export * from './parseWorkloads';
 export type { SkippedFile } from './yamlObjects';
 export * from './poolLabels';
+export { poolsBySharedResource, workloadPool } from './sharedResourcePool';
