@@ -215,6 +215,72 @@ describe('RepoIndex', () => {
     });
   });
 
+  it('indexes GPU Jobs and CronJobs as it does Deployments, placed on the pool they use', async () => {
+    await index.refresh();
+    await remote.commit(
+      {
+        'apps/ml/nightly-train/job.yaml': `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: nightly-train
+spec:
+  parallelism: 3
+  template:
+    metadata:
+      labels: { backstage.io/kubernetes-id: nightly-train }
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: train
+          image: trainer:1
+          resources: { limits: { nvidia.com/gpu.shared: 2 } }
+`,
+        'apps/batch/embed/cronjob.yaml': `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: embed
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          nodeSelector: { karpenter.sh/nodepool: gpu-t4-ts4 }
+          restartPolicy: OnFailure
+          containers:
+            - name: embed
+              image: embed:1
+              resources: { limits: { nvidia.com/gpu.shared: 1 } }
+`,
+      },
+      'GPU batch workloads',
+    );
+    const result = await index.refresh();
+    expect(result.full).toBe(false);
+    const snapshot = index.snapshot();
+    expect(
+      snapshot.workloads.map(w => [
+        w.id,
+        w.cluster,
+        w.pool,
+        w.replicas,
+        w.perReplica,
+      ]),
+    ).toEqual([
+      // Its node selector names the pool; a CronJob's Job runs one pod.
+      ['batch/embed', 'dev', 'gpu-t4-ts4', 1, 1],
+      ['ml/chat-assistant', 'dev', 'gpu-t4-ts4', 2, 1],
+      // No selector: the pool serving its shared resource name; parallelism 3.
+      ['ml/nightly-train', 'dev', 'gpu-t4-ts4', 3, 2],
+    ]);
+    expect(
+      snapshot.clusters.get('dev')!.repoState.workloads.map(w => w.id),
+    ).toEqual(['batch/embed', 'ml/chat-assistant', 'ml/nightly-train']);
+    expect(
+      snapshot.workloadsByKubernetesId.get('nightly-train')?.map(w => w.id),
+    ).toEqual(['ml/nightly-train']);
+  });
+
   it('reports files it cannot use instead of failing', async () => {
     await index.refresh();
     await remote.commit(

@@ -8,10 +8,16 @@
  * pools whose device-plugin / MIG config entry changed, then builds the next
  * immutable snapshot (`snapshotBuilder.ts`).
  */
-import type { ClusterProfile, GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
+import {
+  compareStrings,
+  type ClusterProfile,
+  type GpuCatalog,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { LayoutInput } from '@gpu-gitops/plugin-gpu-node';
 import {
-  parseClusterConfigFile,
+  parseDevicePluginConfigFile,
+  parseMigConfigFile,
+  parsePoolFile,
   parseRequestFile,
   parseWorkloadFolders,
   type ParseContext,
@@ -19,7 +25,6 @@ import {
 import type { BlobChanges, RepoSource } from './gitSnapshot';
 import { emptySnapshot, type IndexSnapshot } from './indexSnapshot';
 import { IndexStore } from './indexStore';
-import { parseClusterPools } from './parseClusterPools';
 import { RepoFolders } from './repoFolders';
 import { SavedIndexState } from './savedIndexState';
 import { SnapshotBuilder } from './snapshotBuilder';
@@ -72,11 +77,7 @@ export class RepoIndex {
       options.layout,
       this.profiles.map(c => c.name),
     );
-    this.ctx = {
-      layout: this.folders.layout,
-      catalog: options.catalog,
-      workloadNamespace: path => this.folders.workloadNamespace(path),
-    };
+    this.ctx = { layout: this.folders.layout, catalog: options.catalog };
     this.store = new IndexStore(this.folders);
     this.snapshots = new SnapshotBuilder(
       this.store,
@@ -87,7 +88,7 @@ export class RepoIndex {
     this.savedState = new SavedIndexState(options.stateFile, {
       clusters: this.profiles,
       defaultCluster: options.defaultCluster,
-      layout: this.folders.layout.templates,
+      layout: this.folders.layout.layout.templates,
       catalog: options.catalog,
     });
   }
@@ -162,36 +163,41 @@ export class RepoIndex {
     };
 
     const dirtyConfigs: { path: string; cluster: string; name?: string }[] = [];
-    const dirtyPools = new Set<string>();
+    /** NodePool file -> its cluster. */
+    const dirtyPools = new Map<string, string>();
     const dirtyFolders = new Set<string>();
     const dirtyRequests: string[] = [];
     let setupChanged = false;
     for (const [path, sha] of changes) {
       if (sha === undefined) this.store.blobs.delete(path);
       else this.store.blobs.set(path, sha);
-      const kind = this.folders.classify(path);
-      switch (kind?.kind) {
+      const place = this.folders.classify(path);
+      switch (place?.entry) {
         case 'devicePluginConfig':
-          dirtyConfigs.push({ path, cluster: kind.cluster, name: kind.name });
+          dirtyConfigs.push({
+            path,
+            cluster: place.cluster,
+            name: place.config,
+          });
           break;
         case 'migConfig':
-          dirtyConfigs.push({ path, cluster: kind.cluster });
+          dirtyConfigs.push({ path, cluster: place.cluster });
           break;
-        case 'pool':
-          dirtyPools.add(path);
+        case 'nodePool':
+          dirtyPools.set(path, place.cluster);
           break;
-        case 'workload': {
-          const files = this.store.folderFiles.get(kind.folder) ?? new Set();
+        case 'workloadDir': {
+          const files = this.store.folderFiles.get(place.folder) ?? new Set();
           if (sha === undefined) files.delete(path);
           else files.add(path);
-          this.store.folderFiles.set(kind.folder, files);
-          dirtyFolders.add(kind.folder);
+          this.store.folderFiles.set(place.folder, files);
+          dirtyFolders.add(place.folder);
           break;
         }
         case 'request':
           dirtyRequests.push(path);
           break;
-        case 'clusterSetup':
+        case 'clusterKustomization':
           setupChanged = true;
           break;
         default:
@@ -212,19 +218,11 @@ export class RepoIndex {
       if (text === undefined) {
         files.delete(key);
       } else {
-        const parsed = await parseClusterConfigFile(
-          this.ctx,
-          cluster,
-          path,
-          text,
-        );
-        files.set(key, {
-          cluster,
-          text,
-          configs:
-            name === undefined ? parsed.migConfigs : parsed.devicePluginConfigs,
-          skipped: parsed.skipped,
-        });
+        const parsed =
+          name === undefined
+            ? parseMigConfigFile(path, text)
+            : parseDevicePluginConfigFile(path, name, text);
+        files.set(key, { cluster, ...parsed });
       }
       const old = before?.configs ?? {};
       const now = files.get(key)?.configs ?? {};
@@ -246,35 +244,41 @@ export class RepoIndex {
             changedConfigs.has(`${file.cluster}/mig/${n}`),
           )
         ) {
-          dirtyPools.add(path);
+          dirtyPools.set(path, file.cluster);
         }
       }
     }
     // Pools decide each workload's cluster (and pool, by resource name).
     if (dirtyPools.size > 0) this.snapshots.forgetAllFolders();
     const poolTexts = await read(
-      [...dirtyPools].filter(p => this.store.blobs.has(p)).sort(),
+      [...dirtyPools.keys()].filter(p => this.store.blobs.has(p)).sort(),
     );
-    for (const path of dirtyPools) {
-      if (!poolTexts.has(path)) this.store.poolFiles.delete(path);
-    }
-    for (const profile of this.profiles) {
-      const mine = new Map(
-        [...poolTexts].filter(
-          ([path]) =>
-            (this.folders.classify(path) as { cluster: string }).cluster ===
-            profile.name,
-        ),
-      );
-      if (mine.size === 0) continue;
-      for (const [path, file] of await parseClusterPools(
-        this.ctx,
-        this.store,
-        profile.name,
-        mine,
-      )) {
-        this.store.poolFiles.set(path, file);
+    const poolConfigs = new Map(
+      this.profiles.map(p => [p.name, this.store.poolConfigs(p.name)]),
+    );
+    for (const [path, cluster] of [...dirtyPools].sort(([a], [b]) =>
+      compareStrings(a, b),
+    )) {
+      const text = poolTexts.get(path);
+      if (text === undefined) {
+        this.store.poolFiles.delete(path);
+        continue;
       }
+      const { pools, skipped } = parsePoolFile(
+        this.ctx,
+        path,
+        text,
+        poolConfigs.get(cluster)!,
+      );
+      this.store.poolFiles.set(path, {
+        cluster,
+        pools,
+        devicePluginConfigs: [
+          ...new Set(pools.flatMap(p => p.deviceConfigName ?? [])),
+        ],
+        migConfigs: [...new Set(pools.flatMap(p => p.migConfigName ?? []))],
+        skipped,
+      });
     }
 
     // What the changed folders held before, for the incremental snapshot update.

@@ -1,8 +1,9 @@
 /**
- * Parses parts of the repository with gpu-node's own reader (`readRepoState`
- * over an in-memory view holding just those files), so the index understands
- * the repository exactly as the publisher and the planner do, yet re-reads
- * only what a commit changed.
+ * Parses the blobs the index reads with gpu-node's per-object parsers (the
+ * ones its whole-tree reader `readRepoState` composes), one file or one
+ * workload folder at a time: the index understands the repository exactly
+ * as the publisher and the planner do, yet re-reads only what a commit
+ * changed.
  */
 import {
   parseGpuRequestYaml,
@@ -13,91 +14,73 @@ import {
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
-  readRepoState,
-  type ResolvedRepoLayout,
+  parseDevicePluginConfigs,
+  parseMigConfigs,
+  parsePools,
+  parseWorkloads,
+  parseYamlFile,
+  type CompiledRepoLayout,
+  type ParsedDocument,
+  type PoolConfigs,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
-import { FilesView } from './FilesView';
 import { readWorkloadObjects } from './workloadObjects';
 
 export interface ParseContext {
-  layout: ResolvedRepoLayout;
+  /** The layout compiled for the index's clusters. */
+  layout: CompiledRepoLayout;
   catalog: GpuCatalog;
-  /** The namespace the layout gives a workload file's folder (RepoFolders' compiled pattern). */
-  workloadNamespace(path: string): string | undefined;
 }
 
-/** A cluster name no real cluster uses, for reads that need no cluster folder. */
-const NO_CLUSTER = 'zz-no-cluster';
-
-function groupSkipped(
-  skipped: SkippedFile[],
-  keyOf: (path: string) => string | undefined,
-): Map<string, SkippedFile[]> {
-  const out = new Map<string, SkippedFile[]>();
-  for (const s of skipped) {
-    const key = keyOf(s.path);
-    if (key === undefined) continue;
-    out.set(key, [...(out.get(key) ?? []), s]);
-  }
-  return out;
-}
-
-/** Device-plugin configs (one file each) or the mig-parted config of a cluster. */
-export async function parseClusterConfigFile(
-  ctx: ParseContext,
-  cluster: string,
-  path: string,
-  text: string,
-): Promise<{
-  devicePluginConfigs: Record<string, unknown>;
-  migConfigs: Record<string, unknown>;
+/** The entries of a config file (device-plugin or mig-parted) by name. */
+export interface ParsedConfigFile {
+  configs: Record<string, unknown>;
   skipped: SkippedFile[];
-}> {
-  const state = await readRepoState(
-    new FilesView(new Map([[path, text]])),
-    ctx.layout,
-    cluster,
-    { catalog: ctx.catalog, workloadDirs: [] },
-  );
+}
+
+/** One device-plugin config file, holding the config the layout names `name`. */
+export function parseDevicePluginConfigFile(
+  path: string,
+  name: string,
+  text: string,
+): ParsedConfigFile {
+  const skipped: SkippedFile[] = [];
+  const docs = parseYamlFile(path, text, skipped);
   return {
-    devicePluginConfigs: state.devicePluginConfigs,
-    migConfigs: state.migConfigs,
-    skipped: state.skipped,
+    configs: parseDevicePluginConfigs(docs, () => name, skipped),
+    skipped,
   };
 }
 
+/** A cluster's mig-parted config file. */
+export function parseMigConfigFile(
+  path: string,
+  text: string,
+): ParsedConfigFile {
+  const skipped: SkippedFile[] = [];
+  return { configs: parseMigConfigs(path, text, skipped), skipped };
+}
+
 /**
- * The pools of some NodePool files of one cluster. `configFiles` holds the
- * device-plugin and mig-parted config files (path -> text) the pools refer
- * to: the reader infers sharing details from them when labels are missing.
+ * The pools of one NodePool file (its NodeOverlays live in it too).
+ * `configs` holds the cluster's device-plugin and mig-parted configs: the
+ * reader infers sharing details from the ones a pool names.
  */
-export async function parsePoolFiles(
+export function parsePoolFile(
   ctx: ParseContext,
-  cluster: string,
-  poolFiles: Map<string, string>,
-  configFiles: Map<string, string>,
-): Promise<Map<string, { pools: PoolState[]; skipped: SkippedFile[] }>> {
-  const state = await readRepoState(
-    new FilesView(new Map([...configFiles, ...poolFiles])),
-    ctx.layout,
-    cluster,
-    { catalog: ctx.catalog, workloadDirs: [] },
-  );
-  const skipped = groupSkipped(state.skipped, p =>
-    poolFiles.has(p) ? p : undefined,
-  );
-  const out = new Map<string, { pools: PoolState[]; skipped: SkippedFile[] }>();
-  for (const path of poolFiles.keys()) {
-    out.set(path, { pools: [], skipped: skipped.get(path) ?? [] });
-  }
-  for (const pool of state.pools) out.get(pool.path)?.pools.push(pool);
-  return out;
+  path: string,
+  text: string,
+  configs: PoolConfigs,
+): { pools: PoolState[]; skipped: SkippedFile[] } {
+  const skipped: SkippedFile[] = [];
+  const docs = parseYamlFile(path, text, skipped);
+  const { pools } = parsePools(docs, configs, ctx.catalog, skipped);
+  return { pools, skipped };
 }
 
 /** What the index keeps of one workload folder. */
 export interface ParsedWorkloadFolder {
-  /** Its GPU workloads, as the planner reads them. */
+  /** Its GPU workloads, as the planner reads them (placed on a pool by selector only: the snapshot knows every pool). */
   workloads: WorkloadState[];
   /** Every workload object, GPU or not, as deployed (existing workloads a request can name). */
   objects: RepositoryWorkload[];
@@ -113,32 +96,25 @@ export async function parseWorkloadFolders(
   ctx: ParseContext,
   folders: Map<string, Map<string, string>>,
 ): Promise<Map<string, ParsedWorkloadFolder>> {
-  const files = new Map<string, string>();
-  const folderOf = new Map<string, string>();
-  const listing = new Map<string, string[]>();
-  for (const [folder, folderFiles] of folders) {
-    listing.set(folder, [...folderFiles.keys()]);
-    for (const [path, text] of folderFiles) {
-      files.set(path, text);
-      folderOf.set(path, folder);
-    }
-  }
-  const state = await readRepoState(
-    new FilesView(files, listing),
-    ctx.layout,
-    NO_CLUSTER,
-    { catalog: ctx.catalog, workloadDirs: [...folders.keys()] },
-  );
-  const skipped = groupSkipped(state.skipped, p => folderOf.get(p));
   const out = new Map<string, ParsedWorkloadFolder>();
-  for (const [folder, folderFiles] of folders) {
+  const folderOf = new Map<string, string>();
+  const documents: ParsedDocument[] = [];
+  for (const [folder, files] of folders) {
+    const skipped: SkippedFile[] = [];
+    for (const [path, text] of files) {
+      folderOf.set(path, folder);
+      documents.push(...parseYamlFile(path, text, skipped));
+    }
     out.set(folder, {
       workloads: [],
-      objects: await readWorkloadObjects(ctx.workloadNamespace, folderFiles),
-      skipped: skipped.get(folder) ?? [],
+      objects: await readWorkloadObjects(
+        path => ctx.layout.workloadNamespace(path),
+        files,
+      ),
+      skipped,
     });
   }
-  for (const workload of state.workloads) {
+  for (const workload of parseWorkloads(documents, ctx.layout)) {
     const folder = folderOf.get(workload.path);
     if (folder) out.get(folder)!.workloads.push(workload);
   }

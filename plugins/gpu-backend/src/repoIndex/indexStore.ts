@@ -5,7 +5,7 @@
  * the lookups the refresh and the snapshot build make on it.
  */
 import type { GpuRequest, PoolState } from '@gpu-gitops/plugin-gpu-common';
-import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
+import type { PoolConfigs, SkippedFile } from '@gpu-gitops/plugin-gpu-node';
 import type { ParsedWorkloadFolder } from './fileParsers';
 import type { StoredRequest } from './indexSnapshot';
 import type { RepoFolders } from './repoFolders';
@@ -14,7 +14,7 @@ import type { RepoFolders } from './repoFolders';
 export const SYMLINK_SKIP_REASON =
   'a symbolic link: never read (it could lead outside the repository); replace it with the file itself';
 
-/** A NodePool file: its pools and the config entries they name (by label or by parse). */
+/** A NodePool file: its pools and the config entries they name (a change to one re-parses the file). */
 export interface PoolFile {
   cluster: string;
   pools: PoolState[];
@@ -23,10 +23,9 @@ export interface PoolFile {
   skipped: SkippedFile[];
 }
 
-/** A device-plugin or mig-parted config file: its text (pools are parsed against it) and entries. */
+/** A device-plugin or mig-parted config file: its entries by name (pools are parsed against them). */
 export interface ConfigFile {
   cluster: string;
-  text: string;
   configs: Record<string, unknown>;
   skipped: SkippedFile[];
 }
@@ -82,30 +81,18 @@ export class IndexStore {
     }));
   }
 
-  /** The config files a pool's parse needs: its device-plugin configs, and its MIG entries only. */
-  configFilesFor(
-    cluster: string,
-    dpNames: string[],
-    migNames: string[],
-  ): Map<string, string> {
-    const files = new Map<string, string>();
-    for (const name of dpNames) {
-      const path = this.folders.devicePluginConfigPath(cluster, name);
-      const file = this.devicePluginFiles.get(path);
-      if (file) files.set(path, file.text);
+  /** Every device-plugin and mig-parted config of `cluster`: what its pools are parsed against. */
+  poolConfigs(cluster: string): PoolConfigs {
+    const devicePluginConfigs: Record<string, unknown> = {};
+    for (const file of this.devicePluginFiles.values()) {
+      if (file.cluster === cluster) {
+        Object.assign(devicePluginConfigs, file.configs);
+      }
     }
-    const mig = this.migFiles.get(cluster)?.configs;
-    const entries = Object.fromEntries(
-      migNames.filter(n => mig && n in mig).map(n => [n, mig![n]]),
-    );
-    if (Object.keys(entries).length > 0) {
-      // JSON is YAML: a one-entry mig-parted config, far cheaper than the whole file.
-      files.set(
-        this.folders.migConfigPath(cluster),
-        JSON.stringify({ version: 'v1', 'mig-configs': entries }),
-      );
-    }
-    return files;
+    return {
+      devicePluginConfigs,
+      migConfigs: { ...this.migFiles.get(cluster)?.configs },
+    };
   }
 
   /** The stored requests by `<namespace>/<name>`. */

@@ -9,7 +9,11 @@ import {
   type PoolState,
   type RepositoryWorkload,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
+import {
+  poolsBySharedResource,
+  workloadPool,
+  type SkippedFile,
+} from '@gpu-gitops/plugin-gpu-node';
 import type {
   ClusterIndex,
   IndexedWorkload,
@@ -58,7 +62,7 @@ export class SnapshotBuilder {
   private readonly indexedFolders = new Map<string, IndexedWorkload[]>();
   /** From the last full build: pool name -> cluster, shared resource name -> pool. */
   private poolCluster = new Map<string, string>();
-  private sharedPoolByResource = new Map<string, string>();
+  private poolBySharedResource = new Map<string, string>();
   /** Whether two folders define a workload with the same id (then only full builds are exact). */
   private duplicateIds = false;
 
@@ -90,9 +94,7 @@ export class SnapshotBuilder {
     if (!indexed) {
       const folder = this.store.workloadFolders.get(name);
       indexed = (folder?.workloads ?? []).map(workload => {
-        // Same fallback as readRepoState: a shared resource name names its pool.
-        const pool =
-          workload.pool ?? this.sharedPoolByResource.get(workload.resourceName);
+        const pool = workloadPool(workload, this.poolBySharedResource);
         const cluster =
           (pool && this.poolCluster.get(pool)) ?? this.defaultCluster;
         const entry: IndexedWorkload = { ...workload, cluster };
@@ -214,31 +216,19 @@ export class SnapshotBuilder {
       ...this.profiles.filter(p => p.name !== this.defaultCluster),
     ];
     const poolCluster = new Map<string, string>();
-    const sharedPoolByResource = new Map<string, string>();
-    this.poolCluster = poolCluster;
-    this.sharedPoolByResource = sharedPoolByResource;
+    /** Every cluster's pools, in the order that decides which pool a name or shared resource maps to. */
+    const allPools: PoolState[] = [];
     for (const profile of ordered) {
       const pools: PoolState[] = [];
-      const devicePluginConfigs: Record<string, unknown> = {};
       for (const file of store.poolFiles.values()) {
         if (file.cluster === profile.name) pools.push(...file.pools);
-      }
-      for (const file of store.devicePluginFiles.values()) {
-        if (file.cluster === profile.name) {
-          Object.assign(devicePluginConfigs, file.configs);
-        }
       }
       pools.sort(byKey(p => p.path));
       for (const pool of pools) {
         if (!poolCluster.has(pool.name))
           poolCluster.set(pool.name, profile.name);
-        if (
-          pool.resourceName !== 'nvidia.com/gpu' &&
-          !sharedPoolByResource.has(pool.resourceName)
-        ) {
-          sharedPoolByResource.set(pool.resourceName, pool.name);
-        }
       }
+      allPools.push(...pools);
       pools.sort(byKey(p => p.name));
       const kustomizationPath = this.folders.clusterKustomizationPath(
         profile.name,
@@ -247,14 +237,11 @@ export class SnapshotBuilder {
         profile,
         bootstrapped: store.blobs.has(kustomizationPath),
         kustomizationPath,
-        repoState: {
-          pools,
-          devicePluginConfigs,
-          migConfigs: { ...(store.migFiles.get(profile.name)?.configs ?? {}) },
-          workloads: [],
-        },
+        repoState: { pools, ...store.poolConfigs(profile.name), workloads: [] },
       });
     }
+    this.poolCluster = poolCluster;
+    this.poolBySharedResource = poolsBySharedResource(allPools);
     for (const file of [
       ...store.poolFiles.values(),
       ...store.devicePluginFiles.values(),

@@ -26,17 +26,19 @@ import {
   type RepositoryWorkload,
   type WorkloadKind,
   type WorkloadView,
+  WORKLOAD_KINDS,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   isKustomizationFile,
+  MemoryRepoTree,
   readKustomizations,
   type KustomizationIndex,
 } from '@gpu-gitops/plugin-gpu-node';
-import { FilesView } from './FilesView';
 
 /** A file can hold a workload only if it says so: most are skipped unparsed. */
-const MENTIONS_WORKLOAD_KIND =
-  /\bkind:\s*['"]?(?:Deployment|StatefulSet|Job|CronJob)\b/;
+const MENTIONS_WORKLOAD_KIND = new RegExp(
+  `\\bkind:\\s*['"]?(?:${WORKLOAD_KINDS.join('|')})\\b`,
+);
 
 interface WorkloadDocument {
   path: string;
@@ -128,7 +130,7 @@ export async function readWorkloadObjects(
   if (documents.length === 0) return [];
   // Plain-manifest folders (no kustomization) skip reading kustomizations.
   const index: KustomizationIndex = [...files.keys()].some(isKustomizationFile)
-    ? await readKustomizations(new FilesView(files))
+    ? await readKustomizations(new MemoryRepoTree(files))
     : { byFolder: new Map(), roots: [] };
   const patchFiles = new Set(
     [...index.byFolder.values()].flatMap(k => k.patches),

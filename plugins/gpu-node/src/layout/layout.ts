@@ -1,6 +1,7 @@
 import Handlebars from 'handlebars';
 import { posix } from 'path';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { entryPattern, type EntryPattern } from './layoutPattern';
 import { assertLayoutName, LayoutNameKind } from './names';
 
 /**
@@ -271,32 +272,6 @@ export function requestPath(
   return resolveLayout(layout).render('request', { namespace, name });
 }
 
-/** Distinct valid names standing in for unknown variables while rendering. */
-function sentinelFor(variable: string): string {
-  return `zz0${variable.toLowerCase()}0zz`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * Renders `entry` with every variable not in `known` replaced by a sentinel,
- * and returns the text plus the order in which the sentinels appear.
- */
-function renderWithSentinels(
-  layout: LayoutInput,
-  entry: LayoutEntry,
-  known: Record<string, string>,
-): { rendered: string; unknown: string[] } {
-  const values: Record<string, string> = { ...known };
-  const unknown = Object.keys(LAYOUT_VARIABLES[entry]).filter(
-    v => known[v] === undefined,
-  );
-  for (const v of unknown) values[v] = sentinelFor(v);
-  return { rendered: resolveLayout(layout).render(entry, values), unknown };
-}
-
 /**
  * Matches a repository path against a layout entry (variables in `known`
  * fixed) and returns the values of the other variables, or undefined. With
@@ -309,29 +284,7 @@ export function matchLayoutValues(
   path: string,
   options: { folder?: boolean } = {},
 ): Record<string, string> | undefined {
-  const { rendered, unknown } = renderWithSentinels(layout, entry, known);
-  const order: string[] = [];
-  let pattern = escapeRegExp(rendered);
-  const sentinelPattern = new RegExp(
-    unknown.map(v => escapeRegExp(sentinelFor(v))).join('|') || '(?!)',
-    'g',
-  );
-  pattern = pattern.replace(sentinelPattern, match => {
-    order.push(unknown.find(v => sentinelFor(v) === match)!);
-    return '([^/]+)';
-  });
-  const regex = new RegExp(`^${pattern}${options.folder ? '(?:/.*)?' : ''}$`);
-  const found = regex.exec(path);
-  if (!found) return undefined;
-  const values: Record<string, string> = { ...known };
-  for (const [i, variable] of order.entries()) {
-    const value = found[i + 1];
-    if (values[variable] !== undefined && values[variable] !== value) {
-      return undefined; // a variable used twice must have one value
-    }
-    values[variable] = value;
-  }
-  return values;
+  return layoutEntryPattern(layout, entry, known).match(path, options)?.values;
 }
 
 /**
@@ -364,11 +317,19 @@ export function layoutPrefix(
   variable: string,
 ): string {
   const { [variable]: _ignored, ...fixed } = known;
-  const { rendered, unknown } = renderWithSentinels(layout, entry, fixed);
-  const first = Math.min(
-    ...unknown.map(v => rendered.indexOf(sentinelFor(v))).filter(i => i >= 0),
+  return layoutEntryPattern(layout, entry, fixed).prefix;
+}
+
+/** The compiled pattern of `entry` with `known` fixed (see layoutPattern.ts). */
+export function layoutEntryPattern(
+  layout: LayoutInput,
+  entry: LayoutEntry,
+  known: Record<string, string>,
+): EntryPattern {
+  return entryPattern(
+    resolveLayout(layout),
+    entry,
+    Object.keys(LAYOUT_VARIABLES[entry]),
+    known,
   );
-  const before = Number.isFinite(first) ? rendered.slice(0, first) : rendered;
-  const slash = before.lastIndexOf('/');
-  return slash < 0 ? '' : before.slice(0, slash + 1);
 }

@@ -5,5 +5,6 @@ export * from './parsePools';
 export * from './parseDevicePluginConfigs';
 export * from './parseMigConfigs';
 export * from './parseWorkloads';
-export type { SkippedFile } from './yamlObjects';
+export type { ParsedDocument, SkippedFile } from './yamlObjects';
 export * from './poolLabels';
+export { poolsBySharedResource, workloadPool } from './sharedResourcePool';

@@ -1,9 +1,5 @@
-import {
-  getIn,
-  isPlainObject,
-  parseYamlDocuments,
-  SkippedFile,
-} from './yamlObjects';
+import { parseYamlFile } from './readDocuments';
+import { getIn, isPlainObject, SkippedFile } from './yamlObjects';
 
 /** The mig-parted config file's entries (under `mig-configs`) by name. */
 export function parseMigConfigs(
@@ -12,9 +8,7 @@ export function parseMigConfigs(
   skipped: SkippedFile[],
 ): Record<string, unknown> {
   const migConfigs: Record<string, unknown> = {};
-  const { documents, error } = parseYamlDocuments(path, text);
-  if (error) skipped.push({ path, reason: error });
-  for (const doc of documents) {
+  for (const doc of parseYamlFile(path, text, skipped)) {
     const entries = getIn(doc.value, 'mig-configs');
     if (isPlainObject(entries)) Object.assign(migConfigs, entries);
     else skipped.push({ path, reason: 'no `mig-configs` map' });

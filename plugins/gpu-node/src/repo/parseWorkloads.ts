@@ -1,11 +1,20 @@
 /**
  * GPU workloads from the documents of the workload folders: every GPU
- * Deployment / StatefulSet (or patch of one), device-plugin or DRA, merged by
- * `<namespace>/<name>` and placed on a pool.
+ * workload of a kind a request writes or patches (Deployment, StatefulSet,
+ * Job, CronJob: gpu-common `WORKLOAD_KINDS`) or a patch of one, device-plugin
+ * or DRA, merged by `<namespace>/<name>`.
  */
-import type { PoolState, WorkloadState } from '@gpu-gitops/plugin-gpu-common';
-import { compareStrings, WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
-import { matchLayoutValues, ResolvedRepoLayout } from '../layout/layout';
+import type {
+  WorkloadKind,
+  WorkloadState,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  compareStrings,
+  isWorkloadKind,
+  WELL_KNOWN_KEYS,
+  workloadShape,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { CompiledRepoLayout } from '../layout/compileRepoLayout';
 import { isGpuResourceName } from './poolLabels';
 import {
   asKubernetesObject,
@@ -16,10 +25,9 @@ import {
   stringRecord,
 } from './yamlObjects';
 
-const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet']);
-
 interface WorkloadSighting {
   path: string;
+  kind: WorkloadKind;
   namespace?: string;
   name: string;
   replicas?: number;
@@ -29,20 +37,22 @@ interface WorkloadSighting {
 }
 
 /**
- * The GPU workloads among `docs`; a workload without a pool selector goes to
- * the pool serving its (non-generic) GPU resource name.
+ * The GPU workloads among `docs`, with the pool their node selector names (a
+ * workload without one is placed by `workloadPool`, which knows the pools).
+ * `layout` gives a manifest without a namespace the one of its folder.
  */
 export function parseWorkloads(
   docs: ParsedDocument[],
-  pools: PoolState[],
-  layout: ResolvedRepoLayout,
+  layout: CompiledRepoLayout,
 ): WorkloadState[] {
   const claimTemplates = readClaimTemplates(docs, layout);
   const sightings: WorkloadSighting[] = [];
   for (const doc of docs) {
     const obj = asKubernetesObject(doc.value);
-    if (!obj || !WORKLOAD_KINDS.has(obj.kind)) continue;
-    const podSpec = getIn(obj, 'spec', 'template', 'spec');
+    if (!obj || !isWorkloadKind(obj.kind)) continue;
+    const shape = workloadShape(obj.kind);
+    const podTemplate = getIn(obj, ...shape.podTemplate);
+    const podSpec = getIn(podTemplate, 'spec');
     const containers = [
       ...((getIn(podSpec, 'containers') as unknown[]) ?? []),
     ].filter(isPlainObject);
@@ -77,18 +87,19 @@ export function parseWorkloads(
     }
     const nodeSelector = stringRecord(getIn(podSpec, 'nodeSelector'));
     const labels = {
-      ...stringRecord(getIn(obj, 'spec', 'template', 'metadata', 'labels')),
+      ...stringRecord(getIn(podTemplate, 'metadata', 'labels')),
       ...stringRecord(getIn(obj, 'metadata', 'labels')),
     };
     const [first] = [...totals.entries()];
     sightings.push({
       path: doc.path,
+      kind: obj.kind,
       namespace:
         typeof obj.metadata.namespace === 'string'
           ? obj.metadata.namespace
           : undefined,
       name: obj.metadata.name,
-      replicas: parseCount(getIn(obj, 'spec', 'replicas')),
+      replicas: parseCount(getIn(obj, ...shape.replicas)),
       gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
       pool: nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool],
       kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
@@ -109,15 +120,10 @@ export function parseWorkloads(
     const gpu = group.find(s => s.gpu);
     if (!gpu?.gpu) continue;
     const replicas =
-      gpu.replicas ?? group.find(s => s.replicas !== undefined)?.replicas ?? 1;
-    const poolName =
-      gpu.pool ??
-      group.find(s => s.pool)?.pool ??
-      pools.find(
-        p =>
-          p.resourceName === gpu.gpu!.resourceName &&
-          p.resourceName !== 'nvidia.com/gpu',
-      )?.name;
+      gpu.replicas ??
+      group.find(s => s.replicas !== undefined)?.replicas ??
+      workloadShape(gpu.kind).defaultReplicas;
+    const poolName = gpu.pool ?? group.find(s => s.pool)?.pool;
     const kubernetesId = group.find(s => s.kubernetesId)?.kubernetesId;
     const workload: WorkloadState = {
       id,
@@ -141,7 +147,7 @@ export function parseWorkloads(
  */
 function readClaimTemplates(
   docs: ParsedDocument[],
-  layout: ResolvedRepoLayout,
+  layout: CompiledRepoLayout,
 ): Map<string, [string, number][]> {
   const out = new Map<string, [string, number][]>();
   for (const doc of docs) {
@@ -165,9 +171,6 @@ function readClaimTemplates(
 }
 
 /** The namespace a workload file's folder stands for in the layout (`apps/<namespace>/...`). */
-function namespaceFromPath(path: string, layout: ResolvedRepoLayout): string {
-  return (
-    matchLayoutValues(layout, 'workloadDir', {}, path, { folder: true })
-      ?.namespace ?? 'default'
-  );
+function namespaceFromPath(path: string, layout: CompiledRepoLayout): string {
+  return layout.workloadNamespace(path) ?? 'default';
 }

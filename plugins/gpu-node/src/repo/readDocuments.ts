@@ -7,6 +7,22 @@ import {
   SkippedFile,
 } from './yamlObjects';
 
+/**
+ * The documents of one YAML file, from its text: the entry point of every
+ * per-object parser, for the whole-tree reader (below) and for readers that
+ * hold blob texts (the allocation index). A file that does not parse is
+ * reported in `skipped`, not thrown.
+ */
+export function parseYamlFile(
+  path: string,
+  text: string,
+  skipped: SkippedFile[],
+): ParsedDocument[] {
+  const { documents, error } = parseYamlDocuments(path, text);
+  if (error) skipped.push({ path, reason: error });
+  return documents;
+}
+
 /** Reads and parses every YAML file under `prefix`; bad files are reported, not thrown. */
 export async function readDocuments(
   tree: RepoTree,
@@ -14,15 +30,10 @@ export async function readDocuments(
   skipped: SkippedFile[],
   accept: (path: string) => boolean = isYamlPath,
 ): Promise<ParsedDocument[]> {
-  const out: ParsedDocument[] = [];
   const paths = (await tree.listFiles(prefix)).filter(accept);
   const texts = await readFiles(tree, paths);
-  paths.forEach((path, i) => {
+  return paths.flatMap((path, i) => {
     const text = texts[i];
-    if (text === undefined) return;
-    const { documents, error } = parseYamlDocuments(path, text);
-    if (error) skipped.push({ path, reason: error });
-    out.push(...documents);
+    return text === undefined ? [] : parseYamlFile(path, text, skipped);
   });
-  return out;
 }

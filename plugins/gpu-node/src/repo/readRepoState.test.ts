@@ -225,6 +225,70 @@ spec:
     }
   });
 
+  it('reads GPU Jobs (parallelism) and CronJobs (their job template), as a request writes them', async () => {
+    const tree = new MemoryRepoTree({
+      ...existingRepoFiles,
+      'apps/ml/nightly-train/job.yaml': `apiVersion: batch/v1
+kind: Job
+metadata:
+  name: nightly-train
+spec:
+  parallelism: 3
+  template:
+    metadata:
+      labels: { backstage.io/kubernetes-id: nightly-train }
+    spec:
+      restartPolicy: Never
+      containers:
+        - name: train
+          image: trainer:1
+          resources: { limits: { nvidia.com/gpu.shared: 2 } }
+`,
+      'apps/batch/embed/cronjob.yaml': `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: embed
+  namespace: batch
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          nodeSelector: { karpenter.sh/nodepool: gpu-a10g }
+          restartPolicy: OnFailure
+          containers:
+            - name: embed
+              image: embed:1
+              resources: { limits: { nvidia.com/gpu: 1 } }
+`,
+    });
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(state.workloads.filter(w => w.id !== 'ml/chat-assistant')).toEqual([
+      {
+        id: 'batch/embed',
+        namespace: 'batch',
+        name: 'embed',
+        path: 'apps/batch/embed/cronjob.yaml',
+        pool: 'gpu-a10g', // its node selector
+        resourceName: 'nvidia.com/gpu',
+        replicas: 1, // a CronJob's Job runs one pod unless parallelism says more
+        perReplica: 1,
+      },
+      {
+        id: 'ml/nightly-train',
+        namespace: 'ml', // its folder's, by the layout
+        name: 'nightly-train',
+        path: 'apps/ml/nightly-train/job.yaml',
+        pool: 'gpu-t4-ts4', // the pool serving its shared resource name
+        resourceName: 'nvidia.com/gpu.shared',
+        replicas: 3,
+        perReplica: 2,
+        kubernetesId: 'nightly-train',
+      },
+    ]);
+  });
+
   it('reads the project fixture repository from disk', async () => {
     const tree = new FsRepoTree(
       join(__dirname, '../../../../test/fixtures/gitops-repo'),

@@ -9,14 +9,13 @@ import {
   compareStrings,
   GpuCatalog,
 } from '@gpu-gitops/plugin-gpu-common';
+import { compileRepoLayout } from '../layout/compileRepoLayout';
 import {
   clusterKustomizationPath,
   clusterScopePath,
   LayoutInput,
   layoutPrefix,
-  matchLayoutPath,
   migConfigPath,
-  resolveLayout,
 } from '../layout/layout';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
@@ -24,6 +23,7 @@ import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
 import { readDocuments } from './readDocuments';
 import { readFiles } from './readFiles';
+import { poolsBySharedResource, workloadPool } from './sharedResourcePool';
 import type { RepoTree } from './tree';
 import {
   asKubernetesObject,
@@ -78,7 +78,8 @@ export async function readRepoState(
   options: ReadRepoStateOptions = {},
 ): Promise<RepoStateReport> {
   const catalog = options.catalog ?? builtinCatalog;
-  const resolved = resolveLayout(layout);
+  const compiled = compileRepoLayout(layout, [clusterName]);
+  const resolved = compiled.layout;
   const skipped: SkippedFile[] = [];
   const cluster = { cluster: clusterName };
 
@@ -90,7 +91,7 @@ export async function readRepoState(
     'config',
   );
   const configName = (path: string) =>
-    matchLayoutPath(resolved, 'devicePluginConfig', cluster, 'config', path);
+    compiled.devicePluginConfigName(clusterName, path);
   const dpDocs = await readDocuments(
     tree,
     dpPrefix,
@@ -110,7 +111,7 @@ export async function readRepoState(
     migText === undefined ? {} : parseMigConfigs(migPath, migText, skipped);
 
   // Pools: every GPU NodePool in the pool folder.
-  const poolPrefix = layoutPrefix(resolved, 'nodePool', cluster, 'pool');
+  const poolPrefix = compiled.poolPrefix(clusterName);
   const poolDocs = await readDocuments(tree, poolPrefix, skipped);
   const parsedPools = parsePools(
     poolDocs,
@@ -137,15 +138,20 @@ export async function readRepoState(
     }
   }
 
-  // Workloads: every GPU Deployment / StatefulSet (or patch) under the apps folder.
-  const workloadDirs = options.workloadDirs ?? [
-    layoutPrefix(resolved, 'workloadDir', {}, 'namespace'),
-  ];
+  // Workloads: every GPU workload (or patch) under the apps folder, on the
+  // pool it selects or the one serving its shared resource name.
+  const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
   const workloadDocuments: ParsedDocument[] = [];
   for (const dir of workloadDirs) {
     workloadDocuments.push(...(await readDocuments(tree, dir, skipped)));
   }
-  const workloads = parseWorkloads(workloadDocuments, pools, resolved);
+  const bySharedResource = poolsBySharedResource(pools);
+  const workloads = parseWorkloads(workloadDocuments, compiled).map(
+    workload => {
+      const pool = workloadPool(workload, bySharedResource);
+      return pool ? { ...workload, pool } : workload;
+    },
+  );
 
   pools.sort((a, b) => compareStrings(a.name, b.name));
   const bootstrapped =

@@ -1,0 +1,127 @@
+import { builtinCatalog } from '@gpu-gitops/plugin-gpu-common';
+import { compileRepoLayout } from '@gpu-gitops/plugin-gpu-node';
+import {
+  parseDevicePluginConfigFile,
+  parseMigConfigFile,
+  parsePoolFile,
+  parseWorkloadFolders,
+} from './fileParsers';
+
+const ctx = {
+  layout: compileRepoLayout(undefined, ['dev']),
+  catalog: builtinCatalog,
+};
+
+const nodePool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu-a100-mig
+spec:
+  template:
+    metadata:
+      labels:
+        nvidia.com/mig.config: all-1g.5gb
+    spec:
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [p4d.24xlarge]}
+  limits:
+    nvidia.com/mig-1g.5gb: 56
+`;
+
+describe('fileParsers (one blob at a time)', () => {
+  it('reads a device-plugin config under the name the layout gives its file, and reports one without a version', () => {
+    const path = 'clusters/dev/gpu/device-plugin/ts-2.yaml';
+    expect(
+      parseDevicePluginConfigFile(path, 'ts-2', 'version: v1\nsharing: {}\n'),
+    ).toEqual({
+      configs: { 'ts-2': { version: 'v1', sharing: {} } },
+      skipped: [],
+    });
+    expect(parseDevicePluginConfigFile(path, 'ts-2', 'a: b\n')).toEqual({
+      configs: {},
+      skipped: [{ path, reason: 'not a device-plugin config (no `version`)' }],
+    });
+  });
+
+  it('reads a pool against the configs it names: a MIG geometry gives its profile', () => {
+    const migPath = 'clusters/dev/gpu/mig/config.yaml';
+    const mig = parseMigConfigFile(
+      migPath,
+      `version: v1
+mig-configs:
+  all-1g.5gb:
+    - devices: all
+      mig-enabled: true
+      mig-devices: { 1g.5gb: 7 }
+`,
+    );
+    expect(mig.skipped).toEqual([]);
+    const parsed = parsePoolFile(
+      ctx,
+      'clusters/dev/gpu/nodepools/gpu-a100-mig.yaml',
+      nodePool,
+      { devicePluginConfigs: {}, migConfigs: mig.configs },
+    );
+    expect(parsed.skipped).toEqual([]);
+    expect(parsed.pools).toEqual([
+      expect.objectContaining({
+        name: 'gpu-a100-mig',
+        gpuModel: 'a100-40gb',
+        sharingMode: 'mig',
+        migConfigName: 'all-1g.5gb',
+        migProfile: '1g.5gb',
+        resourceName: 'nvidia.com/mig-1g.5gb',
+        limit: 56,
+      }),
+    ]);
+    // Without the geometry the profile is unknown, the rest is read alike.
+    const bare = parsePoolFile(ctx, 'x.yaml', nodePool, {
+      devicePluginConfigs: {},
+      migConfigs: {},
+    });
+    expect(bare.pools[0].migProfile).toBeUndefined();
+    expect(bare.pools[0].sharingMode).toBe('mig');
+  });
+
+  it('hands each workload folder its GPU workloads, its workload objects and its skipped files', async () => {
+    const parsed = await parseWorkloadFolders(
+      ctx,
+      new Map([
+        [
+          'apps/ml/train',
+          new Map([
+            [
+              'apps/ml/train/job.yaml',
+              'apiVersion: batch/v1\nkind: Job\nmetadata: { name: train }\nspec:\n  parallelism: 2\n  template: { spec: { containers: [{ name: t, resources: { limits: { nvidia.com/gpu: 1 } } }] } }\n',
+            ],
+            ['apps/ml/train/broken.yaml', 'kind: Job\nmetadata: {'],
+          ]),
+        ],
+        ['apps/web/shop', new Map([['apps/web/shop/notes.yaml', 'a: b\n']])],
+      ]),
+    );
+    const train = parsed.get('apps/ml/train')!;
+    expect(train.workloads).toEqual([
+      {
+        id: 'ml/train',
+        namespace: 'ml',
+        name: 'train',
+        path: 'apps/ml/train/job.yaml',
+        resourceName: 'nvidia.com/gpu',
+        replicas: 2,
+        perReplica: 1,
+      },
+    ]);
+    expect(train.objects.map(o => [o.kind, o.name, o.replicas])).toEqual([
+      ['Job', 'train', 2],
+    ]);
+    expect(train.skipped.map(s => s.path)).toEqual([
+      'apps/ml/train/broken.yaml',
+    ]);
+    expect(parsed.get('apps/web/shop')).toEqual({
+      workloads: [],
+      objects: [],
+      skipped: [],
+    });
+  });
+});

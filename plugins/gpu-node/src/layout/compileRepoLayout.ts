@@ -1,0 +1,148 @@
+/**
+ * The repository layout compiled for reading: which layout entry a path
+ * belongs to, and for which cluster, namespace and name. The whole-tree
+ * reader (`readRepoState`) and the backend's allocation index both ask it,
+ * so they agree on what every file of a GitOps repository is.
+ */
+import { posix } from 'path';
+import {
+  layoutEntryPattern,
+  resolveLayout,
+  type LayoutInput,
+  type ResolvedRepoLayout,
+} from './layout';
+import type { EntryPattern } from './layoutPattern';
+
+/** What a repository path holds, by the layout. */
+export type LayoutPlace =
+  /** The cluster's GPU kustomization: present once the cluster is bootstrapped. */
+  | { entry: 'clusterKustomization'; cluster: string }
+  | { entry: 'migConfig'; cluster: string }
+  | { entry: 'devicePluginConfig'; cluster: string; config: string }
+  /** Any YAML file of the cluster's pool folder (a NodePool file holds its NodeOverlays too). */
+  | { entry: 'nodePool'; cluster: string }
+  | { entry: 'request'; namespace: string; name: string }
+  /**
+   * Any YAML file below the workload folders: `folder` is the workload folder
+   * it belongs to (one workload = one folder: manifests, patch and
+   * kustomization), `namespace` the one the layout gives it.
+   */
+  | { entry: 'workloadDir'; folder: string; namespace?: string };
+
+export interface CompiledRepoLayout {
+  readonly layout: ResolvedRepoLayout;
+  /** The clusters whose folders `place` recognises, in the order it tries them. */
+  readonly clusters: readonly string[];
+  /** What `path` is in the layout, or undefined when the layout has no place for it. */
+  place(path: string): LayoutPlace | undefined;
+  /** The device-plugin config name `path` holds for `cluster`, if it is one. */
+  devicePluginConfigName(cluster: string, path: string): string | undefined;
+  /** The namespace a workload file's folder stands for (`apps/<namespace>/…`), if it is one. */
+  workloadNamespace(path: string): string | undefined;
+  /** The folder below which `cluster`'s NodePool files live (ending in `/`, or empty). */
+  poolPrefix(cluster: string): string;
+  /** The folder below which every workload folder lives (ending in `/`, or empty). */
+  readonly workloadsPrefix: string;
+  /** The folder below which the stored requests live (ending in `/`, or empty). */
+  readonly requestsPrefix: string;
+}
+
+const YAML_FILE = /\.ya?ml$/i;
+
+interface ClusterPaths {
+  name: string;
+  kustomization: string;
+  migConfig: string;
+  poolPrefix: string;
+  devicePluginConfig: EntryPattern;
+}
+
+/**
+ * Compiles `layout` for the clusters named (their folders are the only
+ * cluster folders `place` recognises; the first cluster wins when two share
+ * a folder).
+ */
+export function compileRepoLayout(
+  layout: LayoutInput,
+  clusters: readonly string[] = [],
+): CompiledRepoLayout {
+  const resolved = resolveLayout(layout);
+  const clusterPaths: ClusterPaths[] = clusters.map(name => {
+    const known = { cluster: name };
+    return {
+      name,
+      kustomization: resolved.render('clusterKustomization', known),
+      migConfig: resolved.render('migConfig', known),
+      // The pool folder: what the nodePool template renders to before {{pool}}.
+      poolPrefix: layoutEntryPattern(resolved, 'nodePool', known).prefix,
+      devicePluginConfig: layoutEntryPattern(
+        resolved,
+        'devicePluginConfig',
+        known,
+      ),
+    };
+  });
+  const workloadDir = layoutEntryPattern(resolved, 'workloadDir', {});
+  const request = layoutEntryPattern(resolved, 'request', {});
+  const clusterOf = (name: string) => {
+    const found = clusterPaths.find(c => c.name === name);
+    if (!found) throw new Error(`cluster "${name}" was not compiled`);
+    return found;
+  };
+
+  const placeInCluster = (
+    c: ClusterPaths,
+    path: string,
+  ): LayoutPlace | undefined => {
+    if (path === c.migConfig) return { entry: 'migConfig', cluster: c.name };
+    if (path === c.kustomization) {
+      return { entry: 'clusterKustomization', cluster: c.name };
+    }
+    const config = c.devicePluginConfig.match(path)?.values.config;
+    if (config !== undefined) {
+      return { entry: 'devicePluginConfig', cluster: c.name, config };
+    }
+    if (path.startsWith(c.poolPrefix) && YAML_FILE.test(path)) {
+      return { entry: 'nodePool', cluster: c.name };
+    }
+    return undefined;
+  };
+
+  return {
+    layout: resolved,
+    clusters: [...clusters],
+    workloadsPrefix: workloadDir.prefix,
+    requestsPrefix: request.prefix,
+    poolPrefix: cluster => clusterOf(cluster).poolPrefix,
+    devicePluginConfigName: (cluster, path) =>
+      clusterOf(cluster).devicePluginConfig.match(path)?.values.config,
+    workloadNamespace: path =>
+      workloadDir.match(path, { folder: true })?.values.namespace,
+    place(path) {
+      for (const c of clusterPaths) {
+        const found = placeInCluster(c, path);
+        if (found) return found;
+      }
+      const stored = request.match(path)?.values;
+      if (stored) {
+        return {
+          entry: 'request',
+          namespace: stored.namespace,
+          name: stored.name,
+        };
+      }
+      if (path.startsWith(workloadDir.prefix) && YAML_FILE.test(path)) {
+        const folder = workloadDir.match(path, { folder: true });
+        // A file outside any workload folder's shape stands for its own folder.
+        return folder
+          ? {
+              entry: 'workloadDir',
+              folder: folder.matched,
+              namespace: folder.values.namespace,
+            }
+          : { entry: 'workloadDir', folder: posix.dirname(path) };
+      }
+      return undefined;
+    },
+  };
+}
