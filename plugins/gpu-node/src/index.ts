@@ -78,6 +78,11 @@ export type {
   KustomizationFolder,
   KustomizationGraph,
 } from './kustomize/roots';
+export { compileRepoLayout } from './layout/compileRepoLayout';
+export type {
+  CompiledRepoLayout,
+  LayoutPlace,
+} from './layout/compileRepoLayout';
 export {
   clusterKustomizationPath,
   layoutPrefix,
@@ -128,15 +133,26 @@ export type {
 } from './publish/updateOpenPullRequests';
 export { Redactor, redactCredentialPatterns } from './redact';
 export type { PublishLogger } from './redact';
+export { parseDevicePluginConfigs } from './repo/parseDevicePluginConfigs';
+export { parseMigConfigs } from './repo/parseMigConfigs';
+export { parsePools } from './repo/parsePools';
+export type { PoolConfigs } from './repo/parsePools';
+export { parseWorkloads } from './repo/parseWorkloads';
+export { parseYamlFile } from './repo/readDocuments';
 export { readRepoState } from './repo/readRepoState';
 export type {
   ReadRepoStateOptions,
   RepoStateReport,
 } from './repo/readRepoState';
+export { poolsBySharedResource, workloadPool } from './repo/sharedResourcePool';
 export { FsRepoTree, MemoryRepoTree } from './repo/tree';
 export type { RepoTree } from './repo/tree';
 export { asKubernetesObject } from './repo/yamlObjects';
-export type { PlainObject, SkippedFile } from './repo/yamlObjects';
+export type {
+  ParsedDocument,
+  PlainObject,
+  SkippedFile,
+} from './repo/yamlObjects';
 export type { Finding } from './validate/findings';
 export { hasSchema, schemaError } from './validate/schemas';
 export {

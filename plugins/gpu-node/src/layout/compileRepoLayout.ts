@@ -13,7 +13,11 @@ import {
 } from './layout';
 import type { EntryPattern } from './layoutPattern';
 
-/** What a repository path holds, by the layout. */
+/**
+ *  What a repository path holds, by the layout.
+ *
+ * @public
+ */
 export type LayoutPlace =
   /** The cluster's GPU kustomization: present once the cluster is bootstrapped. */
   | { entry: 'clusterKustomization'; cluster: string }
@@ -29,6 +33,7 @@ export type LayoutPlace =
    */
   | { entry: 'workloadDir'; folder: string; namespace?: string };
 
+/** @public */
 export interface CompiledRepoLayout {
   readonly layout: ResolvedRepoLayout;
   /** The clusters whose folders `place` recognises, in the order it tries them. */
@@ -61,6 +66,8 @@ interface ClusterPaths {
  * Compiles `layout` for the clusters named (their folders are the only
  * cluster folders `place` recognises; the first cluster wins when two share
  * a folder).
+ *
+ * @public
  */
 export function compileRepoLayout(
   layout: LayoutInput,

@@ -3,6 +3,8 @@ import { isPlainObject, ParsedDocument, SkippedFile } from './yamlObjects';
 /**
  * NVIDIA device-plugin sharing configs by name (one file per config key, the
  * name comes from the layout): documents without a `version` are skipped.
+ *
+ * @public
  */
 export function parseDevicePluginConfigs(
   docs: ParsedDocument[],

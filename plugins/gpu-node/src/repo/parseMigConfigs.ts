@@ -1,7 +1,11 @@
 import { parseYamlFile } from './readDocuments';
 import { getIn, isPlainObject, SkippedFile } from './yamlObjects';
 
-/** The mig-parted config file's entries (under `mig-configs`) by name. */
+/**
+ *  The mig-parted config file's entries (under `mig-configs`) by name.
+ *
+ * @public
+ */
 export function parseMigConfigs(
   path: string,
   text: string,

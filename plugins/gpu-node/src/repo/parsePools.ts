@@ -31,12 +31,17 @@ import {
   stringRecord,
 } from './yamlObjects';
 
+/** @public */
 export interface PoolConfigs {
   devicePluginConfigs: Record<string, unknown>;
   migConfigs: Record<string, unknown>;
 }
 
-/** Pools in document order, and the names of the NodePools that are not GPU pools. */
+/**
+ *  Pools in document order, and the names of the NodePools that are not GPU pools.
+ *
+ * @public
+ */
 export function parsePools(
   docs: ParsedDocument[],
   configs: PoolConfigs,

@@ -40,6 +40,8 @@ interface WorkloadSighting {
  * The GPU workloads among `docs`, with the pool their node selector names (a
  * workload without one is placed by `workloadPool`, which knows the pools).
  * `layout` gives a manifest without a namespace the one of its folder.
+ *
+ * @public
  */
 export function parseWorkloads(
   docs: ParsedDocument[],

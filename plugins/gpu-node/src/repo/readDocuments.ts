@@ -12,6 +12,8 @@ import {
  * per-object parser, for the whole-tree reader (below) and for readers that
  * hold blob texts (the allocation index). A file that does not parse is
  * reported in `skipped`, not thrown.
+ *
+ * @public
  */
 export function parseYamlFile(
   path: string,

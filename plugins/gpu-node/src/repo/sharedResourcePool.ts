@@ -10,7 +10,11 @@ import type { PoolState, WorkloadState } from '@gpu-gitops/plugin-gpu-common';
 
 const GENERIC_GPU_RESOURCE = 'nvidia.com/gpu';
 
-/** Pool names by the shared resource name they serve; the first pool in `pools` wins a name. */
+/**
+ *  Pool names by the shared resource name they serve; the first pool in `pools` wins a name.
+ *
+ * @public
+ */
 export function poolsBySharedResource(
   pools: readonly PoolState[],
 ): Map<string, string> {
@@ -26,7 +30,11 @@ export function poolsBySharedResource(
   return out;
 }
 
-/** The pool `workload` runs on: the one it selects, else the one serving its resource name. */
+/**
+ *  The pool `workload` runs on: the one it selects, else the one serving its resource name.
+ *
+ * @public
+ */
 export function workloadPool(
   workload: WorkloadState,
   bySharedResource: ReadonlyMap<string, string>,

@@ -11,7 +11,11 @@ export interface SkippedFile {
   reason: string;
 }
 
-/** One YAML document of a file, as plain data. */
+/**
+ *  One YAML document of a file, as plain data.
+ *
+ * @public
+ */
 export interface ParsedDocument {
   path: string;
   /** Index of the document within its file. */
