@@ -17,3 +17,4 @@ export * from './pr';
 export * from './publish';
 export * from './workloads';
 export * from './policy';
+export * from './config';
