@@ -1,12 +1,11 @@
 /**
  * The `gpu.index` section of app-config, read by the gpu backend plugin.
- * `gpu.gitops`, `gpu.clusters` and `gpu.catalog` are declared once, by
- * @gpu-gitops/plugin-scaffolder-backend-module-gpu (config.d.ts): Backstage
- * merges the schemas of all packages, so this file declares only the keys
- * this package adds. The index fetches `gpu.gitops.repoUrl` with the
- * credentials of the `integrations` entry for its host, as the scaffolder
- * module does; `gpu.gitops.forge` picks the git user paired with the token,
- * and `gpu.gitops.timeoutSeconds` bounds each fetch.
+ * `gpu.gitops`, `gpu.clusters`, `gpu.catalog` and `gpu.policy` are declared
+ * once, by @gpu-gitops/plugin-gpu-node (its config.d.ts), whose
+ * `readGpuConfig` both backends read them with: Backstage merges the schemas
+ * of all packages, so this file declares only the keys this package adds.
+ * The index fetches `gpu.gitops.repoUrl` with the credentials of the
+ * `integrations` entry for its host, as the scaffolder module does.
  */
 export interface Config {
   gpu?: {

@@ -82,7 +82,7 @@ export const gpuPlugin = createBackendPlugin({
           const source = new GitFetchSource({
             repoUrl: gitops.repoUrl,
             baseBranch: gitops.baseBranch,
-            cacheDir: gitops.cacheDir,
+            cacheDir: gitops.cacheDirs.index,
             timeoutMs: gitops.timeoutMs,
             credentials: integrationCredentials({
               repoUrl: gitops.repoUrl,

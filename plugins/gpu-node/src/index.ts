@@ -17,6 +17,17 @@ export { renderChangeSetDiff } from './changes/diff';
 export { StagedTree, writeChangeSet } from './changes/stagedTree';
 export type { ChangeSet, FileChange } from './changes/types';
 export type { VerifyChangeResult } from './changes/verifyChange';
+export { gitOpsCacheDirs } from './config/cacheDirs';
+export type { GitOpsCacheDirs } from './config/cacheDirs';
+export type { ClusterProfilesConfig } from './config/readClusterProfiles';
+export {
+  DEFAULT_AUTHOR,
+  resolveLocalRepoPath,
+} from './config/readGitOpsConfig';
+export type { GitOpsConfig } from './config/readGitOpsConfig';
+export { readGpuConfig } from './config/readGpuConfig';
+export type { GpuConfig } from './config/readGpuConfig';
+export { readGpuPolicy } from './config/readGpuPolicy';
 export { FORGE_KINDS, createForge } from './forges/createForge';
 export type { ForgeOptions } from './forges/createForge';
 export type { RetryOptions } from './forges/http';
@@ -99,7 +110,6 @@ export {
   EMPTY_POLICY,
   formatGpus,
   normalizeOwnerRef,
-  readGpuPolicy,
   throwIfIssues,
 } from './policy/gpuPolicy';
 export type { GpuPolicy, OwnerPolicyRule } from './policy/gpuPolicy';

@@ -10,7 +10,6 @@ export { createGpuGitopsRenderAction } from './actions/gpuGitopsRender';
 export { createGpuPlanAction } from './actions/gpuPlan';
 export { scaffolderModuleGpu as default } from './module';
 export type { ClusterProfiles } from './services/clusterProfiles';
-export type { GitOpsSettings } from './services/gitopsSettings';
 export { createGpuActionServices } from './services/gpuActionServices';
 export type { GpuActionServices } from './services/gpuActionServices';
 export {

@@ -7,23 +7,16 @@
  * puts it: a half-width grid column (Grid md=6) from 960 px up, the full
  * width below. Screenshots at each width (docs/ with GPU_SCREENSHOTS=docs).
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   builtinCatalog,
   parseGpuRequest,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
-import gpuBackendPlugin from '@gpu-gitops/plugin-gpu-backend';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, saveScreenshot } from './chromium';
-import { bundleDevApp, serveDevApp, type DevAppServer } from './devAppServer';
-import { createGitopsRemote, type GitopsRemote } from './fixtureGitopsRemote';
+import { saveScreenshot } from './chromium';
+import type { DevAppServer } from './devAppServer';
+import { startBrowserStack, type BrowserStack } from './browserStack';
 import { componentEntity as component } from '../componentEntity';
 
 jest.setTimeout(300_000);
@@ -101,80 +94,53 @@ function cardLayout(page: Page) {
 
 describe('GPU card and tab from 900 to 1920 px in Chromium', () => {
   let temp: string;
-  let remote: GitopsRemote;
-  let backend: Awaited<ReturnType<typeof startTestBackend>>;
+  let stack: BrowserStack;
   let app: DevAppServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    temp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-browser-widths-'));
-    remote = await createGitopsRemote();
-    for (const [name, gpu] of [
-      ['summarizer', { model: 't4', sharing: 'time-slicing', replicas: 3 }],
-      [
-        'tagger',
-        { model: 'a100-40gb', sharing: 'mig', replicas: 2, vramGiB: 8 },
-      ],
-    ] as const) {
-      const result = await publishGpuRequest({
-        request: parseGpuRequest({
-          apiVersion: 'gpu.backstage.io/v1alpha1',
-          kind: 'GpuRequest',
-          metadata: { name, namespace: 'ml' },
-          spec: {
-            owner: 'group:default/ml-platform',
-            gpu: { vramGiB: 4, ...gpu },
-            workload: { image: `ghcr.io/acme/${name}:1.0.0` },
-          },
-        }),
-        cluster,
-        catalog: builtinCatalog,
-        repoUrl: remote.url,
-        forge: 'local',
-        cacheDir: path.join(temp, 'publisher-cache'),
-      });
-      await remote.merge(result.branch);
-    }
-    backend = await startTestBackend({
-      features: [
-        gpuBackendPlugin,
-        catalogServiceMock.factory({
-          entities: ['summarizer', 'tagger'].map(component),
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            gpu: {
-              gitops: {
-                repoUrl: remote.url,
-                baseBranch: 'main',
-                cacheDir: path.join(temp, 'backend-cache'),
-                updatePullRequests: false,
+    stack = await startBrowserStack({
+      tempPrefix: 'gpu-browser-widths-',
+      seed: async ({ remote, publisherCache }) => {
+        for (const [name, gpu] of [
+          ['summarizer', { model: 't4', sharing: 'time-slicing', replicas: 3 }],
+          [
+            'tagger',
+            { model: 'a100-40gb', sharing: 'mig', replicas: 2, vramGiB: 8 },
+          ],
+        ] as const) {
+          const result = await publishGpuRequest({
+            request: parseGpuRequest({
+              apiVersion: 'gpu.backstage.io/v1alpha1',
+              kind: 'GpuRequest',
+              metadata: { name, namespace: 'ml' },
+              spec: {
+                owner: 'group:default/ml-platform',
+                gpu: { vramGiB: 4, ...gpu },
+                workload: { image: `ghcr.io/acme/${name}:1.0.0` },
               },
-              clusters: {
-                default: 'dev',
-                profiles: { dev: { migStrategy: 'single' } },
-              },
-              index: { refresh: '1h' },
-            },
-          },
-        }),
-      ],
+            }),
+            cluster,
+            catalog: builtinCatalog,
+            repoUrl: remote.url,
+            forge: 'local',
+            cacheDir: publisherCache,
+          });
+          await remote.merge(result.branch);
+        }
+      },
+      entities: ['summarizer', 'tagger'].map(component),
+      clusters: {
+        default: 'dev',
+        profiles: { dev: { migStrategy: 'single' } },
+      },
+      updatePullRequests: false,
     });
-    const bundleDir = path.join(temp, 'bundle');
-    await bundleDevApp(bundleDir);
-    app = await serveDevApp({
-      dir: bundleDir,
-      backendPort: (backend.server.address() as AddressInfo).port,
-    });
-    browser = await launchChromium();
+    ({ temp, app, browser } = stack);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await backend?.stop();
-    await remote?.cleanup();
-    if (temp) await fs.rm(temp, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it.each(WIDTHS)(

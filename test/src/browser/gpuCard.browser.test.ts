@@ -5,12 +5,6 @@
  * numbers a person reads and saves screenshots (docs/ with
  * GPU_SCREENSHOTS=docs, else a temp dir).
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   builtinCatalog,
   formatGiB,
@@ -22,11 +16,10 @@ import {
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
-import gpuBackendPlugin from '@gpu-gitops/plugin-gpu-backend';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, saveScreenshot } from './chromium';
-import { bundleDevApp, serveDevApp, type DevAppServer } from './devAppServer';
-import { createGitopsRemote, type GitopsRemote } from './fixtureGitopsRemote';
+import { saveScreenshot } from './chromium';
+import type { DevAppServer } from './devAppServer';
+import { startBrowserStack, type BrowserStack } from './browserStack';
 import { componentEntity as component } from '../componentEntity';
 
 jest.setTimeout(300_000);
@@ -62,67 +55,39 @@ const REQUESTS = [
 
 describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)', () => {
   let temp: string;
-  let remote: GitopsRemote;
-  let backend: Awaited<ReturnType<typeof startTestBackend>>;
+  let stack: BrowserStack;
   let app: DevAppServer;
   let browser: Browser;
   const plans = new Map<string, Plan>();
 
   beforeAll(async () => {
-    temp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-browser-'));
-    remote = await createGitopsRemote();
-    for (const request of REQUESTS) {
-      const result = await publishGpuRequest({
-        request,
-        cluster,
-        catalog: builtinCatalog,
-        repoUrl: remote.url,
-        forge: 'local',
-        cacheDir: path.join(temp, 'publisher-cache'),
-      });
-      plans.set(request.metadata.name, result.plan);
-      await remote.merge(result.branch);
-    }
-
-    backend = await startTestBackend({
-      features: [
-        gpuBackendPlugin,
-        catalogServiceMock.factory({
-          entities: REQUESTS.map(r => component(r.metadata.name)),
-        }),
-        mockServices.rootConfig.factory({
-          data: {
-            gpu: {
-              gitops: {
-                repoUrl: remote.url,
-                baseBranch: 'main',
-                cacheDir: path.join(temp, 'backend-cache'),
-              },
-              clusters: {
-                default: 'dev',
-                profiles: { dev: { migStrategy: 'single' } },
-              },
-              index: { refresh: '1h' },
-            },
-          },
-        }),
-      ],
+    stack = await startBrowserStack({
+      tempPrefix: 'gpu-browser-',
+      seed: async ({ remote, publisherCache }) => {
+        for (const request of REQUESTS) {
+          const result = await publishGpuRequest({
+            request,
+            cluster,
+            catalog: builtinCatalog,
+            repoUrl: remote.url,
+            forge: 'local',
+            cacheDir: publisherCache,
+          });
+          plans.set(request.metadata.name, result.plan);
+          await remote.merge(result.branch);
+        }
+      },
+      entities: REQUESTS.map(r => component(r.metadata.name)),
+      clusters: {
+        default: 'dev',
+        profiles: { dev: { migStrategy: 'single' } },
+      },
     });
-    const bundleDir = path.join(temp, 'bundle');
-    await bundleDevApp(bundleDir);
-    app = await serveDevApp({
-      dir: bundleDir,
-      backendPort: (backend.server.address() as AddressInfo).port,
-    });
-    browser = await launchChromium();
+    ({ temp, app, browser } = stack);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await backend?.stop();
-    await remote?.cleanup();
-    if (temp) await fs.rm(temp, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   async function openPage(query: string): Promise<Page> {

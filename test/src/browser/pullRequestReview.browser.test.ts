@@ -7,13 +7,7 @@
  * Chromium on the plugin's dev app against the real gpu backend, with the
  * permission framework as a default install has it (no policy: allowed).
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
-import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   builtinCatalog,
   parseGpuRequest,
@@ -23,12 +17,12 @@ import {
   publishGpuRequest,
   type PublishGpuRequestResult,
 } from '@gpu-gitops/plugin-gpu-node';
-import gpuBackendPlugin from '@gpu-gitops/plugin-gpu-backend';
 import type { Browser } from 'playwright-core';
 import { simpleGit } from 'simple-git';
-import { launchChromium, saveScreenshot } from './chromium';
-import { bundleDevApp, serveDevApp, type DevAppServer } from './devAppServer';
-import { createGitopsRemote, type GitopsRemote } from './fixtureGitopsRemote';
+import { saveScreenshot } from './chromium';
+import type { DevAppServer } from './devAppServer';
+import type { GitopsRemote } from './fixtureGitopsRemote';
+import { startBrowserStack, type BrowserStack } from './browserStack';
 
 jest.setTimeout(300_000);
 
@@ -51,73 +45,47 @@ const chat: Entity = {
 describe('GPU pull-request review in Chromium (dev app, real gpu backend, local forge)', () => {
   let temp: string;
   let remote: GitopsRemote;
-  let backend: Awaited<ReturnType<typeof startTestBackend>>;
+  let stack: BrowserStack;
   let app: DevAppServer;
   let browser: Browser;
   let published: PublishGpuRequestResult;
 
   beforeAll(async () => {
-    temp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-browser-review-'));
-    remote = await createGitopsRemote();
-    published = await publishGpuRequest({
-      request: parseGpuRequest({
-        apiVersion: 'gpu.backstage.io/v1alpha1',
-        kind: 'GpuRequest',
-        metadata: { name: 'chat', namespace: 'ml' },
-        spec: {
-          owner: 'group:default/ml-platform',
-          gpu: {
-            model: 'l4',
-            sharing: 'time-slicing',
-            replicas: 2,
-            vramGiB: 4,
-          },
-          workload: { image: 'ghcr.io/acme/chat:1.0.0' },
-        },
-      }),
-      cluster,
-      catalog: builtinCatalog,
-      repoUrl: remote.url,
-      forge: 'local',
-      cacheDir: path.join(temp, 'publisher-cache'),
-    });
-
-    backend = await startTestBackend({
-      features: [
-        gpuBackendPlugin,
-        catalogServiceMock.factory({ entities: [chat] }),
-        mockServices.rootConfig.factory({
-          data: {
-            gpu: {
-              gitops: {
-                repoUrl: remote.url,
-                baseBranch: 'main',
-                cacheDir: path.join(temp, 'backend-cache'),
-                updatePullRequests: false,
+    stack = await startBrowserStack({
+      tempPrefix: 'gpu-browser-review-',
+      seed: async repo => {
+        published = await publishGpuRequest({
+          request: parseGpuRequest({
+            apiVersion: 'gpu.backstage.io/v1alpha1',
+            kind: 'GpuRequest',
+            metadata: { name: 'chat', namespace: 'ml' },
+            spec: {
+              owner: 'group:default/ml-platform',
+              gpu: {
+                model: 'l4',
+                sharing: 'time-slicing',
+                replicas: 2,
+                vramGiB: 4,
               },
-              clusters: { default: 'dev', profiles: { dev: {} } },
-              // Only the merge's own refresh can make the card show it.
-              index: { refresh: '1h' },
+              workload: { image: 'ghcr.io/acme/chat:1.0.0' },
             },
-          },
-        }),
-      ],
+          }),
+          cluster,
+          catalog: builtinCatalog,
+          repoUrl: repo.remote.url,
+          forge: 'local',
+          cacheDir: repo.publisherCache,
+        });
+      },
+      entities: [chat],
+      clusters: { default: 'dev', profiles: { dev: {} } },
+      updatePullRequests: false,
     });
-    const bundleDir = path.join(temp, 'bundle');
-    await bundleDevApp(bundleDir);
-    app = await serveDevApp({
-      dir: bundleDir,
-      backendPort: (backend.server.address() as AddressInfo).port,
-    });
-    browser = await launchChromium();
+    ({ temp, remote, app, browser } = stack);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await backend?.stop();
-    await remote?.cleanup();
-    if (temp) await fs.rm(temp, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('the card lists the open pull request; its page shows the description and diff; Merge merges into main and the card shows the allocation', async () => {

@@ -9,6 +9,7 @@ import {
 import catalogPlugin from '@backstage/plugin-catalog-backend';
 import catalogModuleScaffolderEntityModel from '@backstage/plugin-catalog-backend-module-scaffolder-entity-model';
 import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
+import gpuBackendPlugin from '@gpu-gitops/plugin-gpu-backend';
 import scaffolderModuleGpu from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
 import type { LocalGitopsRemote } from './localGitopsRemote';
 
@@ -23,14 +24,37 @@ export const AUTH_HEADER = mockCredentials.user.header(
   'user:default/developer',
 );
 
+/** Three clusters: dev and prod on the mixed MIG strategy (the default), inference on the single one. */
+const TEST_CLUSTERS = {
+  default: 'dev',
+  profiles: {
+    dev: { karpenterVersion: '1.14.1' },
+    prod: { karpenterVersion: '1.14.1' },
+    // MPS is refused with the mixed MIG strategy (the default).
+    inference: {
+      karpenterVersion: '1.14.1',
+      migStrategy: 'single',
+    },
+  },
+};
+
+export interface RealBackendOptions {
+  /** `gpu.clusters` (default: the three test clusters) and `gpu.policy` (default: none), e.g. the demo's. */
+  gpu?: { clusters?: unknown; policy?: unknown };
+  /** Also run the gpu backend plugin (`/api/gpu`: the index, the form's plan preview). */
+  withGpuBackend?: boolean;
+}
+
 /**
  * The backend `npm start` runs, minus guest sign-in: the REAL catalog (with
- * the Template kind), the REAL scaffolder and our GPU module, on in-memory
- * SQLite, with the catalog reading the repository's root catalog-info.yaml
- * and `gpu.gitops` pointing at a local bare repository.
+ * the Template kind), the REAL scaffolder and our GPU module (and, on
+ * request, the gpu backend), on in-memory SQLite, with the catalog reading
+ * the repository's root catalog-info.yaml and `gpu.gitops` pointing at a
+ * local bare repository.
  */
 export async function startRealBackend(
   remote: LocalGitopsRemote,
+  options: RealBackendOptions = {},
 ): Promise<TestBackend> {
   return startTestBackend({
     features: [
@@ -38,6 +62,7 @@ export async function startRealBackend(
       catalogModuleScaffolderEntityModel,
       scaffolderPlugin,
       scaffolderModuleGpu,
+      ...(options.withGpuBackend ? [gpuBackendPlugin] : []),
       mockServices.rootConfig.factory({
         data: {
           app: { baseUrl: 'http://localhost:3000' },
@@ -56,18 +81,8 @@ export async function startRealBackend(
               forge: 'local',
               cacheDir: remote.cacheDir,
             },
-            clusters: {
-              default: 'dev',
-              profiles: {
-                dev: { karpenterVersion: '1.14.1' },
-                prod: { karpenterVersion: '1.14.1' },
-                // MPS is refused with the mixed MIG strategy (the default).
-                inference: {
-                  karpenterVersion: '1.14.1',
-                  migStrategy: 'single',
-                },
-              },
-            },
+            clusters: options.gpu?.clusters ?? TEST_CLUSTERS,
+            ...(options.gpu?.policy ? { policy: options.gpu.policy } : {}),
           },
         },
       }),

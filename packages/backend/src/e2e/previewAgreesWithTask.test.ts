@@ -11,16 +11,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { parse } from 'yaml';
+import type { TestBackend } from '@backstage/backend-test-utils';
 import {
-  mockServices,
-  startTestBackend,
-  type TestBackend,
-} from '@backstage/backend-test-utils';
-import catalogPlugin from '@backstage/plugin-catalog-backend';
-import catalogModuleScaffolderEntityModel from '@backstage/plugin-catalog-backend-module-scaffolder-entity-model';
-import scaffolderPlugin from '@backstage/plugin-scaffolder-backend';
-import gpuBackendPlugin from '@gpu-gitops/plugin-gpu-backend';
-import scaffolderModuleGpu, {
   GPU_WORKLOAD_DEFAULTS,
   gpuWorkloadValues,
 } from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
@@ -30,8 +22,8 @@ import {
 } from '../__testUtils__/localGitopsRemote';
 import {
   AUTH_HEADER,
-  ROOT_CATALOG_INFO,
   runTask,
+  startRealBackend,
   waitForEntities,
 } from '../__testUtils__/realBackend';
 
@@ -84,36 +76,9 @@ describe('the plan preview and the task agree (demo config)', () => {
   beforeAll(async () => {
     remote = await createLocalGitopsRemote();
     const demo = parse(await fs.readFile(APP_CONFIG, 'utf8')).gpu;
-    backend = await startTestBackend({
-      features: [
-        catalogPlugin,
-        catalogModuleScaffolderEntityModel,
-        scaffolderPlugin,
-        scaffolderModuleGpu,
-        gpuBackendPlugin,
-        mockServices.rootConfig.factory({
-          data: {
-            backend: {
-              baseUrl: 'http://localhost:7007',
-              database: { client: 'better-sqlite3', connection: ':memory:' },
-            },
-            catalog: {
-              rules: [{ allow: ['Component', 'Location', 'Template'] }],
-              locations: [{ type: 'file', target: ROOT_CATALOG_INFO }],
-            },
-            gpu: {
-              gitops: {
-                repoUrl: remote.bareDir,
-                baseBranch: 'main',
-                forge: 'local',
-                cacheDir: remote.cacheDir,
-              },
-              clusters: demo.clusters,
-              policy: demo.policy,
-            },
-          },
-        }),
-      ],
+    backend = await startRealBackend(remote, {
+      gpu: { clusters: demo.clusters, policy: demo.policy },
+      withGpuBackend: true,
     });
     await waitForEntities(backend, ['template/default/gpu-workload'], 30_000);
     // The gpu backend's index of the repository is built at start-up.

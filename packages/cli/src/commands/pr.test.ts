@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import {
   createBareRemote,
@@ -9,6 +9,11 @@ import {
   type GitHttpServer,
 } from '@gpu-gitops/plugin-gpu-node/testUtils';
 import { makeWorkdir, requestYaml, runIn } from '../__testUtils__/runInTemp';
+import {
+  EMPTY_KUSTOMIZATION,
+  SYMLINK_CASES,
+  symlinkWorkdir,
+} from '../__testUtils__/symlinkRepo';
 
 const bin = path.resolve(__dirname, '../../bin/gpu-gitops');
 const CANARY = 'canary-cli-url-token-5e4d3c2b1a';
@@ -88,29 +93,13 @@ describe('gpu-gitops pr --repo with credentials', () => {
 });
 
 describe('gpu-gitops pr into a repository holding a symbolic link', () => {
-  const l4 = requestYaml(
-    'model: l4\nsharing: exclusive\nreplicas: 2\nvramGiB: 16',
-  );
-  it.each([
-    [
-      'a dangling pool file',
-      'clusters/default/gpu/nodepools/gpu-l4.yaml',
-      false,
-    ],
-    ['a dangling app file', 'apps/ml/llm-inference/deployment.yaml', false],
-    ['a dangling request file', 'requests/ml/llm-inference.yaml', false],
-    ['a parent folder linked to an outside folder', 'apps/ml', true],
-  ])(
+  it.each(SYMLINK_CASES)(
     'refuses %s (exit 2, names it), writes nothing there and pushes nothing',
     async (_case, linkPath, targetExists) => {
-      const dir = makeWorkdir({ 'req.yaml': l4 });
-      const outside = path.join(dir, 'outside');
-      mkdirSync(outside);
-      const target = targetExists ? outside : path.join(outside, 'target.yaml');
+      const { dir, outside, target } = symlinkWorkdir(targetExists);
       const remote = await createBareRemote({
         // A cluster set up for GPUs (its kustomization exists), holding the link.
-        'clusters/default/gpu/kustomization.yaml':
-          'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n',
+        'clusters/default/gpu/kustomization.yaml': EMPTY_KUSTOMIZATION,
         [linkPath]: { symlink: target },
       });
       try {

@@ -9,9 +9,12 @@ import {
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { makeWorkdir, requestYaml, runIn } from '../__testUtils__/runInTemp';
+import {
+  EMPTY_KUSTOMIZATION,
+  SYMLINK_CASES,
+  symlinkWorkdir,
+} from '../__testUtils__/symlinkRepo';
 
-const KUSTOMIZATION =
-  'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n';
 const timeSliced = requestYaml(
   'model: t4\nsharing: time-slicing\nreplicas: 8\nvramGiB: 4',
 );
@@ -48,7 +51,7 @@ describe('gpu-gitops render', () => {
     // A checkout whose cluster the gpu-cluster-bootstrap has set up.
     const dir = makeWorkdir({
       'req.yaml': timeSliced,
-      'gitops/clusters/default/gpu/kustomization.yaml': KUSTOMIZATION,
+      'gitops/clusters/default/gpu/kustomization.yaml': EMPTY_KUSTOMIZATION,
     });
     const run = await runIn(dir, [
       'render',
@@ -125,31 +128,17 @@ describe('gpu-gitops render', () => {
   });
 
   describe('--out into a repository holding a symbolic link', () => {
-    const l4 = requestYaml(
-      'model: l4\nsharing: exclusive\nreplicas: 2\nvramGiB: 16',
-    );
-    it.each([
-      [
-        'a dangling pool file',
-        'clusters/default/gpu/nodepools/gpu-l4.yaml',
-        false,
-      ],
-      ['a dangling app file', 'apps/ml/llm-inference/deployment.yaml', false],
-      ['a dangling request file', 'requests/ml/llm-inference.yaml', false],
-      ['a parent folder linked to an outside folder', 'apps/ml', true],
-    ])(
+    it.each(SYMLINK_CASES)(
       'refuses %s (exit 2, names it) and writes nothing there',
       async (_case, linkPath, targetExists) => {
-        const dir = makeWorkdir({ 'req.yaml': l4 });
-        const outside = path.join(dir, 'outside');
-        mkdirSync(outside);
-        const target = targetExists
-          ? outside
-          : path.join(outside, 'target.yaml');
+        const { dir, outside, target } = symlinkWorkdir(targetExists);
         // A cluster set up for GPUs (its kustomization exists), holding the link.
         const gpuDir = path.join(dir, 'gitops/clusters/default/gpu');
         mkdirSync(gpuDir, { recursive: true });
-        writeFileSync(path.join(gpuDir, 'kustomization.yaml'), KUSTOMIZATION);
+        writeFileSync(
+          path.join(gpuDir, 'kustomization.yaml'),
+          EMPTY_KUSTOMIZATION,
+        );
         const link = path.join(dir, 'gitops', ...linkPath.split('/'));
         mkdirSync(path.dirname(link), { recursive: true });
         symlinkSync(target, link);

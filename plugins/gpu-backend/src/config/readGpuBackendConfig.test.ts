@@ -92,3 +92,31 @@ describe('readGpuBackendConfig gpu.gitops', () => {
     );
   });
 });
+
+describe('readGpuBackendConfig cache folders', () => {
+  it("keeps the index's clone under gpu.gitops.cacheDir, or in gpu.index.cacheDir when set", () => {
+    const shared = readGpuBackendConfig(
+      new ConfigReader({
+        gpu: {
+          gitops: { repoUrl: '/srv/gitops.git', cacheDir: '/var/cache/gpu' },
+        },
+      }),
+    ).gitops!.cacheDirs;
+    expect(shared).toEqual({
+      publish: '/var/cache/gpu/publish',
+      index: '/var/cache/gpu/index',
+      review: '/var/cache/gpu/review',
+      pullRequests: '/var/cache/gpu/pull-requests',
+    });
+    expect(
+      readGpuBackendConfig(
+        new ConfigReader({
+          gpu: {
+            gitops: { repoUrl: '/srv/gitops.git', cacheDir: '/var/cache/gpu' },
+            index: { cacheDir: '/var/cache/gpu-index' },
+          },
+        }),
+      ).gitops!.cacheDirs,
+    ).toEqual({ ...shared, index: '/var/cache/gpu-index' });
+  });
+});

@@ -4,7 +4,6 @@
  * the forge for links of GitHub, GitLab and Gitea, the permissions the
  * policy decides on, and the index refresh a merge triggers.
  */
-import path from 'node:path';
 import type {
   HttpAuthService,
   LoggerService,
@@ -54,16 +53,10 @@ export async function createPullRequestRoutes(options: {
       repoUrl: gitops.repoUrl,
       baseBranch: gitops.baseBranch,
       // Its own cache: never the index's, the updater's or a publisher's.
-      cacheDir: path.join(path.dirname(gitops.cacheDir), 'review'),
+      cacheDir: gitops.cacheDirs.review,
       auth: credentials,
       timeoutMs: gitops.timeoutMs,
-      committer: {
-        name:
-          config.getOptionalString('gpu.gitops.author.name') ?? 'GPU GitOps',
-        email:
-          config.getOptionalString('gpu.gitops.author.email') ??
-          'gpu-gitops@users.noreply.backstage.io',
-      },
+      committer: gitops.author,
     });
     open = new OpenPullRequests({
       forgeKind: gitops.forge,

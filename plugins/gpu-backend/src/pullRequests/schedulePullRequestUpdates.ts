@@ -5,7 +5,6 @@
  * place (see gpu-node `updateOpenPullRequests`). One backend replica runs it
  * at a time (a global scheduled task).
  */
-import path from 'node:path';
 import type {
   LoggerService,
   SchedulerService,
@@ -70,7 +69,7 @@ export async function schedulePullRequestUpdates(options: {
           token: auth.token,
           tokenUsername: auth.username,
           // Its own clone: never the index's, never a publisher's.
-          cacheDir: path.join(path.dirname(gitops.cacheDir), 'pull-requests'),
+          cacheDir: gitops.cacheDirs.pullRequests,
           timeoutMs: gitops.timeoutMs,
           clusterFor,
           catalogFor: () => settings.catalog,

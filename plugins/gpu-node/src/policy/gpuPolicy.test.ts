@@ -5,9 +5,9 @@ import {
   checkAllowedChoices,
   checkQuota,
   normalizeOwnerRef,
-  readGpuPolicy,
   ruleForOwner,
 } from './gpuPolicy';
+import { readGpuPolicy } from '../config/readGpuPolicy';
 
 const policy = readGpuPolicy(
   new ConfigReader({

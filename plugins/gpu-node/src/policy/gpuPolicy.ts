@@ -1,13 +1,12 @@
-import type { Config } from '@backstage/config';
 import { parseEntityRef, stringifyEntityRef } from '@backstage/catalog-model';
 import {
   GpuInputError,
-  SHARING_MODES,
   type GpuCatalog,
   type InputIssue,
   type QuotaUse,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
+import { withoutUndefined } from './withoutUndefined';
 
 /**
  *  What one owner (or every owner, for the defaults) may request.
@@ -49,52 +48,6 @@ export function normalizeOwnerRef(owner: string): string {
       defaultNamespace: 'default',
     }),
   );
-}
-
-function readRule(config: Config | undefined, at: string): OwnerPolicyRule {
-  if (!config) return {};
-  const modes = config.getOptionalStringArray('allowedSharingModes');
-  const unknown = modes?.filter(m => !SHARING_MODES.includes(m as SharingMode));
-  if (unknown && unknown.length > 0) {
-    // A typo here would silently forbid a mode for a whole team: fail at start-up.
-    throw new Error(
-      `${at}.allowedSharingModes: unknown sharing mode(s) ${unknown.join(', ')}; expected one of ${SHARING_MODES.join(', ')}`,
-    );
-  }
-  const quota = config.getOptionalNumber('gpuQuota');
-  if (quota !== undefined && !(quota >= 0)) {
-    throw new Error(`${at}.gpuQuota must be a number >= 0, got ${quota}`);
-  }
-  return {
-    allowedModels: config.getOptionalStringArray('allowedModels'),
-    allowedSharingModes: modes as SharingMode[] | undefined,
-    gpuQuota: quota,
-  };
-}
-
-/**
- *  Reads `gpu.policy` (pass the `gpu.policy` sub-config, or undefined).
- *
- * @public
- */
-export function readGpuPolicy(config: Config | undefined): GpuPolicy {
-  if (!config) return EMPTY_POLICY;
-  return {
-    defaults: readRule(
-      config.getOptionalConfig('defaults'),
-      'gpu.policy.defaults',
-    ),
-    groups: (config.getOptionalConfigArray('groups') ?? []).map((group, i) => ({
-      owner: normalizeOwnerRef(group.getString('owner')),
-      ...withoutUndefined(readRule(group, `gpu.policy.groups[${i}]`)),
-    })),
-  };
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, v]) => v !== undefined),
-  ) as Partial<T>;
 }
 
 /** The effective rule for an owner: its group rule, field by field over the defaults. */

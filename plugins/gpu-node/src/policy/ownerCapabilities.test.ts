@@ -4,7 +4,7 @@ import {
   clusterCapabilities,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { readGpuPolicy } from './gpuPolicy';
+import { readGpuPolicy } from '../config/readGpuPolicy';
 import { capabilitiesForOwner } from './ownerCapabilities';
 
 const policy = readGpuPolicy(

@@ -9,7 +9,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { readRepoState } from '../repo/readRepoState';
 import { FsRepoTree } from '../repo/tree';
-import { readGpuPolicy } from './gpuPolicy';
+import { readGpuPolicy } from '../config/readGpuPolicy';
 import { ownerPolicyCheck } from './ownerPolicyCheck';
 import { readRequestOwners } from './requestOwners';
 

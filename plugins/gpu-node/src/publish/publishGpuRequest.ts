@@ -14,7 +14,6 @@
  * The token is registered with a Redactor before anything runs; every log
  * line, error, and the title/body pass through it.
  */
-import os from 'node:os';
 import path from 'node:path';
 import {
   checkGitOpsRepoUrl,
@@ -31,6 +30,7 @@ import {
   type RequestGuard,
 } from '../changes/buildRequestChange';
 import { renderChangeSetDiff } from '../changes/diff';
+import { gitOpsCacheDirs } from '../config/cacheDirs';
 import type { ChangeSet } from '../changes/types';
 import { createForge } from '../forges/createForge';
 import type { RetryOptions } from '../forges/http';
@@ -71,7 +71,7 @@ export interface PublishGpuRequestOptions {
   reviewers?: string[];
   /** Compute plan, change set, diff, title and body; push nothing, open nothing. */
   dryRun?: boolean;
-  /** Where cached clones live (default `<tmp>/gpu-gitops-cache`). */
+  /** Where cached clones live (default: the publishers' folder of the one cache root, `gitOpsCacheDirs().publish`). */
   cacheDir?: string;
   logger?: PublishLogger;
   /** Push attempts when the base moves (default 3). */
@@ -125,7 +125,8 @@ function forgeKindOf(forge: PublishGpuRequestOptions['forge']): ForgeKind {
   return typeof forge === 'string' ? forge : forge.kind;
 }
 
-export const DEFAULT_CACHE_DIR = path.join(os.tmpdir(), 'gpu-gitops-cache');
+/** The one default cache rule (config/cacheDirs.ts), as the scaffolder actions use it. */
+export const DEFAULT_CACHE_DIR = gitOpsCacheDirs().publish;
 
 interface BuiltState {
   plan: Plan;

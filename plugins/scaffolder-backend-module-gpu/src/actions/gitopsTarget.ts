@@ -1,5 +1,3 @@
-import os from 'node:os';
-import path from 'node:path';
 import type { z as zod } from 'zod/v3';
 import { InputError } from '@backstage/errors';
 import {
@@ -9,21 +7,20 @@ import {
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import {
+  DEFAULT_AUTHOR,
   FsRepoTree,
   GitOpsRepository,
+  gitOpsCacheDirs,
   gitTokenUsername,
   resolveGitCredentials,
+  resolveLocalRepoPath,
   sparseFoldersFor,
   type ForgeKind,
+  type GitOpsConfig,
   type GitCredentials,
   type RepoTree,
 } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
-import {
-  DEFAULT_AUTHOR,
-  resolveLocalRepoPath,
-  type GitOpsSettings,
-} from '../services/gitopsSettings';
 
 type Z = typeof zod;
 
@@ -62,12 +59,14 @@ export interface GitOpsTargetInput {
   token?: string;
 }
 
-export interface GitOpsTarget extends GitOpsSettings {
+export interface GitOpsTarget extends Pick<
+  GitOpsConfig,
+  'repoUrl' | 'baseBranch' | 'forge' | 'author' | 'timeoutMs'
+> {
   credentials: GitCredentials;
+  /** The publishers' folder of the cache root (gpu-node `gitOpsCacheDirs`). */
   cacheDir: string;
 }
-
-export const DEFAULT_CACHE_DIR = path.join(os.tmpdir(), 'backstage-gpu-gitops');
 
 /** The `repoUrl` input against gpu-common's URL rule, as an InputError that shows it redacted. */
 function checkRepoUrlInput(repoUrl: string): void {
@@ -115,7 +114,7 @@ export async function resolveGitOpsTarget(
     baseBranch: input.baseBranch || settings?.baseBranch || 'main',
     forge,
     author: settings?.author ?? DEFAULT_AUTHOR,
-    cacheDir: settings?.cacheDir ?? DEFAULT_CACHE_DIR,
+    cacheDir: (settings?.cacheDirs ?? gitOpsCacheDirs()).publish,
     timeoutMs: settings?.timeoutMs,
     credentials,
   };

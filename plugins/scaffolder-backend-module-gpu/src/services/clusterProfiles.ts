@@ -1,13 +1,9 @@
-import type { Config } from '@backstage/config';
 import { InputError } from '@backstage/errors';
-import {
-  defaultClusterProfile,
-  resolveClusterProfile,
-  type ClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
+import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import type { ClusterProfilesConfig } from '@gpu-gitops/plugin-gpu-node';
 
 /**
- *  The cluster profiles of `gpu.clusters`, resolved once at start-up.
+ *  The cluster profiles of `gpu.clusters` (read by gpu-node `readGpuConfig`), looked up by an action's input.
  *
  * @public
  */
@@ -18,32 +14,13 @@ export interface ClusterProfiles {
   get(name?: string): ClusterProfile;
 }
 
-/**
- * Reads `gpu.clusters` (pass that sub-config, or undefined). Each profile is
- * the built-in default with the configured fields on top; a bad profile
- * fails start-up rather than the first task.
- */
-export function readClusterProfiles(
-  config: Config | undefined,
+/** The lookup the actions use: an unknown `cluster` input fails the step as an input error. */
+export function clusterProfilesLookup(
+  config: ClusterProfilesConfig,
 ): ClusterProfiles {
-  const profilesConfig = config?.getOptionalConfig('profiles');
-  const profiles = new Map<string, ClusterProfile>();
-  for (const name of profilesConfig?.keys() ?? []) {
-    const override = profilesConfig!.getConfig(name).get<object>();
-    profiles.set(name, resolveClusterProfile({ ...override, name }));
-  }
-  if (profiles.size === 0) {
-    profiles.set(defaultClusterProfile.name, resolveClusterProfile());
-  }
-  const names = [...profiles.keys()].sort();
-  const defaultName =
-    config?.getOptionalString('default') ??
-    (profiles.size === 1 ? names[0] : defaultClusterProfile.name);
-  if (!profiles.has(defaultName)) {
-    throw new Error(
-      `gpu.clusters.default names "${defaultName}", but gpu.clusters.profiles has only: ${names.join(', ')}`,
-    );
-  }
+  const profiles = new Map(config.profiles.map(p => [p.name, p]));
+  const names = config.profiles.map(p => p.name);
+  const defaultName = config.defaultCluster;
   return {
     defaultName,
     names,

@@ -6,10 +6,12 @@ import {
   type ScmIntegrationRegistry,
 } from '@backstage/integration';
 import type { GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
-import { readGpuPolicy, type GpuPolicy } from '@gpu-gitops/plugin-gpu-node';
-import { readClusterProfiles, type ClusterProfiles } from './clusterProfiles';
-import { readGpuCatalog } from './gpuCatalog';
-import { readGitOpsSettings, type GitOpsSettings } from './gitopsSettings';
+import {
+  readGpuConfig,
+  type GitOpsConfig,
+  type GpuPolicy,
+} from '@gpu-gitops/plugin-gpu-node';
+import { clusterProfilesLookup, type ClusterProfiles } from './clusterProfiles';
 
 /**
  * Everything the GPU actions share, built ONCE when the module starts (as
@@ -25,7 +27,7 @@ export interface GpuActionServices {
   clusters: ClusterProfiles;
   policy: GpuPolicy;
   /** Undefined when `gpu.gitops` is not configured (then every action needs a repoUrl input). */
-  gitops?: GitOpsSettings;
+  gitops?: GitOpsConfig;
   /** `app.baseUrl`: the local forge's pull requests are reviewed on the app's page. */
   appBaseUrl?: string;
 }
@@ -33,15 +35,16 @@ export interface GpuActionServices {
 /** @public */
 export function createGpuActionServices(config: Config): GpuActionServices {
   const integrations = ScmIntegrations.fromConfig(config);
-  const gpu = config.getOptionalConfig('gpu');
+  // The same reader as the gpu backend's: one set of keys, one set of defaults.
+  const gpu = readGpuConfig(config);
   return {
     integrations,
     githubCredentialsProvider:
       DefaultGithubCredentialsProvider.fromIntegrations(integrations),
-    catalog: readGpuCatalog(gpu?.getOptionalConfig('catalog')),
-    clusters: readClusterProfiles(gpu?.getOptionalConfig('clusters')),
-    policy: readGpuPolicy(gpu?.getOptionalConfig('policy')),
-    gitops: readGitOpsSettings(gpu?.getOptionalConfig('gitops')),
+    catalog: gpu.catalog,
+    clusters: clusterProfilesLookup(gpu.clusters),
+    policy: gpu.policy,
+    gitops: gpu.gitops,
     appBaseUrl: config.getOptionalString('app.baseUrl'),
   };
 }

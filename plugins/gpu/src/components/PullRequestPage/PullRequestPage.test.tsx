@@ -1,66 +1,11 @@
-import {
-  mockApis,
-  renderInTestApp,
-  TestApiProvider,
-} from '@backstage/test-utils';
-import { permissionApiRef } from '@backstage/plugin-permission-react';
-import { AuthorizeResult } from '@backstage/plugin-permission-common';
-import type {
-  GpuPullRequest,
-  GpuPullRequestDetail,
-} from '@gpu-gitops/plugin-gpu-common';
+import type { GpuPullRequestDetail } from '@gpu-gitops/plugin-gpu-common';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import type { GpuApi } from '../../api/GpuApi';
-import { gpuApiRef } from '../../api/GpuApi';
-import { fakeGpuApi } from '../../__testUtils__/fakeGpuApi';
-import { PullRequestPage } from './PullRequestPage';
-
-const HEAD = 'a'.repeat(40);
-
-const chat: GpuPullRequest = {
-  branch: 'gpu/ml-chat',
-  baseBranch: 'main',
-  title: 'GPU: ml/chat — 2 × T4 time-sliced',
-  body: '## Capacity\n\n| replicas | 2 |\n| --- | --- |\n',
-  url: 'http://localhost:3000/gpu/pull-requests/ml-chat',
-  head: HEAD,
-  request: { namespace: 'ml', name: 'chat' },
-  updatedAt: '2026-01-02T03:04:05Z',
-  mergeable: { clean: true },
-  files: [{ path: 'requests/ml/chat.yaml', status: 'added' }],
-};
-
-const detail: GpuPullRequestDetail = {
-  ...chat,
-  diff: 'diff --git a/requests/ml/chat.yaml b/requests/ml/chat.yaml\n--- /dev/null\n+++ b/requests/ml/chat.yaml\n@@ -0,0 +1 @@\n+kind: GpuRequest\n',
-  diffTruncated: false,
-};
-
-async function renderPage(
-  path: string,
-  api: Partial<GpuApi>,
-  allow: (name: string) => boolean = () => true,
-) {
-  await renderInTestApp(
-    <TestApiProvider
-      apis={[
-        [gpuApiRef, fakeGpuApi(api)],
-        [
-          permissionApiRef,
-          mockApis.permission({
-            authorize: request =>
-              allow(request.permission.name)
-                ? AuthorizeResult.ALLOW
-                : AuthorizeResult.DENY,
-          }),
-        ],
-      ]}
-    >
-      <PullRequestPage />
-    </TestApiProvider>,
-    { routeEntries: [path], mountedRoutes: {} },
-  );
-}
+import {
+  HEAD,
+  chat,
+  detail,
+  renderPage,
+} from '../../__testUtils__/pullRequestPage';
 
 describe('PullRequestPage', () => {
   it('lists the open pull requests, each linked to its review page', async () => {

@@ -1,6 +1,10 @@
 /**
- * The `gpu:` section of app-config, read by the scaffolder module once at
- * start-up (see src/config/readGpuModuleConfig.ts).
+ * The `gpu:` keys both backends read (gpu-node `readGpuConfig`): the
+ * scaffolder module's actions and the gpu backend's allocation index, review
+ * and updater see one repository, one set of cluster profiles, one catalog
+ * and one policy. Backstage merges the schemas of every package that names one
+ * in `configSchema` (package.json), so each backend's own config.d.ts
+ * declares only the keys that backend adds.
  */
 export interface Config {
   gpu?: {
@@ -17,22 +21,29 @@ export interface Config {
       /**
        * Where the pull request lives. Default `local` (the pushed branch is the
        * PR). Also picks the git user paired with an integration token, for
-       * this module and for the gpu backend's allocation index.
+       * the scaffolder actions and for the gpu backend.
        */
       forge?: 'local' | 'github' | 'gitlab' | 'gitea';
-      /** Commit author; default `Backstage GPU <gpu-bot@backstage.local>`. */
+      /**
+       * Who commits the scaffolder actions' changes and merges local pull
+       * requests on the review page; default `Backstage GPU <gpu-bot@backstage.local>`.
+       */
       author?: {
         name?: string;
         email?: string;
       };
-      /** Directory for the cached clone of the GitOps repository. */
+      /**
+       * Root of the cached clones of the GitOps repository. Default: the OS
+       * temp folder's `gpu-gitops`. Each user has its own sub-folder
+       * (`publish`, `index`, `review`, `pull-requests`), so a fetch never
+       * races a publish.
+       */
       cacheDir?: string;
       /**
        * Seconds each git command (clone, fetch, push) and each forge API
        * request may take before the run fails with a timeout: a remote that
        * accepts the connection and never answers must not hold the run and
-       * its clone lock. Default 60, at most 3600. Read by this module and by
-       * the gpu backend's allocation index.
+       * its clone lock. Default 60, at most 3600.
        */
       timeoutSeconds?: number;
       /**

@@ -1,0 +1,49 @@
+import type { Config } from '@backstage/config';
+import { SHARING_MODES, type SharingMode } from '@gpu-gitops/plugin-gpu-common';
+import {
+  EMPTY_POLICY,
+  normalizeOwnerRef,
+  type GpuPolicy,
+  type OwnerPolicyRule,
+} from '../policy/gpuPolicy';
+import { withoutUndefined } from '../policy/withoutUndefined';
+
+function readRule(config: Config | undefined, at: string): OwnerPolicyRule {
+  if (!config) return {};
+  const modes = config.getOptionalStringArray('allowedSharingModes');
+  const unknown = modes?.filter(m => !SHARING_MODES.includes(m as SharingMode));
+  if (unknown && unknown.length > 0) {
+    // A typo here would silently forbid a mode for a whole team: fail at start-up.
+    throw new Error(
+      `${at}.allowedSharingModes: unknown sharing mode(s) ${unknown.join(', ')}; expected one of ${SHARING_MODES.join(', ')}`,
+    );
+  }
+  const quota = config.getOptionalNumber('gpuQuota');
+  if (quota !== undefined && !(quota >= 0)) {
+    throw new Error(`${at}.gpuQuota must be a number >= 0, got ${quota}`);
+  }
+  return {
+    allowedModels: config.getOptionalStringArray('allowedModels'),
+    allowedSharingModes: modes as SharingMode[] | undefined,
+    gpuQuota: quota,
+  };
+}
+
+/**
+ *  Reads `gpu.policy` (pass the `gpu.policy` sub-config, or undefined).
+ *
+ * @public
+ */
+export function readGpuPolicy(config: Config | undefined): GpuPolicy {
+  if (!config) return EMPTY_POLICY;
+  return {
+    defaults: readRule(
+      config.getOptionalConfig('defaults'),
+      'gpu.policy.defaults',
+    ),
+    groups: (config.getOptionalConfigArray('groups') ?? []).map((group, i) => ({
+      owner: normalizeOwnerRef(group.getString('owner')),
+      ...withoutUndefined(readRule(group, `gpu.policy.groups[${i}]`)),
+    })),
+  };
+}
