@@ -6,6 +6,12 @@
 export type { ExistingWorkloadChange } from './changes/applyExistingWorkload';
 export { applyPlan } from './changes/applyPlan';
 export type { ApplyPlanInput } from './changes/applyPlan';
+export {
+  buildBootstrapChangeSet,
+  DEFAULT_OPERATOR_CHART_VERSION,
+} from './changes/bootstrap/bootstrapChangeSet';
+export type { BootstrapOptions } from './changes/bootstrap/bootstrapChangeSet';
+export { bootstrapFolders } from './changes/bootstrap/bootstrapPaths';
 export { buildRequestChange } from './changes/buildRequestChange';
 export type {
   BuildRequestChangeOptions,
