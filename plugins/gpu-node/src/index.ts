@@ -26,17 +26,15 @@ export type { VerifyChangeResult } from './changes/verifyChange';
 export { FORGE_KINDS, createForge } from './forges/createForge';
 export type { ForgeOptions } from './forges/createForge';
 export type { RetryOptions } from './forges/http';
-export {
-  LocalPullRequestError,
-  LocalPullRequests,
-} from './forges/localPullRequests';
+export { LocalPullRequests } from './forges/localPullRequests';
+export { LocalPullRequestError } from './forges/localPullRequestTypes';
 export type {
   DecisionOptions,
   LocalPullRequest,
   LocalPullRequestErrorKind,
   LocalPullRequestWithDiff,
   LocalPullRequestsOptions,
-} from './forges/localPullRequests';
+} from './forges/localPullRequestTypes';
 export type {
   Forge,
   ForgeKind,
