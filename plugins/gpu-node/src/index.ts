@@ -6,6 +6,12 @@
 export type { ExistingWorkloadChange } from './changes/applyExistingWorkload';
 export { applyPlan } from './changes/applyPlan';
 export type { ApplyPlanInput } from './changes/applyPlan';
+export {
+  DEFAULT_OPERATOR_CHART_VERSION,
+  buildBootstrapChangeSet,
+} from './changes/bootstrap/bootstrapChangeSet';
+export type { BootstrapOptions } from './changes/bootstrap/bootstrapChangeSet';
+export { bootstrapFolders } from './changes/bootstrap/bootstrapPaths';
 export { buildRequestChange } from './changes/buildRequestChange';
 export type {
   BuildRequestChangeOptions,
@@ -31,17 +37,15 @@ export { readGpuPolicy } from './config/readGpuPolicy';
 export { FORGE_KINDS, createForge } from './forges/createForge';
 export type { ForgeOptions } from './forges/createForge';
 export type { RetryOptions } from './forges/http';
-export {
-  LocalPullRequestError,
-  LocalPullRequests,
-} from './forges/localPullRequests';
+export { LocalPullRequests } from './forges/localPullRequests';
+export { LocalPullRequestError } from './forges/localPullRequestTypes';
 export type {
   DecisionOptions,
   LocalPullRequest,
   LocalPullRequestErrorKind,
   LocalPullRequestWithDiff,
   LocalPullRequestsOptions,
-} from './forges/localPullRequests';
+} from './forges/localPullRequestTypes';
 export type {
   Forge,
   ForgeKind,

@@ -37,12 +37,35 @@ function keysOf(map: YAMLMap): string {
     .join('\n');
 }
 
+/**
+ * The mig-parted entry the GPU Operator's MIG manager applies to nodes
+ * without a `nvidia.com/mig.config` label (the ClusterPolicy's
+ * `migManager.config.default`, gpu-operator chart values, v26.x).
+ */
+export const ALL_DISABLED_MIG_CONFIG: {
+  name: string;
+  entries: MigConfigEntry[];
+} = Object.freeze({
+  name: 'all-disabled',
+  entries: [{ devices: 'all' as const, 'mig-enabled': false }],
+});
+
+export interface MigConfigOptions {
+  /**
+   * What an entry of that name with other content means: `refuse` (a
+   * request's config in use is never changed in place) or `keep` (the
+   * bootstrap leaves a hand-written default alone).
+   */
+  whenDifferent?: 'refuse' | 'keep';
+}
+
 /** Adds one entry to the mig-parted config, keeping `mig-configs` sorted by name. */
 export async function applyMigConfig(
   staged: StagedTree,
   path: string,
   name: string,
   entries: MigConfigEntry[],
+  options: MigConfigOptions = {},
 ): Promise<void> {
   const file = YamlFile.parse(path, await staged.read(path));
   if (!file.docs.some(d => isMap(d.contents))) {
@@ -50,7 +73,7 @@ export async function applyMigConfig(
     const doc = file.firstMap();
     doc.set('version', 'v1');
     const configs: Record<string, unknown> = {
-      'all-disabled': [{ devices: 'all', 'mig-enabled': false }],
+      [ALL_DISABLED_MIG_CONFIG.name]: ALL_DISABLED_MIG_CONFIG.entries,
       [name]: entries,
     };
     doc.set(
@@ -81,7 +104,7 @@ export async function applyMigConfig(
   const map = configs as YAMLMap;
   if (map.has(name)) {
     const current = (map.get(name, true) as { toJSON(): unknown }).toJSON();
-    if (!deepEqual(current, entries)) {
+    if (!deepEqual(current, entries) && options.whenDifferent !== 'keep') {
       throw conflictError(
         `${path}#mig-configs.${name}`,
         `mig-parted config "${name}" already exists in ${path} with different content`,

@@ -2,7 +2,6 @@
  * The pool part of a change: the NodePool file (with its NodeOverlays and
  * node class), and the ledgers and limits of pools the request leaves.
  */
-import { posix } from 'path';
 import type { Document } from 'yaml';
 import {
   formatLedger,
@@ -14,13 +13,13 @@ import {
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
-  clusterKustomizationPath,
   layoutPrefix,
   nodePoolPath,
   type ResolvedRepoLayout,
 } from '../layout/layout';
 import { deepEqual, toYaml } from './canonical';
 import { conflictError } from './conflict';
+import { nodeClassesElsewhere } from './nodeClasses';
 import { describeObject, isManagedObject } from './ownership';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
@@ -76,41 +75,6 @@ async function findPoolFile(
     }
   }
   return undefined;
-}
-
-/** Names of EC2NodeClasses already defined in other files of the cluster's GPU folder, so a shared class is written once. */
-async function nodeClassesElsewhere(
-  staged: StagedTree,
-  layout: ResolvedRepoLayout,
-  cluster: string,
-  exceptPath: string,
-): Promise<Set<string>> {
-  const folders = new Set([
-    layoutPrefix(layout, 'nodePool', { cluster }, 'pool'),
-    `${posix.dirname(clusterKustomizationPath(layout, cluster))}/`,
-  ]);
-  const paths = new Set<string>();
-  for (const folder of folders) {
-    for (const path of await staged.list(folder)) paths.add(path);
-  }
-  const found = new Set<string>();
-  for (const path of [...paths].sort()) {
-    if (path === exceptPath || !isYaml(path)) continue;
-    try {
-      for (const value of YamlFile.parse(
-        path,
-        await staged.read(path),
-      ).values()) {
-        const obj = value as KubernetesObject | null;
-        if (obj?.kind === 'EC2NodeClass' && obj.metadata?.name) {
-          found.add(`EC2NodeClass/${obj.metadata.name}`);
-        }
-      }
-    } catch {
-      // unparseable neighbours are reported by validateGitOpsTree, not here
-    }
-  }
-  return found;
 }
 
 const objectKey = (o: KubernetesObject) => `${o.kind}/${o.metadata.name}`;

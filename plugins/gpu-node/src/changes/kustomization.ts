@@ -96,6 +96,21 @@ export function setReplicasCount(
 }
 
 /**
+ * Turns off kustomize's name-suffix hash for every generator of the file
+ * (`generatorOptions.disableNameSuffixHash`), as a bootstrapped GPU folder
+ * has it: node labels and the GPU Operator's ClusterPolicy name its
+ * ConfigMaps, so their names must not change with their content.
+ */
+export function useStableGeneratorNames(file: YamlFile): void {
+  const doc = file.firstMap();
+  if (doc.getIn(['generatorOptions', 'disableNameSuffixHash']) === true) {
+    return;
+  }
+  doc.setIn(['generatorOptions', 'disableNameSuffixHash'], true);
+  file.modified = true;
+}
+
+/**
  * Makes the configMapGenerator entry for `configMap` list `key=file`, with a
  * stable name (`disableNameSuffixHash`) because node labels and the GPU
  * Operator refer to the ConfigMap by name. Entries and files stay sorted.

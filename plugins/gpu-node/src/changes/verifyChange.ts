@@ -20,10 +20,6 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   GpuInputError,
-  podPlacement,
-  viewWorkload,
-  WELL_KNOWN_KEYS,
-  workloadShape,
   type ClusterProfile,
   type Plan,
   type WorkloadKind,
@@ -42,6 +38,7 @@ import {
 import { FsRepoTree } from '../repo/tree';
 import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
+import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
 import { StagedTree } from './stagedTree';
 import type { ChangeSet } from './types';
@@ -72,10 +69,6 @@ function idOf(o: Built): string {
     ? String(o.apiVersion).split('/')[0]
     : '';
   return `${group}|${o.kind}|${String(o.metadata.namespace ?? '')}|${o.metadata.name}`;
-}
-
-function describe(o: Built): string {
-  return `${o.kind} "${o.metadata.name}"${o.metadata.namespace ? ` in namespace "${String(o.metadata.namespace)}"` : ''}`;
 }
 
 function contains(folder: string, file: string): boolean {
@@ -112,153 +105,6 @@ function refuse(message: string): never {
   throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
 }
 
-/** Pod-spec fields a GPU request may change; everything else stays as it was. */
-const POD_SPEC_OWNED = new Set([
-  'nodeSelector',
-  'tolerations',
-  'containers',
-  'resourceClaims',
-]);
-
-function isGpuResource(name: string): boolean {
-  return name.startsWith('nvidia.com/') || name.endsWith('.nvidia.com');
-}
-
-function withoutKeys(value: unknown, keys: (k: string) => boolean): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).filter(([k]) => !keys(k)),
-  );
-}
-
-/** A container without what a GPU request owns: GPU limits and requests, DRA claims (and its image, for the product's own workload). */
-function withoutGpuResources(
-  container: Record<string, unknown>,
-  withoutImage: boolean,
-): Record<string, unknown> {
-  const { resources, image, ...rest } = container;
-  const kept: Record<string, unknown> = {};
-  for (const key of ['limits', 'requests']) {
-    const map = withoutKeys(getIn(resources, key), isGpuResource);
-    if (map && Object.keys(map as object).length > 0) kept[key] = map;
-  }
-  for (const [key, value] of Object.entries(
-    (resources as Record<string, unknown>) ?? {},
-  )) {
-    if (!['limits', 'requests', 'claims'].includes(key)) kept[key] = value;
-  }
-  return {
-    ...rest,
-    ...(withoutImage || image === undefined ? {} : { image }),
-    ...(Object.keys(kept).length > 0 ? { resources: kept } : {}),
-  };
-}
-
-/** What may differ in the workload the request gives GPUs to; returns the problems. */
-function checkGpuWorkload(
-  before: Built | undefined,
-  after: Built,
-  plan: Plan,
-  cluster: ClusterProfile,
-  kind: WorkloadKind,
-  container: string,
-  imageMayChange: boolean,
-): string[] {
-  const problems: string[] = [];
-  const shape = workloadShape(kind);
-  const view = viewWorkload(kind, after);
-  const placement = podPlacement(plan, cluster);
-  const what = describe(after);
-  const gpu = view.containers.find(c => c.name === container);
-  if (!gpu) return [`${what} has no container "${container}" after the change`];
-  if (!gpu.image)
-    problems.push(`${what}: container "${container}" has no image`);
-  const gpuLimits = Object.fromEntries(
-    Object.entries(gpu.limits)
-      .filter(([k]) => isGpuResource(k))
-      .map(([k, v]) => [k, String(v)]),
-  );
-  if (!deepEqual(gpuLimits, placement.limits)) {
-    problems.push(
-      `${what}: container "${container}" asks for ${JSON.stringify(gpuLimits)}, the plan says ${JSON.stringify(placement.limits)}`,
-    );
-  }
-  if (view.replicas !== plan.request.spec.gpu.replicas) {
-    problems.push(
-      `${what}: ${shape.replicasField} is ${view.replicas}, the request asks for ${plan.request.spec.gpu.replicas}`,
-    );
-  }
-  if (view.nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool] !== plan.pool.name) {
-    problems.push(`${what} is not placed on pool ${plan.pool.name}`);
-  }
-  if (!before) return problems;
-
-  // Everything the request does not own is as it was.
-  const old = viewWorkload(kind, before);
-  if (
-    old.containers.map(c => c.name).join() !==
-    view.containers.map(c => c.name).join()
-  ) {
-    problems.push(
-      `${what}: its containers changed from ${old.containers.map(c => c.name).join(', ')} to ${view.containers.map(c => c.name).join(', ')}`,
-    );
-  }
-  const beforeTemplate = getIn(before, ...shape.podTemplate);
-  const afterTemplate = getIn(after, ...shape.podTemplate);
-  const containersOf = (template: unknown) =>
-    (getIn(template, 'spec', 'containers') as Record<string, unknown>[]) ?? [];
-  for (const c of containersOf(beforeTemplate)) {
-    const next = containersOf(afterTemplate).find(n => n.name === c.name);
-    if (!next) continue;
-    const strip = (x: Record<string, unknown>) =>
-      c.name === container ? withoutGpuResources(x, imageMayChange) : x;
-    if (!deepEqual(strip(c), strip(next))) {
-      problems.push(
-        c.name === container
-          ? `${what}: container "${c.name}" changed beyond its GPU resources`
-          : `${what}: container "${c.name}" changed, though it does not get the GPU`,
-      );
-    }
-  }
-  const podRest = (template: unknown) =>
-    withoutKeys(getIn(template, 'spec'), k => POD_SPEC_OWNED.has(k));
-  if (!deepEqual(podRest(beforeTemplate), podRest(afterTemplate))) {
-    problems.push(`${what}: its pod spec changed beyond the GPU placement`);
-  }
-  for (const t of old.tolerations) {
-    if (
-      !view.tolerations.some(n => deepEqual(n, t)) &&
-      t.key !== cluster.gpuTaintKey
-    ) {
-      problems.push(`${what}: toleration ${JSON.stringify(t)} was dropped`);
-    }
-  }
-  const top = (o: Built) =>
-    withoutKeys(
-      {
-        ...o,
-        metadata: withoutKeys(
-          o.metadata,
-          k => k === 'labels' || k === 'annotations',
-        ),
-      },
-      k => k === 'spec',
-    );
-  if (!deepEqual(top(before), top(after))) {
-    problems.push(
-      `${what}: its metadata changed beyond labels and annotations`,
-    );
-  }
-  const specRest = (o: Built) =>
-    withoutKeys(getIn(o, 'spec'), k =>
-      ['replicas', 'parallelism', 'template', 'jobTemplate'].includes(k),
-    );
-  if (!deepEqual(specRest(before), specRest(after))) {
-    problems.push(`${what}: its spec changed beyond the GPU fields`);
-  }
-  return problems;
-}
-
 /** True when a changed object is one the plan may change. */
 function mayChange(o: Built, plan: Plan, cluster: ClusterProfile): boolean {
   if (o.kind === 'NodePool') {
@@ -282,7 +128,7 @@ function configMapProblems(before: Built, after: Built): string[] {
   const newData = (getIn(after, 'data') as Record<string, string>) ?? {};
   return Object.keys(oldData)
     .filter(key => key !== 'config.yaml' && newData[key] !== oldData[key])
-    .map(key => `${describe(after)}: key "${key}" changed or went away`);
+    .map(key => `${describeBuilt(after)}: key "${key}" changed or went away`);
 }
 
 export async function verifyChange(
@@ -363,7 +209,7 @@ export async function verifyChange(
       const next = new Map(now.objects!.map(o => [idOf(o), o]));
       for (const [id, o] of before) {
         if (!next.has(id))
-          problems.push(`${root}: ${describe(o)} would disappear`);
+          problems.push(`${root}: ${describeBuilt(o)} would disappear`);
       }
       for (const [id, o] of next) {
         const old = before.get(id);
@@ -393,7 +239,7 @@ export async function verifyChange(
         if (!old) {
           if (!isManagedObject(o) && o.kind !== 'ConfigMap') {
             problems.push(
-              `${root}: ${describe(o)} would appear, and the product does not manage it`,
+              `${root}: ${describeBuilt(o)} would appear, and the product does not manage it`,
             );
           }
           continue;
@@ -401,7 +247,7 @@ export async function verifyChange(
         if (deepEqual(old, o)) continue;
         if (!mayChange(o, plan, cluster)) {
           problems.push(
-            `${root}: ${describe(o)} would change, and the product does not manage it`,
+            `${root}: ${describeBuilt(o)} would change, and the product does not manage it`,
           );
         } else if (o.kind === 'ConfigMap') {
           problems.push(...configMapProblems(old, o).map(p => `${root}: ${p}`));

@@ -8,3 +8,4 @@ export * from './local';
 export * from './repoPath';
 export * from './localDescription';
 export * from './localPullRequests';
+export * from './localPullRequestTypes';

@@ -11,7 +11,8 @@ import {
 } from '../publish/__testUtils__/fixtures';
 import { createForge } from './createForge';
 import { descriptionRef } from './localDescription';
-import { LocalPullRequestError, LocalPullRequests } from './localPullRequests';
+import { LocalPullRequests } from './localPullRequests';
+import { LocalPullRequestError } from './localPullRequestTypes';
 
 describe('LocalPullRequests (review for the local forge, on a real bare repository)', () => {
   let remote: BareRemote;

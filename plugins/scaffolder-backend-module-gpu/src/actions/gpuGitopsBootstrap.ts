@@ -1,6 +1,9 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import {
+  bootstrapFolders,
+  buildBootstrapChangeSet,
   createForge,
+  DEFAULT_OPERATOR_CHART_VERSION,
   FsRepoTree,
   GitOpsRepository,
   renderChangeSetDiff,
@@ -9,10 +12,6 @@ import {
 } from '@gpu-gitops/plugin-gpu-node';
 import { InputError } from '@backstage/errors';
 import type { GpuActionServices } from '../services/gpuActionServices';
-import {
-  buildBootstrapChangeSet,
-  DEFAULT_OPERATOR_CHART_VERSION,
-} from '../bootstrap/bootstrapChangeSet';
 
 import { examples } from './gpuGitopsBootstrap.examples';
 import {
@@ -148,7 +147,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
               repository.publishBranch({
                 branch,
                 trailer: `Gpu-Bootstrap: ${cluster.name}`,
-                sparsePaths: [`clusters/${cluster.name}`],
+                sparsePaths: bootstrapFolders(undefined, cluster.name),
                 build: async ({ workDir }) => {
                   const changeSet = await buildBootstrapChangeSet(
                     new FsRepoTree(workDir),

@@ -4,15 +4,16 @@ import {
   checkMigPartedConfig,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import {
-  FsRepoTree,
-  hasSchema,
-  MemoryRepoTree,
-  schemaError,
-  writeChangeSet,
-} from '@gpu-gitops/plugin-gpu-node';
-import { FIXTURE_GITOPS_REPO } from '../__testUtils__/fixtureGitopsRepo';
+import { join } from 'path';
+import { FsRepoTree, MemoryRepoTree } from '../../repo/tree';
+import { hasSchema, schemaError } from '../../validate/schemas';
+import { writeChangeSet } from '../stagedTree';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
+
+const FIXTURE_GITOPS_REPO = join(
+  __dirname,
+  '../../../../../test/fixtures/gitops-repo',
+);
 
 const cluster = resolveClusterProfile({
   name: 'dev',
@@ -176,5 +177,83 @@ describe('buildBootstrapChangeSet', () => {
       )!.content,
     );
     expect(kustomization.resources).toEqual([]);
+  });
+
+  it('keeps the entries and comments of a hand-written GPU kustomization and mig config', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu/kustomization.yaml': [
+        '# GPU folder of dev, written by the platform team.',
+        'apiVersion: kustomize.config.k8s.io/v1beta1',
+        'kind: Kustomization',
+        'resources:',
+        '  - legacy/gpu-pool.yaml # kept until Q3',
+        'configMapGenerator:',
+        "  # the team's own device-plugin configs",
+        `  - name: ${cluster.devicePluginConfigMap.name}`,
+        '    namespace: gpu-operator',
+        '    files:',
+        '      - ts-2=device-plugin/ts-2.yaml',
+        '',
+      ].join('\n'),
+      'clusters/dev/gpu/mig/config.yaml':
+        '# tuned by hand\nversion: v1\nmig-configs:\n  all-1g.10gb:\n    - devices: all\n      mig-enabled: true\n      mig-devices:\n        1g.10gb: 7\n',
+    });
+    const changeSet = await buildBootstrapChangeSet(tree, cluster, options);
+    const content = (path: string) =>
+      changeSet.changes.find(c => c.path === path)!.content;
+    const kustomizationText = content('clusters/dev/gpu/kustomization.yaml');
+    expect(kustomizationText).toContain(
+      '# GPU folder of dev, written by the platform team.',
+    );
+    expect(kustomizationText).toContain(
+      '- legacy/gpu-pool.yaml # kept until Q3',
+    );
+    expect(kustomizationText).toContain(
+      "# the team's own device-plugin configs",
+    );
+    const kustomization = parse(kustomizationText);
+    expect(kustomization.resources).toEqual([
+      'legacy/gpu-pool.yaml',
+      'nodeclasses/gpu.yaml',
+    ]);
+    expect(kustomization.generatorOptions).toEqual({
+      disableNameSuffixHash: true,
+    });
+    const generatorFiles = Object.fromEntries(
+      kustomization.configMapGenerator.map(
+        (g: { name: string; files: string[] }) => [g.name, g.files],
+      ),
+    );
+    expect(generatorFiles).toEqual({
+      [cluster.devicePluginConfigMap.name]: [
+        'default=device-plugin/default.yaml',
+        'ts-2=device-plugin/ts-2.yaml',
+      ],
+      [cluster.migPartedConfigMap.name]: ['config.yaml=mig/config.yaml'],
+    });
+    const migText = content('clusters/dev/gpu/mig/config.yaml');
+    expect(migText).toContain('# tuned by hand');
+    expect(parse(migText)['mig-configs']).toEqual({
+      'all-1g.10gb': [
+        {
+          devices: 'all',
+          'mig-enabled': true,
+          'mig-devices': { '1g.10gb': 7 },
+        },
+      ],
+      'all-disabled': [{ devices: 'all', 'mig-enabled': false }],
+    });
+  });
+
+  it('keeps a hand-written all-disabled entry as it is', async () => {
+    const mig =
+      'version: v1\nmig-configs:\n  all-disabled:\n    - devices: [0, 1]\n      mig-enabled: false\n';
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu/mig/config.yaml': mig,
+    });
+    const changeSet = await buildBootstrapChangeSet(tree, cluster, options);
+    expect(changeSet.changes.map(c => c.path)).not.toContain(
+      'clusters/dev/gpu/mig/config.yaml',
+    );
   });
 });
