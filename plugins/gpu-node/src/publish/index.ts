@@ -1,4 +1,0 @@
-export * from './publishGpuRequest';
-export { sparseFoldersFor } from './sparseFolders';
-export type { StageTiming } from './stages';
-export * from './updateOpenPullRequests';
