@@ -1,7 +1,7 @@
 import { builtinCatalog } from '../catalog/builtin';
 import { plan } from '../planner/plan';
 import { isGpuInputError } from '../errors';
-import { gpuRequest } from '../planner/testFixtures';
+import { gpuRequest } from '../planner/__testUtils__/fixtures';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import { clusterCapabilities } from './capabilities';
 import { resolveClusterProfile } from './schema';

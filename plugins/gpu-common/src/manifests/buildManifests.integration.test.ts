@@ -18,7 +18,7 @@ import {
   checkTolerationsMatchTaints,
 } from '../validation/nodePoolRules';
 import { buildManifests } from './buildManifests';
-import { existingWorkloadFixture } from './testFixtures';
+import { existingWorkloadFixture } from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 import { strategicMerge } from './__testUtils__/strategicMerge';
 import type { KubernetesObject } from './types';

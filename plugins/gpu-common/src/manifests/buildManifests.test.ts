@@ -15,7 +15,7 @@ import {
   awsCluster,
   fixturePlans,
   plainCluster,
-} from './testFixtures';
+} from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 import { strategicMerge } from './__testUtils__/strategicMerge';
 import type { KubernetesObject, ManifestSet } from './types';

@@ -6,7 +6,7 @@ import {
   migA100Plan,
   mpsL4Plan,
   timeSlicingT4Plan,
-} from './testFixtures';
+} from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 
 describe('buildDeployment', () => {

@@ -5,7 +5,7 @@ import {
   migA100Plan,
   mpsL4Plan,
   timeSlicingT4Plan,
-} from './testFixtures';
+} from './__testUtils__/fixtures';
 
 describe('buildDevicePluginConfig', () => {
   it('builds a time-slicing config named by the plan', () => {

@@ -3,7 +3,7 @@ import {
   karpenterNodeRoleName,
   shouldGenerateEc2NodeClass,
 } from './ec2NodeClass';
-import { awsCluster, plainCluster } from './testFixtures';
+import { awsCluster, plainCluster } from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 
 describe('buildEc2NodeClass', () => {

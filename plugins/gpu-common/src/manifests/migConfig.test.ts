@@ -1,6 +1,6 @@
 import type { GpuCatalog } from '../catalog/types';
 import { buildMigConfig, isMigProfileAmbiguous } from './migConfig';
-import { exclusiveT4Plan, migA100Plan } from './testFixtures';
+import { exclusiveT4Plan, migA100Plan } from './__testUtils__/fixtures';
 
 const profile = (name: string, maxCount: number) => ({
   name,

@@ -11,7 +11,7 @@ import {
   mpsL4Plan,
   plainCluster,
   timeSlicingT4Plan,
-} from './testFixtures';
+} from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 
 describe('buildNodeOverlays', () => {

@@ -4,7 +4,7 @@ import {
   exclusiveT4Plan,
   plainCluster,
   timeSlicingT4Plan,
-} from './testFixtures';
+} from './__testUtils__/fixtures';
 import {
   buildNodePool,
   ec2Architecture,

@@ -1,5 +1,5 @@
 import { buildResourceClaimTemplate } from './resourceClaimTemplate';
-import { draL4Plan } from './testFixtures';
+import { draL4Plan } from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 
 describe('buildResourceClaimTemplate', () => {

@@ -6,7 +6,7 @@ import {
   draL4Plan,
   migA100Plan,
   timeSlicingT4Plan,
-} from './testFixtures';
+} from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 import { strategicMerge } from './__testUtils__/strategicMerge';
 import { viewWorkload } from './workloadShape';

@@ -4,8 +4,8 @@ import {
   cluster,
   fixtureCatalog,
   gpuRequest,
-} from './testFixtures';
-import { inputIssues } from './testExpectError';
+} from './__testUtils__/fixtures';
+import { inputIssues } from './__testUtils__/expectError';
 
 describe('plan: model auto', () => {
   it('chooses the cheapest model for the request and explains it', () => {

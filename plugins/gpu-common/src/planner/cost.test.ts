@@ -9,7 +9,7 @@ import {
   cluster,
   fixtureCatalog,
   gpuRequest,
-} from './testFixtures';
+} from './__testUtils__/fixtures';
 
 describe('cost', () => {
   it('prices 730-hour months', () => {

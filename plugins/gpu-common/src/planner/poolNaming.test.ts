@@ -1,6 +1,6 @@
 import { basePoolName, fitName, freeName, MAX_POOL_NAME } from './poolNaming';
 import { plan } from './plan';
-import { awsCluster, fixtureCatalog, gpuRequest } from './testFixtures';
+import { awsCluster, fixtureCatalog, gpuRequest } from './__testUtils__/fixtures';
 import { canonicalJson, contentHash, fnv1a32 } from './contentHash';
 
 describe('pool naming', () => {

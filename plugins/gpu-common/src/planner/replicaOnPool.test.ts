@@ -6,7 +6,7 @@ import {
   cluster,
   fixtureCatalog,
   gpuRequest,
-} from './testFixtures';
+} from './__testUtils__/fixtures';
 import type { Plan, PoolState, RepoState } from './types';
 
 /** The pool a plan writes, as the repository reader reads it back. */

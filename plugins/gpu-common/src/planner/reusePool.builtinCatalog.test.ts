@@ -8,7 +8,7 @@ import type { LedgerEntry } from '../capacity/ledger';
 import { parseGpuRequest } from '../request/schema';
 import { devicePluginConfigFor } from './devicePluginConfig';
 import { plan } from './plan';
-import { inputIssues } from './testExpectError';
+import { inputIssues } from './__testUtils__/expectError';
 import type { PoolState, RepoState } from './types';
 
 const cluster = resolveClusterProfile({ name: 'dev' });

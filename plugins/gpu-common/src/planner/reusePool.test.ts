@@ -1,5 +1,5 @@
 import { plan } from './plan';
-import { awsCluster, fixtureCatalog, gpuRequest } from './testFixtures';
+import { awsCluster, fixtureCatalog, gpuRequest } from './__testUtils__/fixtures';
 import type { PoolState, RepoState } from './types';
 
 const request = gpuRequest({

@@ -1,6 +1,6 @@
 import { plan } from './plan';
-import { awsCluster, fixtureCatalog, gpuRequest } from './testFixtures';
-import { inputIssues } from './testExpectError';
+import { awsCluster, fixtureCatalog, gpuRequest } from './__testUtils__/fixtures';
+import { inputIssues } from './__testUtils__/expectError';
 
 describe('plan: DRA', () => {
   it('claims whole GPUs through DeviceClass gpu.nvidia.com on a static pool', () => {

@@ -1,6 +1,6 @@
 import { plan } from './plan';
-import { awsCluster, fixtureCatalog, gpuRequest } from './testFixtures';
-import { inputIssues } from './testExpectError';
+import { awsCluster, fixtureCatalog, gpuRequest } from './__testUtils__/fixtures';
+import { inputIssues } from './__testUtils__/expectError';
 
 describe('plan: exclusive', () => {
   it('gives whole GPUs, guaranteed VRAM and the plain nvidia.com/gpu resource', () => {

@@ -4,8 +4,8 @@ import {
   cluster,
   fixtureCatalog,
   gpuRequest,
-} from './testFixtures';
-import { inputIssues } from './testExpectError';
+} from './__testUtils__/fixtures';
+import { inputIssues } from './__testUtils__/expectError';
 
 const mig = (gpu: Parameters<typeof gpuRequest>[0], c = awsCluster) =>
   plan(

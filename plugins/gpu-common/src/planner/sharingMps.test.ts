@@ -4,8 +4,8 @@ import {
   cluster,
   fixtureCatalog,
   gpuRequest,
-} from './testFixtures';
-import { inputIssues } from './testExpectError';
+} from './__testUtils__/fixtures';
+import { inputIssues } from './__testUtils__/expectError';
 
 /** MPS needs a plugin MIG strategy other than "mixed" (see the last test). */
 const singleStrategy = cluster({ migStrategy: 'single' });

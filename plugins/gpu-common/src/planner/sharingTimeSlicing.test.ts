@@ -1,7 +1,7 @@
 import { plan } from './plan';
 import { OVERSUBSCRIBED_PREFIX } from './sharingTimeSlicing';
-import { awsCluster, fixtureCatalog, gpuRequest } from './testFixtures';
-import { inputIssues } from './testExpectError';
+import { awsCluster, fixtureCatalog, gpuRequest } from './__testUtils__/fixtures';
+import { inputIssues } from './__testUtils__/expectError';
 
 const ts = (gpu: Parameters<typeof gpuRequest>[0]) =>
   plan(

@@ -1,5 +1,5 @@
 import { buildDevicePluginConfig } from '../manifests/devicePluginConfig';
-import { mpsL4Plan, timeSlicingT4Plan } from '../manifests/testFixtures';
+import { mpsL4Plan, timeSlicingT4Plan } from '../manifests/__testUtils__/fixtures';
 import { checkDevicePluginConfig } from './devicePluginConfig';
 
 const timeSlicing = () =>

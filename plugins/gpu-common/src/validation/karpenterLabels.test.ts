@@ -5,7 +5,7 @@ import {
   fixturePlans,
   plainCluster,
   timeSlicingT4Plan,
-} from '../manifests/testFixtures';
+} from '../manifests/__testUtils__/fixtures';
 import { checkKarpenterLabels, labelDomain } from './karpenterLabels';
 
 function poolWith(

@@ -1,5 +1,5 @@
 import { buildMigConfig } from '../manifests/migConfig';
-import { migA100Plan } from '../manifests/testFixtures';
+import { migA100Plan } from '../manifests/__testUtils__/fixtures';
 import {
   checkMigConfigEntries,
   checkMigPartedConfig,

@@ -5,7 +5,7 @@ import {
   fixturePlans,
   plainCluster,
   exclusiveT4Plan,
-} from '../manifests/testFixtures';
+} from '../manifests/__testUtils__/fixtures';
 import {
   checkNodePoolRules,
   checkTolerationsMatchTaints,

@@ -1,5 +1,5 @@
 import { buildManifests } from '../manifests/buildManifests';
-import { awsCluster, fixturePlans } from '../manifests/testFixtures';
+import { awsCluster, fixturePlans } from '../manifests/__testUtils__/fixtures';
 import { checkObjectRules } from './objectRules';
 
 describe('checkObjectRules', () => {

@@ -3,16 +3,16 @@
  * manifest builders can be tested without the planner. Values follow the
  * catalog facts (g4dn = T4, g6 = L4, p4d = A100-40GB) but are typed literals.
  */
-import type { ClusterProfile } from '../cluster/types';
-import type { KubernetesObject } from './types';
-import type { PatchTarget } from './workloadPatch';
+import type { ClusterProfile } from '../../cluster/types';
+import type { KubernetesObject } from '../types';
+import type { PatchTarget } from '../workloadPatch';
 import {
   viewWorkload,
   workloadApiVersion,
   workloadShape,
-} from './workloadShape';
-import type { Plan } from '../planner/types';
-import type { GpuRequest, SharingMode, WorkloadKind } from '../request/types';
+} from '../workloadShape';
+import type { Plan } from '../../planner/types';
+import type { GpuRequest, SharingMode, WorkloadKind } from '../../request/types';
 
 export const awsCluster: ClusterProfile = {
   name: 'prod-eu',

@@ -1,4 +1,4 @@
-import { GpuInputError, InputIssue } from '../errors';
+import { GpuInputError, InputIssue } from '../../errors';
 
 /** Runs `fn`, expects a GpuInputError and returns its issues. */
 export function inputIssues(fn: () => unknown): InputIssue[] {

@@ -2,10 +2,10 @@
  * Small hand-written catalog and request builders shared by the planner
  * tests. Numbers are chosen so the expected plans can be computed by hand.
  */
-import type { GpuCatalog } from '../catalog/types';
-import type { ClusterProfile } from '../cluster/types';
-import { resolveClusterProfile } from '../cluster/schema';
-import type { GpuRequest } from '../request/types';
+import type { GpuCatalog } from '../../catalog/types';
+import type { ClusterProfile } from '../../cluster/types';
+import { resolveClusterProfile } from '../../cluster/schema';
+import type { GpuRequest } from '../../request/types';
 
 export const fixtureCatalog: GpuCatalog = {
   models: [
