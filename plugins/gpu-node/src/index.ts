@@ -35,7 +35,7 @@ export { readGpuConfig } from './config/readGpuConfig';
 export type { GpuConfig } from './config/readGpuConfig';
 export { readGpuPolicy } from './config/readGpuPolicy';
 export { FORGE_KINDS, createForge } from './forges/createForge';
-export type { ForgeOptions } from './forges/createForge';
+export type { ForgeOptions } from './forges/forgeClient';
 export type { RetryOptions } from './forges/http';
 export { LocalPullRequests } from './forges/localPullRequests';
 export { LocalPullRequestError } from './forges/localPullRequestTypes';

@@ -1,25 +1,10 @@
 /** Picks the forge implementation for a kind; one place knows them all. */
-import { Redactor } from '../redact';
 import { GiteaForge } from './gitea';
 import { GithubForge } from './github';
 import { GitlabForge } from './gitlab';
-import { RetryOptions } from './http';
+import type { ForgeOptions } from './forgeClient';
 import { LocalForge } from './local';
 import type { Forge, ForgeKind } from './types';
-
-/** @public */
-export interface ForgeOptions {
-  token?: string;
-  /** `owner/repo` on the forge when the git remote URL does not show it. */
-  repository?: string;
-  /** API root override (GitHub Enterprise, self-hosted GitLab / Gitea, tests). */
-  apiBaseUrl?: string;
-  retry?: RetryOptions;
-  redactor?: Redactor;
-  fetch?: typeof fetch;
-  /** Per-request timeout of the forge API (default 60 s). */
-  timeoutMs?: number;
-}
 
 /** @public */
 export const FORGE_KINDS: readonly ForgeKind[] = [

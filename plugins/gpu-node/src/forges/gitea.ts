@@ -3,13 +3,8 @@
  * duplicate PR with 409 (older versions: 422); we then find the open PR whose
  * head is our branch and update it.
  */
-import { Redactor } from '../redact';
-import {
-  ForgeHttpClient,
-  ForgeError,
-  RetryOptions,
-  forgeErrorMessage,
-} from './http';
+import { forgeHttpClient, type ForgeOptions } from './forgeClient';
+import { ForgeError, forgeErrorMessage, type ForgeHttpClient } from './http';
 import { resolveForgeRepo } from './repoPath';
 import type {
   Forge,
@@ -17,19 +12,6 @@ import type {
   PullRequestResult,
   PullRequestRef,
 } from './types';
-
-export interface GiteaForgeOptions {
-  token?: string;
-  /** `owner/repo` on the forge when the git remote URL does not show it. */
-  repository?: string;
-  /** API root; default `<origin>/api/v1`. */
-  apiBaseUrl?: string;
-  retry?: RetryOptions;
-  redactor?: Redactor;
-  fetch?: typeof fetch;
-  /** Per-request timeout of the forge API (default 60 s). */
-  timeoutMs?: number;
-}
 
 interface GiteaPull {
   number: number;
@@ -47,19 +29,14 @@ function draftTitle(title: string, draft?: boolean) {
 
 export class GiteaForge implements Forge {
   readonly kind = 'gitea' as const;
-  constructor(private readonly options: GiteaForgeOptions = {}) {}
+  constructor(private readonly options: ForgeOptions = {}) {}
 
   private client(repoUrl: string) {
     const repo = resolveForgeRepo(repoUrl, this.options.repository);
-    const http = new ForgeHttpClient({
+    const http = forgeHttpClient(this.options, {
       forgeName: 'Gitea',
-      apiBaseUrl: this.options.apiBaseUrl ?? `${repo.origin}/api/v1`,
-      token: this.options.token,
+      defaultApiBaseUrl: () => `${repo.origin}/api/v1`,
       authorization: t => `token ${t}`,
-      retry: this.options.retry,
-      redactor: this.options.redactor,
-      fetch: this.options.fetch,
-      timeoutMs: this.options.timeoutMs,
     });
     return {
       http,

@@ -4,8 +4,8 @@
  * the re-run of `publish:github:pull-request` users keep asking for
  * (backstage#17911).
  */
-import { Redactor } from '../redact';
-import { ForgeHttpClient, ForgeError, RetryOptions } from './http';
+import { forgeHttpClient, type ForgeOptions } from './forgeClient';
+import { ForgeError, type ForgeHttpClient } from './http';
 import { parseForgeRepoUrl, resolveForgeRepo } from './repoPath';
 import type {
   Forge,
@@ -13,19 +13,6 @@ import type {
   PullRequestRef,
   PullRequestResult,
 } from './types';
-
-export interface GithubForgeOptions {
-  token?: string;
-  /** `owner/repo` on the forge when the git remote URL does not show it. */
-  repository?: string;
-  /** API root; default `https://api.github.com` for github.com, `https://<host>/api/v3` for GHE. */
-  apiBaseUrl?: string;
-  retry?: RetryOptions;
-  redactor?: Redactor;
-  fetch?: typeof fetch;
-  /** Per-request timeout of the forge API (default 60 s). */
-  timeoutMs?: number;
-}
 
 interface GithubPull {
   number: number;
@@ -39,23 +26,18 @@ export function githubApiBaseUrl(repoUrl: string): string {
 
 export class GithubForge implements Forge {
   readonly kind = 'github' as const;
-  constructor(private readonly options: GithubForgeOptions = {}) {}
+  constructor(private readonly options: ForgeOptions = {}) {}
 
   private client(repoUrl: string) {
     const { owner, repo } = resolveForgeRepo(repoUrl, this.options.repository);
-    const http = new ForgeHttpClient({
+    const http = forgeHttpClient(this.options, {
       forgeName: 'GitHub',
-      apiBaseUrl: this.options.apiBaseUrl ?? githubApiBaseUrl(repoUrl),
-      token: this.options.token,
+      defaultApiBaseUrl: () => githubApiBaseUrl(repoUrl),
       authorization: t => `Bearer ${t}`,
       extraHeaders: {
         accept: 'application/vnd.github+json',
         'x-github-api-version': '2022-11-28',
       },
-      retry: this.options.retry,
-      redactor: this.options.redactor,
-      fetch: this.options.fetch,
-      timeoutMs: this.options.timeoutMs,
     });
     return {
       http,

@@ -4,13 +4,8 @@
  * needed. A second MR for the same source branch is refused with 409; we then
  * update the open one.
  */
-import { Redactor } from '../redact';
-import {
-  ForgeHttpClient,
-  ForgeError,
-  RetryOptions,
-  forgeErrorMessage,
-} from './http';
+import { forgeHttpClient, type ForgeOptions } from './forgeClient';
+import { ForgeError, forgeErrorMessage, type ForgeHttpClient } from './http';
 import { resolveForgeRepo } from './repoPath';
 import type {
   Forge,
@@ -18,19 +13,6 @@ import type {
   PullRequestResult,
   PullRequestRef,
 } from './types';
-
-export interface GitlabForgeOptions {
-  token?: string;
-  /** `owner/repo` on the forge when the git remote URL does not show it. */
-  repository?: string;
-  /** API root; default `<origin>/api/v4`. */
-  apiBaseUrl?: string;
-  retry?: RetryOptions;
-  redactor?: Redactor;
-  fetch?: typeof fetch;
-  /** Per-request timeout of the forge API (default 60 s). */
-  timeoutMs?: number;
-}
 
 interface GitlabMergeRequest {
   iid: number;
@@ -44,19 +26,14 @@ function draftTitle(title: string, draft?: boolean) {
 
 export class GitlabForge implements Forge {
   readonly kind = 'gitlab' as const;
-  constructor(private readonly options: GitlabForgeOptions = {}) {}
+  constructor(private readonly options: ForgeOptions = {}) {}
 
   private client(repoUrl: string) {
     const repo = resolveForgeRepo(repoUrl, this.options.repository);
-    const http = new ForgeHttpClient({
+    const http = forgeHttpClient(this.options, {
       forgeName: 'GitLab',
-      apiBaseUrl: this.options.apiBaseUrl ?? `${repo.origin}/api/v4`,
-      token: this.options.token,
+      defaultApiBaseUrl: () => `${repo.origin}/api/v4`,
       authorization: t => `Bearer ${t}`,
-      retry: this.options.retry,
-      redactor: this.options.redactor,
-      fetch: this.options.fetch,
-      timeoutMs: this.options.timeoutMs,
     });
     return { http, project: `/projects/${encodeURIComponent(repo.fullPath)}` };
   }
