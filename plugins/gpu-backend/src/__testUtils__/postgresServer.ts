@@ -16,6 +16,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import knexFactory from 'knex';
 
 export interface PostgresServer {
   /** `postgresql://postgres@127.0.0.1:<port>` (trust authentication). */
@@ -101,4 +102,21 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       }
     },
   };
+}
+
+let databaseCount = 0;
+
+/** A new, empty database on the server; its connection string. */
+export async function createDatabase(server: PostgresServer): Promise<string> {
+  const name = `gpu_${process.pid}_${++databaseCount}`;
+  const admin = knexFactory({
+    client: 'pg',
+    connection: server.connectionString,
+  });
+  try {
+    await admin.raw(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.destroy();
+  }
+  return `${server.connectionString}/${name}`;
 }

@@ -1,6 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import knexFactory, { type Knex } from 'knex';
 import {
+  createDatabase,
   startPostgresServer,
   type PostgresServer,
 } from '../__testUtils__/postgresServer';
@@ -19,21 +20,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-let databaseCount = 0;
 async function replicas(count: number): Promise<ExpiryReleaseStore[]> {
-  const name = `gpu_${++databaseCount}`;
-  const admin = knexFactory({
-    client: 'pg',
-    connection: server.connectionString,
-  });
-  await admin.raw(`CREATE DATABASE ${name}`);
-  await admin.destroy();
+  const connection = await createDatabase(server);
   const stores: ExpiryReleaseStore[] = [];
   for (let i = 0; i < count; i++) {
-    const knex = knexFactory({
-      client: 'pg',
-      connection: `${server.connectionString}/${name}`,
-    });
+    const knex = knexFactory({ client: 'pg', connection });
     clients.push(knex);
     stores.push(
       await ExpiryReleaseStore.create(mockServices.database({ knex })),

@@ -17,6 +17,28 @@ const TABLE = 'gpu_expiry_releases';
 /** A claim left `opening` this long (its replica died mid-way) may be taken again. */
 export const STALE_CLAIM_MS = 30 * 60_000;
 
+/**
+ * knex creates its own bookkeeping tables (`knex_migrations`, its lock)
+ * without a lock, so replicas starting together on an empty database race on
+ * them and all but one fail with "already exists" (seen with two replicas on
+ * PostgreSQL). A second attempt finds the tables and waits on knex's lock.
+ */
+async function migrate(knex: Knex, attempts = 3): Promise<void> {
+  const directory = resolvePackagePath(
+    '@gpu-gitops/plugin-gpu-backend',
+    'migrations',
+  );
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await knex.migrate.latest({ directory });
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise(resolve => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
 export interface ExpiryReleaseKey {
   /** `<namespace>/<name>`. */
   requestId: string;
@@ -27,14 +49,7 @@ export interface ExpiryReleaseKey {
 export class ExpiryReleaseStore {
   static async create(database: DatabaseService): Promise<ExpiryReleaseStore> {
     const knex = await database.getClient();
-    if (!database.migrations?.skip) {
-      await knex.migrate.latest({
-        directory: resolvePackagePath(
-          '@gpu-gitops/plugin-gpu-backend',
-          'migrations',
-        ),
-      });
-    }
+    if (!database.migrations?.skip) await migrate(knex);
     return new ExpiryReleaseStore(knex);
   }
 
