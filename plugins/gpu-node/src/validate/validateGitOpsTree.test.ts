@@ -152,8 +152,10 @@ describe('validateGitOpsTree', () => {
         'clusters/dev/gpu/device-plugin/ts-4.yaml'
       ].replace('replicas: 4', 'replicas: 8'),
     });
+    // Nor does any pool select it.
     expect(rules(findings)).toEqual([
       'clusters/dev/gpu/device-plugin/ts-8.yaml ts-8 config-not-listed',
+      'clusters/dev/gpu/device-plugin/ts-8.yaml ts-8 device-plugin-config-unused',
     ]);
   });
 
@@ -183,7 +185,9 @@ describe('validateGitOpsTree', () => {
         'nvidia.com/mig.config: all-2g.10gb',
       ),
     });
+    // The pool no longer selects ts-4, and no other pool does.
     expect(rules(findings)).toEqual([
+      'clusters/dev/gpu/device-plugin/ts-4.yaml ts-4 device-plugin-config-unused',
       `${mig} NodePool/gpu-a100-40gb-mig-1g.5gb unknown-mig-config`,
       `${path} NodePool/gpu-t4-ts4 unknown-device-plugin-config`,
     ]);
@@ -250,6 +254,93 @@ describe('validateGitOpsTree', () => {
     expect(rules(findings)).toEqual([
       'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml NodeOverlay/gpu-t4-ts4-1gpu duplicate-object',
     ]);
+  });
+
+  describe('what nothing uses any more', () => {
+    const pool = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    /** A request released by hand: its record, its folder and the folder's entry gone. */
+    const withoutRequest = (name: string) => {
+      const files = Object.fromEntries(
+        Object.entries(clean).filter(
+          ([path]) =>
+            path !== `requests/ml/${name}.yaml` &&
+            !path.startsWith(`apps/ml/${name}/`),
+        ),
+      );
+      const apps = 'apps/ml/kustomization.yaml';
+      files[apps] = files[apps]
+        .split('\n')
+        .filter(line => line.trim().replace(/\/$/, '') !== `- ${name}`)
+        .join('\n');
+      return files;
+    };
+    const withoutSummarizer = () => withoutRequest('summarizer');
+    const migPool = 'clusters/dev/gpu/nodepools/gpu-a100-40gb-mig-1g.5gb.yaml';
+
+    it('reports a ledger entry whose request and workload are gone', async () => {
+      const findings = await validate({
+        ...clean,
+        [pool]: clean[pool].replace(
+          'gpu.backstage.io/requests: ml/summarizer=2',
+          'gpu.backstage.io/requests: ml/gone=1,ml/summarizer=2',
+        ),
+      });
+      expect(rules(findings)).toEqual([
+        `${pool} NodePool/gpu-t4-ts4 ledger-names-no-request`,
+      ]);
+      expect(findings[0].message).toContain('ml/gone');
+    });
+
+    it('reports a managed pool that no request and no workload uses, and names the files to delete', async () => {
+      const files = withoutRequest('trainer');
+      expect(Object.keys(files).length).toBeLessThan(Object.keys(clean).length);
+      const findings = await validate(files);
+      expect(rules(findings)).toEqual([
+        `${migPool} NodePool/gpu-a100-40gb-mig-1g.5gb pool-serves-no-request`,
+      ]);
+      expect(findings[0].message).toContain(`delete ${migPool}`);
+      expect(findings[0].message).toContain('ml/trainer');
+    });
+
+    it('counts a workload still on the pool: the pool serves it, only the ledger entry is stale', async () => {
+      const findings = await validate(withoutSummarizer());
+      expect(rules(findings)).toEqual([
+        `${pool} NodePool/gpu-t4-ts4 ledger-names-no-request`,
+      ]);
+      expect(findings[0].message).toContain('ml/summarizer');
+    });
+
+    it('reports a device-plugin config no pool selects once its pool is gone', async () => {
+      const files = withoutSummarizer();
+      delete files[pool];
+      const findings = await validate(files);
+      expect(rules(findings)).toContainEqual(
+        'clusters/dev/gpu/device-plugin/ts-4.yaml ts-4 device-plugin-config-unused',
+      );
+    });
+
+    it('never reports a hand-written pool, whatever its annotations say', async () => {
+      const handWritten = clean[pool]
+        .replace(
+          'app.kubernetes.io/managed-by: backstage-gpu-gitops',
+          'team: ml',
+        )
+        .replace(
+          'gpu.backstage.io/requests: ml/summarizer=2',
+          'gpu.backstage.io/requests: ml/gone=1',
+        );
+      const findings = await validate({
+        ...withoutSummarizer(),
+        [pool]: handWritten,
+      });
+      expect(
+        findings.filter(f =>
+          ['pool-serves-no-request', 'ledger-names-no-request'].includes(
+            f.rule,
+          ),
+        ),
+      ).toEqual([]);
+    });
   });
 
   it('throws for a missing directory or a tree that is not a GitOps tree', async () => {

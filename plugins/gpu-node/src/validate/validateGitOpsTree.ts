@@ -25,6 +25,7 @@ import {
   gpuConfigMapNames,
   gpuConfigMapsOf,
 } from './gpuConfigMaps';
+import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
 import { schemaError } from './schemas';
 import { readSourceTree, SourceTree } from './sourceTree';
@@ -87,7 +88,9 @@ export interface GitOpsTreeReport {
  *   of the built ConfigMaps; MIG layouts fit the GPU; GPU containers have an
  *   image and a pool that serves (and a taint they tolerate); NodeOverlay
  *   capacities match what the device plugin advertises; pool limits hold
- *   what the workloads of every root need together.
+ *   what the workloads of every root need together;
+ * - lifecycle: managed pools, ledger entries, device-plugin configs and
+ *   mig-parted entries that no request, workload or pool uses.
  *
  * Throws a GpuInputError when `dir` is missing or is not a GitOps tree, and
  * KustomizeNotFoundError when kustomize is not installed (no verdict
@@ -183,6 +186,9 @@ export async function validateGitOpsTreeReport(
   checkWorkloadsServed(workloads, pools, roots, source, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings);
+
+  // 4. What the product set up and nothing uses any more.
+  checkOrphans(source, layout, clusters, workloads, findings);
 
   return {
     findings: sortFindings(findings),
