@@ -171,6 +171,16 @@ describe('gpu backend plugin (real GitOps repository, published requests)', () =
         owner: 'group:default/ml-platform',
       }),
     );
+    // What the developer asked for, as the request record holds it ("Change
+    // GPUs"; the publisher records the cluster it planned for).
+    expect(summarizer.body.allocations[0].requestSpec).toEqual({
+      ...gpuRequest('summarizer', {
+        sharing: 'time-slicing',
+        replicas: 3,
+        slicesPerGpu: 4,
+      }).spec,
+      cluster: 'dev',
+    });
     // The PR body stated the same monthly cost.
     const cost = summarizer.body.allocations[0].usdPerMonth as number;
     expect(plans.get('summarizer')!.body).toContain(

@@ -77,7 +77,10 @@ export function computeAllocation(
   if (cost && workload.pool) {
     allocation.poolCost = poolCostSummary(workload.pool, cost);
   }
-  if (stored) allocation.owner = stored.request.spec.owner;
+  if (stored) {
+    allocation.owner = stored.request.spec.owner;
+    allocation.requestSpec = stored.request.spec;
+  }
   if (replica.migProfile) allocation.migProfile = replica.migProfile;
   if (replica.computeShare !== undefined) {
     allocation.computeSharePerReplica = roundDecimals(replica.computeShare, 6);

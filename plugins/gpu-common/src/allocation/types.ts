@@ -4,7 +4,7 @@
  */
 import type { PlanJson } from '../output/planJson';
 import type { PoolCostView } from '../planner/types';
-import type { SharingMode, WorkloadKind } from '../request/types';
+import type { GpuRequest, SharingMode, WorkloadKind } from '../request/types';
 import type { QuotaUse } from './requestForm';
 
 /**
@@ -55,6 +55,11 @@ export interface GpuAllocation {
   poolCost?: PoolCostSummary;
   /** Repository files that define it. */
   sources: string[];
+  /**
+   * What the developer asked for, when the repository holds the request
+   * (`requests/…`): where "Change GPUs" starts the form from.
+   */
+  requestSpec?: GpuRequest['spec'];
 }
 
 /**

@@ -80,6 +80,54 @@ describe('GpuAllocationCard', () => {
     );
   });
 
+  it('links each stored request to the form it was sent with, and a workload without one to nothing', async () => {
+    const [stored, found] = chatAllocation.allocations;
+    const requestSpec = {
+      owner: 'group:default/ml-platform',
+      cluster: 'dev',
+      gpu: {
+        model: 't4',
+        sharing: 'time-slicing' as const,
+        replicas: 2,
+        vramGiB: 3,
+        gpusPerReplica: 1,
+      },
+      workload: { image: 'ghcr.io/acme/chat:1.4.0' },
+      capacityTypes: ['on-demand' as const],
+    };
+    await renderCard(
+      fakeGpuApi({
+        getAllocation: async () => ({
+          ...chatAllocation,
+          allocations: [{ ...stored, requestSpec }, found],
+        }),
+      }),
+    );
+    const storedRow = await screen.findByTestId(`gpu-allocation-${stored.id}`);
+    const link = within(storedRow).getByTestId('gpu-allocation-change');
+    expect(link).toHaveTextContent('Change GPUs');
+    const url = new URL(link.getAttribute('href')!, 'http://app');
+    expect(url.pathname).toBe('/create/templates/default/gpu-workload');
+    expect(JSON.parse(url.searchParams.get('formData')!)).toEqual({
+      name: stored.name,
+      namespace: stored.namespace,
+      owner: 'group:default/ml-platform',
+      workloadType: 'new',
+      image: 'ghcr.io/acme/chat:1.4.0',
+      capacityTypes: ['on-demand'],
+      gpu: {
+        cluster: 'dev',
+        model: 't4',
+        sharing: 'time-slicing',
+        replicas: 2,
+        vramGiB: 3,
+        gpusPerReplica: 1,
+      },
+    });
+    const foundRow = screen.getByTestId(`gpu-allocation-${found.id}`);
+    expect(within(foundRow).queryByTestId('gpu-allocation-change')).toBeNull();
+  });
+
   it('offers the GPU template when the component has no GPU request', async () => {
     await renderCard(
       fakeGpuApi({

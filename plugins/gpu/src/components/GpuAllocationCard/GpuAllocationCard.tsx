@@ -1,6 +1,7 @@
 import {
   EmptyState,
   InfoCard,
+  Link,
   Progress,
   ResponseErrorPanel,
 } from '@backstage/core-components';
@@ -30,6 +31,8 @@ import { ShareBar } from '../bars/ShareBar';
 import { VramBar } from '../bars/VramBar';
 import { GpuOpenPullRequests } from '../GpuOpenPullRequests';
 import { RequestGpusButton } from '../RequestGpus';
+import { changeGpusFormData } from '../RequestGpus/changeGpusFormData';
+import { requestGpusUrl } from '../RequestGpus/requestGpusFormData';
 import { formatUsd } from '../format/format';
 
 /** An amount of money, or a header, reads badly broken over two lines. */
@@ -190,6 +193,8 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
   const a = props.allocation;
   const model = findModel(builtinCatalog, a.gpuModel);
   const classes = useStyles();
+  // The form the request was sent with; a re-run updates the same request.
+  const changeForm = changeGpusFormData(a);
   return (
     <TableRow data-testid={`gpu-allocation-${a.id}`}>
       <TableCell>
@@ -206,6 +211,15 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           </span>{' '}
           on <span className={classes.name}>{a.cluster}</span>
         </Typography>
+        {changeForm && (
+          <Link
+            to={requestGpusUrl(GPU_TEMPLATE_PATH, changeForm)}
+            variant="caption"
+            data-testid="gpu-allocation-change"
+          >
+            Change GPUs
+          </Link>
+        )}
       </TableCell>
       <TableCell className={classes.bars}>
         <ShareBar

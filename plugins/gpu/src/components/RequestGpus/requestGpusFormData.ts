@@ -60,7 +60,7 @@ export function requestGpusFormData(
 /** The template's URL with the form prefilled (`?formData=<JSON>`, @backstage/plugin-scaffolder-react's useFormDataFromQuery). */
 export function requestGpusUrl(
   templatePath: string,
-  formData: Record<string, string>,
+  formData: Record<string, unknown>,
 ): string {
   return `${templatePath}?formData=${encodeURIComponent(JSON.stringify(formData))}`;
 }
