@@ -35,34 +35,46 @@ export function planOnOption(
   const modeLabels = { ...decision.modeLabels };
 
   // Config names never point at different content already in the repository.
+  const freeConfigName = (
+    what: string,
+    name: string,
+    content: unknown,
+    existing: Record<string, unknown> | undefined,
+  ) => {
+    const free = nonCollidingConfigName(
+      name,
+      content,
+      existing,
+      'spec.gpu.sharing',
+      what,
+    );
+    if (free !== name) {
+      explanation.push(
+        `${what} "${name}" holds other content in the repository; using "${free}".`,
+      );
+    }
+    return free;
+  };
   if (sharing.deviceConfigName && sharing.devicePluginConfig) {
-    const name = nonCollidingConfigName(
+    const name = freeConfigName(
+      'device-plugin config',
       sharing.deviceConfigName,
       sharing.devicePluginConfig,
       repoState?.devicePluginConfigs,
-      'spec.gpu.sharing',
-      'device-plugin config',
     );
     if (name !== sharing.deviceConfigName) {
-      explanation.push(
-        `device-plugin config "${sharing.deviceConfigName}" holds other content in the repository; using "${name}".`,
-      );
       sharing.deviceConfigName = name;
       modeLabels[WELL_KNOWN_KEYS.devicePluginConfig] = name;
     }
   }
   if (sharing.migConfigName && sharing.migConfigEntries) {
-    const name = nonCollidingConfigName(
+    const name = freeConfigName(
+      'mig-parted config',
       sharing.migConfigName,
       sharing.migConfigEntries,
       repoState?.migConfigs,
-      'spec.gpu.sharing',
-      'mig-parted config',
     );
     if (name !== sharing.migConfigName) {
-      explanation.push(
-        `mig-parted config "${sharing.migConfigName}" holds other content in the repository; using "${name}".`,
-      );
       sharing.migConfigName = name;
       modeLabels[WELL_KNOWN_KEYS.migConfig] = name;
     }
