@@ -199,6 +199,8 @@ describe('gpu router', () => {
             'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
             'requests/ml/chat-assistant.yaml',
           ],
+          // What the developer asked for: the stored request, as filed.
+          requestSpec: (await fixtureRequest()).spec,
         },
       ],
       totals: { physicalGpus: 0.5, usdPerMonth: 191.99 },
