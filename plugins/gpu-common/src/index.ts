@@ -104,6 +104,7 @@ export {
   gpuAnnotationKeys,
 } from './manifests/metadataKeys';
 export type { GpuAnnotationKeys } from './manifests/metadataKeys';
+export { resourceClaimTemplateName } from './manifests/resourceClaimTemplate';
 export { podPlacement } from './manifests/podPlacement';
 export type { PodPlacement } from './manifests/podPlacement';
 export { strategicMerge } from './manifests/strategicMerge';
@@ -183,6 +184,8 @@ export type {
   GpuPullRequestMergeability,
   GpuPullRequestsResponse,
 } from './pullRequests/types';
+export { planRelease, requestNotHeld } from './release/planRelease';
+export type { ReleasedPool, ReleasePlan } from './release/types';
 export { describeIssue, fieldLabel } from './request/fieldLabels';
 export { gpuRequestFromFormValues } from './request/formValues';
 export type {

@@ -21,7 +21,12 @@ export type {
 export { clusterNotBootstrapped } from './changes/clusterSetup';
 export { renderChangeSetDiff } from './changes/diff';
 export { StagedTree, writeChangeSet } from './changes/stagedTree';
-export type { ChangeSet, FileChange } from './changes/types';
+export type {
+  ChangeSet,
+  FileChange,
+  FileDeletion,
+  FileWrite,
+} from './changes/types';
 export type { VerifyChangeResult } from './changes/verifyChange';
 export { gitOpsCacheDirs } from './config/cacheDirs';
 export type { GitOpsCacheDirs } from './config/cacheDirs';

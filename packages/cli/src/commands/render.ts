@@ -9,7 +9,11 @@ import {
   type ManifestSet,
 } from '@gpu-gitops/plugin-gpu-common';
 import { stringify } from 'yaml';
-import { buildRequestChange, FsRepoTree } from '@gpu-gitops/plugin-gpu-node';
+import {
+  buildRequestChange,
+  FsRepoTree,
+  writeChangeSet,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
@@ -118,10 +122,7 @@ export async function runRender(
     catalog,
     onSkipped: (file, reason) => io.stderr(`skipped ${file}: ${reason}\n`),
   });
-  const target = new FsRepoTree(dir);
-  for (const change of changeSet.changes) {
-    await target.writeFile(change.path, change.content);
-  }
+  await writeChangeSet(new FsRepoTree(dir), changeSet);
   io.stdout(
     changeSet.empty
       ? `${out} already holds this request; nothing written\n`

@@ -9,6 +9,11 @@ export const DRA_DRIVER = 'gpu.nvidia.com';
 /** Name of the single device request in our claims. */
 export const DRA_REQUEST_NAME = 'gpu';
 
+/**
+ * The ResourceClaimTemplate a DRA request's pods claim from, named after the request.
+ *
+ * @public
+ */
 export function resourceClaimTemplateName(workloadName: string): string {
   return `${workloadName}-gpu`;
 }

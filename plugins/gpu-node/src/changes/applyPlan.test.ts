@@ -1,3 +1,4 @@
+import { writes } from './__testUtils__/writes';
 import { parse, parseAllDocuments } from 'yaml';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { readRepoState } from '../repo/readRepoState';
@@ -40,7 +41,7 @@ function apply(tree: FsRepoTree | MemoryRepoTree, fixture: Fixture) {
 }
 
 function content(changeSet: ChangeSet, path: string): string {
-  const change = changeSet.changes.find(c => c.path === path);
+  const change = writes(changeSet).find(c => c.path === path);
   if (!change)
     throw new Error(
       `no change for ${path}: ${changeSet.changes.map(c => c.path)}`,
@@ -54,7 +55,7 @@ function firstDoc(text: string): any {
 }
 
 function expectAllObjectsValid(changeSet: ChangeSet) {
-  for (const change of changeSet.changes) {
+  for (const change of writes(changeSet)) {
     for (const doc of parseAllDocuments(change.content) as any[]) {
       const value = doc.toJS();
       if (value?.kind)
@@ -91,7 +92,7 @@ describe('applyPlan on a freshly bootstrapped tree', () => {
       ['create', 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'],
       ['create', 'requests/ml/summarizer.yaml'],
     ]);
-    for (const change of changeSet.changes)
+    for (const change of writes(changeSet))
       expect(change.content.endsWith('\n')).toBe(true);
 
     expect(
@@ -198,7 +199,7 @@ describe('applyPlan on an existing GitOps repository', () => {
       ['update', 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'],
       ['create', 'requests/ml/summarizer.yaml'],
     ]);
-    const pool = changeSet.changes.find(c =>
+    const pool = writes(changeSet).find(c =>
       c.path.endsWith('gpu-t4-ts4.yaml'),
     )!;
     expect(pool.previous).toBe(
@@ -247,7 +248,7 @@ describe('applyPlan on an existing GitOps repository', () => {
       new MemoryRepoTree(existingRepoFiles),
       fixture,
     );
-    const pool = changeSet.changes.find(c =>
+    const pool = writes(changeSet).find(c =>
       c.path.endsWith('nodepools/gpu-t4-ts4.yaml'),
     )!;
     const previous = pool.previous!.split('\n');

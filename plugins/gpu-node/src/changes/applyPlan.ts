@@ -90,7 +90,7 @@ export async function applyPlan(
     );
     await listResource(staged, kustomization, pool.path);
   }
-  await applyLeftPools(staged, plan, cluster);
+  await applyLeftPools(staged, plan.leftPools, cluster);
 
   if (manifests.devicePluginConfig) {
     const { name, config } = manifests.devicePluginConfig;

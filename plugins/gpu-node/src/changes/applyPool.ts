@@ -10,6 +10,7 @@ import {
   type ClusterProfile,
   type KubernetesObject,
   type LedgerEntry,
+  type LeftPool,
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
@@ -250,13 +251,13 @@ export async function applyPool(
   return { path, taints: taintsOf(current) };
 }
 
-/** Shrinks the ledgers and limits of the pools the request left. */
+/** Shrinks the ledgers and limits of the pools a request left (or released). */
 export async function applyLeftPools(
   staged: StagedTree,
-  plan: Plan,
+  pools: readonly LeftPool[],
   cluster: ClusterProfile,
 ): Promise<void> {
-  for (const left of plan.leftPools) {
+  for (const left of pools) {
     const file = YamlFile.parse(left.path, await staged.read(left.path));
     const doc = file.findObject('NodePool', left.name);
     if (!doc) continue; // moved or deleted meanwhile: nothing to shrink

@@ -104,15 +104,17 @@ function hunks(ops: Op[]): string[] {
   return out;
 }
 
-/** Unified diff of one file change (`--- /dev/null` for created files). */
+/** Unified diff of one file change (`/dev/null` on the side where the file does not exist). */
 export function renderFileChangeDiff(change: FileChange): string {
   const before = splitLines(
     change.action === 'create' ? undefined : change.previous,
   );
-  const after = splitLines(change.content);
+  const after = splitLines(
+    change.action === 'delete' ? undefined : change.content,
+  );
   const lines = [
     change.action === 'create' ? '--- /dev/null' : `--- a/${change.path}`,
-    `+++ b/${change.path}`,
+    change.action === 'delete' ? '+++ /dev/null' : `+++ b/${change.path}`,
     ...hunks(diffLines(before, after)),
   ];
   return `${lines.join('\n')}\n`;

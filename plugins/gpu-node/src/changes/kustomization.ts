@@ -1,5 +1,5 @@
 import { posix } from 'path';
-import { isMap, YAMLMap } from 'yaml';
+import { isMap, isSeq, YAMLMap } from 'yaml';
 import type { ConfigMapRef } from '@gpu-gitops/plugin-gpu-common';
 import { conflictError } from './conflict';
 import { ensureSeq, sortSeq, YamlFile } from './yamlFile';
@@ -46,6 +46,50 @@ export function addResource(file: YamlFile, entry: string): void {
   seq.items.push(doc.createNode(entry));
   sortSeq(seq, String);
   file.modified = true;
+}
+
+/** Removes the items `matches` picks from the list at `key`; an emptied list goes with its key. */
+function removeFromList(
+  file: YamlFile,
+  key: string,
+  matches: (plain: unknown) => boolean,
+): void {
+  // An empty file lists nothing: it is left as it is (no header added).
+  const doc = file.docs.find(d => isMap(d.contents));
+  const seq = doc?.get(key, true);
+  if (!doc || !isSeq(seq)) return;
+  const kept = seq.items.filter(item => !matches(toPlainItem(item)));
+  if (kept.length === seq.items.length) return;
+  if (kept.length === 0) doc.delete(key);
+  else seq.items = kept;
+  file.modified = true;
+}
+
+function toPlainItem(item: unknown): unknown {
+  return (
+    (item as { toJSON?: () => unknown }).toJSON?.() ??
+    (item as { value?: unknown }).value ??
+    item
+  );
+}
+
+/** Removes `entry` from `resources` (the inverse of `addResource`). */
+export function removeResource(file: YamlFile, entry: string): void {
+  const bare = (value: unknown) => String(value).replace(/^\.\//, '');
+  removeFromList(file, 'resources', plain => bare(plain) === bare(entry));
+}
+
+/** Removes the patch of file `patchPath` from `patches` / `patchesStrategicMerge`. */
+export function removePatch(file: YamlFile, patchPath: string): void {
+  const bare = (value: unknown) => String(value).replace(/^\.\//, '');
+  const isPatch = (plain: unknown) =>
+    bare(
+      typeof plain === 'object' && plain !== null
+        ? (plain as { path?: unknown }).path
+        : plain,
+    ) === bare(patchPath);
+  removeFromList(file, 'patches', isPatch);
+  removeFromList(file, 'patchesStrategicMerge', isPatch);
 }
 
 /**
@@ -182,4 +226,34 @@ export function addConfigMapFile(
     );
     file.modified = true;
   }
+}
+
+/**
+ * Removes key `key` from the configMapGenerator entry of `configMap` (the
+ * inverse of `addConfigMapFile`); the generator itself stays, even empty of
+ * keys: the GPU Operator's ClusterPolicy names the ConfigMap.
+ */
+export function removeConfigMapFile(
+  file: YamlFile,
+  configMap: ConfigMapRef,
+  key: string,
+): void {
+  const doc = file.docs.find(d => isMap(d.contents));
+  const generators = doc?.get('configMapGenerator', true);
+  if (!isSeq(generators)) return;
+  const generator = generators.items.find(
+    item =>
+      isMap(item) &&
+      item.get('name') === configMap.name &&
+      (item.get('namespace') ?? configMap.namespace) === configMap.namespace,
+  ) as YAMLMap | undefined;
+  const files = generator?.get('files', true);
+  if (!isSeq(files)) return;
+  const kept = files.items.filter(item => {
+    const entry = String(toPlainItem(item));
+    return entry !== key && !entry.startsWith(`${key}=`);
+  });
+  if (kept.length === files.items.length) return;
+  files.items = kept;
+  file.modified = true;
 }

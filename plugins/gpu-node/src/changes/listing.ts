@@ -3,9 +3,14 @@
  * these find the right kustomization and add the entry.
  */
 import { posix } from 'path';
-import { addResource, openKustomization, relativeTo } from './kustomization';
+import {
+  addResource,
+  openKustomization,
+  relativeTo,
+  removeResource,
+} from './kustomization';
 import type { StagedTree } from './stagedTree';
-import type { YamlFile } from './yamlFile';
+import { YamlFile } from './yamlFile';
 
 async function writeIfModified(
   staged: StagedTree,
@@ -60,5 +65,46 @@ export async function listInParent(
   if (text === undefined) return;
   const parent = openKustomization(parentPath, text);
   addResource(parent, posix.basename(dir));
+  await writeIfModified(staged, parent);
+}
+
+/**
+ * Removes a deleted file's entry from the nearest kustomization that lists
+ * it (the inverse of `listResource`); a listed folder that covers it stays.
+ */
+export async function unlistResource(
+  staged: StagedTree,
+  rootKustomizationPath: string,
+  filePath: string,
+): Promise<void> {
+  const rootDir = posix.dirname(rootKustomizationPath);
+  let dir = posix.dirname(filePath);
+  for (;;) {
+    const candidate = posix.join(dir, 'kustomization.yaml');
+    const text = await staged.read(candidate);
+    if (text !== undefined) {
+      const kustomization = YamlFile.parse(candidate, text);
+      removeResource(kustomization, relativeTo(candidate, filePath));
+      await writeIfModified(staged, kustomization);
+      return;
+    }
+    if (dir === rootDir || !dir.startsWith(`${rootDir}/`)) return;
+    dir = posix.dirname(dir);
+  }
+}
+
+/** Removes a deleted kustomization's folder from its parent's `resources` (the inverse of `listInParent`). */
+export async function unlistFromParent(
+  staged: StagedTree,
+  kustomizationPath: string,
+): Promise<void> {
+  const dir = posix.dirname(kustomizationPath);
+  const parentDir = posix.dirname(dir);
+  if (parentDir === '.' || parentDir === dir) return;
+  const parentPath = posix.join(parentDir, 'kustomization.yaml');
+  const text = await staged.read(parentPath);
+  if (text === undefined) return;
+  const parent = YamlFile.parse(parentPath, text);
+  removeResource(parent, posix.basename(dir));
   await writeIfModified(staged, parent);
 }

@@ -8,13 +8,14 @@ import type { ChangeSet, FileChange } from './types';
  * @public
  */
 export class StagedTree {
-  private readonly staged = new Map<string, string>();
+  /** Path → new content; `null` for a file the change deletes. */
+  private readonly staged = new Map<string, string | null>();
   private readonly originals = new Map<string, string | undefined>();
 
   constructor(readonly base: RepoTree) {}
 
   async read(path: string): Promise<string | undefined> {
-    if (this.staged.has(path)) return this.staged.get(path);
+    if (this.staged.has(path)) return this.staged.get(path) ?? undefined;
     return this.base.readFile(path);
   }
 
@@ -25,17 +26,29 @@ export class StagedTree {
   async list(prefix: string): Promise<string[]> {
     const files = new Set(await this.base.listFiles(prefix));
     const folder = prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix;
-    for (const path of this.staged.keys()) {
-      if (path.startsWith(folder)) files.add(path);
+    for (const [path, content] of this.staged) {
+      if (!path.startsWith(folder)) continue;
+      if (content === null) files.delete(path);
+      else files.add(path);
     }
     return [...files].sort();
   }
 
   async write(path: string, content: string): Promise<void> {
+    await this.remember(path);
+    this.staged.set(path, content);
+  }
+
+  /** Deletes a file (a file the change itself created simply is not created). */
+  async remove(path: string): Promise<void> {
+    await this.remember(path);
+    this.staged.set(path, null);
+  }
+
+  private async remember(path: string): Promise<void> {
     if (!this.originals.has(path)) {
       this.originals.set(path, await this.base.readFile(path));
     }
-    this.staged.set(path, content);
   }
 
   toChangeSet(): ChangeSet {
@@ -43,12 +56,16 @@ export class StagedTree {
     for (const path of [...this.staged.keys()].sort()) {
       const content = this.staged.get(path)!;
       const previous = this.originals.get(path);
-      if (previous === content) continue;
-      changes.push(
-        previous === undefined
-          ? { path, action: 'create', content }
-          : { path, action: 'update', content, previous },
-      );
+      if (previous === (content ?? undefined)) continue;
+      if (content === null) {
+        changes.push({ path, action: 'delete', previous: previous! });
+      } else {
+        changes.push(
+          previous === undefined
+            ? { path, action: 'create', content }
+            : { path, action: 'update', content, previous },
+        );
+      }
     }
     return { changes, empty: changes.length === 0 };
   }
@@ -64,6 +81,7 @@ export async function writeChangeSet(
   changeSet: ChangeSet,
 ): Promise<void> {
   for (const change of changeSet.changes) {
-    await tree.writeFile(change.path, change.content);
+    if (change.action === 'delete') await tree.deleteFile(change.path);
+    else await tree.writeFile(change.path, change.content);
   }
 }

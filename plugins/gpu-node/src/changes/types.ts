@@ -5,15 +5,35 @@
  *
  * @public
  */
-export interface FileChange {
+export type FileChange = FileWrite | FileDeletion;
+
+/**
+ * A file the change creates (it did not exist) or updates.
+ *
+ * @public
+ */
+export interface FileWrite {
   /** Repository-relative POSIX path. */
   path: string;
-  /** `create` (file did not exist) or `update`. We never delete files. */
   action: 'create' | 'update';
   /** Full new content of the file. */
   content: string;
   /** Previous content, for diffs (undefined when created). */
   previous?: string;
+}
+
+/**
+ * A file the change removes: only a release deletes, and only files the
+ * product wrote (a released request's record, workload, patch, pool or config).
+ *
+ * @public
+ */
+export interface FileDeletion {
+  /** Repository-relative POSIX path. */
+  path: string;
+  action: 'delete';
+  /** The content it had, for diffs and review. */
+  previous: string;
 }
 
 /** @public */

@@ -15,9 +15,6 @@
  * A failure is a bug or a repository the product cannot change safely; it is
  * reported as a GpuInputError (rule `verify`) and nothing is written.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   GpuInputError,
   type ClusterProfile,
@@ -25,22 +22,12 @@ import {
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
-import {
-  buildKustomizationRoot,
-  type BuildRootOptions,
-} from '../kustomize/buildRoot';
-import { isKustomizeBuildError } from '../kustomize/errors';
-import {
-  foldersBuiltBy,
-  readKustomizationGraph,
-  type KustomizationGraph,
-} from '../kustomize/roots';
-import { FsRepoTree } from '../repo/tree';
+import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
-import { StagedTree } from './stagedTree';
+import { buildTouchedRoots, builtObjectId } from './rootBuilds';
 import type { ChangeSet } from './types';
 
 export interface VerifyChangeOptions {
@@ -63,43 +50,6 @@ export interface VerifyChangeResult {
 }
 
 type Built = BuiltObject;
-
-function idOf(o: Built): string {
-  const group = String(o.apiVersion ?? '').includes('/')
-    ? String(o.apiVersion).split('/')[0]
-    : '';
-  return `${group}|${o.kind}|${String(o.metadata.namespace ?? '')}|${o.metadata.name}`;
-}
-
-function contains(folder: string, file: string): boolean {
-  return folder === '.' || file === folder || file.startsWith(`${folder}/`);
-}
-
-/** Roots of `graph` that build a folder holding one of `files`. */
-function affectedRoots(graph: KustomizationGraph, files: string[]): string[] {
-  return graph.roots.filter(root =>
-    foldersBuiltBy(graph, root).some(folder =>
-      files.some(file => contains(folder, path.posix.dirname(file))),
-    ),
-  );
-}
-
-async function build(
-  dir: string,
-  graph: KustomizationGraph,
-  root: string,
-  options?: BuildRootOptions,
-): Promise<{ objects?: Built[]; error?: string }> {
-  try {
-    return {
-      objects: (await buildKustomizationRoot(dir, graph, root, options))
-        .objects,
-    };
-  } catch (error) {
-    if (isKustomizeBuildError(error)) return { error: error.detail };
-    throw error;
-  }
-}
 
 function refuse(message: string): never {
   throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
@@ -136,132 +86,79 @@ export async function verifyChange(
 ): Promise<VerifyChangeResult> {
   const { dir, changeSet, plan, cluster } = options;
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
-  if (changeSet.changes.length === 0) return result;
-  const scratch = await fs.mkdtemp(
-    path.join(os.tmpdir(), 'gpu-gitops-verify-'),
-  );
-  try {
-    const base = new FsRepoTree(dir);
-    const staged = new StagedTree(base);
-    for (const change of changeSet.changes) {
-      await staged.write(change.path, change.content);
-    }
-    const [graphBefore, graphAfter] = await Promise.all([
-      readKustomizationGraph(base),
-      readKustomizationGraph({
-        readFile: p => staged.read(p),
-        listFiles: p => staged.list(p ?? ''),
-        writeFile: () => Promise.reject(new Error('read only')),
-      }),
-    ]);
-    // The tree after the change, as far as the touched roots read it: their
-    // folders copied, the change written over them (not the whole checkout).
-    const copied = new Set<string>();
-    const after = new FsRepoTree(scratch);
-    const materialize = async (root: string) => {
-      for (const folder of foldersBuiltBy(graphAfter, root)) {
-        if ([...copied].some(c => contains(c, folder))) continue;
-        copied.add(folder);
-        const from =
-          folder === '.' ? dir : path.join(dir, ...folder.split('/'));
-        const to =
-          folder === '.' ? scratch : path.join(scratch, ...folder.split('/'));
-        await fs
-          .cp(from, to, {
-            recursive: true,
-            force: true,
-            filter: source => path.basename(source) !== '.git',
-          })
-          .catch(error => {
-            // A folder the change creates is not in the base yet.
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          });
-        for (const change of changeSet.changes) {
-          if (contains(folder, change.path)) {
-            await after.writeFile(change.path, change.content);
-          }
-        }
-      }
-    };
-    const files = changeSet.changes.map(c => c.path);
-    const roots = affectedRoots(graphAfter, files);
-    const problems: string[] = [];
-    for (const root of roots) {
-      const was = graphBefore.folders.has(root)
-        ? await build(dir, graphBefore, root, options.kustomize)
-        : { objects: [] as Built[] };
-      await materialize(root);
-      const now = await build(scratch, graphAfter, root, options.kustomize);
-      if (now.error !== undefined) {
-        if (was.error !== undefined) {
-          result.unverifiable.push({ root, reason: was.error });
-          continue;
-        }
-        refuse(
-          `the change would break \`kustomize build ${root}\`: ${now.error}. Nothing was written.`,
-        );
-      }
+  const problems: string[] = [];
+  for (const { root, before: was, after: now } of await buildTouchedRoots(
+    dir,
+    changeSet,
+    options.kustomize,
+  )) {
+    if (now.error !== undefined) {
       if (was.error !== undefined) {
         result.unverifiable.push({ root, reason: was.error });
         continue;
       }
-      const before = new Map(was.objects!.map(o => [idOf(o), o]));
-      const next = new Map(now.objects!.map(o => [idOf(o), o]));
-      for (const [id, o] of before) {
-        if (!next.has(id))
-          problems.push(`${root}: ${describeBuilt(o)} would disappear`);
-      }
-      for (const [id, o] of next) {
-        const old = before.get(id);
-        const isGpuWorkload =
-          (options.existing &&
-            o.kind === options.existing.kind &&
-            o.metadata.name === options.existing.name &&
-            o.metadata.namespace === plan.request.metadata.namespace) ||
-          (!options.existing &&
-            o.kind === 'Deployment' &&
-            o.metadata.name === plan.request.metadata.name &&
-            o.metadata.namespace === plan.request.metadata.namespace);
-        if (isGpuWorkload) {
-          problems.push(
-            ...checkGpuWorkload(
-              old,
-              o,
-              plan,
-              cluster,
-              (options.existing?.kind ?? 'Deployment') as WorkloadKind,
-              options.existing?.container ?? plan.request.metadata.name,
-              !options.existing,
-            ).map(p => `${root}: ${p}`),
-          );
-          continue;
-        }
-        if (!old) {
-          if (!isManagedObject(o) && o.kind !== 'ConfigMap') {
-            problems.push(
-              `${root}: ${describeBuilt(o)} would appear, and the product does not manage it`,
-            );
-          }
-          continue;
-        }
-        if (deepEqual(old, o)) continue;
-        if (!mayChange(o, plan, cluster)) {
-          problems.push(
-            `${root}: ${describeBuilt(o)} would change, and the product does not manage it`,
-          );
-        } else if (o.kind === 'ConfigMap') {
-          problems.push(...configMapProblems(old, o).map(p => `${root}: ${p}`));
-        }
-      }
-      result.verified.push(root);
-    }
-    if (problems.length > 0) {
       refuse(
-        `the change does not mean what the plan says, so nothing was written:\n- ${problems.join('\n- ')}`,
+        `the change would break \`kustomize build ${root}\`: ${now.error}. Nothing was written.`,
       );
     }
-    return result;
-  } finally {
-    await fs.rm(scratch, { recursive: true, force: true });
+    if (was.error !== undefined) {
+      result.unverifiable.push({ root, reason: was.error });
+      continue;
+    }
+    const before = new Map(was.objects!.map(o => [builtObjectId(o), o]));
+    const next = new Map(now.objects!.map(o => [builtObjectId(o), o]));
+    for (const [id, o] of before) {
+      if (!next.has(id))
+        problems.push(`${root}: ${describeBuilt(o)} would disappear`);
+    }
+    for (const [id, o] of next) {
+      const old = before.get(id);
+      const isGpuWorkload =
+        (options.existing &&
+          o.kind === options.existing.kind &&
+          o.metadata.name === options.existing.name &&
+          o.metadata.namespace === plan.request.metadata.namespace) ||
+        (!options.existing &&
+          o.kind === 'Deployment' &&
+          o.metadata.name === plan.request.metadata.name &&
+          o.metadata.namespace === plan.request.metadata.namespace);
+      if (isGpuWorkload) {
+        problems.push(
+          ...checkGpuWorkload(
+            old,
+            o,
+            plan,
+            cluster,
+            (options.existing?.kind ?? 'Deployment') as WorkloadKind,
+            options.existing?.container ?? plan.request.metadata.name,
+            !options.existing,
+          ).map(p => `${root}: ${p}`),
+        );
+        continue;
+      }
+      if (!old) {
+        if (!isManagedObject(o) && o.kind !== 'ConfigMap') {
+          problems.push(
+            `${root}: ${describeBuilt(o)} would appear, and the product does not manage it`,
+          );
+        }
+        continue;
+      }
+      if (deepEqual(old, o)) continue;
+      if (!mayChange(o, plan, cluster)) {
+        problems.push(
+          `${root}: ${describeBuilt(o)} would change, and the product does not manage it`,
+        );
+      } else if (o.kind === 'ConfigMap') {
+        problems.push(...configMapProblems(old, o).map(p => `${root}: ${p}`));
+      }
+    }
+    result.verified.push(root);
   }
+  if (problems.length > 0) {
+    refuse(
+      `the change does not mean what the plan says, so nothing was written:\n- ${problems.join('\n- ')}`,
+    );
+  }
+  return result;
 }

@@ -86,6 +86,23 @@ export class YamlFile {
     return this.append({});
   }
 
+  /** Removes a document (with the comments it carries). */
+  remove(doc: Document): void {
+    const at = this.docs.indexOf(doc);
+    if (at < 0) return;
+    this.docs.splice(at, 1);
+    this.modified = true;
+  }
+
+  /** True when no document holds anything (a file left with comments only counts as empty too). */
+  get isEmpty(): boolean {
+    return this.docs.every(
+      d =>
+        d.contents === null ||
+        (isScalar(d.contents) && d.contents.value === null),
+    );
+  }
+
   append(value: unknown): Document {
     const doc = new Document(value);
     this.docs.push(doc);

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import type { FileChange } from '../changes/types';
+import { writeChangeSet } from '../changes/stagedTree';
 import { FsRepoTree } from '../repo/tree';
 import type { CachedClone } from './cachedClone';
 import { GitOpsError } from './errors';
@@ -297,10 +298,9 @@ async function commitOnBase(
   // Written through FsRepoTree: never outside the work tree, never through
   // a symlink the repository holds (a GpuInputError names it).
   const workTree = new FsRepoTree(clone.workDir);
-  for (const change of built.changes) {
-    await workTree.writeFile(change.path, change.content);
-  }
+  await writeChangeSet(workTree, { changes: built.changes, empty: false });
   const files = built.changes.map(c => c.path);
+  // `git add` of a path whose file is gone stages its deletion.
   await clone.run(['add', '--', ...files]);
   const message = `${built.message.trim()}\n\n${trailer}\n`;
   try {

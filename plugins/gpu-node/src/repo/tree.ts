@@ -16,6 +16,8 @@ export interface RepoTree {
   listFiles(prefix?: string): Promise<string[]>;
   /** Creates or replaces a file (creating folders). */
   writeFile(path: string, content: string): Promise<void>;
+  /** Removes a file (no error when it is not there); its folders stay. */
+  deleteFile(path: string): Promise<void>;
 }
 
 function prefixMatches(path: string, prefix: string): boolean {
@@ -52,6 +54,10 @@ export class MemoryRepoTree implements RepoTree {
 
   async writeFile(path: string, content: string): Promise<void> {
     this.files.set(normaliseRepoPath(path), content);
+  }
+
+  async deleteFile(path: string): Promise<void> {
+    this.files.delete(normaliseRepoPath(path));
   }
 }
 
@@ -241,5 +247,28 @@ export class FsRepoTree implements RepoTree {
     } finally {
       await handle.close();
     }
+  }
+
+  /**
+   * Removes the file itself: a symbolic link on the way (or the entry
+   * itself a link) is refused like a write, and a missing file is no error.
+   */
+  async deleteFile(path: string): Promise<void> {
+    const parts = normaliseRepoPath(path).split('/');
+    const folder = await this.folderPath(parts.slice(0, -1), false);
+    if (folder === undefined) return;
+    const file = join(folder, parts[parts.length - 1]);
+    let stat: Stats;
+    try {
+      stat = await fs.lstat(file);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return;
+      throw error;
+    }
+    if (stat.isSymbolicLink()) throw symlinkRefusal(parts.join('/'));
+    if (!stat.isFile()) {
+      throw new Error(`cannot delete ${parts.join('/')}: it is not a file`);
+    }
+    await fs.unlink(file);
   }
 }

@@ -109,10 +109,9 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
             .join('/');
           try {
             for (const change of changeSet.changes) {
-              await workspace.writeFile(
-                folder ? `${folder}/${change.path}` : change.path,
-                change.content,
-              );
+              const at = folder ? `${folder}/${change.path}` : change.path;
+              if (change.action === 'delete') await workspace.deleteFile(at);
+              else await workspace.writeFile(at, change.content);
               ctx.logger.info(`${change.action} ${change.path}`);
             }
           } catch (error) {

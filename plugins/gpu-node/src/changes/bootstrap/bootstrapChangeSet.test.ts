@@ -1,3 +1,4 @@
+import { writes } from '../__testUtils__/writes';
 import { parse, parseAllDocuments } from 'yaml';
 import {
   checkDevicePluginConfig,
@@ -38,7 +39,7 @@ describe('buildBootstrapChangeSet', () => {
       options,
     );
     const values = parse(
-      changeSet.changes.find(
+      writes(changeSet).find(
         c => c.path === 'clusters/dev/gpu-operator/values.yaml',
       )!.content,
     );
@@ -78,7 +79,7 @@ describe('buildBootstrapChangeSet', () => {
       options,
     );
     const content = (path: string) =>
-      changeSet.changes.find(c => c.path === path)?.content;
+      writes(changeSet).find(c => c.path === path)?.content;
     const devicePlugin = parse(
       content('clusters/dev/gpu/device-plugin/default.yaml')!,
     );
@@ -135,7 +136,7 @@ describe('buildBootstrapChangeSet', () => {
       ...options,
       binPacking: false,
     });
-    const kustomization = first.changes.find(
+    const kustomization = writes(first).find(
       c => c.path === 'clusters/dev/gpu/kustomization.yaml',
     )!;
     expect(kustomization.action).toBe('update');
@@ -172,7 +173,7 @@ describe('buildBootstrapChangeSet', () => {
     const paths = changeSet.changes.map(c => c.path);
     expect(paths).not.toContain('clusters/dev/gpu/nodeclasses/gpu.yaml');
     const kustomization = parse(
-      changeSet.changes.find(
+      writes(changeSet).find(
         c => c.path === 'clusters/dev/gpu/kustomization.yaml',
       )!.content,
     );
@@ -200,7 +201,7 @@ describe('buildBootstrapChangeSet', () => {
     });
     const changeSet = await buildBootstrapChangeSet(tree, cluster, options);
     const content = (path: string) =>
-      changeSet.changes.find(c => c.path === path)!.content;
+      writes(changeSet).find(c => c.path === path)!.content;
     const kustomizationText = content('clusters/dev/gpu/kustomization.yaml');
     expect(kustomizationText).toContain(
       '# GPU folder of dev, written by the platform team.',

@@ -3,6 +3,7 @@
  * a cluster bootstrapped under a non-default layout takes a request, and the
  * resulting GPU folder builds with the real kustomize.
  */
+import { writes } from '../__testUtils__/writes';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,7 +59,7 @@ describe('bootstrap under a non-default layout', () => {
       'envs/dev/gpu/nodeclasses/gpu.yaml',
       'envs/dev/gpu/sharing/default.yaml',
     ]);
-    const kustomization = changeSet.changes.find(
+    const kustomization = writes(changeSet).find(
       c => c.path === 'envs/dev/gpu/kustomization.yaml',
     )!.content;
     expect(kustomization).toContain('- default=sharing/default.yaml');
@@ -105,7 +106,7 @@ describe('bootstrap under a non-default layout', () => {
     expect(paths).toContain(`envs/dev/gpu/pools/${plan.pool.name}.yaml`);
     expect(paths.filter(p => p.startsWith('clusters/'))).toEqual([]);
     // The request merged into the bootstrap's files, never beside them.
-    const mig = changeSet.changes.find(
+    const mig = writes(changeSet).find(
       c => c.path === 'envs/dev/gpu/mig-parted.yaml',
     )!;
     expect(mig.action).toBe('update');

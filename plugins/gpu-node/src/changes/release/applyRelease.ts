@@ -1,0 +1,47 @@
+/**
+ * The merge engine of a release: the exact file edits that take a request
+ * out of a GitOps repository tree (see `planRelease` in gpu-common for what
+ * goes). Its record, its workload part, its share of each pool, the pools
+ * nobody holds any more and the configs only they selected. Only what the
+ * product wrote is removed; hand-written objects, files and comments stay.
+ * Nothing is written to `tree`.
+ */
+import type {
+  ClusterProfile,
+  ReleasePlan,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  requestPath,
+  resolveLayout,
+  type LayoutInput,
+} from '../../layout/layout';
+import type { RepoTree } from '../../repo/tree';
+import { StagedTree } from '../stagedTree';
+import type { ChangeSet } from '../types';
+import { releaseConfigs } from './releaseConfigs';
+import { releasePools } from './releasePools';
+import { releaseWorkload } from './releaseWorkload';
+
+/** @public */
+export interface ApplyReleaseInput {
+  plan: ReleasePlan;
+  cluster: ClusterProfile;
+  /** Path templates; the default layout when omitted. */
+  layout?: LayoutInput;
+}
+
+/** @public */
+export async function applyRelease(
+  tree: RepoTree,
+  input: ApplyReleaseInput,
+): Promise<ChangeSet> {
+  const { plan, cluster } = input;
+  const layout = resolveLayout(input.layout);
+  const staged = new StagedTree(tree);
+  await releasePools(staged, layout, cluster, plan.pools);
+  await releaseConfigs(staged, layout, cluster, plan);
+  await releaseWorkload(staged, layout, plan.request, cluster);
+  const { namespace, name } = plan.request.metadata;
+  await staged.remove(requestPath(layout, namespace, name));
+  return staged.toChangeSet();
+}

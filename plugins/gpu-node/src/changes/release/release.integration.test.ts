@@ -1,0 +1,318 @@
+/**
+ * The life of requests on a realistic GitOps tree on disk, through the real
+ * planner, merge engine and kustomize: requests are created, then released,
+ * and the tree must come back to what it was, byte for byte, wherever the
+ * product made the change.
+ */
+import {
+  builtinCatalog,
+  defaultClusterProfile,
+  isGpuInputError,
+  parseGpuRequest,
+  type ClusterProfile,
+  type GpuRequest,
+} from '@gpu-gitops/plugin-gpu-common';
+import { parse, parseAllDocuments } from 'yaml';
+import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import { buildRequestChange } from '../buildRequestChange';
+import { writeChangeSet } from '../stagedTree';
+import {
+  existingRepoFiles,
+  removeTempRepo,
+  writeTempRepo,
+} from '../__fixtures__/gitopsRepo';
+import { buildReleaseChange } from './buildReleaseChange';
+
+const cluster: ClusterProfile = {
+  ...defaultClusterProfile,
+  name: 'dev',
+  nodeClass: { ...defaultClusterProfile.nodeClass },
+  devicePluginConfigMap: {
+    name: 'device-plugin-config',
+    namespace: 'gpu-operator',
+  },
+  migPartedConfigMap: { name: 'mig-parted-config', namespace: 'gpu-operator' },
+  migStrategy: 'single',
+};
+
+const MIG_CONFIG = 'clusters/dev/gpu/mig/config.yaml';
+
+const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
+  existingRepoFiles;
+
+function request(
+  name: string,
+  gpu: Record<string, unknown>,
+  workload: Record<string, unknown> = {
+    image: `ghcr.io/example/${name}:1.0.0`,
+  },
+): GpuRequest {
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name, namespace: 'ml' },
+    spec: {
+      owner: 'group:default/ml-platform',
+      gpu,
+      workload,
+      capacityTypes: ['on-demand'],
+    },
+  });
+}
+
+const l4Shared = (name: string, replicas: number) =>
+  request(name, {
+    model: 'l4',
+    sharing: 'time-slicing',
+    slicesPerGpu: 4,
+    replicas,
+    vramGiB: 4,
+  });
+
+async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const path of await tree.listFiles('')) {
+    files[path] = (await tree.readFile(path))!;
+  }
+  return files;
+}
+
+async function create(tree: FsRepoTree, gpuRequest: GpuRequest) {
+  const change = await buildRequestChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest,
+    cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, change.changeSet);
+  return change.plan;
+}
+
+async function release(tree: FsRepoTree, name: string) {
+  const change = await buildReleaseChange({
+    tree,
+    dir: tree.root,
+    request: { namespace: 'ml', name },
+    clusterProfile: () => cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, change.changeSet);
+  return change;
+}
+
+function firstDoc(text: string | undefined): any {
+  return parseAllDocuments(text!)[0].toJS();
+}
+
+describe('releasing requests on a real GitOps tree', () => {
+  let dir: string;
+  let tree: FsRepoTree;
+  beforeEach(async () => {
+    dir = await writeTempRepo(repoFiles);
+    tree = new FsRepoTree(dir);
+  });
+  afterEach(async () => {
+    await removeTempRepo(dir);
+  });
+
+  it('A and B share a pool: releasing A shrinks it and leaves B alone; releasing B removes the pool, its overlays, config and entries', async () => {
+    const original = await snapshot(tree);
+    const planA = await create(tree, l4Shared('chat-a', 6));
+    const planB = await create(tree, l4Shared('chat-b', 2));
+    expect(planB.pool.name).toBe(planA.pool.name);
+    const poolPath = `clusters/dev/gpu/nodepools/${planA.pool.name}.yaml`;
+    const withBoth = await snapshot(tree);
+    expect(firstDoc(withBoth[poolPath]).spec.limits['nvidia.com/gpu']).toBe(
+      '2',
+    );
+
+    const first = await release(tree, 'chat-a');
+    expect(first.plan.pools).toEqual([
+      expect.objectContaining({
+        name: planA.pool.name,
+        releasedUnits: 6,
+        removed: false,
+        ledger: [{ request: 'ml/chat-b', replicas: 2, unitsPerReplica: 1 }],
+      }),
+    ]);
+    const afterA = await snapshot(tree);
+    const nodePool = firstDoc(afterA[poolPath]);
+    expect(nodePool.metadata.annotations['gpu.backstage.io/requests']).toBe(
+      'ml/chat-b=2',
+    );
+    expect(nodePool.spec.limits['nvidia.com/gpu']).toBe('1');
+    // A's record and workload are gone; B's files are untouched.
+    expect(afterA['requests/ml/chat-a.yaml']).toBeUndefined();
+    expect(
+      Object.keys(afterA).filter(p => p.startsWith('apps/ml/chat-a/')),
+    ).toEqual([]);
+    for (const path of Object.keys(withBoth).filter(p =>
+      p.includes('chat-b'),
+    )) {
+      expect(afterA[path]).toBe(withBoth[path]);
+    }
+    // The money adds up: the pool's price before minus after.
+    const [pool] = first.plan.pools;
+    expect(first.plan.savedUsdPerMonth).toBeCloseTo(
+      pool.usdPerMonthBefore - pool.usdPerMonthAfter,
+      2,
+    );
+    expect(first.plan.savedUsdPerMonth).toBeGreaterThan(0);
+    expect(await validateGitOpsTree(dir)).toEqual([]);
+
+    const second = await release(tree, 'chat-b');
+    expect(second.plan.pools[0]).toMatchObject({
+      removed: true,
+      nodesAfter: 0,
+    });
+    expect(second.plan.unusedDevicePluginConfigs).toEqual([
+      planA.sharing.deviceConfigName,
+    ]);
+    // Everything the two requests added is gone: the tree is what it was.
+    expect(await snapshot(tree)).toEqual(original);
+    expect(await validateGitOpsTree(dir)).toEqual([]);
+  });
+
+  it('MIG: the entry goes with the last pool that selects it, and stays while a hand-written pool still does', async () => {
+    const original = await snapshot(tree);
+    const mig = (name: string) =>
+      request(name, {
+        model: 'a100-40gb',
+        sharing: 'mig',
+        replicas: 3,
+        vramGiB: 9,
+      });
+    const plan = await create(tree, mig('vision'));
+    const entry = plan.sharing.migConfigName!;
+    const handWritten = 'clusters/dev/karpenter/a100-lab.yaml';
+    await tree.writeFile(
+      handWritten,
+      `# Lab nodes, partitioned like the managed pool.
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: a100-lab
+spec:
+  template:
+    metadata:
+      labels:
+        nvidia.com/mig.config: ${entry}
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: node.kubernetes.io/instance-type
+          operator: In
+          values: [p4d.24xlarge]
+`,
+    );
+    const labText = await tree.readFile(handWritten);
+    const released = await release(tree, 'vision');
+    expect(released.plan.pools[0].removed).toBe(true);
+    const migConfig = (await tree.readFile(
+      'clusters/dev/gpu/mig/config.yaml',
+    ))!;
+    expect(migConfig).toContain(`${entry}:`);
+    expect(await tree.readFile(handWritten)).toBe(labText);
+    expect(
+      await tree.readFile(`clusters/dev/gpu/nodepools/${plan.pool.name}.yaml`),
+    ).toBeUndefined();
+
+    // Without the hand-written pool, the next release takes the entry too.
+    await tree.deleteFile(handWritten);
+    await create(tree, mig('vision'));
+    await release(tree, 'vision');
+    // Adding an entry keeps mig-configs sorted by name (the fixture's are
+    // not), so only that file's key order differs from the original.
+    const { [MIG_CONFIG]: migNow, ...rest } = await snapshot(tree);
+    const { [MIG_CONFIG]: migBefore, ...restBefore } = original;
+    expect(rest).toEqual(restBefore);
+    expect(parse(migNow)).toEqual(parse(migBefore));
+  });
+
+  it('an existing workload patched through its kustomization is byte for byte what it was', async () => {
+    const original = await snapshot(tree);
+    await create(
+      tree,
+      request(
+        'recommender-api',
+        { model: 't4', sharing: 'exclusive', replicas: 3, vramGiB: 12 },
+        { existing: { kind: 'Deployment', name: 'recommender-api' } },
+      ),
+    );
+    expect(
+      (await tree.listFiles('apps/ml/recommender-api')).length,
+    ).toBeGreaterThan(2);
+    await release(tree, 'recommender-api');
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
+  it('a plain manifest patched in place loses exactly the GPU fields the request added', async () => {
+    const manifest = `# A batch worker applied as plain YAML.
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: embedder
+  namespace: ml
+  labels:
+    backstage.io/kubernetes-id: embedder
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: embedder
+  template:
+    metadata:
+      labels:
+        app: embedder
+    spec:
+      containers:
+        - name: sidecar
+          image: ghcr.io/example/log-shipper:1.2.0
+        - name: embedder
+          image: ghcr.io/example/embedder:3.1.0 # pinned
+          resources:
+            limits:
+              memory: 4Gi
+`;
+    await tree.writeFile('plain/embedder.yaml', manifest);
+    const original = await snapshot(tree);
+    await create(
+      tree,
+      request(
+        'embedder',
+        { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
+        {
+          existing: {
+            kind: 'Deployment',
+            name: 'embedder',
+            container: 'embedder',
+          },
+        },
+      ),
+    );
+    expect(await tree.readFile('plain/embedder.yaml')).not.toBe(manifest);
+    await release(tree, 'embedder');
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
+  it('releasing twice, or a request that is not merged, says so and changes nothing', async () => {
+    await create(tree, l4Shared('chat-a', 2));
+    await release(tree, 'chat-a');
+    const before = await snapshot(tree);
+    const error = await release(tree, 'chat-a').catch(e => e);
+    expect(isGpuInputError(error)).toBe(true);
+    expect(error.issues[0]).toMatchObject({
+      path: 'metadata.name',
+      rule: 'not-in-repository',
+    });
+    expect(error.issues[0].message).toMatch(
+      /ml\/chat-a is not in the repository: there is no requests\/ml\/chat-a\.yaml\. Either its pull request is not merged yet .*, or it was released already\./,
+    );
+    expect(await snapshot(tree)).toEqual(before);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * The pool part of a release: pools the request held shrink (their ledger
+ * and limits, as when a request moves away), and a managed pool nobody
+ * holds any more goes: its NodePool, the NodeOverlays the product wrote for
+ * it and a node class only it used. Hand-written objects in the same file
+ * stay, and so does the file then.
+ */
+import type { Document } from 'yaml';
+import type {
+  ClusterProfile,
+  ReleasedPool,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  clusterKustomizationPath,
+  type ResolvedRepoLayout,
+} from '../../layout/layout';
+import { getIn } from '../../repo/yamlObjects';
+import { applyLeftPools } from '../applyPool';
+import { unlistResource } from '../listing';
+import { isManagedObject } from '../ownership';
+import type { StagedTree } from '../stagedTree';
+import { YamlFile } from '../yamlFile';
+import { clusterNodePools } from './clusterNodePools';
+
+/** The node class a NodePool document launches with. */
+function nodeClassOf(nodePool: unknown): string | undefined {
+  const name = getIn(
+    nodePool,
+    'spec',
+    'template',
+    'spec',
+    'nodeClassRef',
+    'name',
+  );
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** Node class names the cluster's NodePools use, except those of `leaving`. */
+async function nodeClassesInUse(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  cluster: string,
+  leaving: Set<string>,
+): Promise<Set<string>> {
+  const used = new Set<string>();
+  for (const nodePool of await clusterNodePools(staged, layout, cluster)) {
+    if (leaving.has(String(getIn(nodePool, 'metadata', 'name')))) continue;
+    const nodeClass = nodeClassOf(nodePool);
+    if (nodeClass) used.add(nodeClass);
+  }
+  return used;
+}
+
+/** A NodeOverlay the product wrote for pool `name` (its pool label, or its only NodePool requirement). */
+function isOverlayOf(
+  value: unknown,
+  name: string,
+  labelDomain: string,
+): boolean {
+  if (getIn(value, 'kind') !== 'NodeOverlay' || !isManagedObject(value)) {
+    return false;
+  }
+  if (getIn(value, 'metadata', 'labels', `${labelDomain}/pool`) === name) {
+    return true;
+  }
+  const requirements = getIn(value, 'spec', 'requirements');
+  return (
+    Array.isArray(requirements) &&
+    requirements.some(
+      r =>
+        getIn(r, 'key') === 'karpenter.sh/nodepool' &&
+        JSON.stringify(getIn(r, 'values')) === JSON.stringify([name]),
+    )
+  );
+}
+
+async function removePool(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  cluster: ClusterProfile,
+  pool: ReleasedPool,
+  classesInUse: Set<string>,
+): Promise<void> {
+  const file = YamlFile.parse(pool.path, await staged.read(pool.path));
+  const nodePool = file.findObject('NodePool', pool.name);
+  if (!nodePool) return; // moved or deleted meanwhile: nothing to remove
+  const nodeClass = nodeClassOf(nodePool.toJS());
+  const going: Document[] = file.docs.filter(doc => {
+    const value = doc.toJS();
+    if (doc === nodePool) return true;
+    if (isOverlayOf(value, pool.name, cluster.labelDomain)) return true;
+    return (
+      getIn(value, 'kind') === 'EC2NodeClass' &&
+      isManagedObject(value) &&
+      nodeClass !== undefined &&
+      getIn(value, 'metadata', 'name') === nodeClass &&
+      !classesInUse.has(nodeClass)
+    );
+  });
+  for (const doc of going) file.remove(doc);
+  if (file.isEmpty) {
+    await staged.remove(pool.path);
+    await unlistResource(
+      staged,
+      clusterKustomizationPath(layout, cluster.name),
+      pool.path,
+    );
+    return;
+  }
+  const content = file.newContent();
+  if (content !== undefined) await staged.write(pool.path, content);
+}
+
+/** Shrinks the pools the request held, and removes those the plan removes. */
+export async function releasePools(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  cluster: ClusterProfile,
+  pools: readonly ReleasedPool[],
+): Promise<void> {
+  await applyLeftPools(
+    staged,
+    pools.filter(p => !p.removed),
+    cluster,
+  );
+  const removed = pools.filter(p => p.removed);
+  if (removed.length === 0) return;
+  const classesInUse = await nodeClassesInUse(
+    staged,
+    layout,
+    cluster.name,
+    new Set(removed.map(p => p.name)),
+  );
+  for (const pool of removed) {
+    await removePool(staged, layout, cluster, pool, classesInUse);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The last check of a release before anything is written or pushed: every
+ * kustomization root it touches is built with the real kustomize before and
+ * after, and the difference must be what the release plan says.
+ *
+ * - A root that built before builds after.
+ * - Nothing appears. What disappears is the product's own (managed objects,
+ *   the request's workload).
+ * - What changes: the pools the request held (ledger and limits), the
+ *   sharing ConfigMaps (only the keys of configs the plan removes go; the
+ *   others keep their content), and an existing workload, which no longer
+ *   carries the request.
+ */
+import {
+  GpuInputError,
+  gpuAnnotationKeys,
+  type ClusterProfile,
+  type ReleasePlan,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltObject } from '../../kustomize/build';
+import type { BuildRootOptions } from '../../kustomize/buildRoot';
+import { getIn } from '../../repo/yamlObjects';
+import { deepEqual } from '../canonical';
+import { describeBuilt } from '../gpuWorkloadCheck';
+import { isManagedObject, isOwnedByRequest } from '../ownership';
+import { buildTouchedRoots, builtObjectId } from '../rootBuilds';
+import type { ChangeSet } from '../types';
+import type { VerifyChangeResult } from '../verifyChange';
+
+/** @public */
+export interface VerifyReleaseOptions {
+  /** The checkout the release was computed on. */
+  dir: string;
+  changeSet: ChangeSet;
+  plan: ReleasePlan;
+  cluster: ClusterProfile;
+  kustomize?: BuildRootOptions;
+}
+
+function refuse(message: string): never {
+  throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
+}
+
+/** Keys of a ConfigMap's `data` that went or changed, other than those the plan removes. */
+function configMapProblems(
+  before: BuiltObject,
+  after: BuiltObject,
+  removable: Set<string>,
+): string[] {
+  const oldData = (getIn(before, 'data') as Record<string, string>) ?? {};
+  const newData = (getIn(after, 'data') as Record<string, string>) ?? {};
+  return Object.keys(oldData)
+    .filter(key => key !== 'config.yaml' && newData[key] !== oldData[key])
+    .filter(key => !(removable.has(key) && !(key in newData)))
+    .map(key => `${describeBuilt(after)}: key "${key}" changed or went away`);
+}
+
+export async function verifyRelease(
+  options: VerifyReleaseOptions,
+): Promise<VerifyChangeResult> {
+  const { plan, cluster } = options;
+  const { namespace, name } = plan.request.metadata;
+  const id = `${namespace}/${name}`;
+  const existing = plan.request.spec.workload.existing;
+  const pools = new Set(plan.pools.map(p => p.name));
+  const configMaps = [
+    cluster.devicePluginConfigMap,
+    cluster.migPartedConfigMap,
+  ];
+  const removableKeys = new Set(plan.unusedDevicePluginConfigs);
+  const result: VerifyChangeResult = { verified: [], unverifiable: [] };
+  const problems: string[] = [];
+
+  const mayChange = (o: BuiltObject): boolean => {
+    if (o.kind === 'NodePool') return pools.has(o.metadata.name);
+    if (o.kind === 'ConfigMap') {
+      return configMaps.some(
+        ref =>
+          ref.name === o.metadata.name &&
+          ref.namespace === o.metadata.namespace,
+      );
+    }
+    if (existing) {
+      return (
+        o.kind === existing.kind &&
+        o.metadata.name === existing.name &&
+        o.metadata.namespace === namespace
+      );
+    }
+    return false;
+  };
+
+  for (const { root, before: was, after: now } of await buildTouchedRoots(
+    options.dir,
+    options.changeSet,
+    options.kustomize,
+  )) {
+    if (was.error !== undefined) {
+      result.unverifiable.push({ root, reason: was.error });
+      continue;
+    }
+    if (now.error !== undefined) {
+      refuse(
+        `the release would break \`kustomize build ${root}\`: ${now.error}. Nothing was written.`,
+      );
+    }
+    const before = new Map(was.objects!.map(o => [builtObjectId(o), o]));
+    const after = new Map(now.objects!.map(o => [builtObjectId(o), o]));
+    for (const [key, o] of before) {
+      const next = after.get(key);
+      if (!next) {
+        const ours =
+          isManagedObject(o) || isOwnedByRequest(o, id, cluster.labelDomain);
+        if (!ours) {
+          problems.push(
+            `${root}: ${describeBuilt(o)} would disappear, and the product does not manage it`,
+          );
+        }
+        continue;
+      }
+      if (deepEqual(o, next)) continue;
+      if (!mayChange(next)) {
+        problems.push(
+          `${root}: ${describeBuilt(o)} would change, and the release does not touch it`,
+        );
+      } else if (o.kind === 'ConfigMap') {
+        problems.push(
+          ...configMapProblems(o, next, removableKeys).map(
+            p => `${root}: ${p}`,
+          ),
+        );
+      } else if (
+        o.kind !== 'NodePool' &&
+        JSON.stringify(next).includes(
+          `"${gpuAnnotationKeys(cluster.labelDomain).request}":"${id}"`,
+        )
+      ) {
+        problems.push(`${root}: ${describeBuilt(o)} still carries ${id}`);
+      }
+    }
+    for (const [key, o] of after) {
+      if (!before.has(key)) {
+        problems.push(`${root}: ${describeBuilt(o)} would appear`);
+      }
+    }
+    result.verified.push(root);
+  }
+  if (problems.length > 0) {
+    refuse(
+      `the release does not mean what its plan says, so nothing was written:\n- ${problems.join('\n- ')}`,
+    );
+  }
+  return result;
+}

@@ -1,0 +1,129 @@
+/**
+ * Undoes the product's in-place GPU patch of a plain manifest (see
+ * gpu-common `buildWorkloadPatch`): the request's annotations, its pool's
+ * `nodeSelector` entry and GPU toleration, the GPU container's GPU
+ * resources (or DRA claim) and the pod's DRA claim. Maps and lists left empty
+ * go too, so a manifest that had none of these before is byte for byte what
+ * it was. What the patch replaced rather than added (an image, a replica
+ * count, another GPU limit the container had) cannot be known and stays.
+ */
+import { isMap, isScalar, isSeq, type Document } from 'yaml';
+import {
+  workloadShape,
+  WELL_KNOWN_KEYS,
+  type ClusterProfile,
+  type GpuAnnotationKeys,
+  type WorkloadKind,
+} from '@gpu-gitops/plugin-gpu-common';
+import { getIn } from '../../repo/yamlObjects';
+
+/** Name of the pod-level resource claim a DRA request adds (gpu-common podPlacement.ts). */
+const DRA_CLAIM_NAME = 'gpu';
+
+const isGpuResource = (name: string) =>
+  name.startsWith('nvidia.com/') || name.endsWith('.nvidia.com');
+
+type Path = (string | number)[];
+
+class Edit {
+  changed = false;
+  constructor(readonly doc: Document) {}
+
+  /** The plain value at `path`. */
+  get(path: Path): unknown {
+    const node = this.doc.getIn(path, true) as
+      { toJSON?: () => unknown } | undefined;
+    return node?.toJSON ? node.toJSON() : node;
+  }
+
+  delete(path: Path): void {
+    if (this.doc.hasIn(path)) {
+      this.doc.deleteIn(path);
+      this.changed = true;
+    }
+  }
+
+  /** Deletes `path` when it holds an empty map or list, then its parents likewise, up to `stop` levels. */
+  pruneEmpty(path: Path, stop: number): void {
+    for (let p = path; p.length > stop; p = p.slice(0, -1)) {
+      const node = this.doc.getIn(p, true);
+      const empty = (isMap(node) || isSeq(node)) && node.items.length === 0;
+      if (!empty) return;
+      this.delete(p);
+    }
+  }
+
+  /** Deletes the keys of the map at `path` that `pick` chooses. */
+  deleteKeys(path: Path, pick: (key: string) => boolean): void {
+    const node = this.doc.getIn(path, true);
+    if (!isMap(node)) return;
+    for (const item of [...node.items]) {
+      const key = String(isScalar(item.key) ? item.key.value : item.key);
+      if (pick(key)) this.delete([...path, key]);
+    }
+  }
+
+  /** Deletes the items of the list at `path` that `pick` chooses. */
+  deleteItems(path: Path, pick: (item: unknown) => boolean): void {
+    const node = this.doc.getIn(path, true);
+    if (!isSeq(node)) return;
+    const kept = node.items.filter(
+      item => !pick((item as { toJSON?: () => unknown }).toJSON?.() ?? item),
+    );
+    if (kept.length === node.items.length) return;
+    node.items = kept;
+    this.changed = true;
+  }
+}
+
+/** Returns true when anything changed. Only a workload the request patched (its annotation) is touched. */
+export function withoutGpuFields(
+  doc: Document,
+  kind: WorkloadKind,
+  requestId: string,
+  keys: GpuAnnotationKeys,
+  cluster: ClusterProfile,
+): boolean {
+  const template = workloadShape(kind).podTemplate;
+  const podAnnotations = [...template, 'metadata', 'annotations'];
+  if (getIn(doc.toJS(), ...podAnnotations, keys.request) !== requestId) {
+    return false;
+  }
+  const edit = new Edit(doc);
+  const pool = edit.get([...podAnnotations, keys.pool]);
+  const ours = new Set([keys.request, keys.pool, keys.sharingMode]);
+  for (const path of [['metadata', 'annotations'], podAnnotations]) {
+    edit.deleteKeys(path, key => ours.has(key));
+    edit.pruneEmpty(path, path.length - 1);
+  }
+  const podSpec = [...template, 'spec'];
+  const selector = [...podSpec, 'nodeSelector'];
+  if (edit.get([...selector, WELL_KNOWN_KEYS.karpenterNodePool]) === pool) {
+    edit.delete([...selector, WELL_KNOWN_KEYS.karpenterNodePool]);
+    edit.pruneEmpty(selector, selector.length - 1);
+  }
+  const tolerations = [...podSpec, 'tolerations'];
+  edit.deleteItems(
+    tolerations,
+    t => getIn(t, 'key') === cluster.gpuTaintKey && getIn(t, 'value') === pool,
+  );
+  edit.pruneEmpty(tolerations, tolerations.length - 1);
+
+  const containers = edit.get([...podSpec, 'containers']);
+  (Array.isArray(containers) ? containers : []).forEach((_, i) => {
+    const resources = [...podSpec, 'containers', i, 'resources'];
+    for (const part of ['limits', 'requests']) {
+      edit.deleteKeys([...resources, part], isGpuResource);
+      edit.pruneEmpty([...resources, part], resources.length);
+    }
+    edit.deleteItems(
+      [...resources, 'claims'],
+      c => getIn(c, 'name') === DRA_CLAIM_NAME,
+    );
+    edit.pruneEmpty([...resources, 'claims'], resources.length - 1);
+  });
+  const claims = [...podSpec, 'resourceClaims'];
+  edit.deleteItems(claims, c => getIn(c, 'name') === DRA_CLAIM_NAME);
+  edit.pruneEmpty(claims, claims.length - 1);
+  return edit.changed;
+}

@@ -1,0 +1,151 @@
+/**
+ * Every kustomization root a change touches, built with the real kustomize
+ * before and after the change: what `verifyChange` (a request) and
+ * `verifyRelease` (a release) judge. Only the touched roots' folders are
+ * copied to a scratch folder, with the change written over them.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BuiltObject } from '../kustomize/build';
+import {
+  buildKustomizationRoot,
+  type BuildRootOptions,
+} from '../kustomize/buildRoot';
+import { isKustomizeBuildError } from '../kustomize/errors';
+import {
+  foldersBuiltBy,
+  readKustomizationGraph,
+  type KustomizationGraph,
+} from '../kustomize/roots';
+import { FsRepoTree } from '../repo/tree';
+import { StagedTree, writeChangeSet } from './stagedTree';
+import type { ChangeSet } from './types';
+
+/** One touched root: its objects before and after, or why it did not build. */
+export interface RootBuild {
+  root: string;
+  /** Objects before (none when the change creates the root), or the base's build error. */
+  before: { objects?: BuiltObject[]; error?: string };
+  after: { objects?: BuiltObject[]; error?: string };
+}
+
+/** `group|kind|namespace|name` of a built object. */
+export function builtObjectId(o: BuiltObject): string {
+  const group = String(o.apiVersion ?? '').includes('/')
+    ? String(o.apiVersion).split('/')[0]
+    : '';
+  return `${group}|${o.kind}|${String(o.metadata.namespace ?? '')}|${o.metadata.name}`;
+}
+
+function contains(folder: string, file: string): boolean {
+  return folder === '.' || file === folder || file.startsWith(`${folder}/`);
+}
+
+/** Roots of either graph that build a folder holding one of `files`. */
+function affectedRoots(
+  graphs: KustomizationGraph[],
+  files: string[],
+): string[] {
+  const roots = new Set<string>();
+  for (const graph of graphs) {
+    for (const root of graph.roots) {
+      const touched = foldersBuiltBy(graph, root).some(folder =>
+        files.some(file => contains(folder, path.posix.dirname(file))),
+      );
+      if (touched) roots.add(root);
+    }
+  }
+  return [...roots].sort();
+}
+
+async function build(
+  dir: string,
+  graph: KustomizationGraph,
+  root: string,
+  options?: BuildRootOptions,
+): Promise<{ objects?: BuiltObject[]; error?: string }> {
+  if (!graph.folders.has(root)) return { objects: [] };
+  try {
+    return {
+      objects: (await buildKustomizationRoot(dir, graph, root, options))
+        .objects,
+    };
+  } catch (error) {
+    if (isKustomizeBuildError(error)) return { error: error.detail };
+    throw error;
+  }
+}
+
+/**
+ * Builds each root the change touches before (the checkout `dir`) and after
+ * (a scratch copy of the root's folders with the change applied). A root
+ * the change removes builds to nothing after.
+ */
+export async function buildTouchedRoots(
+  dir: string,
+  changeSet: ChangeSet,
+  kustomize?: BuildRootOptions,
+): Promise<RootBuild[]> {
+  if (changeSet.changes.length === 0) return [];
+  const scratch = await fs.mkdtemp(
+    path.join(os.tmpdir(), 'gpu-gitops-verify-'),
+  );
+  try {
+    const base = new FsRepoTree(dir);
+    const staged = new StagedTree(base);
+    for (const change of changeSet.changes) {
+      if (change.action === 'delete') await staged.remove(change.path);
+      else await staged.write(change.path, change.content);
+    }
+    const [graphBefore, graphAfter] = await Promise.all([
+      readKustomizationGraph(base),
+      readKustomizationGraph({
+        readFile: p => staged.read(p),
+        listFiles: p => staged.list(p ?? ''),
+        writeFile: () => Promise.reject(new Error('read only')),
+        deleteFile: () => Promise.reject(new Error('read only')),
+      }),
+    ]);
+    const copied = new Set<string>();
+    const after = new FsRepoTree(scratch);
+    const materialize = async (root: string) => {
+      for (const folder of foldersBuiltBy(graphAfter, root)) {
+        if ([...copied].some(c => contains(c, folder))) continue;
+        copied.add(folder);
+        const from =
+          folder === '.' ? dir : path.join(dir, ...folder.split('/'));
+        const to =
+          folder === '.' ? scratch : path.join(scratch, ...folder.split('/'));
+        await fs
+          .cp(from, to, {
+            recursive: true,
+            force: true,
+            filter: source => path.basename(source) !== '.git',
+          })
+          .catch(error => {
+            // A folder the change creates is not in the base yet.
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          });
+        await writeChangeSet(after, {
+          changes: changeSet.changes.filter(c => contains(folder, c.path)),
+          empty: false,
+        });
+      }
+    };
+    const files = changeSet.changes.map(c => c.path);
+    const builds: RootBuild[] = [];
+    for (const root of affectedRoots([graphBefore, graphAfter], files)) {
+      const before = await build(dir, graphBefore, root, kustomize);
+      await materialize(root);
+      builds.push({
+        root,
+        before,
+        after: await build(scratch, graphAfter, root, kustomize),
+      });
+    }
+    return builds;
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
