@@ -7,7 +7,12 @@ import {
   publishGpuRequest,
   PublishGpuRequestOptions,
 } from './publishGpuRequest';
-import { catalog, cluster, gpuRequest, seedFiles } from './__testUtils__/fixtures';
+import {
+  catalog,
+  cluster,
+  gpuRequest,
+  seedFiles,
+} from './__testUtils__/fixtures';
 
 describe('publishGpuRequest', () => {
   let remote: BareRemote;

@@ -30,13 +30,8 @@ import {
   type RequestGuard,
 } from '../changes/buildRequestChange';
 import { renderChangeSetDiff } from '../changes/diff';
-import { gitOpsCacheDirs } from '../config/cacheDirs';
 import type { ChangeSet } from '../changes/types';
-import { createForge } from '../forges/createForge';
-import type { RetryOptions } from '../forges/http';
-import type { Forge, ForgeKind } from '../forges/types';
 import { requestBranchName, requestTrailer } from '../git/branchName';
-import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
 import type { LayoutInput } from '../layout/layout';
 import {
   PullRequestTemplates,
@@ -44,46 +39,25 @@ import {
 } from '../pr/renderPullRequest';
 import { FsRepoTree } from '../repo/tree';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
+import {
+  DEFAULT_CACHE_DIR,
+  forgeKindOf,
+  openPullRequest,
+  openRepository,
+  type GitOpsTargetOptions,
+} from './gitopsTarget';
 import { sparseFoldersFor } from './sparseFolders';
 import { runStage, StageTiming } from './stages';
 
 /** @public */
-export interface PublishGpuRequestOptions {
+export interface PublishGpuRequestOptions extends GitOpsTargetOptions {
   request: GpuRequest;
   cluster: ClusterProfile;
   catalog: GpuCatalog;
-  /** GitOps repository: https URL, file:// URL or a local path. Never with credentials. */
-  repoUrl: string;
-  baseBranch?: string;
-  /** A forge kind (built with `token`) or a ready Forge. Default `local`. */
-  forge?: ForgeKind | Forge;
-  /** Forge API root (GitHub Enterprise, self-hosted GitLab/Gitea). */
-  forgeApiBaseUrl?: string;
-  /** Used for git over HTTP(S) (auth header) and the forge API. */
-  token?: string;
-  /** Basic-auth user for git (`x-access-token` default; GitLab `oauth2`). */
-  tokenUsername?: string;
-  author?: GitAuthor;
   layout?: LayoutInput;
   templates?: PullRequestTemplates;
-  draft?: boolean;
-  labels?: string[];
-  reviewers?: string[];
   /** Compute plan, change set, diff, title and body; push nothing, open nothing. */
   dryRun?: boolean;
-  /** Where cached clones live (default: the publishers' folder of the one cache root, `gitOpsCacheDirs().publish`). */
-  cacheDir?: string;
-  logger?: PublishLogger;
-  /** Push attempts when the base moves (default 3). */
-  maxPushAttempts?: number;
-  /** Forge HTTP retries (5xx); injectable backoff. */
-  forgeRetry?: RetryOptions;
-  /** Limit of each git command and forge request (default 60 s): a stalled remote ends the run. */
-  timeoutMs?: number;
-  /** Extra secrets to redact (the token is always registered). */
-  redactor?: Redactor;
-  /** Test seam / embedding hook: runs right before each push attempt. */
-  beforePush?: (attempt: number) => Promise<void>;
   /**
    * The caller's rules (policy, quota), checked against every plan before
    * anything is built from it, also when a moved base forces a rebuild.
@@ -119,14 +93,6 @@ export interface PublishGpuRequestResult {
   attempts: number;
   stages: StageTiming[];
 }
-
-function forgeKindOf(forge: PublishGpuRequestOptions['forge']): ForgeKind {
-  if (forge === undefined) return 'local';
-  return typeof forge === 'string' ? forge : forge.kind;
-}
-
-/** The one default cache rule (config/cacheDirs.ts), as the scaffolder actions use it. */
-export const DEFAULT_CACHE_DIR = gitOpsCacheDirs().publish;
 
 interface BuiltState {
   plan: Plan;
@@ -171,20 +137,7 @@ async function publish(
   const sparsePaths = sparseFoldersFor(options.layout, cluster.name, request);
   const dryRun = options.dryRun ?? false;
 
-  const repository = new GitOpsRepository({
-    repoUrl: options.repoUrl,
-    baseBranch: options.baseBranch,
-    cacheDir: options.cacheDir ?? DEFAULT_CACHE_DIR,
-    token: options.token,
-    // GitLab wants `oauth2` as the basic-auth user for OAuth / PAT tokens.
-    tokenUsername:
-      options.tokenUsername ??
-      (forgeKindOf(options.forge) === 'gitlab' ? 'oauth2' : undefined),
-    author: options.author,
-    redactor,
-    logger,
-    timeoutMs: options.timeoutMs,
-  });
+  const repository = openRepository(options, redactor, logger);
 
   let built: BuiltState | undefined;
   const build = async (workDir: string, attempt: number) => {
@@ -298,31 +251,17 @@ async function publish(
     return { ...common, changed: false, updated: false, files: [] };
   }
 
-  const forge =
-    typeof options.forge === 'object'
-      ? options.forge
-      : createForge(options.forge ?? 'local', {
-          token: options.token,
-          apiBaseUrl: options.forgeApiBaseUrl,
-          retry: options.forgeRetry,
-          redactor,
-          timeoutMs: options.timeoutMs,
-        });
   const pr = await runStage(
     logger,
     stages,
-    `Open or update the ${forge.kind} pull request`,
+    `Open or update the ${forgeKindOf(options.forge)} pull request`,
     () =>
-      forge.createOrUpdatePullRequest({
-        repoUrl: options.repoUrl,
+      openPullRequest(options, redactor, {
         baseBranch: repository.baseBranch,
-        headBranch: branch,
+        branch,
         title: state.title,
         body: state.body,
-        draft: options.draft,
-        labels: options.labels,
-        reviewers: options.reviewers,
-        headBranchExisted: pushed.branchExisted,
+        branchExisted: pushed.branchExisted,
       }),
   );
   logger.info(

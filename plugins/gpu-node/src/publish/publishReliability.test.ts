@@ -14,7 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import { createForge } from '../forges/createForge';
-import { on, startFakeForgeServer } from '../forges/__testUtils__/fakeForgeServer';
+import {
+  on,
+  startFakeForgeServer,
+} from '../forges/__testUtils__/fakeForgeServer';
 import { gitEnvironment } from '../git/auth';
 import { createSimpleGit } from '../git/__testUtils__/simpleGitClient';
 import {
@@ -28,7 +31,12 @@ import {
   publishGpuRequest,
   PublishGpuRequestOptions,
 } from './publishGpuRequest';
-import { catalog, cluster, gpuRequest, seedFiles } from './__testUtils__/fixtures';
+import {
+  catalog,
+  cluster,
+  gpuRequest,
+  seedFiles,
+} from './__testUtils__/fixtures';
 
 jest.setTimeout(240_000);
 

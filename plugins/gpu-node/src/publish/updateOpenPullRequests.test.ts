@@ -3,10 +3,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { createForge } from '../forges/createForge';
-import { on, startFakeForgeServer } from '../forges/__testUtils__/fakeForgeServer';
+import {
+  on,
+  startFakeForgeServer,
+} from '../forges/__testUtils__/fakeForgeServer';
 import { BareRemote, createBareRemote } from '../git/__testUtils__/bareRemote';
 import { publishGpuRequest } from './publishGpuRequest';
-import { catalog, cluster, gpuRequest, seedFiles } from './__testUtils__/fixtures';
+import {
+  catalog,
+  cluster,
+  gpuRequest,
+  seedFiles,
+} from './__testUtils__/fixtures';
 import {
   updateOpenPullRequests,
   type UpdateOpenPullRequestsOptions,

@@ -32,7 +32,8 @@ import {
   type LayoutInput,
 } from '../layout/layout';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
-import { DEFAULT_CACHE_DIR, publishGpuRequest } from './publishGpuRequest';
+import { DEFAULT_CACHE_DIR } from './gitopsTarget';
+import { publishGpuRequest } from './publishGpuRequest';
 
 /** @public */
 export interface UpdateOpenPullRequestsOptions {

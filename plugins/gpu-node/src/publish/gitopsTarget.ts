@@ -1,0 +1,108 @@
+/**
+ * What every publisher (a request, a release) needs to reach the GitOps
+ * repository and its forge, and the two steps they share: the cached
+ * repository with its credentials, and opening (or updating) the pull
+ * request. One place, so a release goes out exactly like a request.
+ */
+import { gitOpsCacheDirs } from '../config/cacheDirs';
+import { createForge } from '../forges/createForge';
+import type { RetryOptions } from '../forges/http';
+import type { Forge, ForgeKind, PullRequestResult } from '../forges/types';
+import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
+import type { PublishLogger, Redactor } from '../redact';
+
+/** @public */
+export interface GitOpsTargetOptions {
+  /** GitOps repository: https URL, file:// URL or a local path. Never with credentials. */
+  repoUrl: string;
+  baseBranch?: string;
+  /** A forge kind (built with `token`) or a ready Forge. Default `local`. */
+  forge?: ForgeKind | Forge;
+  /** Forge API root (GitHub Enterprise, self-hosted GitLab/Gitea). */
+  forgeApiBaseUrl?: string;
+  /** Used for git over HTTP(S) (auth header) and the forge API. */
+  token?: string;
+  /** Basic-auth user for git (`x-access-token` default; GitLab `oauth2`). */
+  tokenUsername?: string;
+  author?: GitAuthor;
+  draft?: boolean;
+  labels?: string[];
+  reviewers?: string[];
+  /** Where cached clones live (default: the publishers' folder of the one cache root, `gitOpsCacheDirs().publish`). */
+  cacheDir?: string;
+  logger?: PublishLogger;
+  /** Push attempts when the base moves (default 3). */
+  maxPushAttempts?: number;
+  /** Forge HTTP retries (5xx); injectable backoff. */
+  forgeRetry?: RetryOptions;
+  /** Limit of each git command and forge request (default 60 s): a stalled remote ends the run. */
+  timeoutMs?: number;
+  /** Extra secrets to redact (the token is always registered). */
+  redactor?: Redactor;
+  /** Test seam / embedding hook: runs right before each push attempt. */
+  beforePush?: (attempt: number) => Promise<void>;
+}
+
+/** The one default cache rule (config/cacheDirs.ts), as the scaffolder actions use it. */
+export const DEFAULT_CACHE_DIR = gitOpsCacheDirs().publish;
+
+export function forgeKindOf(forge: GitOpsTargetOptions['forge']): ForgeKind {
+  if (forge === undefined) return 'local';
+  return typeof forge === 'string' ? forge : forge.kind;
+}
+
+export function openRepository(
+  options: GitOpsTargetOptions,
+  redactor: Redactor,
+  logger: PublishLogger,
+): GitOpsRepository {
+  return new GitOpsRepository({
+    repoUrl: options.repoUrl,
+    baseBranch: options.baseBranch,
+    cacheDir: options.cacheDir ?? DEFAULT_CACHE_DIR,
+    token: options.token,
+    // GitLab wants `oauth2` as the basic-auth user for OAuth / PAT tokens.
+    tokenUsername:
+      options.tokenUsername ??
+      (forgeKindOf(options.forge) === 'gitlab' ? 'oauth2' : undefined),
+    author: options.author,
+    redactor,
+    logger,
+    timeoutMs: options.timeoutMs,
+  });
+}
+
+/** Opens the pull request of a pushed branch, or updates the one it has. */
+export async function openPullRequest(
+  options: GitOpsTargetOptions,
+  redactor: Redactor,
+  pr: {
+    baseBranch: string;
+    branch: string;
+    title: string;
+    body: string;
+    branchExisted: boolean;
+  },
+): Promise<PullRequestResult> {
+  const forge =
+    typeof options.forge === 'object'
+      ? options.forge
+      : createForge(options.forge ?? 'local', {
+          token: options.token,
+          apiBaseUrl: options.forgeApiBaseUrl,
+          retry: options.forgeRetry,
+          redactor,
+          timeoutMs: options.timeoutMs,
+        });
+  return forge.createOrUpdatePullRequest({
+    repoUrl: options.repoUrl,
+    baseBranch: pr.baseBranch,
+    headBranch: pr.branch,
+    title: pr.title,
+    body: pr.body,
+    draft: options.draft,
+    labels: options.labels,
+    reviewers: options.reviewers,
+    headBranchExisted: pr.branchExisted,
+  });
+}
