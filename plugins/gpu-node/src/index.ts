@@ -13,6 +13,14 @@ export {
 export type { BootstrapOptions } from './changes/bootstrap/bootstrapChangeSet';
 export { bootstrapFolders } from './changes/bootstrap/bootstrapPaths';
 export { buildRequestChange } from './changes/buildRequestChange';
+export { applyRelease } from './changes/release/applyRelease';
+export type { ApplyReleaseInput } from './changes/release/applyRelease';
+export { buildReleaseChange } from './changes/release/buildReleaseChange';
+export type {
+  BuildReleaseChangeOptions,
+  ReleaseChange,
+  RequestRef,
+} from './changes/release/buildReleaseChange';
 export type {
   BuildRequestChangeOptions,
   RequestChange,
@@ -131,12 +139,24 @@ export type {
 } from './policy/ownerPolicyCheck';
 export { readRequestOwners } from './policy/requestOwners';
 export { renderPullRequest } from './pr/renderPullRequest';
+export { renderReleasePullRequest } from './pr/renderReleasePullRequest';
+export type { RenderedReleasePullRequest } from './pr/renderReleasePullRequest';
+export type { ReleasePullRequestView } from './pr/releaseView';
 export type {
   PullRequestTemplates,
   RenderPullRequestInput,
   RenderedPullRequest,
 } from './pr/renderPullRequest';
 export type { ExistingWorkloadFacts, PullRequestView } from './pr/view';
+export type { GitOpsTargetOptions } from './publish/gitopsTarget';
+export {
+  publishGpuRelease,
+  releaseBranchName,
+} from './publish/publishGpuRelease';
+export type {
+  PublishGpuReleaseOptions,
+  PublishGpuReleaseResult,
+} from './publish/publishGpuRelease';
 export { publishGpuRequest } from './publish/publishGpuRequest';
 export type {
   PublishGpuRequestOptions,

@@ -7,7 +7,10 @@ import { GitOpsError } from './errors';
 import { GitOpsRepository } from './GitOpsRepository';
 import { createSimpleGit } from './__testUtils__/simpleGitClient';
 import { BareRemote, createBareRemote } from './__testUtils__/bareRemote';
-import { GitHttpServer, startGitHttpServer } from './__testUtils__/gitHttpServer';
+import {
+  GitHttpServer,
+  startGitHttpServer,
+} from './__testUtils__/gitHttpServer';
 import { processesLeftTalkingTo } from './__testUtils__/processes';
 
 const TOKEN = 'canary-http-token-0a9b8c7d6e5f';

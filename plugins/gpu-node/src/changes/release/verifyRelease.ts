@@ -27,7 +27,6 @@ import { buildTouchedRoots, builtObjectId } from '../rootBuilds';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
 
-/** @public */
 export interface VerifyReleaseOptions {
   /** The checkout the release was computed on. */
   dir: string;

@@ -1,0 +1,221 @@
+/**
+ * The release publisher: one request in the repository, one branch + pull
+ * request that takes it out.
+ *
+ *   clone/fetch → buildReleaseChange (record, state, release plan, apply,
+ *     verify) → commit + push (rebuilt on a moved base) → forge PR
+ *
+ * Used by the CLI `release` command, the `gpu:gitops:release` action and
+ * the expiry scheduler. Idempotent: the branch is `gpu/release-<namespace>-<name>`,
+ * a re-run updates the same branch and PR. A request the base does not hold
+ * (not merged yet, or released already) is a GpuInputError saying so.
+ */
+import {
+  checkGitOpsRepoUrl,
+  isGpuInputError,
+  type ClusterProfile,
+  type GpuCatalog,
+  type ReleasePlan,
+} from '@gpu-gitops/plugin-gpu-common';
+import path from 'node:path';
+import {
+  buildReleaseChange,
+  type ReleaseChange,
+  type RequestRef,
+} from '../changes/release/buildReleaseChange';
+import { renderChangeSetDiff } from '../changes/diff';
+import type { LayoutInput } from '../layout/layout';
+import { renderReleasePullRequest } from '../pr/renderReleasePullRequest';
+import { FsRepoTree } from '../repo/tree';
+import { Redactor, redactingLogger } from '../redact';
+import {
+  DEFAULT_CACHE_DIR,
+  forgeKindOf,
+  openPullRequest,
+  openRepository,
+  type GitOpsTargetOptions,
+} from './gitopsTarget';
+import { WHOLE_REPOSITORY } from './sparseFolders';
+import { runStage, type StageTiming } from './stages';
+
+/** @public */
+export interface PublishGpuReleaseOptions extends GitOpsTargetOptions {
+  request: RequestRef;
+  /** The profile of the cluster the stored request names (its `spec.cluster`; undefined when it names none). */
+  clusterProfile: (name: string | undefined) => ClusterProfile;
+  catalog: GpuCatalog;
+  layout?: LayoutInput;
+  /** Why the release, said first in the body (e.g. the request expired). */
+  reason?: string;
+  /** Compute the release, its diff, title and body; push nothing, open nothing. */
+  dryRun?: boolean;
+}
+
+/** @public */
+export interface PublishGpuReleaseResult {
+  branch: string;
+  commit?: string;
+  /** PR / MR URL; undefined in a dry run. */
+  url?: string;
+  number?: number;
+  /** True when an existing branch / PR was updated rather than created. */
+  updated: boolean;
+  files: string[];
+  title: string;
+  body: string;
+  commitMessage: string;
+  plan: ReleasePlan;
+  /** Unified diff of the change (dry run only). */
+  diff?: string;
+  baseSha: string;
+  dryRun: boolean;
+  attempts: number;
+  stages: StageTiming[];
+}
+
+/**
+ * The branch of a request's release (beside its request branch `gpu/<namespace>-<name>`).
+ *
+ * @public
+ */
+export function releaseBranchName(namespace: string, name: string): string {
+  return `gpu/release-${namespace}-${name}`;
+}
+
+/** @public */
+export async function publishGpuRelease(
+  options: PublishGpuReleaseOptions,
+): Promise<PublishGpuReleaseResult> {
+  const redactor = options.redactor ?? new Redactor();
+  redactor.add(options.token);
+  const logger = redactingLogger(options.logger, redactor);
+  try {
+    return await publish(options, redactor, logger);
+  } catch (error) {
+    if (isGpuInputError(error)) throw redactor.redactError(error);
+    const redacted = redactor.redactError(error);
+    logger.warn(`release failed: ${redacted.message}`);
+    throw redacted;
+  }
+}
+
+async function publish(
+  options: PublishGpuReleaseOptions,
+  redactor: Redactor,
+  logger: ReturnType<typeof redactingLogger>,
+): Promise<PublishGpuReleaseResult> {
+  checkGitOpsRepoUrl(options.repoUrl);
+  const stages: StageTiming[] = [];
+  const { namespace, name } = options.request;
+  const branch = releaseBranchName(namespace, name);
+  const trailer = `Gpu-Release: ${namespace}/${name}`;
+  const repository = openRepository(options, redactor, logger);
+  const where = `${repository.baseBranch} of ${redactor.redact(options.repoUrl)}`;
+
+  let built:
+    (ReleaseChange & ReturnType<typeof renderReleasePullRequest>) | undefined;
+  const build = async (workDir: string, attempt: number) => {
+    const suffix = attempt > 1 ? ` (rebuild ${attempt})` : '';
+    const change = await buildReleaseChange({
+      tree: new FsRepoTree(workDir),
+      dir: workDir,
+      request: options.request,
+      clusterProfile: options.clusterProfile,
+      catalog: options.catalog,
+      layout: options.layout,
+      where,
+      stage: (stage, step) =>
+        runStage(logger, stages, `${stage}${suffix}`, step),
+      kustomize: {
+        cacheDir: path.join(options.cacheDir ?? DEFAULT_CACHE_DIR, 'kustomize'),
+        timeoutMs: options.timeoutMs,
+      },
+    });
+    built = {
+      ...change,
+      ...renderReleasePullRequest({
+        plan: change.plan,
+        files: change.changeSet.changes,
+        reason: options.reason,
+        redactor,
+      }),
+    };
+    return change.changeSet;
+  };
+
+  if (options.dryRun) {
+    const { workDir, baseSha } = await runStage(
+      logger,
+      stages,
+      'Fetch base',
+      () => repository.checkoutBase(WHOLE_REPOSITORY),
+    );
+    const changeSet = await build(workDir, 1);
+    const state = built!;
+    return {
+      branch,
+      updated: false,
+      files: changeSet.changes.map(c => c.path).sort(),
+      title: state.title,
+      body: state.body,
+      commitMessage: state.commitMessage,
+      plan: state.plan,
+      diff: redactor.redact(renderChangeSetDiff(changeSet)),
+      baseSha,
+      dryRun: true,
+      attempts: 0,
+      stages,
+    };
+  }
+
+  const pushed = await runStage(
+    logger,
+    stages,
+    `Commit and push ${branch}`,
+    () =>
+      repository.publishBranch({
+        branch,
+        trailer,
+        sparsePaths: WHOLE_REPOSITORY,
+        maxAttempts: options.maxPushAttempts,
+        beforePush: options.beforePush,
+        build: async ({ workDir, attempt }) => {
+          const changeSet = await build(workDir, attempt);
+          return { changes: changeSet.changes, message: built!.commitMessage };
+        },
+      }),
+  );
+  const state = built!;
+  const pr = await runStage(
+    logger,
+    stages,
+    `Open or update the ${forgeKindOf(options.forge)} pull request`,
+    () =>
+      openPullRequest(options, redactor, {
+        baseBranch: repository.baseBranch,
+        branch,
+        title: state.title,
+        body: state.body,
+        branchExisted: pushed.branchExisted,
+      }),
+  );
+  logger.info(
+    `${pr.updated ? 'updated' : 'opened'} ${redactor.redact(pr.url)}`,
+  );
+  return {
+    branch,
+    commit: pushed.commit,
+    url: redactor.redact(pr.url),
+    number: pr.number,
+    updated: pr.updated,
+    files: pushed.files,
+    title: state.title,
+    body: state.body,
+    commitMessage: state.commitMessage,
+    plan: state.plan,
+    baseSha: pushed.baseSha,
+    dryRun: false,
+    attempts: pushed.attempts,
+    stages,
+  };
+}
