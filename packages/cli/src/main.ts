@@ -14,6 +14,7 @@ import { migFitUsage, runMigFit } from './commands/migFit';
 import { planUsage, runPlan } from './commands/plan';
 import { renderUsage, runRender } from './commands/render';
 import { prUsage, runPr } from './commands/pr';
+import { releaseUsage, runRelease } from './commands/release';
 import { runUpdate, updateUsage } from './commands/update';
 import { runValidate, validateUsage } from './commands/validate';
 import type { CommandOptions } from './options';
@@ -157,6 +158,36 @@ const commandList: Command[] = [
       json,
     },
     run: (options, _, io) => runPr(options, io),
+  },
+  {
+    name: 'release',
+    summary:
+      'opens (or updates) the pull request that releases a merged request: its GPUs, its share of its pools, what only it used',
+    usage: releaseUsage,
+    options: {
+      request: {
+        ...requestFile,
+        description: 'the GpuRequest YAML of the request to release',
+      },
+      name: {
+        type: 'string',
+        value: 'NAMESPACE/NAME',
+        description: 'the request to release, e.g. ml/chat-assistant',
+      },
+      cluster: {
+        ...clusterFile,
+        description:
+          "a cluster profile YAML (default: the built-in profile named by the stored request's spec.cluster)",
+      },
+      catalog: catalogFile,
+      ...repositoryOptions,
+      'dry-run': {
+        type: 'boolean',
+        description: 'print the diff; push nothing, open nothing',
+      },
+      json,
+    },
+    run: (options, _, io) => runRelease(options, io),
   },
   {
     name: 'update',

@@ -49,7 +49,10 @@ async function readBoundedFile(
   return fs.readFile(resolved, 'utf8');
 }
 
-async function readRequestFile(file: string, cwd: string): Promise<GpuRequest> {
+export async function readRequestFile(
+  file: string,
+  cwd: string,
+): Promise<GpuRequest> {
   return parseGpuRequestYaml(await readBoundedFile(file, cwd, '--request'));
 }
 
