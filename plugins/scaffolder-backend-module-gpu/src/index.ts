@@ -6,6 +6,7 @@
  */
 export { createGpuGitopsBootstrapAction } from './actions/gpuGitopsBootstrap';
 export { createGpuGitopsPullRequestAction } from './actions/gpuGitopsPullRequest';
+export { createGpuGitopsReleaseAction } from './actions/gpuGitopsRelease';
 export { createGpuGitopsRenderAction } from './actions/gpuGitopsRender';
 export { createGpuPlanAction } from './actions/gpuPlan';
 export { scaffolderModuleGpu as default } from './module';

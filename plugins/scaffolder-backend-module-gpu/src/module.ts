@@ -5,6 +5,7 @@ import {
 import { scaffolderActionsExtensionPoint } from '@backstage/plugin-scaffolder-node';
 import { createGpuGitopsBootstrapAction } from './actions/gpuGitopsBootstrap';
 import { createGpuGitopsPullRequestAction } from './actions/gpuGitopsPullRequest';
+import { createGpuGitopsReleaseAction } from './actions/gpuGitopsRelease';
 import { createGpuGitopsRenderAction } from './actions/gpuGitopsRender';
 import { createGpuPlanAction } from './actions/gpuPlan';
 import { createGpuActionServices } from './services/gpuActionServices';
@@ -33,6 +34,7 @@ export const scaffolderModuleGpu = createBackendModule({
           createGpuGitopsRenderAction(services),
           createGpuGitopsPullRequestAction(services),
           createGpuGitopsBootstrapAction(services),
+          createGpuGitopsReleaseAction(services),
         );
         logger.info(
           `GPU actions ready: clusters ${services.clusters.names.join(', ')} (default ${services.clusters.defaultName}), GitOps repository ${services.gitops ? `${services.gitops.forge} ${services.gitops.baseBranch}` : 'not configured'}`,

@@ -86,6 +86,7 @@ describe('package manifests', () => {
     const shipped = [
       'templates/gpu-workload/template.yaml',
       'templates/gpu-cluster-bootstrap/template.yaml',
+      'templates/gpu-release/template.yaml',
       'examples/app-config.gpu.yaml',
     ];
     for (const file of shipped) {

@@ -269,6 +269,18 @@ describe('software templates', () => {
     ]);
     expectStepInputsDeclared(template);
   });
+
+  it('gpu-release runs gpu:gitops:release with declared inputs and links the pull request', async () => {
+    const template = await readTemplate('gpu-release');
+    expect(template.spec.steps.map((s: any) => s.action)).toEqual([
+      'gpu:gitops:release',
+    ]);
+    expectStepInputsDeclared(template);
+    expect(template.spec.parameters[0].required).toEqual(['name', 'namespace']);
+    expect(template.spec.output.links[0].url).toBe(
+      '${{ steps.release.output.pullRequestUrl }}',
+    );
+  });
 });
 
 describe('syncTemplateModels', () => {

@@ -124,8 +124,19 @@ describe('GpuAllocationCard', () => {
         gpusPerReplica: 1,
       },
     });
+    // "Release" opens the release template for the same request.
+    const release = within(storedRow).getByTestId('gpu-allocation-release');
+    expect(release).toHaveTextContent('Release');
+    const releaseUrl = new URL(release.getAttribute('href')!, 'http://app');
+    expect(releaseUrl.pathname).toBe('/create/templates/default/gpu-release');
+    expect(JSON.parse(releaseUrl.searchParams.get('formData')!)).toEqual({
+      name: stored.name,
+      namespace: stored.namespace,
+    });
+    // A GPU workload found without a request record has neither link.
     const foundRow = screen.getByTestId(`gpu-allocation-${found.id}`);
     expect(within(foundRow).queryByTestId('gpu-allocation-change')).toBeNull();
+    expect(within(foundRow).queryByTestId('gpu-allocation-release')).toBeNull();
   });
 
   it('offers the GPU template when the component has no GPU request', async () => {

@@ -70,6 +70,9 @@ const useStyles = makeStyles(theme => ({
  * @public
  */
 export const GPU_TEMPLATE_PATH = '/create/templates/default/gpu-workload';
+/** The "Release GPUs" template (scaffolder-backend-module-gpu templates/gpu-release). */
+export const GPU_RELEASE_TEMPLATE_PATH =
+  '/create/templates/default/gpu-release';
 
 /**
  *  The GPU requests of the current catalog entity, as the GitOps repository holds them.
@@ -219,6 +222,21 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           >
             Change GPUs
           </Link>
+        )}
+        {changeForm && (
+          <>
+            {' · '}
+            <Link
+              to={requestGpusUrl(GPU_RELEASE_TEMPLATE_PATH, {
+                name: changeForm.name,
+                namespace: changeForm.namespace,
+              })}
+              variant="caption"
+              data-testid="gpu-allocation-release"
+            >
+              Release
+            </Link>
+          </>
         )}
       </TableCell>
       <TableCell className={classes.bars}>

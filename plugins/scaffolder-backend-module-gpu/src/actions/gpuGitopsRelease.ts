@@ -1,0 +1,151 @@
+import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import { InputError } from '@backstage/errors';
+import type { JsonValue } from '@backstage/types';
+import {
+  forgeApiBaseUrl,
+  publishGpuRelease,
+} from '@gpu-gitops/plugin-gpu-node';
+import type { GpuActionServices } from '../services/gpuActionServices';
+import { examples } from './gpuGitopsRelease.examples';
+import {
+  gitopsTargetInputProperties,
+  resolveGitOpsTarget,
+  tokenUsername,
+} from './gitopsTarget';
+import { toInputError } from './gpuRequestInput';
+import { pullRequestLink } from './pullRequestLink';
+import { refusingCleanly } from './refusals';
+import { runStage } from './stages';
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * `gpu:gitops:release`: opens (or updates) the pull request that takes a
+ * merged request out of the GitOps repository — its workload's GPUs, its
+ * share of its pools, the pools and configs only it used. A request that is
+ * not merged, or released already, fails the step with that reason.
+ *
+ * @public
+ */
+export function createGpuGitopsReleaseAction(services: GpuActionServices) {
+  const action = createTemplateAction({
+    id: 'gpu:gitops:release',
+    description:
+      'Opens or updates the pull request that releases a merged GPU request: its workload GPUs, its share of its pools, and the pools, overlays and configs nothing else uses. Dry-run outputs the diff without pushing.',
+    examples,
+    supportsDryRun: true,
+    schema: {
+      input: {
+        name: z =>
+          z
+            .string()
+            .regex(DNS_LABEL, 'a DNS label: lowercase letters, digits, -')
+            .describe('Name of the GPU request to release'),
+        namespace: z =>
+          z
+            .string()
+            .regex(DNS_LABEL, 'a DNS label: lowercase letters, digits, -')
+            .describe('Namespace of the GPU request'),
+        ...gitopsTargetInputProperties,
+        reason: z =>
+          z
+            .string()
+            .max(500)
+            .optional()
+            .describe('Why, said first in the pull request body'),
+      },
+      output: {
+        branchName: z => z.string().describe('Branch holding the release'),
+        pullRequestUrl: z =>
+          z.string().describe('Web URL of the release pull request'),
+        commit: z => z.string().describe('Commit at the head of the branch'),
+        files: z => z.array(z.string()).describe('Files the release touches'),
+        title: z => z.string().describe('Pull request title'),
+        body: z => z.string().describe('Pull request body (markdown)'),
+        diff: z => z.string().describe('Unified diff (dry-run)'),
+        savedUsdPerMonth: z =>
+          z.number().describe('What the pools cost less per month'),
+        plan: z =>
+          z.record(z.custom<JsonValue>()).describe('The release plan JSON'),
+      },
+    },
+    async handler(ctx) {
+      const { input } = ctx;
+      const target = await resolveGitOpsTarget(input, services);
+      if (!target) {
+        throw new InputError(
+          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
+        );
+      }
+      const publish = async (dryRun: boolean) => {
+        try {
+          return await publishGpuRelease({
+            request: { namespace: input.namespace, name: input.name },
+            clusterProfile: name => services.clusters.get(name),
+            catalog: services.catalog,
+            repoUrl: target.repoUrl,
+            baseBranch: target.baseBranch,
+            forge: target.forge,
+            forgeApiBaseUrl: forgeApiBaseUrl(
+              target.repoUrl,
+              target.forge,
+              services.integrations,
+            ),
+            token: target.credentials.token,
+            tokenUsername: tokenUsername(target),
+            author: target.author,
+            cacheDir: target.cacheDir,
+            timeoutMs: target.timeoutMs,
+            reason: input.reason,
+            dryRun,
+            logger: ctx.logger,
+          });
+        } catch (error) {
+          throw toInputError(error);
+        }
+      };
+      const result = ctx.isDryRun
+        ? await runStage(ctx.logger, 'Dry run (nothing pushed)', () =>
+            publish(true),
+          )
+        : await ctx.checkpoint({
+            // A recovered task must not open the release twice.
+            key: `gpu.release.${target.repoUrl}.${input.namespace}.${input.name}`,
+            fn: async () => {
+              const published = await runStage(
+                ctx.logger,
+                `Push branch and open ${target.forge} pull request`,
+                () => publish(false),
+              );
+              return {
+                ...published,
+                url: pullRequestLink({
+                  forge: target.forge,
+                  branch: published.branch,
+                  forgeUrl: published.url,
+                  appBaseUrl: services.appBaseUrl,
+                }),
+                plan: published.plan as unknown as JsonValue,
+                stages: [],
+              };
+            },
+          });
+      ctx.output('branchName', result.branch);
+      ctx.output('pullRequestUrl', ctx.isDryRun ? '' : (result.url ?? ''));
+      ctx.output('commit', result.commit ?? '');
+      ctx.output('files', result.files);
+      ctx.output('title', result.title);
+      ctx.output('body', result.body);
+      ctx.output('diff', result.diff ?? '');
+      ctx.output(
+        'savedUsdPerMonth',
+        (result.plan as { savedUsdPerMonth: number }).savedUsdPerMonth,
+      );
+      ctx.output(
+        'plan',
+        JSON.parse(JSON.stringify(result.plan)) as Record<string, JsonValue>,
+      );
+    },
+  });
+  return refusingCleanly(action);
+}
