@@ -1,0 +1,50 @@
+/**
+ * Opens the release pull request of every expired request, once: a request is
+ * claimed in the expiry-release store before its release is opened, so
+ * replicas sharing the database (and restarts) never open it twice; a
+ * failure gives the claim back for the next run and never stops the others.
+ */
+import type { LoggerService } from '@backstage/backend-plugin-api';
+import type {
+  ExpiryReleaseKey,
+  ExpiryReleaseStore,
+} from './expiryReleaseStore';
+
+export interface ExpiryReleaseRun {
+  /** Requests whose release this run opened, with the pull request's URL. */
+  opened: Array<ExpiryReleaseKey & { pullRequestUrl: string }>;
+  /** Requests whose release could not be opened (retried next run). */
+  failed: Array<ExpiryReleaseKey & { reason: string }>;
+}
+
+export async function openExpiryReleases(options: {
+  store: ExpiryReleaseStore;
+  /** The requests whose `spec.expiresAt` has passed at `now`. */
+  expired: ExpiryReleaseKey[];
+  /** Opens (or updates) the request's release pull request; its URL. */
+  openRelease: (key: ExpiryReleaseKey) => Promise<string>;
+  now: Date;
+  logger: LoggerService;
+}): Promise<ExpiryReleaseRun> {
+  const { store, expired, openRelease, now, logger } = options;
+  const run: ExpiryReleaseRun = { opened: [], failed: [] };
+  for (const key of expired) {
+    if (!(await store.claim(key, now))) continue;
+    try {
+      const pullRequestUrl = await openRelease(key);
+      await store.markOpened(key, pullRequestUrl);
+      run.opened.push({ ...key, pullRequestUrl });
+      logger.info(
+        `GPU request ${key.requestId} expired at ${key.expiresAt}: release pull request ${pullRequestUrl}`,
+      );
+    } catch (error) {
+      await store.forget(key);
+      const reason = error instanceof Error ? error.message : String(error);
+      run.failed.push({ ...key, reason });
+      logger.warn(
+        `GPU request ${key.requestId} expired at ${key.expiresAt}, but its release could not be opened (retried next run): ${reason}`,
+      );
+    }
+  }
+  return run;
+}
