@@ -187,6 +187,14 @@ export type {
 export { planRelease, requestNotHeld } from './release/planRelease';
 export type { ReleasedPool, ReleasePlan } from './release/types';
 export { describeIssue, fieldLabel } from './request/fieldLabels';
+export {
+  checkExpiryAtCreation,
+  daysUntilExpiry,
+  expiresAfterDays,
+  expiryLabel,
+  isExpired,
+  MAX_RELEASE_AFTER_DAYS,
+} from './lifecycle/expiry';
 export { gpuRequestFromFormValues } from './request/formValues';
 export type {
   BlankFormValue,

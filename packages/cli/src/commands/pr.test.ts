@@ -6,6 +6,7 @@ import {
   processesLeftTalkingTo,
   processesTalkingTo,
   startGitHttpServer,
+  type BareRemote,
   type GitHttpServer,
 } from '@gpu-gitops/plugin-gpu-node/testUtils';
 import { makeWorkdir, requestYaml, runIn } from '../__testUtils__/runInTemp';
@@ -194,5 +195,58 @@ describe('gpu-gitops pr against a remote that never answers', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(await processesLeftTalkingTo(port)).toEqual([]);
+  });
+});
+
+describe('gpu-gitops pr with spec.expiresAt', () => {
+  let remote: BareRemote;
+  afterEach(() => remote.cleanup());
+
+  const expiring = (expiresAt: string) =>
+    requestYaml(
+      'model: t4\nsharing: exclusive\nreplicas: 1\nvramGiB: 8',
+    ).replace(
+      '  capacityTypes: [on-demand]',
+      `  capacityTypes: [on-demand]\n  expiresAt: "${expiresAt}"`,
+    );
+
+  it('stores a future expiry in the request record, and refuses a past one (exit 2, nothing pushed)', async () => {
+    remote = await createBareRemote({
+      'clusters/default/gpu/kustomization.yaml': EMPTY_KUSTOMIZATION,
+    });
+    const future = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const dir = makeWorkdir({
+      'future.yaml': expiring(future),
+      'past.yaml': expiring('2020-01-01T00:00:00Z'),
+    });
+    const cache = ['--cache-dir', path.join(dir, 'cache')];
+    const past = await runIn(dir, [
+      'pr',
+      '--request',
+      'past.yaml',
+      '--repo',
+      remote.url,
+      ...cache,
+    ]);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain('spec.expiresAt');
+    expect(past.stderr).toContain('[expires-in-the-past]');
+    expect(await remote.branchSha('gpu/ml-llm-inference')).toBeUndefined();
+
+    const run = await runIn(dir, [
+      'pr',
+      '--request',
+      'future.yaml',
+      '--repo',
+      remote.url,
+      ...cache,
+    ]);
+    expect(run.code).toBe(0);
+    expect(
+      await remote.readFile(
+        'gpu/ml-llm-inference',
+        'requests/ml/llm-inference.yaml',
+      ),
+    ).toContain(`expiresAt: ${future}\n`);
   });
 });

@@ -1,3 +1,4 @@
+import { checkExpiryAtCreation } from '@gpu-gitops/plugin-gpu-common';
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
@@ -21,6 +22,8 @@ export async function runPr(
     options,
     io.cwd,
   );
+  // A request sent already expired would be released before anyone merged it.
+  checkExpiryAtCreation(request, new Date());
 
   try {
     const result = await publishGpuRequest({

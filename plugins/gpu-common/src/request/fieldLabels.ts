@@ -26,6 +26,7 @@ export const REQUEST_FIELD_LABELS: Readonly<Record<string, string>> = {
   'spec.workload.existing.container': 'Container',
   'spec.workload': 'Workload',
   'spec.capacityTypes': 'Capacity types',
+  'spec.expiresAt': 'Release after',
   // The cluster profile of the request (gpu.clusters), not a request field.
   cluster: 'Cluster',
 };

@@ -1,3 +1,4 @@
+import { expiresAfterDays } from '../lifecycle/expiry';
 import { GPU_REQUEST_API_VERSION } from './schema';
 import type {
   CapacityType,
@@ -37,6 +38,8 @@ export interface GpuRequestFormValues {
   existingName?: string | BlankFormValue;
   existingContainer?: string | BlankFormValue;
   capacityTypes?: CapacityType[] | BlankFormValue;
+  /** "Release after N days": the request expires that many days after it is sent. */
+  releaseAfterDays?: number | BlankFormValue;
 }
 
 function present<T>(value: T | BlankFormValue): value is T {
@@ -46,7 +49,8 @@ function present<T>(value: T | BlankFormValue): value is T {
 /**
  * The GpuRequest the flat fields describe, with the form's defaults: model
  * `auto`, `exclusive`, 1 replica, 1 GPU per replica, an existing workload's
- * kind `Deployment`, capacity `on-demand`. Not validated: `parseGpuRequest`
+ * kind `Deployment`, capacity `on-demand`; "release after N days" becomes
+ * `spec.expiresAt` counted from `now`. Not validated: `parseGpuRequest`
  * (the actions) or `POST /plan` (the form's preview) checks every value, so
  * both refuse the same things with the same messages.
  *
@@ -54,6 +58,7 @@ function present<T>(value: T | BlankFormValue): value is T {
  */
 export function gpuRequestFromFormValues(
   values: GpuRequestFormValues,
+  now: Date = new Date(),
 ): GpuRequest {
   const gpu: GpuRequest['spec']['gpu'] = {
     model: present(values.model) ? values.model : 'auto',
@@ -89,6 +94,9 @@ export function gpuRequestFromFormValues(
         present(values.capacityTypes) && values.capacityTypes.length > 0
           ? values.capacityTypes
           : ['on-demand'],
+      ...(present(values.releaseAfterDays)
+        ? { expiresAt: expiresAfterDays(values.releaseAfterDays, now) }
+        : {}),
     },
   };
 }

@@ -51,3 +51,23 @@ export const MAX_IMAGE_REF_LENGTH = 512;
 export function isImageReference(value: string): boolean {
   return value.length <= MAX_IMAGE_REF_LENGTH && IMAGE_REF.test(value);
 }
+
+/**
+ * RFC 3339 date-time with a time zone (`2026-12-24T18:00:00Z`,
+ * `2026-12-24T18:00:00.5+01:00`): what Kubernetes and every GitOps tool
+ * read back unambiguously. The date itself must exist.
+ */
+const RFC3339_DATE_TIME =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+export function isRfc3339DateTime(value: string): boolean {
+  if (!RFC3339_DATE_TIME.test(value)) return false;
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    !Number.isNaN(Date.parse(value))
+  );
+}

@@ -5,6 +5,7 @@ import {
   isDns1123Subdomain,
   isImageReference,
   isOwnerRef,
+  isRfc3339DateTime,
 } from './formats';
 import type { GpuRequest, SharingMode, WorkloadKind } from './types';
 import { SHARING_MODES, WORKLOAD_KINDS } from './types';
@@ -164,6 +165,14 @@ export const gpuRequestSchema = z.strictObject({
     gpu: gpuSchema,
     workload: workloadSchema,
     capacityTypes: capacityTypesSchema,
+    expiresAt: z
+      .string()
+      .refine(isRfc3339DateTime, {
+        message:
+          'must be an RFC 3339 date-time with a time zone, e.g. "2026-12-24T18:00:00Z"',
+        params: { rule: 'date-time' },
+      })
+      .optional(),
   }),
 });
 

@@ -87,5 +87,11 @@ export interface GpuRequest {
       existing?: ExistingWorkloadRef;
     };
     capacityTypes: CapacityType[];
+    /**
+     * When the product releases the request by itself (RFC 3339): the gpu
+     * backend opens its release pull request once this has passed. For
+     * experiments; absent, a request lives until someone releases it.
+     */
+    expiresAt?: string;
   };
 }

@@ -35,6 +35,29 @@ describe('gpuRequestFromInput', () => {
     });
   });
 
+  it('turns "release after N days" into spec.expiresAt from the clock, and refuses 0 days naming the input', () => {
+    const now = new Date('2026-11-24T08:00:00Z');
+    const request = gpuRequestFromInput(
+      { ...base, image: 'ghcr.io/x/y:1', releaseAfterDays: 14 },
+      now,
+    );
+    expect(request.spec.expiresAt).toBe('2026-12-08T08:00:00.000Z');
+    expect(
+      gpuRequestFromInput(
+        { ...base, image: 'ghcr.io/x/y:1', releaseAfterDays: null },
+        now,
+      ).spec.expiresAt,
+    ).toBeUndefined();
+    expect(() =>
+      gpuRequestFromInput(
+        { ...base, image: 'ghcr.io/x/y:1', releaseAfterDays: 0 },
+        now,
+      ),
+    ).toThrow(
+      /Release after: "Release after N days" must be a whole number of days from 1 to 365; got 0 \(input "releaseAfterDays", spec.expiresAt\) \[release-after-days\]/,
+    );
+  });
+
   it('fails with an InputError that names the input and the rule', () => {
     let error: unknown;
     try {

@@ -94,6 +94,13 @@ export const gpuRequestInputProperties = {
       .string()
       .optional()
       .describe('Target cluster profile name (default: gpu.clusters.default)'),
+  releaseAfterDays: (z: Z) =>
+    z
+      .union([z.number(), z.literal(''), z.null()])
+      .optional()
+      .describe(
+        'For experiments: the gpu backend opens the release pull request this many days (1 to 365) after the request is sent',
+      ),
 };
 
 /**
@@ -120,6 +127,7 @@ const INPUT_FOR_PATH: Array<[string, string]> = [
   ['spec.cluster', 'cluster'],
   ['spec.workload', 'image / existingName'],
   ['spec.capacityTypes', 'capacityTypes'],
+  ['spec.expiresAt', 'releaseAfterDays'],
   ['cluster', 'cluster'],
 ];
 
@@ -134,10 +142,12 @@ export function inputNameForPath(path: string): string | undefined {
  * defaults (gpu-common `gpuRequestFromFormValues`, as the form's preview
  * does), and validates it. Throws an InputError naming each bad input.
  */
-export function gpuRequestFromInput(input: GpuRequestInput): GpuRequest {
-  const document = gpuRequestFromFormValues(input);
+export function gpuRequestFromInput(
+  input: GpuRequestInput,
+  now: Date = new Date(),
+): GpuRequest {
   try {
-    return parseGpuRequest(document);
+    return parseGpuRequest(gpuRequestFromFormValues(input, now));
   } catch (error) {
     throw toInputError(error);
   }

@@ -137,6 +137,59 @@ describe('GpuAllocationCard', () => {
     const foundRow = screen.getByTestId(`gpu-allocation-${found.id}`);
     expect(within(foundRow).queryByTestId('gpu-allocation-change')).toBeNull();
     expect(within(foundRow).queryByTestId('gpu-allocation-release')).toBeNull();
+    // A request without an expiry shows none.
+    expect(within(storedRow).queryByTestId('gpu-allocation-expiry')).toBeNull();
+  });
+
+  it('counts an experiment down to its release, and prefills the days it has left', async () => {
+    const [stored] = chatAllocation.allocations;
+    const day = 86_400_000;
+    const spec = (expiresAt: string) => ({
+      owner: 'group:default/ml-platform',
+      gpu: {
+        model: 't4',
+        sharing: 'time-slicing' as const,
+        replicas: 2,
+        vramGiB: 3,
+        gpusPerReplica: 1,
+      },
+      workload: { image: 'ghcr.io/acme/chat:1.4.0' },
+      capacityTypes: ['on-demand' as const],
+      expiresAt,
+    });
+    const soon = new Date(Date.now() + 2.5 * day).toISOString();
+    const past = new Date(Date.now() - day).toISOString();
+    await renderCard(
+      fakeGpuApi({
+        getAllocation: async () => ({
+          ...chatAllocation,
+          allocations: [
+            { ...stored, requestSpec: spec(soon) },
+            {
+              ...stored,
+              id: 'ml/old-experiment',
+              name: 'old-experiment',
+              requestSpec: spec(past),
+            },
+          ],
+        }),
+      }),
+    );
+    const row = await screen.findByTestId(`gpu-allocation-${stored.id}`);
+    expect(within(row).getByTestId('gpu-allocation-expiry')).toHaveTextContent(
+      'expires in 3 days',
+    );
+    const change = new URL(
+      within(row).getByTestId('gpu-allocation-change').getAttribute('href')!,
+      'http://app',
+    );
+    expect(
+      JSON.parse(change.searchParams.get('formData')!).releaseAfterDays,
+    ).toBe(3);
+    const expired = screen.getByTestId('gpu-allocation-ml/old-experiment');
+    expect(
+      within(expired).getByTestId('gpu-allocation-expiry'),
+    ).toHaveTextContent('expired, release pending');
   });
 
   it('offers the GPU template when the component has no GPU request', async () => {

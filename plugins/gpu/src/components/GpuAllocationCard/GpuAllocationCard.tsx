@@ -10,6 +10,8 @@ import { stringifyEntityRef } from '@backstage/catalog-model';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import {
   builtinCatalog,
+  daysUntilExpiry,
+  expiryLabel,
   findModel,
   type AllocationResponse,
   type GpuAllocation,
@@ -198,6 +200,9 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
   const classes = useStyles();
   // The form the request was sent with; a re-run updates the same request.
   const changeForm = changeGpusFormData(a);
+  const daysLeft = a.requestSpec
+    ? daysUntilExpiry({ spec: a.requestSpec }, new Date())
+    : undefined;
   return (
     <TableRow data-testid={`gpu-allocation-${a.id}`}>
       <TableCell>
@@ -214,6 +219,17 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           </span>{' '}
           on <span className={classes.name}>{a.cluster}</span>
         </Typography>
+        {daysLeft !== undefined && (
+          <Typography
+            variant="caption"
+            color={daysLeft <= 0 ? 'error' : 'textSecondary'}
+            display="block"
+            data-testid="gpu-allocation-expiry"
+            title={a.requestSpec?.expiresAt}
+          >
+            {expiryLabel(daysLeft)}
+          </Typography>
+        )}
         {changeForm && (
           <Link
             to={requestGpusUrl(GPU_TEMPLATE_PATH, changeForm)}

@@ -1,4 +1,7 @@
-import type { GpuAllocation } from '@gpu-gitops/plugin-gpu-common';
+import {
+  daysUntilExpiry,
+  type GpuAllocation,
+} from '@gpu-gitops/plugin-gpu-common';
 
 /**
  * The gpu-workload template's form as the stored request filled it, so
@@ -10,6 +13,7 @@ import type { GpuAllocation } from '@gpu-gitops/plugin-gpu-common';
  */
 export function changeGpusFormData(
   allocation: GpuAllocation,
+  now: Date = new Date(),
 ): Record<string, unknown> | undefined {
   const spec = allocation.requestSpec;
   if (!spec) return undefined;
@@ -28,6 +32,9 @@ export function changeGpusFormData(
     },
     capacityTypes: spec.capacityTypes,
   };
+  // An experiment keeps its end: the days it has left (at least one).
+  const daysLeft = daysUntilExpiry({ spec }, now);
+  if (daysLeft !== undefined) data.releaseAfterDays = Math.max(1, daysLeft);
   if (workload.existing) {
     data.workloadType = 'existing';
     data.existingKind = workload.existing.kind;
