@@ -12,6 +12,7 @@ import { createRouter } from './http/router';
 import { GitFetchSource } from './repoIndex/gitSnapshot';
 import { createPullRequestRoutes } from './pullRequests/pullRequestFeature';
 import { schedulePullRequestUpdates } from './pullRequests/schedulePullRequestUpdates';
+import { scheduleExpiryReleases } from './lifecycle/scheduleExpiryReleases';
 import { integrationCredentials } from './repoIndex/integrationCredentials';
 import { emptySnapshot } from './repoIndex/indexSnapshot';
 import { RepoIndex } from './repoIndex/RepoIndex';
@@ -25,8 +26,10 @@ export const INDEX_REFRESH_TASK_ID = 'gpu-allocation-index-refresh';
 
 /**
  * The `gpu` backend plugin: an allocation index of the GitOps repository
- * (refreshed by the Backstage scheduler, `gpu.index.refresh`) and the
- * allocation / pools / plan API under /api/gpu.
+ * (refreshed by the Backstage scheduler, `gpu.index.refresh`), the
+ * allocation / pools / plan API under /api/gpu, and the scheduled
+ * upkeep of its pull requests (updates on a moved base, releases of
+ * expired requests).
  *
  * @public
  */
@@ -41,6 +44,7 @@ export const gpuPlugin = createBackendPlugin({
         httpAuth: coreServices.httpAuth,
         httpRouter: coreServices.httpRouter,
         scheduler: coreServices.scheduler,
+        database: coreServices.database,
         catalog: catalogServiceRef,
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
@@ -52,6 +56,7 @@ export const gpuPlugin = createBackendPlugin({
         httpAuth,
         httpRouter,
         scheduler,
+        database,
         catalog,
         permissions,
         permissionsRegistry,
@@ -130,6 +135,16 @@ export const gpuPlugin = createBackendPlugin({
             'gpu.gitops is not configured: the GPU allocation index stays empty',
           );
         }
+        // Expired requests get their release pull request, once (one replica
+        // at a time, claimed in the plugin's database).
+        await scheduleExpiryReleases({
+          settings,
+          scheduler,
+          logger,
+          integrations,
+          database,
+          snapshot: () => snapshot(),
+        });
         // Open GPU pull requests follow their base (one replica at a time).
         await schedulePullRequestUpdates({
           settings,

@@ -107,6 +107,7 @@ describe('readGpuBackendConfig cache folders', () => {
       index: '/var/cache/gpu/index',
       review: '/var/cache/gpu/review',
       pullRequests: '/var/cache/gpu/pull-requests',
+      releases: '/var/cache/gpu/releases',
     });
     expect(
       readGpuBackendConfig(

@@ -10,11 +10,11 @@ import type {
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import type { ScmIntegrationRegistry } from '@backstage/integration';
-import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import {
   forgeApiBaseUrl,
   updateOpenPullRequests,
 } from '@gpu-gitops/plugin-gpu-node';
+import { clusterLookup } from '../config/clusterLookup';
 import type { GpuBackendConfig } from '../config/readGpuBackendConfig';
 import { integrationCredentials } from '../repoIndex/integrationCredentials';
 
@@ -35,20 +35,7 @@ export async function schedulePullRequestUpdates(options: {
     forge: gitops.forge,
     integrations,
   });
-  const clusterFor = (name: string | undefined) => {
-    const wanted = name ?? settings.defaultCluster;
-    const profile = settings.clusters.find(c => c.name === wanted);
-    if (!profile) {
-      throw new GpuInputError([
-        {
-          path: 'spec.cluster',
-          rule: 'unknown-cluster',
-          message: `cluster "${wanted}" is not configured (gpu.clusters.profiles: ${settings.clusters.map(c => c.name).join(', ')})`,
-        },
-      ]);
-    }
-    return profile;
-  };
+  const clusterFor = clusterLookup(settings);
   await scheduler.scheduleTask({
     id: PULL_REQUEST_UPDATE_TASK_ID,
     scope: 'global',

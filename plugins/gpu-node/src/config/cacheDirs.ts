@@ -18,6 +18,8 @@ export interface GitOpsCacheDirs {
   review: string;
   /** The gpu backend's updater of open pull requests (working clones). */
   pullRequests: string;
+  /** The gpu backend's releases of expired requests (working clones). */
+  releases: string;
 }
 
 /**
@@ -25,8 +27,8 @@ export interface GitOpsCacheDirs {
  * default `<os tmpdir>/gpu-gitops`). The index and the review fetch into
  * bare mirrors without the publishers' clone lock, so a shared folder would
  * let a fetch race a publish; the updater re-renders every open pull request
- * on a schedule, and its own clone keeps that from making a user's action
- * wait for the clone lock.
+ * on a schedule and the releaser opens expired requests' releases: their own
+ * clones keep that from making a user's action wait for the clone lock.
  *
  * @public
  */
@@ -39,5 +41,6 @@ export function gitOpsCacheDirs(
     index: path.join(resolved, 'index'),
     review: path.join(resolved, 'review'),
     pullRequests: path.join(resolved, 'pull-requests'),
+    releases: path.join(resolved, 'releases'),
   };
 }
