@@ -163,6 +163,7 @@ export type {
   PlanCost,
   PlanDecision,
   PlanDecisions,
+  PlanPrevious,
   PoolCostView,
   PoolPlan,
   PoolState,

@@ -1,4 +1,9 @@
-import type { Plan, PlanCost, PlanDecisions } from '../planner/types';
+import type {
+  Plan,
+  PlanCost,
+  PlanDecisions,
+  PlanPrevious,
+} from '../planner/types';
 
 /**
  * The machine-readable view of a plan: the public contract shared by
@@ -44,6 +49,8 @@ export interface PlanJson {
   physicalGpus: number;
   /** Attributed (`usdPerMonth`), marginal and the pool's nodes = shares + idle. */
   cost: PlanCost;
+  /** What the request held before, when the repository holds it already (a resize). */
+  previous?: PlanPrevious;
   /** Why this model, this slicing and this pool, with what was weighed. */
   decisions: PlanDecisions;
   warnings: string[];
@@ -82,6 +89,14 @@ export function planToJson(plan: Plan): PlanJson {
         shares: plan.cost.pool.shares.map(share => ({ ...share })),
       },
     },
+    ...(plan.previous
+      ? {
+          previous: {
+            ...plan.previous,
+            pools: plan.previous.pools.map(p => ({ ...p })),
+          },
+        }
+      : {}),
     decisions: {
       model: copyDecision(plan.decisions.model),
       sharing: copyDecision(plan.decisions.sharing),

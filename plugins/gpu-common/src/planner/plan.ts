@@ -6,6 +6,7 @@ import { AUTO_MODEL, checkLargestGpu, resolveModel } from './chooseModel';
 import { planAutoModel } from './planAutoModel';
 import { planForModel } from './planForModel';
 import { leftPoolChanges } from './poolOption';
+import { previousHolding } from './previousHolding';
 import { checkRequestNamespace } from './systemNamespaces';
 import type { Plan, RepoState } from './types';
 
@@ -28,17 +29,18 @@ export function plan(
   const provider = machineProviderFor(cluster.provider);
   checkLargestGpu(request, index);
   const holding = leftPoolChanges(request, index, repoState);
-  if (request.spec.gpu.model === AUTO_MODEL) {
-    return planAutoModel(request, index, provider, cluster, repoState, holding);
-  }
-  const model = resolveModel(index, request.spec.gpu.model);
-  return planForModel(
-    request,
-    model,
-    index,
-    provider,
-    cluster,
-    repoState,
-    holding,
-  );
+  const planned =
+    request.spec.gpu.model === AUTO_MODEL
+      ? planAutoModel(request, index, provider, cluster, repoState, holding)
+      : planForModel(
+          request,
+          resolveModel(index, request.spec.gpu.model),
+          index,
+          provider,
+          cluster,
+          repoState,
+          holding,
+        );
+  const previous = previousHolding(request, index, repoState);
+  return previous ? { ...planned, previous } : planned;
 }

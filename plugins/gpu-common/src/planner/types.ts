@@ -214,6 +214,11 @@ export interface Plan {
   /** Physical-GPU equivalents this request holds (for quotas). */
   physicalGpus: number;
   cost: PlanCost;
+  /**
+   * What the request held before this change, when the repository holds it
+   * already (a resize or a move): the PR's "before -> after".
+   */
+  previous?: PlanPrevious;
   /** Why this model, this slicing and this pool: for the preview and the PR. */
   decisions: PlanDecisions;
   warnings: string[];
@@ -242,6 +247,25 @@ export interface PlanCost {
   priceKnown: boolean;
   /** The pool after the change: its nodes' price = attributed shares + idle. */
   pool: PoolCostView;
+}
+
+/**
+ * A request as the repository holds it before a change, priced by the same
+ * cost model as the plan.
+ *
+ * @public
+ */
+export interface PlanPrevious {
+  /** Each pool that held it: the units it held there and the pool's nodes. */
+  pools: {
+    name: string;
+    resourceName: string;
+    units: number;
+    nodes: number;
+    usdPerMonth: number;
+  }[];
+  /** Its attributed cost per month then (the sum over `pools`). */
+  usdPerMonth: number;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type WorkloadView,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { FileChange } from '../changes/types';
+import { changeView, type PullRequestChangeView } from './changeView';
 import { rolloutChecklist } from './checklist';
 import { isolationTradeOff } from './isolation';
 import { migLayoutPicture } from './migLayoutPicture';
@@ -113,6 +114,8 @@ export interface PullRequestView {
   };
   /** Why the product updated this pull request on its own (base moved), if it did. */
   updateNote?: string;
+  /** A request the repository holds already: what it held before, beside the plan. */
+  change?: PullRequestChangeView;
 }
 
 /**
@@ -287,5 +290,6 @@ export function buildPullRequestView(input: {
         }
       : {}),
     ...(input.updateNote ? { updateNote: safeText(input.updateNote) } : {}),
+    ...(plan.previous ? { change: changeView(plan) } : {}),
   };
 }

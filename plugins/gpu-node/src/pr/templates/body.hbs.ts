@@ -37,6 +37,20 @@ export const DEFAULT_BODY_TEMPLATE = `{{#if updateNote}}
 | Capacity | {{plan.capacityTypes}} |
 | Physical GPUs held | {{plan.physicalGpus}} |
 
+{{#if change}}
+### Before → after
+
+This request is in the repository already; this pull request changes it.
+
+| | Before | After |
+|---|---|---|
+| Held | {{change.heldBefore}} | {{change.heldAfter}} |
+| Nodes of \`{{plan.poolName}}\` | {{change.nodesBefore}} | {{change.nodesAfter}} |
+| Attributed per month | {{change.attributedBefore}} | {{change.attributedAfter}} |
+
+Added to the bill: **{{change.marginal}} per month** (marginal).{{#if change.frees}} The change frees {{change.frees}}.{{/if}}
+
+{{/if}}
 ### Why this plan
 
 {{#each decisions}}
