@@ -142,6 +142,7 @@ export { renderPullRequest } from './pr/renderPullRequest';
 export { renderReleasePullRequest } from './pr/renderReleasePullRequest';
 export type { RenderedReleasePullRequest } from './pr/renderReleasePullRequest';
 export type { ReleasePullRequestView } from './pr/releaseView';
+export type { PullRequestChangeView } from './pr/changeView';
 export type {
   PullRequestTemplates,
   RenderPullRequestInput,

@@ -216,7 +216,7 @@ export interface Plan {
   cost: PlanCost;
   /**
    * What the request held before this change, when the repository holds it
-   * already (a resize or a move): the PR's "before -> after".
+   * already (a resize or a move): the PR's "before, after" table.
    */
   previous?: PlanPrevious;
   /** Why this model, this slicing and this pool: for the preview and the PR. */
