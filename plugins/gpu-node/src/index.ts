@@ -68,7 +68,7 @@ export type {
 } from './forges/types';
 export { gitEnvironment, isLocalRemote } from './git/auth';
 export type { GitAuth } from './git/auth';
-export { requestBranchName } from './git/branchName';
+export { releaseBranchName, requestBranchName } from './git/branchName';
 export { forgeApiBaseUrl } from './git/forgeApiBaseUrl';
 export { GitOpsRepository } from './git/GitOpsRepository';
 export type {
@@ -150,10 +150,7 @@ export type {
 } from './pr/renderPullRequest';
 export type { ExistingWorkloadFacts, PullRequestView } from './pr/view';
 export type { GitOpsTargetOptions } from './publish/gitopsTarget';
-export {
-  publishGpuRelease,
-  releaseBranchName,
-} from './publish/publishGpuRelease';
+export { publishGpuRelease } from './publish/publishGpuRelease';
 export type {
   PublishGpuReleaseOptions,
   PublishGpuReleaseResult,

@@ -3,7 +3,8 @@
  * request shows on its component's card as an open pull request; its link
  * opens the app's review page with the description the product wrote and
  * the diff; Merge merges it into main of the real bare repository, and the
- * card shows the allocation once the backend's index has read main again.
+ * card shows the allocation once the backend's index has read main again;
+ * then its release is reviewed and merged the same way, and the card empties.
  * Chromium on the plugin's dev app against the real gpu backend, with the
  * permission framework as a default install has it (no policy: allowed).
  */
@@ -14,6 +15,7 @@ import {
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
+  publishGpuRelease,
   publishGpuRequest,
   type PublishGpuRequestResult,
 } from '@gpu-gitops/plugin-gpu-node';
@@ -156,6 +158,68 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
       row.getByTestId('gpu-allocation-pool').innerText(),
     ).resolves.toBe(published.plan.pool.name);
     expect(await open.count()).toBe(0);
+
+    // The merged request's row links to Change GPUs and to Release.
+    expect(
+      new URL(
+        (await row.getByTestId('gpu-allocation-release').getAttribute('href'))!,
+        app.url,
+      ).pathname,
+    ).toBe('/create/templates/default/gpu-release');
+    await row.getByTestId('gpu-allocation-change').waitFor();
+    await saveScreenshot(page, 'gpu-allocation-card-links.png', temp);
+
+    // Its release (what the Release template's action opens) is reviewed on
+    // the same page: the body says what goes and what it saves, the diff
+    // deletes the request, and merging it empties the card again.
+    const release = await publishGpuRelease({
+      request: { namespace: 'ml', name: 'chat' },
+      clusterProfile: () => cluster,
+      catalog: builtinCatalog,
+      repoUrl: remote.url,
+      forge: 'local',
+      cacheDir: `${temp}/release-cache`,
+    });
+    // The backend lists open pull requests for a few seconds from its cache.
+    const releaseLink = open.getByRole('link', { name: release.title });
+    const listed = Date.now() + 60_000;
+    for (;;) {
+      await page.goto(cardUrl);
+      try {
+        await releaseLink.waitFor({ timeout: 3_000 });
+        break;
+      } catch (error) {
+        if (Date.now() > listed) throw error;
+      }
+    }
+    await releaseLink.click();
+    await page.waitForURL(`${app.url}/gpu/pull-requests/release-ml-chat`);
+    await page
+      .getByRole('heading', { name: 'Release GPUs of ml/chat' })
+      .waitFor({ timeout: 30_000 });
+    await page
+      .getByText(/Saves \$[\d,.]+ per month/)
+      .first()
+      .waitFor();
+    const releaseDiff = await page.getByLabel('Diff').innerText();
+    expect(releaseDiff).toContain('--- a/requests/ml/chat.yaml');
+    expect(releaseDiff).toContain('+++ /dev/null');
+    await saveScreenshot(page, 'gpu-release-pull-request.png', temp);
+    await page.getByRole('button', { name: 'Merge into main' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Merged into main as [0-9a-f]{7}\./)
+      .waitFor({ timeout: 30_000 });
+    const emptied = Date.now() + 60_000;
+    for (;;) {
+      await page.goto(cardUrl);
+      try {
+        await page.getByText('No GPUs requested').waitFor({ timeout: 3_000 });
+        break;
+      } catch (error) {
+        if (Date.now() > emptied) throw error;
+      }
+    }
     await page.close();
   });
 });

@@ -1,15 +1,15 @@
 /**
  * Reads one open pull request of the local forge from the review cache: its
  * title and body (the stored description, else the commit message), the
- * request it carries (its `Gpu-Request` trailer), whether it merges, and
+ * request it carries or releases (its `Gpu-Request` / `Gpu-Release`
+ * trailer), whether it merges, and
  * which files it touches.
  */
 import type { GpuPullRequestFile } from '@gpu-gitops/plugin-gpu-common';
+import { readTrailer } from '../git/branchName';
 import { DESCRIPTION_FILE, descriptionRef } from './localDescription';
 import type { LocalPullRequest } from './localPullRequestTypes';
 import { BRANCH_PREFIX, type LocalReviewCache } from './localReviewCache';
-
-const TRAILER = /^Gpu-Request: ([a-z0-9-]+)\/([a-z0-9-]+)\s*$/m;
 
 /** An open pull request of `branch`, or undefined (no such branch, or merged). */
 export async function describePullRequest(
@@ -25,7 +25,7 @@ export async function describePullRequest(
     await cache.git(['log', '-1', '--format=%cI%n%B', head])
   ).split('\n');
   const message = messageLines.join('\n');
-  const trailer = TRAILER.exec(message);
+  const trailer = readTrailer(message);
   const description = await storedDescription(cache, branch);
   const [subject, ...rest] = message.trim().split('\n');
   const merged = await cache.mergeTree(base, head);
@@ -37,12 +37,13 @@ export async function describePullRequest(
     body:
       description?.body ??
       rest
-        .filter(line => !trailer || line.trim() !== trailer[0].trim())
+        .filter(line => !readTrailer(line))
         .join('\n')
         .trim(),
     head,
+    // A release is about its request too: the card lists it beside it.
     ...(trailer
-      ? { request: { namespace: trailer[1], name: trailer[2] } }
+      ? { request: { namespace: trailer.namespace, name: trailer.name } }
       : {}),
     updatedAt: date,
     mergeable: merged.clean

@@ -12,3 +12,33 @@ export function requestBranchName(namespace: string, name: string): string {
 export function requestTrailer(namespace: string, name: string): string {
   return `Gpu-Request: ${namespace}/${name}`;
 }
+
+/**
+ * The branch of a request's release (beside its request branch `gpu/<namespace>-<name>`).
+ *
+ * @public
+ */
+export function releaseBranchName(namespace: string, name: string): string {
+  return `gpu/release-${namespace}-${name}`;
+}
+
+/** The trailer that marks a commit as ours, releasing this request. */
+export function releaseTrailer(namespace: string, name: string): string {
+  return `Gpu-Release: ${namespace}/${name}`;
+}
+
+/** What a commit message's trailer says the branch does: a request, or its release. */
+export function readTrailer(
+  message: string,
+):
+  { kind: 'request' | 'release'; namespace: string; name: string } | undefined {
+  const match = /^Gpu-(Request|Release): ([a-z0-9-]+)\/([a-z0-9-]+)\s*$/m.exec(
+    message,
+  );
+  if (!match) return undefined;
+  return {
+    kind: match[1] === 'Request' ? 'request' : 'release',
+    namespace: match[2],
+    name: match[3],
+  };
+}

@@ -24,6 +24,7 @@ import {
   type RequestRef,
 } from '../changes/release/buildReleaseChange';
 import { renderChangeSetDiff } from '../changes/diff';
+import { releaseBranchName, releaseTrailer } from '../git/branchName';
 import type { LayoutInput } from '../layout/layout';
 import { renderReleasePullRequest } from '../pr/renderReleasePullRequest';
 import { FsRepoTree } from '../repo/tree';
@@ -73,15 +74,6 @@ export interface PublishGpuReleaseResult {
   stages: StageTiming[];
 }
 
-/**
- * The branch of a request's release (beside its request branch `gpu/<namespace>-<name>`).
- *
- * @public
- */
-export function releaseBranchName(namespace: string, name: string): string {
-  return `gpu/release-${namespace}-${name}`;
-}
-
 /** @public */
 export async function publishGpuRelease(
   options: PublishGpuReleaseOptions,
@@ -108,7 +100,7 @@ async function publish(
   const stages: StageTiming[] = [];
   const { namespace, name } = options.request;
   const branch = releaseBranchName(namespace, name);
-  const trailer = `Gpu-Release: ${namespace}/${name}`;
+  const trailer = releaseTrailer(namespace, name);
   const repository = openRepository(options, redactor, logger);
   const where = `${repository.baseBranch} of ${redactor.redact(options.repoUrl)}`;
 

@@ -8,6 +8,7 @@ import {
   startFakeForgeServer,
 } from '../forges/__testUtils__/fakeForgeServer';
 import { BareRemote, createBareRemote } from '../git/__testUtils__/bareRemote';
+import { publishGpuRelease } from './publishGpuRelease';
 import { publishGpuRequest } from './publishGpuRequest';
 import {
   catalog,
@@ -97,6 +98,44 @@ describe('updateOpenPullRequests', () => {
       'merged',
       'up-to-date',
     ]);
+  });
+
+  it("re-builds an open release on a moved base (the pool's ledger moved too), and calls it merged once the base no longer holds the request", async () => {
+    const a = await publish('chat-a');
+    await mergeIntoMain(a.branch);
+    const release = await publishGpuRelease({
+      request: { namespace: 'ml', name: 'chat-a' },
+      clusterProfile: () => cluster,
+      catalog,
+      repoUrl: remote.url,
+      cacheDir: path.join(tmp, 'release'),
+    });
+    const poolFile = `clusters/prod/gpu/nodepools/${a.plan.pool.name}.yaml`;
+    // Another request joins the pool meanwhile: the release's ledger is stale.
+    const b = await publish('chat-b');
+    await mergeIntoMain(b.branch);
+
+    const updates = await update();
+    expect(updates.find(u => u.branch === release.branch)).toMatchObject({
+      request: 'ml/chat-a',
+      outcome: 'updated',
+    });
+    const main = (await remote.git(['rev-parse', 'main'])).trim();
+    expect((await remote.git(['rev-parse', `${release.branch}^`])).trim()).toBe(
+      main,
+    );
+    const pool = await remote.readFile(release.branch, poolFile);
+    expect(pool).toContain('gpu.backstage.io/requests: ml/chat-b=2');
+    expect(pool).not.toContain('ml/chat-a');
+    expect(
+      await remote.git(['log', '-1', '--format=%B', release.branch]),
+    ).toContain('Gpu-Release: ml/chat-a');
+
+    await mergeIntoMain(release.branch);
+    const after = await update();
+    expect(after.find(u => u.branch === release.branch)?.outcome).toMatch(
+      /^(merged|up-to-date)$/,
+    );
   });
 
   it('never touches a branch whose last commit is not the product’s', async () => {

@@ -5,7 +5,9 @@
  * the current base, and pushed to the same branch (with a lease) with a note
  * in the pull request. Not only after a conflict: a branch that still merges
  * cleanly may no longer mean the right thing (a pool ledger, a new pool of
- * the same name), and the re-render is what makes it right.
+ * the same name), and the re-render is what makes it right. A release
+ * branch is re-built from the request the base holds (its pools' ledgers
+ * may have moved), and counts as merged once the base no longer holds it.
  *
  * Branches that are not the product's (no trailer), whose pull request was
  * merged or closed (a person decided), or that already sit on the base are
@@ -23,6 +25,7 @@ import {
 import type { RequestGuard } from '../changes/buildRequestChange';
 import { createForge } from '../forges/createForge';
 import type { Forge, ForgeKind } from '../forges/types';
+import { readTrailer } from '../git/branchName';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
 import { gitTokenUsername } from '../git/resolveGitCredentials';
 import {
@@ -33,6 +36,7 @@ import {
 } from '../layout/layout';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
 import { DEFAULT_CACHE_DIR } from './gitopsTarget';
+import { publishGpuRelease } from './publishGpuRelease';
 import { publishGpuRequest } from './publishGpuRequest';
 
 /** @public */
@@ -83,7 +87,6 @@ export interface PullRequestUpdate {
   url?: string;
 }
 
-const TRAILER = /^Gpu-Request: ([a-z0-9-]+)\/([a-z0-9-]+)\s*$/m;
 const BRANCH_PREFIX = 'gpu/';
 
 interface BranchInfo {
@@ -91,6 +94,8 @@ interface BranchInfo {
   sha: string;
   parents: string[];
   request?: { namespace: string; name: string; path: string };
+  /** A release branch: it takes this request out. */
+  releases?: boolean;
   requestText?: string;
   baseRequestText?: string;
 }
@@ -139,14 +144,15 @@ async function readRequestBranches(
         .split('\n')
         .filter(l => l.startsWith('parent '))
         .map(l => l.slice('parent '.length).trim());
-      const trailer = TRAILER.exec(message.join('\n\n'));
+      const trailer = readTrailer(message.join('\n\n'));
       const info: BranchInfo = { ...head, parents };
       if (trailer) {
-        const [, namespace, name] = trailer;
+        const { namespace, name } = trailer;
         const file = requestPath(resolved, namespace, name);
         info.request = { namespace, name, path: file };
-        info.requestText = await show(head.sha, file);
         info.baseRequestText = await show(git.baseSha, file);
+        if (trailer.kind === 'release') info.releases = true;
+        else info.requestText = await show(head.sha, file);
       }
       branches.push(info);
     }
@@ -205,7 +211,7 @@ export async function updateOpenPullRequests(
         outcome,
         ...more,
       });
-    if (!info.request || info.requestText === undefined) {
+    if (!info.request || (!info.releases && info.requestText === undefined)) {
       done('not-ours');
       continue;
     }
@@ -213,7 +219,13 @@ export async function updateOpenPullRequests(
       done('up-to-date');
       continue;
     }
-    if (info.baseRequestText === info.requestText) {
+    // A request branch is merged when the base holds its request; a release
+    // branch when the base no longer does.
+    if (
+      info.releases
+        ? info.baseRequestText === undefined
+        : info.baseRequestText === info.requestText
+    ) {
       done('merged');
       continue;
     }
@@ -227,7 +239,31 @@ export async function updateOpenPullRequests(
         done('closed');
         continue;
       }
-      const request = parseGpuRequestYaml(info.requestText);
+      const moved = `Updated by GPU GitOps: ${baseBranch} moved to ${baseSha.slice(0, 12)}, so this pull request was`;
+      if (info.releases) {
+        const stored = parseGpuRequestYaml(info.baseRequestText!);
+        const result = await publishGpuRelease({
+          request: info.request,
+          clusterProfile: options.clusterFor,
+          catalog: options.catalogFor(stored),
+          reason: `${moved} re-built from the request the new base holds.`,
+          repoUrl: options.repoUrl,
+          baseBranch,
+          forge,
+          token: options.token,
+          tokenUsername,
+          author: options.author,
+          layout: options.layout,
+          cacheDir,
+          timeoutMs: options.timeoutMs,
+          redactor,
+          logger,
+        });
+        done('updated', { url: result.url });
+        logger.info(`${info.branch}: updated`);
+        continue;
+      }
+      const request = parseGpuRequestYaml(info.requestText!);
       const result = await publishGpuRequest({
         request,
         cluster: options.clusterFor(request.spec.cluster),
@@ -244,7 +280,7 @@ export async function updateOpenPullRequests(
         timeoutMs: options.timeoutMs,
         redactor,
         logger,
-        updateNote: `Updated by GPU GitOps: ${baseBranch} moved to ${baseSha.slice(0, 12)}, so this pull request was re-rendered from its request on the new base.`,
+        updateNote: `${moved} re-rendered from its request on the new base.`,
       });
       if (!result.changed) done('merged');
       else done('updated', { url: result.url });
