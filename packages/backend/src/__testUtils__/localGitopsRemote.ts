@@ -27,7 +27,8 @@ export interface LocalGitopsRemote {
    * A fresh clone with `branch` merged into main (a merge commit, as when the
    * pull request is merged); returns the working tree folder.
    */
-  mergeIntoMain(branch: string): Promise<string>;
+  /** Merges `branch` into main in a fresh clone (its path); with `push`, main of the remote moves too. */
+  mergeIntoMain(branch: string, options?: { push?: boolean }): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -66,7 +67,7 @@ export async function createLocalGitopsRemote(): Promise<LocalGitopsRemote> {
     async show(branch, file) {
       return bare.show([`${branch}:${file}`]);
     },
-    async mergeIntoMain(branch) {
+    async mergeIntoMain(branch, options) {
       const dir = path.join(root, `clone-${++clones}`);
       await simpleGit().clone(bareDir, dir, ['--quiet', '--branch', 'main']);
       await simpleGit(dir)
@@ -79,6 +80,9 @@ export async function createLocalGitopsRemote(): Promise<LocalGitopsRemote> {
           `Merge ${branch}`,
           `origin/${branch}`,
         ]);
+      if (options?.push) {
+        await simpleGit(dir).push(['--quiet', 'origin', 'main']);
+      }
       return dir;
     },
     async cleanup() {

@@ -56,6 +56,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
         'location/default/gpu-gitops-templates',
         'template/default/gpu-workload',
         'template/default/gpu-cluster-bootstrap',
+        'template/default/gpu-release',
       ],
       30_000,
     );
@@ -78,6 +79,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
       'gpu:gitops:render',
       'gpu:gitops:pull-request',
       'gpu:gitops:bootstrap',
+      'gpu:gitops:release',
     ]) {
       expect(byId[id]).toBeDefined();
       expect(byId[id].schema.input.type).toBe('object');
@@ -272,6 +274,57 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
     );
     const merged = await remote.mergeIntoMain(branch);
     expect(await validateGitOpsTree(merged)).toEqual([]);
+  });
+
+  it('gpu-release releases merged requests one by one; each release pull request merges into a valid main that no longer holds them', async () => {
+    const requests = [
+      { sharing: 'time-slicing', name: 'trial-ts', model: 't4', vramGiB: 5 },
+      { sharing: 'mig', name: 'trial-mig', model: 'a100-40gb', vramGiB: 9 },
+    ];
+    for (const overrides of requests) {
+      const created = await runTask(
+        backend,
+        'template:default/gpu-workload',
+        gpuWorkloadValues(workloadValues(overrides)),
+      );
+      expect(completion(created)).toEqual({ status: 'completed', log: '' });
+      await remote.mergeIntoMain(`gpu/ml-${overrides.name}`, { push: true });
+    }
+    for (const { name } of requests) {
+      const result = await runTask(backend, 'template:default/gpu-release', {
+        name,
+        namespace: 'ml',
+      });
+      expect(completion(result)).toEqual({ status: 'completed', log: '' });
+      const branch = `gpu/release-ml-${name}`;
+      expect(result.output.links).toEqual([
+        {
+          title: 'Release pull request',
+          url: `http://localhost:3000/gpu/pull-requests/release-ml-${name}`,
+        },
+      ]);
+      expect(result.output.text[0].content).toContain(
+        `## Release GPUs of \`ml/${name}\``,
+      );
+      expect(await remote.changedFiles(branch)).toEqual(
+        expect.arrayContaining([
+          `requests/ml/${name}.yaml`,
+          `apps/ml/${name}/deployment.yaml`,
+        ]),
+      );
+      const merged = await remote.mergeIntoMain(branch, { push: true });
+      expect(await validateGitOpsTree(merged)).toEqual([]);
+      await expect(
+        remote.show('main', `requests/ml/${name}.yaml`),
+      ).rejects.toThrow();
+    }
+    // Releasing again is a refusal in the task log, not a stack trace.
+    const again = await runTask(backend, 'template:default/gpu-release', {
+      name: 'chat-ts',
+      namespace: 'ml',
+    });
+    expect(completion(again).status).toBe('failed');
+    expect(completion(again).log).toContain('ml/chat-ts is not in main of');
   });
 
   it.each([
