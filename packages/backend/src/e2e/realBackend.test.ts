@@ -320,11 +320,15 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
     }
     // Releasing again is a refusal in the task log, not a stack trace.
     const again = await runTask(backend, 'template:default/gpu-release', {
-      name: 'chat-ts',
+      name: 'trial-ts',
       namespace: 'ml',
     });
     expect(completion(again).status).toBe('failed');
-    expect(completion(again).log).toContain('ml/chat-ts is not in main of');
+    expect(completion(again).log).toContain('ml/trial-ts is not in main of');
+    expect(completion(again).log).toContain(
+      'it was released already (branch gpu/release-ml-trial-ts)',
+    );
+    expect(completion(again).log).not.toMatch(/^\s+at /m);
   });
 
   it.each([

@@ -80,6 +80,9 @@ describe('gpu-gitops release', () => {
   });
 
   it('a request not merged yet is exit 2 with the reason; a wrong flag is a usage error', async () => {
+    expect(
+      (await runIn(dir, ['pr', '--request', 'req.yaml', ...repo()])).code,
+    ).toBe(0);
     const notMerged = await runIn(dir, [
       'release',
       '--name',
@@ -88,7 +91,9 @@ describe('gpu-gitops release', () => {
     ]);
     expect(notMerged.code).toBe(2);
     expect(notMerged.stderr).toContain('ml/llm-inference is not in main of');
-    expect(notMerged.stderr).toContain('its pull request is not merged yet');
+    expect(notMerged.stderr).toContain(
+      'its pull request (branch gpu/ml-llm-inference) is not merged yet',
+    );
 
     for (const args of [
       ['release', ...repo()],

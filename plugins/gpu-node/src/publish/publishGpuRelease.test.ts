@@ -124,14 +124,24 @@ describe('publishGpuRelease', () => {
     expect(kustomization).not.toContain(a.plan.sharing.deviceConfigName!);
   });
 
-  it('a request whose pull request is not merged yet is a clear refusal and pushes nothing', async () => {
+  it('a request not merged yet, or released already, is a clear refusal naming which, and pushes nothing', async () => {
     await create('chat-a', 2);
     const notMerged = await release('chat-a').catch(e => e);
     expect(isGpuInputError(notMerged)).toBe(true);
     expect(notMerged.issues[0].rule).toBe('not-in-repository');
     expect(notMerged.message).toContain(
-      `ml/chat-a is not in main of ${remote.url}: there is no requests/ml/chat-a.yaml. Either its pull request is not merged yet`,
+      `ml/chat-a is not in main of ${remote.url}: its pull request (branch gpu/ml-chat-a) is not merged yet: merge it first, or close it instead of releasing.`,
     );
     expect(await remote.branchSha('gpu/release-ml-chat-a')).toBeUndefined();
+
+    // Merged, released, and the release merged: releasing again says so.
+    await merge('gpu/ml-chat-a');
+    const released = await release('chat-a');
+    await merge(released.branch);
+    const twice = await release('chat-a').catch(e => e);
+    expect(twice.issues[0].rule).toBe('not-in-repository');
+    expect(twice.message).toContain(
+      `ml/chat-a is not in main of ${remote.url}: it was released already (branch gpu/release-ml-chat-a).`,
+    );
   });
 });

@@ -13,6 +13,7 @@
 import {
   checkGitOpsRepoUrl,
   isGpuInputError,
+  requestNotHeld,
   type ClusterProfile,
   type GpuCatalog,
   type ReleasePlan,
@@ -24,7 +25,11 @@ import {
   type RequestRef,
 } from '../changes/release/buildReleaseChange';
 import { renderChangeSetDiff } from '../changes/diff';
-import { releaseBranchName, releaseTrailer } from '../git/branchName';
+import {
+  releaseBranchName,
+  releaseTrailer,
+  requestBranchName,
+} from '../git/branchName';
 import type { LayoutInput } from '../layout/layout';
 import { renderReleasePullRequest } from '../pr/renderReleasePullRequest';
 import { FsRepoTree } from '../repo/tree';
@@ -84,11 +89,60 @@ export async function publishGpuRelease(
   try {
     return await publish(options, redactor, logger);
   } catch (error) {
+    if (isNotHeld(error)) {
+      throw redactor.redactError(
+        await explainNotHeld(options, redactor, logger),
+      );
+    }
     if (isGpuInputError(error)) throw redactor.redactError(error);
     const redacted = redactor.redactError(error);
     logger.warn(`release failed: ${redacted.message}`);
     throw redacted;
   }
+}
+
+function isNotHeld(error: unknown): boolean {
+  return (
+    isGpuInputError(error) &&
+    error.issues.some(issue => issue.rule === 'not-in-repository')
+  );
+}
+
+/**
+ * Why the base does not hold the request, from the remote's branches: its
+ * release branch is there (released already), or only its request branch
+ * (its pull request is not merged yet), or neither.
+ */
+async function explainNotHeld(
+  options: PublishGpuReleaseOptions,
+  redactor: Redactor,
+  logger: ReturnType<typeof redactingLogger>,
+) {
+  const { namespace, name } = options.request;
+  const repository = openRepository(options, redactor, logger);
+  const requestBranch = requestBranchName(namespace, name);
+  const releaseBranch = releaseBranchName(namespace, name);
+  const heads = await repository.withBase(WHOLE_REPOSITORY, git =>
+    git.run(['ls-remote', '--heads', 'origin', requestBranch, releaseBranch]),
+  );
+  const has = (branch: string) => heads.includes(`refs/heads/${branch}`);
+  const where = `${repository.baseBranch} of ${redactor.redact(options.repoUrl)}`;
+  const id = `${namespace}/${name}`;
+  // A merged request branch may linger: its release branch says more.
+  if (has(releaseBranch)) {
+    return requestNotHeld(
+      id,
+      where,
+      `it was released already (branch ${releaseBranch}).`,
+    );
+  }
+  return requestNotHeld(
+    id,
+    where,
+    has(requestBranch)
+      ? `its pull request (branch ${requestBranch}) is not merged yet: merge it first, or close it instead of releasing.`
+      : 'no request of that name was ever merged there, or it was released already.',
+  );
 }
 
 async function publish(

@@ -71,7 +71,7 @@ describe('gpu:gitops:release', () => {
       input: { name: 'never-requested', namespace: 'ml' },
     });
     await expect(action.handler(ctx)).rejects.toThrow(
-      /ml\/never-requested is not in main of .*: there is no requests\/ml\/never-requested\.yaml\. Either its pull request is not merged yet .*, or it was released already\./,
+      /ml\/never-requested is not in main of .*: no request of that name was ever merged there, or it was released already\./,
     );
     expect(Object.keys(await repo.refs())).toEqual(['refs/heads/main']);
   });
