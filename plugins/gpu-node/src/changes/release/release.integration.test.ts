@@ -300,6 +300,48 @@ spec:
     expect(await snapshot(tree)).toEqual(original);
   });
 
+  it('a file a person added to the workload folder stays, still listed, and the folder still builds', async () => {
+    await create(tree, l4Shared('chat-a', 2));
+    const service = `# Added by the team after the request.
+apiVersion: v1
+kind: Service
+metadata:
+  name: chat-a
+  namespace: ml
+spec:
+  selector:
+    app.kubernetes.io/name: chat-a
+  ports:
+    - port: 80
+`;
+    await tree.writeFile('apps/ml/chat-a/service.yaml', service);
+    const kustomizationPath = 'apps/ml/chat-a/kustomization.yaml';
+    const listed = (await tree.readFile(kustomizationPath))!.replace(
+      'resources:\n',
+      'resources:\n  - service.yaml\n',
+    );
+    await tree.writeFile(kustomizationPath, listed);
+
+    const released = await release(tree, 'chat-a');
+    expect(
+      released.changeSet.changes.map(c => `${c.action} ${c.path}`),
+    ).toEqual(
+      expect.arrayContaining([
+        'delete apps/ml/chat-a/deployment.yaml',
+        `update ${kustomizationPath}`,
+      ]),
+    );
+    expect(await tree.readFile('apps/ml/chat-a/service.yaml')).toBe(service);
+    expect(parse((await tree.readFile(kustomizationPath))!).resources).toEqual([
+      'service.yaml',
+    ]);
+    // verifyRelease built the folder before and after: only ours went.
+    expect(released.verification?.verified).toEqual(
+      expect.arrayContaining(['apps']),
+    );
+    expect(await validateGitOpsTree(dir)).toEqual([]);
+  });
+
   it('releasing twice, or a request that is not merged, says so and changes nothing', async () => {
     await create(tree, l4Shared('chat-a', 2));
     await release(tree, 'chat-a');
