@@ -25,6 +25,7 @@ describe('scaffolderModuleGpu', () => {
       'gpu:gitops:render',
       'gpu:gitops:pull-request',
       'gpu:gitops:bootstrap',
+      'gpu:gitops:release',
     ]);
   });
 

@@ -29,6 +29,7 @@ describe('readGpuConfig', () => {
         index: path.join(os.tmpdir(), 'gpu-gitops', 'index'),
         review: path.join(os.tmpdir(), 'gpu-gitops', 'review'),
         pullRequests: path.join(os.tmpdir(), 'gpu-gitops', 'pull-requests'),
+        releases: path.join(os.tmpdir(), 'gpu-gitops', 'releases'),
       },
       timeoutMs: undefined,
       updatePullRequests: true,
@@ -61,6 +62,7 @@ describe('readGpuConfig', () => {
       index: path.resolve('cache/index'),
       review: path.resolve('cache/review'),
       pullRequests: path.resolve('cache/pull-requests'),
+      releases: path.resolve('cache/releases'),
     });
   });
 
