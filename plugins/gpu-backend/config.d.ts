@@ -23,5 +23,30 @@ export interface Config {
        */
       cacheDir?: string;
     };
+    /**
+     * Live data: what the cluster's GPUs really do, from NVIDIA's DCGM
+     * exporter as Prometheus scrapes it. Without it the pages show intent
+     * (the GitOps repository) only.
+     */
+    utilization?: {
+      /** The look-back window of every figure, a PromQL duration. Default `7d`. */
+      window?: string;
+      /** How often each cluster's Prometheus is asked (a fixed set of queries). Default 5 minutes. */
+      refresh?: string | { seconds?: number; minutes?: number; hours?: number };
+      /** Per cluster profile name (`gpu.clusters.profiles`). */
+      clusters?: {
+        [cluster: string]: {
+          /** Prometheus base URL, e.g. `https://prometheus.monitoring:9090`; never with credentials. */
+          prometheusUrl: string;
+          /**
+           * Bearer token for the Prometheus API, if it needs one.
+           * @visibility secret
+           */
+          token?: string;
+          /** Limit of each query. Default 10 seconds. */
+          timeoutSeconds?: number;
+        };
+      };
+    };
   };
 }

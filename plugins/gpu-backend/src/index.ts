@@ -14,9 +14,13 @@ export type {
 } from './config/readGpuBackendConfig';
 export { Readiness } from './health/Readiness';
 export type { NotReady } from './health/Readiness';
-export type { RouterOptions } from './http/routeContext';
+export type { LiveAllocationData, RouterOptions } from './http/routeContext';
 export { createRouter } from './http/router';
-export { INDEX_REFRESH_TASK_ID, gpuPlugin as default } from './plugin';
+export {
+  INDEX_REFRESH_TASK_ID,
+  LIVE_DATA_REFRESH_TASK_ID,
+  gpuPlugin as default,
+} from './plugin';
 export { GitFetchSource } from './repoIndex/gitSnapshot';
 export type {
   BlobChanges,

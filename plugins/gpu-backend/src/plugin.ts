@@ -7,6 +7,7 @@ import { ScmIntegrations } from '@backstage/integration';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { AllocationQueries } from './allocation/AllocationQueries';
 import { readGpuBackendConfig } from './config/readGpuBackendConfig';
+import { readUtilizationConfig } from './config/readUtilizationConfig';
 import { Readiness } from './health/Readiness';
 import { createRouter } from './http/router';
 import { GitFetchSource } from './repoIndex/gitSnapshot';
@@ -16,6 +17,7 @@ import { scheduleExpiryReleases } from './lifecycle/scheduleExpiryReleases';
 import { integrationCredentials } from './repoIndex/integrationCredentials';
 import { emptySnapshot } from './repoIndex/indexSnapshot';
 import { RepoIndex } from './repoIndex/RepoIndex';
+import { LiveData } from './utilization/liveData';
 
 /**
  *  Id of the scheduled task that refreshes the allocation index.
@@ -23,6 +25,13 @@ import { RepoIndex } from './repoIndex/RepoIndex';
  * @public
  */
 export const INDEX_REFRESH_TASK_ID = 'gpu-allocation-index-refresh';
+
+/**
+ *  Id of the scheduled task that reads live data from each cluster's Prometheus.
+ *
+ * @public
+ */
+export const LIVE_DATA_REFRESH_TASK_ID = 'gpu-live-data-refresh';
 
 /**
  * The `gpu` backend plugin: an allocation index of the GitOps repository
@@ -152,6 +161,30 @@ export const gpuPlugin = createBackendPlugin({
           logger,
           integrations,
         });
+        // Live data (gpu.utilization): every replica asks each cluster's
+        // Prometheus the same fixed queries, on its own schedule.
+        const utilization = readUtilizationConfig(
+          config,
+          settings.clusters.map(c => c.name),
+        );
+        const live = utilization && new LiveData(utilization);
+        if (utilization && live) {
+          await scheduler.scheduleTask({
+            id: LIVE_DATA_REFRESH_TASK_ID,
+            scope: 'local',
+            frequency: utilization.refresh,
+            timeout: { minutes: 2 },
+            fn: async () => {
+              for (const status of await live.refresh()) {
+                if (!status.available) {
+                  logger.warn(
+                    `no live data from ${status.cluster}: ${status.reason}`,
+                  );
+                }
+              }
+            },
+          });
+        }
         httpRouter.use(
           await createRouter({
             httpAuth,
@@ -163,6 +196,7 @@ export const gpuPlugin = createBackendPlugin({
             defaultCluster: settings.defaultCluster,
             policy: settings.policy,
             readiness,
+            ...(live ? { live } : {}),
           }),
         );
         // Review of the open GPU pull requests (pullRequests/pullRequestRoutes.ts).

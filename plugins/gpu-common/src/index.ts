@@ -12,7 +12,9 @@ export type {
 } from './allocation/requestForm';
 export type {
   AllocationResponse,
+  AllocationUtilization,
   GpuAllocation,
+  LiveDataStatus,
   MigGpuPicture,
   PlanPreviewResponse,
   PoolCostSummary,

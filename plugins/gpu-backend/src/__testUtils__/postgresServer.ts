@@ -13,10 +13,10 @@ import {
   readdirSync,
   rmSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
+import { freePort } from './freePort';
 
 export interface PostgresServer {
   /** `postgresql://postgres@127.0.0.1:<port>` (trust authentication). */
@@ -39,17 +39,6 @@ function postgresBinDir(): string {
     );
   }
   return found;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function postgresUser(): { uid: number; gid: number } | undefined {

@@ -49,7 +49,11 @@ export function addAllocationRoutes(
       snapshot.workloadsByKubernetesId.get(selector.kubernetesId) ?? []
     )
       .filter(w => selects(selector, w))
-      .map(w => ({ ...queries.allocation(snapshot, w), entityRef }));
+      .map(w => {
+        const allocation = { ...queries.allocation(snapshot, w), entityRef };
+        const utilization = options.live?.utilizationOf(allocation);
+        return utilization ? { ...allocation, utilization } : allocation;
+      });
     const body: AllocationResponse = {
       entityRef,
       allocations,
@@ -65,6 +69,10 @@ export function addAllocationRoutes(
       },
     };
     if (snapshot.revision) body.revision = snapshot.revision;
+    const live = options.live?.statusOf([
+      ...new Set(allocations.map(a => a.cluster)),
+    ]);
+    if (live?.length) body.live = live;
     res.json(body);
   });
 

@@ -10,7 +10,13 @@ import type {
 } from '@backstage/backend-plugin-api';
 import { InputError } from '@backstage/errors';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
-import type { ClusterProfile, GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
+import type {
+  AllocationUtilization,
+  ClusterProfile,
+  GpuAllocation,
+  GpuCatalog,
+  LiveDataStatus,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { GpuPolicy } from '@gpu-gitops/plugin-gpu-node';
 import type { AllocationQueries } from '../allocation/AllocationQueries';
 import type { Readiness } from '../health/Readiness';
@@ -31,6 +37,19 @@ export interface RouterOptions {
   policy?: GpuPolicy;
   /** What must have worked once before /health answers 200 (default: nothing). */
   readiness?: Readiness;
+  /** Live figures from the clusters' Prometheus (`gpu.utilization`); without it, intent only. */
+  live?: LiveAllocationData;
+}
+
+/**
+ * What the allocation route asks of live data: an allocation's figures, and
+ * whether each cluster had any (and why not).
+ *
+ * @public
+ */
+export interface LiveAllocationData {
+  utilizationOf(allocation: GpuAllocation): AllocationUtilization | undefined;
+  statusOf(clusters: string[]): LiveDataStatus[];
 }
 
 export interface RouteContext {

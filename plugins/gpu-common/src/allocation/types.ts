@@ -60,6 +60,54 @@ export interface GpuAllocation {
    * (`requests/…`): where "Change GPUs" starts the form from.
    */
   requestSpec?: GpuRequest['spec'];
+  /** What its GPUs really did over the live-data window, when the cluster has live data. */
+  utilization?: AllocationUtilization;
+}
+
+/**
+ * What an allocation's GPUs did over the window, from the DCGM exporter as
+ * Prometheus scraped it.
+ *
+ * @public
+ */
+export interface AllocationUtilization {
+  /**
+   * `per-pod`: the series of its own pods (exclusive GPUs, MIG instances);
+   * `per-gpu`: the whole GPUs its replicas share with the pool's other
+   * replicas (time-slicing, MPS) — the exporter cannot split them, and
+   * neither do we; `none`: no series of its pods in the window.
+   */
+  attribution: 'per-pod' | 'per-gpu' | 'none';
+  /** The look-back window, a PromQL duration (`7d`). */
+  window: string;
+  /** Pods (or, per GPU, devices) the figures come from. */
+  sources: number;
+  /** VRAM used, MiB: the 95th percentile and the peak of the window (the highest of its devices). */
+  vramP95MiB?: number;
+  vramPeakMiB?: number;
+  /** VRAM a replica may use (the plan's), MiB. */
+  vramAllottedMiB: number;
+  /** Mean engine activity, 0 to 1 (profiling, else GPU utilisation). */
+  active?: number;
+  /** Hours of the window its GPUs were idle (engine under 5 %), averaged over its devices. */
+  idleHours?: number;
+  status: 'ok' | 'idle' | 'oversubscribed' | 'no-data';
+  /** The status in words, for the badge's tooltip and the API. */
+  reason: string;
+}
+
+/**
+ * Whether live data came from a cluster's Prometheus, and why not.
+ *
+ * @public
+ */
+export interface LiveDataStatus {
+  cluster: string;
+  available: boolean;
+  /** Why not (unreachable, timed out, refused), in words. */
+  reason?: string;
+  /** When the figures were read (ISO time). */
+  at?: string;
 }
 
 /**
@@ -77,6 +125,8 @@ export interface AllocationResponse {
   totals: { physicalGpus: number; usdPerMonth: number };
   /** Commit of the GitOps repository the index was built from. */
   revision?: string;
+  /** Live data of the allocations' clusters (with `gpu.utilization` configured). */
+  live?: LiveDataStatus[];
 }
 
 /**

@@ -1,0 +1,90 @@
+import type { Config } from '@backstage/config';
+import { readDurationFromConfig } from '@backstage/config';
+import type { HumanDuration } from './readGpuBackendConfig';
+
+/** One cluster's Prometheus. */
+export interface PrometheusTarget {
+  cluster: string;
+  baseUrl: string;
+  token?: string;
+  timeoutMs: number;
+}
+
+/** `gpu.utilization`: where live data comes from, and over which window. */
+export interface UtilizationConfig {
+  /** A PromQL duration (`7d`). */
+  window: string;
+  refresh: HumanDuration;
+  targets: PrometheusTarget[];
+}
+
+const PROMQL_DURATION = /^[1-9]\d*[smhdw]$/;
+export const DEFAULT_WINDOW = '7d';
+export const DEFAULT_UTILIZATION_REFRESH: HumanDuration = { minutes: 5 };
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+function fail(key: string, rule: string): never {
+  throw new Error(`gpu.utilization.${key}: ${rule}`);
+}
+
+/** An http(s) URL with no credentials in it (a token goes in `token`). */
+function readBaseUrl(key: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    fail(key, 'is not a URL (the value is not repeated: it may hold a secret)');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    fail(key, 'must be an http:// or https:// URL');
+  }
+  if (url.username || url.password) {
+    fail(key, 'must not carry credentials; give a token in `token` instead');
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * Reads `gpu.utilization`; undefined when it is not configured. A cluster
+ * that is not a configured profile, a bad URL or window fails start-up.
+ */
+export function readUtilizationConfig(
+  rootConfig: Config,
+  clusterNames: string[],
+): UtilizationConfig | undefined {
+  const config = rootConfig.getOptionalConfig('gpu.utilization');
+  if (!config) return undefined;
+  const window = config.getOptionalString('window') ?? DEFAULT_WINDOW;
+  if (!PROMQL_DURATION.test(window)) {
+    fail('window', `"${window}" is not a PromQL duration such as 7d or 12h`);
+  }
+  const refresh = config.has('refresh')
+    ? readDurationFromConfig(config, { key: 'refresh' })
+    : DEFAULT_UTILIZATION_REFRESH;
+  const clusters = config.getOptionalConfig('clusters');
+  const targets = (clusters?.keys() ?? []).sort().map(cluster => {
+    if (!clusterNames.includes(cluster)) {
+      fail(
+        `clusters.${cluster}`,
+        `"${cluster}" is not a cluster profile (gpu.clusters.profiles: ${clusterNames.join(', ')})`,
+      );
+    }
+    const entry = clusters!.getConfig(cluster);
+    const seconds = entry.getOptionalNumber('timeoutSeconds');
+    if (seconds !== undefined && !(seconds > 0 && seconds <= 300)) {
+      fail(`clusters.${cluster}.timeoutSeconds`, 'must be 1 to 300 seconds');
+    }
+    return {
+      cluster,
+      baseUrl: readBaseUrl(
+        `clusters.${cluster}.prometheusUrl`,
+        entry.getString('prometheusUrl'),
+      ),
+      ...(entry.getOptionalString('token')
+        ? { token: entry.getString('token') }
+        : {}),
+      timeoutMs: seconds !== undefined ? seconds * 1000 : DEFAULT_TIMEOUT_MS,
+    };
+  });
+  return { window, refresh, targets };
+}

@@ -1,0 +1,196 @@
+/**
+ * Live data through the real backend: `GET /allocation` carries what the
+ * cluster's Prometheus (real, with a week of DCGM exporter history) says
+ * the allocation's GPUs did, and with Prometheus unreachable it carries
+ * intent as before with the reason — never an error.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { mockServices, startTestBackend } from '@backstage/backend-test-utils';
+import type { Entity } from '@backstage/catalog-model';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import {
+  builtinCatalog,
+  parseGpuRequest,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import { dcgmHistory } from './__testUtils__/dcgmExporter';
+import {
+  createFixtureRemote,
+  type FixtureRemote,
+} from './__testUtils__/fixtureRemote';
+import {
+  startPrometheus,
+  type PrometheusServer,
+} from './__testUtils__/prometheusServer';
+import { schedulerHandle } from './__testUtils__/schedulerHandle';
+import { gpuPlugin, LIVE_DATA_REFRESH_TASK_ID } from './plugin';
+
+jest.setTimeout(120_000);
+
+const trainer: Entity = {
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'Component',
+  metadata: {
+    name: 'trainer',
+    namespace: 'default',
+    annotations: { 'backstage.io/kubernetes-id': 'trainer' },
+  },
+  spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
+};
+
+describe('gpu backend with gpu.utilization', () => {
+  let remote: FixtureRemote;
+  let temp: string;
+  let prometheus: PrometheusServer;
+  const handle = schedulerHandle();
+
+  beforeAll(async () => {
+    remote = await createFixtureRemote();
+    temp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-backend-live-'));
+    const published = await publishGpuRequest({
+      request: parseGpuRequest({
+        kind: 'GpuRequest',
+        metadata: { name: 'trainer', namespace: 'ml' },
+        spec: {
+          owner: 'group:default/ml-platform',
+          gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 12 },
+          workload: { image: 'ghcr.io/acme/trainer:1.0.0' },
+        },
+      }),
+      cluster: resolveClusterProfile({ name: 'dev' }),
+      catalog: builtinCatalog,
+      repoUrl: remote.url,
+      cacheDir: path.join(temp, 'publisher'),
+    });
+    await remote.merge(published.branch);
+    // A week of its pod on its own T4: 2.5 GiB used, 3 % busy.
+    const end = Math.floor(Date.now() / 1000) - 60;
+    prometheus = await startPrometheus({
+      history: dcgmHistory(
+        [
+          {
+            host: 'ip-10-0-1-7',
+            gpu: '0',
+            uuid: 'GPU-1',
+            modelName: 'Tesla T4',
+            fbTotalMiB: 15360,
+            pod: {
+              namespace: 'ml',
+              name: 'trainer-66b9d8c7f4-x2k9q',
+              container: 'trainer',
+            },
+            fbUsedMiB: () => 2560,
+            engineActive: () => 0.03,
+            gpuUtil: () => 3,
+          },
+        ],
+        168,
+        end,
+      ),
+    });
+  });
+
+  afterAll(async () => {
+    await prometheus?.stop();
+    await remote?.cleanup();
+    if (temp) await fs.rm(temp, { recursive: true, force: true });
+  });
+
+  const startBackend = (prometheusUrl: string) =>
+    startTestBackend({
+      features: [
+        gpuPlugin,
+        handle.module,
+        catalogServiceMock.factory({ entities: [trainer] }),
+        mockServices.rootConfig.factory({
+          data: {
+            gpu: {
+              gitops: {
+                repoUrl: remote.url,
+                cacheDir: path.join(temp, 'cache'),
+              },
+              clusters: { default: 'dev', profiles: { dev: {} } },
+              index: { refresh: '1h' },
+              utilization: {
+                refresh: '1h',
+                clusters: { dev: { prometheusUrl, timeoutSeconds: 2 } },
+              },
+            },
+          },
+        }),
+      ],
+    });
+
+  it("GET /allocation carries the allocation's measured use and the cluster's live status", async () => {
+    const backend = await startBackend(prometheus.baseUrl);
+    try {
+      await handle.scheduler().triggerTask(LIVE_DATA_REFRESH_TASK_ID);
+      let body: any;
+      const deadline = Date.now() + 30_000;
+      do {
+        await new Promise(resolve => setTimeout(resolve, 200));
+        body = (
+          await request(backend.server)
+            .get('/api/gpu/allocation')
+            .query({ entityRef: 'component:default/trainer' })
+        ).body;
+      } while (!body.live?.[0]?.available && Date.now() < deadline);
+      expect(body.live).toEqual([
+        { cluster: 'dev', available: true, at: expect.any(String) },
+      ]);
+      const [allocation] = body.allocations;
+      expect(allocation.utilization).toEqual({
+        attribution: 'per-pod',
+        window: '7d',
+        sources: 1,
+        vramP95MiB: 2560,
+        vramPeakMiB: 2560,
+        vramAllottedMiB: allocation.vramMiBPerReplica,
+        active: 0.03,
+        idleHours: expect.any(Number),
+        status: 'idle',
+        reason: 'engine active 3.0 % on average over 7d',
+      });
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it('with Prometheus unreachable, serves intent with the reason', async () => {
+    const backend = await startBackend('http://127.0.0.1:9');
+    try {
+      await handle.scheduler().triggerTask(LIVE_DATA_REFRESH_TASK_ID);
+      let body: any;
+      const deadline = Date.now() + 30_000;
+      do {
+        await new Promise(resolve => setTimeout(resolve, 200));
+        const res = await request(backend.server)
+          .get('/api/gpu/allocation')
+          .query({ entityRef: 'component:default/trainer' });
+        expect(res.status).toBe(200);
+        body = res.body;
+      } while (
+        body.live?.[0]?.reason === 'not read yet' &&
+        Date.now() < deadline
+      );
+      expect(body.live).toEqual([
+        {
+          cluster: 'dev',
+          available: false,
+          reason: expect.stringMatching(
+            /^Prometheus at 127\.0\.0\.1:9 cannot be reached/,
+          ),
+        },
+      ]);
+      expect(body.allocations).toHaveLength(1);
+      expect(body.allocations[0].utilization).toBeUndefined();
+      expect(body.allocations[0].pool).toMatch(/^gpu-t4/);
+    } finally {
+      await backend.stop();
+    }
+  });
+});

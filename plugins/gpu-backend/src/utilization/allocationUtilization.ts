@@ -1,0 +1,112 @@
+/**
+ * One allocation's live figures from the devices its pods ran on, and
+ * what they mean. Exclusive GPUs and MIG instances are attributed per pod;
+ * time-sliced and MPS GPUs are whole GPUs its replicas share with the
+ * pool's other replicas, and the exporter's numbers are the GPU's — they
+ * are shown as such, never split by a guess (dcgm-exporter maps pods only
+ * for `nvidia.com/gpu` and `nvidia.com/mig-*` unless `--nvidia-resource-names`
+ * lists the shared name, and `--kubernetes-virtual-gpus` repeats the device
+ * figure per replica: kubernetes.go, issues #151, #307).
+ */
+import type {
+  AllocationUtilization,
+  GpuAllocation,
+} from '@gpu-gitops/plugin-gpu-common';
+import { IDLE_BELOW } from './dcgmQueries';
+import type { DeviceUsage } from './deviceUsage';
+import { isPodOf } from './podOwner';
+
+const SHARED_MODES = new Set(['time-slicing', 'mps']);
+
+function max(values: (number | undefined)[]): number | undefined {
+  const known = values.filter((v): v is number => v !== undefined);
+  return known.length ? Math.max(...known) : undefined;
+}
+
+function mean(values: (number | undefined)[]): number | undefined {
+  const known = values.filter((v): v is number => v !== undefined);
+  return known.length
+    ? known.reduce((a, b) => a + b, 0) / known.length
+    : undefined;
+}
+
+const round = (value: number | undefined, digits: number) =>
+  value === undefined ? undefined : Number(value.toFixed(digits));
+
+export function allocationUtilization(
+  allocation: Pick<
+    GpuAllocation,
+    'namespace' | 'name' | 'sharingMode' | 'vramMiBPerReplica'
+  >,
+  devices: DeviceUsage[],
+  window: { duration: string; stepHours: number },
+): AllocationUtilization {
+  const own = devices.filter(
+    d =>
+      d.namespace === allocation.namespace &&
+      d.pod !== undefined &&
+      isPodOf(d.pod, allocation.name),
+  );
+  const shared = SHARED_MODES.has(allocation.sharingMode);
+  const base = {
+    window: window.duration,
+    vramAllottedMiB: allocation.vramMiBPerReplica,
+  };
+  if (own.length === 0) {
+    return {
+      ...base,
+      attribution: 'none',
+      sources: 0,
+      status: 'no-data',
+      reason: shared
+        ? `no DCGM series names its pods: the exporter maps pods to shared GPUs only when its --nvidia-resource-names lists the shared resource`
+        : `no DCGM series of its pods in the last ${window.duration}: not running, or the exporter does not map pods (DCGM_EXPORTER_KUBERNETES)`,
+    };
+  }
+  // Per GPU: one figure per device, whatever the replicas on it.
+  const sources = shared
+    ? [...new Map(own.map(d => [`${d.host}|${d.uuid ?? d.gpu}`, d])).values()]
+    : own;
+  const vramPeakMiB = max(sources.map(d => d.vramPeakMiB));
+  const vramP95MiB = max(sources.map(d => d.vramP95MiB));
+  const active = mean(sources.map(d => d.active));
+  const idleHours =
+    active === undefined
+      ? undefined
+      : mean(sources.map(d => (d.idleSamples ?? 0) * window.stepHours));
+  const usage: AllocationUtilization = {
+    ...base,
+    attribution: shared ? 'per-gpu' : 'per-pod',
+    sources: sources.length,
+    ...(vramP95MiB !== undefined ? { vramP95MiB: round(vramP95MiB, 0) } : {}),
+    ...(vramPeakMiB !== undefined
+      ? { vramPeakMiB: round(vramPeakMiB, 0) }
+      : {}),
+    ...(active !== undefined ? { active: round(active, 4) } : {}),
+    ...(idleHours !== undefined ? { idleHours: round(idleHours, 1) } : {}),
+    status: 'ok',
+    reason: shared
+      ? 'figures of the whole GPUs its replicas share with the pool (not split per replica)'
+      : 'figures of its own pods',
+  };
+  // A replica over what it was given: only where the figure is its own.
+  if (
+    !shared &&
+    vramPeakMiB !== undefined &&
+    vramPeakMiB > base.vramAllottedMiB
+  ) {
+    return {
+      ...usage,
+      status: 'oversubscribed',
+      reason: `peak VRAM ${Math.round(vramPeakMiB)} MiB is above the ${base.vramAllottedMiB} MiB a replica was given`,
+    };
+  }
+  if (active !== undefined && active < IDLE_BELOW) {
+    return {
+      ...usage,
+      status: 'idle',
+      reason: `engine active ${(active * 100).toFixed(1)} % on average over ${window.duration}`,
+    };
+  }
+  return usage;
+}

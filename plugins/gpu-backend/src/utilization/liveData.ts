@@ -1,0 +1,104 @@
+/**
+ * Live data per cluster: each refresh asks every configured Prometheus the
+ * same fixed queries (dcgmQueries.ts) — never one per entity — and keeps
+ * the merged devices, or why there are none. The allocation route reads
+ * what the last refresh left, so a page never waits for Prometheus, and a
+ * cluster that cannot be reached shows intent with the reason.
+ */
+import type {
+  AllocationUtilization,
+  GpuAllocation,
+  LiveDataStatus,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { UtilizationConfig } from '../config/readUtilizationConfig';
+import { allocationUtilization } from './allocationUtilization';
+import { dcgmQueries, type DcgmQueries } from './dcgmQueries';
+import { mergeDeviceUsage, type DeviceUsage } from './deviceUsage';
+import { PrometheusClient, type PromSample } from './prometheusClient';
+
+/** Idle time is counted in hours of the window (each subquery step one hour). */
+const STEP = '1h';
+const STEP_HOURS = 1;
+
+interface ClusterLiveData {
+  status: LiveDataStatus;
+  devices: DeviceUsage[];
+}
+
+export class LiveData {
+  private readonly byCluster = new Map<string, ClusterLiveData>();
+  private readonly clients: Map<string, PrometheusClient>;
+  private readonly queries: DcgmQueries;
+
+  constructor(
+    private readonly config: UtilizationConfig,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.clients = new Map(
+      config.targets.map(t => [t.cluster, new PrometheusClient(t)]),
+    );
+    this.queries = dcgmQueries(config.window, STEP);
+  }
+
+  /** Asks every cluster's Prometheus once; a failing cluster keeps its reason. */
+  async refresh(): Promise<LiveDataStatus[]> {
+    const at = this.now();
+    await Promise.all(
+      [...this.clients].map(async ([cluster, client]) => {
+        try {
+          const entries = await Promise.all(
+            (Object.keys(this.queries) as (keyof DcgmQueries)[]).map(
+              async key =>
+                [key, await client.query(this.queries[key], at)] as const,
+            ),
+          );
+          const answers = Object.fromEntries(entries) as Record<
+            keyof DcgmQueries,
+            PromSample[]
+          >;
+          this.byCluster.set(cluster, {
+            status: { cluster, available: true, at: at.toISOString() },
+            devices: mergeDeviceUsage(answers),
+          });
+        } catch (error) {
+          this.byCluster.set(cluster, {
+            status: {
+              cluster,
+              available: false,
+              reason: (error as Error).message,
+            },
+            devices: [],
+          });
+        }
+      }),
+    );
+    return this.statuses();
+  }
+
+  statuses(): LiveDataStatus[] {
+    return this.config.targets.map(
+      ({ cluster }) =>
+        this.byCluster.get(cluster)?.status ?? {
+          cluster,
+          available: false,
+          reason: 'not read yet',
+        },
+    );
+  }
+
+  /** The status of each of these clusters (configured ones only). */
+  statusOf(clusters: string[]): LiveDataStatus[] {
+    const wanted = new Set(clusters);
+    return this.statuses().filter(s => wanted.has(s.cluster));
+  }
+
+  /** The allocation's live figures; undefined when its cluster has none. */
+  utilizationOf(allocation: GpuAllocation): AllocationUtilization | undefined {
+    const data = this.byCluster.get(allocation.cluster);
+    if (!data?.status.available) return undefined;
+    return allocationUtilization(allocation, data.devices, {
+      duration: this.config.window,
+      stepHours: STEP_HOURS,
+    });
+  }
+}

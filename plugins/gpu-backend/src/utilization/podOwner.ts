@@ -1,0 +1,15 @@
+/**
+ * Whether a pod belongs to a workload, by the names Kubernetes' controllers
+ * give pods: a Deployment's `<name>-<replicaset hash>-<5>`, a StatefulSet's
+ * `<name>-<ordinal>`, a Job's `<name>-<5>`, a CronJob's
+ * `<name>-<schedule time>-<5>` (k8s.io/apiserver names.SimpleNameGenerator:
+ * 5 random alphanumerics; pkg/controller/deployment: the pod-template hash).
+ * Exact shapes, not a prefix: `chat` must not take `chat-api`'s pods.
+ */
+const SUFFIX =
+  /^(\d+|[a-z0-9]{5}|[a-z0-9]{6,10}-[a-z0-9]{5}|\d{8,10}-[a-z0-9]{5})$/;
+
+export function isPodOf(podName: string, workloadName: string): boolean {
+  if (!podName.startsWith(`${workloadName}-`)) return false;
+  return SUFFIX.test(podName.slice(workloadName.length + 1));
+}
