@@ -1,7 +1,8 @@
 import { ConfigReader } from '@backstage/config';
+import type { JsonValue } from '@backstage/types';
 import { readUtilizationConfig } from './readUtilizationConfig';
 
-const read = (utilization: unknown) =>
+const read = (utilization: JsonValue) =>
   readUtilizationConfig(new ConfigReader({ gpu: { utilization } }), [
     'dev',
     'prod',

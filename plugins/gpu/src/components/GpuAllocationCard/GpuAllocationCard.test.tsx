@@ -192,6 +192,83 @@ describe('GpuAllocationCard', () => {
     ).toHaveTextContent('expired, release pending');
   });
 
+  it('shows measured use beside what each request holds, badges an idle one, and says when a cluster has no live data', async () => {
+    const [shared, exclusive] = chatAllocation.allocations;
+    await renderCard(
+      fakeGpuApi({
+        getAllocation: async () => ({
+          ...chatAllocation,
+          allocations: [
+            {
+              ...shared,
+              utilization: {
+                attribution: 'per-gpu',
+                window: '7d',
+                sources: 1,
+                vramP95MiB: 11264,
+                vramPeakMiB: 12288,
+                vramAllottedMiB: shared.vramMiBPerReplica,
+                active: 0.45,
+                idleHours: 0,
+                status: 'ok',
+                reason:
+                  'figures of the whole GPUs its replicas share with the pool (not split per replica)',
+              },
+            },
+            {
+              ...exclusive,
+              utilization: {
+                attribution: 'per-pod',
+                window: '7d',
+                sources: 2,
+                vramP95MiB: 3072,
+                vramPeakMiB: 3072,
+                vramAllottedMiB: 40960,
+                active: 0.03,
+                idleHours: 150,
+                status: 'idle',
+                reason: 'engine active 3.0 % on average over 7d',
+              },
+            },
+          ],
+          live: [
+            { cluster: 'dev', available: true, at: '2026-11-24T05:00:00Z' },
+            {
+              cluster: 'prod',
+              available: false,
+              reason: 'Prometheus at prom.prod:9090 did not answer within 10 s',
+            },
+          ],
+        }),
+      }),
+    );
+    const sharedRow = await screen.findByTestId(`gpu-allocation-${shared.id}`);
+    expect(
+      within(sharedRow).getByTestId('gpu-allocation-used'),
+    ).toHaveTextContent(
+      'used 11.0 GiB p95, peak 12.0 GiB per GPU (shared) · 45 % busy',
+    );
+    expect(within(sharedRow).queryByTestId('gpu-allocation-badge')).toBeNull();
+    const exclusiveRow = screen.getByTestId(`gpu-allocation-${exclusive.id}`);
+    expect(
+      within(exclusiveRow).getByTestId('gpu-allocation-used'),
+    ).toHaveTextContent('used 3.0 GiB p95, peak 3.0 GiB · 3 % busy');
+    expect(
+      within(exclusiveRow).getByTestId('gpu-allocation-badge'),
+    ).toHaveTextContent('idle');
+    expect(
+      within(exclusiveRow).getByRole('img', { name: /^VRAM used over 7d/ }),
+    ).toHaveAccessibleName(
+      'VRAM used over 7d: used 3.0 GiB p95, peak 3.0 GiB · 3 % busy; engine active 3.0 % on average over 7d',
+    );
+    expect(screen.getAllByTestId('gpu-allocation-no-live-data')).toHaveLength(
+      1,
+    );
+    expect(screen.getByTestId('gpu-allocation-no-live-data')).toHaveTextContent(
+      'no live data from prod: Prometheus at prom.prod:9090 did not answer within 10 s',
+    );
+  });
+
   it('offers the GPU template when the component has no GPU request', async () => {
     await renderCard(
       fakeGpuApi({

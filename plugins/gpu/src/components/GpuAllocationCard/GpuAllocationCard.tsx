@@ -30,6 +30,7 @@ import { Fragment } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef } from '../../api/GpuApi';
 import { ShareBar } from '../bars/ShareBar';
+import { UsedBar } from '../bars/UsedBar';
 import { VramBar } from '../bars/VramBar';
 import { GpuOpenPullRequests } from '../GpuOpenPullRequests';
 import { RequestGpusButton } from '../RequestGpus';
@@ -189,6 +190,19 @@ function AllocationTable(props: { response: AllocationResponse }) {
         ))}
         .
       </Typography>
+      {(props.response.live ?? [])
+        .filter(status => !status.available)
+        .map(status => (
+          <Typography
+            key={status.cluster}
+            variant="caption"
+            color="textSecondary"
+            component="p"
+            data-testid="gpu-allocation-no-live-data"
+          >
+            no live data from {status.cluster}: {status.reason}
+          </Typography>
+        ))}
       <GpuOpenPullRequests entityRef={props.response.entityRef} />
     </InfoCard>
   );
@@ -265,6 +279,7 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           guaranteed={a.vramGuaranteed}
           gpuMemoryMiB={model?.memoryMiB}
         />
+        {a.utilization && <UsedBar utilization={a.utilization} />}
       </TableCell>
       <TableCell align="right">{a.replicas}</TableCell>
       <TableCell align="right" data-testid="gpu-allocation-cost">
