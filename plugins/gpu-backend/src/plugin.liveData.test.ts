@@ -155,6 +155,31 @@ describe('gpu backend with gpu.utilization', () => {
         status: 'idle',
         reason: 'engine active 3.0 % on average over 7d',
       });
+      // Right-size: 2.5 GiB used of a 15 GiB exclusive GPU. The suggestion
+      // is the planner's, so POST /plan of its request says the same money.
+      const suggestion = allocation.rightSize;
+      expect(suggestion).toMatchObject({
+        requestSpec: { gpu: { vramGiB: 3.5, replicas: 1, model: 't4' } },
+        reason:
+          'its pods peaked at 2560 MiB over 7d; 3.5 GiB per replica keeps a quarter of headroom',
+      });
+      expect(suggestion.sharingMode).not.toBe('exclusive');
+      expect(suggestion.vramMiBPerReplica).toBeGreaterThanOrEqual(2560 * 1.25);
+      expect(suggestion.savedUsdPerMonth).toBeCloseTo(
+        allocation.usdPerMonth - suggestion.usdPerMonth,
+        2,
+      );
+      expect(suggestion.savedUsdPerMonth).toBeGreaterThan(0);
+      const preview = await request(backend.server)
+        .post('/api/gpu/plan')
+        .send({
+          kind: 'GpuRequest',
+          metadata: { name: 'trainer', namespace: 'ml' },
+          spec: suggestion.requestSpec,
+        });
+      expect(preview.status).toBe(200);
+      expect(preview.body.plan.cost.usdPerMonth).toBe(suggestion.usdPerMonth);
+      expect(preview.body.plan.pool.name).toBe(suggestion.pool);
     } finally {
       await backend.stop();
     }

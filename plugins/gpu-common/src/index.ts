@@ -21,6 +21,7 @@ export type {
   PoolSummary,
   PoolsResponse,
   RepositoryWorkload,
+  RightSizeSuggestion,
   WorkloadsResponse,
 } from './allocation/types';
 export { formatLedger, parseLedger } from './capacity/ledger';

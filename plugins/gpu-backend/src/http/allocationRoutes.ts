@@ -22,6 +22,7 @@ import {
   type WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
+import { rightSize } from '../utilization/rightSize';
 import {
   readableEntitiesByKubernetesId,
   readableEntityOfQuery,
@@ -52,7 +53,17 @@ export function addAllocationRoutes(
       .map(w => {
         const allocation = { ...queries.allocation(snapshot, w), entityRef };
         const utilization = options.live?.utilizationOf(allocation);
-        return utilization ? { ...allocation, utilization } : allocation;
+        if (!utilization) return allocation;
+        const measured = { ...allocation, utilization };
+        const indexed = snapshot.clusters.get(allocation.cluster);
+        const suggestion =
+          indexed &&
+          rightSize(measured, {
+            cluster: indexed.profile,
+            catalog: options.gpuCatalog,
+            repoState: indexed.repoState,
+          });
+        return suggestion ? { ...measured, rightSize: suggestion } : measured;
       });
     const body: AllocationResponse = {
       entityRef,

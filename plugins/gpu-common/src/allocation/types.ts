@@ -62,6 +62,32 @@ export interface GpuAllocation {
   requestSpec?: GpuRequest['spec'];
   /** What its GPUs really did over the live-data window, when the cluster has live data. */
   utilization?: AllocationUtilization;
+  /** A cheaper plan that fits what it really used, from the same planner as its pull request. */
+  rightSize?: RightSizeSuggestion;
+}
+
+/**
+ * A plan that fits an allocation's measured peak with headroom, planned by
+ * the planner against the repository as it is (so "Change GPUs" with
+ * `requestSpec` opens a pull request with these very numbers).
+ *
+ * @public
+ */
+export interface RightSizeSuggestion {
+  /** The request as it would be changed: the form "Change GPUs" opens. */
+  requestSpec: GpuRequest['spec'];
+  sharingMode: SharingMode;
+  pool: string;
+  resourceName: string;
+  /** VRAM per replica it would get, MiB (at least the measured peak + headroom). */
+  vramMiBPerReplica: number;
+  migProfile?: string;
+  slicesPerGpu?: number;
+  /** Its attributed cost per month after the change, and what that saves. */
+  usdPerMonth: number;
+  savedUsdPerMonth: number;
+  /** Why, in words: the measured peak and the headroom kept. */
+  reason: string;
 }
 
 /**

@@ -229,6 +229,43 @@ describe('GpuAllocationCard', () => {
                 status: 'idle',
                 reason: 'engine active 3.0 % on average over 7d',
               },
+              requestSpec: {
+                owner: 'group:default/ml-platform',
+                cluster: 'dev',
+                gpu: {
+                  model: 'a100-40gb',
+                  sharing: 'exclusive',
+                  replicas: 2,
+                  vramGiB: 30,
+                  gpusPerReplica: 1,
+                },
+                workload: { image: 'ghcr.io/acme/chat:1.4.0' },
+                capacityTypes: ['on-demand'],
+              },
+              rightSize: {
+                requestSpec: {
+                  owner: 'group:default/ml-platform',
+                  cluster: 'dev',
+                  gpu: {
+                    model: 'a100-40gb',
+                    sharing: 'mig',
+                    replicas: 2,
+                    vramGiB: 4,
+                    gpusPerReplica: 1,
+                  },
+                  workload: { image: 'ghcr.io/acme/chat:1.4.0' },
+                  capacityTypes: ['on-demand'],
+                },
+                sharingMode: 'mig',
+                pool: 'gpu-a100-mig-1g.5gb',
+                resourceName: 'nvidia.com/mig-1g.5gb',
+                vramMiBPerReplica: 4864,
+                migProfile: '1g.5gb',
+                usdPerMonth: 400,
+                savedUsdPerMonth: 2605.45,
+                reason:
+                  'its pods peaked at 3072 MiB over 7d; 4 GiB per replica keeps a quarter of headroom',
+              },
             },
           ],
           live: [
@@ -261,6 +298,31 @@ describe('GpuAllocationCard', () => {
     ).toHaveAccessibleName(
       'VRAM used over 7d: used 3.0 GiB p95, peak 3.0 GiB · 3 % busy; engine active 3.0 % on average over 7d',
     );
+    // The planner's fit for what it used, with the form filled in with it.
+    const suggestion = within(exclusiveRow).getByTestId(
+      'gpu-allocation-right-size',
+    );
+    expect(suggestion).toHaveTextContent(
+      'Right-size: mig 1g.5gb, 4.7 GiB per replica on gpu-a100-mig-1g.5gb — saves $2,605.45/month · Change GPUs',
+    );
+    const change = new URL(
+      within(suggestion)
+        .getByText('Change GPUs')
+        .closest('a')!
+        .getAttribute('href')!,
+      'http://app',
+    );
+    expect(JSON.parse(change.searchParams.get('formData')!).gpu).toEqual({
+      cluster: 'dev',
+      model: 'a100-40gb',
+      sharing: 'mig',
+      replicas: 2,
+      vramGiB: 4,
+      gpusPerReplica: 1,
+    });
+    expect(
+      within(sharedRow).queryByTestId('gpu-allocation-right-size'),
+    ).toBeNull();
     expect(screen.getAllByTestId('gpu-allocation-no-live-data')).toHaveLength(
       1,
     );

@@ -36,7 +36,7 @@ import { GpuOpenPullRequests } from '../GpuOpenPullRequests';
 import { RequestGpusButton } from '../RequestGpus';
 import { changeGpusFormData } from '../RequestGpus/changeGpusFormData';
 import { requestGpusUrl } from '../RequestGpus/requestGpusFormData';
-import { formatUsd } from '../format/format';
+import { formatGiB, formatUsd } from '../format/format';
 
 /** An amount of money, or a header, reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
@@ -280,6 +280,7 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           gpuMemoryMiB={model?.memoryMiB}
         />
         {a.utilization && <UsedBar utilization={a.utilization} />}
+        {a.rightSize && <RightSizeLink allocation={a} />}
       </TableCell>
       <TableCell align="right">{a.replicas}</TableCell>
       <TableCell align="right" data-testid="gpu-allocation-cost">
@@ -295,5 +296,45 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
         )}
       </TableCell>
     </TableRow>
+  );
+}
+
+/**
+ * The planner's cheaper (or roomier) fit for what the request really used,
+ * with "Change GPUs" opening the form filled in with it.
+ */
+function RightSizeLink(props: { allocation: GpuAllocation }) {
+  const a = props.allocation;
+  const suggestion = a.rightSize!;
+  const form = changeGpusFormData({
+    ...a,
+    requestSpec: suggestion.requestSpec,
+  });
+  let detail = '';
+  if (suggestion.migProfile) detail = ` ${suggestion.migProfile}`;
+  else if (suggestion.slicesPerGpu) {
+    detail = ` ${suggestion.slicesPerGpu} per GPU`;
+  }
+  const money =
+    suggestion.savedUsdPerMonth > 0
+      ? `saves ${formatUsd(suggestion.savedUsdPerMonth)}/month`
+      : `${formatUsd(-suggestion.savedUsdPerMonth)}/month more`;
+  return (
+    <Typography
+      variant="caption"
+      display="block"
+      data-testid="gpu-allocation-right-size"
+      title={suggestion.reason}
+    >
+      Right-size: {suggestion.sharingMode}
+      {detail}, {formatGiB(suggestion.vramMiBPerReplica)} per replica on{' '}
+      {suggestion.pool} — {money}
+      {form && (
+        <>
+          {' · '}
+          <Link to={requestGpusUrl(GPU_TEMPLATE_PATH, form)}>Change GPUs</Link>
+        </>
+      )}
+    </Typography>
   );
 }
