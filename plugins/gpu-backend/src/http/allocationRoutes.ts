@@ -62,6 +62,7 @@ export function addAllocationRoutes(
             cluster: indexed.profile,
             catalog: options.gpuCatalog,
             repoState: indexed.repoState,
+            policy: options.policy,
           });
         return suggestion ? { ...measured, rightSize: suggestion } : measured;
       });

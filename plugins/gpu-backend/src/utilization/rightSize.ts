@@ -20,6 +20,11 @@ import {
   type RightSizeSuggestion,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
+import {
+  EMPTY_POLICY,
+  ownerPolicyCheck,
+  type GpuPolicy,
+} from '@gpu-gitops/plugin-gpu-node';
 
 /** VRAM kept above the measured peak (a quarter). */
 export const HEADROOM = 1.25;
@@ -44,6 +49,8 @@ export function rightSize(
     cluster: ClusterProfile;
     catalog: GpuCatalog;
     repoState?: RepoState;
+    /** The owners' allowed models and modes: a suggestion the owner may not send is none. */
+    policy?: GpuPolicy;
   },
 ): RightSizeSuggestion | undefined {
   const u = allocation.utilization;
@@ -80,9 +87,15 @@ export function rightSize(
         metadata: { name: allocation.name, namespace: allocation.namespace },
         spec: candidate,
       });
+      const check = ownerPolicyCheck(
+        context.policy ?? EMPTY_POLICY,
+        context.catalog,
+        request,
+      );
+      if (check.choiceIssues.length > 0) continue; // not the owner's to choose
       planned = plan(
         request,
-        context.catalog,
+        check.catalog,
         context.cluster,
         context.repoState,
       );
