@@ -33,18 +33,39 @@ export interface Config {
       window?: string;
       /** How often each cluster's Prometheus is asked (a fixed set of queries). Default 5 minutes. */
       refresh?: string | { seconds?: number; minutes?: number; hours?: number };
+      /** Pods of a request pending longer than this (minutes) show as drift, with their scheduling events. Default 10. */
+      pendingMinutes?: number;
       /** Per cluster profile name (`gpu.clusters.profiles`). */
       clusters?: {
         [cluster: string]: {
-          /** Prometheus base URL, e.g. `https://prometheus.monitoring:9090`; never with credentials. */
-          prometheusUrl: string;
+          /** Prometheus base URL, e.g. `https://prometheus.monitoring:9090`; never with credentials. Without it: no utilization. */
+          prometheusUrl?: string;
           /**
            * Bearer token for the Prometheus API, if it needs one.
            * @visibility secret
            */
           token?: string;
-          /** Limit of each query. Default 10 seconds. */
+          /** Limit of each query (Prometheus and Kubernetes API). Default 10 seconds. */
           timeoutSeconds?: number;
+          /**
+           * The name of this cluster in Backstage's `kubernetes.clusterLocatorMethods`
+           * (`type: config`), when it differs from the profile name. Drift reads
+           * that cluster's URL, CA and service-account token.
+           */
+          kubernetesCluster?: string;
+          /** The cluster's Kubernetes API, when Backstage's `kubernetes` config does not list it. */
+          kubernetes?: {
+            /** API server URL, e.g. `https://10.0.0.1:6443`; never with credentials. */
+            url: string;
+            /**
+             * A service-account token that may list nodepools, nodeoverlays, nodes, pods, events and read the device-plugin ConfigMap.
+             * @visibility secret
+             */
+            token?: string;
+            /** Base64 PEM of the API server's CA. */
+            caData?: string;
+            skipTLSVerify?: boolean;
+          };
         };
       };
     };

@@ -14,7 +14,11 @@ export type {
 } from './config/readGpuBackendConfig';
 export { Readiness } from './health/Readiness';
 export type { NotReady } from './health/Readiness';
-export type { LiveAllocationData, RouterOptions } from './http/routeContext';
+export type {
+  AllocationDriftData,
+  LiveAllocationData,
+  RouterOptions,
+} from './http/routeContext';
 export { createRouter } from './http/router';
 export {
   INDEX_REFRESH_TASK_ID,

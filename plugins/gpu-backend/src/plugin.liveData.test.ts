@@ -140,7 +140,12 @@ describe('gpu backend with gpu.utilization', () => {
         ).body;
       } while (!body.live?.[0]?.available && Date.now() < deadline);
       expect(body.live).toEqual([
-        { cluster: 'dev', available: true, at: expect.any(String) },
+        {
+          cluster: 'dev',
+          source: 'prometheus',
+          available: true,
+          at: expect.any(String),
+        },
       ]);
       const [allocation] = body.allocations;
       expect(allocation.utilization).toEqual({
@@ -205,6 +210,7 @@ describe('gpu backend with gpu.utilization', () => {
       expect(body.live).toEqual([
         {
           cluster: 'dev',
+          source: 'prometheus',
           available: false,
           reason: expect.stringMatching(
             /^Prometheus at 127\.0\.0\.1:9 cannot be reached/,

@@ -7,6 +7,7 @@ import { ScmIntegrations } from '@backstage/integration';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
 import { AllocationQueries } from './allocation/AllocationQueries';
 import { readGpuBackendConfig } from './config/readGpuBackendConfig';
+import { readDriftConfig } from './config/readDriftConfig';
 import { readUtilizationConfig } from './config/readUtilizationConfig';
 import { Readiness } from './health/Readiness';
 import { createRouter } from './http/router';
@@ -17,6 +18,7 @@ import { scheduleExpiryReleases } from './lifecycle/scheduleExpiryReleases';
 import { integrationCredentials } from './repoIndex/integrationCredentials';
 import { emptySnapshot } from './repoIndex/indexSnapshot';
 import { RepoIndex } from './repoIndex/RepoIndex';
+import { ClusterDrift } from './drift/clusterDrift';
 import { LiveData } from './utilization/liveData';
 
 /**
@@ -27,7 +29,7 @@ import { LiveData } from './utilization/liveData';
 export const INDEX_REFRESH_TASK_ID = 'gpu-allocation-index-refresh';
 
 /**
- *  Id of the scheduled task that reads live data from each cluster's Prometheus.
+ *  Id of the scheduled task that reads live data from each cluster's Prometheus and Kubernetes API.
  *
  * @public
  */
@@ -162,12 +164,17 @@ export const gpuPlugin = createBackendPlugin({
           integrations,
         });
         // Live data (gpu.utilization): every replica asks each cluster's
-        // Prometheus the same fixed queries, on its own schedule.
-        const utilization = readUtilizationConfig(
-          config,
-          settings.clusters.map(c => c.name),
-        );
+        // Prometheus the same fixed queries, and reads its Kubernetes API
+        // for drift with the same fixed calls, on its own schedule.
+        const clusterNames = settings.clusters.map(c => c.name);
+        const utilization = readUtilizationConfig(config, clusterNames);
         const live = utilization && new LiveData(utilization);
+        const driftConfig = readDriftConfig(config, clusterNames);
+        const drift =
+          driftConfig &&
+          new ClusterDrift(driftConfig.targets, {
+            graceMs: driftConfig.pendingGraceMs,
+          });
         if (utilization && live) {
           await scheduler.scheduleTask({
             id: LIVE_DATA_REFRESH_TASK_ID,
@@ -175,10 +182,14 @@ export const gpuPlugin = createBackendPlugin({
             frequency: utilization.refresh,
             timeout: { minutes: 2 },
             fn: async () => {
-              for (const status of await live.refresh()) {
+              const statuses = await Promise.all([
+                live.refresh(),
+                drift?.refresh(snapshot()) ?? [],
+              ]);
+              for (const status of statuses.flat()) {
                 if (!status.available) {
                   logger.warn(
-                    `no live data from ${status.cluster}: ${status.reason}`,
+                    `no live data from ${status.cluster} (${status.source}): ${status.reason}`,
                   );
                 }
               }
@@ -197,6 +208,7 @@ export const gpuPlugin = createBackendPlugin({
             policy: settings.policy,
             readiness,
             ...(live ? { live } : {}),
+            ...(drift ? { drift } : {}),
           }),
         );
         // Review of the open GPU pull requests (pullRequests/pullRequestRoutes.ts).

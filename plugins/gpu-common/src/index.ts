@@ -13,6 +13,8 @@ export type {
 export type {
   AllocationResponse,
   AllocationUtilization,
+  DriftFinding,
+  DriftKind,
   GpuAllocation,
   LiveDataStatus,
   MigGpuPicture,

@@ -62,7 +62,8 @@ export function readUtilizationConfig(
     ? readDurationFromConfig(config, { key: 'refresh' })
     : DEFAULT_UTILIZATION_REFRESH;
   const clusters = config.getOptionalConfig('clusters');
-  const targets = (clusters?.keys() ?? []).sort().map(cluster => {
+  const targets: PrometheusTarget[] = [];
+  for (const cluster of (clusters?.keys() ?? []).sort()) {
     if (!clusterNames.includes(cluster)) {
       fail(
         `clusters.${cluster}`,
@@ -70,11 +71,13 @@ export function readUtilizationConfig(
       );
     }
     const entry = clusters!.getConfig(cluster);
+    // A cluster may have only its Kubernetes API (drift) and no Prometheus.
+    if (!entry.has('prometheusUrl')) continue;
     const seconds = entry.getOptionalNumber('timeoutSeconds');
     if (seconds !== undefined && !(seconds > 0 && seconds <= 300)) {
       fail(`clusters.${cluster}.timeoutSeconds`, 'must be 1 to 300 seconds');
     }
-    return {
+    targets.push({
       cluster,
       baseUrl: readBaseUrl(
         `clusters.${cluster}.prometheusUrl`,
@@ -84,7 +87,7 @@ export function readUtilizationConfig(
         ? { token: entry.getString('token') }
         : {}),
       timeoutMs: seconds !== undefined ? seconds * 1000 : DEFAULT_TIMEOUT_MS,
-    };
-  });
+    });
+  }
   return { window, refresh, targets };
 }

@@ -51,7 +51,9 @@ export function addAllocationRoutes(
     )
       .filter(w => selects(selector, w))
       .map(w => {
-        const allocation = { ...queries.allocation(snapshot, w), entityRef };
+        const intent = { ...queries.allocation(snapshot, w), entityRef };
+        const drift = options.drift?.driftOf(intent);
+        const allocation = drift ? { ...intent, drift } : intent;
         const utilization = options.live?.utilizationOf(allocation);
         if (!utilization) return allocation;
         const measured = { ...allocation, utilization };
@@ -81,10 +83,12 @@ export function addAllocationRoutes(
       },
     };
     if (snapshot.revision) body.revision = snapshot.revision;
-    const live = options.live?.statusOf([
-      ...new Set(allocations.map(a => a.cluster)),
-    ]);
-    if (live?.length) body.live = live;
+    const clusters = [...new Set(allocations.map(a => a.cluster))];
+    const live = [
+      ...(options.live?.statusOf(clusters) ?? []),
+      ...(options.drift?.statusOf(clusters) ?? []),
+    ];
+    if (live.length > 0) body.live = live;
     res.json(body);
   });
 

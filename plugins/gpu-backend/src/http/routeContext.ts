@@ -13,6 +13,7 @@ import type { CatalogService } from '@backstage/plugin-catalog-node';
 import type {
   AllocationUtilization,
   ClusterProfile,
+  DriftFinding,
   GpuAllocation,
   GpuCatalog,
   LiveDataStatus,
@@ -39,6 +40,8 @@ export interface RouterOptions {
   readiness?: Readiness;
   /** Live figures from the clusters' Prometheus (`gpu.utilization`); without it, intent only. */
   live?: LiveAllocationData;
+  /** Drift from the clusters' Kubernetes API (`gpu.utilization`); without it, intent only. */
+  drift?: AllocationDriftData;
 }
 
 /**
@@ -49,6 +52,17 @@ export interface RouterOptions {
  */
 export interface LiveAllocationData {
   utilizationOf(allocation: GpuAllocation): AllocationUtilization | undefined;
+  statusOf(clusters: string[]): LiveDataStatus[];
+}
+
+/**
+ * What the allocation route asks of drift: where the cluster differs from
+ * Git for an allocation, and whether each cluster was read (and why not).
+ *
+ * @public
+ */
+export interface AllocationDriftData {
+  driftOf(allocation: GpuAllocation): DriftFinding[] | undefined;
   statusOf(clusters: string[]): LiveDataStatus[];
 }
 

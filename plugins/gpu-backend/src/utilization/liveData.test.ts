@@ -132,6 +132,7 @@ describe('LiveData against a real Prometheus holding a week of DCGM exporter his
     expect(statuses).toEqual([
       {
         cluster: 'dev',
+        source: 'prometheus',
         available: true,
         at: new Date(end * 1000).toISOString(),
       },
@@ -223,6 +224,7 @@ describe('LiveData without a Prometheus', () => {
       expect(statuses).toEqual([
         {
           cluster: 'dev',
+          source: 'prometheus',
           available: false,
           reason: expect.stringMatching(
             /^Prometheus at 127\.0\.0\.1:9 cannot be reached/,
@@ -230,6 +232,7 @@ describe('LiveData without a Prometheus', () => {
         },
         {
           cluster: 'prod',
+          source: 'prometheus',
           available: false,
           reason: `Prometheus at 127.0.0.1:${port} did not answer within 1 s`,
         },

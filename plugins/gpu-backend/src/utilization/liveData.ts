@@ -57,13 +57,19 @@ export class LiveData {
             PromSample[]
           >;
           this.byCluster.set(cluster, {
-            status: { cluster, available: true, at: at.toISOString() },
+            status: {
+              cluster,
+              source: 'prometheus',
+              available: true,
+              at: at.toISOString(),
+            },
             devices: mergeDeviceUsage(answers),
           });
         } catch (error) {
           this.byCluster.set(cluster, {
             status: {
               cluster,
+              source: 'prometheus',
               available: false,
               reason: (error as Error).message,
             },
@@ -80,6 +86,7 @@ export class LiveData {
       ({ cluster }) =>
         this.byCluster.get(cluster)?.status ?? {
           cluster,
+          source: 'prometheus',
           available: false,
           reason: 'not read yet',
         },

@@ -64,6 +64,44 @@ export interface GpuAllocation {
   utilization?: AllocationUtilization;
   /** A cheaper plan that fits what it really used, from the same planner as its pull request. */
   rightSize?: RightSizeSuggestion;
+  /**
+   * Where the cluster differs from what Git says for it and its pool (its
+   * cluster's Kubernetes API, read on the live-data schedule); empty when
+   * they agree, absent when the cluster was not read.
+   */
+  drift?: DriftFinding[];
+}
+
+/**
+ * What Git holds but the cluster does not (or the other way round), found
+ * by reading the cluster's Kubernetes API.
+ *
+ * @public
+ */
+export type DriftKind =
+  | 'nodepool-missing'
+  | 'nodepool-not-ready'
+  | 'nodeoverlay-missing'
+  | 'nodeoverlay-gate-off'
+  | 'nodeoverlay-invalid'
+  | 'device-plugin-config-missing'
+  | 'mig-config-failed'
+  | 'allocatable-differs'
+  | 'pods-pending';
+
+/**
+ * One difference between Git and the cluster, in words.
+ *
+ * @public
+ */
+export interface DriftFinding {
+  kind: DriftKind;
+  /** The cluster object it is about: `NodePool/gpu-t4-ts4`, `Node/ip-10-0-1-7`, `Pod/ml/chat-7d9f-x2x7q`. */
+  object: string;
+  /** What differs and what it does, for the badge's tooltip and the API. */
+  message: string;
+  /** Pending pods: their latest scheduling events (`FailedScheduling: 0/3 nodes are available: ...`). */
+  events?: string[];
 }
 
 /**
@@ -123,12 +161,14 @@ export interface AllocationUtilization {
 }
 
 /**
- * Whether live data came from a cluster's Prometheus, and why not.
+ * Whether live data came from a cluster's Prometheus or Kubernetes API, and why not.
  *
  * @public
  */
 export interface LiveDataStatus {
   cluster: string;
+  /** Which live source: the cluster's Prometheus (utilization) or its Kubernetes API (drift). */
+  source: 'prometheus' | 'kubernetes';
   available: boolean;
   /** Why not (unreachable, timed out, refused), in words. */
   reason?: string;

@@ -48,6 +48,11 @@ const MODEL_FILES: Record<
     'apps/v1/StatefulSet.js',
     'StatefulSet',
   ],
+  // What a cluster's API answers (the gpu backend's fake API server).
+  'v1/Node': ['kubernetes-models', 'v1/Node.js', 'Node'],
+  'v1/Pod': ['kubernetes-models', 'v1/Pod.js', 'Pod'],
+  'v1/Event': ['kubernetes-models', 'v1/Event.js', 'Event'],
+  'v1/ConfigMap': ['kubernetes-models', 'v1/ConfigMap.js', 'ConfigMap'],
   'batch/v1/Job': ['kubernetes-models', 'batch/v1/Job.js', 'Job'],
   'batch/v1/CronJob': ['kubernetes-models', 'batch/v1/CronJob.js', 'CronJob'],
   'resource.k8s.io/v1/ResourceClaimTemplate': [

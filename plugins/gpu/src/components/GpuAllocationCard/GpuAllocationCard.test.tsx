@@ -269,9 +269,15 @@ describe('GpuAllocationCard', () => {
             },
           ],
           live: [
-            { cluster: 'dev', available: true, at: '2026-11-24T05:00:00Z' },
+            {
+              cluster: 'dev',
+              source: 'prometheus',
+              available: true,
+              at: '2026-11-24T05:00:00Z',
+            },
             {
               cluster: 'prod',
+              source: 'prometheus',
               available: false,
               reason: 'Prometheus at prom.prod:9090 did not answer within 10 s',
             },

@@ -1,0 +1,290 @@
+/**
+ * Drift: what Git says a cluster's GPU pools and requests should be, against
+ * what its Kubernetes API shows. A pure function of the two, so each rule is
+ * tested without a cluster. Each finding says what differs and what it does
+ * to the pods, in words a platform engineer can act on.
+ */
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import {
+  unitsPerGpuOf,
+  WELL_KNOWN_KEYS,
+  type ClusterProfile,
+  type DriftFinding,
+  type PoolState,
+  type RepoState,
+} from '@gpu-gitops/plugin-gpu-common';
+import { isPodOf } from '../utilization/podOwner';
+import type { ClusterObjects, KarpenterObject } from './readClusterObjects';
+
+/** Labels GPU Feature Discovery and the GPU Operator's MIG manager put on nodes (gpu-operator v26.7). */
+const GPU_COUNT_LABEL = 'nvidia.com/gpu.count';
+const MIG_STATE_LABEL = 'nvidia.com/mig.config.state';
+/** Karpenter's NodeOverlay validation condition: overlays apply only when it is True (kubernetes-sigs/karpenter `pkg/controllers/nodeoverlay`). */
+const OVERLAY_VALIDATED = 'ValidationSucceeded';
+/** Scheduling events shown per pending workload: the latest few say why. */
+const EVENTS_SHOWN = 3;
+
+export interface DriftOptions {
+  profile: ClusterProfile;
+  repoState: RepoState;
+  now: Date;
+  /** Pods pending (and nodes without their resources) longer than this are drift, not start-up. */
+  graceMs: number;
+}
+
+export interface ClusterDriftFindings {
+  /** Per pool name: what concerns every request on it. */
+  byPool: Map<string, DriftFinding[]>;
+  /** Per workload id (`<namespace>/<name>`): its own pods. */
+  byWorkload: Map<string, DriftFinding[]>;
+}
+
+function usesOverlays(pool: PoolState, profile: ClusterProfile): boolean {
+  return (
+    profile.nodeOverlay &&
+    profile.provider !== 'static' &&
+    (pool.sharingMode === 'time-slicing' ||
+      pool.sharingMode === 'mps' ||
+      pool.sharingMode === 'mig')
+  );
+}
+
+function readyCondition(object: KarpenterObject) {
+  return object.status?.conditions?.find(c => c.type === 'Ready');
+}
+
+function scopedTo(overlay: KarpenterObject, pool: string): boolean {
+  return (overlay.spec?.requirements ?? []).some(
+    r =>
+      r.key === WELL_KNOWN_KEYS.karpenterNodePool &&
+      r.operator === 'In' &&
+      (r.values ?? []).includes(pool),
+  );
+}
+
+function ageMs(since: Date | string | undefined, now: Date): number {
+  return since ? now.getTime() - new Date(since).getTime() : 0;
+}
+
+function minutes(ms: number): string {
+  return `${Math.floor(ms / 60_000)} min`;
+}
+
+function nodePoolFindings(
+  pool: PoolState,
+  objects: ClusterObjects,
+): DriftFinding[] {
+  const object = `NodePool/${pool.name}`;
+  const live = objects.nodePools.find(p => p.metadata.name === pool.name);
+  if (!live) {
+    return [
+      {
+        kind: 'nodepool-missing',
+        object,
+        message: `NodePool ${pool.name} is in Git (${pool.path}) but not in the cluster: not synced yet, or the sync failed; no node of this pool can start`,
+      },
+    ];
+  }
+  const ready = readyCondition(live);
+  if (ready?.status === 'True') return [];
+  return [
+    {
+      kind: 'nodepool-not-ready',
+      object,
+      message: ready
+        ? `NodePool ${pool.name} is not Ready (${ready.reason ?? ready.status}${ready.message ? `: ${ready.message}` : ''}); Karpenter launches no node for it`
+        : `NodePool ${pool.name} has no Ready condition: Karpenter has not reconciled it (is Karpenter running?)`,
+    },
+  ];
+}
+
+function overlayFindings(
+  pool: PoolState,
+  objects: ClusterObjects,
+): DriftFinding[] {
+  const stuck = `pods asking for ${pool.resourceName} stay Pending (Karpenter issue #729)`;
+  if (!objects.nodeOverlays) {
+    return [
+      {
+        kind: 'nodeoverlay-missing',
+        object: `NodePool/${pool.name}`,
+        message: `the cluster serves no NodeOverlay API (karpenter.sh/v1alpha1): Karpenter is older than v1.7 or its CRDs are not installed; ${stuck}`,
+      },
+    ];
+  }
+  const overlays = objects.nodeOverlays.filter(o => scopedTo(o, pool.name));
+  if (overlays.length === 0) {
+    return [
+      {
+        kind: 'nodeoverlay-missing',
+        object: `NodePool/${pool.name}`,
+        message: `no NodeOverlay in the cluster is scoped to NodePool ${pool.name} (Git has them): Karpenter does not know the pool's ${pool.resourceName} capacity; ${stuck}`,
+      },
+    ];
+  }
+  const conditions = overlays.map(o =>
+    o.status?.conditions?.find(c => c.type === OVERLAY_VALIDATED),
+  );
+  if (conditions.every(c => c === undefined)) {
+    return [
+      {
+        kind: 'nodeoverlay-gate-off',
+        object: `NodeOverlay/${overlays[0].metadata.name}`,
+        message: `Karpenter has not validated the NodeOverlays of ${pool.name}: its NodeOverlay feature gate is off (--feature-gates NodeOverlay=true; Helm settings.featureGates.nodeOverlay), so it ignores them and ${stuck}`,
+      },
+    ];
+  }
+  return overlays.flatMap((overlay, i) => {
+    const condition = conditions[i];
+    if (!condition || condition.status === 'True') return [];
+    return [
+      {
+        kind: 'nodeoverlay-invalid' as const,
+        object: `NodeOverlay/${overlay.metadata.name}`,
+        message: `NodeOverlay ${overlay.metadata.name} failed Karpenter's validation (${condition.reason ?? condition.status}${condition.message ? `: ${condition.message}` : ''}); Karpenter does not apply it`,
+      },
+    ];
+  });
+}
+
+function nodeFindings(
+  pool: PoolState,
+  nodes: V1Node[],
+  objects: ClusterObjects,
+  options: DriftOptions,
+): DriftFinding[] {
+  const { profile, repoState, now, graceMs } = options;
+  const configMap = `${profile.devicePluginConfigMap.namespace}/${profile.devicePluginConfigMap.name}`;
+  const findings: DriftFinding[] = [];
+  if (pool.deviceConfigName && !objects.devicePluginConfigKeys) {
+    findings.push({
+      kind: 'device-plugin-config-missing',
+      object: `ConfigMap/${configMap}`,
+      message: `the device-plugin ConfigMap ${configMap} is not in the cluster: the device plugin runs its default config and advertises whole GPUs, not ${pool.resourceName}`,
+    });
+  }
+  const expectedPerGpu = unitsPerGpuOf(pool, repoState);
+  for (const node of nodes) {
+    const name = node.metadata?.name ?? '?';
+    const labels = node.metadata?.labels ?? {};
+    const config = labels[WELL_KNOWN_KEYS.devicePluginConfig];
+    if (
+      config &&
+      objects.devicePluginConfigKeys &&
+      !objects.devicePluginConfigKeys.includes(config)
+    ) {
+      findings.push({
+        kind: 'device-plugin-config-missing',
+        object: `Node/${name}`,
+        message: `node ${name} asks for device-plugin config "${config}", which the ConfigMap ${configMap} does not have (keys: ${objects.devicePluginConfigKeys.join(', ') || 'none'}): its GPUs are not shared as planned`,
+      });
+    }
+    const migState = labels[MIG_STATE_LABEL];
+    if (pool.sharingMode === 'mig' && migState && migState !== 'success') {
+      findings.push({
+        kind: 'mig-config-failed',
+        object: `Node/${name}`,
+        message: `node ${name}: the MIG manager reports ${MIG_STATE_LABEL}=${migState} for config "${labels[WELL_KNOWN_KEYS.migConfig] ?? '?'}"; its MIG instances are not as planned`,
+      });
+    }
+    // Shared capacity appears once the device plugin has run; a node
+    // younger than the grace period may still be starting it.
+    const gpus = Number(labels[GPU_COUNT_LABEL]);
+    if (
+      pool.sharingMode !== 'exclusive' &&
+      pool.sharingMode !== 'dra' &&
+      Number.isInteger(gpus) &&
+      gpus > 0 &&
+      ageMs(node.metadata?.creationTimestamp, now) > graceMs
+    ) {
+      const expected = gpus * expectedPerGpu;
+      const actual = Number(node.status?.allocatable?.[pool.resourceName] ?? 0);
+      if (actual !== expected) {
+        findings.push({
+          kind: 'allocatable-differs',
+          object: `Node/${name}`,
+          message: `node ${name} offers ${actual} ${pool.resourceName} where the plan gives ${gpus} GPUs × ${expectedPerGpu} = ${expected}`,
+        });
+      }
+    }
+  }
+  return findings;
+}
+
+function pendingFindings(
+  pods: V1Pod[],
+  objects: ClusterObjects,
+  options: DriftOptions,
+): DriftFinding[] {
+  const oldest = pods[0];
+  const namespace = oldest.metadata?.namespace ?? '';
+  const names = new Set(pods.map(p => p.metadata?.name));
+  const events = objects.schedulingEvents
+    .filter(
+      e =>
+        e.involvedObject.namespace === namespace &&
+        names.has(e.involvedObject.name),
+    )
+    .sort(
+      (a, b) =>
+        new Date(
+          b.lastTimestamp ?? b.eventTime ?? b.metadata?.creationTimestamp ?? 0,
+        ).getTime() -
+        new Date(
+          a.lastTimestamp ?? a.eventTime ?? a.metadata?.creationTimestamp ?? 0,
+        ).getTime(),
+    );
+  const messages = [
+    ...new Set(events.map(e => `${e.reason}: ${e.message ?? ''}`.trim())),
+  ].slice(0, EVENTS_SHOWN);
+  const waited = ageMs(oldest.metadata?.creationTimestamp, options.now);
+  return [
+    {
+      kind: 'pods-pending',
+      object: `Pod/${namespace}/${oldest.metadata?.name}`,
+      message: `${pods.length} pod${pods.length === 1 ? '' : 's'} Pending for up to ${minutes(waited)}`,
+      ...(messages.length > 0 ? { events: messages } : {}),
+    },
+  ];
+}
+
+export function detectDrift(
+  objects: ClusterObjects,
+  options: DriftOptions,
+): ClusterDriftFindings {
+  const { profile, repoState, now, graceMs } = options;
+  const nodesByPool = new Map<string, V1Node[]>();
+  for (const node of objects.nodes) {
+    const pool = node.metadata?.labels?.[WELL_KNOWN_KEYS.karpenterNodePool];
+    if (pool) nodesByPool.set(pool, [...(nodesByPool.get(pool) ?? []), node]);
+  }
+  const byPool = new Map<string, DriftFinding[]>();
+  for (const pool of repoState.pools) {
+    const findings = [
+      ...(profile.provider === 'static' ? [] : nodePoolFindings(pool, objects)),
+      ...(usesOverlays(pool, profile) ? overlayFindings(pool, objects) : []),
+      ...nodeFindings(pool, nodesByPool.get(pool.name) ?? [], objects, options),
+    ];
+    byPool.set(pool.name, findings);
+  }
+  const stuck = objects.pendingPods
+    .filter(p => ageMs(p.metadata?.creationTimestamp, now) > graceMs)
+    .sort(
+      (a, b) =>
+        ageMs(b.metadata?.creationTimestamp, now) -
+        ageMs(a.metadata?.creationTimestamp, now),
+    );
+  const byWorkload = new Map<string, DriftFinding[]>();
+  for (const workload of repoState.workloads) {
+    const pods = stuck.filter(
+      p =>
+        p.metadata?.namespace === workload.namespace &&
+        isPodOf(p.metadata?.name ?? '', workload.name),
+    );
+    byWorkload.set(
+      workload.id,
+      pods.length > 0 ? pendingFindings(pods, objects, options) : [],
+    );
+  }
+  return { byPool, byWorkload };
+}
