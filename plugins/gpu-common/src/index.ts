@@ -109,6 +109,7 @@ export {
   gpuAnnotationKeys,
 } from './manifests/metadataKeys';
 export type { GpuAnnotationKeys } from './manifests/metadataKeys';
+export { nodeOverlayName } from './manifests/nodeOverlay';
 export { resourceClaimTemplateName } from './manifests/resourceClaimTemplate';
 export { podPlacement } from './manifests/podPlacement';
 export type { PodPlacement } from './manifests/podPlacement';

@@ -5,7 +5,11 @@ import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
 import { quantity } from './quantity';
 import type { KubernetesObject } from './types';
 
-/** `<pool>-<n>gpu`: one overlay per GPU count of the pool's instance types. */
+/**
+ * `<pool>-<n>gpu`: one overlay per GPU count of the pool's instance types.
+ *
+ * @public
+ */
 export function nodeOverlayName(pool: string, gpuCount: number): string {
   return `${pool}-${gpuCount}gpu`;
 }
