@@ -2,6 +2,7 @@ import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { ResponseError } from '@backstage/errors';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { GpuApi } from '../../api/GpuApi';
 import { gpuApiRef } from '../../api/GpuApi';
 import { fakeGpuApi } from '../../__testUtils__/fakeGpuApi';
@@ -334,6 +335,76 @@ describe('GpuAllocationCard', () => {
     );
     expect(screen.getByTestId('gpu-allocation-no-live-data')).toHaveTextContent(
       'no live data from prod: Prometheus at prom.prod:9090 did not answer within 10 s',
+    );
+  });
+
+  it('shows drift beside the allocation it concerns, with every finding and its events on hover', async () => {
+    const [shared, exclusive] = chatAllocation.allocations;
+    await renderCard(
+      fakeGpuApi({
+        getAllocation: async () => ({
+          ...chatAllocation,
+          allocations: [
+            {
+              ...shared,
+              drift: [
+                {
+                  kind: 'nodeoverlay-gate-off',
+                  object: 'NodeOverlay/gpu-t4-ts4-1gpu',
+                  message:
+                    'Karpenter has not validated the NodeOverlays of gpu-t4-ts4: its NodeOverlay feature gate is off',
+                },
+                {
+                  kind: 'pods-pending',
+                  object: 'Pod/ml/chat-6d5f7c9b8-q7w2e',
+                  message: '2 pods Pending for up to 25 min',
+                  events: [
+                    'FailedScheduling: 0/1 nodes are available: 1 Insufficient nvidia.com/gpu.shared.',
+                  ],
+                },
+              ],
+            },
+            { ...exclusive, drift: [] },
+          ],
+          live: [
+            {
+              cluster: 'dev',
+              source: 'kubernetes',
+              available: true,
+              at: '2026-11-24T05:00:00Z',
+            },
+            {
+              cluster: 'dev',
+              source: 'prometheus',
+              available: false,
+              reason:
+                'Prometheus at prom.dev:9090 cannot be reached (ECONNREFUSED)',
+            },
+          ],
+        }),
+      }),
+    );
+    const sharedRow = await screen.findByTestId(`gpu-allocation-${shared.id}`);
+    const badge = within(sharedRow).getByTestId('gpu-allocation-drift');
+    expect(badge).toHaveTextContent(
+      'drift ×2 Karpenter has not validated the NodeOverlays of gpu-t4-ts4: its NodeOverlay feature gate is off',
+    );
+    await userEvent.hover(within(badge).getByText('drift ×2'));
+    const tooltip = await screen.findByRole('tooltip');
+    expect(tooltip).toHaveTextContent(
+      'Pod/ml/chat-6d5f7c9b8-q7w2e: 2 pods Pending for up to 25 min',
+    );
+    expect(tooltip).toHaveTextContent(
+      '· FailedScheduling: 0/1 nodes are available: 1 Insufficient nvidia.com/gpu.shared.',
+    );
+    // Read and in agreement: no badge.
+    expect(
+      within(
+        screen.getByTestId(`gpu-allocation-${exclusive.id}`),
+      ).queryByTestId('gpu-allocation-drift'),
+    ).toBeNull();
+    expect(screen.getByTestId('gpu-allocation-no-live-data')).toHaveTextContent(
+      'no live data from dev: Prometheus at prom.dev:9090 cannot be reached (ECONNREFUSED)',
     );
   });
 

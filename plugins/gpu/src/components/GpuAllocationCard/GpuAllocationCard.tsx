@@ -37,6 +37,7 @@ import { RequestGpusButton } from '../RequestGpus';
 import { changeGpusFormData } from '../RequestGpus/changeGpusFormData';
 import { requestGpusUrl } from '../RequestGpus/requestGpusFormData';
 import { formatGiB, formatUsd } from '../format/format';
+import { DriftBadge } from './DriftBadge';
 
 /** An amount of money, or a header, reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
@@ -194,7 +195,7 @@ function AllocationTable(props: { response: AllocationResponse }) {
         .filter(status => !status.available)
         .map(status => (
           <Typography
-            key={status.cluster}
+            key={`${status.cluster}:${status.source}`}
             variant="caption"
             color="textSecondary"
             component="p"
@@ -281,6 +282,7 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
         />
         {a.utilization && <UsedBar utilization={a.utilization} />}
         {a.rightSize && <RightSizeLink allocation={a} />}
+        {a.drift && <DriftBadge findings={a.drift} />}
       </TableCell>
       <TableCell align="right">{a.replicas}</TableCell>
       <TableCell align="right" data-testid="gpu-allocation-cost">
