@@ -98,6 +98,11 @@ export class ClusterDrift {
     return this.statuses().filter(s => wanted.has(s.cluster));
   }
 
+  /** What runs in the cluster that Git no longer has (undefined: not read). */
+  notInGitOf(cluster: string): DriftFinding[] | undefined {
+    return this.byCluster.get(cluster)?.findings?.notInGit;
+  }
+
   /**
    * What differs for the allocation: its pool's findings, then its own
    * pods'. Undefined when its cluster was not read (intent only).

@@ -261,6 +261,25 @@ describe('detectDrift', () => {
     expect(byWorkload.get('ml/embed')).toEqual([]);
   });
 
+  it('a NodePool we generated that Git no longer has; never a hand-written one', () => {
+    const objects = agreeing();
+    const orphan = nodePool('gpu-l4-ts2', { now }) as any;
+    orphan.metadata.labels = {
+      'app.kubernetes.io/managed-by': 'backstage-gpu-gitops',
+    };
+    const handWritten = nodePool('team-a-gpus', { now }) as any;
+    objects.nodePools = [...objects.nodePools, orphan, handWritten];
+    expect(detect(objects).notInGit).toEqual([
+      {
+        kind: 'nodepool-not-in-git',
+        object: 'NodePool/gpu-l4-ts2',
+        message:
+          'NodePool gpu-l4-ts2 runs in the cluster but Git no longer has it: the sync does not prune it (its nodes still cost money)',
+      },
+    ]);
+    expect(detect(agreeing()).notInGit).toEqual([]);
+  });
+
   it('static clusters have no NodePools or overlays to compare', () => {
     const objects = agreeing();
     objects.nodePools = [];

@@ -6,6 +6,7 @@
  */
 import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import {
+  MANAGED_BY,
   unitsPerGpuOf,
   WELL_KNOWN_KEYS,
   type ClusterProfile,
@@ -37,6 +38,8 @@ export interface ClusterDriftFindings {
   byPool: Map<string, DriftFinding[]>;
   /** Per workload id (`<namespace>/<name>`): its own pods. */
   byWorkload: Map<string, DriftFinding[]>;
+  /** In the cluster but not in Git: NodePools we generated that Git no longer has. */
+  notInGit: DriftFinding[];
 }
 
 function usesOverlays(pool: PoolState, profile: ClusterProfile): boolean {
@@ -286,5 +289,21 @@ export function detectDrift(
       pods.length > 0 ? pendingFindings(pods, objects, options) : [],
     );
   }
-  return { byPool, byWorkload };
+  // Only what we generated: a hand-written NodePool is not Git's to miss.
+  const inGit = new Set([
+    ...repoState.pools.map(p => p.name),
+    ...(repoState.otherNodePools ?? []),
+  ]);
+  const notInGit = objects.nodePools
+    .filter(
+      p =>
+        p.metadata.labels?.[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY &&
+        !inGit.has(p.metadata.name),
+    )
+    .map(p => ({
+      kind: 'nodepool-not-in-git' as const,
+      object: `NodePool/${p.metadata.name}`,
+      message: `NodePool ${p.metadata.name} runs in the cluster but Git no longer has it: the sync does not prune it (its nodes still cost money)`,
+    }));
+  return { byPool, byWorkload, notInGit };
 }

@@ -87,7 +87,8 @@ export type DriftKind =
   | 'device-plugin-config-missing'
   | 'mig-config-failed'
   | 'allocatable-differs'
-  | 'pods-pending';
+  | 'pods-pending'
+  | 'nodepool-not-in-git';
 
 /**
  * One difference between Git and the cluster, in words.
