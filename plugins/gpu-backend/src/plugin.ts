@@ -173,6 +173,7 @@ export const gpuPlugin = createBackendPlugin({
         const drift =
           driftConfig &&
           new ClusterDrift(driftConfig.targets, {
+            profiles: settings.clusters,
             graceMs: driftConfig.pendingGraceMs,
           });
         if (utilization && live) {
@@ -184,7 +185,7 @@ export const gpuPlugin = createBackendPlugin({
             fn: async () => {
               const statuses = await Promise.all([
                 live.refresh(),
-                drift?.refresh(snapshot()) ?? [],
+                drift?.refresh() ?? [],
               ]);
               for (const status of statuses.flat()) {
                 if (!status.available) {

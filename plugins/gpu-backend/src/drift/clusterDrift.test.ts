@@ -93,14 +93,14 @@ describe('ClusterDrift', () => {
   const drift = (server: string, token = TOKEN, timeoutMs = 2_000) =>
     new ClusterDrift(
       [{ cluster: 'dev', server, token, timeoutMs, caData: api.caData }],
-      { graceMs: 10 * 60_000 },
+      { profiles: [devCluster.profile], graceMs: 10 * 60_000 },
     );
 
   it("reads the cluster in six calls and reports the allocation's pool and pods", async () => {
     const before = api.requests.length;
     const reader = drift(api.url);
-    expect(reader.driftOf(chat)).toBeUndefined();
-    const statuses = await reader.refresh(snapshot);
+    expect(reader.driftOf(chat, snapshot)).toBeUndefined();
+    const statuses = await reader.refresh();
     expect(statuses).toEqual([
       {
         cluster: 'dev',
@@ -117,7 +117,7 @@ describe('ClusterDrift', () => {
       '/apis/karpenter.sh/v1/nodepools',
       '/apis/karpenter.sh/v1alpha1/nodeoverlays',
     ]);
-    expect(reader.driftOf(chat)).toEqual([
+    expect(reader.driftOf(chat, snapshot)).toEqual([
       {
         kind: 'nodeoverlay-gate-off',
         object: `NodeOverlay/${TS_POOL}-1gpu`,
@@ -133,12 +133,45 @@ describe('ClusterDrift', () => {
       },
     ]);
     // Another cluster's allocation: not read, so no drift claimed.
-    expect(reader.driftOf({ ...chat, cluster: 'prod' })).toBeUndefined();
+    expect(
+      reader.driftOf({ ...chat, cluster: 'prod' }, snapshot),
+    ).toBeUndefined();
+  });
+
+  it('a read made before Git is indexed counts once it is, compared with the snapshot asked about', async () => {
+    const reader = drift(api.url);
+    await reader.refresh();
+    expect(reader.driftOf(chat, { clusters: new Map() })).toBeUndefined();
+    const found = reader.driftOf(chat, snapshot);
+    expect(found?.map(f => f.kind)).toEqual([
+      'nodeoverlay-gate-off',
+      'pods-pending',
+    ]);
+    // Git without the pool (a release merged): nothing on it to compare.
+    const released = {
+      clusters: new Map([
+        [
+          'dev',
+          {
+            ...devCluster,
+            repoState: {
+              ...devCluster.repoState,
+              pools: devCluster.repoState.pools.filter(p => p.name !== TS_POOL),
+            },
+          },
+        ],
+      ]),
+    };
+    expect(reader.driftOf(chat, released)?.map(f => f.kind)).toEqual([
+      'pods-pending',
+    ]);
+    // Back to the first snapshot: its findings again.
+    expect(reader.driftOf(chat, snapshot)).toEqual(found);
   });
 
   it('a cluster that is unreachable, stalled, or refuses the token gives the reason, never the token', async () => {
     const unreachable = drift('https://127.0.0.1:9');
-    const [down] = await unreachable.refresh(snapshot);
+    const [down] = await unreachable.refresh();
     expect(down).toEqual({
       cluster: 'dev',
       source: 'kubernetes',
@@ -147,10 +180,10 @@ describe('ClusterDrift', () => {
         /^Kubernetes API at 127\.0\.0\.1:9 cannot be reached \(ECONNREFUSED\)$/,
       ),
     });
-    expect(unreachable.driftOf(chat)).toBeUndefined();
+    expect(unreachable.driftOf(chat, snapshot)).toBeUndefined();
 
     const refused = drift(api.url, 'not-the-token');
-    const [denied] = await refused.refresh(snapshot);
+    const [denied] = await refused.refresh();
     expect(denied.available).toBe(false);
     expect(denied.reason).toMatch(/refused to .* \(HTTP 401\)/);
     expect(JSON.stringify(denied)).not.toContain('not-the-token');
@@ -158,7 +191,7 @@ describe('ClusterDrift', () => {
     api.stallMs = 5_000;
     try {
       const started = Date.now();
-      const [stalled] = await drift(api.url, TOKEN, 500).refresh(snapshot);
+      const [stalled] = await drift(api.url, TOKEN, 500).refresh();
       expect(stalled.reason).toBe(
         `Kubernetes API at ${new URL(api.url).host} did not answer within 0.5 s`,
       );
@@ -179,9 +212,9 @@ describe('ClusterDrift', () => {
           unusable: 'the Kubernetes cluster "dev" uses authProvider aws',
         },
       ],
-      { graceMs: 60_000 },
+      { profiles: [devCluster.profile], graceMs: 60_000 },
     );
-    expect(await reader.refresh(snapshot)).toEqual([
+    expect(await reader.refresh()).toEqual([
       {
         cluster: 'dev',
         source: 'kubernetes',

@@ -1,41 +1,50 @@
 /**
  * Drift per cluster: each refresh reads every configured cluster's
  * Kubernetes API once (readClusterObjects.ts: six calls, never one per
- * entity) and compares it with the index's view of Git. The allocation
- * route reads what the last refresh left, so a page never waits for a
- * cluster, and one that cannot be read shows intent with the reason.
+ * entity). The comparison with Git runs against the index snapshot a
+ * request is answered from, once per (cluster read, snapshot): so a read
+ * that lands before the repository is first indexed still counts, and a
+ * merged pull request shows as "not synced yet" right away rather than
+ * after the next read. A page never waits for a cluster; one that cannot
+ * be read shows intent with the reason.
  */
 import type {
+  ClusterProfile,
   DriftFinding,
   GpuAllocation,
   LiveDataStatus,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { KubernetesTarget } from '../config/readDriftConfig';
-import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
+import type { ClusterIndex, IndexSnapshot } from '../repoIndex/indexSnapshot';
 import { detectDrift, type ClusterDriftFindings } from './detectDrift';
-import { readClusterObjects } from './readClusterObjects';
+import { readClusterObjects, type ClusterObjects } from './readClusterObjects';
 
 interface ClusterReading {
   status: LiveDataStatus;
-  findings?: ClusterDriftFindings;
+  read?: { objects: ClusterObjects; at: Date };
+  /** The findings of `read` against one indexed state of Git. */
+  compared?: { index: ClusterIndex; findings: ClusterDriftFindings };
 }
 
 export class ClusterDrift {
   private readonly byCluster = new Map<string, ClusterReading>();
+  private readonly profiles: Map<string, ClusterProfile>;
 
   constructor(
     private readonly targets: KubernetesTarget[],
     private readonly options: {
+      /** The cluster profiles (where each cluster's device-plugin ConfigMap is). */
+      profiles: ClusterProfile[];
       /** Pods pending longer than this are drift; younger ones may be starting. */
       graceMs: number;
       now?: () => Date;
     },
-  ) {}
+  ) {
+    this.profiles = new Map(options.profiles.map(p => [p.name, p]));
+  }
 
   /** Reads every cluster once; a failing cluster keeps its reason. */
-  async refresh(
-    snapshot: Pick<IndexSnapshot, 'clusters'>,
-  ): Promise<LiveDataStatus[]> {
+  async refresh(): Promise<LiveDataStatus[]> {
     const at = (this.options.now ?? (() => new Date()))();
     await Promise.all(
       this.targets.map(async target => {
@@ -44,19 +53,15 @@ export class ClusterDrift {
           this.byCluster.set(cluster, {
             status: { cluster, source: 'kubernetes', available: false, reason },
           });
-        if (target.unusable) {
-          fail(target.unusable);
-          return;
-        }
-        const indexed = snapshot.clusters.get(cluster);
-        if (!indexed) {
-          fail('the GitOps repository has not been indexed yet');
+        const profile = this.profiles.get(cluster);
+        if (target.unusable || !profile) {
+          fail(target.unusable ?? `cluster "${cluster}" has no profile`);
           return;
         }
         try {
           const objects = await readClusterObjects(
             target,
-            indexed.profile.devicePluginConfigMap,
+            profile.devicePluginConfigMap,
           );
           this.byCluster.set(cluster, {
             status: {
@@ -65,12 +70,7 @@ export class ClusterDrift {
               available: true,
               at: at.toISOString(),
             },
-            findings: detectDrift(objects, {
-              profile: indexed.profile,
-              repoState: indexed.repoState,
-              now: at,
-              graceMs: this.options.graceMs,
-            }),
+            read: { objects, at },
           });
         } catch (error) {
           fail((error as Error).message);
@@ -98,21 +98,49 @@ export class ClusterDrift {
     return this.statuses().filter(s => wanted.has(s.cluster));
   }
 
-  /** What runs in the cluster that Git no longer has (undefined: not read). */
-  notInGitOf(cluster: string): DriftFinding[] | undefined {
-    return this.byCluster.get(cluster)?.findings?.notInGit;
+  /** The last read of a cluster compared with the snapshot's Git (cached per pair). */
+  private findingsOf(
+    cluster: string,
+    snapshot: Pick<IndexSnapshot, 'clusters'>,
+  ): ClusterDriftFindings | undefined {
+    const reading = this.byCluster.get(cluster);
+    const index = snapshot.clusters.get(cluster);
+    if (!reading?.read || !index) return undefined;
+    if (reading.compared?.index !== index) {
+      reading.compared = {
+        index,
+        findings: detectDrift(reading.read.objects, {
+          profile: index.profile,
+          repoState: index.repoState,
+          now: reading.read.at,
+          graceMs: this.options.graceMs,
+        }),
+      };
+    }
+    return reading.compared.findings;
   }
 
   /**
    * What differs for the allocation: its pool's findings, then its own
    * pods'. Undefined when its cluster was not read (intent only).
    */
-  driftOf(allocation: GpuAllocation): DriftFinding[] | undefined {
-    const findings = this.byCluster.get(allocation.cluster)?.findings;
+  driftOf(
+    allocation: GpuAllocation,
+    snapshot: Pick<IndexSnapshot, 'clusters'>,
+  ): DriftFinding[] | undefined {
+    const findings = this.findingsOf(allocation.cluster, snapshot);
     if (!findings) return undefined;
     return [
       ...(findings.byPool.get(allocation.pool) ?? []),
       ...(findings.byWorkload.get(allocation.id) ?? []),
     ];
+  }
+
+  /** What runs in the cluster that Git no longer has (undefined: not read). */
+  notInGitOf(
+    cluster: string,
+    snapshot: Pick<IndexSnapshot, 'clusters'>,
+  ): DriftFinding[] | undefined {
+    return this.findingsOf(cluster, snapshot)?.notInGit;
   }
 }

@@ -52,7 +52,7 @@ export function addAllocationRoutes(
       .filter(w => selects(selector, w))
       .map(w => {
         const intent = { ...queries.allocation(snapshot, w), entityRef };
-        const drift = options.drift?.driftOf(intent);
+        const drift = options.drift?.driftOf(intent, snapshot);
         const allocation = drift ? { ...intent, drift } : intent;
         const utilization = options.live?.utilizationOf(allocation);
         if (!utilization) return allocation;

@@ -62,7 +62,11 @@ export interface LiveAllocationData {
  * @public
  */
 export interface AllocationDriftData {
-  driftOf(allocation: GpuAllocation): DriftFinding[] | undefined;
+  /** Compared with the Git of `snapshot`, the one the answer comes from. */
+  driftOf(
+    allocation: GpuAllocation,
+    snapshot: IndexSnapshot,
+  ): DriftFinding[] | undefined;
   statusOf(clusters: string[]): LiveDataStatus[];
 }
 
