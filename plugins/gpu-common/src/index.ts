@@ -19,6 +19,7 @@ export type {
   PlanPreviewResponse,
   PoolCostSummary,
   PoolSummary,
+  PoolUtilization,
   PoolsResponse,
   RepositoryWorkload,
   RightSizeSuggestion,
