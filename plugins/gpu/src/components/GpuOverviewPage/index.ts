@@ -1,0 +1,1 @@
+export { GpuOverviewPage } from './GpuOverviewPage';
