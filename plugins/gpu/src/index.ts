@@ -13,6 +13,7 @@ export {
   GPU_TEMPLATE_PATH,
   GpuAllocationCard,
 } from './components/GpuAllocationCard/GpuAllocationCard';
+export { GpuOverview } from './components/GpuOverviewPage/GpuOverviewPage';
 export { GpuPoolsContent } from './components/GpuPoolsContent/GpuPoolsContent';
 export { PullRequestPage } from './components/PullRequestPage/PullRequestPage';
 export {

@@ -94,7 +94,7 @@ export const GpuOverviewPage = gpuPlugin.provide(
   createRoutableExtension({
     name: 'GpuOverviewPage',
     component: () =>
-      import('./components/GpuOverviewPage').then(m => m.GpuOverviewPage),
+      import('./components/GpuOverviewPage').then(m => m.GpuOverview),
     mountPoint: gpuOverviewRouteRef,
   }),
 );

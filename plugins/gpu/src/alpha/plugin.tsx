@@ -107,7 +107,7 @@ export const gpuOverviewPage = PageBlueprint.make({
     ),
     routeRef: gpuOverviewPageRouteRef,
     loader: () =>
-      import('../components/GpuOverviewPage').then(m => <m.GpuOverviewPage />),
+      import('../components/GpuOverviewPage').then(m => <m.GpuOverview />),
   },
 });
 

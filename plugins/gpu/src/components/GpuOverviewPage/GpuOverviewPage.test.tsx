@@ -4,7 +4,7 @@ import type { QuotaUse } from '@gpu-gitops/plugin-gpu-common';
 import { gpuApiRef } from '../../api/GpuApi';
 import { fakeGpuApi } from '../../__testUtils__/fakeGpuApi';
 import { livePools } from '../../__testUtils__/fixtures';
-import { GpuOverviewPage } from './GpuOverviewPage';
+import { GpuOverview } from './GpuOverviewPage';
 
 const quotas: Record<string, Omit<QuotaUse, 'owner' | 'cluster'>> = {
   'group:default/ml|prod': { used: 7, requested: 0, quota: 16 },
@@ -33,7 +33,7 @@ async function renderPage() {
         ],
       ]}
     >
-      <GpuOverviewPage />
+      <GpuOverview />
     </TestApiProvider>,
   );
   return asked;

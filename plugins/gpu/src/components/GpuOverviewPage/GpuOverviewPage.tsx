@@ -138,7 +138,7 @@ async function quotasOf(
  *
  * @public
  */
-export function GpuOverviewPage() {
+export function GpuOverview() {
   const api = useApi(gpuApiRef);
   const pools = useAsync(() => api.getPools(), [api]);
   // Kept across renders: the tables keep their sort while quotas load.

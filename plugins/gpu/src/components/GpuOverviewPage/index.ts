@@ -1,1 +1,1 @@
-export { GpuOverviewPage } from './GpuOverviewPage';
+export { GpuOverview } from './GpuOverviewPage';
