@@ -82,11 +82,11 @@ export function poolUtilization(
     string,
     { busy: number; idle: number; vram: number[]; total: number[] }
   >();
-  for (const { series, pools } of gpus.values()) {
+  for (const { series, pools: ranOn } of gpus.values()) {
     // A GPU is on one node of one pool: pods of two pools on it mean the
     // names misled, so it is left out rather than counted twice.
-    if (pools.size !== 1) continue;
-    const [pool] = pools;
+    if (ranOn.size !== 1) continue;
+    const [pool] = ranOn;
     // The GPU's series without a pod (hours nobody ran) are its own too.
     const active = max(series.map(s => s.active));
     if (active === undefined) continue;
