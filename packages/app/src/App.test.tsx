@@ -37,6 +37,7 @@ describe('the local app', () => {
       'formFields',
     ],
     ['page:gpu/pull-requests', 'app/routes', 'routes'],
+    ['page:gpu/overview', 'app/routes', 'routes'],
     ['page:catalog', 'app/routes', 'routes'],
     ['page:scaffolder', 'app/routes', 'routes'],
     ['page:app/home-redirect', 'app/routes', 'routes'],

@@ -18,7 +18,9 @@ export const appModule = createFrontendModule({
  * Everything the local app installs, listed explicitly (no package
  * discovery): the catalog, the scaffolder with the GpuRequestPicker and
  * GpuWorkloadContainerPicker fields (gpuScaffolderFieldsModule),
- * the GPU plugin (entity card, GPU tab, API) and the app module.
+ * the GPU plugin (entity card, GPU tab, the GPU page at `/gpu` — in the
+ * sidebar, which lists every page with a route ref, a title and an icon —
+ * and the API) and the app module.
  */
 export const features = [
   catalogPlugin,

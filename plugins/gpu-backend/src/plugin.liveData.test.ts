@@ -1,8 +1,9 @@
 /**
  * Live data through the real backend: `GET /allocation` carries what the
  * cluster's Prometheus (real, with a week of DCGM exporter history) says
- * the allocation's GPUs did, and with Prometheus unreachable it carries
- * intent as before with the reason — never an error.
+ * the allocation's GPUs did, `GET /pools` what each pool's GPUs did, and
+ * with Prometheus unreachable both carry intent as before with the reason —
+ * never an error.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -42,6 +43,17 @@ const trainer: Entity = {
   spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
 };
 
+const batch: Entity = {
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'Component',
+  metadata: {
+    name: 'batch',
+    namespace: 'default',
+    annotations: { 'backstage.io/kubernetes-id': 'batch' },
+  },
+  spec: { type: 'service', lifecycle: 'production', owner: 'group:vision' },
+};
+
 describe('gpu backend with gpu.utilization', () => {
   let remote: FixtureRemote;
   let temp: string;
@@ -67,8 +79,29 @@ describe('gpu backend with gpu.utilization', () => {
       cacheDir: path.join(temp, 'publisher'),
     });
     await remote.merge(published.branch);
-    // A week of its pod on its own T4: 2.5 GiB used, 3 % busy.
-    const end = Math.floor(Date.now() / 1000) - 60;
+    // A second exclusive T4 request: the same pool, another node.
+    const second = await publishGpuRequest({
+      request: parseGpuRequest({
+        kind: 'GpuRequest',
+        metadata: { name: 'batch', namespace: 'vision' },
+        spec: {
+          owner: 'group:default/vision',
+          gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 12 },
+          workload: { image: 'ghcr.io/acme/batch:1.0.0' },
+        },
+      }),
+      cluster: resolveClusterProfile({ name: 'dev' }),
+      catalog: builtinCatalog,
+      repoUrl: remote.url,
+      cacheDir: path.join(temp, 'publisher-2'),
+    });
+    await remote.merge(second.branch);
+    // A week of its pod on its own T4: 2.5 GiB used, 3 % busy; batch's pod
+    // on another T4, 60 % busy; a third T4 on which no pod ran (its pool
+    // cannot be told from the exporter's labels).
+    // Samples on the hour, where the 1h subqueries (VRAM total, idle
+    // hours) look: an hourly sample between their steps is never seen.
+    const end = Math.floor(Date.now() / 3_600_000) * 3600;
     prometheus = await startPrometheus({
       history: dcgmHistory(
         [
@@ -86,6 +119,31 @@ describe('gpu backend with gpu.utilization', () => {
             fbUsedMiB: () => 2560,
             engineActive: () => 0.03,
             gpuUtil: () => 3,
+          },
+          {
+            host: 'ip-10-0-1-8',
+            gpu: '0',
+            uuid: 'GPU-2',
+            modelName: 'Tesla T4',
+            fbTotalMiB: 15360,
+            pod: {
+              namespace: 'vision',
+              name: 'batch-5f7c9d8b6-q8w2e',
+              container: 'batch',
+            },
+            fbUsedMiB: () => 10240,
+            engineActive: () => 0.6,
+            gpuUtil: () => 60,
+          },
+          {
+            host: 'ip-10-0-1-9',
+            gpu: '0',
+            uuid: 'GPU-3',
+            modelName: 'Tesla T4',
+            fbTotalMiB: 15360,
+            fbUsedMiB: () => 0,
+            engineActive: () => 0,
+            gpuUtil: () => 0,
           },
         ],
         168,
@@ -105,7 +163,7 @@ describe('gpu backend with gpu.utilization', () => {
       features: [
         gpuPlugin,
         handle.module,
-        catalogServiceMock.factory({ entities: [trainer] }),
+        catalogServiceMock.factory({ entities: [trainer, batch] }),
         mockServices.rootConfig.factory({
           data: {
             gpu: {
@@ -190,6 +248,67 @@ describe('gpu backend with gpu.utilization', () => {
     }
   });
 
+  it("GET /pools carries each pool's GPUs seen, busy and idle, and what the idle ones cost", async () => {
+    const backend = await startBackend(prometheus.baseUrl);
+    try {
+      await handle.scheduler().triggerTask(LIVE_DATA_REFRESH_TASK_ID);
+      let body: any;
+      const deadline = Date.now() + 30_000;
+      do {
+        await new Promise(resolve => setTimeout(resolve, 200));
+        body = (await request(backend.server).get('/api/gpu/pools')).body;
+      } while (!body.live?.[0]?.available && Date.now() < deadline);
+      expect(body.live).toEqual([
+        { cluster: 'dev', available: true, at: expect.any(String) },
+      ]);
+      const pool = body.pools.find((p: any) =>
+        p.consumers.some((c: any) => c.id === 'ml/trainer'),
+      );
+      // Two GPUs with a pod of the pool: trainer's idle (3 %), batch's busy
+      // (60 %); the T4 nobody ran on is not the pool's to count.
+      expect(pool.utilization).toEqual({
+        window: '7d',
+        gpusSeen: 2,
+        busyGpus: 1,
+        idleGpus: 1,
+        vramUsedMiB: 2560 + 10240,
+        vramTotalMiB: 2 * 15360,
+        // One idle GPU at the price of one GPU of the pool's node.
+        idleUsdPerMonth: expect.any(Number),
+      });
+      const gpusPerNode = pool.cost.capacityUnits / pool.cost.nodes;
+      expect(Math.round(pool.utilization.idleUsdPerMonth * 100)).toBe(
+        Math.round((pool.cost.nodeUsdPerMonth * 100) / gpusPerNode),
+      );
+      expect(pool.utilization.idleUsdPerMonth).toBeGreaterThan(0);
+      // The consumers carry their entity's owner and the card's badge.
+      expect(pool.consumers).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            id: 'ml/trainer',
+            entityRef: 'component:default/trainer',
+            owner: 'group:default/ml-platform',
+            utilizationStatus: 'idle',
+          }),
+          expect.objectContaining({
+            id: 'vision/batch',
+            entityRef: 'component:default/batch',
+            owner: 'group:default/vision',
+            utilizationStatus: 'ok',
+          }),
+        ]),
+      );
+      // The same figures for the one pool.
+      const one = await request(backend.server).get(
+        `/api/gpu/pools/${pool.name}`,
+      );
+      expect(one.status).toBe(200);
+      expect(one.body.utilization).toEqual(pool.utilization);
+    } finally {
+      await backend.stop();
+    }
+  });
+
   it('with Prometheus unreachable, serves intent with the reason', async () => {
     const backend = await startBackend('http://127.0.0.1:9');
     try {
@@ -220,6 +339,12 @@ describe('gpu backend with gpu.utilization', () => {
       expect(body.allocations).toHaveLength(1);
       expect(body.allocations[0].utilization).toBeUndefined();
       expect(body.allocations[0].pool).toMatch(/^gpu-t4/);
+      const pools = (await request(backend.server).get('/api/gpu/pools')).body;
+      expect(pools.live).toEqual(body.live);
+      expect(pools.pools.length).toBeGreaterThan(0);
+      for (const pool of pools.pools) {
+        expect(pool.utilization).toBeUndefined();
+      }
     } finally {
       await backend.stop();
     }

@@ -236,6 +236,7 @@ describe('gpu backend plugin (real GitOps repository, published requests)', () =
       {
         id: 'ml/tagger',
         entityRef: 'component:default/tagger',
+        owner: 'group:default/ml-platform',
         units: 2,
         usdPerMonth: taggerPlan.cost.usdPerMonth,
       },

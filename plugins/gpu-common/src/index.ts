@@ -21,6 +21,7 @@ export type {
   PlanPreviewResponse,
   PoolCostSummary,
   PoolSummary,
+  PoolUtilization,
   PoolsResponse,
   RepositoryWorkload,
   RightSizeSuggestion,

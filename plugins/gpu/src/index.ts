@@ -1,5 +1,5 @@
 /**
- * GPU allocation card, GPU tab (pools, MIG layout) and the GPU request picker
+ * GPU allocation card, GPU tab (pools, MIG layout), GPU page and the GPU request picker
  * for the scaffolder. Legacy frontend system here; the new frontend system is
  * in `@gpu-gitops/plugin-gpu/alpha`.
  *
@@ -13,11 +13,13 @@ export {
   GPU_TEMPLATE_PATH,
   GpuAllocationCard,
 } from './components/GpuAllocationCard/GpuAllocationCard';
+export { GpuOverview } from './components/GpuOverviewPage/GpuOverviewPage';
 export { GpuPoolsContent } from './components/GpuPoolsContent/GpuPoolsContent';
 export { PullRequestPage } from './components/PullRequestPage/PullRequestPage';
 export {
   EntityGpuAllocationCard,
   EntityGpuAllocationContent,
+  GpuOverviewPage,
   GpuPullRequestsPage,
   gpuPlugin,
 } from './plugin';

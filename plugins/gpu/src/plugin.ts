@@ -8,7 +8,11 @@ import {
 } from '@backstage/core-plugin-api';
 import { gpuApiRef } from './api/GpuApi';
 import { GpuClient } from './api/GpuClient';
-import { gpuEntityContentRouteRef, gpuPullRequestsRouteRef } from './routes';
+import {
+  gpuEntityContentRouteRef,
+  gpuOverviewRouteRef,
+  gpuPullRequestsRouteRef,
+} from './routes';
 
 /**
  * The plugin for the legacy frontend system (`createApp` from
@@ -29,6 +33,7 @@ export const gpuPlugin = createPlugin({
   routes: {
     entityContent: gpuEntityContentRouteRef,
     pullRequests: gpuPullRequestsRouteRef,
+    overview: gpuOverviewRouteRef,
   },
 });
 
@@ -74,5 +79,22 @@ export const GpuPullRequestsPage = gpuPlugin.provide(
     component: () =>
       import('./components/PullRequestPage').then(m => m.PullRequestPage),
     mountPoint: gpuPullRequestsRouteRef,
+  }),
+);
+
+/**
+ * The GPU page: every pool of every cluster (capacity, allocated, used, idle
+ * GPUs, monthly and idle cost) and each team's attributed cost, quota use
+ * and idle share. Mount it at `/gpu`
+ * (`<Route path="/gpu" element={<GpuOverviewPage />} />`) with a sidebar item.
+ *
+ * @public
+ */
+export const GpuOverviewPage = gpuPlugin.provide(
+  createRoutableExtension({
+    name: 'GpuOverviewPage',
+    component: () =>
+      import('./components/GpuOverviewPage').then(m => m.GpuOverview),
+    mountPoint: gpuOverviewRouteRef,
   }),
 );

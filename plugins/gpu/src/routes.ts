@@ -9,3 +9,8 @@ export const gpuEntityContentRouteRef = createRouteRef({
 export const gpuPullRequestsRouteRef = createRouteRef({
   id: 'gpu:pull-requests',
 });
+
+/** The GPU page: every pool of every cluster and each team's cost (`/gpu` in the app). */
+export const gpuOverviewRouteRef = createRouteRef({
+  id: 'gpu:overview',
+});

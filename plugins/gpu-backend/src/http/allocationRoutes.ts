@@ -19,9 +19,11 @@ import {
   type AllocationResponse,
   type PoolSummary,
   type PoolsResponse,
+  type PoolUtilization,
   type WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
+import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 import { rightSize } from '../utilization/rightSize';
 import {
   readableEntitiesByKubernetesId,
@@ -92,9 +94,69 @@ export function addAllocationRoutes(
     res.json(body);
   });
 
+  /**
+   * The pools' live figures, one computation per cluster with live data
+   * (its pools priced by the same cost model as `cost`).
+   */
+  const withLiveFigures = (
+    snapshot: IndexSnapshot,
+    pools: IndexedPoolSummary[],
+  ): IndexedPoolSummary[] => {
+    const live = options.live;
+    if (!live) return pools;
+    const context = queries.context(snapshot);
+    const byCluster = new Map<
+      string,
+      Map<string, PoolUtilization> | undefined
+    >();
+    const figuresOf = (cluster: string) => {
+      if (!byCluster.has(cluster)) {
+        const repoState = snapshot.clusters.get(cluster)?.repoState;
+        const prices = new Map(
+          (repoState?.pools ?? []).map(p => {
+            const cost = context.poolCost(cluster, p.name);
+            return [
+              p.name,
+              cost && {
+                nodeCents: cost.nodeCents,
+                gpusPerNode: cost.gpusPerNode,
+              },
+            ] as const;
+          }),
+        );
+        byCluster.set(
+          cluster,
+          live.poolUtilizationOf(cluster, repoState?.workloads ?? [], prices),
+        );
+      }
+      return byCluster.get(cluster);
+    };
+    return pools.map(pool => {
+      const utilization = figuresOf(pool.cluster)?.get(pool.name);
+      return utilization ? { ...pool, utilization } : pool;
+    });
+  };
+
+  /** The live status of a visible consumer's allocation (the card's badge). */
+  const consumerStatus = (
+    snapshot: IndexSnapshot,
+    cluster: string,
+    consumer: IndexedPoolSummary['consumers'][number],
+  ) => {
+    if (!options.live || !consumer.kubernetesId) return undefined;
+    const workload = snapshot.workloadsByKubernetesId
+      .get(consumer.kubernetesId)
+      ?.find(w => w.id === consumer.id && w.cluster === cluster);
+    return workload
+      ? options.live.utilizationOf(queries.allocation(snapshot, workload))
+          ?.status
+      : undefined;
+  };
+
   /** Pool summaries with only the consumers whose entity the caller may read. */
   const visiblePools = async (
     credentials: BackstageCredentials,
+    snapshot: IndexSnapshot,
     pools: IndexedPoolSummary[],
   ): Promise<PoolSummary[]> => {
     const ids = pools.flatMap(p =>
@@ -105,7 +167,7 @@ export function addAllocationRoutes(
       ids,
       credentials,
     );
-    return pools.map(({ consumers, ...pool }) => {
+    return withLiveFigures(snapshot, pools).map(({ consumers, ...pool }) => {
       const visible: PoolSummary['consumers'] = [];
       const hidden = { count: 0, units: 0, cents: 0 };
       for (const c of consumers) {
@@ -113,11 +175,14 @@ export function addAllocationRoutes(
           ? entities.get(c.kubernetesId)?.find(e => selects(e.selector, c))
           : undefined;
         if (match) {
+          const status = consumerStatus(snapshot, pool.cluster, c);
           visible.push({
             id: c.id,
             entityRef: match.ref,
+            ...(match.owner ? { owner: match.owner } : {}),
             units: c.units,
             usdPerMonth: c.usdPerMonth,
+            ...(status ? { utilizationStatus: status } : {}),
           });
         } else {
           // Counted, not named: the pool's figures still add up.
@@ -153,9 +218,13 @@ export function addAllocationRoutes(
       .pools(snapshot)
       .filter(p => !cluster || p.cluster === cluster);
     const body: PoolsResponse = {
-      pools: await visiblePools(credentials, pools),
+      pools: await visiblePools(credentials, snapshot, pools),
     };
     if (snapshot.revision) body.revision = snapshot.revision;
+    const live = options.live?.statusOf([
+      ...new Set(pools.map(p => p.cluster)),
+    ]);
+    if (live?.length) body.live = live;
     res.json(body);
   });
 
@@ -175,7 +244,7 @@ export function addAllocationRoutes(
     const pool =
       matches.find(p => p.cluster === options.defaultCluster) ?? matches[0];
     if (!pool) throw new NotFoundError(`pool ${req.params.name} not found`);
-    const [visible] = await visiblePools(credentials, [pool]);
+    const [visible] = await visiblePools(credentials, snapshot, [pool]);
     res.json(visible);
   });
 

@@ -39,6 +39,32 @@ export function selects(
 
 const CHUNK = 100;
 
+/** A readable entity of a workload, and its owner (a full ref) when it names one. */
+export interface ReadableWorkloadEntity {
+  ref: string;
+  selector: WorkloadSelector;
+  owner?: string;
+}
+
+/**
+ * The entity's `spec.owner` as a full ref, relative to the entity's
+ * namespace as the catalog resolves it (kind `group` when left out).
+ */
+function ownerRefOf(entity: Entity): string | undefined {
+  const owner = entity.spec?.owner;
+  if (typeof owner !== 'string' || owner === '') return undefined;
+  try {
+    return stringifyEntityRef(
+      parseEntityRef(owner, {
+        defaultKind: 'group',
+        defaultNamespace: entity.metadata.namespace ?? 'default',
+      }),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Entities the caller may read that carry one of these kubernetes ids, keyed
  * by id (sorted by entity ref, so the choice among several is stable).
@@ -47,9 +73,9 @@ export async function readableEntitiesByKubernetesId(
   catalog: CatalogService,
   kubernetesIds: string[],
   credentials: BackstageCredentials,
-): Promise<Map<string, { ref: string; selector: WorkloadSelector }[]>> {
+): Promise<Map<string, ReadableWorkloadEntity[]>> {
   const ids = [...new Set(kubernetesIds)].sort();
-  const out = new Map<string, { ref: string; selector: WorkloadSelector }[]>();
+  const out = new Map<string, ReadableWorkloadEntity[]>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const { items } = await catalog.getEntities(
       {
@@ -62,6 +88,7 @@ export async function readableEntitiesByKubernetesId(
           'metadata.name',
           'metadata.namespace',
           'metadata.annotations',
+          'spec.owner',
         ],
       },
       { credentials },
@@ -69,7 +96,12 @@ export async function readableEntitiesByKubernetesId(
     for (const entity of items) {
       const selector = workloadSelector(entity);
       const list = out.get(selector.kubernetesId) ?? [];
-      list.push({ ref: stringifyEntityRef(entity), selector });
+      const owner = ownerRefOf(entity);
+      list.push({
+        ref: stringifyEntityRef(entity),
+        selector,
+        ...(owner ? { owner } : {}),
+      });
       out.set(selector.kubernetesId, list);
     }
   }

@@ -17,6 +17,7 @@ import type {
   GpuAllocation,
   GpuCatalog,
   LiveDataStatus,
+  PoolUtilization,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { GpuPolicy } from '@gpu-gitops/plugin-gpu-node';
 import type { AllocationQueries } from '../allocation/AllocationQueries';
@@ -45,13 +46,26 @@ export interface RouterOptions {
 }
 
 /**
- * What the allocation route asks of live data: an allocation's figures, and
- * whether each cluster had any (and why not).
+ * What the allocation routes ask of live data: an allocation's figures, a
+ * cluster's pools' figures, and whether each cluster had any (and why not).
  *
  * @public
  */
 export interface LiveAllocationData {
   utilizationOf(allocation: GpuAllocation): AllocationUtilization | undefined;
+  /**
+   * Each of the cluster's `pools` (name to the price of one GPU: its node's
+   * cents over its GPUs), its GPUs found by the pods of `workloads` (with
+   * their pool) on them; undefined when the cluster has no live data.
+   */
+  poolUtilizationOf(
+    cluster: string,
+    workloads: readonly { namespace: string; name: string; pool?: string }[],
+    pools: ReadonlyMap<
+      string,
+      { nodeCents: number; gpusPerNode: number } | undefined
+    >,
+  ): Map<string, PoolUtilization> | undefined;
   statusOf(clusters: string[]): LiveDataStatus[];
 }
 

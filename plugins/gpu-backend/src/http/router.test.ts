@@ -263,6 +263,8 @@ describe('gpu router', () => {
           {
             id: 'ml/chat-assistant',
             entityRef: 'component:default/chat-assistant',
+            // The entity's owner, for the GPU page's teams.
+            owner: 'group:default/ml-platform',
             units: 2,
             usdPerMonth: 191.99,
           },

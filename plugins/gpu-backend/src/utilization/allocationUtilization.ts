@@ -12,8 +12,8 @@ import type {
   AllocationUtilization,
   GpuAllocation,
 } from '@gpu-gitops/plugin-gpu-common';
-import { IDLE_BELOW } from './dcgmQueries';
-import type { DeviceUsage } from './deviceUsage';
+import { isIdleActivity } from './dcgmQueries';
+import { gpuKeyOf, type DeviceUsage } from './deviceUsage';
 import { isPodOf } from './podOwner';
 
 const SHARED_MODES = new Set(['time-slicing', 'mps']);
@@ -65,7 +65,7 @@ export function allocationUtilization(
   }
   // Per GPU: one figure per device, whatever the replicas on it.
   const sources = shared
-    ? [...new Map(own.map(d => [`${d.host}|${d.uuid ?? d.gpu}`, d])).values()]
+    ? [...new Map(own.map(d => [gpuKeyOf(d), d])).values()]
     : own;
   const vramPeakMiB = max(sources.map(d => d.vramPeakMiB));
   const vramP95MiB = max(sources.map(d => d.vramP95MiB));
@@ -101,7 +101,7 @@ export function allocationUtilization(
       reason: `peak VRAM ${Math.round(vramPeakMiB)} MiB is above the ${base.vramAllottedMiB} MiB a replica was given`,
     };
   }
-  if (active !== undefined && active < IDLE_BELOW) {
+  if (active !== undefined && isIdleActivity(active)) {
     return {
       ...usage,
       status: 'idle',

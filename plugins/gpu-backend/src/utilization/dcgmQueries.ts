@@ -28,6 +28,14 @@ export const DEVICE_LABELS = [
 /** Below this engine activity a GPU counts as idle (5 %). */
 export const IDLE_BELOW = 0.05;
 
+/**
+ * Whether a mean engine activity counts as idle: the one rule the
+ * allocation figures, the pool figures and the idle-hours query share.
+ */
+export function isIdleActivity(active: number): boolean {
+  return active < IDLE_BELOW;
+}
+
 export interface DcgmQueries {
   vramPeakMiB: string;
   vramP95MiB: string;

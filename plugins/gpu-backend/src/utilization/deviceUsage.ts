@@ -10,8 +10,9 @@ export interface DeviceUsage {
   gpu?: string;
   uuid?: string;
   modelName?: string;
-  /** MIG instance profile, e.g. `1g.10gb`. */
+  /** MIG instance profile, e.g. `1g.10gb`, and the instance's id on its GPU. */
   migProfile?: string;
+  migInstance?: string;
   namespace?: string;
   pod?: string;
   container?: string;
@@ -22,6 +23,16 @@ export interface DeviceUsage {
   active?: number;
   /** Samples (of `step`) in which the engine was idle. */
   idleSamples?: number;
+}
+
+/** The physical GPU a series is of: its host and UUID (its index when the UUID is missing). */
+export function gpuKeyOf(device: DeviceUsage): string {
+  return `${device.host}|${device.uuid ?? device.gpu}`;
+}
+
+/** The device a series is of (a GPU, or one MIG instance of it), whatever pod ran on it. */
+export function deviceKeyOf(device: DeviceUsage): string {
+  return `${gpuKeyOf(device)}|${device.migInstance ?? ''}`;
 }
 
 function keyOf(labels: Record<string, string>): string {
@@ -42,6 +53,7 @@ export function mergeDeviceUsage(
         uuid: labels.UUID,
         modelName: labels.modelName,
         migProfile: labels.GPU_I_PROFILE,
+        migInstance: labels.GPU_I_ID,
         namespace: labels.namespace,
         pod: labels.pod,
         container: labels.container,

@@ -9,11 +9,17 @@ import type {
   AllocationUtilization,
   GpuAllocation,
   LiveDataStatus,
+  PoolUtilization,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { UtilizationConfig } from '../config/readUtilizationConfig';
 import { allocationUtilization } from './allocationUtilization';
 import { dcgmQueries, type DcgmQueries } from './dcgmQueries';
 import { mergeDeviceUsage, type DeviceUsage } from './deviceUsage';
+import {
+  poolUtilization,
+  type PoolGpuPrice,
+  type PoolWorkload,
+} from './poolUtilization';
 import { PrometheusClient, type PromSample } from './prometheusClient';
 
 /** Idle time is counted in hours of the window (each subquery step one hour). */
@@ -107,5 +113,19 @@ export class LiveData {
       duration: this.config.window,
       stepHours: STEP_HOURS,
     });
+  }
+
+  /**
+   * The live figures of a cluster's pools (name to price per GPU), from the
+   * cluster's workloads; undefined when the cluster has no live data.
+   */
+  poolUtilizationOf(
+    cluster: string,
+    workloads: readonly PoolWorkload[],
+    pools: ReadonlyMap<string, PoolGpuPrice | undefined>,
+  ): Map<string, PoolUtilization> | undefined {
+    const data = this.byCluster.get(cluster);
+    if (!data?.status.available) return undefined;
+    return poolUtilization(data.devices, workloads, pools, this.config.window);
   }
 }

@@ -13,3 +13,18 @@ export function isPodOf(podName: string, workloadName: string): boolean {
   if (!podName.startsWith(`${workloadName}-`)) return false;
   return SUFFIX.test(podName.slice(workloadName.length + 1));
 }
+
+/**
+ * The workload names a pod's name can belong to, longest first: the name
+ * without the suffix shapes above (one or two dash-separated parts).
+ */
+export function ownerNamesOf(podName: string): string[] {
+  const parts = podName.split('-');
+  const names: string[] = [];
+  for (const drop of [1, 2]) {
+    if (parts.length <= drop) break;
+    const name = parts.slice(0, parts.length - drop).join('-');
+    if (isPodOf(podName, name)) names.push(name);
+  }
+  return names;
+}

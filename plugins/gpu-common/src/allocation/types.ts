@@ -228,17 +228,69 @@ export interface PoolSummary {
   consumers: {
     id: string;
     entityRef?: string;
+    /**
+     * The entity's owner (`spec.owner`, as a full ref such as
+     * `group:default/ml-platform`), read with the caller's own catalog
+     * access: the team the GPU page attributes the cost to.
+     */
+    owner?: string;
     units: number;
     usdPerMonth: number;
+    /**
+     * The status its allocation's live figures have (the card's badge:
+     * `idle` when its GPUs' engine was under 5 % on average), when its
+     * cluster has live data.
+     */
+    utilizationStatus?: AllocationUtilization['status'];
   }[];
   /** The requests holding capacity the caller may not see, summed. */
   otherConsumers?: { count: number; units: number; usdPerMonth: number };
+  /** What the pool's GPUs did over the live-data window, when its cluster has live data. */
+  utilization?: PoolUtilization;
+}
+
+/**
+ * What a pool's GPUs did over the live-data window, from the DCGM exporter.
+ *
+ * A GPU counts for the pool when the exporter saw a pod of one of the pool's
+ * workloads on it (the pod's owner workload, by the names Kubernetes gives
+ * pods, and that workload's pool in the repository). The exporter's series
+ * carry no node or NodePool label, so a GPU on which no pod of the pool ran
+ * in the window (a node that stayed empty) cannot be attributed and is not
+ * counted: `gpusSeen` can be below the pool's nodes' GPUs. A GPU on which
+ * pods of several pools ran is not counted either.
+ *
+ * @public
+ */
+export interface PoolUtilization {
+  /** The look-back window, a PromQL duration (`7d`). */
+  window: string;
+  /** Physical GPUs seen with a pod of the pool and an engine-activity figure: busy plus idle. */
+  gpusSeen: number;
+  /**
+   * GPUs whose engine was active 5 % or more on average in one of their
+   * series (the threshold the allocation figures use).
+   */
+  busyGpus: number;
+  /** GPUs whose engine stayed under 5 % on average in every series. */
+  idleGpus: number;
+  /** VRAM used, MiB: the sum of each seen device's peak over the window (peaks need not coincide). */
+  vramUsedMiB?: number;
+  /** VRAM of those devices, MiB (used plus free as the exporter reports it). */
+  vramTotalMiB?: number;
+  /**
+   * What the idle GPUs cost per month: idle GPUs times the pool's price per
+   * GPU (its node's price over its GPUs), rounded to the cent.
+   */
+  idleUsdPerMonth: number;
 }
 
 /** @public */
 export interface PoolsResponse {
   pools: PoolSummary[];
   revision?: string;
+  /** Live data of the pools' clusters (with `gpu.utilization` configured). */
+  live?: LiveDataStatus[];
 }
 
 /**

@@ -211,3 +211,107 @@ export const pools: PoolsResponse = {
     },
   ],
 };
+
+/**
+ * `pools` with live data from `prod` (a p4d.24xlarge's GPU is $2,003.635
+ * a month: 2 idle GPUs are $4,007.27) and one more pool on `dev`, whose
+ * Prometheus cannot be reached; consumers carry their entity's owner.
+ */
+export const livePools: PoolsResponse = {
+  revision: '0123456789abcdef',
+  pools: [
+    {
+      ...pools.pools[0],
+      consumers: [
+        {
+          ...pools.pools[0].consumers[0],
+          owner: 'group:default/ml',
+          utilizationStatus: 'idle',
+        },
+      ],
+      utilization: {
+        window: '7d',
+        gpusSeen: 1,
+        busyGpus: 0,
+        idleGpus: 1,
+        vramUsedMiB: 9216,
+        vramTotalMiB: 23034,
+        idleUsdPerMonth: 587.5,
+      },
+    },
+    {
+      ...pools.pools[1],
+      consumers: [
+        {
+          ...pools.pools[1].consumers[0],
+          owner: 'group:default/ml',
+          utilizationStatus: 'ok',
+        },
+        {
+          ...pools.pools[1].consumers[1],
+          owner: 'group:default/research',
+          utilizationStatus: 'idle',
+        },
+      ],
+      utilization: {
+        window: '7d',
+        gpusSeen: 3,
+        busyGpus: 1,
+        idleGpus: 2,
+        vramUsedMiB: 61440,
+        vramTotalMiB: 122880,
+        idleUsdPerMonth: 4007.27,
+      },
+    },
+    {
+      ...pools.pools[2],
+      utilization: {
+        window: '7d',
+        gpusSeen: 0,
+        busyGpus: 0,
+        idleGpus: 0,
+        idleUsdPerMonth: 0,
+      },
+    },
+    {
+      name: 'gpu-t4-ts4',
+      cluster: 'dev',
+      gpuModel: 't4',
+      sharingMode: 'time-slicing',
+      resourceName: 'nvidia.com/gpu.shared',
+      instanceTypes: ['g4dn.xlarge'],
+      unitsPerGpu: 4,
+      capacity: 8,
+      allocated: 2,
+      cost: {
+        name: 'gpu-t4-ts4',
+        nodes: 1,
+        instanceType: 'g4dn.xlarge',
+        nodeUsdPerMonth: 383.98,
+        usdPerMonth: 383.98,
+        idleUsdPerMonth: 191.99,
+        capacityUnits: 4,
+        allocatedUnits: 2,
+        idleUnits: 2,
+      },
+      consumers: [
+        {
+          id: 'research/notebook',
+          entityRef: 'component:default/notebook',
+          owner: 'group:default/research',
+          units: 1,
+          usdPerMonth: 96,
+        },
+      ],
+      otherConsumers: { count: 1, units: 1, usdPerMonth: 95.99 },
+    },
+  ],
+  live: [
+    { cluster: 'prod', available: true, at: '2025-06-02T10:00:00.000Z' },
+    {
+      cluster: 'dev',
+      available: false,
+      reason: 'Prometheus at prometheus.dev:9090 cannot be reached',
+    },
+  ],
+};

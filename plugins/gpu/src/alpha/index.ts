@@ -8,6 +8,8 @@ export {
   gpuApi,
   gpuAllocationEntityCard,
   gpuEntityContent,
+  gpuOverviewPage,
+  gpuOverviewPageRouteRef,
   gpuPullRequestsPage,
 } from './plugin';
 export {

@@ -2,14 +2,27 @@ import {
   createExtensionTester,
   renderTestApp,
 } from '@backstage/frontend-test-utils';
-import { ApiBlueprint } from '@backstage/frontend-plugin-api';
+import {
+  ApiBlueprint,
+  coreExtensionData,
+} from '@backstage/frontend-plugin-api';
 import { createTestEntityPage } from '@backstage/plugin-catalog-react/testUtils';
 import { screen } from '@testing-library/react';
 import { gpuApiRef } from '../api/GpuApi';
 import { GpuClient } from '../api/GpuClient';
 import { fakeGpuApi } from '../__testUtils__/fakeGpuApi';
-import { chatAllocation, chatEntity, pools } from '../__testUtils__/fixtures';
-import { gpuAllocationEntityCard, gpuApi, gpuEntityContent } from './index';
+import {
+  chatAllocation,
+  chatEntity,
+  livePools,
+  pools,
+} from '../__testUtils__/fixtures';
+import {
+  gpuAllocationEntityCard,
+  gpuApi,
+  gpuEntityContent,
+  gpuOverviewPage,
+} from './index';
 
 const api = fakeGpuApi({
   getAllocation: async () => chatAllocation,
@@ -41,6 +54,39 @@ describe('gpu plugin (new frontend system)', () => {
     expect(
       await screen.findByTestId('gpu-pool-gpu-a100-mig'),
     ).toBeInTheDocument();
+  });
+
+  it('renders the GPU page at /gpu', async () => {
+    renderTestApp({
+      extensions: [gpuOverviewPage],
+      apis: [
+        [
+          gpuApiRef,
+          fakeGpuApi({
+            getPools: async () => livePools,
+            getQuota: async ({ owner, cluster }) => ({
+              owner,
+              cluster: cluster!,
+              used: 1,
+              requested: 0,
+            }),
+          }),
+        ],
+      ],
+      initialRouteEntries: ['/gpu'],
+    });
+    expect(await screen.findByTestId('gpu-overview-totals')).toHaveTextContent(
+      'All pools: $17,000.56 per month',
+    );
+  });
+
+  // The app's sidebar lists each page with a route ref, a title and an icon.
+  it('gives the GPU page what the sidebar lists it by', () => {
+    const tester = createExtensionTester(gpuOverviewPage);
+    expect(tester.get(coreExtensionData.routePath)).toBe('/gpu');
+    expect(tester.get(coreExtensionData.routeRef)).toBeDefined();
+    expect(tester.get(coreExtensionData.title)).toBe('GPU');
+    expect(tester.get(coreExtensionData.icon)).toBeDefined();
   });
 
   it('provides a GpuClient built from discovery and fetch', async () => {

@@ -1,10 +1,12 @@
 import {
   ApiBlueprint,
   createFrontendPlugin,
+  createRouteRef,
   PageBlueprint,
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/frontend-plugin-api';
+import { SvgIcon } from '@material-ui/core';
 import {
   EntityCardBlueprint,
   EntityContentBlueprint,
@@ -78,6 +80,38 @@ export const gpuPullRequestsPage = PageBlueprint.make({
 });
 
 /**
+ * The GPU page's route (the new system's own ref; the legacy plugin mounts
+ * `GpuOverviewPage` on its own `gpuOverviewRouteRef`): a page with a route
+ * ref, a title and an icon is what the app's sidebar lists.
+ *
+ * @alpha
+ */
+export const gpuOverviewPageRouteRef = createRouteRef();
+
+/**
+ * The GPU page at `/gpu`, in the sidebar: every pool of every cluster and
+ * each team's attributed cost, quota use and idle share.
+ *
+ * @alpha
+ */
+export const gpuOverviewPage = PageBlueprint.make({
+  name: 'overview',
+  params: {
+    path: '/gpu',
+    title: 'GPU',
+    // Material's "memory" (a chip) icon, drawn here: the plugin has no icon package.
+    icon: (
+      <SvgIcon>
+        <path d="M15 9H9v6h6V9zm-2 4h-2v-2h2v2zm8-2V9h-2V7c0-1.1-.9-2-2-2h-2V3h-2v2h-2V3H9v2H7c-1.1 0-2 .9-2 2v2H3v2h2v2H3v2h2v2c0 1.1.9 2 2 2h2v2h2v-2h2v2h2v-2h2c1.1 0 2-.9 2-2v-2h2v-2h-2v-2h2zm-4 6H7V7h10v10z" />
+      </SvgIcon>
+    ),
+    routeRef: gpuOverviewPageRouteRef,
+    loader: () =>
+      import('../components/GpuOverviewPage').then(m => <m.GpuOverview />),
+  },
+});
+
+/**
  *  The GPU plugin for the new frontend system.
  *
  * @alpha
@@ -89,5 +123,7 @@ export const gpuPlugin = createFrontendPlugin({
     gpuAllocationEntityCard,
     gpuEntityContent,
     gpuPullRequestsPage,
+    gpuOverviewPage,
   ],
+  routes: { overview: gpuOverviewPageRouteRef },
 });

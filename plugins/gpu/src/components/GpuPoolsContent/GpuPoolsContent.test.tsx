@@ -7,6 +7,7 @@ import { fakeGpuApi } from '../../__testUtils__/fakeGpuApi';
 import {
   chatAllocation,
   chatEntity,
+  livePools,
   pools,
 } from '../../__testUtils__/fixtures';
 import { GpuPoolsContent } from './GpuPoolsContent';
@@ -79,6 +80,43 @@ describe('GpuPoolsContent', () => {
     expect(
       await screen.findByTestId('gpu-allocation-ml/trainer'),
     ).toBeVisible();
+  });
+
+  it('shows per pool capacity, allocated, used, idle GPUs and idle cost, or why there is no live data', async () => {
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => chatAllocation,
+        getPools: async () => livePools,
+      }),
+    );
+    const figures = (pool: string) =>
+      within(within(screen.getByTestId(pool)).getByTestId('pool-figures'))
+        .getAllByRole('row')
+        .map(row =>
+          Array.from(row.querySelectorAll('th, td')).map(c => c.textContent),
+        );
+    const a100 = within(await screen.findByTestId('gpu-pool-gpu-a100-mig'));
+    expect(figures('gpu-pool-gpu-a100-mig')).toEqual([
+      ['Capacity', 'Allocated', 'Used', 'Idle GPUs', 'Idle cost'],
+      ['4', '5', '1 of 3 GPUs busy', '2', '$4,007.27 per month'],
+    ]);
+    expect(a100.getByTestId('pool-live-note')).toHaveTextContent(
+      'VRAM peak 60.0 GiB of 120.0 GiB',
+    );
+    expect(a100.getByTestId('pool-live-note')).toHaveTextContent(
+      'GPUs nobody ran on are not counted',
+    );
+    expect(a100.queryByTestId('pool-no-live-data')).toBeNull();
+
+    // The dev pool: intent only, and why.
+    const t4 = within(screen.getByTestId('gpu-pool-gpu-t4-ts4'));
+    expect(figures('gpu-pool-gpu-t4-ts4')).toEqual([
+      ['Capacity', 'Allocated', 'Used', 'Idle GPUs', 'Idle cost'],
+      ['8', '2', '—', '—', '—'],
+    ]);
+    expect(t4.getByTestId('pool-no-live-data')).toHaveTextContent(
+      'no live data from dev: Prometheus at prometheus.dev:9090 cannot be reached',
+    );
   });
 
   it('counts the consumers the viewer may not see, so the pool still adds up', async () => {

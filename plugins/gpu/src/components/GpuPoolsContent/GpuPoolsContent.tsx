@@ -16,7 +16,8 @@ import { PoolCard } from './PoolCard';
 /**
  * The GPU tab of an entity: its allocation card, then every GPU pool of the
  * GitOps repository (the ones this component uses first), with capacity vs
- * allocated and the MIG layout of MIG pools.
+ * allocated, what their GPUs did when the cluster has live data, and the MIG
+ * layout of MIG pools.
  *
  * @public
  */
@@ -56,7 +57,11 @@ export function GpuPoolsContent() {
       {value &&
         sortUsedFirst(value.pools, entityRef).map(pool => (
           <Grid item xs={12} md={6} key={`${pool.cluster}/${pool.name}`}>
-            <PoolCard pool={pool} entityRef={entityRef} />
+            <PoolCard
+              pool={pool}
+              entityRef={entityRef}
+              live={value.live?.find(s => s.cluster === pool.cluster)}
+            />
           </Grid>
         ))}
     </Grid>

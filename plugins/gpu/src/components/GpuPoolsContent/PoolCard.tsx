@@ -2,16 +2,26 @@ import { InfoCard } from '@backstage/core-components';
 import {
   builtinCatalog,
   findModel,
+  type LiveDataStatus,
   type PoolSummary,
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, Chip, Typography, useTheme } from '@material-ui/core';
 import { Bar } from '../bars/Bar';
 import { formatUsd } from '../format/format';
 import { MigLayoutPicture } from './MigLayoutPicture';
+import { PoolFigures } from './PoolFigures';
 
-/** Capacity vs allocated of one pool, its nodes' cost, its consumers and its MIG layout. */
-export function PoolCard(props: { pool: PoolSummary; entityRef: string }) {
-  const { pool, entityRef } = props;
+/**
+ * Capacity vs allocated of one pool, what its GPUs did (live), its nodes'
+ * cost, its consumers and its MIG layout.
+ */
+export function PoolCard(props: {
+  pool: PoolSummary;
+  entityRef: string;
+  /** Its cluster's live status, when live data is configured for it. */
+  live?: LiveDataStatus;
+}) {
+  const { pool, entityRef, live } = props;
   const theme = useTheme();
   const model = pool.gpuModel
     ? findModel(builtinCatalog, pool.gpuModel)
@@ -47,6 +57,7 @@ export function PoolCard(props: { pool: PoolSummary; entityRef: string }) {
           {usage}
           {over ? ' — over capacity: new pods stay pending' : ''}
         </Typography>
+        <PoolFigures pool={pool} live={live} />
         <Typography variant="body2" data-testid="pool-nodes-cost">
           {cost.nodes === 0
             ? 'No nodes needed: $0.00 per month'

@@ -1,0 +1,261 @@
+import {
+  Content,
+  Header,
+  Page,
+  Progress,
+  ResponseErrorPanel,
+  Table,
+  type TableColumn,
+} from '@backstage/core-components';
+import { useApi } from '@backstage/core-plugin-api';
+import type { QuotaUse } from '@gpu-gitops/plugin-gpu-common';
+import { Box, Typography } from '@material-ui/core';
+import { useMemo } from 'react';
+import useAsync from 'react-use/esm/useAsync';
+import { gpuApiRef, type GpuApi } from '../../api/GpuApi';
+import { formatUsd } from '../format/format';
+import {
+  noLiveDataText,
+  UNATTRIBUTED_GPUS_NOTE,
+} from '../GpuPoolsContent/PoolFigures';
+import {
+  poolRows,
+  poolTotals,
+  teamRows,
+  type PoolRow,
+  type TeamRow,
+} from './overviewRows';
+
+const dash = '—';
+
+/** One list, no paging; a header click toggles ascending and descending, never back to unsorted. */
+const TABLE_OPTIONS = {
+  paging: false,
+  search: false,
+  padding: 'dense',
+  thirdSortClick: false,
+} as const;
+
+/** Rows without a figure sort below every figure, whichever the direction asked. */
+const byNumber =
+  <T,>(pick: (row: T) => number | undefined) =>
+  (a: T, b: T) =>
+    (pick(a) ?? -1) - (pick(b) ?? -1);
+
+const poolColumns: TableColumn<PoolRow>[] = [
+  { title: 'Cluster', field: 'cluster', defaultSort: 'asc' },
+  { title: 'Pool', field: 'pool' },
+  { title: 'Model', field: 'model' },
+  { title: 'Mode', field: 'mode' },
+  {
+    title: 'Capacity',
+    field: 'capacity',
+    type: 'numeric',
+    customSort: byNumber(r => r.capacity),
+    render: r => r.capacity ?? 'no limit',
+  },
+  { title: 'Allocated', field: 'allocated', type: 'numeric' },
+  {
+    title: 'Used (busy GPUs)',
+    field: 'busyGpus',
+    type: 'numeric',
+    customSort: byNumber(r => r.busyGpus),
+    render: r =>
+      r.busyGpus === undefined ? dash : `${r.busyGpus} of ${r.gpusSeen}`,
+  },
+  {
+    title: 'Idle GPUs',
+    field: 'idleGpus',
+    type: 'numeric',
+    customSort: byNumber(r => r.idleGpus),
+    render: r => r.idleGpus ?? dash,
+  },
+  {
+    title: 'Monthly cost',
+    field: 'usdPerMonth',
+    type: 'numeric',
+    render: r => formatUsd(r.usdPerMonth),
+  },
+  {
+    title: 'Unallocated cost',
+    field: 'unallocatedUsdPerMonth',
+    type: 'numeric',
+    render: r => formatUsd(r.unallocatedUsdPerMonth),
+  },
+  {
+    title: 'Idle cost',
+    field: 'idleUsdPerMonth',
+    type: 'numeric',
+    customSort: byNumber(r => r.idleUsdPerMonth),
+    render: r =>
+      r.idleUsdPerMonth === undefined ? dash : formatUsd(r.idleUsdPerMonth),
+  },
+];
+
+/** The share of a team's attributed cost its idle requests pay, for display and sorting only. */
+const idleShare = (r: TeamRow) =>
+  r.measured === 0 || r.usdPerMonth === 0
+    ? undefined
+    : r.idleUsdPerMonth / r.usdPerMonth;
+
+function quotaText(use: QuotaUse | Error | undefined, cluster: string) {
+  if (use === undefined) return `${cluster}: ${dash}`;
+  if (use instanceof Error)
+    return `${cluster}: quota unavailable (${use.message})`;
+  return use.quota === undefined
+    ? `${cluster}: ${use.used} GPUs held (no quota set)`
+    : `${cluster}: ${use.used} of ${use.quota} GPUs`;
+}
+
+/** Each owner's quota use on each cluster it runs on, as `GET /quota` says (the actions' check). */
+async function quotasOf(
+  api: GpuApi,
+  teams: TeamRow[],
+): Promise<Map<string, QuotaUse | Error>> {
+  const out = new Map<string, QuotaUse | Error>();
+  await Promise.all(
+    teams.flatMap(t =>
+      t.owner
+        ? t.clusters.map(async cluster => {
+            const key = `${t.owner}|${cluster}`;
+            try {
+              out.set(key, await api.getQuota({ owner: t.owner!, cluster }));
+            } catch (error) {
+              out.set(key, error as Error);
+            }
+          })
+        : [],
+    ),
+  );
+  return out;
+}
+
+/**
+ * The GPU page: every pool of every cluster with its capacity, allocation,
+ * live use and cost, and what each team's requests cost, how much of its
+ * quota they hold and which share of their cost pays for idle requests. The
+ * figures are `GET /pools`'s, the ones the entity card and tab show.
+ *
+ * @public
+ */
+export function GpuOverview() {
+  const api = useApi(gpuApiRef);
+  const pools = useAsync(() => api.getPools(), [api]);
+  // Kept across renders: the tables keep their sort while quotas load.
+  const teams = useMemo(
+    () => (pools.value ? teamRows(pools.value.pools) : []),
+    [pools.value],
+  );
+  const rows = useMemo(
+    () => (pools.value ? poolRows(pools.value) : []),
+    [pools.value],
+  );
+  const quotas = useAsync(() => quotasOf(api, teams), [api, teams]);
+
+  const teamColumns: TableColumn<TeamRow>[] = [
+    { title: 'Team', field: 'label', defaultSort: 'asc' },
+    { title: 'Requests', field: 'requests', type: 'numeric' },
+    {
+      title: 'Attributed cost',
+      field: 'usdPerMonth',
+      type: 'numeric',
+      render: r => formatUsd(r.usdPerMonth),
+    },
+    {
+      title: 'Quota use',
+      field: 'owner',
+      sorting: false,
+      render: r =>
+        r.owner
+          ? r.clusters
+              .map(c => quotaText(quotas.value?.get(`${r.owner}|${c}`), c))
+              .join(' · ')
+          : dash,
+    },
+    {
+      title: 'Idle share',
+      field: 'idleUsdPerMonth',
+      type: 'numeric',
+      customSort: byNumber(idleShare),
+      render: r => {
+        const share = idleShare(r);
+        return share === undefined
+          ? dash
+          : `${formatUsd(r.idleUsdPerMonth)} (${(share * 100).toFixed(1)} %)`;
+      },
+    },
+  ];
+
+  return (
+    <Page themeId="tool">
+      <Header
+        title="GPUs"
+        subtitle="Every GPU pool of every cluster, and what each team's requests cost"
+      />
+      <Content>
+        {pools.loading && <Progress />}
+        {pools.error && (
+          <ResponseErrorPanel
+            error={pools.error}
+            title="Could not load GPU pools"
+          />
+        )}
+        {pools.value && <PoolsSection rows={rows} live={pools.value.live} />}
+        {pools.value && (
+          <Box mt={3} data-testid="gpu-overview-teams">
+            <Table<TeamRow>
+              title="Teams"
+              subtitle="Attributed cost by the owner of each request's catalog entity; quota use in physical GPUs on each cluster (GET /quota); idle share: the cost of its requests whose GPUs were idle (engine under 5 %)"
+              options={TABLE_OPTIONS}
+              columns={teamColumns}
+              data={teams}
+            />
+          </Box>
+        )}
+      </Content>
+    </Page>
+  );
+}
+
+function PoolsSection(props: {
+  rows: PoolRow[];
+  live?: { cluster: string; available: boolean; reason?: string }[];
+}) {
+  const totals = poolTotals(props.rows);
+  return (
+    <>
+      <Typography variant="body1" data-testid="gpu-overview-totals">
+        All pools: {formatUsd(totals.usdPerMonth)} per month, of which{' '}
+        {formatUsd(totals.unallocatedUsdPerMonth)} unallocated;{' '}
+        {totals.idleGpus} idle GPUs cost {formatUsd(totals.idleUsdPerMonth)} per
+        month.
+      </Typography>
+      {(props.live ?? [])
+        .filter(s => !s.available)
+        .map(s => (
+          <Typography
+            key={s.cluster}
+            variant="body2"
+            color="textSecondary"
+            data-testid="gpu-overview-no-live-data"
+          >
+            {noLiveDataText(s)}
+          </Typography>
+        ))}
+      <Typography variant="caption" color="textSecondary" component="p">
+        Capacity and allocated in units of each pool's resource; used and idle
+        in physical GPUs over the live-data window (idle: engine under 5 %);
+        unallocated cost: the capacity no request holds; idle cost: the idle
+        GPUs at the node's price per GPU. {UNATTRIBUTED_GPUS_NOTE}
+      </Typography>
+      <Box data-testid="gpu-overview-pools">
+        <Table<PoolRow>
+          title="Pools"
+          options={TABLE_OPTIONS}
+          columns={poolColumns}
+          data={props.rows}
+        />
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,1 @@
+export { GpuOverview } from './GpuOverviewPage';

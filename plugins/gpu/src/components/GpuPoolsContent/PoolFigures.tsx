@@ -1,0 +1,93 @@
+import type {
+  LiveDataStatus,
+  PoolSummary,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@material-ui/core';
+import { formatGiB, formatUsd } from '../format/format';
+
+/** Why a pool's GPUs may be missing from its live figures: the page says it too. */
+export const UNATTRIBUTED_GPUS_NOTE =
+  'GPUs count for a pool when a pod of the pool ran on them in the window: the exporter does not label a GPU with its node pool, so GPUs nobody ran on are not counted.';
+
+/** The text shown when a pool's cluster has no live data, and why. */
+export function noLiveDataText(status: LiveDataStatus): string {
+  return `no live data from ${status.cluster}: ${status.reason ?? 'unknown'}`;
+}
+
+/**
+ * A pool's capacity and allocation (intent, in units of its resource) beside
+ * what its GPUs did (live, in physical GPUs): the figures of `GET /pools`
+ * as they are, so the GPU page shows the same numbers.
+ */
+export function PoolFigures(props: {
+  pool: PoolSummary;
+  /** Its cluster's live status, when live data is configured for it. */
+  live?: LiveDataStatus;
+}) {
+  const { pool, live } = props;
+  const u = pool.utilization;
+  const dash = '—';
+  return (
+    <>
+      <Table size="small" aria-label="Pool figures" data-testid="pool-figures">
+        <TableHead>
+          <TableRow>
+            <TableCell>Capacity</TableCell>
+            <TableCell>Allocated</TableCell>
+            <TableCell>Used</TableCell>
+            <TableCell>Idle GPUs</TableCell>
+            <TableCell>Idle cost</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          <TableRow>
+            <TableCell>{pool.capacity ?? 'no limit'}</TableCell>
+            <TableCell>{pool.allocated}</TableCell>
+            <TableCell>
+              {u ? `${u.busyGpus} of ${u.gpusSeen} GPUs busy` : dash}
+            </TableCell>
+            <TableCell>{u ? u.idleGpus : dash}</TableCell>
+            <TableCell>
+              {u ? `${formatUsd(u.idleUsdPerMonth)} per month` : dash}
+            </TableCell>
+          </TableRow>
+        </TableBody>
+      </Table>
+      {u && (
+        <Typography
+          variant="caption"
+          color="textSecondary"
+          component="p"
+          data-testid="pool-live-note"
+        >
+          Capacity and allocated in {pool.resourceName}; used and idle in
+          physical GPUs over {u.window} (idle: engine under 5 %), idle cost at
+          the node's price per GPU
+          {u.vramUsedMiB !== undefined && u.vramTotalMiB !== undefined
+            ? `; VRAM peak ${formatGiB(u.vramUsedMiB)} of ${formatGiB(
+                u.vramTotalMiB,
+              )}`
+            : ''}
+          . {UNATTRIBUTED_GPUS_NOTE}
+        </Typography>
+      )}
+      {live && !live.available && (
+        <Typography
+          variant="caption"
+          color="textSecondary"
+          component="p"
+          data-testid="pool-no-live-data"
+        >
+          {noLiveDataText(live)}
+        </Typography>
+      )}
+    </>
+  );
+}
