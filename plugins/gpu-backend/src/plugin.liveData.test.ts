@@ -259,7 +259,12 @@ describe('gpu backend with gpu.utilization', () => {
         body = (await request(backend.server).get('/api/gpu/pools')).body;
       } while (!body.live?.[0]?.available && Date.now() < deadline);
       expect(body.live).toEqual([
-        { cluster: 'dev', available: true, at: expect.any(String) },
+        {
+          cluster: 'dev',
+          source: 'prometheus',
+          available: true,
+          at: expect.any(String),
+        },
       ]);
       const pool = body.pools.find((p: any) =>
         p.consumers.some((c: any) => c.id === 'ml/trainer'),

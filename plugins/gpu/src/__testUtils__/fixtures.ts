@@ -307,9 +307,15 @@ export const livePools: PoolsResponse = {
     },
   ],
   live: [
-    { cluster: 'prod', available: true, at: '2025-06-02T10:00:00.000Z' },
+    {
+      cluster: 'prod',
+      source: 'prometheus',
+      available: true,
+      at: '2025-06-02T10:00:00.000Z',
+    },
     {
       cluster: 'dev',
+      source: 'prometheus',
       available: false,
       reason: 'Prometheus at prometheus.dev:9090 cannot be reached',
     },

@@ -37,6 +37,7 @@ import { RequestGpusButton } from '../RequestGpus';
 import { changeGpusFormData } from '../RequestGpus/changeGpusFormData';
 import { requestGpusUrl } from '../RequestGpus/requestGpusFormData';
 import { formatGiB, formatUsd } from '../format/format';
+import { noLiveDataText } from '../format/noLiveDataText';
 import { DriftBadge } from './DriftBadge';
 
 /** An amount of money, or a header, reads badly broken over two lines. */
@@ -201,7 +202,7 @@ function AllocationTable(props: { response: AllocationResponse }) {
             component="p"
             data-testid="gpu-allocation-no-live-data"
           >
-            no live data from {status.cluster}: {status.reason}
+            {noLiveDataText(status)}
           </Typography>
         ))}
       <GpuOpenPullRequests entityRef={props.response.entityRef} />

@@ -8,16 +8,14 @@ import {
   type TableColumn,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import type { QuotaUse } from '@gpu-gitops/plugin-gpu-common';
+import type { LiveDataStatus, QuotaUse } from '@gpu-gitops/plugin-gpu-common';
 import { Box, Typography } from '@material-ui/core';
 import { useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef, type GpuApi } from '../../api/GpuApi';
 import { formatUsd } from '../format/format';
-import {
-  noLiveDataText,
-  UNATTRIBUTED_GPUS_NOTE,
-} from '../GpuPoolsContent/PoolFigures';
+import { noLiveDataText } from '../format/noLiveDataText';
+import { UNATTRIBUTED_GPUS_NOTE } from '../GpuPoolsContent/PoolFigures';
 import {
   poolRows,
   poolTotals,
@@ -217,10 +215,7 @@ export function GpuOverview() {
   );
 }
 
-function PoolsSection(props: {
-  rows: PoolRow[];
-  live?: { cluster: string; available: boolean; reason?: string }[];
-}) {
+function PoolsSection(props: { rows: PoolRow[]; live?: LiveDataStatus[] }) {
   const totals = poolTotals(props.rows);
   return (
     <>
@@ -234,7 +229,7 @@ function PoolsSection(props: {
         .filter(s => !s.available)
         .map(s => (
           <Typography
-            key={s.cluster}
+            key={`${s.cluster}:${s.source}`}
             variant="body2"
             color="textSecondary"
             data-testid="gpu-overview-no-live-data"

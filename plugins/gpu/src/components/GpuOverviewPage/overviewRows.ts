@@ -10,7 +10,7 @@ import {
   type PoolSummary,
   type PoolsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
-import { noLiveDataText } from '../GpuPoolsContent/PoolFigures';
+import { noLiveDataText } from '../format/noLiveDataText';
 
 /** One pool of one cluster, as the pools table shows it. */
 export interface PoolRow {
@@ -54,7 +54,9 @@ export const NO_OWNER = 'no owner in the catalog';
 
 export function poolRows(response: PoolsResponse): PoolRow[] {
   const statusOf = (cluster: string) =>
-    response.live?.find(s => s.cluster === cluster);
+    response.live?.find(
+      s => s.cluster === cluster && s.source === 'prometheus',
+    );
   return response.pools.map(p => {
     const u = p.utilization;
     const status = statusOf(p.cluster);

@@ -60,7 +60,9 @@ export function GpuPoolsContent() {
             <PoolCard
               pool={pool}
               entityRef={entityRef}
-              live={value.live?.find(s => s.cluster === pool.cluster)}
+              live={value.live?.find(
+                s => s.cluster === pool.cluster && s.source === 'prometheus',
+              )}
             />
           </Grid>
         ))}

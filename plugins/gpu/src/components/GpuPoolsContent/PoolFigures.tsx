@@ -11,15 +11,11 @@ import {
   Typography,
 } from '@material-ui/core';
 import { formatGiB, formatUsd } from '../format/format';
+import { noLiveDataText } from '../format/noLiveDataText';
 
 /** Why a pool's GPUs may be missing from its live figures: the page says it too. */
 export const UNATTRIBUTED_GPUS_NOTE =
   'GPUs count for a pool when a pod of the pool ran on them in the window: the exporter does not label a GPU with its node pool, so GPUs nobody ran on are not counted.';
-
-/** The text shown when a pool's cluster has no live data, and why. */
-export function noLiveDataText(status: LiveDataStatus): string {
-  return `no live data from ${status.cluster}: ${status.reason ?? 'unknown'}`;
-}
 
 /**
  * A pool's capacity and allocation (intent, in units of its resource) beside
