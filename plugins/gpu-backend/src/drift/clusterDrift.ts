@@ -136,6 +136,16 @@ export class ClusterDrift {
     ];
   }
 
+  /** A pool's own findings (NodePool, overlays, its nodes); undefined: not read. */
+  poolDriftOf(
+    cluster: string,
+    pool: string,
+    snapshot: Pick<IndexSnapshot, 'clusters'>,
+  ): DriftFinding[] | undefined {
+    const findings = this.findingsOf(cluster, snapshot);
+    return findings && (findings.byPool.get(pool) ?? []);
+  }
+
   /** What runs in the cluster that Git no longer has (undefined: not read). */
   notInGitOf(
     cluster: string,

@@ -19,7 +19,6 @@ import {
   type AllocationResponse,
   type PoolSummary,
   type PoolsResponse,
-  type PoolUtilization,
   type WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
@@ -31,6 +30,7 @@ import {
   selects,
   workloadSelector,
 } from './entityAccess';
+import { withPoolLiveData } from './poolLiveData';
 import type { RouteContext } from './routeContext';
 
 export function addAllocationRoutes(
@@ -94,49 +94,6 @@ export function addAllocationRoutes(
     res.json(body);
   });
 
-  /**
-   * The pools' live figures, one computation per cluster with live data
-   * (its pools priced by the same cost model as `cost`).
-   */
-  const withLiveFigures = (
-    snapshot: IndexSnapshot,
-    pools: IndexedPoolSummary[],
-  ): IndexedPoolSummary[] => {
-    const live = options.live;
-    if (!live) return pools;
-    const context = queries.context(snapshot);
-    const byCluster = new Map<
-      string,
-      Map<string, PoolUtilization> | undefined
-    >();
-    const figuresOf = (cluster: string) => {
-      if (!byCluster.has(cluster)) {
-        const repoState = snapshot.clusters.get(cluster)?.repoState;
-        const prices = new Map(
-          (repoState?.pools ?? []).map(p => {
-            const cost = context.poolCost(cluster, p.name);
-            return [
-              p.name,
-              cost && {
-                nodeCents: cost.nodeCents,
-                gpusPerNode: cost.gpusPerNode,
-              },
-            ] as const;
-          }),
-        );
-        byCluster.set(
-          cluster,
-          live.poolUtilizationOf(cluster, repoState?.workloads ?? [], prices),
-        );
-      }
-      return byCluster.get(cluster);
-    };
-    return pools.map(pool => {
-      const utilization = figuresOf(pool.cluster)?.get(pool.name);
-      return utilization ? { ...pool, utilization } : pool;
-    });
-  };
-
   /** The live status of a visible consumer's allocation (the card's badge). */
   const consumerStatus = (
     snapshot: IndexSnapshot,
@@ -167,44 +124,46 @@ export function addAllocationRoutes(
       ids,
       credentials,
     );
-    return withLiveFigures(snapshot, pools).map(({ consumers, ...pool }) => {
-      const visible: PoolSummary['consumers'] = [];
-      const hidden = { count: 0, units: 0, cents: 0 };
-      for (const c of consumers) {
-        const match = c.kubernetesId
-          ? entities.get(c.kubernetesId)?.find(e => selects(e.selector, c))
-          : undefined;
-        if (match) {
-          const status = consumerStatus(snapshot, pool.cluster, c);
-          visible.push({
-            id: c.id,
-            entityRef: match.ref,
-            ...(match.owner ? { owner: match.owner } : {}),
-            units: c.units,
-            usdPerMonth: c.usdPerMonth,
-            ...(status ? { utilizationStatus: status } : {}),
-          });
-        } else {
-          // Counted, not named: the pool's figures still add up.
-          hidden.count += 1;
-          hidden.units += c.units;
-          hidden.cents += usdToCents(c.usdPerMonth);
+    return withPoolLiveData(options, snapshot, pools).map(
+      ({ consumers, ...pool }) => {
+        const visible: PoolSummary['consumers'] = [];
+        const hidden = { count: 0, units: 0, cents: 0 };
+        for (const c of consumers) {
+          const match = c.kubernetesId
+            ? entities.get(c.kubernetesId)?.find(e => selects(e.selector, c))
+            : undefined;
+          if (match) {
+            const status = consumerStatus(snapshot, pool.cluster, c);
+            visible.push({
+              id: c.id,
+              entityRef: match.ref,
+              ...(match.owner ? { owner: match.owner } : {}),
+              units: c.units,
+              usdPerMonth: c.usdPerMonth,
+              ...(status ? { utilizationStatus: status } : {}),
+            });
+          } else {
+            // Counted, not named: the pool's figures still add up.
+            hidden.count += 1;
+            hidden.units += c.units;
+            hidden.cents += usdToCents(c.usdPerMonth);
+          }
         }
-      }
-      return {
-        ...pool,
-        consumers: visible,
-        ...(hidden.count > 0
-          ? {
-              otherConsumers: {
-                count: hidden.count,
-                units: hidden.units,
-                usdPerMonth: centsToUsd(hidden.cents),
-              },
-            }
-          : {}),
-      };
-    });
+        return {
+          ...pool,
+          consumers: visible,
+          ...(hidden.count > 0
+            ? {
+                otherConsumers: {
+                  count: hidden.count,
+                  units: hidden.units,
+                  usdPerMonth: centsToUsd(hidden.cents),
+                },
+              }
+            : {}),
+        };
+      },
+    );
   };
 
   router.get('/pools', async (req, res) => {
@@ -221,10 +180,17 @@ export function addAllocationRoutes(
       pools: await visiblePools(credentials, snapshot, pools),
     };
     if (snapshot.revision) body.revision = snapshot.revision;
-    const live = options.live?.statusOf([
-      ...new Set(pools.map(p => p.cluster)),
-    ]);
-    if (live?.length) body.live = live;
+    const clusters = [...new Set(pools.map(p => p.cluster))];
+    const live = [
+      ...(options.live?.statusOf(clusters) ?? []),
+      ...(options.drift?.statusOf(clusters) ?? []),
+    ];
+    if (live.length > 0) body.live = live;
+    const notInGit = clusters.flatMap(c => {
+      const findings = options.drift?.notInGitOf(c, snapshot);
+      return findings?.length ? [{ cluster: c, findings }] : [];
+    });
+    if (notInGit.length > 0) body.notInGit = notInGit;
     res.json(body);
   });
 

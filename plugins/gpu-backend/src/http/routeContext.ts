@@ -81,6 +81,17 @@ export interface AllocationDriftData {
     allocation: GpuAllocation,
     snapshot: IndexSnapshot,
   ): DriftFinding[] | undefined;
+  /** A pool's own findings (NodePool, overlays, its nodes). */
+  poolDriftOf(
+    cluster: string,
+    pool: string,
+    snapshot: IndexSnapshot,
+  ): DriftFinding[] | undefined;
+  /** What runs in the cluster that Git no longer has. */
+  notInGitOf(
+    cluster: string,
+    snapshot: IndexSnapshot,
+  ): DriftFinding[] | undefined;
   statusOf(clusters: string[]): LiveDataStatus[];
 }
 

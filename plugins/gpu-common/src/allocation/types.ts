@@ -247,6 +247,8 @@ export interface PoolSummary {
   otherConsumers?: { count: number; units: number; usdPerMonth: number };
   /** What the pool's GPUs did over the live-data window, when its cluster has live data. */
   utilization?: PoolUtilization;
+  /** Where its cluster differs from Git for the pool (empty: they agree; absent: not read). */
+  drift?: DriftFinding[];
 }
 
 /**
@@ -291,6 +293,8 @@ export interface PoolsResponse {
   revision?: string;
   /** Live data of the pools' clusters (with `gpu.utilization` configured). */
   live?: LiveDataStatus[];
+  /** Per cluster read: what runs there that Git no longer has (NodePools we generated). */
+  notInGit?: { cluster: string; findings: DriftFinding[] }[];
 }
 
 /**

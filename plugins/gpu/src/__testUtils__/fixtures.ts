@@ -238,6 +238,7 @@ export const livePools: PoolsResponse = {
         vramTotalMiB: 23034,
         idleUsdPerMonth: 587.5,
       },
+      drift: [],
     },
     {
       ...pools.pools[1],
@@ -262,6 +263,14 @@ export const livePools: PoolsResponse = {
         vramTotalMiB: 122880,
         idleUsdPerMonth: 4007.27,
       },
+      drift: [
+        {
+          kind: 'mig-config-failed',
+          object: 'Node/ip-10-0-3-4',
+          message:
+            'node ip-10-0-3-4: the MIG manager reports nvidia.com/mig.config.state=failed for config "all-3g.20gb"; its MIG instances are not as planned',
+        },
+      ],
     },
     {
       ...pools.pools[2],
@@ -272,6 +281,7 @@ export const livePools: PoolsResponse = {
         idleGpus: 0,
         idleUsdPerMonth: 0,
       },
+      drift: [],
     },
     {
       name: 'gpu-t4-ts4',
@@ -318,6 +328,25 @@ export const livePools: PoolsResponse = {
       source: 'prometheus',
       available: false,
       reason: 'Prometheus at prometheus.dev:9090 cannot be reached',
+    },
+    {
+      cluster: 'prod',
+      source: 'kubernetes',
+      available: true,
+      at: '2025-06-02T10:00:00.000Z',
+    },
+  ],
+  notInGit: [
+    {
+      cluster: 'prod',
+      findings: [
+        {
+          kind: 'nodepool-not-in-git',
+          object: 'NodePool/gpu-l4-ts2',
+          message:
+            'NodePool gpu-l4-ts2 runs in the cluster but Git no longer has it: the sync does not prune it (its nodes still cost money)',
+        },
+      ],
     },
   ],
 };

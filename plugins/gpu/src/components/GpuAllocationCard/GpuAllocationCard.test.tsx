@@ -385,7 +385,7 @@ describe('GpuAllocationCard', () => {
       }),
     );
     const sharedRow = await screen.findByTestId(`gpu-allocation-${shared.id}`);
-    const badge = within(sharedRow).getByTestId('gpu-allocation-drift');
+    const badge = within(sharedRow).getByTestId('gpu-drift');
     expect(badge).toHaveTextContent(
       'drift ×2 Karpenter has not validated the NodeOverlays of gpu-t4-ts4: its NodeOverlay feature gate is off',
     );
@@ -401,7 +401,7 @@ describe('GpuAllocationCard', () => {
     expect(
       within(
         screen.getByTestId(`gpu-allocation-${exclusive.id}`),
-      ).queryByTestId('gpu-allocation-drift'),
+      ).queryByTestId('gpu-drift'),
     ).toBeNull();
     expect(screen.getByTestId('gpu-allocation-no-live-data')).toHaveTextContent(
       'no live data from dev: Prometheus at prom.dev:9090 cannot be reached (ECONNREFUSED)',

@@ -38,7 +38,7 @@ import { changeGpusFormData } from '../RequestGpus/changeGpusFormData';
 import { requestGpusUrl } from '../RequestGpus/requestGpusFormData';
 import { formatGiB, formatUsd } from '../format/format';
 import { noLiveDataText } from '../format/noLiveDataText';
-import { DriftBadge } from './DriftBadge';
+import { DriftBadge } from '../DriftBadge';
 
 /** An amount of money, or a header, reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;

@@ -67,6 +67,7 @@ describe('GpuOverviewPage', () => {
         '$383.98',
         '$191.99',
         '—',
+        '—',
       ],
       [
         'prod',
@@ -80,6 +81,7 @@ describe('GpuOverviewPage', () => {
         '$587.50',
         '$0.00',
         '$587.50',
+        'none',
       ],
       [
         'prod',
@@ -93,6 +95,7 @@ describe('GpuOverviewPage', () => {
         '$16,029.08',
         '$11,019.99',
         '$4,007.27',
+        'drift',
       ],
       [
         'prod',
@@ -106,6 +109,7 @@ describe('GpuOverviewPage', () => {
         '$0.00',
         '$0.00',
         '$0.00',
+        'none',
       ],
     ]);
     // Sums in cents: 383.98 + 587.50 + 16,029.08 + 0 and the idle parts.
@@ -118,6 +122,10 @@ describe('GpuOverviewPage', () => {
     expect(
       screen.getByText(/GPUs nobody ran on are not counted/),
     ).toBeInTheDocument();
+    // Drift: what runs in prod that Git no longer has.
+    expect(screen.getByTestId('gpu-overview-not-in-git')).toHaveTextContent(
+      'prod: NodePool gpu-l4-ts2 runs in the cluster but Git no longer has it',
+    );
   });
 
   it("sums each team's attributed cost, asks its quota per cluster, and shows its idle share", async () => {

@@ -8,11 +8,16 @@ import {
   type TableColumn,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import type { LiveDataStatus, QuotaUse } from '@gpu-gitops/plugin-gpu-common';
+import type {
+  LiveDataStatus,
+  PoolsResponse,
+  QuotaUse,
+} from '@gpu-gitops/plugin-gpu-common';
 import { Box, Typography } from '@material-ui/core';
 import { useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef, type GpuApi } from '../../api/GpuApi';
+import { DriftBadge } from '../DriftBadge';
 import { formatUsd } from '../format/format';
 import { noLiveDataText } from '../format/noLiveDataText';
 import { UNATTRIBUTED_GPUS_NOTE } from '../GpuPoolsContent/PoolFigures';
@@ -87,6 +92,16 @@ const poolColumns: TableColumn<PoolRow>[] = [
     customSort: byNumber(r => r.idleUsdPerMonth),
     render: r =>
       r.idleUsdPerMonth === undefined ? dash : formatUsd(r.idleUsdPerMonth),
+  },
+  {
+    title: 'Drift',
+    field: 'drift',
+    customSort: byNumber(r => r.drift?.length),
+    render: r => {
+      if (r.drift === undefined) return dash;
+      if (r.drift.length === 0) return 'none';
+      return <DriftBadge findings={r.drift} compact />;
+    },
   },
 ];
 
@@ -198,7 +213,13 @@ export function GpuOverview() {
             title="Could not load GPU pools"
           />
         )}
-        {pools.value && <PoolsSection rows={rows} live={pools.value.live} />}
+        {pools.value && (
+          <PoolsSection
+            rows={rows}
+            live={pools.value.live}
+            notInGit={pools.value.notInGit}
+          />
+        )}
         {pools.value && (
           <Box mt={3} data-testid="gpu-overview-teams">
             <Table<TeamRow>
@@ -215,7 +236,11 @@ export function GpuOverview() {
   );
 }
 
-function PoolsSection(props: { rows: PoolRow[]; live?: LiveDataStatus[] }) {
+function PoolsSection(props: {
+  rows: PoolRow[];
+  live?: LiveDataStatus[];
+  notInGit?: PoolsResponse['notInGit'];
+}) {
   const totals = poolTotals(props.rows);
   return (
     <>
@@ -243,6 +268,18 @@ function PoolsSection(props: { rows: PoolRow[]; live?: LiveDataStatus[] }) {
         unallocated cost: the capacity no request holds; idle cost: the idle
         GPUs at the node's price per GPU. {UNATTRIBUTED_GPUS_NOTE}
       </Typography>
+      {(props.notInGit ?? []).flatMap(({ cluster, findings }) =>
+        findings.map(f => (
+          <Typography
+            key={`${cluster}:${f.object}`}
+            variant="body2"
+            color="error"
+            data-testid="gpu-overview-not-in-git"
+          >
+            {cluster}: {f.message}
+          </Typography>
+        )),
+      )}
       <Box data-testid="gpu-overview-pools">
         <Table<PoolRow>
           title="Pools"

@@ -7,6 +7,7 @@
 import {
   centsToUsd,
   usdToCents,
+  type DriftFinding,
   type PoolSummary,
   type PoolsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -32,6 +33,8 @@ export interface PoolRow {
   idleUsdPerMonth?: number;
   /** Why there are no live figures, when its cluster said why. */
   noLiveData?: string;
+  /** Where its cluster differs from Git for it (absent: not read). */
+  drift?: DriftFinding[];
 }
 
 /** The requests of one owner (or of owners the viewer may not see). */
@@ -82,6 +85,7 @@ export function poolRows(response: PoolsResponse): PoolRow[] {
       ...(status && !status.available
         ? { noLiveData: noLiveDataText(status) }
         : {}),
+      ...(p.drift ? { drift: p.drift } : {}),
     };
   });
 }

@@ -107,6 +107,15 @@ describe('GpuPoolsContent', () => {
       'GPUs nobody ran on are not counted',
     );
     expect(a100.queryByTestId('pool-no-live-data')).toBeNull();
+    // Its cluster's Kubernetes API says its MIG manager failed on a node.
+    expect(a100.getByTestId('gpu-drift')).toHaveTextContent(
+      'drift node ip-10-0-3-4: the MIG manager reports nvidia.com/mig.config.state=failed',
+    );
+    expect(
+      within(screen.getByTestId('gpu-pool-gpu-l4-ts4')).queryByTestId(
+        'gpu-drift',
+      ),
+    ).toBeNull();
 
     // The dev pool: intent only, and why.
     const t4 = within(screen.getByTestId('gpu-pool-gpu-t4-ts4'));

@@ -9,6 +9,7 @@ import { Box, Chip, Typography, useTheme } from '@material-ui/core';
 import { Bar } from '../bars/Bar';
 import { formatUsd } from '../format/format';
 import { MigLayoutPicture } from './MigLayoutPicture';
+import { DriftBadge } from '../DriftBadge';
 import { PoolFigures } from './PoolFigures';
 
 /**
@@ -58,6 +59,7 @@ export function PoolCard(props: {
           {over ? ' — over capacity: new pods stay pending' : ''}
         </Typography>
         <PoolFigures pool={pool} live={live} />
+        {pool.drift && <DriftBadge findings={pool.drift} />}
         <Typography variant="body2" data-testid="pool-nodes-cost">
           {cost.nodes === 0
             ? 'No nodes needed: $0.00 per month'

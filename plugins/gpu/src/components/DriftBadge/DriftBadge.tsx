@@ -2,12 +2,16 @@ import { Box, Chip, Tooltip, Typography } from '@material-ui/core';
 import type { DriftFinding } from '@gpu-gitops/plugin-gpu-common';
 
 /**
- * Where the cluster differs from Git for a request: a badge with the first
- * finding in words (what a reviewer needs to act), and every finding with
- * its pods' scheduling events in the tooltip.
+ * Where the cluster differs from Git for a request or a pool: a badge with
+ * the first finding in words (what a platform engineer needs to act; not
+ * with `compact`, in a table cell), and every finding with its pods'
+ * scheduling events in the tooltip.
  */
-export function DriftBadge(props: { findings: DriftFinding[] }) {
-  const { findings } = props;
+export function DriftBadge(props: {
+  findings: DriftFinding[];
+  compact?: boolean;
+}) {
+  const { findings, compact } = props;
   if (findings.length === 0) return null;
   const details = (
     <>
@@ -26,7 +30,7 @@ export function DriftBadge(props: { findings: DriftFinding[] }) {
     </>
   );
   return (
-    <Box data-testid="gpu-allocation-drift" mt={0.5}>
+    <Box data-testid="gpu-drift" mt={compact ? 0 : 0.5}>
       <Tooltip title={details}>
         <Chip
           size="small"
@@ -34,8 +38,10 @@ export function DriftBadge(props: { findings: DriftFinding[] }) {
           color="secondary"
           style={{ height: 18 }}
         />
-      </Tooltip>{' '}
-      <Typography variant="caption">{findings[0].message}</Typography>
+      </Tooltip>
+      {!compact && (
+        <Typography variant="caption"> {findings[0].message}</Typography>
+      )}
     </Box>
   );
 }

@@ -1,0 +1,1 @@
+export { DriftBadge } from './DriftBadge';
