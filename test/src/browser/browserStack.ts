@@ -42,6 +42,8 @@ export interface BrowserStackOptions {
   clusters: object;
   /** `gpu.gitops.updatePullRequests`; unset keeps the backend's default. */
   updatePullRequests?: boolean;
+  /** Further `gpu.*` keys (`utilization`) and other top-level config (`kubernetes`). */
+  config?: { gpu?: object; [key: string]: unknown };
 }
 
 /** Starts the stack; call `stop` in afterAll (it copes with a stack that failed half-way). */
@@ -69,7 +71,9 @@ export async function startBrowserStack(
         catalogServiceMock.factory({ entities: options.entities }),
         mockServices.rootConfig.factory({
           data: {
+            ...options.config,
             gpu: {
+              ...options.config?.gpu,
               gitops: {
                 repoUrl: stack.remote.url,
                 baseBranch: 'main',

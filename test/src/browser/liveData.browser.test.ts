@@ -10,13 +10,17 @@
 import type { AddressInfo } from 'node:net';
 import {
   builtinCatalog,
+  centsToUsd,
   formatUsd,
   nodeOverlayName,
   parseGpuRequest,
   resolveClusterProfile,
+  usdToCents,
   type AllocationResponse,
   type GpuRequest,
   type Plan,
+  type PoolSummary,
+  type PoolsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import { dcgmHistory } from '@gpu-gitops/plugin-gpu-backend/src/__testUtils__/dcgmExporter';
@@ -249,10 +253,8 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
     }
   }
 
-  async function openPage(query: string): Promise<Page> {
-    const page = await browser.newPage({
-      viewport: { width: 1280, height: 900 },
-    });
+  async function openPage(query: string, height = 900): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1280, height } });
     await page.goto(`${app.url}/gpu-dev?${query}`);
     return page;
   }
@@ -267,8 +269,10 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
       'pods-pending',
     ]);
 
+    // Tall enough for both cards: the app scrolls inside its own frame.
     const page = await openPage(
       'entity=component:default/trainer&entity=component:default/chat',
+      1400,
     );
     const trainerRow = page.getByTestId('gpu-allocation-ml/trainer');
     await trainerRow
@@ -305,6 +309,72 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
       `0/4 nodes are available: 4 Insufficient ${plans.get('chat')!.resourceName}.`,
     );
     await saveScreenshot(page, 'gpu-allocation-card-live.png', temp);
+    await page.close();
+  });
+
+  it('shows the GPU page: every pool with its live figures and drift, sums that add up to GET /pools', async () => {
+    await liveAllocation('chat');
+    const pools = (await (
+      await fetch(`${backendUrl()}/api/gpu/pools`)
+    ).json()) as PoolsResponse;
+    const page = await browser.newPage({
+      viewport: { width: 1440, height: 1000 },
+    });
+    await page.goto(`${app.url}/gpu`);
+    const table = page.getByTestId('gpu-overview-pools');
+    await table.waitFor({ timeout: 60_000 });
+    const cents = (pick: (p: PoolSummary) => number | undefined) =>
+      pools.pools.reduce((sum, p) => sum + usdToCents(pick(p) ?? 0), 0);
+    const idleGpus = pools.pools.reduce(
+      (sum, p) => sum + (p.utilization?.idleGpus ?? 0),
+      0,
+    );
+    const totals = (
+      await page.getByTestId('gpu-overview-totals').innerText()
+    ).match(
+      /^All pools: (\S+) per month, of which (\S+) unallocated; (\d+) idle GPUs? costs? (\S+) per month\.$/,
+    );
+    expect(totals?.slice(1)).toEqual([
+      formatUsd(centsToUsd(cents(p => p.cost.usdPerMonth))),
+      formatUsd(centsToUsd(cents(p => p.cost.idleUsdPerMonth))),
+      String(idleGpus),
+      formatUsd(centsToUsd(cents(p => p.utilization?.idleUsdPerMonth))),
+    ]);
+    /** The table row of a pool, by the exact text of its Pool cell. */
+    const rowOf = (name: string) =>
+      table.getByRole('row').filter({
+        has: page.getByRole('cell', { name, exact: true }),
+      });
+    for (const pool of pools.pools) {
+      const row = rowOf(pool.name);
+      const text = await row.innerText();
+      expect(text).toContain(formatUsd(pool.cost.usdPerMonth));
+      if (pool.utilization) {
+        expect(text).toContain(
+          `${pool.utilization.busyGpus} busy, ${pool.utilization.idleGpus} idle`,
+        );
+      }
+    }
+    expect(
+      await rowOf(plans.get('chat')!.pool.name)
+        .getByTestId('gpu-drift')
+        .innerText(),
+    ).toBe('drift');
+    await saveScreenshot(page, 'gpu-overview-page.png', temp);
+    await page.close();
+  });
+
+  it('shows the GPU tab with used and idle GPUs per pool and the pool drift', async () => {
+    await liveAllocation('trainer');
+    const page = await openPage('entity=component:default/trainer&view=tab');
+    const trainerPool = plans.get('trainer')!.pool.name;
+    const pool = page.getByTestId(`gpu-pool-${trainerPool}`);
+    await pool.getByTestId('pool-figures').waitFor({ timeout: 60_000 });
+    // The trainer's T4 idled at 3 %: one GPU seen, none busy.
+    expect(await pool.getByTestId('pool-figures').innerText()).toContain(
+      '0 of 1 GPUs busy',
+    );
+    await saveScreenshot(page, 'gpu-tab-pools-live.png', temp);
     await page.close();
   });
 });

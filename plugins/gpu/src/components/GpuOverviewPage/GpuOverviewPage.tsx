@@ -32,6 +32,9 @@ import {
 const dash = '—';
 
 /** One list, no paging; a header click toggles ascending and descending, never back to unsorted. */
+/** A pool's name or GPU reads badly broken over two lines. */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 const TABLE_OPTIONS = {
   paging: false,
   search: false,
@@ -45,42 +48,49 @@ const byNumber =
   (a: T, b: T) =>
     (pick(a) ?? -1) - (pick(b) ?? -1);
 
+/**
+ * Nine columns, so the table fits a 1280 px screen: a pool's GPU (model and
+ * mode) in one, its capacity beside what is allocated, busy beside idle.
+ */
 const poolColumns: TableColumn<PoolRow>[] = [
   { title: 'Cluster', field: 'cluster', defaultSort: 'asc' },
-  { title: 'Pool', field: 'pool' },
-  { title: 'Model', field: 'model' },
-  { title: 'Mode', field: 'mode' },
+  { title: 'Pool', field: 'pool', cellStyle: NO_WRAP },
   {
-    title: 'Capacity',
-    field: 'capacity',
-    type: 'numeric',
-    customSort: byNumber(r => r.capacity),
-    render: r => r.capacity ?? 'no limit',
+    title: 'GPU',
+    field: 'model',
+    cellStyle: NO_WRAP,
+    render: r => `${r.model} · ${r.mode}`,
   },
-  { title: 'Allocated', field: 'allocated', type: 'numeric' },
   {
-    title: 'Used (busy GPUs)',
-    field: 'busyGpus',
+    title: 'Allocated',
+    field: 'allocated',
     type: 'numeric',
-    customSort: byNumber(r => r.busyGpus),
+    // Of the pool's capacity, in units of its resource.
     render: r =>
-      r.busyGpus === undefined ? dash : `${r.busyGpus} of ${r.gpusSeen}`,
+      r.capacity === undefined
+        ? `${r.allocated} (no limit)`
+        : `${r.allocated} of ${r.capacity}`,
   },
   {
-    title: 'Idle GPUs',
+    // Busy and idle of the GPUs seen, in one column (sorted by idle GPUs).
+    title: 'GPUs used',
     field: 'idleGpus',
     type: 'numeric',
     customSort: byNumber(r => r.idleGpus),
-    render: r => r.idleGpus ?? dash,
+    render: r =>
+      r.busyGpus === undefined
+        ? dash
+        : `${r.busyGpus} busy, ${r.idleGpus} idle`,
+    cellStyle: NO_WRAP,
   },
   {
-    title: 'Monthly cost',
+    title: 'Per month',
     field: 'usdPerMonth',
     type: 'numeric',
     render: r => formatUsd(r.usdPerMonth),
   },
   {
-    title: 'Unallocated cost',
+    title: 'Unallocated',
     field: 'unallocatedUsdPerMonth',
     type: 'numeric',
     render: r => formatUsd(r.unallocatedUsdPerMonth),
@@ -247,8 +257,10 @@ function PoolsSection(props: {
       <Typography variant="body1" data-testid="gpu-overview-totals">
         All pools: {formatUsd(totals.usdPerMonth)} per month, of which{' '}
         {formatUsd(totals.unallocatedUsdPerMonth)} unallocated;{' '}
-        {totals.idleGpus} idle GPUs cost {formatUsd(totals.idleUsdPerMonth)} per
-        month.
+        {totals.idleGpus === 1
+          ? '1 idle GPU costs'
+          : `${totals.idleGpus} idle GPUs cost`}{' '}
+        {formatUsd(totals.idleUsdPerMonth)} per month.
       </Typography>
       {(props.live ?? [])
         .filter(s => !s.available)
