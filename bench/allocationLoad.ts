@@ -17,20 +17,18 @@ import { createRouter } from '@gpu-gitops/plugin-gpu-backend/src/http/router';
 import type { LiveAllocationData } from '@gpu-gitops/plugin-gpu-backend/src/http/routeContext';
 import type { RepoIndex } from '@gpu-gitops/plugin-gpu-backend/src/repoIndex/RepoIndex';
 import { mapCatalog } from './gpuRepo';
+import { formatMs } from './stats';
 
-export async function loadAllocationApi(
+export interface AllocationServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The real router over the index (and live figures, if given) on a free port. */
+export async function serveAllocationApi(
   index: RepoIndex,
-  options: {
-    ratePerSecond: number;
-    seconds: number;
-    /** The workload (`app-<j>`) whose component the n-th request asks for. */
-    pick(n: number): number;
-    /** Live figures for the router; without, intent only. */
-    live?: LiveAllocationData;
-    /** Checks each answer (after its latency is taken); throw to fail the run. */
-    check?(j: number, body: AllocationResponse): void;
-  },
-): Promise<number[]> {
+  live?: LiveAllocationData,
+): Promise<AllocationServer> {
   const cluster = resolveClusterProfile({ name: 'prod' });
   const router = await createRouter({
     httpAuth: mockServices.httpAuth(),
@@ -40,11 +38,40 @@ export async function loadAllocationApi(
     gpuCatalog: builtinCatalog,
     clusters: [cluster],
     defaultCluster: 'prod',
-    ...(options.live ? { live: options.live } : {}),
+    ...(live ? { live } : {}),
   });
   const server = http.createServer(express().use(router));
+  // Sockets a burst opened may sit idle in the agent's pool for seconds;
+  // past Node's 5 s keep-alive timeout the server would reset one just as
+  // it is reused, failing a request for the harness's sake, not the route's.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    close: () => new Promise<void>(resolve => server.close(() => resolve())),
+  };
+}
+
+export interface LoadOptions {
+  ratePerSecond: number;
+  seconds: number;
+  /** The workload (`app-<j>`) whose component the n-th request asks for. */
+  pick(n: number): number;
+  /** Checks each answer (after its latency is taken); throw to fail the run. */
+  check?(j: number, body: AllocationResponse): void;
+  /**
+   * Stop waiting this long after the first request; what has not answered
+   * by then is counted, not timed. Without, every answer is awaited.
+   */
+  deadlineMs?: number;
+}
+
+/** The open-loop load against a server on 127.0.0.1:`port`. */
+export async function fireAllocationLoad(
+  port: number,
+  options: LoadOptions,
+): Promise<{ latencies: number[]; unanswered: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const latencies: number[] = [];
   const { check } = options;
@@ -78,12 +105,19 @@ export async function loadAllocationApi(
             });
           },
         )
-        .on('error', reject);
+        .on('error', error =>
+          reject(
+            new Error(
+              `GET /allocation of app-${j} after ${formatMs(performance.now() - start)}: ${error.message}`,
+            ),
+          ),
+        );
     });
   // Open loop: one request every 1000/rate ms for the time given, whatever the answers do.
   const total = options.ratePerSecond * options.seconds;
   const pending: Promise<void>[] = [];
   const began = performance.now();
+  let timer: NodeJS.Timeout | undefined;
   try {
     for (let n = 0; n < total; n++) {
       const due = began + (n * 1000) / options.ratePerSecond;
@@ -95,10 +129,35 @@ export async function loadAllocationApi(
       request.catch(() => {});
       pending.push(request);
     }
-    await Promise.all(pending);
+    const answered = Promise.all(pending);
+    if (options.deadlineMs === undefined) await answered;
+    else {
+      await Promise.race([
+        answered,
+        new Promise<void>(resolve => {
+          timer = setTimeout(
+            resolve,
+            Math.max(0, began + options.deadlineMs! - performance.now()),
+          );
+        }),
+      ]);
+    }
+    return { latencies: [...latencies], unanswered: total - latencies.length };
   } finally {
+    clearTimeout(timer);
     agent.destroy();
-    await new Promise(resolve => server.close(resolve));
   }
-  return latencies;
+}
+
+/** Serves the index in this process and fires the load at it; the latencies. */
+export async function loadAllocationApi(
+  index: RepoIndex,
+  options: LoadOptions & { live?: LiveAllocationData },
+): Promise<number[]> {
+  const server = await serveAllocationApi(index, options.live);
+  try {
+    return (await fireAllocationLoad(server.port, options)).latencies;
+  } finally {
+    await server.close();
+  }
 }
