@@ -1,4 +1,5 @@
 import { benchAllocationIndex } from './allocationIndex.bench';
+import { benchLiveData } from './liveData.bench';
 import { benchPlanRender } from './planRender.bench';
 import { benchPrCommand } from './prCommand.bench';
 
@@ -6,6 +7,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'plan-render': benchPlanRender,
   pr: benchPrCommand,
   'allocation-index': benchAllocationIndex,
+  'live-data': benchLiveData,
 };
 
 export async function runBenchmarks(only: string[]): Promise<void> {
