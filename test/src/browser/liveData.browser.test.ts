@@ -366,7 +366,10 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
 
   it('shows the GPU tab with used and idle GPUs per pool and the pool drift', async () => {
     await liveAllocation('trainer');
-    const page = await openPage('entity=component:default/trainer&view=tab');
+    const page = await openPage(
+      'entity=component:default/trainer&view=tab',
+      1500,
+    );
     const trainerPool = plans.get('trainer')!.pool.name;
     const pool = page.getByTestId(`gpu-pool-${trainerPool}`);
     await pool.getByTestId('pool-figures').waitFor({ timeout: 60_000 });

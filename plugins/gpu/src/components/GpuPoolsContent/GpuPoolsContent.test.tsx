@@ -97,8 +97,11 @@ describe('GpuPoolsContent', () => {
         );
     const a100 = within(await screen.findByTestId('gpu-pool-gpu-a100-mig'));
     expect(figures('gpu-pool-gpu-a100-mig')).toEqual([
-      ['Capacity', 'Allocated', 'Used', 'Idle GPUs', 'Idle cost'],
-      ['4', '5', '1 of 3 GPUs busy', '2', '$4,007.27 per month'],
+      ['Capacity', '4'],
+      ['Allocated', '5'],
+      ['Used', '1 of 3 GPUs busy'],
+      ['Idle GPUs', '2'],
+      ['Idle cost', '$4,007.27 per month'],
     ]);
     expect(a100.getByTestId('pool-live-note')).toHaveTextContent(
       'VRAM peak 60.0 GiB of 120.0 GiB',
@@ -120,8 +123,11 @@ describe('GpuPoolsContent', () => {
     // The dev pool: intent only, and why.
     const t4 = within(screen.getByTestId('gpu-pool-gpu-t4-ts4'));
     expect(figures('gpu-pool-gpu-t4-ts4')).toEqual([
-      ['Capacity', 'Allocated', 'Used', 'Idle GPUs', 'Idle cost'],
-      ['8', '2', '—', '—', '—'],
+      ['Capacity', '8'],
+      ['Allocated', '2'],
+      ['Used', '—'],
+      ['Idle GPUs', '—'],
+      ['Idle cost', '—'],
     ]);
     expect(t4.getByTestId('pool-no-live-data')).toHaveTextContent(
       'no live data from dev: Prometheus at prometheus.dev:9090 cannot be reached',

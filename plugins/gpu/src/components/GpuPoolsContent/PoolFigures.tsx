@@ -6,7 +6,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from '@material-ui/core';
@@ -30,30 +29,26 @@ export function PoolFigures(props: {
   const { pool, live } = props;
   const u = pool.utilization;
   const dash = '—';
+  const figures: [string, string | number][] = [
+    ['Capacity', pool.capacity ?? 'no limit'],
+    ['Allocated', pool.allocated],
+    ['Used', u ? `${u.busyGpus} of ${u.gpusSeen} GPUs busy` : dash],
+    ['Idle GPUs', u ? u.idleGpus : dash],
+    ['Idle cost', u ? `${formatUsd(u.idleUsdPerMonth)} per month` : dash],
+  ];
   return (
     <>
+      {/* One figure per row: a card in a two-column grid is narrow. */}
       <Table size="small" aria-label="Pool figures" data-testid="pool-figures">
-        <TableHead>
-          <TableRow>
-            <TableCell>Capacity</TableCell>
-            <TableCell>Allocated</TableCell>
-            <TableCell>Used</TableCell>
-            <TableCell>Idle GPUs</TableCell>
-            <TableCell>Idle cost</TableCell>
-          </TableRow>
-        </TableHead>
         <TableBody>
-          <TableRow>
-            <TableCell>{pool.capacity ?? 'no limit'}</TableCell>
-            <TableCell>{pool.allocated}</TableCell>
-            <TableCell>
-              {u ? `${u.busyGpus} of ${u.gpusSeen} GPUs busy` : dash}
-            </TableCell>
-            <TableCell>{u ? u.idleGpus : dash}</TableCell>
-            <TableCell>
-              {u ? `${formatUsd(u.idleUsdPerMonth)} per month` : dash}
-            </TableCell>
-          </TableRow>
+          {figures.map(([label, value]) => (
+            <TableRow key={label}>
+              <TableCell component="th" scope="row">
+                {label}
+              </TableCell>
+              <TableCell>{value}</TableCell>
+            </TableRow>
+          ))}
         </TableBody>
       </Table>
       {u && (
