@@ -12,7 +12,7 @@ import {
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
 import { WHOLE_GPU_RESOURCE } from './modeDecision';
-import type { PoolState, RepoState } from './types';
+import type { PoolState, RepoState, WorkloadState } from './types';
 
 /** Static pools (DRA) may only limit `nodes` (Karpenter v1 NodePool CRD: `spec.replicas` excludes other limits). */
 export const NODES_LIMIT = 'nodes';
@@ -64,6 +64,39 @@ function groupsOf(ledger: readonly LedgerEntry[]): ReplicaGroup[] {
 }
 
 /**
+ * The repository's workloads by pool, grouped once per workload list: a
+ * plan asks for every pool's ledger (the request's previous holding, each
+ * pool's cost), and filtering 20k workloads for each of 2k pools took
+ * seconds. Keyed by the list itself; a list that grew since (the index
+ * adds workloads while it builds a snapshot) is grouped again.
+ */
+const workloadsByPool = new WeakMap<
+  readonly WorkloadState[],
+  { length: number; byPool: Map<string, WorkloadState[]> }
+>();
+
+function workloadsOnPool(
+  repoState: RepoState | undefined,
+  pool: string,
+): readonly WorkloadState[] {
+  const workloads = repoState?.workloads;
+  if (!workloads) return [];
+  let grouped = workloadsByPool.get(workloads);
+  if (!grouped || grouped.length !== workloads.length) {
+    const byPool = new Map<string, WorkloadState[]>();
+    for (const w of workloads) {
+      if (!w.pool) continue;
+      const list = byPool.get(w.pool);
+      if (list) list.push(w);
+      else byPool.set(w.pool, [w]);
+    }
+    grouped = { length: workloads.length, byPool };
+    workloadsByPool.set(workloads, grouped);
+  }
+  return grouped.byPool.get(pool) ?? [];
+}
+
+/**
  * The pool's ledger before this change. A pool written before ledgers
  * existed (or a hand-written one) has none: its ledger starts from the GPU
  * workloads the repository puts on it, so they keep their capacity.
@@ -73,8 +106,8 @@ export function ledgerOf(
   repoState: RepoState | undefined,
 ): { ledger: LedgerEntry[]; migrated: boolean } {
   if (pool.ledger) return { ledger: [...pool.ledger], migrated: false };
-  const ledger = (repoState?.workloads ?? [])
-    .filter(w => w.pool === pool.name && w.resourceName === pool.resourceName)
+  const ledger = workloadsOnPool(repoState, pool.name)
+    .filter(w => w.resourceName === pool.resourceName)
     .map(w => ({
       request: w.id,
       replicas: w.replicas,
