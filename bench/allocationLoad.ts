@@ -10,7 +10,6 @@ import { mockServices } from '@backstage/backend-test-utils';
 import {
   builtinCatalog,
   resolveClusterProfile,
-  type AllocationResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import { AllocationQueries } from '@gpu-gitops/plugin-gpu-backend/src/allocation/AllocationQueries';
 import { createRouter } from '@gpu-gitops/plugin-gpu-backend/src/http/router';
@@ -58,8 +57,10 @@ export interface LoadOptions {
   seconds: number;
   /** The workload (`app-<j>`) whose component the n-th request asks for. */
   pick(n: number): number;
+  /** The route asked (default `allocation`): `right-size` runs the planner. */
+  route?: 'allocation' | 'right-size';
   /** Checks each answer (after its latency is taken); throw to fail the run. */
-  check?(j: number, body: AllocationResponse): void;
+  check?(j: number, body: unknown): void;
   /**
    * Stop waiting this long after the first request; what has not answered
    * by then is counted, not timed. Without, every answer is awaited.
@@ -74,7 +75,7 @@ export async function fireAllocationLoad(
 ): Promise<{ latencies: number[]; unanswered: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const latencies: number[] = [];
-  const { check } = options;
+  const { check, route = 'allocation' } = options;
   const get = (j: number) =>
     new Promise<void>((resolve, reject) => {
       const start = performance.now();
@@ -84,7 +85,7 @@ export async function fireAllocationLoad(
             host: '127.0.0.1',
             port,
             agent,
-            path: `/allocation?entityRef=component:default/app-${j}`,
+            path: `/${route}?entityRef=component:default/app-${j}`,
           },
           res => {
             const chunks: Buffer[] = [];
@@ -108,7 +109,7 @@ export async function fireAllocationLoad(
         .on('error', error =>
           reject(
             new Error(
-              `GET /allocation of app-${j} after ${formatMs(performance.now() - start)}: ${error.message}`,
+              `GET /${route} of app-${j} after ${formatMs(performance.now() - start)}: ${error.message}`,
             ),
           ),
         );

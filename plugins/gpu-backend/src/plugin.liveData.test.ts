@@ -220,7 +220,18 @@ describe('gpu backend with gpu.utilization', () => {
       });
       // Right-size: 2.5 GiB used of a 15 GiB exclusive GPU. The suggestion
       // is the planner's, so POST /plan of its request says the same money.
-      const suggestion = allocation.rightSize;
+      const rightSize = (
+        await request(backend.server)
+          .get('/api/gpu/right-size')
+          .query({ entityRef: 'component:default/trainer' })
+      ).body;
+      expect(rightSize.entityRef).toBe('component:default/trainer');
+      expect(rightSize.suggestions).toHaveLength(1);
+      expect(rightSize.suggestions[0]).toMatchObject({
+        id: allocation.id,
+        cluster: 'dev',
+      });
+      const suggestion = rightSize.suggestions[0].suggestion;
       expect(suggestion).toMatchObject({
         requestSpec: { gpu: { vramGiB: 3.5, replicas: 1, model: 't4' } },
         reason:

@@ -24,6 +24,7 @@ export type {
   PoolUtilization,
   PoolsResponse,
   RepositoryWorkload,
+  RightSizeResponse,
   RightSizeSuggestion,
   WorkloadsResponse,
 } from './allocation/types';

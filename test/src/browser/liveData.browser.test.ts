@@ -21,6 +21,7 @@ import {
   type Plan,
   type PoolSummary,
   type PoolsResponse,
+  type RightSizeResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import { dcgmHistory } from '@gpu-gitops/plugin-gpu-backend/src/__testUtils__/dcgmExporter';
@@ -263,7 +264,14 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
     const [trainer] = (await liveAllocation('trainer')).allocations;
     const [chat] = (await liveAllocation('chat')).allocations;
     expect(trainer.utilization?.status).toBe('idle');
-    expect(trainer.rightSize).toBeDefined();
+    const rightSizes = (await (
+      await fetch(
+        `${backendUrl()}/api/gpu/right-size?entityRef=component:default/trainer`,
+      )
+    ).json()) as RightSizeResponse;
+    const suggestion = rightSizes.suggestions.find(
+      s => s.id === trainer.id,
+    )!.suggestion;
     expect(chat.drift?.map(f => f.kind)).toEqual([
       'nodeoverlay-gate-off',
       'pods-pending',
@@ -284,16 +292,18 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
     expect(
       await trainerRow.getByTestId('gpu-allocation-badge').innerText(),
     ).toBe('idle');
-    const rightSize = await trainerRow
-      .getByTestId('gpu-allocation-right-size')
-      .innerText();
+    // Asked after the card shows the allocation: it comes a moment later.
+    const rightSizeLine = trainerRow.getByTestId('gpu-allocation-right-size');
+    await rightSizeLine.waitFor({ timeout: 30_000 });
+    const rightSize = await rightSizeLine.innerText();
     // The same money as the API (and the PR "Change GPUs" opens).
     expect(rightSize).toContain(
-      `on ${trainer.rightSize!.pool} — saves ${formatUsd(trainer.rightSize!.savedUsdPerMonth)}/month`,
+      `on ${suggestion.pool} — saves ${formatUsd(suggestion.savedUsdPerMonth)}/month`,
     );
-    expect(
-      trainer.rightSize!.usdPerMonth + trainer.rightSize!.savedUsdPerMonth,
-    ).toBeCloseTo(trainer.usdPerMonth, 2);
+    expect(suggestion.usdPerMonth + suggestion.savedUsdPerMonth).toBeCloseTo(
+      trainer.usdPerMonth,
+      2,
+    );
 
     const chatRow = page.getByTestId('gpu-allocation-ml/chat');
     const drift = chatRow.getByTestId('gpu-drift');

@@ -2,6 +2,7 @@
  * The allocation routes: what the index says runs where, filtered to what
  * the caller may read.
  *   GET  /allocation?entityRef=...     AllocationResponse of one catalog entity
+ *   GET  /right-size?entityRef=...     RightSizeResponse: the planner's fit for what it used
  *   GET  /pools[?cluster=]             PoolsResponse
  *   GET  /pools/:name[?cluster=]       PoolSummary
  *   GET  /workloads?name=[&namespace=][&kind=]
@@ -19,11 +20,13 @@ import {
   type AllocationResponse,
   type PoolSummary,
   type PoolsResponse,
+  type RightSizeResponse,
   type WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
 import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 import { rightSize } from '../utilization/rightSize';
+import { RightSizeCache } from '../utilization/rightSizeCache';
 import {
   readableEntitiesByKubernetesId,
   readableEntityOfQuery,
@@ -39,7 +42,11 @@ export function addAllocationRoutes(
 ): void {
   const { catalog, queries } = options;
 
-  router.get('/allocation', async (req, res) => {
+  /**
+   * The entity's allocations as the index holds them, with what the
+   * cluster says about each (drift, measured use) where it was read.
+   */
+  const entityAllocations = async (req: express.Request) => {
     const credentials = await credentialsOf(req);
     const { entityRef, entity } = await readableEntityOfQuery(
       req.query.entityRef,
@@ -57,19 +64,13 @@ export function addAllocationRoutes(
         const drift = options.drift?.driftOf(intent, snapshot);
         const allocation = drift ? { ...intent, drift } : intent;
         const utilization = options.live?.utilizationOf(allocation);
-        if (!utilization) return allocation;
-        const measured = { ...allocation, utilization };
-        const indexed = snapshot.clusters.get(allocation.cluster);
-        const suggestion =
-          indexed &&
-          rightSize(measured, {
-            cluster: indexed.profile,
-            catalog: options.gpuCatalog,
-            repoState: indexed.repoState,
-            policy: options.policy,
-          });
-        return suggestion ? { ...measured, rightSize: suggestion } : measured;
+        return utilization ? { ...allocation, utilization } : allocation;
       });
+    return { entityRef, snapshot, allocations };
+  };
+
+  router.get('/allocation', async (req, res) => {
+    const { entityRef, snapshot, allocations } = await entityAllocations(req);
     const body: AllocationResponse = {
       entityRef,
       allocations,
@@ -91,6 +92,34 @@ export function addAllocationRoutes(
       ...(options.drift?.statusOf(clusters) ?? []),
     ];
     if (live.length > 0) body.live = live;
+    res.json(body);
+  });
+
+  // The planner's fit for what each measured allocation really used.
+  const rightSizes = new RightSizeCache();
+  router.get('/right-size', async (req, res) => {
+    const { entityRef, snapshot, allocations } = await entityAllocations(req);
+    const suggestions: RightSizeResponse['suggestions'] = [];
+    for (const allocation of allocations) {
+      const indexed = snapshot.clusters.get(allocation.cluster);
+      if (!allocation.utilization || !indexed) continue;
+      const suggestion = rightSizes.suggestionOf(allocation, snapshot, () =>
+        rightSize(allocation, {
+          cluster: indexed.profile,
+          catalog: options.gpuCatalog,
+          repoState: indexed.repoState,
+          policy: options.policy,
+        }),
+      );
+      if (suggestion) {
+        suggestions.push({
+          id: allocation.id,
+          cluster: allocation.cluster,
+          suggestion,
+        });
+      }
+    }
+    const body: RightSizeResponse = { entityRef, suggestions };
     res.json(body);
   });
 

@@ -2,7 +2,7 @@
  * The gpu backend's HTTP API (mounted at /api/gpu):
  *   GET  /health                       unauthenticated readiness + index revision: 200, or 503
  *                                      naming what has not worked yet (health/Readiness.ts)
- *   /allocation, /pools, /pools/:name, /workloads   allocationRoutes.ts
+ *   /allocation, /right-size, /pools, /pools/:name, /workloads   allocationRoutes.ts
  *   /clusters, /quota, POST /plan                   planningRoutes.ts
  * Every route but /health needs user or service credentials; GPU workloads
  * are shown only when the caller may read their catalog entity (/workloads

@@ -62,8 +62,6 @@ export interface GpuAllocation {
   requestSpec?: GpuRequest['spec'];
   /** What its GPUs really did over the live-data window, when the cluster has live data. */
   utilization?: AllocationUtilization;
-  /** A cheaper plan that fits what it really used, from the same planner as its pull request. */
-  rightSize?: RightSizeSuggestion;
   /**
    * Where the cluster differs from what Git says for it and its pool (its
    * cluster's Kubernetes API, read on the live-data schedule); empty when
@@ -103,6 +101,24 @@ export interface DriftFinding {
   message: string;
   /** Pending pods: their latest scheduling events (`FailedScheduling: 0/3 nodes are available: ...`). */
   events?: string[];
+}
+
+/**
+ * `GET /right-size?entityRef=`: the entity's allocations that used far less
+ * (or more) than they hold, each with the plan that fits. Apart from
+ * `GET /allocation` because it runs the planner: the card shows its
+ * allocation at once and the suggestions when they come.
+ *
+ * @public
+ */
+export interface RightSizeResponse {
+  entityRef: string;
+  suggestions: {
+    /** The allocation's `id` and `cluster`. */
+    id: string;
+    cluster: string;
+    suggestion: RightSizeSuggestion;
+  }[];
 }
 
 /**

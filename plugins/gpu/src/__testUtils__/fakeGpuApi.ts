@@ -5,6 +5,7 @@ export function fakeGpuApi(overrides: Partial<GpuApi>): GpuApi {
   const unexpected = () => Promise.reject(new Error('not used by this test'));
   return {
     getAllocation: unexpected,
+    getRightSize: unexpected,
     getPools: unexpected,
     getPool: unexpected,
     getWorkloads: unexpected,

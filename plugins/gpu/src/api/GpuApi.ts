@@ -10,6 +10,7 @@ import type {
   PoolSummary,
   PoolsResponse,
   QuotaUse,
+  RightSizeResponse,
   WorkloadKind,
   WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -23,6 +24,8 @@ import type {
 export interface GpuApi {
   /** The GPU requests of one catalog entity (`kind:namespace/name`). */
   getAllocation(entityRef: string): Promise<AllocationResponse>;
+  /** The planner's fit for what each of the entity's measured requests really used. */
+  getRightSize(entityRef: string): Promise<RightSizeResponse>;
   /** Every GPU pool of the GitOps repository (optionally of one cluster profile). */
   getPools(options?: { cluster?: string }): Promise<PoolsResponse>;
   /** One pool by name. */

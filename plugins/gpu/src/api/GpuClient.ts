@@ -11,6 +11,7 @@ import type {
   PoolSummary,
   PoolsResponse,
   QuotaUse,
+  RightSizeResponse,
   WorkloadKind,
   WorkloadsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -36,6 +37,12 @@ export class GpuClient implements GpuApi {
   getAllocation(entityRef: string): Promise<AllocationResponse> {
     return this.request(
       `/allocation?entityRef=${encodeURIComponent(entityRef)}`,
+    );
+  }
+
+  getRightSize(entityRef: string): Promise<RightSizeResponse> {
+    return this.request(
+      `/right-size?entityRef=${encodeURIComponent(entityRef)}`,
     );
   }
 

@@ -197,6 +197,39 @@ describe('GpuAllocationCard', () => {
     const [shared, exclusive] = chatAllocation.allocations;
     await renderCard(
       fakeGpuApi({
+        getRightSize: async entityRef => ({
+          entityRef,
+          suggestions: [
+            {
+              id: exclusive.id,
+              cluster: exclusive.cluster,
+              suggestion: {
+                requestSpec: {
+                  owner: 'group:default/ml-platform',
+                  cluster: 'dev',
+                  gpu: {
+                    model: 'a100-40gb',
+                    sharing: 'mig',
+                    replicas: 2,
+                    vramGiB: 4,
+                    gpusPerReplica: 1,
+                  },
+                  workload: { image: 'ghcr.io/acme/chat:1.4.0' },
+                  capacityTypes: ['on-demand'],
+                },
+                sharingMode: 'mig',
+                pool: 'gpu-a100-mig-1g.5gb',
+                resourceName: 'nvidia.com/mig-1g.5gb',
+                vramMiBPerReplica: 4864,
+                migProfile: '1g.5gb',
+                usdPerMonth: 400,
+                savedUsdPerMonth: 2605.45,
+                reason:
+                  'its pods peaked at 3072 MiB over 7d; 4 GiB per replica keeps a quarter of headroom',
+              },
+            },
+          ],
+        }),
         getAllocation: async () => ({
           ...chatAllocation,
           allocations: [
@@ -242,30 +275,6 @@ describe('GpuAllocationCard', () => {
                 },
                 workload: { image: 'ghcr.io/acme/chat:1.4.0' },
                 capacityTypes: ['on-demand'],
-              },
-              rightSize: {
-                requestSpec: {
-                  owner: 'group:default/ml-platform',
-                  cluster: 'dev',
-                  gpu: {
-                    model: 'a100-40gb',
-                    sharing: 'mig',
-                    replicas: 2,
-                    vramGiB: 4,
-                    gpusPerReplica: 1,
-                  },
-                  workload: { image: 'ghcr.io/acme/chat:1.4.0' },
-                  capacityTypes: ['on-demand'],
-                },
-                sharingMode: 'mig',
-                pool: 'gpu-a100-mig-1g.5gb',
-                resourceName: 'nvidia.com/mig-1g.5gb',
-                vramMiBPerReplica: 4864,
-                migProfile: '1g.5gb',
-                usdPerMonth: 400,
-                savedUsdPerMonth: 2605.45,
-                reason:
-                  'its pods peaked at 3072 MiB over 7d; 4 GiB per replica keeps a quarter of headroom',
               },
             },
           ],

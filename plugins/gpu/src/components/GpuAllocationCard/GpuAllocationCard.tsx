@@ -16,6 +16,7 @@ import {
   type AllocationResponse,
   type GpuAllocation,
   type PoolCostSummary,
+  type RightSizeSuggestion,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   Table,
@@ -141,9 +142,22 @@ function poolsOf(allocations: GpuAllocation[]): PoolCostSummary[] {
 }
 
 function AllocationTable(props: { response: AllocationResponse }) {
-  const { allocations, totals, revision } = props.response;
+  const { allocations, totals, revision, entityRef } = props.response;
   const pools = poolsOf(allocations);
   const classes = useStyles();
+  const gpuApi = useApi(gpuApiRef);
+  // Suggestions run the planner: asked after the allocation is shown, only
+  // when a request's own pods were measured, and shown when they come.
+  const measured = allocations.some(
+    a => a.utilization?.attribution === 'per-pod',
+  );
+  const { value: rightSizes } = useAsync(
+    async () => (measured ? gpuApi.getRightSize(entityRef) : undefined),
+    [gpuApi, entityRef, measured],
+  );
+  const suggestionOf = (a: GpuAllocation) =>
+    rightSizes?.suggestions.find(s => s.id === a.id && s.cluster === a.cluster)
+      ?.suggestion;
   return (
     <InfoCard
       title="GPU allocation"
@@ -168,7 +182,11 @@ function AllocationTable(props: { response: AllocationResponse }) {
         </TableHead>
         <TableBody>
           {allocations.map(allocation => (
-            <AllocationRow key={allocation.id} allocation={allocation} />
+            <AllocationRow
+              key={allocation.id}
+              allocation={allocation}
+              rightSize={suggestionOf(allocation)}
+            />
           ))}
         </TableBody>
       </Table>
@@ -210,7 +228,10 @@ function AllocationTable(props: { response: AllocationResponse }) {
   );
 }
 
-function AllocationRow(props: { allocation: GpuAllocation }) {
+function AllocationRow(props: {
+  allocation: GpuAllocation;
+  rightSize?: RightSizeSuggestion;
+}) {
   const a = props.allocation;
   const model = findModel(builtinCatalog, a.gpuModel);
   const classes = useStyles();
@@ -282,7 +303,9 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
           gpuMemoryMiB={model?.memoryMiB}
         />
         {a.utilization && <UsedBar utilization={a.utilization} />}
-        {a.rightSize && <RightSizeLink allocation={a} />}
+        {props.rightSize && (
+          <RightSizeLink allocation={a} suggestion={props.rightSize} />
+        )}
         {a.drift && <DriftBadge findings={a.drift} />}
       </TableCell>
       <TableCell align="right">{a.replicas}</TableCell>
@@ -306,9 +329,11 @@ function AllocationRow(props: { allocation: GpuAllocation }) {
  * The planner's cheaper (or roomier) fit for what the request really used,
  * with "Change GPUs" opening the form filled in with it.
  */
-function RightSizeLink(props: { allocation: GpuAllocation }) {
-  const a = props.allocation;
-  const suggestion = a.rightSize!;
+function RightSizeLink(props: {
+  allocation: GpuAllocation;
+  suggestion: RightSizeSuggestion;
+}) {
+  const { allocation: a, suggestion } = props;
   const form = changeGpusFormData({
     ...a,
     requestSpec: suggestion.requestSpec,
