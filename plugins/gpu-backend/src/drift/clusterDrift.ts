@@ -15,19 +15,20 @@ import type {
   LiveDataStatus,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { KubernetesTarget } from '../config/readDriftConfig';
+import { ClusterReadings } from '../live/clusterReadings';
 import type { ClusterIndex, IndexSnapshot } from '../repoIndex/indexSnapshot';
 import { detectDrift, type ClusterDriftFindings } from './detectDrift';
 import { readClusterObjects, type ClusterObjects } from './readClusterObjects';
 
-interface ClusterReading {
-  status: LiveDataStatus;
-  read?: { objects: ClusterObjects; at: Date };
-  /** The findings of `read` against one indexed state of Git. */
+/** A cluster's last read, and its findings against one indexed state of Git. */
+interface ClusterRead {
+  objects: ClusterObjects;
+  at: Date;
   compared?: { index: ClusterIndex; findings: ClusterDriftFindings };
 }
 
 export class ClusterDrift {
-  private readonly byCluster = new Map<string, ClusterReading>();
+  private readonly readings: ClusterReadings<ClusterRead>;
   private readonly profiles: Map<string, ClusterProfile>;
 
   constructor(
@@ -41,6 +42,10 @@ export class ClusterDrift {
     },
   ) {
     this.profiles = new Map(options.profiles.map(p => [p.name, p]));
+    this.readings = new ClusterReadings(
+      targets.map(t => t.cluster),
+      'kubernetes',
+    );
   }
 
   /** Reads every cluster once; a failing cluster keeps its reason. */
@@ -49,13 +54,12 @@ export class ClusterDrift {
     await Promise.all(
       this.targets.map(async target => {
         const { cluster } = target;
-        const fail = (reason: string) =>
-          this.byCluster.set(cluster, {
-            status: { cluster, source: 'kubernetes', available: false, reason },
-          });
         const profile = this.profiles.get(cluster);
         if (target.unusable || !profile) {
-          fail(target.unusable ?? `cluster "${cluster}" has no profile`);
+          this.readings.failed(
+            cluster,
+            target.unusable ?? `cluster "${cluster}" has no profile`,
+          );
           return;
         }
         try {
@@ -63,17 +67,9 @@ export class ClusterDrift {
             target,
             profile.devicePluginConfigMap,
           );
-          this.byCluster.set(cluster, {
-            status: {
-              cluster,
-              source: 'kubernetes',
-              available: true,
-              at: at.toISOString(),
-            },
-            read: { objects, at },
-          });
+          this.readings.succeeded(cluster, at, { objects, at });
         } catch (error) {
-          fail((error as Error).message);
+          this.readings.failed(cluster, (error as Error).message);
         }
       }),
     );
@@ -81,21 +77,12 @@ export class ClusterDrift {
   }
 
   statuses(): LiveDataStatus[] {
-    return this.targets.map(
-      ({ cluster }) =>
-        this.byCluster.get(cluster)?.status ?? {
-          cluster,
-          source: 'kubernetes',
-          available: false,
-          reason: 'not read yet',
-        },
-    );
+    return this.readings.statuses();
   }
 
   /** The status of each of these clusters (configured ones only). */
   statusOf(clusters: string[]): LiveDataStatus[] {
-    const wanted = new Set(clusters);
-    return this.statuses().filter(s => wanted.has(s.cluster));
+    return this.readings.statusOf(clusters);
   }
 
   /** The last read of a cluster compared with the snapshot's Git (cached per pair). */
@@ -103,21 +90,21 @@ export class ClusterDrift {
     cluster: string,
     snapshot: Pick<IndexSnapshot, 'clusters'>,
   ): ClusterDriftFindings | undefined {
-    const reading = this.byCluster.get(cluster);
+    const read = this.readings.dataOf(cluster);
     const index = snapshot.clusters.get(cluster);
-    if (!reading?.read || !index) return undefined;
-    if (reading.compared?.index !== index) {
-      reading.compared = {
+    if (!read || !index) return undefined;
+    if (read.compared?.index !== index) {
+      read.compared = {
         index,
-        findings: detectDrift(reading.read.objects, {
+        findings: detectDrift(read.objects, {
           profile: index.profile,
           repoState: index.repoState,
-          now: reading.read.at,
+          now: read.at,
           graceMs: this.options.graceMs,
         }),
       };
     }
-    return reading.compared.findings;
+    return read.compared.findings;
   }
 
   /**

@@ -35,8 +35,30 @@ export function deviceKeyOf(device: DeviceUsage): string {
   return `${gpuKeyOf(device)}|${device.migInstance ?? ''}`;
 }
 
+/**
+ * The series' device and pod, as one string. Concatenated by hand: a
+ * refresh keys six answers of tens of thousands of series each.
+ */
 function keyOf(labels: Record<string, string>): string {
-  return DEVICE_LABELS.map(l => labels[l] ?? '').join('|');
+  let key = '';
+  for (const label of DEVICE_LABELS) key += `${labels[label] ?? ''}|`;
+  return key;
+}
+
+/** A device's labels, only those the series has (never an empty field). */
+function deviceOf(labels: Record<string, string>): DeviceUsage {
+  const found: DeviceUsage = {};
+  const host = labels.Hostname || labels.hostname;
+  if (host) found.host = host;
+  if (labels.gpu) found.gpu = labels.gpu;
+  if (labels.UUID) found.uuid = labels.UUID;
+  if (labels.modelName) found.modelName = labels.modelName;
+  if (labels.GPU_I_PROFILE) found.migProfile = labels.GPU_I_PROFILE;
+  if (labels.GPU_I_ID) found.migInstance = labels.GPU_I_ID;
+  if (labels.namespace) found.namespace = labels.namespace;
+  if (labels.pod) found.pod = labels.pod;
+  if (labels.container) found.container = labels.container;
+  return found;
 }
 
 export function mergeDeviceUsage(
@@ -47,21 +69,7 @@ export function mergeDeviceUsage(
     const key = keyOf(labels);
     let found = devices.get(key);
     if (!found) {
-      found = {
-        host: labels.Hostname ?? labels.hostname,
-        gpu: labels.gpu,
-        uuid: labels.UUID,
-        modelName: labels.modelName,
-        migProfile: labels.GPU_I_PROFILE,
-        migInstance: labels.GPU_I_ID,
-        namespace: labels.namespace,
-        pod: labels.pod,
-        container: labels.container,
-      };
-      for (const [k, v] of Object.entries(found)) {
-        if (v === undefined || v === '')
-          delete (found as Record<string, unknown>)[k];
-      }
+      found = deviceOf(labels);
       devices.set(key, found);
     }
     return found;

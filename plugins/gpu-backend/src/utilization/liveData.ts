@@ -12,6 +12,7 @@ import type {
   PoolUtilization,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { UtilizationConfig } from '../config/readUtilizationConfig';
+import { ClusterReadings } from '../live/clusterReadings';
 import { allocationUtilization } from './allocationUtilization';
 import { dcgmQueries, type DcgmQueries } from './dcgmQueries';
 import { mergeDeviceUsage, type DeviceUsage } from './deviceUsage';
@@ -26,13 +27,25 @@ import { PrometheusClient, type PromSample } from './prometheusClient';
 const STEP = '1h';
 const STEP_HOURS = 1;
 
-interface ClusterLiveData {
-  status: LiveDataStatus;
+/** A cluster's devices, and those with pods by namespace (an allocation looks in its own). */
+interface ClusterDevices {
   devices: DeviceUsage[];
+  byNamespace: Map<string, DeviceUsage[]>;
+}
+
+function indexByNamespace(devices: DeviceUsage[]): ClusterDevices {
+  const byNamespace = new Map<string, DeviceUsage[]>();
+  for (const d of devices) {
+    if (!d.namespace) continue;
+    const list = byNamespace.get(d.namespace);
+    if (list) list.push(d);
+    else byNamespace.set(d.namespace, [d]);
+  }
+  return { devices, byNamespace };
 }
 
 export class LiveData {
-  private readonly byCluster = new Map<string, ClusterLiveData>();
+  private readonly readings: ClusterReadings<ClusterDevices>;
   private readonly clients: Map<string, PrometheusClient>;
   private readonly queries: DcgmQueries;
 
@@ -42,6 +55,10 @@ export class LiveData {
   ) {
     this.clients = new Map(
       config.targets.map(t => [t.cluster, new PrometheusClient(t)]),
+    );
+    this.readings = new ClusterReadings(
+      config.targets.map(t => t.cluster),
+      'prometheus',
     );
     this.queries = dcgmQueries(config.window, STEP);
   }
@@ -62,25 +79,13 @@ export class LiveData {
             keyof DcgmQueries,
             PromSample[]
           >;
-          this.byCluster.set(cluster, {
-            status: {
-              cluster,
-              source: 'prometheus',
-              available: true,
-              at: at.toISOString(),
-            },
-            devices: mergeDeviceUsage(answers),
-          });
+          this.readings.succeeded(
+            cluster,
+            at,
+            indexByNamespace(mergeDeviceUsage(answers)),
+          );
         } catch (error) {
-          this.byCluster.set(cluster, {
-            status: {
-              cluster,
-              source: 'prometheus',
-              available: false,
-              reason: (error as Error).message,
-            },
-            devices: [],
-          });
+          this.readings.failed(cluster, (error as Error).message);
         }
       }),
     );
@@ -88,31 +93,23 @@ export class LiveData {
   }
 
   statuses(): LiveDataStatus[] {
-    return this.config.targets.map(
-      ({ cluster }) =>
-        this.byCluster.get(cluster)?.status ?? {
-          cluster,
-          source: 'prometheus',
-          available: false,
-          reason: 'not read yet',
-        },
-    );
+    return this.readings.statuses();
   }
 
   /** The status of each of these clusters (configured ones only). */
   statusOf(clusters: string[]): LiveDataStatus[] {
-    const wanted = new Set(clusters);
-    return this.statuses().filter(s => wanted.has(s.cluster));
+    return this.readings.statusOf(clusters);
   }
 
   /** The allocation's live figures; undefined when its cluster has none. */
   utilizationOf(allocation: GpuAllocation): AllocationUtilization | undefined {
-    const data = this.byCluster.get(allocation.cluster);
-    if (!data?.status.available) return undefined;
-    return allocationUtilization(allocation, data.devices, {
-      duration: this.config.window,
-      stepHours: STEP_HOURS,
-    });
+    const data = this.readings.dataOf(allocation.cluster);
+    if (!data) return undefined;
+    return allocationUtilization(
+      allocation,
+      data.byNamespace.get(allocation.namespace) ?? [],
+      { duration: this.config.window, stepHours: STEP_HOURS },
+    );
   }
 
   /**
@@ -124,8 +121,8 @@ export class LiveData {
     workloads: readonly PoolWorkload[],
     pools: ReadonlyMap<string, PoolGpuPrice | undefined>,
   ): Map<string, PoolUtilization> | undefined {
-    const data = this.byCluster.get(cluster);
-    if (!data?.status.available) return undefined;
+    const data = this.readings.dataOf(cluster);
+    if (!data) return undefined;
     return poolUtilization(data.devices, workloads, pools, this.config.window);
   }
 }
