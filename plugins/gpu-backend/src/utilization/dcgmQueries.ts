@@ -11,18 +11,27 @@
  * (not reported for MIG instances).
  */
 
-/** The labels every figure is kept by: one device (or MIG instance) and the pod on it. */
-export const DEVICE_LABELS = [
+/** The labels that tell one device (or MIG instance) and the pod on it apart. */
+export const KEY_LABELS = [
   'namespace',
   'pod',
-  'container',
   'Hostname',
   'hostname',
   'gpu',
   'UUID',
+  'GPU_I_ID',
+] as const;
+
+/**
+ * The labels the first figure is kept by: the key and what describes the
+ * device. The other figures carry the key only — a refresh reads tens of
+ * thousands of series six times, and the labels are most of the bytes.
+ */
+export const DEVICE_LABELS = [
+  ...KEY_LABELS,
+  'container',
   'modelName',
   'GPU_I_PROFILE',
-  'GPU_I_ID',
 ] as const;
 
 /** Below this engine activity a GPU counts as idle (5 %). */
@@ -37,6 +46,7 @@ export function isIdleActivity(active: number): boolean {
 }
 
 export interface DcgmQueries {
+  /** Asked first: its series describe each device (DEVICE_LABELS). */
   vramPeakMiB: string;
   vramP95MiB: string;
   vramTotalMiB: string;
@@ -50,9 +60,10 @@ export interface DcgmQueries {
  * counted in (`1h`: each idle sample is one idle hour).
  */
 export function dcgmQueries(window: string, step: string): DcgmQueries {
-  const by = `max by (${DEVICE_LABELS.join(', ')})`;
+  const described = `max by (${DEVICE_LABELS.join(', ')})`;
+  const by = `max by (${KEY_LABELS.join(', ')})`;
   return {
-    vramPeakMiB: `${by} (max_over_time(DCGM_FI_DEV_FB_USED[${window}]))`,
+    vramPeakMiB: `${described} (max_over_time(DCGM_FI_DEV_FB_USED[${window}]))`,
     vramP95MiB: `${by} (quantile_over_time(0.95, DCGM_FI_DEV_FB_USED[${window}]))`,
     vramTotalMiB: `${by} (max_over_time((DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE)[${window}:${step}]))`,
     engineActive: `${by} (avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE[${window}]))`,

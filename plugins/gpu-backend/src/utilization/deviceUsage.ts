@@ -3,7 +3,7 @@
  * instance) and the pod the exporter saw on it.
  */
 import type { PromSample } from './prometheusClient';
-import { DEVICE_LABELS, type DcgmQueries } from './dcgmQueries';
+import { KEY_LABELS, type DcgmQueries } from './dcgmQueries';
 
 export interface DeviceUsage {
   host?: string;
@@ -41,7 +41,7 @@ export function deviceKeyOf(device: DeviceUsage): string {
  */
 function keyOf(labels: Record<string, string>): string {
   let key = '';
-  for (const label of DEVICE_LABELS) key += `${labels[label] ?? ''}|`;
+  for (const label of KEY_LABELS) key += `${labels[label] ?? ''}|`;
   return key;
 }
 
