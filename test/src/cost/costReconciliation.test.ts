@@ -80,7 +80,7 @@ function costTable(body: string) {
         line,
       );
     if (request) rows.set(request[1], money(request[2]));
-    const idleRow = /^\| idle \| \d+ \| (\$[\d,.]+) \|$/.exec(line);
+    const idleRow = /^\| unallocated \| \d+ \| (\$[\d,.]+) \|$/.exec(line);
     if (idleRow) idle = money(idleRow[1]);
     const totalRow =
       /^\| \*\*the pool's nodes\*\* \| \d+ \| (\*\*\$[\d,.]+\*\*) \|$/.exec(

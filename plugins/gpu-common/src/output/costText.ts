@@ -22,7 +22,7 @@ const perMonth = (usd: number) => `${formatUsd(usd)}/month`;
  * The cost model (capacity/poolCost.ts) as sentences:
  * - attributed: `$96.00/month: its share of pool gpu-t4-ts4 (1 of 4 nvidia.com/gpu.shared)`
  * - marginal: `$0.00/month: it fits capacity already paid for (1 node)`
- * - pool: `1 × g4dn.xlarge at $383.98/month = $383.98/month: $287.99 attributed to 2 requests + $95.99 idle (1 of 4 nvidia.com/gpu.shared free)`
+ * - pool: `1 × g4dn.xlarge at $383.98/month = $383.98/month: $287.99 attributed to 2 requests + $95.99 unallocated (1 of 4 nvidia.com/gpu.shared free)`
  *
  * @public
  */
@@ -50,6 +50,6 @@ export function describeCost(
   return {
     attributed: `${perMonth(cost.usdPerMonth)}: its share of pool ${pool.name} (${held} of ${pool.capacityUnits} ${resourceName})`,
     marginal,
-    pool: `${pool.nodes} × ${machine} at ${perMonth(pool.nodeUsdPerMonth)} = ${perMonth(pool.usdPerMonth)}: ${formatUsd(attributedToAll / 100)} attributed to ${pool.shares.length === 1 ? '1 request' : `${pool.shares.length} requests`} + ${formatUsd(pool.idleUsdPerMonth)} idle (${pool.idleUnits} of ${pool.capacityUnits} ${resourceName} free)`,
+    pool: `${pool.nodes} × ${machine} at ${perMonth(pool.nodeUsdPerMonth)} = ${perMonth(pool.usdPerMonth)}: ${formatUsd(attributedToAll / 100)} attributed to ${pool.shares.length === 1 ? '1 request' : `${pool.shares.length} requests`} + ${formatUsd(pool.idleUsdPerMonth)} unallocated (${pool.idleUnits} of ${pool.capacityUnits} ${resourceName} free)`,
   };
 }

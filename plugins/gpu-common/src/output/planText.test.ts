@@ -36,7 +36,7 @@ describe('formatPlanText', () => {
       '- Cost (added to the bill): $16,029.08/month: pool gpu-a100-40gb-mig-7g.40gb goes from 0 nodes to 1 node',
     );
     expect(text).toContain(
-      '- Pool nodes: 1 × p4d.24xlarge at $16,029.08/month = $16,029.08/month: $8,014.54 attributed to 1 request + $8,014.54 idle (4 of 8 nvidia.com/mig-7g.40gb free)',
+      '- Pool nodes: 1 × p4d.24xlarge at $16,029.08/month = $16,029.08/month: $8,014.54 attributed to 1 request + $8,014.54 unallocated (4 of 8 nvidia.com/mig-7g.40gb free)',
     );
     expect(text).toContain('- Pool: gpu-a100-40gb-mig-7g.40gb (new)');
   });

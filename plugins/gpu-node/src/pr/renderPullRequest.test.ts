@@ -58,7 +58,7 @@ describe('renderPullRequest', () => {
       [
         '| `ml/chat-assistant` | 1 | $96.00 |',
         '| `ml/llm-serve` (this request) | 3 | $287.98 |',
-        '| idle | 0 | $0.00 |',
+        '| unallocated | 0 | $0.00 |',
         "| **the pool's nodes** | 4 | **$383.98** |",
       ].join('\n'),
     );
@@ -143,14 +143,14 @@ describe('renderPullRequest', () => {
     ].map(s => checklist.indexOf(s));
     expect(order.every(i => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
-    // 3 of the node's 8 instances; the other 5 are the pool's idle cost.
+    // 3 of the node's 8 instances; the other 5 are the pool's unallocated cost.
     expect(body).toContain(
       '| This request (attributed) | **$6,010.91/month: its share of pool gpu-a100-40gb-mig-3g.20gb (3 of 8 nvidia.com/mig-3g.20gb)** |',
     );
     expect(body).toContain(
       '| Added to the bill (marginal) | **$16,029.08/month: pool gpu-a100-40gb-mig-3g.20gb goes from 0 nodes to 1 node** |',
     );
-    expect(body).toContain('| idle | 5 | $10,018.17 |');
+    expect(body).toContain('| unallocated | 5 | $10,018.17 |');
     expect(body).toContain("| **the pool's nodes** | 8 | **$16,029.08** |");
   });
 

@@ -77,10 +77,10 @@ Added to the bill: **{{change.marginal}} per month** (marginal).{{#if change.fre
 {{#each cost.shares}}
 | \`{{request}}\`{{#if thisRequest}} (this request){{/if}} | {{units}} | {{perMonth}} |
 {{/each}}
-| idle | {{cost.pool.idleUnits}} | {{cost.pool.idlePerMonth}} |
+| unallocated | {{cost.pool.idleUnits}} | {{cost.pool.idlePerMonth}} |
 | **the pool's nodes** | {{cost.pool.capacityUnits}} | **{{cost.pool.perMonth}}** |
 
-On-demand list prices, 730 hours a month{{#unless cost.priceKnown}} (**the machine's price is unknown: every figure shows $0.00**){{/unless}}. Attributed: a request's share of its pool's nodes by the units it holds; idle: the units nobody holds.
+On-demand list prices, 730 hours a month{{#unless cost.priceKnown}} (**the machine's price is unknown: every figure shows $0.00**){{/unless}}. Attributed: a request's share of its pool's nodes by the units it holds; unallocated: the units nobody holds.
 
 ### Isolation trade-off ({{request.mode}})
 

@@ -77,7 +77,7 @@ describe('GpuAllocationCard', () => {
     ).toBeVisible();
     // The idle capacity is named, pool by pool.
     expect(screen.getByTestId('gpu-allocation-cost-note')).toHaveTextContent(
-      'gpu-a100-mig 1 × p4d.24xlarge = $16,029.08, $11,019.99 idle (11 of 16 free)',
+      'gpu-a100-mig 1 × p4d.24xlarge = $16,029.08, $11,019.99 unallocated (11 of 16 free)',
     );
   });
 

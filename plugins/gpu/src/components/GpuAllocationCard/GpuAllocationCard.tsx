@@ -198,13 +198,13 @@ function AllocationTable(props: { response: AllocationResponse }) {
       >
         Cost per month: each request's share of its pool's nodes, by the part of
         their capacity it holds (on-demand list price, 730 h a month); the
-        capacity nobody holds is the pool's idle cost:{' '}
+        capacity nobody holds is the pool's unallocated cost:{' '}
         {pools.map((p, i) => (
           <Fragment key={p.name}>
             {i > 0 && '; '}
             <span className={classes.name}>{p.name}</span> {p.nodes} ×{' '}
             {p.instanceType ?? 'node'} = {formatUsd(p.usdPerMonth)},{' '}
-            {formatUsd(p.idleUsdPerMonth)} idle ({p.idleUnits} of{' '}
+            {formatUsd(p.idleUsdPerMonth)} unallocated ({p.idleUnits} of{' '}
             {p.capacityUnits} free)
           </Fragment>
         ))}

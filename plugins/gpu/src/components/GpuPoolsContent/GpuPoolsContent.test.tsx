@@ -52,7 +52,7 @@ describe('GpuPoolsContent', () => {
       ),
     ).toBeVisible();
     expect(l4.getByTestId('pool-nodes-cost')).toHaveTextContent(
-      '1 × g6.xlarge = $587.50 per month, of which $0.00 idle (0 of 4 nvidia.com/gpu.shared free)',
+      '1 × g6.xlarge = $587.50 per month, of which $0.00 unallocated (0 of 4 nvidia.com/gpu.shared free)',
     );
 
     const a100 = within(cards[1]);
@@ -66,7 +66,7 @@ describe('GpuPoolsContent', () => {
     expect(a100.getByText('ml/trainer: 3 · $3,005.45')).toBeVisible();
     expect(a100.getByText('idle: 11 · $11,019.99')).toBeVisible();
     expect(a100.getByTestId('pool-nodes-cost')).toHaveTextContent(
-      '1 × p4d.24xlarge = $16,029.08 per month, of which $11,019.99 idle',
+      '1 × p4d.24xlarge = $16,029.08 per month, of which $11,019.99 unallocated',
     );
 
     const h100 = within(cards[2]);

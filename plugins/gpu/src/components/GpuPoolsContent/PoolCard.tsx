@@ -65,7 +65,7 @@ export function PoolCard(props: {
             ? 'No nodes needed: $0.00 per month'
             : `${cost.nodes} × ${cost.instanceType ?? 'node'} = ${formatUsd(
                 cost.usdPerMonth,
-              )} per month, of which ${formatUsd(cost.idleUsdPerMonth)} idle (${
+              )} per month, of which ${formatUsd(cost.idleUsdPerMonth)} unallocated (${
                 cost.idleUnits
               } of ${cost.capacityUnits} ${pool.resourceName} free)`}
         </Typography>
