@@ -6,7 +6,7 @@
  * in this process's CPU (the goal is work per refresh on one core) and wall
  * time, then `GET /allocation` at 200 requests/s with the refreshed live
  * figures beside the same run with intent only. Nothing is mocked: the
- * answers are Prometheus' own to the six fixed queries.
+ * answers are Prometheus' own to the seven fixed queries.
  * All traffic goes to 127.0.0.1; request count and duration are bounded.
  */
 import { promises as fs } from 'node:fs';

@@ -24,6 +24,8 @@ export interface DcgmDevice {
   engineActive?: (hour: number) => number;
   /** GPU utilisation 0..100; not exported for MIG instances. */
   gpuUtil?: (hour: number) => number;
+  /** SM activity 0..1 (profiling, DCGM_FI_PROF_SM_ACTIVE); undefined: not exported. */
+  smActive?: (hour: number) => number;
 }
 
 function labelsOf(d: DcgmDevice): string {
@@ -62,6 +64,7 @@ function lines(
     DCGM_FI_DEV_FB_FREE: [],
     DCGM_FI_DEV_GPU_UTIL: [],
     DCGM_FI_PROF_GR_ENGINE_ACTIVE: [],
+    DCGM_FI_PROF_SM_ACTIVE: [],
   };
   for (const d of devices) {
     const labels = labelsOf(d);
@@ -80,6 +83,11 @@ function lines(
         `DCGM_FI_PROF_GR_ENGINE_ACTIVE{${labels}} ${d.engineActive(hour)}${at}`,
       );
     }
+    if (d.smActive) {
+      out.DCGM_FI_PROF_SM_ACTIVE.push(
+        `DCGM_FI_PROF_SM_ACTIVE{${labels}} ${d.smActive(hour)}${at}`,
+      );
+    }
   }
   return out;
 }
@@ -89,6 +97,8 @@ const HELP: Record<string, string> = {
   DCGM_FI_DEV_FB_FREE: 'Framebuffer memory free (in MiB).',
   DCGM_FI_DEV_GPU_UTIL: 'GPU utilization (in %).',
   DCGM_FI_PROF_GR_ENGINE_ACTIVE: 'Ratio of time the graphics engine is active.',
+  DCGM_FI_PROF_SM_ACTIVE:
+    'The ratio of cycles an SM has at least 1 warp assigned (in %).',
 };
 
 /** `hours` hourly samples ending at `endSeconds`, as OpenMetrics for `promtool`. */

@@ -70,6 +70,7 @@ export function allocationUtilization(
   const vramPeakMiB = max(sources.map(d => d.vramPeakMiB));
   const vramP95MiB = max(sources.map(d => d.vramP95MiB));
   const active = mean(sources.map(d => d.active));
+  const smActive = mean(sources.map(d => d.smActive));
   const idleHours =
     active === undefined
       ? undefined
@@ -83,6 +84,7 @@ export function allocationUtilization(
       ? { vramPeakMiB: round(vramPeakMiB, 0) }
       : {}),
     ...(active !== undefined ? { active: round(active, 4) } : {}),
+    ...(smActive !== undefined ? { smActive: round(smActive, 4) } : {}),
     ...(idleHours !== undefined ? { idleHours: round(idleHours, 1) } : {}),
     status: 'ok',
     reason: shared

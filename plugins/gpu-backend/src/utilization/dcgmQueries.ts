@@ -6,8 +6,8 @@
  * PR #655 —, `GPU_I_PROFILE`/`GPU_I_ID` for MIG instances, and
  * `namespace`/`pod`/`container` when the exporter maps pods). Field names
  * and units from dcgm-exporter etc/default-counters.csv:
- * `DCGM_FI_DEV_FB_USED`/`FB_FREE` in MiB, `DCGM_FI_PROF_GR_ENGINE_ACTIVE` a
- * ratio (reported per MIG instance too), `DCGM_FI_DEV_GPU_UTIL` a percentage
+ * `DCGM_FI_DEV_FB_USED`/`FB_FREE` in MiB, `DCGM_FI_PROF_GR_ENGINE_ACTIVE` and
+ * `DCGM_FI_PROF_SM_ACTIVE` ratios (reported per MIG instance too), `DCGM_FI_DEV_GPU_UTIL` a percentage
  * (not reported for MIG instances).
  */
 
@@ -51,6 +51,8 @@ export interface DcgmQueries {
   vramP95MiB: string;
   vramTotalMiB: string;
   engineActive: string;
+  /** Where the exporter has it (a profiling field, off in its default counters). */
+  smActive: string;
   gpuUtil: string;
   idleSamples: string;
 }
@@ -67,6 +69,7 @@ export function dcgmQueries(window: string, step: string): DcgmQueries {
     vramP95MiB: `${by} (quantile_over_time(0.95, DCGM_FI_DEV_FB_USED[${window}]))`,
     vramTotalMiB: `${by} (max_over_time((DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE)[${window}:${step}]))`,
     engineActive: `${by} (avg_over_time(DCGM_FI_PROF_GR_ENGINE_ACTIVE[${window}]))`,
+    smActive: `${by} (avg_over_time(DCGM_FI_PROF_SM_ACTIVE[${window}]))`,
     gpuUtil: `${by} (avg_over_time(DCGM_FI_DEV_GPU_UTIL[${window}])) / 100`,
     idleSamples: `${by} (count_over_time((DCGM_FI_PROF_GR_ENGINE_ACTIVE < ${IDLE_BELOW})[${window}:${step}]))`,
   };

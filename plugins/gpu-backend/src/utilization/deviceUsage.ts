@@ -21,6 +21,8 @@ export interface DeviceUsage {
   vramTotalMiB?: number;
   /** Mean engine activity over the window (0–1): profiling when present, else GPU_UTIL. */
   active?: number;
+  /** Mean SM activity over the window (0–1), where the exporter reports it. */
+  smActive?: number;
   /** Samples (of `step`) in which the engine was idle. */
   idleSamples?: number;
 }
@@ -76,7 +78,12 @@ export function mergeDeviceUsage(
   };
   const set = (
     samples: PromSample[],
-    field: 'vramPeakMiB' | 'vramP95MiB' | 'vramTotalMiB' | 'idleSamples',
+    field:
+      | 'vramPeakMiB'
+      | 'vramP95MiB'
+      | 'vramTotalMiB'
+      | 'idleSamples'
+      | 'smActive',
   ) => {
     for (const s of samples) {
       if (Number.isFinite(s.value)) device(s.labels)[field] = s.value;
@@ -86,6 +93,7 @@ export function mergeDeviceUsage(
   set(answers.vramP95MiB, 'vramP95MiB');
   set(answers.vramTotalMiB, 'vramTotalMiB');
   set(answers.idleSamples, 'idleSamples');
+  set(answers.smActive, 'smActive');
   // Profiling (works per MIG instance) wins over GPU_UTIL where both exist.
   for (const s of answers.gpuUtil) {
     if (Number.isFinite(s.value)) device(s.labels).active = s.value;

@@ -28,6 +28,8 @@ const devices: DcgmDevice[] = [
     },
     fbUsedMiB: hour => (hour === 100 ? 3072 : 2800),
     engineActive: () => 0.08,
+    // The issue's example: SM activity 8 %, where the exporter has it.
+    smActive: () => 0.08,
     gpuUtil: () => 8,
   },
   {
@@ -147,10 +149,15 @@ describe('LiveData against a real Prometheus holding a week of DCGM exporter his
       vramPeakMiB: 3072,
       vramAllottedMiB: 15360,
       active: 0.08,
+      smActive: 0.08,
       idleHours: 0,
       status: 'ok',
       reason: 'figures of its own pods',
     });
+    // No SM series for it: no figure, not a zero.
+    expect(
+      live.utilizationOf(allocation('notebook', 'exclusive', 15360))?.smActive,
+    ).toBeUndefined();
     expect(
       live.utilizationOf(allocation('notebook', 'exclusive', 15360)),
     ).toMatchObject({

@@ -170,6 +170,8 @@ export interface AllocationUtilization {
   vramAllottedMiB: number;
   /** Mean engine activity, 0 to 1 (profiling, else GPU utilisation). */
   active?: number;
+  /** Mean SM activity, 0 to 1, where the exporter reports `DCGM_FI_PROF_SM_ACTIVE`. */
+  smActive?: number;
   /** Hours of the window its GPUs were idle (engine under 5 %), averaged over its devices. */
   idleHours?: number;
   status: 'ok' | 'idle' | 'oversubscribed' | 'no-data';

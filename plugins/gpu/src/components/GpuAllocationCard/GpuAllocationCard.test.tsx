@@ -259,6 +259,7 @@ describe('GpuAllocationCard', () => {
                 vramPeakMiB: 3072,
                 vramAllottedMiB: 40960,
                 active: 0.03,
+                smActive: 0.08,
                 idleHours: 150,
                 status: 'idle',
                 reason: 'engine active 3.0 % on average over 7d',
@@ -305,14 +306,14 @@ describe('GpuAllocationCard', () => {
     const exclusiveRow = screen.getByTestId(`gpu-allocation-${exclusive.id}`);
     expect(
       within(exclusiveRow).getByTestId('gpu-allocation-used'),
-    ).toHaveTextContent('used 3.0 GiB p95, peak 3.0 GiB · 3 % busy');
+    ).toHaveTextContent('used 3.0 GiB p95, peak 3.0 GiB · 3 % busy · SM 8 %');
     expect(
       within(exclusiveRow).getByTestId('gpu-allocation-badge'),
     ).toHaveTextContent('idle');
     expect(
       within(exclusiveRow).getByRole('img', { name: /^VRAM used over 7d/ }),
     ).toHaveAccessibleName(
-      'VRAM used over 7d: used 3.0 GiB p95, peak 3.0 GiB · 3 % busy; engine active 3.0 % on average over 7d',
+      'VRAM used over 7d: used 3.0 GiB p95, peak 3.0 GiB · 3 % busy · SM 8 %; engine active 3.0 % on average over 7d',
     );
     // The planner's fit for what it used, with the form filled in with it.
     const suggestion = within(exclusiveRow).getByTestId(

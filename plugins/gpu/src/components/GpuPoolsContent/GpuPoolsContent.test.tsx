@@ -54,6 +54,8 @@ describe('GpuPoolsContent', () => {
     expect(l4.getByTestId('pool-nodes-cost')).toHaveTextContent(
       '1 × g6.xlarge = $587.50 per month, of which $0.00 unallocated (0 of 4 nvidia.com/gpu.shared free)',
     );
+    // No live data configured: no table of dashes beside the bar.
+    expect(l4.queryByTestId('pool-figures')).toBeNull();
 
     const a100 = within(cards[1]);
     expect(

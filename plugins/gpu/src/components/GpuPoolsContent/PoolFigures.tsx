@@ -28,6 +28,9 @@ export function PoolFigures(props: {
 }) {
   const { pool, live } = props;
   const u = pool.utilization;
+  // Without live data configured for its cluster the card's bar says it
+  // all (allocated of capacity): no table of dashes.
+  if (!u && !live) return null;
   const dash = '—';
   const figures: [string, string | number][] = [
     ['Capacity', pool.capacity ?? 'no limit'],

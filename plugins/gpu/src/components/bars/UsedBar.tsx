@@ -31,7 +31,7 @@ export function UsedBar(props: { utilization: AllocationUtilization }) {
     u.vramPeakMiB !== undefined ? `, peak ${formatGiB(u.vramPeakMiB)}` : ''
   }${perGpu ? ' per GPU (shared)' : ''}${
     u.active !== undefined ? ` · ${Math.round(u.active * 100)} % busy` : ''
-  }`;
+  }${u.smActive !== undefined ? ` · SM ${Math.round(u.smActive * 100)} %` : ''}`;
   const badge =
     u.status === 'idle' || u.status === 'oversubscribed' ? u.status : undefined;
   return (
