@@ -66,7 +66,7 @@ describe('GpuPoolsContent', () => {
     // Who pays for the node: the requests' shares and the idle rest add up.
     expect(a100.getByText('research/bert: 2 · $2,003.64')).toBeVisible();
     expect(a100.getByText('ml/trainer: 3 · $3,005.45')).toBeVisible();
-    expect(a100.getByText('idle: 11 · $11,019.99')).toBeVisible();
+    expect(a100.getByText('unallocated: 11 · $11,019.99')).toBeVisible();
     expect(a100.getByTestId('pool-nodes-cost')).toHaveTextContent(
       '1 × p4d.24xlarge = $16,029.08 per month, of which $11,019.99 unallocated',
     );

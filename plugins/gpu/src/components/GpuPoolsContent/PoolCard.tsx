@@ -99,7 +99,7 @@ export function PoolCard(props: {
             <Chip
               size="small"
               variant="outlined"
-              label={`idle: ${cost.idleUnits} · ${formatUsd(
+              label={`unallocated: ${cost.idleUnits} · ${formatUsd(
                 cost.idleUsdPerMonth,
               )}`}
               style={{ marginRight: 4, marginBottom: 4 }}
