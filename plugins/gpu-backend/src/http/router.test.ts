@@ -29,7 +29,7 @@ import {
 } from '../__testUtils__/fixtureRemote';
 import { permissionedCatalog } from '../__testUtils__/permissionedCatalog';
 import { RepoIndex } from '../repoIndex/RepoIndex';
-import { createRouter } from './router';
+import { createRouter, type RouterOptions } from './router';
 
 const clusters = [
   resolveClusterProfile({ name: 'dev' }),
@@ -70,7 +70,12 @@ const catalog = permissionedCatalog(entities, {
 
 async function appFor(
   files: Record<string, string | null> = {},
-  options: { policy?: GpuPolicy; clusters?: ClusterProfile[] } = {},
+  options: {
+    policy?: GpuPolicy;
+    clusters?: ClusterProfile[];
+    live?: RouterOptions['live'];
+    drift?: RouterOptions['drift'];
+  } = {},
 ) {
   const profiles = options.clusters ?? clusters;
   const dir = await fixtureDirectory(files);
@@ -88,6 +93,8 @@ async function appFor(
     clusters: profiles,
     defaultCluster: 'dev',
     policy: options.policy,
+    ...(options.live ? { live: options.live } : {}),
+    ...(options.drift ? { drift: options.drift } : {}),
   });
   const app = express().use(router).use(mockErrorHandler());
   return { app, dir, index };
@@ -237,6 +244,72 @@ describe('gpu router', () => {
     expect(bad.status).toBe(400);
     const missing = await request(app).get('/allocation');
     expect(missing.status).toBe(400);
+  });
+
+  it("shows an entity's measured use, drift and right-size only to callers who may read it", async () => {
+    // Both live sources answer for every allocation: what decides is the
+    // entity check, as for the allocation itself.
+    const measured = {
+      attribution: 'per-pod' as const,
+      window: '7d',
+      sources: 1,
+      vramPeakMiB: 512,
+      vramP95MiB: 512,
+      vramAllottedMiB: 15360,
+      active: 0.02,
+      status: 'idle' as const,
+      reason: 'engine active 2.0 % on average over 7d',
+    };
+    const finding = {
+      kind: 'pods-pending' as const,
+      object: 'Pod/ml/chat-assistant-7d9f8b6c5d-x2x7q',
+      message: '1 pod Pending for up to 25 min',
+    };
+    const status = (source: 'prometheus' | 'kubernetes') => ({
+      cluster: 'dev',
+      source,
+      available: true,
+      at: '2026-11-27T10:00:00.000Z',
+    });
+    const live = await appFor(
+      {},
+      {
+        live: {
+          utilizationOf: () => measured,
+          poolUtilizationOf: () => undefined,
+          statusOf: () => [status('prometheus')],
+        },
+        drift: {
+          driftOf: () => [finding],
+          poolDriftOf: () => [],
+          notInGitOf: () => [],
+          statusOf: () => [status('kubernetes')],
+        },
+      },
+    );
+    dirs.push(live.dir);
+    const ref = { entityRef: 'component:default/chat-assistant' };
+    const mine = await request(live.app).get('/allocation').query(ref);
+    expect(mine.status).toBe(200);
+    expect(mine.body.allocations[0]).toMatchObject({
+      utilization: measured,
+      drift: [finding],
+    });
+    expect(mine.body.live).toEqual([
+      status('prometheus'),
+      status('kubernetes'),
+    ]);
+    expect((await request(live.app).get('/right-size').query(ref)).status).toBe(
+      200,
+    );
+    for (const route of ['/allocation', '/right-size']) {
+      const hidden = await request(live.app)
+        .get(route)
+        .query(ref)
+        .set('Authorization', mockCredentials.user.header(MALLORY));
+      expect({ route, status: hidden.status }).toEqual({ route, status: 404 });
+      expect(JSON.stringify(hidden.body)).not.toContain('Pending');
+    }
   });
 
   it('lists pools with capacity vs allocation and only readable consumers', async () => {
