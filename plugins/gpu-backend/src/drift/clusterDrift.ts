@@ -51,29 +51,20 @@ export class ClusterDrift {
   /** Reads every cluster once; a failing cluster keeps its reason. */
   async refresh(): Promise<LiveDataStatus[]> {
     const at = (this.options.now ?? (() => new Date()))();
-    await Promise.all(
-      this.targets.map(async target => {
-        const { cluster } = target;
-        const profile = this.profiles.get(cluster);
-        if (target.unusable || !profile) {
-          this.readings.failed(
-            cluster,
-            target.unusable ?? `cluster "${cluster}" has no profile`,
-          );
-          return;
-        }
-        try {
-          const objects = await readClusterObjects(
-            target,
-            profile.devicePluginConfigMap,
-          );
-          this.readings.succeeded(cluster, at, { objects, at });
-        } catch (error) {
-          this.readings.failed(cluster, (error as Error).message);
-        }
-      }),
-    );
-    return this.statuses();
+    return this.readings.readAll(at, async cluster => {
+      const target = this.targets.find(t => t.cluster === cluster)!;
+      const profile = this.profiles.get(cluster);
+      if (target.unusable || !profile) {
+        throw new Error(
+          target.unusable ?? `cluster "${cluster}" has no profile`,
+        );
+      }
+      const objects = await readClusterObjects(
+        target,
+        profile.devicePluginConfigMap,
+      );
+      return { objects, at };
+    });
   }
 
   statuses(): LiveDataStatus[] {

@@ -18,6 +18,26 @@ export class ClusterReadings<T> {
     private readonly source: LiveDataStatus['source'],
   ) {}
 
+  /**
+   * Reads every cluster at once; what a read throws becomes that cluster's
+   * reason (its message: the readers word it, without secrets).
+   */
+  async readAll(
+    at: Date,
+    read: (cluster: string) => Promise<T>,
+  ): Promise<LiveDataStatus[]> {
+    await Promise.all(
+      this.clusters.map(async cluster => {
+        try {
+          this.succeeded(cluster, at, await read(cluster));
+        } catch (error) {
+          this.failed(cluster, (error as Error).message);
+        }
+      }),
+    );
+    return this.statuses();
+  }
+
   succeeded(cluster: string, at: Date, data: T): void {
     this.byCluster.set(cluster, {
       status: {

@@ -66,30 +66,20 @@ export class LiveData {
   /** Asks every cluster's Prometheus once; a failing cluster keeps its reason. */
   async refresh(): Promise<LiveDataStatus[]> {
     const at = this.now();
-    await Promise.all(
-      [...this.clients].map(async ([cluster, client]) => {
-        try {
-          const entries = await Promise.all(
-            (Object.keys(this.queries) as (keyof DcgmQueries)[]).map(
-              async key =>
-                [key, await client.query(this.queries[key], at)] as const,
-            ),
-          );
-          const answers = Object.fromEntries(entries) as Record<
-            keyof DcgmQueries,
-            PromSample[]
-          >;
-          this.readings.succeeded(
-            cluster,
-            at,
-            indexByNamespace(mergeDeviceUsage(answers)),
-          );
-        } catch (error) {
-          this.readings.failed(cluster, (error as Error).message);
-        }
-      }),
-    );
-    return this.statuses();
+    return this.readings.readAll(at, async cluster => {
+      const client = this.clients.get(cluster)!;
+      const entries = await Promise.all(
+        (Object.keys(this.queries) as (keyof DcgmQueries)[]).map(
+          async key =>
+            [key, await client.query(this.queries[key], at)] as const,
+        ),
+      );
+      const answers = Object.fromEntries(entries) as Record<
+        keyof DcgmQueries,
+        PromSample[]
+      >;
+      return indexByNamespace(mergeDeviceUsage(answers));
+    });
   }
 
   statuses(): LiveDataStatus[] {
