@@ -34,21 +34,26 @@ export interface LiveServerReady {
   livePort: number;
 }
 
-async function serve(input: LiveServerInput): Promise<LiveServerReady> {
+/** The gpu backend's index of the generated repository (cluster `prod`), built once. */
+export async function repositoryIndex(
+  bare: string,
+  cacheDir: string,
+): Promise<RepoIndex> {
   const index = new RepoIndex(
     {
       clusters: [resolveClusterProfile({ name: 'prod' })],
       defaultCluster: 'prod',
       catalog: builtinCatalog,
-      stateFile: path.join(input.cacheDir, 'index-state.json'),
+      stateFile: path.join(cacheDir, 'index-state.json'),
     },
-    new GitFetchSource({
-      repoUrl: input.bare,
-      baseBranch: 'main',
-      cacheDir: input.cacheDir,
-    }),
+    new GitFetchSource({ repoUrl: bare, baseBranch: 'main', cacheDir }),
   );
   await index.refresh();
+  return index;
+}
+
+async function serve(input: LiveServerInput): Promise<LiveServerReady> {
+  const index = await repositoryIndex(input.bare, input.cacheDir);
   const live = new LiveData(
     {
       window: input.window,

@@ -4,7 +4,7 @@
  * tested without a cluster. Each finding says what differs and what it does
  * to the pods, in words a platform engineer can act on.
  */
-import type { V1Node, V1Pod } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Node, V1Pod } from '@kubernetes/client-node';
 import {
   MANAGED_BY,
   unitsPerGpuOf,
@@ -56,12 +56,12 @@ function readyCondition(object: KarpenterObject) {
   return object.status?.conditions?.find(c => c.type === 'Ready');
 }
 
-function scopedTo(overlay: KarpenterObject, pool: string): boolean {
-  return (overlay.spec?.requirements ?? []).some(
-    r =>
-      r.key === WELL_KNOWN_KEYS.karpenterNodePool &&
-      r.operator === 'In' &&
-      (r.values ?? []).includes(pool),
+/** The NodePools an overlay is scoped to (`karpenter.sh/nodepool In [...]`). */
+function scopedPools(overlay: KarpenterObject): string[] {
+  return (overlay.spec?.requirements ?? []).flatMap(r =>
+    r.key === WELL_KNOWN_KEYS.karpenterNodePool && r.operator === 'In'
+      ? (r.values ?? [])
+      : [],
   );
 }
 
@@ -73,12 +73,9 @@ function minutes(ms: number): string {
   return `${Math.floor(ms / 60_000)} min`;
 }
 
-function nodePoolFindings(
-  pool: PoolState,
-  objects: ClusterObjects,
-): DriftFinding[] {
+function nodePoolFindings(pool: PoolState, view: ClusterView): DriftFinding[] {
   const object = `NodePool/${pool.name}`;
-  const live = objects.nodePools.find(p => p.metadata.name === pool.name);
+  const live = view.nodePools.get(pool.name);
   if (!live) {
     return [
       {
@@ -101,12 +98,9 @@ function nodePoolFindings(
   ];
 }
 
-function overlayFindings(
-  pool: PoolState,
-  objects: ClusterObjects,
-): DriftFinding[] {
+function overlayFindings(pool: PoolState, view: ClusterView): DriftFinding[] {
   const stuck = `pods asking for ${pool.resourceName} stay Pending (Karpenter issue #729)`;
-  if (!objects.nodeOverlays) {
+  if (!view.overlays) {
     return [
       {
         kind: 'nodeoverlay-missing',
@@ -115,7 +109,7 @@ function overlayFindings(
       },
     ];
   }
-  const overlays = objects.nodeOverlays.filter(o => scopedTo(o, pool.name));
+  const overlays = view.overlays.get(pool.name) ?? [];
   if (overlays.length === 0) {
     return [
       {
@@ -216,18 +210,13 @@ function nodeFindings(
 
 function pendingFindings(
   pods: V1Pod[],
-  objects: ClusterObjects,
+  view: ClusterView,
   options: DriftOptions,
 ): DriftFinding[] {
   const oldest = pods[0];
   const namespace = oldest.metadata?.namespace ?? '';
-  const names = new Set(pods.map(p => p.metadata?.name));
-  const events = objects.schedulingEvents
-    .filter(
-      e =>
-        e.involvedObject.namespace === namespace &&
-        names.has(e.involvedObject.name),
-    )
+  const events = pods
+    .flatMap(p => view.events.get(`${namespace}/${p.metadata?.name}`) ?? [])
     .sort(
       (a, b) =>
         new Date(
@@ -251,24 +240,42 @@ function pendingFindings(
   ];
 }
 
-export function detectDrift(
-  objects: ClusterObjects,
-  options: DriftOptions,
-): ClusterDriftFindings {
-  const { profile, repoState, now, graceMs } = options;
-  const nodesByPool = new Map<string, V1Node[]>();
+/** The cluster's objects looked up by what drift asks: each list read once. */
+interface ClusterView {
+  nodePools: Map<string, KarpenterObject>;
+  /** Overlays by the NodePool they are scoped to; undefined: no NodeOverlay API. */
+  overlays?: Map<string, KarpenterObject[]>;
+  nodes: Map<string, V1Node[]>;
+  /** Pods pending past the grace period by namespace, the longest waiting first. */
+  stuckPods: Map<string, V1Pod[]>;
+  /** Scheduling events by `<namespace>/<pod>`. */
+  events: Map<string, CoreV1Event[]>;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function viewOf(objects: ClusterObjects, options: DriftOptions): ClusterView {
+  const { now, graceMs } = options;
+  const view: ClusterView = {
+    nodePools: new Map(objects.nodePools.map(p => [p.metadata.name, p])),
+    nodes: new Map(),
+    stuckPods: new Map(),
+    events: new Map(),
+  };
+  if (objects.nodeOverlays) {
+    const overlays = new Map<string, KarpenterObject[]>();
+    for (const overlay of objects.nodeOverlays) {
+      for (const pool of scopedPools(overlay)) push(overlays, pool, overlay);
+    }
+    view.overlays = overlays;
+  }
   for (const node of objects.nodes) {
     const pool = node.metadata?.labels?.[WELL_KNOWN_KEYS.karpenterNodePool];
-    if (pool) nodesByPool.set(pool, [...(nodesByPool.get(pool) ?? []), node]);
-  }
-  const byPool = new Map<string, DriftFinding[]>();
-  for (const pool of repoState.pools) {
-    const findings = [
-      ...(profile.provider === 'static' ? [] : nodePoolFindings(pool, objects)),
-      ...(usesOverlays(pool, profile) ? overlayFindings(pool, objects) : []),
-      ...nodeFindings(pool, nodesByPool.get(pool.name) ?? [], objects, options),
-    ];
-    byPool.set(pool.name, findings);
+    if (pool) push(view.nodes, pool, node);
   }
   const stuck = objects.pendingPods
     .filter(p => ageMs(p.metadata?.creationTimestamp, now) > graceMs)
@@ -277,16 +284,37 @@ export function detectDrift(
         ageMs(b.metadata?.creationTimestamp, now) -
         ageMs(a.metadata?.creationTimestamp, now),
     );
+  for (const pod of stuck) push(view.stuckPods, pod.metadata?.namespace, pod);
+  for (const event of objects.schedulingEvents) {
+    const { namespace, name } = event.involvedObject;
+    push(view.events, `${namespace}/${name}`, event);
+  }
+  return view;
+}
+
+export function detectDrift(
+  objects: ClusterObjects,
+  options: DriftOptions,
+): ClusterDriftFindings {
+  const { profile, repoState } = options;
+  const view = viewOf(objects, options);
+  const byPool = new Map<string, DriftFinding[]>();
+  for (const pool of repoState.pools) {
+    const findings = [
+      ...(profile.provider === 'static' ? [] : nodePoolFindings(pool, view)),
+      ...(usesOverlays(pool, profile) ? overlayFindings(pool, view) : []),
+      ...nodeFindings(pool, view.nodes.get(pool.name) ?? [], objects, options),
+    ];
+    byPool.set(pool.name, findings);
+  }
   const byWorkload = new Map<string, DriftFinding[]>();
   for (const workload of repoState.workloads) {
-    const pods = stuck.filter(
-      p =>
-        p.metadata?.namespace === workload.namespace &&
-        isPodOf(p.metadata?.name ?? '', workload.name),
+    const pods = (view.stuckPods.get(workload.namespace) ?? []).filter(p =>
+      isPodOf(p.metadata?.name ?? '', workload.name),
     );
     byWorkload.set(
       workload.id,
-      pods.length > 0 ? pendingFindings(pods, objects, options) : [],
+      pods.length > 0 ? pendingFindings(pods, view, options) : [],
     );
   }
   // Only what we generated: a hand-written NodePool is not Git's to miss.
