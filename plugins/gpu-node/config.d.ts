@@ -72,7 +72,10 @@ export interface Config {
           devicePluginConfigMap?: { name?: string; namespace?: string };
           migPartedConfigMap?: { name?: string; namespace?: string };
           migStrategy?: 'single' | 'mixed';
-          /** Emit NodeOverlays for shared pools (Karpenter NodeOverlay feature gate). */
+          /**
+           * Karpenter runs with its NodeOverlay feature gate: NodeOverlays are written for shared and MIG
+           * pools. Without it, time-slicing, MPS and mixed-strategy MIG are refused on Karpenter clusters.
+           */
           nodeOverlay?: boolean;
           gpuTaintKey?: string;
           labelDomain?: string;

@@ -13,6 +13,8 @@ import {
   type CatalogIndex,
 } from '../planner/catalogIndex';
 import type { InputIssue } from '../errors';
+import { migResourceName } from '../mig/names';
+import { SHARED_GPU_RESOURCE } from '../planner/modeDecision';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import type { ClusterProfile, ClusterProvider } from './types';
 
@@ -91,7 +93,47 @@ export function sharingModeUnavailable(
       reason: `cluster ${cluster.name} cannot run MPS: its device plugin runs the MIG strategy "mixed" (ClusterPolicy mig.strategy overrides every named config), and the plugin rejects MPS with "mixed"; use time-slicing or exclusive there, or a cluster whose migStrategy is "single"`,
     };
   }
+  const renamed = renamedResourceOf(cluster, mode);
+  if (renamed && isKarpenter(cluster.provider) && !cluster.nodeOverlay) {
+    // Karpenter learns only physical GPUs from the cloud; shared and mixed
+    // MIG resources exist for it only through NodeOverlays, which it
+    // applies only with the NodeOverlay feature gate on (alpha, off by
+    // default: karpenter.sh/v1.15/concepts/nodeoverlays/). Without them it
+    // never launches a node for these pods (kubernetes-sigs/karpenter#729).
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'nodeoverlay-gate-off',
+      reason: `cluster ${cluster.name} runs Karpenter without its NodeOverlay feature gate (profile nodeOverlay: false): Karpenter never launches a node for ${renamed} and the pods would stay Pending; turn the gate on (--feature-gates NodeOverlay=true, Helm settings.featureGates.nodeOverlay) and set nodeOverlay: true, or ask for exclusive GPUs`,
+    };
+  }
   return undefined;
+}
+
+function isKarpenter(provider: ClusterProvider): boolean {
+  return provider === 'aws-karpenter' || provider === 'azure-karpenter';
+}
+
+/**
+ * The resource a mode's pods ask for when it is not the physical
+ * `nvidia.com/gpu` (time slices and MPS clients are renamed to
+ * `nvidia.com/gpu.shared`; MIG instances under the mixed strategy are
+ * `nvidia.com/mig-<profile>`); undefined when pods ask for whole GPUs.
+ */
+function renamedResourceOf(
+  cluster: ClusterProfile,
+  mode: SharingMode,
+): string | undefined {
+  switch (mode) {
+    case 'time-slicing':
+    case 'mps':
+      return SHARED_GPU_RESOURCE;
+    case 'mig':
+      return cluster.migStrategy === 'mixed'
+        ? migResourceName('<profile>', 'mixed')
+        : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** Why `cluster` cannot launch nodes with `model`; undefined when it can. */

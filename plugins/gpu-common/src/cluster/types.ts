@@ -39,7 +39,7 @@ export interface ClusterProfile {
   /** The ConfigMap holding the mig-parted config (`migManager.config.name`). */
   migPartedConfigMap: ConfigMapRef;
   migStrategy: MigStrategy;
-  /** Emit NodeOverlays for shared pools (needs Karpenter's NodeOverlay feature gate). */
+  /** Karpenter runs with its NodeOverlay feature gate (NodeOverlays are written; without it, renamed resources are refused). */
   nodeOverlay: boolean;
   /** Taint key that keeps non-GPU and non-matching pods off GPU pools. */
   gpuTaintKey: string;

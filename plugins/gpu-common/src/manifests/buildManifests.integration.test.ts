@@ -5,6 +5,7 @@
  * naming the pool, workloads tolerating the pool taint) consistent.
  */
 import { builtinCatalog } from '../catalog/builtin';
+import { sharingModeUnavailable } from '../cluster/capabilities';
 import { defaultClusterProfile } from '../cluster/defaults';
 import type { ClusterProfile } from '../cluster/types';
 import { plan } from '../planner/plan';
@@ -79,6 +80,8 @@ const requests = [
 
 const clusters: ClusterProfile[] = [
   { ...defaultClusterProfile, name: 'prod', generateNodeClass: true },
+  { ...defaultClusterProfile, name: 'single', migStrategy: 'single' },
+  // Without the NodeOverlay gate: whole GPUs only (MIG single, exclusive, DRA).
   {
     ...defaultClusterProfile,
     name: 'legacy',
@@ -90,9 +93,10 @@ const clusters: ClusterProfile[] = [
 
 describe('plan() -> buildManifests() with the built-in catalog', () => {
   for (const cluster of clusters) {
-    // MPS is refused where the plugin runs the mixed MIG strategy (tested below).
+    // What the cluster cannot run is refused (tested below): MPS under the
+    // mixed MIG strategy, renamed resources without the NodeOverlay gate.
     const plannable = requests.filter(
-      r => r.spec.gpu.sharing !== 'mps' || cluster.migStrategy !== 'mixed',
+      r => !sharingModeUnavailable(cluster, r.spec.gpu.sharing),
     );
     for (const gpuRequest of plannable) {
       const label = `${gpuRequest.metadata.name} (${gpuRequest.spec.gpu.sharing}) on ${cluster.name}`;
@@ -132,10 +136,11 @@ describe('plan() -> buildManifests() with the built-in catalog', () => {
         const overlays = set.pool.objects.filter(
           o => o.kind === 'NodeOverlay',
         ) as any[];
-        const shared =
-          ['time-slicing', 'mps'].includes(thePlan.sharing.mode) ||
-          (thePlan.sharing.mode === 'mig' &&
-            thePlan.resourceName !== 'nvidia.com/gpu');
+        // Every MIG pool gets overlays too: under the single strategy they
+        // override nvidia.com/gpu with the instances (nodeOverlay.ts).
+        const shared = ['time-slicing', 'mps', 'mig'].includes(
+          thePlan.sharing.mode,
+        );
         expect(overlays.length).toBe(
           cluster.nodeOverlay && shared
             ? new Set(thePlan.pool.gpuCounts).size
@@ -226,6 +231,36 @@ describe('plan() -> buildManifests() with the built-in catalog', () => {
       });
     }
   }
+
+  it('refuses what a cluster cannot run with the rule the request form shows', () => {
+    const refused = clusters.flatMap(cluster =>
+      requests.flatMap(r => {
+        const unavailable = sharingModeUnavailable(cluster, r.spec.gpu.sharing);
+        return unavailable ? [{ cluster, r, unavailable }] : [];
+      }),
+    );
+    expect(
+      refused.map(({ cluster, r, unavailable }) => [
+        cluster.name,
+        r.spec.gpu.sharing,
+        unavailable.rule,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['prod', 'mps', 'mps-mig-strategy'],
+        ['legacy', 'time-slicing', 'nodeoverlay-gate-off'],
+        ['legacy', 'mps', 'nodeoverlay-gate-off'],
+      ]),
+    );
+    for (const { cluster, r, unavailable } of refused) {
+      expect(() => plan(r, builtinCatalog, cluster)).toThrow(
+        unavailable.reason,
+      );
+    }
+    // MIG under the single strategy asks for whole GPUs: no gate needed.
+    expect(sharingModeUnavailable(clusters[2], 'mig')).toBeUndefined();
+    expect(sharingModeUnavailable(clusters[2], 'exclusive')).toBeUndefined();
+  });
 
   it('MPS where the ClusterPolicy MIG strategy is mixed: the planner refuses, the rule check reports such a config', () => {
     const [mixed, single] = clusters;

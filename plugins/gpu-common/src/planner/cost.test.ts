@@ -78,13 +78,26 @@ describe('cost', () => {
     expect(p.warnings).toEqual([]);
   });
 
-  it('warns that shared resources need NodeOverlay when it is off', () => {
-    const p = plan(
-      gpuRequest({ sharing: 'time-slicing', vramGiB: 4 }),
-      fixtureCatalog,
-      cluster({ nodeOverlay: false }),
+  it('refuses shared resources where Karpenter runs without the NodeOverlay gate', () => {
+    expect(() =>
+      plan(
+        gpuRequest({ sharing: 'time-slicing', vramGiB: 4 }),
+        fixtureCatalog,
+        cluster({ nodeOverlay: false }),
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        issues: [
+          expect.objectContaining({
+            path: 'spec.gpu.sharing',
+            rule: 'nodeoverlay-gate-off',
+            message: expect.stringContaining(
+              'runs Karpenter without its NodeOverlay feature gate',
+            ),
+          }),
+        ],
+      }),
     );
-    expect(p.warnings.some(w => /NodeOverlay is off/.test(w))).toBe(true);
   });
 });
 

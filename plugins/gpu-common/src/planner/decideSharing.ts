@@ -1,4 +1,8 @@
 import type { GpuModel } from '../catalog/types';
+import {
+  sharingModeUnavailable,
+  unavailableIssue,
+} from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError, isGpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
@@ -16,6 +20,9 @@ export function decideSharing(
   cluster: ClusterProfile,
   alternatives: () => string,
 ): ModeDecision {
+  // The rule the request form uses to offer a mode disabled on this cluster.
+  const unavailable = sharingModeUnavailable(cluster, request.spec.gpu.sharing);
+  if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
   try {
     switch (request.spec.gpu.sharing) {
       case 'exclusive':
@@ -23,7 +30,7 @@ export function decideSharing(
       case 'time-slicing':
         return decideTimeSlicing(request, model);
       case 'mps':
-        return decideMps(request, model, cluster);
+        return decideMps(request, model);
       case 'mig':
         return decideMig(request, model, cluster);
       case 'dra':

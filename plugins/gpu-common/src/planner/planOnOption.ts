@@ -150,17 +150,6 @@ export function planOnOption(
     );
   }
 
-  const staticPool = gpu.sharing === 'dra';
-  if (
-    !cluster.nodeOverlay &&
-    !staticPool &&
-    decision.resourceName !== WHOLE_GPU_RESOURCE
-  ) {
-    warnings.push(
-      `NodeOverlay is off for cluster "${cluster.name}": Karpenter does not know ${decision.resourceName} and will never launch nodes for these pods; nodes must already exist.`,
-    );
-  }
-
   const poolTypes: InstanceType[] = choices.map(c => c.type);
   const otherTaints = reusedPoolTaints(reused);
   const taint = reusedPoolTaint(reused, cluster.gpuTaintKey) ?? {

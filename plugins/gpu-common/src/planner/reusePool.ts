@@ -81,7 +81,7 @@ function slicingOnPool(
       if (mpsPinnedMiB(model, clients) < vramMiB) {
         return `its ${clients} MPS clients per GPU get ${gib(mpsPinnedMiB(model, clients))} each, below the ${asked} asked`;
       }
-      return decideMps(request, model, cluster, { pool: pool.name, clients });
+      return decideMps(request, model, { pool: pool.name, clients });
     }
     case 'mig': {
       const profile = model.mig?.profiles.find(p => p.name === pool.migProfile);

@@ -1,11 +1,6 @@
 import { gpuShareOfUnits } from '../capacity/poolUnits';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { GpuModel } from '../catalog/types';
-import {
-  sharingModeUnavailable,
-  unavailableIssue,
-} from '../cluster/capabilities';
-import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
 import {
@@ -46,13 +41,9 @@ export function mpsPinnedMiB(model: GpuModel, clients: number): number {
 export function decideMps(
   request: GpuRequest,
   model: GpuModel,
-  cluster: ClusterProfile,
   onPool?: { pool: string; clients: number },
 ): ModeDecision {
   const { vramGiB } = request.spec.gpu;
-  // The rule the request form uses to offer MPS disabled on this cluster.
-  const unavailable = sharingModeUnavailable(cluster, 'mps');
-  if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
   const vramMiB = requestedMiB(vramGiB);
   const asked = formatRequestedGiB(vramGiB);
   const fit = Math.floor(model.memoryMiB / vramMiB);
