@@ -32,6 +32,7 @@ import {
   type FixtureRemote,
 } from './__testUtils__/fixtureRemote';
 import {
+  backstageKubernetesConfig,
   startKubernetesApiServer,
   type KubernetesApiServer,
 } from './__testUtils__/kubernetesApiServer';
@@ -155,23 +156,12 @@ describe('gpu backend with drift from the Kubernetes API', () => {
         catalogServiceMock.factory({ entities: [chat] }),
         mockServices.rootConfig.factory({
           data: {
-            kubernetes: {
-              serviceLocatorMethod: { type: 'multiTenant' },
-              clusterLocatorMethods: [
-                {
-                  type: 'config',
-                  clusters: [
-                    {
-                      name: 'dev',
-                      url,
-                      authProvider: 'serviceAccount',
-                      serviceAccountToken: TOKEN,
-                      caData: api.caData,
-                    },
-                  ],
-                },
-              ],
-            },
+            kubernetes: backstageKubernetesConfig({
+              name: 'dev',
+              url,
+              token: TOKEN,
+              caData: api.caData,
+            }),
             gpu: {
               gitops: {
                 repoUrl: remote.url,

@@ -33,6 +33,7 @@ import {
   pendingPod,
 } from '@gpu-gitops/plugin-gpu-backend/src/__testUtils__/clusterFixtures';
 import {
+  backstageKubernetesConfig,
   startKubernetesApiServer,
   type KubernetesApiServer,
 } from '@gpu-gitops/plugin-gpu-backend/src/__testUtils__/kubernetesApiServer';
@@ -192,23 +193,12 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
       entities: REQUESTS.map(r => component(r.metadata.name)),
       clusters: { default: 'dev', profiles: { dev: {} } },
       config: {
-        kubernetes: {
-          serviceLocatorMethod: { type: 'multiTenant' },
-          clusterLocatorMethods: [
-            {
-              type: 'config',
-              clusters: [
-                {
-                  name: 'dev',
-                  url: api.url,
-                  authProvider: 'serviceAccount',
-                  serviceAccountToken: TOKEN,
-                  caData: api.caData,
-                },
-              ],
-            },
-          ],
-        },
+        kubernetes: backstageKubernetesConfig({
+          name: 'dev',
+          url: api.url,
+          token: TOKEN,
+          caData: api.caData,
+        }),
         gpu: {
           utilization: {
             // Short, so the first read after the index is built comes soon.

@@ -143,6 +143,35 @@ function selfSignedCertificate(): { key: string; cert: string } {
   }
 }
 
+/**
+ * Backstage's Kubernetes plugin config naming one cluster (what drift reads
+ * the cluster from): a service account's token and the server's CA.
+ */
+export function backstageKubernetesConfig(cluster: {
+  name: string;
+  url: string;
+  token: string;
+  caData: string;
+}) {
+  return {
+    serviceLocatorMethod: { type: 'multiTenant' },
+    clusterLocatorMethods: [
+      {
+        type: 'config',
+        clusters: [
+          {
+            name: cluster.name,
+            url: cluster.url,
+            authProvider: 'serviceAccount',
+            serviceAccountToken: cluster.token,
+            caData: cluster.caData,
+          },
+        ],
+      },
+    ],
+  };
+}
+
 export async function startKubernetesApiServer(options: {
   token: string;
   contents: ClusterContents;

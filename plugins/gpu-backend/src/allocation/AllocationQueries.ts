@@ -8,7 +8,6 @@ import {
   type GpuAllocation,
   type GpuCatalog,
   type PoolCost,
-  type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import type {
   IndexedWorkload,
@@ -21,8 +20,6 @@ import { requestsByWorkload } from './requestsByWorkload';
 interface SnapshotMemo {
   allocations: Map<string, GpuAllocation>;
   poolCosts: Map<string, PoolCost | undefined>;
-  /** Per cluster, pool name -> the workloads the repository pins to it. */
-  workloadsByPool: Map<string, Map<string, WorkloadState[]>>;
   requestsByWorkload?: Map<string, string>;
   pools?: IndexedPoolSummary[];
 }
@@ -39,7 +36,6 @@ export class AllocationQueries {
       memo = {
         allocations: new Map(),
         poolCosts: new Map(),
-        workloadsByPool: new Map(),
       };
       this.memo.set(snapshot, memo);
     }
@@ -55,19 +51,11 @@ export class AllocationQueries {
         if (!memo.poolCosts.has(key)) {
           const state = snapshot.clusters.get(cluster)?.repoState;
           const pool = state?.pools.find(p => p.name === name);
-          // A pool without a ledger counts its workloads: hand it only those,
-          // so pricing a pool never scans 20k workloads.
-          const workloads = state
-            ? this.workloadsByPool(memo, cluster, state.workloads).get(name)
-            : undefined;
+          // A pool without a ledger counts its workloads: the planner's
+          // ledgerOf groups them by pool once per list, never per pool.
           memo.poolCosts.set(
             key,
-            pool &&
-              costOfPool(
-                pool,
-                state && { ...state, workloads: workloads ?? [] },
-                this.catalog,
-              ),
+            pool && costOfPool(pool, state, this.catalog),
           );
         }
         return memo.poolCosts.get(key);
@@ -79,31 +67,14 @@ export class AllocationQueries {
     };
   }
 
-  private workloadsByPool(
-    memo: SnapshotMemo,
-    cluster: string,
-    workloads: WorkloadState[],
-  ): Map<string, WorkloadState[]> {
-    let byPool = memo.workloadsByPool.get(cluster);
-    if (!byPool) {
-      byPool = new Map();
-      for (const w of workloads) {
-        if (!w.pool) continue;
-        const list = byPool.get(w.pool);
-        if (list) list.push(w);
-        else byPool.set(w.pool, [w]);
-      }
-      memo.workloadsByPool.set(cluster, byPool);
-    }
-    return byPool;
-  }
-
   allocation(
     snapshot: IndexSnapshot,
     workload: IndexedWorkload,
   ): GpuAllocation {
     const memo = this.memoFor(snapshot);
-    let allocation = memo.allocations.get(workload.id);
+    // The same `<namespace>/<name>` may run on several clusters.
+    const key = `${workload.cluster}\u0000${workload.id}`;
+    let allocation = memo.allocations.get(key);
     if (!allocation) {
       allocation = computeAllocation(
         workload,
@@ -111,7 +82,7 @@ export class AllocationQueries {
         this.catalog,
         this.context(snapshot),
       );
-      memo.allocations.set(workload.id, allocation);
+      memo.allocations.set(key, allocation);
     }
     return allocation;
   }

@@ -14,21 +14,10 @@ import type {
 } from '@gpu-gitops/plugin-gpu-common';
 import { isIdleActivity } from './dcgmQueries';
 import { gpuKeyOf, type DeviceUsage } from './deviceUsage';
+import { maxOf, meanOf } from './knownFigures';
 import { isPodOf } from './podOwner';
 
 const SHARED_MODES = new Set(['time-slicing', 'mps']);
-
-function max(values: (number | undefined)[]): number | undefined {
-  const known = values.filter((v): v is number => v !== undefined);
-  return known.length ? Math.max(...known) : undefined;
-}
-
-function mean(values: (number | undefined)[]): number | undefined {
-  const known = values.filter((v): v is number => v !== undefined);
-  return known.length
-    ? known.reduce((a, b) => a + b, 0) / known.length
-    : undefined;
-}
 
 const round = (value: number | undefined, digits: number) =>
   value === undefined ? undefined : Number(value.toFixed(digits));
@@ -67,14 +56,14 @@ export function allocationUtilization(
   const sources = shared
     ? [...new Map(own.map(d => [gpuKeyOf(d), d])).values()]
     : own;
-  const vramPeakMiB = max(sources.map(d => d.vramPeakMiB));
-  const vramP95MiB = max(sources.map(d => d.vramP95MiB));
-  const active = mean(sources.map(d => d.active));
-  const smActive = mean(sources.map(d => d.smActive));
+  const vramPeakMiB = maxOf(sources.map(d => d.vramPeakMiB));
+  const vramP95MiB = maxOf(sources.map(d => d.vramP95MiB));
+  const active = meanOf(sources.map(d => d.active));
+  const smActive = meanOf(sources.map(d => d.smActive));
   const idleHours =
     active === undefined
       ? undefined
-      : mean(sources.map(d => (d.idleSamples ?? 0) * window.stepHours));
+      : meanOf(sources.map(d => (d.idleSamples ?? 0) * window.stepHours));
   const usage: AllocationUtilization = {
     ...base,
     attribution: shared ? 'per-gpu' : 'per-pod',

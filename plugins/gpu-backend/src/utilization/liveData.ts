@@ -31,6 +31,12 @@ const STEP_HOURS = 1;
 interface ClusterDevices {
   devices: DeviceUsage[];
   byNamespace: Map<string, DeviceUsage[]>;
+  /**
+   * Pool figures per workload list: a list belongs to one index snapshot,
+   * whose pools' prices it fixes, so GET /pools groups 40k devices once per
+   * read and snapshot, not per request.
+   */
+  pools: WeakMap<readonly PoolWorkload[], Map<string, PoolUtilization>>;
 }
 
 function indexByNamespace(devices: DeviceUsage[]): ClusterDevices {
@@ -41,7 +47,7 @@ function indexByNamespace(devices: DeviceUsage[]): ClusterDevices {
     if (list) list.push(d);
     else byNamespace.set(d.namespace, [d]);
   }
-  return { devices, byNamespace };
+  return { devices, byNamespace, pools: new WeakMap() };
 }
 
 export class LiveData {
@@ -113,6 +119,16 @@ export class LiveData {
   ): Map<string, PoolUtilization> | undefined {
     const data = this.readings.dataOf(cluster);
     if (!data) return undefined;
-    return poolUtilization(data.devices, workloads, pools, this.config.window);
+    let figures = data.pools.get(workloads);
+    if (!figures) {
+      figures = poolUtilization(
+        data.devices,
+        workloads,
+        pools,
+        this.config.window,
+      );
+      data.pools.set(workloads, figures);
+    }
+    return figures;
   }
 }

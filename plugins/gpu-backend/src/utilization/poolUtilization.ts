@@ -12,6 +12,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { isIdleActivity } from './dcgmQueries';
 import { deviceKeyOf, gpuKeyOf, type DeviceUsage } from './deviceUsage';
+import { maxOf, sumOf } from './knownFigures';
 import { ownerNamesOf } from './podOwner';
 
 /** A workload of the repository and the pool it is pinned to. */
@@ -27,15 +28,20 @@ export interface PoolGpuPrice {
   gpusPerNode: number;
 }
 
-const sum = (values: (number | undefined)[]): number | undefined => {
-  const known = values.filter((v): v is number => v !== undefined);
-  return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
-};
+/** A pool's GPUs by activity, and its devices' VRAM peaks and sizes. */
+interface PoolFigures {
+  busy: number;
+  idle: number;
+  vram: number[];
+  total: number[];
+}
 
-const max = (values: (number | undefined)[]): number | undefined => {
-  const known = values.filter((v): v is number => v !== undefined);
-  return known.length ? Math.max(...known) : undefined;
-};
+const noFigures = (): PoolFigures => ({
+  busy: 0,
+  idle: 0,
+  vram: [],
+  total: [],
+});
 
 /** The pool a device's pod belongs to, by its owner workload. */
 function poolOfPod(
@@ -78,38 +84,30 @@ export function poolUtilization(
     if (pool) gpu.pools.add(pool);
   }
 
-  const byPool = new Map<
-    string,
-    { busy: number; idle: number; vram: number[]; total: number[] }
-  >();
+  const byPool = new Map<string, PoolFigures>();
   for (const { series, pools: ranOn } of gpus.values()) {
     // A GPU is on one node of one pool: pods of two pools on it mean the
     // names misled, so it is left out rather than counted twice.
     if (ranOn.size !== 1) continue;
     const [pool] = ranOn;
     // The GPU's series without a pod (hours nobody ran) are its own too.
-    const active = max(series.map(s => s.active));
+    const active = maxOf(series.map(s => s.active));
     if (active === undefined) continue;
-    const figures = byPool.get(pool) ?? {
-      busy: 0,
-      idle: 0,
-      vram: [],
-      total: [],
-    };
+    const figures = byPool.get(pool) ?? noFigures();
     if (isIdleActivity(active)) figures.idle += 1;
     else figures.busy += 1;
     // VRAM per device (the GPU, or each MIG instance): the highest of the
     // series of the pods that ran on it, which repeat the device's figure.
     const perDevice = new Map<string, DeviceUsage[]>();
     for (const s of series) {
-      perDevice.set(deviceKeyOf(s), [
-        ...(perDevice.get(deviceKeyOf(s)) ?? []),
-        s,
-      ]);
+      const key = deviceKeyOf(s);
+      const list = perDevice.get(key);
+      if (list) list.push(s);
+      else perDevice.set(key, [s]);
     }
     for (const list of perDevice.values()) {
-      const peak = max(list.map(s => s.vramPeakMiB));
-      const total = max(list.map(s => s.vramTotalMiB));
+      const peak = maxOf(list.map(s => s.vramPeakMiB));
+      const total = maxOf(list.map(s => s.vramTotalMiB));
       if (peak !== undefined) figures.vram.push(peak);
       if (total !== undefined) figures.total.push(total);
     }
@@ -118,19 +116,14 @@ export function poolUtilization(
 
   const out = new Map<string, PoolUtilization>();
   for (const [pool, price] of pools) {
-    const figures = byPool.get(pool) ?? {
-      busy: 0,
-      idle: 0,
-      vram: [],
-      total: [],
-    };
+    const figures = byPool.get(pool) ?? noFigures();
     // Cents of whole idle GPUs at the node's price per GPU, rounded once.
     const idleCents =
       price && price.gpusPerNode > 0
         ? Math.round((figures.idle * price.nodeCents) / price.gpusPerNode)
         : 0;
-    const vramUsedMiB = sum(figures.vram);
-    const vramTotalMiB = sum(figures.total);
+    const vramUsedMiB = sumOf(figures.vram);
+    const vramTotalMiB = sumOf(figures.total);
     out.set(pool, {
       window,
       gpusSeen: figures.busy + figures.idle,
