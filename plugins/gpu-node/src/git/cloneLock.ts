@@ -85,8 +85,10 @@ async function acquire(
       );
     }
     if (noticedAt === undefined || Date.now() - noticedAt >= noticeEveryMs) {
-      noticedAt = Date.now();
       options.logger?.info(`waiting for the git cache lock held by ${holder}…`);
+      // Counted from when the notice was given, not from just before it: a
+      // clock tick between the two let the next notice come a millisecond early.
+      noticedAt = Date.now();
     }
     await new Promise(resolve => setTimeout(resolve, pollMs));
   }
