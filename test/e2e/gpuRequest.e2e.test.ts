@@ -108,8 +108,10 @@ describe('npm start, end to end in Chromium', () => {
     const preview = page.getByTestId('gpu-plan-preview');
     await page.getByLabel('GPU model').click();
     await page.getByRole('option', { name: /^NVIDIA L4 — / }).click();
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
     await page.getByLabel('Sharing mode').click();
     await page.getByRole('option', { name: /^Time-slicing/ }).click();
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
     await page.getByRole('spinbutton', { name: 'Replicas' }).fill('2');
     await page
       .getByRole('spinbutton', { name: 'GPU memory per replica (GiB)' })

@@ -184,8 +184,10 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
     const page = await openPage('view=picker');
     await page.getByLabel('GPU model').click();
     await page.getByRole('option', { name: /^NVIDIA L4 — / }).click();
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
     await page.getByLabel('Sharing mode').click();
     await page.getByRole('option', { name: /^Time-slicing/ }).click();
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
     await page.getByRole('spinbutton', { name: 'Replicas' }).fill('4');
 
     const answered = page.waitForResponse(

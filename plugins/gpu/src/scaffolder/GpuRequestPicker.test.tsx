@@ -357,6 +357,47 @@ describe('GpuRequestPicker', () => {
     ).toBeInTheDocument();
   });
 
+  it('offers models and sharing modes once the cluster says which it can run; the built-in catalog if it cannot be read', async () => {
+    const { api: planner } = plannerBackedGpuApi();
+    let answer: (
+      clusters: Awaited<ReturnType<GpuApi['getClusters']>>,
+    ) => void = () => {};
+    const api = fakeGpuApi({
+      getClusters: () =>
+        new Promise(resolve => {
+          answer = resolve;
+        }),
+      previewPlan: planner.previewPlan,
+    });
+    await renderPicker(api);
+    // Pending: a choice now could be one the cluster refuses a moment later.
+    expect(screen.getByLabelText(/^GPU model/)).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    expect(screen.getByLabelText(/^Sharing mode/)).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    answer(await planner.getClusters());
+    await waitFor(() =>
+      expect(screen.getByLabelText(/^Sharing mode/)).not.toHaveAttribute(
+        'aria-disabled',
+      ),
+    );
+    expect(screen.getByLabelText(/^GPU model/)).not.toHaveAttribute(
+      'aria-disabled',
+    );
+
+    const unreadable = fakeGpuApi({
+      getClusters: () => Promise.reject(new Error('503 Service Unavailable')),
+    });
+    await renderPicker(unreadable);
+    await screen.findByText(/Could not read the clusters: 503/);
+    const models = screen.getAllByLabelText(/^GPU model/);
+    expect(models[models.length - 1]).not.toHaveAttribute('aria-disabled');
+  });
+
   it('shows a refusal by the team policy, with the team quota use', async () => {
     const quota = {
       owner: 'group:default/ml-platform',

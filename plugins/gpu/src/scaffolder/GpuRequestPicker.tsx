@@ -156,6 +156,11 @@ export function GpuRequestPicker(
       ? all.filter(m => options.allowedModels!.includes(m.id))
       : all;
   }, [cluster, options.allowedModels]);
+  // Which models and modes a cluster can run comes with its capabilities: until
+  // they are read, a choice could be offered that the cluster then refuses, and
+  // the menu would change under the user's pointer. If they cannot be read, the
+  // built-in catalog is offered and the preview names what the cluster refuses.
+  const choicesPending = clusters.loading;
   const chosenModel = cluster?.models.find(m => m.id === value.model);
   const modelReason = (id: string) => {
     const model = cluster?.models.find(m => m.id === id);
@@ -251,6 +256,7 @@ export function GpuRequestPicker(
           id="gpu-model"
           label={fieldLabel('spec.gpu.model')}
           value={value.model}
+          disabled={choicesPending}
           onChange={e => update({ model: e.target.value as string })}
           SelectProps={{
             renderValue: v =>
@@ -273,6 +279,7 @@ export function GpuRequestPicker(
           id="gpu-sharing"
           label={fieldLabel('spec.gpu.sharing')}
           value={value.sharing}
+          disabled={choicesPending}
           onChange={e => {
             const sharing = e.target.value as SharingMode;
             update({
