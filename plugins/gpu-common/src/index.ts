@@ -101,10 +101,12 @@ export { buildManifests } from './manifests/buildManifests';
 export type { BuildManifestsOptions } from './manifests/buildManifests';
 export { chooseContainer } from './manifests/chooseContainer';
 export type { ContainerChoiceWorkload } from './manifests/chooseContainer';
-export {
-  buildEc2NodeClass,
-  shouldGenerateEc2NodeClass,
-} from './manifests/ec2NodeClass';
+export { buildEc2NodeClass } from './manifests/ec2NodeClass';
+export { buildAksNodeClass } from './manifests/aksNodeClass';
+export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
+export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
+export type { NodeSelectorRequirement } from './manifests/nodePool';
+export type { KarpenterMachines, PoolProvider } from './providers/types';
 export {
   MANAGED_BY,
   WELL_KNOWN_KEYS,

@@ -1,5 +1,6 @@
 import type { GpuCatalog } from './types';
 import { AWS_INSTANCE_TYPES } from './data/awsInstanceTypes';
+import { AZURE_VM_SIZES } from './data/azureVmSizes';
 import { GPU_MODELS } from './data/gpuModels';
 
 /**
@@ -11,5 +12,5 @@ import { GPU_MODELS } from './data/gpuModels';
  */
 export const builtinCatalog: GpuCatalog = {
   models: GPU_MODELS,
-  instanceTypes: AWS_INSTANCE_TYPES,
+  instanceTypes: [...AWS_INSTANCE_TYPES, ...AZURE_VM_SIZES],
 };

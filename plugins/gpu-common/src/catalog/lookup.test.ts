@@ -21,12 +21,14 @@ describe('catalog lookups', () => {
   it('lists the instance types of a model', () => {
     expect(
       instanceTypesForModel(builtinCatalog, 'a100-40gb').map(t => t.name),
-    ).toEqual(['p4d.24xlarge']);
+    ).toEqual(['p4d.24xlarge', 'Standard_ND96asr_v4']);
     expect(
       instanceTypesForModel(builtinCatalog, 'h200').map(t => t.name),
     ).toEqual(['p5e.48xlarge', 'p5en.48xlarge']);
-    // H100 NVL and A30 are on-prem only: no EC2 instance type.
-    expect(instanceTypesForModel(builtinCatalog, 'h100-nvl')).toEqual([]);
+    // H100 NVL on Azure only (NC H100 v5); A30 on-prem only.
+    expect(
+      instanceTypesForModel(builtinCatalog, 'h100-nvl').map(t => t.provider),
+    ).toEqual(['azure', 'azure']);
     expect(instanceTypesForModel(builtinCatalog, 'a30')).toEqual([]);
   });
 
@@ -35,7 +37,7 @@ describe('catalog lookups', () => {
       expect(findModel(builtinCatalog, t.gpuModel)).toBeDefined();
     }
     for (const m of builtinCatalog.models) {
-      if (m.id === 'h100-nvl' || m.id === 'a30') continue;
+      if (m.id === 'a30') continue;
       expect(
         instanceTypesForModel(builtinCatalog, m.id).length,
       ).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import type { GpuCatalog } from './types';
+import type { GpuCatalog, MachineProvider } from './types';
 
 /** @public */
 export interface GpuModelChoice {
@@ -11,14 +11,23 @@ export interface GpuModelChoice {
  * GPU model choices for forms (the gpu-workload template's `enum` /
  * `enumNames` and the GpuRequestPicker): memory as the planner sees it
  * (GiB, one decimal, rounded down so it never promises more) and the
- * cheapest on-demand price per GPU-hour among the machines carrying the model.
+ * cheapest on-demand price per GPU-hour among the machines carrying the model
+ * (of one provider when `machines` is given: a cluster's form shows its own).
  *
  * @public
  */
-export function gpuModelChoices(catalog: GpuCatalog): GpuModelChoice[] {
+export function gpuModelChoices(
+  catalog: GpuCatalog,
+  machines?: MachineProvider,
+): GpuModelChoice[] {
   return catalog.models.map(model => {
     const prices = catalog.instanceTypes
-      .filter(t => t.gpuModel === model.id && t.onDemandUsdPerHour > 0)
+      .filter(
+        t =>
+          t.gpuModel === model.id &&
+          t.onDemandUsdPerHour > 0 &&
+          (machines === undefined || t.provider === machines),
+      )
       .map(t => t.onDemandUsdPerHour / t.gpusPerNode);
     const price =
       prices.length > 0

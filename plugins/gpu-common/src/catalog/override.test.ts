@@ -100,7 +100,13 @@ describe('mergeCatalog', () => {
     });
     expect(findInstanceType(merged, 'g2.5xlarge')?.onDemandUsdPerHour).toBe(0);
     expect(instanceTypesForModel(merged, 'a100-40gb').map(t => t.name)).toEqual(
-      ['p4d.24xlarge', 'g4.p1.40g', 'g4.p2.40g', 'g4.p4.40g'],
+      [
+        'p4d.24xlarge',
+        'Standard_ND96asr_v4',
+        'g4.p1.40g',
+        'g4.p2.40g',
+        'g4.p4.40g',
+      ],
     );
     // The on-prem A100 keeps its MIG geometry: the seed's 3g.20gb + 2 x 2g.10gb fits.
     expect(

@@ -81,13 +81,22 @@ describe('clusterCapabilities', () => {
     });
     expect(aws.models.find(m => m.id === 'a100-40gb')!.modes).toEqual({});
 
-    // The built-in catalog carries AWS machines only.
+    // Azure's sizes: T4s at Azure's price; no Azure size carries an L4.
     const aks = clusterCapabilities(azure, builtinCatalog);
-    expect(
-      aks.models.every(m => m.unavailable?.rule === 'no-instance-type'),
-    ).toBe(true);
-    expect(aks.models[0].unavailable!.reason).toBe(
-      `cluster aks cannot launch ${aks.models[0].id} GPUs: the catalog has no azure machine with them`,
+    const aksT4 = aks.models.find(m => m.id === 't4')!;
+    expect(aksT4.unavailable).toBeUndefined();
+    expect(aksT4.label).toBe(
+      'NVIDIA Tesla T4 — 15 GiB, no MIG, from $0.53/GPU-hour',
+    );
+    // An H100 NVL exists on Azure only: priced on Azure, not offered on AWS.
+    expect(aks.models.find(m => m.id === 'h100-nvl')!.label).toContain(
+      'from $6.98/GPU-hour',
+    );
+    expect(aws.models.find(m => m.id === 'h100-nvl')!.label).toContain(
+      'price unknown',
+    );
+    expect(aks.models.find(m => m.id === 'l4')!.unavailable!.reason).toBe(
+      'cluster aks cannot launch l4 GPUs: the catalog has no azure machine with them',
     );
   });
 

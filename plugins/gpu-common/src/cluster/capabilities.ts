@@ -9,12 +9,12 @@ import type { GpuCatalog, GpuModel } from '../catalog/types';
 import {
   indexCatalog,
   instanceTypesOf,
-  machineProviderFor,
   type CatalogIndex,
 } from '../planner/catalogIndex';
 import type { InputIssue } from '../errors';
 import { migResourceName } from '../mig/names';
 import { SHARED_GPU_RESOURCE } from '../planner/modeDecision';
+import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import type { ClusterProfile, ClusterProvider } from './types';
 
@@ -69,12 +69,6 @@ export interface ClusterCapabilities {
   models: ModelCapability[];
 }
 
-const PROVIDER_NAMES: Record<ClusterProvider, string> = {
-  'aws-karpenter': 'AWS (Karpenter)',
-  'azure-karpenter': 'Azure (Karpenter)',
-  static: 'static nodes',
-};
-
 /** Why `cluster` can never run `mode`; undefined when it can. */
 export function sharingModeUnavailable(
   cluster: ClusterProfile,
@@ -94,7 +88,7 @@ export function sharingModeUnavailable(
     };
   }
   const renamed = renamedResourceOf(cluster, mode);
-  if (renamed && isKarpenter(cluster.provider) && !cluster.nodeOverlay) {
+  if (renamed && poolProviderOf(cluster).karpenter && !cluster.nodeOverlay) {
     // Karpenter learns only physical GPUs from the cloud; shared and mixed
     // MIG resources exist for it only through NodeOverlays, which it
     // applies only with the NodeOverlay feature gate on (alpha, off by
@@ -107,10 +101,6 @@ export function sharingModeUnavailable(
     };
   }
   return undefined;
-}
-
-function isKarpenter(provider: ClusterProvider): boolean {
-  return provider === 'aws-karpenter' || provider === 'azure-karpenter';
 }
 
 /**
@@ -142,7 +132,7 @@ export function modelUnavailable(
   index: CatalogIndex,
   model: Pick<GpuModel, 'id'>,
 ): Unavailable | undefined {
-  const provider = machineProviderFor(cluster.provider);
+  const provider = poolProviderOf(cluster).machines;
   if (instanceTypesOf(index, provider, model.id).length === 0) {
     return {
       path: 'spec.gpu.model',
@@ -186,16 +176,18 @@ export function clusterCapabilities(
   cluster: ClusterProfile,
   catalog: GpuCatalog,
 ): ClusterCapabilities {
-  const labels = new Map(gpuModelChoices(catalog).map(c => [c.id, c.label]));
+  const provider = poolProviderOf(cluster);
+  // Prices in the labels are of the machines this cluster can get.
+  const labels = new Map(
+    gpuModelChoices(catalog, provider.machines).map(c => [c.id, c.label]),
+  );
   const index = indexCatalog(catalog);
   const capabilities: ClusterCapabilities = {
     name: cluster.name,
     provider: cluster.provider,
     label: [
       cluster.name,
-      [PROVIDER_NAMES[cluster.provider], cluster.region]
-        .filter(Boolean)
-        .join(', '),
+      [provider.displayName, cluster.region].filter(Boolean).join(', '),
     ].join(' — '),
     sharingModes: SHARING_MODES.map(mode => {
       const unavailable = sharingModeUnavailable(cluster, mode);

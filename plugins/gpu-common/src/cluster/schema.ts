@@ -4,7 +4,8 @@ import { isDns1123Label, isDns1123Subdomain } from '../request/formats';
 import { zodIssuesToInputIssues } from '../request/zodIssues';
 import { defaultClusterProfile } from './defaults';
 import { parseKarpenterVersion } from './karpenterVersion';
-import type { ClusterProfile } from './types';
+import { karpenterMachinesOf } from '../providers/karpenterMachines';
+import type { ClusterProfile, ClusterProvider } from './types';
 
 const dns1123Label = z.string().refine(isDns1123Label, {
   message: 'must be a DNS-1123 label (lowercase letters, digits, "-", <= 63)',
@@ -101,6 +102,17 @@ export const clusterProfileSchema = z
   })
   .partial();
 
+/**
+ * The node class a profile references unless it names another: the
+ * provider's own kind (an Azure cluster's GPU pools reference an
+ * AKSNodeClass), named as the default profile names it.
+ */
+function defaultNodeClass(provider: ClusterProvider | undefined) {
+  const base = defaultClusterProfile.nodeClass;
+  const machines = provider ? karpenterMachinesOf({ provider }) : undefined;
+  return machines ? { ...machines.nodeClass, name: base.name } : { ...base };
+}
+
 /** @public */
 export type ClusterProfileOverride = z.infer<typeof clusterProfileSchema>;
 
@@ -132,7 +144,7 @@ export function resolveClusterProfile(override?: unknown): ClusterProfile {
     ...base,
     ...o,
     systemNamespaces: [...(o.systemNamespaces ?? base.systemNamespaces)],
-    nodeClass: { ...base.nodeClass, ...o.nodeClass },
+    nodeClass: { ...defaultNodeClass(o.provider), ...o.nodeClass },
     devicePluginConfigMap: {
       ...base.devicePluginConfigMap,
       ...o.devicePluginConfigMap,

@@ -1,15 +1,10 @@
 import type { GpuCatalog } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
+import { poolProviderOf } from '../providers/poolProviders';
 import { buildDeployment } from './deployment';
 import { buildDevicePluginConfig } from './devicePluginConfig';
-import {
-  buildEc2NodeClass,
-  shouldGenerateEc2NodeClass,
-} from './ec2NodeClass';
 import { buildMigConfig } from './migConfig';
-import { buildNodeOverlays } from './nodeOverlay';
-import { buildNodePool } from './nodePool';
 import { buildResourceClaimTemplate } from './resourceClaimTemplate';
 import type { KubernetesObject, ManifestSet } from './types';
 import { buildWorkloadPatch, type PatchTarget } from './workloadPatch';
@@ -35,9 +30,10 @@ export interface BuildManifestsOptions {
  * Renders a validated plan into typed objects, grouped by where they belong.
  * Pure: names and values come only from the plan and the cluster profile.
  *
- * - pool.objects: NodePool, then its NodeOverlays (shared pools, when the
- *   cluster enables NodeOverlay), then the EC2NodeClass (when generated).
- *   Empty for `static` clusters, which have no Karpenter.
+ * - pool.objects: what the cluster's provider declares a pool with
+ *   (`providers/`): on Karpenter the NodePool, then its NodeOverlays (shared
+ *   pools, when the cluster enables NodeOverlay), then the node class (when
+ *   generated); nothing for `static` clusters.
  * - devicePluginConfig: time-slicing and MPS only.
  * - migConfig: MIG only.
  * - workload: a Deployment (+ ResourceClaimTemplate for DRA) for a new
@@ -50,16 +46,7 @@ export function buildManifests(
   cluster: ClusterProfile,
   options: BuildManifestsOptions = {},
 ): ManifestSet {
-  const poolObjects: KubernetesObject[] = [];
-  if (cluster.provider !== 'static') {
-    poolObjects.push(
-      buildNodePool(plan, cluster),
-      ...buildNodeOverlays(plan, cluster),
-    );
-    if (shouldGenerateEc2NodeClass(cluster)) {
-      poolObjects.push(buildEc2NodeClass(cluster));
-    }
-  }
+  const poolObjects = poolProviderOf(cluster).poolObjects(plan, cluster);
 
   const isPatch = plan.request.spec.workload.existing !== undefined;
   if (isPatch && !options.existing) {

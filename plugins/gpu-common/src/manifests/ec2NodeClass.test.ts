@@ -1,8 +1,5 @@
-import {
-  buildEc2NodeClass,
-  karpenterNodeRoleName,
-  shouldGenerateEc2NodeClass,
-} from './ec2NodeClass';
+import { generatedNodeClass } from '../providers/poolProviders';
+import { buildEc2NodeClass, karpenterNodeRoleName } from './ec2NodeClass';
 import { awsCluster, plainCluster } from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 
@@ -30,14 +27,16 @@ describe('buildEc2NodeClass', () => {
   });
 
   it('is generated only for AWS clusters that ask for it', () => {
-    expect(shouldGenerateEc2NodeClass(awsCluster)).toBe(true);
-    expect(shouldGenerateEc2NodeClass(plainCluster)).toBe(false);
+    expect(generatedNodeClass(awsCluster)).toEqual(
+      buildEc2NodeClass(awsCluster),
+    );
+    expect(generatedNodeClass(plainCluster)).toBeUndefined();
     expect(
-      shouldGenerateEc2NodeClass({
+      generatedNodeClass({
         ...awsCluster,
         provider: 'azure-karpenter',
       }),
-    ).toBe(false);
+    ).toBeUndefined();
     expect(karpenterNodeRoleName('dev')).toBe('KarpenterNodeRole-dev');
   });
 

@@ -59,17 +59,3 @@ export function buildEc2NodeClass(cluster: ClusterProfile): KubernetesObject {
     },
   };
 }
-
-/**
- *  Whether the cluster profile asks for an EC2NodeClass we can generate.
- *
- * @public
- */
-export function shouldGenerateEc2NodeClass(cluster: ClusterProfile): boolean {
-  return (
-    cluster.generateNodeClass &&
-    cluster.provider === 'aws-karpenter' &&
-    cluster.nodeClass.group === 'karpenter.k8s.aws' &&
-    cluster.nodeClass.kind === 'EC2NodeClass'
-  );
-}

@@ -1,5 +1,6 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
+import { karpenterMachinesOf } from '../providers/karpenterMachines';
 import { compareStrings } from '../text/compareStrings';
 import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
 import { quantity } from './quantity';
@@ -12,18 +13,6 @@ import type { KubernetesObject } from './types';
  */
 export function nodeOverlayName(pool: string, gpuCount: number): string {
   return `${pool}-${gpuCount}gpu`;
-}
-
-/** Label that carries the physical GPU count of an instance type, per provider. */
-function gpuCountLabel(cluster: ClusterProfile): string | undefined {
-  switch (cluster.provider) {
-    case 'aws-karpenter':
-      return 'karpenter.k8s.aws/instance-gpu-count';
-    case 'azure-karpenter':
-      return 'karpenter.azure.com/sku-gpu-count';
-    default:
-      return undefined;
-  }
 }
 
 /**
@@ -76,7 +65,7 @@ export function sharedCapacityPerGpu(plan: Plan): Record<string, number> {
 
 /**
  * NodeOverlays `karpenter.sh/v1alpha1` telling Karpenter the shared capacity of
- * each instance type in the pool. Karpenter only knows physical GPUs from EC2;
+ * each instance type in the pool. Karpenter only knows physical GPUs from the cloud;
  * without an overlay it never provisions for `nvidia.com/gpu.shared` or
  * `nvidia.com/mig-*` (https://github.com/kubernetes-sigs/karpenter/issues/729,
  * https://karpenter.sh/v1.14/concepts/nodeoverlays/). Capacity is absolute per
@@ -88,7 +77,7 @@ export function buildNodeOverlays(
   plan: Plan,
   cluster: ClusterProfile,
 ): KubernetesObject[] {
-  const countLabel = gpuCountLabel(cluster);
+  const countLabel = karpenterMachinesOf(cluster)?.gpuCountLabel;
   const perGpu = sharedCapacityPerGpu(plan);
   if (!cluster.nodeOverlay || !countLabel || Object.keys(perGpu).length === 0) {
     return [];

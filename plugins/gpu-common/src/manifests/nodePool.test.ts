@@ -5,11 +5,8 @@ import {
   plainCluster,
   timeSlicingT4Plan,
 } from './__testUtils__/fixtures';
-import {
-  buildNodePool,
-  ec2Architecture,
-  nodePoolRequirements,
-} from './nodePool';
+import { ec2Architecture } from '../providers/awsMachines';
+import { buildNodePool, nodePoolRequirements } from './nodePool';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 
 describe('buildNodePool', () => {
@@ -134,12 +131,19 @@ describe('buildNodePool', () => {
     expect(pool.spec.limits).toEqual({ nodes: '5' });
   });
 
-  it('leaves out AWS-only requirement keys on other providers', () => {
-    const keys = nodePoolRequirements(exclusiveT4Plan, {
-      ...awsCluster,
-      provider: 'azure-karpenter',
-    }).map(r => r.key);
-    expect(keys).toEqual([
+  it("writes each provider's own GPU requirement keys", () => {
+    const keys = (provider: typeof awsCluster.provider) =>
+      nodePoolRequirements(exclusiveT4Plan, { ...awsCluster, provider }).map(
+        r => r.key,
+      );
+    expect(keys('azure-karpenter')).toEqual([
+      'karpenter.azure.com/sku-gpu-manufacturer',
+      'node.kubernetes.io/instance-type',
+      'karpenter.sh/capacity-type',
+      'kubernetes.io/arch',
+      'kubernetes.io/os',
+    ]);
+    expect(keys('static')).toEqual([
       'node.kubernetes.io/instance-type',
       'karpenter.sh/capacity-type',
       'kubernetes.io/os',

@@ -1,15 +1,16 @@
 import { formatLedger } from '../capacity/ledger';
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
-import {
-  gpuAnnotationKeys,
-  MANAGED_BY,
-  WELL_KNOWN_KEYS,
-} from './metadataKeys';
+import { karpenterMachinesOf } from '../providers/karpenterMachines';
+import { gpuAnnotationKeys, MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
 import { quantities, quantity } from './quantity';
 import type { KubernetesObject } from './types';
 
-/** A NodePool / NodeOverlay `requirements[]` entry. */
+/**
+ * A NodePool / NodeOverlay `requirements[]` entry.
+ *
+ * @public
+ */
 export interface NodeSelectorRequirement {
   key: string;
   operator:
@@ -24,17 +25,6 @@ export interface NodeSelectorRequirement {
  */
 export const GPU_NODE_EXPIRE_AFTER = '720h';
 
-/**
- * Arm64 EC2 families carry a `g` after the generation (`g5g`, `c7g`) or are
- * Grace-based (`p6e-gb200`); everything else that carries NVIDIA GPUs is amd64.
- */
-export function ec2Architecture(instanceType: string): 'amd64' | 'arm64' {
-  const family = instanceType.split('.')[0];
-  return /^[a-z]+\d+[a-z]*g$/.test(family) || /-gb\d+/.test(family)
-    ? 'arm64'
-    : 'amd64';
-}
-
 function sorted(values: Iterable<string>): string[] {
   return [...new Set(values)].sort();
 }
@@ -42,31 +32,16 @@ function sorted(values: Iterable<string>): string[] {
 /**
  * The requirements of a GPU NodePool. Only the `In` operator is used, which
  * every Karpenter v1 release accepts (`Gte`/`Lte` need ≥ 1.9). Instance types
- * are pinned by name, so the GPU name / manufacturer requirements are a second
- * guard (e.g. against AMD `g4ad` picking the NVIDIA AMI: any instance type
- * with a GPU gets it, aws/karpenter-provider-aws v1.14.1
- * `pkg/providers/amifamily/types.go`).
+ * are pinned by name; the provider's GPU requirements come first as a second
+ * guard, its architectures after the capacity types.
  */
 export function nodePoolRequirements(
   plan: Plan,
-  cluster: ClusterProfile,
+  cluster: Pick<ClusterProfile, 'provider'>,
 ): NodeSelectorRequirement[] {
-  const requirements: NodeSelectorRequirement[] = [];
-  if (cluster.provider === 'aws-karpenter') {
-    requirements.push({
-      key: 'karpenter.k8s.aws/instance-gpu-manufacturer',
-      operator: 'In',
-      values: ['nvidia'],
-    });
-    if (plan.pool.karpenterGpuNames.length > 0) {
-      requirements.push({
-        key: WELL_KNOWN_KEYS.karpenterInstanceGpuName,
-        operator: 'In',
-        values: sorted(plan.pool.karpenterGpuNames),
-      });
-    }
-  }
-  requirements.push(
+  const machines = karpenterMachinesOf(cluster);
+  const requirements: NodeSelectorRequirement[] = [
+    ...(machines?.gpuRequirements(plan) ?? []),
     {
       key: WELL_KNOWN_KEYS.instanceType,
       operator: 'In',
@@ -77,12 +52,13 @@ export function nodePoolRequirements(
       operator: 'In',
       values: sorted(plan.pool.capacityTypes),
     },
-  );
-  if (cluster.provider === 'aws-karpenter') {
+  ];
+  const architectures = machines?.architectures(plan.pool.instanceTypes);
+  if (architectures) {
     requirements.push({
       key: 'kubernetes.io/arch',
       operator: 'In',
-      values: sorted(plan.pool.instanceTypes.map(ec2Architecture)),
+      values: sorted(architectures),
     });
   }
   requirements.push({

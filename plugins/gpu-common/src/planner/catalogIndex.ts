@@ -4,7 +4,6 @@ import type {
   InstanceType,
   MachineProvider,
 } from '../catalog/types';
-import type { ClusterProvider } from '../cluster/types';
 
 /**
  * Lookups the planner needs on every call, built once per catalog object.
@@ -50,18 +49,6 @@ export function indexCatalog(catalog: GpuCatalog): CatalogIndex {
   };
   cache.set(catalog, index);
   return index;
-}
-
-/** The machine provider whose instance types a cluster can launch. */
-export function machineProviderFor(provider: ClusterProvider): MachineProvider {
-  switch (provider) {
-    case 'aws-karpenter':
-      return 'aws';
-    case 'azure-karpenter':
-      return 'azure';
-    default:
-      return 'static';
-  }
 }
 
 export function instanceTypesOf(

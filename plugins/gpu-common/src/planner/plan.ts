@@ -1,7 +1,8 @@
 import type { GpuCatalog } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
 import type { GpuRequest } from '../request/types';
-import { indexCatalog, machineProviderFor } from './catalogIndex';
+import { poolProviderOf } from '../providers/poolProviders';
+import { indexCatalog } from './catalogIndex';
 import { AUTO_MODEL, checkLargestGpu, resolveModel } from './chooseModel';
 import { planAutoModel } from './planAutoModel';
 import { planForModel } from './planForModel';
@@ -26,7 +27,7 @@ export function plan(
 ): Plan {
   checkRequestNamespace(request, cluster);
   const index = indexCatalog(catalog);
-  const provider = machineProviderFor(cluster.provider);
+  const provider = poolProviderOf(cluster).machines;
   checkLargestGpu(request, index);
   const holding = leftPoolChanges(request, index, repoState);
   const planned =

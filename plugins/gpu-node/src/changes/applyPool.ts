@@ -7,6 +7,7 @@ import {
   formatLedger,
   gpuAnnotationKeys,
   GpuInputError,
+  NODE_CLASS_KINDS,
   type ClusterProfile,
   type KubernetesObject,
   type LedgerEntry,
@@ -165,7 +166,7 @@ function taintsOf(nodePool: unknown): PoolTaint[] {
 }
 
 /**
- * Writes the pool's NodePool (+ NodeOverlays, + EC2NodeClass). A new pool
+ * Writes the pool's NodePool (+ NodeOverlays, + node class). A new pool
  * gets a file of its own (never one that exists). A reused pool keeps its
  * file: its ledger and the limits derived from it change, missing companion
  * objects are appended, and its config labels follow the plan. A pool written
@@ -194,7 +195,7 @@ export async function applyPool(
   const path = existing?.path ?? nodePoolPath(layout, cluster.name, name);
   const shared = await nodeClassesElsewhere(staged, layout, cluster.name, path);
   const wanted = objects.filter(
-    o => o.kind !== 'EC2NodeClass' || !shared.has(objectKey(o)),
+    o => !NODE_CLASS_KINDS.includes(o.kind) || !shared.has(objectKey(o)),
   );
 
   if (!existing) {

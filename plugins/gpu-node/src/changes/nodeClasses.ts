@@ -3,7 +3,10 @@
  * kustomize rejects two objects with one kind and name in a build.
  */
 import { posix } from 'path';
-import type { KubernetesObject } from '@gpu-gitops/plugin-gpu-common';
+import {
+  NODE_CLASS_KINDS,
+  type KubernetesObject,
+} from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterKustomizationPath,
   layoutPrefix,
@@ -15,7 +18,7 @@ import { YamlFile } from './yamlFile';
 const isYaml = (path: string) => /\.ya?ml$/.test(path);
 
 /**
- * Keys (`EC2NodeClass/<name>`) of the node classes defined in the files of the
+ * Keys (`<kind>/<name>`, e.g. `EC2NodeClass/gpu`) of the node classes defined in the files of the
  * cluster's pool folder and GPU folder, except `exceptPath` (the file about to
  * be written).
  */
@@ -42,8 +45,12 @@ export async function nodeClassesElsewhere(
         await staged.read(path),
       ).values()) {
         const obj = value as KubernetesObject | null;
-        if (obj?.kind === 'EC2NodeClass' && obj.metadata?.name) {
-          found.add(`EC2NodeClass/${obj.metadata.name}`);
+        if (
+          obj?.kind &&
+          NODE_CLASS_KINDS.includes(obj.kind) &&
+          obj.metadata?.name
+        ) {
+          found.add(`${obj.kind}/${obj.metadata.name}`);
         }
       }
     } catch {

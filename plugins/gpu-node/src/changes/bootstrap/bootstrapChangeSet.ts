@@ -6,8 +6,7 @@
  */
 import { Document } from 'yaml';
 import {
-  buildEc2NodeClass,
-  shouldGenerateEc2NodeClass,
+  generatedNodeClass,
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { resolveLayout, type LayoutInput } from '../../layout/layout';
@@ -54,6 +53,14 @@ export interface BootstrapOptions {
 export const DEFAULT_OPERATOR_CHART_VERSION = 'v26.7.0';
 
 const HEADER = '# Managed by the Backstage gpu-cluster-bootstrap template.\n';
+
+/** What the node class file says about itself, per kind. */
+const NODE_CLASS_COMMENTS: Record<string, string> = {
+  EC2NodeClass:
+    'EC2NodeClass of the GPU NodePools: al2023@latest picks the NVIDIA AMI variant per instance type.',
+  AKSNodeClass:
+    'AKSNodeClass of the GPU NodePools: AKS installs the NVIDIA driver (gpu.mode Driver).',
+};
 
 function yamlText(value: unknown, comment?: string): string {
   const doc = new Document(value);
@@ -184,18 +191,16 @@ export async function buildBootstrapChangeSet(
   // profile says about generating one per pool; but never a second copy of
   // one a pool file already defines (kustomize rejects duplicate objects).
   const nodeClassPath = paths.nodeClass(cluster.nodeClass.name);
+  const nodeClass = generatedNodeClass({ ...cluster, generateNodeClass: true });
   if (
-    shouldGenerateEc2NodeClass({ ...cluster, generateNodeClass: true }) &&
+    nodeClass &&
     !(
       await nodeClassesElsewhere(staged, layout, cluster.name, nodeClassPath)
-    ).has(`EC2NodeClass/${cluster.nodeClass.name}`)
+    ).has(`${nodeClass.kind}/${cluster.nodeClass.name}`)
   ) {
     await staged.write(
       nodeClassPath,
-      yamlText(
-        buildEc2NodeClass(cluster),
-        'EC2NodeClass of the GPU NodePools: al2023@latest picks the NVIDIA AMI variant per instance type.',
-      ),
+      yamlText(nodeClass, NODE_CLASS_COMMENTS[nodeClass.kind]),
     );
     nodeClassFile = nodeClassPath;
   }

@@ -10,6 +10,7 @@ import type {
   ClusterProfile,
   ReleasedPool,
 } from '@gpu-gitops/plugin-gpu-common';
+import { NODE_CLASS_KINDS } from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterKustomizationPath,
   type ResolvedRepoLayout,
@@ -90,7 +91,7 @@ async function removePool(
     if (doc === nodePool) return true;
     if (isOverlayOf(value, pool.name, cluster.labelDomain)) return true;
     return (
-      getIn(value, 'kind') === 'EC2NodeClass' &&
+      NODE_CLASS_KINDS.includes(String(getIn(value, 'kind'))) &&
       isManagedObject(value) &&
       nodeClass !== undefined &&
       getIn(value, 'metadata', 'name') === nodeClass &&

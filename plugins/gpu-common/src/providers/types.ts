@@ -1,0 +1,54 @@
+import type { MachineProvider } from '../catalog/types';
+import type { ClusterProfile, ClusterProvider } from '../cluster/types';
+import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { KubernetesObject } from '../manifests/types';
+import type { Plan } from '../planner/types';
+
+/**
+ * What differs between the places a GPU pool can live. The planner and the
+ * manifest builders ask the cluster's provider (`poolProviderOf`) instead of
+ * testing provider names, so adding a provider is one file in this folder.
+ *
+ * @public
+ */
+export interface PoolProvider {
+  /** The profile's `provider` value. */
+  readonly id: ClusterProvider;
+  /** Shown beside a cluster's name in the request form, e.g. `AWS (Karpenter)`. */
+  readonly displayName: string;
+  /** Whose machine shapes of the catalog the cluster can get. */
+  readonly machines: MachineProvider;
+  /**
+   * Present when Karpenter launches the pool's nodes. Karpenter learns only
+   * physical GPUs from the cloud: time slices, MPS clients and mixed-strategy
+   * MIG instances exist for it only through NodeOverlays, behind its
+   * NodeOverlay feature gate.
+   */
+  readonly karpenter?: KarpenterMachines;
+  /**
+   * The objects that declare the plan's pool, in the order they go into the
+   * pool's file; empty where nothing is written for a pool.
+   */
+  poolObjects(plan: Plan, cluster: ClusterProfile): KubernetesObject[];
+}
+
+/**
+ * How a Karpenter cloud provider names a GPU machine's facts.
+ *
+ * @public
+ */
+export interface KarpenterMachines {
+  /** Node label carrying a machine's physical GPU count (NodeOverlay selectors). */
+  readonly gpuCountLabel: string;
+  /** The node class kind this provider's NodePools reference. */
+  readonly nodeClass: { group: string; kind: string };
+  /**
+   * Requirements that keep a pool on NVIDIA machines, written before the
+   * instance types (a second guard beside the pinned names).
+   */
+  gpuRequirements(plan: Plan): NodeSelectorRequirement[];
+  /** CPU architectures of the machines, or undefined when not written. */
+  architectures(instanceTypes: string[]): string[] | undefined;
+  /** The cluster's GPU node class, as the product writes it. */
+  buildNodeClass(cluster: ClusterProfile): KubernetesObject;
+}

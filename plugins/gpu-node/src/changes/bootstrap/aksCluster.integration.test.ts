@@ -1,0 +1,154 @@
+/**
+ * An AKS cluster with Karpenter's Azure provider, start to finish on disk:
+ * the bootstrap writes the AKSNodeClass, then one request of every sharing
+ * mode the cluster allows is planned from the repository, merged, built with
+ * the real kustomize (in `buildRequestChange`), re-planned to no change, and
+ * the tree validates clean. The objects' schemas are checked in gpu-common
+ * (`providers/azureKarpenter.test.ts`, Azure's v1.14.2 CRDs).
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import {
+  builtinCatalog,
+  parseGpuRequest,
+  resolveClusterProfile,
+  type GpuRequest,
+  type SharingMode,
+} from '@gpu-gitops/plugin-gpu-common';
+import { kustomizeBuild } from '../../kustomize/build';
+import { readRepoState } from '../../repo/readRepoState';
+import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import { buildRequestChange } from '../buildRequestChange';
+import { writeChangeSet } from '../stagedTree';
+import { buildBootstrapChangeSet } from './bootstrapChangeSet';
+
+// Real kustomize builds (before and after, then the check) on a shared CI machine.
+jest.setTimeout(180_000);
+
+const cluster = resolveClusterProfile({
+  name: 'aks-weu',
+  provider: 'azure-karpenter',
+  region: 'westeurope',
+  migStrategy: 'single',
+});
+
+function request(
+  name: string,
+  sharing: SharingMode,
+  model: string,
+  gpu: Record<string, unknown>,
+): GpuRequest {
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name, namespace: 'ml' },
+    spec: {
+      owner: 'group:default/ml-platform',
+      cluster: cluster.name,
+      gpu: { model, sharing, ...gpu },
+      workload: { image: `ghcr.io/example/${name}:1.0.0` },
+      capacityTypes: ['on-demand'],
+    },
+  });
+}
+
+const requests = [
+  request('t4-exclusive', 'exclusive', 't4', { replicas: 2, vramGiB: 12 }),
+  request('t4-ts', 'time-slicing', 't4', {
+    replicas: 6,
+    vramGiB: 3,
+    slicesPerGpu: 4,
+  }),
+  request('t4-mps', 'mps', 't4', { replicas: 3, vramGiB: 3 }),
+  request('a100-mig', 'mig', 'a100-80gb', { replicas: 3, vramGiB: 18 }),
+  request('t4-dra', 'dra', 't4', { replicas: 1, vramGiB: 8 }),
+];
+
+describe('AKS with Karpenter: bootstrap, then every sharing mode', () => {
+  let dir: string;
+  let tree: FsRepoTree;
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-aks-'));
+    tree = new FsRepoTree(dir);
+    const bootstrap = await buildBootstrapChangeSet(tree, cluster, {
+      operatorChartVersion: 'v26.7.0',
+      binPacking: false,
+    });
+    await writeChangeSet(tree, bootstrap);
+  });
+  afterAll(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('the bootstrap writes the AKSNodeClass the pools reference', async () => {
+    const [nodeClass] = parseAllDocuments(
+      (await tree.readFile('clusters/aks-weu/gpu/nodeclasses/gpu.yaml'))!,
+    ).map(d => d.toJS());
+    expect(nodeClass).toMatchObject({
+      apiVersion: 'karpenter.azure.com/v1beta1',
+      kind: 'AKSNodeClass',
+      metadata: { name: 'gpu' },
+      spec: { gpu: { mode: 'Driver' } },
+    });
+  });
+
+  it.each(
+    // migStrategy single: every mode can be planned.
+    requests.map(r => [`${r.metadata.name} (${r.spec.gpu.sharing})`, r]),
+  )(
+    '%s: merges, builds, and re-planning from the repository changes nothing',
+    async (_label, gpuRequest) => {
+      const change = await buildRequestChange({
+        tree,
+        dir,
+        request: gpuRequest as GpuRequest,
+        cluster,
+        catalog: builtinCatalog,
+      });
+      expect(
+        change.plan.pool.instanceTypes.every(t => t.startsWith('Standard_')),
+      ).toBe(true);
+      await writeChangeSet(tree, change.changeSet);
+      const poolFile = parseAllDocuments(
+        (await tree.readFile(
+          `clusters/aks-weu/gpu/nodepools/${change.plan.pool.name}.yaml`,
+        ))!,
+      ).map(d => d.toJS());
+      // The cluster's class is written once, by the bootstrap.
+      expect(poolFile.map(o => o.kind)).not.toContain('AKSNodeClass');
+      expect(poolFile[0].spec.template.spec.nodeClassRef.kind).toBe(
+        'AKSNodeClass',
+      );
+
+      const again = await buildRequestChange({
+        tree,
+        dir,
+        request: gpuRequest as GpuRequest,
+        cluster,
+        catalog: builtinCatalog,
+      });
+      expect(again.plan.pool.name).toBe(change.plan.pool.name);
+      expect(again.changeSet.empty).toBe(true);
+    },
+  );
+
+  it('leaves a tree that builds, validates clean and reads back every pool', async () => {
+    const built = await kustomizeBuild(path.join(dir, 'clusters/aks-weu/gpu'));
+    const kinds = built.map(o => o.kind);
+    expect(kinds.filter(k => k === 'AKSNodeClass')).toHaveLength(1);
+    expect(kinds).toContain('NodeOverlay');
+    expect(await validateGitOpsTree(dir, { cluster })).toEqual([]);
+    const state = await readRepoState(tree, undefined, cluster.name);
+    expect(state.pools.map(p => p.name).sort()).toEqual(
+      [
+        ...new Set(
+          state.workloads.map(w => w.pool).filter((p): p is string => !!p),
+        ),
+      ].sort(),
+    );
+    expect(state.workloads).toHaveLength(requests.length);
+  });
+});
