@@ -134,7 +134,7 @@ describe('the test inputs are legacy objects the old Karpenter accepted', () => 
     ['v1alpha5-repo', 'clusters/legacy/karpenter/provisioners.yaml'],
     ['v1alpha5-repo', 'clusters/legacy/karpenter/nodetemplates.yaml'],
     ['v1alpha5-repo', 'clusters/legacy/karpenter/default.yaml'],
-    ['v1beta1-repo', 'clusters/prod/karpenter/gpu-l4.yaml'],
+    ['v1beta1-repo', 'clusters/prod/gpu/nodepools/gpu-l4.yaml'],
   ])('%s %s', (repo, file) => {
     for (const object of objectsOf(repo, file)) {
       expect(
@@ -348,7 +348,7 @@ describe('v1alpha5 Provisioner + v1alpha1 AWSNodeTemplate', () => {
 
 describe('v1beta1 NodePool + EC2NodeClass beside a hand-written v1 pool', () => {
   const objects = [
-    ...objectsOf('v1beta1-repo', 'clusters/prod/karpenter/gpu-l4.yaml'),
+    ...objectsOf('v1beta1-repo', 'clusters/prod/gpu/nodepools/gpu-l4.yaml'),
     ...objectsOf('v1beta1-repo', 'clusters/prod/karpenter/gpu-batch.yaml'),
     ...objectsOf('v1beta1-repo', 'clusters/prod/karpenter/default.yaml'),
   ];
