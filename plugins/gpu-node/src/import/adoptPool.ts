@@ -54,7 +54,7 @@ export function annotate(
  * The resource a pool's nodes advertise when nothing names it but the
  * physical `nvidia.com/gpu` limit: a time-slicing or MPS config with
  * `renameByDefault: true` advertises `nvidia.com/gpu.shared`
- * (NVIDIA/k8s-device-plugin README, "Shared Access to GPUs", v0.17), and
+ * (NVIDIA/k8s-device-plugin README, "Shared Access to GPUs"), and
  * under the MIG strategy "mixed" a MIG pool advertises
  * `nvidia.com/mig-<profile>` (same README, "MIG strategies").
  */
