@@ -1,4 +1,5 @@
 import {
+  type GpuRequest,
   GpuInputError,
   type ClusterProfile,
   type ManifestSet,
@@ -154,7 +155,16 @@ export async function applyPlan(
  * cluster always named), for review, audit and re-rendering on a moved base.
  */
 export function canonicalRequestYaml(plan: Plan): string {
-  const { apiVersion, kind, metadata, spec } = storedRequest(plan);
+  return storedRequestYaml(storedRequest(plan));
+}
+
+/**
+ * A request record as the product stores it (`requests/<ns>/<name>.yaml`):
+ * keys sorted, the cluster in `spec.cluster`. The import writes its records
+ * with it too.
+ */
+export function storedRequestYaml(request: GpuRequest): string {
+  const { apiVersion, kind, metadata, spec } = request;
   return toYaml({
     apiVersion,
     kind,

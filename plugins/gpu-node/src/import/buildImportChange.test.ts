@@ -1,0 +1,254 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  builtinCatalog,
+  defaultClusterProfile,
+  parseGpuRequest,
+  parseGpuRequestYaml,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import { parseAllDocuments } from 'yaml';
+import { buildRequestChange } from '../changes/buildRequestChange';
+import { writeChangeSet } from '../changes/stagedTree';
+import { FsRepoTree } from '../repo/tree';
+import { schemaError } from '../validate/schemas';
+import { buildImportChange } from './buildImportChange';
+
+const FIXTURES = path.join(__dirname, '__fixtures__');
+const OWNER = 'group:default/ml-platform';
+
+const profile = (name: string): ClusterProfile => ({
+  ...defaultClusterProfile,
+  name,
+  nodeClass: { ...defaultClusterProfile.nodeClass },
+});
+
+async function copyOf(shape: string): Promise<FsRepoTree> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-import-'));
+  await fs.cp(path.join(FIXTURES, shape), dir, { recursive: true });
+  return new FsRepoTree(dir);
+}
+
+async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await tree.listFiles('')) {
+    out[file] = (await tree.readFile(file))!;
+  }
+  return out;
+}
+
+const docs = (text: string | undefined) =>
+  parseAllDocuments(text!).map(d => d.toJS());
+
+describe('importing a Karpenter v0.31 setup (Provisioners, AWSNodeTemplates)', () => {
+  let tree: FsRepoTree;
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    tree = await copyOf('v1alpha5-repo');
+    before = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('converts in place, adopts the GPU pools, writes request records; kustomize builds it', async () => {
+    const change = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster: profile('legacy'),
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    expect(change.verification?.verified).toEqual(['clusters/legacy']);
+    const touched = change.changeSet.changes.map(c => [c.path, c.action]);
+    expect(touched).toEqual([
+      ['clusters/legacy/karpenter/default.yaml', 'update'],
+      ['clusters/legacy/karpenter/nodetemplates.yaml', 'update'],
+      ['clusters/legacy/karpenter/provisioners.yaml', 'update'],
+      ['requests/ml/chat.yaml', 'create'],
+      ['requests/ml/embeddings.yaml', 'create'],
+    ]);
+    await writeChangeSet(tree, change.changeSet);
+    const after = await snapshot(tree);
+    // Everything else is byte-identical.
+    for (const [file, text] of Object.entries(before)) {
+      if (!touched.some(([p]) => p === file)) expect(after[file]).toBe(text);
+    }
+    // Comments survive the conversion.
+    expect(after['clusters/legacy/karpenter/provisioners.yaml']).toMatch(
+      /^# GPU capacity, written by hand for Karpenter v0\.31\.\n/,
+    );
+    expect(after['clusters/legacy/karpenter/provisioners.yaml']).toContain(
+      '# A100 80GB cut into seven 1g.10gb MIG instances each.',
+    );
+    const karpenter = [
+      ...docs(after['clusters/legacy/karpenter/provisioners.yaml']),
+      ...docs(after['clusters/legacy/karpenter/nodetemplates.yaml']),
+      ...docs(after['clusters/legacy/karpenter/default.yaml']),
+    ];
+    expect(karpenter.map(o => `${o.apiVersion} ${o.kind}`)).toEqual([
+      'karpenter.sh/v1 NodePool',
+      'karpenter.sh/v1 NodePool',
+      'karpenter.k8s.aws/v1 EC2NodeClass',
+      'karpenter.k8s.aws/v1 EC2NodeClass',
+      'karpenter.sh/v1 NodePool',
+    ]);
+    for (const o of karpenter) expect(schemaError(o)).toBeUndefined();
+
+    const [t4, a100] = karpenter;
+    expect(t4.metadata.annotations).toEqual({
+      'gpu.backstage.io/requests': 'ml/chat=3',
+      'gpu.backstage.io/sharing-mode': 'time-slicing',
+      'gpu.backstage.io/resource-name': 'nvidia.com/gpu.shared',
+      'gpu.backstage.io/gpu-model': 't4',
+      'gpu.backstage.io/slices-per-gpu': '4',
+      'gpu.backstage.io/limit-floor': '4',
+    });
+    expect(a100.metadata.annotations).toMatchObject({
+      'gpu.backstage.io/requests': 'ml/embeddings=2',
+      'gpu.backstage.io/sharing-mode': 'mig',
+      'gpu.backstage.io/mig-profile': '1g.10gb',
+      'gpu.backstage.io/resource-name': 'nvidia.com/mig-1g.10gb',
+    });
+    // The CPU pool is converted, not adopted.
+    expect(karpenter[4].metadata.annotations).toBeUndefined();
+
+    const chat = parseGpuRequestYaml(after['requests/ml/chat.yaml']);
+    expect(chat.spec).toMatchObject({
+      owner: OWNER,
+      cluster: 'legacy',
+      gpu: {
+        model: 't4',
+        sharing: 'time-slicing',
+        replicas: 3,
+        slicesPerGpu: 4,
+        vramGiB: 3.7,
+      },
+      workload: {
+        existing: { kind: 'Deployment', name: 'chat', container: 'chat' },
+      },
+      capacityTypes: ['on-demand'],
+    });
+    const embeddings = parseGpuRequestYaml(
+      after['requests/ml/embeddings.yaml'],
+    );
+    expect(embeddings.spec.gpu).toMatchObject({
+      model: 'a100-80gb',
+      sharing: 'mig',
+      replicas: 2,
+      vramGiB: 9, // the catalog's 1g.10gb instance: 9216 MiB
+    });
+    expect(embeddings.spec.workload.existing?.kind).toBe('StatefulSet');
+
+    // The report: what has no v1 equivalent (with its value), and the workloads' legacy selector.
+    expect(change.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          path: 'clusters/legacy/karpenter/provisioners.yaml',
+          object: 'Provisioner "gpu-t4"',
+          field: 'spec.kubeletConfiguration.containerRuntime',
+          value: 'containerd',
+        }),
+        expect.objectContaining({
+          path: 'apps/ml/chat/deployment.yaml',
+          field: 'nodeSelector.karpenter.sh/provisioner-name',
+        }),
+      ]),
+    );
+  });
+
+  it('a second import changes nothing', async () => {
+    const again = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster: profile('legacy'),
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    expect(again.changeSet.changes).toEqual([]);
+  });
+});
+
+describe('importing a Karpenter v0.37 setup beside a bootstrapped GPU folder', () => {
+  let tree: FsRepoTree;
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    tree = await copyOf('v1beta1-repo');
+    before = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('converts the v1beta1 objects, adopts both GPU pools, leaves the CPU pool byte-identical', async () => {
+    const change = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster: profile('prod'),
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    expect(change.changeSet.changes.map(c => c.path)).toEqual([
+      'clusters/prod/gpu/nodepools/gpu-l4.yaml',
+      'clusters/prod/karpenter/gpu-batch.yaml',
+      'requests/ml/ranker.yaml',
+    ]);
+    expect(change.verification?.verified).toEqual(['clusters/prod']);
+    expect(change.adoptedPools.map(p => [p.name, p.ledger])).toEqual([
+      ['gpu-l4', 'ml/ranker=2'],
+      ['gpu-batch', ''],
+    ]);
+    await writeChangeSet(tree, change.changeSet);
+    const after = await snapshot(tree);
+    expect(after['clusters/prod/karpenter/default.yaml']).toBe(
+      before['clusters/prod/karpenter/default.yaml'],
+    );
+    // The hand-written v1 pool only gains annotations.
+    const [batchBefore] = docs(
+      before['clusters/prod/karpenter/gpu-batch.yaml'],
+    );
+    const [batchAfter] = docs(after['clusters/prod/karpenter/gpu-batch.yaml']);
+    const { annotations, ...metadata } = batchAfter.metadata;
+    expect({ ...batchAfter, metadata }).toEqual(batchBefore);
+    expect(annotations['gpu.backstage.io/gpu-model']).toBe('a10g');
+    const [pool, nodeClass] = docs(
+      after['clusters/prod/gpu/nodepools/gpu-l4.yaml'],
+    );
+    expect(schemaError(pool)).toBeUndefined();
+    expect(schemaError(nodeClass)).toBeUndefined();
+    expect(pool.spec.disruption.budgets).toEqual([
+      { nodes: '10%' },
+      { nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h' },
+    ]);
+    expect(change.findings).toContainEqual(
+      expect.objectContaining({
+        object: 'NodePool "gpu-l4"',
+        field: 'spec.template.spec.kubelet',
+        value: { maxPods: 29 },
+      }),
+    );
+  });
+
+  it('a new request afterwards reuses the imported pool, counting what it holds', async () => {
+    const request = parseGpuRequest({
+      apiVersion: 'gpu.backstage.io/v1alpha1',
+      kind: 'GpuRequest',
+      metadata: { name: 'reranker', namespace: 'ml' },
+      spec: {
+        owner: OWNER,
+        gpu: { model: 'l4', sharing: 'exclusive', replicas: 1, vramGiB: 20 },
+        workload: { image: 'ghcr.io/acme/reranker:1.0' },
+        capacityTypes: ['on-demand'],
+      },
+    });
+    const change = await buildRequestChange({
+      tree,
+      dir: tree.root,
+      request,
+      cluster: profile('prod'),
+      catalog: builtinCatalog,
+    });
+    expect(change.plan.pool).toMatchObject({ name: 'gpu-l4', reused: true });
+    expect(change.plan.pool.ledger).toEqual([
+      { request: 'ml/ranker', replicas: 2, unitsPerReplica: 1 },
+      { request: 'ml/reranker', replicas: 1, unitsPerReplica: 1 },
+    ]);
+  });
+});

@@ -1,0 +1,363 @@
+/**
+ * One import, one pass: read the cluster's folder and the workloads, convert
+ * the legacy Karpenter objects to v1 in place, adopt the GPU pools (their
+ * ledger and what they are, as annotations), write a request record for each
+ * GPU workload recognised on them, and verify the change with the real
+ * kustomize. Everything the import does not understand stays as it is and is
+ * listed in the findings. `gpu-gitops import` and the `gpu:gitops:import`
+ * action build an import through here (via `publishGpuImport`).
+ */
+import type { Document } from 'yaml';
+import {
+  GpuInputError,
+  isGpuInputError,
+  type ClusterProfile,
+  type GpuCatalog,
+  type LedgerEntry,
+  type PoolState,
+} from '@gpu-gitops/plugin-gpu-common';
+import { storedRequestYaml } from '../changes/applyPlan';
+import { StagedTree } from '../changes/stagedTree';
+import type { ChangeSet } from '../changes/types';
+import type { VerifyChangeResult } from '../changes/verifyChange';
+import { syncNode, YamlFile } from '../changes/yamlFile';
+import type { BuildRootOptions } from '../kustomize/buildRoot';
+import { compileRepoLayout } from '../layout/compileRepoLayout';
+import {
+  clusterScopePath,
+  requestPath,
+  type LayoutInput,
+} from '../layout/layout';
+import { parsePools } from '../repo/parsePools';
+import { parseWorkloads } from '../repo/parseWorkloads';
+import { readDocuments } from '../repo/readDocuments';
+import { readRepoState } from '../repo/readRepoState';
+import type { RepoTree } from '../repo/tree';
+import {
+  isPlainObject,
+  isYamlPath,
+  type ParsedDocument,
+  type PlainObject,
+  type SkippedFile,
+} from '../repo/yamlObjects';
+import { adoptionAnnotations, annotate, servedResource } from './adoptPool';
+import {
+  convertKarpenterObjects,
+  type KarpenterInput,
+} from './convert/convertKarpenterObjects';
+import { objectLabel, type ImportFinding } from './convert/findings';
+import { isKarpenterObject } from './convert/legacyKinds';
+import { namedGpuConfigs } from './gpuConfigMaps';
+import { recogniseWorkloads } from './importedRequests';
+import { verifyImport } from './verifyImport';
+
+/** @public */
+export interface BuildImportChangeOptions {
+  /** The checkout to read (on disk at `dir`, which kustomize builds). */
+  tree: RepoTree;
+  dir: string;
+  cluster: ClusterProfile;
+  catalog: GpuCatalog;
+  /** Owner of the request records the import writes (`group:default/ml-platform`). */
+  owner: string;
+  layout?: LayoutInput;
+  kustomize?: BuildRootOptions;
+  /** Build touched roots before and after with the real kustomize (default true). */
+  verify?: boolean;
+  stage?: <T>(name: string, step: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * An object the import converted to v1 (or a v1 node class that took its
+ * pools' kubelet settings).
+ *
+ * @public
+ */
+export interface ImportedObject {
+  path: string;
+  from: string;
+  to: string;
+}
+
+/** @public */
+export interface AdoptedPool {
+  name: string;
+  path: string;
+  gpuModel?: string;
+  sharingMode: string;
+  resourceName: string;
+  /** The ledger written on it (`ml/chat=3`). */
+  ledger: string;
+}
+
+/** @public */
+export interface ImportedRequestRecord {
+  /** `<namespace>/<name>`. */
+  id: string;
+  /** The record's path (`requests/<ns>/<name>.yaml`). */
+  path: string;
+  pool: string;
+  workloadPath: string;
+}
+
+/** @public */
+export interface ImportChange {
+  cluster: ClusterProfile;
+  changeSet: ChangeSet;
+  converted: ImportedObject[];
+  adoptedPools: AdoptedPool[];
+  requests: ImportedRequestRecord[];
+  /** Everything the report says: no-v1-equivalent fields, notes, what stays untouched. */
+  findings: ImportFinding[];
+  verification?: VerifyChangeResult;
+}
+
+interface LoadedFile {
+  file: YamlFile;
+  documents: ParsedDocument[];
+}
+
+async function loadClusterFiles(
+  tree: RepoTree,
+  scope: string,
+  findings: ImportFinding[],
+): Promise<Map<string, LoadedFile>> {
+  const files = new Map<string, LoadedFile>();
+  for (const path of (await tree.listFiles(scope)).filter(isYamlPath)) {
+    const text = await tree.readFile(path);
+    try {
+      const file = YamlFile.parse(path, text);
+      const documents = file
+        .values()
+        .map((value, index) => ({ path, index, value }))
+        .filter(d => d.value !== null);
+      files.set(path, { file, documents });
+    } catch (error) {
+      if (!isGpuInputError(error)) throw error;
+      findings.push({
+        kind: 'not-understood',
+        path,
+        object: path,
+        message: `not readable YAML (${error.message}); left as it is`,
+      });
+    }
+  }
+  return files;
+}
+
+/** @public */
+export async function buildImportChange(
+  options: BuildImportChangeOptions,
+): Promise<ImportChange> {
+  const { tree, cluster, layout } = options;
+  const stage =
+    options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
+  const findings: ImportFinding[] = [];
+  const scope = clusterScopePath(layout, cluster.name);
+
+  const files = await stage('Read the cluster folder', () =>
+    loadClusterFiles(tree, scope, findings),
+  );
+  if (files.size === 0) {
+    throw new GpuInputError([
+      {
+        path: 'cluster',
+        rule: 'cluster-folder-empty',
+        message: `the cluster folder ${scope}/ of cluster "${cluster.name}" holds no YAML file: nothing to import (is the cluster name right?)`,
+      },
+    ]);
+  }
+
+  // 1. Convert every Karpenter object of the cluster's folder.
+  const inputs: KarpenterInput[] = [];
+  for (const [path, { documents }] of files) {
+    for (const doc of documents) {
+      if (isPlainObject(doc.value) && isKarpenterObject(doc.value)) {
+        inputs.push({ key: `${path}#${doc.index}`, value: doc.value });
+      }
+    }
+  }
+  const outputs = convertKarpenterObjects(inputs);
+  const converted: ImportedObject[] = [];
+  const changedBefore = new Set<string>();
+  const changedAfter = new Set<string>();
+  const kindName = (o: PlainObject) =>
+    `${String(o.kind)}/${String((o.metadata as PlainObject)?.name)}`;
+  const documentOf = (key: string): { path: string; doc: Document } => {
+    const [path, index] = [
+      key.slice(0, key.lastIndexOf('#')),
+      Number(key.slice(key.lastIndexOf('#') + 1)),
+    ];
+    return { path, doc: files.get(path)!.file.docs[index] };
+  };
+  for (const out of outputs) {
+    const { path, doc } = documentOf(out.key);
+    for (const f of out.findings) findings.push({ ...f, path });
+    if (out.status !== 'converted' && out.status !== 'updated') continue;
+    const input = inputs.find(i => i.key === out.key)!.value;
+    if (syncNode(doc, [], JSON.parse(JSON.stringify(out.value)))) {
+      files.get(path)!.file.modified = true;
+    }
+    changedBefore.add(kindName(input));
+    changedAfter.add(kindName(out.value));
+    converted.push({
+      path,
+      from: `${String(input.apiVersion)} ${objectLabel(input)}`,
+      to: `${String(out.value.apiVersion)} ${objectLabel(out.value)}`,
+    });
+  }
+
+  // 2. Which v1 NodePools are GPU pools, and how they share their GPUs.
+  const state = await stage('Read repository state', () =>
+    readRepoState(tree, layout, cluster.name, { catalog: options.catalog }),
+  );
+  const allDocuments = [...files.values()].flatMap(f => f.documents);
+  const handWritten = namedGpuConfigs(allDocuments);
+  const poolDocuments: ParsedDocument[] = outputs
+    .filter(o => o.role === 'pool' && o.status !== 'not-converted')
+    .map(o => {
+      const { path } = documentOf(o.key);
+      return { path, index: 0, value: o.value };
+    });
+  const skipped: SkippedFile[] = [];
+  const { pools } = parsePools(
+    poolDocuments,
+    {
+      devicePluginConfigs: {
+        ...handWritten.devicePluginConfigs,
+        ...state.devicePluginConfigs,
+      },
+      migConfigs: { ...handWritten.migConfigs, ...state.migConfigs },
+    },
+    options.catalog,
+    skipped,
+  );
+  const devicePluginConfigs = {
+    ...handWritten.devicePluginConfigs,
+    ...state.devicePluginConfigs,
+  };
+  const adoptable = pools
+    .filter(p => !p.managed && p.ledger === undefined)
+    .map(p => ({
+      ...p,
+      resourceName: servedResource(
+        p,
+        p.deviceConfigName
+          ? devicePluginConfigs[p.deviceConfigName]
+          : undefined,
+        cluster.migStrategy,
+      ),
+    }));
+
+  // 3. The GPU workloads on them become request records.
+  const compiled = compileRepoLayout(layout, [cluster.name]);
+  const workloadDocuments = await readDocuments(
+    tree,
+    compiled.workloadsPrefix,
+    skipped,
+  );
+  const recorded = new Set<string>();
+  for (const w of parseWorkloads(workloadDocuments, compiled)) {
+    if (await tree.readFile(requestPath(layout, w.namespace, w.name))) {
+      recorded.add(w.id);
+    }
+  }
+  const workloads = parseWorkloads(workloadDocuments, compiled).filter(
+    w =>
+      !recorded.has(w.id) &&
+      !(
+        w.pool &&
+        !adoptable.some(p => p.name === w.pool) &&
+        pools.some(p => p.name === w.pool)
+      ),
+  );
+  const recognised = recogniseWorkloads(
+    workloadDocuments,
+    workloads,
+    adoptable,
+    {
+      cluster: cluster.name,
+      owner: options.owner,
+      catalog: options.catalog,
+    },
+  );
+  findings.push(...recognised.findings);
+  for (const s of skipped) {
+    findings.push({
+      kind: 'not-understood',
+      path: s.path,
+      object: s.path,
+      message: `${s.reason}; left as it is`,
+    });
+  }
+
+  const staged = new StagedTree(tree);
+  const requests: ImportedRequestRecord[] = [];
+  for (const r of recognised.requests) {
+    const { namespace, name } = r.request.metadata;
+    const path = requestPath(layout, namespace, name);
+    await staged.write(path, storedRequestYaml(r.request));
+    requests.push({
+      id: `${namespace}/${name}`,
+      path,
+      pool: r.pool,
+      workloadPath: r.path,
+    });
+  }
+
+  // 4. Adopt the GPU pools.
+  const adoptedPools: AdoptedPool[] = [];
+  for (const pool of adoptable) {
+    const ledger: LedgerEntry[] = recognised.requests
+      .filter(r => r.pool === pool.name)
+      .map(r => r.ledgerEntry);
+    const annotations = adoptionAnnotations(pool, ledger, cluster.labelDomain);
+    const file = files.get(pool.path)!.file;
+    const doc = file.findObject('NodePool', pool.name)!;
+    if (annotate(doc, annotations)) file.modified = true;
+    changedBefore.add(`NodePool/${pool.name}`);
+    changedAfter.add(`NodePool/${pool.name}`);
+    adoptedPools.push(describeAdopted(pool, annotations, cluster.labelDomain));
+  }
+
+  for (const [path, { file }] of files) {
+    const content = file.newContent();
+    if (content !== undefined) await staged.write(path, content);
+  }
+  const changeSet = staged.toChangeSet();
+  const verification =
+    options.verify === false
+      ? undefined
+      : await stage('Verify with kustomize', () =>
+          verifyImport(
+            options.dir,
+            changeSet,
+            { changedBefore, changedAfter },
+            options.kustomize,
+          ),
+        );
+  return {
+    cluster,
+    changeSet,
+    converted,
+    adoptedPools,
+    requests,
+    findings,
+    verification,
+  };
+}
+
+function describeAdopted(
+  pool: PoolState,
+  annotations: Record<string, string>,
+  labelDomain: string,
+): AdoptedPool {
+  return {
+    name: pool.name,
+    path: pool.path,
+    ...(pool.gpuModel ? { gpuModel: pool.gpuModel } : {}),
+    sharingMode: pool.sharingMode,
+    resourceName: pool.resourceName,
+    ledger: annotations[`${labelDomain}/requests`],
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * Converts the Karpenter objects of one cluster together: pools and node
+ * classes depend on each other (v1 moved the kubelet settings from the pool
+ * to its node class, and a pool whose node class cannot be converted is left
+ * as it is with it). Pure: objects in, objects and findings out.
+ */
+import type { PlainObject } from '../../repo/yamlObjects';
+import { objectLabel, type ImportFinding } from './findings';
+import { placeKubelet } from './kubeletToNodeClass';
+import {
+  currentRole,
+  isKarpenterObject,
+  legacyApi,
+  type KarpenterRole,
+} from './legacyKinds';
+
+/** One Karpenter object of the repository, under a key of the caller's. */
+export interface KarpenterInput {
+  key: string;
+  value: PlainObject;
+}
+
+/**
+ * What became of one object: `converted` (a legacy object, now v1),
+ * `updated` (a v1 node class that took its pools' kubelet settings), `kept`
+ * (v1 already), `not-converted` (left as it is; a finding says why).
+ */
+export interface KarpenterOutput {
+  key: string;
+  status: 'converted' | 'updated' | 'kept' | 'not-converted';
+  role?: KarpenterRole;
+  /** The object to write (the input itself unless converted or updated). */
+  value: PlainObject;
+  findings: ImportFinding[];
+}
+
+export interface PoolKubelet {
+  /** Key of the pool. */
+  key: string;
+  kubelet: PlainObject;
+  /** Where the legacy pool kept them (for the report). */
+  field: string;
+}
+
+export function convertKarpenterObjects(
+  inputs: KarpenterInput[],
+): KarpenterOutput[] {
+  const outputs: KarpenterOutput[] = [];
+  const kubelets: PoolKubelet[] = [];
+  for (const { key, value } of inputs) {
+    const legacy = legacyApi(value);
+    if (legacy) {
+      const result = legacy.convert(value);
+      if ('refused' in result) {
+        outputs.push({
+          key,
+          status: 'not-converted',
+          role: legacy.role,
+          value,
+          findings: [
+            ...result.findings,
+            {
+              kind: 'not-converted',
+              object: objectLabel(value),
+              message: result.refused,
+            },
+          ],
+        });
+        continue;
+      }
+      outputs.push({
+        key,
+        status: 'converted',
+        role: legacy.role,
+        value: result.converted,
+        findings: result.findings,
+      });
+      if (result.kubelet) {
+        kubelets.push({
+          key,
+          kubelet: result.kubelet,
+          field:
+            value.kind === 'Provisioner'
+              ? 'spec.kubeletConfiguration'
+              : 'spec.template.spec.kubelet',
+        });
+      }
+      continue;
+    }
+    const role = currentRole(value);
+    if (role) {
+      outputs.push({ key, status: 'kept', role, value, findings: [] });
+      continue;
+    }
+    if (isKarpenterObject(value)) {
+      outputs.push({
+        key,
+        status: 'not-converted',
+        value,
+        findings: [
+          {
+            kind: 'not-understood',
+            object: objectLabel(value),
+            message: `${String(value.apiVersion)} ${String(value.kind)} is not a pool or node class the import converts; left as it is`,
+          },
+        ],
+      });
+    }
+  }
+  leavePoolsOfUnconvertedClasses(outputs, inputs);
+  placeKubelet(outputs, kubelets);
+  return outputs;
+}
+
+/**
+ * A pool whose node class stays legacy would refer to an EC2NodeClass that
+ * does not exist: it stays as it is too, until its class can be converted.
+ */
+function leavePoolsOfUnconvertedClasses(
+  outputs: KarpenterOutput[],
+  inputs: KarpenterInput[],
+): void {
+  const refusedClasses = new Set(
+    outputs
+      .filter(o => o.role === 'nodeClass' && o.status === 'not-converted')
+      .map(o => nodeClassName(o.value)),
+  );
+  for (const [i, out] of outputs.entries()) {
+    if (out.role !== 'pool' || out.status !== 'converted') continue;
+    const ref = (out.value.spec as PlainObject | undefined)?.template as
+      { spec?: { nodeClassRef?: { name?: string } } } | undefined;
+    const className = ref?.spec?.nodeClassRef?.name;
+    if (!className || !refusedClasses.has(className)) continue;
+    const original = inputs.find(input => input.key === out.key)!.value;
+    outputs[i] = {
+      key: out.key,
+      status: 'not-converted',
+      role: 'pool',
+      value: original,
+      findings: [
+        {
+          kind: 'not-converted',
+          object: objectLabel(original),
+          message: `its node class "${className}" is not converted (see its finding); the pool stays as it is with it`,
+        },
+      ],
+    };
+  }
+}
+
+export function nodeClassName(value: PlainObject): string {
+  return String((value.metadata as PlainObject | undefined)?.name ?? '');
+}

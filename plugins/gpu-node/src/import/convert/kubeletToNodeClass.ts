@@ -1,0 +1,99 @@
+/**
+ * v1 keeps kubelet settings on the EC2NodeClass, not the NodePool
+ * (`website/content/en/v1.0/upgrading/v1-migration.md`, "Kubelet
+ * Configuration Migration"): the conversion webhook does NOT move them,
+ * because several pools may share one class. The import moves them when
+ * every pool of the class wants the same settings; when pools sharing a class
+ * want different ones (a pool without kubelet settings wants Karpenter's
+ * defaults), nothing is moved and each pool's settings are reported with the
+ * guide's remedy: one EC2NodeClass per distinct kubelet configuration.
+ */
+import { deepEqual } from '../../changes/canonical';
+import type { PlainObject } from '../../repo/yamlObjects';
+import type { KarpenterOutput, PoolKubelet } from './convertKarpenterObjects';
+import { nodeClassName } from './convertKarpenterObjects';
+import { objectLabel } from './findings';
+
+function refName(pool: PlainObject): string | undefined {
+  const spec = pool.spec as
+    { template?: { spec?: { nodeClassRef?: { name?: unknown } } } } | undefined;
+  const name = spec?.template?.spec?.nodeClassRef?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+const describe = (kubelet: PlainObject | undefined) =>
+  kubelet ? JSON.stringify(kubelet) : "Karpenter's defaults";
+
+export function placeKubelet(
+  outputs: KarpenterOutput[],
+  kubelets: PoolKubelet[],
+): void {
+  const pools = outputs.filter(
+    o => o.role === 'pool' && o.status !== 'not-converted',
+  );
+  const moving = kubelets.filter(k =>
+    pools.some(p => p.key === k.key && p.status === 'converted'),
+  );
+  const classNames = new Set(
+    moving.map(k => refName(pools.find(p => p.key === k.key)!.value)),
+  );
+  for (const className of classNames) {
+    if (className === undefined) continue;
+    const nodeClass = outputs.find(
+      o =>
+        o.role === 'nodeClass' &&
+        o.status !== 'not-converted' &&
+        nodeClassName(o.value) === className,
+    );
+    const current = (nodeClass?.value.spec as PlainObject | undefined)
+      ?.kubelet as PlainObject | undefined;
+    const sharing = pools.filter(p => refName(p.value) === className);
+    const wanted = sharing.map(p => ({
+      pool: p,
+      kubelet: moving.find(k => k.key === p.key)?.kubelet ?? current,
+    }));
+    const first = wanted[0].kubelet;
+    const agree = wanted.every(w =>
+      deepEqual(w.kubelet ?? null, first ?? null),
+    );
+    for (const { pool, kubelet } of wanted) {
+      if (!moving.some(k => k.key === pool.key)) continue;
+      const field = moving.find(k => k.key === pool.key)!.field;
+      if (!nodeClass) {
+        pool.findings.push({
+          kind: 'no-v1-equivalent',
+          object: objectLabel(pool.value),
+          field,
+          value: kubelet,
+          message: `v1 keeps kubelet settings on the EC2NodeClass, and "${className}" is not in this repository: set its spec.kubelet to these settings`,
+        });
+      } else if (!agree) {
+        pool.findings.push({
+          kind: 'no-v1-equivalent',
+          object: objectLabel(pool.value),
+          field,
+          value: kubelet,
+          message: `v1 keeps kubelet settings on the EC2NodeClass, and "${className}" is shared by pools that want different ones (${wanted
+            .map(w => `${objectLabel(w.pool.value)}: ${describe(w.kubelet)}`)
+            .join(
+              '; ',
+            )}): give each distinct setting its own EC2NodeClass (Karpenter's v1 guide, "Kubelet Configuration Migration")`,
+        });
+      } else {
+        pool.findings.push({
+          kind: 'moved',
+          object: objectLabel(pool.value),
+          field,
+          message: `moved to EC2NodeClass "${className}" spec.kubelet, where v1 keeps it`,
+        });
+      }
+    }
+    if (nodeClass && agree && first && !deepEqual(current ?? null, first)) {
+      nodeClass.value = {
+        ...nodeClass.value,
+        spec: { ...(nodeClass.value.spec as PlainObject), kubelet: first },
+      };
+      if (nodeClass.status === 'kept') nodeClass.status = 'updated';
+    }
+  }
+}

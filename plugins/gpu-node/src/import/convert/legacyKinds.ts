@@ -1,0 +1,61 @@
+/**
+ * Which Karpenter APIs the import converts, and to what. Provisioner and
+ * AWSNodeTemplate were served until v0.31 (v0.32 served them beside v1beta1);
+ * Karpenter v1.0 serves v1 and v1beta1 only, and v1.1 drops v1beta1
+ * (`website/content/en/v1.0/upgrading/v1-migration.md`).
+ */
+import type { PlainObject } from '../../repo/yamlObjects';
+import { convertAwsNodeTemplate } from './awsNodeTemplate';
+import type { Conversion } from './conversion';
+import { convertEc2NodeClassV1beta1 } from './ec2NodeClassV1beta1';
+import { convertNodePoolV1beta1 } from './nodePoolV1beta1';
+import { convertProvisioner } from './provisioner';
+
+export type KarpenterRole = 'pool' | 'nodeClass';
+
+interface LegacyApi {
+  role: KarpenterRole;
+  convert: (source: PlainObject) => Conversion;
+}
+
+const LEGACY: Record<string, LegacyApi> = {
+  'karpenter.sh/v1alpha5 Provisioner': {
+    role: 'pool',
+    convert: convertProvisioner,
+  },
+  'karpenter.sh/v1beta1 NodePool': {
+    role: 'pool',
+    convert: convertNodePoolV1beta1,
+  },
+  'karpenter.k8s.aws/v1alpha1 AWSNodeTemplate': {
+    role: 'nodeClass',
+    convert: convertAwsNodeTemplate,
+  },
+  'karpenter.k8s.aws/v1beta1 EC2NodeClass': {
+    role: 'nodeClass',
+    convert: convertEc2NodeClassV1beta1,
+  },
+};
+
+const CURRENT: Record<string, KarpenterRole> = {
+  'karpenter.sh/v1 NodePool': 'pool',
+  'karpenter.k8s.aws/v1 EC2NodeClass': 'nodeClass',
+};
+
+const key = (o: PlainObject) => `${String(o.apiVersion)} ${String(o.kind)}`;
+
+/** The converter of a legacy object, or undefined when it is not one. */
+export function legacyApi(object: PlainObject): LegacyApi | undefined {
+  return LEGACY[key(object)];
+}
+
+/** The role of a v1 pool or node class, or undefined. */
+export function currentRole(object: PlainObject): KarpenterRole | undefined {
+  return CURRENT[key(object)];
+}
+
+/** True for any object of a Karpenter API group (for "not understood" reports). */
+export function isKarpenterObject(object: PlainObject): boolean {
+  const group = String(object.apiVersion ?? '').split('/')[0];
+  return group === 'karpenter.sh' || group === 'karpenter.k8s.aws';
+}

@@ -1,0 +1,153 @@
+/**
+ * `karpenter.sh/v1alpha5` Provisioner → `karpenter.sh/v1` NodePool, field by
+ * field as Karpenter's upgrade guides say
+ * (`website/content/en/v1.0/upgrading/v1beta1-migration.md`, "Provisioner ->
+ * NodePool", then `v1-migration.md`; the copy itself is `New` in
+ * `pkg/utils/nodepool/nodepool.go`, kubernetes-sigs/karpenter v0.32.10):
+ *
+ * - `labels`, `annotations` → `spec.template.metadata.*` (legacy node
+ *   annotations renamed: `nodeAnnotations.ts`);
+ * - `requirements`, `taints`, `startupTaints` → `spec.template.spec.*`
+ *   (the `karpenter.k8s.aws/instance-pods` label was dropped in v1beta1);
+ * - `providerRef` → `spec.template.spec.nodeClassRef` (`nodeClassRef.ts`);
+ * - `kubeletConfiguration` → the node class's `spec.kubelet` (returned, for
+ *   `kubeletToNodeClass.ts`);
+ * - TTLs and consolidation → `spec.disruption` / `expireAfter` (`disruption.ts`);
+ * - `limits.resources` → `spec.limits`; `weight` → `spec.weight`.
+ *
+ * The inline `provider` (deprecated since v0.7, removed in v1beta1) has no
+ * place on a NodePool: it is reported with its value. A Provisioner with only
+ * an inline provider has no node class to refer to and is not converted.
+ */
+import { isPlainObject, type PlainObject } from '../../repo/yamlObjects';
+import { carriedMetadata, specOf, type Conversion } from './conversion';
+import { disruptionFromProvisioner } from './disruption';
+import { compact, copy, FieldReader } from './fieldReader';
+import { objectLabel, type ImportFinding } from './findings';
+import { v1KubeletFields } from './kubeletFields';
+import { renameDoNotDisrupt } from './nodeAnnotations';
+import { v1NodeClassRef } from './nodeClassRef';
+
+/** Dropped in v1beta1 ("Karpenter Labels" table of the v1beta1 guide). */
+const DROPPED_LABELS = ['karpenter.k8s.aws/instance-pods'];
+
+export function convertProvisioner(source: PlainObject): Conversion {
+  const object = objectLabel(source);
+  const { metadata, findings } = carriedMetadata(source);
+  const spec = new FieldReader(specOf(source), 'spec', object);
+  const provider = spec.take('provider');
+  if (provider !== undefined) {
+    findings.push({
+      kind: 'no-v1-equivalent',
+      object,
+      field: 'spec.provider',
+      value: provider,
+      message:
+        'the inline provider was removed in Karpenter v1beta1: its settings belong on the EC2NodeClass the NodePool refers to',
+    });
+  }
+  const nodeClassRef = v1NodeClassRef(spec.take('providerRef'));
+  if (!nodeClassRef) {
+    return {
+      refused:
+        'the Provisioner has no spec.providerRef, and a v1 NodePool must name its node class: move the inline spec.provider into an AWSNodeTemplate, refer to it with spec.providerRef and import again',
+      findings,
+    };
+  }
+
+  const annotations = renameDoNotDisrupt(
+    spec.takeMap('annotations') ?? {},
+    'spec.annotations',
+    object,
+  );
+  const labels = spec.takeMap('labels');
+  const requirements = withoutDroppedLabels(spec.take('requirements'), object);
+  const kubelet = v1KubeletFields(
+    spec.take('kubeletConfiguration'),
+    'spec.kubeletConfiguration',
+    object,
+  );
+  const timing = disruptionFromProvisioner(spec, object);
+  const limits = spec.takeMap('limits');
+  const limitResources = isPlainObject(limits?.resources)
+    ? copy(limits!.resources as PlainObject)
+    : undefined;
+  const otherLimits = Object.keys(limits ?? {}).filter(k => k !== 'resources');
+  for (const key of otherLimits) {
+    findings.push({
+      kind: 'no-v1-equivalent',
+      object,
+      field: `spec.limits.${key}`,
+      value: limits![key],
+      message: `spec.limits.${key} has no equivalent in a v1 NodePool (only limits.resources became spec.limits)`,
+    });
+  }
+  const template = compact({
+    metadata: compact({
+      labels: labels ? copy(labels) : undefined,
+      annotations: Object.keys(annotations.annotations).length
+        ? annotations.annotations
+        : undefined,
+    }),
+    spec: compact({
+      nodeClassRef,
+      requirements: requirements.requirements ?? [],
+      taints: copyList(spec.take('taints')),
+      startupTaints: copyList(spec.take('startupTaints')),
+      expireAfter: timing.expireAfter,
+    }),
+  });
+  if (Object.keys(template.metadata as PlainObject).length === 0) {
+    delete template.metadata;
+  }
+  const converted: PlainObject = {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata,
+    spec: compact({
+      template,
+      disruption: timing.disruption,
+      limits: limitResources,
+      weight: spec.take('weight'),
+    }),
+  };
+  return {
+    converted,
+    ...(kubelet.kubelet ? { kubelet: kubelet.kubelet } : {}),
+    findings: [
+      ...findings,
+      ...annotations.findings,
+      ...requirements.findings,
+      ...kubelet.findings,
+      ...timing.findings,
+      ...spec.untaken(
+        field => `spec.${field} has no equivalent in a v1 NodePool`,
+      ),
+    ],
+  };
+}
+
+function copyList(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? copy(value) : undefined;
+}
+
+function withoutDroppedLabels(
+  value: unknown,
+  object: string,
+): { requirements?: unknown[]; findings: ImportFinding[] } {
+  if (!Array.isArray(value)) return { findings: [] };
+  const findings: ImportFinding[] = [];
+  const requirements = copy(value).filter((r, i) => {
+    const key = isPlainObject(r) ? r.key : undefined;
+    if (typeof key !== 'string' || !DROPPED_LABELS.includes(key)) return true;
+    findings.push({
+      kind: 'no-v1-equivalent',
+      object,
+      field: `spec.requirements.${i}`,
+      value: r,
+      message: `the label ${key} was dropped in Karpenter v1beta1; the requirement on it is left out`,
+    });
+    return false;
+  });
+  return { requirements, findings };
+}

@@ -1,0 +1,202 @@
+/**
+ * The GPU workloads an import recognises, as the requests the product would
+ * have written for them: each runs on an adopted pool (its node selector —
+ * `karpenter.sh/nodepool`, or the v1alpha5 `karpenter.sh/provisioner-name`
+ * — or the pool serving its shared resource), asks for that pool's resource,
+ * and the pool's GPU model is in the catalog. VRAM per replica is what a
+ * replica gets on the pool (a time slice, a MIG instance, whole GPUs).
+ */
+import {
+  findModel,
+  isWorkloadKind,
+  parseGpuRequest,
+  type GpuCatalog,
+  type GpuRequest,
+  type LedgerEntry,
+  type PoolState,
+  type WorkloadState,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  poolsBySharedResource,
+  workloadPool,
+} from '../repo/sharedResourcePool';
+import {
+  asKubernetesObject,
+  getIn,
+  isPlainObject,
+  type ParsedDocument,
+} from '../repo/yamlObjects';
+import type { ImportFinding } from './convert/findings';
+
+/** The v1alpha5 node label of a Provisioner's nodes (renamed `karpenter.sh/nodepool` in v1beta1). */
+const LEGACY_POOL_LABEL = 'karpenter.sh/provisioner-name';
+
+export interface ImportedRequest {
+  request: GpuRequest;
+  pool: string;
+  ledgerEntry: LedgerEntry;
+  /** The workload's file. */
+  path: string;
+}
+
+export interface RecogniseOptions {
+  cluster: string;
+  owner: string;
+  catalog: GpuCatalog;
+}
+
+/** Rounded down to 0.1 GiB: a record never claims more memory than a replica gets. */
+const gibDown = (mib: number) => Math.floor((mib / 1024) * 10) / 10;
+
+function workloadDocument(
+  docs: ParsedDocument[],
+  workload: WorkloadState,
+): ParsedDocument | undefined {
+  return docs.find(d => {
+    const o = asKubernetesObject(d.value);
+    return (
+      d.path === workload.path &&
+      o !== undefined &&
+      isWorkloadKind(o.kind) &&
+      o.metadata.name === workload.name
+    );
+  });
+}
+
+function podSpecOf(value: unknown): unknown {
+  return getIn(value, 'kind') === 'CronJob'
+    ? getIn(value, 'spec', 'jobTemplate', 'spec', 'template', 'spec')
+    : getIn(value, 'spec', 'template', 'spec');
+}
+
+export function recogniseWorkloads(
+  docs: ParsedDocument[],
+  workloads: WorkloadState[],
+  pools: PoolState[],
+  options: RecogniseOptions,
+): { requests: ImportedRequest[]; findings: ImportFinding[] } {
+  const bySharedResource = poolsBySharedResource(pools);
+  const requests: ImportedRequest[] = [];
+  const findings: ImportFinding[] = [];
+  for (const workload of workloads) {
+    const doc = workloadDocument(docs, workload);
+    const object = asKubernetesObject(doc?.value);
+    const label = `${String(object?.kind ?? 'workload')} "${workload.id}"`;
+    const skip = (message: string) =>
+      findings.push({
+        kind: 'not-understood',
+        path: workload.path,
+        object: label,
+        message: `${message}; no request record is written for it`,
+      });
+    if (!doc || !object || !isWorkloadKind(object.kind)) {
+      skip('only Deployments, StatefulSets, Jobs and CronJobs become requests');
+      continue;
+    }
+    const podSpec = podSpecOf(object);
+    const legacyPool = getIn(podSpec, 'nodeSelector', LEGACY_POOL_LABEL);
+    const poolName =
+      workloadPool(workload, bySharedResource) ??
+      (typeof legacyPool === 'string' ? legacyPool : undefined);
+    const pool = pools.find(p => p.name === poolName);
+    if (!pool) {
+      skip('it runs on no GPU pool of the cluster the import adopted');
+      continue;
+    }
+    if (typeof legacyPool === 'string') {
+      findings.push({
+        kind: 'note',
+        path: workload.path,
+        object: label,
+        field: `nodeSelector.${LEGACY_POOL_LABEL}`,
+        value: legacyPool,
+        message: `v1 nodes carry karpenter.sh/nodepool, not ${LEGACY_POOL_LABEL}: change the node selector to karpenter.sh/nodepool: ${legacyPool} (the import leaves workloads as they are)`,
+      });
+    }
+    if (workload.resourceName !== pool.resourceName) {
+      skip(
+        `it asks for ${workload.resourceName}, and its pool ${pool.name} serves ${pool.resourceName}`,
+      );
+      continue;
+    }
+    const model = pool.gpuModel
+      ? findModel(options.catalog, pool.gpuModel)
+      : undefined;
+    if (!model) {
+      skip(`the GPU model of pool ${pool.name} is not in the catalog`);
+      continue;
+    }
+    let vramMiB: number;
+    if (pool.sharingMode === 'mig') {
+      const profile = model.mig?.profiles.find(p => p.name === pool.migProfile);
+      if (!profile) {
+        skip(`the MIG profile of pool ${pool.name} is unknown`);
+        continue;
+      }
+      vramMiB = profile.memoryMiB;
+    } else if (
+      pool.sharingMode === 'time-slicing' ||
+      pool.sharingMode === 'mps'
+    ) {
+      if (!pool.slicesPerGpu) {
+        skip(`the slices per GPU of pool ${pool.name} are unknown`);
+        continue;
+      }
+      vramMiB = model.memoryMiB / pool.slicesPerGpu;
+    } else {
+      vramMiB = model.memoryMiB * workload.perReplica;
+    }
+    const containers = getIn(podSpec, 'containers');
+    const container = (Array.isArray(containers) ? containers : []).find(
+      c =>
+        isPlainObject(c) &&
+        Object.keys(
+          (getIn(c, 'resources', 'limits') as object | undefined) ?? {},
+        ).includes(workload.resourceName),
+    ) as { name?: unknown } | undefined;
+    const request = parseGpuRequest({
+      apiVersion: 'gpu.backstage.io/v1alpha1',
+      kind: 'GpuRequest',
+      metadata: { name: workload.name, namespace: workload.namespace },
+      spec: {
+        owner: options.owner,
+        cluster: options.cluster,
+        gpu: {
+          model: model.id,
+          sharing: pool.sharingMode,
+          replicas: workload.replicas,
+          vramGiB: gibDown(vramMiB),
+          ...(pool.sharingMode === 'exclusive'
+            ? { gpusPerReplica: workload.perReplica }
+            : {}),
+          ...(pool.sharingMode === 'time-slicing'
+            ? { slicesPerGpu: pool.slicesPerGpu }
+            : {}),
+        },
+        workload: {
+          existing: {
+            kind: object.kind,
+            name: workload.name,
+            ...(typeof container?.name === 'string'
+              ? { container: container.name }
+              : {}),
+          },
+        },
+        capacityTypes: pool.capacityTypes.length
+          ? pool.capacityTypes
+          : ['on-demand'],
+      },
+    });
+    requests.push({
+      request,
+      pool: pool.name,
+      path: workload.path,
+      ledgerEntry: {
+        request: workload.id,
+        replicas: workload.replicas,
+        unitsPerReplica: workload.perReplica,
+      },
+    });
+  }
+  return { requests, findings };
+}

@@ -1,0 +1,77 @@
+/**
+ * The last check of an import before anything is written or pushed: every
+ * kustomization root it touches is built with the real kustomize before and
+ * after (`changes/rootBuilds.ts`, as for a request and a release), and the
+ * difference must be exactly the import: each converted object replaced by
+ * its v1 self (same name; Provisioner → NodePool, AWSNodeTemplate →
+ * EC2NodeClass), adopted pools changed in their annotations only, node
+ * classes that took their pools' kubelet settings. Nothing else appears,
+ * disappears or changes.
+ */
+import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltObject } from '../kustomize/build';
+import type { BuildRootOptions } from '../kustomize/buildRoot';
+import { deepEqual } from '../changes/canonical';
+import { describeBuilt } from '../changes/gpuWorkloadCheck';
+import { buildTouchedRoots, builtObjectId } from '../changes/rootBuilds';
+import type { ChangeSet } from '../changes/types';
+import type { VerifyChangeResult } from '../changes/verifyChange';
+
+export interface ExpectedImport {
+  /** `<kind>/<name>` of every object the import converts or edits, before. */
+  changedBefore: Set<string>;
+  /** `<kind>/<name>` of what they are after. */
+  changedAfter: Set<string>;
+}
+
+const kindName = (o: BuiltObject) => `${o.kind}/${o.metadata.name}`;
+
+function refuse(message: string): never {
+  throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
+}
+
+export async function verifyImport(
+  dir: string,
+  changeSet: ChangeSet,
+  expected: ExpectedImport,
+  kustomize?: BuildRootOptions,
+): Promise<VerifyChangeResult> {
+  const result: VerifyChangeResult = { verified: [], unverifiable: [] };
+  const problems: string[] = [];
+  for (const { root, before: was, after: now } of await buildTouchedRoots(
+    dir,
+    changeSet,
+    kustomize,
+  )) {
+    if (was.error !== undefined) {
+      result.unverifiable.push({ root, reason: was.error });
+      continue;
+    }
+    if (now.error !== undefined) {
+      refuse(
+        `the import would break \`kustomize build ${root}\`: ${now.error}. Nothing was written.`,
+      );
+    }
+    const before = new Map(was.objects!.map(o => [builtObjectId(o), o]));
+    const after = new Map(now.objects!.map(o => [builtObjectId(o), o]));
+    for (const [id, o] of before) {
+      const next = after.get(id);
+      if (expected.changedBefore.has(kindName(o))) continue;
+      if (!next) problems.push(`${root}: ${describeBuilt(o)} would disappear`);
+      else if (!deepEqual(o, next)) {
+        problems.push(`${root}: ${describeBuilt(o)} would change`);
+      }
+    }
+    for (const [id, o] of after) {
+      if (before.has(id) || expected.changedAfter.has(kindName(o))) continue;
+      problems.push(`${root}: ${describeBuilt(o)} would appear`);
+    }
+    result.verified.push(root);
+  }
+  if (problems.length > 0) {
+    refuse(
+      `the import would change more than the conversion and the adoption: ${problems.join('; ')}. Nothing was written.`,
+    );
+  }
+  return result;
+}
