@@ -1,20 +1,23 @@
 /**
- * TEST-ONLY: validates objects against vendored upstream CRDs (`crds/`, with
- * their sources in `crds/SOURCES.md`) where no kubernetes-models package
- * covers the kind or where a provider ships its own copy of a CRD (Azure's
- * `karpenter.sh` NodePool carries Azure's label rules).
+ * TEST-ONLY: validates objects against vendored upstream CRDs, for kinds no
+ * kubernetes-models package covers, for legacy API versions, and where a
+ * provider ships its own copy of a CRD (Azure's `karpenter.sh` NodePool
+ * carries Azure's label rules). gpu-common's copies are in `crds/` (sources in
+ * `crds/SOURCES.md`); other packages pass the path of their own copies.
  *
  * The check is the CRD's structural `openAPIV3Schema` with ajv: types,
- * required fields, enums, bounds, patterns. `x-kubernetes-*` keywords and
- * `format`s are ignored, and CEL rules (`x-kubernetes-validations`) are not
- * evaluated: a test that relies on one reads it with `celRules`.
+ * required fields, enums, bounds, patterns and the OpenAPI integer and
+ * date-time formats. `x-kubernetes-*` keywords are dropped, so CEL rules
+ * (`x-kubernetes-validations`) are not evaluated: a test that relies on one
+ * reads it with `celRules`.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { parseAllDocuments } from 'yaml';
 
-const CRD_DIR = path.join(__dirname, 'crds');
+/** gpu-common's vendored CRDs. */
+export const GPU_COMMON_CRDS = path.join(__dirname, 'crds');
 
 interface CrdVersion {
   name: string;
@@ -22,18 +25,16 @@ interface CrdVersion {
 }
 
 interface Crd {
-  spec: {
-    group: string;
-    names: { kind: string };
-    versions: CrdVersion[];
-  };
+  spec: { group: string; names: { kind: string }; versions: CrdVersion[] };
+}
+
+/** A file name in gpu-common's `crds/`, or an absolute path. */
+function crdPath(file: string): string {
+  return path.isAbsolute(file) ? file : path.join(GPU_COMMON_CRDS, file);
 }
 
 function readCrd(file: string): Crd {
-  const docs = parseAllDocuments(
-    fs.readFileSync(path.join(CRD_DIR, file), 'utf8'),
-  );
-  const crd = docs
+  const crd = parseAllDocuments(fs.readFileSync(crdPath(file), 'utf8'))
     .map(d => d.toJS())
     .find(d => d?.kind === 'CustomResourceDefinition');
   if (!crd) throw new Error(`${file} holds no CustomResourceDefinition`);
@@ -56,10 +57,33 @@ const re2Pattern = Object.assign(
 const ajv = new Ajv({
   strict: false,
   allErrors: true,
-  validateFormats: false,
   code: { regExp: re2Pattern },
 });
-const compiled = new Map<string, ValidateFunction>();
+// The OpenAPI formats the CRDs use (ajv knows JSON Schema's only).
+ajv.addFormat('int32', {
+  type: 'number',
+  validate: n => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+});
+ajv.addFormat('int64', { type: 'number', validate: Number.isInteger });
+ajv.addFormat(
+  'date-time',
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i,
+);
+// Formats the CRDs name that carry no rule for a structural check.
+for (const name of ['duration', 'quantity', 'byte', 'uri', 'uuid', 'ip']) {
+  ajv.addFormat(name, true);
+}
+
+/** Drops the `x-kubernetes-*` keywords. */
+function withoutKubernetesKeywords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutKubernetesKeywords);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !k.startsWith('x-kubernetes-'))
+      .map(([k, v]) => [k, withoutKubernetesKeywords(v)]),
+  );
+}
 
 function versionOf(file: string, apiVersion: string, kind: string): CrdVersion {
   const crd = readCrd(file);
@@ -74,29 +98,38 @@ function versionOf(file: string, apiVersion: string, kind: string): CrdVersion {
   return served;
 }
 
-/**
- * Validates `object` against the CRD in `crds/<file>`; throws with every
- * failing path when it does not conform.
- */
-export function validateAgainstCrd(
-  object: Record<string, unknown>,
+const compiled = new Map<string, ValidateFunction>();
+
+/** The schema errors of `object` against the CRD in `file` (empty when it conforms). */
+export function crdSchemaErrors(
+  object: Record<string, unknown> | { apiVersion: string; kind: string },
   file: string,
-): void {
+): string[] {
   const { apiVersion, kind } = object as { apiVersion: string; kind: string };
-  const key = `${file}#${apiVersion}`;
+  const key = `${crdPath(file)}#${apiVersion}`;
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(
-      versionOf(file, apiVersion, kind).schema.openAPIV3Schema,
-    );
+    const schema = versionOf(file, apiVersion, kind).schema.openAPIV3Schema;
+    validate = ajv.compile(withoutKubernetesKeywords(schema) as object);
     compiled.set(key, validate);
   }
-  const plain = JSON.parse(JSON.stringify(object));
-  if (!validate(plain)) {
-    const errors = (validate.errors ?? [])
-      .map(e => `${e.instancePath || '/'} ${e.message}`)
-      .join('; ');
-    throw new Error(`${kind} ${apiVersion} does not match ${file}: ${errors}`);
+  if (validate(JSON.parse(JSON.stringify(object)))) return [];
+  return (validate.errors ?? []).map(
+    e => `${e.instancePath || '/'} ${e.message ?? ''}`,
+  );
+}
+
+/** Throws with every failing path when `object` does not match the CRD in `file`. */
+export function validateAgainstCrd(
+  object: Record<string, unknown> | { apiVersion: string; kind: string },
+  file: string,
+): void {
+  const errors = crdSchemaErrors(object, file);
+  if (errors.length > 0) {
+    const { apiVersion, kind } = object as { apiVersion: string; kind: string };
+    throw new Error(
+      `${kind} ${apiVersion} does not match ${path.basename(file)}: ${errors.join('; ')}`,
+    );
   }
 }
 
@@ -112,8 +145,9 @@ export function celRules(
     else if (node && typeof node === 'object') {
       for (const [key, value] of Object.entries(node)) {
         if (key === 'x-kubernetes-validations' && Array.isArray(value)) {
-          for (const v of value)
+          for (const v of value) {
             if (typeof v?.rule === 'string') rules.push(v.rule);
+          }
         }
         walk(value);
       }
