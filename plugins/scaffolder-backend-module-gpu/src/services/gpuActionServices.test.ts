@@ -22,7 +22,13 @@ describe('createGpuActionServices', () => {
       timeoutMs: 90_000,
     });
     expect(services.clusters.defaultName).toBe('prod-eu');
-    expect(services.clusters.names).toEqual(['lab', 'prod-eu']);
+    expect(services.clusters.names).toEqual(['aks-weu', 'lab', 'prod-eu']);
+    // An Azure profile references the provider's node class kind by default.
+    expect(services.clusters.get('aks-weu').nodeClass).toEqual({
+      group: 'karpenter.azure.com',
+      kind: 'AKSNodeClass',
+      name: 'gpu',
+    });
     expect(services.clusters.get().consolidateAfter).toBe('10m');
     expect(services.clusters.get('lab').provider).toBe('static');
     expect(services.catalog.models.map(m => m.id)).toContain('lab-a30');
