@@ -1,13 +1,12 @@
 import { awsMachines } from './awsMachines';
-import { karpenterPoolObjects } from './karpenterPool';
-import type { PoolProvider } from './types';
+import { karpenterProvider } from './karpenterPool';
 
-/** @public */
-export const awsKarpenterProvider: PoolProvider = {
-  id: 'aws-karpenter',
-  displayName: 'AWS (Karpenter)',
-  machines: 'aws',
-  karpenter: awsMachines,
-  poolObjects: (plan, cluster) =>
-    karpenterPoolObjects(plan, cluster, awsMachines),
-};
+/**
+ * EKS (or self-managed EC2) with Karpenter's AWS provider.
+ *
+ * @public
+ */
+export const awsKarpenterProvider = karpenterProvider(
+  { id: 'aws-karpenter', displayName: 'AWS (Karpenter)', machines: 'aws' },
+  awsMachines,
+);

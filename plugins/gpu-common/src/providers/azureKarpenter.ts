@@ -1,13 +1,16 @@
 import { azureMachines } from './azureMachines';
-import { karpenterPoolObjects } from './karpenterPool';
-import type { PoolProvider } from './types';
+import { karpenterProvider } from './karpenterPool';
 
-/** @public */
-export const azureKarpenterProvider: PoolProvider = {
-  id: 'azure-karpenter',
-  displayName: 'Azure (Karpenter)',
-  machines: 'azure',
-  karpenter: azureMachines,
-  poolObjects: (plan, cluster) =>
-    karpenterPoolObjects(plan, cluster, azureMachines),
-};
+/**
+ * AKS with Karpenter's Azure provider (node auto-provisioning or self-hosted).
+ *
+ * @public
+ */
+export const azureKarpenterProvider = karpenterProvider(
+  {
+    id: 'azure-karpenter',
+    displayName: 'Azure (Karpenter)',
+    machines: 'azure',
+  },
+  azureMachines,
+);

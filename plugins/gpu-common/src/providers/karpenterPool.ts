@@ -3,7 +3,7 @@ import { buildNodeOverlays } from '../manifests/nodeOverlay';
 import { buildNodePool } from '../manifests/nodePool';
 import type { KubernetesObject } from '../manifests/types';
 import type { Plan } from '../planner/types';
-import type { KarpenterMachines } from './types';
+import type { KarpenterMachines, PoolProvider } from './types';
 
 /**
  * Whether the profile asks for the node class the product writes: generation
@@ -39,4 +39,19 @@ export function karpenterPoolObjects(
     objects.push(machines.buildNodeClass(cluster));
   }
   return objects;
+}
+
+/**
+ * A provider whose pools are Karpenter NodePools on `machines`.
+ */
+export function karpenterProvider(
+  provider: Pick<PoolProvider, 'id' | 'displayName' | 'machines'>,
+  machines: KarpenterMachines,
+): PoolProvider {
+  return {
+    ...provider,
+    karpenter: machines,
+    poolObjects: (plan, cluster) =>
+      karpenterPoolObjects(plan, cluster, machines),
+  };
 }

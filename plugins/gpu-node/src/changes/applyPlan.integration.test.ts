@@ -8,7 +8,6 @@ import {
   ClusterProfile,
   defaultClusterProfile,
   GpuRequest,
-  parseGpuRequest,
   SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
 import { parse, parseAllDocuments } from 'yaml';
@@ -17,6 +16,7 @@ import { FsRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from '../validate/validateGitOpsTree';
 import { buildRequestChange } from './buildRequestChange';
 import { writeChangeSet } from './stagedTree';
+import { mlRequest } from './__fixtures__/requests';
 import {
   existingRepoFiles,
   removeTempRepo,
@@ -36,27 +36,18 @@ const cluster: ClusterProfile = {
   migStrategy: 'single',
 };
 
-function request(
+const request = (
   name: string,
   sharing: SharingMode,
   model: string,
   gpu: Record<string, unknown>,
   existing?: { kind: 'Deployment'; name: string },
-): GpuRequest {
-  return parseGpuRequest({
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: { name, namespace: 'ml' },
-    spec: {
-      owner: 'group:default/ml-platform',
-      gpu: { model, sharing, ...gpu },
-      workload: existing
-        ? { existing }
-        : { image: `ghcr.io/example/${name}:1.0.0` },
-      capacityTypes: ['on-demand'],
-    },
-  });
-}
+): GpuRequest =>
+  mlRequest(
+    name,
+    { model, sharing, ...gpu },
+    existing ? { workload: { existing } } : {},
+  );
 
 const requests: GpuRequest[] = [
   request('t4-exclusive', 'exclusive', 't4', { replicas: 2, vramGiB: 12 }),

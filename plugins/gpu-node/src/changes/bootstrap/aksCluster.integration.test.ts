@@ -12,7 +12,6 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
   builtinCatalog,
-  parseGpuRequest,
   resolveClusterProfile,
   type GpuRequest,
   type SharingMode,
@@ -23,6 +22,7 @@ import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
+import { mlRequest } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
 // Real kustomize builds (before and after, then the check) on a shared CI machine.
@@ -35,25 +35,13 @@ const cluster = resolveClusterProfile({
   migStrategy: 'single',
 });
 
-function request(
+const request = (
   name: string,
   sharing: SharingMode,
   model: string,
   gpu: Record<string, unknown>,
-): GpuRequest {
-  return parseGpuRequest({
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: { name, namespace: 'ml' },
-    spec: {
-      owner: 'group:default/ml-platform',
-      cluster: cluster.name,
-      gpu: { model, sharing, ...gpu },
-      workload: { image: `ghcr.io/example/${name}:1.0.0` },
-      capacityTypes: ['on-demand'],
-    },
-  });
-}
+): GpuRequest =>
+  mlRequest(name, { model, sharing, ...gpu }, { cluster: cluster.name });
 
 const requests = [
   request('t4-exclusive', 'exclusive', 't4', { replicas: 2, vramGiB: 12 }),

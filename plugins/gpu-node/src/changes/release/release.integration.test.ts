@@ -8,7 +8,6 @@ import {
   builtinCatalog,
   defaultClusterProfile,
   isGpuInputError,
-  parseGpuRequest,
   type ClusterProfile,
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -17,6 +16,7 @@ import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
+import { mlRequest } from '../__fixtures__/requests';
 import {
   existingRepoFiles,
   removeTempRepo,
@@ -41,25 +41,11 @@ const MIG_CONFIG = 'clusters/dev/gpu/mig/config.yaml';
 const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
   existingRepoFiles;
 
-function request(
+const request = (
   name: string,
   gpu: Record<string, unknown>,
-  workload: Record<string, unknown> = {
-    image: `ghcr.io/example/${name}:1.0.0`,
-  },
-): GpuRequest {
-  return parseGpuRequest({
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: { name, namespace: 'ml' },
-    spec: {
-      owner: 'group:default/ml-platform',
-      gpu,
-      workload,
-      capacityTypes: ['on-demand'],
-    },
-  });
-}
+  workload?: Record<string, unknown>,
+): GpuRequest => mlRequest(name, gpu, { workload });
 
 const l4Shared = (name: string, replicas: number) =>
   request(name, {
