@@ -49,7 +49,7 @@ describe('the local app', () => {
     expect(node?.edges.attachedTo?.input).toBe(input);
   });
 
-  it("gives the scaffolder's form the GpuRequestPicker and GpuWorkloadContainerPicker fields", async () => {
+  it("gives the scaffolder's form the GpuRequestPicker, GpuWorkloadContainerPicker and GpuClusterPicker fields", async () => {
     const formFields = await bootstrap()
       .apis.get(formFieldsApiRef)!
       .loadFormFields();
@@ -58,6 +58,7 @@ describe('the local app', () => {
       expect.arrayContaining([
         'GpuRequestPicker',
         'GpuWorkloadContainerPicker',
+        'GpuClusterPicker',
       ]),
     );
     // The built-in pickers the template also uses are still there.

@@ -16,8 +16,9 @@ export const appModule = createFrontendModule({
 
 /**
  * Everything the local app installs, listed explicitly (no package
- * discovery): the catalog, the scaffolder with the GpuRequestPicker and
- * GpuWorkloadContainerPicker fields (gpuScaffolderFieldsModule),
+ * discovery): the catalog, the scaffolder with the GpuRequestPicker,
+ * GpuWorkloadContainerPicker and GpuClusterPicker fields
+ * (gpuScaffolderFieldsModule),
  * the GPU plugin (entity card, GPU tab, the GPU page at `/gpu` — in the
  * sidebar, which lists every page with a route ref, a title and an icon —
  * and the API) and the app module.

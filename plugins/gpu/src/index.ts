@@ -24,9 +24,11 @@ export {
   gpuPlugin,
 } from './plugin';
 export {
+  GpuClusterPickerFieldExtension,
   GpuRequestPickerFieldExtension,
   GpuWorkloadContainerPickerFieldExtension,
 } from './scaffolder/extensions';
+export { GpuClusterPicker } from './scaffolder/GpuClusterPicker';
 export {
   GpuRequestPicker,
   validateGpuRequestPicker,

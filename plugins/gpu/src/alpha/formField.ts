@@ -43,12 +43,34 @@ export const gpuWorkloadContainerPickerFormField = FormFieldBlueprint.make({
 });
 
 /**
- * Adds the GpuRequestPicker and GpuWorkloadContainerPicker fields to the
- * scaffolder plugin (install beside `@gpu-gitops/plugin-gpu/alpha`).
+ *  The `GpuClusterPicker` scaffolder field for the new frontend system.
+ *
+ * @alpha
+ */
+export const gpuClusterPickerFormField = FormFieldBlueprint.make({
+  name: 'gpu-cluster-picker',
+  params: {
+    field: () =>
+      import('../scaffolder/GpuClusterPicker').then(m =>
+        createFormField({
+          name: 'GpuClusterPicker',
+          component: m.GpuClusterPicker,
+        }),
+      ),
+  },
+});
+
+/**
+ * Adds the GpuRequestPicker, GpuWorkloadContainerPicker and GpuClusterPicker
+ * fields to the scaffolder plugin (install beside `@gpu-gitops/plugin-gpu/alpha`).
  *
  * @alpha
  */
 export const gpuScaffolderFieldsModule = createFrontendModule({
   pluginId: 'scaffolder',
-  extensions: [gpuRequestPickerFormField, gpuWorkloadContainerPickerFormField],
+  extensions: [
+    gpuRequestPickerFormField,
+    gpuWorkloadContainerPickerFormField,
+    gpuClusterPickerFormField,
+  ],
 });

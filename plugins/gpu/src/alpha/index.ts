@@ -13,6 +13,7 @@ export {
   gpuPullRequestsPage,
 } from './plugin';
 export {
+  gpuClusterPickerFormField,
   gpuRequestPickerFormField,
   gpuWorkloadContainerPickerFormField,
   gpuScaffolderFieldsModule,

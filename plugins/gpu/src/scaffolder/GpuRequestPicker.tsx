@@ -16,7 +16,6 @@ import type {
 import {
   Box,
   FormControl,
-  ListItemText,
   MenuItem,
   TextField,
   Typography,
@@ -26,6 +25,8 @@ import useAsync from 'react-use/esm/useAsync';
 import useDebounce from 'react-use/esm/useDebounce';
 import { gpuApiRef } from '../api/GpuApi';
 import { GpuPlanRejectedError } from '../api/GpuPlanRejectedError';
+import { Choice } from './Choice';
+import { ClusterSelect } from './ClusterSelect';
 import { PlanPreview } from './PlanPreview';
 import {
   DEFAULT_PICKER_VALUE,
@@ -64,17 +65,6 @@ function toNumber(typed: string): number | null {
 /** A form field's text, or undefined while it is empty. */
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** One choice of a select, offered disabled with the reason when it cannot be made. */
-function Choice(props: { label: string; reason?: string }) {
-  return (
-    <ListItemText
-      primary={props.label}
-      secondary={props.reason}
-      secondaryTypographyProps={{ style: { whiteSpace: 'normal' } }}
-    />
-  );
 }
 
 /**
@@ -227,30 +217,13 @@ export function GpuRequestPicker(
         </Typography>
       )}
       <Box display="grid" gridGap={16} mt={1}>
-        <TextField
-          select
+        <ClusterSelect
           id="gpu-cluster"
           label={fieldLabel('spec.cluster')}
-          value={clusterName ?? ''}
-          disabled={!clusters.value}
-          helperText={
-            clusters.error
-              ? `Could not read the clusters: ${clusters.error.message}`
-              : undefined
-          }
-          onChange={e => update({ cluster: e.target.value as string })}
-          SelectProps={{
-            renderValue: v =>
-              clusters.value?.clusters.find(c => c.name === v)?.label ??
-              String(v),
-          }}
-        >
-          {(clusters.value?.clusters ?? []).map(c => (
-            <MenuItem key={c.name} value={c.name}>
-              <Choice label={c.label} />
-            </MenuItem>
-          ))}
-        </TextField>
+          value={clusterName}
+          clusters={clusters}
+          onChange={cluster => update({ cluster })}
+        />
         <TextField
           select
           id="gpu-model"

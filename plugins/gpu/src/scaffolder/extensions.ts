@@ -1,5 +1,6 @@
 import { createScaffolderFieldExtension } from '@backstage/plugin-scaffolder-react';
 import { gpuPlugin } from '../plugin';
+import { GpuClusterPicker } from './GpuClusterPicker';
 import {
   GpuRequestPicker,
   validateGpuRequestPicker,
@@ -41,5 +42,19 @@ export const GpuWorkloadContainerPickerFieldExtension = gpuPlugin.provide(
     name: 'GpuWorkloadContainerPicker',
     component: GpuWorkloadContainerPicker,
     validation: validateGpuWorkloadContainerPicker,
+  }),
+);
+
+/**
+ * The `GpuClusterPicker` field for the legacy scaffolder (a configured
+ * cluster, shown with its provider and region):
+ * `<ScaffolderFieldExtensions><GpuClusterPickerFieldExtension /></ScaffolderFieldExtensions>`.
+ *
+ * @public
+ */
+export const GpuClusterPickerFieldExtension = gpuPlugin.provide(
+  createScaffolderFieldExtension<string>({
+    name: 'GpuClusterPicker',
+    component: GpuClusterPicker,
   }),
 );

@@ -268,6 +268,10 @@ describe('software templates', () => {
       'gpu:gitops:bootstrap',
     ]);
     expectStepInputsDeclared(template);
+    // The cluster is chosen from the configured ones, with their providers.
+    expect(template.spec.parameters[0].properties.cluster['ui:field']).toBe(
+      'GpuClusterPicker',
+    );
   });
 
   it('gpu-release runs gpu:gitops:release with declared inputs and links the pull request', async () => {
