@@ -5,6 +5,8 @@ const COMMANDS = [
   ['render'],
   ['mig', 'fit'],
   ['pr'],
+  ['release'],
+  ['import'],
   ['update'],
   ['validate'],
 ];

@@ -10,6 +10,7 @@ import {
   type OptionHelp,
 } from './help';
 import { UsageError } from './usageError';
+import { importUsage, runImport } from './commands/import';
 import { migFitUsage, runMigFit } from './commands/migFit';
 import { planUsage, runPlan } from './commands/plan';
 import { renderUsage, runRender } from './commands/render';
@@ -188,6 +189,46 @@ const commandList: Command[] = [
       json,
     },
     run: (options, _, io) => runRelease(options, io),
+  },
+  {
+    name: 'import',
+    summary:
+      "adopts a cluster's existing GPU setup: legacy Karpenter objects converted to v1, GPU pools adopted, request records for their workloads; prints the report",
+    usage: importUsage,
+    options: {
+      cluster: {
+        ...clusterFile,
+        description:
+          'the profile YAML of the cluster to import (its folder clusters/<name>/, ConfigMap names, MIG strategy)',
+      },
+      'cluster-name': {
+        type: 'string',
+        value: 'NAME',
+        description:
+          'the built-in profile of the cluster to import, by name (instead of --cluster)',
+      },
+      owner: {
+        type: 'string',
+        value: 'OWNER',
+        description:
+          'owner of the request records the import writes, e.g. group:default/ml-platform',
+      },
+      catalog: catalogFile,
+      dir: {
+        type: 'string',
+        value: 'DIR',
+        description:
+          'a checkout of the GitOps repository, changed in place (instead of --repo)',
+      },
+      ...repositoryOptions,
+      'dry-run': {
+        type: 'boolean',
+        description:
+          'print the report and the diff; write nothing, push nothing, open nothing',
+      },
+      json,
+    },
+    run: (options, _, io) => runImport(options, io),
   },
   {
     name: 'update',

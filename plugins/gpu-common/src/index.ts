@@ -207,6 +207,7 @@ export {
   MAX_RELEASE_AFTER_DAYS,
 } from './lifecycle/expiry';
 export { gpuRequestFromFormValues } from './request/formValues';
+export { isOwnerRef } from './request/formats';
 export type {
   BlankFormValue,
   GpuRequestFormValues,

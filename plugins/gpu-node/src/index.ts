@@ -68,7 +68,11 @@ export type {
 } from './forges/types';
 export { gitEnvironment, isLocalRemote } from './git/auth';
 export type { GitAuth } from './git/auth';
-export { releaseBranchName, requestBranchName } from './git/branchName';
+export {
+  importBranchName,
+  releaseBranchName,
+  requestBranchName,
+} from './git/branchName';
 export { forgeApiBaseUrl } from './git/forgeApiBaseUrl';
 export { GitOpsRepository } from './git/GitOpsRepository';
 export type {
@@ -89,6 +93,18 @@ export {
 export type { GitCredentials } from './git/resolveGitCredentials';
 export { GitTimeoutError, runGit } from './git/runGit';
 export type { RunGitOptions } from './git/runGit';
+export { buildImportChange } from './import/buildImportChange';
+export type {
+  AdoptedPool,
+  BuildImportChangeOptions,
+  ImportChange,
+  ImportedObject,
+  ImportedRequestRecord,
+} from './import/buildImportChange';
+export type {
+  ImportFinding,
+  ImportFindingKind,
+} from './import/convert/findings';
 export { kustomizeBuild } from './kustomize/build';
 export type { BuiltObject, KustomizeBuildOptions } from './kustomize/build';
 export { buildKustomizationRoot } from './kustomize/buildRoot';
@@ -139,6 +155,9 @@ export type {
 } from './policy/ownerPolicyCheck';
 export { readRequestOwners } from './policy/requestOwners';
 export { renderPullRequest } from './pr/renderPullRequest';
+export { renderImportReport } from './pr/renderImportReport';
+export type { RenderedImportReport } from './pr/renderImportReport';
+export type { ImportReportFinding, ImportReportView } from './pr/importView';
 export { renderReleasePullRequest } from './pr/renderReleasePullRequest';
 export type { RenderedReleasePullRequest } from './pr/renderReleasePullRequest';
 export type { ReleasePullRequestView } from './pr/releaseView';
@@ -150,6 +169,11 @@ export type {
 } from './pr/renderPullRequest';
 export type { ExistingWorkloadFacts, PullRequestView } from './pr/view';
 export type { GitOpsTargetOptions } from './publish/gitopsTarget';
+export { publishGpuImport } from './publish/publishGpuImport';
+export type {
+  PublishGpuImportOptions,
+  PublishGpuImportResult,
+} from './publish/publishGpuImport';
 export { publishGpuRelease } from './publish/publishGpuRelease';
 export type {
   PublishGpuReleaseOptions,

@@ -19,3 +19,4 @@ export {
   processesTalkingTo,
 } from './git/__testUtils__/processes';
 export { gpuRepoFiles } from './validate/__fixtures__/gpuRepo';
+export { legacyKarpenterRepoFiles } from './import/__testUtils__/legacyRepoFiles';

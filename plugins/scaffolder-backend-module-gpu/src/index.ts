@@ -6,6 +6,7 @@
  */
 export { createGpuGitopsBootstrapAction } from './actions/gpuGitopsBootstrap';
 export { createGpuGitopsPullRequestAction } from './actions/gpuGitopsPullRequest';
+export { createGpuGitopsImportAction } from './actions/gpuGitopsImport';
 export { createGpuGitopsReleaseAction } from './actions/gpuGitopsRelease';
 export { createGpuGitopsRenderAction } from './actions/gpuGitopsRender';
 export { createGpuPlanAction } from './actions/gpuPlan';

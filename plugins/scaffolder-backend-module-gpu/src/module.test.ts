@@ -26,6 +26,7 @@ describe('scaffolderModuleGpu', () => {
       'gpu:gitops:pull-request',
       'gpu:gitops:bootstrap',
       'gpu:gitops:release',
+      'gpu:gitops:import',
     ]);
   });
 

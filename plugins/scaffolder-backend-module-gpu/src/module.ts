@@ -5,6 +5,7 @@ import {
 import { scaffolderActionsExtensionPoint } from '@backstage/plugin-scaffolder-node';
 import { createGpuGitopsBootstrapAction } from './actions/gpuGitopsBootstrap';
 import { createGpuGitopsPullRequestAction } from './actions/gpuGitopsPullRequest';
+import { createGpuGitopsImportAction } from './actions/gpuGitopsImport';
 import { createGpuGitopsReleaseAction } from './actions/gpuGitopsRelease';
 import { createGpuGitopsRenderAction } from './actions/gpuGitopsRender';
 import { createGpuPlanAction } from './actions/gpuPlan';
@@ -35,6 +36,7 @@ export const scaffolderModuleGpu = createBackendModule({
           createGpuGitopsPullRequestAction(services),
           createGpuGitopsBootstrapAction(services),
           createGpuGitopsReleaseAction(services),
+          createGpuGitopsImportAction(services),
         );
         logger.info(
           `GPU actions ready: clusters ${services.clusters.names.join(', ')} (default ${services.clusters.defaultName}), GitOps repository ${services.gitops ? `${services.gitops.forge} ${services.gitops.baseBranch}` : 'not configured'}`,

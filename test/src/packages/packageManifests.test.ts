@@ -87,6 +87,7 @@ describe('package manifests', () => {
       'templates/gpu-workload/template.yaml',
       'templates/gpu-cluster-bootstrap/template.yaml',
       'templates/gpu-release/template.yaml',
+      'templates/gpu-setup-import/template.yaml',
       'examples/app-config.gpu.yaml',
     ];
     for (const file of shipped) {

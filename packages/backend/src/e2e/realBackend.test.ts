@@ -57,6 +57,7 @@ describe('real backend (catalog + scaffolder + GPU module): templates from catal
         'template/default/gpu-workload',
         'template/default/gpu-cluster-bootstrap',
         'template/default/gpu-release',
+        'template/default/gpu-setup-import',
       ],
       30_000,
     );

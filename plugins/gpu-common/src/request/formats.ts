@@ -25,6 +25,7 @@ export function isDns1123Subdomain(value: string): boolean {
 const OWNER_REF =
   /^(group|user):([a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
+/** @public */
 export function isOwnerRef(value: string): boolean {
   return OWNER_REF.test(value);
 }

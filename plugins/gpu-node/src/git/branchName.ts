@@ -27,6 +27,21 @@ export function releaseTrailer(namespace: string, name: string): string {
   return `Gpu-Release: ${namespace}/${name}`;
 }
 
+/**
+ * The branch of a cluster's import: one per cluster, so a re-run updates its
+ * own pull request.
+ *
+ * @public
+ */
+export function importBranchName(cluster: string): string {
+  return `gpu/import-${cluster}`;
+}
+
+/** The trailer that marks a commit as ours, importing this cluster's setup. */
+export function importTrailer(cluster: string): string {
+  return `Gpu-Import: ${cluster}`;
+}
+
 /** What a commit message's trailer says the branch does: a request, or its release. */
 export function readTrailer(
   message: string,

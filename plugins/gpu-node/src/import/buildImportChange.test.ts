@@ -217,6 +217,23 @@ describe('importing a Karpenter v0.37 setup beside a bootstrapped GPU folder', (
       { nodes: '10%' },
       { nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h' },
     ]);
+    // The pool outside the layout's pool folder is adopted, and the report
+    // says a new request will not reuse it; the one inside gets no such note.
+    const outside = (name: string) =>
+      change.findings.filter(
+        f =>
+          f.object === `NodePool "${name}"` &&
+          /outside the pool folder clusters\/prod\/gpu\/nodepools\//.test(
+            f.message,
+          ),
+      );
+    expect(outside('gpu-batch')).toEqual([
+      expect.objectContaining({
+        kind: 'note',
+        path: 'clusters/prod/karpenter/gpu-batch.yaml',
+      }),
+    ]);
+    expect(outside('gpu-l4')).toEqual([]);
     expect(change.findings).toContainEqual(
       expect.objectContaining({
         object: 'NodePool "gpu-l4"',

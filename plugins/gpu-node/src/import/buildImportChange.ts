@@ -11,6 +11,7 @@ import type { Document } from 'yaml';
 import {
   GpuInputError,
   isGpuInputError,
+  isOwnerRef,
   type ClusterProfile,
   type GpuCatalog,
   type LedgerEntry,
@@ -103,6 +104,8 @@ export interface ImportedRequestRecord {
 /** @public */
 export interface ImportChange {
   cluster: ClusterProfile;
+  /** The cluster's folder the import read (`clusters/<cluster>`): findings elsewhere are about workloads. */
+  clusterFolder: string;
   changeSet: ChangeSet;
   converted: ImportedObject[];
   adoptedPools: AdoptedPool[];
@@ -152,6 +155,17 @@ export async function buildImportChange(
   const { tree, cluster, layout } = options;
   const stage =
     options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
+  // Every record the import writes carries this owner: refuse a bad one
+  // before anything is read, even when no workload would need it.
+  if (!isOwnerRef(options.owner)) {
+    throw new GpuInputError([
+      {
+        path: 'owner',
+        rule: 'entity-ref',
+        message: `the owner of the imported requests must be a Backstage entity ref of a group or user, e.g. "group:default/ml-platform"; got "${options.owner}"`,
+      },
+    ]);
+  }
   const findings: ImportFinding[] = [];
   const scope = clusterScopePath(layout, cluster.name);
 
@@ -318,6 +332,17 @@ export async function buildImportChange(
     changedBefore.add(`NodePool/${pool.name}`);
     changedAfter.add(`NodePool/${pool.name}`);
     adoptedPools.push(describeAdopted(pool, annotations, cluster.labelDomain));
+    // readRepoState reads pools from the layout's pool folder only, so a new
+    // request never reuses a pool kept elsewhere: the report says so.
+    const poolFolder = compiled.poolPrefix(cluster.name);
+    if (!pool.path.startsWith(poolFolder)) {
+      findings.push({
+        kind: 'note',
+        path: pool.path,
+        object: `NodePool "${pool.name}"`,
+        message: `adopted, but it lives outside the pool folder ${poolFolder}: new GPU requests do not reuse it (they may get a new pool of their own); move its file into ${poolFolder} to make it reusable`,
+      });
+    }
   }
 
   for (const [path, { file }] of files) {
@@ -338,6 +363,7 @@ export async function buildImportChange(
         );
   return {
     cluster,
+    clusterFolder: scope,
     changeSet,
     converted,
     adoptedPools,

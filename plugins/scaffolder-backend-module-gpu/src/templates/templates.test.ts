@@ -9,6 +9,7 @@ import {
   type GpuInputError,
 } from '@gpu-gitops/plugin-gpu-common';
 import { createGpuGitopsBootstrapAction } from '../actions/gpuGitopsBootstrap';
+import { createGpuGitopsImportAction } from '../actions/gpuGitopsImport';
 import { createGpuGitopsPullRequestAction } from '../actions/gpuGitopsPullRequest';
 import { createGpuGitopsRenderAction } from '../actions/gpuGitopsRender';
 import { createGpuPlanAction } from '../actions/gpuPlan';
@@ -36,6 +37,7 @@ const actions = Object.fromEntries(
     createGpuGitopsRenderAction(services),
     createGpuGitopsPullRequestAction(services),
     createGpuGitopsBootstrapAction(services),
+    createGpuGitopsImportAction(services),
   ].map(a => [a.id, a]),
 );
 
@@ -283,6 +285,27 @@ describe('software templates', () => {
     expect(template.spec.parameters[0].required).toEqual(['name', 'namespace']);
     expect(template.spec.output.links[0].url).toBe(
       '${{ steps.release.output.pullRequestUrl }}',
+    );
+  });
+
+  it('gpu-setup-import asks for the cluster as gpu-cluster-bootstrap does, runs gpu:gitops:import and shows the pull request and the report', async () => {
+    const template = await readTemplate('gpu-setup-import');
+    const bootstrap = await readTemplate('gpu-cluster-bootstrap');
+    expect(template.spec.steps.map((s: any) => s.action)).toEqual([
+      'gpu:gitops:import',
+    ]);
+    expectStepInputsDeclared(template);
+    const [page] = template.spec.parameters;
+    expect(page.properties.cluster).toEqual(
+      bootstrap.spec.parameters[0].properties.cluster,
+    );
+    expect(page.required).toEqual(['owner']);
+    expect(page.properties.owner['ui:field']).toBe('OwnerPicker');
+    expect(template.spec.output.links[0].url).toBe(
+      '${{ steps.import.output.pullRequestUrl }}',
+    );
+    expect(template.spec.output.text[0].content).toBe(
+      '${{ steps.import.output.body }}',
     );
   });
 });

@@ -1,0 +1,177 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import {
+  GpuInputError,
+  resolveClusterProfile,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  buildImportChange,
+  FsRepoTree,
+  publishGpuImport,
+  Redactor,
+  renderChangeSetDiff,
+  renderImportReport,
+  writeChangeSet,
+} from '@gpu-gitops/plugin-gpu-node';
+import type { CliIo } from '../io';
+import { EXIT_OK } from '../exitCodes';
+import { requireOption, type CommandOptions } from '../options';
+import { readCatalogFile, readClusterFile } from '../readInput';
+import { readRepositoryOptions } from '../repositoryOptions';
+import { UsageError } from '../usageError';
+
+export const importUsage =
+  'gpu-gitops import (--cluster cluster.yaml | --cluster-name NAME) --owner OWNER [--catalog catalog.yaml] ' +
+  '(--dir DIR | --repo URL [--base main] [--forge local|github|gitlab|gitea] [--api-url URL] [--cache-dir DIR] [--timeout SECONDS]) ' +
+  '[--dry-run] [--json]';
+
+/** The cluster to import: a profile file, or a built-in profile by name. */
+async function clusterToImport(
+  options: CommandOptions,
+  cwd: string,
+): Promise<ClusterProfile> {
+  const file = options.cluster as string | undefined;
+  const name = options['cluster-name'] as string | undefined;
+  if ((file === undefined) === (name === undefined)) {
+    throw new UsageError(
+      'give exactly one of --cluster FILE or --cluster-name NAME: the cluster whose folder is imported',
+    );
+  }
+  if (file !== undefined) return readClusterFile(file, cwd);
+  // The profile's own schema says what a cluster name may be.
+  try {
+    return resolveClusterProfile({ name });
+  } catch (error) {
+    if (!(error instanceof GpuInputError)) throw error;
+    throw new GpuInputError(
+      error.issues.map(issue => ({ ...issue, path: '--cluster-name' })),
+    );
+  }
+}
+
+/** `--dir`: a checkout of the GitOps repository, imported in place. */
+async function checkoutDirectory(dir: string, cwd: string): Promise<string> {
+  const resolved = path.resolve(cwd, dir);
+  const stat = await fs.stat(resolved).catch(() => undefined);
+  if (!stat?.isDirectory()) {
+    throw new GpuInputError([
+      {
+        path: '--dir',
+        rule: 'directory',
+        message: `${dir} is not a directory: give a checkout of the GitOps repository`,
+      },
+    ]);
+  }
+  return resolved;
+}
+
+/**
+ * Adopts a cluster's existing GPU setup: converts legacy Karpenter objects to
+ * v1, adopts the GPU pools, writes request records for their workloads. With
+ * `--dir` in a checkout (written unless `--dry-run`), with `--repo` as a pull
+ * request (`--dry-run`: the report and the diff, nothing pushed).
+ */
+export async function runImport(
+  options: CommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const dir = options.dir as string | undefined;
+  if ((dir === undefined) === (options.repo === undefined)) {
+    throw new UsageError(
+      'give exactly one of --dir DIR (a checkout, changed in place) or --repo URL (a pull request)',
+    );
+  }
+  // The repository's options are checked first: a URL with a token is
+  // refused before any file is read.
+  const target =
+    dir === undefined ? readRepositoryOptions(options, io) : undefined;
+  const cluster = await clusterToImport(options, io.cwd);
+  const owner = requireOption(options, 'owner');
+  const catalog = await readCatalogFile(
+    options.catalog as string | undefined,
+    io.cwd,
+  );
+  const dryRun = Boolean(options['dry-run']);
+
+  if (!target) {
+    const root = await checkoutDirectory(dir!, io.cwd);
+    const tree = new FsRepoTree(root);
+    const change = await buildImportChange({
+      tree,
+      dir: root,
+      cluster,
+      catalog,
+      owner,
+    });
+    if (!dryRun) await writeChangeSet(tree, change.changeSet);
+    const report = renderImportReport({ change });
+    print(io, new Redactor(), options, {
+      dryRun,
+      files: change.changeSet.changes.map(c => c.path),
+      title: report.title,
+      body: report.body,
+      text: report.text,
+      report: report.view,
+      diff: dryRun ? renderChangeSetDiff(change.changeSet) : undefined,
+    });
+    return EXIT_OK;
+  }
+
+  const result = await publishGpuImport({
+    ...target,
+    cluster,
+    catalog,
+    owner,
+    dryRun,
+  });
+  print(io, target.redactor, options, {
+    dryRun,
+    branch: result.branch,
+    commit: result.commit,
+    url: result.url,
+    changed: result.changed,
+    files: result.files,
+    title: result.title,
+    body: result.body,
+    text: result.text,
+    report: result.report,
+    diff: result.diff,
+  });
+  return EXIT_OK;
+}
+
+interface ImportOutput {
+  dryRun: boolean;
+  branch?: string;
+  commit?: string;
+  url?: string;
+  changed?: boolean;
+  files: string[];
+  title: string;
+  body: string;
+  text: string;
+  report: unknown;
+  diff?: string;
+}
+
+/** The report (text or JSON), then where it went: the diff, the branch and pull request. */
+function print(
+  io: CliIo,
+  redactor: Redactor,
+  options: CommandOptions,
+  out: ImportOutput,
+): void {
+  if (options.json) {
+    io.stdout(redactor.redact(`${JSON.stringify(out, null, 2)}\n`));
+    return;
+  }
+  const lines = [out.text];
+  if (out.dryRun) lines.push(out.diff ?? '');
+  else if (out.branch && out.changed) {
+    lines.push(`branch ${out.branch} (${out.commit})`, `${out.url}`, '');
+  } else if (out.branch) {
+    lines.push(`nothing pushed: the base holds the import already`, '');
+  }
+  io.stdout(redactor.redact(lines.join('\n')));
+}

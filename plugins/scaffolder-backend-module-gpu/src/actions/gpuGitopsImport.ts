@@ -1,0 +1,162 @@
+import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import { InputError } from '@backstage/errors';
+import type { JsonValue } from '@backstage/types';
+import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { forgeApiBaseUrl, publishGpuImport } from '@gpu-gitops/plugin-gpu-node';
+import type { GpuActionServices } from '../services/gpuActionServices';
+import { examples } from './gpuGitopsImport.examples';
+import {
+  gitopsTargetInputProperties,
+  resolveGitOpsTarget,
+  tokenUsername,
+} from './gitopsTarget';
+import { pullRequestLink } from './pullRequestLink';
+import { refusingCleanly } from './refusals';
+import { runStage } from './stages';
+
+/**
+ * An import refused (a bad owner, a cluster folder with nothing to import,
+ * a change kustomize does not confirm): one line per reason, naming the input.
+ */
+function refusedImport(error: unknown): unknown {
+  if (!isGpuInputError(error)) return error;
+  return new InputError(
+    `The import was refused:\n${error.issues
+      .map(i => `input "${i.path}": ${i.message} [${i.rule}]`)
+      .join('\n')}`,
+  );
+}
+
+/**
+ * `gpu:gitops:import`: opens (or updates) the pull request that adopts a
+ * cluster's existing GPU setup — legacy Karpenter objects converted to v1,
+ * GPU pools adopted (annotations only), request records for the GPU
+ * workloads on them — with the import's report as its body.
+ *
+ * @public
+ */
+export function createGpuGitopsImportAction(services: GpuActionServices) {
+  const action = createTemplateAction({
+    id: 'gpu:gitops:import',
+    description:
+      "Opens or updates the pull request that adopts a cluster's existing GPU setup: legacy Karpenter objects (Provisioner, AWSNodeTemplate, v1beta1) converted to v1 in place, GPU NodePools adopted with their ledger, request records for the GPU workloads on them; the body reports what was converted, what has no v1 equivalent (with its value) and what stays untouched. Dry-run outputs the report and the diff without pushing.",
+    examples,
+    supportsDryRun: true,
+    schema: {
+      input: {
+        cluster: z =>
+          z
+            .string()
+            .optional()
+            .describe(
+              'Cluster profile name whose folder is imported (default: gpu.clusters.default)',
+            ),
+        owner: z =>
+          z
+            .string()
+            .describe(
+              'Owner of the request records the import writes, e.g. group:default/ml-platform',
+            ),
+        ...gitopsTargetInputProperties,
+      },
+      output: {
+        branchName: z => z.string().describe('Branch holding the import'),
+        pullRequestUrl: z =>
+          z
+            .string()
+            .describe(
+              'Web URL of the import pull request (empty in a dry run or when nothing changed)',
+            ),
+        commit: z => z.string().describe('Commit at the head of the branch'),
+        changed: z =>
+          z.boolean().describe('False when the repository is adopted already'),
+        files: z => z.array(z.string()).describe('Files the import touches'),
+        title: z => z.string().describe('Pull request title'),
+        body: z =>
+          z.string().describe('The import report (markdown): the PR body'),
+        report: z =>
+          z
+            .record(z.custom<JsonValue>())
+            .describe(
+              'The report as data: converted, conversionNotes, reported, untouched, adoptedPools, records, workloads, files',
+            ),
+        diff: z => z.string().describe('Unified diff (dry-run)'),
+      },
+    },
+    async handler(ctx) {
+      const { input } = ctx;
+      const target = await resolveGitOpsTarget(input, services);
+      if (!target) {
+        throw new InputError(
+          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
+        );
+      }
+      const cluster = services.clusters.get(input.cluster);
+      const publish = async (dryRun: boolean) => {
+        try {
+          return await publishGpuImport({
+            cluster,
+            catalog: services.catalog,
+            owner: input.owner,
+            repoUrl: target.repoUrl,
+            baseBranch: target.baseBranch,
+            forge: target.forge,
+            forgeApiBaseUrl: forgeApiBaseUrl(
+              target.repoUrl,
+              target.forge,
+              services.integrations,
+            ),
+            token: target.credentials.token,
+            tokenUsername: tokenUsername(target),
+            author: target.author,
+            cacheDir: target.cacheDir,
+            timeoutMs: target.timeoutMs,
+            dryRun,
+            logger: ctx.logger,
+          });
+        } catch (error) {
+          throw refusedImport(error);
+        }
+      };
+      const result = ctx.isDryRun
+        ? await runStage(ctx.logger, 'Dry run (nothing pushed)', () =>
+            publish(true),
+          )
+        : await ctx.checkpoint({
+            // A recovered task must not open the import twice.
+            key: `gpu.import.${target.repoUrl}.${cluster.name}`,
+            fn: async () => {
+              const published = await runStage(
+                ctx.logger,
+                `Push branch and open ${target.forge} pull request`,
+                () => publish(false),
+              );
+              return {
+                ...published,
+                url: pullRequestLink({
+                  forge: target.forge,
+                  branch: published.branch,
+                  forgeUrl: published.url,
+                  appBaseUrl: services.appBaseUrl,
+                }),
+                report: published.report as unknown as JsonValue,
+                stages: [],
+              };
+            },
+          });
+      ctx.output('branchName', result.branch);
+      ctx.output('pullRequestUrl', ctx.isDryRun ? '' : (result.url ?? ''));
+      ctx.output('commit', result.commit ?? '');
+      ctx.output('changed', result.changed);
+      ctx.output('files', result.files);
+      ctx.output('title', result.title);
+      ctx.output('body', result.body);
+      ctx.output(
+        'report',
+        JSON.parse(JSON.stringify(result.report)) as Record<string, JsonValue>,
+      );
+      ctx.output('diff', result.diff ?? '');
+    },
+  });
+  return refusingCleanly(action);
+}
