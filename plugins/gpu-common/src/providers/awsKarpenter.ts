@@ -7,6 +7,7 @@ export const awsKarpenterProvider: PoolProvider = {
   id: 'aws-karpenter',
   displayName: 'AWS (Karpenter)',
   machines: 'aws',
+  poolKind: 'NodePool',
   karpenter: awsMachines,
   poolObjects: (plan, cluster) =>
     karpenterPoolObjects(plan, cluster, awsMachines),

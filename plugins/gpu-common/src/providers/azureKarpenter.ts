@@ -7,6 +7,7 @@ export const azureKarpenterProvider: PoolProvider = {
   id: 'azure-karpenter',
   displayName: 'Azure (Karpenter)',
   machines: 'azure',
+  poolKind: 'NodePool',
   karpenter: azureMachines,
   poolObjects: (plan, cluster) =>
     karpenterPoolObjects(plan, cluster, azureMachines),
