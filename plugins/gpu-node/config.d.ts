@@ -61,7 +61,8 @@ export interface Config {
       /** Profiles keyed by cluster name (DNS-1123 label); unset fields take built-in defaults. */
       profiles?: {
         [name: string]: {
-          provider?: 'aws-karpenter' | 'azure-karpenter' | 'static';
+          provider?:
+            'aws-karpenter' | 'azure-karpenter' | 'static' | 'cluster-api';
           /** The provider's region, e.g. `eu-west-1`; the request form shows it beside the name. */
           region?: string;
           /** Karpenter version, e.g. `1.14.1`. */
@@ -86,6 +87,42 @@ export interface Config {
            * namespaces of the two config ConfigMaps are always added).
            */
           systemNamespaces?: string[];
+          /**
+           * Provider `cluster-api` only (required there): the Cluster API
+           * cluster its GPU pools (MachineDeployment + OpenStackMachineTemplate
+           * + KubeadmConfigTemplate) belong to.
+           */
+          clusterApi?: {
+            /** The Cluster object's name (`spec.clusterName`). */
+            clusterName: string;
+            /** Namespace of the Cluster object, where the pools' objects go. */
+            namespace: string;
+            /** Only `openstack` (CAPO) is built; vSphere and Metal3 are not yet. */
+            infrastructure: 'openstack';
+            /** Kubernetes version of the GPU nodes, e.g. `v1.33.1`. */
+            kubernetesVersion: string;
+            /**
+             * The Cluster API cluster autoscaler scales the pools (min 0, max the
+             * ledger's nodes, scale-from-zero capacity annotations); time-slicing,
+             * MPS, mixed-strategy MIG and DRA are then refused. false: replicas
+             * are the planned node count.
+             */
+            autoscaler: boolean;
+            /** Further kubelet flags of the GPU nodes (not `node-labels`), e.g. `provider-id`. */
+            kubeletExtraArgs?: { [name: string]: string };
+            /** OpenStackMachineTemplate defaults; the flavor comes from the plan. */
+            openStack: {
+              /** Glance image name (`image.filter.name`). */
+              imageName: string;
+              imageTags?: string[];
+              sshKeyName?: string;
+              /** Network of the node's port (else the cluster's). */
+              networkName?: string;
+              /** Subnet of that port; needs networkName. */
+              subnetName?: string;
+              securityGroupNames?: string[];
+            };
+          };
         };
       };
     };
@@ -128,11 +165,12 @@ export interface Config {
           }>;
         };
       }>;
-      /** Machine shapes added or replaced by name (EC2 types, Azure sizes, on-prem flavors). */
+      /** Machine shapes added or replaced by name (EC2 types, Azure sizes, on-prem and OpenStack flavors). */
       instanceTypes?: Array<{
         name: string;
         family: string;
-        provider: 'aws' | 'azure' | 'static';
+        /** `openstack`: flavors a `cluster-api` cluster launches; `static`: existing nodes. */
+        provider: 'aws' | 'azure' | 'static' | 'openstack';
         gpuModel: string;
         gpusPerNode: number;
         gpuMemoryMiB?: number;

@@ -68,6 +68,10 @@ export { defaultClusterProfile } from './cluster/defaults';
 export { clusterProfileSchema, resolveClusterProfile } from './cluster/schema';
 export type { ClusterProfileOverride } from './cluster/schema';
 export type {
+  ClusterApiOpenStackSettings,
+  ClusterApiSettings,
+} from './cluster/clusterApi';
+export type {
   ClusterProfile,
   ClusterProvider,
   ConfigMapRef,
@@ -105,6 +109,7 @@ export { buildEc2NodeClass } from './manifests/ec2NodeClass';
 export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
+export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export type { NodeSelectorRequirement } from './manifests/nodePool';
 export type { KarpenterMachines, PoolProvider } from './providers/types';
 export {

@@ -94,7 +94,9 @@ export async function runRender(
       ]);
     }
     const result = plan(request, catalog, cluster);
-    io.stdout(manifestStream(buildManifests(result, cluster), cluster));
+    io.stdout(
+      manifestStream(buildManifests(result, cluster, { catalog }), cluster),
+    );
     return EXIT_OK;
   }
 

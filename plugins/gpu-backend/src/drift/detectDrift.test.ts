@@ -280,16 +280,27 @@ describe('detectDrift', () => {
     expect(detect(agreeing()).notInGit).toEqual([]);
   });
 
-  it('static clusters have no NodePools or overlays to compare', () => {
-    const objects = agreeing();
-    objects.nodePools = [];
-    delete objects.nodeOverlays;
-    const { byPool } = detectDrift(objects, {
-      profile: { ...devCluster.profile, provider: 'static' },
-      repoState: devCluster.repoState,
-      now,
-      graceMs: GRACE_MS,
-    });
-    expect([...byPool.values()].flat()).toEqual([]);
-  });
+  it.each(['static', 'cluster-api'] as const)(
+    '%s clusters have no NodePools or overlays to compare',
+    provider => {
+      const objects = agreeing();
+      objects.nodePools = [];
+      delete objects.nodeOverlays;
+      const { byPool } = detectDrift(objects, {
+        profile: { ...devCluster.profile, provider },
+        repoState: devCluster.repoState,
+        now,
+        graceMs: GRACE_MS,
+      });
+      expect([...byPool.values()].flat()).toEqual([]);
+      // The same objects on a Karpenter cluster: NodePools missing.
+      const { byPool: karpenter } = detectDrift(objects, {
+        profile: devCluster.profile,
+        repoState: devCluster.repoState,
+        now,
+        graceMs: GRACE_MS,
+      });
+      expect([...karpenter.values()].flat()).not.toEqual([]);
+    },
+  );
 });

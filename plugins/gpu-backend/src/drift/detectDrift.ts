@@ -7,6 +7,7 @@
 import type { CoreV1Event, V1Node, V1Pod } from '@kubernetes/client-node';
 import {
   MANAGED_BY,
+  poolProviderOf,
   unitsPerGpuOf,
   WELL_KNOWN_KEYS,
   type ClusterProfile,
@@ -42,10 +43,19 @@ export interface ClusterDriftFindings {
   notInGit: DriftFinding[];
 }
 
+/**
+ * Only Karpenter clusters have NodePools and NodeOverlays to compare: static
+ * nodes have no pool object, and a Cluster API pool is a MachineDeployment
+ * (in the management cluster), so "NodePool missing" would be false there.
+ */
+function launchedByKarpenter(profile: ClusterProfile): boolean {
+  return poolProviderOf(profile).karpenter !== undefined;
+}
+
 function usesOverlays(pool: PoolState, profile: ClusterProfile): boolean {
   return (
     profile.nodeOverlay &&
-    profile.provider !== 'static' &&
+    launchedByKarpenter(profile) &&
     (pool.sharingMode === 'time-slicing' ||
       pool.sharingMode === 'mps' ||
       pool.sharingMode === 'mig')
@@ -301,7 +311,7 @@ export function detectDrift(
   const byPool = new Map<string, DriftFinding[]>();
   for (const pool of repoState.pools) {
     const findings = [
-      ...(profile.provider === 'static' ? [] : nodePoolFindings(pool, view)),
+      ...(launchedByKarpenter(profile) ? nodePoolFindings(pool, view) : []),
       ...(usesOverlays(pool, profile) ? overlayFindings(pool, view) : []),
       ...nodeFindings(pool, view.nodes.get(pool.name) ?? [], objects, options),
     ];

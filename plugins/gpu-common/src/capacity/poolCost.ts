@@ -15,7 +15,7 @@
  * - A request's MARGINAL cost (planner) is what it adds to the bill: the
  *   pools' prices after the change minus before.
  */
-import type { InstanceType } from '../catalog/types';
+import type { InstanceType, MachineProvider } from '../catalog/types';
 import type { LedgerEntry } from './ledger';
 import {
   nodesNeeded,
@@ -28,11 +28,21 @@ import {
 export const HOURS_PER_MONTH = 730;
 
 /**
+ * Machines on the organisation's own hardware: on-prem nodes and the
+ * flavors of its OpenStack cloud.
+ */
+const OWNED_MACHINES: ReadonlySet<MachineProvider> = new Set([
+  'static',
+  'openstack',
+]);
+
+/**
  * A price of 0 means "unknown" for cloud machines (e.g. capacity-block-only
- * types) but "owned" for on-prem flavors.
+ * types) but "owned" for on-prem and OpenStack flavors (a configured
+ * chargeback rate replaces it).
  */
 export function isPriceKnown(type: InstanceType): boolean {
-  return type.onDemandUsdPerHour > 0 || type.provider === 'static';
+  return type.onDemandUsdPerHour > 0 || OWNED_MACHINES.has(type.provider);
 }
 
 /** One node of `type` for a month, in integer cents (0 when the price is unknown). */

@@ -211,7 +211,7 @@ describe('mergeCatalog', () => {
       'a flavor of an unknown provider',
       {
         instanceTypes: [
-          { ...OPENSTACK_OVERRIDE.instanceTypes[0], provider: 'openstack' },
+          { ...OPENSTACK_OVERRIDE.instanceTypes[0], provider: 'vsphere' },
         ],
       },
       'instanceTypes.0.provider',

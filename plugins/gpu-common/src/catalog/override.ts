@@ -10,7 +10,8 @@ import type { GpuCatalog, GpuModel, InstanceType } from './types';
  * GitOps repository:
  * - `models`: add a model or replace a built-in one with the same `id`;
  * - `instanceTypes`: add a machine shape or replace one with the same `name`
- *   (on-prem / OpenStack flavors use provider `static`);
+ *   (on-prem nodes use provider `static`; the OpenStack flavors a Cluster API
+ *   cluster launches use `openstack`);
  * - `prices`: set `onDemandUsdPerHour` by instance-type name (negotiated rate,
  *   internal chargeback, or 0 for owned hardware);
  * - `allowedModels`: keep only these model ids (and their instance types).
@@ -128,7 +129,7 @@ const gpuModelSchema = z
 const instanceTypeSchema = z.strictObject({
   name: labelValue,
   family: z.string().min(1),
-  provider: z.enum(['aws', 'azure', 'static']),
+  provider: z.enum(['aws', 'azure', 'static', 'openstack']),
   gpuModel: z.string().min(1),
   gpusPerNode: positiveInt,
   /** Defaults to the model's memory. */

@@ -64,11 +64,12 @@ export interface GpuModel {
 }
 
 /**
- *  Where a machine shape comes from; decides which NodePool/NodeClass builders apply.
+ *  Where a machine shape comes from; decides which clusters can get it
+ *  (`openstack`: Nova flavors a Cluster API cluster on OpenStack launches).
  *
  * @public
  */
-export type MachineProvider = 'aws' | 'azure' | 'static';
+export type MachineProvider = 'aws' | 'azure' | 'static' | 'openstack';
 
 /**
  *  One machine shape that carries GPUs: an EC2 instance type, an Azure VM size or an on-prem flavor.

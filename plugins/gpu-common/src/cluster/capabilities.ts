@@ -100,6 +100,21 @@ export function sharingModeUnavailable(
       reason: `cluster ${cluster.name} runs Karpenter without its NodeOverlay feature gate (profile nodeOverlay: false): Karpenter never launches a node for ${renamed} and the pods would stay Pending; turn the gate on (--feature-gates NodeOverlay=true, Helm settings.featureGates.nodeOverlay) and set nodeOverlay: true, or ask for exclusive GPUs`,
     };
   }
+  if (cluster.clusterApi?.autoscaler && (renamed || mode === 'dra')) {
+    // The Cluster API autoscaler learns a node it has not seen from the
+    // MachineDeployment's capacity annotations, which declare only
+    // `gpu-type` and `gpu-count` (kubernetes/autoscaler
+    // cluster-autoscaler/cloudprovider/clusterapi/README.md, "Scale from zero
+    // support"): a renamed resource, or a DRA claim on a version the
+    // product has not checked, cannot be declared, so a pool at zero nodes
+    // never scales up for these pods.
+    const asked = renamed ?? 'a DRA resource claim';
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'cluster-autoscaler-renamed-resource',
+      reason: `cluster ${cluster.name} scales its Cluster API pools with the cluster autoscaler (profile clusterApi.autoscaler: true), which can only be told that a node at zero replicas will have whole nvidia.com/gpu devices: it never scales up a pool for ${asked} and the pods would stay Pending; ask for exclusive GPUs${cluster.migStrategy === 'single' ? ' or MIG' : ''}, or turn the autoscaler off for this cluster (replicas are then the planned node count)`,
+    };
+  }
   return undefined;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GpuInputError } from '../errors';
 import { isDns1123Label, isDns1123Subdomain } from '../request/formats';
 import { zodIssuesToInputIssues } from '../request/zodIssues';
+import { clusterApiSchema } from './clusterApi';
 import { defaultClusterProfile } from './defaults';
 import { parseKarpenterVersion } from './karpenterVersion';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
@@ -62,7 +63,12 @@ const configMapRef = z
 export const clusterProfileSchema = z
   .strictObject({
     name: dns1123Label,
-    provider: z.enum(['aws-karpenter', 'azure-karpenter', 'static']),
+    provider: z.enum([
+      'aws-karpenter',
+      'azure-karpenter',
+      'static',
+      'cluster-api',
+    ]),
     region: z.string().refine(isDns1123Label, {
       message:
         'must be a region name such as "eu-west-1" or "westeurope" (lowercase letters, digits, "-")',
@@ -99,8 +105,29 @@ export const clusterProfileSchema = z
       message: 'must be a duration such as "5m", "1h30m" or "Never"',
     }),
     systemNamespaces: z.array(dns1123Label).max(100),
+    clusterApi: clusterApiSchema,
   })
-  .partial();
+  .partial()
+  // The clusterApi settings belong to provider cluster-api, which needs them.
+  .superRefine((profile, ctx) => {
+    if (profile.provider === 'cluster-api' && !profile.clusterApi) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clusterApi'],
+        message:
+          'is required for provider "cluster-api": clusterName, namespace, infrastructure, kubernetesVersion, autoscaler and openStack.imageName',
+        params: { rule: 'cluster-api-settings' },
+      });
+    }
+    if (profile.clusterApi && profile.provider !== 'cluster-api') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clusterApi'],
+        message: `applies only to provider "cluster-api", not "${profile.provider ?? defaultClusterProfile.provider}"`,
+        params: { rule: 'cluster-api-settings' },
+      });
+    }
+  });
 
 /**
  * The node class a profile references unless it names another: the

@@ -1,3 +1,5 @@
+import type { ClusterApiSettings } from './clusterApi';
+
 /**
  * A cluster profile: what the planner and the manifest builders must know
  * about the target cluster. Built-in defaults, overridable by a file or by
@@ -6,7 +8,8 @@
  * @public
  */
 
-export type ClusterProvider = 'aws-karpenter' | 'azure-karpenter' | 'static';
+export type ClusterProvider =
+  'aws-karpenter' | 'azure-karpenter' | 'static' | 'cluster-api';
 
 /**
  *  How the device plugin exposes MIG devices (ClusterPolicy `mig.strategy`).
@@ -53,4 +56,6 @@ export interface ClusterProfile {
    * the two config ConfigMaps are always added.
    */
   systemNamespaces: string[];
+  /** Provider `cluster-api` only: where and how its MachineDeployments are written. */
+  clusterApi?: ClusterApiSettings;
 }

@@ -12,9 +12,10 @@ import { buildWorkloadPatch, type PatchTarget } from './workloadPatch';
 /** @public */
 export interface BuildManifestsOptions {
   /**
-   * The catalog the plan was made with. Needed only for MIG `device-filter`s
-   * (PCI ids of the model when a profile name is ambiguous across GPUs);
-   * without it the mig-parted entry has no filter.
+   * The catalog the plan was made with. Needed for MIG `device-filter`s
+   * (PCI ids of the model when a profile name is ambiguous across GPUs;
+   * without it the mig-parted entry has no filter) and for a Cluster API
+   * pool under the autoscaler (its flavor's vCPUs and memory).
    */
   catalog?: GpuCatalog;
   /**
@@ -46,7 +47,11 @@ export function buildManifests(
   cluster: ClusterProfile,
   options: BuildManifestsOptions = {},
 ): ManifestSet {
-  const poolObjects = poolProviderOf(cluster).poolObjects(plan, cluster);
+  const poolObjects = poolProviderOf(cluster).poolObjects(
+    plan,
+    cluster,
+    options.catalog,
+  );
 
   const isPatch = plan.request.spec.workload.existing !== undefined;
   if (isPatch && !options.existing) {

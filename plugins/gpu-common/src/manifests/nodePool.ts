@@ -1,8 +1,8 @@
-import { formatLedger } from '../capacity/ledger';
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
-import { gpuAnnotationKeys, MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
+import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
+import { poolAnnotations } from './poolAnnotations';
 import { quantities, quantity } from './quantity';
 import type { KubernetesObject } from './types';
 
@@ -83,26 +83,8 @@ export function buildNodePool(
   plan: Plan,
   cluster: ClusterProfile,
 ): KubernetesObject {
-  const keys = gpuAnnotationKeys(cluster.labelDomain);
   const isStatic = plan.sharing.mode === 'dra';
-  const annotations: Record<string, string> = {
-    [keys.gpuModel]: plan.pool.gpuModel,
-    [keys.sharingMode]: plan.sharing.mode,
-    [keys.resourceName]: plan.resourceName,
-  };
-  if (plan.sharing.slicesPerGpu !== undefined) {
-    annotations[keys.slicesPerGpu] = String(plan.sharing.slicesPerGpu);
-  }
-  if (plan.sharing.migProfile !== undefined) {
-    annotations[keys.migProfile] = plan.sharing.migProfile;
-  }
-  // The limits below are derived from this line (see capacity/ledger.ts).
-  if (plan.pool.ledger.length > 0) {
-    annotations[keys.requests] = formatLedger(plan.pool.ledger);
-  }
-  if (plan.pool.limitFloor !== undefined) {
-    annotations[keys.limitFloor] = String(plan.pool.limitFloor);
-  }
+  const annotations = poolAnnotations(plan, cluster);
 
   const spec: Record<string, unknown> = {
     template: {

@@ -10,6 +10,7 @@ const KARPENTER_MACHINES: Record<
   'aws-karpenter': awsMachines,
   'azure-karpenter': azureMachines,
   static: undefined,
+  'cluster-api': undefined,
 };
 
 /**

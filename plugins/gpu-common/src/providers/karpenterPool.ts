@@ -50,6 +50,7 @@ export function karpenterProvider(
 ): PoolProvider {
   return {
     ...provider,
+    poolKind: 'NodePool',
     karpenter: machines,
     poolObjects: (plan, cluster) =>
       karpenterPoolObjects(plan, cluster, machines),

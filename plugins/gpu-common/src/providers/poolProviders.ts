@@ -2,6 +2,7 @@ import type { ClusterProfile, ClusterProvider } from '../cluster/types';
 import type { KubernetesObject } from '../manifests/types';
 import { awsKarpenterProvider } from './awsKarpenter';
 import { azureKarpenterProvider } from './azureKarpenter';
+import { clusterApiProvider } from './clusterApiOpenStack';
 import { generatesNodeClass } from './karpenterPool';
 import { staticNodesProvider } from './staticNodes';
 import type { PoolProvider } from './types';
@@ -10,6 +11,7 @@ const POOL_PROVIDERS: Record<ClusterProvider, PoolProvider> = {
   'aws-karpenter': awsKarpenterProvider,
   'azure-karpenter': azureKarpenterProvider,
   static: staticNodesProvider,
+  'cluster-api': clusterApiProvider,
 };
 
 /**

@@ -10,5 +10,6 @@ export const staticNodesProvider: PoolProvider = {
   id: 'static',
   displayName: 'static nodes',
   machines: 'static',
+  poolKind: 'NodePool',
   poolObjects: () => [],
 };

@@ -1,4 +1,4 @@
-import type { MachineProvider } from '../catalog/types';
+import type { GpuCatalog, MachineProvider } from '../catalog/types';
 import type { ClusterProfile, ClusterProvider } from '../cluster/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { KubernetesObject } from '../manifests/types';
@@ -19,6 +19,11 @@ export interface PoolProvider {
   /** Whose machine shapes of the catalog the cluster can get. */
   readonly machines: MachineProvider;
   /**
+   * The kind of the object that is the pool in the repository (`NodePool`,
+   * `MachineDeployment`): it carries the pool's name, annotations and ledger.
+   */
+  readonly poolKind: string;
+  /**
    * Present when Karpenter launches the pool's nodes. Karpenter learns only
    * physical GPUs from the cloud: time slices, MPS clients and mixed-strategy
    * MIG instances exist for it only through NodeOverlays, behind its
@@ -27,9 +32,15 @@ export interface PoolProvider {
   readonly karpenter?: KarpenterMachines;
   /**
    * The objects that declare the plan's pool, in the order they go into the
-   * pool's file; empty where nothing is written for a pool.
+   * pool's file, the `poolKind` object first; empty where nothing is written
+   * for a pool. `catalog`: the one the plan was made with, for machine facts
+   * the plan does not carry (a flavor's vCPUs and memory).
    */
-  poolObjects(plan: Plan, cluster: ClusterProfile): KubernetesObject[];
+  poolObjects(
+    plan: Plan,
+    cluster: ClusterProfile,
+    catalog?: GpuCatalog,
+  ): KubernetesObject[];
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   gpuAnnotationKeys,
   GpuInputError,
   NODE_CLASS_KINDS,
+  poolProviderOf,
   type ClusterProfile,
   type KubernetesObject,
   type LedgerEntry,
@@ -19,6 +20,11 @@ import {
   nodePoolPath,
   type ResolvedRepoLayout,
 } from '../layout/layout';
+import {
+  MACHINE_DEPLOYMENT,
+  nodeRegistrationTaints,
+  templatesOf,
+} from '../repo/machineDeploymentPools';
 import { deepEqual, toYaml } from './canonical';
 import { conflictError } from './conflict';
 import { nodeClassesElsewhere } from './nodeClasses';
@@ -46,6 +52,7 @@ async function findPoolFile(
   layout: ResolvedRepoLayout,
   cluster: string,
   name: string,
+  poolKind: string,
 ): Promise<YamlFile | undefined> {
   const preferred = nodePoolPath(layout, cluster, name);
   const candidates = [
@@ -64,7 +71,7 @@ async function findPoolFile(
       if (path === preferred) throw e;
       continue; // an unrelated broken file is not ours to fix
     }
-    if (file.findObject('NodePool', name)) return file;
+    if (file.findObject(poolKind, name)) return file;
     if (path === preferred && text.trim() !== '') {
       const held = file
         .values()
@@ -72,7 +79,7 @@ async function findPoolFile(
         .map(describeObject);
       throw conflictError(
         path,
-        `${path} already exists and holds ${held.join(', ') || 'other content'}, not NodePool "${name}"; the product never overwrites a file it did not write`,
+        `${path} already exists and holds ${held.join(', ') || 'other content'}, not ${poolKind} "${name}"; the product never overwrites a file it did not write`,
       );
     }
   }
@@ -83,7 +90,10 @@ const objectKey = (o: KubernetesObject) => `${o.kind}/${o.metadata.name}`;
 
 function withoutDerived(o: unknown, ledgerKeys: string[]): unknown {
   const copy = JSON.parse(JSON.stringify(o ?? null));
-  if (copy?.spec) delete copy.spec.limits;
+  if (copy?.spec) {
+    delete copy.spec.limits;
+    delete copy.spec.replicas;
+  }
   for (const key of ledgerKeys) delete copy?.metadata?.annotations?.[key];
   if (
     copy?.metadata?.annotations &&
@@ -117,6 +127,7 @@ function writeCapacity(
     limitFloor?: number;
     limits: Record<string, number>;
   },
+  machineNodes?: number,
 ): void {
   const keys = gpuAnnotationKeys(cluster.labelDomain);
   setIfChanged(
@@ -132,6 +143,10 @@ function writeCapacity(
       ['metadata', 'annotations', keys.limitFloor],
       String(capacity.limitFloor),
     );
+  }
+  if (doc.get('kind') === MACHINE_DEPLOYMENT) {
+    writeMachineDeploymentSize(file, doc, machineNodes);
+    return;
   }
   for (const [resource, value] of Object.entries(capacity.limits).sort(
     ([a], [b]) => (a < b ? -1 : 1),
@@ -150,11 +165,36 @@ function writeCapacity(
   }
 }
 
-/** The taints a NodePool document has. */
-function taintsOf(nodePool: unknown): PoolTaint[] {
-  const taints = (
-    nodePool as { spec?: { template?: { spec?: { taints?: unknown } } } }
-  )?.spec?.template?.spec?.taints;
+/**
+ * A Cluster API pool's size: `spec.replicas` where it has them, else (under
+ * the autoscaler) its max-size bound; unchanged when the nodes are not known.
+ */
+function writeMachineDeploymentSize(
+  file: YamlFile,
+  doc: Document,
+  nodes: number | undefined,
+): void {
+  if (nodes === undefined) return;
+  if (doc.getIn(['spec', 'replicas']) !== undefined) {
+    setIfChanged(file, doc, ['spec', 'replicas'], nodes);
+  }
+  const maxSize = [
+    'metadata',
+    'annotations',
+    'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size',
+  ];
+  if (doc.getIn(maxSize) !== undefined) {
+    setIfChanged(file, doc, maxSize, String(nodes));
+  }
+}
+
+/** The taints a pool's nodes get: a NodePool's, or a MachineDeployment's kubelet registration. */
+function taintsOf(pool: unknown, values: unknown[]): PoolTaint[] {
+  const taints =
+    (pool as { kind?: unknown }).kind === MACHINE_DEPLOYMENT
+      ? nodeRegistrationTaints(templatesOf(pool, values).bootstrap)
+      : (pool as { spec?: { template?: { spec?: { taints?: unknown } } } })
+          ?.spec?.template?.spec?.taints;
   if (!Array.isArray(taints)) return [];
   return taints.filter(
     (t): t is PoolTaint =>
@@ -181,17 +221,24 @@ export async function applyPool(
   cluster: ClusterProfile,
 ): Promise<{ path: string; taints: PoolTaint[] }> {
   const name = plan.pool.name;
-  const nodePool = objects.find(o => o.kind === 'NodePool');
+  const poolKind = poolProviderOf(cluster).poolKind;
+  const nodePool = objects.find(o => o.kind === poolKind);
   if (!nodePool) {
     throw new GpuInputError([
       {
         path: 'manifests.pool',
         rule: 'missing-nodepool',
-        message: `the manifest set has no NodePool for pool "${name}"`,
+        message: `the manifest set has no ${poolKind} for pool "${name}"`,
       },
     ]);
   }
-  const existing = await findPoolFile(staged, layout, cluster.name, name);
+  const existing = await findPoolFile(
+    staged,
+    layout,
+    cluster.name,
+    name,
+    poolKind,
+  );
   const path = existing?.path ?? nodePoolPath(layout, cluster.name, name);
   const shared = await nodeClassesElsewhere(staged, layout, cluster.name, path);
   const wanted = objects.filter(
@@ -203,7 +250,7 @@ export async function applyPool(
     return { path, taints: [] };
   }
 
-  const doc = existing.findObject('NodePool', name)!;
+  const doc = existing.findObject(poolKind, name)!;
   const current = doc.toJS();
   const managed = isManagedObject(current);
   const keys = gpuAnnotationKeys(cluster.labelDomain);
@@ -217,8 +264,20 @@ export async function applyPool(
   ) {
     throw conflictError(
       path,
-      `NodePool "${name}" already exists in ${path} with other settings${managed ? '' : ' and was written by hand'}; it was not planned for reuse, so it is not changed`,
+      `${poolKind} "${name}" already exists in ${path} with other settings${managed ? '' : ' and was written by hand'}; it was not planned for reuse, so it is not changed`,
     );
+  }
+  if (poolKind === MACHINE_DEPLOYMENT) {
+    const taints = updateMachineDeploymentPool(
+      existing,
+      doc,
+      nodePool,
+      wanted,
+      managed,
+    );
+    const changed = existing.newContent();
+    if (changed !== undefined) await staged.write(path, changed);
+    return { path, taints };
   }
   writeCapacity(existing, doc, cluster, plan.pool);
   for (const obj of wanted) {
@@ -249,7 +308,65 @@ export async function applyPool(
   }
   const content = existing.newContent();
   if (content !== undefined) await staged.write(path, content);
-  return { path, taints: taintsOf(current) };
+  return { path, taints: taintsOf(current, existing.values()) };
+}
+
+/**
+ * A reused Cluster API pool (returns the taints its nodes had). Its machine templates are never edited (Cluster
+ * API treats them as immutable): a template whose content changed has a new
+ * name and is appended, and the MachineDeployment's reference follows it, so
+ * Cluster API rolls the nodes over. The superseded template stays in the file
+ * while old Machines may still use it; the pool's removal takes them all.
+ * A MachineDeployment written by hand keeps its templates and settings: only
+ * its ledger and size change.
+ */
+function updateMachineDeploymentPool(
+  file: YamlFile,
+  doc: Document,
+  planned: KubernetesObject,
+  wanted: KubernetesObject[],
+  managed: boolean,
+): PoolTaint[] {
+  const current = doc.toJS();
+  const taints = taintsOf(current, file.values());
+  const annotations = (planned.metadata.annotations ?? {}) as Record<
+    string,
+    string
+  >;
+  for (const [key, value] of Object.entries(annotations).sort(([a], [b]) =>
+    a < b ? -1 : 1,
+  )) {
+    if (!managed && !isCapacityAnnotation(key)) continue;
+    setIfChanged(file, doc, ['metadata', 'annotations', key], value);
+  }
+  const spec = planned.spec as Record<string, unknown>;
+  if (spec.replicas !== undefined) {
+    setIfChanged(file, doc, ['spec', 'replicas'], spec.replicas);
+  }
+  if (managed) {
+    for (const ref of [
+      ['spec', 'template', 'spec', 'bootstrap', 'configRef'],
+      ['spec', 'template', 'spec', 'infrastructureRef'],
+    ]) {
+      const value = ref.reduce<any>((o, k) => o?.[k], planned);
+      setIfChanged(file, doc, [...ref, 'name'], value.name);
+    }
+    for (const obj of wanted) {
+      if (obj === planned || file.findObject(obj.kind, obj.metadata.name)) {
+        continue;
+      }
+      file.append(obj);
+    }
+  }
+  return taints;
+}
+
+/** The ledger, the floor and the autoscaler's bounds: what a request changes on any pool it holds. */
+function isCapacityAnnotation(key: string): boolean {
+  return (
+    /\/(requests|limit-floor)$/.test(key) ||
+    key.startsWith('cluster.x-k8s.io/cluster-api-autoscaler-node-group-')
+  );
 }
 
 /** Shrinks the ledgers and limits of the pools a request left (or released). */
@@ -260,9 +377,21 @@ export async function applyLeftPools(
 ): Promise<void> {
   for (const left of pools) {
     const file = YamlFile.parse(left.path, await staged.read(left.path));
-    const doc = file.findObject('NodePool', left.name);
+    const doc =
+      file.findObject('NodePool', left.name) ??
+      file.findObject(MACHINE_DEPLOYMENT, left.name);
     if (!doc) continue; // moved or deleted meanwhile: nothing to shrink
-    writeCapacity(file, doc, cluster, left);
+    // A release knows the nodes the pool keeps; a request moving away does
+    // not, and a Cluster API pool keeps its size until its next plan.
+    writeCapacity(
+      file,
+      doc,
+      cluster,
+      left,
+      'nodesAfter' in left
+        ? (left as { nodesAfter: number }).nodesAfter
+        : undefined,
+    );
     const content = file.newContent();
     if (content !== undefined) await staged.write(left.path, content);
   }

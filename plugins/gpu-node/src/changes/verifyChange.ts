@@ -29,6 +29,7 @@ import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
 import { buildTouchedRoots, builtObjectId } from './rootBuilds';
 import type { ChangeSet } from './types';
+import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
 
 export interface VerifyChangeOptions {
   /** The checkout the change was computed on (the base). */
@@ -57,7 +58,7 @@ function refuse(message: string): never {
 
 /** True when a changed object is one the plan may change. */
 function mayChange(o: Built, plan: Plan, cluster: ClusterProfile): boolean {
-  if (o.kind === 'NodePool') {
+  if (POOL_OBJECT_KINDS.includes(o.kind)) {
     return (
       o.metadata.name === plan.pool.name ||
       plan.leftPools.some(p => p.name === o.metadata.name)

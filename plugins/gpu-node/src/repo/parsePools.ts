@@ -1,7 +1,8 @@
 /**
  * GPU pools from the documents of the pool folder: each Karpenter NodePool
- * that is a GPU pool (with its NodeOverlays, device-plugin and MIG configs)
- * becomes a PoolState; the names of the other NodePools are kept.
+ * that is a GPU pool (with its NodeOverlays, device-plugin and MIG configs),
+ * and each Cluster API MachineDeployment with our pool annotations, becomes a
+ * PoolState; the names of the other NodePools and MachineDeployments are kept.
  */
 import type {
   CapacityType,
@@ -15,6 +16,11 @@ import {
   SHARING_MODES,
   WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
+import {
+  isGpuMachineDeployment,
+  MACHINE_DEPLOYMENT,
+  machineDeploymentAsNodePool,
+} from './machineDeploymentPools';
 import {
   findOurLabel,
   isGpuResourceName,
@@ -53,11 +59,20 @@ export function parsePools(
     .filter(o => o?.kind === 'NodeOverlay') as PlainObject[];
   const pools: PoolState[] = [];
   const otherNodePools: string[] = [];
+  const values = docs.map(d => d.value);
   for (const doc of docs) {
     const obj = asKubernetesObject(doc.value);
-    if (!obj || obj.kind !== 'NodePool') continue;
+    if (obj?.kind === MACHINE_DEPLOYMENT && !isGpuMachineDeployment(obj)) {
+      otherNodePools.push(obj.metadata.name); // someone else's: a name we never take
+      continue;
+    }
+    if (!obj || (obj.kind !== 'NodePool' && obj.kind !== MACHINE_DEPLOYMENT)) {
+      continue;
+    }
     const pool = parsePool(
-      obj,
+      obj.kind === MACHINE_DEPLOYMENT
+        ? machineDeploymentAsNodePool(obj, values)
+        : obj,
       doc.path,
       overlays,
       configs.devicePluginConfigs,
@@ -196,7 +211,7 @@ function parsePool(
     else {
       skipped.push({
         path,
-        reason: `NodePool ${name}: its request ledger "${ledgerText}" is not readable; it is rebuilt from the workloads on the pool`,
+        reason: `${String(nodePool.kind)} ${name}: its request ledger "${ledgerText}" is not readable; it is rebuilt from the workloads on the pool`,
       });
     }
   }

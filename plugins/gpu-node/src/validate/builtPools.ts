@@ -31,6 +31,11 @@ import {
 } from './gpuConfigMaps';
 import { sourceFileOf } from './sourceLocator';
 import type { SourceTree } from './sourceTree';
+import {
+  isGpuMachineDeployment,
+  MACHINE_DEPLOYMENT,
+  machineDeploymentAsNodePool,
+} from '../repo/machineDeploymentPools';
 
 /** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
 export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
@@ -114,7 +119,7 @@ export interface BuiltPoolContext {
 }
 
 /**
- * Every built NodePool, and the config-selection rules on the way: each
+ * Every built NodePool (and Cluster API pool, read as one), and the config-selection rules on the way: each
  * `nvidia.com/device-plugin.config` / `nvidia.com/mig.config` label must
  * name a key of the built ConfigMap (the device plugin crash-loops on a
  * missing key; mig-manager fails the node), and each MIG layout must fit
@@ -127,8 +132,20 @@ export function builtPools(
   const pools: BuiltPool[] = [];
   for (const root of roots) {
     for (const object of root.objects) {
-      if (object.kind !== 'NodePool') continue;
-      pools.push(builtPool(root, object, context));
+      if (object.kind === 'NodePool') {
+        pools.push(builtPool(root, object, context));
+      } else if (
+        object.kind === MACHINE_DEPLOYMENT &&
+        isGpuMachineDeployment(object)
+      ) {
+        pools.push(
+          builtPool(
+            root,
+            machineDeploymentAsNodePool(object, root.objects),
+            context,
+          ),
+        );
+      }
     }
   }
   return pools;
@@ -143,7 +160,7 @@ function builtPool(
   const name = object.metadata.name;
   const file = sourceFileOf(context.source, root, object);
   const report = (rule: string, message: string) =>
-    findings.push({ file, object: `NodePool/${name}`, rule, message });
+    findings.push({ file, object: `${object.kind}/${name}`, rule, message });
   const template = getIn(object, 'spec', 'template');
   const labels = stringRecord(getIn(template, 'metadata', 'labels'));
   const taints = getIn(template, 'spec', 'taints');

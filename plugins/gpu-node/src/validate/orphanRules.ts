@@ -20,6 +20,10 @@ import { asKubernetesObject, getIn, isPlainObject } from '../repo/yamlObjects';
 import type { GpuWorkload } from './builtWorkloads';
 import type { Finding } from './findings';
 import type { SourceTree } from './sourceTree';
+import {
+  poolNodeLabels,
+  POOL_OBJECT_KINDS,
+} from '../repo/machineDeploymentPools';
 
 /** The device-plugin config nodes without the label use (the ConfigMap's `default` key). */
 const DEFAULT_DEVICE_PLUGIN_CONFIG = 'default';
@@ -50,10 +54,13 @@ function sourceNodePools(
   const pools: SourceNodePool[] = [];
   for (const doc of source.docs) {
     const obj = asKubernetesObject(doc.value);
-    if (!obj || obj.kind !== 'NodePool') continue;
+    if (!obj || !POOL_OBJECT_KINDS.includes(obj.kind)) continue;
     const labels = stringRecord(getIn(obj, 'metadata', 'labels'));
-    const nodeLabels = stringRecord(
-      getIn(obj, 'spec', 'template', 'metadata', 'labels'),
+    // A MachineDeployment's node labels are in its KubeadmConfigTemplate,
+    // which the pool file holds beside it.
+    const nodeLabels = poolNodeLabels(
+      obj,
+      source.docs.filter(d => d.path === doc.path).map(d => d.value),
     );
     const ledgerText = findOurLabel(
       stringRecord(getIn(obj, 'metadata', 'annotations')),

@@ -5,6 +5,7 @@ import {
   ClusterProfileOverride,
   GpuCatalog,
   GpuInputError,
+  poolProviderOf,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { readKustomizationGraph } from '../kustomize';
@@ -148,8 +149,12 @@ export async function validateGitOpsTreeReport(
   const clusters = clusterNames(layout, source.files);
   for (const cluster of clusters) {
     await checkClusterFolder(source, layout, cluster, findings, {
+      // NodeOverlays exist only where Karpenter launches the nodes.
       nodeOverlay:
-        options.nodeOverlay ?? (options.cluster ? profile.nodeOverlay : true),
+        options.nodeOverlay ??
+        (options.cluster
+          ? profile.nodeOverlay && !!poolProviderOf(profile).karpenter
+          : true),
     });
   }
 

@@ -15,13 +15,12 @@ import {
   migConfigPath,
   type ResolvedRepoLayout,
 } from '../../layout/layout';
-import { getIn } from '../../repo/yamlObjects';
 import { removeConfigMapFile } from '../kustomization';
 import type { StagedTree } from '../stagedTree';
 import { YamlFile } from '../yamlFile';
-import { clusterNodePools } from './clusterNodePools';
+import { clusterPoolNodeLabels } from './clusterNodePools';
 
-/** Config label values the cluster's remaining NodePools put on their nodes. */
+/** Config label values the cluster's remaining pools put on their nodes. */
 async function selectedConfigs(
   staged: StagedTree,
   layout: ResolvedRepoLayout,
@@ -29,16 +28,8 @@ async function selectedConfigs(
   label: string,
 ): Promise<Set<string>> {
   const selected = new Set<string>();
-  for (const nodePool of await clusterNodePools(staged, layout, cluster)) {
-    const value = getIn(
-      nodePool,
-      'spec',
-      'template',
-      'metadata',
-      'labels',
-      label,
-    );
-    if (typeof value === 'string') selected.add(value);
+  for (const labels of await clusterPoolNodeLabels(staged, layout, cluster)) {
+    if (labels[label] !== undefined) selected.add(labels[label]);
   }
   return selected;
 }

@@ -2,7 +2,8 @@
  * The pool part of a release: pools the request held shrink (their ledger
  * and limits, as when a request moves away), and a managed pool nobody
  * holds any more goes: its NodePool, the NodeOverlays the product wrote for
- * it and a node class only it used. Hand-written objects in the same file
+ * it and a node class only it used; or its MachineDeployment and the machine
+ * templates the product wrote for it. Hand-written objects in the same file
  * stay, and so does the file then.
  */
 import type { Document } from 'yaml';
@@ -10,11 +11,15 @@ import type {
   ClusterProfile,
   ReleasedPool,
 } from '@gpu-gitops/plugin-gpu-common';
-import { NODE_CLASS_KINDS } from '@gpu-gitops/plugin-gpu-common';
+import {
+  CLUSTER_API_TEMPLATE_KINDS,
+  NODE_CLASS_KINDS,
+} from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterKustomizationPath,
   type ResolvedRepoLayout,
 } from '../../layout/layout';
+import { MACHINE_DEPLOYMENT } from '../../repo/machineDeploymentPools';
 import { getIn } from '../../repo/yamlObjects';
 import { applyLeftPools } from '../applyPool';
 import { unlistResource } from '../listing';
@@ -75,6 +80,23 @@ function isOverlayOf(
   );
 }
 
+/**
+ * A Cluster API machine template the product wrote for pool `name`: the one
+ * its MachineDeployment references and those it superseded (kept while old
+ * Machines might use them) all carry the pool label.
+ */
+function isTemplateOf(
+  value: unknown,
+  name: string,
+  labelDomain: string,
+): boolean {
+  return (
+    CLUSTER_API_TEMPLATE_KINDS.includes(String(getIn(value, 'kind'))) &&
+    isManagedObject(value) &&
+    getIn(value, 'metadata', 'labels', `${labelDomain}/pool`) === name
+  );
+}
+
 async function removePool(
   staged: StagedTree,
   layout: ResolvedRepoLayout,
@@ -83,12 +105,15 @@ async function removePool(
   classesInUse: Set<string>,
 ): Promise<void> {
   const file = YamlFile.parse(pool.path, await staged.read(pool.path));
-  const nodePool = file.findObject('NodePool', pool.name);
+  const nodePool =
+    file.findObject('NodePool', pool.name) ??
+    file.findObject(MACHINE_DEPLOYMENT, pool.name);
   if (!nodePool) return; // moved or deleted meanwhile: nothing to remove
   const nodeClass = nodeClassOf(nodePool.toJS());
   const going: Document[] = file.docs.filter(doc => {
     const value = doc.toJS();
     if (doc === nodePool) return true;
+    if (isTemplateOf(value, pool.name, cluster.labelDomain)) return true;
     if (isOverlayOf(value, pool.name, cluster.labelDomain)) return true;
     return (
       NODE_CLASS_KINDS.includes(String(getIn(value, 'kind'))) &&

@@ -26,6 +26,7 @@ import { isManagedObject, isOwnedByRequest } from '../ownership';
 import { buildTouchedRoots, builtObjectId } from '../rootBuilds';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
+import { POOL_OBJECT_KINDS } from '../../repo/machineDeploymentPools';
 
 export interface VerifyReleaseOptions {
   /** The checkout the release was computed on. */
@@ -71,7 +72,7 @@ export async function verifyRelease(
   const problems: string[] = [];
 
   const mayChange = (o: BuiltObject): boolean => {
-    if (o.kind === 'NodePool') return pools.has(o.metadata.name);
+    if (POOL_OBJECT_KINDS.includes(o.kind)) return pools.has(o.metadata.name);
     if (o.kind === 'ConfigMap') {
       return configMaps.some(
         ref =>
@@ -129,7 +130,7 @@ export async function verifyRelease(
           ),
         );
       } else if (
-        o.kind !== 'NodePool' &&
+        !POOL_OBJECT_KINDS.includes(o.kind) &&
         JSON.stringify(next).includes(
           `"${gpuAnnotationKeys(cluster.labelDomain).request}":"${id}"`,
         )

@@ -1,0 +1,40 @@
+/**
+ * API versions of the Cluster API objects a pool is made of: the storage
+ * versions of Cluster API v1.14.0 (`cluster.x-k8s.io` and
+ * `bootstrap.cluster.x-k8s.io` v1beta2, kubernetes-sigs/cluster-api v1.14.0
+ * `core/config/crd/bases/`, `bootstrap/kubeadm/config/crd/bases/`) and the
+ * one version of CAPO v0.14.7's OpenStackMachineTemplate
+ * (kubernetes-sigs/cluster-api-provider-openstack v0.14.7
+ * `config/crd/bases/`).
+ */
+export const CLUSTER_API = {
+  machineDeployment: {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'MachineDeployment',
+  },
+  kubeadmConfigTemplate: {
+    apiGroup: 'bootstrap.cluster.x-k8s.io',
+    apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmConfigTemplate',
+  },
+  openStackMachineTemplate: {
+    apiGroup: 'infrastructure.cluster.x-k8s.io',
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+    kind: 'OpenStackMachineTemplate',
+  },
+  /** Label Cluster API selects a cluster's Machines by. */
+  clusterNameLabel: 'cluster.x-k8s.io/cluster-name',
+  /** Label Cluster API gives a MachineDeployment's Machines. */
+  deploymentNameLabel: 'cluster.x-k8s.io/deployment-name',
+} as const;
+
+/**
+ * The kinds of a Cluster API pool's machine templates: a pool file holds
+ * them beside its MachineDeployment, and they go with it.
+ *
+ * @public
+ */
+export const CLUSTER_API_TEMPLATE_KINDS: readonly string[] = [
+  CLUSTER_API.kubeadmConfigTemplate.kind,
+  CLUSTER_API.openStackMachineTemplate.kind,
+];

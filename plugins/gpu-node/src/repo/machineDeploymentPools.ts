@@ -1,0 +1,167 @@
+/**
+ * Cluster API pools in the repository: a MachineDeployment is a GPU pool of
+ * the product's when it carries the pool annotations (`<labelDomain>/sharing-mode`
+ * ...), as a NodePool does; the labels its nodes get are the kubelet
+ * `node-labels` of the KubeadmConfigTemplate it references (Cluster API
+ * does not copy other Machine labels to Nodes). A MachineDeployment without
+ * our annotations is someone else's and is never touched.
+ */
+import { WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
+import { getIn, isPlainObject, PlainObject, stringRecord } from './yamlObjects';
+import { findOurLabel, POOL_LABEL_SUFFIXES } from './poolLabels';
+
+export const MACHINE_DEPLOYMENT = 'MachineDeployment';
+
+/** True when a MachineDeployment carries our pool annotations. */
+export function isGpuMachineDeployment(deployment: unknown): boolean {
+  const annotations = stringRecord(
+    getIn(deployment, 'metadata', 'annotations'),
+  );
+  return findOurLabel(annotations, POOL_LABEL_SUFFIXES.sharing) !== undefined;
+}
+
+/** The object among `values` a MachineDeployment reference (`kind`, `name`) names. */
+function referenced(values: unknown[], ref: unknown): unknown {
+  const kind = getIn(ref, 'kind');
+  const name = getIn(ref, 'name');
+  return values.find(
+    v => getIn(v, 'kind') === kind && getIn(v, 'metadata', 'name') === name,
+  );
+}
+
+/** The bootstrap and infrastructure templates a MachineDeployment references, among `values`. */
+export function templatesOf(
+  deployment: unknown,
+  values: unknown[],
+): { bootstrap?: unknown; infrastructure?: unknown } {
+  const spec = getIn(deployment, 'spec', 'template', 'spec');
+  return {
+    bootstrap: referenced(values, getIn(spec, 'bootstrap', 'configRef')),
+    infrastructure: referenced(values, getIn(spec, 'infrastructureRef')),
+  };
+}
+
+/**
+ * The kubelet arguments of a KubeadmConfigTemplate's join: the v1beta2 list
+ * of `{name, value}` or the v1beta1 map.
+ */
+function kubeletArgs(bootstrap: unknown): Record<string, string> {
+  const args = getIn(
+    bootstrap,
+    'spec',
+    'template',
+    'spec',
+    'joinConfiguration',
+    'nodeRegistration',
+    'kubeletExtraArgs',
+  );
+  if (Array.isArray(args)) {
+    return Object.fromEntries(
+      args
+        .filter(isPlainObject)
+        .filter(a => typeof a.name === 'string' && typeof a.value === 'string')
+        .map(a => [String(a.name), String(a.value)]),
+    );
+  }
+  return stringRecord(args);
+}
+
+/** The labels kubelet registers the nodes with (`--node-labels`). */
+export function nodeRegistrationLabels(
+  bootstrap: unknown,
+): Record<string, string> {
+  const value = kubeletArgs(bootstrap)['node-labels'];
+  if (!value) return {};
+  return Object.fromEntries(
+    value
+      .split(',')
+      .map(pair => pair.trim())
+      .filter(pair => pair.includes('='))
+      .map(pair => [
+        pair.slice(0, pair.indexOf('=')),
+        pair.slice(pair.indexOf('=') + 1),
+      ]),
+  );
+}
+
+/** The taints kubelet registers the nodes with. */
+export function nodeRegistrationTaints(bootstrap: unknown): unknown {
+  return getIn(
+    bootstrap,
+    'spec',
+    'template',
+    'spec',
+    'joinConfiguration',
+    'nodeRegistration',
+    'taints',
+  );
+}
+
+/** The OpenStack flavor of an infrastructure template, if it is one. */
+export function flavorOf(infrastructure: unknown): string | undefined {
+  const flavor = getIn(infrastructure, 'spec', 'template', 'spec', 'flavor');
+  return typeof flavor === 'string' ? flavor : undefined;
+}
+
+/**
+ * The labels a pool object puts on its nodes: a NodePool's template labels,
+ * a MachineDeployment's kubelet registration labels.
+ */
+export function poolNodeLabels(
+  pool: unknown,
+  values: unknown[],
+): Record<string, string> {
+  if (getIn(pool, 'kind') === MACHINE_DEPLOYMENT) {
+    return nodeRegistrationLabels(templatesOf(pool, values).bootstrap);
+  }
+  return stringRecord(getIn(pool, 'spec', 'template', 'metadata', 'labels'));
+}
+
+/** Kinds an object that is a pool may have: a Karpenter NodePool, a Cluster API MachineDeployment. */
+export const POOL_OBJECT_KINDS: readonly string[] = [
+  'NodePool',
+  MACHINE_DEPLOYMENT,
+];
+
+/**
+ * A Cluster API pool read as the NodePool it stands for (the readers of
+ * pools and the validation rules take it as one): its annotations and
+ * labels, its nodes' labels and taints from kubelet registration, its flavor
+ * as the one instance type, on-demand (owned machines are never spot).
+ */
+export function machineDeploymentAsNodePool<T extends PlainObject>(
+  deployment: T,
+  values: unknown[],
+): T {
+  const { bootstrap, infrastructure } = templatesOf(deployment, values);
+  const flavor = flavorOf(infrastructure);
+  const taints = nodeRegistrationTaints(bootstrap);
+  return {
+    ...deployment,
+    kind: MACHINE_DEPLOYMENT,
+    spec: {
+      template: {
+        metadata: { labels: nodeRegistrationLabels(bootstrap) },
+        spec: {
+          requirements: [
+            ...(flavor
+              ? [
+                  {
+                    key: WELL_KNOWN_KEYS.instanceType,
+                    operator: 'In',
+                    values: [flavor],
+                  },
+                ]
+              : []),
+            {
+              key: WELL_KNOWN_KEYS.karpenterCapacityType,
+              operator: 'In',
+              values: ['on-demand'],
+            },
+          ],
+          ...(Array.isArray(taints) ? { taints } : {}),
+        },
+      },
+    },
+  };
+}
