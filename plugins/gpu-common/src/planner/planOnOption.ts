@@ -201,12 +201,13 @@ export function planOnOption(
         ? { limitFloor: capacity.limitFloor }
         : {}),
     },
-    leftPools: option.leftPools.map(({ pool, capacity: left }) => ({
+    leftPools: option.leftPools.map(({ pool, capacity: left, nodesAfter }) => ({
       name: pool.name,
       path: pool.path,
       ledger: left.ledger,
       ...(left.limitFloor !== undefined ? { limitFloor: left.limitFloor } : {}),
       limits: left.limits,
+      nodesAfter,
     })),
     sharing,
     resourceName: decision.resourceName,

@@ -23,6 +23,8 @@ export interface LeftPoolChange {
   capacity: PoolCapacity;
   /** Its price after minus before, in cents (0 or less). */
   deltaCents: number;
+  /** The nodes its remaining requests need. */
+  nodesAfter: number;
 }
 
 /** One place the request could go (a reused pool or a new one), fully sized and priced. */
@@ -147,7 +149,12 @@ export function leftPoolChanges(
     const before = costOfPool(pool, repoState, index);
     const after = costOfPool(pool, repoState, index, capacity.ledger);
     return [
-      { pool, capacity, deltaCents: after.totalCents - before.totalCents },
+      {
+        pool,
+        capacity,
+        deltaCents: after.totalCents - before.totalCents,
+        nodesAfter: after.nodes,
+      },
     ];
   });
 }

@@ -131,6 +131,8 @@ describe('plan: pool reuse', () => {
         path: 'clusters/default/gpu/nodepools/gpu-t4-ts4.yaml',
         ledger: [{ request: 'ml/other', replicas: 2, unitsPerReplica: 1 }],
         limits: { 'nvidia.com/gpu': 1 },
+        // ml/other's 2 slices of 2 per GPU: one node.
+        nodesAfter: 1,
       },
     ]);
   });

@@ -144,6 +144,11 @@ export interface LeftPool {
   ledger: LedgerEntry[];
   limitFloor?: number;
   limits: Record<string, number>;
+  /**
+   * The nodes its remaining requests need (the cost model's count): the size
+   * of a pool that is sized by nodes (a Cluster API MachineDeployment).
+   */
+  nodesAfter: number;
 }
 
 /** @public */

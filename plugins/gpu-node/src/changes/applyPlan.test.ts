@@ -409,6 +409,7 @@ describe('applyPlan on an existing GitOps repository', () => {
         path: 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
         ledger: [{ request: 'ml/other', replicas: 4, unitsPerReplica: 1 }],
         limits: { 'nvidia.com/gpu.shared': 4 },
+        nodesAfter: 1,
       },
     ];
     const changeSet = await apply(

@@ -381,17 +381,9 @@ export async function applyLeftPools(
       file.findObject('NodePool', left.name) ??
       file.findObject(MACHINE_DEPLOYMENT, left.name);
     if (!doc) continue; // moved or deleted meanwhile: nothing to shrink
-    // A release knows the nodes the pool keeps; a request moving away does
-    // not, and a Cluster API pool keeps its size until its next plan.
-    writeCapacity(
-      file,
-      doc,
-      cluster,
-      left,
-      'nodesAfter' in left
-        ? (left as { nodesAfter: number }).nodesAfter
-        : undefined,
-    );
+    // A pool sized by nodes (Cluster API) shrinks to what its remaining
+    // requests need, whether a release or a request moving away left it.
+    writeCapacity(file, doc, cluster, left, left.nodesAfter);
     const content = file.newContent();
     if (content !== undefined) await staged.write(left.path, content);
   }

@@ -15,7 +15,6 @@ import { parseAllDocuments, parseDocument } from 'yaml';
 import {
   builtinCatalog,
   mergeCatalog,
-  parseGpuRequest,
   resolveClusterProfile,
   type GpuRequest,
   type SharingMode,
@@ -27,6 +26,7 @@ import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
 import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
+import { mlRequest } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
 // Real kustomize builds (before and after, then the check) on a shared CI machine.
@@ -66,25 +66,13 @@ const cluster = resolveClusterProfile({
   },
 });
 
-function request(
+const request = (
   name: string,
   sharing: SharingMode,
   model: string,
   gpu: Record<string, unknown>,
-): GpuRequest {
-  return parseGpuRequest({
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: { name, namespace: 'ml' },
-    spec: {
-      owner: 'group:default/ml-platform',
-      cluster: cluster.name,
-      gpu: { model, sharing, ...gpu },
-      workload: { image: `ghcr.io/example/${name}:1.0.0` },
-      capacityTypes: ['on-demand'],
-    },
-  });
-}
+): GpuRequest =>
+  mlRequest(name, { model, sharing, ...gpu }, { cluster: cluster.name });
 
 const requests = [
   request('t4-exclusive', 'exclusive', 't4', { replicas: 2, vramGiB: 12 }),
@@ -300,6 +288,49 @@ describe('Cluster API on OpenStack: bootstrap, every sharing mode, release', () 
       await tree.readFile('clusters/ml-prod/gpu/kustomization.yaml'),
     ).not.toContain(path.basename(poolPath));
     expect(await tree.readFile(HAND_WRITTEN_PATH)).toBe(HAND_WRITTEN);
+    expect(await validateGitOpsTree(dir, { cluster })).toEqual([]);
+  });
+
+  it('a request that moves to another pool leaves the old one sized for the requests that stay', async () => {
+    const moving = requests[1]; // t4-ts: 6 replicas on 4 slices per GPU
+    const poolPath = pools.get(moving.metadata.name)!;
+    const replicas = async () =>
+      parseAllDocuments((await tree.readFile(poolPath))!)[0].toJS().spec
+        .replicas;
+    const stays = request('t4-ts-2', 'time-slicing', 't4', {
+      replicas: 4,
+      vramGiB: 3,
+      slicesPerGpu: 4,
+    });
+    const join = await buildRequestChange({
+      tree,
+      dir,
+      request: stays,
+      cluster,
+      catalog,
+    });
+    expect(join.plan.pool.reused).toBe(true);
+    await writeChangeSet(tree, join.changeSet);
+    // 10 slices of 4 per GPU: 3 one-GPU nodes.
+    expect(await replicas()).toBe(3);
+
+    const move = await buildRequestChange({
+      tree,
+      dir,
+      request: request(moving.metadata.name, 'exclusive', 't4', {
+        replicas: 1,
+        vramGiB: 12,
+      }),
+      cluster,
+      catalog,
+    });
+    const poolName = path.basename(poolPath, '.yaml');
+    expect(move.plan.leftPools).toEqual([
+      expect.objectContaining({ name: poolName, nodesAfter: 1 }),
+    ]);
+    await writeChangeSet(tree, move.changeSet);
+    // t4-ts-2 alone: 4 slices, one node.
+    expect(await replicas()).toBe(1);
     expect(await validateGitOpsTree(dir, { cluster })).toEqual([]);
   });
 });
