@@ -12,6 +12,7 @@ import {
   resolveClusterProfile,
   type ClusterProfileOverride,
 } from '@gpu-gitops/plugin-gpu-common';
+import { kustomizeBuild } from '../../../kustomize/build';
 import { buildKustomizationRoot } from '../../../kustomize/buildRoot';
 import { readKustomizationGraph } from '../../../kustomize/roots';
 import { FsRepoTree } from '../../../repo/tree';
@@ -130,6 +131,61 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
       `The bootstrap's Karpenter release in \`${RELEASE}/\` pins 1.14.1 and sets \`settings.featureGates.nodeOverlay: true\`, as the cluster profile says.`,
       `**Before it syncs**: set \`settings.clusterName\` (the EKS cluster's name; the chart refuses to render without it) in \`${RELEASE}/values.yaml\`.`,
     ]);
+  });
+
+  it('writes a kustomization the real kustomize takes, handing helm the chart, version, namespace and values', async () => {
+    const { dir, tree } = await repo();
+    await writeChangeSet(tree, await bootstrap(tree));
+    // kustomize 4.5.4 decodes a kustomization strictly (an unknown helmCharts
+    // field fails the build) and then runs `helm`: a stand-in records what
+    // it is asked, so the chart is never fetched.
+    const bin = path.join(dir, '.bin');
+    await fs.mkdir(bin);
+    await fs.writeFile(
+      path.join(bin, 'helm'),
+      [
+        '#!/bin/sh',
+        'printf "%s\\n" "$*" >> "$HELM_CALLS"',
+        'if [ "$1" = version ]; then echo v3.14.4; exit 0; fi',
+        'while [ $# -gt 0 ]; do',
+        '  if [ "$1" = --values ]; then cp "$2" "$HELM_VALUES"; fi',
+        '  shift',
+        'done',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const calls = path.join(dir, '.helm-calls');
+    const handedValues = path.join(dir, '.helm-values.yaml');
+    const root = path.join(dir, RELEASE);
+    const built = await kustomizeBuild(root, {
+      enableHelm: true,
+      env: {
+        ...process.env,
+        PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+        HELM_CALLS: calls,
+        HELM_VALUES: handedValues,
+      },
+    });
+    expect(built).toEqual([]);
+    const charts = path.join(root, 'charts');
+    const [version, pull, template] = (await fs.readFile(calls, 'utf8'))
+      .trim()
+      .split('\n');
+    expect(version).toBe('version -c --short');
+    // kustomize 4.5.4's pull; v5.2.0 and later pull an oci:// repository as
+    // `helm pull oci://public.ecr.aws/karpenter/karpenter`.
+    expect(pull).toBe(
+      `pull --untar --untardir ${charts} --repo oci://public.ecr.aws/karpenter karpenter --version 1.14.1`,
+    );
+    const [templateArgs, valuesArg] = template.split(' --values ');
+    expect(templateArgs).toBe(
+      `template karpenter --namespace kube-system ${charts}/karpenter`,
+    );
+    expect(valuesArg.endsWith(' --include-crds')).toBe(true);
+    expect(parse(await fs.readFile(handedValues, 'utf8'))).toEqual(
+      parse(await fs.readFile(path.join(root, 'values.yaml'), 'utf8')),
+    );
   });
 
   it('writes the Azure chart for an azure-karpenter cluster, its version without the v', async () => {
