@@ -66,6 +66,7 @@ export type {
 } from './cluster/capabilities';
 export { defaultClusterProfile } from './cluster/defaults';
 export { clusterProfileSchema, resolveClusterProfile } from './cluster/schema';
+export { karpenterHasNodeOverlayGate } from './cluster/karpenterVersion';
 export type { ClusterProfileOverride } from './cluster/schema';
 export type {
   ClusterApiOpenStackSettings,

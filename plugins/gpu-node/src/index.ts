@@ -10,7 +10,10 @@ export {
   DEFAULT_OPERATOR_CHART_VERSION,
   buildBootstrapChangeSet,
 } from './changes/bootstrap/bootstrapChangeSet';
-export type { BootstrapOptions } from './changes/bootstrap/bootstrapChangeSet';
+export type {
+  BootstrapChangeSet,
+  BootstrapOptions,
+} from './changes/bootstrap/bootstrapChangeSet';
 export { bootstrapFolders } from './changes/bootstrap/bootstrapPaths';
 export { buildRequestChange } from './changes/buildRequestChange';
 export { applyRelease } from './changes/release/applyRelease';

@@ -6,6 +6,7 @@ export {
   type ClusterProfileOverride,
 } from './schema';
 export {
+  karpenterHasNodeOverlayGate,
   karpenterSupportsGte,
   parseKarpenterVersion,
 } from './karpenterVersion';

@@ -6,6 +6,15 @@
  */
 const GTE_LTE_SINCE: readonly [number, number, number] = [1, 9, 0];
 
+/**
+ * The NodeOverlay feature gate exists from v1.7.0: both providers' charts pass
+ * `NodeOverlay=<settings.featureGates.nodeOverlay>` to the controller from
+ * that release on (`charts/karpenter/templates/deployment.yaml`, FEATURE_GATES,
+ * of aws/karpenter-provider-aws v1.7.0 and Azure/karpenter-provider-azure
+ * v1.7.0; v1.6.x has no such gate).
+ */
+const NODE_OVERLAY_GATE_SINCE: readonly [number, number, number] = [1, 7, 0];
+
 const VERSION = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$/;
 
 /** Parses `1.14.1`, `v1.9`, `1.10.0-rc.1` into [major, minor, patch]; undefined otherwise. */
@@ -32,4 +41,17 @@ function atLeast(
 /** True when NodePool / NodeOverlay requirements may use `Gte` and `Lte`. */
 export function karpenterSupportsGte(version: string): boolean {
   return atLeast(version, GTE_LTE_SINCE);
+}
+
+/**
+ * True when a Karpenter version has the NodeOverlay feature gate; undefined
+ * when the version is not one release (a range such as `1.x`).
+ *
+ * @public
+ */
+export function karpenterHasNodeOverlayGate(
+  version: string,
+): boolean | undefined {
+  if (!parseKarpenterVersion(version)) return undefined;
+  return atLeast(version, NODE_OVERLAY_GATE_SINCE);
 }

@@ -1,6 +1,7 @@
 import { GpuInputError } from '../errors';
 import { defaultClusterProfile } from './defaults';
 import {
+  karpenterHasNodeOverlayGate,
   karpenterSupportsGte,
   parseKarpenterVersion,
 } from './karpenterVersion';
@@ -150,5 +151,19 @@ describe('karpenterSupportsGte', () => {
   it('parses versions into numbers', () => {
     expect(parseKarpenterVersion('v1.14.1')).toEqual([1, 14, 1]);
     expect(parseKarpenterVersion('x')).toBeUndefined();
+  });
+});
+
+describe('karpenterHasNodeOverlayGate', () => {
+  it.each([
+    ['1.14.1', true],
+    ['v1.7.0', true],
+    ['1.7', true],
+    ['1.6.8', false],
+    ['0.37.7', false],
+    ['1.x', undefined],
+    ['>=1.7.0', undefined],
+  ])('%s => %s', (version, expected) => {
+    expect(karpenterHasNodeOverlayGate(version)).toBe(expected);
   });
 });

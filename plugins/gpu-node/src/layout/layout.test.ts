@@ -1,6 +1,7 @@
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterKustomizationPath,
+  clusterOwningPath,
   defaultRepoLayout,
   devicePluginConfigPath,
   layoutPrefix,
@@ -209,5 +210,31 @@ describe('repository layout', () => {
         {},
       ),
     ).toBeUndefined();
+  });
+
+  it('says which cluster’s folder holds a path', () => {
+    expect(
+      clusterOwningPath(undefined, 'clusters/prod/karpenter/values.yaml'),
+    ).toBe('prod');
+    expect(
+      clusterOwningPath(undefined, 'clusters/dev/gpu/nodepools/gpu-t4.yaml'),
+    ).toBe('dev');
+    // Outside every cluster's folder, and the folder itself is no file of it.
+    expect(
+      clusterOwningPath(undefined, 'argocd/karpenter.yaml'),
+    ).toBeUndefined();
+    expect(clusterOwningPath(undefined, 'clusters/prod')).toBeUndefined();
+    const envs = {
+      clusterKustomization: 'envs/{{cluster}}/gpu/kustomization.yaml',
+    };
+    expect(clusterOwningPath(envs, 'envs/prod-eu/infra/karpenter.yaml')).toBe(
+      'prod-eu',
+    );
+    expect(
+      clusterOwningPath(envs, 'clusters/prod/karpenter.yaml'),
+    ).toBeUndefined();
+    // A layout that gives every cluster one folder names no cluster.
+    const shared = { clusterKustomization: 'gpu/{{cluster}}.yaml' };
+    expect(clusterOwningPath(shared, 'gpu/prod.yaml')).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import Handlebars from 'handlebars';
 import { posix } from 'path';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { entryPattern, type EntryPattern } from './layoutPattern';
-import { assertLayoutName, LayoutNameKind } from './names';
+import { assertLayoutName, isDns1123Label, LayoutNameKind } from './names';
 
 /**
  * Where each generated file lives in the GitOps repository, as handlebars path
@@ -222,6 +222,29 @@ export function clusterScopePath(layout: LayoutInput, cluster: string): string {
   const gpuFolder = posix.dirname(clusterKustomizationPath(layout, cluster));
   const parent = posix.dirname(gpuFolder);
   return parent === '.' ? gpuFolder : parent;
+}
+
+/**
+ * The cluster whose folder (`clusterScopePath`) holds `path`, or undefined
+ * when none does. Each folder name on the path is tried as the cluster, so a
+ * cluster folder named after its cluster (`clusters/<cluster>`) is found; a
+ * layout that gives every cluster the same folder attributes nothing.
+ */
+export function clusterOwningPath(
+  layout: LayoutInput,
+  path: string,
+): string | undefined {
+  const resolved = resolveLayout(layout);
+  if (clusterScopePath(resolved, 'a') === clusterScopePath(resolved, 'b')) {
+    return undefined;
+  }
+  for (const folder of path.split('/').slice(0, -1)) {
+    if (!isDns1123Label(folder)) continue;
+    if (path.startsWith(`${clusterScopePath(resolved, folder)}/`)) {
+      return folder;
+    }
+  }
+  return undefined;
 }
 
 /** `clusters/<cluster>/gpu/nodepools/<pool>.yaml` */

@@ -129,7 +129,8 @@ export function tokenUsername(target: GitOpsTarget): string | undefined {
  * Fetches the base branch into the cached clone (sparse: what a run of this
  * request reads, see `sparseFoldersFor`; all of it for an existing workload)
  * and runs `work` on it while the clone is locked, so no other run changes
- * it meanwhile. Without a request: the cluster's folders.
+ * it meanwhile. Without a request: the cluster's folders, or `folders` when
+ * the caller reads others.
  */
 export async function withGitOpsBase<T>(
   target: GitOpsTarget,
@@ -137,6 +138,7 @@ export async function withGitOpsBase<T>(
   cluster: string,
   logger: LoggerService,
   work: (base: { tree: RepoTree; dir: string; baseSha: string }) => Promise<T>,
+  folders: string[] = sparseFoldersFor(undefined, cluster, request),
 ): Promise<T> {
   const repository = new GitOpsRepository({
     repoUrl: target.repoUrl,
@@ -152,9 +154,7 @@ export async function withGitOpsBase<T>(
   logger.info(
     `Fetch ${target.baseBranch} of the GitOps repository (credentials: ${target.credentials.source})…`,
   );
-  return repository.withBase(
-    sparseFoldersFor(undefined, cluster, request),
-    ({ workDir, baseSha }) =>
-      work({ tree: new FsRepoTree(workDir), dir: workDir, baseSha }),
+  return repository.withBase(folders, ({ workDir, baseSha }) =>
+    work({ tree: new FsRepoTree(workDir), dir: workDir, baseSha }),
   );
 }

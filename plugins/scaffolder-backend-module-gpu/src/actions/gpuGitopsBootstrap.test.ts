@@ -1,7 +1,12 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import yaml from 'yaml';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import {
   createFixtureGitopsRepo,
+  FIXTURE_GITOPS_REPO,
+  git,
   type FixtureRepo,
 } from '../__testUtils__/fixtureGitopsRepo';
 import { testServices } from '../__testUtils__/testServices';
@@ -56,6 +61,27 @@ describe('gpu:gitops:bootstrap', () => {
       ))!,
     );
     expect(values.devicePlugin.config.default).toBe('default');
+    // The fixture installs no Karpenter: the bootstrap adds its release.
+    const karpenter = yaml.parse(
+      (await repo.show(
+        'gpu/bootstrap-prod',
+        'clusters/prod/karpenter-controller/kustomization.yaml',
+      ))!,
+    );
+    expect(karpenter.helmCharts[0]).toMatchObject({
+      name: 'karpenter',
+      version: '1.14.1',
+    });
+    const karpenterValues = yaml.parse(
+      (await repo.show(
+        'gpu/bootstrap-prod',
+        'clusters/prod/karpenter-controller/values.yaml',
+      ))!,
+    );
+    expect(karpenterValues.settings.featureGates.nodeOverlay).toBe(true);
+    expect(out.body).toContain(
+      '\nKarpenter:\n- No Karpenter release was found in the repository, so this pull request adds one in `clusters/prod/karpenter-controller/`',
+    );
     const head = (await repo.refs())['refs/heads/gpu/bootstrap-prod'];
 
     const again = createMockActionContext({
@@ -76,6 +102,112 @@ describe('gpu:gitops:bootstrap', () => {
     expect(out.diff).toContain('+++ b/clusters/dev/gpu-operator/values.yaml');
     expect(out.body).toContain('cluster **dev**');
     expect(Object.keys(await repo.refs())).toEqual(['refs/heads/main']);
+  });
+
+  /** A copy of the fixture repository with `files` added, as a bare remote. */
+  async function fixtureWith(files: Record<string, string>) {
+    const seed = await fs.mkdtemp(
+      path.join(os.tmpdir(), 'gpu-bootstrap-seed-'),
+    );
+    try {
+      await fs.cp(FIXTURE_GITOPS_REPO, seed, { recursive: true });
+      for (const [file, content] of Object.entries(files)) {
+        await fs.mkdir(path.dirname(path.join(seed, file)), {
+          recursive: true,
+        });
+        await fs.writeFile(path.join(seed, file), content);
+      }
+      return await createFixtureGitopsRepo(seed);
+    } finally {
+      await fs.rm(seed, { recursive: true, force: true });
+    }
+  }
+
+  it('leaves a hand-written Argo CD Application of Karpenter byte for byte, and says what to set in it', async () => {
+    const application = 'argocd/karpenter.yaml';
+    const handWritten = await fixtureWith({
+      [application]: [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: Application',
+        'metadata:',
+        '  name: karpenter-prod',
+        '  namespace: argocd',
+        'spec:',
+        '  project: platform',
+        '  source:',
+        '    repoURL: public.ecr.aws/karpenter',
+        '    chart: karpenter',
+        '    targetRevision: 1.14.1',
+        '    helm:',
+        '      valuesObject:',
+        '        settings:',
+        '          clusterName: prod-eks',
+        '          featureGates:',
+        '            nodeOverlay: false',
+        '  destination:',
+        '    name: prod',
+        '    namespace: kube-system',
+        '',
+      ].join('\n'),
+    });
+    try {
+      const action = createGpuGitopsBootstrapAction(testServices(handWritten));
+      const ctx = createMockActionContext({ input: { cluster: 'prod' } });
+      await action.handler(ctx);
+      const out = outputsOf(ctx);
+      expect(out.changed).toBe(true);
+      const blob = (ref: string) =>
+        git(['rev-parse', `${ref}:${application}`], handWritten.bareDir);
+      expect(await blob('gpu/bootstrap-prod')).toBe(await blob('main'));
+      expect(out.files).not.toContain(application);
+      expect(
+        out.files.filter((f: string) => f.includes('karpenter-controller')),
+      ).toEqual([]);
+      expect(out.body).toContain(
+        'Its NodeOverlay gate is off (`settings.featureGates.nodeOverlay` in `spec.source.helm.valuesObject` of Application `argocd/karpenter-prod` in `argocd/karpenter.yaml`). **To do**: set `settings.featureGates.nodeOverlay: true` in `spec.source.helm.valuesObject` of Application `argocd/karpenter-prod` in `argocd/karpenter.yaml`. **The cluster profile disagrees**',
+      );
+    } finally {
+      await handWritten.cleanup();
+    }
+  });
+
+  it('in dry-run reads a Flux HelmRelease outside the cluster folder and says what to set in it', async () => {
+    const release = 'infrastructure/karpenter/helmrelease.yaml';
+    const handWritten = await fixtureWith({
+      [release]: [
+        'apiVersion: helm.toolkit.fluxcd.io/v2',
+        'kind: HelmRelease',
+        'metadata:',
+        '  name: karpenter',
+        '  namespace: kube-system',
+        'spec:',
+        '  chart:',
+        '    spec:',
+        '      chart: karpenter',
+        '      version: 1.14.1',
+        '      sourceRef: { kind: HelmRepository, name: karpenter }',
+        '',
+      ].join('\n'),
+    });
+    try {
+      const action = createGpuGitopsBootstrapAction(testServices(handWritten));
+      const ctx = {
+        ...createMockActionContext({ input: { cluster: 'prod' } }),
+        isDryRun: true,
+      };
+      await action.handler(ctx);
+      const out = outputsOf(ctx);
+      expect(out.diff).not.toContain(release);
+      expect(out.diff).not.toContain('karpenter-controller');
+      expect(out.body).toContain(
+        "Karpenter is installed by Flux HelmRelease `kube-system/karpenter` in `infrastructure/karpenter/helmrelease.yaml`, chart version 1.14.1; the bootstrap never edits it. Nothing sets its NodeOverlay gate, and the chart's default is off. **To do**: set `settings.featureGates.nodeOverlay: true` in `spec.values` of HelmRelease `kube-system/karpenter` in `infrastructure/karpenter/helmrelease.yaml`.",
+      );
+      expect(Object.keys(await handWritten.refs())).toEqual([
+        'refs/heads/main',
+      ]);
+    } finally {
+      await handWritten.cleanup();
+    }
   });
 
   it('names the input for an unknown cluster', async () => {

@@ -7,7 +7,7 @@ import {
   FsRepoTree,
   GitOpsRepository,
   renderChangeSetDiff,
-  type ChangeSet,
+  type BootstrapChangeSet,
   forgeApiBaseUrl,
 } from '@gpu-gitops/plugin-gpu-node';
 import { InputError } from '@backstage/errors';
@@ -24,7 +24,7 @@ import { pullRequestLink } from './pullRequestLink';
 import { runStage } from './stages';
 import { refusingCleanly } from './refusals';
 
-function bootstrapBody(cluster: string, changeSet: ChangeSet): string {
+function bootstrapBody(cluster: string, changeSet: BootstrapChangeSet): string {
   return [
     `Prepares cluster **${cluster}** for GPU self-service (once per cluster).`,
     '',
@@ -32,6 +32,9 @@ function bootstrapBody(cluster: string, changeSet: ChangeSet): string {
     '- ClusterPolicy `devicePlugin.config` names the device-plugin ConfigMap (default key `default`), `migManager.config` the mig-parted ConfigMap (default `all-disabled`), `mig.strategy` from the cluster profile.',
     '- DCGM exporter maps `nvidia.com/gpu.shared` pods (`NVIDIA_RESOURCE_NAMES`).',
     '- GPU EC2NodeClass with `al2023@latest` (when the cluster profile generates it).',
+    ...(changeSet.notes.length > 0
+      ? ['', 'Karpenter:', ...changeSet.notes.map(note => `- ${note}`)]
+      : []),
     '',
     'Files:',
     ...changeSet.changes.map(c => `- ${c.action} \`${c.path}\``),
@@ -49,7 +52,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
   const action = createTemplateAction({
     id: 'gpu:gitops:bootstrap',
     description:
-      'Opens the once-per-cluster pull request that prepares a cluster for GPU requests: GPU Operator values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), default device-plugin and all-disabled MIG configs, GPU EC2NodeClass, optional bin-packing scheduler profile.',
+      "Opens the once-per-cluster pull request that prepares a cluster for GPU requests: GPU Operator values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), default device-plugin and all-disabled MIG configs, GPU EC2NodeClass, optional bin-packing scheduler profile; on a Karpenter cluster, Karpenter's Helm release pinned to the profile's version with the NodeOverlay gate as the profile says, or, when the repository already declares one, what to set in it.",
     examples,
     supportsDryRun: true,
     schema: {
@@ -112,6 +115,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
             runStage(ctx.logger, 'Render bootstrap', () =>
               buildBootstrapChangeSet(tree, cluster, options),
             ),
+          bootstrapFolders(undefined, cluster),
         );
         ctx.output('branchName', branch);
         ctx.output('pullRequestUrl', '');
@@ -147,7 +151,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
               repository.publishBranch({
                 branch,
                 trailer: `Gpu-Bootstrap: ${cluster.name}`,
-                sparsePaths: bootstrapFolders(undefined, cluster.name),
+                sparsePaths: bootstrapFolders(undefined, cluster),
                 build: async ({ workDir }) => {
                   const changeSet = await buildBootstrapChangeSet(
                     new FsRepoTree(workDir),

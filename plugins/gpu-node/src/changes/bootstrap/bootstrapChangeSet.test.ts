@@ -161,7 +161,7 @@ describe('buildBootstrapChangeSet', () => {
       ...options,
       binPacking: false,
     });
-    expect(second).toEqual({ changes: [], empty: true });
+    expect(second).toMatchObject({ changes: [], empty: true });
   });
 
   it('does not write a second EC2NodeClass when a pool file already defines it', async () => {

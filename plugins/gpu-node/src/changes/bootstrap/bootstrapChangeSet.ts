@@ -4,7 +4,6 @@
  * `applyConfigs.ts`) into the files the repository layout names, so a
  * request later reads and extends exactly what the bootstrap wrote.
  */
-import { Document } from 'yaml';
 import {
   generatedNodeClass,
   type ClusterProfile,
@@ -23,12 +22,15 @@ import {
 import { nodeClassesElsewhere } from '../nodeClasses';
 import { StagedTree } from '../stagedTree';
 import type { ChangeSet } from '../types';
+import { BOOTSTRAP_HEADER, bootstrapYaml } from './bootstrapFile';
 import { bootstrapPaths, type BootstrapPaths } from './bootstrapPaths';
 import {
   buildBinPackingSchedulerConfig,
   buildGpuOperatorValues,
   DEFAULT_DEVICE_PLUGIN_CONFIG,
 } from './gpuOperatorValues';
+import { bootstrapKarpenter } from './karpenter/bootstrapKarpenter';
+import { karpenterNotes } from './karpenter/karpenterNotes';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -52,8 +54,6 @@ export interface BootstrapOptions {
  */
 export const DEFAULT_OPERATOR_CHART_VERSION = 'v26.7.0';
 
-const HEADER = '# Managed by the Backstage gpu-cluster-bootstrap template.\n';
-
 /** What the node class file says about itself, per kind. */
 const NODE_CLASS_COMMENTS: Record<string, string> = {
   EC2NodeClass:
@@ -62,9 +62,21 @@ const NODE_CLASS_COMMENTS: Record<string, string> = {
     'AKSNodeClass of the GPU NodePools: AKS installs the NVIDIA driver (gpu.mode Driver).',
 };
 
-function yamlText(value: unknown, comment?: string): string {
-  const doc = new Document(value);
-  return `${HEADER}${comment ? `# ${comment}\n` : ''}${doc.toString({ lineWidth: 0 })}`;
+/**
+ * A bootstrap's change set, and what its pull request must tell the
+ * reviewer beyond the files.
+ *
+ * @public
+ */
+export interface BootstrapChangeSet extends ChangeSet {
+  /**
+   * Markdown sentences for the description, one list item each: Karpenter's
+   * release the bootstrap wrote and what is left to fill in, or the one it
+   * found (never edited), what that sets the NodeOverlay gate to, what to
+   * set where, and where the cluster profile disagrees. Empty for a cluster
+   * without Karpenter.
+   */
+  notes: string[];
 }
 
 const isBlank = (text: string | undefined) =>
@@ -80,7 +92,7 @@ async function startWithHeader(
   start: string,
 ): Promise<void> {
   if (isBlank(await staged.read(path))) {
-    await staged.write(path, `${HEADER}${start}`);
+    await staged.write(path, `${BOOTSTRAP_HEADER}${start}`);
   }
 }
 
@@ -130,8 +142,10 @@ async function mergeGpuKustomization(
 /**
  * The once-per-cluster change set: GPU Operator (Helm values + kustomize
  * helmCharts), the default device-plugin config, the `all-disabled` MIG
- * config, the GPU EC2NodeClass and optionally the bin-packing scheduler
- * profile. Idempotent: a bootstrapped repository yields an empty change set.
+ * config, the GPU EC2NodeClass, optionally the bin-packing scheduler
+ * profile, and on a Karpenter cluster Karpenter's release unless the
+ * repository already declares one (see `notes`). Idempotent: a
+ * bootstrapped repository yields an empty change set.
  *
  * @public
  */
@@ -139,7 +153,7 @@ export async function buildBootstrapChangeSet(
   tree: RepoTree,
   cluster: ClusterProfile,
   options: BootstrapOptions,
-): Promise<ChangeSet> {
+): Promise<BootstrapChangeSet> {
   const staged = new StagedTree(tree);
   const layout = resolveLayout(options.layout);
   const paths = bootstrapPaths(layout, cluster.name);
@@ -147,14 +161,14 @@ export async function buildBootstrapChangeSet(
 
   await staged.write(
     paths.operatorValues,
-    yamlText(
+    bootstrapYaml(
       buildGpuOperatorValues(cluster),
       'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
     ),
   );
   await staged.write(
     paths.operatorKustomization,
-    yamlText({
+    bootstrapYaml({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
       kind: 'Kustomization',
       helmCharts: [
@@ -172,7 +186,7 @@ export async function buildBootstrapChangeSet(
   );
   await staged.write(
     paths.defaultDevicePluginConfig,
-    yamlText(
+    bootstrapYaml(
       { version: 'v1', flags: { migStrategy: 'none' } },
       'Device-plugin config for GPU nodes without a nvidia.com/device-plugin.config label: whole GPUs, no sharing.',
     ),
@@ -200,7 +214,7 @@ export async function buildBootstrapChangeSet(
   ) {
     await staged.write(
       nodeClassPath,
-      yamlText(nodeClass, NODE_CLASS_COMMENTS[nodeClass.kind]),
+      bootstrapYaml(nodeClass, NODE_CLASS_COMMENTS[nodeClass.kind]),
     );
     nodeClassFile = nodeClassPath;
   }
@@ -210,7 +224,7 @@ export async function buildBootstrapChangeSet(
     const config = buildBinPackingSchedulerConfig();
     await staged.write(
       paths.scheduler,
-      yamlText(
+      bootstrapYaml(
         {
           apiVersion: 'v1',
           kind: 'ConfigMap',
@@ -219,12 +233,16 @@ export async function buildBootstrapChangeSet(
             namespace: 'kube-system',
           },
           data: {
-            'config.yaml': yamlText(config).replace(HEADER, ''),
+            'config.yaml': bootstrapYaml(config).replace(BOOTSTRAP_HEADER, ''),
           },
         },
         'Mount into a second kube-scheduler (--config); GPU pods opt in with schedulerName: gpu-binpack.',
       ),
     );
   }
-  return staged.toChangeSet();
+  const karpenter = await bootstrapKarpenter(staged, layout, paths, cluster);
+  return {
+    ...staged.toChangeSet(),
+    notes: karpenterNotes(cluster, karpenter),
+  };
 }

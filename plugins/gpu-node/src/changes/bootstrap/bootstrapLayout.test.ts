@@ -58,13 +58,19 @@ describe('bootstrap under a non-default layout', () => {
       'envs/dev/gpu/mig-parted.yaml',
       'envs/dev/gpu/nodeclasses/gpu.yaml',
       'envs/dev/gpu/sharing/default.yaml',
+      'envs/dev/karpenter-controller/kustomization.yaml',
+      'envs/dev/karpenter-controller/values.yaml',
     ]);
     const kustomization = writes(changeSet).find(
       c => c.path === 'envs/dev/gpu/kustomization.yaml',
     )!.content;
     expect(kustomization).toContain('- default=sharing/default.yaml');
     expect(kustomization).toContain('- config.yaml=mig-parted.yaml');
-    expect(bootstrapFolders(layout, 'dev')).toEqual(['envs/dev']);
+    expect(
+      bootstrapFolders(layout, { name: 'dev', provider: 'static' }),
+    ).toEqual(['envs/dev']);
+    // Karpenter's release may be declared anywhere: the whole repository.
+    expect(bootstrapFolders(layout, cluster)).toEqual(['']);
     expect(bootstrapPaths(undefined, 'dev').migConfig).toBe(
       'clusters/dev/gpu/mig/config.yaml',
     );

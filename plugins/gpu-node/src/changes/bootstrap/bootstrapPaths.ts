@@ -1,10 +1,12 @@
 /**
  * Where the bootstrap writes, from the repository layout: the GPU folder's
  * files are the ones the request flow reads (`clusterKustomization`,
- * `devicePluginConfig`, `migConfig`); the GPU Operator and the scheduler
- * profile sit beside the GPU folder, in the cluster's folder.
+ * `devicePluginConfig`, `migConfig`); the GPU Operator, Karpenter's release
+ * and the scheduler profile sit beside the GPU folder, in the cluster's folder.
  */
 import { posix } from 'path';
+import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import { WHOLE_REPOSITORY } from '../../publish/sparseFolders';
 import {
   clusterKustomizationPath,
   clusterScopePath,
@@ -15,6 +17,7 @@ import {
   type LayoutInput,
 } from '../../layout/layout';
 import { DEFAULT_DEVICE_PLUGIN_CONFIG } from './gpuOperatorValues';
+import { karpenterChartOf } from './karpenter/karpenterChart';
 
 export interface BootstrapPaths {
   gpuKustomization: string;
@@ -24,6 +27,12 @@ export interface BootstrapPaths {
   nodeClass(name: string): string;
   operatorKustomization: string;
   operatorValues: string;
+  /**
+   * Karpenter's Helm release, when the bootstrap writes it. Not `karpenter/`:
+   * platform teams keep their hand-written NodePools in a folder of that name.
+   */
+  karpenterKustomization: string;
+  karpenterValues: string;
   scheduler: string;
 }
 
@@ -39,6 +48,10 @@ export function bootstrapPaths(
     clusterScopePath(resolved, cluster),
     'gpu-operator',
   );
+  const karpenterFolder = posix.join(
+    clusterScopePath(resolved, cluster),
+    'karpenter-controller',
+  );
   return {
     gpuKustomization,
     defaultDevicePluginConfig: devicePluginConfigPath(
@@ -50,6 +63,8 @@ export function bootstrapPaths(
     nodeClass: name => posix.join(gpuFolder, 'nodeclasses', `${name}.yaml`),
     operatorKustomization: posix.join(operatorFolder, 'kustomization.yaml'),
     operatorValues: posix.join(operatorFolder, 'values.yaml'),
+    karpenterKustomization: posix.join(karpenterFolder, 'kustomization.yaml'),
+    karpenterValues: posix.join(karpenterFolder, 'values.yaml'),
     scheduler: posix.join(
       clusterScopePath(resolved, cluster),
       'gpu-scheduler',
@@ -62,13 +77,17 @@ export function bootstrapPaths(
  * The folders the bootstrap reads and writes (a sparse checkout's folders):
  * the cluster's folder, and the pool, device-plugin and MIG folders when the
  * layout puts them elsewhere (the node class must not duplicate a pool's).
+ * The whole repository for a Karpenter cluster: Karpenter's release may be
+ * declared in any file.
  *
  * @public
  */
 export function bootstrapFolders(
   layout: LayoutInput,
-  cluster: string,
+  profile: Pick<ClusterProfile, 'name' | 'provider'>,
 ): string[] {
+  if (karpenterChartOf(profile)) return WHOLE_REPOSITORY;
+  const cluster = profile.name;
   const resolved = resolveLayout(layout);
   const paths = bootstrapPaths(resolved, cluster);
   const folderOf = (file: string) => posix.dirname(file);

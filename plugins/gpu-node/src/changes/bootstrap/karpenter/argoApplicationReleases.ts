@@ -1,0 +1,120 @@
+/**
+ * Karpenter installed by an Argo CD Application (`argoproj.io/v1alpha1`)
+ * whose `spec.source.chart`, or one of whose `spec.sources[].chart`, is the
+ * chart. Argo CD's precedence is `parameters > valuesObject > values >
+ * valueFiles > the chart's values.yaml`
+ * (https://argo-cd.readthedocs.io/en/release-3.3/user-guide/helm/), and
+ * `valuesObject`, when present, replaces `values` whole
+ * (argoproj/argo-cd `pkg/apis/application/v1alpha1/types.go`,
+ * `ApplicationSourceHelm.ValuesYAML`).
+ */
+import {
+  getIn,
+  isPlainObject,
+  parseYamlDocuments,
+} from '../../../repo/yamlObjects';
+import { KARPENTER_CHART, NODE_OVERLAY_VALUE_KEY } from './karpenterChart';
+import {
+  pinnedVersion,
+  type FoundObject,
+  type KarpenterRelease,
+} from './karpenterRelease';
+import type { ValuesLayer } from './nodeOverlayGate';
+
+export function isArgoApplication(object: FoundObject['object']): boolean {
+  return (
+    object.kind === 'Application' &&
+    object.apiVersion === 'argoproj.io/v1alpha1'
+  );
+}
+
+/** The value layers of one Helm source, highest precedence first. */
+function sourceLayers(
+  where: (field: string) => string,
+  helm: unknown,
+): ValuesLayer[] {
+  const layers: ValuesLayer[] = [];
+  const parameters = getIn(helm, 'parameters');
+  const parameter = Array.isArray(parameters)
+    ? parameters.find(p => getIn(p, 'name') === NODE_OVERLAY_VALUE_KEY)
+    : undefined;
+  if (parameter) {
+    layers.push({
+      where: where('helm.parameters'),
+      form: 'parameters',
+      content: {
+        values: {
+          settings: {
+            featureGates: { nodeOverlay: getIn(parameter, 'value') },
+          },
+        },
+      },
+    });
+  }
+  const valuesObject = getIn(helm, 'valuesObject');
+  const values = getIn(helm, 'values');
+  if (isPlainObject(valuesObject)) {
+    layers.push({
+      where: where('helm.valuesObject'),
+      form: 'values',
+      content: { values: valuesObject },
+    });
+  } else if (typeof values === 'string' && values.trim() !== '') {
+    const parsed = parseYamlDocuments(where('helm.values'), values);
+    layers.push({
+      where: parsed.error
+        ? `${where('helm.values')} (which does not parse: ${parsed.error})`
+        : where('helm.values'),
+      form: 'values',
+      content: parsed.error
+        ? 'hidden'
+        : { values: parsed.documents[0]?.value ?? {} },
+    });
+  } else {
+    layers.push({
+      where: where('helm.valuesObject'),
+      form: 'values',
+      content: 'absent',
+    });
+  }
+  const valueFiles = getIn(helm, 'valueFiles');
+  for (const file of Array.isArray(valueFiles)
+    ? [...valueFiles].reverse()
+    : []) {
+    layers.push({
+      where: `${where('helm.valueFiles')} \`${String(file)}\` (in the chart's repository)`,
+      form: 'values',
+      content: 'hidden',
+    });
+  }
+  return layers;
+}
+
+/** The Helm sources of an Application that install Karpenter's chart. */
+export function argoApplicationReleases(
+  application: FoundObject,
+): KarpenterRelease[] {
+  const { object, file } = application;
+  const name = [object.metadata.namespace, object.metadata.name]
+    .filter(part => typeof part === 'string')
+    .join('/');
+  const single = getIn(object, 'spec', 'source');
+  const many = getIn(object, 'spec', 'sources');
+  let sources: [string, unknown][] = [];
+  if (isPlainObject(single)) sources = [['spec.source', single]];
+  else if (Array.isArray(many)) {
+    sources = many.map((source, i) => [`spec.sources[${i}]`, source]);
+  }
+  return sources
+    .filter(([, source]) => getIn(source, 'chart') === KARPENTER_CHART)
+    .map(([path, source]) => ({
+      file,
+      declaredBy: `Argo CD Application \`${name}\` (\`${path}\`)`,
+      version: pinnedVersion(getIn(source, 'targetRevision')),
+      layers: sourceLayers(
+        field =>
+          `\`${path}.${field}\` of Application \`${name}\` in \`${file}\``,
+        getIn(source, 'helm'),
+      ),
+    }));
+}

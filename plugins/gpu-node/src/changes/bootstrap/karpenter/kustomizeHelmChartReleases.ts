@@ -1,0 +1,132 @@
+/**
+ * Karpenter installed by a kustomization's `helmCharts` entry. kustomize
+ * merges an entry's values so (api/types/helmchartargs.go and
+ * plugin/builtin/helmchartinflationgenerator/HelmChartInflationGenerator.go,
+ * kubernetes-sigs/kustomize kustomize/v5.8.1): `valuesInline` over
+ * `valuesFile` (`valuesMerge: override`, the default), `valuesFile` over
+ * `valuesInline` (`merge`), or `valuesInline` alone (`replace`); the
+ * `valuesFile` alone when there is no `valuesInline`; helm then reads
+ * `additionalValuesFiles` after that, the last one winning.
+ */
+import { posix } from 'node:path';
+import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import type { RepoTree } from '../../../repo/tree';
+import {
+  isPlainObject,
+  parseYamlDocuments,
+  type PlainObject,
+} from '../../../repo/yamlObjects';
+import { KARPENTER_CHART } from './karpenterChart';
+import { pinnedVersion, type KarpenterRelease } from './karpenterRelease';
+import type { ValuesLayer } from './nodeOverlayGate';
+
+/** A values file an entry names, relative to its kustomization: read when it is a plain file of the repository. */
+async function valuesFileLayer(
+  tree: RepoTree,
+  kustomizationFile: string,
+  field: string,
+  name: string,
+): Promise<ValuesLayer> {
+  const hidden = (why: string): ValuesLayer => ({
+    where: `\`${name}\` (its \`${field}\`, ${why})`,
+    form: 'values',
+    content: 'hidden',
+  });
+  const path = posix.normalize(
+    posix.join(posix.dirname(kustomizationFile), name),
+  );
+  if (
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ||
+    posix.isAbsolute(name) ||
+    path === '..' ||
+    path.startsWith('../')
+  ) {
+    return hidden('outside the repository');
+  }
+  let text: string | undefined;
+  try {
+    text = await tree.readFile(path);
+  } catch (error) {
+    // A symbolic link is never followed (repo/tree.ts).
+    if (isGpuInputError(error)) return hidden('a symbolic link, not read');
+    throw error;
+  }
+  if (text === undefined) return hidden('not in the repository');
+  const { documents, error } = parseYamlDocuments(path, text);
+  if (error) return hidden(`which does not parse: ${error}`);
+  return {
+    where: `\`${path}\` (its \`${field}\`)`,
+    form: 'values',
+    content: { values: documents[0]?.value ?? {} },
+  };
+}
+
+/** The value layers of one `helmCharts` entry, highest precedence first. */
+async function entryLayers(
+  tree: RepoTree,
+  file: string,
+  entry: PlainObject,
+): Promise<ValuesLayer[]> {
+  const additional: ValuesLayer[] = [];
+  const additionalFiles = Array.isArray(entry.additionalValuesFiles)
+    ? entry.additionalValuesFiles.filter(
+        (f): f is string => typeof f === 'string',
+      )
+    : [];
+  for (const name of [...additionalFiles].reverse()) {
+    additional.push(
+      await valuesFileLayer(tree, file, 'additionalValuesFiles', name),
+    );
+  }
+  const inlineValues = isPlainObject(entry.valuesInline)
+    ? entry.valuesInline
+    : undefined;
+  const inline: ValuesLayer = {
+    where: `\`valuesInline\` of the helmCharts entry \`${KARPENTER_CHART}\` in \`${file}\``,
+    form: 'values',
+    content:
+      inlineValues && Object.keys(inlineValues).length > 0
+        ? { values: inlineValues }
+        : 'absent',
+  };
+  const valuesFile =
+    typeof entry.valuesFile === 'string' && entry.valuesFile !== ''
+      ? await valuesFileLayer(tree, file, 'valuesFile', entry.valuesFile)
+      : undefined;
+  const merge =
+    typeof entry.valuesMerge === 'string' ? entry.valuesMerge : 'override';
+  let own: ValuesLayer[];
+  if (inline.content === 'absent') {
+    own = valuesFile ? [valuesFile, inline] : [inline];
+  } else if (merge === 'replace') {
+    own = [inline];
+  } else if (merge === 'merge') {
+    own = valuesFile ? [valuesFile, inline] : [inline];
+  } else {
+    own = valuesFile ? [inline, valuesFile] : [inline];
+  }
+  return [...additional, ...own];
+}
+
+/** The `helmCharts` entries of a kustomization that install Karpenter's chart. */
+export async function kustomizeHelmChartReleases(
+  tree: RepoTree,
+  file: string,
+  kustomization: unknown,
+): Promise<KarpenterRelease[]> {
+  if (!isPlainObject(kustomization)) return [];
+  const entries = Array.isArray(kustomization.helmCharts)
+    ? kustomization.helmCharts
+    : [];
+  const releases: KarpenterRelease[] = [];
+  for (const entry of entries) {
+    if (!isPlainObject(entry) || entry.name !== KARPENTER_CHART) continue;
+    releases.push({
+      file,
+      declaredBy: `the kustomize helmCharts entry \`${KARPENTER_CHART}\``,
+      version: pinnedVersion(entry.version),
+      layers: await entryLayers(tree, file, entry),
+    });
+  }
+  return releases;
+}
