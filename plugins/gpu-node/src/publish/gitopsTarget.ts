@@ -10,6 +10,7 @@ import type { RetryOptions } from '../forges/http';
 import type { Forge, ForgeKind, PullRequestResult } from '../forges/types';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
 import type { PublishLogger, Redactor } from '../redact';
+import { runStage, type StageTiming } from './stages';
 
 /** @public */
 export interface GitOpsTargetOptions {
@@ -105,4 +106,26 @@ export async function openPullRequest(
     reviewers: options.reviewers,
     headBranchExisted: pr.branchExisted,
   });
+}
+
+/**
+ * The last stage of every publish: opens (or updates) the pushed branch's
+ * pull request, and logs and returns its URL redacted.
+ */
+export async function pullRequestStage(
+  logger: PublishLogger,
+  stages: StageTiming[],
+  options: GitOpsTargetOptions,
+  redactor: Redactor,
+  pr: Parameters<typeof openPullRequest>[2],
+): Promise<{ url: string; number?: number; updated: boolean }> {
+  const opened = await runStage(
+    logger,
+    stages,
+    `Open or update the ${forgeKindOf(options.forge)} pull request`,
+    () => openPullRequest(options, redactor, pr),
+  );
+  const url = redactor.redact(opened.url);
+  logger.info(`${opened.updated ? 'updated' : 'opened'} ${url}`);
+  return { url, number: opened.number, updated: opened.updated };
 }

@@ -33,8 +33,7 @@ import { FsRepoTree } from '../repo/tree';
 import { Redactor, redactingLogger } from '../redact';
 import {
   DEFAULT_CACHE_DIR,
-  forgeKindOf,
-  openPullRequest,
+  pullRequestStage,
   openRepository,
   type GitOpsTargetOptions,
 } from './gitopsTarget';
@@ -189,26 +188,17 @@ async function publish(
     logger.info(`${repository.baseBranch} holds the import already`);
     return { ...common, changed: false, updated: false, files: [] };
   }
-  const pr = await runStage(
-    logger,
-    stages,
-    `Open or update the ${forgeKindOf(options.forge)} pull request`,
-    () =>
-      openPullRequest(options, redactor, {
-        baseBranch: repository.baseBranch,
-        branch,
-        title: state.title,
-        body: state.body,
-        branchExisted: pushed.branchExisted,
-      }),
-  );
-  logger.info(
-    `${pr.updated ? 'updated' : 'opened'} ${redactor.redact(pr.url)}`,
-  );
+  const pr = await pullRequestStage(logger, stages, options, redactor, {
+    baseBranch: repository.baseBranch,
+    branch,
+    title: state.title,
+    body: state.body,
+    branchExisted: pushed.branchExisted,
+  });
   return {
     ...common,
     commit: pushed.commit,
-    url: redactor.redact(pr.url),
+    url: pr.url,
     number: pr.number,
     changed: true,
     updated: pr.updated,

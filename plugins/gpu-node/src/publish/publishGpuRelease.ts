@@ -36,8 +36,7 @@ import { FsRepoTree } from '../repo/tree';
 import { Redactor, redactingLogger } from '../redact';
 import {
   DEFAULT_CACHE_DIR,
-  forgeKindOf,
-  openPullRequest,
+  pullRequestStage,
   openRepository,
   type GitOpsTargetOptions,
 } from './gitopsTarget';
@@ -232,26 +231,17 @@ async function publish(
       }),
   );
   const state = built!;
-  const pr = await runStage(
-    logger,
-    stages,
-    `Open or update the ${forgeKindOf(options.forge)} pull request`,
-    () =>
-      openPullRequest(options, redactor, {
-        baseBranch: repository.baseBranch,
-        branch,
-        title: state.title,
-        body: state.body,
-        branchExisted: pushed.branchExisted,
-      }),
-  );
-  logger.info(
-    `${pr.updated ? 'updated' : 'opened'} ${redactor.redact(pr.url)}`,
-  );
+  const pr = await pullRequestStage(logger, stages, options, redactor, {
+    baseBranch: repository.baseBranch,
+    branch,
+    title: state.title,
+    body: state.body,
+    branchExisted: pushed.branchExisted,
+  });
   return {
     branch,
     commit: pushed.commit,
-    url: redactor.redact(pr.url),
+    url: pr.url,
     number: pr.number,
     updated: pr.updated,
     files: pushed.files,

@@ -8,6 +8,7 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import {
   DEFAULT_AUTHOR,
+  forgeApiBaseUrl,
   FsRepoTree,
   GitOpsRepository,
   gitOpsCacheDirs,
@@ -123,6 +124,32 @@ export async function resolveGitOpsTarget(
 /** Basic-auth user git should pair with the token, per forge. */
 export function tokenUsername(target: GitOpsTarget): string | undefined {
   return gitTokenUsername(target.forge, target.credentials);
+}
+
+/**
+ * Where a publish goes and with which credentials, as gpu-node's publishers
+ * take it (`GitOpsTargetOptions`): the repository, its forge and API, the
+ * token (git gets it in a header), the author, cache and time limit.
+ */
+export function publishTarget(
+  target: GitOpsTarget,
+  services: Pick<GpuActionServices, 'integrations'>,
+) {
+  return {
+    repoUrl: target.repoUrl,
+    baseBranch: target.baseBranch,
+    forge: target.forge,
+    forgeApiBaseUrl: forgeApiBaseUrl(
+      target.repoUrl,
+      target.forge,
+      services.integrations,
+    ),
+    token: target.credentials.token,
+    tokenUsername: tokenUsername(target),
+    author: target.author,
+    cacheDir: target.cacheDir,
+    timeoutMs: target.timeoutMs,
+  };
 }
 
 /**

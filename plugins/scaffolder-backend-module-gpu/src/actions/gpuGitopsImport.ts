@@ -2,13 +2,13 @@ import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { InputError } from '@backstage/errors';
 import type { JsonValue } from '@backstage/types';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import { forgeApiBaseUrl, publishGpuImport } from '@gpu-gitops/plugin-gpu-node';
+import { publishGpuImport } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsImport.examples';
 import {
   gitopsTargetInputProperties,
   resolveGitOpsTarget,
-  tokenUsername,
+  publishTarget,
 } from './gitopsTarget';
 import { pullRequestLink } from './pullRequestLink';
 import { refusingCleanly } from './refusals';
@@ -98,19 +98,7 @@ export function createGpuGitopsImportAction(services: GpuActionServices) {
             cluster,
             catalog: services.catalog,
             owner: input.owner,
-            repoUrl: target.repoUrl,
-            baseBranch: target.baseBranch,
-            forge: target.forge,
-            forgeApiBaseUrl: forgeApiBaseUrl(
-              target.repoUrl,
-              target.forge,
-              services.integrations,
-            ),
-            token: target.credentials.token,
-            tokenUsername: tokenUsername(target),
-            author: target.author,
-            cacheDir: target.cacheDir,
-            timeoutMs: target.timeoutMs,
+            ...publishTarget(target, services),
             dryRun,
             logger: ctx.logger,
           });

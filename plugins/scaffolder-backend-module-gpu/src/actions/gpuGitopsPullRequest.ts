@@ -1,16 +1,13 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import type { JsonValue } from '@backstage/types';
 import { planToJson, type Plan } from '@gpu-gitops/plugin-gpu-common';
-import {
-  forgeApiBaseUrl,
-  publishGpuRequest,
-} from '@gpu-gitops/plugin-gpu-node';
+import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsPullRequest.examples';
 import {
   gitopsTargetInputProperties,
   resolveGitOpsTarget,
-  tokenUsername,
+  publishTarget,
 } from './gitopsTarget';
 import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
 import { gpuRequestContext, planSummaryMarkdown } from './planGpuRequest';
@@ -83,19 +80,7 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
             cluster,
             catalog,
             guard,
-            repoUrl: target.repoUrl,
-            baseBranch: target.baseBranch,
-            forge: target.forge,
-            forgeApiBaseUrl: forgeApiBaseUrl(
-              target.repoUrl,
-              target.forge,
-              services.integrations,
-            ),
-            token: target.credentials.token,
-            tokenUsername: tokenUsername(target),
-            author: target.author,
-            cacheDir: target.cacheDir,
-            timeoutMs: target.timeoutMs,
+            ...publishTarget(target, services),
             draft: input.draft,
             dryRun,
             logger: ctx.logger,

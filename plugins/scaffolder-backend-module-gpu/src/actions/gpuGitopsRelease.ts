@@ -1,16 +1,13 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { InputError } from '@backstage/errors';
 import type { JsonValue } from '@backstage/types';
-import {
-  forgeApiBaseUrl,
-  publishGpuRelease,
-} from '@gpu-gitops/plugin-gpu-node';
+import { publishGpuRelease } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsRelease.examples';
 import {
   gitopsTargetInputProperties,
   resolveGitOpsTarget,
-  tokenUsername,
+  publishTarget,
 } from './gitopsTarget';
 import { toInputError } from './gpuRequestInput';
 import { pullRequestLink } from './pullRequestLink';
@@ -83,19 +80,7 @@ export function createGpuGitopsReleaseAction(services: GpuActionServices) {
             request: { namespace: input.namespace, name: input.name },
             clusterProfile: name => services.clusters.get(name),
             catalog: services.catalog,
-            repoUrl: target.repoUrl,
-            baseBranch: target.baseBranch,
-            forge: target.forge,
-            forgeApiBaseUrl: forgeApiBaseUrl(
-              target.repoUrl,
-              target.forge,
-              services.integrations,
-            ),
-            token: target.credentials.token,
-            tokenUsername: tokenUsername(target),
-            author: target.author,
-            cacheDir: target.cacheDir,
-            timeoutMs: target.timeoutMs,
+            ...publishTarget(target, services),
             reason: input.reason,
             dryRun,
             logger: ctx.logger,
