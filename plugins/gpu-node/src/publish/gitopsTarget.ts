@@ -9,7 +9,8 @@ import { createForge } from '../forges/createForge';
 import type { RetryOptions } from '../forges/http';
 import type { Forge, ForgeKind, PullRequestResult } from '../forges/types';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
-import type { PublishLogger, Redactor } from '../redact';
+import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { redactingLogger, Redactor, type PublishLogger } from '../redact';
 import { runStage, type StageTiming } from './stages';
 
 /** @public */
@@ -128,4 +129,36 @@ export async function pullRequestStage(
   const url = redactor.redact(opened.url);
   logger.info(`${opened.updated ? 'updated' : 'opened'} ${url}`);
   return { url, number: opened.number, updated: opened.updated };
+}
+
+/**
+ * Runs one publish with every secret of `options` redacted from its log and
+ * its errors. Input errors (field paths and rules the caller maps to exit
+ * code 2 or an InputError) keep their class; anything else is logged as
+ * `<what> failed` first. `explain` may replace an error with a better one
+ * (still redacted).
+ */
+export async function publishRedacted<T>(
+  options: Pick<GitOpsTargetOptions, 'redactor' | 'token' | 'logger'>,
+  what: string,
+  publish: (redactor: Redactor, logger: PublishLogger) => Promise<T>,
+  explain?: (
+    error: unknown,
+    redactor: Redactor,
+    logger: PublishLogger,
+  ) => Promise<Error | undefined>,
+): Promise<T> {
+  const redactor = options.redactor ?? new Redactor();
+  redactor.add(options.token);
+  const logger = redactingLogger(options.logger, redactor);
+  try {
+    return await publish(redactor, logger);
+  } catch (error) {
+    const better = explain && (await explain(error, redactor, logger));
+    if (better) throw redactor.redactError(better);
+    if (isGpuInputError(error)) throw redactor.redactError(error);
+    const redacted = redactor.redactError(error);
+    logger.warn(`${what} failed: ${redacted.message}`);
+    throw redacted;
+  }
 }

@@ -13,7 +13,6 @@
 import path from 'node:path';
 import {
   checkGitOpsRepoUrl,
-  isGpuInputError,
   type ClusterProfile,
   type GpuCatalog,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -30,9 +29,10 @@ import {
 } from '../pr/renderImportReport';
 import type { ImportReportView } from '../pr/importView';
 import { FsRepoTree } from '../repo/tree';
-import { Redactor, redactingLogger } from '../redact';
+import type { PublishLogger, Redactor } from '../redact';
 import {
   DEFAULT_CACHE_DIR,
+  publishRedacted,
   pullRequestStage,
   openRepository,
   type GitOpsTargetOptions,
@@ -83,23 +83,15 @@ export interface PublishGpuImportResult {
 export async function publishGpuImport(
   options: PublishGpuImportOptions,
 ): Promise<PublishGpuImportResult> {
-  const redactor = options.redactor ?? new Redactor();
-  redactor.add(options.token);
-  const logger = redactingLogger(options.logger, redactor);
-  try {
-    return await publish(options, redactor, logger);
-  } catch (error) {
-    if (isGpuInputError(error)) throw redactor.redactError(error);
-    const redacted = redactor.redactError(error);
-    logger.warn(`import failed: ${redacted.message}`);
-    throw redacted;
-  }
+  return publishRedacted(options, 'import', (redactor, logger) =>
+    publish(options, redactor, logger),
+  );
 }
 
 async function publish(
   options: PublishGpuImportOptions,
   redactor: Redactor,
-  logger: ReturnType<typeof redactingLogger>,
+  logger: PublishLogger,
 ): Promise<PublishGpuImportResult> {
   checkGitOpsRepoUrl(options.repoUrl);
   const stages: StageTiming[] = [];

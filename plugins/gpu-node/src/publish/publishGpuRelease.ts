@@ -33,9 +33,10 @@ import {
 import type { LayoutInput } from '../layout/layout';
 import { renderReleasePullRequest } from '../pr/renderReleasePullRequest';
 import { FsRepoTree } from '../repo/tree';
-import { Redactor, redactingLogger } from '../redact';
+import type { PublishLogger, Redactor } from '../redact';
 import {
   DEFAULT_CACHE_DIR,
+  publishRedacted,
   pullRequestStage,
   openRepository,
   type GitOpsTargetOptions,
@@ -82,22 +83,13 @@ export interface PublishGpuReleaseResult {
 export async function publishGpuRelease(
   options: PublishGpuReleaseOptions,
 ): Promise<PublishGpuReleaseResult> {
-  const redactor = options.redactor ?? new Redactor();
-  redactor.add(options.token);
-  const logger = redactingLogger(options.logger, redactor);
-  try {
-    return await publish(options, redactor, logger);
-  } catch (error) {
-    if (isNotHeld(error)) {
-      throw redactor.redactError(
-        await explainNotHeld(options, redactor, logger),
-      );
-    }
-    if (isGpuInputError(error)) throw redactor.redactError(error);
-    const redacted = redactor.redactError(error);
-    logger.warn(`release failed: ${redacted.message}`);
-    throw redacted;
-  }
+  return publishRedacted(
+    options,
+    'release',
+    (redactor, logger) => publish(options, redactor, logger),
+    async (error, redactor, logger) =>
+      isNotHeld(error) ? explainNotHeld(options, redactor, logger) : undefined,
+  );
 }
 
 function isNotHeld(error: unknown): boolean {
@@ -115,7 +107,7 @@ function isNotHeld(error: unknown): boolean {
 async function explainNotHeld(
   options: PublishGpuReleaseOptions,
   redactor: Redactor,
-  logger: ReturnType<typeof redactingLogger>,
+  logger: PublishLogger,
 ) {
   const { namespace, name } = options.request;
   const repository = openRepository(options, redactor, logger);
@@ -147,7 +139,7 @@ async function explainNotHeld(
 async function publish(
   options: PublishGpuReleaseOptions,
   redactor: Redactor,
-  logger: ReturnType<typeof redactingLogger>,
+  logger: PublishLogger,
 ): Promise<PublishGpuReleaseResult> {
   checkGitOpsRepoUrl(options.repoUrl);
   const stages: StageTiming[] = [];

@@ -21,7 +21,6 @@ import {
   findModel,
   GpuCatalog,
   GpuRequest,
-  isGpuInputError,
   parseGpuRequest,
   Plan,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -38,9 +37,10 @@ import {
   renderPullRequest,
 } from '../pr/renderPullRequest';
 import { FsRepoTree } from '../repo/tree';
-import { PublishLogger, Redactor, redactingLogger } from '../redact';
+import type { PublishLogger, Redactor } from '../redact';
 import {
   DEFAULT_CACHE_DIR,
+  publishRedacted,
   pullRequestStage,
   openRepository,
   type GitOpsTargetOptions,
@@ -105,19 +105,9 @@ interface BuiltState {
 export async function publishGpuRequest(
   options: PublishGpuRequestOptions,
 ): Promise<PublishGpuRequestResult> {
-  const redactor = options.redactor ?? new Redactor();
-  redactor.add(options.token);
-  const logger = redactingLogger(options.logger, redactor);
-  try {
-    return await publish(options, redactor, logger);
-  } catch (error) {
-    // Input errors carry field paths and rules the caller maps (exit 2 / InputError);
-    // they hold no secrets but are still redacted, keeping their class.
-    if (isGpuInputError(error)) throw redactor.redactError(error);
-    const redacted = redactor.redactError(error);
-    logger.warn(`publish failed: ${redacted.message}`);
-    throw redacted;
-  }
+  return publishRedacted(options, 'publish', (redactor, logger) =>
+    publish(options, redactor, logger),
+  );
 }
 
 async function publish(
