@@ -73,6 +73,11 @@ export type {
   ClusterApiSettings,
 } from './cluster/clusterApi';
 export type {
+  StaticNode,
+  StaticNodeSelection,
+  StaticNodesSettings,
+} from './cluster/staticNodes';
+export type {
   ClusterProfile,
   ClusterProvider,
   ConfigMapRef,
