@@ -12,7 +12,11 @@ import { poolReplicas } from '../manifests/clusterApi/machineDeployment';
 import { compareStrings } from '../text/compareStrings';
 import type { Plan, RepoState } from './types';
 
-/** The first `nodes` of a pool's nodes (sorted): what a shrinking pool keeps. */
+/**
+ * The first `nodes` of a static pool's nodes (sorted): what a shrinking pool keeps.
+ *
+ * @public
+ */
 export function keptStaticNodes(current: string[], nodes: number): string[] {
   return [...current].sort(compareStrings).slice(0, Math.max(0, nodes));
 }
