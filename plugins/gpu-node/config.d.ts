@@ -123,6 +123,23 @@ export interface Config {
               securityGroupNames?: string[];
             };
           };
+          /**
+           * Provider `static` only: the GPU nodes that exist (each pool is then
+           * an NFD NodeFeatureRule that labels and taints its nodes; the
+           * bootstrap sets nfd-master -enable-taints). Absent: nothing is
+           * written for a static pool and no inventory limits it. The GPU taint
+           * key must be prefixed and outside kubernetes.io (NFD drops others).
+           */
+          staticNodes?: {
+            /**
+             * `name`: a pool gets inventory nodes by name (NFD `system.name`
+             * `nodename`); `gpu`: every node with its GPU model (NFD `pci.device`,
+             * vendor 10de and the model's device ids), one pool per model.
+             */
+            select: 'name' | 'gpu';
+            /** Every GPU node: its Node name and the catalog `static` machine it is. */
+            inventory: Array<{ name: string; machine: string }>;
+          };
         };
       };
     };

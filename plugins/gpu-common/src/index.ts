@@ -73,6 +73,11 @@ export type {
   ClusterApiSettings,
 } from './cluster/clusterApi';
 export type {
+  StaticNode,
+  StaticNodeSelection,
+  StaticNodesSettings,
+} from './cluster/staticNodes';
+export type {
   ClusterProfile,
   ClusterProvider,
   ConfigMapRef,
@@ -103,6 +108,7 @@ export type {
 } from './gitops/repoUrl';
 export { DEFAULT_GITOPS_TIMEOUT_MS, gitOpsTimeoutMs } from './gitops/timeout';
 export { buildManifests } from './manifests/buildManifests';
+export { keptStaticNodes } from './planner/staticInventory';
 export type { BuildManifestsOptions } from './manifests/buildManifests';
 export { chooseContainer } from './manifests/chooseContainer';
 export type { ContainerChoiceWorkload } from './manifests/chooseContainer';

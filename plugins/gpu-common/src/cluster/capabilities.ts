@@ -14,6 +14,7 @@ import {
 import type { InputIssue } from '../errors';
 import { migResourceName } from '../mig/names';
 import { SHARED_GPU_RESOURCE } from '../planner/modeDecision';
+import { inventoryCatalog } from '../planner/staticInventory';
 import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import type { ClusterProfile, ClusterProvider } from './types';
@@ -196,7 +197,8 @@ export function clusterCapabilities(
   const labels = new Map(
     gpuModelChoices(catalog, provider.machines).map(c => [c.id, c.label]),
   );
-  const index = indexCatalog(catalog);
+  // A static cluster with an inventory offers the models its nodes have.
+  const index = indexCatalog(inventoryCatalog(catalog, cluster));
   const capabilities: ClusterCapabilities = {
     name: cluster.name,
     provider: cluster.provider,

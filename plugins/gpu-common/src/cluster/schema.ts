@@ -3,6 +3,7 @@ import { GpuInputError } from '../errors';
 import { isDns1123Label, isDns1123Subdomain } from '../request/formats';
 import { zodIssuesToInputIssues } from '../request/zodIssues';
 import { clusterApiSchema } from './clusterApi';
+import { nfdTaintKeyProblem, staticNodesSchema } from './staticNodes';
 import { defaultClusterProfile } from './defaults';
 import { parseKarpenterVersion } from './karpenterVersion';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
@@ -106,6 +107,7 @@ export const clusterProfileSchema = z
     }),
     systemNamespaces: z.array(dns1123Label).max(100),
     clusterApi: clusterApiSchema,
+    staticNodes: staticNodesSchema,
   })
   .partial()
   // The clusterApi settings belong to provider cluster-api, which needs them.
@@ -125,6 +127,28 @@ export const clusterProfileSchema = z
         path: ['clusterApi'],
         message: `applies only to provider "cluster-api", not "${profile.provider ?? defaultClusterProfile.provider}"`,
         params: { rule: 'cluster-api-settings' },
+      });
+    }
+    if (profile.staticNodes && profile.provider !== 'static') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['staticNodes'],
+        message: `applies only to provider "static", not "${profile.provider ?? defaultClusterProfile.provider}"`,
+        params: { rule: 'static-nodes-settings' },
+      });
+    }
+    // The pool taint goes on the nodes through NFD, which drops what it denies.
+    const taintProblem = profile.staticNodes
+      ? nfdTaintKeyProblem(
+          profile.gpuTaintKey ?? defaultClusterProfile.gpuTaintKey,
+        )
+      : undefined;
+    if (taintProblem) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gpuTaintKey'],
+        message: `cannot be the taint of static pools: ${taintProblem}`,
+        params: { rule: 'nfd-taint-key' },
       });
     }
   });

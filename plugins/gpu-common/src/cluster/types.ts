@@ -1,4 +1,5 @@
 import type { ClusterApiSettings } from './clusterApi';
+import type { StaticNodesSettings } from './staticNodes';
 
 /**
  * A cluster profile: what the planner and the manifest builders must know
@@ -58,4 +59,10 @@ export interface ClusterProfile {
   systemNamespaces: string[];
   /** Provider `cluster-api` only: where and how its MachineDeployments are written. */
   clusterApi?: ClusterApiSettings;
+  /**
+   * Provider `static` only: the node inventory and how pools choose nodes
+   * (each pool is then an NFD NodeFeatureRule). Absent: nothing is written
+   * for a static pool and no inventory limits it.
+   */
+  staticNodes?: StaticNodesSettings;
 }

@@ -47,6 +47,8 @@ export interface GpuAnnotationKeys {
   requests: string;
   /** A NodePool's least limit (a hand-set limit kept when the ledger began). */
   limitFloor: string;
+  /** A static pool's NodeFeatureRule: the catalog's `static` machine its nodes are. */
+  machine: string;
 }
 
 /** @public */
@@ -61,5 +63,6 @@ export function gpuAnnotationKeys(labelDomain: string): GpuAnnotationKeys {
     migProfile: `${labelDomain}/mig-profile`,
     requests: `${labelDomain}/requests`,
     limitFloor: `${labelDomain}/limit-floor`,
+    machine: `${labelDomain}/machine`,
   };
 }

@@ -8,6 +8,7 @@ import { planAutoModel } from './planAutoModel';
 import { planForModel } from './planForModel';
 import { leftPoolChanges } from './poolOption';
 import { previousHolding } from './previousHolding';
+import { assignStaticNodes, inventoryCatalog } from './staticInventory';
 import { checkRequestNamespace } from './systemNamespaces';
 import type { Plan, RepoState } from './types';
 
@@ -26,7 +27,9 @@ export function plan(
   repoState?: RepoState,
 ): Plan {
   checkRequestNamespace(request, cluster);
-  const index = indexCatalog(catalog);
+  // A static cluster with an inventory plans on the machines it has only.
+  const machines = inventoryCatalog(catalog, cluster);
+  const index = indexCatalog(machines);
   const provider = poolProviderOf(cluster).machines;
   checkLargestGpu(request, index);
   const holding = leftPoolChanges(request, index, repoState);
@@ -43,5 +46,6 @@ export function plan(
           holding,
         );
   const previous = previousHolding(request, index, repoState);
-  return previous ? { ...planned, previous } : planned;
+  const placed = assignStaticNodes(planned, cluster, machines, repoState);
+  return previous ? { ...placed, previous } : placed;
 }

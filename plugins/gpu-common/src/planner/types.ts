@@ -66,6 +66,11 @@ export interface PoolState {
   ledger?: LedgerEntry[];
   /** `<labelDomain>/limit-floor`: a hand-set limit kept as the least limit. */
   limitFloor?: number;
+  /**
+   * A static pool chosen by node name: the nodes its NodeFeatureRule
+   * matches (`system.name` `nodename`), sorted. Undefined for other pools.
+   */
+  nodeNames?: string[];
 }
 
 /**
@@ -130,6 +135,12 @@ export interface PoolPlan {
   ledger: LedgerEntry[];
   /** The least limit of a pool whose hand-set limit predates its ledger. */
   limitFloor?: number;
+  /**
+   * A static pool of a cluster with a node inventory: the inventory nodes
+   * it gets (sorted; see planner/staticInventory.ts). With selection by GPU,
+   * every node with the pool's model.
+   */
+  nodeNames?: string[];
 }
 
 /**
@@ -149,6 +160,8 @@ export interface LeftPool {
    * of a pool that is sized by nodes (a Cluster API MachineDeployment).
    */
   nodesAfter: number;
+  /** A static pool chosen by node name: the nodes it keeps (sorted). */
+  nodeNamesAfter?: string[];
 }
 
 /** @public */

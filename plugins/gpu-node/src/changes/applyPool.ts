@@ -6,6 +6,7 @@ import type { Document } from 'yaml';
 import {
   formatLedger,
   gpuAnnotationKeys,
+  keptStaticNodes,
   GpuInputError,
   NODE_CLASS_KINDS,
   poolProviderOf,
@@ -25,6 +26,12 @@ import {
   nodeRegistrationTaints,
   templatesOf,
 } from '../repo/machineDeploymentPools';
+import {
+  NODE_FEATURE_RULE,
+  ruleNodeNames,
+  ruleTaints,
+} from '../repo/nodeFeatureRulePools';
+import { getIn } from '../repo/yamlObjects';
 import { deepEqual, toYaml } from './canonical';
 import { conflictError } from './conflict';
 import { nodeClassesElsewhere } from './nodeClasses';
@@ -128,6 +135,7 @@ function writeCapacity(
     limits: Record<string, number>;
   },
   machineNodes?: number,
+  nodeNames?: string[],
 ): void {
   const keys = gpuAnnotationKeys(cluster.labelDomain);
   setIfChanged(
@@ -148,6 +156,10 @@ function writeCapacity(
     writeMachineDeploymentSize(file, doc, machineNodes);
     return;
   }
+  if (doc.get('kind') === NODE_FEATURE_RULE) {
+    writeRuleNodes(file, doc, nodeNames, machineNodes);
+    return;
+  }
   for (const [resource, value] of Object.entries(capacity.limits).sort(
     ([a], [b]) => (a < b ? -1 : 1),
   )) {
@@ -163,6 +175,39 @@ function writeCapacity(
   if (nodes !== undefined && doc.getIn(['spec', 'replicas']) !== undefined) {
     setIfChanged(file, doc, ['spec', 'replicas'], nodes);
   }
+}
+
+/**
+ * A static pool chosen by node name: its rule's `nodename` list is the nodes
+ * the plan gives it, or (a pool left or released) the first of its nodes its
+ * remaining requests need; a pool chosen by GPU has no list and keeps its rule.
+ */
+function writeRuleNodes(
+  file: YamlFile,
+  doc: Document,
+  nodeNames: string[] | undefined,
+  nodes: number | undefined,
+): void {
+  const current = ruleNodeNames(doc.toJS());
+  if (!current) return;
+  const wanted =
+    nodeNames ??
+    (nodes !== undefined ? keptStaticNodes(current, nodes) : undefined);
+  if (!wanted || deepEqual(current, wanted)) return;
+  doc.setIn(
+    ['spec', 'rules', 0, 'matchFeatures', ...nameMatchPath(doc), 'value'],
+    doc.createNode(wanted),
+  );
+  file.modified = true;
+}
+
+/** Where in the first rule's matchFeatures the `system.name` `nodename` match is. */
+function nameMatchPath(doc: Document): (string | number)[] {
+  const list = getIn(doc.toJS(), 'spec', 'rules', 0, 'matchFeatures');
+  const index = Array.isArray(list)
+    ? list.findIndex(f => getIn(f, 'feature') === 'system.name')
+    : -1;
+  return [index, 'matchExpressions', 'nodename'];
 }
 
 /**
@@ -190,11 +235,15 @@ function writeMachineDeploymentSize(
 
 /** The taints a pool's nodes get: a NodePool's, or a MachineDeployment's kubelet registration. */
 function taintsOf(pool: unknown, values: unknown[]): PoolTaint[] {
-  const taints =
+  return asPoolTaints(
     (pool as { kind?: unknown }).kind === MACHINE_DEPLOYMENT
       ? nodeRegistrationTaints(templatesOf(pool, values).bootstrap)
       : (pool as { spec?: { template?: { spec?: { taints?: unknown } } } })
-          ?.spec?.template?.spec?.taints;
+          ?.spec?.template?.spec?.taints,
+  );
+}
+
+function asPoolTaints(taints: unknown): PoolTaint[] {
   if (!Array.isArray(taints)) return [];
   return taints.filter(
     (t): t is PoolTaint =>
@@ -278,6 +327,30 @@ export async function applyPool(
     const changed = existing.newContent();
     if (changed !== undefined) await staged.write(path, changed);
     return { path, taints };
+  }
+  if (poolKind === NODE_FEATURE_RULE) {
+    // A reused static pool: its ledger, and (ours only) the rule the plan
+    // wants, so its nodes follow the planned names, labels and taints; a
+    // rule written by hand keeps its match and labels.
+    writeCapacity(
+      existing,
+      doc,
+      cluster,
+      plan.pool,
+      undefined,
+      plan.pool.nodeNames,
+    );
+    if (managed) {
+      setIfChanged(
+        existing,
+        doc,
+        ['spec', 'rules'],
+        (nodePool.spec as { rules: unknown }).rules,
+      );
+    }
+    const changed = existing.newContent();
+    if (changed !== undefined) await staged.write(path, changed);
+    return { path, taints: asPoolTaints(ruleTaints(current)) };
   }
   writeCapacity(existing, doc, cluster, plan.pool);
   for (const obj of wanted) {
@@ -379,11 +452,20 @@ export async function applyLeftPools(
     const file = YamlFile.parse(left.path, await staged.read(left.path));
     const doc =
       file.findObject('NodePool', left.name) ??
-      file.findObject(MACHINE_DEPLOYMENT, left.name);
+      file.findObject(MACHINE_DEPLOYMENT, left.name) ??
+      file.findObject(NODE_FEATURE_RULE, left.name);
     if (!doc) continue; // moved or deleted meanwhile: nothing to shrink
-    // A pool sized by nodes (Cluster API) shrinks to what its remaining
-    // requests need, whether a release or a request moving away left it.
-    writeCapacity(file, doc, cluster, left, left.nodesAfter);
+    // A pool sized by nodes (Cluster API, static nodes by name) shrinks to
+    // what its remaining requests need, whether a release or a request
+    // moving away left it.
+    writeCapacity(
+      file,
+      doc,
+      cluster,
+      left,
+      left.nodesAfter,
+      'nodeNamesAfter' in left ? left.nodeNamesAfter : undefined,
+    );
     const content = file.newContent();
     if (content !== undefined) await staged.write(left.path, content);
   }

@@ -8,6 +8,7 @@
  */
 import { WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
 import { getIn, isPlainObject, PlainObject, stringRecord } from './yamlObjects';
+import { NODE_FEATURE_RULE, ruleNodeLabels } from './nodeFeatureRulePools';
 import { findOurLabel, POOL_LABEL_SUFFIXES } from './poolLabels';
 
 export const MACHINE_DEPLOYMENT = 'MachineDeployment';
@@ -105,7 +106,7 @@ export function flavorOf(infrastructure: unknown): string | undefined {
 
 /**
  * The labels a pool object puts on its nodes: a NodePool's template labels,
- * a MachineDeployment's kubelet registration labels.
+ * a MachineDeployment's kubelet registration labels, a NodeFeatureRule's rule labels.
  */
 export function poolNodeLabels(
   pool: unknown,
@@ -114,13 +115,15 @@ export function poolNodeLabels(
   if (getIn(pool, 'kind') === MACHINE_DEPLOYMENT) {
     return nodeRegistrationLabels(templatesOf(pool, values).bootstrap);
   }
+  if (getIn(pool, 'kind') === NODE_FEATURE_RULE) return ruleNodeLabels(pool);
   return stringRecord(getIn(pool, 'spec', 'template', 'metadata', 'labels'));
 }
 
-/** Kinds an object that is a pool may have: a Karpenter NodePool, a Cluster API MachineDeployment. */
+/** Kinds an object that is a pool may have: a Karpenter NodePool, a Cluster API MachineDeployment, an NFD NodeFeatureRule (static nodes). */
 export const POOL_OBJECT_KINDS: readonly string[] = [
   'NodePool',
   MACHINE_DEPLOYMENT,
+  'NodeFeatureRule',
 ];
 
 /**

@@ -22,6 +22,12 @@ import {
   machineDeploymentAsNodePool,
 } from './machineDeploymentPools';
 import {
+  isGpuNodeFeatureRule,
+  NODE_FEATURE_RULE,
+  nodeFeatureRuleAsNodePool,
+  ruleNodeNames,
+} from './nodeFeatureRulePools';
+import {
   findOurLabel,
   isGpuResourceName,
   POOL_LABEL_SUFFIXES,
@@ -66,13 +72,26 @@ export function parsePools(
       otherNodePools.push(obj.metadata.name); // someone else's: a name we never take
       continue;
     }
-    if (!obj || (obj.kind !== 'NodePool' && obj.kind !== MACHINE_DEPLOYMENT)) {
+    if (obj?.kind === NODE_FEATURE_RULE && !isGpuNodeFeatureRule(obj)) {
+      otherNodePools.push(obj.metadata.name); // someone else's rule: a name we never take
       continue;
     }
-    const pool = parsePool(
-      obj.kind === MACHINE_DEPLOYMENT
-        ? machineDeploymentAsNodePool(obj, values)
-        : obj,
+    if (
+      !obj ||
+      (obj.kind !== 'NodePool' &&
+        obj.kind !== MACHINE_DEPLOYMENT &&
+        obj.kind !== NODE_FEATURE_RULE)
+    ) {
+      continue;
+    }
+    let asNodePool = obj;
+    if (obj.kind === MACHINE_DEPLOYMENT) {
+      asNodePool = machineDeploymentAsNodePool(obj, values);
+    } else if (obj.kind === NODE_FEATURE_RULE) {
+      asNodePool = nodeFeatureRuleAsNodePool(obj);
+    }
+    const parsed = parsePool(
+      asNodePool,
       doc.path,
       overlays,
       configs.devicePluginConfigs,
@@ -80,6 +99,9 @@ export function parsePools(
       catalog,
       skipped,
     );
+    const nodeNames =
+      obj.kind === NODE_FEATURE_RULE ? ruleNodeNames(obj) : undefined;
+    const pool = parsed && nodeNames ? { ...parsed, nodeNames } : parsed;
     if (pool) pools.push(pool);
     else otherNodePools.push(obj.metadata.name);
   }

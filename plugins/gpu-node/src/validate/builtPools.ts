@@ -36,6 +36,11 @@ import {
   MACHINE_DEPLOYMENT,
   machineDeploymentAsNodePool,
 } from '../repo/machineDeploymentPools';
+import {
+  isGpuNodeFeatureRule,
+  NODE_FEATURE_RULE,
+  nodeFeatureRuleAsNodePool,
+} from '../repo/nodeFeatureRulePools';
 
 /** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
 export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
@@ -145,6 +150,11 @@ export function builtPools(
             context,
           ),
         );
+      } else if (
+        object.kind === NODE_FEATURE_RULE &&
+        isGpuNodeFeatureRule(object)
+      ) {
+        pools.push(builtPool(root, nodeFeatureRuleAsNodePool(object), context));
       }
     }
   }

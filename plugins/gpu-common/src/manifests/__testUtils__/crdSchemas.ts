@@ -33,10 +33,12 @@ function crdPath(file: string): string {
   return path.isAbsolute(file) ? file : path.join(GPU_COMMON_CRDS, file);
 }
 
-function readCrd(file: string): Crd {
-  const crd = parseAllDocuments(fs.readFileSync(crdPath(file), 'utf8'))
+/** The file's CRD of `kind` (a file may hold several, as NFD's does), else its first. */
+function readCrd(file: string, kind: string): Crd {
+  const crds = parseAllDocuments(fs.readFileSync(crdPath(file), 'utf8'))
     .map(d => d.toJS())
-    .find(d => d?.kind === 'CustomResourceDefinition');
+    .filter(d => d?.kind === 'CustomResourceDefinition');
+  const crd = crds.find(d => d?.spec?.names?.kind === kind) ?? crds[0];
   if (!crd) throw new Error(`${file} holds no CustomResourceDefinition`);
   return crd as Crd;
 }
@@ -86,7 +88,7 @@ function withoutKubernetesKeywords(value: unknown): unknown {
 }
 
 function versionOf(file: string, apiVersion: string, kind: string): CrdVersion {
-  const crd = readCrd(file);
+  const crd = readCrd(file, kind);
   const [group, version] = apiVersion.split('/');
   if (crd.spec.group !== group || crd.spec.names.kind !== kind) {
     throw new Error(
@@ -106,7 +108,7 @@ export function crdSchemaErrors(
   file: string,
 ): string[] {
   const { apiVersion, kind } = object as { apiVersion: string; kind: string };
-  const key = `${crdPath(file)}#${apiVersion}`;
+  const key = `${crdPath(file)}#${apiVersion}#${kind}`;
   let validate = compiled.get(key);
   if (!validate) {
     const schema = versionOf(file, apiVersion, kind).schema.openAPIV3Schema;

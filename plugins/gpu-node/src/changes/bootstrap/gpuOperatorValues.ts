@@ -48,6 +48,12 @@ export function buildGpuOperatorValues(
         // NFD labels pci-10de on GPU nodes, so it must run there too.
         tolerations,
       },
+      // Static pools are NodeFeatureRules whose taints nfd-master applies
+      // only with -enable-taints: the NFD subchart (v0.19.0, pinned by
+      // gpu-operator v26.7.0) passes it for `master.enableTaints`.
+      ...(cluster.provider === 'static' && cluster.staticNodes
+        ? { master: { enableTaints: true } }
+        : {}),
     },
     operator: {
       affinity: {

@@ -20,6 +20,7 @@ import {
   type ResolvedRepoLayout,
 } from '../../layout/layout';
 import { MACHINE_DEPLOYMENT } from '../../repo/machineDeploymentPools';
+import { NODE_FEATURE_RULE } from '../../repo/nodeFeatureRulePools';
 import { getIn } from '../../repo/yamlObjects';
 import { applyLeftPools } from '../applyPool';
 import { unlistResource } from '../listing';
@@ -107,7 +108,8 @@ async function removePool(
   const file = YamlFile.parse(pool.path, await staged.read(pool.path));
   const nodePool =
     file.findObject('NodePool', pool.name) ??
-    file.findObject(MACHINE_DEPLOYMENT, pool.name);
+    file.findObject(MACHINE_DEPLOYMENT, pool.name) ??
+    file.findObject(NODE_FEATURE_RULE, pool.name);
   if (!nodePool) return; // moved or deleted meanwhile: nothing to remove
   const nodeClass = nodeClassOf(nodePool.toJS());
   const going: Document[] = file.docs.filter(doc => {
