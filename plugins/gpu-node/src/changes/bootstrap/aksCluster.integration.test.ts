@@ -14,7 +14,6 @@ import {
   builtinCatalog,
   resolveClusterProfile,
   type GpuRequest,
-  type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
 import { kustomizeBuild } from '../../kustomize/build';
 import { readRepoState } from '../../repo/readRepoState';
@@ -22,7 +21,7 @@ import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
-import { mlRequest } from '../__fixtures__/requests';
+import { everyModeRequests } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
 // Real kustomize builds (before and after, then the check) on a shared CI machine.
@@ -35,25 +34,7 @@ const cluster = resolveClusterProfile({
   migStrategy: 'single',
 });
 
-const request = (
-  name: string,
-  sharing: SharingMode,
-  model: string,
-  gpu: Record<string, unknown>,
-): GpuRequest =>
-  mlRequest(name, { model, sharing, ...gpu }, { cluster: cluster.name });
-
-const requests = [
-  request('t4-exclusive', 'exclusive', 't4', { replicas: 2, vramGiB: 12 }),
-  request('t4-ts', 'time-slicing', 't4', {
-    replicas: 6,
-    vramGiB: 3,
-    slicesPerGpu: 4,
-  }),
-  request('t4-mps', 'mps', 't4', { replicas: 3, vramGiB: 3 }),
-  request('a100-mig', 'mig', 'a100-80gb', { replicas: 3, vramGiB: 18 }),
-  request('t4-dra', 'dra', 't4', { replicas: 1, vramGiB: 8 }),
-];
+const requests = everyModeRequests(cluster.name, 'a100-80gb', 18);
 
 describe('AKS with Karpenter: bootstrap, then every sharing mode', () => {
   let dir: string;

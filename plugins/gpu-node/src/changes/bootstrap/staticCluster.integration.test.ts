@@ -26,7 +26,7 @@ import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
 import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
-import { mlRequest } from '../__fixtures__/requests';
+import { everyModeRequests, mlRequest } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
 // Real kustomize builds (before and after, then the check) on a shared CI machine.
@@ -72,17 +72,7 @@ const request = (
 ): GpuRequest =>
   mlRequest(name, { model, sharing, ...gpu }, { cluster: cluster.name });
 
-const requests = [
-  request('t4-exclusive', 'exclusive', 't4', { replicas: 2, vramGiB: 12 }),
-  request('t4-ts', 'time-slicing', 't4', {
-    replicas: 6,
-    vramGiB: 3,
-    slicesPerGpu: 4,
-  }),
-  request('t4-mps', 'mps', 't4', { replicas: 3, vramGiB: 3 }),
-  request('a100-mig', 'mig', 'a100-40gb', { replicas: 3, vramGiB: 9 }),
-  request('t4-dra', 'dra', 't4', { replicas: 1, vramGiB: 8 }),
-];
+const requests = everyModeRequests(cluster.name, 'a100-40gb', 9);
 
 /** Someone's own NFD rule, no annotation of ours. */
 const HAND_WRITTEN_PATH = 'clusters/rack/gpu/nodepools/infiniband.yaml';
