@@ -10,9 +10,8 @@ import {
   resolveGitOpsTarget,
   publishTarget,
 } from './gitopsTarget';
-import { pullRequestLink } from './pullRequestLink';
+import { publishOnce } from './publishOnce';
 import { refusingCleanly } from './refusals';
-import { runStage } from './stages';
 
 /**
  * An import refused (a bad owner, a cluster folder with nothing to import,
@@ -106,32 +105,14 @@ export function createGpuGitopsImportAction(services: GpuActionServices) {
           throw refusedImport(error);
         }
       };
-      const result = ctx.isDryRun
-        ? await runStage(ctx.logger, 'Dry run (nothing pushed)', () =>
-            publish(true),
-          )
-        : await ctx.checkpoint({
-            // A recovered task must not open the import twice.
-            key: `gpu.import.${target.repoUrl}.${cluster.name}`,
-            fn: async () => {
-              const published = await runStage(
-                ctx.logger,
-                `Push branch and open ${target.forge} pull request`,
-                () => publish(false),
-              );
-              return {
-                ...published,
-                url: pullRequestLink({
-                  forge: target.forge,
-                  branch: published.branch,
-                  forgeUrl: published.url,
-                  appBaseUrl: services.appBaseUrl,
-                }),
-                report: published.report as unknown as JsonValue,
-                stages: [],
-              };
-            },
-          });
+      const result = await publishOnce(
+        ctx,
+        target,
+        services.appBaseUrl,
+        // A recovered task must not open the import twice.
+        `gpu.import.${target.repoUrl}.${cluster.name}`,
+        publish,
+      );
       ctx.output('branchName', result.branch);
       ctx.output('pullRequestUrl', ctx.isDryRun ? '' : (result.url ?? ''));
       ctx.output('commit', result.commit ?? '');

@@ -10,9 +10,8 @@ import {
   publishTarget,
 } from './gitopsTarget';
 import { toInputError } from './gpuRequestInput';
-import { pullRequestLink } from './pullRequestLink';
+import { publishOnce } from './publishOnce';
 import { refusingCleanly } from './refusals';
-import { runStage } from './stages';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -89,32 +88,14 @@ export function createGpuGitopsReleaseAction(services: GpuActionServices) {
           throw toInputError(error);
         }
       };
-      const result = ctx.isDryRun
-        ? await runStage(ctx.logger, 'Dry run (nothing pushed)', () =>
-            publish(true),
-          )
-        : await ctx.checkpoint({
-            // A recovered task must not open the release twice.
-            key: `gpu.release.${target.repoUrl}.${input.namespace}.${input.name}`,
-            fn: async () => {
-              const published = await runStage(
-                ctx.logger,
-                `Push branch and open ${target.forge} pull request`,
-                () => publish(false),
-              );
-              return {
-                ...published,
-                url: pullRequestLink({
-                  forge: target.forge,
-                  branch: published.branch,
-                  forgeUrl: published.url,
-                  appBaseUrl: services.appBaseUrl,
-                }),
-                plan: published.plan as unknown as JsonValue,
-                stages: [],
-              };
-            },
-          });
+      const result = await publishOnce(
+        ctx,
+        target,
+        services.appBaseUrl,
+        // A recovered task must not open the release twice.
+        `gpu.release.${target.repoUrl}.${input.namespace}.${input.name}`,
+        publish,
+      );
       ctx.output('branchName', result.branch);
       ctx.output('pullRequestUrl', ctx.isDryRun ? '' : (result.url ?? ''));
       ctx.output('commit', result.commit ?? '');
@@ -122,10 +103,7 @@ export function createGpuGitopsReleaseAction(services: GpuActionServices) {
       ctx.output('title', result.title);
       ctx.output('body', result.body);
       ctx.output('diff', result.diff ?? '');
-      ctx.output(
-        'savedUsdPerMonth',
-        (result.plan as { savedUsdPerMonth: number }).savedUsdPerMonth,
-      );
+      ctx.output('savedUsdPerMonth', result.plan.savedUsdPerMonth);
       ctx.output(
         'plan',
         JSON.parse(JSON.stringify(result.plan)) as Record<string, JsonValue>,
