@@ -202,6 +202,7 @@ function parsePool(
         catalog,
         requirementValues(requirements, WELL_KNOWN_KEYS.instanceType),
         gpuNames,
+        requirementValues(requirements, INSTANCE_FAMILY),
       ),
     sharingMode,
     resourceName,
@@ -256,15 +257,20 @@ function parsePool(
   return pool;
 }
 
+/** The EC2 instance family label hand-written pools often require instead of instance types. */
+const INSTANCE_FAMILY = 'karpenter.k8s.aws/instance-family';
+
 /**
  * The catalog model a pool runs, for pools without our model label: the one
  * model all its instance types carry, else the one model whose instance types
- * have its Karpenter GPU name, else the Karpenter name itself (when single).
+ * have its Karpenter GPU name, else the one model of its instance families
+ * (`g4dn`: T4), else the Karpenter name itself (when single).
  */
 function modelFromCatalog(
   catalog: GpuCatalog,
   instanceTypes: string[],
   gpuNames: string[],
+  families: string[],
 ): string | undefined {
   const byType = new Set(
     instanceTypes
@@ -278,6 +284,12 @@ function modelFromCatalog(
       .map(t => t.gpuModel),
   );
   if (byName.size === 1) return [...byName][0];
+  const byFamily = new Set(
+    catalog.instanceTypes
+      .filter(t => t.provider === 'aws' && families.includes(t.family))
+      .map(t => t.gpuModel),
+  );
+  if (byFamily.size === 1) return [...byFamily][0];
   return gpuNames.length === 1 ? gpuNames[0] : undefined;
 }
 

@@ -152,6 +152,29 @@ spec:
     ]);
   });
 
+  it('names the model of a hand-written pool that only requires an EC2 instance family', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu/nodepools/batch-t4.yaml': `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: batch-t4
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu}
+      requirements:
+        - {key: karpenter.k8s.aws/instance-family, operator: In, values: [g4dn]}
+        - {key: karpenter.sh/capacity-type, operator: In, values: [spot]}
+  limits:
+    nvidia.com/gpu: 8
+`,
+    });
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(state.pools.map(p => [p.name, p.gpuModel])).toEqual([
+      ['batch-t4', 't4'],
+    ]);
+  });
+
   it('reads an empty repository as an empty state', async () => {
     const state = await readRepoState(new MemoryRepoTree(), undefined, 'dev');
     expect(state).toEqual({

@@ -484,3 +484,27 @@ describe('objects that cannot be converted stay as they are', () => {
     );
   });
 });
+
+describe('Karpenter objects that are neither pools nor node classes', () => {
+  it('passes current ones (a pool’s NodeOverlays) in silence and reports unknown ones', () => {
+    const outputs = convertAll([
+      {
+        apiVersion: 'karpenter.sh/v1alpha1',
+        kind: 'NodeOverlay',
+        metadata: { name: 'gpu-l4-ts4-1gpu' },
+        spec: { capacity: { 'nvidia.com/gpu.shared': '4' } },
+      },
+      {
+        apiVersion: 'karpenter.sh/v1alpha9',
+        kind: 'Wishlist',
+        metadata: { name: 'someday' },
+      },
+    ]);
+    expect(outputs.map(o => [o.key, o.status])).toEqual([
+      ['Wishlist/someday', 'not-converted'],
+    ]);
+    expect(out(outputs, 'Wishlist/someday').findings[0].kind).toBe(
+      'not-understood',
+    );
+  });
+});

@@ -9,7 +9,7 @@ import { objectLabel, type ImportFinding } from './findings';
 import { placeKubelet } from './kubeletToNodeClass';
 import {
   currentRole,
-  isKarpenterObject,
+  isUnknownKarpenterObject,
   legacyApi,
   type KarpenterRole,
 } from './legacyKinds';
@@ -92,7 +92,7 @@ export function convertKarpenterObjects(
       outputs.push({ key, status: 'kept', role, value, findings: [] });
       continue;
     }
-    if (isKarpenterObject(value)) {
+    if (isUnknownKarpenterObject(value)) {
       outputs.push({
         key,
         status: 'not-converted',

@@ -54,7 +54,24 @@ export function currentRole(object: PlainObject): KarpenterRole | undefined {
   return CURRENT[key(object)];
 }
 
-/** True for any object of a Karpenter API group (for "not understood" reports). */
+/**
+ * Current Karpenter APIs that are neither a pool nor a node class: nothing to
+ * convert and nothing to report (a pool's NodeOverlays, NodeClaims).
+ */
+const CURRENT_OTHER = new Set([
+  'karpenter.sh/v1alpha1 NodeOverlay',
+  'karpenter.sh/v1 NodeClaim',
+]);
+
+/**
+ * True for an object of a Karpenter API group the import does not know (for
+ * "not understood" reports): neither legacy, nor current.
+ */
+export function isUnknownKarpenterObject(object: PlainObject): boolean {
+  return isKarpenterObject(object) && !CURRENT_OTHER.has(key(object));
+}
+
+/** True for any object of a Karpenter API group. */
 export function isKarpenterObject(object: PlainObject): boolean {
   const group = String(object.apiVersion ?? '').split('/')[0];
   return group === 'karpenter.sh' || group === 'karpenter.k8s.aws';
