@@ -9,16 +9,13 @@
 import { WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
 import { getIn, isPlainObject, PlainObject, stringRecord } from './yamlObjects';
 import { NODE_FEATURE_RULE, ruleNodeLabels } from './nodeFeatureRulePools';
-import { findOurLabel, POOL_LABEL_SUFFIXES } from './poolLabels';
+import { hasPoolAnnotations } from './productPools';
 
 export const MACHINE_DEPLOYMENT = 'MachineDeployment';
 
 /** True when a MachineDeployment carries our pool annotations. */
 export function isGpuMachineDeployment(deployment: unknown): boolean {
-  const annotations = stringRecord(
-    getIn(deployment, 'metadata', 'annotations'),
-  );
-  return findOurLabel(annotations, POOL_LABEL_SUFFIXES.sharing) !== undefined;
+  return hasPoolAnnotations(deployment);
 }
 
 /** The object among `values` a MachineDeployment reference (`kind`, `name`) names. */

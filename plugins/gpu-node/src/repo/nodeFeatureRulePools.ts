@@ -7,15 +7,15 @@
  * someone else's and is never touched.
  */
 import { WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
-import { findOurLabel, POOL_LABEL_SUFFIXES } from './poolLabels';
+import { findOurLabel } from './poolLabels';
+import { hasPoolAnnotations } from './productPools';
 import { getIn, isPlainObject, PlainObject, stringRecord } from './yamlObjects';
 
 export const NODE_FEATURE_RULE = 'NodeFeatureRule';
 
 /** True when a NodeFeatureRule carries our pool annotations. */
 export function isGpuNodeFeatureRule(rule: unknown): boolean {
-  const annotations = stringRecord(getIn(rule, 'metadata', 'annotations'));
-  return findOurLabel(annotations, POOL_LABEL_SUFFIXES.sharing) !== undefined;
+  return hasPoolAnnotations(rule);
 }
 
 /** The pool's rule: the first of `spec.rules`. */
