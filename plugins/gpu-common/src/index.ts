@@ -180,6 +180,7 @@ export { sizingOfPool } from './planner/poolSizing';
 export { replicaOnPool } from './planner/replicaOnPool';
 export type { ReplicaOnPool } from './planner/replicaOnPool';
 export type {
+  HandWrittenConfigMap,
   LeftPool,
   Plan,
   PlanCost,

@@ -23,6 +23,37 @@ export interface RepoState {
    * with one name, and the product never edits what it does not manage.
    */
   otherNodePools?: string[];
+  /**
+   * ConfigMaps of the cluster's folder written by hand that hold named
+   * device-plugin configs or mig-parted configs (their entries are in
+   * `devicePluginConfigs` / `migConfigs` too, unless a config file of the
+   * product's has the same name). Read-only: the product never edits them.
+   * When the cluster's device plugin or MIG manager reads one of them (the
+   * cluster profile's `devicePluginConfigMap` / `migPartedConfigMap` names
+   * it), a plan can only use the configs it holds. Optional: older readers
+   * leave it out.
+   */
+  handWrittenConfigMaps?: HandWrittenConfigMap[];
+}
+
+/**
+ * A ConfigMap written by hand that holds NVIDIA sharing configs: named
+ * device-plugin configs (one data key each, selected per node by the label
+ * `nvidia.com/device-plugin.config`) or a mig-parted config (`mig-configs`
+ * entries, selected by `nvidia.com/mig.config`).
+ *
+ * @public
+ */
+export interface HandWrittenConfigMap {
+  name: string;
+  /** Its `metadata.namespace`; undefined when the file sets none (a kustomization's `namespace` then applies). */
+  namespace?: string;
+  /** Repository path of the file that holds it. */
+  path: string;
+  /** Device-plugin configs by data key. */
+  devicePluginConfigs: Record<string, unknown>;
+  /** mig-parted `mig-configs` entries by name. */
+  migConfigs: Record<string, unknown>;
 }
 
 /**

@@ -48,7 +48,6 @@ import {
 } from './convert/convertKarpenterObjects';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
-import { namedGpuConfigs } from './gpuConfigMaps';
 import { recogniseWorkloads } from './importedRequests';
 import { verifyImport } from './verifyImport';
 
@@ -225,8 +224,6 @@ export async function buildImportChange(
   const state = await stage('Read repository state', () =>
     readRepoState(tree, layout, cluster.name, { catalog: options.catalog }),
   );
-  const allDocuments = [...files.values()].flatMap(f => f.documents);
-  const handWritten = namedGpuConfigs(allDocuments);
   const poolDocuments: ParsedDocument[] = outputs
     .filter(o => o.role === 'pool' && o.status !== 'not-converted')
     .map(o => {
@@ -234,22 +231,15 @@ export async function buildImportChange(
       return { path, index: 0, value: o.value };
     });
   const skipped: SkippedFile[] = [];
+  // The repository's configs, hand-written ConfigMaps' keys included (read
+  // by readRepoState): how each pool shares its GPUs.
+  const { devicePluginConfigs, migConfigs } = state;
   const { pools } = parsePools(
     poolDocuments,
-    {
-      devicePluginConfigs: {
-        ...handWritten.devicePluginConfigs,
-        ...state.devicePluginConfigs,
-      },
-      migConfigs: { ...handWritten.migConfigs, ...state.migConfigs },
-    },
+    { devicePluginConfigs, migConfigs },
     options.catalog,
     skipped,
   );
-  const devicePluginConfigs = {
-    ...handWritten.devicePluginConfigs,
-    ...state.devicePluginConfigs,
-  };
   const adoptable = pools
     .filter(p => !p.managed && p.ledger === undefined)
     .map(p => ({

@@ -39,6 +39,31 @@ describe('compileRepoLayout', () => {
       entry: 'workloadDir',
       folder: 'apps',
     });
+    // Any other YAML file of a cluster's folder: hand-written pools and ConfigMaps.
+    expect(compiled.place('clusters/dev/karpenter/gpu.yaml')).toEqual({
+      entry: 'clusterFolder',
+      cluster: 'dev',
+    });
+    expect(compiled.place('clusters/prod/gpu/nodeclasses/gpu.yml')).toEqual({
+      entry: 'clusterFolder',
+      cluster: 'prod',
+    });
+  });
+
+  it('keeps a workload folder inside a cluster folder a workload folder', () => {
+    const inside = compileRepoLayout(
+      { workloadDir: 'clusters/dev/apps/{{namespace}}/{{component}}' },
+      ['dev'],
+    );
+    expect(inside.place('clusters/dev/apps/ml/chat/deployment.yaml')).toEqual({
+      entry: 'workloadDir',
+      folder: 'clusters/dev/apps/ml/chat',
+      namespace: 'ml',
+    });
+    expect(inside.place('clusters/dev/karpenter/gpu.yaml')).toEqual({
+      entry: 'clusterFolder',
+      cluster: 'dev',
+    });
   });
 
   it('has no place for other clusters, files that are not YAML and paths outside the layout', () => {
@@ -48,6 +73,7 @@ describe('compileRepoLayout', () => {
     expect(compiled.place('clusters/dev/gpu/nodepools/README.md')).toBe(
       undefined,
     );
+    expect(compiled.place('clusters/dev/README.md')).toBe(undefined);
     expect(compiled.place('apps/ml/chat/README.md')).toBe(undefined);
     expect(compiled.place('docs/index.yaml')).toBe(undefined);
     expect(compiled.place('requests/ml/a/b.yaml')).toBe(undefined);

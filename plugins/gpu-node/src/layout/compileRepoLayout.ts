@@ -6,6 +6,7 @@
  */
 import { posix } from 'path';
 import {
+  clusterScopePath,
   layoutEntryPattern,
   resolveLayout,
   type LayoutInput,
@@ -31,7 +32,13 @@ export type LayoutPlace =
    * it belongs to (one workload = one folder: manifests, patch and
    * kustomization), `namespace` the one the layout gives it.
    */
-  | { entry: 'workloadDir'; folder: string; namespace?: string };
+  | { entry: 'workloadDir'; folder: string; namespace?: string }
+  /**
+   * Any other YAML file of the cluster's folder (`clusterScopePath`): where
+   * hand-written NodePools, pools the product adopted where they live, and
+   * hand-written device-plugin / mig-parted ConfigMaps are.
+   */
+  | { entry: 'clusterFolder'; cluster: string };
 
 /** @public */
 export interface CompiledRepoLayout {
@@ -56,6 +63,8 @@ const YAML_FILE = /\.ya?ml$/i;
 
 interface ClusterPaths {
   name: string;
+  /** The cluster's folder, ending in `/` (or empty when it is the repository). */
+  scope: string;
   kustomization: string;
   migConfig: string;
   poolPrefix: string;
@@ -76,8 +85,10 @@ export function compileRepoLayout(
   const resolved = resolveLayout(layout);
   const clusterPaths: ClusterPaths[] = clusters.map(name => {
     const known = { cluster: name };
+    const scope = clusterScopePath(resolved, name);
     return {
       name,
+      scope: scope === '.' ? '' : `${scope}/`,
       kustomization: resolved.render('clusterKustomization', known),
       migConfig: resolved.render('migConfig', known),
       // The pool folder: what the nodePool template renders to before {{pool}}.
@@ -148,6 +159,12 @@ export function compileRepoLayout(
               namespace: folder.values.namespace,
             }
           : { entry: 'workloadDir', folder: posix.dirname(path) };
+      }
+      // Last: a workload folder or request inside a cluster's folder stays one.
+      for (const c of clusterPaths) {
+        if (path.startsWith(c.scope) && YAML_FILE.test(path)) {
+          return { entry: 'clusterFolder', cluster: c.name };
+        }
       }
       return undefined;
     },

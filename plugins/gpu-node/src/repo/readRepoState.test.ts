@@ -183,9 +183,142 @@ spec:
       migConfigs: {},
       workloads: [],
       otherNodePools: [],
+      handWrittenConfigMaps: [],
       skipped: [],
       bootstrapped: false,
     });
+  });
+
+  it('reads a pool the product adopted where it lives in the cluster folder; a hand-written GPU pool there is only a name', async () => {
+    const tree = new MemoryRepoTree({
+      ...existingRepoFiles,
+      'clusters/dev/karpenter/gpu.yaml': `# Adopted by the import: pool annotations, no managed-by label.
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu-a10g
+  annotations:
+    gpu.backstage.io/requests: ml/batch=2
+    gpu.backstage.io/sharing-mode: exclusive
+    gpu.backstage.io/resource-name: nvidia.com/gpu
+    gpu.backstage.io/gpu-model: a10g
+spec:
+  template:
+    spec:
+      requirements:
+        - { key: node.kubernetes.io/instance-type, operator: In, values: [g5.xlarge] }
+        - { key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }
+  limits:
+    nvidia.com/gpu: "4"
+---
+# Written by hand, never adopted: read-only.
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu-l4-research
+spec:
+  template:
+    spec:
+      requirements:
+        - { key: node.kubernetes.io/instance-type, operator: In, values: [g6.xlarge] }
+  limits:
+    nvidia.com/gpu: "2"
+`,
+    });
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(state.pools.map(p => [p.name, p.path])).toEqual([
+      ['gpu-a10g', 'clusters/dev/karpenter/gpu.yaml'],
+      ['gpu-t4-ts4', 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml'],
+    ]);
+    expect(state.pools[0]).toMatchObject({
+      gpuModel: 'a10g',
+      sharingMode: 'exclusive',
+      ledger: [{ request: 'ml/batch', replicas: 2, unitsPerReplica: 1 }],
+      limits: { 'nvidia.com/gpu': 4 },
+      managed: false,
+    });
+    expect(state.otherNodePools).toEqual(['default', 'gpu-l4-research']);
+  });
+
+  it('reads the NVIDIA configs of hand-written ConfigMaps anywhere in the cluster folder, as read-only ConfigMaps', async () => {
+    const tree = new MemoryRepoTree({
+      ...existingRepoFiles,
+      'clusters/dev/gpu-operator/configs.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: nvidia-device-plugin
+  namespace: kube-system
+data:
+  t4-ts-2: "version: v1\\nflags:\\n  migStrategy: none\\nsharing:\\n  timeSlicing:\\n    resources:\\n      - name: nvidia.com/gpu\\n        replicas: 2\\n"
+  ts-4: "version: v1\\nsharing:\\n  timeSlicing:\\n    resources:\\n      - {name: nvidia.com/gpu, replicas: 8}\\n"
+  README: not a config
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: mig-parted
+data:
+  config.yaml: |
+    version: v1
+    mig-configs:
+      all-3g.40gb:
+        - devices: all
+          mig-enabled: true
+          mig-devices: { "3g.40gb": 2 }
+`,
+      // An app's ConfigMap: no NVIDIA config, not listed.
+      'clusters/dev/apps/settings.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {flags: "a,b"}\n',
+    });
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(state.handWrittenConfigMaps).toEqual([
+      {
+        name: 'nvidia-device-plugin',
+        namespace: 'kube-system',
+        path: 'clusters/dev/gpu-operator/configs.yaml',
+        devicePluginConfigs: {
+          't4-ts-2': expect.objectContaining({ version: 'v1' }),
+          'ts-4': expect.objectContaining({ version: 'v1' }),
+        },
+        migConfigs: {},
+      },
+      {
+        name: 'mig-parted',
+        path: 'clusters/dev/gpu-operator/configs.yaml',
+        devicePluginConfigs: {},
+        migConfigs: {
+          'all-3g.40gb': [expect.objectContaining({ 'mig-enabled': true })],
+        },
+      },
+    ]);
+    // Every config by name: the product's own file wins a name both hold.
+    expect(Object.keys(state.devicePluginConfigs).sort()).toEqual([
+      't4-ts-2',
+      'ts-4',
+    ]);
+    expect(state.devicePluginConfigs['ts-4']).toMatchObject({
+      sharing: { timeSlicing: { resources: [{ replicas: 4 }] } },
+    });
+    expect(Object.keys(state.migConfigs).sort()).toEqual([
+      'all-3g.40gb',
+      'all-balanced',
+      'all-disabled',
+    ]);
+  });
+
+  it('parses only the files of the cluster folder that may hold a pool or an NVIDIA ConfigMap', async () => {
+    const tree = new MemoryRepoTree({
+      ...existingRepoFiles,
+      // Broken, but nothing the reader looks for: never parsed, so never reported.
+      'clusters/dev/apps/broken.yaml': 'kind: Deployment\nspec: [unclosed\n',
+      // Broken, and it may be a pool: reported.
+      'clusters/dev/karpenter/broken.yaml':
+        'kind: NodePool\nmetadata: [unclosed\n',
+    });
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(
+      state.skipped.map(s => s.path).filter(p => p.startsWith('clusters/')),
+    ).toEqual(['clusters/dev/karpenter/broken.yaml']);
   });
 
   it('reads back what the merge engine wrote (MIG pool, patched workload)', async () => {

@@ -1,7 +1,9 @@
 /**
  * The whole-tree reader: what a GitOps repository holds for one cluster,
  * composed from the per-object parsers (parsePools, parseDevicePluginConfigs,
- * parseMigConfigs, parseWorkloads) over the folders the layout names.
+ * parseMigConfigs, parseWorkloads) over the folders the layout names, and
+ * the cluster folder's rules (clusterFolderFiles.ts) over the rest of the
+ * cluster's folder.
  */
 import type { RepoState } from '@gpu-gitops/plugin-gpu-common';
 import {
@@ -17,21 +19,20 @@ import {
   layoutPrefix,
   migConfigPath,
 } from '../layout/layout';
+import {
+  clusterFolderFileHolds,
+  parseClusterFolderPools,
+} from './clusterFolderFiles';
+import { configsOf, handWrittenConfigMaps } from './handWrittenConfigMaps';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
-import { readDocuments } from './readDocuments';
+import { parseYamlFile, readDocuments } from './readDocuments';
 import { readFiles } from './readFiles';
 import { poolsBySharedResource, workloadPool } from './sharedResourcePool';
 import type { RepoTree } from './tree';
-import {
-  asKubernetesObject,
-  isYamlPath,
-  ParsedDocument,
-  parseYamlDocuments,
-  SkippedFile,
-} from './yamlObjects';
+import type { ParsedDocument, SkippedFile } from './yamlObjects';
 
 /**
  *  RepoState plus the files the reader had to skip (and why).
@@ -83,7 +84,31 @@ export async function readRepoState(
   const skipped: SkippedFile[] = [];
   const cluster = { cluster: clusterName };
 
-  // Device-plugin configs: one file per key.
+  // The cluster's folder beyond the layout's own files (one rule with the
+  // allocation index, clusterFolderFiles.ts): pools the product adopted
+  // where they live, every other pool's name, and hand-written ConfigMaps of
+  // NVIDIA configs. Only files that may hold one are parsed.
+  const scope = clusterScopePath(resolved, clusterName);
+  const scopeFiles = (await tree.listFiles(scope)).filter(
+    path => compiled.place(path)?.entry === 'clusterFolder',
+  );
+  const scopeTexts = await readFiles(tree, scopeFiles);
+  const scopePoolDocs: ParsedDocument[] = [];
+  const scopeConfigMapDocs: ParsedDocument[] = [];
+  for (const [i, path] of scopeFiles.entries()) {
+    const text = scopeTexts[i];
+    if (text === undefined) continue;
+    const holds = clusterFolderFileHolds(text);
+    if (!holds.pools && !holds.configMaps) continue;
+    const docs = parseYamlFile(path, text, skipped);
+    if (holds.pools) scopePoolDocs.push(...docs);
+    if (holds.configMaps) scopeConfigMapDocs.push(...docs);
+  }
+  const configMaps = handWrittenConfigMaps(scopeConfigMapDocs);
+  const handWritten = configsOf(configMaps);
+
+  // Device-plugin configs: one file per key (a product's file wins over a
+  // hand-written key of the same name: it is what the product's ConfigMap holds).
   const dpPrefix = layoutPrefix(
     resolved,
     'devicePluginConfig',
@@ -98,45 +123,38 @@ export async function readRepoState(
     skipped,
     path => configName(path) !== undefined,
   );
-  const devicePluginConfigs = parseDevicePluginConfigs(
-    dpDocs,
-    path => configName(path)!,
-    skipped,
-  );
+  const devicePluginConfigs = {
+    ...handWritten.devicePluginConfigs,
+    ...parseDevicePluginConfigs(dpDocs, path => configName(path)!, skipped),
+  };
 
   // mig-parted config: one file, entries under `mig-configs`.
   const migPath = migConfigPath(resolved, clusterName);
   const migText = await tree.readFile(migPath);
-  const migConfigs =
-    migText === undefined ? {} : parseMigConfigs(migPath, migText, skipped);
+  const migConfigs = {
+    ...handWritten.migConfigs,
+    ...(migText === undefined
+      ? {}
+      : parseMigConfigs(migPath, migText, skipped)),
+  };
 
-  // Pools: every GPU NodePool in the pool folder.
+  // Pools: every GPU pool of the pool folder, and the product's pools
+  // elsewhere in the cluster's folder.
+  const poolConfigs = { devicePluginConfigs, migConfigs };
   const poolPrefix = compiled.poolPrefix(clusterName);
   const poolDocs = await readDocuments(tree, poolPrefix, skipped);
-  const parsedPools = parsePools(
-    poolDocs,
-    { devicePluginConfigs, migConfigs },
+  const inPoolFolder = parsePools(poolDocs, poolConfigs, catalog, skipped);
+  const elsewhere = parseClusterFolderPools(
+    scopePoolDocs,
+    poolConfigs,
     catalog,
     skipped,
   );
-  const pools = parsedPools.pools;
-  const otherNodePools = new Set(parsedPools.otherNodePools);
-  // Every other NodePool of the cluster's folder (hand-written ones beside
-  // the GPU folder): names a new pool must not take.
-  const scope = clusterScopePath(resolved, clusterName);
-  const scopeFiles = (await tree.listFiles(scope)).filter(
-    path => isYamlPath(path) && !path.startsWith(poolPrefix),
-  );
-  const scopeTexts = await readFiles(tree, scopeFiles);
-  for (const [i, path] of scopeFiles.entries()) {
-    const text = scopeTexts[i];
-    // Only files that can hold a NodePool are parsed (a cluster folder may be big).
-    if (text === undefined || !/\bkind:\s*['"]?NodePool\b/.test(text)) continue;
-    for (const doc of parseYamlDocuments(path, text).documents) {
-      const obj = asKubernetesObject(doc.value);
-      if (obj?.kind === 'NodePool') otherNodePools.add(obj.metadata.name);
-    }
-  }
+  const pools = [...inPoolFolder.pools, ...elsewhere.pools];
+  const otherNodePools = new Set([
+    ...inPoolFolder.otherNodePools,
+    ...elsewhere.otherNodePools,
+  ]);
 
   // Workloads: every GPU workload (or patch) under the apps folder, on the
   // pool it selects or the one serving its shared resource name.
@@ -163,6 +181,7 @@ export async function readRepoState(
     migConfigs,
     workloads,
     otherNodePools: [...otherNodePools].sort(),
+    handWrittenConfigMaps: configMaps,
     skipped,
     bootstrapped,
   };

@@ -1,0 +1,70 @@
+/**
+ * What the readers take from the files of a cluster's folder that are not
+ * the layout's own (LayoutPlace `clusterFolder`, e.g.
+ * `clusters/<cluster>/karpenter/`): the pools the product manages there (a
+ * pool it adopted stays in its file), the names of every other pool, and the
+ * hand-written ConfigMaps of NVIDIA configs (`handWrittenConfigMaps.ts`). The
+ * whole-tree reader (`readRepoState`) and the allocation index both apply
+ * these rules, so they read a cluster's folder alike.
+ *
+ * A cluster's folder may be big (every app of the cluster): a file is parsed
+ * only when its text may hold one of these (`clusterFolderFileHolds`).
+ */
+import type { GpuCatalog, PoolState } from '@gpu-gitops/plugin-gpu-common';
+import { mayHoldGpuConfigMap } from './handWrittenConfigMaps';
+import { MACHINE_DEPLOYMENT } from './machineDeploymentPools';
+import { NODE_FEATURE_RULE } from './nodeFeatureRulePools';
+import { parsePools, type PoolConfigs } from './parsePools';
+import { isProductPool } from './productPools';
+import { asKubernetesObject, ParsedDocument, SkippedFile } from './yamlObjects';
+
+const POOL_KINDS = new Set(['NodePool', MACHINE_DEPLOYMENT, NODE_FEATURE_RULE]);
+
+/** What a file of the cluster's folder may hold, by a cheap look at its text. */
+export interface ClusterFolderFileHolds {
+  /** A NodePool, MachineDeployment or NodeFeatureRule. */
+  pools: boolean;
+  /** A ConfigMap of device-plugin or mig-parted configs. */
+  configMaps: boolean;
+}
+
+/** @public */
+export function clusterFolderFileHolds(text: string): ClusterFolderFileHolds {
+  return {
+    pools: /\bkind:\s*['"]?(NodePool|MachineDeployment|NodeFeatureRule)\b/.test(
+      text,
+    ),
+    configMaps: mayHoldGpuConfigMap(text),
+  };
+}
+
+/**
+ * The pools among documents of the cluster's folder: only those the product
+ * manages (`isProductPool`: written by a request or adopted by the import)
+ * are pools here, read as `parsePools` reads the pool folder; every other
+ * pool object, GPU or not, was written by hand and is only a name a new pool
+ * must not take (its owners change it, not the product).
+ *
+ * @public
+ */
+export function parseClusterFolderPools(
+  docs: ParsedDocument[],
+  configs: PoolConfigs,
+  catalog: GpuCatalog,
+  skipped: SkippedFile[],
+): { pools: PoolState[]; otherNodePools: string[] } {
+  const handWritten: string[] = [];
+  const ours = docs.filter(doc => {
+    const object = asKubernetesObject(doc.value);
+    if (!object || !POOL_KINDS.has(object.kind) || isProductPool(object)) {
+      return true;
+    }
+    handWritten.push(object.metadata.name);
+    return false;
+  });
+  const parsed = parsePools(ours, configs, catalog, skipped);
+  return {
+    pools: parsed.pools,
+    otherNodePools: [...handWritten, ...parsed.otherNodePools],
+  };
+}
