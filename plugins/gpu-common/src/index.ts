@@ -181,6 +181,7 @@ export { replicaOnPool } from './planner/replicaOnPool';
 export type { ReplicaOnPool } from './planner/replicaOnPool';
 export type {
   HandWrittenConfigMap,
+  HandWrittenConfigMapRef,
   LeftPool,
   Plan,
   PlanCost,

@@ -35,8 +35,9 @@ export interface BuildManifestsOptions {
  *   (`providers/`): on Karpenter the NodePool, then its NodeOverlays (shared
  *   pools, when the cluster enables NodeOverlay), then the node class (when
  *   generated); nothing for `static` clusters.
- * - devicePluginConfig: time-slicing and MPS only.
- * - migConfig: MIG only.
+ * - devicePluginConfig: time-slicing and MPS only, unless the cluster reads
+ *   it from a ConfigMap written by hand (`sharing.handWrittenConfigMap`).
+ * - migConfig: MIG only, with the same exception.
  * - workload: a Deployment (+ ResourceClaimTemplate for DRA) for a new
  *   workload, or a strategic-merge patch (+ ResourceClaimTemplate for DRA).
  *

@@ -9,13 +9,16 @@ import type { DevicePluginConfig } from './types';
  *
  * When the planner already rendered the content its `deviceConfigName` was
  * derived from (`sharing.devicePluginConfig`), that exact content is used, so
- * the content-derived name always matches the content.
+ * the content-derived name always matches the content. A config the
+ * cluster reads from a ConfigMap written by hand
+ * (`sharing.handWrittenConfigMap`) is there already: nothing to write.
  */
 export function buildDevicePluginConfig(
   plan: Plan,
 ): { name: string; config: DevicePluginConfig } | undefined {
   const mode = plan.sharing.mode;
   if (mode !== 'time-slicing' && mode !== 'mps') return undefined;
+  if (plan.sharing.handWrittenConfigMap) return undefined;
   const { slicesPerGpu, deviceConfigName } = plan.sharing;
   if (!deviceConfigName || slicesPerGpu === undefined) {
     throw new Error(

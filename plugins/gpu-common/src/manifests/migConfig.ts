@@ -26,13 +26,16 @@ export function isMigProfileAmbiguous(
  * MIG mode with the planned uniform layout. With a catalog, the entry carries
  * the model's PCI device ids whenever a profile name is ambiguous across GPUs.
  * Entries the planner already rendered (`sharing.migConfigEntries`) are used
- * as they are, so the config name keeps matching its content.
+ * as they are, so the config name keeps matching its content. An entry the
+ * cluster reads from a ConfigMap written by hand
+ * (`sharing.handWrittenConfigMap`) is there already: nothing to write.
  */
 export function buildMigConfig(
   plan: Plan,
   catalog?: GpuCatalog,
 ): { name: string; entries: MigConfigEntry[] } | undefined {
   if (plan.sharing.mode !== 'mig') return undefined;
+  if (plan.sharing.handWrittenConfigMap) return undefined;
   const { migConfigName, migLayout } = plan.sharing;
   if (!migConfigName || !migLayout || Object.keys(migLayout).length === 0) {
     throw new Error(

@@ -7,6 +7,11 @@ import { CatalogIndex, instanceTypesOf } from './catalogIndex';
 import { scoreInstanceTypes } from './chooseInstanceTypes';
 import { choosePool } from './choosePool';
 import { decideSharing } from './decideSharing';
+import {
+  handWrittenConfigFor,
+  isMissing,
+  missingHandWrittenConfig,
+} from './handWrittenConfigs';
 import { memoryAlternatives } from './memoryAlternatives';
 import { requestedMiB } from './modeDecision';
 import { planOnOption } from './planOnOption';
@@ -75,6 +80,16 @@ export function planForModel(
       rejected.push({ pool, reason: verdict.rejected });
       continue;
     }
+    const config = handWrittenConfigFor(
+      pool,
+      verdict.decision,
+      cluster,
+      repoState,
+    );
+    if (isMissing(config)) {
+      rejected.push({ pool, reason: config.reason });
+      continue;
+    }
     const option = evaluateOption(inputs, {
       existing: pool,
       poolName: pool.name,
@@ -91,8 +106,15 @@ export function planForModel(
       (repoState?.pools.some(p => p.name === n) ?? false) ||
       (repoState?.otherNodePools?.includes(n) ?? false),
   );
+  // A new pool needs its config where the cluster reads it.
+  const freshConfig = handWrittenConfigFor(
+    undefined,
+    ideal,
+    cluster,
+    repoState,
+  );
   const fresh =
-    freeNewName === undefined
+    freeNewName === undefined || isMissing(freshConfig)
       ? undefined
       : evaluateOption(inputs, {
           poolName: freeNewName,
@@ -108,13 +130,17 @@ export function planForModel(
     options,
     rejected,
     fresh,
-    freshProblem:
-      freeNewName === undefined
+    freshProblem: isMissing(freshConfig)
+      ? freshConfig.reason
+      : freeNewName === undefined
         ? `every candidate name for ${base} is taken by an incompatible pool`
         : undefined,
     idealSuffix: ideal.poolSuffix,
   });
   if (!picked) {
+    if (isMissing(freshConfig)) {
+      throw missingHandWrittenConfig(freshConfig, cluster);
+    }
     throw new GpuInputError([
       {
         path: 'spec.gpu.model',

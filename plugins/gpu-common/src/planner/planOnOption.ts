@@ -12,6 +12,13 @@ import { poolCostView } from './poolCost';
 import { requestId } from './poolLimits';
 import type { PoolOption } from './poolOption';
 import { reusedPoolTaint, reusedPoolTaints } from './poolTaints';
+import {
+  configMapLabel,
+  handWrittenConfigFor,
+  isMissing,
+  missingHandWrittenConfig,
+  useHandWrittenConfig,
+} from './handWrittenConfigs';
 import { reconcileReusedPoolConfigs } from './reusedPoolConfigs';
 import type { Plan, PlanCost, PlanDecision, RepoState } from './types';
 
@@ -34,49 +41,69 @@ export function planOnOption(
   const sharing = { ...decision.sharing };
   const modeLabels = { ...decision.modeLabels };
 
-  // Config names never point at different content already in the repository.
-  const freeConfigName = (
-    what: string,
-    name: string,
-    content: unknown,
-    existing: Record<string, unknown> | undefined,
-  ) => {
-    const free = nonCollidingConfigName(
-      name,
-      content,
-      existing,
-      'spec.gpu.sharing',
-      what,
-    );
-    if (free !== name) {
-      explanation.push(
-        `${what} "${name}" holds other content in the repository; using "${free}".`,
-      );
-    }
-    return free;
-  };
-  if (sharing.deviceConfigName && sharing.devicePluginConfig) {
-    const name = freeConfigName(
-      'device-plugin config',
-      sharing.deviceConfigName,
-      sharing.devicePluginConfig,
-      repoState?.devicePluginConfigs,
-    );
-    if (name !== sharing.deviceConfigName) {
-      sharing.deviceConfigName = name;
-      modeLabels[WELL_KNOWN_KEYS.devicePluginConfig] = name;
-    }
+  // A cluster that reads its configs from a ConfigMap written by hand uses
+  // the key it holds (handWrittenConfigs.ts); the product writes no config.
+  const handWritten = handWrittenConfigFor(
+    reused,
+    decision,
+    cluster,
+    repoState,
+  );
+  if (isMissing(handWritten)) {
+    // planForModel never offers such an option; refuse rather than label
+    // nodes with a config their device plugin cannot find.
+    throw missingHandWrittenConfig(handWritten, cluster);
   }
-  if (sharing.migConfigName && sharing.migConfigEntries) {
-    const name = freeConfigName(
-      'mig-parted config',
-      sharing.migConfigName,
-      sharing.migConfigEntries,
-      repoState?.migConfigs,
+  if (handWritten) {
+    useHandWrittenConfig(handWritten, sharing, modeLabels);
+    explanation.push(
+      `${handWritten.kind} config "${handWritten.name}": ${handWritten.kind === 'device-plugin' ? 'a key' : 'an entry'} of ConfigMap ${configMapLabel(handWritten.configMap)} (${handWritten.configMap.path}), written by hand, which the cluster's ${handWritten.kind === 'device-plugin' ? 'device plugin' : 'MIG manager'} reads; used as it is (the product never edits that ConfigMap, so this change writes no config).`,
     );
-    if (name !== sharing.migConfigName) {
-      sharing.migConfigName = name;
-      modeLabels[WELL_KNOWN_KEYS.migConfig] = name;
+  } else {
+    // Config names never point at different content already in the repository.
+    const freeConfigName = (
+      what: string,
+      name: string,
+      content: unknown,
+      existing: Record<string, unknown> | undefined,
+    ) => {
+      const free = nonCollidingConfigName(
+        name,
+        content,
+        existing,
+        'spec.gpu.sharing',
+        what,
+      );
+      if (free !== name) {
+        explanation.push(
+          `${what} "${name}" holds other content in the repository; using "${free}".`,
+        );
+      }
+      return free;
+    };
+    if (sharing.deviceConfigName && sharing.devicePluginConfig) {
+      const name = freeConfigName(
+        'device-plugin config',
+        sharing.deviceConfigName,
+        sharing.devicePluginConfig,
+        repoState?.devicePluginConfigs,
+      );
+      if (name !== sharing.deviceConfigName) {
+        sharing.deviceConfigName = name;
+        modeLabels[WELL_KNOWN_KEYS.devicePluginConfig] = name;
+      }
+    }
+    if (sharing.migConfigName && sharing.migConfigEntries) {
+      const name = freeConfigName(
+        'mig-parted config',
+        sharing.migConfigName,
+        sharing.migConfigEntries,
+        repoState?.migConfigs,
+      );
+      if (name !== sharing.migConfigName) {
+        sharing.migConfigName = name;
+        modeLabels[WELL_KNOWN_KEYS.migConfig] = name;
+      }
     }
   }
 
@@ -100,14 +127,16 @@ export function planOnOption(
     explanation.push(
       `pool: reuse ${reused.name} (${reused.path}): ${why.pool.reason}; ${limitText}.`,
     );
-    const live = reconcileReusedPoolConfigs(
-      reused,
-      sharing,
-      modeLabels,
-      repoState,
-    );
-    warnings.push(...live.warnings);
-    explanation.push(...live.explanation);
+    if (!handWritten) {
+      const live = reconcileReusedPoolConfigs(
+        reused,
+        sharing,
+        modeLabels,
+        repoState,
+      );
+      warnings.push(...live.warnings);
+      explanation.push(...live.explanation);
+    }
   } else {
     explanation.push(
       poolName === why.base
@@ -183,6 +212,7 @@ export function planOnOption(
       ),
       capacityTypes,
       reused: reused !== undefined,
+      ...(reused ? { path: reused.path } : {}),
       ...(reused && (reused.migConfigName ?? reused.deviceConfigName)
         ? { liveConfigName: reused.migConfigName ?? reused.deviceConfigName }
         : {}),

@@ -62,7 +62,7 @@ export function reconcileReusedPoolConfigs(
 }
 
 /** True when a parsed mig-parted config has an entry with exactly this layout. */
-function holdsLayout(
+export function holdsLayout(
   config: unknown,
   layout: Record<string, number> | undefined,
 ): boolean {

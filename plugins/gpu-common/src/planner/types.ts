@@ -44,12 +44,7 @@ export interface RepoState {
  *
  * @public
  */
-export interface HandWrittenConfigMap {
-  name: string;
-  /** Its `metadata.namespace`; undefined when the file sets none (a kustomization's `namespace` then applies). */
-  namespace?: string;
-  /** Repository path of the file that holds it. */
-  path: string;
+export interface HandWrittenConfigMap extends HandWrittenConfigMapRef {
   /** Device-plugin configs by data key. */
   devicePluginConfigs: Record<string, unknown>;
   /** mig-parted `mig-configs` entries by name. */
@@ -147,6 +142,11 @@ export interface PoolPlan {
   /** True when an existing pool from RepoState is reused (its ledger and limits updated). */
   reused: boolean;
   /**
+   * A reused pool's file (`PoolState.path`): the writer updates the pool
+   * there, wherever in the cluster's folder it lives.
+   */
+  path?: string;
+  /**
    * A reused pool's device-plugin or MIG config label as its nodes run it
    * now: when the plan keeps it, live nodes need no relabel or re-partition.
    */
@@ -218,6 +218,26 @@ export interface SharingPlan {
   devicePluginConfig?: DevicePluginConfig;
   /** MIG: the exact mig-parted entries `migConfigName` stands for. */
   migConfigEntries?: MigConfigEntry[];
+  /**
+   * time-slicing / MPS / MIG on a cluster whose device plugin (MIG manager)
+   * reads its configs from a ConfigMap written by hand: that ConfigMap,
+   * which holds `deviceConfigName` (`migConfigName`) already. The product
+   * never edits it, so the change writes no config.
+   */
+  handWrittenConfigMap?: HandWrittenConfigMapRef;
+}
+
+/**
+ * Where a hand-written ConfigMap is: its name, namespace and file.
+ *
+ * @public
+ */
+export interface HandWrittenConfigMapRef {
+  name: string;
+  /** Undefined when the file sets none (a kustomization's `namespace` then applies). */
+  namespace?: string;
+  /** Repository path of the file that holds it. */
+  path: string;
 }
 
 /** @public */
