@@ -1,6 +1,4 @@
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   builtinCatalog,
   defaultClusterProfile,
@@ -11,11 +9,11 @@ import {
 import { parseAllDocuments } from 'yaml';
 import { buildRequestChange } from '../changes/buildRequestChange';
 import { writeChangeSet } from '../changes/stagedTree';
-import { FsRepoTree } from '../repo/tree';
+import type { FsRepoTree } from '../repo/tree';
 import { schemaError } from '../validate/schemas';
 import { buildImportChange } from './buildImportChange';
+import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
 
-const FIXTURES = path.join(__dirname, '__fixtures__');
 const OWNER = 'group:default/ml-platform';
 
 const profile = (name: string): ClusterProfile => ({
@@ -23,20 +21,6 @@ const profile = (name: string): ClusterProfile => ({
   name,
   nodeClass: { ...defaultClusterProfile.nodeClass },
 });
-
-async function copyOf(shape: string): Promise<FsRepoTree> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-import-'));
-  await fs.cp(path.join(FIXTURES, shape), dir, { recursive: true });
-  return new FsRepoTree(dir);
-}
-
-async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const file of await tree.listFiles('')) {
-    out[file] = (await tree.readFile(file))!;
-  }
-  return out;
-}
 
 const docs = (text: string | undefined) =>
   parseAllDocuments(text!).map(d => d.toJS());
@@ -217,23 +201,6 @@ describe('importing a Karpenter v0.37 setup beside a bootstrapped GPU folder', (
       { nodes: '10%' },
       { nodes: '0', schedule: '0 9 * * mon-fri', duration: '8h' },
     ]);
-    // The pool outside the layout's pool folder is adopted, and the report
-    // says a new request will not reuse it; the one inside gets no such note.
-    const outside = (name: string) =>
-      change.findings.filter(
-        f =>
-          f.object === `NodePool "${name}"` &&
-          /outside the pool folder clusters\/prod\/gpu\/nodepools\//.test(
-            f.message,
-          ),
-      );
-    expect(outside('gpu-batch')).toEqual([
-      expect.objectContaining({
-        kind: 'note',
-        path: 'clusters/prod/karpenter/gpu-batch.yaml',
-      }),
-    ]);
-    expect(outside('gpu-l4')).toEqual([]);
     expect(change.findings).toContainEqual(
       expect.objectContaining({
         object: 'NodePool "gpu-l4"',

@@ -322,17 +322,6 @@ export async function buildImportChange(
     changedBefore.add(`NodePool/${pool.name}`);
     changedAfter.add(`NodePool/${pool.name}`);
     adoptedPools.push(describeAdopted(pool, annotations, cluster.labelDomain));
-    // readRepoState reads pools from the layout's pool folder only, so a new
-    // request never reuses a pool kept elsewhere: the report says so.
-    const poolFolder = compiled.poolPrefix(cluster.name);
-    if (!pool.path.startsWith(poolFolder)) {
-      findings.push({
-        kind: 'note',
-        path: pool.path,
-        object: `NodePool "${pool.name}"`,
-        message: `adopted, but it lives outside the pool folder ${poolFolder}: new GPU requests do not reuse it (they may get a new pool of their own); move its file into ${poolFolder} to make it reusable`,
-      });
-    }
   }
 
   for (const [path, { file }] of files) {
