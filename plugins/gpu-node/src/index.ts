@@ -197,6 +197,15 @@ export type {
 } from './publish/updateOpenPullRequests';
 export { Redactor, redactCredentialPatterns } from './redact';
 export type { PublishLogger } from './redact';
+export {
+  clusterFolderFileHolds,
+  parseClusterFolderPools,
+} from './repo/clusterFolderFiles';
+export type { ClusterFolderFileHolds } from './repo/clusterFolderFiles';
+export {
+  handWrittenConfigMaps,
+  handWrittenConfigsByName,
+} from './repo/handWrittenConfigMaps';
 export { parseDevicePluginConfigs } from './repo/parseDevicePluginConfigs';
 export { parseMigConfigs } from './repo/parseMigConfigs';
 export { parsePools } from './repo/parsePools';

@@ -190,6 +190,90 @@ describe('RepoIndex', () => {
     ).toBe(4);
   });
 
+  it('reads the pools the product adopted anywhere in a cluster folder and hand-written ConfigMaps; a changed key re-parses the pools using it', async () => {
+    await index.refresh();
+    const configMap = (replicas: number) => `apiVersion: v1
+kind: ConfigMap
+metadata: {name: nvidia-device-plugin, namespace: kube-system}
+data: {team-ts: "version: v1\\nsharing:\\n  timeSlicing:\\n    renameByDefault: true\\n    resources:\\n      - {name: nvidia.com/gpu, replicas: ${replicas}}\\n"}
+`;
+    await remote.commit(
+      {
+        // Adopted by the import (pool annotations): read where it lives;
+        // without a slices annotation its slices come from its config.
+        'clusters/dev/karpenter/gpu-a10g.yaml': `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu-a10g
+  annotations:
+    gpu.backstage.io/sharing-mode: time-slicing
+    gpu.backstage.io/resource-name: nvidia.com/gpu.shared
+    gpu.backstage.io/requests: ""
+spec:
+  template:
+    metadata:
+      labels: {nvidia.com/device-plugin.config: team-ts}
+    spec:
+      requirements:
+        - {key: node.kubernetes.io/instance-type, operator: In, values: [g5.xlarge]}
+  limits: {nvidia.com/gpu: "2"}
+---
+# Written by hand, never adopted: only a name.
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: gpu-research}
+spec:
+  limits: {nvidia.com/gpu: "1"}
+`,
+        'clusters/dev/gpu-operator/device-plugin.yaml': configMap(2),
+      },
+      'adopted pool and the team ConfigMap',
+    );
+    await index.refresh();
+    const dev = () => index.snapshot().clusters.get('dev')!.repoState;
+    expect(dev().pools.map(p => [p.name, p.path, p.slicesPerGpu])).toEqual([
+      ['gpu-a10g', 'clusters/dev/karpenter/gpu-a10g.yaml', 2],
+      ['gpu-t4-ts4', 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml', 4],
+    ]);
+    expect(dev().otherNodePools).toEqual(['default', 'gpu-research']);
+    expect(dev().handWrittenConfigMaps).toEqual([
+      {
+        name: 'nvidia-device-plugin',
+        namespace: 'kube-system',
+        path: 'clusters/dev/gpu-operator/device-plugin.yaml',
+        devicePluginConfigs: { 'team-ts': expect.any(Object) },
+        migConfigs: {},
+      },
+    ]);
+    expect(Object.keys(dev().devicePluginConfigs).sort()).toEqual([
+      'team-ts',
+      'ts-4',
+    ]);
+
+    await remote.commit(
+      { 'clusters/dev/gpu-operator/device-plugin.yaml': configMap(3) },
+      'three slices',
+    );
+    const result = await index.refresh();
+    expect(result.parsedPaths).toEqual([
+      'clusters/dev/gpu-operator/device-plugin.yaml',
+      'clusters/dev/karpenter/gpu-a10g.yaml',
+    ]);
+    expect(dev().pools[0].slicesPerGpu).toBe(3);
+
+    // A file of the cluster folder that cannot hold a pool or a ConfigMap of
+    // NVIDIA configs is read, never parsed, and changes no pool.
+    await remote.commit(
+      { 'clusters/dev/apps/broken.yaml': 'kind: Deployment\nspec: [\n' },
+      'an app',
+    );
+    const app = await index.refresh();
+    expect(app.parsedPaths).toEqual(['clusters/dev/apps/broken.yaml']);
+    expect(index.snapshot().skipped.map(s => s.path)).not.toContain(
+      'clusters/dev/apps/broken.yaml',
+    );
+  });
+
   it('drops deleted workloads and reads nothing when the branch did not move', async () => {
     await index.refresh();
     await remote.commit(

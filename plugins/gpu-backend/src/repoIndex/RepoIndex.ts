@@ -1,6 +1,8 @@
 /**
  * The allocation index of the GitOps repository: pools (with their
- * device-plugin and MIG configs), GPU workloads, every workload object (GPU
+ * device-plugin and MIG configs; the product's pools anywhere in a cluster's
+ * folder and the hand-written ConfigMaps of NVIDIA configs there, as
+ * `readRepoState` reads them), GPU workloads, every workload object (GPU
  * or not: what a request can give GPUs to) and the stored GpuRequests, kept
  * per file (or per workload folder) with the blob sha it was parsed
  * from (`indexStore.ts`). A refresh asks git which files changed since the
@@ -12,9 +14,13 @@ import {
   compareStrings,
   type ClusterProfile,
   type GpuCatalog,
+  type HandWrittenConfigMap,
 } from '@gpu-gitops/plugin-gpu-common';
+import { clusterFolderFileHolds } from '@gpu-gitops/plugin-gpu-node';
 import type { LayoutInput } from '@gpu-gitops/plugin-gpu-node';
 import {
+  parseClusterFolderPoolFile,
+  parseConfigMapFile,
   parseDevicePluginConfigFile,
   parseMigConfigFile,
   parsePoolFile,
@@ -165,6 +171,8 @@ export class RepoIndex {
     const dirtyConfigs: { path: string; cluster: string; name?: string }[] = [];
     /** NodePool file -> its cluster. */
     const dirtyPools = new Map<string, string>();
+    /** Another file of a cluster's folder -> its cluster. */
+    const dirtyClusterFiles = new Map<string, string>();
     const dirtyFolders = new Set<string>();
     const dirtyRequests: string[] = [];
     let setupChanged = false;
@@ -200,12 +208,65 @@ export class RepoIndex {
         case 'clusterKustomization':
           setupChanged = true;
           break;
+        case 'clusterFolder':
+          dirtyClusterFiles.set(path, place.cluster);
+          break;
         default:
       }
     }
 
     // Configs first: pools infer sharing details from them.
     const changedConfigs = new Set<string>();
+    // The other files of the clusters' folders, read once: hand-written
+    // ConfigMaps of NVIDIA configs, and the pools the product manages there
+    // (gpu-node's clusterFolderFiles.ts, the rule readRepoState applies).
+    const clusterTexts = await read(
+      [...dirtyClusterFiles.keys()].filter(p => this.store.blobs.has(p)).sort(),
+    );
+    let configMapsChanged = false;
+    for (const [path, cluster] of dirtyClusterFiles) {
+      const before = this.store.configMapFiles.get(path);
+      const text = clusterTexts.get(path);
+      const parsed =
+        text === undefined ? undefined : parseConfigMapFile(path, text);
+      if (
+        parsed &&
+        (parsed.configMaps.length > 0 || parsed.skipped.length > 0)
+      ) {
+        this.store.configMapFiles.set(path, { cluster, ...parsed });
+      } else {
+        this.store.configMapFiles.delete(path);
+      }
+      if (before || this.store.configMapFiles.has(path)) {
+        configMapsChanged = true;
+        const entries = (
+          configMaps: readonly HandWrittenConfigMap[] | undefined,
+          kind: 'devicePluginConfigs' | 'migConfigs',
+        ) => Object.assign({}, ...(configMaps ?? []).map(m => m[kind]));
+        for (const [kind, tag] of [
+          ['devicePluginConfigs', 'dp'],
+          ['migConfigs', 'mig'],
+        ] as const) {
+          const old = entries(before?.configMaps, kind);
+          const now = entries(parsed?.configMaps, kind);
+          for (const entry of new Set([
+            ...Object.keys(old),
+            ...Object.keys(now),
+          ])) {
+            if (JSON.stringify(old[entry]) !== JSON.stringify(now[entry])) {
+              changedConfigs.add(`${cluster}/${tag}/${entry}`);
+            }
+          }
+        }
+      }
+      // Re-parsed as a pool file when it holds a pool now or did before.
+      if (
+        this.store.poolFiles.has(path) ||
+        (text !== undefined && clusterFolderFileHolds(text).pools)
+      ) {
+        dirtyPools.set(path, cluster);
+      }
+    }
     const configTexts = await read(
       dirtyConfigs.map(c => c.path).filter(p => this.store.blobs.has(p)),
     );
@@ -251,8 +312,11 @@ export class RepoIndex {
     // Pools decide each workload's cluster (and pool, by resource name).
     if (dirtyPools.size > 0) this.snapshots.forgetAllFolders();
     const poolTexts = await read(
-      [...dirtyPools.keys()].filter(p => this.store.blobs.has(p)).sort(),
+      [...dirtyPools.keys()]
+        .filter(p => this.store.blobs.has(p) && !clusterTexts.has(p))
+        .sort(),
     );
+    for (const [path, text] of clusterTexts) poolTexts.set(path, text);
     const poolConfigs = new Map(
       this.profiles.map(p => [p.name, this.store.poolConfigs(p.name)]),
     );
@@ -264,15 +328,22 @@ export class RepoIndex {
         this.store.poolFiles.delete(path);
         continue;
       }
-      const { pools, skipped } = parsePoolFile(
-        this.ctx,
-        path,
-        text,
-        poolConfigs.get(cluster)!,
-      );
+      const inClusterFolder =
+        this.folders.classify(path)?.entry === 'clusterFolder';
+      const { pools, otherNodePools, skipped } = (
+        inClusterFolder ? parseClusterFolderPoolFile : parsePoolFile
+      )(this.ctx, path, text, poolConfigs.get(cluster)!);
+      if (
+        inClusterFolder &&
+        pools.length + otherNodePools.length + skipped.length === 0
+      ) {
+        this.store.poolFiles.delete(path);
+        continue;
+      }
       this.store.poolFiles.set(path, {
         cluster,
         pools,
+        otherNodePools,
         devicePluginConfigs: [
           ...new Set(pools.flatMap(p => p.deviceConfigName ?? [])),
         ],
@@ -331,6 +402,7 @@ export class RepoIndex {
     const onlyWorkloads =
       !full &&
       dirtyConfigs.length === 0 &&
+      !configMapsChanged &&
       dirtyPools.size === 0 &&
       !setupChanged &&
       this.current.revision !== undefined;

@@ -1,6 +1,8 @@
 import { builtinCatalog } from '@gpu-gitops/plugin-gpu-common';
 import { compileRepoLayout } from '@gpu-gitops/plugin-gpu-node';
 import {
+  parseClusterFolderPoolFile,
+  parseConfigMapFile,
   parseDevicePluginConfigFile,
   parseMigConfigFile,
   parsePoolFile,
@@ -123,5 +125,59 @@ mig-configs:
       objects: [],
       skipped: [],
     });
+  });
+  it("reads another file of a cluster folder by the cluster folder rules: the product's pools only, ConfigMaps of NVIDIA configs, a syntax error once", () => {
+    const path = 'clusters/dev/karpenter/gpu.yaml';
+    const adopted = nodePool.replace(
+      'metadata:\n  name: gpu-a100-mig\n',
+      'metadata:\n  name: gpu-a100-mig\n  annotations: {gpu.backstage.io/sharing-mode: mig}\n',
+    );
+    const configs = { devicePluginConfigs: {}, migConfigs: {} };
+    expect(parseClusterFolderPoolFile(ctx, path, adopted, configs)).toEqual({
+      pools: [expect.objectContaining({ name: 'gpu-a100-mig', path })],
+      otherNodePools: [],
+      skipped: [],
+    });
+    // The same pool, never adopted: a name, not a pool.
+    expect(parseClusterFolderPoolFile(ctx, path, nodePool, configs)).toEqual({
+      pools: [],
+      otherNodePools: ['gpu-a100-mig'],
+      skipped: [],
+    });
+    const configMap = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: mig-parted}
+data:
+  config.yaml: |
+    version: v1
+    mig-configs:
+      all-1g.5gb: [{devices: all, mig-enabled: true, mig-devices: {1g.5gb: 7}}]
+`;
+    expect(parseConfigMapFile(path, configMap)).toEqual({
+      configMaps: [
+        {
+          name: 'mig-parted',
+          path,
+          devicePluginConfigs: {},
+          migConfigs: { 'all-1g.5gb': [expect.any(Object)] },
+        },
+      ],
+      skipped: [],
+    });
+    // Neither: never parsed.
+    const app = 'kind: Deployment\nspec: [\n';
+    expect(parseConfigMapFile(path, app)).toEqual({
+      configMaps: [],
+      skipped: [],
+    });
+    expect(parseClusterFolderPoolFile(ctx, path, app, configs).skipped).toEqual(
+      [],
+    );
+    // Both, broken: the pool parse reports it, the ConfigMap parse does not.
+    const broken = 'kind: NodePool\n---\nkind: ConfigMap\ndata: {flags: [\n';
+    expect(
+      parseClusterFolderPoolFile(ctx, path, broken, configs).skipped,
+    ).toHaveLength(1);
+    expect(parseConfigMapFile(path, broken).skipped).toEqual([]);
   });
 });

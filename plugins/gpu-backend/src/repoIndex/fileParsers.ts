@@ -9,11 +9,15 @@ import {
   parseGpuRequestYaml,
   type GpuCatalog,
   type GpuRequest,
+  type HandWrittenConfigMap,
   type PoolState,
   type RepositoryWorkload,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
+  clusterFolderFileHolds,
+  handWrittenConfigMaps,
+  parseClusterFolderPools,
   parseDevicePluginConfigs,
   parseMigConfigs,
   parsePools,
@@ -61,6 +65,13 @@ export function parseMigConfigFile(
   return { configs: parseMigConfigs(path, text, skipped), skipped };
 }
 
+/** The pools of one file, and the names of the other pools it holds. */
+export interface ParsedPoolFile {
+  pools: PoolState[];
+  otherNodePools: string[];
+  skipped: SkippedFile[];
+}
+
 /**
  * The pools of one NodePool file (its NodeOverlays live in it too).
  * `configs` holds the cluster's device-plugin and mig-parted configs: the
@@ -71,11 +82,58 @@ export function parsePoolFile(
   path: string,
   text: string,
   configs: PoolConfigs,
-): { pools: PoolState[]; skipped: SkippedFile[] } {
+): ParsedPoolFile {
   const skipped: SkippedFile[] = [];
   const docs = parseYamlFile(path, text, skipped);
-  const { pools } = parsePools(docs, configs, ctx.catalog, skipped);
-  return { pools, skipped };
+  return { ...parsePools(docs, configs, ctx.catalog, skipped), skipped };
+}
+
+/**
+ * The pools of one other file of a cluster's folder, by the rule
+ * `readRepoState` applies there (`parseClusterFolderPools`: only the pools
+ * the product manages; a file that cannot hold a pool is not parsed).
+ */
+export function parseClusterFolderPoolFile(
+  ctx: ParseContext,
+  path: string,
+  text: string,
+  configs: PoolConfigs,
+): ParsedPoolFile {
+  if (!clusterFolderFileHolds(text).pools) {
+    return { pools: [], otherNodePools: [], skipped: [] };
+  }
+  const skipped: SkippedFile[] = [];
+  const docs = parseYamlFile(path, text, skipped);
+  return {
+    ...parseClusterFolderPools(docs, configs, ctx.catalog, skipped),
+    skipped,
+  };
+}
+
+/** The hand-written ConfigMaps of NVIDIA configs one file of a cluster's folder holds. */
+export interface ParsedConfigMapFile {
+  configMaps: HandWrittenConfigMap[];
+  skipped: SkippedFile[];
+}
+
+/**
+ * The hand-written device-plugin and mig-parted ConfigMaps of one file of a
+ * cluster's folder (`handWrittenConfigMaps`, as `readRepoState` reads them).
+ * A file that cannot hold one is not parsed; one that may hold a pool too
+ * reports its syntax error with its pools, once.
+ */
+export function parseConfigMapFile(
+  path: string,
+  text: string,
+): ParsedConfigMapFile {
+  const holds = clusterFolderFileHolds(text);
+  if (!holds.configMaps) return { configMaps: [], skipped: [] };
+  const skipped: SkippedFile[] = [];
+  const docs = parseYamlFile(path, text, skipped);
+  return {
+    configMaps: handWrittenConfigMaps(docs),
+    skipped: holds.pools ? [] : skipped,
+  };
 }
 
 /** What the index keeps of one workload folder. */

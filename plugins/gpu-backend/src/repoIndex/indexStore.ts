@@ -1,11 +1,21 @@
 /**
  * What the index keeps between refreshes: every file it reads, by path, with
  * the blob sha it was parsed from and its parse result (pool files, the
- * device-plugin and MIG config files, workload folders, stored requests), and
- * the lookups the refresh and the snapshot build make on it.
+ * device-plugin and MIG config files, the hand-written ConfigMaps of a
+ * cluster's folder, workload folders, stored requests), and the lookups the
+ * refresh and the snapshot build make on it.
  */
-import type { GpuRequest, PoolState } from '@gpu-gitops/plugin-gpu-common';
-import type { PoolConfigs, SkippedFile } from '@gpu-gitops/plugin-gpu-node';
+import {
+  compareStrings,
+  type GpuRequest,
+  type HandWrittenConfigMap,
+  type PoolState,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  handWrittenConfigsByName,
+  type PoolConfigs,
+  type SkippedFile,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { ParsedWorkloadFolder } from './fileParsers';
 import type { StoredRequest } from './indexSnapshot';
 import type { RepoFolders } from './repoFolders';
@@ -18,6 +28,8 @@ export const SYMLINK_SKIP_REASON =
 export interface PoolFile {
   cluster: string;
   pools: PoolState[];
+  /** The names of its other pool objects (CPU or hand-written pools): names a new pool must not take. */
+  otherNodePools: string[];
   devicePluginConfigs: string[];
   migConfigs: string[];
   skipped: SkippedFile[];
@@ -27,6 +39,13 @@ export interface PoolFile {
 export interface ConfigFile {
   cluster: string;
   configs: Record<string, unknown>;
+  skipped: SkippedFile[];
+}
+
+/** A file of a cluster's folder holding hand-written ConfigMaps of NVIDIA configs. */
+export interface ConfigMapFile {
+  cluster: string;
+  configMaps: HandWrittenConfigMap[];
   skipped: SkippedFile[];
 }
 
@@ -42,6 +61,7 @@ export interface SavedStore {
   poolFiles: [string, PoolFile][];
   devicePluginFiles: [string, ConfigFile][];
   migFiles: [string, ConfigFile][];
+  configMapFiles: [string, ConfigMapFile][];
   folderFiles: [string, string[]][];
   workloadFolders: [string, ParsedWorkloadFolder][];
   requestFiles: [string, RequestFile][];
@@ -58,6 +78,8 @@ export class IndexStore {
   readonly devicePluginFiles = new Map<string, ConfigFile>();
   /** The mig-parted config file by cluster (one per cluster). */
   readonly migFiles = new Map<string, ConfigFile>();
+  /** Files of the clusters' folders holding hand-written ConfigMaps of NVIDIA configs, by path. */
+  readonly configMapFiles = new Map<string, ConfigMapFile>();
   /** Workload folder -> its YAML files. */
   readonly folderFiles = new Map<string, Set<string>>();
   readonly workloadFolders = new Map<string, ParsedWorkloadFolder>();
@@ -81,9 +103,26 @@ export class IndexStore {
     }));
   }
 
-  /** Every device-plugin and mig-parted config of `cluster`: what its pools are parsed against. */
+  /** The hand-written ConfigMaps of NVIDIA configs in `cluster`'s folder, by path (as `readRepoState` lists them). */
+  handWrittenConfigMaps(cluster: string): HandWrittenConfigMap[] {
+    return [...this.configMapFiles]
+      .filter(([, file]) => file.cluster === cluster)
+      .sort(([a], [b]) => compareStrings(a, b))
+      .flatMap(([, file]) => file.configMaps);
+  }
+
+  /**
+   * Every device-plugin and mig-parted config of `cluster`: what its pools
+   * are parsed against. A product's config file wins over a hand-written
+   * ConfigMap's key of the same name, as in `readRepoState`.
+   */
   poolConfigs(cluster: string): PoolConfigs {
-    const devicePluginConfigs: Record<string, unknown> = {};
+    const handWritten = handWrittenConfigsByName(
+      this.handWrittenConfigMaps(cluster),
+    );
+    const devicePluginConfigs: Record<string, unknown> = {
+      ...handWritten.devicePluginConfigs,
+    };
     for (const file of this.devicePluginFiles.values()) {
       if (file.cluster === cluster) {
         Object.assign(devicePluginConfigs, file.configs);
@@ -91,8 +130,21 @@ export class IndexStore {
     }
     return {
       devicePluginConfigs,
-      migConfigs: { ...this.migFiles.get(cluster)?.configs },
+      migConfigs: {
+        ...handWritten.migConfigs,
+        ...this.migFiles.get(cluster)?.configs,
+      },
     };
+  }
+
+  /** The other pool names of `cluster`'s files, sorted. */
+  otherNodePools(cluster: string): string[] {
+    const names = new Set<string>();
+    for (const file of this.poolFiles.values()) {
+      if (file.cluster === cluster)
+        file.otherNodePools.forEach(n => names.add(n));
+    }
+    return [...names].sort();
   }
 
   /** The stored requests by `<namespace>/<name>`. */
@@ -114,6 +166,7 @@ export class IndexStore {
       poolFiles: [...this.poolFiles],
       devicePluginFiles: [...this.devicePluginFiles],
       migFiles: [...this.migFiles],
+      configMapFiles: [...this.configMapFiles],
       folderFiles: [...this.folderFiles].map(([f, files]) => [f, [...files]]),
       workloadFolders: [...this.workloadFolders],
       requestFiles: [...this.requestFiles],
@@ -132,6 +185,7 @@ export class IndexStore {
     fill(this.poolFiles, saved.poolFiles);
     fill(this.devicePluginFiles, saved.devicePluginFiles);
     fill(this.migFiles, saved.migFiles);
+    fill(this.configMapFiles, saved.configMapFiles);
     fill(
       this.folderFiles,
       saved.folderFiles.map(([f, files]) => [f, new Set(files)]),

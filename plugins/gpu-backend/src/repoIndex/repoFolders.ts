@@ -1,7 +1,9 @@
 /**
  * The part of the GitOps repository the allocation index reads: the folders
  * it asks git about, and what each path in them is (gpu-node's compiled
- * layout, the same answer the whole-tree reader works from).
+ * layout, the same answer the whole-tree reader works from). Each cluster's
+ * whole folder is read, as `readRepoState` reads it: the product's pools may
+ * live anywhere in it, and so may hand-written ConfigMaps of NVIDIA configs.
  */
 import { posix } from 'node:path';
 import {
@@ -29,6 +31,7 @@ export class RepoFolders {
       folderOf(this.layout.requestsPrefix),
     ]);
     for (const cluster of clusterNames) {
+      folders.add(folderOf(this.layout.clusterFolder(cluster)));
       folders.add(folderOf(this.layout.poolPrefix(cluster)));
       folders.add(
         folderOf(
@@ -39,7 +42,12 @@ export class RepoFolders {
       // A file, not a folder: only whether it exists matters.
       folders.add(this.clusterKustomizationPath(cluster));
     }
-    this.folders = folders.has('') ? [''] : [...folders].sort();
+    // A folder inside another one the index reads adds nothing.
+    const covered = (folder: string) =>
+      [...folders].some(f => f !== folder && folder.startsWith(`${f}/`));
+    this.folders = folders.has('')
+      ? ['']
+      : [...folders].filter(f => !covered(f)).sort();
   }
 
   /** The GPU kustomization of `cluster`, which exists once the cluster is bootstrapped. */

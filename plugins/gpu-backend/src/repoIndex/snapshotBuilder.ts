@@ -237,7 +237,13 @@ export class SnapshotBuilder {
         profile,
         bootstrapped: store.blobs.has(kustomizationPath),
         kustomizationPath,
-        repoState: { pools, ...store.poolConfigs(profile.name), workloads: [] },
+        repoState: {
+          pools,
+          ...store.poolConfigs(profile.name),
+          workloads: [],
+          otherNodePools: store.otherNodePools(profile.name),
+          handWrittenConfigMaps: store.handWrittenConfigMaps(profile.name),
+        },
       });
     }
     this.poolCluster = poolCluster;
@@ -246,6 +252,7 @@ export class SnapshotBuilder {
       ...store.poolFiles.values(),
       ...store.devicePluginFiles.values(),
       ...store.migFiles.values(),
+      ...store.configMapFiles.values(),
     ]) {
       skipped.push(...file.skipped);
     }

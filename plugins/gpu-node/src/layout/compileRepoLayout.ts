@@ -53,6 +53,8 @@ export interface CompiledRepoLayout {
   workloadNamespace(path: string): string | undefined;
   /** The folder below which `cluster`'s NodePool files live (ending in `/`, or empty). */
   poolPrefix(cluster: string): string;
+  /** `cluster`'s folder (`clusterScopePath`, ending in `/`, or empty): every file of it has a place. */
+  clusterFolder(cluster: string): string;
   /** The folder below which every workload folder lives (ending in `/`, or empty). */
   readonly workloadsPrefix: string;
   /** The folder below which the stored requests live (ending in `/`, or empty). */
@@ -132,6 +134,7 @@ export function compileRepoLayout(
     workloadsPrefix: workloadDir.prefix,
     requestsPrefix: request.prefix,
     poolPrefix: cluster => clusterOf(cluster).poolPrefix,
+    clusterFolder: cluster => clusterOf(cluster).scope,
     devicePluginConfigName: (cluster, path) =>
       clusterOf(cluster).devicePluginConfig.match(path)?.values.config,
     workloadNamespace: path =>

@@ -20,7 +20,11 @@ import { asKubernetesObject, ParsedDocument, SkippedFile } from './yamlObjects';
 
 const POOL_KINDS = new Set(['NodePool', MACHINE_DEPLOYMENT, NODE_FEATURE_RULE]);
 
-/** What a file of the cluster's folder may hold, by a cheap look at its text. */
+/**
+ * What a file of the cluster's folder may hold, by a cheap look at its text.
+ *
+ * @public
+ */
 export interface ClusterFolderFileHolds {
   /** A NodePool, MachineDeployment or NodeFeatureRule. */
   pools: boolean;
@@ -28,7 +32,12 @@ export interface ClusterFolderFileHolds {
   configMaps: boolean;
 }
 
-/** @public */
+/**
+ * What a file of the cluster's folder may hold; the readers parse it only
+ * for what it may hold.
+ *
+ * @public
+ */
 export function clusterFolderFileHolds(text: string): ClusterFolderFileHolds {
   return {
     pools: /\bkind:\s*['"]?(NodePool|MachineDeployment|NodeFeatureRule)\b/.test(

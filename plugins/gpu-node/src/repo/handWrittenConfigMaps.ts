@@ -51,7 +51,11 @@ function isDevicePluginConfig(value: unknown): boolean {
   );
 }
 
-/** The ConfigMaps among `docs` that hold device-plugin or mig-parted configs, in document order. */
+/**
+ * The ConfigMaps among `docs` that hold device-plugin or mig-parted configs, in document order.
+ *
+ * @public
+ */
 export function handWrittenConfigMaps(
   docs: ParsedDocument[],
 ): HandWrittenConfigMap[] {
@@ -86,8 +90,14 @@ export function handWrittenConfigMaps(
   return out;
 }
 
-/** Every config of the ConfigMaps by name (the first ConfigMap that names one wins). */
-export function configsOf(configMaps: readonly HandWrittenConfigMap[]): {
+/**
+ * Every config of the ConfigMaps by name (the first ConfigMap that names one wins).
+ *
+ * @public
+ */
+export function handWrittenConfigsByName(
+  configMaps: readonly HandWrittenConfigMap[],
+): {
   devicePluginConfigs: Record<string, unknown>;
   migConfigs: Record<string, unknown>;
 } {

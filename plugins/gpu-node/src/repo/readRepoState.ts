@@ -23,7 +23,10 @@ import {
   clusterFolderFileHolds,
   parseClusterFolderPools,
 } from './clusterFolderFiles';
-import { configsOf, handWrittenConfigMaps } from './handWrittenConfigMaps';
+import {
+  handWrittenConfigMaps,
+  handWrittenConfigsByName,
+} from './handWrittenConfigMaps';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
@@ -105,7 +108,7 @@ export async function readRepoState(
     if (holds.configMaps) scopeConfigMapDocs.push(...docs);
   }
   const configMaps = handWrittenConfigMaps(scopeConfigMapDocs);
-  const handWritten = configsOf(configMaps);
+  const handWritten = handWrittenConfigsByName(configMaps);
 
   // Device-plugin configs: one file per key (a product's file wins over a
   // hand-written key of the same name: it is what the product's ConfigMap holds).
