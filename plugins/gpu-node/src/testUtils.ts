@@ -19,4 +19,8 @@ export {
   processesTalkingTo,
 } from './git/__testUtils__/processes';
 export { gpuRepoFiles } from './validate/__fixtures__/gpuRepo';
-export { legacyKarpenterRepoFiles } from './import/__testUtils__/legacyRepoFiles';
+export {
+  importFixtureRepoFiles,
+  legacyKarpenterRepoFiles,
+} from './import/__testUtils__/legacyRepoFiles';
+export type { ImportFixtureShape } from './import/__testUtils__/legacyRepoFiles';
