@@ -3,7 +3,14 @@
  * disruptive (the MIG manager needs the GPU idle), so its steps are explicit;
  * shared modes only need the device plugin to reload its config.
  */
-import type { Plan } from '@gpu-gitops/plugin-gpu-common';
+import type {
+  HandWrittenConfigMapRef,
+  Plan,
+} from '@gpu-gitops/plugin-gpu-common';
+
+function handWrittenLabel(ref: HandWrittenConfigMapRef): string {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+}
 
 export function rolloutChecklist(
   plan: Plan,
@@ -50,8 +57,12 @@ export function rolloutChecklist(
     (sharing.mode === 'time-slicing' || sharing.mode === 'mps') &&
     sharing.deviceConfigName
   ) {
+    // A key of a ConfigMap written by hand is there already: this change adds none.
+    const where = sharing.handWrittenConfigMap
+      ? `is a key of the hand-written ConfigMap \`${handWrittenLabel(sharing.handWrittenConfigMap)}\` (\`${sharing.handWrittenConfigMap.path}\`), which this pull request leaves as it is`
+      : 'is in the ConfigMap after sync';
     steps.push(
-      `Device-plugin config \`${sharing.deviceConfigName}\` is in the ConfigMap after sync; nodes pick it up through the label \`nvidia.com/device-plugin.config=${sharing.deviceConfigName}\` (new nodes: NodePool template; existing nodes: \`kubectl label node <node> nvidia.com/device-plugin.config=${sharing.deviceConfigName} --overwrite\` to reload)`,
+      `Device-plugin config \`${sharing.deviceConfigName}\` ${where}; nodes pick it up through the label \`nvidia.com/device-plugin.config=${sharing.deviceConfigName}\` (new nodes: NodePool template; existing nodes: \`kubectl label node <node> nvidia.com/device-plugin.config=${sharing.deviceConfigName} --overwrite\` to reload)`,
       `Check capacity: \`kubectl get nodes -l ${selector} -o custom-columns=NAME:.metadata.name,SHARED:.status.allocatable.${plan.resourceName.replace(/\./g, '\\.')}\``,
     );
   }

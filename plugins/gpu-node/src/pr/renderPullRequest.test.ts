@@ -109,6 +109,21 @@ describe('renderPullRequest', () => {
     expect(body).not.toContain('kubectl drain');
   });
 
+  it('a new pool on a key of a hand-written ConfigMap says the pull request leaves that ConfigMap as it is', () => {
+    const shared = timeSlicingPlan();
+    shared.pool.reused = false;
+    shared.sharing.handWrittenConfigMap = {
+      name: 'nvidia-device-plugin',
+      namespace: 'kube-system',
+      path: 'clusters/prod/gpu-operator/device-plugin.yaml',
+    };
+    const { body } = renderPullRequest({ plan: shared, files, model: t4 });
+    expect(body).toContain(
+      'Device-plugin config `ts-4-0a1b2c3d` is a key of the hand-written ConfigMap `kube-system/nvidia-device-plugin` (`clusters/prod/gpu-operator/device-plugin.yaml`), which this pull request leaves as it is',
+    );
+    expect(body).not.toContain('is in the ConfigMap after sync');
+  });
+
   it('MPS: pinned memory per process and no fault isolation', () => {
     const { body } = renderPullRequest({ plan: mpsPlan(), files, model: t4 });
     expect(body).toContain('pinned device-memory limit of 3.7 GiB');
