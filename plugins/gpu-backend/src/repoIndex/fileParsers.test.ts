@@ -130,7 +130,7 @@ mig-configs:
     const path = 'clusters/dev/karpenter/gpu.yaml';
     const adopted = nodePool.replace(
       'metadata:\n  name: gpu-a100-mig\n',
-      'metadata:\n  name: gpu-a100-mig\n  annotations: {gpu.backstage.io/sharing-mode: mig}\n',
+      'metadata:\n  name: gpu-a100-mig\n  annotations: {gpu.backstage.io/sharing-mode: mig, gpu.backstage.io/requests: ""}\n',
     );
     const configs = { devicePluginConfigs: {}, migConfigs: {} };
     expect(parseClusterFolderPoolFile(ctx, path, adopted, configs)).toEqual({

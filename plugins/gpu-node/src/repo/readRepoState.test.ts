@@ -211,11 +211,13 @@ spec:
   limits:
     nvidia.com/gpu: "4"
 ---
-# Written by hand, never adopted: read-only.
+# Written by hand, never adopted (a team annotation is no ledger): read-only.
 apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata:
   name: gpu-l4-research
+  annotations:
+    research.example.com/sharing: exclusive
 spec:
   template:
     spec:
