@@ -6,6 +6,7 @@
  * from the tree it left (nothing more to do).
  */
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import {
   builtinCatalog,
   defaultClusterProfile,
@@ -16,6 +17,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { parseAllDocuments } from 'yaml';
 import { buildRequestChange } from '../changes/buildRequestChange';
+import { kustomizeBuild } from '../kustomize';
 import { writeChangeSet } from '../changes/stagedTree';
 import { readRepoState } from '../repo/readRepoState';
 import type { FsRepoTree } from '../repo/tree';
@@ -80,6 +82,15 @@ async function fileRequest(
     if (!changed.includes(file)) expect(after[file]).toBe(text);
   }
   expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
+  // The real kustomize builds the cluster with the planned pool exactly once.
+  const built = await kustomizeBuild(
+    path.join(tree.root, 'clusters', cluster.name),
+  );
+  expect(
+    built.filter(
+      o => o.kind === 'NodePool' && o.metadata.name === change.plan.pool.name,
+    ),
+  ).toHaveLength(1);
   const again = await buildRequestChange({
     tree,
     dir: tree.root,
