@@ -55,6 +55,7 @@ export function planForModel(
   // Reuse before create: every pool of this GPU, judged and priced.
   const inputs = {
     request,
+    cluster,
     index,
     repoState,
     vramMiB: requestedMiB(gpu.vramGiB),
