@@ -6,7 +6,6 @@
  */
 import type { CoreV1Event, V1Node, V1Pod } from '@kubernetes/client-node';
 import {
-  MANAGED_BY,
   poolProviderOf,
   unitsPerGpuOf,
   WELL_KNOWN_KEYS,
@@ -16,13 +15,19 @@ import {
   type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { isPodOf } from '../utilization/podOwner';
+import { ageMs, minutes } from './driftTime';
+import {
+  nodePoolFindings,
+  nodePoolsNotInGit,
+  overlayFindings,
+  scopedPools,
+  usesOverlays,
+} from './karpenterPoolDrift';
 import type { ClusterObjects, KarpenterObject } from './readClusterObjects';
 
 /** Labels GPU Feature Discovery and the GPU Operator's MIG manager put on nodes (gpu-operator v26.7). */
 const GPU_COUNT_LABEL = 'nvidia.com/gpu.count';
 const MIG_STATE_LABEL = 'nvidia.com/mig.config.state';
-/** Karpenter's NodeOverlay validation condition: overlays apply only when it is True (kubernetes-sigs/karpenter `pkg/controllers/nodeoverlay`). */
-const OVERLAY_VALIDATED = 'ValidationSucceeded';
 /** Scheduling events shown per pending workload: the latest few say why. */
 const EVENTS_SHOWN = 3;
 
@@ -50,108 +55,6 @@ export interface ClusterDriftFindings {
  */
 function launchedByKarpenter(profile: ClusterProfile): boolean {
   return poolProviderOf(profile).karpenter !== undefined;
-}
-
-function usesOverlays(pool: PoolState, profile: ClusterProfile): boolean {
-  return (
-    profile.nodeOverlay &&
-    launchedByKarpenter(profile) &&
-    (pool.sharingMode === 'time-slicing' ||
-      pool.sharingMode === 'mps' ||
-      pool.sharingMode === 'mig')
-  );
-}
-
-function readyCondition(object: KarpenterObject) {
-  return object.status?.conditions?.find(c => c.type === 'Ready');
-}
-
-/** The NodePools an overlay is scoped to (`karpenter.sh/nodepool In [...]`). */
-function scopedPools(overlay: KarpenterObject): string[] {
-  return (overlay.spec?.requirements ?? []).flatMap(r =>
-    r.key === WELL_KNOWN_KEYS.karpenterNodePool && r.operator === 'In'
-      ? (r.values ?? [])
-      : [],
-  );
-}
-
-function ageMs(since: Date | string | undefined, now: Date): number {
-  return since ? now.getTime() - new Date(since).getTime() : 0;
-}
-
-function minutes(ms: number): string {
-  return `${Math.floor(ms / 60_000)} min`;
-}
-
-function nodePoolFindings(pool: PoolState, view: ClusterView): DriftFinding[] {
-  const object = `NodePool/${pool.name}`;
-  const live = view.nodePools.get(pool.name);
-  if (!live) {
-    return [
-      {
-        kind: 'nodepool-missing',
-        object,
-        message: `NodePool ${pool.name} is in Git (${pool.path}) but not in the cluster: not synced yet, or the sync failed; no node of this pool can start`,
-      },
-    ];
-  }
-  const ready = readyCondition(live);
-  if (ready?.status === 'True') return [];
-  return [
-    {
-      kind: 'nodepool-not-ready',
-      object,
-      message: ready
-        ? `NodePool ${pool.name} is not Ready (${ready.reason ?? ready.status}${ready.message ? `: ${ready.message}` : ''}); Karpenter launches no node for it`
-        : `NodePool ${pool.name} has no Ready condition: Karpenter has not reconciled it (is Karpenter running?)`,
-    },
-  ];
-}
-
-function overlayFindings(pool: PoolState, view: ClusterView): DriftFinding[] {
-  const stuck = `pods asking for ${pool.resourceName} stay Pending (Karpenter issue #729)`;
-  if (!view.overlays) {
-    return [
-      {
-        kind: 'nodeoverlay-missing',
-        object: `NodePool/${pool.name}`,
-        message: `the cluster serves no NodeOverlay API (karpenter.sh/v1alpha1): Karpenter is older than v1.7 or its CRDs are not installed; ${stuck}`,
-      },
-    ];
-  }
-  const overlays = view.overlays.get(pool.name) ?? [];
-  if (overlays.length === 0) {
-    return [
-      {
-        kind: 'nodeoverlay-missing',
-        object: `NodePool/${pool.name}`,
-        message: `no NodeOverlay in the cluster is scoped to NodePool ${pool.name} (Git has them): Karpenter does not know the pool's ${pool.resourceName} capacity; ${stuck}`,
-      },
-    ];
-  }
-  const conditions = overlays.map(o =>
-    o.status?.conditions?.find(c => c.type === OVERLAY_VALIDATED),
-  );
-  if (conditions.every(c => c === undefined)) {
-    return [
-      {
-        kind: 'nodeoverlay-gate-off',
-        object: `NodeOverlay/${overlays[0].metadata.name}`,
-        message: `Karpenter has not validated the NodeOverlays of ${pool.name}: its NodeOverlay feature gate is off (--feature-gates NodeOverlay=true; Helm settings.featureGates.nodeOverlay), so it ignores them and ${stuck}`,
-      },
-    ];
-  }
-  return overlays.flatMap((overlay, i) => {
-    const condition = conditions[i];
-    if (!condition || condition.status === 'True') return [];
-    return [
-      {
-        kind: 'nodeoverlay-invalid' as const,
-        object: `NodeOverlay/${overlay.metadata.name}`,
-        message: `NodeOverlay ${overlay.metadata.name} failed Karpenter's validation (${condition.reason ?? condition.status}${condition.message ? `: ${condition.message}` : ''}); Karpenter does not apply it`,
-      },
-    ];
-  });
 }
 
 function nodeFindings(
@@ -311,8 +214,14 @@ export function detectDrift(
   const byPool = new Map<string, DriftFinding[]>();
   for (const pool of repoState.pools) {
     const findings = [
-      ...(launchedByKarpenter(profile) ? nodePoolFindings(pool, view) : []),
-      ...(usesOverlays(pool, profile) ? overlayFindings(pool, view) : []),
+      ...(launchedByKarpenter(profile)
+        ? [
+            ...nodePoolFindings(pool, view.nodePools),
+            ...(usesOverlays(pool, profile)
+              ? overlayFindings(pool, view.overlays)
+              : []),
+          ]
+        : []),
       ...nodeFindings(pool, view.nodes.get(pool.name) ?? [], objects, options),
     ];
     byPool.set(pool.name, findings);
@@ -327,21 +236,6 @@ export function detectDrift(
       pods.length > 0 ? pendingFindings(pods, view, options) : [],
     );
   }
-  // Only what we generated: a hand-written NodePool is not Git's to miss.
-  const inGit = new Set([
-    ...repoState.pools.map(p => p.name),
-    ...(repoState.otherNodePools ?? []),
-  ]);
-  const notInGit = objects.nodePools
-    .filter(
-      p =>
-        p.metadata.labels?.[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY &&
-        !inGit.has(p.metadata.name),
-    )
-    .map(p => ({
-      kind: 'nodepool-not-in-git' as const,
-      object: `NodePool/${p.metadata.name}`,
-      message: `NodePool ${p.metadata.name} runs in the cluster but Git no longer has it: the sync does not prune it (its nodes still cost money)`,
-    }));
+  const notInGit = nodePoolsNotInGit(objects.nodePools, repoState);
   return { byPool, byWorkload, notInGit };
 }
