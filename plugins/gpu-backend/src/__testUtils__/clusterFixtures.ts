@@ -106,6 +106,12 @@ export function node(
   name: string,
   options: {
     pool: string;
+    /**
+     * The label naming the node's pool: Karpenter's `karpenter.sh/nodepool`
+     * (the default), or the product's `gpu.backstage.io/pool` that Cluster
+     * API (kubelet `node-labels`) and static (NFD) nodes carry.
+     */
+    poolLabel?: string;
     labels?: Record<string, string>;
     allocatable?: Record<string, string>;
     ageMinutes: number;
@@ -119,7 +125,7 @@ export function node(
       name,
       creationTimestamp: minutesAgo(options.now, options.ageMinutes),
       labels: {
-        'karpenter.sh/nodepool': options.pool,
+        [options.poolLabel ?? 'karpenter.sh/nodepool']: options.pool,
         'node.kubernetes.io/instance-type': 'g4dn.xlarge',
         'nvidia.com/gpu.present': 'true',
         'nvidia.com/gpu.product': 'Tesla-T4',

@@ -34,7 +34,7 @@ export class ClusterDrift {
   constructor(
     private readonly targets: KubernetesTarget[],
     private readonly options: {
-      /** The cluster profiles (where each cluster's device-plugin ConfigMap is). */
+      /** The cluster profiles (what each cluster's pools are, where its device-plugin ConfigMap is). */
       profiles: ClusterProfile[];
       /** Pods pending longer than this are drift; younger ones may be starting. */
       graceMs: number;
@@ -59,10 +59,7 @@ export class ClusterDrift {
           target.unusable ?? `cluster "${cluster}" has no profile`,
         );
       }
-      const objects = await readClusterObjects(
-        target,
-        profile.devicePluginConfigMap,
-      );
+      const objects = await readClusterObjects(target, profile);
       return { objects, at };
     });
   }

@@ -6,7 +6,11 @@ import {
   nodePool,
   pendingPod,
 } from '../__testUtils__/clusterFixtures';
-import { devCluster } from './__testUtils__/driftRepo';
+import {
+  capiProfile,
+  devCluster,
+  staticProfile,
+} from './__testUtils__/driftRepo';
 import { detectDrift } from './detectDrift';
 import type { ClusterObjects } from './readClusterObjects';
 
@@ -279,6 +283,55 @@ describe('detectDrift', () => {
     ]);
     expect(detect(agreeing()).notInGit).toEqual([]);
   });
+
+  it.each([
+    ['Cluster API', capiProfile],
+    ['static', staticProfile],
+  ])(
+    "%s nodes are their pool's by the product's pool label, so the node rules apply to them",
+    (_, profile) => {
+      const objects = agreeing();
+      objects.devicePluginConfigKeys = ['ts-2'];
+      objects.nodes = [
+        node('gpu-t4-01', {
+          pool: TS_POOL,
+          poolLabel: 'gpu.backstage.io/pool',
+          labels: { 'nvidia.com/device-plugin.config': 'ts-4' },
+          allocatable: { 'nvidia.com/gpu.shared': '4' },
+          ageMinutes: 60,
+          now,
+        }),
+        node('ip-10-0-1-7', {
+          pool: TS_POOL,
+          labels: { 'nvidia.com/device-plugin.config': 'ts-4' },
+          allocatable: { 'nvidia.com/gpu.shared': '4' },
+          ageMinutes: 60,
+          now,
+        }),
+      ] as unknown as V1Node[];
+      const options = {
+        repoState: devCluster.repoState,
+        now,
+        graceMs: GRACE_MS,
+      };
+      const onProvider = detectDrift(objects, { ...options, profile });
+      expect(onProvider.byPool.get(TS_POOL)).toEqual([
+        {
+          kind: 'device-plugin-config-missing',
+          object: 'Node/gpu-t4-01',
+          message: expect.stringContaining(
+            'asks for device-plugin config "ts-4"',
+          ),
+        },
+      ]);
+      // Karpenter's nodes by Karpenter's label, which adopted pools' nodes
+      // carry without ours.
+      const onKarpenter = detect(objects);
+      expect(onKarpenter.byPool.get(TS_POOL)?.map(f => f.object)).toEqual([
+        'Node/ip-10-0-1-7',
+      ]);
+    },
+  );
 
   it.each(['static', 'cluster-api'] as const)(
     '%s clusters have no NodePools or overlays to compare',

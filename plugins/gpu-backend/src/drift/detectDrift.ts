@@ -23,6 +23,7 @@ import {
   scopedPools,
   usesOverlays,
 } from './karpenterPoolDrift';
+import { poolNodeLabel } from './poolNodeLabel';
 import type { ClusterObjects, KarpenterObject } from './readClusterObjects';
 
 /** Labels GPU Feature Discovery and the GPU Operator's MIG manager put on nodes (gpu-operator v26.7). */
@@ -158,6 +159,7 @@ interface ClusterView {
   nodePools: Map<string, KarpenterObject>;
   /** Overlays by the NodePool they are scoped to; undefined: no NodeOverlay API. */
   overlays?: Map<string, KarpenterObject[]>;
+  /** Nodes by the pool their provider's pool label names. */
   nodes: Map<string, V1Node[]>;
   /** Pods pending past the grace period by namespace, the longest waiting first. */
   stuckPods: Map<string, V1Pod[]>;
@@ -186,8 +188,9 @@ function viewOf(objects: ClusterObjects, options: DriftOptions): ClusterView {
     }
     view.overlays = overlays;
   }
+  const label = poolNodeLabel(options.profile);
   for (const node of objects.nodes) {
-    const pool = node.metadata?.labels?.[WELL_KNOWN_KEYS.karpenterNodePool];
+    const pool = node.metadata?.labels?.[label];
     if (pool) push(view.nodes, pool, node);
   }
   const stuck = objects.pendingPods

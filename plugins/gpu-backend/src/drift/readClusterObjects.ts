@@ -18,8 +18,9 @@ import {
   type V1Node,
   type V1Pod,
 } from '@kubernetes/client-node';
-import type { ConfigMapRef } from '@gpu-gitops/plugin-gpu-common';
+import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import type { KubernetesTarget } from '../config/readDriftConfig';
+import { poolNodeLabel } from './poolNodeLabel';
 
 /** A Karpenter object as the API lists it (NodePool, NodeOverlay). */
 export interface KarpenterObject {
@@ -44,7 +45,7 @@ export interface ClusterObjects {
   nodePools: KarpenterObject[];
   /** Undefined when the cluster serves no NodeOverlay API at all. */
   nodeOverlays?: KarpenterObject[];
-  /** Nodes of Karpenter NodePools (`karpenter.sh/nodepool` set). */
+  /** Nodes of the cluster's pools: those carrying its provider's pool label (`poolNodeLabel.ts`). */
   nodes: V1Node[];
   pendingPods: V1Pod[];
   schedulingEvents: CoreV1Event[];
@@ -131,7 +132,7 @@ function describe(target: KubernetesTarget, what: string, error: unknown) {
 
 export async function readClusterObjects(
   target: KubernetesTarget,
-  devicePluginConfigMap: ConfigMapRef,
+  profile: ClusterProfile,
 ): Promise<ClusterObjects> {
   const kc = kubeConfigOf(target);
   const core = kc.makeApiClient(CoreV1Api);
@@ -170,8 +171,9 @@ export async function readClusterObjects(
     orMissing('list NodeOverlays', () =>
       custom.listClusterCustomObject(NODE_OVERLAYS, options),
     ),
+    // The label's presence: every node of every pool, none other.
     call('list nodes', () =>
-      core.listNode({ labelSelector: 'karpenter.sh/nodepool' }, options),
+      core.listNode({ labelSelector: poolNodeLabel(profile) }, options),
     ),
     call('list pods', () =>
       core.listPodForAllNamespaces(
@@ -186,7 +188,7 @@ export async function readClusterObjects(
       ),
     ),
     orMissing('read the device-plugin ConfigMap', () =>
-      core.readNamespacedConfigMap(devicePluginConfigMap, options),
+      core.readNamespacedConfigMap(profile.devicePluginConfigMap, options),
     ),
   ]);
   return {
