@@ -4,9 +4,8 @@
  * tested without a cluster. Each finding says what differs and what it does
  * to the pods, in words a platform engineer can act on.
  */
-import type { CoreV1Event, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import {
-  poolProviderOf,
   unitsPerGpuOf,
   WELL_KNOWN_KEYS,
   type ClusterProfile,
@@ -15,16 +14,17 @@ import {
   type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { isPodOf } from '../utilization/podOwner';
+import { viewOf, type ClusterView } from './clusterView';
 import { ageMs, minutes } from './driftTime';
 import {
   nodePoolFindings,
-  nodePoolsNotInGit,
   overlayFindings,
-  scopedPools,
   usesOverlays,
 } from './karpenterPoolDrift';
-import { poolNodeLabel } from './poolNodeLabel';
-import type { ClusterObjects, KarpenterObject } from './readClusterObjects';
+import { machineDeploymentFindings } from './machineDeploymentDrift';
+import { nodeFeatureRuleFindings } from './nodeFeatureRuleDrift';
+import { notInGit, poolObjectKind } from './poolObjectPresence';
+import type { ClusterObjects } from './readClusterObjects';
 
 /** Labels GPU Feature Discovery and the GPU Operator's MIG manager put on nodes (gpu-operator v26.7). */
 const GPU_COUNT_LABEL = 'nvidia.com/gpu.count';
@@ -45,17 +45,56 @@ export interface ClusterDriftFindings {
   byPool: Map<string, DriftFinding[]>;
   /** Per workload id (`<namespace>/<name>`): its own pods. */
   byWorkload: Map<string, DriftFinding[]>;
-  /** In the cluster but not in Git: NodePools we generated that Git no longer has. */
+  /** In the cluster but not in Git: pool objects we generated that Git no longer has. */
   notInGit: DriftFinding[];
 }
 
 /**
- * Only Karpenter clusters have NodePools and NodeOverlays to compare: static
- * nodes have no pool object, and a Cluster API pool is a MachineDeployment
- * (in the management cluster), so "NodePool missing" would be false there.
+ * The rules of the pool's own object, by the kind its provider makes it:
+ * a NodePool (and its NodeOverlays), a MachineDeployment, a
+ * NodeFeatureRule; none where the product writes no pool object.
  */
-function launchedByKarpenter(profile: ClusterProfile): boolean {
-  return poolProviderOf(profile).karpenter !== undefined;
+function poolObjectFindings(
+  pool: PoolState,
+  view: ClusterView,
+  options: DriftOptions,
+): DriftFinding[] {
+  const { profile } = options;
+  switch (poolObjectKind(profile)) {
+    case 'MachineDeployment':
+      return machineDeploymentFindings(pool, view.machineDeployments, options);
+    case 'NodeFeatureRule':
+      return nodeFeatureRuleFindings(
+        pool,
+        view.nodeFeatureRules,
+        view.nodesByName,
+        options,
+      );
+    case 'NodePool':
+      return [
+        ...nodePoolFindings(pool, view.nodePools),
+        ...(usesOverlays(pool, profile)
+          ? overlayFindings(pool, view.overlays)
+          : []),
+      ];
+    case undefined:
+      return [];
+  }
+}
+
+/** What runs in the cluster that Git no longer has: pool objects of the cluster's kind we generated. */
+function poolObjectsNotInGit(
+  objects: ClusterObjects,
+  options: DriftOptions,
+): DriftFinding[] {
+  const kind = poolObjectKind(options.profile);
+  if (!kind) return [];
+  const live = {
+    NodePool: objects.nodePools,
+    MachineDeployment: objects.machineDeployments,
+    NodeFeatureRule: objects.nodeFeatureRules,
+  }[kind];
+  return notInGit(kind, live ?? [], options.repoState);
 }
 
 function nodeFindings(
@@ -154,77 +193,16 @@ function pendingFindings(
   ];
 }
 
-/** The cluster's objects looked up by what drift asks: each list read once. */
-interface ClusterView {
-  nodePools: Map<string, KarpenterObject>;
-  /** Overlays by the NodePool they are scoped to; undefined: no NodeOverlay API. */
-  overlays?: Map<string, KarpenterObject[]>;
-  /** Nodes by the pool their provider's pool label names. */
-  nodes: Map<string, V1Node[]>;
-  /** Pods pending past the grace period by namespace, the longest waiting first. */
-  stuckPods: Map<string, V1Pod[]>;
-  /** Scheduling events by `<namespace>/<pod>`. */
-  events: Map<string, CoreV1Event[]>;
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-function viewOf(objects: ClusterObjects, options: DriftOptions): ClusterView {
-  const { now, graceMs } = options;
-  const view: ClusterView = {
-    nodePools: new Map(objects.nodePools.map(p => [p.metadata.name, p])),
-    nodes: new Map(),
-    stuckPods: new Map(),
-    events: new Map(),
-  };
-  if (objects.nodeOverlays) {
-    const overlays = new Map<string, KarpenterObject[]>();
-    for (const overlay of objects.nodeOverlays) {
-      for (const pool of scopedPools(overlay)) push(overlays, pool, overlay);
-    }
-    view.overlays = overlays;
-  }
-  const label = poolNodeLabel(options.profile);
-  for (const node of objects.nodes) {
-    const pool = node.metadata?.labels?.[label];
-    if (pool) push(view.nodes, pool, node);
-  }
-  const stuck = objects.pendingPods
-    .filter(p => ageMs(p.metadata?.creationTimestamp, now) > graceMs)
-    .sort(
-      (a, b) =>
-        ageMs(b.metadata?.creationTimestamp, now) -
-        ageMs(a.metadata?.creationTimestamp, now),
-    );
-  for (const pod of stuck) push(view.stuckPods, pod.metadata?.namespace, pod);
-  for (const event of objects.schedulingEvents) {
-    const { namespace, name } = event.involvedObject;
-    push(view.events, `${namespace}/${name}`, event);
-  }
-  return view;
-}
-
 export function detectDrift(
   objects: ClusterObjects,
   options: DriftOptions,
 ): ClusterDriftFindings {
-  const { profile, repoState } = options;
+  const { repoState } = options;
   const view = viewOf(objects, options);
   const byPool = new Map<string, DriftFinding[]>();
   for (const pool of repoState.pools) {
     const findings = [
-      ...(launchedByKarpenter(profile)
-        ? [
-            ...nodePoolFindings(pool, view.nodePools),
-            ...(usesOverlays(pool, profile)
-              ? overlayFindings(pool, view.overlays)
-              : []),
-          ]
-        : []),
+      ...poolObjectFindings(pool, view, options),
       ...nodeFindings(pool, view.nodes.get(pool.name) ?? [], objects, options),
     ];
     byPool.set(pool.name, findings);
@@ -239,6 +217,9 @@ export function detectDrift(
       pods.length > 0 ? pendingFindings(pods, view, options) : [],
     );
   }
-  const notInGit = nodePoolsNotInGit(objects.nodePools, repoState);
-  return { byPool, byWorkload, notInGit };
+  return {
+    byPool,
+    byWorkload,
+    notInGit: poolObjectsNotInGit(objects, options),
+  };
 }

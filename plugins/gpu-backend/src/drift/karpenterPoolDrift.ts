@@ -3,13 +3,12 @@
  * pool's capacity exists for Karpenter only through its NodeOverlays.
  */
 import {
-  MANAGED_BY,
   WELL_KNOWN_KEYS,
   type ClusterProfile,
   type DriftFinding,
   type PoolState,
-  type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
+import { missingFromCluster } from './poolObjectPresence';
 import type { KarpenterObject } from './readClusterObjects';
 
 /** Karpenter's NodeOverlay validation condition: overlays apply only when it is True (kubernetes-sigs/karpenter `pkg/controllers/nodeoverlay`). */
@@ -48,15 +47,7 @@ export function nodePoolFindings(
 ): DriftFinding[] {
   const object = `NodePool/${pool.name}`;
   const live = nodePools.get(pool.name);
-  if (!live) {
-    return [
-      {
-        kind: 'nodepool-missing',
-        object,
-        message: `NodePool ${pool.name} is in Git (${pool.path}) but not in the cluster: not synced yet, or the sync failed; no node of this pool can start`,
-      },
-    ];
-  }
+  if (!live) return [missingFromCluster('NodePool', pool)];
   const ready = readyCondition(live);
   if (ready?.status === 'True') return [];
   return [
@@ -121,26 +112,4 @@ export function overlayFindings(
       },
     ];
   });
-}
-
-/** NodePools we generated that Git no longer has; a hand-written NodePool is not Git's to miss. */
-export function nodePoolsNotInGit(
-  nodePools: KarpenterObject[],
-  repoState: RepoState,
-): DriftFinding[] {
-  const inGit = new Set([
-    ...repoState.pools.map(p => p.name),
-    ...(repoState.otherNodePools ?? []),
-  ]);
-  return nodePools
-    .filter(
-      p =>
-        p.metadata.labels?.[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY &&
-        !inGit.has(p.metadata.name),
-    )
-    .map(p => ({
-      kind: 'nodepool-not-in-git' as const,
-      object: `NodePool/${p.metadata.name}`,
-      message: `NodePool ${p.metadata.name} runs in the cluster but Git no longer has it: the sync does not prune it (its nodes still cost money)`,
-    }));
 }
