@@ -21,7 +21,6 @@ import {
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
 import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
-import { SEED_OPENSTACK_FLAVORS } from '@gpu-gitops/plugin-gpu-common/src/providers/__testUtils__/openStackFlavors';
 import {
   configMap,
   failedScheduling,
@@ -292,6 +291,21 @@ describe('gpu backend with drift from the Kubernetes API', () => {
 });
 
 describe('gpu backend with drift from a Cluster API cluster', () => {
+  /** `gpu.catalog`: an OpenStack T4 flavor (the seed's, CERN's g2.5xlarge; owned: price 0). */
+  const openStackFlavors = {
+    instanceTypes: [
+      {
+        name: 'g2.5xlarge',
+        family: 'g2',
+        provider: 'openstack',
+        gpuModel: 't4',
+        gpusPerNode: 1,
+        vcpu: 28,
+        memoryMiB: 172032,
+        onDemandUsdPerHour: 0,
+      },
+    ],
+  };
   /** The fixture's empty `inference` cluster, as a Cluster API cluster on OpenStack. */
   const profileConfig = {
     provider: 'cluster-api',
@@ -331,7 +345,7 @@ describe('gpu backend with drift from a Cluster API cluster', () => {
         },
       }),
       cluster: resolveClusterProfile({ name: 'inference', ...profileConfig }),
-      catalog: mergeCatalog(builtinCatalog, SEED_OPENSTACK_FLAVORS),
+      catalog: mergeCatalog(builtinCatalog, openStackFlavors),
       repoUrl: remote.url,
       cacheDir: path.join(temp, 'publisher'),
     });
@@ -419,7 +433,7 @@ describe('gpu backend with drift from a Cluster API cluster', () => {
                 default: 'inference',
                 profiles: { inference: profileConfig },
               },
-              catalog: SEED_OPENSTACK_FLAVORS,
+              catalog: openStackFlavors,
               index: { refresh: '1h' },
               utilization: {
                 refresh: '1h',

@@ -105,6 +105,32 @@ export function nodeOverlay(
   };
 }
 
+/** Cluster API's aggregate of its machines' Ready conditions (`setMachinesReadyCondition`). */
+function machinesReady(
+  name: string,
+  current: number,
+  ready: number,
+  at: string,
+) {
+  if (current === 0)
+    return condition('MachinesReady', 'True', at, 'NoReplicas');
+  if (ready === current) return condition('MachinesReady', 'True', at, 'Ready');
+  return condition(
+    'MachinesReady',
+    'False',
+    at,
+    'NotReady',
+    `* Machine ${name}-7c9d8-x2x7q:\n  * NodeHealthy: Waiting for a Node with spec.providerID openstack:///0b6e2b1c to exist`,
+  );
+}
+
+/** `status.phase` as `setPhase` sets it from desired and current machines. */
+function machineDeploymentPhase(desired: number, current: number) {
+  if (current < desired) return 'ScalingUp';
+  if (current > desired) return 'ScalingDown';
+  return 'Running';
+}
+
 /**
  * A MachineDeployment as Cluster API v1.14.0's controller leaves it
  * (kubernetes-sigs/cluster-api `core/reconcilers/machinedeployment/machinedeployment_status.go`):
@@ -157,17 +183,7 @@ export function machineDeployment(
           `Scaling up from ${current} to ${options.replicas} replicas`,
         )
       : condition('ScalingUp', 'False', at, 'NotScalingUp'),
-    current === 0
-      ? condition('MachinesReady', 'True', at, 'NoReplicas')
-      : ready < current
-        ? condition(
-            'MachinesReady',
-            'False',
-            at,
-            'NotReady',
-            `* Machine ${name}-7c9d8-x2x7q:\n  * NodeHealthy: Waiting for a Node with spec.providerID openstack:///0b6e2b1c to exist`,
-          )
-        : condition('MachinesReady', 'True', at, 'Ready'),
+    machinesReady(name, current, ready, at),
   ];
   return {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
@@ -215,15 +231,8 @@ export function machineDeployment(
             readyReplicas: ready,
             availableReplicas: ready,
             upToDateReplicas: current,
-            phase:
-              current < options.replicas
-                ? 'ScalingUp'
-                : current > options.replicas
-                  ? 'ScalingDown'
-                  : 'Running',
-            selector:
-              'cluster.x-k8s.io/cluster-name=dev,cluster.x-k8s.io/deployment-name=' +
-              name,
+            phase: machineDeploymentPhase(options.replicas, current),
+            selector: `cluster.x-k8s.io/cluster-name=dev,cluster.x-k8s.io/deployment-name=${name}`,
             observedGeneration: 1,
             conditions,
           },

@@ -307,14 +307,14 @@ describe('ClusterDrift on Cluster API and static clusters', () => {
     );
     const before = api.requests.length;
     const [status] = await reader.refresh();
-    const snapshot = {
+    const onProvider = {
       clusters: new Map([['dev', { ...devCluster, profile }]]),
     };
     return {
       status,
       paths: api.requests.slice(before).sort(),
-      poolDrift: (pool: string) => reader.poolDriftOf('dev', pool, snapshot),
-      notInGit: () => reader.notInGitOf('dev', snapshot),
+      poolDrift: (pool: string) => reader.poolDriftOf('dev', pool, onProvider),
+      notInGit: () => reader.notInGitOf('dev', onProvider),
     };
   };
 
@@ -415,8 +415,8 @@ describe('ClusterDrift on Cluster API and static clusters', () => {
         '/apis/nfd.k8s-sigs.io/v1alpha1/nodefeaturerules',
       ].sort(),
     );
-    const snapshot = { clusters: new Map([['dev', named]]) };
-    expect(reader.poolDriftOf('dev', TS_POOL, snapshot)).toEqual([
+    const withNodeNames = { clusters: new Map([['dev', named]]) };
+    expect(reader.poolDriftOf('dev', TS_POOL, withNodeNames)).toEqual([
       {
         kind: 'nodefeaturerule-node-unlabeled',
         object: 'Node/gpu-t4-02',
@@ -425,7 +425,7 @@ describe('ClusterDrift on Cluster API and static clusters', () => {
         ),
       },
     ]);
-    expect(reader.poolDriftOf('dev', MIG_POOL, snapshot)).toEqual([
+    expect(reader.poolDriftOf('dev', MIG_POOL, withNodeNames)).toEqual([
       {
         kind: 'nodefeaturerule-missing',
         object: `NodeFeatureRule/${MIG_POOL}`,

@@ -77,8 +77,8 @@ function poolObjectFindings(
           ? overlayFindings(pool, view.overlays)
           : []),
       ];
-    case undefined:
-      return [];
+    default:
+      return []; // no pool object written
   }
 }
 

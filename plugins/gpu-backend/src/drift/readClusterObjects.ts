@@ -184,8 +184,8 @@ function poolObjectGrants(profile: ClusterProfile): string {
       return 'nodefeaturerules (nfd.k8s-sigs.io), ';
     case 'NodePool':
       return 'nodepools and nodeoverlays (karpenter.sh), ';
-    case undefined:
-      return '';
+    default:
+      return ''; // no pool object written
   }
 }
 
@@ -282,8 +282,8 @@ async function readPoolObjects(
           : {}),
       };
     }
-    case undefined:
-      return {};
+    default:
+      return {}; // no pool object written
   }
 }
 
