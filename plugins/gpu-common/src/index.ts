@@ -115,6 +115,7 @@ export type { ContainerChoiceWorkload } from './manifests/chooseContainer';
 export { buildEc2NodeClass } from './manifests/ec2NodeClass';
 export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
+export { clusterApiSettingsOf } from './providers/clusterApiOpenStack';
 export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export type { NodeSelectorRequirement } from './manifests/nodePool';

@@ -8,7 +8,12 @@ import { buildMachineDeployment } from '../manifests/clusterApi/machineDeploymen
 import { buildOpenStackMachineTemplate } from '../manifests/clusterApi/openStackMachineTemplate';
 import type { PoolProvider } from './types';
 
-/** The profile's Cluster API settings (the profile schema requires them for this provider). */
+/**
+ * The profile's Cluster API settings (the profile schema requires them for
+ * this provider); a GpuInputError naming `clusterApi` when absent.
+ *
+ * @public
+ */
 export function clusterApiSettingsOf(
   cluster: ClusterProfile,
 ): ClusterApiSettings {
