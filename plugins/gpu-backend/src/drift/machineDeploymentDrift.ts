@@ -103,25 +103,20 @@ function readinessFindings(
 }
 
 /**
- * The pool's MachineDeployment: the API absent (`live` undefined), the
- * object absent, or its machines short for longer than the grace period.
+ * The pool's MachineDeployment: absent, or its machines short for longer
+ * than the grace period. Without a MachineDeployment API (`live`
+ * undefined) nothing is compared: Cluster API usually runs in a separate
+ * management cluster, and the workload cluster whose nodes drift reads
+ * cannot tell whether the pool is there — a badge on every pool would say
+ * nothing (the node rules still apply).
  */
 export function machineDeploymentFindings(
   pool: PoolState,
   live: Map<string, MachineDeploymentObject> | undefined,
   options: { profile: ClusterProfile; now: Date; graceMs: number },
 ): DriftFinding[] {
+  if (!live) return [];
   const { namespace } = clusterApiSettingsOf(options.profile);
-  if (!live) {
-    return [
-      {
-        kind: 'machinedeployment-missing',
-        object: objectRef('MachineDeployment', { name: pool.name, namespace }),
-        message:
-          'the cluster serves no MachineDeployment API (cluster.x-k8s.io/v1beta2): Cluster API v1.11 or later does not run here. The pool files are management-cluster objects: drift compares them on a cluster that runs Cluster API itself (self-managed, after clusterctl move)',
-      },
-    ];
-  }
   const deployment = live.get(pool.name);
   if (!deployment) {
     return [missingFromCluster('MachineDeployment', pool, namespace)];
