@@ -139,6 +139,29 @@ describe('detectDrift', () => {
     ]);
   });
 
+  it('a Ready NodePool whose launched nodes fail to join (NodeRegistrationHealthy False), with Karpenter’s reason', () => {
+    const objects = agreeing();
+    const failing = objects.nodePools!.find(p => p.metadata.name === TS_POOL)!;
+    failing.status!.conditions!.push({
+      type: 'NodeRegistrationHealthy',
+      status: 'False',
+      reason: 'RegistrationFailed',
+      message: 'Failed to register node',
+      lastTransitionTime: now.toISOString(),
+    });
+    const { byPool } = detect(objects);
+    expect(byPool.get(TS_POOL)).toEqual([
+      {
+        kind: 'nodepool-registration-unhealthy',
+        object: `NodePool/${TS_POOL}`,
+        message: `the nodes Karpenter launches for NodePool ${TS_POOL} fail to launch or join the cluster (RegistrationFailed: Failed to register node); check its node class (AMI and GPU driver, subnets, node role): pods of this pool wait meanwhile`,
+      },
+    ]);
+    // Healthy again (True), or never judged (absent): nothing.
+    failing.status!.conditions!.at(-1)!.status = 'True';
+    expect(detect(objects).byPool.get(TS_POOL)).toEqual([]);
+  });
+
   it('NodeOverlays: no API, none for the pool, not validated (feature gate off), or failed validation', () => {
     const noApi = agreeing();
     delete noApi.nodeOverlays;

@@ -40,7 +40,28 @@ export function scopedPools(overlay: KarpenterObject): string[] {
   );
 }
 
-/** The pool's NodePool: absent, or not Ready (with Karpenter's reason). */
+/**
+ * Karpenter's verdict on the pool's recent launches: False when nodes it
+ * launched failed to launch or to register in time (kubernetes-sigs/karpenter
+ * v1.14.1 `pkg/controllers/nodeclaim/lifecycle/liveness.go`,
+ * `updateNodePoolRegistrationHealth`). It is not one of the NodePool's Ready
+ * conditions (`pkg/apis/v1/nodepool_status.go`), and Karpenter deletes the
+ * failed NodeClaims, so the NodePool is where the failure stays visible.
+ */
+const REGISTRATION_HEALTHY = 'NodeRegistrationHealthy';
+
+function conditionText(condition: {
+  reason?: string;
+  status: string;
+  message?: string;
+}) {
+  return `${condition.reason ?? condition.status}${condition.message ? `: ${condition.message}` : ''}`;
+}
+
+/**
+ * The pool's NodePool: absent, not Ready (with Karpenter's reason), or
+ * Ready while the nodes it launches fail to launch or join.
+ */
 export function nodePoolFindings(
   pool: PoolState,
   nodePools: Map<string, KarpenterObject>,
@@ -49,14 +70,26 @@ export function nodePoolFindings(
   const live = nodePools.get(pool.name);
   if (!live) return [missingFromCluster('NodePool', pool)];
   const ready = readyCondition(live);
-  if (ready?.status === 'True') return [];
+  if (ready?.status !== 'True') {
+    return [
+      {
+        kind: 'nodepool-not-ready',
+        object,
+        message: ready
+          ? `NodePool ${pool.name} is not Ready (${conditionText(ready)}); Karpenter launches no node for it`
+          : `NodePool ${pool.name} has no Ready condition: Karpenter has not reconciled it (is Karpenter running?)`,
+      },
+    ];
+  }
+  const registration = live.status?.conditions?.find(
+    c => c.type === REGISTRATION_HEALTHY,
+  );
+  if (registration?.status !== 'False') return [];
   return [
     {
-      kind: 'nodepool-not-ready',
+      kind: 'nodepool-registration-unhealthy',
       object,
-      message: ready
-        ? `NodePool ${pool.name} is not Ready (${ready.reason ?? ready.status}${ready.message ? `: ${ready.message}` : ''}); Karpenter launches no node for it`
-        : `NodePool ${pool.name} has no Ready condition: Karpenter has not reconciled it (is Karpenter running?)`,
+      message: `the nodes Karpenter launches for NodePool ${pool.name} fail to launch or join the cluster (${conditionText(registration)}); check its node class (AMI and GPU driver, subnets, node role): pods of this pool wait meanwhile`,
     },
   ];
 }

@@ -79,6 +79,7 @@ export interface GpuAllocation {
 export type DriftKind =
   | 'nodepool-missing'
   | 'nodepool-not-ready'
+  | 'nodepool-registration-unhealthy'
   | 'nodeoverlay-missing'
   | 'nodeoverlay-gate-off'
   | 'nodeoverlay-invalid'
