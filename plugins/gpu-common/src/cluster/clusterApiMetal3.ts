@@ -19,6 +19,7 @@ export interface Metal3Image {
   url: string;
   /** Its md5, sha256 or sha512 sum, or a URL of one (`checksum`); required unless live-iso (CAPM3 webhook). */
   checksum: string;
+  /** The checksum's algorithm (`checksumType`). */
   checksumType?: 'md5' | 'sha256' | 'sha512';
   /** The image's disk format (`diskFormat`). */
   diskFormat?: 'raw' | 'qcow2' | 'vdi' | 'vmdk' | 'live-iso';

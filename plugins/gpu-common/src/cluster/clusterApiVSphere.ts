@@ -18,6 +18,7 @@ export interface VSphereIpPool {
   apiGroup: string;
   /** e.g. `InClusterIPPool`. */
   kind: string;
+  /** The pool object's name, in the Cluster's namespace. */
   name: string;
 }
 
@@ -31,12 +32,19 @@ export interface VSphereIpPool {
 export interface VSphereNetworkDevice {
   /** The vSphere network (port group) the device is connected to. */
   networkName: string;
+  /** IPv4 addresses by DHCP. */
   dhcp4?: boolean;
+  /** IPv6 addresses by DHCP. */
   dhcp6?: boolean;
+  /** Addresses claimed from these pools by an IPAM provider. */
   addressesFromPools?: VSphereIpPool[];
 }
 
-/** CAPV's VM clone modes (`cloneMode`). */
+/**
+ * CAPV's VM clone modes (`cloneMode`).
+ *
+ * @public
+ */
 export type VSphereCloneMode = 'fullClone' | 'linkedClone';
 
 /**
@@ -55,9 +63,13 @@ export interface ClusterApiVSphereSettings {
   thumbprint?: string;
   /** Datacenter the VMs are created in (`datacenter`); else `*`, vCenter's default datacenter (the CRD's description). */
   datacenter?: string;
+  /** Datastore of the VMs' disks (`datastore`); else the VM template's. */
   datastore?: string;
+  /** VM folder the VMs are put in (`folder`). */
   folder?: string;
+  /** Resource pool the VMs run in (`resourcePool`). */
   resourcePool?: string;
+  /** Storage policy of the VMs' disks (`storagePolicyName`). */
   storagePolicyName?: string;
   /**
    * `fullClone` unless set: a linked clone cannot grow its disk, so CAPV
