@@ -313,6 +313,12 @@ describe('Cluster API on vSphere: plan and render', () => {
         { deviceId: 7864, vendorId: 4318, vGPUProfile: 'grid_t4-16c' },
       ]),
     ).toHaveLength(1);
+    // CAPV names the field vGPUProfile in v1beta1 and v1beta2 alike: a
+    // misspelt one is pruned by the API server and leaves a device with
+    // neither, which the webhook refuses too.
+    expect(
+      capvPciDeviceErrors([{ vGPUProfileName: 'grid_t4-16c' }]),
+    ).toHaveLength(1);
   });
 
   it("offers only the catalog's vsphere machines, priced as owned hardware", () => {
