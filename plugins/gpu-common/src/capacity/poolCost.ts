@@ -31,18 +31,21 @@ import {
 export const HOURS_PER_MONTH = 730;
 
 /**
- * Machines on the organisation's own hardware: on-prem nodes and the
- * flavors of its OpenStack cloud.
+ * Machines on the organisation's own hardware: on-prem nodes, the flavors
+ * of its OpenStack cloud, its vSphere VM shapes and its bare-metal host
+ * classes.
  */
 const OWNED_MACHINES: ReadonlySet<MachineProvider> = new Set([
   'static',
   'openstack',
+  'vsphere',
+  'metal3',
 ]);
 
 /**
  * A price of 0 means "unknown" for cloud machines (e.g. capacity-block-only
- * types) but "owned" for on-prem and OpenStack flavors (a configured
- * chargeback rate replaces it).
+ * types) but "owned" for on-prem machines, OpenStack flavors, vSphere VMs
+ * and bare-metal hosts (a configured chargeback rate replaces it).
  */
 export function isPriceKnown(type: InstanceType): boolean {
   return type.onDemandUsdPerHour > 0 || OWNED_MACHINES.has(type.provider);
