@@ -89,16 +89,20 @@ export interface Config {
           systemNamespaces?: string[];
           /**
            * Provider `cluster-api` only (required there): the Cluster API
-           * cluster its GPU pools (MachineDeployment + OpenStackMachineTemplate
-           * + KubeadmConfigTemplate) belong to.
+           * cluster its GPU pools (MachineDeployment + the infrastructure's
+           * machine template + KubeadmConfigTemplate) belong to.
            */
           clusterApi?: {
             /** The Cluster object's name (`spec.clusterName`). */
             clusterName: string;
             /** Namespace of the Cluster object, where the pools' objects go. */
             namespace: string;
-            /** Only `openstack` (CAPO) is built; vSphere and Metal3 are not yet. */
-            infrastructure: 'openstack';
+            /**
+             * `openstack` (CAPO), `vsphere` (CAPV) or `metal3` (CAPM3); the
+             * settings object of the same name (openStack, vSphere, metal3)
+             * is required and the others are refused.
+             */
+            infrastructure: 'openstack' | 'vsphere' | 'metal3';
             /** Kubernetes version of the GPU nodes, e.g. `v1.33.1`. */
             kubernetesVersion: string;
             /**
@@ -110,8 +114,8 @@ export interface Config {
             autoscaler: boolean;
             /** Further kubelet flags of the GPU nodes (not `node-labels`), e.g. `provider-id`. */
             kubeletExtraArgs?: { [name: string]: string };
-            /** OpenStackMachineTemplate defaults; the flavor comes from the plan. */
-            openStack: {
+            /** Infrastructure `openstack`: OpenStackMachineTemplate defaults; the flavor comes from the plan. */
+            openStack?: {
               /** Glance image name (`image.filter.name`). */
               imageName: string;
               imageTags?: string[];
@@ -121,6 +125,62 @@ export interface Config {
               /** Subnet of that port; needs networkName. */
               subnetName?: string;
               securityGroupNames?: string[];
+            };
+            /**
+             * Infrastructure `vsphere`: VSphereMachineTemplate defaults; the
+             * VM's CPUs, memory, disk and GPUs come from the catalog machine
+             * the plan picks.
+             */
+            vSphere?: {
+              /** The VM template the nodes are cloned from. */
+              template: string;
+              /** vCenter's address; else the VSphereCluster's. */
+              server?: string;
+              /** SHA-1 thumbprint of vCenter's certificate; else the VSphereCluster's. */
+              thumbprint?: string;
+              datacenter?: string;
+              datastore?: string;
+              folder?: string;
+              resourcePool?: string;
+              storagePolicyName?: string;
+              /** Default `fullClone`: a linked clone ignores the machine's disk size. */
+              cloneMode?: 'fullClone' | 'linkedClone';
+              /** At least one device; each gets addresses by DHCP or from IP pools. */
+              network: {
+                devices: Array<{
+                  networkName: string;
+                  dhcp4?: boolean;
+                  dhcp6?: boolean;
+                  addressesFromPools?: Array<{
+                    apiGroup: string;
+                    kind: string;
+                    name: string;
+                  }>;
+                }>;
+              };
+              /** Advanced VMX settings, e.g. `pciPassthru.use64bitMMIO`. */
+              customVMXKeys?: { [key: string]: string };
+              /** VM hardware version, e.g. `vmx-17`. */
+              hardwareVersion?: string;
+            };
+            /**
+             * Infrastructure `metal3`: Metal3MachineTemplate defaults; the
+             * host class comes from the plan.
+             */
+            metal3?: {
+              /** The BareMetalHost label whose value is a host's class (a catalog `metal3` machine). */
+              hostClassLabel: string;
+              /** The image Ironic provisions the hosts with. */
+              image: {
+                url: string;
+                /** The image's sum, or a URL of one. */
+                checksum: string;
+                checksumType?: 'md5' | 'sha256' | 'sha512';
+                diskFormat?: 'raw' | 'qcow2' | 'vdi' | 'vmdk' | 'live-iso';
+              };
+              /** Metal3DataTemplate of the hosts' metadata and network data. */
+              dataTemplateName?: string;
+              automatedCleaningMode?: 'metadata' | 'disabled';
             };
           };
           /**
@@ -182,12 +242,18 @@ export interface Config {
           }>;
         };
       }>;
-      /** Machine shapes added or replaced by name (EC2 types, Azure sizes, on-prem and OpenStack flavors). */
+      /** Machine shapes added or replaced by name (EC2 types, Azure sizes, on-prem machines, Cluster API machines). */
       instanceTypes?: Array<{
         name: string;
         family: string;
-        /** `openstack`: flavors a `cluster-api` cluster launches; `static`: existing nodes. */
-        provider: 'aws' | 'azure' | 'static' | 'openstack';
+        /**
+         * `static`: existing nodes; a `cluster-api` cluster's, by its
+         * infrastructure: `openstack` flavors, `vsphere` VM shapes,
+         * `metal3` bare-metal host classes (the name is the host class
+         * label's value).
+         */
+        provider:
+          'aws' | 'azure' | 'static' | 'openstack' | 'vsphere' | 'metal3';
         gpuModel: string;
         gpusPerNode: number;
         gpuMemoryMiB?: number;
@@ -195,6 +261,16 @@ export interface Config {
         memoryMiB: number;
         onDemandUsdPerHour: number;
         karpenterGpuName?: string;
+        /**
+         * Provider `vsphere` only (required there): the VM's disk, and its
+         * GPUs by PCI passthrough (`pciDeviceId`, 4 hex digits, quoted; the
+         * model's one known id when left out) or as vGPUs (`vgpuProfile`).
+         */
+        vSphere?: {
+          diskGiB: number;
+          pciDeviceId?: string;
+          vgpuProfile?: string;
+        };
       }>;
       /** Price overrides: instance type name -> USD per hour. */
       prices?: { [instanceType: string]: number };

@@ -2,7 +2,8 @@
  * Drift through the real backend: with the cluster in Backstage's own
  * `kubernetes` config (service-account token, CA), `GET /allocation` says
  * where the cluster differs from Git for the entity's request, and with
- * the API unreachable it carries intent as before with the reason.
+ * the API unreachable it carries intent as before with the reason; on a
+ * Cluster API cluster, in the words of its MachineDeployments.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import type { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import {
   builtinCatalog,
+  mergeCatalog,
   nodeOverlayName,
   parseGpuRequest,
   resolveClusterProfile,
@@ -22,6 +24,7 @@ import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import {
   configMap,
   failedScheduling,
+  machineDeployment,
   node,
   nodeOverlay,
   nodePool,
@@ -53,6 +56,29 @@ const chat: Entity = {
   },
   spec: { type: 'service', lifecycle: 'production', owner: 'ml-platform' },
 };
+
+/** Refreshes live data until the Kubernetes source has been read once; the allocation of component `chat`. */
+async function allocationAfterRead(
+  handle: ReturnType<typeof schedulerHandle>,
+  server: any,
+) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await handle.scheduler().triggerTask(LIVE_DATA_REFRESH_TASK_ID);
+    await new Promise(resolve => setTimeout(resolve, 300));
+    const res = await request(server)
+      .get('/api/gpu/allocation')
+      .query({ entityRef: 'component:default/chat' });
+    expect(res.status).toBe(200);
+    const status = res.body.live?.find((s: any) => s.source === 'kubernetes');
+    const read =
+      status &&
+      status.reason !== 'not read yet' &&
+      status.reason !== 'the GitOps repository has not been indexed yet' &&
+      res.body.allocations.length > 0;
+    if (read || Date.now() > deadline) return res.body;
+  }
+}
 
 describe('gpu backend with drift from the Kubernetes API', () => {
   let remote: FixtureRemote;
@@ -180,30 +206,10 @@ describe('gpu backend with drift from the Kubernetes API', () => {
       ],
     });
 
-  /** Refreshes live data until the Kubernetes source has been read once. */
-  const allocationAfterRead = async (server: any) => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      await handle.scheduler().triggerTask(LIVE_DATA_REFRESH_TASK_ID);
-      await new Promise(resolve => setTimeout(resolve, 300));
-      const res = await request(server)
-        .get('/api/gpu/allocation')
-        .query({ entityRef: 'component:default/chat' });
-      expect(res.status).toBe(200);
-      const status = res.body.live?.find((s: any) => s.source === 'kubernetes');
-      const read =
-        status &&
-        status.reason !== 'not read yet' &&
-        status.reason !== 'the GitOps repository has not been indexed yet' &&
-        res.body.allocations.length > 0;
-      if (read || Date.now() > deadline) return res.body;
-    }
-  };
-
   it('GET /allocation says where the cluster differs from Git for the request', async () => {
     const backend = await startBackend(api.url);
     try {
-      const body = await allocationAfterRead(backend.server);
+      const body = await allocationAfterRead(handle, backend.server);
       expect(body.live).toEqual([
         {
           cluster: 'dev',
@@ -261,7 +267,7 @@ describe('gpu backend with drift from the Kubernetes API', () => {
   it('with the API unreachable, serves intent with the reason', async () => {
     const backend = await startBackend('https://127.0.0.1:9');
     try {
-      const body = await allocationAfterRead(backend.server);
+      const body = await allocationAfterRead(handle, backend.server);
       expect(body.live).toEqual([
         {
           cluster: 'dev',
@@ -278,6 +284,223 @@ describe('gpu backend with drift from the Kubernetes API', () => {
       expect(pools.notInGit).toBeUndefined();
       expect(pools.live).toEqual(body.live);
       expect(body.allocations[0].physicalGpus).toBeGreaterThan(0);
+    } finally {
+      await backend.stop();
+    }
+  });
+});
+
+describe('gpu backend with drift from a Cluster API cluster', () => {
+  /** `gpu.catalog`: an OpenStack T4 flavor (the seed's, CERN's g2.5xlarge; owned: price 0). */
+  const openStackFlavors = {
+    instanceTypes: [
+      {
+        name: 'g2.5xlarge',
+        family: 'g2',
+        provider: 'openstack',
+        gpuModel: 't4',
+        gpusPerNode: 1,
+        vcpu: 28,
+        memoryMiB: 172032,
+        onDemandUsdPerHour: 0,
+      },
+    ],
+  };
+  /** The fixture's empty `inference` cluster, as a Cluster API cluster on OpenStack. */
+  const profileConfig = {
+    provider: 'cluster-api',
+    migStrategy: 'single',
+    clusterApi: {
+      clusterName: 'inference',
+      namespace: 'capi-inference',
+      infrastructure: 'openstack',
+      kubernetesVersion: 'v1.33.1',
+      autoscaler: false,
+      openStack: { imageName: 'ubuntu-2404-kube-v1.33.1' },
+    },
+  };
+  let remote: FixtureRemote;
+  let temp: string;
+  let api: KubernetesApiServer;
+  let plan: Plan;
+  const handle = schedulerHandle();
+
+  beforeAll(async () => {
+    remote = await createFixtureRemote();
+    temp = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-backend-drift-capi-'));
+    const published = await publishGpuRequest({
+      request: parseGpuRequest({
+        kind: 'GpuRequest',
+        metadata: { name: 'chat', namespace: 'ml' },
+        spec: {
+          owner: 'group:default/ml-platform',
+          cluster: 'inference',
+          gpu: {
+            model: 't4',
+            sharing: 'time-slicing',
+            replicas: 2,
+            vramGiB: 3,
+          },
+          workload: { image: 'ghcr.io/acme/chat:1.0.0' },
+        },
+      }),
+      cluster: resolveClusterProfile({ name: 'inference', ...profileConfig }),
+      catalog: mergeCatalog(builtinCatalog, openStackFlavors),
+      repoUrl: remote.url,
+      cacheDir: path.join(temp, 'publisher'),
+    });
+    await remote.merge(published.branch);
+    plan = published.plan;
+    const now = new Date();
+    const pool = plan.pool.name;
+    api = await startKubernetesApiServer({
+      token: TOKEN,
+      contents: {
+        // A Karpenter NodePool of the pool's name: never asked for.
+        nodePools: [nodePool(pool, { now })],
+        machineDeployments: [
+          // One of its two machines has had no node for 30 minutes.
+          machineDeployment(pool, {
+            namespace: 'capi-inference',
+            replicas: 2,
+            ready: 1,
+            shortForMinutes: 30,
+            now,
+          }),
+          // Generated by us once, released from Git since; still running.
+          machineDeployment('gpu-l4-ts2', {
+            namespace: 'capi-inference',
+            replicas: 1,
+            managed: true,
+            now,
+          }),
+        ],
+        nodes: [
+          node('gpu-t4-01', {
+            pool,
+            poolLabel: 'gpu.backstage.io/pool',
+            labels: {
+              'node.kubernetes.io/instance-type': plan.nodes.instanceType,
+              'nvidia.com/device-plugin.config': plan.sharing.deviceConfigName!,
+            },
+            allocatable: {
+              [plan.resourceName]: String(plan.sharing.slicesPerGpu),
+            },
+            ageMinutes: 90,
+            now,
+          }),
+        ],
+        pods: [
+          pendingPod('ml', 'chat-6d5f7c9b8-q7w2e', { ageMinutes: 25, now }),
+        ],
+        events: [],
+        // The ConfigMap the cluster runs predates the pool's config.
+        configMaps: [
+          configMap('gpu-operator', 'nvidia-device-plugin-configs', {
+            default: 'version: v1\n',
+          }),
+        ],
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+    await remote?.cleanup();
+    if (temp) await fs.rm(temp, { recursive: true, force: true });
+  });
+
+  it('GET /allocation and GET /pools speak of the MachineDeployment, and the cluster is never asked for NodePools', async () => {
+    const backend = await startTestBackend({
+      features: [
+        gpuPlugin,
+        handle.module,
+        catalogServiceMock.factory({ entities: [chat] }),
+        mockServices.rootConfig.factory({
+          data: {
+            kubernetes: backstageKubernetesConfig({
+              name: 'inference',
+              url: api.url,
+              token: TOKEN,
+              caData: api.caData,
+            }),
+            gpu: {
+              gitops: {
+                repoUrl: remote.url,
+                cacheDir: path.join(temp, 'cache'),
+              },
+              clusters: {
+                default: 'inference',
+                profiles: { inference: profileConfig },
+              },
+              catalog: openStackFlavors,
+              index: { refresh: '1h' },
+              utilization: {
+                refresh: '1h',
+                clusters: { inference: { timeoutSeconds: 2 } },
+              },
+            },
+          },
+        }),
+      ],
+    });
+    try {
+      const body = await allocationAfterRead(handle, backend.server);
+      expect(body.live).toEqual([
+        {
+          cluster: 'inference',
+          source: 'kubernetes',
+          available: true,
+          at: expect.any(String),
+        },
+      ]);
+      const [allocation] = body.allocations;
+      expect(allocation.pool).toBe(plan.pool.name);
+      expect(allocation.drift).toEqual([
+        {
+          kind: 'machinedeployment-not-ready',
+          object: `MachineDeployment/capi-inference/${plan.pool.name}`,
+          message: expect.stringMatching(
+            new RegExp(
+              `^MachineDeployment capi-inference/${plan.pool.name} has had 1 of 2 machines ready for 30 min \\(Available False: .*MachinesReady False: .*\\): pods of pool ${plan.pool.name} wait for its nodes$`,
+            ),
+          ),
+        },
+        {
+          kind: 'device-plugin-config-missing',
+          object: 'Node/gpu-t4-01',
+          message: `node gpu-t4-01 asks for device-plugin config "${plan.sharing.deviceConfigName}", which the ConfigMap gpu-operator/nvidia-device-plugin-configs does not have (keys: default): its GPUs are not shared as planned`,
+        },
+        {
+          kind: 'pods-pending',
+          object: 'Pod/ml/chat-6d5f7c9b8-q7w2e',
+          message: '1 pod Pending for up to 25 min',
+        },
+      ]);
+      expect(JSON.stringify(body)).not.toMatch(/NodePool/);
+
+      const pools = (await request(backend.server).get('/api/gpu/pools')).body;
+      const summary = pools.pools.find((p: any) => p.name === plan.pool.name);
+      expect(summary.drift).toEqual(allocation.drift.slice(0, 2));
+      expect(pools.notInGit).toEqual([
+        {
+          cluster: 'inference',
+          findings: [
+            {
+              kind: 'machinedeployment-not-in-git',
+              object: 'MachineDeployment/capi-inference/gpu-l4-ts2',
+              message:
+                'MachineDeployment capi-inference/gpu-l4-ts2 runs in the cluster but Git no longer has it: the sync does not prune it (its machines still run and cost money)',
+            },
+          ],
+        },
+      ]);
+      expect(api.requests.some(r => r.startsWith('/apis/karpenter.sh/'))).toBe(
+        false,
+      );
+      expect(api.requests).toContain(
+        '/apis/cluster.x-k8s.io/v1beta2/namespaces/capi-inference/machinedeployments',
+      );
     } finally {
       await backend.stop();
     }

@@ -56,6 +56,7 @@ export type {
   MachineProvider,
   MigGeometry,
   MigProfile,
+  VSphereMachine,
 } from './catalog/types';
 export { clusterCapabilities } from './cluster/capabilities';
 export type {
@@ -69,9 +70,20 @@ export { clusterProfileSchema, resolveClusterProfile } from './cluster/schema';
 export { karpenterHasNodeOverlayGate } from './cluster/karpenterVersion';
 export type { ClusterProfileOverride } from './cluster/schema';
 export type {
-  ClusterApiOpenStackSettings,
+  ClusterApiInfrastructure,
   ClusterApiSettings,
 } from './cluster/clusterApi';
+export type { ClusterApiOpenStackSettings } from './cluster/clusterApiOpenStack';
+export type {
+  ClusterApiVSphereSettings,
+  VSphereCloneMode,
+  VSphereIpPool,
+  VSphereNetworkDevice,
+} from './cluster/clusterApiVSphere';
+export type {
+  ClusterApiMetal3Settings,
+  Metal3Image,
+} from './cluster/clusterApiMetal3';
 export type {
   StaticNode,
   StaticNodeSelection,
@@ -115,6 +127,7 @@ export type { ContainerChoiceWorkload } from './manifests/chooseContainer';
 export { buildEc2NodeClass } from './manifests/ec2NodeClass';
 export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
+export { clusterApiSettingsOf } from './providers/clusterApiPool';
 export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export type { NodeSelectorRequirement } from './manifests/nodePool';

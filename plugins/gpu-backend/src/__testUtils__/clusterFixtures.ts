@@ -1,9 +1,12 @@
 /**
  * TEST-ONLY: cluster objects as a Kubernetes API returns them (NodePool
  * karpenter.sh/v1 and NodeOverlay v1alpha1 of Karpenter v1.14 with their
- * status conditions, Nodes with GPU Feature Discovery and MIG manager
- * labels, Pods, FailedScheduling Events, the device-plugin ConfigMap), for
- * drift tests. The fake API server validates each against its schema.
+ * status conditions, MachineDeployment cluster.x-k8s.io/v1beta2 of Cluster
+ * API v1.14 with the status its controller writes, NodeFeatureRule
+ * nfd.k8s-sigs.io/v1alpha1 of NFD v0.19, Nodes with GPU Feature Discovery
+ * and MIG manager labels, Pods, FailedScheduling Events, the device-plugin
+ * ConfigMap), for drift tests. The fake API server validates each against
+ * its schema.
  */
 const minutesAgo = (now: Date, minutes: number) =>
   new Date(now.getTime() - minutes * 60_000).toISOString();
@@ -102,10 +105,209 @@ export function nodeOverlay(
   };
 }
 
+/** Cluster API's aggregate of its machines' Ready conditions (`setMachinesReadyCondition`). */
+function machinesReady(
+  name: string,
+  current: number,
+  ready: number,
+  at: string,
+) {
+  if (current === 0)
+    return condition('MachinesReady', 'True', at, 'NoReplicas');
+  if (ready === current) return condition('MachinesReady', 'True', at, 'Ready');
+  return condition(
+    'MachinesReady',
+    'False',
+    at,
+    'NotReady',
+    `* Machine ${name}-7c9d8-x2x7q:\n  * NodeHealthy: Waiting for a Node with spec.providerID openstack:///0b6e2b1c to exist`,
+  );
+}
+
+/** `status.phase` as `setPhase` sets it from desired and current machines. */
+function machineDeploymentPhase(desired: number, current: number) {
+  if (current < desired) return 'ScalingUp';
+  if (current > desired) return 'ScalingDown';
+  return 'Running';
+}
+
+/**
+ * A MachineDeployment as Cluster API v1.14.0's controller leaves it
+ * (kubernetes-sigs/cluster-api `core/reconcilers/machinedeployment/machinedeployment_status.go`):
+ * `status.replicas` the machines it has, `readyReplicas` and
+ * `availableReplicas` those whose Ready / Available condition is True
+ * (minReadySeconds 0: ready is available), and the conditions those counts
+ * imply, set `shortForMinutes` ago.
+ */
+export function machineDeployment(
+  name: string,
+  options: {
+    namespace: string;
+    replicas: number;
+    /** Machines Cluster API created (default: `replicas`). */
+    current?: number;
+    /** Machines whose Ready condition is True (default: `current`). */
+    ready?: number;
+    /** Since when the counts are what they are (default 60). */
+    shortForMinutes?: number;
+    /** Carries our `app.kubernetes.io/managed-by`. */
+    managed?: boolean;
+    /** Cluster API never reconciled it: no status. */
+    unreconciled?: boolean;
+    now: Date;
+  },
+) {
+  const current = options.current ?? options.replicas;
+  const ready = options.ready ?? current;
+  const at = minutesAgo(options.now, options.shortForMinutes ?? 60);
+  const machineLabels = {
+    'cluster.x-k8s.io/cluster-name': 'dev',
+    'cluster.x-k8s.io/deployment-name': name,
+  };
+  const conditions = [
+    ready >= options.replicas
+      ? condition('Available', 'True', at, 'Available')
+      : condition(
+          'Available',
+          'False',
+          at,
+          'NotAvailable',
+          `${ready} available replicas, at least ${options.replicas} required (spec.strategy.rollout.maxUnavailable is 0, spec.replicas is ${options.replicas})`,
+        ),
+    current < options.replicas
+      ? condition(
+          'ScalingUp',
+          'True',
+          at,
+          'ScalingUp',
+          `Scaling up from ${current} to ${options.replicas} replicas`,
+        )
+      : condition('ScalingUp', 'False', at, 'NotScalingUp'),
+    machinesReady(name, current, ready, at),
+  ];
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'MachineDeployment',
+    metadata: {
+      name,
+      namespace: options.namespace,
+      creationTimestamp: minutesAgo(options.now, 120),
+      labels: {
+        'cluster.x-k8s.io/cluster-name': 'dev',
+        ...(options.managed
+          ? { 'app.kubernetes.io/managed-by': 'backstage-gpu-gitops' }
+          : {}),
+      },
+    },
+    spec: {
+      clusterName: 'dev',
+      replicas: options.replicas,
+      selector: { matchLabels: machineLabels },
+      template: {
+        metadata: { labels: machineLabels },
+        spec: {
+          clusterName: 'dev',
+          version: 'v1.33.1',
+          bootstrap: {
+            configRef: {
+              apiGroup: 'bootstrap.cluster.x-k8s.io',
+              kind: 'KubeadmConfigTemplate',
+              name: `${name}-0a1b2c3d`,
+            },
+          },
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'OpenStackMachineTemplate',
+            name: `${name}-4e5f6a7b`,
+          },
+        },
+      },
+    },
+    ...(options.unreconciled
+      ? {}
+      : {
+          status: {
+            replicas: current,
+            readyReplicas: ready,
+            availableReplicas: ready,
+            upToDateReplicas: current,
+            phase: machineDeploymentPhase(options.replicas, current),
+            selector: `cluster.x-k8s.io/cluster-name=dev,cluster.x-k8s.io/deployment-name=${name}`,
+            observedGeneration: 1,
+            conditions,
+          },
+        }),
+  };
+}
+
+/**
+ * A NodeFeatureRule as the product writes a static pool's (its nodes by
+ * name; the pool label and taint), last written by the GitOps sync
+ * `writtenMinutesAgo` (its managed-fields time).
+ */
+export function nodeFeatureRule(
+  name: string,
+  options: {
+    nodeNames: string[];
+    writtenMinutesAgo: number;
+    managed?: boolean;
+    now: Date;
+  },
+) {
+  return {
+    apiVersion: 'nfd.k8s-sigs.io/v1alpha1',
+    kind: 'NodeFeatureRule',
+    metadata: {
+      name,
+      creationTimestamp: minutesAgo(options.now, 24 * 60),
+      ...(options.managed === false
+        ? {}
+        : {
+            labels: { 'app.kubernetes.io/managed-by': 'backstage-gpu-gitops' },
+          }),
+      managedFields: [
+        {
+          manager: 'kustomize-controller',
+          operation: 'Apply',
+          apiVersion: 'nfd.k8s-sigs.io/v1alpha1',
+          time: minutesAgo(options.now, options.writtenMinutesAgo),
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:spec': { 'f:rules': {} } },
+        },
+      ],
+    },
+    spec: {
+      rules: [
+        {
+          name,
+          labels: { 'gpu.backstage.io/pool': name },
+          taints: [
+            { key: 'nvidia.com/gpu', value: name, effect: 'NoSchedule' },
+          ],
+          matchFeatures: [
+            {
+              feature: 'system.name',
+              matchExpressions: {
+                nodename: { op: 'In', value: options.nodeNames },
+              },
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export function node(
   name: string,
   options: {
     pool: string;
+    /**
+     * The label naming the node's pool: Karpenter's `karpenter.sh/nodepool`
+     * (the default), or the product's `gpu.backstage.io/pool` that Cluster
+     * API (kubelet `node-labels`) and static (NFD) nodes carry.
+     */
+    poolLabel?: string;
     labels?: Record<string, string>;
     allocatable?: Record<string, string>;
     ageMinutes: number;
@@ -119,7 +321,7 @@ export function node(
       name,
       creationTimestamp: minutesAgo(options.now, options.ageMinutes),
       labels: {
-        'karpenter.sh/nodepool': options.pool,
+        [options.poolLabel ?? 'karpenter.sh/nodepool']: options.pool,
         'node.kubernetes.io/instance-type': 'g4dn.xlarge',
         'nvidia.com/gpu.present': 'true',
         'nvidia.com/gpu.product': 'Tesla-T4',

@@ -6,8 +6,10 @@
  * for 401 / 404), checks the bearer token, applies the label and field
  * selectors drift sends, and validates every object it serves against the
  * real schemas (kubernetes-models for core v1, @kubernetes-models/karpenter
- * for NodePool v1 and NodeOverlay v1alpha1), so fixtures cannot drift from
- * what a cluster would return.
+ * for NodePool v1 and NodeOverlay v1alpha1, the vendored upstream CRDs of
+ * Cluster API v1.14.0 for MachineDeployment v1beta2 and of NFD v0.19.0 for
+ * NodeFeatureRule v1alpha1), so fixtures cannot drift from what a cluster
+ * would return.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,6 +17,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { validateAgainstCrd } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { validateAgainstSchema } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/kubernetesSchemas';
 
 type KubeObject = {
@@ -32,6 +35,10 @@ export interface ClusterContents {
   nodePools: KubeObject[];
   /** Undefined: the cluster serves no NodeOverlay API (404, as without the CRD). */
   nodeOverlays?: KubeObject[];
+  /** Every namespace's; undefined: no `cluster.x-k8s.io/v1beta2` MachineDeployment API (404). */
+  machineDeployments?: KubeObject[];
+  /** Undefined: no NodeFeatureRule API (404, as without NFD's CRDs). */
+  nodeFeatureRules?: KubeObject[];
   nodes: KubeObject[];
   pods: KubeObject[];
   events: KubeObject[];
@@ -62,6 +69,27 @@ function status(code: number, reason: string, message: string) {
     code,
   };
 }
+
+/**
+ * Kinds no kubernetes-models package covers, checked against the upstream
+ * CRD gpu-common vendors (`src/manifests/__testUtils__/crds/`, sources in
+ * its SOURCES.md).
+ */
+const CRD_FILES: Record<string, string> = {
+  'cluster.x-k8s.io/v1beta2/MachineDeployment':
+    'capi-v1.14.0_cluster.x-k8s.io_machinedeployments.yaml',
+  'nfd.k8s-sigs.io/v1alpha1/NodeFeatureRule':
+    'nfd-v0.19.0_nfd.k8s-sigs.io_nfd-api-crds.yaml',
+};
+
+function validateObject(object: KubeObject): void {
+  const crd = CRD_FILES[`${object.apiVersion}/${object.kind}`];
+  if (crd) validateAgainstCrd(object, crd);
+  else validateAgainstSchema(object);
+}
+
+const notFound = () =>
+  status(404, 'NotFound', 'the server could not find the requested resource');
 
 function list(kind: string, apiVersion: string, items: KubeObject[]) {
   return {
@@ -181,12 +209,14 @@ export async function startKubernetesApiServer(options: {
     for (const object of [
       ...next.nodePools,
       ...(next.nodeOverlays ?? []),
+      ...(next.machineDeployments ?? []),
+      ...(next.nodeFeatureRules ?? []),
       ...next.nodes,
       ...next.pods,
       ...next.events,
       ...next.configMaps,
     ]) {
-      validateAgainstSchema(object);
+      validateObject(object);
     }
   };
   validate(contents);
@@ -213,24 +243,33 @@ export async function startKubernetesApiServer(options: {
     const configMap = url.pathname.match(
       /^\/api\/v1\/namespaces\/([^/]+)\/configmaps\/([^/]+)$/,
     );
+    const machineDeployments = url.pathname.match(
+      /^\/apis\/cluster\.x-k8s\.io\/v1beta2\/namespaces\/([^/]+)\/machinedeployments$/,
+    );
     switch (url.pathname) {
       case '/apis/karpenter.sh/v1/nodepools':
         answer(200, list('NodePool', 'karpenter.sh/v1', contents.nodePools));
         return;
       case '/apis/karpenter.sh/v1alpha1/nodeoverlays':
         if (!contents.nodeOverlays) {
-          answer(
-            404,
-            status(
-              404,
-              'NotFound',
-              'the server could not find the requested resource',
-            ),
-          );
+          answer(404, notFound());
         } else {
           answer(
             200,
             list('NodeOverlay', 'karpenter.sh/v1alpha1', contents.nodeOverlays),
+          );
+        }
+        return;
+      case '/apis/nfd.k8s-sigs.io/v1alpha1/nodefeaturerules':
+        if (!contents.nodeFeatureRules) answer(404, notFound());
+        else {
+          answer(
+            200,
+            list(
+              'NodeFeatureRule',
+              'nfd.k8s-sigs.io/v1alpha1',
+              contents.nodeFeatureRules,
+            ),
           );
         }
         return;
@@ -271,6 +310,25 @@ export async function startKubernetesApiServer(options: {
         );
         return;
       default:
+        if (machineDeployments) {
+          if (!contents.machineDeployments) {
+            answer(404, notFound());
+            return;
+          }
+          // A namespace without any (or that does not exist): an empty list.
+          const [, namespace] = machineDeployments;
+          answer(
+            200,
+            list(
+              'MachineDeployment',
+              'cluster.x-k8s.io/v1beta2',
+              contents.machineDeployments.filter(
+                d => d.metadata.namespace === namespace,
+              ),
+            ),
+          );
+          return;
+        }
         if (configMap) {
           const [, namespace, name] = configMap;
           const found = contents.configMaps.find(
@@ -284,14 +342,7 @@ export async function startKubernetesApiServer(options: {
             );
           return;
         }
-        answer(
-          404,
-          status(
-            404,
-            'NotFound',
-            'the server could not find the requested resource',
-          ),
-        );
+        answer(404, notFound());
     }
   });
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));

@@ -49,13 +49,23 @@ export class AllocationQueries {
       poolCost: (cluster, name) => {
         const key = `${cluster}\u0000${name}`;
         if (!memo.poolCosts.has(key)) {
-          const state = snapshot.clusters.get(cluster)?.repoState;
+          const indexed = snapshot.clusters.get(cluster);
+          const state = indexed?.repoState;
           const pool = state?.pools.find(p => p.name === name);
           // A pool without a ledger counts its workloads: the planner's
-          // ledgerOf groups them by pool once per list, never per pool.
+          // ledgerOf groups them by pool once per list, never per pool. The
+          // profile prices it as the planner does (a static cluster's
+          // inventory fixes its by-GPU pools' nodes).
           memo.poolCosts.set(
             key,
-            pool && costOfPool(pool, state, this.catalog),
+            pool &&
+              costOfPool(
+                pool,
+                state,
+                this.catalog,
+                undefined,
+                indexed?.profile,
+              ),
           );
         }
         return memo.poolCosts.get(key);

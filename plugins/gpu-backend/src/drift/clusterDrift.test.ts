@@ -1,13 +1,20 @@
 /**
  * Drift through the real client (@kubernetes/client-node) against the fake
- * API server: the fixed calls per refresh, the token, the answer when the
- * API is unreachable, stalled, or refuses the token.
+ * API server: the fixed calls per refresh for each provider (only the pool
+ * objects it makes), the token, the answer when the API is unreachable,
+ * stalled, refuses the token, or serves no API for the pool's kind.
  */
-import type { GpuAllocation } from '@gpu-gitops/plugin-gpu-common';
+import {
+  resolveClusterProfile,
+  type ClusterProfile,
+  type GpuAllocation,
+} from '@gpu-gitops/plugin-gpu-common';
 import {
   configMap,
   failedScheduling,
+  machineDeployment,
   node,
+  nodeFeatureRule,
   nodeOverlay,
   nodePool,
   pendingPod,
@@ -17,7 +24,12 @@ import {
   type ClusterContents,
   type KubernetesApiServer,
 } from '../__testUtils__/kubernetesApiServer';
-import { devCluster } from './__testUtils__/driftRepo';
+import {
+  capiProfile,
+  devCluster,
+  repoState,
+  staticProfile,
+} from './__testUtils__/driftRepo';
 import { ClusterDrift } from './clusterDrift';
 
 const TOKEN = 'sa-token-7f3a9c';
@@ -223,5 +235,268 @@ describe('ClusterDrift', () => {
       },
     ]);
     expect(api.requests.length).toBe(before);
+  });
+});
+
+describe('ClusterDrift on Cluster API and static clusters', () => {
+  const now = new Date();
+  const deviceConfigs = configMap(
+    'gpu-operator',
+    'nvidia-device-plugin-configs',
+    {
+      'ts-4': 'version: v1\n',
+    },
+  );
+  /** What every provider's cluster also holds: a T4 node of the pool by the product's label, one by Karpenter's, a CPU node. */
+  const common = (): Omit<ClusterContents, 'nodePools'> => ({
+    nodes: [
+      node('gpu-t4-01', {
+        pool: TS_POOL,
+        poolLabel: 'gpu.backstage.io/pool',
+        labels: { 'nvidia.com/device-plugin.config': 'ts-4' },
+        allocatable: { 'nvidia.com/gpu.shared': '4' },
+        ageMinutes: 60,
+        now,
+      }),
+      // Karpenter's label only: not a node of these clusters' pools.
+      node('ip-10-0-1-7', {
+        pool: TS_POOL,
+        labels: { 'nvidia.com/device-plugin.config': 'ts-9' },
+        ageMinutes: 60,
+        now,
+      }),
+      {
+        ...node('cpu-1', { pool: 'x', ageMinutes: 60, now }),
+        metadata: { name: 'cpu-1', labels: { 'kubernetes.io/os': 'linux' } },
+      },
+    ],
+    pods: [],
+    events: [],
+    configMaps: [deviceConfigs],
+  });
+  const COMMON_PATHS = [
+    '/api/v1/events?fieldSelector=involvedObject.kind%3DPod%2Creason%3DFailedScheduling',
+    '/api/v1/namespaces/gpu-operator/configmaps/nvidia-device-plugin-configs',
+    '/api/v1/nodes?labelSelector=gpu.backstage.io%2Fpool',
+    '/api/v1/pods?fieldSelector=status.phase%3DPending',
+  ];
+  let api: KubernetesApiServer;
+
+  beforeAll(async () => {
+    api = await startKubernetesApiServer({
+      token: TOKEN,
+      contents: { nodePools: [], ...common() },
+    });
+  });
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  const readWith = async (profile: ClusterProfile, token = TOKEN) => {
+    const reader = new ClusterDrift(
+      [
+        {
+          cluster: 'dev',
+          server: api.url,
+          token,
+          timeoutMs: 2_000,
+          caData: api.caData,
+        },
+      ],
+      { profiles: [profile], graceMs: 10 * 60_000 },
+    );
+    const before = api.requests.length;
+    const [status] = await reader.refresh();
+    const onProvider = {
+      clusters: new Map([['dev', { ...devCluster, profile }]]),
+    };
+    return {
+      status,
+      paths: api.requests.slice(before).sort(),
+      poolDrift: (pool: string) => reader.poolDriftOf('dev', pool, onProvider),
+      notInGit: () => reader.notInGitOf('dev', onProvider),
+    };
+  };
+
+  it("a Cluster API cluster: its namespace's MachineDeployments (validated against Cluster API's CRD), never NodePools", async () => {
+    api.setContents({
+      // A Karpenter NodePool of the same name: never asked for.
+      nodePools: [nodePool(TS_POOL, { now })],
+      machineDeployments: [
+        machineDeployment(TS_POOL, { namespace: 'capi-dev', replicas: 1, now }),
+        machineDeployment(MIG_POOL, {
+          namespace: 'capi-dev',
+          replicas: 2,
+          current: 0,
+          ready: 0,
+          shortForMinutes: 30,
+          now,
+        }),
+        machineDeployment('gpu-l4-ts2', {
+          namespace: 'capi-dev',
+          replicas: 1,
+          managed: true,
+          now,
+        }),
+        // Another cluster's namespace: not listed.
+        machineDeployment('gpu-h100', {
+          namespace: 'capi-prod',
+          replicas: 1,
+          managed: true,
+          now,
+        }),
+      ],
+      ...common(),
+    });
+    const read = await readWith(capiProfile);
+    expect(read.status.available).toBe(true);
+    expect(read.paths).toEqual(
+      [
+        ...COMMON_PATHS,
+        '/apis/cluster.x-k8s.io/v1beta2/namespaces/capi-dev/machinedeployments',
+      ].sort(),
+    );
+    expect(read.poolDrift(TS_POOL)).toEqual([]);
+    expect(read.poolDrift(MIG_POOL)).toEqual([
+      {
+        kind: 'machinedeployment-not-ready',
+        object: `MachineDeployment/capi-dev/${MIG_POOL}`,
+        message: expect.stringMatching(
+          /^MachineDeployment capi-dev\/gpu-a100-mig-1g\.10gb has had 0 of 2 machines ready for 30 min \(Available False: .*ScalingUp True: Scaling up from 0 to 2 replicas\)/,
+        ),
+      },
+    ]);
+    expect(read.notInGit()?.map(f => f.object)).toEqual([
+      'MachineDeployment/capi-dev/gpu-l4-ts2',
+    ]);
+  });
+
+  it("a static cluster with an inventory: its NodeFeatureRules (validated against NFD's CRD); without one, no pool object at all", async () => {
+    api.setContents({
+      nodePools: [],
+      nodeFeatureRules: [
+        nodeFeatureRule(TS_POOL, {
+          nodeNames: ['gpu-t4-01', 'gpu-t4-02'],
+          writtenMinutesAgo: 45,
+          now,
+        }),
+      ],
+      ...common(),
+    });
+    const named = {
+      ...devCluster,
+      profile: staticProfile,
+      repoState: {
+        ...repoState,
+        pools: repoState.pools.map(p =>
+          p.name === TS_POOL
+            ? { ...p, nodeNames: ['gpu-t4-01', 'gpu-t4-02'] }
+            : p,
+        ),
+      },
+    };
+    const reader = new ClusterDrift(
+      [
+        {
+          cluster: 'dev',
+          server: api.url,
+          token: TOKEN,
+          timeoutMs: 2_000,
+          caData: api.caData,
+        },
+      ],
+      { profiles: [staticProfile], graceMs: 10 * 60_000 },
+    );
+    const before = api.requests.length;
+    await reader.refresh();
+    expect(api.requests.slice(before).sort()).toEqual(
+      [
+        ...COMMON_PATHS,
+        '/apis/nfd.k8s-sigs.io/v1alpha1/nodefeaturerules',
+      ].sort(),
+    );
+    const withNodeNames = { clusters: new Map([['dev', named]]) };
+    expect(reader.poolDriftOf('dev', TS_POOL, withNodeNames)).toEqual([
+      {
+        kind: 'nodefeaturerule-node-unlabeled',
+        object: 'Node/gpu-t4-02',
+        message: expect.stringContaining(
+          'has no gpu.backstage.io/pool=gpu-t4-ts4 45 min after the rule was written',
+        ),
+      },
+    ]);
+    expect(reader.poolDriftOf('dev', MIG_POOL, withNodeNames)).toEqual([
+      {
+        kind: 'nodefeaturerule-missing',
+        object: `NodeFeatureRule/${MIG_POOL}`,
+        message: expect.stringContaining('is in Git'),
+      },
+    ]);
+
+    const withoutInventory = await readWith(
+      resolveClusterProfile({ name: 'dev', provider: 'static' }),
+    );
+    expect(withoutInventory.paths).toEqual(COMMON_PATHS);
+    expect(withoutInventory.poolDrift(TS_POOL)).toEqual([]);
+  });
+
+  it('a cluster without the API of its pool kind (404 on the list) is read: Cluster API pools say nothing (it runs elsewhere), NFD pools say NFD is missing', async () => {
+    api.setContents({ nodePools: [], ...common() });
+    const capi = await readWith(capiProfile);
+    expect(capi.status.available).toBe(true);
+    expect(capi.poolDrift(TS_POOL)).toEqual([]);
+    expect(capi.notInGit()).toEqual([]);
+    const nfd = await readWith(staticProfile);
+    expect(nfd.status.available).toBe(true);
+    expect(nfd.poolDrift(TS_POOL)?.map(f => f.message)).toEqual([
+      expect.stringContaining(
+        'the cluster serves no NodeFeatureRule API (nfd.k8s-sigs.io/v1alpha1)',
+      ),
+    ]);
+  });
+
+  it("a refused token names the grants the cluster's provider needs", async () => {
+    const capi = await readWith(capiProfile, 'not-the-token');
+    expect(capi.status.reason).toMatch(
+      /refused to .* \(HTTP 401\): the token needs list on machinedeployments \(cluster\.x-k8s\.io\) in namespace capi-dev, nodes, pods and events/,
+    );
+    const nfd = await readWith(staticProfile, 'not-the-token');
+    expect(nfd.status.reason).toMatch(
+      /the token needs list on nodefeaturerules \(nfd\.k8s-sigs\.io\), nodes, pods and events/,
+    );
+  });
+
+  it('serves only MachineDeployments and NodeFeatureRules that match the upstream CRDs', () => {
+    const deployment = machineDeployment(TS_POOL, {
+      namespace: 'capi-dev',
+      replicas: 1,
+      now,
+    });
+    expect(() =>
+      api.setContents({
+        nodePools: [],
+        ...common(),
+        machineDeployments: [
+          {
+            ...deployment,
+            spec: { ...deployment.spec, clusterName: undefined },
+          },
+        ],
+      }),
+    ).toThrow(
+      /MachineDeployment cluster\.x-k8s\.io\/v1beta2 does not match .*clusterName/,
+    );
+    const rule = nodeFeatureRule(TS_POOL, {
+      nodeNames: [],
+      writtenMinutesAgo: 1,
+      now,
+    });
+    expect(() =>
+      api.setContents({
+        nodePools: [],
+        ...common(),
+        nodeFeatureRules: [{ ...rule, spec: { rules: [{ labels: {} }] } }],
+      }),
+    ).toThrow(/NodeFeatureRule nfd\.k8s-sigs\.io\/v1alpha1 does not match/);
   });
 });

@@ -1,12 +1,12 @@
 /**
  * Drift per cluster: each refresh reads every configured cluster's
- * Kubernetes API once (readClusterObjects.ts: six calls, never one per
- * entity). The comparison with Git runs against the index snapshot a
- * request is answered from, once per (cluster read, snapshot): so a read
- * that lands before the repository is first indexed still counts, and a
- * merged pull request shows as "not synced yet" right away rather than
- * after the next read. A page never waits for a cluster; one that cannot
- * be read shows intent with the reason.
+ * Kubernetes API once (readClusterObjects.ts: four to six calls by
+ * provider, never one per entity). The comparison with Git runs against
+ * the index snapshot a request is answered from, once per (cluster read,
+ * snapshot): so a read that lands before the repository is first indexed
+ * still counts, and a merged pull request shows as "not synced yet" right
+ * away rather than after the next read. A page never waits for a cluster;
+ * one that cannot be read shows intent with the reason.
  */
 import type {
   ClusterProfile,
@@ -34,7 +34,7 @@ export class ClusterDrift {
   constructor(
     private readonly targets: KubernetesTarget[],
     private readonly options: {
-      /** The cluster profiles (where each cluster's device-plugin ConfigMap is). */
+      /** The cluster profiles (what each cluster's pools are, where its device-plugin ConfigMap is). */
       profiles: ClusterProfile[];
       /** Pods pending longer than this are drift; younger ones may be starting. */
       graceMs: number;
@@ -59,10 +59,7 @@ export class ClusterDrift {
           target.unusable ?? `cluster "${cluster}" has no profile`,
         );
       }
-      const objects = await readClusterObjects(
-        target,
-        profile.devicePluginConfigMap,
-      );
+      const objects = await readClusterObjects(target, profile);
       return { objects, at };
     });
   }
@@ -114,7 +111,7 @@ export class ClusterDrift {
     ];
   }
 
-  /** A pool's own findings (NodePool, overlays, its nodes); undefined: not read. */
+  /** A pool's own findings (its pool object, overlays, its nodes); undefined: not read. */
   poolDriftOf(
     cluster: string,
     pool: string,

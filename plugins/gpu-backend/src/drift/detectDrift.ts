@@ -4,10 +4,8 @@
  * tested without a cluster. Each finding says what differs and what it does
  * to the pods, in words a platform engineer can act on.
  */
-import type { CoreV1Event, V1Node, V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import {
-  MANAGED_BY,
-  poolProviderOf,
   unitsPerGpuOf,
   WELL_KNOWN_KEYS,
   type ClusterProfile,
@@ -16,13 +14,21 @@ import {
   type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { isPodOf } from '../utilization/podOwner';
-import type { ClusterObjects, KarpenterObject } from './readClusterObjects';
+import { viewOf, type ClusterView } from './clusterView';
+import { ageMs, minutes } from './driftTime';
+import {
+  nodePoolFindings,
+  overlayFindings,
+  usesOverlays,
+} from './karpenterPoolDrift';
+import { machineDeploymentFindings } from './machineDeploymentDrift';
+import { nodeFeatureRuleFindings } from './nodeFeatureRuleDrift';
+import { notInGit, poolObjectKind } from './poolObjectPresence';
+import type { ClusterObjects } from './readClusterObjects';
 
 /** Labels GPU Feature Discovery and the GPU Operator's MIG manager put on nodes (gpu-operator v26.7). */
 const GPU_COUNT_LABEL = 'nvidia.com/gpu.count';
 const MIG_STATE_LABEL = 'nvidia.com/mig.config.state';
-/** Karpenter's NodeOverlay validation condition: overlays apply only when it is True (kubernetes-sigs/karpenter `pkg/controllers/nodeoverlay`). */
-const OVERLAY_VALIDATED = 'ValidationSucceeded';
 /** Scheduling events shown per pending workload: the latest few say why. */
 const EVENTS_SHOWN = 3;
 
@@ -39,119 +45,56 @@ export interface ClusterDriftFindings {
   byPool: Map<string, DriftFinding[]>;
   /** Per workload id (`<namespace>/<name>`): its own pods. */
   byWorkload: Map<string, DriftFinding[]>;
-  /** In the cluster but not in Git: NodePools we generated that Git no longer has. */
+  /** In the cluster but not in Git: pool objects we generated that Git no longer has. */
   notInGit: DriftFinding[];
 }
 
 /**
- * Only Karpenter clusters have NodePools and NodeOverlays to compare: static
- * nodes have no pool object, and a Cluster API pool is a MachineDeployment
- * (in the management cluster), so "NodePool missing" would be false there.
+ * The rules of the pool's own object, by the kind its provider makes it:
+ * a NodePool (and its NodeOverlays), a MachineDeployment, a
+ * NodeFeatureRule; none where the product writes no pool object.
  */
-function launchedByKarpenter(profile: ClusterProfile): boolean {
-  return poolProviderOf(profile).karpenter !== undefined;
-}
-
-function usesOverlays(pool: PoolState, profile: ClusterProfile): boolean {
-  return (
-    profile.nodeOverlay &&
-    launchedByKarpenter(profile) &&
-    (pool.sharingMode === 'time-slicing' ||
-      pool.sharingMode === 'mps' ||
-      pool.sharingMode === 'mig')
-  );
-}
-
-function readyCondition(object: KarpenterObject) {
-  return object.status?.conditions?.find(c => c.type === 'Ready');
-}
-
-/** The NodePools an overlay is scoped to (`karpenter.sh/nodepool In [...]`). */
-function scopedPools(overlay: KarpenterObject): string[] {
-  return (overlay.spec?.requirements ?? []).flatMap(r =>
-    r.key === WELL_KNOWN_KEYS.karpenterNodePool && r.operator === 'In'
-      ? (r.values ?? [])
-      : [],
-  );
-}
-
-function ageMs(since: Date | string | undefined, now: Date): number {
-  return since ? now.getTime() - new Date(since).getTime() : 0;
-}
-
-function minutes(ms: number): string {
-  return `${Math.floor(ms / 60_000)} min`;
-}
-
-function nodePoolFindings(pool: PoolState, view: ClusterView): DriftFinding[] {
-  const object = `NodePool/${pool.name}`;
-  const live = view.nodePools.get(pool.name);
-  if (!live) {
-    return [
-      {
-        kind: 'nodepool-missing',
-        object,
-        message: `NodePool ${pool.name} is in Git (${pool.path}) but not in the cluster: not synced yet, or the sync failed; no node of this pool can start`,
-      },
-    ];
+function poolObjectFindings(
+  pool: PoolState,
+  view: ClusterView,
+  options: DriftOptions,
+): DriftFinding[] {
+  const { profile } = options;
+  switch (poolObjectKind(profile)) {
+    case 'MachineDeployment':
+      return machineDeploymentFindings(pool, view.machineDeployments, options);
+    case 'NodeFeatureRule':
+      return nodeFeatureRuleFindings(
+        pool,
+        view.nodeFeatureRules,
+        view.nodesByName,
+        options,
+      );
+    case 'NodePool':
+      return [
+        ...nodePoolFindings(pool, view.nodePools),
+        ...(usesOverlays(pool, profile)
+          ? overlayFindings(pool, view.overlays)
+          : []),
+      ];
+    default:
+      return []; // no pool object written
   }
-  const ready = readyCondition(live);
-  if (ready?.status === 'True') return [];
-  return [
-    {
-      kind: 'nodepool-not-ready',
-      object,
-      message: ready
-        ? `NodePool ${pool.name} is not Ready (${ready.reason ?? ready.status}${ready.message ? `: ${ready.message}` : ''}); Karpenter launches no node for it`
-        : `NodePool ${pool.name} has no Ready condition: Karpenter has not reconciled it (is Karpenter running?)`,
-    },
-  ];
 }
 
-function overlayFindings(pool: PoolState, view: ClusterView): DriftFinding[] {
-  const stuck = `pods asking for ${pool.resourceName} stay Pending (Karpenter issue #729)`;
-  if (!view.overlays) {
-    return [
-      {
-        kind: 'nodeoverlay-missing',
-        object: `NodePool/${pool.name}`,
-        message: `the cluster serves no NodeOverlay API (karpenter.sh/v1alpha1): Karpenter is older than v1.7 or its CRDs are not installed; ${stuck}`,
-      },
-    ];
-  }
-  const overlays = view.overlays.get(pool.name) ?? [];
-  if (overlays.length === 0) {
-    return [
-      {
-        kind: 'nodeoverlay-missing',
-        object: `NodePool/${pool.name}`,
-        message: `no NodeOverlay in the cluster is scoped to NodePool ${pool.name} (Git has them): Karpenter does not know the pool's ${pool.resourceName} capacity; ${stuck}`,
-      },
-    ];
-  }
-  const conditions = overlays.map(o =>
-    o.status?.conditions?.find(c => c.type === OVERLAY_VALIDATED),
-  );
-  if (conditions.every(c => c === undefined)) {
-    return [
-      {
-        kind: 'nodeoverlay-gate-off',
-        object: `NodeOverlay/${overlays[0].metadata.name}`,
-        message: `Karpenter has not validated the NodeOverlays of ${pool.name}: its NodeOverlay feature gate is off (--feature-gates NodeOverlay=true; Helm settings.featureGates.nodeOverlay), so it ignores them and ${stuck}`,
-      },
-    ];
-  }
-  return overlays.flatMap((overlay, i) => {
-    const condition = conditions[i];
-    if (!condition || condition.status === 'True') return [];
-    return [
-      {
-        kind: 'nodeoverlay-invalid' as const,
-        object: `NodeOverlay/${overlay.metadata.name}`,
-        message: `NodeOverlay ${overlay.metadata.name} failed Karpenter's validation (${condition.reason ?? condition.status}${condition.message ? `: ${condition.message}` : ''}); Karpenter does not apply it`,
-      },
-    ];
-  });
+/** What runs in the cluster that Git no longer has: pool objects of the cluster's kind we generated. */
+function poolObjectsNotInGit(
+  objects: ClusterObjects,
+  options: DriftOptions,
+): DriftFinding[] {
+  const kind = poolObjectKind(options.profile);
+  if (!kind) return [];
+  const live = {
+    NodePool: objects.nodePools,
+    MachineDeployment: objects.machineDeployments,
+    NodeFeatureRule: objects.nodeFeatureRules,
+  }[kind];
+  return notInGit(kind, live ?? [], options.repoState);
 }
 
 function nodeFindings(
@@ -250,69 +193,16 @@ function pendingFindings(
   ];
 }
 
-/** The cluster's objects looked up by what drift asks: each list read once. */
-interface ClusterView {
-  nodePools: Map<string, KarpenterObject>;
-  /** Overlays by the NodePool they are scoped to; undefined: no NodeOverlay API. */
-  overlays?: Map<string, KarpenterObject[]>;
-  nodes: Map<string, V1Node[]>;
-  /** Pods pending past the grace period by namespace, the longest waiting first. */
-  stuckPods: Map<string, V1Pod[]>;
-  /** Scheduling events by `<namespace>/<pod>`. */
-  events: Map<string, CoreV1Event[]>;
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-function viewOf(objects: ClusterObjects, options: DriftOptions): ClusterView {
-  const { now, graceMs } = options;
-  const view: ClusterView = {
-    nodePools: new Map(objects.nodePools.map(p => [p.metadata.name, p])),
-    nodes: new Map(),
-    stuckPods: new Map(),
-    events: new Map(),
-  };
-  if (objects.nodeOverlays) {
-    const overlays = new Map<string, KarpenterObject[]>();
-    for (const overlay of objects.nodeOverlays) {
-      for (const pool of scopedPools(overlay)) push(overlays, pool, overlay);
-    }
-    view.overlays = overlays;
-  }
-  for (const node of objects.nodes) {
-    const pool = node.metadata?.labels?.[WELL_KNOWN_KEYS.karpenterNodePool];
-    if (pool) push(view.nodes, pool, node);
-  }
-  const stuck = objects.pendingPods
-    .filter(p => ageMs(p.metadata?.creationTimestamp, now) > graceMs)
-    .sort(
-      (a, b) =>
-        ageMs(b.metadata?.creationTimestamp, now) -
-        ageMs(a.metadata?.creationTimestamp, now),
-    );
-  for (const pod of stuck) push(view.stuckPods, pod.metadata?.namespace, pod);
-  for (const event of objects.schedulingEvents) {
-    const { namespace, name } = event.involvedObject;
-    push(view.events, `${namespace}/${name}`, event);
-  }
-  return view;
-}
-
 export function detectDrift(
   objects: ClusterObjects,
   options: DriftOptions,
 ): ClusterDriftFindings {
-  const { profile, repoState } = options;
+  const { repoState } = options;
   const view = viewOf(objects, options);
   const byPool = new Map<string, DriftFinding[]>();
   for (const pool of repoState.pools) {
     const findings = [
-      ...(launchedByKarpenter(profile) ? nodePoolFindings(pool, view) : []),
-      ...(usesOverlays(pool, profile) ? overlayFindings(pool, view) : []),
+      ...poolObjectFindings(pool, view, options),
       ...nodeFindings(pool, view.nodes.get(pool.name) ?? [], objects, options),
     ];
     byPool.set(pool.name, findings);
@@ -327,21 +217,9 @@ export function detectDrift(
       pods.length > 0 ? pendingFindings(pods, view, options) : [],
     );
   }
-  // Only what we generated: a hand-written NodePool is not Git's to miss.
-  const inGit = new Set([
-    ...repoState.pools.map(p => p.name),
-    ...(repoState.otherNodePools ?? []),
-  ]);
-  const notInGit = objects.nodePools
-    .filter(
-      p =>
-        p.metadata.labels?.[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY &&
-        !inGit.has(p.metadata.name),
-    )
-    .map(p => ({
-      kind: 'nodepool-not-in-git' as const,
-      object: `NodePool/${p.metadata.name}`,
-      message: `NodePool ${p.metadata.name} runs in the cluster but Git no longer has it: the sync does not prune it (its nodes still cost money)`,
-    }));
-  return { byPool, byWorkload, notInGit };
+  return {
+    byPool,
+    byWorkload,
+    notInGit: poolObjectsNotInGit(objects, options),
+  };
 }

@@ -1,9 +1,11 @@
 /**
- * One read of a cluster's Kubernetes API for drift: the same six calls per
- * refresh whatever the number of pools or requests (list NodePools,
- * NodeOverlays, GPU nodes, pending pods, FailedScheduling events; read the
- * device-plugin ConfigMap), with @kubernetes/client-node, a time limit on
- * every call, and the token only in the Authorization header.
+ * One read of a cluster's Kubernetes API for drift: a fixed number of calls
+ * per refresh whatever the number of pools or requests, with
+ * @kubernetes/client-node, a time limit on every call, and the token only
+ * in the Authorization header. Every cluster: its pool nodes, pending pods,
+ * FailedScheduling events and the device-plugin ConfigMap; then only the
+ * objects its pools are made of (`readPoolObjects`): Karpenter NodePools and
+ * NodeOverlays, Cluster API MachineDeployments, or NFD NodeFeatureRules.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -18,8 +20,23 @@ import {
   type V1Node,
   type V1Pod,
 } from '@kubernetes/client-node';
-import type { ConfigMapRef } from '@gpu-gitops/plugin-gpu-common';
+import {
+  clusterApiSettingsOf,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { KubernetesTarget } from '../config/readDriftConfig';
+import type { WrittenMetadata } from './driftTime';
+import { poolNodeLabel } from './poolNodeLabel';
+import { poolObjectKind } from './poolObjectPresence';
+
+/** A status condition (metav1.Condition, and Karpenter's and Cluster API's alike). */
+export interface ObjectCondition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
 
 /** A Karpenter object as the API lists it (NodePool, NodeOverlay). */
 export interface KarpenterObject {
@@ -29,22 +46,52 @@ export interface KarpenterObject {
     capacity?: Record<string, string>;
     template?: { metadata?: { labels?: Record<string, string> } };
   };
+  status?: { conditions?: ObjectCondition[] };
+}
+
+/** A Cluster API MachineDeployment (`cluster.x-k8s.io/v1beta2`): what drift reads of it. */
+export interface MachineDeploymentObject {
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    creationTimestamp?: string;
+  };
+  spec?: { clusterName?: string; replicas?: number };
   status?: {
-    conditions?: {
-      type: string;
-      status: string;
-      reason?: string;
-      message?: string;
-    }[];
+    replicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    conditions?: ObjectCondition[];
+  };
+}
+
+/** An NFD NodeFeatureRule (`nfd.k8s-sigs.io/v1alpha1`, no status): what drift reads of it. */
+export interface NodeFeatureRuleObject {
+  metadata: WrittenMetadata & {
+    name: string;
+    labels?: Record<string, string>;
   };
 }
 
 /** What drift compares Git with. */
 export interface ClusterObjects {
-  nodePools: KarpenterObject[];
-  /** Undefined when the cluster serves no NodeOverlay API at all. */
+  /** Karpenter clusters only: their NodePools. */
+  nodePools?: KarpenterObject[];
+  /** Karpenter clusters: undefined when the cluster serves no NodeOverlay API at all. */
   nodeOverlays?: KarpenterObject[];
-  /** Nodes of Karpenter NodePools (`karpenter.sh/nodepool` set). */
+  /**
+   * Cluster API clusters: the MachineDeployments of the profile's
+   * `clusterApi.namespace`; undefined when the cluster serves no
+   * `cluster.x-k8s.io/v1beta2` MachineDeployment API.
+   */
+  machineDeployments?: MachineDeploymentObject[];
+  /**
+   * Static clusters with a node inventory: every NodeFeatureRule;
+   * undefined when the cluster serves no NodeFeatureRule API.
+   */
+  nodeFeatureRules?: NodeFeatureRuleObject[];
+  /** Nodes of the cluster's pools: those carrying its provider's pool label (`poolNodeLabel.ts`). */
   nodes: V1Node[];
   pendingPods: V1Pod[];
   schedulingEvents: CoreV1Event[];
@@ -62,6 +109,26 @@ const NODE_OVERLAYS = {
   group: 'karpenter.sh',
   version: 'v1alpha1',
   plural: 'nodeoverlays',
+};
+/**
+ * Cluster API's MachineDeployment at the version the product writes
+ * (`cluster.x-k8s.io/v1beta2`, served from Cluster API v1.11; storage
+ * version of kubernetes-sigs/cluster-api v1.14.0
+ * `core/config/crd/bases/cluster.x-k8s.io_machinedeployments.yaml`).
+ */
+const MACHINE_DEPLOYMENTS = {
+  group: 'cluster.x-k8s.io',
+  version: 'v1beta2',
+  plural: 'machinedeployments',
+};
+/**
+ * NFD's NodeFeatureRule, cluster-scoped (kubernetes-sigs/node-feature-discovery
+ * v0.19.0 `deployment/base/nfd-crds/nfd-api-crds.yaml`).
+ */
+const NODE_FEATURE_RULES = {
+  group: 'nfd.k8s-sigs.io',
+  version: 'v1alpha1',
+  plural: 'nodefeaturerules',
 };
 
 /**
@@ -108,12 +175,31 @@ function statusOf(error: unknown): number | undefined {
   return error instanceof ApiException ? error.code : undefined;
 }
 
+/** The pool objects a cluster's token must list, by the kind its pools are. */
+function poolObjectGrants(profile: ClusterProfile): string {
+  switch (poolObjectKind(profile)) {
+    case 'MachineDeployment':
+      return `machinedeployments (cluster.x-k8s.io) in namespace ${profile.clusterApi?.namespace}, `;
+    case 'NodeFeatureRule':
+      return 'nodefeaturerules (nfd.k8s-sigs.io), ';
+    case 'NodePool':
+      return 'nodepools and nodeoverlays (karpenter.sh), ';
+    default:
+      return ''; // no pool object written
+  }
+}
+
 /** The error in words, without the token, the body or the full URL. */
-function describe(target: KubernetesTarget, what: string, error: unknown) {
+function describe(
+  target: KubernetesTarget,
+  profile: ClusterProfile,
+  what: string,
+  error: unknown,
+) {
   const origin = new URL(target.server).host;
   const code = statusOf(error);
   if (code === 401 || code === 403) {
-    return `Kubernetes API at ${origin} refused to ${what} (HTTP ${code}): the token needs list on nodepools and nodeoverlays (karpenter.sh), nodes, pods and events, and get on the device-plugin ConfigMap`;
+    return `Kubernetes API at ${origin} refused to ${what} (HTTP ${code}): the token needs list on ${poolObjectGrants(profile)}nodes, pods and events, and get on the device-plugin ConfigMap`;
   }
   if (code !== undefined) {
     return `Kubernetes API at ${origin} failed to ${what} (HTTP ${code})`;
@@ -129,74 +215,127 @@ function describe(target: KubernetesTarget, what: string, error: unknown) {
   return `Kubernetes API at ${origin} cannot be reached (${cause})`;
 }
 
+type Call = <T>(what: string, run: () => Promise<T>) => Promise<T>;
+type OrMissing = <T>(
+  what: string,
+  run: () => Promise<T>,
+) => Promise<T | undefined>;
+
+function itemsOf<T>(list: unknown): T[] {
+  return (list as { items?: T[] }).items ?? [];
+}
+
+/**
+ * The objects the cluster's pools are made of, and only those (a Cluster
+ * API cluster has no NodePools to list, a Karpenter cluster no
+ * MachineDeployments). A 404 on a list is a cluster without that API: an
+ * answer drift reports, not a failed read.
+ */
+async function readPoolObjects(
+  profile: ClusterProfile,
+  custom: CustomObjectsApi,
+  options: ConfigurationOptions,
+  call: Call,
+  orMissing: OrMissing,
+): Promise<
+  Pick<
+    ClusterObjects,
+    'nodePools' | 'nodeOverlays' | 'machineDeployments' | 'nodeFeatureRules'
+  >
+> {
+  switch (poolObjectKind(profile)) {
+    case 'MachineDeployment': {
+      const list = await orMissing('list MachineDeployments', () =>
+        custom.listNamespacedCustomObject(
+          {
+            ...MACHINE_DEPLOYMENTS,
+            namespace: clusterApiSettingsOf(profile).namespace,
+          },
+          options,
+        ),
+      );
+      return list
+        ? { machineDeployments: itemsOf<MachineDeploymentObject>(list) }
+        : {};
+    }
+    case 'NodeFeatureRule': {
+      const list = await orMissing('list NodeFeatureRules', () =>
+        custom.listClusterCustomObject(NODE_FEATURE_RULES, options),
+      );
+      return list
+        ? { nodeFeatureRules: itemsOf<NodeFeatureRuleObject>(list) }
+        : {};
+    }
+    case 'NodePool': {
+      const [nodePools, nodeOverlays] = await Promise.all([
+        call('list NodePools', () =>
+          custom.listClusterCustomObject(NODE_POOLS, options),
+        ),
+        orMissing('list NodeOverlays', () =>
+          custom.listClusterCustomObject(NODE_OVERLAYS, options),
+        ),
+      ]);
+      return {
+        nodePools: itemsOf<KarpenterObject>(nodePools),
+        ...(nodeOverlays
+          ? { nodeOverlays: itemsOf<KarpenterObject>(nodeOverlays) }
+          : {}),
+      };
+    }
+    default:
+      return {}; // no pool object written
+  }
+}
+
 export async function readClusterObjects(
   target: KubernetesTarget,
-  devicePluginConfigMap: ConfigMapRef,
+  profile: ClusterProfile,
 ): Promise<ClusterObjects> {
   const kc = kubeConfigOf(target);
   const core = kc.makeApiClient(CoreV1Api);
   const custom = kc.makeApiClient(CustomObjectsApi);
   const options = withTimeout(target.timeoutMs);
-  const call = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+  const call: Call = async (what, run) => {
     try {
       return await run();
     } catch (error) {
-      throw new Error(describe(target, what, error));
+      throw new Error(describe(target, profile, what, error));
     }
   };
   /** A missing API or object (404) is an answer, not a failure. */
-  const orMissing = async <T>(
-    what: string,
-    run: () => Promise<T>,
-  ): Promise<T | undefined> => {
+  const orMissing: OrMissing = async (what, run) => {
     try {
       return await run();
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
-      throw new Error(describe(target, what, error));
+      throw new Error(describe(target, profile, what, error));
     }
   };
-  const [
-    nodePools,
-    nodeOverlays,
-    nodes,
-    pendingPods,
-    schedulingEvents,
-    configMap,
-  ] = await Promise.all([
-    call('list NodePools', () =>
-      custom.listClusterCustomObject(NODE_POOLS, options),
-    ),
-    orMissing('list NodeOverlays', () =>
-      custom.listClusterCustomObject(NODE_OVERLAYS, options),
-    ),
-    call('list nodes', () =>
-      core.listNode({ labelSelector: 'karpenter.sh/nodepool' }, options),
-    ),
-    call('list pods', () =>
-      core.listPodForAllNamespaces(
-        { fieldSelector: 'status.phase=Pending' },
-        options,
+  const [poolObjects, nodes, pendingPods, schedulingEvents, configMap] =
+    await Promise.all([
+      readPoolObjects(profile, custom, options, call, orMissing),
+      // The label's presence: every node of every pool, none other.
+      call('list nodes', () =>
+        core.listNode({ labelSelector: poolNodeLabel(profile) }, options),
       ),
-    ),
-    call('list events', () =>
-      core.listEventForAllNamespaces(
-        { fieldSelector: 'involvedObject.kind=Pod,reason=FailedScheduling' },
-        options,
+      call('list pods', () =>
+        core.listPodForAllNamespaces(
+          { fieldSelector: 'status.phase=Pending' },
+          options,
+        ),
       ),
-    ),
-    orMissing('read the device-plugin ConfigMap', () =>
-      core.readNamespacedConfigMap(devicePluginConfigMap, options),
-    ),
-  ]);
+      call('list events', () =>
+        core.listEventForAllNamespaces(
+          { fieldSelector: 'involvedObject.kind=Pod,reason=FailedScheduling' },
+          options,
+        ),
+      ),
+      orMissing('read the device-plugin ConfigMap', () =>
+        core.readNamespacedConfigMap(profile.devicePluginConfigMap, options),
+      ),
+    ]);
   return {
-    nodePools: (nodePools as { items?: KarpenterObject[] }).items ?? [],
-    ...(nodeOverlays
-      ? {
-          nodeOverlays:
-            (nodeOverlays as { items?: KarpenterObject[] }).items ?? [],
-        }
-      : {}),
+    ...poolObjects,
     nodes: nodes.items,
     pendingPods: pendingPods.items,
     schedulingEvents: schedulingEvents.items,

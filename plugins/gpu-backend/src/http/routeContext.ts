@@ -81,7 +81,7 @@ export interface AllocationDriftData {
     allocation: GpuAllocation,
     snapshot: IndexSnapshot,
   ): DriftFinding[] | undefined;
-  /** A pool's own findings (NodePool, overlays, its nodes). */
+  /** A pool's own findings (its NodePool, MachineDeployment or NodeFeatureRule, overlays, its nodes). */
   poolDriftOf(
     cluster: string,
     pool: string,

@@ -79,6 +79,7 @@ export interface GpuAllocation {
 export type DriftKind =
   | 'nodepool-missing'
   | 'nodepool-not-ready'
+  | 'nodepool-registration-unhealthy'
   | 'nodeoverlay-missing'
   | 'nodeoverlay-gate-off'
   | 'nodeoverlay-invalid'
@@ -86,7 +87,13 @@ export type DriftKind =
   | 'mig-config-failed'
   | 'allocatable-differs'
   | 'pods-pending'
-  | 'nodepool-not-in-git';
+  | 'nodepool-not-in-git'
+  | 'machinedeployment-missing'
+  | 'machinedeployment-not-ready'
+  | 'machinedeployment-not-in-git'
+  | 'nodefeaturerule-missing'
+  | 'nodefeaturerule-node-unlabeled'
+  | 'nodefeaturerule-not-in-git';
 
 /**
  * One difference between Git and the cluster, in words.
@@ -95,7 +102,11 @@ export type DriftKind =
  */
 export interface DriftFinding {
   kind: DriftKind;
-  /** The cluster object it is about: `NodePool/gpu-t4-ts4`, `Node/ip-10-0-1-7`, `Pod/ml/chat-7d9f-x2x7q`. */
+  /**
+   * The cluster object it is about, by the kind the pool really is:
+   * `NodePool/gpu-t4-ts4`, `MachineDeployment/capi-ml-prod/gpu-t4-ts4`,
+   * `NodeFeatureRule/gpu-t4-ts4`, `Node/ip-10-0-1-7`, `Pod/ml/chat-7d9f-x2x7q`.
+   */
   object: string;
   /** What differs and what it does, for the badge's tooltip and the API. */
   message: string;

@@ -8,6 +8,9 @@
  *   total for those nodes among the types that hold its largest replica and
  *   stay within the limit the ledger derives (Karpenter may launch nothing
  *   beyond it). Price: on-demand list price x 730 h, in integer cents.
+ * - A pool whose nodes are fixed (a static pool chosen by GPU: its
+ *   NodeFeatureRule labels and taints every node of its model) runs all of
+ *   them while anyone holds it, whatever fewer its ledger would need.
  * - A request's ATTRIBUTED cost is its share of those nodes, by the units of
  *   the pool's resource it holds; the units nobody holds are the pool's IDLE
  *   cost. Shares are split with the largest-remainder method, so per pool
@@ -28,18 +31,21 @@ import {
 export const HOURS_PER_MONTH = 730;
 
 /**
- * Machines on the organisation's own hardware: on-prem nodes and the
- * flavors of its OpenStack cloud.
+ * Machines on the organisation's own hardware: on-prem nodes, the flavors
+ * of its OpenStack cloud, its vSphere VM shapes and its bare-metal host
+ * classes.
  */
 const OWNED_MACHINES: ReadonlySet<MachineProvider> = new Set([
   'static',
   'openstack',
+  'vsphere',
+  'metal3',
 ]);
 
 /**
  * A price of 0 means "unknown" for cloud machines (e.g. capacity-block-only
- * types) but "owned" for on-prem and OpenStack flavors (a configured
- * chargeback rate replaces it).
+ * types) but "owned" for on-prem machines, OpenStack flavors, vSphere VMs
+ * and bare-metal hosts (a configured chargeback rate replaces it).
  */
 export function isPriceKnown(type: InstanceType): boolean {
   return type.onDemandUsdPerHour > 0 || OWNED_MACHINES.has(type.provider);
@@ -59,6 +65,11 @@ export interface PoolPricingInput {
   staticPool: boolean;
   /** The pool's instance types the catalog knows. */
   machines: readonly InstanceType[];
+  /**
+   * The nodes the pool holds whatever its ledger needs, while its ledger is
+   * not empty (see `fixedPoolNodes`); undefined for pools sized by ledger.
+   */
+  fixedNodes?: number;
 }
 
 /**
@@ -177,14 +188,18 @@ export function poolNodes(
     );
   // The reference machines always stay within the limit they define.
   const best = options[0];
+  const nodes =
+    best.nodes > 0 && pricing.fixedNodes !== undefined
+      ? Math.max(best.nodes, pricing.fixedNodes)
+      : best.nodes;
   return {
-    nodes: best.nodes,
+    nodes,
     instanceType: best.machine.name,
     gpusPerNode: best.machine.gpusPerNode,
     unitsPerNode: best.unitsPerNode,
     nodeCents: best.nodeCents,
     priceKnown: best.known,
-    totalCents: best.totalCents,
+    totalCents: nodes * best.nodeCents,
   };
 }
 

@@ -211,7 +211,7 @@ describe('mergeCatalog', () => {
       'a flavor of an unknown provider',
       {
         instanceTypes: [
-          { ...OPENSTACK_OVERRIDE.instanceTypes[0], provider: 'vsphere' },
+          { ...OPENSTACK_OVERRIDE.instanceTypes[0], provider: 'gcp' },
         ],
       },
       'instanceTypes.0.provider',

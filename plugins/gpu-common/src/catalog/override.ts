@@ -4,14 +4,16 @@ import { parseMigProfileName } from '../mig/profileName';
 import { zodIssuesToInputIssues } from '../request/zodIssues';
 import { mpsMaxReplicasFor } from './mps';
 import type { GpuCatalog, GpuModel, InstanceType } from './types';
+import { resolveVSphereMachine, vSphereMachineSchema } from './vSphereMachine';
 
 /**
  * Organisation-specific catalog changes, e.g. from app-config or a file in the
  * GitOps repository:
  * - `models`: add a model or replace a built-in one with the same `id`;
  * - `instanceTypes`: add a machine shape or replace one with the same `name`
- *   (on-prem nodes use provider `static`; the OpenStack flavors a Cluster API
- *   cluster launches use `openstack`);
+ *   (on-prem nodes use provider `static`; the machines of a Cluster API
+ *   cluster use its infrastructure's: `openstack` flavors, `vsphere` VM
+ *   shapes with their `vSphere` block, `metal3` host classes);
  * - `prices`: set `onDemandUsdPerHour` by instance-type name (negotiated rate,
  *   internal chargeback, or 0 for owned hardware);
  * - `allowedModels`: keep only these model ids (and their instance types).
@@ -126,19 +128,49 @@ const gpuModelSchema = z
     }
   });
 
-const instanceTypeSchema = z.strictObject({
-  name: labelValue,
-  family: z.string().min(1),
-  provider: z.enum(['aws', 'azure', 'static', 'openstack']),
-  gpuModel: z.string().min(1),
-  gpusPerNode: positiveInt,
-  /** Defaults to the model's memory. */
-  gpuMemoryMiB: positiveInt.optional(),
-  vcpu: positiveInt,
-  memoryMiB: positiveInt,
-  onDemandUsdPerHour: z.number().nonnegative(),
-  karpenterGpuName: z.string().min(1).optional(),
-});
+const instanceTypeSchema = z
+  .strictObject({
+    name: labelValue,
+    family: z.string().min(1),
+    provider: z.enum([
+      'aws',
+      'azure',
+      'static',
+      'openstack',
+      'vsphere',
+      'metal3',
+    ]),
+    gpuModel: z.string().min(1),
+    gpusPerNode: positiveInt,
+    /** Defaults to the model's memory. */
+    gpuMemoryMiB: positiveInt.optional(),
+    vcpu: positiveInt,
+    memoryMiB: positiveInt,
+    onDemandUsdPerHour: z.number().nonnegative(),
+    karpenterGpuName: z.string().min(1).optional(),
+    vSphere: vSphereMachineSchema.optional(),
+  })
+  // A vSphere VM's disk and GPU attachment have no default; elsewhere the
+  // block would be silently ignored.
+  .superRefine((type, ctx) => {
+    if (type.provider === 'vsphere' && !type.vSphere) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['vSphere'],
+        message:
+          'is required for provider "vsphere": diskGiB, and pciDeviceId or vgpuProfile',
+        params: { rule: 'vsphere-machine' },
+      });
+    }
+    if (type.vSphere && type.provider !== 'vsphere') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['vSphere'],
+        message: `applies only to provider "vsphere", not "${type.provider}"`,
+        params: { rule: 'vsphere-machine' },
+      });
+    }
+  });
 
 /** @public */
 export const catalogOverrideSchema = z.strictObject({
@@ -208,7 +240,10 @@ export function mergeCatalog(base: GpuCatalog, override: unknown): GpuCatalog {
   }
 
   const instanceTypes = new Map<string, InstanceType>(
-    base.instanceTypes.map(t => [t.name, { ...t }]),
+    base.instanceTypes.map(t => [
+      t.name,
+      { ...t, ...(t.vSphere ? { vSphere: { ...t.vSphere } } : {}) },
+    ]),
   );
   (o.instanceTypes ?? []).forEach((t, i) => {
     const model = models.get(t.gpuModel);
@@ -220,11 +255,23 @@ export function mergeCatalog(base: GpuCatalog, override: unknown): GpuCatalog {
       });
       return;
     }
-    const { gpuMemoryMiB, karpenterGpuName, ...rest } = t;
+    const { gpuMemoryMiB, karpenterGpuName, vSphere, ...rest } = t;
+    const resolved = vSphere
+      ? resolveVSphereMachine(
+          { vcpu: t.vcpu, vSphere },
+          model,
+          `instanceTypes.${i}`,
+        )
+      : undefined;
+    if (resolved && 'issues' in resolved) {
+      issues.push(...resolved.issues);
+      return;
+    }
     instanceTypes.set(t.name, {
       ...rest,
       gpuMemoryMiB: gpuMemoryMiB ?? model.memoryMiB,
       ...(karpenterGpuName ? { karpenterGpuName } : {}),
+      ...(resolved ? { vSphere: resolved.machine } : {}),
     });
   });
 

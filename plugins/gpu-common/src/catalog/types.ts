@@ -64,20 +64,52 @@ export interface GpuModel {
 }
 
 /**
- *  Where a machine shape comes from; decides which clusters can get it
- *  (`openstack`: Nova flavors a Cluster API cluster on OpenStack launches).
+ *  Where a machine shape comes from; decides which clusters can get it. The
+ *  Cluster API infrastructures each have their own: `openstack` (Nova
+ *  flavors CAPO launches), `vsphere` (VM shapes CAPV clones, declared by the
+ *  platform) and `metal3` (classes of bare-metal hosts CAPM3 claims).
  *
  * @public
  */
-export type MachineProvider = 'aws' | 'azure' | 'static' | 'openstack';
+export type MachineProvider =
+  'aws' | 'azure' | 'static' | 'openstack' | 'vsphere' | 'metal3';
 
 /**
- *  One machine shape that carries GPUs: an EC2 instance type, an Azure VM size or an on-prem flavor.
+ * How a `vsphere` machine's VM is built besides its CPUs and memory: its
+ * disk, and how its GPUs reach it (CAPV `pciDevices`): by PCI passthrough of
+ * a GPU with `pciDeviceId`, or as an NVIDIA vGPU of profile `vgpuProfile`.
+ *
+ * @public
+ */
+export interface VSphereMachine {
+  /** The VM's disk in GiB (`diskGiB`). */
+  diskGiB: number;
+  /**
+   * PCI passthrough: the device id of the hosts' GPUs, 4 lowercase hex digits
+   * as vSphere lists them (e.g. `20f1` for an A100 PCIe 40GB); the vendor is
+   * NVIDIA's. Absent exactly when `vgpuProfile` is set.
+   */
+  pciDeviceId?: string;
+  /**
+   * NVIDIA vGPU: the profile each of the machine's GPUs is (e.g.
+   * `grid_a100-40c`). The planner counts a whole GPU of the model per vGPU,
+   * so the profile must hold the GPU's whole memory; a vGPU cannot be
+   * partitioned with MIG from the guest.
+   */
+  vgpuProfile?: string;
+}
+
+/**
+ *  One machine shape that carries GPUs: an EC2 instance type, an Azure VM
+ *  size, an on-prem flavor, a vSphere VM shape or a bare-metal host class.
  *
  * @public
  */
 export interface InstanceType {
-  /** e.g. `g5.2xlarge`, or an OpenStack flavor name. */
+  /**
+   * e.g. `g5.2xlarge`, an OpenStack flavor name, or (`metal3`) the value of
+   * the host class label the platform puts on the class's BareMetalHosts.
+   */
   name: string;
   /** e.g. `g5`; for on-prem flavors any grouping name. */
   family: string;
@@ -93,6 +125,8 @@ export interface InstanceType {
   onDemandUsdPerHour: number;
   /** Value of Karpenter's `karpenter.k8s.aws/instance-gpu-name` label (AWS only), e.g. `a10g`. */
   karpenterGpuName?: string;
+  /** Provider `vsphere` only (required there): the VM's disk and how its GPUs attach. */
+  vSphere?: VSphereMachine;
 }
 
 /** @public */

@@ -5,7 +5,7 @@
  * the planner would refuse, and says why in the same words.
  */
 import { gpuModelChoices } from '../catalog/modelChoices';
-import type { GpuCatalog, GpuModel } from '../catalog/types';
+import type { GpuCatalog, GpuModel, InstanceType } from '../catalog/types';
 import {
   indexCatalog,
   instanceTypesOf,
@@ -159,6 +159,60 @@ export function modelUnavailable(
   return undefined;
 }
 
+/**
+ * Whether a machine's GPUs can run `mode`. A vSphere machine with a vGPU
+ * profile gets a vGPU, not the GPU: MIG mode belongs to the physical GPU and
+ * is set on the ESXi host (where MIG-backed vGPU profiles are carved), so
+ * the GPU Operator's mig-manager in the guest cannot partition it. MIG pools
+ * need machines with whole GPUs (PCI passthrough on vSphere).
+ */
+function machineRunsMode(type: InstanceType, mode: SharingMode): boolean {
+  return mode !== 'mig' || type.vSphere?.vgpuProfile === undefined;
+}
+
+/** The machines of `model` that `cluster` can launch for a pool of `mode`, in catalog order. */
+export function machinesForMode(
+  cluster: ClusterProfile,
+  index: CatalogIndex,
+  modelId: string,
+  mode: SharingMode,
+): InstanceType[] {
+  return instanceTypesOf(
+    index,
+    poolProviderOf(cluster).machines,
+    modelId,
+  ).filter(type => machineRunsMode(type, mode));
+}
+
+/**
+ * Why none of the machines of `model` that `cluster` can launch runs `mode`
+ * (MIG where they are all vGPUs); undefined when one can, or when there are
+ * none (`modelUnavailable` says so).
+ */
+export function modeUnavailableOnMachines(
+  cluster: ClusterProfile,
+  index: CatalogIndex,
+  model: Pick<GpuModel, 'id'>,
+  mode: SharingMode,
+): Unavailable | undefined {
+  const machines = instanceTypesOf(
+    index,
+    poolProviderOf(cluster).machines,
+    model.id,
+  );
+  if (
+    machines.length === 0 ||
+    machinesForMode(cluster, index, model.id, mode).length > 0
+  ) {
+    return undefined;
+  }
+  return {
+    path: 'spec.gpu.sharing',
+    rule: 'mig-needs-whole-gpu',
+    reason: `cluster ${cluster.name} gets ${model.id} only as vGPUs (${machines.map(m => `${m.name}: ${m.vSphere?.vgpuProfile}`).join(', ')}): MIG partitions a whole GPU, which a VM gets only by PCI passthrough; add a vsphere machine with pciDeviceId to the catalog, or ask for another sharing mode`,
+  };
+}
+
 /** Why `model` cannot do `mode` on any cluster; undefined when it can. */
 export function modeUnavailableForModel(
   model: GpuModel,
@@ -213,7 +267,9 @@ export function clusterCapabilities(
     models: catalog.models.map(model => {
       const modes: ModelCapability['modes'] = {};
       for (const mode of SHARING_MODES) {
-        const unavailable = modeUnavailableForModel(model, mode);
+        const unavailable =
+          modeUnavailableForModel(model, mode) ??
+          modeUnavailableOnMachines(cluster, index, model, mode);
         if (unavailable) modes[mode] = unavailable;
       }
       const unavailable = modelUnavailable(cluster, index, model);

@@ -1,33 +1,42 @@
 /**
  * The profile part of a Cluster API cluster (`provider: cluster-api`): what
  * its GPU pools' MachineDeployments and machine templates need that the
- * planner does not decide. Only OpenStack (CAPO) infrastructure is built;
- * vSphere (CAPV) and Metal3 need their own machine template builders.
+ * planner does not decide. Each infrastructure provider has its own settings
+ * object, and the profile carries exactly the one its `infrastructure` names:
+ * `openStack` (CAPO), `vSphere` (CAPV) or `metal3` (CAPM3, bare metal).
  */
 import { z } from 'zod';
-import { isDns1123Label } from '../request/formats';
+import { GpuInputError } from '../errors';
+import {
+  openStackSettingsSchema,
+  type ClusterApiOpenStackSettings,
+} from './clusterApiOpenStack';
+import {
+  metal3SettingsSchema,
+  type ClusterApiMetal3Settings,
+} from './clusterApiMetal3';
+import {
+  vSphereSettingsSchema,
+  type ClusterApiVSphereSettings,
+} from './clusterApiVSphere';
+import { dns1123Label } from './profileFields';
 
 /**
- * OpenStack machine defaults of the GPU pools (CAPO v0.14.7
- * `OpenStackMachineTemplate` v1beta1 `spec.template.spec`; the flavor comes
- * from the plan).
+ * The Cluster API infrastructure provider that launches the GPU nodes.
  *
  * @public
  */
-export interface ClusterApiOpenStackSettings {
-  /** Glance image the nodes boot (`image.filter.name`); the one field CAPO requires besides the flavor. */
-  imageName: string;
-  /** Image tags narrowing the filter (`image.filter.tags`). */
-  imageTags?: string[];
-  /** Nova keypair injected into the nodes (`sshKeyName`). */
-  sshKeyName?: string;
-  /** Neutron network of the node's port (`ports[0].network.filter.name`); else the cluster's network. */
-  networkName?: string;
-  /** Subnet of that port (`ports[0].fixedIPs[0].subnet.filter.name`); needs `networkName`. */
-  subnetName?: string;
-  /** Security groups by name (`securityGroups[].filter.name`); else the cluster's managed ones. */
-  securityGroupNames?: string[];
-}
+export type ClusterApiInfrastructure = 'openstack' | 'vsphere' | 'metal3';
+
+/**
+ * The settings key each infrastructure reads: the schema requires it and
+ * refuses the others, and the template builders read it.
+ */
+export const CLUSTER_API_SETTINGS_KEYS = {
+  openstack: 'openStack',
+  vsphere: 'vSphere',
+  metal3: 'metal3',
+} as const;
 
 /**
  * Cluster API settings of a cluster profile.
@@ -39,8 +48,8 @@ export interface ClusterApiSettings {
   clusterName: string;
   /** Namespace of the Cluster object, where its MachineDeployments and templates live. */
   namespace: string;
-  /** The infrastructure provider; only `openstack` (CAPO) is built. */
-  infrastructure: 'openstack';
+  /** The infrastructure provider; its settings object is the one required beside it. */
+  infrastructure: ClusterApiInfrastructure;
   /** Kubernetes version of the nodes (`spec.template.spec.version`), e.g. `v1.33.1`. */
   kubernetesVersion: string;
   /**
@@ -49,64 +58,101 @@ export interface ClusterApiSettings {
    * instead of `spec.replicas`. Off: replicas are the planned node count.
    */
   autoscaler: boolean;
-  /** Further kubelet flags of the GPU nodes (e.g. CAPO's `provider-id`), beside `node-labels`. */
+  /** Further kubelet flags of the GPU nodes (e.g. `provider-id`), beside `node-labels`. */
   kubeletExtraArgs?: Record<string, string>;
-  /** The OpenStack machine of the GPU nodes, besides the flavor the plan picks. */
-  openStack: ClusterApiOpenStackSettings;
+  /** Infrastructure `openstack`: the OpenStack machine of the GPU nodes, besides the flavor the plan picks. */
+  openStack?: ClusterApiOpenStackSettings;
+  /** Infrastructure `vsphere`: where the GPU VMs are cloned, besides the machine the plan picks. */
+  vSphere?: ClusterApiVSphereSettings;
+  /** Infrastructure `metal3`: which hosts the GPU pools claim and their image, besides the host class the plan picks. */
+  metal3?: ClusterApiMetal3Settings;
 }
-
-const dns1123Label = z.string().refine(isDns1123Label, {
-  message: 'must be a DNS-1123 label (lowercase letters, digits, "-", <= 63)',
-  params: { rule: 'dns1123-label' },
-});
-
-const nonEmpty = z.string().min(1, { message: 'must not be empty' });
-
-const openStackSchema = z
-  .strictObject({
-    imageName: nonEmpty,
-    imageTags: z.array(nonEmpty).max(20).optional(),
-    sshKeyName: nonEmpty.optional(),
-    networkName: nonEmpty.optional(),
-    subnetName: nonEmpty.optional(),
-    securityGroupNames: z.array(nonEmpty).max(20).optional(),
-  })
-  .refine(o => o.subnetName === undefined || o.networkName !== undefined, {
-    message: 'subnetName needs networkName: the port is created on a network',
-    path: ['subnetName'],
-    params: { rule: 'subnet-needs-network' },
-  });
 
 /**
  * The `clusterApi` profile key: strict, every field named in its errors.
  *
  * @public
  */
-export const clusterApiSchema = z.strictObject({
-  // spec.clusterName is at most 63 characters (CAPI v1.14.0 MachineDeployment CRD).
-  clusterName: dns1123Label,
-  namespace: dns1123Label,
-  infrastructure: z.enum(['openstack'], {
-    message:
-      'must be "openstack": only Cluster API Provider OpenStack machine templates are built (vSphere and Metal3 are not yet)',
-  }),
-  kubernetesVersion: z.string().regex(/^v\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/, {
-    message: 'must be a Kubernetes version such as "v1.33.1"',
-  }),
-  autoscaler: z.boolean(),
-  kubeletExtraArgs: z
-    .record(
-      z.string().regex(/^[a-z0-9][a-z0-9-]*$/, {
-        message:
-          'must be a kubelet flag name without dashes, e.g. "provider-id"',
+export const clusterApiSchema = z
+  .strictObject({
+    // spec.clusterName is at most 63 characters (CAPI v1.14.0 MachineDeployment CRD).
+    clusterName: dns1123Label,
+    namespace: dns1123Label,
+    infrastructure: z.enum(['openstack', 'vsphere', 'metal3']),
+    kubernetesVersion: z
+      .string()
+      .regex(/^v\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/, {
+        message: 'must be a Kubernetes version such as "v1.33.1"',
       }),
-      z.string().max(1024),
-    )
-    .refine(args => !('node-labels' in args), {
-      message:
-        'must not set node-labels: the product writes the pool labels there',
-      params: { rule: 'node-labels-reserved' },
-    })
-    .optional(),
-  openStack: openStackSchema,
-});
+    autoscaler: z.boolean(),
+    kubeletExtraArgs: z
+      .record(
+        z.string().regex(/^[a-z0-9][a-z0-9-]*$/, {
+          message:
+            'must be a kubelet flag name without dashes, e.g. "provider-id"',
+        }),
+        z.string().max(1024),
+      )
+      .refine(args => !('node-labels' in args), {
+        message:
+          'must not set node-labels: the product writes the pool labels there',
+        params: { rule: 'node-labels-reserved' },
+      })
+      .optional(),
+    openStack: openStackSettingsSchema.optional(),
+    vSphere: vSphereSettingsSchema.optional(),
+    metal3: metal3SettingsSchema.optional(),
+  })
+  // The settings object must be the infrastructure's: another one would be
+  // silently ignored, and a missing one leaves its templates unbuildable.
+  .superRefine((settings, ctx) => {
+    const wanted = CLUSTER_API_SETTINGS_KEYS[settings.infrastructure];
+    for (const [infrastructure, key] of Object.entries(
+      CLUSTER_API_SETTINGS_KEYS,
+    )) {
+      const given = settings[key] !== undefined;
+      if (key === wanted && !given) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `is required for infrastructure "${settings.infrastructure}"`,
+          params: { rule: 'infrastructure-settings' },
+        });
+      }
+      if (key !== wanted && given) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `applies only to infrastructure "${infrastructure}", not "${settings.infrastructure}"; set ${wanted} instead`,
+          params: { rule: 'infrastructure-settings' },
+        });
+      }
+    }
+  });
+
+/**
+ * The settings object of the cluster's infrastructure (the profile schema
+ * guarantees it; a profile built in code without it is refused here).
+ */
+export function infrastructureSettingsOf<I extends ClusterApiInfrastructure>(
+  settings: ClusterApiSettings,
+  infrastructure: I,
+): NonNullable<ClusterApiSettings[(typeof CLUSTER_API_SETTINGS_KEYS)[I]]> {
+  const key = CLUSTER_API_SETTINGS_KEYS[infrastructure];
+  const found = settings[key];
+  if (settings.infrastructure !== infrastructure || found === undefined) {
+    throw new GpuInputError([
+      {
+        path: `clusterApi.${key}`,
+        rule: 'infrastructure-settings',
+        message:
+          settings.infrastructure !== infrastructure
+            ? `cluster ${settings.clusterName} has infrastructure "${settings.infrastructure}", not "${infrastructure}"`
+            : `cluster ${settings.clusterName} has infrastructure "${infrastructure}" but no clusterApi.${key} settings`,
+      },
+    ]);
+  }
+  return found as NonNullable<
+    ClusterApiSettings[(typeof CLUSTER_API_SETTINGS_KEYS)[I]]
+  >;
+}

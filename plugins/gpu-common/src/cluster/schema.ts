@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { GpuInputError } from '../errors';
-import { isDns1123Label, isDns1123Subdomain } from '../request/formats';
+import {
+  isDns1123Label,
+  isDns1123Subdomain,
+  isQualifiedName,
+} from '../request/formats';
 import { zodIssuesToInputIssues } from '../request/zodIssues';
 import { clusterApiSchema } from './clusterApi';
 import { nfdTaintKeyProblem, staticNodesSchema } from './staticNodes';
@@ -39,16 +43,6 @@ function isUsableLabelDomain(domain: string): boolean {
       suffix => domain === suffix || domain.endsWith(`.${suffix}`),
     )
   );
-}
-
-/** `<prefix>/<name>` or `<name>` qualified name, as for taint and label keys. */
-const QUALIFIED_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$/;
-function isQualifiedKey(key: string): boolean {
-  const parts = key.split('/');
-  if (parts.length > 2) return false;
-  const name = parts[parts.length - 1];
-  if (!QUALIFIED_NAME.test(name)) return false;
-  return parts.length === 1 || isDns1123Subdomain(parts[0]);
 }
 
 const configMapRef = z
@@ -93,7 +87,7 @@ export const clusterProfileSchema = z
     migPartedConfigMap: configMapRef,
     migStrategy: z.enum(['single', 'mixed']),
     nodeOverlay: z.boolean(),
-    gpuTaintKey: z.string().refine(isQualifiedKey, {
+    gpuTaintKey: z.string().refine(isQualifiedName, {
       message: 'must be a Kubernetes taint key such as "nvidia.com/gpu"',
       params: { rule: 'taint-key' },
     }),
@@ -117,7 +111,7 @@ export const clusterProfileSchema = z
         code: 'custom',
         path: ['clusterApi'],
         message:
-          'is required for provider "cluster-api": clusterName, namespace, infrastructure, kubernetesVersion, autoscaler and openStack.imageName',
+          'is required for provider "cluster-api": clusterName, namespace, infrastructure, kubernetesVersion, autoscaler and the settings of the infrastructure (openStack, vSphere or metal3)',
         params: { rule: 'cluster-api-settings' },
       });
     }

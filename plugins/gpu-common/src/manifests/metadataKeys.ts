@@ -47,7 +47,11 @@ export interface GpuAnnotationKeys {
   requests: string;
   /** A NodePool's least limit (a hand-set limit kept when the ledger began). */
   limitFloor: string;
-  /** A static pool's NodeFeatureRule: the catalog's `static` machine its nodes are. */
+  /**
+   * The catalog machine a pool's nodes are, where the pool object does not
+   * name it: a static pool's NodeFeatureRule (annotation), a vSphere or
+   * Metal3 machine template (`spec.template.metadata` label).
+   */
   machine: string;
 }
 

@@ -32,7 +32,7 @@ export function plan(
   const index = indexCatalog(machines);
   const provider = poolProviderOf(cluster).machines;
   checkLargestGpu(request, index);
-  const holding = leftPoolChanges(request, index, repoState);
+  const holding = leftPoolChanges(request, index, repoState, cluster);
   const planned =
     request.spec.gpu.model === AUTO_MODEL
       ? planAutoModel(request, index, provider, cluster, repoState, holding)
@@ -45,7 +45,7 @@ export function plan(
           repoState,
           holding,
         );
-  const previous = previousHolding(request, index, repoState);
+  const previous = previousHolding(request, index, repoState, cluster);
   const placed = assignStaticNodes(planned, cluster, machines, repoState);
   return previous ? { ...placed, previous } : placed;
 }

@@ -1,9 +1,14 @@
 import type { GpuModel, MachineProvider } from '../catalog/types';
-import { modelUnavailable, unavailableIssue } from '../cluster/capabilities';
+import {
+  machinesForMode,
+  modelUnavailable,
+  modeUnavailableOnMachines,
+  unavailableIssue,
+} from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
-import { CatalogIndex, instanceTypesOf } from './catalogIndex';
+import type { CatalogIndex } from './catalogIndex';
 import { scoreInstanceTypes } from './chooseInstanceTypes';
 import { choosePool } from './choosePool';
 import { decideSharing } from './decideSharing';
@@ -38,13 +43,22 @@ export function planForModel(
   holding: LeftPoolChange[],
 ): Plan {
   const gpu = request.spec.gpu;
-  const types = instanceTypesOf(index, provider, model.id);
   // The rule the request form uses to offer the model disabled on this cluster.
   const unavailable = modelUnavailable(cluster, index, model);
   if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
   const ideal = decideSharing(request, model, cluster, () =>
     memoryAlternatives(request, model, index, provider, cluster),
   );
+  // The rule the form uses to offer the model's mode disabled on this
+  // cluster's machines (MIG on vGPUs).
+  const onMachines = modeUnavailableOnMachines(
+    cluster,
+    index,
+    model,
+    gpu.sharing,
+  );
+  if (onMachines) throw new GpuInputError([unavailableIssue(onMachines)]);
+  const types = machinesForMode(cluster, index, model.id, gpu.sharing);
   const allChoices = scoreInstanceTypes(types, ideal);
   if (allChoices.length === 0) {
     const most = Math.max(...types.map(t => t.gpusPerNode));
@@ -60,6 +74,7 @@ export function planForModel(
   // Reuse before create: every pool of this GPU, judged and priced.
   const inputs = {
     request,
+    cluster,
     index,
     repoState,
     vramMiB: requestedMiB(gpu.vramGiB),

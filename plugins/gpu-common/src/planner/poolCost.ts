@@ -2,15 +2,18 @@ import type { LedgerEntry } from '../capacity/ledger';
 import { poolCost, type PoolCost } from '../capacity/poolCost';
 import type { GpuCatalog } from '../catalog/types';
 import { centsToUsd } from '../format/money';
+import type { ClusterProfile } from '../cluster/types';
 import type { CatalogIndex } from './catalogIndex';
 import { ledgerOf } from './poolLimits';
 import { machinesOfPool, sizingOfPool } from './poolSizing';
+import { fixedPoolNodes } from './staticInventory';
 import type { PoolCostView, PoolState, RepoState } from './types';
 
 /**
  * A pool of the repository priced by the cost model (capacity/poolCost.ts):
  * its ledger (or `ledger`, e.g. the ledger a change leaves it with), its
- * sharing's units per GPU and its machines in the catalog.
+ * sharing's units per GPU and its machines in the catalog; on `cluster`,
+ * whose profile may fix its nodes (a static pool chosen by GPU).
  *
  * @public
  */
@@ -19,12 +22,15 @@ export function costOfPool(
   repoState: RepoState | undefined,
   catalog: GpuCatalog | CatalogIndex,
   ledger?: readonly LedgerEntry[],
+  cluster?: ClusterProfile,
 ): PoolCost {
   const sizing = sizingOfPool(pool, catalog, repoState);
+  const machines = machinesOfPool(pool, catalog);
   return poolCost(ledger ?? ledgerOf(pool, repoState).ledger, {
     unitsPerGpu: sizing.unitsPerGpu,
     staticPool: sizing.staticPool,
-    machines: machinesOfPool(pool, catalog),
+    machines,
+    fixedNodes: fixedPoolNodes(cluster, machines),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { LedgerEntry } from '../capacity/ledger';
 import { poolCost, type PoolCost } from '../capacity/poolCost';
 import type { InstanceType } from '../catalog/types';
+import type { ClusterProfile } from '../cluster/types';
 import { isGpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
 import type { CatalogIndex } from './catalogIndex';
@@ -15,6 +16,7 @@ import {
 } from './poolLimits';
 import { unitsPerGpuOf } from '../capacity/poolUnits';
 import { machinesOfPool, sizingOfPool } from './poolSizing';
+import { fixedPoolNodes } from './staticInventory';
 import type { PoolState, RepoState } from './types';
 
 /** A pool the request leaves by going to another one. */
@@ -49,6 +51,8 @@ export interface PoolOption {
 
 export interface OptionInputs {
   request: GpuRequest;
+  /** The cluster planned on: its profile may fix a pool's nodes (static, by GPU). */
+  cluster: ClusterProfile;
   index: CatalogIndex;
   repoState: RepoState | undefined;
   vramMiB: number;
@@ -71,7 +75,7 @@ export function evaluateOption(
     choices: InstanceChoice[];
   },
 ): PoolOption | string {
-  const { request, index, repoState } = inputs;
+  const { request, index, repoState, cluster } = inputs;
   const { existing, poolName, decision, choices } = target;
   const staticPool = request.spec.gpu.sharing === 'dra';
   let capacity: PoolCapacity;
@@ -100,8 +104,9 @@ export function evaluateOption(
     existing && existing.instanceTypes.length > 0
       ? machinesOfPool(existing, index)
       : choices.map(c => c.type);
+  const fixedNodes = fixedPoolNodes(cluster, machines);
   const price = (ledger: readonly LedgerEntry[], unitsPerGpu: number) =>
-    poolCost(ledger, { unitsPerGpu, staticPool, machines });
+    poolCost(ledger, { unitsPerGpu, staticPool, machines, fixedNodes });
   const after = price(capacity.ledger, decision.unitsPerGpu);
   const before = existing
     ? price(
@@ -137,6 +142,7 @@ export function leftPoolChanges(
   request: GpuRequest,
   index: CatalogIndex,
   repoState: RepoState | undefined,
+  cluster: ClusterProfile,
 ): LeftPoolChange[] {
   return (repoState?.pools ?? []).flatMap(pool => {
     const capacity = poolWithout(
@@ -146,8 +152,8 @@ export function leftPoolChanges(
       sizingOfPool(pool, index, repoState),
     );
     if (!capacity) return [];
-    const before = costOfPool(pool, repoState, index);
-    const after = costOfPool(pool, repoState, index, capacity.ledger);
+    const before = costOfPool(pool, repoState, index, undefined, cluster);
+    const after = costOfPool(pool, repoState, index, capacity.ledger, cluster);
     return [
       {
         pool,

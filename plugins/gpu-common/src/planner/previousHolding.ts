@@ -1,3 +1,4 @@
+import type { ClusterProfile } from '../cluster/types';
 import { centsToUsd } from '../format/money';
 import type { GpuRequest } from '../request/types';
 import type { CatalogIndex } from './catalogIndex';
@@ -14,6 +15,7 @@ export function previousHolding(
   request: GpuRequest,
   index: CatalogIndex,
   repoState: RepoState | undefined,
+  cluster: ClusterProfile,
 ): PlanPrevious | undefined {
   const id = requestId(request);
   const pools: PlanPrevious['pools'] = [];
@@ -21,7 +23,7 @@ export function previousHolding(
   for (const pool of repoState?.pools ?? []) {
     const entry = ledgerOf(pool, repoState).ledger.find(e => e.request === id);
     if (!entry) continue;
-    const cost = costOfPool(pool, repoState, index);
+    const cost = costOfPool(pool, repoState, index, undefined, cluster);
     const share = cost.shares.find(s => s.request === id)?.cents ?? 0;
     cents += share;
     pools.push({

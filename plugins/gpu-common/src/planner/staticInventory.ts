@@ -53,6 +53,7 @@ export function inventoryCatalog(
         ],
   );
   if (issues.length > 0) throw new GpuInputError(issues);
+  if (settings.select === 'gpu') checkOneMachinePerModel(catalog, settings);
   const machines = new Set(settings.inventory.map(n => n.machine));
   return {
     ...catalog,
@@ -60,6 +61,53 @@ export function inventoryCatalog(
       t => t.provider !== 'static' || machines.has(t.name),
     ),
   };
+}
+
+/**
+ * By GPU, a pool is every node of its model: they must be one machine, since
+ * a pool is sized and priced on one machine type (as a MachineDeployment has
+ * one flavor). Nodes of one model on different machines are chosen by name.
+ */
+function checkOneMachinePerModel(
+  catalog: GpuCatalog,
+  settings: StaticNodesSettings,
+): void {
+  const machineOfModel = new Map<string, string>();
+  const issues = settings.inventory.flatMap((node, i) => {
+    const model = staticMachine(catalog, node.machine)?.gpuModel;
+    if (model === undefined) return [];
+    const first = machineOfModel.get(model);
+    if (first === undefined) machineOfModel.set(model, node.machine);
+    if (first === undefined || first === node.machine) return [];
+    return [
+      {
+        path: `staticNodes.inventory.${i}.machine`,
+        rule: 'static-gpu-one-machine',
+        message: `node "${node.name}" is machine "${node.machine}" and other ${model} nodes are "${first}": with select: gpu a pool is every ${model} node, sized on one machine; make them one machine, or choose nodes by name (select: name)`,
+      },
+    ];
+  });
+  if (issues.length > 0) throw new GpuInputError(issues);
+}
+
+/**
+ * The nodes a static pool holds whatever its ledger needs: with
+ * `select: gpu` its NodeFeatureRule labels and taints every inventory node
+ * of its machines (of its model), so all of them are its capacity and its
+ * cost. Undefined for every other pool (sized by its ledger).
+ */
+export function fixedPoolNodes(
+  cluster: ClusterProfile | undefined,
+  machines: readonly InstanceType[],
+): number | undefined {
+  const settings = cluster?.staticNodes;
+  if (cluster?.provider !== 'static' || settings?.select !== 'gpu') {
+    return undefined;
+  }
+  const names = new Set(
+    machines.filter(m => m.provider === 'static').map(m => m.name),
+  );
+  return settings.inventory.filter(n => names.has(n.machine)).length;
 }
 
 function nodesOfMachine(

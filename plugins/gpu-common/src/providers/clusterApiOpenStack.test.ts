@@ -14,21 +14,19 @@ import { buildManifests } from '../manifests/buildManifests';
 import {
   celRules,
   crdSchemaErrors,
-  validateAgainstCrd,
 } from '../manifests/__testUtils__/crdSchemas';
 import type { KubernetesObject } from '../manifests/types';
 import { plan } from '../planner/plan';
 import { gpuRequest } from '../planner/__testUtils__/fixtures';
 import type { SharingMode } from '../request/types';
+import {
+  byKind,
+  CLUSTER_API_CRD_FILES,
+  CLUSTER_API_MODE_REQUESTS,
+  expectClusterApiPool,
+  renderPool,
+} from './__testUtils__/clusterApiPool';
 import { seedOpenStackCatalog } from './__testUtils__/openStackFlavors';
-
-const CRD_FILES: Record<string, string> = {
-  MachineDeployment: 'capi-v1.14.0_cluster.x-k8s.io_machinedeployments.yaml',
-  KubeadmConfigTemplate:
-    'capi-v1.14.0_bootstrap.cluster.x-k8s.io_kubeadmconfigtemplates.yaml',
-  OpenStackMachineTemplate:
-    'capo-v0.14.7_infrastructure.cluster.x-k8s.io_openstackmachinetemplates.yaml',
-};
 
 const clusterApi = {
   clusterName: 'ml-prod',
@@ -66,14 +64,7 @@ const capiAutoscaled = resolveClusterProfile({
   clusterApi: { ...clusterApi, autoscaler: true },
 });
 
-const requests: Array<[string, SharingMode, Record<string, unknown>]> = [
-  ['t4', 'exclusive', { replicas: 2, vramGiB: 12 }],
-  ['t4', 'time-slicing', { replicas: 6, vramGiB: 3, slicesPerGpu: 4 }],
-  ['t4', 'mps', { replicas: 5, vramGiB: 3 }],
-  ['a100-40gb', 'mig', { replicas: 3, vramGiB: 9 }],
-  ['a100-40gb', 'exclusive', { replicas: 3, vramGiB: 30 }],
-  ['t4', 'dra', { replicas: 2, vramGiB: 8 }],
-];
+const requests = CLUSTER_API_MODE_REQUESTS;
 
 function render(
   cluster: typeof capi,
@@ -81,34 +72,7 @@ function render(
   sharing: SharingMode,
   gpu: Record<string, unknown>,
 ) {
-  const thePlan = plan(
-    gpuRequest({
-      model,
-      sharing,
-      ...gpu,
-      gpusPerReplica: sharing === 'exclusive' ? 1 : undefined,
-    }),
-    seedOpenStackCatalog,
-    cluster,
-  );
-  const manifests = buildManifests(thePlan, cluster, {
-    catalog: seedOpenStackCatalog,
-  });
-  return { thePlan, objects: manifests.pool.objects };
-}
-
-function byKind(objects: KubernetesObject[], kind: string): any {
-  const found = objects.filter(o => o.kind === kind);
-  expect(found).toHaveLength(1);
-  return found[0];
-}
-
-/** kubelet's `--node-labels` value as a record. */
-function nodeLabels(bootstrap: any): Record<string, string> {
-  const args = bootstrap.spec.template.spec.joinConfiguration.nodeRegistration
-    .kubeletExtraArgs as { name: string; value: string }[];
-  const value = args.find(a => a.name === 'node-labels')!.value;
-  return Object.fromEntries(value.split(',').map(pair => pair.split('=')));
+  return renderPool(cluster, seedOpenStackCatalog, model, sharing, gpu);
 }
 
 describe('Cluster API on OpenStack: plan and render', () => {
@@ -117,97 +81,21 @@ describe('Cluster API on OpenStack: plan and render', () => {
       if (sharingModeUnavailable(cluster, sharing)) continue;
       it(`${model} ${sharing} on ${cluster.name}: a MachineDeployment and its two templates, valid against CAPI v1.14.0 and CAPO v0.14.7`, () => {
         const { thePlan, objects } = render(cluster, model, sharing, gpu);
-        expect(objects.map(o => o.kind)).toEqual([
-          'MachineDeployment',
-          'OpenStackMachineTemplate',
-          'KubeadmConfigTemplate',
-        ]);
-        for (const object of objects) {
-          validateAgainstCrd(object, CRD_FILES[object.kind]);
-        }
-        const deployment = byKind(objects, 'MachineDeployment');
-        const machine = byKind(objects, 'OpenStackMachineTemplate');
-        const bootstrap = byKind(objects, 'KubeadmConfigTemplate');
-
+        const flavor = seedOpenStackCatalog.instanceTypes.find(
+          t => t.name === thePlan.nodes.instanceType,
+        )!;
         // Only the seed's OpenStack flavors, never a cloud instance type.
-        expect(
-          seedOpenStackCatalog.instanceTypes.find(
-            t => t.name === thePlan.nodes.instanceType,
-          )?.provider,
-        ).toBe('openstack');
+        expect(flavor.provider).toBe('openstack');
+        const machine = expectClusterApiPool(
+          objects,
+          thePlan,
+          cluster,
+          'OpenStackMachineTemplate',
+          flavor,
+        );
         expect(machine.spec.template.spec.flavor).toBe(
           thePlan.nodes.instanceType,
         );
-        expect(deployment.spec.template.spec.infrastructureRef).toEqual({
-          apiGroup: 'infrastructure.cluster.x-k8s.io',
-          kind: 'OpenStackMachineTemplate',
-          name: machine.metadata.name,
-        });
-        expect(deployment.spec.template.spec.bootstrap.configRef).toEqual({
-          apiGroup: 'bootstrap.cluster.x-k8s.io',
-          kind: 'KubeadmConfigTemplate',
-          name: bootstrap.metadata.name,
-        });
-        // The selector matches the Machines' labels (else CAPI rejects it).
-        expect(deployment.spec.template.metadata.labels).toMatchObject(
-          deployment.spec.selector.matchLabels,
-        );
-
-        // Labels and taint reach the nodes through kubelet registration.
-        const labels = nodeLabels(bootstrap);
-        expect(labels).toEqual(thePlan.pool.labels);
-        expect(labels['gpu.backstage.io/pool']).toBe(thePlan.pool.name);
-        if (sharing === 'time-slicing' || sharing === 'mps') {
-          expect(labels['nvidia.com/device-plugin.config']).toBe(
-            thePlan.sharing.deviceConfigName,
-          );
-        }
-        if (sharing === 'mig') {
-          expect(labels['nvidia.com/mig.config']).toBe(
-            thePlan.sharing.migConfigName,
-          );
-        }
-        expect(
-          bootstrap.spec.template.spec.joinConfiguration.nodeRegistration
-            .taints,
-        ).toEqual([thePlan.pool.taint]);
-
-        // The pool's annotations are the NodePool's.
-        expect(deployment.metadata.annotations).toMatchObject({
-          'gpu.backstage.io/gpu-model': model,
-          'gpu.backstage.io/sharing-mode': sharing,
-          'gpu.backstage.io/resource-name': thePlan.resourceName,
-          'gpu.backstage.io/requests': expect.stringMatching(/^ml-team\/llm=/),
-        });
-
-        if (cluster.clusterApi!.autoscaler) {
-          expect(deployment.spec.replicas).toBeUndefined();
-          const flavor = seedOpenStackCatalog.instanceTypes.find(
-            t => t.name === thePlan.nodes.instanceType,
-          )!;
-          expect(deployment.metadata.annotations).toMatchObject({
-            'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '0',
-            'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size':
-              String(thePlan.nodes.expected),
-            'capacity.cluster-autoscaler.kubernetes.io/cpu': String(
-              flavor.vcpu,
-            ),
-            'capacity.cluster-autoscaler.kubernetes.io/memory': `${flavor.memoryMiB}Mi`,
-            'capacity.cluster-autoscaler.kubernetes.io/gpu-type':
-              'nvidia.com/gpu',
-            'capacity.cluster-autoscaler.kubernetes.io/gpu-count': String(
-              thePlan.nodes.slicesPerNode,
-            ),
-            'capacity.cluster-autoscaler.kubernetes.io/taints': `${thePlan.pool.taint.key}=${thePlan.pool.taint.value}:NoSchedule`,
-          });
-        } else {
-          expect(deployment.spec.replicas).toBe(thePlan.nodes.expected);
-          expect(
-            Object.keys(deployment.metadata.annotations).filter(k =>
-              k.includes('autoscaler'),
-            ),
-          ).toEqual([]);
-        }
       });
     }
   }
@@ -263,7 +151,7 @@ describe('Cluster API on OpenStack: plan and render', () => {
     ]);
     expect(
       celRules(
-        CRD_FILES.KubeadmConfigTemplate,
+        CLUSTER_API_CRD_FILES.KubeadmConfigTemplate,
         'bootstrap.cluster.x-k8s.io/v1beta2',
         'KubeadmConfigTemplate',
       ),
@@ -271,9 +159,9 @@ describe('Cluster API on OpenStack: plan and render', () => {
     const asMap = JSON.parse(JSON.stringify(bootstrap));
     asMap.spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs =
       { 'node-labels': 'a=b' };
-    expect(crdSchemaErrors(asMap, CRD_FILES.KubeadmConfigTemplate)).not.toEqual(
-      [],
-    );
+    expect(
+      crdSchemaErrors(asMap, CLUSTER_API_CRD_FILES.KubeadmConfigTemplate),
+    ).not.toEqual([]);
   });
 
   it('takes the seed taint key and puts it on the nodes at registration', () => {
@@ -342,7 +230,7 @@ describe('Cluster API on OpenStack: plan and render', () => {
       capiAutoscaled,
     );
     expect(() => buildManifests(thePlan, capiAutoscaled)).toThrow(
-      /the catalog has no flavor "g2\.5xlarge"/,
+      /the catalog has no openstack machine "g2\.5xlarge" for pool gpu-t4: the cluster autoscaler needs its vCPUs and memory/,
     );
   });
 });
@@ -379,7 +267,7 @@ describe('Cluster API profile', () => {
       provider: 'cluster-api',
       clusterApi: {
         ...clusterApi,
-        infrastructure: 'vsphere',
+        infrastructure: 'aws',
         kubernetesVersion: '1.33',
         kubeletExtraArgs: { 'node-labels': 'a=b' },
         openStack: { imageName: '', subnetName: 's', flavor: 'g2.5xlarge' },
@@ -388,7 +276,7 @@ describe('Cluster API profile', () => {
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
-          /^clusterApi\.infrastructure: must be one of: "openstack"/,
+          /^clusterApi\.infrastructure: must be one of: "openstack", "vsphere", "metal3"$/,
         ),
         expect.stringMatching(
           /^clusterApi\.kubernetesVersion: must be a Kubernetes version/,

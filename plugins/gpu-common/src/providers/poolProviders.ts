@@ -1,29 +1,46 @@
+import type { ClusterApiInfrastructure } from '../cluster/clusterApi';
 import type { ClusterProfile, ClusterProvider } from '../cluster/types';
 import type { KubernetesObject } from '../manifests/types';
 import { awsKarpenterProvider } from './awsKarpenter';
 import { azureKarpenterProvider } from './azureKarpenter';
-import { clusterApiProvider } from './clusterApiOpenStack';
+import { clusterApiMetal3 } from './clusterApiMetal3';
+import { clusterApiOpenStack } from './clusterApiOpenStack';
+import { clusterApiPoolProvider } from './clusterApiPool';
+import { clusterApiVSphere } from './clusterApiVSphere';
 import { generatesNodeClass } from './karpenterPool';
 import { staticNodesProvider } from './staticNodes';
 import type { PoolProvider } from './types';
+
+const CLUSTER_API_PROVIDERS: Record<ClusterApiInfrastructure, PoolProvider> = {
+  openstack: clusterApiPoolProvider(clusterApiOpenStack),
+  vsphere: clusterApiPoolProvider(clusterApiVSphere),
+  metal3: clusterApiPoolProvider(clusterApiMetal3),
+};
 
 const POOL_PROVIDERS: Record<ClusterProvider, PoolProvider> = {
   'aws-karpenter': awsKarpenterProvider,
   'azure-karpenter': azureKarpenterProvider,
   static: staticNodesProvider,
-  'cluster-api': clusterApiProvider,
+  // A bare provider name has no infrastructure: every Cluster API provider
+  // has the same id and pool kind, and only a profile (which always has
+  // its clusterApi settings) tells which machines it gets.
+  'cluster-api': CLUSTER_API_PROVIDERS.openstack,
 };
 
 /**
- * The provider of a cluster (or of a profile's `provider` value).
+ * The provider of a cluster (or of a profile's `provider` value); a Cluster
+ * API cluster's is its infrastructure's.
  *
  * @public
  */
 export function poolProviderOf(
-  cluster: Pick<ClusterProfile, 'provider'> | ClusterProvider,
+  cluster: Pick<ClusterProfile, 'provider' | 'clusterApi'> | ClusterProvider,
 ): PoolProvider {
-  const id = typeof cluster === 'string' ? cluster : cluster.provider;
-  return POOL_PROVIDERS[id];
+  if (typeof cluster === 'string') return POOL_PROVIDERS[cluster];
+  if (cluster.provider === 'cluster-api' && cluster.clusterApi) {
+    return CLUSTER_API_PROVIDERS[cluster.clusterApi.infrastructure];
+  }
+  return POOL_PROVIDERS[cluster.provider];
 }
 
 /**

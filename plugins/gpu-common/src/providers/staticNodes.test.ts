@@ -9,6 +9,7 @@ import {
 } from '../cluster/capabilities';
 import { resolveClusterProfile } from '../cluster/schema';
 import { pciDeviceIdsOf } from '../catalog/data/pciDeviceIds';
+import { mergeCatalog } from '../catalog/override';
 import { GpuInputError } from '../errors';
 import { buildManifests } from '../manifests/buildManifests';
 import {
@@ -17,12 +18,14 @@ import {
 } from '../manifests/__testUtils__/crdSchemas';
 import { poolAnnotations } from '../manifests/poolAnnotations';
 import { plan } from '../planner/plan';
+import { costOfPool, poolCostView } from '../planner/poolCost';
 import { gpuRequest } from '../planner/__testUtils__/fixtures';
 import type { RepoState } from '../planner/types';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import {
   poolStateOf,
   STATIC_INVENTORY,
+  STATIC_RACK_MACHINES,
   staticCluster,
   staticRackCatalog,
 } from './__testUtils__/staticRack';
@@ -277,6 +280,119 @@ describe('static nodes: the inventory limits the pools', () => {
     expect(issues[0].message).toMatch(
       new RegExp(`every t4 node is pool ${first.pool.name}'s`),
     );
+  });
+
+  it('by GPU: the pool holds, and pays for, every node of its model, not only those its ledger needs', () => {
+    // Priced rack: a T4 node at $1.00 an hour is $730.00 a month.
+    const priced = mergeCatalog(staticRackCatalog, {
+      instanceTypes: STATIC_RACK_MACHINES.instanceTypes.map(t => ({
+        ...t,
+        onDemandUsdPerHour: t.name === 'rack-t4x2' ? 1 : 0,
+      })),
+    });
+    const byGpu = staticCluster('gpu');
+    const request = gpuRequest({
+      model: 't4',
+      sharing: 'exclusive',
+      replicas: 1,
+      vramGiB: 12,
+    });
+    const thePlan = plan(request, priced, byGpu);
+    // The rule labels and taints all three T4 nodes (6 GPUs), so all three
+    // are the pool's: capacity 6, 1 held, 5 unallocated; $2,190 a month.
+    expect(thePlan.pool.nodeNames).toHaveLength(3);
+    expect(thePlan.nodes.expected).toBe(3);
+    expect(thePlan.cost.pool).toMatchObject({
+      nodes: 3,
+      capacityUnits: 6,
+      allocatedUnits: 1,
+      idleUnits: 5,
+      usdPerMonth: 2190,
+      idleUsdPerMonth: 1825,
+    });
+    expect(thePlan.cost.usdPerMonth).toBe(365);
+    expect(thePlan.cost.marginalUsdPerMonth).toBe(2190);
+    // Every reader prices the pool the same way from the repository.
+    const repoState: RepoState = {
+      pools: [poolStateOf(thePlan)],
+      devicePluginConfigs: {},
+      migConfigs: {},
+      workloads: [],
+    };
+    const read = costOfPool(
+      repoState.pools[0],
+      repoState,
+      priced,
+      undefined,
+      byGpu,
+    );
+    expect(poolCostView(thePlan.pool.name, read)).toEqual(
+      expect.objectContaining({
+        nodes: 3,
+        capacityUnits: 6,
+        usdPerMonth: 2190,
+        idleUsdPerMonth: 1825,
+      }),
+    );
+    // By name, the same request gets (and pays for) one node.
+    const byName = plan(request, priced, staticCluster('name'));
+    expect(byName.cost.pool).toMatchObject({ nodes: 1, capacityUnits: 2 });
+    // Released, the pool needs no node: it goes (the fixed nodes hold only while someone holds the pool).
+    const released = costOfPool(
+      repoState.pools[0],
+      repoState,
+      priced,
+      [],
+      byGpu,
+    );
+    expect(released.nodes).toBe(0);
+  });
+
+  it('by GPU: the nodes of one model must be one machine', () => {
+    const mixed = resolveClusterProfile({
+      name: 'rack',
+      provider: 'static',
+      staticNodes: {
+        select: 'gpu',
+        inventory: [
+          { name: 'gpu-01', machine: 'rack-t4x2' },
+          { name: 'gpu-02', machine: 'rack-t4x4' },
+        ],
+      },
+    });
+    const catalog = mergeCatalog(staticRackCatalog, {
+      instanceTypes: [
+        {
+          ...STATIC_RACK_MACHINES.instanceTypes[0],
+          name: 'rack-t4x4',
+          gpusPerNode: 4,
+        },
+      ],
+    });
+    const refused = () =>
+      plan(
+        gpuRequest({ model: 't4', sharing: 'exclusive', replicas: 1 }),
+        catalog,
+        mixed,
+      );
+    expect(issuesOf(refused)).toEqual([
+      expect.objectContaining({
+        path: 'staticNodes.inventory.1.machine',
+        rule: 'static-gpu-one-machine',
+      }),
+    ]);
+    // By name the same inventory plans (each pool on one machine).
+    const byName = resolveClusterProfile({
+      ...mixed,
+      staticNodes: { ...mixed.staticNodes!, select: 'name' },
+    });
+    expect(() =>
+      plan(
+        gpuRequest({ model: 't4', sharing: 'exclusive', replicas: 1 }),
+        catalog,
+        byName,
+      ),
+    ).not.toThrow();
   });
 
   it('a model no inventory node has is unavailable, and refused by the planner', () => {

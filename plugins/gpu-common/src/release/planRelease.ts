@@ -43,8 +43,8 @@ export function planRelease(
     );
     if (!capacity) continue;
     const held = ledgerOf(pool, repoState).ledger.find(e => e.request === id)!;
-    const before = costOfPool(pool, repoState, index);
-    const after = costOfPool(pool, repoState, index, capacity.ledger);
+    const before = costOfPool(pool, repoState, index, undefined, cluster);
+    const after = costOfPool(pool, repoState, index, capacity.ledger, cluster);
     priceKnown &&= before.priceKnown;
     const removed = (pool.managed ?? false) && capacity.ledger.length === 0;
     const afterCents = removed ? 0 : after.totalCents;

@@ -18,6 +18,18 @@ export function isDns1123Subdomain(value: string): boolean {
   return value.length <= 253 && DNS1123_SUBDOMAIN.test(value);
 }
 
+/** The name part of a qualified name: alphanumerics, `-`, `_`, `.` inside, at most 63. */
+const QUALIFIED_NAME = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)$/;
+
+/** A label or taint key: `<prefix>/<name>` or `<name>`, the prefix a DNS-1123 subdomain. */
+export function isQualifiedName(key: string): boolean {
+  const parts = key.split('/');
+  if (parts.length > 2) return false;
+  const name = parts[parts.length - 1];
+  if (!QUALIFIED_NAME.test(name)) return false;
+  return parts.length === 1 || isDns1123Subdomain(parts[0]);
+}
+
 /**
  * Backstage owner ref `group:default/ml-platform` (or `user:jane`): kind
  * group or user, optional namespace, then the entity name Backstage allows.

@@ -137,6 +137,7 @@ export async function buildRequestChange(
           tree,
           request,
           cluster,
+          layout,
           kustomize: options.kustomize,
         }),
       );

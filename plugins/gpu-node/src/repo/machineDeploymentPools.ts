@@ -3,12 +3,15 @@
  * the product's when it carries the pool annotations (`<labelDomain>/sharing-mode`
  * ...), as a NodePool does; the labels its nodes get are the kubelet
  * `node-labels` of the KubeadmConfigTemplate it references (Cluster API
- * does not copy other Machine labels to Nodes). A MachineDeployment without
- * our annotations is someone else's and is never touched.
+ * does not copy other Machine labels to Nodes), its machine type is what its
+ * infrastructure template (OpenStack, vSphere or Metal3) says. A
+ * MachineDeployment without our annotations is someone else's and is never
+ * touched.
  */
 import { WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
 import { getIn, isPlainObject, PlainObject, stringRecord } from './yamlObjects';
 import { NODE_FEATURE_RULE, ruleNodeLabels } from './nodeFeatureRulePools';
+import { findOurLabel } from './poolLabels';
 import { hasPoolAnnotations } from './productPools';
 
 export const MACHINE_DEPLOYMENT = 'MachineDeployment';
@@ -95,10 +98,23 @@ export function nodeRegistrationTaints(bootstrap: unknown): unknown {
   );
 }
 
-/** The OpenStack flavor of an infrastructure template, if it is one. */
-export function flavorOf(infrastructure: unknown): string | undefined {
+/**
+ * The catalog machine an infrastructure template's nodes are: an
+ * OpenStackMachineTemplate's flavor, else the machine label a
+ * VSphereMachineTemplate or Metal3MachineTemplate of ours carries in
+ * `spec.template.metadata` (their specs hold a VM shape or a host selector,
+ * not a machine name; gpu-common `manifests/clusterApi/poolTemplate.ts`).
+ * Undefined for a template that says neither, e.g. one written by hand.
+ */
+export function machineTypeOf(infrastructure: unknown): string | undefined {
   const flavor = getIn(infrastructure, 'spec', 'template', 'spec', 'flavor');
-  return typeof flavor === 'string' ? flavor : undefined;
+  if (typeof flavor === 'string') return flavor;
+  return findOurLabel(
+    stringRecord(
+      getIn(infrastructure, 'spec', 'template', 'metadata', 'labels'),
+    ),
+    ['machine'],
+  );
 }
 
 /**
@@ -126,15 +142,16 @@ export const POOL_OBJECT_KINDS: readonly string[] = [
 /**
  * A Cluster API pool read as the NodePool it stands for (the readers of
  * pools and the validation rules take it as one): its annotations and
- * labels, its nodes' labels and taints from kubelet registration, its flavor
- * as the one instance type, on-demand (owned machines are never spot).
+ * labels, its nodes' labels and taints from kubelet registration, its
+ * machine (flavor, VM shape or host class) as the one instance type,
+ * on-demand (owned machines are never spot).
  */
 export function machineDeploymentAsNodePool<T extends PlainObject>(
   deployment: T,
   values: unknown[],
 ): T {
   const { bootstrap, infrastructure } = templatesOf(deployment, values);
-  const flavor = flavorOf(infrastructure);
+  const machine = machineTypeOf(infrastructure);
   const taints = nodeRegistrationTaints(bootstrap);
   return {
     ...deployment,
@@ -144,12 +161,12 @@ export function machineDeploymentAsNodePool<T extends PlainObject>(
         metadata: { labels: nodeRegistrationLabels(bootstrap) },
         spec: {
           requirements: [
-            ...(flavor
+            ...(machine
               ? [
                   {
                     key: WELL_KNOWN_KEYS.instanceType,
                     operator: 'In',
-                    values: [flavor],
+                    values: [machine],
                   },
                 ]
               : []),

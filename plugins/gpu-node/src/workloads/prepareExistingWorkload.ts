@@ -13,6 +13,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { ExistingWorkloadChange } from '../changes/applyExistingWorkload';
 import type { KustomizeBuildOptions } from '../kustomize/build';
+import type { LayoutInput } from '../layout/layout';
 import type { RepoTree } from '../repo/tree';
 import { chooseContainer, readCurrentWorkload } from './currentWorkload';
 import { resolveExistingWorkload } from './resolveExistingWorkload';
@@ -37,6 +38,8 @@ export async function prepareExistingWorkload(options: {
   tree: RepoTree;
   request: GpuRequest;
   cluster: ClusterProfile;
+  /** The repository's layout (default layout if omitted). */
+  layout?: LayoutInput;
   kustomize?: KustomizeBuildOptions;
 }): Promise<PreparedExistingWorkload> {
   const { dir, tree, request, cluster } = options;
@@ -44,6 +47,7 @@ export async function prepareExistingWorkload(options: {
   const location = await resolveExistingWorkload(tree, request, {
     cluster: cluster.name,
     labelDomain: cluster.labelDomain,
+    layout: options.layout,
   });
   const { view, ownPatch } = await readCurrentWorkload({
     dir,

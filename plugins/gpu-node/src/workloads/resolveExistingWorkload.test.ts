@@ -176,6 +176,68 @@ describe('resolveExistingWorkload', () => {
     expect(refusal.message).toContain('apps/api/overlays/prod-us');
   });
 
+  it('refuses the only overlay when it is named after another cluster of the repository', async () => {
+    // The repository deploys to prod-eu and aks-weu (their cluster folders);
+    // the workload has one overlay, prod-eu's. Patching it for an aks-weu
+    // request would put the pods on prod-eu, which lacks the aks-weu pool.
+    const withoutOverlay = {
+      'clusters/prod-eu/gpu/kustomization.yaml':
+        kustomization('resources: []\n'),
+      'clusters/aks-weu/gpu/kustomization.yaml':
+        kustomization('resources: []\n'),
+      'apps/api/base/kustomization.yaml': kustomization(
+        'resources: [deployment.yaml]\n',
+      ),
+      'apps/api/base/deployment.yaml': deployment('api'),
+    };
+    const overlay = kustomization('namespace: ml\nresources: [../../base]\n');
+    const files = {
+      ...withoutOverlay,
+      'apps/api/overlays/prod-eu/kustomization.yaml': overlay,
+    };
+    const refusal = await refusalOf(
+      locate(files, 'Deployment', 'api', 'aks-weu'),
+    );
+    expect(refusal).toMatchObject({
+      path: 'spec.workload.existing.name',
+      rule: 'overlay-other-cluster',
+    });
+    expect(refusal.message).toContain('apps/api/overlays/prod-eu');
+    expect(refusal.message).toContain('cluster "prod-eu", not "aks-weu"');
+
+    // prod-eu's own request is patched there, as before.
+    const own = await locate(files, 'Deployment', 'api', 'prod-eu');
+    expect(own.apply).toMatchObject({ root: 'apps/api/overlays/prod-eu' });
+
+    // An overlay named after no cluster (an environment) is still patched.
+    const environment = await locate(
+      {
+        ...withoutOverlay,
+        'apps/api/overlays/production/kustomization.yaml': overlay,
+      },
+      'Deployment',
+      'api',
+      'aks-weu',
+    );
+    expect(environment.apply).toMatchObject({
+      root: 'apps/api/overlays/production',
+    });
+  });
+
+  it('refuses to edit in place a manifest kept in another cluster’s folder', async () => {
+    const files = {
+      'clusters/prod-eu/apps/api.yaml': deployment('api'),
+      'clusters/dev/gpu/kustomization.yaml': kustomization('resources: []\n'),
+    };
+    const refusal = await refusalOf(locate(files, 'Deployment', 'api', 'dev'));
+    expect(refusal).toMatchObject({ rule: 'overlay-other-cluster' });
+    expect(refusal.message).toContain(
+      'written only in clusters/prod-eu/apps/api.yaml',
+    );
+    const own = await locate(files, 'Deployment', 'api', 'prod-eu');
+    expect(own.apply).toEqual({ mode: 'in-place' });
+  });
+
   it('refuses a workload that is not in the repository, naming the field', async () => {
     const refusal = await refusalOf(
       locate({ 'a/deploy.yaml': deployment('other') }, 'Deployment', 'api'),

@@ -7,8 +7,9 @@
  *
  * Anything it cannot patch correctly is refused with what to do instead, and
  * nothing is written: a workload that is not in the repository, has another
- * kind, is rendered by Helm or by an operator, or is deployed by several
- * overlays none of which is named after the cluster.
+ * kind, is rendered by Helm or by an operator, is deployed by several
+ * overlays none of which is named after the cluster, or is deployed (or
+ * written) only in a place named after another cluster of the repository.
  */
 import {
   GpuInputError,
@@ -19,6 +20,8 @@ import {
   type GpuRequest,
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
+import type { LayoutInput } from '../layout/layout';
+import { repositoryClusters } from '../layout/repositoryClusters';
 import type { RepoTree } from '../repo/tree';
 import { getIn, type PlainObject } from '../repo/yamlObjects';
 import { chainsFromRoots, type KustomizationIndex } from './kustomizations';
@@ -159,13 +162,34 @@ function segmentsOf(path: string): string[] {
 }
 
 /**
+ * The other cluster a path is named after (a folder called like one of the
+ * repository's clusters, and none called like `cluster`), if any: what is
+ * deployed from there runs on that cluster, whose nodes do not have this
+ * cluster's pool.
+ */
+function otherClusterNaming(
+  path: string,
+  cluster: string,
+  otherClusters: string[],
+): string | undefined {
+  const segments = segmentsOf(path);
+  if (segments.includes(cluster)) return undefined;
+  return otherClusters.find(other => segments.includes(other));
+}
+
+/**
  * Locates the existing workload of `request` in `tree` (a checkout of the
  * whole repository: bases and overlays may live anywhere).
  */
 export async function resolveExistingWorkload(
   tree: RepoTree,
   request: GpuRequest,
-  options: { cluster: string; labelDomain: string },
+  options: {
+    cluster: string;
+    labelDomain: string;
+    /** The repository's layout: where its cluster folders are (default layout if omitted). */
+    layout?: LayoutInput;
+  },
 ): Promise<ExistingWorkloadLocation> {
   const existing = request.spec.workload.existing;
   if (!existing) {
@@ -302,8 +326,23 @@ export async function resolveExistingWorkload(
     ...(typeof manifestNamespace === 'string' ? { manifestNamespace } : {}),
     manifest: object,
   };
+  const otherClusters = (await repositoryClusters(tree, options.layout)).filter(
+    c => c !== options.cluster,
+  );
+  const refuseOtherCluster = (place: string, where: string) => {
+    const other = otherClusterNaming(place, options.cluster, otherClusters);
+    if (other === undefined) return;
+    refuse(
+      field.name,
+      'overlay-other-cluster',
+      `${what} is ${where} ${place}, which is named after cluster "${other}", not "${options.cluster}": a GPU change there would run on ${other}, whose nodes do not have this request's pool. Add an overlay for cluster "${options.cluster}" that deploys it (a folder named after the cluster), or request GPUs on cluster "${other}".`,
+    );
+  };
   const chains = exact.filter(p => p.chain.length > 0);
-  if (chains.length === 0) return { ...base, apply: { mode: 'in-place' } };
+  if (chains.length === 0) {
+    refuseOtherCluster(base.file, 'written only in');
+    return { ...base, apply: { mode: 'in-place' } };
+  }
 
   // Several roots deploy it: the one named after the cluster, if exactly one.
   const byRoot = new Map(chains.map(p => [p.chain[0], p.chain]));
@@ -320,6 +359,7 @@ export async function resolveExistingWorkload(
     }
   }
   const chain = byRoot.get(roots[0])!;
+  refuseOtherCluster(chain[0], 'deployed only by');
   const patchFolder = patchFolderOf(index, chain);
   // The outermost `replicas:` entry wins, being applied last.
   const replicasFolder = scaledByKustomizeReplicas(kind)

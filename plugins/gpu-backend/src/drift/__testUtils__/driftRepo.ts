@@ -1,7 +1,8 @@
 /**
  * TEST-ONLY: what Git says for drift tests: a time-sliced T4 pool with its
  * device-plugin config `ts-4`, a MIG A100 pool on `all-1g.10gb`, and a
- * request on each.
+ * request on each; the cluster `dev` on Karpenter (AWS), and the same Git
+ * on a Cluster API and a static cluster profile.
  */
 import {
   resolveClusterProfile,
@@ -70,3 +71,31 @@ export const devCluster: ClusterIndex = {
   bootstrapped: true,
   kustomizationPath: 'clusters/dev/gpu/kustomization.yaml',
 };
+
+/** `dev` on Cluster API (OpenStack): its pools are MachineDeployments in `capi-dev`. */
+export const capiProfile = resolveClusterProfile({
+  name: 'dev',
+  provider: 'cluster-api',
+  clusterApi: {
+    clusterName: 'dev',
+    namespace: 'capi-dev',
+    infrastructure: 'openstack',
+    kubernetesVersion: 'v1.33.1',
+    autoscaler: false,
+    openStack: { imageName: 'ubuntu-2404-kube-v1.33.1' },
+  },
+});
+
+/** `dev` on static nodes with an inventory: its pools are NodeFeatureRules. */
+export const staticProfile = resolveClusterProfile({
+  name: 'dev',
+  provider: 'static',
+  staticNodes: {
+    select: 'name',
+    inventory: [
+      { name: 'gpu-t4-01', machine: 'rack-t4x2' },
+      { name: 'gpu-t4-02', machine: 'rack-t4x2' },
+      { name: 'gpu-a100-01', machine: 'rack-a100x8' },
+    ],
+  },
+});

@@ -1,5 +1,4 @@
 import type { InstanceType } from '../../catalog/types';
-import { GpuInputError } from '../../errors';
 import type { Plan } from '../../planner/types';
 import { WHOLE_GPU_RESOURCE } from '../../planner/modeDecision';
 import { nodeLabelsArg, poolTaints } from './kubeadmConfigTemplate';
@@ -24,30 +23,22 @@ export const CLUSTER_AUTOSCALER_KEYS = {
 /**
  * The autoscaler's annotations of a pool: from zero up to the nodes its
  * ledger needs (the bound Karpenter's limit sets elsewhere), and a node's
- * capacity as the flavor has it. The capacity can only declare whole
- * `nvidia.com/gpu` devices (`gpu-type`, `gpu-count`): pools whose pods ask
- * for a renamed resource are refused before this (cluster/capabilities.ts,
- * `cluster-autoscaler-renamed-resource`). `gpu-count` is what a node
- * advertises: its GPUs, or its MIG instances under the single strategy.
+ * capacity as the catalog machine has it. The capacity can only declare
+ * whole `nvidia.com/gpu` devices (`gpu-type`, `gpu-count`): pools whose pods
+ * ask for a renamed resource are refused before this
+ * (cluster/capabilities.ts, `cluster-autoscaler-renamed-resource`).
+ * `gpu-count` is what a node advertises: its GPUs, or its MIG instances
+ * under the single strategy.
  */
 export function clusterAutoscalerAnnotations(
   plan: Plan,
-  flavor: InstanceType | undefined,
+  machine: InstanceType,
 ): Record<string, string> {
-  if (!flavor) {
-    throw new GpuInputError([
-      {
-        path: 'catalog.instanceTypes',
-        rule: 'cluster-autoscaler-flavor',
-        message: `the catalog has no flavor "${plan.nodes.instanceType}": the cluster autoscaler needs its vCPUs and memory to scale pool ${plan.pool.name} from zero; add it to the catalog (provider: openstack)`,
-      },
-    ]);
-  }
   return {
     [CLUSTER_AUTOSCALER_KEYS.minSize]: '0',
     [CLUSTER_AUTOSCALER_KEYS.maxSize]: String(plan.nodes.expected),
-    [CLUSTER_AUTOSCALER_KEYS.cpu]: String(flavor.vcpu),
-    [CLUSTER_AUTOSCALER_KEYS.memory]: `${flavor.memoryMiB}Mi`,
+    [CLUSTER_AUTOSCALER_KEYS.cpu]: String(machine.vcpu),
+    [CLUSTER_AUTOSCALER_KEYS.memory]: `${machine.memoryMiB}Mi`,
     [CLUSTER_AUTOSCALER_KEYS.gpuType]: WHOLE_GPU_RESOURCE,
     [CLUSTER_AUTOSCALER_KEYS.gpuCount]: String(plan.nodes.slicesPerNode),
     [CLUSTER_AUTOSCALER_KEYS.labels]: nodeLabelsArg(plan.pool.labels),

@@ -1,10 +1,9 @@
 import type { ClusterApiSettings } from '../../cluster/clusterApi';
 import type { ClusterProfile } from '../../cluster/types';
 import type { Plan, Taint } from '../../planner/types';
-import { MANAGED_BY, WELL_KNOWN_KEYS } from '../metadataKeys';
 import type { KubernetesObject } from '../types';
 import { CLUSTER_API } from './clusterApiGroups';
-import { templateName } from './templateName';
+import { poolTemplate } from './poolTemplate';
 
 /** The taints of the pool's nodes: its GPU taint, then any a reused pool carries. */
 export function poolTaints(plan: Plan): Taint[] {
@@ -55,17 +54,11 @@ export function buildKubeadmConfigTemplate(
       },
     },
   };
-  return {
-    apiVersion: CLUSTER_API.kubeadmConfigTemplate.apiVersion,
-    kind: CLUSTER_API.kubeadmConfigTemplate.kind,
-    metadata: {
-      name: templateName(plan.pool.name, spec),
-      namespace: settings.namespace,
-      labels: {
-        [WELL_KNOWN_KEYS.managedBy]: MANAGED_BY,
-        [`${cluster.labelDomain}/pool`]: plan.pool.name,
-      },
-    },
+  return poolTemplate(
+    CLUSTER_API.kubeadmConfigTemplate,
+    plan,
+    cluster,
+    settings,
     spec,
-  };
+  );
 }

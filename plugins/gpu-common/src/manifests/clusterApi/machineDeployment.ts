@@ -15,7 +15,8 @@ export function poolReplicas(plan: Plan): number {
  * MachineDeployment (`cluster.x-k8s.io/v1beta2`) of a Cluster API pool. It
  * carries the pool's annotations as a NodePool does (the repository reader
  * finds the pool and its ledger there) and references its two templates by
- * name (v1beta2 refs: `apiGroup`, `kind`, `name`). Without the autoscaler
+ * name (v1beta2 refs: `apiGroup`, `kind`, `name`): the KubeadmConfigTemplate
+ * and the infrastructure's machine template, whatever its kind. Without the autoscaler
  * `spec.replicas` is the node count the ledger needs (every request on the
  * pool); with it, `extraAnnotations` carry the autoscaler's bounds and
  * replicas are left to it (a written value would fight the autoscaler on
@@ -50,7 +51,7 @@ export function buildMachineDeployment(
         },
       },
       infrastructureRef: {
-        apiGroup: CLUSTER_API.openStackMachineTemplate.apiGroup,
+        apiGroup: CLUSTER_API.infrastructureApiGroup,
         kind: templates.infrastructure.kind,
         name: templates.infrastructure.metadata.name,
       },

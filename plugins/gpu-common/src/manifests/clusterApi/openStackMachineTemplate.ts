@@ -1,10 +1,12 @@
-import type { ClusterApiSettings } from '../../cluster/clusterApi';
+import {
+  infrastructureSettingsOf,
+  type ClusterApiSettings,
+} from '../../cluster/clusterApi';
 import type { ClusterProfile } from '../../cluster/types';
 import type { Plan } from '../../planner/types';
-import { MANAGED_BY, WELL_KNOWN_KEYS } from '../metadataKeys';
 import type { KubernetesObject } from '../types';
 import { CLUSTER_API } from './clusterApiGroups';
-import { templateName } from './templateName';
+import { poolTemplate } from './poolTemplate';
 
 /**
  * The OpenStack machine of a pool's nodes (CAPO v0.14.7
@@ -19,7 +21,7 @@ export function buildOpenStackMachineTemplate(
   cluster: ClusterProfile,
   settings: ClusterApiSettings,
 ): KubernetesObject {
-  const openStack = settings.openStack;
+  const openStack = infrastructureSettingsOf(settings, 'openstack');
   const machine: Record<string, unknown> = {
     flavor: plan.nodes.instanceType,
     image: {
@@ -49,18 +51,11 @@ export function buildOpenStackMachineTemplate(
       filter: { name },
     }));
   }
-  const spec = { template: { spec: machine } };
-  return {
-    apiVersion: CLUSTER_API.openStackMachineTemplate.apiVersion,
-    kind: CLUSTER_API.openStackMachineTemplate.kind,
-    metadata: {
-      name: templateName(plan.pool.name, spec),
-      namespace: settings.namespace,
-      labels: {
-        [WELL_KNOWN_KEYS.managedBy]: MANAGED_BY,
-        [`${cluster.labelDomain}/pool`]: plan.pool.name,
-      },
-    },
-    spec,
-  };
+  return poolTemplate(
+    CLUSTER_API.openStackMachineTemplate,
+    plan,
+    cluster,
+    settings,
+    { template: { spec: machine } },
+  );
 }

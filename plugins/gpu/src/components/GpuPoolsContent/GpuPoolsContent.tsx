@@ -50,7 +50,7 @@ export function GpuPoolsContent() {
           <EmptyState
             missing="data"
             title="No GPU pools"
-            description="The GitOps repository has no GPU NodePool yet."
+            description="The GitOps repository has no GPU pool yet."
           />
         </Grid>
       )}

@@ -1,0 +1,109 @@
+import {
+  machineDeploymentAsNodePool,
+  machineTypeOf,
+} from './machineDeploymentPools';
+
+/** A machine template as the product writes one (or, without `labels`, by hand). */
+function template(
+  kind: string,
+  spec: Record<string, unknown>,
+  labels?: Record<string, string>,
+) {
+  return {
+    apiVersion:
+      kind === 'OpenStackMachineTemplate'
+        ? 'infrastructure.cluster.x-k8s.io/v1beta1'
+        : 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind,
+    metadata: { name: `gpu-t4-${kind.toLowerCase()}`, namespace: 'capi' },
+    spec: { template: { ...(labels ? { metadata: { labels } } : {}), spec } },
+  };
+}
+
+const openStack = template('OpenStackMachineTemplate', {
+  flavor: 'g2.5xlarge',
+  image: { filter: { name: 'ubuntu' } },
+});
+const vSphere = template(
+  'VSphereMachineTemplate',
+  {
+    template: 'ubuntu',
+    numCPUs: 16,
+    memoryMiB: 98304,
+    pciDevices: [{ deviceId: 7864, vendorId: 4318 }],
+  },
+  { 'gpu.backstage.io/machine': 'vm-t4x2' },
+);
+const metal3 = template(
+  'Metal3MachineTemplate',
+  {
+    hostSelector: { matchLabels: { 'example.com/host-class': 'bm-t4x4' } },
+    image: { url: 'http://images/u.img', checksum: 'abc' },
+  },
+  // Readers match our labels by suffix: another label domain reads the same.
+  { 'gpu.example.com/machine': 'bm-t4x4' },
+);
+
+describe('machineTypeOf', () => {
+  it("reads an OpenStack template's flavor and the machine label of vSphere and Metal3 templates", () => {
+    expect(machineTypeOf(openStack)).toBe('g2.5xlarge');
+    expect(machineTypeOf(vSphere)).toBe('vm-t4x2');
+    expect(machineTypeOf(metal3)).toBe('bm-t4x4');
+  });
+
+  it('knows no machine of a template written by hand without the label', () => {
+    const handWritten = template('VSphereMachineTemplate', {
+      template: 'ubuntu',
+      numCPUs: 8,
+    });
+    expect(machineTypeOf(handWritten)).toBeUndefined();
+    // A label of another product's domain is not ours.
+    expect(
+      machineTypeOf(
+        template(
+          'Metal3MachineTemplate',
+          {},
+          { 'node.kubernetes.io/machine': 'x' },
+        ),
+      ),
+    ).toBeUndefined();
+  });
+});
+
+describe('machineDeploymentAsNodePool', () => {
+  it('takes the machine of the referenced template as the one instance type', () => {
+    const deployment = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineDeployment',
+      metadata: { name: 'gpu-t4', namespace: 'capi' },
+      spec: {
+        template: {
+          spec: {
+            infrastructureRef: {
+              apiGroup: 'infrastructure.cluster.x-k8s.io',
+              kind: 'VSphereMachineTemplate',
+              name: vSphere.metadata.name,
+            },
+          },
+        },
+      },
+    };
+    const asNodePool = machineDeploymentAsNodePool(deployment, [
+      openStack,
+      vSphere,
+      metal3,
+    ]) as any;
+    expect(asNodePool.spec.template.spec.requirements).toEqual([
+      {
+        key: 'node.kubernetes.io/instance-type',
+        operator: 'In',
+        values: ['vm-t4x2'],
+      },
+      {
+        key: 'karpenter.sh/capacity-type',
+        operator: 'In',
+        values: ['on-demand'],
+      },
+    ]);
+  });
+});
