@@ -8,6 +8,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { parseAllDocuments } from 'yaml';
 import { buildRequestChange } from '../changes/buildRequestChange';
+import { kustomizeBuild } from '../kustomize/build';
 import { writeChangeSet } from '../changes/stagedTree';
 import type { FsRepoTree } from '../repo/tree';
 import { schemaError } from '../validate/schemas';
@@ -234,5 +235,122 @@ describe('importing a Karpenter v0.37 setup beside a bootstrapped GPU folder', (
       { request: 'ml/ranker', replicas: 2, unitsPerReplica: 1 },
       { request: 'ml/reranker', replicas: 1, unitsPerReplica: 1 },
     ]);
+  });
+});
+
+describe('importing Karpenter v0.37 objects of a kustomize base that the cluster’s overlay patches', () => {
+  let tree: FsRepoTree;
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    tree = await copyOf('v1beta1-overlays-repo');
+    before = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  const kindsOf = (
+    objects: {
+      apiVersion?: unknown;
+      kind?: unknown;
+      metadata: { name: string };
+    }[],
+  ) =>
+    objects
+      .map(o => `${String(o.apiVersion)} ${String(o.kind)}/${o.metadata.name}`)
+      .sort();
+
+  it('converts the patches with the objects they patch; keeps an object whose patch cannot follow, with it', async () => {
+    const builtBefore = await kustomizeBuild(`${tree.root}/clusters/prod`);
+    const change = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster: profile('prod'),
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    expect(change.verification?.verified).toEqual(['clusters/prod']);
+    expect(change.changeSet.changes.map(c => c.path)).toEqual([
+      'clusters/prod/karpenter/base/cpu.yaml',
+      'clusters/prod/karpenter/base/gpu.yaml',
+      'clusters/prod/karpenter/kustomization.yaml',
+      'clusters/prod/karpenter/limits.yaml',
+    ]);
+    await writeChangeSet(tree, change.changeSet);
+    const after = await snapshot(tree);
+
+    // The patch that sets the CPU pool's kubelet cannot follow it into v1:
+    // the pool and the patch stay, and the report says why.
+    expect(after['clusters/prod/karpenter/cpu-kubelet.yaml']).toBe(
+      before['clusters/prod/karpenter/cpu-kubelet.yaml'],
+    );
+    expect(change.findings).toContainEqual(
+      expect.objectContaining({
+        kind: 'not-converted',
+        object: 'NodePool "cpu"',
+        message: expect.stringMatching(
+          /patched by clusters\/prod\/karpenter\/cpu-kubelet\.yaml, and it sets spec\.template\.spec\.kubelet, which Karpenter v1 moved to the node class/,
+        ),
+      }),
+    );
+    // The strategic-merge file and the inline JSON6902 patch are v1 now:
+    // the target's version, and expireAfter where v1 moved it.
+    expect(
+      docs(after['clusters/prod/karpenter/limits.yaml'])[0].apiVersion,
+    ).toBe('karpenter.sh/v1');
+    expect(after['clusters/prod/karpenter/limits.yaml']).toMatch(
+      /^# prod trains on up to 8 GPUs\.\n/,
+    );
+    const [overlay] = docs(after['clusters/prod/karpenter/kustomization.yaml']);
+    expect(overlay.patches[1].target.version).toBe('v1');
+    expect(docs(overlay.patches[1].patch)[0]).toEqual([
+      { op: 'add', path: '/spec/template/spec/expireAfter', value: '336h' },
+    ]);
+
+    // What the cluster gets: the same objects, v1 but for the CPU pool, with
+    // prod's patches applied as before.
+    const builtAfter = await kustomizeBuild(`${tree.root}/clusters/prod`);
+    expect(kindsOf(builtAfter)).toEqual([
+      'karpenter.k8s.aws/v1 EC2NodeClass/default',
+      'karpenter.k8s.aws/v1 EC2NodeClass/gpu',
+      'karpenter.sh/v1 NodePool/gpu-serve',
+      'karpenter.sh/v1 NodePool/gpu-train',
+      'karpenter.sh/v1beta1 NodePool/cpu',
+    ]);
+    expect(builtAfter.length).toBe(builtBefore.length);
+    const train = builtAfter.find(o => o.metadata.name === 'gpu-train') as any;
+    expect(train.spec.limits).toEqual({ 'nvidia.com/gpu': '8' });
+    expect(train.spec.template.spec.expireAfter).toBe('336h');
+    expect(train.spec.disruption).toEqual({
+      consolidationPolicy: 'WhenEmpty',
+      consolidateAfter: '10m',
+    });
+    const cpu = builtAfter.find(o => o.metadata.name === 'cpu') as any;
+    expect(cpu.spec.template.spec.kubelet).toEqual({ maxPods: 110 });
+    for (const o of builtAfter.filter(b =>
+      String(b.apiVersion).endsWith('/v1'),
+    )) {
+      expect(schemaError(o)).toBeUndefined();
+    }
+
+    // A pool the overlay patches is not the product's to size (kustomize
+    // would apply the patch over its limits); the unpatched one is adopted.
+    expect(change.adoptedPools.map(p => p.name)).toEqual(['gpu-serve']);
+    expect(change.findings).toContainEqual(
+      expect.objectContaining({
+        kind: 'note',
+        object: 'NodePool "gpu-train"',
+        message: expect.stringMatching(/^not adopted as a GPU pool: /),
+      }),
+    );
+  });
+
+  it('a second import changes nothing', async () => {
+    const again = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster: profile('prod'),
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    expect(again.changeSet.changes).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ import type { ChangeSet } from '../changes/types';
 import type { VerifyChangeResult } from '../changes/verifyChange';
 import { syncNode, YamlFile } from '../changes/yamlFile';
 import type { BuildRootOptions } from '../kustomize/buildRoot';
+import { isKustomizationFile } from '../kustomize/roots';
 import { compileRepoLayout } from '../layout/compileRepoLayout';
 import {
   clusterScopePath,
@@ -42,14 +43,14 @@ import {
   type SkippedFile,
 } from '../repo/yamlObjects';
 import { adoptionAnnotations, annotate, servedResource } from './adoptPool';
-import {
-  convertKarpenterObjects,
-  type KarpenterInput,
-} from './convert/convertKarpenterObjects';
+import type { KarpenterInput } from './convert/convertKarpenterObjects';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
+import { convertWithPatches } from './convertWithPatches';
+import { readPatchEntries, patchSitesOf } from './legacyPatchSites';
 import { verifyImport } from './verifyImport';
+import { isJsonPath, writeConvertedPatches } from './writeConvertedPatches';
 
 /** @public */
 export interface BuildImportChangeOptions {
@@ -181,16 +182,33 @@ export async function buildImportChange(
     ]);
   }
 
-  // 1. Convert every Karpenter object of the cluster's folder.
+  // 1. Convert every Karpenter object of the cluster's folder, with the
+  // kustomize patches of them (patch files are patches, not objects).
+  const kustomizations = new Map<string, string>();
+  for (const path of files.keys()) {
+    if (!isKustomizationFile(path)) continue;
+    kustomizations.set(path, (await tree.readFile(path)) ?? '');
+  }
+  const patchEntries = await readPatchEntries(kustomizations, path =>
+    tree.readFile(path),
+  );
+  const patchFiles = new Set(patchEntries.flatMap(e => e.file ?? []));
   const inputs: KarpenterInput[] = [];
   for (const [path, { documents }] of files) {
+    if (patchFiles.has(path)) continue;
     for (const doc of documents) {
       if (isPlainObject(doc.value) && isKarpenterObject(doc.value)) {
         inputs.push({ key: `${path}#${doc.index}`, value: doc.value });
       }
     }
   }
-  const outputs = convertKarpenterObjects(inputs);
+  const patchSites = patchSitesOf(patchEntries, inputs);
+  const { outputs, patches } = convertWithPatches(
+    inputs,
+    patchSites,
+    path =>
+      path.startsWith(`${scope}/`) && (files.has(path) || isJsonPath(path)),
+  );
   const converted: ImportedObject[] = [];
   const changedBefore = new Set<string>();
   const changedAfter = new Set<string>();
@@ -224,8 +242,29 @@ export async function buildImportChange(
   const state = await stage('Read repository state', () =>
     readRepoState(tree, layout, cluster.name, { catalog: options.catalog }),
   );
+  // A pool an overlay patches is not adopted: kustomize applies the patch
+  // over what the product writes (its limits, its ledger), so the pool
+  // would not hold what the product plans.
+  const patchedBy = new Map(
+    patchSites.flatMap(site => site.targets.map(key => [key, site.label])),
+  );
+  for (const o of outputs) {
+    const patch = patchedBy.get(o.key);
+    if (o.role !== 'pool' || o.status === 'not-converted' || !patch) continue;
+    findings.push({
+      kind: 'note',
+      path: documentOf(o.key).path,
+      object: objectLabel(o.value),
+      message: `not adopted as a GPU pool: ${patch} patches it, and kustomize applies that patch over the limits and ledger the product would write; fold the patch into the pool (or drop it) and import again to let new requests use it`,
+    });
+  }
   const poolDocuments: ParsedDocument[] = outputs
-    .filter(o => o.role === 'pool' && o.status !== 'not-converted')
+    .filter(
+      o =>
+        o.role === 'pool' &&
+        o.status !== 'not-converted' &&
+        !patchedBy.has(o.key),
+    )
     .map(o => {
       const { path } = documentOf(o.key);
       return { path, index: 0, value: o.value };
@@ -324,6 +363,7 @@ export async function buildImportChange(
     adoptedPools.push(describeAdopted(pool, annotations, cluster.labelDomain));
   }
 
+  await writeConvertedPatches(patches, files, staged);
   for (const [path, { file }] of files) {
     const content = file.newContent();
     if (content !== undefined) await staged.write(path, content);

@@ -42,15 +42,25 @@ export interface PoolKubelet {
   field: string;
 }
 
+/**
+ * `keepLegacy`: objects that must stay as they are whatever their fields
+ * (key → why, e.g. a patch of them cannot be converted); their pools stay
+ * with them as with any class that is not converted.
+ */
 export function convertKarpenterObjects(
   inputs: KarpenterInput[],
+  keepLegacy: ReadonlyMap<string, string> = new Map(),
 ): KarpenterOutput[] {
   const outputs: KarpenterOutput[] = [];
   const kubelets: PoolKubelet[] = [];
   for (const { key, value } of inputs) {
     const legacy = legacyApi(value);
     if (legacy) {
-      const result = legacy.convert(value);
+      const kept = keepLegacy.get(key);
+      const result: ReturnType<typeof legacy.convert> =
+        kept === undefined
+          ? legacy.convert(value)
+          : { refused: kept, findings: [] };
       if ('refused' in result) {
         outputs.push({
           key,

@@ -1,0 +1,209 @@
+/**
+ * Where the kustomizations of a cluster's folder patch Karpenter objects:
+ * `patches` (a file or an inline string, strategic merge or JSON6902 by
+ * content, with or without a target), `patchesStrategicMerge` (files or
+ * inline documents) and `patchesJson6902` (a target and a file or inline
+ * operations), as kustomize v5 reads them (kubernetes-sigs/kustomize
+ * `api/types/kustomization.go`, `api/internal/builtins/PatchTransformer.go`:
+ * a patch whose content is a list is a JSON6902 patch, else a strategic
+ * merge one). Each site knows the objects it targets, so the import converts
+ * a patch with the objects it patches, or leaves both as they are.
+ */
+import { posix } from 'node:path';
+import { parse, parseAllDocuments } from 'yaml';
+import { isKustomizationFile } from '../kustomize/roots';
+import { isPlainObject, type PlainObject } from '../repo/yamlObjects';
+import { apiKey } from './convert/legacyPatches';
+
+/** A Karpenter object of the cluster's folder a patch may target. */
+export interface PatchableObject {
+  /** The import's key of the object (`<path>#<document>`). */
+  key: string;
+  value: PlainObject;
+}
+
+export type PatchContent =
+  | { form: 'strategic-merge'; documents: PlainObject[] }
+  | { form: 'json6902'; operations: PlainObject[] };
+
+/** One patch of a kustomization and where its content lives. */
+export interface PatchSite {
+  /** The kustomization file. */
+  kustomization: string;
+  /** Path of the entry in the kustomization document (e.g. `['patches', 2]`). */
+  entry: (string | number)[];
+  /** The patch file, when the content is in one. */
+  file?: string;
+  /** Path in the kustomization document of an inline content string. */
+  inline?: (string | number)[];
+  /** The entry's `target`, if any. */
+  target?: PlainObject;
+  content: PatchContent;
+  /** Keys of the Karpenter objects it patches. */
+  targets: string[];
+  /** How the site is named in the report. */
+  label: string;
+}
+
+const nameOf = (o: PlainObject) =>
+  String((o.metadata as PlainObject | undefined)?.name ?? '');
+
+function contentOf(text: string): PatchContent | undefined {
+  let documents: unknown[];
+  try {
+    documents = parseAllDocuments(text).map(d => d.toJS());
+  } catch {
+    return undefined;
+  }
+  if (documents.length === 1 && Array.isArray(documents[0])) {
+    return {
+      form: 'json6902',
+      operations: (documents[0] as unknown[]).filter(isPlainObject),
+    };
+  }
+  const maps = documents.filter(isPlainObject);
+  return maps.length === documents.filter(d => d !== null).length
+    ? { form: 'strategic-merge', documents: maps }
+    : undefined;
+}
+
+/** kustomize's target selector: `name` is a regular expression, anchored. */
+function selects(target: PlainObject, object: PlainObject): boolean {
+  const [group, version] = String(object.apiVersion).includes('/')
+    ? String(object.apiVersion).split('/')
+    : ['', String(object.apiVersion)];
+  if (target.kind !== undefined && target.kind !== object.kind) return false;
+  if (target.group !== undefined && target.group !== group) return false;
+  if (target.version !== undefined && target.version !== version) return false;
+  if (typeof target.name === 'string') {
+    try {
+      if (!new RegExp(`^(?:${target.name})$`).test(nameOf(object))) {
+        return false;
+      }
+    } catch {
+      return target.name === nameOf(object);
+    }
+  }
+  // Label and annotation selectors are not evaluated: the site is taken to
+  // target every object of the kind (the import then errs on keeping).
+  return true;
+}
+
+function targetsOf(
+  content: PatchContent,
+  target: PlainObject | undefined,
+  objects: PatchableObject[],
+): string[] {
+  if (target) {
+    return objects.filter(o => selects(target, o.value)).map(o => o.key);
+  }
+  if (content.form === 'json6902') return [];
+  return objects
+    .filter(o =>
+      content.documents.some(
+        d =>
+          apiKey(d.apiVersion, d.kind) ===
+            apiKey(o.value.apiVersion, o.value.kind) &&
+          nameOf(d) === nameOf(o.value),
+      ),
+    )
+    .map(o => o.key);
+}
+
+/** A patch of a kustomization, read; its targets not known yet. */
+export type PatchEntry = Omit<PatchSite, 'targets'>;
+
+/**
+ * Every patch of the kustomizations in `files` (path → text) whose content
+ * the import can read (a file `readFile` finds, or an inline string); a
+ * patch it cannot read breaks the build before and after alike.
+ */
+export async function readPatchEntries(
+  files: Map<string, string>,
+  readFile: (path: string) => Promise<string | undefined>,
+): Promise<PatchEntry[]> {
+  const out: PatchEntry[] = [];
+  for (const [kustomization, text] of files) {
+    if (!isKustomizationFile(kustomization)) continue;
+    let value: unknown;
+    try {
+      value = parse(text);
+    } catch {
+      continue; // the import reports unreadable YAML already
+    }
+    if (!isPlainObject(value)) continue;
+    const folder = posix.dirname(kustomization);
+    const list = (key: string) =>
+      Array.isArray(value[key]) ? (value[key] as unknown[]) : [];
+    const raw: {
+      entry: (string | number)[];
+      file?: string;
+      inline?: (string | number)[];
+      target?: PlainObject;
+    }[] = [];
+    for (const key of ['patches', 'patchesJson6902']) {
+      list(key).forEach((item, i) => {
+        if (!isPlainObject(item)) return;
+        const target = isPlainObject(item.target) ? item.target : undefined;
+        if (typeof item.path === 'string') {
+          raw.push({ entry: [key, i], file: item.path, target });
+        } else if (typeof item.patch === 'string') {
+          raw.push({ entry: [key, i], inline: [key, i, 'patch'], target });
+        }
+      });
+    }
+    list('patchesStrategicMerge').forEach((item, i) => {
+      if (typeof item !== 'string') return;
+      // An entry is a file path unless it is a YAML document itself.
+      raw.push(
+        /\n|^\s*apiVersion:/.test(item)
+          ? {
+              entry: ['patchesStrategicMerge', i],
+              inline: ['patchesStrategicMerge', i],
+            }
+          : { entry: ['patchesStrategicMerge', i], file: item },
+      );
+    });
+    for (const e of raw) {
+      const file =
+        e.file === undefined ? undefined : posix.join(folder, e.file);
+      const content = contentOf(
+        (file === undefined
+          ? (getAt(value, e.inline!) as string | undefined)
+          : await readFile(file)) ?? '',
+      );
+      if (!content) continue;
+      out.push({
+        kustomization,
+        entry: e.entry,
+        ...(file !== undefined ? { file } : {}),
+        ...(e.inline ? { inline: e.inline } : {}),
+        ...(e.target ? { target: e.target } : {}),
+        content,
+        label:
+          file ?? `the inline patch ${e.entry.join('.')} of ${kustomization}`,
+      });
+    }
+  }
+  return out;
+}
+
+function getAt(value: unknown, path: (string | number)[]): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string | number, unknown>)[key];
+  }
+  return at;
+}
+
+/** The entries that patch one of `objects`, each with the keys of those it patches. */
+export function patchSitesOf(
+  entries: PatchEntry[],
+  objects: PatchableObject[],
+): PatchSite[] {
+  return entries.flatMap(entry => {
+    const targets = targetsOf(entry.content, entry.target, objects);
+    return targets.length > 0 ? [{ ...entry, targets }] : [];
+  });
+}
