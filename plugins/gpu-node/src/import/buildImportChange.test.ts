@@ -9,6 +9,7 @@ import {
 import { parseAllDocuments } from 'yaml';
 import { buildRequestChange } from '../changes/buildRequestChange';
 import { kustomizeBuild } from '../kustomize/build';
+import { renderImportReport } from '../pr/renderImportReport';
 import { writeChangeSet } from '../changes/stagedTree';
 import type { FsRepoTree } from '../repo/tree';
 import { schemaError } from '../validate/schemas';
@@ -352,5 +353,62 @@ describe('importing Karpenter v0.37 objects of a kustomize base that the cluster
       owner: OWNER,
     });
     expect(again.changeSet.changes).toEqual([]);
+  });
+});
+
+describe('importing a cluster whose Karpenter objects come from a base outside its folder', () => {
+  let tree: FsRepoTree;
+  beforeAll(async () => {
+    // The overlay fixture's base moved to infra/, shared by the clusters.
+    tree = await copyOf('v1beta1-overlays-repo');
+    const base = 'clusters/prod/karpenter/base';
+    for (const file of await tree.listFiles(base)) {
+      await tree.writeFile(
+        file.replace(base, 'infra/karpenter'),
+        (await tree.readFile(file))!,
+      );
+      await tree.deleteFile(file);
+    }
+    const overlay = 'clusters/prod/karpenter/kustomization.yaml';
+    await tree.writeFile(
+      overlay,
+      (await tree.readFile(overlay))!.replace(
+        '  - base\n',
+        '  - ../../../infra/karpenter\n',
+      ),
+    );
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('converts and adopts nothing there, and names the objects it leaves (not "adopted already")', async () => {
+    const before = await snapshot(tree);
+    const change = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster: profile('prod'),
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    expect(change.changeSet.changes).toEqual([]);
+    expect(change.adoptedPools).toEqual([]);
+    expect(await snapshot(tree)).toEqual(before);
+    const outside = change.findings.filter(f => f.object === 'infra/karpenter');
+    expect(outside).toEqual([
+      expect.objectContaining({
+        kind: 'not-understood',
+        path: 'clusters/prod/karpenter/kustomization.yaml',
+      }),
+    ]);
+    expect(outside[0].message).toContain(
+      'NodePool "gpu-train" (karpenter.sh/v1beta1), NodePool "gpu-serve" (karpenter.sh/v1beta1), EC2NodeClass "gpu" (karpenter.k8s.aws/v1beta1)',
+    );
+    // The overlay's patch files are patches of those objects, not objects
+    // of the cluster with a missing node class.
+    expect(
+      change.findings.filter(
+        f => f.path === 'clusters/prod/karpenter/limits.yaml',
+      ),
+    ).toEqual([]);
+    expect(renderImportReport({ change }).text).not.toMatch(/adopted already/);
   });
 });

@@ -48,6 +48,7 @@ import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
 import { convertWithPatches } from './convertWithPatches';
+import { karpenterOutsideFolder } from './karpenterOutsideFolder';
 import { readPatchEntries, patchSitesOf } from './legacyPatchSites';
 import { verifyImport } from './verifyImport';
 import { isJsonPath, writeConvertedPatches } from './writeConvertedPatches';
@@ -189,6 +190,7 @@ export async function buildImportChange(
     if (!isKustomizationFile(path)) continue;
     kustomizations.set(path, (await tree.readFile(path)) ?? '');
   }
+  findings.push(...(await karpenterOutsideFolder(tree, scope, kustomizations)));
   const patchEntries = await readPatchEntries(kustomizations, path =>
     tree.readFile(path),
   );

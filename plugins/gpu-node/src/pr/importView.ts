@@ -28,7 +28,11 @@ export interface ImportReportView {
   cluster: string;
   /** The cluster's folder the import read. */
   clusterFolder: string;
-  /** Nothing to change: the repository is adopted already. */
+  /**
+   * Nothing to change and nothing left untouched: the repository is adopted
+   * already (objects left as they are, e.g. outside the cluster's folder,
+   * are not adopted).
+   */
   empty: boolean;
   converted: { path: string; from: string; to: string }[];
   /** What the conversion moved, kept or changed in behaviour (`moved`, `default-kept`, `note`). */
@@ -98,16 +102,17 @@ export function buildImportView(
   const clusterFindings = change.findings.filter(f => inFolder(f, folder));
   const ofKinds = (kinds: ImportFinding['kind'][]) =>
     clusterFindings.filter(f => kinds.includes(f.kind)).map(reportFinding);
+  const untouched = ofKinds(['not-converted', 'not-understood']);
   return {
     cluster: change.cluster.name,
     clusterFolder: folder,
-    empty: change.changeSet.changes.length === 0,
+    empty: change.changeSet.changes.length === 0 && untouched.length === 0,
     converted: change.converted.map(c => ({ ...c })),
     conversionNotes: clusterFindings
       .filter(f => CONVERSION_NOTE_KINDS.has(f.kind))
       .map(reportFinding),
     reported: ofKinds(['no-v1-equivalent']),
-    untouched: ofKinds(['not-converted', 'not-understood']),
+    untouched,
     adoptedPools: change.adoptedPools.map(p => ({
       name: p.name,
       path: p.path,
