@@ -3,11 +3,14 @@ import { parse, parseAllDocuments } from 'yaml';
 import {
   checkDevicePluginConfig,
   checkMigPartedConfig,
+  isGpuInputError,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
+import { promises as fs } from 'fs';
 import { join } from 'path';
 import { FsRepoTree, MemoryRepoTree } from '../../repo/tree';
 import { hasSchema, schemaError } from '../../validate/schemas';
+import { removeTempRepo, writeTempRepo } from '../__fixtures__/gitopsRepo';
 import { writeChangeSet } from '../stagedTree';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
@@ -256,5 +259,131 @@ describe('buildBootstrapChangeSet', () => {
     expect(changeSet.changes.map(c => c.path)).not.toContain(
       'clusters/dev/gpu/mig/config.yaml',
     );
+  });
+});
+
+describe('buildBootstrapChangeSet: files it did not write', () => {
+  const HAND_WRITTEN = '# ours, written by hand\nkind: ConfigMap\n';
+  /** Every file the bootstrap writes whole, for the profile and options above. */
+  const WHOLE_FILES = [
+    'clusters/dev/gpu-operator/values.yaml',
+    'clusters/dev/gpu-operator/kustomization.yaml',
+    'clusters/dev/gpu/device-plugin/default.yaml',
+    'clusters/dev/gpu/nodeclasses/gpu.yaml',
+    'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+  ];
+  // Without Karpenter: only the files above.
+  const static_ = resolveClusterProfile({ name: 'dev', provider: 'static' });
+
+  /** The bytes of every file under `dir`. */
+  async function bytes(dir: string): Promise<Record<string, Buffer>> {
+    const tree = new FsRepoTree(dir);
+    const out: Record<string, Buffer> = {};
+    for (const file of await tree.listFiles('')) {
+      out[file] = await fs.readFile(join(dir, file));
+    }
+    return out;
+  }
+
+  it('writes each of them whole on an empty repository', async () => {
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree(),
+      cluster,
+      options,
+    );
+    const created = changeSet.changes
+      .filter(c => c.action === 'create')
+      .map(c => c.path);
+    expect(created).toEqual(expect.arrayContaining(WHOLE_FILES));
+  });
+
+  it.each(WHOLE_FILES)(
+    'refuses a hand-written %s, naming it and what to do, and leaves the repository byte-identical',
+    async file => {
+      const dir = await writeTempRepo({ [file]: HAND_WRITTEN });
+      try {
+        const before = await bytes(dir);
+        const error = await buildBootstrapChangeSet(
+          new FsRepoTree(dir),
+          cluster,
+          options,
+        ).catch(e => e);
+        expect(isGpuInputError(error)).toBe(true);
+        expect(error.issues).toEqual([
+          {
+            path: file,
+            rule: 'bootstrap-file-not-managed',
+            message: expect.stringMatching(
+              new RegExp(
+                `^${file.replace(/\./g, '\\.')} exists and the bootstrap did not write it: the bootstrap writes .+ there and never replaces a file it did not write\\. .+`,
+              ),
+            ),
+          },
+        ]);
+        expect(await bytes(dir)).toEqual(before);
+      } finally {
+        await removeTempRepo(dir);
+      }
+    },
+  );
+
+  it('names every such file at once', async () => {
+    const error = await buildBootstrapChangeSet(
+      new MemoryRepoTree({
+        'clusters/dev/gpu-operator/values.yaml': HAND_WRITTEN,
+        'clusters/dev/gpu-scheduler/gpu-binpack.yaml': HAND_WRITTEN,
+      }),
+      cluster,
+      options,
+    ).catch(e => e);
+    expect(error.issues.map((i: { path: string }) => i.path)).toEqual([
+      'clusters/dev/gpu-operator/values.yaml',
+      'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+    ]);
+  });
+
+  it('writes over a blank file, and over its own files again (their header), changing nothing that is right', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu-operator/values.yaml': '\n  \n',
+    });
+    const first = await buildBootstrapChangeSet(tree, static_, options);
+    expect(
+      first.changes.find(
+        c => c.path === 'clusters/dev/gpu-operator/values.yaml',
+      ),
+    ).toMatchObject({ action: 'update' });
+    await writeChangeSet(tree, first);
+    expect(
+      (await buildBootstrapChangeSet(tree, static_, options)).changes,
+    ).toEqual([]);
+    // Its own values file, edited by someone: brought back, not refused.
+    const values = 'clusters/dev/gpu-operator/values.yaml';
+    const own = (await tree.readFile(values))!;
+    await tree.writeFile(
+      values,
+      own.replace('strategy: mixed', 'strategy: single'),
+    );
+    const again = await buildBootstrapChangeSet(tree, static_, options);
+    expect(writes(again)).toEqual([
+      expect.objectContaining({ path: values, content: own }),
+    ]);
+  });
+
+  it('keeps a hand-written file in the node class’s place that defines that node class', async () => {
+    const file = 'clusters/dev/gpu/nodeclasses/gpu.yaml';
+    const handWritten =
+      '# the team’s own\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\nspec:\n  role: team-role\n';
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree({ [file]: handWritten }),
+      cluster,
+      options,
+    );
+    expect(changeSet.changes.map(c => c.path)).not.toContain(file);
+    const kustomization = parse(
+      writes(changeSet).find(
+        c => c.path === 'clusters/dev/gpu/kustomization.yaml',
+      )!.content,
+    );
+    expect(kustomization.resources).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
  * `applyConfigs.ts`) into the files the repository layout names, so a
  * request later reads and extends exactly what the bootstrap wrote.
  */
+import { posix } from 'node:path';
 import {
   generatedNodeClass,
   type ClusterProfile,
@@ -22,7 +23,14 @@ import {
 import { nodeClassesElsewhere } from '../nodeClasses';
 import { StagedTree } from '../stagedTree';
 import type { ChangeSet } from '../types';
-import { BOOTSTRAP_HEADER, bootstrapYaml } from './bootstrapFile';
+import {
+  BOOTSTRAP_HEADER,
+  bootstrapYaml,
+  isBlank,
+  isBootstrapFile,
+  writeBootstrapFiles,
+  type BootstrapFileWrite,
+} from './bootstrapFile';
 import { bootstrapPaths, type BootstrapPaths } from './bootstrapPaths';
 import {
   buildBinPackingSchedulerConfig,
@@ -78,9 +86,6 @@ export interface BootstrapChangeSet extends ChangeSet {
    */
   notes: string[];
 }
-
-const isBlank = (text: string | undefined) =>
-  text === undefined || text.trim() === '';
 
 /**
  * A file the bootstrap starts carries its header; the engine then merges
@@ -158,73 +163,82 @@ export async function buildBootstrapChangeSet(
   const layout = resolveLayout(options.layout);
   const paths = bootstrapPaths(layout, cluster.name);
   const operatorNamespace = cluster.devicePluginConfigMap.namespace;
+  const operatorFolder = posix.dirname(paths.operatorKustomization);
 
-  await staged.write(
-    paths.operatorValues,
-    bootstrapYaml(
-      buildGpuOperatorValues(cluster),
-      'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
-    ),
-  );
-  await staged.write(
-    paths.operatorKustomization,
-    bootstrapYaml({
-      apiVersion: 'kustomize.config.k8s.io/v1beta1',
-      kind: 'Kustomization',
-      helmCharts: [
-        {
-          name: 'gpu-operator',
-          repo: 'https://helm.ngc.nvidia.com/nvidia',
-          version: options.operatorChartVersion,
-          releaseName: 'gpu-operator',
-          namespace: operatorNamespace,
-          includeCRDs: true,
-          valuesFile: 'values.yaml',
-        },
-      ],
-    }),
-  );
-  await staged.write(
-    paths.defaultDevicePluginConfig,
-    bootstrapYaml(
-      { version: 'v1', flags: { migStrategy: 'none' } },
-      'Device-plugin config for GPU nodes without a nvidia.com/device-plugin.config label: whole GPUs, no sharing.',
-    ),
-  );
-  await startWithHeader(staged, paths.migConfig, 'version: v1\n');
-  await applyMigConfig(
-    staged,
-    paths.migConfig,
-    ALL_DISABLED_MIG_CONFIG.name,
-    ALL_DISABLED_MIG_CONFIG.entries,
-    { whenDifferent: 'keep' },
-  );
+  const files: BootstrapFileWrite[] = [
+    {
+      path: paths.operatorValues,
+      content: bootstrapYaml(
+        buildGpuOperatorValues(cluster),
+        'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
+      ),
+      what: "the GPU Operator's Helm values",
+      remedy: `Move it out of ${operatorFolder}/, then run the bootstrap again.`,
+    },
+    {
+      path: paths.operatorKustomization,
+      content: bootstrapYaml({
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        helmCharts: [
+          {
+            name: 'gpu-operator',
+            repo: 'https://helm.ngc.nvidia.com/nvidia',
+            version: options.operatorChartVersion,
+            releaseName: 'gpu-operator',
+            namespace: operatorNamespace,
+            includeCRDs: true,
+            valuesFile: 'values.yaml',
+          },
+        ],
+      }),
+      what: "the GPU Operator's Helm release (a kustomize helmCharts entry)",
+      remedy: `Move it out of ${operatorFolder}/, then run the bootstrap again.`,
+    },
+    {
+      path: paths.defaultDevicePluginConfig,
+      content: bootstrapYaml(
+        { version: 'v1', flags: { migStrategy: 'none' } },
+        'Device-plugin config for GPU nodes without a nvidia.com/device-plugin.config label: whole GPUs, no sharing.',
+      ),
+      what: `the default device-plugin config (key \`${DEFAULT_DEVICE_PLUGIN_CONFIG}\` of ConfigMap ${cluster.devicePluginConfigMap.namespace}/${cluster.devicePluginConfigMap.name}: whole GPUs for nodes without a config label)`,
+      remedy: `Move it, then run the bootstrap again.`,
+    },
+  ];
 
-  let nodeClassFile: string | undefined;
   // The bootstrap is where the GPU node class comes from, whatever the
   // profile says about generating one per pool; but never a second copy of
-  // one a pool file already defines (kustomize rejects duplicate objects).
+  // one the cluster's files define already (kustomize rejects duplicate
+  // objects), a hand-written file in its place included.
+  let nodeClassFile: string | undefined;
   const nodeClassPath = paths.nodeClass(cluster.nodeClass.name);
   const nodeClass = generatedNodeClass({ ...cluster, generateNodeClass: true });
+  const ownNodeClassFile = isBootstrapFile(await staged.read(nodeClassPath));
   if (
     nodeClass &&
     !(
-      await nodeClassesElsewhere(staged, layout, cluster.name, nodeClassPath)
+      await nodeClassesElsewhere(
+        staged,
+        layout,
+        cluster.name,
+        ownNodeClassFile ? nodeClassPath : '',
+      )
     ).has(`${nodeClass.kind}/${cluster.nodeClass.name}`)
   ) {
-    await staged.write(
-      nodeClassPath,
-      bootstrapYaml(nodeClass, NODE_CLASS_COMMENTS[nodeClass.kind]),
-    );
+    files.push({
+      path: nodeClassPath,
+      content: bootstrapYaml(nodeClass, NODE_CLASS_COMMENTS[nodeClass.kind]),
+      what: `the GPU ${nodeClass.kind} \`${cluster.nodeClass.name}\``,
+      remedy: `Move it, or define the ${nodeClass.kind} \`${cluster.nodeClass.name}\` in it (the bootstrap then keeps that one), then run the bootstrap again.`,
+    });
     nodeClassFile = nodeClassPath;
   }
-  await mergeGpuKustomization(staged, paths, cluster, nodeClassFile);
 
   if (options.binPacking) {
     const config = buildBinPackingSchedulerConfig();
-    await staged.write(
-      paths.scheduler,
-      bootstrapYaml(
+    files.push({
+      path: paths.scheduler,
+      content: bootstrapYaml(
         {
           apiVersion: 'v1',
           kind: 'ConfigMap',
@@ -238,8 +252,24 @@ export async function buildBootstrapChangeSet(
         },
         'Mount into a second kube-scheduler (--config); GPU pods opt in with schedulerName: gpu-binpack.',
       ),
-    );
+      what: 'the gpu-binpack scheduler profile',
+      remedy:
+        'Move it, or run the bootstrap without the bin-packing scheduler profile.',
+    });
   }
+  // Refuses before anything is staged when a file in the way is not the bootstrap's.
+  await writeBootstrapFiles(staged, files);
+
+  await startWithHeader(staged, paths.migConfig, 'version: v1\n');
+  await applyMigConfig(
+    staged,
+    paths.migConfig,
+    ALL_DISABLED_MIG_CONFIG.name,
+    ALL_DISABLED_MIG_CONFIG.entries,
+    { whenDifferent: 'keep' },
+  );
+  await mergeGpuKustomization(staged, paths, cluster, nodeClassFile);
+
   const karpenter = await bootstrapKarpenter(staged, layout, paths, cluster);
   return {
     ...staged.toChangeSet(),

@@ -20,6 +20,7 @@ import {
   bootstrapDocument,
   bootstrapYaml,
   isBootstrapFile,
+  notWrittenByBootstrap,
 } from '../bootstrapFile';
 import {
   KARPENTER_CHART,
@@ -55,11 +56,11 @@ export async function hasManagedRelease(
 /** Refuses to write over a file of the release's folder the bootstrap did not write. */
 function refuseHandWritten(path: string): never {
   throw new GpuInputError([
-    {
+    notWrittenByBootstrap(
       path,
-      rule: 'bootstrap-file-not-managed',
-      message: `${path} exists and the bootstrap did not write it: the bootstrap writes Karpenter's Helm release there and never replaces a hand-written file. Move it, or declare Karpenter in a way the bootstrap recognises (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${KARPENTER_CHART}"), then run the bootstrap again`,
-    },
+      "Karpenter's Helm release",
+      `Move it, or declare Karpenter in a way the bootstrap recognises (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${KARPENTER_CHART}"), then run the bootstrap again`,
+    ),
   ]);
 }
 
