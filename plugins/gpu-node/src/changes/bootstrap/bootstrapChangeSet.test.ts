@@ -183,6 +183,28 @@ describe('buildBootstrapChangeSet', () => {
     expect(kustomization.resources).toEqual([]);
   });
 
+  it('does not write a second EC2NodeClass when another file of the cluster’s folder defines it (an import leaves one in karpenter/)', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/karpenter/nodeclasses.yaml':
+        'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\nspec:\n  role: team-role\n',
+      // Another cluster's node class of that name is no reason.
+      'clusters/prod/karpenter/nodeclasses.yaml':
+        'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\nspec: {}\n',
+    });
+    const changeSet = await buildBootstrapChangeSet(tree, cluster, options);
+    expect(changeSet.changes.map(c => c.path)).not.toContain(
+      'clusters/dev/gpu/nodeclasses/gpu.yaml',
+    );
+    const other = await buildBootstrapChangeSet(
+      tree,
+      resolveClusterProfile({ name: 'staging', karpenterVersion: '1.14.1' }),
+      options,
+    );
+    expect(other.changes.map(c => c.path)).toContain(
+      'clusters/staging/gpu/nodeclasses/gpu.yaml',
+    );
+  });
+
   it('keeps the entries and comments of a hand-written GPU kustomization and mig config', async () => {
     const tree = new MemoryRepoTree({
       'clusters/dev/gpu/kustomization.yaml': [
