@@ -185,6 +185,7 @@ export {
   gpuPullRequestMergePermission,
 } from './permissions';
 export type { CatalogIndex } from './planner/catalogIndex';
+export { handWrittenConfigMapReadBy } from './planner/handWrittenConfigs';
 export { plan } from './planner/plan';
 export { costOfPool, poolCostSummary } from './planner/poolCost';
 export { derivedPoolLimit } from './planner/poolLimits';

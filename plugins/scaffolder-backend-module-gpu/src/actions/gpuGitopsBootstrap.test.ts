@@ -80,7 +80,7 @@ describe('gpu:gitops:bootstrap', () => {
     );
     expect(karpenterValues.settings.featureGates.nodeOverlay).toBe(true);
     expect(out.body).toContain(
-      '\nKarpenter:\n- No Karpenter release was found in the repository, so this pull request adds one in `clusters/prod/karpenter-controller/`',
+      '\nNotes:\n- No Karpenter release was found in the repository, so this pull request adds one in `clusters/prod/karpenter-controller/`',
     );
     const head = (await repo.refs())['refs/heads/gpu/bootstrap-prod'];
 

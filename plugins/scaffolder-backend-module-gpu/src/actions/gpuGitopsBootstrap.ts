@@ -33,7 +33,7 @@ function bootstrapBody(cluster: string, changeSet: BootstrapChangeSet): string {
     '- DCGM exporter maps `nvidia.com/gpu.shared` pods (`NVIDIA_RESOURCE_NAMES`).',
     '- GPU EC2NodeClass with `al2023@latest` (when the cluster profile generates it).',
     ...(changeSet.notes.length > 0
-      ? ['', 'Karpenter:', ...changeSet.notes.map(note => `- ${note}`)]
+      ? ['', 'Notes:', ...changeSet.notes.map(note => `- ${note}`)]
       : []),
     '',
     'Files:',

@@ -409,3 +409,167 @@ describe('buildBootstrapChangeSet: files it did not write', () => {
     expect(kustomization.resources).toEqual([]);
   });
 });
+
+describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
+  const DEVICE_PLUGIN = [
+    '# The team’s named device-plugin configs.',
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: nvidia-device-plugin',
+    '  namespace: gpu-operator',
+    'data:',
+    '  any: "version: v1\\nflags:\\n  migStrategy: none\\n"',
+    '  t4-ts-4: "version: v1\\nsharing:\\n  timeSlicing:\\n    resources:\\n      - name: nvidia.com/gpu\\n        replicas: 4\\n"',
+    '',
+  ].join('\n');
+  const MIG_PARTED = [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: mig-parted',
+    '  namespace: gpu-operator',
+    'data:',
+    '  config.yaml: |',
+    '    version: v1',
+    '    mig-configs:',
+    '      all-disabled:',
+    '        - devices: all',
+    '          mig-enabled: false',
+    '      all-3g.40gb:',
+    '        - devices: all',
+    '          mig-enabled: true',
+    '          mig-devices: { "3g.40gb": 2 }',
+    '',
+  ].join('\n');
+  const profile = resolveClusterProfile({
+    name: 'dev',
+    provider: 'static',
+    devicePluginConfigMap: {
+      name: 'nvidia-device-plugin',
+      namespace: 'gpu-operator',
+    },
+    migPartedConfigMap: { name: 'mig-parted', namespace: 'gpu-operator' },
+  });
+  const contentOf = (
+    changeSet: Awaited<ReturnType<typeof buildBootstrapChangeSet>>,
+    path: string,
+  ) => writes(changeSet).find(c => c.path === path)?.content;
+
+  it('generates no ConfigMap of the device plugin’s name and writes no default key, and says which keys requests use', async () => {
+    const files = {
+      'clusters/dev/nvidia/device-plugin.yaml': DEVICE_PLUGIN,
+    };
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree(files),
+      profile,
+      options,
+    );
+    const paths = changeSet.changes.map(c => c.path);
+    expect(paths).not.toContain('clusters/dev/nvidia/device-plugin.yaml');
+    expect(paths).not.toContain('clusters/dev/gpu/device-plugin/default.yaml');
+    const kustomization = parse(
+      contentOf(changeSet, 'clusters/dev/gpu/kustomization.yaml')!,
+    );
+    // The mig-parted ConfigMap is still the product's.
+    expect(kustomization.configMapGenerator).toEqual([
+      {
+        name: 'mig-parted',
+        namespace: 'gpu-operator',
+        files: ['config.yaml=mig/config.yaml'],
+      },
+    ]);
+    const values = parse(
+      contentOf(changeSet, 'clusters/dev/gpu-operator/values.yaml')!,
+    );
+    // No `default` key in the team's ConfigMap: nodes without a label get
+    // the device plugin's own defaults.
+    expect(values.devicePlugin.config).toEqual({
+      create: false,
+      name: 'nvidia-device-plugin',
+      default: '',
+    });
+    expect(changeSet.notes).toEqual([
+      "The device plugin reads ConfigMap `gpu-operator/nvidia-device-plugin`, written by hand in `clusters/dev/nvidia/device-plugin.yaml` (the cluster profile's `devicePluginConfigMap`): the bootstrap generates no ConfigMap of that name and writes no `default` config, and the product never edits it. Requests use only its keys: `any` (whole GPUs), `t4-ts-4` (time-slicing, 4 per GPU); one that needs another is refused, naming the key and the content to add. It has no key `default` that gives whole GPUs, so `devicePlugin.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`: GPU nodes without a `nvidia.com/device-plugin.config` label get the device plugin's own defaults, whole GPUs.",
+    ]);
+  });
+
+  it('with both ConfigMaps written by hand, the GPU folder generates none and gets no mig-parted file; their defaults are used where they hold them', async () => {
+    const files = {
+      'clusters/dev/nvidia/device-plugin.yaml': DEVICE_PLUGIN.replace(
+        '  any:',
+        '  default:',
+      ),
+      'clusters/dev/nvidia/mig-parted.yaml': MIG_PARTED,
+    };
+    const tree = new MemoryRepoTree(files);
+    const changeSet = await buildBootstrapChangeSet(tree, profile, options);
+    expect(changeSet.changes.map(c => c.path).sort()).toEqual([
+      'clusters/dev/gpu-operator/kustomization.yaml',
+      'clusters/dev/gpu-operator/values.yaml',
+      'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+      'clusters/dev/gpu/kustomization.yaml',
+    ]);
+    const kustomization = parse(
+      contentOf(changeSet, 'clusters/dev/gpu/kustomization.yaml')!,
+    );
+    expect(kustomization).toEqual({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: [],
+    });
+    const values = parse(
+      contentOf(changeSet, 'clusters/dev/gpu-operator/values.yaml')!,
+    );
+    expect(values.devicePlugin.config.default).toBe('default');
+    expect(values.migManager.config).toEqual({
+      create: false,
+      name: 'mig-parted',
+      default: 'all-disabled',
+    });
+    expect(changeSet.notes[1]).toBe(
+      "The MIG manager reads ConfigMap `gpu-operator/mig-parted`, written by hand in `clusters/dev/nvidia/mig-parted.yaml` (the cluster profile's `migPartedConfigMap`): the bootstrap generates no ConfigMap of that name and adds no `all-disabled` entry, and the product never edits it. Requests use only its mig-configs entries: `all-3g.40gb`, `all-disabled`; one that needs another is refused, naming the entry and the content to add.",
+    );
+    // Idempotent.
+    await writeChangeSet(tree, changeSet);
+    expect(
+      (await buildBootstrapChangeSet(tree, profile, options)).changes,
+    ).toEqual([]);
+  });
+
+  it('sets no mig-parted default its hand-written ConfigMap lacks', async () => {
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree({
+        'clusters/dev/nvidia/mig-parted.yaml': MIG_PARTED.replace(
+          /      all-disabled:\n.*\n.*\n/,
+          '',
+        ),
+      }),
+      profile,
+      options,
+    );
+    expect(
+      parse(contentOf(changeSet, 'clusters/dev/gpu-operator/values.yaml')!)
+        .migManager.config.default,
+    ).toBe('');
+    expect(changeSet.notes.join('\n')).toContain(
+      'It has no `all-disabled` entry, so `migManager.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`',
+    );
+  });
+
+  it('generates the profile’s ConfigMaps when the team’s hand-written ones have other names', async () => {
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree({
+        'clusters/dev/nvidia/device-plugin.yaml': DEVICE_PLUGIN,
+      }),
+      resolveClusterProfile({ name: 'dev', provider: 'static' }),
+      options,
+    );
+    expect(
+      parse(
+        contentOf(changeSet, 'clusters/dev/gpu/kustomization.yaml')!,
+      ).configMapGenerator.map((g: { name: string }) => g.name),
+    ).toEqual(['nvidia-device-plugin-configs', 'custom-mig-parted-config']);
+    expect(changeSet.notes).toEqual([]);
+  });
+});

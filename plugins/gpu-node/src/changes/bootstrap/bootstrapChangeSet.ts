@@ -8,6 +8,7 @@ import { posix } from 'node:path';
 import {
   generatedNodeClass,
   type ClusterProfile,
+  type ConfigMapRef,
 } from '@gpu-gitops/plugin-gpu-common';
 import { resolveLayout, type LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
@@ -32,6 +33,7 @@ import {
   type BootstrapFileWrite,
 } from './bootstrapFile';
 import { bootstrapPaths, type BootstrapPaths } from './bootstrapPaths';
+import { handWrittenConfigMapNotes } from './configMapNotes';
 import {
   buildBinPackingSchedulerConfig,
   buildGpuOperatorValues,
@@ -39,6 +41,11 @@ import {
 } from './gpuOperatorValues';
 import { bootstrapKarpenter } from './karpenter/bootstrapKarpenter';
 import { karpenterNotes } from './karpenter/karpenterNotes';
+import {
+  devicePluginDefaultKey,
+  migManagerDefaultEntry,
+  operatorConfigMaps,
+} from './operatorConfigMaps';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -78,13 +85,20 @@ const NODE_CLASS_COMMENTS: Record<string, string> = {
  */
 export interface BootstrapChangeSet extends ChangeSet {
   /**
-   * Markdown sentences for the description, one list item each: Karpenter's
-   * release the bootstrap wrote and what is left to fill in, or the one it
-   * found (never edited), what that sets the NodeOverlay gate to, what to
-   * set where, and where the cluster profile disagrees. Empty for a cluster
-   * without Karpenter.
+   * Markdown sentences for the description, one list item each: the
+   * ConfigMaps the GPU Operator reads that the team wrote by hand (left as
+   * they are, and the keys requests use); Karpenter's release the bootstrap
+   * wrote and what is left to fill in, or the one it found (never edited),
+   * what that sets the NodeOverlay gate to, what to set where, and where the
+   * cluster profile disagrees. Empty when there is nothing to say.
    */
   notes: string[];
+}
+
+/** The ConfigMaps the product generates in the GPU folder; undefined for one the team wrote by hand. */
+interface GeneratedConfigMaps {
+  devicePlugin?: ConfigMapRef;
+  migParted?: ConfigMapRef;
 }
 
 /**
@@ -102,44 +116,54 @@ async function startWithHeader(
 }
 
 /**
- * The cluster's GPU kustomization: the node class, and the two ConfigMap
- * generators (device-plugin configs, then mig-parted) with stable names.
- * A new file lists the generators in that order; in an existing one the
- * engine places and keeps entries as a request does.
+ * The cluster's GPU kustomization: the node class, and the generators of
+ * the ConfigMaps the product writes (device-plugin configs, then
+ * mig-parted) with stable names; none for a ConfigMap the team wrote by
+ * hand. A new file lists the generators in that order; in an existing one
+ * the engine places and keeps entries as a request does.
  */
 async function mergeGpuKustomization(
   staged: StagedTree,
   paths: BootstrapPaths,
-  cluster: ClusterProfile,
+  generated: GeneratedConfigMaps,
   nodeClassFile: string | undefined,
 ): Promise<void> {
   const path = paths.gpuKustomization;
-  const generator = (ref: ClusterProfile['devicePluginConfigMap']) =>
-    `  - name: ${ref.name}\n    namespace: ${ref.namespace}\n`;
+  const refs = [generated.devicePlugin, generated.migParted].filter(
+    (ref): ref is ConfigMapRef => ref !== undefined,
+  );
+  const generators = refs
+    .map(ref => `  - name: ${ref.name}\n    namespace: ${ref.namespace}\n`)
+    .join('');
   await startWithHeader(
     staged,
     path,
-    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n' +
-      'resources: []\ngeneratorOptions:\n  disableNameSuffixHash: true\n' +
-      `configMapGenerator:\n${generator(cluster.devicePluginConfigMap)}${generator(cluster.migPartedConfigMap)}`,
+    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n' +
+      (refs.length > 0
+        ? `generatorOptions:\n  disableNameSuffixHash: true\nconfigMapGenerator:\n${generators}`
+        : ''),
   );
   const kustomization = openKustomization(path, await staged.read(path));
   if (nodeClassFile) {
     addResource(kustomization, relativeTo(path, nodeClassFile));
   }
-  useStableGeneratorNames(kustomization);
-  addConfigMapFile(
-    kustomization,
-    cluster.devicePluginConfigMap,
-    DEFAULT_DEVICE_PLUGIN_CONFIG,
-    relativeTo(path, paths.defaultDevicePluginConfig),
-  );
-  addConfigMapFile(
-    kustomization,
-    cluster.migPartedConfigMap,
-    MIG_CONFIG_KEY,
-    relativeTo(path, paths.migConfig),
-  );
+  if (refs.length > 0) useStableGeneratorNames(kustomization);
+  if (generated.devicePlugin) {
+    addConfigMapFile(
+      kustomization,
+      generated.devicePlugin,
+      DEFAULT_DEVICE_PLUGIN_CONFIG,
+      relativeTo(path, paths.defaultDevicePluginConfig),
+    );
+  }
+  if (generated.migParted) {
+    addConfigMapFile(
+      kustomization,
+      generated.migParted,
+      MIG_CONFIG_KEY,
+      relativeTo(path, paths.migConfig),
+    );
+  }
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(path, content);
 }
@@ -164,12 +188,26 @@ export async function buildBootstrapChangeSet(
   const paths = bootstrapPaths(layout, cluster.name);
   const operatorNamespace = cluster.devicePluginConfigMap.namespace;
   const operatorFolder = posix.dirname(paths.operatorKustomization);
+  // The ConfigMaps the GPU Operator reads: the product generates each one
+  // the team did not write by hand in the cluster's folder.
+  const configMaps = await operatorConfigMaps(tree, layout, cluster);
+  const generated: GeneratedConfigMaps = {
+    devicePlugin: configMaps.devicePlugin.handWritten
+      ? undefined
+      : configMaps.devicePlugin.ref,
+    migParted: configMaps.migParted.handWritten
+      ? undefined
+      : configMaps.migParted.ref,
+  };
 
   const files: BootstrapFileWrite[] = [
     {
       path: paths.operatorValues,
       content: bootstrapYaml(
-        buildGpuOperatorValues(cluster),
+        buildGpuOperatorValues(cluster, {
+          devicePlugin: devicePluginDefaultKey(configMaps.devicePlugin),
+          migManager: migManagerDefaultEntry(configMaps.migParted),
+        }),
         'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
       ),
       what: "the GPU Operator's Helm values",
@@ -195,16 +233,18 @@ export async function buildBootstrapChangeSet(
       what: "the GPU Operator's Helm release (a kustomize helmCharts entry)",
       remedy: `Move it out of ${operatorFolder}/, then run the bootstrap again.`,
     },
-    {
+  ];
+  if (generated.devicePlugin) {
+    files.push({
       path: paths.defaultDevicePluginConfig,
       content: bootstrapYaml(
         { version: 'v1', flags: { migStrategy: 'none' } },
         'Device-plugin config for GPU nodes without a nvidia.com/device-plugin.config label: whole GPUs, no sharing.',
       ),
-      what: `the default device-plugin config (key \`${DEFAULT_DEVICE_PLUGIN_CONFIG}\` of ConfigMap ${cluster.devicePluginConfigMap.namespace}/${cluster.devicePluginConfigMap.name}: whole GPUs for nodes without a config label)`,
-      remedy: `Move it, then run the bootstrap again.`,
-    },
-  ];
+      what: `the default device-plugin config (key \`${DEFAULT_DEVICE_PLUGIN_CONFIG}\` of ConfigMap ${generated.devicePlugin.namespace}/${generated.devicePlugin.name}: whole GPUs for nodes without a config label)`,
+      remedy: `Move it, or, when the device plugin reads a ConfigMap you write by hand in the cluster's folder, point the cluster profile's devicePluginConfigMap at it (the bootstrap then writes no config of its own), then run the bootstrap again.`,
+    });
+  }
 
   // The bootstrap is where the GPU node class comes from, whatever the
   // profile says about generating one per pool; but never a second copy of
@@ -260,19 +300,24 @@ export async function buildBootstrapChangeSet(
   // Refuses before anything is staged when a file in the way is not the bootstrap's.
   await writeBootstrapFiles(staged, files);
 
-  await startWithHeader(staged, paths.migConfig, 'version: v1\n');
-  await applyMigConfig(
-    staged,
-    paths.migConfig,
-    ALL_DISABLED_MIG_CONFIG.name,
-    ALL_DISABLED_MIG_CONFIG.entries,
-    { whenDifferent: 'keep' },
-  );
-  await mergeGpuKustomization(staged, paths, cluster, nodeClassFile);
+  if (generated.migParted) {
+    await startWithHeader(staged, paths.migConfig, 'version: v1\n');
+    await applyMigConfig(
+      staged,
+      paths.migConfig,
+      ALL_DISABLED_MIG_CONFIG.name,
+      ALL_DISABLED_MIG_CONFIG.entries,
+      { whenDifferent: 'keep' },
+    );
+  }
+  await mergeGpuKustomization(staged, paths, generated, nodeClassFile);
 
   const karpenter = await bootstrapKarpenter(staged, layout, paths, cluster);
   return {
     ...staged.toChangeSet(),
-    notes: karpenterNotes(cluster, karpenter),
+    notes: [
+      ...handWrittenConfigMapNotes(configMaps, paths.operatorValues),
+      ...karpenterNotes(cluster, karpenter),
+    ],
   };
 }
