@@ -143,7 +143,7 @@ export { resourceClaimTemplateName } from './manifests/resourceClaimTemplate';
 export { podPlacement } from './manifests/podPlacement';
 export type { PodPlacement } from './manifests/podPlacement';
 export { strategicMerge } from './manifests/strategicMerge';
-export { untoleratedTaints } from './manifests/tolerations';
+export { tolerates, untoleratedTaints } from './manifests/tolerations';
 export type { NodeTaint, PodToleration } from './manifests/tolerations';
 export type {
   DevicePluginConfig,

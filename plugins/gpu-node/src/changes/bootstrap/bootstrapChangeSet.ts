@@ -4,7 +4,6 @@
  * `applyConfigs.ts`) into the files the repository layout names, so a
  * request later reads and extends exactly what the bootstrap wrote.
  */
-import { posix } from 'node:path';
 import {
   generatedNodeClass,
   type ClusterProfile,
@@ -36,16 +35,16 @@ import { bootstrapPaths, type BootstrapPaths } from './bootstrapPaths';
 import { handWrittenConfigMapNotes } from './configMapNotes';
 import {
   buildBinPackingSchedulerConfig,
-  buildGpuOperatorValues,
   DEFAULT_DEVICE_PLUGIN_CONFIG,
 } from './gpuOperatorValues';
 import { bootstrapKarpenter } from './karpenter/bootstrapKarpenter';
-import { karpenterNotes } from './karpenter/karpenterNotes';
 import {
-  devicePluginDefaultKey,
-  migManagerDefaultEntry,
-  operatorConfigMaps,
-} from './operatorConfigMaps';
+  bootstrapGpuOperator,
+  operatorMayRead,
+} from './gpuOperator/bootstrapGpuOperator';
+import { gpuOperatorNotes } from './gpuOperator/gpuOperatorNotes';
+import { karpenterNotes } from './karpenter/karpenterNotes';
+import { operatorConfigMaps } from './operatorConfigMaps';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -85,8 +84,16 @@ const NODE_CLASS_COMMENTS: Record<string, string> = {
  */
 export interface BootstrapChangeSet extends ChangeSet {
   /**
-   * Markdown sentences for the description, one list item each: the
-   * ConfigMaps the GPU Operator reads that the team wrote by hand (left as
+   * What installs the GPU Operator: the bootstrap's own release in the
+   * cluster's `gpu-operator/` folder (written, or kept as it is), or one
+   * the repository declares (never edited; `notes` say what to set in it).
+   */
+  gpuOperatorRelease: 'bootstrap' | 'repository';
+  /**
+   * Markdown sentences for the description, one list item each: the GPU
+   * Operator release the repository declares (never edited), what it sets
+   * as the product needs, what to set where, and where the cluster profile
+   * disagrees; the ConfigMaps the GPU Operator reads that the team wrote by hand (left as
    * they are, and the keys requests use); Karpenter's release the bootstrap
    * wrote and what is left to fill in, or the one it found (never edited),
    * what that sets the NodeOverlay gate to, what to set where, and where the
@@ -169,12 +176,15 @@ async function mergeGpuKustomization(
 }
 
 /**
- * The once-per-cluster change set: GPU Operator (Helm values + kustomize
- * helmCharts), the default device-plugin config, the `all-disabled` MIG
- * config, the GPU EC2NodeClass, optionally the bin-packing scheduler
- * profile, and on a Karpenter cluster Karpenter's release unless the
- * repository already declares one (see `notes`). Idempotent: a
- * bootstrapped repository yields an empty change set.
+ * The once-per-cluster change set: the GPU Operator's release (Helm values
+ * + kustomize helmCharts) unless the repository declares one (then what to
+ * set in it, see `notes`), the default device-plugin config and the
+ * `all-disabled` MIG config unless the team wrote those ConfigMaps by hand,
+ * the GPU EC2NodeClass, optionally the bin-packing scheduler profile, and
+ * on a Karpenter cluster Karpenter's release unless the repository already
+ * declares one. It never replaces a file it did not write: it refuses, and
+ * nothing is written. Idempotent: a bootstrapped repository yields an empty
+ * change set.
  *
  * @public
  */
@@ -186,54 +196,33 @@ export async function buildBootstrapChangeSet(
   const staged = new StagedTree(tree);
   const layout = resolveLayout(options.layout);
   const paths = bootstrapPaths(layout, cluster.name);
-  const operatorNamespace = cluster.devicePluginConfigMap.namespace;
-  const operatorFolder = posix.dirname(paths.operatorKustomization);
-  // The ConfigMaps the GPU Operator reads: the product generates each one
-  // the team did not write by hand in the cluster's folder.
+  // The ConfigMaps the GPU Operator reads, and the release that installs
+  // it: the product generates each ConfigMap the team did not write by hand
+  // in the cluster's folder and the operator may read.
   const configMaps = await operatorConfigMaps(tree, layout, cluster);
+  const operator = await bootstrapGpuOperator(
+    staged,
+    layout,
+    paths,
+    cluster,
+    configMaps,
+    options.operatorChartVersion,
+  );
   const generated: GeneratedConfigMaps = {
-    devicePlugin: configMaps.devicePlugin.handWritten
-      ? undefined
-      : configMaps.devicePlugin.ref,
-    migParted: configMaps.migParted.handWritten
-      ? undefined
-      : configMaps.migParted.ref,
+    devicePlugin:
+      configMaps.devicePlugin.handWritten ||
+      !operatorMayRead(operator, 'devicePlugin')
+        ? undefined
+        : configMaps.devicePlugin.ref,
+    migParted:
+      configMaps.migParted.handWritten ||
+      !operatorMayRead(operator, 'migParted')
+        ? undefined
+        : configMaps.migParted.ref,
   };
 
-  const files: BootstrapFileWrite[] = [
-    {
-      path: paths.operatorValues,
-      content: bootstrapYaml(
-        buildGpuOperatorValues(cluster, {
-          devicePlugin: devicePluginDefaultKey(configMaps.devicePlugin),
-          migManager: migManagerDefaultEntry(configMaps.migParted),
-        }),
-        'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
-      ),
-      what: "the GPU Operator's Helm values",
-      remedy: `Move it out of ${operatorFolder}/, then run the bootstrap again.`,
-    },
-    {
-      path: paths.operatorKustomization,
-      content: bootstrapYaml({
-        apiVersion: 'kustomize.config.k8s.io/v1beta1',
-        kind: 'Kustomization',
-        helmCharts: [
-          {
-            name: 'gpu-operator',
-            repo: 'https://helm.ngc.nvidia.com/nvidia',
-            version: options.operatorChartVersion,
-            releaseName: 'gpu-operator',
-            namespace: operatorNamespace,
-            includeCRDs: true,
-            valuesFile: 'values.yaml',
-          },
-        ],
-      }),
-      what: "the GPU Operator's Helm release (a kustomize helmCharts entry)",
-      remedy: `Move it out of ${operatorFolder}/, then run the bootstrap again.`,
-    },
-  ];
+  const files: BootstrapFileWrite[] =
+    operator.kind === 'bootstrap' ? [...operator.files] : [];
   if (generated.devicePlugin) {
     files.push({
       path: paths.defaultDevicePluginConfig,
@@ -315,8 +304,13 @@ export async function buildBootstrapChangeSet(
   const karpenter = await bootstrapKarpenter(staged, layout, paths, cluster);
   return {
     ...staged.toChangeSet(),
+    gpuOperatorRelease: operator.kind,
     notes: [
-      ...handWrittenConfigMapNotes(configMaps, paths.operatorValues),
+      ...gpuOperatorNotes(operator),
+      ...handWrittenConfigMapNotes(
+        configMaps,
+        operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
+      ),
       ...karpenterNotes(cluster, karpenter),
     ],
   };

@@ -17,7 +17,7 @@ const label = ({ ref }: OperatorConfigMap) => `${ref.namespace}/${ref.name}`;
 const list = (keys: string[]) => keys.map(key => `\`${key}\``).join(', ');
 
 /** A device-plugin config in a few words: `time-slicing, 4 per GPU`. */
-function describeConfig(config: unknown): string {
+export function describeConfig(config: unknown): string {
   if (givesWholeGpus(config)) return 'whole GPUs';
   for (const [mode, words] of [
     ['timeSlicing', 'time-slicing'],

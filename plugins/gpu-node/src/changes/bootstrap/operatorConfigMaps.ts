@@ -34,6 +34,8 @@ export interface OperatorConfigMap {
 export interface OperatorConfigMaps {
   devicePlugin: OperatorConfigMap;
   migParted: OperatorConfigMap;
+  /** Every hand-written ConfigMap of NVIDIA configs in the cluster's folder, whatever its name. */
+  handWrittenInClusterFolder: readonly HandWrittenConfigMap[];
 }
 
 /** The cluster's two ConfigMaps, each with the team's hand-written one of its name. */
@@ -64,7 +66,11 @@ export async function operatorConfigMaps(
       ...(handWritten ? { handWritten } : {}),
     };
   };
-  return { devicePlugin: of('device-plugin'), migParted: of('mig-parted') };
+  return {
+    devicePlugin: of('device-plugin'),
+    migParted: of('mig-parted'),
+    handWrittenInClusterFolder: handWrittenConfigMaps ?? [],
+  };
 }
 
 /** A device-plugin config that gives whole GPUs: no `sharing` (time-slicing, MPS). */
