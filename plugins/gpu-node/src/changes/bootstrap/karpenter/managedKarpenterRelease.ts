@@ -19,7 +19,9 @@ import { ensureSeq, YamlFile } from '../../yamlFile';
 import {
   bootstrapDocument,
   bootstrapYaml,
+  isBlank,
   isBootstrapFile,
+  mayWriteOver,
   notWrittenByBootstrap,
 } from '../bootstrapFile';
 import {
@@ -199,16 +201,19 @@ export async function writeManagedRelease(
   chart: KarpenterChart,
 ): Promise<ManagedReleaseChange> {
   const version = karpenterChartVersion(cluster.karpenterVersion);
-  const kustomizationText = await staged.read(paths.karpenterKustomization);
-  const valuesText = await staged.read(paths.karpenterValues);
-  if (kustomizationText !== undefined && !isBootstrapFile(kustomizationText)) {
+  // A blank file is as good as none (`mayWriteOver`).
+  const read = async (path: string) => {
+    const text = await staged.read(path);
+    return isBlank(text) ? undefined : text;
+  };
+  const kustomizationText = await read(paths.karpenterKustomization);
+  const valuesText = await read(paths.karpenterValues);
+  if (!mayWriteOver(kustomizationText)) {
     refuseHandWritten(paths.karpenterKustomization);
   }
-  if (
-    kustomizationText === undefined &&
-    valuesText !== undefined &&
-    !isBootstrapFile(valuesText)
-  ) {
+  // Once the release is the bootstrap's, its values file is the team's to
+  // fill in: only the gate changes there. A new release writes it whole.
+  if (kustomizationText === undefined && !mayWriteOver(valuesText)) {
     refuseHandWritten(paths.karpenterValues);
   }
 
