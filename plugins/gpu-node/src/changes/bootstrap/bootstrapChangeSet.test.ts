@@ -541,7 +541,7 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
     const changeSet = await buildBootstrapChangeSet(
       new MemoryRepoTree({
         'clusters/dev/nvidia/mig-parted.yaml': MIG_PARTED.replace(
-          /      all-disabled:\n.*\n.*\n/,
+          / {6}all-disabled:\n.*\n.*\n/,
           '',
         ),
       }),

@@ -142,13 +142,14 @@ async function mergeGpuKustomization(
   const generators = refs
     .map(ref => `  - name: ${ref.name}\n    namespace: ${ref.namespace}\n`)
     .join('');
+  const generatorFields =
+    refs.length > 0
+      ? `generatorOptions:\n  disableNameSuffixHash: true\nconfigMapGenerator:\n${generators}`
+      : '';
   await startWithHeader(
     staged,
     path,
-    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n' +
-      (refs.length > 0
-        ? `generatorOptions:\n  disableNameSuffixHash: true\nconfigMapGenerator:\n${generators}`
-        : ''),
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n${generatorFields}`,
   );
   const kustomization = openKustomization(path, await staged.read(path));
   if (nodeClassFile) {

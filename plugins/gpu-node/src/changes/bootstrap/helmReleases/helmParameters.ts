@@ -63,15 +63,13 @@ function setPath(target: PlainObject, path: PathPart[], value: unknown) {
       container[part] = value;
       return;
     }
-    const existing = getIn(container, part as string);
-    const child =
-      typeof next === 'number'
-        ? Array.isArray(container[part])
-          ? container[part]
-          : []
-        : isPlainObject(existing)
-          ? existing
-          : {};
+    // A list where the next part is an index, a map otherwise; what is
+    // there already of that shape is kept.
+    const existing = container[part];
+    let child: unknown;
+    if (typeof next === 'number')
+      child = Array.isArray(existing) ? existing : [];
+    else child = isPlainObject(existing) ? existing : {};
     container[part] = child;
     node = child as PlainObject | unknown[];
   }
