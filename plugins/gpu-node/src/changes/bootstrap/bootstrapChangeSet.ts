@@ -93,16 +93,20 @@ export interface BootstrapChangeSet extends ChangeSet {
    * Markdown sentences for the description, one list item each: the GPU
    * Operator release the repository declares (never edited), what it sets
    * as the product needs, what to set where, and where the cluster profile
-   * disagrees; the ConfigMaps the GPU Operator reads that the team wrote by hand (left as
-   * they are, and the keys requests use); Karpenter's release the bootstrap
-   * wrote and what is left to fill in, or the one it found (never edited),
-   * what that sets the NodeOverlay gate to, what to set where, and where the
-   * cluster profile disagrees. Empty when there is nothing to say.
+   * disagrees; the ConfigMaps the GPU Operator reads that the team wrote by
+   * hand (left as they are, and the keys requests use); Karpenter's release
+   * the bootstrap wrote and what is left to fill in, or the one it found
+   * (never edited), what that sets the NodeOverlay gate to, what to set
+   * where, and where the cluster profile disagrees. Empty when there is
+   * nothing to say.
    */
   notes: string[];
 }
 
-/** The ConfigMaps the product generates in the GPU folder; undefined for one the team wrote by hand. */
+/**
+ * The ConfigMaps the product generates in the GPU folder; undefined for one
+ * the team wrote by hand, or one the GPU Operator does not read.
+ */
 interface GeneratedConfigMaps {
   devicePlugin?: ConfigMapRef;
   migParted?: ConfigMapRef;
