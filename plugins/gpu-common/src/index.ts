@@ -143,7 +143,7 @@ export { resourceClaimTemplateName } from './manifests/resourceClaimTemplate';
 export { podPlacement } from './manifests/podPlacement';
 export type { PodPlacement } from './manifests/podPlacement';
 export { strategicMerge } from './manifests/strategicMerge';
-export { untoleratedTaints } from './manifests/tolerations';
+export { tolerates, untoleratedTaints } from './manifests/tolerations';
 export type { NodeTaint, PodToleration } from './manifests/tolerations';
 export type {
   DevicePluginConfig,
@@ -185,6 +185,7 @@ export {
   gpuPullRequestMergePermission,
 } from './permissions';
 export type { CatalogIndex } from './planner/catalogIndex';
+export { handWrittenConfigMapReadBy } from './planner/handWrittenConfigs';
 export { plan } from './planner/plan';
 export { costOfPool, poolCostSummary } from './planner/poolCost';
 export { derivedPoolLimit } from './planner/poolLimits';

@@ -23,6 +23,8 @@ export interface PodToleration {
 /**
  * Kubernetes' toleration matching (`ToleratesTaint` in
  * k8s.io/api/core/v1/toleration.go, Kubernetes v1.33).
+ *
+ * @public
  */
 export function tolerates(
   toleration: PodToleration,

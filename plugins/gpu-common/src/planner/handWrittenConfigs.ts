@@ -66,17 +66,37 @@ function isTheOne(configMap: HandWrittenConfigMap, ref: ConfigMapRef) {
   );
 }
 
+/**
+ * The hand-written ConfigMap the cluster reads configs of `kind` from: the
+ * one of `configMaps` its profile's `devicePluginConfigMap`
+ * (`migPartedConfigMap`) names, if any. The planner plans on its keys, and
+ * the bootstrap generates no ConfigMap of that name.
+ *
+ * @public
+ */
+export function handWrittenConfigMapReadBy(
+  kind: 'device-plugin' | 'mig-parted',
+  cluster: Pick<ClusterProfile, 'devicePluginConfigMap' | 'migPartedConfigMap'>,
+  configMaps: readonly HandWrittenConfigMap[] | undefined,
+): HandWrittenConfigMap | undefined {
+  const ref =
+    kind === 'device-plugin'
+      ? cluster.devicePluginConfigMap
+      : cluster.migPartedConfigMap;
+  return configMaps?.find(m => isTheOne(m, ref));
+}
+
 /** The hand-written ConfigMap the cluster reads configs of `kind` from, if any. */
 function readByCluster(
   kind: 'device-plugin' | 'mig-parted',
   cluster: ClusterProfile,
   repoState: RepoState | undefined,
 ): HandWrittenConfigMap | undefined {
-  const ref =
-    kind === 'device-plugin'
-      ? cluster.devicePluginConfigMap
-      : cluster.migPartedConfigMap;
-  return repoState?.handWrittenConfigMaps?.find(m => isTheOne(m, ref));
+  return handWrittenConfigMapReadBy(
+    kind,
+    cluster,
+    repoState?.handWrittenConfigMaps,
+  );
 }
 
 /** The keys of `configs` whose content `fits`, the preferred name first, then by name. */

@@ -1,6 +1,9 @@
 /**
- * Where a cluster's EC2NodeClasses already live. A class is written once:
- * kustomize rejects two objects with one kind and name in a build.
+ * Where a cluster's node classes (EC2NodeClass, AKSNodeClass) already live.
+ * A class is written once: kustomize rejects two objects with one kind and
+ * name in a build, and two roots applying one object with different specs
+ * overwrite each other in the cluster (an import leaves a team's converted
+ * node class where it was, e.g. `clusters/<cluster>/karpenter/`).
  */
 import { posix } from 'path';
 import {
@@ -9,6 +12,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterKustomizationPath,
+  clusterScopePath,
   layoutPrefix,
   type ResolvedRepoLayout,
 } from '../layout/layout';
@@ -18,9 +22,10 @@ import { YamlFile } from './yamlFile';
 const isYaml = (path: string) => /\.ya?ml$/.test(path);
 
 /**
- * Keys (`<kind>/<name>`, e.g. `EC2NodeClass/gpu`) of the node classes defined in the files of the
- * cluster's pool folder and GPU folder, except `exceptPath` (the file about to
- * be written).
+ * Keys (`<kind>/<name>`, e.g. `EC2NodeClass/gpu`) of the node classes defined
+ * in the files of the cluster's folder, pool folder and GPU folder (the
+ * layout may put the last two elsewhere), except `exceptPath` (the file about
+ * to be written).
  */
 export async function nodeClassesElsewhere(
   staged: StagedTree,
@@ -29,6 +34,7 @@ export async function nodeClassesElsewhere(
   exceptPath: string,
 ): Promise<Set<string>> {
   const folders = new Set([
+    `${clusterScopePath(layout, cluster)}/`,
     layoutPrefix(layout, 'nodePool', { cluster }, 'pool'),
     `${posix.dirname(clusterKustomizationPath(layout, cluster))}/`,
   ]);
@@ -39,11 +45,12 @@ export async function nodeClassesElsewhere(
   const found = new Set<string>();
   for (const path of [...paths].sort()) {
     if (path === exceptPath || !isYaml(path)) continue;
+    const text = await staged.read(path);
+    // A cluster's folder may hold every app of the cluster: parse only
+    // files that may define a node class.
+    if (!text || !NODE_CLASS_KINDS.some(kind => text.includes(kind))) continue;
     try {
-      for (const value of YamlFile.parse(
-        path,
-        await staged.read(path),
-      ).values()) {
+      for (const value of YamlFile.parse(path, text).values()) {
         const obj = value as KubernetesObject | null;
         if (
           obj?.kind &&

@@ -80,7 +80,7 @@ describe('gpu:gitops:bootstrap', () => {
     );
     expect(karpenterValues.settings.featureGates.nodeOverlay).toBe(true);
     expect(out.body).toContain(
-      '\nKarpenter:\n- No Karpenter release was found in the repository, so this pull request adds one in `clusters/prod/karpenter-controller/`',
+      '\nNotes:\n- No Karpenter release was found in the repository, so this pull request adds one in `clusters/prod/karpenter-controller/`',
     );
     const head = (await repo.refs())['refs/heads/gpu/bootstrap-prod'];
 
@@ -205,6 +205,72 @@ describe('gpu:gitops:bootstrap', () => {
       expect(Object.keys(await handWritten.refs())).toEqual([
         'refs/heads/main',
       ]);
+    } finally {
+      await handWritten.cleanup();
+    }
+  });
+
+  it('refuses, pushing nothing, when a file it would write is one it did not write', async () => {
+    const values = 'clusters/prod/gpu-operator/values.yaml';
+    const handWritten = await fixtureWith({
+      [values]: '# ours\ndevicePlugin: { enabled: true }\n',
+    });
+    try {
+      const action = createGpuGitopsBootstrapAction(testServices(handWritten));
+      const ctx = createMockActionContext({ input: { cluster: 'prod' } });
+      await expect(action.handler(ctx)).rejects.toThrow(
+        `${values} exists and the bootstrap did not write it`,
+      );
+      expect(Object.keys(await handWritten.refs())).toEqual([
+        'refs/heads/main',
+      ]);
+    } finally {
+      await handWritten.cleanup();
+    }
+  });
+
+  it('leaves a GPU Operator release the repository declares byte for byte, writes none, and says what to set in it', async () => {
+    const release = 'infrastructure/gpu-operator/helmrelease.yaml';
+    const handWritten = await fixtureWith({
+      [release]: [
+        'apiVersion: helm.toolkit.fluxcd.io/v2',
+        'kind: HelmRelease',
+        'metadata:',
+        '  name: gpu-operator',
+        '  namespace: gpu-operator',
+        'spec:',
+        '  chart:',
+        '    spec:',
+        '      chart: gpu-operator',
+        '      version: v25.10.1',
+        '      sourceRef: { kind: HelmRepository, name: nvidia }',
+        '  values:',
+        '    devicePlugin: { config: { name: nvidia-device-plugin-configs, default: default } }',
+        '    migManager: { config: { name: custom-mig-parted-config } }',
+        '',
+      ].join('\n'),
+    });
+    try {
+      const action = createGpuGitopsBootstrapAction(testServices(handWritten));
+      const ctx = createMockActionContext({ input: { cluster: 'prod' } });
+      await action.handler(ctx);
+      const out = outputsOf(ctx);
+      expect(out.changed).toBe(true);
+      const blob = (ref: string) =>
+        git(['rev-parse', `${ref}:${release}`], handWritten.bareDir);
+      expect(await blob('gpu/bootstrap-prod')).toBe(await blob('main'));
+      expect(
+        out.files.filter((f: string) => f.includes('gpu-operator/')),
+      ).toEqual([]);
+      expect(out.body).toContain(
+        '- NVIDIA GPU Operator: installed by a release the repository declares, which the bootstrap never edits; the notes say what it sets and what to set in it.',
+      );
+      expect(out.body).toContain(
+        `- The GPU Operator is installed by Flux HelmRelease \`gpu-operator/gpu-operator\` in \`${release}\`, chart version v25.10.1, in namespace \`gpu-operator\`; the bootstrap writes no GPU Operator release of its own and never edits this one.`,
+      );
+      expect(out.body).toContain(
+        '- **The cluster profile disagrees**: `migStrategy` of the cluster profile `prod`',
+      );
     } finally {
       await handWritten.cleanup();
     }

@@ -25,15 +25,23 @@ import { runStage } from './stages';
 import { refusingCleanly } from './refusals';
 
 function bootstrapBody(cluster: string, changeSet: BootstrapChangeSet): string {
+  const operator =
+    changeSet.gpuOperatorRelease === 'bootstrap'
+      ? [
+          "- NVIDIA GPU Operator: no release of it was found in the repository, so the bootstrap's own is in the cluster's `gpu-operator/` folder (if the operator is installed outside the repository, drop that folder and give that release these values). Its values: operands tolerate the GPU taint and run only on GPU nodes (`nvidia.com/gpu.present`, from NFD `feature.node.kubernetes.io/pci-10de.present`); the operator stays off GPU nodes.",
+          '- ClusterPolicy `devicePlugin.config` names the device-plugin ConfigMap (default key `default`), `migManager.config` the mig-parted ConfigMap (default `all-disabled`), `mig.strategy` from the cluster profile.',
+          '- DCGM exporter maps `nvidia.com/gpu.shared` pods (`NVIDIA_RESOURCE_NAMES`).',
+        ]
+      : [
+          '- NVIDIA GPU Operator: installed by a release the repository declares, which the bootstrap never edits; the notes say what it sets and what to set in it.',
+        ];
   return [
     `Prepares cluster **${cluster}** for GPU self-service (once per cluster).`,
     '',
-    '- NVIDIA GPU Operator values: operands tolerate the GPU taint and run only on GPU nodes (`nvidia.com/gpu.present`, from NFD `feature.node.kubernetes.io/pci-10de.present`); the operator stays off GPU nodes.',
-    '- ClusterPolicy `devicePlugin.config` names the device-plugin ConfigMap (default key `default`), `migManager.config` the mig-parted ConfigMap (default `all-disabled`), `mig.strategy` from the cluster profile.',
-    '- DCGM exporter maps `nvidia.com/gpu.shared` pods (`NVIDIA_RESOURCE_NAMES`).',
+    ...operator,
     '- GPU EC2NodeClass with `al2023@latest` (when the cluster profile generates it).',
     ...(changeSet.notes.length > 0
-      ? ['', 'Karpenter:', ...changeSet.notes.map(note => `- ${note}`)]
+      ? ['', 'Notes:', ...changeSet.notes.map(note => `- ${note}`)]
       : []),
     '',
     'Files:',
@@ -52,7 +60,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
   const action = createTemplateAction({
     id: 'gpu:gitops:bootstrap',
     description:
-      "Opens the once-per-cluster pull request that prepares a cluster for GPU requests: GPU Operator values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), default device-plugin and all-disabled MIG configs, GPU EC2NodeClass, optional bin-packing scheduler profile; on a Karpenter cluster, Karpenter's Helm release pinned to the profile's version with the NodeOverlay gate as the profile says, or, when the repository already declares one, what to set in it.",
+      "Opens the once-per-cluster pull request that prepares a cluster for GPU requests: the GPU Operator's Helm release and values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), or, when the repository already declares a GPU Operator release, what to set in it; default device-plugin and all-disabled MIG configs (none for a ConfigMap the team wrote by hand); GPU EC2NodeClass; optional bin-packing scheduler profile; on a Karpenter cluster, Karpenter's Helm release pinned to the profile's version with the NodeOverlay gate as the profile says, or, when the repository already declares one, what to set in it. Never replaces a file it did not write.",
     examples,
     supportsDryRun: true,
     schema: {
@@ -115,7 +123,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
             runStage(ctx.logger, 'Render bootstrap', () =>
               buildBootstrapChangeSet(tree, cluster, options),
             ),
-          bootstrapFolders(undefined, cluster),
+          bootstrapFolders(),
         );
         ctx.output('branchName', branch);
         ctx.output('pullRequestUrl', '');
@@ -151,7 +159,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
               repository.publishBranch({
                 branch,
                 trailer: `Gpu-Bootstrap: ${cluster.name}`,
-                sparsePaths: bootstrapFolders(undefined, cluster),
+                sparsePaths: bootstrapFolders(),
                 build: async ({ workDir }) => {
                   const changeSet = await buildBootstrapChangeSet(
                     new FsRepoTree(workDir),

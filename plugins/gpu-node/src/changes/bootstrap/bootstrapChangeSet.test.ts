@@ -3,11 +3,14 @@ import { parse, parseAllDocuments } from 'yaml';
 import {
   checkDevicePluginConfig,
   checkMigPartedConfig,
+  isGpuInputError,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
+import { promises as fs } from 'fs';
 import { join } from 'path';
 import { FsRepoTree, MemoryRepoTree } from '../../repo/tree';
 import { hasSchema, schemaError } from '../../validate/schemas';
+import { removeTempRepo, writeTempRepo } from '../__fixtures__/gitopsRepo';
 import { writeChangeSet } from '../stagedTree';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
@@ -180,6 +183,28 @@ describe('buildBootstrapChangeSet', () => {
     expect(kustomization.resources).toEqual([]);
   });
 
+  it('does not write a second EC2NodeClass when another file of the cluster’s folder defines it (an import leaves one in karpenter/)', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/karpenter/nodeclasses.yaml':
+        'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\nspec:\n  role: team-role\n',
+      // Another cluster's node class of that name is no reason.
+      'clusters/prod/karpenter/nodeclasses.yaml':
+        'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\nspec: {}\n',
+    });
+    const changeSet = await buildBootstrapChangeSet(tree, cluster, options);
+    expect(changeSet.changes.map(c => c.path)).not.toContain(
+      'clusters/dev/gpu/nodeclasses/gpu.yaml',
+    );
+    const other = await buildBootstrapChangeSet(
+      tree,
+      resolveClusterProfile({ name: 'staging', karpenterVersion: '1.14.1' }),
+      options,
+    );
+    expect(other.changes.map(c => c.path)).toContain(
+      'clusters/staging/gpu/nodeclasses/gpu.yaml',
+    );
+  });
+
   it('keeps the entries and comments of a hand-written GPU kustomization and mig config', async () => {
     const tree = new MemoryRepoTree({
       'clusters/dev/gpu/kustomization.yaml': [
@@ -256,5 +281,295 @@ describe('buildBootstrapChangeSet', () => {
     expect(changeSet.changes.map(c => c.path)).not.toContain(
       'clusters/dev/gpu/mig/config.yaml',
     );
+  });
+});
+
+describe('buildBootstrapChangeSet: files it did not write', () => {
+  const HAND_WRITTEN = '# ours, written by hand\nkind: ConfigMap\n';
+  /** Every file the bootstrap writes whole, for the profile and options above. */
+  const WHOLE_FILES = [
+    'clusters/dev/gpu-operator/values.yaml',
+    'clusters/dev/gpu-operator/kustomization.yaml',
+    'clusters/dev/gpu/device-plugin/default.yaml',
+    'clusters/dev/gpu/nodeclasses/gpu.yaml',
+    'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+  ];
+  // Without Karpenter: only the files above.
+  const static_ = resolveClusterProfile({ name: 'dev', provider: 'static' });
+
+  /** The bytes of every file under `dir`. */
+  async function bytes(dir: string): Promise<Record<string, Buffer>> {
+    const tree = new FsRepoTree(dir);
+    const out: Record<string, Buffer> = {};
+    for (const file of await tree.listFiles('')) {
+      out[file] = await fs.readFile(join(dir, file));
+    }
+    return out;
+  }
+
+  it('writes each of them whole on an empty repository', async () => {
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree(),
+      cluster,
+      options,
+    );
+    const created = changeSet.changes
+      .filter(c => c.action === 'create')
+      .map(c => c.path);
+    expect(created).toEqual(expect.arrayContaining(WHOLE_FILES));
+  });
+
+  it.each(WHOLE_FILES)(
+    'refuses a hand-written %s, naming it and what to do, and leaves the repository byte-identical',
+    async file => {
+      const dir = await writeTempRepo({ [file]: HAND_WRITTEN });
+      try {
+        const before = await bytes(dir);
+        const error = await buildBootstrapChangeSet(
+          new FsRepoTree(dir),
+          cluster,
+          options,
+        ).catch(e => e);
+        expect(isGpuInputError(error)).toBe(true);
+        expect(error.issues).toEqual([
+          {
+            path: file,
+            rule: 'bootstrap-file-not-managed',
+            message: expect.stringMatching(
+              new RegExp(
+                `^${file.replace(/\./g, '\\.')} exists and the bootstrap did not write it: the bootstrap writes .+ there and never replaces a file it did not write\\. .+`,
+              ),
+            ),
+          },
+        ]);
+        expect(await bytes(dir)).toEqual(before);
+      } finally {
+        await removeTempRepo(dir);
+      }
+    },
+  );
+
+  it('names every such file at once', async () => {
+    const error = await buildBootstrapChangeSet(
+      new MemoryRepoTree({
+        'clusters/dev/gpu-operator/values.yaml': HAND_WRITTEN,
+        'clusters/dev/gpu-scheduler/gpu-binpack.yaml': HAND_WRITTEN,
+      }),
+      cluster,
+      options,
+    ).catch(e => e);
+    expect(error.issues.map((i: { path: string }) => i.path)).toEqual([
+      'clusters/dev/gpu-operator/values.yaml',
+      'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+    ]);
+  });
+
+  it('writes over a blank file, and over its own files again (their header), changing nothing that is right', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu-operator/values.yaml': '\n  \n',
+    });
+    const first = await buildBootstrapChangeSet(tree, static_, options);
+    expect(
+      first.changes.find(
+        c => c.path === 'clusters/dev/gpu-operator/values.yaml',
+      ),
+    ).toMatchObject({ action: 'update' });
+    await writeChangeSet(tree, first);
+    expect(
+      (await buildBootstrapChangeSet(tree, static_, options)).changes,
+    ).toEqual([]);
+    // Its own values file, edited by someone: brought back, not refused.
+    const values = 'clusters/dev/gpu-operator/values.yaml';
+    const own = (await tree.readFile(values))!;
+    await tree.writeFile(
+      values,
+      own.replace('strategy: mixed', 'strategy: single'),
+    );
+    const again = await buildBootstrapChangeSet(tree, static_, options);
+    expect(writes(again)).toEqual([
+      expect.objectContaining({ path: values, content: own }),
+    ]);
+  });
+
+  it('keeps a hand-written file in the node class’s place that defines that node class', async () => {
+    const file = 'clusters/dev/gpu/nodeclasses/gpu.yaml';
+    const handWritten =
+      '# the team’s own\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: gpu\nspec:\n  role: team-role\n';
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree({ [file]: handWritten }),
+      cluster,
+      options,
+    );
+    expect(changeSet.changes.map(c => c.path)).not.toContain(file);
+    const kustomization = parse(
+      writes(changeSet).find(
+        c => c.path === 'clusters/dev/gpu/kustomization.yaml',
+      )!.content,
+    );
+    expect(kustomization.resources).toEqual([]);
+  });
+});
+
+describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
+  const DEVICE_PLUGIN = [
+    '# The team’s named device-plugin configs.',
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: nvidia-device-plugin',
+    '  namespace: gpu-operator',
+    'data:',
+    '  any: "version: v1\\nflags:\\n  migStrategy: none\\n"',
+    '  t4-ts-4: "version: v1\\nsharing:\\n  timeSlicing:\\n    resources:\\n      - name: nvidia.com/gpu\\n        replicas: 4\\n"',
+    '',
+  ].join('\n');
+  const MIG_PARTED = [
+    'apiVersion: v1',
+    'kind: ConfigMap',
+    'metadata:',
+    '  name: mig-parted',
+    '  namespace: gpu-operator',
+    'data:',
+    '  config.yaml: |',
+    '    version: v1',
+    '    mig-configs:',
+    '      all-disabled:',
+    '        - devices: all',
+    '          mig-enabled: false',
+    '      all-3g.40gb:',
+    '        - devices: all',
+    '          mig-enabled: true',
+    '          mig-devices: { "3g.40gb": 2 }',
+    '',
+  ].join('\n');
+  const profile = resolveClusterProfile({
+    name: 'dev',
+    provider: 'static',
+    devicePluginConfigMap: {
+      name: 'nvidia-device-plugin',
+      namespace: 'gpu-operator',
+    },
+    migPartedConfigMap: { name: 'mig-parted', namespace: 'gpu-operator' },
+  });
+  const contentOf = (
+    changeSet: Awaited<ReturnType<typeof buildBootstrapChangeSet>>,
+    path: string,
+  ) => writes(changeSet).find(c => c.path === path)?.content;
+
+  it('generates no ConfigMap of the device plugin’s name and writes no default key, and says which keys requests use', async () => {
+    const files = {
+      'clusters/dev/nvidia/device-plugin.yaml': DEVICE_PLUGIN,
+    };
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree(files),
+      profile,
+      options,
+    );
+    const paths = changeSet.changes.map(c => c.path);
+    expect(paths).not.toContain('clusters/dev/nvidia/device-plugin.yaml');
+    expect(paths).not.toContain('clusters/dev/gpu/device-plugin/default.yaml');
+    const kustomization = parse(
+      contentOf(changeSet, 'clusters/dev/gpu/kustomization.yaml')!,
+    );
+    // The mig-parted ConfigMap is still the product's.
+    expect(kustomization.configMapGenerator).toEqual([
+      {
+        name: 'mig-parted',
+        namespace: 'gpu-operator',
+        files: ['config.yaml=mig/config.yaml'],
+      },
+    ]);
+    const values = parse(
+      contentOf(changeSet, 'clusters/dev/gpu-operator/values.yaml')!,
+    );
+    // No `default` key in the team's ConfigMap: nodes without a label get
+    // the device plugin's own defaults.
+    expect(values.devicePlugin.config).toEqual({
+      create: false,
+      name: 'nvidia-device-plugin',
+      default: '',
+    });
+    expect(changeSet.notes).toEqual([
+      "The device plugin reads ConfigMap `gpu-operator/nvidia-device-plugin`, written by hand in `clusters/dev/nvidia/device-plugin.yaml` (the cluster profile's `devicePluginConfigMap`): the bootstrap generates no ConfigMap of that name and writes no `default` config, and the product never edits it. Requests use only its keys: `any` (whole GPUs), `t4-ts-4` (time-slicing, 4 per GPU); one that needs another is refused, naming the key and the content to add. It has no key `default` that gives whole GPUs, so `devicePlugin.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`: GPU nodes without a `nvidia.com/device-plugin.config` label get the device plugin's own defaults, whole GPUs.",
+    ]);
+  });
+
+  it('with both ConfigMaps written by hand, the GPU folder generates none and gets no mig-parted file; their defaults are used where they hold them', async () => {
+    const files = {
+      'clusters/dev/nvidia/device-plugin.yaml': DEVICE_PLUGIN.replace(
+        '  any:',
+        '  default:',
+      ),
+      'clusters/dev/nvidia/mig-parted.yaml': MIG_PARTED,
+    };
+    const tree = new MemoryRepoTree(files);
+    const changeSet = await buildBootstrapChangeSet(tree, profile, options);
+    expect(changeSet.changes.map(c => c.path).sort()).toEqual([
+      'clusters/dev/gpu-operator/kustomization.yaml',
+      'clusters/dev/gpu-operator/values.yaml',
+      'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+      'clusters/dev/gpu/kustomization.yaml',
+    ]);
+    const kustomization = parse(
+      contentOf(changeSet, 'clusters/dev/gpu/kustomization.yaml')!,
+    );
+    expect(kustomization).toEqual({
+      apiVersion: 'kustomize.config.k8s.io/v1beta1',
+      kind: 'Kustomization',
+      resources: [],
+    });
+    const values = parse(
+      contentOf(changeSet, 'clusters/dev/gpu-operator/values.yaml')!,
+    );
+    expect(values.devicePlugin.config.default).toBe('default');
+    expect(values.migManager.config).toEqual({
+      create: false,
+      name: 'mig-parted',
+      default: 'all-disabled',
+    });
+    expect(changeSet.notes[1]).toBe(
+      "The MIG manager reads ConfigMap `gpu-operator/mig-parted`, written by hand in `clusters/dev/nvidia/mig-parted.yaml` (the cluster profile's `migPartedConfigMap`): the bootstrap generates no ConfigMap of that name and adds no `all-disabled` entry, and the product never edits it. Requests use only its mig-configs entries: `all-3g.40gb`, `all-disabled`; one that needs another is refused, naming the entry and the content to add.",
+    );
+    // Idempotent.
+    await writeChangeSet(tree, changeSet);
+    expect(
+      (await buildBootstrapChangeSet(tree, profile, options)).changes,
+    ).toEqual([]);
+  });
+
+  it('sets no mig-parted default its hand-written ConfigMap lacks', async () => {
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree({
+        'clusters/dev/nvidia/mig-parted.yaml': MIG_PARTED.replace(
+          / {6}all-disabled:\n.*\n.*\n/,
+          '',
+        ),
+      }),
+      profile,
+      options,
+    );
+    expect(
+      parse(contentOf(changeSet, 'clusters/dev/gpu-operator/values.yaml')!)
+        .migManager.config.default,
+    ).toBe('');
+    expect(changeSet.notes.join('\n')).toContain(
+      'It has no `all-disabled` entry, so `migManager.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`',
+    );
+  });
+
+  it('generates the profile’s ConfigMaps when the team’s hand-written ones have other names', async () => {
+    const changeSet = await buildBootstrapChangeSet(
+      new MemoryRepoTree({
+        'clusters/dev/nvidia/device-plugin.yaml': DEVICE_PLUGIN,
+      }),
+      resolveClusterProfile({ name: 'dev', provider: 'static' }),
+      options,
+    );
+    expect(
+      parse(
+        contentOf(changeSet, 'clusters/dev/gpu/kustomization.yaml')!,
+      ).configMapGenerator.map((g: { name: string }) => g.name),
+    ).toEqual(['nvidia-device-plugin-configs', 'custom-mig-parted-config']);
+    expect(changeSet.notes).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@
 import {
   generatedNodeClass,
   type ClusterProfile,
+  type ConfigMapRef,
 } from '@gpu-gitops/plugin-gpu-common';
 import { resolveLayout, type LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
@@ -22,15 +23,28 @@ import {
 import { nodeClassesElsewhere } from '../nodeClasses';
 import { StagedTree } from '../stagedTree';
 import type { ChangeSet } from '../types';
-import { BOOTSTRAP_HEADER, bootstrapYaml } from './bootstrapFile';
+import {
+  BOOTSTRAP_HEADER,
+  bootstrapYaml,
+  isBlank,
+  isBootstrapFile,
+  writeBootstrapFiles,
+  type BootstrapFileWrite,
+} from './bootstrapFile';
 import { bootstrapPaths, type BootstrapPaths } from './bootstrapPaths';
+import { handWrittenConfigMapNotes } from './configMapNotes';
 import {
   buildBinPackingSchedulerConfig,
-  buildGpuOperatorValues,
   DEFAULT_DEVICE_PLUGIN_CONFIG,
 } from './gpuOperatorValues';
 import { bootstrapKarpenter } from './karpenter/bootstrapKarpenter';
+import {
+  bootstrapGpuOperator,
+  operatorMayRead,
+} from './gpuOperator/bootstrapGpuOperator';
+import { gpuOperatorNotes } from './gpuOperator/gpuOperatorNotes';
 import { karpenterNotes } from './karpenter/karpenterNotes';
+import { operatorConfigMaps } from './operatorConfigMaps';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -70,17 +84,33 @@ const NODE_CLASS_COMMENTS: Record<string, string> = {
  */
 export interface BootstrapChangeSet extends ChangeSet {
   /**
-   * Markdown sentences for the description, one list item each: Karpenter's
-   * release the bootstrap wrote and what is left to fill in, or the one it
-   * found (never edited), what that sets the NodeOverlay gate to, what to
-   * set where, and where the cluster profile disagrees. Empty for a cluster
-   * without Karpenter.
+   * What installs the GPU Operator: the bootstrap's own release in the
+   * cluster's `gpu-operator/` folder (written, or kept as it is), or one
+   * the repository declares (never edited; `notes` say what to set in it).
+   */
+  gpuOperatorRelease: 'bootstrap' | 'repository';
+  /**
+   * Markdown sentences for the description, one list item each: the GPU
+   * Operator release the repository declares (never edited), what it sets
+   * as the product needs, what to set where, and where the cluster profile
+   * disagrees; the ConfigMaps the GPU Operator reads that the team wrote by
+   * hand (left as they are, and the keys requests use); Karpenter's release
+   * the bootstrap wrote and what is left to fill in, or the one it found
+   * (never edited), what that sets the NodeOverlay gate to, what to set
+   * where, and where the cluster profile disagrees. Empty when there is
+   * nothing to say.
    */
   notes: string[];
 }
 
-const isBlank = (text: string | undefined) =>
-  text === undefined || text.trim() === '';
+/**
+ * The ConfigMaps the product generates in the GPU folder; undefined for one
+ * the team wrote by hand, or one the GPU Operator does not read.
+ */
+interface GeneratedConfigMaps {
+  devicePlugin?: ConfigMapRef;
+  migParted?: ConfigMapRef;
+}
 
 /**
  * A file the bootstrap starts carries its header; the engine then merges
@@ -97,55 +127,69 @@ async function startWithHeader(
 }
 
 /**
- * The cluster's GPU kustomization: the node class, and the two ConfigMap
- * generators (device-plugin configs, then mig-parted) with stable names.
- * A new file lists the generators in that order; in an existing one the
- * engine places and keeps entries as a request does.
+ * The cluster's GPU kustomization: the node class, and the generators of
+ * the ConfigMaps the product writes (device-plugin configs, then
+ * mig-parted) with stable names; none for a ConfigMap the team wrote by
+ * hand. A new file lists the generators in that order; in an existing one
+ * the engine places and keeps entries as a request does.
  */
 async function mergeGpuKustomization(
   staged: StagedTree,
   paths: BootstrapPaths,
-  cluster: ClusterProfile,
+  generated: GeneratedConfigMaps,
   nodeClassFile: string | undefined,
 ): Promise<void> {
   const path = paths.gpuKustomization;
-  const generator = (ref: ClusterProfile['devicePluginConfigMap']) =>
-    `  - name: ${ref.name}\n    namespace: ${ref.namespace}\n`;
+  const refs = [generated.devicePlugin, generated.migParted].filter(
+    (ref): ref is ConfigMapRef => ref !== undefined,
+  );
+  const generators = refs
+    .map(ref => `  - name: ${ref.name}\n    namespace: ${ref.namespace}\n`)
+    .join('');
+  const generatorFields =
+    refs.length > 0
+      ? `generatorOptions:\n  disableNameSuffixHash: true\nconfigMapGenerator:\n${generators}`
+      : '';
   await startWithHeader(
     staged,
     path,
-    'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n' +
-      'resources: []\ngeneratorOptions:\n  disableNameSuffixHash: true\n' +
-      `configMapGenerator:\n${generator(cluster.devicePluginConfigMap)}${generator(cluster.migPartedConfigMap)}`,
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n${generatorFields}`,
   );
   const kustomization = openKustomization(path, await staged.read(path));
   if (nodeClassFile) {
     addResource(kustomization, relativeTo(path, nodeClassFile));
   }
-  useStableGeneratorNames(kustomization);
-  addConfigMapFile(
-    kustomization,
-    cluster.devicePluginConfigMap,
-    DEFAULT_DEVICE_PLUGIN_CONFIG,
-    relativeTo(path, paths.defaultDevicePluginConfig),
-  );
-  addConfigMapFile(
-    kustomization,
-    cluster.migPartedConfigMap,
-    MIG_CONFIG_KEY,
-    relativeTo(path, paths.migConfig),
-  );
+  if (refs.length > 0) useStableGeneratorNames(kustomization);
+  if (generated.devicePlugin) {
+    addConfigMapFile(
+      kustomization,
+      generated.devicePlugin,
+      DEFAULT_DEVICE_PLUGIN_CONFIG,
+      relativeTo(path, paths.defaultDevicePluginConfig),
+    );
+  }
+  if (generated.migParted) {
+    addConfigMapFile(
+      kustomization,
+      generated.migParted,
+      MIG_CONFIG_KEY,
+      relativeTo(path, paths.migConfig),
+    );
+  }
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(path, content);
 }
 
 /**
- * The once-per-cluster change set: GPU Operator (Helm values + kustomize
- * helmCharts), the default device-plugin config, the `all-disabled` MIG
- * config, the GPU EC2NodeClass, optionally the bin-packing scheduler
- * profile, and on a Karpenter cluster Karpenter's release unless the
- * repository already declares one (see `notes`). Idempotent: a
- * bootstrapped repository yields an empty change set.
+ * The once-per-cluster change set: the GPU Operator's release (Helm values
+ * + kustomize helmCharts) unless the repository declares one (then what to
+ * set in it, see `notes`), the default device-plugin config and the
+ * `all-disabled` MIG config unless the team wrote those ConfigMaps by hand,
+ * the GPU EC2NodeClass, optionally the bin-packing scheduler profile, and
+ * on a Karpenter cluster Karpenter's release unless the repository already
+ * declares one. It never replaces a file it did not write: it refuses, and
+ * nothing is written. Idempotent: a bootstrapped repository yields an empty
+ * change set.
  *
  * @public
  */
@@ -157,74 +201,78 @@ export async function buildBootstrapChangeSet(
   const staged = new StagedTree(tree);
   const layout = resolveLayout(options.layout);
   const paths = bootstrapPaths(layout, cluster.name);
-  const operatorNamespace = cluster.devicePluginConfigMap.namespace;
-
-  await staged.write(
-    paths.operatorValues,
-    bootstrapYaml(
-      buildGpuOperatorValues(cluster),
-      'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
-    ),
-  );
-  await staged.write(
-    paths.operatorKustomization,
-    bootstrapYaml({
-      apiVersion: 'kustomize.config.k8s.io/v1beta1',
-      kind: 'Kustomization',
-      helmCharts: [
-        {
-          name: 'gpu-operator',
-          repo: 'https://helm.ngc.nvidia.com/nvidia',
-          version: options.operatorChartVersion,
-          releaseName: 'gpu-operator',
-          namespace: operatorNamespace,
-          includeCRDs: true,
-          valuesFile: 'values.yaml',
-        },
-      ],
-    }),
-  );
-  await staged.write(
-    paths.defaultDevicePluginConfig,
-    bootstrapYaml(
-      { version: 'v1', flags: { migStrategy: 'none' } },
-      'Device-plugin config for GPU nodes without a nvidia.com/device-plugin.config label: whole GPUs, no sharing.',
-    ),
-  );
-  await startWithHeader(staged, paths.migConfig, 'version: v1\n');
-  await applyMigConfig(
+  // The ConfigMaps the GPU Operator reads, and the release that installs
+  // it: the product generates each ConfigMap the team did not write by hand
+  // in the cluster's folder and the operator may read.
+  const configMaps = await operatorConfigMaps(tree, layout, cluster);
+  const operator = await bootstrapGpuOperator(
     staged,
-    paths.migConfig,
-    ALL_DISABLED_MIG_CONFIG.name,
-    ALL_DISABLED_MIG_CONFIG.entries,
-    { whenDifferent: 'keep' },
+    layout,
+    paths,
+    cluster,
+    configMaps,
+    options.operatorChartVersion,
   );
+  const generated: GeneratedConfigMaps = {
+    devicePlugin:
+      configMaps.devicePlugin.handWritten ||
+      !operatorMayRead(operator, 'devicePlugin')
+        ? undefined
+        : configMaps.devicePlugin.ref,
+    migParted:
+      configMaps.migParted.handWritten ||
+      !operatorMayRead(operator, 'migParted')
+        ? undefined
+        : configMaps.migParted.ref,
+  };
 
-  let nodeClassFile: string | undefined;
+  const files: BootstrapFileWrite[] =
+    operator.kind === 'bootstrap' ? [...operator.files] : [];
+  if (generated.devicePlugin) {
+    files.push({
+      path: paths.defaultDevicePluginConfig,
+      content: bootstrapYaml(
+        { version: 'v1', flags: { migStrategy: 'none' } },
+        'Device-plugin config for GPU nodes without a nvidia.com/device-plugin.config label: whole GPUs, no sharing.',
+      ),
+      what: `the default device-plugin config (key \`${DEFAULT_DEVICE_PLUGIN_CONFIG}\` of ConfigMap ${generated.devicePlugin.namespace}/${generated.devicePlugin.name}: whole GPUs for nodes without a config label)`,
+      remedy: `Move it, or, when the device plugin reads a ConfigMap you write by hand in the cluster's folder, point the cluster profile's devicePluginConfigMap at it (the bootstrap then writes no config of its own), then run the bootstrap again.`,
+    });
+  }
+
   // The bootstrap is where the GPU node class comes from, whatever the
   // profile says about generating one per pool; but never a second copy of
-  // one a pool file already defines (kustomize rejects duplicate objects).
+  // one the cluster's files define already (kustomize rejects duplicate
+  // objects), a hand-written file in its place included.
+  let nodeClassFile: string | undefined;
   const nodeClassPath = paths.nodeClass(cluster.nodeClass.name);
   const nodeClass = generatedNodeClass({ ...cluster, generateNodeClass: true });
+  const ownNodeClassFile = isBootstrapFile(await staged.read(nodeClassPath));
   if (
     nodeClass &&
     !(
-      await nodeClassesElsewhere(staged, layout, cluster.name, nodeClassPath)
+      await nodeClassesElsewhere(
+        staged,
+        layout,
+        cluster.name,
+        ownNodeClassFile ? nodeClassPath : '',
+      )
     ).has(`${nodeClass.kind}/${cluster.nodeClass.name}`)
   ) {
-    await staged.write(
-      nodeClassPath,
-      bootstrapYaml(nodeClass, NODE_CLASS_COMMENTS[nodeClass.kind]),
-    );
+    files.push({
+      path: nodeClassPath,
+      content: bootstrapYaml(nodeClass, NODE_CLASS_COMMENTS[nodeClass.kind]),
+      what: `the GPU ${nodeClass.kind} \`${cluster.nodeClass.name}\``,
+      remedy: `Move it, or define the ${nodeClass.kind} \`${cluster.nodeClass.name}\` in it (the bootstrap then keeps that one), then run the bootstrap again.`,
+    });
     nodeClassFile = nodeClassPath;
   }
-  await mergeGpuKustomization(staged, paths, cluster, nodeClassFile);
 
   if (options.binPacking) {
     const config = buildBinPackingSchedulerConfig();
-    await staged.write(
-      paths.scheduler,
-      bootstrapYaml(
+    files.push({
+      path: paths.scheduler,
+      content: bootstrapYaml(
         {
           apiVersion: 'v1',
           kind: 'ConfigMap',
@@ -238,11 +286,37 @@ export async function buildBootstrapChangeSet(
         },
         'Mount into a second kube-scheduler (--config); GPU pods opt in with schedulerName: gpu-binpack.',
       ),
+      what: 'the gpu-binpack scheduler profile',
+      remedy:
+        'Move it, or run the bootstrap without the bin-packing scheduler profile.',
+    });
+  }
+  // Refuses before anything is staged when a file in the way is not the bootstrap's.
+  await writeBootstrapFiles(staged, files);
+
+  if (generated.migParted) {
+    await startWithHeader(staged, paths.migConfig, 'version: v1\n');
+    await applyMigConfig(
+      staged,
+      paths.migConfig,
+      ALL_DISABLED_MIG_CONFIG.name,
+      ALL_DISABLED_MIG_CONFIG.entries,
+      { whenDifferent: 'keep' },
     );
   }
+  await mergeGpuKustomization(staged, paths, generated, nodeClassFile);
+
   const karpenter = await bootstrapKarpenter(staged, layout, paths, cluster);
   return {
     ...staged.toChangeSet(),
-    notes: karpenterNotes(cluster, karpenter),
+    gpuOperatorRelease: operator.kind,
+    notes: [
+      ...gpuOperatorNotes(operator),
+      ...handWrittenConfigMapNotes(
+        configMaps,
+        operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
+      ),
+      ...karpenterNotes(cluster, karpenter),
+    ],
   };
 }

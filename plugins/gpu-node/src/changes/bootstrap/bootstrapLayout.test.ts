@@ -66,11 +66,9 @@ describe('bootstrap under a non-default layout', () => {
     )!.content;
     expect(kustomization).toContain('- default=sharing/default.yaml');
     expect(kustomization).toContain('- config.yaml=mig-parted.yaml');
-    expect(
-      bootstrapFolders(layout, { name: 'dev', provider: 'static' }),
-    ).toEqual(['envs/dev']);
-    // Karpenter's release may be declared anywhere: the whole repository.
-    expect(bootstrapFolders(layout, cluster)).toEqual(['']);
+    // The GPU Operator's (and Karpenter's) release may be declared
+    // anywhere: the whole repository, for every cluster.
+    expect(bootstrapFolders()).toEqual(['']);
     expect(bootstrapPaths(undefined, 'dev').migConfig).toBe(
       'clusters/dev/gpu/mig/config.yaml',
     );

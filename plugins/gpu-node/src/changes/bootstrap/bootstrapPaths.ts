@@ -5,19 +5,16 @@
  * and the scheduler profile sit beside the GPU folder, in the cluster's folder.
  */
 import { posix } from 'path';
-import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { WHOLE_REPOSITORY } from '../../publish/sparseFolders';
 import {
   clusterKustomizationPath,
   clusterScopePath,
   devicePluginConfigPath,
-  layoutPrefix,
   migConfigPath,
   resolveLayout,
   type LayoutInput,
 } from '../../layout/layout';
 import { DEFAULT_DEVICE_PLUGIN_CONFIG } from './gpuOperatorValues';
-import { karpenterChartOf } from './karpenter/karpenterChart';
 
 export interface BootstrapPaths {
   gpuKustomization: string;
@@ -75,36 +72,12 @@ export function bootstrapPaths(
 
 /**
  * The folders the bootstrap reads and writes (a sparse checkout's folders):
- * the cluster's folder, and the pool, device-plugin and MIG folders when the
- * layout puts them elsewhere (the node class must not duplicate a pool's).
- * The whole repository for a Karpenter cluster: Karpenter's release may be
- * declared in any file.
+ * the whole repository, for every cluster. The GPU Operator's release (and
+ * a Karpenter cluster's Karpenter release) may be declared in any file, and
+ * the bootstrap must see it before it writes one of its own.
  *
  * @public
  */
-export function bootstrapFolders(
-  layout: LayoutInput,
-  profile: Pick<ClusterProfile, 'name' | 'provider'>,
-): string[] {
-  if (karpenterChartOf(profile)) return WHOLE_REPOSITORY;
-  const cluster = profile.name;
-  const resolved = resolveLayout(layout);
-  const paths = bootstrapPaths(resolved, cluster);
-  const folderOf = (file: string) => posix.dirname(file);
-  const candidates = [
-    clusterScopePath(resolved, cluster),
-    folderOf(paths.gpuKustomization),
-    layoutPrefix(resolved, 'nodePool', { cluster }, 'pool').replace(/\/$/, ''),
-    folderOf(paths.defaultDevicePluginConfig),
-    folderOf(paths.migConfig),
-  ].map(folder => (folder === '.' ? '' : folder));
-  const unique = [...new Set(candidates)].sort();
-  // A folder inside another one adds nothing to a checkout.
-  return unique.filter(
-    folder =>
-      !unique.some(
-        other =>
-          other !== folder && (other === '' || folder.startsWith(`${other}/`)),
-      ),
-  );
+export function bootstrapFolders(): string[] {
+  return WHOLE_REPOSITORY;
 }

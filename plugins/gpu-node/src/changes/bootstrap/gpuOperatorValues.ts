@@ -12,12 +12,24 @@ export const DCGM_RESOURCE_NAMES = ['nvidia.com/gpu', 'nvidia.com/gpu.shared'];
 export const DEFAULT_DEVICE_PLUGIN_CONFIG = 'default';
 
 /**
+ * The configs GPU nodes without a config label get: a key of the
+ * device-plugin ConfigMap (`devicePlugin.config.default`) and a mig-parted
+ * entry (`migManager.config.default`); empty for none
+ * (`operatorConfigMaps.ts` says which a ConfigMap allows).
+ */
+export interface OperatorConfigDefaults {
+  devicePlugin: string;
+  migManager: string;
+}
+
+/**
  * Helm values for the NVIDIA GPU Operator chart, once per cluster:
  * - operands (device plugin, GFD, DCGM exporter, MIG manager) tolerate the
  *   GPU taint our pools carry; the operator itself stays off GPU nodes
  *   (affinity), so GPU nodes can scale to zero;
  * - ClusterPolicy devicePlugin.config names the ConfigMap of named configs our
- *   PRs add to, with `default` for nodes without a config label;
+ *   PRs add to (or the team's own), with `default` for nodes without a
+ *   config label;
  * - migManager.config names the mig-parted ConfigMap (`all-disabled` default);
  * - mig.strategy from the cluster profile;
  * - DCGM exporter maps nvidia.com/gpu.shared pods (NVIDIA_RESOURCE_NAMES), or
@@ -25,6 +37,10 @@ export const DEFAULT_DEVICE_PLUGIN_CONFIG = 'default';
  */
 export function buildGpuOperatorValues(
   cluster: ClusterProfile,
+  defaults: OperatorConfigDefaults = {
+    devicePlugin: DEFAULT_DEVICE_PLUGIN_CONFIG,
+    migManager: 'all-disabled',
+  },
 ): Record<string, unknown> {
   const gpuToleration = {
     key: cluster.gpuTaintKey,
@@ -82,7 +98,7 @@ export function buildGpuOperatorValues(
       config: {
         create: false,
         name: cluster.devicePluginConfigMap.name,
-        default: DEFAULT_DEVICE_PLUGIN_CONFIG,
+        default: defaults.devicePlugin,
       },
     },
     migManager: {
@@ -90,7 +106,7 @@ export function buildGpuOperatorValues(
       config: {
         create: false,
         name: cluster.migPartedConfigMap.name,
-        default: 'all-disabled',
+        default: defaults.migManager,
       },
     },
     dcgmExporter: {

@@ -287,6 +287,21 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
     ]);
   });
 
+  it('writes its release over blank files in its folder, as over none', async () => {
+    const { tree } = await repo({
+      [`${RELEASE}/kustomization.yaml`]: '\n',
+      [`${RELEASE}/values.yaml`]: '',
+    });
+    const changeSet = await bootstrap(tree);
+    expect(
+      parse(contentOf(changeSet, `${RELEASE}/kustomization.yaml`)!)
+        .helmCharts[0],
+    ).toMatchObject({ name: 'karpenter', version: '1.14.1' });
+    expect(changeSet.notes[0]).toContain(
+      'No Karpenter release was found in the repository, so this pull request adds one',
+    );
+  });
+
   it('takes a release in another cluster’s folder as that cluster’s, and one outside every cluster’s folder as possibly this one’s', async () => {
     const otherCluster = await repo({
       'clusters/dev/karpenter/kustomization.yaml':

@@ -19,7 +19,10 @@ import { ensureSeq, YamlFile } from '../../yamlFile';
 import {
   bootstrapDocument,
   bootstrapYaml,
+  isBlank,
   isBootstrapFile,
+  mayWriteOver,
+  notWrittenByBootstrap,
 } from '../bootstrapFile';
 import {
   KARPENTER_CHART,
@@ -55,11 +58,11 @@ export async function hasManagedRelease(
 /** Refuses to write over a file of the release's folder the bootstrap did not write. */
 function refuseHandWritten(path: string): never {
   throw new GpuInputError([
-    {
+    notWrittenByBootstrap(
       path,
-      rule: 'bootstrap-file-not-managed',
-      message: `${path} exists and the bootstrap did not write it: the bootstrap writes Karpenter's Helm release there and never replaces a hand-written file. Move it, or declare Karpenter in a way the bootstrap recognises (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${KARPENTER_CHART}"), then run the bootstrap again`,
-    },
+      "Karpenter's Helm release",
+      `Move it, or declare Karpenter in a way the bootstrap recognises (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${KARPENTER_CHART}"), then run the bootstrap again`,
+    ),
   ]);
 }
 
@@ -198,16 +201,19 @@ export async function writeManagedRelease(
   chart: KarpenterChart,
 ): Promise<ManagedReleaseChange> {
   const version = karpenterChartVersion(cluster.karpenterVersion);
-  const kustomizationText = await staged.read(paths.karpenterKustomization);
-  const valuesText = await staged.read(paths.karpenterValues);
-  if (kustomizationText !== undefined && !isBootstrapFile(kustomizationText)) {
+  // A blank file is as good as none (`mayWriteOver`).
+  const read = async (path: string) => {
+    const text = await staged.read(path);
+    return isBlank(text) ? undefined : text;
+  };
+  const kustomizationText = await read(paths.karpenterKustomization);
+  const valuesText = await read(paths.karpenterValues);
+  if (!mayWriteOver(kustomizationText)) {
     refuseHandWritten(paths.karpenterKustomization);
   }
-  if (
-    kustomizationText === undefined &&
-    valuesText !== undefined &&
-    !isBootstrapFile(valuesText)
-  ) {
+  // Once the release is the bootstrap's, its values file is the team's to
+  // fill in: only the gate changes there. A new release writes it whole.
+  if (kustomizationText === undefined && !mayWriteOver(valuesText)) {
     refuseHandWritten(paths.karpenterValues);
   }
 

@@ -1,5 +1,12 @@
+/**
+ * A Helm release of one chart that the repository declares, as one of the
+ * readers found it: one reader per declaration form
+ * (`kustomizeHelmChartReleases`, `fluxHelmRelease`,
+ * `argoApplicationReleases`), shared by every chart the bootstrap looks for
+ * (Karpenter's, the GPU Operator's).
+ */
 import type { PlainObject } from '../../../repo/yamlObjects';
-import type { ValuesLayer } from './nodeOverlayGate';
+import type { ValuesLayer } from './valuesLayer';
 
 /** A Kubernetes object of the repository, with the file it is in. */
 export interface FoundObject {
@@ -10,18 +17,21 @@ export interface FoundObject {
   };
 }
 
-/**
- * A Helm release of Karpenter's chart that the repository declares, as
- * one of the readers (`kustomizeHelmChartReleases`, `fluxHelmRelease`,
- * `argoApplicationReleases`) found it.
- */
-export interface KarpenterRelease {
+export interface HelmRelease {
+  /** The chart's name, as the declaration names it. */
+  chart: string;
   /** Repository path of the file that declares it. */
   file: string;
   /** What declares it, in the reviewer's words, e.g. "Flux HelmRelease `flux-system/karpenter`". */
   declaredBy: string;
   /** The chart version it pins, as written; undefined when it pins none. */
   version?: string;
+  /**
+   * The namespace it installs into, where the declaration says (the
+   * helmCharts entry's, the HelmRelease's target, the Application's
+   * destination); undefined when it leaves it to the tool.
+   */
+  namespace?: string;
   /** Its value sources, highest precedence first (the chart's own defaults come last, unlisted). */
   layers: ValuesLayer[];
 }
@@ -30,4 +40,9 @@ export interface KarpenterRelease {
 export function pinnedVersion(value: unknown): string | undefined {
   if (typeof value === 'number') return String(value);
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** A non-empty string field, or undefined. */
+export function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -1,25 +1,27 @@
 /**
- * Karpenter installed by an Argo CD Application (`argoproj.io/v1alpha1`)
+ * A chart installed by an Argo CD Application (`argoproj.io/v1alpha1`)
  * whose `spec.source.chart`, or one of whose `spec.sources[].chart`, is the
  * chart. Argo CD's precedence is `parameters > valuesObject > values >
  * valueFiles > the chart's values.yaml`
  * (https://argo-cd.readthedocs.io/en/release-3.3/user-guide/helm/), and
  * `valuesObject`, when present, replaces `values` whole
  * (argoproj/argo-cd `pkg/apis/application/v1alpha1/types.go`,
- * `ApplicationSourceHelm.ValuesYAML`).
+ * `ApplicationSourceHelm.ValuesYAML`). It installs into
+ * `spec.destination.namespace`.
  */
 import {
   getIn,
   isPlainObject,
   parseYamlDocuments,
 } from '../../../repo/yamlObjects';
-import { KARPENTER_CHART, NODE_OVERLAY_VALUE_KEY } from './karpenterChart';
+import { helmParameterValues } from './helmParameters';
 import {
   pinnedVersion,
+  stringField,
   type FoundObject,
-  type KarpenterRelease,
-} from './karpenterRelease';
-import type { ValuesLayer } from './nodeOverlayGate';
+  type HelmRelease,
+} from './helmRelease';
+import type { ValuesLayer } from './valuesLayer';
 
 export function isArgoApplication(object: FoundObject['object']): boolean {
   return (
@@ -35,20 +37,11 @@ function sourceLayers(
 ): ValuesLayer[] {
   const layers: ValuesLayer[] = [];
   const parameters = getIn(helm, 'parameters');
-  const parameter = Array.isArray(parameters)
-    ? parameters.find(p => getIn(p, 'name') === NODE_OVERLAY_VALUE_KEY)
-    : undefined;
-  if (parameter) {
+  if (Array.isArray(parameters) && parameters.length > 0) {
     layers.push({
       where: where('helm.parameters'),
       form: 'parameters',
-      content: {
-        values: {
-          settings: {
-            featureGates: { nodeOverlay: getIn(parameter, 'value') },
-          },
-        },
-      },
+      content: { values: helmParameterValues(parameters) },
     });
   }
   const valuesObject = getIn(helm, 'valuesObject');
@@ -90,10 +83,11 @@ function sourceLayers(
   return layers;
 }
 
-/** The Helm sources of an Application that install Karpenter's chart. */
+/** The Helm sources of an Application that install `chart`. */
 export function argoApplicationReleases(
   application: FoundObject,
-): KarpenterRelease[] {
+  chart: string,
+): HelmRelease[] {
   const { object, file } = application;
   const name = [object.metadata.namespace, object.metadata.name]
     .filter(part => typeof part === 'string')
@@ -106,11 +100,13 @@ export function argoApplicationReleases(
     sources = many.map((source, i) => [`spec.sources[${i}]`, source]);
   }
   return sources
-    .filter(([, source]) => getIn(source, 'chart') === KARPENTER_CHART)
+    .filter(([, source]) => getIn(source, 'chart') === chart)
     .map(([path, source]) => ({
+      chart,
       file,
       declaredBy: `Argo CD Application \`${name}\` (\`${path}\`)`,
       version: pinnedVersion(getIn(source, 'targetRevision')),
+      namespace: stringField(getIn(object, 'spec', 'destination', 'namespace')),
       layers: sourceLayers(
         field =>
           `\`${path}.${field}\` of Application \`${name}\` in \`${file}\``,

@@ -1,24 +1,24 @@
 /**
- * Karpenter installed by a kustomization's `helmCharts` entry. kustomize
+ * A chart installed by a kustomization's `helmCharts` entry. kustomize
  * merges an entry's values so (api/types/helmchartargs.go and
  * plugin/builtin/helmchartinflationgenerator/HelmChartInflationGenerator.go,
  * kubernetes-sigs/kustomize kustomize/v5.8.1): `valuesInline` over
  * `valuesFile` (`valuesMerge: override`, the default), `valuesFile` over
  * `valuesInline` (`merge`), or `valuesInline` alone (`replace`); the
  * `valuesFile` alone when there is no `valuesInline`; helm then reads
- * `additionalValuesFiles` after that, the last one winning.
+ * `additionalValuesFiles` after that, the last one winning. The release
+ * goes to the entry's `namespace`, unless the kustomization's own
+ * `namespace` moves every object it builds.
  */
-import { posix } from 'node:path';
-import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import type { RepoTree } from '../../../repo/tree';
 import {
   isPlainObject,
   parseYamlDocuments,
   type PlainObject,
 } from '../../../repo/yamlObjects';
-import { KARPENTER_CHART } from './karpenterChart';
-import { pinnedVersion, type KarpenterRelease } from './karpenterRelease';
-import type { ValuesLayer } from './nodeOverlayGate';
+import { pinnedVersion, stringField, type HelmRelease } from './helmRelease';
+import { readKustomizationFile } from './kustomizationFile';
+import type { ValuesLayer } from './valuesLayer';
 
 /** A values file an entry names, relative to its kustomization: read when it is a plain file of the repository. */
 async function valuesFileLayer(
@@ -32,30 +32,12 @@ async function valuesFileLayer(
     form: 'values',
     content: 'hidden',
   });
-  const path = posix.normalize(
-    posix.join(posix.dirname(kustomizationFile), name),
-  );
-  if (
-    /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ||
-    posix.isAbsolute(name) ||
-    path === '..' ||
-    path.startsWith('../')
-  ) {
-    return hidden('outside the repository');
-  }
-  let text: string | undefined;
-  try {
-    text = await tree.readFile(path);
-  } catch (error) {
-    // A symbolic link is never followed (repo/tree.ts).
-    if (isGpuInputError(error)) return hidden('a symbolic link, not read');
-    throw error;
-  }
-  if (text === undefined) return hidden('not in the repository');
-  const { documents, error } = parseYamlDocuments(path, text);
+  const file = await readKustomizationFile(tree, kustomizationFile, name);
+  if ('unread' in file) return hidden(file.unread);
+  const { documents, error } = parseYamlDocuments(file.path, file.text);
   if (error) return hidden(`which does not parse: ${error}`);
   return {
-    where: `\`${path}\` (its \`${field}\`)`,
+    where: `\`${file.path}\` (its \`${field}\`)`,
     form: 'values',
     content: { values: documents[0]?.value ?? {} },
   };
@@ -65,6 +47,7 @@ async function valuesFileLayer(
 async function entryLayers(
   tree: RepoTree,
   file: string,
+  chart: string,
   entry: PlainObject,
 ): Promise<ValuesLayer[]> {
   const additional: ValuesLayer[] = [];
@@ -82,7 +65,7 @@ async function entryLayers(
     ? entry.valuesInline
     : undefined;
   const inline: ValuesLayer = {
-    where: `\`valuesInline\` of the helmCharts entry \`${KARPENTER_CHART}\` in \`${file}\``,
+    where: `\`valuesInline\` of the helmCharts entry \`${chart}\` in \`${file}\``,
     form: 'values',
     content:
       inlineValues && Object.keys(inlineValues).length > 0
@@ -108,24 +91,28 @@ async function entryLayers(
   return [...additional, ...own];
 }
 
-/** The `helmCharts` entries of a kustomization that install Karpenter's chart. */
+/** The `helmCharts` entries of a kustomization that install `chart`. */
 export async function kustomizeHelmChartReleases(
   tree: RepoTree,
   file: string,
   kustomization: unknown,
-): Promise<KarpenterRelease[]> {
+  chart: string,
+): Promise<HelmRelease[]> {
   if (!isPlainObject(kustomization)) return [];
   const entries = Array.isArray(kustomization.helmCharts)
     ? kustomization.helmCharts
     : [];
-  const releases: KarpenterRelease[] = [];
+  const releases: HelmRelease[] = [];
   for (const entry of entries) {
-    if (!isPlainObject(entry) || entry.name !== KARPENTER_CHART) continue;
+    if (!isPlainObject(entry) || entry.name !== chart) continue;
     releases.push({
+      chart,
       file,
-      declaredBy: `the kustomize helmCharts entry \`${KARPENTER_CHART}\``,
+      declaredBy: `the kustomize helmCharts entry \`${chart}\``,
       version: pinnedVersion(entry.version),
-      layers: await entryLayers(tree, file, entry),
+      namespace:
+        stringField(kustomization.namespace) ?? stringField(entry.namespace),
+      layers: await entryLayers(tree, file, chart, entry),
     });
   }
   return releases;

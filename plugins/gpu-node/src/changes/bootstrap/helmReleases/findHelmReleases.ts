@@ -1,0 +1,105 @@
+/**
+ * Every Helm release of one chart the repository declares for a cluster, in
+ * any file: kustomize `helmCharts` entries, Flux HelmReleases and Argo CD
+ * Applications (one reader each). A file inside another cluster's folder
+ * (`clusterOwningPath`) is that cluster's and left out; one outside every
+ * cluster's folder may install this cluster's release, so it counts.
+ */
+import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
+import { clusterOwningPath, type LayoutInput } from '../../../layout/layout';
+import { isKustomizationFile } from '../../../kustomize/roots';
+import { readFiles } from '../../../repo/readFiles';
+import type { RepoTree } from '../../../repo/tree';
+import {
+  asKubernetesObject,
+  isYamlPath,
+  parseYamlDocuments,
+} from '../../../repo/yamlObjects';
+import {
+  argoApplicationReleases,
+  isArgoApplication,
+} from './argoApplicationReleases';
+import {
+  fluxHelmRelease,
+  isFluxHelmRelease,
+  isFluxOciRepository,
+} from './fluxHelmRelease';
+import type { FoundObject, HelmRelease } from './helmRelease';
+import { kustomizeHelmChartReleases } from './kustomizeHelmChartReleases';
+import type { RepositoryFile } from './valuesConfigMaps';
+
+/** The files of the repository that belong to `cluster`, with their texts. */
+async function clusterFiles(
+  tree: RepoTree,
+  layout: LayoutInput,
+  cluster: string,
+): Promise<RepositoryFile[]> {
+  const paths = (await tree.listFiles('')).filter(path => {
+    if (!isYamlPath(path) && !isKustomizationFile(path)) return false;
+    const owner = clusterOwningPath(layout, path);
+    return owner === undefined || owner === cluster;
+  });
+  const texts = await readFiles(tree, paths);
+  return paths.flatMap((path, i) => {
+    const text = texts[i];
+    return text === undefined ? [] : [{ path, text }];
+  });
+}
+
+const escapeRegExp = (text: string) =>
+  text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export async function findHelmReleases(
+  tree: RepoTree,
+  layout: LayoutInput,
+  cluster: string,
+  chart: string,
+): Promise<HelmRelease[]> {
+  const files = await clusterFiles(tree, layout, cluster);
+  // Only files that name the chart can declare it; a HelmRelease that takes
+  // its chart through `chartRef` names the chart in the OCIRepository instead.
+  const mayDeclare = new RegExp(`${escapeRegExp(chart)}|chartRef`, 'i');
+  const releases: HelmRelease[] = [];
+  const objects: FoundObject[] = [];
+  for (const { path, text } of files) {
+    if (!mayDeclare.test(text)) continue;
+    // A file that does not parse declares nothing the bootstrap can see
+    // (`validate` and the GitOps tool report it).
+    const { documents } = parseYamlDocuments(path, text);
+    if (isKustomizationFile(path)) {
+      releases.push(
+        ...(await kustomizeHelmChartReleases(
+          tree,
+          path,
+          documents[0]?.value,
+          chart,
+        )),
+      );
+      continue;
+    }
+    for (const document of documents) {
+      const object = asKubernetesObject(document.value);
+      if (object) objects.push({ file: path, object });
+    }
+  }
+  const ociRepositories = objects.filter(o => isFluxOciRepository(o.object));
+  for (const found of objects) {
+    if (isFluxHelmRelease(found.object)) {
+      const release = await fluxHelmRelease(
+        tree,
+        found,
+        ociRepositories,
+        files,
+        chart,
+      );
+      if (release) releases.push(release);
+    } else if (isArgoApplication(found.object)) {
+      releases.push(...argoApplicationReleases(found, chart));
+    }
+  }
+  return releases.sort(
+    (a, b) =>
+      compareStrings(a.file, b.file) ||
+      compareStrings(a.declaredBy, b.declaredBy),
+  );
+}

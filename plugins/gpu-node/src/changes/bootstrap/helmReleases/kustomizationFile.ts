@@ -1,0 +1,41 @@
+/**
+ * A file a kustomization names (a helmCharts `valuesFile`, a
+ * configMapGenerator's `files` entry), relative to its folder: read when it
+ * is a plain file of the repository, otherwise why not, in the reviewer's
+ * words.
+ */
+import { posix } from 'node:path';
+import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import type { RepoTree } from '../../../repo/tree';
+
+export type KustomizationFileText =
+  { path: string; text: string } | { unread: string };
+
+export async function readKustomizationFile(
+  tree: RepoTree,
+  kustomizationFile: string,
+  name: string,
+): Promise<KustomizationFileText> {
+  const path = posix.normalize(
+    posix.join(posix.dirname(kustomizationFile), name),
+  );
+  if (
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ||
+    posix.isAbsolute(name) ||
+    path === '..' ||
+    path.startsWith('../')
+  ) {
+    return { unread: 'outside the repository' };
+  }
+  let text: string | undefined;
+  try {
+    text = await tree.readFile(path);
+  } catch (error) {
+    // A symbolic link is never followed (repo/tree.ts).
+    if (isGpuInputError(error)) return { unread: 'a symbolic link, not read' };
+    throw error;
+  }
+  return text === undefined
+    ? { unread: 'not in the repository' }
+    : { path, text };
+}
