@@ -24,6 +24,16 @@ const profile = (name: string): ClusterProfile => ({
   nodeClass: { ...defaultClusterProfile.nodeClass },
 });
 
+/** The import of cluster `name` from the checkout `tree`, with the built-in catalog and OWNER. */
+const importCluster = (tree: FsRepoTree, name: string) =>
+  buildImportChange({
+    tree,
+    dir: tree.root,
+    cluster: profile(name),
+    catalog: builtinCatalog,
+    owner: OWNER,
+  });
+
 const docs = (text: string | undefined) =>
   parseAllDocuments(text!).map(d => d.toJS());
 
@@ -37,13 +47,7 @@ describe('importing a Karpenter v0.31 setup (Provisioners, AWSNodeTemplates)', (
   afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('converts in place, adopts the GPU pools, writes request records; kustomize builds it', async () => {
-    const change = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster: profile('legacy'),
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
+    const change = await importCluster(tree, 'legacy');
     expect(change.verification?.verified).toEqual(['clusters/legacy']);
     const touched = change.changeSet.changes.map(c => [c.path, c.action]);
     expect(touched).toEqual([
@@ -143,13 +147,7 @@ describe('importing a Karpenter v0.31 setup (Provisioners, AWSNodeTemplates)', (
   });
 
   it('a second import changes nothing', async () => {
-    const again = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster: profile('legacy'),
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
+    const again = await importCluster(tree, 'legacy');
     expect(again.changeSet.changes).toEqual([]);
   });
 });
@@ -164,13 +162,7 @@ describe('importing a Karpenter v0.37 setup beside a bootstrapped GPU folder', (
   afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('converts the v1beta1 objects, adopts both GPU pools, leaves the CPU pool byte-identical', async () => {
-    const change = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster: profile('prod'),
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
+    const change = await importCluster(tree, 'prod');
     expect(change.changeSet.changes.map(c => c.path)).toEqual([
       'clusters/prod/gpu/nodepools/gpu-l4.yaml',
       'clusters/prod/karpenter/gpu-batch.yaml',
@@ -261,13 +253,7 @@ describe('importing Karpenter v0.37 objects of a kustomize base that the cluster
 
   it('converts the patches with the objects they patch; keeps an object whose patch cannot follow, with it', async () => {
     const builtBefore = await kustomizeBuild(`${tree.root}/clusters/prod`);
-    const change = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster: profile('prod'),
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
+    const change = await importCluster(tree, 'prod');
     expect(change.verification?.verified).toEqual(['clusters/prod']);
     expect(change.changeSet.changes.map(c => c.path)).toEqual([
       'clusters/prod/karpenter/base/cpu.yaml',
@@ -345,13 +331,7 @@ describe('importing Karpenter v0.37 objects of a kustomize base that the cluster
   });
 
   it('a second import changes nothing', async () => {
-    const again = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster: profile('prod'),
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
+    const again = await importCluster(tree, 'prod');
     expect(again.changeSet.changes).toEqual([]);
   });
 });
@@ -382,13 +362,7 @@ describe('importing a cluster whose Karpenter objects come from a base outside i
 
   it('converts and adopts nothing there, and names the objects it leaves (not "adopted already")', async () => {
     const before = await snapshot(tree);
-    const change = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster: profile('prod'),
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
+    const change = await importCluster(tree, 'prod');
     expect(change.changeSet.changes).toEqual([]);
     expect(change.adoptedPools).toEqual([]);
     expect(await snapshot(tree)).toEqual(before);
