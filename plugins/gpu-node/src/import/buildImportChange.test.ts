@@ -386,3 +386,43 @@ describe('importing a cluster whose Karpenter objects come from a base outside i
     expect(renderImportReport({ change }).text).not.toMatch(/adopted already/);
   });
 });
+
+describe('verifying an import: what kustomize builds after is the conversion of what it built before', () => {
+  let tree: FsRepoTree;
+  beforeAll(async () => {
+    // A replacement that selects the v1beta1 version sets gpu-serve's
+    // weight; converted, the pool is no longer selected.
+    tree = await copyOf('v1beta1-overlays-repo');
+    const overlay = 'clusters/prod/karpenter/kustomization.yaml';
+    await tree.writeFile(
+      'clusters/prod/karpenter/sizes.yaml',
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: sizes}\ndata: {serve: '7'}\n",
+    );
+    await tree.writeFile(
+      overlay,
+      `${(await tree.readFile(overlay))!.replace(
+        '  - base\n',
+        '  - base\n  - sizes.yaml\n',
+      )}replacements:
+  - source: {kind: ConfigMap, name: sizes, fieldPath: data.serve}
+    targets:
+      - select: {group: karpenter.sh, version: v1beta1, kind: NodePool, name: gpu-serve}
+        fieldPaths: [spec.weight]
+        options: {create: true}
+`,
+    );
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('refuses, naming the object and the field, when a replacement no longer reaches a converted object; writes nothing', async () => {
+    const before = await snapshot(tree);
+    const refusal = await importCluster(tree, 'prod').then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(refusal?.message).toMatch(
+      /NodePool "gpu-serve" would not be the v1 conversion of what kustomize built before \(spec\.weight differs/,
+    );
+    expect(await snapshot(tree)).toEqual(before);
+  });
+});

@@ -352,6 +352,7 @@ export async function buildImportChange(
 
   // 4. Adopt the GPU pools.
   const adoptedPools: AdoptedPool[] = [];
+  const addedAnnotations = new Map<string, Record<string, string>>();
   for (const pool of adoptable) {
     const ledger: LedgerEntry[] = recognised.requests
       .filter(r => r.pool === pool.name)
@@ -360,6 +361,7 @@ export async function buildImportChange(
     const file = files.get(pool.path)!.file;
     const doc = file.findObject('NodePool', pool.name)!;
     if (annotate(doc, annotations)) file.modified = true;
+    addedAnnotations.set(`NodePool/${pool.name}`, annotations);
     changedBefore.add(`NodePool/${pool.name}`);
     changedAfter.add(`NodePool/${pool.name}`);
     adoptedPools.push(describeAdopted(pool, annotations, cluster.labelDomain));
@@ -378,7 +380,16 @@ export async function buildImportChange(
           verifyImport(
             options.dir,
             changeSet,
-            { changedBefore, changedAfter },
+            {
+              changedBefore,
+              changedAfter,
+              keptLegacy: new Set(
+                outputs
+                  .filter(o => o.status === 'not-converted')
+                  .map(o => kindName(o.value)),
+              ),
+              addedAnnotations,
+            },
             options.kustomize,
           ),
         );

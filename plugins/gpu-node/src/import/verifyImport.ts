@@ -16,15 +16,21 @@ import { describeBuilt } from '../changes/gpuWorkloadCheck';
 import { buildTouchedRoots, builtObjectId } from '../changes/rootBuilds';
 import type { ChangeSet } from '../changes/types';
 import type { VerifyChangeResult } from '../changes/verifyChange';
+import {
+  expectedConversion,
+  firstDifference,
+  kindNameOf,
+  type ImportIntent,
+} from './expectedConversion';
 
-export interface ExpectedImport {
+export interface ExpectedImport extends ImportIntent {
   /** `<kind>/<name>` of every object the import converts or edits, before. */
   changedBefore: Set<string>;
   /** `<kind>/<name>` of what they are after. */
   changedAfter: Set<string>;
 }
 
-const kindName = (o: BuiltObject) => `${o.kind}/${o.metadata.name}`;
+const kindName = (o: BuiltObject) => kindNameOf(o);
 
 function refuse(message: string): never {
   throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
@@ -62,9 +68,23 @@ export async function verifyImport(
         problems.push(`${root}: ${describeBuilt(o)} would change`);
       }
     }
+    // What changes must be exactly the conversion of what was built: the
+    // base's patches and replacements followed it.
+    const converted = expectedConversion(was.objects!, expected);
     for (const [id, o] of after) {
-      if (before.has(id) || expected.changedAfter.has(kindName(o))) continue;
-      problems.push(`${root}: ${describeBuilt(o)} would appear`);
+      if (!expected.changedAfter.has(kindName(o))) {
+        if (!before.has(id)) {
+          problems.push(`${root}: ${describeBuilt(o)} would appear`);
+        }
+        continue;
+      }
+      const want = converted.get(kindName(o));
+      const differs = firstDifference(want, o);
+      if (differs !== undefined) {
+        problems.push(
+          `${root}: ${describeBuilt(o)} would not be the v1 conversion of what kustomize built before (${differs} differs: a patch, replacement or transformer did not follow the conversion)`,
+        );
+      }
     }
     result.verified.push(root);
   }
