@@ -67,7 +67,10 @@ export type {
 } from './cluster/capabilities';
 export { defaultClusterProfile } from './cluster/defaults';
 export { clusterProfileSchema, resolveClusterProfile } from './cluster/schema';
-export { karpenterHasNodeOverlayGate } from './cluster/karpenterVersion';
+export {
+  karpenterHasNodeOverlayGate,
+  karpenterServesOnlyV1,
+} from './cluster/karpenterVersion';
 export type { ClusterProfileOverride } from './cluster/schema';
 export type {
   ClusterApiInfrastructure,

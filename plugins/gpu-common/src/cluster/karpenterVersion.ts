@@ -15,6 +15,14 @@ const GTE_LTE_SINCE: readonly [number, number, number] = [1, 9, 0];
  */
 const NODE_OVERLAY_GATE_SINCE: readonly [number, number, number] = [1, 7, 0];
 
+/**
+ * From v1.1.0 Karpenter serves its v1 APIs only: v1.0 was the last release
+ * to serve (and convert) `karpenter.sh/v1beta1` and
+ * `karpenter.k8s.aws/v1beta1` (`website/content/en/v1.0/upgrading/v1-migration.md`,
+ * aws/karpenter-provider-aws: "v1.1 drops v1beta1"); v1alpha5 went in v0.33.
+ */
+const V1_ONLY_SINCE: readonly [number, number, number] = [1, 1, 0];
+
 const VERSION = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$/;
 
 /** Parses `1.14.1`, `v1.9`, `1.10.0-rc.1` into [major, minor, patch]; undefined otherwise. */
@@ -54,4 +62,16 @@ export function karpenterHasNodeOverlayGate(
 ): boolean | undefined {
   if (!parseKarpenterVersion(version)) return undefined;
   return atLeast(version, NODE_OVERLAY_GATE_SINCE);
+}
+
+/**
+ * True when a Karpenter version serves none of the pre-v1 APIs (v1alpha5,
+ * v1beta1), so objects of them cannot be applied; undefined when the version
+ * is not one release.
+ *
+ * @public
+ */
+export function karpenterServesOnlyV1(version: string): boolean | undefined {
+  if (!parseKarpenterVersion(version)) return undefined;
+  return atLeast(version, V1_ONLY_SINCE);
 }

@@ -96,6 +96,34 @@ describe('validateGitOpsTree', () => {
     ).toEqual([]);
   });
 
+  it('judges Karpenter objects by the API they are written in, and patches by what they build', async () => {
+    // A v1beta1 base and its overlay's partial patches: no v1 rule applies
+    // to them (the patches are not whole objects), and without a Karpenter
+    // version nothing says they cannot be applied.
+    const legacy = join(
+      __dirname,
+      '../import/__fixtures__/v1beta1-overlays-repo',
+    );
+    expect(await validateGitOpsTree(legacy)).toEqual([]);
+    // Karpenter 1.14 serves v1 only: each legacy object cannot be applied.
+    const findings = await validateGitOpsTree(legacy, {
+      cluster: { name: 'prod', karpenterVersion: '1.14.1' },
+    });
+    expect(rules(findings)).toEqual([
+      'clusters/prod/karpenter/base/cpu.yaml EC2NodeClass/default karpenter-api-not-served',
+      'clusters/prod/karpenter/base/cpu.yaml NodePool/cpu karpenter-api-not-served',
+      'clusters/prod/karpenter/base/gpu.yaml EC2NodeClass/gpu karpenter-api-not-served',
+      'clusters/prod/karpenter/base/gpu.yaml NodePool/gpu-serve karpenter-api-not-served',
+      'clusters/prod/karpenter/base/gpu.yaml NodePool/gpu-train karpenter-api-not-served',
+    ]);
+    // Karpenter 1.0 still serves v1beta1.
+    expect(
+      await validateGitOpsTree(legacy, {
+        cluster: { name: 'prod', karpenterVersion: '1.0.8' },
+      }),
+    ).toEqual([]);
+  });
+
   it('reports YAML syntax errors', async () => {
     const findings = await validate({
       ...clean,
