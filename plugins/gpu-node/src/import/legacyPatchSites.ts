@@ -9,8 +9,8 @@
  * merge one). Each site knows the objects it targets, so the import converts
  * a patch with the objects it patches, or leaves both as they are.
  */
-import { posix } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
+import { kustomizationPatchEntries } from '../kustomize/patchEntries';
 import { isKustomizationFile } from '../kustomize/roots';
 import { isPlainObject, type PlainObject } from '../repo/yamlObjects';
 import { apiKey } from './convert/legacyPatches';
@@ -132,41 +132,9 @@ export async function readPatchEntries(
       continue; // the import reports unreadable YAML already
     }
     if (!isPlainObject(value)) continue;
-    const folder = posix.dirname(kustomization);
-    const list = (key: string) =>
-      Array.isArray(value[key]) ? (value[key] as unknown[]) : [];
-    const raw: {
-      entry: (string | number)[];
-      file?: string;
-      inline?: (string | number)[];
-      target?: PlainObject;
-    }[] = [];
-    for (const key of ['patches', 'patchesJson6902']) {
-      list(key).forEach((item, i) => {
-        if (!isPlainObject(item)) return;
-        const target = isPlainObject(item.target) ? item.target : undefined;
-        if (typeof item.path === 'string') {
-          raw.push({ entry: [key, i], file: item.path, target });
-        } else if (typeof item.patch === 'string') {
-          raw.push({ entry: [key, i], inline: [key, i, 'patch'], target });
-        }
-      });
-    }
-    list('patchesStrategicMerge').forEach((item, i) => {
-      if (typeof item !== 'string') return;
-      // An entry is a file path unless it is a YAML document itself.
-      raw.push(
-        /\n|^\s*apiVersion:/.test(item)
-          ? {
-              entry: ['patchesStrategicMerge', i],
-              inline: ['patchesStrategicMerge', i],
-            }
-          : { entry: ['patchesStrategicMerge', i], file: item },
-      );
-    });
+    const raw = kustomizationPatchEntries(kustomization, value);
     for (const e of raw) {
-      const file =
-        e.file === undefined ? undefined : posix.join(folder, e.file);
+      const file = e.file;
       const content = contentOf(
         (file === undefined
           ? (getAt(value, e.inline!) as string | undefined)

@@ -1,3 +1,4 @@
+import { kustomizationPatchEntries } from '../kustomize/patchEntries';
 import { isKustomizationFile } from '../kustomize/roots';
 import { FsRepoTree } from '../repo/tree';
 import {
@@ -56,20 +57,13 @@ export function normaliseJoin(dir: string, rel: string): string {
   return parts.join('/');
 }
 
-/** Files that some kustomization uses as a patch (`patches[].path`, `patchesStrategicMerge`). */
+/** Files that some kustomization applies as a patch (`kustomize/patchEntries.ts`). */
 function kustomizePatchFiles(docs: ParsedDocument[]): Set<string> {
   const out = new Set<string>();
   for (const doc of docs) {
     if (!isKustomizationFile(doc.path)) continue;
-    const dir = folderPrefix(doc.path);
-    const patches = getIn(doc.value, 'patches');
-    for (const p of Array.isArray(patches) ? patches : []) {
-      const rel = typeof p === 'string' ? p : getIn(p, 'path');
-      if (typeof rel === 'string') out.add(normaliseJoin(dir, rel));
-    }
-    const legacy = getIn(doc.value, 'patchesStrategicMerge');
-    for (const rel of Array.isArray(legacy) ? legacy : []) {
-      if (typeof rel === 'string') out.add(normaliseJoin(dir, rel));
+    for (const entry of kustomizationPatchEntries(doc.path, doc.value)) {
+      if (entry.file !== undefined) out.add(entry.file);
     }
   }
   return out;
