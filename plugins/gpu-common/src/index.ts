@@ -190,6 +190,7 @@ export {
 export type { CatalogIndex } from './planner/catalogIndex';
 export { handWrittenConfigMapReadBy } from './planner/handWrittenConfigs';
 export { plan } from './planner/plan';
+export { WHOLE_GPU_RESOURCE } from './planner/modeDecision';
 export { costOfPool, poolCostSummary } from './planner/poolCost';
 export { derivedPoolLimit } from './planner/poolLimits';
 export type { PoolSizing } from './planner/poolLimits';

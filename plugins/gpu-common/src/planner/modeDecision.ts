@@ -39,6 +39,12 @@ export interface ModeDecision {
 
 export { MIB_PER_GIB };
 
+/**
+ * The resource of whole GPUs, the one Karpenter knows from the instance
+ * types (every other GPU resource needs a NodeOverlay).
+ *
+ * @public
+ */
 export const WHOLE_GPU_RESOURCE = 'nvidia.com/gpu';
 export const SHARED_GPU_RESOURCE = 'nvidia.com/gpu.shared';
 

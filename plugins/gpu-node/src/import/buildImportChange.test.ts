@@ -101,6 +101,13 @@ describe('importing a Karpenter v0.31 setup (Provisioners, AWSNodeTemplates)', (
     });
     // The CPU pool is converted, not adopted.
     expect(karpenter[4].metadata.annotations).toBeUndefined();
+    // Both serve a resource Karpenter learns only from NodeOverlays, which
+    // an adoption does not write: the report says what that means.
+    expect(
+      change.findings
+        .filter(f => /without NodeOverlays/.test(f.message))
+        .map(f => f.object),
+    ).toEqual(['NodePool "gpu-t4"', 'NodePool "gpu-a100-mig"']);
 
     const chat = parseGpuRequestYaml(after['requests/ml/chat.yaml']);
     expect(chat.spec).toMatchObject({

@@ -11,6 +11,8 @@ import type { Document } from 'yaml';
 import {
   GpuInputError,
   isGpuInputError,
+  poolProviderOf,
+  WHOLE_GPU_RESOURCE,
   isOwnerRef,
   type ClusterProfile,
   type GpuCatalog,
@@ -365,6 +367,14 @@ export async function buildImportChange(
     changedBefore.add(`NodePool/${pool.name}`);
     changedAfter.add(`NodePool/${pool.name}`);
     adoptedPools.push(describeAdopted(pool, annotations, cluster.labelDomain));
+    if (needsOverlaysToScale(pool, cluster)) {
+      findings.push({
+        kind: 'note',
+        path: pool.path,
+        object: `NodePool "${pool.name}"`,
+        message: `adopted as it is, without NodeOverlays: Karpenter does not know how much ${pool.resourceName} its nodes offer, so it launches no node for pods that ask for it (only nodes already there serve them; Karpenter issue #729). The first GPU request on this pool adds the NodeOverlays`,
+      });
+    }
   }
 
   await writeConvertedPatches(patches, files, staged);
@@ -403,6 +413,19 @@ export async function buildImportChange(
     findings,
     verification,
   };
+}
+
+/**
+ * A pool whose nodes serve a resource Karpenter does not know (a renamed
+ * shared resource, a MIG profile) scales only through NodeOverlays, which
+ * the import does not write (an adoption keeps the cluster as it runs).
+ */
+function needsOverlaysToScale(pool: PoolState, cluster: ClusterProfile) {
+  return (
+    poolProviderOf(cluster).karpenter !== undefined &&
+    cluster.nodeOverlay &&
+    pool.resourceName !== WHOLE_GPU_RESOURCE
+  );
 }
 
 function describeAdopted(
