@@ -8,6 +8,7 @@ import { planAutoModel } from './planAutoModel';
 import { planForModel } from './planForModel';
 import { leftPoolChanges } from './poolOption';
 import { previousHolding } from './previousHolding';
+import { explainClusterApiSizing } from './clusterApiSizing';
 import { assignStaticNodes, inventoryCatalog } from './staticInventory';
 import { checkRequestNamespace } from './systemNamespaces';
 import type { Plan, RepoState } from './types';
@@ -46,6 +47,9 @@ export function plan(
           holding,
         );
   const previous = previousHolding(request, index, repoState, cluster);
-  const placed = assignStaticNodes(planned, cluster, machines, repoState);
+  const placed = explainClusterApiSizing(
+    assignStaticNodes(planned, cluster, machines, repoState),
+    cluster,
+  );
   return previous ? { ...placed, previous } : placed;
 }

@@ -116,6 +116,20 @@ describe('Cluster API on OpenStack: plan and render', () => {
     expect(deployment.spec.replicas).toBe(thePlan.nodes.expected);
     expect(thePlan.cost.priceKnown).toBe(true); // owned hardware: 0, not unknown
     expect(thePlan.cost.usdPerMonth).toBe(0);
+    // No autoscaler: the plan (and so the pull request) says the count is fixed.
+    expect(thePlan.explanation).toContain(
+      `Cluster API without an autoscaler (profile clusterApi.autoscaler: false): MachineDeployment ${thePlan.pool.name} runs exactly ${deployment.spec.replicas} ${machine.spec.template.spec.flavor} machine(s), what the requests on it need, idle or not; only a request or a release changes the count.`,
+    );
+    // With it, the bounds the autoscaler gets.
+    const scaled = render(capiAutoscaled, 'a100-40gb', 'exclusive', {
+      replicas: 4,
+      vramGiB: 30,
+    });
+    const bounds = byKind(scaled.objects, 'MachineDeployment').metadata
+      .annotations;
+    expect(scaled.thePlan.explanation).toContain(
+      `Cluster API: the cluster autoscaler scales MachineDeployment ${scaled.thePlan.pool.name} between ${bounds['cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size']} and ${bounds['cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size']} ${scaled.thePlan.nodes.instanceType} machine(s), as its pods need them.`,
+    );
   });
 
   it('names templates by content: the same plan the same names, another flavor or label a new template', () => {
