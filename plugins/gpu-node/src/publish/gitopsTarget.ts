@@ -9,6 +9,10 @@ import { createForge } from '../forges/createForge';
 import type { RetryOptions } from '../forges/http';
 import type { Forge, ForgeKind, PullRequestResult } from '../forges/types';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
+import type {
+  PublishBranchOptions,
+  PublishBranchResult,
+} from '../git/publishBranch';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { redactingLogger, Redactor, type PublishLogger } from '../redact';
 import { runStage, type StageTiming } from './stages';
@@ -107,6 +111,27 @@ export async function openPullRequest(
     reviewers: options.reviewers,
     headBranchExisted: pr.branchExisted,
   });
+}
+
+/**
+ * The push stage of every publish: commits what `build` makes on a fresh
+ * base and pushes the branch, retried up to the options' attempts (see
+ * `GitOpsRepository.publishBranch`).
+ */
+export function pushStage(
+  logger: PublishLogger,
+  stages: StageTiming[],
+  options: Pick<GitOpsTargetOptions, 'maxPushAttempts' | 'beforePush'>,
+  repository: GitOpsRepository,
+  push: Omit<PublishBranchOptions, 'maxAttempts' | 'beforePush'>,
+): Promise<PublishBranchResult> {
+  return runStage(logger, stages, `Commit and push ${push.branch}`, () =>
+    repository.publishBranch({
+      ...push,
+      maxAttempts: options.maxPushAttempts,
+      beforePush: options.beforePush,
+    }),
+  );
 }
 
 /**

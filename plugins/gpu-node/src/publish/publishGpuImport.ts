@@ -34,6 +34,7 @@ import {
   DEFAULT_CACHE_DIR,
   publishRedacted,
   pullRequestStage,
+  pushStage,
   openRepository,
   type GitOpsTargetOptions,
 } from './gitopsTarget';
@@ -150,23 +151,15 @@ async function publish(
     };
   }
 
-  const pushed = await runStage(
-    logger,
-    stages,
-    `Commit and push ${branch}`,
-    () =>
-      repository.publishBranch({
-        branch,
-        trailer: importTrailer(cluster),
-        sparsePaths: WHOLE_REPOSITORY,
-        maxAttempts: options.maxPushAttempts,
-        beforePush: options.beforePush,
-        build: async ({ workDir, attempt }) => {
-          const changeSet = await build(workDir, attempt);
-          return { changes: changeSet.changes, message: built!.commitMessage };
-        },
-      }),
-  );
+  const pushed = await pushStage(logger, stages, options, repository, {
+    branch,
+    trailer: importTrailer(cluster),
+    sparsePaths: WHOLE_REPOSITORY,
+    build: async ({ workDir, attempt }) => {
+      const changeSet = await build(workDir, attempt);
+      return { changes: changeSet.changes, message: built!.commitMessage };
+    },
+  });
   const state = built!;
   const common = {
     branch,

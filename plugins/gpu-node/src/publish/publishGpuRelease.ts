@@ -38,6 +38,7 @@ import {
   DEFAULT_CACHE_DIR,
   publishRedacted,
   pullRequestStage,
+  pushStage,
   openRepository,
   type GitOpsTargetOptions,
 } from './gitopsTarget';
@@ -205,23 +206,15 @@ async function publish(
     };
   }
 
-  const pushed = await runStage(
-    logger,
-    stages,
-    `Commit and push ${branch}`,
-    () =>
-      repository.publishBranch({
-        branch,
-        trailer,
-        sparsePaths: WHOLE_REPOSITORY,
-        maxAttempts: options.maxPushAttempts,
-        beforePush: options.beforePush,
-        build: async ({ workDir, attempt }) => {
-          const changeSet = await build(workDir, attempt);
-          return { changes: changeSet.changes, message: built!.commitMessage };
-        },
-      }),
-  );
+  const pushed = await pushStage(logger, stages, options, repository, {
+    branch,
+    trailer,
+    sparsePaths: WHOLE_REPOSITORY,
+    build: async ({ workDir, attempt }) => {
+      const changeSet = await build(workDir, attempt);
+      return { changes: changeSet.changes, message: built!.commitMessage };
+    },
+  });
   const state = built!;
   const pr = await pullRequestStage(logger, stages, options, redactor, {
     baseBranch: repository.baseBranch,

@@ -42,6 +42,7 @@ import {
   DEFAULT_CACHE_DIR,
   publishRedacted,
   pullRequestStage,
+  pushStage,
   openRepository,
   type GitOpsTargetOptions,
 } from './gitopsTarget';
@@ -202,25 +203,16 @@ async function publish(
     };
   }
 
-  const pushed = await runStage(
-    logger,
-    stages,
-    `Commit and push ${branch}`,
-    () =>
-      repository.publishBranch({
-        branch,
-        trailer,
-        sparsePaths,
-        maxAttempts: options.maxPushAttempts,
-        beforePush: options.beforePush,
-        build: async ({ workDir, attempt }) => {
-          const changeSet = await build(workDir, attempt);
-          if (changeSet.empty || changeSet.changes.length === 0)
-            return undefined;
-          return { changes: changeSet.changes, message: built!.commitMessage };
-        },
-      }),
-  );
+  const pushed = await pushStage(logger, stages, options, repository, {
+    branch,
+    trailer,
+    sparsePaths,
+    build: async ({ workDir, attempt }) => {
+      const changeSet = await build(workDir, attempt);
+      if (changeSet.empty || changeSet.changes.length === 0) return undefined;
+      return { changes: changeSet.changes, message: built!.commitMessage };
+    },
+  });
   const state = built!;
   const common = {
     branch,
