@@ -37,6 +37,7 @@ import {
   buildBinPackingSchedulerConfig,
   DEFAULT_DEVICE_PLUGIN_CONFIG,
 } from './gpuOperatorValues';
+import { clusterReleaseFiles } from './helmReleases/findHelmReleases';
 import { bootstrapKarpenter } from './karpenter/bootstrapKarpenter';
 import {
   bootstrapGpuOperator,
@@ -205,13 +206,16 @@ export async function buildBootstrapChangeSet(
   // it: the product generates each ConfigMap the team did not write by hand
   // in the cluster's folder and the operator may read.
   const configMaps = await operatorConfigMaps(tree, layout, cluster);
+  // Every file that may declare a Helm release for the cluster, read once
+  // for both charts (GPU Operator, Karpenter).
+  const releaseFiles = await clusterReleaseFiles(tree, layout, cluster.name);
   const operator = await bootstrapGpuOperator(
     staged,
-    layout,
     paths,
     cluster,
     configMaps,
     options.operatorChartVersion,
+    releaseFiles,
   );
   const generated: GeneratedConfigMaps = {
     devicePlugin:
@@ -306,7 +310,12 @@ export async function buildBootstrapChangeSet(
   }
   await mergeGpuKustomization(staged, paths, generated, nodeClassFile);
 
-  const karpenter = await bootstrapKarpenter(staged, layout, paths, cluster);
+  const karpenter = await bootstrapKarpenter(
+    staged,
+    paths,
+    cluster,
+    releaseFiles,
+  );
   return {
     ...staged.toChangeSet(),
     gpuOperatorRelease: operator.kind,

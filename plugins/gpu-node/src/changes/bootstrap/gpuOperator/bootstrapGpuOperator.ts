@@ -7,7 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
-import type { LayoutInput } from '../../../layout/layout';
+import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import type { StagedTree } from '../../stagedTree';
 import { isBootstrapFile, type BootstrapFileWrite } from '../bootstrapFile';
 import type { BootstrapPaths } from '../bootstrapPaths';
@@ -34,22 +34,18 @@ export type GpuOperatorOutcome =
 
 export async function bootstrapGpuOperator(
   staged: StagedTree,
-  layout: LayoutInput,
   paths: BootstrapPaths,
   cluster: ClusterProfile,
   configMaps: OperatorConfigMaps,
   chartVersion: string,
+  /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
+  files: RepositoryFile[],
 ): Promise<GpuOperatorOutcome> {
   const managed = isBootstrapFile(
     await staged.read(paths.operatorKustomization),
   );
   const declared = (
-    await findHelmReleases(
-      staged.base,
-      layout,
-      cluster.name,
-      GPU_OPERATOR_CHART,
-    )
+    await findHelmReleases(staged.base, files, GPU_OPERATOR_CHART)
   ).filter(r => !(managed && r.file === paths.operatorKustomization));
   if (declared.length === 0) {
     return {

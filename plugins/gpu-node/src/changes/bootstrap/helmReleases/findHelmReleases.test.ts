@@ -6,13 +6,18 @@
  * them.
  */
 import { MemoryRepoTree } from '../../../repo/tree';
-import { findHelmReleases } from './findHelmReleases';
+import { clusterReleaseFiles, findHelmReleases } from './findHelmReleases';
 import { readValue, type ValuesLayer } from './valuesLayer';
 
 const CHART = 'gpu-operator';
 
 async function find(files: Record<string, string>, cluster = 'dev') {
-  return findHelmReleases(new MemoryRepoTree(files), undefined, cluster, CHART);
+  const tree = new MemoryRepoTree(files);
+  return findHelmReleases(
+    tree,
+    await clusterReleaseFiles(tree, undefined, cluster),
+    CHART,
+  );
 }
 
 const valueOf = (layers: ValuesLayer[], path: string) =>

@@ -28,8 +28,11 @@ import type { FoundObject, HelmRelease } from './helmRelease';
 import { kustomizeHelmChartReleases } from './kustomizeHelmChartReleases';
 import type { RepositoryFile } from './valuesConfigMaps';
 
-/** The files of the repository that belong to `cluster`, with their texts. */
-async function clusterFiles(
+/**
+ * The files of the repository that belong to `cluster`, with their texts:
+ * read once per bootstrap, searched for every chart.
+ */
+export async function clusterReleaseFiles(
   tree: RepoTree,
   layout: LayoutInput,
   cluster: string,
@@ -49,13 +52,12 @@ async function clusterFiles(
 const escapeRegExp = (text: string) =>
   text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The releases of `chart` among `files` (`clusterReleaseFiles`); `tree` reads the values files they name. */
 export async function findHelmReleases(
   tree: RepoTree,
-  layout: LayoutInput,
-  cluster: string,
+  files: RepositoryFile[],
   chart: string,
 ): Promise<HelmRelease[]> {
-  const files = await clusterFiles(tree, layout, cluster);
   // Only files that name the chart can declare it; a HelmRelease that takes
   // its chart through `chartRef` names the chart in the OCIRepository instead.
   const mayDeclare = new RegExp(`${escapeRegExp(chart)}|chartRef`, 'i');

@@ -7,7 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
-import type { LayoutInput } from '../../../layout/layout';
+import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import type { StagedTree } from '../../stagedTree';
 import {
   findKarpenterReleases,
@@ -37,16 +37,17 @@ export type KarpenterOutcome =
 
 export async function bootstrapKarpenter(
   staged: StagedTree,
-  layout: LayoutInput,
   paths: ManagedReleasePaths,
   cluster: ClusterProfile,
+  /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
+  files: RepositoryFile[],
 ): Promise<KarpenterOutcome> {
   const chart = karpenterChartOf(cluster);
   if (!chart) return { kind: 'no-karpenter' };
   const managed = await hasManagedRelease(staged, paths);
-  const handWritten = (
-    await findKarpenterReleases(staged.base, layout, cluster.name)
-  ).filter(r => !(managed && r.file === paths.karpenterKustomization));
+  const handWritten = (await findKarpenterReleases(staged.base, files)).filter(
+    r => !(managed && r.file === paths.karpenterKustomization),
+  );
   if (handWritten.length > 0) {
     return {
       kind: 'hand-written',

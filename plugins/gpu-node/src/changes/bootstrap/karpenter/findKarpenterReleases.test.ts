@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FsRepoTree, MemoryRepoTree } from '../../../repo/tree';
+import { clusterReleaseFiles } from '../helmReleases/findHelmReleases';
 import { findKarpenterReleases } from './findKarpenterReleases';
 import { layerToTurnOnIn, turnOnAdvice } from './nodeOverlayGate';
 
@@ -20,7 +21,11 @@ function helmChartsKustomization(entry: string): string {
 }
 
 async function find(files: Record<string, string>, cluster = 'dev') {
-  return findKarpenterReleases(new MemoryRepoTree(files), undefined, cluster);
+  const tree = new MemoryRepoTree(files);
+  return findKarpenterReleases(
+    tree,
+    await clusterReleaseFiles(tree, undefined, cluster),
+  );
 }
 
 /** Each release as the report needs it: where, version, gate, where to turn it on. */
@@ -187,10 +192,10 @@ describe('findKarpenterReleases: kustomize helmCharts', () => {
         path.join(dir, 'elsewhere.yaml'),
         path.join(folder, 'values.yaml'),
       );
+      const tree = new FsRepoTree(dir);
       const [release] = await findKarpenterReleases(
-        new FsRepoTree(dir),
-        undefined,
-        'dev',
+        tree,
+        await clusterReleaseFiles(tree, undefined, 'dev'),
       );
       expect(release.gate.state === 'unknown' && release.gate.why).toContain(
         '`values.yaml` (its `valuesFile`, a symbolic link, not read)',

@@ -3,10 +3,10 @@
  * (`findHelmReleases`: any file, the cluster-ownership rule), with what each
  * sets the NodeOverlay gate to.
  */
-import type { LayoutInput } from '../../../layout/layout';
 import type { RepoTree } from '../../../repo/tree';
 import { findHelmReleases } from '../helmReleases/findHelmReleases';
 import type { HelmRelease } from '../helmReleases/helmRelease';
+import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import { KARPENTER_CHART } from './karpenterChart';
 import { readNodeOverlayGate, type NodeOverlayGate } from './nodeOverlayGate';
 
@@ -17,15 +17,9 @@ export interface FoundKarpenterRelease extends HelmRelease {
 
 export async function findKarpenterReleases(
   tree: RepoTree,
-  layout: LayoutInput,
-  cluster: string,
+  files: RepositoryFile[],
 ): Promise<FoundKarpenterRelease[]> {
-  const releases = await findHelmReleases(
-    tree,
-    layout,
-    cluster,
-    KARPENTER_CHART,
-  );
+  const releases = await findHelmReleases(tree, files, KARPENTER_CHART);
   return releases.map(release => ({
     ...release,
     gate: readNodeOverlayGate(release.layers),
