@@ -41,7 +41,6 @@ import {
   isPlainObject,
   isYamlPath,
   type ParsedDocument,
-  type PlainObject,
   type SkippedFile,
 } from '../repo/yamlObjects';
 import { adoptionAnnotations, annotate, servedResource } from './adoptPool';
@@ -50,6 +49,7 @@ import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
 import { convertWithPatches } from './convertWithPatches';
+import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
 import { readPatchEntries, patchSitesOf } from './legacyPatchSites';
 import { verifyImport } from './verifyImport';
@@ -119,6 +119,8 @@ export interface ImportChange {
 }
 
 interface LoadedFile {
+  /** The text as read (the kustomizations' patch entries are read from it). */
+  text: string;
   file: YamlFile;
   documents: ParsedDocument[];
 }
@@ -137,7 +139,7 @@ async function loadClusterFiles(
         .values()
         .map((value, index) => ({ path, index, value }))
         .filter(d => d.value !== null);
-      files.set(path, { file, documents });
+      files.set(path, { text: text ?? '', file, documents });
     } catch (error) {
       if (!isGpuInputError(error)) throw error;
       findings.push({
@@ -188,9 +190,8 @@ export async function buildImportChange(
   // 1. Convert every Karpenter object of the cluster's folder, with the
   // kustomize patches of them (patch files are patches, not objects).
   const kustomizations = new Map<string, string>();
-  for (const path of files.keys()) {
-    if (!isKustomizationFile(path)) continue;
-    kustomizations.set(path, (await tree.readFile(path)) ?? '');
+  for (const [path, { text }] of files) {
+    if (isKustomizationFile(path)) kustomizations.set(path, text);
   }
   findings.push(...(await karpenterOutsideFolder(tree, scope, kustomizations)));
   const patchEntries = await readPatchEntries(kustomizations, path =>
@@ -216,8 +217,6 @@ export async function buildImportChange(
   const converted: ImportedObject[] = [];
   const changedBefore = new Set<string>();
   const changedAfter = new Set<string>();
-  const kindName = (o: PlainObject) =>
-    `${String(o.kind)}/${String((o.metadata as PlainObject)?.name)}`;
   const documentOf = (key: string): { path: string; doc: Document } => {
     const [path, index] = [
       key.slice(0, key.lastIndexOf('#')),
@@ -233,8 +232,8 @@ export async function buildImportChange(
     if (syncNode(doc, [], JSON.parse(JSON.stringify(out.value)))) {
       files.get(path)!.file.modified = true;
     }
-    changedBefore.add(kindName(input));
-    changedAfter.add(kindName(out.value));
+    changedBefore.add(kindNameOf(input));
+    changedAfter.add(kindNameOf(out.value));
     converted.push({
       path,
       from: `${String(input.apiVersion)} ${objectLabel(input)}`,
@@ -396,7 +395,7 @@ export async function buildImportChange(
               keptLegacy: new Set(
                 outputs
                   .filter(o => o.status === 'not-converted')
-                  .map(o => kindName(o.value)),
+                  .map(o => kindNameOf(o.value)),
               ),
               addedAnnotations,
             },

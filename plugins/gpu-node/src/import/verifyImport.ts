@@ -9,7 +9,6 @@
  * disappears or changes.
  */
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import type { BuiltObject } from '../kustomize/build';
 import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { deepEqual } from '../changes/canonical';
 import { describeBuilt } from '../changes/gpuWorkloadCheck';
@@ -29,8 +28,6 @@ export interface ExpectedImport extends ImportIntent {
   /** `<kind>/<name>` of what they are after. */
   changedAfter: Set<string>;
 }
-
-const kindName = (o: BuiltObject) => kindNameOf(o);
 
 function refuse(message: string): never {
   throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
@@ -62,7 +59,7 @@ export async function verifyImport(
     const after = new Map(now.objects!.map(o => [builtObjectId(o), o]));
     for (const [id, o] of before) {
       const next = after.get(id);
-      if (expected.changedBefore.has(kindName(o))) continue;
+      if (expected.changedBefore.has(kindNameOf(o))) continue;
       if (!next) problems.push(`${root}: ${describeBuilt(o)} would disappear`);
       else if (!deepEqual(o, next)) {
         problems.push(`${root}: ${describeBuilt(o)} would change`);
@@ -72,13 +69,13 @@ export async function verifyImport(
     // base's patches and replacements followed it.
     const converted = expectedConversion(was.objects!, expected);
     for (const [id, o] of after) {
-      if (!expected.changedAfter.has(kindName(o))) {
+      if (!expected.changedAfter.has(kindNameOf(o))) {
         if (!before.has(id)) {
           problems.push(`${root}: ${describeBuilt(o)} would appear`);
         }
         continue;
       }
-      const want = converted.get(kindName(o));
+      const want = converted.get(kindNameOf(o));
       const differs = firstDifference(want, o);
       if (differs !== undefined) {
         problems.push(
