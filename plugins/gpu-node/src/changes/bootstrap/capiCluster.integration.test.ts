@@ -24,7 +24,7 @@ import { readRepoState } from '../../repo/readRepoState';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
-import { buildReleaseChange } from '../release/buildReleaseChange';
+import { releaseOnDisk } from '../__testUtils__/releaseOnDisk';
 import { writeChangeSet } from '../stagedTree';
 import { everyModeRequests, mlRequest } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
@@ -255,24 +255,10 @@ describe('Cluster API on OpenStack: bootstrap, every sharing mode, release', () 
     await writeChangeSet(tree, grow.changeSet);
     expect(await replicas()).toBe(before + 2);
 
-    const shrink = await buildReleaseChange({
-      tree,
-      dir,
-      request: { namespace: 'ml', name: second.metadata.name },
-      clusterProfile: () => cluster,
-      catalog,
-    });
-    await writeChangeSet(tree, shrink.changeSet);
+    await releaseOnDisk(tree, dir, second.metadata.name, cluster, catalog);
     expect(await replicas()).toBe(before);
 
-    const remove = await buildReleaseChange({
-      tree,
-      dir,
-      request: { namespace: 'ml', name: first.metadata.name },
-      clusterProfile: () => cluster,
-      catalog,
-    });
-    await writeChangeSet(tree, remove.changeSet);
+    await releaseOnDisk(tree, dir, first.metadata.name, cluster, catalog);
     expect(await tree.readFile(poolPath)).toBeUndefined();
     expect(
       await tree.readFile('clusters/ml-prod/gpu/kustomization.yaml'),

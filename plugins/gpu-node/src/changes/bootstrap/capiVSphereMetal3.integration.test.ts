@@ -29,7 +29,7 @@ import { readRepoState } from '../../repo/readRepoState';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
-import { buildReleaseChange } from '../release/buildReleaseChange';
+import { releaseOnDisk } from '../__testUtils__/releaseOnDisk';
 import { writeChangeSet } from '../stagedTree';
 import { everyModeRequests, mlRequest } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
@@ -492,14 +492,13 @@ describe.each(INFRASTRUCTURES)(
 
     it('releasing every request removes every pool and its templates, and nothing else', async () => {
       for (const request of requests) {
-        const release = await buildReleaseChange({
+        await releaseOnDisk(
           tree,
           dir,
-          request: { namespace: 'ml', name: request.metadata.name },
-          clusterProfile: () => infrastructure.changed.cluster,
-          catalog: infrastructure.changed.catalog,
-        });
-        await writeChangeSet(tree, release.changeSet);
+          request.metadata.name,
+          infrastructure.changed.cluster,
+          infrastructure.changed.catalog,
+        );
       }
       for (const poolPath of pools.values()) {
         expect(await tree.readFile(poolPath)).toBeUndefined();

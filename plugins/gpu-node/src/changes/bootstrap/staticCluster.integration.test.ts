@@ -24,7 +24,7 @@ import { readRepoState } from '../../repo/readRepoState';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
-import { buildReleaseChange } from '../release/buildReleaseChange';
+import { releaseOnDisk } from '../__testUtils__/releaseOnDisk';
 import { writeChangeSet } from '../stagedTree';
 import { everyModeRequests, mlRequest } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
@@ -207,24 +207,10 @@ describe('static nodes: bootstrap, every sharing mode, release', () => {
     expect(grown).toHaveLength(2);
     expect(grown).toContain(before[0]);
 
-    const shrink = await buildReleaseChange({
-      tree,
-      dir,
-      request: { namespace: 'ml', name: second.metadata.name },
-      clusterProfile: () => cluster,
-      catalog,
-    });
-    await writeChangeSet(tree, shrink.changeSet);
+    await releaseOnDisk(tree, dir, second.metadata.name, cluster, catalog);
     expect(await names()).toEqual(before);
 
-    const remove = await buildReleaseChange({
-      tree,
-      dir,
-      request: { namespace: 'ml', name: first.metadata.name },
-      clusterProfile: () => cluster,
-      catalog,
-    });
-    await writeChangeSet(tree, remove.changeSet);
+    await releaseOnDisk(tree, dir, first.metadata.name, cluster, catalog);
     expect(await tree.readFile(poolPath)).toBeUndefined();
     expect(
       await tree.readFile('clusters/rack/gpu/kustomization.yaml'),
