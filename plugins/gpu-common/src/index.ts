@@ -129,6 +129,7 @@ export { chooseContainer } from './manifests/chooseContainer';
 export type { ContainerChoiceWorkload } from './manifests/chooseContainer';
 export { buildEc2NodeClass } from './manifests/ec2NodeClass';
 export { buildAksNodeClass } from './manifests/aksNodeClass';
+export { poolNodeLabel, poolSelectedBy } from './providers/poolNodeLabel';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { clusterApiSettingsOf } from './providers/clusterApiPool';
 export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
@@ -254,6 +255,29 @@ export type {
   SharingMode,
   WorkloadKind,
 } from './request/types';
+export {
+  advertisedPerNode,
+  advertisedResources,
+  migInstancesPerGpu,
+  type AdvertisedResource,
+} from './scheduling/advertisedResources';
+export type {
+  AdvertisedNodeResource,
+  LabelAllowance,
+  PoolNodeShape,
+} from './scheduling/nodeShape';
+export { labelAllowance } from './scheduling/nodeShape';
+export { nodeShapeOf, type PoolObjectLike } from './scheduling/nodeShapeOf';
+export {
+  isNvidiaResource,
+  podSchedulingOf,
+  type PodScheduling,
+} from './scheduling/podScheduling';
+export {
+  landingPools,
+  landingRefusal,
+  type Landing,
+} from './scheduling/landingPools';
 export { compareStrings } from './text/compareStrings';
 export { checkDevicePluginConfig } from './validation/devicePluginConfig';
 export type { DevicePluginConfigCheckOptions } from './validation/devicePluginConfig';

@@ -3,9 +3,9 @@
  * comparison: each list read once, whatever the number of pools.
  */
 import type { CoreV1Event, V1Node, V1Pod } from '@kubernetes/client-node';
+import { poolNodeLabel } from '@gpu-gitops/plugin-gpu-common';
 import { ageMs } from './driftTime';
 import { scopedPools } from './karpenterPoolDrift';
-import { poolNodeLabel } from './poolNodeLabel';
 import type {
   ClusterObjects,
   KarpenterObject,

@@ -8,14 +8,14 @@
  * label is absent, unreported, or not yet labelled.
  */
 import type { V1Node } from '@kubernetes/client-node';
-import type {
-  ClusterProfile,
-  DriftFinding,
-  PoolState,
+import {
+  poolNodeLabel,
+  type ClusterProfile,
+  type DriftFinding,
+  type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { ageMs, lastWrittenAt, minutes } from './driftTime';
 import { missingFromCluster } from './poolObjectPresence';
-import { poolNodeLabel } from './poolNodeLabel';
 import type { NodeFeatureRuleObject } from './readClusterObjects';
 
 /**

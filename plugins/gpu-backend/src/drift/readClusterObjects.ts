@@ -22,11 +22,11 @@ import {
 } from '@kubernetes/client-node';
 import {
   clusterApiSettingsOf,
+  poolNodeLabel,
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { KubernetesTarget } from '../config/readDriftConfig';
 import type { WrittenMetadata } from './driftTime';
-import { poolNodeLabel } from './poolNodeLabel';
 import { poolObjectKind } from './poolObjectPresence';
 
 /** A status condition (metav1.Condition, and Karpenter's and Cluster API's alike). */

@@ -1,6 +1,7 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan, Taint } from '../planner/types';
-import { gpuAnnotationKeys, WELL_KNOWN_KEYS } from './metadataKeys';
+import { poolNodeLabel } from '../providers/poolNodeLabel';
+import { gpuAnnotationKeys } from './metadataKeys';
 import { quantity } from './quantity';
 
 /**
@@ -25,8 +26,10 @@ export interface PodPlacement {
 export const DRA_CLAIM_NAME = 'gpu';
 
 /**
- * Pins pods to the plan's pool (`karpenter.sh/nodepool`, a label Karpenter
- * sets on every node it launches, known before launch) and tolerates exactly
+ * Pins pods to the plan's pool by the label its provider's nodes carry
+ * (`providers/poolNodeLabel.ts`: Karpenter's `karpenter.sh/nodepool`, known
+ * before launch; the product's `<labelDomain>/pool` on Cluster API and
+ * static nodes) and tolerates exactly
  * the pool's taint. GFD labels are not used: Karpenter cannot know them before
  * a node exists. Extended resources go in `limits` only; Kubernetes defaults
  * `requests` to the same value.
@@ -40,7 +43,7 @@ export function podPlacement(
   const keys = gpuAnnotationKeys(cluster.labelDomain);
   const { taint } = plan.pool;
   return {
-    nodeSelector: { [WELL_KNOWN_KEYS.karpenterNodePool]: plan.pool.name },
+    nodeSelector: { [poolNodeLabel(cluster)]: plan.pool.name },
     tolerations: [taint, ...(plan.pool.otherTaints ?? [])].map(t => ({
       key: t.key,
       operator: 'Equal' as const,

@@ -1,6 +1,7 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import type { WorkloadKind } from '../request/types';
+import { poolNodeLabel } from '../providers/poolNodeLabel';
 import { gpuAnnotationKeys, WELL_KNOWN_KEYS } from './metadataKeys';
 import { DRA_CLAIM_NAME, podPlacement } from './podPlacement';
 import {
@@ -126,7 +127,7 @@ export function buildWorkloadPatch(
   // workload's own stay, in their order.
   const previousPool =
     current.podAnnotations[keys.request] === `${namespace}/${requestName}`
-      ? current.nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool]
+      ? current.nodeSelector[poolNodeLabel(cluster)]
       : undefined;
   const kept = current.tolerations.filter(
     t =>

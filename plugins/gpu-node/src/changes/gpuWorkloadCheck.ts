@@ -6,8 +6,8 @@
  */
 import {
   podPlacement,
+  poolNodeLabel,
   viewWorkload,
-  WELL_KNOWN_KEYS,
   workloadShape,
   type ClusterProfile,
   type Plan,
@@ -100,8 +100,10 @@ export function checkGpuWorkload(
       `${what}: ${shape.replicasField} is ${view.replicas}, the request asks for ${plan.request.spec.gpu.replicas}`,
     );
   }
-  if (view.nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool] !== plan.pool.name) {
-    problems.push(`${what} is not placed on pool ${plan.pool.name}`);
+  if (view.nodeSelector[poolNodeLabel(cluster)] !== plan.pool.name) {
+    problems.push(
+      `${what} is not placed on pool ${plan.pool.name} (nodeSelector ${poolNodeLabel(cluster)})`,
+    );
   }
   if (!before) return problems;
 

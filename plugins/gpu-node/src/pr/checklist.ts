@@ -3,9 +3,10 @@
  * disruptive (the MIG manager needs the GPU idle), so its steps are explicit;
  * shared modes only need the device plugin to reload its config.
  */
-import type {
-  HandWrittenConfigMapRef,
-  Plan,
+import {
+  WELL_KNOWN_KEYS,
+  type HandWrittenConfigMapRef,
+  type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
 
 function handWrittenLabel(ref: HandWrittenConfigMapRef): string {
@@ -15,6 +16,7 @@ function handWrittenLabel(ref: HandWrittenConfigMapRef): string {
 export function rolloutChecklist(
   plan: Plan,
   gitopsTool = 'Argo CD / Flux',
+  poolLabel: string = WELL_KNOWN_KEYS.karpenterNodePool,
 ): string[] {
   // Sync first: a node label naming a config key that is not yet in the
   // ConfigMap makes the device plugin / MIG manager fail.
@@ -23,7 +25,7 @@ export function rolloutChecklist(
   ];
   const pool = plan.pool.name;
   const sharing = plan.sharing;
-  const selector = `karpenter.sh/nodepool=${pool}`;
+  const selector = `${poolLabel}=${pool}`;
   // A reused pool whose nodes already run the planned config: nothing to redo.
   const keepsConfig =
     plan.pool.reused &&

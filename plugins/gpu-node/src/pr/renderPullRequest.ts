@@ -35,6 +35,11 @@ export interface RenderPullRequestInput {
   existing?: ExistingWorkloadFacts;
   /** Said at the top of the body when the product updated the PR on its own. */
   updateNote?: string;
+  /**
+   * The node label naming the pool's nodes in the rollout commands (gpu-common
+   * `poolNodeLabel` of the cluster); Karpenter's `karpenter.sh/nodepool` when absent.
+   */
+  poolLabel?: string;
 }
 
 /** @public */

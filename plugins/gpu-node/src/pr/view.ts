@@ -200,6 +200,7 @@ export function buildPullRequestView(input: {
   model?: GpuModel;
   existing?: ExistingWorkloadFacts;
   updateNote?: string;
+  poolLabel?: string;
 }): PullRequestView {
   const { plan, model } = input;
   const spec = plan.request.spec;
@@ -273,7 +274,7 @@ export function buildPullRequestView(input: {
     files: [...input.files]
       .sort((a, b) => a.path.localeCompare(b.path))
       .map(f => ({ path: f.path, action: f.action })),
-    checklist: rolloutChecklist(plan),
+    checklist: rolloutChecklist(plan, undefined, input.poolLabel),
     ...(input.existing && spec.workload.existing
       ? {
           existing: {

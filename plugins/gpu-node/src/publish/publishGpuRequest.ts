@@ -23,6 +23,7 @@ import {
   GpuRequest,
   parseGpuRequest,
   Plan,
+  poolNodeLabel,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   buildRequestChange,
@@ -166,6 +167,7 @@ async function publish(
         current: change.existing.current,
       },
       updateNote: options.updateNote,
+      poolLabel: poolNodeLabel(cluster),
     });
     built = {
       plan,

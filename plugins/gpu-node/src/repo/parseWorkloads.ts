@@ -11,6 +11,7 @@ import type {
 import {
   compareStrings,
   isWorkloadKind,
+  poolSelectedBy,
   WELL_KNOWN_KEYS,
   workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -103,7 +104,7 @@ export function parseWorkloads(
       name: obj.metadata.name,
       replicas: parseCount(getIn(obj, ...shape.replicas)),
       gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
-      pool: nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool],
+      pool: poolSelectedBy(nodeSelector),
       kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
     });
   }

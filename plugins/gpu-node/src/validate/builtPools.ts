@@ -7,6 +7,9 @@ import {
   MigStrategy,
   type NodeTaint,
   WELL_KNOWN_KEYS,
+  advertisedResources,
+  migInstancesPerGpu,
+  type AdvertisedResource,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
 import { findOurLabel, POOL_LABEL_SUFFIXES } from '../repo/poolLabels';
@@ -16,11 +19,6 @@ import {
   parseCount,
   stringRecord,
 } from '../repo/yamlObjects';
-import {
-  AdvertisedResource,
-  advertisedResources,
-  migInstancesPerGpu,
-} from './advertisedResources';
 import type { BuiltRoot } from './builtRoots';
 import { configRuleFindings } from './configRules';
 import type { Finding } from './findings';

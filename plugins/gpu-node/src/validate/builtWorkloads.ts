@@ -1,7 +1,7 @@
 import {
   isWorkloadKind,
   type PodToleration,
-  WELL_KNOWN_KEYS,
+  poolSelectedBy,
   workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
@@ -52,7 +52,7 @@ export interface GpuWorkload {
   id: string;
   /** Pods at once; undefined for kinds that do not size a pool, or a value that is no count. */
   replicas?: number;
-  /** `karpenter.sh/nodepool` of the pod template's nodeSelector. */
+  /** The pool the pod template's nodeSelector names (gpu-common `poolSelectedBy`). */
   pool?: string;
   tolerations: PodToleration[];
   /** Containers that ask for a GPU resource or claim. */
@@ -126,10 +126,9 @@ export function gpuWorkloads(roots: BuiltRoot[]): GpuWorkload[] {
       const replicasPath = concurrentPodsPath(object.kind);
       const rawReplicas = replicasPath ? getIn(object, ...replicasPath) : 1;
       const replicas = rawReplicas === undefined ? 1 : parseCount(rawReplicas);
-      const pool = getIn(
-        spec,
-        'nodeSelector',
-        WELL_KNOWN_KEYS.karpenterNodePool,
+      const selector = getIn(spec, 'nodeSelector');
+      const pool = poolSelectedBy(
+        isPlainObject(selector) ? selector : undefined,
       );
       const tolerations = getIn(spec, 'tolerations');
       const namespace =

@@ -10,7 +10,7 @@
 import { isMap, isScalar, isSeq, type Document } from 'yaml';
 import {
   workloadShape,
-  WELL_KNOWN_KEYS,
+  poolNodeLabel,
   type ClusterProfile,
   type GpuAnnotationKeys,
   type WorkloadKind,
@@ -98,8 +98,9 @@ export function withoutGpuFields(
   }
   const podSpec = [...template, 'spec'];
   const selector = [...podSpec, 'nodeSelector'];
-  if (edit.get([...selector, WELL_KNOWN_KEYS.karpenterNodePool]) === pool) {
-    edit.delete([...selector, WELL_KNOWN_KEYS.karpenterNodePool]);
+  const poolLabel = poolNodeLabel(cluster);
+  if (edit.get([...selector, poolLabel]) === pool) {
+    edit.delete([...selector, poolLabel]);
     edit.pruneEmpty(selector, selector.length - 1);
   }
   const tolerations = [...podSpec, 'tolerations'];

@@ -1,7 +1,37 @@
-import type { MigStrategy } from '@gpu-gitops/plugin-gpu-common';
-import { getIn, isPlainObject, parseCount } from '../repo/yamlObjects';
+/**
+ * What the NVIDIA device plugin advertises on a GPU node, from the config
+ * it reads and the MIG layout: the resource names and counts pods can ask
+ * for (gpu-node `validate/` reads them per built pool; the scheduling
+ * model judges pods against them).
+ */
+import type { MigStrategy } from '../cluster/types';
+import type { AdvertisedNodeResource } from './nodeShape';
 
-/** One extended resource a GPU node advertises, and how many per physical GPU. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function getIn(value: unknown, ...path: string[]): unknown {
+  return path.reduce<unknown>(
+    (at, key) => (isPlainObject(at) ? at[key] : undefined),
+    value,
+  );
+}
+
+/** A count as YAML writes it: an integer or a string of digits. */
+function parseCount(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) {
+    return Number(value.trim());
+  }
+  return undefined;
+}
+
+/**
+ * One extended resource a GPU node advertises, and how many per physical GPU.
+ *
+ * @public
+ */
 export interface AdvertisedResource {
   resource: string;
   perGpu: number;
@@ -18,6 +48,8 @@ function qualified(name: string): string {
  * MIG instances per GPU of a mig-parted entry list: the `mig-devices` of
  * its enabled entries (the largest count of each profile when several
  * entries name it for different devices). Empty when MIG is off.
+ *
+ * @public
  */
 export function migInstancesPerGpu(entries: unknown): Map<string, number> {
   const out = new Map<string, number>();
@@ -50,6 +82,8 @@ export function migInstancesPerGpu(entries: unknown): Map<string, number> {
  *   advertised as `<name>.shared`. A per-resource `rename` or `devices` is
  *   ignored by the plugin (cmd/nvidia-device-plugin/main.go
  *   `disableResourceRenamingInConfig`), so it is here too.
+ *
+ * @public
  */
 export function advertisedResources(
   deviceConfig: unknown,
@@ -95,4 +129,20 @@ export function advertisedResources(
     );
   }
   return resources;
+}
+
+/**
+ * What one node advertises: each resource per GPU times the node's GPUs;
+ * the count is unknown when the machine's GPUs are.
+ *
+ * @public
+ */
+export function advertisedPerNode(
+  advertised: readonly AdvertisedResource[],
+  gpusPerNode: number | undefined,
+): AdvertisedNodeResource[] {
+  return advertised.map(a => ({
+    name: a.resource,
+    ...(gpusPerNode !== undefined ? { perNode: a.perGpu * gpusPerNode } : {}),
+  }));
 }

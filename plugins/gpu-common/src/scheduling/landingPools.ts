@@ -1,0 +1,174 @@
+/**
+ * Where a pod can land: the pools whose nodes satisfy its node selector,
+ * its required node affinity, its tolerations and its GPU resources, and
+ * for every other pool the first reason it cannot, in a reviewer's words.
+ */
+import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import { untoleratedTaints } from '../manifests/tolerations';
+import {
+  labelAllowance,
+  type LabelAllowance,
+  type PoolNodeShape,
+} from './nodeShape';
+import type { PodScheduling } from './podScheduling';
+
+/** @public */
+export interface Landing {
+  /** Pools whose nodes the pod can land on. */
+  pools: string[];
+  /** Every other pool, with the first reason its nodes cannot take the pod. */
+  refused: { pool: string; reason: string }[];
+}
+
+function nodesOf(shape: PoolNodeShape): string {
+  return `nodes of ${shape.kind} ${shape.pool}`;
+}
+
+function describeAllowance(allowance: LabelAllowance): string {
+  if (allowance.kind === 'absent') return 'never carry it';
+  if (allowance.kind === 'values') {
+    return allowance.values.length === 0
+      ? 'can carry no value of it'
+      : `carry ${allowance.values.join(' or ')}`;
+  }
+  return `carry any value but ${allowance.except.join(', ')}`;
+}
+
+/** True when some node of the pool can satisfy `expression`. */
+function satisfiable(
+  allowance: LabelAllowance,
+  expression: NodeSelectorRequirement,
+): boolean {
+  const values = expression.values ?? [];
+  const canBe = (value: string) =>
+    (allowance.kind === 'values' && allowance.values.includes(value)) ||
+    (allowance.kind === 'any' && !allowance.except.includes(value));
+  const mayBeAbsent =
+    allowance.kind === 'absent' ||
+    (allowance.kind === 'any' && allowance.mayBeAbsent);
+  switch (expression.operator) {
+    case 'In':
+      return values.some(canBe);
+    case 'NotIn':
+      return (
+        mayBeAbsent ||
+        allowance.kind === 'any' ||
+        (allowance.kind === 'values' &&
+          allowance.values.some(v => !values.includes(v)))
+      );
+    case 'Exists':
+      return (
+        allowance.kind === 'any' ||
+        (allowance.kind === 'values' && allowance.values.length > 0)
+      );
+    case 'DoesNotExist':
+      return mayBeAbsent;
+    default: {
+      if (allowance.kind === 'any') return true;
+      if (allowance.kind === 'absent') return false;
+      const bound = Number(values[0]);
+      return allowance.values.some(v =>
+        expression.operator === 'Gt' || expression.operator === 'Gte'
+          ? Number(v) > bound
+          : Number(v) < bound,
+      );
+    }
+  }
+}
+
+function expressionText(e: NodeSelectorRequirement): string {
+  return `${e.key} ${e.operator}${e.values?.length ? ` [${e.values.join(', ')}]` : ''}`;
+}
+
+function selectorReason(
+  pod: PodScheduling,
+  shape: PoolNodeShape,
+): string | undefined {
+  for (const [key, value] of Object.entries(pod.nodeSelector)) {
+    const allowance = labelAllowance(shape, key);
+    if (!satisfiable(allowance, { key, operator: 'In', values: [value] })) {
+      return allowance.kind === 'absent'
+        ? `nodeSelector ${key}=${value}: ${nodesOf(shape)} never carry label ${key}`
+        : `nodeSelector ${key}=${value}: ${nodesOf(shape)} ${describeAllowance(allowance)}`;
+    }
+  }
+  return undefined;
+}
+
+function affinityReason(
+  pod: PodScheduling,
+  shape: PoolNodeShape,
+): string | undefined {
+  if (pod.affinityTerms.length === 0) return undefined;
+  const blocking = pod.affinityTerms.map(term =>
+    term.find(e => !satisfiable(labelAllowance(shape, e.key), e)),
+  );
+  if (blocking.some(e => e === undefined)) return undefined;
+  const first = blocking[0]!;
+  return `required node affinity ${expressionText(first)}${pod.affinityTerms.length > 1 ? ' (and every other term)' : ''}: ${nodesOf(shape)} ${describeAllowance(labelAllowance(shape, first.key))}`;
+}
+
+function taintReason(
+  pod: PodScheduling,
+  shape: PoolNodeShape,
+): string | undefined {
+  const [taint] = untoleratedTaints(shape.taints, pod.tolerations);
+  return taint
+    ? `taint ${taint.key}${taint.value !== undefined ? `=${taint.value}` : ''}:${taint.effect} of ${nodesOf(shape)} is not tolerated`
+    : undefined;
+}
+
+function resourceReason(
+  pod: PodScheduling,
+  shape: PoolNodeShape,
+): string | undefined {
+  if (!shape.resources) return undefined;
+  for (const [name, amount] of Object.entries(pod.gpuResources)) {
+    if (amount === 0) continue;
+    const advertised = shape.resources.find(r => r.name === name);
+    if (!advertised) {
+      return `resource ${name}: ${nodesOf(shape)} advertise ${shape.resources.map(r => r.name).join(', ') || 'no GPU resource'}`;
+    }
+    if (advertised.perNode !== undefined && advertised.perNode < amount) {
+      return `resource ${name}: a pod asks for ${amount}, ${nodesOf(shape)} advertise ${advertised.perNode} each`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why the pod cannot land on the pool's nodes (selector, then affinity,
+ * taints, resources), or undefined when it can.
+ *
+ * @public
+ */
+export function landingRefusal(
+  pod: PodScheduling,
+  shape: PoolNodeShape,
+): string | undefined {
+  return (
+    selectorReason(pod, shape) ??
+    affinityReason(pod, shape) ??
+    taintReason(pod, shape) ??
+    resourceReason(pod, shape)
+  );
+}
+
+/**
+ * The pools among `shapes` whose nodes the pod can land on, and why not
+ * the others.
+ *
+ * @public
+ */
+export function landingPools(
+  pod: PodScheduling,
+  shapes: readonly PoolNodeShape[],
+): Landing {
+  const landing: Landing = { pools: [], refused: [] };
+  for (const shape of shapes) {
+    const reason = landingRefusal(pod, shape);
+    if (reason === undefined) landing.pools.push(shape.pool);
+    else landing.refused.push({ pool: shape.pool, reason });
+  }
+  return landing;
+}

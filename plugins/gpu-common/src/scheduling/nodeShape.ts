@@ -1,0 +1,164 @@
+/**
+ * What the nodes of one pool will look like to the scheduler: the labels
+ * they carry (or may carry), their taints and the GPU resources each node
+ * advertises. Built from a pool object (`nodeShapeOf`); judged against a
+ * pod by `landingPools`.
+ */
+import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeTaint } from '../manifests/tolerations';
+import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
+
+/**
+ * An extended resource a pool's nodes advertise; `perNode` undefined when
+ * the count is not known (e.g. the machine is not in the catalog).
+ *
+ * @public
+ */
+export interface AdvertisedNodeResource {
+  name: string;
+  perNode?: number;
+}
+
+/**
+ * One pool's nodes. `labels` every node carries with that value;
+ * `requirements` the label keys whose value is one of several (Karpenter
+ * picks one per node); `launchesWellKnown` when Karpenter launches the
+ * nodes, so a well-known label the requirements do not mention can take any
+ * value. `resources` undefined: not known, so not judged.
+ *
+ * @public
+ */
+export interface PoolNodeShape {
+  pool: string;
+  /** The pool object's kind (`NodePool`, `MachineDeployment`, `NodeFeatureRule`). */
+  kind: string;
+  labels: Record<string, string>;
+  requirements: NodeSelectorRequirement[];
+  launchesWellKnown: boolean;
+  taints: NodeTaint[];
+  resources?: AdvertisedNodeResource[];
+}
+
+/**
+ * What a pool's nodes may hold under one label key: no such label, one of
+ * `values`, or any value but `except` (`mayBeAbsent` when a node may also
+ * lack it: Karpenter's NotIn leaves a label undefined).
+ *
+ * @public
+ */
+export type LabelAllowance =
+  | { kind: 'absent' }
+  | { kind: 'values'; values: string[] }
+  | { kind: 'any'; except: string[]; mayBeAbsent: boolean };
+
+/**
+ * Labels Karpenter knows for every instance type it may launch, so a pod
+ * may select one the NodePool does not mention (kubernetes-sigs/karpenter
+ * v1.8 `pkg/apis/v1/labels.go` WellKnownLabels, and each cloud provider's
+ * own: aws/karpenter-provider-aws `pkg/apis/v1/labels.go`,
+ * Azure/karpenter-provider-azure `pkg/apis/v1beta1/labels.go`).
+ */
+const KARPENTER_WELL_KNOWN = new Set<string>([
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+  WELL_KNOWN_KEYS.instanceType,
+  'kubernetes.io/arch',
+  'kubernetes.io/os',
+  'node.kubernetes.io/windows-build',
+  WELL_KNOWN_KEYS.karpenterCapacityType,
+]);
+const KARPENTER_WELL_KNOWN_PREFIXES = [
+  'karpenter.k8s.aws/',
+  'karpenter.azure.com/',
+];
+
+/** Labels kubelet puts on every node, whoever launches it. */
+const KUBELET_LABELS = new Set([
+  'kubernetes.io/arch',
+  'kubernetes.io/os',
+  'kubernetes.io/hostname',
+]);
+
+function isKarpenterWellKnown(key: string): boolean {
+  return (
+    KARPENTER_WELL_KNOWN.has(key) ||
+    KARPENTER_WELL_KNOWN_PREFIXES.some(prefix => key.startsWith(prefix))
+  );
+}
+
+/** Narrows the allowance by one requirement of the pool (`In`, `NotIn`, `Exists`, `DoesNotExist`). */
+function narrowed(
+  allowance: LabelAllowance,
+  requirement: NodeSelectorRequirement,
+): LabelAllowance {
+  const values = requirement.values ?? [];
+  switch (requirement.operator) {
+    case 'In':
+      if (allowance.kind === 'values') {
+        return {
+          kind: 'values',
+          values: allowance.values.filter(v => values.includes(v)),
+        };
+      }
+      return {
+        kind: 'values',
+        values: values.filter(
+          v => allowance.kind === 'any' && !allowance.except.includes(v),
+        ),
+      };
+    case 'NotIn':
+      if (allowance.kind === 'values') {
+        return {
+          kind: 'values',
+          values: allowance.values.filter(v => !values.includes(v)),
+        };
+      }
+      return allowance.kind === 'any'
+        ? { ...allowance, except: [...allowance.except, ...values] }
+        : allowance;
+    case 'DoesNotExist':
+      return { kind: 'absent' };
+    case 'Exists':
+      return allowance.kind === 'any'
+        ? { ...allowance, mayBeAbsent: false }
+        : allowance;
+    default:
+      // Gt / Lt / Gte / Lte bound a number: any value stays possible here.
+      return allowance.kind === 'absent'
+        ? { kind: 'any', except: [], mayBeAbsent: false }
+        : allowance;
+  }
+}
+
+/**
+ * What the nodes of `shape` may hold under `key`: its fixed label, else what
+ * its requirements allow, else (Karpenter) any value of a well-known label or
+ * (any node) one kubelet sets; else nothing: Karpenter cannot launch a node
+ * for a custom label its NodePool does not define (kubernetes-sigs/karpenter
+ * `pkg/scheduling/requirements.go` `Compatible` with
+ * `AllowUndefinedWellKnownLabels`), and no other node gets one.
+ *
+ * @public
+ */
+export function labelAllowance(
+  shape: PoolNodeShape,
+  key: string,
+): LabelAllowance {
+  const fixed = shape.labels[key];
+  if (fixed !== undefined) return { kind: 'values', values: [fixed] };
+  const requirements = shape.requirements.filter(r => r.key === key);
+  if (requirements.length > 0) {
+    const start: LabelAllowance =
+      requirements[0].operator === 'NotIn'
+        ? { kind: 'any', except: [], mayBeAbsent: true }
+        : { kind: 'any', except: [], mayBeAbsent: false };
+    return requirements.reduce(narrowed, start);
+  }
+  if (shape.launchesWellKnown && isKarpenterWellKnown(key)) {
+    return { kind: 'any', except: [], mayBeAbsent: false };
+  }
+  if (KUBELET_LABELS.has(key)) {
+    return { kind: 'any', except: [], mayBeAbsent: false };
+  }
+  return { kind: 'absent' };
+}
