@@ -57,6 +57,13 @@ function taintsOf(value: unknown): NodeTaint[] {
     }));
 }
 
+/** Machine label prefixes Cluster API keeps in sync on the Node. */
+const SYNCED_LABEL_PREFIXES = [
+  'node.cluster.x-k8s.io/',
+  'node-restriction.kubernetes.io/',
+  'node-role.kubernetes.io/',
+];
+
 /** The object among `objects` a reference (`kind`, `name`) names. */
 function referenced(objects: readonly unknown[], ref: unknown): unknown {
   const { kind, name } = record(ref);
@@ -90,12 +97,14 @@ function kubeletLabels(bootstrap: unknown): Record<string, string> {
 
 /**
  * A MachineDeployment or NodeFeatureRule as written (not yet read as a
- * NodePool) turned into the template its nodes get. Cluster API copies to
- * Nodes only Machine labels of `node.cluster.x-k8s.io/*` and
- * `node-role.kubernetes.io/*` (cluster-api v1.14 docs "Metadata
- * propagation"), so the kubelet's `node-labels` and registration taints are
- * what a pod can select; nfd-master sets the first rule's `labels` and
- * `taints` (node-feature-discovery v0.19 `docs/usage/custom-resources.md`).
+ * NodePool) turned into the template its nodes get. Cluster API syncs to a
+ * Node only the Machine labels under `node.cluster.x-k8s.io/`,
+ * `node-restriction.kubernetes.io/` and `node-role.kubernetes.io/`
+ * (cluster-api `docs/proposals/20220927-label-sync-between-machine-and-nodes.md`,
+ * the book's "Metadata propagation", v1.4+), so the kubelet's
+ * `node-labels`, registration taints and those synced labels are what a pod
+ * can select; nfd-master sets the first rule's `labels` and `taints`
+ * (node-feature-discovery v0.19 `docs/usage/custom-resources.md`).
  */
 function asTemplate(
   pool: PoolObjectLike,
@@ -115,10 +124,8 @@ function asTemplate(
     const propagated = Object.fromEntries(
       Object.entries(
         stringsOf(record(record(spec.template).metadata).labels),
-      ).filter(
-        ([key]) =>
-          key.startsWith('node.cluster.x-k8s.io/') ||
-          key.startsWith('node-role.kubernetes.io/'),
+      ).filter(([key]) =>
+        SYNCED_LABEL_PREFIXES.some(prefix => key.startsWith(prefix)),
       ),
     );
     return {
