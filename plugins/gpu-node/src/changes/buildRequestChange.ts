@@ -169,6 +169,7 @@ export async function buildRequestChange(
                 container: existing.target.container,
               },
               kustomize: options.kustomize,
+              catalog,
             }),
           );
     return { state, plan, manifests, changeSet, existing, verification };

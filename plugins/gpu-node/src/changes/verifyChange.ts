@@ -11,6 +11,9 @@
  * - The workload that gets GPUs: the chosen container has exactly the
  *   planned GPU resource, every other container and every other field is
  *   as it was, the replica count is the requested one.
+ * - Its pods can land on the plan's pool and on no other pool the roots
+ *   build (node selector, required affinity, tolerations, GPU resources:
+ *   gpu-common `scheduling/`).
  *
  * A failure is a bug or a repository the product cannot change safely; it is
  * reported as a GpuInputError (rule `verify`) and nothing is written.
@@ -18,6 +21,7 @@
 import {
   GpuInputError,
   type ClusterProfile,
+  type GpuCatalog,
   type Plan,
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -27,6 +31,7 @@ import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
+import { plannedPoolLandingProblems } from './plannedPoolLanding';
 import { buildTouchedRoots, builtObjectId } from './rootBuilds';
 import type { ChangeSet } from './types';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
@@ -40,6 +45,8 @@ export interface VerifyChangeOptions {
   /** The container of an existing workload that gets the GPU. */
   existing?: { kind: WorkloadKind; name: string; container: string };
   kustomize?: BuildRootOptions;
+  /** The catalog the plan was made with (GPUs per node of the pools' machines). */
+  catalog?: GpuCatalog;
 }
 
 /** @public */
@@ -88,11 +95,12 @@ export async function verifyChange(
   const { dir, changeSet, plan, cluster } = options;
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
   const problems: string[] = [];
-  for (const { root, before: was, after: now } of await buildTouchedRoots(
-    dir,
-    changeSet,
-    options.kustomize,
-  )) {
+  const builds = await buildTouchedRoots(dir, changeSet, options.kustomize);
+  const after = builds.flatMap(b =>
+    b.after.objects ? [{ root: b.root, objects: b.after.objects }] : [],
+  );
+  const landed = new Set<string>();
+  for (const { root, before: was, after: now } of builds) {
     if (now.error !== undefined) {
       if (was.error !== undefined) {
         result.unverifiable.push({ root, reason: was.error });
@@ -135,6 +143,20 @@ export async function verifyChange(
             !options.existing,
           ).map(p => `${root}: ${p}`),
         );
+        // The same workload built by two roots lands alike: judged once.
+        if (!landed.has(id)) {
+          landed.add(id);
+          problems.push(
+            ...plannedPoolLandingProblems(
+              after,
+              o,
+              (options.existing?.kind ?? 'Deployment') as WorkloadKind,
+              plan,
+              cluster,
+              options.catalog,
+            ).map(p => `${root}: ${p}`),
+          );
+        }
         continue;
       }
       if (!old) {

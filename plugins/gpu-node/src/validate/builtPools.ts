@@ -112,7 +112,8 @@ function machines(
 }
 
 export interface BuiltPoolContext {
-  source: SourceTree;
+  /** Where findings point (none: at the root's kustomization). */
+  source: Pick<SourceTree, 'docs' | 'patchFiles'>;
   catalog: GpuCatalog;
   /** The cluster's MIG strategy; undefined when no cluster was named (either is accepted). */
   migStrategy: MigStrategy | undefined;

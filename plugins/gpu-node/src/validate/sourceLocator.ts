@@ -12,7 +12,7 @@ import type { SourceTree } from './sourceTree';
  * generated one).
  */
 export function sourceFileOf(
-  source: SourceTree,
+  source: Pick<SourceTree, 'docs' | 'patchFiles'>,
   root: BuiltRoot,
   object: BuiltObject,
   prefer?: (document: unknown) => boolean,

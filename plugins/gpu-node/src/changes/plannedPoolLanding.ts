@@ -1,0 +1,93 @@
+/**
+ * Where the pods of the workload a request gives GPUs to can land, among
+ * the pools the change's roots build (gpu-common `scheduling/`): exactly
+ * the plan's pool, or the change is refused with what blocks it or what
+ * else it could land on.
+ */
+import {
+  builtinCatalog,
+  landingPools,
+  podSchedulingOf,
+  workloadShape,
+  type ClusterProfile,
+  type GpuCatalog,
+  type Plan,
+  type WorkloadKind,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltObject } from '../kustomize/build';
+import { getIn } from '../repo/yamlObjects';
+import type { BuiltRoot } from '../validate/builtRoots';
+import { builtPools } from '../validate/builtPools';
+import { gpuConfigMapsOf } from '../validate/gpuConfigMaps';
+import type { Finding } from '../validate/findings';
+import { poolNodeShapes } from '../validate/poolNodeShapes';
+import { describeBuilt } from './gpuWorkloadCheck';
+
+/** What the change's roots built, after it. */
+export interface BuiltAfter {
+  root: string;
+  objects: BuiltObject[];
+}
+
+/** The pools the roots build, as node shapes; their device plugin reads the profile's ConfigMaps. */
+function shapesOf(
+  builds: readonly BuiltAfter[],
+  cluster: ClusterProfile,
+  catalog: GpuCatalog,
+) {
+  const roots: BuiltRoot[] = builds.map(b => ({
+    folder: b.root,
+    file: `${b.root}/kustomization.yaml`,
+    folders: [b.root],
+    objects: b.objects,
+  }));
+  const names = {
+    devicePlugin: [cluster.devicePluginConfigMap],
+    migParted: [cluster.migPartedConfigMap],
+  };
+  // Findings on the pools are validate's to report; here only what they advertise counts.
+  const findings: Finding[] = [];
+  const pools = builtPools(roots, {
+    source: { docs: [], patchFiles: new Set() },
+    catalog,
+    migStrategy: cluster.migStrategy,
+    configMaps: new Map(roots.map(r => [r, gpuConfigMapsOf(r.objects, names)])),
+    names,
+    findings,
+  });
+  return poolNodeShapes(pools);
+}
+
+/**
+ * The problems of the GPU workload's placement: it cannot land on the
+ * plan's pool (the first reason), or it can land on another pool too.
+ * Nothing is judged when the roots do not build the plan's pool.
+ */
+export function plannedPoolLandingProblems(
+  builds: readonly BuiltAfter[],
+  workload: BuiltObject,
+  kind: WorkloadKind,
+  plan: Plan,
+  cluster: ClusterProfile,
+  catalog: GpuCatalog = builtinCatalog,
+): string[] {
+  const shapes = shapesOf(builds, cluster, catalog);
+  if (!shapes.some(s => s.pool === plan.pool.name)) return [];
+  const podSpec = getIn(workload, ...workloadShape(kind).podTemplate, 'spec');
+  const landing = landingPools(podSchedulingOf(podSpec), shapes);
+  const what = describeBuilt(workload);
+  const problems: string[] = [];
+  const refused = landing.refused.find(r => r.pool === plan.pool.name);
+  if (refused) {
+    problems.push(
+      `${what}: its pods cannot land on pool ${plan.pool.name}: ${refused.reason}`,
+    );
+  }
+  const elsewhere = landing.pools.filter(p => p !== plan.pool.name);
+  if (elsewhere.length > 0) {
+    problems.push(
+      `${what}: its pods can also land on pool${elsewhere.length > 1 ? 's' : ''} ${elsewhere.join(', ')}, not only on the plan's pool ${plan.pool.name}`,
+    );
+  }
+  return problems;
+}
