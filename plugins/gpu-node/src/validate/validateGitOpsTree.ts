@@ -28,6 +28,7 @@ import {
 } from './gpuConfigMaps';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
+import { checkWorkloadsSchedulable } from './schedulingRules';
 import { schemaError } from './schemas';
 import { readSourceTree, SourceTree } from './sourceTree';
 
@@ -87,7 +88,8 @@ export interface GitOpsTreeReport {
  *   object twice;
  * - built (every kustomize root): the root builds; config labels name keys
  *   of the built ConfigMaps; MIG layouts fit the GPU; GPU containers have an
- *   image and a pool that serves (and a taint they tolerate); NodeOverlay
+ *   image and a pool that serves (and a taint they tolerate), and some pool
+ *   whose nodes their selectors, affinity and tolerations fit; NodeOverlay
  *   capacities match what the device plugin advertises; pool limits hold
  *   what the workloads of every root need together;
  * - lifecycle: managed pools, ledger entries, device-plugin configs and
@@ -189,6 +191,7 @@ export async function validateGitOpsTreeReport(
   const workloads = gpuWorkloads(roots);
   checkGpuContainerImages(workloads, source, findings);
   checkWorkloadsServed(workloads, pools, roots, source, findings);
+  checkWorkloadsSchedulable(workloads, pools, source, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings);
 

@@ -1,0 +1,111 @@
+import { stringify } from 'yaml';
+import type { KubernetesObject } from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltObject } from '../kustomize/build';
+import { devCluster, timeSlicingFixture } from './__fixtures__/plans';
+import { plannedPoolLandingProblems } from './plannedPoolLanding';
+
+/** Two time-sliced pools (4 and 2 slices), their device-plugin ConfigMap, and the 4-slice request's Deployment. */
+function cluster() {
+  const { plan, manifests } = timeSlicingFixture();
+  const two = timeSlicingFixture({ name: 'other', slices: 2 });
+  const configMap = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'device-plugin-config', namespace: 'gpu-operator' },
+    data: Object.fromEntries(
+      [manifests, two.manifests].map(m => [
+        m.devicePluginConfig!.name,
+        stringify(m.devicePluginConfig!.config),
+      ]),
+    ),
+  };
+  const objects = [
+    ...manifests.pool.objects,
+    ...two.manifests.pool.objects,
+    configMap,
+  ] as BuiltObject[];
+  const deployment = structuredClone(
+    manifests.workload.objects[0],
+  ) as BuiltObject & { spec: any };
+  return { plan, objects, deployment };
+}
+
+function problems(
+  objects: KubernetesObject[],
+  deployment: BuiltObject,
+  plan: ReturnType<typeof cluster>['plan'],
+) {
+  return plannedPoolLandingProblems(
+    [
+      { root: 'clusters/dev/gpu', objects: objects as BuiltObject[] },
+      { root: 'apps/ml/summarizer', objects: [deployment] },
+    ],
+    deployment,
+    'Deployment',
+    plan,
+    devCluster,
+  );
+}
+
+describe('plannedPoolLandingProblems', () => {
+  it('accepts a workload that lands on the plan pool only', () => {
+    const { plan, objects, deployment } = cluster();
+    expect(problems(objects, deployment, plan)).toEqual([]);
+  });
+
+  it('refuses a stale selector the pool never carries, naming it', () => {
+    const { plan, objects, deployment } = cluster();
+    deployment.spec.template.spec.nodeSelector.intent = 'gpu-workloads';
+    expect(problems(objects, deployment, plan)).toEqual([
+      'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: nodeSelector intent=gpu-workloads: nodes of NodePool gpu-t4-ts4 never carry label intent',
+    ]);
+  });
+
+  it('refuses a workload whose taint is not tolerated', () => {
+    const { plan, objects, deployment } = cluster();
+    deployment.spec.template.spec.tolerations = [];
+    expect(problems(objects, deployment, plan)).toEqual([
+      'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: taint nvidia.com/gpu=true:NoSchedule of nodes of NodePool gpu-t4-ts4 is not tolerated',
+    ]);
+  });
+
+  it('refuses a resource the pool does not advertise (read from the built device-plugin config)', () => {
+    const { plan, objects, deployment } = cluster();
+    deployment.spec.template.spec.containers[0].resources.limits = {
+      'nvidia.com/gpu': '1',
+    };
+    expect(problems(objects, deployment, plan)).toEqual([
+      'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu: nodes of NodePool gpu-t4-ts4 advertise nvidia.com/gpu.shared',
+    ]);
+  });
+
+  it('refuses a workload that can land on another pool too', () => {
+    const { plan, objects, deployment } = cluster();
+    delete deployment.spec.template.spec.nodeSelector;
+    expect(problems(objects, deployment, plan)).toEqual([
+      `Deployment "summarizer" in namespace "ml": its pods can also land on pool gpu-t4-ts2, not only on the plan's pool gpu-t4-ts4`,
+    ]);
+  });
+
+  it('refuses an In requirement of the pool that forbids the selected value', () => {
+    const { plan, objects, deployment } = cluster();
+    deployment.spec.template.spec.nodeSelector[
+      'node.kubernetes.io/instance-type'
+    ] = 'g5.xlarge';
+    expect(problems(objects, deployment, plan)).toEqual([
+      'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: nodeSelector node.kubernetes.io/instance-type=g5.xlarge: nodes of NodePool gpu-t4-ts4 carry g4dn.xlarge',
+    ]);
+  });
+
+  it('judges nothing when the roots do not build the plan pool', () => {
+    const { plan, objects, deployment } = cluster();
+    deployment.spec.template.spec.tolerations = [];
+    expect(
+      problems(
+        objects.filter(o => o.metadata.name !== 'gpu-t4-ts4'),
+        deployment,
+        plan,
+      ),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * `workload-unschedulable`: a GPU workload whose pods can land on no pool
+ * the tree builds (gpu-common `scheduling/`: node selector, required node
+ * affinity, tolerations, GPU resources), with the reason each pool refuses.
+ */
+import { landingPools, podSchedulingOf } from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltPool } from './builtPools';
+import { podSpecOf, type GpuWorkload } from './builtWorkloads';
+import type { Finding } from './findings';
+import { poolNodeShapes } from './poolNodeShapes';
+import { sourceFileOf } from './sourceLocator';
+import type { SourceTree } from './sourceTree';
+
+/** Rules that already say why a workload's pods stay Pending. */
+const SAID_ALREADY = new Set(['unserved-resource', 'untolerated-taint']);
+
+/** At most this many pools' reasons in one message. */
+const REASONS_SHOWN = 3;
+
+/**
+ * Without any pool in the tree nothing is judged (a tree of workloads only,
+ * its pools elsewhere); a workload another rule already reports is not
+ * reported twice.
+ */
+export function checkWorkloadsSchedulable(
+  workloads: readonly GpuWorkload[],
+  pools: readonly BuiltPool[],
+  source: SourceTree,
+  findings: Finding[],
+): void {
+  const shapes = poolNodeShapes(pools);
+  if (shapes.length === 0) return;
+  const seen = new Set<string>();
+  for (const workload of workloads) {
+    if (seen.has(workload.id)) continue;
+    seen.add(workload.id);
+    const object = `${workload.object.kind}/${workload.object.metadata.name}`;
+    if (findings.some(f => f.object === object && SAID_ALREADY.has(f.rule))) {
+      continue;
+    }
+    const landing = landingPools(
+      podSchedulingOf(podSpecOf(workload.object)),
+      shapes,
+    );
+    if (landing.pools.length > 0) continue;
+    const pinned = landing.refused.filter(r => r.pool === workload.pool);
+    const reasons = (pinned.length > 0 ? pinned : landing.refused)
+      .slice(0, REASONS_SHOWN)
+      .map(r => r.reason);
+    const more =
+      pinned.length > 0 ? 0 : landing.refused.length - reasons.length;
+    findings.push({
+      file: sourceFileOf(source, workload.root, workload.object),
+      object,
+      rule: 'workload-unschedulable',
+      message: `its pods can land on no pool: ${reasons.join('; ')}${more > 0 ? ` (and ${more} more pools)` : ''}`,
+    });
+  }
+}
