@@ -1,5 +1,4 @@
 import { stringify } from 'yaml';
-import type { KubernetesObject } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
 import { devCluster, timeSlicingFixture } from './__fixtures__/plans';
 import { plannedPoolLandingProblems } from './plannedPoolLanding';
@@ -26,12 +25,12 @@ function cluster() {
   ] as BuiltObject[];
   const deployment = structuredClone(
     manifests.workload.objects[0],
-  ) as BuiltObject & { spec: any };
+  ) as unknown as BuiltObject & { spec: any };
   return { plan, objects, deployment };
 }
 
 function problems(
-  objects: KubernetesObject[],
+  objects: BuiltObject[],
   deployment: BuiltObject,
   plan: ReturnType<typeof cluster>['plan'],
 ) {

@@ -18,6 +18,7 @@ const SAID_ALREADY = new Set(['unserved-resource', 'untolerated-taint']);
 const REASONS_SHOWN = 3;
 
 /**
+ * Resource names are judged here, amounts per node by `replica-exceeds-node`.
  * Without any pool in the tree nothing is judged (a tree of workloads only,
  * its pools elsewhere); a workload another rule already reports is not
  * reported twice.
@@ -28,7 +29,13 @@ export function checkWorkloadsSchedulable(
   source: SourceTree,
   findings: Finding[],
 ): void {
-  const shapes = poolNodeShapes(pools);
+  // How many a node holds is `replica-exceeds-node`'s to report, on the pool.
+  const shapes = poolNodeShapes(pools).map(shape => ({
+    ...shape,
+    ...(shape.resources
+      ? { resources: shape.resources.map(r => ({ name: r.name })) }
+      : {}),
+  }));
   if (shapes.length === 0) return;
   const seen = new Set<string>();
   for (const workload of workloads) {

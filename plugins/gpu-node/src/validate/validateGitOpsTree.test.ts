@@ -253,6 +253,53 @@ describe('validateGitOpsTree', () => {
     ]);
   });
 
+  it('reports a GPU workload whose selector or affinity no pool satisfies, naming what blocks it', async () => {
+    const stale = 'apps/ml/chat-assistant/deployment.yaml';
+    const findings = await validate({
+      ...clean,
+      [stale]: clean[stale].replace(
+        '        karpenter.sh/nodepool: gpu-t4-ts4\n',
+        '        karpenter.sh/nodepool: gpu-t4-ts4\n        intent: gpu-workloads\n',
+      ),
+    });
+    expect(findings.filter(f => f.rule === 'workload-unschedulable')).toEqual([
+      {
+        file: stale,
+        object: 'Deployment/chat-assistant',
+        rule: 'workload-unschedulable',
+        message:
+          'its pods can land on no pool: nodeSelector intent=gpu-workloads: nodes of NodePool gpu-t4-ts4 never carry label intent',
+      },
+    ]);
+    expect(rules(findings)).toEqual([
+      `${stale} Deployment/chat-assistant workload-unschedulable`,
+    ]);
+  });
+
+  it('reports a NodePool whose nodeClassRef names a node class the tree does not build, while it builds others', async () => {
+    const pool = 'clusters/dev/karpenter/default-nodepool.yaml';
+    const findings = await validate({
+      ...clean,
+      [pool]: `${clean[pool]}---
+apiVersion: karpenter.azure.com/v1beta1
+kind: AKSNodeClass
+metadata:
+  name: default
+spec:
+  imageFamily: Ubuntu2204
+`,
+    });
+    expect(findings.map(f => [f.object, f.rule, f.message])).toContainEqual([
+      'NodePool/default',
+      'node-class-missing',
+      'nodeClassRef EC2NodeClass "default" is not built here, while AKSNodeClass "default" is: Karpenter launches no node for this NodePool',
+    ]);
+    // Before, without any node class in the tree, nothing is judged.
+    expect(
+      (await validate(clean)).filter(f => f.rule === 'node-class-missing'),
+    ).toEqual([]);
+  });
+
   it('reports a shared pool without a NodeOverlay', async () => {
     const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
     const withoutOverlay = clean[path].slice(0, clean[path].indexOf('---\n'));

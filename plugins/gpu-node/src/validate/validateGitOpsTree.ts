@@ -26,6 +26,7 @@ import {
   gpuConfigMapNames,
   gpuConfigMapsOf,
 } from './gpuConfigMaps';
+import { checkNodeClassRefs } from './nodeClassRules';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
 import { checkWorkloadsSchedulable } from './schedulingRules';
@@ -192,6 +193,7 @@ export async function validateGitOpsTreeReport(
   checkGpuContainerImages(workloads, source, findings);
   checkWorkloadsServed(workloads, pools, roots, source, findings);
   checkWorkloadsSchedulable(workloads, pools, source, findings);
+  checkNodeClassRefs(roots, source, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings);
 
