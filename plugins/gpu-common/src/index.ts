@@ -277,6 +277,7 @@ export {
   landingPools,
   landingRefusal,
   type Landing,
+  type LandingRefusal,
 } from './scheduling/landingPools';
 export { compareStrings } from './text/compareStrings';
 export { checkDevicePluginConfig } from './validation/devicePluginConfig';

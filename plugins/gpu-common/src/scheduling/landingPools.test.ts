@@ -78,6 +78,7 @@ describe('landingPools', () => {
     expect(landing.refused).toEqual([
       {
         pool: 'gpu-t4',
+        blocker: 'nodeSelector karpenter.sh/nodepool=gpu-t4-ts4',
         reason:
           'nodeSelector karpenter.sh/nodepool=gpu-t4-ts4: nodes of NodePool gpu-t4 carry gpu-t4',
       },
@@ -108,7 +109,7 @@ describe('landingPools', () => {
         t4,
       ),
     ).toBe(
-      'taint nvidia.com/gpu=gpu-t4-ts4:NoSchedule of nodes of NodePool gpu-t4-ts4 is not tolerated',
+      'taint nvidia.com/gpu=gpu-t4-ts4:NoSchedule: nodes of NodePool gpu-t4-ts4 carry it, and no toleration of the pod matches',
     );
   });
 

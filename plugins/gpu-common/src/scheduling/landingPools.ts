@@ -17,7 +17,25 @@ export interface Landing {
   /** Pools whose nodes the pod can land on. */
   pools: string[];
   /** Every other pool, with the first reason its nodes cannot take the pod. */
-  refused: { pool: string; reason: string }[];
+  refused: LandingRefusal[];
+}
+
+/**
+ * Why a pool's nodes cannot take a pod: what of the pod blocks (`nodeSelector
+ * intent=gpu-workloads`, a taint, a resource) and, in `reason`, that and
+ * what the nodes are (`…: nodes of NodePool gpu-t4 never carry label intent`).
+ *
+ * @public
+ */
+export interface LandingRefusal {
+  pool: string;
+  blocker: string;
+  reason: string;
+}
+
+interface Refusal {
+  blocker: string;
+  detail: string;
 }
 
 function nodesOf(shape: PoolNodeShape): string {
@@ -80,60 +98,89 @@ function expressionText(e: NodeSelectorRequirement): string {
   return `${e.key} ${e.operator}${e.values?.length ? ` [${e.values.join(', ')}]` : ''}`;
 }
 
-function selectorReason(
+function selectorRefusal(
   pod: PodScheduling,
   shape: PoolNodeShape,
-): string | undefined {
+): Refusal | undefined {
   for (const [key, value] of Object.entries(pod.nodeSelector)) {
     const allowance = labelAllowance(shape, key);
     if (!satisfiable(allowance, { key, operator: 'In', values: [value] })) {
-      return allowance.kind === 'absent'
-        ? `nodeSelector ${key}=${value}: ${nodesOf(shape)} never carry label ${key}`
-        : `nodeSelector ${key}=${value}: ${nodesOf(shape)} ${describeAllowance(allowance)}`;
+      return {
+        blocker: `nodeSelector ${key}=${value}`,
+        detail:
+          allowance.kind === 'absent'
+            ? `${nodesOf(shape)} never carry label ${key}`
+            : `${nodesOf(shape)} ${describeAllowance(allowance)}`,
+      };
     }
   }
   return undefined;
 }
 
-function affinityReason(
+function affinityRefusal(
   pod: PodScheduling,
   shape: PoolNodeShape,
-): string | undefined {
+): Refusal | undefined {
   if (pod.affinityTerms.length === 0) return undefined;
   const blocking = pod.affinityTerms.map(term =>
     term.find(e => !satisfiable(labelAllowance(shape, e.key), e)),
   );
   if (blocking.some(e => e === undefined)) return undefined;
   const first = blocking[0]!;
-  return `required node affinity ${expressionText(first)}${pod.affinityTerms.length > 1 ? ' (and every other term)' : ''}: ${nodesOf(shape)} ${describeAllowance(labelAllowance(shape, first.key))}`;
+  return {
+    blocker: `required node affinity ${expressionText(first)}${pod.affinityTerms.length > 1 ? ' (and every other term)' : ''}`,
+    detail: `${nodesOf(shape)} ${describeAllowance(labelAllowance(shape, first.key))}`,
+  };
 }
 
-function taintReason(
+function taintRefusal(
   pod: PodScheduling,
   shape: PoolNodeShape,
-): string | undefined {
+): Refusal | undefined {
   const [taint] = untoleratedTaints(shape.taints, pod.tolerations);
   return taint
-    ? `taint ${taint.key}${taint.value !== undefined ? `=${taint.value}` : ''}:${taint.effect} of ${nodesOf(shape)} is not tolerated`
+    ? {
+        blocker: `taint ${taint.key}${taint.value !== undefined ? `=${taint.value}` : ''}:${taint.effect}`,
+        detail: `${nodesOf(shape)} carry it, and no toleration of the pod matches`,
+      }
     : undefined;
 }
 
-function resourceReason(
+function resourceRefusal(
   pod: PodScheduling,
   shape: PoolNodeShape,
-): string | undefined {
+): Refusal | undefined {
   if (!shape.resources) return undefined;
   for (const [name, amount] of Object.entries(pod.gpuResources)) {
     if (amount === 0) continue;
     const advertised = shape.resources.find(r => r.name === name);
     if (!advertised) {
-      return `resource ${name}: ${nodesOf(shape)} advertise ${shape.resources.map(r => r.name).join(', ') || 'no GPU resource'}`;
+      return {
+        blocker: `resource ${name}`,
+        detail: `${nodesOf(shape)} advertise ${shape.resources.map(r => r.name).join(', ') || 'no GPU resource'}`,
+      };
     }
     if (advertised.perNode !== undefined && advertised.perNode < amount) {
-      return `resource ${name}: a pod asks for ${amount}, ${nodesOf(shape)} advertise ${advertised.perNode} each`;
+      return {
+        blocker: `resource ${name}`,
+        detail: `a pod asks for ${amount}, ${nodesOf(shape)} advertise ${advertised.perNode} each`,
+      };
     }
   }
   return undefined;
+}
+
+/** The first refusal: selector, then affinity, taints, resources. */
+function refusalOf(
+  pod: PodScheduling,
+  shape: PoolNodeShape,
+): Refusal | undefined {
+  return (
+    selectorRefusal(pod, shape) ??
+    affinityRefusal(pod, shape) ??
+    taintRefusal(pod, shape) ??
+    resourceRefusal(pod, shape)
+  );
 }
 
 /**
@@ -146,12 +193,8 @@ export function landingRefusal(
   pod: PodScheduling,
   shape: PoolNodeShape,
 ): string | undefined {
-  return (
-    selectorReason(pod, shape) ??
-    affinityReason(pod, shape) ??
-    taintReason(pod, shape) ??
-    resourceReason(pod, shape)
-  );
+  const refusal = refusalOf(pod, shape);
+  return refusal && `${refusal.blocker}: ${refusal.detail}`;
 }
 
 /**
@@ -166,9 +209,15 @@ export function landingPools(
 ): Landing {
   const landing: Landing = { pools: [], refused: [] };
   for (const shape of shapes) {
-    const reason = landingRefusal(pod, shape);
-    if (reason === undefined) landing.pools.push(shape.pool);
-    else landing.refused.push({ pool: shape.pool, reason });
+    const refusal = refusalOf(pod, shape);
+    if (refusal === undefined) landing.pools.push(shape.pool);
+    else {
+      landing.refused.push({
+        pool: shape.pool,
+        blocker: refusal.blocker,
+        reason: `${refusal.blocker}: ${refusal.detail}`,
+      });
+    }
   }
   return landing;
 }

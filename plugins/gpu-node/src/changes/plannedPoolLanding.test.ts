@@ -64,7 +64,7 @@ describe('plannedPoolLandingProblems', () => {
     const { plan, objects, deployment } = cluster();
     deployment.spec.template.spec.tolerations = [];
     expect(problems(objects, deployment, plan)).toEqual([
-      'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: taint nvidia.com/gpu=true:NoSchedule of nodes of NodePool gpu-t4-ts4 is not tolerated',
+      'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: taint nvidia.com/gpu=true:NoSchedule: nodes of NodePool gpu-t4-ts4 carry it, and no toleration of the pod matches',
     ]);
   });
 

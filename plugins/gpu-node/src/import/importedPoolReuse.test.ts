@@ -24,6 +24,10 @@ import type { FsRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from '../validate/validateGitOpsTree';
 import { buildImportChange } from './buildImportChange';
 import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
+import {
+  EXPECTED_LEGACY_SELECTOR_FINDINGS,
+  legacySelectorFindings,
+} from './__testUtils__/legacySelectorFindings';
 
 jest.setTimeout(60_000);
 
@@ -59,11 +63,15 @@ async function imported(shape: string, cluster: ClusterProfile) {
   return { tree, change };
 }
 
-/** Plans and applies `gpuRequest`, proving the tree builds, validates and needs nothing more. */
+/**
+ * Plans and applies `gpuRequest`, proving the tree builds, validates (with
+ * only the `findings` the fixture has before) and needs nothing more.
+ */
 async function fileRequest(
   tree: FsRepoTree,
   cluster: ClusterProfile,
   gpuRequest: GpuRequest,
+  findings: unknown[] = [],
 ) {
   const before = await snapshot(tree);
   const change = await buildRequestChange({
@@ -81,7 +89,9 @@ async function fileRequest(
   for (const [file, text] of Object.entries(before)) {
     if (!changed.includes(file)) expect(after[file]).toBe(text);
   }
-  expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
+  expect(
+    legacySelectorFindings(await validateGitOpsTree(tree.root, { cluster })),
+  ).toEqual(findings);
   // The real kustomize builds the cluster with the planned pool exactly once.
   const built = await kustomizeBuild(
     path.join(tree.root, 'clusters', cluster.name),
@@ -172,6 +182,8 @@ describe('after importing the v0.31 setup, whose device plugin reads its hand-wr
         replicas: 1,
         vramGiB: 3,
       }),
+      // The imported workloads' own legacy selectors, which the import reported.
+      EXPECTED_LEGACY_SELECTOR_FINDINGS,
     );
     expect(change.plan.pool).toMatchObject({
       name: 'gpu-t4',
