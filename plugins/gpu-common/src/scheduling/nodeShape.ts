@@ -54,7 +54,7 @@ export type LabelAllowance =
 /**
  * Labels Karpenter knows for every instance type it may launch, so a pod
  * may select one the NodePool does not mention (kubernetes-sigs/karpenter
- * v1.8 `pkg/apis/v1/labels.go` WellKnownLabels, and each cloud provider's
+ * v1 API `pkg/apis/v1/labels.go` WellKnownLabels, and each cloud provider's
  * own: aws/karpenter-provider-aws `pkg/apis/v1/labels.go`,
  * Azure/karpenter-provider-azure `pkg/apis/v1beta1/labels.go`).
  */

@@ -29,7 +29,11 @@ function listOf(value: unknown): Record<string, unknown>[] {
   return Array.isArray(value) ? value.map(record) : [];
 }
 
-/** An NVIDIA extended resource (device plugin `nvidia.com/…`, DRA `*.nvidia.com`). */
+/**
+ * An NVIDIA extended resource (device plugin `nvidia.com/…`, DRA `*.nvidia.com`).
+ *
+ * @public
+ */
 export function isNvidiaResource(name: string): boolean {
   return name.startsWith('nvidia.com/') || name.endsWith('.nvidia.com');
 }

@@ -5,6 +5,7 @@
  * says; everything else of its pod template and spec stays as it was.
  */
 import {
+  isNvidiaResource,
   podPlacement,
   poolNodeLabel,
   viewWorkload,
@@ -32,10 +33,6 @@ const POD_SPEC_OWNED = new Set([
   'resourceClaims',
 ]);
 
-function isGpuResource(name: string): boolean {
-  return name.startsWith('nvidia.com/') || name.endsWith('.nvidia.com');
-}
-
 function withoutKeys(value: unknown, keys: (k: string) => boolean): unknown {
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(
@@ -51,7 +48,7 @@ function withoutGpuResources(
   const { resources, image, ...rest } = container;
   const kept: Record<string, unknown> = {};
   for (const key of ['limits', 'requests']) {
-    const map = withoutKeys(getIn(resources, key), isGpuResource);
+    const map = withoutKeys(getIn(resources, key), isNvidiaResource);
     if (map && Object.keys(map as object).length > 0) kept[key] = map;
   }
   for (const [key, value] of Object.entries(
@@ -87,7 +84,7 @@ export function checkGpuWorkload(
     problems.push(`${what}: container "${container}" has no image`);
   const gpuLimits = Object.fromEntries(
     Object.entries(gpu.limits)
-      .filter(([k]) => isGpuResource(k))
+      .filter(([k]) => isNvidiaResource(k))
       .map(([k, v]) => [k, String(v)]),
   );
   if (!deepEqual(gpuLimits, placement.limits)) {
