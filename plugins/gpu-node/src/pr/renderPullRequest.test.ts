@@ -169,6 +169,23 @@ describe('renderPullRequest', () => {
     expect(body).toContain("| **the pool's nodes** | 8 | **$16,029.08** |");
   });
 
+  it('MIG on a Cluster API or static cluster: the checklist selects the nodes by the pool label they carry', () => {
+    const { body } = renderPullRequest({
+      plan: migPlan(),
+      files,
+      model: a100,
+      poolLabel: 'gpu.backstage.io/pool',
+    });
+    const checklist = body.slice(body.indexOf('## Rollout checklist'));
+    expect(checklist).toContain(
+      'kubectl cordon -l gpu.backstage.io/pool=gpu-a100-40gb-mig-3g.20gb',
+    );
+    expect(checklist).toContain(
+      'kubectl get nodes -l gpu.backstage.io/pool=gpu-a100-40gb-mig-3g.20gb',
+    );
+    expect(checklist).not.toContain('karpenter.sh/nodepool');
+  });
+
   it('exclusive: no trade-off and a patched existing workload', () => {
     const { body, title } = renderPullRequest({
       plan: exclusivePlan(),
