@@ -21,9 +21,11 @@ export interface Landing {
 }
 
 /**
- * Why a pool's nodes cannot take a pod: what of the pod blocks (`nodeSelector
- * intent=gpu-workloads`, a taint, a resource) and, in `reason`, that and
- * what the nodes are (`…: nodes of NodePool gpu-t4 never carry label intent`).
+ * Why a pool's nodes cannot take a pod: what of the pod blocks (a
+ * selector such as `nodeSelector intent=gpu-workloads`, an affinity
+ * expression, a taint, a resource) and, in `reason`, that and what the
+ * pool's nodes are, e.g.
+ * `nodeSelector intent=gpu-workloads: nodes of NodePool gpu-t4 never carry label intent`.
  *
  * @public
  */
