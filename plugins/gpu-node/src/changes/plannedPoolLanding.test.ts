@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { BuiltObject } from '../kustomize/build';
 import { devCluster, timeSlicingFixture } from './__fixtures__/plans';
-import { plannedPoolLandingProblems } from './plannedPoolLanding';
+import { plannedPoolLanding } from './plannedPoolLanding';
 
 /** Two time-sliced pools (4 and 2 slices), their device-plugin ConfigMap, and the 4-slice request's Deployment. */
 function cluster() {
@@ -34,7 +34,7 @@ function problems(
   deployment: BuiltObject,
   plan: ReturnType<typeof cluster>['plan'],
 ) {
-  return plannedPoolLandingProblems(
+  return plannedPoolLanding(
     [
       { root: 'clusters/dev/gpu', objects: objects as BuiltObject[] },
       { root: 'apps/ml/summarizer', objects: [deployment] },
@@ -43,13 +43,20 @@ function problems(
     'Deployment',
     plan,
     devCluster,
-  );
+  ).problems;
 }
 
-describe('plannedPoolLandingProblems', () => {
+describe('plannedPoolLanding', () => {
   it('accepts a workload that lands on the plan pool only', () => {
     const { plan, objects, deployment } = cluster();
-    expect(problems(objects, deployment, plan)).toEqual([]);
+    const landing = plannedPoolLanding(
+      [{ root: 'clusters/dev/gpu', objects }],
+      deployment,
+      'Deployment',
+      plan,
+      devCluster,
+    );
+    expect(landing).toEqual({ pools: ['gpu-t4-ts4'], problems: [] });
   });
 
   it('refuses a stale selector the pool never carries, naming it', () => {

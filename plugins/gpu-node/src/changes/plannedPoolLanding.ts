@@ -58,21 +58,29 @@ function shapesOf(
   return poolNodeShapes(pools);
 }
 
+/** Where the GPU workload's pods can land, and what is wrong with it. */
+export interface PlannedPoolLanding {
+  /** The built pools its pods can land on; undefined when the roots build no plan pool (nothing judged). */
+  pools?: string[];
+  /** It cannot land on the plan's pool (the first reason), or it can land on another pool too. */
+  problems: string[];
+}
+
 /**
- * The problems of the GPU workload's placement: it cannot land on the
- * plan's pool (the first reason), or it can land on another pool too.
- * Nothing is judged when the roots do not build the plan's pool.
+ * The GPU workload's placement among the pools the roots build. Nothing is
+ * judged when they do not build the plan's pool (it lives in a root the
+ * change does not touch).
  */
-export function plannedPoolLandingProblems(
+export function plannedPoolLanding(
   builds: readonly BuiltAfter[],
   workload: BuiltObject,
   kind: WorkloadKind,
   plan: Plan,
   cluster: ClusterProfile,
   catalog: GpuCatalog = builtinCatalog,
-): string[] {
+): PlannedPoolLanding {
   const shapes = shapesOf(builds, cluster, catalog);
-  if (!shapes.some(s => s.pool === plan.pool.name)) return [];
+  if (!shapes.some(s => s.pool === plan.pool.name)) return { problems: [] };
   const podSpec = getIn(workload, ...workloadShape(kind).podTemplate, 'spec');
   const landing = landingPools(podSchedulingOf(podSpec), shapes);
   const what = describeBuilt(workload);
@@ -89,5 +97,5 @@ export function plannedPoolLandingProblems(
       `${what}: its pods can also land on pool${elsewhere.length > 1 ? 's' : ''} ${elsewhere.join(', ')}, not only on the plan's pool ${plan.pool.name}`,
     );
   }
-  return problems;
+  return { pools: landing.pools, problems };
 }

@@ -31,7 +31,7 @@ import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
-import { plannedPoolLandingProblems } from './plannedPoolLanding';
+import { plannedPoolLanding } from './plannedPoolLanding';
 import { buildTouchedRoots, builtObjectId } from './rootBuilds';
 import type { ChangeSet } from './types';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
@@ -55,6 +55,12 @@ export interface VerifyChangeResult {
   verified: string[];
   /** Roots that did not build on the base either: not ours to fix, not verified. */
   unverifiable: { root: string; reason: string }[];
+  /**
+   * The built pools the GPU workload's pods can land on (exactly the plan's
+   * pool, or the change is refused); absent when the roots the change
+   * touches build no pool of the plan's name.
+   */
+  landsOn?: string[];
 }
 
 type Built = BuiltObject;
@@ -146,16 +152,16 @@ export async function verifyChange(
         // The same workload built by two roots lands alike: judged once.
         if (!landed.has(id)) {
           landed.add(id);
-          problems.push(
-            ...plannedPoolLandingProblems(
-              after,
-              o,
-              (options.existing?.kind ?? 'Deployment') as WorkloadKind,
-              plan,
-              cluster,
-              options.catalog,
-            ).map(p => `${root}: ${p}`),
+          const landing = plannedPoolLanding(
+            after,
+            o,
+            (options.existing?.kind ?? 'Deployment') as WorkloadKind,
+            plan,
+            cluster,
+            options.catalog,
           );
+          if (landing.pools) result.landsOn = landing.pools;
+          problems.push(...landing.problems.map(p => `${root}: ${p}`));
         }
         continue;
       }

@@ -77,6 +77,8 @@ describe('AKS with Karpenter: bootstrap, then every sharing mode', () => {
         cluster,
         catalog: builtinCatalog,
       });
+      // The model: its pods land on the planned pool and on no other pool built.
+      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
       expect(
         change.plan.pool.instanceTypes.every(t => t.startsWith('Standard_')),
       ).toBe(true);

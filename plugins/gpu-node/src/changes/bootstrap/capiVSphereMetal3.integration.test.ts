@@ -328,6 +328,8 @@ describe.each(INFRASTRUCTURES)(
           cluster,
           catalog,
         });
+        // The model: its pods land on the planned pool and on no other pool built.
+        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
         await writeChangeSet(tree, change.changeSet);
         const poolPath = `${gpuFolder}/nodepools/${change.plan.pool.name}.yaml`;
         pools.set(request.metadata.name, poolPath);

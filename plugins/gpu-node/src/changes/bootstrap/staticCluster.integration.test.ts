@@ -132,6 +132,8 @@ describe('static nodes: bootstrap, every sharing mode, release', () => {
         cluster,
         catalog,
       });
+      // The model: its pods land on the planned pool and on no other pool built.
+      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
       await writeChangeSet(tree, change.changeSet);
       const poolPath = `clusters/rack/gpu/nodepools/${change.plan.pool.name}.yaml`;
       pools.set((gpuRequest as GpuRequest).metadata.name, poolPath);

@@ -72,6 +72,8 @@ async function create(tree: FsRepoTree, gpuRequest: GpuRequest) {
     cluster,
     catalog: builtinCatalog,
   });
+  // The model: its pods land on the planned pool and on no other pool built.
+  expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
   await writeChangeSet(tree, change.changeSet);
   return change.plan;
 }
