@@ -132,6 +132,7 @@ export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { clusterApiSettingsOf } from './providers/clusterApiPool';
 export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
+export { allowedCapacityTypes } from './providers/karpenterRequirements';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export type { NodeSelectorRequirement } from './manifests/nodePool';
 export type { KarpenterMachines, PoolProvider } from './providers/types';

@@ -5,11 +5,12 @@
  * PoolState; the names of the other NodePools and MachineDeployments are kept.
  */
 import type {
-  CapacityType,
+  NodeSelectorRequirement,
   PoolState,
   SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
+  allowedCapacityTypes,
   GpuCatalog,
   MANAGED_BY,
   parseLedger,
@@ -118,6 +119,35 @@ function requirementValues(requirements: unknown, key: string): string[] {
   return out;
 }
 
+const OPERATORS: ReadonlySet<string> = new Set([
+  'In',
+  'NotIn',
+  'Exists',
+  'DoesNotExist',
+  'Gt',
+  'Lt',
+  'Gte',
+  'Lte',
+]);
+
+/**
+ * A NodePool's requirements as Karpenter reads them (entries its schema
+ * would refuse left out). Its template labels are requirements for
+ * Karpenter too, but none of them is a machine label the catalog knows.
+ */
+function karpenterRequirements(
+  requirements: unknown,
+): NodeSelectorRequirement[] {
+  return (Array.isArray(requirements) ? requirements : [])
+    .filter(isPlainObject)
+    .filter(r => typeof r.key === 'string' && OPERATORS.has(String(r.operator)))
+    .map(r => ({
+      key: String(r.key),
+      operator: r.operator as NodeSelectorRequirement['operator'],
+      ...(Array.isArray(r.values) ? { values: r.values.map(String) } : {}),
+    }));
+}
+
 function parsePool(
   nodePool: PlainObject & { metadata: PlainObject & { name: string } },
   path: string,
@@ -189,10 +219,7 @@ function parsePool(
     findOurLabel(ours, POOL_LABEL_SUFFIXES.migProfile) ??
     singleMigProfile(migConfigName ? migConfigs[migConfigName] : undefined);
 
-  const capacityTypes = requirementValues(
-    requirements,
-    WELL_KNOWN_KEYS.karpenterCapacityType,
-  ).filter((c): c is CapacityType => c === 'spot' || c === 'on-demand');
+  const karpenter = karpenterRequirements(requirements);
   const pool: PoolState = {
     name,
     path,
@@ -210,8 +237,11 @@ function parsePool(
       requirements,
       WELL_KNOWN_KEYS.instanceType,
     ),
-    capacityTypes,
+    capacityTypes: allowedCapacityTypes(karpenter),
   };
+  // Only Karpenter launches what requirements allow; the other kinds come
+  // here converted, with their one machine as their instance type.
+  if (nodePool.kind === 'NodePool') pool.requirements = karpenter;
   if (slicesPerGpu !== undefined) pool.slicesPerGpu = slicesPerGpu;
   if (migProfile !== undefined) pool.migProfile = migProfile;
   if (deviceConfigName !== undefined) pool.deviceConfigName = deviceConfigName;
