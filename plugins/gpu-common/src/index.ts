@@ -131,7 +131,10 @@ export { buildEc2NodeClass } from './manifests/ec2NodeClass';
 export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { clusterApiSettingsOf } from './providers/clusterApiPool';
-export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
+export {
+  machineProviderOfNodeClass,
+  NODE_CLASS_KINDS,
+} from './providers/karpenterMachines';
 export { allowedCapacityTypes } from './providers/karpenterRequirements';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export type { NodeSelectorRequirement } from './manifests/nodePool';
@@ -196,6 +199,7 @@ export { costOfPool, poolCostSummary } from './planner/poolCost';
 export { derivedPoolLimit } from './planner/poolLimits';
 export type { PoolSizing } from './planner/poolLimits';
 export { sizingOfPool } from './planner/poolSizing';
+export { machinesRequirementsAllow } from './planner/poolMachines';
 export { replicaOnPool } from './planner/replicaOnPool';
 export type { ReplicaOnPool } from './planner/replicaOnPool';
 export type {

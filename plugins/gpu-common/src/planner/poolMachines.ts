@@ -15,6 +15,7 @@
  */
 import type { GpuCatalog, InstanceType } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
+import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import { machineLabelsOf } from '../providers/karpenterMachines';
 import { requirementsAllowMachine } from '../providers/karpenterRequirements';
 import { poolProviderOf } from '../providers/poolProviders';
@@ -25,16 +26,28 @@ function indexOf(catalog: GpuCatalog | CatalogIndex): CatalogIndex {
   return 'instanceTypesByName' in catalog ? catalog : indexCatalog(catalog);
 }
 
+/**
+ * Of `candidates`, the machines whose labels meet Karpenter `requirements`
+ * (a NodePool's, as written or built).
+ *
+ * @public
+ */
+export function machinesRequirementsAllow(
+  requirements: readonly NodeSelectorRequirement[],
+  candidates: readonly InstanceType[],
+): InstanceType[] {
+  return candidates.filter(t =>
+    requirementsAllowMachine(requirements, machineLabelsOf(t)),
+  );
+}
+
 /** Of `candidates`, the machines `pool` may launch (see the file comment). */
 export function machinesPoolAllows(
   pool: PoolState,
   candidates: readonly InstanceType[],
 ): InstanceType[] {
-  const requirements = pool.requirements;
-  if (requirements) {
-    return candidates.filter(t =>
-      requirementsAllowMachine(requirements, machineLabelsOf(t)),
-    );
+  if (pool.requirements) {
+    return machinesRequirementsAllow(pool.requirements, candidates);
   }
   if (pool.instanceTypes.length === 0) return [...candidates];
   const named = new Set(pool.instanceTypes);

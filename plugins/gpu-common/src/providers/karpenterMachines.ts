@@ -55,3 +55,19 @@ export function machineLabelsOf(type: InstanceType): Record<string, string> {
     }
   );
 }
+
+/**
+ * Whose machines a NodePool launches, by the group of its `nodeClassRef`
+ * (`karpenter.k8s.aws`: EC2, `karpenter.azure.com`: Azure VMs); undefined
+ * for a group no Karpenter provider of the product's has.
+ *
+ * @public
+ */
+export function machineProviderOfNodeClass(
+  group: string | undefined,
+): MachineProvider | undefined {
+  const found = Object.entries(KARPENTER_MACHINES_BY_MACHINE).find(
+    ([, machines]) => machines?.nodeClass.group === group,
+  );
+  return found?.[0] as MachineProvider | undefined;
+}

@@ -5,7 +5,6 @@
  * PoolState; the names of the other NodePools and MachineDeployments are kept.
  */
 import type {
-  NodeSelectorRequirement,
   PoolState,
   SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -28,6 +27,7 @@ import {
   nodeFeatureRuleAsNodePool,
   ruleNodeNames,
 } from './nodeFeatureRulePools';
+import { nodePoolRequirements } from './nodePoolRequirements';
 import {
   findOurLabel,
   isGpuResourceName,
@@ -119,35 +119,6 @@ function requirementValues(requirements: unknown, key: string): string[] {
   return out;
 }
 
-const OPERATORS: ReadonlySet<string> = new Set([
-  'In',
-  'NotIn',
-  'Exists',
-  'DoesNotExist',
-  'Gt',
-  'Lt',
-  'Gte',
-  'Lte',
-]);
-
-/**
- * A NodePool's requirements as Karpenter reads them (entries its schema
- * would refuse left out). Its template labels are requirements for
- * Karpenter too, but none of them is a machine label the catalog knows.
- */
-function karpenterRequirements(
-  requirements: unknown,
-): NodeSelectorRequirement[] {
-  return (Array.isArray(requirements) ? requirements : [])
-    .filter(isPlainObject)
-    .filter(r => typeof r.key === 'string' && OPERATORS.has(String(r.operator)))
-    .map(r => ({
-      key: String(r.key),
-      operator: r.operator as NodeSelectorRequirement['operator'],
-      ...(Array.isArray(r.values) ? { values: r.values.map(String) } : {}),
-    }));
-}
-
 function parsePool(
   nodePool: PlainObject & { metadata: PlainObject & { name: string } },
   path: string,
@@ -219,7 +190,7 @@ function parsePool(
     findOurLabel(ours, POOL_LABEL_SUFFIXES.migProfile) ??
     singleMigProfile(migConfigName ? migConfigs[migConfigName] : undefined);
 
-  const karpenter = karpenterRequirements(requirements);
+  const karpenter = nodePoolRequirements(requirements);
   const pool: PoolState = {
     name,
     path,
