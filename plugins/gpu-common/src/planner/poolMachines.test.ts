@@ -28,7 +28,7 @@ function handWritten(
     resourceName: 'nvidia.com/gpu',
     instanceTypes: requirements
       .filter(r => r.key === 'node.kubernetes.io/instance-type')
-      .flatMap(r => (r.operator === 'In' ? r.values ?? [] : [])),
+      .flatMap(r => (r.operator === 'In' ? (r.values ?? []) : [])),
     capacityTypes: ['on-demand', 'spot'],
     requirements,
     ...extra,
@@ -59,7 +59,11 @@ describe('machinesOfPool: the catalog machines a pool requirements allow', () =>
         operator: 'In',
         values: ['1'],
       },
-      { key: 'karpenter.k8s.aws/instance-memory', operator: 'Gt', values: ['16384'] },
+      {
+        key: 'karpenter.k8s.aws/instance-memory',
+        operator: 'Gt',
+        values: ['16384'],
+      },
       { key: 'karpenter.k8s.aws/instance-gpu-name', operator: 'Exists' },
       { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-1a'] },
     ]);
@@ -127,4 +131,3 @@ describe('machinesOfPool: the catalog machines a pool requirements allow', () =>
     );
   });
 });
-

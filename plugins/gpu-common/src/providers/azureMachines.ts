@@ -13,9 +13,7 @@ const azureGpuCountLabel = 'karpenter.azure.com/sku-gpu-count';
  * series and GPU name come from Azure's size parser and the SKU API, which
  * the catalog does not hold, so requirements on them are left to the cluster.
  */
-export function azureMachineLabels(
-  type: InstanceType,
-): Record<string, string> {
+export function azureMachineLabels(type: InstanceType): Record<string, string> {
   const cpu = String(type.vcpu);
   const memory = String(type.memoryMiB);
   return {

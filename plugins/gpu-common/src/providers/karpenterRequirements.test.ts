@@ -40,7 +40,11 @@ describe('allowedCapacityTypes: a pool capacity types as Karpenter reads them', 
           operator: 'In',
           values: ['spot', 'on-demand'],
         },
-        { key: 'karpenter.sh/capacity-type', operator: 'NotIn', values: ['spot'] },
+        {
+          key: 'karpenter.sh/capacity-type',
+          operator: 'NotIn',
+          values: ['spot'],
+        },
       ]),
     ).toEqual(['on-demand']);
   });
@@ -78,10 +82,9 @@ describe('requirementAllows', () => {
       ),
     ).toBe(true);
     expect(
-      requirementsAllowMachine(
-        [{ key, operator: 'Gt', values: ['8'] }],
-        { [key]: '8' },
-      ),
+      requirementsAllowMachine([{ key, operator: 'Gt', values: ['8'] }], {
+        [key]: '8',
+      }),
     ).toBe(false);
   });
 });

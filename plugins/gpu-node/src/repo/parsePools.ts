@@ -4,10 +4,7 @@
  * and each Cluster API MachineDeployment with our pool annotations, becomes a
  * PoolState; the names of the other NodePools and MachineDeployments are kept.
  */
-import type {
-  PoolState,
-  SharingMode,
-} from '@gpu-gitops/plugin-gpu-common';
+import type { PoolState, SharingMode } from '@gpu-gitops/plugin-gpu-common';
 import {
   allowedCapacityTypes,
   GpuCatalog,

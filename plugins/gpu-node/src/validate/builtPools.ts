@@ -129,9 +129,7 @@ function catalogMachinesOf(catalog: GpuCatalog, nodeClassRef: unknown) {
   const group = getIn(nodeClassRef, 'group');
   const apiVersion = getIn(nodeClassRef, 'apiVersion');
   const provider = machineProviderOfNodeClass(
-    typeof group === 'string'
-      ? group
-      : String(apiVersion ?? '').split('/')[0],
+    typeof group === 'string' ? group : String(apiVersion ?? '').split('/')[0],
   );
   return catalog.instanceTypes.filter(
     t => provider === undefined || t.provider === provider,
