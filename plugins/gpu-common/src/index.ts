@@ -132,7 +132,11 @@ export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { poolNodeLabel, poolSelectedBy } from './providers/poolNodeLabel';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { clusterApiSettingsOf } from './providers/clusterApiPool';
-export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
+export {
+  machineProviderOfNodeClass,
+  NODE_CLASS_KINDS,
+} from './providers/karpenterMachines';
+export { allowedCapacityTypes } from './providers/karpenterRequirements';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export type { NodeSelectorRequirement } from './manifests/nodePool';
 export type { KarpenterMachines, PoolProvider } from './providers/types';
@@ -196,6 +200,7 @@ export { costOfPool, poolCostSummary } from './planner/poolCost';
 export { derivedPoolLimit } from './planner/poolLimits';
 export type { PoolSizing } from './planner/poolLimits';
 export { sizingOfPool } from './planner/poolSizing';
+export { machinesRequirementsAllow } from './planner/poolMachines';
 export { replicaOnPool } from './planner/replicaOnPool';
 export type { ReplicaOnPool } from './planner/replicaOnPool';
 export type {

@@ -5,15 +5,18 @@ import { centsToUsd } from '../format/money';
 import type { ClusterProfile } from '../cluster/types';
 import type { CatalogIndex } from './catalogIndex';
 import { ledgerOf } from './poolLimits';
-import { machinesOfPool, sizingOfPool } from './poolSizing';
+import { machinesOfPool } from './poolMachines';
+import { sizingOfPool } from './poolSizing';
 import { fixedPoolNodes } from './staticInventory';
 import type { PoolCostView, PoolState, RepoState } from './types';
 
 /**
  * A pool of the repository priced by the cost model (capacity/poolCost.ts):
  * its ledger (or `ledger`, e.g. the ledger a change leaves it with), its
- * sharing's units per GPU and its machines in the catalog; on `cluster`,
- * whose profile may fix its nodes (a static pool chosen by GPU).
+ * sharing's units per GPU and the catalog machines it may launch
+ * (poolMachines.ts: of `cluster`'s provider); on `cluster`, whose profile may
+ * fix its nodes (a static pool chosen by GPU). The one price of a repository
+ * pool: a plan prices a reused pool and a release its pool with it.
  *
  * @public
  */
@@ -24,8 +27,8 @@ export function costOfPool(
   ledger?: readonly LedgerEntry[],
   cluster?: ClusterProfile,
 ): PoolCost {
-  const sizing = sizingOfPool(pool, catalog, repoState);
-  const machines = machinesOfPool(pool, catalog);
+  const sizing = sizingOfPool(pool, catalog, repoState, cluster);
+  const machines = machinesOfPool(pool, catalog, cluster);
   return poolCost(ledger ?? ledgerOf(pool, repoState).ledger, {
     unitsPerGpu: sizing.unitsPerGpu,
     staticPool: sizing.staticPool,

@@ -15,7 +15,8 @@ import {
   type PoolCapacity,
 } from './poolLimits';
 import { unitsPerGpuOf } from '../capacity/poolUnits';
-import { machinesOfPool, sizingOfPool } from './poolSizing';
+import { machinesOfPool } from './poolMachines';
+import { sizingOfPool } from './poolSizing';
 import { fixedPoolNodes } from './staticInventory';
 import type { PoolState, RepoState } from './types';
 
@@ -99,11 +100,11 @@ export function evaluateOption(
     throw error;
   }
   // The same machines price the pool before and after, so the difference
-  // is the request's alone.
-  const machines: InstanceType[] =
-    existing && existing.instanceTypes.length > 0
-      ? machinesOfPool(existing, index)
-      : choices.map(c => c.type);
+  // is the request's alone; a reused pool's are the ones costOfPool prices
+  // it on, so its release shows the price this plan reports.
+  const machines: InstanceType[] = existing
+    ? machinesOfPool(existing, index, cluster)
+    : choices.map(c => c.type);
   const fixedNodes = fixedPoolNodes(cluster, machines);
   const price = (ledger: readonly LedgerEntry[], unitsPerGpu: number) =>
     poolCost(ledger, { unitsPerGpu, staticPool, machines, fixedNodes });
@@ -149,7 +150,7 @@ export function leftPoolChanges(
       pool,
       request,
       repoState,
-      sizingOfPool(pool, index, repoState),
+      sizingOfPool(pool, index, repoState, cluster),
     );
     if (!capacity) return [];
     const before = costOfPool(pool, repoState, index, undefined, cluster);

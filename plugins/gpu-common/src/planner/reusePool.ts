@@ -21,6 +21,7 @@ import {
 } from './chooseInstanceTypes';
 import { gib, type ModeDecision, requestedMiB } from './modeDecision';
 import { liveMigLayout } from '../capacity/poolUnits';
+import { machinesPoolAllows } from './poolMachines';
 import { decideDra } from './sharingDra';
 import { decideExclusive } from './sharingExclusive';
 import { decideMig } from './sharingMig';
@@ -137,17 +138,21 @@ export function judgePool(pool: PoolState, ctx: ReuseContext): PoolVerdict {
       rejected: `allows ${pool.capacityTypes.join(', ') || 'no capacity type'}, not ${missing.join(', ')} the request asks for`,
     };
   }
-  const allowed = new Set(pool.instanceTypes);
-  const choices = scoreInstanceTypes(
-    pool.instanceTypes.length > 0
-      ? ctx.types.filter(t => allowed.has(t.name))
-      : ctx.types,
-    decision,
-  );
-  if (choices.length === 0) {
+  const machines = machinesPoolAllows(pool, ctx.types);
+  if (pool.requirements && machines.length === 0) {
     return {
       pool,
-      rejected: `none of its machines (${pool.instanceTypes.join(', ')}) holds a replica`,
+      rejected: `its requirements allow none of the catalog's ${ctx.model.id} machines`,
+    };
+  }
+  const choices = scoreInstanceTypes(machines, decision);
+  if (choices.length === 0) {
+    const names = pool.requirements
+      ? machines.map(t => t.name)
+      : pool.instanceTypes;
+    return {
+      pool,
+      rejected: `none of its machines (${names.join(', ')}) holds a replica`,
     };
   }
   return { pool, decision, choices };

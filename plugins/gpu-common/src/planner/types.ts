@@ -1,4 +1,5 @@
 import type { LedgerEntry } from '../capacity/ledger';
+import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
 import type { CapacityType, GpuRequest, SharingMode } from '../request/types';
 
@@ -65,8 +66,16 @@ export interface PoolState {
   slicesPerGpu?: number;
   migProfile?: string;
   resourceName: string;
+  /** The values of its `node.kubernetes.io/instance-type` `In` requirement. */
   instanceTypes: string[];
+  /** The capacity types its requirements allow (Karpenter's reading: none written, all). */
   capacityTypes: CapacityType[];
+  /**
+   * A Karpenter pool's `spec.template.spec.requirements`: the machines it may
+   * launch are the catalog's that meet them (planner/poolMachines.ts). Optional: older readers and pools of other
+   * kinds leave it out, and are read by `instanceTypes` alone.
+   */
+  requirements?: NodeSelectorRequirement[];
   deviceConfigName?: string;
   migConfigName?: string;
   /** Current `spec.limits[resourceName]`, if any. */

@@ -1,6 +1,7 @@
 import { buildEc2NodeClass } from '../manifests/ec2NodeClass';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { InstanceType } from '../catalog/types';
 import type { KarpenterMachines } from './types';
 
 /**
@@ -14,6 +15,41 @@ export function ec2Architecture(instanceType: string): 'amd64' | 'arm64' {
     : 'amd64';
 }
 
+const awsGpuCountLabel = 'karpenter.k8s.aws/instance-gpu-count';
+
+/** Category and generation of an EC2 type, as the provider parses its name (`g4dn.xlarge`: `g`, `4`). */
+const INSTANCE_TYPE_SCHEME = /^([a-z]+)(-[0-9]+tb)?([0-9]+).*\./;
+
+/**
+ * The labels Karpenter's AWS provider gives an EC2 type that the catalog
+ * knows the value of (aws/karpenter-provider-aws v1.14.1
+ * `pkg/providers/instancetype/types.go` `computeRequirements`: memory in MiB,
+ * GPU memory per GPU in MiB, the GPU labels only for one GPU model).
+ */
+export function ec2MachineLabels(type: InstanceType): Record<string, string> {
+  const [family, size] = type.name.split('.');
+  const scheme = INSTANCE_TYPE_SCHEME.exec(type.name);
+  const labels: Record<string, string> = {
+    [WELL_KNOWN_KEYS.instanceType]: type.name,
+    'kubernetes.io/arch': ec2Architecture(type.name),
+    'karpenter.k8s.aws/instance-family': family,
+    'karpenter.k8s.aws/instance-cpu': String(type.vcpu),
+    'karpenter.k8s.aws/instance-memory': String(type.memoryMiB),
+    'karpenter.k8s.aws/instance-gpu-manufacturer': 'nvidia',
+    [awsGpuCountLabel]: String(type.gpusPerNode),
+    'karpenter.k8s.aws/instance-gpu-memory': String(type.gpuMemoryMiB),
+  };
+  if (size !== undefined) labels['karpenter.k8s.aws/instance-size'] = size;
+  if (scheme) {
+    labels['karpenter.k8s.aws/instance-category'] = scheme[1];
+    labels['karpenter.k8s.aws/instance-generation'] = scheme[3];
+  }
+  if (type.karpenterGpuName) {
+    labels[WELL_KNOWN_KEYS.karpenterInstanceGpuName] = type.karpenterGpuName;
+  }
+  return labels;
+}
+
 /**
  * EC2 through Karpenter's AWS provider. The GPU name / manufacturer
  * requirements guard the pinned instance types (e.g. against AMD `g4ad`
@@ -21,7 +57,7 @@ export function ec2Architecture(instanceType: string): 'amd64' | 'arm64' {
  * aws/karpenter-provider-aws v1.14.1 `pkg/providers/amifamily/types.go`).
  */
 export const awsMachines: KarpenterMachines = {
-  gpuCountLabel: 'karpenter.k8s.aws/instance-gpu-count',
+  gpuCountLabel: awsGpuCountLabel,
   nodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass' },
   gpuRequirements(plan) {
     const requirements: NodeSelectorRequirement[] = [
@@ -40,6 +76,7 @@ export const awsMachines: KarpenterMachines = {
     }
     return requirements;
   },
+  machineLabels: ec2MachineLabels,
   architectures: instanceTypes => instanceTypes.map(ec2Architecture),
   buildNodeClass: buildEc2NodeClass,
 };

@@ -1,5 +1,34 @@
 import { buildAksNodeClass } from '../manifests/aksNodeClass';
+import type { InstanceType } from '../catalog/types';
+import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { KarpenterMachines } from './types';
+
+const azureGpuCountLabel = 'karpenter.azure.com/sku-gpu-count';
+
+/**
+ * The labels Karpenter's Azure provider gives a VM size that the catalog
+ * knows the value of (Azure/karpenter-provider-azure v1.14.2
+ * `pkg/providers/instancetype/instancetype.go` `computeRequirements`: memory
+ * in MiB, the version without its `v`, `1` when the name has none). Family,
+ * series and GPU name come from Azure's size parser and the SKU API, which
+ * the catalog does not hold, so requirements on them are left to the cluster.
+ */
+export function azureMachineLabels(type: InstanceType): Record<string, string> {
+  const cpu = String(type.vcpu);
+  const memory = String(type.memoryMiB);
+  return {
+    [WELL_KNOWN_KEYS.instanceType]: type.name,
+    'kubernetes.io/arch': 'amd64',
+    'karpenter.azure.com/sku-name': type.name,
+    'karpenter.azure.com/sku-version': /_v(\d+)$/.exec(type.name)?.[1] ?? '1',
+    'karpenter.azure.com/sku-cpu': cpu,
+    'karpenter.azure.com/sku-memory': memory,
+    'kubernetes.azure.com/sku-cpu': cpu,
+    'kubernetes.azure.com/sku-memory': memory,
+    'karpenter.azure.com/sku-gpu-manufacturer': 'nvidia',
+    [azureGpuCountLabel]: String(type.gpusPerNode),
+  };
+}
 
 /**
  * Azure VMs through Karpenter's Azure provider (AKS node auto-provisioning or
@@ -12,7 +41,7 @@ import type { KarpenterMachines } from './types';
  * Every catalog size is amd64.
  */
 export const azureMachines: KarpenterMachines = {
-  gpuCountLabel: 'karpenter.azure.com/sku-gpu-count',
+  gpuCountLabel: azureGpuCountLabel,
   nodeClass: { group: 'karpenter.azure.com', kind: 'AKSNodeClass' },
   gpuRequirements: () => [
     {
@@ -21,6 +50,7 @@ export const azureMachines: KarpenterMachines = {
       values: ['nvidia'],
     },
   ],
+  machineLabels: azureMachineLabels,
   architectures: () => ['amd64'],
   buildNodeClass: buildAksNodeClass,
 };

@@ -1,4 +1,6 @@
+import type { InstanceType, MachineProvider } from '../catalog/types';
 import type { ClusterProfile, ClusterProvider } from '../cluster/types';
+import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { awsMachines } from './awsMachines';
 import { azureMachines } from './azureMachines';
 import type { KarpenterMachines } from './types';
@@ -34,3 +36,38 @@ export function karpenterMachinesOf(
 export const NODE_CLASS_KINDS: readonly string[] = Object.values(
   KARPENTER_MACHINES,
 ).flatMap(machines => (machines ? [machines.nodeClass.kind] : []));
+
+/** The Karpenter cloud provider of each catalog machine provider Karpenter launches. */
+const KARPENTER_MACHINES_BY_MACHINE: Partial<
+  Record<MachineProvider, KarpenterMachines>
+> = { aws: awsMachines, azure: azureMachines };
+
+/**
+ * The well-known labels a catalog machine's nodes carry that the catalog
+ * knows: its Karpenter provider's (family, size, CPUs, GPUs...), or only its
+ * name as `node.kubernetes.io/instance-type` for machines Karpenter does not
+ * launch.
+ */
+export function machineLabelsOf(type: InstanceType): Record<string, string> {
+  return (
+    KARPENTER_MACHINES_BY_MACHINE[type.provider]?.machineLabels(type) ?? {
+      [WELL_KNOWN_KEYS.instanceType]: type.name,
+    }
+  );
+}
+
+/**
+ * Whose machines a NodePool launches, by the group of its `nodeClassRef`
+ * (`karpenter.k8s.aws`: EC2, `karpenter.azure.com`: Azure VMs); undefined
+ * for a group no Karpenter provider of the product's has.
+ *
+ * @public
+ */
+export function machineProviderOfNodeClass(
+  group: string | undefined,
+): MachineProvider | undefined {
+  const found = Object.entries(KARPENTER_MACHINES_BY_MACHINE).find(
+    ([, machines]) => machines?.nodeClass.group === group,
+  );
+  return found?.[0] as MachineProvider | undefined;
+}

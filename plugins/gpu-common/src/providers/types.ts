@@ -1,4 +1,8 @@
-import type { GpuCatalog, MachineProvider } from '../catalog/types';
+import type {
+  GpuCatalog,
+  InstanceType,
+  MachineProvider,
+} from '../catalog/types';
 import type { ClusterProfile, ClusterProvider } from '../cluster/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { KubernetesObject } from '../manifests/types';
@@ -58,6 +62,12 @@ export interface KarpenterMachines {
    * instance types (a second guard beside the pinned names).
    */
   gpuRequirements(plan: Plan): NodeSelectorRequirement[];
+  /**
+   * The well-known node labels Karpenter's provider gives a catalog machine,
+   * those the catalog knows the value of: what a pool's requirements are
+   * matched against (providers/karpenterRequirements.ts).
+   */
+  machineLabels(type: InstanceType): Record<string, string>;
   /** CPU architectures of the machines, or undefined when not written. */
   architectures(instanceTypes: string[]): string[] | undefined;
   /** The cluster's GPU node class, as the product writes it. */

@@ -39,7 +39,7 @@ export function planRelease(
       pool,
       request,
       repoState,
-      sizingOfPool(pool, index, repoState),
+      sizingOfPool(pool, index, repoState, cluster),
     );
     if (!capacity) continue;
     const held = ledgerOf(pool, repoState).ledger.find(e => e.request === id)!;

@@ -4,12 +4,9 @@
  * and each Cluster API MachineDeployment with our pool annotations, becomes a
  * PoolState; the names of the other NodePools and MachineDeployments are kept.
  */
-import type {
-  CapacityType,
-  PoolState,
-  SharingMode,
-} from '@gpu-gitops/plugin-gpu-common';
+import type { PoolState, SharingMode } from '@gpu-gitops/plugin-gpu-common';
 import {
+  allowedCapacityTypes,
   GpuCatalog,
   MANAGED_BY,
   parseLedger,
@@ -27,6 +24,7 @@ import {
   nodeFeatureRuleAsNodePool,
   ruleNodeNames,
 } from './nodeFeatureRulePools';
+import { nodePoolRequirements } from './nodePoolRequirements';
 import {
   findOurLabel,
   isGpuResourceName,
@@ -189,10 +187,7 @@ function parsePool(
     findOurLabel(ours, POOL_LABEL_SUFFIXES.migProfile) ??
     singleMigProfile(migConfigName ? migConfigs[migConfigName] : undefined);
 
-  const capacityTypes = requirementValues(
-    requirements,
-    WELL_KNOWN_KEYS.karpenterCapacityType,
-  ).filter((c): c is CapacityType => c === 'spot' || c === 'on-demand');
+  const karpenter = nodePoolRequirements(requirements);
   const pool: PoolState = {
     name,
     path,
@@ -210,8 +205,11 @@ function parsePool(
       requirements,
       WELL_KNOWN_KEYS.instanceType,
     ),
-    capacityTypes,
+    capacityTypes: allowedCapacityTypes(karpenter),
   };
+  // Only Karpenter launches what requirements allow; the other kinds come
+  // here converted, with their one machine as their instance type.
+  if (nodePool.kind === 'NodePool') pool.requirements = karpenter;
   if (slicesPerGpu !== undefined) pool.slicesPerGpu = slicesPerGpu;
   if (migProfile !== undefined) pool.migProfile = migProfile;
   if (deviceConfigName !== undefined) pool.deviceConfigName = deviceConfigName;

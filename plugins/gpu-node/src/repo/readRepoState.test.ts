@@ -60,6 +60,28 @@ describe('readRepoState', () => {
         resourceName: 'nvidia.com/gpu.shared',
         instanceTypes: ['g4dn.xlarge'],
         capacityTypes: ['on-demand'],
+        requirements: [
+          {
+            key: 'karpenter.k8s.aws/instance-gpu-manufacturer',
+            operator: 'In',
+            values: ['nvidia'],
+          },
+          {
+            key: 'karpenter.k8s.aws/instance-gpu-name',
+            operator: 'In',
+            values: ['t4'],
+          },
+          {
+            key: 'node.kubernetes.io/instance-type',
+            operator: 'In',
+            values: ['g4dn.xlarge'],
+          },
+          {
+            key: 'karpenter.sh/capacity-type',
+            operator: 'In',
+            values: ['on-demand'],
+          },
+        ],
         deviceConfigName: 'ts-4',
         limit: 8,
         limits: { 'nvidia.com/gpu.shared': 8 },

@@ -4,6 +4,8 @@ import {
   fitMig,
   GpuCatalog,
   GpuModel,
+  machineProviderOfNodeClass,
+  machinesRequirementsAllow,
   MigStrategy,
   type NodeTaint,
   WELL_KNOWN_KEYS,
@@ -12,6 +14,7 @@ import {
   type AdvertisedResource,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
+import { nodePoolRequirements } from '../repo/nodePoolRequirements';
 import { findOurLabel, POOL_LABEL_SUFFIXES } from '../repo/poolLabels';
 import {
   getIn,
@@ -80,23 +83,27 @@ export function requirementValues(
 }
 
 /**
- * GPUs per node and GPU model from the pool's instance types through the
- * catalog; else the `instance-gpu-count` requirement (no model then).
+ * GPUs per node and GPU model of the catalog machines a NodePool's
+ * requirements allow (gpu-common's rule for every reader: planner/
+ * poolMachines.ts), of its node class's provider; a pool of another kind
+ * (converted, with its one machine as instance type) by that name; else
+ * the `instance-gpu-count` requirement (no model then).
  */
 function machines(
   object: BuiltObject,
   catalog: GpuCatalog,
 ): { gpuCounts: number[]; catalogModel?: string } {
-  const requirements = getIn(
-    object,
-    'spec',
-    'template',
-    'spec',
-    'requirements',
-  );
-  const types = requirementValues(requirements, WELL_KNOWN_KEYS.instanceType)
-    .map(name => findInstanceType(catalog, name))
-    .filter(t => t !== undefined);
+  const spec = getIn(object, 'spec', 'template', 'spec');
+  const requirements = getIn(spec, 'requirements');
+  const types =
+    object.kind === 'NodePool'
+      ? machinesRequirementsAllow(
+          nodePoolRequirements(requirements),
+          catalogMachinesOf(catalog, getIn(spec, 'nodeClassRef')),
+        )
+      : requirementValues(requirements, WELL_KNOWN_KEYS.instanceType)
+          .map(name => findInstanceType(catalog, name))
+          .filter(t => t !== undefined);
   if (types.length > 0) {
     const models = new Set(types.map(t => t.gpuModel));
     return {
@@ -109,6 +116,22 @@ function machines(
       .map(v => parseCount(v) ?? 0)
       .filter(n => n > 0),
   };
+}
+
+/**
+ * The catalog's machines of the provider a NodePool's node class belongs to
+ * (its `group`, or a v1beta1 reference's `apiVersion` group); all of them
+ * when the class names no provider the catalog has.
+ */
+function catalogMachinesOf(catalog: GpuCatalog, nodeClassRef: unknown) {
+  const group = getIn(nodeClassRef, 'group');
+  const apiVersion = getIn(nodeClassRef, 'apiVersion');
+  const provider = machineProviderOfNodeClass(
+    typeof group === 'string' ? group : String(apiVersion ?? '').split('/')[0],
+  );
+  return catalog.instanceTypes.filter(
+    t => provider === undefined || t.provider === provider,
+  );
 }
 
 export interface BuiltPoolContext {

@@ -147,6 +147,37 @@ describe('validateGitOpsTree on the built objects', () => {
     );
   });
 
+  it('sizes a pool on the machines its requirements allow, not one GPU per node when it lists no instance type', async () => {
+    const patch = 'apps/ml/recommender-api/gpu-patch.yaml';
+    const twoGpus = {
+      ...clean,
+      [patch]: clean[patch].replace('nvidia.com/gpu: 1', 'nvidia.com/gpu: 2'),
+    };
+    // G4dn sizes of 4 GPUs (g4dn.12xlarge): 3 replicas of 2 GPUs need 2 nodes, 8 GPUs.
+    const bySize = clean[EXCLUSIVE_POOL].replace(
+      '- { key: node.kubernetes.io/instance-type, operator: In, values: [g4dn.xlarge] }',
+      `- { key: karpenter.k8s.aws/instance-family, operator: In, values: [g4dn] }
+        - { key: karpenter.k8s.aws/instance-gpu-count, operator: Gt, values: ["2"] }
+        - { key: karpenter.k8s.aws/instance-size, operator: NotIn, values: [metal] }`,
+    );
+    expect(
+      await validate({
+        ...twoGpus,
+        [EXCLUSIVE_POOL]: bySize.replace(
+          'nvidia.com/gpu: "3"',
+          'nvidia.com/gpu: "8"',
+        ),
+      }),
+    ).toEqual([]);
+    const findings = await validate({ ...twoGpus, [EXCLUSIVE_POOL]: bySize });
+    expect(where(findings)).toEqual([
+      `${EXCLUSIVE_POOL} NodePool/gpu-t4 pool-limit-short`,
+    ]);
+    expect(findings[0].message).toContain(
+      '2 node(s) of 4 GPU(s) for ml/recommender-api',
+    );
+  });
+
   it("counts a Job's parallelism and a CronJob's job parallelism", async () => {
     const job = (kind: string, spec: string) => `apiVersion: batch/v1
 kind: ${kind}

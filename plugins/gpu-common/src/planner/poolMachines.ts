@@ -1,0 +1,82 @@
+/**
+ * The catalog machines a repository pool may launch: one rule for whether a
+ * pool can take a request (reusePool.ts), how it is sized (poolSizing.ts)
+ * and what it costs, before and after a request or a release (poolCost.ts,
+ * poolOption.ts, release/planRelease.ts), so a pool has one price in a
+ * request and in its release.
+ *
+ * A Karpenter pool launches what its requirements allow, whatever names it
+ * lists: `instance-family In [g5]`, `instance-size NotIn [metal]`,
+ * `instance-cpu Lt 33`, Azure `sku-gpu-count In [1]` all narrow the catalog
+ * (providers/karpenterRequirements.ts). A pool read without its requirements
+ * (another kind, an older reader) launches the instance types it names, and
+ * one naming none launches any machine of its model on the cluster's
+ * provider.
+ */
+import type { GpuCatalog, InstanceType } from '../catalog/types';
+import type { ClusterProfile } from '../cluster/types';
+import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import { machineLabelsOf } from '../providers/karpenterMachines';
+import { requirementsAllowMachine } from '../providers/karpenterRequirements';
+import { poolProviderOf } from '../providers/poolProviders';
+import { indexCatalog, type CatalogIndex } from './catalogIndex';
+import type { PoolState } from './types';
+
+function indexOf(catalog: GpuCatalog | CatalogIndex): CatalogIndex {
+  return 'instanceTypesByName' in catalog ? catalog : indexCatalog(catalog);
+}
+
+/**
+ * Of `candidates`, the machines whose labels meet Karpenter `requirements`
+ * (a NodePool's, as written or built).
+ *
+ * @public
+ */
+export function machinesRequirementsAllow(
+  requirements: readonly NodeSelectorRequirement[],
+  candidates: readonly InstanceType[],
+): InstanceType[] {
+  return candidates.filter(t =>
+    requirementsAllowMachine(requirements, machineLabelsOf(t)),
+  );
+}
+
+/** Of `candidates`, the machines `pool` may launch (see the file comment). */
+export function machinesPoolAllows(
+  pool: PoolState,
+  candidates: readonly InstanceType[],
+): InstanceType[] {
+  if (pool.requirements) {
+    return machinesRequirementsAllow(pool.requirements, candidates);
+  }
+  if (pool.instanceTypes.length === 0) return [...candidates];
+  const named = new Set(pool.instanceTypes);
+  return candidates.filter(t => named.has(t.name));
+}
+
+/**
+ * The catalog machines `pool` may launch: of its GPU model and (given
+ * `cluster`) of the cluster's provider, those its requirements allow; a pool
+ * read without requirements, the catalog's machines of the names it lists;
+ * a pool of unknown model, only machines it names.
+ */
+export function machinesOfPool(
+  pool: PoolState,
+  catalog: GpuCatalog | CatalogIndex,
+  cluster?: Pick<ClusterProfile, 'provider' | 'clusterApi'>,
+): InstanceType[] {
+  const index = indexOf(catalog);
+  const named = pool.instanceTypes
+    .map(t => index.instanceTypesByName.get(t))
+    .filter((t): t is InstanceType => t !== undefined);
+  if (!pool.requirements && named.length > 0) return named;
+  // Without its model, only the machines it names are known to be its.
+  if (pool.gpuModel === undefined) return machinesPoolAllows(pool, named);
+  const provider = cluster ? poolProviderOf(cluster).machines : undefined;
+  const candidates = [...index.instanceTypesByName.values()].filter(
+    t =>
+      t.gpuModel === pool.gpuModel &&
+      (provider === undefined || t.provider === provider),
+  );
+  return machinesPoolAllows(pool, candidates);
+}

@@ -1,0 +1,98 @@
+/**
+ * Hand-written Karpenter NodePools read as Karpenter reads them: what
+ * capacity types and machines their requirements allow, and so whether a
+ * request reuses them and what they cost.
+ */
+import {
+  builtinCatalog,
+  costOfPool,
+  parseGpuRequest,
+  plan,
+  resolveClusterProfile,
+  type RepoState,
+} from '@gpu-gitops/plugin-gpu-common';
+import { parsePools } from './parsePools';
+import { parseYamlFile } from './readDocuments';
+
+const cluster = resolveClusterProfile({ name: 'dev' });
+
+/** A team's A10G NodePool as EKS blueprints write it: no capacity-type requirement. */
+const teamNodePool = (requirements: string) => `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu-a10g
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: gpu
+      requirements:
+        - key: karpenter.k8s.aws/instance-gpu-name
+          operator: In
+          values: ["a10g"]
+${requirements}
+      taints:
+        - key: nvidia.com/gpu
+          effect: NoSchedule
+  limits:
+    nvidia.com/gpu: 8
+`;
+
+function repoStateOf(text: string): RepoState {
+  const docs = parseYamlFile('clusters/dev/karpenter/gpu.yaml', text, []);
+  const configs = { devicePluginConfigs: {}, migConfigs: {} };
+  const { pools } = parsePools(docs, configs, builtinCatalog, []);
+  return { pools, devicePluginConfigs: {}, migConfigs: {}, workloads: [] };
+}
+
+const request = parseGpuRequest({
+  kind: 'GpuRequest',
+  metadata: { name: 'chat', namespace: 'ml' },
+  spec: {
+    owner: 'group:default/ml-platform',
+    gpu: { model: 'a10g', sharing: 'exclusive', vramGiB: 20, replicas: 1 },
+    workload: { image: 'ghcr.io/acme/chat:1.0' },
+  },
+});
+
+describe('parsePools: a NodePool requirements as Karpenter reads them', () => {
+  it('no capacity-type requirement allows every capacity type, so an on-demand request reuses the pool', () => {
+    const state = repoStateOf(teamNodePool(''));
+    expect(state.pools[0].capacityTypes).toEqual(['on-demand', 'spot']);
+    const p = plan(request, builtinCatalog, cluster, state);
+    expect(p.pool).toMatchObject({ name: 'gpu-a10g', reused: true });
+  });
+
+  it('a capacity-type NotIn is read, not dropped', () => {
+    const state = repoStateOf(
+      teamNodePool(`        - key: karpenter.sh/capacity-type
+          operator: NotIn
+          values: ["spot"]`),
+    );
+    expect(state.pools[0].capacityTypes).toEqual(['on-demand']);
+  });
+
+  it('prices the pool on the sizes its requirements allow', () => {
+    const state = repoStateOf(
+      teamNodePool(`        - key: karpenter.k8s.aws/instance-size
+          operator: NotIn
+          values: ["xlarge", "2xlarge", "metal"]
+        - key: karpenter.k8s.aws/instance-cpu
+          operator: Lt
+          values: ["33"]`),
+    );
+    const p = plan(request, builtinCatalog, cluster, state);
+    expect(p.pool).toMatchObject({ name: 'gpu-a10g', reused: true });
+    expect(p.cost.pool.instanceType).toBe('g5.4xlarge');
+    const held = { ...state.pools[0], ledger: p.pool.ledger };
+    const after = { ...state, pools: [held] };
+    expect(
+      costOfPool(held, after, builtinCatalog, undefined, cluster),
+    ).toMatchObject({
+      instanceType: 'g5.4xlarge',
+      totalCents: Math.round(p.cost.pool.usdPerMonth * 100),
+    });
+  });
+});
