@@ -79,13 +79,36 @@ function containerNames(gpuAt: 2 | 3): string[] {
     : ['auth-proxy', 'log-shipper', GPU_CONTAINER];
 }
 
+/** A DRA claim of the team's own: the pod's, and its use by the GPU container. */
+const OWN_CLAIM = { name: 'scratch', resourceClaimTemplateName: 'fast-scratch' };
+
+function containersOf(gpuAt: 2 | 3, ownClaim: boolean) {
+  return containerNames(gpuAt).map(c =>
+    ownClaim && c === GPU_CONTAINER
+      ? {
+          ...CONTAINERS[c],
+          resources: {
+            ...(CONTAINERS[c].resources as object),
+            claims: [{ name: OWN_CLAIM.name }],
+          },
+        }
+      : CONTAINERS[c],
+  );
+}
+
 /** A hand-written workload of `kind`: three containers, an init container, volumes, a toleration. */
-function workloadYaml(kind: WorkloadKind, name: string, gpuAt: 2 | 3): string {
+function workloadYaml(
+  kind: WorkloadKind,
+  name: string,
+  gpuAt: 2 | 3,
+  ownClaim = false,
+): string {
   const batch = kind === 'Job' || kind === 'CronJob';
   const podTemplate = {
     metadata: { labels: { app: name } },
     spec: {
       ...(batch ? { restartPolicy: 'Never' } : {}),
+      ...(ownClaim ? { resourceClaims: [OWN_CLAIM] } : {}),
       initContainers: [
         {
           name: 'fetch-weights',
@@ -93,7 +116,7 @@ function workloadYaml(kind: WorkloadKind, name: string, gpuAt: 2 | 3): string {
           command: ['sh', '-c', 'echo fetched'],
         },
       ],
-      containers: containerNames(gpuAt).map(c => CONTAINERS[c]),
+      containers: containersOf(gpuAt, ownClaim),
       volumes: [
         { name: 'logs', emptyDir: {} },
         { name: 'cache', emptyDir: {} },
@@ -144,10 +167,12 @@ function workloadFiles(
   kind: WorkloadKind,
   name: string,
   gpuAt: 2 | 3,
+  ownClaim = false,
 ): { files: Record<string, string>; root?: string; manifest: string } {
+  const workload = workloadYaml(kind, name, gpuAt, ownClaim);
   if (mode === 'plain') {
     const manifest = `plain/${name}.yaml`;
-    return { files: { [manifest]: workloadYaml(kind, name, gpuAt) }, manifest };
+    return { files: { [manifest]: workload }, manifest };
   }
   const base = `apps/ml/${name}/base`;
   const root = `apps/ml/${name}/overlays/dev`;
@@ -155,7 +180,7 @@ function workloadFiles(
     files: {
       [`${base}/kustomization.yaml`]:
         'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - workload.yaml\n',
-      [`${base}/workload.yaml`]: workloadYaml(kind, name, gpuAt),
+      [`${base}/workload.yaml`]: workload,
       [`${root}/kustomization.yaml`]:
         '# The dev cluster runs the base as it is.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../../base\n',
     },
@@ -248,6 +273,58 @@ describe('GPUs for a container that is not the first', () => {
       expect(after.initContainers).toEqual(before.initContainers);
       expect(after.volumes).toEqual(before.volumes);
       expect(after.tolerations.slice(0, 1)).toEqual(before.tolerations);
+
+      await releaseOnDisk(tree, dir, name, cluster, builtinCatalog);
+      expect(await snapshot(tree)).toEqual(original);
+    },
+  );
+});
+
+describe('DRA claims of a workload that has its own', () => {
+  let dir: string;
+  afterEach(async () => {
+    await removeTempRepo(dir);
+  });
+
+  it.each(['overlay', 'plain'] as const)(
+    '%s: the workload’s own claims stay first, the request’s come after; release restores every byte',
+    async mode => {
+      const name = 'llm-claims';
+      const where = workloadFiles(mode, 'Deployment', name, 3, true);
+      dir = await writeTempRepo({ ...repoFiles, ...where.files });
+      const tree = new FsRepoTree(dir);
+      const original = await snapshot(tree);
+
+      const change = await buildRequestChange({
+        tree,
+        dir,
+        request: mlRequest(
+          name,
+          { model: 'l4', sharing: 'dra', replicas: 2, vramGiB: 16 },
+          {
+            workload: {
+              existing: { kind: 'Deployment', name, container: GPU_CONTAINER },
+            },
+          },
+        ),
+        cluster,
+        catalog: builtinCatalog,
+      });
+      await writeChangeSet(tree, change.changeSet);
+
+      const pod = await deployedPodSpec(dir, tree, 'Deployment', where);
+      expect(pod.resourceClaims).toEqual([
+        OWN_CLAIM,
+        { name: 'gpu', resourceClaimTemplateName: `${name}-gpu` },
+      ]);
+      const gpu = pod.containers.find((c: any) => c.name === GPU_CONTAINER);
+      expect(gpu.resources.claims).toEqual([
+        { name: 'scratch' },
+        { name: 'gpu', request: 'gpu' },
+      ]);
+      expect(pod.containers.map((c: any) => c.name)).toEqual(
+        containerNames(3),
+      );
 
       await releaseOnDisk(tree, dir, name, cluster, builtinCatalog);
       expect(await snapshot(tree)).toEqual(original);
