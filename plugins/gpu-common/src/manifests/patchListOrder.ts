@@ -35,9 +35,7 @@ export function mergedListInOrder(
   changes: readonly Item[],
 ): Item[] {
   const changed = new Map(changes.map(c => [String(c[mergeKey]), c]));
-  const added = changes.filter(
-    c => !currentKeys.includes(String(c[mergeKey])),
-  );
+  const added = changes.filter(c => !currentKeys.includes(String(c[mergeKey])));
   const through =
     added.length > 0
       ? currentKeys.length

@@ -80,7 +80,10 @@ function containerNames(gpuAt: 2 | 3): string[] {
 }
 
 /** A DRA claim of the team's own: the pod's, and its use by the GPU container. */
-const OWN_CLAIM = { name: 'scratch', resourceClaimTemplateName: 'fast-scratch' };
+const OWN_CLAIM = {
+  name: 'scratch',
+  resourceClaimTemplateName: 'fast-scratch',
+};
 
 function containersOf(gpuAt: 2 | 3, ownClaim: boolean) {
   return containerNames(gpuAt).map(c =>
@@ -322,9 +325,7 @@ describe('DRA claims of a workload that has its own', () => {
         { name: 'scratch' },
         { name: 'gpu', request: 'gpu' },
       ]);
-      expect(pod.containers.map((c: any) => c.name)).toEqual(
-        containerNames(3),
-      );
+      expect(pod.containers.map((c: any) => c.name)).toEqual(containerNames(3));
 
       await releaseOnDisk(tree, dir, name, cluster, builtinCatalog);
       expect(await snapshot(tree)).toEqual(original);
