@@ -5,6 +5,7 @@
  * says; everything else of its pod template and spec stays as it was.
  */
 import {
+  DRA_CLAIM_NAME,
   podPlacement,
   viewWorkload,
   WELL_KNOWN_KEYS,
@@ -12,6 +13,7 @@ import {
   type ClusterProfile,
   type Plan,
   type WorkloadKind,
+  type WorkloadView,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
 import { getIn } from '../repo/yamlObjects';
@@ -137,6 +139,7 @@ export function checkGpuWorkload(
   if (!deepEqual(podRest(beforeTemplate), podRest(afterTemplate))) {
     problems.push(`${what}: its pod spec changed beyond the GPU placement`);
   }
+  problems.push(...changedOwnClaims(old, view, container, what));
   for (const t of old.tolerations) {
     if (
       !view.tolerations.some(n => deepEqual(n, t)) &&
@@ -169,4 +172,36 @@ export function checkGpuWorkload(
     problems.push(`${what}: its spec changed beyond the GPU fields`);
   }
   return problems;
+}
+
+/**
+ * The workload's own DRA claims (the pod's `resourceClaims`, the GPU
+ * container's `claims`; not the request's) stay, in their order: Kustomize
+ * replaces these lists whole (the Kubernetes v1.21.2 OpenAPI it embeds does
+ * not know them), so a patch carrying only the request's claim drops them.
+ */
+function changedOwnClaims(
+  old: WorkloadView,
+  view: WorkloadView,
+  container: string,
+  what: string,
+): string[] {
+  const own = (claims: Record<string, unknown>[] | undefined) =>
+    (claims ?? []).map(c => String(c.name)).filter(n => n !== DRA_CLAIM_NAME);
+  const claimsOf = (v: WorkloadView) =>
+    v.containers.find(c => c.name === container)?.claims;
+  const lists: [string, string[], string[]][] = [
+    ['pod resource claims', own(old.resourceClaims), own(view.resourceClaims)],
+    [
+      `container "${container}" claims`,
+      own(claimsOf(old)),
+      own(claimsOf(view)),
+    ],
+  ];
+  return lists
+    .filter(([, before, after]) => before.join() !== after.join())
+    .map(
+      ([label, before, after]) =>
+        `${what}: its ${label} changed from ${before.join(', ') || 'none'} to ${after.join(', ') || 'none'}`,
+    );
 }
