@@ -332,3 +332,64 @@ describe('DRA claims of a workload that has its own', () => {
     },
   );
 });
+
+describe('a resize of a GPU container that is not the first', () => {
+  let dir: string;
+  afterEach(async () => {
+    await removeTempRepo(dir);
+  });
+
+  it.each(['overlay', 'plain'] as const)(
+    '%s: re-rendered on another GPU model, the containers keep their order; release restores the workload’s files byte for byte',
+    async mode => {
+      const name = 'llm-resized';
+      const where = workloadFiles(mode, 'Deployment', name, 2);
+      dir = await writeTempRepo({ ...repoFiles, ...where.files });
+      const tree = new FsRepoTree(dir);
+      const original = await snapshot(tree);
+      const file = async (gpu: Record<string, unknown>) => {
+        const change = await buildRequestChange({
+          tree,
+          dir,
+          request: mlRequest(
+            name,
+            { sharing: 'exclusive', replicas: 2, vramGiB: 12, ...gpu },
+            {
+              workload: {
+                existing: {
+                  kind: 'Deployment',
+                  name,
+                  container: GPU_CONTAINER,
+                },
+              },
+            },
+          ),
+          cluster,
+          catalog: builtinCatalog,
+        });
+        await writeChangeSet(tree, change.changeSet);
+      };
+      await file({ model: 't4' });
+      await file({ model: 'l4' });
+
+      const pod = await deployedPodSpec(dir, tree, 'Deployment', where);
+      expect(pod.containers.map((c: any) => c.name)).toEqual(containerNames(2));
+      const gpu = pod.containers.find((c: any) => c.name === GPU_CONTAINER);
+      expect(gpu.resources.limits).toEqual({ 'nvidia.com/gpu': '1' });
+      expect(pod.nodeSelector).toEqual({ 'karpenter.sh/nodepool': 'gpu-l4' });
+
+      // The workload's files; the pools a resize leaves are another matter.
+      const workloadPart = (files: Record<string, string>) =>
+        Object.fromEntries(
+          Object.entries(files).filter(
+            ([path]) =>
+              path.startsWith('apps/ml/') || path.startsWith('plain/'),
+          ),
+        );
+      await releaseOnDisk(tree, dir, name, cluster, builtinCatalog);
+      expect(workloadPart(await snapshot(tree))).toEqual(
+        workloadPart(original),
+      );
+    },
+  );
+});
