@@ -16,7 +16,10 @@
  * (the npm-packaged one the product verifies with) copies the key into the
  * built Deployment as an unknown field and still moves the container, and
  * kyaml up to v5.8.1 has no code for it. Naming the items instead is plain
- * data that every version merges alike.
+ * data that every version merges alike. Its cost: a container named in the
+ * patch that a later commit removes from the base comes back with a name
+ * only, which the API server refuses (no image) — a visible failure, where
+ * a reordered container would be a silent one.
  */
 
 type Item = Record<string, unknown>;
