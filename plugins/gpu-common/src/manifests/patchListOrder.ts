@@ -5,7 +5,8 @@
  *
  * Kustomize's strategic merge puts the patch's items first: its
  * patchstrategicmerge filter merges with `ListIncreaseDirection:
- * MergeOptionsListPrepend` (kustomize api/filters/patchstrategicmerge,
+ * MergeOptionsListPrepend` (kubernetes-sigs/kustomize v4.5.4 and v5.8.1:
+ * api/filters/patchstrategicmerge/patchstrategicmerge.go,
  * kyaml/yaml/walk/associative_sequence.go `elementValues`), so the merged
  * list is the patch's items in the patch's order, then the workload's other
  * items in theirs. A patch naming only the GPU container moves it to the
@@ -56,8 +57,9 @@ export function mergedListInOrder(
  * a container, which the Kubernetes v1.21.2 OpenAPI that every kustomize
  * embeds (kyaml/openapi/kubernetesapi) does not know, so it merges no key:
  * the workload's own items in their order with ours in place of an item of
- * the same name, or after them. `kubectl patch` and our applier merge the
- * pod's list by `name`, which gives the same list.
+ * the same name, or after them (checked with kustomize v4.5.4). `kubectl
+ * patch` and our applier merge the pod's list by `name`, which gives the
+ * same list.
  */
 export function replacedListWithOurs(
   current: readonly Item[],
