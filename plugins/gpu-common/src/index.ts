@@ -148,7 +148,7 @@ export {
 export type { GpuAnnotationKeys } from './manifests/metadataKeys';
 export { nodeOverlayName } from './manifests/nodeOverlay';
 export { resourceClaimTemplateName } from './manifests/resourceClaimTemplate';
-export { podPlacement } from './manifests/podPlacement';
+export { DRA_CLAIM_NAME, podPlacement } from './manifests/podPlacement';
 export type { PodPlacement } from './manifests/podPlacement';
 export { strategicMerge } from './manifests/strategicMerge';
 export { tolerates, untoleratedTaints } from './manifests/tolerations';

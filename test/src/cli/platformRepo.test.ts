@@ -10,6 +10,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { simpleGit } from 'simple-git';
+import { kustomizeBuild } from '@gpu-gitops/plugin-gpu-node';
 import {
   buildEveryRoot,
   builtObject,
@@ -278,6 +279,78 @@ replicas:
       expectValidates(repo);
     },
   );
+
+  it('gives GPUs to a model server behind its proxy (the GPU container is second of three): the containers keep their order, only its resources change', async () => {
+    const root = 'apps/ml/llm-chat';
+    const deployed = async (repo: string) =>
+      builtObject(
+        await kustomizeBuild(path.join(repo, root)),
+        'Deployment',
+        'llm-chat',
+      ).spec.template.spec;
+    const before = await deployed(fixtures.platformRepo);
+    const { repo, run } = render(
+      request(
+        'llm-chat',
+        'ml',
+        '{ model: l4, sharing: exclusive, replicas: 1, vramGiB: 20 }',
+        '{ existing: { kind: Deployment, name: llm-chat, container: vllm } }',
+      ),
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`create ${root}/gpu-patch-llm-chat.yaml`);
+    const after = await deployed(repo);
+    expect(after.containers.map((c: any) => c.name)).toEqual([
+      'oauth-proxy',
+      'vllm',
+      'log-shipper',
+    ]);
+    const withoutResources = ({ resources: _r, ...rest }: any) => rest;
+    expect(after.containers.map(withoutResources)).toEqual(
+      before.containers.map(withoutResources),
+    );
+    expect(after.containers.map((c: any) => c.resources)).toEqual([
+      undefined,
+      {
+        requests: { cpu: '4', memory: '24Gi' },
+        limits: { 'nvidia.com/gpu': '1' },
+      },
+      undefined,
+    ]);
+    expect(after.volumes).toEqual(before.volumes);
+    expectValidates(repo);
+  }, 90_000);
+
+  it('releases the model server behind its proxy: the repository is byte for byte what it was', async () => {
+    const root = tempDir();
+    const bare = await seedBareRepo(fixtures.platformRepo);
+    writeFileSync(
+      path.join(root, 'req.yaml'),
+      request(
+        'llm-chat',
+        'ml',
+        '{ model: l4, sharing: exclusive, replicas: 1, vramGiB: 20 }',
+        '{ existing: { kind: Deployment, name: llm-chat, container: vllm } }',
+      ),
+    );
+    const repoArgs = ['--repo', bare, '--cache-dir', path.join(root, 'cache')];
+    const remote = simpleGit(bare);
+    const seeded = (await remote.revparse(['main'])).trim();
+    const pr = gpuGitops(root, ['pr', '--request', 'req.yaml', ...repoArgs]);
+    expect(pr.code).toBe(0);
+    await remote.raw(['update-ref', 'refs/heads/main', 'gpu/ml-llm-chat']);
+    const release = gpuGitops(root, [
+      'release',
+      '--name',
+      'ml/llm-chat',
+      ...repoArgs,
+    ]);
+    expect(release.code).toBe(0);
+    expect(
+      await remote.raw(['diff', '--stat', seeded, 'gpu/release-ml-llm-chat']),
+    ).toBe('');
+  }, 90_000);
 
   it('gives GPUs to a CronJob inside its job template', async () => {
     const { repo, run } = render(

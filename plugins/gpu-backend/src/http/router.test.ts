@@ -850,6 +850,25 @@ describe('gpu router on a platform repository: existing workloads', () => {
       '- Existing Job train-nightly: parallelism 2 now (containers: trainer; GPU to trainer)',
     );
 
+    // A GPU container behind a proxy (second of three): the preview says it
+    // fits, and the task now accepts it too (test/src/cli/platformRepo.test.ts).
+    const proxied = await request(app)
+      .post('/plan')
+      .send(
+        existingRequest(
+          { kind: 'Deployment', name: 'llm-chat', container: 'vllm' },
+          'ml',
+          1,
+        ),
+      );
+    expect(proxied.status).toBe(200);
+    expect(proxied.body.existing).toEqual(
+      expect.objectContaining({
+        containers: ['oauth-proxy', 'vllm', 'log-shipper'],
+        gpuContainer: 'vllm',
+      }),
+    );
+
     // Not in the repository's workload folders: planned without it.
     const elsewhere = await request(app)
       .post('/plan')

@@ -639,6 +639,8 @@ describe('RepoIndex of a platform repository (every workload, GPU or not)', () =
       ['batch', 'CronJob', 'embeddings-refresh', 'embed', 1],
       ['batch', 'Job', 'train-nightly', 'trainer', 2],
       ['ml', 'Deployment', 'chat-assistant', 'chat-assistant', 2],
+      // The model server second, behind its proxy, as written.
+      ['ml', 'Deployment', 'llm-chat', 'oauth-proxy,vllm,log-shipper', 1],
       // The Kustomize base as its prod-eu overlay deploys it (3 replicas)…
       ['ml', 'Deployment', 'recommender', 'api,metrics-exporter', 3],
       ['ml', 'StatefulSet', 'vector-db', 'db,backup-agent', 2],

@@ -22,7 +22,11 @@ export interface PodPlacement {
   limits: Record<string, string>;
 }
 
-/** Name of the pod-level resource claim (DRA) and of its container reference. */
+/**
+ * Name of the pod-level resource claim (DRA) and of its container reference.
+ *
+ * @public
+ */
 export const DRA_CLAIM_NAME = 'gpu';
 
 /**

@@ -185,10 +185,18 @@ describe('buildWorkloadPatch', () => {
       const patch = buildWorkloadPatch(plan, awsCluster, t) as any;
       expect(patch.kind).toBe(kind);
       const podTemplate = templatePath.reduce((o, k) => o[k], patch);
-      expect(podTemplate.spec.containers[0].name).toBe('sidecar');
+      // The sidecar is second: the patch names the first container before it.
+      expect(podTemplate.spec.containers.map((c: any) => c.name)).toEqual([
+        'api',
+        'sidecar',
+      ]);
+      expect(podTemplate.spec.containers[0]).toEqual({ name: 'api' });
       const merged = strategicMerge(object, patch) as any;
       expect(() => validateAgainstSchema(merged)).not.toThrow();
       const mergedTemplate = templatePath.reduce((o, k) => o[k], merged);
+      expect(mergedTemplate.spec.containers[0]).toEqual(
+        templatePath.reduce((o: any, k) => o[k], object).spec.containers[0],
+      );
       expect(mergedTemplate.spec.containers[1].resources.limits).toEqual({
         'nvidia.com/mig-3g.20gb': '1',
       });
@@ -213,6 +221,70 @@ describe('buildWorkloadPatch', () => {
       limits: { cpu: '2' },
       claims: [{ name: 'gpu', request: 'gpu' }],
     });
+  });
+
+  it('names the containers listed before the GPU one, so kustomize (patch items first) keeps their order', () => {
+    const object = existingWorkload('Deployment', 'llm') as any;
+    const [api, sidecar] = object.spec.template.spec.containers;
+    object.spec.template.spec.containers = [
+      sidecar,
+      { name: 'log-shipper', image: 'fluent-bit:3' },
+      api,
+    ];
+    const patch = buildWorkloadPatch(
+      asPatch(timeSlicingT4Plan, 'Deployment', 'llm'),
+      awsCluster,
+      {
+        kind: 'Deployment',
+        name: 'llm',
+        container: 'api',
+        current: viewWorkload('Deployment', object),
+      },
+    ) as any;
+    expect(patch.spec.template.spec.containers).toEqual([
+      { name: 'sidecar' },
+      { name: 'log-shipper' },
+      {
+        name: 'api',
+        resources: {
+          limits: { 'nvidia.com/gpu': null, 'nvidia.com/gpu.shared': '1' },
+        },
+      },
+    ]);
+    const merged = strategicMerge(object, patch) as any;
+    expect(merged.spec.template.spec.containers.slice(0, 2)).toEqual([
+      sidecar,
+      { name: 'log-shipper', image: 'fluent-bit:3' },
+    ]);
+  });
+
+  it('keeps the workload’s own DRA claims before the request’s', () => {
+    const object = existingWorkload('Deployment', 'llm') as any;
+    object.spec.template.spec.resourceClaims = [
+      { name: 'scratch', resourceClaimTemplateName: 'fast-scratch' },
+    ];
+    object.spec.template.spec.containers[0].resources.claims = [
+      { name: 'scratch' },
+    ];
+    const patch = buildWorkloadPatch(
+      asPatch(draL4Plan, 'Deployment', 'llm'),
+      awsCluster,
+      {
+        kind: 'Deployment',
+        name: 'llm',
+        container: 'api',
+        current: viewWorkload('Deployment', object),
+      },
+    ) as any;
+    const pod = patch.spec.template.spec;
+    expect(pod.resourceClaims).toEqual([
+      { name: 'scratch', resourceClaimTemplateName: 'fast-scratch' },
+      { name: 'gpu', resourceClaimTemplateName: 'l4-dra-gpu' },
+    ]);
+    expect(pod.containers[0].resources.claims).toEqual([
+      { name: 'scratch' },
+      { name: 'gpu', request: 'gpu' },
+    ]);
   });
 
   it('keeps a kubernetes-id the workload already has', () => {

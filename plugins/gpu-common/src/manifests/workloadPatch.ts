@@ -3,6 +3,7 @@ import type { Plan } from '../planner/types';
 import type { WorkloadKind } from '../request/types';
 import { poolNodeLabel } from '../providers/poolNodeLabel';
 import { gpuAnnotationKeys, WELL_KNOWN_KEYS } from './metadataKeys';
+import { mergedListInOrder, replacedListWithOurs } from './patchListOrder';
 import { DRA_CLAIM_NAME, podPlacement } from './podPlacement';
 import {
   DRA_REQUEST_NAME,
@@ -13,6 +14,7 @@ import type { KubernetesObject } from './types';
 import {
   workloadApiVersion,
   workloadShape,
+  type ContainerView,
   type WorkloadView,
 } from './workloadShape';
 
@@ -70,6 +72,8 @@ function isGpuResource(name: string): boolean {
  * - that container's GPU limits (other GPU resources it asked for are
  *   removed with `null`, the strategic-merge delete), or its DRA claim;
  *   `containers` merge by `name`, so the other containers are untouched;
+ *   those before it are named (name only) so Kustomize keeps their order
+ *   (`patchListOrder.ts`); DRA claim lists carry the workload's own claims;
  * - the pool's `nodeSelector` and, when the workload does not tolerate the
  *   pool's taint yet, `tolerations`: that list has no merge key in the
  *   Kubernetes OpenAPI, so a patch replaces it, and the patch carries the
@@ -165,22 +169,52 @@ export function buildWorkloadPatch(
   const resources: Record<string, unknown> = {};
   if (Object.keys(limits).length > 0) resources.limits = limits;
   if (Object.keys(requests).length > 0) resources.requests = requests;
-  if (isDra) {
-    resources.claims = [{ name: DRA_CLAIM_NAME, request: DRA_REQUEST_NAME }];
-  }
+  if (isDra) resources.claims = containerClaims(own);
   container.resources = resources;
-  setPath(patch, [...template, 'spec', 'containers'], [container]);
+  setPath(
+    patch,
+    [...template, 'spec', 'containers'],
+    containersInOrder(current, container),
+  );
   if (isDra) {
     setPath(
       patch,
       [...template, 'spec', 'resourceClaims'],
-      [
-        {
-          name: DRA_CLAIM_NAME,
-          resourceClaimTemplateName: resourceClaimTemplateName(requestName),
-        },
-      ],
+      podResourceClaims(current, requestName),
     );
   }
   return patch;
+}
+
+/** The patch's `containers`: see `mergedListInOrder` (kustomize puts the patch's items first). */
+function containersInOrder(
+  current: WorkloadView,
+  container: Record<string, unknown>,
+): Record<string, unknown>[] {
+  return mergedListInOrder(
+    current.containers.map(c => c.name),
+    'name',
+    [container],
+  );
+}
+
+/** The GPU container's `resources.claims`: its own, then the request's. */
+function containerClaims(
+  own: ContainerView | undefined,
+): Record<string, unknown>[] {
+  return replacedListWithOurs(own?.claims ?? [], {
+    name: DRA_CLAIM_NAME,
+    request: DRA_REQUEST_NAME,
+  });
+}
+
+/** The pod's `resourceClaims`: the workload's own, then the request's. */
+function podResourceClaims(
+  current: WorkloadView,
+  requestName: string,
+): Record<string, unknown>[] {
+  return replacedListWithOurs(current.resourceClaims, {
+    name: DRA_CLAIM_NAME,
+    resourceClaimTemplateName: resourceClaimTemplateName(requestName),
+  });
 }

@@ -94,6 +94,8 @@ export interface ContainerView {
   image?: string;
   limits: Record<string, unknown>;
   requests: Record<string, unknown>;
+  /** Its `resources.claims` (DRA), in their order. */
+  claims?: Record<string, unknown>[];
 }
 
 /**
@@ -168,6 +170,7 @@ export function viewWorkload(
       ...(typeof c.image === 'string' ? { image: c.image } : {}),
       limits: record(getPath(c, ['resources', 'limits'])),
       requests: record(getPath(c, ['resources', 'requests'])),
+      claims: list(getPath(c, ['resources', 'claims'])),
     })),
     tolerations: list(podSpec.tolerations),
     nodeSelector: strings(podSpec.nodeSelector),

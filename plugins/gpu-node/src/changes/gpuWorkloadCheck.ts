@@ -5,6 +5,7 @@
  * says; everything else of its pod template and spec stays as it was.
  */
 import {
+  DRA_CLAIM_NAME,
   isNvidiaResource,
   podPlacement,
   poolNodeLabel,
@@ -13,6 +14,7 @@ import {
   type ClusterProfile,
   type Plan,
   type WorkloadKind,
+  type WorkloadView,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
 import { getIn } from '../repo/yamlObjects';
@@ -136,6 +138,7 @@ export function checkGpuWorkload(
   if (!deepEqual(podRest(beforeTemplate), podRest(afterTemplate))) {
     problems.push(`${what}: its pod spec changed beyond the GPU placement`);
   }
+  problems.push(...changedOwnClaims(old, view, container, what));
   for (const t of old.tolerations) {
     if (
       !view.tolerations.some(n => deepEqual(n, t)) &&
@@ -168,4 +171,36 @@ export function checkGpuWorkload(
     problems.push(`${what}: its spec changed beyond the GPU fields`);
   }
   return problems;
+}
+
+/**
+ * The workload's own DRA claims (the pod's `resourceClaims`, the GPU
+ * container's `claims`; not the request's) stay, in their order: Kustomize
+ * replaces these lists whole (the Kubernetes v1.21.2 OpenAPI it embeds does
+ * not know them), so a patch carrying only the request's claim drops them.
+ */
+function changedOwnClaims(
+  old: WorkloadView,
+  view: WorkloadView,
+  container: string,
+  what: string,
+): string[] {
+  const own = (claims: Record<string, unknown>[] | undefined) =>
+    (claims ?? []).map(c => String(c.name)).filter(n => n !== DRA_CLAIM_NAME);
+  const claimsOf = (v: WorkloadView) =>
+    v.containers.find(c => c.name === container)?.claims;
+  const lists: [string, string[], string[]][] = [
+    ['pod resource claims', own(old.resourceClaims), own(view.resourceClaims)],
+    [
+      `container "${container}" claims`,
+      own(claimsOf(old)),
+      own(claimsOf(view)),
+    ],
+  ];
+  return lists
+    .filter(([, before, after]) => before.join() !== after.join())
+    .map(
+      ([label, before, after]) =>
+        `${what}: its ${label} changed from ${before.join(', ') || 'none'} to ${after.join(', ') || 'none'}`,
+    );
 }
