@@ -158,6 +158,20 @@ export type {
 export { buildWorkloadPatch } from './manifests/workloadPatch';
 export type { PatchTarget } from './manifests/workloadPatch';
 export {
+  describeSelectorChanges,
+  existingSelectorPatch,
+} from './manifests/existingSelectors';
+export type {
+  SelectorChange,
+  SelectorPatch,
+} from './manifests/existingSelectors';
+export type {
+  NodeLabelValues,
+  NodeSelectorExpression,
+  NodeSelectorTerm,
+} from './manifests/contradictingSelectors';
+export { poolNodeLabels } from './manifests/poolNodeLabels';
+export {
   isWorkloadKind,
   scaledByKustomizeReplicas,
   viewWorkload,
