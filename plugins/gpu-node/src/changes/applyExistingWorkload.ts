@@ -5,10 +5,10 @@
  * A DRA claim template goes beside it.
  */
 import { posix } from 'path';
-import {
-  strategicMerge,
-  type KubernetesObject,
-  type ManifestSet,
+import type {
+  ClusterProfile,
+  KubernetesObject,
+  ManifestSet,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { OwnPatch } from '../workloads/currentWorkload';
 import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
@@ -20,8 +20,9 @@ import {
   setReplicasCount,
 } from './kustomization';
 import { isManagedObject } from './ownership';
+import { patchInPlace } from './patchInPlace';
 import type { StagedTree } from './stagedTree';
-import { syncNode, YamlFile } from './yamlFile';
+import { YamlFile } from './yamlFile';
 
 /**
  *  The existing workload as the repository holds it (see `workloads/`).
@@ -77,6 +78,7 @@ export async function applyExistingWorkload(
   staged: StagedTree,
   manifests: ManifestSet,
   change: ExistingWorkloadChange,
+  cluster: Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>,
 ): Promise<void> {
   const { location, ownPatch } = change;
   const patch = manifests.workload.objects.find(
@@ -92,10 +94,8 @@ export async function applyExistingWorkload(
       await staged.read(location.file),
     );
     const doc = file.docs[location.documentIndex];
-    const merged = strategicMerge(doc.toJS(), patch);
-    if (syncNode(doc, [], JSON.parse(JSON.stringify(merged)))) {
-      file.modified = true;
-    }
+    const requestId = `${manifests.workload.namespace}/${manifests.workload.component}`;
+    if (patchInPlace(doc, patch, requestId, cluster)) file.modified = true;
     const content = file.newContent();
     if (content !== undefined) await staged.write(location.file, content);
     const folder = posix.dirname(location.file);

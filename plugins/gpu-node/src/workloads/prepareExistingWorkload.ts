@@ -54,7 +54,7 @@ export async function prepareExistingWorkload(options: {
     tree,
     location,
     request,
-    labelDomain: cluster.labelDomain,
+    cluster,
     kustomize: options.kustomize,
   });
   const id = `${request.metadata.namespace}/${request.metadata.name}`;
