@@ -16,6 +16,10 @@ import {
 import type { BuiltObject } from '../kustomize/build';
 import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
+import {
+  NODE_SELECTION_FIELDS,
+  nodeSelectionProblems,
+} from './nodeSelectionCheck';
 
 type Built = BuiltObject;
 
@@ -26,7 +30,7 @@ export function describeBuilt(o: Built): string {
 
 /** Pod-spec fields a GPU request may change; everything else stays as it was. */
 const POD_SPEC_OWNED = new Set([
-  'nodeSelector',
+  ...NODE_SELECTION_FIELDS,
   'tolerations',
   'containers',
   'resourceClaims',
@@ -137,6 +141,19 @@ export function checkGpuWorkload(
   if (!deepEqual(podRest(beforeTemplate), podRest(afterTemplate))) {
     problems.push(`${what}: its pod spec changed beyond the GPU placement`);
   }
+  problems.push(
+    ...nodeSelectionProblems(
+      what,
+      old,
+      view,
+      {
+        before: getIn(beforeTemplate, 'spec'),
+        after: getIn(afterTemplate, 'spec'),
+      },
+      plan,
+      cluster,
+    ),
+  );
   for (const t of old.tolerations) {
     if (
       !view.tolerations.some(n => deepEqual(n, t)) &&

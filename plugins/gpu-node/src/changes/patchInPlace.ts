@@ -15,7 +15,7 @@ import {
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
 import { withoutGpuFields } from './release/withoutGpuFields';
-import { replacedFields } from './replacedFields';
+import { recordReplaced } from './replacedFields';
 import { syncNode } from './yamlFile';
 
 type InPlaceCluster = Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>;
@@ -52,7 +52,7 @@ export function patchInPlace(
   const merged = strategicMerge(before, patch) as KubernetesObject;
   merged.metadata.annotations = {
     ...(merged.metadata.annotations as Record<string, string> | undefined),
-    [keys.replaced]: JSON.stringify(replacedFields(kind, before, merged)),
+    [keys.replaced]: recordReplaced(doc, kind, merged),
   };
   const changed = syncNode(doc, [], JSON.parse(JSON.stringify(merged)));
   return changed || undone;

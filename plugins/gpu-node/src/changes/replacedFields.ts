@@ -5,8 +5,10 @@
  * affinity, a toleration list, an image, a replica count.
  *
  * The record is an annotation on the workload itself, `<labelDomain>/replaced`:
- * a JSON map from each replaced field's path to its value before the request
- * (`null`: the field was absent). Why there and not in the request record
+ * a YAML map (a block string) from each replaced field's path to its node
+ * before the request, as written — comments, quoting and flow style kept, so
+ * the release gives back the same bytes — or `null` when the field was
+ * absent. Why there and not in the request record
  * (`requests/<ns>/<name>.yaml`): the record must travel with what it restores.
  * A manifest is moved, renamed or edited by its team between request and
  * release; the annotation moves with it, shows in the same review as the
@@ -16,17 +18,21 @@
  * kustomization needs no record: its release removes the patch file, and
  * kustomize builds the workload as it was.
  */
-import { isMap, isSeq, type Document, type Node } from 'yaml';
+import {
+  Document,
+  isMap,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Node,
+  type YAMLMap,
+} from 'yaml';
 import {
   workloadShape,
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
 import { getIn } from '../repo/yamlObjects';
-import { deepEqual } from './canonical';
-import { syncNode } from './yamlFile';
-
-/** Field path (`spec.template.spec.nodeSelector`, `…containers[api].resources`) → value before the request, `null` when absent. */
-export type ReplacedFields = Record<string, unknown>;
+import { deepEqual, YAML_OPTIONS } from './canonical';
 
 type Path = (string | number)[];
 
@@ -93,56 +99,43 @@ function valueAt(value: unknown, text: string): unknown {
   return path === undefined ? undefined : getIn(value, ...path);
 }
 
-/** What `after` replaced of `before`, field by field (only the fields a request may change). */
-export function replacedFields(
+/**
+ * The record of what `after` replaces of the document as it is now, field by
+ * field (only the fields a request may change): a YAML map from each field's
+ * path to its node as written (comments, quoting and flow style kept, so a
+ * release gives back the same bytes), `null` for a field that was absent.
+ */
+export function recordReplaced(
+  doc: Document,
   kind: WorkloadKind,
-  before: unknown,
   after: unknown,
-): ReplacedFields {
-  const record: ReplacedFields = {};
-  for (const path of trackedPaths(kind, [before])) {
-    const was = valueAt(before, path);
-    if (!deepEqual(was ?? null, valueAt(after, path) ?? null)) {
-      record[path] = was ?? null;
-    }
+): string {
+  const before = doc.toJS();
+  const record = new Document({});
+  const map = record.contents as YAMLMap;
+  for (const text of trackedPaths(kind, [before])) {
+    const was = valueAt(before, text);
+    if (deepEqual(was ?? null, valueAt(after, text) ?? null)) continue;
+    const node =
+      was === undefined
+        ? null
+        : (doc.getIn(resolve(before, text)!, true) as Node).clone();
+    map.set(text, node);
   }
-  return record;
+  return record.toString(YAML_OPTIONS);
 }
 
-/** The record a manifest carries, or undefined when it carries none (or one that does not parse). */
+/** The record a manifest carries (see `recordReplaced`), or undefined when it carries none it can read. */
 export function readReplacedFields(
   value: unknown,
   annotation: string,
-): ReplacedFields | undefined {
+): YAMLMap | undefined {
   const text = getIn(value, 'metadata', 'annotations', annotation);
   if (typeof text !== 'string') return undefined;
-  try {
-    const parsed = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null
-      ? (parsed as ReplacedFields)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Orders the map entries of `node` as `value` has them, all the way down (a restored key goes back where it was). */
-function orderLike(node: unknown, value: unknown): void {
-  if (isMap(node) && typeof value === 'object' && value !== null) {
-    const keys = Object.keys(value);
-    const rank = (item: { key: unknown }) => {
-      const key = (item.key as { value?: unknown })?.value ?? item.key;
-      const at = keys.indexOf(String(key));
-      return at < 0 ? keys.length : at;
-    };
-    node.items.sort((a, b) => rank(a) - rank(b));
-    for (const item of node.items) {
-      const key = (item.key as { value?: unknown })?.value ?? item.key;
-      orderLike(item.value, (value as Record<string, unknown>)[String(key)]);
-    }
-  } else if (isSeq(node) && Array.isArray(value)) {
-    node.items.forEach((item, i) => orderLike(item, value[i]));
-  }
+  const record = parseDocument(text);
+  return record.errors.length === 0 && isMap(record.contents)
+    ? record.contents
+    : undefined;
 }
 
 /** Deletes `path`, then each parent left empty, down to `keep` levels. */
@@ -160,21 +153,24 @@ function deleteAndPrune(doc: Document, path: Path, keep: number): void {
 export function restoreReplacedFields(
   doc: Document,
   kind: WorkloadKind,
-  record: ReplacedFields,
+  record: YAMLMap,
 ): boolean {
   const keep = workloadShape(kind).podTemplate.length + 1;
   let changed = false;
-  for (const [text, value] of Object.entries(record)) {
-    const path = resolve(doc.toJS(), text);
+  for (const pair of record.items) {
+    const path = resolve(
+      doc.toJS(),
+      String(isScalar(pair.key) ? pair.key.value : pair.key),
+    );
     if (path === undefined) continue;
-    if (value === null) {
+    const node = pair.value as Node | null;
+    if (node === null || (isScalar(node) && node.value === null)) {
       if (!doc.hasIn(path)) continue;
       deleteAndPrune(doc, path, keep);
-      changed = true;
-      continue;
+    } else {
+      doc.setIn(path, node);
     }
-    if (syncNode(doc, path, value)) changed = true;
-    orderLike(doc.getIn(path, true), value);
+    changed = true;
   }
   return changed;
 }

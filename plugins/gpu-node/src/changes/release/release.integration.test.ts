@@ -12,6 +12,8 @@ import {
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { parse, parseAllDocuments } from 'yaml';
+import path from 'node:path';
+import { kustomizeBuild } from '../../kustomize/build';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
@@ -285,6 +287,185 @@ spec:
     await release(tree, 'embedder');
     expect(await snapshot(tree)).toEqual(original);
   });
+
+  const staleSelection = `      nodeSelector:
+        kubernetes.io/os: linux
+        karpenter.sh/provisioner-name: gpu
+        intent: gpu-workloads
+        nvidia.com/gpu.present: "true"
+        NodePool: gpu-ts
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms:
+              - matchExpressions:
+                  - key: karpenter.k8s.aws/instance-family
+                    operator: In
+                    values: [g5]
+                  - key: kubernetes.io/arch
+                    operator: In
+                    values: [amd64]
+`;
+  /** A GPU Deployment written for a v1alpha5 Provisioner `gpu` and a team's own node group. */
+  const rankerManifest = `# Ranker: written for the v1alpha5 provisioner "gpu".
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ranker
+  namespace: ml
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: ranker
+  template:
+    metadata:
+      labels:
+        app: ranker
+    spec:
+${staleSelection}      tolerations:
+        - key: nvidia.com/gpu
+          operator: Exists
+          effect: NoSchedule
+      containers:
+        - name: ranker
+          image: ghcr.io/example/ranker:2.0.0 # pinned
+          resources:
+            limits:
+              nvidia.com/gpu: 1
+              memory: 8Gi
+`;
+  const rankerRequest = (gpu: Record<string, unknown>) =>
+    request(
+      'ranker',
+      { vramGiB: 4, ...gpu },
+      { existing: { kind: 'Deployment', name: 'ranker' } },
+    );
+  /** What the pods of the request's pool can be placed by: only what the pool's nodes satisfy. */
+  const expectOnPoolOnly = (podSpec: any, pool: string) => {
+    expect(podSpec.nodeSelector).toEqual({
+      'kubernetes.io/os': 'linux',
+      'karpenter.sh/nodepool': pool,
+    });
+    expect(podSpec.affinity.nodeAffinity).toEqual({
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [
+          {
+            matchExpressions: [
+              { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+            ],
+          },
+        ],
+      },
+    });
+  };
+
+  it('an existing workload with stale selectors: its pods select only what the pool satisfies, the PR says which went, and the release puts them back', async () => {
+    await tree.writeFile(
+      'apps/ml/kustomization.yaml',
+      (await tree.readFile('apps/ml/kustomization.yaml'))!.replace(
+        '  - recommender-api\n',
+        '  - recommender-api\n  - ranker\n',
+      ),
+    );
+    await tree.writeFile(
+      'apps/ml/ranker/kustomization.yaml',
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n',
+    );
+    await tree.writeFile('apps/ml/ranker/deployment.yaml', rankerManifest);
+    const original = await snapshot(tree);
+
+    const change = await buildRequestChange({
+      tree,
+      dir: tree.root,
+      request: rankerRequest({
+        model: 'l4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas: 2,
+      }),
+      cluster,
+      catalog: builtinCatalog,
+    });
+    await writeChangeSet(tree, change.changeSet);
+    // kustomize's build lists the selectors by key: the order is not the manifest's.
+    const notes = change.plan.warnings.filter(w =>
+      w.startsWith("The workload's"),
+    );
+    expect(notes).toHaveLength(5);
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          'nodeSelector `karpenter.sh/provisioner-name: gpu`',
+        ),
+        expect.stringContaining('nodeSelector `intent: gpu-workloads`'),
+        expect.stringContaining('nodeSelector `nvidia.com/gpu.present: true`'),
+        expect.stringContaining('nodeSelector `NodePool: gpu-ts`'),
+        expect.stringContaining(
+          'nodeAffinity `karpenter.k8s.aws/instance-family In [g5]`',
+        ),
+      ]),
+    );
+    const built = await kustomizeBuild(path.join(dir, 'apps', 'ml'));
+    const ranker = built.find(
+      o => o.kind === 'Deployment' && o.metadata.name === 'ranker',
+    ) as any;
+    expectOnPoolOnly(ranker.spec.template.spec, change.plan.pool.name);
+    expect(ranker.spec.template.spec.containers[0].resources.limits).toEqual({
+      memory: '8Gi',
+      'nvidia.com/gpu.shared': '1',
+    });
+
+    await release(tree, 'ranker');
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
+  it.each([
+    ['request → release', false],
+    ['request → resize → release', true],
+  ])(
+    'a plain manifest with its own GPU limit and selectors, %s: every field comes back byte for byte',
+    async (_, resize) => {
+      await tree.writeFile('plain/ranker.yaml', rankerManifest);
+      const original = await snapshot(tree);
+      const shared = await create(
+        tree,
+        rankerRequest({
+          model: 'l4',
+          sharing: 'time-slicing',
+          slicesPerGpu: 4,
+          replicas: 2,
+        }),
+      );
+      let manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
+      expectOnPoolOnly(manifest.spec.template.spec, shared.pool.name);
+      expect(
+        manifest.spec.template.spec.containers[0].resources.limits,
+      ).toEqual({ memory: '8Gi', 'nvidia.com/gpu.shared': '1' });
+      if (resize) {
+        // Same pool, more replicas: the record must still hold the team's
+        // values (1 replica, one whole GPU), not the first request's.
+        const resized = await create(
+          tree,
+          rankerRequest({
+            model: 'l4',
+            sharing: 'time-slicing',
+            slicesPerGpu: 4,
+            replicas: 3,
+          }),
+        );
+        expect(resized.pool.name).toBe(shared.pool.name);
+        manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
+        expectOnPoolOnly(manifest.spec.template.spec, resized.pool.name);
+        expect(manifest.spec.replicas).toBe(3);
+        expect(
+          manifest.spec.template.spec.containers[0].resources.limits,
+        ).toEqual({ memory: '8Gi', 'nvidia.com/gpu.shared': '1' });
+      }
+      await release(tree, 'ranker');
+      expect(await snapshot(tree)).toEqual(original);
+    },
+  );
 
   it('a file a person added to the workload folder stays, still listed, and the folder still builds', async () => {
     await create(tree, l4Shared('chat-a', 2));
