@@ -21,6 +21,7 @@ import {
 } from './kustomization';
 import { isManagedObject } from './ownership';
 import { patchInPlace } from './patchInPlace';
+import { withReplicasEntryRecord } from './replicasEntryRecord';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
 
@@ -33,8 +34,11 @@ export interface ExistingWorkloadChange {
   location: ExistingWorkloadLocation;
   /** This request's patch file from an earlier run, if any. */
   ownPatch?: OwnPatch;
-  /** A new count for the kustomization `replicas:` entry that scales the workload. */
-  replicasCount?: { file: string; count: number };
+  /**
+   * A new count for the kustomization `replicas:` entry that scales the
+   * workload, and the team's count before the request (for its release).
+   */
+  replicasCount?: { file: string; count: number; before: number };
 }
 
 /** A file name in `folder` that no file has yet. */
@@ -116,7 +120,19 @@ export async function applyExistingWorkload(
   );
   const patchPath =
     ownPatch?.file ?? (await freePatchPath(staged, folder, location.name));
-  await staged.write(patchPath, toYaml(patch));
+  const replicasCount = change.replicasCount;
+  await staged.write(
+    patchPath,
+    toYaml(
+      replicasCount
+        ? withReplicasEntryRecord(patch, cluster.labelDomain, {
+            file: replicasCount.file,
+            name: location.name,
+            count: replicasCount.before,
+          })
+        : patch,
+    ),
+  );
   addPatch(kustomization, posix.relative(folder, patchPath));
   for (const template of claimTemplates) {
     const path = await claimTemplatePath(staged, folder, template);

@@ -467,6 +467,41 @@ ${staleSelection}      tolerations:
     },
   );
 
+  it("an overlay whose kustomization `replicas:` entry scales the workload: request → resize → release puts the team's count back", async () => {
+    await tree.writeFile(
+      'apps/ml/kustomization.yaml',
+      (await tree.readFile('apps/ml/kustomization.yaml'))!.replace(
+        '  - recommender-api\n',
+        '  - recommender-api\n  - ranker\n',
+      ),
+    );
+    await tree.writeFile(
+      'apps/ml/ranker/kustomization.yaml',
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\nreplicas:\n  - name: ranker\n    count: 1 # one GPU today\n',
+    );
+    await tree.writeFile('apps/ml/ranker/deployment.yaml', rankerManifest);
+    const original = await snapshot(tree);
+    const sized = (replicas: number) =>
+      rankerRequest({
+        model: 'l4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas,
+      });
+    const builtReplicas = async () =>
+      (
+        (await kustomizeBuild(path.join(dir, 'apps', 'ml'))).find(
+          o => o.kind === 'Deployment' && o.metadata.name === 'ranker',
+        ) as any
+      ).spec.replicas;
+    await create(tree, sized(2));
+    expect(await builtReplicas()).toBe(2);
+    await create(tree, sized(3));
+    expect(await builtReplicas()).toBe(3);
+    await release(tree, 'ranker');
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
   it('a file a person added to the workload folder stays, still listed, and the folder still builds', async () => {
     await create(tree, l4Shared('chat-a', 2));
     const service = `# Added by the team after the request.
