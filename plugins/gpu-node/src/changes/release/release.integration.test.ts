@@ -502,6 +502,61 @@ ${staleSelection}      tolerations:
     expect(await snapshot(tree)).toEqual(original);
   });
 
+  it("a plain manifest with the team's own GPU limit: a request for 2 GPUs, then its release, gives back the limit byte for byte", async () => {
+    const manifest = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: trainer
+  namespace: ml
+  labels:
+    backstage.io/kubernetes-id: trainer
+spec:
+  selector:
+    matchLabels:
+      app: trainer
+  template:
+    metadata:
+      labels:
+        app: trainer
+    spec:
+      containers:
+        - name: trainer
+          image: ghcr.io/example/trainer:1.0.0
+          resources:
+            limits:
+              nvidia.com/gpu: 1 # one A10 today
+              cpu: "4"
+            requests:
+              nvidia.com/gpu: 1
+              cpu: "4"
+`;
+    await tree.writeFile('plain/trainer.yaml', manifest);
+    const original = await snapshot(tree);
+    await create(
+      tree,
+      request(
+        'trainer',
+        {
+          model: 'l4',
+          sharing: 'exclusive',
+          replicas: 1,
+          vramGiB: 40,
+          gpusPerReplica: 2,
+        },
+        { existing: { kind: 'Deployment', name: 'trainer' } },
+      ),
+    );
+    const patched = firstDoc(await tree.readFile('plain/trainer.yaml'));
+    expect(patched.spec.template.spec.containers[0].resources).toEqual({
+      limits: { 'nvidia.com/gpu': '2', cpu: '4' },
+      requests: { 'nvidia.com/gpu': '2', cpu: '4' },
+    });
+    await release(tree, 'trainer');
+    // Before: the release stripped the GPU limit, leaving a CPU workload.
+    expect(await tree.readFile('plain/trainer.yaml')).toBe(manifest);
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
   it('a file a person added to the workload folder stays, still listed, and the folder still builds', async () => {
     await create(tree, l4Shared('chat-a', 2));
     const service = `# Added by the team after the request.
