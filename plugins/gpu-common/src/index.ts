@@ -166,11 +166,9 @@ export type {
   SelectorPatch,
 } from './manifests/existingSelectors';
 export type {
-  NodeLabelValues,
   NodeSelectorExpression,
   NodeSelectorTerm,
 } from './manifests/contradictingSelectors';
-export { poolNodeLabels } from './manifests/poolNodeLabels';
 export {
   isWorkloadKind,
   scaledByKustomizeReplicas,

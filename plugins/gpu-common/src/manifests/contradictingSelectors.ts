@@ -28,7 +28,9 @@ export type NodeLabelValues = Record<string, readonly string[] | 'any'>;
  * @public
  */
 export interface NodeSelectorExpression {
+  /** The node label. */
   key: string;
+  /** `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt` or `Lt`. */
   operator: string;
   values?: string[];
 }
@@ -39,7 +41,9 @@ export interface NodeSelectorExpression {
  * @public
  */
 export interface NodeSelectorTerm {
+  /** All must hold. */
   matchExpressions?: NodeSelectorExpression[];
+  /** Node fields (`metadata.name`): not judged, kept. */
   matchFields?: unknown[];
 }
 

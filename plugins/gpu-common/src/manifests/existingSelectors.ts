@@ -27,6 +27,7 @@ import type { WorkloadView } from './workloadShape';
  * @public
  */
 export interface SelectorChange {
+  /** Where the selector is: `nodeSelector`, or a required node-affinity term. */
   field: 'nodeSelector' | 'nodeAffinity';
   /** `key: value` of a nodeSelector entry, or `key Operator [values]` of an expression. */
   selector: string;
@@ -48,6 +49,7 @@ export interface SelectorPatch {
    * requirement; undefined leaves it as it is.
    */
   requiredTerms?: NodeSelectorTerm[] | null;
+  /** Each selector removed, and why. */
   changes: SelectorChange[];
 }
 

@@ -114,7 +114,7 @@ function karpenterLabels(plan: Plan, cluster: ClusterProfile): NodeLabelValues {
   return labels;
 }
 
-/** @public */
+/** The labels the nodes of the plan's pool carry (see the file's comment). */
 export function poolNodeLabels(
   plan: Plan,
   cluster: ClusterProfile,
