@@ -4,6 +4,8 @@
  * (gpu-common `scheduling/`) describes every pool of a built cluster and is
  * where this should come from once it lands.
  *
+ * - a reused pool: its labels as its file has them (`PoolPlan.nodeLabels`: a
+ *   hand-written NodePool's template labels and requirements);
  * - every provider: the pool's own labels (`plan.pool.labels`: Karpenter
  *   template labels, Cluster API kubelet `node-labels`, the NodeFeatureRule's
  *   labels, `<labelDomain>/pool` among them) and the kubelet's own labels
@@ -126,5 +128,5 @@ export function poolNodeLabels(
   const own: NodeLabelValues = Object.fromEntries(
     Object.entries(plan.pool.labels).map(([k, v]) => [k, [v]]),
   );
-  return { ...KUBELET_LABELS, ...launched, ...own };
+  return { ...KUBELET_LABELS, ...launched, ...plan.pool.nodeLabels, ...own };
 }

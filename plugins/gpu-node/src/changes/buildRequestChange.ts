@@ -24,6 +24,7 @@ import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { clusterKustomizationPath, type LayoutInput } from '../layout/layout';
 import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
+import { reusedPoolNodeLabels } from '../workloads/reusedPoolNodeLabels';
 import {
   prepareExistingWorkload,
   type PreparedExistingWorkload,
@@ -113,6 +114,12 @@ function withSelectorChanges(
   };
 }
 
+/** The plan, with the labels a reused pool's nodes carry as its file says (for the selector rule). */
+async function withReusedPoolLabels(tree: RepoTree, plan: Plan): Promise<Plan> {
+  const nodeLabels = await reusedPoolNodeLabels(tree, plan);
+  return nodeLabels ? { ...plan, pool: { ...plan.pool, nodeLabels } } : plan;
+}
+
 /** @public */
 export async function buildRequestChange(
   options: BuildRequestChangeOptions,
@@ -163,7 +170,11 @@ export async function buildRequestChange(
       );
     }
     const plan = existing
-      ? withSelectorChanges(planned, cluster, existing)
+      ? withSelectorChanges(
+          await withReusedPoolLabels(tree, planned),
+          cluster,
+          existing,
+        )
       : planned;
     const manifests = await stage('Build manifests', async () =>
       buildManifests(plan, cluster, { catalog, existing: existing?.target }),

@@ -557,6 +557,44 @@ spec:
     expect(await snapshot(tree)).toEqual(original);
   });
 
+  it("a reused pool's own template labels fit: a selector its nodes carry stays, the others go", async () => {
+    const poolPath = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    await tree.writeFile(
+      poolPath,
+      (await tree.readFile(poolPath))!.replace(
+        '        nvidia.com/device-plugin.config: ts-4\n',
+        '        nvidia.com/device-plugin.config: ts-4\n        intent: gpu-workloads\n',
+      ),
+    );
+    await tree.writeFile(
+      'plain/ranker.yaml',
+      rankerManifest.replace(staleSelection, ''),
+    );
+    const manifest = (await tree.readFile('plain/ranker.yaml'))!.replace(
+      '    spec:\n      tolerations:',
+      '    spec:\n      nodeSelector:\n        intent: gpu-workloads\n        karpenter.sh/provisioner-name: gpu\n      tolerations:',
+    );
+    await tree.writeFile('plain/ranker.yaml', manifest);
+    const plan = await create(
+      tree,
+      rankerRequest({
+        model: 't4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas: 1,
+      }),
+    );
+    expect(plan.pool).toMatchObject({ name: 'gpu-t4-ts4', reused: true });
+    const patched = firstDoc(await tree.readFile('plain/ranker.yaml'));
+    expect(patched.spec.template.spec.nodeSelector).toEqual({
+      intent: 'gpu-workloads',
+      'karpenter.sh/nodepool': 'gpu-t4-ts4',
+    });
+    await release(tree, 'ranker');
+    // The pool keeps the ledger the adoption gave it: only the manifest is compared.
+    expect(await tree.readFile('plain/ranker.yaml')).toBe(manifest);
+  });
+
   it('a file a person added to the workload folder stays, still listed, and the folder still builds', async () => {
     await create(tree, l4Shared('chat-a', 2));
     const service = `# Added by the team after the request.
