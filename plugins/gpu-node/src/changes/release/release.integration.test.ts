@@ -14,6 +14,7 @@ import {
 import { parse, parseAllDocuments } from 'yaml';
 import path from 'node:path';
 import { kustomizeBuild } from '../../kustomize/build';
+import { renderPullRequest } from '../../pr/renderPullRequest';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
@@ -405,6 +406,13 @@ ${staleSelection}      tolerations:
           'nodeAffinity `karpenter.k8s.aws/instance-family In [g5]`',
         ),
       ]),
+    );
+    const { body } = renderPullRequest({
+      plan: change.plan,
+      files: change.changeSet.changes,
+    });
+    expect(body).toContain(
+      "The workload's nodeSelector `intent: gpu-workloads` is removed for this request: no node of pool",
     );
     const built = await kustomizeBuild(path.join(dir, 'apps', 'ml'));
     const ranker = built.find(
