@@ -12,7 +12,7 @@ import {
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { parse, parseAllDocuments } from 'yaml';
-import path from 'node:path';
+import { join } from 'node:path';
 import { kustomizeBuild } from '../../kustomize/build';
 import { renderPullRequest } from '../../pr/renderPullRequest';
 import { FsRepoTree } from '../../repo/tree';
@@ -414,7 +414,7 @@ ${staleSelection}      tolerations:
     expect(body).toContain(
       "The workload's nodeSelector `intent: gpu-workloads` is removed for this request: no node of pool",
     );
-    const built = await kustomizeBuild(path.join(dir, 'apps', 'ml'));
+    const built = await kustomizeBuild(join(dir, 'apps', 'ml'));
     const ranker = built.find(
       o => o.kind === 'Deployment' && o.metadata.name === 'ranker',
     ) as any;
@@ -429,11 +429,11 @@ ${staleSelection}      tolerations:
   });
 
   it.each([
-    ['request → release', false],
-    ['request → resize → release', true],
+    ['request → release', []],
+    ['request → resize → release', [3]],
   ])(
     'a plain manifest with its own GPU limit and selectors, %s: every field comes back byte for byte',
-    async (_, resize) => {
+    async (_, resizes: number[]) => {
       await tree.writeFile('plain/ranker.yaml', rankerManifest);
       const original = await snapshot(tree);
       const shared = await create(
@@ -450,7 +450,7 @@ ${staleSelection}      tolerations:
       expect(
         manifest.spec.template.spec.containers[0].resources.limits,
       ).toEqual({ memory: '8Gi', 'nvidia.com/gpu.shared': '1' });
-      if (resize) {
+      for (const replicas of resizes) {
         // Same pool, more replicas: the record must still hold the team's
         // values (1 replica, one whole GPU), not the first request's.
         const resized = await create(
@@ -459,13 +459,13 @@ ${staleSelection}      tolerations:
             model: 'l4',
             sharing: 'time-slicing',
             slicesPerGpu: 4,
-            replicas: 3,
+            replicas,
           }),
         );
         expect(resized.pool.name).toBe(shared.pool.name);
         manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
         expectOnPoolOnly(manifest.spec.template.spec, resized.pool.name);
-        expect(manifest.spec.replicas).toBe(3);
+        expect(manifest.spec.replicas).toBe(replicas);
         expect(
           manifest.spec.template.spec.containers[0].resources.limits,
         ).toEqual({ memory: '8Gi', 'nvidia.com/gpu.shared': '1' });
@@ -498,7 +498,7 @@ ${staleSelection}      tolerations:
       });
     const builtReplicas = async () =>
       (
-        (await kustomizeBuild(path.join(dir, 'apps', 'ml'))).find(
+        (await kustomizeBuild(join(dir, 'apps', 'ml'))).find(
           o => o.kind === 'Deployment' && o.metadata.name === 'ranker',
         ) as any
       ).spec.replicas;
