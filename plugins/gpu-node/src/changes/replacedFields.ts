@@ -23,9 +23,10 @@ import {
   isMap,
   isScalar,
   isSeq,
+  Pair,
   parseDocument,
+  YAMLMap,
   type Node,
-  type YAMLMap,
 } from 'yaml';
 import {
   workloadShape,
@@ -102,8 +103,10 @@ function valueAt(value: unknown, text: string): unknown {
 /**
  * The record of what `after` replaces of the document as it is now, field by
  * field (only the fields a request may change): a YAML map from each field's
- * path to its node as written (comments, quoting and flow style kept, so a
- * release gives back the same bytes), `null` for a field that was absent.
+ * path to `before`, its node as written (comments, quoting and flow style
+ * kept, so a release gives back the same bytes; `null`: absent), and
+ * `request`, what the request wrote there (so the release gives back only
+ * what still holds the request's value, never a later edit of the team's).
  */
 export function recordReplaced(
   doc: Document,
@@ -115,12 +118,15 @@ export function recordReplaced(
   const map = record.contents as YAMLMap;
   for (const text of trackedPaths(kind, [before])) {
     const was = valueAt(before, text);
-    if (deepEqual(was ?? null, valueAt(after, text) ?? null)) continue;
+    const now = valueAt(after, text);
+    if (deepEqual(was ?? null, now ?? null)) continue;
     const node =
       was === undefined
         ? null
         : (doc.getIn(resolve(before, text)!, true) as Node).clone();
-    map.set(text, node);
+    const entry = record.createNode({ before: null, request: now ?? null });
+    (entry as YAMLMap).set('before', node);
+    map.set(text, entry);
   }
   return record.toString(YAML_OPTIONS);
 }
@@ -149,7 +155,51 @@ function deleteAndPrune(doc: Document, path: Path, keep: number): void {
   }
 }
 
-/** Puts back every field the record names; true when anything changed. */
+const plain = (node: unknown): unknown =>
+  node === null || node === undefined
+    ? null
+    : ((node as { toJSON?: () => unknown }).toJSON?.() ?? node);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const keyOf = (pair: { key: unknown }) =>
+  String(isScalar(pair.key) ? pair.key.value : pair.key);
+
+/**
+ * What a field becomes on release: `before` where it still holds what the
+ * request wrote; where the team changed it since, theirs — key by key inside
+ * maps (a memory limit they raised stays, the GPU limit they had comes back,
+ * in its place). Undefined: the field goes.
+ */
+function restored(
+  before: Node | null,
+  request: unknown,
+  current: Node | undefined,
+): Node | undefined {
+  if (deepEqual(plain(current), request ?? null)) return before ?? undefined;
+  if (!isMap(before) || !isMap(current) || !isRecord(request)) return current;
+  const result = new YAMLMap();
+  for (const pair of before.items) {
+    const key = keyOf(pair);
+    const value = restored(
+      pair.value as Node | null,
+      request[key],
+      current.get(key, true) as Node | undefined,
+    );
+    if (value !== undefined) result.items.push(new Pair(pair.key, value));
+  }
+  for (const pair of current.items) {
+    const key = keyOf(pair);
+    if (before.has(key)) continue;
+    const value = restored(null, request[key], pair.value as Node);
+    if (value !== undefined) result.items.push(pair);
+  }
+  result.flow = current.flow;
+  return result;
+}
+
+/** Puts back every field the record names that still holds the request's value; true when anything changed. */
 export function restoreReplacedFields(
   doc: Document,
   kind: WorkloadKind,
@@ -158,13 +208,17 @@ export function restoreReplacedFields(
   const keep = workloadShape(kind).podTemplate.length + 1;
   let changed = false;
   for (const pair of record.items) {
-    const path = resolve(
-      doc.toJS(),
-      String(isScalar(pair.key) ? pair.key.value : pair.key),
+    const path = resolve(doc.toJS(), keyOf(pair));
+    if (path === undefined || !isMap(pair.value)) continue;
+    const entry = pair.value;
+    const current = doc.getIn(path, true) as Node | undefined;
+    const node = restored(
+      entry.get('before', true) as Node | null,
+      plain(entry.get('request', true)),
+      current,
     );
-    if (path === undefined) continue;
-    const node = pair.value as Node | null;
-    if (node === null || (isScalar(node) && node.value === null)) {
+    if (node === current) continue;
+    if (node === undefined || (isScalar(node) && node.value === null)) {
       if (!doc.hasIn(path)) continue;
       deleteAndPrune(doc, path, keep);
     } else {

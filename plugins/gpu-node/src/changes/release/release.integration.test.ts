@@ -510,8 +510,7 @@ ${staleSelection}      tolerations:
     expect(await snapshot(tree)).toEqual(original);
   });
 
-  it("a plain manifest with the team's own GPU limit: a request for 2 GPUs, then its release, gives back the limit byte for byte", async () => {
-    const manifest = `apiVersion: apps/v1
+  const trainerManifest = `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: trainer
@@ -538,6 +537,41 @@ spec:
               nvidia.com/gpu: 1
               cpu: "4"
 `;
+  const trainerRequest = request(
+    'trainer',
+    {
+      model: 'l4',
+      sharing: 'exclusive',
+      replicas: 1,
+      vramGiB: 40,
+      gpusPerReplica: 2,
+    },
+    { existing: { kind: 'Deployment', name: 'trainer' } },
+  );
+
+  it("a team's own edit after the request survives the release; what still holds the request's value comes back", async () => {
+    await tree.writeFile('plain/trainer.yaml', trainerManifest);
+    await create(tree, trainerRequest);
+    const patched = (await tree.readFile('plain/trainer.yaml'))!;
+    // The team raises the CPU limit of the GPU container while it has GPUs.
+    const cpuLimit = patched.indexOf(
+      'cpu: "4"',
+      patched.indexOf('limits:', patched.indexOf('    containers:')),
+    );
+    const edited = `${patched.slice(0, cpuLimit)}cpu: "8"${patched.slice(cpuLimit + 'cpu: "4"'.length)}`;
+    expect(edited).not.toBe(patched);
+    await tree.writeFile('plain/trainer.yaml', edited);
+    await release(tree, 'trainer');
+    expect(await tree.readFile('plain/trainer.yaml')).toBe(
+      trainerManifest.replace(
+        '              cpu: "4"\n            requests:',
+        '              cpu: "8"\n            requests:',
+      ),
+    );
+  });
+
+  it("a plain manifest with the team's own GPU limit: a request for 2 GPUs, then its release, gives back the limit byte for byte", async () => {
+    const manifest = trainerManifest;
     await tree.writeFile('plain/trainer.yaml', manifest);
     const original = await snapshot(tree);
     await create(
