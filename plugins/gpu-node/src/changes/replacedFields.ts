@@ -5,11 +5,14 @@
  * affinity, a toleration list, an image, a replica count.
  *
  * The record is an annotation on the workload itself, `<labelDomain>/replaced`:
- * a YAML map (a block string) from each replaced field's path to its node
- * before the request, as written — comments, quoting and flow style kept, so
- * the release gives back the same bytes — or `null` when the field was
- * absent. Why there and not in the request record
- * (`requests/<ns>/<name>.yaml`): the record must travel with what it restores.
+ * a YAML map (a block string) from each replaced field's path to `before`,
+ * its node before the request as written (comments, quoting and flow style
+ * kept, so the release gives back the same bytes; `null`: absent), and
+ * `request`, what the request wrote there: the release puts back only what
+ * still holds the request's value, so a team's later edit stays.
+ *
+ * Why there and not in the request record (`requests/<ns>/<name>.yaml`): the
+ * record must travel with what it restores.
  * A manifest is moved, renamed or edited by its team between request and
  * release; the annotation moves with it, shows in the same review as the
  * change it undoes (as `kubectl.kubernetes.io/last-applied-configuration`
