@@ -163,6 +163,18 @@ export type {
 export { buildWorkloadPatch } from './manifests/workloadPatch';
 export type { PatchTarget } from './manifests/workloadPatch';
 export {
+  describeSelectorChanges,
+  existingSelectorPatch,
+} from './manifests/existingSelectors';
+export type {
+  SelectorChange,
+  SelectorPatch,
+} from './manifests/existingSelectors';
+export type {
+  NodeSelectorExpression,
+  NodeSelectorTerm,
+} from './manifests/contradictingSelectors';
+export {
   isWorkloadKind,
   scaledByKustomizeReplicas,
   viewWorkload,

@@ -53,6 +53,12 @@ export interface GpuAnnotationKeys {
    * Metal3 machine template (`spec.template.metadata` label).
    */
   machine: string;
+  /**
+   * On a plain manifest patched in place: what the request replaced, as JSON
+   * (field path → value before), for its release (gpu-node
+   * `changes/replacedFields.ts`).
+   */
+  replaced: string;
 }
 
 /** @public */
@@ -68,5 +74,6 @@ export function gpuAnnotationKeys(labelDomain: string): GpuAnnotationKeys {
     requests: `${labelDomain}/requests`,
     limitFloor: `${labelDomain}/limit-floor`,
     machine: `${labelDomain}/machine`,
+    replaced: `${labelDomain}/replaced`,
   };
 }

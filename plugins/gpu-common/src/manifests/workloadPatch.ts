@@ -3,8 +3,13 @@ import type { Plan } from '../planner/types';
 import type { WorkloadKind } from '../request/types';
 import { poolNodeLabel } from '../providers/poolNodeLabel';
 import { gpuAnnotationKeys, WELL_KNOWN_KEYS } from './metadataKeys';
+import { existingSelectorPatch } from './existingSelectors';
 import { mergedListInOrder, replacedListWithOurs } from './patchListOrder';
-import { DRA_CLAIM_NAME, podPlacement } from './podPlacement';
+import {
+  DRA_CLAIM_NAME,
+  podPlacement,
+  type PodPlacement,
+} from './podPlacement';
 import {
   DRA_REQUEST_NAME,
   resourceClaimTemplateName,
@@ -66,6 +71,42 @@ function isGpuResource(name: string): boolean {
 }
 
 /**
+ * The pool's `nodeSelector`, and the workload's own selectors and required
+ * node affinity its nodes never satisfy taken out (`existingSelectors.ts`):
+ * a `null` deletes a nodeSelector key; `nodeSelectorTerms` has no merge key,
+ * so the patch carries the whole list of kept terms.
+ */
+function setNodeSelection(
+  patch: KubernetesObject,
+  template: readonly string[],
+  plan: Plan,
+  cluster: ClusterProfile,
+  current: WorkloadView,
+  placement: PodPlacement,
+): void {
+  const own = existingSelectorPatch(plan, cluster, current);
+  setPath(patch, [...template, 'spec', 'nodeSelector'], {
+    ...own.deletedSelectors,
+    ...placement.nodeSelector,
+  });
+  if (own.requiredTerms === undefined) return;
+  const required = [
+    ...template,
+    'spec',
+    'affinity',
+    'nodeAffinity',
+    'requiredDuringSchedulingIgnoredDuringExecution',
+  ];
+  setPath(
+    patch,
+    required,
+    own.requiredTerms === null
+      ? null
+      : { nodeSelectorTerms: own.requiredTerms },
+  );
+}
+
+/**
  * A strategic-merge patch (Kustomize `patches:`) that gives one container of
  * an existing workload the plan's GPUs and changes nothing else:
  *
@@ -74,7 +115,9 @@ function isGpuResource(name: string): boolean {
  *   `containers` merge by `name`, so the other containers are untouched;
  *   those before it are named (name only) so Kustomize keeps their order
  *   (`patchListOrder.ts`); DRA claim lists carry the workload's own claims;
- * - the pool's `nodeSelector` and, when the workload does not tolerate the
+ * - the pool's `nodeSelector`, without the workload's own selectors and
+ *   required node-affinity expressions the pool's nodes never satisfy
+ *   (`existingSelectors.ts`); and, when the workload does not tolerate the
  *   pool's taint yet, `tolerations`: that list has no merge key in the
  *   Kubernetes OpenAPI, so a patch replaces it, and the patch carries the
  *   workload's own tolerations followed by the pool's;
@@ -123,9 +166,7 @@ export function buildWorkloadPatch(
   setPath(patch, [...template, 'metadata', 'annotations'], {
     ...placement.annotations,
   });
-  setPath(patch, [...template, 'spec', 'nodeSelector'], {
-    ...placement.nodeSelector,
-  });
+  setNodeSelection(patch, template, plan, cluster, current, placement);
 
   // Tolerations this request added before (to its previous pool) go; the
   // workload's own stay, in their order.

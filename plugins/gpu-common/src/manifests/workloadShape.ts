@@ -1,4 +1,5 @@
 import type { WorkloadKind } from '../request/types';
+import type { NodeSelectorTerm } from './contradictingSelectors';
 
 /**
  * Where the parts a GPU request touches sit in each workload kind: the pod
@@ -111,6 +112,8 @@ export interface WorkloadView {
   containers: ContainerView[];
   tolerations: Record<string, unknown>[];
   nodeSelector: Record<string, string>;
+  /** `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`. */
+  requiredNodeSelectorTerms?: NodeSelectorTerm[];
   labels: Record<string, string>;
   podAnnotations: Record<string, string>;
   resourceClaims: Record<string, unknown>[];
@@ -174,6 +177,14 @@ export function viewWorkload(
     })),
     tolerations: list(podSpec.tolerations),
     nodeSelector: strings(podSpec.nodeSelector),
+    requiredNodeSelectorTerms: list(
+      getPath(podSpec, [
+        'affinity',
+        'nodeAffinity',
+        'requiredDuringSchedulingIgnoredDuringExecution',
+        'nodeSelectorTerms',
+      ]),
+    ) as NodeSelectorTerm[],
     labels: strings(getPath(object, ['metadata', 'labels'])),
     podAnnotations: strings(getPath(template, ['metadata', 'annotations'])),
     resourceClaims: list(podSpec.resourceClaims),

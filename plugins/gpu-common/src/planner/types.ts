@@ -169,6 +169,13 @@ export interface PoolPlan {
   otherTaints?: Taint[];
   /** NodePool `spec.template.metadata.labels` (incl. device-plugin / MIG config labels). */
   labels: Record<string, string>;
+  /**
+   * Labels a reused pool's nodes carry beyond `labels`, read from its file
+   * (a hand-written NodePool's template labels and requirements): each key
+   * with its values, or `'any'` when any value may come. Set by the writer
+   * for the existing-workload selector rule (`manifests/poolNodeLabels.ts`).
+   */
+  nodeLabels?: Record<string, readonly string[] | 'any'>;
   /** NodePool `spec.limits`: resource name → quantity, derived from `ledger`. */
   limits: Record<string, number>;
   /** The requests holding capacity in the pool after this change (one annotation line). */

@@ -5,10 +5,10 @@
  * A DRA claim template goes beside it.
  */
 import { posix } from 'path';
-import {
-  strategicMerge,
-  type KubernetesObject,
-  type ManifestSet,
+import type {
+  ClusterProfile,
+  KubernetesObject,
+  ManifestSet,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { OwnPatch } from '../workloads/currentWorkload';
 import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
@@ -20,8 +20,10 @@ import {
   setReplicasCount,
 } from './kustomization';
 import { isManagedObject } from './ownership';
+import { patchInPlace } from './patchInPlace';
+import { withReplicasEntryRecord } from './replicasEntryRecord';
 import type { StagedTree } from './stagedTree';
-import { syncNode, YamlFile } from './yamlFile';
+import { YamlFile } from './yamlFile';
 
 /**
  *  The existing workload as the repository holds it (see `workloads/`).
@@ -32,8 +34,11 @@ export interface ExistingWorkloadChange {
   location: ExistingWorkloadLocation;
   /** This request's patch file from an earlier run, if any. */
   ownPatch?: OwnPatch;
-  /** A new count for the kustomization `replicas:` entry that scales the workload. */
-  replicasCount?: { file: string; count: number };
+  /**
+   * A new count for the kustomization `replicas:` entry that scales the
+   * workload, and the team's count before the request (for its release).
+   */
+  replicasCount?: { file: string; count: number; before: number };
 }
 
 /** A file name in `folder` that no file has yet. */
@@ -77,6 +82,7 @@ export async function applyExistingWorkload(
   staged: StagedTree,
   manifests: ManifestSet,
   change: ExistingWorkloadChange,
+  cluster: Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>,
 ): Promise<void> {
   const { location, ownPatch } = change;
   const patch = manifests.workload.objects.find(
@@ -92,10 +98,8 @@ export async function applyExistingWorkload(
       await staged.read(location.file),
     );
     const doc = file.docs[location.documentIndex];
-    const merged = strategicMerge(doc.toJS(), patch);
-    if (syncNode(doc, [], JSON.parse(JSON.stringify(merged)))) {
-      file.modified = true;
-    }
+    const requestId = `${manifests.workload.namespace}/${manifests.workload.component}`;
+    if (patchInPlace(doc, patch, requestId, cluster)) file.modified = true;
     const content = file.newContent();
     if (content !== undefined) await staged.write(location.file, content);
     const folder = posix.dirname(location.file);
@@ -116,7 +120,19 @@ export async function applyExistingWorkload(
   );
   const patchPath =
     ownPatch?.file ?? (await freePatchPath(staged, folder, location.name));
-  await staged.write(patchPath, toYaml(patch));
+  const replicasCount = change.replicasCount;
+  await staged.write(
+    patchPath,
+    toYaml(
+      replicasCount
+        ? withReplicasEntryRecord(patch, cluster.labelDomain, {
+            file: replicasCount.file,
+            name: location.name,
+            count: replicasCount.before,
+          })
+        : patch,
+    ),
+  );
   addPatch(kustomization, posix.relative(folder, patchPath));
   for (const template of claimTemplates) {
     const path = await claimTemplatePath(staged, folder, template);

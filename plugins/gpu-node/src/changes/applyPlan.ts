@@ -145,7 +145,7 @@ export async function applyPlan(
         'applyPlan: a patch request needs the existing workload (prepareExistingWorkload)',
       );
     }
-    await applyExistingWorkload(staged, manifests, input.existing);
+    await applyExistingWorkload(staged, manifests, input.existing, cluster);
   } else {
     const created = await applyNewWorkload(
       staged,

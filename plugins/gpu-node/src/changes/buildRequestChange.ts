@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   buildManifests,
+  describeSelectorChanges,
+  existingSelectorPatch,
   plan as planRequest,
   type ClusterProfile,
   type GpuCatalog,
@@ -22,6 +24,7 @@ import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { clusterKustomizationPath, type LayoutInput } from '../layout/layout';
 import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
+import { reusedPoolNodeLabels } from '../workloads/reusedPoolNodeLabels';
 import {
   prepareExistingWorkload,
   type PreparedExistingWorkload,
@@ -93,6 +96,30 @@ async function materialize(tree: RepoTree): Promise<string> {
   return dir;
 }
 
+/**
+ * The plan, with a warning for each of the existing workload's own selectors
+ * the patch takes out (its pool's nodes never satisfy them), so the pull
+ * request says which and why.
+ */
+function withSelectorChanges(
+  plan: Plan,
+  cluster: ClusterProfile,
+  existing: PreparedExistingWorkload,
+): Plan {
+  const { changes } = existingSelectorPatch(plan, cluster, existing.current);
+  if (changes.length === 0) return plan;
+  return {
+    ...plan,
+    warnings: [...plan.warnings, ...describeSelectorChanges(changes)],
+  };
+}
+
+/** The plan, with the labels a reused pool's nodes carry as its file says (for the selector rule). */
+async function withReusedPoolLabels(tree: RepoTree, plan: Plan): Promise<Plan> {
+  const nodeLabels = await reusedPoolNodeLabels(tree, plan);
+  return nodeLabels ? { ...plan, pool: { ...plan.pool, nodeLabels } } : plan;
+}
+
 /** @public */
 export async function buildRequestChange(
   options: BuildRequestChangeOptions,
@@ -115,10 +142,10 @@ export async function buildRequestChange(
       clusterKustomizationPath(layout, cluster.name),
     );
   }
-  const plan = await stage('Plan', async () => {
-    const planned = planRequest(request, catalog, cluster, state);
-    await options.guard?.(planned, state, tree);
-    return planned;
+  const planned = await stage('Plan', async () => {
+    const made = planRequest(request, catalog, cluster, state);
+    await options.guard?.(made, state, tree);
+    return made;
   });
 
   // kustomize reads from disk: an in-memory tree is copied out once.
@@ -142,6 +169,13 @@ export async function buildRequestChange(
         }),
       );
     }
+    const plan = existing
+      ? withSelectorChanges(
+          await withReusedPoolLabels(tree, planned),
+          cluster,
+          existing,
+        )
+      : planned;
     const manifests = await stage('Build manifests', async () =>
       buildManifests(plan, cluster, { catalog, existing: existing?.target }),
     );

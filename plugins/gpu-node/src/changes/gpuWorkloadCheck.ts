@@ -19,6 +19,10 @@ import {
 import type { BuiltObject } from '../kustomize/build';
 import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
+import {
+  NODE_SELECTION_FIELDS,
+  nodeSelectionProblems,
+} from './nodeSelectionCheck';
 
 type Built = BuiltObject;
 
@@ -29,7 +33,7 @@ export function describeBuilt(o: Built): string {
 
 /** Pod-spec fields a GPU request may change; everything else stays as it was. */
 const POD_SPEC_OWNED = new Set([
-  'nodeSelector',
+  ...NODE_SELECTION_FIELDS,
   'tolerations',
   'containers',
   'resourceClaims',
@@ -139,6 +143,19 @@ export function checkGpuWorkload(
     problems.push(`${what}: its pod spec changed beyond the GPU placement`);
   }
   problems.push(...changedOwnClaims(old, view, container, what));
+  problems.push(
+    ...nodeSelectionProblems(
+      what,
+      old,
+      view,
+      {
+        before: getIn(beforeTemplate, 'spec'),
+        after: getIn(afterTemplate, 'spec'),
+      },
+      plan,
+      cluster,
+    ),
+  );
   for (const t of old.tolerations) {
     if (
       !view.tolerations.some(n => deepEqual(n, t)) &&

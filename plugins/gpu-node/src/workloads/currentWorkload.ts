@@ -11,9 +11,12 @@ import { isMap, isSeq, parseDocument } from 'yaml';
 import {
   GpuInputError,
   viewWorkload,
+  type ClusterProfile,
   type GpuRequest,
   type WorkloadView,
 } from '@gpu-gitops/plugin-gpu-common';
+import { beforeRequest } from '../changes/patchInPlace';
+import { YamlFile } from '../changes/yamlFile';
 import { kustomizeBuild, type KustomizeBuildOptions } from '../kustomize/build';
 import { isKustomizeBuildError } from '../kustomize/errors';
 import type { RepoTree } from '../repo/tree';
@@ -103,6 +106,23 @@ function notBuilt(location: ExistingWorkloadLocation, detail: string): never {
   ]);
 }
 
+/** A plain manifest as it was before this request (its earlier in-place patch undone). */
+async function inPlaceBeforeRequest(
+  tree: RepoTree,
+  location: ExistingWorkloadLocation,
+  request: GpuRequest,
+  cluster: Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>,
+): Promise<unknown> {
+  const file = YamlFile.parse(
+    location.file,
+    await tree.readFile(location.file),
+  );
+  const doc = file.docs[location.documentIndex];
+  if (!doc) return location.manifest;
+  const id = `${request.metadata.namespace}/${request.metadata.name}`;
+  return beforeRequest(doc, location.kind, id, cluster);
+}
+
 /**
  * The workload before this request. `dir` is the checkout on disk that
  * `tree` reads (kustomize builds from disk).
@@ -112,12 +132,14 @@ export async function readCurrentWorkload(options: {
   tree: RepoTree;
   location: ExistingWorkloadLocation;
   request: GpuRequest;
-  labelDomain: string;
+  cluster: Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>;
   kustomize?: KustomizeBuildOptions;
 }): Promise<{ view: WorkloadView; ownPatch?: OwnPatch }> {
-  const { dir, tree, location, request, labelDomain } = options;
+  const { dir, tree, location, request, cluster } = options;
+  const labelDomain = cluster.labelDomain;
   if (location.apply.mode === 'in-place') {
-    return { view: viewWorkload(location.kind, location.manifest) };
+    const before = await inPlaceBeforeRequest(tree, location, request, cluster);
+    return { view: viewWorkload(location.kind, before) };
   }
   const ownPatch = await findOwnPatch(tree, location, request, labelDomain);
   let buildDir = dir;

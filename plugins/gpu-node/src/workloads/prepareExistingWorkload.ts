@@ -15,6 +15,7 @@ import type { ExistingWorkloadChange } from '../changes/applyExistingWorkload';
 import type { KustomizeBuildOptions } from '../kustomize/build';
 import type { LayoutInput } from '../layout/layout';
 import type { RepoTree } from '../repo/tree';
+import { recordedInPatchFile } from '../changes/replicasEntryRecord';
 import { chooseContainer, readCurrentWorkload } from './currentWorkload';
 import { resolveExistingWorkload } from './resolveExistingWorkload';
 
@@ -54,7 +55,7 @@ export async function prepareExistingWorkload(options: {
     tree,
     location,
     request,
-    labelDomain: cluster.labelDomain,
+    cluster,
     kustomize: options.kustomize,
   });
   const id = `${request.metadata.namespace}/${request.metadata.name}`;
@@ -73,12 +74,28 @@ export async function prepareExistingWorkload(options: {
   const replicasEntry =
     location.apply.mode === 'patch' ? location.apply.replicasEntry : undefined;
   const replicas = request.spec.gpu.replicas;
+  // The team's count: recorded by this request's earlier patch, else as built.
+  const recorded = ownPatch
+    ? (
+        await recordedInPatchFile(
+          path => tree.readFile(path),
+          ownPatch.file,
+          cluster.labelDomain,
+        )
+      ).find(e => e.file === replicasEntry && e.name === location.name)
+    : undefined;
   return {
     change: {
       location,
       ...(ownPatch ? { ownPatch } : {}),
-      ...(replicasEntry && replicas !== view.replicas
-        ? { replicasCount: { file: replicasEntry, count: replicas } }
+      ...(replicasEntry && (recorded || replicas !== view.replicas)
+        ? {
+            replicasCount: {
+              file: replicasEntry,
+              count: replicas,
+              before: recorded?.count ?? view.replicas,
+            },
+          }
         : {}),
     },
     target: {

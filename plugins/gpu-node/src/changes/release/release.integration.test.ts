@@ -12,6 +12,9 @@ import {
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { parse, parseAllDocuments } from 'yaml';
+import { join } from 'node:path';
+import { kustomizeBuild } from '../../kustomize/build';
+import { renderPullRequest } from '../../pr/renderPullRequest';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
@@ -298,6 +301,354 @@ spec:
     expect(await tree.readFile('plain/embedder.yaml')).not.toBe(manifest);
     await release(tree, 'embedder');
     expect(await snapshot(tree)).toEqual(original);
+  });
+
+  const staleSelection = `      nodeSelector:
+        kubernetes.io/os: linux
+        karpenter.sh/provisioner-name: gpu
+        intent: gpu-workloads
+        nvidia.com/gpu.present: "true"
+        NodePool: gpu-ts
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms:
+              - matchExpressions:
+                  - key: karpenter.k8s.aws/instance-family
+                    operator: In
+                    values: [g5]
+                  - key: kubernetes.io/arch
+                    operator: In
+                    values: [amd64]
+`;
+  /** A GPU Deployment written for a v1alpha5 Provisioner `gpu` and a team's own node group. */
+  const rankerManifest = `# Ranker: written for the v1alpha5 provisioner "gpu".
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ranker
+  namespace: ml
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: ranker
+  template:
+    metadata:
+      labels:
+        app: ranker
+    spec:
+${staleSelection}      tolerations:
+        - key: nvidia.com/gpu
+          operator: Exists
+          effect: NoSchedule
+      containers:
+        - name: ranker
+          image: ghcr.io/example/ranker:2.0.0 # pinned
+          resources:
+            limits:
+              nvidia.com/gpu: 1
+              memory: 8Gi
+`;
+  const rankerRequest = (gpu: Record<string, unknown>) =>
+    request(
+      'ranker',
+      { vramGiB: 4, ...gpu },
+      { existing: { kind: 'Deployment', name: 'ranker' } },
+    );
+  /** What the pods of the request's pool can be placed by: only what the pool's nodes satisfy. */
+  const expectOnPoolOnly = (podSpec: any, pool: string) => {
+    expect(podSpec.nodeSelector).toEqual({
+      'kubernetes.io/os': 'linux',
+      'karpenter.sh/nodepool': pool,
+    });
+    expect(podSpec.affinity.nodeAffinity).toEqual({
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [
+          {
+            matchExpressions: [
+              { key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] },
+            ],
+          },
+        ],
+      },
+    });
+  };
+
+  it('an existing workload with stale selectors: its pods select only what the pool satisfies, the PR says which went, and the release puts them back', async () => {
+    await tree.writeFile(
+      'apps/ml/kustomization.yaml',
+      (await tree.readFile('apps/ml/kustomization.yaml'))!.replace(
+        '  - recommender-api\n',
+        '  - recommender-api\n  - ranker\n',
+      ),
+    );
+    await tree.writeFile(
+      'apps/ml/ranker/kustomization.yaml',
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n',
+    );
+    await tree.writeFile('apps/ml/ranker/deployment.yaml', rankerManifest);
+    const original = await snapshot(tree);
+
+    const change = await buildRequestChange({
+      tree,
+      dir: tree.root,
+      request: rankerRequest({
+        model: 'l4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas: 2,
+      }),
+      cluster,
+      catalog: builtinCatalog,
+    });
+    await writeChangeSet(tree, change.changeSet);
+    // kustomize's build lists the selectors by key: the order is not the manifest's.
+    const notes = change.plan.warnings.filter(w =>
+      w.startsWith("The workload's"),
+    );
+    expect(notes).toHaveLength(5);
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          'nodeSelector `karpenter.sh/provisioner-name: gpu`',
+        ),
+        expect.stringContaining('nodeSelector `intent: gpu-workloads`'),
+        expect.stringContaining('nodeSelector `nvidia.com/gpu.present: true`'),
+        expect.stringContaining('nodeSelector `NodePool: gpu-ts`'),
+        expect.stringContaining(
+          'nodeAffinity `karpenter.k8s.aws/instance-family In [g5]`',
+        ),
+      ]),
+    );
+    const { body } = renderPullRequest({
+      plan: change.plan,
+      files: change.changeSet.changes,
+    });
+    expect(body).toContain(
+      "The workload's nodeSelector `intent: gpu-workloads` is removed for this request: no node of pool",
+    );
+    const built = await kustomizeBuild(join(dir, 'apps', 'ml'));
+    const ranker = built.find(
+      o => o.kind === 'Deployment' && o.metadata.name === 'ranker',
+    ) as any;
+    expectOnPoolOnly(ranker.spec.template.spec, change.plan.pool.name);
+    expect(ranker.spec.template.spec.containers[0].resources.limits).toEqual({
+      memory: '8Gi',
+      'nvidia.com/gpu.shared': '1',
+    });
+
+    await release(tree, 'ranker');
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
+  it.each([
+    ['request → release', []],
+    ['request → resize → release', [3]],
+  ])(
+    'a plain manifest with its own GPU limit and selectors, %s: every field comes back byte for byte',
+    async (_, resizes: number[]) => {
+      await tree.writeFile('plain/ranker.yaml', rankerManifest);
+      const original = await snapshot(tree);
+      const shared = await create(
+        tree,
+        rankerRequest({
+          model: 'l4',
+          sharing: 'time-slicing',
+          slicesPerGpu: 4,
+          replicas: 2,
+        }),
+      );
+      let manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
+      expectOnPoolOnly(manifest.spec.template.spec, shared.pool.name);
+      expect(
+        manifest.spec.template.spec.containers[0].resources.limits,
+      ).toEqual({ memory: '8Gi', 'nvidia.com/gpu.shared': '1' });
+      for (const replicas of resizes) {
+        // Same pool, more replicas: the record must still hold the team's
+        // values (1 replica, one whole GPU), not the first request's.
+        const resized = await create(
+          tree,
+          rankerRequest({
+            model: 'l4',
+            sharing: 'time-slicing',
+            slicesPerGpu: 4,
+            replicas,
+          }),
+        );
+        expect(resized.pool.name).toBe(shared.pool.name);
+        manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
+        expectOnPoolOnly(manifest.spec.template.spec, resized.pool.name);
+        expect(manifest.spec.replicas).toBe(replicas);
+        expect(
+          manifest.spec.template.spec.containers[0].resources.limits,
+        ).toEqual({ memory: '8Gi', 'nvidia.com/gpu.shared': '1' });
+      }
+      await release(tree, 'ranker');
+      expect(await snapshot(tree)).toEqual(original);
+    },
+  );
+
+  it("an overlay whose kustomization `replicas:` entry scales the workload: request → resize → release puts the team's count back", async () => {
+    await tree.writeFile(
+      'apps/ml/kustomization.yaml',
+      (await tree.readFile('apps/ml/kustomization.yaml'))!.replace(
+        '  - recommender-api\n',
+        '  - recommender-api\n  - ranker\n',
+      ),
+    );
+    await tree.writeFile(
+      'apps/ml/ranker/kustomization.yaml',
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\nreplicas:\n  - name: ranker\n    count: 1 # one GPU today\n',
+    );
+    await tree.writeFile('apps/ml/ranker/deployment.yaml', rankerManifest);
+    const original = await snapshot(tree);
+    const sized = (replicas: number) =>
+      rankerRequest({
+        model: 'l4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas,
+      });
+    const builtReplicas = async () =>
+      (
+        (await kustomizeBuild(join(dir, 'apps', 'ml'))).find(
+          o => o.kind === 'Deployment' && o.metadata.name === 'ranker',
+        ) as any
+      ).spec.replicas;
+    await create(tree, sized(2));
+    expect(await builtReplicas()).toBe(2);
+    await create(tree, sized(3));
+    expect(await builtReplicas()).toBe(3);
+    await release(tree, 'ranker');
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
+  const trainerManifest = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: trainer
+  namespace: ml
+  labels:
+    backstage.io/kubernetes-id: trainer
+spec:
+  selector:
+    matchLabels:
+      app: trainer
+  template:
+    metadata:
+      labels:
+        app: trainer
+    spec:
+      containers:
+        - name: trainer
+          image: ghcr.io/example/trainer:1.0.0
+          resources:
+            limits:
+              nvidia.com/gpu: 1 # one A10 today
+              cpu: "4"
+            requests:
+              nvidia.com/gpu: 1
+              cpu: "4"
+`;
+  const trainerRequest = request(
+    'trainer',
+    {
+      model: 'l4',
+      sharing: 'exclusive',
+      replicas: 1,
+      vramGiB: 40,
+      gpusPerReplica: 2,
+    },
+    { existing: { kind: 'Deployment', name: 'trainer' } },
+  );
+
+  it("a team's own edit after the request survives the release; what still holds the request's value comes back", async () => {
+    await tree.writeFile('plain/trainer.yaml', trainerManifest);
+    await create(tree, trainerRequest);
+    const patched = (await tree.readFile('plain/trainer.yaml'))!;
+    // The team raises the CPU limit of the GPU container while it has GPUs.
+    const cpuLimit = patched.indexOf(
+      'cpu: "4"',
+      patched.indexOf('limits:', patched.indexOf('    containers:')),
+    );
+    const edited = `${patched.slice(0, cpuLimit)}cpu: "8"${patched.slice(cpuLimit + 'cpu: "4"'.length)}`;
+    expect(edited).not.toBe(patched);
+    await tree.writeFile('plain/trainer.yaml', edited);
+    await release(tree, 'trainer');
+    expect(await tree.readFile('plain/trainer.yaml')).toBe(
+      trainerManifest.replace(
+        '              cpu: "4"\n            requests:',
+        '              cpu: "8"\n            requests:',
+      ),
+    );
+  });
+
+  it("a plain manifest with the team's own GPU limit: a request for 2 GPUs, then its release, gives back the limit byte for byte", async () => {
+    const manifest = trainerManifest;
+    await tree.writeFile('plain/trainer.yaml', manifest);
+    const original = await snapshot(tree);
+    await create(
+      tree,
+      request(
+        'trainer',
+        {
+          model: 'l4',
+          sharing: 'exclusive',
+          replicas: 1,
+          vramGiB: 40,
+          gpusPerReplica: 2,
+        },
+        { existing: { kind: 'Deployment', name: 'trainer' } },
+      ),
+    );
+    const patched = firstDoc(await tree.readFile('plain/trainer.yaml'));
+    expect(patched.spec.template.spec.containers[0].resources).toEqual({
+      limits: { 'nvidia.com/gpu': '2', cpu: '4' },
+      requests: { 'nvidia.com/gpu': '2', cpu: '4' },
+    });
+    await release(tree, 'trainer');
+    // Before: the release stripped the GPU limit, leaving a CPU workload.
+    expect(await tree.readFile('plain/trainer.yaml')).toBe(manifest);
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
+  it("a reused pool's own template labels fit: a selector its nodes carry stays, the others go", async () => {
+    const poolPath = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    await tree.writeFile(
+      poolPath,
+      (await tree.readFile(poolPath))!.replace(
+        '        nvidia.com/device-plugin.config: ts-4\n',
+        '        nvidia.com/device-plugin.config: ts-4\n        intent: gpu-workloads\n',
+      ),
+    );
+    await tree.writeFile(
+      'plain/ranker.yaml',
+      rankerManifest.replace(staleSelection, ''),
+    );
+    const manifest = (await tree.readFile('plain/ranker.yaml'))!.replace(
+      '    spec:\n      tolerations:',
+      '    spec:\n      nodeSelector:\n        intent: gpu-workloads\n        karpenter.sh/provisioner-name: gpu\n      tolerations:',
+    );
+    await tree.writeFile('plain/ranker.yaml', manifest);
+    const plan = await create(
+      tree,
+      rankerRequest({
+        model: 't4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas: 1,
+      }),
+    );
+    expect(plan.pool).toMatchObject({ name: 'gpu-t4-ts4', reused: true });
+    const patched = firstDoc(await tree.readFile('plain/ranker.yaml'));
+    expect(patched.spec.template.spec.nodeSelector).toEqual({
+      intent: 'gpu-workloads',
+      'karpenter.sh/nodepool': 'gpu-t4-ts4',
+    });
+    await release(tree, 'ranker');
+    // The pool keeps the ledger the adoption gave it: only the manifest is compared.
+    expect(await tree.readFile('plain/ranker.yaml')).toBe(manifest);
   });
 
   it('a file a person added to the workload folder stays, still listed, and the folder still builds', async () => {

@@ -7,9 +7,11 @@
  *   Anything a person added to the folder stays.
  * - An existing workload patched through a kustomization: the request's
  *   patch file (and DRA claim template) and their entries go. The workload
- *   file was never touched, so it stays byte for byte.
+ *   file was never touched, so it stays byte for byte; a kustomization
+ *   `replicas:` entry the request changed gets the team's count back (its
+ *   record in the patch, `replicasEntryRecord.ts`).
  * - An existing plain manifest patched in place: the GPU fields the patch
- *   set go (see `withoutGpuFields`).
+ *   set go and what it replaced comes back (see `withoutGpuFields`).
  */
 import { posix } from 'path';
 import {
@@ -28,6 +30,11 @@ import { removePatch, removeResource } from '../kustomization';
 import { isManagedObject, isOwnedByRequest } from '../ownership';
 import type { StagedTree } from '../stagedTree';
 import { YamlFile } from '../yamlFile';
+import {
+  recordedInPatchFile,
+  restoreReplicasEntries,
+  type ReplicasEntryBefore,
+} from '../replicasEntryRecord';
 import { withoutGpuFields } from './withoutGpuFields';
 
 const isYaml = (path: string) => /\.ya?ml$/.test(path);
@@ -116,13 +123,20 @@ async function releasePatches(
   tree: RepoTree,
 ): Promise<boolean> {
   let found = false;
+  const entries: ReplicasEntryBefore[] = [];
   for (const info of (await readKustomizations(tree)).byFolder.values()) {
     const kustomization = YamlFile.parse(
       info.file,
       await ctx.staged.read(info.file),
     );
     for (const patch of info.patches) {
+      const recorded = await recordedInPatchFile(
+        path => ctx.staged.read(path),
+        patch,
+        ctx.cluster.labelDomain,
+      );
       if (await dropOwnedDocuments(ctx, patch)) {
+        entries.push(...recorded);
         found = true;
         removePatch(kustomization, posix.relative(info.folder, patch));
       }
@@ -136,6 +150,7 @@ async function releasePatches(
     const content = kustomization.newContent();
     if (content !== undefined) await ctx.staged.write(info.file, content);
   }
+  await restoreReplicasEntries(ctx.staged, entries);
   return found;
 }
 

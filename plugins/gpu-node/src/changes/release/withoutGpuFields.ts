@@ -1,11 +1,13 @@
 /**
  * Undoes the product's in-place GPU patch of a plain manifest (see
- * gpu-common `buildWorkloadPatch`): the request's annotations, its pool's
- * `nodeSelector` entry and GPU toleration, the GPU container's GPU
- * resources (or DRA claim) and the pod's DRA claim. Maps and lists left empty
- * go too, so a manifest that had none of these before is byte for byte what
- * it was. What the patch replaced rather than added (an image, a replica
- * count, another GPU limit the container had) cannot be known and stays.
+ * gpu-common `buildWorkloadPatch`): the request's annotations go, and every
+ * field the patch replaced is put back as the manifest's record says
+ * (`replacedFields.ts`: GPU limits the team had written, its own selectors,
+ * tolerations, replica count). A manifest patched before the product kept
+ * that record loses what the patch added: its pool's `nodeSelector` entry
+ * and GPU toleration, the GPU container's GPU resources (or DRA claim) and
+ * the pod's DRA claim. Maps and lists left empty go too, so a manifest that
+ * had none of these before is byte for byte what it was.
  */
 import { isMap, isScalar, isSeq, type Document } from 'yaml';
 import {
@@ -16,6 +18,7 @@ import {
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
 import { getIn } from '../../repo/yamlObjects';
+import { readReplacedFields, restoreReplacedFields } from '../replacedFields';
 
 /** Name of the pod-level resource claim a DRA request adds (gpu-common podPlacement.ts). */
 const DRA_CLAIM_NAME = 'gpu';
@@ -82,7 +85,7 @@ export function withoutGpuFields(
   kind: WorkloadKind,
   requestId: string,
   keys: GpuAnnotationKeys,
-  cluster: ClusterProfile,
+  cluster: Pick<ClusterProfile, 'gpuTaintKey'>,
 ): boolean {
   const template = workloadShape(kind).podTemplate;
   const podAnnotations = [...template, 'metadata', 'annotations'];
@@ -91,11 +94,30 @@ export function withoutGpuFields(
   }
   const edit = new Edit(doc);
   const pool = edit.get([...podAnnotations, keys.pool]);
-  const ours = new Set([keys.request, keys.pool, keys.sharingMode]);
+  const record = readReplacedFields(doc.toJS(), keys.replaced);
+  if (record && restoreReplacedFields(doc, kind, record)) edit.changed = true;
+  const ours = new Set([
+    keys.request,
+    keys.pool,
+    keys.sharingMode,
+    keys.replaced,
+  ]);
   for (const path of [['metadata', 'annotations'], podAnnotations]) {
     edit.deleteKeys(path, key => ours.has(key));
     edit.pruneEmpty(path, path.length - 1);
   }
+  if (record) return edit.changed;
+  removeAddedFields(edit, template, pool, cluster);
+  return edit.changed;
+}
+
+/** What an in-place patch without a record added (manifests patched before the record). */
+function removeAddedFields(
+  edit: Edit,
+  template: string[],
+  pool: unknown,
+  cluster: Pick<ClusterProfile, 'gpuTaintKey'>,
+): void {
   const podSpec = [...template, 'spec'];
   const selector = [...podSpec, 'nodeSelector'];
   const poolLabel = poolNodeLabel(cluster);
@@ -126,5 +148,4 @@ export function withoutGpuFields(
   const claims = [...podSpec, 'resourceClaims'];
   edit.deleteItems(claims, c => getIn(c, 'name') === DRA_CLAIM_NAME);
   edit.pruneEmpty(claims, claims.length - 1);
-  return edit.changed;
 }

@@ -1,0 +1,145 @@
+/**
+ * An existing workload's own node selection, against the pool a request moves
+ * it to: the `nodeSelector` entries and required node-affinity expressions
+ * the pool's nodes can never satisfy (a v1alpha5 `karpenter.sh/provisioner-
+ * name`, a team's `intent: gpu-workloads`, `nvidia.com/gpu.present`, an
+ * instance family the pool's requirements forbid) would keep its patched
+ * pods Pending, so the patch removes exactly those and keeps every other.
+ * The release restores them (gpu-node `workloads/replacedFields.ts`).
+ */
+import type { ClusterProfile } from '../cluster/types';
+import type { Plan } from '../planner/types';
+import {
+  contradictingExpressions,
+  fittingTerms,
+  nodeSelectorEntryFits,
+  type NodeLabelValues,
+  type NodeSelectorExpression,
+  type NodeSelectorTerm,
+} from './contradictingSelectors';
+import { podPlacement } from './podPlacement';
+import { poolNodeLabels } from './poolNodeLabels';
+import type { WorkloadView } from './workloadShape';
+
+/**
+ * One selector of the workload the patch removes, and why.
+ *
+ * @public
+ */
+export interface SelectorChange {
+  /** Where the selector is: `nodeSelector`, or a required node-affinity term. */
+  field: 'nodeSelector' | 'nodeAffinity';
+  /** `key: value` of a nodeSelector entry, or `key Operator [values]` of an expression. */
+  selector: string;
+  /** Why the pool's nodes never satisfy it. */
+  reason: string;
+}
+
+/**
+ * What the patch writes for the workload's own node selection.
+ *
+ * @public
+ */
+export interface SelectorPatch {
+  /** nodeSelector keys to delete (strategic merge: `null` deletes a key). */
+  deletedSelectors: Record<string, null>;
+  /**
+   * The required node-affinity terms to write instead of the workload's (the
+   * list has no merge key, so a patch replaces it whole); `null` removes the
+   * requirement; undefined leaves it as it is.
+   */
+  requiredTerms?: NodeSelectorTerm[] | null;
+  /** Each selector removed, and why. */
+  changes: SelectorChange[];
+}
+
+const GPU_FEATURE_DISCOVERY = /^(nvidia\.com|feature\.node\.kubernetes\.io)\//;
+
+function whyNot(labels: NodeLabelValues, key: string, pool: string): string {
+  const values = labels[key];
+  if (values === undefined) {
+    const later = GPU_FEATURE_DISCOVERY.test(key)
+      ? ' before they run (GPU Feature Discovery sets it on a running node, so it cannot bring one up)'
+      : '';
+    return `no node of pool "${pool}" carries label ${key}${later}`;
+  }
+  return `the nodes of pool "${pool}" have ${key} ${values === 'any' ? 'set' : values.join(', ')} only`;
+}
+
+function expressionText(e: NodeSelectorExpression): string {
+  return `${e.key} ${e.operator}${e.values ? ` [${e.values.join(', ')}]` : ''}`;
+}
+
+function deletedSelectors(
+  current: WorkloadView,
+  labels: NodeLabelValues,
+  placed: Record<string, string>,
+  pool: string,
+): { deleted: Record<string, null>; changes: SelectorChange[] } {
+  const deleted: Record<string, null> = {};
+  const changes: SelectorChange[] = [];
+  for (const [key, value] of Object.entries(current.nodeSelector)) {
+    if (key in placed || nodeSelectorEntryFits(labels, key, value)) continue;
+    deleted[key] = null;
+    changes.push({
+      field: 'nodeSelector',
+      selector: `${key}: ${value}`,
+      reason: whyNot(labels, key, pool),
+    });
+  }
+  return { deleted, changes };
+}
+
+function affinityChanges(
+  terms: readonly NodeSelectorTerm[],
+  labels: NodeLabelValues,
+  pool: string,
+): SelectorChange[] {
+  return terms.flatMap(term =>
+    contradictingExpressions(labels, term).map(e => ({
+      field: 'nodeAffinity' as const,
+      selector: expressionText(e),
+      reason: whyNot(labels, e.key, pool),
+    })),
+  );
+}
+
+/**
+ * The patch's part for the workload's own selectors on the plan's pool.
+ *
+ * @public
+ */
+export function existingSelectorPatch(
+  plan: Plan,
+  cluster: ClusterProfile,
+  current: WorkloadView,
+): SelectorPatch {
+  const labels = poolNodeLabels(plan, cluster);
+  const pool = plan.pool.name;
+  const placed = podPlacement(plan, cluster).nodeSelector;
+  const { deleted, changes } = deletedSelectors(current, labels, placed, pool);
+  const terms = current.requiredNodeSelectorTerms ?? [];
+  const fitting = fittingTerms(labels, terms);
+  if (fitting === undefined) return { deletedSelectors: deleted, changes };
+  return {
+    deletedSelectors: deleted,
+    requiredTerms: fitting.length > 0 ? fitting : null,
+    changes: [...changes, ...affinityChanges(terms, labels, pool)],
+  };
+}
+
+/**
+ * The plan's words for each selector the patch removes ("nodeSelector
+ * `intent: gpu-workloads` removed: no node of pool … carries label intent;
+ * a release puts it back").
+ *
+ * @public
+ */
+export function describeSelectorChanges(
+  changes: readonly SelectorChange[],
+): string[] {
+  return changes.map(
+    c =>
+      `The workload's ${c.field} \`${c.selector}\` is removed for this request: ${c.reason}, so its pods could land nowhere; a release puts it back.`,
+  );
+}
