@@ -82,7 +82,10 @@ export async function applyExistingWorkload(
   staged: StagedTree,
   manifests: ManifestSet,
   change: ExistingWorkloadChange,
-  cluster: Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>,
+  cluster: Pick<
+    ClusterProfile,
+    'labelDomain' | 'gpuTaintKey' | 'provider' | 'clusterApi'
+  >,
 ): Promise<void> {
   const { location, ownPatch } = change;
   const patch = manifests.workload.objects.find(

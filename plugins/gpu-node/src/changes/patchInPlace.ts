@@ -18,7 +18,10 @@ import { withoutGpuFields } from './release/withoutGpuFields';
 import { recordReplaced } from './replacedFields';
 import { syncNode } from './yamlFile';
 
-type InPlaceCluster = Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>;
+type InPlaceCluster = Pick<
+  ClusterProfile,
+  'labelDomain' | 'gpuTaintKey' | 'provider' | 'clusterApi'
+>;
 
 /** The manifest document as it was before request `requestId` (a copy; `doc` is not changed). */
 export function beforeRequest(

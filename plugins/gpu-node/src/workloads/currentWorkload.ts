@@ -111,7 +111,10 @@ async function inPlaceBeforeRequest(
   tree: RepoTree,
   location: ExistingWorkloadLocation,
   request: GpuRequest,
-  cluster: Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>,
+  cluster: Pick<
+    ClusterProfile,
+    'labelDomain' | 'gpuTaintKey' | 'provider' | 'clusterApi'
+  >,
 ): Promise<unknown> {
   const file = YamlFile.parse(
     location.file,
@@ -132,7 +135,10 @@ export async function readCurrentWorkload(options: {
   tree: RepoTree;
   location: ExistingWorkloadLocation;
   request: GpuRequest;
-  cluster: Pick<ClusterProfile, 'labelDomain' | 'gpuTaintKey'>;
+  cluster: Pick<
+    ClusterProfile,
+    'labelDomain' | 'gpuTaintKey' | 'provider' | 'clusterApi'
+  >;
   kustomize?: KustomizeBuildOptions;
 }): Promise<{ view: WorkloadView; ownPatch?: OwnPatch }> {
   const { dir, tree, location, request, cluster } = options;

@@ -85,7 +85,10 @@ export function withoutGpuFields(
   kind: WorkloadKind,
   requestId: string,
   keys: GpuAnnotationKeys,
-  cluster: Pick<ClusterProfile, 'gpuTaintKey'>,
+  cluster: Pick<
+    ClusterProfile,
+    'gpuTaintKey' | 'provider' | 'clusterApi' | 'labelDomain'
+  >,
 ): boolean {
   const template = workloadShape(kind).podTemplate;
   const podAnnotations = [...template, 'metadata', 'annotations'];
@@ -116,7 +119,10 @@ function removeAddedFields(
   edit: Edit,
   template: string[],
   pool: unknown,
-  cluster: Pick<ClusterProfile, 'gpuTaintKey'>,
+  cluster: Pick<
+    ClusterProfile,
+    'gpuTaintKey' | 'provider' | 'clusterApi' | 'labelDomain'
+  >,
 ): void {
   const podSpec = [...template, 'spec'];
   const selector = [...podSpec, 'nodeSelector'];
