@@ -60,6 +60,11 @@ export type {
 } from './catalog/types';
 export { clusterCapabilities } from './cluster/capabilities';
 export type {
+  ClusterGpuStack,
+  OtherDevicePlugin,
+  StackSetting,
+} from './cluster/gpuStack';
+export type {
   ClusterCapabilities,
   ModelCapability,
   SharingModeCapability,

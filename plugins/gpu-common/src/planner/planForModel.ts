@@ -46,8 +46,20 @@ export function planForModel(
   // The rule the request form uses to offer the model disabled on this cluster.
   const unavailable = modelUnavailable(cluster, index, model);
   if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
-  const ideal = decideSharing(request, model, cluster, () =>
-    memoryAlternatives(request, model, index, provider, cluster),
+  const ideal = decideSharing(
+    request,
+    model,
+    cluster,
+    () =>
+      memoryAlternatives(
+        request,
+        model,
+        index,
+        provider,
+        cluster,
+        repoState?.gpuStack,
+      ),
+    repoState?.gpuStack,
   );
   // The rule the form uses to offer the model's mode disabled on this
   // cluster's machines (MIG on vGPUs).
