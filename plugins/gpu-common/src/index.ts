@@ -58,7 +58,10 @@ export type {
   MigProfile,
   VSphereMachine,
 } from './catalog/types';
-export { clusterCapabilities } from './cluster/capabilities';
+export {
+  clusterCapabilities,
+  sharingModeUnavailable,
+} from './cluster/capabilities';
 export type {
   ClusterGpuStack,
   OtherDevicePlugin,

@@ -144,7 +144,7 @@ describe('clusterCapabilities', () => {
       migManagerOff: {
         file: 'clusters/dev/gpu-operator/values.yaml',
         setting:
-          '`migManager.enabled: false` in the Helm values of the GPU Operator release',
+          '`migManager.enabled: false` in `clusters/dev/gpu-operator/values.yaml`',
       },
     };
     const bottlerocket: ClusterGpuStack = {
@@ -174,7 +174,7 @@ describe('clusterCapabilities', () => {
       const mig = caps.sharingModes.find(m => m.mode === 'mig')!;
       expect(mig.unavailable?.rule).toBe('mig-manager-disabled');
       expect(mig.unavailable?.reason).toContain(
-        '`migManager.enabled: false` in the Helm values of the GPU Operator release, clusters/dev/gpu-operator/values.yaml',
+        'its GPU Operator runs no MIG manager (`migManager.enabled: false` in `clusters/dev/gpu-operator/values.yaml`)',
       );
       expect(unavailable(migManagerOff)).toEqual([
         ['mps', 'mps-mig-strategy'],

@@ -99,18 +99,18 @@ function stackUnavailable(
 ): Unavailable | undefined {
   const plugin = stack?.devicePlugin;
   if (mode === 'mig' && stack?.migManagerOff) {
-    const { setting, file } = stack.migManagerOff;
+    const { setting } = stack.migManagerOff;
     return {
       path: 'spec.gpu.sharing',
       rule: 'mig-manager-disabled',
-      reason: `cluster ${cluster.name} cannot run MIG: its GPU Operator runs no MIG manager (${setting}, ${file}), so nothing partitions the GPUs of a MIG pool's nodes (the nvidia.com/mig.config label would never be applied); set migManager.enabled: true there, or ask for another sharing mode`,
+      reason: `cluster ${cluster.name} cannot run MIG: its GPU Operator runs no MIG manager (${setting}), so nothing partitions the GPUs of a MIG pool's nodes (the nvidia.com/mig.config label would never be applied); set migManager.enabled: true there, or ask for another sharing mode`,
     };
   }
   if (plugin?.kind === 'bottlerocket' && CONFIGURED_PER_POOL.includes(mode)) {
     return {
       path: 'spec.gpu.sharing',
       rule: 'device-plugin-bottlerocket',
-      reason: `cluster ${cluster.name} cannot run ${mode} pools: its GPU nodes run Bottlerocket's built-in NVIDIA device plugin (${plugin.setting}, ${plugin.file}), which takes one sharing setting for every node of the node class from its user data ([settings.kubelet-device-plugins.nvidia]) and ignores the per-pool ${mode === 'mig' ? 'nvidia.com/mig.config' : 'nvidia.com/device-plugin.config'} label the product sets; ask for exclusive GPUs, or set the sharing in that node class's user data for all its nodes`,
+      reason: `cluster ${cluster.name} cannot run ${mode} pools: its GPU nodes run Bottlerocket's built-in NVIDIA device plugin (${plugin.setting}), which takes one sharing setting for every node of the node class from its user data ([settings.kubelet-device-plugins.nvidia]) and ignores the per-pool ${mode === 'mig' ? 'nvidia.com/mig.config' : 'nvidia.com/device-plugin.config'} label the product sets; ask for exclusive GPUs, or set the sharing in that node class's user data for all its nodes`,
     };
   }
   if (
@@ -121,7 +121,7 @@ function stackUnavailable(
     return {
       path: 'spec.gpu.sharing',
       rule: 'device-plugin-standalone',
-      reason: `cluster ${cluster.name} cannot run ${mode} pools: its GPU nodes run the standalone NVIDIA device plugin (${plugin.setting}, ${plugin.file}), which does not read the ConfigMap ${cluster.devicePluginConfigMap.namespace}/${cluster.devicePluginConfigMap.name} of named configs (the cluster profile's devicePluginConfigMap) that the per-pool nvidia.com/device-plugin.config label selects from; set its Helm value config.name to ${cluster.devicePluginConfigMap.name} (release in namespace ${cluster.devicePluginConfigMap.namespace}), or ask for exclusive GPUs`,
+      reason: `cluster ${cluster.name} cannot run ${mode} pools: its GPU nodes run the standalone NVIDIA device plugin (${plugin.setting}), which does not read the ConfigMap ${cluster.devicePluginConfigMap.namespace}/${cluster.devicePluginConfigMap.name} of named configs (the cluster profile's devicePluginConfigMap) that the per-pool nvidia.com/device-plugin.config label selects from; set its Helm value config.name to ${cluster.devicePluginConfigMap.name} (release in namespace ${cluster.devicePluginConfigMap.namespace}), or ask for exclusive GPUs`,
     };
   }
   return undefined;
@@ -131,6 +131,8 @@ function stackUnavailable(
  * Why `cluster` can never run `mode`; undefined when it can. `stack` is
  * what the repository runs on its GPU nodes (`RepoState.gpuStack`), when
  * known.
+ *
+ * @public
  */
 export function sharingModeUnavailable(
   cluster: ClusterProfile,

@@ -13,7 +13,10 @@
 export interface StackSetting {
   /** Repository path of the file that sets it (or declares the object). */
   file: string;
-  /** What sets it, e.g. "`migManager.enabled: false` in the Helm values of the GPU Operator release (kustomize helmCharts entry)". */
+  /**
+   * What sets it and where, e.g. "`migManager.enabled: false` in
+   * `spec.values` of HelmRelease `gpu-operator/gpu-operator` in `infra/gpu-operator.yaml`".
+   */
   setting: string;
 }
 

@@ -45,7 +45,9 @@ import {
 } from './gpuOperator/bootstrapGpuOperator';
 import { gpuOperatorNotes } from './gpuOperator/gpuOperatorNotes';
 import { karpenterNotes } from './karpenter/karpenterNotes';
+import { gpuStackNotes } from './gpuStackNotes';
 import { operatorConfigMaps } from './operatorConfigMaps';
+import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -209,6 +211,8 @@ export async function buildBootstrapChangeSet(
   // Every file that may declare a Helm release for the cluster, read once
   // for both charts (GPU Operator, Karpenter).
   const releaseFiles = await clusterReleaseFiles(tree, layout, cluster.name);
+  // What already runs on the GPU nodes: the GPU Operator adapts to it.
+  const stack = await readGpuStack(tree, cluster, releaseFiles);
   const operator = await bootstrapGpuOperator(
     staged,
     paths,
@@ -216,10 +220,15 @@ export async function buildBootstrapChangeSet(
     configMaps,
     options.operatorChartVersion,
     releaseFiles,
+    stack,
   );
+  // A device plugin that reads no ConfigMap of named configs never reads
+  // the product's either.
+  const pluginReadsConfigs = stack.devicePlugin?.readsNamedConfigs ?? true;
   const generated: GeneratedConfigMaps = {
     devicePlugin:
       configMaps.devicePlugin.handWritten ||
+      !pluginReadsConfigs ||
       !operatorMayRead(operator, 'devicePlugin')
         ? undefined
         : configMaps.devicePlugin.ref,
@@ -323,6 +332,11 @@ export async function buildBootstrapChangeSet(
       ...gpuOperatorNotes(operator),
       ...handWrittenConfigMapNotes(
         configMaps,
+        operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
+      ),
+      ...gpuStackNotes(
+        cluster,
+        stack,
         operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
       ),
       ...karpenterNotes(cluster, karpenter),
