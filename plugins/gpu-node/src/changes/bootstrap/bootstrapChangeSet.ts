@@ -9,6 +9,7 @@ import {
   type ClusterProfile,
   type ConfigMapRef,
 } from '@gpu-gitops/plugin-gpu-common';
+import { posix } from 'node:path';
 import { resolveLayout, type LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { ALL_DISABLED_MIG_CONFIG, applyMigConfig } from '../applyConfigs';
@@ -48,6 +49,7 @@ import { karpenterNotes } from './karpenter/karpenterNotes';
 import { gpuStackNotes } from './gpuStackNotes';
 import { operatorConfigMaps } from './operatorConfigMaps';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
+import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -181,6 +183,40 @@ async function mergeGpuKustomization(
   }
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(path, content);
+}
+
+/** The folders the bootstrap writes that whatever applies the cluster must apply. */
+function foldersToApply(
+  paths: BootstrapPaths,
+  ownOperator: boolean,
+  ownKarpenter: boolean,
+): GpuFolder[] {
+  const folder = (file: string) => posix.dirname(file);
+  return [
+    {
+      folder: folder(paths.gpuKustomization),
+      what: 'the GPU folder',
+      helm: false,
+    },
+    ...(ownOperator
+      ? [
+          {
+            folder: folder(paths.operatorKustomization),
+            what: "the GPU Operator's release",
+            helm: true,
+          },
+        ]
+      : []),
+    ...(ownKarpenter
+      ? [
+          {
+            folder: folder(paths.karpenterKustomization),
+            what: "Karpenter's release",
+            helm: true,
+          },
+        ]
+      : []),
+  ];
 }
 
 /**
@@ -325,6 +361,17 @@ export async function buildBootstrapChangeSet(
     cluster,
     releaseFiles,
   );
+  const wiringNotes = await wireGpuFolders(
+    staged,
+    layout,
+    cluster.name,
+    foldersToApply(
+      paths,
+      operator.kind === 'bootstrap',
+      karpenter.kind === 'managed',
+    ),
+    releaseFiles,
+  );
   return {
     ...staged.toChangeSet(),
     gpuOperatorRelease: operator.kind,
@@ -340,6 +387,7 @@ export async function buildBootstrapChangeSet(
         operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
       ),
       ...karpenterNotes(cluster, karpenter),
+      ...wiringNotes,
     ],
   };
 }
