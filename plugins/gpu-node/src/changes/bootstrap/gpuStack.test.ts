@@ -71,7 +71,7 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     expect(notes.filter(n => n.startsWith('Requests for'))).toEqual([]);
   });
 
-  it("the static nvidia-device-plugin.yml DaemonSet: the same, naming the DaemonSet and its file", async () => {
+  it('the static nvidia-device-plugin.yml DaemonSet: the same, naming the DaemonSet and its file', async () => {
     const file = 'clusters/prod/kube-system/nvidia-device-plugin.yml';
     const { values, written, notes } = await bootstrap({
       [file]: STATIC_DEVICE_PLUGIN,
@@ -113,7 +113,7 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     expect(notes.filter(n => n.startsWith('Requests for'))).toEqual([]);
   });
 
-  it("an adopted GPU Operator release that runs its device plugin beside the standalone one: says to turn it off, and where", async () => {
+  it('an adopted GPU Operator release that runs its device plugin beside the standalone one: says to turn it off, and where', async () => {
     const { notes } = await bootstrap({
       'argocd/apps/gpu-operator.yaml': ARGO_GPU_OPERATOR_WITHOUT_MIG_MANAGER,
       'clusters/prod/kube-system/nvidia-device-plugin.yml':
@@ -121,7 +121,7 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     });
     expect(notes).toContainEqual(
       expect.stringContaining(
-        '**To do**: set `devicePlugin.enabled: false` in `spec.source.helm.valuesObject` of Application `argocd/gpu-operator` in `argocd/apps/gpu-operator.yaml`: it is `true` (the chart\'s default), so the operator runs a second device plugin beside DaemonSet `nvidia-device-plugin-daemonset`',
+        "**To do**: set `devicePlugin.enabled: false` in `spec.source.helm.valuesObject` of Application `argocd/gpu-operator` in `argocd/apps/gpu-operator.yaml`: it is `true` (the chart's default), so the operator runs a second device plugin beside DaemonSet `nvidia-device-plugin-daemonset`",
       ),
     );
   });
