@@ -62,6 +62,10 @@ export {
   clusterCapabilities,
   sharingModeUnavailable,
 } from './cluster/capabilities';
+export {
+  devicePluginSlicing,
+  type DevicePluginSlicing,
+} from './planner/devicePluginSlicing';
 export type {
   ClusterGpuStack,
   OtherDevicePlugin,

@@ -491,7 +491,7 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
       default: '',
     });
     expect(otherThanWiring(changeSet.notes)).toEqual([
-      "The device plugin reads ConfigMap `gpu-operator/nvidia-device-plugin`, written by hand in `clusters/dev/nvidia/device-plugin.yaml` (the cluster profile's `devicePluginConfigMap`): the bootstrap generates no ConfigMap of that name and writes no `default` config, and the product never edits it. Requests use only its keys: `any` (whole GPUs), `t4-ts-4` (time-slicing, 4 per GPU); one that needs another is refused, naming the key and the content to add. It has no key `default` that gives whole GPUs, so `devicePlugin.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`: GPU nodes without a `nvidia.com/device-plugin.config` label get the device plugin's own defaults, whole GPUs.",
+      "The device plugin reads ConfigMap `gpu-operator/nvidia-device-plugin`, written by hand in `clusters/dev/nvidia/device-plugin.yaml` (the cluster profile's `devicePluginConfigMap`): the bootstrap generates no ConfigMap of that name and writes no `default` config, and the product never edits it. Requests use only its keys: `any` (whole GPUs), `t4-ts-4` (time-slicing, 4 per GPU, as `nvidia.com/gpu`); one that needs another is refused, naming the key and the content to add. It has no key `default` that gives whole GPUs, so `devicePlugin.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`: GPU nodes without a `nvidia.com/device-plugin.config` label get the device plugin's own defaults, whole GPUs.",
     ]);
   });
 
