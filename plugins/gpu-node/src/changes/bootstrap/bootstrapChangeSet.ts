@@ -102,8 +102,12 @@ export interface BootstrapChangeSet extends ChangeSet {
    * hand (left as they are, and the keys requests use); Karpenter's release
    * the bootstrap wrote and what is left to fill in, or the one it found
    * (never edited), what that sets the NodeOverlay gate to, what to set
-   * where, and where the cluster profile disagrees. Empty when there is
-   * nothing to say.
+   * where, and where the cluster profile disagrees; a device plugin that
+   * is not the GPU Operator's and the requests the cluster cannot run (what
+   * runs on the GPU nodes); the entries added to the cluster's
+   * kustomization, and each Argo CD Application or Flux Kustomization that
+   * does not apply what the bootstrap wrote, with the fix. Empty when there
+   * is nothing to say.
    */
   notes: string[];
 }
@@ -226,7 +230,9 @@ function foldersToApply(
  * `all-disabled` MIG config unless the team wrote those ConfigMaps by hand,
  * the GPU EC2NodeClass, optionally the bin-packing scheduler profile, and
  * on a Karpenter cluster Karpenter's release unless the repository already
- * declares one. It never replaces a file it did not write: it refuses, and
+ * declares one; its GPU Operator runs no device plugin where another one
+ * serves the GPU nodes, and the GPU folder is listed in the cluster's
+ * kustomization (`wiring/`). It never replaces a file it did not write: it refuses, and
  * nothing is written. Idempotent: a bootstrapped repository yields an empty
  * change set.
  *
