@@ -47,6 +47,7 @@ export interface OtherDevicePlugin extends StackSetting {
  * @public
  */
 export interface ClusterGpuStack {
+  /** The device plugin serving the GPU nodes, when it is not the GPU Operator's. */
   devicePlugin?: OtherDevicePlugin;
   /** The GPU Operator runs no MIG manager: where that is set. */
   migManagerOff?: StackSetting;

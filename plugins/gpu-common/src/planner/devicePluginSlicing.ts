@@ -21,8 +21,11 @@ export const RENAME_FIELD = 'renameByDefault';
  * @public
  */
 export interface DevicePluginSlicing {
+  /** `sharing.timeSlicing` or `sharing.mps`. */
   mode: 'time-slicing' | 'mps';
+  /** Replicas of each GPU. */
   replicas: number;
+  /** What pods ask for: `nvidia.com/gpu.shared` with `renameByDefault: true`, else `nvidia.com/gpu`. */
   resourceName: string;
 }
 
