@@ -58,7 +58,19 @@ export type {
   MigProfile,
   VSphereMachine,
 } from './catalog/types';
-export { clusterCapabilities } from './cluster/capabilities';
+export {
+  clusterCapabilities,
+  sharingModeUnavailable,
+} from './cluster/capabilities';
+export {
+  devicePluginSlicing,
+  type DevicePluginSlicing,
+} from './planner/devicePluginSlicing';
+export type {
+  ClusterGpuStack,
+  OtherDevicePlugin,
+  StackSetting,
+} from './cluster/gpuStack';
 export type {
   ClusterCapabilities,
   ModelCapability,

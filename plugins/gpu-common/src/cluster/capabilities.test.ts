@@ -4,6 +4,7 @@ import { isGpuInputError } from '../errors';
 import { gpuRequest } from '../planner/__testUtils__/fixtures';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import { clusterCapabilities } from './capabilities';
+import type { ClusterGpuStack } from './gpuStack';
 import { resolveClusterProfile } from './schema';
 
 const mixed = resolveClusterProfile({ name: 'dev', region: 'us-east-1' });
@@ -25,12 +26,22 @@ function plannerRefusal(
   cluster: typeof mixed,
   model: string,
   sharing: SharingMode,
+  gpuStack?: ClusterGpuStack,
 ) {
   try {
     plan(
       gpuRequest({ model, sharing, replicas: 2, vramGiB: 4 }),
       builtinCatalog,
       cluster,
+      gpuStack
+        ? {
+            pools: [],
+            devicePluginConfigs: {},
+            migConfigs: {},
+            workloads: [],
+            gpuStack,
+          }
+        : undefined,
     );
     return undefined;
   } catch (error) {
@@ -126,5 +137,84 @@ describe('clusterCapabilities', () => {
         }
       }
     }
+  });
+
+  describe('on what the repository runs on the GPU nodes', () => {
+    const migManagerOff: ClusterGpuStack = {
+      migManagerOff: {
+        file: 'clusters/dev/gpu-operator/values.yaml',
+        setting:
+          '`migManager.enabled: false` in `clusters/dev/gpu-operator/values.yaml`',
+      },
+    };
+    const bottlerocket: ClusterGpuStack = {
+      devicePlugin: {
+        kind: 'bottlerocket',
+        readsNamedConfigs: false,
+        file: 'clusters/dev/karpenter/gpu-nodeclass.yaml',
+        setting: 'EC2NodeClass `gpu` with `amiFamily: Bottlerocket`',
+      },
+    };
+    const standalone = (readsNamedConfigs: boolean): ClusterGpuStack => ({
+      devicePlugin: {
+        kind: 'standalone',
+        readsNamedConfigs,
+        file: 'clusters/dev/nvidia-device-plugin/release.yaml',
+        setting:
+          'the `nvidia-device-plugin` Helm chart (Flux HelmRelease `nvidia-device-plugin`)',
+      },
+    });
+    const unavailable = (stack: ClusterGpuStack) =>
+      clusterCapabilities(mixed, builtinCatalog, stack).sharingModes.flatMap(
+        m => (m.unavailable ? [[m.mode, m.unavailable.rule]] : []),
+      );
+
+    it('says MIG is unavailable where the GPU Operator runs no MIG manager, naming the file and the value', () => {
+      const caps = clusterCapabilities(mixed, builtinCatalog, migManagerOff);
+      const mig = caps.sharingModes.find(m => m.mode === 'mig')!;
+      expect(mig.unavailable?.rule).toBe('mig-manager-disabled');
+      expect(mig.unavailable?.reason).toContain(
+        'its GPU Operator runs no MIG manager (`migManager.enabled: false` in `clusters/dev/gpu-operator/values.yaml`)',
+      );
+      expect(unavailable(migManagerOff)).toEqual([
+        ['mps', 'mps-mig-strategy'],
+        ['mig', 'mig-manager-disabled'],
+      ]);
+    });
+
+    it("rules out every per-pool config on Bottlerocket's device plugin, and named configs on a standalone plugin that does not read the profile's ConfigMap", () => {
+      expect(unavailable(bottlerocket)).toEqual([
+        ['time-slicing', 'device-plugin-bottlerocket'],
+        ['mps', 'device-plugin-bottlerocket'],
+        ['mig', 'device-plugin-bottlerocket'],
+      ]);
+      expect(unavailable(standalone(false))).toEqual([
+        ['time-slicing', 'device-plugin-standalone'],
+        ['mps', 'device-plugin-standalone'],
+      ]);
+      expect(unavailable(standalone(true))).toEqual([
+        ['mps', 'mps-mig-strategy'],
+      ]);
+    });
+
+    it('is the rule the planner refuses with', () => {
+      for (const stack of [
+        migManagerOff,
+        bottlerocket,
+        standalone(false),
+        standalone(true),
+      ]) {
+        const caps = clusterCapabilities(mixed, builtinCatalog, stack);
+        for (const mode of SHARING_MODES) {
+          const why = caps.sharingModes.find(m => m.mode === mode)!
+            .unavailable;
+          const refusal = plannerRefusal(mixed, 'a100-40gb', mode, stack);
+          expect({ mode, refusal }).toEqual({
+            mode,
+            refusal: why ? { rule: why.rule, message: why.reason } : undefined,
+          });
+        }
+      }
+    });
   });
 });

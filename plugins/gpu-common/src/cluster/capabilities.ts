@@ -17,6 +17,7 @@ import { SHARED_GPU_RESOURCE } from '../planner/modeDecision';
 import { inventoryCatalog } from '../planner/staticInventory';
 import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
+import type { ClusterGpuStack } from './gpuStack';
 import type { ClusterProfile, ClusterProvider } from './types';
 
 /**
@@ -70,11 +71,76 @@ export interface ClusterCapabilities {
   models: ModelCapability[];
 }
 
-/** Why `cluster` can never run `mode`; undefined when it can. */
+/** The modes whose pools select a config per node by a label. */
+const CONFIGURED_PER_POOL: readonly SharingMode[] = ['time-slicing', 'mps', 'mig'];
+
+/**
+ * Why what the repository runs on `cluster`'s GPU nodes (`stack`) cannot
+ * run `mode`; undefined when it can:
+ *
+ * - MIG pools select a mig-parted config per node (`nvidia.com/mig.config`),
+ *   which only the GPU Operator's MIG manager applies: with
+ *   `migManager.enabled: false` nothing partitions the GPUs;
+ * - time-slicing and MPS pools select a named device-plugin config per node
+ *   (`nvidia.com/device-plugin.config`), which only a device plugin with the
+ *   config manager reading the profile's ConfigMap switches on: the
+ *   standalone chart does with `config.name` naming that ConfigMap
+ *   (k8s-device-plugin v0.20.0 `deployments/helm/nvidia-device-plugin`,
+ *   `config.name`), its static DaemonSet never; Bottlerocket's built-in
+ *   plugin takes one sharing setting for every node of its node class from
+ *   the user data (`[settings.kubelet-device-plugins.nvidia]`), and no
+ *   label; MIG there is partitioned by the same settings, not by a MIG
+ *   manager.
+ */
+function stackUnavailable(
+  cluster: ClusterProfile,
+  mode: SharingMode,
+  stack: ClusterGpuStack | undefined,
+): Unavailable | undefined {
+  const plugin = stack?.devicePlugin;
+  if (mode === 'mig' && stack?.migManagerOff) {
+    const { setting } = stack.migManagerOff;
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'mig-manager-disabled',
+      reason: `cluster ${cluster.name} cannot run MIG: its GPU Operator runs no MIG manager (${setting}), so nothing partitions the GPUs of a MIG pool's nodes (the nvidia.com/mig.config label would never be applied); set migManager.enabled: true there, or ask for another sharing mode`,
+    };
+  }
+  if (plugin?.kind === 'bottlerocket' && CONFIGURED_PER_POOL.includes(mode)) {
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'device-plugin-bottlerocket',
+      reason: `cluster ${cluster.name} cannot run ${mode} pools: its GPU nodes run Bottlerocket's built-in NVIDIA device plugin (${plugin.setting}), which takes one sharing setting for every node of the node class from its user data ([settings.kubelet-device-plugins.nvidia]) and ignores the per-pool ${mode === 'mig' ? 'nvidia.com/mig.config' : 'nvidia.com/device-plugin.config'} label the product sets; ask for exclusive GPUs, or set the sharing in that node class's user data for all its nodes`,
+    };
+  }
+  if (
+    plugin?.kind === 'standalone' &&
+    !plugin.readsNamedConfigs &&
+    (mode === 'time-slicing' || mode === 'mps')
+  ) {
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'device-plugin-standalone',
+      reason: `cluster ${cluster.name} cannot run ${mode} pools: its GPU nodes run the standalone NVIDIA device plugin (${plugin.setting}), which does not read the ConfigMap ${cluster.devicePluginConfigMap.namespace}/${cluster.devicePluginConfigMap.name} of named configs (the cluster profile's devicePluginConfigMap) that the per-pool nvidia.com/device-plugin.config label selects from; set its Helm value config.name to ${cluster.devicePluginConfigMap.name} (release in namespace ${cluster.devicePluginConfigMap.namespace}), or ask for exclusive GPUs`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Why `cluster` can never run `mode`; undefined when it can. `stack` is
+ * what the repository runs on its GPU nodes (`RepoState.gpuStack`), when
+ * known.
+ *
+ * @public
+ */
 export function sharingModeUnavailable(
   cluster: ClusterProfile,
   mode: SharingMode,
+  stack?: ClusterGpuStack,
 ): Unavailable | undefined {
+  const onStack = stackUnavailable(cluster, mode, stack);
+  if (onStack) return onStack;
   if (mode === 'mps' && cluster.migStrategy === 'mixed') {
     // The GPU Operator passes ClusterPolicy mig.strategy to the plugin as
     // MIG_STRATEGY, which overrides flags.migStrategy in every named config,
@@ -238,13 +304,16 @@ export function unavailableIssue(unavailable: Unavailable): InputIssue {
 }
 
 /**
- *  What `cluster` can run with `catalog`: every sharing mode and model, available or why not.
+ *  What `cluster` can run with `catalog`: every sharing mode and model,
+ *  available or why not; `stack` is what its repository runs on the GPU
+ *  nodes (`RepoState.gpuStack`), when known.
  *
  * @public
  */
 export function clusterCapabilities(
   cluster: ClusterProfile,
   catalog: GpuCatalog,
+  stack?: ClusterGpuStack,
 ): ClusterCapabilities {
   const provider = poolProviderOf(cluster);
   // Prices in the labels are of the machines this cluster can get.
@@ -261,7 +330,7 @@ export function clusterCapabilities(
       [provider.displayName, cluster.region].filter(Boolean).join(', '),
     ].join(' — '),
     sharingModes: SHARING_MODES.map(mode => {
-      const unavailable = sharingModeUnavailable(cluster, mode);
+      const unavailable = sharingModeUnavailable(cluster, mode, stack);
       return unavailable ? { mode, unavailable } : { mode };
     }),
     models: catalog.models.map(model => {

@@ -1,4 +1,5 @@
 export type * from './types';
+export type * from './gpuStack';
 export { defaultClusterProfile } from './defaults';
 export {
   clusterProfileSchema,

@@ -3,6 +3,7 @@ import {
   sharingModeUnavailable,
   unavailableIssue,
 } from '../cluster/capabilities';
+import type { ClusterGpuStack } from '../cluster/gpuStack';
 import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError, isGpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
@@ -19,9 +20,14 @@ export function decideSharing(
   model: GpuModel,
   cluster: ClusterProfile,
   alternatives: () => string,
+  stack?: ClusterGpuStack,
 ): ModeDecision {
   // The rule the request form uses to offer a mode disabled on this cluster.
-  const unavailable = sharingModeUnavailable(cluster, request.spec.gpu.sharing);
+  const unavailable = sharingModeUnavailable(
+    cluster,
+    request.spec.gpu.sharing,
+    stack,
+  );
   if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
   try {
     switch (request.spec.gpu.sharing) {

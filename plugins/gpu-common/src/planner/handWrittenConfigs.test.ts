@@ -190,6 +190,92 @@ describe('plan: a cluster that reads its configs from a ConfigMap written by han
     );
   });
 
+  describe("a team's key that differs only in renameByDefault", () => {
+    /** NVIDIA's "Shared Access to GPUs" example: 4 slices, pods keep asking for nvidia.com/gpu. */
+    const teamKey = {
+      version: 'v1',
+      sharing: {
+        timeSlicing: {
+          renameByDefault: false,
+          resources: [{ name: 'nvidia.com/gpu', replicas: 4 }],
+        },
+      },
+    };
+    const fourSliceRequest = gpuRequest({
+      sharing: 'time-slicing',
+      vramGiB: 3,
+      replicas: 2,
+      slicesPerGpu: 4,
+    });
+    type Built = { kind: string; spec: Record<string, any> };
+    const objects = (p: ReturnType<typeof plan>) => {
+      const built = buildManifests(p, cluster, { catalog: fixtureCatalog });
+      return {
+        built,
+        pool: built.pool.objects as unknown as Built[],
+        workload: built.workload.objects as unknown as Built[],
+      };
+    };
+
+    it('is used by a new pool, whose pods ask for nvidia.com/gpu (NodeOverlay and limits on that name), and no config is written', () => {
+      const state = repo([], [devicePluginConfigMap({ 'ts-4': teamKey })]);
+      const p = plan(fourSliceRequest, fixtureCatalog, cluster, state);
+      expect(p.sharing.deviceConfigName).toBe('ts-4');
+      expect(p.pool.labels['nvidia.com/device-plugin.config']).toBe('ts-4');
+      expect(p.resourceName).toBe('nvidia.com/gpu');
+      expect(p.explanation.join('\n')).toContain(
+        'shares each GPU alike with renameByDefault: false, which decides the resource name',
+      );
+      const { built, pool, workload } = objects(p);
+      expect(built.devicePluginConfig).toBeUndefined();
+      const overlays = pool.filter(o => o.kind === 'NodeOverlay');
+      expect(overlays.length).toBeGreaterThan(0);
+      for (const overlay of overlays) {
+        expect(Object.keys(overlay.spec.capacity)).toEqual(['nvidia.com/gpu']);
+      }
+      const nodePool = pool.find(o => o.kind === 'NodePool')!;
+      expect(Object.keys(nodePool.spec.limits)).toEqual(['nvidia.com/gpu']);
+      const [container] = workload.find(o => o.kind === 'Deployment')!.spec
+        .template.spec.containers;
+      expect(container.resources.limits).toEqual({ 'nvidia.com/gpu': '1' });
+    });
+
+    it('keeps a reused pool of that key on it, on nvidia.com/gpu', () => {
+      const pool: PoolState = {
+        ...t4Pool,
+        deviceConfigName: 'ts-4',
+        resourceName: 'nvidia.com/gpu',
+      };
+      const state = repo([pool], [devicePluginConfigMap({ 'ts-4': teamKey })]);
+      const p = plan(fourSliceRequest, fixtureCatalog, cluster, state);
+      expect(p.pool.name).toBe('gpu-t4');
+      expect(p.pool.reused).toBe(true);
+      expect(p.sharing.deviceConfigName).toBe('ts-4');
+      expect(p.resourceName).toBe('nvidia.com/gpu');
+    });
+
+    it('a refusal says which field decides the resource name', () => {
+      const state = repo([], [devicePluginConfigMap({ 'ts-4': teamKey })]);
+      const [issue] = inputIssues(() =>
+        plan(
+          gpuRequest({
+            sharing: 'time-slicing',
+            vramGiB: 3,
+            replicas: 2,
+            slicesPerGpu: 2,
+          }),
+          fixtureCatalog,
+          cluster,
+          state,
+        ),
+      );
+      expect(issue.rule).toBe('config-map-written-by-hand');
+      expect(issue.message).toContain(
+        'its renameByDefault decides the resource name pods ask for: true → nvidia.com/gpu.shared, false → nvidia.com/gpu',
+      );
+    });
+  });
+
   it('changes nothing when the hand-written ConfigMap is not the one the cluster reads', () => {
     const state = repo(
       [t4Pool],

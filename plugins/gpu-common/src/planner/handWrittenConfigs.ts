@@ -23,7 +23,12 @@ import { GpuInputError } from '../errors';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
 import { sameContent } from './contentHash';
-import type { ModeDecision } from './modeDecision';
+import { SHARED_GPU_RESOURCE, type ModeDecision } from './modeDecision';
+import {
+  devicePluginSlicing,
+  RENAME_FIELD,
+  sameSlicing,
+} from './devicePluginSlicing';
 import { holdsLayout } from './reusedPoolConfigs';
 import type {
   HandWrittenConfigMap,
@@ -135,16 +140,23 @@ export function handWrittenConfigFor(
       const name = pool.deviceConfigName;
       return { configMap, kind, name, content: configs[name] };
     }
-    const name = fittingName(configs, sharing.deviceConfigName, content =>
-      sameContent(content, sharing.devicePluginConfig),
-    );
+    // The key with exactly the planned content, else one that shares the
+    // GPU alike and differs only in what pods ask for (renameByDefault):
+    // the plan then asks for the key's resource (`onHandWrittenKey`).
+    const name =
+      fittingName(configs, sharing.deviceConfigName, content =>
+        sameContent(content, sharing.devicePluginConfig),
+      ) ??
+      fittingName(configs, sharing.deviceConfigName, content =>
+        sameSlicing(content, sharing.devicePluginConfig),
+      );
     if (name) return { configMap, kind, name, content: configs[name] };
     return {
       configMap,
       kind,
       name: sharing.deviceConfigName,
       content: sharing.devicePluginConfig,
-      reason: `the device plugin reads ConfigMap ${configMapLabel(configMap)}, written by hand, and no key of it holds the ${sharing.mode} config of ${sharing.slicesPerGpu} ${sharing.mode === 'mps' ? 'MPS clients' : 'slices'} per GPU`,
+      reason: `the device plugin reads ConfigMap ${configMapLabel(configMap)}, written by hand, and no key of it holds the ${sharing.mode} config of ${sharing.slicesPerGpu} ${sharing.mode === 'mps' ? 'MPS clients' : 'slices'} per GPU (of nvidia.com/gpu; its ${RENAME_FIELD} decides the resource name pods ask for: true → nvidia.com/gpu.shared, false → nvidia.com/gpu)`,
     };
   }
   if (sharing.migConfigName && sharing.migLayout) {
@@ -172,6 +184,34 @@ export function handWrittenConfigFor(
     };
   }
   return undefined;
+}
+
+/**
+ * The decision on the team's key: a hand-written device-plugin key the
+ * option uses (`handWrittenConfigFor`) that gives another resource name than
+ * the decision planned (its `renameByDefault`) makes pods ask for the key's
+ * resource, and NodeOverlays and limits follow the plan's resource name.
+ * Unchanged otherwise.
+ */
+export function onHandWrittenKey(
+  decision: ModeDecision,
+  pool: PoolState | undefined,
+  cluster: ClusterProfile,
+  repoState: RepoState | undefined,
+): ModeDecision {
+  const use = handWrittenConfigFor(pool, decision, cluster, repoState);
+  if (!use || isMissing(use) || use.kind !== 'device-plugin') return decision;
+  const resourceName = devicePluginSlicing(use.content)?.resourceName;
+  if (!resourceName || resourceName === decision.resourceName) return decision;
+  const renamed = resourceName === SHARED_GPU_RESOURCE;
+  return {
+    ...decision,
+    resourceName,
+    explanation: [
+      ...decision.explanation,
+      `pods ask for ${resourceName}, not ${decision.resourceName}: the key "${use.name}" of ConfigMap ${configMapLabel(use.configMap)} (${use.configMap.path}), written by hand, shares each GPU alike with ${RENAME_FIELD}: ${String(renamed)}, which decides the resource name.`,
+    ],
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   modelUnavailable,
   sharingModeUnavailable,
 } from '../cluster/capabilities';
+import type { ClusterGpuStack } from '../cluster/gpuStack';
 import type { ClusterProfile } from '../cluster/types';
 import type { GpuRequest } from '../request/types';
 import { instanceTypesOf, type CatalogIndex } from './catalogIndex';
@@ -26,6 +27,7 @@ export function memoryAlternatives(
   index: CatalogIndex,
   provider: MachineProvider,
   cluster: ClusterProfile,
+  stack?: ClusterGpuStack,
 ): string {
   const vramMiB = requestedMiB(request.spec.gpu.vramGiB);
   const mode = request.spec.gpu.sharing;
@@ -52,7 +54,7 @@ export function memoryAlternatives(
       `sharing "exclusive" (a whole ${model.id}: ${gib(model.memoryMiB)})`,
     );
   }
-  if (mode !== 'mps' && !sharingModeUnavailable(cluster, 'mps')) {
+  if (mode !== 'mps' && !sharingModeUnavailable(cluster, 'mps', stack)) {
     const mps = [model, ...priced]
       .filter(m => mpsPinnedMiB(m, MIN_MPS_REPLICAS) >= vramMiB)
       .slice(0, MAX_MODELS);

@@ -16,6 +16,7 @@ import {
   handWrittenConfigFor,
   isMissing,
   missingHandWrittenConfig,
+  onHandWrittenKey,
 } from './handWrittenConfigs';
 import { memoryAlternatives } from './memoryAlternatives';
 import { requestedMiB } from './modeDecision';
@@ -46,9 +47,23 @@ export function planForModel(
   // The rule the request form uses to offer the model disabled on this cluster.
   const unavailable = modelUnavailable(cluster, index, model);
   if (unavailable) throw new GpuInputError([unavailableIssue(unavailable)]);
-  const ideal = decideSharing(request, model, cluster, () =>
-    memoryAlternatives(request, model, index, provider, cluster),
+  // A hand-written key a new pool would take decides what its pods ask for.
+  const decided = decideSharing(
+    request,
+    model,
+    cluster,
+    () =>
+      memoryAlternatives(
+        request,
+        model,
+        index,
+        provider,
+        cluster,
+        repoState?.gpuStack,
+      ),
+    repoState?.gpuStack,
   );
+  const ideal = onHandWrittenKey(decided, undefined, cluster, repoState);
   // The rule the form uses to offer the model's mode disabled on this
   // cluster's machines (MIG on vGPUs).
   const onMachines = modeUnavailableOnMachines(

@@ -15,13 +15,11 @@ import type { ClusterProfile } from '../cluster/types';
 import { formatRequestedGiB } from '../format/units';
 import { uniformMigLayout } from '../mig/select';
 import type { GpuRequest } from '../request/types';
-import {
-  scoreInstanceTypes,
-  type InstanceChoice,
-} from './chooseInstanceTypes';
+import { scoreInstanceTypes, type InstanceChoice } from './chooseInstanceTypes';
 import { gib, type ModeDecision, requestedMiB } from './modeDecision';
 import { liveMigLayout } from '../capacity/poolUnits';
 import { machinesPoolAllows } from './poolMachines';
+import { onHandWrittenKey } from './handWrittenConfigs';
 import { decideDra } from './sharingDra';
 import { decideExclusive } from './sharingExclusive';
 import { decideMig } from './sharingMig';
@@ -121,8 +119,10 @@ export function judgePool(pool: PoolState, ctx: ReuseContext): PoolVerdict {
       rejected: `runs ${pool.sharingMode}; the request asks for ${mode}`,
     };
   }
-  const decision = slicingOnPool(pool, ctx);
-  if (typeof decision === 'string') return { pool, rejected: decision };
+  const onPool = slicingOnPool(pool, ctx);
+  if (typeof onPool === 'string') return { pool, rejected: onPool };
+  // A hand-written key the pool runs decides the resource its pods ask for.
+  const decision = onHandWrittenKey(onPool, pool, ctx.cluster, ctx.repoState);
   if (pool.resourceName !== decision.resourceName) {
     return {
       pool,

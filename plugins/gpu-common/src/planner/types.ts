@@ -1,5 +1,6 @@
 import type { LedgerEntry } from '../capacity/ledger';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { ClusterGpuStack } from '../cluster/gpuStack';
 import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
 import type { CapacityType, GpuRequest, SharingMode } from '../request/types';
 
@@ -35,6 +36,13 @@ export interface RepoState {
    * leave it out.
    */
   handWrittenConfigMaps?: HandWrittenConfigMap[];
+  /**
+   * What the repository runs on the cluster's GPU nodes beyond what the
+   * product assumes (another device plugin, no MIG manager); the planner
+   * refuses what it cannot run (`cluster/capabilities.ts`). Optional: older
+   * readers leave it out.
+   */
+  gpuStack?: ClusterGpuStack;
 }
 
 /**

@@ -131,6 +131,7 @@ export async function buildRequestChange(
     readRepoState(tree, layout, cluster.name, {
       catalog,
       workloadDirs: options.workloadDirs,
+      profile: cluster,
     }),
   );
   for (const skipped of state.skipped) {

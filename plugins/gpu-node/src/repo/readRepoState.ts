@@ -10,7 +10,10 @@ import {
   builtinCatalog,
   compareStrings,
   GpuCatalog,
+  type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
+import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
+import { readGpuStack } from './gpuStack/readGpuStack';
 import { compileRepoLayout } from '../layout/compileRepoLayout';
 import {
   clusterKustomizationPath,
@@ -72,6 +75,14 @@ export interface ReadRepoStateOptions {
    * repository it neither fetches nor parses thousands of unrelated apps.
    */
   workloadDirs?: string[];
+  /**
+   * The cluster's profile: when given, the reader also says what the
+   * repository runs on its GPU nodes (`gpuStack`: another device plugin, a
+   * GPU Operator without MIG manager), for the planner to refuse what they
+   * cannot run. Read from the cluster's folder and every file outside all
+   * clusters' folders that the tree holds.
+   */
+  profile?: ClusterProfile;
 }
 
 /** @public */
@@ -178,7 +189,15 @@ export async function readRepoState(
   const bootstrapped =
     (await tree.readFile(clusterKustomizationPath(resolved, clusterName))) !==
     undefined;
+  const gpuStack = options.profile
+    ? await readGpuStack(
+        tree,
+        options.profile,
+        await clusterReleaseFiles(tree, layout, clusterName),
+      )
+    : undefined;
   return {
+    ...(gpuStack ? { gpuStack } : {}),
     pools,
     devicePluginConfigs,
     migConfigs,

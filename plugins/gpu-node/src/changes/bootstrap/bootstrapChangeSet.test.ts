@@ -13,6 +13,7 @@ import { hasSchema, schemaError } from '../../validate/schemas';
 import { removeTempRepo, writeTempRepo } from '../__fixtures__/gitopsRepo';
 import { writeChangeSet } from '../stagedTree';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
+import { otherThanWiring } from '../__testUtils__/otherThanWiring';
 
 const FIXTURE_GITOPS_REPO = join(
   __dirname,
@@ -489,8 +490,8 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
       name: 'nvidia-device-plugin',
       default: '',
     });
-    expect(changeSet.notes).toEqual([
-      "The device plugin reads ConfigMap `gpu-operator/nvidia-device-plugin`, written by hand in `clusters/dev/nvidia/device-plugin.yaml` (the cluster profile's `devicePluginConfigMap`): the bootstrap generates no ConfigMap of that name and writes no `default` config, and the product never edits it. Requests use only its keys: `any` (whole GPUs), `t4-ts-4` (time-slicing, 4 per GPU); one that needs another is refused, naming the key and the content to add. It has no key `default` that gives whole GPUs, so `devicePlugin.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`: GPU nodes without a `nvidia.com/device-plugin.config` label get the device plugin's own defaults, whole GPUs.",
+    expect(otherThanWiring(changeSet.notes)).toEqual([
+      "The device plugin reads ConfigMap `gpu-operator/nvidia-device-plugin`, written by hand in `clusters/dev/nvidia/device-plugin.yaml` (the cluster profile's `devicePluginConfigMap`): the bootstrap generates no ConfigMap of that name and writes no `default` config, and the product never edits it. Requests use only its keys: `any` (whole GPUs), `t4-ts-4` (time-slicing, 4 per GPU, as `nvidia.com/gpu`); one that needs another is refused, naming the key and the content to add. It has no key `default` that gives whole GPUs, so `devicePlugin.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`: GPU nodes without a `nvidia.com/device-plugin.config` label get the device plugin's own defaults, whole GPUs.",
     ]);
   });
 
@@ -527,7 +528,7 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
       name: 'mig-parted',
       default: 'all-disabled',
     });
-    expect(changeSet.notes[1]).toBe(
+    expect(otherThanWiring(changeSet.notes)[1]).toBe(
       "The MIG manager reads ConfigMap `gpu-operator/mig-parted`, written by hand in `clusters/dev/nvidia/mig-parted.yaml` (the cluster profile's `migPartedConfigMap`): the bootstrap generates no ConfigMap of that name and adds no `all-disabled` entry, and the product never edits it. Requests use only its mig-configs entries: `all-3g.40gb`, `all-disabled`; one that needs another is refused, naming the entry and the content to add.",
     );
     // Idempotent.
@@ -552,7 +553,7 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
       parse(contentOf(changeSet, 'clusters/dev/gpu-operator/values.yaml')!)
         .migManager.config.default,
     ).toBe('');
-    expect(changeSet.notes.join('\n')).toContain(
+    expect(otherThanWiring(changeSet.notes).join('\n')).toContain(
       'It has no `all-disabled` entry, so `migManager.config.default` is empty in `clusters/dev/gpu-operator/values.yaml`',
     );
   });
@@ -570,6 +571,6 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
         contentOf(changeSet, 'clusters/dev/gpu/kustomization.yaml')!,
       ).configMapGenerator.map((g: { name: string }) => g.name),
     ).toEqual(['nvidia-device-plugin-configs', 'custom-mig-parted-config']);
-    expect(changeSet.notes).toEqual([]);
+    expect(otherThanWiring(changeSet.notes)).toEqual([]);
   });
 });

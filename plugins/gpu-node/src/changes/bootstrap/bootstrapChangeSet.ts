@@ -9,6 +9,7 @@ import {
   type ClusterProfile,
   type ConfigMapRef,
 } from '@gpu-gitops/plugin-gpu-common';
+import { posix } from 'node:path';
 import { resolveLayout, type LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { ALL_DISABLED_MIG_CONFIG, applyMigConfig } from '../applyConfigs';
@@ -45,7 +46,10 @@ import {
 } from './gpuOperator/bootstrapGpuOperator';
 import { gpuOperatorNotes } from './gpuOperator/gpuOperatorNotes';
 import { karpenterNotes } from './karpenter/karpenterNotes';
+import { gpuStackNotes } from './gpuStackNotes';
 import { operatorConfigMaps } from './operatorConfigMaps';
+import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
+import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -98,8 +102,12 @@ export interface BootstrapChangeSet extends ChangeSet {
    * hand (left as they are, and the keys requests use); Karpenter's release
    * the bootstrap wrote and what is left to fill in, or the one it found
    * (never edited), what that sets the NodeOverlay gate to, what to set
-   * where, and where the cluster profile disagrees. Empty when there is
-   * nothing to say.
+   * where, and where the cluster profile disagrees; a device plugin that
+   * is not the GPU Operator's and the requests the cluster cannot run (what
+   * runs on the GPU nodes); the entries added to the cluster's
+   * kustomization, and each Argo CD Application or Flux Kustomization that
+   * does not apply what the bootstrap wrote, with the fix. Empty when there
+   * is nothing to say.
    */
   notes: string[];
 }
@@ -181,6 +189,40 @@ async function mergeGpuKustomization(
   if (content !== undefined) await staged.write(path, content);
 }
 
+/** The folders the bootstrap writes that whatever applies the cluster must apply. */
+function foldersToApply(
+  paths: BootstrapPaths,
+  ownOperator: boolean,
+  ownKarpenter: boolean,
+): GpuFolder[] {
+  const folder = (file: string) => posix.dirname(file);
+  return [
+    {
+      folder: folder(paths.gpuKustomization),
+      what: 'the GPU folder',
+      helm: false,
+    },
+    ...(ownOperator
+      ? [
+          {
+            folder: folder(paths.operatorKustomization),
+            what: "the GPU Operator's release",
+            helm: true,
+          },
+        ]
+      : []),
+    ...(ownKarpenter
+      ? [
+          {
+            folder: folder(paths.karpenterKustomization),
+            what: "Karpenter's release",
+            helm: true,
+          },
+        ]
+      : []),
+  ];
+}
+
 /**
  * The once-per-cluster change set: the GPU Operator's release (Helm values
  * + kustomize helmCharts) unless the repository declares one (then what to
@@ -188,7 +230,9 @@ async function mergeGpuKustomization(
  * `all-disabled` MIG config unless the team wrote those ConfigMaps by hand,
  * the GPU EC2NodeClass, optionally the bin-packing scheduler profile, and
  * on a Karpenter cluster Karpenter's release unless the repository already
- * declares one. It never replaces a file it did not write: it refuses, and
+ * declares one; its GPU Operator runs no device plugin where another one
+ * serves the GPU nodes, and the GPU folder is listed in the cluster's
+ * kustomization (`wiring/`). It never replaces a file it did not write: it refuses, and
  * nothing is written. Idempotent: a bootstrapped repository yields an empty
  * change set.
  *
@@ -209,6 +253,8 @@ export async function buildBootstrapChangeSet(
   // Every file that may declare a Helm release for the cluster, read once
   // for both charts (GPU Operator, Karpenter).
   const releaseFiles = await clusterReleaseFiles(tree, layout, cluster.name);
+  // What already runs on the GPU nodes: the GPU Operator adapts to it.
+  const stack = await readGpuStack(tree, cluster, releaseFiles);
   const operator = await bootstrapGpuOperator(
     staged,
     paths,
@@ -216,10 +262,15 @@ export async function buildBootstrapChangeSet(
     configMaps,
     options.operatorChartVersion,
     releaseFiles,
+    stack,
   );
+  // A device plugin that reads no ConfigMap of named configs never reads
+  // the product's either.
+  const pluginReadsConfigs = stack.devicePlugin?.readsNamedConfigs ?? true;
   const generated: GeneratedConfigMaps = {
     devicePlugin:
       configMaps.devicePlugin.handWritten ||
+      !pluginReadsConfigs ||
       !operatorMayRead(operator, 'devicePlugin')
         ? undefined
         : configMaps.devicePlugin.ref,
@@ -316,6 +367,17 @@ export async function buildBootstrapChangeSet(
     cluster,
     releaseFiles,
   );
+  const wiringNotes = await wireGpuFolders(
+    staged,
+    layout,
+    cluster.name,
+    foldersToApply(
+      paths,
+      operator.kind === 'bootstrap',
+      karpenter.kind === 'managed',
+    ),
+    releaseFiles,
+  );
   return {
     ...staged.toChangeSet(),
     gpuOperatorRelease: operator.kind,
@@ -325,7 +387,13 @@ export async function buildBootstrapChangeSet(
         configMaps,
         operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
       ),
+      ...gpuStackNotes(
+        cluster,
+        stack,
+        operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
+      ),
       ...karpenterNotes(cluster, karpenter),
+      ...wiringNotes,
     ],
   };
 }

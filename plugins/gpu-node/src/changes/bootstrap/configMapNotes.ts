@@ -3,6 +3,7 @@
  * reads that the team wrote by hand: that it stays as it is, and which of
  * its keys (mig-configs entries) requests will use.
  */
+import { devicePluginSlicing } from '@gpu-gitops/plugin-gpu-common';
 import { getIn } from '../../repo/yamlObjects';
 import {
   devicePluginDefaultKey,
@@ -16,9 +17,17 @@ const label = ({ ref }: OperatorConfigMap) => `${ref.namespace}/${ref.name}`;
 
 const list = (keys: string[]) => keys.map(key => `\`${key}\``).join(', ');
 
-/** A device-plugin config in a few words: `time-slicing, 4 per GPU`. */
+/**
+ * A device-plugin config in a few words, with the resource its pods ask for
+ * (its `renameByDefault` decides): `time-slicing, 4 per GPU, as \`nvidia.com/gpu\``.
+ */
 export function describeConfig(config: unknown): string {
   if (givesWholeGpus(config)) return 'whole GPUs';
+  const slicing = devicePluginSlicing(config);
+  if (slicing) {
+    const words = slicing.mode === 'mps' ? 'MPS' : 'time-slicing';
+    return `${words}, ${slicing.replicas} per GPU, as \`${slicing.resourceName}\``;
+  }
   for (const [mode, words] of [
     ['timeSlicing', 'time-slicing'],
     ['mps', 'MPS'],

@@ -23,7 +23,9 @@ export interface OperatorConfigDefaults {
 }
 
 /**
- * Helm values for the NVIDIA GPU Operator chart, once per cluster:
+ * Helm values for the NVIDIA GPU Operator chart, once per cluster
+ * (`runsDevicePlugin` false where another device plugin serves the GPU
+ * nodes: a second one would advertise every GPU twice):
  * - operands (device plugin, GFD, DCGM exporter, MIG manager) tolerate the
  *   GPU taint our pools carry; the operator itself stays off GPU nodes
  *   (affinity), so GPU nodes can scale to zero;
@@ -41,6 +43,7 @@ export function buildGpuOperatorValues(
     devicePlugin: DEFAULT_DEVICE_PLUGIN_CONFIG,
     migManager: 'all-disabled',
   },
+  runsDevicePlugin: boolean = true,
 ): Record<string, unknown> {
   const gpuToleration = {
     key: cluster.gpuTaintKey,
@@ -94,7 +97,7 @@ export function buildGpuOperatorValues(
     },
     mig: { strategy: cluster.migStrategy },
     devicePlugin: {
-      enabled: true,
+      enabled: runsDevicePlugin,
       config: {
         create: false,
         name: cluster.devicePluginConfigMap.name,

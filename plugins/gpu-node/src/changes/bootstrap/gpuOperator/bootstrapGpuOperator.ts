@@ -6,7 +6,10 @@
  * edits that one, and checks what it sets (`operatorSettings.ts`).
  */
 import { posix } from 'node:path';
-import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import type {
+  ClusterGpuStack,
+  ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import type { StagedTree } from '../../stagedTree';
 import { isBootstrapFile, type BootstrapFileWrite } from '../bootstrapFile';
@@ -40,6 +43,8 @@ export async function bootstrapGpuOperator(
   chartVersion: string,
   /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
   files: RepositoryFile[],
+  /** What the repository runs on the GPU nodes (`readGpuStack`). */
+  stack: ClusterGpuStack,
 ): Promise<GpuOperatorOutcome> {
   const managed = isBootstrapFile(
     await staged.read(paths.operatorKustomization),
@@ -55,13 +60,14 @@ export async function bootstrapGpuOperator(
         cluster,
         configMaps,
         chartVersion,
+        stack,
       ),
     };
   }
   return {
     kind: 'repository',
     checks: declared.map(release =>
-      checkOperatorRelease(release, cluster, configMaps),
+      checkOperatorRelease(release, cluster, configMaps, stack),
     ),
     managedFolder: managed
       ? posix.dirname(paths.operatorKustomization)

@@ -27,6 +27,8 @@ const NVIDIA_GPU_TOLERATION: PodToleration = {
 /** Each value the product reads from a release, with the chart's default (`undefined`: none). */
 export const GPU_OPERATOR_CHART_DEFAULTS: Record<string, unknown> = {
   // "ConfigMap name (either existing or to create a new one with create=true above)"
+  'devicePlugin.enabled': true,
+  'migManager.enabled': true,
   'devicePlugin.config.name': '',
   'devicePlugin.config.default': '',
   'devicePlugin.config.create': false,

@@ -6,7 +6,10 @@
  * on every run (the one rule of `bootstrapFile.ts`).
  */
 import { posix } from 'node:path';
-import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import type {
+  ClusterGpuStack,
+  ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 import { bootstrapYaml, type BootstrapFileWrite } from '../bootstrapFile';
 import type { BootstrapPaths } from '../bootstrapPaths';
 import { buildGpuOperatorValues } from '../gpuOperatorValues';
@@ -22,6 +25,7 @@ export function managedGpuOperatorRelease(
   cluster: ClusterProfile,
   configMaps: OperatorConfigMaps,
   chartVersion: string,
+  stack: ClusterGpuStack,
 ): BootstrapFileWrite[] {
   const folder = posix.dirname(paths.operatorKustomization);
   const remedy = `Move it out of ${folder}/. If this repository installs the GPU Operator, declare it so the bootstrap finds it (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${GPU_OPERATOR_CHART}"), then run the bootstrap again: it then writes no release of its own, never edits yours, and says what to set in it.`;
@@ -29,10 +33,15 @@ export function managedGpuOperatorRelease(
     {
       path: paths.operatorValues,
       content: bootstrapYaml(
-        buildGpuOperatorValues(cluster, {
-          devicePlugin: devicePluginDefaultKey(configMaps.devicePlugin),
-          migManager: migManagerDefaultEntry(configMaps.migParted),
-        }),
+        buildGpuOperatorValues(
+          cluster,
+          {
+            devicePlugin: devicePluginDefaultKey(configMaps.devicePlugin),
+            migManager: migManagerDefaultEntry(configMaps.migParted),
+          },
+          // The GPU nodes' own device plugin stays the only one.
+          stack.devicePlugin === undefined,
+        ),
         'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
       ),
       what: "the GPU Operator's Helm values",

@@ -45,6 +45,7 @@
  */
 import {
   tolerates,
+  type ClusterGpuStack,
   type ClusterProfile,
   type PodToleration,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -391,11 +392,37 @@ function checkNamespace(ctx: Context, configMap: OperatorConfigMap) {
   );
 }
 
-/** What `release` sets, against what `cluster` needs. */
+/**
+ * `devicePlugin.enabled` is false where another device plugin serves the
+ * GPU nodes (`stack.devicePlugin`): two device plugins on one node both
+ * register `nvidia.com/gpu` with the kubelet, which keeps one endpoint per
+ * resource name, the last registered (kubernetes `pkg/kubelet/cm/devicemanager`),
+ * so which plugin's config a node runs changes with every restart.
+ */
+function checkDevicePluginEnabled(ctx: Context, stack: ClusterGpuStack) {
+  const plugin = stack.devicePlugin;
+  if (!plugin) return;
+  const key = 'devicePlugin.enabled';
+  const value = valueOf(ctx.release, key);
+  if (!value.known) {
+    cannotTell(ctx, key, 'false', value.why);
+    return;
+  }
+  if (!truthy(value.value)) {
+    ctx.check.asNeeded.push(`\`${key}: false\``);
+    return;
+  }
+  ctx.check.findings.push(
+    `**To do**: set ${advice(ctx, value, key, 'false')}: it is \`${shown(value.value)}\` (${source(value)}), so the operator runs a second device plugin beside ${plugin.setting} (\`${plugin.file}\`), which already serves the GPU nodes; both register \`nvidia.com/gpu\` with the kubelet, which keeps only the last one registered.`,
+  );
+}
+
+/** What `release` sets, against what `cluster` needs and what else runs on the GPU nodes. */
 export function checkOperatorRelease(
   release: HelmRelease,
   cluster: ClusterProfile,
   configMaps: OperatorConfigMaps,
+  stack: ClusterGpuStack = {},
 ): OperatorReleaseCheck {
   const check: OperatorReleaseCheck = {
     release,
@@ -404,6 +431,7 @@ export function checkOperatorRelease(
     readsOther: { devicePlugin: false, migParted: false },
   };
   const ctx: Context = { release, cluster, configMaps, check };
+  checkDevicePluginEnabled(ctx, stack);
   if (checkConfigName(ctx, configMaps.devicePlugin)) {
     checkDevicePluginDefault(ctx);
   }

@@ -25,6 +25,7 @@ import {
   upstreamChartValues,
   valuesNotInChart,
 } from './__testUtils__/upstreamChartValues';
+import { otherThanWiring } from '../../__testUtils__/otherThanWiring';
 
 // Real kustomize builds of every root on a shared CI machine.
 jest.setTimeout(120_000);
@@ -102,7 +103,7 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
       valuesNotInChart(values, upstreamChartValues('aws-karpenter')),
     ).toEqual([]);
 
-    expect(changeSet.notes).toEqual([
+    expect(otherThanWiring(changeSet.notes)).toEqual([
       expect.stringContaining(
         `No Karpenter release was found in the repository, so this pull request adds one in \`${RELEASE}/\`: chart \`karpenter\` 1.14.1 from \`oci://public.ecr.aws/karpenter\` in \`kube-system\`, with \`settings.featureGates.nodeOverlay: true\``,
       ),
@@ -114,7 +115,7 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
     await writeChangeSet(tree, changeSet);
     const report = await validateGitOpsTreeReport(dir);
     expect(report.findings).toEqual([]);
-    expect(report.notes).toContain(
+    expect(otherThanWiring(report.notes)).toContain(
       `${RELEASE} was built without the Helm charts of ${RELEASE}: kustomize inflates them only with --enable-helm, a helm binary and the charts' repositories (pass --enable-helm where those are at hand)`,
     );
     const built = await buildKustomizationRoot(
@@ -127,7 +128,7 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
     // Idempotent: nothing to change, and still the reminder.
     const again = await bootstrap(tree);
     expect(again.changes).toEqual([]);
-    expect(again.notes).toEqual([
+    expect(otherThanWiring(again.notes)).toEqual([
       `The bootstrap's Karpenter release in \`${RELEASE}/\` pins 1.14.1 and sets \`settings.featureGates.nodeOverlay: true\`, as the cluster profile says.`,
       `**Before it syncs**: set \`settings.clusterName\` (the EKS cluster's name; the chart refuses to render without it) in \`${RELEASE}/values.yaml\`.`,
     ]);
@@ -208,7 +209,7 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
     expect(
       valuesNotInChart(values, upstreamChartValues('azure-karpenter')),
     ).toEqual([]);
-    expect(changeSet.notes.join('\n')).toContain(
+    expect(otherThanWiring(changeSet.notes).join('\n')).toContain(
       "**Before it syncs**: add the AKS cluster's own values",
     );
   });
@@ -220,7 +221,7 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
       parse(contentOf(changeSet, `${RELEASE}/values.yaml`)!).settings
         .featureGates,
     ).toEqual({ nodeOverlay: false });
-    expect(changeSet.notes).toContain(
+    expect(otherThanWiring(changeSet.notes)).toContain(
       '`nodeOverlay` of the cluster profile `prod` (`gpu.clusters.profiles.prod.nodeOverlay`) is `false`: time-slicing, MPS and mixed-strategy MIG requests are refused for this cluster until it is `true` and the bootstrap runs again.',
     );
   });
@@ -255,10 +256,12 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
     expect(contentOf(changeSet, `${RELEASE}/values.yaml`)).toBe(
       filledIn.replace('nodeOverlay: true', 'nodeOverlay: false'),
     );
-    expect(changeSet.notes[0]).toBe(
+    expect(otherThanWiring(changeSet.notes)[0]).toBe(
       `The bootstrap's Karpenter release in \`${RELEASE}/\` now pins 1.15.0 (was 1.14.1) and sets \`settings.featureGates.nodeOverlay: false\` (was \`true\`), as the cluster profile says.`,
     );
-    expect(changeSet.notes.join('\n')).not.toContain('Before it syncs');
+    expect(otherThanWiring(changeSet.notes).join('\n')).not.toContain(
+      'Before it syncs',
+    );
   });
 
   it('writes nothing about Karpenter for a cluster without it', async () => {
@@ -267,7 +270,7 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
     expect(changeSet.changes.filter(c => c.path.includes('karpenter'))).toEqual(
       [],
     );
-    expect(changeSet.notes).toEqual([]);
+    expect(otherThanWiring(changeSet.notes)).toEqual([]);
   });
 
   it('refuses, writing nothing, when a file it would write is not its own', async () => {
@@ -297,7 +300,7 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
       parse(contentOf(changeSet, `${RELEASE}/kustomization.yaml`)!)
         .helmCharts[0],
     ).toMatchObject({ name: 'karpenter', version: '1.14.1' });
-    expect(changeSet.notes[0]).toContain(
+    expect(otherThanWiring(changeSet.notes)[0]).toContain(
       'No Karpenter release was found in the repository, so this pull request adds one',
     );
   });
@@ -319,7 +322,7 @@ describe('bootstrap of a cluster whose repository installs no Karpenter', () => 
     expect(found.changes.map(c => c.path)).not.toContain(
       `${RELEASE}/kustomization.yaml`,
     );
-    expect(found.notes[0]).toContain(
+    expect(otherThanWiring(found.notes)[0]).toContain(
       'Karpenter is installed by the kustomize helmCharts entry `karpenter` in `infrastructure/karpenter/kustomization.yaml`',
     );
   });
@@ -342,7 +345,7 @@ describe('bootstrap of a cluster whose repository installs Karpenter by hand', (
         Buffer.from(content, 'utf8'),
       );
     }
-    return changeSet.notes;
+    return otherThanWiring(changeSet.notes);
   }
 
   const helmCharts = (values: string) =>
@@ -484,7 +487,7 @@ describe('bootstrap of a cluster whose repository installs Karpenter by hand', (
     );
     const changeSet = await bootstrap(tree, { karpenterVersion: '1.15.0' });
     expect(changeSet.changes).toEqual([]);
-    expect(changeSet.notes).toContain(
+    expect(otherThanWiring(changeSet.notes)).toContain(
       `The bootstrap's own Karpenter release in \`${RELEASE}/\` installs Karpenter a second time: remove that folder.`,
     );
   });

@@ -1,0 +1,54 @@
+/**
+ * What the repository runs on a cluster's GPU nodes beyond the cluster
+ * profile: a device plugin that is not the GPU Operator's, and a GPU
+ * Operator without its MIG manager. gpu-node reads it from the repository
+ * (`readRepoState`, the bootstrap); `capabilities.ts` says what it rules out.
+ */
+
+/**
+ * Where a value the rules depend on is set, in the words a reviewer looks for.
+ *
+ * @public
+ */
+export interface StackSetting {
+  /** Repository path of the file that sets it (or declares the object). */
+  file: string;
+  /**
+   * What sets it and where, e.g. "`migManager.enabled: false` in
+   * `spec.values` of HelmRelease `gpu-operator/gpu-operator` in `infra/gpu-operator.yaml`".
+   */
+  setting: string;
+}
+
+/**
+ * A device plugin serving the GPU nodes that is not the GPU Operator's.
+ *
+ * @public
+ */
+export interface OtherDevicePlugin extends StackSetting {
+  /**
+   * `standalone`: NVIDIA's `nvidia-device-plugin` (its Helm chart or its
+   * static DaemonSet); `bottlerocket`: the one built into Bottlerocket's
+   * NVIDIA variants, configured by `[settings.kubelet-device-plugins.nvidia]`.
+   */
+  kind: 'standalone' | 'bottlerocket';
+  /**
+   * True when it reads the profile's ConfigMap of named configs and switches
+   * per node on `nvidia.com/device-plugin.config` (the chart's `config.name`).
+   */
+  readsNamedConfigs: boolean;
+}
+
+/**
+ * What runs on a cluster's GPU nodes, as its repository declares it; an
+ * empty object when only what the product assumes (the GPU Operator's
+ * device plugin and MIG manager) runs.
+ *
+ * @public
+ */
+export interface ClusterGpuStack {
+  /** The device plugin serving the GPU nodes, when it is not the GPU Operator's. */
+  devicePlugin?: OtherDevicePlugin;
+  /** The GPU Operator runs no MIG manager: where that is set. */
+  migManagerOff?: StackSetting;
+}

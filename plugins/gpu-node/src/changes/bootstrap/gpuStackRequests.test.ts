@@ -1,0 +1,112 @@
+/**
+ * Requests on a bootstrapped cluster whose GPU nodes run what the product
+ * cannot configure per pool: the request flow reads it from the repository
+ * (`readRepoState` with the profile, `RepoState.gpuStack`) and the planner
+ * refuses, in the words the bootstrap's notes and the form use, before
+ * anything is written.
+ */
+import {
+  builtinCatalog,
+  isGpuInputError,
+  resolveClusterProfile,
+  type ClusterProfile,
+  type GpuRequest,
+} from '@gpu-gitops/plugin-gpu-common';
+import { MemoryRepoTree } from '../../repo/tree';
+import { buildRequestChange } from '../buildRequestChange';
+import { mlRequest } from '../__fixtures__/requests';
+import { writeChangeSet } from '../stagedTree';
+import { BOTTLEROCKET_NODE_CLASS } from './__fixtures__/gpuStackShapes';
+import { buildBootstrapChangeSet } from './bootstrapChangeSet';
+
+const cluster = resolveClusterProfile({ name: 'prod', migStrategy: 'single' });
+
+/** A Flux HelmRelease of the GPU Operator in the cluster's folder, MIG manager off. */
+const FLUX_GPU_OPERATOR = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: gpu-operator
+  namespace: gpu-operator
+spec:
+  interval: 1h
+  chart:
+    spec:
+      chart: gpu-operator
+      version: v25.10.1
+      sourceRef: { kind: HelmRepository, name: nvidia, namespace: flux-system }
+  values:
+    driver: { enabled: false }
+    devicePlugin:
+      config: { name: nvidia-device-plugin-configs, default: default }
+    migManager:
+      enabled: false
+      config: { name: custom-mig-parted-config }
+    mig: { strategy: single }
+`;
+
+async function bootstrapped(files: Record<string, string>) {
+  const tree = new MemoryRepoTree(files);
+  await writeChangeSet(
+    tree,
+    await buildBootstrapChangeSet(tree, cluster, {
+      operatorChartVersion: 'v26.7.0',
+      binPacking: false,
+    }),
+  );
+  return tree;
+}
+
+async function refusal(
+  tree: MemoryRepoTree,
+  request: GpuRequest,
+  profile: ClusterProfile = cluster,
+) {
+  const error = await buildRequestChange({
+    tree,
+    dir: '/nonexistent',
+    request,
+    cluster: profile,
+    catalog: builtinCatalog,
+  }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isGpuInputError(error)) throw error ?? new Error('not refused');
+  return error.issues[0];
+}
+
+describe('requests against what the GPU nodes run', () => {
+  it('a MIG request on a GPU Operator with migManager.enabled false is refused, naming the value and the file', async () => {
+    const file = 'clusters/prod/infrastructure/gpu-operator.yaml';
+    const tree = await bootstrapped({ [file]: FLUX_GPU_OPERATOR });
+    const issue = await refusal(
+      tree,
+      mlRequest(
+        'a100-mig',
+        { model: 'a100-40gb', sharing: 'mig', replicas: 2, vramGiB: 9 },
+        { cluster: 'prod' },
+      ),
+    );
+    expect(issue.rule).toBe('mig-manager-disabled');
+    expect(issue.message).toContain(
+      `its GPU Operator runs no MIG manager (\`migManager.enabled: false\` in \`spec.values\` of HelmRelease \`gpu-operator/gpu-operator\` in \`${file}\`)`,
+    );
+  });
+
+  it("a time-slicing request on Bottlerocket's device plugin is refused, naming the node class and its file", async () => {
+    const file = 'clusters/prod/karpenter/nodeclass-gpu.yaml';
+    const tree = await bootstrapped({ [file]: BOTTLEROCKET_NODE_CLASS });
+    const issue = await refusal(
+      tree,
+      mlRequest(
+        't4-ts',
+        { model: 't4', sharing: 'time-slicing', replicas: 4, vramGiB: 3 },
+        { cluster: 'prod' },
+      ),
+    );
+    expect(issue.rule).toBe('device-plugin-bottlerocket');
+    expect(issue.message).toContain(
+      `EC2NodeClass \`gpu\` of the GPU pools with \`amiSelectorTerms\` alias \`bottlerocket@latest\`, in \`${file}\``,
+    );
+  });
+});
