@@ -197,7 +197,7 @@ export async function validateGitOpsTreeReport(
 
   return {
     findings: sortFindings(findings),
-    notes: roots.flatMap(r => (r.note ? [r.note] : [])),
+    notes: [...source.notes, ...roots.flatMap(r => (r.note ? [r.note] : []))],
   };
 }
 

@@ -1,0 +1,207 @@
+/**
+ * Repositories shaped like public ones the product has never seen, for the
+ * validate rules that must hold on them (issue 23).
+ */
+
+/**
+ * An EKS cluster folder after the Karpenter v1 migration, from
+ * aws-ia/terraform-aws-eks-blueprints `patterns/karpenter-mng/karpenter.yaml`
+ * (commit 7125f2c0: EC2NodeClass `default`, NodePool `default` with the
+ * integer limit `cpu: 1000`) as `gpu-gitops import` converts it to v1, plus
+ * a GPU NodePool written the same way (`nvidia.com/gpu: 8`) and an app that
+ * fills it: 2 replicas of 4 GPUs on 4-GPU g5.12xlarge nodes.
+ */
+export function eksBlueprintsRepoFiles(): Record<string, string> {
+  return {
+    'clusters/prod/kustomization.yaml': `resources:
+  - karpenter.yaml
+  - gpu.yaml
+`,
+    'clusters/prod/karpenter.yaml': `---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  amiSelectorTerms:
+    - alias: al2023@latest
+  role: ex-karpenter-mng
+  subnetSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: ex-karpenter-mng
+  securityGroupSelectorTerms:
+    - tags:
+        karpenter.sh/discovery: ex-karpenter-mng
+  tags:
+    karpenter.sh/discovery: ex-karpenter-mng
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: default
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: "karpenter.k8s.aws/instance-category"
+          operator: In
+          values: ["c", "m", "r"]
+        - key: "karpenter.k8s.aws/instance-cpu"
+          operator: In
+          values: ["4", "8", "16", "32"]
+        - key: "karpenter.k8s.aws/instance-hypervisor"
+          operator: In
+          values: ["nitro"]
+        - key: "karpenter.k8s.aws/instance-generation"
+          operator: Gt
+          values: ["2"]
+  limits:
+    cpu: 1000
+  disruption:
+    consolidationPolicy: WhenEmpty
+    consolidateAfter: 30s
+`,
+    'clusters/prod/gpu.yaml': `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: node.kubernetes.io/instance-type
+          operator: In
+          values: ["g5.12xlarge"]
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: ["on-demand"]
+      taints:
+        - key: nvidia.com/gpu
+          value: "true"
+          effect: NoSchedule
+  limits:
+    cpu: 1000
+    nvidia.com/gpu: 8
+  disruption:
+    consolidationPolicy: WhenEmpty
+    consolidateAfter: 30s
+`,
+    'apps/ml/llm/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+    'apps/ml/llm/deployment.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: llm
+  namespace: ml
+spec:
+  replicas: 2
+  selector:
+    matchLabels: { app: llm }
+  template:
+    metadata:
+      labels: { app: llm }
+    spec:
+      nodeSelector:
+        karpenter.sh/nodepool: gpu
+      tolerations:
+        - key: nvidia.com/gpu
+          operator: Exists
+          effect: NoSchedule
+      containers:
+        - name: server
+          image: vllm/vllm-openai:v0.6.3
+          resources:
+            limits:
+              nvidia.com/gpu: 4
+`,
+  };
+}
+
+/**
+ * A Helm chart folder inside the repository, from
+ * aws-ia/terraform-aws-eks-blueprints `patterns/bottlerocket/karpenter-resources/`
+ * (Chart.yaml at ba2e3c9e, templates at f234afb9 with some requirements left
+ * out, values.yaml at 1dac347e):
+ * its templates are Go templates, not YAML, until Helm renders them.
+ */
+export function karpenterResourcesChartFiles(
+  folder: string,
+): Record<string, string> {
+  return {
+    [`${folder}/Chart.yaml`]: `apiVersion: v2
+name: karpenter-resources
+description: Helm chart to deploy Karpenter resources
+version: 0.0.1
+`,
+    [`${folder}/values.yaml`]: `nodepool:
+  zone: []
+ec2nodeclass:
+  role: ""
+  securityGroupSelectorTerms:
+    tags:
+       karpenter.sh/discovery: ""
+  subnetSelectorTerms:
+    tags:
+       karpenter.sh/discovery: ""
+  blockDeviceMappings:
+    ebs:
+      kmsKeyID: ""
+  tags:
+    karpenter.sh/discovery: ""
+`,
+    [`${folder}/templates/nodepool.yaml`]: `apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata:
+  name: default
+spec:
+  disruption:
+    consolidationPolicy: WhenUnderutilized
+    expireAfter: 24h0m0s
+  limits:
+    cpu: 1k
+  template:
+    metadata:
+      labels:
+        bottlerocket.aws/updater-interface-version: 2.0.0
+    spec:
+      kubelet:
+        maxPods: 110
+      nodeClassRef:
+        name: default
+      requirements:
+      - key: karpenter.k8s.aws/instance-category
+        operator: In
+        values:
+        - c
+        - m
+      - key: topology.kubernetes.io/zone
+        operator: In
+        values: {{- toYaml .Values.nodepool.zone | nindent 8 }}
+      - key: kubernetes.io/arch
+        operator: In
+        values:
+        - amd64
+`,
+    [`${folder}/templates/ec2nodeclass.yaml`]: `apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  amiFamily: Bottlerocket
+  role: \${split("/", module.eks_blueprints_addons.karpenter.node_iam_role_arn)[1]}
+  securityGroupSelectorTerms:
+  - tags:
+      karpenter.sh/discovery: \${module.eks.cluster_name}
+  subnetSelectorTerms:
+  - tags:
+      karpenter.sh/discovery: \${module.eks.cluster_name}
+`,
+  };
+}
