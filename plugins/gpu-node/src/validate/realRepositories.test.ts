@@ -56,3 +56,46 @@ describe('validate on repositories shaped like public ones (issue 23)', () => {
     ]);
   });
 });
+
+describe('validate reports what the cluster would silently drop (issue 23)', () => {
+  it('reports a field the API server prunes: a karpenter.sh/v1 NodePool kubelet', async () => {
+    const files = eksBlueprintsRepoFiles();
+    const pool = 'clusters/prod/gpu.yaml';
+    // The v1beta1 place of the kubelet settings (the chart above still has it there).
+    const report = await validate({
+      ...files,
+      [pool]: files[pool].replace(
+        '      taints:\n',
+        '      kubelet:\n        maxPods: 110\n      taints:\n',
+      ),
+    });
+    expect(rules(report)).toEqual([`${pool} NodePool/gpu field-pruned`]);
+    expect(report.findings[0].message).toMatch(
+      /^spec\.template\.spec\.kubelet: karpenter\.sh\/v1 NodePool has no such field .*prunes it.*EC2NodeClass/,
+    );
+  });
+
+  it('reports a misspelt field of a node class and of a patch, not the fields the schema keeps', async () => {
+    const files = eksBlueprintsRepoFiles();
+    const report = await validate({
+      ...files,
+      'clusters/prod/karpenter.yaml': files[
+        'clusters/prod/karpenter.yaml'
+      ].replace(
+        '  role: ex-karpenter-mng\n',
+        '  role: ex-karpenter-mng\n  blockDeviceMapping:\n    - deviceName: /dev/xvda\n',
+      ),
+      'clusters/prod/kustomization.yaml': `${files['clusters/prod/kustomization.yaml']}patches:\n  - path: gpu-weight.yaml\n`,
+      'clusters/prod/gpu-weight.yaml':
+        'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: gpu\nspec:\n  weight: 10\n  wieght: 10\n',
+    });
+    expect(
+      report.findings.map(
+        f => `${f.file} ${f.object} ${f.message.split(':')[0]}`,
+      ),
+    ).toEqual([
+      'clusters/prod/gpu-weight.yaml NodePool/gpu spec.wieght',
+      'clusters/prod/karpenter.yaml EC2NodeClass/default spec.blockDeviceMapping',
+    ]);
+  });
+});

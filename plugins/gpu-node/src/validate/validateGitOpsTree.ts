@@ -28,6 +28,7 @@ import {
 } from './gpuConfigMaps';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
+import { checkPrunedFields } from './prunedFieldRules';
 import { schemaError } from './schemas';
 import { readSourceTree, SourceTree } from './sourceTree';
 
@@ -144,6 +145,7 @@ export async function validateGitOpsTreeReport(
       (options.cluster ? profile.karpenterVersion : undefined),
     findings,
   );
+  checkPrunedFields(source, findings);
 
   // 2. Per cluster GPU folder (the layout): configs, overlays, duplicates.
   const clusters = clusterNames(layout, source.files);
