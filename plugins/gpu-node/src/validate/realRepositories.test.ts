@@ -3,6 +3,7 @@ import {
   writeTempRepo,
 } from '../changes/__fixtures__/gitopsRepo';
 import {
+  aksKarpenterRepoFiles,
   eksBlueprintsRepoFiles,
   karpenterResourcesChartFiles,
 } from './__fixtures__/realRepos';
@@ -97,5 +98,42 @@ describe('validate reports what the cluster would silently drop (issue 23)', () 
       'clusters/prod/gpu-weight.yaml NodePool/gpu spec.wieght',
       'clusters/prod/karpenter.yaml EC2NodeClass/default spec.blockDeviceMapping',
     ]);
+  });
+});
+
+describe('validate on node classes (issue 23)', () => {
+  it('finds nothing wrong in the AKS example, its pools on the AKSNodeClass it defines', async () => {
+    expect((await validate(aksKarpenterRepoFiles())).findings).toEqual([]);
+  });
+
+  it('reports a nodeClassRef to a class no object of the cluster defines', async () => {
+    const files = aksKarpenterRepoFiles();
+    const pool = 'clusters/aks/gpu.yaml';
+    // What a provider-blind rewrite left on an AKS cluster.
+    const report = await validate({
+      ...files,
+      [pool]: files[pool]
+        .replace('group: karpenter.azure.com', 'group: karpenter.k8s.aws')
+        .replace('kind: AKSNodeClass', 'kind: EC2NodeClass'),
+    });
+    expect(rules(report)).toEqual([
+      `${pool} NodePool/gpu node-class-not-found`,
+    ]);
+    expect(report.findings[0].message).toContain(
+      'names EC2NodeClass/default (karpenter.k8s.aws), which no object of the cluster defines (its node classes: AKSNodeClass/default)',
+    );
+  });
+
+  it('says nothing when the tree defines no node class (they are applied from elsewhere)', async () => {
+    const files = eksBlueprintsRepoFiles();
+    const karpenter = files['clusters/prod/karpenter.yaml'];
+    const report = await validate({
+      ...files,
+      // Only the NodePool: the EC2NodeClass is Terraform's.
+      'clusters/prod/karpenter.yaml': karpenter.slice(
+        karpenter.indexOf('---\napiVersion: karpenter.sh/v1'),
+      ),
+    });
+    expect(report.findings).toEqual([]);
   });
 });

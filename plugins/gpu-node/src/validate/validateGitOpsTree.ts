@@ -28,6 +28,7 @@ import {
 } from './gpuConfigMaps';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
+import { checkNodeClassRefs } from './nodeClassRefRules';
 import { checkPrunedFields } from './prunedFieldRules';
 import { schemaError } from './schemas';
 import { readSourceTree, SourceTree } from './sourceTree';
@@ -193,6 +194,7 @@ export async function validateGitOpsTreeReport(
   checkWorkloadsServed(workloads, pools, roots, source, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings);
+  checkNodeClassRefs(roots, source, findings);
 
   // 4. What the product set up and nothing uses any more.
   checkOrphans(source, layout, clusters, workloads, findings);

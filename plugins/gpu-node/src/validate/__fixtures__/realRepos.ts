@@ -205,3 +205,108 @@ spec:
 `,
   };
 }
+
+/**
+ * An AKS cluster with Karpenter (node auto-provisioning): the pool and node
+ * class of Azure/karpenter-provider-azure `examples/v1/general-purpose.yaml`
+ * (v1.14.2, last change 7118a93c), byte for byte, and a GPU pool on the
+ * same class (NC-family, 1 GPU per node).
+ */
+export function aksKarpenterRepoFiles(): Record<string, string> {
+  return {
+    'clusters/aks/kustomization.yaml': `resources:
+  - general-purpose.yaml
+  - gpu.yaml
+`,
+    'clusters/aks/general-purpose.yaml': `# This example NodePool will provision general purpose instances
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: general-purpose
+  annotations:
+    kubernetes.io/description: "General purpose NodePool"
+spec:
+  disruption:
+    consolidateAfter: 0s
+    budgets:
+    - nodes: 30%
+  # Optional: Uncomment if you want to put a cap on the max resources available for provisioning
+  # limits:
+  #   cpu: "30"
+  template:
+    metadata:
+      labels:
+        # required for Karpenter to predict overhead from cilium DaemonSet
+        kubernetes.azure.com/ebpf-dataplane: cilium
+    spec:
+      nodeClassRef:
+        group: karpenter.azure.com
+        kind: AKSNodeClass
+        name: default
+      startupTaints:
+      # https://karpenter.sh/docs/concepts/nodepools/#cilium-startup-taint
+      - key: node.cilium.io/agent-not-ready
+        effect: NoExecute
+        value: "true"
+      expireAfter: Never
+      requirements:
+      - key: kubernetes.io/arch
+        operator: In
+        values: ["amd64"]
+      - key: kubernetes.io/os
+        operator: In
+        values: ["linux"]
+      - key: karpenter.sh/capacity-type
+        operator: In
+        values: ["on-demand"]
+      - key: karpenter.azure.com/sku-family
+        operator: In
+        values: [D]
+      # Optional: Uncomment if you want to keep Azure placement zonal.
+      #           Use "regional" instead to request non-zonal capacity, labeled with topology.kubernetes.io/zone=0.
+      # - key: karpenter.azure.com/placement-scope
+      #   operator: In
+      #   values: ["zonal"]
+      # Optional: Uncomment if you want to add a restriction on max sku cpus.
+      #           Useful for ensuring karpneter provisions multiple nodes for feature testing.
+      # - key: karpenter.azure.com/sku-cpu
+      #   operator: Lt
+      #   values: ["3"]
+---
+apiVersion: karpenter.azure.com/v1beta1
+kind: AKSNodeClass
+metadata:
+  name: default
+  annotations:
+    kubernetes.io/description: "General purpose AKSNodeClass for running Ubuntu nodes"
+spec:
+  imageFamily: Ubuntu
+`,
+    'clusters/aks/gpu.yaml': `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.azure.com
+        kind: AKSNodeClass
+        name: default
+      requirements:
+        - key: karpenter.azure.com/sku-family
+          operator: In
+          values: [NC]
+        - key: karpenter.azure.com/sku-gpu-count
+          operator: In
+          values: ["1"]
+      taints:
+        - key: sku
+          value: gpu
+          effect: NoSchedule
+  limits:
+    nvidia.com/gpu: 4
+`,
+  };
+}
