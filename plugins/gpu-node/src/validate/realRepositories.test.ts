@@ -5,6 +5,7 @@ import {
 import {
   aksKarpenterRepoFiles,
   eksBlueprintsRepoFiles,
+  handWrittenTimeSlicingFiles,
   karpenterResourcesChartFiles,
 } from './__fixtures__/realRepos';
 import {
@@ -135,5 +136,69 @@ describe('validate on node classes (issue 23)', () => {
       ),
     });
     expect(report.findings).toEqual([]);
+  });
+});
+
+describe('validate on a hand-written device-plugin ConfigMap (issue 23)', () => {
+  const files = () => {
+    const base = eksBlueprintsRepoFiles();
+    return {
+      ...base,
+      ...handWrittenTimeSlicingFiles(),
+      'clusters/prod/kustomization.yaml': `${base['clusters/prod/kustomization.yaml']}  - time-slicing-config.yaml\n  - gpu-t4.yaml\n`,
+    };
+  };
+
+  it('takes the key the repository defines when no --cluster names the ConfigMap', async () => {
+    expect((await validate(files())).findings).toEqual([]);
+  });
+
+  it('still reports a key that no device-plugin ConfigMap of the repository holds', async () => {
+    const all = files();
+    const pool = 'clusters/prod/gpu-t4.yaml';
+    const report = await validate({
+      ...all,
+      [pool]: all[pool].replace(': tesla-t4', ': tesla-t4-ts8'),
+    });
+    expect(rules(report)).toEqual([
+      `${pool} NodePool/gpu-t4 unknown-device-plugin-config`,
+    ]);
+    expect(report.findings[0].message).toContain(
+      'gpu-operator/time-slicing-config-fine (known: a100-40gb, tesla-t4)',
+    );
+  });
+
+  it('with --cluster, reads only the ConfigMap the cluster names', async () => {
+    const report = await validate(files(), {
+      cluster: {
+        name: 'prod',
+        devicePluginConfigMap: {
+          name: 'nvidia-device-plugin-configs',
+          namespace: 'gpu-operator',
+        },
+      },
+    });
+    expect(rules(report)).toEqual([
+      'clusters/prod/gpu-t4.yaml NodePool/gpu-t4 unknown-device-plugin-config',
+    ]);
+  });
+
+  it('says it cannot tell, without a finding, when no --cluster is given and no device-plugin ConfigMap is built', async () => {
+    const { ['clusters/prod/time-slicing-config.yaml']: _configMap, ...all } =
+      files();
+    const kustomization = 'clusters/prod/kustomization.yaml';
+    const report = await validate({
+      ...all,
+      [kustomization]: all[kustomization].replace(
+        '  - time-slicing-config.yaml\n',
+        '',
+      ),
+    });
+    expect(report.findings).toEqual([]);
+    expect(report.notes).toEqual([
+      expect.stringContaining(
+        'NodePool/gpu-t4 selects device-plugin config tesla-t4, but no device-plugin ConfigMap is built',
+      ),
+    ]);
   });
 });

@@ -127,6 +127,8 @@ export async function validateGitOpsTreeReport(
   const catalog = options.catalog ?? builtinCatalog;
   const profile = resolveClusterProfile(options.cluster);
   const findings: Finding[] = [];
+  /** What could not be checked, for the reviewer: never a finding. */
+  const notes: string[] = [];
   const source = await readSourceTree(dir, findings);
   const graph = await readKustomizationGraph(source.tree);
   if (graph.folders.size === 0) {
@@ -188,6 +190,7 @@ export async function validateGitOpsTreeReport(
     configMaps,
     names,
     findings,
+    ...(options.cluster ? {} : { cannotTell: notes }),
   });
   const workloads = gpuWorkloads(roots);
   checkGpuContainerImages(workloads, source, findings);
@@ -201,7 +204,14 @@ export async function validateGitOpsTreeReport(
 
   return {
     findings: sortFindings(findings),
-    notes: [...source.notes, ...roots.flatMap(r => (r.note ? [r.note] : []))],
+    // A pool built by two roots is one note.
+    notes: [
+      ...new Set([
+        ...source.notes,
+        ...roots.flatMap(r => (r.note ? [r.note] : [])),
+        ...notes,
+      ]),
+    ],
   };
 }
 

@@ -310,3 +310,69 @@ spec:
 `,
   };
 }
+
+/**
+ * The device-plugin ConfigMap of the NVIDIA GPU Operator docs ("Time-Slicing
+ * GPUs in Kubernetes", `time-slicing-config-fine`: one key per GPU model),
+ * written by hand in the cluster's folder, and a T4 pool whose nodes select
+ * its `tesla-t4` key; its name is not the product's default, and no
+ * `--cluster` says which ConfigMap the operator reads.
+ */
+export function handWrittenTimeSlicingFiles(): Record<string, string> {
+  return {
+    'clusters/prod/time-slicing-config.yaml': `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: time-slicing-config-fine
+  namespace: gpu-operator
+data:
+  a100-40gb: |-
+    version: v1
+    flags:
+      migStrategy: mixed
+    sharing:
+      timeSlicing:
+        resources:
+        - name: nvidia.com/gpu
+          replicas: 8
+        - name: nvidia.com/mig-1g.5gb
+          replicas: 2
+        - name: nvidia.com/mig-2g.10gb
+          replicas: 2
+        - name: nvidia.com/mig-3g.20gb
+          replicas: 3
+        - name: nvidia.com/mig-7g.40gb
+          replicas: 7
+  tesla-t4: |-
+    version: v1
+    flags:
+      migStrategy: none
+    sharing:
+      timeSlicing:
+        resources:
+        - name: nvidia.com/gpu
+          replicas: 4
+`,
+    'clusters/prod/gpu-t4.yaml': `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu-t4
+spec:
+  template:
+    metadata:
+      labels:
+        nvidia.com/device-plugin.config: tesla-t4
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: default
+      requirements:
+        - key: node.kubernetes.io/instance-type
+          operator: In
+          values: ["g4dn.xlarge"]
+  limits:
+    nvidia.com/gpu: 2
+`,
+  };
+}
