@@ -55,7 +55,7 @@ export interface BuiltPool {
   taints: NodeTaint[];
   /** `spec.limits` as counts (a quantity we cannot read is left out). */
   limits: Record<string, number>;
-  /** GPUs per node of its machines (empty: unknown, count as 1). */
+  /** GPUs per node of its machines (empty: unknown, and nothing is judged on it). */
   gpuCounts: number[];
   /**
    * What each node advertises per GPU. Undefined when a config it selects

@@ -1,13 +1,13 @@
 import {
   isWorkloadKind,
   type PodToleration,
-  WELL_KNOWN_KEYS,
   workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
 import { isGpuResourceName } from '../repo/poolLabels';
 import { getIn, isPlainObject, parseCount } from '../repo/yamlObjects';
 import type { BuiltRoot } from './builtRoots';
+import { pinnedPool } from './workloadPool';
 
 /**
  * Where kinds no request targets keep their pod template (a Pod is its own);
@@ -126,11 +126,7 @@ export function gpuWorkloads(roots: BuiltRoot[]): GpuWorkload[] {
       const replicasPath = concurrentPodsPath(object.kind);
       const rawReplicas = replicasPath ? getIn(object, ...replicasPath) : 1;
       const replicas = rawReplicas === undefined ? 1 : parseCount(rawReplicas);
-      const pool = getIn(
-        spec,
-        'nodeSelector',
-        WELL_KNOWN_KEYS.karpenterNodePool,
-      );
+      const pool = pinnedPool(spec);
       const tolerations = getIn(spec, 'tolerations');
       const namespace =
         typeof object.metadata.namespace === 'string'

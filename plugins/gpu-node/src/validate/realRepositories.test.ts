@@ -1,9 +1,11 @@
+import { builtinCatalog, mergeCatalog } from '@gpu-gitops/plugin-gpu-common';
 import {
   removeTempRepo,
   writeTempRepo,
 } from '../changes/__fixtures__/gitopsRepo';
 import {
   aksKarpenterRepoFiles,
+  capoRepoFiles,
   eksBlueprintsRepoFiles,
   handWrittenTimeSlicingFiles,
   karpenterResourcesChartFiles,
@@ -199,6 +201,47 @@ describe('validate on a hand-written device-plugin ConfigMap (issue 23)', () => 
       expect.stringContaining(
         'NodePool/gpu-t4 selects device-plugin config tesla-t4, but no device-plugin ConfigMap is built',
       ),
+    ]);
+  });
+});
+
+describe('validate on a Cluster API flavor the catalog does not know (issue 23)', () => {
+  /** The site's flavor, as a `--catalog` override lists it. */
+  const withFlavor = (gpusPerNode: number) =>
+    mergeCatalog(builtinCatalog, {
+      instanceTypes: [
+        {
+          name: 'g1.a100x4',
+          family: 'g1',
+          provider: 'openstack',
+          gpuModel: 'a100-40gb',
+          gpusPerNode,
+          vcpu: 64,
+          memoryMiB: 491520,
+          onDemandUsdPerHour: 0,
+        },
+      ],
+    });
+
+  it('does not take its nodes for 1-GPU nodes: no finding, a note that the count is unknown', async () => {
+    const report = await validate(capoRepoFiles());
+    expect(report.findings).toEqual([]);
+    expect(report.notes).toEqual([
+      expect.stringContaining(
+        'MachineDeployment/ml-prod-md-0 (clusters/ml-prod/md-0.yaml): how many GPUs its nodes have is unknown (machine g1.a100x4 is not in the catalog: pass --catalog with its GPUs per node)',
+      ),
+    ]);
+  });
+
+  it('with the flavor in the catalog, checks the replicas against its GPUs', async () => {
+    expect(await validate(capoRepoFiles(), { catalog: withFlavor(4) })).toEqual(
+      { findings: [], notes: [] },
+    );
+    const report = await validate(capoRepoFiles(), {
+      catalog: withFlavor(2),
+    });
+    expect(rules(report)).toEqual([
+      'clusters/ml-prod/md-0.yaml MachineDeployment/ml-prod-md-0 replica-exceeds-node',
     ]);
   });
 });

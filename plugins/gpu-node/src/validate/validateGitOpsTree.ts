@@ -196,7 +196,7 @@ export async function validateGitOpsTreeReport(
   checkGpuContainerImages(workloads, source, findings);
   checkWorkloadsServed(workloads, pools, roots, source, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
-  checkPoolLimits(pools, workloads, findings);
+  checkPoolLimits(pools, workloads, findings, notes);
   checkNodeClassRefs(roots, source, findings);
 
   // 4. What the product set up and nothing uses any more.

@@ -376,3 +376,101 @@ spec:
 `,
   };
 }
+
+/**
+ * A Cluster API cluster on OpenStack: the worker MachineDeployment
+ * `<cluster>-md-0` and its templates of kubernetes-sigs/cluster-api-provider-openstack
+ * `templates/cluster-template.yaml` (v0.14), rendered by clusterctl for
+ * `ml-prod` with a site's 4-GPU flavor `g1.a100x4`, the pool annotations
+ * `gpu-gitops import` adds and the pool label the team gives its nodes; a
+ * server of 2 replicas × 4 GPUs pinned to it. The flavor is no catalog's.
+ *
+ * @public
+ */
+export function capoRepoFiles(): Record<string, string> {
+  return {
+    'clusters/ml-prod/kustomization.yaml': 'resources:\n  - md-0.yaml\n',
+    'clusters/ml-prod/md-0.yaml': `apiVersion: cluster.x-k8s.io/v1beta1
+kind: MachineDeployment
+metadata:
+  name: ml-prod-md-0
+  namespace: capi-ml-prod
+  annotations:
+    gpu.backstage.io/sharing-mode: exclusive
+    gpu.backstage.io/requests: ""
+spec:
+  clusterName: ml-prod
+  replicas: 2
+  selector:
+    matchLabels:
+  template:
+    spec:
+      clusterName: ml-prod
+      version: v1.33.1
+      failureDomain: nova
+      infrastructureRef:
+        name: ml-prod-md-0
+        apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+        kind: OpenStackMachineTemplate
+      bootstrap:
+        configRef:
+          name: ml-prod-md-0
+          apiVersion: bootstrap.cluster.x-k8s.io/v1beta1
+          kind: KubeadmConfigTemplate
+---
+apiVersion: infrastructure.cluster.x-k8s.io/v1beta1
+kind: OpenStackMachineTemplate
+metadata:
+  name: ml-prod-md-0
+  namespace: capi-ml-prod
+spec:
+  template:
+    spec:
+      flavor: g1.a100x4
+      image:
+        filter:
+          name: ubuntu-2404-kube-v1.33.1
+      sshKeyName: ml-ops
+---
+apiVersion: bootstrap.cluster.x-k8s.io/v1beta1
+kind: KubeadmConfigTemplate
+metadata:
+  name: ml-prod-md-0
+  namespace: capi-ml-prod
+spec:
+  template:
+    spec:
+      files: []
+      joinConfiguration:
+        nodeRegistration:
+          name: '{{ local_hostname }}'
+          kubeletExtraArgs:
+            cloud-provider: external
+            provider-id: openstack:///'{{ instance_id }}'
+            node-labels: gpu.backstage.io/pool=ml-prod-md-0
+`,
+    'apps/ml/trainer/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+    'apps/ml/trainer/deployment.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: trainer
+  namespace: ml
+spec:
+  replicas: 2
+  selector:
+    matchLabels: { app: trainer }
+  template:
+    metadata:
+      labels: { app: trainer }
+    spec:
+      nodeSelector:
+        gpu.backstage.io/pool: ml-prod-md-0
+      containers:
+        - name: trainer
+          image: nvcr.io/nvidia/pytorch:24.08-py3
+          resources:
+            limits:
+              nvidia.com/gpu: 4
+`,
+  };
+}
