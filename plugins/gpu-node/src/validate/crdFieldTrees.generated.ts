@@ -5,6 +5,9 @@
 import type { FieldTree } from './crdFieldTree';
 
 /** What the field trees were derived from, for messages. */
+export const CRD_FIELD_TREES_SOURCE =
+  'Karpenter AWS v1.14.1 / Azure v1.14.2 CRDs';
+
 export const CRD_FIELD_TREES: Record<string, FieldTree> = {
   'karpenter.k8s.aws/v1 EC2NodeClass': {
     properties: {

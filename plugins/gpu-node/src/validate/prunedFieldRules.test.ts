@@ -32,7 +32,7 @@ describe('the CRD field trees validate reads', () => {
     // After updating a vendored CRD: WRITE_CRD_FIELD_TREES=1 on this test rewrites the data file.
     if (process.env.WRITE_CRD_FIELD_TREES) {
       const head = (await fs.readFile(GENERATED, 'utf8').catch(() => '')).split(
-        '\nexport const CRD_FIELD_TREES',
+        '\nexport const CRD_FIELD_TREES:',
       )[0];
       await fs.writeFile(
         GENERATED,

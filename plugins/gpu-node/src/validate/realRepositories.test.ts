@@ -1,8 +1,10 @@
 import { builtinCatalog, mergeCatalog } from '@gpu-gitops/plugin-gpu-common';
+import { join } from 'path';
 import {
   removeTempRepo,
   writeTempRepo,
 } from '../changes/__fixtures__/gitopsRepo';
+import { FsRepoTree } from '../repo/tree';
 import {
   aksKarpenterRepoFiles,
   capoRepoFiles,
@@ -75,7 +77,7 @@ describe('validate reports what the cluster would silently drop (issue 23)', () 
     });
     expect(rules(report)).toEqual([`${pool} NodePool/gpu field-pruned`]);
     expect(report.findings[0].message).toMatch(
-      /^spec\.template\.spec\.kubelet: karpenter\.sh\/v1 NodePool has no such field .*prunes it.*EC2NodeClass/,
+      /^spec\.template\.spec\.kubelet: karpenter\.sh\/v1 NodePool has no such field \(Karpenter AWS v1\.14\.1 \/ Azure v1\.14\.2 CRDs\), so the API server prunes it.*EC2NodeClass/,
     );
   });
 
@@ -142,7 +144,7 @@ describe('validate on node classes (issue 23)', () => {
 });
 
 describe('validate on a hand-written device-plugin ConfigMap (issue 23)', () => {
-  const files = () => {
+  const files = (): Record<string, string> => {
     const base = eksBlueprintsRepoFiles();
     return {
       ...base,
@@ -243,5 +245,86 @@ describe('validate on a Cluster API flavor the catalog does not know (issue 23)'
     expect(rules(report)).toEqual([
       'clusters/ml-prod/md-0.yaml MachineDeployment/ml-prod-md-0 replica-exceeds-node',
     ]);
+  });
+});
+
+/** The project's fixture repository: a product pool (gpu-t4-ts4) and its companion NodeOverlay. */
+async function projectFixtureFiles(): Promise<Record<string, string>> {
+  const root = join(__dirname, '../../../../test/fixtures/gitops-repo');
+  const tree = new FsRepoTree(root);
+  const files: Record<string, string> = {};
+  for (const path of await tree.listFiles()) {
+    files[path] = (await tree.readFile(path))!;
+  }
+  return files;
+}
+
+describe("validate on hand-written NodeOverlays beside the product's pools (issue 23)", () => {
+  /** A team's overlay for every 1-GPU NVIDIA node, as Bottlerocket time-slicing setups write it. */
+  const teamOverlay = (
+    requirements: string,
+  ) => `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: nvidia-time-slicing-4
+spec:
+  requirements:
+${requirements}  capacity:
+    nvidia.com/gpu.shared: "4"
+`;
+  const withOverlay = async (requirements: string) => {
+    const files = await projectFixtureFiles();
+    const kustomization = 'clusters/dev/kustomization.yaml';
+    return {
+      ...files,
+      'clusters/dev/karpenter/time-slicing-overlay.yaml':
+        teamOverlay(requirements),
+      [kustomization]: files[kustomization].replace(
+        '  - karpenter/default-nodepool.yaml\n',
+        '  - karpenter/default-nodepool.yaml\n  - karpenter/time-slicing-overlay.yaml\n',
+      ),
+    };
+  };
+  const nvidiaOneGpu = `    - key: karpenter.k8s.aws/instance-gpu-manufacturer
+      operator: In
+      values: ["nvidia"]
+    - key: karpenter.k8s.aws/instance-gpu-count
+      operator: In
+      values: ["1"]
+`;
+
+  it("reports one with no karpenter.sh/nodepool requirement that matches the product's pool", async () => {
+    const report = await validate(await withOverlay(nvidiaOneGpu));
+    expect(rules(report)).toEqual([
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/nvidia-time-slicing-4 node-overlay-reaches-product-pool',
+    ]);
+    expect(report.findings[0].message).toContain(
+      "also matches the product's pool(s) gpu-t4-ts4 (it has no karpenter.sh/nodepool requirement), so Karpenter assumes nvidia.com/gpu.shared: 4 for their nodes",
+    );
+  });
+
+  it("reports one whose karpenter.sh/nodepool requirement lets the product's pool in", async () => {
+    const report = await validate(
+      await withOverlay(
+        `${nvidiaOneGpu}    - key: karpenter.sh/nodepool\n      operator: In\n      values: [team-a, gpu-t4-ts4]\n`,
+      ),
+    );
+    expect(rules(report)).toEqual([
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/nvidia-time-slicing-4 node-overlay-reaches-product-pool',
+    ]);
+  });
+
+  it("says nothing of one scoped away from the product's pools, or whose other requirements miss them", async () => {
+    for (const requirements of [
+      `${nvidiaOneGpu}    - key: karpenter.sh/nodepool\n      operator: NotIn\n      values: [gpu-t4-ts4]\n`,
+      `${nvidiaOneGpu}    - key: karpenter.sh/nodepool\n      operator: In\n      values: [team-a]\n`,
+      // The pool's g4dn types have 1 GPU: a 4-GPU overlay never reaches them.
+      '    - key: karpenter.k8s.aws/instance-gpu-count\n      operator: In\n      values: ["4"]\n',
+      '    - key: karpenter.k8s.aws/instance-family\n      operator: In\n      values: ["g5"]\n',
+    ]) {
+      expect(rules(await validate(await withOverlay(requirements)))).toEqual(
+        [],
+      );
+    }
   });
 });

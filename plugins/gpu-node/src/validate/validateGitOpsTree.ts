@@ -28,6 +28,7 @@ import {
 } from './gpuConfigMaps';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
+import { checkForeignNodeOverlays } from './foreignNodeOverlayRules';
 import { checkNodeClassRefs } from './nodeClassRefRules';
 import { checkPrunedFields } from './prunedFieldRules';
 import { schemaError } from './schemas';
@@ -198,6 +199,7 @@ export async function validateGitOpsTreeReport(
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings, notes);
   checkNodeClassRefs(roots, source, findings);
+  checkForeignNodeOverlays(roots, source, catalog, findings);
 
   // 4. What the product set up and nothing uses any more.
   checkOrphans(source, layout, clusters, workloads, findings);
