@@ -84,15 +84,18 @@ export interface GitOpsTreeReport {
  * Checks a checked-out GitOps tree the way a PR reviewer would, on what the
  * files say and on what the real kustomize builds from them:
  *
- * - files: YAML syntax, every object against its schema and Karpenter's
- *   rules; per cluster GPU folder, device-plugin / mig-parted configs valid
+ * - files: YAML syntax (a Helm chart folder is skipped, with a note), every
+ *   object against its schema and Karpenter's rules, the fields the API
+ *   server would prune from Karpenter objects; per cluster GPU folder, device-plugin / mig-parted configs valid
  *   and listed in the configMapGenerator, NodeOverlays for shared pools, no
  *   object twice;
  * - built (every kustomize root): the root builds; config labels name keys
  *   of the built ConfigMaps; MIG layouts fit the GPU; GPU containers have an
  *   image and a pool that serves (and a taint they tolerate); NodeOverlay
  *   capacities match what the device plugin advertises; pool limits hold
- *   what the workloads of every root need together;
+ *   what the workloads of every root need together (a pool whose GPUs per
+ *   node are unknown gets a note instead); node class references resolve;
+ *   hand-written NodeOverlays leave the product's pools alone;
  * - lifecycle: managed pools, ledger entries, device-plugin configs and
  *   mig-parted entries that no request, workload or pool uses.
  *
