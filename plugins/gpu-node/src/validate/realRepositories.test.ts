@@ -5,6 +5,7 @@ import {
   writeTempRepo,
 } from '../changes/__fixtures__/gitopsRepo';
 import { FsRepoTree } from '../repo/tree';
+import { gpuRepoFiles } from './__fixtures__/gpuRepo';
 import {
   aksKarpenterRepoFiles,
   capoRepoFiles,
@@ -59,6 +60,19 @@ describe('validate on repositories shaped like public ones (issue 23)', () => {
     expect(report.findings).toEqual([]);
     expect(report.notes).toEqual([
       expect.stringContaining('charts/karpenter-resources is a Helm chart'),
+    ]);
+  });
+
+  it("skips a Helm chart folder inside a cluster's GPU folder too", async () => {
+    const report = await validate({
+      ...gpuRepoFiles(),
+      ...karpenterResourcesChartFiles('clusters/dev/gpu/charts/karpenter'),
+    });
+    expect(report.findings).toEqual([]);
+    expect(report.notes).toEqual([
+      expect.stringContaining(
+        'clusters/dev/gpu/charts/karpenter is a Helm chart',
+      ),
     ]);
   });
 });
