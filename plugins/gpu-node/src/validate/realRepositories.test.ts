@@ -42,6 +42,19 @@ describe('validate on repositories shaped like public ones (issue 23)', () => {
     expect(report.findings).toEqual([]);
   });
 
+  it('takes an integer NodeOverlay capacity and pool limit as their quoted forms', async () => {
+    const files = await projectFixtureFiles();
+    const pool = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const report = await validate({
+      ...files,
+      [pool]: files[pool]
+        .replace("nvidia.com/gpu.shared: '4'", 'nvidia.com/gpu.shared: 4')
+        .replace("nvidia.com/gpu: '2'", 'nvidia.com/gpu: 2'),
+    });
+    expect(files[pool]).toContain("nvidia.com/gpu.shared: '4'");
+    expect(report.findings).toEqual([]);
+  });
+
   it('still reports a GPU limit the workloads overrun, read from an integer', async () => {
     const files = eksBlueprintsRepoFiles();
     const pool = 'clusters/prod/gpu.yaml';
