@@ -257,6 +257,11 @@ const commandList: Command[] = [
         description:
           'the cluster profile YAML (exact ConfigMap names and MIG strategy)',
       },
+      catalog: {
+        ...catalogFile,
+        description:
+          'extends or overrides the GPU catalog (instance types and flavors: GPUs per node)',
+      },
       'enable-helm': {
         type: 'boolean',
         description:

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import {
   checkGitOpsRepoUrl,
   gitOpsTimeoutMs,
@@ -50,6 +51,18 @@ export interface RepositoryOptions {
 }
 
 /**
+ * `--repo` checked, a local path resolved against the working directory the
+ * command runs in (README: "`--repo` is … a local path"): git runs the clone
+ * from the cache folder, where a relative path names nothing, or something else.
+ */
+function repoUrlFromCwd(repo: string, cwd: string): string {
+  const kind = checkGitOpsRepoUrl(repo, '--repo', {
+    tokenHint: `set ${Object.values(FORGE_TOKEN_ENV).filter(Boolean).join(', ')} instead`,
+  });
+  return kind === 'path' ? path.resolve(cwd, repo) : repo;
+}
+
+/**
  * Reads `--repo`, `--base`, `--forge`, `--api-url`, `--cache-dir`,
  * `--timeout` and the forge's token from the environment. A URL carrying a
  * token is refused first (exit 2, shown redacted), before any file is read or
@@ -59,10 +72,7 @@ export function readRepositoryOptions(
   options: CommandOptions,
   io: CliIo,
 ): RepositoryOptions {
-  const repoUrl = requireOption(options, 'repo');
-  checkGitOpsRepoUrl(repoUrl, '--repo', {
-    tokenHint: `set ${Object.values(FORGE_TOKEN_ENV).filter(Boolean).join(', ')} instead`,
-  });
+  const repoUrl = repoUrlFromCwd(requireOption(options, 'repo'), io.cwd);
   const forge = forgeKind(options.forge as string | undefined);
   const timeoutMs = gitOpsTimeoutMs(
     options.timeout as string | undefined,

@@ -19,6 +19,7 @@ export {
   processesTalkingTo,
 } from './git/__testUtils__/processes';
 export { gpuRepoFiles } from './validate/__fixtures__/gpuRepo';
+export { capoRepoFiles } from './validate/__fixtures__/realRepos';
 export {
   importFixtureRepoFiles,
   legacyKarpenterRepoFiles,

@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { gpuRepoFiles } from '@gpu-gitops/plugin-gpu-node/testUtils';
+import {
+  capoRepoFiles,
+  gpuRepoFiles,
+} from '@gpu-gitops/plugin-gpu-node/testUtils';
 import { makeWorkdir, runIn } from '../__testUtils__/runInTemp';
 
 const fixtureRepo = join(__dirname, '../../../../test/fixtures/gitops-repo');
@@ -48,6 +51,41 @@ describe('gpu-gitops validate', () => {
       'unknown-device-plugin-config',
     ]);
     expect(findings[0].message).toContain('gpu-operator/time-slicing-config');
+  });
+
+  it('reads the GPUs per node of a Cluster API flavor from --catalog, as plan does', async () => {
+    const dir = makeWorkdir(capoRepoFiles());
+    // Without it the flavor's GPU count is unknown: a note, never a finding.
+    const unknown = await runIn(makeWorkdir(), ['validate', dir]);
+    expect(unknown.code).toBe(0);
+    expect(unknown.stderr).toContain(
+      'how many GPUs its nodes have is unknown (machine g1.a100x4 is not in the catalog: pass --catalog with its GPUs per node)',
+    );
+    const flavor = (gpus: number) =>
+      [
+        'instanceTypes:',
+        '  - name: g1.a100x4',
+        '    family: g1',
+        '    provider: openstack',
+        '    gpuModel: a100-40gb',
+        `    gpusPerNode: ${gpus}`,
+        '    vcpu: 64',
+        '    memoryMiB: 491520',
+        '    onDemandUsdPerHour: 0',
+        '',
+      ].join('\n');
+    const cwd = makeWorkdir({
+      'four.yaml': flavor(4),
+      'two.yaml': flavor(2),
+    });
+    expect(
+      await runIn(cwd, ['validate', dir, '--catalog', 'four.yaml']),
+    ).toEqual({ code: 0, stdout: `${dir}: no findings\n`, stderr: '' });
+    const two = await runIn(cwd, ['validate', dir, '--catalog', 'two.yaml']);
+    expect(two.code).toBe(1);
+    expect(two.stdout).toContain(
+      'clusters/ml-prod/md-0.yaml: MachineDeployment/ml-prod-md-0: [replica-exceeds-node]',
+    );
   });
 
   it('exits 2 with what to install when kustomize is missing, never "no findings"', async () => {

@@ -8,11 +8,11 @@ import {
 } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_FINDINGS, EXIT_INVALID_INPUT, EXIT_OK } from '../exitCodes';
-import { readClusterFile } from '../readInput';
+import { readCatalogFile, readClusterFile } from '../readInput';
 import { UsageError } from '../usageError';
 
 export const validateUsage =
-  'gpu-gitops validate DIR [--cluster cluster.yaml] [--enable-helm] [--json]';
+  'gpu-gitops validate DIR [--cluster cluster.yaml] [--catalog catalog.yaml] [--enable-helm] [--json]';
 
 /**
  * Lints a GitOps checkout for PR review, running the real kustomize on
@@ -42,10 +42,16 @@ export async function runValidate(
     typeof options.cluster === 'string'
       ? await readClusterFile(options.cluster, io.cwd)
       : undefined;
+  // The same catalog `plan` reads: the built-in one, extended by --catalog.
+  const catalog = await readCatalogFile(
+    options.catalog as string | undefined,
+    io.cwd,
+  );
   let report: GitOpsTreeReport;
   try {
     report = await validateGitOpsTreeReport(dir, {
       ...(cluster ? { cluster } : {}),
+      catalog,
       env: io.env,
       enableHelm: options['enable-helm'] === true,
     });

@@ -103,7 +103,7 @@ describe('checkNodePoolRules', () => {
     ]);
   });
 
-  it('allows only limits.nodes and no weight on static pools, and wants string quantities', () => {
+  it('allows only limits.nodes and no weight on static pools', () => {
     const p = pool();
     p.spec.replicas = 2;
     p.spec.weight = 10;
@@ -111,8 +111,14 @@ describe('checkNodePoolRules', () => {
     expect(rules(p)).toEqual([
       'spec.limits:static-pool-limits',
       'spec.weight:static-pool-weight',
-      'spec.limits["nvidia.com/gpu"]:quantity-string',
     ]);
+  });
+
+  it('takes limits as the CRD does: integers or quantity strings (x-kubernetes-int-or-string)', () => {
+    // The limits of aws-ia/terraform-aws-eks-blueprints' Karpenter pattern.
+    const p = pool();
+    p.spec.limits = { cpu: 1000, memory: '1000Gi', 'nvidia.com/gpu': 8 };
+    expect(rules(p)).toEqual([]);
   });
 });
 

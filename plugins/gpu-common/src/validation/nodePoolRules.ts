@@ -186,15 +186,7 @@ export function checkNodePoolRules(
       });
     }
   }
-  for (const [name, value] of Object.entries(limits)) {
-    if (typeof value === 'number') {
-      findings.push({
-        path: `spec.limits["${name}"]`,
-        rule: 'quantity-string',
-        message:
-          'write limits as quantity strings (e.g. "4") so the serialized YAML matches what the API server stores',
-      });
-    }
-  }
+  // Limits are int-or-string quantities (the CRD's `x-kubernetes-int-or-string`):
+  // `cpu: 1000` is as valid as `cpu: "1000"`, so neither is a finding.
   return findings;
 }

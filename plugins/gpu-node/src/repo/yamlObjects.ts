@@ -112,13 +112,54 @@ export function getIn(value: unknown, ...keys: (string | number)[]): unknown {
   return current;
 }
 
-/** Parses a Kubernetes quantity used for GPU counts ("4", 4, "8"). */
+/**
+ * Multipliers of a Kubernetes quantity's suffix (apimachinery
+ * `pkg/api/resource/quantity.go`: binary Ki…Ei, decimal m, k…E, or an
+ * exponent e/E<n>).
+ */
+const QUANTITY_SUFFIXES: Record<string, number> = {
+  '': 1,
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
+
+const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|([a-zA-Z]*))$/;
+
+/**
+ * Reads a count (GPUs, slices, replicas, nodes) written as a Kubernetes
+ * quantity: the CRDs and the core API take an integer or a quantity string
+ * (`x-kubernetes-int-or-string`), so `8`, `"8"`, `"1k"` and `"8000m"` are
+ * all counts. Anything that is not a whole number is no count.
+ */
 export function parseCount(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'string' && /^\d+$/.test(value.trim())) {
-    return Number(value.trim());
+  if (typeof value === 'number') {
+    return Number.isInteger(value) ? value : undefined;
   }
-  return undefined;
+  if (typeof value !== 'string') return undefined;
+  const match = QUANTITY.exec(value.trim());
+  if (!match) return undefined;
+  const [, number, exponent, suffix] = match;
+  const multiplier = exponent
+    ? 10 ** Number(exponent.slice(1))
+    : QUANTITY_SUFFIXES[suffix ?? ''];
+  if (multiplier === undefined) return undefined;
+  const count = Number(number) * multiplier;
+  // 8000m is 8 (floating point may give 7.999…).
+  const whole = Math.round(count);
+  return Math.abs(count - whole) < 1e-9 && whole >= 0 ? whole : undefined;
 }
 
 /** A map's entries as strings (labels, annotations, limits), null and missing values left out. */

@@ -56,7 +56,7 @@ export interface BuiltPool {
   taints: NodeTaint[];
   /** `spec.limits` as counts (a quantity we cannot read is left out). */
   limits: Record<string, number>;
-  /** GPUs per node of its machines (empty: unknown, count as 1). */
+  /** GPUs per node of its machines (empty: unknown, and nothing is judged on it). */
   gpuCounts: number[];
   /**
    * What each node advertises per GPU. Undefined when a config it selects
@@ -143,6 +143,13 @@ export interface BuiltPoolContext {
   configMaps: Map<BuiltRoot, GpuConfigMaps>;
   names: GpuConfigMapNames;
   findings: Finding[];
+  /**
+   * Set when no cluster names the ConfigMaps the GPU Operator reads: a pool
+   * selecting a config while none is built may get it from where the tree
+   * cannot show (the operator's Helm values), so that is said here, not
+   * reported.
+   */
+  cannotTell?: string[];
 }
 
 /**
@@ -205,7 +212,12 @@ function builtPool(
   const deviceName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
   if (deviceName !== undefined) {
     const known = configs.devicePlugin?.configs;
-    if (!known?.has(deviceName)) {
+    if (!known && context.cannotTell) {
+      context.cannotTell.push(
+        `${object.kind}/${name} selects device-plugin config ${deviceName}, but no device-plugin ConfigMap is built (looked for ${refList(names.devicePlugin)}): without --cluster naming the one the GPU Operator reads, that config could not be checked`,
+      );
+      usable = false;
+    } else if (!known?.has(deviceName)) {
       report(
         'unknown-device-plugin-config',
         `label ${WELL_KNOWN_KEYS.devicePluginConfig}=${deviceName} names no key of the device-plugin ConfigMap ${configs.devicePlugin ? `${configs.devicePlugin.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(none is built: looked for ${refList(names.devicePlugin)})`}; the device plugin would crash-loop on these nodes`,
@@ -225,7 +237,12 @@ function builtPool(
   const migName = labels[WELL_KNOWN_KEYS.migConfig];
   if (migName !== undefined) {
     const known = configs.migParted?.migConfigs;
-    if (!known?.has(migName)) {
+    if (!known && context.cannotTell) {
+      context.cannotTell.push(
+        `${object.kind}/${name} selects mig-parted config ${migName}, but no mig-parted ConfigMap is built (looked for ${refList(names.migParted)}): without --cluster naming the one the MIG manager reads, that config could not be checked`,
+      );
+      usable = false;
+    } else if (!known?.has(migName)) {
       report(
         'unknown-mig-config',
         `label ${WELL_KNOWN_KEYS.migConfig}=${migName} names no entry of the mig-parted config ${configs.migParted ? `in ConfigMap ${configs.migParted.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(no ConfigMap ${refList(names.migParted)} is built)`}`,

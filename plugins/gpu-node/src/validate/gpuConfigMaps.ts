@@ -5,6 +5,7 @@ import {
   migConfigPath,
   ResolvedRepoLayout,
 } from '../layout/layout';
+import { handWrittenConfigMaps } from '../repo/handWrittenConfigMaps';
 import { getIn, isPlainObject, parseYamlDocuments } from '../repo/yamlObjects';
 import type { BuiltRoot } from './builtRoots';
 import { configRuleFindings } from './configRules';
@@ -52,9 +53,11 @@ export const MIG_PARTED_CONFIG_KEY = 'config.yaml';
 /**
  * Which ConfigMaps hold the configs. A cluster profile given by the caller
  * is the truth (its names are what the ClusterPolicy reads). Without one the
- * default profile's names come first, then the generators the layout's
- * cluster kustomizations fill from the device-plugin and mig-parted config
- * files: a repository written for a profile with other names still checks.
+ * default profile's names come first, then the ConfigMaps of NVIDIA configs
+ * the repository writes by hand (`repo/handWrittenConfigMaps.ts`), then the
+ * generators the layout's cluster kustomizations fill from the device-plugin
+ * and mig-parted config files: a repository written for a profile with other
+ * names still checks.
  */
 export function gpuConfigMapNames(
   profile: ClusterProfile,
@@ -68,6 +71,17 @@ export function gpuConfigMapNames(
     migParted: [profile.migPartedConfigMap],
   };
   if (profileGiven) return names;
+  // What the repository says: its own ConfigMaps of NVIDIA configs.
+  for (const configMap of handWrittenConfigMaps(source.docs)) {
+    const ref = {
+      name: configMap.name,
+      ...(configMap.namespace ? { namespace: configMap.namespace } : {}),
+    };
+    if (Object.keys(configMap.devicePluginConfigs).length > 0) {
+      names.devicePlugin.push(ref);
+    }
+    if (Object.keys(configMap.migConfigs).length > 0) names.migParted.push(ref);
+  }
   for (const cluster of clusters) {
     const path = layout.render('clusterKustomization', { cluster });
     const kustomization = source.docs.find(d => d.path === path)?.value;
@@ -91,20 +105,26 @@ export function gpuConfigMapNames(
   return names;
 }
 
-function findConfigMap(
+function findConfigMaps(
   objects: BuiltObject[],
   candidates: CandidateRef[],
-): BuiltObject | undefined {
-  for (const ref of candidates) {
-    const found = objects.find(
+): BuiltObject[] {
+  const found = candidates.flatMap(ref =>
+    objects.filter(
       o =>
         o.kind === 'ConfigMap' &&
         o.metadata.name === ref.name &&
         (ref.namespace === undefined || o.metadata.namespace === ref.namespace),
-    );
-    if (found) return found;
-  }
-  return undefined;
+    ),
+  );
+  return [...new Set(found)];
+}
+
+function findConfigMap(
+  objects: BuiltObject[],
+  candidates: CandidateRef[],
+): BuiltObject | undefined {
+  return findConfigMaps(objects, candidates)[0];
 }
 
 function refOf(object: BuiltObject): string {
@@ -123,19 +143,20 @@ export function gpuConfigMapsOf(
   names: GpuConfigMapNames,
 ): GpuConfigMaps {
   const out: GpuConfigMaps = {};
-  const dp = findConfigMap(objects, names.devicePlugin);
-  if (dp) {
-    const ref = refOf(dp);
-    const data = getIn(dp, 'data');
-    out.devicePlugin = {
-      ref,
-      configs: new Map(
-        Object.entries(isPlainObject(data) ? data : {}).map(([key, text]) => [
-          key,
-          parseData(ref, key, text),
-        ]),
-      ),
-    };
+  // Several candidates are built only when no cluster named the one the
+  // device plugin reads: a key of any of them may be the one (the first wins).
+  const dps = findConfigMaps(objects, names.devicePlugin);
+  if (dps.length > 0) {
+    const configs = new Map<string, unknown>();
+    for (const dp of dps.slice().reverse()) {
+      const data = getIn(dp, 'data');
+      for (const [key, text] of Object.entries(
+        isPlainObject(data) ? data : {},
+      )) {
+        configs.set(key, parseData(refOf(dp), key, text));
+      }
+    }
+    out.devicePlugin = { ref: dps.map(refOf).join(' + '), configs };
   }
   const mig = findConfigMap(objects, names.migParted);
   if (mig) {

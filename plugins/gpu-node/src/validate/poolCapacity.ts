@@ -148,14 +148,20 @@ export function checkPoolLimits(
   pools: BuiltPool[],
   workloads: GpuWorkload[],
   findings: Finding[],
+  cannotTell: string[] = [],
 ): void {
   for (const pool of pools) {
     if (!pool.advertised) continue;
     const on = workloadsOn(pool, pools, workloads);
+    if (pool.gpuCounts.length === 0) {
+      // Counting such nodes as 1 GPU calls a 4-GPU flavor's replicas too big.
+      if (on.length > 0) cannotTell.push(unknownGpuCountNote(pool, on));
+      continue;
+    }
     const report = (rule: string, message: string) =>
       findings.push({
         file: pool.file,
-        object: `NodePool/${pool.name}`,
+        object: `${pool.object.kind}/${pool.name}`,
         rule,
         message,
       });
@@ -223,4 +229,20 @@ export function checkPoolLimits(
       );
     }
   }
+}
+
+/** Why a pool's limits were not checked: its machines' GPU count is unknown. */
+function unknownGpuCountNote(pool: BuiltPool, on: GpuWorkload[]): string {
+  const machines = requirementValues(
+    getIn(pool.object, 'spec', 'template', 'spec', 'requirements'),
+    WELL_KNOWN_KEYS.instanceType,
+  );
+  const what =
+    machines.length > 0
+      ? `machine ${machines.join(', ')} is not in the catalog: pass --catalog with its GPUs per node`
+      : 'its requirements name no instance type or GPU count';
+  const names = on
+    .map(w => `${w.id.split('/')[0]}/${w.object.metadata.name}`)
+    .join(', ');
+  return `${pool.object.kind}/${pool.name} (${pool.file}): how many GPUs its nodes have is unknown (${what}), so its limits and the replica sizes of ${names} were not checked`;
 }

@@ -16,6 +16,8 @@ export interface SourceTree {
   docs: ParsedDocument[];
   /** Files some kustomization applies as a patch: partial objects by design. */
   patchFiles: Set<string>;
+  /** What was left unread and why (Helm chart folders), for the reviewer: never a finding. */
+  notes: string[];
 }
 
 /** Reads and parses every YAML file; a file that does not parse is a finding. */
@@ -25,9 +27,12 @@ export async function readSourceTree(
 ): Promise<SourceTree> {
   const tree = new FsRepoTree(dir);
   const files = await tree.listFiles();
+  const charts = helmChartFolders(files);
   const docs: ParsedDocument[] = [];
   for (const file of files.filter(
-    f => isYamlPath(f) || isKustomizationFile(f),
+    f =>
+      (isYamlPath(f) || isKustomizationFile(f)) &&
+      !charts.some(chart => f.startsWith(chart)),
   )) {
     const { documents, error } = parseYamlDocuments(
       file,
@@ -37,7 +42,27 @@ export async function readSourceTree(
       findings.push({ file, object: '', rule: 'yaml-syntax', message: error });
     docs.push(...documents);
   }
-  return { tree, files, docs, patchFiles: kustomizePatchFiles(docs) };
+  return {
+    tree,
+    files,
+    docs,
+    patchFiles: kustomizePatchFiles(docs),
+    notes: charts.map(
+      chart =>
+        `${chart === '' ? '.' : chart.slice(0, -1)} is a Helm chart (it holds Chart.yaml): its templates are not YAML until Helm renders them, so its files were not checked (kustomize checks what it inflates with --enable-helm)`,
+    ),
+  };
+}
+
+/**
+ * Folders holding a `Chart.yaml`, with a trailing slash: a Helm chart, whose
+ * `templates/` are Go templates (`{{ }}`) and whose other files are chart
+ * inputs, not objects (Helm docs, "Charts": the chart file structure).
+ */
+function helmChartFolders(files: string[]): string[] {
+  return files
+    .filter(f => f === 'Chart.yaml' || f.endsWith('/Chart.yaml'))
+    .map(folderPrefix);
 }
 
 /** Folder of a repository path, with a trailing slash ('' for the top). */

@@ -291,12 +291,12 @@ spec:
     });
     expect(findings.map(f => [f.object, f.rule, f.message])).toContainEqual([
       'NodePool/default',
-      'node-class-missing',
-      'nodeClassRef EC2NodeClass "default" is not built here, while AKSNodeClass "default" is: Karpenter launches no node for this NodePool',
+      'node-class-not-found',
+      'spec.template.spec.nodeClassRef names EC2NodeClass/default (karpenter.k8s.aws), which no object of the cluster defines (its node classes: AKSNodeClass/default); Karpenter launches no node for this pool',
     ]);
     // Before, without any node class in the tree, nothing is judged.
     expect(
-      (await validate(clean)).filter(f => f.rule === 'node-class-missing'),
+      (await validate(clean)).filter(f => f.rule === 'node-class-not-found'),
     ).toEqual([]);
   });
 

@@ -26,9 +26,11 @@ import {
   gpuConfigMapNames,
   gpuConfigMapsOf,
 } from './gpuConfigMaps';
-import { checkNodeClassRefs } from './nodeClassRules';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
+import { checkForeignNodeOverlays } from './foreignNodeOverlayRules';
+import { checkNodeClassRefs } from './nodeClassRefRules';
+import { checkPrunedFields } from './prunedFieldRules';
 import { checkWorkloadsSchedulable } from './schedulingRules';
 import { schemaError } from './schemas';
 import { readSourceTree, SourceTree } from './sourceTree';
@@ -83,8 +85,9 @@ export interface GitOpsTreeReport {
  * Checks a checked-out GitOps tree the way a PR reviewer would, on what the
  * files say and on what the real kustomize builds from them:
  *
- * - files: YAML syntax, every object against its schema and Karpenter's
- *   rules; per cluster GPU folder, device-plugin / mig-parted configs valid
+ * - files: YAML syntax (a Helm chart folder is skipped, with a note), every
+ *   object against its schema and Karpenter's rules, the fields the API
+ *   server would prune from Karpenter objects; per cluster GPU folder, device-plugin / mig-parted configs valid
  *   and listed in the configMapGenerator, NodeOverlays for shared pools, no
  *   object twice;
  * - built (every kustomize root): the root builds; config labels name keys
@@ -92,7 +95,9 @@ export interface GitOpsTreeReport {
  *   image and a pool that serves (and a taint they tolerate), and some pool
  *   whose nodes their selectors, affinity and tolerations fit; NodeOverlay
  *   capacities match what the device plugin advertises; pool limits hold
- *   what the workloads of every root need together;
+ *   what the workloads of every root need together (a pool whose GPUs per
+ *   node are unknown gets a note instead); node class references resolve;
+ *   hand-written NodeOverlays leave the product's pools alone;
  * - lifecycle: managed pools, ledger entries, device-plugin configs and
  *   mig-parted entries that no request, workload or pool uses.
  *
@@ -128,6 +133,8 @@ export async function validateGitOpsTreeReport(
   const catalog = options.catalog ?? builtinCatalog;
   const profile = resolveClusterProfile(options.cluster);
   const findings: Finding[] = [];
+  /** What could not be checked, for the reviewer: never a finding. */
+  const notes: string[] = [];
   const source = await readSourceTree(dir, findings);
   const graph = await readKustomizationGraph(source.tree);
   if (graph.folders.size === 0) {
@@ -147,6 +154,7 @@ export async function validateGitOpsTreeReport(
       (options.cluster ? profile.karpenterVersion : undefined),
     findings,
   );
+  checkPrunedFields(source, findings);
 
   // 2. Per cluster GPU folder (the layout): configs, overlays, duplicates.
   const clusters = clusterNames(layout, source.files);
@@ -188,21 +196,30 @@ export async function validateGitOpsTreeReport(
     configMaps,
     names,
     findings,
+    ...(options.cluster ? {} : { cannotTell: notes }),
   });
   const workloads = gpuWorkloads(roots);
   checkGpuContainerImages(workloads, source, findings);
   checkWorkloadsServed(workloads, pools, roots, source, findings);
   checkWorkloadsSchedulable(workloads, pools, source, findings);
-  checkNodeClassRefs(roots, source, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
-  checkPoolLimits(pools, workloads, findings);
+  checkPoolLimits(pools, workloads, findings, notes);
+  checkNodeClassRefs(roots, source, findings);
+  checkForeignNodeOverlays(roots, source, catalog, findings);
 
   // 4. What the product set up and nothing uses any more.
   checkOrphans(source, layout, clusters, workloads, findings);
 
   return {
     findings: sortFindings(findings),
-    notes: roots.flatMap(r => (r.note ? [r.note] : [])),
+    // A pool built by two roots is one note.
+    notes: [
+      ...new Set([
+        ...source.notes,
+        ...roots.flatMap(r => (r.note ? [r.note] : [])),
+        ...notes,
+      ]),
+    ],
   };
 }
 

@@ -1,0 +1,177 @@
+import {
+  findInstanceType,
+  GpuCatalog,
+  MANAGED_BY,
+  WELL_KNOWN_KEYS,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltObject } from '../kustomize';
+import { isProductPool } from '../repo/productPools';
+import { getIn, isPlainObject, stringRecord } from '../repo/yamlObjects';
+import type { BuiltRoot } from './builtRoots';
+import { INSTANCE_GPU_COUNT_LABEL, requirementValues } from './builtPools';
+import type { Finding } from './findings';
+import { sourceFileOf } from './sourceLocator';
+import type { SourceTree } from './sourceTree';
+
+/** Karpenter AWS well-known label of an instance type's family (Karpenter AWS docs, "Instance Types"). */
+const INSTANCE_FAMILY_LABEL = 'karpenter.k8s.aws/instance-family';
+
+interface Requirement {
+  key: string;
+  operator: string;
+  values: string[];
+}
+
+function requirementsOf(object: unknown, ...path: string[]): Requirement[] {
+  const list = getIn(object, ...path);
+  return (Array.isArray(list) ? list : [])
+    .filter(r => typeof getIn(r, 'key') === 'string')
+    .map(r => {
+      const values = getIn(r, 'values');
+      return {
+        key: String(getIn(r, 'key')),
+        operator: String(getIn(r, 'operator')),
+        values: Array.isArray(values) ? values.map(String) : [],
+      };
+    });
+}
+
+/**
+ * The values a node of the pool may carry for `key`, undefined when the pool
+ * does not constrain it: its name, its template labels, its `In`
+ * requirements, and what the catalog says of the instance types it names.
+ */
+function poolValues(
+  pool: BuiltObject,
+  key: string,
+  catalog: GpuCatalog,
+): string[] | undefined {
+  if (key === WELL_KNOWN_KEYS.karpenterNodePool) return [pool.metadata.name];
+  const labels = stringRecord(
+    getIn(pool, 'spec', 'template', 'metadata', 'labels'),
+  );
+  if (labels[key] !== undefined) return [labels[key]];
+  const requirements = getIn(pool, 'spec', 'template', 'spec', 'requirements');
+  const values = requirementValues(requirements, key);
+  if (values.length > 0) return values;
+  const types = requirementValues(requirements, WELL_KNOWN_KEYS.instanceType)
+    .map(name => findInstanceType(catalog, name))
+    .filter(t => t !== undefined);
+  if (types.length === 0) return undefined;
+  if (key === INSTANCE_GPU_COUNT_LABEL) {
+    return types.map(t => String(t.gpusPerNode));
+  }
+  if (key === INSTANCE_FAMILY_LABEL) return types.map(t => t.family);
+  return undefined;
+}
+
+/** Whether some node of the pool may satisfy the requirement (Karpenter's operators). */
+function mayMeet(values: string[] | undefined, r: Requirement): boolean {
+  if (values === undefined) return r.operator !== 'DoesNotExist';
+  const bound = Number(r.values[0]);
+  const numbers = values.map(Number).filter(n => !Number.isNaN(n));
+  switch (r.operator) {
+    case 'In':
+      return values.some(v => r.values.includes(v));
+    case 'NotIn':
+      return values.some(v => !r.values.includes(v));
+    case 'Exists':
+      return true;
+    case 'DoesNotExist':
+      return false;
+    case 'Gt':
+      return numbers.some(n => n > bound);
+    case 'Lt':
+      return numbers.some(n => n < bound);
+    case 'Gte':
+      return numbers.some(n => n >= bound);
+    case 'Lte':
+      return numbers.some(n => n <= bound);
+    default:
+      return true;
+  }
+}
+
+/**
+ * An overlay that names only product pools by `karpenter.sh/nodepool In` is
+ * written for them (a pool's companion, checked by `node-overlay-capacity`);
+ * one the product wrote carries its managed-by label.
+ */
+function isCompanion(overlay: BuiltObject, productPools: Set<string>): boolean {
+  if (
+    getIn(overlay, 'metadata', 'labels', WELL_KNOWN_KEYS.managedBy) ===
+    MANAGED_BY
+  ) {
+    return true;
+  }
+  const byPool = requirementsOf(overlay, 'spec', 'requirements').filter(
+    r => r.key === WELL_KNOWN_KEYS.karpenterNodePool,
+  );
+  return byPool.some(
+    r =>
+      r.operator === 'In' &&
+      r.values.length > 0 &&
+      r.values.every(v => productPools.has(v)),
+  );
+}
+
+/** What the overlay changes for the nodes it reaches, for the message. */
+function changes(overlay: BuiltObject): string {
+  const capacity = getIn(overlay, 'spec', 'capacity');
+  const parts = isPlainObject(capacity)
+    ? Object.entries(capacity).map(([k, v]) => `${k}: ${String(v)}`)
+    : [];
+  for (const field of ['price', 'priceAdjustment']) {
+    const value = getIn(overlay, 'spec', field);
+    if (value !== undefined) parts.push(`${field} ${String(value)}`);
+  }
+  return parts.join(', ') || 'nothing';
+}
+
+/**
+ * A hand-written NodeOverlay whose requirements also select the product's
+ * NodePools (no `karpenter.sh/nodepool` requirement, or one that lets them
+ * in) changes the capacity or price Karpenter assumes for their nodes
+ * (Karpenter docs, "NodeOverlays": an overlay applies to every instance type
+ * its requirements match, in every NodePool): the pods the product sized
+ * those pools for stay Pending, or more nodes launch than it planned.
+ */
+export function checkForeignNodeOverlays(
+  roots: BuiltRoot[],
+  source: SourceTree,
+  catalog: GpuCatalog,
+  findings: Finding[],
+): void {
+  const reported = new Set<string>();
+  for (const root of roots) {
+    const pools = root.objects.filter(
+      o => o.kind === 'NodePool' && isProductPool(o),
+    );
+    const names = new Set(pools.map(p => p.metadata.name));
+    for (const overlay of root.objects) {
+      if (overlay.kind !== 'NodeOverlay' || isCompanion(overlay, names)) {
+        continue;
+      }
+      const requirements = requirementsOf(overlay, 'spec', 'requirements');
+      const reached = pools
+        .filter(pool =>
+          requirements.every(r => mayMeet(poolValues(pool, r.key, catalog), r)),
+        )
+        .map(p => p.metadata.name)
+        .sort();
+      const file = sourceFileOf(source, root, overlay);
+      const key = `${file} ${overlay.metadata.name}`;
+      if (reached.length === 0 || reported.has(key)) continue;
+      reported.add(key);
+      const scoped = requirements.some(
+        r => r.key === WELL_KNOWN_KEYS.karpenterNodePool,
+      );
+      findings.push({
+        file,
+        object: `NodeOverlay/${overlay.metadata.name}`,
+        rule: 'node-overlay-reaches-product-pool',
+        message: `this hand-written overlay also matches the product's pool(s) ${reached.join(', ')} (${scoped ? 'its karpenter.sh/nodepool requirement lets them in' : 'it has no karpenter.sh/nodepool requirement'}), so Karpenter assumes ${changes(overlay)} for their nodes instead of what the product sized them for; scope it to its own pools (karpenter.sh/nodepool In [...]) or leave them out (NotIn [${reached.join(', ')}])`,
+      });
+    }
+  }
+}
