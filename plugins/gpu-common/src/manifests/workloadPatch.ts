@@ -111,7 +111,8 @@ function setNodeSelection(
  *   removed with `null`, the strategic-merge delete), or its DRA claim;
  *   `containers` merge by `name`, so the other containers are untouched;
  * - the pool's `nodeSelector`, without the workload's own selectors and
- *   required node-affinity expressions the pool's nodes never satisfy; and, when the workload does not tolerate the
+ *   required node-affinity expressions the pool's nodes never satisfy
+ *   (`setNodeSelection`); and, when the workload does not tolerate the
  *   pool's taint yet, `tolerations`: that list has no merge key in the
  *   Kubernetes OpenAPI, so a patch replaces it, and the patch carries the
  *   workload's own tolerations followed by the pool's;
