@@ -32,6 +32,9 @@ import { nodePoolRequirements } from './nodePool';
 const KUBELET_LABELS: NodeLabelValues = {
   'kubernetes.io/os': ['linux'],
   'kubernetes.io/arch': 'any',
+  // Deprecated, still set by the kubelet (k8s.io/kubelet pkg/apis/well_known_labels.go, v1.31).
+  'beta.kubernetes.io/os': ['linux'],
+  'beta.kubernetes.io/arch': 'any',
   'kubernetes.io/hostname': 'any',
   'topology.kubernetes.io/zone': 'any',
   'topology.kubernetes.io/region': 'any',
@@ -106,6 +109,7 @@ function karpenterLabels(plan: Plan, cluster: ClusterProfile): NodeLabelValues {
     labels[`${domain}/${suffix}`] = 'any';
   }
   if (domain === 'karpenter.k8s.aws') {
+    labels['topology.k8s.aws/zone-id'] = 'any';
     Object.assign(labels, awsInstanceLabels(plan.pool.instanceTypes));
   }
   for (const requirement of nodePoolRequirements(plan, cluster)) {
