@@ -16,7 +16,10 @@
 import type { GpuCatalog, InstanceType } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
-import { machineLabelsOf } from '../providers/karpenterMachines';
+import {
+  isKarpenterMachine,
+  machineLabelsOf,
+} from '../providers/karpenterMachines';
 import { requirementsAllowMachine } from '../providers/karpenterRequirements';
 import { poolProviderOf } from '../providers/poolProviders';
 import { indexCatalog, type CatalogIndex } from './catalogIndex';
@@ -55,10 +58,11 @@ export function machinesPoolAllows(
 }
 
 /**
- * The catalog machines `pool` may launch: of its GPU model and (given
- * `cluster`) of the cluster's provider, those its requirements allow; a pool
- * read without requirements, the catalog's machines of the names it lists;
- * a pool of unknown model, only machines it names.
+ * The catalog machines `pool` may launch: of its GPU model and of
+ * `cluster`'s provider (without it, Karpenter's), those its requirements
+ * allow; a pool read without requirements, the catalog's machines of the
+ * names it lists (without `cluster`, only those); a pool of unknown model,
+ * only machines it names.
  */
 export function machinesOfPool(
   pool: PoolState,
@@ -69,14 +73,20 @@ export function machinesOfPool(
   const named = pool.instanceTypes
     .map(t => index.instanceTypesByName.get(t))
     .filter((t): t is InstanceType => t !== undefined);
-  if (!pool.requirements && named.length > 0) return named;
+  const provider = cluster ? poolProviderOf(cluster).machines : undefined;
+  // Without requirements, a pool naming no machine launches any of its
+  // model only where the cluster says whose machines they are.
+  if (!pool.requirements && (named.length > 0 || provider === undefined)) {
+    return named;
+  }
   // Without its model, only the machines it names are known to be its.
   if (pool.gpuModel === undefined) return machinesPoolAllows(pool, named);
-  const provider = cluster ? poolProviderOf(cluster).machines : undefined;
   const candidates = [...index.instanceTypesByName.values()].filter(
     t =>
       t.gpuModel === pool.gpuModel &&
-      (provider === undefined || t.provider === provider),
+      (provider === undefined
+        ? isKarpenterMachine(t)
+        : t.provider === provider),
   );
   return machinesPoolAllows(pool, candidates);
 }

@@ -71,3 +71,8 @@ export function machineProviderOfNodeClass(
   );
   return found?.[0] as MachineProvider | undefined;
 }
+
+/** Whether Karpenter launches machines of this catalog provider (EC2, Azure VMs). */
+export function isKarpenterMachine(type: InstanceType): boolean {
+  return KARPENTER_MACHINES_BY_MACHINE[type.provider] !== undefined;
+}

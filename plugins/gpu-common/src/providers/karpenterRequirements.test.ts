@@ -87,4 +87,21 @@ describe('requirementAllows', () => {
       }),
     ).toBe(false);
   });
+
+  it('reads an older label name as Karpenter normalizes it', () => {
+    const labels = { 'node.kubernetes.io/instance-type': 'g5.xlarge' };
+    const requirement = (values: string[]) => [
+      {
+        key: 'beta.kubernetes.io/instance-type',
+        operator: 'In' as const,
+        values,
+      },
+    ];
+    expect(requirementsAllowMachine(requirement(['g5.2xlarge']), labels)).toBe(
+      false,
+    );
+    expect(requirementsAllowMachine(requirement(['g5.xlarge']), labels)).toBe(
+      true,
+    );
+  });
 });

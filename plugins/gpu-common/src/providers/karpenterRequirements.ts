@@ -65,8 +65,21 @@ export function requirementAllows(
 }
 
 /**
+ * Older label names Karpenter reads as the current ones
+ * (kubernetes-sigs/karpenter v1.14.1 `pkg/apis/v1/labels.go`
+ * `NormalizedLabels`).
+ */
+const NORMALIZED_LABELS: Readonly<Record<string, string>> = {
+  'failure-domain.beta.kubernetes.io/zone': 'topology.kubernetes.io/zone',
+  'beta.kubernetes.io/arch': 'kubernetes.io/arch',
+  'beta.kubernetes.io/os': 'kubernetes.io/os',
+  'beta.kubernetes.io/instance-type': WELL_KNOWN_KEYS.instanceType,
+  'failure-domain.beta.kubernetes.io/region': 'topology.kubernetes.io/region',
+};
+
+/**
  * Whether a machine with `labels` meets every requirement on a label it
- * knows. Requirements on labels the catalog does not know (zones, network
+ * knows (an older label name read as Karpenter reads it). Requirements on labels the catalog does not know (zones, network
  * bandwidth, the node class) are the cluster's to decide, not the catalog's,
  * so they leave the machine in.
  */
@@ -74,9 +87,10 @@ export function requirementsAllowMachine(
   requirements: readonly NodeSelectorRequirement[],
   labels: Readonly<Record<string, string>>,
 ): boolean {
-  return requirements.every(
-    r => !(r.key in labels) || requirementAllows(r, labels[r.key]),
-  );
+  return requirements.every(r => {
+    const key = NORMALIZED_LABELS[r.key] ?? r.key;
+    return !(key in labels) || requirementAllows(r, labels[key]);
+  });
 }
 
 /**
