@@ -25,6 +25,7 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import { poolProviderOf } from '../providers/poolProviders';
+import { RUNNING_GPU_NODE_LABELS } from '../scheduling/runningGpuNodeLabels';
 import type { NodeLabelValues } from './contradictingSelectors';
 import { WELL_KNOWN_KEYS } from './metadataKeys';
 import { nodePoolRequirements } from './nodePool';
@@ -74,19 +75,6 @@ const KARPENTER_PROVIDER_LABELS: Record<string, string[]> = {
   ],
 };
 
-/** Labels GPU Feature Discovery and NFD put on a running GPU node (GPU Operator v25). */
-const RUNNING_NODE_LABELS: NodeLabelValues = {
-  'nvidia.com/gpu.present': ['true'],
-  'nvidia.com/gpu.deploy.device-plugin': ['true'],
-  'nvidia.com/gpu.product': 'any',
-  'nvidia.com/gpu.count': 'any',
-  'nvidia.com/gpu.memory': 'any',
-  'nvidia.com/gpu.family': 'any',
-  'nvidia.com/gpu.machine': 'any',
-  'nvidia.com/mig.capable': 'any',
-  'feature.node.kubernetes.io/pci-10de.present': ['true'],
-};
-
 /** `g5.xlarge` → family `g5`, size `xlarge` (EC2's instance type names). */
 function awsInstanceLabels(instanceTypes: readonly string[]): NodeLabelValues {
   const parts = instanceTypes.map(t => t.split('.'));
@@ -128,7 +116,7 @@ export function poolNodeLabels(
   const provider = poolProviderOf(cluster);
   const launched = provider.karpenter
     ? karpenterLabels(plan, cluster)
-    : RUNNING_NODE_LABELS;
+    : RUNNING_GPU_NODE_LABELS;
   const own: NodeLabelValues = Object.fromEntries(
     Object.entries(plan.pool.labels).map(([k, v]) => [k, [v]]),
   );

@@ -343,6 +343,58 @@ describe('landingPools', () => {
       ),
     ).toMatch(/^taint nvidia.com\/gpu=gpu-t4:NoSchedule/);
   });
+
+  it('a node that runs before its pods carries the GPU discovery labels; a node Karpenter launches does not', () => {
+    const gfd = { 'nvidia.com/gpu.present': 'true' };
+    const staticRule = nodeShapeOf({
+      apiVersion: 'nfd.k8s-sigs.io/v1alpha1',
+      kind: 'NodeFeatureRule',
+      metadata: { name: 'gpu-t4' },
+      spec: {
+        rules: [
+          {
+            name: 'gpu-t4',
+            labels: { 'gpu.backstage.io/pool': 'gpu-t4' },
+            taints: [
+              { key: 'nvidia.com/gpu', value: 'gpu-t4', effect: 'NoSchedule' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(
+      landingRefusal(
+        pod({
+          ...tolerating('gpu-t4'),
+          nodeSelector: { 'gpu.backstage.io/pool': 'gpu-t4', ...gfd },
+        }),
+        staticRule,
+      ),
+    ).toBeUndefined();
+    expect(
+      landingRefusal(
+        pod({
+          ...tolerating('gpu-t4'),
+          nodeSelector: {
+            'gpu.backstage.io/pool': 'gpu-t4',
+            'nvidia.com/gpu.present': 'false',
+          },
+        }),
+        staticRule,
+      ),
+    ).toMatch(/nvidia.com\/gpu.present=false/);
+    expect(
+      landingRefusal(
+        pod({
+          ...tolerating('gpu-t4-ts4'),
+          nodeSelector: { 'karpenter.sh/nodepool': 'gpu-t4-ts4', ...gfd },
+        }),
+        t4,
+      ),
+    ).toBe(
+      'nodeSelector nvidia.com/gpu.present=true: nodes of NodePool gpu-t4-ts4 never carry label nvidia.com/gpu.present',
+    );
+  });
 });
 
 describe('podSchedulingOf', () => {

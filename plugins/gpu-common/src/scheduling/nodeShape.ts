@@ -7,6 +7,7 @@
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { NodeTaint } from '../manifests/tolerations';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
+import { RUNNING_GPU_NODE_LABELS } from './runningGpuNodeLabels';
 
 /**
  * An extended resource a pool's nodes advertise; `perNode` undefined when
@@ -133,7 +134,8 @@ function narrowed(
 /**
  * What the nodes of `shape` may hold under `key`: its fixed label, else what
  * its requirements allow, else (Karpenter) any value of a well-known label or
- * (any node) one kubelet sets; else nothing: Karpenter cannot launch a node
+ * (any node) one kubelet sets, or (a node that runs before its pods: Cluster
+ * API, static) one GPU discovery sets (`runningGpuNodeLabels.ts`); else nothing: Karpenter cannot launch a node
  * for a custom label its NodePool does not define (kubernetes-sigs/karpenter
  * `pkg/scheduling/requirements.go` `Compatible` with
  * `AllowUndefinedWellKnownLabels`), and no other node gets one.
@@ -159,6 +161,12 @@ export function labelAllowance(
   }
   if (KUBELET_LABELS.has(key)) {
     return { kind: 'any', except: [], mayBeAbsent: false };
+  }
+  const discovered = RUNNING_GPU_NODE_LABELS[key];
+  if (!shape.launchesWellKnown && discovered !== undefined) {
+    return discovered === 'any'
+      ? { kind: 'any', except: [], mayBeAbsent: false }
+      : { kind: 'values', values: [...discovered] };
   }
   return { kind: 'absent' };
 }
