@@ -131,10 +131,21 @@ export { buildEc2NodeClass } from './manifests/ec2NodeClass';
 export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { clusterApiSettingsOf } from './providers/clusterApiPool';
-export { NODE_CLASS_KINDS } from './providers/karpenterMachines';
+export {
+  KARPENTER_NODE_CLASSES,
+  NODE_CLASS_KINDS,
+} from './providers/karpenterMachines';
+export {
+  gpuModelOfRequirements,
+  requiresGpuMachines,
+} from './providers/gpuMachineLabels';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export type { NodeSelectorRequirement } from './manifests/nodePool';
-export type { KarpenterMachines, PoolProvider } from './providers/types';
+export type {
+  KarpenterGpuLabels,
+  KarpenterMachines,
+  PoolProvider,
+} from './providers/types';
 export {
   MANAGED_BY,
   WELL_KNOWN_KEYS,

@@ -44,7 +44,10 @@ import {
   type SkippedFile,
 } from '../repo/yamlObjects';
 import { adoptionAnnotations, annotate, servedResource } from './adoptPool';
-import type { KarpenterInput } from './convert/convertKarpenterObjects';
+import {
+  withInputClasses,
+  type KarpenterInput,
+} from './convert/convertKarpenterObjects';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
@@ -208,11 +211,17 @@ export async function buildImportChange(
     }
   }
   const patchSites = patchSitesOf(patchEntries, inputs);
+  // A pool keeps its own provider's node class: the folder's classes
+  // first, then the profile's provider (`convert/nodeClassRef.ts`).
+  const nodeClasses = withInputClasses(inputs, {
+    provider: poolProviderOf(cluster).karpenter?.nodeClass,
+  });
   const { outputs, patches } = convertWithPatches(
     inputs,
     patchSites,
     path =>
       path.startsWith(`${scope}/`) && (files.has(path) || isJsonPath(path)),
+    nodeClasses,
   );
   const converted: ImportedObject[] = [];
   const changedBefore = new Set<string>();
@@ -398,6 +407,7 @@ export async function buildImportChange(
                   .map(o => kindNameOf(o.value)),
               ),
               addedAnnotations,
+              nodeClasses,
             },
             options.kustomize,
           ),
