@@ -132,6 +132,7 @@ export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { clusterApiSettingsOf } from './providers/clusterApiPool';
 export {
+  KARPENTER_GPU_COUNT_LABELS,
   KARPENTER_NODE_CLASSES,
   NODE_CLASS_KINDS,
 } from './providers/karpenterMachines';

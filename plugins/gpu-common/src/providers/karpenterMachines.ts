@@ -43,6 +43,15 @@ export const KARPENTER_NODE_CLASSES: readonly {
 }[] = KARPENTER_MACHINES.map(machines => machines.nodeClass);
 
 /**
+ * The node label carrying a machine's physical GPU count, of every
+ * Karpenter cloud provider (NodeOverlay selectors name a node's GPUs so).
+ *
+ * @public
+ */
+export const KARPENTER_GPU_COUNT_LABELS: readonly string[] =
+  KARPENTER_MACHINES.map(machines => machines.gpuCountLabel);
+
+/**
  * Kinds of the node classes Karpenter's providers define (`EC2NodeClass`,
  * `AKSNodeClass`): a pool file may carry one, written once per cluster.
  *

@@ -38,16 +38,26 @@ import { readDocuments } from '../repo/readDocuments';
 import { readRepoState } from '../repo/readRepoState';
 import type { RepoTree } from '../repo/tree';
 import {
+  getIn,
   isPlainObject,
   isYamlPath,
   type ParsedDocument,
+  type PlainObject,
   type SkippedFile,
 } from '../repo/yamlObjects';
 import { adoptionAnnotations, annotate, servedResource } from './adoptPool';
 import {
+  nodeClassName,
   withInputClasses,
   type KarpenterInput,
+  type KarpenterOutput,
 } from './convert/convertKarpenterObjects';
+import {
+  observedSharing,
+  type ObservedSharing,
+} from './sharing/observedSharing';
+import { operatorDefaultSharing } from './sharing/operatorDefaultSharing';
+import { overlayCounts } from './sharing/overlaySlices';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
@@ -92,9 +102,15 @@ export interface AdoptedPool {
   path: string;
   gpuModel?: string;
   sharingMode: string;
+  /** Slices (time-slicing replicas, MPS clients) per GPU of a shared pool. */
+  slicesPerGpu?: number;
+  /** Where its sharing was read (a device-plugin config, a node class, NodeOverlays). */
+  sharingSource?: string;
   resourceName: string;
   /** The ledger written on it (`ml/chat=3`). */
   ledger: string;
+  /** Each GPU count it carries (limits, NodeOverlay capacity), with its unit: slices or GPUs. */
+  counts: string[];
 }
 
 /** @public */
@@ -291,18 +307,38 @@ export async function buildImportChange(
     options.catalog,
     skipped,
   );
-  const adoptable = pools
-    .filter(p => !p.managed && p.ledger === undefined)
-    .map(p => ({
-      ...p,
-      resourceName: servedResource(
-        p,
-        p.deviceConfigName
-          ? devicePluginConfigs[p.deviceConfigName]
-          : undefined,
-        cluster.migStrategy,
-      ),
-    }));
+  // How each pool's nodes really share their GPUs, wherever it is set.
+  const operatorDefault = await operatorDefaultSharing(
+    tree,
+    layout,
+    cluster,
+    state,
+  );
+  findings.push(...operatorDefault.findings);
+  const observed = new Map<string, ObservedSharing>();
+  for (const pool of pools.filter(p => !p.managed && p.ledger === undefined)) {
+    const found = observedSharing(
+      pool,
+      poolDocuments.find(
+        d => kindNameOf(d.value as PlainObject) === `NodePool/${pool.name}`,
+      )!.value as PlainObject,
+      {
+        nodeClass: nodeClassOf(outputs, pool),
+        operatorDefault: operatorDefault.sharing,
+        overlays: overlayCounts(pool, folderObjects(files), options.catalog),
+      },
+    );
+    observed.set(pool.name, found);
+    for (const f of found.findings) findings.push({ path: pool.path, ...f });
+  }
+  const adoptable = [...observed.values()].map(({ pool: p }) => ({
+    ...p,
+    resourceName: servedResource(
+      p,
+      p.deviceConfigName ? devicePluginConfigs[p.deviceConfigName] : undefined,
+      cluster.migStrategy,
+    ),
+  }));
 
   // 3. The GPU workloads on them become request records.
   const compiled = compileRepoLayout(layout, [cluster.name]);
@@ -374,7 +410,14 @@ export async function buildImportChange(
     addedAnnotations.set(`NodePool/${pool.name}`, annotations);
     changedBefore.add(`NodePool/${pool.name}`);
     changedAfter.add(`NodePool/${pool.name}`);
-    adoptedPools.push(describeAdopted(pool, annotations, cluster.labelDomain));
+    adoptedPools.push(
+      describeAdopted(
+        pool,
+        annotations,
+        cluster.labelDomain,
+        observed.get(pool.name)!,
+      ),
+    );
     if (needsOverlaysToScale(pool, cluster)) {
       findings.push({
         kind: 'note',
@@ -441,13 +484,45 @@ function describeAdopted(
   pool: PoolState,
   annotations: Record<string, string>,
   labelDomain: string,
+  observed: ObservedSharing,
 ): AdoptedPool {
   return {
     name: pool.name,
     path: pool.path,
     ...(pool.gpuModel ? { gpuModel: pool.gpuModel } : {}),
     sharingMode: pool.sharingMode,
+    ...(pool.slicesPerGpu !== undefined
+      ? { slicesPerGpu: pool.slicesPerGpu }
+      : {}),
+    ...(observed.sharingSource
+      ? { sharingSource: observed.sharingSource }
+      : {}),
     resourceName: pool.resourceName,
     ledger: annotations[`${labelDomain}/requests`],
+    counts: observed.counts,
   };
+}
+
+/** The v1 node class a pool refers to, when the cluster's folder holds it. */
+function nodeClassOf(
+  outputs: KarpenterOutput[],
+  pool: PoolState,
+): PlainObject | undefined {
+  const value = outputs.find(
+    o => o.role === 'pool' && nodeClassName(o.value) === pool.name,
+  )?.value;
+  const ref = getIn(value, 'spec', 'template', 'spec', 'nodeClassRef', 'name');
+  return outputs.find(
+    o =>
+      o.role === 'nodeClass' &&
+      o.status !== 'not-converted' &&
+      nodeClassName(o.value) === ref,
+  )?.value;
+}
+
+/** Every object of the cluster's folder (for its hand-written NodeOverlays). */
+function folderObjects(files: Map<string, LoadedFile>): PlainObject[] {
+  return [...files.values()].flatMap(f =>
+    f.documents.map(d => d.value).filter(isPlainObject),
+  );
 }
