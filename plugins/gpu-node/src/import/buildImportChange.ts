@@ -315,6 +315,7 @@ export async function buildImportChange(
     state,
   );
   findings.push(...operatorDefault.findings);
+  const objects = folderObjects(files);
   const observed = new Map<string, ObservedSharing>();
   for (const pool of pools.filter(p => !p.managed && p.ledger === undefined)) {
     const found = observedSharing(
@@ -325,7 +326,7 @@ export async function buildImportChange(
       {
         nodeClass: nodeClassOf(outputs, pool),
         operatorDefault: operatorDefault.sharing,
-        overlays: overlayCounts(pool, folderObjects(files), options.catalog),
+        overlays: overlayCounts(pool, objects, options.catalog),
       },
     );
     observed.set(pool.name, found);

@@ -130,6 +130,15 @@ describe('importing an AKS cluster’s Karpenter v1beta1 objects (Azure provider
       'kubernetes.io/description':
         'General purpose NodePool for generic workloads',
     });
+    // The deprecated v1alpha2 classes stay, and the report says so.
+    expect(
+      change.findings
+        .filter(f => /deprecated/.test(f.message))
+        .map(f => [f.kind, f.object]),
+    ).toEqual([
+      ['note', 'AKSNodeClass "default"'],
+      ['note', 'AKSNodeClass "gpu"'],
+    ]);
     const record = parseGpuRequestYaml(after['requests/ml/transcribe.yaml']);
     expect(record.spec).toMatchObject({
       cluster: 'aks',

@@ -9,6 +9,7 @@ import { objectLabel, type ImportFinding } from './findings';
 import { placeKubelet } from './kubeletToNodeClass';
 import {
   currentRole,
+  deprecation,
   isNodeClassObject,
   isUnknownKarpenterObject,
   legacyApi,
@@ -105,7 +106,16 @@ export function convertKarpenterObjects(
     }
     const role = currentRole(value);
     if (role) {
-      outputs.push({ key, status: 'kept', role, value, findings: [] });
+      const deprecated = deprecation(value);
+      outputs.push({
+        key,
+        status: 'kept',
+        role,
+        value,
+        findings: deprecated
+          ? [{ kind: 'note', object: objectLabel(value), message: deprecated }]
+          : [],
+      });
       continue;
     }
     if (isUnknownKarpenterObject(value)) {
