@@ -64,7 +64,7 @@ Nothing: every Karpenter object of the folder was understood.
 
 {{#each adoptedPools}}
 {{#if sharingSource}}
-- \`{{name}}\` shares its GPUs as {{sharingSource}} says.
+- \`{{name}}\`: sharing from {{sharingSource}}
 {{/if}}
 {{#each counts}}
 - \`{{../name}}\`: {{this}}
