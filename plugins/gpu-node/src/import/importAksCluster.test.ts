@@ -10,7 +10,6 @@ import {
   parseGpuRequestYaml,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { parseAllDocuments } from 'yaml';
 import { writeChangeSet } from '../changes/stagedTree';
 import type { FsRepoTree } from '../repo/tree';
@@ -18,17 +17,12 @@ import { buildImportChange } from './buildImportChange';
 import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
 import {
   AZURE_V0_6_3_CRDS,
+  azureV1SchemaErrors,
   legacySchemaErrors,
 } from './__testUtils__/legacyCrdSchemas';
 
 const OWNER = 'group:default/ml-platform';
 const aks = resolveClusterProfile({ name: 'aks', provider: 'azure-karpenter' });
-
-/** Azure's provider v1.14.2 CRDs, vendored in gpu-common (its `SOURCES.md`). */
-const AZURE_V1_CRDS = {
-  NodePool: 'azure-v1.14.2_karpenter.sh_nodepools.yaml',
-  AKSNodeClass: 'azure-v1.14.2_karpenter.azure.com_aksnodeclasses.yaml',
-} as const;
 
 const docs = (text: string | undefined) =>
   parseAllDocuments(text!).map(d => d.toJS());
@@ -103,10 +97,7 @@ describe('importing an AKS cluster’s Karpenter v1beta1 objects (Azure provider
     }
     // Every object is valid for Azure's provider v1.14 (which still serves
     // the v1alpha2 AKSNodeClass, deprecated, beside v1beta1).
-    for (const o of objects) {
-      const crd = AZURE_V1_CRDS[o.kind as keyof typeof AZURE_V1_CRDS];
-      expect(crdSchemaErrors(o, crd)).toEqual([]);
-    }
+    for (const o of objects) expect(azureV1SchemaErrors(o)).toEqual([]);
     // The node classes are left as they were, byte for byte.
     const classes = (text: string) =>
       text.slice(text.lastIndexOf('---\napiVersion: karpenter.azure.com'));

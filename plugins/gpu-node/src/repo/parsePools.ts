@@ -110,6 +110,9 @@ export function parsePools(
   return { pools, otherNodePools };
 }
 
+/** The EC2 instance family label hand-written pools often require instead of instance types. */
+const INSTANCE_FAMILY = 'karpenter.k8s.aws/instance-family';
+
 function requirementValues(requirements: unknown, key: string): string[] {
   if (!Array.isArray(requirements)) return [];
   const out: string[] = [];
@@ -258,9 +261,6 @@ function parsePool(
   }
   return pool;
 }
-
-/** The EC2 instance family label hand-written pools often require instead of instance types. */
-const INSTANCE_FAMILY = 'karpenter.k8s.aws/instance-family';
 
 /**
  * The catalog model of a pool whose requirements name no machine or GPU of
