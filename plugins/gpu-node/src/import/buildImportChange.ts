@@ -18,6 +18,7 @@ import {
   type GpuCatalog,
   type LedgerEntry,
   type PoolState,
+  type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { storedRequestYaml } from '../changes/applyPlan';
 import { StagedTree } from '../changes/stagedTree';
@@ -308,30 +309,12 @@ export async function buildImportChange(
     skipped,
   );
   // How each pool's nodes really share their GPUs, wherever it is set.
-  const operatorDefault = await operatorDefaultSharing(
-    tree,
-    layout,
-    cluster,
-    state,
+  const observed = await observePools(
+    pools.filter(p => !p.managed && p.ledger === undefined),
+    { tree, layout, cluster, state, catalog: options.catalog },
+    { poolDocuments, outputs, files },
+    findings,
   );
-  findings.push(...operatorDefault.findings);
-  const objects = folderObjects(files);
-  const observed = new Map<string, ObservedSharing>();
-  for (const pool of pools.filter(p => !p.managed && p.ledger === undefined)) {
-    const found = observedSharing(
-      pool,
-      poolDocuments.find(
-        d => kindNameOf(d.value as PlainObject) === `NodePool/${pool.name}`,
-      )!.value as PlainObject,
-      {
-        nodeClass: nodeClassOf(outputs, pool),
-        operatorDefault: operatorDefault.sharing,
-        overlays: overlayCounts(pool, objects, options.catalog),
-      },
-    );
-    observed.set(pool.name, found);
-    for (const f of found.findings) findings.push({ path: pool.path, ...f });
-  }
   const adoptable = [...observed.values()].map(({ pool: p }) => ({
     ...p,
     resourceName: servedResource(
@@ -502,6 +485,48 @@ function describeAdopted(
     ledger: annotations[`${labelDomain}/requests`],
     counts: observed.counts,
   };
+}
+
+/** Each pool as its nodes really share their GPUs (`sharing/`), by name. */
+async function observePools(
+  pools: PoolState[],
+  context: {
+    tree: RepoTree;
+    layout: LayoutInput | undefined;
+    cluster: ClusterProfile;
+    state: RepoState;
+    catalog: GpuCatalog;
+  },
+  read: {
+    poolDocuments: ParsedDocument[];
+    outputs: KarpenterOutput[];
+    files: Map<string, LoadedFile>;
+  },
+  findings: ImportFinding[],
+): Promise<Map<string, ObservedSharing>> {
+  const { tree, layout, cluster, state, catalog } = context;
+  const operatorDefault = await operatorDefaultSharing(
+    tree,
+    layout,
+    cluster,
+    state,
+  );
+  findings.push(...operatorDefault.findings);
+  const objects = folderObjects(read.files);
+  const observed = new Map<string, ObservedSharing>();
+  for (const pool of pools) {
+    const nodePool = read.poolDocuments.find(
+      d => kindNameOf(d.value as PlainObject) === `NodePool/${pool.name}`,
+    )!.value as PlainObject;
+    const found = observedSharing(pool, nodePool, {
+      nodeClass: nodeClassOf(read.outputs, pool),
+      operatorDefault: operatorDefault.sharing,
+      overlays: overlayCounts(pool, objects, catalog),
+    });
+    observed.set(pool.name, found);
+    for (const f of found.findings) findings.push({ path: pool.path, ...f });
+  }
+  return observed;
 }
 
 /** The v1 node class a pool refers to, when the cluster's folder holds it. */
