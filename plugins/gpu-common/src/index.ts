@@ -145,13 +145,23 @@ export { poolNodeLabel, poolSelectedBy } from './providers/poolNodeLabel';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { clusterApiSettingsOf } from './providers/clusterApiPool';
 export {
+  KARPENTER_GPU_COUNT_LABELS,
+  KARPENTER_NODE_CLASSES,
   machineProviderOfNodeClass,
   NODE_CLASS_KINDS,
 } from './providers/karpenterMachines';
 export { allowedCapacityTypes } from './providers/karpenterRequirements';
+export {
+  gpuModelOfRequirements,
+  requiresGpuMachines,
+} from './providers/gpuMachineLabels';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export type { NodeSelectorRequirement } from './manifests/nodePool';
-export type { KarpenterMachines, PoolProvider } from './providers/types';
+export type {
+  KarpenterGpuLabels,
+  KarpenterMachines,
+  PoolProvider,
+} from './providers/types';
 export {
   MANAGED_BY,
   WELL_KNOWN_KEYS,

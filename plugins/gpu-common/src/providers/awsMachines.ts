@@ -5,6 +5,16 @@ import type { InstanceType } from '../catalog/types';
 import type { KarpenterMachines } from './types';
 
 /**
+ * EC2's NVIDIA GPU families: the G and P families of "Accelerated
+ * computing" (g4dn, g5, g5g, g6, g6e, gr6, p3, p4d, p5, p6-b200...), but
+ * `g4ad` (AMD Radeon). Inf, Trn, DL and F families carry other
+ * accelerators.
+ */
+function isEc2GpuFamily(family: string): boolean {
+  return /^(g|gr|p)\d/.test(family) && family !== 'g4ad';
+}
+
+/**
  * Arm64 EC2 families carry a `g` after the generation (`g5g`, `c7g`) or are
  * Grace-based (`p6e-gb200`); everything else that carries NVIDIA GPUs is amd64.
  */
@@ -59,6 +69,28 @@ export function ec2MachineLabels(type: InstanceType): Record<string, string> {
 export const awsMachines: KarpenterMachines = {
   gpuCountLabel: awsGpuCountLabel,
   nodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass' },
+  // Labels of aws/karpenter-provider-aws v1.14.1 `pkg/apis/v1/labels.go`.
+  gpuLabels: {
+    gpuKeys: [
+      'karpenter.k8s.aws/instance-gpu-count',
+      WELL_KNOWN_KEYS.karpenterInstanceGpuName,
+      'karpenter.k8s.aws/instance-gpu-manufacturer',
+      'karpenter.k8s.aws/instance-gpu-memory',
+    ],
+    machineKeys: {
+      [WELL_KNOWN_KEYS.instanceType]: type =>
+        isEc2GpuFamily(type.split('.')[0]),
+      'karpenter.k8s.aws/instance-family': isEc2GpuFamily,
+      'karpenter.k8s.aws/instance-category': category =>
+        category === 'g' || category === 'p',
+    },
+    gpuNameKey: WELL_KNOWN_KEYS.karpenterInstanceGpuName,
+    machineNameKeys: [WELL_KNOWN_KEYS.instanceType],
+    modelsNamed: (gpuName, catalog) =>
+      catalog.instanceTypes
+        .filter(t => t.provider === 'aws' && t.karpenterGpuName === gpuName)
+        .map(t => t.gpuModel),
+  },
   gpuRequirements(plan) {
     const requirements: NodeSelectorRequirement[] = [
       {

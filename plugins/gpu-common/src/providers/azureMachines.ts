@@ -31,6 +31,19 @@ export function azureMachineLabels(type: InstanceType): Record<string, string> {
 }
 
 /**
+ * Azure's N family is its GPU family (NC, ND, NV, NG sizes): the provider
+ * labels those sizes `sku-family: N` (skewer's parse of the size name,
+ * `pkg/providers/instancetype/instancetype.go`; "Family of the SKU (N) for
+ * GPU", `designs/0002-gpu-selection-and-bootstrap.md`), and hand-written
+ * pools also name the sub-family (`NC`).
+ */
+const isAzureGpuFamily = (family: string) => /^N/.test(family);
+
+/** A GPU size name (`Standard_NC4as_T4_v3`): its family after `Standard_`. */
+const isAzureGpuSize = (size: string) =>
+  isAzureGpuFamily(size.replace(/^(Standard|Basic)_/i, ''));
+
+/**
  * Azure VMs through Karpenter's Azure provider (AKS node auto-provisioning or
  * self-hosted). Labels from Azure/karpenter-provider-azure v1.14.2
  * `pkg/apis/v1beta1/labels.go`: `sku-gpu-manufacturer` is set from the size's
@@ -43,6 +56,35 @@ export function azureMachineLabels(type: InstanceType): Record<string, string> {
 export const azureMachines: KarpenterMachines = {
   gpuCountLabel: azureGpuCountLabel,
   nodeClass: { group: 'karpenter.azure.com', kind: 'AKSNodeClass' },
+  gpuLabels: {
+    gpuKeys: [
+      'karpenter.azure.com/sku-gpu-count',
+      'karpenter.azure.com/sku-gpu-name',
+      'karpenter.azure.com/sku-gpu-manufacturer',
+    ],
+    machineKeys: {
+      [WELL_KNOWN_KEYS.instanceType]: isAzureGpuSize,
+      'karpenter.azure.com/sku-name': isAzureGpuSize,
+      'karpenter.azure.com/sku-family': isAzureGpuFamily,
+      'karpenter.azure.com/sku-series': isAzureGpuFamily,
+    },
+    gpuNameKey: 'karpenter.azure.com/sku-gpu-name',
+    machineNameKeys: [
+      WELL_KNOWN_KEYS.instanceType,
+      'karpenter.azure.com/sku-name',
+    ],
+    // The provider parses the GPU name from the size name (`T4`, `A100`):
+    // the catalog models of that GPU, whatever their memory.
+    modelsNamed: (gpuName, catalog) =>
+      catalog.instanceTypes
+        .filter(
+          t =>
+            t.provider === 'azure' &&
+            (t.gpuModel === gpuName.toLowerCase() ||
+              t.gpuModel.startsWith(`${gpuName.toLowerCase()}-`)),
+        )
+        .map(t => t.gpuModel),
+  },
   gpuRequirements: () => [
     {
       key: 'karpenter.azure.com/sku-gpu-manufacturer',

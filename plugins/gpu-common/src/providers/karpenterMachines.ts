@@ -5,7 +5,7 @@ import { awsMachines } from './awsMachines';
 import { azureMachines } from './azureMachines';
 import type { KarpenterMachines } from './types';
 
-const KARPENTER_MACHINES: Record<
+const MACHINES_BY_PROVIDER: Record<
   ClusterProvider,
   KarpenterMachines | undefined
 > = {
@@ -24,8 +24,34 @@ const KARPENTER_MACHINES: Record<
 export function karpenterMachinesOf(
   cluster: Pick<ClusterProfile, 'provider'>,
 ): KarpenterMachines | undefined {
-  return KARPENTER_MACHINES[cluster.provider];
+  return MACHINES_BY_PROVIDER[cluster.provider];
 }
+
+/** Every Karpenter cloud provider's machines. */
+export const KARPENTER_MACHINES: readonly KarpenterMachines[] = Object.values(
+  MACHINES_BY_PROVIDER,
+).flatMap(machines => (machines ? [machines] : []));
+
+/**
+ * The node class (group and kind) of every Karpenter cloud provider
+ * (`karpenter.k8s.aws` `EC2NodeClass`, `karpenter.azure.com`
+ * `AKSNodeClass`).
+ *
+ * @public
+ */
+export const KARPENTER_NODE_CLASSES: readonly {
+  group: string;
+  kind: string;
+}[] = KARPENTER_MACHINES.map(machines => machines.nodeClass);
+
+/**
+ * The node label carrying a machine's physical GPU count, of every
+ * Karpenter cloud provider (NodeOverlay selectors name a node's GPUs so).
+ *
+ * @public
+ */
+export const KARPENTER_GPU_COUNT_LABELS: readonly string[] =
+  KARPENTER_MACHINES.map(machines => machines.gpuCountLabel);
 
 /**
  * Kinds of the node classes Karpenter's providers define (`EC2NodeClass`,
@@ -33,9 +59,9 @@ export function karpenterMachinesOf(
  *
  * @public
  */
-export const NODE_CLASS_KINDS: readonly string[] = Object.values(
-  KARPENTER_MACHINES,
-).flatMap(machines => (machines ? [machines.nodeClass.kind] : []));
+export const NODE_CLASS_KINDS: readonly string[] = KARPENTER_NODE_CLASSES.map(
+  nodeClass => nodeClass.kind,
+);
 
 /** The Karpenter cloud provider of each catalog machine provider Karpenter launches. */
 const KARPENTER_MACHINES_BY_MACHINE: Partial<

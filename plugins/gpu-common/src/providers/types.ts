@@ -58,6 +58,11 @@ export interface KarpenterMachines {
   /** The node class kind this provider's NodePools reference. */
   readonly nodeClass: { group: string; kind: string };
   /**
+   * The well-known node labels by which a NodePool's requirements keep it on
+   * this provider's GPU machines (`gpuMachineLabels.ts` reads them).
+   */
+  readonly gpuLabels: KarpenterGpuLabels;
+  /**
    * Requirements that keep a pool on NVIDIA machines, written before the
    * instance types (a second guard beside the pinned names).
    */
@@ -72,4 +77,31 @@ export interface KarpenterMachines {
   architectures(instanceTypes: string[]): string[] | undefined;
   /** The cluster's GPU node class, as the product writes it. */
   buildNodeClass(cluster: ClusterProfile): KubernetesObject;
+}
+
+/**
+ * The labels Karpenter's cloud provider puts on the machines it launches
+ * that tell GPU machines apart: a requirement on one of them is how a
+ * hand-written NodePool asks for GPUs.
+ *
+ * @public
+ */
+export interface KarpenterGpuLabels {
+  /**
+   * Labels a machine carries only when it has GPUs (count, name,
+   * manufacturer, memory): requiring one (`In` a non-zero value, `Exists`,
+   * `Gt`) asks for GPU machines.
+   */
+  readonly gpuKeys: readonly string[];
+  /**
+   * Labels naming the machine (size, family, series, category), each with
+   * the rule telling which of its values are GPU machines.
+   */
+  readonly machineKeys: Readonly<Record<string, (value: string) => boolean>>;
+  /** The label naming the GPU (`a10g`, `T4`), for the pool's model. */
+  readonly gpuNameKey: string;
+  /** Labels whose value is a machine name of the catalog (`g5.xlarge`, `Standard_NC4as_T4_v3`). */
+  readonly machineNameKeys: readonly string[];
+  /** Catalog models a value of `gpuNameKey` may name. */
+  modelsNamed(gpuName: string, catalog: GpuCatalog): string[];
 }

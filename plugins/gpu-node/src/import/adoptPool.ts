@@ -31,7 +31,9 @@ export function adoptionAnnotations(
     out[keys.slicesPerGpu] = String(pool.slicesPerGpu);
   }
   if (pool.migProfile) out[keys.migProfile] = pool.migProfile;
-  const floor = pool.limits?.['nvidia.com/gpu'] ?? pool.limit;
+  // In GPUs (`sharing/observedSharing.ts` reads a limit of slices so).
+  const floor =
+    pool.limitFloor ?? pool.limits?.['nvidia.com/gpu'] ?? pool.limit;
   if (floor !== undefined) out[keys.limitFloor] = String(floor);
   return out;
 }

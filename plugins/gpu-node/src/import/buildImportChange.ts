@@ -18,6 +18,7 @@ import {
   type GpuCatalog,
   type LedgerEntry,
   type PoolState,
+  type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { storedRequestYaml } from '../changes/applyPlan';
 import { StagedTree } from '../changes/stagedTree';
@@ -38,13 +39,26 @@ import { readDocuments } from '../repo/readDocuments';
 import { readRepoState } from '../repo/readRepoState';
 import type { RepoTree } from '../repo/tree';
 import {
+  getIn,
   isPlainObject,
   isYamlPath,
   type ParsedDocument,
+  type PlainObject,
   type SkippedFile,
 } from '../repo/yamlObjects';
 import { adoptionAnnotations, annotate, servedResource } from './adoptPool';
-import type { KarpenterInput } from './convert/convertKarpenterObjects';
+import {
+  nodeClassName,
+  withInputClasses,
+  type KarpenterInput,
+  type KarpenterOutput,
+} from './convert/convertKarpenterObjects';
+import {
+  observedSharing,
+  type ObservedSharing,
+} from './sharing/observedSharing';
+import { operatorDefaultSharing } from './sharing/operatorDefaultSharing';
+import { overlayCounts } from './sharing/overlaySlices';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
@@ -89,9 +103,15 @@ export interface AdoptedPool {
   path: string;
   gpuModel?: string;
   sharingMode: string;
+  /** Slices (time-slicing replicas, MPS clients) per GPU of a shared pool. */
+  slicesPerGpu?: number;
+  /** Where its sharing was read (a device-plugin config, a node class, NodeOverlays). */
+  sharingSource?: string;
   resourceName: string;
   /** The ledger written on it (`ml/chat=3`). */
   ledger: string;
+  /** Each GPU count it carries (limits, NodeOverlay capacity), with its unit: slices or GPUs. */
+  counts: string[];
 }
 
 /** @public */
@@ -208,11 +228,17 @@ export async function buildImportChange(
     }
   }
   const patchSites = patchSitesOf(patchEntries, inputs);
+  // A pool keeps its own provider's node class: the folder's classes
+  // first, then the profile's provider (`convert/nodeClassRef.ts`).
+  const nodeClasses = withInputClasses(inputs, {
+    provider: poolProviderOf(cluster).karpenter?.nodeClass,
+  });
   const { outputs, patches } = convertWithPatches(
     inputs,
     patchSites,
     path =>
       path.startsWith(`${scope}/`) && (files.has(path) || isJsonPath(path)),
+    nodeClasses,
   );
   const converted: ImportedObject[] = [];
   const changedBefore = new Set<string>();
@@ -282,18 +308,21 @@ export async function buildImportChange(
     options.catalog,
     skipped,
   );
-  const adoptable = pools
-    .filter(p => !p.managed && p.ledger === undefined)
-    .map(p => ({
-      ...p,
-      resourceName: servedResource(
-        p,
-        p.deviceConfigName
-          ? devicePluginConfigs[p.deviceConfigName]
-          : undefined,
-        cluster.migStrategy,
-      ),
-    }));
+  // How each pool's nodes really share their GPUs, wherever it is set.
+  const observed = await observePools(
+    pools.filter(p => !p.managed && p.ledger === undefined),
+    { tree, layout, cluster, state, catalog: options.catalog },
+    { poolDocuments, outputs, files },
+    findings,
+  );
+  const adoptable = [...observed.values()].map(({ pool: p }) => ({
+    ...p,
+    resourceName: servedResource(
+      p,
+      p.deviceConfigName ? devicePluginConfigs[p.deviceConfigName] : undefined,
+      cluster.migStrategy,
+    ),
+  }));
 
   // 3. The GPU workloads on them become request records.
   const compiled = compileRepoLayout(layout, [cluster.name]);
@@ -365,7 +394,14 @@ export async function buildImportChange(
     addedAnnotations.set(`NodePool/${pool.name}`, annotations);
     changedBefore.add(`NodePool/${pool.name}`);
     changedAfter.add(`NodePool/${pool.name}`);
-    adoptedPools.push(describeAdopted(pool, annotations, cluster.labelDomain));
+    adoptedPools.push(
+      describeAdopted(
+        pool,
+        annotations,
+        cluster.labelDomain,
+        observed.get(pool.name)!,
+      ),
+    );
     if (needsOverlaysToScale(pool, cluster)) {
       findings.push({
         kind: 'note',
@@ -398,6 +434,7 @@ export async function buildImportChange(
                   .map(o => kindNameOf(o.value)),
               ),
               addedAnnotations,
+              nodeClasses,
             },
             options.kustomize,
           ),
@@ -431,13 +468,87 @@ function describeAdopted(
   pool: PoolState,
   annotations: Record<string, string>,
   labelDomain: string,
+  observed: ObservedSharing,
 ): AdoptedPool {
   return {
     name: pool.name,
     path: pool.path,
     ...(pool.gpuModel ? { gpuModel: pool.gpuModel } : {}),
     sharingMode: pool.sharingMode,
+    ...(pool.slicesPerGpu !== undefined
+      ? { slicesPerGpu: pool.slicesPerGpu }
+      : {}),
+    ...(observed.sharingSource
+      ? { sharingSource: observed.sharingSource }
+      : {}),
     resourceName: pool.resourceName,
     ledger: annotations[`${labelDomain}/requests`],
+    counts: observed.counts,
   };
+}
+
+/** Each pool as its nodes really share their GPUs (`sharing/`), by name. */
+async function observePools(
+  pools: PoolState[],
+  context: {
+    tree: RepoTree;
+    layout: LayoutInput | undefined;
+    cluster: ClusterProfile;
+    state: RepoState;
+    catalog: GpuCatalog;
+  },
+  read: {
+    poolDocuments: ParsedDocument[];
+    outputs: KarpenterOutput[];
+    files: Map<string, LoadedFile>;
+  },
+  findings: ImportFinding[],
+): Promise<Map<string, ObservedSharing>> {
+  const { tree, layout, cluster, state, catalog } = context;
+  const operatorDefault = await operatorDefaultSharing(
+    tree,
+    layout,
+    cluster,
+    state,
+  );
+  findings.push(...operatorDefault.findings);
+  const objects = folderObjects(read.files);
+  const observed = new Map<string, ObservedSharing>();
+  for (const pool of pools) {
+    const nodePool = read.poolDocuments.find(
+      d => kindNameOf(d.value as PlainObject) === `NodePool/${pool.name}`,
+    )!.value as PlainObject;
+    const found = observedSharing(pool, nodePool, {
+      nodeClass: nodeClassOf(read.outputs, pool),
+      operatorDefault: operatorDefault.sharing,
+      overlays: overlayCounts(pool, objects, catalog),
+    });
+    observed.set(pool.name, found);
+    for (const f of found.findings) findings.push({ path: pool.path, ...f });
+  }
+  return observed;
+}
+
+/** The v1 node class a pool refers to, when the cluster's folder holds it. */
+function nodeClassOf(
+  outputs: KarpenterOutput[],
+  pool: PoolState,
+): PlainObject | undefined {
+  const value = outputs.find(
+    o => o.role === 'pool' && nodeClassName(o.value) === pool.name,
+  )?.value;
+  const ref = getIn(value, 'spec', 'template', 'spec', 'nodeClassRef', 'name');
+  return outputs.find(
+    o =>
+      o.role === 'nodeClass' &&
+      o.status !== 'not-converted' &&
+      nodeClassName(o.value) === ref,
+  )?.value;
+}
+
+/** Every object of the cluster's folder (for its hand-written NodeOverlays). */
+function folderObjects(files: Map<string, LoadedFile>): PlainObject[] {
+  return [...files.values()].flatMap(f =>
+    f.documents.map(d => d.value).filter(isPlainObject),
+  );
 }

@@ -17,6 +17,7 @@ import {
   convertJsonPatch,
   convertStrategicMergePatch,
 } from './convert/legacyPatches';
+import type { NodeClassContext } from './convert/nodeClassRef';
 import type { PatchContent, PatchSite } from './legacyPatchSites';
 
 /** A patch to write in its v1 form. */
@@ -93,6 +94,7 @@ export function convertWithPatches(
   inputs: KarpenterInput[],
   sites: PatchSite[],
   writable: (path: string) => boolean,
+  nodeClasses: NodeClassContext,
 ): { outputs: KarpenterOutput[]; patches: ConvertedPatch[] } {
   const objects = new Map(inputs.map(i => [i.key, i.value]));
   const keep = new Map<string, string>();
@@ -118,7 +120,7 @@ export function convertWithPatches(
   // A patch follows its objects: where some of them stay (a class that
   // stays keeps its pools), the others stay too, until nothing changes.
   for (;;) {
-    const outputs = convertKarpenterObjects(inputs, keep);
+    const outputs = convertKarpenterObjects(inputs, keep, nodeClasses);
     const converted = new Set(
       outputs.filter(o => o.status === 'converted').map(o => o.key),
     );

@@ -13,6 +13,7 @@ import type { BuiltObject } from '../kustomize/build';
 import type { PlainObject } from '../repo/yamlObjects';
 import { convertKarpenterObjects } from './convert/convertKarpenterObjects';
 import { isKarpenterObject } from './convert/legacyKinds';
+import type { NodeClassContext } from './convert/nodeClassRef';
 
 /** `<kind>/<name>` of an object. */
 export const kindNameOf = (o: { kind?: unknown; metadata?: unknown }) =>
@@ -23,6 +24,11 @@ export interface ImportIntent {
   keptLegacy: Set<string>;
   /** The annotations each adopted pool gains where it has none of that key (`<kind>/<name>` →). */
   addedAnnotations: Map<string, Record<string, string>>;
+  /**
+   * The node classes the cluster's folder defines and its provider's: a
+   * root's pools refer to them as the import converted them.
+   */
+  nodeClasses: NodeClassContext;
 }
 
 export function expectedConversion(
@@ -33,6 +39,7 @@ export function expectedConversion(
   const outputs = convertKarpenterObjects(
     karpenter.map(o => ({ key: kindNameOf(o), value: o as PlainObject })),
     new Map([...intent.keptLegacy].map(k => [k, 'kept as it is'])),
+    intent.nodeClasses,
   );
   const expected = new Map<string, PlainObject>();
   for (const out of outputs) {

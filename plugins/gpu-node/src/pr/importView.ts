@@ -45,10 +45,15 @@ export interface ImportReportView {
     name: string;
     path: string;
     gpuModel: string;
+    /** e.g. `time-slicing, 4 slices per GPU`. */
     sharingMode: string;
+    /** Where the sharing was read, when something shares its GPUs. */
+    sharingSource?: string;
     resourceName: string;
     /** The ledger written on it, or "none" when no workload runs on it. */
     ledger: string;
+    /** Each GPU count it carries, with its unit (slices or GPUs). */
+    counts: string[];
   }[];
   records: { id: string; path: string; pool: string; workloadPath: string }[];
   /** What the import found on workloads (they are never changed by it). */
@@ -117,9 +122,14 @@ export function buildImportView(
       name: p.name,
       path: p.path,
       gpuModel: p.gpuModel ?? 'unknown',
-      sharingMode: p.sharingMode,
+      sharingMode:
+        p.slicesPerGpu !== undefined
+          ? `${p.sharingMode}, ${p.slicesPerGpu} slices per GPU`
+          : p.sharingMode,
+      ...(p.sharingSource ? { sharingSource: p.sharingSource } : {}),
       resourceName: p.resourceName,
       ledger: p.ledger || 'none',
+      counts: [...p.counts],
     })),
     records: change.requests.map(r => ({ ...r })),
     workloads: change.findings

@@ -96,7 +96,11 @@ describe('renderImportReport', () => {
     );
     // Adopted pools and the records written.
     expect(section('GPU pools adopted')).toContain(
-      '| `gpu-t4` | `clusters/legacy/karpenter/provisioners.yaml` | `t4` | time-slicing | `nvidia.com/gpu.shared` | ml/chat=3 |',
+      '| `gpu-t4` | `clusters/legacy/karpenter/provisioners.yaml` | `t4` | time-slicing, 4 slices per GPU | `nvidia.com/gpu.shared` | ml/chat=3 |',
+    );
+    // Every count says its unit: Karpenter counts physical GPUs here.
+    expect(section('GPU pools adopted')).toContain(
+      '- `gpu-t4`: spec.limits nvidia.com/gpu: 4 counts GPUs',
     );
     expect(section('Request records written')).toContain(
       '| `ml/chat` | `requests/ml/chat.yaml` | `gpu-t4` | `apps/ml/chat/deployment.yaml` |',

@@ -8,8 +8,10 @@ import type { PoolState, SharingMode } from '@gpu-gitops/plugin-gpu-common';
 import {
   allowedCapacityTypes,
   GpuCatalog,
+  gpuModelOfRequirements,
   MANAGED_BY,
   parseLedger,
+  requiresGpuMachines,
   SHARING_MODES,
   WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -106,6 +108,9 @@ export function parsePools(
   return { pools, otherNodePools };
 }
 
+/** The EC2 instance family label hand-written pools often require instead of instance types. */
+const INSTANCE_FAMILY = 'karpenter.k8s.aws/instance-family';
+
 function requirementValues(requirements: unknown, key: string): string[] {
   if (!Array.isArray(requirements)) return [];
   const out: string[] = [];
@@ -149,7 +154,7 @@ function parsePool(
     Array.isArray(taints) &&
     taints.some(t => isPlainObject(t) && String(t.key ?? '').includes('gpu'));
   const isGpuPool =
-    gpuNames.length > 0 ||
+    requiresGpuMachines(requirements, catalog) ||
     gpuLimitKeys.length > 0 ||
     ourSharing !== undefined ||
     deviceConfigName !== undefined ||
@@ -193,9 +198,9 @@ function parsePool(
     path,
     gpuModel:
       findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ??
-      modelFromCatalog(
+      gpuModelOfRequirements(requirements, catalog) ??
+      modelOfFamilies(
         catalog,
-        requirementValues(requirements, WELL_KNOWN_KEYS.instanceType),
         gpuNames,
         requirementValues(requirements, INSTANCE_FAMILY),
       ),
@@ -255,33 +260,16 @@ function parsePool(
   return pool;
 }
 
-/** The EC2 instance family label hand-written pools often require instead of instance types. */
-const INSTANCE_FAMILY = 'karpenter.k8s.aws/instance-family';
-
 /**
- * The catalog model a pool runs, for pools without our model label: the one
- * model all its instance types carry, else the one model whose instance types
- * have its Karpenter GPU name, else the one model of its instance families
- * (`g4dn`: T4), else the Karpenter name itself (when single).
+ * The catalog model of a pool whose requirements name no machine or GPU of
+ * one model (`gpuModelOfRequirements`): the one model of its EC2 instance
+ * families (`g4dn`: T4), else the Karpenter GPU name itself (when single).
  */
-function modelFromCatalog(
+function modelOfFamilies(
   catalog: GpuCatalog,
-  instanceTypes: string[],
   gpuNames: string[],
   families: string[],
 ): string | undefined {
-  const byType = new Set(
-    instanceTypes
-      .map(name => catalog.instanceTypes.find(t => t.name === name)?.gpuModel)
-      .filter((m): m is string => m !== undefined),
-  );
-  if (byType.size === 1) return [...byType][0];
-  const byName = new Set(
-    catalog.instanceTypes
-      .filter(t => t.karpenterGpuName && gpuNames.includes(t.karpenterGpuName))
-      .map(t => t.gpuModel),
-  );
-  if (byName.size === 1) return [...byName][0];
   const byFamily = new Set(
     catalog.instanceTypes
       .filter(t => t.provider === 'aws' && families.includes(t.family))

@@ -18,6 +18,8 @@ const FOREIGN_DOMAINS = [
   'nvidia.com/',
   'karpenter.sh/',
   'karpenter.k8s.aws/',
+  'karpenter.azure.com/',
+  'kubernetes.azure.com/',
   'node.kubernetes.io/',
   'kubernetes.io/',
 ];

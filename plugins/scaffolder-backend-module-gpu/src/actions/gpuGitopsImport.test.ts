@@ -71,7 +71,7 @@ describe('gpu:gitops:import', () => {
     );
     expect(out.body).toBe(planned.body);
     expect(out.body).toContain(
-      '| `gpu-t4` | `clusters/legacy/karpenter/provisioners.yaml` | `t4` | time-slicing | `nvidia.com/gpu.shared` | ml/chat=3 |',
+      '| `gpu-t4` | `clusters/legacy/karpenter/provisioners.yaml` | `t4` | time-slicing, 4 slices per GPU | `nvidia.com/gpu.shared` | ml/chat=3 |',
     );
     expect(out.report.records).toEqual([
       expect.objectContaining({ id: 'ml/chat', pool: 'gpu-t4' }),

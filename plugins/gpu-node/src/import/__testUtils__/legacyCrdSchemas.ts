@@ -18,6 +18,27 @@ const CRD_FILES: Record<string, string> = {
     'v0.37.7/karpenter.k8s.aws_ec2nodeclasses.yaml',
 };
 
+/** Azure's provider v0.6.3: its v1beta1 NodePool and v1alpha2 AKSNodeClass. */
+export const AZURE_V0_6_3_CRDS = {
+  NodePool: 'azure-v0.6.3/karpenter.sh_nodepools.yaml',
+  AKSNodeClass: 'azure-v0.6.3/karpenter.azure.com_aksnodeclasses.yaml',
+} as const;
+
+/**
+ * The schema errors of an object on AKS today, against the CRDs of Azure's
+ * provider v1.14.2 that gpu-common vendors (its `crds/SOURCES.md`).
+ */
+export function azureV1SchemaErrors(object: {
+  apiVersion: string;
+  kind: string;
+}): string[] {
+  const file =
+    object.kind === 'AKSNodeClass'
+      ? 'azure-v1.14.2_karpenter.azure.com_aksnodeclasses.yaml'
+      : 'azure-v1.14.2_karpenter.sh_nodepools.yaml';
+  return crdSchemaErrors(object, file);
+}
+
 /** The v1 NodePool of Karpenter v1.0.0, the first v1 (for the `v1.0.0` CRD's own check). */
 export const V1_0_0_NODEPOOL_CRD = 'v1.0.0/karpenter.sh_nodepools.yaml';
 

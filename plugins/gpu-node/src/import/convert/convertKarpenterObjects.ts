@@ -9,10 +9,13 @@ import { objectLabel, type ImportFinding } from './findings';
 import { placeKubelet } from './kubeletToNodeClass';
 import {
   currentRole,
+  deprecation,
+  isNodeClassObject,
   isUnknownKarpenterObject,
   legacyApi,
   type KarpenterRole,
 } from './legacyKinds';
+import { definedNodeClasses, type NodeClassContext } from './nodeClassRef';
 
 /** One Karpenter object of the repository, under a key of the caller's. */
 export interface KarpenterInput {
@@ -45,12 +48,16 @@ export interface PoolKubelet {
 /**
  * `keepLegacy`: objects that must stay as they are whatever their fields
  * (key → why, e.g. a patch of them cannot be converted); their pools stay
- * with them as with any class that is not converted.
+ * with them as with any class that is not converted. `nodeClasses`: the
+ * cluster's node classes beyond `inputs` (the whole folder, when `inputs`
+ * are one kustomize root's) and its profile's provider's class.
  */
 export function convertKarpenterObjects(
   inputs: KarpenterInput[],
   keepLegacy: ReadonlyMap<string, string> = new Map(),
+  nodeClasses: NodeClassContext = {},
 ): KarpenterOutput[] {
+  const context = withInputClasses(inputs, nodeClasses);
   const outputs: KarpenterOutput[] = [];
   const kubelets: PoolKubelet[] = [];
   for (const { key, value } of inputs) {
@@ -59,7 +66,7 @@ export function convertKarpenterObjects(
       const kept = keepLegacy.get(key);
       const result: ReturnType<typeof legacy.convert> =
         kept === undefined
-          ? legacy.convert(value)
+          ? legacy.convert(value, context)
           : { refused: kept, findings: [] };
       if ('refused' in result) {
         outputs.push({
@@ -99,7 +106,16 @@ export function convertKarpenterObjects(
     }
     const role = currentRole(value);
     if (role) {
-      outputs.push({ key, status: 'kept', role, value, findings: [] });
+      const deprecated = deprecation(value);
+      outputs.push({
+        key,
+        status: 'kept',
+        role,
+        value,
+        findings: deprecated
+          ? [{ kind: 'note', object: objectLabel(value), message: deprecated }]
+          : [],
+      });
       continue;
     }
     if (isUnknownKarpenterObject(value)) {
@@ -156,6 +172,29 @@ function leavePoolsOfUnconvertedClasses(
       ],
     };
   }
+}
+
+/** The node classes of `inputs` beside those the caller knows. */
+export function withInputClasses(
+  inputs: readonly KarpenterInput[],
+  nodeClasses: NodeClassContext,
+): NodeClassContext {
+  const defined = definedNodeClasses(
+    inputs.map(({ value }) => ({
+      value,
+      isNodeClass: isNodeClassObject(value),
+    })),
+  );
+  for (const [name, kinds] of nodeClasses.defined ?? []) {
+    const known = defined.get(name) ?? [];
+    for (const kind of kinds) {
+      if (!known.some(k => k.group === kind.group && k.kind === kind.kind)) {
+        known.push(kind);
+      }
+    }
+    defined.set(name, known);
+  }
+  return { ...nodeClasses, defined };
 }
 
 export function nodeClassName(value: PlainObject): string {

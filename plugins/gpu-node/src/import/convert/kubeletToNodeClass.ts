@@ -21,6 +21,15 @@ function refName(pool: PlainObject): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
+/**
+ * Only an EC2NodeClass takes a v1beta1 NodePool's kubelet block as it is;
+ * Azure's AKSNodeClass has a kubelet block of other fields (and `maxPods`
+ * beside it: Azure/karpenter-provider-azure v1.14.2
+ * `pkg/apis/v1beta1/aksnodeclass.go`).
+ */
+const takesKubelet = (nodeClass: PlainObject) =>
+  nodeClass.kind === 'EC2NodeClass';
+
 const describe = (kubelet: PlainObject | undefined) =>
   kubelet ? JSON.stringify(kubelet) : "Karpenter's defaults";
 
@@ -59,7 +68,15 @@ export function placeKubelet(
     for (const { pool, kubelet } of wanted) {
       if (!moving.some(k => k.key === pool.key)) continue;
       const field = moving.find(k => k.key === pool.key)!.field;
-      if (!nodeClass) {
+      if (nodeClass && !takesKubelet(nodeClass.value)) {
+        pool.findings.push({
+          kind: 'no-v1-equivalent',
+          object: objectLabel(pool.value),
+          field,
+          value: kubelet,
+          message: `v1 keeps kubelet settings on the node class, and ${objectLabel(nodeClass.value)} (${String(nodeClass.value.apiVersion)}) has its own kubelet fields, which the import does not map: set them on it by hand`,
+        });
+      } else if (!nodeClass) {
         pool.findings.push({
           kind: 'no-v1-equivalent',
           object: objectLabel(pool.value),
@@ -88,7 +105,13 @@ export function placeKubelet(
         });
       }
     }
-    if (nodeClass && agree && first && !deepEqual(current ?? null, first)) {
+    if (
+      nodeClass &&
+      takesKubelet(nodeClass.value) &&
+      agree &&
+      first &&
+      !deepEqual(current ?? null, first)
+    ) {
       nodeClass.value = {
         ...nodeClass.value,
         spec: { ...(nodeClass.value.spec as PlainObject), kubelet: first },

@@ -7,6 +7,7 @@
 import type { PlainObject } from '../../repo/yamlObjects';
 import { convertAwsNodeTemplate } from './awsNodeTemplate';
 import type { Conversion } from './conversion';
+import type { NodeClassContext } from './nodeClassRef';
 import { convertEc2NodeClassV1beta1 } from './ec2NodeClassV1beta1';
 import { convertNodePoolV1beta1 } from './nodePoolV1beta1';
 import { convertProvisioner } from './provisioner';
@@ -15,7 +16,8 @@ export type KarpenterRole = 'pool' | 'nodeClass';
 
 interface LegacyApi {
   role: KarpenterRole;
-  convert: (source: PlainObject) => Conversion;
+  /** `nodeClasses`: where a pool's node class reference finds its group and kind. */
+  convert: (source: PlainObject, nodeClasses: NodeClassContext) => Conversion;
 }
 
 const LEGACY: Record<string, LegacyApi> = {
@@ -37,9 +39,24 @@ const LEGACY: Record<string, LegacyApi> = {
   },
 };
 
+/**
+ * Current APIs, kept as they are. Azure's AKSNodeClass: `v1alpha2` (the
+ * only version until Azure/karpenter-provider-azure v0.7, still served,
+ * deprecated, beside `v1beta1` in v1.14.2
+ * `pkg/apis/crds/karpenter.azure.com_aksnodeclasses.yaml`, without a
+ * conversion webhook) and `v1beta1`: a node class v1 NodePools refer to.
+ */
 const CURRENT: Record<string, KarpenterRole> = {
   'karpenter.sh/v1 NodePool': 'pool',
   'karpenter.k8s.aws/v1 EC2NodeClass': 'nodeClass',
+  'karpenter.azure.com/v1alpha2 AKSNodeClass': 'nodeClass',
+  'karpenter.azure.com/v1beta1 AKSNodeClass': 'nodeClass',
+};
+
+/** Current APIs their provider deprecates: kept, with a note saying so. */
+const DEPRECATED: Record<string, string> = {
+  'karpenter.azure.com/v1alpha2 AKSNodeClass':
+    'served by the Azure provider beside v1beta1, but deprecated ("use v1beta1.AKSNodeClass instead", Azure/karpenter-provider-azure v1.14.2 CRD); left as it is, as the import converts no AKSNodeClass',
 };
 
 const key = (o: PlainObject) => `${String(o.apiVersion)} ${String(o.kind)}`;
@@ -47,6 +64,11 @@ const key = (o: PlainObject) => `${String(o.apiVersion)} ${String(o.kind)}`;
 /** The converter of a legacy object, or undefined when it is not one. */
 export function legacyApi(object: PlainObject): LegacyApi | undefined {
   return LEGACY[key(object)];
+}
+
+/** Why a current object's API is deprecated, or undefined. */
+export function deprecation(object: PlainObject): string | undefined {
+  return DEPRECATED[key(object)];
 }
 
 /** The role of a v1 pool or node class, or undefined. */
@@ -71,8 +93,19 @@ export function isUnknownKarpenterObject(object: PlainObject): boolean {
   return isKarpenterObject(object) && !CURRENT_OTHER.has(key(object));
 }
 
+/** Karpenter's own API group and its cloud providers' (AWS, Azure). */
+const KARPENTER_GROUPS = new Set([
+  'karpenter.sh',
+  'karpenter.k8s.aws',
+  'karpenter.azure.com',
+]);
+
 /** True for any object of a Karpenter API group. */
 export function isKarpenterObject(object: PlainObject): boolean {
-  const group = String(object.apiVersion ?? '').split('/')[0];
-  return group === 'karpenter.sh' || group === 'karpenter.k8s.aws';
+  return KARPENTER_GROUPS.has(String(object.apiVersion ?? '').split('/')[0]);
+}
+
+/** True for a node class object, legacy or current (any provider's). */
+export function isNodeClassObject(object: PlainObject): boolean {
+  return (legacyApi(object)?.role ?? currentRole(object)) === 'nodeClass';
 }

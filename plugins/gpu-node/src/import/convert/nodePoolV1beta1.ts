@@ -21,9 +21,12 @@ import { compact, copy, FieldReader } from './fieldReader';
 import { objectLabel } from './findings';
 import { v1KubeletFields } from './kubeletFields';
 import { renameDoNotDisrupt } from './nodeAnnotations';
-import { v1NodeClassRef } from './nodeClassRef';
+import { v1NodeClassRef, type NodeClassContext } from './nodeClassRef';
 
-export function convertNodePoolV1beta1(source: PlainObject): Conversion {
+export function convertNodePoolV1beta1(
+  source: PlainObject,
+  nodeClasses: NodeClassContext,
+): Conversion {
   const object = objectLabel(source);
   const { metadata, findings } = carriedMetadata(source);
   const spec = new FieldReader(specOf(source), 'spec', object);
@@ -39,14 +42,21 @@ export function convertNodePoolV1beta1(source: PlainObject): Conversion {
     'spec.template.spec',
     object,
   );
-  const nodeClassRef = v1NodeClassRef(templateSpec.take('nodeClassRef'));
-  if (!nodeClassRef) {
+  const reference = v1NodeClassRef(
+    templateSpec.take('nodeClassRef'),
+    nodeClasses,
+  );
+  if (!reference) {
     return {
       refused:
         'spec.template.spec.nodeClassRef.name is not set, and a v1 NodePool must name its node class',
       findings,
     };
   }
+  if ('refused' in reference) {
+    return { refused: reference.refused, findings };
+  }
+  const nodeClassRef = reference.ref;
   const annotations = renameDoNotDisrupt(
     templateMetadata.takeMap('annotations') ?? {},
     'spec.template.metadata.annotations',

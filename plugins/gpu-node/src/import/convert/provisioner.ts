@@ -26,12 +26,21 @@ import { compact, copy, FieldReader } from './fieldReader';
 import { objectLabel, type ImportFinding } from './findings';
 import { v1KubeletFields } from './kubeletFields';
 import { renameDoNotDisrupt } from './nodeAnnotations';
-import { v1NodeClassRef } from './nodeClassRef';
+import { v1NodeClassRef, type NodeClassContext } from './nodeClassRef';
 
 /** Dropped in v1beta1 ("Karpenter Labels" table of the v1beta1 guide). */
 const DROPPED_LABELS = ['karpenter.k8s.aws/instance-pods'];
 
-export function convertProvisioner(source: PlainObject): Conversion {
+/** The only node class a v1alpha5 providerRef could name (AWS's). */
+const LEGACY_AWS_PROVIDER_REF = {
+  apiVersion: 'karpenter.k8s.aws/v1alpha1',
+  kind: 'AWSNodeTemplate',
+};
+
+export function convertProvisioner(
+  source: PlainObject,
+  nodeClasses: NodeClassContext,
+): Conversion {
   const object = objectLabel(source);
   const { metadata, findings } = carriedMetadata(source);
   const spec = new FieldReader(specOf(source), 'spec', object);
@@ -46,14 +55,27 @@ export function convertProvisioner(source: PlainObject): Conversion {
         'the inline provider was removed in Karpenter v1beta1: its settings belong on the EC2NodeClass the NodePool refers to',
     });
   }
-  const nodeClassRef = v1NodeClassRef(spec.take('providerRef'));
-  if (!nodeClassRef) {
+  // Only the AWS provider served v1alpha5 (Azure's began with v1beta1,
+  // Azure/karpenter-provider-azure v0.0.1 `examples/v1beta1/`): a bare
+  // providerRef is an AWSNodeTemplate's.
+  const providerRef = spec.take('providerRef');
+  const reference = v1NodeClassRef(
+    isPlainObject(providerRef)
+      ? { ...LEGACY_AWS_PROVIDER_REF, ...providerRef }
+      : providerRef,
+    nodeClasses,
+  );
+  if (!reference) {
     return {
       refused:
         'the Provisioner has no spec.providerRef, and a v1 NodePool must name its node class: move the inline spec.provider into an AWSNodeTemplate, refer to it with spec.providerRef and import again',
       findings,
     };
   }
+  if ('refused' in reference) {
+    return { refused: reference.refused, findings };
+  }
+  const nodeClassRef = reference.ref;
 
   const annotations = renameDoNotDisrupt(
     spec.takeMap('annotations') ?? {},

@@ -61,6 +61,15 @@ Nothing: every Karpenter object of the folder was understood.
 {{#each adoptedPools}}
 | \`{{name}}\` | \`{{path}}\` | \`{{gpuModel}}\` | {{sharingMode}} | \`{{resourceName}}\` | {{ledger}} |
 {{/each}}
+
+{{#each adoptedPools}}
+{{#if sharingSource}}
+- \`{{name}}\`: sharing from {{sharingSource}}
+{{/if}}
+{{#each counts}}
+- \`{{../name}}\`: {{this}}
+{{/each}}
+{{/each}}
 {{else}}
 None: no GPU NodePool that the product does not manage already.
 {{/if}}
@@ -112,6 +121,12 @@ Left untouched:{{#unless untouched.length}} nothing{{/unless}}
 GPU pools adopted:{{#unless adoptedPools.length}} none{{/unless}}
 {{#each adoptedPools}}
   {{name}} ({{path}}): {{gpuModel}}, {{sharingMode}}, {{resourceName}}, ledger {{ledger}}
+{{#if sharingSource}}
+    sharing from {{sharingSource}}
+{{/if}}
+{{#each counts}}
+    {{this}}
+{{/each}}
 {{/each}}
 Request records written:{{#unless records.length}} none{{/unless}}
 {{#each records}}
