@@ -306,7 +306,11 @@ export type {
   PoolNodeShape,
 } from './scheduling/nodeShape';
 export { labelAllowance } from './scheduling/nodeShape';
-export { nodeShapeOf, type PoolObjectLike } from './scheduling/nodeShapeOf';
+export {
+  kubeletNodeLabels,
+  nodeShapeOf,
+  type PoolObjectLike,
+} from './scheduling/nodeShapeOf';
 export {
   isNvidiaResource,
   podSchedulingOf,

@@ -72,8 +72,13 @@ function referenced(objects: readonly unknown[], ref: unknown): unknown {
   );
 }
 
-/** kubelet `--node-labels` of a KubeadmConfigTemplate (v1beta2 list or v1beta1 map of args). */
-function kubeletLabels(bootstrap: unknown): Record<string, string> {
+/**
+ * kubelet `--node-labels` of a KubeadmConfigTemplate (v1beta2 list or v1beta1
+ * map of args): the labels a Cluster API node registers with.
+ *
+ * @public
+ */
+export function kubeletNodeLabels(bootstrap: unknown): Record<string, string> {
   const registration = record(
     record(record(record(record(bootstrap).spec).template).spec)
       .joinConfiguration,
@@ -129,7 +134,7 @@ function asTemplate(
       ),
     );
     return {
-      metadata: { labels: { ...propagated, ...kubeletLabels(bootstrap) } },
+      metadata: { labels: { ...propagated, ...kubeletNodeLabels(bootstrap) } },
       spec: { taints: record(registration).taints },
     };
   }

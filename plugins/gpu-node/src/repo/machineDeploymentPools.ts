@@ -8,8 +8,11 @@
  * MachineDeployment without our annotations is someone else's and is never
  * touched.
  */
-import { WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
-import { getIn, isPlainObject, PlainObject, stringRecord } from './yamlObjects';
+import {
+  kubeletNodeLabels,
+  WELL_KNOWN_KEYS,
+} from '@gpu-gitops/plugin-gpu-common';
+import { getIn, PlainObject, stringRecord } from './yamlObjects';
 import { NODE_FEATURE_RULE, ruleNodeLabels } from './nodeFeatureRulePools';
 import { findOurLabel } from './poolLabels';
 import { hasPoolAnnotations } from './productPools';
@@ -42,48 +45,8 @@ export function templatesOf(
   };
 }
 
-/**
- * The kubelet arguments of a KubeadmConfigTemplate's join: the v1beta2 list
- * of `{name, value}` or the v1beta1 map.
- */
-function kubeletArgs(bootstrap: unknown): Record<string, string> {
-  const args = getIn(
-    bootstrap,
-    'spec',
-    'template',
-    'spec',
-    'joinConfiguration',
-    'nodeRegistration',
-    'kubeletExtraArgs',
-  );
-  if (Array.isArray(args)) {
-    return Object.fromEntries(
-      args
-        .filter(isPlainObject)
-        .filter(a => typeof a.name === 'string' && typeof a.value === 'string')
-        .map(a => [String(a.name), String(a.value)]),
-    );
-  }
-  return stringRecord(args);
-}
-
-/** The labels kubelet registers the nodes with (`--node-labels`). */
-export function nodeRegistrationLabels(
-  bootstrap: unknown,
-): Record<string, string> {
-  const value = kubeletArgs(bootstrap)['node-labels'];
-  if (!value) return {};
-  return Object.fromEntries(
-    value
-      .split(',')
-      .map(pair => pair.trim())
-      .filter(pair => pair.includes('='))
-      .map(pair => [
-        pair.slice(0, pair.indexOf('=')),
-        pair.slice(pair.indexOf('=') + 1),
-      ]),
-  );
-}
+/** The labels kubelet registers the nodes with (`--node-labels`; gpu-common's reading). */
+export const nodeRegistrationLabels = kubeletNodeLabels;
 
 /** The taints kubelet registers the nodes with. */
 export function nodeRegistrationTaints(bootstrap: unknown): unknown {
