@@ -24,10 +24,12 @@ import {
   type GpuCatalog,
   type Plan,
   type WorkloadKind,
+  workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
 import type { BuildRootOptions } from '../kustomize/buildRoot';
-import { getIn } from '../repo/yamlObjects';
+import { parseYamlFile } from '../repo/readDocuments';
+import { asKubernetesObject, getIn, isYamlPath } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
@@ -184,10 +186,60 @@ export async function verifyChange(
     }
     result.verified.push(root);
   }
+  if (options.existing && landed.size === 0) {
+    problems.push(...inPlaceLanding(options, after, result));
+  }
   if (problems.length > 0) {
     refuse(
       `the change does not mean what the plan says, so nothing was written:\n- ${problems.join('\n- ')}`,
     );
   }
   return result;
+}
+
+/** A manifest, not a kustomize patch of one: every container has its image. */
+function isWholeWorkload(object: unknown, kind: WorkloadKind): boolean {
+  const containers = getIn(
+    object,
+    ...workloadShape(kind).podTemplate,
+    'spec',
+    'containers',
+  );
+  return (
+    Array.isArray(containers) &&
+    containers.length > 0 &&
+    containers.every(c => typeof getIn(c, 'image') === 'string')
+  );
+}
+
+/**
+ * An existing workload in a plain manifest (no kustomize root builds it) is
+ * patched in place: its pods are placed as the written manifest says,
+ * among the pools the change's roots build, so that a workload no root
+ * builds is judged like one that is built.
+ */
+function inPlaceLanding(
+  options: VerifyChangeOptions,
+  after: { root: string; objects: BuiltObject[] }[],
+  result: VerifyChangeResult,
+): string[] {
+  const { kind, name } = options.existing!;
+  for (const change of options.changeSet.changes) {
+    if (change.action === 'delete' || !isYamlPath(change.path)) continue;
+    const written = parseYamlFile(change.path, change.content, [])
+      .map(d => asKubernetesObject(d.value))
+      .find(o => o?.kind === kind && o.metadata.name === name);
+    if (!written || !isWholeWorkload(written, kind)) continue;
+    const landing = plannedPoolLanding(
+      after,
+      written as BuiltObject,
+      kind,
+      options.plan,
+      options.cluster,
+      options.catalog,
+    );
+    if (landing.pools) result.landsOn = landing.pools;
+    return landing.problems.map(p => `${change.path}: ${p}`);
+  }
+  return [];
 }

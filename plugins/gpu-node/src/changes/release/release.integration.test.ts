@@ -68,15 +68,10 @@ async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
 }
 
 /**
- * Files the request. `workloadBuilt`: a kustomize root builds its workload,
- * so verify finds where its pods land (a plain manifest no root lists is
- * not built).
+ * Files the request; verify finds where its pods land, as kustomize builds
+ * the workload or, in a plain manifest no root lists, as it is written.
  */
-async function create(
-  tree: FsRepoTree,
-  gpuRequest: GpuRequest,
-  workloadBuilt = true,
-) {
+async function create(tree: FsRepoTree, gpuRequest: GpuRequest) {
   const change = await buildRequestChange({
     tree,
     dir: tree.root,
@@ -85,9 +80,7 @@ async function create(
     catalog: builtinCatalog,
   });
   // The model: its pods land on the planned pool and on no other pool built.
-  expect(change.verification?.landsOn).toEqual(
-    workloadBuilt ? [change.plan.pool.name] : undefined,
-  );
+  expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
   await writeChangeSet(tree, change.changeSet);
   return change.plan;
 }
@@ -296,7 +289,6 @@ spec:
           },
         },
       ),
-      false,
     );
     expect(await tree.readFile('plain/embedder.yaml')).not.toBe(manifest);
     await release(tree, 'embedder');
@@ -458,7 +450,6 @@ ${staleSelection}      tolerations:
           slicesPerGpu: 4,
           replicas: 2,
         }),
-        false,
       );
       let manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
       expectOnPoolOnly(manifest.spec.template.spec, shared.pool.name);
@@ -476,7 +467,6 @@ ${staleSelection}      tolerations:
             slicesPerGpu: 4,
             replicas,
           }),
-          false,
         );
         expect(resized.pool.name).toBe(shared.pool.name);
         manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
@@ -567,7 +557,7 @@ spec:
 
   it("a team's own edit after the request survives the release; what still holds the request's value comes back", async () => {
     await tree.writeFile('plain/trainer.yaml', trainerManifest);
-    await create(tree, trainerRequest, false);
+    await create(tree, trainerRequest);
     const patched = (await tree.readFile('plain/trainer.yaml'))!;
     // The team raises the CPU limit of the GPU container while it has GPUs.
     const cpuLimit = patched.indexOf(
@@ -603,7 +593,6 @@ spec:
         },
         { existing: { kind: 'Deployment', name: 'trainer' } },
       ),
-      false,
     );
     const patched = firstDoc(await tree.readFile('plain/trainer.yaml'));
     expect(patched.spec.template.spec.containers[0].resources).toEqual({
@@ -642,7 +631,6 @@ spec:
         slicesPerGpu: 4,
         replicas: 1,
       }),
-      false,
     );
     expect(plan.pool).toMatchObject({ name: 'gpu-t4-ts4', reused: true });
     const patched = firstDoc(await tree.readFile('plain/ranker.yaml'));
