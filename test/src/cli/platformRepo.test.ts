@@ -23,6 +23,10 @@ import {
   tempDir,
 } from '../gitopsFixtures';
 
+// A hang guard, not a speed goal: each test runs the real kustomize (and git) several
+// times, which on a loaded two-core CI machine takes far longer than the default 30 s.
+jest.setTimeout(300_000);
+
 afterAll(removeTempDirs);
 
 function request(

@@ -21,6 +21,10 @@ import { schemaError } from '../validate/schemas';
 import { buildImportChange } from './buildImportChange';
 import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
 
+// A hang guard, not a speed goal: each test runs the real kustomize (and git) several
+// times, which on a loaded two-core CI machine takes far longer than the default 30 s.
+jest.setTimeout(300_000);
+
 const OWNER = 'group:default/ml-platform';
 const shared: ClusterProfile = {
   ...defaultClusterProfile,

@@ -22,6 +22,10 @@ import { FsRepoTree } from '../repo/tree';
 import { prepareExistingWorkload } from '../workloads/prepareExistingWorkload';
 import { Finding, validateGitOpsTree } from './validateGitOpsTree';
 
+// A hang guard, not a speed goal: each test runs the real kustomize (and git) several
+// times, which on a loaded two-core CI machine takes far longer than the default 30 s.
+jest.setTimeout(300_000);
+
 const dirs: string[] = [];
 afterAll(async () => {
   await Promise.all(dirs.map(removeTempRepo));

@@ -19,6 +19,10 @@ import { writeChangeSet } from '../stagedTree';
 import { BOTTLEROCKET_NODE_CLASS } from './__fixtures__/gpuStackShapes';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
+// A hang guard, not a speed goal: each test runs the real kustomize (and git) several
+// times, which on a loaded two-core CI machine takes far longer than the default 30 s.
+jest.setTimeout(300_000);
+
 const cluster = resolveClusterProfile({ name: 'prod', migStrategy: 'single' });
 
 /** A Flux HelmRelease of the GPU Operator in the cluster's folder, MIG manager off. */

@@ -27,6 +27,10 @@ import {
 } from '../__fixtures__/gitopsRepo';
 import { buildReleaseChange } from './buildReleaseChange';
 
+// A hang guard, not a speed goal: each test runs the real kustomize (and git) several
+// times, which on a loaded two-core CI machine takes far longer than the default 30 s.
+jest.setTimeout(300_000);
+
 const cluster: ClusterProfile = {
   ...defaultClusterProfile,
   name: 'dev',
