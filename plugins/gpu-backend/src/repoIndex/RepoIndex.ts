@@ -16,7 +16,10 @@ import {
   type GpuCatalog,
   type HandWrittenConfigMap,
 } from '@gpu-gitops/plugin-gpu-common';
-import { clusterFolderFileHolds } from '@gpu-gitops/plugin-gpu-node';
+import {
+  clusterFolderFileHolds,
+  mayShapeGpuStack,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { LayoutInput } from '@gpu-gitops/plugin-gpu-node';
 import {
   parseClusterFolderPoolFile,
@@ -29,6 +32,7 @@ import {
   type ParseContext,
 } from './fileParsers';
 import type { BlobChanges, RepoSource } from './gitSnapshot';
+import { readGpuStacks } from './gpuStacks';
 import { emptySnapshot, type IndexSnapshot } from './indexSnapshot';
 import { IndexStore } from './indexStore';
 import { RepoFolders } from './repoFolders';
@@ -68,6 +72,7 @@ export class RepoIndex {
   private readonly folders: RepoFolders;
   private readonly ctx: ParseContext;
   private readonly profiles: ClusterProfile[];
+  private readonly layout: LayoutInput;
   private readonly store: IndexStore;
   private readonly snapshots: SnapshotBuilder;
   private readonly savedState: SavedIndexState;
@@ -79,6 +84,7 @@ export class RepoIndex {
     private readonly source: RepoSource,
   ) {
     this.profiles = [...options.clusters];
+    this.layout = options.layout;
     this.folders = new RepoFolders(
       options.layout,
       this.profiles.map(c => c.name),
@@ -398,8 +404,11 @@ export class RepoIndex {
       else this.store.requestFiles.set(path, parseRequestFile(path, text));
     }
 
+    const stacksChanged = await this.refreshGpuStacks(changes);
+
     this.store.revision = revision;
     const onlyWorkloads =
+      !stacksChanged &&
       !full &&
       dirtyConfigs.length === 0 &&
       !configMapsChanged &&
@@ -424,5 +433,53 @@ export class RepoIndex {
     };
     if (restored) result.restored = true;
     return result;
+  }
+
+  /**
+   * Reads every cluster's GPU stack again when it was never read or a
+   * changed file can shape it (one it depended on, or one that now may);
+   * true when a stack changed.
+   */
+  private async refreshGpuStacks(changes: BlobChanges): Promise<boolean> {
+    const { store } = this;
+    const readTexts = async (paths: string[]) => {
+      const shas = paths.flatMap(p => store.blobs.get(p) ?? []);
+      const blobs = await this.source.readBlobs(shas);
+      return new Map(
+        paths.flatMap(p => {
+          const text = blobs.get(store.blobs.get(p) ?? '');
+          return text === undefined ? [] : [[p, text] as [string, string]];
+        }),
+      );
+    };
+    if (store.gpuStacks) {
+      const changed = [...changes.keys()];
+      if (!changed.some(p => store.gpuStackInputs.has(p))) {
+        const added = await readTexts(changed);
+        if (![...added].some(([p, text]) => mayShapeGpuStack(p, text))) {
+          return false;
+        }
+      }
+    }
+    const paths = [...store.blobs.keys()]
+      .filter(p => !store.symlinks.has(p))
+      .sort();
+    const read = await readGpuStacks(
+      this.layout,
+      this.profiles,
+      paths,
+      readTexts,
+    );
+    const before = store.gpuStacks;
+    store.gpuStacks = read.byCluster;
+    store.gpuStackInputs = read.inputs;
+    return (
+      !before ||
+      this.profiles.some(
+        p =>
+          JSON.stringify(before.get(p.name)) !==
+          JSON.stringify(read.byCluster.get(p.name)),
+      )
+    );
   }
 }

@@ -7,6 +7,7 @@
  */
 import {
   compareStrings,
+  type ClusterGpuStack,
   type GpuRequest,
   type HandWrittenConfigMap,
   type PoolState,
@@ -86,6 +87,13 @@ export class IndexStore {
   readonly requestFiles = new Map<string, RequestFile>();
   /** Symbolic links at paths the index would read: reported as skipped, never read. */
   symlinks = new Set<string>();
+  /**
+   * What each cluster's GPU nodes run (`gpuStacks.ts`); not saved: read
+   * again after a restart (`undefined` until read).
+   */
+  gpuStacks?: Map<string, ClusterGpuStack>;
+  /** The files whose change can change a stack. */
+  gpuStackInputs = new Set<string>();
 
   constructor(private readonly folders: RepoFolders) {}
 

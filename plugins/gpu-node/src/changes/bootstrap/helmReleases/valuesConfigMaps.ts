@@ -19,7 +19,11 @@ import {
 import { stringField } from './helmRelease';
 import { readKustomizationFile } from './kustomizationFile';
 
-/** A file the finder read, with its text. */
+/**
+ * A file the finder read, with its text.
+ *
+ * @public
+ */
 export interface RepositoryFile {
   path: string;
   text: string;
