@@ -16,10 +16,7 @@ import {
   type GpuCatalog,
   type HandWrittenConfigMap,
 } from '@gpu-gitops/plugin-gpu-common';
-import {
-  clusterFolderFileHolds,
-  mayShapeGpuStack,
-} from '@gpu-gitops/plugin-gpu-node';
+import { clusterFolderFileHolds } from '@gpu-gitops/plugin-gpu-node';
 import type { LayoutInput } from '@gpu-gitops/plugin-gpu-node';
 import {
   parseClusterFolderPoolFile,
@@ -32,7 +29,12 @@ import {
   type ParseContext,
 } from './fileParsers';
 import type { BlobChanges, RepoSource } from './gitSnapshot';
-import { readGpuStacks } from './gpuStacks';
+import {
+  isStackFile,
+  noGpuStackFiles,
+  noteChangedFiles,
+  readGpuStacks,
+} from './gpuStacks';
 import { emptySnapshot, type IndexSnapshot } from './indexSnapshot';
 import { IndexStore } from './indexStore';
 import { RepoFolders } from './repoFolders';
@@ -404,7 +406,11 @@ export class RepoIndex {
       else this.store.requestFiles.set(path, parseRequestFile(path, text));
     }
 
-    const stacksChanged = await this.refreshGpuStacks(changes);
+    const stacksChanged = await this.refreshGpuStacks(
+      changes,
+      full,
+      parsedPaths,
+    );
 
     this.store.revision = revision;
     const onlyWorkloads =
@@ -436,13 +442,24 @@ export class RepoIndex {
   }
 
   /**
-   * Reads every cluster's GPU stack again when it was never read or a
-   * changed file can shape it (one it depended on, or one that now may);
-   * true when a stack changed.
+   * Notes what each changed file is to the GPU stacks and reads them again
+   * when they were never read or one of those files can change them; true
+   * when a stack changed. The files it reads join `parsedPaths`.
    */
-  private async refreshGpuStacks(changes: BlobChanges): Promise<boolean> {
+  private async refreshGpuStacks(
+    changes: BlobChanges,
+    full: boolean,
+    parsedPaths: string[],
+  ): Promise<boolean> {
     const { store } = this;
+    const counted = new Set(parsedPaths);
     const readTexts = async (paths: string[]) => {
+      for (const p of paths) {
+        if (store.blobs.has(p) && !counted.has(p)) {
+          counted.add(p);
+          parsedPaths.push(p);
+        }
+      }
       const shas = paths.flatMap(p => store.blobs.get(p) ?? []);
       const blobs = await this.source.readBlobs(shas);
       return new Map(
@@ -452,33 +469,35 @@ export class RepoIndex {
         }),
       );
     };
-    if (store.gpuStacks) {
-      const changed = [...changes.keys()];
-      if (!changed.some(p => store.gpuStackInputs.has(p))) {
-        const added = await readTexts(changed);
-        if (![...added].some(([p, text]) => mayShapeGpuStack(p, text))) {
-          return false;
-        }
-      }
-    }
     const paths = [...store.blobs.keys()]
       .filter(p => !store.symlinks.has(p))
-      .sort();
-    const read = await readGpuStacks(
+      .sort(compareStrings);
+    if (full || !store.gpuStacks) store.gpuStackFiles = noGpuStackFiles();
+    // Every file on a first or full read, the changed ones otherwise.
+    const scanned = (full || !store.gpuStacks ? paths : [...changes.keys()])
+      .filter(p => isStackFile(this.layout, this.profiles, p))
+      .sort(compareStrings);
+    const present = scanned.filter(p => store.blobs.has(p));
+    const matters = noteChangedFiles(
+      store.gpuStackFiles,
+      await readTexts(present),
+      scanned.filter(p => !store.blobs.has(p)),
+    );
+    if (store.gpuStacks && !matters) return false;
+    const before = store.gpuStacks;
+    store.gpuStacks = await readGpuStacks(
       this.layout,
       this.profiles,
       paths,
+      store.gpuStackFiles,
       readTexts,
     );
-    const before = store.gpuStacks;
-    store.gpuStacks = read.byCluster;
-    store.gpuStackInputs = read.inputs;
     return (
       !before ||
       this.profiles.some(
         p =>
           JSON.stringify(before.get(p.name)) !==
-          JSON.stringify(read.byCluster.get(p.name)),
+          JSON.stringify(store.gpuStacks!.get(p.name)),
       )
     );
   }
