@@ -25,7 +25,9 @@ import { readKustomizationFile } from './kustomizationFile';
  * @public
  */
 export interface RepositoryFile {
+  /** Repository path. */
   path: string;
+  /** Its text. */
   text: string;
 }
 
