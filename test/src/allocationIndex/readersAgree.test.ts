@@ -230,7 +230,10 @@ describe('the allocation index reads an imported repository as readRepoState doe
     const edge: ClusterProfile = {
       ...defaultClusterProfile,
       name: 'edge',
-      nodeClass: { ...defaultClusterProfile.nodeClass, name: 'gpu-bottlerocket' },
+      nodeClass: {
+        ...defaultClusterProfile.nodeClass,
+        name: 'gpu-bottlerocket',
+      },
       devicePluginConfigMap: {
         name: 'device-plugin-config',
         namespace: 'gpu-operator',

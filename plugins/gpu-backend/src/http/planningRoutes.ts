@@ -107,8 +107,8 @@ export function addPlanningRoutes(
       defaultCluster: options.defaultCluster,
       clusters: options.clusters.map(profile => {
         // What the cluster's GPU nodes run rules modes out, as for the actions.
-        const stack = options.snapshot().clusters.get(profile.name)?.repoState
-          .gpuStack;
+        const stack = options.snapshot().clusters.get(profile.name)
+          ?.repoState.gpuStack;
         const capabilities = clusterCapabilities(
           profile,
           options.gpuCatalog,

@@ -624,9 +624,11 @@ spec:
     expect(stack('prod')).toEqual({});
 
     // Only the values file changes (it names no chart): the stack is read again.
-    const on = await index.refresh().then(() =>
-      remote.commit({ [values]: 'migManager:\n  enabled: true\n' }, 'MIG on'),
-    );
+    const on = await index
+      .refresh()
+      .then(() =>
+        remote.commit({ [values]: 'migManager:\n  enabled: true\n' }, 'MIG on'),
+      );
     const result = await index.refresh();
     expect(result.revision).toBe(on);
     expect(result.parsedPaths).toContain(values);
