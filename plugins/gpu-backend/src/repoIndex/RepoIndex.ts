@@ -169,11 +169,15 @@ export class RepoIndex {
 
     const parsedPaths: string[] = [];
     /** Reads the current blobs of `paths` (one git process) and counts them as parsed. */
+    /** Every text this refresh read, by path: the GPU stacks read them again. */
+    const readTexts = new Map<string, string>();
     const read = async (paths: string[]): Promise<Map<string, string>> => {
       const shas = paths.map(p => this.store.blobs.get(p)!);
       const blobs = await this.source.readBlobs(shas);
       parsedPaths.push(...paths);
-      return new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
+      const texts = new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
+      for (const [p, text] of texts) readTexts.set(p, text);
+      return texts;
     };
 
     const dirtyConfigs: { path: string; cluster: string; name?: string }[] = [];
@@ -410,6 +414,7 @@ export class RepoIndex {
       changes,
       full,
       parsedPaths,
+      readTexts,
     );
 
     this.store.revision = revision;
@@ -450,24 +455,33 @@ export class RepoIndex {
     changes: BlobChanges,
     full: boolean,
     parsedPaths: string[],
+    alreadyRead: Map<string, string>,
   ): Promise<boolean> {
     const { store } = this;
     const counted = new Set(parsedPaths);
+    /** Texts of indexed files: those this refresh read already, the rest from git (counted as parsed). */
     const readTexts = async (paths: string[]) => {
+      const texts = new Map<string, string>();
+      const missing: string[] = [];
       for (const p of paths) {
-        if (store.blobs.has(p) && !counted.has(p)) {
+        const known = alreadyRead.get(p);
+        if (known !== undefined) texts.set(p, known);
+        else if (store.blobs.has(p)) missing.push(p);
+      }
+      for (const p of missing) {
+        if (!counted.has(p)) {
           counted.add(p);
           parsedPaths.push(p);
         }
       }
-      const shas = paths.flatMap(p => store.blobs.get(p) ?? []);
-      const blobs = await this.source.readBlobs(shas);
-      return new Map(
-        paths.flatMap(p => {
-          const text = blobs.get(store.blobs.get(p) ?? '');
-          return text === undefined ? [] : [[p, text] as [string, string]];
-        }),
+      const blobs = await this.source.readBlobs(
+        missing.map(p => store.blobs.get(p)!),
       );
+      for (const p of missing) {
+        const text = blobs.get(store.blobs.get(p)!);
+        if (text !== undefined) texts.set(p, text);
+      }
+      return texts;
     };
     const paths = [...store.blobs.keys()]
       .filter(p => !store.symlinks.has(p))
