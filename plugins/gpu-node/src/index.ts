@@ -218,6 +218,13 @@ export type {
   RepoStateReport,
 } from './repo/readRepoState';
 export { poolsBySharedResource, workloadPool } from './repo/sharedResourcePool';
+export { isClusterReleaseFile } from './changes/bootstrap/helmReleases/findHelmReleases';
+export type { RepositoryFile } from './changes/bootstrap/helmReleases/valuesConfigMaps';
+export {
+  gpuStackFileRole,
+  readGpuStack,
+  releasesTakeValuesFrom,
+} from './repo/gpuStack/readGpuStack';
 export { FsRepoTree, MemoryRepoTree } from './repo/tree';
 export type { RepoTree } from './repo/tree';
 export { asKubernetesObject } from './repo/yamlObjects';

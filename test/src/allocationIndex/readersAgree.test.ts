@@ -105,8 +105,12 @@ async function indexed(
 }
 
 async function expectSameState(tree: FsRepoTree, cluster: ClusterProfile) {
-  const read = await readRepoState(tree, undefined, cluster.name);
+  const read = await readRepoState(tree, undefined, cluster.name, {
+    profile: cluster,
+  });
   const index = await indexed(tree, cluster);
+  // What the GPU nodes run: the form's and the pull request's refusals agree.
+  expect(index.gpuStack).toEqual(read.gpuStack);
   expect(index.pools).toEqual(read.pools);
   expect(index.devicePluginConfigs).toEqual(read.devicePluginConfigs);
   expect(index.migConfigs).toEqual(read.migConfigs);
@@ -220,5 +224,93 @@ describe('the allocation index reads an imported repository as readRepoState doe
         limits: { 'nvidia.com/gpu': 8 },
       }),
     ]);
+  });
+
+  it('a GPU Operator without its MIG manager and Bottlerocket GPU nodes: the same stack, and the preview refuses MIG as the pull request does', async () => {
+    const edge: ClusterProfile = {
+      ...defaultClusterProfile,
+      name: 'edge',
+      nodeClass: {
+        ...defaultClusterProfile.nodeClass,
+        name: 'gpu-bottlerocket',
+      },
+      devicePluginConfigMap: {
+        name: 'device-plugin-config',
+        namespace: 'gpu-operator',
+      },
+      migPartedConfigMap: {
+        name: 'mig-parted-config',
+        namespace: 'gpu-operator',
+      },
+    };
+    const tree = await importedAndRequested(
+      'operator-configmaps-repo',
+      edge,
+      async () => undefined,
+      request('segmenter', {
+        model: 'a100-80gb',
+        sharing: 'mig',
+        replicas: 1,
+        vramGiB: 30,
+      }),
+    );
+    // After the request: the team turned the MIG manager off, and the GPU
+    // nodes moved to Bottlerocket.
+    await tree.writeFile(
+      'clusters/edge/infrastructure/gpu-operator.yaml',
+      [
+        'apiVersion: helm.toolkit.fluxcd.io/v2',
+        'kind: HelmRelease',
+        'metadata: {name: gpu-operator, namespace: gpu-operator}',
+        'spec:',
+        '  chart:',
+        '    spec: {chart: gpu-operator, sourceRef: {kind: HelmRepository, name: nvidia}}',
+        '  valuesFrom:',
+        '    - {kind: ConfigMap, name: gpu-operator-values}',
+        '---',
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata: {name: gpu-operator-values, namespace: gpu-operator}',
+        'data:',
+        '  values.yaml: |',
+        '    migManager:',
+        '      enabled: false',
+        '',
+      ].join('\n'),
+    );
+    await tree.writeFile(
+      'clusters/edge/karpenter/bottlerocket.yaml',
+      [
+        'apiVersion: karpenter.k8s.aws/v1',
+        'kind: EC2NodeClass',
+        'metadata: {name: gpu-bottlerocket}',
+        'spec:',
+        '  amiSelectorTerms: [{alias: bottlerocket@latest}]',
+        '',
+      ].join('\n'),
+    );
+    const { index, read } = await expectSameState(tree, edge);
+    expect(index.gpuStack).toEqual({
+      devicePlugin: expect.objectContaining({ kind: 'bottlerocket' }),
+      migManagerOff: expect.objectContaining({
+        file: 'clusters/edge/infrastructure/gpu-operator.yaml',
+      }),
+    });
+    const next = request('tagger', {
+      model: 'a100-80gb',
+      sharing: 'mig',
+      replicas: 1,
+      vramGiB: 30,
+    });
+    const refusal = (state: RepoState) => {
+      try {
+        plan(next, builtinCatalog, edge, state);
+        return undefined;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(refusal(index)).toContain('runs no MIG manager');
+    expect(refusal(index)).toEqual(refusal(read));
   });
 });

@@ -106,7 +106,14 @@ export function addPlanningRoutes(
     const body: ClustersResponse = {
       defaultCluster: options.defaultCluster,
       clusters: options.clusters.map(profile => {
-        const capabilities = clusterCapabilities(profile, options.gpuCatalog);
+        // What the cluster's GPU nodes run rules modes out, as for the actions.
+        const stack = options.snapshot().clusters.get(profile.name)
+          ?.repoState.gpuStack;
+        const capabilities = clusterCapabilities(
+          profile,
+          options.gpuCatalog,
+          stack,
+        );
         return owner
           ? capabilitiesForOwner(capabilities, policy, owner)
           : capabilities;

@@ -878,3 +878,71 @@ describe('gpu router on a platform repository: existing workloads', () => {
     expect(elsewhere.body.summary).not.toContain('Existing');
   });
 });
+
+describe('gpu router: what the GPU nodes run (the GPU Operator without its MIG manager)', () => {
+  const VALUES = 'clusters/dev/gpu-operator/values.yaml';
+  const release = [
+    'apiVersion: helm.toolkit.fluxcd.io/v2',
+    'kind: HelmRelease',
+    'metadata:',
+    '  name: gpu-operator',
+    '  namespace: gpu-operator',
+    'spec:',
+    '  chart:',
+    '    spec:',
+    '      chart: gpu-operator',
+    '      sourceRef: {kind: HelmRepository, name: nvidia}',
+    '  values:',
+    '    migManager:',
+    '      enabled: false',
+    '',
+  ].join('\n');
+  const migRequest = {
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name: 'tagger', namespace: 'ml' },
+    spec: {
+      owner: 'group:default/ml-platform',
+      gpu: { model: 'a100-40gb', sharing: 'mig', replicas: 1, vramGiB: 8 },
+      workload: { image: 'ghcr.io/acme/tagger:1.0.0' },
+    },
+  };
+  const migOf = async (app: express.Express) =>
+    (await request(app).get('/clusters')).body.clusters
+      .find((c: any) => c.name === 'dev')
+      .sharingModes.find((m: any) => m.mode === 'mig');
+
+  it('the form and POST /plan refuse MIG with the reason the actions give, and offer it again once a commit turns it back on', async () => {
+    const built = await appFor({ [VALUES]: release });
+    dirs.push(built.dir);
+    const reason =
+      "cluster dev cannot run MIG: its GPU Operator runs no MIG manager (`migManager.enabled: false` in `spec.values` of HelmRelease `gpu-operator/gpu-operator` in `clusters/dev/gpu-operator/values.yaml`), so nothing partitions the GPUs of a MIG pool's nodes";
+
+    const mig = await migOf(built.app);
+    expect(mig.unavailable.rule).toBe('mig-manager-disabled');
+    expect(mig.unavailable.reason).toContain(reason);
+    const planned = await request(built.app).post('/plan').send(migRequest);
+    expect(planned.status).toBe(400);
+    expect(planned.body.issues).toEqual([
+      expect.objectContaining({
+        rule: 'mig-manager-disabled',
+        message: mig.unavailable.reason,
+      }),
+    ]);
+    // prod's folder does not hold the release: MIG stays offered there.
+    const prod = (await request(built.app).get('/clusters')).body.clusters
+      .find((c: any) => c.name === 'prod')
+      .sharingModes.find((m: any) => m.mode === 'mig');
+    expect(prod.unavailable).toBeUndefined();
+
+    await fs.writeFile(
+      path.join(built.dir, VALUES),
+      release.replace('enabled: false', 'enabled: true'),
+    );
+    await built.index.refresh();
+    expect((await migOf(built.app)).unavailable).toBeUndefined();
+    const accepted = await request(built.app).post('/plan').send(migRequest);
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.plan.sharing.mode).toBe('mig');
+  });
+});

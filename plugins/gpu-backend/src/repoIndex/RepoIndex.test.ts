@@ -255,9 +255,14 @@ spec:
       'three slices',
     );
     const result = await index.refresh();
+    // The ConfigMap's name is the device-plugin chart's: what the GPU nodes
+    // run is read again, from the few files that name a chart.
     expect(result.parsedPaths).toEqual([
       'clusters/dev/gpu-operator/device-plugin.yaml',
       'clusters/dev/karpenter/gpu-a10g.yaml',
+      'clusters/dev/gpu/kustomization.yaml',
+      'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
+      'clusters/dev/karpenter/default-nodepool.yaml',
     ]);
     expect(dev().pools[0].slicesPerGpu).toBe(3);
 
@@ -581,6 +586,101 @@ spec:
     const otherResult = await other.refresh();
     expect(otherResult.restored).toBeUndefined();
     expect(otherResult.full).toBe(true);
+  });
+
+  it("reads what each cluster's GPU nodes run, and reads it again when a file it depends on changes (a values file the release names), not on a workload commit", async () => {
+    const kustomization = 'clusters/dev/gpu-operator/kustomization.yaml';
+    const values = 'clusters/dev/gpu-operator/values.yaml';
+    const nodeClass = 'clusters/dev/karpenter/ec2nodeclass.yaml';
+    await remote.commit(
+      {
+        [kustomization]: [
+          'apiVersion: kustomize.config.k8s.io/v1beta1',
+          'kind: Kustomization',
+          'helmCharts:',
+          '  - name: gpu-operator',
+          '    repo: https://helm.ngc.nvidia.com/nvidia',
+          '    version: v26.7.0',
+          '    releaseName: gpu-operator',
+          '    namespace: gpu-operator',
+          '    valuesFile: values.yaml',
+          '',
+        ].join('\n'),
+        [values]: 'migManager:\n  enabled: false\n',
+      },
+      'GPU Operator without its MIG manager',
+    );
+    await index.refresh();
+    const stack = (cluster: string) =>
+      index.snapshot().clusters.get(cluster)!.repoState.gpuStack;
+    expect(stack('dev')).toEqual({
+      migManagerOff: {
+        file: kustomization,
+        setting: expect.stringContaining('`migManager.enabled: false` in'),
+      },
+    });
+    expect(stack('dev')!.migManagerOff!.setting).toContain(values);
+    // prod's folder holds no release: its own stack.
+    expect(stack('prod')).toEqual({});
+
+    // Only the values file changes (it names no chart): the stack is read again.
+    const on = await index
+      .refresh()
+      .then(() =>
+        remote.commit({ [values]: 'migManager:\n  enabled: true\n' }, 'MIG on'),
+      );
+    const result = await index.refresh();
+    expect(result.revision).toBe(on);
+    expect(result.parsedPaths).toContain(values);
+    expect(stack('dev')).toEqual({});
+
+    // A workload commit does not read the stack again.
+    const deployment = await fixtureText(
+      'apps/ml/chat-assistant/deployment.yaml',
+    );
+    await remote.commit(
+      {
+        'apps/ml/chat-assistant/deployment.yaml': deployment.replace(
+          'replicas: 2',
+          'replicas: 3',
+        ),
+      },
+      'scale',
+    );
+    const scaled = await index.refresh();
+    expect(scaled.parsedPaths).not.toContain(kustomization);
+    expect(scaled.parsedPaths).not.toContain(values);
+
+    // A new file naming a Bottlerocket node class of the GPU pools: read.
+    await remote.commit(
+      {
+        [nodeClass]: [
+          'apiVersion: karpenter.k8s.aws/v1',
+          'kind: EC2NodeClass',
+          'metadata:',
+          '  name: gpu',
+          'spec:',
+          '  amiSelectorTerms:',
+          '    - alias: bottlerocket@latest',
+          '',
+        ].join('\n'),
+      },
+      'Bottlerocket GPU nodes',
+    );
+    await index.refresh();
+    expect(stack('dev')!.devicePlugin).toMatchObject({
+      kind: 'bottlerocket',
+      file: nodeClass,
+    });
+    // The same answer as a fresh index of the same commit.
+    const fresh = new RepoIndex(
+      { clusters, defaultCluster: 'dev', catalog: builtinCatalog },
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir }),
+    );
+    await fresh.refresh();
+    expect(fresh.snapshot().clusters.get('dev')!.repoState.gpuStack).toEqual(
+      stack('dev'),
+    );
   });
 
   it('keeps serving the last snapshot when the remote cannot be fetched', async () => {

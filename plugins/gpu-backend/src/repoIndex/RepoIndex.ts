@@ -29,6 +29,12 @@ import {
   type ParseContext,
 } from './fileParsers';
 import type { BlobChanges, RepoSource } from './gitSnapshot';
+import {
+  isStackFile,
+  noGpuStackFiles,
+  noteChangedFiles,
+  readGpuStacks,
+} from './gpuStacks';
 import { emptySnapshot, type IndexSnapshot } from './indexSnapshot';
 import { IndexStore } from './indexStore';
 import { RepoFolders } from './repoFolders';
@@ -68,6 +74,7 @@ export class RepoIndex {
   private readonly folders: RepoFolders;
   private readonly ctx: ParseContext;
   private readonly profiles: ClusterProfile[];
+  private readonly layout: LayoutInput;
   private readonly store: IndexStore;
   private readonly snapshots: SnapshotBuilder;
   private readonly savedState: SavedIndexState;
@@ -79,6 +86,7 @@ export class RepoIndex {
     private readonly source: RepoSource,
   ) {
     this.profiles = [...options.clusters];
+    this.layout = options.layout;
     this.folders = new RepoFolders(
       options.layout,
       this.profiles.map(c => c.name),
@@ -161,11 +169,15 @@ export class RepoIndex {
 
     const parsedPaths: string[] = [];
     /** Reads the current blobs of `paths` (one git process) and counts them as parsed. */
+    /** Every text this refresh read, by path: the GPU stacks read them again. */
+    const readTexts = new Map<string, string>();
     const read = async (paths: string[]): Promise<Map<string, string>> => {
       const shas = paths.map(p => this.store.blobs.get(p)!);
       const blobs = await this.source.readBlobs(shas);
       parsedPaths.push(...paths);
-      return new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
+      const texts = new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
+      for (const [p, text] of texts) readTexts.set(p, text);
+      return texts;
     };
 
     const dirtyConfigs: { path: string; cluster: string; name?: string }[] = [];
@@ -398,8 +410,16 @@ export class RepoIndex {
       else this.store.requestFiles.set(path, parseRequestFile(path, text));
     }
 
+    const stacksChanged = await this.refreshGpuStacks(
+      changes,
+      full,
+      parsedPaths,
+      readTexts,
+    );
+
     this.store.revision = revision;
     const onlyWorkloads =
+      !stacksChanged &&
       !full &&
       dirtyConfigs.length === 0 &&
       !configMapsChanged &&
@@ -424,5 +444,75 @@ export class RepoIndex {
     };
     if (restored) result.restored = true;
     return result;
+  }
+
+  /**
+   * Notes what each changed file is to the GPU stacks and reads them again
+   * when they were never read or one of those files can change them; true
+   * when a stack changed. The files it reads join `parsedPaths`.
+   */
+  private async refreshGpuStacks(
+    changes: BlobChanges,
+    full: boolean,
+    parsedPaths: string[],
+    alreadyRead: Map<string, string>,
+  ): Promise<boolean> {
+    const { store } = this;
+    const counted = new Set(parsedPaths);
+    /** Texts of indexed files: those this refresh read already, the rest from git (counted as parsed). */
+    const readTexts = async (paths: string[]) => {
+      const texts = new Map<string, string>();
+      const missing: string[] = [];
+      for (const p of paths) {
+        const known = alreadyRead.get(p);
+        if (known !== undefined) texts.set(p, known);
+        else if (store.blobs.has(p)) missing.push(p);
+      }
+      for (const p of missing) {
+        if (!counted.has(p)) {
+          counted.add(p);
+          parsedPaths.push(p);
+        }
+      }
+      const blobs = await this.source.readBlobs(
+        missing.map(p => store.blobs.get(p)!),
+      );
+      for (const p of missing) {
+        const text = blobs.get(store.blobs.get(p)!);
+        if (text !== undefined) texts.set(p, text);
+      }
+      return texts;
+    };
+    const paths = [...store.blobs.keys()]
+      .filter(p => !store.symlinks.has(p))
+      .sort(compareStrings);
+    if (full || !store.gpuStacks) store.gpuStackFiles = noGpuStackFiles();
+    // Every file on a first or full read, the changed ones otherwise.
+    const scanned = (full || !store.gpuStacks ? paths : [...changes.keys()])
+      .filter(p => isStackFile(this.layout, this.profiles, p))
+      .sort(compareStrings);
+    const present = scanned.filter(p => store.blobs.has(p));
+    const matters = noteChangedFiles(
+      store.gpuStackFiles,
+      await readTexts(present),
+      scanned.filter(p => !store.blobs.has(p)),
+    );
+    if (store.gpuStacks && !matters) return false;
+    const before = store.gpuStacks;
+    store.gpuStacks = await readGpuStacks(
+      this.layout,
+      this.profiles,
+      paths,
+      store.gpuStackFiles,
+      readTexts,
+    );
+    return (
+      !before ||
+      this.profiles.some(
+        p =>
+          JSON.stringify(before.get(p.name)) !==
+          JSON.stringify(store.gpuStacks!.get(p.name)),
+      )
+    );
   }
 }

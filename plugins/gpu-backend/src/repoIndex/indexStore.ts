@@ -7,6 +7,7 @@
  */
 import {
   compareStrings,
+  type ClusterGpuStack,
   type GpuRequest,
   type HandWrittenConfigMap,
   type PoolState,
@@ -17,6 +18,7 @@ import {
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
 import type { ParsedWorkloadFolder } from './fileParsers';
+import { noGpuStackFiles } from './gpuStacks';
 import type { StoredRequest } from './indexSnapshot';
 import type { RepoFolders } from './repoFolders';
 
@@ -66,6 +68,14 @@ export interface SavedStore {
   workloadFolders: [string, ParsedWorkloadFolder][];
   requestFiles: [string, RequestFile][];
   symlinks: string[];
+  /** Absent when the stacks were not read yet. */
+  gpuStacks?: [string, ClusterGpuStack][];
+  gpuStackFiles: {
+    releases: string[];
+    valuesSources: string[];
+    opened: string[];
+    valuesFromInUse: boolean;
+  };
 }
 
 export class IndexStore {
@@ -86,6 +96,10 @@ export class IndexStore {
   readonly requestFiles = new Map<string, RequestFile>();
   /** Symbolic links at paths the index would read: reported as skipped, never read. */
   symlinks = new Set<string>();
+  /** What each cluster's GPU nodes run (`gpuStacks.ts`); undefined until read. */
+  gpuStacks?: Map<string, ClusterGpuStack>;
+  /** What the stacks were read from (`gpuStacks.ts`). */
+  gpuStackFiles = noGpuStackFiles();
 
   constructor(private readonly folders: RepoFolders) {}
 
@@ -171,6 +185,13 @@ export class IndexStore {
       workloadFolders: [...this.workloadFolders],
       requestFiles: [...this.requestFiles],
       symlinks: [...this.symlinks],
+      ...(this.gpuStacks ? { gpuStacks: [...this.gpuStacks] } : {}),
+      gpuStackFiles: {
+        releases: [...this.gpuStackFiles.releases],
+        valuesSources: [...this.gpuStackFiles.valuesSources],
+        opened: [...this.gpuStackFiles.opened],
+        valuesFromInUse: this.gpuStackFiles.valuesFromInUse,
+      },
     };
   }
 
@@ -193,5 +214,13 @@ export class IndexStore {
     fill(this.workloadFolders, saved.workloadFolders);
     fill(this.requestFiles, saved.requestFiles);
     this.symlinks = new Set(saved.symlinks);
+    this.gpuStacks = saved.gpuStacks && new Map(saved.gpuStacks);
+    const stackFiles = saved.gpuStackFiles;
+    this.gpuStackFiles = {
+      releases: new Set(stackFiles.releases),
+      valuesSources: new Set(stackFiles.valuesSources),
+      opened: new Set(stackFiles.opened),
+      valuesFromInUse: stackFiles.valuesFromInUse,
+    };
   }
 }

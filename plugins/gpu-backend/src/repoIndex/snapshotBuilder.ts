@@ -238,6 +238,7 @@ export class SnapshotBuilder {
         bootstrapped: store.blobs.has(kustomizationPath),
         kustomizationPath,
         repoState: {
+          gpuStack: store.gpuStacks?.get(profile.name) ?? {},
           pools,
           ...store.poolConfigs(profile.name),
           workloads: [],

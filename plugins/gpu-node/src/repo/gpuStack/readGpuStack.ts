@@ -13,6 +13,57 @@ import type { RepoTree } from '../tree';
 import { migManagerOff } from './migManagerOff';
 import { otherDevicePlugin } from './otherDevicePlugin';
 
+/**
+ * Text a file must hold for the readers below to take anything from it
+ * (beyond the values files a release names, which `tree` reads): the
+ * charts' names or a `chartRef` (`findHelmReleases`, kustomize `helmCharts`
+ * included), an EC2NodeClass and the device plugin's image
+ * (`otherDevicePlugin`).
+ */
+const STACK_MENTION =
+  /gpu-operator|nvidia-device-plugin|chartRef|EC2NodeClass|k8s-device-plugin/i;
+
+/** A ConfigMap (or kustomize generator) a Flux release's `spec.valuesFrom` may name (`valuesConfigMaps`). */
+const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
+
+/**
+ * What a file of this text can be to `readGpuStack`: a file that may declare
+ * a release or a node class (`release`), a ConfigMap a Flux release may take
+ * values from (`valuesSource`, read only when `releasesTakeValuesFrom`), or
+ * nothing (the readers skip it). The allocation index passes the readers
+ * only the files that can matter, and reads the stack again only when one
+ * of them (or a file the last read opened through its tree, such as a
+ * values file) changes.
+ *
+ * @public
+ */
+export function gpuStackFileRole(
+  text: string,
+): 'release' | 'valuesSource' | undefined {
+  if (STACK_MENTION.test(text)) return 'release';
+  return VALUES_SOURCE.test(text) ? 'valuesSource' : undefined;
+}
+
+/**
+ * Whether any of these texts (of `release` files) may declare a release
+ * that takes values from ConfigMaps (Flux's `spec.valuesFrom`).
+ *
+ * @public
+ */
+export function releasesTakeValuesFrom(texts: Iterable<string>): boolean {
+  for (const text of texts) {
+    if (STACK_MENTION.test(text) && /valuesFrom/.test(text)) return true;
+  }
+  return false;
+}
+
+/**
+ * What the repository runs on `cluster`'s GPU nodes, from `files`
+ * (`clusterReleaseFiles`, or the allocation index's same selection);
+ * `tree` reads the values files the releases name.
+ *
+ * @public
+ */
 export async function readGpuStack(
   tree: RepoTree,
   cluster: ClusterProfile,

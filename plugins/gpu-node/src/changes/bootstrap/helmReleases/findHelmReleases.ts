@@ -29,6 +29,23 @@ import { kustomizeHelmChartReleases } from './kustomizeHelmChartReleases';
 import type { RepositoryFile } from './valuesConfigMaps';
 
 /**
+ * Whether `path` may declare (or configure) a release installed on
+ * `cluster`: a YAML or kustomization file in its folder or outside every
+ * cluster's folder. The allocation index reads the stack through it too.
+ *
+ * @public
+ */
+export function isClusterReleaseFile(
+  layout: LayoutInput,
+  cluster: string,
+  path: string,
+): boolean {
+  if (!isYamlPath(path) && !isKustomizationFile(path)) return false;
+  const owner = clusterOwningPath(layout, path);
+  return owner === undefined || owner === cluster;
+}
+
+/**
  * The files of the repository that belong to `cluster`, with their texts:
  * read once per bootstrap, searched for every chart.
  */
@@ -37,11 +54,9 @@ export async function clusterReleaseFiles(
   layout: LayoutInput,
   cluster: string,
 ): Promise<RepositoryFile[]> {
-  const paths = (await tree.listFiles('')).filter(path => {
-    if (!isYamlPath(path) && !isKustomizationFile(path)) return false;
-    const owner = clusterOwningPath(layout, path);
-    return owner === undefined || owner === cluster;
-  });
+  const paths = (await tree.listFiles('')).filter(path =>
+    isClusterReleaseFile(layout, cluster, path),
+  );
   const texts = await readFiles(tree, paths);
   return paths.flatMap((path, i) => {
     const text = texts[i];

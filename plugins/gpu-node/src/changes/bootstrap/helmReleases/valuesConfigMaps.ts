@@ -19,9 +19,15 @@ import {
 import { stringField } from './helmRelease';
 import { readKustomizationFile } from './kustomizationFile';
 
-/** A file the finder read, with its text. */
+/**
+ * A file the finder read, with its text.
+ *
+ * @public
+ */
 export interface RepositoryFile {
+  /** Repository path. */
   path: string;
+  /** Its text. */
   text: string;
 }
 

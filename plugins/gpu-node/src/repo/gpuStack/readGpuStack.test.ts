@@ -1,0 +1,112 @@
+/**
+ * `gpuStackFileRole` says which files `readGpuStack` can take anything from:
+ * the allocation index hands the readers only those, so on every shape the
+ * readers know, the stack read from them alone is the stack read from all.
+ */
+import {
+  resolveClusterProfile,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  ARGO_GPU_OPERATOR_WITHOUT_MIG_MANAGER,
+  BOTTLEROCKET_NODE_CLASS,
+  STATIC_DEVICE_PLUGIN,
+  fluxDevicePluginChart,
+} from '../../changes/bootstrap/__fixtures__/gpuStackShapes';
+import { MemoryRepoTree } from '../tree';
+import {
+  gpuStackFileRole,
+  readGpuStack,
+  releasesTakeValuesFrom,
+} from './readGpuStack';
+
+const FLUX_VALUES_FROM = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: operator, namespace: gpu}
+spec:
+  chart:
+    spec: {chart: gpu-operator, sourceRef: {kind: HelmRepository, name: nvidia}}
+  valuesFrom:
+    - {kind: ConfigMap, name: operator-values}
+`;
+const VALUES_CONFIG_MAP = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: operator-values, namespace: gpu}
+data:
+  values.yaml: |
+    migManager:
+      enabled: false
+`;
+const UNRELATED = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    spec:
+      containers: [{name: web, image: nginx}]
+`;
+
+async function stacks(files: Record<string, string>, cluster: ClusterProfile) {
+  const tree = new MemoryRepoTree(files);
+  const all = Object.entries(files).map(([path, text]) => ({ path, text }));
+  const releases = all.filter(f => gpuStackFileRole(f.text) === 'release');
+  const valuesFrom = releasesTakeValuesFrom(releases.map(f => f.text));
+  const kept = all.filter(f => {
+    const role = gpuStackFileRole(f.text);
+    return role === 'release' || (valuesFrom && role === 'valuesSource');
+  });
+  return {
+    fromAll: await readGpuStack(tree, cluster, all),
+    fromKept: await readGpuStack(tree, cluster, kept),
+    kept: kept.map(f => f.path),
+  };
+}
+
+describe('the files readGpuStack can take anything from', () => {
+  const prod = resolveClusterProfile({ name: 'prod' });
+
+  it.each([
+    [
+      'a static device-plugin DaemonSet',
+      { 'infra/dp.yaml': STATIC_DEVICE_PLUGIN },
+    ],
+    [
+      'the standalone chart (Flux)',
+      {
+        'infra/dp.yaml': fluxDevicePluginChart('    gfd:\n      enabled: true'),
+      },
+    ],
+    [
+      'a Bottlerocket node class',
+      { 'infra/nodeclass.yaml': BOTTLEROCKET_NODE_CLASS },
+    ],
+    [
+      'an Argo CD GPU Operator without MIG manager',
+      { 'infra/operator.yaml': ARGO_GPU_OPERATOR_WITHOUT_MIG_MANAGER },
+    ],
+    [
+      'a Flux GPU Operator taking values from a ConfigMap',
+      {
+        'infra/operator.yaml': FLUX_VALUES_FROM,
+        'infra/values.yaml': VALUES_CONFIG_MAP,
+      },
+    ],
+  ])('%s: the same stack from the files with a role', async (_shape, files) => {
+    const { fromAll, fromKept, kept } = await stacks(
+      { ...files, 'apps/web/deployment.yaml': UNRELATED },
+      prod,
+    );
+    expect(fromAll).not.toEqual({});
+    expect(fromKept).toEqual(fromAll);
+    expect(kept).toEqual(Object.keys(files));
+  });
+
+  it('counts a ConfigMap only when a release takes values from one', () => {
+    expect(gpuStackFileRole(VALUES_CONFIG_MAP)).toBe('valuesSource');
+    expect(releasesTakeValuesFrom([FLUX_VALUES_FROM])).toBe(true);
+    expect(releasesTakeValuesFrom([fluxDevicePluginChart('    gfd: {}')])).toBe(
+      false,
+    );
+    expect(gpuStackFileRole(UNRELATED)).toBeUndefined();
+  });
+});
