@@ -1,4 +1,5 @@
 import type { BuiltObject } from '../kustomize';
+import { isManagedObject } from '../changes/ownership';
 import { asKubernetesObject, getIn } from '../repo/yamlObjects';
 import type { BuiltRoot } from './builtRoots';
 import type { Finding } from './findings';
@@ -47,18 +48,25 @@ const show = (c: NodeClassId) => `${c.kind}/${c.name}`;
  * classes of the pool's own root count; a root that defines none (pools and
  * classes applied apart) is checked against every class of the tree. A tree
  * that defines no node class at all gets them from elsewhere (Terraform, a
- * Helm release): nothing can be told, nothing is reported.
+ * Helm release): nothing can be told, nothing is reported. The same holds
+ * when the only classes in the tree are the product's own (the bootstrap's
+ * GPU class beside a team's classes kept in Terraform): the team's are
+ * elsewhere, so a team's NodePool naming one is not judged.
  */
 export function checkNodeClassRefs(
   roots: BuiltRoot[],
   source: SourceTree,
   findings: Finding[],
 ): void {
-  const everywhere = [
-    ...source.docs.map(d => nodeClassOf(d.value)),
-    ...roots.flatMap(r => r.objects.map(nodeClassOf)),
-  ].filter(c => c !== undefined);
-  if (everywhere.length === 0) return;
+  const objects = [
+    ...source.docs.map(d => d.value),
+    ...roots.flatMap(r => r.objects),
+  ];
+  const everywhere = objects.map(nodeClassOf).filter(c => c !== undefined);
+  const teamWritesClasses = objects.some(
+    o => nodeClassOf(o) !== undefined && !isManagedObject(o),
+  );
+  if (!teamWritesClasses) return;
   const reported = new Set<string>();
   for (const root of roots) {
     const own = root.objects.map(nodeClassOf).filter(c => c !== undefined);

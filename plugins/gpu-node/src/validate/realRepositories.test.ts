@@ -172,6 +172,52 @@ describe('validate on node classes (issue 23)', () => {
     });
     expect(report.findings).toEqual([]);
   });
+
+  it("says nothing when the tree's only node classes are the product's (the team's are applied from elsewhere)", async () => {
+    const files = eksBlueprintsRepoFiles();
+    const karpenter = files['clusters/prod/karpenter.yaml'];
+    const onlyNodePool = karpenter.slice(
+      karpenter.indexOf('---\napiVersion: karpenter.sh/v1'),
+    );
+    // The bootstrap's GPU class, beside the team's NodePool whose class is Terraform's.
+    const productClass = `---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: gpu
+  labels:
+    app.kubernetes.io/managed-by: backstage-gpu-gitops
+spec:
+  amiSelectorTerms:
+    - alias: al2023@latest
+  role: KarpenterNodeRole-prod
+  subnetSelectorTerms:
+    - tags: { karpenter.sh/discovery: prod }
+  securityGroupSelectorTerms:
+    - tags: { karpenter.sh/discovery: prod }
+`;
+    const report = await validate({
+      ...files,
+      'clusters/prod/karpenter.yaml': `${onlyNodePool}${productClass}`,
+    });
+    expect(
+      report.findings.filter(f => f.rule === 'node-class-not-found'),
+    ).toEqual([]);
+    // The same class written by the team: the tree keeps the team's classes, so it is judged.
+    const teamClass = productClass.replace(
+      '  labels:\n    app.kubernetes.io/managed-by: backstage-gpu-gitops\n',
+      '',
+    );
+    const judged = await validate({
+      ...files,
+      'clusters/prod/karpenter.yaml': `${onlyNodePool}${teamClass}`,
+    });
+    expect(
+      judged.findings
+        .filter(f => f.rule === 'node-class-not-found')
+        .map(f => f.object),
+    ).toEqual(['NodePool/gpu', 'NodePool/default']);
+  });
 });
 
 describe('validate on a hand-written device-plugin ConfigMap (issue 23)', () => {
