@@ -1,8 +1,8 @@
 import type { InstanceType, MachineProvider } from '../catalog/types';
 import type { ClusterProfile, ClusterProvider } from '../cluster/types';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import { awsMachines } from './awsMachines';
-import { azureMachines } from './azureMachines';
+import { awsMachines, ec2NameLabels } from './awsMachines';
+import { azureMachines, azureNameLabels } from './azureMachines';
 import type { KarpenterMachines } from './types';
 
 const KARPENTER_MACHINES: Record<
@@ -25,6 +25,22 @@ export function karpenterMachinesOf(
   cluster: Pick<ClusterProfile, 'provider'>,
 ): KarpenterMachines | undefined {
   return KARPENTER_MACHINES[cluster.provider];
+}
+
+const NAME_LABELS: Partial<
+  Record<ClusterProvider, (name: string) => Record<string, string>>
+> = { 'aws-karpenter': ec2NameLabels, 'azure-karpenter': azureNameLabels };
+
+/**
+ * The labels the cluster's Karpenter provider derives from an instance
+ * type's name alone (EC2 family and size, an Azure size's name); empty where
+ * Karpenter does not launch the nodes.
+ */
+export function machineNameLabelsOf(
+  cluster: Pick<ClusterProfile, 'provider'>,
+  name: string,
+): Record<string, string> {
+  return NAME_LABELS[cluster.provider]?.(name) ?? {};
 }
 
 /**

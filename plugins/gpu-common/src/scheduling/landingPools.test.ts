@@ -347,7 +347,6 @@ describe('landingPools', () => {
   it('a node that runs before its pods carries the GPU discovery labels; a node Karpenter launches does not', () => {
     const gfd = { 'nvidia.com/gpu.present': 'true' };
     const staticRule = nodeShapeOf({
-      apiVersion: 'nfd.k8s-sigs.io/v1alpha1',
       kind: 'NodeFeatureRule',
       metadata: { name: 'gpu-t4' },
       spec: {

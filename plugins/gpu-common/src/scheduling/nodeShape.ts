@@ -67,6 +67,8 @@ const KARPENTER_WELL_KNOWN = new Set<string>([
   'kubernetes.io/os',
   'node.kubernetes.io/windows-build',
   WELL_KNOWN_KEYS.karpenterCapacityType,
+  // aws/karpenter-provider-aws v1.14.1 `pkg/apis/v1/labels.go` LabelTopologyZoneID.
+  'topology.k8s.aws/zone-id',
 ]);
 const KARPENTER_WELL_KNOWN_PREFIXES = [
   'karpenter.k8s.aws/',
@@ -79,6 +81,17 @@ const KUBELET_LABELS = new Set([
   'kubernetes.io/os',
   'kubernetes.io/hostname',
 ]);
+
+/**
+ * The deprecated beta os / arch labels kubelet still sets, to the same value
+ * as the current ones (kubernetes v1.31 `pkg/kubelet/kubelet_node_status.go`
+ * `initialNode`); Karpenter reads them as the current ones too
+ * (kubernetes-sigs/karpenter v1.14.1 `pkg/apis/v1/labels.go` NormalizedLabels).
+ */
+const BETA_KUBELET_LABELS: Readonly<Record<string, string>> = {
+  'beta.kubernetes.io/arch': 'kubernetes.io/arch',
+  'beta.kubernetes.io/os': 'kubernetes.io/os',
+};
 
 function isKarpenterWellKnown(key: string): boolean {
   return (
@@ -149,6 +162,10 @@ export function labelAllowance(
   const fixed = shape.labels[key];
   if (fixed !== undefined) return { kind: 'values', values: [fixed] };
   const requirements = shape.requirements.filter(r => r.key === key);
+  const current = BETA_KUBELET_LABELS[key];
+  if (current !== undefined && requirements.length === 0) {
+    return labelAllowance(shape, current);
+  }
   if (requirements.length > 0) {
     const start: LabelAllowance =
       requirements[0].operator === 'NotIn'
