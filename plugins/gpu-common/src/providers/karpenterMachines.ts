@@ -27,20 +27,23 @@ export function karpenterMachinesOf(
   return KARPENTER_MACHINES[cluster.provider];
 }
 
-const NAME_LABELS: Partial<
-  Record<ClusterProvider, (name: string) => Record<string, string>>
-> = { 'aws-karpenter': ec2NameLabels, 'azure-karpenter': azureNameLabels };
+const NAME_LABELS: Readonly<
+  Record<string, (name: string) => Record<string, string>>
+> = {
+  [awsMachines.nodeClass.group]: ec2NameLabels,
+  [azureMachines.nodeClass.group]: azureNameLabels,
+};
 
 /**
- * The labels the cluster's Karpenter provider derives from an instance
- * type's name alone (EC2 family and size, an Azure size's name); empty where
- * Karpenter does not launch the nodes.
+ * The labels a NodePool's Karpenter provider (by its `nodeClassRef` group)
+ * derives from an instance type's name alone (EC2 family and size, an Azure
+ * size's name); empty for a group no provider of the product's has.
  */
 export function machineNameLabelsOf(
-  cluster: Pick<ClusterProfile, 'provider'>,
+  nodeClassGroup: string | undefined,
   name: string,
 ): Record<string, string> {
-  return NAME_LABELS[cluster.provider]?.(name) ?? {};
+  return (nodeClassGroup && NAME_LABELS[nodeClassGroup]?.(name)) || {};
 }
 
 /**
