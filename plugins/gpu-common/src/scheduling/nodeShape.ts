@@ -36,6 +36,12 @@ export interface PoolNodeShape {
   labels: Record<string, string>;
   requirements: NodeSelectorRequirement[];
   launchesWellKnown: boolean;
+  /**
+   * The group of a NodePool's `nodeClassRef` (`karpenter.k8s.aws`,
+   * `karpenter.azure.com`): its cloud provider's well-known labels are the
+   * only ones its nodes carry. Undefined: any provider's.
+   */
+  nodeClassGroup?: string;
   taints: NodeTaint[];
   resources?: AdvertisedNodeResource[];
 }
@@ -67,13 +73,18 @@ const KARPENTER_WELL_KNOWN = new Set<string>([
   'kubernetes.io/os',
   'node.kubernetes.io/windows-build',
   WELL_KNOWN_KEYS.karpenterCapacityType,
-  // aws/karpenter-provider-aws v1.14.1 `pkg/apis/v1/labels.go` LabelTopologyZoneID.
-  'topology.k8s.aws/zone-id',
 ]);
-const KARPENTER_WELL_KNOWN_PREFIXES = [
-  'karpenter.k8s.aws/',
-  'karpenter.azure.com/',
-];
+
+/**
+ * Each cloud provider's own well-known labels, by its node class group: an
+ * EC2 node never carries Azure's, nor an Azure node EC2's
+ * (aws/karpenter-provider-aws v1.14.1 `pkg/apis/v1/labels.go`, with
+ * LabelTopologyZoneID; Azure/karpenter-provider-azure `pkg/apis/v1beta1/labels.go`).
+ */
+const PROVIDER_WELL_KNOWN_PREFIXES: Readonly<Record<string, string[]>> = {
+  'karpenter.k8s.aws': ['karpenter.k8s.aws/', 'topology.k8s.aws/zone-id'],
+  'karpenter.azure.com': ['karpenter.azure.com/'],
+};
 
 /** Labels kubelet puts on every node, whoever launches it. */
 const KUBELET_LABELS = new Set([
@@ -93,10 +104,14 @@ const BETA_KUBELET_LABELS: Readonly<Record<string, string>> = {
   'beta.kubernetes.io/os': 'kubernetes.io/os',
 };
 
-function isKarpenterWellKnown(key: string): boolean {
+function isKarpenterWellKnown(key: string, group?: string): boolean {
+  const prefixes =
+    group !== undefined && PROVIDER_WELL_KNOWN_PREFIXES[group]
+      ? PROVIDER_WELL_KNOWN_PREFIXES[group]
+      : Object.values(PROVIDER_WELL_KNOWN_PREFIXES).flat();
   return (
     KARPENTER_WELL_KNOWN.has(key) ||
-    KARPENTER_WELL_KNOWN_PREFIXES.some(prefix => key.startsWith(prefix))
+    prefixes.some(prefix => key.startsWith(prefix))
   );
 }
 
@@ -173,7 +188,10 @@ export function labelAllowance(
         : { kind: 'any', except: [], mayBeAbsent: false };
     return requirements.reduce(narrowed, start);
   }
-  if (shape.launchesWellKnown && isKarpenterWellKnown(key)) {
+  if (
+    shape.launchesWellKnown &&
+    isKarpenterWellKnown(key, shape.nodeClassGroup)
+  ) {
     return { kind: 'any', except: [], mayBeAbsent: false };
   }
   if (KUBELET_LABELS.has(key)) {

@@ -207,18 +207,18 @@ export function nodeShapeOf(
       (pool.kind === 'MachineDeployment' &&
         r.key === WELL_KNOWN_KEYS.instanceType),
   );
+  const group = record(spec.nodeClassRef).group;
+  const nodeClassGroup =
+    karpenter && typeof group === 'string' ? group : undefined;
   if (karpenter) {
-    const group = record(spec.nodeClassRef).group;
     requirements.push(
-      ...instanceTypeNameRequirements(
-        requirements,
-        typeof group === 'string' ? group : undefined,
-      ),
+      ...instanceTypeNameRequirements(requirements, nodeClassGroup),
     );
   }
   return {
     pool: pool.metadata.name,
     kind: pool.kind,
+    ...(nodeClassGroup ? { nodeClassGroup } : {}),
     labels: karpenter
       ? { ...labels, [WELL_KNOWN_KEYS.karpenterNodePool]: pool.metadata.name }
       : labels,

@@ -100,6 +100,10 @@ describe('the patch keeps exactly what the model accepts, and the patched worklo
         );
         // Not vacuous: stale selectors went, valid ones stayed.
         expect(podSpec.nodeSelector.intent).toBeUndefined();
+        // EC2's family: not among the pool's instance types, on no Azure node.
+        expect(
+          podSpec.nodeSelector['karpenter.k8s.aws/instance-family'],
+        ).toBeUndefined();
         expect(podSpec.nodeSelector['kubernetes.io/os']).toBe('linux');
         const landing = landingPools(podSchedulingOf(podSpec), shapes);
         expect({ mode: thePlan.sharing.mode, pools: landing.pools }).toEqual({
