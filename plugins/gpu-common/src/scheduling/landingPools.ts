@@ -117,7 +117,9 @@ function selectorRefusal(
 ): Refusal | undefined {
   for (const [key, value] of Object.entries(pod.nodeSelector)) {
     const allowance = labelAllowance(shape, key);
-    if (!expressionSatisfiable(shape, { key, operator: 'In', values: [value] })) {
+    if (
+      !expressionSatisfiable(shape, { key, operator: 'In', values: [value] })
+    ) {
       return {
         blocker: `nodeSelector ${key}=${value}`,
         detail:

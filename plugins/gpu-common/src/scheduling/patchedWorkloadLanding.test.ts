@@ -82,7 +82,11 @@ describe('the patch keeps exactly what the model accepts, and the patched worklo
         const podSpec = (strategicMerge(object, patch) as any).spec.template
           .spec;
         const accepted = ([key, value]: [string, string]) =>
-          expressionSatisfiable(shape, { key, operator: 'In', values: [value] });
+          expressionSatisfiable(shape, {
+            key,
+            operator: 'In',
+            values: [value],
+          });
         const kept = Object.entries(NODE_SELECTOR).filter(([key]) =>
           Object.hasOwn(podSpec.nodeSelector, key),
         );

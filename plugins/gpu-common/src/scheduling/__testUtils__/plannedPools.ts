@@ -105,4 +105,3 @@ export function planEveryMode(
     return { thePlan, shape, podSpec: deployment.spec.template.spec };
   });
 }
-
