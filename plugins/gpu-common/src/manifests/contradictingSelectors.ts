@@ -1,26 +1,14 @@
 /**
- * Whether a pool's nodes can satisfy a pod's node selection (its
- * `nodeSelector` entries and required node-affinity expressions), from a
- * plain description of the labels those nodes carry. Kept apart from where
- * the description comes from (`poolNodeLabels.ts` today, the scheduling
- * model later), so the rule "does this node satisfy this selector" has one
- * home whichever reader describes the nodes.
+ * Which of a pod's required node-affinity terms a pool's nodes can satisfy,
+ * given whether they satisfy one expression (the scheduling model's
+ * `expressionSatisfiable`, gpu-common `scheduling/landingPools.ts`: the one
+ * rule for "does a node of this pool satisfy this selector").
  *
  * Semantics follow the Kubernetes scheduler (k8s.io/component-helpers
  * scheduling/corev1/nodeaffinity, v1.31): `nodeSelector` entries and the
  * expressions of one term must all hold; the terms of
  * `requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms` are ORed.
  */
-
-/**
- * The labels a pool's nodes carry: each key with the values some node of the
- * pool may have, or `'any'` when the value cannot be told before the node
- * exists (a zone, a hostname). A key absent from the record is a label no
- * node of the pool carries.
- *
- * @public
- */
-export type NodeLabelValues = Record<string, readonly string[] | 'any'>;
 
 /**
  * One `matchExpressions` entry of a node selector term.
@@ -47,70 +35,15 @@ export interface NodeSelectorTerm {
   matchFields?: unknown[];
 }
 
-/** True when some node of the pool has label `key` with `value`. */
-export function nodeSelectorEntryFits(
-  labels: NodeLabelValues,
-  key: string,
-  value: string,
-): boolean {
-  const values = labels[key];
-  if (values === undefined) return false;
-  return values === 'any' || values.includes(value);
-}
-
-function compares(
-  values: readonly string[] | 'any',
-  bound: string | undefined,
-  holds: (value: number, bound: number) => boolean,
-): boolean {
-  if (values === 'any') return true;
-  const limit = Number(bound);
-  return values.some(v => /^-?\d+$/.test(v) && holds(Number(v), limit));
-}
-
-/**
- * True when some node of the pool satisfies the expression. A label whose
- * value cannot be told satisfies every operator but `DoesNotExist`; an
- * unknown operator is kept (the API server refuses it anyway).
- */
-export function expressionFits(
-  labels: NodeLabelValues,
-  expression: NodeSelectorExpression,
-): boolean {
-  const values = labels[expression.key];
-  const asked = expression.values ?? [];
-  switch (expression.operator) {
-    case 'In':
-      return asked.some(v => nodeSelectorEntryFits(labels, expression.key, v));
-    case 'NotIn':
-      return (
-        values === undefined ||
-        values === 'any' ||
-        values.some(v => !asked.includes(v))
-      );
-    case 'Exists':
-      return values !== undefined;
-    case 'DoesNotExist':
-      return values === undefined;
-    case 'Gt':
-      return (
-        values !== undefined && compares(values, asked[0], (v, b) => v > b)
-      );
-    case 'Lt':
-      return (
-        values !== undefined && compares(values, asked[0], (v, b) => v < b)
-      );
-    default:
-      return true;
-  }
-}
+/** Whether some node of the pool satisfies one expression. */
+export type ExpressionFits = (expression: NodeSelectorExpression) => boolean;
 
 /** The expressions of a term the pool's nodes cannot satisfy. */
 export function contradictingExpressions(
-  labels: NodeLabelValues,
+  fits: ExpressionFits,
   term: NodeSelectorTerm,
 ): NodeSelectorExpression[] {
-  return (term.matchExpressions ?? []).filter(e => !expressionFits(labels, e));
+  return (term.matchExpressions ?? []).filter(e => !fits(e));
 }
 
 /**
@@ -121,17 +54,15 @@ export function contradictingExpressions(
  * node); an empty result means the requirement goes as a whole.
  */
 export function fittingTerms(
-  labels: NodeLabelValues,
+  fits: ExpressionFits,
   terms: readonly NodeSelectorTerm[],
 ): NodeSelectorTerm[] | undefined {
   if (terms.length === 0) return undefined;
-  if (terms.some(t => contradictingExpressions(labels, t).length === 0)) {
+  if (terms.some(t => contradictingExpressions(fits, t).length === 0)) {
     return undefined;
   }
   return terms.flatMap(term => {
-    const kept = (term.matchExpressions ?? []).filter(e =>
-      expressionFits(labels, e),
-    );
+    const kept = (term.matchExpressions ?? []).filter(fits);
     const fitting: NodeSelectorTerm = { ...term };
     if (kept.length > 0) fitting.matchExpressions = kept;
     else delete fitting.matchExpressions;

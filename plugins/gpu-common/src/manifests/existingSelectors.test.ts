@@ -11,7 +11,10 @@ import {
   describeSelectorChanges,
   existingSelectorPatch,
 } from './existingSelectors';
-import { expressionFits, fittingTerms } from './contradictingSelectors';
+import { fittingTerms } from './contradictingSelectors';
+import type { NodeSelectorRequirement } from './nodePool';
+import { expressionSatisfiable } from '../scheduling/landingPools';
+import type { PoolNodeShape } from '../scheduling/nodeShape';
 import { viewWorkload } from './workloadShape';
 
 const instanceFamilyG5 = {
@@ -160,12 +163,20 @@ describe('existing selectors on the new pool', () => {
   });
 });
 
-describe('expressionFits', () => {
-  const labels = {
-    zone: 'any' as const,
-    family: ['g4dn'],
-    count: ['1', '4'],
+describe('expressionSatisfiable, as the patch judges an expression', () => {
+  const shape: PoolNodeShape = {
+    pool: 'gpu',
+    kind: 'NodeFeatureRule',
+    labels: { family: 'g4dn' },
+    requirements: [
+      { key: 'zone', operator: 'Exists' },
+      { key: 'count', operator: 'In', values: ['1', '4'] },
+    ],
+    launchesWellKnown: false,
+    taints: [],
   };
+  const fits = (e: { key: string; operator: string; values?: string[] }) =>
+    expressionSatisfiable(shape, e as NodeSelectorRequirement);
   it.each([
     [{ key: 'family', operator: 'NotIn', values: ['g4dn'] }, false],
     [{ key: 'family', operator: 'NotIn', values: ['g5'] }, true],
@@ -176,8 +187,8 @@ describe('expressionFits', () => {
     [{ key: 'count', operator: 'Gt', values: ['2'] }, true],
     [{ key: 'count', operator: 'Lt', values: ['1'] }, false],
     [{ key: 'zone', operator: 'In', values: ['a'] }, true],
-  ])('%j → %s', (expression, fits) => {
-    expect(expressionFits(labels, expression)).toBe(fits);
+  ])('%j → %s', (expression, expected) => {
+    expect(fits(expression)).toBe(expected);
   });
 
   it('keeps matchFields terms as written', () => {
@@ -187,7 +198,7 @@ describe('expressionFits', () => {
         matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }],
       },
     ];
-    expect(fittingTerms(labels, terms)).toEqual([
+    expect(fittingTerms(fits, terms)).toEqual([
       { matchFields: terms[0].matchFields },
     ]);
   });

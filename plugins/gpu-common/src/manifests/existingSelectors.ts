@@ -6,19 +6,25 @@
  * instance family the pool's requirements forbid) would keep its patched
  * pods Pending, so the patch removes exactly those and keeps every other.
  * The release restores them (gpu-node `workloads/replacedFields.ts`).
+ *
+ * The pool's nodes are the scheduling model's (`scheduling/plannedPoolShape.ts`)
+ * and each selector is judged by its rule (`expressionSatisfiable`), so the
+ * patch keeps exactly what `verify` and `validate` accept.
  */
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
+import { expressionSatisfiable } from '../scheduling/landingPools';
+import { labelAllowance, type PoolNodeShape } from '../scheduling/nodeShape';
+import { plannedPoolShape } from '../scheduling/plannedPoolShape';
 import {
   contradictingExpressions,
   fittingTerms,
-  nodeSelectorEntryFits,
-  type NodeLabelValues,
+  type ExpressionFits,
   type NodeSelectorExpression,
   type NodeSelectorTerm,
 } from './contradictingSelectors';
+import type { NodeSelectorRequirement } from './nodePool';
 import { podPlacement } from './podPlacement';
-import { poolNodeLabels } from './poolNodeLabels';
 import type { WorkloadView } from './workloadShape';
 
 /**
@@ -55,15 +61,29 @@ export interface SelectorPatch {
 
 const GPU_FEATURE_DISCOVERY = /^(nvidia\.com|feature\.node\.kubernetes\.io)\//;
 
-function whyNot(labels: NodeLabelValues, key: string, pool: string): string {
-  const values = labels[key];
-  if (values === undefined) {
+function whyNot(shape: PoolNodeShape, key: string): string {
+  const allowance = labelAllowance(shape, key);
+  const pool = shape.pool;
+  if (allowance.kind === 'absent') {
     const later = GPU_FEATURE_DISCOVERY.test(key)
       ? ' before they run (GPU Feature Discovery sets it on a running node, so it cannot bring one up)'
       : '';
     return `no node of pool "${pool}" carries label ${key}${later}`;
   }
-  return `the nodes of pool "${pool}" have ${key} ${values === 'any' ? 'set' : values.join(', ')} only`;
+  if (allowance.kind === 'any') {
+    return allowance.except.length > 0
+      ? `the nodes of pool "${pool}" have ${key} set, never to ${allowance.except.join(', ')}`
+      : `the nodes of pool "${pool}" always have ${key} set`;
+  }
+  return allowance.values.length > 0
+    ? `the nodes of pool "${pool}" have ${key} ${allowance.values.join(', ')} only`
+    : `the nodes of pool "${pool}" can carry no value of ${key}`;
+}
+
+/** The model's rule for one expression on the shape's nodes. */
+function fitsOn(shape: PoolNodeShape): ExpressionFits {
+  return expression =>
+    expressionSatisfiable(shape, expression as NodeSelectorRequirement);
 }
 
 function expressionText(e: NodeSelectorExpression): string {
@@ -72,19 +92,21 @@ function expressionText(e: NodeSelectorExpression): string {
 
 function deletedSelectors(
   current: WorkloadView,
-  labels: NodeLabelValues,
+  shape: PoolNodeShape,
   placed: Record<string, string>,
-  pool: string,
 ): { deleted: Record<string, null>; changes: SelectorChange[] } {
   const deleted: Record<string, null> = {};
   const changes: SelectorChange[] = [];
+  const fits = fitsOn(shape);
   for (const [key, value] of Object.entries(current.nodeSelector)) {
-    if (key in placed || nodeSelectorEntryFits(labels, key, value)) continue;
+    if (key in placed || fits({ key, operator: 'In', values: [value] })) {
+      continue;
+    }
     deleted[key] = null;
     changes.push({
       field: 'nodeSelector',
       selector: `${key}: ${value}`,
-      reason: whyNot(labels, key, pool),
+      reason: whyNot(shape, key),
     });
   }
   return { deleted, changes };
@@ -92,14 +114,13 @@ function deletedSelectors(
 
 function affinityChanges(
   terms: readonly NodeSelectorTerm[],
-  labels: NodeLabelValues,
-  pool: string,
+  shape: PoolNodeShape,
 ): SelectorChange[] {
   return terms.flatMap(term =>
-    contradictingExpressions(labels, term).map(e => ({
+    contradictingExpressions(fitsOn(shape), term).map(e => ({
       field: 'nodeAffinity' as const,
       selector: expressionText(e),
-      reason: whyNot(labels, e.key, pool),
+      reason: whyNot(shape, e.key),
     })),
   );
 }
@@ -114,17 +135,16 @@ export function existingSelectorPatch(
   cluster: ClusterProfile,
   current: WorkloadView,
 ): SelectorPatch {
-  const labels = poolNodeLabels(plan, cluster);
-  const pool = plan.pool.name;
+  const shape = plannedPoolShape(plan, cluster);
   const placed = podPlacement(plan, cluster).nodeSelector;
-  const { deleted, changes } = deletedSelectors(current, labels, placed, pool);
+  const { deleted, changes } = deletedSelectors(current, shape, placed);
   const terms = current.requiredNodeSelectorTerms ?? [];
-  const fitting = fittingTerms(labels, terms);
+  const fitting = fittingTerms(fitsOn(shape), terms);
   if (fitting === undefined) return { deletedSelectors: deleted, changes };
   return {
     deletedSelectors: deleted,
     requiredTerms: fitting.length > 0 ? fitting : null,
-    changes: [...changes, ...affinityChanges(terms, labels, pool)],
+    changes: [...changes, ...affinityChanges(terms, shape)],
   };
 }
 

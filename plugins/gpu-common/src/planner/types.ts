@@ -181,7 +181,7 @@ export interface PoolPlan {
    * Labels a reused pool's nodes carry beyond `labels`, read from its file
    * (a hand-written NodePool's template labels and requirements): each key
    * with its values, or `'any'` when any value may come. Set by the writer
-   * for the existing-workload selector rule (`manifests/poolNodeLabels.ts`).
+   * for the existing-workload selector rule (`scheduling/plannedPoolShape.ts`).
    */
   nodeLabels?: Record<string, readonly string[] | 'any'>;
   /** NodePool `spec.limits`: resource name → quantity, derived from `ledger`. */

@@ -31,29 +31,42 @@ const awsGpuCountLabel = 'karpenter.k8s.aws/instance-gpu-count';
 const INSTANCE_TYPE_SCHEME = /^([a-z]+)(-[0-9]+tb)?([0-9]+).*\./;
 
 /**
- * The labels Karpenter's AWS provider gives an EC2 type that the catalog
- * knows the value of (aws/karpenter-provider-aws v1.14.1
- * `pkg/providers/instancetype/types.go` `computeRequirements`: memory in MiB,
- * GPU memory per GPU in MiB, the GPU labels only for one GPU model).
+ * The labels Karpenter's AWS provider derives from an EC2 type's name alone
+ * (aws/karpenter-provider-aws v1.14.1 `pkg/providers/instancetype/types.go`
+ * `computeRequirements`: family and size split at the dot, category and
+ * generation parsed from the family), so they are known for a pool that
+ * names its instance types even without the catalog.
  */
-export function ec2MachineLabels(type: InstanceType): Record<string, string> {
-  const [family, size] = type.name.split('.');
-  const scheme = INSTANCE_TYPE_SCHEME.exec(type.name);
+export function ec2NameLabels(name: string): Record<string, string> {
+  const [family, size] = name.split('.');
+  const scheme = INSTANCE_TYPE_SCHEME.exec(name);
   const labels: Record<string, string> = {
-    [WELL_KNOWN_KEYS.instanceType]: type.name,
-    'kubernetes.io/arch': ec2Architecture(type.name),
+    [WELL_KNOWN_KEYS.instanceType]: name,
+    'kubernetes.io/arch': ec2Architecture(name),
     'karpenter.k8s.aws/instance-family': family,
-    'karpenter.k8s.aws/instance-cpu': String(type.vcpu),
-    'karpenter.k8s.aws/instance-memory': String(type.memoryMiB),
-    'karpenter.k8s.aws/instance-gpu-manufacturer': 'nvidia',
-    [awsGpuCountLabel]: String(type.gpusPerNode),
-    'karpenter.k8s.aws/instance-gpu-memory': String(type.gpuMemoryMiB),
   };
   if (size !== undefined) labels['karpenter.k8s.aws/instance-size'] = size;
   if (scheme) {
     labels['karpenter.k8s.aws/instance-category'] = scheme[1];
     labels['karpenter.k8s.aws/instance-generation'] = scheme[3];
   }
+  return labels;
+}
+
+/**
+ * The labels Karpenter's AWS provider gives an EC2 type that the catalog
+ * knows the value of (same source: memory in MiB, GPU memory per GPU in MiB,
+ * the GPU labels only for one GPU model), its name's among them.
+ */
+export function ec2MachineLabels(type: InstanceType): Record<string, string> {
+  const labels: Record<string, string> = {
+    ...ec2NameLabels(type.name),
+    'karpenter.k8s.aws/instance-cpu': String(type.vcpu),
+    'karpenter.k8s.aws/instance-memory': String(type.memoryMiB),
+    'karpenter.k8s.aws/instance-gpu-manufacturer': 'nvidia',
+    [awsGpuCountLabel]: String(type.gpusPerNode),
+    'karpenter.k8s.aws/instance-gpu-memory': String(type.gpuMemoryMiB),
+  };
   if (type.karpenterGpuName) {
     labels[WELL_KNOWN_KEYS.karpenterInstanceGpuName] = type.karpenterGpuName;
   }

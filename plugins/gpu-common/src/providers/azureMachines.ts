@@ -5,6 +5,16 @@ import type { KarpenterMachines } from './types';
 
 const azureGpuCountLabel = 'karpenter.azure.com/sku-gpu-count';
 
+/** The labels Karpenter's Azure provider derives from a VM size's name alone (same source). */
+export function azureNameLabels(name: string): Record<string, string> {
+  return {
+    [WELL_KNOWN_KEYS.instanceType]: name,
+    'kubernetes.io/arch': 'amd64',
+    'karpenter.azure.com/sku-name': name,
+    'karpenter.azure.com/sku-version': /_v(\d+)$/.exec(name)?.[1] ?? '1',
+  };
+}
+
 /**
  * The labels Karpenter's Azure provider gives a VM size that the catalog
  * knows the value of (Azure/karpenter-provider-azure v1.14.2
@@ -17,10 +27,7 @@ export function azureMachineLabels(type: InstanceType): Record<string, string> {
   const cpu = String(type.vcpu);
   const memory = String(type.memoryMiB);
   return {
-    [WELL_KNOWN_KEYS.instanceType]: type.name,
-    'kubernetes.io/arch': 'amd64',
-    'karpenter.azure.com/sku-name': type.name,
-    'karpenter.azure.com/sku-version': /_v(\d+)$/.exec(type.name)?.[1] ?? '1',
+    ...azureNameLabels(type.name),
     'karpenter.azure.com/sku-cpu': cpu,
     'karpenter.azure.com/sku-memory': memory,
     'kubernetes.azure.com/sku-cpu': cpu,

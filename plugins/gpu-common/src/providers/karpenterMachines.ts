@@ -1,8 +1,8 @@
 import type { InstanceType, MachineProvider } from '../catalog/types';
 import type { ClusterProfile, ClusterProvider } from '../cluster/types';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import { awsMachines } from './awsMachines';
-import { azureMachines } from './azureMachines';
+import { awsMachines, ec2NameLabels } from './awsMachines';
+import { azureMachines, azureNameLabels } from './azureMachines';
 import type { KarpenterMachines } from './types';
 
 const MACHINES_BY_PROVIDER: Record<
@@ -52,6 +52,25 @@ export const KARPENTER_NODE_CLASSES: readonly {
  */
 export const KARPENTER_GPU_COUNT_LABELS: readonly string[] =
   KARPENTER_MACHINES.map(machines => machines.gpuCountLabel);
+
+const NAME_LABELS: Readonly<
+  Record<string, (name: string) => Record<string, string>>
+> = {
+  [awsMachines.nodeClass.group]: ec2NameLabels,
+  [azureMachines.nodeClass.group]: azureNameLabels,
+};
+
+/**
+ * The labels a NodePool's Karpenter provider (by its `nodeClassRef` group)
+ * derives from an instance type's name alone (EC2 family and size, an Azure
+ * size's name); empty for a group no provider of the product's has.
+ */
+export function machineNameLabelsOf(
+  nodeClassGroup: string | undefined,
+  name: string,
+): Record<string, string> {
+  return (nodeClassGroup && NAME_LABELS[nodeClassGroup]?.(name)) || {};
+}
 
 /**
  * Kinds of the node classes Karpenter's providers define (`EC2NodeClass`,

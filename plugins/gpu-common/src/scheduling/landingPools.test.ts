@@ -184,6 +184,45 @@ describe('landingPools', () => {
     );
   });
 
+  it("a NodePool's nodes carry the family and size of the instance types it allows, and only its own provider's labels", () => {
+    const onEc2 = nodeShapeOf(
+      nodePool('gpu-t4', {
+        nodeClassRef: {
+          group: 'karpenter.k8s.aws',
+          kind: 'EC2NodeClass',
+          name: 'gpu',
+        },
+      }),
+    );
+    const onAzure = nodeShapeOf(
+      nodePool('gpu-t4', {
+        nodeClassRef: {
+          group: 'karpenter.azure.com',
+          kind: 'AKSNodeClass',
+          name: 'gpu',
+        },
+      }),
+    );
+    const selecting = (nodeSelector: Record<string, string>) =>
+      pod({ ...tolerating('gpu-t4'), nodeSelector });
+    const family = 'karpenter.k8s.aws/instance-family';
+    expect(landingRefusal(selecting({ [family]: 'g4dn' }), onEc2)).toBe(
+      undefined,
+    );
+    expect(landingRefusal(selecting({ [family]: 'g5' }), onEc2)).toBe(
+      `nodeSelector ${family}=g5: nodes of NodePool gpu-t4 carry g4dn`,
+    );
+    expect(
+      landingRefusal(
+        selecting({ 'karpenter.k8s.aws/instance-size': 'xlarge' }),
+        onEc2,
+      ),
+    ).toBe(undefined);
+    expect(landingRefusal(selecting({ [family]: 'g4dn' }), onAzure)).toBe(
+      `nodeSelector ${family}=g4dn: nodes of NodePool gpu-t4 never carry label ${family}`,
+    );
+  });
+
   it('reads required node affinity: OR of terms, AND of expressions', () => {
     const affinity = (terms: unknown[]) => ({
       ...tolerating('gpu-t4-ts4'),
@@ -319,6 +358,16 @@ describe('landingPools', () => {
         pod({
           ...placed,
           nodeSelector: { 'node.cluster.x-k8s.io/tier': 'gpu' },
+        }),
+        shape,
+      ),
+    ).toBeUndefined();
+    // A cloud controller manager (OpenStack, vSphere) labels the machine's zone.
+    expect(
+      landingRefusal(
+        pod({
+          ...placed,
+          nodeSelector: { 'topology.kubernetes.io/zone': 'nova' },
         }),
         shape,
       ),

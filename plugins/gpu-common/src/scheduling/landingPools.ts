@@ -5,6 +5,7 @@
  */
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import { untoleratedTaints } from '../manifests/tolerations';
+import { requirementAllows } from '../providers/karpenterRequirements';
 import {
   labelAllowance,
   type LabelAllowance,
@@ -83,17 +84,27 @@ function satisfiable(
       );
     case 'DoesNotExist':
       return mayBeAbsent;
-    default: {
+    default:
+      // Gt / Lt / Gte / Lte: an integer bound, compared as Karpenter does.
       if (allowance.kind === 'any') return true;
       if (allowance.kind === 'absent') return false;
-      const bound = Number(values[0]);
-      return allowance.values.some(v =>
-        expression.operator === 'Gt' || expression.operator === 'Gte'
-          ? Number(v) > bound
-          : Number(v) < bound,
-      );
-    }
+      return allowance.values.some(v => requirementAllows(expression, v));
   }
+}
+
+/**
+ * Whether some node of the pool can satisfy one expression of a pod's node
+ * selection (a `nodeSelector` entry reads as `key In [value]`). The one rule
+ * for the model's landing and the workload patch's reading of an existing
+ * workload's own selectors (`manifests/existingSelectors.ts`).
+ *
+ * @public
+ */
+export function expressionSatisfiable(
+  shape: PoolNodeShape,
+  expression: NodeSelectorRequirement,
+): boolean {
+  return satisfiable(labelAllowance(shape, expression.key), expression);
 }
 
 function expressionText(e: NodeSelectorRequirement): string {
@@ -106,7 +117,9 @@ function selectorRefusal(
 ): Refusal | undefined {
   for (const [key, value] of Object.entries(pod.nodeSelector)) {
     const allowance = labelAllowance(shape, key);
-    if (!satisfiable(allowance, { key, operator: 'In', values: [value] })) {
+    if (
+      !expressionSatisfiable(shape, { key, operator: 'In', values: [value] })
+    ) {
       return {
         blocker: `nodeSelector ${key}=${value}`,
         detail:
@@ -125,7 +138,7 @@ function affinityRefusal(
 ): Refusal | undefined {
   if (pod.affinityTerms.length === 0) return undefined;
   const blocking = pod.affinityTerms.map(term =>
-    term.find(e => !satisfiable(labelAllowance(shape, e.key), e)),
+    term.find(e => !expressionSatisfiable(shape, e)),
   );
   if (blocking.some(e => e === undefined)) return undefined;
   const first = blocking[0]!;

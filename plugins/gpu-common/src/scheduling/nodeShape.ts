@@ -36,6 +36,12 @@ export interface PoolNodeShape {
   labels: Record<string, string>;
   requirements: NodeSelectorRequirement[];
   launchesWellKnown: boolean;
+  /**
+   * The group of a NodePool's `nodeClassRef` (`karpenter.k8s.aws`,
+   * `karpenter.azure.com`): its cloud provider's well-known labels are the
+   * only ones its nodes carry. Undefined: any provider's.
+   */
+  nodeClassGroup?: string;
   taints: NodeTaint[];
   resources?: AdvertisedNodeResource[];
 }
@@ -68,10 +74,30 @@ const KARPENTER_WELL_KNOWN = new Set<string>([
   'node.kubernetes.io/windows-build',
   WELL_KNOWN_KEYS.karpenterCapacityType,
 ]);
-const KARPENTER_WELL_KNOWN_PREFIXES = [
-  'karpenter.k8s.aws/',
-  'karpenter.azure.com/',
-];
+
+/**
+ * Each cloud provider's own well-known labels, by its node class group: an
+ * EC2 node never carries Azure's, nor an Azure node EC2's
+ * (aws/karpenter-provider-aws v1.14.1 `pkg/apis/v1/labels.go`, with
+ * LabelTopologyZoneID; Azure/karpenter-provider-azure `pkg/apis/v1beta1/labels.go`).
+ */
+const PROVIDER_WELL_KNOWN_PREFIXES: Readonly<Record<string, string[]>> = {
+  'karpenter.k8s.aws': ['karpenter.k8s.aws/', 'topology.k8s.aws/zone-id'],
+  'karpenter.azure.com': ['karpenter.azure.com/'],
+};
+
+/**
+ * Labels a cloud controller manager puts on the nodes of its cloud
+ * (kubernetes/cloud-provider v0.34 `controllers/node/node_controller.go`:
+ * instance type, zone, region), as the OpenStack and vSphere CPIs do for
+ * Cluster API machines; a machine without one (bare metal) lacks them, so
+ * they are possible, never certain.
+ */
+const CLOUD_NODE_LABELS = new Set([
+  WELL_KNOWN_KEYS.instanceType,
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+]);
 
 /** Labels kubelet puts on every node, whoever launches it. */
 const KUBELET_LABELS = new Set([
@@ -80,10 +106,25 @@ const KUBELET_LABELS = new Set([
   'kubernetes.io/hostname',
 ]);
 
-function isKarpenterWellKnown(key: string): boolean {
+/**
+ * The deprecated beta os / arch labels kubelet still sets, to the same value
+ * as the current ones (kubernetes v1.31 `pkg/kubelet/kubelet_node_status.go`
+ * `initialNode`); Karpenter reads them as the current ones too
+ * (kubernetes-sigs/karpenter v1.14.1 `pkg/apis/v1/labels.go` NormalizedLabels).
+ */
+const BETA_KUBELET_LABELS: Readonly<Record<string, string>> = {
+  'beta.kubernetes.io/arch': 'kubernetes.io/arch',
+  'beta.kubernetes.io/os': 'kubernetes.io/os',
+};
+
+function isKarpenterWellKnown(key: string, group?: string): boolean {
+  const prefixes =
+    group !== undefined && PROVIDER_WELL_KNOWN_PREFIXES[group]
+      ? PROVIDER_WELL_KNOWN_PREFIXES[group]
+      : Object.values(PROVIDER_WELL_KNOWN_PREFIXES).flat();
   return (
     KARPENTER_WELL_KNOWN.has(key) ||
-    KARPENTER_WELL_KNOWN_PREFIXES.some(prefix => key.startsWith(prefix))
+    prefixes.some(prefix => key.startsWith(prefix))
   );
 }
 
@@ -149,6 +190,10 @@ export function labelAllowance(
   const fixed = shape.labels[key];
   if (fixed !== undefined) return { kind: 'values', values: [fixed] };
   const requirements = shape.requirements.filter(r => r.key === key);
+  const current = BETA_KUBELET_LABELS[key];
+  if (current !== undefined && requirements.length === 0) {
+    return labelAllowance(shape, current);
+  }
   if (requirements.length > 0) {
     const start: LabelAllowance =
       requirements[0].operator === 'NotIn'
@@ -156,11 +201,17 @@ export function labelAllowance(
         : { kind: 'any', except: [], mayBeAbsent: false };
     return requirements.reduce(narrowed, start);
   }
-  if (shape.launchesWellKnown && isKarpenterWellKnown(key)) {
+  if (
+    shape.launchesWellKnown &&
+    isKarpenterWellKnown(key, shape.nodeClassGroup)
+  ) {
     return { kind: 'any', except: [], mayBeAbsent: false };
   }
   if (KUBELET_LABELS.has(key)) {
     return { kind: 'any', except: [], mayBeAbsent: false };
+  }
+  if (shape.kind === 'MachineDeployment' && CLOUD_NODE_LABELS.has(key)) {
+    return { kind: 'any', except: [], mayBeAbsent: true };
   }
   const discovered = RUNNING_GPU_NODE_LABELS[key];
   if (!shape.launchesWellKnown && discovered !== undefined) {

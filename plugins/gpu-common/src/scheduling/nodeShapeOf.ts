@@ -4,6 +4,7 @@
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { NodeTaint } from '../manifests/tolerations';
+import { machineNameLabelsOf } from '../providers/karpenterMachines';
 import type { AdvertisedNodeResource, PoolNodeShape } from './nodeShape';
 
 /**
@@ -146,9 +147,42 @@ function asTemplate(
 }
 
 /**
+ * The labels a NodePool's provider derives from the names of the instance
+ * types its requirements list (`In`), each as a requirement `In` the values
+ * those types have: a NodeClaim carries the labels of the instance type it
+ * launches (kubernetes-sigs/karpenter v1.14.1 `pkg/controllers/provisioning/
+ * scheduling/nodeclaim.go`, the instance type's requirements intersected),
+ * so a well-known label is open only as far as the allowed types leave it:
+ * an EC2 family none of them has is on none of its nodes.
+ */
+function instanceTypeNameRequirements(
+  requirements: readonly NodeSelectorRequirement[],
+  nodeClassGroup: string | undefined,
+): NodeSelectorRequirement[] {
+  const named = requirements.filter(
+    r => r.key === WELL_KNOWN_KEYS.instanceType && r.operator === 'In',
+  );
+  if (named.length === 0) return [];
+  const names = (named[0].values ?? []).filter(n =>
+    named.every(r => r.values?.includes(n)),
+  );
+  const labels = names.map(n => machineNameLabelsOf(nodeClassGroup, n));
+  if (labels.length === 0) return [];
+  return Object.keys(labels[0])
+    .filter(key => key !== WELL_KNOWN_KEYS.instanceType)
+    .filter(key => labels.every(l => l[key] !== undefined))
+    .map(key => ({
+      key,
+      operator: 'In' as const,
+      values: [...new Set(labels.map(l => l[key]))].sort(),
+    }));
+}
+
+/**
  * The shape of a pool's nodes. A NodePool's nodes carry its template labels
  * and `karpenter.sh/nodepool`, one value of each requirement, any value of
- * the well-known labels it leaves open, its `taints` (`startupTaints` are
+ * the well-known labels it leaves open (those its instance types' names
+ * fix, as those names say), its `taints` (`startupTaints` are
  * removed once the node is ready and never keep a pod off). A Cluster API
  * node carries its kubelet labels (and, read as a NodePool, its flavor as
  * `node.kubernetes.io/instance-type`, which the cloud provider sets); a
@@ -178,9 +212,18 @@ export function nodeShapeOf(
       (pool.kind === 'MachineDeployment' &&
         r.key === WELL_KNOWN_KEYS.instanceType),
   );
+  const group = record(spec.nodeClassRef).group;
+  const nodeClassGroup =
+    karpenter && typeof group === 'string' ? group : undefined;
+  if (karpenter) {
+    requirements.push(
+      ...instanceTypeNameRequirements(requirements, nodeClassGroup),
+    );
+  }
   return {
     pool: pool.metadata.name,
     kind: pool.kind,
+    ...(nodeClassGroup ? { nodeClassGroup } : {}),
     labels: karpenter
       ? { ...labels, [WELL_KNOWN_KEYS.karpenterNodePool]: pool.metadata.name }
       : labels,

@@ -8,7 +8,7 @@
  * NodePool they are never there (unless its template sets them).
  *
  * One list for the scheduling model (`nodeShape.ts`) and the workload patch's
- * reading of a pool's nodes (`manifests/poolNodeLabels.ts`).
+ * reading of an existing workload's own selectors (`plannedPoolShape.ts`).
  */
 export const RUNNING_GPU_NODE_LABELS: Readonly<
   Record<string, readonly string[] | 'any'>
