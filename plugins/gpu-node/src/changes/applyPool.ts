@@ -255,6 +255,19 @@ function writeMachineDeploymentSize(
   }
 }
 
+/** The taints of pool `name`'s nodes as `file` defines them (none when the file does not hold it). */
+export function poolTaintsIn(file: YamlFile, name: string): PoolTaint[] {
+  const doc =
+    file.findObject('NodePool', name) ??
+    file.findObject(MACHINE_DEPLOYMENT, name) ??
+    file.findObject(NODE_FEATURE_RULE, name);
+  if (!doc) return [];
+  const value = doc.toJS();
+  return getIn(value, 'kind') === NODE_FEATURE_RULE
+    ? asPoolTaints(ruleTaints(value))
+    : taintsOf(value, file.values());
+}
+
 /** The taints a pool's nodes get: a NodePool's, or a MachineDeployment's kubelet registration. */
 function taintsOf(pool: unknown, values: unknown[]): PoolTaint[] {
   return asPoolTaints(

@@ -70,8 +70,7 @@ export function removeAddedAnnotations(
     }
   }
   const annotations = doc.getIn(['metadata', 'annotations'], true) as
-    | { items?: unknown[] }
-    | undefined;
+    { items?: unknown[] } | undefined;
   if (annotations?.items?.length === 0) {
     doc.deleteIn(['metadata', 'annotations']);
   }

@@ -663,7 +663,7 @@ spec:
         )
         .replace(
           '    nvidia.com/gpu.shared: "8" # raised by GPU requests\n',
-          '    nvidia.com/gpu: 1 # the team\'s budget\n',
+          "    nvidia.com/gpu: 1 # the team's budget\n",
         ),
     );
     return poolPath;
@@ -759,9 +759,9 @@ spec:
     const patched = parseDocument((await tree.readFile('plain/ranker.yaml'))!);
     patched.deleteIn(['metadata', 'annotations', 'gpu.backstage.io/replaced']);
     const left = patched.getIn(['metadata', 'annotations']) as
-      | { items: unknown[] }
-      | undefined;
-    if (left && left.items.length === 0) patched.deleteIn(['metadata', 'annotations']);
+      { items: unknown[] } | undefined;
+    if (left && left.items.length === 0)
+      patched.deleteIn(['metadata', 'annotations']);
     await tree.writeFile('plain/ranker.yaml', patched.toString());
     expect(await tree.readFile('plain/ranker.yaml')).toContain('value: "true"');
     await release(tree, 'ranker');
