@@ -458,6 +458,7 @@ ${staleSelection}      tolerations:
           slicesPerGpu: 4,
           replicas: 2,
         }),
+        false, // a plain manifest no kustomize root builds
       );
       let manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
       expectOnPoolOnly(manifest.spec.template.spec, shared.pool.name);
@@ -475,6 +476,7 @@ ${staleSelection}      tolerations:
             slicesPerGpu: 4,
             replicas,
           }),
+          false, // a plain manifest no kustomize root builds
         );
         expect(resized.pool.name).toBe(shared.pool.name);
         manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
@@ -565,7 +567,7 @@ spec:
 
   it("a team's own edit after the request survives the release; what still holds the request's value comes back", async () => {
     await tree.writeFile('plain/trainer.yaml', trainerManifest);
-    await create(tree, trainerRequest);
+    await create(tree, trainerRequest, false);
     const patched = (await tree.readFile('plain/trainer.yaml'))!;
     // The team raises the CPU limit of the GPU container while it has GPUs.
     const cpuLimit = patched.indexOf(
@@ -601,6 +603,7 @@ spec:
         },
         { existing: { kind: 'Deployment', name: 'trainer' } },
       ),
+      false, // a plain manifest no kustomize root builds
     );
     const patched = firstDoc(await tree.readFile('plain/trainer.yaml'));
     expect(patched.spec.template.spec.containers[0].resources).toEqual({
@@ -639,6 +642,7 @@ spec:
         slicesPerGpu: 4,
         replicas: 1,
       }),
+      false, // a plain manifest no kustomize root builds
     );
     expect(plan.pool).toMatchObject({ name: 'gpu-t4-ts4', reused: true });
     const patched = firstDoc(await tree.readFile('plain/ranker.yaml'));
