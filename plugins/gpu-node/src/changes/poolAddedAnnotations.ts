@@ -48,7 +48,7 @@ export function recordAddedAnnotations(
   if (added.length === 0) return;
   doc.setIn(
     annotationPath(keys.replaced),
-    stringify({ added }, { flowCollectionPadding: false }).trim(),
+    stringify({ added }, { collectionStyle: 'flow' }).trim(),
   );
   file.modified = true;
 }
