@@ -35,6 +35,11 @@ import { getIn } from '../repo/yamlObjects';
 import { deepEqual, toYaml } from './canonical';
 import { conflictError } from './conflict';
 import { nodeClassesElsewhere } from './nodeClasses';
+import {
+  recordAddedAnnotations,
+  removeAddedAnnotations,
+  unclaimedAnnotations,
+} from './poolAddedAnnotations';
 import { describeObject, isManagedObject } from './ownership';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
@@ -179,7 +184,12 @@ function writeCapacity(
     // A quantity we cannot compare (e.g. `2k`, `1000Gi`) was set by hand: leave it.
     if (raw !== undefined && !/^\d+$/.test(String(raw))) continue;
     if (raw !== undefined && Number(raw) === value) continue;
-    doc.setIn(['spec', 'limits', resource], String(value));
+    // An integer the team wrote stays an integer (Karpenter's schema is
+    // int-or-string), so a release that lowers it back gives their bytes.
+    doc.setIn(
+      ['spec', 'limits', resource],
+      typeof raw === 'number' ? value : String(value),
+    );
     file.modified = true;
   }
   // A static pool (DRA) runs exactly its limit of nodes.
@@ -243,6 +253,19 @@ function writeMachineDeploymentSize(
   if (doc.getIn(maxSize) !== undefined) {
     setIfChanged(file, doc, maxSize, String(nodes));
   }
+}
+
+/** The taints of pool `name`'s nodes as `file` defines them (none when the file does not hold it). */
+export function poolTaintsIn(file: YamlFile, name: string): PoolTaint[] {
+  const doc =
+    file.findObject('NodePool', name) ??
+    file.findObject(MACHINE_DEPLOYMENT, name) ??
+    file.findObject(NODE_FEATURE_RULE, name);
+  if (!doc) return [];
+  const value = doc.toJS();
+  return getIn(value, 'kind') === NODE_FEATURE_RULE
+    ? asPoolTaints(ruleTaints(value))
+    : taintsOf(value, file.values());
 }
 
 /** The taints a pool's nodes get: a NodePool's, or a MachineDeployment's kubelet registration. */
@@ -330,6 +353,7 @@ export async function applyPool(
       `${poolKind} "${name}" already exists in ${path} with other settings${managed ? '' : ' and was written by hand'}; it was not planned for reuse, so it is not changed`,
     );
   }
+  const absent = managed ? [] : unclaimedAnnotations(doc, keys);
   if (poolKind === MACHINE_DEPLOYMENT) {
     const taints = updateMachineDeploymentPool(
       existing,
@@ -338,6 +362,7 @@ export async function applyPool(
       wanted,
       managed,
     );
+    recordAddedAnnotations(existing, doc, absent, keys);
     const changed = existing.newContent();
     if (changed !== undefined) await staged.write(path, changed);
     return { path, taints };
@@ -362,11 +387,13 @@ export async function applyPool(
         (nodePool.spec as { rules: unknown }).rules,
       );
     }
+    recordAddedAnnotations(existing, doc, absent, keys);
     const changed = existing.newContent();
     if (changed !== undefined) await staged.write(path, changed);
     return { path, taints: asPoolTaints(ruleTaints(current)) };
   }
   writeCapacity(existing, doc, cluster, plan.pool);
+  recordAddedAnnotations(existing, doc, absent, keys);
   for (const obj of wanted) {
     if (
       obj.kind === 'NodePool' ||
@@ -480,6 +507,9 @@ export async function applyLeftPools(
       left.nodesAfter,
       'nodeNamesAfter' in left ? left.nodeNamesAfter : undefined,
     );
+    if (left.ledger.length === 0) {
+      removeAddedAnnotations(file, doc, gpuAnnotationKeys(cluster.labelDomain));
+    }
     const content = file.newContent();
     if (content !== undefined) await staged.write(left.path, content);
   }

@@ -40,7 +40,7 @@ export async function applyRelease(
   const staged = new StagedTree(tree);
   await releasePools(staged, layout, cluster, plan.pools);
   await releaseConfigs(staged, layout, cluster, plan);
-  await releaseWorkload(staged, layout, plan.request, cluster);
+  await releaseWorkload(staged, layout, plan.request, cluster, plan.pools);
   const { namespace, name } = plan.request.metadata;
   await staged.remove(requestPath(layout, namespace, name));
   return staged.toChangeSet();

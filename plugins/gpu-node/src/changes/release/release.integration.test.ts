@@ -11,7 +11,7 @@ import {
   type ClusterProfile,
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, parseDocument } from 'yaml';
 import { join } from 'node:path';
 import { kustomizeBuild } from '../../kustomize/build';
 import { renderPullRequest } from '../../pr/renderPullRequest';
@@ -454,6 +454,7 @@ ${staleSelection}      tolerations:
           slicesPerGpu: 4,
           replicas: 2,
         }),
+        false, // a plain manifest no kustomize root builds
       );
       let manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
       expectOnPoolOnly(manifest.spec.template.spec, shared.pool.name);
@@ -471,6 +472,7 @@ ${staleSelection}      tolerations:
             slicesPerGpu: 4,
             replicas,
           }),
+          false, // a plain manifest no kustomize root builds
         );
         expect(resized.pool.name).toBe(shared.pool.name);
         manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
@@ -561,7 +563,7 @@ spec:
 
   it("a team's own edit after the request survives the release; what still holds the request's value comes back", async () => {
     await tree.writeFile('plain/trainer.yaml', trainerManifest);
-    await create(tree, trainerRequest);
+    await create(tree, trainerRequest, false);
     const patched = (await tree.readFile('plain/trainer.yaml'))!;
     // The team raises the CPU limit of the GPU container while it has GPUs.
     const cpuLimit = patched.indexOf(
@@ -597,6 +599,7 @@ spec:
         },
         { existing: { kind: 'Deployment', name: 'trainer' } },
       ),
+      false, // a plain manifest no kustomize root builds
     );
     const patched = firstDoc(await tree.readFile('plain/trainer.yaml'));
     expect(patched.spec.template.spec.containers[0].resources).toEqual({
@@ -635,6 +638,7 @@ spec:
         slicesPerGpu: 4,
         replicas: 1,
       }),
+      false, // a plain manifest no kustomize root builds
     );
     expect(plan.pool).toMatchObject({ name: 'gpu-t4-ts4', reused: true });
     const patched = firstDoc(await tree.readFile('plain/ranker.yaml'));
@@ -645,6 +649,127 @@ spec:
     await release(tree, 'ranker');
     // The pool keeps the ledger the adoption gave it: only the manifest is compared.
     expect(await tree.readFile('plain/ranker.yaml')).toBe(manifest);
+  });
+
+  /** The fixture's T4 pool as a team writes it: not the product's, an integer GPU budget, a `true`-valued taint. */
+  async function handWrittenT4Pool(): Promise<string> {
+    const poolPath = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    await tree.writeFile(
+      poolPath,
+      (await tree.readFile(poolPath))!
+        .replace(
+          '  labels:\n    app.kubernetes.io/managed-by: backstage-gpu-gitops\n',
+          '',
+        )
+        .replace(
+          '    nvidia.com/gpu.shared: "8" # raised by GPU requests\n',
+          "    nvidia.com/gpu: 1 # the team's budget\n",
+        ),
+    );
+    return poolPath;
+  }
+
+  it("a request that raises a team's own NodePool, then its release, gives the pool file back byte for byte", async () => {
+    const poolPath = await handWrittenT4Pool();
+    // No workload of the team's runs there yet: the request is its first and last.
+    await tree.writeFile(
+      'apps/ml/kustomization.yaml',
+      (await tree.readFile('apps/ml/kustomization.yaml'))!.replace(
+        '  - chat-assistant\n',
+        '',
+      ),
+    );
+    for (const path of await tree.listFiles('apps/ml/chat-assistant')) {
+      await tree.deleteFile(path);
+    }
+    const original = await snapshot(tree);
+    const plan = await create(
+      tree,
+      request('captioner', {
+        model: 't4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas: 12,
+        vramGiB: 4,
+      }),
+    );
+    expect(plan.pool).toMatchObject({ name: 'gpu-t4-ts4', reused: true });
+    const raised = firstDoc(await tree.readFile(poolPath));
+    expect(Number(raised.spec.limits['nvidia.com/gpu'])).toBeGreaterThan(1);
+    await release(tree, 'captioner');
+    // Before: `requests: ""`, the limit-floor annotation and a quoted limit stayed.
+    expect(await tree.readFile(poolPath)).toBe(original[poolPath]);
+    expect(await snapshot(tree)).toEqual(original);
+  });
+
+  it('a plain manifest patched in place onto a pool whose taint value is not its name: the release takes the toleration back', async () => {
+    await handWrittenT4Pool();
+    const manifest = rankerManifest
+      .replace(staleSelection, '')
+      .replace(
+        '      tolerations:\n        - key: nvidia.com/gpu\n          operator: Exists\n          effect: NoSchedule\n',
+        '',
+      )
+      .replace('              nvidia.com/gpu: 1\n', '');
+    await tree.writeFile('plain/ranker.yaml', manifest);
+    await create(
+      tree,
+      rankerRequest({
+        model: 't4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas: 1,
+      }),
+      false,
+    );
+    const patched = firstDoc(await tree.readFile('plain/ranker.yaml'));
+    expect(patched.spec.template.spec.tolerations).toEqual([
+      {
+        key: 'nvidia.com/gpu',
+        operator: 'Equal',
+        value: 'true',
+        effect: 'NoSchedule',
+      },
+    ]);
+    await release(tree, 'ranker');
+    expect(await tree.readFile('plain/ranker.yaml')).toBe(manifest);
+  });
+
+  it('a manifest patched in place before the product recorded what it replaced: the release still takes a `true`-valued toleration back', async () => {
+    await handWrittenT4Pool();
+    const manifest = rankerManifest
+      .replace(staleSelection, '')
+      .replace(
+        '      tolerations:\n        - key: nvidia.com/gpu\n          operator: Exists\n          effect: NoSchedule\n',
+        '',
+      )
+      .replace('              nvidia.com/gpu: 1\n', '');
+    await tree.writeFile('plain/ranker.yaml', manifest);
+    await create(
+      tree,
+      rankerRequest({
+        model: 't4',
+        sharing: 'time-slicing',
+        slicesPerGpu: 4,
+        replicas: 1,
+      }),
+      false,
+    );
+    // What an older release of the product wrote: the same patch, no record.
+    const patched = parseDocument((await tree.readFile('plain/ranker.yaml'))!);
+    patched.deleteIn(['metadata', 'annotations', 'gpu.backstage.io/replaced']);
+    const left = patched.getIn(['metadata', 'annotations']) as
+      { items: unknown[] } | undefined;
+    if (left && left.items.length === 0)
+      patched.deleteIn(['metadata', 'annotations']);
+    await tree.writeFile('plain/ranker.yaml', patched.toString());
+    expect(await tree.readFile('plain/ranker.yaml')).toContain('value: "true"');
+    await release(tree, 'ranker');
+    // Without a record only what the patch added can go: the pod spec is the team's again.
+    const released = firstDoc(await tree.readFile('plain/ranker.yaml'));
+    expect(released.spec.template.spec).toEqual(
+      firstDoc(manifest).spec.template.spec,
+    );
   });
 
   it('a file a person added to the workload folder stays, still listed, and the folder still builds', async () => {

@@ -18,14 +18,17 @@ import {
   gpuAnnotationKeys,
   resourceClaimTemplateName,
   WORKLOAD_KINDS,
+  workloadShape,
   type ClusterProfile,
   type GpuRequest,
+  type ReleasedPool,
 } from '@gpu-gitops/plugin-gpu-common';
 import { workloadDirPath, type ResolvedRepoLayout } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { getIn } from '../../repo/yamlObjects';
 import { readKustomizations } from '../../workloads/kustomizations';
 import { unlistFromParent } from '../listing';
+import { poolTaintsIn } from '../applyPool';
 import { removePatch, removeResource } from '../kustomization';
 import { isManagedObject, isOwnedByRequest } from '../ownership';
 import type { StagedTree } from '../stagedTree';
@@ -44,6 +47,8 @@ interface ReleaseContext {
   request: GpuRequest;
   cluster: ClusterProfile;
   id: string;
+  /** The pools the request held. */
+  pools: readonly ReleasedPool[];
 }
 
 /**
@@ -154,6 +159,33 @@ async function releasePatches(
   return found;
 }
 
+/**
+ * The values of the GPU taint on the nodes of the pool a patched manifest
+ * names, as the repository held them before the release (a removed pool's
+ * file is gone from the staged tree): what a patch without a record tolerated.
+ */
+async function poolTaintValues(
+  ctx: ReleaseContext,
+  tree: RepoTree,
+  manifest: unknown,
+): Promise<string[]> {
+  const shape = workloadShape(ctx.request.spec.workload.existing!.kind);
+  const keys = gpuAnnotationKeys(ctx.cluster.labelDomain);
+  const name = getIn(
+    manifest,
+    ...shape.podTemplate,
+    'metadata',
+    'annotations',
+    keys.pool,
+  );
+  const pool = ctx.pools.find(p => p.name === name);
+  const text = pool && (await tree.readFile(pool.path));
+  if (!pool || text === undefined) return [];
+  return poolTaintsIn(YamlFile.parse(pool.path, text), pool.name)
+    .filter(t => t.key === ctx.cluster.gpuTaintKey && t.value !== undefined)
+    .map(t => t.value!);
+}
+
 /** Plain manifests the request patched in place: the GPU fields go, the rest stays as it is. */
 async function releaseInPlace(
   ctx: ReleaseContext,
@@ -181,7 +213,17 @@ async function releaseInPlace(
       ) {
         continue;
       }
-      if (withoutGpuFields(doc, existing.kind, ctx.id, keys, ctx.cluster)) {
+      const taintValues = await poolTaintValues(ctx, tree, doc.toJS());
+      if (
+        withoutGpuFields(
+          doc,
+          existing.kind,
+          ctx.id,
+          keys,
+          ctx.cluster,
+          taintValues,
+        )
+      ) {
         file.modified = true;
       }
     }
@@ -206,6 +248,7 @@ export async function releaseWorkload(
   layout: ResolvedRepoLayout,
   request: GpuRequest,
   cluster: ClusterProfile,
+  pools: readonly ReleasedPool[],
 ): Promise<void> {
   const { namespace, name } = request.metadata;
   const ctx: ReleaseContext = {
@@ -213,6 +256,7 @@ export async function releaseWorkload(
     request,
     cluster,
     id: `${namespace}/${name}`,
+    pools,
   };
   if (!request.spec.workload.existing) {
     await releaseNewWorkload(ctx, layout);

@@ -5,7 +5,8 @@
  * (`replacedFields.ts`: GPU limits the team had written, its own selectors,
  * tolerations, replica count). A manifest patched before the product kept
  * that record loses what the patch added: its pool's `nodeSelector` entry
- * and GPU toleration, the GPU container's GPU resources (or DRA claim) and
+ * and GPU toleration (its value: the pool's name, or the taint value of the
+ * pool's nodes, `poolTaintValues`), the GPU container's GPU resources (or DRA claim) and
  * the pod's DRA claim. Maps and lists left empty go too, so a manifest that
  * had none of these before is byte for byte what it was.
  */
@@ -89,6 +90,7 @@ export function withoutGpuFields(
     ClusterProfile,
     'gpuTaintKey' | 'provider' | 'clusterApi' | 'labelDomain'
   >,
+  poolTaintValues: readonly string[] = [],
 ): boolean {
   const template = workloadShape(kind).podTemplate;
   const podAnnotations = [...template, 'metadata', 'annotations'];
@@ -110,7 +112,7 @@ export function withoutGpuFields(
     edit.pruneEmpty(path, path.length - 1);
   }
   if (record) return edit.changed;
-  removeAddedFields(edit, template, pool, cluster);
+  removeAddedFields(edit, template, pool, cluster, poolTaintValues);
   return edit.changed;
 }
 
@@ -123,6 +125,7 @@ function removeAddedFields(
     ClusterProfile,
     'gpuTaintKey' | 'provider' | 'clusterApi' | 'labelDomain'
   >,
+  poolTaintValues: readonly string[],
 ): void {
   const podSpec = [...template, 'spec'];
   const selector = [...podSpec, 'nodeSelector'];
@@ -132,9 +135,15 @@ function removeAddedFields(
     edit.pruneEmpty(selector, selector.length - 1);
   }
   const tolerations = [...podSpec, 'tolerations'];
+  // The patch tolerated the pool's GPU taint with its value: the pool's name
+  // on the product's pools, whatever a team's pool uses (`true`, `present`).
   edit.deleteItems(
     tolerations,
-    t => getIn(t, 'key') === cluster.gpuTaintKey && getIn(t, 'value') === pool,
+    t =>
+      getIn(t, 'key') === cluster.gpuTaintKey &&
+      (getIn(t, 'value') === pool ||
+        (getIn(t, 'operator') === 'Equal' &&
+          poolTaintValues.includes(String(getIn(t, 'value'))))),
   );
   edit.pruneEmpty(tolerations, tolerations.length - 1);
 
