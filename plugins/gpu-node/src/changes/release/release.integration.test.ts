@@ -454,7 +454,6 @@ ${staleSelection}      tolerations:
           slicesPerGpu: 4,
           replicas: 2,
         }),
-        false, // a plain manifest no kustomize root builds
       );
       let manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
       expectOnPoolOnly(manifest.spec.template.spec, shared.pool.name);
@@ -472,7 +471,6 @@ ${staleSelection}      tolerations:
             slicesPerGpu: 4,
             replicas,
           }),
-          false, // a plain manifest no kustomize root builds
         );
         expect(resized.pool.name).toBe(shared.pool.name);
         manifest = firstDoc(await tree.readFile('plain/ranker.yaml'));
@@ -563,7 +561,7 @@ spec:
 
   it("a team's own edit after the request survives the release; what still holds the request's value comes back", async () => {
     await tree.writeFile('plain/trainer.yaml', trainerManifest);
-    await create(tree, trainerRequest, false);
+    await create(tree, trainerRequest);
     const patched = (await tree.readFile('plain/trainer.yaml'))!;
     // The team raises the CPU limit of the GPU container while it has GPUs.
     const cpuLimit = patched.indexOf(
@@ -599,7 +597,6 @@ spec:
         },
         { existing: { kind: 'Deployment', name: 'trainer' } },
       ),
-      false, // a plain manifest no kustomize root builds
     );
     const patched = firstDoc(await tree.readFile('plain/trainer.yaml'));
     expect(patched.spec.template.spec.containers[0].resources).toEqual({
@@ -638,7 +635,6 @@ spec:
         slicesPerGpu: 4,
         replicas: 1,
       }),
-      false, // a plain manifest no kustomize root builds
     );
     expect(plan.pool).toMatchObject({ name: 'gpu-t4-ts4', reused: true });
     const patched = firstDoc(await tree.readFile('plain/ranker.yaml'));
@@ -720,7 +716,6 @@ spec:
         slicesPerGpu: 4,
         replicas: 1,
       }),
-      false,
     );
     const patched = firstDoc(await tree.readFile('plain/ranker.yaml'));
     expect(patched.spec.template.spec.tolerations).toEqual([
@@ -753,7 +748,6 @@ spec:
         slicesPerGpu: 4,
         replicas: 1,
       }),
-      false,
     );
     // What an older release of the product wrote: the same patch, no record.
     const patched = parseDocument((await tree.readFile('plain/ranker.yaml'))!);
