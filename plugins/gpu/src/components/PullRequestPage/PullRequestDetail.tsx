@@ -17,6 +17,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, Button, Grid, Typography } from '@material-ui/core';
 import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { backendReason } from '../../api/backendReason';
 import { gpuApiRef } from '../../api/GpuApi';
 import { DiffView } from './DiffView';
 import { MergeabilityChip } from './MergeabilityChip';
@@ -24,7 +25,7 @@ import { MergeabilityChip } from './MergeabilityChip';
 type Outcome =
   | { kind: 'merged'; commit: string; baseBranch: string }
   | { kind: 'closed' }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; action: 'merged' | 'closed'; message: string };
 
 /**
  * One pull request of the local forge: its description (the same the
@@ -57,19 +58,26 @@ export function PullRequestDetail(props: { id: string }) {
     );
   }
 
-  const decide = async (action: () => Promise<Outcome>) => {
+  const decide = async (
+    attempted: 'merged' | 'closed',
+    action: () => Promise<Outcome>,
+  ) => {
     setBusy(true);
     try {
       setOutcome(await action());
     } catch (e) {
-      setOutcome({ kind: 'failed', message: (e as Error).message });
+      setOutcome({
+        kind: 'failed',
+        action: attempted,
+        message: backendReason(e),
+      });
       retry();
     } finally {
       setBusy(false);
     }
   };
   const onMerge = () =>
-    decide(async () => {
+    decide('merged', async () => {
       const merged = await gpuApi.mergePullRequest(props.id, value.head);
       return {
         kind: 'merged',
@@ -78,7 +86,7 @@ export function PullRequestDetail(props: { id: string }) {
       };
     });
   const onClose = () =>
-    decide(async () => {
+    decide('closed', async () => {
       await gpuApi.closePullRequest(props.id, value.head);
       return { kind: 'closed' };
     });
@@ -93,7 +101,7 @@ export function PullRequestDetail(props: { id: string }) {
         <Grid item xs={12}>
           <WarningPanel
             severity="error"
-            title="Not done"
+            title={`Not ${outcome.action}`}
             message={outcome.message}
             defaultExpanded
           />

@@ -1,3 +1,4 @@
+import { ResponseError } from '@backstage/errors';
 import type { GpuPullRequestDetail } from '@gpu-gitops/plugin-gpu-common';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import {
@@ -70,5 +71,37 @@ describe('PullRequestPage', () => {
     expect(
       screen.getByRole('button', { name: 'Merge into main' }),
     ).toBeDisabled();
+  });
+
+  it("says why a merge was refused in the backend's words, with what to do", async () => {
+    const reason =
+      'gpu/ml-chat changed since you looked (now at bbbbbbbbbbbb, you saw aaaaaaaaaaaa): reload it and review the new changes';
+    const refusal = await ResponseError.fromResponse(
+      new Response(
+        JSON.stringify({
+          error: { name: 'ConflictError', message: reason },
+          request: {
+            method: 'POST',
+            url: '/api/gpu/pull-requests/ml-chat/merge',
+          },
+          response: { statusCode: 409 },
+        }),
+        { status: 409, headers: { 'Content-Type': 'application/json' } },
+      ),
+    );
+    await renderPage('/ml-chat', {
+      getPullRequest: async () => detail,
+      mergePullRequest: async () => {
+        throw refusal;
+      },
+    });
+    const merge = await screen.findByRole('button', {
+      name: 'Merge into main',
+    });
+    await waitFor(() => expect(merge).toBeEnabled());
+    fireEvent.click(merge);
+    expect(await screen.findByText('Error: Not merged')).toBeVisible();
+    expect(screen.getByText(reason)).toBeVisible();
+    expect(screen.queryByText(/Request failed with 409/)).toBeNull();
   });
 });
