@@ -22,6 +22,7 @@ import {
   gpuApi,
   gpuEntityContent,
   gpuOverviewPage,
+  gpuPullRequestsPage,
 } from './index';
 
 const api = fakeGpuApi({
@@ -86,6 +87,14 @@ describe('gpu plugin (new frontend system)', () => {
     expect(tester.get(coreExtensionData.routePath)).toBe('/gpu');
     expect(tester.get(coreExtensionData.routeRef)).toBeDefined();
     expect(tester.get(coreExtensionData.title)).toBe('GPU');
+    expect(tester.get(coreExtensionData.icon)).toBeDefined();
+  });
+
+  it('gives the GPU pull-requests page what the sidebar lists it by', () => {
+    const tester = createExtensionTester(gpuPullRequestsPage);
+    expect(tester.get(coreExtensionData.routePath)).toBe('/gpu/pull-requests');
+    expect(tester.get(coreExtensionData.routeRef)).toBeDefined();
+    expect(tester.get(coreExtensionData.title)).toBe('GPU pull requests');
     expect(tester.get(coreExtensionData.icon)).toBeDefined();
   });
 

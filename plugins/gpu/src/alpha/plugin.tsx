@@ -64,8 +64,15 @@ export const gpuEntityContent = EntityContentBlueprint.make({
 });
 
 /**
+ * The review page's route: with its title and icon, what puts it in the
+ * app's sidebar beside the GPU page.
+ */
+const gpuPullRequestsPageRouteRef = createRouteRef();
+
+/**
  * Review of the GPU pull requests of the local forge, at `/gpu/pull-requests`
- * (GPU_PULL_REQUESTS_PATH, where the scaffolder's "Pull request" links lead).
+ * (GPU_PULL_REQUESTS_PATH, where the scaffolder's "Pull request" links lead),
+ * in the sidebar as "GPU pull requests".
  *
  * @alpha
  */
@@ -74,6 +81,13 @@ export const gpuPullRequestsPage = PageBlueprint.make({
   params: {
     path: GPU_PULL_REQUESTS_PATH,
     title: 'GPU pull requests',
+    // Material's "call_merge" icon, drawn here: the plugin has no icon package.
+    icon: (
+      <SvgIcon>
+        <path d="M17 20.41 18.41 19 15 15.59 13.59 17 17 20.41zM7.5 8H11v5.59L5.59 19 7 20.41l6-6V8h3.5L12 3.5 7.5 8z" />
+      </SvgIcon>
+    ),
+    routeRef: gpuPullRequestsPageRouteRef,
     loader: () =>
       import('../components/PullRequestPage').then(m => <m.PullRequestPage />),
   },

@@ -56,4 +56,39 @@ describe('the allocation card shows open GPU pull requests of its entity', () =>
       entityRef: 'component:default/chat',
     });
   });
+
+  it('links to every GPU pull request, also when the component has none open', async () => {
+    await renderInTestApp(
+      <TestApiProvider
+        apis={[
+          [
+            gpuApiRef,
+            fakeGpuApi({
+              getAllocation: async () => ({
+                entityRef: 'component:default/chat',
+                allocations: [],
+                totals: { physicalGpus: 0, usdPerMonth: 0 },
+              }),
+              getWorkloads: async () => ({ workloads: [], kinds: [] }),
+              listPullRequests: async () => ({
+                forge: 'local' as const,
+                reviewInApp: true,
+                pullRequests: [],
+              }),
+            }),
+          ],
+        ]}
+      >
+        <EntityProvider entity={chatEntity}>
+          <GpuAllocationCard />
+        </EntityProvider>
+      </TestApiProvider>,
+    );
+    expect(
+      await screen.findByRole('link', { name: 'All GPU pull requests' }),
+    ).toHaveAttribute('href', '/gpu/pull-requests');
+    expect(
+      screen.queryByRole('list', { name: 'Open GPU pull requests' }),
+    ).toBeNull();
+  });
 });

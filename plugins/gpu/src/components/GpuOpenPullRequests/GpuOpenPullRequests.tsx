@@ -1,6 +1,7 @@
 import { Link } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
 import {
+  GPU_PULL_REQUESTS_PATH,
   pullRequestPageUrl,
   type GpuPullRequest,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -11,8 +12,8 @@ import { gpuApiRef } from '../../api/GpuApi';
 /**
  * The entity's open GPU pull requests, under its allocation: what is asked
  * for but not merged yet, each linked to where it is reviewed (the app's
- * review page on the local forge, the forge's page otherwise). Nothing when
- * there are none.
+ * review page on the local forge, the forge's page otherwise), and on the
+ * local forge the way to every GPU pull request, open ones or not.
  */
 export function GpuOpenPullRequests(props: { entityRef: string }) {
   const gpuApi = useApi(gpuApiRef);
@@ -27,7 +28,15 @@ export function GpuOpenPullRequests(props: { entityRef: string }) {
       </Typography>
     );
   }
-  if (!value || value.pullRequests.length === 0) return null;
+  if (!value) return null;
+  const all = value.reviewInApp && (
+    <Typography variant="body2" data-testid="gpu-all-pull-requests">
+      <Link to={GPU_PULL_REQUESTS_PATH}>All GPU pull requests</Link>
+    </Typography>
+  );
+  if (value.pullRequests.length === 0) {
+    return all ? <Box mt={2}>{all}</Box> : null;
+  }
   const linkOf = (pr: GpuPullRequest) =>
     // In-app route for the review page, so it opens in the same tab.
     value.reviewInApp ? pullRequestPageUrl(pr.branch) : pr.url;
@@ -50,6 +59,7 @@ export function GpuOpenPullRequests(props: { entityRef: string }) {
           </li>
         ))}
       </ul>
+      {all}
     </Box>
   );
 }

@@ -50,6 +50,13 @@ function rowsOf(testId: string): string[][] {
 }
 
 describe('GpuOverviewPage', () => {
+  it('leads to the GPU pull requests, what is asked for and not merged yet', async () => {
+    await renderPage();
+    expect(
+      await screen.findByRole('link', { name: 'GPU pull requests' }),
+    ).toHaveAttribute('href', '/gpu/pull-requests');
+  });
+
   it('lists every pool of every cluster with the figures of GET /pools, and their sums', async () => {
     await renderPage();
     await screen.findByTestId('gpu-overview-pools');
@@ -59,7 +66,7 @@ describe('GpuOverviewPage', () => {
         'dev',
         'gpu-t4-ts4',
         't4 · time-slicing',
-        '2 of 8',
+        '2 of 4 · limit 8',
         '—',
         '$383.98',
         '$191.99',
@@ -70,7 +77,7 @@ describe('GpuOverviewPage', () => {
         'prod',
         'gpu-l4-ts4',
         'l4 · time-slicing',
-        '4 of 16',
+        '4 of 4 · limit 16',
         '0 busy, 1 idle',
         '$587.50',
         '$0.00',
@@ -81,7 +88,7 @@ describe('GpuOverviewPage', () => {
         'prod',
         'gpu-a100-mig',
         'a100-40gb · mig',
-        '5 of 4',
+        '5 of 16 · limit 4',
         '1 busy, 2 idle',
         '$16,029.08',
         '$11,019.99',
@@ -92,7 +99,7 @@ describe('GpuOverviewPage', () => {
         'prod',
         'gpu-h100',
         'h100-80gb · exclusive',
-        '0 (no limit)',
+        '0, no nodes · no limit',
         '0 busy, 0 idle',
         '$0.00',
         '$0.00',

@@ -1,6 +1,7 @@
 import {
   Content,
   Header,
+  Link,
   Page,
   Progress,
   ResponseErrorPanel,
@@ -8,10 +9,11 @@ import {
   type TableColumn,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/core-plugin-api';
-import type {
-  LiveDataStatus,
-  PoolsResponse,
-  QuotaUse,
+import {
+  GPU_PULL_REQUESTS_PATH,
+  type LiveDataStatus,
+  type PoolsResponse,
+  type QuotaUse,
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, Typography } from '@material-ui/core';
 import { useMemo } from 'react';
@@ -65,11 +67,20 @@ const poolColumns: TableColumn<PoolRow>[] = [
     title: 'Allocated',
     field: 'allocated',
     type: 'numeric',
-    // Of the pool's capacity, in units of its resource.
-    render: r =>
-      r.capacity === undefined
-        ? `${r.allocated} (no limit)`
-        : `${r.allocated} of ${r.capacity}`,
+    // Of what its nodes offer (the card's bar and free units), in units of
+    // its resource; the NodePool limit, how far it may grow, beside it.
+    render: r => (
+      <>
+        <span style={NO_WRAP}>
+          {r.nodeUnits === 0
+            ? `${r.allocated}, no nodes`
+            : `${r.allocated} of ${r.nodeUnits}`}
+        </span>{' '}
+        <span style={NO_WRAP}>
+          · {r.capacity === undefined ? 'no limit' : `limit ${r.capacity}`}
+        </span>
+      </>
+    ),
   },
   {
     // Busy and idle of the GPUs seen, in one column (sorted by idle GPUs).
@@ -216,6 +227,12 @@ export function GpuOverview() {
         subtitle="Every GPU pool of every cluster, and what each team's requests cost"
       />
       <Content>
+        <Box mb={2}>
+          <Typography variant="body2">
+            Counted here: what is merged. Asked for, not merged yet:{' '}
+            <Link to={GPU_PULL_REQUESTS_PATH}>GPU pull requests</Link>.
+          </Typography>
+        </Box>
         {pools.loading && <Progress />}
         {pools.error && (
           <ResponseErrorPanel
@@ -275,10 +292,11 @@ function PoolsSection(props: {
           </Typography>
         ))}
       <Typography variant="caption" color="textSecondary" component="p">
-        Capacity and allocated in units of each pool's resource; used and idle
-        in physical GPUs over the live-data window (idle: engine under 5 %);
-        unallocated cost: the capacity no request holds; idle cost: the idle
-        GPUs at the node's price per GPU. {UNATTRIBUTED_GPUS_NOTE}
+        Allocated of what the pool's nodes offer, and the NodePool's limit, in
+        units of each pool's resource; used and idle in physical GPUs over the
+        live-data window (idle: engine under 5 %); unallocated cost: the
+        capacity no request holds; idle cost: the idle GPUs at the node's price
+        per GPU. {UNATTRIBUTED_GPUS_NOTE}
       </Typography>
       {(props.notInGit ?? []).flatMap(({ cluster, findings }) =>
         findings.map(f => (

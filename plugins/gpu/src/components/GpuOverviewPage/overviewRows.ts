@@ -21,7 +21,10 @@ export interface PoolRow {
   model: string;
   mode: string;
   resourceName: string;
+  /** The NodePool's limit, in units of its resource: how far it may grow. */
   capacity?: number;
+  /** Units its nodes offer (the pool's `cost.capacityUnits`), what `allocated` is counted against. */
+  nodeUnits: number;
   allocated: number;
   busyGpus?: number;
   gpusSeen?: number;
@@ -71,6 +74,7 @@ export function poolRows(response: PoolsResponse): PoolRow[] {
       mode: p.sharingMode,
       resourceName: p.resourceName,
       ...(p.capacity !== undefined ? { capacity: p.capacity } : {}),
+      nodeUnits: p.cost.capacityUnits,
       allocated: p.allocated,
       ...(u
         ? {
