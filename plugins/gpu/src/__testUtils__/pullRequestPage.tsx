@@ -7,6 +7,9 @@ import {
   renderInTestApp,
   TestApiProvider,
 } from '@backstage/test-utils';
+import type { Entity } from '@backstage/catalog-model';
+import { catalogApiRef, entityRouteRef } from '@backstage/plugin-catalog-react';
+import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import { permissionApiRef } from '@backstage/plugin-permission-react';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import type {
@@ -44,11 +47,13 @@ export async function renderPage(
   path: string,
   api: Partial<GpuApi>,
   allow: (name: string) => boolean = () => true,
+  entities: Entity[] = [],
 ) {
   await renderInTestApp(
     <TestApiProvider
       apis={[
         [gpuApiRef, fakeGpuApi(api)],
+        [catalogApiRef, catalogApiMock({ entities })],
         [
           permissionApiRef,
           mockApis.permission({
@@ -62,6 +67,9 @@ export async function renderPage(
     >
       <PullRequestPage />
     </TestApiProvider>,
-    { routeEntries: [path], mountedRoutes: {} },
+    {
+      routeEntries: [path],
+      mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
+    },
   );
 }

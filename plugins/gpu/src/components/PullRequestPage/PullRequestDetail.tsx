@@ -1,4 +1,6 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
+import { stringifyEntityRef } from '@backstage/catalog-model';
+import { EntityRefLink } from '@backstage/plugin-catalog-react';
 import {
   InfoCard,
   Link,
@@ -21,6 +23,7 @@ import { backendReason } from '../../api/backendReason';
 import { gpuApiRef } from '../../api/GpuApi';
 import { DiffView } from './DiffView';
 import { MergeabilityChip } from './MergeabilityChip';
+import { useRequestComponents } from './requestComponents';
 
 type Outcome =
   | { kind: 'merged'; commit: string; baseBranch: string }
@@ -46,7 +49,7 @@ export function PullRequestDetail(props: { id: string }) {
   const [outcome, setOutcome] = useState<Outcome | undefined>();
 
   if (outcome && outcome.kind !== 'failed') {
-    return <Decided id={props.id} outcome={outcome} />;
+    return <Decided id={props.id} outcome={outcome} request={value?.request} />;
   }
   if (loading) return <Progress />;
   if (error || !value) {
@@ -197,13 +200,24 @@ function Header(props: { pr: GpuPullRequestDetail }) {
   );
 }
 
-function Decided(props: { id: string; outcome: Outcome }) {
+function Decided(props: {
+  id: string;
+  outcome: Outcome;
+  request?: GpuPullRequestDetail['request'];
+}) {
   const { outcome } = props;
+  const components = useRequestComponents(props.request);
   return (
     <Box role="status" p={2} border={1} borderColor="success.main">
       {outcome.kind === 'merged'
         ? `Merged into ${outcome.baseBranch} as ${outcome.commit.slice(0, 7)}. The GPU allocation cards show it once the gpu backend has read ${outcome.baseBranch} again (it started at once).`
         : `Closed: gpu/${props.id} is deleted, nothing was merged.`}{' '}
+      {outcome.kind === 'merged' &&
+        components.map(entity => (
+          <Fragment key={stringifyEntityRef(entity)}>
+            Its component: <EntityRefLink entityRef={entity} />.{' '}
+          </Fragment>
+        ))}
       <Link to={GPU_PULL_REQUESTS_PATH}>Open GPU pull requests</Link>
     </Box>
   );

@@ -51,6 +51,48 @@ describe('PullRequestPage', () => {
     expect(mergePullRequest).toHaveBeenCalledWith('ml-chat', HEAD);
   });
 
+  it('leads from a merge to the component it is for (its kubernetes-id and namespace)', async () => {
+    const component = (name: string, id: string, namespace: string) => ({
+      apiVersion: 'backstage.io/v1alpha1',
+      kind: 'Component',
+      metadata: {
+        name,
+        namespace: 'default',
+        annotations: {
+          'backstage.io/kubernetes-id': id,
+          'backstage.io/kubernetes-namespace': namespace,
+        },
+      },
+      spec: { type: 'service', owner: 'ml', lifecycle: 'production' },
+    });
+    await renderPage(
+      '/ml-chat',
+      {
+        getPullRequest: async () => detail,
+        mergePullRequest: async () => ({
+          branch: 'gpu/ml-chat',
+          baseBranch: 'main',
+          commit: 'b'.repeat(40),
+        }),
+      },
+      () => true,
+      // Only the first runs ml/chat: another namespace's chat is another workload.
+      [
+        component('chat-service', 'chat', 'ml'),
+        component('chat', 'chat', 'research'),
+      ],
+    );
+    const merge = await screen.findByRole('button', {
+      name: 'Merge into main',
+    });
+    await waitFor(() => expect(merge).toBeEnabled());
+    fireEvent.click(merge);
+    expect(
+      await screen.findByRole('link', { name: 'chat-service' }),
+    ).toHaveAttribute('href', '/catalog/default/component/chat-service');
+    expect(screen.queryByRole('link', { name: 'chat' })).toBeNull();
+  });
+
   it('does not offer a merge that conflicts, and shows the refusal of one that does', async () => {
     const conflicting: GpuPullRequestDetail = {
       ...detail,
