@@ -94,7 +94,7 @@ describe('gpu plugin (new frontend system)', () => {
     const tester = createExtensionTester(gpuPullRequestsPage);
     expect(tester.get(coreExtensionData.routePath)).toBe('/gpu/pull-requests');
     expect(tester.get(coreExtensionData.routeRef)).toBeDefined();
-    expect(tester.get(coreExtensionData.title)).toBe('GPU pull requests');
+    expect(tester.get(coreExtensionData.title)).toBe('GPU PRs');
     expect(tester.get(coreExtensionData.icon)).toBeDefined();
   });
 

@@ -72,7 +72,7 @@ const gpuPullRequestsPageRouteRef = createRouteRef();
 /**
  * Review of the GPU pull requests of the local forge, at `/gpu/pull-requests`
  * (GPU_PULL_REQUESTS_PATH, where the scaffolder's "Pull request" links lead),
- * in the sidebar as "GPU pull requests".
+ * in the sidebar as "GPU PRs" (a longer name is cut at the sidebar's width).
  *
  * @alpha
  */
@@ -80,7 +80,7 @@ export const gpuPullRequestsPage = PageBlueprint.make({
   name: 'pull-requests',
   params: {
     path: GPU_PULL_REQUESTS_PATH,
-    title: 'GPU pull requests',
+    title: 'GPU PRs',
     // Material's "call_merge" icon, drawn here: the plugin has no icon package.
     icon: (
       <SvgIcon>

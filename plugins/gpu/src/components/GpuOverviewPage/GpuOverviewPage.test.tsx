@@ -64,45 +64,37 @@ describe('GpuOverviewPage', () => {
     expect(rowsOf('gpu-overview-pools')).toEqual([
       [
         'dev',
-        'gpu-t4-ts4',
-        't4 · time-slicing',
+        'gpu-t4-ts4 t4 · time-slicing',
         '2 of 4 · limit 8',
         '—',
-        '$383.98',
-        '$191.99',
+        '$383.98 $191.99 unallocated',
         '—',
         '—',
       ],
       [
         'prod',
-        'gpu-l4-ts4',
-        'l4 · time-slicing',
+        'gpu-l4-ts4 l4 · time-slicing',
         '4 of 4 · limit 16',
         '0 busy, 1 idle',
-        '$587.50',
-        '$0.00',
+        '$587.50 $0.00 unallocated',
         '$587.50',
         'none',
       ],
       [
         'prod',
-        'gpu-a100-mig',
-        'a100-40gb · mig',
+        'gpu-a100-mig a100-40gb · mig',
         '5 of 16 · limit 4',
         '1 busy, 2 idle',
-        '$16,029.08',
-        '$11,019.99',
+        '$16,029.08 $11,019.99 unallocated',
         '$4,007.27',
         'drift',
       ],
       [
         'prod',
-        'gpu-h100',
-        'h100-80gb · exclusive',
+        'gpu-h100 h100-80gb · exclusive',
         '0, no nodes · no limit',
         '0 busy, 0 idle',
-        '$0.00',
-        '$0.00',
+        '$0.00 $0.00 unallocated',
         '$0.00',
         'none',
       ],
@@ -185,7 +177,12 @@ describe('GpuOverviewPage', () => {
     const once = pools();
     fireEvent.click(poolTable.getByText('Idle cost'));
     // Most idle cost first, the pool without live data last.
-    const descending = ['gpu-a100-mig', 'gpu-l4-ts4', 'gpu-h100', 'gpu-t4-ts4'];
+    const descending = [
+      'gpu-a100-mig a100-40gb · mig',
+      'gpu-l4-ts4 l4 · time-slicing',
+      'gpu-h100 h100-80gb · exclusive',
+      'gpu-t4-ts4 t4 · time-slicing',
+    ];
     expect([once, pools()]).toEqual(
       expect.arrayContaining([descending, [...descending].reverse()]),
     );

@@ -16,7 +16,7 @@ import {
   type QuotaUse,
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, Typography } from '@material-ui/core';
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef, type GpuApi } from '../../api/GpuApi';
 import { DriftBadge } from '../DriftBadge';
@@ -33,10 +33,48 @@ import {
 
 const dash = '—';
 
-/** One list, no paging; a header click toggles ascending and descending, never back to unsorted. */
-/** A pool's name or GPU reads badly broken over two lines. */
+/** A pool's name or an amount reads badly broken over two lines. */
 const NO_WRAP = { whiteSpace: 'nowrap' } as const;
 
+/**
+ * A cell of parts that each stay on one line, the cell wrapping only
+ * between them: a column may narrow to its widest part, so nine columns
+ * fit 1280 px, and no amount breaks ("$16,029.0 / 8").
+ */
+function Parts(props: { parts: string[]; stacked?: boolean }) {
+  const style = props.stacked ? { ...NO_WRAP, display: 'block' } : NO_WRAP;
+  return (
+    <>
+      {props.parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && ' '}
+          <span style={style}>{part}</span>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+/** Half the table's usual 24 px gap on the right of a cell: seven columns gain 84 px. */
+const CELL_PADDING = { paddingLeft: 12, paddingRight: 12 } as const;
+
+/**
+ * Every column as wide as its content asks (material-table otherwise gives
+ * each an equal share, so a short column holds space a long one lacks and
+ * the last columns are cut at 1280 px), with narrower gaps.
+ */
+function contentWidths<T extends object>(
+  columns: TableColumn<T>[],
+): TableColumn<T>[] {
+  return columns.map(column => ({
+    width: 'auto',
+    cellStyle: CELL_PADDING,
+    headerStyle: CELL_PADDING,
+    ...column,
+  }));
+}
+
+/** One list, no paging; a header click toggles ascending and descending, never back to unsorted. */
 const TABLE_OPTIONS = {
   paging: false,
   search: false,
@@ -51,17 +89,17 @@ const byNumber =
     (pick(a) ?? -1) - (pick(b) ?? -1);
 
 /**
- * Nine columns, so the table fits a 1280 px screen: a pool's GPU (model and
- * mode) in one, its capacity beside what is allocated, busy beside idle.
+ * Seven columns, so the table fits a 1280 px screen (nine cut the last two
+ * off): a pool with its GPU (model and mode) under its name, what is
+ * allocated beside the limit, busy beside idle, its cost over what of it
+ * is unallocated.
  */
-const poolColumns: TableColumn<PoolRow>[] = [
+const poolColumns: TableColumn<PoolRow>[] = contentWidths<PoolRow>([
   { title: 'Cluster', field: 'cluster', defaultSort: 'asc' },
-  { title: 'Pool', field: 'pool', cellStyle: NO_WRAP },
   {
-    title: 'GPU',
-    field: 'model',
-    cellStyle: NO_WRAP,
-    render: r => `${r.model} · ${r.mode}`,
+    title: 'Pool',
+    field: 'pool',
+    render: r => <Parts stacked parts={[r.pool, `${r.model} · ${r.mode}`]} />,
   },
   {
     title: 'Allocated',
@@ -70,16 +108,14 @@ const poolColumns: TableColumn<PoolRow>[] = [
     // Of what its nodes offer (the card's bar and free units), in units of
     // its resource; the NodePool limit, how far it may grow, beside it.
     render: r => (
-      <>
-        <span style={NO_WRAP}>
-          {r.nodeUnits === 0
+      <Parts
+        parts={[
+          r.nodeUnits === 0
             ? `${r.allocated}, no nodes`
-            : `${r.allocated} of ${r.nodeUnits}`}
-        </span>{' '}
-        <span style={NO_WRAP}>
-          · {r.capacity === undefined ? 'no limit' : `limit ${r.capacity}`}
-        </span>
-      </>
+            : `${r.allocated} of ${r.nodeUnits}`,
+          `· ${r.capacity === undefined ? 'no limit' : `limit ${r.capacity}`}`,
+        ]}
+      />
     ),
   },
   {
@@ -89,22 +125,25 @@ const poolColumns: TableColumn<PoolRow>[] = [
     type: 'numeric',
     customSort: byNumber(r => r.idleGpus),
     render: r =>
-      r.busyGpus === undefined
-        ? dash
-        : `${r.busyGpus} busy, ${r.idleGpus} idle`,
-    cellStyle: NO_WRAP,
+      r.busyGpus === undefined ? (
+        dash
+      ) : (
+        <Parts parts={[`${r.busyGpus} busy,`, `${r.idleGpus} idle`]} />
+      ),
   },
   {
-    title: 'Per month',
+    title: 'Cost / month',
     field: 'usdPerMonth',
     type: 'numeric',
-    render: r => formatUsd(r.usdPerMonth),
-  },
-  {
-    title: 'Unallocated',
-    field: 'unallocatedUsdPerMonth',
-    type: 'numeric',
-    render: r => formatUsd(r.unallocatedUsdPerMonth),
+    render: r => (
+      <Parts
+        stacked
+        parts={[
+          formatUsd(r.usdPerMonth),
+          `${formatUsd(r.unallocatedUsdPerMonth)} unallocated`,
+        ]}
+      />
+    ),
   },
   {
     title: 'Idle cost',
@@ -112,7 +151,11 @@ const poolColumns: TableColumn<PoolRow>[] = [
     type: 'numeric',
     customSort: byNumber(r => r.idleUsdPerMonth),
     render: r =>
-      r.idleUsdPerMonth === undefined ? dash : formatUsd(r.idleUsdPerMonth),
+      r.idleUsdPerMonth === undefined ? (
+        dash
+      ) : (
+        <Parts parts={[formatUsd(r.idleUsdPerMonth)]} />
+      ),
   },
   {
     title: 'Drift',
@@ -124,7 +167,7 @@ const poolColumns: TableColumn<PoolRow>[] = [
       return <DriftBadge findings={r.drift} compact />;
     },
   },
-];
+]);
 
 /** The share of a team's attributed cost its idle requests pay, for display and sorting only. */
 const idleShare = (r: TeamRow) =>
@@ -186,25 +229,30 @@ export function GpuOverview() {
   );
   const quotas = useAsync(() => quotasOf(api, teams), [api, teams]);
 
-  const teamColumns: TableColumn<TeamRow>[] = [
+  const teamColumns: TableColumn<TeamRow>[] = contentWidths<TeamRow>([
     { title: 'Team', field: 'label', defaultSort: 'asc' },
     { title: 'Requests', field: 'requests', type: 'numeric' },
     {
       title: 'Attributed cost',
       field: 'usdPerMonth',
       type: 'numeric',
-      render: r => formatUsd(r.usdPerMonth),
+      render: r => <Parts parts={[formatUsd(r.usdPerMonth)]} />,
     },
     {
       title: 'Quota use',
       field: 'owner',
       sorting: false,
       render: r =>
-        r.owner
-          ? r.clusters
-              .map(c => quotaText(quotas.value?.get(`${r.owner}|${c}`), c))
-              .join(' · ')
-          : dash,
+        r.owner ? (
+          <Parts
+            parts={r.clusters.map(
+              (c, i) =>
+                `${i > 0 ? '· ' : ''}${quotaText(quotas.value?.get(`${r.owner}|${c}`), c)}`,
+            )}
+          />
+        ) : (
+          dash
+        ),
     },
     {
       title: 'Idle share',
@@ -213,12 +261,19 @@ export function GpuOverview() {
       customSort: byNumber(idleShare),
       render: r => {
         const share = idleShare(r);
-        return share === undefined
-          ? dash
-          : `${formatUsd(r.idleUsdPerMonth)} (${(share * 100).toFixed(1)} %)`;
+        return share === undefined ? (
+          dash
+        ) : (
+          <Parts
+            parts={[
+              formatUsd(r.idleUsdPerMonth),
+              `(${(share * 100).toFixed(1)} %)`,
+            ]}
+          />
+        );
       },
     },
-  ];
+  ]);
 
   return (
     <Page themeId="tool">
