@@ -340,10 +340,12 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
       String(idleGpus),
       formatUsd(centsToUsd(cents(p => p.utilization?.idleUsdPerMonth))),
     ]);
-    /** The table row of a pool, by the exact text of its Pool cell. */
+    /** The table row of a pool, by its Pool cell: its name, then its GPU. */
     const rowOf = (name: string) =>
       table.getByRole('row').filter({
-        has: page.getByRole('cell', { name, exact: true }),
+        has: page.getByRole('cell', {
+          name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `),
+        }),
       });
     for (const pool of pools.pools) {
       const row = rowOf(pool.name);
