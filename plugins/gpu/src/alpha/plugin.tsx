@@ -14,6 +14,7 @@ import {
 import { GPU_PULL_REQUESTS_PATH } from '@gpu-gitops/plugin-gpu-common';
 import { gpuApiRef } from '../api/GpuApi';
 import { GpuClient } from '../api/GpuClient';
+import { GPU_OVERVIEW_PATH } from '../components/paths';
 
 /**
  *  The GpuApi for the new frontend system.
@@ -54,7 +55,7 @@ export const gpuAllocationEntityCard = EntityCardBlueprint.make({
 export const gpuEntityContent = EntityContentBlueprint.make({
   name: 'gpu',
   params: {
-    path: '/gpu',
+    path: GPU_OVERVIEW_PATH,
     title: 'GPU',
     group: 'deployment',
     filter: { kind: 'component' },
@@ -111,7 +112,7 @@ export const gpuOverviewPageRouteRef = createRouteRef();
 export const gpuOverviewPage = PageBlueprint.make({
   name: 'overview',
   params: {
-    path: '/gpu',
+    path: GPU_OVERVIEW_PATH,
     title: 'GPU',
     // Material's "memory" (a chip) icon, drawn here: the plugin has no icon package.
     icon: (

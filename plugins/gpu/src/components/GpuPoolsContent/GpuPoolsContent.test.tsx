@@ -1,3 +1,4 @@
+import type { Entity } from '@backstage/catalog-model';
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { screen, within } from '@testing-library/react';
@@ -12,10 +13,10 @@ import {
 } from '../../__testUtils__/fixtures';
 import { GpuPoolsContent } from './GpuPoolsContent';
 
-async function renderTab(api: GpuApi) {
+async function renderTab(api: GpuApi, entity: Entity = chatEntity) {
   await renderInTestApp(
     <TestApiProvider apis={[[gpuApiRef, api]]}>
-      <EntityProvider entity={chatEntity}>
+      <EntityProvider entity={entity}>
         <GpuPoolsContent />
       </EntityProvider>
     </TestApiProvider>,
@@ -23,29 +24,32 @@ async function renderTab(api: GpuApi) {
 }
 
 describe('GpuPoolsContent', () => {
-  it('shows capacity vs allocated per pool, the pools this component uses first', async () => {
-    const reordered = {
-      ...pools,
-      pools: [pools.pools[2], ...pools.pools.slice(0, 2)],
-    };
+  it("shows only the pools the component's requests hold, each with its nodes' figures", async () => {
     await renderTab(
       fakeGpuApi({
         getAllocation: async () => chatAllocation,
-        getPools: async () => reordered,
+        getPools: async () => pools,
       }),
     );
 
+    // The H100 pool holds nothing of chat's: not on its tab.
     const cards = await screen.findAllByTestId(/^gpu-pool-/);
     expect(cards.map(c => c.getAttribute('data-testid'))).toEqual([
       'gpu-pool-gpu-l4-ts4',
       'gpu-pool-gpu-a100-mig',
-      'gpu-pool-gpu-h100',
     ]);
 
+    // One figure per unit: its one node's 4 slices are all held, so the
+    // bar is full and says so, and nothing is free; the limit of 16 is how
+    // far the pool may grow, named as such.
     const l4 = within(cards[0]);
-    expect(
-      l4.getByLabelText('Pool usage: 4 of 16 nvidia.com/gpu.shared allocated'),
-    ).toBeVisible();
+    const l4Bar = l4.getByLabelText(
+      'Pool usage: 4 of 4 nvidia.com/gpu.shared held on 1 node, 0 free; the limit allows 16',
+    );
+    expect((l4Bar.firstChild as HTMLElement).style.width).toBe('100%');
+    expect(l4.getByTestId('pool-usage')).toHaveTextContent(
+      '4 of 4 nvidia.com/gpu.shared held on 1 node, 0 free; the limit allows 16',
+    );
     expect(
       l4.getByText(
         'This component: 4 nvidia.com/gpu.shared, $587.50 per month',
@@ -59,10 +63,15 @@ describe('GpuPoolsContent', () => {
 
     const a100 = within(cards[1]);
     expect(
-      a100.getByText(
-        '5 of 4 nvidia.com/mig-3g.20gb allocated — over capacity: new pods stay pending',
-      ),
-    ).toBeVisible();
+      (
+        a100.getByLabelText(
+          'Pool usage: 5 of 16 nvidia.com/mig-3g.20gb held on 1 node, 11 free; the limit allows 4 — over it: the excess pods stay pending',
+        ).firstChild as HTMLElement
+      ).style.width,
+    ).toBe(`${(5 / 16) * 100}%`);
+    expect(a100.getByTestId('pool-usage')).toHaveTextContent(
+      '5 of 16 nvidia.com/mig-3g.20gb held on 1 node, 11 free; the limit allows 4 — over it: the excess pods stay pending',
+    );
     // Who pays for the node: the requests' shares and the idle rest add up.
     expect(a100.getByText('research/bert: 2 · $2,003.64')).toBeVisible();
     expect(a100.getByText('ml/trainer: 3 · $3,005.45')).toBeVisible();
@@ -71,17 +80,40 @@ describe('GpuPoolsContent', () => {
       '1 × p4d.24xlarge = $16,029.08 per month, of which $11,019.99 unallocated',
     );
 
-    const h100 = within(cards[2]);
-    expect(
-      h100.getByText('0 nvidia.com/gpu allocated, no capacity limit'),
-    ).toBeVisible();
-    expect(h100.getByText('No nodes needed: $0.00 per month')).toBeVisible();
-    expect(h100.queryByRole('list', { name: 'MIG layout' })).toBeNull();
-
     // The allocation card sits above the pools on the tab.
     expect(
       await screen.findByTestId('gpu-allocation-ml/trainer'),
     ).toBeVisible();
+  });
+
+  it('says that no pool serves a component without GPUs, and where every pool is', async () => {
+    const web: Entity = {
+      ...chatEntity,
+      metadata: { name: 'web', namespace: 'default' },
+    };
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => ({
+          entityRef: 'component:default/web',
+          allocations: [],
+          totals: { physicalGpus: 0, usdPerMonth: 0 },
+        }),
+        getPools: async () => pools,
+      }),
+      web,
+    );
+    expect(
+      await screen.findByText('No GPU pool serves this component'),
+    ).toBeVisible();
+    expect(
+      screen.getByText(
+        "web holds no GPUs: none of the GitOps repository's 3 GPU pools has a request of it.",
+      ),
+    ).toBeVisible();
+    expect(
+      screen.getByRole('link', { name: 'Every pool of every cluster' }),
+    ).toHaveAttribute('href', '/gpu');
+    expect(screen.queryAllByTestId(/^gpu-pool-/)).toEqual([]);
   });
 
   it('shows per pool capacity, allocated, used, idle GPUs and idle cost, or why there is no live data', async () => {
@@ -99,7 +131,7 @@ describe('GpuPoolsContent', () => {
         );
     const a100 = within(await screen.findByTestId('gpu-pool-gpu-a100-mig'));
     expect(figures('gpu-pool-gpu-a100-mig')).toEqual([
-      ['Capacity', '4'],
+      ['NodePool limit', '4'],
       ['Allocated', '5'],
       ['Used', '1 of 3 GPUs busy'],
       ['Idle GPUs', '2'],
@@ -121,11 +153,26 @@ describe('GpuPoolsContent', () => {
         'gpu-drift',
       ),
     ).toBeNull();
+  });
 
+  it("shows why a pool has no live figures on its component's tab", async () => {
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => chatAllocation,
+        getPools: async () => livePools,
+      }),
+      { ...chatEntity, metadata: { name: 'notebook', namespace: 'default' } },
+    );
+    const figures = (pool: string) =>
+      within(within(screen.getByTestId(pool)).getByTestId('pool-figures'))
+        .getAllByRole('row')
+        .map(row =>
+          Array.from(row.querySelectorAll('th, td')).map(c => c.textContent),
+        );
     // The dev pool: intent only, and why.
-    const t4 = within(screen.getByTestId('gpu-pool-gpu-t4-ts4'));
+    const t4 = within(await screen.findByTestId('gpu-pool-gpu-t4-ts4'));
     expect(figures('gpu-pool-gpu-t4-ts4')).toEqual([
-      ['Capacity', '8'],
+      ['NodePool limit', '8'],
       ['Allocated', '2'],
       ['Used', '—'],
       ['Idle GPUs', '—'],

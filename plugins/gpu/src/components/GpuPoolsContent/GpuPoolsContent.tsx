@@ -1,5 +1,6 @@
 import {
   EmptyState,
+  Link,
   Progress,
   ResponseErrorPanel,
 } from '@backstage/core-components';
@@ -11,13 +12,15 @@ import { Grid, Typography } from '@material-ui/core';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef } from '../../api/GpuApi';
 import { GpuAllocationCard } from '../GpuAllocationCard';
+import { GPU_OVERVIEW_PATH } from '../paths';
 import { PoolCard } from './PoolCard';
 
 /**
- * The GPU tab of an entity: its allocation card, then every GPU pool of the
- * GitOps repository (the ones this component uses first), with capacity vs
- * allocated, what their GPUs did when the cluster has live data, and the MIG
- * layout of MIG pools.
+ * The GPU tab of an entity: its allocation card, then the GPU pools its
+ * requests hold units of (every pool of every cluster is the GPU page's),
+ * with what their nodes hold, what their GPUs did when the cluster has live
+ * data, and the MIG layout of MIG pools. A component without GPUs is told
+ * so, with the way to the GPU page.
  *
  * @public
  */
@@ -45,17 +48,20 @@ export function GpuPoolsContent() {
           <ResponseErrorPanel error={error} title="Could not load GPU pools" />
         </Grid>
       )}
-      {value && value.pools.length === 0 && (
+      {value && poolsOf(value.pools, entityRef).length === 0 && (
         <Grid item xs={12}>
           <EmptyState
             missing="data"
-            title="No GPU pools"
-            description="The GitOps repository has no GPU pool yet."
+            title="No GPU pool serves this component"
+            description={`${entity.metadata.name} holds no GPUs: none of the GitOps repository's ${value.pools.length} GPU pools has a request of it.`}
+            action={
+              <Link to={GPU_OVERVIEW_PATH}>Every pool of every cluster</Link>
+            }
           />
         </Grid>
       )}
       {value &&
-        sortUsedFirst(value.pools, entityRef).map(pool => (
+        poolsOf(value.pools, entityRef).map(pool => (
           <Grid item xs={12} md={6} key={`${pool.cluster}/${pool.name}`}>
             <PoolCard
               pool={pool}
@@ -70,9 +76,7 @@ export function GpuPoolsContent() {
   );
 }
 
-function sortUsedFirst(pools: PoolSummary[], entityRef: string) {
-  const uses = (p: PoolSummary) =>
-    p.consumers.some(c => c.entityRef === entityRef) ? 0 : 1;
-  // Array.prototype.sort is stable: otherwise the backend's order stays.
-  return [...pools].sort((a, b) => uses(a) - uses(b));
+/** The pools a request of the entity holds units of, in the backend's order. */
+function poolsOf(pools: PoolSummary[], entityRef: string) {
+  return pools.filter(p => p.consumers.some(c => c.entityRef === entityRef));
 }

@@ -8,6 +8,7 @@ import {
 import { Box, Chip, Typography, useTheme } from '@material-ui/core';
 import { Bar } from '../bars/Bar';
 import { formatUsd } from '../format/format';
+import { poolUsage } from '../format/poolUsage';
 import { MigLayoutPicture } from './MigLayoutPicture';
 import { DriftBadge } from '../DriftBadge';
 import { PoolFigures } from './PoolFigures';
@@ -27,11 +28,7 @@ export function PoolCard(props: {
   const model = pool.gpuModel
     ? findModel(builtinCatalog, pool.gpuModel)
     : undefined;
-  const over = pool.capacity !== undefined && pool.allocated > pool.capacity;
-  const usage =
-    pool.capacity === undefined
-      ? `${pool.allocated} ${pool.resourceName} allocated, no capacity limit`
-      : `${pool.allocated} of ${pool.capacity} ${pool.resourceName} allocated`;
+  const usage = poolUsage(pool);
   const mine = pool.consumers.filter(c => c.entityRef === entityRef);
   const mineUnits = mine.reduce((sum, c) => sum + c.units, 0);
   const mineCents = mine.reduce(
@@ -50,13 +47,16 @@ export function PoolCard(props: {
     >
       <Box data-testid={`gpu-pool-${pool.name}`}>
         <Bar
-          fraction={usedFraction(pool)}
-          color={over ? theme.palette.error.main : theme.palette.primary.main}
-          label={`Pool usage: ${usage}`}
+          fraction={usage.fraction}
+          color={
+            usage.overLimit
+              ? theme.palette.error.main
+              : theme.palette.primary.main
+          }
+          label={`Pool usage: ${usage.text}`}
         />
-        <Typography variant="body2">
-          {usage}
-          {over ? ' — over capacity: new pods stay pending' : ''}
+        <Typography variant="body2" data-testid="pool-usage">
+          {usage.text}
         </Typography>
         <PoolFigures pool={pool} live={live} />
         {pool.drift && <DriftBadge findings={pool.drift} />}
@@ -110,10 +110,4 @@ export function PoolCard(props: {
       </Box>
     </InfoCard>
   );
-}
-
-/** Allocated over capacity; an unlimited pool in use shows a full bar. */
-function usedFraction(pool: PoolSummary): number {
-  if (pool.capacity) return pool.allocated / pool.capacity;
-  return pool.allocated > 0 ? 1 : 0;
 }

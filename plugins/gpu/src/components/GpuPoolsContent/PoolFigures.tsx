@@ -33,7 +33,7 @@ export function PoolFigures(props: {
   if (!u && !live) return null;
   const dash = '—';
   const figures: [string, string | number][] = [
-    ['Capacity', pool.capacity ?? 'no limit'],
+    ['NodePool limit', pool.capacity ?? 'none'],
     ['Allocated', pool.allocated],
     ['Used', u ? `${u.busyGpus} of ${u.gpusSeen} GPUs busy` : dash],
     ['Idle GPUs', u ? u.idleGpus : dash],
@@ -61,7 +61,7 @@ export function PoolFigures(props: {
           component="p"
           data-testid="pool-live-note"
         >
-          Capacity and allocated in {pool.resourceName}; used and idle in
+          NodePool limit and allocated in {pool.resourceName}; used and idle in
           physical GPUs over {u.window} (idle: engine under 5 %), idle cost at
           the node's price per GPU
           {u.vramUsedMiB !== undefined && u.vramTotalMiB !== undefined
