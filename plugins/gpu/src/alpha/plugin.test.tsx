@@ -25,6 +25,12 @@ import {
   gpuPullRequestsPage,
 } from './index';
 
+/**
+ * The lazily loaded pages render in more than findBy's default second on a
+ * loaded two-core machine (each of these failed so, at random).
+ */
+const LOADED = { timeout: 15_000 };
+
 const api = fakeGpuApi({
   getAllocation: async () => chatAllocation,
   getPools: async () => pools,
@@ -40,7 +46,7 @@ describe('gpu plugin (new frontend system)', () => {
       apis: [[gpuApiRef, api]],
     });
     expect(
-      await screen.findByTestId('gpu-allocation-ml/trainer'),
+      await screen.findByTestId('gpu-allocation-ml/trainer', {}, LOADED),
     ).toBeInTheDocument();
   });
 
@@ -53,7 +59,7 @@ describe('gpu plugin (new frontend system)', () => {
       apis: [[gpuApiRef, api]],
     });
     expect(
-      await screen.findByTestId('gpu-pool-gpu-a100-mig'),
+      await screen.findByTestId('gpu-pool-gpu-a100-mig', {}, LOADED),
     ).toBeInTheDocument();
   });
 
@@ -76,9 +82,9 @@ describe('gpu plugin (new frontend system)', () => {
       ],
       initialRouteEntries: ['/gpu'],
     });
-    expect(await screen.findByTestId('gpu-overview-totals')).toHaveTextContent(
-      'All pools: $17,000.56 per month',
-    );
+    expect(
+      await screen.findByTestId('gpu-overview-totals', {}, LOADED),
+    ).toHaveTextContent('All pools: $17,000.56 per month');
   });
 
   // The app's sidebar lists each page with a route ref, a title and an icon.
