@@ -19,9 +19,10 @@ export const appModule = createFrontendModule({
  * discovery): the catalog, the scaffolder with the GpuRequestPicker,
  * GpuWorkloadContainerPicker and GpuClusterPicker fields
  * (gpuScaffolderFieldsModule),
- * the GPU plugin (entity card, GPU tab, the GPU page at `/gpu` — in the
- * sidebar, which lists every page with a route ref, a title and an icon —
- * and the API) and the app module.
+ * the GPU plugin (entity card, GPU tab, the GPU page at `/gpu` and the
+ * pull-request review page at `/gpu/pull-requests` — both in the sidebar,
+ * as "GPU" and "GPU PRs", which lists every page with a route ref, a title
+ * and an icon — and the API) and the app module.
  */
 export const features = [
   catalogPlugin,
