@@ -50,7 +50,9 @@ function cutOff(page: Page) {
       for (const cell of Array.from(table.querySelectorAll('th, td'))) {
         const right = Math.round(cell.getBoundingClientRect().right);
         if (right > viewport) {
-          found.push(`${(cell as HTMLElement).innerText}: right edge ${right} > ${viewport}`);
+          found.push(
+            `${(cell as HTMLElement).innerText}: right edge ${right} > ${viewport}`,
+          );
         }
       }
     }

@@ -11,6 +11,7 @@
 import type { Entity } from '@backstage/catalog-model';
 import {
   builtinCatalog,
+  formatUsd,
   parseGpuRequest,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -158,6 +159,37 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
       row.getByTestId('gpu-allocation-pool').innerText(),
     ).resolves.toBe(published.plan.pool.name);
     expect(await open.count()).toBe(0);
+
+    // Every figure of the request from the one plan: the card's cost is
+    // the plan's and the description's, its replicas are the diff's, and
+    // the GPU tab (only its pool) and the GPU page (its team) say the same.
+    const monthly = formatUsd(published.plan.cost.usdPerMonth);
+    expect(cells[3]).toContain(monthly);
+    expect(published.body).toContain(monthly);
+    expect(diff).toMatch(new RegExp(`\\+\\s+replicas: ${cells[2]}\\b`));
+    await page.goto(`${cardUrl}&view=tab`);
+    const tabPool = page.getByTestId(`gpu-pool-${published.plan.pool.name}`);
+    await tabPool.waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid^="gpu-pool-"]').count()).toBe(1);
+    const held = 2 * published.plan.resourcePerReplica;
+    expect(await tabPool.innerText()).toContain(
+      `This component: ${held} ${published.plan.resourceName}, ${monthly} per month`,
+    );
+    // The bar's sentence counts the pool's nodes: held of what they offer, and free.
+    expect(await tabPool.getByTestId('pool-usage').innerText()).toMatch(
+      new RegExp(
+        `^\\d+ of \\d+ ${published.plan.resourceName.replace(/\./g, '\\.')} held on \\d+ nodes?, \\d+ free`,
+      ),
+    );
+    await page.goto(`${app.url}/gpu`);
+    const team = page
+      .getByTestId('gpu-overview-teams')
+      .getByRole('row')
+      .filter({ hasText: 'group:default/ml-platform' });
+    await team.waitFor({ timeout: 30_000 });
+    expect(await team.innerText()).toContain(monthly);
+    await page.goto(cardUrl);
+    await row.waitFor({ timeout: 30_000 });
 
     // The merged request's row links to Change GPUs and to Release.
     expect(
