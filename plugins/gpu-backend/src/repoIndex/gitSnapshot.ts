@@ -174,16 +174,22 @@ export class GitFetchSource implements RepoSource {
       await this.git(['init', '--bare', '--quiet']);
     }
     const auth = await this.fetchAuth();
-    // Depth 1 keeps the cache small; the previous tip stays in the object
-    // store, so `git diff old new` still works after the fetch.
+    const previous = await this.readRef(ref).catch(() => undefined);
+    // The first fetch takes depth 1: the cache holds no history before it.
+    // Later ones deepen nothing: the commits since the tip we hold come, and
+    // git skips the shallow negotiation on both sides and the shallow
+    // connectivity walk, which cost as much again as the rest of a
+    // one-commit fetch. The previous tip stays in the object store, so
+    // `git diff old new` still works after the fetch. (A rewritten branch
+    // brings its history down to a commit we hold, once.)
+    const depth = previous === undefined ? ['--depth', '1'] : [];
     try {
       await this.git(
         [
           'fetch',
           '--quiet',
           '--no-tags',
-          '--depth',
-          '1',
+          ...depth,
           this.options.repoUrl,
           `+${ref}:${ref}`,
         ],
