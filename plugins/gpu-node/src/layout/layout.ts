@@ -219,13 +219,26 @@ export function clusterKustomizationPath(
  * The GPU folder itself when the layout puts it at the repository root.
  */
 export function clusterScopePath(layout: LayoutInput, cluster: string): string {
-  const resolved = resolveLayout(layout);
-  let scope = scopeRenderers.get(resolved);
-  if (!scope) {
-    scope = scopeRenderer(resolved);
-    scopeRenderers.set(resolved, scope);
-  }
-  return scope(cluster);
+  return clusterScopes(resolveLayout(layout)).scope(cluster);
+}
+
+/**
+ * The cluster whose folder (`clusterScopePath`) holds `path`, or undefined
+ * when none does. Each folder name on the path is tried as the cluster, so a
+ * cluster folder named after its cluster (`clusters/<cluster>`) is found; a
+ * layout that gives every cluster the same folder attributes nothing.
+ */
+export function clusterOwningPath(
+  layout: LayoutInput,
+  path: string,
+): string | undefined {
+  return clusterScopes(resolveLayout(layout)).owner(path);
+}
+
+/** The cluster folders of one layout: each cluster's, and which holds a path. */
+interface ClusterScopes {
+  scope(cluster: string): string;
+  owner(path: string): string | undefined;
 }
 
 function renderClusterScope(
@@ -238,49 +251,58 @@ function renderClusterScope(
 }
 
 /**
- * `clusterScopePath` of one layout. Asked for every folder of every path
- * when a whole repository is classified (`clusterOwningPath`: the allocation
- * index, 100k files), so a template that only puts the name in its place —
- * checked with three sample names — is answered by substitution instead of
- * a handlebars render; any other template is rendered each time.
+ * Asked for every folder of every path when a whole repository is
+ * classified (the allocation index: 100k files, each cluster), so a
+ * template that only puts the name in its place once — checked with three
+ * sample names — is answered by comparing the path with the text around
+ * the name, without a handlebars render or a string built per folder; any
+ * other template is rendered each time.
  */
-function scopeRenderer(resolved: ResolvedRepoLayout): (c: string) => string {
+function compileClusterScopes(resolved: ResolvedRepoLayout): ClusterScopes {
   const render = (cluster: string) => renderClusterScope(resolved, cluster);
   const sample = 'gpugitopssample';
-  const template = render(sample);
-  const substitute = (cluster: string) => template.split(sample).join(cluster);
-  const plain = ['a', 'prod-eu-1', 'x9'].every(
-    n => render(n) === substitute(n),
-  );
-  if (!plain) return render;
-  return cluster =>
-    isDns1123Label(cluster) ? substitute(cluster) : render(cluster);
+  const parts = render(sample).split(sample);
+  const substitute = (cluster: string) => parts.join(cluster);
+  const plain =
+    parts.length === 2 &&
+    ['a', 'prod-eu-1', 'x9'].every(n => render(n) === substitute(n));
+  const folders = (path: string) =>
+    path.split('/').slice(0, -1).filter(isDns1123Label);
+  if (!plain) {
+    const shared = render('a') === render('b');
+    return {
+      scope: render,
+      owner: path =>
+        shared
+          ? undefined
+          : folders(path).find(f => path.startsWith(`${render(f)}/`)),
+    };
+  }
+  const [before, after] = parts;
+  return {
+    scope: cluster =>
+      isDns1123Label(cluster) ? substitute(cluster) : render(cluster),
+    owner: path =>
+      path.startsWith(before)
+        ? folders(path).find(
+            f =>
+              path.startsWith(f, before.length) &&
+              path.startsWith(`${after}/`, before.length + f.length),
+          )
+        : undefined,
+  };
 }
 
-const scopeRenderers = new WeakMap<ResolvedRepoLayout, (c: string) => string>();
-
-/**
- * The cluster whose folder (`clusterScopePath`) holds `path`, or undefined
- * when none does. Each folder name on the path is tried as the cluster, so a
- * cluster folder named after its cluster (`clusters/<cluster>`) is found; a
- * layout that gives every cluster the same folder attributes nothing.
- */
-export function clusterOwningPath(
-  layout: LayoutInput,
-  path: string,
-): string | undefined {
-  const resolved = resolveLayout(layout);
-  if (clusterScopePath(resolved, 'a') === clusterScopePath(resolved, 'b')) {
-    return undefined;
+function clusterScopes(resolved: ResolvedRepoLayout): ClusterScopes {
+  let scopes = compiledScopes.get(resolved);
+  if (!scopes) {
+    scopes = compileClusterScopes(resolved);
+    compiledScopes.set(resolved, scopes);
   }
-  for (const folder of path.split('/').slice(0, -1)) {
-    if (!isDns1123Label(folder)) continue;
-    if (path.startsWith(`${clusterScopePath(resolved, folder)}/`)) {
-      return folder;
-    }
-  }
-  return undefined;
+  return scopes;
 }
+
+const compiledScopes = new WeakMap<ResolvedRepoLayout, ClusterScopes>();
 
 /** `clusters/<cluster>/gpu/nodepools/<pool>.yaml` */
 export function nodePoolPath(
