@@ -22,7 +22,7 @@ import {
 } from './gpuRepo';
 
 /** Bump when what is generated changes: the cached repository is then made again. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 
 export const SCALE = {
   clusters: 10,
@@ -111,6 +111,11 @@ function generate(bare: string): void {
   main.commit('refs/heads/main', 1_700_000_000, 'seed', undefined, ':1');
   for (let c = 0; c < SCALE.clusters; c++) {
     const gpu = `clusters/${clusterName(c)}/gpu`;
+    // Bootstrapped: the publisher writes requests for the cluster.
+    main.file(
+      `${gpu}/kustomization.yaml`,
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
+    );
     writeGpuConfigs((p, t) => main.file(p, t), gpu);
     for (let i = 0; i < SCALE.poolsPerCluster; i++) {
       main.file(
