@@ -293,6 +293,9 @@ function compileClusterScopes(resolved: ResolvedRepoLayout): ClusterScopes {
   };
 }
 
+/** `compileClusterScopes` by layout: compiled once. */
+const compiledScopes = new WeakMap<ResolvedRepoLayout, ClusterScopes>();
+
 function clusterScopes(resolved: ResolvedRepoLayout): ClusterScopes {
   let scopes = compiledScopes.get(resolved);
   if (!scopes) {
@@ -301,8 +304,6 @@ function clusterScopes(resolved: ResolvedRepoLayout): ClusterScopes {
   }
   return scopes;
 }
-
-const compiledScopes = new WeakMap<ResolvedRepoLayout, ClusterScopes>();
 
 /** `clusters/<cluster>/gpu/nodepools/<pool>.yaml` */
 export function nodePoolPath(
