@@ -85,6 +85,8 @@ export class CatFileBatch {
       for (const p of waiting) p.reject(error);
     };
     child.on('error', fail);
+    // A write after git ended (EPIPE) fails the reads, never the backend.
+    child.stdin.on('error', fail);
     child.on('close', code =>
       fail(new Error(`git cat-file ended (${code}): ${this.stderr}`)),
     );
