@@ -31,7 +31,7 @@ const RATE_PER_SECOND = 200;
 const API_SECONDS = 5;
 
 /** Times the fetch separately from the index work (diff, read, parse). */
-class TimedSource implements RepoSource {
+export class TimedSource implements RepoSource {
   syncMs = 0;
   constructor(private readonly inner: RepoSource) {}
   async sync() {

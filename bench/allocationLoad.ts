@@ -10,12 +10,13 @@ import { mockServices } from '@backstage/backend-test-utils';
 import {
   builtinCatalog,
   resolveClusterProfile,
+  type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { AllocationQueries } from '@gpu-gitops/plugin-gpu-backend/src/allocation/AllocationQueries';
 import { createRouter } from '@gpu-gitops/plugin-gpu-backend/src/http/router';
 import type { LiveAllocationData } from '@gpu-gitops/plugin-gpu-backend/src/http/routeContext';
 import type { RepoIndex } from '@gpu-gitops/plugin-gpu-backend/src/repoIndex/RepoIndex';
-import { mapCatalog } from './gpuRepo';
+import { mapCatalog, WORKLOADS } from './gpuRepo';
 import { formatMs } from './stats';
 
 export interface AllocationServer {
@@ -27,16 +28,19 @@ export interface AllocationServer {
 export async function serveAllocationApi(
   index: RepoIndex,
   live?: LiveAllocationData,
+  repository: { clusters: ClusterProfile[]; workloads: number } = {
+    clusters: [resolveClusterProfile({ name: 'prod' })],
+    workloads: WORKLOADS,
+  },
 ): Promise<AllocationServer> {
-  const cluster = resolveClusterProfile({ name: 'prod' });
   const router = await createRouter({
     httpAuth: mockServices.httpAuth(),
-    catalog: mapCatalog(),
+    catalog: mapCatalog(repository.workloads),
     snapshot: () => index.snapshot(),
     queries: new AllocationQueries(builtinCatalog),
     gpuCatalog: builtinCatalog,
-    clusters: [cluster],
-    defaultCluster: 'prod',
+    clusters: repository.clusters,
+    defaultCluster: repository.clusters[0].name,
     ...(live ? { live } : {}),
   });
   const server = http.createServer(express().use(router));

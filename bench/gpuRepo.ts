@@ -65,7 +65,8 @@ export function namespaceOf(j: number): string {
   return `ns-${j % 100}`;
 }
 
-function poolYaml(i: number): string {
+/** The NodePool (and its NodeOverlay) of pool `i`, in mode `MODES[i % 4]`. */
+export function poolYaml(i: number, name = `gpu-p${i}`): string {
   const m = MODES[i % MODES.length];
   const configLabel =
     m.sharing === 'mig'
@@ -74,7 +75,7 @@ function poolYaml(i: number): string {
   return `apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata:
-  name: gpu-p${i}
+  name: ${name}
 spec:
   template:
     metadata:
@@ -100,18 +101,25 @@ ${configLabel}    spec:
 apiVersion: karpenter.sh/v1alpha1
 kind: NodeOverlay
 metadata:
-  name: gpu-p${i}-1gpu
+  name: ${name}-1gpu
 spec:
   requirements:
-    - { key: karpenter.sh/nodepool, operator: In, values: ['gpu-p${i}'] }
+    - { key: karpenter.sh/nodepool, operator: In, values: ['${name}'] }
   capacity:
     ${m.resource}: '${m.slices}'
 `;
 }
 
-export function workloadYaml(j: number, replicas: number): string {
-  const pool = poolOf(j);
-  const m = MODES[pool % MODES.length];
+/** Workload `j` on pool `pool` (index `i`: its mode), `gpu-p<i>` unless named. */
+export function workloadYaml(
+  j: number,
+  replicas: number,
+  pool: { index: number; name: string } = {
+    index: poolOf(j),
+    name: `gpu-p${poolOf(j)}`,
+  },
+): string {
+  const m = MODES[pool.index % MODES.length];
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -124,7 +132,7 @@ spec:
   template:
     metadata: { labels: { app: app-${j}, backstage.io/kubernetes-id: app-${j} } }
     spec:
-      nodeSelector: { karpenter.sh/nodepool: gpu-p${pool} }
+      nodeSelector: { karpenter.sh/nodepool: ${pool.name} }
       containers:
         - name: app
           image: registry.example/app-${j}:1
@@ -133,19 +141,43 @@ spec:
 `;
 }
 
-function requestYaml(j: number): string {
-  const m = MODES[poolOf(j) % MODES.length];
+/** The stored request of workload `j` (pool index `pool`: its mode; `cluster` when not the default). */
+export function requestYaml(
+  j: number,
+  pool = poolOf(j),
+  cluster?: string,
+  replicas = 1 + (j % 3),
+): string {
+  const m = MODES[pool % MODES.length];
   return `apiVersion: gpu.backstage.io/v1alpha1
 kind: GpuRequest
 metadata: { name: app-${j}, namespace: ${namespaceOf(j)} }
 spec:
   owner: group:default/team-${j % 50}
-  gpu: { model: ${m.model}, sharing: ${m.sharing}, replicas: ${1 + (j % 3)}, vramGiB: 4${
+${cluster ? `  cluster: ${cluster}\n` : ''}  gpu: { model: ${m.model}, sharing: ${m.sharing}, replicas: ${replicas}, vramGiB: 4${
     m.sharing === 'time-slicing' ? `, slicesPerGpu: ${m.slices}` : ''
   } }
   workload: { image: registry.example/app-${j}:1 }
   capacityTypes: [on-demand]
 `;
+}
+
+/** The device-plugin configs of the modes and the mig-parted config of one cluster's GPU folder. */
+export function writeGpuConfigs(
+  file: (path: string, content: string) => void,
+  gpu: string,
+): void {
+  for (const m of MODES.filter(x => x.sharing !== 'mig')) {
+    const mode = m.sharing === 'mps' ? 'mps' : 'timeSlicing';
+    file(
+      `${gpu}/device-plugin/${m.config}.yaml`,
+      `version: v1\nflags: { migStrategy: none }\nsharing:\n  ${mode}:\n    renameByDefault: true\n    failRequestsGreaterThanOne: true\n    resources:\n      - { name: nvidia.com/gpu, replicas: ${m.slices} }\n`,
+    );
+  }
+  file(
+    `${gpu}/mig/config.yaml`,
+    `version: v1\nmig-configs:\n  all-disabled:\n    - { devices: all, mig-enabled: false }\n  all-1g.5gb:\n    - devices: all\n      mig-enabled: true\n      mig-devices: { 1g.5gb: 7 }\n`,
+  );
 }
 
 /** The repository, made with `git fast-import` (no work tree). */
@@ -165,17 +197,7 @@ export function createRepository(root: string): string {
       content,
     );
   const gpu = 'clusters/prod/gpu';
-  for (const m of MODES.filter(x => x.sharing !== 'mig')) {
-    const mode = m.sharing === 'mps' ? 'mps' : 'timeSlicing';
-    file(
-      `${gpu}/device-plugin/${m.config}.yaml`,
-      `version: v1\nflags: { migStrategy: none }\nsharing:\n  ${mode}:\n    renameByDefault: true\n    failRequestsGreaterThanOne: true\n    resources:\n      - { name: nvidia.com/gpu, replicas: ${m.slices} }\n`,
-    );
-  }
-  file(
-    `${gpu}/mig/config.yaml`,
-    `version: v1\nmig-configs:\n  all-disabled:\n    - { devices: all, mig-enabled: false }\n  all-1g.5gb:\n    - devices: all\n      mig-enabled: true\n      mig-devices: { 1g.5gb: 7 }\n`,
-  );
+  writeGpuConfigs(file, gpu);
   for (let i = 0; i < POOLS; i++)
     file(`${gpu}/nodepools/gpu-p${i}.yaml`, poolYaml(i));
   for (let j = 0; j < WORKLOADS; j++) {
@@ -212,7 +234,7 @@ export function commitOneWorkload(bare: string, round: number): void {
 }
 
 /** An in-memory catalog keyed by ref: the lookup cost stays out of the figure. */
-export function mapCatalog(): CatalogService {
+export function mapCatalog(workloads = WORKLOADS): CatalogService {
   const entity = (name: string): Entity => ({
     apiVersion: 'backstage.io/v1alpha1',
     kind: 'Component',
@@ -225,7 +247,7 @@ export function mapCatalog(): CatalogService {
   return {
     async getEntityByRef(ref: string) {
       const match = /^component:default\/(app-\d+)$/.exec(ref);
-      return match && Number(match[1].slice(4)) < WORKLOADS
+      return match && Number(match[1].slice(4)) < workloads
         ? entity(match[1])
         : undefined;
     },

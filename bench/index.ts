@@ -2,12 +2,14 @@ import { benchAllocationIndex } from './allocationIndex.bench';
 import { benchLiveData } from './liveData.bench';
 import { benchPlanRender } from './planRender.bench';
 import { benchPrCommand } from './prCommand.bench';
+import { benchScale } from './scale.bench';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'plan-render': benchPlanRender,
   pr: benchPrCommand,
   'allocation-index': benchAllocationIndex,
   'live-data': benchLiveData,
+  scale: benchScale,
 };
 
 export async function runBenchmarks(only: string[]): Promise<void> {

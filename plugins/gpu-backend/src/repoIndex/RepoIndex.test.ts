@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -136,6 +137,40 @@ describe('RepoIndex', () => {
     expect(index.snapshot().clusters.get('dev')!.repoState.pools).toHaveLength(
       1,
     );
+  });
+
+  it('after the first fetch keeps the history it saw: later fetches bring only the new commits', async () => {
+    const source = new GitFetchSource({
+      repoUrl: remote.url,
+      baseBranch: 'main',
+      cacheDir,
+    });
+    const first = await source.sync();
+    const deployment = await fixtureText(
+      'apps/ml/chat-assistant/deployment.yaml',
+    );
+    const second = await remote.commit(
+      {
+        'apps/ml/chat-assistant/deployment.yaml': deployment.replace(
+          'replicas: 2',
+          'replicas: 3',
+        ),
+      },
+      'scale chat-assistant',
+    );
+    expect((await source.sync()).revision).toBe(second);
+    // Depth 1 on every fetch would cut the new tip from its parent (a
+    // shallow negotiation and connectivity walk each time): the cache would
+    // hold one commit.
+    const history = execFileSync('git', ['rev-list', 'refs/heads/main'], {
+      cwd: source.gitDir,
+      encoding: 'utf8',
+    });
+    expect(history.trim().split('\n')).toEqual([second, first.revision]);
+    const diff = await source.changedBlobs(first.revision, second, ['apps']);
+    expect([...diff.changes.keys()]).toEqual([
+      'apps/ml/chat-assistant/deployment.yaml',
+    ]);
   });
 
   it('re-parses the pools that use a device-plugin config when that config changes', async () => {

@@ -86,11 +86,13 @@ export class RepoIndex {
     private readonly source: RepoSource,
   ) {
     this.profiles = [...options.clusters];
-    this.layout = options.layout;
     this.folders = new RepoFolders(
       options.layout,
       this.profiles.map(c => c.name),
     );
+    // Compiled once: the GPU stacks ask the layout about every indexed path,
+    // and an override object given as is would be compiled on each question.
+    this.layout = this.folders.layout.layout;
     this.ctx = { layout: this.folders.layout, catalog: options.catalog };
     this.store = new IndexStore(this.folders);
     this.snapshots = new SnapshotBuilder(
@@ -483,12 +485,17 @@ export class RepoIndex {
       }
       return texts;
     };
-    const paths = [...store.blobs.keys()]
-      .filter(p => !store.symlinks.has(p))
-      .sort(compareStrings);
-    if (full || !store.gpuStacks) store.gpuStackFiles = noGpuStackFiles();
+    // Sorting every indexed path costs more than the rest of a one-file
+    // refresh: done only when every file is scanned or a stack is read again.
+    const indexedPaths = () =>
+      [...store.blobs.keys()]
+        .filter(p => !store.symlinks.has(p))
+        .sort(compareStrings);
+    const readAll = full || !store.gpuStacks;
+    if (readAll) store.gpuStackFiles = noGpuStackFiles();
+    const paths = readAll ? indexedPaths() : undefined;
     // Every file on a first or full read, the changed ones otherwise.
-    const scanned = (full || !store.gpuStacks ? paths : [...changes.keys()])
+    const scanned = (paths ?? [...changes.keys()])
       .filter(p => isStackFile(this.layout, this.profiles, p))
       .sort(compareStrings);
     const present = scanned.filter(p => store.blobs.has(p));
@@ -502,7 +509,7 @@ export class RepoIndex {
     store.gpuStacks = await readGpuStacks(
       this.layout,
       this.profiles,
-      paths,
+      paths ?? indexedPaths(),
       store.gpuStackFiles,
       readTexts,
     );

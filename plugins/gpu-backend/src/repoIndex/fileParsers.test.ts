@@ -126,6 +126,34 @@ mig-configs:
       skipped: [],
     });
   });
+  it('parses each file once yet still lists the workload object of a file whose other document is broken', async () => {
+    const deployment =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec:\n  replicas: 3\n  template: { spec: { containers: [{ name: w }] } }\n';
+    const parsed = await parseWorkloadFolders(
+      ctx,
+      new Map([
+        [
+          'apps/web/shop',
+          new Map([
+            ['apps/web/shop/deployment.yaml', deployment],
+            [
+              'apps/web/shop/mixed.yaml',
+              `${deployment.replace('web', 'api')}---\nkind: [broken\n`,
+            ],
+          ]),
+        ],
+      ]),
+    );
+    const shop = parsed.get('apps/web/shop')!;
+    // The GPU reader skips the broken file whole; the workload objects keep
+    // its readable document, as a kustomize user would see it deployed.
+    expect(shop.skipped.map(s => s.path)).toEqual(['apps/web/shop/mixed.yaml']);
+    expect(shop.objects.map(o => [o.kind, o.name, o.replicas])).toEqual([
+      ['Deployment', 'api', 3],
+      ['Deployment', 'web', 3],
+    ]);
+  });
+
   it("reads another file of a cluster folder by the cluster folder rules: the product's pools only, ConfigMaps of NVIDIA configs, a syntax error once", () => {
     const path = 'clusters/dev/karpenter/gpu.yaml';
     const adopted = nodePool.replace(

@@ -159,15 +159,26 @@ export async function parseWorkloadFolders(
   const documents: ParsedDocument[] = [];
   for (const [folder, files] of folders) {
     const skipped: SkippedFile[] = [];
+    /** Files that parsed whole: the workload objects reuse their documents. */
+    const parsed = new Map<string, unknown[]>();
     for (const [path, text] of files) {
       folderOf.set(path, folder);
-      documents.push(...parseYamlFile(path, text, skipped));
+      const before = skipped.length;
+      const fileDocuments = parseYamlFile(path, text, skipped);
+      documents.push(...fileDocuments);
+      if (skipped.length === before) {
+        parsed.set(
+          path,
+          fileDocuments.map(d => d.value),
+        );
+      }
     }
     out.set(folder, {
       workloads: [],
       objects: await readWorkloadObjects(
         path => ctx.layout.workloadNamespace(path),
         files,
+        parsed,
       ),
       skipped,
     });

@@ -10,7 +10,6 @@
  * blobs also never follows a symlink out of the repository; symlinks are
  * listed apart, and the index reports them as skipped files.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +23,8 @@ import {
   runGit,
   type GitAuth,
 } from '@gpu-gitops/plugin-gpu-node';
+import { CatFileBatch } from './catFileBatch';
+import { diffCommits } from './treeDiff';
 
 /**
  * Repository path → blob sha, or undefined for a deleted file (or one that
@@ -99,8 +100,9 @@ export type FetchCredentials = () => Promise<GitAuth>;
 /** @public */
 export class GitFetchSource implements RepoSource {
   readonly gitDir: string;
-  /** For the local commands (ls-tree, diff, cat-file): they never need credentials. */
+  /** For the local commands (ls-tree, cat-file): they never need credentials. */
   private readonly env: Record<string, string>;
+  private readonly batch: CatFileBatch;
 
   constructor(
     private readonly options: {
@@ -121,6 +123,7 @@ export class GitFetchSource implements RepoSource {
       .slice(0, 16);
     this.gitDir = path.join(options.cacheDir, `gitops-index-${key}.git`);
     this.env = gitEnvironment(options.repoUrl, {});
+    this.batch = new CatFileBatch(this.gitDir, this.env);
   }
 
   private async git(
@@ -170,20 +173,28 @@ export class GitFetchSource implements RepoSource {
     try {
       await fs.access(path.join(this.gitDir, 'HEAD'));
     } catch {
+      // A cache made anew: a reader started in the old one reads nothing here.
+      this.batch.close();
       await fs.mkdir(this.gitDir, { recursive: true });
       await this.git(['init', '--bare', '--quiet']);
     }
     const auth = await this.fetchAuth();
-    // Depth 1 keeps the cache small; the previous tip stays in the object
-    // store, so `git diff old new` still works after the fetch.
+    const previous = await this.readRef(ref).catch(() => undefined);
+    // The first fetch takes depth 1: the cache holds no history before it.
+    // Later ones deepen nothing: the commits since the tip we hold come, and
+    // git skips the shallow negotiation on both sides and the shallow
+    // connectivity walk, which cost as much again as the rest of a
+    // one-commit fetch. The previous tip stays in the object store, so
+    // `git diff old new` still works after the fetch. (A rewritten branch
+    // brings its history down to a commit we hold, once.)
+    const depth = previous === undefined ? ['--depth', '1'] : [];
     try {
       await this.git(
         [
           'fetch',
           '--quiet',
           '--no-tags',
-          '--depth',
-          '1',
+          ...depth,
           this.options.repoUrl,
           `+${ref}:${ref}`,
         ],
@@ -248,82 +259,33 @@ export class GitFetchSource implements RepoSource {
     to: string,
     folders: string[],
   ): Promise<BlobDiff> {
-    const out = await this.git([
-      'diff',
-      '--raw',
-      '-z',
-      '--no-renames',
-      '--no-abbrev',
-      from,
-      to,
-      ...pathspec(folders),
-    ]);
-    // ":<old mode> <new mode> <old sha> <new sha> <status>\0<path>\0"
-    const fields = out.split('\0');
     const changes: BlobChanges = new Map();
     const symlinks: string[] = [];
-    for (let i = 0; i + 1 < fields.length; i += 2) {
-      const meta = fields[i];
-      if (!meta.startsWith(':')) break;
-      const [, newMode, , newSha] = meta.slice(1).split(' ');
+    for (const change of await diffCommits(this.batch, from, to, folders)) {
+      const { path: file, newMode, newSha } = change;
       changes.set(
-        fields[i + 1],
-        REGULAR_FILE.test(newMode) ? newSha : undefined,
+        file,
+        newMode && REGULAR_FILE.test(newMode) ? newSha : undefined,
       );
-      if (newMode === SYMLINK) symlinks.push(fields[i + 1]);
+      if (newMode === SYMLINK) symlinks.push(file);
     }
     return { changes, symlinks };
   }
 
-  /** One `git cat-file --batch` process for all blobs. */
-  readBlobs(shas: string[]): Promise<Map<string, string>> {
+  /** The long-lived `git cat-file --batch` of the cache (no process per read). */
+  async readBlobs(shas: string[]): Promise<Map<string, string>> {
     const unique = [...new Set(shas)];
-    if (unique.length === 0) return Promise.resolve(new Map());
-    return new Promise((resolve, reject) => {
-      const child = spawn('git', ['cat-file', '--batch'], {
-        cwd: this.gitDir,
-        env: this.env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      const chunks: Buffer[] = [];
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => chunks.push(d));
-      child.stderr.on('data', d => (stderr += d));
-      child.on('error', reject);
-      child.on('close', code => {
-        if (code !== 0) {
-          reject(new Error(redactSecrets(`git cat-file failed: ${stderr}`)));
-          return;
-        }
-        try {
-          resolve(parseBatch(Buffer.concat(chunks)));
-        } catch (error) {
-          reject(error);
-        }
-      });
-      child.stdin.end(`${unique.join('\n')}\n`);
-    });
-  }
-}
-
-/** "<sha> blob <size>\n<content>\n" per object ("<sha> missing\n" for unknown ones). */
-function parseBatch(output: Buffer): Map<string, string> {
-  const blobs = new Map<string, string>();
-  let offset = 0;
-  while (offset < output.length) {
-    const newline = output.indexOf(10, offset);
-    if (newline < 0) break;
-    const [sha, type, size] = output
-      .subarray(offset, newline)
-      .toString('utf8')
-      .split(' ');
-    offset = newline + 1;
-    if (type === 'missing' || size === undefined) continue;
-    const length = Number(size);
-    if (type === 'blob') {
-      blobs.set(sha, output.subarray(offset, offset + length).toString('utf8'));
+    let objects;
+    try {
+      objects = await this.batch.read(unique);
+    } catch (error) {
+      throw new Error(redactSecrets((error as Error).message));
     }
-    offset += length + 1;
+    const blobs = new Map<string, string>();
+    unique.forEach((sha, i) => {
+      const object = objects[i];
+      if (object?.type === 'blob') blobs.set(sha, object.data.toString('utf8'));
+    });
+    return blobs;
   }
-  return blobs;
 }

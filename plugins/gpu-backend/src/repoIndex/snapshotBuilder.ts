@@ -20,6 +20,7 @@ import type {
   IndexSnapshot,
 } from './indexSnapshot';
 import { SYMLINK_SKIP_REASON, type IndexStore } from './indexStore';
+import { swapSortedById } from './sortedWorkloads';
 import type { RepoFolders } from './repoFolders';
 
 function byKey<T>(key: (value: T) => string) {
@@ -119,15 +120,14 @@ export class SnapshotBuilder {
   ): IndexSnapshot | undefined {
     if (this.duplicateIds) return undefined;
     const removed = new Set(replaced.map(w => w.id));
-    const kept = previous.workloads.filter(w => !removed.has(w.id));
-    const keptIds = new Set<string>();
+    const addedIds = new Set<string>();
     const added = [...folders].flatMap(folder => this.indexFolder(folder));
     for (const workload of added) {
-      if (keptIds.has(workload.id)) return undefined;
-      keptIds.add(workload.id);
+      if (addedIds.has(workload.id)) return undefined;
+      addedIds.add(workload.id);
     }
-    if (kept.some(w => keptIds.has(w.id))) return undefined;
-    const workloads = [...kept, ...added].sort(byKey(w => w.id));
+    const workloads = swapSortedById(previous.workloads, removed, added);
+    if (!workloads) return undefined;
 
     const workloadsByKubernetesId = new Map(previous.workloadsByKubernetesId);
     for (const workload of replaced) {
@@ -150,17 +150,24 @@ export class SnapshotBuilder {
       );
     }
 
+    // A cluster the commit did not touch keeps its list (snapshots never change).
     const clusters = new Map<string, ClusterIndex>();
     for (const [name, cluster] of previous.clusters) {
+      const gone = new Set(
+        replaced.filter(w => w.cluster === name).map(w => w.id),
+      );
+      const come = added.filter(w => w.cluster === name);
+      const clusterWorkloads =
+        gone.size + come.length === 0
+          ? cluster.repoState.workloads
+          : swapSortedById(cluster.repoState.workloads, gone, come);
+      if (!clusterWorkloads) return undefined;
       clusters.set(name, {
         profile: cluster.profile,
-        repoState: { ...cluster.repoState, workloads: [] },
+        repoState: { ...cluster.repoState, workloads: clusterWorkloads },
         bootstrapped: cluster.bootstrapped,
         kustomizationPath: cluster.kustomizationPath,
       });
-    }
-    for (const workload of workloads) {
-      clusters.get(workload.cluster)?.repoState.workloads.push(workload);
     }
 
     const workloadObjectsByName = new Map(previous.workloadObjectsByName);

@@ -64,17 +64,26 @@ function readDocuments(text: string): unknown[] {
   }
 }
 
+/**
+ * The documents of files the caller parsed already (path -> their values,
+ * only for files that parsed whole): a 20k-file first index parses each once.
+ */
+export type ParsedFiles = ReadonlyMap<string, readonly unknown[]>;
+
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : undefined;
 }
 
-function workloadDocuments(files: Map<string, string>): WorkloadDocument[] {
+function workloadDocuments(
+  files: Map<string, string>,
+  parsed: ParsedFiles,
+): WorkloadDocument[] {
   const out: WorkloadDocument[] = [];
   for (const [path, text] of files) {
     if (!MENTIONS_WORKLOAD_KIND.test(text)) continue;
-    for (const value of readDocuments(text)) {
+    for (const value of parsed.get(path) ?? readDocuments(text)) {
       const object = record(value);
       const name = record(object?.metadata)?.name;
       if (!object || !isWorkloadKind(object.kind) || typeof name !== 'string') {
@@ -125,8 +134,9 @@ function replicasField(kustomization: unknown): Map<string, number> {
 export async function readWorkloadObjects(
   layoutNamespace: (path: string) => string | undefined,
   files: Map<string, string>,
+  parsed: ParsedFiles = new Map(),
 ): Promise<RepositoryWorkload[]> {
-  const documents = workloadDocuments(files);
+  const documents = workloadDocuments(files, parsed);
   if (documents.length === 0) return [];
   // Plain-manifest folders (no kustomization) skip reading kustomizations.
   const index: KustomizationIndex = [...files.keys()].some(isKustomizationFile)

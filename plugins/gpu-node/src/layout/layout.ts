@@ -219,9 +219,7 @@ export function clusterKustomizationPath(
  * The GPU folder itself when the layout puts it at the repository root.
  */
 export function clusterScopePath(layout: LayoutInput, cluster: string): string {
-  const gpuFolder = posix.dirname(clusterKustomizationPath(layout, cluster));
-  const parent = posix.dirname(gpuFolder);
-  return parent === '.' ? gpuFolder : parent;
+  return clusterScopes(resolveLayout(layout)).scope(cluster);
 }
 
 /**
@@ -234,17 +232,77 @@ export function clusterOwningPath(
   layout: LayoutInput,
   path: string,
 ): string | undefined {
-  const resolved = resolveLayout(layout);
-  if (clusterScopePath(resolved, 'a') === clusterScopePath(resolved, 'b')) {
-    return undefined;
+  return clusterScopes(resolveLayout(layout)).owner(path);
+}
+
+/** The cluster folders of one layout: each cluster's, and which holds a path. */
+interface ClusterScopes {
+  scope(cluster: string): string;
+  owner(path: string): string | undefined;
+}
+
+function renderClusterScope(
+  resolved: ResolvedRepoLayout,
+  cluster: string,
+): string {
+  const gpuFolder = posix.dirname(clusterKustomizationPath(resolved, cluster));
+  const parent = posix.dirname(gpuFolder);
+  return parent === '.' ? gpuFolder : parent;
+}
+
+/**
+ * Asked for every folder of every path when a whole repository is
+ * classified (the allocation index: 100k files, each cluster), so a
+ * template that only puts the name in its place once — checked with three
+ * sample names — is answered by comparing the path with the text around
+ * the name, without a handlebars render or a string built per folder; any
+ * other template is rendered each time.
+ */
+function compileClusterScopes(resolved: ResolvedRepoLayout): ClusterScopes {
+  const render = (cluster: string) => renderClusterScope(resolved, cluster);
+  const sample = 'gpugitopssample';
+  const parts = render(sample).split(sample);
+  const substitute = (cluster: string) => parts.join(cluster);
+  const plain =
+    parts.length === 2 &&
+    ['a', 'prod-eu-1', 'x9'].every(n => render(n) === substitute(n));
+  const folders = (path: string) =>
+    path.split('/').slice(0, -1).filter(isDns1123Label);
+  if (!plain) {
+    const shared = render('a') === render('b');
+    return {
+      scope: render,
+      owner: path =>
+        shared
+          ? undefined
+          : folders(path).find(f => path.startsWith(`${render(f)}/`)),
+    };
   }
-  for (const folder of path.split('/').slice(0, -1)) {
-    if (!isDns1123Label(folder)) continue;
-    if (path.startsWith(`${clusterScopePath(resolved, folder)}/`)) {
-      return folder;
-    }
+  const [before, after] = parts;
+  return {
+    scope: cluster =>
+      isDns1123Label(cluster) ? substitute(cluster) : render(cluster),
+    owner: path =>
+      path.startsWith(before)
+        ? folders(path).find(
+            f =>
+              path.startsWith(f, before.length) &&
+              path.startsWith(`${after}/`, before.length + f.length),
+          )
+        : undefined,
+  };
+}
+
+/** `compileClusterScopes` by layout: compiled once. */
+const compiledScopes = new WeakMap<ResolvedRepoLayout, ClusterScopes>();
+
+function clusterScopes(resolved: ResolvedRepoLayout): ClusterScopes {
+  let scopes = compiledScopes.get(resolved);
+  if (!scopes) {
+    scopes = compileClusterScopes(resolved);
+    compiledScopes.set(resolved, scopes);
   }
-  return undefined;
+  return scopes;
 }
 
 /** `clusters/<cluster>/gpu/nodepools/<pool>.yaml` */

@@ -1,0 +1,290 @@
+/**
+ * The gpu backend at the size of a large platform team (issue 24): 10
+ * clusters, 20k pools, 100k workloads, 1k open GPU pull requests
+ * (`scaleRepo.ts`). Indexed cold (time and resident memory), again after
+ * one new commit, `GET /allocation` at 200 requests/s, the GPU page's
+ * `GET /pools` (every pool), and the updater's pass after `main` moves
+ * under the open pull requests. All traffic goes to 127.0.0.1; request
+ * count and duration are bounded.
+ */
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { builtinCatalog } from '@gpu-gitops/plugin-gpu-common';
+import {
+  updateOpenPullRequests,
+  type Forge,
+} from '@gpu-gitops/plugin-gpu-node';
+import { GitFetchSource } from '@gpu-gitops/plugin-gpu-backend/src/repoIndex/gitSnapshot';
+import { RepoIndex } from '@gpu-gitops/plugin-gpu-backend/src/repoIndex/RepoIndex';
+import { TimedSource } from './allocationIndex.bench';
+import { fireAllocationLoad, serveAllocationApi } from './allocationLoad';
+import {
+  commitScaleWorkload,
+  moveMainUnderPullRequests,
+  scaleClusters,
+  SCALE,
+  scaleRepository,
+} from './scaleRepo';
+import { formatMs, percentile, report } from './stats';
+
+const NAME = 'scale';
+const COMMIT_ROUNDS = 5;
+const RATE_PER_SECOND = 200;
+const API_SECONDS = 5;
+const POOL_PAGES = 20;
+/**
+ * Pull requests the updater's pass re-renders for real; it is asked to go
+ * on with every other one as closed, so the pass stays minutes, not hours,
+ * while its reading of all 1k branches and its choice of which to
+ * re-render are measured whole.
+ */
+const RENDERED_SAMPLE = 2;
+
+const mib = (bytes: number) => bytes / 2 ** 20;
+
+/** The peak resident memory while `work` runs, sampled every 20 ms. */
+async function withPeakRss<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; peak: number }> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  try {
+    const result = await work();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { result, peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** `GET /pools` (the GPU page: every pool of every cluster), asked one after another. */
+async function poolPages(port: number, pages: number): Promise<number[]> {
+  const agent = new http.Agent({ keepAlive: true });
+  const latencies: number[] = [];
+  try {
+    for (let n = 0; n < pages; n++) {
+      const start = performance.now();
+      const body = await new Promise<string>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, agent, path: '/pools' }, res => {
+            const chunks: Buffer[] = [];
+            res.on('data', c => chunks.push(c));
+            res.on('end', () =>
+              res.statusCode === 200
+                ? resolve(Buffer.concat(chunks).toString('utf8'))
+                : reject(new Error(`GET /pools: status ${res.statusCode}`)),
+            );
+          })
+          .on('error', reject);
+      });
+      latencies.push(performance.now() - start);
+      const count = (JSON.parse(body) as { pools: unknown[] }).pools.length;
+      const expected = SCALE.clusters * SCALE.poolsPerCluster;
+      if (count !== expected)
+        throw new Error(`GET /pools listed ${count} pools, not ${expected}`);
+    }
+    return latencies;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * The updater's pass after `main` moved: which pull requests it re-renders
+ * (goal: only the ones the move touched), how long each takes, its
+ * concurrency and the longest the event loop was blocked.
+ */
+async function updaterPass(bare: string, root: string): Promise<void> {
+  moveMainUnderPullRequests(bare);
+  const clusters = new Map(scaleClusters().map(c => [c.name, c]));
+  let asked = 0;
+  /** Re-renders under way (started at the forge's "open", ended by the updater's log line for the branch). */
+  const started = new Map<string, number>();
+  let maxInFlight = 0;
+  const renderMs: number[] = [];
+  let firstAsk: number | undefined;
+  const finish = (message: string) => {
+    for (const [branch, at] of started) {
+      if (message.startsWith(branch)) {
+        renderMs.push(performance.now() - at);
+        started.delete(branch);
+      }
+    }
+  };
+  const forge: Forge = {
+    kind: 'github',
+    async findOpenPullRequest(ref) {
+      firstAsk ??= performance.now();
+      asked++;
+      if (asked > RENDERED_SAMPLE) return undefined;
+      started.set(ref.headBranch, performance.now());
+      maxInFlight = Math.max(maxInFlight, started.size);
+      return { url: `https://forge.invalid/pulls/${ref.headBranch}` };
+    },
+    async createOrUpdatePullRequest(input) {
+      return {
+        url: `https://forge.invalid/pulls/${input.headBranch}`,
+        updated: true,
+      };
+    },
+  };
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const start = performance.now();
+  const updates = await updateOpenPullRequests({
+    repoUrl: bare,
+    baseBranch: 'main',
+    forge,
+    cacheDir: path.join(root, 'updater'),
+    clusterFor: name => clusters.get(name ?? '') ?? scaleClusters()[0],
+    catalogFor: () => builtinCatalog,
+    logger: { info: finish, warn: finish },
+  });
+  const passMs = performance.now() - start;
+  delay.disable();
+  const outcomes = new Map<string, number>();
+  for (const u of updates)
+    outcomes.set(u.outcome, (outcomes.get(u.outcome) ?? 0) + 1);
+  console.log(
+    `${NAME}: updater pass over ${updates.length} open pull requests in ${formatMs(passMs)} (reading the branches ${formatMs((firstAsk ?? performance.now()) - start)}); outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ${RENDERED_SAMPLE} re-rendered for real, the others it asked about answered as closed`,
+  );
+  for (const u of updates.filter(x => x.detail).slice(0, 2))
+    console.log(`${NAME}: ${u.branch} ${u.outcome}: ${u.detail}`);
+  report(NAME, `updater would re-render ${asked} PRs`, asked, {
+    max: SCALE.touchedPullRequests,
+    unit: 'PRs',
+  });
+  const slowest = renderMs.length > 0 ? Math.max(...renderMs) : NaN;
+  report(NAME, `updater re-render max ${formatMs(slowest)}`, slowest, {
+    max: 2000,
+    unit: 'ms',
+  });
+  console.log(
+    `${NAME}: updater re-renders in flight at once: at most ${maxInFlight}; each ${renderMs.map(formatMs).join(', ')}`,
+  );
+  const blockedMs = delay.max / 1e6;
+  report(
+    NAME,
+    `updater event-loop block max ${formatMs(blockedMs)}`,
+    blockedMs,
+    { max: 100, unit: 'ms' },
+  );
+}
+
+export async function benchScale(): Promise<void> {
+  let start = performance.now();
+  const { bare, generated } = await scaleRepository();
+  console.log(
+    `${NAME}: ${SCALE.clusters} clusters, ${SCALE.clusters * SCALE.poolsPerCluster} pools, ${SCALE.workloads} workloads, ${SCALE.requests} requests, ${SCALE.openPullRequests} open pull requests ${generated ? 'generated' : 'reused from the cache'} in ${formatMs(performance.now() - start)}`,
+  );
+  const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-scale-bench-'));
+  try {
+    const clusters = scaleClusters();
+    const source = new TimedSource(
+      new GitFetchSource({
+        repoUrl: bare,
+        baseBranch: 'main',
+        cacheDir: path.join(root, 'cache'),
+      }),
+    );
+    const index = new RepoIndex(
+      {
+        clusters,
+        defaultCluster: clusters[0].name,
+        catalog: builtinCatalog,
+      },
+      source,
+    );
+    const rssBefore = process.memoryUsage.rss();
+    start = performance.now();
+    const { result: cold, peak } = await withPeakRss(() => index.refresh());
+    const coldMs = performance.now() - start - source.syncMs;
+    console.log(
+      `${NAME}: first fetch ${formatMs(source.syncMs)}, ${cold.parsedPaths.length} files parsed; resident memory ${mib(rssBefore).toFixed(0)} MiB before, peak ${mib(peak).toFixed(0)} MiB`,
+    );
+    const snapshot = index.snapshot();
+    const pools = [...snapshot.clusters.values()].reduce(
+      (n, c) => n + c.repoState.pools.length,
+      0,
+    );
+    if (snapshot.workloads.length !== SCALE.workloads || pools !== 20_000)
+      throw new Error(
+        `index incomplete: ${snapshot.workloads.length} workloads, ${pools} pools`,
+      );
+    report(NAME, `first index ${formatMs(coldMs)}`, coldMs, {
+      max: 5000,
+      unit: 'ms',
+    });
+    report(
+      NAME,
+      `backend resident memory ${mib(peak).toFixed(0)} MiB`,
+      mib(peak),
+      {
+        max: 1024,
+        unit: 'MiB',
+      },
+    );
+
+    const totalMs: number[] = [];
+    for (let round = 0; round < COMMIT_ROUNDS; round++) {
+      const changed = commitScaleWorkload(bare, round);
+      start = performance.now();
+      const result = await index.refresh();
+      totalMs.push(performance.now() - start);
+      if (result.full || result.changedPaths.join() !== changed)
+        throw new Error(
+          `expected an incremental refresh of ${changed}, got ${JSON.stringify(result.changedPaths)}`,
+        );
+    }
+    report(
+      NAME,
+      `+1 commit with fetch p50 ${formatMs(percentile(totalMs, 50))}`,
+      percentile(totalMs, 50),
+      { max: 100, unit: 'ms' },
+    );
+
+    const server = await serveAllocationApi(index, undefined, {
+      clusters,
+      workloads: SCALE.workloads,
+    });
+    try {
+      const { latencies } = await fireAllocationLoad(server.port, {
+        ratePerSecond: RATE_PER_SECOND,
+        seconds: API_SECONDS,
+        // Every other lookup hits a workload with a stored request (every tenth has one).
+        pick: n =>
+          n % 2 === 0 ? (n * 70) % SCALE.workloads : (n * 13) % SCALE.workloads,
+      });
+      report(
+        NAME,
+        `GET /allocation p95 ${formatMs(percentile(latencies, 95))}`,
+        percentile(latencies, 95),
+        { max: 20, unit: 'ms' },
+      );
+      const pages = await poolPages(server.port, POOL_PAGES);
+      report(
+        NAME,
+        `GET /pools (20k pools) p95 ${formatMs(percentile(pages, 95))}`,
+        percentile(pages, 95),
+        { max: 200, unit: 'ms' },
+      );
+    } finally {
+      await server.close();
+    }
+    console.log(
+      `${NAME}: backend resident memory after the API runs ${mib(process.memoryUsage.rss()).toFixed(0)} MiB`,
+    );
+    console.log(
+      `${NAME}: live-data refresh per cluster not run here: \`npm run bench -- live-data\` times one cluster of 2k pools and 20k workloads, more than each cluster here holds (2k pools, 10k workloads)`,
+    );
+
+    await updaterPass(bare, root);
+  } finally {
+    await fs.rm(root, { recursive: true, force: true });
+  }
+}
