@@ -11,6 +11,7 @@ import {
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
 import { deepEqual, YAML_OPTIONS } from './canonical';
+import { keepOriginalLines } from './keepOriginalLines';
 
 /**
  * An existing (or new) YAML file edited through the `yaml` Document API, so
@@ -121,12 +122,24 @@ export class YamlFile {
     return text.endsWith('\n') ? text : `${text}\n`;
   }
 
-  /** The text to write, or undefined when nothing changed. */
+  /** The text to write (the lines the edit did not change as they were written), or undefined when nothing changed. */
   newContent(): string | undefined {
     if (!this.modified) return undefined;
-    const text = this.toString();
+    const edited = this.toString();
+    const text =
+      this.original === undefined
+        ? edited
+        : keepOriginalLines(
+            withFinalNewline(this.original),
+            YamlFile.parse(this.path, this.original).toString(),
+            edited,
+          );
     return text === this.original ? undefined : text;
   }
+}
+
+function withFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 function isBlank(doc: Document): boolean {
