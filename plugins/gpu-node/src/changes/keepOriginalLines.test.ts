@@ -75,4 +75,29 @@ describe('an edit keeps the lines it did not change as the team wrote them', () 
       { a: { b: 1, c: 2 } },
     ]);
   });
+  it('a block put back into a file whose lists are flush with their keys is written flush too', () => {
+    const cronJob = [
+      'spec:',
+      '  tolerations:',
+      '  - key: nvidia.com/gpu',
+      '    operator: Exists',
+      '',
+    ].join('\n');
+    const affinity = {
+      nodeSelectorTerms: [
+        {
+          matchExpressions: [
+            { key: 'karpenter.k8s.aws/instance-family', operator: 'In' },
+          ],
+        },
+      ],
+    };
+    expect(
+      edited(cronJob, file =>
+        file.docs[0].setIn(['spec', 'affinity'], affinity),
+      ),
+    ).toBe(
+      `${cronJob}  affinity:\n    nodeSelectorTerms:\n    - matchExpressions:\n      - key: karpenter.k8s.aws/instance-family\n        operator: In\n`,
+    );
+  });
 });

@@ -52,6 +52,29 @@ function lineEdits(before: string[], edited: string[]): Edit[] {
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
+/** A key that opens a block (`resources:`), and a list item (`- a.yaml`). */
+const BLOCK_KEY = /^(\s*)[^\s#-][^#]*:\s*(#.*)?$/;
+const LIST_ITEM = /^(\s*)- /;
+
+/**
+ * Whether the team writes a list's items indented under their key
+ * (`key:\n  - a`, the serializer's default) rather than flush with it
+ * (`key:\n- a`, Flux's and kubectl's style): what most of its lists do.
+ */
+export function listItemsIndented(original: string): boolean {
+  const lines = original.split('\n');
+  let flush = 0;
+  let indented = 0;
+  for (let i = 1; i < lines.length; i++) {
+    const item = LIST_ITEM.exec(lines[i]);
+    const key = BLOCK_KEY.exec(lines[i - 1]);
+    if (!item || !key) continue;
+    if (item[1].length === key[1].length) flush++;
+    else indented++;
+  }
+  return flush <= indented;
+}
+
 /** A line written (kept from the team's text, or new): its indentation in the serializer's text and as written. */
 interface KeptIndent {
   serialized: number;

@@ -1,0 +1,140 @@
+/**
+ * A platform team's round on an Argo CD app of apps with a Helm chart folder
+ * and the standalone NVIDIA device plugin (`test/fixtures/argocd-helm-repo`,
+ * origins in its README): validate on the untouched repository, import,
+ * bootstrap, then GPUs for the team's plain Job and CronJob, edited in place,
+ * and their releases.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  builtinCatalog,
+  parseGpuRequest,
+  resolveClusterProfile,
+  type GpuRequest,
+} from '@gpu-gitops/plugin-gpu-common';
+import { buildImportChange } from '../../import/buildImportChange';
+import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from '../release/buildReleaseChange';
+import { writeChangeSet } from '../stagedTree';
+
+// Import, bootstrap, requests and releases each build with the real
+// kustomize on a shared CI machine.
+jest.setTimeout(240_000);
+
+const FIXTURE = path.join(
+  __dirname,
+  '../../../../../test/fixtures/argocd-helm-repo',
+);
+const OWNER = 'group:default/ml-platform';
+
+const cluster = resolveClusterProfile({
+  name: 'prod',
+  provider: 'aws-karpenter',
+  karpenterVersion: '1.8.0',
+  nodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'gpu' },
+  nodeOverlay: true,
+  migStrategy: 'single',
+});
+
+async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await tree.listFiles('')) {
+    out[file] = (await tree.readFile(file))!;
+  }
+  return out;
+}
+
+function request(name: string, spec: Record<string, unknown>): GpuRequest {
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name, namespace: 'ml' },
+    spec: { owner: OWNER, capacityTypes: ['on-demand'], ...spec },
+  });
+}
+
+async function requestThenRelease(tree: FsRepoTree, gpuRequest: GpuRequest) {
+  const change = await buildRequestChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest,
+    cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, change.changeSet);
+  const findings = await validateGitOpsTree(tree.root, { cluster });
+  const release = await buildReleaseChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest.metadata,
+    clusterProfile: () => cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, release.changeSet);
+  return { change, findings };
+}
+
+describe('the Argo CD app of apps with a Helm chart folder', () => {
+  let tree: FsRepoTree;
+  let bootstrapped: Record<string, string>;
+
+  beforeAll(async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-shape-argocd-'));
+    await fs.cp(FIXTURE, dir, { recursive: true });
+    await fs.rm(path.join(dir, 'README.md'));
+    tree = new FsRepoTree(dir);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('validate finds nothing wrong in the untouched repository', async () => {
+    expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
+  });
+
+  describe('imported and bootstrapped', () => {
+    beforeAll(async () => {
+      const imported = await buildImportChange({
+        tree,
+        dir: tree.root,
+        cluster,
+        catalog: builtinCatalog,
+        owner: OWNER,
+      });
+      await writeChangeSet(tree, imported.changeSet);
+      const changeSet = await buildBootstrapChangeSet(tree, cluster, {
+        operatorChartVersion: 'v26.7.0',
+        binPacking: false,
+      });
+      await writeChangeSet(tree, changeSet);
+      bootstrapped = await snapshot(tree);
+    });
+
+    it.each([
+      ['Job', 'embed-corpus', 2, 'nodeSelector'],
+      ['CronJob', 'nightly-eval', 1, 'nodeAffinity'],
+    ])(
+      'the team’s %s %s gets a DRA claim in place on the pool the plan chose (its %s taken out while it runs there), validates clean, and its release gives the manifest back byte for byte',
+      async (kind, name, replicas, stale) => {
+        const { change, findings } = await requestThenRelease(
+          tree,
+          request(name, {
+            gpu: { model: 'l4', sharing: 'dra', replicas, vramGiB: 20 },
+            workload: { existing: { kind, name } },
+          }),
+        );
+        expect(change.plan.pool.name).toBe('gpu-l4-dra');
+        expect(change.verification?.unverifiable).toEqual([]);
+        expect(change.verification?.verified).toContain('clusters/prod');
+        expect(change.plan.warnings.join('\n')).toContain(
+          `The workload's ${stale} `,
+        );
+        expect(findings).toEqual([]);
+        expect(await snapshot(tree)).toEqual(bootstrapped);
+      },
+    );
+  });
+});
