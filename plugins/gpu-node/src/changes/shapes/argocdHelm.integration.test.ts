@@ -8,8 +8,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import {
   builtinCatalog,
+  isGpuInputError,
   parseGpuRequest,
   resolveClusterProfile,
   type GpuRequest,
@@ -95,16 +97,28 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
     expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
   });
 
+  it('the import adopts the team’s pool as the device plugin runs it: 10 time slices per GPU (its release’s default config), not whole GPUs', async () => {
+    const imported = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster,
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    await writeChangeSet(tree, imported.changeSet);
+    const [pool] = parseAllDocuments(
+      (await tree.readFile('clusters/prod/karpenter/nvidia-gpu.yaml'))!,
+    ).map(doc => doc.toJS());
+    expect(pool.metadata.annotations).toEqual({
+      'gpu.backstage.io/requests': '',
+      'gpu.backstage.io/sharing-mode': 'time-slicing',
+      'gpu.backstage.io/resource-name': 'nvidia.com/gpu',
+      'gpu.backstage.io/slices-per-gpu': '10',
+    });
+  });
+
   describe('imported and bootstrapped', () => {
     beforeAll(async () => {
-      const imported = await buildImportChange({
-        tree,
-        dir: tree.root,
-        cluster,
-        catalog: builtinCatalog,
-        owner: OWNER,
-      });
-      await writeChangeSet(tree, imported.changeSet);
       const changeSet = await buildBootstrapChangeSet(tree, cluster, {
         operatorChartVersion: 'v26.7.0',
         binPacking: false,
@@ -113,12 +127,36 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
       bootstrapped = await snapshot(tree);
     });
 
+    it('refuses whole GPUs for the team’s Job, saying which device plugin shares them and where, and writes nothing', async () => {
+      const error = await buildRequestChange({
+        tree,
+        dir: tree.root,
+        request: request('embed-corpus', {
+          gpu: { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 14 },
+          workload: { existing: { kind: 'Job', name: 'embed-corpus' } },
+        }),
+        cluster,
+        catalog: builtinCatalog,
+      }).catch(e => e);
+      expect(isGpuInputError(error)).toBe(true);
+      expect(error.issues).toEqual([
+        expect.objectContaining({
+          path: 'spec.gpu.sharing',
+          rule: 'device-plugin-shares-by-default',
+        }),
+      ]);
+      expect(error.issues[0].message).toContain(
+        'which shares every GPU (time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config `default` (`config.map` of Argo CD Application `argocd/nvidia-device-plugin`',
+      );
+      expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+
     it.each([
-      ['Job', 'embed-corpus', 2, 'nodeSelector'],
-      ['CronJob', 'nightly-eval', 1, 'nodeAffinity'],
+      ['Job', 'embed-corpus', 'nodeSelector', 2],
+      ['CronJob', 'nightly-eval', 'nodeAffinity', 1],
     ])(
       'the team’s %s %s gets a DRA claim in place on the pool the plan chose (its %s taken out while it runs there), validates clean, and its release gives the manifest back byte for byte',
-      async (kind, name, replicas, stale) => {
+      async (kind, name, stale, replicas) => {
         const { change, findings } = await requestThenRelease(
           tree,
           request(name, {
