@@ -151,6 +151,29 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
       expect(await snapshot(tree)).toEqual(bootstrapped);
     });
 
+    it('refuses GPUs for the Deployment its Helm chart folder renders, naming the chart, and writes nothing', async () => {
+      const error = await buildRequestChange({
+        tree,
+        dir: tree.root,
+        request: request('vllm', {
+          gpu: { model: 'l4', sharing: 'dra', replicas: 1, vramGiB: 20 },
+          workload: { existing: { kind: 'Deployment', name: 'vllm' } },
+        }),
+        cluster,
+        catalog: builtinCatalog,
+      }).catch(e => e);
+      expect(isGpuInputError(error)).toBe(true);
+      expect(error.issues).toEqual([
+        {
+          path: 'spec.workload.existing.name',
+          rule: 'workload-helm',
+          message:
+            'Deployment "vllm" in namespace "ml" is rendered by Helm (the chart in charts/vllm/, whose templates are not YAML until Helm renders them): its manifest is not in the repository, so there is nothing to patch. Set the GPU resources, nodeSelector and tolerations in the chart\'s values, or request GPUs for a new workload (spec.workload.image).',
+        },
+      ]);
+      expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+
     it.each([
       ['Job', 'embed-corpus', 'nodeSelector', 2],
       ['CronJob', 'nightly-eval', 'nodeAffinity', 1],
