@@ -197,14 +197,15 @@ describe('clusterCapabilities', () => {
       ]);
     });
 
+    const sharing: ClusterGpuStack = {
+      devicePlugin: {
+        ...standalone(false).devicePlugin!,
+        sharesByDefault:
+          'time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config `default`',
+      },
+    };
+
     it('rules out whole GPUs where the standalone plugin’s own default config shares every GPU, saying how and where', () => {
-      const sharing: ClusterGpuStack = {
-        devicePlugin: {
-          ...standalone(false).devicePlugin!,
-          sharesByDefault:
-            'time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config `default`',
-        },
-      };
       expect(unavailable(sharing)).toEqual([
         ['exclusive', 'device-plugin-shares-by-default'],
         ['time-slicing', 'device-plugin-standalone'],
@@ -226,6 +227,7 @@ describe('clusterCapabilities', () => {
         bottlerocket,
         standalone(false),
         standalone(true),
+        sharing,
       ]) {
         const caps = clusterCapabilities(mixed, builtinCatalog, stack);
         for (const mode of SHARING_MODES) {
