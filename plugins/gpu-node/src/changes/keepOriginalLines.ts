@@ -127,6 +127,9 @@ export function keepOriginalLines(
   reserialized: string,
   edited: string,
 ): string {
+  // Written in the serializer's style already (the product's own files):
+  // nothing to keep that the edit does not.
+  if (original === reserialized) return edited;
   const originalLines = original.split('\n');
   const before = reserialized.split('\n');
   const after = edited.split('\n');
