@@ -197,17 +197,41 @@ describe('clusterCapabilities', () => {
       ]);
     });
 
+    const sharing: ClusterGpuStack = {
+      devicePlugin: {
+        ...standalone(false).devicePlugin!,
+        sharesByDefault:
+          'time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config `default`',
+      },
+    };
+
+    it('rules out whole GPUs where the standalone plugin’s own default config shares every GPU, saying how and where', () => {
+      expect(unavailable(sharing)).toEqual([
+        ['exclusive', 'device-plugin-shares-by-default'],
+        ['time-slicing', 'device-plugin-standalone'],
+        ['mps', 'device-plugin-standalone'],
+      ]);
+      const exclusive = clusterCapabilities(
+        mixed,
+        builtinCatalog,
+        sharing,
+      ).sharingModes.find(m => m.mode === 'exclusive')!;
+      expect(exclusive.unavailable?.reason).toContain(
+        'which shares every GPU (time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config `default`), so a pod asking for one GPU gets a share of one',
+      );
+    });
+
     it('is the rule the planner refuses with', () => {
       for (const stack of [
         migManagerOff,
         bottlerocket,
         standalone(false),
         standalone(true),
+        sharing,
       ]) {
         const caps = clusterCapabilities(mixed, builtinCatalog, stack);
         for (const mode of SHARING_MODES) {
-          const why = caps.sharingModes.find(m => m.mode === mode)!
-            .unavailable;
+          const why = caps.sharingModes.find(m => m.mode === mode)!.unavailable;
           const refusal = plannerRefusal(mixed, 'a100-40gb', mode, stack);
           expect({ mode, refusal }).toEqual({
             mode,

@@ -72,7 +72,11 @@ export interface ClusterCapabilities {
 }
 
 /** The modes whose pools select a config per node by a label. */
-const CONFIGURED_PER_POOL: readonly SharingMode[] = ['time-slicing', 'mps', 'mig'];
+const CONFIGURED_PER_POOL: readonly SharingMode[] = [
+  'time-slicing',
+  'mps',
+  'mig',
+];
 
 /**
  * Why what the repository runs on `cluster`'s GPU nodes (`stack`) cannot
@@ -111,6 +115,19 @@ function stackUnavailable(
       path: 'spec.gpu.sharing',
       rule: 'device-plugin-bottlerocket',
       reason: `cluster ${cluster.name} cannot run ${mode} pools: its GPU nodes run Bottlerocket's built-in NVIDIA device plugin (${plugin.setting}), which takes one sharing setting for every node of the node class from its user data ([settings.kubelet-device-plugins.nvidia]) and ignores the per-pool ${mode === 'mig' ? 'nvidia.com/mig.config' : 'nvidia.com/device-plugin.config'} label the product sets; ask for exclusive GPUs, or set the sharing in that node class's user data for all its nodes`,
+    };
+  }
+  if (
+    plugin?.kind === 'standalone' &&
+    plugin.sharesByDefault &&
+    mode === 'exclusive'
+  ) {
+    // A pod asking for nvidia.com/gpu: 1 there gets a slice, not a GPU: the
+    // plan would promise a whole GPU and memory isolation the node never gives.
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'device-plugin-shares-by-default',
+      reason: `cluster ${cluster.name} cannot give whole GPUs: its GPU nodes run the standalone NVIDIA device plugin (${plugin.setting}), which shares every GPU (${plugin.sharesByDefault}), so a pod asking for one GPU gets a share of one; give the plugin a default config without sharing (its Helm values config.default or config.map) to run exclusive pools there`,
     };
   }
   if (

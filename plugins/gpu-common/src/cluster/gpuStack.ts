@@ -37,6 +37,12 @@ export interface OtherDevicePlugin extends StackSetting {
    * per node on `nvidia.com/device-plugin.config` (the chart's `config.name`).
    */
   readsNamedConfigs: boolean;
+  /**
+   * Set when its own default config shares every GPU of the nodes it serves
+   * (the chart's `config.map` default): how, and where that is set, e.g.
+   * "time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config …".
+   */
+  sharesByDefault?: string;
 }
 
 /**

@@ -108,11 +108,19 @@ export function insertResource(
   return `${text.slice(0, at)}\n${prefix}${entry}${newline}${text.slice(at)}`;
 }
 
-/** Removes the items `matches` picks from the list at `key`; an emptied list goes with its key. */
+/**
+ * What becomes of a list its last item leaves: `drop` takes the key out (a
+ * key the product added with its first item), `keep` leaves `[]` (the GPU
+ * folder's kustomization, which the bootstrap writes with `resources: []`).
+ */
+export type EmptiedList = 'drop' | 'keep';
+
+/** Removes the items `matches` picks from the list at `key`; an emptied list goes with its key unless `emptied` is `keep`. */
 function removeFromList(
   file: YamlFile,
   key: string,
   matches: (plain: unknown) => boolean,
+  emptied: EmptiedList = 'drop',
 ): void {
   // An empty file lists nothing: it is left as it is (no header added).
   const doc = file.docs.find(d => isMap(d.contents));
@@ -120,8 +128,11 @@ function removeFromList(
   if (!doc || !isSeq(seq)) return;
   const kept = seq.items.filter(item => !matches(toPlainItem(item)));
   if (kept.length === seq.items.length) return;
-  if (kept.length === 0) doc.delete(key);
-  else seq.items = kept;
+  if (kept.length === 0 && emptied === 'drop') doc.delete(key);
+  else {
+    seq.items = kept;
+    if (kept.length === 0) seq.flow = true;
+  }
   file.modified = true;
 }
 
@@ -134,9 +145,18 @@ function toPlainItem(item: unknown): unknown {
 }
 
 /** Removes `entry` from `resources` (the inverse of `addResource`). */
-export function removeResource(file: YamlFile, entry: string): void {
+export function removeResource(
+  file: YamlFile,
+  entry: string,
+  emptied: EmptiedList = 'drop',
+): void {
   const bare = (value: unknown) => String(value).replace(/^\.\//, '');
-  removeFromList(file, 'resources', plain => bare(plain) === bare(entry));
+  removeFromList(
+    file,
+    'resources',
+    plain => bare(plain) === bare(entry),
+    emptied,
+  );
 }
 
 /** Removes the patch of file `patchPath` from `patches` / `patchesStrategicMerge`. */

@@ -84,7 +84,12 @@ export async function unlistResource(
     const text = await staged.read(candidate);
     if (text !== undefined) {
       const kustomization = YamlFile.parse(candidate, text);
-      removeResource(kustomization, relativeTo(candidate, filePath));
+      // The root (the GPU folder's) keeps its `resources: []`, as the bootstrap wrote it.
+      removeResource(
+        kustomization,
+        relativeTo(candidate, filePath),
+        candidate === rootKustomizationPath ? 'keep' : 'drop',
+      );
       await writeIfModified(staged, kustomization);
       return;
     }

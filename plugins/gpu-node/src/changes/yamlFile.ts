@@ -5,12 +5,14 @@ import {
   isSeq,
   parseAllDocuments,
   parseDocument,
+  type ToStringOptions,
   YAMLMap,
   YAMLSeq,
 } from 'yaml';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
 import { deepEqual, YAML_OPTIONS } from './canonical';
+import { keepOriginalLines, listItemsIndented } from './keepOriginalLines';
 
 /**
  * An existing (or new) YAML file edited through the `yaml` Document API, so
@@ -110,23 +112,37 @@ export class YamlFile {
     return doc;
   }
 
-  toString(): string {
+  toString(options: ToStringOptions = YAML_OPTIONS): string {
     const parts = this.docs
       .filter(d => !(this.docs.length > 1 && isBlank(d)))
       .map((doc, i) => {
-        const text = doc.toString(YAML_OPTIONS);
+        const text = doc.toString(options);
         return i > 0 && !text.startsWith('---') ? `---\n${text}` : text;
       });
     const text = parts.join('');
     return text.endsWith('\n') ? text : `${text}\n`;
   }
 
-  /** The text to write, or undefined when nothing changed. */
+  /** The text to write (the lines the edit did not change as they were written), or undefined when nothing changed. */
   newContent(): string | undefined {
     if (!this.modified) return undefined;
-    const text = this.toString();
+    if (this.original === undefined) return this.toString();
+    // New lines in the file's own list style, the others as they were written.
+    const options = {
+      ...YAML_OPTIONS,
+      indentSeq: listItemsIndented(this.original),
+    };
+    const text = keepOriginalLines(
+      withFinalNewline(this.original),
+      YamlFile.parse(this.path, this.original).toString(options),
+      this.toString(options),
+    );
     return text === this.original ? undefined : text;
   }
+}
+
+function withFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 function isBlank(doc: Document): boolean {

@@ -58,6 +58,7 @@ import {
   type ObservedSharing,
 } from './sharing/observedSharing';
 import { operatorDefaultSharing } from './sharing/operatorDefaultSharing';
+import { standaloneDefaultSharing } from '../repo/gpuStack/devicePluginChartDefault';
 import { overlayCounts } from './sharing/overlaySlices';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
@@ -512,6 +513,9 @@ async function observePools(
     state,
   );
   findings.push(...operatorDefault.findings);
+  const nodesDefault =
+    operatorDefault.sharing ??
+    (await standaloneDefaultSharing(tree, layout, cluster));
   const objects = folderObjects(read.files);
   const observed = new Map<string, ObservedSharing>();
   for (const pool of pools) {
@@ -520,7 +524,7 @@ async function observePools(
     )!.value as PlainObject;
     const found = observedSharing(pool, nodePool, {
       nodeClass: nodeClassOf(read.outputs, pool),
-      operatorDefault: operatorDefault.sharing,
+      operatorDefault: nodesDefault,
       overlays: overlayCounts(pool, objects, catalog),
     });
     observed.set(pool.name, found);

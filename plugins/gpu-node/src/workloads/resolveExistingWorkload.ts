@@ -24,6 +24,7 @@ import type { LayoutInput } from '../layout/layout';
 import { repositoryClusters } from '../layout/repositoryClusters';
 import type { RepoTree } from '../repo/tree';
 import { getIn, type PlainObject } from '../repo/yamlObjects';
+import { chartFolderRendering } from './helmChartFolders';
 import { chainsFromRoots, type KustomizationIndex } from './kustomizations';
 import { locateObjectsNamed } from './locate';
 
@@ -224,6 +225,14 @@ export async function resolveExistingWorkload(
         field.name,
         'workload-helm',
         `${what} is rendered by Helm (${where}): its manifests are not in the repository, so there is nothing to patch. Set the GPU resources, nodeSelector and tolerations in the chart's values, or request GPUs for a new workload (spec.workload.image).`,
+      );
+    }
+    const chart = await chartFolderRendering(tree, kind, name);
+    if (chart) {
+      refuse(
+        field.name,
+        'workload-helm',
+        `${what} is rendered by Helm (the chart in ${chart}/, whose templates are not YAML until Helm renders them): its manifest is not in the repository, so there is nothing to patch. Set the GPU resources, nodeSelector and tolerations in the chart's values, or request GPUs for a new workload (spec.workload.image).`,
       );
     }
     const otherKind = inNamespace.find(

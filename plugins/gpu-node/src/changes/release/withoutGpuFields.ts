@@ -107,10 +107,12 @@ export function withoutGpuFields(
     keys.sharingMode,
     keys.replaced,
   ]);
-  for (const path of [['metadata', 'annotations'], podAnnotations]) {
-    edit.deleteKeys(path, key => ours.has(key));
-    edit.pruneEmpty(path, path.length - 1);
-  }
+  edit.deleteKeys(['metadata', 'annotations'], key => ours.has(key));
+  edit.pruneEmpty(['metadata', 'annotations'], 1);
+  edit.deleteKeys(podAnnotations, key => ours.has(key));
+  // The pod template's metadata the request added for its annotations goes
+  // with them: a manifest that had none gets none back.
+  edit.pruneEmpty(podAnnotations, template.length);
   if (record) return edit.changed;
   removeAddedFields(edit, template, pool, cluster, poolTaintValues);
   return edit.changed;

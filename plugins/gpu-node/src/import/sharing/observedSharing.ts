@@ -29,7 +29,7 @@ import { overlayUnitsPerGpu, type OverlayCount } from './overlaySlices';
 export interface SharingSources {
   /** The pool's node class, when the repository holds it. */
   nodeClass?: PlainObject;
-  /** The GPU Operator's default config's sharing (`operatorDefaultSharing`). */
+  /** The device plugin's default config's sharing on every GPU node: the GPU Operator's (`operatorDefaultSharing`), else a standalone release's (`standaloneDefaultSharing`). */
   operatorDefault?: NodeSharing;
   /** The hand-written NodeOverlays' counts for the pool (`overlayCounts`). */
   overlays: OverlayCount[];

@@ -26,6 +26,10 @@ import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/values
 import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
 import type { RepoTree } from '../tree';
 import {
+  describeSharing,
+  devicePluginChartDefaultSharing,
+} from './devicePluginChartDefault';
+import {
   asKubernetesObject,
   getIn,
   parseYamlDocuments,
@@ -97,8 +101,14 @@ async function chartRelease(
   if (!release) return undefined;
   const name = readValue(release.layers, ['config', 'name']);
   const ref = cluster.devicePluginConfigMap;
+  const shared = devicePluginChartDefaultSharing(release);
   return {
     kind: 'standalone',
+    ...(shared
+      ? {
+          sharesByDefault: `${describeSharing(shared)}: ${shared.source}`,
+        }
+      : {}),
     readsNamedConfigs:
       name.state === 'set' &&
       name.value === ref.name &&

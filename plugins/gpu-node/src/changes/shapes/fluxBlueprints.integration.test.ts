@@ -1,0 +1,174 @@
+/**
+ * A platform team's whole round on a repository shaped as public ones are
+ * (`test/fixtures/flux-blueprints-repo`, origins in its README): import,
+ * bootstrap, then requests and their releases. Every request's pods land on
+ * the pool the plan chose (verifyChange), and a release gives back every
+ * file byte for byte, the team's own style included.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  builtinCatalog,
+  parseGpuRequest,
+  resolveClusterProfile,
+  type GpuRequest,
+} from '@gpu-gitops/plugin-gpu-common';
+import { buildImportChange } from '../../import/buildImportChange';
+import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from '../release/buildReleaseChange';
+import { writeChangeSet } from '../stagedTree';
+
+// Import, bootstrap, requests and releases each build with the real
+// kustomize on a shared CI machine.
+jest.setTimeout(240_000);
+
+const FIXTURE = path.join(
+  __dirname,
+  '../../../../../test/fixtures/flux-blueprints-repo',
+);
+const OWNER = 'group:default/ml-platform';
+const NODE_POOL = 'clusters/production/karpenter/gpu-nodepool.yaml';
+
+// The profile the team would write: the device plugin reads the hand-written
+// ConfigMap the HelmRelease names, Karpenter has its NodeOverlay gate, and
+// the release runs the chart's default MIG strategy.
+const cluster = resolveClusterProfile({
+  name: 'production',
+  provider: 'aws-karpenter',
+  karpenterVersion: '1.8.0',
+  nodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'gpu' },
+  devicePluginConfigMap: {
+    name: 'time-slicing-config',
+    namespace: 'gpu-operator',
+  },
+  nodeOverlay: true,
+  migStrategy: 'single',
+});
+
+async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await tree.listFiles('')) {
+    out[file] = (await tree.readFile(file))!;
+  }
+  return out;
+}
+
+function request(name: string, spec: Record<string, unknown>): GpuRequest {
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name, namespace: 'ml' },
+    spec: { owner: OWNER, capacityTypes: ['on-demand'], ...spec },
+  });
+}
+
+async function requestThenRelease(tree: FsRepoTree, gpuRequest: GpuRequest) {
+  const change = await buildRequestChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest,
+    cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, change.changeSet);
+  const findings = await validateGitOpsTree(tree.root, { cluster });
+  const release = await buildReleaseChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest.metadata,
+    clusterProfile: () => cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, release.changeSet);
+  return { change, findings };
+}
+
+describe('the Flux repository with the Karpenter GPU blueprint', () => {
+  let tree: FsRepoTree;
+  let original: Record<string, string>;
+
+  beforeAll(async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-shape-flux-'));
+    await fs.cp(FIXTURE, dir, { recursive: true });
+    await fs.rm(path.join(dir, 'README.md'));
+    tree = new FsRepoTree(dir);
+    original = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('the import adds its annotations to the blueprint’s NodePool and leaves every line of it as written', async () => {
+    const change = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster,
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    await writeChangeSet(tree, change.changeSet);
+    const adopted = (await tree.readFile(NODE_POOL))!;
+    const added = adopted
+      .split('\n')
+      .filter(line => !original[NODE_POOL].split('\n').includes(line));
+    expect(added).toEqual([
+      '  annotations:',
+      '    gpu.backstage.io/requests: ""',
+      '    gpu.backstage.io/sharing-mode: time-slicing',
+      '    gpu.backstage.io/resource-name: nvidia.com/gpu',
+      '    gpu.backstage.io/slices-per-gpu: "4"',
+      '    gpu.backstage.io/limit-floor: "5"',
+    ]);
+    expect(adopted.replace(added.join('\n') + '\n', '')).toBe(
+      original[NODE_POOL],
+    );
+  });
+
+  describe('bootstrapped', () => {
+    let bootstrapped: Record<string, string>;
+
+    beforeAll(async () => {
+      const changeSet = await buildBootstrapChangeSet(tree, cluster, {
+        operatorChartVersion: 'v26.7.0',
+        binPacking: false,
+      });
+      await writeChangeSet(tree, changeSet);
+      bootstrapped = await snapshot(tree);
+    });
+
+    it('a first request lands on its pool, validates clean, and its release gives back the bootstrap’s GPU folder byte for byte', async () => {
+      const { change, findings } = await requestThenRelease(
+        tree,
+        request('embedder', {
+          gpu: { model: 'l4', sharing: 'dra', replicas: 1, vramGiB: 10 },
+          workload: { image: 'ghcr.io/acme/embedder:1.0' },
+        }),
+      );
+      expect(change.verification?.unverifiable).toEqual([]);
+      expect(findings).toEqual([]);
+      expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+
+    it('the team’s StatefulSet gets time-sliced T4s on the pool the plan chose, and its release gives back the team’s kustomization in its own list style', async () => {
+      const { change, findings } = await requestThenRelease(
+        tree,
+        request('vision', {
+          gpu: {
+            model: 't4',
+            sharing: 'time-slicing',
+            replicas: 2,
+            vramGiB: 3,
+            slicesPerGpu: 4,
+          },
+          workload: { existing: { kind: 'StatefulSet', name: 'vision' } },
+        }),
+      );
+      expect(change.verification?.unverifiable).toEqual([]);
+      expect(change.verification?.verified).toContain('apps/production');
+      expect(findings).toEqual([]);
+      expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+  });
+});

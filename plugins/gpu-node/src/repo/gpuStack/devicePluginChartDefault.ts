@@ -1,0 +1,97 @@
+/**
+ * The config a release of NVIDIA's standalone `nvidia-device-plugin` chart
+ * applies to every node without a `nvidia.com/device-plugin.config` label,
+ * when the release carries its configs itself (`config.map`, no external
+ * `config.name`). The chart picks it as its `nvidia-device-plugin.hasDefaultConfig`
+ * helper says (k8s-device-plugin v0.17.0
+ * `deployments/helm/nvidia-device-plugin/templates/_helpers.tpl` and
+ * `values.yaml`): `config.default` when set, else, by the default
+ * `config.fallbackStrategies: ["named", "single"]`, the entry named
+ * `default`, else the only entry. A public EKS recipe sets exactly that — one
+ * `default` entry that time-slices every GPU 10 ways — so every GPU node
+ * shares its GPUs, whatever the product's pools say.
+ */
+import { parse } from 'yaml';
+import {
+  clusterReleaseFiles,
+  findHelmReleases,
+} from '../../changes/bootstrap/helmReleases/findHelmReleases';
+import type { HelmRelease } from '../../changes/bootstrap/helmReleases/helmRelease';
+import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
+import {
+  deviceConfigSharing,
+  sharedResource,
+  type NodeSharing,
+} from '../../import/sharing/nodeSharing';
+import type { LayoutInput } from '../../layout/layout';
+import type { RepoTree } from '../tree';
+import { isPlainObject } from '../yamlObjects';
+import { DEVICE_PLUGIN_CHART } from './otherDevicePlugin';
+
+const valueOf = (release: HelmRelease, path: string[]) => {
+  const reading = readValue(release.layers, path);
+  return reading.state === 'set' ? reading.value : undefined;
+};
+
+/** The key of `config.map` the plugin applies by default, if any. */
+function defaultKey(
+  release: HelmRelease,
+  map: Record<string, unknown>,
+): string | undefined {
+  const named = valueOf(release, ['config', 'default']);
+  if (typeof named === 'string' && named !== '') return named;
+  if ('default' in map) return 'default';
+  const keys = Object.keys(map);
+  return keys.length === 1 ? keys[0] : undefined;
+}
+
+/**
+ * How the release's default config shares each GPU; undefined when it gives
+ * whole GPUs, reads an external ConfigMap (`config.name`), or its values
+ * cannot be read.
+ */
+export function devicePluginChartDefaultSharing(
+  release: HelmRelease,
+): NodeSharing | undefined {
+  const external = valueOf(release, ['config', 'name']);
+  if (typeof external === 'string' && external !== '') return undefined;
+  const map = valueOf(release, ['config', 'map']);
+  if (!isPlainObject(map)) return undefined;
+  const key = defaultKey(release, map);
+  const text = key === undefined ? undefined : map[key];
+  if (typeof text !== 'string') return undefined;
+  let config: unknown;
+  try {
+    config = parse(text);
+  } catch {
+    return undefined;
+  }
+  return deviceConfigSharing(
+    config,
+    `its default config \`${key}\` (\`config.map\` of ${release.declaredBy} in \`${release.file}\`), which applies to every GPU node without a nvidia.com/device-plugin.config label`,
+  );
+}
+
+/** What a sharing reads as in a reviewer's words, e.g. "time-slicing, 10 per GPU, as `nvidia.com/gpu`". */
+export function describeSharing(sharing: NodeSharing): string {
+  const per =
+    sharing.slicesPerGpu === undefined
+      ? ''
+      : `, ${sharing.slicesPerGpu} per GPU`;
+  return `${sharing.mode}${per}, as \`${sharedResource(sharing)}\``;
+}
+
+/**
+ * How the cluster's standalone device-plugin release (if any) shares the
+ * GPUs of every node by default: what the import reads beside the GPU
+ * Operator's default config.
+ */
+export async function standaloneDefaultSharing(
+  tree: RepoTree,
+  layout: LayoutInput | undefined,
+  cluster: { name: string },
+): Promise<NodeSharing | undefined> {
+  const files = await clusterReleaseFiles(tree, layout, cluster.name);
+  const [release] = await findHelmReleases(tree, files, DEVICE_PLUGIN_CHART);
+  return release && devicePluginChartDefaultSharing(release);
+}
