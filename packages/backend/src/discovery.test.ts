@@ -15,7 +15,10 @@ type FeatureLoader = {
   loader(deps: { config: unknown; logger: unknown }): Promise<unknown[]>;
 };
 
-async function discover(packages: unknown): Promise<unknown[]> {
+/** `backend.packages` as Backstage reads it. */
+type PackagesConfig = 'all' | { include?: string[]; exclude?: string[] };
+
+async function discover(packages: PackagesConfig): Promise<unknown[]> {
   // Discovery reads the package.json closest to the started script.
   const argv1 = process.argv[1];
   process.argv[1] = path.resolve(__dirname, 'index.ts');
