@@ -47,10 +47,7 @@ function documents(): string[] {
 }
 
 /** The fenced ts / tsx blocks of a markdown text. */
-export function typeScriptBlocks(
-  doc: string,
-  text: string,
-): Omit<Snippet, 'file'>[] {
+function typeScriptBlocks(doc: string, text: string): Omit<Snippet, 'file'>[] {
   const blocks: Omit<Snippet, 'file'>[] = [];
   const fence = /^```(ts|tsx|typescript)[ \t]*\n([\s\S]*?)^```[ \t]*$/gm;
   for (const match of text.matchAll(fence)) {
