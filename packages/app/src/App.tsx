@@ -2,7 +2,8 @@ import { createApp } from '@backstage/frontend-defaults';
 import { createFrontendModule } from '@backstage/frontend-plugin-api';
 import catalogPlugin from '@backstage/plugin-catalog/alpha';
 import scaffolderPlugin from '@backstage/plugin-scaffolder/alpha';
-import gpuPlugin, {
+import {
+  gpuPlugin,
   gpuScaffolderFieldsModule,
 } from '@gpu-gitops/plugin-gpu/alpha';
 import { guestSignInPage } from './signInPage';

@@ -96,9 +96,25 @@ const commandList: Command[] = [
   {
     name: 'plan',
     summary:
-      'the plan of a request: pool, instance types, slices or MIG profile, VRAM guarantee, nodes, cost, warnings',
+      'the plan of a request: pool, instance types, slices or MIG profile, VRAM guarantee, nodes, cost, warnings; with --repo, against the repository',
     usage: planUsage,
-    options: { ...requestOptions, json },
+    options: {
+      ...requestOptions,
+      repo: {
+        ...repositoryOptions.repo,
+        description:
+          'plan against the GitOps repository (its pools, ledgers, configs), as pr --dry-run does: https:// or file:// URL or a local path, never with credentials',
+      },
+      base: repositoryOptions.base,
+      forge: {
+        ...repositoryOptions.forge,
+        description:
+          'local | github | gitlab | gitea: whose token (from the environment) reads the repository (default local)',
+      },
+      'cache-dir': repositoryOptions['cache-dir'],
+      timeout: repositoryOptions.timeout,
+      json,
+    },
     run: (options, _, io) => runPlan(options, io),
   },
   {

@@ -75,6 +75,8 @@ export const gpuPlugin = createBackendPlugin({
         const settings = readGpuBackendConfig(config);
         const integrations = ScmIntegrations.fromConfig(config);
         let snapshot = emptySnapshot;
+        /** Fetches and re-reads the repository; false when it failed (logged). */
+        let refreshIndex: (() => Promise<boolean>) | undefined;
         // /health answers 503 until the catalog has answered once (on this
         // replica: internal discovery reaches its own catalog) and, with a
         // repository, until the index has been built once.
@@ -117,6 +119,26 @@ export const gpuPlugin = createBackendPlugin({
             source,
           );
           snapshot = () => index.snapshot();
+          refreshIndex = async () => {
+            try {
+              const result = await index.refresh();
+              readiness.markReady('index');
+              if (result.parsedPaths.length > 0 || result.full) {
+                logger.info(
+                  `GPU allocation index at ${result.revision.slice(0, 12)}: ` +
+                    `${result.changedPaths.length} changed files, ${result.parsedPaths.length} parsed`,
+                );
+              }
+              return true;
+            } catch (error) {
+              // Keep serving the last good snapshot; the next run retries.
+              logger.warn(
+                `GPU allocation index refresh failed: ${(error as Error).message}`,
+              );
+              return false;
+            }
+          };
+          const refresh = refreshIndex;
           // Local scope: every backend instance keeps its own in-memory index.
           await scheduler.scheduleTask({
             id: INDEX_REFRESH_TASK_ID,
@@ -124,21 +146,7 @@ export const gpuPlugin = createBackendPlugin({
             frequency: settings.refresh,
             timeout: { minutes: 5 },
             fn: async () => {
-              try {
-                const result = await index.refresh();
-                readiness.markReady('index');
-                if (result.parsedPaths.length > 0 || result.full) {
-                  logger.info(
-                    `GPU allocation index at ${result.revision.slice(0, 12)}: ` +
-                      `${result.changedPaths.length} changed files, ${result.parsedPaths.length} parsed`,
-                  );
-                }
-              } catch (error) {
-                // Keep serving the last good snapshot; the next run retries.
-                logger.warn(
-                  `GPU allocation index refresh failed: ${(error as Error).message}`,
-                );
-              }
+              await refresh();
             },
           });
         } else {
@@ -223,8 +231,7 @@ export const gpuPlugin = createBackendPlugin({
             permissionsRegistry,
             catalog,
             logger,
-            scheduler,
-            indexRefreshTaskId: INDEX_REFRESH_TASK_ID,
+            refreshIndex,
           }),
         );
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });

@@ -3,6 +3,8 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -144,6 +146,75 @@ describe('the packed plugin packages in an app', () => {
       .filter(line => /node_modules\/@gpu-gitops\/|^index\.ts/.test(line));
     expect(tsc.error).toBeUndefined();
     expect(ours).toEqual([]);
+  });
+});
+
+/** Where each package is installed: the CLI in the adopter's project, the rest in the app's. */
+function installedDir(name: string): string {
+  return path.join(
+    name === '@gpu-gitops/cli' ? adopter : app,
+    'node_modules',
+    name,
+  );
+}
+
+/** The docs an adopter reads: the root README, docs/ and each package's README. */
+function adopterDocs(): string[] {
+  return [
+    'README.md',
+    ...readdirSync(path.join(repoRoot, 'docs'))
+      .filter(name => name.endsWith('.md'))
+      .map(name => `docs/${name}`),
+    ...Object.keys(PACKAGES).map(dir => `${dir}/README.md`),
+  ].filter(doc => existsSync(path.join(repoRoot, doc)));
+}
+
+/** Whether the file a package.json's `configSchema` names is in the package. */
+function schemaState(dir: string, configSchema: string | undefined): string {
+  if (configSchema === undefined) return 'none';
+  return existsSync(path.join(dir, configSchema))
+    ? 'shipped'
+    : `${configSchema} missing`;
+}
+
+describe('the packed packages and their docs', () => {
+  it("ship a README and the configuration schema their package.json names (Backstage's configSchema)", () => {
+    const shipped = Object.values(PACKAGES).map(name => {
+      const dir = installedDir(name);
+      const { configSchema } = JSON.parse(
+        readFileSync(path.join(dir, 'package.json'), 'utf8'),
+      );
+      return {
+        name,
+        readme: existsSync(path.join(dir, 'README.md')),
+        configSchema: schemaState(dir, configSchema),
+      };
+    });
+    expect(shipped).toEqual(
+      Object.values(PACKAGES).map(name => ({
+        name,
+        readme: true,
+        configSchema: expect.stringMatching(/^(none|shipped)$/),
+      })),
+    );
+  });
+
+  it('ship every file of theirs the docs name', () => {
+    const named = /@gpu-gitops\/([a-z-]+)\/([\w./-]+\.[a-z]+)\b/g;
+    const missing: string[] = [];
+    let mentions = 0;
+    for (const doc of adopterDocs()) {
+      const text = readFileSync(path.join(repoRoot, doc), 'utf8');
+      for (const [, pkg, file] of text.matchAll(named)) {
+        mentions += 1;
+        const dir = installedDir(`@gpu-gitops/${pkg}`);
+        if (!existsSync(path.join(dir, file))) {
+          missing.push(`${doc}: @gpu-gitops/${pkg}/${file}`);
+        }
+      }
+    }
+    expect(mentions).toBeGreaterThan(0);
+    expect(missing).toEqual([]);
   });
 });
 

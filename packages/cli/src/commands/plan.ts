@@ -2,25 +2,61 @@ import {
   formatPlanText,
   plan,
   planToJson,
+  type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
+import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
-import { readRequestInputs } from '../readInput';
+import { readRequestInputs, type RequestInputs } from '../readInput';
 import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
+import {
+  readRepositoryOptions,
+  type RepositoryOptions,
+} from '../repositoryOptions';
 
 export const planUsage =
-  'gpu-gitops plan --request req.yaml [--cluster cluster.yaml] [--catalog catalog.yaml] [--json]';
+  'gpu-gitops plan --request req.yaml [--repo URL|DIR [--base main] [--forge KIND] [--cache-dir DIR] [--timeout SECONDS]] ' +
+  '[--cluster cluster.yaml] [--catalog catalog.yaml] [--json]';
 
-/** Plans a request against the built-in catalog (no repository state). */
+/**
+ * The plan against the repository: the dry run of `pr` (the one path that
+ * reads the cluster's pools, their ledgers and what runs there), so `plan`
+ * and the pull request never disagree. Nothing is pushed.
+ */
+async function planOnRepository(
+  target: RepositoryOptions,
+  inputs: RequestInputs,
+): Promise<Plan> {
+  try {
+    const result = await publishGpuRequest({
+      ...target,
+      ...inputs,
+      dryRun: true,
+    });
+    return result.plan;
+  } catch (error) {
+    if (error instanceof Error) {
+      error.message = target.redactor.redact(error.message);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Plans a request: with `--repo`, against the GitOps repository (its pools,
+ * ledgers, configs); without, against the catalog alone, as for a cluster
+ * that has no GPU pool yet.
+ */
 export async function runPlan(
   options: CommandOptions,
   io: CliIo,
 ): Promise<number> {
-  const { request, cluster, catalog } = await readRequestInputs(
-    options,
-    io.cwd,
-  );
-  const result = plan(request, catalog, cluster);
+  // A URL carrying a token is refused before any file is read, as by `pr`.
+  const target = options.repo ? readRepositoryOptions(options, io) : undefined;
+  const inputs = await readRequestInputs(options, io.cwd);
+  const result = target
+    ? await planOnRepository(target, inputs)
+    : plan(inputs.request, inputs.catalog, inputs.cluster);
   io.stdout(
     options.json
       ? `${JSON.stringify(planToJson(result), null, 2)}\n`

@@ -10,7 +10,6 @@ import type {
   PermissionsRegistryService,
   PermissionsService,
   RootConfigService,
-  SchedulerService,
 } from '@backstage/backend-plugin-api';
 import type { ScmIntegrationRegistry } from '@backstage/integration';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
@@ -34,11 +33,10 @@ export async function createPullRequestRoutes(options: {
   permissionsRegistry: PermissionsRegistryService;
   catalog: CatalogService;
   logger: LoggerService;
-  scheduler: SchedulerService;
-  /** The scheduled task that refreshes the allocation index. */
-  indexRefreshTaskId: string;
+  /** Refreshes this replica's allocation index; undefined without a repository. */
+  refreshIndex?: () => Promise<boolean>;
 }) {
-  const { config, settings, integrations, logger, scheduler } = options;
+  const { config, settings, integrations, logger } = options;
   options.permissionsRegistry.addPermissions(gpuPermissions);
   const gitops = settings.gitops;
   let review: LocalPullRequests | undefined;
@@ -84,15 +82,28 @@ export async function createPullRequestRoutes(options: {
     forgeKind: gitops?.forge ?? 'local',
     review,
     open,
-    onMerged: async () => {
-      try {
-        await scheduler.triggerTask(options.indexRefreshTaskId);
-      } catch (error) {
-        // The scheduled refresh picks the merge up anyway.
-        logger.warn(
-          `could not refresh the GPU allocation index after a merge: ${(error as Error).message}`,
-        );
-      }
-    },
+    onMerged: async () =>
+      indexedWithin(options.refreshIndex, gitops?.timeoutMs ?? 60_000),
   });
+}
+
+/**
+ * A merge answers once this replica's index has read it, so the allocation
+ * read next shows it; a refresh that fails or takes longer than a fetch may
+ * leaves the answer "not indexed yet" (it goes on, and the schedule retries).
+ */
+async function indexedWithin(
+  refreshIndex: (() => Promise<boolean>) | undefined,
+  limitMs: number,
+): Promise<boolean> {
+  if (!refreshIndex) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>(resolve => {
+    timer = setTimeout(() => resolve(false), limitMs);
+  });
+  try {
+    return await Promise.race([refreshIndex(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

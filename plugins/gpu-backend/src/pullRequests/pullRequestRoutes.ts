@@ -59,8 +59,8 @@ export interface PullRequestRouterOptions {
   /** Undefined when `gpu.gitops` is not configured. */
   review?: LocalPullRequests;
   open?: OpenPullRequests;
-  /** After a merge: refresh the allocation index, so the cards show it. */
-  onMerged(): Promise<void>;
+  /** After a merge: refresh the allocation index, so the cards show it; true once it has. */
+  onMerged(): Promise<boolean>;
 }
 
 /** The request a pull request carries belongs to the entity whose workload it is. */
@@ -171,11 +171,12 @@ export async function createPullRequestRouter(
     logger.info(
       `GPU pull request ${branch} merged into ${review.baseBranch} by ${decided.decidedBy} (${commit.slice(0, 12)})`,
     );
-    await options.onMerged();
+    const indexed = await options.onMerged();
     const body: GpuPullRequestMergeResponse = {
       branch,
       baseBranch: review.baseBranch,
       commit,
+      indexed,
     };
     res.json(body);
   });

@@ -76,4 +76,10 @@ export interface GpuPullRequestMergeResponse {
   baseBranch: string;
   /** The merge commit now at the head of the base branch. */
   commit: string;
+  /**
+   * True when the backend's allocation index has read the merge, so the
+   * allocation and pools read next show it; false while it is still updating
+   * (the index's next refresh shows it).
+   */
+  indexed: boolean;
 }

@@ -3,8 +3,9 @@
  *
  * @packageDocumentation
  */
+export { gpuFeatures as default } from './gpuFeatures';
 export {
-  gpuPlugin as default,
+  gpuPlugin,
   gpuApi,
   gpuAllocationEntityCard,
   gpuEntityContent,

@@ -26,7 +26,7 @@ import { MergeabilityChip } from './MergeabilityChip';
 import { useRequestComponents } from './requestComponents';
 
 type Outcome =
-  | { kind: 'merged'; commit: string; baseBranch: string }
+  | { kind: 'merged'; commit: string; baseBranch: string; indexed: boolean }
   | { kind: 'closed' }
   | { kind: 'failed'; action: 'merged' | 'closed'; message: string };
 
@@ -86,6 +86,7 @@ export function PullRequestDetail(props: { id: string }) {
         kind: 'merged',
         commit: merged.commit,
         baseBranch: merged.baseBranch,
+        indexed: merged.indexed,
       };
     });
   const onClose = () =>
@@ -200,6 +201,13 @@ function Header(props: { pr: GpuPullRequestDetail }) {
   );
 }
 
+/** Whether the cards show the merge yet: the backend answers once its index has read it, or says it is still reading. */
+function mergedIndexText(merged: { baseBranch: string; indexed: boolean }) {
+  return merged.indexed
+    ? 'The GPU allocation cards show it now.'
+    : `The gpu backend is still reading ${merged.baseBranch}: the GPU allocation cards show it once it has.`;
+}
+
 function Decided(props: {
   id: string;
   outcome: Outcome;
@@ -210,7 +218,7 @@ function Decided(props: {
   return (
     <Box role="status" p={2} border={1} borderColor="success.main">
       {outcome.kind === 'merged'
-        ? `Merged into ${outcome.baseBranch} as ${outcome.commit.slice(0, 7)}. The GPU allocation cards show it once the gpu backend has read ${outcome.baseBranch} again (it started at once).`
+        ? `Merged into ${outcome.baseBranch} as ${outcome.commit.slice(0, 7)}. ${mergedIndexText(outcome)}`
         : `Closed: gpu/${props.id} is deleted, nothing was merged.`}{' '}
       {outcome.kind === 'merged' &&
         components.map(entity => (

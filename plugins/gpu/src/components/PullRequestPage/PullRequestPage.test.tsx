@@ -27,6 +27,7 @@ describe('PullRequestPage', () => {
       branch: 'gpu/ml-chat',
       baseBranch: 'main',
       commit: 'b'.repeat(40),
+      indexed: true,
     }));
     await renderPage('/ml-chat', {
       getPullRequest: async id => {
@@ -46,7 +47,7 @@ describe('PullRequestPage', () => {
     await waitFor(() => expect(merge).toBeEnabled());
     fireEvent.click(merge);
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'Merged into main as bbbbbbb.',
+      'Merged into main as bbbbbbb. The GPU allocation cards show it now.',
     );
     expect(mergePullRequest).toHaveBeenCalledWith('ml-chat', HEAD);
   });
@@ -73,6 +74,7 @@ describe('PullRequestPage', () => {
           branch: 'gpu/ml-chat',
           baseBranch: 'main',
           commit: 'b'.repeat(40),
+          indexed: true,
         }),
       },
       () => true,
@@ -91,6 +93,26 @@ describe('PullRequestPage', () => {
       await screen.findByRole('link', { name: 'chat-service' }),
     ).toHaveAttribute('href', '/catalog/default/component/chat-service');
     expect(screen.queryByRole('link', { name: 'chat' })).toBeNull();
+  });
+
+  it('says the cards follow later when the backend has not read the merge yet', async () => {
+    await renderPage('/ml-chat', {
+      getPullRequest: async () => detail,
+      mergePullRequest: async () => ({
+        branch: 'gpu/ml-chat',
+        baseBranch: 'main',
+        commit: 'b'.repeat(40),
+        indexed: false,
+      }),
+    });
+    const merge = await screen.findByRole('button', {
+      name: 'Merge into main',
+    });
+    await waitFor(() => expect(merge).toBeEnabled());
+    fireEvent.click(merge);
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'The gpu backend is still reading main: the GPU allocation cards show it once it has.',
+    );
   });
 
   it('does not offer a merge that conflicts, and shows the refusal of one that does', async () => {
