@@ -11,11 +11,13 @@ import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import {
   asKubernetesObject,
   getIn,
-  isPlainObject,
   parseYamlDocuments,
   type PlainObject,
 } from '../../../repo/yamlObjects';
-import { isArgoApplication } from '../helmReleases/argoApplicationReleases';
+import {
+  argoSources,
+  isArgoApplication,
+} from '../helmReleases/argoApplicationReleases';
 
 /** An object that applies a folder of the repository. */
 export interface ClusterApplier {
@@ -54,14 +56,7 @@ function argoAppliers(
   file: string,
   object: PlainObject & { metadata: PlainObject },
 ): ClusterApplier[] {
-  const single = getIn(object, 'spec', 'source');
-  const many = getIn(object, 'spec', 'sources');
-  let sources: [string, unknown][] = [];
-  if (isPlainObject(single)) sources = [['spec.source', single]];
-  else if (Array.isArray(many)) {
-    sources = many.map((source, i) => [`spec.sources[${i}]`, source]);
-  }
-  return sources.flatMap(([field, source]) => {
+  return argoSources(object).flatMap(([field, source]) => {
     const path = getIn(source, 'path');
     // A chart source has no path: it applies no folder of the repository.
     if (typeof path !== 'string' || getIn(source, 'chart') !== undefined) {
