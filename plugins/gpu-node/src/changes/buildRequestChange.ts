@@ -24,6 +24,7 @@ import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { clusterKustomizationPath, type LayoutInput } from '../layout/layout';
 import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
+import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
 import { reusedPoolNodeLabels } from '../workloads/reusedPoolNodeLabels';
 import {
   prepareExistingWorkload,
@@ -94,6 +95,13 @@ async function materialize(tree: RepoTree): Promise<string> {
     if (text !== undefined) await target.writeFile(file, text);
   }
   return dir;
+}
+
+/** The manifest document a change edits in place, if the workload is one. */
+function patchedInPlace(location: ExistingWorkloadLocation) {
+  return location.apply.mode === 'in-place'
+    ? { file: location.file, documentIndex: location.documentIndex }
+    : undefined;
 }
 
 /**
@@ -202,6 +210,7 @@ export async function buildRequestChange(
                 kind: existing.target.kind,
                 name: existing.target.name,
                 container: existing.target.container,
+                inPlace: patchedInPlace(existing.change.location),
               },
               kustomize: options.kustomize,
               catalog,
