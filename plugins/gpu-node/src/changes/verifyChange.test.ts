@@ -6,31 +6,19 @@
  * a webhook or an image updater to set, or a same-named workload of another
  * namespace in the same file).
  */
-import {
-  builtinCatalog,
-  defaultClusterProfile,
-  type ClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
+import { builtinCatalog } from '@gpu-gitops/plugin-gpu-common';
 import { FsRepoTree } from '../repo/tree';
 import { buildRequestChange } from './buildRequestChange';
 import { mlRequest } from './__fixtures__/requests';
 import {
-  existingRepoFiles,
+  buildableRepoFiles as repoFiles,
+  devCluster as cluster,
   removeTempRepo,
   writeTempRepo,
 } from './__fixtures__/gitopsRepo';
 
 // Real kustomize builds before and after on a shared two-core machine.
 jest.setTimeout(300_000);
-
-const cluster: ClusterProfile = {
-  ...defaultClusterProfile,
-  name: 'dev',
-  nodeClass: { ...defaultClusterProfile.nodeClass },
-};
-
-const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
-  existingRepoFiles;
 
 const deployment = (
   namespace: string,
