@@ -68,6 +68,7 @@ export {
 } from './planner/devicePluginSlicing';
 export type {
   ClusterGpuStack,
+  DeployedDevicePlugin,
   OtherDevicePlugin,
   StackSetting,
 } from './cluster/gpuStack';
@@ -322,6 +323,10 @@ export {
   type Landing,
   type LandingRefusal,
 } from './scheduling/landingPools';
+export {
+  devicePluginService,
+  type PoolDevicePluginService,
+} from './scheduling/devicePluginService';
 export { compareStrings } from './text/compareStrings';
 export { checkDevicePluginConfig } from './validation/devicePluginConfig';
 export type { DevicePluginConfigCheckOptions } from './validation/devicePluginConfig';

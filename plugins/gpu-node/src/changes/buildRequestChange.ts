@@ -214,6 +214,7 @@ export async function buildRequestChange(
               },
               kustomize: options.kustomize,
               catalog,
+              gpuStack: state.gpuStack,
             }),
           );
     return { state, plan, manifests, changeSet, existing, verification };

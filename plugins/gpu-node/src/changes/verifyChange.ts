@@ -20,6 +20,7 @@
  */
 import {
   GpuInputError,
+  type ClusterGpuStack,
   type ClusterProfile,
   type GpuCatalog,
   type Plan,
@@ -57,6 +58,8 @@ export interface VerifyChangeOptions {
   kustomize?: BuildRootOptions;
   /** The catalog the plan was made with (GPUs per node of the pools' machines). */
   catalog?: GpuCatalog;
+  /** What the repository runs on the cluster's GPU nodes (`RepoState.gpuStack`). */
+  gpuStack?: ClusterGpuStack;
 }
 
 /** @public */
@@ -169,6 +172,7 @@ export async function verifyChange(
             plan,
             cluster,
             options.catalog,
+            options.gpuStack,
           );
           if (landing.pools) result.landsOn = landing.pools;
           problems.push(...landing.problems.map(p => `${root}: ${p}`));
@@ -230,6 +234,7 @@ function inPlaceLanding(
     options.plan,
     options.cluster,
     options.catalog,
+    options.gpuStack,
   );
   if (landing.pools) result.landsOn = landing.pools;
   return landing.problems.map(p => `${change.path}: ${p}`);

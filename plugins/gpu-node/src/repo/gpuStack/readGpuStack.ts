@@ -10,6 +10,7 @@ import type {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
 import type { RepoTree } from '../tree';
+import { deployedDevicePlugins } from './deployedDevicePlugins';
 import { migManagerOff } from './migManagerOff';
 import { otherDevicePlugin } from './otherDevicePlugin';
 
@@ -85,5 +86,6 @@ export async function readGpuStack(
   return {
     ...(devicePlugin ? { devicePlugin } : {}),
     ...(migManager ? { migManagerOff: migManager } : {}),
+    ...(await deployedDevicePlugins(tree, cluster, files)),
   };
 }
