@@ -188,10 +188,12 @@ export type { PatchTarget } from './manifests/workloadPatch';
 export {
   describeSelectorChanges,
   existingSelectorPatch,
+  withSelectorWarnings,
 } from './manifests/existingSelectors';
 export type {
   SelectorChange,
   SelectorPatch,
+  WorkloadSelection,
 } from './manifests/existingSelectors';
 export type {
   NodeSelectorExpression,

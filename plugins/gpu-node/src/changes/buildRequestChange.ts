@@ -11,8 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   buildManifests,
-  describeSelectorChanges,
-  existingSelectorPatch,
+  withSelectorWarnings,
   plan as planRequest,
   type ClusterProfile,
   type GpuCatalog,
@@ -104,24 +103,6 @@ function patchedInPlace(location: ExistingWorkloadLocation) {
     : undefined;
 }
 
-/**
- * The plan, with a warning for each of the existing workload's own selectors
- * the patch takes out (its pool's nodes never satisfy them), so the pull
- * request says which and why.
- */
-function withSelectorChanges(
-  plan: Plan,
-  cluster: ClusterProfile,
-  existing: PreparedExistingWorkload,
-): Plan {
-  const { changes } = existingSelectorPatch(plan, cluster, existing.current);
-  if (changes.length === 0) return plan;
-  return {
-    ...plan,
-    warnings: [...plan.warnings, ...describeSelectorChanges(changes)],
-  };
-}
-
 /** The plan, with the labels a reused pool's nodes carry as its file says (for the selector rule). */
 async function withReusedPoolLabels(tree: RepoTree, plan: Plan): Promise<Plan> {
   const nodeLabels = await reusedPoolNodeLabels(tree, plan);
@@ -179,10 +160,10 @@ export async function buildRequestChange(
       );
     }
     const plan = existing
-      ? withSelectorChanges(
+      ? withSelectorWarnings(
           await withReusedPoolLabels(tree, planned),
           cluster,
-          existing,
+          existing.current,
         )
       : planned;
     const manifests = await stage('Build manifests', async () =>
