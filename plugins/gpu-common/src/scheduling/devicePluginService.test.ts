@@ -118,7 +118,7 @@ describe('devicePluginService', () => {
     );
   });
 
-  it('a MIG pool where the MIG manager is off, or no GPU Operator is declared', () => {
+  it('a MIG pool where the MIG manager is off; nothing said of an operator the repository does not declare', () => {
     const mig = nodePool('gpu-a100-mig', {
       'nvidia.com/mig.config': 'all-1g.5gb',
     });
@@ -135,13 +135,14 @@ describe('devicePluginService', () => {
     expect(off.problems).toEqual([
       'the nodes of NodePool gpu-a100-mig select the MIG layout all-1g.5gb (label nvidia.com/mig.config), but its GPU Operator runs no MIG manager (`migManager.enabled: false` in spec.values): nothing partitions their GPUs',
     ]);
+    // No GPU Operator release in the repository: one installed elsewhere is assumed.
     expect(
-      devicePluginService(mig, stack([staticDaemonSet()]), 'single').problems,
-    ).toEqual([
-      expect.stringContaining(
-        'but the repository declares no GPU Operator for the cluster',
-      ),
-    ]);
+      devicePluginService(
+        nodePool('gpu-t4', { 'node-type': 'cpu' }),
+        stack([staticDaemonSet({ 'node-type': 'gpu' })]),
+        'single',
+      ).problems,
+    ).toEqual([]);
     expect(
       devicePluginService(mig, stack([OPERATOR]), 'single').problems,
     ).toEqual([]);
@@ -169,7 +170,16 @@ describe('devicePluginService', () => {
     ).toEqual([{ name: 'nvidia.com/gpu.shared', perNode: 4 }]);
     const other = { ...bottlerocket, nodeClass: 'cpu' };
     expect(
-      devicePluginService(pool, stack([other]), 'single').problems[0],
+      devicePluginService(
+        pool,
+        stack([other], {
+          operatorDevicePluginOff: {
+            file: 'infra/gpu-operator.yaml',
+            setting: '`devicePlugin.enabled: false` in spec.values',
+          },
+        }),
+        'single',
+      ).problems[0],
     ).toContain('it runs on nodes of EC2NodeClass cpu only');
   });
 });

@@ -8,8 +8,8 @@
  *   directory, and which one the kubelet keeps changes with restarts
  *   (kubelet device manager: the last registration of a resource wins).
  * - A MIG pool (its nodes select a mig-parted config by
- *   `nvidia.com/mig.config`) where no MIG manager runs: nothing partitions
- *   its GPUs.
+ *   `nvidia.com/mig.config`) where the GPU Operator runs no MIG manager:
+ *   nothing partitions its GPUs.
  * - A plugin that reads no named config (NVIDIA's static DaemonSet,
  *   Bottlerocket's built-in one) gives every node its own config: the
  *   resources pods can ask for there are that config's, whatever the pool's
@@ -109,28 +109,22 @@ function noneProblem(
   return `no device plugin runs on ${nodesOf(shape)}${why.length > 0 ? ` (${why.join('; ')})` : ''}, so nothing advertises their GPUs and no GPU pod can land there`;
 }
 
-/** Whether the GPU Operator runs there with its MIG manager, and if not, why. */
-function migManagerMissing(
+/** A GPU Operator release the repository declares, its device plugin on or off. */
+function operatorDeclared(
   stack: ClusterGpuStack,
   plugins: readonly DeployedDevicePlugin[],
-): string | undefined {
-  if (stack.migManagerOff) {
-    return `its GPU Operator runs no MIG manager (${stack.migManagerOff.setting})`;
-  }
-  const operatorDeclared =
+): boolean {
+  return (
     stack.operatorDevicePluginOff !== undefined ||
-    plugins.some(p => p.kind === 'gpu-operator');
-  if (stack.devicePlugins && !operatorDeclared) {
-    return `the repository declares no GPU Operator for the cluster (its device plugin is ${plugins.map(named).join(', ') || 'none'}), and the MIG manager is the GPU Operator's`;
-  }
-  return undefined;
+    plugins.some(p => p.kind === 'gpu-operator')
+  );
 }
 
 /**
  * How `stack`'s device plugins serve the nodes of `shape`. Nothing is
  * judged when the repository declares no device plugin (`devicePlugins`
- * absent): the GPU Operator's, installed elsewhere, is what the product
- * assumes. `gpusPerNode` counts the resources a plugin of its own config
+ * absent), and "none" only when it declares a GPU Operator: one installed
+ * elsewhere is what the product assumes. `gpusPerNode` counts the resources a plugin of its own config
  * advertises.
  *
  * @public
@@ -145,17 +139,20 @@ export function devicePluginService(
   const problems: string[] = [];
   if (!stack || !plugins) return { servedBy: [], problems };
   const servedBy = plugins.filter(p => notServing(p, shape) === undefined);
-  if (servedBy.length === 0) problems.push(noneProblem(shape, stack, plugins));
+  // Without a GPU Operator release in the repository, one installed
+  // elsewhere is what the product assumes serves the nodes nothing else does.
+  if (servedBy.length === 0 && operatorDeclared(stack, plugins)) {
+    problems.push(noneProblem(shape, stack, plugins));
+  }
   if (servedBy.length > 1) {
     problems.push(
       `${servedBy.length} device plugins run on ${nodesOf(shape)} (${servedBy.map(named).join('; ')}): each registers the GPUs with the kubelet and which one serves a node changes with restarts; keep one (turn the GPU Operator's off with devicePlugin.enabled: false, or keep the other off these nodes)`,
     );
   }
   const migConfig = shape.labels[WELL_KNOWN_KEYS.migConfig];
-  const missing = migManagerMissing(stack, plugins);
-  if (migConfig !== undefined && migConfig !== MIG_OFF && missing) {
+  if (migConfig !== undefined && migConfig !== MIG_OFF && stack.migManagerOff) {
     problems.push(
-      `${nodesOf(shape)} select the MIG layout ${migConfig} (label ${WELL_KNOWN_KEYS.migConfig}), but ${missing}: nothing partitions their GPUs`,
+      `${nodesOf(shape)} select the MIG layout ${migConfig} (label ${WELL_KNOWN_KEYS.migConfig}), but its GPU Operator runs no MIG manager (${stack.migManagerOff.setting}): nothing partitions their GPUs`,
     );
   }
   const [only] = servedBy;

@@ -27,9 +27,8 @@ import type { HelmRelease } from '../../changes/bootstrap/helmReleases/helmRelea
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
 import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
 import { bottlerocketSharing } from '../../import/sharing/bottlerocketSharing';
-import { sharedResource } from '../../import/sharing/nodeSharing';
 import type { RepoTree } from '../tree';
-import { getIn } from '../yamlObjects';
+import { getIn, type PlainObject } from '../yamlObjects';
 import {
   bottlerocketSetting,
   DEVICE_PLUGIN_CHART,
@@ -150,7 +149,7 @@ function daemonSetPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
 }
 
 /** Bottlerocket's sharing settings as the device-plugin config (v1) they amount to. */
-function bottlerocketConfig(object: FileObjectLike): unknown {
+function bottlerocketConfig(object: PlainObject): unknown {
   const sharing = bottlerocketSharing(object);
   if (!sharing || 'unreadable' in sharing) return undefined;
   const field = sharing.mode === 'mps' ? 'mps' : 'timeSlicing';
@@ -158,7 +157,7 @@ function bottlerocketConfig(object: FileObjectLike): unknown {
     version: 'v1',
     sharing: {
       [field]: {
-        renameByDefault: sharedResource(sharing) !== 'nvidia.com/gpu',
+        renameByDefault: sharing.renameByDefault,
         resources: [
           { name: 'nvidia.com/gpu', replicas: sharing.slicesPerGpu ?? 1 },
         ],
@@ -166,8 +165,6 @@ function bottlerocketConfig(object: FileObjectLike): unknown {
     },
   };
 }
-
-type FileObjectLike = Parameters<typeof bottlerocketSharing>[0];
 
 function bottlerocketPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
   return objectsOf(files, /EC2NodeClass/).flatMap(({ file, object }) => {
