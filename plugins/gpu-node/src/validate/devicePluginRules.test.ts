@@ -8,16 +8,16 @@ import {
   builtinCatalog,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { buildBootstrapChangeSet } from '../changes/bootstrap/bootstrapChangeSet';
-import { STATIC_DEVICE_PLUGIN } from '../changes/bootstrap/__fixtures__/gpuStackShapes';
-import { buildRequestChange } from '../changes/buildRequestChange';
 import {
-  removeTempRepo,
-  writeTempRepo,
-} from '../changes/__fixtures__/gitopsRepo';
+  ARGO_GPU_OPERATOR,
+  STATIC_DEVICE_PLUGIN,
+} from '../changes/bootstrap/__fixtures__/gpuStackShapes';
+import { bootstrappedTempRepo } from '../changes/__testUtils__/bootstrappedTempRepo';
+import { buildRequestChange } from '../changes/buildRequestChange';
+import { removeTempRepo } from '../changes/__fixtures__/gitopsRepo';
 import { mlRequest } from '../changes/__fixtures__/requests';
 import { writeChangeSet } from '../changes/stagedTree';
-import { FsRepoTree } from '../repo/tree';
+import type { FsRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from './validateGitOpsTree';
 
 // Real kustomize builds on a shared two-core machine.
@@ -25,36 +25,17 @@ jest.setTimeout(300_000);
 
 const cluster = resolveClusterProfile({ name: 'prod', migStrategy: 'single' });
 
-const ARGO_GPU_OPERATOR = `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: gpu-operator
-  namespace: argocd
-spec:
-  project: default
-  destination: { server: https://kubernetes.default.svc, namespace: gpu-operator }
-  source:
-    repoURL: https://helm.ngc.nvidia.com/nvidia
-    chart: gpu-operator
-    targetRevision: v25.10.1
-`;
-
 describe('validate: the device plugins of each GPU pool', () => {
   let dir: string;
   let tree: FsRepoTree;
   let pool: string;
   beforeAll(async () => {
-    dir = await writeTempRepo({
-      'clusters/prod/infrastructure/device-plugin.yaml': STATIC_DEVICE_PLUGIN,
-    });
-    tree = new FsRepoTree(dir);
-    await writeChangeSet(
-      tree,
-      await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      }),
-    );
+    ({ dir, tree } = await bootstrappedTempRepo(
+      {
+        'clusters/prod/infrastructure/device-plugin.yaml': STATIC_DEVICE_PLUGIN,
+      },
+      cluster,
+    ));
     const change = await buildRequestChange({
       tree,
       dir,

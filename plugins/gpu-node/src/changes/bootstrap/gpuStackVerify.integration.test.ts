@@ -11,43 +11,20 @@ import {
   isGpuInputError,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { FsRepoTree } from '../../repo/tree';
 import { buildRequestChange } from '../buildRequestChange';
-import { removeTempRepo, writeTempRepo } from '../__fixtures__/gitopsRepo';
+import { removeTempRepo } from '../__fixtures__/gitopsRepo';
+import { bootstrappedTempRepo } from '../__testUtils__/bootstrappedTempRepo';
 import { mlRequest } from '../__fixtures__/requests';
-import { writeChangeSet } from '../stagedTree';
 import {
+  ARGO_GPU_OPERATOR,
   BOTTLEROCKET_NODE_CLASS,
   STATIC_DEVICE_PLUGIN,
 } from './__fixtures__/gpuStackShapes';
-import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
 // Real kustomize builds before and after on a shared two-core machine.
 jest.setTimeout(300_000);
 
 const cluster = resolveClusterProfile({ name: 'prod', migStrategy: 'single' });
-
-/** The team's GPU Operator, its device plugin on (the chart's default). */
-const ARGO_GPU_OPERATOR = `apiVersion: argoproj.io/v1alpha1
-kind: Application
-metadata:
-  name: gpu-operator
-  namespace: argocd
-spec:
-  project: default
-  destination:
-    server: https://kubernetes.default.svc
-    namespace: gpu-operator
-  source:
-    repoURL: https://helm.ngc.nvidia.com/nvidia
-    chart: gpu-operator
-    targetRevision: v25.10.1
-    helm:
-      valuesObject:
-        driver: { enabled: false }
-        devicePlugin:
-          config: { name: nvidia-device-plugin-configs, default: default }
-`;
 
 const exclusiveT4 = mlRequest(
   't4-exclusive',
@@ -57,16 +34,8 @@ const exclusiveT4 = mlRequest(
 
 /** The request on the bootstrapped repository `files`: what verify says, or its refusal. */
 async function requestOn(files: Record<string, string>) {
-  const dir = await writeTempRepo(files);
+  const { dir, tree } = await bootstrappedTempRepo(files, cluster);
   try {
-    const tree = new FsRepoTree(dir);
-    await writeChangeSet(
-      tree,
-      await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      }),
-    );
     const change = await buildRequestChange({
       tree,
       dir,
