@@ -75,12 +75,15 @@ async function appFor(
     clusters?: ClusterProfile[];
     live?: RouterOptions['live'];
     drift?: RouterOptions['drift'];
+    /** The repository to copy (the default fixture's by default). */
+    fixture?: string;
   } = {},
 ) {
   const profiles = options.clusters ?? clusters;
-  const dir = await fixtureDirectory(files);
+  const defaultCluster = profiles[0].name;
+  const dir = await fixtureDirectory(files, options.fixture);
   const index = new RepoIndex(
-    { clusters: profiles, defaultCluster: 'dev', catalog: builtinCatalog },
+    { clusters: profiles, defaultCluster, catalog: builtinCatalog },
     new DirectorySource(dir),
   );
   await index.refresh();
@@ -91,7 +94,7 @@ async function appFor(
     queries: new AllocationQueries(builtinCatalog),
     gpuCatalog: builtinCatalog,
     clusters: profiles,
-    defaultCluster: 'dev',
+    defaultCluster,
     policy: options.policy,
     ...(options.live ? { live: options.live } : {}),
     ...(options.drift ? { drift: options.drift } : {}),
@@ -671,24 +674,12 @@ describe('gpu router without a stored request', () => {
 
 /** The router over the platform fixture (with `changes`), for cluster prod-eu. */
 async function platformApp(changes: Record<string, string> = {}) {
-  const prodEu = [resolveClusterProfile({ name: 'prod-eu' })];
-  const dir = await fixtureDirectory(changes, PLATFORM_FIXTURE_REPO);
-  dirs.push(dir);
-  const index = new RepoIndex(
-    { clusters: prodEu, defaultCluster: 'prod-eu', catalog: builtinCatalog },
-    new DirectorySource(dir),
-  );
-  await index.refresh();
-  const router = await createRouter({
-    httpAuth: mockServices.httpAuth(),
-    catalog,
-    snapshot: () => index.snapshot(),
-    queries: new AllocationQueries(builtinCatalog),
-    gpuCatalog: builtinCatalog,
-    clusters: prodEu,
-    defaultCluster: 'prod-eu',
+  const { app, dir } = await appFor(changes, {
+    clusters: [resolveClusterProfile({ name: 'prod-eu' })],
+    fixture: PLATFORM_FIXTURE_REPO,
   });
-  return express().use(router).use(mockErrorHandler());
+  dirs.push(dir);
+  return app;
 }
 
 /** A request for GPUs on an existing workload of the platform fixture. */
