@@ -68,6 +68,7 @@ export {
 } from './planner/devicePluginSlicing';
 export type {
   ClusterGpuStack,
+  DeployedDevicePlugin,
   OtherDevicePlugin,
   StackSetting,
 } from './cluster/gpuStack';
@@ -187,10 +188,12 @@ export type { PatchTarget } from './manifests/workloadPatch';
 export {
   describeSelectorChanges,
   existingSelectorPatch,
+  withSelectorWarnings,
 } from './manifests/existingSelectors';
 export type {
   SelectorChange,
   SelectorPatch,
+  WorkloadSelection,
 } from './manifests/existingSelectors';
 export type {
   NodeSelectorExpression,
@@ -322,6 +325,10 @@ export {
   type Landing,
   type LandingRefusal,
 } from './scheduling/landingPools';
+export {
+  devicePluginService,
+  type PoolDevicePluginService,
+} from './scheduling/devicePluginService';
 export { compareStrings } from './text/compareStrings';
 export { checkDevicePluginConfig } from './validation/devicePluginConfig';
 export type { DevicePluginConfigCheckOptions } from './validation/devicePluginConfig';

@@ -27,6 +27,7 @@ import {
   type PlanRefusalResponse,
   type QuotaUse,
   type RepoState,
+  withSelectorWarnings,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   capabilitiesForOwner,
@@ -175,7 +176,18 @@ export function addPlanningRoutes(
           named?.container,
         ),
       };
-      const planned = plan(request, check.catalog, cluster, state);
+      const fresh = plan(request, check.catalog, cluster, state);
+      // The selectors the patch takes out, in the pull request's words.
+      const planned = existing
+        ? withSelectorWarnings(fresh, cluster, {
+            nodeSelector: existing.nodeSelector ?? {},
+            ...(existing.requiredNodeSelectorTerms
+              ? {
+                  requiredNodeSelectorTerms: existing.requiredNodeSelectorTerms,
+                }
+              : {}),
+          })
+        : fresh;
       const { issues, quota } = check.checkPlan(
         planned,
         quotaScope(snapshot, cluster),

@@ -75,12 +75,15 @@ async function appFor(
     clusters?: ClusterProfile[];
     live?: RouterOptions['live'];
     drift?: RouterOptions['drift'];
+    /** The repository to copy (the default fixture's by default). */
+    fixture?: string;
   } = {},
 ) {
   const profiles = options.clusters ?? clusters;
-  const dir = await fixtureDirectory(files);
+  const defaultCluster = profiles[0].name;
+  const dir = await fixtureDirectory(files, options.fixture);
   const index = new RepoIndex(
-    { clusters: profiles, defaultCluster: 'dev', catalog: builtinCatalog },
+    { clusters: profiles, defaultCluster, catalog: builtinCatalog },
     new DirectorySource(dir),
   );
   await index.refresh();
@@ -91,7 +94,7 @@ async function appFor(
     queries: new AllocationQueries(builtinCatalog),
     gpuCatalog: builtinCatalog,
     clusters: profiles,
-    defaultCluster: 'dev',
+    defaultCluster,
     policy: options.policy,
     ...(options.live ? { live: options.live } : {}),
     ...(options.drift ? { drift: options.drift } : {}),
@@ -669,45 +672,38 @@ describe('gpu router without a stored request', () => {
   });
 });
 
+/** The router over the platform fixture (with `changes`), for cluster prod-eu. */
+async function platformApp(changes: Record<string, string> = {}) {
+  const { app, dir } = await appFor(changes, {
+    clusters: [resolveClusterProfile({ name: 'prod-eu' })],
+    fixture: PLATFORM_FIXTURE_REPO,
+  });
+  dirs.push(dir);
+  return app;
+}
+
+/** A request for GPUs on an existing workload of the platform fixture. */
+const existingRequest = (
+  existing: Record<string, string>,
+  namespace = 'ml',
+  replicas = 2,
+) => ({
+  apiVersion: 'gpu.backstage.io/v1alpha1',
+  kind: 'GpuRequest',
+  metadata: { name: existing.name, namespace },
+  spec: {
+    owner: 'group:default/ml-platform',
+    gpu: { model: 'l4', sharing: 'exclusive', replicas, vramGiB: 16 },
+    workload: { existing },
+    capacityTypes: ['on-demand'],
+  },
+});
+
 describe('gpu router on a platform repository: existing workloads', () => {
-  const prodEu = [resolveClusterProfile({ name: 'prod-eu' })];
   let app: express.Express;
 
   beforeAll(async () => {
-    const dir = await fixtureDirectory({}, PLATFORM_FIXTURE_REPO);
-    dirs.push(dir);
-    const index = new RepoIndex(
-      { clusters: prodEu, defaultCluster: 'prod-eu', catalog: builtinCatalog },
-      new DirectorySource(dir),
-    );
-    await index.refresh();
-    const router = await createRouter({
-      httpAuth: mockServices.httpAuth(),
-      catalog,
-      snapshot: () => index.snapshot(),
-      queries: new AllocationQueries(builtinCatalog),
-      gpuCatalog: builtinCatalog,
-      clusters: prodEu,
-      defaultCluster: 'prod-eu',
-    });
-    app = express().use(router).use(mockErrorHandler());
-  });
-
-  /** A request for GPUs on an existing workload of the fixture. */
-  const existingRequest = (
-    existing: Record<string, string>,
-    namespace = 'ml',
-    replicas = 2,
-  ) => ({
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: { name: existing.name, namespace },
-    spec: {
-      owner: 'group:default/ml-platform',
-      gpu: { model: 'l4', sharing: 'exclusive', replicas, vramGiB: 16 },
-      workload: { existing },
-      capacityTypes: ['on-demand'],
-    },
+    app = await platformApp();
   });
 
   it('refuses /workloads without credentials', async () => {
@@ -944,5 +940,57 @@ describe('gpu router: what the GPU nodes run (the GPU Operator without its MIG m
     const accepted = await request(built.app).post('/plan').send(migRequest);
     expect(accepted.status).toBe(200);
     expect(accepted.body.plan.sharing.mode).toBe('mig');
+  });
+});
+
+describe('POST /plan on an existing workload with selectors its new pool never satisfies', () => {
+  it('lists each selector the patch takes out, in the pull request’s words, and keeps the others', async () => {
+    const app = await platformApp({
+      // The team's overlay pins a v1alpha5 provisioner and its own label.
+      'apps/ml/recommender/overlays/prod-eu/replicas.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: recommender
+spec:
+  replicas: 3
+  template:
+    spec:
+      nodeSelector:
+        intent: gpu-workloads
+        kubernetes.io/os: linux
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms:
+              - matchExpressions:
+                  - key: karpenter.sh/provisioner-name
+                    operator: In
+                    values: [gpu]
+`,
+    });
+    const res = await request(app)
+      .post('/plan')
+      .send(
+        existingRequest({
+          kind: 'Deployment',
+          name: 'recommender',
+          container: 'api',
+        }),
+      );
+    expect(res.status).toBe(200);
+    const removed = (res.body.plan.warnings as string[]).filter(w =>
+      w.startsWith("The workload's node"),
+    );
+    expect(removed).toEqual([
+      expect.stringMatching(
+        /^The workload's nodeSelector `intent: gpu-workloads` is removed for this request: .*; a release puts it back\.$/,
+      ),
+      expect.stringMatching(
+        /^The workload's nodeAffinity `karpenter.sh\/provisioner-name In \[gpu\]` is removed for this request: /,
+      ),
+    ]);
+    for (const warning of removed) {
+      expect(res.body.summary).toContain(`- ${warning}`);
+    }
   });
 });

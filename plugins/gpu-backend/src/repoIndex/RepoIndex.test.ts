@@ -291,13 +291,12 @@ spec:
     );
     const result = await index.refresh();
     // The ConfigMap's name is the device-plugin chart's: what the GPU nodes
-    // run is read again, from the few files that name a chart.
+    // run is read again, from the few files that name a chart (no NodePool:
+    // its nodeClassRef's `kind: EC2NodeClass` decides nothing of the stack).
     expect(result.parsedPaths).toEqual([
       'clusters/dev/gpu-operator/device-plugin.yaml',
       'clusters/dev/karpenter/gpu-a10g.yaml',
       'clusters/dev/gpu/kustomization.yaml',
-      'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml',
-      'clusters/dev/karpenter/default-nodepool.yaml',
     ]);
     expect(dev().pools[0].slicesPerGpu).toBe(3);
 
@@ -648,11 +647,23 @@ spec:
     await index.refresh();
     const stack = (cluster: string) =>
       index.snapshot().clusters.get(cluster)!.repoState.gpuStack;
+    // The operator's own device plugin serves the GPU nodes.
+    const operatorPlugin = {
+      devicePlugins: [
+        {
+          kind: 'gpu-operator',
+          readsNamedConfigs: true,
+          file: kustomization,
+          setting: expect.stringContaining("the GPU Operator's device plugin"),
+        },
+      ],
+    };
     expect(stack('dev')).toEqual({
       migManagerOff: {
         file: kustomization,
         setting: expect.stringContaining('`migManager.enabled: false` in'),
       },
+      ...operatorPlugin,
     });
     expect(stack('dev')!.migManagerOff!.setting).toContain(values);
     // prod's folder holds no release: its own stack.
@@ -667,7 +678,7 @@ spec:
     const result = await index.refresh();
     expect(result.revision).toBe(on);
     expect(result.parsedPaths).toContain(values);
-    expect(stack('dev')).toEqual({});
+    expect(stack('dev')).toEqual(operatorPlugin);
 
     // A workload commit does not read the stack again.
     const deployment = await fixtureText(

@@ -131,6 +131,20 @@ function replicasField(kustomization: unknown): Map<string, number> {
  * `layoutNamespace` is the namespace the repository layout gives a file's
  * folder (`apps/<namespace>/…`), the last resort, as for GPU workloads.
  */
+/** The workload's own node selection, when it has one (the preview says what the patch takes out). */
+function ownSelection(
+  view: WorkloadView,
+): Pick<RepositoryWorkload, 'nodeSelector' | 'requiredNodeSelectorTerms'> {
+  return {
+    ...(Object.keys(view.nodeSelector).length > 0
+      ? { nodeSelector: view.nodeSelector }
+      : {}),
+    ...(view.requiredNodeSelectorTerms?.length
+      ? { requiredNodeSelectorTerms: view.requiredNodeSelectorTerms }
+      : {}),
+  };
+}
+
 export async function readWorkloadObjects(
   layoutNamespace: (path: string) => string | undefined,
   files: Map<string, string>,
@@ -201,6 +215,7 @@ export async function readWorkloadObjects(
       containers: view.containers.map(c => c.name),
       replicas: view.replicas,
       ...(overlay !== undefined ? { overlay } : {}),
+      ...ownSelection(view),
     });
     const chains = chainsIncluding(index, document.path);
     if (chains.length === 0) {

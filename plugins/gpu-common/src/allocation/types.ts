@@ -2,6 +2,7 @@
  * The allocation model: what the `gpu` backend serves and the frontend shows.
  * Shared types (the HTTP contract of plugins/gpu-backend), isomorphic.
  */
+import type { NodeSelectorTerm } from '../manifests/contradictingSelectors';
 import type { PlanJson } from '../output/planJson';
 import type { PoolCostView } from '../planner/types';
 import type { GpuRequest, SharingMode, WorkloadKind } from '../request/types';
@@ -346,6 +347,10 @@ export interface RepositoryWorkload {
   replicas: number;
   /** The kustomization folder that deploys it, when a kustomization of its workload folder includes it. */
   overlay?: string;
+  /** Its pods' `nodeSelector`, after its overlay's patches, when it has one. */
+  nodeSelector?: Record<string, string>;
+  /** Its pods' required node-affinity terms, after its overlay's patches, when it has any. */
+  requiredNodeSelectorTerms?: NodeSelectorTerm[];
 }
 
 /**

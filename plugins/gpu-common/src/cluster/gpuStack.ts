@@ -2,8 +2,10 @@
  * What the repository runs on a cluster's GPU nodes beyond the cluster
  * profile: a device plugin that is not the GPU Operator's, and a GPU
  * Operator without its MIG manager. gpu-node reads it from the repository
- * (`readRepoState`, the bootstrap); `capabilities.ts` says what it rules out.
+ * (`readRepoState`, the bootstrap); `capabilities.ts` says what it rules out,
+ * `scheduling/devicePluginService.ts` which plugin serves each pool.
  */
+import type { PodScheduling } from '../scheduling/podScheduling';
 
 /**
  * Where a value the rules depend on is set, in the words a reviewer looks for.
@@ -46,6 +48,31 @@ export interface OtherDevicePlugin extends StackSetting {
 }
 
 /**
+ * A device plugin the repository deploys, with the nodes it serves.
+ *
+ * @public
+ */
+export interface DeployedDevicePlugin extends StackSetting {
+  /** `gpu-operator`: the GPU Operator's own (its `devicePlugin` not turned off). */
+  kind: 'gpu-operator' | OtherDevicePlugin['kind'];
+  /** It reads the profile's ConfigMap of named configs, switching per node on `nvidia.com/device-plugin.config`. */
+  readsNamedConfigs: boolean;
+  /**
+   * Where its pods run (a DaemonSet's node selector, required node affinity
+   * and tolerations), judged on running nodes; absent: every GPU node (the
+   * GPU Operator labels each GPU node for its own).
+   */
+  placement?: PodScheduling;
+  /** Bottlerocket's: the EC2NodeClass whose nodes run it. */
+  nodeClass?: string;
+  /**
+   * The one device-plugin config (v1) it gives every node it serves when it
+   * reads no named config; absent: whole GPUs.
+   */
+  config?: unknown;
+}
+
+/**
  * What runs on a cluster's GPU nodes, as its repository declares it; an
  * empty object when only what the product assumes (the GPU Operator's
  * device plugin and MIG manager) runs.
@@ -57,4 +84,11 @@ export interface ClusterGpuStack {
   devicePlugin?: OtherDevicePlugin;
   /** The GPU Operator runs no MIG manager: where that is set. */
   migManagerOff?: StackSetting;
+  /**
+   * Every device plugin the repository deploys for the cluster; absent when
+   * it declares none (the GPU Operator's, installed elsewhere, is assumed).
+   */
+  devicePlugins?: DeployedDevicePlugin[];
+  /** A GPU Operator release the repository declares turns its device plugin off: where. */
+  operatorDevicePluginOff?: StackSetting;
 }

@@ -28,6 +28,16 @@ import { podPlacement } from './podPlacement';
 import type { WorkloadView } from './workloadShape';
 
 /**
+ * A workload's own node selection, as deployed.
+ *
+ * @public
+ */
+export type WorkloadSelection = Pick<
+  WorkloadView,
+  'nodeSelector' | 'requiredNodeSelectorTerms'
+>;
+
+/**
  * One selector of the workload the patch removes, and why.
  *
  * @public
@@ -91,7 +101,7 @@ function expressionText(e: NodeSelectorExpression): string {
 }
 
 function deletedSelectors(
-  current: WorkloadView,
+  current: WorkloadSelection,
   shape: PoolNodeShape,
   placed: Record<string, string>,
 ): { deleted: Record<string, null>; changes: SelectorChange[] } {
@@ -133,7 +143,7 @@ function affinityChanges(
 export function existingSelectorPatch(
   plan: Plan,
   cluster: ClusterProfile,
-  current: WorkloadView,
+  current: WorkloadSelection,
 ): SelectorPatch {
   const shape = plannedPoolShape(plan, cluster);
   const placed = podPlacement(plan, cluster).nodeSelector;
@@ -162,4 +172,24 @@ export function describeSelectorChanges(
     c =>
       `The workload's ${c.field} \`${c.selector}\` is removed for this request: ${c.reason}, so its pods could land nowhere; a release puts it back.`,
   );
+}
+
+/**
+ * The plan, with a warning for each of the existing workload's own
+ * selectors the patch takes out (its pool's nodes never satisfy them): one
+ * source for the pull request and the preview (`POST /plan`, the form).
+ *
+ * @public
+ */
+export function withSelectorWarnings(
+  plan: Plan,
+  cluster: ClusterProfile,
+  current: WorkloadSelection,
+): Plan {
+  const { changes } = existingSelectorPatch(plan, cluster, current);
+  if (changes.length === 0) return plan;
+  return {
+    ...plan,
+    warnings: [...plan.warnings, ...describeSelectorChanges(changes)],
+  };
 }

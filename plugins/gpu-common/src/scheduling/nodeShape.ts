@@ -42,6 +42,8 @@ export interface PoolNodeShape {
    * only ones its nodes carry. Undefined: any provider's.
    */
   nodeClassGroup?: string;
+  /** The name of a NodePool's node class (Bottlerocket's device plugin runs on a class's nodes). */
+  nodeClassName?: string;
   taints: NodeTaint[];
   resources?: AdvertisedNodeResource[];
 }

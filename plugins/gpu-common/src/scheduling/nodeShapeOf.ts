@@ -212,7 +212,7 @@ export function nodeShapeOf(
       (pool.kind === 'MachineDeployment' &&
         r.key === WELL_KNOWN_KEYS.instanceType),
   );
-  const group = record(spec.nodeClassRef).group;
+  const { group, name: className } = record(spec.nodeClassRef);
   const nodeClassGroup =
     karpenter && typeof group === 'string' ? group : undefined;
   if (karpenter) {
@@ -224,6 +224,9 @@ export function nodeShapeOf(
     pool: pool.metadata.name,
     kind: pool.kind,
     ...(nodeClassGroup ? { nodeClassGroup } : {}),
+    ...(karpenter && typeof className === 'string'
+      ? { nodeClassName: className }
+      : {}),
     labels: karpenter
       ? { ...labels, [WELL_KNOWN_KEYS.karpenterNodePool]: pool.metadata.name }
       : labels,

@@ -5,8 +5,6 @@
  */
 import {
   builtinCatalog,
-  ClusterProfile,
-  defaultClusterProfile,
   GpuRequest,
   SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -18,7 +16,8 @@ import { buildRequestChange } from './buildRequestChange';
 import { writeChangeSet } from './stagedTree';
 import { mlRequest } from './__fixtures__/requests';
 import {
-  existingRepoFiles,
+  buildableRepoFiles as repoFiles,
+  devCluster as cluster,
   removeTempRepo,
   writeTempRepo,
 } from './__fixtures__/gitopsRepo';
@@ -26,19 +25,6 @@ import {
 // A hang guard, not a speed goal: each test runs the real kustomize (and git) several
 // times, which on a loaded two-core CI machine takes far longer than the default 30 s.
 jest.setTimeout(300_000);
-
-const cluster: ClusterProfile = {
-  ...defaultClusterProfile,
-  name: 'dev',
-  nodeClass: { ...defaultClusterProfile.nodeClass },
-  devicePluginConfigMap: {
-    name: 'device-plugin-config',
-    namespace: 'gpu-operator',
-  },
-  migPartedConfigMap: { name: 'mig-parted-config', namespace: 'gpu-operator' },
-  // One cluster where every mode can be planned: MPS is refused under "mixed".
-  migStrategy: 'single',
-};
 
 const request = (
   name: string,
@@ -71,9 +57,6 @@ const requests: GpuRequest[] = [
     { kind: 'Deployment', name: 'recommender-api' },
   ),
 ];
-
-const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
-  existingRepoFiles;
 
 async function planAndApply(tree: FsRepoTree, gpuRequest: GpuRequest) {
   const change = await buildRequestChange({

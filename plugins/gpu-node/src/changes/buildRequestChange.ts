@@ -11,8 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   buildManifests,
-  describeSelectorChanges,
-  existingSelectorPatch,
+  withSelectorWarnings,
   plan as planRequest,
   type ClusterProfile,
   type GpuCatalog,
@@ -24,6 +23,7 @@ import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { clusterKustomizationPath, type LayoutInput } from '../layout/layout';
 import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
+import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
 import { reusedPoolNodeLabels } from '../workloads/reusedPoolNodeLabels';
 import {
   prepareExistingWorkload,
@@ -96,22 +96,11 @@ async function materialize(tree: RepoTree): Promise<string> {
   return dir;
 }
 
-/**
- * The plan, with a warning for each of the existing workload's own selectors
- * the patch takes out (its pool's nodes never satisfy them), so the pull
- * request says which and why.
- */
-function withSelectorChanges(
-  plan: Plan,
-  cluster: ClusterProfile,
-  existing: PreparedExistingWorkload,
-): Plan {
-  const { changes } = existingSelectorPatch(plan, cluster, existing.current);
-  if (changes.length === 0) return plan;
-  return {
-    ...plan,
-    warnings: [...plan.warnings, ...describeSelectorChanges(changes)],
-  };
+/** The manifest document a change edits in place, if the workload is one. */
+function patchedInPlace(location: ExistingWorkloadLocation) {
+  return location.apply.mode === 'in-place'
+    ? { file: location.file, documentIndex: location.documentIndex }
+    : undefined;
 }
 
 /** The plan, with the labels a reused pool's nodes carry as its file says (for the selector rule). */
@@ -171,10 +160,10 @@ export async function buildRequestChange(
       );
     }
     const plan = existing
-      ? withSelectorChanges(
+      ? withSelectorWarnings(
           await withReusedPoolLabels(tree, planned),
           cluster,
-          existing,
+          existing.current,
         )
       : planned;
     const manifests = await stage('Build manifests', async () =>
@@ -202,9 +191,11 @@ export async function buildRequestChange(
                 kind: existing.target.kind,
                 name: existing.target.name,
                 container: existing.target.container,
+                inPlace: patchedInPlace(existing.change.location),
               },
               kustomize: options.kustomize,
               catalog,
+              gpuStack: state.gpuStack,
             }),
           );
     return { state, plan, manifests, changeSet, existing, verification };

@@ -8,10 +8,8 @@
  */
 import {
   builtinCatalog,
-  defaultClusterProfile,
   WORKLOAD_KINDS,
   workloadShape,
-  type ClusterProfile,
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
 import { join } from 'path';
@@ -22,7 +20,8 @@ import { buildRequestChange } from './buildRequestChange';
 import { writeChangeSet } from './stagedTree';
 import { mlRequest } from './__fixtures__/requests';
 import {
-  existingRepoFiles,
+  buildableRepoFiles as repoFiles,
+  devCluster as cluster,
   removeTempRepo,
   writeTempRepo,
 } from './__fixtures__/gitopsRepo';
@@ -31,21 +30,6 @@ import { releaseOnDisk } from './__testUtils__/releaseOnDisk';
 // A hang guard, not a speed goal: each test runs the real kustomize (and git) several
 // times, which on a loaded two-core CI machine takes far longer than the default 30 s.
 jest.setTimeout(300_000);
-
-const cluster: ClusterProfile = {
-  ...defaultClusterProfile,
-  name: 'dev',
-  nodeClass: { ...defaultClusterProfile.nodeClass },
-  devicePluginConfigMap: {
-    name: 'device-plugin-config',
-    namespace: 'gpu-operator',
-  },
-  migPartedConfigMap: { name: 'mig-parted-config', namespace: 'gpu-operator' },
-  migStrategy: 'single',
-};
-
-const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
-  existingRepoFiles;
 
 const GPU_CONTAINER = 'model-server';
 

@@ -9,6 +9,7 @@ import {
   landingPools,
   podSchedulingOf,
   workloadShape,
+  type ClusterGpuStack,
   type ClusterProfile,
   type GpuCatalog,
   type Plan,
@@ -20,7 +21,7 @@ import type { BuiltRoot } from '../validate/builtRoots';
 import { builtPools } from '../validate/builtPools';
 import { gpuConfigMapsOf } from '../validate/gpuConfigMaps';
 import type { Finding } from '../validate/findings';
-import { poolNodeShapes } from '../validate/poolNodeShapes';
+import { servedPools } from '../validate/poolNodeShapes';
 import { describeBuilt } from './gpuWorkloadCheck';
 
 /** What the change's roots built, after it. */
@@ -29,11 +30,15 @@ export interface BuiltAfter {
   objects: BuiltObject[];
 }
 
-/** The pools the roots build, as node shapes; their device plugin reads the profile's ConfigMaps. */
-function shapesOf(
+/**
+ * The pools the roots build, as node shapes: the device plugin that serves
+ * them (`stack`) reads the profile's ConfigMaps, or gives its own config.
+ */
+function servedPoolsOf(
   builds: readonly BuiltAfter[],
   cluster: ClusterProfile,
   catalog: GpuCatalog,
+  stack: ClusterGpuStack | undefined,
 ) {
   const roots: BuiltRoot[] = builds.map(b => ({
     folder: b.root,
@@ -55,7 +60,7 @@ function shapesOf(
     names,
     findings,
   });
-  return poolNodeShapes(pools);
+  return servedPools(pools, { stack, migStrategy: cluster.migStrategy });
 }
 
 /** Where the GPU workload's pods can land, and what is wrong with it. */
@@ -67,9 +72,10 @@ export interface PlannedPoolLanding {
 }
 
 /**
- * The GPU workload's placement among the pools the roots build. Nothing is
- * judged when they do not build the plan's pool (it lives in a root the
- * change does not touch).
+ * The GPU workload's placement among the pools the roots build, and the
+ * device plugin serving the plan's pool (`stack`: what the repository runs
+ * on the GPU nodes). Nothing is judged when they do not build the plan's
+ * pool (it lives in a root the change does not touch).
  */
 export function plannedPoolLanding(
   builds: readonly BuiltAfter[],
@@ -78,13 +84,18 @@ export function plannedPoolLanding(
   plan: Plan,
   cluster: ClusterProfile,
   catalog: GpuCatalog = builtinCatalog,
+  stack?: ClusterGpuStack,
 ): PlannedPoolLanding {
-  const shapes = shapesOf(builds, cluster, catalog);
-  if (!shapes.some(s => s.pool === plan.pool.name)) return { problems: [] };
+  const served = servedPoolsOf(builds, cluster, catalog, stack);
+  const planned = served.find(s => s.pool.name === plan.pool.name);
+  if (!planned) return { problems: [] };
+  const shapes = served.map(s => s.shape);
   const podSpec = getIn(workload, ...workloadShape(kind).podTemplate, 'spec');
   const landing = landingPools(podSchedulingOf(podSpec), shapes);
   const what = describeBuilt(workload);
-  const problems: string[] = [];
+  const problems = planned.problems.map(
+    p => `${what}: its pods cannot run on pool ${plan.pool.name}: ${p}`,
+  );
   const refused = landing.refused.find(r => r.pool === plan.pool.name);
   if (refused) {
     problems.push(

@@ -20,16 +20,16 @@
  */
 import {
   GpuInputError,
+  type ClusterGpuStack,
   type ClusterProfile,
   type GpuCatalog,
   type Plan,
   type WorkloadKind,
-  workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
 import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { parseYamlFile } from '../repo/readDocuments';
-import { asKubernetesObject, getIn, isYamlPath } from '../repo/yamlObjects';
+import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
@@ -45,10 +45,21 @@ export interface VerifyChangeOptions {
   plan: Plan;
   cluster: ClusterProfile;
   /** The container of an existing workload that gets the GPU. */
-  existing?: { kind: WorkloadKind; name: string; container: string };
+  existing?: {
+    kind: WorkloadKind;
+    name: string;
+    container: string;
+    /**
+     * The plain manifest the change patched in place (no kustomization
+     * deploys it): the document whose pods are judged when no root builds it.
+     */
+    inPlace?: { file: string; documentIndex: number };
+  };
   kustomize?: BuildRootOptions;
   /** The catalog the plan was made with (GPUs per node of the pools' machines). */
   catalog?: GpuCatalog;
+  /** What the repository runs on the cluster's GPU nodes (`RepoState.gpuStack`). */
+  gpuStack?: ClusterGpuStack;
 }
 
 /** @public */
@@ -161,6 +172,7 @@ export async function verifyChange(
             plan,
             cluster,
             options.catalog,
+            options.gpuStack,
           );
           if (landing.pools) result.landsOn = landing.pools;
           problems.push(...landing.problems.map(p => `${root}: ${p}`));
@@ -197,21 +209,6 @@ export async function verifyChange(
   return result;
 }
 
-/** A manifest, not a kustomize patch of one: every container has its image. */
-function isWholeWorkload(object: unknown, kind: WorkloadKind): boolean {
-  const containers = getIn(
-    object,
-    ...workloadShape(kind).podTemplate,
-    'spec',
-    'containers',
-  );
-  return (
-    Array.isArray(containers) &&
-    containers.length > 0 &&
-    containers.every(c => typeof getIn(c, 'image') === 'string')
-  );
-}
-
 /**
  * An existing workload in a plain manifest (no kustomize root builds it) is
  * patched in place: its pods are placed as the written manifest says,
@@ -223,23 +220,22 @@ function inPlaceLanding(
   after: { root: string; objects: BuiltObject[] }[],
   result: VerifyChangeResult,
 ): string[] {
-  const { kind, name } = options.existing!;
-  for (const change of options.changeSet.changes) {
-    if (change.action === 'delete' || !isYamlPath(change.path)) continue;
-    const written = parseYamlFile(change.path, change.content, [])
-      .map(d => asKubernetesObject(d.value))
-      .find(o => o?.kind === kind && o.metadata.name === name);
-    if (!written || !isWholeWorkload(written, kind)) continue;
-    const landing = plannedPoolLanding(
-      after,
-      written as BuiltObject,
-      kind,
-      options.plan,
-      options.cluster,
-      options.catalog,
-    );
-    if (landing.pools) result.landsOn = landing.pools;
-    return landing.problems.map(p => `${change.path}: ${p}`);
-  }
-  return [];
+  const { kind, inPlace } = options.existing!;
+  if (!inPlace) return [];
+  const change = options.changeSet.changes.find(c => c.path === inPlace.file);
+  if (!change || change.action === 'delete') return [];
+  const written = parseYamlFile(change.path, change.content, []).find(
+    d => d.index === inPlace.documentIndex,
+  )?.value;
+  const landing = plannedPoolLanding(
+    after,
+    written as BuiltObject,
+    kind,
+    options.plan,
+    options.cluster,
+    options.catalog,
+    options.gpuStack,
+  );
+  if (landing.pools) result.landsOn = landing.pools;
+  return landing.problems.map(p => `${change.path}: ${p}`);
 }

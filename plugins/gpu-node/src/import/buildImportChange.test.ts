@@ -1,45 +1,26 @@
 import { promises as fs } from 'node:fs';
 import {
   builtinCatalog,
-  defaultClusterProfile,
   parseGpuRequest,
   parseGpuRequestYaml,
-  type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { parseAllDocuments } from 'yaml';
 import { buildRequestChange } from '../changes/buildRequestChange';
 import { kustomizeBuild } from '../kustomize/build';
 import { renderImportReport } from '../pr/renderImportReport';
 import { writeChangeSet } from '../changes/stagedTree';
 import type { FsRepoTree } from '../repo/tree';
 import { schemaError } from '../validate/schemas';
-import { buildImportChange } from './buildImportChange';
 import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
+import {
+  IMPORT_OWNER as OWNER,
+  importCluster,
+  importProfile,
+  yamlDocs as docs,
+} from './__testUtils__/importCluster';
 
 // A hang guard, not a speed goal: each test runs the real kustomize (and git) several
 // times, which on a loaded two-core CI machine takes far longer than the default 30 s.
 jest.setTimeout(300_000);
-
-const OWNER = 'group:default/ml-platform';
-
-const profile = (name: string): ClusterProfile => ({
-  ...defaultClusterProfile,
-  name,
-  nodeClass: { ...defaultClusterProfile.nodeClass },
-});
-
-/** The import of cluster `name` from the checkout `tree`, with the built-in catalog and OWNER. */
-const importCluster = (tree: FsRepoTree, name: string) =>
-  buildImportChange({
-    tree,
-    dir: tree.root,
-    cluster: profile(name),
-    catalog: builtinCatalog,
-    owner: OWNER,
-  });
-
-const docs = (text: string | undefined) =>
-  parseAllDocuments(text!).map(d => d.toJS());
 
 describe('importing a Karpenter v0.31 setup (Provisioners, AWSNodeTemplates)', () => {
   let tree: FsRepoTree;
@@ -51,7 +32,7 @@ describe('importing a Karpenter v0.31 setup (Provisioners, AWSNodeTemplates)', (
   afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('converts in place, adopts the GPU pools, writes request records; kustomize builds it', async () => {
-    const change = await importCluster(tree, 'legacy');
+    const change = await importCluster(tree, importProfile('legacy'));
     expect(change.verification?.verified).toEqual(['clusters/legacy']);
     const touched = change.changeSet.changes.map(c => [c.path, c.action]);
     expect(touched).toEqual([
@@ -158,7 +139,7 @@ describe('importing a Karpenter v0.31 setup (Provisioners, AWSNodeTemplates)', (
   });
 
   it('a second import changes nothing', async () => {
-    const again = await importCluster(tree, 'legacy');
+    const again = await importCluster(tree, importProfile('legacy'));
     expect(again.changeSet.changes).toEqual([]);
   });
 });
@@ -173,7 +154,7 @@ describe('importing a Karpenter v0.37 setup beside a bootstrapped GPU folder', (
   afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('converts the v1beta1 objects, adopts both GPU pools, leaves the CPU pool byte-identical', async () => {
-    const change = await importCluster(tree, 'prod');
+    const change = await importCluster(tree, importProfile('prod'));
     expect(change.changeSet.changes.map(c => c.path)).toEqual([
       'clusters/prod/gpu/nodepools/gpu-l4.yaml',
       'clusters/prod/karpenter/gpu-batch.yaml',
@@ -231,7 +212,7 @@ describe('importing a Karpenter v0.37 setup beside a bootstrapped GPU folder', (
       tree,
       dir: tree.root,
       request,
-      cluster: profile('prod'),
+      cluster: importProfile('prod'),
       catalog: builtinCatalog,
     });
     expect(change.plan.pool).toMatchObject({ name: 'gpu-l4', reused: true });
@@ -264,7 +245,7 @@ describe('importing Karpenter v0.37 objects of a kustomize base that the cluster
 
   it('converts the patches with the objects they patch; keeps an object whose patch cannot follow, with it', async () => {
     const builtBefore = await kustomizeBuild(`${tree.root}/clusters/prod`);
-    const change = await importCluster(tree, 'prod');
+    const change = await importCluster(tree, importProfile('prod'));
     expect(change.verification?.verified).toEqual(['clusters/prod']);
     expect(change.changeSet.changes.map(c => c.path)).toEqual([
       'clusters/prod/karpenter/base/cpu.yaml',
@@ -342,7 +323,7 @@ describe('importing Karpenter v0.37 objects of a kustomize base that the cluster
   });
 
   it('a second import changes nothing', async () => {
-    const again = await importCluster(tree, 'prod');
+    const again = await importCluster(tree, importProfile('prod'));
     expect(again.changeSet.changes).toEqual([]);
   });
 });
@@ -373,7 +354,7 @@ describe('importing a cluster whose Karpenter objects come from a base outside i
 
   it('converts and adopts nothing there, and names the objects it leaves (not "adopted already")', async () => {
     const before = await snapshot(tree);
-    const change = await importCluster(tree, 'prod');
+    const change = await importCluster(tree, importProfile('prod'));
     expect(change.changeSet.changes).toEqual([]);
     expect(change.adoptedPools).toEqual([]);
     expect(await snapshot(tree)).toEqual(before);
@@ -427,7 +408,7 @@ describe('verifying an import: what kustomize builds after is the conversion of 
 
   it('refuses, naming the object and the field, when a replacement no longer reaches a converted object; writes nothing', async () => {
     const before = await snapshot(tree);
-    const refusal = await importCluster(tree, 'prod').then(
+    const refusal = await importCluster(tree, importProfile('prod')).then(
       () => undefined,
       (e: unknown) => e as Error,
     );

@@ -10,11 +10,15 @@ import {
   parseGpuRequestYaml,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { parseAllDocuments } from 'yaml';
 import { writeChangeSet } from '../changes/stagedTree';
 import type { FsRepoTree } from '../repo/tree';
 import { buildImportChange } from './buildImportChange';
 import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
+import {
+  IMPORT_OWNER as OWNER,
+  importCluster,
+  yamlDocs as docs,
+} from './__testUtils__/importCluster';
 import {
   AZURE_V0_6_3_CRDS,
   azureV1SchemaErrors,
@@ -25,11 +29,7 @@ import {
 // times, which on a loaded two-core CI machine takes far longer than the default 30 s.
 jest.setTimeout(300_000);
 
-const OWNER = 'group:default/ml-platform';
 const aks = resolveClusterProfile({ name: 'aks', provider: 'azure-karpenter' });
-
-const docs = (text: string | undefined) =>
-  parseAllDocuments(text!).map(d => d.toJS());
 
 const KARPENTER_FILES = [
   'clusters/aks/karpenter/general-purpose.yaml',
@@ -61,13 +61,7 @@ describe('importing an AKS cluster’s Karpenter v1beta1 objects (Azure provider
   });
 
   it('every NodePool keeps its AKSNodeClass; the NC-family pools are adopted as GPU pools', async () => {
-    const change = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster: aks,
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
+    const change = await importCluster(tree, aks);
     expect(change.verification?.verified).toEqual(['clusters/aks']);
     expect(change.converted.map(c => c.to)).toEqual([
       'karpenter.sh/v1 NodePool "general-purpose"',
@@ -148,13 +142,7 @@ describe('importing an AKS cluster’s Karpenter v1beta1 objects (Azure provider
   });
 
   it('a second import changes nothing', async () => {
-    const again = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster: aks,
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
+    const again = await importCluster(tree, aks);
     expect(again.changeSet.changes).toEqual([]);
   });
 });

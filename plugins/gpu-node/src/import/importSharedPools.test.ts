@@ -7,43 +7,30 @@
 import { promises as fs } from 'node:fs';
 import {
   builtinCatalog,
-  defaultClusterProfile,
   parseGpuRequest,
   parseGpuRequestYaml,
-  type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { parseAllDocuments } from 'yaml';
 import { buildRequestChange } from '../changes/buildRequestChange';
 import { writeChangeSet } from '../changes/stagedTree';
 import { renderImportReport } from '../pr/renderImportReport';
 import type { FsRepoTree } from '../repo/tree';
 import { schemaError } from '../validate/schemas';
-import { buildImportChange } from './buildImportChange';
 import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
+import {
+  IMPORT_OWNER as OWNER,
+  importCluster,
+  importProfile,
+  yamlDocs as docs,
+} from './__testUtils__/importCluster';
 
 // A hang guard, not a speed goal: each test runs the real kustomize (and git) several
 // times, which on a loaded two-core CI machine takes far longer than the default 30 s.
 jest.setTimeout(300_000);
 
-const OWNER = 'group:default/ml-platform';
-const shared: ClusterProfile = {
-  ...defaultClusterProfile,
-  name: 'shared',
-  nodeClass: { ...defaultClusterProfile.nodeClass },
-};
+const shared = importProfile('shared');
 const POOLS = 'clusters/shared/karpenter/nodepools.yaml';
 
-const importShared = (tree: FsRepoTree) =>
-  buildImportChange({
-    tree,
-    dir: tree.root,
-    cluster: shared,
-    catalog: builtinCatalog,
-    owner: OWNER,
-  });
-
-const docs = (text: string | undefined) =>
-  parseAllDocuments(text!).map(d => d.toJS());
+const importShared = (tree: FsRepoTree) => importCluster(tree, shared);
 
 const annotationsOf = (text: string, pool: string) =>
   docs(text).find(o => o.metadata.name === pool).metadata.annotations;

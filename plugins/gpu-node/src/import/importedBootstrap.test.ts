@@ -10,7 +10,6 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
   builtinCatalog,
-  defaultClusterProfile,
   isGpuInputError,
   parseGpuRequest,
   type ClusterProfile,
@@ -23,8 +22,12 @@ import { writeChangeSet } from '../changes/stagedTree';
 import { kustomizeBuild } from '../kustomize';
 import type { FsRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from '../validate/validateGitOpsTree';
-import { buildImportChange } from './buildImportChange';
-import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
+import { snapshot } from './__testUtils__/fixtureCopies';
+import {
+  IMPORT_OWNER as OWNER,
+  importedCopy,
+  importProfile,
+} from './__testUtils__/importCluster';
 import {
   EXPECTED_LEGACY_SELECTOR_FINDINGS,
   legacySelectorFindings,
@@ -34,7 +37,6 @@ import {
 // kustomize on a shared CI machine.
 jest.setTimeout(120_000);
 
-const OWNER = 'group:default/ml-platform';
 const OPTIONS = { operatorChartVersion: 'v26.7.0', binPacking: false };
 const OPERATOR_FOLDER = 'clusters/legacy/gpu-operator';
 
@@ -42,9 +44,7 @@ const OPERATOR_FOLDER = 'clusters/legacy/gpu-operator';
 // kube-system/nvidia-device-plugin, the MIG manager the team's
 // gpu-operator/custom-mig-parted-config (the profile's default name).
 const legacy: ClusterProfile = {
-  ...defaultClusterProfile,
-  name: 'legacy',
-  nodeClass: { ...defaultClusterProfile.nodeClass },
+  ...importProfile('legacy'),
   devicePluginConfigMap: {
     name: 'nvidia-device-plugin',
     namespace: 'kube-system',
@@ -81,16 +81,7 @@ const OPERATOR_APPLICATION_TEXT = [
 ].join('\n');
 
 async function importedLegacy(): Promise<FsRepoTree> {
-  const tree = await copyOf('v1alpha5-repo');
-  const change = await buildImportChange({
-    tree,
-    dir: tree.root,
-    cluster: legacy,
-    catalog: builtinCatalog,
-    owner: OWNER,
-  });
-  await writeChangeSet(tree, change.changeSet);
-  return tree;
+  return (await importedCopy('v1alpha5-repo', legacy)).tree;
 }
 
 describe('bootstrap of the imported v0.31 setup', () => {

@@ -15,26 +15,24 @@ import {
   type ClusterProfile,
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
-import { parseAllDocuments } from 'yaml';
 import { buildRequestChange } from '../changes/buildRequestChange';
 import { kustomizeBuild } from '../kustomize';
 import { writeChangeSet } from '../changes/stagedTree';
 import { readRepoState } from '../repo/readRepoState';
 import type { FsRepoTree } from '../repo/tree';
 import { validateGitOpsTree } from '../validate/validateGitOpsTree';
-import { buildImportChange } from './buildImportChange';
-import { copyOf, snapshot } from './__testUtils__/fixtureCopies';
+import { snapshot } from './__testUtils__/fixtureCopies';
+import {
+  IMPORT_OWNER as OWNER,
+  importedCopy,
+  yamlDocs as docs,
+} from './__testUtils__/importCluster';
 import {
   EXPECTED_LEGACY_SELECTOR_FINDINGS,
   legacySelectorFindings,
 } from './__testUtils__/legacySelectorFindings';
 
 jest.setTimeout(60_000);
-
-const OWNER = 'group:default/ml-platform';
-
-const docs = (text: string | undefined) =>
-  parseAllDocuments(text!).map(d => d.toJS());
 
 function request(name: string, gpu: Record<string, unknown>): GpuRequest {
   return parseGpuRequest({
@@ -50,18 +48,7 @@ function request(name: string, gpu: Record<string, unknown>): GpuRequest {
   });
 }
 
-async function imported(shape: string, cluster: ClusterProfile) {
-  const tree = await copyOf(shape);
-  const change = await buildImportChange({
-    tree,
-    dir: tree.root,
-    cluster,
-    catalog: builtinCatalog,
-    owner: OWNER,
-  });
-  await writeChangeSet(tree, change.changeSet);
-  return { tree, change };
-}
+const imported = importedCopy;
 
 /**
  * Plans and applies `gpuRequest`, proving the tree builds, validates (with

@@ -1,34 +1,68 @@
 /**
  * The built pools as the scheduling model sees them (gpu-common
  * `scheduling/`): each pool object's node shape, with what its device plugin
- * advertises per node as `builtPools` read it from the built ConfigMaps.
+ * advertises per node as `builtPools` read it from the built ConfigMaps, or
+ * as the one plugin serving it gives it (`devicePluginService`: a plugin of
+ * its own config), and what that plugin leaves wrong.
  */
 import {
   advertisedPerNode,
+  devicePluginService,
   nodeShapeOf,
+  type ClusterGpuStack,
+  type MigStrategy,
   type PoolNodeShape,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltPool } from './builtPools';
 
+/** What runs on the pools' nodes, when the caller knows it. */
+export interface PoolsStack {
+  stack?: ClusterGpuStack;
+  migStrategy?: MigStrategy;
+}
+
+/** One pool's nodes, and why its GPU pods cannot run as planned there. */
+export interface ServedPool {
+  pool: BuiltPool;
+  shape: PoolNodeShape;
+  problems: string[];
+}
+
 /**
- * One shape per pool name (a pool built by two roots is one pool). A pool
- * whose config could not be read advertises nothing known, so its
- * resources are not judged; a node holds the most GPUs of its machines.
+ * One per pool name (a pool built by two roots is one pool). A pool whose
+ * config could not be read advertises nothing known, so its resources are
+ * not judged; a node holds the most GPUs of its machines.
  */
-export function poolNodeShapes(pools: readonly BuiltPool[]): PoolNodeShape[] {
-  const byName = new Map<string, PoolNodeShape>();
+export function servedPools(
+  pools: readonly BuiltPool[],
+  { stack, migStrategy }: PoolsStack = {},
+): ServedPool[] {
+  const byName = new Map<string, ServedPool>();
   for (const pool of pools) {
     if (byName.has(pool.name)) continue;
     const gpusPerNode =
       pool.gpuCounts.length > 0 ? Math.max(...pool.gpuCounts) : undefined;
-    byName.set(
-      pool.name,
-      nodeShapeOf(pool.object, {
-        ...(pool.advertised
-          ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
-          : {}),
-      }),
-    );
+    const shape = nodeShapeOf(pool.object, {
+      ...(pool.advertised
+        ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
+        : {}),
+    });
+    const service = devicePluginService(shape, stack, migStrategy, gpusPerNode);
+    byName.set(pool.name, {
+      pool,
+      shape: service.resources
+        ? { ...shape, resources: service.resources }
+        : shape,
+      problems: service.problems,
+    });
   }
   return [...byName.values()];
+}
+
+/** The pools' node shapes (`servedPools`). */
+export function poolNodeShapes(
+  pools: readonly BuiltPool[],
+  stack: PoolsStack = {},
+): PoolNodeShape[] {
+  return servedPools(pools, stack).map(p => p.shape);
 }

@@ -11,7 +11,7 @@ import {
 import type { BuiltPool } from './builtPools';
 import { podSpecOf, type GpuWorkload } from './builtWorkloads';
 import type { Finding } from './findings';
-import { poolNodeShapes } from './poolNodeShapes';
+import { poolNodeShapes, type PoolsStack } from './poolNodeShapes';
 import { sourceFileOf } from './sourceLocator';
 import type { SourceTree } from './sourceTree';
 
@@ -43,7 +43,8 @@ function refusalsText(refused: readonly LandingRefusal[]): string {
 }
 
 /**
- * Resource names are judged here, amounts per node by `replica-exceeds-node`.
+ * Resource names are judged here (as the device plugin serving each pool
+ * gives them, when `stack` says), amounts per node by `replica-exceeds-node`.
  * Without any pool in the tree nothing is judged (a tree of workloads only,
  * its pools elsewhere); a workload another rule already reports is not
  * reported twice.
@@ -53,9 +54,10 @@ export function checkWorkloadsSchedulable(
   pools: readonly BuiltPool[],
   source: SourceTree,
   findings: Finding[],
+  stack: PoolsStack = {},
 ): void {
   // How many a node holds is `replica-exceeds-node`'s to report, on the pool.
-  const shapes = poolNodeShapes(pools).map(shape => ({
+  const shapes = poolNodeShapes(pools, stack).map(shape => ({
     ...shape,
     ...(shape.resources
       ? { resources: shape.resources.map(r => ({ name: r.name })) }

@@ -32,6 +32,9 @@ import { checkForeignNodeOverlays } from './foreignNodeOverlayRules';
 import { checkNodeClassRefs } from './nodeClassRefRules';
 import { checkPrunedFields } from './prunedFieldRules';
 import { checkWorkloadsSchedulable } from './schedulingRules';
+import { checkPoolDevicePlugins } from './devicePluginRules';
+import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
+import { readGpuStack } from '../repo/gpuStack/readGpuStack';
 import { schemaError } from './schemas';
 import { readSourceTree, SourceTree } from './sourceTree';
 
@@ -97,7 +100,9 @@ export interface GitOpsTreeReport {
  *   capacities match what the device plugin advertises; pool limits hold
  *   what the workloads of every root need together (a pool whose GPUs per
  *   node are unknown gets a note instead); node class references resolve;
- *   hand-written NodeOverlays leave the product's pools alone;
+ *   hand-written NodeOverlays leave the product's pools alone; with
+ *   `cluster`, one device plugin serves each GPU pool (and a MIG pool has a
+ *   MIG manager), as the repository deploys them;
  * - lifecycle: managed pools, ledger entries, device-plugin configs and
  *   mig-parted entries that no request, workload or pool uses.
  *
@@ -201,7 +206,19 @@ export async function validateGitOpsTreeReport(
   const workloads = gpuWorkloads(roots);
   checkGpuContainerImages(workloads, source, findings);
   checkWorkloadsServed(workloads, pools, roots, source, findings);
-  checkWorkloadsSchedulable(workloads, pools, source, findings);
+  // What runs on the GPU nodes is read for the cluster the tree is applied to.
+  const stack = options.cluster
+    ? {
+        stack: await readGpuStack(
+          source.tree,
+          profile,
+          await clusterReleaseFiles(source.tree, layout, profile.name),
+        ),
+        migStrategy: profile.migStrategy,
+      }
+    : {};
+  checkWorkloadsSchedulable(workloads, pools, source, findings, stack);
+  checkPoolDevicePlugins(pools, stack, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings, notes);
   checkNodeClassRefs(roots, source, findings);

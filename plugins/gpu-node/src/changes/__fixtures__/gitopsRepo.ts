@@ -1,6 +1,10 @@
 import { promises as fs } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
+import {
+  defaultClusterProfile,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 
 /**
  * A realistic existing GitOps repository: comments everywhere, an existing
@@ -254,6 +258,27 @@ spec:
 `,
   'apps/web/storefront/broken.yaml': 'kind: [unclosed\n  - nope: {\n',
   'README.md': '# platform-gitops\n',
+};
+
+/** `existingRepoFiles` without the broken YAML file, for flows that read every file. */
+export const buildableRepoFiles: Record<string, string> = Object.fromEntries(
+  Object.entries(existingRepoFiles).filter(
+    ([path]) => path !== 'apps/web/storefront/broken.yaml',
+  ),
+);
+
+/** Cluster dev of `existingRepoFiles`: its NVIDIA ConfigMaps' names. */
+export const devCluster: ClusterProfile = {
+  ...defaultClusterProfile,
+  name: 'dev',
+  nodeClass: { ...defaultClusterProfile.nodeClass },
+  devicePluginConfigMap: {
+    name: 'device-plugin-config',
+    namespace: 'gpu-operator',
+  },
+  migPartedConfigMap: { name: 'mig-parted-config', namespace: 'gpu-operator' },
+  // One cluster where every mode can be planned: MPS is refused under "mixed".
+  migStrategy: 'single',
 };
 
 /** Writes files into a fresh temp directory and returns its path. */

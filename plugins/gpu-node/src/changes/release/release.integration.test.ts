@@ -6,9 +6,7 @@
  */
 import {
   builtinCatalog,
-  defaultClusterProfile,
   isGpuInputError,
-  type ClusterProfile,
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { parse, parseAllDocuments, parseDocument } from 'yaml';
@@ -21,32 +19,18 @@ import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
 import { mlRequest } from '../__fixtures__/requests';
 import {
-  existingRepoFiles,
+  buildableRepoFiles as repoFiles,
+  devCluster as cluster,
   removeTempRepo,
   writeTempRepo,
 } from '../__fixtures__/gitopsRepo';
-import { buildReleaseChange } from './buildReleaseChange';
+import { releaseOnDisk } from '../__testUtils__/releaseOnDisk';
 
 // A hang guard, not a speed goal: each test runs the real kustomize (and git) several
 // times, which on a loaded two-core CI machine takes far longer than the default 30 s.
 jest.setTimeout(300_000);
 
-const cluster: ClusterProfile = {
-  ...defaultClusterProfile,
-  name: 'dev',
-  nodeClass: { ...defaultClusterProfile.nodeClass },
-  devicePluginConfigMap: {
-    name: 'device-plugin-config',
-    namespace: 'gpu-operator',
-  },
-  migPartedConfigMap: { name: 'mig-parted-config', namespace: 'gpu-operator' },
-  migStrategy: 'single',
-};
-
 const MIG_CONFIG = 'clusters/dev/gpu/mig/config.yaml';
-
-const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
-  existingRepoFiles;
 
 const request = (
   name: string,
@@ -89,17 +73,8 @@ async function create(tree: FsRepoTree, gpuRequest: GpuRequest) {
   return change.plan;
 }
 
-async function release(tree: FsRepoTree, name: string) {
-  const change = await buildReleaseChange({
-    tree,
-    dir: tree.root,
-    request: { namespace: 'ml', name },
-    clusterProfile: () => cluster,
-    catalog: builtinCatalog,
-  });
-  await writeChangeSet(tree, change.changeSet);
-  return change;
-}
+const release = (tree: FsRepoTree, name: string) =>
+  releaseOnDisk(tree, tree.root, name, cluster, builtinCatalog);
 
 function firstDoc(text: string | undefined): any {
   return parseAllDocuments(text!)[0].toJS();

@@ -5,39 +5,22 @@
  * kustomize: a request reuses it, priced on the sizes it allows, and its
  * release starts from the price the request reported.
  */
-import {
-  builtinCatalog,
-  defaultClusterProfile,
-  type ClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
+import { builtinCatalog } from '@gpu-gitops/plugin-gpu-common';
 import { FsRepoTree } from '../../repo/tree';
 import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
 import { mlRequest } from '../__fixtures__/requests';
 import {
-  existingRepoFiles,
+  buildableRepoFiles as repoFiles,
+  devCluster as cluster,
   removeTempRepo,
   writeTempRepo,
 } from '../__fixtures__/gitopsRepo';
-import { buildReleaseChange } from './buildReleaseChange';
+import { releaseOnDisk } from '../__testUtils__/releaseOnDisk';
 
 // A hang guard, not a speed goal: each test runs the real kustomize (and git) several
 // times, which on a loaded two-core CI machine takes far longer than the default 30 s.
 jest.setTimeout(300_000);
-
-const cluster: ClusterProfile = {
-  ...defaultClusterProfile,
-  name: 'dev',
-  nodeClass: { ...defaultClusterProfile.nodeClass },
-  devicePluginConfigMap: {
-    name: 'device-plugin-config',
-    namespace: 'gpu-operator',
-  },
-  migPartedConfigMap: { name: 'mig-parted-config', namespace: 'gpu-operator' },
-};
-
-const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
-  existingRepoFiles;
 
 const TEAM_POOL = 'clusters/dev/gpu/nodepools/team-a10g.yaml';
 const GPU_KUSTOMIZATION = 'clusters/dev/gpu/kustomization.yaml';
@@ -115,13 +98,13 @@ describe('a hand-written pool has one price in a request and its release', () =>
     });
     await writeChangeSet(tree, requested.changeSet);
 
-    const released = await buildReleaseChange({
+    const released = await releaseOnDisk(
       tree,
-      dir: tree.root,
-      request: { namespace: 'ml', name: 'chat' },
-      clusterProfile: () => cluster,
-      catalog: builtinCatalog,
-    });
+      tree.root,
+      'chat',
+      cluster,
+      builtinCatalog,
+    );
     expect(released.plan.pools).toEqual([
       expect.objectContaining({
         name: 'team-a10g',

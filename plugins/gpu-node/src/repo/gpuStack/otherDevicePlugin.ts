@@ -40,14 +40,17 @@ import {
 export const DEVICE_PLUGIN_CHART = 'nvidia-device-plugin';
 
 /** The image of NVIDIA's device plugin (`nvcr.io/nvidia/k8s-device-plugin`). */
-const DEVICE_PLUGIN_IMAGE = /(^|\/)k8s-device-plugin(:|@|$)/;
+export const DEVICE_PLUGIN_IMAGE = /(^|\/)k8s-device-plugin(:|@|$)/;
 
-interface FileObject {
+export interface FileObject {
   file: string;
   object: PlainObject & { kind: string; metadata: PlainObject };
 }
 
-function objectsOf(files: RepositoryFile[], mention: RegExp): FileObject[] {
+export function objectsOf(
+  files: RepositoryFile[],
+  mention: RegExp,
+): FileObject[] {
   return files.flatMap(({ path, text }) => {
     if (!mention.test(text)) return [];
     return parseYamlDocuments(path, text).documents.flatMap(doc => {
@@ -58,7 +61,7 @@ function objectsOf(files: RepositoryFile[], mention: RegExp): FileObject[] {
 }
 
 /** Why an EC2NodeClass runs Bottlerocket, as written; undefined when it does not. */
-function bottlerocketSetting(object: PlainObject): string | undefined {
+export function bottlerocketSetting(object: PlainObject): string | undefined {
   if (getIn(object, 'spec', 'amiFamily') === 'Bottlerocket') {
     return '`amiFamily: Bottlerocket`';
   }

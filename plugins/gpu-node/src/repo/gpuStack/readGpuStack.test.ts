@@ -101,6 +101,28 @@ describe('the files readGpuStack can take anything from', () => {
     expect(kept).toEqual(Object.keys(files));
   });
 
+  it('counts a node class only when it runs Bottlerocket, and never a NodePool that references one', () => {
+    const nodePool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: gpu-t4}
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: karpenter.k8s.aws
+        kind: EC2NodeClass
+        name: gpu
+`;
+    const al2023 = BOTTLEROCKET_NODE_CLASS.replace(
+      /amiSelectorTerms:\n.*\n/,
+      'amiSelectorTerms:\n    - alias: al2023@latest\n',
+    ).replace(/ {2}userData: [^]*/, '');
+    expect(al2023).not.toMatch(/bottlerocket/i);
+    expect(
+      [nodePool, al2023, BOTTLEROCKET_NODE_CLASS].map(gpuStackFileRole),
+    ).toEqual([undefined, undefined, 'release']);
+  });
+
   it('counts a ConfigMap only when a release takes values from one', () => {
     expect(gpuStackFileRole(VALUES_CONFIG_MAP)).toBe('valuesSource');
     expect(releasesTakeValuesFrom([FLUX_VALUES_FROM])).toBe(true);

@@ -10,18 +10,28 @@ import type {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
 import type { RepoTree } from '../tree';
+import { deployedDevicePlugins } from './deployedDevicePlugins';
 import { migManagerOff } from './migManagerOff';
 import { otherDevicePlugin } from './otherDevicePlugin';
 
 /**
- * Text a file must hold for the readers below to take anything from it
+ * Text a file must hold for the release readers to take anything from it
  * (beyond the values files a release names, which `tree` reads): the
  * charts' names or a `chartRef` (`findHelmReleases`, kustomize `helmCharts`
- * included), an EC2NodeClass and the device plugin's image
- * (`otherDevicePlugin`).
+ * included) and the device plugin's image (`otherDevicePlugin`).
  */
 const STACK_MENTION =
-  /gpu-operator|nvidia-device-plugin|chartRef|EC2NodeClass|k8s-device-plugin/i;
+  /gpu-operator|nvidia-device-plugin|chartRef|k8s-device-plugin/i;
+
+/**
+ * A node class decides the stack only when it runs Bottlerocket
+ * (`otherDevicePlugin`: `amiFamily: Bottlerocket` or an alias
+ * `bottlerocket@…`), and only as a document's own top-level `kind`: every
+ * NodePool names `kind: EC2NodeClass` in its `nodeClassRef`, so that word
+ * alone would count every pool file.
+ */
+const isBottlerocketNodeClass = (text: string) =>
+  /^kind:\s*["']?EC2NodeClass\b/m.test(text) && /bottlerocket/i.test(text);
 
 /** A ConfigMap (or kustomize generator) a Flux release's `spec.valuesFrom` may name (`valuesConfigMaps`). */
 const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
@@ -40,7 +50,9 @@ const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
 export function gpuStackFileRole(
   text: string,
 ): 'release' | 'valuesSource' | undefined {
-  if (STACK_MENTION.test(text)) return 'release';
+  if (STACK_MENTION.test(text) || isBottlerocketNodeClass(text)) {
+    return 'release';
+  }
   return VALUES_SOURCE.test(text) ? 'valuesSource' : undefined;
 }
 
@@ -74,5 +86,6 @@ export async function readGpuStack(
   return {
     ...(devicePlugin ? { devicePlugin } : {}),
     ...(migManager ? { migManagerOff: migManager } : {}),
+    ...(await deployedDevicePlugins(tree, cluster, files)),
   };
 }

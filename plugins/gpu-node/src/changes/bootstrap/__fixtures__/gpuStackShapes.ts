@@ -138,3 +138,18 @@ spec:
   syncPolicy:
     automated: {}
 `;
+
+/** An app-of-apps child Application installing the GPU Operator with its own device plugin (the chart's default). */
+export const ARGO_GPU_OPERATOR = `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata:
+  name: gpu-operator
+  namespace: argocd
+spec:
+  project: default
+  destination: { server: https://kubernetes.default.svc, namespace: gpu-operator }
+  source:
+    repoURL: https://helm.ngc.nvidia.com/nvidia
+    chart: gpu-operator
+    targetRevision: v25.10.1
+`;

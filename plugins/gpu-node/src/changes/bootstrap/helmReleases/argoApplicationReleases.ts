@@ -13,6 +13,7 @@ import {
   getIn,
   isPlainObject,
   parseYamlDocuments,
+  type PlainObject,
 } from '../../../repo/yamlObjects';
 import { helmParameterValues } from './helmParameters';
 import {
@@ -28,6 +29,25 @@ export function isArgoApplication(object: FoundObject['object']): boolean {
     object.kind === 'Application' &&
     object.apiVersion === 'argoproj.io/v1alpha1'
   );
+}
+
+/**
+ * An Application's sources, each with the field that holds it. A non-empty
+ * `spec.sources` wins: "When you specify the sources field, Argo CD will
+ * ignore the source (singular) field"
+ * (https://argo-cd.readthedocs.io/en/release-3.3/user-guide/multiple_sources/;
+ * argoproj/argo-cd `pkg/apis/application/v1alpha1/types.go`,
+ * `ApplicationSpec.HasMultipleSources`).
+ */
+export function argoSources(
+  object: PlainObject,
+): [field: string, source: unknown][] {
+  const many = getIn(object, 'spec', 'sources');
+  if (Array.isArray(many) && many.length > 0) {
+    return many.map((source, i) => [`spec.sources[${i}]`, source]);
+  }
+  const single = getIn(object, 'spec', 'source');
+  return isPlainObject(single) ? [['spec.source', single]] : [];
 }
 
 /** The value layers of one Helm source, highest precedence first. */
@@ -92,14 +112,7 @@ export function argoApplicationReleases(
   const name = [object.metadata.namespace, object.metadata.name]
     .filter(part => typeof part === 'string')
     .join('/');
-  const single = getIn(object, 'spec', 'source');
-  const many = getIn(object, 'spec', 'sources');
-  let sources: [string, unknown][] = [];
-  if (isPlainObject(single)) sources = [['spec.source', single]];
-  else if (Array.isArray(many)) {
-    sources = many.map((source, i) => [`spec.sources[${i}]`, source]);
-  }
-  return sources
+  return argoSources(object)
     .filter(([, source]) => getIn(source, 'chart') === chart)
     .map(([path, source]) => ({
       chart,

@@ -94,6 +94,30 @@ describe('findHelmReleases: the namespace a release installs into', () => {
   });
 });
 
+describe('findHelmReleases: which sources of an Application Argo CD reads', () => {
+  it('reads spec.sources and ignores a spec.source left beside it, as Argo CD does', async () => {
+    const releases = await find({
+      'argocd/op.yaml': [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: Application',
+        'metadata: { name: gpu-operator, namespace: argocd }',
+        'spec:',
+        '  source: { chart: gpu-operator, repoURL: https://helm.ngc.nvidia.com/nvidia, targetRevision: v24.9.2 }',
+        '  sources:',
+        '    - { chart: gpu-operator, repoURL: https://helm.ngc.nvidia.com/nvidia, targetRevision: v25.10.1 }',
+        '  destination: { server: https://kubernetes.default.svc, namespace: gpu-operator }',
+        '',
+      ].join('\n'),
+    });
+    expect(releases.map(r => [r.version, r.declaredBy])).toEqual([
+      [
+        'v25.10.1',
+        'Argo CD Application `argocd/gpu-operator` (`spec.sources[0]`)',
+      ],
+    ]);
+  });
+});
+
 describe('findHelmReleases: Flux valuesFrom', () => {
   const valuesFrom = (refs: string) => `  valuesFrom:\n${refs}`;
 

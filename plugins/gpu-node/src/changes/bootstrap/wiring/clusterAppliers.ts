@@ -1,7 +1,9 @@
 /**
  * The GitOps objects that apply a cluster's folder, or a part of it, from
  * this repository: Argo CD Applications (`spec.source.path`, or each
- * `spec.sources[].path`) and Flux Kustomizations (`spec.path`), in any file
+ * `spec.sources[].path`), the Applications an ApplicationSet's git
+ * generator makes of the repository's folders (`argoApplicationSets.ts`)
+ * and Flux Kustomizations (`spec.path`), in any file
  * of the cluster (`clusterReleaseFiles`): an app-of-apps keeps them beside
  * the cluster's folder, Flux in its `flux-system/`. One counts when its path
  * is the cluster's folder, above it or inside it.
@@ -11,11 +13,18 @@ import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import {
   asKubernetesObject,
   getIn,
-  isPlainObject,
   parseYamlDocuments,
   type PlainObject,
 } from '../../../repo/yamlObjects';
-import { isArgoApplication } from '../helmReleases/argoApplicationReleases';
+import {
+  argoSources,
+  isArgoApplication,
+} from '../helmReleases/argoApplicationReleases';
+import {
+  generatedApplications,
+  isArgoApplicationSet,
+  type GitGenerator,
+} from './argoApplicationSets';
 
 /** An object that applies a folder of the repository. */
 export interface ClusterApplier {
@@ -30,6 +39,14 @@ export interface ClusterApplier {
   path: string;
   /** Argo CD directory source with `directory.recurse: true`. */
   recurse: boolean;
+  /** An Application an ApplicationSet generates: the git generator that made it. */
+  generator?: GitGenerator;
+}
+
+/** The repository's folders and files, for an ApplicationSet's globs. */
+export interface RepositoryPaths {
+  folders: readonly string[];
+  files: readonly string[];
 }
 
 function isFluxKustomization(object: PlainObject): boolean {
@@ -54,14 +71,7 @@ function argoAppliers(
   file: string,
   object: PlainObject & { metadata: PlainObject },
 ): ClusterApplier[] {
-  const single = getIn(object, 'spec', 'source');
-  const many = getIn(object, 'spec', 'sources');
-  let sources: [string, unknown][] = [];
-  if (isPlainObject(single)) sources = [['spec.source', single]];
-  else if (Array.isArray(many)) {
-    sources = many.map((source, i) => [`spec.sources[${i}]`, source]);
-  }
-  return sources.flatMap(([field, source]) => {
+  return argoSources(object).flatMap(([field, source]) => {
     const path = getIn(source, 'path');
     // A chart source has no path: it applies no folder of the repository.
     if (typeof path !== 'string' || getIn(source, 'chart') !== undefined) {
@@ -80,6 +90,27 @@ function argoAppliers(
   });
 }
 
+function applicationSetAppliers(
+  file: string,
+  object: PlainObject & { metadata: PlainObject },
+  paths: RepositoryPaths,
+): ClusterApplier[] {
+  const { applications } = generatedApplications(
+    object,
+    paths.folders,
+    paths.files,
+  );
+  return applications.map(({ path, generator }) => ({
+    tool: 'argo' as const,
+    file,
+    object: `Argo CD ApplicationSet \`${nameOf(object)}\``,
+    field: `${generator.field} (its Application for \`${folderOf(path)}\`)`,
+    path: folderOf(path),
+    recurse: false,
+    generator,
+  }));
+}
+
 /** Whether folder `a` is `b` or holds it. */
 export function holds(a: string, b: string): boolean {
   return a === '.' || a === b || b.startsWith(`${a}/`);
@@ -89,6 +120,7 @@ export function holds(a: string, b: string): boolean {
 export function clusterAppliers(
   files: RepositoryFile[],
   clusterFolder: string,
+  paths: RepositoryPaths = { folders: [], files: [] },
 ): ClusterApplier[] {
   const found: ClusterApplier[] = [];
   for (const { path: file, text } of files) {
@@ -98,6 +130,8 @@ export function clusterAppliers(
       if (!object) continue;
       if (isArgoApplication(object)) {
         found.push(...argoAppliers(file, object));
+      } else if (isArgoApplicationSet(object)) {
+        found.push(...applicationSetAppliers(file, object, paths));
       } else if (isFluxKustomization(object)) {
         const path = getIn(object, 'spec', 'path');
         found.push({

@@ -258,3 +258,69 @@ describe('a repository where nothing applies the cluster folder', () => {
     );
   });
 });
+
+describe('Argo CD ApplicationSets with a git generator', () => {
+  /** An ApplicationSet making one Application per folder its git generator finds (argo-cd docs, Generators-Git). */
+  const applicationSet = (
+    generator: string,
+  ) => `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata:
+  name: cluster-folders
+  namespace: argocd
+spec:
+  goTemplate: true
+  generators:
+    - git:
+        repoURL: https://github.com/example/platform-gitops.git
+        revision: HEAD
+${generator}
+  template:
+    metadata:
+      name: '{{.path.basename}}'
+    spec:
+      project: default
+      source:
+        repoURL: https://github.com/example/platform-gitops.git
+        targetRevision: HEAD
+        path: '{{.path.path}}'
+      destination:
+        server: https://kubernetes.default.svc
+`;
+  const APPS = {
+    'clusters/prod/apps/kustomization.yaml': 'resources:\n  - ns.yaml\n',
+    'clusters/prod/apps/ns.yaml': NAMESPACES,
+  };
+
+  it('a directories glob that matches the GPU folder: says it is picked up, and asks nothing', async () => {
+    const { notes } = await bootstrap({
+      ...APPS,
+      'argocd/cluster-folders.yaml': applicationSet(
+        '        directories:\n          - path: clusters/*/*',
+      ),
+    });
+    expect(notes).toContainEqual(
+      'Argo CD ApplicationSet `argocd/cluster-folders` in `argocd/cluster-folders.yaml` picks up the GPU folder `clusters/prod/gpu/`: its `spec.generators[0].git.directories` glob `clusters/*/*` matches it, so it makes an Application for it.',
+    );
+    expect(toDo(notes).filter(n => n.includes('clusters/prod/gpu/'))).toEqual(
+      [],
+    );
+  });
+
+  it('globs that leave it out (or exclude it): names the set, its generator field and the entry to add, once', async () => {
+    for (const generator of [
+      '        directories:\n          - path: clusters/prod/apps',
+      '        directories:\n          - path: clusters/*/*\n          - path: clusters/*/gpu\n            exclude: true',
+    ]) {
+      const { notes } = await bootstrap({
+        ...APPS,
+        'argocd/cluster-folders.yaml': applicationSet(generator),
+      });
+      const about = toDo(notes).filter(n => n.includes('ApplicationSet'));
+      expect(about).toHaveLength(1);
+      expect(about[0]).toMatch(
+        /^\*\*To do\*\*: the GPU folder `clusters\/prod\/gpu\/` is not picked up by Argo CD ApplicationSet `argocd\/cluster-folders` in `argocd\/cluster-folders.yaml`: the globs of its `spec.generators\[0\].git.directories` \(`clusters\/[^)]*`\) do not match it, and none of the Applications it makes reaches it. To apply it, add `- path: clusters\/prod\/gpu` to its `spec.generators\[0\].git.directories`/,
+      );
+    }
+  });
+});

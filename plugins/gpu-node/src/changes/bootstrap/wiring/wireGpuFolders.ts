@@ -10,7 +10,9 @@
  * kustomize-controller never inflates charts), so the notes say how to
  * apply it instead. Every Argo CD Application or Flux Kustomization of the
  * cluster's folder (`clusterAppliers`) that still does not apply a folder
- * gets a note naming the object, its file and field, and what to change.
+ * gets a note naming the object, its file and field, and what to change;
+ * an ApplicationSet one note saying whether its git generator picks the
+ * folder up, or which generator field to extend.
  */
 import { posix } from 'node:path';
 import { clusterScopePath, type LayoutInput } from '../../../layout/layout';
@@ -23,7 +25,12 @@ import { insertResource, relativeTo } from '../../kustomization';
 import type { StagedTree } from '../../stagedTree';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import { appliesFolder, type FolderGraph } from './appliesFolder';
-import { clusterAppliers, type ClusterApplier } from './clusterAppliers';
+import { applicationSetNotes } from './applicationSetNotes';
+import {
+  clusterAppliers,
+  type ClusterApplier,
+  type RepositoryPaths,
+} from './clusterAppliers';
 
 /** A folder the bootstrap writes that the cluster must apply. */
 export interface GpuFolder {
@@ -104,6 +111,24 @@ function helmNote(
   return `**To do**: ${folder.what} ${shown(folder.folder)} inflates a Helm chart (kustomize \`helmCharts\`).${why} ${how[0].toUpperCase()}${how.slice(1)}.`;
 }
 
+/** The repository's files and folders, with the bootstrap's folders (an ApplicationSet's globs may match them). */
+async function repositoryPaths(
+  staged: StagedTree,
+  folders: GpuFolder[],
+): Promise<RepositoryPaths> {
+  const files = await staged.base.listFiles('');
+  const all = new Set<string>();
+  for (const path of [
+    ...files.map(f => posix.dirname(f)),
+    ...folders.map(f => f.folder),
+  ]) {
+    for (let at = path; at !== '.' && !all.has(at); at = posix.dirname(at)) {
+      all.add(at);
+    }
+  }
+  return { folders: [...all].sort(), files };
+}
+
 /** Wires `folders` into the cluster's kustomization; returns the notes. */
 export async function wireGpuFolders(
   staged: StagedTree,
@@ -115,7 +140,11 @@ export async function wireGpuFolders(
   const clusterFolder = clusterScopePath(layout, cluster);
   const kustomizations = await readKustomizationGraph(staged.base);
   const clusterFile = kustomizations.folders.get(clusterFolder)?.file;
-  const appliers = clusterAppliers(files, clusterFolder);
+  const appliers = clusterAppliers(
+    files,
+    clusterFolder,
+    await repositoryPaths(staged, folders),
+  );
   const flux = appliers.some(a => a.tool === 'flux');
   const built = foldersBuiltBy(kustomizations, clusterFolder);
   const buildsHelm = built.some(
@@ -162,7 +191,8 @@ export async function wireGpuFolders(
   const applies = (a: ClusterApplier, f: GpuFolder) =>
     appliesFolder(a.tool, a.path, f.folder, graph);
   const unapplied = plain.filter(f => !appliers.some(a => applies(a, f)));
-  for (const applier of appliers) {
+  notes.push(...applicationSetNotes(appliers, plain, unapplied));
+  for (const applier of appliers.filter(a => !a.generator)) {
     const missing = unapplied.filter(f => !applies(applier, f));
     if (missing.length > 0) notes.push(applierNote(applier, missing, graph));
   }

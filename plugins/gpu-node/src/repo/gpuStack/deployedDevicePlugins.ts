@@ -1,0 +1,207 @@
+/**
+ * Every device plugin the repository deploys for a cluster, with the nodes
+ * it serves (gpu-common `scheduling/devicePluginService.ts` judges each
+ * pool by them):
+ *
+ * - the GPU Operator's, unless a release sets `devicePlugin.enabled: false`
+ *   (the chart's default is true: gpu-operator v26.7.0
+ *   `deployments/gpu-operator/values.yaml`); it runs on every GPU node the
+ *   operator labels, and reads the named configs;
+ * - NVIDIA's standalone chart, placed by its `nodeSelector`, `affinity` and
+ *   `tolerations` values, else the chart's defaults (k8s-device-plugin
+ *   v0.20.0 `deployments/helm/nvidia-device-plugin/values.yaml`: an NFD or
+ *   `nvidia.com/gpu.present` label, the `nvidia.com/gpu` taint tolerated);
+ * - its static DaemonSet, placed by its pod template;
+ * - Bottlerocket's, on the nodes of every Bottlerocket EC2NodeClass, with
+ *   the sharing of its user data as the one config it applies.
+ */
+import {
+  podSchedulingOf,
+  type ClusterGpuStack,
+  type ClusterProfile,
+  type DeployedDevicePlugin,
+} from '@gpu-gitops/plugin-gpu-common';
+import { GPU_OPERATOR_CHART } from '../../changes/bootstrap/gpuOperator/gpuOperatorChart';
+import { findHelmReleases } from '../../changes/bootstrap/helmReleases/findHelmReleases';
+import type { HelmRelease } from '../../changes/bootstrap/helmReleases/helmRelease';
+import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
+import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
+import { bottlerocketSharing } from '../../import/sharing/bottlerocketSharing';
+import type { RepoTree } from '../tree';
+import { getIn, type PlainObject } from '../yamlObjects';
+import {
+  bottlerocketSetting,
+  DEVICE_PLUGIN_CHART,
+  DEVICE_PLUGIN_IMAGE,
+  objectsOf,
+} from './otherDevicePlugin';
+
+type Deployed = Pick<
+  ClusterGpuStack,
+  'devicePlugins' | 'operatorDevicePluginOff'
+>;
+
+/** The standalone chart's placement defaults (k8s-device-plugin v0.20.0 values.yaml). */
+const CHART_PLACEMENT: Record<string, unknown> = {
+  nodeSelector: {},
+  affinity: {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [
+          ['feature.node.kubernetes.io/pci-10de.present', 'true'],
+          ['feature.node.kubernetes.io/cpu-model.vendor_id', 'NVIDIA'],
+          ['nvidia.com/gpu.present', 'true'],
+        ].map(([key, value]) => ({
+          matchExpressions: [{ key, operator: 'In', values: [value] }],
+        })),
+      },
+    },
+  },
+  tolerations: [
+    { key: 'CriticalAddonsOnly', operator: 'Exists' },
+    { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+  ],
+};
+
+async function operatorPlugins(
+  tree: RepoTree,
+  files: RepositoryFile[],
+): Promise<Deployed> {
+  const out: Required<Pick<Deployed, 'devicePlugins'>> & Deployed = {
+    devicePlugins: [],
+  };
+  for (const release of await findHelmReleases(
+    tree,
+    files,
+    GPU_OPERATOR_CHART,
+  )) {
+    const enabled = readValue(release.layers, ['devicePlugin', 'enabled']);
+    if (enabled.state === 'set' && enabled.value === false) {
+      out.operatorDevicePluginOff = {
+        file: release.file,
+        setting: `\`devicePlugin.enabled: false\` in ${enabled.setIn.where}`,
+      };
+      continue;
+    }
+    out.devicePlugins.push({
+      kind: 'gpu-operator',
+      readsNamedConfigs: true,
+      file: release.file,
+      setting: `the GPU Operator's device plugin (${release.declaredBy} in \`${release.file}\`)`,
+    });
+  }
+  return out;
+}
+
+/** A chart value as its release sets it, else the chart's default. */
+function chartValue(release: HelmRelease, key: string): unknown {
+  const reading = readValue(release.layers, [key]);
+  return reading.state === 'set' ? reading.value : CHART_PLACEMENT[key];
+}
+
+async function chartPlugins(
+  tree: RepoTree,
+  cluster: ClusterProfile,
+  files: RepositoryFile[],
+): Promise<DeployedDevicePlugin[]> {
+  const ref = cluster.devicePluginConfigMap;
+  return (await findHelmReleases(tree, files, DEVICE_PLUGIN_CHART)).map(
+    release => {
+      const name = readValue(release.layers, ['config', 'name']);
+      return {
+        kind: 'standalone',
+        readsNamedConfigs:
+          name.state === 'set' &&
+          name.value === ref.name &&
+          (release.namespace === undefined ||
+            release.namespace === ref.namespace),
+        file: release.file,
+        setting: `the \`${DEVICE_PLUGIN_CHART}\` Helm chart installed by ${release.declaredBy} in \`${release.file}\``,
+        placement: podSchedulingOf({
+          nodeSelector: chartValue(release, 'nodeSelector'),
+          affinity: chartValue(release, 'affinity'),
+          tolerations: chartValue(release, 'tolerations'),
+        }),
+      };
+    },
+  );
+}
+
+function daemonSetPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
+  return objectsOf(files, /k8s-device-plugin/).flatMap(({ file, object }) => {
+    if (object.kind !== 'DaemonSet') return [];
+    const podSpec = getIn(object, 'spec', 'template', 'spec');
+    const containers = getIn(podSpec, 'containers');
+    const runsPlugin =
+      Array.isArray(containers) &&
+      containers.some(c => DEVICE_PLUGIN_IMAGE.test(String(getIn(c, 'image'))));
+    if (!runsPlugin) return [];
+    return [
+      {
+        kind: 'standalone' as const,
+        readsNamedConfigs: false,
+        file,
+        setting: `DaemonSet \`${String(object.metadata.name)}\` running the \`k8s-device-plugin\` image, in \`${file}\``,
+        placement: podSchedulingOf(podSpec),
+      },
+    ];
+  });
+}
+
+/** Bottlerocket's sharing settings as the device-plugin config (v1) they amount to. */
+function bottlerocketConfig(object: PlainObject): unknown {
+  const sharing = bottlerocketSharing(object);
+  if (!sharing || 'unreadable' in sharing) return undefined;
+  const field = sharing.mode === 'mps' ? 'mps' : 'timeSlicing';
+  return {
+    version: 'v1',
+    sharing: {
+      [field]: {
+        renameByDefault: sharing.renameByDefault,
+        resources: [
+          { name: 'nvidia.com/gpu', replicas: sharing.slicesPerGpu ?? 1 },
+        ],
+      },
+    },
+  };
+}
+
+function bottlerocketPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
+  return objectsOf(files, /EC2NodeClass/).flatMap(({ file, object }) => {
+    const setting =
+      object.kind === 'EC2NodeClass' ? bottlerocketSetting(object) : undefined;
+    if (!setting) return [];
+    const name = String(object.metadata.name);
+    const config = bottlerocketConfig(object);
+    return [
+      {
+        kind: 'bottlerocket' as const,
+        readsNamedConfigs: false,
+        file,
+        setting: `Bottlerocket's built-in device plugin (EC2NodeClass \`${name}\` with ${setting}, in \`${file}\`)`,
+        nodeClass: name,
+        ...(config ? { config } : {}),
+      },
+    ];
+  });
+}
+
+/**
+ * The device plugins `files` deploy for `cluster`; `devicePlugins` absent
+ * when they declare none at all (what runs is not the repository's to say).
+ */
+export async function deployedDevicePlugins(
+  tree: RepoTree,
+  cluster: ClusterProfile,
+  files: RepositoryFile[],
+): Promise<Deployed> {
+  const operator = await operatorPlugins(tree, files);
+  const plugins = [
+    ...(operator.devicePlugins ?? []),
+    ...(await chartPlugins(tree, cluster, files)),
+    ...daemonSetPlugins(files),
+    ...bottlerocketPlugins(files),
+  ];
+  if (plugins.length === 0 && !operator.operatorDevicePluginOff) return {};
+  return { ...operator, devicePlugins: plugins };
+}
