@@ -205,6 +205,7 @@ export async function buildRequestChange(
               },
               kustomize: options.kustomize,
               catalog,
+              stage,
             }),
           );
     return { state, plan, manifests, changeSet, existing, verification };

@@ -34,7 +34,11 @@ import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
 import { plannedPoolLanding } from './plannedPoolLanding';
-import { buildTouchedRoots, builtObjectId } from './rootBuilds';
+import {
+  buildTouchedRoots,
+  builtObjectId,
+  type StageRunner,
+} from './rootBuilds';
 import type { ChangeSet } from './types';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
 
@@ -49,6 +53,8 @@ export interface VerifyChangeOptions {
   kustomize?: BuildRootOptions;
   /** The catalog the plan was made with (GPUs per node of the pools' machines). */
   catalog?: GpuCatalog;
+  /** Times each kustomize build (for the caller's report). */
+  stage?: StageRunner;
 }
 
 /** @public */
@@ -103,7 +109,12 @@ export async function verifyChange(
   const { dir, changeSet, plan, cluster } = options;
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
   const problems: string[] = [];
-  const builds = await buildTouchedRoots(dir, changeSet, options.kustomize);
+  const builds = await buildTouchedRoots(
+    dir,
+    changeSet,
+    options.kustomize,
+    options.stage,
+  );
   const after = builds.flatMap(b =>
     b.after.objects ? [{ root: b.root, objects: b.after.objects }] : [],
   );
