@@ -51,6 +51,8 @@ export async function runPr(
             {
               ...summary,
               ...(options['dry-run'] ? { diff: result.diff } : {}),
+              // Where the time went, step by step (what `npm run bench` reports).
+              stages: result.stages,
             },
             null,
             2,
