@@ -1,15 +1,8 @@
-import {
-  formatPlanText,
-  plan,
-  planToJson,
-} from '@gpu-gitops/plugin-gpu-common';
 import type { CliIo } from '../io';
 import { readRequestInputs } from '../readInput';
 import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
-
-export const planUsage =
-  'gpu-gitops plan --request req.yaml [--cluster cluster.yaml] [--catalog catalog.yaml] [--json]';
+import { gpuCommon } from '../libraries';
 
 /** Plans a request against the built-in catalog (no repository state). */
 export async function runPlan(
@@ -20,11 +13,11 @@ export async function runPlan(
     options,
     io.cwd,
   );
-  const result = plan(request, catalog, cluster);
+  const result = gpuCommon.plan(request, catalog, cluster);
   io.stdout(
     options.json
-      ? `${JSON.stringify(planToJson(result), null, 2)}\n`
-      : `${formatPlanText(result)}\n`,
+      ? `${JSON.stringify(gpuCommon.planToJson(result), null, 2)}\n`
+      : `${gpuCommon.formatPlanText(result)}\n`,
   );
   return EXIT_OK;
 }
