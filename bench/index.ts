@@ -1,4 +1,5 @@
 import { benchAllocationIndex } from './allocationIndex.bench';
+import { benchCliStart } from './cliStart.bench';
 import { benchLiveData } from './liveData.bench';
 import { benchPlanRender } from './planRender.bench';
 import { benchPrCommand } from './prCommand.bench';
@@ -8,6 +9,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   pr: benchPrCommand,
   'allocation-index': benchAllocationIndex,
   'live-data': benchLiveData,
+  'cli-start': benchCliStart,
 };
 
 export async function runBenchmarks(only: string[]): Promise<void> {
