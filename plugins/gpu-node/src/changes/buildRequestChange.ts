@@ -209,6 +209,7 @@ export async function buildRequestChange(
               kustomize: options.kustomize,
               catalog,
               stage,
+              tree,
             }),
           );
     return { state, plan, manifests, changeSet, existing, verification };

@@ -19,7 +19,7 @@ import {
   readKustomizationGraph,
   type KustomizationGraph,
 } from '../kustomize/roots';
-import { FsRepoTree } from '../repo/tree';
+import { FsRepoTree, type RepoTree } from '../repo/tree';
 import { StagedTree, writeChangeSet } from './stagedTree';
 import type { ChangeSet } from './types';
 
@@ -85,20 +85,21 @@ async function build(
  * Builds each root the change touches before (the checkout `dir`) and after
  * (a scratch copy of the root's folders with the change applied), side by
  * side (bounded: `KUSTOMIZE_BUILDS_IN_FLIGHT`). A root the change removes
- * builds to nothing after.
+ * builds to nothing after. `base` reads the checkout `dir` (the pass's
+ * own reader, whose files were read already).
  */
 export async function buildTouchedRoots(
   dir: string,
   changeSet: ChangeSet,
   kustomize?: BuildRootOptions,
   stage: StageRunner = (_name, step) => step(),
+  base: RepoTree = new FsRepoTree(dir),
 ): Promise<RootBuild[]> {
   if (changeSet.changes.length === 0) return [];
   const scratch = await fs.mkdtemp(
     path.join(os.tmpdir(), 'gpu-gitops-verify-'),
   );
   try {
-    const base = new FsRepoTree(dir);
     const staged = new StagedTree(base);
     for (const change of changeSet.changes) {
       if (change.action === 'delete') await staged.remove(change.path);

@@ -40,6 +40,7 @@ import {
   type StageRunner,
 } from './rootBuilds';
 import type { ChangeSet } from './types';
+import type { RepoTree } from '../repo/tree';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
 
 export interface VerifyChangeOptions {
@@ -55,6 +56,8 @@ export interface VerifyChangeOptions {
   catalog?: GpuCatalog;
   /** Times each kustomize build (for the caller's report). */
   stage?: StageRunner;
+  /** Reads `dir` (the pass's reader: what it read already is not read again). */
+  tree?: RepoTree;
 }
 
 /** @public */
@@ -114,6 +117,7 @@ export async function verifyChange(
     changeSet,
     options.kustomize,
     options.stage,
+    options.tree,
   );
   const after = builds.flatMap(b =>
     b.after.objects ? [{ root: b.root, objects: b.after.objects }] : [],
