@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -53,6 +54,7 @@ function installCli(root: string): string {
   }
   for (const [name, folder] of Object.entries(PACKAGES)) {
     const source = path.join(ROOT, folder);
+    const hadDist = existsSync(path.join(source, 'dist'));
     run(source, process.execPath, [
       path.join(ROOT, 'node_modules/@backstage/cli/bin/backstage-cli'),
       'package',
@@ -64,6 +66,10 @@ function installCli(root: string): string {
     cpSync(path.join(source, 'dist'), path.join(target, 'dist'), {
       recursive: true,
     });
+    // The build is the bench's: a checkout keeps no dist it did not have.
+    if (!hadDist) {
+      rmSync(path.join(source, 'dist'), { recursive: true, force: true });
+    }
     if (folder === 'packages/cli') {
       cpSync(path.join(source, 'bin'), path.join(target, 'bin'), {
         recursive: true,
