@@ -1,4 +1,5 @@
 import { benchAllocationIndex } from './allocationIndex.bench';
+import { benchCliStart } from './cliStart.bench';
 import { benchLiveData } from './liveData.bench';
 import { benchPlanRender } from './planRender.bench';
 import { benchPrCommand } from './prCommand.bench';
@@ -10,6 +11,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'allocation-index': benchAllocationIndex,
   'live-data': benchLiveData,
   scale: benchScale,
+  'cli-start': benchCliStart,
 };
 
 export async function runBenchmarks(only: string[]): Promise<void> {

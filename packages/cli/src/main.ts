@@ -1,5 +1,4 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { processIo, type CliIo } from './io';
 import { EXIT_FAILURE, EXIT_INVALID_INPUT, EXIT_OK } from './exitCodes';
 import {
@@ -10,15 +9,26 @@ import {
   type OptionHelp,
 } from './help';
 import { UsageError } from './usageError';
-import { importUsage, runImport } from './commands/import';
-import { migFitUsage, runMigFit } from './commands/migFit';
-import { planUsage, runPlan } from './commands/plan';
-import { renderUsage, runRender } from './commands/render';
-import { prUsage, runPr } from './commands/pr';
-import { releaseUsage, runRelease } from './commands/release';
-import { runUpdate, updateUsage } from './commands/update';
-import { runValidate, validateUsage } from './commands/validate';
+import { runImport } from './commands/import';
+import { runMigFit } from './commands/migFit';
+import { runPlan } from './commands/plan';
+import { runRender } from './commands/render';
+import { runPr } from './commands/pr';
+import { runRelease } from './commands/release';
+import { runUpdate } from './commands/update';
+import { runValidate } from './commands/validate';
 import type { CommandOptions } from './options';
+import { gpuCommon } from './libraries';
+import {
+  importUsage,
+  migFitUsage,
+  planUsage,
+  prUsage,
+  releaseUsage,
+  renderUsage,
+  updateUsage,
+  validateUsage,
+} from './usages';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -369,7 +379,7 @@ export async function runCli(
 }
 
 function reportError(error: unknown, commandUsage: string, io: CliIo): number {
-  if (isGpuInputError(error)) {
+  if (gpuCommon.isGpuInputError(error)) {
     io.stderr(
       `invalid input:\n${error.issues
         .map(i => `  ${i.path || '(document)'}: ${i.message} [${i.rule}]`)

@@ -1,17 +1,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import {
-  builtinCatalog,
-  GpuInputError,
-  mergeCatalog,
-  parseGpuRequestYaml,
-  resolveClusterProfile,
-  type ClusterProfile,
-  type GpuCatalog,
-  type GpuRequest,
+import type {
+  ClusterProfile,
+  GpuCatalog,
+  GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
-import { parse } from 'yaml';
 import { requireOption, type CommandOptions } from './options';
+import { gpuCommon, yaml } from './libraries';
 
 /** Request, cluster and catalog files are small; anything larger is refused unread. */
 export const MAX_INPUT_BYTES = 1024 * 1024;
@@ -26,19 +21,19 @@ async function readBoundedFile(
   try {
     const stat = await fs.stat(resolved);
     if (!stat.isFile()) {
-      throw new GpuInputError([
+      throw new gpuCommon.GpuInputError([
         { path: field, rule: 'file', message: `${file} is not a file` },
       ]);
     }
     size = stat.size;
   } catch (error) {
-    if (error instanceof GpuInputError) throw error;
-    throw new GpuInputError([
+    if (error instanceof gpuCommon.GpuInputError) throw error;
+    throw new gpuCommon.GpuInputError([
       { path: field, rule: 'file', message: `cannot read ${file}` },
     ]);
   }
   if (size > MAX_INPUT_BYTES) {
-    throw new GpuInputError([
+    throw new gpuCommon.GpuInputError([
       {
         path: field,
         rule: 'max-size',
@@ -53,7 +48,9 @@ export async function readRequestFile(
   file: string,
   cwd: string,
 ): Promise<GpuRequest> {
-  return parseGpuRequestYaml(await readBoundedFile(file, cwd, '--request'));
+  return gpuCommon.parseGpuRequestYaml(
+    await readBoundedFile(file, cwd, '--request'),
+  );
 }
 
 /** Parses a small YAML config file (cluster profile, catalog override); aliases refused. */
@@ -64,9 +61,9 @@ async function readConfigYaml(
 ): Promise<unknown> {
   const text = await readBoundedFile(file, cwd, field);
   try {
-    return parse(text, { maxAliasCount: 0, uniqueKeys: true });
+    return yaml.parse(text, { maxAliasCount: 0, uniqueKeys: true });
   } catch (error) {
-    throw new GpuInputError([
+    throw new gpuCommon.GpuInputError([
       {
         path: field,
         rule: 'yaml',
@@ -80,17 +77,19 @@ export async function readClusterFile(
   file: string | undefined,
   cwd: string,
 ): Promise<ClusterProfile> {
-  if (!file) return resolveClusterProfile();
-  return resolveClusterProfile(await readConfigYaml(file, cwd, '--cluster'));
+  if (!file) return gpuCommon.resolveClusterProfile();
+  return gpuCommon.resolveClusterProfile(
+    await readConfigYaml(file, cwd, '--cluster'),
+  );
 }
 
 export async function readCatalogFile(
   file: string | undefined,
   cwd: string,
 ): Promise<GpuCatalog> {
-  if (!file) return builtinCatalog;
-  return mergeCatalog(
-    builtinCatalog,
+  if (!file) return gpuCommon.builtinCatalog;
+  return gpuCommon.mergeCatalog(
+    gpuCommon.builtinCatalog,
     await readConfigYaml(file, cwd, '--catalog'),
   );
 }
@@ -106,13 +105,13 @@ async function readRequestCluster(
   cwd: string,
 ): Promise<ClusterProfile> {
   if (!file) {
-    return resolveClusterProfile(
+    return gpuCommon.resolveClusterProfile(
       request.spec.cluster ? { name: request.spec.cluster } : undefined,
     );
   }
   const profile = await readClusterFile(file, cwd);
   if (request.spec.cluster && request.spec.cluster !== profile.name) {
-    throw new GpuInputError([
+    throw new gpuCommon.GpuInputError([
       {
         path: 'spec.cluster',
         rule: 'cluster-mismatch',
@@ -162,6 +161,6 @@ export async function readClusterLookup(
     if (fromFile && (name === undefined || name === fromFile.name)) {
       return fromFile;
     }
-    return resolveClusterProfile(name ? { name } : undefined);
+    return gpuCommon.resolveClusterProfile(name ? { name } : undefined);
   };
 }

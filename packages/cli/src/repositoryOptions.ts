@@ -1,17 +1,12 @@
 import path from 'node:path';
-import {
-  checkGitOpsRepoUrl,
-  gitOpsTimeoutMs,
-  GpuInputError,
-} from '@gpu-gitops/plugin-gpu-common';
-import {
-  FORGE_KINDS,
+import type {
+  ForgeKind,
+  PublishLogger,
   Redactor,
-  type ForgeKind,
-  type PublishLogger,
 } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from './io';
 import { requireOption, type CommandOptions } from './options';
+import { gpuCommon, gpuNode } from './libraries';
 
 /** The environment variable that holds each forge's token in the CLI. */
 export const FORGE_TOKEN_ENV: Record<ForgeKind, string | undefined> = {
@@ -23,12 +18,12 @@ export const FORGE_TOKEN_ENV: Record<ForgeKind, string | undefined> = {
 
 function forgeKind(value: string | undefined): ForgeKind {
   const kind = (value ?? 'local') as ForgeKind;
-  if (!FORGE_KINDS.includes(kind)) {
-    throw new GpuInputError([
+  if (!gpuNode.FORGE_KINDS.includes(kind)) {
+    throw new gpuCommon.GpuInputError([
       {
         path: '--forge',
         rule: 'enum',
-        message: `"${value}" is not a forge; use one of ${FORGE_KINDS.join(', ')}`,
+        message: `"${value}" is not a forge; use one of ${gpuNode.FORGE_KINDS.join(', ')}`,
       },
     ]);
   }
@@ -56,7 +51,7 @@ export interface RepositoryOptions {
  * from the cache folder, where a relative path names nothing, or something else.
  */
 function repoUrlFromCwd(repo: string, cwd: string): string {
-  const kind = checkGitOpsRepoUrl(repo, '--repo', {
+  const kind = gpuCommon.checkGitOpsRepoUrl(repo, '--repo', {
     tokenHint: `set ${Object.values(FORGE_TOKEN_ENV).filter(Boolean).join(', ')} instead`,
   });
   return kind === 'path' ? path.resolve(cwd, repo) : repo;
@@ -74,13 +69,13 @@ export function readRepositoryOptions(
 ): RepositoryOptions {
   const repoUrl = repoUrlFromCwd(requireOption(options, 'repo'), io.cwd);
   const forge = forgeKind(options.forge as string | undefined);
-  const timeoutMs = gitOpsTimeoutMs(
+  const timeoutMs = gpuCommon.gitOpsTimeoutMs(
     options.timeout as string | undefined,
     '--timeout',
   );
   const tokenEnv = FORGE_TOKEN_ENV[forge];
   const token = tokenEnv ? io.env[tokenEnv] || undefined : undefined;
-  const redactor = new Redactor(token ? [token] : []);
+  const redactor = new gpuNode.Redactor(token ? [token] : []);
   const log = (line: string) => {
     if (!options.json) io.stderr(`${redactor.redact(line)}\n`);
   };

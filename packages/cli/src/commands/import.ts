@@ -1,30 +1,14 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import {
-  GpuInputError,
-  resolveClusterProfile,
-  type ClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
-import {
-  buildImportChange,
-  FsRepoTree,
-  publishGpuImport,
-  Redactor,
-  renderChangeSetDiff,
-  renderImportReport,
-  writeChangeSet,
-} from '@gpu-gitops/plugin-gpu-node';
+import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
 import { requireOption, type CommandOptions } from '../options';
 import { readCatalogFile, readClusterFile } from '../readInput';
 import { readRepositoryOptions } from '../repositoryOptions';
 import { UsageError } from '../usageError';
-
-export const importUsage =
-  'gpu-gitops import (--cluster cluster.yaml | --cluster-name NAME) --owner OWNER [--catalog catalog.yaml] ' +
-  '(--dir DIR | --repo URL [--base main] [--forge local|github|gitlab|gitea] [--api-url URL] [--cache-dir DIR] [--timeout SECONDS]) ' +
-  '[--dry-run] [--json]';
+import type { Redactor } from '@gpu-gitops/plugin-gpu-node';
+import { gpuCommon, gpuNode } from '../libraries';
 
 /** The cluster to import: a profile file, or a built-in profile by name. */
 async function clusterToImport(
@@ -41,10 +25,10 @@ async function clusterToImport(
   if (file !== undefined) return readClusterFile(file, cwd);
   // The profile's own schema says what a cluster name may be.
   try {
-    return resolveClusterProfile({ name });
+    return gpuCommon.resolveClusterProfile({ name });
   } catch (error) {
-    if (!(error instanceof GpuInputError)) throw error;
-    throw new GpuInputError(
+    if (!(error instanceof gpuCommon.GpuInputError)) throw error;
+    throw new gpuCommon.GpuInputError(
       error.issues.map(issue => ({ ...issue, path: '--cluster-name' })),
     );
   }
@@ -55,7 +39,7 @@ async function checkoutDirectory(dir: string, cwd: string): Promise<string> {
   const resolved = path.resolve(cwd, dir);
   const stat = await fs.stat(resolved).catch(() => undefined);
   if (!stat?.isDirectory()) {
-    throw new GpuInputError([
+    throw new gpuCommon.GpuInputError([
       {
         path: '--dir',
         rule: 'directory',
@@ -96,29 +80,29 @@ export async function runImport(
 
   if (!target) {
     const root = await checkoutDirectory(dir!, io.cwd);
-    const tree = new FsRepoTree(root);
-    const change = await buildImportChange({
+    const tree = new gpuNode.FsRepoTree(root);
+    const change = await gpuNode.buildImportChange({
       tree,
       dir: root,
       cluster,
       catalog,
       owner,
     });
-    if (!dryRun) await writeChangeSet(tree, change.changeSet);
-    const report = renderImportReport({ change });
-    print(io, new Redactor(), options, {
+    if (!dryRun) await gpuNode.writeChangeSet(tree, change.changeSet);
+    const report = gpuNode.renderImportReport({ change });
+    print(io, new gpuNode.Redactor(), options, {
       dryRun,
       files: change.changeSet.changes.map(c => c.path),
       title: report.title,
       body: report.body,
       text: report.text,
       report: report.view,
-      diff: dryRun ? renderChangeSetDiff(change.changeSet) : undefined,
+      diff: dryRun ? gpuNode.renderChangeSetDiff(change.changeSet) : undefined,
     });
     return EXIT_OK;
   }
 
-  const result = await publishGpuImport({
+  const result = await gpuNode.publishGpuImport({
     ...target,
     cluster,
     catalog,

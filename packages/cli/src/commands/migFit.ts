@@ -1,15 +1,7 @@
-import {
-  builtinCatalog,
-  findModel,
-  fitMig,
-  GpuInputError,
-} from '@gpu-gitops/plugin-gpu-common';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
 import { requireOption, type CommandOptions } from '../options';
-
-export const migFitUsage =
-  'gpu-gitops mig fit --gpu a100-40gb --profiles 3g.20gb=1,2g.10gb=2 [--json]';
+import { gpuCommon } from '../libraries';
 
 /** `3g.20gb=1,2g.10gb=2` -> { '3g.20gb': 1, '2g.10gb': 2 }; bad syntax names --profiles. */
 export function parseProfileCounts(text: string): Record<string, number> {
@@ -17,7 +9,7 @@ export function parseProfileCounts(text: string): Record<string, number> {
   for (const part of text.split(',')) {
     const match = /^\s*([0-9a-z.+-]+)\s*=\s*(\d{1,3})\s*$/.exec(part);
     if (!match) {
-      throw new GpuInputError([
+      throw new gpuCommon.GpuInputError([
         {
           path: '--profiles',
           rule: 'format',
@@ -41,13 +33,13 @@ export async function runMigFit(
 ): Promise<number> {
   const gpu = requireOption(options, 'gpu');
   const counts = parseProfileCounts(requireOption(options, 'profiles'));
-  const model = findModel(builtinCatalog, gpu);
+  const model = gpuCommon.findModel(gpuCommon.builtinCatalog, gpu);
   if (!model) {
-    throw new GpuInputError([
+    throw new gpuCommon.GpuInputError([
       {
         path: '--gpu',
         rule: 'unknown-model',
-        message: `unknown GPU "${gpu}"; known: ${builtinCatalog.models
+        message: `unknown GPU "${gpu}"; known: ${gpuCommon.builtinCatalog.models
           .map(m => m.id)
           .join(', ')}`,
       },
@@ -55,18 +47,18 @@ export async function runMigFit(
   }
   // A GPU without MIG is a wrong --gpu, not a mix that does not fit.
   if (!model.mig) {
-    throw new GpuInputError([
+    throw new gpuCommon.GpuInputError([
       {
         path: '--gpu',
         rule: 'mig-unsupported',
-        message: `${model.id} (${model.displayName}) does not support MIG; GPUs with MIG: ${builtinCatalog.models
+        message: `${model.id} (${model.displayName}) does not support MIG; GPUs with MIG: ${gpuCommon.builtinCatalog.models
           .filter(m => m.mig)
           .map(m => m.id)
           .join(', ')}`,
       },
     ]);
   }
-  const result = fitMig(model, counts);
+  const result = gpuCommon.fitMig(model, counts);
   if (options.json) {
     io.stdout(`${JSON.stringify(result)}\n`);
   } else if (result.fits) {

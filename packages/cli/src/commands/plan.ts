@@ -1,10 +1,4 @@
-import {
-  formatPlanText,
-  plan,
-  planToJson,
-  type Plan,
-} from '@gpu-gitops/plugin-gpu-common';
-import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import type { Plan } from '@gpu-gitops/plugin-gpu-common';
 import type { CliIo } from '../io';
 import { readRequestInputs, type RequestInputs } from '../readInput';
 import { EXIT_OK } from '../exitCodes';
@@ -13,10 +7,7 @@ import {
   readRepositoryOptions,
   type RepositoryOptions,
 } from '../repositoryOptions';
-
-export const planUsage =
-  'gpu-gitops plan --request req.yaml [--repo URL|DIR [--base main] [--forge KIND] [--cache-dir DIR] [--timeout SECONDS]] ' +
-  '[--cluster cluster.yaml] [--catalog catalog.yaml] [--json]';
+import { gpuCommon, gpuNode } from '../libraries';
 
 /**
  * The plan against the repository: the dry run of `pr` (the one path that
@@ -28,7 +19,7 @@ async function planOnRepository(
   inputs: RequestInputs,
 ): Promise<Plan> {
   try {
-    const result = await publishGpuRequest({
+    const result = await gpuNode.publishGpuRequest({
       ...target,
       ...inputs,
       dryRun: true,
@@ -56,11 +47,11 @@ export async function runPlan(
   const inputs = await readRequestInputs(options, io.cwd);
   const result = target
     ? await planOnRepository(target, inputs)
-    : plan(inputs.request, inputs.catalog, inputs.cluster);
+    : gpuCommon.plan(inputs.request, inputs.catalog, inputs.cluster);
   io.stdout(
     options.json
-      ? `${JSON.stringify(planToJson(result), null, 2)}\n`
-      : `${formatPlanText(result)}\n`,
+      ? `${JSON.stringify(gpuCommon.planToJson(result), null, 2)}\n`
+      : `${gpuCommon.formatPlanText(result)}\n`,
   );
   return EXIT_OK;
 }

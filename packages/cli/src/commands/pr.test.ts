@@ -249,4 +249,42 @@ describe('gpu-gitops pr with spec.expiresAt', () => {
       ),
     ).toContain(`expiresAt: ${future}\n`);
   });
+
+  it('--json says how long each step took: fetch, read, plan, each kustomize build, commit, push', async () => {
+    remote = await createBareRemote({
+      'clusters/default/gpu/kustomization.yaml': EMPTY_KUSTOMIZATION,
+    });
+    const dir = makeWorkdir({
+      'req.yaml': requestYaml(
+        'model: t4\nsharing: exclusive\nreplicas: 1\nvramGiB: 8',
+      ),
+    });
+    const run = await runIn(dir, [
+      'pr',
+      '--request',
+      'req.yaml',
+      '--repo',
+      remote.url,
+      '--cache-dir',
+      path.join(dir, 'cache'),
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    const stages: { stage: string; ms: number }[] = JSON.parse(
+      run.stdout,
+    ).stages;
+    expect(stages.map(s => s.stage)).toEqual(
+      expect.arrayContaining([
+        'Fetch base',
+        'Read repository state',
+        'Plan',
+        'kustomize build clusters/default/gpu (before)',
+        'kustomize build clusters/default/gpu (after)',
+        'Verify with kustomize',
+        'Commit',
+        'Push',
+      ]),
+    );
+    expect(stages.every(s => Number.isFinite(s.ms) && s.ms >= 0)).toBe(true);
+  });
 });

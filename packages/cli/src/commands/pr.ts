@@ -1,15 +1,9 @@
-import { checkExpiryAtCreation } from '@gpu-gitops/plugin-gpu-common';
-import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
 import { readRepositoryOptions } from '../repositoryOptions';
 import { readRequestInputs } from '../readInput';
-
-export const prUsage =
-  'gpu-gitops pr --request req.yaml --repo URL [--base main] [--forge local|github|gitlab|gitea] ' +
-  '[--api-url URL] [--cluster cluster.yaml] [--catalog catalog.yaml] [--cache-dir DIR] [--timeout SECONDS] ' +
-  '[--draft] [--dry-run] [--json]';
+import { gpuCommon, gpuNode } from '../libraries';
 
 /** Opens (or updates) the pull request for a request; `--dry-run` prints the diff only. */
 export async function runPr(
@@ -23,10 +17,10 @@ export async function runPr(
     io.cwd,
   );
   // A request sent already expired would be released before anyone merged it.
-  checkExpiryAtCreation(request, new Date());
+  gpuCommon.checkExpiryAtCreation(request, new Date());
 
   try {
-    const result = await publishGpuRequest({
+    const result = await gpuNode.publishGpuRequest({
       ...target,
       request,
       cluster,
@@ -51,6 +45,8 @@ export async function runPr(
             {
               ...summary,
               ...(options['dry-run'] ? { diff: result.diff } : {}),
+              // Where the time went, step by step (what `npm run bench` reports).
+              stages: result.stages,
             },
             null,
             2,

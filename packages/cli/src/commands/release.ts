@@ -1,7 +1,4 @@
-import {
-  publishGpuRelease,
-  type RequestRef,
-} from '@gpu-gitops/plugin-gpu-node';
+import type { RequestRef } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
@@ -12,11 +9,7 @@ import {
 } from '../readInput';
 import { readRepositoryOptions } from '../repositoryOptions';
 import { UsageError } from '../usageError';
-
-export const releaseUsage =
-  'gpu-gitops release (--request req.yaml | --name NAMESPACE/NAME) --repo URL [--base main] ' +
-  '[--forge local|github|gitlab|gitea] [--api-url URL] [--cluster cluster.yaml] [--catalog catalog.yaml] ' +
-  '[--cache-dir DIR] [--timeout SECONDS] [--dry-run] [--json]';
+import { gpuNode } from '../libraries';
 
 const NAME =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)\/([a-z0-9]([-a-z0-9]*[a-z0-9])?)$/;
@@ -63,7 +56,7 @@ export async function runRelease(
   );
   const catalog = await readCatalogFile(options.catalog as string, io.cwd);
   const dryRun = Boolean(options['dry-run']);
-  const result = await publishGpuRelease({
+  const result = await gpuNode.publishGpuRelease({
     ...target,
     request,
     clusterProfile,

@@ -1,27 +1,16 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import {
-  buildManifests,
-  GpuInputError,
-  plan,
-  type ClusterProfile,
-  type KubernetesObject,
-  type ManifestSet,
+import type {
+  ClusterProfile,
+  KubernetesObject,
+  ManifestSet,
 } from '@gpu-gitops/plugin-gpu-common';
-import { stringify } from 'yaml';
-import {
-  buildRequestChange,
-  FsRepoTree,
-  writeChangeSet,
-} from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
 import { readRequestInputs } from '../readInput';
 import { UsageError } from '../usageError';
-
-export const renderUsage =
-  'gpu-gitops render --request req.yaml [--cluster cluster.yaml] [--catalog catalog.yaml] (--out DIR | --stdout)';
+import { gpuCommon, gpuNode, yaml } from '../libraries';
 
 /**
  * `--stdout`: the Kubernetes objects of the plan as one multi-document stream,
@@ -36,14 +25,16 @@ export function manifestStream(
   if (manifests.devicePluginConfig) {
     const { name, config } = manifests.devicePluginConfig;
     objects.push(
-      configMap(cluster.devicePluginConfigMap, { [name]: stringify(config) }),
+      configMap(cluster.devicePluginConfigMap, {
+        [name]: yaml.stringify(config),
+      }),
     );
   }
   if (manifests.migConfig) {
     const { name, entries } = manifests.migConfig;
     objects.push(
       configMap(cluster.migPartedConfigMap, {
-        'config.yaml': stringify({
+        'config.yaml': yaml.stringify({
           version: 'v1',
           'mig-configs': { [name]: entries },
         }),
@@ -51,7 +42,7 @@ export function manifestStream(
     );
   }
   objects.push(...manifests.workload.objects);
-  return objects.map(o => `---\n${stringify(o)}`).join('');
+  return objects.map(o => `---\n${yaml.stringify(o)}`).join('');
 }
 
 function configMap(
@@ -84,7 +75,7 @@ export async function runRender(
     if (request.spec.workload.existing) {
       // A patch written without reading the workload would target the
       // wrong container and change fields nobody asked to change.
-      throw new GpuInputError([
+      throw new gpuCommon.GpuInputError([
         {
           path: 'spec.workload.existing',
           rule: 'needs-repository',
@@ -93,9 +84,12 @@ export async function runRender(
         },
       ]);
     }
-    const result = plan(request, catalog, cluster);
+    const result = gpuCommon.plan(request, catalog, cluster);
     io.stdout(
-      manifestStream(buildManifests(result, cluster, { catalog }), cluster),
+      manifestStream(
+        gpuCommon.buildManifests(result, cluster, { catalog }),
+        cluster,
+      ),
     );
     return EXIT_OK;
   }
@@ -104,11 +98,11 @@ export async function runRender(
   // repository, its cluster bootstrapped), then write the change set only
   // after every check passed (invalid input writes nothing). What is wrong
   // with the request itself is said first.
-  plan(request, catalog, cluster);
+  gpuCommon.plan(request, catalog, cluster);
   const dir = path.resolve(io.cwd, out!);
   const existing = await fs.stat(dir).catch(() => undefined);
   if (!existing?.isDirectory()) {
-    throw new GpuInputError([
+    throw new gpuCommon.GpuInputError([
       {
         path: '--out',
         rule: 'directory',
@@ -116,15 +110,15 @@ export async function runRender(
       },
     ]);
   }
-  const { changeSet } = await buildRequestChange({
-    tree: new FsRepoTree(dir),
+  const { changeSet } = await gpuNode.buildRequestChange({
+    tree: new gpuNode.FsRepoTree(dir),
     dir,
     request,
     cluster,
     catalog,
     onSkipped: (file, reason) => io.stderr(`skipped ${file}: ${reason}\n`),
   });
-  await writeChangeSet(new FsRepoTree(dir), changeSet);
+  await gpuNode.writeChangeSet(new gpuNode.FsRepoTree(dir), changeSet);
   io.stdout(
     changeSet.empty
       ? `${out} already holds this request; nothing written\n`

@@ -1,13 +1,9 @@
-import { updateOpenPullRequests } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_FAILURE, EXIT_OK } from '../exitCodes';
 import type { CommandOptions } from '../options';
 import { readCatalogFile, readClusterLookup } from '../readInput';
 import { readRepositoryOptions } from '../repositoryOptions';
-
-export const updateUsage =
-  'gpu-gitops update --repo URL [--base main] [--forge local|github|gitlab|gitea] [--api-url URL] ' +
-  '[--cluster cluster.yaml] [--catalog catalog.yaml] [--cache-dir DIR] [--timeout SECONDS] [--json]';
+import { gpuNode } from '../libraries';
 
 /**
  * Brings every open GPU pull request of the repository up to date with its
@@ -24,7 +20,7 @@ export async function runUpdate(
     io.cwd,
   );
   const catalog = await readCatalogFile(options.catalog as string, io.cwd);
-  const updates = await updateOpenPullRequests({
+  const updates = await gpuNode.updateOpenPullRequests({
     ...target,
     clusterFor,
     catalogFor: () => catalog,

@@ -1,18 +1,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import {
-  isKustomizeNotFoundError,
-  validateGitOpsTreeReport,
-  type GitOpsTreeReport,
-} from '@gpu-gitops/plugin-gpu-node';
+import type { GitOpsTreeReport } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from '../io';
 import { EXIT_FINDINGS, EXIT_INVALID_INPUT, EXIT_OK } from '../exitCodes';
 import { readCatalogFile, readClusterFile } from '../readInput';
 import { UsageError } from '../usageError';
-
-export const validateUsage =
-  'gpu-gitops validate DIR [--cluster cluster.yaml] [--catalog catalog.yaml] [--enable-helm] [--json]';
+import { gpuCommon, gpuNode } from '../libraries';
 
 /**
  * Lints a GitOps checkout for PR review, running the real kustomize on
@@ -30,7 +23,7 @@ export async function runValidate(
   const dir = path.resolve(io.cwd, positionals[0]);
   const stat = await fs.stat(dir).catch(() => undefined);
   if (!stat?.isDirectory()) {
-    throw new GpuInputError([
+    throw new gpuCommon.GpuInputError([
       {
         path: 'DIR',
         rule: 'directory',
@@ -49,14 +42,14 @@ export async function runValidate(
   );
   let report: GitOpsTreeReport;
   try {
-    report = await validateGitOpsTreeReport(dir, {
+    report = await gpuNode.validateGitOpsTreeReport(dir, {
       ...(cluster ? { cluster } : {}),
       catalog,
       env: io.env,
       enableHelm: options['enable-helm'] === true,
     });
   } catch (error) {
-    if (!isKustomizeNotFoundError(error)) throw error;
+    if (!gpuNode.isKustomizeNotFoundError(error)) throw error;
     io.stderr(`error: ${error.message}\n`);
     return EXIT_INVALID_INPUT;
   }

@@ -22,6 +22,7 @@ import {
 import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { clusterKustomizationPath, type LayoutInput } from '../layout/layout';
 import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
+import { ReadOnceRepoTree } from '../repo/readOnceTree';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
 import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
 import { reusedPoolNodeLabels } from '../workloads/reusedPoolNodeLabels';
@@ -113,7 +114,9 @@ async function withReusedPoolLabels(tree: RepoTree, plan: Plan): Promise<Plan> {
 export async function buildRequestChange(
   options: BuildRequestChangeOptions,
 ): Promise<RequestChange> {
-  const { tree, request, cluster, catalog, layout } = options;
+  const { request, cluster, catalog, layout } = options;
+  // The reader, the name check and the existing workload read the same files.
+  const tree = new ReadOnceRepoTree(options.tree);
   const stage =
     options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
   const state = await stage('Read repository state', () =>
@@ -196,6 +199,8 @@ export async function buildRequestChange(
               kustomize: options.kustomize,
               catalog,
               gpuStack: state.gpuStack,
+              stage,
+              tree,
             }),
           );
     return { state, plan, manifests, changeSet, existing, verification };

@@ -12,15 +12,19 @@ import {
   buildKustomizationRoot,
   type BuildRootOptions,
 } from '../kustomize/buildRoot';
+import { runBounded } from '../kustomize/buildsInFlight';
 import { isKustomizeBuildError } from '../kustomize/errors';
 import {
   foldersBuiltBy,
   readKustomizationGraph,
   type KustomizationGraph,
 } from '../kustomize/roots';
-import { FsRepoTree } from '../repo/tree';
+import { FsRepoTree, type RepoTree } from '../repo/tree';
 import { StagedTree, writeChangeSet } from './stagedTree';
 import type { ChangeSet } from './types';
+
+/** Runs one named step (for progress logs and timings). */
+export type StageRunner = <T>(name: string, step: () => Promise<T>) => Promise<T>;
 
 /** One touched root: its objects before and after, or why it did not build. */
 export interface RootBuild {
@@ -79,34 +83,39 @@ async function build(
 
 /**
  * Builds each root the change touches before (the checkout `dir`) and after
- * (a scratch copy of the root's folders with the change applied). A root
- * the change removes builds to nothing after.
+ * (a scratch copy of the root's folders with the change applied), side by
+ * side (bounded: `KUSTOMIZE_BUILDS_IN_FLIGHT`). A root the change removes
+ * builds to nothing after. `base` reads the checkout `dir` (the pass's
+ * own reader, whose files were read already).
  */
 export async function buildTouchedRoots(
   dir: string,
   changeSet: ChangeSet,
   kustomize?: BuildRootOptions,
+  stage: StageRunner = (_name, step) => step(),
+  base: RepoTree = new FsRepoTree(dir),
 ): Promise<RootBuild[]> {
   if (changeSet.changes.length === 0) return [];
   const scratch = await fs.mkdtemp(
     path.join(os.tmpdir(), 'gpu-gitops-verify-'),
   );
   try {
-    const base = new FsRepoTree(dir);
     const staged = new StagedTree(base);
     for (const change of changeSet.changes) {
       if (change.action === 'delete') await staged.remove(change.path);
       else await staged.write(change.path, change.content);
     }
-    const [graphBefore, graphAfter] = await Promise.all([
-      readKustomizationGraph(base),
-      readKustomizationGraph({
-        readFile: p => staged.read(p),
-        listFiles: p => staged.list(p ?? ''),
-        writeFile: () => Promise.reject(new Error('read only')),
-        deleteFile: () => Promise.reject(new Error('read only')),
-      }),
-    ]);
+    const [graphBefore, graphAfter] = await stage('kustomization graph', () =>
+      Promise.all([
+        readKustomizationGraph(base),
+        readKustomizationGraph({
+          readFile: p => staged.read(p),
+          listFiles: p => staged.list(p ?? ''),
+          writeFile: () => Promise.reject(new Error('read only')),
+          deleteFile: () => Promise.reject(new Error('read only')),
+        }),
+      ]),
+    );
     const copied = new Set<string>();
     const after = new FsRepoTree(scratch);
     const materialize = async (root: string) => {
@@ -134,17 +143,27 @@ export async function buildTouchedRoots(
       }
     };
     const files = changeSet.changes.map(c => c.path);
-    const builds: RootBuild[] = [];
-    for (const root of affectedRoots([graphBefore, graphAfter], files)) {
-      const before = await build(dir, graphBefore, root, kustomize);
-      await materialize(root);
-      builds.push({
-        root,
-        before,
-        after: await build(scratch, graphAfter, root, kustomize),
-      });
-    }
-    return builds;
+    const roots = affectedRoots([graphBefore, graphAfter], files);
+    // Copied one root after another (roots share folders), then every
+    // build runs side by side: before and after of each root are independent.
+    for (const root of roots) await materialize(root);
+    const timed = (side: 'before' | 'after', root: string) =>
+      stage(`kustomize build ${root} (${side})`, () =>
+        side === 'before'
+          ? build(dir, graphBefore, root, kustomize)
+          : build(scratch, graphAfter, root, kustomize),
+      );
+    const built = await runBounded(
+      roots.flatMap(root => [
+        () => timed('before', root),
+        () => timed('after', root),
+      ]),
+    );
+    return roots.map((root, i) => ({
+      root,
+      before: built[2 * i],
+      after: built[2 * i + 1],
+    }));
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }

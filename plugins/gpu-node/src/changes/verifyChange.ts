@@ -34,8 +34,13 @@ import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
 import { plannedPoolLanding } from './plannedPoolLanding';
-import { buildTouchedRoots, builtObjectId } from './rootBuilds';
+import {
+  buildTouchedRoots,
+  builtObjectId,
+  type StageRunner,
+} from './rootBuilds';
 import type { ChangeSet } from './types';
+import type { RepoTree } from '../repo/tree';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
 
 export interface VerifyChangeOptions {
@@ -60,6 +65,10 @@ export interface VerifyChangeOptions {
   catalog?: GpuCatalog;
   /** What the repository runs on the cluster's GPU nodes (`RepoState.gpuStack`). */
   gpuStack?: ClusterGpuStack;
+  /** Times each kustomize build (for the caller's report). */
+  stage?: StageRunner;
+  /** Reads `dir` (the pass's reader: what it read already is not read again). */
+  tree?: RepoTree;
 }
 
 /** @public */
@@ -114,7 +123,13 @@ export async function verifyChange(
   const { dir, changeSet, plan, cluster } = options;
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
   const problems: string[] = [];
-  const builds = await buildTouchedRoots(dir, changeSet, options.kustomize);
+  const builds = await buildTouchedRoots(
+    dir,
+    changeSet,
+    options.kustomize,
+    options.stage,
+    options.tree,
+  );
   const after = builds.flatMap(b =>
     b.after.objects ? [{ root: b.root, objects: b.after.objects }] : [],
   );

@@ -61,6 +61,8 @@ export interface PublishBranchOptions {
   maxAttempts?: number;
   /** Called right before each push; lets tests and callers interleave (e.g. abort). */
   beforePush?(attempt: number): Promise<void>;
+  /** Times each git step (fetch, commit, push) for the caller's report; steps run plainly without it. */
+  stage?<T>(name: string, step: () => Promise<T>): Promise<T>;
 }
 
 /** @public */
@@ -96,8 +98,12 @@ export async function publishBranchOnClone(
   // about it and pushes with a lease that requires the branch to be absent.
   // If it exists after all, that push is refused and the loop asks.
   let optimistic = true;
+  const stage =
+    options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const baseSha = await clone.sync(options.sparsePaths);
+    const baseSha = await stage('Fetch base', () =>
+      clone.sync(options.sparsePaths),
+    );
     const remote = optimistic
       ? undefined
       : await remoteBranch(clone, options.branch);
@@ -121,7 +127,9 @@ export async function publishBranchOnClone(
         files: [],
       };
     }
-    const commit = await commitOnBase(clone, built, options.trailer);
+    const commit = await stage('Commit', () =>
+      commitOnBase(clone, built, options.trailer),
+    );
     if (!commit) {
       await clone.markClean();
       return {
@@ -171,7 +179,9 @@ export async function publishBranchOnClone(
     }
     await options.beforePush?.(attempt);
     try {
-      const pushed = await push(clone, options.branch, remote?.sha);
+      const pushed = await stage('Push', () =>
+        push(clone, options.branch, remote?.sha),
+      );
       await clone.markClean();
       return {
         branch: options.branch,

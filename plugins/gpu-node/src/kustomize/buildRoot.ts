@@ -10,7 +10,7 @@
  * identical tree (the base of twenty pull requests, the roots a merge did
  * not touch) is built once.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { findKustomizeBinary } from './binary';
@@ -74,7 +74,8 @@ async function save(
   if (!cacheDir) return;
   await fs.mkdir(cacheDir, { recursive: true });
   const file = path.join(cacheDir, `${key}.json`);
-  const temp = `${file}.${process.pid}.tmp`;
+  // Unique per write: builds now run side by side in one process too.
+  const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
   await fs.writeFile(temp, JSON.stringify(objects));
   await fs.rename(temp, file);
   const saved = (await fs.readdir(cacheDir)).filter(f => f.endsWith('.json'));

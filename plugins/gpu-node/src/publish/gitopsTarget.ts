@@ -123,10 +123,11 @@ export function pushStage(
   stages: StageTiming[],
   options: Pick<GitOpsTargetOptions, 'maxPushAttempts' | 'beforePush'>,
   repository: GitOpsRepository,
-  push: Omit<PublishBranchOptions, 'maxAttempts' | 'beforePush'>,
+  push: Omit<PublishBranchOptions, 'maxAttempts' | 'beforePush' | 'stage'>,
 ): Promise<PublishBranchResult> {
   return runStage(logger, stages, `Commit and push ${push.branch}`, () =>
     repository.publishBranch({
+      stage: (name, step) => runStage(logger, stages, name, step),
       ...push,
       maxAttempts: options.maxPushAttempts,
       beforePush: options.beforePush,

@@ -20,7 +20,7 @@ export interface RepoTree {
   deleteFile(path: string): Promise<void>;
 }
 
-function prefixMatches(path: string, prefix: string): boolean {
+export function prefixMatches(path: string, prefix: string): boolean {
   if (!prefix) return true;
   const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
   return path.startsWith(folder) || path === prefix;

@@ -1,0 +1,41 @@
+import os from 'node:os';
+
+/**
+ * How many `kustomize build`s run side by side: each is a process that
+ * keeps one core busy (kustomize 4.5.4 parses its OpenAPI schema for
+ * about a second), so more than the machine's cores only queue, and a
+ * backend pod must leave cores to its other work.
+ */
+export const KUSTOMIZE_BUILDS_IN_FLIGHT = Math.max(
+  1,
+  Math.min(4, os.availableParallelism()),
+);
+
+/**
+ * Runs `tasks` with at most `limit` of them in flight; results in the
+ * tasks' order. The first failure is thrown once every started task ended
+ * (no build is left running behind the caller's cleanup).
+ */
+export async function runBounded<T>(
+  tasks: readonly (() => Promise<T>)[],
+  limit: number = KUSTOMIZE_BUILDS_IN_FLIGHT,
+): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  const failures: unknown[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length && failures.length === 0) {
+      const index = next++;
+      try {
+        results[index] = await tasks[index]();
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(Math.max(1, limit), tasks.length) }, worker),
+  );
+  if (failures.length > 0) throw failures[0];
+  return results;
+}
