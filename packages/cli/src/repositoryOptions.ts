@@ -1,5 +1,6 @@
 import path from 'node:path';
 import {
+  checkForgeApiUrl,
   checkGitOpsRepoUrl,
   gitOpsTimeoutMs,
   GpuInputError,
@@ -74,6 +75,9 @@ export function readRepositoryOptions(
 ): RepositoryOptions {
   const repoUrl = repoUrlFromCwd(requireOption(options, 'repo'), io.cwd);
   const forge = forgeKind(options.forge as string | undefined);
+  const forgeApiBaseUrl = options['api-url'] as string | undefined;
+  if (forgeApiBaseUrl !== undefined)
+    checkForgeApiUrl(forgeApiBaseUrl, '--api-url');
   const timeoutMs = gitOpsTimeoutMs(
     options.timeout as string | undefined,
     '--timeout',
@@ -88,7 +92,7 @@ export function readRepositoryOptions(
     repoUrl,
     baseBranch: (options.base as string) || 'main',
     forge,
-    forgeApiBaseUrl: options['api-url'] as string | undefined,
+    forgeApiBaseUrl,
     token,
     cacheDir: options['cache-dir'] as string | undefined,
     timeoutMs,

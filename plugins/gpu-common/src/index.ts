@@ -125,6 +125,7 @@ export {
   formatRequestedGiB,
 } from './format/units';
 export {
+  checkForgeApiUrl,
   checkGitOpsRepoUrl,
   redactRepoUrl,
   repoUrlCarriesCredentials,
