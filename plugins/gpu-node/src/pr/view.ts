@@ -126,6 +126,11 @@ export interface PullRequestView {
 export interface ExistingWorkloadFacts {
   container: string;
   current: WorkloadView;
+  /**
+   * The workload as the repository holds it now (with the request's earlier
+   * patch): the before of a change, as its diff shows it. `current` when absent.
+   */
+  merged?: WorkloadView;
 }
 
 export function safeText(value: string): string {
@@ -192,6 +197,11 @@ function costView(plan: Plan): PullRequestView['cost'] {
       thisRequest: s.request === id,
     })),
   };
+}
+
+/** The count the repository holds now, which the diff's minus side shows. */
+function replicasAsMerged(existing: ExistingWorkloadFacts): number {
+  return (existing.merged ?? existing.current).replicas;
 }
 
 export function buildPullRequestView(input: {
@@ -284,9 +294,9 @@ export function buildPullRequestView(input: {
             containers: input.existing.current.containers.map(c => c.name),
             replicasField: workloadShape(spec.workload.existing.kind)
               .replicasField,
-            current: input.existing.current.replicas,
+            current: replicasAsMerged(input.existing),
             requested: spec.gpu.replicas,
-            changes: input.existing.current.replicas !== spec.gpu.replicas,
+            changes: replicasAsMerged(input.existing) !== spec.gpu.replicas,
           },
         }
       : {}),
