@@ -28,6 +28,8 @@ export type {
   RightSizeSuggestion,
   WorkloadsResponse,
 } from './allocation/types';
+export { poolUsage } from './allocation/poolUsage';
+export type { PoolUsage } from './allocation/poolUsage';
 export { formatLedger, parseLedger } from './capacity/ledger';
 export type { LedgerEntry } from './capacity/ledger';
 export type { CostShare, PoolCost, PoolNodes } from './capacity/poolCost';

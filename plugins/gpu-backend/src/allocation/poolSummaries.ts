@@ -4,6 +4,7 @@ import {
   centsToUsd,
   poolCapacityUnits,
   poolCostSummary,
+  poolUsage,
   unitsPerGpuOf,
   type GpuCatalog,
   type PoolSummary,
@@ -76,6 +77,12 @@ export function summarisePools(
         unitsPerGpu: unitsPerGpuOf(pool, repoState),
         allocated: cost.allocatedUnits,
         cost: poolCostSummary(pool.name, cost),
+        usage: poolUsage({
+          resourceName: pool.resourceName,
+          allocated: cost.allocatedUnits,
+          capacity: poolCapacityUnits(pool, repoState),
+          cost,
+        }),
         consumers,
       };
       if (pool.gpuModel) summary.gpuModel = pool.gpuModel;

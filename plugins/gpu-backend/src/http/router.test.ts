@@ -332,6 +332,17 @@ describe('gpu router', () => {
           usdPerMonth: 383.98,
           idleUsdPerMonth: 191.99,
         }),
+        // Held against what runs (the 4 slices of its 1 node, as the cost
+        // counts them), the limit named apart: one figure for bar and text.
+        usage: {
+          allocated: 2,
+          onNodes: 4,
+          free: 2,
+          limit: 8,
+          fraction: 0.5,
+          overLimit: false,
+          text: '2 of 4 nvidia.com/gpu.shared held on 1 node, 2 free; the limit allows 8',
+        },
         consumers: [
           {
             id: 'ml/chat-assistant',

@@ -2,6 +2,7 @@
  * The allocation model: what the `gpu` backend serves and the frontend shows.
  * Shared types (the HTTP contract of plugins/gpu-backend), isomorphic.
  */
+import type { PoolUsage } from './poolUsage';
 import type { PlanJson } from '../output/planJson';
 import type { PoolCostView } from '../planner/types';
 import type { GpuRequest, SharingMode, WorkloadKind } from '../request/types';
@@ -245,8 +246,18 @@ export interface PoolSummary {
   instanceTypes: string[];
   /** Slices / MIG instances / clients per physical GPU (1 for exclusive). */
   unitsPerGpu: number;
-  /** Capacity in units of `resourceName`, from the NodePool limit (physical GPUs x units per GPU); undefined when unlimited. */
+  /**
+   * The limit in units of `resourceName`, from the NodePool limit (physical
+   * GPUs x units per GPU): how far the pool may grow, not what runs (that is
+   * `cost.capacityUnits`); undefined when unlimited. Show `usage`.
+   */
   capacity?: number;
+  /**
+   * How full it is against its nodes, and its limit: the one set of figures
+   * to show (`GET /pools` sets it on every pool; `poolUsage` makes it from
+   * the other fields).
+   */
+  usage?: PoolUsage;
   /** Units of `resourceName` the requests of its ledger hold. */
   allocated: number;
   /** MIG layout per GPU, when the pool is MIG-partitioned. */
