@@ -271,6 +271,7 @@ export type {
   GpuPullRequestsResponse,
 } from './pullRequests/types';
 export { planRelease, requestNotHeld } from './release/planRelease';
+export { releaseSavingsText } from './release/releaseSavings';
 export type { ReleasedPool, ReleasePlan } from './release/types';
 export { describeIssue, fieldLabel } from './request/fieldLabels';
 export {

@@ -22,6 +22,10 @@ export interface ReleasePullRequestView {
     after: string;
   }[];
   saved: string;
+  /** What it saves and why (the plan's `savings`): a pool keeping its nodes frees no money. */
+  savings: string;
+  /** True when no money is saved: the title says why in a few words. */
+  savesNothing: boolean;
   priceKnown: boolean;
   removes: string[];
   keeps: string[];
@@ -71,6 +75,8 @@ export function buildReleaseView(
       after: formatUsd(p.usdPerMonthAfter),
     })),
     saved: formatUsd(plan.savedUsdPerMonth),
+    savings: plan.savings,
+    savesNothing: plan.savedUsdPerMonth === 0,
     priceKnown: plan.priceKnown,
     removes,
     keeps,
