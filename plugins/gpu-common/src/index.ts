@@ -29,6 +29,11 @@ export type {
   WorkloadsResponse,
 } from './allocation/types';
 export { poolUsage } from './allocation/poolUsage';
+export {
+  formatGpuEquivalents,
+  gpuHoldingTitle,
+} from './output/gpuHoldingTitle';
+export type { GpuHolding } from './output/gpuHoldingTitle';
 export type { PoolUsage } from './allocation/poolUsage';
 export { formatLedger, parseLedger } from './capacity/ledger';
 export type { LedgerEntry } from './capacity/ledger';

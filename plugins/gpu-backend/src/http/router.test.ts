@@ -198,6 +198,8 @@ describe('gpu router', () => {
           vramMiBPerReplica: planned.perReplica.memoryMiB,
           vramGuaranteed: false,
           physicalGpus: planned.physicalGpus,
+          // The card's title, in the words of the pull request's title.
+          title: '0.5 GPU — 2 time-slices of a T4',
           usdPerMonth: planned.cost.usdPerMonth,
           unitsHeld: 2,
           poolCost,

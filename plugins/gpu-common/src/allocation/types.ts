@@ -45,6 +45,12 @@ export interface GpuAllocation {
   /** Physical-GPU equivalents the whole request holds (quota unit). */
   physicalGpus: number;
   /**
+   * What it holds in GPU equivalents and what they are (`gpuHoldingTitle`):
+   * `0.5 GPU — 2 time-slices of a T4`, the pull request's title says the same.
+   * Set by `GET /allocation` on every allocation.
+   */
+  title?: string;
+  /**
    * Attributed cost: its share of its pool's nodes by the units its pool's
    * ledger gives it (capacity/poolCost.ts); what the PR body and
    * `POST /plan` call "attributed". 0 when the ledger does not list it.

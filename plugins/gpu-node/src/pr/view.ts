@@ -11,6 +11,7 @@ import {
   formatLedger,
   formatRequestedGiB,
   formatUsd,
+  gpuHoldingTitle,
   workloadShape,
   type GpuModel,
   type Plan,
@@ -40,6 +41,8 @@ export interface PullRequestView {
   plan: {
     model: string;
     modelName: string;
+    /** What it holds in GPU equivalents and what they are (`gpuHoldingTitle`), the title's words. */
+    holding: string;
     instanceTypes: string[];
     instanceType: string;
     sharing: string;
@@ -233,6 +236,16 @@ export function buildPullRequestView(input: {
     plan: {
       model: plan.pool.gpuModel,
       modelName: safeText(model?.displayName ?? plan.pool.gpuModel),
+      holding: safeText(
+        gpuHoldingTitle({
+          replicas: spec.gpu.replicas,
+          unitsPerReplica: plan.resourcePerReplica,
+          gpuSharePerReplica: plan.perReplica.gpuShare,
+          sharingMode: plan.sharing.mode,
+          migProfile: plan.sharing.migProfile,
+          modelName: model?.displayName ?? plan.pool.gpuModel,
+        }),
+      ),
       instanceTypes: plan.pool.instanceTypes,
       instanceType: plan.nodes.instanceType,
       sharing: sharingSummary(plan),
