@@ -26,6 +26,8 @@ export interface IndexedPoolSummary extends Omit<
     id: string;
     namespace: string;
     kubernetesId?: string;
+    /** `spec.owner` of its request record, when the repository holds one. */
+    owner?: string;
     units: number;
     usdPerMonth: number;
   }[];
@@ -58,12 +60,14 @@ export function summarisePools(
       );
       const consumers = cost.shares.map(share => {
         const workload = workloads.get(share.request);
+        const owner = snapshot.requests.get(share.request)?.request.spec.owner;
         return {
           id: workload?.id ?? share.request,
           namespace: workload?.namespace ?? share.request.split('/')[0],
           ...(workload?.kubernetesId
             ? { kubernetesId: workload.kubernetesId }
             : {}),
+          ...(owner ? { owner } : {}),
           units: share.units,
           usdPerMonth: centsToUsd(share.cents),
         };

@@ -75,6 +75,8 @@ async function appFor(
     clusters?: ClusterProfile[];
     live?: RouterOptions['live'];
     drift?: RouterOptions['drift'];
+    catalog?: RouterOptions['catalog'];
+    auth?: RouterOptions['auth'];
   } = {},
 ) {
   const profiles = options.clusters ?? clusters;
@@ -86,7 +88,8 @@ async function appFor(
   await index.refresh();
   const router = await createRouter({
     httpAuth: mockServices.httpAuth(),
-    catalog,
+    catalog: options.catalog ?? catalog,
+    ...(options.auth ? { auth: options.auth } : {}),
     snapshot: () => index.snapshot(),
     queries: new AllocationQueries(builtinCatalog),
     gpuCatalog: builtinCatalog,
@@ -647,6 +650,50 @@ describe('gpu router: a cluster without GPU setup', () => {
       .query({ cluster: 'prod' })
       .send(body);
     expect(bootstrapped.status).toBe(200);
+  });
+});
+
+describe('gpu router: pools of one component, requests the catalog does not hold', () => {
+  it("answers a component's tab with its own pools only", async () => {
+    const built = await appFor();
+    dirs.push(built.dir);
+    const mine = await request(built.app)
+      .get('/pools')
+      .query({ entityRef: 'component:default/chat-assistant' });
+    expect(mine.status).toBe(200);
+    expect(mine.body.pools.map((p: { name: string }) => p.name)).toEqual([
+      'gpu-t4-ts4',
+    ]);
+    // A component without GPUs: no pool, not every pool of every cluster.
+    const none = await request(built.app)
+      .get('/pools')
+      .query({ entityRef: 'component:default/chat-assistant-staging' });
+    expect(none.status).toBe(200);
+    expect(none.body.pools).toEqual([]);
+  });
+
+  it("names a request whose component the catalog does not hold, with its record's owner, so its team's cost counts it", async () => {
+    const built = await appFor(
+      {},
+      {
+        catalog: permissionedCatalog([], {}),
+        auth: mockServices.auth(),
+      },
+    );
+    dirs.push(built.dir);
+    const res = await request(built.app).get('/pools');
+    expect(res.status).toBe(200);
+    const [pool] = res.body.pools;
+    expect(pool.consumers).toEqual([
+      {
+        id: 'ml/chat-assistant',
+        inCatalog: false,
+        owner: 'group:default/ml-platform',
+        units: 2,
+        usdPerMonth: 191.99,
+      },
+    ]);
+    expect(pool.otherConsumers).toBeUndefined();
   });
 });
 

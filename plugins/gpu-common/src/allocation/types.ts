@@ -270,10 +270,16 @@ export interface PoolSummary {
   migLayout?: MigGpuPicture;
   /** Its nodes and their price (= consumers + otherConsumers + idle, to the cent). */
   cost: PoolCostSummary;
-  /** The requests holding capacity whose entity the caller may read, with their attributed cost. */
+  /**
+   * The requests holding capacity whose entity the caller may read, and
+   * those whose component the catalog does not hold (`inCatalog: false`,
+   * owner from the request record), with their attributed cost.
+   */
   consumers: {
     id: string;
     entityRef?: string;
+    /** False when no catalog entity holds its workload: named by its request, owned as its record says. */
+    inCatalog?: false;
     /**
      * The entity's owner (`spec.owner`, as a full ref such as
      * `group:default/ml-platform`), read with the caller's own catalog
@@ -289,7 +295,7 @@ export interface PoolSummary {
      */
     utilizationStatus?: AllocationUtilization['status'];
   }[];
-  /** The requests holding capacity the caller may not see, summed. */
+  /** The requests holding capacity whose entity the caller may not read, summed. */
   otherConsumers?: { count: number; units: number; usdPerMonth: number };
   /** What the pool's GPUs did over the live-data window, when its cluster has live data. */
   utilization?: PoolUtilization;
