@@ -277,7 +277,11 @@ export type {
 } from './pullRequests/types';
 export { planRelease, requestNotHeld } from './release/planRelease';
 export { releaseSavingsText } from './release/releaseSavings';
-export type { ReleasedPool, ReleasePlan } from './release/types';
+export type {
+  ReleasedPool,
+  ReleaseLeftObject,
+  ReleasePlan,
+} from './release/types';
 export { describeIssue, fieldLabel } from './request/fieldLabels';
 export {
   checkExpiryAtCreation,

@@ -61,3 +61,16 @@ export interface ReleasePlan {
   priceKnown: boolean;
   explanation: string[];
 }
+
+/**
+ * An object a release leaves in place: the product did not write it (no
+ * request annotation), so it is not the release's to delete.
+ *
+ * @public
+ */
+export interface ReleaseLeftObject {
+  kind: string;
+  name: string;
+  /** Repository path of its file. */
+  path: string;
+}
