@@ -273,6 +273,8 @@ export type {
   GpuPullRequestFile,
   GpuPullRequestMergeResponse,
   GpuPullRequestMergeability,
+  GpuPullRequestRefusal,
+  GpuPullRequestRefusalResponse,
   GpuPullRequestsResponse,
 } from './pullRequests/types';
 export { planRelease, requestNotHeld } from './release/planRelease';
