@@ -37,16 +37,21 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** GPU equivalents: `0.5 GPU`, `1 GPU`, `2 GPUs`, `0.75 GPU` (two decimals at most). */
+/**
+ * GPU equivalents: `0.5 GPU`, `1 GPU`, `2 GPUs`, `0.75 GPU` (two decimals at most).
+ *
+ * @public
+ */
 export function formatGpuEquivalents(gpus: number): string {
   const rounded = Math.round(gpus * 100) / 100;
   return `${rounded} ${rounded > 1 ? 'GPUs' : 'GPU'}`;
 }
 
 /**
- * `0.5 GPU — 2 time-slices of a T4`, `0.75 GPU — 3 MIG 1g.5gb of an A100
- * 40GB`, `2 GPUs — 2 whole L4s`, `1 GPU — 4 MPS shares of T4s` (units on
- * several GPUs name the model in the plural).
+ * What a request holds, e.g. "0.5 GPU — 2 time-slices of a T4",
+ * "0.75 GPU — 3 MIG 1g.5gb of an A100 40GB", "2 GPUs — 2 whole L4s",
+ * "2 GPUs — 8 MPS shares of T4s" (units on several GPUs name the model in
+ * the plural).
  *
  * @public
  */

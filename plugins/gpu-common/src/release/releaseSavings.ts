@@ -31,9 +31,10 @@ function poolClause(pool: ReleasedPool): string {
 }
 
 /**
- * `saves $383.98/month: pool gpu-t4-ts4 goes with its 1 node ($383.98/month)`,
- * or `saves $0.00/month: pool gpu-t4-ts4 frees 2 nvidia.com/gpu.shared but
- * keeps its 1 node for the request that stays, so no money is saved there: …`.
+ * What a release saves and why, e.g. "saves $383.98/month: pool gpu-t4-ts4
+ * goes with its 1 node ($383.98/month)", or "saves $0.00/month: pool
+ * gpu-t4-ts4 frees 2 nvidia.com/gpu.shared but keeps its 1 node for the
+ * request that stays, so no money is saved there: …".
  *
  * @public
  */
