@@ -69,6 +69,9 @@ export function readRepositoryOptions(
 ): RepositoryOptions {
   const repoUrl = repoUrlFromCwd(requireOption(options, 'repo'), io.cwd);
   const forge = forgeKind(options.forge as string | undefined);
+  const forgeApiBaseUrl = options['api-url'] as string | undefined;
+  if (forgeApiBaseUrl !== undefined)
+    gpuCommon.checkForgeApiUrl(forgeApiBaseUrl, '--api-url');
   const timeoutMs = gpuCommon.gitOpsTimeoutMs(
     options.timeout as string | undefined,
     '--timeout',
@@ -83,7 +86,7 @@ export function readRepositoryOptions(
     repoUrl,
     baseBranch: (options.base as string) || 'main',
     forge,
-    forgeApiBaseUrl: options['api-url'] as string | undefined,
+    forgeApiBaseUrl,
     token,
     cacheDir: options['cache-dir'] as string | undefined,
     timeoutMs,

@@ -208,6 +208,7 @@ export const gpuPlugin = createBackendPlugin({
         httpRouter.use(
           await createRouter({
             httpAuth,
+            auth,
             catalog,
             snapshot: () => snapshot(),
             queries: new AllocationQueries(settings.catalog),

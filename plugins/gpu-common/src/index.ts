@@ -28,6 +28,13 @@ export type {
   RightSizeSuggestion,
   WorkloadsResponse,
 } from './allocation/types';
+export { poolUsage } from './allocation/poolUsage';
+export {
+  formatGpuEquivalents,
+  gpuHoldingTitle,
+} from './output/gpuHoldingTitle';
+export type { GpuHolding } from './output/gpuHoldingTitle';
+export type { PoolUsage } from './allocation/poolUsage';
 export { formatLedger, parseLedger } from './capacity/ledger';
 export type { LedgerEntry } from './capacity/ledger';
 export type { CostShare, PoolCost, PoolNodes } from './capacity/poolCost';
@@ -126,6 +133,7 @@ export {
   formatRequestedGiB,
 } from './format/units';
 export {
+  checkForgeApiUrl,
   checkGitOpsRepoUrl,
   redactRepoUrl,
   repoUrlCarriesCredentials,
@@ -268,10 +276,17 @@ export type {
   GpuPullRequestFile,
   GpuPullRequestMergeResponse,
   GpuPullRequestMergeability,
+  GpuPullRequestRefusal,
+  GpuPullRequestRefusalResponse,
   GpuPullRequestsResponse,
 } from './pullRequests/types';
 export { planRelease, requestNotHeld } from './release/planRelease';
-export type { ReleasedPool, ReleasePlan } from './release/types';
+export { releaseSavingsText } from './release/releaseSavings';
+export type {
+  ReleasedPool,
+  ReleaseLeftObject,
+  ReleasePlan,
+} from './release/types';
 export { describeIssue, fieldLabel } from './request/fieldLabels';
 export {
   checkExpiryAtCreation,

@@ -47,6 +47,7 @@ describe('gpu-gitops pr --repo with credentials', () => {
     ['a query token', `https://github.com/o/r.git?access_token=${CANARY}`],
     ['scp-style', `${CANARY}@github.com:o/r.git`],
     ['ssh://', `ssh://git:${CANARY}@github.com/o/r.git`],
+    ['a leading space', ` https://user:${CANARY}@github.com/o/r.git`],
   ])(
     'refuses %s before reading or cloning anything, exit 2, token nowhere',
     async (_form, repoUrl) => {
@@ -72,9 +73,33 @@ describe('gpu-gitops pr --repo with credentials', () => {
       expect(run.stderr).toMatch(/--repo: .*\[url-(credentials|query)\]/);
       expect(run.stderr).not.toMatch(/missing\.yaml/);
       expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
+      // Nor a part of it (the https suggestion once carried its tail).
+      expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY.slice(-12));
       expect(existsSync(cacheDir)).toBe(false);
     },
   );
+
+  it('refuses an --api-url carrying the token in its query (exit 2, token nowhere, nothing cloned)', async () => {
+    const dir = makeWorkdir();
+    const cacheDir = path.join(dir, 'cache');
+    const run = await runBin(dir, [
+      'pr',
+      '--request',
+      'missing.yaml',
+      '--repo',
+      'https://gitlab.example.com/o/r.git',
+      '--forge',
+      'gitlab',
+      '--api-url',
+      `https://gitlab.example.com/api/v4?private_token=${CANARY}`,
+      '--cache-dir',
+      cacheDir,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--api-url: .*\[url-query\]/);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(CANARY);
+    expect(existsSync(cacheDir)).toBe(false);
+  });
 
   it('names the https URL to use instead of an ssh address', async () => {
     const dir = makeWorkdir({

@@ -9,6 +9,7 @@
 import {
   centsToUsd,
   findModel,
+  gpuHoldingTitle,
   poolCostSummary,
   replicaOnPool,
   roundDecimals,
@@ -85,5 +86,13 @@ export function computeAllocation(
   if (replica.computeShare !== undefined) {
     allocation.computeSharePerReplica = roundDecimals(replica.computeShare, 6);
   }
+  allocation.title = gpuHoldingTitle({
+    replicas: allocation.replicas,
+    unitsPerReplica: allocation.perReplica,
+    gpuSharePerReplica: replica.gpuShare,
+    sharingMode: allocation.sharingMode,
+    migProfile: allocation.migProfile,
+    modelName: model?.displayName ?? allocation.gpuModel,
+  });
   return allocation;
 }

@@ -4,6 +4,7 @@ import {
   centsToUsd,
   poolCapacityUnits,
   poolCostSummary,
+  poolUsage,
   unitsPerGpuOf,
   type GpuCatalog,
   type PoolSummary,
@@ -25,6 +26,8 @@ export interface IndexedPoolSummary extends Omit<
     id: string;
     namespace: string;
     kubernetesId?: string;
+    /** `spec.owner` of its request record, when the repository holds one. */
+    owner?: string;
     units: number;
     usdPerMonth: number;
   }[];
@@ -57,12 +60,14 @@ export function summarisePools(
       );
       const consumers = cost.shares.map(share => {
         const workload = workloads.get(share.request);
+        const owner = snapshot.requests.get(share.request)?.request.spec.owner;
         return {
           id: workload?.id ?? share.request,
           namespace: workload?.namespace ?? share.request.split('/')[0],
           ...(workload?.kubernetesId
             ? { kubernetesId: workload.kubernetesId }
             : {}),
+          ...(owner ? { owner } : {}),
           units: share.units,
           usdPerMonth: centsToUsd(share.cents),
         };
@@ -76,6 +81,12 @@ export function summarisePools(
         unitsPerGpu: unitsPerGpuOf(pool, repoState),
         allocated: cost.allocatedUnits,
         cost: poolCostSummary(pool.name, cost),
+        usage: poolUsage({
+          resourceName: pool.resourceName,
+          allocated: cost.allocatedUnits,
+          capacity: poolCapacityUnits(pool, repoState),
+          cost,
+        }),
         consumers,
       };
       if (pool.gpuModel) summary.gpuModel = pool.gpuModel;

@@ -3,7 +3,7 @@
  * the caller may read.
  *   GET  /allocation?entityRef=...     AllocationResponse of one catalog entity
  *   GET  /right-size?entityRef=...     RightSizeResponse: the planner's fit for what it used
- *   GET  /pools[?cluster=]             PoolsResponse
+ *   GET  /pools[?cluster=][&entityRef=] PoolsResponse (with entityRef: only the pools its allocations use)
  *   GET  /pools/:name[?cluster=]       PoolSummary
  *   GET  /workloads?name=[&namespace=][&kind=]
  *                                      WorkloadsResponse: the repository's workload objects of that name
@@ -139,7 +139,26 @@ export function addAllocationRoutes(
       : undefined;
   };
 
-  /** Pool summaries with only the consumers whose entity the caller may read. */
+  /**
+   * The consumers' kubernetes ids no catalog entity carries at all (asked
+   * with the plugin's own credentials): nothing in the catalog guards them,
+   * so they are named, with the owner their request record gives.
+   */
+  const idsNotInCatalog = async (ids: string[]): Promise<Set<string>> => {
+    if (!options.auth || ids.length === 0) return new Set();
+    const known = await readableEntitiesByKubernetesId(
+      catalog,
+      ids,
+      await options.auth.getOwnServiceCredentials(),
+    );
+    return new Set(ids.filter(id => !known.has(id)));
+  };
+
+  /**
+   * Pool summaries with only the consumers whose entity the caller may read,
+   * and those no catalog entity holds (`inCatalog: false`); the rest are
+   * counted, not named.
+   */
   const visiblePools = async (
     credentials: BackstageCredentials,
     snapshot: IndexSnapshot,
@@ -152,6 +171,9 @@ export function addAllocationRoutes(
       catalog,
       ids,
       credentials,
+    );
+    const uncatalogued = await idsNotInCatalog(
+      [...new Set(ids)].filter(id => !entities.has(id)),
     );
     return withPoolLiveData(options, snapshot, pools).map(
       ({ consumers, ...pool }) => {
@@ -170,6 +192,14 @@ export function addAllocationRoutes(
               units: c.units,
               usdPerMonth: c.usdPerMonth,
               ...(status ? { utilizationStatus: status } : {}),
+            });
+          } else if (c.kubernetesId && uncatalogued.has(c.kubernetesId)) {
+            visible.push({
+              id: c.id,
+              inCatalog: false,
+              ...(c.owner ? { owner: c.owner } : {}),
+              units: c.units,
+              usdPerMonth: c.usdPerMonth,
             });
           } else {
             // Counted, not named: the pool's figures still add up.
@@ -195,6 +225,17 @@ export function addAllocationRoutes(
     );
   };
 
+  /** The pools (cluster and name) an entity's allocations run on, for `?entityRef=`. */
+  const poolsOfEntity = async (
+    req: express.Request,
+  ): Promise<Set<string> | undefined> => {
+    if (req.query.entityRef === undefined) return undefined;
+    const { allocations } = await entityAllocations(req);
+    return new Set(
+      allocations.filter(a => a.pool).map(a => `${a.cluster}/${a.pool}`),
+    );
+  };
+
   router.get('/pools', async (req, res) => {
     const credentials = await credentialsOf(req);
     const snapshot = options.snapshot();
@@ -202,9 +243,11 @@ export function addAllocationRoutes(
       typeof req.query.cluster === 'string' && req.query.cluster !== ''
         ? clusterOf(req.query.cluster).name
         : undefined;
+    const ofEntity = await poolsOfEntity(req);
     const pools = queries
       .pools(snapshot)
-      .filter(p => !cluster || p.cluster === cluster);
+      .filter(p => !cluster || p.cluster === cluster)
+      .filter(p => !ofEntity || ofEntity.has(`${p.cluster}/${p.name}`));
     const body: PoolsResponse = {
       pools: await visiblePools(credentials, snapshot, pools),
     };

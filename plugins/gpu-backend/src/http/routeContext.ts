@@ -4,6 +4,7 @@
  */
 import type express from 'express';
 import type {
+  AuthService,
   BackstageCredentials,
   HttpAuthService,
   LoggerService,
@@ -27,6 +28,12 @@ import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 /** @public */
 export interface RouterOptions {
   httpAuth: HttpAuthService;
+  /**
+   * The plugin's own credentials, to tell a request whose component the
+   * catalog does not hold (named, with its record's owner) from one the
+   * caller may not read (counted only). Without it, both are counted only.
+   */
+  auth?: AuthService;
   catalog: CatalogService;
   logger?: LoggerService;
   /** The current index snapshot (replaced on every refresh). */

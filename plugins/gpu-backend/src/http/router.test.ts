@@ -77,6 +77,8 @@ async function appFor(
     drift?: RouterOptions['drift'];
     /** The repository to copy (the default fixture's by default). */
     fixture?: string;
+    catalog?: RouterOptions['catalog'];
+    auth?: RouterOptions['auth'];
   } = {},
 ) {
   const profiles = options.clusters ?? clusters;
@@ -89,7 +91,8 @@ async function appFor(
   await index.refresh();
   const router = await createRouter({
     httpAuth: mockServices.httpAuth(),
-    catalog,
+    catalog: options.catalog ?? catalog,
+    ...(options.auth ? { auth: options.auth } : {}),
     snapshot: () => index.snapshot(),
     queries: new AllocationQueries(builtinCatalog),
     gpuCatalog: builtinCatalog,
@@ -201,6 +204,8 @@ describe('gpu router', () => {
           vramMiBPerReplica: planned.perReplica.memoryMiB,
           vramGuaranteed: false,
           physicalGpus: planned.physicalGpus,
+          // The card's title, in the words of the pull request's title.
+          title: '0.5 GPU — 2 time-slices of a T4',
           usdPerMonth: planned.cost.usdPerMonth,
           unitsHeld: 2,
           poolCost,
@@ -335,6 +340,17 @@ describe('gpu router', () => {
           usdPerMonth: 383.98,
           idleUsdPerMonth: 191.99,
         }),
+        // Held against what runs (the 4 slices of its 1 node, as the cost
+        // counts them), the limit named apart: one figure for bar and text.
+        usage: {
+          allocated: 2,
+          onNodes: 4,
+          free: 2,
+          limit: 8,
+          fraction: 0.5,
+          overLimit: false,
+          text: '2 of 4 nvidia.com/gpu.shared held on 1 node, 2 free; the limit allows 8',
+        },
         consumers: [
           {
             id: 'ml/chat-assistant',
@@ -637,6 +653,50 @@ describe('gpu router: a cluster without GPU setup', () => {
       .query({ cluster: 'prod' })
       .send(body);
     expect(bootstrapped.status).toBe(200);
+  });
+});
+
+describe('gpu router: pools of one component, requests the catalog does not hold', () => {
+  it("answers a component's tab with its own pools only", async () => {
+    const built = await appFor();
+    dirs.push(built.dir);
+    const mine = await request(built.app)
+      .get('/pools')
+      .query({ entityRef: 'component:default/chat-assistant' });
+    expect(mine.status).toBe(200);
+    expect(mine.body.pools.map((p: { name: string }) => p.name)).toEqual([
+      'gpu-t4-ts4',
+    ]);
+    // A component without GPUs: no pool, not every pool of every cluster.
+    const none = await request(built.app)
+      .get('/pools')
+      .query({ entityRef: 'component:default/chat-assistant-staging' });
+    expect(none.status).toBe(200);
+    expect(none.body.pools).toEqual([]);
+  });
+
+  it("names a request whose component the catalog does not hold, with its record's owner, so its team's cost counts it", async () => {
+    const built = await appFor(
+      {},
+      {
+        catalog: permissionedCatalog([], {}),
+        auth: mockServices.auth(),
+      },
+    );
+    dirs.push(built.dir);
+    const res = await request(built.app).get('/pools');
+    expect(res.status).toBe(200);
+    const [pool] = res.body.pools;
+    expect(pool.consumers).toEqual([
+      {
+        id: 'ml/chat-assistant',
+        inCatalog: false,
+        owner: 'group:default/ml-platform',
+        units: 2,
+        usdPerMonth: 191.99,
+      },
+    ]);
+    expect(pool.otherConsumers).toBeUndefined();
   });
 });
 

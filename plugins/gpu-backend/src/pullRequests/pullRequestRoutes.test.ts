@@ -259,9 +259,30 @@ describe('the pull-request API on the local forge (real backend, real bare repos
     expect(conflict.body.error.message).toMatch(
       /^gpu\/ml-summary does not merge cleanly into main: .*clusters\/dev\/gpu\/nodepools\/.*\.yaml/,
     );
+    // What changed and what to do, apart, for the page to show as they are.
+    const refusal = conflict.body.error.refusal;
+    expect(refusal).toEqual({
+      kind: 'conflict',
+      changed: expect.stringMatching(
+        /^gpu\/ml-summary does not merge cleanly into main: .* changed on both sides since it was rendered$/,
+      ),
+      todo: expect.stringContaining('re-renders open GPU pull requests'),
+      conflicts: [expect.stringMatching(/^clusters\/dev\/gpu\/nodepools\//)],
+    });
+    expect(conflict.body.error.message).toBe(
+      `${refusal.changed}: ${refusal.todo}`,
+    );
     const stale = await merge('ml-summary', '0'.repeat(40));
     expect(stale.status).toBe(409);
     expect(stale.body.error.message).toContain('changed since you looked');
+    expect(stale.body.error.refusal).toEqual({
+      kind: 'moved',
+      changed: expect.stringMatching(
+        /^gpu\/ml-summary changed since you looked \(now at [0-9a-f]{12}, you saw 000000000000\)$/,
+      ),
+      todo: 'reload it and review the new changes',
+      conflicts: [],
+    });
     const missing = await merge('ml-nothing', '0'.repeat(40));
     expect(missing.status).toBe(404);
     const bad = await merge('ml-summary', 'HEAD');

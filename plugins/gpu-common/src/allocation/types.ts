@@ -3,6 +3,7 @@
  * Shared types (the HTTP contract of plugins/gpu-backend), isomorphic.
  */
 import type { NodeSelectorTerm } from '../manifests/contradictingSelectors';
+import type { PoolUsage } from './poolUsage';
 import type { PlanJson } from '../output/planJson';
 import type { PoolCostView } from '../planner/types';
 import type { GpuRequest, SharingMode, WorkloadKind } from '../request/types';
@@ -44,6 +45,12 @@ export interface GpuAllocation {
   migProfile?: string;
   /** Physical-GPU equivalents the whole request holds (quota unit). */
   physicalGpus: number;
+  /**
+   * What it holds in GPU equivalents and what they are (`gpuHoldingTitle`):
+   * `0.5 GPU — 2 time-slices of a T4`, the pull request's title says the same.
+   * Set by `GET /allocation` on every allocation.
+   */
+  title?: string;
   /**
    * Attributed cost: its share of its pool's nodes by the units its pool's
    * ledger gives it (capacity/poolCost.ts); what the PR body and
@@ -246,18 +253,34 @@ export interface PoolSummary {
   instanceTypes: string[];
   /** Slices / MIG instances / clients per physical GPU (1 for exclusive). */
   unitsPerGpu: number;
-  /** Capacity in units of `resourceName`, from the NodePool limit (physical GPUs x units per GPU); undefined when unlimited. */
+  /**
+   * The limit in units of `resourceName`, from the NodePool limit (physical
+   * GPUs x units per GPU): how far the pool may grow, not what runs (that is
+   * `cost.capacityUnits`); undefined when unlimited. Show `usage`.
+   */
   capacity?: number;
+  /**
+   * How full it is against its nodes, and its limit: the one set of figures
+   * to show (`GET /pools` sets it on every pool; `poolUsage` makes it from
+   * the other fields).
+   */
+  usage?: PoolUsage;
   /** Units of `resourceName` the requests of its ledger hold. */
   allocated: number;
   /** MIG layout per GPU, when the pool is MIG-partitioned. */
   migLayout?: MigGpuPicture;
   /** Its nodes and their price (= consumers + otherConsumers + idle, to the cent). */
   cost: PoolCostSummary;
-  /** The requests holding capacity whose entity the caller may read, with their attributed cost. */
+  /**
+   * The requests holding capacity whose entity the caller may read, and
+   * those whose component the catalog does not hold (`inCatalog: false`,
+   * owner from the request record), with their attributed cost.
+   */
   consumers: {
     id: string;
     entityRef?: string;
+    /** False when no catalog entity holds its workload: named by its request, owned as its record says. */
+    inCatalog?: false;
     /**
      * The entity's owner (`spec.owner`, as a full ref such as
      * `group:default/ml-platform`), read with the caller's own catalog
@@ -273,7 +296,7 @@ export interface PoolSummary {
      */
     utilizationStatus?: AllocationUtilization['status'];
   }[];
-  /** The requests holding capacity the caller may not see, summed. */
+  /** The requests holding capacity whose entity the caller may not read, summed. */
   otherConsumers?: { count: number; units: number; usdPerMonth: number };
   /** What the pool's GPUs did over the live-data window, when its cluster has live data. */
   utilization?: PoolUtilization;

@@ -51,13 +51,33 @@ describe('gpuModelChoices', () => {
         },
       ],
     };
-    expect(gpuModelChoices(catalog)).toEqual([
+    expect(gpuModelChoices(catalog, 'aws')).toEqual([
       {
         id: 'a100-40gb',
         label: expect.stringMatching(/ — 40 GiB, MIG, from \$3\.00\/GPU-hour$/),
       },
       { id: 'l4', label: 'NVIDIA L4 — 22.3 GiB, no MIG, price unknown' },
     ]);
+  });
+
+  it("names no price without a cluster's machines, so the template's Review step never contradicts the GPU step", () => {
+    const anyCluster = gpuModelChoices(builtinCatalog);
+    const v100 = (choices: typeof anyCluster) =>
+      choices.find(c => c.id === 'v100-32gb')!.label;
+    expect(v100(anyCluster)).toBe('NVIDIA Tesla V100 32GB — 32 GiB, no MIG');
+    // The same model costs differently per provider: each cluster's form names its own.
+    expect(v100(gpuModelChoices(builtinCatalog, 'aws'))).toMatch(
+      /from \$3\.90\/GPU-hour$/,
+    );
+    expect(v100(gpuModelChoices(builtinCatalog, 'azure'))).toMatch(
+      /from \$2\.75\/GPU-hour$/,
+    );
+    for (const machines of ['aws', 'azure'] as const) {
+      gpuModelChoices(builtinCatalog, machines).forEach((choice, i) => {
+        expect(anyCluster[i].label).not.toContain('$');
+        expect(choice.label.startsWith(`${anyCluster[i].label}, `)).toBe(true);
+      });
+    }
   });
 
   it('offers every model of the built-in catalog', () => {

@@ -119,6 +119,23 @@ describe('checkGitOpsRepoUrl', () => {
 });
 
 describe('redactRepoUrl', () => {
+  it('masks the credentials of a URL pasted with white space around it', () => {
+    const padded = ` https://user:${CANARY}@github.com/acme/gitops.git`;
+    expect(redactRepoUrl(padded)).toBe(
+      ' https://***@github.com/acme/gitops.git',
+    );
+    expect(redactRepoUrl(`\t${padded}`)).toBe(
+      '\\x09 https://***@github.com/acme/gitops.git',
+    );
+    const issues = refusal(padded);
+    expect(issues.map(i => i.rule)).toEqual([
+      'url-characters',
+      'url-credentials',
+    ]);
+    expect(JSON.stringify(issues)).not.toContain(CANARY.slice(0, 6));
+    expect(JSON.stringify(issues)).not.toContain(CANARY.slice(-6));
+  });
+
   it('masks every part that may hold a credential and keeps the rest', () => {
     expect(
       redactRepoUrl(

@@ -94,6 +94,14 @@ function parseScpStyle(
   };
 }
 
+/** Control characters escaped, so a pasted newline or tab shows as such. */
+function visible(text: string): string {
+  return text.replace(
+    CONTROL_CHARACTERS,
+    c => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 /**
  * The URL with everything that may be a credential masked (user-info, the
  * scp-style user, query string, fragment) and control characters escaped:
@@ -102,11 +110,12 @@ function parseScpStyle(
  * @public
  */
 export function redactRepoUrl(url: string): string {
-  const visible = (text: string) =>
-    text.replace(
-      CONTROL_CHARACTERS,
-      c => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-    );
+  // White space pasted around a URL must not hide its scheme from the parse
+  // (" https://u:token@host" read as scp-style would show the token whole).
+  const padding = /^\s*/.exec(url)![0];
+  if (padding !== '') {
+    return `${visible(padding)}${redactRepoUrl(url.slice(padding.length))}`;
+  }
   const scheme = SCHEME_URL.exec(url);
   if (scheme) {
     const parsed = parseSchemeUrl(scheme[1], scheme[2]);
@@ -138,7 +147,8 @@ export function redactRepoUrl(url: string): string {
  *
  * @public
  */
-export function repoUrlCarriesCredentials(url: string): boolean {
+export function repoUrlCarriesCredentials(padded: string): boolean {
+  const url = padded.trimStart();
   const scheme = SCHEME_URL.exec(url);
   if (scheme) {
     return parseSchemeUrl(scheme[1], scheme[2]).userInfo !== undefined;
@@ -168,6 +178,15 @@ function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
   if (url.trim() === '') {
     return [issue('required', 'names no GitOps repository')];
   }
+  if (url.trim() !== url) {
+    return [
+      issue(
+        'url-characters',
+        `"${shown}" starts or ends with white space (pasted with it?): give the URL alone`,
+      ),
+      ...issuesOf(url.trim(), field, tokenHint),
+    ];
+  }
   if (url.search(CONTROL_CHARACTERS) >= 0) {
     return [
       issue(
@@ -183,7 +202,7 @@ function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
   );
   const query = issue(
     'url-query',
-    `${shown} has a query string or fragment: a git remote URL has neither, and one may carry a token`,
+    `${shown} has a query string or fragment: a git remote URL or forge API root has neither, and one may carry a token`,
   );
 
   const scheme = SCHEME_URL.exec(url);
@@ -260,4 +279,26 @@ export function checkGitOpsRepoUrl(
   const scheme = SCHEME_URL.exec(url)?.[1].toLowerCase();
   if (scheme === 'file') return 'file';
   return scheme ? 'http' : 'path';
+}
+
+/**
+ * Checks a forge's API root (`--api-url`, an integration's `apiBaseUrl`) by
+ * the same rule as a repository URL, and more strictly: it must be an
+ * http(s) URL. The token travels only in the Authorization header; a root
+ * holding `?private_token=…` or `user:token@` would put it in every request's
+ * URL, where proxies and the forge's access log keep it. Throws a
+ * GpuInputError naming `field`; the URL shows redacted.
+ *
+ * @public
+ */
+export function checkForgeApiUrl(url: string, field = 'apiBaseUrl'): void {
+  const issues = issuesOf(url, field, 'give the token separately');
+  if (issues.length === 0 && !/^https?:\/\//i.test(url)) {
+    issues.push({
+      path: field,
+      rule: 'url-scheme',
+      message: `${redactRepoUrl(url)} is no forge API root: give its https:// URL (e.g. https://gitlab.example.com/api/v4)`,
+    });
+  }
+  if (issues.length > 0) throw new GpuInputError(issues);
 }

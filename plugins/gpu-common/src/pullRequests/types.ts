@@ -83,3 +83,31 @@ export interface GpuPullRequestMergeResponse {
    */
   indexed: boolean;
 }
+
+/**
+ * Why a merge or close was refused, in two parts a page shows as they are:
+ * what changed and what to do. The backend's 404 / 409 answers carry it as
+ * `error.refusal` beside Backstage's `error.name` and `error.message` (the
+ * two parts joined).
+ *
+ * @public
+ */
+export interface GpuPullRequestRefusal {
+  /** `conflict`: it no longer merges cleanly; `moved`: it or the base changed since the reviewer looked; `not-found`: no such open pull request. */
+  kind: 'conflict' | 'moved' | 'not-found';
+  /** What changed, e.g. `gpu/ml-chat changed since you looked (now at 1a2b3c4d5e6f, you saw 0f9e8d7c6b5a)`. */
+  changed: string;
+  /** What to do now, e.g. `reload it and review the new changes`. */
+  todo: string;
+  /** For `conflict`: the files changed on both sides. */
+  conflicts: string[];
+}
+
+/**
+ * The body of a refused merge or close (HTTP 404 or 409).
+ *
+ * @public
+ */
+export interface GpuPullRequestRefusalResponse {
+  error: { name: string; message: string; refusal: GpuPullRequestRefusal };
+}

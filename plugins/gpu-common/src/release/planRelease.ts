@@ -8,6 +8,7 @@ import { ledgerOf, poolWithout, requestId } from '../planner/poolLimits';
 import { sizingOfPool } from '../planner/poolSizing';
 import type { RepoState } from '../planner/types';
 import type { GpuRequest } from '../request/types';
+import { releaseSavingsText } from './releaseSavings';
 import type { ReleasedPool, ReleasePlan } from './types';
 
 /** Nodes without the label run the ConfigMap's `default` key (device plugin) / `all-disabled` (MIG manager). */
@@ -34,6 +35,7 @@ export function planRelease(
   const pools: ReleasedPool[] = [];
   let priceKnown = true;
   let savedCents = 0;
+  let attributedCents = 0;
   for (const pool of repoState.pools) {
     const capacity = poolWithout(
       pool,
@@ -49,6 +51,8 @@ export function planRelease(
     const removed = (pool.managed ?? false) && capacity.ledger.length === 0;
     const afterCents = removed ? 0 : after.totalCents;
     savedCents += before.totalCents - afterCents;
+    const share = before.shares.find(s => s.request === id)?.cents ?? 0;
+    attributedCents += share;
     pools.push({
       name: pool.name,
       path: pool.path,
@@ -65,6 +69,7 @@ export function planRelease(
       nodesAfter: removed ? 0 : after.nodes,
       usdPerMonthBefore: centsToUsd(before.totalCents),
       usdPerMonthAfter: centsToUsd(afterCents),
+      attributedUsdPerMonth: centsToUsd(share),
       ...(pool.deviceConfigName
         ? { deviceConfigName: pool.deviceConfigName }
         : {}),
@@ -90,6 +95,11 @@ export function planRelease(
       DEFAULT_MIG_CONFIG,
     ),
     savedUsdPerMonth: centsToUsd(savedCents),
+    attributedUsdPerMonth: centsToUsd(attributedCents),
+    savings: releaseSavingsText({
+      savedUsdPerMonth: centsToUsd(savedCents),
+      pools,
+    }),
     priceKnown,
     explanation: pools.map(p =>
       p.removed

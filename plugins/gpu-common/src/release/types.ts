@@ -25,6 +25,8 @@ export interface ReleasedPool {
   nodesAfter: number;
   usdPerMonthBefore: number;
   usdPerMonthAfter: number;
+  /** What this request was billed in the pool before (its attributed share, as the card shows it). */
+  attributedUsdPerMonth: number;
   /** The device-plugin and mig-parted configs its nodes run (label values). */
   deviceConfigName?: string;
   migConfigName?: string;
@@ -48,7 +50,27 @@ export interface ReleasePlan {
   unusedMigConfigs: string[];
   /** What the pools cost less per month: before minus after, summed. */
   savedUsdPerMonth: number;
+  /** What the request was billed before, summed over its pools (the card's figure). */
+  attributedUsdPerMonth: number;
+  /**
+   * What it saves and why, in one sentence (`releaseSavingsText`): a pool
+   * that keeps its nodes frees units but no money, and says so.
+   */
+  savings: string;
   /** False when a pool's machine price is unknown (its costs count 0). */
   priceKnown: boolean;
   explanation: string[];
+}
+
+/**
+ * An object a release leaves in place: the product did not write it (no
+ * request annotation), so it is not the release's to delete.
+ *
+ * @public
+ */
+export interface ReleaseLeftObject {
+  kind: string;
+  name: string;
+  /** Repository path of its file. */
+  path: string;
 }

@@ -3,6 +3,7 @@
  * timeout) and the HTTP client it builds from them: the forges differ only in
  * their name, default API root, Authorization scheme and extra headers.
  */
+import { checkForgeApiUrl } from '@gpu-gitops/plugin-gpu-common';
 import { Redactor } from '../redact';
 import { ForgeHttpClient, RetryOptions } from './http';
 
@@ -39,6 +40,7 @@ export function forgeHttpClient(
   options: ForgeOptions,
   api: ForgeApi,
 ): ForgeHttpClient {
+  if (options.apiBaseUrl !== undefined) checkForgeApiUrl(options.apiBaseUrl);
   return new ForgeHttpClient({
     forgeName: api.forgeName,
     apiBaseUrl: options.apiBaseUrl ?? api.defaultApiBaseUrl(),

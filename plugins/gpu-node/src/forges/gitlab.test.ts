@@ -133,6 +133,31 @@ describe('GitlabForge', () => {
     expect(error.message).not.toContain(TOKEN);
   });
 
+  it('refuses an API root that carries the token in its query, sending nothing', async () => {
+    server = await startFakeForgeServer([
+      on('POST', `/api/v4${PROJECT}/merge_requests`, {
+        status: 201,
+        json: mrJson(4),
+      }),
+    ]);
+    const error = await Promise.resolve()
+      .then(() =>
+        new GitlabForge({
+          token: TOKEN,
+          apiBaseUrl: `${server.baseUrl}/api/v4?private_token=${TOKEN}`,
+          retry: noSleep,
+        }).createOrUpdatePullRequest({ ...input, reviewers: [] }),
+      )
+      .catch(e => e);
+    expect(error.name).toBe('GpuInputError');
+    expect(error.message).toContain('apiBaseUrl');
+    expect(error.issues.map((i: { rule: string }) => i.rule)).toEqual([
+      'url-query',
+    ]);
+    expect(error.message).not.toContain(TOKEN);
+    expect(server.requests).toEqual([]);
+  });
+
   it("reports validation errors with GitLab's message", async () => {
     server = await startFakeForgeServer([
       on('POST', `/api/v4${PROJECT}/merge_requests`, {

@@ -48,14 +48,20 @@ export type LocalPullRequestErrorKind =
  * @public
  */
 export class LocalPullRequestError extends Error {
+  /** What changed, and what the reviewer does now: the message in two parts, for a page. */
+  readonly changed: string;
+  readonly todo: string;
+
   constructor(
-    message: string,
+    advice: { changed: string; todo: string },
     readonly kind: LocalPullRequestErrorKind,
     /** For `conflict`: the files git cannot merge. */
     readonly conflicts: string[] = [],
   ) {
-    super(message);
+    super(`${advice.changed}: ${advice.todo}`);
     this.name = 'LocalPullRequestError';
+    this.changed = advice.changed;
+    this.todo = advice.todo;
   }
 }
 

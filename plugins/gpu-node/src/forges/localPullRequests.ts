@@ -87,10 +87,14 @@ export class LocalPullRequests {
       const merged = await this.cache.mergeTree(base, pr.head);
       if (!merged.clean) {
         throw new LocalPullRequestError(
-          `${branch} does not merge cleanly into ${this.baseBranch}: ` +
-            `${merged.conflicts.join(', ')} changed on both sides. The gpu backend ` +
-            're-renders open GPU pull requests on the new base within a minute ' +
-            '(or run `gpu-gitops update`); merge it then.',
+          {
+            changed:
+              `${branch} does not merge cleanly into ${this.baseBranch}: ` +
+              `${merged.conflicts.join(', ')} changed on both sides since it was rendered`,
+            todo:
+              'the gpu backend re-renders open GPU pull requests on the new base within a minute ' +
+              '(or run `gpu-gitops update`); reload then, review the new changes and merge',
+          },
           'conflict',
           merged.conflicts,
         );
@@ -131,7 +135,10 @@ export class LocalPullRequests {
 
   private notFound(branch: string): LocalPullRequestError {
     return new LocalPullRequestError(
-      `no open pull request ${branch} (merged, closed, or never opened)`,
+      {
+        changed: `no open pull request ${branch} (merged, closed, or never opened)`,
+        todo: 'reload the list of pull requests',
+      },
       'not-found',
     );
   }
@@ -139,8 +146,12 @@ export class LocalPullRequests {
   private checkHead(pr: LocalPullRequest, seen: string) {
     if (pr.head !== seen) {
       throw new LocalPullRequestError(
-        `${pr.branch} changed since you looked (now at ${pr.head.slice(0, 12)}, ` +
-          `you saw ${seen.slice(0, 12) || 'nothing'}): reload it and review the new changes`,
+        {
+          changed:
+            `${pr.branch} changed since you looked (now at ${pr.head.slice(0, 12)}, ` +
+            `you saw ${seen.slice(0, 12) || 'nothing'})`,
+          todo: 'reload it and review the new changes',
+        },
         'moved',
       );
     }
@@ -180,7 +191,10 @@ export class LocalPullRequests {
       const message = (error as Error).message;
       if (/stale info|rejected|non-fast-forward|fetch first/i.test(message)) {
         throw new LocalPullRequestError(
-          `${branch} or ${this.baseBranch} moved while this ran: reload and try again`,
+          {
+            changed: `${branch} or ${this.baseBranch} moved while this ran`,
+            todo: 'reload and try again',
+          },
           'moved',
         );
       }

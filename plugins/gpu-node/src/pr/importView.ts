@@ -34,6 +34,11 @@ export interface ImportReportView {
    * are not adopted).
    */
   empty: boolean;
+  /**
+   * True when the import changes a file, so it has a pull request to open;
+   * the body's words ("This pull request …") are for that case only.
+   */
+  opensPullRequest: boolean;
   converted: { path: string; from: string; to: string }[];
   /** What the conversion moved, kept or changed in behaviour (`moved`, `default-kept`, `note`). */
   conversionNotes: ImportReportFinding[];
@@ -112,6 +117,7 @@ export function buildImportView(
     cluster: change.cluster.name,
     clusterFolder: folder,
     empty: change.changeSet.changes.length === 0 && untouched.length === 0,
+    opensPullRequest: change.changeSet.changes.length > 0,
     converted: change.converted.map(c => ({ ...c })),
     conversionNotes: clusterFindings
       .filter(f => CONVERSION_NOTE_KINDS.has(f.kind))

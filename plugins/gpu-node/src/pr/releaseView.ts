@@ -4,7 +4,11 @@
  * stays. Every number comes from the release plan, so the body, the action's
  * outputs and the CLI's JSON agree.
  */
-import { formatUsd, type ReleasePlan } from '@gpu-gitops/plugin-gpu-common';
+import {
+  formatUsd,
+  type ReleaseLeftObject,
+  type ReleasePlan,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { FileChange } from '../changes/types';
 
 /** @public */
@@ -22,6 +26,10 @@ export interface ReleasePullRequestView {
     after: string;
   }[];
   saved: string;
+  /** What it saves and why (the plan's `savings`): a pool keeping its nodes frees no money. */
+  savings: string;
+  /** True when no money is saved: the title says why in a few words. */
+  savesNothing: boolean;
   priceKnown: boolean;
   removes: string[];
   keeps: string[];
@@ -32,6 +40,7 @@ export function buildReleaseView(
   plan: ReleasePlan,
   files: Pick<FileChange, 'path' | 'action'>[],
   reason?: string,
+  leaves: readonly ReleaseLeftObject[] = [],
 ): ReleasePullRequestView {
   const { namespace, name } = plan.request.metadata;
   const existing = plan.request.spec.workload.existing;
@@ -50,13 +59,19 @@ export function buildReleaseView(
     ),
     ...plan.unusedMigConfigs.map(c => `mig-parted entry \`${c}\``),
   ];
-  const keeps = plan.pools
-    .filter(p => !p.removed)
-    .map(p =>
-      p.ledger.length > 0
-        ? `pool \`${p.name}\` for ${p.ledger.map(e => `\`${e.request}\``).join(', ')}`
-        : `pool \`${p.name}\`, written by hand: its owners decide whether it goes`,
-    );
+  const keeps = [
+    ...leaves.map(
+      o =>
+        `${o.kind} \`${o.name}\` (\`${o.path}\`): the product did not write it, so the release leaves it; delete it in this pull request if it should go too`,
+    ),
+    ...plan.pools
+      .filter(p => !p.removed)
+      .map(p =>
+        p.ledger.length > 0
+          ? `pool \`${p.name}\` for ${p.ledger.map(e => `\`${e.request}\``).join(', ')}`
+          : `pool \`${p.name}\`, written by hand: its owners decide whether it goes`,
+      ),
+  ];
   return {
     request: { namespace, name, owner: plan.request.spec.owner },
     ...(reason ? { reason } : {}),
@@ -71,6 +86,8 @@ export function buildReleaseView(
       after: formatUsd(p.usdPerMonthAfter),
     })),
     saved: formatUsd(plan.savedUsdPerMonth),
+    savings: plan.savings,
+    savesNothing: plan.savedUsdPerMonth === 0,
     priceKnown: plan.priceKnown,
     removes,
     keeps,

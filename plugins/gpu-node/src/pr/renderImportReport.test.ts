@@ -156,5 +156,10 @@ describe('renderImportReport', () => {
       '### Converted to Karpenter v1\nNothing: no legacy Karpenter object.',
     );
     expect(empty.body).toContain('### Request records written\nNone.');
+    // No file changes, so no pull request: its words are not used.
+    expect(empty.body).not.toContain('This pull request');
+    expect(empty.body).toContain('so no pull request is opened');
+    expect(empty.title).toBe('GPU import: cluster legacy — nothing to import');
+    expect(report.body).toContain('This pull request adopts');
   });
 });

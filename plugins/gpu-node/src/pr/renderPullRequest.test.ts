@@ -26,7 +26,8 @@ describe('renderPullRequest', () => {
       files,
       model: t4,
     });
-    expect(title).toBe('GPU: ml/llm-serve — 3× NVIDIA Tesla T4 (time-slicing)');
+    // In GPU equivalents and what they are, never "3× NVIDIA Tesla T4".
+    expect(title).toBe('GPU: ml/llm-serve — 0.75 GPU — 3 time-slices of a T4');
     expect(body).toContain('| Owner | `group:default/ml-platform` |');
     expect(body).toContain('| Replicas | 3 |');
     expect(body).toContain('| VRAM per replica | 3.5 GiB |');
@@ -192,7 +193,7 @@ describe('renderPullRequest', () => {
       files,
       model: t4,
     });
-    expect(title).toContain('(exclusive)');
+    expect(title).toContain('— 6 GPUs — 6 whole T4s');
     expect(body).toContain('None: each replica owns whole GPUs');
     expect(body).toContain('exclusive, 2 whole GPU(s) per replica');
     expect(body).toContain('| Resource per replica | 2 × `nvidia.com/gpu` |');

@@ -1,6 +1,9 @@
 /** Renders a release pull request's title, body and commit message (see templates/release.hbs.ts). */
 import Handlebars from 'handlebars';
-import type { ReleasePlan } from '@gpu-gitops/plugin-gpu-common';
+import type {
+  ReleaseLeftObject,
+  ReleasePlan,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { FileChange } from '../changes/types';
 import { Redactor } from '../redact';
 import { buildReleaseView, type ReleasePullRequestView } from './releaseView';
@@ -36,10 +39,17 @@ export function renderReleasePullRequest(input: {
   files: Pick<FileChange, 'path' | 'action'>[];
   /** Why the release (e.g. the request expired), said first. */
   reason?: string;
+  /** Objects the product did not write beside the workload: named as staying. */
+  leaves?: ReleaseLeftObject[];
   redactor?: Redactor;
 }): RenderedReleasePullRequest {
   const redactor = input.redactor ?? new Redactor();
-  const view = buildReleaseView(input.plan, input.files, input.reason);
+  const view = buildReleaseView(
+    input.plan,
+    input.files,
+    input.reason,
+    input.leaves,
+  );
   return {
     title: redactor.redact(title(view)),
     body: redactor.redact(body(view)),

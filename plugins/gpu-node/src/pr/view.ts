@@ -11,6 +11,7 @@ import {
   formatLedger,
   formatRequestedGiB,
   formatUsd,
+  gpuHoldingTitle,
   workloadShape,
   type GpuModel,
   type Plan,
@@ -40,6 +41,8 @@ export interface PullRequestView {
   plan: {
     model: string;
     modelName: string;
+    /** What it holds in GPU equivalents and what they are (`gpuHoldingTitle`), the title's words. */
+    holding: string;
     instanceTypes: string[];
     instanceType: string;
     sharing: string;
@@ -126,6 +129,11 @@ export interface PullRequestView {
 export interface ExistingWorkloadFacts {
   container: string;
   current: WorkloadView;
+  /**
+   * The workload as the repository holds it now (with the request's earlier
+   * patch): the before of a change, as its diff shows it. `current` when absent.
+   */
+  merged?: WorkloadView;
 }
 
 export function safeText(value: string): string {
@@ -194,6 +202,11 @@ function costView(plan: Plan): PullRequestView['cost'] {
   };
 }
 
+/** The count the repository holds now, which the diff's minus side shows. */
+function replicasAsMerged(existing: ExistingWorkloadFacts): number {
+  return (existing.merged ?? existing.current).replicas;
+}
+
 export function buildPullRequestView(input: {
   plan: Plan;
   files: Pick<FileChange, 'path' | 'action'>[];
@@ -223,6 +236,16 @@ export function buildPullRequestView(input: {
     plan: {
       model: plan.pool.gpuModel,
       modelName: safeText(model?.displayName ?? plan.pool.gpuModel),
+      holding: safeText(
+        gpuHoldingTitle({
+          replicas: spec.gpu.replicas,
+          unitsPerReplica: plan.resourcePerReplica,
+          gpuSharePerReplica: plan.perReplica.gpuShare,
+          sharingMode: plan.sharing.mode,
+          migProfile: plan.sharing.migProfile,
+          modelName: model?.displayName ?? plan.pool.gpuModel,
+        }),
+      ),
       instanceTypes: plan.pool.instanceTypes,
       instanceType: plan.nodes.instanceType,
       sharing: sharingSummary(plan),
@@ -284,9 +307,9 @@ export function buildPullRequestView(input: {
             containers: input.existing.current.containers.map(c => c.name),
             replicasField: workloadShape(spec.workload.existing.kind)
               .replicasField,
-            current: input.existing.current.replicas,
+            current: replicasAsMerged(input.existing),
             requested: spec.gpu.replicas,
-            changes: input.existing.current.replicas !== spec.gpu.replicas,
+            changes: replicasAsMerged(input.existing) !== spec.gpu.replicas,
           },
         }
       : {}),

@@ -91,7 +91,9 @@ describe('publishGpuRelease', () => {
     expect(first.body).toContain(
       `| \`${pool.name}\` | 6 × \`${pool.resourceName}\` | ${pool.nodesBefore} → ${pool.nodesAfter} | ${money(pool.usdPerMonthBefore)} → ${money(pool.usdPerMonthAfter)} |`,
     );
-    expect(first.body).toContain(`**Saves ${money(saved)} per month**`);
+    expect(first.body).toContain(
+      `**It saves ${money(saved)}/month: pool ${pool.name} frees 6 ${pool.resourceName} and shrinks from ${pool.nodesBefore} nodes to ${pool.nodesAfter}`,
+    );
     expect(first.body).toContain(`pool \`${pool.name}\` for \`ml/chat-b\``);
     const message = await remote.git([
       'log',

@@ -16,6 +16,7 @@ import {
   requestNotHeld,
   type ClusterProfile,
   type GpuCatalog,
+  type ReleaseLeftObject,
   type ReleasePlan,
 } from '@gpu-gitops/plugin-gpu-common';
 import path from 'node:path';
@@ -72,6 +73,8 @@ export interface PublishGpuReleaseResult {
   body: string;
   commitMessage: string;
   plan: ReleasePlan;
+  /** Objects the product did not write beside the workload it created: the release leaves them. */
+  leaves: ReleaseLeftObject[];
   /** Unified diff of the change (dry run only). */
   diff?: string;
   baseSha: string;
@@ -175,6 +178,7 @@ async function publish(
         plan: change.plan,
         files: change.changeSet.changes,
         reason: options.reason,
+        leaves: change.leaves,
         redactor,
       }),
     };
@@ -198,6 +202,7 @@ async function publish(
       body: state.body,
       commitMessage: state.commitMessage,
       plan: state.plan,
+      leaves: state.leaves,
       diff: redactor.redact(renderChangeSetDiff(changeSet)),
       baseSha,
       dryRun: true,
@@ -234,6 +239,7 @@ async function publish(
     body: state.body,
     commitMessage: state.commitMessage,
     plan: state.plan,
+    leaves: state.leaves,
     baseSha: pushed.baseSha,
     dryRun: false,
     attempts: pushed.attempts,

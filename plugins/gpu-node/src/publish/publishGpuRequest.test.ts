@@ -75,7 +75,9 @@ describe('publishGpuRequest', () => {
     expect(message).toBe(
       `${result.commitMessage.trim()}\n\nGpu-Request: ml/llm\n\n`,
     );
-    expect(result.title).toMatch(/^GPU: ml\/llm — 2× .*\(time-slicing\)$/);
+    expect(result.title).toMatch(
+      /^GPU: ml\/llm — [0-9.]+ GPUs? — 2 time-slices of (a T4|T4s)$/,
+    );
     expect(result.body).toContain('~38 % throughput loss');
     expect(result.body).toContain(`\`${result.plan.pool.name}\``);
     // Stage progress with durations.

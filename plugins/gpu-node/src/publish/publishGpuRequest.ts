@@ -165,6 +165,7 @@ async function publish(
       existing: change.existing && {
         container: change.existing.target.container,
         current: change.existing.current,
+        merged: change.existing.merged,
       },
       updateNote: options.updateNote,
       poolLabel: poolNodeLabel(cluster),

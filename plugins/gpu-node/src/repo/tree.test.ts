@@ -138,6 +138,33 @@ describe('RepoTree', () => {
     expect(await tree.listFiles('requests')).toEqual(['requests/ml/real.yaml']);
   });
 
+  it('FsRepoTree never writes into a file outside the repository through a hard link', async () => {
+    const repo = join(dir, 'repo');
+    const outside = join(dir, 'outside.yaml');
+    await fs.mkdir(join(repo, 'clusters/dev/gpu'), { recursive: true });
+    await fs.writeFile(outside, 'secret: kept\n');
+    await fs.chmod(outside, 0o600);
+    await fs.link(outside, join(repo, 'clusters/dev/gpu/kustomization.yaml'));
+    const tree = new FsRepoTree(repo);
+    await tree.writeFile('clusters/dev/gpu/kustomization.yaml', 'kind: K\n');
+    expect(await fs.readFile(outside, 'utf8')).toBe('secret: kept\n');
+    expect(
+      await fs.readFile(
+        join(repo, 'clusters/dev/gpu/kustomization.yaml'),
+        'utf8',
+      ),
+    ).toBe('kind: K\n');
+    // The replaced file keeps its permission bits, and no temporary file is left.
+    const written = await fs.stat(
+      join(repo, 'clusters/dev/gpu/kustomization.yaml'),
+    );
+    expect(written.mode & 0o777).toBe(0o600);
+    expect(written.nlink).toBe(1);
+    expect(await fs.readdir(join(repo, 'clusters/dev/gpu'))).toEqual([
+      'kustomization.yaml',
+    ]);
+  });
+
   it('FsRepoTree works through a symlinked root (the caller chose it)', async () => {
     const repo = join(dir, 'repo');
     await fs.mkdir(repo);

@@ -1,4 +1,5 @@
 import { constants, promises as fs, type Stats } from 'fs';
+import { randomBytes } from 'crypto';
 import { basename, dirname, join, resolve } from 'path';
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { normaliseRepoPath } from '../layout/layout';
@@ -86,10 +87,11 @@ function errorCode(error: unknown): string | undefined {
 /** Opens the file itself, never a symbolic link (ELOOP) or a FIFO's writer wait (O_NONBLOCK). */
 const READ_FLAGS =
   constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const WRITE_FLAGS =
+/** A new file of our own, never an existing one (nor a link planted under its name). */
+const CREATE_FLAGS =
   constants.O_WRONLY |
   constants.O_CREAT |
-  constants.O_TRUNC |
+  constants.O_EXCL |
   constants.O_NOFOLLOW;
 
 /**
@@ -228,24 +230,45 @@ export class FsRepoTree implements RepoTree {
     return out.sort();
   }
 
+  /**
+   * Writes by replacing: the content goes into a new file beside the target,
+   * which is then renamed over it. Truncating the target in place would write
+   * into its inode, and a hard link makes that inode a file outside the tree
+   * too (`ln /etc/x repo/clusters/a.yaml`): the file outside must never change.
+   * A symbolic link at the target is refused, as everywhere; the replaced
+   * file's permission bits are kept.
+   */
   async writeFile(path: string, content: string): Promise<void> {
     const parts = normaliseRepoPath(path).split('/');
     const folder = (await this.folderPath(parts.slice(0, -1), true))!;
-    let handle;
+    const name = parts[parts.length - 1];
+    const target = join(folder, name);
+    let existing: Stats | undefined;
     try {
-      handle = await fs.open(
-        join(folder, parts[parts.length - 1]),
-        WRITE_FLAGS,
-        0o644,
-      );
+      existing = await fs.lstat(target);
     } catch (error) {
-      if (errorCode(error) === 'ELOOP') throw symlinkRefusal(parts.join('/'));
-      throw error;
+      if (errorCode(error) !== 'ENOENT') throw error;
     }
+    if (existing?.isSymbolicLink()) throw symlinkRefusal(parts.join('/'));
+    if (existing && !existing.isFile()) {
+      throw new Error(`cannot write ${parts.join('/')}: it is not a file`);
+    }
+    const temp = join(
+      folder,
+      `.${name}.gpu-gitops-${randomBytes(6).toString('hex')}.tmp`,
+    );
+    const handle = await fs.open(temp, CREATE_FLAGS, 0o644);
     try {
-      await handle.writeFile(content, 'utf8');
-    } finally {
-      await handle.close();
+      try {
+        if (existing) await handle.chmod(existing.mode & 0o7777);
+        await handle.writeFile(content, 'utf8');
+      } finally {
+        await handle.close();
+      }
+      await fs.rename(temp, target);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
     }
   }
 

@@ -126,9 +126,44 @@ async function inPlaceBeforeRequest(
   return beforeRequest(doc, location.kind, id, cluster);
 }
 
+/** The workload `location` names in the build of its root at `buildDir`. */
+async function builtWorkload(
+  buildDir: string,
+  location: ExistingWorkloadLocation & { apply: { mode: 'patch' } },
+  kustomize: KustomizeBuildOptions | undefined,
+): Promise<unknown> {
+  let objects;
+  try {
+    objects = await kustomizeBuild(
+      path.join(buildDir, ...location.apply.root.split('/')),
+      kustomize,
+    );
+  } catch (error) {
+    if (isKustomizeBuildError(error)) notBuilt(location, error.detail);
+    throw error;
+  }
+  const built = objects.find(
+    o =>
+      o.kind === location.kind &&
+      o.metadata.name === location.name &&
+      (o.metadata.namespace === undefined ||
+        o.metadata.namespace === location.namespace),
+  );
+  if (!built) {
+    notBuilt(
+      location,
+      `its output has no ${location.kind} "${location.name}" in namespace "${location.namespace}" (a namePrefix or nameSuffix?)`,
+    );
+  }
+  return built;
+}
+
 /**
- * The workload before this request. `dir` is the checkout on disk that
- * `tree` reads (kustomize builds from disk).
+ * The workload before this request (`view`: what a new patch is built
+ * from), and as the repository holds it now (`merged`: with this request's
+ * earlier patch, what a change's diff shows on its minus side — the "before"
+ * a reviewer is told). `dir` is the checkout on disk that `tree` reads
+ * (kustomize builds from disk).
  */
 export async function readCurrentWorkload(options: {
   dir: string;
@@ -140,59 +175,43 @@ export async function readCurrentWorkload(options: {
     'labelDomain' | 'gpuTaintKey' | 'provider' | 'clusterApi'
   >;
   kustomize?: KustomizeBuildOptions;
-}): Promise<{ view: WorkloadView; ownPatch?: OwnPatch }> {
+}): Promise<{ view: WorkloadView; merged: WorkloadView; ownPatch?: OwnPatch }> {
   const { dir, tree, location, request, cluster } = options;
   const labelDomain = cluster.labelDomain;
   if (location.apply.mode === 'in-place') {
     const before = await inPlaceBeforeRequest(tree, location, request, cluster);
-    return { view: viewWorkload(location.kind, before) };
-  }
-  const ownPatch = await findOwnPatch(tree, location, request, labelDomain);
-  let buildDir = dir;
-  let scratch: string | undefined;
-  try {
-    if (ownPatch) {
-      scratch = await scratchCopy(dir);
-      buildDir = scratch;
-      const file = path.join(scratch, ...ownPatch.kustomization.split('/'));
-      await fs.writeFile(
-        file,
-        withoutPatch(
-          await fs.readFile(file, 'utf8'),
-          path.posix.dirname(ownPatch.kustomization),
-          ownPatch.file,
-        ),
-      );
-    }
-    let objects;
-    try {
-      objects = await kustomizeBuild(
-        path.join(buildDir, ...location.apply.root.split('/')),
-        options.kustomize,
-      );
-    } catch (error) {
-      if (isKustomizeBuildError(error)) notBuilt(location, error.detail);
-      throw error;
-    }
-    const built = objects.find(
-      o =>
-        o.kind === location.kind &&
-        o.metadata.name === location.name &&
-        (o.metadata.namespace === undefined ||
-          o.metadata.namespace === location.namespace),
-    );
-    if (!built) {
-      notBuilt(
-        location,
-        `its output has no ${location.kind} "${location.name}" in namespace "${location.namespace}" (a namePrefix or nameSuffix?)`,
-      );
-    }
     return {
-      view: viewWorkload(location.kind, built),
-      ...(ownPatch ? { ownPatch } : {}),
+      view: viewWorkload(location.kind, before),
+      merged: viewWorkload(location.kind, location.manifest),
     };
+  }
+  const patched = location as ExistingWorkloadLocation & {
+    apply: { mode: 'patch' };
+  };
+  const ownPatch = await findOwnPatch(tree, location, request, labelDomain);
+  const merged = viewWorkload(
+    location.kind,
+    await builtWorkload(dir, patched, options.kustomize),
+  );
+  if (!ownPatch) return { view: merged, merged };
+  const scratch = await scratchCopy(dir);
+  try {
+    const file = path.join(scratch, ...ownPatch.kustomization.split('/'));
+    await fs.writeFile(
+      file,
+      withoutPatch(
+        await fs.readFile(file, 'utf8'),
+        path.posix.dirname(ownPatch.kustomization),
+        ownPatch.file,
+      ),
+    );
+    const view = viewWorkload(
+      location.kind,
+      await builtWorkload(scratch, patched, options.kustomize),
+    );
+    return { view, merged, ownPatch };
   } finally {
-    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
+    await fs.rm(scratch, { recursive: true, force: true });
   }
 }
 

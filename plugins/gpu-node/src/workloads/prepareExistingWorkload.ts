@@ -27,6 +27,11 @@ export interface PreparedExistingWorkload {
   target: PatchTarget;
   /** The workload before this request (replicas, containers…), for plans and PR bodies. */
   current: WorkloadView;
+  /**
+   * The workload as the repository holds it now: `current` plus this
+   * request's earlier patch, when there is one. The "before" of a change.
+   */
+  merged: WorkloadView;
 }
 
 /**
@@ -50,7 +55,7 @@ export async function prepareExistingWorkload(options: {
     labelDomain: cluster.labelDomain,
     layout: options.layout,
   });
-  const { view, ownPatch } = await readCurrentWorkload({
+  const { view, merged, ownPatch } = await readCurrentWorkload({
     dir,
     tree,
     location,
@@ -109,5 +114,6 @@ export async function prepareExistingWorkload(options: {
       ...(replicasEntry ? { replicasSetByKustomization: true } : {}),
     },
     current: view,
+    merged,
   };
 }

@@ -61,6 +61,24 @@ export function createGpuGitopsReleaseAction(services: GpuActionServices) {
         diff: z => z.string().describe('Unified diff (dry-run)'),
         savedUsdPerMonth: z =>
           z.number().describe('What the pools cost less per month'),
+        savings: z =>
+          z
+            .string()
+            .describe(
+              'What it saves and why, in one sentence (a pool that keeps its nodes frees no money)',
+            ),
+        leaves: z =>
+          z
+            .array(
+              z.object({
+                kind: z.string(),
+                name: z.string(),
+                path: z.string(),
+              }),
+            )
+            .describe(
+              'Objects the product did not write beside the workload it created: the release leaves them',
+            ),
         plan: z =>
           z.record(z.custom<JsonValue>()).describe('The release plan JSON'),
       },
@@ -104,6 +122,11 @@ export function createGpuGitopsReleaseAction(services: GpuActionServices) {
       ctx.output('body', result.body);
       ctx.output('diff', result.diff ?? '');
       ctx.output('savedUsdPerMonth', result.plan.savedUsdPerMonth);
+      ctx.output('savings', result.plan.savings);
+      ctx.output(
+        'leaves',
+        result.leaves.map(o => ({ kind: o.kind, name: o.name, path: o.path })),
+      );
       ctx.output(
         'plan',
         JSON.parse(JSON.stringify(result.plan)) as Record<string, JsonValue>,

@@ -127,6 +127,7 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
         existing: existing && {
           container: existing.target.container,
           current: existing.current,
+          merged: existing.merged,
         },
       });
       const { namespace, name } = planned.request.metadata;

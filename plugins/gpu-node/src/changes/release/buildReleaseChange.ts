@@ -12,6 +12,7 @@ import {
   type ClusterProfile,
   type GpuCatalog,
   type GpuRequest,
+  type ReleaseLeftObject,
   type ReleasePlan,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuildRootOptions } from '../../kustomize/buildRoot';
@@ -21,6 +22,7 @@ import type { RepoTree } from '../../repo/tree';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
 import { applyRelease } from './applyRelease';
+import { objectsLeftByRelease } from './objectsLeft';
 import { verifyRelease } from './verifyRelease';
 
 /**
@@ -58,6 +60,8 @@ export interface ReleaseChange {
   cluster: ClusterProfile;
   plan: ReleasePlan;
   changeSet: ChangeSet;
+  /** Objects the product did not write beside the workload it created: they stay, and are named. */
+  leaves: ReleaseLeftObject[];
   verification?: VerifyChangeResult;
 }
 
@@ -102,5 +106,6 @@ export async function buildReleaseChange(
             kustomize: options.kustomize,
           }),
         );
-  return { request, cluster, plan, changeSet, verification };
+  const leaves = await objectsLeftByRelease(tree, layout, request, changeSet);
+  return { request, cluster, plan, changeSet, leaves, verification };
 }

@@ -13,9 +13,11 @@ import { parse, parseAllDocuments, parseDocument } from 'yaml';
 import { join } from 'node:path';
 import { kustomizeBuild } from '../../kustomize/build';
 import { renderPullRequest } from '../../pr/renderPullRequest';
+import { renderReleasePullRequest } from '../../pr/renderReleasePullRequest';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from './buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
 import { mlRequest } from '../__fixtures__/requests';
 import {
@@ -797,5 +799,53 @@ spec:
       /ml\/chat-a is not in the repository: there is no requests\/ml\/chat-a\.yaml\. Either its pull request is not merged yet .*, or it was released already\./,
     );
     expect(await snapshot(tree)).toEqual(before);
+  });
+
+  it('names, before it is sent, the objects the team added beside the workload the request created: they stay', async () => {
+    await create(tree, l4Shared('chat-a', 2));
+    const folder = 'apps/ml/chat-a';
+    const service = `apiVersion: v1
+kind: Service
+metadata:
+  name: chat-a
+  namespace: ml
+spec:
+  selector:
+    app: chat-a
+  ports:
+    - port: 80
+`;
+    await tree.writeFile(`${folder}/service.yaml`, service);
+    await tree.writeFile(
+      `${folder}/kustomization.yaml`,
+      (await tree.readFile(`${folder}/kustomization.yaml`))!.replace(
+        'resources:\n',
+        'resources:\n  - service.yaml\n',
+      ),
+    );
+    const change = await buildReleaseChange({
+      tree,
+      dir: tree.root,
+      request: { namespace: 'ml', name: 'chat-a' },
+      clusterProfile: () => cluster,
+      catalog: builtinCatalog,
+    });
+    expect(change.leaves).toEqual([
+      { kind: 'Service', name: 'chat-a', path: `${folder}/service.yaml` },
+    ]);
+    const deleted = change.changeSet.changes
+      .filter(c => c.action === 'delete')
+      .map(c => c.path);
+    expect(deleted).toContain(`${folder}/deployment.yaml`);
+    expect(deleted).not.toContain(`${folder}/service.yaml`);
+    const { body } = renderReleasePullRequest({
+      plan: change.plan,
+      files: change.changeSet.changes,
+      leaves: change.leaves,
+    });
+    const stays = body.slice(body.indexOf('### What stays'));
+    expect(stays).toContain(
+      `Service \`chat-a\` (\`${folder}/service.yaml\`): the product did not write it, so the release leaves it`,
+    );
   });
 });

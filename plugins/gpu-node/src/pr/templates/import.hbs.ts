@@ -6,7 +6,7 @@
  * ../importView.ts.
  */
 export const DEFAULT_IMPORT_TITLE_TEMPLATE =
-  'GPU import: cluster {{cluster}} — {{converted.length}} object(s) converted to Karpenter v1, {{adoptedPools.length}} GPU pool(s) adopted, {{records.length}} request record(s)';
+  'GPU import: cluster {{cluster}} — {{#unless opensPullRequest}}nothing to import{{else}}{{converted.length}} object(s) converted to Karpenter v1, {{adoptedPools.length}} GPU pool(s) adopted, {{records.length}} request record(s){{/unless}}';
 
 export const DEFAULT_IMPORT_COMMIT_MESSAGE_TEMPLATE = `gpu(import/{{cluster}}): adopt the existing GPU setup
 
@@ -15,7 +15,11 @@ Converts {{converted.length}} Karpenter object(s) of {{clusterFolder}} to v1, ad
 
 export const DEFAULT_IMPORT_BODY_TEMPLATE = `## Import of the GPU setup of cluster \`{{cluster}}\`
 
+{{#if opensPullRequest}}
 This pull request adopts what \`{{clusterFolder}}/\` and the workloads already run: legacy Karpenter objects are converted to \`v1\` in place (comments and other documents kept), GPU NodePools get the product's annotations only (never template labels, which would replace their nodes), and each GPU workload found on them gets a request record. Every touched kustomization root was built with the real kustomize before and after: only the converted objects and the adopted pools change.
+{{else}}
+Nothing to import: no file of the repository would change (no legacy Karpenter object to convert, no GPU pool or workload left to adopt), so no pull request is opened. What was found is below.
+{{/if}}
 
 ### Converted to Karpenter v1
 {{#if converted.length}}

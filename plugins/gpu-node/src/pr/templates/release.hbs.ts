@@ -5,7 +5,7 @@
  * ../releaseView.ts.
  */
 export const DEFAULT_RELEASE_TITLE_TEMPLATE =
-  'GPU release: {{request.namespace}}/{{request.name}} — saves {{saved}}/month';
+  'GPU release: {{request.namespace}}/{{request.name}} — {{#if savesNothing}}frees capacity, saves no money (its pools keep their nodes){{else}}saves {{saved}}/month{{/if}}';
 
 export const DEFAULT_RELEASE_COMMIT_MESSAGE_TEMPLATE = `gpu({{request.namespace}}/{{request.name}}): release
 
@@ -26,7 +26,7 @@ Owner \`{{request.owner}}\`. This pull request takes the request out of the repo
 | \`{{name}}\`{{#if removed}} — **removed**{{/if}} | {{releasedUnits}} × \`{{resourceName}}\` | {{nodesBefore}} → {{nodesAfter}} | {{before}} → {{after}} |
 {{/each}}
 
-**Saves {{saved}} per month**{{#unless priceKnown}} (a machine price is unknown: its cost counts 0){{/unless}} (on-demand list price).
+**It {{savings}}**{{#unless priceKnown}} (a machine price is unknown: its cost counts 0){{/unless}} (on-demand list price).
 
 ### What goes
 {{#each removes}}

@@ -1,3 +1,3 @@
 /** Default PR title (handlebars). Variables: see PullRequestView in ../view.ts. */
 export const DEFAULT_TITLE_TEMPLATE =
-  'GPU: {{request.namespace}}/{{request.name}} — {{request.replicas}}× {{plan.modelName}} ({{request.mode}})';
+  'GPU: {{request.namespace}}/{{request.name}} — {{plan.holding}}';
