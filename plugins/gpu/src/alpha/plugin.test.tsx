@@ -24,6 +24,10 @@ import {
   gpuOverviewPage,
 } from './index';
 
+// The test app loads pages and cards lazily (frontend system 1.0, Backstage 1.57):
+// on two shared cores the first render can take seconds, past findBy's 1 s default.
+const lazyRender = { timeout: 15_000 };
+
 const api = fakeGpuApi({
   getAllocation: async () => chatAllocation,
   getPools: async () => pools,
@@ -39,7 +43,7 @@ describe('gpu plugin (new frontend system)', () => {
       apis: [[gpuApiRef, api]],
     });
     expect(
-      await screen.findByTestId('gpu-allocation-ml/trainer'),
+      await screen.findByTestId('gpu-allocation-ml/trainer', {}, lazyRender),
     ).toBeInTheDocument();
   });
 
@@ -52,7 +56,7 @@ describe('gpu plugin (new frontend system)', () => {
       apis: [[gpuApiRef, api]],
     });
     expect(
-      await screen.findByTestId('gpu-pool-gpu-a100-mig'),
+      await screen.findByTestId('gpu-pool-gpu-a100-mig', {}, lazyRender),
     ).toBeInTheDocument();
   });
 
@@ -75,9 +79,9 @@ describe('gpu plugin (new frontend system)', () => {
       ],
       initialRouteEntries: ['/gpu'],
     });
-    expect(await screen.findByTestId('gpu-overview-totals')).toHaveTextContent(
-      'All pools: $17,000.56 per month',
-    );
+    expect(
+      await screen.findByTestId('gpu-overview-totals', {}, lazyRender),
+    ).toHaveTextContent('All pools: $17,000.56 per month');
   });
 
   // The app's sidebar lists each page with a route ref, a title and an icon.
