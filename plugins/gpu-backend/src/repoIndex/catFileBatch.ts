@@ -24,7 +24,7 @@ interface Pending {
 export class CatFileBatch {
   private child?: ChildProcessWithoutNullStreams;
   private pending: Pending[] = [];
-  private buffered = Buffer.alloc(0);
+  private buffered: Buffer = Buffer.alloc(0);
   private stderr = '';
 
   constructor(
