@@ -2,13 +2,13 @@ import { InfoCard } from '@backstage/core-components';
 import {
   builtinCatalog,
   findModel,
+  poolUsage,
   type LiveDataStatus,
   type PoolSummary,
 } from '@gpu-gitops/plugin-gpu-common';
 import { Box, Chip, Typography, useTheme } from '@material-ui/core';
 import { Bar } from '../bars/Bar';
 import { formatUsd } from '../format/format';
-import { poolUsage } from '../format/poolUsage';
 import { MigLayoutPicture } from './MigLayoutPicture';
 import { DriftBadge } from '../DriftBadge';
 import { PoolFigures } from './PoolFigures';
