@@ -257,8 +257,13 @@ describe('GitOpsRepository', () => {
       }),
     ).rejects.toThrow('killed');
     expect(await remote.branchSha(BRANCH)).toBeUndefined();
-    // Leftovers a hard kill could leave: a stale index lock and stray files.
+    // Leftovers a hard kill could leave: stale locks and stray files.
     await fs.writeFile(path.join(r.workDir, '.git', 'index.lock'), '');
+    await fs.writeFile(
+      path.join(r.workDir, '.git', 'info', 'sparse-checkout.lock'),
+      '',
+    );
+    await fs.writeFile(path.join(r.workDir, '.git', 'shallow.lock'), '');
     await fs.writeFile(
       path.join(r.workDir, 'clusters/prod/gpu/stray.yaml'),
       'stray\n',

@@ -21,6 +21,15 @@ import { GitTimeoutError, runGit } from './runGit';
 /** File in `.git` that says the last run left the work tree clean. */
 const CLEAN_MARK = 'gpu-gitops-clean';
 
+/** The lock files of the git commands a run of ours starts in the clone. */
+const KILLED_RUN_LOCKS = [
+  'index.lock',
+  'info/sparse-checkout.lock',
+  'shallow.lock',
+  'config.lock',
+  'HEAD.lock',
+];
+
 export function cachedCloneDir(cacheDir: string, repoUrl: string): string {
   const key = createHash('sha256').update(repoUrl).digest('hex').slice(0, 16);
   const readable = repoUrl
@@ -75,10 +84,8 @@ export class CachedClone {
     // fresh clone skips what it cannot need (fetch, clean); see `npm run bench`.
     const freshClone = await this.ensureClone();
     if (!freshClone) {
-      // Leftovers of a killed run: a lock file, a half-made commit, dirty files.
-      await fs.rm(path.join(this.workDir, '.git', 'index.lock'), {
-        force: true,
-      });
+      // Leftovers of a killed run: lock files, a half-made commit, dirty files.
+      await this.removeKilledRunLocks();
       await this.run([
         'fetch',
         '--prune',
@@ -111,6 +118,21 @@ export class CachedClone {
       }
     }
     return (await this.run(['rev-parse', 'HEAD'])).trim();
+  }
+
+  /**
+   * Removes the lock files a git process leaves when it is killed (our
+   * timeout kills it): git refuses to start beside one ("File exists"), and
+   * the clone is ours alone while `sync` runs (the caller holds its lock), so
+   * none of them can belong to a live process. A `sparse-checkout` killed at
+   * the timeout left `info/sparse-checkout.lock`, and every later run failed.
+   */
+  private async removeKilledRunLocks(): Promise<void> {
+    await Promise.all(
+      KILLED_RUN_LOCKS.map(lock =>
+        fs.rm(path.join(this.workDir, '.git', lock), { force: true }),
+      ),
+    );
   }
 
   /** Marks the work tree as left clean by a finished run (no `git clean` next time). */
