@@ -121,7 +121,7 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
       '    gpu.backstage.io/slices-per-gpu: "4"',
       '    gpu.backstage.io/limit-floor: "5"',
     ]);
-    expect(adopted.replace(added.join('\n') + '\n', '')).toBe(
+    expect(adopted.replace(`${added.join('\n')}\n`, '')).toBe(
       original[NODE_POOL],
     );
   });
