@@ -292,6 +292,13 @@ describe('the allocation index reads an imported repository as readRepoState doe
     const { index, read } = await expectSameState(tree, edge);
     expect(index.gpuStack).toEqual({
       devicePlugin: expect.objectContaining({ kind: 'bottlerocket' }),
+      devicePlugins: [
+        expect.objectContaining({ kind: 'gpu-operator' }),
+        expect.objectContaining({
+          kind: 'bottlerocket',
+          nodeClass: 'gpu-bottlerocket',
+        }),
+      ],
       migManagerOff: expect.objectContaining({
         file: 'clusters/edge/infrastructure/gpu-operator.yaml',
       }),

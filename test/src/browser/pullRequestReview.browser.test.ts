@@ -9,9 +9,13 @@
  * permission framework as a default install has it (no policy: allowed).
  */
 import type { Entity } from '@backstage/catalog-model';
+import type { AddressInfo } from 'node:net';
 import {
   builtinCatalog,
+  centsToUsd,
   formatUsd,
+  type PoolsResponse,
+  usdToCents,
   parseGpuRequest,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -187,7 +191,25 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
       .getByRole('row')
       .filter({ hasText: 'group:default/ml-platform' });
     await team.waitFor({ timeout: 30_000 });
-    expect(await team.innerText()).toContain(monthly);
+    // The team's cost is the sum of its requests' (this one and those it
+    // held before, catalogued or not), as the backend attributes them.
+    const port = (stack.backend.server.address() as AddressInfo).port;
+    const pools = (await (
+      await fetch(`http://127.0.0.1:${port}/api/gpu/pools`)
+    ).json()) as PoolsResponse;
+    const teamConsumers = pools.pools
+      .flatMap(p => p.consumers)
+      .filter(c => c.owner === 'group:default/ml-platform');
+    expect(teamConsumers.map(c => c.usdPerMonth)).toContain(
+      published.plan.cost.usdPerMonth,
+    );
+    const teamCents = teamConsumers.reduce(
+      (sum, c) => sum + usdToCents(c.usdPerMonth),
+      0,
+    );
+    expect(await team.innerText()).toContain(
+      `\t${teamConsumers.length}\t${formatUsd(centsToUsd(teamCents))}\t`,
+    );
     await page.goto(cardUrl);
     await row.waitFor({ timeout: 30_000 });
 
@@ -229,10 +251,8 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
     await page
       .getByRole('heading', { name: 'Release GPUs of ml/chat' })
       .waitFor({ timeout: 30_000 });
-    await page
-      .getByText(/Saves \$[\d,.]+ per month/)
-      .first()
-      .waitFor();
+    // What it saves, or why it saves no money, in the plan's own words.
+    await page.getByText(`It ${release.plan.savings}`).first().waitFor();
     const releaseDiff = await page.getByLabel('Diff').innerText();
     expect(releaseDiff).toContain('--- a/requests/ml/chat.yaml');
     expect(releaseDiff).toContain('+++ /dev/null');

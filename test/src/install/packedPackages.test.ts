@@ -315,6 +315,9 @@ describe('the packed libraries, installed with yarn 4', () => {
     );
     writeFileSync(path.join(yarnProject, 'yarn.lock'), '');
     const yarnEnv = {
+      // yarn turns immutable installs on when CI=true (as .ci/run sets it):
+      // a first install of a new project always writes its lockfile.
+      YARN_ENABLE_IMMUTABLE_INSTALLS: 'false',
       YARN_NODE_LINKER: 'node-modules',
       YARN_ENABLE_TELEMETRY: '0',
       YARN_ENABLE_GLOBAL_CACHE: '0',
