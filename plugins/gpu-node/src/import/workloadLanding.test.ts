@@ -17,7 +17,8 @@ jest.setTimeout(300_000);
 
 const POOL_FILE = 'clusters/prod/gpu/nodepools/gpu-l4.yaml';
 const WORKLOAD_FILE = 'apps/ml/ranker/deployment.yaml';
-const FIXTURE_SELECTOR = '      nodeSelector:\n        karpenter.sh/nodepool: gpu-l4\n';
+const FIXTURE_SELECTOR =
+  '      nodeSelector:\n        karpenter.sh/nodepool: gpu-l4\n';
 
 async function edit(
   tree: FsRepoTree,

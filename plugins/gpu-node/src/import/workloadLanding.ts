@@ -65,7 +65,9 @@ export function workloadLanding(
     withCurrentPoolLabel(podSchedulingOf(podSpec)),
     shapes,
   );
-  if (landing.pools.length === 1) return { kind: 'one', pool: landing.pools[0] };
-  if (landing.pools.length > 1) return { kind: 'several', pools: landing.pools };
+  if (landing.pools.length === 1)
+    return { kind: 'one', pool: landing.pools[0] };
+  if (landing.pools.length > 1)
+    return { kind: 'several', pools: landing.pools };
   return { kind: 'none', reasons: landing.refused.map(r => r.reason) };
 }
