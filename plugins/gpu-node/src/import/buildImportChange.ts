@@ -63,6 +63,7 @@ import { overlayCounts } from './sharing/overlaySlices';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
+import { gpuPoolShapes } from './workloadLanding';
 import { convertWithPatches } from './convertWithPatches';
 import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
@@ -355,6 +356,13 @@ export async function buildImportChange(
       cluster: cluster.name,
       owner: options.owner,
       catalog: options.catalog,
+      // Every GPU pool counts where pods land, adopted or not: a workload
+      // that could also land on a pool the product already manages is not
+      // put on the adopted one by a guess.
+      poolShapes: gpuPoolShapes(poolDocuments, [
+        ...adoptable,
+        ...pools.filter(p => !adoptable.some(a => a.name === p.name)),
+      ]),
     },
   );
   findings.push(...recognised.findings);

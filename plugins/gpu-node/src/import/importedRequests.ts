@@ -1,9 +1,8 @@
 /**
  * The GPU workloads an import recognises, as the requests the product would
- * have written for them: each runs on an adopted pool (its node selector —
- * `karpenter.sh/nodepool`, or the v1alpha5 `karpenter.sh/provisioner-name`
- * — or the pool serving its shared resource), asks for that pool's resource,
- * and the pool's GPU model is in the catalog. VRAM per replica is what a
+ * have written for them: each runs on exactly one adopted pool (the one GPU
+ * pool its pods can land on, `workloadLanding.ts`) and the pool's GPU model
+ * is in the catalog. VRAM per replica is what a
  * replica gets on the pool (a time slice, a MIG instance, whole GPUs).
  */
 import {
@@ -13,13 +12,10 @@ import {
   type GpuCatalog,
   type GpuRequest,
   type LedgerEntry,
+  type PoolNodeShape,
   type PoolState,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
-import {
-  poolsBySharedResource,
-  workloadPool,
-} from '../repo/sharedResourcePool';
 import {
   asKubernetesObject,
   getIn,
@@ -27,9 +23,7 @@ import {
   type ParsedDocument,
 } from '../repo/yamlObjects';
 import type { ImportFinding } from './convert/findings';
-
-/** The v1alpha5 node label of a Provisioner's nodes (renamed `karpenter.sh/nodepool` in v1beta1). */
-const LEGACY_POOL_LABEL = 'karpenter.sh/provisioner-name';
+import { LEGACY_POOL_LABEL, workloadLanding } from './workloadLanding';
 
 export interface ImportedRequest {
   request: GpuRequest;
@@ -43,6 +37,8 @@ export interface RecogniseOptions {
   cluster: string;
   owner: string;
   catalog: GpuCatalog;
+  /** Every GPU pool of the cluster's folder as the scheduler sees its nodes (`gpuPoolShapes`). */
+  poolShapes: readonly PoolNodeShape[];
 }
 
 /** Rounded down to 0.1 GiB: a record never claims more memory than a replica gets. */
@@ -75,7 +71,6 @@ export function recogniseWorkloads(
   pools: PoolState[],
   options: RecogniseOptions,
 ): { requests: ImportedRequest[]; findings: ImportFinding[] } {
-  const bySharedResource = poolsBySharedResource(pools);
   const requests: ImportedRequest[] = [];
   const findings: ImportFinding[] = [];
   for (const workload of workloads) {
@@ -94,15 +89,28 @@ export function recogniseWorkloads(
       continue;
     }
     const podSpec = podSpecOf(object);
-    const legacyPool = getIn(podSpec, 'nodeSelector', LEGACY_POOL_LABEL);
-    const poolName =
-      workloadPool(workload, bySharedResource) ??
-      (typeof legacyPool === 'string' ? legacyPool : undefined);
-    const pool = pools.find(p => p.name === poolName);
-    if (!pool) {
-      skip('it runs on no GPU pool of the cluster the import adopted');
+    const landing = workloadLanding(podSpec, options.poolShapes);
+    if (landing.kind === 'several') {
+      skip(
+        `its pods can land on pools ${landing.pools.join(', ')}: which one it runs on is ambiguous, and the import does not guess (select one pool's label, e.g. karpenter.sh/nodepool: ${landing.pools[0]})`,
+      );
       continue;
     }
+    const pool =
+      landing.kind === 'one'
+        ? pools.find(p => p.name === landing.pool)
+        : undefined;
+    if (!pool) {
+      const why =
+        landing.kind === 'one'
+          ? `its pods land on pool ${landing.pool}, which the import does not adopt`
+          : landing.reasons.join('; ');
+      skip(
+        `it runs on no GPU pool of the cluster the import adopted${why ? ` (${why})` : ''}`,
+      );
+      continue;
+    }
+    const legacyPool = getIn(podSpec, 'nodeSelector', LEGACY_POOL_LABEL);
     if (typeof legacyPool === 'string') {
       findings.push({
         kind: 'note',
@@ -112,12 +120,6 @@ export function recogniseWorkloads(
         value: legacyPool,
         message: `v1 nodes carry karpenter.sh/nodepool, not ${LEGACY_POOL_LABEL}: change the node selector to karpenter.sh/nodepool: ${legacyPool} (the import leaves workloads as they are)`,
       });
-    }
-    if (workload.resourceName !== pool.resourceName) {
-      skip(
-        `it asks for ${workload.resourceName}, and its pool ${pool.name} serves ${pool.resourceName}`,
-      );
-      continue;
     }
     const model = pool.gpuModel
       ? findModel(options.catalog, pool.gpuModel)

@@ -1,0 +1,95 @@
+/**
+ * The import puts a workload on the pool its pods can land on, as the
+ * scheduler decides it: a team that selects its GPU pool by a label of the
+ * pool's node template (`intent: gpu`) gets its request record, a workload
+ * that fits two GPU pools gets none and is told which, a selector no pool's
+ * nodes carry is told what blocks it. On the v1beta1 fixture (`gpu-l4`
+ * under gpu/, the hand-written `gpu-batch` under karpenter/, both tainted
+ * `nvidia.com/gpu`), with the ranker's selector and the pool's labels
+ * edited as each case needs.
+ */
+import { promises as fs } from 'node:fs';
+import type { FsRepoTree } from '../repo/tree';
+import { copyOf } from './__testUtils__/fixtureCopies';
+import { importCluster, importProfile } from './__testUtils__/importCluster';
+
+jest.setTimeout(300_000);
+
+const POOL_FILE = 'clusters/prod/gpu/nodepools/gpu-l4.yaml';
+const WORKLOAD_FILE = 'apps/ml/ranker/deployment.yaml';
+const FIXTURE_SELECTOR =
+  '      nodeSelector:\n        karpenter.sh/nodepool: gpu-l4\n';
+
+async function edit(
+  tree: FsRepoTree,
+  file: string,
+  from: string,
+  to: string,
+): Promise<void> {
+  const text = (await tree.readFile(file))!;
+  expect(text).toContain(from);
+  await tree.writeFile(file, text.replace(from, to));
+}
+
+/** The v1beta1 fixture with the ranker selecting its pool by `selector` (YAML lines, or none). */
+async function rankerSelecting(selector: string): Promise<FsRepoTree> {
+  const tree = await copyOf('v1beta1-repo');
+  await edit(tree, WORKLOAD_FILE, FIXTURE_SELECTOR, selector);
+  // The team's own label on the L4 pool's nodes, beside the fixture's.
+  await edit(
+    tree,
+    POOL_FILE,
+    '        workload-class: inference\n',
+    '        workload-class: inference\n        intent: gpu\n',
+  );
+  return tree;
+}
+
+const rankerFinding = (messages: { path?: string; message: string }[]) =>
+  messages.filter(f => f.path === WORKLOAD_FILE).map(f => f.message);
+
+describe('the pool of an imported workload, as its pods land', () => {
+  const trees: FsRepoTree[] = [];
+  afterAll(() =>
+    Promise.all(
+      trees.map(t => fs.rm(t.root, { recursive: true, force: true })),
+    ),
+  );
+  const imported = async (selector: string) => {
+    const tree = await rankerSelecting(selector);
+    trees.push(tree);
+    return importCluster(tree, importProfile('prod'));
+  };
+
+  it('a workload selecting a label of the pool’s node template runs on that pool', async () => {
+    const change = await imported('      nodeSelector:\n        intent: gpu\n');
+    expect(change.requests).toEqual([
+      expect.objectContaining({ id: 'ml/ranker', pool: 'gpu-l4' }),
+    ]);
+    expect(change.adoptedPools.map(p => [p.name, p.ledger])).toEqual([
+      ['gpu-l4', 'ml/ranker=2'],
+      ['gpu-batch', ''],
+    ]);
+    expect(rankerFinding(change.findings)).toEqual([]);
+  });
+
+  it('a workload whose pods fit two GPU pools gets no record, and is told which', async () => {
+    const change = await imported('');
+    expect(change.requests).toEqual([]);
+    expect(rankerFinding(change.findings)).toEqual([
+      expect.stringContaining(
+        'its pods can land on pools gpu-l4, gpu-batch: which one it runs on is ambiguous, and the import does not guess',
+      ),
+    ]);
+  });
+
+  it('a selector no GPU pool’s nodes carry says what blocks it', async () => {
+    const change = await imported('      nodeSelector:\n        intent: cpu\n');
+    expect(change.requests).toEqual([]);
+    expect(rankerFinding(change.findings)).toEqual([
+      expect.stringMatching(
+        /^it runs on no GPU pool of the cluster the import adopted \(nodeSelector intent=cpu: nodes of NodePool gpu-l4 carry gpu; .*gpu-batch never carry label intent/,
+      ),
+    ]);
+  });
+});
