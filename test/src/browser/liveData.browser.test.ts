@@ -302,9 +302,20 @@ describe('live data in Chromium (dev app, real gpu backend, real Prometheus, fak
       `drift ×2\n${chat.drift![0].message}`.split('\n')[0],
     );
     expect(await drift.innerText()).toContain(chat.drift![0].message);
-    await drift.getByText('drift ×2').hover();
+    // Hover until the tooltip opens: on a loaded machine the card may still
+    // move under the pointer (a late live figure), and the tooltip closes.
     const tooltip = page.getByRole('tooltip');
-    await tooltip.waitFor();
+    const hovered = Date.now() + 60_000;
+    for (;;) {
+      await drift.getByText('drift ×2').hover();
+      try {
+        await tooltip.waitFor({ timeout: 3_000 });
+        break;
+      } catch (error) {
+        if (Date.now() > hovered) throw error;
+        await page.mouse.move(0, 0);
+      }
+    }
     expect(await tooltip.innerText()).toContain(
       `0/4 nodes are available: 4 Insufficient ${plans.get('chat')!.resourceName}.`,
     );
