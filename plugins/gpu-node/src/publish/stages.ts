@@ -22,7 +22,10 @@ export async function runStage<T>(
     logger.info(`${stage}: done in ${ms} ms`);
     return result;
   } catch (error) {
-    logger.warn(`${stage}: failed after ${Date.now() - started} ms`);
+    // Info, not a warning: a failed stage is not always a fault (the first,
+    // optimistic push of a re-run is refused by design); the caller warns
+    // when it retries and the error says what went wrong when it gives up.
+    logger.info(`${stage}: failed after ${Date.now() - started} ms`);
     throw error;
   }
 }
