@@ -12,7 +12,9 @@ import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/values
 import type { RepoTree } from '../tree';
 import { deployedDevicePlugins } from './deployedDevicePlugins';
 import { migManagerOff } from './migManagerOff';
+import { operatorSharesByDefault } from './operatorSharesByDefault';
 import { otherDevicePlugin } from './otherDevicePlugin';
+import type { DevicePluginConfigSources } from '../../import/sharing/operatorDefaultSharing';
 
 /**
  * Text a file must hold for the release readers to take anything from it
@@ -72,7 +74,10 @@ export function releasesTakeValuesFrom(texts: Iterable<string>): boolean {
 /**
  * What the repository runs on `cluster`'s GPU nodes, from `files`
  * (`clusterReleaseFiles`, or the allocation index's same selection);
- * `tree` reads the values files the releases name.
+ * `tree` reads the values files the releases name. `configs`: the
+ * device-plugin configs `readRepoState` read for the cluster, where the
+ * GPU Operator's default config is looked up (else in the hand-written
+ * ConfigMaps among `files`).
  *
  * @public
  */
@@ -80,11 +85,19 @@ export async function readGpuStack(
   tree: RepoTree,
   cluster: ClusterProfile,
   files: RepositoryFile[],
+  configs?: DevicePluginConfigSources,
 ): Promise<ClusterGpuStack> {
   const devicePlugin = await otherDevicePlugin(tree, cluster, files);
   const migManager = await migManagerOff(tree, files);
+  const operatorDefault = await operatorSharesByDefault(
+    tree,
+    cluster,
+    files,
+    configs,
+  );
   return {
     ...(devicePlugin ? { devicePlugin } : {}),
+    ...(operatorDefault ? { operatorSharesByDefault: operatorDefault } : {}),
     ...(migManager ? { migManagerOff: migManager } : {}),
     ...(await deployedDevicePlugins(tree, cluster, files)),
   };
