@@ -9,6 +9,7 @@ import type {
   ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
+import { mayHoldGpuConfigMap } from '../handWrittenConfigMaps';
 import type { RepoTree } from '../tree';
 import { deployedDevicePlugins } from './deployedDevicePlugins';
 import { migManagerOff } from './migManagerOff';
@@ -40,8 +41,9 @@ const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
 
 /**
  * What a file of this text can be to `readGpuStack`: a file that may declare
- * a release or a node class (`release`), a ConfigMap a Flux release may take
- * values from (`valuesSource`, read only when `releasesTakeValuesFrom`), or
+ * a release, a node class or a ConfigMap of device-plugin configs
+ * (`release`), a ConfigMap a Flux release may take values from
+ * (`valuesSource`, read only when `releasesTakeValuesFrom`), or
  * nothing (the readers skip it). The allocation index passes the readers
  * only the files that can matter, and reads the stack again only when one
  * of them (or a file the last read opened through its tree, such as a
@@ -52,7 +54,13 @@ const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
 export function gpuStackFileRole(
   text: string,
 ): 'release' | 'valuesSource' | undefined {
-  if (STACK_MENTION.test(text) || isBottlerocketNodeClass(text)) {
+  // A hand-written ConfigMap of device-plugin configs may hold the GPU
+  // Operator's default config (`operatorSharesByDefault`), in any file.
+  if (
+    STACK_MENTION.test(text) ||
+    isBottlerocketNodeClass(text) ||
+    mayHoldGpuConfigMap(text)
+  ) {
     return 'release';
   }
   return VALUES_SOURCE.test(text) ? 'valuesSource' : undefined;
