@@ -7,6 +7,7 @@
 import type {
   ClusterGpuStack,
   ClusterProfile,
+  RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
 import { mayHoldGpuConfigMap } from '../handWrittenConfigMaps';
@@ -15,7 +16,6 @@ import { deployedDevicePlugins } from './deployedDevicePlugins';
 import { migManagerOff } from './migManagerOff';
 import { operatorSharesByDefault } from './operatorSharesByDefault';
 import { otherDevicePlugin } from './otherDevicePlugin';
-import type { DevicePluginConfigSources } from '../../import/sharing/operatorDefaultSharing';
 
 /**
  * Text a file must hold for the release readers to take anything from it
@@ -93,7 +93,7 @@ export async function readGpuStack(
   tree: RepoTree,
   cluster: ClusterProfile,
   files: RepositoryFile[],
-  configs?: DevicePluginConfigSources,
+  configs?: Pick<RepoState, 'devicePluginConfigs' | 'handWrittenConfigMaps'>,
 ): Promise<ClusterGpuStack> {
   const devicePlugin = await otherDevicePlugin(tree, cluster, files);
   const migManager = await migManagerOff(tree, files);
