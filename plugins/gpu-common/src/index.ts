@@ -76,6 +76,7 @@ export {
 export type {
   ClusterGpuStack,
   DeployedDevicePlugin,
+  OperatorDefaultSharing,
   OtherDevicePlugin,
   StackSetting,
 } from './cluster/gpuStack';

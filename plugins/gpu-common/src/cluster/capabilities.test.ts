@@ -221,6 +221,33 @@ describe('clusterCapabilities', () => {
       );
     });
 
+    const operatorSharing: ClusterGpuStack = {
+      operatorSharesByDefault: {
+        file: 'clusters/dev/gpu-operator/gpu-operator.yaml',
+        setting:
+          'devicePlugin.config.default `any` of ConfigMap `time-slicing-config` in Flux HelmRelease `flux-system/gpu-operator`',
+        sharing: 'time-slicing, 4 per GPU, as `nvidia.com/gpu`',
+      },
+    };
+
+    it('rules out whole GPUs where the GPU Operator’s default device-plugin config shares every GPU, saying where and what to change', () => {
+      expect(unavailable(operatorSharing)).toEqual([
+        ['exclusive', 'device-plugin-shares-by-default'],
+        ['mps', 'mps-mig-strategy'],
+      ]);
+      const exclusive = clusterCapabilities(
+        mixed,
+        builtinCatalog,
+        operatorSharing,
+      ).sharingModes.find(m => m.mode === 'exclusive')!;
+      expect(exclusive.unavailable?.reason).toContain(
+        "its GPU Operator's default device-plugin config shares every GPU (time-slicing, 4 per GPU, as `nvidia.com/gpu`; devicePlugin.config.default `any` of ConfigMap `time-slicing-config` in Flux HelmRelease `flux-system/gpu-operator`)",
+      );
+      expect(exclusive.unavailable?.reason).toContain(
+        'in `clusters/dev/gpu-operator/gpu-operator.yaml` point devicePlugin.config.default at a config without sharing, or label exclusive pools',
+      );
+    });
+
     it('is the rule the planner refuses with', () => {
       for (const stack of [
         migManagerOff,
@@ -228,6 +255,7 @@ describe('clusterCapabilities', () => {
         standalone(false),
         standalone(true),
         sharing,
+        operatorSharing,
       ]) {
         const caps = clusterCapabilities(mixed, builtinCatalog, stack);
         for (const mode of SHARING_MODES) {

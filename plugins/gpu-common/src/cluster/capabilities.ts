@@ -130,6 +130,16 @@ function stackUnavailable(
       reason: `cluster ${cluster.name} cannot give whole GPUs: its GPU nodes run the standalone NVIDIA device plugin (${plugin.setting}), which shares every GPU (${plugin.sharesByDefault}), so a pod asking for one GPU gets a share of one; give the plugin a default config without sharing (its Helm values config.default or config.map) to run exclusive pools there`,
     };
   }
+  const operatorDefault = stack?.operatorSharesByDefault;
+  if (operatorDefault && !plugin && mode === 'exclusive') {
+    // The product's exclusive pools set no nvidia.com/device-plugin.config
+    // label, so their nodes get the operator's default: a slice per pod.
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'device-plugin-shares-by-default',
+      reason: `cluster ${cluster.name} cannot give whole GPUs: its GPU Operator's default device-plugin config shares every GPU (${operatorDefault.sharing}; ${operatorDefault.setting}), and an exclusive pool's nodes carry no nvidia.com/device-plugin.config label, so they get that default and a pod asking for one GPU gets a share of one; in \`${operatorDefault.file}\` point devicePlugin.config.default at a config without sharing, or label exclusive pools' nodes with nvidia.com/device-plugin.config naming a whole-GPU config key (the product does not set that label on exclusive pools), to run exclusive pools there`,
+    };
+  }
   if (
     plugin?.kind === 'standalone' &&
     !plugin.readsNamedConfigs &&

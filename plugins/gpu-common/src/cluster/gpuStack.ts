@@ -73,6 +73,18 @@ export interface DeployedDevicePlugin extends StackSetting {
 }
 
 /**
+ * The GPU Operator's default device-plugin config (`devicePlugin.config.default`,
+ * a key of the `devicePlugin.config.name` ConfigMap) shares every GPU: every
+ * node without a `nvidia.com/device-plugin.config` label gets it.
+ *
+ * @public
+ */
+export interface OperatorDefaultSharing extends StackSetting {
+  /** How it shares, e.g. "time-slicing, 4 per GPU, as `nvidia.com/gpu`". */
+  sharing: string;
+}
+
+/**
  * What runs on a cluster's GPU nodes, as its repository declares it; an
  * empty object when only what the product assumes (the GPU Operator's
  * device plugin and MIG manager) runs.
@@ -82,6 +94,8 @@ export interface DeployedDevicePlugin extends StackSetting {
 export interface ClusterGpuStack {
   /** The device plugin serving the GPU nodes, when it is not the GPU Operator's. */
   devicePlugin?: OtherDevicePlugin;
+  /** The GPU Operator's default device-plugin config shares every GPU: how, and where. */
+  operatorSharesByDefault?: OperatorDefaultSharing;
   /** The GPU Operator runs no MIG manager: where that is set. */
   migManagerOff?: StackSetting;
   /**

@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import {
   builtinCatalog,
+  isGpuInputError,
   parseGpuRequest,
   parseGpuRequestYaml,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -132,7 +133,7 @@ describe('a request after the import, on the pool the operator’s default confi
   });
   afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
-  it('a later exclusive request is not promised memory isolation on a shared pool', async () => {
+  it('a later exclusive request is not promised memory isolation: a new pool’s unlabelled nodes would share too, so it is refused and nothing is written', async () => {
     // Bootstrapped since, reading the team's ConfigMap.
     await tree.writeFile(
       'clusters/shared/gpu/kustomization.yaml',
@@ -149,17 +150,26 @@ describe('a request after the import, on the pool the operator’s default confi
         capacityTypes: ['on-demand'],
       },
     });
-    const change = await buildRequestChange({
+    const before = await snapshot(tree);
+    const error = await buildRequestChange({
       tree,
       dir: tree.root,
       request,
       cluster: shared,
       catalog: builtinCatalog,
       verify: false,
-    });
-    expect(change.plan.pool.name).not.toBe('gpu-a10g');
-    expect(change.plan.pool.reused).toBe(false);
-    expect(change.plan.perReplica.vramGuaranteed).toBe(true);
+    }).catch(e => e);
+    expect(isGpuInputError(error)).toBe(true);
+    expect(error.issues).toEqual([
+      expect.objectContaining({
+        path: 'spec.gpu.sharing',
+        rule: 'device-plugin-shares-by-default',
+        message: expect.stringContaining(
+          '`devicePlugin.config.default: any` (key of ConfigMap `time-slicing-config-all`)',
+        ),
+      }),
+    ]);
+    expect(await snapshot(tree)).toEqual(before);
   });
 });
 

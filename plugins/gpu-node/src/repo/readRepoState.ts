@@ -194,6 +194,7 @@ export async function readRepoState(
         tree,
         options.profile,
         await clusterReleaseFiles(tree, layout, clusterName),
+        { devicePluginConfigs, handWrittenConfigMaps: configMaps },
       )
     : undefined;
   return {

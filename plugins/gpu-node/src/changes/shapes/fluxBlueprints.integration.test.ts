@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   builtinCatalog,
+  isGpuInputError,
   parseGpuRequest,
   resolveClusterProfile,
   type GpuRequest,
@@ -148,6 +149,33 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
       );
       expect(change.verification?.unverifiable).toEqual([]);
       expect(findings).toEqual([]);
+      expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+
+    it('refuses whole GPUs, since the GPU Operator’s default config time-slices every GPU of an unlabelled pool, naming the file and setting, and writes nothing', async () => {
+      const error = await buildRequestChange({
+        tree,
+        dir: tree.root,
+        request: request('trainer', {
+          gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 14 },
+          workload: { image: 'ghcr.io/acme/trainer:1.0' },
+        }),
+        cluster,
+        catalog: builtinCatalog,
+      }).catch(e => e);
+      expect(isGpuInputError(error)).toBe(true);
+      expect(error.issues).toEqual([
+        expect.objectContaining({
+          path: 'spec.gpu.sharing',
+          rule: 'device-plugin-shares-by-default',
+        }),
+      ]);
+      expect(error.issues[0].message).toContain(
+        "its GPU Operator's default device-plugin config shares every GPU (time-slicing, 4 per GPU, as `nvidia.com/gpu`; `devicePlugin.config.default: any` (key of ConfigMap `time-slicing-config`) in",
+      );
+      expect(error.issues[0].message).toContain(
+        'in `clusters/production/gpu-operator/gpu-operator.yaml` point devicePlugin.config.default at a config without sharing, or label exclusive pools',
+      );
       expect(await snapshot(tree)).toEqual(bootstrapped);
     });
 

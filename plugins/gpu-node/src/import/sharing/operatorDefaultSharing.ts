@@ -31,8 +31,16 @@ import { deviceConfigSharing, type NodeSharing } from './nodeSharing';
 export interface OperatorDefault {
   /** The sharing of the default config; undefined when it gives whole GPUs. */
   sharing?: NodeSharing;
+  /** Where the sharing default is set, e.g. "`devicePlugin.config.default: any` in …". */
+  setting?: string;
   findings: ImportFinding[];
 }
+
+/** The device-plugin configs the repository holds for the cluster, as `readRepoState` reads them. */
+export type DevicePluginConfigSources = Pick<
+  RepoState,
+  'devicePluginConfigs' | 'handWrittenConfigMaps'
+>;
 
 const value = (release: HelmRelease, key: string) =>
   readValue(release.layers, key.split('.'));
@@ -42,7 +50,7 @@ function defaultConfig(
   release: HelmRelease,
   configMap: string,
   key: string,
-  state: RepoState,
+  state: DevicePluginConfigSources,
   cluster: ClusterProfile,
 ): unknown {
   const create = value(release, 'devicePlugin.config.create');
@@ -60,9 +68,10 @@ function defaultConfig(
     : undefined;
 }
 
-function releaseDefault(
+/** The default config of one GPU Operator release, and what cannot be told about it. */
+export function operatorReleaseDefault(
   release: HelmRelease,
-  state: RepoState,
+  state: DevicePluginConfigSources,
   cluster: ClusterProfile,
 ): OperatorDefault {
   const where = `${release.declaredBy} (${release.file})`;
@@ -110,7 +119,12 @@ function releaseDefault(
     config,
     `the GPU Operator's default device-plugin config "${key.value}" of ConfigMap "${name.value}" (devicePlugin.config.default in ${where}), which applies to every node without a nvidia.com/device-plugin.config label`,
   );
-  return { ...(sharing ? { sharing } : {}), findings: [] };
+  if (!sharing) return { findings: [] };
+  return {
+    sharing,
+    setting: `\`devicePlugin.config.default: ${key.value}\` (key of ConfigMap \`${name.value}\`) in ${key.setIn.where}`,
+    findings: [],
+  };
 }
 
 /** The default config of the cluster's GPU Operator release(s). */
@@ -122,7 +136,7 @@ export async function operatorDefaultSharing(
 ): Promise<OperatorDefault> {
   const files = await clusterReleaseFiles(tree, layout, cluster.name);
   const releases = await findHelmReleases(tree, files, GPU_OPERATOR_CHART);
-  const defaults = releases.map(r => releaseDefault(r, state, cluster));
+  const defaults = releases.map(r => operatorReleaseDefault(r, state, cluster));
   return {
     sharing: defaults.find(d => d.sharing)?.sharing,
     findings: defaults.flatMap(d => d.findings),

@@ -46,6 +46,29 @@ spec:
       containers: [{name: web, image: nginx}]
 `;
 
+const OPERATOR_SHARING_DEFAULT = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: operator, namespace: gpu}
+spec:
+  chart:
+    spec: {chart: gpu-operator, sourceRef: {kind: HelmRepository, name: nvidia}}
+  values:
+    devicePlugin:
+      config: {name: slices, default: any}
+`;
+const SHARING_CONFIG_MAP = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: slices, namespace: gpu}
+data:
+  any: |-
+    version: v1
+    sharing:
+      timeSlicing:
+        resources:
+          - name: nvidia.com/gpu
+            replicas: 4
+`;
+
 async function stacks(files: Record<string, string>, cluster: ClusterProfile) {
   const tree = new MemoryRepoTree(files);
   const all = Object.entries(files).map(([path, text]) => ({ path, text }));
@@ -91,6 +114,13 @@ describe('the files readGpuStack can take anything from', () => {
         'infra/values.yaml': VALUES_CONFIG_MAP,
       },
     ],
+    [
+      'a Flux GPU Operator whose default config, in a ConfigMap of its own file, time-slices every GPU',
+      {
+        'infra/operator.yaml': OPERATOR_SHARING_DEFAULT,
+        'infra/sharing.yaml': SHARING_CONFIG_MAP,
+      },
+    ],
   ])('%s: the same stack from the files with a role', async (_shape, files) => {
     const { fromAll, fromKept, kept } = await stacks(
       { ...files, 'apps/web/deployment.yaml': UNRELATED },
@@ -99,6 +129,23 @@ describe('the files readGpuStack can take anything from', () => {
     expect(fromAll).not.toEqual({});
     expect(fromKept).toEqual(fromAll);
     expect(kept).toEqual(Object.keys(files));
+  });
+
+  it('reads the GPU Operator’s sharing default from a hand-written ConfigMap among the files, naming where it is set', async () => {
+    const { fromKept } = await stacks(
+      {
+        'infra/operator.yaml': OPERATOR_SHARING_DEFAULT,
+        'infra/sharing.yaml': SHARING_CONFIG_MAP,
+      },
+      prod,
+    );
+    expect(fromKept.operatorSharesByDefault).toEqual({
+      file: 'infra/operator.yaml',
+      setting: expect.stringContaining(
+        '`devicePlugin.config.default: any` (key of ConfigMap `slices`) in',
+      ),
+      sharing: 'time-slicing, 4 per GPU, as `nvidia.com/gpu`',
+    });
   });
 
   it('counts a node class only when it runs Bottlerocket, and never a NodePool that references one', () => {

@@ -7,11 +7,14 @@
 import type {
   ClusterGpuStack,
   ClusterProfile,
+  RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
+import { mayHoldGpuConfigMap } from '../handWrittenConfigMaps';
 import type { RepoTree } from '../tree';
 import { deployedDevicePlugins } from './deployedDevicePlugins';
 import { migManagerOff } from './migManagerOff';
+import { operatorSharesByDefault } from './operatorSharesByDefault';
 import { otherDevicePlugin } from './otherDevicePlugin';
 
 /**
@@ -38,8 +41,9 @@ const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
 
 /**
  * What a file of this text can be to `readGpuStack`: a file that may declare
- * a release or a node class (`release`), a ConfigMap a Flux release may take
- * values from (`valuesSource`, read only when `releasesTakeValuesFrom`), or
+ * a release, a node class or a ConfigMap of device-plugin configs
+ * (`release`), a ConfigMap a Flux release may take values from
+ * (`valuesSource`, read only when `releasesTakeValuesFrom`), or
  * nothing (the readers skip it). The allocation index passes the readers
  * only the files that can matter, and reads the stack again only when one
  * of them (or a file the last read opened through its tree, such as a
@@ -50,7 +54,13 @@ const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
 export function gpuStackFileRole(
   text: string,
 ): 'release' | 'valuesSource' | undefined {
-  if (STACK_MENTION.test(text) || isBottlerocketNodeClass(text)) {
+  // A hand-written ConfigMap of device-plugin configs may hold the GPU
+  // Operator's default config (`operatorSharesByDefault`), in any file.
+  if (
+    STACK_MENTION.test(text) ||
+    isBottlerocketNodeClass(text) ||
+    mayHoldGpuConfigMap(text)
+  ) {
     return 'release';
   }
   return VALUES_SOURCE.test(text) ? 'valuesSource' : undefined;
@@ -72,7 +82,10 @@ export function releasesTakeValuesFrom(texts: Iterable<string>): boolean {
 /**
  * What the repository runs on `cluster`'s GPU nodes, from `files`
  * (`clusterReleaseFiles`, or the allocation index's same selection);
- * `tree` reads the values files the releases name.
+ * `tree` reads the values files the releases name. `configs`: the
+ * device-plugin configs `readRepoState` read for the cluster, where the
+ * GPU Operator's default config is looked up (else in the hand-written
+ * ConfigMaps among `files`).
  *
  * @public
  */
@@ -80,11 +93,19 @@ export async function readGpuStack(
   tree: RepoTree,
   cluster: ClusterProfile,
   files: RepositoryFile[],
+  configs?: Pick<RepoState, 'devicePluginConfigs' | 'handWrittenConfigMaps'>,
 ): Promise<ClusterGpuStack> {
   const devicePlugin = await otherDevicePlugin(tree, cluster, files);
   const migManager = await migManagerOff(tree, files);
+  const operatorDefault = await operatorSharesByDefault(
+    tree,
+    cluster,
+    files,
+    configs,
+  );
   return {
     ...(devicePlugin ? { devicePlugin } : {}),
+    ...(operatorDefault ? { operatorSharesByDefault: operatorDefault } : {}),
     ...(migManager ? { migManagerOff: migManager } : {}),
     ...(await deployedDevicePlugins(tree, cluster, files)),
   };
