@@ -109,3 +109,24 @@ export async function createFixtureGitopsRepo(
     },
   };
 }
+
+/**
+ * A bare remote seeded from `base` (a fixture folder, or nothing) with
+ * `files` written over it: the shapes a test needs beside the fixtures.
+ */
+export async function createFixtureGitopsRepoWith(
+  files: Record<string, string>,
+  base?: string,
+): Promise<FixtureRepo> {
+  const seed = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-module-seed-'));
+  try {
+    if (base) await fs.cp(base, seed, { recursive: true });
+    for (const [file, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(seed, file)), { recursive: true });
+      await fs.writeFile(path.join(seed, file), text);
+    }
+    return await createFixtureGitopsRepo(seed);
+  } finally {
+    await fs.rm(seed, { recursive: true, force: true });
+  }
+}

@@ -1,10 +1,8 @@
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import yaml from 'yaml';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import {
   createFixtureGitopsRepo,
+  createFixtureGitopsRepoWith,
   FIXTURE_GITOPS_REPO,
   git,
   type FixtureRepo,
@@ -12,15 +10,10 @@ import {
 import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsBootstrapAction } from './gpuGitopsBootstrap';
 import { examples } from './gpuGitopsBootstrap.examples';
+import { outputsOf } from '../__testUtils__/actionOutputs';
 
 // Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
-
-function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
-  return Object.fromEntries(
-    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
-  );
-}
 
 describe('gpu:gitops:bootstrap', () => {
   let repo: FixtureRepo;
@@ -105,23 +98,8 @@ describe('gpu:gitops:bootstrap', () => {
   });
 
   /** A copy of the fixture repository with `files` added, as a bare remote. */
-  async function fixtureWith(files: Record<string, string>) {
-    const seed = await fs.mkdtemp(
-      path.join(os.tmpdir(), 'gpu-bootstrap-seed-'),
-    );
-    try {
-      await fs.cp(FIXTURE_GITOPS_REPO, seed, { recursive: true });
-      for (const [file, content] of Object.entries(files)) {
-        await fs.mkdir(path.dirname(path.join(seed, file)), {
-          recursive: true,
-        });
-        await fs.writeFile(path.join(seed, file), content);
-      }
-      return await createFixtureGitopsRepo(seed);
-    } finally {
-      await fs.rm(seed, { recursive: true, force: true });
-    }
-  }
+  const fixtureWith = (files: Record<string, string>) =>
+    createFixtureGitopsRepoWith(files, FIXTURE_GITOPS_REPO);
 
   it('leaves a hand-written Argo CD Application of Karpenter byte for byte, and says what to set in it', async () => {
     const application = 'argocd/karpenter.yaml';

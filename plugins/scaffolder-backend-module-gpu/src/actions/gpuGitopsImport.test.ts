@@ -1,40 +1,23 @@
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import { legacyKarpenterRepoFiles } from '@gpu-gitops/plugin-gpu-node/testUtils';
 import { parseAllDocuments } from 'yaml';
 import {
-  createFixtureGitopsRepo,
+  createFixtureGitopsRepoWith,
   type FixtureRepo,
 } from '../__testUtils__/fixtureGitopsRepo';
 import { testServices } from '../__testUtils__/testServices';
 import { asRefusal } from './refusals';
 import { createGpuGitopsImportAction } from './gpuGitopsImport';
+import { outputsOf } from '../__testUtils__/actionOutputs';
 
 // Real git and the real kustomize on a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
 
 const OWNER = 'group:default/ml-platform';
 
-function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
-  return Object.fromEntries(
-    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
-  );
-}
-
 /** A remote holding the Karpenter v0.31 setup of cluster `legacy`. */
-async function legacyRepo(): Promise<FixtureRepo> {
-  const seed = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-import-seed-'));
-  for (const [file, text] of Object.entries(legacyKarpenterRepoFiles())) {
-    await fs.mkdir(path.dirname(path.join(seed, file)), { recursive: true });
-    await fs.writeFile(path.join(seed, file), text);
-  }
-  try {
-    return await createFixtureGitopsRepo(seed);
-  } finally {
-    await fs.rm(seed, { recursive: true, force: true });
-  }
+function legacyRepo(): Promise<FixtureRepo> {
+  return createFixtureGitopsRepoWith(legacyKarpenterRepoFiles());
 }
 
 describe('gpu:gitops:import', () => {

@@ -9,6 +9,7 @@ import {
 import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsPullRequestAction } from './gpuGitopsPullRequest';
 import { examples } from './gpuGitopsPullRequest.examples';
+import { outputsOf } from '../__testUtils__/actionOutputs';
 
 // Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
@@ -25,12 +26,6 @@ const input = {
   vramGiB: 3,
   image: 'ghcr.io/example/chat-api:1.0.0',
 };
-
-function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
-  return Object.fromEntries(
-    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
-  );
-}
 
 describe('gpu:gitops:pull-request', () => {
   let repo: FixtureRepo;

@@ -6,15 +6,10 @@ import {
 } from '../__testUtils__/fixtureGitopsRepo';
 import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsReleaseAction } from './gpuGitopsRelease';
+import { outputsOf } from '../__testUtils__/actionOutputs';
 
 // Real git and the real kustomize on a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
-
-function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
-  return Object.fromEntries(
-    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
-  );
-}
 
 describe('gpu:gitops:release', () => {
   let repo: FixtureRepo;

@@ -12,6 +12,7 @@ import {
 import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsRenderAction } from './gpuGitopsRender';
 import { examples } from './gpuGitopsRender.examples';
+import { outputsOf } from '../__testUtils__/actionOutputs';
 
 // Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
@@ -26,12 +27,6 @@ const input = {
   vramGiB: 9,
   image: 'ghcr.io/example/vision-api:0.3.0',
 };
-
-function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
-  return Object.fromEntries(
-    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
-  );
-}
 
 describe('gpu:gitops:render', () => {
   const workspace = createMockDirectory();

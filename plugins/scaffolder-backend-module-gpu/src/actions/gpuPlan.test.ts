@@ -8,15 +8,10 @@ import {
 import { testServices } from '../__testUtils__/testServices';
 import { createGpuPlanAction } from './gpuPlan';
 import { examples } from './gpuPlan.examples';
+import { outputsOf } from '../__testUtils__/actionOutputs';
 
 // Real git and a real backend under a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(60_000);
-
-function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
-  return Object.fromEntries(
-    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
-  );
-}
 
 describe('gpu:plan', () => {
   let repo: FixtureRepo;

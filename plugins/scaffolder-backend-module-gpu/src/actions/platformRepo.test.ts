@@ -14,6 +14,7 @@ import {
 import { testServices } from '../__testUtils__/testServices';
 import { createGpuGitopsPullRequestAction } from './gpuGitopsPullRequest';
 import { createGpuPlanAction } from './gpuPlan';
+import { outputsOf } from '../__testUtils__/actionOutputs';
 
 jest.setTimeout(120_000);
 
@@ -29,12 +30,6 @@ const recommender = {
   existingKind: 'Deployment' as const,
   existingName: 'recommender',
 };
-
-function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
-  return Object.fromEntries(
-    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
-  );
-}
 
 describe('the GPU actions on a platform team repository', () => {
   let repo: FixtureRepo;

@@ -1,10 +1,8 @@
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
 import { legacyKarpenterRepoFiles } from '@gpu-gitops/plugin-gpu-node/testUtils';
 import {
   createFixtureGitopsRepo,
+  createFixtureGitopsRepoWith,
   type FixtureRepo,
 } from '../__testUtils__/fixtureGitopsRepo';
 import { TASK_CRASHED, taskCheckpoints } from '../__testUtils__/taskRecovery';
@@ -13,28 +11,14 @@ import { createGpuGitopsBootstrapAction } from './gpuGitopsBootstrap';
 import { createGpuGitopsImportAction } from './gpuGitopsImport';
 import { createGpuGitopsPullRequestAction } from './gpuGitopsPullRequest';
 import { createGpuGitopsReleaseAction } from './gpuGitopsRelease';
+import { outputsOf } from '../__testUtils__/actionOutputs';
 
 // Real git and the real kustomize on a shared, busy CI machine: a generous ceiling, not a speed goal.
 jest.setTimeout(120_000);
 
-function outputsOf(ctx: ReturnType<typeof createMockActionContext>) {
-  return Object.fromEntries(
-    (ctx.output as jest.Mock).mock.calls.map(([k, v]) => [k, v]),
-  );
-}
-
 /** A remote holding the Karpenter v0.31 setup of cluster `legacy` (what import adopts). */
-async function legacyRepo(): Promise<FixtureRepo> {
-  const seed = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-recovery-seed-'));
-  for (const [file, text] of Object.entries(legacyKarpenterRepoFiles())) {
-    await fs.mkdir(path.dirname(path.join(seed, file)), { recursive: true });
-    await fs.writeFile(path.join(seed, file), text);
-  }
-  try {
-    return await createFixtureGitopsRepo(seed);
-  } finally {
-    await fs.rm(seed, { recursive: true, force: true });
-  }
+function legacyRepo(): Promise<FixtureRepo> {
+  return createFixtureGitopsRepoWith(legacyKarpenterRepoFiles());
 }
 
 const legacyClusters = {
