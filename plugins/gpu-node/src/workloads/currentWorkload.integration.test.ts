@@ -4,16 +4,13 @@
  * the reviewer "2 → 1" — what the diff's minus side shows — never the team's
  * count before the first request (3).
  */
-import {
-  builtinCatalog,
-  defaultClusterProfile,
-  type ClusterProfile,
-  type GpuRequest,
-} from '@gpu-gitops/plugin-gpu-common';
+import { builtinCatalog, type GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import { buildRequestChange } from '../changes/buildRequestChange';
 import { writeChangeSet } from '../changes/stagedTree';
 import { mlRequest } from '../changes/__fixtures__/requests';
 import {
+  addMlApp,
+  devCluster as cluster,
   existingRepoFiles,
   removeTempRepo,
   writeTempRepo,
@@ -23,18 +20,6 @@ import { FsRepoTree } from '../repo/tree';
 
 // Real kustomize builds, several per test, on a loaded two-core machine.
 jest.setTimeout(300_000);
-
-const cluster: ClusterProfile = {
-  ...defaultClusterProfile,
-  name: 'dev',
-  nodeClass: { ...defaultClusterProfile.nodeClass },
-  devicePluginConfigMap: {
-    name: 'device-plugin-config',
-    namespace: 'gpu-operator',
-  },
-  migPartedConfigMap: { name: 'mig-parted-config', namespace: 'gpu-operator' },
-  migStrategy: 'single',
-};
 
 const { ['apps/web/storefront/broken.yaml']: _broken, ...repoFiles } =
   existingRepoFiles;
@@ -98,20 +83,8 @@ describe('the before of a change to an existing workload', () => {
   ])(
     'is read from the repository as merged (%s): "replicas 2 → 1", as the diff shows',
     async (_how, listed) => {
-      if (listed) {
-        await tree.writeFile(
-          'apps/ml/kustomization.yaml',
-          (await tree.readFile('apps/ml/kustomization.yaml'))!.replace(
-            '  - recommender-api\n',
-            '  - recommender-api\n  - ranker\n',
-          ),
-        );
-        await tree.writeFile(
-          'apps/ml/ranker/kustomization.yaml',
-          'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n',
-        );
-      }
-      await tree.writeFile('apps/ml/ranker/deployment.yaml', ranker);
+      if (listed) await addMlApp(tree, 'ranker', ranker);
+      else await tree.writeFile('apps/ml/ranker/deployment.yaml', ranker);
       await writeChangeSet(tree, (await change(2)).changeSet);
 
       const resize = await change(1);

@@ -5,6 +5,7 @@ import {
   defaultClusterProfile,
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
+import type { RepoTree } from '../../repo/tree';
 
 /**
  * A realistic existing GitOps repository: comments everywhere, an existing
@@ -296,4 +297,34 @@ export async function writeTempRepo(
 
 export async function removeTempRepo(dir: string): Promise<void> {
   await fs.rm(dir, { recursive: true, force: true });
+}
+
+/** The kustomization of a one-manifest app folder (`deployment.yaml`), plus `more` lines. */
+const appKustomization = (more = '') =>
+  `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n${more}`;
+
+/**
+ * Adds the team's app `apps/ml/<name>` (its Deployment `manifest`) to
+ * `existingRepoFiles`' ml folder, as a team lists a new app there;
+ * `kustomizationMore` are lines its own kustomization adds (a `replicas:`).
+ */
+export async function addMlApp(
+  tree: RepoTree,
+  name: string,
+  manifest: string,
+  kustomizationMore?: string,
+): Promise<void> {
+  const listing = 'apps/ml/kustomization.yaml';
+  await tree.writeFile(
+    listing,
+    (await tree.readFile(listing))!.replace(
+      '  - recommender-api\n',
+      `  - recommender-api\n  - ${name}\n`,
+    ),
+  );
+  await tree.writeFile(
+    `apps/ml/${name}/kustomization.yaml`,
+    appKustomization(kustomizationMore),
+  );
+  await tree.writeFile(`apps/ml/${name}/deployment.yaml`, manifest);
 }

@@ -21,6 +21,7 @@ import { buildReleaseChange } from './buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
 import { mlRequest } from '../__fixtures__/requests';
 import {
+  addMlApp,
   buildableRepoFiles as repoFiles,
   devCluster as cluster,
   removeTempRepo,
@@ -349,18 +350,7 @@ ${staleSelection}      tolerations:
   };
 
   it('an existing workload with stale selectors: its pods select only what the pool satisfies, the PR says which went, and the release puts them back', async () => {
-    await tree.writeFile(
-      'apps/ml/kustomization.yaml',
-      (await tree.readFile('apps/ml/kustomization.yaml'))!.replace(
-        '  - recommender-api\n',
-        '  - recommender-api\n  - ranker\n',
-      ),
-    );
-    await tree.writeFile(
-      'apps/ml/ranker/kustomization.yaml',
-      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n',
-    );
-    await tree.writeFile('apps/ml/ranker/deployment.yaml', rankerManifest);
+    await addMlApp(tree, 'ranker', rankerManifest);
     const original = await snapshot(tree);
 
     const change = await buildRequestChange({
@@ -463,18 +453,12 @@ ${staleSelection}      tolerations:
   );
 
   it("an overlay whose kustomization `replicas:` entry scales the workload: request → resize → release puts the team's count back", async () => {
-    await tree.writeFile(
-      'apps/ml/kustomization.yaml',
-      (await tree.readFile('apps/ml/kustomization.yaml'))!.replace(
-        '  - recommender-api\n',
-        '  - recommender-api\n  - ranker\n',
-      ),
+    await addMlApp(
+      tree,
+      'ranker',
+      rankerManifest,
+      'replicas:\n  - name: ranker\n    count: 1 # one GPU today\n',
     );
-    await tree.writeFile(
-      'apps/ml/ranker/kustomization.yaml',
-      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\nreplicas:\n  - name: ranker\n    count: 1 # one GPU today\n',
-    );
-    await tree.writeFile('apps/ml/ranker/deployment.yaml', rankerManifest);
     const original = await snapshot(tree);
     const sized = (replicas: number) =>
       rankerRequest({
