@@ -225,7 +225,7 @@ describe('updateOpenPullRequests', () => {
     const open = await publish('open-one');
     const closed = await publish('closed-one');
     await remote.commitFiles(
-      { 'clusters/prod/argocd-app.yaml': 'kind: Application\n' },
+      { 'clusters/prod/notes.md': 'prod moved\n' },
       'prod moved: its branches are re-rendered',
     );
     const server = await startFakeForgeServer([
@@ -295,7 +295,7 @@ describe('updateOpenPullRequests', () => {
   it('reports a request that no longer passes the guard, and leaves its branch', async () => {
     const result = await publish('llm');
     await remote.commitFiles(
-      { 'clusters/prod/argocd-app.yaml': 'kind: Application\n' },
+      { 'clusters/prod/notes.md': 'prod moved\n' },
       'prod moved: its branches are re-rendered',
     );
     const sha = await remote.branchSha(result.branch);
