@@ -30,6 +30,11 @@ import {
 import type { RequestGuard } from '../changes/buildRequestChange';
 import { createForge } from '../forges/createForge';
 import type { Forge, ForgeKind } from '../forges/types';
+import {
+  changedPathsOfCommits,
+  readObjects,
+  type BatchGit,
+} from '../git/batchReads';
 import { readTrailer } from '../git/branchName';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
 import { gitTokenUsername } from '../git/resolveGitCredentials';
@@ -116,66 +121,84 @@ interface BranchInfo {
   touched?: boolean;
 }
 
-/** The paths that differ between two commits (trees only: a blob-less clone has no blobs to fetch). */
-async function changedPaths(
-  git: { run(args: string[]): Promise<string> },
-  from: string,
-  to: string,
-): Promise<string[]> {
-  const out = await git.run([
-    'diff-tree',
-    '-r',
-    '--name-only',
-    '--no-renames',
-    '-z',
-    from,
-    to,
-  ]);
-  return out.split('\0').filter(Boolean);
-}
-
 /**
  * Decides `BranchInfo.touched` (see `baseMoveTouches.ts`). A branch that is
- * not one commit on a base, whose request cannot be read, or whose diff git
+ * not one commit on a base, whose request cannot be read, or whose diffs git
  * cannot give counts as touched: its re-render then says what is wrong.
  */
-async function isTouchedByBase(
-  git: { run(args: string[]): Promise<string> },
+function isTouchedByBase(
   info: BranchInfo,
   context: {
-    baseSha: string;
     layout: LayoutInput;
     clusterFor(name: string | undefined): ClusterProfile;
-    /** The base's diff by the branch parent it is taken from: branches share their parents. */
-    baseDiffs: Map<string, Promise<string[]>>;
+    /** What each commit changes against its parent. */
+    ownPaths: Map<string, string[]>;
+    /** What the base changed since each branch parent. */
+    baseMoves: Map<string, string[]>;
   },
-): Promise<boolean> {
-  if (info.parents.length !== 1) return true;
-  const [parent] = info.parents;
+): boolean {
+  const basePaths = context.baseMoves.get(info.parents[0]);
+  const branchPaths = context.ownPaths.get(info.sha);
+  if (info.parents.length !== 1 || !basePaths || !branchPaths) return true;
   try {
     const stored = parseGpuRequestYaml(
       (info.releases ? info.baseRequestText : info.requestText)!,
     );
-    let baseDiff = context.baseDiffs.get(parent);
-    if (!baseDiff) {
-      baseDiff = changedPaths(git, parent, context.baseSha);
-      context.baseDiffs.set(parent, baseDiff);
-    }
     return baseMoveTouches(
       {
         layout: context.layout,
         cluster: context.clusterFor(stored.spec.cluster).name,
         existingWorkload: Boolean(stored.spec.workload.existing),
-        branchPaths: await changedPaths(git, parent, info.sha),
+        branchPaths,
       },
-      await baseDiff,
+      basePaths,
     );
   } catch {
     return true;
   }
 }
 
-/** Reads every request branch: its commit, its request next to the base's, and whether the base's move touched it. */
+/** What the base changed since each of `parents` (one git process each: a thousand branches share a few parents). */
+async function baseMovesSince(
+  git: BatchGit,
+  parents: Iterable<string>,
+  baseSha: string,
+): Promise<Map<string, string[]>> {
+  const moves = new Map<string, string[]>();
+  for (const parent of new Set(parents)) {
+    try {
+      const out = await git.run([
+        'diff-tree',
+        '-r',
+        '--name-only',
+        '--no-renames',
+        '-z',
+        parent,
+        baseSha,
+      ]);
+      moves.set(parent, out.split('\0').filter(Boolean));
+    } catch {
+      // Unknown to the clone: its branches count as touched.
+    }
+  }
+  return moves;
+}
+
+/** Parents and trailer of a commit's raw text (`git cat-file commit`). */
+function parseCommit(raw: string) {
+  const [header, ...message] = raw.split('\n\n');
+  const parents = header
+    .split('\n')
+    .filter(l => l.startsWith('parent '))
+    .map(l => l.slice('parent '.length).trim());
+  return { parents, trailer: readTrailer(message.join('\n\n')) };
+}
+
+/**
+ * Reads every request branch: its commit, its request next to the base's,
+ * and whether the base's move touched it. Each kind of read is one git
+ * process for all branches.
+ */
 async function readRequestBranches(
   repository: GitOpsRepository,
   layout: LayoutInput,
@@ -212,37 +235,54 @@ async function readRequestBranches(
         h => `+refs/heads/${h.branch}:refs/remotes/origin/${h.branch}`,
       ),
     ]);
-    const show = (ref: string, file: string) =>
-      git.run(['show', `${ref}:${file}`]).catch(() => undefined);
-    const context = {
-      baseSha: git.baseSha,
-      layout: resolved,
-      clusterFor,
-      baseDiffs: new Map<string, Promise<string[]>>(),
-    };
-    const branches: BranchInfo[] = [];
-    for (const head of heads) {
-      const raw = await git.run(['cat-file', 'commit', head.sha]);
-      const [header, ...message] = raw.split('\n\n');
-      const parents = header
-        .split('\n')
-        .filter(l => l.startsWith('parent '))
-        .map(l => l.slice('parent '.length).trim());
-      const trailer = readTrailer(message.join('\n\n'));
+    const commits = await readObjects(
+      git,
+      heads.map(h => h.sha),
+    );
+    const branches: BranchInfo[] = heads.map((head, i) => {
+      const { parents, trailer } = parseCommit(commits[i] ?? '');
       const info: BranchInfo = { ...head, parents };
       if (trailer) {
         const { namespace, name } = trailer;
         const file = requestPath(resolved, namespace, name);
         info.request = { namespace, name, path: file };
-        info.baseRequestText = await show(git.baseSha, file);
         if (trailer.kind === 'release') info.releases = true;
-        else info.requestText = await show(head.sha, file);
-        const onBase = parents.length === 1 && parents[0] === git.baseSha;
-        if (!onBase) info.touched = await isTouchedByBase(git, info, context);
       }
-      branches.push(info);
+      return info;
+    });
+    await nextTurn();
+    const ours = branches.filter(b => b.request);
+    const texts = await readObjects(
+      git,
+      ours.flatMap(b => [
+        `${git.baseSha}:${b.request!.path}`,
+        `${b.sha}:${b.request!.path}`,
+      ]),
+    );
+    ours.forEach((info, i) => {
+      info.baseRequestText = texts[2 * i];
+      if (!info.releases) info.requestText = texts[2 * i + 1];
+    });
+    const moved = ours.filter(
+      b => !(b.parents.length === 1 && b.parents[0] === git.baseSha),
+    );
+    const context = {
+      layout: resolved,
+      clusterFor,
+      ownPaths: await changedPathsOfCommits(
+        git,
+        moved.map(b => b.sha),
+      ),
+      baseMoves: await baseMovesSince(
+        git,
+        moved.flatMap(b => b.parents.slice(0, 1)),
+        git.baseSha,
+      ),
+    };
+    for (const [i, info] of moved.entries()) {
+      info.touched = isTouchedByBase(info, context);
       // A thousand branches: let the backend answer its requests meanwhile.
-      await nextTurn();
+      if (i % 100 === 99) await nextTurn();
     }
     return { baseSha: git.baseSha, branches };
   });
