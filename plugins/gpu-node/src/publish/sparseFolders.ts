@@ -16,6 +16,9 @@ import {
   resolveLayout,
 } from '../layout/layout';
 
+/** A layout prefix as a folder (no trailing slash). */
+const folder = (p: string) => p.replace(/\/+$/, '');
+
 /** The whole repository, as `GitOpsRepository` checkout folders. */
 export const WHOLE_REPOSITORY = [''];
 
@@ -59,5 +62,3 @@ export function clusterFoldersFor(
     dir(migConfigPath(resolved, cluster)),
   ];
 }
-
-const folder = (p: string) => p.replace(/\/+$/, '');
