@@ -45,6 +45,24 @@ const RENDERED_SAMPLE = 2;
 
 const mib = (bytes: number) => bytes / 2 ** 20;
 
+/**
+ * `report` with what the figure was measured beside: the backend's resident
+ * memory then, and the machine's load average (other work on the machine
+ * slows every time here; issue 24 asks for both next to the times).
+ */
+function reportScale(
+  figure: string,
+  value: number,
+  goal: { max: number; unit: string },
+): boolean {
+  const rss = mib(process.memoryUsage.rss()).toFixed(0);
+  const load = os.loadavg()[0].toFixed(2);
+  return report(NAME, `${figure} [RSS ${rss} MiB, load ${load}]`, value, goal);
+}
+
+/** `SCALE_BENCH_ONLY=updater`: the updater's pass alone (to compare two versions of it without indexing twice). */
+const ONLY_UPDATER = process.env.SCALE_BENCH_ONLY === 'updater';
+
 /** The peak resident memory while `work` runs, sampled every 20 ms. */
 async function withPeakRss<T>(
   work: () => Promise<T>,
@@ -155,12 +173,12 @@ async function updaterPass(bare: string, root: string): Promise<void> {
   );
   for (const u of updates.filter(x => x.detail).slice(0, 2))
     console.log(`${NAME}: ${u.branch} ${u.outcome}: ${u.detail}`);
-  report(NAME, `updater would re-render ${asked} PRs`, asked, {
+  reportScale(`updater would re-render ${asked} PRs`, asked, {
     max: SCALE.touchedPullRequests,
     unit: 'PRs',
   });
   const slowest = renderMs.length > 0 ? Math.max(...renderMs) : NaN;
-  report(NAME, `updater re-render max ${formatMs(slowest)}`, slowest, {
+  reportScale(`updater re-render max ${formatMs(slowest)}`, slowest, {
     max: 2000,
     unit: 'ms',
   });
@@ -168,8 +186,7 @@ async function updaterPass(bare: string, root: string): Promise<void> {
     `${NAME}: updater re-renders in flight at once: at most ${maxInFlight}; each ${renderMs.map(formatMs).join(', ')}`,
   );
   const blockedMs = delay.max / 1e6;
-  report(
-    NAME,
+  reportScale(
     `updater event-loop block max ${formatMs(blockedMs)}`,
     blockedMs,
     { max: 100, unit: 'ms' },
@@ -183,7 +200,17 @@ export async function benchScale(): Promise<void> {
     `${NAME}: ${SCALE.clusters} clusters, ${SCALE.clusters * SCALE.poolsPerCluster} pools, ${SCALE.workloads} workloads, ${SCALE.requests} requests, ${SCALE.openPullRequests} open pull requests ${generated ? 'generated' : 'reused from the cache'} in ${formatMs(performance.now() - start)}`,
   );
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-scale-bench-'));
+  console.log(
+    `${NAME}: ${os.availableParallelism()} cores, load average ${os
+      .loadavg()
+      .map(l => l.toFixed(2))
+      .join(', ')}`,
+  );
   try {
+    if (ONLY_UPDATER) {
+      await updaterPass(bare, root);
+      return;
+    }
     const clusters = scaleClusters();
     const source = new TimedSource(
       new GitFetchSource({
@@ -216,12 +243,11 @@ export async function benchScale(): Promise<void> {
       throw new Error(
         `index incomplete: ${snapshot.workloads.length} workloads, ${pools} pools`,
       );
-    report(NAME, `first index ${formatMs(coldMs)}`, coldMs, {
+    reportScale(`first index ${formatMs(coldMs)}`, coldMs, {
       max: 5000,
       unit: 'ms',
     });
-    report(
-      NAME,
+    reportScale(
       `backend resident memory ${mib(peak).toFixed(0)} MiB`,
       mib(peak),
       {
@@ -241,8 +267,7 @@ export async function benchScale(): Promise<void> {
           `expected an incremental refresh of ${changed}, got ${JSON.stringify(result.changedPaths)}`,
         );
     }
-    report(
-      NAME,
+    reportScale(
       `+1 commit with fetch p50 ${formatMs(percentile(totalMs, 50))}`,
       percentile(totalMs, 50),
       { max: 100, unit: 'ms' },
@@ -260,15 +285,13 @@ export async function benchScale(): Promise<void> {
         pick: n =>
           n % 2 === 0 ? (n * 70) % SCALE.workloads : (n * 13) % SCALE.workloads,
       });
-      report(
-        NAME,
+      reportScale(
         `GET /allocation p95 ${formatMs(percentile(latencies, 95))}`,
         percentile(latencies, 95),
         { max: 20, unit: 'ms' },
       );
       const pages = await poolPages(server.port, POOL_PAGES);
-      report(
-        NAME,
+      reportScale(
         `GET /pools (20k pools) p95 ${formatMs(percentile(pages, 95))}`,
         percentile(pages, 95),
         { max: 200, unit: 'ms' },

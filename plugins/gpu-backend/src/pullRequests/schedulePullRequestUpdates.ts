@@ -1,9 +1,10 @@
 /**
  * The gpu backend keeps the product's open pull requests mergeable and right:
  * whenever the GitOps repository's base branch moves, every open GPU pull
- * request is re-rendered from its request on the new base and updated in
- * place (see gpu-node `updateOpenPullRequests`). One backend replica runs it
- * at a time (a global scheduled task).
+ * request the move touched (its cluster's folders, its own files) is
+ * re-rendered from its request on the new base and updated in place, a few
+ * at a time (see gpu-node `updateOpenPullRequests`); the others stay as they
+ * are. One backend replica runs it at a time (a global scheduled task).
  */
 import type {
   LoggerService,

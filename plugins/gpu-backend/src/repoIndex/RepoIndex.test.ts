@@ -13,7 +13,7 @@ import {
   PLATFORM_FIXTURE_REPO,
   type FixtureRemote,
 } from '../__testUtils__/fixtureRemote';
-import { GitFetchSource } from './gitSnapshot';
+import { GitFetchSource, type RepoSource } from './gitSnapshot';
 import { RepoIndex } from './RepoIndex';
 
 jest.setTimeout(60_000);
@@ -561,6 +561,59 @@ spec:
     } finally {
       await fs.rm(freshCache, { recursive: true, force: true });
     }
+  });
+
+  it('reads and parses the workload folders a batch at a time, and knows what an index reading them at once knows', async () => {
+    const git = new GitFetchSource({
+      repoUrl: remote.url,
+      baseBranch: 'main',
+      cacheDir: path.join(cacheDir, 'batched'),
+    });
+    const reads: string[][] = [];
+    const recording: RepoSource = {
+      sync: () => git.sync(),
+      listBlobs: (revision, folders) => git.listBlobs(revision, folders),
+      changedBlobs: (from, to, folders) => git.changedBlobs(from, to, folders),
+      readBlobs: shas => {
+        reads.push(shas);
+        return git.readBlobs(shas);
+      },
+    };
+    const batched = new RepoIndex(
+      {
+        clusters,
+        defaultCluster: 'dev',
+        catalog: builtinCatalog,
+        workloadFoldersPerRead: 1,
+      },
+      recording,
+    );
+    const [one, all] = [await batched.refresh(), await index.refresh()];
+    expect(one.parsedPaths).toEqual(all.parsedPaths);
+    const a = batched.snapshot();
+    const b = index.snapshot();
+    expect(a.workloads).toEqual(b.workloads);
+    expect(a.workloadObjectsByName).toEqual(b.workloadObjectsByName);
+    expect(a.skipped).toEqual(b.skipped);
+
+    // Each workload's Deployment blob names its folder (their texts differ).
+    const deployments = new Map(
+      execFileSync('git', ['-C', remote.url, 'ls-tree', '-r', 'main', 'apps'], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter(line => line.endsWith('/deployment.yaml'))
+        .map(line => {
+          const [meta, file] = line.split('\t');
+          return [meta.split(' ')[2], path.posix.dirname(file)] as const;
+        }),
+    );
+    expect(new Set(deployments.values()).size).toBeGreaterThan(1);
+    const foldersPerRead = reads
+      .map(shas => new Set(shas.flatMap(s => deployments.get(s) ?? [])).size)
+      .filter(n => n > 0);
+    // One read per folder, each holding that folder alone.
+    expect(foldersPerRead).toEqual([...deployments.values()].map(() => 1));
   });
 
   it('a restarted index loads the saved parse results and re-reads only files changed since', async () => {

@@ -10,6 +10,7 @@
  * pools whose device-plugin / MIG config entry changed, then builds the next
  * immutable snapshot (`snapshotBuilder.ts`).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   compareStrings,
   type ClusterProfile,
@@ -54,7 +55,17 @@ export interface RepoIndexOptions {
    * catalog or layout.
    */
   stateFile?: string;
+  /**
+   * How many workload folders are read and parsed at a time (default
+   * `WORKLOAD_FOLDERS_PER_READ`): a first index of 100k workloads must not
+   * hold the parsed documents of every file at once, and lets the event
+   * loop answer between batches.
+   */
+  workloadFoldersPerRead?: number;
 }
+
+/** The default of `RepoIndexOptions.workloadFoldersPerRead`. */
+const WORKLOAD_FOLDERS_PER_READ = 2_000;
 
 /** @public */
 export interface RefreshResult {
@@ -78,6 +89,7 @@ export class RepoIndex {
   private readonly store: IndexStore;
   private readonly snapshots: SnapshotBuilder;
   private readonly savedState: SavedIndexState;
+  private readonly workloadFoldersPerRead: number;
   private current: IndexSnapshot = emptySnapshot();
   private running: Promise<unknown> = Promise.resolve();
 
@@ -94,6 +106,10 @@ export class RepoIndex {
     // and an override object given as is would be compiled on each question.
     this.layout = this.folders.layout.layout;
     this.ctx = { layout: this.folders.layout, catalog: options.catalog };
+    this.workloadFoldersPerRead = Math.max(
+      1,
+      options.workloadFoldersPerRead ?? WORKLOAD_FOLDERS_PER_READ,
+    );
     this.store = new IndexStore(this.folders);
     this.snapshots = new SnapshotBuilder(
       this.store,
@@ -171,7 +187,10 @@ export class RepoIndex {
 
     const parsedPaths: string[] = [];
     /** Reads the current blobs of `paths` (one git process) and counts them as parsed. */
-    /** Every text this refresh read, by path: the GPU stacks read them again. */
+    /**
+     * Every text this refresh read, by path: the GPU stacks read them again
+     * (a workload file outside every cluster's folder may declare a release).
+     */
     const readTexts = new Map<string, string>();
     const read = async (paths: string[]): Promise<Map<string, string>> => {
       const shas = paths.map(p => this.store.blobs.get(p)!);
@@ -373,34 +392,20 @@ export class RepoIndex {
     const replacedObjects = [...dirtyFolders].flatMap(
       folder => this.store.workloadFolders.get(folder)?.objects ?? [],
     );
-    const folderPaths = [...dirtyFolders].sort().flatMap(folder => {
+    const liveFolders = [...dirtyFolders].sort().filter(folder => {
       const files = this.store.folderFiles.get(folder);
-      if (!files || files.size === 0) {
-        this.store.folderFiles.delete(folder);
-        this.store.workloadFolders.delete(folder);
-        this.snapshots.forgetFolder(folder);
-        return [];
-      }
-      return [...files].sort();
+      if (files && files.size > 0) return true;
+      this.store.folderFiles.delete(folder);
+      this.store.workloadFolders.delete(folder);
+      this.snapshots.forgetFolder(folder);
+      return false;
     });
-    const folderTexts = await read(folderPaths);
-    const byFolder = new Map<string, Map<string, string>>();
-    for (const folder of [...dirtyFolders].sort()) {
-      const files = this.store.folderFiles.get(folder);
-      if (!files) continue;
-      byFolder.set(
-        folder,
-        new Map([...files].sort().map(p => [p, folderTexts.get(p) ?? ''])),
+    for (let i = 0; i < liveFolders.length; i += this.workloadFoldersPerRead) {
+      await this.parseWorkloadFolders(
+        liveFolders.slice(i, i + this.workloadFoldersPerRead),
+        read,
       );
-    }
-    if (byFolder.size > 0) {
-      for (const [folder, parsed] of await parseWorkloadFolders(
-        this.ctx,
-        byFolder,
-      )) {
-        this.store.workloadFolders.set(folder, parsed);
-        this.snapshots.forgetFolder(folder);
-      }
+      await nextTurn();
     }
 
     const requestTexts = await read(
@@ -446,6 +451,29 @@ export class RepoIndex {
     };
     if (restored) result.restored = true;
     return result;
+  }
+
+  /** Reads and parses `folders` (each holds files) into the store. */
+  private async parseWorkloadFolders(
+    folders: string[],
+    read: (paths: string[]) => Promise<Map<string, string>>,
+  ): Promise<void> {
+    const filesOf = (folder: string) =>
+      [...this.store.folderFiles.get(folder)!].sort();
+    const texts = await read(folders.flatMap(filesOf));
+    const byFolder = new Map(
+      folders.map(folder => [
+        folder,
+        new Map(filesOf(folder).map(p => [p, texts.get(p) ?? ''])),
+      ]),
+    );
+    for (const [folder, parsed] of await parseWorkloadFolders(
+      this.ctx,
+      byFolder,
+    )) {
+      this.store.workloadFolders.set(folder, parsed);
+      this.snapshots.forgetFolder(folder);
+    }
   }
 
   /**

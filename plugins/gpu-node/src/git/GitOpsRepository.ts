@@ -135,7 +135,7 @@ export class GitOpsRepository {
       baseSha: string;
       /** The checkout (sparse), readable with FsRepoTree while `work` runs. */
       workDir: string;
-      run(args: string[]): Promise<string>;
+      run(args: string[], options?: { stdin?: string }): Promise<string>;
     }) => Promise<T>,
   ): Promise<T> {
     return withCloneLock(
@@ -146,7 +146,7 @@ export class GitOpsRepository {
           return await work({
             baseSha,
             workDir: this.workDir,
-            run: args => this.clone.run(args),
+            run: (args, options) => this.clone.run(args, options),
           });
         } finally {
           await this.clone.markClean();

@@ -16,6 +16,9 @@ import {
   resolveLayout,
 } from '../layout/layout';
 
+/** A layout prefix as a folder (no trailing slash). */
+const folder = (p: string) => p.replace(/\/+$/, '');
+
 /** The whole repository, as `GitOpsRepository` checkout folders. */
 export const WHOLE_REPOSITORY = [''];
 
@@ -27,20 +30,35 @@ export function sparseFoldersFor(
 ): string[] {
   if (request?.spec.workload.existing) return WHOLE_REPOSITORY;
   const resolved = resolveLayout(layout);
-  const folder = (p: string) => p.replace(/\/+$/, '');
-  const dir = (file: string) => {
-    const d = posix.dirname(file);
-    return d === '.' ? '' : d;
-  };
   const folders = [
-    clusterScopePath(resolved, cluster),
-    folder(layoutPrefix(resolved, 'nodePool', { cluster }, 'pool')),
-    folder(layoutPrefix(resolved, 'devicePluginConfig', { cluster }, 'config')),
-    dir(migConfigPath(resolved, cluster)),
+    ...clusterFoldersFor(resolved, cluster),
     folder(
       layoutPrefix(resolved, 'workloadDir', { component: 'c' }, 'namespace'),
     ),
     folder(layoutPrefix(resolved, 'request', { name: 'n' }, 'namespace')),
   ];
   return [...new Set(folders)].sort();
+}
+
+/**
+ * The folders of one cluster's GPU state: its folder, where its pools,
+ * device-plugin configs and mig-parted config live (the same folder unless
+ * the layout moves them). The updater's "was this branch touched" rule
+ * (`baseMoveTouches.ts`) reads them too.
+ */
+export function clusterFoldersFor(
+  layout: LayoutInput,
+  cluster: string,
+): string[] {
+  const resolved = resolveLayout(layout);
+  const dir = (file: string) => {
+    const d = posix.dirname(file);
+    return d === '.' ? '' : d;
+  };
+  return [
+    clusterScopePath(resolved, cluster),
+    folder(layoutPrefix(resolved, 'nodePool', { cluster }, 'pool')),
+    folder(layoutPrefix(resolved, 'devicePluginConfig', { cluster }, 'config')),
+    dir(migConfigPath(resolved, cluster)),
+  ];
 }

@@ -1,7 +1,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import {
+  GpuInputError,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 import { createForge } from '../forges/createForge';
 import {
   on,
@@ -138,6 +141,72 @@ describe('updateOpenPullRequests', () => {
     );
   });
 
+  it('re-renders only the branches whose cluster or files the base’s move touched, and says the others were not affected', async () => {
+    const dev = resolveClusterProfile({ name: 'dev' });
+    await remote.commitFiles(
+      {
+        'clusters/dev/gpu/kustomization.yaml':
+          seedFiles['clusters/prod/gpu/kustomization.yaml'],
+      },
+      'bootstrap dev',
+    );
+    const onDev = (name: string) => {
+      const request = gpuRequest(name);
+      return { ...request, spec: { ...request.spec, cluster: 'dev' } };
+    };
+    const publishOnDev = (name: string) =>
+      publishGpuRequest({
+        request: onDev(name),
+        cluster: dev,
+        catalog,
+        repoUrl: remote.url,
+        cacheDir: path.join(tmp, `file-${name}`),
+      });
+    const prodA = await publish('prod-a');
+    const prodB = await publish('prod-b');
+    const devA = await publishOnDev('dev-a');
+    const devB = await publishOnDev('dev-b');
+    const shas = async () =>
+      Promise.all(
+        [prodA, prodB, devA, devB].map(r => remote.branchSha(r.branch)),
+      );
+    const before = await shas();
+    const updateBoth = () =>
+      update({ clusterFor: name => (name === 'dev' ? dev : cluster) });
+
+    // Outside every branch's scope: nothing is re-rendered.
+    await remote.commitFiles({ 'README.md': '# moved\n' }, 'docs');
+    const outcomes = async () =>
+      Object.fromEntries((await updateBoth()).map(u => [u.request, u.outcome]));
+    expect(await outcomes()).toEqual({
+      'ml/dev-a': 'not-affected',
+      'ml/dev-b': 'not-affected',
+      'ml/prod-a': 'not-affected',
+      'ml/prod-b': 'not-affected',
+    });
+    expect(await shas()).toEqual(before);
+
+    // The dev cluster's folder moved: its two branches only.
+    await remote.commitFiles(
+      { 'clusters/dev/argocd-app.yaml': 'kind: Application\n' },
+      'dev moved',
+    );
+    expect(await outcomes()).toEqual({
+      'ml/dev-a': 'updated',
+      'ml/dev-b': 'updated',
+      'ml/prod-a': 'not-affected',
+      'ml/prod-b': 'not-affected',
+    });
+    // prod's branches were published first: untouched.
+    expect((await shas()).slice(0, 2)).toEqual(before.slice(0, 2));
+    const main = (await remote.branchSha('main'))!;
+    for (const r of [devA, devB]) {
+      expect((await remote.git(['rev-parse', `${r.branch}^`])).trim()).toBe(
+        main,
+      );
+    }
+  });
+
   it('never touches a branch whose last commit is not the product’s', async () => {
     await remote.commitFiles(
       { 'notes.md': 'a person’s branch\n' },
@@ -155,7 +224,10 @@ describe('updateOpenPullRequests', () => {
   it('leaves a branch whose pull request was closed, and updates the open one on the forge with the note in its body', async () => {
     const open = await publish('open-one');
     const closed = await publish('closed-one');
-    await remote.commitFiles({ 'README.md': '# moved\n' }, 'move main');
+    await remote.commitFiles(
+      { 'clusters/prod/notes.md': 'prod moved\n' },
+      'prod moved: its branches are re-rendered',
+    );
     const server = await startFakeForgeServer([
       on(
         'GET',
@@ -222,7 +294,10 @@ describe('updateOpenPullRequests', () => {
 
   it('reports a request that no longer passes the guard, and leaves its branch', async () => {
     const result = await publish('llm');
-    await remote.commitFiles({ 'README.md': '# moved\n' }, 'move main');
+    await remote.commitFiles(
+      { 'clusters/prod/notes.md': 'prod moved\n' },
+      'prod moved: its branches are re-rendered',
+    );
     const sha = await remote.branchSha(result.branch);
     const updates = await update({
       guardFor: () => () => {

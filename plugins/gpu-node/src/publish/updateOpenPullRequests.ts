@@ -10,11 +10,16 @@
  * may have moved), and counts as merged once the base no longer holds it.
  *
  * Branches that are not the product's (no trailer), whose pull request was
- * merged or closed (a person decided), or that already sit on the base are
- * left alone. The gpu backend runs this on a schedule; `gpu-gitops update`
- * runs it by hand.
+ * merged or closed (a person decided), that already sit on the base, or
+ * that the base's move did not touch (`baseMoveTouches.ts`: nothing the
+ * base changed lies in what the branch's render reads or writes) are left
+ * alone. The others are re-rendered a few at a time, each on its own clone
+ * (a clone is locked while a render uses it). The gpu backend runs this on
+ * a schedule; `gpu-gitops update` runs it by hand.
  */
+import os from 'node:os';
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   isGpuInputError,
   parseGpuRequestYaml,
@@ -25,6 +30,11 @@ import {
 import type { RequestGuard } from '../changes/buildRequestChange';
 import { createForge } from '../forges/createForge';
 import type { Forge, ForgeKind } from '../forges/types';
+import {
+  changedPathsOfCommits,
+  readObjects,
+  type BatchGit,
+} from '../git/batchReads';
 import { readTrailer } from '../git/branchName';
 import { GitAuthor, GitOpsRepository } from '../git/GitOpsRepository';
 import { gitTokenUsername } from '../git/resolveGitCredentials';
@@ -34,7 +44,9 @@ import {
   resolveLayout,
   type LayoutInput,
 } from '../layout/layout';
+import { runBounded } from '../kustomize/buildsInFlight';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
+import { baseMoveTouches } from './baseMoveTouches';
 import { DEFAULT_CACHE_DIR } from './gitopsTarget';
 import { publishGpuRelease } from './publishGpuRelease';
 import { publishGpuRequest } from './publishGpuRequest';
@@ -59,12 +71,19 @@ export interface UpdateOpenPullRequestsOptions {
   catalogFor(request: GpuRequest): GpuCatalog;
   /** The rules each re-render is checked against (policy, quota). */
   guardFor?(request: GpuRequest): RequestGuard | undefined;
+  /**
+   * How many branches are re-rendered side by side (default: the cores, at
+   * most 4): each render builds kustomizations, a process per core.
+   */
+  concurrency?: number;
 }
 
 /** @public */
 export type PullRequestUpdateOutcome =
   /** The branch already sits on the current base. */
   | 'up-to-date'
+  /** The base moved, but nothing it changed lies in what the branch reads or writes. */
+  | 'not-affected'
   /** Re-rendered on the current base and pushed. */
   | 'updated'
   /** The base already holds the request: nothing to do. */
@@ -98,12 +117,92 @@ interface BranchInfo {
   releases?: boolean;
   requestText?: string;
   baseRequestText?: string;
+  /** The base's move since the branch's parent touches what the branch's render reads or writes. */
+  touched?: boolean;
 }
 
-/** Reads every request branch: its commit, and its request next to the base's. */
+/**
+ * Decides `BranchInfo.touched` (see `baseMoveTouches.ts`). A branch that is
+ * not one commit on a base, whose request cannot be read, or whose diffs git
+ * cannot give counts as touched: its re-render then says what is wrong.
+ */
+function isTouchedByBase(
+  info: BranchInfo,
+  context: {
+    layout: LayoutInput;
+    clusterFor(name: string | undefined): ClusterProfile;
+    /** What each commit changes against its parent. */
+    ownPaths: Map<string, string[]>;
+    /** What the base changed since each branch parent. */
+    baseMoves: Map<string, string[]>;
+  },
+): boolean {
+  const basePaths = context.baseMoves.get(info.parents[0]);
+  const branchPaths = context.ownPaths.get(info.sha);
+  if (info.parents.length !== 1 || !basePaths || !branchPaths) return true;
+  try {
+    const stored = parseGpuRequestYaml(
+      (info.releases ? info.baseRequestText : info.requestText)!,
+    );
+    return baseMoveTouches(
+      {
+        layout: context.layout,
+        cluster: context.clusterFor(stored.spec.cluster).name,
+        existingWorkload: Boolean(stored.spec.workload.existing),
+        branchPaths,
+      },
+      basePaths,
+    );
+  } catch {
+    return true;
+  }
+}
+
+/** What the base changed since each of `parents` (one git process each: a thousand branches share a few parents). */
+async function baseMovesSince(
+  git: BatchGit,
+  parents: Iterable<string>,
+  baseSha: string,
+): Promise<Map<string, string[]>> {
+  const moves = new Map<string, string[]>();
+  for (const parent of new Set(parents)) {
+    try {
+      const out = await git.run([
+        'diff-tree',
+        '-r',
+        '--name-only',
+        '--no-renames',
+        '-z',
+        parent,
+        baseSha,
+      ]);
+      moves.set(parent, out.split('\0').filter(Boolean));
+    } catch {
+      // Unknown to the clone: its branches count as touched.
+    }
+  }
+  return moves;
+}
+
+/** Parents and trailer of a commit's raw text (`git cat-file commit`). */
+function parseCommit(raw: string) {
+  const [header, ...message] = raw.split('\n\n');
+  const parents = header
+    .split('\n')
+    .filter(l => l.startsWith('parent '))
+    .map(l => l.slice('parent '.length).trim());
+  return { parents, trailer: readTrailer(message.join('\n\n')) };
+}
+
+/**
+ * Reads every request branch: its commit, its request next to the base's,
+ * and whether the base's move touched it. Each kind of read is one git
+ * process for all branches.
+ */
 async function readRequestBranches(
   repository: GitOpsRepository,
   layout: LayoutInput,
+  clusterFor: (name: string | undefined) => ClusterProfile,
 ): Promise<{ baseSha: string; branches: BranchInfo[] }> {
   const resolved = resolveLayout(layout);
   const requestsFolder = layoutPrefix(
@@ -124,41 +223,73 @@ async function readRequestBranches(
       .filter(([sha, ref]) => sha && ref?.startsWith('refs/heads/'))
       .map(([sha, ref]) => ({ sha, branch: ref.slice('refs/heads/'.length) }));
     if (heads.length === 0) return { baseSha: git.baseSha, branches: [] };
+    // Depth 2: each branch's parent too, the base it was rendered on, to
+    // diff against the current base.
     await git.run([
       'fetch',
       '--no-tags',
       '--depth',
-      '1',
+      '2',
       'origin',
       ...heads.map(
         h => `+refs/heads/${h.branch}:refs/remotes/origin/${h.branch}`,
       ),
     ]);
-    const show = (ref: string, file: string) =>
-      git.run(['show', `${ref}:${file}`]).catch(() => undefined);
-    const branches: BranchInfo[] = [];
-    for (const head of heads) {
-      const raw = await git.run(['cat-file', 'commit', head.sha]);
-      const [header, ...message] = raw.split('\n\n');
-      const parents = header
-        .split('\n')
-        .filter(l => l.startsWith('parent '))
-        .map(l => l.slice('parent '.length).trim());
-      const trailer = readTrailer(message.join('\n\n'));
+    const commits = await readObjects(
+      git,
+      heads.map(h => h.sha),
+    );
+    const branches: BranchInfo[] = heads.map((head, i) => {
+      const { parents, trailer } = parseCommit(commits[i] ?? '');
       const info: BranchInfo = { ...head, parents };
       if (trailer) {
         const { namespace, name } = trailer;
         const file = requestPath(resolved, namespace, name);
         info.request = { namespace, name, path: file };
-        info.baseRequestText = await show(git.baseSha, file);
         if (trailer.kind === 'release') info.releases = true;
-        else info.requestText = await show(head.sha, file);
       }
-      branches.push(info);
+      return info;
+    });
+    await nextTurn();
+    const ours = branches.filter(b => b.request);
+    const texts = await readObjects(
+      git,
+      ours.flatMap(b => [
+        `${git.baseSha}:${b.request!.path}`,
+        `${b.sha}:${b.request!.path}`,
+      ]),
+    );
+    ours.forEach((info, i) => {
+      info.baseRequestText = texts[2 * i];
+      if (!info.releases) info.requestText = texts[2 * i + 1];
+    });
+    const moved = ours.filter(
+      b => !(b.parents.length === 1 && b.parents[0] === git.baseSha),
+    );
+    const context = {
+      layout: resolved,
+      clusterFor,
+      ownPaths: await changedPathsOfCommits(
+        git,
+        moved.map(b => b.sha),
+      ),
+      baseMoves: await baseMovesSince(
+        git,
+        moved.flatMap(b => b.parents.slice(0, 1)),
+        git.baseSha,
+      ),
+    };
+    for (const [i, info] of moved.entries()) {
+      info.touched = isTouchedByBase(info, context);
+      // A thousand branches: let the backend answer its requests meanwhile.
+      if (i % 25 === 24) await nextTurn();
     }
     return { baseSha: git.baseSha, branches };
   });
 }
+
+/** The default of `UpdateOpenPullRequestsOptions.concurrency`. */
+const RENDERS_IN_FLIGHT = Math.max(1, Math.min(4, os.availableParallelism()));
 
 /** @public */
 export async function updateOpenPullRequests(
@@ -196,102 +327,153 @@ export async function updateOpenPullRequests(
   const { baseSha, branches } = await readRequestBranches(
     repository,
     options.layout,
+    options.clusterFor,
   );
 
-  const updates: PullRequestUpdate[] = [];
-  for (const info of branches) {
-    const id = info.request && `${info.request.namespace}/${info.request.name}`;
-    const done = (
-      outcome: PullRequestUpdateOutcome,
-      more: Partial<PullRequestUpdate> = {},
-    ) =>
-      updates.push({
-        branch: info.branch,
-        ...(id ? { request: id } : {}),
-        outcome,
-        ...more,
-      });
-    if (!info.request || (!info.releases && info.requestText === undefined)) {
-      done('not-ours');
-      continue;
-    }
-    if (info.parents.length === 1 && info.parents[0] === baseSha) {
-      done('up-to-date');
-      continue;
-    }
-    // A request branch is merged when the base holds its request; a release
-    // branch when the base no longer does.
-    if (
-      info.releases
-        ? info.baseRequestText === undefined
-        : info.baseRequestText === info.requestText
-    ) {
-      done('merged');
-      continue;
-    }
-    try {
-      const open = await forge.findOpenPullRequest({
-        repoUrl: options.repoUrl,
-        baseBranch,
-        headBranch: info.branch,
-      });
-      if (!open) {
-        done('closed');
-        continue;
-      }
-      const moved = `Updated by GPU GitOps: ${baseBranch} moved to ${baseSha.slice(0, 12)}, so this pull request was`;
-      if (info.releases) {
-        const stored = parseGpuRequestYaml(info.baseRequestText!);
-        const result = await publishGpuRelease({
-          request: info.request,
-          clusterProfile: options.clusterFor,
-          catalog: options.catalogFor(stored),
-          reason: `${moved} re-built from the request the new base holds.`,
-          repoUrl: options.repoUrl,
+  const settled = branches.map(info => settledOutcome(info, baseSha));
+  const toRender = branches.filter((_, i) => settled[i] === undefined);
+  const limit = options.concurrency ?? RENDERS_IN_FLIGHT;
+  // Slot 0 is the reader's clone; each other render in flight has its own.
+  const freeSlots = Array.from({ length: limit }, (_, i) => i).reverse();
+  const moved = `Updated by GPU GitOps: ${baseBranch} moved to ${baseSha.slice(0, 12)}, so this pull request was`;
+  const rendered = await runBounded(
+    toRender.map(info => async () => {
+      const slot = freeSlots.pop()!;
+      try {
+        return await rerenderBranch(info, {
+          ...options,
           baseBranch,
           forge,
-          token: options.token,
           tokenUsername,
-          author: options.author,
-          layout: options.layout,
-          cacheDir,
-          timeoutMs: options.timeoutMs,
           redactor,
           logger,
+          moved,
+          cacheDir:
+            slot === 0 ? cacheDir : path.join(cacheDir, `render-${slot}`),
         });
-        done('updated', { url: result.url });
-        logger.info(`${info.branch}: updated`);
-        continue;
+      } finally {
+        freeSlots.push(slot);
+        await nextTurn();
       }
-      const request = parseGpuRequestYaml(info.requestText!);
-      const result = await publishGpuRequest({
-        request,
-        cluster: options.clusterFor(request.spec.cluster),
-        catalog: options.catalogFor(request),
-        guard: options.guardFor?.(request),
-        repoUrl: options.repoUrl,
-        baseBranch,
-        forge,
-        token: options.token,
-        tokenUsername,
-        author: options.author,
-        layout: options.layout,
-        cacheDir,
-        timeoutMs: options.timeoutMs,
-        redactor,
-        logger,
-        updateNote: `${moved} re-rendered from its request on the new base.`,
-      });
-      if (!result.changed) done('merged');
-      else done('updated', { url: result.url });
-      logger.info(`${info.branch}: ${updates[updates.length - 1].outcome}`);
-    } catch (error) {
-      const message = redactor.redact(
-        (error as Error).message ?? String(error),
-      );
-      done(isGpuInputError(error) ? 'refused' : 'failed', { detail: message });
-      logger.warn(`${info.branch} was not updated: ${message}`);
-    }
+    }),
+    limit,
+  );
+  const byBranch = new Map(toRender.map((info, i) => [info, rendered[i]]));
+  return branches.map(
+    (info, i) =>
+      byBranch.get(info) ?? outcomeOf(info, settled[i] ?? 'failed', {}),
+  );
+}
+
+function outcomeOf(
+  info: BranchInfo,
+  outcome: PullRequestUpdateOutcome,
+  more: Partial<PullRequestUpdate>,
+): PullRequestUpdate {
+  const id = info.request && `${info.request.namespace}/${info.request.name}`;
+  return {
+    branch: info.branch,
+    ...(id ? { request: id } : {}),
+    outcome,
+    ...more,
+  };
+}
+
+/** The outcome of a branch that needs no re-render, or undefined. */
+function settledOutcome(
+  info: BranchInfo,
+  baseSha: string,
+): PullRequestUpdateOutcome | undefined {
+  if (!info.request || (!info.releases && info.requestText === undefined)) {
+    return 'not-ours';
   }
-  return updates;
+  if (info.parents.length === 1 && info.parents[0] === baseSha) {
+    return 'up-to-date';
+  }
+  // A request branch is merged when the base holds its request; a release
+  // branch when the base no longer does.
+  if (
+    info.releases
+      ? info.baseRequestText === undefined
+      : info.baseRequestText === info.requestText
+  ) {
+    return 'merged';
+  }
+  return info.touched ? undefined : 'not-affected';
+}
+
+interface RenderContext extends UpdateOpenPullRequestsOptions {
+  baseBranch: string;
+  forge: Forge;
+  tokenUsername?: string;
+  redactor: Redactor;
+  logger: PublishLogger;
+  cacheDir: string;
+  /** The note's opening: where the base moved. */
+  moved: string;
+}
+
+/** Re-renders one open branch on the current base (a release is re-built). */
+async function rerenderBranch(
+  info: BranchInfo,
+  context: RenderContext,
+): Promise<PullRequestUpdate> {
+  const { forge, redactor, logger, moved } = context;
+  const done = (
+    outcome: PullRequestUpdateOutcome,
+    more: Partial<PullRequestUpdate> = {},
+  ) => {
+    logger.info(`${info.branch}: ${outcome}`);
+    return outcomeOf(info, outcome, more);
+  };
+  const publishing = {
+    repoUrl: context.repoUrl,
+    baseBranch: context.baseBranch,
+    forge,
+    token: context.token,
+    tokenUsername: context.tokenUsername,
+    author: context.author,
+    layout: context.layout,
+    cacheDir: context.cacheDir,
+    timeoutMs: context.timeoutMs,
+    redactor,
+    logger,
+  };
+  try {
+    const open = await forge.findOpenPullRequest({
+      repoUrl: context.repoUrl,
+      baseBranch: context.baseBranch,
+      headBranch: info.branch,
+    });
+    if (!open) return outcomeOf(info, 'closed', {});
+    if (info.releases) {
+      const stored = parseGpuRequestYaml(info.baseRequestText!);
+      const result = await publishGpuRelease({
+        ...publishing,
+        request: info.request!,
+        clusterProfile: context.clusterFor,
+        catalog: context.catalogFor(stored),
+        reason: `${moved} re-built from the request the new base holds.`,
+      });
+      return done('updated', { url: result.url });
+    }
+    const request = parseGpuRequestYaml(info.requestText!);
+    const result = await publishGpuRequest({
+      ...publishing,
+      request,
+      cluster: context.clusterFor(request.spec.cluster),
+      catalog: context.catalogFor(request),
+      guard: context.guardFor?.(request),
+      updateNote: `${moved} re-rendered from its request on the new base.`,
+    });
+    return result.changed
+      ? done('updated', { url: result.url })
+      : done('merged');
+  } catch (error) {
+    const message = redactor.redact((error as Error).message ?? String(error));
+    logger.warn(`${info.branch} was not updated: ${message}`);
+    return outcomeOf(info, isGpuInputError(error) ? 'refused' : 'failed', {
+      detail: message,
+    });
+  }
 }
