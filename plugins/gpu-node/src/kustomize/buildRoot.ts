@@ -8,12 +8,14 @@
  * as soon as a root holds a kind it does not know, such as a NodePool: so a
  * build is remembered by the content of every file it can read, and an
  * identical tree (the base of twenty pull requests, the roots a merge did
- * not touch) is built once.
+ * not touch) is built once. In a clean git checkout the files are named by
+ * their folders' git tree ids instead of read (`committedInputs.ts`).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { findKustomizeBinary } from './binary';
+import { committedFolderTrees } from './committedInputs';
 import {
   kustomizeBuild,
   type BuiltObject,
@@ -109,17 +111,17 @@ async function filesUnder(dir: string, rel: string, out: string[]) {
   }
 }
 
-/** A digest of everything the build can read: the files of every folder it builds from. */
+/**
+ * A digest of everything the build can read: the files of every folder it
+ * builds from, named by their git trees where the checkout holds exactly
+ * what HEAD says (`committedFolderTrees`), read and hashed otherwise.
+ */
 async function inputDigest(
   dir: string,
   root: string,
   folders: string[],
   options: BuildRootOptions,
 ): Promise<string> {
-  const files: string[] = [];
-  for (const folder of folders) {
-    await filesUnder(dir, folder === '.' ? '' : folder, files);
-  }
   const hash = createHash('sha256');
   hash.update(
     JSON.stringify([
@@ -128,6 +130,15 @@ async function inputDigest(
       Boolean(options.enableHelm),
     ]),
   );
+  const trees = await committedFolderTrees(dir, folders);
+  if (trees) {
+    hash.update(`\0git trees\0${JSON.stringify(trees)}`);
+    return hash.digest('hex');
+  }
+  const files: string[] = [];
+  for (const folder of folders) {
+    await filesUnder(dir, folder === '.' ? '' : folder, files);
+  }
   for (const file of [...new Set(files)].sort()) {
     hash.update(`\0${file}\0`);
     hash.update(await fs.readFile(path.join(dir, file)));
