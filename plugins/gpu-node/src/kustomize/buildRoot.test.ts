@@ -9,7 +9,7 @@ import {
 } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
-import { buildKustomizationRoot } from './buildRoot';
+import { buildKustomizationRoot, GIT_KEYED_MIN_FILES } from './buildRoot';
 import { readKustomizationGraph } from './roots';
 
 const dirs: string[] = [];
@@ -94,11 +94,23 @@ function gitIn(dir: string, ...args: string[]): void {
   );
 }
 
-/** A git checkout of the overlay over its base, everything committed. */
+/**
+ * A git checkout of the overlay over its base, everything committed; the
+ * base holds enough other files for git to name its inputs.
+ */
 function committedOverlay(value: string): string {
   const dir = folder('gpu-build-git-');
   gitIn(dir, 'init', '--quiet', '--initial-branch=main');
   overlayOverBase(dir, value);
+  write(
+    dir,
+    Object.fromEntries(
+      Array.from({ length: GIT_KEYED_MIN_FILES }, (_, i) => [
+        `base/notes/${i}.txt`,
+        `note ${i}\n`,
+      ]),
+    ),
+  );
   gitIn(dir, 'add', '-A');
   gitIn(dir, 'commit', '--quiet', '-m', 'overlay');
   return dir;
@@ -121,7 +133,7 @@ async function filesReadIn(
 }
 
 describe('buildKustomizationRoot: remembered builds of a git checkout', () => {
-  it('names a clean checkout’s inputs by their git trees, without reading them', async () => {
+  it('names a clean checkout’s inputs by their git blob ids, without reading them', async () => {
     const dir = committedOverlay('1');
     const cacheDir = folder('gpu-build-cache-');
     let built: unknown;
@@ -129,7 +141,8 @@ describe('buildKustomizationRoot: remembered builds of a git checkout', () => {
       built = await buildOverlay(dir, cacheDir);
     });
     expect(built).toEqual([{ replicas: '1' }]);
-    expect(read.filter(f => f.endsWith('settings.yaml'))).toEqual([]);
+    // The graph reads the kustomization files; no other input is read.
+    expect(read.filter(f => !f.endsWith('kustomization.yaml'))).toEqual([]);
   });
 
   it('builds again when a commit changes one file the root reads', async () => {
@@ -141,7 +154,7 @@ describe('buildKustomizationRoot: remembered builds of a git checkout', () => {
     expect(await buildOverlay(dir, cacheDir)).toEqual([{ replicas: '2' }]);
   });
 
-  it('never lets the trees of HEAD hide an uncommitted, untracked or ignored input', async () => {
+  it('never lets the git index hide an uncommitted, untracked or ignored input', async () => {
     const dir = committedOverlay('1');
     const cacheDir = folder('gpu-build-cache-');
     expect(await buildOverlay(dir, cacheDir)).toEqual([{ replicas: '1' }]);
@@ -185,7 +198,7 @@ describe('buildKustomizationRoot: remembered builds of a git checkout', () => {
       '/*',
       '!/base/settings.yaml',
     );
-    // Same commit, same trees; but kustomize there cannot read settings.yaml.
+    // Same commit, same blobs; but kustomize there cannot read settings.yaml.
     await expect(buildOverlay(sparse, cacheDir)).rejects.toThrow();
   });
 });

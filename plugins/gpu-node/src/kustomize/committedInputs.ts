@@ -1,22 +1,20 @@
 /**
  * What a kustomize build reads, named by git instead of by content: in a
- * checkout whose folders hold exactly what HEAD says, the git tree id of
- * each folder names every byte below it, so the "before" build of a root is
+ * checkout whose folders hold exactly what its index says, the index's blob
+ * id of each file names every byte of it, so the "before" build of a root is
  * keyed without reading its files (a root at the top of a 20k-file
  * repository would otherwise read and hash all of them on every run).
  *
  * Anything git does not vouch for gives no key, and the caller falls back to
  * hashing the content: a modified, staged, untracked or ignored file under a
  * folder (`git status`), a file left out of a sparse checkout (kustomize
- * would not see it, the tree id would), a symbolic link or submodule (they
- * point outside the tree), a folder HEAD does not have, or a folder that is
- * not the top of its own repository (a scratch copy inside some other one).
+ * would not see it, the index would), a symbolic link or submodule (they
+ * point outside the tree), or a folder that is no git checkout at all.
  */
-import { promises as fs } from 'node:fs';
 import { gitEnvironment } from '../git/auth';
 import { runGit } from '../git/runGit';
 
-/** `100644`/`100755`: regular files, the only entries a tree id fully names. */
+/** `100644`/`100755`: regular files, the only entries a blob id fully names. */
 const REGULAR_FILE_MODES = new Set(['100644', '100755']);
 
 async function git(dir: string, args: string[]): Promise<string> {
@@ -29,24 +27,14 @@ async function git(dir: string, args: string[]): Promise<string> {
   );
 }
 
-/** Every index entry under the folders is a regular file present in the work tree. */
-async function onlyCheckedOutFiles(
-  dir: string,
-  folders: string[],
-): Promise<boolean> {
-  const entries = (
-    await git(dir, ['ls-files', '-s', '-t', '-z', '--', ...folders])
-  )
+/** Index entries under the folders, `H <mode> <blob> <stage>\t<path>`. */
+async function indexEntries(dir: string, folders: string[]): Promise<string[]> {
+  return (await git(dir, ['ls-files', '-s', '-t', '-z', '--', ...folders]))
     .split('\0')
     .filter(Boolean);
-  // `H 100644 <blob> 0\tpath`; `S` marks an entry sparse checkout left out.
-  return entries.every(entry => {
-    const [tag, mode] = entry.split(' ', 2);
-    return tag === 'H' && REGULAR_FILE_MODES.has(mode);
-  });
 }
 
-async function workTreeMatchesHead(
+async function workTreeMatchesIndex(
   dir: string,
   folders: string[],
 ): Promise<boolean> {
@@ -63,36 +51,26 @@ async function workTreeMatchesHead(
 }
 
 /**
- * `folder → tree id` of HEAD for each folder the build reads, or undefined
- * when the checkout at `dir` may hold anything else there.
+ * The index entries (mode, blob id, path) of every file under the folders
+ * the build reads, or undefined when the checkout at `dir` may hold
+ * anything else there.
  */
-export async function committedFolderTrees(
+export async function committedFiles(
   dir: string,
   folders: string[],
-): Promise<Record<string, string> | undefined> {
+): Promise<string[] | undefined> {
   try {
-    const revisions = folders.map(folder =>
-      folder === '.' ? 'HEAD^{tree}' : `HEAD:${folder}`,
-    );
-    const [top, ...trees] = (
-      await git(dir, ['rev-parse', '--show-toplevel', ...revisions])
-    )
-      .trim()
-      .split('\n');
-    if (
-      (await fs.realpath(top)) !== (await fs.realpath(dir)) ||
-      trees.length !== folders.length
-    ) {
-      return undefined;
-    }
-    const [checkedOut, clean] = await Promise.all([
-      onlyCheckedOutFiles(dir, folders),
-      workTreeMatchesHead(dir, folders),
+    const [entries, clean] = await Promise.all([
+      indexEntries(dir, folders),
+      workTreeMatchesIndex(dir, folders),
     ]);
-    if (!checkedOut || !clean) return undefined;
-    return Object.fromEntries(folders.map((folder, i) => [folder, trees[i]]));
+    // `S` marks an entry the sparse checkout left out of the work tree.
+    const plainFiles = entries.every(entry => {
+      const [tag, mode] = entry.split(' ', 2);
+      return tag === 'H' && REGULAR_FILE_MODES.has(mode);
+    });
+    return clean && plainFiles ? entries : undefined;
   } catch {
-    // Not a git checkout, no HEAD, or a folder HEAD does not have.
-    return undefined;
+    return undefined; // not a git checkout
   }
 }
