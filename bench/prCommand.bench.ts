@@ -289,7 +289,8 @@ export async function benchPrCommand(): Promise<void> {
     const pr = percentile(prSamples, 50);
     const floor = percentile(floorSamples, 50);
     console.log(
-      `  pr (cold) p50 ${formatMs(pr)}, plain-git floor p50 ${formatMs(floor)}, pr (warm cache) p50 ${formatMs(percentile(warmSamples, 50))}`,
+      `  pr (cold) p50 ${formatMs(pr)}, plain-git floor p50 ${formatMs(floor)}, pr (warm cache) p50 ${formatMs(percentile(warmSamples, 50))}` +
+        ` (load average ${os.loadavg()[0].toFixed(2)} on ${os.availableParallelism()} cores: on a shared machine the ratios move with it)`,
     );
     printBreakdown('cold', coldRuns);
     printBreakdown('warm', warmRuns);

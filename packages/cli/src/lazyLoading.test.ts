@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -79,5 +80,53 @@ describe('gpu-gitops loads what a command needs when it runs', () => {
     );
     expect(JSON.parse(out.join('')).pool.name).toBe('gpu-l4');
     expect(loaded.sort()).toEqual(['gpu-common', 'yaml']);
+  });
+});
+
+/**
+ * Every module file a real `gpu-gitops` process has loaded when it exits:
+ * the bin is required by a `node -e` script that lists `require.cache`, so
+ * nothing of Jest's module registry stands in for Node's.
+ */
+function modulesLoadedBy(args: string[], cwd: string): string[] {
+  const bin = path.resolve(__dirname, '../bin/gpu-gitops');
+  const script = [
+    `process.argv = [process.argv[0], ${JSON.stringify(bin)}, ...${JSON.stringify(args)}];`,
+    "process.on('exit', () => process.stderr.write(JSON.stringify(Object.keys(require.cache))));",
+    `require(${JSON.stringify(bin)});`,
+  ].join('\n');
+  const done = spawnSync(process.execPath, ['-e', script], {
+    cwd,
+    encoding: 'utf8',
+  });
+  expect(done.status).toBe(0);
+  return JSON.parse(done.stderr);
+}
+
+describe('the plan command’s module graph', () => {
+  it('holds no HTTP client of the permission framework', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gpu-cli-graph-'));
+    dirs.push(dir);
+    writeFileSync(
+      path.join(dir, 'req.yaml'),
+      [
+        'kind: GpuRequest',
+        'metadata: { name: chat, namespace: ml }',
+        'spec:',
+        '  owner: group:default/ml-platform',
+        '  gpu: { model: t4, sharing: time-slicing, replicas: 2, vramGiB: 4 }',
+        '  workload: { image: ghcr.io/acme/llm:1.2 }',
+        '',
+      ].join('\n'),
+    );
+    const loadedFiles = modulesLoadedBy(['plan', '--request', 'req.yaml'], dir);
+    // The plan itself was made: the planner and the request schema are in.
+    expect(loadedFiles.some(f => f.includes('planner'))).toBe(true);
+    const unwanted = loadedFiles.filter(f =>
+      /[\\/](plugin-permission-common|cross-fetch|node-fetch|plugin-gpu-node)[\\/]/.test(
+        f,
+      ),
+    );
+    expect(unwanted).toEqual([]);
   });
 });

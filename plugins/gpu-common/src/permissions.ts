@@ -6,27 +6,46 @@
  * policy decides (e.g. allow the platform team); with the permission
  * framework off (`permission.enabled` unset) every signed-in user may.
  */
-import { createPermission } from '@backstage/plugin-permission-common';
+import type {
+  BasicPermission,
+  PermissionAttributes,
+} from '@backstage/plugin-permission-common';
+
+/**
+ * A basic permission, the object `createPermission` of
+ * @backstage/plugin-permission-common 0.9 returns for one without a
+ * resource type (src/permissions/createPermission.ts): `{ type: 'basic',
+ * name, attributes }` (permissions.test.ts holds the two equal). Built here
+ * because that package's entry also loads its PermissionClient with
+ * cross-fetch and node-fetch, and everything that imports this package (the
+ * CLI's `plan`, the form) would pay for an HTTP client it never uses.
+ */
+function basicPermission(
+  name: string,
+  attributes: PermissionAttributes,
+): BasicPermission {
+  return { type: 'basic', name, attributes };
+}
 
 /**
  *  Merge a GPU pull request into the GitOps repository's base branch.
  *
  * @public
  */
-export const gpuPullRequestMergePermission = createPermission({
-  name: 'gpu.pullRequest.merge',
-  attributes: { action: 'update' },
-});
+export const gpuPullRequestMergePermission = basicPermission(
+  'gpu.pullRequest.merge',
+  { action: 'update' },
+);
 
 /**
  *  Close a GPU pull request without merging it (its branch is deleted).
  *
  * @public
  */
-export const gpuPullRequestClosePermission = createPermission({
-  name: 'gpu.pullRequest.close',
-  attributes: { action: 'delete' },
-});
+export const gpuPullRequestClosePermission = basicPermission(
+  'gpu.pullRequest.close',
+  { action: 'delete' },
+);
 
 /**
  *  Every permission of the GPU plugin, for the backend's permissions registry.

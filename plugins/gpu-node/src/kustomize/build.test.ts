@@ -1,7 +1,15 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
 import { kustomizeBuild, kustomizeErrorDetail } from './build';
+import { KUSTOMIZE_BUILDS_IN_FLIGHT, runBounded } from './buildsInFlight';
 import { isKustomizeBuildError, isKustomizeNotFoundError } from './errors';
 
 const dirs: string[] = [];
@@ -102,6 +110,45 @@ describe('kustomizeBuild', () => {
     expect(isKustomizeBuildError(error)).toBe(true);
     expect((error as unknown as { detail: string }).detail).toBe(
       'kustomize build did not finish within 200 ms',
+    );
+  });
+
+  it('runs no more kustomize processes at once than the process-wide limit, however many runs build', async () => {
+    const dir = tree({ 'kustomization.yaml': 'resources: []\n' });
+    // Each process notes how many are running (marker files) as it starts.
+    const counting = join(dir, 'counting-kustomize');
+    writeFileSync(
+      counting,
+      [
+        '#!/bin/sh',
+        'here=$(dirname "$0")',
+        'touch "$here/running.$$"',
+        'ls "$here" | grep -c "^running\\." >> "$here/in-flight.log"',
+        'sleep 0.5',
+        'rm "$here/running.$$"',
+        "printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: c\\n'",
+        '',
+      ].join('\n'),
+    );
+    chmodSync(counting, 0o755);
+    const build = () =>
+      kustomizeBuild(dir, { env: { KUSTOMIZE_BIN: counting } });
+    // Three pull requests at once, each with its own bound of builds.
+    const runs = Array.from({ length: 3 }, () =>
+      runBounded(
+        Array.from({ length: KUSTOMIZE_BUILDS_IN_FLIGHT }, () => build),
+      ),
+    );
+    const built = (await Promise.all(runs)).flat();
+    expect(built).toHaveLength(3 * KUSTOMIZE_BUILDS_IN_FLIGHT);
+    expect(built.every(objects => objects[0].kind === 'ConfigMap')).toBe(true);
+    const inFlight = readFileSync(join(dir, 'in-flight.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(Number);
+    expect(inFlight).toHaveLength(3 * KUSTOMIZE_BUILDS_IN_FLIGHT);
+    expect(Math.max(...inFlight)).toBeLessThanOrEqual(
+      KUSTOMIZE_BUILDS_IN_FLIGHT,
     );
   });
 

@@ -3,6 +3,7 @@ import { resolve, sep } from 'path';
 import { asKubernetesObject } from '../repo/yamlObjects';
 import { parseYamlDocuments } from '../repo/yamlObjects';
 import { findKustomizeBinary } from './binary';
+import { kustomizeProcesses } from './buildsInFlight';
 import { KustomizeBuildError } from './errors';
 
 /**
@@ -69,27 +70,15 @@ export function kustomizeErrorDetail(
   return text.length > ERROR_CHARS ? `${text.slice(0, ERROR_CHARS)}…` : text;
 }
 
-/**
- * Runs `kustomize build DIR` with the real kustomize and returns the objects
- * it prints (the multi-document YAML parsed). Throws KustomizeBuildError
- * with kustomize's own message when the build fails or times out, and
- * KustomizeNotFoundError when no binary is installed.
- *
- * Runs with kustomize's safe defaults: the load restrictor stays
- * `LoadRestrictionsRootOnly`, and no `--enable-alpha-plugins` or
- * `--enable-exec` (nor `--enable-helm` unless asked), so a pull request
- * cannot make the check run programs.
- *
- * @public
- */
-export async function kustomizeBuild(
+/** One `kustomize build` process: its stdout, or why it failed. */
+function runKustomize(
+  binary: string,
   dir: string,
-  options: KustomizeBuildOptions = {},
-): Promise<BuiltObject[]> {
-  const binary = findKustomizeBinary(options.env ?? process.env);
+  options: KustomizeBuildOptions,
+): Promise<string> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_KUSTOMIZE_TIMEOUT_MS;
   const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  const stdout = await new Promise<string>((done, fail) => {
+  return new Promise<string>((done, fail) => {
     const args = ['build', resolve(dir)];
     if (options.enableHelm) args.push('--enable-helm');
     const child = spawn(binary, args, {
@@ -150,6 +139,30 @@ export async function kustomizeBuild(
       } else done(Buffer.concat(out).toString('utf8'));
     });
   });
+}
+
+/**
+ * Runs `kustomize build DIR` with the real kustomize and returns the objects
+ * it prints (the multi-document YAML parsed). Throws KustomizeBuildError
+ * with kustomize's own message when the build fails or times out, and
+ * KustomizeNotFoundError when no binary is installed.
+ *
+ * Runs with kustomize's safe defaults: the load restrictor stays
+ * `LoadRestrictionsRootOnly`, and no `--enable-alpha-plugins` or
+ * `--enable-exec` (nor `--enable-helm` unless asked), so a pull request
+ * cannot make the check run programs.
+ *
+ * @public
+ */
+export async function kustomizeBuild(
+  dir: string,
+  options: KustomizeBuildOptions = {},
+): Promise<BuiltObject[]> {
+  const binary = findKustomizeBinary(options.env ?? process.env);
+  // The timeout starts once the build has its slot: waiting is not hanging.
+  const stdout = await kustomizeProcesses.run(() =>
+    runKustomize(binary, dir, options),
+  );
   const { documents, error } = parseYamlDocuments('kustomize build', stdout);
   if (error) {
     throw new KustomizeBuildError(

@@ -1,7 +1,15 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import { execFileSync } from 'child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  promises as fsPromises,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
-import { buildKustomizationRoot } from './buildRoot';
+import { buildKustomizationRoot, GIT_KEYED_MIN_FILES } from './buildRoot';
 import { readKustomizationGraph } from './roots';
 
 const dirs: string[] = [];
@@ -75,5 +83,122 @@ describe('buildKustomizationRoot: remembered builds', () => {
     expect(readdirSync(cacheDir).filter(f => f.endsWith('.json'))).toHaveLength(
       1,
     );
+  });
+});
+
+function gitIn(dir: string, ...args: string[]): void {
+  execFileSync(
+    'git',
+    ['-c', 'user.name=test', '-c', 'user.email=test@example.invalid', ...args],
+    { cwd: dir, stdio: 'pipe' },
+  );
+}
+
+/**
+ * A git checkout of the overlay over its base, everything committed; the
+ * base holds enough other files for git to name its inputs.
+ */
+function committedOverlay(value: string): string {
+  const dir = folder('gpu-build-git-');
+  gitIn(dir, 'init', '--quiet', '--initial-branch=main');
+  overlayOverBase(dir, value);
+  write(
+    dir,
+    Object.fromEntries(
+      Array.from({ length: GIT_KEYED_MIN_FILES }, (_, i) => [
+        `base/notes/${i}.txt`,
+        `note ${i}\n`,
+      ]),
+    ),
+  );
+  gitIn(dir, 'add', '-A');
+  gitIn(dir, 'commit', '--quiet', '-m', 'overlay');
+  return dir;
+}
+
+/** Files of `dir` this process read while `step` ran. */
+async function filesReadIn(
+  dir: string,
+  step: () => Promise<unknown>,
+): Promise<string[]> {
+  const readFile = jest.spyOn(fsPromises, 'readFile');
+  try {
+    await step();
+    return readFile.mock.calls
+      .map(([file]) => String(file))
+      .filter(file => file.startsWith(dir));
+  } finally {
+    readFile.mockRestore();
+  }
+}
+
+describe('buildKustomizationRoot: remembered builds of a git checkout', () => {
+  it('names a clean checkout’s inputs by their git blob ids, without reading them', async () => {
+    const dir = committedOverlay('1');
+    const cacheDir = folder('gpu-build-cache-');
+    let built: unknown;
+    const read = await filesReadIn(dir, async () => {
+      built = await buildOverlay(dir, cacheDir);
+    });
+    expect(built).toEqual([{ replicas: '1' }]);
+    // The graph reads the kustomization files; no other input is read.
+    expect(read.filter(f => !f.endsWith('kustomization.yaml'))).toEqual([]);
+  });
+
+  it('builds again when a commit changes one file the root reads', async () => {
+    const dir = committedOverlay('1');
+    const cacheDir = folder('gpu-build-cache-');
+    expect(await buildOverlay(dir, cacheDir)).toEqual([{ replicas: '1' }]);
+    write(dir, { 'base/settings.yaml': configMap('2') });
+    gitIn(dir, 'commit', '--quiet', '-am', 'two');
+    expect(await buildOverlay(dir, cacheDir)).toEqual([{ replicas: '2' }]);
+  });
+
+  it('never lets the git index hide an uncommitted, untracked or ignored input', async () => {
+    const dir = committedOverlay('1');
+    const cacheDir = folder('gpu-build-cache-');
+    expect(await buildOverlay(dir, cacheDir)).toEqual([{ replicas: '1' }]);
+
+    write(dir, { 'base/settings.yaml': configMap('2') });
+    expect(await buildOverlay(dir, cacheDir)).toEqual([{ replicas: '2' }]);
+
+    gitIn(dir, 'checkout', '--', 'base/settings.yaml');
+    write(dir, {
+      '.gitignore': 'more.yaml\n',
+      'base/kustomization.yaml': 'resources: [settings.yaml, more.yaml]\n',
+    });
+    gitIn(dir, 'commit', '--quiet', '-am', 'reads an ignored file');
+    write(dir, {
+      'base/more.yaml': configMap('3').replace('settings', 'more'),
+    });
+    expect(await buildOverlay(dir, cacheDir)).toEqual([
+      { replicas: '3' },
+      { replicas: '1' },
+    ]);
+    write(dir, {
+      'base/more.yaml': configMap('4').replace('settings', 'more'),
+    });
+    expect(await buildOverlay(dir, cacheDir)).toEqual([
+      { replicas: '4' },
+      { replicas: '1' },
+    ]);
+  });
+
+  it('does not take a build of the full tree for a sparse checkout that lacks an input', async () => {
+    const full = committedOverlay('1');
+    const cacheDir = folder('gpu-build-cache-');
+    expect(await buildOverlay(full, cacheDir)).toEqual([{ replicas: '1' }]);
+    const sparse = join(folder('gpu-build-sparse-'), 'checkout');
+    gitIn(full, 'clone', '--quiet', '--sparse', full, sparse);
+    gitIn(
+      sparse,
+      'sparse-checkout',
+      'set',
+      '--no-cone',
+      '/*',
+      '!/base/settings.yaml',
+    );
+    // Same commit, same blobs; but kustomize there cannot read settings.yaml.
+    await expect(buildOverlay(sparse, cacheDir)).rejects.toThrow();
   });
 });

@@ -8,12 +8,14 @@
  * as soon as a root holds a kind it does not know, such as a NodePool: so a
  * build is remembered by the content of every file it can read, and an
  * identical tree (the base of twenty pull requests, the roots a merge did
- * not touch) is built once.
+ * not touch) is built once. In a clean git checkout a big root's files are
+ * named by their git blob ids instead of read (`committedInputs.ts`).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { findKustomizeBinary } from './binary';
+import { committedFiles } from './committedInputs';
 import {
   kustomizeBuild,
   type BuiltObject,
@@ -109,17 +111,24 @@ async function filesUnder(dir: string, rel: string, out: string[]) {
   }
 }
 
-/** A digest of everything the build can read: the files of every folder it builds from. */
+/**
+ * From this many files on, a root's files are named by git rather than read:
+ * two git processes cost about what reading and hashing a few hundred small
+ * files does, and the GPU folder of a cluster holds far fewer.
+ */
+export const GIT_KEYED_MIN_FILES = 256;
+
+/**
+ * A digest of everything the build can read: the files of every folder it
+ * builds from, by their git blob ids where the checkout holds exactly what
+ * its index says (`committedFiles`), read and hashed otherwise.
+ */
 async function inputDigest(
   dir: string,
   root: string,
   folders: string[],
   options: BuildRootOptions,
 ): Promise<string> {
-  const files: string[] = [];
-  for (const folder of folders) {
-    await filesUnder(dir, folder === '.' ? '' : folder, files);
-  }
   const hash = createHash('sha256');
   hash.update(
     JSON.stringify([
@@ -128,6 +137,18 @@ async function inputDigest(
       Boolean(options.enableHelm),
     ]),
   );
+  const files: string[] = [];
+  for (const folder of folders) {
+    await filesUnder(dir, folder === '.' ? '' : folder, files);
+  }
+  const committed =
+    files.length >= GIT_KEYED_MIN_FILES
+      ? await committedFiles(dir, folders)
+      : undefined;
+  if (committed) {
+    hash.update(`\0git index\0${committed.join('\0')}`);
+    return hash.digest('hex');
+  }
   for (const file of [...new Set(files)].sort()) {
     hash.update(`\0${file}\0`);
     hash.update(await fs.readFile(path.join(dir, file)));
