@@ -2,6 +2,10 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { makeWorkdir, requestYaml, runIn } from './__testUtils__/runInTemp';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 const gpu = (lines: string) => requestYaml(lines);
 
 /**

@@ -2,6 +2,10 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { makeWorkdir, requestYaml } from './__testUtils__/runInTemp';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 const bin = path.resolve(__dirname, '../bin/gpu-gitops');
 
 /** The installed entry point, as `npx gpu-gitops` runs it: real process, real exit codes. */

@@ -14,6 +14,10 @@ import {
 import { makeWorkdir, runIn } from './__testUtils__/runInTemp';
 import { EMPTY_KUSTOMIZATION } from './__testUtils__/symlinkRepo';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 const README = path.resolve(__dirname, '../README.md');
 
 /** The fenced blocks of one language, in order. */

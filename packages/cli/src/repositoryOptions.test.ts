@@ -6,6 +6,10 @@ import {
 import { makeWorkdir, requestYaml, runIn } from './__testUtils__/runInTemp';
 import { EMPTY_KUSTOMIZATION } from './__testUtils__/symlinkRepo';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 describe('--repo as a relative local path (README: "a local path")', () => {
   let remote: BareRemote;
   afterEach(() => remote.cleanup());

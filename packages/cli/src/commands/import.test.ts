@@ -8,6 +8,10 @@ import {
 } from '@gpu-gitops/plugin-gpu-node/testUtils';
 import { makeWorkdir, runIn } from '../__testUtils__/runInTemp';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 const OWNER = 'group:default/ml-platform';
 const PROVISIONERS = 'clusters/legacy/karpenter/provisioners.yaml';
 

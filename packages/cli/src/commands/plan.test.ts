@@ -6,6 +6,10 @@ import {
 import { makeWorkdir, requestYaml, runIn } from '../__testUtils__/runInTemp';
 import { EMPTY_KUSTOMIZATION } from '../__testUtils__/symlinkRepo';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 const modes: Record<string, string> = {
   exclusive: 'model: t4\nsharing: exclusive\nreplicas: 2\nvramGiB: 12',
   'time-slicing': 'model: t4\nsharing: time-slicing\nreplicas: 8\nvramGiB: 4',

@@ -16,6 +16,10 @@ import {
   symlinkWorkdir,
 } from '../__testUtils__/symlinkRepo';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 const bin = path.resolve(__dirname, '../../bin/gpu-gitops');
 const CANARY = 'canary-cli-url-token-5e4d3c2b1a';
 

@@ -15,6 +15,10 @@ import {
   symlinkWorkdir,
 } from '../__testUtils__/symlinkRepo';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 const timeSliced = requestYaml(
   'model: t4\nsharing: time-slicing\nreplicas: 8\nvramGiB: 4',
 );

@@ -5,6 +5,10 @@ import {
 } from '@gpu-gitops/plugin-gpu-node/testUtils';
 import { makeWorkdir, runIn } from '../__testUtils__/runInTemp';
 
+// Real git, real kustomize and child processes on a shared, busy CI machine:
+// a generous ceiling that catches hangs, not a speed goal.
+jest.setTimeout(120_000);
+
 const fixtureRepo = join(__dirname, '../../../../test/fixtures/gitops-repo');
 
 describe('gpu-gitops validate', () => {
