@@ -265,7 +265,11 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
     expect(changeDiff).toMatch(new RegExp(`^-\\s+replicas: ${cells[2]}$`, 'm'));
     expect(changeDiff).toMatch(/^\+\s+replicas: 1$/m);
     const changeMonthly = formatUsd(change.plan.cost.usdPerMonth);
-    expect(change.body).toContain(changeMonthly);
+    // The description's before is the merged request's cost on the card.
+    expect(change.body).toContain(
+      `| Attributed per month | ${monthly} | ${changeMonthly} |`,
+    );
+    await page.getByRole('heading', { name: 'Before → after' }).waitFor();
     await page.getByRole('button', { name: 'Merge into main' }).click();
     await page
       .getByRole('status')
