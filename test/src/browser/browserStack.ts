@@ -73,10 +73,7 @@ export async function startBrowserStack(
       features: [
         gpuBackendPlugin,
         ...(options.scaffolder
-          ? [
-              scaffolderBackendPlugin,
-              scaffolderModuleGpu,
-            ]
+          ? [scaffolderBackendPlugin, scaffolderModuleGpu]
           : []),
         catalogServiceMock.factory({ entities: options.entities }),
         mockServices.rootConfig.factory({
