@@ -44,6 +44,9 @@ describe('npm start, end to end in Chromium', () => {
     });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    // The app's first page takes 30-50 s on two cores shared with other
+    // suites (README: start-up figures), longer than Playwright's default.
+    page.setDefaultNavigationTimeout(180_000);
   });
 
   afterAll(async () => {

@@ -42,6 +42,9 @@ describe('the gpu-workload form in Chromium (npm start)', () => {
     context = await browser.newContext({
       viewport: { width: 1280, height: 1100 },
     });
+    // The app's first page takes 30-50 s on two cores shared with other
+    // suites (README: start-up figures), longer than Playwright's default.
+    context.setDefaultNavigationTimeout(180_000);
     page = await context.newPage();
     await page.goto(backstage.appUrl);
     await page.getByRole('button', { name: 'Enter' }).click();

@@ -36,6 +36,11 @@ describe('the local app', () => {
       'api:scaffolder/form-fields',
       'formFields',
     ],
+    [
+      'scaffolder-form-field:scaffolder/gpu-release-preview',
+      'api:scaffolder/form-fields',
+      'formFields',
+    ],
     ['page:gpu/pull-requests', 'app/routes', 'routes'],
     ['page:gpu/overview', 'app/routes', 'routes'],
     ['page:catalog', 'app/routes', 'routes'],
@@ -49,7 +54,7 @@ describe('the local app', () => {
     expect(node?.edges.attachedTo?.input).toBe(input);
   });
 
-  it("gives the scaffolder's form the GpuRequestPicker, GpuWorkloadContainerPicker and GpuClusterPicker fields", async () => {
+  it("gives the scaffolder's form the GpuRequestPicker, GpuWorkloadContainerPicker, GpuClusterPicker and GpuReleasePreview fields", async () => {
     const formFields = await bootstrap()
       .apis.get(formFieldsApiRef)!
       .loadFormFields();
@@ -59,6 +64,7 @@ describe('the local app', () => {
         'GpuRequestPicker',
         'GpuWorkloadContainerPicker',
         'GpuClusterPicker',
+        'GpuReleasePreview',
       ]),
     );
     // The built-in pickers the template also uses are still there.

@@ -18,8 +18,8 @@ export const appModule = createFrontendModule({
 /**
  * Everything the local app installs, listed explicitly (no package
  * discovery): the catalog, the scaffolder with the GpuRequestPicker,
- * GpuWorkloadContainerPicker and GpuClusterPicker fields
- * (gpuScaffolderFieldsModule),
+ * GpuWorkloadContainerPicker, GpuClusterPicker and GpuReleasePreview (the
+ * Release form's dry run) fields (gpuScaffolderFieldsModule),
  * the GPU plugin (entity card, GPU tab, the GPU page at `/gpu` and the
  * pull-request review page at `/gpu/pull-requests` — both in the sidebar,
  * as "GPU" and "GPU PRs", which lists every page with a route ref, a title

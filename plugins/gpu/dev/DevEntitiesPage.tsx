@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { GpuAllocationCard } from '../src/components/GpuAllocationCard';
 import { GpuPoolsContent } from '../src/components/GpuPoolsContent';
+import { GpuReleasePreview } from '../src/scaffolder/GpuReleasePreview';
 import { GpuRequestPicker } from '../src/scaffolder/GpuRequestPicker';
 import { GpuWorkloadContainerPicker } from '../src/scaffolder/GpuWorkloadContainerPicker';
 import type { GpuRequestPickerValue } from '../src/scaffolder/previewRequest';
@@ -28,7 +29,8 @@ function entityFor(ref: string): Entity {
  * shows the allocation card of each entity; `&view=tab` shows the GPU tab of
  * the first one instead; `?view=picker` shows the scaffolder field alone;
  * `?view=containers&namespace=ml&kind=Deployment&name=recommender` the
- * container picker of that existing workload, with the GPU picker's preview.
+ * container picker of that existing workload, with the GPU picker's preview;
+ * `?view=release&namespace=ml&name=chat` the Release form's preview of that request.
  */
 export function DevEntitiesPage() {
   const params = new URLSearchParams(useLocation().search);
@@ -43,6 +45,7 @@ export function DevEntitiesPage() {
       <Content>
         {view === 'picker' && <PickerAlone />}
         {view === 'containers' && <ContainerPickerAlone params={params} />}
+        {view === 'release' && <ReleasePreviewAlone params={params} />}
         {view === 'tab' && (
           <EntityProvider entity={entities[0]}>
             <GpuPoolsContent />
@@ -127,4 +130,29 @@ function ContainerPickerAlone(props: { params: URLSearchParams }) {
       <GpuRequestPicker {...gpuProps} />
     </>
   );
+}
+
+/** The Release template's preview field for the request the URL names. */
+function ReleasePreviewAlone(props: { params: URLSearchParams }) {
+  const fieldProps: any = {
+    formData: undefined,
+    onChange: () => {},
+    uiSchema: {},
+    schema: {
+      title: 'What the release deletes and what stays',
+      type: 'string',
+    },
+    formContext: {
+      formData: {
+        namespace: props.params.get('namespace') ?? 'ml',
+        name: props.params.get('name') ?? 'chat',
+      },
+    },
+    rawErrors: [],
+    idSchema: { $id: 'root_preview' },
+    name: 'preview',
+    disabled: false,
+    readonly: false,
+  };
+  return <GpuReleasePreview {...fieldProps} />;
 }

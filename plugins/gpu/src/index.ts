@@ -25,10 +25,13 @@ export {
 } from './plugin';
 export {
   GpuClusterPickerFieldExtension,
+  GpuReleasePreviewFieldExtension,
   GpuRequestPickerFieldExtension,
   GpuWorkloadContainerPickerFieldExtension,
 } from './scaffolder/extensions';
 export { GpuClusterPicker } from './scaffolder/GpuClusterPicker';
+export { GpuReleasePreview } from './scaffolder/GpuReleasePreview';
+export type { GpuReleasePreviewUiOptions } from './scaffolder/GpuReleasePreview';
 export {
   GpuRequestPicker,
   validateGpuRequestPicker,

@@ -14,7 +14,9 @@ import {
 } from '@backstage/backend-test-utils';
 import type { Entity } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import scaffolderBackendPlugin from '@backstage/plugin-scaffolder-backend';
 import gpuBackendPlugin from '@gpu-gitops/plugin-gpu-backend';
+import scaffolderModuleGpu from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './chromium';
 import { bundleDevApp, serveDevApp, type DevAppServer } from './devAppServer';
@@ -42,6 +44,8 @@ export interface BrowserStackOptions {
   clusters: object;
   /** `gpu.gitops.updatePullRequests`; unset keeps the backend's default. */
   updatePullRequests?: boolean;
+  /** Also the scaffolder backend with the GPU actions (the Release form's dry run). */
+  scaffolder?: boolean;
   /** Further `gpu.*` keys (`utilization`) and other top-level config (`kubernetes`). */
   config?: { gpu?: object; [key: string]: unknown };
 }
@@ -68,6 +72,9 @@ export async function startBrowserStack(
     stack.backend = await startTestBackend({
       features: [
         gpuBackendPlugin,
+        ...(options.scaffolder
+          ? [scaffolderBackendPlugin, scaffolderModuleGpu]
+          : []),
         catalogServiceMock.factory({ entities: options.entities }),
         mockServices.rootConfig.factory({
           data: {

@@ -35,6 +35,20 @@ jest.setTimeout(300_000);
 
 const cluster = resolveClusterProfile({ name: 'dev' });
 
+/** The request of the walk, with `replicas` (2 at first; Change GPUs asks 1). */
+function chatRequest(replicas: number) {
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name: 'chat', namespace: 'ml' },
+    spec: {
+      owner: 'group:default/ml-platform',
+      gpu: { model: 'l4', sharing: 'time-slicing', replicas, vramGiB: 4 },
+      workload: { image: 'ghcr.io/acme/chat:1.0.0' },
+    },
+  });
+}
+
 const chat: Entity = {
   apiVersion: 'backstage.io/v1alpha1',
   kind: 'Component',
@@ -62,21 +76,7 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
       tempPrefix: 'gpu-browser-review-',
       seed: async repo => {
         published = await publishGpuRequest({
-          request: parseGpuRequest({
-            apiVersion: 'gpu.backstage.io/v1alpha1',
-            kind: 'GpuRequest',
-            metadata: { name: 'chat', namespace: 'ml' },
-            spec: {
-              owner: 'group:default/ml-platform',
-              gpu: {
-                model: 'l4',
-                sharing: 'time-slicing',
-                replicas: 2,
-                vramGiB: 4,
-              },
-              workload: { image: 'ghcr.io/acme/chat:1.0.0' },
-            },
-          }),
+          request: chatRequest(2),
           cluster,
           catalog: builtinCatalog,
           repoUrl: repo.remote.url,
@@ -87,6 +87,8 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
       entities: [chat],
       clusters: { default: 'dev', profiles: { dev: {} } },
       updatePullRequests: false,
+      // The Release form's preview is the scaffolder's dry run of the release.
+      scaffolder: true,
     });
     ({ temp, remote, app, browser } = stack);
   });
@@ -95,7 +97,7 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
     await stack?.stop();
   });
 
-  it('the card lists the open pull request; its page shows the description and diff; Merge merges into main and the card shows the allocation', async () => {
+  it('the card lists the open pull request; its page shows the description and diff; Merge merges into main and the card shows the allocation; Change GPUs and Release are reviewed the same way', async () => {
     const page = await browser.newPage({
       viewport: { width: 1280, height: 900 },
     });
@@ -223,6 +225,89 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
     await row.getByTestId('gpu-allocation-change').waitFor();
     await saveScreenshot(page, 'gpu-allocation-card-links.png', temp);
 
+    // Change GPUs: the link opens the form as merged (2 replicas), the change
+    // (what the gpu-workload template's action opens from it, 2 → 1) is
+    // reviewed on the same page: its diff's before is the merged value, its
+    // figures are the plan's, and after the merge the card and tab say them.
+    const changeForm = JSON.parse(
+      new URL(
+        (await row.getByTestId('gpu-allocation-change').getAttribute('href'))!,
+        app.url,
+      ).searchParams.get('formData')!,
+    );
+    expect(changeForm.gpu.replicas).toBe(Number(cells[2]));
+    const change = await publishGpuRequest({
+      request: chatRequest(1),
+      cluster,
+      catalog: builtinCatalog,
+      repoUrl: remote.url,
+      forge: 'local',
+      cacheDir: `${temp}/change-cache`,
+    });
+    const changeLink = open.getByRole('link', { name: change.title });
+    const changeListed = Date.now() + 60_000;
+    for (;;) {
+      await page.goto(cardUrl);
+      try {
+        await changeLink.waitFor({ timeout: 3_000 });
+        break;
+      } catch (error) {
+        if (Date.now() > changeListed) throw error;
+      }
+    }
+    await changeLink.click();
+    await page.waitForURL(`${app.url}/gpu/pull-requests/ml-chat`);
+    await page
+      .getByRole('heading', { name: change.title })
+      .waitFor({ timeout: 30_000 });
+    const changeDiff = await page.getByLabel('Diff').innerText();
+    // The before is the repository as merged: the card's and the form's 2.
+    expect(changeDiff).toMatch(new RegExp(`^-\\s+replicas: ${cells[2]}$`, 'm'));
+    expect(changeDiff).toMatch(/^\+\s+replicas: 1$/m);
+    const changeMonthly = formatUsd(change.plan.cost.usdPerMonth);
+    // The description's before is the merged request's cost on the card.
+    expect(change.body).toContain(
+      `| Attributed per month | ${monthly} | ${changeMonthly} |`,
+    );
+    await page.getByRole('heading', { name: 'Before → after' }).waitFor();
+    await page.getByRole('button', { name: 'Merge into main' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Merged into main as [0-9a-f]{7}\./)
+      .waitFor({ timeout: 30_000 });
+    const changedOnCard = Date.now() + 60_000;
+    let changedCells: string[] = [];
+    for (;;) {
+      await page.goto(cardUrl);
+      try {
+        await row.waitFor({ timeout: 3_000 });
+        changedCells = await row.locator('td').allInnerTexts();
+        if (changedCells[2] === '1') break;
+      } catch (error) {
+        if (Date.now() > changedOnCard) throw error;
+      }
+      if (Date.now() > changedOnCard) {
+        throw new Error(`the card still shows ${changedCells[2]} replicas`);
+      }
+    }
+    expect(changedCells[3]).toContain(changeMonthly);
+    await page.goto(`${cardUrl}&view=tab`);
+    const changedPool = page.getByTestId(`gpu-pool-${change.plan.pool.name}`);
+    await changedPool.waitFor({ timeout: 30_000 });
+    expect(await changedPool.innerText()).toContain(
+      `This component: ${change.plan.resourcePerReplica} ${change.plan.resourceName}, ${changeMonthly} per month`,
+    );
+
+    // The Release form, before it is sent: the files it deletes and what stays.
+    await page.goto(`${app.url}/gpu-dev?view=release&namespace=ml&name=chat`);
+    const previewDeletes = page.getByRole('list', { name: 'Deletes' });
+    await previewDeletes.waitFor({ timeout: 120_000 });
+    const previewed = (
+      await previewDeletes.getByRole('listitem').allInnerTexts()
+    ).sort();
+    await page.goto(cardUrl);
+    await row.waitFor({ timeout: 30_000 });
+
     // Its release (what the Release template's action opens) is reviewed on
     // the same page: the body says what goes and what it saves, the diff
     // deletes the request, and merging it empties the card again.
@@ -256,6 +341,13 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
     const releaseDiff = await page.getByLabel('Diff').innerText();
     expect(releaseDiff).toContain('--- a/requests/ml/chat.yaml');
     expect(releaseDiff).toContain('+++ /dev/null');
+    // What the form said it deletes is what the pull request deletes.
+    const deletedByPullRequest = [
+      ...releaseDiff.matchAll(/^--- a\/(.+)\n\+\+\+ \/dev\/null$/gm),
+    ]
+      .map(m => m[1])
+      .sort();
+    expect(previewed).toEqual(deletedByPullRequest);
     await saveScreenshot(page, 'gpu-release-pull-request.png', temp);
     await page.getByRole('button', { name: 'Merge into main' }).click();
     await page

@@ -61,8 +61,26 @@ export const gpuClusterPickerFormField = FormFieldBlueprint.make({
 });
 
 /**
- * Adds the GpuRequestPicker, GpuWorkloadContainerPicker and GpuClusterPicker
- * fields to the scaffolder plugin (install beside `@gpu-gitops/plugin-gpu/alpha`).
+ *  The `GpuReleasePreview` scaffolder field for the new frontend system.
+ *
+ * @alpha
+ */
+export const gpuReleasePreviewFormField = FormFieldBlueprint.make({
+  name: 'gpu-release-preview',
+  params: {
+    field: () =>
+      import('../scaffolder/GpuReleasePreview').then(m =>
+        createFormField({
+          name: 'GpuReleasePreview',
+          component: m.GpuReleasePreview,
+        }),
+      ),
+  },
+});
+
+/**
+ * Adds the GpuRequestPicker, GpuWorkloadContainerPicker, GpuClusterPicker
+ * and GpuReleasePreview fields to the scaffolder plugin (install beside `@gpu-gitops/plugin-gpu/alpha`).
  *
  * @alpha
  */
@@ -72,5 +90,6 @@ export const gpuScaffolderFieldsModule = createFrontendModule({
     gpuRequestPickerFormField,
     gpuWorkloadContainerPickerFormField,
     gpuClusterPickerFormField,
+    gpuReleasePreviewFormField,
   ],
 });

@@ -15,6 +15,7 @@ export {
 } from './plugin';
 export {
   gpuClusterPickerFormField,
+  gpuReleasePreviewFormField,
   gpuRequestPickerFormField,
   gpuWorkloadContainerPickerFormField,
   gpuScaffolderFieldsModule,

@@ -12,6 +12,10 @@ import {
   type GpuWorkloadContainerPickerUiOptions,
 } from './GpuWorkloadContainerPicker';
 import type { GpuRequestPickerValue } from './previewRequest';
+import {
+  GpuReleasePreview,
+  type GpuReleasePreviewUiOptions,
+} from './GpuReleasePreview';
 
 /**
  * The `GpuRequestPicker` field for the legacy scaffolder:
@@ -56,5 +60,19 @@ export const GpuClusterPickerFieldExtension = gpuPlugin.provide(
   createScaffolderFieldExtension<string>({
     name: 'GpuClusterPicker',
     component: GpuClusterPicker,
+  }),
+);
+
+/**
+ * The `GpuReleasePreview` field for the legacy scaffolder (the Release
+ * template: what the release deletes and what stays, before it is sent):
+ * `<ScaffolderFieldExtensions><GpuReleasePreviewFieldExtension /></ScaffolderFieldExtensions>`.
+ *
+ * @public
+ */
+export const GpuReleasePreviewFieldExtension = gpuPlugin.provide(
+  createScaffolderFieldExtension<string, GpuReleasePreviewUiOptions>({
+    name: 'GpuReleasePreview',
+    component: GpuReleasePreview,
   }),
 );
