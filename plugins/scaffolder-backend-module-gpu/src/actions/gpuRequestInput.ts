@@ -21,7 +21,10 @@ type Z = typeof zod;
  * The GpuRequest as flat, template-friendly action inputs (shared by every
  * action that plans). The JSON schema only checks types: the GpuRequest
  * schema in gpu-common stays the one authority on values, so the form, the
- * CLI and the actions reject the same things with the same messages.
+ * CLI and the actions reject the same things with the same messages. *
+ * The gpu backend's agent actions take the same fields.
+ *
+ * @public
  */
 export const gpuRequestInputProperties = {
   name: (z: Z) =>
