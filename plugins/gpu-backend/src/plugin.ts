@@ -246,6 +246,7 @@ export const gpuPlugin = createBackendPlugin({
         registerGpuActions({
           registry: actionsRegistry,
           scaffolder,
+          permissions,
           planning: {
             snapshot: () => snapshot(),
             gpuCatalog: settings.catalog,

@@ -25,7 +25,7 @@ export const GPU_WORKLOAD_TEMPLATE = 'template:default/gpu-workload';
 export function registerOpenRequestAction(
   registry: ActionsRegistryService,
   scaffolder: ScaffolderService,
-  wait: Pick<TemplateTaskOptions, 'timeoutMs' | 'pollMs'>,
+  run: Pick<TemplateTaskOptions, 'permissions' | 'timeoutMs' | 'pollMs'>,
 ): void {
   registry.register({
     name: 'open-gpu-request-pull-request',
@@ -64,7 +64,7 @@ export function registerOpenRequestAction(
     },
     action: async ({ input, credentials }) => {
       const { taskId, output } = await runTemplateTask(scaffolder, {
-        ...wait,
+        ...run,
         templateRef: GPU_WORKLOAD_TEMPLATE,
         values: gpuWorkloadValues(input) as JsonObject,
         credentials,

@@ -4,6 +4,7 @@
  * allocation index as POST /plan does; filing and releasing run the product's
  * templates as the caller, so every check of the forms applies.
  */
+import type { PermissionsService } from '@backstage/backend-plugin-api';
 import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import type { ScaffolderService } from '@backstage/plugin-scaffolder-node';
 import { registerEstimateCostAction } from './estimateCostAction';
@@ -20,12 +21,16 @@ const TEMPLATE_TASK_TIMEOUT_MS = 10 * 60_000;
 export function registerGpuActions(options: {
   registry: ActionsRegistryService;
   scaffolder: ScaffolderService;
+  permissions: PermissionsService;
   planning: AgentPlanningSource;
 }): void {
   const { registry, scaffolder, planning } = options;
-  const wait = { timeoutMs: TEMPLATE_TASK_TIMEOUT_MS };
+  const run = {
+    permissions: options.permissions,
+    timeoutMs: TEMPLATE_TASK_TIMEOUT_MS,
+  };
   registerPlanRequestAction(registry, planning);
   registerEstimateCostAction(registry, planning);
-  registerOpenRequestAction(registry, scaffolder, wait);
-  registerReleaseRequestAction(registry, scaffolder, wait);
+  registerOpenRequestAction(registry, scaffolder, run);
+  registerReleaseRequestAction(registry, scaffolder, run);
 }

@@ -20,7 +20,7 @@ export const GPU_RELEASE_TEMPLATE = 'template:default/gpu-release';
 export function registerReleaseRequestAction(
   registry: ActionsRegistryService,
   scaffolder: ScaffolderService,
-  wait: Pick<TemplateTaskOptions, 'timeoutMs' | 'pollMs'>,
+  run: Pick<TemplateTaskOptions, 'permissions' | 'timeoutMs' | 'pollMs'>,
 ): void {
   registry.register({
     name: 'release-gpu-request',
@@ -56,7 +56,7 @@ export function registerReleaseRequestAction(
     },
     action: async ({ input, credentials }) => {
       const { taskId, output } = await runTemplateTask(scaffolder, {
-        ...wait,
+        ...run,
         templateRef: GPU_RELEASE_TEMPLATE,
         values: { ...input },
         credentials,

@@ -5,13 +5,17 @@
  * and the GPU actions check the owner's policy and quota as for the form.
  * The agent gets the template's output once the task has ended.
  */
-import type { BackstageCredentials } from '@backstage/backend-plugin-api';
+import type {
+  BackstageCredentials,
+  PermissionsService,
+} from '@backstage/backend-plugin-api';
 import {
   InputError,
   NotAllowedError,
-  ResponseError,
   ServiceUnavailableError,
 } from '@backstage/errors';
+import { AuthorizeResult } from '@backstage/plugin-permission-common';
+import { taskCreatePermission } from '@backstage/plugin-scaffolder-common/alpha';
 import type { ScaffolderService } from '@backstage/plugin-scaffolder-node';
 import type { JsonObject } from '@backstage/types';
 
@@ -22,6 +26,8 @@ export interface TemplateTaskResult {
 }
 
 export interface TemplateTaskOptions {
+  /** Decides, as for the form, whether the caller may start the task. */
+  permissions: PermissionsService;
   templateRef: string;
   values: JsonObject;
   credentials: BackstageCredentials;
@@ -54,23 +60,30 @@ function failureOf(events: TaskEvent[]): string {
   return failed.join('\n') || completion?.body.message || 'the task failed';
 }
 
-/** A refusal of the scaffolder, in the caller's words. */
+/** The scaffolder client's refusal (`Backend request failed, <status> <body>`) in the caller's words. */
 async function scaffolding<T>(templateRef: string, call: () => Promise<T>) {
   try {
     return await call();
   } catch (error) {
-    if (!(error instanceof ResponseError)) throw error;
-    const reason = error.body.error.message;
-    if (error.statusCode === 403) {
-      throw new NotAllowedError(
-        `you may not run ${templateRef}: the permission policy refuses it (${reason})`,
-      );
-    }
+    const refused = /^Backend request failed, 400 [^{]*(\{.*\})?/s.exec(
+      (error as Error).message ?? '',
+    );
+    if (!refused) throw error;
     // The template's parameters refuse a value (its pattern, a required field).
-    if (error.statusCode === 400) {
-      throw new InputError(`${templateRef}: ${reason}`);
-    }
-    throw error;
+    throw new InputError(`${templateRef}: ${refused[1] ?? 'invalid values'}`);
+  }
+}
+
+/** The permission every run of a form needs (the scaffolder checks it again). */
+async function mayCreateTask(options: TemplateTaskOptions): Promise<void> {
+  const [decision] = await options.permissions.authorize(
+    [{ permission: taskCreatePermission }],
+    { credentials: options.credentials },
+  );
+  if (decision.result !== AuthorizeResult.ALLOW) {
+    throw new NotAllowedError(
+      `you may not run ${options.templateRef}: the permission policy refuses you ${taskCreatePermission.name}, which its form needs too`,
+    );
   }
 }
 
@@ -79,6 +92,7 @@ export async function runTemplateTask(
   options: TemplateTaskOptions,
 ): Promise<TemplateTaskResult> {
   const { templateRef, values, credentials } = options;
+  await mayCreateTask(options);
   const { taskId } = await scaffolding(templateRef, () =>
     scaffolder.scaffold({ templateRef, values }, { credentials }),
   );
