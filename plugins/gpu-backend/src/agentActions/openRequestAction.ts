@@ -8,7 +8,7 @@
  */
 import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import type { ScaffolderService } from '@backstage/plugin-scaffolder-node';
-import type { JsonObject } from '@backstage/types';
+import type { JsonValue } from '@backstage/types';
 import { requestBranchName } from '@gpu-gitops/plugin-gpu-node';
 import { gpuWorkloadValues } from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
 import { gpuRequestFields } from './requestFields';
@@ -66,7 +66,7 @@ export function registerOpenRequestAction(
       const { taskId, output } = await runTemplateTask(scaffolder, {
         ...run,
         templateRef: GPU_WORKLOAD_TEMPLATE,
-        values: gpuWorkloadValues(input) as JsonObject,
+        values: gpuWorkloadValues(input) as Record<string, JsonValue>,
         credentials,
       });
       return {

@@ -58,7 +58,11 @@ export function registerReleaseRequestAction(
       const { taskId, output } = await runTemplateTask(scaffolder, {
         ...run,
         templateRef: GPU_RELEASE_TEMPLATE,
-        values: { ...input },
+        values: {
+          name: input.name,
+          namespace: input.namespace,
+          ...(input.reason ? { reason: input.reason } : {}),
+        },
         credentials,
       });
       return {

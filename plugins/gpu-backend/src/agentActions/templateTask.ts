@@ -17,7 +17,7 @@ import {
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { taskCreatePermission } from '@backstage/plugin-scaffolder-common/alpha';
 import type { ScaffolderService } from '@backstage/plugin-scaffolder-node';
-import type { JsonObject } from '@backstage/types';
+import type { JsonObject, JsonValue } from '@backstage/types';
 
 /** The template's output and the id of the task that produced it. */
 export interface TemplateTaskResult {
@@ -29,7 +29,8 @@ export interface TemplateTaskOptions {
   /** Decides, as for the form, whether the caller may start the task. */
   permissions: PermissionsService;
   templateRef: string;
-  values: JsonObject;
+  /** The form's values (`undefined` is not JSON: leave the key out). */
+  values: Record<string, JsonValue>;
   credentials: BackstageCredentials;
   /** How long the agent waits for the task; the task itself goes on. */
   timeoutMs: number;
