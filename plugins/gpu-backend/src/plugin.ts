@@ -3,8 +3,11 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
+import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { ScmIntegrations } from '@backstage/integration';
 import { catalogServiceRef } from '@backstage/plugin-catalog-node';
+import { scaffolderServiceRef } from '@backstage/plugin-scaffolder-node';
+import { registerGpuActions } from './agentActions/registerGpuActions';
 import { AllocationQueries } from './allocation/AllocationQueries';
 import { readGpuBackendConfig } from './config/readGpuBackendConfig';
 import { readDriftConfig } from './config/readDriftConfig';
@@ -59,6 +62,8 @@ export const gpuPlugin = createBackendPlugin({
         catalog: catalogServiceRef,
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
+        actionsRegistry: actionsRegistryServiceRef,
+        scaffolder: scaffolderServiceRef,
       },
       async init({
         config,
@@ -71,6 +76,8 @@ export const gpuPlugin = createBackendPlugin({
         catalog,
         permissions,
         permissionsRegistry,
+        actionsRegistry,
+        scaffolder,
       }) {
         const settings = readGpuBackendConfig(config);
         const integrations = ScmIntegrations.fromConfig(config);
@@ -235,6 +242,19 @@ export const gpuPlugin = createBackendPlugin({
             refreshIndex,
           }),
         );
+        // The actions a person uses, for AI assistants (agentActions/).
+        registerGpuActions({
+          registry: actionsRegistry,
+          scaffolder,
+          permissions,
+          planning: {
+            snapshot: () => snapshot(),
+            gpuCatalog: settings.catalog,
+            clusters: settings.clusters,
+            defaultCluster: settings.defaultCluster,
+            policy: settings.policy,
+          },
+        });
         httpRouter.addAuthPolicy({ path: '/health', allow: 'unauthenticated' });
       },
     });

@@ -110,26 +110,32 @@ export interface RouteContext {
   clusterOf(value: unknown): ClusterProfile;
 }
 
+/**
+ * The profile `value` names, or the default cluster's when empty; an unknown
+ * name is refused with the configured ones (the routes' `?cluster=`, the
+ * actions' `cluster` input).
+ */
+export function clusterProfileOf(
+  options: Pick<RouterOptions, 'clusters' | 'defaultCluster'>,
+  value: unknown,
+): ClusterProfile {
+  const name =
+    typeof value === 'string' && value !== '' ? value : options.defaultCluster;
+  const profile = options.clusters.find(c => c.name === name);
+  if (!profile) {
+    throw new InputError(
+      `unknown cluster "${name}"; configured clusters: ${options.clusters
+        .map(c => c.name)
+        .join(', ')}`,
+    );
+  }
+  return profile;
+}
+
 export function routeContext(options: RouterOptions): RouteContext {
   const { httpAuth } = options;
   const credentialsOf = (req: express.Request) =>
     httpAuth.credentials(req, { allow: ['user', 'service'] });
-
-  const clusterOf = (value: unknown): ClusterProfile => {
-    const name =
-      typeof value === 'string' && value !== ''
-        ? value
-        : options.defaultCluster;
-    const profile = options.clusters.find(c => c.name === name);
-    if (!profile) {
-      throw new InputError(
-        `unknown cluster "${name}"; configured clusters: ${options.clusters
-          .map(c => c.name)
-          .join(', ')}`,
-      );
-    }
-    return profile;
-  };
-
+  const clusterOf = (value: unknown) => clusterProfileOf(options, value);
   return { options, credentialsOf, clusterOf };
 }

@@ -15,45 +15,47 @@ import {
   type InputIssue,
 } from '@gpu-gitops/plugin-gpu-common';
 
-type Z = typeof zod;
-
 /**
  * The GpuRequest as flat, template-friendly action inputs (shared by every
  * action that plans). The JSON schema only checks types: the GpuRequest
  * schema in gpu-common stays the one authority on values, so the form, the
- * CLI and the actions reject the same things with the same messages.
+ * CLI and the actions reject the same things with the same messages. *
+ * The gpu backend's agent actions take the same fields.
+ *
+ * @public
  */
 export const gpuRequestInputProperties = {
-  name: (z: Z) =>
+  name: (z: typeof zod) =>
     z
       .string()
       .describe('Component and workload name (DNS-1123 label), e.g. chat-api'),
-  namespace: (z: Z) =>
+  namespace: (z: typeof zod) =>
     z.string().describe('Kubernetes namespace (DNS-1123 label)'),
-  owner: (z: Z) =>
+  owner: (z: typeof zod) =>
     z.string().describe('Owner entity ref, e.g. group:default/ml-platform'),
-  model: (z: Z) =>
+  model: (z: typeof zod) =>
     z
       .string()
       .optional()
       .describe(
         'GPU model id from the catalog, or "auto" (default) for the cheapest that fits',
       ),
-  sharing: (z: Z) =>
+  sharing: (z: typeof zod) =>
     z
       .enum(SHARING_MODES as unknown as [SharingMode, ...SharingMode[]])
       .optional()
       .describe('exclusive (default) | time-slicing | mps | mig | dra'),
-  replicas: (z: Z) =>
+  replicas: (z: typeof zod) =>
     z.number().int().optional().describe('Replicas (default 1)'),
-  vramGiB: (z: Z) => z.number().describe('GPU memory each replica needs, GiB'),
-  gpusPerReplica: (z: Z) =>
+  vramGiB: (z: typeof zod) =>
+    z.number().describe('GPU memory each replica needs, GiB'),
+  gpusPerReplica: (z: typeof zod) =>
     z
       .number()
       .int()
       .optional()
       .describe('Whole GPUs per replica, exclusive mode only (default 1)'),
-  slicesPerGpu: (z: Z) =>
+  slicesPerGpu: (z: typeof zod) =>
     z
       .number()
       .int()
@@ -61,40 +63,40 @@ export const gpuRequestInputProperties = {
       .describe(
         'Time-slicing only: replicas per GPU (default: computed from VRAM)',
       ),
-  image: (z: Z) =>
+  image: (z: typeof zod) =>
     z
       .string()
       .optional()
       .describe(
         'Container image of a new workload (or use existingKind + existingName)',
       ),
-  existingKind: (z: Z) =>
+  existingKind: (z: typeof zod) =>
     z
       .enum(WORKLOAD_KINDS as unknown as [WorkloadKind, ...WorkloadKind[]])
       .optional()
       .describe(
         'Kind of an existing workload to give GPUs: Deployment (default), StatefulSet, Job or CronJob',
       ),
-  existingName: (z: Z) =>
+  existingName: (z: typeof zod) =>
     z.string().optional().describe('Name of an existing workload to patch'),
-  existingContainer: (z: Z) =>
+  existingContainer: (z: typeof zod) =>
     z
       .string()
       .optional()
       .describe(
         'The container of the existing workload that gets the GPU (required when it has several)',
       ),
-  capacityTypes: (z: Z) =>
+  capacityTypes: (z: typeof zod) =>
     z
       .array(z.enum(['spot', 'on-demand']))
       .optional()
       .describe('Karpenter capacity types (default [on-demand])'),
-  cluster: (z: Z) =>
+  cluster: (z: typeof zod) =>
     z
       .string()
       .optional()
       .describe('Target cluster profile name (default: gpu.clusters.default)'),
-  releaseAfterDays: (z: Z) =>
+  releaseAfterDays: (z: typeof zod) =>
     z
       .union([z.number(), z.literal(''), z.null()])
       .optional()
