@@ -1,9 +1,10 @@
 /**
  * The CLI as a platform team first runs it on repositories shaped as public
- * ones are (`test/fixtures/flux-blueprints-repo`, `argocd-helm-repo`: their
- * READMEs name the sources): `validate` finds nothing wrong in them as they
- * are, and `import --dry-run` adopts each GPU pool as its nodes really share
- * their GPUs, adding annotations and changing no line the team wrote.
+ * ones are (`test/fixtures/flux-blueprints-repo`, `argocd-helm-repo`,
+ * `eks-overlays-repo`: their READMEs name the sources): `validate` finds
+ * nothing wrong in them as they are, and `import --dry-run` adopts each GPU
+ * pool as its nodes really share their GPUs, adding annotations and changing
+ * no line the team wrote.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -40,7 +41,31 @@ const SHAPES = [
     adopted:
       '  nvdia-gpu (clusters/prod/karpenter/nvidia-gpu.yaml): unknown, time-slicing, 10 slices per GPU, nvidia.com/gpu, ledger none\n',
   },
+  {
+    fixture: 'eks-overlays-repo',
+    cluster: [
+      'name: staging',
+      'provider: aws-karpenter',
+      'karpenterVersion: 1.8.0',
+      'nodeClass: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: g5-gpu-karpenter }',
+      'nodeOverlay: true',
+      'migStrategy: single',
+    ],
+    // The overlay deploys the base's Deployment into `ml`, 2 replicas.
+    adopted:
+      '  g5-gpu-karpenter (clusters/staging/karpenter/g5-gpu-karpenter.yaml): a10g, exclusive, nvidia.com/gpu, ledger ml/finetune=1, ml/triton=2\n',
+  },
 ];
+
+/** The diff's added and removed lines in files that existed (request records are new files). */
+function changedLinesOfExistingFiles(stdout: string): string[] {
+  const diff = stdout.slice(stdout.indexOf('\n--- '));
+  return diff
+    .split(/\n(?=--- )/)
+    .filter(section => !section.startsWith('--- /dev/null'))
+    .flatMap(section => section.split('\n'))
+    .filter(line => /^[-+]/.test(line) && !/^(---|\+\+\+) /.test(line));
+}
 
 async function checkout(fixture: string, cluster: string[]): Promise<string> {
   const dir = makeWorkdir({ 'cluster.yaml': `${cluster.join('\n')}\n` });
@@ -81,10 +106,7 @@ describe.each(SHAPES)(
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(adopted);
-      const diff = run.stdout.slice(run.stdout.indexOf('\n--- a/'));
-      const changed = diff
-        .split('\n')
-        .filter(line => /^[-+]/.test(line) && !/^(---|\+\+\+) /.test(line));
+      const changed = changedLinesOfExistingFiles(run.stdout);
       expect(changed.filter(line => line.startsWith('-'))).toEqual([]);
       expect(
         changed.every(line =>

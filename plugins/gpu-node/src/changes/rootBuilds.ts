@@ -24,7 +24,10 @@ import { StagedTree, writeChangeSet } from './stagedTree';
 import type { ChangeSet } from './types';
 
 /** Runs one named step (for progress logs and timings). */
-export type StageRunner = <T>(name: string, step: () => Promise<T>) => Promise<T>;
+export type StageRunner = <T>(
+  name: string,
+  step: () => Promise<T>,
+) => Promise<T>;
 
 /** One touched root: its objects before and after, or why it did not build. */
 export interface RootBuild {
@@ -86,7 +89,9 @@ async function build(
  * (a scratch copy of the root's folders with the change applied), side by
  * side (bounded: `KUSTOMIZE_BUILDS_IN_FLIGHT`). A root the change removes
  * builds to nothing after. `base` reads the checkout `dir` (the pass's
- * own reader, whose files were read already).
+ * own reader, whose files were read already). `alsoBuilding` names files
+ * the change leaves as they are whose roots are built too (the pool a
+ * patched workload's pods must land on, in a root the change does not touch).
  */
 export async function buildTouchedRoots(
   dir: string,
@@ -94,6 +99,7 @@ export async function buildTouchedRoots(
   kustomize?: BuildRootOptions,
   stage: StageRunner = (_name, step) => step(),
   base: RepoTree = new FsRepoTree(dir),
+  alsoBuilding: readonly string[] = [],
 ): Promise<RootBuild[]> {
   if (changeSet.changes.length === 0) return [];
   const scratch = await fs.mkdtemp(
@@ -142,7 +148,7 @@ export async function buildTouchedRoots(
         });
       }
     };
-    const files = changeSet.changes.map(c => c.path);
+    const files = [...changeSet.changes.map(c => c.path), ...alsoBuilding];
     const roots = affectedRoots([graphBefore, graphAfter], files);
     // Copied one root after another (roots share folders), then every
     // build runs side by side: before and after of each root are independent.

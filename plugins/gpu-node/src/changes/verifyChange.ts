@@ -123,12 +123,15 @@ export async function verifyChange(
   const { dir, changeSet, plan, cluster } = options;
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
   const problems: string[] = [];
+  // A reused pool the change leaves untouched (a re-render, a workload
+  // patch only) is still where the pods must land: its roots are built too.
   const builds = await buildTouchedRoots(
     dir,
     changeSet,
     options.kustomize,
     options.stage,
     options.tree,
+    plan.pool.path ? [plan.pool.path] : [],
   );
   const after = builds.flatMap(b =>
     b.after.objects ? [{ root: b.root, objects: b.after.objects }] : [],

@@ -35,6 +35,7 @@ import {
 } from '../layout/layout';
 import { parsePools } from '../repo/parsePools';
 import { parseWorkloads } from '../repo/parseWorkloads';
+import { deployedWorkloadDocuments } from './deployedWorkloads';
 import { readDocuments } from '../repo/readDocuments';
 import { readRepoState } from '../repo/readRepoState';
 import type { RepoTree } from '../repo/tree';
@@ -328,10 +329,11 @@ export async function buildImportChange(
 
   // 3. The GPU workloads on them become request records.
   const compiled = compileRepoLayout(layout, [cluster.name]);
-  const workloadDocuments = await readDocuments(
+  const workloadDocuments = await deployedWorkloadDocuments(
     tree,
-    compiled.workloadsPrefix,
-    skipped,
+    options.dir,
+    await readDocuments(tree, compiled.workloadsPrefix, skipped),
+    options.kustomize,
   );
   const recorded = new Set<string>();
   for (const w of parseWorkloads(workloadDocuments, compiled)) {

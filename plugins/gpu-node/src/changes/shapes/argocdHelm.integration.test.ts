@@ -189,6 +189,7 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
         );
         expect(change.plan.pool.name).toBe('gpu-l4-dra');
         expect(change.verification?.unverifiable).toEqual([]);
+        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
         expect(change.verification?.verified).toContain('clusters/prod');
         expect(change.plan.warnings.join('\n')).toContain(
           `The workload's ${stale} `,

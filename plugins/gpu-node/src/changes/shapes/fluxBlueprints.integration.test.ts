@@ -148,6 +148,7 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
         }),
       );
       expect(change.verification?.unverifiable).toEqual([]);
+      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
       expect(findings).toEqual([]);
       expect(await snapshot(tree)).toEqual(bootstrapped);
     });
@@ -194,6 +195,7 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
         }),
       );
       expect(change.verification?.unverifiable).toEqual([]);
+      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
       expect(change.verification?.verified).toContain('apps/production');
       expect(findings).toEqual([]);
       expect(await snapshot(tree)).toEqual(bootstrapped);

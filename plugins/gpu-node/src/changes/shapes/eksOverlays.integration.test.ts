@@ -1,0 +1,216 @@
+/**
+ * A platform team's round on an EKS repository whose GPU pool was written
+ * from the Data on EKS blueprint and whose workloads choose their nodes
+ * themselves (`test/fixtures/eks-overlays-repo`, origins in its README): a
+ * Deployment in a kustomize base with its overlay's own node affinity, and a
+ * plain Job with required affinity on instance family and size. Validate on
+ * the untouched repository, import, bootstrap, then requests and their
+ * releases; every request's pods land on the pool the plan chose and on no
+ * other.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments, parseDocument } from 'yaml';
+import {
+  builtinCatalog,
+  parseGpuRequest,
+  resolveClusterProfile,
+  type GpuRequest,
+} from '@gpu-gitops/plugin-gpu-common';
+import { buildImportChange } from '../../import/buildImportChange';
+import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from '../release/buildReleaseChange';
+import { writeChangeSet } from '../stagedTree';
+
+// Import, bootstrap, requests and releases each build with the real
+// kustomize on a shared CI machine.
+jest.setTimeout(240_000);
+
+const FIXTURE = path.join(
+  __dirname,
+  '../../../../../test/fixtures/eks-overlays-repo',
+);
+const OWNER = 'group:default/ml-platform';
+const POOL_FILE = 'clusters/staging/karpenter/g5-gpu-karpenter.yaml';
+
+const cluster = resolveClusterProfile({
+  name: 'staging',
+  provider: 'aws-karpenter',
+  karpenterVersion: '1.8.0',
+  nodeClass: {
+    group: 'karpenter.k8s.aws',
+    kind: 'EC2NodeClass',
+    name: 'g5-gpu-karpenter',
+  },
+  nodeOverlay: true,
+  migStrategy: 'single',
+});
+
+async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await tree.listFiles('')) {
+    out[file] = (await tree.readFile(file))!;
+  }
+  return out;
+}
+
+function request(name: string, spec: Record<string, unknown>): GpuRequest {
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name, namespace: 'ml' },
+    spec: { owner: OWNER, capacityTypes: ['on-demand'], ...spec },
+  });
+}
+
+async function requestThenRelease(tree: FsRepoTree, gpuRequest: GpuRequest) {
+  const change = await buildRequestChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest,
+    cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, change.changeSet);
+  const findings = await validateGitOpsTree(tree.root, { cluster });
+  const release = await buildReleaseChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest.metadata,
+    clusterProfile: () => cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, release.changeSet);
+  return { change, findings };
+}
+
+async function checkout(prefix: string): Promise<FsRepoTree> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+  await fs.cp(FIXTURE, dir, { recursive: true });
+  await fs.rm(path.join(dir, 'README.md'));
+  return new FsRepoTree(dir);
+}
+
+describe('the EKS repository with kustomize overlays and workloads that choose their nodes', () => {
+  describe('imported', () => {
+    let tree: FsRepoTree;
+    beforeAll(async () => {
+      tree = await checkout('gpu-shape-eks-import-');
+    });
+    afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+    it('validate finds nothing wrong in the untouched repository', async () => {
+      expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
+    });
+
+    it('the import records the overlay’s Deployment as deployed: its namespace and its replicas: entry, not the base’s', async () => {
+      const imported = await buildImportChange({
+        tree,
+        dir: tree.root,
+        cluster,
+        catalog: builtinCatalog,
+        owner: OWNER,
+      });
+      await writeChangeSet(tree, imported.changeSet);
+      expect(imported.changeSet.changes.map(c => c.path).sort()).toEqual([
+        POOL_FILE,
+        'requests/ml/finetune.yaml',
+        'requests/ml/triton.yaml',
+      ]);
+      const [pool] = parseAllDocuments((await tree.readFile(POOL_FILE))!).map(
+        doc => doc.toJS(),
+      );
+      expect(pool.metadata.annotations['gpu.backstage.io/requests']).toBe(
+        'ml/finetune=1, ml/triton=2',
+      );
+      const triton = parseDocument(
+        (await tree.readFile('requests/ml/triton.yaml'))!,
+      ).toJS();
+      expect(triton.spec.gpu.replicas).toBe(2);
+    });
+
+    it('once bootstrapped, the imported Deployment’s record renders again on its pool, its pods landing there only', async () => {
+      await writeChangeSet(
+        tree,
+        await buildBootstrapChangeSet(tree, cluster, {
+          operatorChartVersion: 'v26.7.0',
+          binPacking: false,
+        }),
+      );
+      const record = parseGpuRequest(
+        parseDocument((await tree.readFile('requests/ml/triton.yaml'))!).toJS(),
+      );
+      const change = await buildRequestChange({
+        tree,
+        dir: tree.root,
+        request: record,
+        cluster,
+        catalog: builtinCatalog,
+      });
+      expect(change.plan.pool.name).toBe('g5-gpu-karpenter');
+      expect(change.verification?.unverifiable).toEqual([]);
+      expect(change.verification?.landsOn).toEqual(['g5-gpu-karpenter']);
+    });
+  });
+
+  describe('bootstrapped', () => {
+    let tree: FsRepoTree;
+    let bootstrapped: Record<string, string>;
+
+    beforeAll(async () => {
+      tree = await checkout('gpu-shape-eks-');
+      const changeSet = await buildBootstrapChangeSet(tree, cluster, {
+        operatorChartVersion: 'v26.7.0',
+        binPacking: false,
+      });
+      await writeChangeSet(tree, changeSet);
+      bootstrapped = await snapshot(tree);
+    });
+    afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+    it.each([
+      [
+        'the overlay’s Deployment',
+        'triton',
+        { kind: 'Deployment', name: 'triton' },
+        { model: 'a10g', sharing: 'time-slicing', replicas: 2, vramGiB: 10 },
+      ],
+      [
+        'the plain Job',
+        'finetune',
+        { kind: 'Job', name: 'finetune' },
+        { model: 'a10g', sharing: 'exclusive', replicas: 1, vramGiB: 20 },
+      ],
+    ])(
+      '%s gets its GPUs on the pool the plan chose and on no other, validates clean, and its release gives every file back',
+      async (_what, name, existing, gpu) => {
+        const { change, findings } = await requestThenRelease(
+          tree,
+          request(name, { gpu, workload: { existing } }),
+        );
+        expect(change.verification?.unverifiable).toEqual([]);
+        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+        expect(findings).toEqual([]);
+        expect(await snapshot(tree)).toEqual(bootstrapped);
+      },
+    );
+
+    it('a new workload lands on its new pool only, validates clean, and its release gives every file back', async () => {
+      const { change, findings } = await requestThenRelease(
+        tree,
+        request('embedder', {
+          gpu: { model: 'l4', sharing: 'exclusive', replicas: 1, vramGiB: 20 },
+          workload: { image: 'ghcr.io/acme/embedder:1.0' },
+        }),
+      );
+      expect(change.verification?.unverifiable).toEqual([]);
+      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+      expect(findings).toEqual([]);
+      expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+  });
+});

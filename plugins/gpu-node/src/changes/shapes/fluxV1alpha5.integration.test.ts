@@ -1,0 +1,235 @@
+/**
+ * A platform team's round on an EKS repository whose GPU pool was written
+ * from the Data on EKS blueprint and whose workloads choose their nodes
+ * themselves (`test/fixtures/flux-v1alpha5-repo`, origins in its README): a
+ * Deployment in a kustomize base with its overlay's own node affinity, and a
+ * plain Job with required affinity on instance family and size. Validate on
+ * the untouched repository, import, bootstrap, then requests and their
+ * releases; every request's pods land on the pool the plan chose and on no
+ * other.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import {
+  builtinCatalog,
+  isGpuInputError,
+  parseGpuRequest,
+  resolveClusterProfile,
+  type GpuRequest,
+} from '@gpu-gitops/plugin-gpu-common';
+import { buildImportChange } from '../../import/buildImportChange';
+import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from '../release/buildReleaseChange';
+import { writeChangeSet } from '../stagedTree';
+
+// Import, bootstrap, requests and releases each build with the real
+// kustomize on a shared CI machine.
+jest.setTimeout(240_000);
+
+const FIXTURE = path.join(
+  __dirname,
+  '../../../../../test/fixtures/flux-v1alpha5-repo',
+);
+const OWNER = 'group:default/ml-platform';
+const POOL_FILE = 'clusters/prod/karpenter/nvidia-gpu.yaml';
+
+const cluster = resolveClusterProfile({
+  name: 'prod',
+  provider: 'aws-karpenter',
+  karpenterVersion: '1.8.0',
+  nodeClass: {
+    group: 'karpenter.k8s.aws',
+    kind: 'EC2NodeClass',
+    name: 'default',
+  },
+  devicePluginConfigMap: {
+    name: 'time-slicing-config',
+    namespace: 'gpu-operator',
+  },
+  nodeOverlay: true,
+  migStrategy: 'single',
+});
+
+async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const file of await tree.listFiles('')) {
+    out[file] = (await tree.readFile(file))!;
+  }
+  return out;
+}
+
+function request(name: string, spec: Record<string, unknown>): GpuRequest {
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name, namespace: 'ml' },
+    spec: { owner: OWNER, capacityTypes: ['on-demand'], ...spec },
+  });
+}
+
+async function requestThenRelease(tree: FsRepoTree, gpuRequest: GpuRequest) {
+  const change = await buildRequestChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest,
+    cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, change.changeSet);
+  const findings = await validateGitOpsTree(tree.root, { cluster });
+  const release = await buildReleaseChange({
+    tree,
+    dir: tree.root,
+    request: gpuRequest.metadata,
+    clusterProfile: () => cluster,
+    catalog: builtinCatalog,
+  });
+  await writeChangeSet(tree, release.changeSet);
+  return { change, findings };
+}
+
+const STATEFULSET = 'apps/prod/speech/statefulset.yaml';
+
+describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values in a ConfigMap', () => {
+  let tree: FsRepoTree;
+  let original: Record<string, string>;
+  beforeAll(async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-shape-v1alpha5-'));
+    await fs.cp(FIXTURE, dir, { recursive: true });
+    await fs.rm(path.join(dir, 'README.md'));
+    tree = new FsRepoTree(dir);
+    original = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('validate says the v1alpha5 objects are not served and the StatefulSet’s GPUs have no pool, and nothing else', async () => {
+    const findings = await validateGitOpsTree(tree.root, { cluster });
+    expect(findings.map(f => `${f.object} ${f.rule}`).sort()).toEqual([
+      'AWSNodeTemplate/default karpenter-api-not-served',
+      'Provisioner/nvidia-gpu karpenter-api-not-served',
+      'StatefulSet/whisper unserved-resource',
+    ]);
+  });
+
+  it('the import converts the Provisioner and adopts it time-sliced 4 ways, as the operator’s values from the ConfigMap say', async () => {
+    const imported = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster,
+      catalog: builtinCatalog,
+      owner: OWNER,
+    });
+    await writeChangeSet(tree, imported.changeSet);
+    expect(imported.adoptedPools).toEqual([
+      expect.objectContaining({
+        name: 'nvidia-gpu',
+        gpuModel: 't4',
+        sharingMode: 'time-slicing',
+        slicesPerGpu: 4,
+        ledger: 'ml/whisper=2',
+      }),
+    ]);
+    expect(imported.adoptedPools[0].sharingSource).toContain(
+      'devicePlugin.config.default in Flux HelmRelease `gpu-operator`',
+    );
+    const pool = parseAllDocuments((await tree.readFile(POOL_FILE))!)
+      .map(doc => doc.toJS())
+      .find(o => o.kind === 'NodePool');
+    expect(pool.apiVersion).toBe('karpenter.sh/v1');
+  });
+
+  describe('bootstrapped', () => {
+    let bootstrapped: Record<string, string>;
+    beforeAll(async () => {
+      await writeChangeSet(
+        tree,
+        await buildBootstrapChangeSet(tree, cluster, {
+          operatorChartVersion: 'v26.7.0',
+          binPacking: false,
+        }),
+      );
+      bootstrapped = await snapshot(tree);
+    });
+
+    it('refuses whole GPUs, naming the values ConfigMap that time-slices them, and writes nothing', async () => {
+      const error = await buildRequestChange({
+        tree,
+        dir: tree.root,
+        request: request('trainer', {
+          gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 14 },
+          workload: { image: 'ghcr.io/acme/trainer:1.0' },
+        }),
+        cluster,
+        catalog: builtinCatalog,
+      }).catch(e => e);
+      expect(isGpuInputError(error)).toBe(true);
+      expect(error.issues).toEqual([
+        expect.objectContaining({
+          path: 'spec.gpu.sharing',
+          rule: 'device-plugin-shares-by-default',
+        }),
+      ]);
+      expect(error.issues[0].message).toContain(
+        '`spec.valuesFrom` ConfigMap `gpu-operator-values` (key `values.yaml`, in `clusters/prod/gpu-operator/values.yaml`)',
+      );
+      expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+
+    it('a new time-sliced workload lands on the adopted pool only, validates as before, and its release gives every file but the pool’s back', async () => {
+      const findingsBefore = await validateGitOpsTree(tree.root, { cluster });
+      const { change, findings } = await requestThenRelease(
+        tree,
+        request('embed', {
+          gpu: {
+            model: 't4',
+            sharing: 'time-slicing',
+            replicas: 1,
+            vramGiB: 3,
+            slicesPerGpu: 4,
+          },
+          workload: { image: 'ghcr.io/acme/embed:1.0' },
+        }),
+      );
+      expect(change.plan.pool.name).toBe('nvidia-gpu');
+      expect(change.verification?.unverifiable).toEqual([]);
+      expect(change.verification?.landsOn).toEqual(['nvidia-gpu']);
+      expect(findings).toEqual(findingsBefore);
+      // The adopted pool keeps what its first request added (NodeOverlays,
+      // its config label): its imported tenant still runs on it.
+      const after = await snapshot(tree);
+      const before = { ...bootstrapped };
+      delete after[POOL_FILE];
+      delete before[POOL_FILE];
+      expect(after).toEqual(before);
+    });
+
+    it('the imported StatefulSet grows on its pool, its provisioner-name selector taken out while it runs there; its release gives the team’s manifest back', async () => {
+      const { change, findings } = await requestThenRelease(
+        tree,
+        request('whisper', {
+          gpu: {
+            model: 't4',
+            sharing: 'time-slicing',
+            replicas: 3,
+            vramGiB: 3,
+            slicesPerGpu: 4,
+          },
+          workload: { existing: { kind: 'StatefulSet', name: 'whisper' } },
+        }),
+      );
+      expect(change.plan.pool.name).toBe('nvidia-gpu');
+      expect(change.verification?.unverifiable).toEqual([]);
+      expect(change.verification?.landsOn).toEqual(['nvidia-gpu']);
+      expect(change.plan.warnings.join('\n')).toContain(
+        'nodeSelector `karpenter.sh/provisioner-name: nvidia-gpu` is removed',
+      );
+      expect(findings).toEqual([]);
+      expect(await tree.readFile(STATEFULSET)).toBe(original[STATEFULSET]);
+    });
+  });
+});
