@@ -2,6 +2,7 @@ import type { GpuModel } from '../catalog/types';
 import { draAutoscalingGap } from '../cluster/draAutoscaling';
 import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError } from '../errors';
+import { NVIDIA_CONSUMABLE_CAPACITY_ANNOTATION } from '../manifests/ec2NodeClass';
 import type { GpuRequest } from '../request/types';
 import { formatRequestedGiB } from '../format/units';
 import { ModeDecision, gib, requestedMiB } from './modeDecision';
@@ -70,6 +71,11 @@ export function decideDra(
       ]
     : [DRIVER_WARNING];
   const sharesPerGpu = cluster.dra?.consumableShares;
+  if (sharesPerGpu && !gap && !cluster.generateNodeClass) {
+    warnings.push(
+      `The NVIDIA DRA driver shares every GPU ${sharesPerGpu} ways (profile dra.consumableShares): set the annotation ${NVIDIA_CONSUMABLE_CAPACITY_ANNOTATION}: "${sharesPerGpu}" on ${cluster.nodeClass.kind} ${cluster.nodeClass.name}, or Karpenter models one claim per GPU and launches more nodes than these claims need.`,
+    );
+  }
   const shares = sharesPerGpu
     ? draShares(request, model, sharesPerGpu)
     : undefined;

@@ -7,6 +7,8 @@ import {
 } from './__testUtils__/fixtures';
 import { inputIssues } from './__testUtils__/expectError';
 import { buildNodePool } from '../manifests/nodePool';
+import { buildEc2NodeClass } from '../manifests/ec2NodeClass';
+import { validateAgainstSchema } from '../manifests/__testUtils__/kubernetesSchemas';
 
 /** An EKS cluster where Karpenter 1.15 launches nodes for DRA claims. */
 const draCluster = cluster({
@@ -107,6 +109,36 @@ describe('plan: DRA with the driver’s consumable shares', () => {
     expect(p.perReplica.vramGuaranteed).toBe(false);
     // 8 claims of 1 share on 4-share GPUs: 2 GPUs.
     expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 2 });
+    // Karpenter learns the sharing from the node class only.
+    expect(p.warnings).toContainEqual(
+      expect.stringContaining(
+        'set the annotation karpenter.k8s.aws/nvidia-consumable-capacity: "4" on EC2NodeClass gpu',
+      ),
+    );
+  });
+
+  it('writes the sharing on the node class the product generates', () => {
+    const generated = cluster({
+      name: 'dra-shared',
+      karpenterVersion: '1.15.1',
+      kubernetesVersion: '1.36.0',
+      generateNodeClass: true,
+      dra: { karpenterNvidiaGate: true, consumableShares: 4 },
+    });
+    const p = plan(
+      gpuRequest({ sharing: 'dra', replicas: 8, vramGiB: 3 }),
+      fixtureCatalog,
+      generated,
+    );
+    expect(p.warnings.join(' ')).not.toMatch(/nvidia-consumable-capacity/);
+    const nodeClass = buildEc2NodeClass(generated) as any;
+    expect(nodeClass.metadata.annotations).toEqual({
+      'karpenter.k8s.aws/nvidia-consumable-capacity': '4',
+    });
+    expect(() => validateAgainstSchema(nodeClass)).not.toThrow();
+    expect(
+      (buildEc2NodeClass(draCluster) as any).metadata.annotations,
+    ).toBeUndefined();
   });
 
   it('claims as many shares as the memory asked needs', () => {
