@@ -7,6 +7,7 @@ import {
 } from './__testUtils__/fixtures';
 import { inputIssues } from './__testUtils__/expectError';
 import { buildNodePool } from '../manifests/nodePool';
+import { describeShare } from '../output/planText';
 import { buildEc2NodeClass } from '../manifests/ec2NodeClass';
 import { validateAgainstSchema } from '../manifests/__testUtils__/kubernetesSchemas';
 
@@ -107,6 +108,7 @@ describe('plan: DRA with the driver’s consumable shares', () => {
     expect(p.sharing).toEqual({ mode: 'dra', slicesPerGpu: 4 });
     expect(p.resourcePerReplica).toBe(1);
     expect(p.perReplica.vramGuaranteed).toBe(false);
+    expect(describeShare(p)).toBe('1 of 4 DRA shares of a GPU');
     // 8 claims of 1 share on 4-share GPUs: 2 GPUs.
     expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 2 });
     // Karpenter learns the sharing from the node class only.
