@@ -104,9 +104,9 @@ describe('clusterCapabilities', () => {
       migStrategy: 'single',
       kubernetesVersion: '1.34.0',
     });
-    expect(unavailableModes(clusterCapabilities(current, builtinCatalog))).toEqual(
-      [],
-    );
+    expect(
+      unavailableModes(clusterCapabilities(current, builtinCatalog)),
+    ).toEqual([]);
   });
 
   it('marks the models without a machine of the cluster provider, and MIG on models without MIG', () => {

@@ -15,7 +15,10 @@ export function draUnavailable(
   cluster: Pick<ClusterProfile, 'name' | 'kubernetesVersion'>,
 ): Unavailable | undefined {
   const version = cluster.kubernetesVersion;
-  if (version === undefined || kubernetesAtLeast(version, DRA_KUBERNETES_SINCE)) {
+  if (
+    version === undefined ||
+    kubernetesAtLeast(version, DRA_KUBERNETES_SINCE)
+  ) {
     return undefined;
   }
   const since = formatMinor(DRA_KUBERNETES_SINCE);

@@ -85,6 +85,8 @@ export function kubernetesAtLeast(
 }
 
 /** `1.36` as a message says it. */
-export function formatMinor(version: readonly [number, number, number]): string {
+export function formatMinor(
+  version: readonly [number, number, number],
+): string {
   return `${version[0]}.${version[1]}`;
 }

@@ -20,7 +20,9 @@ export function draSharingProblem(profile: {
 }): string | undefined {
   const shares = profile.dra?.consumableShares;
   if (shares === undefined) return undefined;
-  if (kubernetesAtLeast(profile.kubernetesVersion, DRA_SHARING_KUBERNETES_SINCE)) {
+  if (
+    kubernetesAtLeast(profile.kubernetesVersion, DRA_SHARING_KUBERNETES_SINCE)
+  ) {
     return undefined;
   }
   const since = formatMinor(DRA_SHARING_KUBERNETES_SINCE);

@@ -58,9 +58,7 @@ describe('buildResourceClaimTemplate', () => {
       pool: { ...draL4Plan.pool, gpuModel: 'a800-40gb' },
     };
     const template = buildResourceClaimTemplate(plan) as any;
-    expect(
-      template.spec.spec.devices.requests[0].exactly.selectors,
-    ).toEqual([
+    expect(template.spec.spec.devices.requests[0].exactly.selectors).toEqual([
       {
         cel: {
           expression:

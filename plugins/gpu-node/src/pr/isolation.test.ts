@@ -36,7 +36,11 @@ describe('isolationTradeOff: DRA', () => {
         dra: { karpenterNvidiaGate: true, consumableShares: 4 },
       }),
     );
-    expect(memory).toMatch(/^\*\*No memory isolation\*\*: the NVIDIA DRA driver shares each GPU among 4 shares/);
-    expect(scaling).toMatch(/^Karpenter launches this pool's nodes for pending claims/);
+    expect(memory).toMatch(
+      /^\*\*No memory isolation\*\*: the NVIDIA DRA driver shares each GPU among 4 shares/,
+    );
+    expect(scaling).toMatch(
+      /^Karpenter launches this pool's nodes for pending claims/,
+    );
   });
 });

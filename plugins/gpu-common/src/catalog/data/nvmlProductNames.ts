@@ -11,19 +11,18 @@
  * with these, so Karpenter launches only instance types of that model.
  * Models a catalog override adds have none: their claims select by memory.
  */
-export const NVML_PRODUCT_NAMES: Readonly<Record<string, readonly string[]>> =
-  {
-    t4: ['Tesla T4'],
-    a10g: ['NVIDIA A10G'],
-    l4: ['NVIDIA L4'],
-    l40s: ['NVIDIA L40S'],
-    v100: ['Tesla V100-SXM2-16GB', 'Tesla V100-PCIE-16GB'],
-    'v100-32gb': ['Tesla V100-SXM2-32GB', 'Tesla V100-PCIE-32GB'],
-    a30: ['NVIDIA A30'],
-    'a100-40gb': ['NVIDIA A100-SXM4-40GB', 'NVIDIA A100-PCIE-40GB'],
-    'a100-80gb': ['NVIDIA A100-SXM4-80GB', 'NVIDIA A100 80GB PCIe'],
-    'h100-80gb': ['NVIDIA H100 80GB HBM3', 'NVIDIA H100 PCIe'],
-    'h100-nvl': ['NVIDIA H100 NVL'],
-    h200: ['NVIDIA H200', 'NVIDIA H200 NVL'],
-    b200: ['NVIDIA B200'],
-  };
+export const NVML_PRODUCT_NAMES: Readonly<Record<string, readonly string[]>> = {
+  t4: ['Tesla T4'],
+  a10g: ['NVIDIA A10G'],
+  l4: ['NVIDIA L4'],
+  l40s: ['NVIDIA L40S'],
+  v100: ['Tesla V100-SXM2-16GB', 'Tesla V100-PCIE-16GB'],
+  'v100-32gb': ['Tesla V100-SXM2-32GB', 'Tesla V100-PCIE-32GB'],
+  a30: ['NVIDIA A30'],
+  'a100-40gb': ['NVIDIA A100-SXM4-40GB', 'NVIDIA A100-PCIE-40GB'],
+  'a100-80gb': ['NVIDIA A100-SXM4-80GB', 'NVIDIA A100 80GB PCIe'],
+  'h100-80gb': ['NVIDIA H100 80GB HBM3', 'NVIDIA H100 PCIe'],
+  'h100-nvl': ['NVIDIA H100 NVL'],
+  h200: ['NVIDIA H200', 'NVIDIA H200 NVL'],
+  b200: ['NVIDIA B200'],
+};
