@@ -156,6 +156,45 @@ describe('plan: DRA with the driver’s consumable shares', () => {
   });
 });
 
+describe('plan: a second DRA request on a shared DRA pool', () => {
+  it('reuses the pool and sizes it on the shares of both, pricing the request by its shares', () => {
+    const existing = {
+      name: 'gpu-t4-dra4',
+      path: 'clusters/default/gpu/nodepools/gpu-t4-dra4.yaml',
+      gpuModel: 't4',
+      sharingMode: 'dra' as const,
+      slicesPerGpu: 4,
+      resourceName: 'gpu.nvidia.com',
+      instanceTypes: ['t4-x1', 't4-x4'],
+      capacityTypes: ['on-demand' as const],
+      limits: { 'nvidia.com/gpu': 1 },
+      ledger: [{ request: 'ml/other', replicas: 4, unitsPerReplica: 1 }],
+    };
+    const p = plan(
+      gpuRequest({ sharing: 'dra', replicas: 8, vramGiB: 3 }),
+      fixtureCatalog,
+      sharingCluster,
+      {
+        pools: [existing],
+        devicePluginConfigs: {},
+        migConfigs: {},
+        workloads: [],
+      },
+    );
+    expect(p.pool.reused).toBe(true);
+    expect(p.pool.name).toBe('gpu-t4-dra4');
+    // 4 + 8 one-share claims on 4-share GPUs: 3 GPUs.
+    expect(p.pool.limits).toEqual({ 'nvidia.com/gpu': 3 });
+    // 8 quarter GPUs: what its quota counts.
+    expect(p.physicalGpus).toBe(2);
+    // Its 8 of the pool's 12 shares: two thirds of the 3 nodes' price.
+    expect(p.cost.usdPerMonth).toBeCloseTo(
+      (p.cost.pool.usdPerMonth * 8) / 12,
+      1,
+    );
+  });
+});
+
 describe('cluster profile: DRA sharing needs Kubernetes 1.36', () => {
   it.each([['1.35.4'], [undefined]])(
     'refuses consumableShares on Kubernetes %s, naming the field and rule',
