@@ -20,13 +20,18 @@
 import { z } from 'zod';
 import { parseKarpenterVersion } from './karpenterVersion';
 
-/** @public */
+/**
+ * Dynamic Resource Allocation on a cluster: Karpenter's DRA gate and the
+ * NVIDIA DRA driver's GPU sharing.
+ *
+ * @public
+ */
 export interface ClusterDraSettings {
   /**
    * Karpenter runs with the AWS feature gate `DRANVIDIAGPU`
-   * (`settings.awsFeatureGates.draNVIDIAGPU: true`, or `settings.enableDRA:
-   * true` when the EFA driver runs too): it launches nodes for pending DRA
-   * claims (Karpenter ≥ 1.15).
+   * (`settings.awsFeatureGates.draNVIDIAGPU: true`, or
+   * `settings.enableDRA: true` when the EFA driver runs too): it launches
+   * nodes for pending DRA claims (Karpenter ≥ 1.15).
    */
   karpenterNvidiaGate?: boolean;
   /**
