@@ -57,8 +57,7 @@ export function unitsPerGpuOf(
   switch (pool.sharingMode) {
     case 'time-slicing':
     case 'mps':
-    // DRA: the driver's consumable shares per GPU (planner/sharingDra.ts).
-    case 'dra':
+    case 'dra': // DRA: the driver's consumable shares (planner/sharingDra.ts)
       return pool.slicesPerGpu ?? 1;
     case 'mig': {
       const layout = liveMigLayout(pool, repoState);
