@@ -67,6 +67,18 @@ export interface Config {
           region?: string;
           /** Karpenter version, e.g. `1.14.1`. */
           karpenterVersion?: string;
+          /** The cluster's Kubernetes version, e.g. `1.36.2`: DRA needs 1.34, DRA GPU sharing 1.36. */
+          kubernetesVersion?: string;
+          /** Dynamic Resource Allocation with the NVIDIA DRA driver. */
+          dra?: {
+            /**
+             * Karpenter (1.15 or later) runs with the AWS feature gate DRANVIDIAGPU
+             * (Helm `settings.awsFeatureGates.draNVIDIAGPU: true`): DRA pools autoscale.
+             */
+            karpenterNvidiaGate?: boolean;
+            /** The DRA driver's integer `consumableShares`: claims per GPU (2–48; Kubernetes 1.36 or later). */
+            consumableShares?: number;
+          };
           nodeClass?: { group?: string; kind?: string; name?: string };
           /** Also generate the EC2NodeClass named in `nodeClass`. */
           generateNodeClass?: boolean;

@@ -119,6 +119,7 @@ export type {
   ConfigMapRef,
   MigStrategy,
 } from './cluster/types';
+export type { ClusterDraSettings } from './cluster/draSettings';
 export { entityWorkload } from './entity/entityWorkload';
 export type {
   EntityMetadataView,

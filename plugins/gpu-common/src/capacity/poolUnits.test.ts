@@ -35,6 +35,21 @@ const MIXED = {
 };
 
 describe('units of a pool and the share of a GPU one gives', () => {
+  it('counts the DRA driver’s consumable shares of a DRA pool, a whole-GPU DRA pool as 1', () => {
+    const shared = pool({
+      sharingMode: 'dra',
+      resourceName: 'gpu.nvidia.com',
+      slicesPerGpu: 4,
+    });
+    expect(unitsPerGpuOf(shared, repo())).toBe(4);
+    expect(
+      unitsPerGpuOf(
+        pool({ sharingMode: 'dra', resourceName: 'gpu.nvidia.com' }),
+        repo(),
+      ),
+    ).toBe(1);
+  });
+
   it('counts time slices and MPS clients from the pool, whole GPUs as 1', () => {
     const sliced = pool({ sharingMode: 'time-slicing', slicesPerGpu: 4 });
     expect(unitsPerGpuOf(sliced, repo())).toBe(4);

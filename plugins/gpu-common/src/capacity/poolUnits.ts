@@ -44,7 +44,7 @@ export function liveMigLayout(
 
 /**
  * Units of a pool's resource one physical GPU offers, as its nodes run:
- * time-slicing slices and MPS clients from the pool, MIG instances of its
+ * time-slicing slices, MPS clients and DRA shares from the pool, MIG instances of its
  * profile from its live layout (every instance when the profile is unknown:
  * the `single` strategy advertises them all as `nvidia.com/gpu`), else 1.
  *
@@ -57,6 +57,7 @@ export function unitsPerGpuOf(
   switch (pool.sharingMode) {
     case 'time-slicing':
     case 'mps':
+    case 'dra': // DRA: the driver's consumable shares (planner/sharingDra.ts)
       return pool.slicesPerGpu ?? 1;
     case 'mig': {
       const layout = liveMigLayout(pool, repoState);

@@ -79,6 +79,36 @@ describe('clusterCapabilities', () => {
     ).toEqual([]);
   });
 
+  it('offers DRA only where Kubernetes serves resource.k8s.io/v1, and the planner refuses it in the same words', () => {
+    const old = resolveClusterProfile({
+      name: 'old',
+      migStrategy: 'single',
+      kubernetesVersion: '1.33.5',
+    });
+    const caps = clusterCapabilities(old, builtinCatalog);
+    expect(unavailableModes(caps)).toEqual(['dra']);
+    const dra = caps.sharingModes.find(m => m.mode === 'dra')!.unavailable!;
+    expect(dra).toEqual({
+      path: 'spec.gpu.sharing',
+      rule: 'dra-kubernetes-version',
+      reason: expect.stringContaining(
+        'cluster old cannot run DRA: it runs Kubernetes 1.33.5 (profile kubernetesVersion), which does not serve resource.k8s.io/v1 (from 1.34)',
+      ),
+    });
+    expect(plannerRefusal(old, 't4', 'dra')).toEqual({
+      rule: dra.rule,
+      message: dra.reason,
+    });
+    const current = resolveClusterProfile({
+      name: 'current',
+      migStrategy: 'single',
+      kubernetesVersion: '1.34.0',
+    });
+    expect(
+      unavailableModes(clusterCapabilities(current, builtinCatalog)),
+    ).toEqual([]);
+  });
+
   it('marks the models without a machine of the cluster provider, and MIG on models without MIG', () => {
     const aws = clusterCapabilities(mixed, builtinCatalog);
     const t4 = aws.models.find(m => m.id === 't4')!;

@@ -17,6 +17,7 @@ import { SHARED_GPU_RESOURCE } from '../planner/modeDecision';
 import { inventoryCatalog } from '../planner/staticInventory';
 import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
+import { draUnavailable } from './draCapability';
 import type { ClusterGpuStack } from './gpuStack';
 import type { ClusterProfile, ClusterProvider } from './types';
 
@@ -168,6 +169,8 @@ export function sharingModeUnavailable(
 ): Unavailable | undefined {
   const onStack = stackUnavailable(cluster, mode, stack);
   if (onStack) return onStack;
+  const dra = mode === 'dra' ? draUnavailable(cluster) : undefined;
+  if (dra) return dra;
   if (mode === 'mps' && cluster.migStrategy === 'mixed') {
     // The GPU Operator passes ClusterPolicy mig.strategy to the plugin as
     // MIG_STRATEGY, which overrides flags.migStrategy in every named config,

@@ -23,6 +23,14 @@ const NODE_OVERLAY_GATE_SINCE: readonly [number, number, number] = [1, 7, 0];
  */
 const V1_ONLY_SINCE: readonly [number, number, number] = [1, 1, 0];
 
+/**
+ * Karpenter launches nodes for pods with DRA resource claims from v1.15.0 on
+ * AWS ("nvidia and efa driver dra support (#9550)", aws/karpenter-provider-aws
+ * v1.15.0 release notes; alpha, behind the AWS feature gate DRANVIDIAGPU).
+ * Up to v1.14 core ignores such pods (`IGNORE_DRA_REQUESTS`, default true).
+ */
+const DRA_PROVISIONING_SINCE: readonly [number, number, number] = [1, 15, 0];
+
 const VERSION = /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$/;
 
 /** Parses `1.14.1`, `v1.9`, `1.10.0-rc.1` into [major, minor, patch]; undefined otherwise. */
@@ -74,4 +82,9 @@ export function karpenterHasNodeOverlayGate(
 export function karpenterServesOnlyV1(version: string): boolean | undefined {
   if (!parseKarpenterVersion(version)) return undefined;
   return atLeast(version, V1_ONLY_SINCE);
+}
+
+/** True when a Karpenter version can launch nodes for DRA claims (with its gate on). */
+export function karpenterProvisionsDra(version: string): boolean {
+  return atLeast(version, DRA_PROVISIONING_SINCE);
 }

@@ -10,6 +10,8 @@ import { clusterApiSchema } from './clusterApi';
 import { nfdTaintKeyProblem, staticNodesSchema } from './staticNodes';
 import { defaultClusterProfile } from './defaults';
 import { parseKarpenterVersion } from './karpenterVersion';
+import { draSharingProblem } from './draSharing';
+import { draSettingsSchema, kubernetesVersionSchema } from './draSettings';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
 import type { ClusterProfile, ClusterProvider } from './types';
 
@@ -75,6 +77,8 @@ export const clusterProfileSchema = z
         message: 'must be a version such as "1.14.1"',
         params: { rule: 'version' },
       }),
+    kubernetesVersion: kubernetesVersionSchema,
+    dra: draSettingsSchema,
     nodeClass: z
       .strictObject({
         group: dns1123Subdomain,
@@ -129,6 +133,15 @@ export const clusterProfileSchema = z
         path: ['staticNodes'],
         message: `applies only to provider "static", not "${profile.provider ?? defaultClusterProfile.provider}"`,
         params: { rule: 'static-nodes-settings' },
+      });
+    }
+    const sharingProblem = draSharingProblem(profile);
+    if (sharingProblem) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dra', 'consumableShares'],
+        message: sharingProblem,
+        params: { rule: 'dra-sharing-kubernetes-version' },
       });
     }
     // The pool taint goes on the nodes through NFD, which drops what it denies.

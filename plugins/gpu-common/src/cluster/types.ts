@@ -1,4 +1,5 @@
 import type { ClusterApiSettings } from './clusterApi';
+import type { ClusterDraSettings } from './draSettings';
 import type { StaticNodesSettings } from './staticNodes';
 
 /**
@@ -34,6 +35,10 @@ export interface ClusterProfile {
   region?: string;
   /** Karpenter version, e.g. `1.14.1`; decides which operators (`Gte`, `Lte`) may be used. */
   karpenterVersion: string;
+  /** The cluster's Kubernetes version, e.g. `1.36.2`; decides what DRA can do. */
+  kubernetesVersion?: string;
+  /** Karpenter's DRA gate and the NVIDIA DRA driver's sharing (see draSettings.ts). */
+  dra?: ClusterDraSettings;
   /** The EC2NodeClass (or AKSNodeClass) every GPU NodePool references. */
   nodeClass: { group: string; kind: string; name: string };
   /** Also generate the EC2NodeClass named above (alias-based AMI selection). */

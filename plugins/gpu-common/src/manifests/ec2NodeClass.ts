@@ -10,6 +10,16 @@ import type { KubernetesObject } from './types';
 export const GPU_ROOT_VOLUME_SIZE = '200Gi';
 
 /** IAM role placeholder following the Karpenter getting-started naming. */
+/**
+ * Karpenter cannot read the NVIDIA DRA driver's configuration: the node
+ * class says how the driver shares each GPU (aws/karpenter-provider-aws
+ * v1.15 `tasks/dra.md`, "Requesting a timesliced GPU"; read by
+ * `nvidiadra.ParseConsumableCapacity` in `pkg/cloudprovider`). Without it
+ * Karpenter models a GPU per claim and launches a node per few claims.
+ */
+export const NVIDIA_CONSUMABLE_CAPACITY_ANNOTATION =
+  'karpenter.k8s.aws/nvidia-consumable-capacity';
+
 export function karpenterNodeRoleName(clusterName: string): string {
   return `KarpenterNodeRole-${clusterName}`;
 }
@@ -26,12 +36,20 @@ export function karpenterNodeRoleName(clusterName: string): string {
  */
 export function buildEc2NodeClass(cluster: ClusterProfile): KubernetesObject {
   const discovery = { 'karpenter.sh/discovery': cluster.name };
+  const shares = cluster.dra?.consumableShares;
   return {
     apiVersion: 'karpenter.k8s.aws/v1',
     kind: 'EC2NodeClass',
     metadata: {
       name: cluster.nodeClass.name,
       labels: { [WELL_KNOWN_KEYS.managedBy]: MANAGED_BY },
+      ...(shares
+        ? {
+            annotations: {
+              [NVIDIA_CONSUMABLE_CAPACITY_ANNOTATION]: String(shares),
+            },
+          }
+        : {}),
     },
     spec: {
       amiSelectorTerms: [{ alias: 'al2023@latest' }],

@@ -1,3 +1,4 @@
+import { draPoolIsStatic } from '../cluster/draAutoscaling';
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
@@ -72,8 +73,9 @@ export function nodePoolRequirements(
 /**
  * NodePool `karpenter.sh/v1` for the plan's pool.
  *
- * DRA pools are static (`spec.replicas`): Karpenter v1.14 skips pods with
- * resource claims, so it would never launch a node for them
+ * DRA pools are static (`spec.replicas`) unless the cluster's Karpenter
+ * launches nodes for claims (cluster/draAutoscaling.ts): up to v1.14 it skips
+ * pods with resource claims, so it would never launch a node for them
  * (`--ignore-dra-requests` defaults to true, kubernetes-sigs/karpenter v1.14.1
  * `pkg/operator/options/options.go`).
  * A static pool admits only `limits.nodes`; its replicas follow the planned
@@ -83,7 +85,7 @@ export function buildNodePool(
   plan: Plan,
   cluster: ClusterProfile,
 ): KubernetesObject {
-  const isStatic = plan.sharing.mode === 'dra';
+  const isStatic = plan.sharing.mode === 'dra' && draPoolIsStatic(cluster);
   const annotations = poolAnnotations(plan, cluster);
 
   const spec: Record<string, unknown> = {

@@ -3,7 +3,7 @@ import { draL4Plan } from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
 
 describe('buildResourceClaimTemplate', () => {
-  it('claims one gpu.nvidia.com device with enough memory (exclusive claim)', () => {
+  it('claims one gpu.nvidia.com device of the model by product name, with enough memory (exclusive claim)', () => {
     const template = buildResourceClaimTemplate(draL4Plan) as any;
     expect(() => validateAgainstSchema(template)).not.toThrow();
     expect(template.apiVersion).toBe('resource.k8s.io/v1');
@@ -21,6 +21,12 @@ describe('buildResourceClaimTemplate', () => {
             {
               cel: {
                 expression:
+                  "device.attributes['gpu.nvidia.com'].productName == 'NVIDIA L4'",
+              },
+            },
+            {
+              cel: {
+                expression:
                   "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('20Gi')) >= 0",
               },
             },
@@ -29,6 +35,37 @@ describe('buildResourceClaimTemplate', () => {
       },
     ]);
     expect(template.spec.spec.devices.config).toBeUndefined();
+  });
+
+  it('lists every form factor NVML names for a model', () => {
+    const plan = {
+      ...draL4Plan,
+      pool: { ...draL4Plan.pool, gpuModel: 'a100-80gb' },
+    };
+    const template = buildResourceClaimTemplate(plan) as any;
+    expect(() => validateAgainstSchema(template)).not.toThrow();
+    expect(
+      template.spec.spec.devices.requests[0].exactly.selectors[0].cel
+        .expression,
+    ).toBe(
+      "device.attributes['gpu.nvidia.com'].productName in ['NVIDIA A100-SXM4-80GB', 'NVIDIA A100 80GB PCIe']",
+    );
+  });
+
+  it('selects by memory only for a model without known product names', () => {
+    const plan = {
+      ...draL4Plan,
+      pool: { ...draL4Plan.pool, gpuModel: 'a800-40gb' },
+    };
+    const template = buildResourceClaimTemplate(plan) as any;
+    expect(template.spec.spec.devices.requests[0].exactly.selectors).toEqual([
+      {
+        cel: {
+          expression:
+            "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('20Gi')) >= 0",
+        },
+      },
+    ]);
   });
 
   it('adds an MPS GpuConfig when pinned memory is planned', () => {
@@ -63,19 +100,20 @@ describe('buildResourceClaimTemplate', () => {
     ]);
   });
 
-  it('adds a TimeSlicing GpuConfig when slices are planned', () => {
+  it('requests its shares of a GPU the driver shares, with no GpuConfig', () => {
     const plan = {
       ...draL4Plan,
       sharing: { mode: 'dra' as const, slicesPerGpu: 4 },
+      resourcePerReplica: 3,
     };
     const template = buildResourceClaimTemplate(plan) as any;
     expect(() => validateAgainstSchema(template)).not.toThrow();
-    expect(
-      template.spec.spec.devices.config[0].opaque.parameters.sharing,
-    ).toEqual({
-      strategy: 'TimeSlicing',
-      timeSlicingConfig: { interval: 'Default' },
+    expect(template.spec.spec.devices.requests[0].exactly.capacity).toEqual({
+      requests: { shares: '3' },
     });
+    // The driver time-slices the claims itself; a TimeSlicing GpuConfig
+    // would need its TimeSlicingSettings gate and shares only in one claim.
+    expect(template.spec.spec.devices.config).toBeUndefined();
   });
 
   it('the schema really rejects a broken ResourceClaimTemplate', () => {

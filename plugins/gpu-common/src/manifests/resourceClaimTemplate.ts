@@ -1,3 +1,4 @@
+import { NVML_PRODUCT_NAMES } from '../catalog/data/nvmlProductNames';
 import type { Plan } from '../planner/types';
 import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
 import type { KubernetesObject } from './types';
@@ -21,8 +22,7 @@ export function resourceClaimTemplateName(workloadName: string): string {
 /**
  * The GpuConfig sharing block for the plan, if the plan shares the GPU among
  * the containers of a pod: MPS when a pinned-memory limit is planned,
- * time-slicing when slices are planned, none for an exclusive claim. Both
- * need the driver's `MPSSupport` / `TimeSlicingSettings` feature gates.
+ * none otherwise. It needs the driver's `MPSSupport` feature gate.
  */
 function gpuSharingConfig(plan: Plan): Record<string, unknown> | undefined {
   const { mpsPinnedMemoryMiB, slicesPerGpu } = plan.sharing;
@@ -35,13 +35,38 @@ function gpuSharingConfig(plan: Plan): Record<string, unknown> | undefined {
     }
     return { strategy: 'MPS', mpsConfig: config };
   }
-  if (slicesPerGpu && slicesPerGpu > 1) {
-    return {
-      strategy: 'TimeSlicing',
-      timeSlicingConfig: { interval: 'Default' },
-    };
-  }
   return undefined;
+}
+
+/**
+ * Shares a claim takes when the plan shares GPUs through the driver's
+ * integer consumable shares (`sharing.slicesPerGpu` shares per GPU): the
+ * `shares` capacity the driver publishes (dra-driver-nvidia-gpu@95932046
+ * `demo/specs/consumable-shares/README.md`). Written even when it is the
+ * default of 1, so the claim fails to allocate rather than take a whole GPU
+ * on a node whose driver does not share. The driver time-slices the claims
+ * itself: no GpuConfig (its TimeSlicing needs the TimeSlicingSettings gate
+ * and shares only inside one claim).
+ */
+function sharesRequest(plan: Plan): Record<string, unknown> | undefined {
+  const { mpsPinnedMemoryMiB, slicesPerGpu } = plan.sharing;
+  if (mpsPinnedMemoryMiB !== undefined || !slicesPerGpu || slicesPerGpu < 2) {
+    return undefined;
+  }
+  return { requests: { shares: String(plan.resourcePerReplica) } };
+}
+
+/**
+ * The CEL selecting the plan's GPU model by the product name NVML reports,
+ * an attribute Karpenter evaluates before launch, so it launches only
+ * instance types of that model; undefined for a model without known names.
+ */
+function productNameSelector(plan: Plan): string | undefined {
+  const names = NVML_PRODUCT_NAMES[plan.pool.gpuModel];
+  if (!names) return undefined;
+  const attribute = `device.attributes['${DRA_DRIVER}'].productName`;
+  if (names.length === 1) return `${attribute} == '${names[0]}'`;
+  return `${attribute} in [${names.map(n => `'${n}'`).join(', ')}]`;
 }
 
 /**
@@ -52,6 +77,9 @@ function gpuSharingConfig(plan: Plan): Record<string, unknown> | undefined {
 export function buildResourceClaimTemplate(plan: Plan): KubernetesObject {
   const { name, namespace } = plan.request.metadata;
   const sharing = gpuSharingConfig(plan);
+  const shares = sharesRequest(plan);
+  // The GPU's whole memory: a share does not shrink the device's capacity.
+  const memorySelector = `device.capacity['${DRA_DRIVER}'].memory.compareTo(quantity('${plan.perReplica.vramGiB}Gi')) >= 0`;
   const devices: Record<string, unknown> = {
     requests: [
       {
@@ -59,13 +87,10 @@ export function buildResourceClaimTemplate(plan: Plan): KubernetesObject {
         exactly: {
           deviceClassName: DRA_GPU_DEVICE_CLASS,
           count: 1,
-          selectors: [
-            {
-              cel: {
-                expression: `device.capacity['${DRA_DRIVER}'].memory.compareTo(quantity('${plan.perReplica.vramGiB}Gi')) >= 0`,
-              },
-            },
-          ],
+          selectors: [productNameSelector(plan), memorySelector]
+            .filter((e): e is string => e !== undefined)
+            .map(expression => ({ cel: { expression } })),
+          ...(shares ? { capacity: shares } : {}),
         },
       },
     ],

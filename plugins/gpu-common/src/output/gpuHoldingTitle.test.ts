@@ -69,6 +69,17 @@ describe('gpuHoldingTitle', () => {
       },
       '1 GPU — 1 whole H100 80GB, claimed through DRA',
     ],
+    [
+      'DRA claims of consumable shares',
+      {
+        replicas: 8,
+        unitsPerReplica: 1,
+        gpuSharePerReplica: 0.25,
+        sharingMode: 'dra',
+        modelName: 'NVIDIA L4',
+      },
+      '2 GPUs — 8 DRA shares of L4s',
+    ],
   ] as const)('%s', (_case, holding, title) => {
     expect(gpuHoldingTitle(holding)).toBe(title);
   });

@@ -72,7 +72,11 @@ export function gpuHoldingTitle(holding: GpuHolding): string {
       what = `${units} MIG ${holding.migProfile ?? 'instance'} ${ofModel}`;
       break;
     case 'dra':
-      what = `${plural(units, `whole ${model}`)}, claimed through DRA`;
+      // Consumable shares: a replica holds part of a GPU.
+      what =
+        holding.gpuSharePerReplica < 1
+          ? `${plural(units, 'DRA share')} ${ofModel}`
+          : `${plural(units, `whole ${model}`)}, claimed through DRA`;
       break;
     default:
       what = plural(units, `whole ${model}`);

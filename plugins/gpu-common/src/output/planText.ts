@@ -25,7 +25,9 @@ export function describeShare(plan: Plan): string {
       // What it holds and the compute it runs on differ: say both.
       return `MIG instance ${sharing.migProfile} (${formatReplicaGpuShare(plan.perReplica)})`;
     case 'dra':
-      return 'a GPU claimed through DRA';
+      return sharing.slicesPerGpu
+        ? `${plan.resourcePerReplica} of ${sharing.slicesPerGpu} DRA shares of a GPU`
+        : 'a GPU claimed through DRA';
     default:
       return plan.resourcePerReplica === 1
         ? '1 whole GPU'

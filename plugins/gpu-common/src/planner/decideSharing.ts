@@ -40,7 +40,7 @@ export function decideSharing(
       case 'mig':
         return decideMig(request, model, cluster);
       case 'dra':
-        return decideDra(request, model);
+        return decideDra(request, model, cluster);
       default:
         throw new GpuInputError([
           {

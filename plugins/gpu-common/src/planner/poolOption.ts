@@ -1,6 +1,7 @@
 import type { LedgerEntry } from '../capacity/ledger';
 import { poolCost, type PoolCost } from '../capacity/poolCost';
 import type { InstanceType } from '../catalog/types';
+import { draPoolIsStatic } from '../cluster/draAutoscaling';
 import type { ClusterProfile } from '../cluster/types';
 import { isGpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
@@ -78,7 +79,8 @@ export function evaluateOption(
 ): PoolOption | string {
   const { request, index, repoState, cluster } = inputs;
   const { existing, poolName, decision, choices } = target;
-  const staticPool = request.spec.gpu.sharing === 'dra';
+  const staticPool =
+    request.spec.gpu.sharing === 'dra' && draPoolIsStatic(cluster);
   let capacity: PoolCapacity;
   try {
     capacity = poolLimits({

@@ -1,4 +1,5 @@
 import type { GpuCatalog } from '../catalog/types';
+import { draPoolIsStatic } from '../cluster/draAutoscaling';
 import type { ClusterProfile } from '../cluster/types';
 import type { CatalogIndex } from './catalogIndex';
 import { machinesOfPool } from './poolMachines';
@@ -11,7 +12,8 @@ import type { PoolState, RepoState } from './types';
  * units per GPU from its sharing (time-slicing / MPS replicas, the MIG
  * config's instances of its profile, 1 for whole GPUs) and GPUs per node from
  * the machines it may launch (poolMachines.ts), of `cluster`'s provider
- * when given.
+ * when given. A DRA pool is static unless `cluster`'s Karpenter launches
+ * nodes for claims (cluster/draAutoscaling.ts).
  *
  * @public
  */
@@ -19,12 +21,21 @@ export function sizingOfPool(
   pool: PoolState,
   catalog: GpuCatalog | CatalogIndex,
   repoState: RepoState | undefined,
-  cluster?: Pick<ClusterProfile, 'provider' | 'clusterApi'>,
+  cluster?: Pick<
+    ClusterProfile,
+    | 'provider'
+    | 'clusterApi'
+    | 'name'
+    | 'karpenterVersion'
+    | 'kubernetesVersion'
+    | 'dra'
+  >,
 ): PoolSizing {
   return {
     resourceName: pool.resourceName,
     unitsPerGpu: unitsPerGpuOf(pool, repoState),
     gpuCounts: machinesOfPool(pool, catalog, cluster).map(t => t.gpusPerNode),
-    staticPool: pool.sharingMode === 'dra',
+    staticPool:
+      pool.sharingMode === 'dra' && (!cluster || draPoolIsStatic(cluster)),
   };
 }

@@ -100,7 +100,7 @@ function slicingOnPool(
       });
     }
     case 'dra':
-      return decideDra(request, model);
+      return decideDra(request, model, cluster);
     default:
       return decideExclusive(request, model);
   }

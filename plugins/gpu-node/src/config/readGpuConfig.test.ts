@@ -103,6 +103,25 @@ describe('readGpuConfig', () => {
     expect(() => read(gpu)).toThrow(message);
   });
 
+  it('reads a profile’s Kubernetes version and DRA settings from gpu.clusters', () => {
+    const [profile] = read({
+      clusters: {
+        profiles: {
+          eks: {
+            karpenterVersion: '1.15.1',
+            kubernetesVersion: '1.36.2',
+            dra: { karpenterNvidiaGate: true, consumableShares: 4 },
+          },
+        },
+      },
+    }).clusters.profiles;
+    expect(profile).toMatchObject({
+      name: 'eks',
+      kubernetesVersion: '1.36.2',
+      dra: { karpenterNvidiaGate: true, consumableShares: 4 },
+    });
+  });
+
   it('sorts the cluster profiles and takes the only one as the default', () => {
     expect(
       read({ clusters: { profiles: { solo: {} } } }).clusters,

@@ -38,8 +38,13 @@ export function isolationTradeOff(plan: Plan): string[] {
       return ['None: each replica owns whole GPUs (no sharing, no overhead).'];
     case 'dra':
       return [
-        'Devices are allocated through Dynamic Resource Allocation; isolation depends on the DRA driver configuration.',
-        'Karpenter does not provision nodes for pods with resource claims: this runs on a static pool.',
+        sharing.slicesPerGpu
+          ? `**No memory isolation**: the NVIDIA DRA driver shares each GPU among ${sharing.slicesPerGpu} shares of claims and time-slices them; shares only count for the scheduler, a replica that grows can starve or OOM the others.`
+          : 'Devices are allocated through Dynamic Resource Allocation: each claim holds a whole GPU.',
+        // A static pool is the only one limited in nodes (manifests/nodePool.ts).
+        plan.pool.limits.nodes === undefined
+          ? "Karpenter launches this pool's nodes for pending claims (its DRA support is alpha: AWS feature gate DRANVIDIAGPU)."
+          : 'Karpenter does not provision nodes for pods with resource claims here: this runs on a static pool.',
       ];
     default:
       return [];

@@ -203,6 +203,22 @@ describe('renderPullRequest', () => {
     expect(body).not.toContain('### Warnings');
   });
 
+  it('DRA with consumable shares: the shares a replica claims, and no memory isolation', () => {
+    const plan = exclusivePlan();
+    plan.sharing = { mode: 'dra', slicesPerGpu: 4 };
+    plan.resourceName = 'gpu.nvidia.com';
+    plan.resourcePerReplica = 1;
+    plan.pool.limits = { 'nvidia.com/gpu': 2 };
+    const { body } = renderPullRequest({ plan, files, model: t4 });
+    expect(body).toContain(
+      'Dynamic Resource Allocation (ResourceClaimTemplate), 1 of the 4 consumable shares of a GPU per replica',
+    );
+    expect(body).toContain('**No memory isolation**: the NVIDIA DRA driver');
+    expect(body).toContain(
+      "Karpenter launches this pool's nodes for pending claims",
+    );
+  });
+
   it('uses organisation templates and redacts secrets from the output', () => {
     const secret = 'ghp_supersecretvalue123';
     const plan = timeSlicingPlan();

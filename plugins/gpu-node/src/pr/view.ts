@@ -158,7 +158,9 @@ function sharingSummary(plan: Plan): string {
     case 'exclusive':
       return `exclusive, ${plan.request.spec.gpu.gpusPerReplica} whole GPU(s) per replica`;
     case 'dra':
-      return 'Dynamic Resource Allocation (ResourceClaimTemplate)';
+      return s.slicesPerGpu
+        ? `Dynamic Resource Allocation (ResourceClaimTemplate), ${plan.resourcePerReplica} of the ${s.slicesPerGpu} consumable shares of a GPU per replica`
+        : 'Dynamic Resource Allocation (ResourceClaimTemplate)';
     default:
       return s.mode;
   }

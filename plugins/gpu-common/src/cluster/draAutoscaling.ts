@@ -1,0 +1,56 @@
+/**
+ * Whether a DRA pool of a cluster autoscales: Karpenter launches nodes for
+ * pending claims only on AWS, from v1.15 with the DRANVIDIAGPU gate on, on
+ * Kubernetes ≥ 1.34 (sources in draSettings.ts). Anywhere else a DRA pool is
+ * a static one (`spec.replicas`), and the plan says what to set.
+ */
+import {
+  DRA_KUBERNETES_SINCE,
+  formatMinor,
+  kubernetesAtLeast,
+} from './draSettings';
+import { karpenterProvisionsDra } from './karpenterVersion';
+import type { ClusterProfile } from './types';
+
+/** The Karpenter release the product pins for DRA (v1.15.1, 2026-10-23). */
+export const KARPENTER_DRA_VERSION = '1.15.1';
+
+/**
+ * What keeps `cluster`'s Karpenter from launching nodes for DRA claims, in
+ * the words of the settings to change; undefined when it launches them.
+ */
+export function draAutoscalingGap(
+  cluster: Pick<
+    ClusterProfile,
+    'name' | 'provider' | 'karpenterVersion' | 'kubernetesVersion' | 'dra'
+  >,
+): string | undefined {
+  if (cluster.provider !== 'aws-karpenter') {
+    return `Karpenter publishes DRA device metadata only for AWS instance types, so on provider ${cluster.provider} no node is launched for a DRA claim`;
+  }
+  const missing: string[] = [];
+  if (!karpenterProvisionsDra(cluster.karpenterVersion)) {
+    missing.push(
+      `upgrade Karpenter from ${cluster.karpenterVersion} to ${KARPENTER_DRA_VERSION} or later (profile karpenterVersion)`,
+    );
+  }
+  if (!cluster.dra?.karpenterNvidiaGate) {
+    missing.push(
+      'turn on its AWS feature gate DRANVIDIAGPU (Helm settings.awsFeatureGates.draNVIDIAGPU: true, or settings.enableDRA: true when the EFA DRA driver runs too) and set profile dra.karpenterNvidiaGate: true',
+    );
+  }
+  if (!kubernetesAtLeast(cluster.kubernetesVersion, DRA_KUBERNETES_SINCE)) {
+    missing.push(
+      `run Kubernetes ${formatMinor(DRA_KUBERNETES_SINCE)} or later and say so in profile kubernetesVersion (now ${cluster.kubernetesVersion ?? 'unset'})`,
+    );
+  }
+  if (missing.length === 0) return undefined;
+  return `Karpenter ${cluster.karpenterVersion} on cluster ${cluster.name} does not provision nodes for pods with DRA resource claims: ${missing.join('; ')}`;
+}
+
+/** True when `cluster`'s DRA pools are static (Karpenter cannot scale them for claims). */
+export function draPoolIsStatic(
+  cluster: Parameters<typeof draAutoscalingGap>[0],
+): boolean {
+  return draAutoscalingGap(cluster) !== undefined;
+}
