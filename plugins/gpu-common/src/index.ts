@@ -355,3 +355,11 @@ export { checkMigPartedConfig } from './validation/migPartedConfig';
 export { checkNodePoolRules } from './validation/nodePoolRules';
 export type { NodePoolRuleOptions } from './validation/nodePoolRules';
 export { readPlainYamlDocuments } from './yaml/readPlainYaml';
+export {
+  KUEUE_API_VERSION,
+  QUEUE_NAME_LABEL,
+  planKueue,
+  stateAfterPlan,
+  teamQueueName,
+} from './kueue';
+export type { KueueInputs, KueueObject, KueuePlan } from './kueue';
