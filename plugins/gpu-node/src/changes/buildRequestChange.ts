@@ -30,7 +30,10 @@ import {
   prepareExistingWorkload,
   type PreparedExistingWorkload,
 } from '../workloads/prepareExistingWorkload';
+import type { GpuPolicy } from '../policy/gpuPolicy';
 import { applyPlan } from './applyPlan';
+import { withQueueLabel } from './kueue/queueLabel';
+import { requestKueue } from './kueue/requestKueue';
 import { clusterNotBootstrapped } from './clusterSetup';
 import type { ChangeSet } from './types';
 import { verifyChange, type VerifyChangeResult } from './verifyChange';
@@ -73,6 +76,11 @@ export interface BuildRequestChangeOptions {
   /** Read workloads only from these folders (see `readRepoState`). */
   workloadDirs?: string[];
   guard?: RequestGuard;
+  /**
+   * `gpu.policy`: on a cluster that runs Kueue, each team's queue quota is
+   * its `gpuQuota` (absent: what its requests hold).
+   */
+  policy?: GpuPolicy;
   kustomize?: BuildRootOptions;
   /**
    * Build the touched kustomizations before and after with the real kustomize
@@ -140,6 +148,15 @@ export async function buildRequestChange(
     await options.guard?.(made, state, tree);
     return made;
   });
+  const kueue = await requestKueue({
+    tree,
+    layout,
+    cluster,
+    state,
+    plan: planned,
+    request,
+    policy: options.policy,
+  });
 
   // kustomize reads from disk: an in-memory tree is copied out once.
   const scratch =
@@ -170,7 +187,12 @@ export async function buildRequestChange(
         )
       : planned;
     const manifests = await stage('Build manifests', async () =>
-      buildManifests(plan, cluster, { catalog, existing: existing?.target }),
+      withQueueLabel(
+        buildManifests(plan, cluster, { catalog, existing: existing?.target }),
+        kueue?.queueOfRequest.get(
+          `${request.metadata.namespace}/${request.metadata.name}`,
+        ),
+      ),
     );
     const changeSet = await stage('Apply plan to the repository', () =>
       applyPlan(tree, {
@@ -179,6 +201,7 @@ export async function buildRequestChange(
         layout,
         cluster,
         existing: existing?.change,
+        kueue,
       }),
     );
     const verification =
