@@ -15,6 +15,7 @@
  * runs it by hand.
  */
 import path from 'node:path';
+import type { GpuPolicy } from '../policy/gpuPolicy';
 import {
   isGpuInputError,
   parseGpuRequestYaml,
@@ -59,6 +60,8 @@ export interface UpdateOpenPullRequestsOptions {
   catalogFor(request: GpuRequest): GpuCatalog;
   /** The rules each re-render is checked against (policy, quota). */
   guardFor?(request: GpuRequest): RequestGuard | undefined;
+  /** `gpu.policy`, for the team quotas of a cluster's Kueue queues (profile `kueue: true`). */
+  policy?: GpuPolicy;
 }
 
 /** @public */
@@ -269,6 +272,7 @@ export async function updateOpenPullRequests(
         cluster: options.clusterFor(request.spec.cluster),
         catalog: options.catalogFor(request),
         guard: options.guardFor?.(request),
+        policy: options.policy,
         repoUrl: options.repoUrl,
         baseBranch,
         forge,

@@ -123,9 +123,11 @@ describe('Kueue queues on an AWS Karpenter cluster', () => {
         path.join(dir, `apps/ml/${request.metadata.name}`),
       );
       const deployment = app.find(o => o.kind === 'Deployment')!;
-      expect(deployment.metadata.labels?.['kueue.x-k8s.io/queue-name']).toBe(
-        'ml-platform',
-      );
+      expect(
+        (deployment.metadata.labels as Record<string, string>)[
+          'kueue.x-k8s.io/queue-name'
+        ],
+      ).toBe('ml-platform');
     }
   });
 
