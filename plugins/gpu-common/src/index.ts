@@ -360,6 +360,7 @@ export {
   QUEUE_NAME_LABEL,
   planKueue,
   stateAfterPlan,
+  stateAfterRelease,
   teamQueueName,
 } from './kueue';
 export type { KueueInputs, KueueObject, KueuePlan } from './kueue';

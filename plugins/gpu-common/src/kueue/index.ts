@@ -7,3 +7,4 @@ export {
   teamQueueName,
 } from './kueueNames';
 export { stateAfterPlan } from './stateAfterPlan';
+export { stateAfterRelease } from './stateAfterRelease';

@@ -16,6 +16,7 @@ import {
   type ClusterProfile,
   type GpuCatalog,
   type GpuRequest,
+  type KueuePlan,
   type ManifestSet,
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -118,6 +119,21 @@ async function withReusedPoolLabels(tree: RepoTree, plan: Plan): Promise<Plan> {
   return nodeLabels ? { ...plan, pool: { ...plan.pool, nodeLabels } } : plan;
 }
 
+/**
+ * The LocalQueue the workload names. Not on a manifest patched in place:
+ * its release restores only the GPU fields it recorded, so a label it added
+ * would outlive the request.
+ */
+function queueLabelOf(
+  kueue: KueuePlan | undefined,
+  request: GpuRequest,
+  existing: PreparedExistingWorkload | undefined,
+): string | undefined {
+  if (existing && patchedInPlace(existing.change.location)) return undefined;
+  const { namespace, name } = request.metadata;
+  return kueue?.queueOfRequest.get(`${namespace}/${name}`);
+}
+
 /** @public */
 export async function buildRequestChange(
   options: BuildRequestChangeOptions,
@@ -189,9 +205,7 @@ export async function buildRequestChange(
     const manifests = await stage('Build manifests', async () =>
       withQueueLabel(
         buildManifests(plan, cluster, { catalog, existing: existing?.target }),
-        kueue?.queueOfRequest.get(
-          `${request.metadata.namespace}/${request.metadata.name}`,
-        ),
+        queueLabelOf(kueue, request, existing),
       ),
     );
     const changeSet = await stage('Apply plan to the repository', () =>

@@ -11,6 +11,7 @@ import { kustomizeBuild } from '../../kustomize/build';
 import type { GpuPolicy } from '../../policy/gpuPolicy';
 import { FsRepoTree } from '../../repo/tree';
 import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
 import {
   buildableRepoFiles,
@@ -146,5 +147,49 @@ describe('Kueue queues on an AWS Karpenter cluster', () => {
     expect(
       await tree.readFile('apps/ml/t4-exclusive/kustomization.yaml'),
     ).toBeUndefined();
+  });
+
+  it('release gives back the queue label, the team quota on the released pool and, with the last request, every queue the product added', async () => {
+    for (const request of requests.slice(0, 2)) {
+      await requestOnDisk(tree, request, 2);
+    }
+    const release = async (name: string) => {
+      const change = await buildReleaseChange({
+        tree,
+        dir,
+        request: { namespace: 'ml', name },
+        clusterProfile: () => cluster,
+        catalog: builtinCatalog,
+        policy: policy(2),
+      });
+      await writeChangeSet(tree, change.changeSet);
+      return change;
+    };
+    const kueueObjects = async () =>
+      (await kustomizeBuild(path.join(dir, 'clusters/dev/gpu')))
+        .filter(o => o.apiVersion === 'kueue.x-k8s.io/v1beta2')
+        .map(o => `${o.kind}/${o.metadata.name}`)
+        .sort();
+
+    const first = await release('t4-exclusive');
+    expect(first.verification?.verified).toContain('clusters/dev');
+    // The exclusive pool went with its last request: its flavor and the team's quota on it too.
+    expect(await kueueObjects()).toEqual([
+      'ClusterQueue/ml-platform',
+      'LocalQueue/ml-platform',
+      'ResourceFlavor/gpu-t4-ts4',
+    ]);
+    expect(
+      await tree.readFile('apps/ml/t4-exclusive/deployment.yaml'),
+    ).toBeUndefined();
+
+    await release('t4-ts');
+    // No request of the team is left: the queues go; the pool kept by other requests keeps its flavor.
+    expect(await kueueObjects()).toEqual(['ResourceFlavor/gpu-t4-ts4']);
+    const gpuKustomization = await tree.readFile(
+      'clusters/dev/gpu/kustomization.yaml',
+    );
+    expect(gpuKustomization).not.toContain('cluster-queues');
+    expect(gpuKustomization).not.toContain('local-queues');
   });
 });

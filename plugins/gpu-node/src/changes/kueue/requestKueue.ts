@@ -23,31 +23,46 @@ function ledgerIds(state: RepoState): string[] {
   return state.pools.flatMap(p => (p.ledger ?? []).map(e => e.request));
 }
 
-/** Kueue's objects for the cluster after `plan`, or undefined when the cluster runs no Kueue. */
-export async function requestKueue(input: {
+/** What the queues are read from: the cluster, its pools after the change, the owners' policy. */
+export interface KueueSources {
   tree: RepoTree;
   layout?: LayoutInput;
   cluster: ClusterProfile;
-  state: RepoState;
-  plan: Plan;
+  /** The request the change is for (its record may not be stored yet). */
   request: GpuRequest;
   policy?: GpuPolicy;
-}): Promise<KueuePlan | undefined> {
-  if (!input.cluster.kueue) return undefined;
-  const after = stateAfterPlan(input.state, input.plan);
+}
+
+/** The queues of the cluster whose pools `after` holds, owners read from the stored requests. */
+export async function kueueOfState(
+  sources: KueueSources,
+  after: RepoState,
+): Promise<KueuePlan> {
   const owners = await ledgerRequestOwners(
-    input.tree,
+    sources.tree,
     ledgerIds(after),
-    input.layout,
-    input.request,
+    sources.layout,
+    sources.request,
   );
-  const kueue = planKueue({
-    cluster: input.cluster,
+  const { policy } = sources;
+  return planKueue({
+    cluster: sources.cluster,
     state: after,
     ownerOf: id => owners.get(id),
     gpuQuotaOf: owner =>
-      input.policy ? ruleForOwner(input.policy, owner).gpuQuota : undefined,
+      policy ? ruleForOwner(policy, owner).gpuQuota : undefined,
   });
+}
+
+/** Kueue's objects for the cluster after `plan`, or undefined when the cluster runs no Kueue. */
+export async function requestKueue(
+  sources: KueueSources & { state: RepoState; plan: Plan },
+): Promise<KueuePlan | undefined> {
+  if (!sources.cluster.kueue) return undefined;
+  const kueue = await kueueOfState(
+    sources,
+    stateAfterPlan(sources.state, sources.plan),
+  );
   if (kueue.issues.length > 0) throw new GpuInputError(kueue.issues);
   return kueue;
 }
