@@ -24,10 +24,7 @@ import { StagedTree, writeChangeSet } from './stagedTree';
 import type { ChangeSet } from './types';
 
 /** Runs one named step (for progress logs and timings). */
-export type StageRunner = <T>(
-  name: string,
-  step: () => Promise<T>,
-) => Promise<T>;
+export type StageRunner = <T>(name: string, step: () => Promise<T>) => Promise<T>;
 
 /** One touched root: its objects before and after, or why it did not build. */
 export interface RootBuild {
