@@ -249,6 +249,7 @@ export async function updateOpenPullRequests(
           request: info.request,
           clusterProfile: options.clusterFor,
           catalog: options.catalogFor(stored),
+          policy: options.policy,
           reason: `${moved} re-built from the request the new base holds.`,
           repoUrl: options.repoUrl,
           baseBranch,
