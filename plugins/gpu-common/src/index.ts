@@ -356,6 +356,7 @@ export { checkNodePoolRules } from './validation/nodePoolRules';
 export type { NodePoolRuleOptions } from './validation/nodePoolRules';
 export { readPlainYamlDocuments } from './yaml/readPlainYaml';
 export {
+  flavorQuotaIssues,
   KUEUE_API_VERSION,
   QUEUE_NAME_LABEL,
   planKueue,
@@ -363,4 +364,10 @@ export {
   stateAfterRelease,
   teamQueueName,
 } from './kueue';
-export type { KueueInputs, KueueObject, KueuePlan } from './kueue';
+export type {
+  FlavorCapacity,
+  FlavorQuota,
+  KueueInputs,
+  KueueObject,
+  KueuePlan,
+} from './kueue';

@@ -8,3 +8,5 @@ export {
 } from './kueueNames';
 export { stateAfterPlan } from './stateAfterPlan';
 export { stateAfterRelease } from './stateAfterRelease';
+export { flavorQuotaIssues } from './flavorQuotaRule';
+export type { FlavorCapacity, FlavorQuota } from './flavorQuotaRule';

@@ -10,6 +10,7 @@ import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__t
 import { kustomizeBuild } from '../../kustomize/build';
 import type { GpuPolicy } from '../../policy/gpuPolicy';
 import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
 import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
@@ -191,5 +192,32 @@ describe('Kueue queues on an AWS Karpenter cluster', () => {
     );
     expect(gpuKustomization).not.toContain('cluster-queues');
     expect(gpuKustomization).not.toContain('local-queues');
+  });
+
+  it('validate reports a flavor whose queues hold more than its pool provisions, and not the queues the product wrote', async () => {
+    for (const request of requests) await requestOnDisk(tree, request, 2);
+    const kueueFindings = async () =>
+      (await validateGitOpsTree(dir, { cluster: { name: 'dev' } })).filter(f =>
+        f.rule.startsWith('kueue'),
+      );
+    expect(await kueueFindings()).toEqual([]);
+
+    // A hand edit: 3 GPUs of quota on the exclusive T4 pool that provisions 2.
+    const queuePath = 'clusters/dev/gpu/kueue/cluster-queues/ml-platform.yaml';
+    const queue = (await tree.readFile(queuePath))!;
+    await tree.writeFile(
+      queuePath,
+      queue.replace(/(name: nvidia\.com\/gpu\n\s+nominalQuota:) 2/, '$1 3'),
+    );
+    expect(await kueueFindings()).toEqual([
+      {
+        file: 'clusters/dev/gpu/kueue/resource-flavors/gpu-t4.yaml',
+        object: 'ResourceFlavor/gpu-t4',
+        rule: 'kueue-quota-above-pool',
+        message: expect.stringContaining(
+          "Kueue quotas on pool gpu-t4 add up to 3 nvidia.com/gpu (ml-platform 3 (3 GPUs)) but the pool's limits provision only 2 (2 GPUs)",
+        ),
+      },
+    ]);
   });
 });
