@@ -14,13 +14,21 @@
 import type { InputIssue } from '../errors';
 import { formatGpuEquivalents } from '../output/gpuHoldingTitle';
 
-/** One team's nominal quota on one flavor, in units of the pool's resource. */
+/**
+ * One team's nominal quota on one flavor, in units of the pool's resource.
+ *
+ * @public
+ */
 export interface FlavorQuota {
   team: string;
   units: number;
 }
 
-/** A flavor's pool as the rule reads it. */
+/**
+ * A flavor's pool as the rule reads it.
+ *
+ * @public
+ */
 export interface FlavorCapacity {
   pool: string;
   resourceName: string;
@@ -32,6 +40,8 @@ export interface FlavorCapacity {
 /**
  * The issue when the teams' nominal quotas on `flavor` add up to more than
  * its pool can provision, naming each team's quota and both ways out.
+ *
+ * @public
  */
 export function flavorQuotaIssues(
   flavor: FlavorCapacity,
