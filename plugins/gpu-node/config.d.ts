@@ -90,6 +90,12 @@ export interface Config {
            * pools. Without it, time-slicing, MPS and mixed-strategy MIG are refused on Karpenter clusters.
            */
           nodeOverlay?: boolean;
+          /**
+           * Kueue v0.19 (`kueue.x-k8s.io/v1beta2`) admits the cluster's GPU workloads: each change also
+           * writes a ResourceFlavor per GPU pool, a ClusterQueue per team (quota from `gpu.policy`), a
+           * LocalQueue per namespace, and labels the workload `kueue.x-k8s.io/queue-name`.
+           */
+          kueue?: boolean;
           gpuTaintKey?: string;
           labelDomain?: string;
           consolidateAfter?: string;

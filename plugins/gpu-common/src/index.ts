@@ -356,3 +356,19 @@ export { checkMigPartedConfig } from './validation/migPartedConfig';
 export { checkNodePoolRules } from './validation/nodePoolRules';
 export type { NodePoolRuleOptions } from './validation/nodePoolRules';
 export { readPlainYamlDocuments } from './yaml/readPlainYaml';
+export {
+  flavorQuotaIssues,
+  KUEUE_API_VERSION,
+  QUEUE_NAME_LABEL,
+  planKueue,
+  stateAfterPlan,
+  stateAfterRelease,
+  teamQueueName,
+} from './kueue';
+export type {
+  FlavorCapacity,
+  FlavorQuota,
+  KueueInputs,
+  KueueObject,
+  KueuePlan,
+} from './kueue';

@@ -82,6 +82,7 @@ export async function scheduleExpiryReleases(options: {
       request: { namespace, name },
       clusterProfile,
       catalog: settings.catalog,
+      policy: settings.policy,
       reason: `${requestId} expired at ${expiresAt} (spec.expiresAt): the gpu backend opened this release.`,
       repoUrl: gitops.repoUrl,
       baseBranch: gitops.baseBranch,

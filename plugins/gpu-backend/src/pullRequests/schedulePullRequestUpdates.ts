@@ -61,6 +61,7 @@ export async function schedulePullRequestUpdates(options: {
           timeoutMs: gitops.timeoutMs,
           clusterFor,
           catalogFor: () => settings.catalog,
+          policy: settings.policy,
           logger: {
             info: message => logger.debug(message),
             warn: message => logger.warn(message),

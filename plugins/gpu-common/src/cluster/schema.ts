@@ -106,6 +106,7 @@ export const clusterProfileSchema = z
     systemNamespaces: z.array(dns1123Label).max(100),
     clusterApi: clusterApiSchema,
     staticNodes: staticNodesSchema,
+    kueue: z.boolean(),
   })
   .partial()
   // The clusterApi settings belong to provider cluster-api, which needs them.

@@ -70,4 +70,10 @@ export interface ClusterProfile {
    * for a static pool and no inventory limits it.
    */
   staticNodes?: StaticNodesSettings;
+  /**
+   * Kueue (v0.19, `kueue.x-k8s.io/v1beta2`) admits the cluster's GPU
+   * workloads: each change also writes the queues (gpu-common `kueue/`) and
+   * labels the workload with its team's LocalQueue. Absent: off.
+   */
+  kueue?: boolean;
 }

@@ -3,6 +3,7 @@ import {
   type GpuRequest,
   GpuInputError,
   type ClusterProfile,
+  type KueuePlan,
   type ManifestSet,
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -23,6 +24,7 @@ import {
   type ExistingWorkloadChange,
 } from './applyExistingWorkload';
 import { applyNewWorkload } from './applyNewWorkload';
+import { applyKueue } from './kueue/applyKueue';
 import { clusterNotBootstrapped } from './clusterSetup';
 import { applyLeftPools, applyPool } from './applyPool';
 import {
@@ -44,6 +46,8 @@ export interface ApplyPlanInput {
   cluster: ClusterProfile;
   /** The existing workload a patch request changes (see `prepareExistingWorkload`). */
   existing?: ExistingWorkloadChange;
+  /** The cluster's Kueue queues after the change (profile `kueue: true`). */
+  kueue?: KueuePlan;
 }
 
 /** True when `path` lies in the folder of the kustomization at `kustomizationPath`. */
@@ -136,6 +140,7 @@ export async function applyPlan(
       relativeTo(kustomizationPath, path),
     );
   }
+  if (input.kueue) await applyKueue(staged, kustomization, input.kueue);
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(kustomizationPath, content);
 

@@ -16,6 +16,7 @@ import {
   type ClusterProfile,
   type GpuCatalog,
   type GpuRequest,
+  type KueuePlan,
   type ManifestSet,
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -30,7 +31,10 @@ import {
   prepareExistingWorkload,
   type PreparedExistingWorkload,
 } from '../workloads/prepareExistingWorkload';
+import type { GpuPolicy } from '../policy/gpuPolicy';
 import { applyPlan } from './applyPlan';
+import { withQueueLabel } from './kueue/queueLabel';
+import { requestKueue } from './kueue/requestKueue';
 import { clusterNotBootstrapped } from './clusterSetup';
 import type { ChangeSet } from './types';
 import { verifyChange, type VerifyChangeResult } from './verifyChange';
@@ -73,6 +77,11 @@ export interface BuildRequestChangeOptions {
   /** Read workloads only from these folders (see `readRepoState`). */
   workloadDirs?: string[];
   guard?: RequestGuard;
+  /**
+   * `gpu.policy`: on a cluster that runs Kueue, each team's queue quota is
+   * its `gpuQuota` (absent: what its requests hold).
+   */
+  policy?: GpuPolicy;
   kustomize?: BuildRootOptions;
   /**
    * Build the touched kustomizations before and after with the real kustomize
@@ -110,6 +119,21 @@ async function withReusedPoolLabels(tree: RepoTree, plan: Plan): Promise<Plan> {
   return nodeLabels ? { ...plan, pool: { ...plan.pool, nodeLabels } } : plan;
 }
 
+/**
+ * The LocalQueue the workload names. Not on a manifest patched in place:
+ * its release restores only the GPU fields it recorded, so a label it added
+ * would outlive the request.
+ */
+function queueLabelOf(
+  kueue: KueuePlan | undefined,
+  request: GpuRequest,
+  existing: PreparedExistingWorkload | undefined,
+): string | undefined {
+  if (existing && patchedInPlace(existing.change.location)) return undefined;
+  const { namespace, name } = request.metadata;
+  return kueue?.queueOfRequest.get(`${namespace}/${name}`);
+}
+
 /** @public */
 export async function buildRequestChange(
   options: BuildRequestChangeOptions,
@@ -139,6 +163,15 @@ export async function buildRequestChange(
     const made = planRequest(request, catalog, cluster, state);
     await options.guard?.(made, state, tree);
     return made;
+  });
+  const kueue = await requestKueue({
+    tree,
+    layout,
+    cluster,
+    state,
+    plan: planned,
+    request,
+    policy: options.policy,
   });
 
   // kustomize reads from disk: an in-memory tree is copied out once.
@@ -170,7 +203,10 @@ export async function buildRequestChange(
         )
       : planned;
     const manifests = await stage('Build manifests', async () =>
-      buildManifests(plan, cluster, { catalog, existing: existing?.target }),
+      withQueueLabel(
+        buildManifests(plan, cluster, { catalog, existing: existing?.target }),
+        queueLabelOf(kueue, request, existing),
+      ),
     );
     const changeSet = await stage('Apply plan to the repository', () =>
       applyPlan(tree, {
@@ -179,6 +215,7 @@ export async function buildRequestChange(
         layout,
         cluster,
         existing: existing?.change,
+        kueue,
       }),
     );
     const verification =

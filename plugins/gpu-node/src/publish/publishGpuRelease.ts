@@ -10,6 +10,7 @@
  * a re-run updates the same branch and PR. A request the base does not hold
  * (not merged yet, or released already) is a GpuInputError saying so.
  */
+import type { GpuPolicy } from '../policy/gpuPolicy';
 import {
   checkGitOpsRepoUrl,
   isGpuInputError,
@@ -53,6 +54,8 @@ export interface PublishGpuReleaseOptions extends GitOpsTargetOptions {
   clusterProfile: (name: string | undefined) => ClusterProfile;
   catalog: GpuCatalog;
   layout?: LayoutInput;
+  /** `gpu.policy`: on a cluster that runs Kueue, the team quotas its queues keep. */
+  policy?: GpuPolicy;
   /** Why the release, said first in the body (e.g. the request expired). */
   reason?: string;
   /** Compute the release, its diff, title and body; push nothing, open nothing. */
@@ -164,6 +167,7 @@ async function publish(
       clusterProfile: options.clusterProfile,
       catalog: options.catalog,
       layout: options.layout,
+      policy: options.policy,
       where,
       stage: (stage, step) =>
         runStage(logger, stages, `${stage}${suffix}`, step),

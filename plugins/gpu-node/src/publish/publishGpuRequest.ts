@@ -15,6 +15,7 @@
  * line, error, and the title/body pass through it.
  */
 import path from 'node:path';
+import type { GpuPolicy } from '../policy/gpuPolicy';
 import {
   checkGitOpsRepoUrl,
   ClusterProfile,
@@ -64,6 +65,8 @@ export interface PublishGpuRequestOptions extends GitOpsTargetOptions {
    * anything is built from it, also when a moved base forces a rebuild.
    */
   guard?: RequestGuard;
+  /** `gpu.policy`, for the team quotas of a cluster's Kueue queues (profile `kueue: true`). */
+  policy?: GpuPolicy;
   /** Said at the top of the PR body (e.g. why the product updated it). */
   updateNote?: string;
 }
@@ -141,6 +144,7 @@ async function publish(
       catalog: options.catalog,
       layout: options.layout,
       guard: options.guard,
+      policy: options.policy,
       onSkipped: (file, reason) => logger.warn(`skipped ${file}: ${reason}`),
       stage: (stage, step) =>
         runStage(logger, stages, `${stage}${suffix}`, step),

@@ -28,6 +28,7 @@ import {
   type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { RequestGuard } from '../changes/buildRequestChange';
+import type { GpuPolicy } from '../policy/gpuPolicy';
 import { createForge } from '../forges/createForge';
 import type { Forge, ForgeKind } from '../forges/types';
 import {
@@ -76,6 +77,8 @@ export interface UpdateOpenPullRequestsOptions {
    * most 4): each render builds kustomizations, a process per core.
    */
   concurrency?: number;
+  /** `gpu.policy`, for the team quotas of a cluster's Kueue queues (profile `kueue: true`). */
+  policy?: GpuPolicy;
 }
 
 /** @public */
@@ -453,6 +456,7 @@ async function rerenderBranch(
         request: info.request!,
         clusterProfile: context.clusterFor,
         catalog: context.catalogFor(stored),
+        policy: context.policy,
         reason: `${moved} re-built from the request the new base holds.`,
       });
       return done('updated', { url: result.url });
@@ -464,6 +468,7 @@ async function rerenderBranch(
       cluster: context.clusterFor(request.spec.cluster),
       catalog: context.catalogFor(request),
       guard: context.guardFor?.(request),
+      policy: context.policy,
       updateNote: `${moved} re-rendered from its request on the new base.`,
     });
     return result.changed

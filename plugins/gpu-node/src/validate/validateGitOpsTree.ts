@@ -26,6 +26,7 @@ import {
   gpuConfigMapNames,
   gpuConfigMapsOf,
 } from './gpuConfigMaps';
+import { checkKueueQuotas } from './kueueQuotaRules';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
 import { checkForeignNodeOverlays } from './foreignNodeOverlayRules';
@@ -221,6 +222,7 @@ export async function validateGitOpsTreeReport(
   checkPoolDevicePlugins(pools, stack, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings, notes);
+  checkKueueQuotas(roots, pools, source, profile.labelDomain, findings);
   checkNodeClassRefs(roots, source, findings);
   checkForeignNodeOverlays(roots, source, catalog, findings);
 

@@ -71,7 +71,7 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
       // Explicit choices the owner may not make fail before anything is read;
       // the guard (policy, quota) then runs on every plan, rebuilds included.
       const context = gpuRequestContext(input, services);
-      const { request, cluster, catalog, guard } = context;
+      const { request, cluster, catalog, guard, policy } = context;
 
       const publish = async (dryRun: boolean) => {
         try {
@@ -80,6 +80,7 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
             cluster,
             catalog,
             guard,
+            policy,
             ...publishTarget(target, services),
             draft: input.draft,
             dryRun,

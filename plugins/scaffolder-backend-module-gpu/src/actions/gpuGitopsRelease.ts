@@ -97,6 +97,7 @@ export function createGpuGitopsReleaseAction(services: GpuActionServices) {
             request: { namespace: input.namespace, name: input.name },
             clusterProfile: name => services.clusters.get(name),
             catalog: services.catalog,
+            policy: services.policy,
             ...publishTarget(target, services),
             reason: input.reason,
             dryRun,

@@ -18,6 +18,7 @@ import {
   type RepoStateReport,
   type RepoTree,
   type RequestChange,
+  type GpuPolicy,
   type RequestGuard,
 } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
@@ -36,6 +37,8 @@ export interface GpuRequestContext {
   catalog: GpuCatalog;
   /** The owner's policy and quota, checked against every plan (rebuilds too). */
   guard: RequestGuard;
+  /** `gpu.policy`: a cluster's Kueue queues take the team quotas from it. */
+  policy: GpuPolicy;
   /** The quota use the guard saw last (undefined before it ran). */
   quota(): QuotaUse | undefined;
 }
@@ -82,6 +85,7 @@ export function gpuRequestContext(
     cluster,
     catalog: check.catalog,
     guard,
+    policy: services.policy,
     quota: () => lastQuota,
   };
 }
@@ -113,7 +117,7 @@ export async function planGpuRequest(options: {
 }): Promise<PlannedGpuRequest> {
   const { input, services, logger, base } = options;
   const context = gpuRequestContext(input, services);
-  const { request, cluster, catalog, guard } = context;
+  const { request, cluster, catalog, guard, policy } = context;
   try {
     if (base) {
       const change = await buildRequestChange({
@@ -123,6 +127,7 @@ export async function planGpuRequest(options: {
         cluster,
         catalog,
         guard,
+        policy,
         verify: options.verify ?? false,
         onSkipped: (file, reason) => logger.warn(`Skipped ${file}: ${reason}`),
         stage: (name, step) => runStage(logger, name, step),

@@ -9,7 +9,10 @@
 import type {
   ClusterProfile,
   ReleasePlan,
+  RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
+import type { GpuPolicy } from '../../policy/gpuPolicy';
+import { releaseKueue } from '../kueue/releaseKueue';
 import {
   requestPath,
   resolveLayout,
@@ -28,6 +31,8 @@ export interface ApplyReleaseInput {
   cluster: ClusterProfile;
   /** Path templates; the default layout when omitted. */
   layout?: LayoutInput;
+  /** The cluster's state before the release and `gpu.policy`: its Kueue queues shrink with it. */
+  kueue?: { state: RepoState; policy?: GpuPolicy };
 }
 
 /** @public */
@@ -43,5 +48,16 @@ export async function applyRelease(
   await releaseWorkload(staged, layout, plan.request, cluster, plan.pools);
   const { namespace, name } = plan.request.metadata;
   await staged.remove(requestPath(layout, namespace, name));
+  if (input.kueue) {
+    await releaseKueue(staged, {
+      tree,
+      layout: input.layout,
+      cluster,
+      request: plan.request,
+      policy: input.kueue.policy,
+      state: input.kueue.state,
+      plan,
+    });
+  }
   return staged.toChangeSet();
 }

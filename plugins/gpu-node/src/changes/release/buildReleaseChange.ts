@@ -16,6 +16,7 @@ import {
   type ReleasePlan,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuildRootOptions } from '../../kustomize/buildRoot';
+import type { GpuPolicy } from '../../policy/gpuPolicy';
 import { requestPath, type LayoutInput } from '../../layout/layout';
 import { readRepoState } from '../../repo/readRepoState';
 import type { RepoTree } from '../../repo/tree';
@@ -51,6 +52,8 @@ export interface BuildReleaseChangeOptions {
   /** Build touched roots before and after with the real kustomize (default true). */
   verify?: boolean;
   stage?: <T>(name: string, step: () => Promise<T>) => Promise<T>;
+  /** `gpu.policy`: on a cluster that runs Kueue, the team quotas of its queues. */
+  policy?: GpuPolicy;
 }
 
 /** @public */
@@ -92,7 +95,12 @@ export async function buildReleaseChange(
     planRelease(request, options.catalog, cluster, state),
   );
   const changeSet = await stage('Apply the release to the repository', () =>
-    applyRelease(tree, { plan, cluster, layout }),
+    applyRelease(tree, {
+      plan,
+      cluster,
+      layout,
+      kueue: { state, policy: options.policy },
+    }),
   );
   const verification =
     options.verify === false

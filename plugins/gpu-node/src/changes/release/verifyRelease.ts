@@ -14,6 +14,7 @@
 import {
   GpuInputError,
   gpuAnnotationKeys,
+  KUEUE_API_VERSION,
   type ClusterProfile,
   type ReleasePlan,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -73,6 +74,8 @@ export async function verifyRelease(
 
   const mayChange = (o: BuiltObject): boolean => {
     if (POOL_OBJECT_KINDS.includes(o.kind)) return pools.has(o.metadata.name);
+    // The product's queues shrink with the pools they are planned from.
+    if (o.apiVersion === KUEUE_API_VERSION) return isManagedObject(o);
     if (o.kind === 'ConfigMap') {
       return configMaps.some(
         ref =>

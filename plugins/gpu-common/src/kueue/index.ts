@@ -1,0 +1,12 @@
+export { planKueue } from './planKueue';
+export type { KueueInputs, KueuePlan } from './planKueue';
+export type { KueueObject } from './kueueObjects';
+export {
+  KUEUE_API_VERSION,
+  QUEUE_NAME_LABEL,
+  teamQueueName,
+} from './kueueNames';
+export { stateAfterPlan } from './stateAfterPlan';
+export { stateAfterRelease } from './stateAfterRelease';
+export { flavorQuotaIssues } from './flavorQuotaRule';
+export type { FlavorCapacity, FlavorQuota } from './flavorQuotaRule';

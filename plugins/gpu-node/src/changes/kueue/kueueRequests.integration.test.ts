@@ -1,0 +1,223 @@
+/**
+ * Requests on an AWS Karpenter cluster that runs Kueue: the real planner,
+ * builders and merge engine, each change written as a merge would, every
+ * kustomization root built with the real kustomize, the Kueue objects
+ * checked against Kueue v0.19.2's CRDs (gpu-common `crds/SOURCES.md`).
+ */
+import path from 'node:path';
+import { builtinCatalog, type GpuRequest } from '@gpu-gitops/plugin-gpu-common';
+import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
+import { kustomizeBuild } from '../../kustomize/build';
+import type { GpuPolicy } from '../../policy/gpuPolicy';
+import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from '../release/buildReleaseChange';
+import { writeChangeSet } from '../stagedTree';
+import {
+  buildableRepoFiles,
+  devCluster,
+  removeTempRepo,
+  writeTempRepo,
+} from '../__fixtures__/gitopsRepo';
+import { mlRequest } from '../__fixtures__/requests';
+
+jest.setTimeout(300_000);
+
+const CRDS: Record<string, string> = {
+  ResourceFlavor: 'kueue-v0.19.2_kueue.x-k8s.io_resourceflavors.yaml',
+  ClusterQueue: 'kueue-v0.19.2_kueue.x-k8s.io_clusterqueues.yaml',
+  LocalQueue: 'kueue-v0.19.2_kueue.x-k8s.io_localqueues.yaml',
+};
+
+const cluster = { ...devCluster, kueue: true };
+const policy = (gpuQuota: number): GpuPolicy => ({
+  defaults: {},
+  groups: [{ owner: 'group:default/ml-platform', gpuQuota }],
+});
+
+const requests: GpuRequest[] = [
+  mlRequest('t4-exclusive', {
+    model: 't4',
+    sharing: 'exclusive',
+    replicas: 2,
+    vramGiB: 12,
+  }),
+  mlRequest('t4-ts', {
+    model: 't4',
+    sharing: 'time-slicing',
+    replicas: 6,
+    vramGiB: 3,
+    slicesPerGpu: 4,
+  }),
+  mlRequest('a100-mig', {
+    model: 'a100-40gb',
+    sharing: 'mig',
+    replicas: 3,
+    vramGiB: 18,
+  }),
+];
+
+async function requestOnDisk(
+  tree: FsRepoTree,
+  request: GpuRequest,
+  quota: number,
+) {
+  const change = await buildRequestChange({
+    tree,
+    dir: tree.root,
+    request,
+    cluster,
+    catalog: builtinCatalog,
+    policy: policy(quota),
+  });
+  await writeChangeSet(tree, change.changeSet);
+  return change;
+}
+
+describe('Kueue queues on an AWS Karpenter cluster', () => {
+  let dir: string;
+  let tree: FsRepoTree;
+  beforeEach(async () => {
+    dir = await writeTempRepo(buildableRepoFiles);
+    tree = new FsRepoTree(dir);
+  });
+  afterEach(() => removeTempRepo(dir));
+
+  it('time-slicing, exclusive and MIG requests add schema-valid queues with the team quota, and label each workload', async () => {
+    const changes = [];
+    for (const request of requests)
+      changes.push(await requestOnDisk(tree, request, 2));
+    for (const change of changes) {
+      expect(change.verification?.verified).toContain('clusters/dev');
+    }
+    const built = await kustomizeBuild(path.join(dir, 'clusters/dev/gpu'));
+    const kueue = built.filter(o => o.apiVersion === 'kueue.x-k8s.io/v1beta2');
+    for (const object of kueue) {
+      expect(crdSchemaErrors(object, CRDS[object.kind])).toEqual([]);
+    }
+    const pools = changes.map(c => c.plan.pool.name);
+    expect(
+      kueue.filter(o => o.kind === 'ResourceFlavor').map(o => o.metadata.name),
+    ).toEqual(expect.arrayContaining(pools));
+    const queue = kueue.find(o => o.kind === 'ClusterQueue')!;
+    expect(queue.metadata.name).toBe('ml-platform');
+    const nominal = Object.fromEntries(
+      (queue as any).spec.resourceGroups.flatMap((g: any) =>
+        g.flavors.map((f: any) => [f.name, f.resources[0].nominalQuota]),
+      ),
+    );
+    // The team's 2 GPUs, in each pool's units.
+    expect(nominal).toEqual({
+      [changes[0].plan.pool.name]: 2,
+      [changes[1].plan.pool.name]: 2 * 4,
+      [changes[2].plan.pool.name]:
+        2 *
+        changes[2].plan.sharing.migLayout![changes[2].plan.sharing.migProfile!],
+    });
+    expect(
+      kueue
+        .filter(o => o.kind === 'LocalQueue')
+        .map(o => `${o.metadata.namespace}/${o.metadata.name}`),
+    ).toEqual(['ml/ml-platform']);
+    for (const request of requests) {
+      const app = await kustomizeBuild(
+        path.join(dir, `apps/ml/${request.metadata.name}`),
+      );
+      const deployment = app.find(o => o.kind === 'Deployment')!;
+      expect(
+        (deployment.metadata.labels as Record<string, string>)[
+          'kueue.x-k8s.io/queue-name'
+        ],
+      ).toBe('ml-platform');
+    }
+  });
+
+  it('★ refuses a team quota above what the pool limits provision, and writes nothing', async () => {
+    // 3 GPUs of quota; the exclusive T4 pool's limits provision the 2 its replicas need.
+    await expect(requestOnDisk(tree, requests[0], 3)).rejects.toMatchObject({
+      issues: [
+        expect.objectContaining({
+          rule: 'kueue-quota-above-pool',
+          message: expect.stringContaining(
+            "Kueue quotas on pool gpu-t4 add up to 3 nvidia.com/gpu (ml-platform 3 (3 GPUs)) but the pool's limits provision only 2 (2 GPUs)",
+          ),
+        }),
+      ],
+    });
+    expect(
+      await tree.readFile('apps/ml/t4-exclusive/kustomization.yaml'),
+    ).toBeUndefined();
+  });
+
+  it('release gives back the queue label, the team quota on the released pool and, with the last request, every queue the product added', async () => {
+    for (const request of requests.slice(0, 2)) {
+      await requestOnDisk(tree, request, 2);
+    }
+    const release = async (name: string) => {
+      const change = await buildReleaseChange({
+        tree,
+        dir,
+        request: { namespace: 'ml', name },
+        clusterProfile: () => cluster,
+        catalog: builtinCatalog,
+        policy: policy(2),
+      });
+      await writeChangeSet(tree, change.changeSet);
+      return change;
+    };
+    const kueueObjects = async () =>
+      (await kustomizeBuild(path.join(dir, 'clusters/dev/gpu')))
+        .filter(o => o.apiVersion === 'kueue.x-k8s.io/v1beta2')
+        .map(o => `${o.kind}/${o.metadata.name}`)
+        .sort();
+
+    const first = await release('t4-exclusive');
+    expect(first.verification?.verified).toContain('clusters/dev');
+    // The exclusive pool went with its last request: its flavor and the team's quota on it too.
+    expect(await kueueObjects()).toEqual([
+      'ClusterQueue/ml-platform',
+      'LocalQueue/ml-platform',
+      'ResourceFlavor/gpu-t4-ts4',
+    ]);
+    expect(
+      await tree.readFile('apps/ml/t4-exclusive/deployment.yaml'),
+    ).toBeUndefined();
+
+    await release('t4-ts');
+    // No request of the team is left: the queues go; the pool kept by other requests keeps its flavor.
+    expect(await kueueObjects()).toEqual(['ResourceFlavor/gpu-t4-ts4']);
+    const gpuKustomization = await tree.readFile(
+      'clusters/dev/gpu/kustomization.yaml',
+    );
+    expect(gpuKustomization).not.toContain('cluster-queues');
+    expect(gpuKustomization).not.toContain('local-queues');
+  });
+
+  it('validate reports a flavor whose queues hold more than its pool provisions, and not the queues the product wrote', async () => {
+    for (const request of requests) await requestOnDisk(tree, request, 2);
+    const kueueFindings = async () =>
+      (await validateGitOpsTree(dir, { cluster: { name: 'dev' } })).filter(f =>
+        f.rule.startsWith('kueue'),
+      );
+    expect(await kueueFindings()).toEqual([]);
+
+    // A hand edit: 3 GPUs of quota on the exclusive T4 pool that provisions 2.
+    const queuePath = 'clusters/dev/gpu/kueue/cluster-queues/ml-platform.yaml';
+    const queue = (await tree.readFile(queuePath))!;
+    await tree.writeFile(
+      queuePath,
+      queue.replace(/(name: nvidia\.com\/gpu\n\s+nominalQuota:) 2/, '$1 3'),
+    );
+    expect(await kueueFindings()).toEqual([
+      {
+        file: 'clusters/dev/gpu/kueue/resource-flavors/gpu-t4.yaml',
+        object: 'ResourceFlavor/gpu-t4',
+        rule: 'kueue-quota-above-pool',
+        message: expect.stringContaining(
+          "Kueue quotas on pool gpu-t4 add up to 3 nvidia.com/gpu (ml-platform 3 (3 GPUs)) but the pool's limits provision only 2 (2 GPUs)",
+        ),
+      },
+    ]);
+  });
+});
