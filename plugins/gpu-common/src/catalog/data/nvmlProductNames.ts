@@ -1,0 +1,31 @@
+/**
+ * The product names NVML reports for the GPUs of each built-in model
+ * (`nvidia-smi --query-gpu=name`), one per board variant the model's machines
+ * carry: GPU Feature Discovery turns the name into the node label
+ * `nvidia.com/gpu.product` (`scheduling/gpuProductLabel.ts`). From the
+ * board names of NVIDIA's PCI ID list for the model's device ids
+ * (`pciDeviceIds.ts`, `migGeometry.ts`) as NVML spells them, checked against
+ * the labels clusters select (e.g. `Tesla-T4`, `NVIDIA-A100-SXM4-40GB`,
+ * `NVIDIA-A100-80GB-PCIe`, `NVIDIA-H100-80GB-HBM3`, `Tesla-V100-SXM2-16GB`).
+ * A model of an organisation's own catalog has none: its label is not known.
+ */
+export const NVML_PRODUCT_NAMES: Readonly<Record<string, readonly string[]>> =
+  {
+    t4: ['Tesla T4'],
+    a10g: ['NVIDIA A10G'],
+    l4: ['NVIDIA L4'],
+    l40s: ['NVIDIA L40S'],
+    v100: ['Tesla V100-SXM2-16GB', 'Tesla V100-PCIE-16GB'],
+    'v100-32gb': [
+      'Tesla V100-SXM2-32GB',
+      'Tesla V100-PCIE-32GB',
+      'Tesla V100S-PCIE-32GB',
+    ],
+    a30: ['NVIDIA A30'],
+    'a100-40gb': ['NVIDIA A100-SXM4-40GB', 'NVIDIA A100-PCIE-40GB'],
+    'a100-80gb': ['NVIDIA A100-SXM4-80GB', 'NVIDIA A100 80GB PCIe'],
+    'h100-80gb': ['NVIDIA H100 80GB HBM3', 'NVIDIA H100 PCIe'],
+    'h100-nvl': ['NVIDIA H100 NVL'],
+    h200: ['NVIDIA H200', 'NVIDIA H200 NVL'],
+    b200: ['NVIDIA B200'],
+  };
