@@ -76,6 +76,7 @@ export {
 export type {
   ClusterGpuStack,
   DeployedDevicePlugin,
+  MigManagerConfigElsewhere,
   OperatorDefaultSharing,
   OtherDevicePlugin,
   StackSetting,

@@ -85,6 +85,26 @@ export interface OperatorDefaultSharing extends StackSetting {
 }
 
 /**
+ * The GPU Operator's MIG manager reads its mig-parted config from another
+ * ConfigMap than the one the product writes MIG pools' layouts into.
+ *
+ * @public
+ */
+export interface MigManagerConfigElsewhere extends StackSetting {
+  /** The ConfigMap it reads; empty: the operator's own, generated from the GPUs it finds. */
+  configMap: string;
+  /** What to set, and where, for it to read the product's (e.g. "`migManager.config.name: custom-mig-parted-config` in …"). */
+  advice: string;
+}
+
+/** What the MIG manager reads instead, in a reviewer's words. */
+export function migManagerReads(elsewhere: MigManagerConfigElsewhere): string {
+  return elsewhere.configMap === ''
+    ? 'its own config, generated from the GPUs it finds'
+    : `ConfigMap ${elsewhere.configMap}`;
+}
+
+/**
  * What runs on a cluster's GPU nodes, as its repository declares it; an
  * empty object when only what the product assumes (the GPU Operator's
  * device plugin and MIG manager) runs.
@@ -98,6 +118,8 @@ export interface ClusterGpuStack {
   operatorSharesByDefault?: OperatorDefaultSharing;
   /** The GPU Operator runs no MIG manager: where that is set. */
   migManagerOff?: StackSetting;
+  /** The GPU Operator's MIG manager reads another ConfigMap than the profile's `migPartedConfigMap`. */
+  migManagerConfigElsewhere?: MigManagerConfigElsewhere;
   /**
    * Every device plugin the repository deploys for the cluster; absent when
    * it declares none (the GPU Operator's, installed elsewhere, is assumed).

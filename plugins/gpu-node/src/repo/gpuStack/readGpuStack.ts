@@ -13,6 +13,7 @@ import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/values
 import { mayHoldGpuConfigMap } from '../handWrittenConfigMaps';
 import type { RepoTree } from '../tree';
 import { deployedDevicePlugins } from './deployedDevicePlugins';
+import { migManagerConfigElsewhere } from './migManagerConfigElsewhere';
 import { migManagerOff } from './migManagerOff';
 import { operatorSharesByDefault } from './operatorSharesByDefault';
 import { otherDevicePlugin } from './otherDevicePlugin';
@@ -97,6 +98,11 @@ export async function readGpuStack(
 ): Promise<ClusterGpuStack> {
   const devicePlugin = await otherDevicePlugin(tree, cluster, files);
   const migManager = await migManagerOff(tree, files);
+  const migConfigElsewhere = await migManagerConfigElsewhere(
+    tree,
+    cluster,
+    files,
+  );
   const operatorDefault = await operatorSharesByDefault(
     tree,
     cluster,
@@ -107,6 +113,9 @@ export async function readGpuStack(
     ...(devicePlugin ? { devicePlugin } : {}),
     ...(operatorDefault ? { operatorSharesByDefault: operatorDefault } : {}),
     ...(migManager ? { migManagerOff: migManager } : {}),
+    ...(migConfigElsewhere
+      ? { migManagerConfigElsewhere: migConfigElsewhere }
+      : {}),
     ...(await deployedDevicePlugins(tree, cluster, files)),
   };
 }
