@@ -73,6 +73,23 @@ export interface DeployedDevicePlugin extends StackSetting {
 }
 
 /**
+ * NVIDIA's DRA driver for GPUs, as the repository deploys it (its Helm
+ * chart, or its kubelet plugin DaemonSet).
+ *
+ * @public
+ */
+export interface DeployedDraDriver extends StackSetting {
+  /**
+   * It publishes the GPUs of the nodes it runs on as devices of DeviceClass
+   * `gpu.nvidia.com` (the chart's `resources.gpus.enabled`, rendered only
+   * with `gpuResourcesEnabledOverride: true`).
+   */
+  servesGpus: boolean;
+  /** Where its kubelet plugin's pods run; absent: every GPU node. */
+  placement?: PodScheduling;
+}
+
+/**
  * The GPU Operator's default device-plugin config (`devicePlugin.config.default`,
  * a key of the `devicePlugin.config.name` ConfigMap) shares every GPU: every
  * node without a `nvidia.com/device-plugin.config` label gets it.
@@ -125,6 +142,8 @@ export interface ClusterGpuStack {
    * it declares none (the GPU Operator's, installed elsewhere, is assumed).
    */
   devicePlugins?: DeployedDevicePlugin[];
+  /** Every NVIDIA DRA driver the repository deploys for the cluster; absent when none. */
+  draDrivers?: DeployedDraDriver[];
   /** A GPU Operator release the repository declares turns its device plugin off: where. */
   operatorDevicePluginOff?: StackSetting;
 }

@@ -10,6 +10,8 @@
  * - A MIG pool (its nodes select a mig-parted config by
  *   `nvidia.com/mig.config`) where the GPU Operator runs no MIG manager:
  *   nothing partitions its GPUs.
+ * - A DRA pool, served by NVIDIA's DRA driver and no device plugin
+ *   (`draDriverService.ts`).
  * - A plugin that reads no named config (NVIDIA's static DaemonSet,
  *   Bottlerocket's built-in one) gives every node its own config: the
  *   resources pods can ask for there are that config's, whatever the pool's
@@ -24,6 +26,7 @@ import type { MigStrategy } from '../cluster/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { advertisedPerNode, advertisedResources } from './advertisedResources';
+import { draDriverProblems, isDraPool } from './draDriverService';
 import { landingRefusal } from './landingPools';
 import type { AdvertisedNodeResource, PoolNodeShape } from './nodeShape';
 import { RUNNING_GPU_NODE_LABELS } from './runningGpuNodeLabels';
@@ -156,13 +159,26 @@ export function devicePluginService(
   migStrategy: MigStrategy | undefined,
   gpusPerNode?: number,
 ): PoolDevicePluginService {
-  const plugins = stack?.devicePlugins;
   const problems: string[] = [];
-  if (!stack || !plugins) return { servedBy: [], problems };
+  if (!stack) return { servedBy: [], problems };
+  const plugins = stack.devicePlugins ?? [];
   const servedBy = plugins.filter(p => notServing(p, shape) === undefined);
+  problems.push(
+    ...draDriverProblems(
+      shape,
+      runningShape(shape),
+      stack,
+      servedBy.map(named),
+    ),
+  );
+  if (!stack.devicePlugins) return { servedBy, problems };
   // Without a GPU Operator release in the repository, one installed
   // elsewhere is what the product assumes serves the nodes nothing else does.
-  if (servedBy.length === 0 && operatorDeclared(stack, plugins)) {
+  if (
+    servedBy.length === 0 &&
+    !isDraPool(shape) &&
+    operatorDeclared(stack, plugins)
+  ) {
     problems.push(noneProblem(shape, stack, plugins));
   }
   if (servedBy.length > 1) {

@@ -13,9 +13,12 @@
  *   `nvidia.com/gpu.present` label, the `nvidia.com/gpu` taint tolerated);
  * - its static DaemonSet, placed by its pod template;
  * - Bottlerocket's, on the nodes of every Bottlerocket EC2NodeClass, with
- *   the sharing of its user data as the one config it applies.
+ *   the sharing of its user data as the one config it applies;
+ * - beside them, NVIDIA's DRA driver (`draDrivers.ts`), which serves GPUs
+ *   through ResourceClaims rather than `nvidia.com/gpu`.
  */
 import {
+  DEVICE_PLUGIN_DEPLOY_LABEL,
   podSchedulingOf,
   type ClusterGpuStack,
   type ClusterProfile,
@@ -35,10 +38,11 @@ import {
   DEVICE_PLUGIN_IMAGE,
   objectsOf,
 } from './otherDevicePlugin';
+import { draDrivers } from './draDrivers';
 
 type Deployed = Pick<
   ClusterGpuStack,
-  'devicePlugins' | 'operatorDevicePluginOff'
+  'devicePlugins' | 'operatorDevicePluginOff' | 'draDrivers'
 >;
 
 /** The standalone chart's placement defaults (k8s-device-plugin v0.20.0 values.yaml). */
@@ -62,6 +66,20 @@ const CHART_PLACEMENT: Record<string, unknown> = {
     { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
   ],
 };
+
+/**
+ * The GPU Operator's device plugin runs on the GPU nodes labelled
+ * `nvidia.com/gpu.deploy.device-plugin=true`, which the operator sets on
+ * each GPU node unless the node has it already (gpu-operator v26.7.0
+ * `assets/state-device-plugin/0500_daemonset.yaml` nodeSelector;
+ * `controllers/state_manager.go` labels GPU nodes): a pool labelled
+ * `false` (a DRA pool) keeps it off. Its tolerations are the bootstrap's
+ * concern (`daemonsets.tolerations`), so they are not judged here.
+ */
+const OPERATOR_PLUGIN_PLACEMENT = podSchedulingOf({
+  nodeSelector: { [DEVICE_PLUGIN_DEPLOY_LABEL]: 'true' },
+  tolerations: [{ operator: 'Exists' }],
+});
 
 async function operatorPlugins(
   tree: RepoTree,
@@ -88,6 +106,7 @@ async function operatorPlugins(
       readsNamedConfigs: true,
       file: release.file,
       setting: `the GPU Operator's device plugin (${release.declaredBy} in \`${release.file}\`)`,
+      placement: OPERATOR_PLUGIN_PLACEMENT,
     });
   }
   return out;
@@ -202,6 +221,8 @@ export async function deployedDevicePlugins(
     ...daemonSetPlugins(files),
     ...bottlerocketPlugins(files),
   ];
-  if (plugins.length === 0 && !operator.operatorDevicePluginOff) return {};
-  return { ...operator, devicePlugins: plugins };
+  const dra = await draDrivers(tree, files);
+  const withDra = dra.length > 0 ? { draDrivers: dra } : {};
+  if (plugins.length === 0 && !operator.operatorDevicePluginOff) return withDra;
+  return { ...operator, devicePlugins: plugins, ...withDra };
 }

@@ -100,6 +100,18 @@ describe('the files readGpuStack can take anything from', () => {
       },
     ],
     [
+      "NVIDIA's DRA driver chart (Flux)",
+      {
+        'infra/dra.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: dra, namespace: dra}
+spec:
+  chart:
+    spec: {chart: dra-driver-nvidia-gpu, sourceRef: {kind: HelmRepository, name: nvidia}}
+`,
+      },
+    ],
+    [
       'a Bottlerocket node class',
       { 'infra/nodeclass.yaml': BOTTLEROCKET_NODE_CLASS },
     ],

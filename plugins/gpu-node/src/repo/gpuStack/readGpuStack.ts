@@ -25,7 +25,7 @@ import { otherDevicePlugin } from './otherDevicePlugin';
  * included) and the device plugin's image (`otherDevicePlugin`).
  */
 const STACK_MENTION =
-  /gpu-operator|nvidia-device-plugin|chartRef|k8s-device-plugin/i;
+  /gpu-operator|nvidia-device-plugin|chartRef|k8s-device-plugin|dra-driver/i;
 
 /**
  * A node class decides the stack only when it runs Bottlerocket
