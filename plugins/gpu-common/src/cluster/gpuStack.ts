@@ -65,6 +65,10 @@ export interface DeployedDevicePlugin extends StackSetting {
   placement?: PodScheduling;
   /** Bottlerocket's: the EC2NodeClass whose nodes run it. */
   nodeClass?: string;
+  /** Bottlerocket's: why that class runs Bottlerocket, as written (e.g. "`amiFamily: Bottlerocket`"). */
+  nodeClassSetting?: string;
+  /** The standalone chart's: its own default config shares every GPU, how and where (as `OtherDevicePlugin.sharesByDefault`). */
+  sharesByDefault?: string;
   /**
    * The one device-plugin config (v1) it gives every node it serves when it
    * reads no named config; absent: whole GPUs.
@@ -129,7 +133,10 @@ export function migManagerReads(elsewhere: MigManagerConfigElsewhere): string {
  * @public
  */
 export interface ClusterGpuStack {
-  /** The device plugin serving the GPU nodes, when it is not the GPU Operator's. */
+  /**
+   * The device plugin serving the GPU nodes, when it is not the GPU
+   * Operator's: one of `devicePlugins`, as the capability rules read it.
+   */
   devicePlugin?: OtherDevicePlugin;
   /** The GPU Operator's default device-plugin config shares every GPU: how, and where. */
   operatorSharesByDefault?: OperatorDefaultSharing;

@@ -23,6 +23,7 @@ import {
   type ClusterGpuStack,
   type ClusterProfile,
   type DeployedDevicePlugin,
+  type OtherDevicePlugin,
 } from '@gpu-gitops/plugin-gpu-common';
 import { GPU_OPERATOR_CHART } from '../../changes/bootstrap/gpuOperator/gpuOperatorChart';
 import { findHelmReleases } from '../../changes/bootstrap/helmReleases/findHelmReleases';
@@ -37,12 +38,16 @@ import {
   DEVICE_PLUGIN_CHART,
   DEVICE_PLUGIN_IMAGE,
   objectsOf,
-} from './otherDevicePlugin';
+} from './devicePluginObjects';
+import {
+  describeSharing,
+  devicePluginChartDefaultSharing,
+} from './devicePluginChartDefault';
 import { draDrivers } from './draDrivers';
 
 type Deployed = Pick<
   ClusterGpuStack,
-  'devicePlugins' | 'operatorDevicePluginOff' | 'draDrivers'
+  'devicePlugins' | 'operatorDevicePluginOff' | 'draDrivers' | 'devicePlugin'
 >;
 
 /** The standalone chart's placement defaults (k8s-device-plugin v0.20.0 values.yaml). */
@@ -127,8 +132,12 @@ async function chartPlugins(
   return (await findHelmReleases(tree, files, DEVICE_PLUGIN_CHART)).map(
     release => {
       const name = readValue(release.layers, ['config', 'name']);
+      const shared = devicePluginChartDefaultSharing(release);
       return {
         kind: 'standalone',
+        ...(shared
+          ? { sharesByDefault: `${describeSharing(shared)}: ${shared.source}` }
+          : {}),
         readsNamedConfigs:
           name.state === 'set' &&
           name.value === ref.name &&
@@ -199,10 +208,49 @@ function bottlerocketPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
         file,
         setting: `Bottlerocket's built-in device plugin (EC2NodeClass \`${name}\` with ${setting}, in \`${file}\`)`,
         nodeClass: name,
+        nodeClassSetting: setting,
         ...(config ? { config } : {}),
       },
     ];
   });
+}
+
+/**
+ * The device plugin other than the GPU Operator's the planner's capability
+ * rules judge (`ClusterGpuStack.devicePlugin`): Bottlerocket's on the node
+ * class the profile's pools launch with, else the first standalone one (its
+ * chart before its static DaemonSet).
+ */
+function otherDevicePlugin(
+  plugins: readonly DeployedDevicePlugin[],
+  cluster: ClusterProfile,
+): OtherDevicePlugin | undefined {
+  const { kind, name } = cluster.nodeClass;
+  const rocket = plugins.find(
+    p =>
+      p.kind === 'bottlerocket' &&
+      kind === 'EC2NodeClass' &&
+      p.nodeClass === name,
+  );
+  if (rocket) {
+    return {
+      kind: 'bottlerocket',
+      readsNamedConfigs: false,
+      file: rocket.file,
+      setting: `EC2NodeClass \`${name}\` of the GPU pools with ${rocket.nodeClassSetting}, in \`${rocket.file}\``,
+    };
+  }
+  const standalone = plugins.find(p => p.kind === 'standalone');
+  if (!standalone) return undefined;
+  return {
+    kind: 'standalone',
+    readsNamedConfigs: standalone.readsNamedConfigs,
+    file: standalone.file,
+    setting: standalone.setting,
+    ...(standalone.sharesByDefault
+      ? { sharesByDefault: standalone.sharesByDefault }
+      : {}),
+  };
 }
 
 /**
@@ -222,7 +270,11 @@ export async function deployedDevicePlugins(
     ...bottlerocketPlugins(files),
   ];
   const dra = await draDrivers(tree, files);
-  const withDra = dra.length > 0 ? { draDrivers: dra } : {};
-  if (plugins.length === 0 && !operator.operatorDevicePluginOff) return withDra;
-  return { ...operator, devicePlugins: plugins, ...withDra };
+  const other = otherDevicePlugin(plugins, cluster);
+  const derived = {
+    ...(dra.length > 0 ? { draDrivers: dra } : {}),
+    ...(other ? { devicePlugin: other } : {}),
+  };
+  if (plugins.length === 0 && !operator.operatorDevicePluginOff) return derived;
+  return { ...operator, devicePlugins: plugins, ...derived };
 }

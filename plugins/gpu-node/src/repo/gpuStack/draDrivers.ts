@@ -25,7 +25,7 @@ import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/values
 import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
 import type { RepoTree } from '../tree';
 import { getIn } from '../yamlObjects';
-import { objectsOf } from './otherDevicePlugin';
+import { objectsOf } from './devicePluginObjects';
 
 /** The chart's names, current and former. */
 export const DRA_DRIVER_CHARTS = [
