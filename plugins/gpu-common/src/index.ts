@@ -73,9 +73,12 @@ export {
   devicePluginSlicing,
   type DevicePluginSlicing,
 } from './planner/devicePluginSlicing';
+export { DEVICE_PLUGIN_DEPLOY_LABEL } from './planner/sharingDra';
 export type {
   ClusterGpuStack,
   DeployedDevicePlugin,
+  DeployedDraDriver,
+  MigManagerConfigElsewhere,
   OperatorDefaultSharing,
   OtherDevicePlugin,
   StackSetting,

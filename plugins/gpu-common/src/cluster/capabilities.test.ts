@@ -212,6 +212,31 @@ describe('clusterCapabilities', () => {
       ]);
     });
 
+    it('says MIG is unavailable where the MIG manager reads another ConfigMap, naming the setting and what to set', () => {
+      const elsewhere: ClusterGpuStack = {
+        migManagerConfigElsewhere: {
+          file: 'clusters/dev/gpu-operator/release.yaml',
+          configMap: 'team-layouts',
+          setting:
+            '`migManager.config.name: team-layouts` in `spec.values` of HelmRelease `gpu-operator/gpu-operator`',
+          advice:
+            '`migManager.config.name: custom-mig-parted-config` in `spec.values` of HelmRelease `gpu-operator/gpu-operator`',
+        },
+      };
+      const mig = clusterCapabilities(
+        mixed,
+        builtinCatalog,
+        elsewhere,
+      ).sharingModes.find(m => m.mode === 'mig')!;
+      expect(mig.unavailable?.rule).toBe('mig-manager-reads-other-config');
+      expect(mig.unavailable?.reason).toContain(
+        "its GPU Operator's MIG manager reads ConfigMap team-layouts (`migManager.config.name: team-layouts` in `spec.values` of HelmRelease `gpu-operator/gpu-operator`), not ConfigMap",
+      );
+      expect(mig.unavailable?.reason).toContain(
+        'set `migManager.config.name: custom-mig-parted-config` in `spec.values`',
+      );
+    });
+
     it("rules out every per-pool config on Bottlerocket's device plugin, and named configs on a standalone plugin that does not read the profile's ConfigMap", () => {
       expect(unavailable(bottlerocket)).toEqual([
         ['time-slicing', 'device-plugin-bottlerocket'],

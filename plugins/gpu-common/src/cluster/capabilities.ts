@@ -18,7 +18,7 @@ import { inventoryCatalog } from '../planner/staticInventory';
 import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import { draUnavailable } from './draCapability';
-import type { ClusterGpuStack } from './gpuStack';
+import { migManagerReads, type ClusterGpuStack } from './gpuStack';
 import type { ClusterProfile, ClusterProvider } from './types';
 
 /**
@@ -85,7 +85,9 @@ const CONFIGURED_PER_POOL: readonly SharingMode[] = [
  *
  * - MIG pools select a mig-parted config per node (`nvidia.com/mig.config`),
  *   which only the GPU Operator's MIG manager applies: with
- *   `migManager.enabled: false` nothing partitions the GPUs;
+ *   `migManager.enabled: false` nothing partitions the GPUs, and with its
+ *   `migManager.config.name` naming another ConfigMap than the profile's
+ *   `migPartedConfigMap` it never finds the layout a pool selects;
  * - time-slicing and MPS pools select a named device-plugin config per node
  *   (`nvidia.com/device-plugin.config`), which only a device plugin with the
  *   config manager reading the profile's ConfigMap switches on: the
@@ -109,6 +111,14 @@ function stackUnavailable(
       path: 'spec.gpu.sharing',
       rule: 'mig-manager-disabled',
       reason: `cluster ${cluster.name} cannot run MIG: its GPU Operator runs no MIG manager (${setting}), so nothing partitions the GPUs of a MIG pool's nodes (the nvidia.com/mig.config label would never be applied); set migManager.enabled: true there, or ask for another sharing mode`,
+    };
+  }
+  const elsewhere = stack?.migManagerConfigElsewhere;
+  if (mode === 'mig' && elsewhere) {
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'mig-manager-reads-other-config',
+      reason: `cluster ${cluster.name} cannot run MIG pools as planned: its GPU Operator's MIG manager reads ${migManagerReads(elsewhere)} (${elsewhere.setting}), not ConfigMap ${cluster.migPartedConfigMap.namespace}/${cluster.migPartedConfigMap.name} the product writes MIG layouts into (the cluster profile's migPartedConfigMap), so the nvidia.com/mig.config label of a MIG pool's nodes names a layout it never finds; set ${elsewhere.advice}, or ask for another sharing mode`,
     };
   }
   if (plugin?.kind === 'bottlerocket' && CONFIGURED_PER_POOL.includes(mode)) {

@@ -65,11 +65,32 @@ export interface DeployedDevicePlugin extends StackSetting {
   placement?: PodScheduling;
   /** Bottlerocket's: the EC2NodeClass whose nodes run it. */
   nodeClass?: string;
+  /** Bottlerocket's: why that class runs Bottlerocket, as written (e.g. "`amiFamily: Bottlerocket`"). */
+  nodeClassSetting?: string;
+  /** The standalone chart's: its own default config shares every GPU, how and where (as `OtherDevicePlugin.sharesByDefault`). */
+  sharesByDefault?: string;
   /**
    * The one device-plugin config (v1) it gives every node it serves when it
    * reads no named config; absent: whole GPUs.
    */
   config?: unknown;
+}
+
+/**
+ * NVIDIA's DRA driver for GPUs, as the repository deploys it (its Helm
+ * chart, or its kubelet plugin DaemonSet).
+ *
+ * @public
+ */
+export interface DeployedDraDriver extends StackSetting {
+  /**
+   * It publishes the GPUs of the nodes it runs on as devices of DeviceClass
+   * `gpu.nvidia.com` (the chart's `resources.gpus.enabled`, rendered only
+   * with `gpuResourcesEnabledOverride: true`).
+   */
+  servesGpus: boolean;
+  /** Where its kubelet plugin's pods run; absent: every GPU node. */
+  placement?: PodScheduling;
 }
 
 /**
@@ -85,6 +106,26 @@ export interface OperatorDefaultSharing extends StackSetting {
 }
 
 /**
+ * The GPU Operator's MIG manager reads its mig-parted config from another
+ * ConfigMap than the one the product writes MIG pools' layouts into.
+ *
+ * @public
+ */
+export interface MigManagerConfigElsewhere extends StackSetting {
+  /** The ConfigMap it reads; empty: the operator's own, generated from the GPUs it finds. */
+  configMap: string;
+  /** What to set, and where, for it to read the product's (e.g. "`migManager.config.name: custom-mig-parted-config` in …"). */
+  advice: string;
+}
+
+/** What the MIG manager reads instead, in a reviewer's words. */
+export function migManagerReads(elsewhere: MigManagerConfigElsewhere): string {
+  return elsewhere.configMap === ''
+    ? 'its own config, generated from the GPUs it finds'
+    : `ConfigMap ${elsewhere.configMap}`;
+}
+
+/**
  * What runs on a cluster's GPU nodes, as its repository declares it; an
  * empty object when only what the product assumes (the GPU Operator's
  * device plugin and MIG manager) runs.
@@ -92,17 +133,24 @@ export interface OperatorDefaultSharing extends StackSetting {
  * @public
  */
 export interface ClusterGpuStack {
-  /** The device plugin serving the GPU nodes, when it is not the GPU Operator's. */
+  /**
+   * The device plugin serving the GPU nodes, when it is not the GPU
+   * Operator's: one of `devicePlugins`, as the capability rules read it.
+   */
   devicePlugin?: OtherDevicePlugin;
   /** The GPU Operator's default device-plugin config shares every GPU: how, and where. */
   operatorSharesByDefault?: OperatorDefaultSharing;
   /** The GPU Operator runs no MIG manager: where that is set. */
   migManagerOff?: StackSetting;
+  /** The GPU Operator's MIG manager reads another ConfigMap than the profile's `migPartedConfigMap`. */
+  migManagerConfigElsewhere?: MigManagerConfigElsewhere;
   /**
    * Every device plugin the repository deploys for the cluster; absent when
    * it declares none (the GPU Operator's, installed elsewhere, is assumed).
    */
   devicePlugins?: DeployedDevicePlugin[];
+  /** Every NVIDIA DRA driver the repository deploys for the cluster; absent when none. */
+  draDrivers?: DeployedDraDriver[];
   /** A GPU Operator release the repository declares turns its device plugin off: where. */
   operatorDevicePluginOff?: StackSetting;
 }

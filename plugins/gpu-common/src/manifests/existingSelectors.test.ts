@@ -3,6 +3,8 @@ import { buildWorkloadPatch } from './workloadPatch';
 import {
   asPatch,
   awsCluster,
+  exclusiveT4Plan,
+  migA100Plan,
   timeSlicingT4Plan,
 } from './__testUtils__/fixtures';
 import { validateAgainstSchema } from './__testUtils__/kubernetesSchemas';
@@ -10,7 +12,9 @@ import { strategicMerge } from './__testUtils__/strategicMerge';
 import {
   describeSelectorChanges,
   existingSelectorPatch,
+  withSelectorWarnings,
 } from './existingSelectors';
+import type { Plan } from '../planner/types';
 import { fittingTerms } from './contradictingSelectors';
 import type { NodeSelectorRequirement } from './nodePool';
 import { expressionSatisfiable } from '../scheduling/landingPools';
@@ -201,5 +205,71 @@ describe('expressionSatisfiable, as the patch judges an expression', () => {
     expect(fittingTerms(fits, terms)).toEqual([
       { matchFields: terms[0].matchFields },
     ]);
+  });
+});
+
+describe('the GPU product a workload selects, on nodes that run before their pods', () => {
+  const capiCluster: ClusterProfile = {
+    ...awsCluster,
+    provider: 'cluster-api',
+    migStrategy: 'single',
+  };
+  const staticCluster: ClusterProfile = { ...awsCluster, provider: 'static' };
+  const selectingProduct = (product: string) =>
+    viewWorkload('Deployment', {
+      kind: 'Deployment',
+      spec: {
+        template: {
+          spec: {
+            nodeSelector: { 'nvidia.com/gpu.product': product },
+            containers: [{ name: 'api' }],
+          },
+        },
+      },
+    });
+  const onModel = (plan: Plan, gpuModel: string): Plan =>
+    asPatch(
+      { ...plan, pool: { ...plan.pool, gpuModel } },
+      'Deployment',
+      'llm-server',
+    );
+  const removed = (plan: Plan, cluster: ClusterProfile, product: string) =>
+    existingSelectorPatch(plan, cluster, selectingProduct(product)).changes;
+
+  it('removes a T4 product selector from a workload moved to an A100 pool, naming the pool\'s products', () => {
+    const a100 = onModel(exclusiveT4Plan, 'a100-40gb');
+    const changes = removed(a100, staticCluster, 'Tesla-T4');
+    expect(changes.map(c => c.selector)).toEqual([
+      'nvidia.com/gpu.product: Tesla-T4',
+    ]);
+    expect(changes[0].reason).toContain(
+      'NVIDIA-A100-SXM4-40GB, NVIDIA-A100-PCIE-40GB only',
+    );
+    expect(removed(a100, staticCluster, 'NVIDIA-A100-PCIE-40GB')).toEqual([]);
+  });
+
+  it('knows the MIG single strategy suffix and the SHARED suffix of an unrenamed shared resource', () => {
+    const mig = asPatch(migA100Plan, 'Deployment', 'llm-server');
+    expect(removed(mig, capiCluster, 'NVIDIA-A100-SXM4-40GB')).toHaveLength(1);
+    expect(
+      removed(mig, capiCluster, 'NVIDIA-A100-SXM4-40GB-MIG-3g.20gb'),
+    ).toEqual([]);
+    const renamed = asPatch(timeSlicingT4Plan, 'Deployment', 'llm-server');
+    expect(removed(renamed, capiCluster, 'Tesla-T4')).toEqual([]);
+    const unrenamed = { ...renamed, resourceName: 'nvidia.com/gpu' };
+    expect(removed(unrenamed, capiCluster, 'Tesla-T4')).toHaveLength(1);
+    expect(removed(unrenamed, capiCluster, 'Tesla-T4-SHARED')).toEqual([]);
+  });
+
+  it('says so when the catalog does not know the model\'s product name', () => {
+    const own = onModel(exclusiveT4Plan, 'acme-gpu-9000');
+    const plan = withSelectorWarnings(
+      own,
+      staticCluster,
+      selectingProduct('ACME-9000'),
+    );
+    expect(plan.warnings.join('\n')).toContain(
+      'the GPU Feature Discovery product name of model acme-gpu-9000 is not known',
+    );
   });
 });

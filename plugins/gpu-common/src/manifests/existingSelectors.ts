@@ -16,6 +16,8 @@ import type { Plan } from '../planner/types';
 import { expressionSatisfiable } from '../scheduling/landingPools';
 import { labelAllowance, type PoolNodeShape } from '../scheduling/nodeShape';
 import { plannedPoolShape } from '../scheduling/plannedPoolShape';
+
+const GPU_PRODUCT = 'nvidia.com/gpu.product';
 import {
   contradictingExpressions,
   fittingTerms,
@@ -175,6 +177,26 @@ export function describeSelectorChanges(
 }
 
 /**
+ * The workload's `nvidia.com/gpu.product` selector, when the pool's nodes
+ * run before its pods (so GPU Feature Discovery's label decides) but the
+ * catalog knows no product name for the pool's model: kept, unjudged, and
+ * said so rather than taken to fit.
+ */
+function unknownProductNote(
+  shape: PoolNodeShape,
+  plan: Plan,
+  current: WorkloadSelection,
+): string[] {
+  const selected = current.nodeSelector[GPU_PRODUCT];
+  if (selected === undefined || shape.launchesWellKnown || shape.gpuProducts) {
+    return [];
+  }
+  return [
+    `The workload's nodeSelector \`${GPU_PRODUCT}: ${selected}\` is kept but cannot be checked: the GPU Feature Discovery product name of model ${plan.pool.gpuModel} is not known to the catalog; make sure the nodes of pool "${plan.pool.name}" carry it, or the pods land nowhere.`,
+  ];
+}
+
+/**
  * The plan, with a warning for each of the existing workload's own
  * selectors the patch takes out (its pool's nodes never satisfy them): one
  * source for the pull request and the preview (`POST /plan`, the form).
@@ -187,9 +209,10 @@ export function withSelectorWarnings(
   current: WorkloadSelection,
 ): Plan {
   const { changes } = existingSelectorPatch(plan, cluster, current);
-  if (changes.length === 0) return plan;
-  return {
-    ...plan,
-    warnings: [...plan.warnings, ...describeSelectorChanges(changes)],
-  };
+  const notes = [
+    ...describeSelectorChanges(changes),
+    ...unknownProductNote(plannedPoolShape(plan, cluster), plan, current),
+  ];
+  if (notes.length === 0) return plan;
+  return { ...plan, warnings: [...plan.warnings, ...notes] };
 }

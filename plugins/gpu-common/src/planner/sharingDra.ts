@@ -18,7 +18,11 @@ import { ModeDecision, gib, requestedMiB } from './modeDecision';
  */
 export const DRA_DEVICE_CLASS = 'gpu.nvidia.com';
 
-/** GPU Operator node label that keeps the classic device plugin off a node. */
+/**
+ * GPU Operator node label that keeps the classic device plugin off a node.
+ *
+ * @public
+ */
 export const DEVICE_PLUGIN_DEPLOY_LABEL = 'nvidia.com/gpu.deploy.device-plugin';
 
 const DRIVER_WARNING =

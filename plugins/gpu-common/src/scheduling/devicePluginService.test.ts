@@ -118,6 +118,31 @@ describe('devicePluginService', () => {
     );
   });
 
+  it('a MIG pool whose MIG manager reads another ConfigMap than the product writes its layout into', () => {
+    const mig = nodePool('gpu-a100-mig', {
+      'nvidia.com/mig.config': 'all-1g.5gb',
+    });
+    const elsewhere = (configMap: string) =>
+      devicePluginService(
+        mig,
+        stack([OPERATOR], {
+          migManagerConfigElsewhere: {
+            file: 'infra/gpu-operator.yaml',
+            configMap,
+            setting: `\`migManager.config.name: ${configMap}\` in spec.values`,
+            advice: '`migManager.config.name: custom-mig-parted-config` in spec.values',
+          },
+        }),
+        'single',
+      ).problems;
+    expect(elsewhere('team-layouts')).toEqual([
+      "the nodes of NodePool gpu-a100-mig select the MIG layout all-1g.5gb (label nvidia.com/mig.config), but the GPU Operator's MIG manager reads ConfigMap team-layouts (`migManager.config.name: team-layouts` in spec.values), not the product's mig-parted ConfigMap: it never finds that layout; set `migManager.config.name: custom-mig-parted-config` in spec.values",
+    ]);
+    expect(elsewhere('')[0]).toContain(
+      'reads its own config, generated from the GPUs it finds',
+    );
+  });
+
   it('a MIG pool where the MIG manager is off; nothing said of an operator the repository does not declare', () => {
     const mig = nodePool('gpu-a100-mig', {
       'nvidia.com/mig.config': 'all-1g.5gb',

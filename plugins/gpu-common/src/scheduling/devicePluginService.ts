@@ -10,19 +10,23 @@
  * - A MIG pool (its nodes select a mig-parted config by
  *   `nvidia.com/mig.config`) where the GPU Operator runs no MIG manager:
  *   nothing partitions its GPUs.
+ * - A DRA pool, served by NVIDIA's DRA driver and no device plugin
+ *   (`draDriverService.ts`).
  * - A plugin that reads no named config (NVIDIA's static DaemonSet,
  *   Bottlerocket's built-in one) gives every node its own config: the
  *   resources pods can ask for there are that config's, whatever the pool's
  *   `nvidia.com/device-plugin.config` label says.
  */
-import type {
-  ClusterGpuStack,
-  DeployedDevicePlugin,
+import {
+  migManagerReads,
+  type ClusterGpuStack,
+  type DeployedDevicePlugin,
 } from '../cluster/gpuStack';
 import type { MigStrategy } from '../cluster/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { advertisedPerNode, advertisedResources } from './advertisedResources';
+import { draDriverProblems, isDraPool } from './draDriverService';
 import { landingRefusal } from './landingPools';
 import type { AdvertisedNodeResource, PoolNodeShape } from './nodeShape';
 import { RUNNING_GPU_NODE_LABELS } from './runningGpuNodeLabels';
@@ -109,6 +113,26 @@ function noneProblem(
   return `no device plugin runs on ${nodesOf(shape)}${why.length > 0 ? ` (${why.join('; ')})` : ''}, so nothing advertises their GPUs and no GPU pod can land there`;
 }
 
+/**
+ * Why the MIG layout a pool's nodes select is never applied: no MIG
+ * manager, or one reading another ConfigMap than the product's.
+ */
+function migProblems(shape: PoolNodeShape, stack: ClusterGpuStack): string[] {
+  const migConfig = shape.labels[WELL_KNOWN_KEYS.migConfig];
+  if (migConfig === undefined || migConfig === MIG_OFF) return [];
+  const selects = `${nodesOf(shape)} select the MIG layout ${migConfig} (label ${WELL_KNOWN_KEYS.migConfig})`;
+  if (stack.migManagerOff) {
+    return [
+      `${selects}, but its GPU Operator runs no MIG manager (${stack.migManagerOff.setting}): nothing partitions their GPUs`,
+    ];
+  }
+  const elsewhere = stack.migManagerConfigElsewhere;
+  if (!elsewhere) return [];
+  return [
+    `${selects}, but the GPU Operator's MIG manager reads ${migManagerReads(elsewhere)} (${elsewhere.setting}), not the product's mig-parted ConfigMap: it never finds that layout; set ${elsewhere.advice}`,
+  ];
+}
+
 /** A GPU Operator release the repository declares, its device plugin on or off. */
 function operatorDeclared(
   stack: ClusterGpuStack,
@@ -135,13 +159,26 @@ export function devicePluginService(
   migStrategy: MigStrategy | undefined,
   gpusPerNode?: number,
 ): PoolDevicePluginService {
-  const plugins = stack?.devicePlugins;
   const problems: string[] = [];
-  if (!stack || !plugins) return { servedBy: [], problems };
+  if (!stack) return { servedBy: [], problems };
+  const plugins = stack.devicePlugins ?? [];
   const servedBy = plugins.filter(p => notServing(p, shape) === undefined);
+  problems.push(
+    ...draDriverProblems(
+      shape,
+      runningShape(shape),
+      stack,
+      servedBy.map(named),
+    ),
+  );
+  if (!stack.devicePlugins) return { servedBy, problems };
   // Without a GPU Operator release in the repository, one installed
   // elsewhere is what the product assumes serves the nodes nothing else does.
-  if (servedBy.length === 0 && operatorDeclared(stack, plugins)) {
+  if (
+    servedBy.length === 0 &&
+    !isDraPool(shape) &&
+    operatorDeclared(stack, plugins)
+  ) {
     problems.push(noneProblem(shape, stack, plugins));
   }
   if (servedBy.length > 1) {
@@ -149,12 +186,7 @@ export function devicePluginService(
       `${servedBy.length} device plugins run on ${nodesOf(shape)} (${servedBy.map(named).join('; ')}): each registers the GPUs with the kubelet and which one serves a node changes with restarts; keep one (turn the GPU Operator's off with devicePlugin.enabled: false, or keep the other off these nodes)`,
     );
   }
-  const migConfig = shape.labels[WELL_KNOWN_KEYS.migConfig];
-  if (migConfig !== undefined && migConfig !== MIG_OFF && stack.migManagerOff) {
-    problems.push(
-      `${nodesOf(shape)} select the MIG layout ${migConfig} (label ${WELL_KNOWN_KEYS.migConfig}), but its GPU Operator runs no MIG manager (${stack.migManagerOff.setting}): nothing partitions their GPUs`,
-    );
-  }
+  problems.push(...migProblems(shape, stack));
   const [only] = servedBy;
   if (servedBy.length !== 1 || only.readsNamedConfigs) {
     return { servedBy, problems };

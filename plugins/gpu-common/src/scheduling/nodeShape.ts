@@ -9,6 +9,8 @@ import type { NodeTaint } from '../manifests/tolerations';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { RUNNING_GPU_NODE_LABELS } from './runningGpuNodeLabels';
 
+const GPU_PRODUCT = 'nvidia.com/gpu.product';
+
 /**
  * An extended resource a pool's nodes advertise; `perNode` undefined when
  * the count is not known (e.g. the machine is not in the catalog).
@@ -46,6 +48,12 @@ export interface PoolNodeShape {
   nodeClassName?: string;
   taints: NodeTaint[];
   resources?: AdvertisedNodeResource[];
+  /**
+   * The values GPU Feature Discovery gives `nvidia.com/gpu.product` on the
+   * pool's running nodes (`gpuProductLabel.ts`), when its model's are known;
+   * undefined: any value (the model, or its NVML names, not known).
+   */
+  gpuProducts?: string[];
 }
 
 /**
@@ -216,6 +224,9 @@ export function labelAllowance(
     return { kind: 'any', except: [], mayBeAbsent: true };
   }
   const discovered = RUNNING_GPU_NODE_LABELS[key];
+  if (!shape.launchesWellKnown && key === GPU_PRODUCT && shape.gpuProducts) {
+    return { kind: 'values', values: [...shape.gpuProducts] };
+  }
   if (!shape.launchesWellKnown && discovered !== undefined) {
     return discovered === 'any'
       ? { kind: 'any', except: [], mayBeAbsent: false }

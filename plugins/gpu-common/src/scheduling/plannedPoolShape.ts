@@ -13,6 +13,7 @@ import type { ClusterProfile } from '../cluster/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { Plan } from '../planner/types';
 import { poolProviderOf } from '../providers/poolProviders';
+import { gpuProductLabelValues } from './gpuProductLabel';
 import type { PoolNodeShape } from './nodeShape';
 import { nodeShapeOf, type PoolObjectLike } from './nodeShapeOf';
 
@@ -23,6 +24,28 @@ function fileRequirements(plan: Plan): NodeSelectorRequirement[] {
       ? { key, operator: 'Exists' }
       : { key, operator: 'In', values: [...values] },
   );
+}
+
+/**
+ * What GPU Feature Discovery names the GPUs of the plan's pool
+ * (`gpuProductLabel.ts`): a shared resource keeps the name `nvidia.com/gpu`
+ * exactly when the config does not rename it.
+ */
+export function plannedGpuProducts(
+  plan: Plan,
+  cluster: ClusterProfile,
+): string[] | undefined {
+  const { mode, migProfile, slicesPerGpu } = plan.sharing;
+  const shared = mode === 'time-slicing' || mode === 'mps';
+  return gpuProductLabelValues(plan.pool.gpuModel, {
+    ...(mode === 'mig' && cluster.migStrategy === 'single' && migProfile
+      ? { singleStrategyMigProfile: migProfile }
+      : {}),
+    sharedUnrenamed:
+      shared &&
+      (slicesPerGpu ?? 1) > 1 &&
+      plan.resourceName === 'nvidia.com/gpu',
+  });
 }
 
 /** The shape of the nodes of the plan's pool (see the file's comment). */
@@ -43,8 +66,10 @@ export function plannedPoolShape(
     spec: { template: { metadata: { labels: plan.pool.labels } } },
   };
   const shape = nodeShapeOf(pool, { objects });
+  const gpuProducts = plannedGpuProducts(plan, cluster);
   return {
     ...shape,
+    ...(gpuProducts ? { gpuProducts } : {}),
     requirements: [...shape.requirements, ...fileRequirements(plan)],
   };
 }

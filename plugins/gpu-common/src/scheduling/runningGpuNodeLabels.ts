@@ -7,6 +7,9 @@
  * Karpenter launches a node only for labels it knows before launch, so on a
  * NodePool they are never there (unless its template sets them).
  *
+ * `nvidia.com/gpu.product` is any value here only where the pool's model is
+ * not known: a shape that knows it holds its values (`gpuProductLabel.ts`).
+ *
  * One list for the scheduling model (`nodeShape.ts`) and the workload patch's
  * reading of an existing workload's own selectors (`plannedPoolShape.ts`).
  */

@@ -97,6 +97,30 @@ describe('requests against what the GPU nodes run', () => {
     );
   });
 
+  it('a MIG request where the MIG manager reads another ConfigMap is refused, naming the values file, the setting and what to set', async () => {
+    const file = 'clusters/prod/infrastructure/gpu-operator.yaml';
+    const teamLayouts = FLUX_GPU_OPERATOR.replace(
+      '      enabled: false\n      config: { name: custom-mig-parted-config }',
+      '      config: { name: team-mig-layouts }',
+    );
+    const tree = await bootstrapped({ [file]: teamLayouts });
+    const issue = await refusal(
+      tree,
+      mlRequest(
+        'a100-mig',
+        { model: 'a100-40gb', sharing: 'mig', replicas: 2, vramGiB: 9 },
+        { cluster: 'prod' },
+      ),
+    );
+    expect(issue.rule).toBe('mig-manager-reads-other-config');
+    expect(issue.message).toContain(
+      `its GPU Operator's MIG manager reads ConfigMap team-mig-layouts (\`migManager.config.name: team-mig-layouts\` in \`spec.values\` of HelmRelease \`gpu-operator/gpu-operator\` in \`${file}\`)`,
+    );
+    expect(issue.message).toContain(
+      `set \`migManager.config.name: custom-mig-parted-config\` in \`spec.values\` of HelmRelease \`gpu-operator/gpu-operator\` in \`${file}\``,
+    );
+  });
+
   it("a time-slicing request on Bottlerocket's device plugin is refused, naming the node class and its file", async () => {
     const file = 'clusters/prod/karpenter/nodeclass-gpu.yaml';
     const tree = await bootstrapped({ [file]: BOTTLEROCKET_NODE_CLASS });

@@ -2,8 +2,9 @@
  * A platform team's round on an Argo CD app of apps with a Helm chart folder
  * and the standalone NVIDIA device plugin (`test/fixtures/argocd-helm-repo`,
  * origins in its README): validate on the untouched repository, import,
- * bootstrap, then GPUs for the team's plain Job and CronJob, edited in place,
- * and their releases.
+ * bootstrap, then GPUs for the team's plain Job and CronJob: a DRA claim is
+ * refused there, since the standalone device plugin runs on every GPU node
+ * and no DRA driver is deployed.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -21,7 +22,6 @@ import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
-import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
 
 // Import, bootstrap, requests and releases each build with the real
@@ -58,27 +58,6 @@ function request(name: string, spec: Record<string, unknown>): GpuRequest {
     metadata: { name, namespace: 'ml' },
     spec: { owner: OWNER, capacityTypes: ['on-demand'], ...spec },
   });
-}
-
-async function requestThenRelease(tree: FsRepoTree, gpuRequest: GpuRequest) {
-  const change = await buildRequestChange({
-    tree,
-    dir: tree.root,
-    request: gpuRequest,
-    cluster,
-    catalog: builtinCatalog,
-  });
-  await writeChangeSet(tree, change.changeSet);
-  const findings = await validateGitOpsTree(tree.root, { cluster });
-  const release = await buildReleaseChange({
-    tree,
-    dir: tree.root,
-    request: gpuRequest.metadata,
-    clusterProfile: () => cluster,
-    catalog: builtinCatalog,
-  });
-  await writeChangeSet(tree, release.changeSet);
-  return { change, findings };
 }
 
 describe('the Argo CD app of apps with a Helm chart folder', () => {
@@ -175,26 +154,28 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
     });
 
     it.each([
-      ['Job', 'embed-corpus', 'nodeSelector', 2],
-      ['CronJob', 'nightly-eval', 'nodeAffinity', 1],
+      ['Job', 'embed-corpus', 2],
+      ['CronJob', 'nightly-eval', 1],
     ])(
-      'the team’s %s %s gets a DRA claim in place on the pool the plan chose (its %s taken out while it runs there), validates clean, and its release gives the manifest back byte for byte',
-      async (kind, name, stale, replicas) => {
-        const { change, findings } = await requestThenRelease(
+      'refuses a DRA claim for the team’s %s %s: the standalone device plugin runs on every GPU node and no DRA driver is deployed, and writes nothing',
+      async (kind, name, replicas) => {
+        const error = await buildRequestChange({
           tree,
-          request(name, {
+          dir: tree.root,
+          request: request(name, {
             gpu: { model: 'l4', sharing: 'dra', replicas, vramGiB: 20 },
             workload: { existing: { kind, name } },
           }),
+          cluster,
+          catalog: builtinCatalog,
+        }).catch(e => e);
+        const message = String(error?.message ?? error);
+        expect(message).toContain(
+          'the nodes of NodePool gpu-l4-dra are a DRA pool, but a device plugin runs there too (the `nvidia-device-plugin` Helm chart installed by Argo CD Application `argocd/nvidia-device-plugin`',
         );
-        expect(change.plan.pool.name).toBe('gpu-l4-dra');
-        expect(change.verification?.unverifiable).toEqual([]);
-        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
-        expect(change.verification?.verified).toContain('clusters/prod');
-        expect(change.plan.warnings.join('\n')).toContain(
-          `The workload's ${stale} `,
+        expect(message).toContain(
+          "no DRA driver publishes the GPUs of the nodes of NodePool gpu-l4-dra (the repository deploys none), so no ResourceClaim of DeviceClass gpu.nvidia.com is ever allocated there; install NVIDIA's DRA driver",
         );
-        expect(findings).toEqual([]);
         expect(await snapshot(tree)).toEqual(bootstrapped);
       },
     );

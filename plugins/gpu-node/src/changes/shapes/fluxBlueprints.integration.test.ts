@@ -88,6 +88,26 @@ async function requestThenRelease(tree: FsRepoTree, gpuRequest: GpuRequest) {
   return { change, findings };
 }
 
+/** NVIDIA's DRA driver (kubernetes-sigs/dra-driver-nvidia-gpu v0.4.1 chart), placed on DRA pools' nodes. */
+const DRA_DRIVER = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: dra-driver-nvidia-gpu
+  namespace: nvidia-dra-driver-gpu
+spec:
+  interval: 1h
+  chart:
+    spec:
+      chart: dra-driver-nvidia-gpu
+      version: 0.4.1
+      sourceRef: {kind: HelmRepository, name: nvidia, namespace: flux-system}
+  values:
+    gpuResourcesEnabledOverride: true
+    kubeletPlugin:
+      nodeSelector: {nvidia.com/gpu.deploy.device-plugin: "false"}
+      tolerations: [{operator: Exists}]
+`;
+
 describe('the Flux repository with the Karpenter GPU blueprint', () => {
   let tree: FsRepoTree;
   let original: Record<string, string>;
@@ -136,6 +156,10 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
         binPacking: false,
       });
       await writeChangeSet(tree, changeSet);
+      // DRA pools need NVIDIA's DRA driver, its kubelet plugin on their nodes
+      // only (the GPU Operator's device plugin stays off them by their
+      // nvidia.com/gpu.deploy.device-plugin=false label).
+      await tree.writeFile('infrastructure/dra-driver.yaml', DRA_DRIVER);
       bootstrapped = await snapshot(tree);
     });
 

@@ -13,13 +13,17 @@
  *   `nvidia.com/gpu.present` label, the `nvidia.com/gpu` taint tolerated);
  * - its static DaemonSet, placed by its pod template;
  * - Bottlerocket's, on the nodes of every Bottlerocket EC2NodeClass, with
- *   the sharing of its user data as the one config it applies.
+ *   the sharing of its user data as the one config it applies;
+ * - beside them, NVIDIA's DRA driver (`draDrivers.ts`), which serves GPUs
+ *   through ResourceClaims rather than `nvidia.com/gpu`.
  */
 import {
+  DEVICE_PLUGIN_DEPLOY_LABEL,
   podSchedulingOf,
   type ClusterGpuStack,
   type ClusterProfile,
   type DeployedDevicePlugin,
+  type OtherDevicePlugin,
 } from '@gpu-gitops/plugin-gpu-common';
 import { GPU_OPERATOR_CHART } from '../../changes/bootstrap/gpuOperator/gpuOperatorChart';
 import { findHelmReleases } from '../../changes/bootstrap/helmReleases/findHelmReleases';
@@ -34,11 +38,16 @@ import {
   DEVICE_PLUGIN_CHART,
   DEVICE_PLUGIN_IMAGE,
   objectsOf,
-} from './otherDevicePlugin';
+} from './devicePluginObjects';
+import {
+  describeSharing,
+  devicePluginChartDefaultSharing,
+} from './devicePluginChartDefault';
+import { draDrivers } from './draDrivers';
 
 type Deployed = Pick<
   ClusterGpuStack,
-  'devicePlugins' | 'operatorDevicePluginOff'
+  'devicePlugins' | 'operatorDevicePluginOff' | 'draDrivers' | 'devicePlugin'
 >;
 
 /** The standalone chart's placement defaults (k8s-device-plugin v0.20.0 values.yaml). */
@@ -62,6 +71,20 @@ const CHART_PLACEMENT: Record<string, unknown> = {
     { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
   ],
 };
+
+/**
+ * The GPU Operator's device plugin runs on the GPU nodes labelled
+ * `nvidia.com/gpu.deploy.device-plugin=true`, which the operator sets on
+ * each GPU node unless the node has it already (gpu-operator v26.7.0
+ * `assets/state-device-plugin/0500_daemonset.yaml` nodeSelector;
+ * `controllers/state_manager.go` labels GPU nodes): a pool labelled
+ * `false` (a DRA pool) keeps it off. Its tolerations are the bootstrap's
+ * concern (`daemonsets.tolerations`), so they are not judged here.
+ */
+const OPERATOR_PLUGIN_PLACEMENT = podSchedulingOf({
+  nodeSelector: { [DEVICE_PLUGIN_DEPLOY_LABEL]: 'true' },
+  tolerations: [{ operator: 'Exists' }],
+});
 
 async function operatorPlugins(
   tree: RepoTree,
@@ -88,6 +111,7 @@ async function operatorPlugins(
       readsNamedConfigs: true,
       file: release.file,
       setting: `the GPU Operator's device plugin (${release.declaredBy} in \`${release.file}\`)`,
+      placement: OPERATOR_PLUGIN_PLACEMENT,
     });
   }
   return out;
@@ -108,8 +132,12 @@ async function chartPlugins(
   return (await findHelmReleases(tree, files, DEVICE_PLUGIN_CHART)).map(
     release => {
       const name = readValue(release.layers, ['config', 'name']);
+      const shared = devicePluginChartDefaultSharing(release);
       return {
         kind: 'standalone',
+        ...(shared
+          ? { sharesByDefault: `${describeSharing(shared)}: ${shared.source}` }
+          : {}),
         readsNamedConfigs:
           name.state === 'set' &&
           name.value === ref.name &&
@@ -180,10 +208,49 @@ function bottlerocketPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
         file,
         setting: `Bottlerocket's built-in device plugin (EC2NodeClass \`${name}\` with ${setting}, in \`${file}\`)`,
         nodeClass: name,
+        nodeClassSetting: setting,
         ...(config ? { config } : {}),
       },
     ];
   });
+}
+
+/**
+ * The device plugin other than the GPU Operator's the planner's capability
+ * rules judge (`ClusterGpuStack.devicePlugin`): Bottlerocket's on the node
+ * class the profile's pools launch with, else the first standalone one (its
+ * chart before its static DaemonSet).
+ */
+function otherDevicePlugin(
+  plugins: readonly DeployedDevicePlugin[],
+  cluster: ClusterProfile,
+): OtherDevicePlugin | undefined {
+  const { kind, name } = cluster.nodeClass;
+  const rocket = plugins.find(
+    p =>
+      p.kind === 'bottlerocket' &&
+      kind === 'EC2NodeClass' &&
+      p.nodeClass === name,
+  );
+  if (rocket) {
+    return {
+      kind: 'bottlerocket',
+      readsNamedConfigs: false,
+      file: rocket.file,
+      setting: `EC2NodeClass \`${name}\` of the GPU pools with ${rocket.nodeClassSetting}, in \`${rocket.file}\``,
+    };
+  }
+  const standalone = plugins.find(p => p.kind === 'standalone');
+  if (!standalone) return undefined;
+  return {
+    kind: 'standalone',
+    readsNamedConfigs: standalone.readsNamedConfigs,
+    file: standalone.file,
+    setting: standalone.setting,
+    ...(standalone.sharesByDefault
+      ? { sharesByDefault: standalone.sharesByDefault }
+      : {}),
+  };
 }
 
 /**
@@ -202,6 +269,12 @@ export async function deployedDevicePlugins(
     ...daemonSetPlugins(files),
     ...bottlerocketPlugins(files),
   ];
-  if (plugins.length === 0 && !operator.operatorDevicePluginOff) return {};
-  return { ...operator, devicePlugins: plugins };
+  const dra = await draDrivers(tree, files);
+  const other = otherDevicePlugin(plugins, cluster);
+  const derived = {
+    ...(dra.length > 0 ? { draDrivers: dra } : {}),
+    ...(other ? { devicePlugin: other } : {}),
+  };
+  if (plugins.length === 0 && !operator.operatorDevicePluginOff) return derived;
+  return { ...operator, devicePlugins: plugins, ...derived };
 }

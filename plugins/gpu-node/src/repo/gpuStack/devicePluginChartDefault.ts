@@ -26,7 +26,7 @@ import {
 import type { LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../tree';
 import { isPlainObject } from '../yamlObjects';
-import { DEVICE_PLUGIN_CHART } from './otherDevicePlugin';
+import { DEVICE_PLUGIN_CHART } from './devicePluginObjects';
 
 const valueOf = (release: HelmRelease, path: string[]) => {
   const reading = readValue(release.layers, path);

@@ -100,6 +100,18 @@ describe('the files readGpuStack can take anything from', () => {
       },
     ],
     [
+      "NVIDIA's DRA driver chart (Flux)",
+      {
+        'infra/dra.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: {name: dra, namespace: dra}
+spec:
+  chart:
+    spec: {chart: dra-driver-nvidia-gpu, sourceRef: {kind: HelmRepository, name: nvidia}}
+`,
+      },
+    ],
+    [
       'a Bottlerocket node class',
       { 'infra/nodeclass.yaml': BOTTLEROCKET_NODE_CLASS },
     ],
@@ -146,6 +158,35 @@ describe('the files readGpuStack can take anything from', () => {
       ),
       sharing: 'time-slicing, 4 per GPU, as `nvidia.com/gpu`',
     });
+  });
+
+  it('says which ConfigMap the GPU Operator’s MIG manager reads when it is not the profile’s, with the value to set and where', async () => {
+    const operator = (values: string) =>
+      `${OPERATOR_SHARING_DEFAULT.split('  values:')[0]}  values:\n${values}`;
+    const wanted = prod.migPartedConfigMap.name;
+    const reads = async (values: string) =>
+      (await stacks({ 'infra/operator.yaml': operator(values) }, prod)).fromKept
+        .migManagerConfigElsewhere;
+    expect(
+      await reads('    migManager:\n      config: {name: team-mig-layouts}\n'),
+    ).toEqual({
+      file: 'infra/operator.yaml',
+      configMap: 'team-mig-layouts',
+      setting: expect.stringContaining('`migManager.config.name: team-mig-layouts` in'),
+      advice: expect.stringContaining(`\`migManager.config.name: ${wanted}\` in`),
+    });
+    expect(
+      await reads('    devicePlugin:\n      config: {name: slices}\n'),
+    ).toMatchObject({
+      configMap: '',
+      setting: expect.stringContaining("left to the chart's default (empty)"),
+    });
+    expect(
+      await reads(`    migManager:\n      config: {name: ${wanted}}\n`),
+    ).toBeUndefined();
+    expect(
+      await reads('    migManager:\n      enabled: false\n'),
+    ).toBeUndefined();
   });
 
   it('counts a node class only when it runs Bottlerocket, and never a NodePool that references one', () => {

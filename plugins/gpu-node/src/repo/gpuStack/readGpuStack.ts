@@ -13,22 +13,22 @@ import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/values
 import { mayHoldGpuConfigMap } from '../handWrittenConfigMaps';
 import type { RepoTree } from '../tree';
 import { deployedDevicePlugins } from './deployedDevicePlugins';
+import { migManagerConfigElsewhere } from './migManagerConfigElsewhere';
 import { migManagerOff } from './migManagerOff';
 import { operatorSharesByDefault } from './operatorSharesByDefault';
-import { otherDevicePlugin } from './otherDevicePlugin';
 
 /**
  * Text a file must hold for the release readers to take anything from it
  * (beyond the values files a release names, which `tree` reads): the
  * charts' names or a `chartRef` (`findHelmReleases`, kustomize `helmCharts`
- * included) and the device plugin's image (`otherDevicePlugin`).
+ * included) and the device plugin's image (`devicePluginObjects.ts`).
  */
 const STACK_MENTION =
-  /gpu-operator|nvidia-device-plugin|chartRef|k8s-device-plugin/i;
+  /gpu-operator|nvidia-device-plugin|chartRef|k8s-device-plugin|dra-driver/i;
 
 /**
  * A node class decides the stack only when it runs Bottlerocket
- * (`otherDevicePlugin`: `amiFamily: Bottlerocket` or an alias
+ * (`devicePluginObjects.ts`: `amiFamily: Bottlerocket` or an alias
  * `bottlerocket@…`), and only as a document's own top-level `kind`: every
  * NodePool names `kind: EC2NodeClass` in its `nodeClassRef`, so that word
  * alone would count every pool file.
@@ -95,8 +95,12 @@ export async function readGpuStack(
   files: RepositoryFile[],
   configs?: Pick<RepoState, 'devicePluginConfigs' | 'handWrittenConfigMaps'>,
 ): Promise<ClusterGpuStack> {
-  const devicePlugin = await otherDevicePlugin(tree, cluster, files);
   const migManager = await migManagerOff(tree, files);
+  const migConfigElsewhere = await migManagerConfigElsewhere(
+    tree,
+    cluster,
+    files,
+  );
   const operatorDefault = await operatorSharesByDefault(
     tree,
     cluster,
@@ -104,9 +108,11 @@ export async function readGpuStack(
     configs,
   );
   return {
-    ...(devicePlugin ? { devicePlugin } : {}),
     ...(operatorDefault ? { operatorSharesByDefault: operatorDefault } : {}),
     ...(migManager ? { migManagerOff: migManager } : {}),
+    ...(migConfigElsewhere
+      ? { migManagerConfigElsewhere: migConfigElsewhere }
+      : {}),
     ...(await deployedDevicePlugins(tree, cluster, files)),
   };
 }
