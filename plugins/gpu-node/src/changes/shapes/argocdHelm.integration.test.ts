@@ -13,9 +13,7 @@ import { parseAllDocuments } from 'yaml';
 import {
   builtinCatalog,
   isGpuInputError,
-  parseGpuRequest,
   resolveClusterProfile,
-  type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { buildImportChange } from '../../import/buildImportChange';
 import { FsRepoTree } from '../../repo/tree';
@@ -23,6 +21,7 @@ import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
+import { snapshot, shapeRequest } from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
 // kustomize on a shared CI machine.
@@ -43,22 +42,7 @@ const cluster = resolveClusterProfile({
   migStrategy: 'single',
 });
 
-async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const file of await tree.listFiles('')) {
-    out[file] = (await tree.readFile(file))!;
-  }
-  return out;
-}
-
-function request(name: string, spec: Record<string, unknown>): GpuRequest {
-  return parseGpuRequest({
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: { name, namespace: 'ml' },
-    spec: { owner: OWNER, capacityTypes: ['on-demand'], ...spec },
-  });
-}
+const request = shapeRequest;
 
 describe('the Argo CD app of apps with a Helm chart folder', () => {
   let tree: FsRepoTree;

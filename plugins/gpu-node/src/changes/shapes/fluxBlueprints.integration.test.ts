@@ -11,17 +11,18 @@ import path from 'node:path';
 import {
   builtinCatalog,
   isGpuInputError,
-  parseGpuRequest,
   resolveClusterProfile,
-  type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { buildImportChange } from '../../import/buildImportChange';
 import { FsRepoTree } from '../../repo/tree';
-import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
-import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
+import {
+  snapshot,
+  shapeRequest,
+  requestThenRelease,
+} from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
 // kustomize on a shared CI machine.
@@ -50,43 +51,7 @@ const cluster = resolveClusterProfile({
   migStrategy: 'single',
 });
 
-async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const file of await tree.listFiles('')) {
-    out[file] = (await tree.readFile(file))!;
-  }
-  return out;
-}
-
-function request(name: string, spec: Record<string, unknown>): GpuRequest {
-  return parseGpuRequest({
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: { name, namespace: 'ml' },
-    spec: { owner: OWNER, capacityTypes: ['on-demand'], ...spec },
-  });
-}
-
-async function requestThenRelease(tree: FsRepoTree, gpuRequest: GpuRequest) {
-  const change = await buildRequestChange({
-    tree,
-    dir: tree.root,
-    request: gpuRequest,
-    cluster,
-    catalog: builtinCatalog,
-  });
-  await writeChangeSet(tree, change.changeSet);
-  const findings = await validateGitOpsTree(tree.root, { cluster });
-  const release = await buildReleaseChange({
-    tree,
-    dir: tree.root,
-    request: gpuRequest.metadata,
-    clusterProfile: () => cluster,
-    catalog: builtinCatalog,
-  });
-  await writeChangeSet(tree, release.changeSet);
-  return { change, findings };
-}
+const request = shapeRequest;
 
 /** NVIDIA's DRA driver (kubernetes-sigs/dra-driver-nvidia-gpu v0.4.1 chart), placed on DRA pools' nodes. */
 const DRA_DRIVER = `apiVersion: helm.toolkit.fluxcd.io/v2
@@ -170,6 +135,7 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
           gpu: { model: 'l4', sharing: 'dra', replicas: 1, vramGiB: 10 },
           workload: { image: 'ghcr.io/acme/embedder:1.0' },
         }),
+        cluster,
       );
       expect(change.verification?.unverifiable).toEqual([]);
       expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
@@ -217,6 +183,7 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
           },
           workload: { existing: { kind: 'StatefulSet', name: 'vision' } },
         }),
+        cluster,
       );
       expect(change.verification?.unverifiable).toEqual([]);
       expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);

@@ -15,17 +15,19 @@ import { parseAllDocuments } from 'yaml';
 import {
   builtinCatalog,
   isGpuInputError,
-  parseGpuRequest,
   resolveClusterProfile,
-  type GpuRequest,
 } from '@gpu-gitops/plugin-gpu-common';
 import { buildImportChange } from '../../import/buildImportChange';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
-import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
+import {
+  snapshot,
+  shapeRequest,
+  requestThenRelease,
+} from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
 // kustomize on a shared CI machine.
@@ -55,43 +57,7 @@ const cluster = resolveClusterProfile({
   migStrategy: 'single',
 });
 
-async function snapshot(tree: FsRepoTree): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const file of await tree.listFiles('')) {
-    out[file] = (await tree.readFile(file))!;
-  }
-  return out;
-}
-
-function request(name: string, spec: Record<string, unknown>): GpuRequest {
-  return parseGpuRequest({
-    apiVersion: 'gpu.backstage.io/v1alpha1',
-    kind: 'GpuRequest',
-    metadata: { name, namespace: 'ml' },
-    spec: { owner: OWNER, capacityTypes: ['on-demand'], ...spec },
-  });
-}
-
-async function requestThenRelease(tree: FsRepoTree, gpuRequest: GpuRequest) {
-  const change = await buildRequestChange({
-    tree,
-    dir: tree.root,
-    request: gpuRequest,
-    cluster,
-    catalog: builtinCatalog,
-  });
-  await writeChangeSet(tree, change.changeSet);
-  const findings = await validateGitOpsTree(tree.root, { cluster });
-  const release = await buildReleaseChange({
-    tree,
-    dir: tree.root,
-    request: gpuRequest.metadata,
-    clusterProfile: () => cluster,
-    catalog: builtinCatalog,
-  });
-  await writeChangeSet(tree, release.changeSet);
-  return { change, findings };
-}
+const request = shapeRequest;
 
 const STATEFULSET = 'apps/prod/speech/statefulset.yaml';
 
@@ -194,6 +160,7 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
           },
           workload: { image: 'ghcr.io/acme/embed:1.0' },
         }),
+        cluster,
       );
       expect(change.plan.pool.name).toBe('nvidia-gpu');
       expect(change.verification?.unverifiable).toEqual([]);
@@ -221,6 +188,7 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
           },
           workload: { existing: { kind: 'StatefulSet', name: 'whisper' } },
         }),
+        cluster,
       );
       expect(change.plan.pool.name).toBe('nvidia-gpu');
       expect(change.verification?.unverifiable).toEqual([]);
