@@ -993,7 +993,11 @@ describe('gpu router: what the GPU nodes run (the GPU Operator without its MIG m
 
     await fs.writeFile(
       path.join(built.dir, VALUES),
-      release.replace('enabled: false', 'enabled: true'),
+      // On again, reading the ConfigMap the product writes MIG layouts into.
+      release.replace(
+        'enabled: false',
+        'enabled: true\n      config: {name: custom-mig-parted-config}',
+      ),
     );
     await built.index.refresh();
     expect((await migOf(built.app)).unavailable).toBeUndefined();

@@ -706,6 +706,10 @@ spec:
         {
           kind: 'gpu-operator',
           readsNamedConfigs: true,
+          // The operator's plugin runs where it labels GPU nodes to run it.
+          placement: expect.objectContaining({
+            nodeSelector: { 'nvidia.com/gpu.deploy.device-plugin': 'true' },
+          }),
           file: kustomization,
           setting: expect.stringContaining("the GPU Operator's device plugin"),
         },
@@ -723,11 +727,15 @@ spec:
     expect(stack('prod')).toEqual({});
 
     // Only the values file changes (it names no chart): the stack is read again.
-    const on = await index
-      .refresh()
-      .then(() =>
-        remote.commit({ [values]: 'migManager:\n  enabled: true\n' }, 'MIG on'),
-      );
+    const on = await index.refresh().then(() =>
+      remote.commit(
+        {
+          [values]:
+            'migManager:\n  enabled: true\n  config: {name: custom-mig-parted-config}\n',
+        },
+        'MIG on',
+      ),
+    );
     const result = await index.refresh();
     expect(result.revision).toBe(on);
     expect(result.parsedPaths).toContain(values);
