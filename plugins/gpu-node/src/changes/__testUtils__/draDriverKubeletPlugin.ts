@@ -1,3 +1,7 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+
 /**
  * The kubelet plugin DaemonSet of NVIDIA's DRA driver as a team deploys it
  * beside the product's GPU folder (kubernetes-sigs/dra-driver-nvidia-gpu
@@ -29,3 +33,18 @@ spec:
         - name: gpus
           image: registry.k8s.io/dra-driver-nvidia/dra-driver-nvidia-gpu:v0.4.1
 `;
+
+/** Deploys the DRA driver's kubelet plugin from the cluster's GPU folder (`dra-driver.yaml`, listed in its kustomization). */
+export async function deployDraDriver(
+  dir: string,
+  gpuFolder: string,
+): Promise<void> {
+  await fs.writeFile(
+    path.join(dir, gpuFolder, 'dra-driver.yaml'),
+    DRA_DRIVER_KUBELET_PLUGIN,
+  );
+  const kustomization = path.join(dir, gpuFolder, 'kustomization.yaml');
+  const listed = parseDocument(await fs.readFile(kustomization, 'utf8'));
+  listed.addIn(['resources'], 'dra-driver.yaml');
+  await fs.writeFile(kustomization, listed.toString());
+}

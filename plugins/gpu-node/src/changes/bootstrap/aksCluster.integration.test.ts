@@ -23,6 +23,7 @@ import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
 import { everyModeRequests } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
+import { deployDraDriver } from '../__testUtils__/draDriverKubeletPlugin';
 
 // Real kustomize builds (before and after, then the check) on a shared CI machine.
 jest.setTimeout(180_000);
@@ -47,6 +48,8 @@ describe('AKS with Karpenter: bootstrap, then every sharing mode', () => {
       binPacking: false,
     });
     await writeChangeSet(tree, bootstrap);
+    // The team's DRA driver, for the dra request (the bootstrap installs none).
+    await deployDraDriver(dir, 'clusters/aks-weu/gpu');
   });
   afterAll(async () => {
     await fs.rm(dir, { recursive: true, force: true });

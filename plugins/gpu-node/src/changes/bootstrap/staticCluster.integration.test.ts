@@ -28,6 +28,7 @@ import { releaseOnDisk } from '../__testUtils__/releaseOnDisk';
 import { writeChangeSet } from '../stagedTree';
 import { everyModeRequests, mlRequest } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
+import { deployDraDriver } from '../__testUtils__/draDriverKubeletPlugin';
 
 // Real kustomize builds (before and after, then the check) on a shared CI machine.
 jest.setTimeout(300_000);
@@ -117,6 +118,8 @@ describe('static nodes: bootstrap, every sharing mode, release', () => {
     const listed = parseDocument(await fs.readFile(kustomization, 'utf8'));
     listed.addIn(['resources'], 'nodepools/infiniband.yaml');
     await fs.writeFile(kustomization, listed.toString());
+    // The team's DRA driver, for the dra request (the bootstrap installs none).
+    await deployDraDriver(dir, 'clusters/rack/gpu');
   });
   afterAll(async () => {
     await fs.rm(dir, { recursive: true, force: true });
