@@ -28,7 +28,7 @@ import { releaseOnDisk } from '../__testUtils__/releaseOnDisk';
 import { writeChangeSet } from '../stagedTree';
 import { everyModeRequests, mlRequest } from '../__fixtures__/requests';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
-import { DRA_DRIVER_KUBELET_PLUGIN } from '../__testUtils__/draDriverKubeletPlugin';
+import { deployDraDriver } from '../__testUtils__/draDriverKubeletPlugin';
 
 // Real kustomize builds (before and after, then the check) on a shared CI machine.
 jest.setTimeout(300_000);
@@ -157,13 +157,9 @@ describe('Cluster API on OpenStack: bootstrap, every sharing mode, release', () 
     );
     const listed = parseDocument(await fs.readFile(kustomization, 'utf8'));
     listed.addIn(['resources'], 'nodepools/cpu-workers.yaml');
-    // The team's DRA driver, for the dra request (the bootstrap installs none).
-    await fs.writeFile(
-      path.join(dir, 'clusters/ml-prod/gpu', 'dra-driver.yaml'),
-      DRA_DRIVER_KUBELET_PLUGIN,
-    );
-    listed.addIn(['resources'], 'dra-driver.yaml');
     await fs.writeFile(kustomization, listed.toString());
+    // The team's DRA driver, for the dra request (the bootstrap installs none).
+    await deployDraDriver(dir, 'clusters/ml-prod/gpu');
   });
   afterAll(async () => {
     await fs.rm(dir, { recursive: true, force: true });
