@@ -349,6 +349,7 @@ export {
   devicePluginService,
   type PoolDevicePluginService,
 } from './scheduling/devicePluginService';
+export { operatorDefaultConfigOn } from './scheduling/operatorDefaultConfig';
 export { compareStrings } from './text/compareStrings';
 export { checkDevicePluginConfig } from './validation/devicePluginConfig';
 export type { DevicePluginConfigCheckOptions } from './validation/devicePluginConfig';

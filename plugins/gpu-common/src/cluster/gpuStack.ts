@@ -103,6 +103,12 @@ export interface DeployedDraDriver extends StackSetting {
 export interface OperatorDefaultSharing extends StackSetting {
   /** How it shares, e.g. "time-slicing, 4 per GPU, as `nvidia.com/gpu`". */
   sharing: string;
+  /**
+   * The default config itself, when the repository holds it: its key (the
+   * value of `devicePlugin.config.default`) and its content, which every
+   * node without a `nvidia.com/device-plugin.config` label runs.
+   */
+  config?: { key: string; content: unknown };
 }
 
 /**

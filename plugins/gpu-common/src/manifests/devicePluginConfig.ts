@@ -18,7 +18,9 @@ export function buildDevicePluginConfig(
 ): { name: string; config: DevicePluginConfig } | undefined {
   const mode = plan.sharing.mode;
   if (mode !== 'time-slicing' && mode !== 'mps') return undefined;
-  if (plan.sharing.handWrittenConfigMap) return undefined;
+  if (plan.sharing.handWrittenConfigMap || plan.sharing.onOperatorDefault) {
+    return undefined;
+  }
   const { slicesPerGpu, deviceConfigName } = plan.sharing;
   if (!deviceConfigName || slicesPerGpu === undefined) {
     throw new Error(

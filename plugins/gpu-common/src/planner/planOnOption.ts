@@ -19,7 +19,10 @@ import {
   missingHandWrittenConfig,
   useHandWrittenConfig,
 } from './handWrittenConfigs';
-import { reconcileReusedPoolConfigs } from './reusedPoolConfigs';
+import {
+  keepOperatorDefaultConfig,
+  reconcileReusedPoolConfigs,
+} from './reusedPoolConfigs';
 import type { Plan, PlanCost, PlanDecision, RepoState } from './types';
 
 /** The plan of the request on the chosen pool. */
@@ -137,6 +140,13 @@ export function planOnOption(
       warnings.push(...live.warnings);
       explanation.push(...live.explanation);
     }
+    const onDefault = keepOperatorDefaultConfig(
+      reused,
+      sharing,
+      modeLabels,
+      repoState?.gpuStack,
+    );
+    if (onDefault) explanation.push(onDefault);
   } else {
     explanation.push(
       poolName === why.base

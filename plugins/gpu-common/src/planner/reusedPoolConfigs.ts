@@ -1,6 +1,9 @@
+import type { ClusterGpuStack } from '../cluster/gpuStack';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import type { MigConfigEntry } from '../manifests/types';
+import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
+import { operatorDefaultConfigOn } from '../scheduling/operatorDefaultConfig';
 import { sameContent } from './contentHash';
+import { devicePluginSlicing } from './devicePluginSlicing';
 import type { PoolState, RepoState, SharingPlan } from './types';
 
 /**
@@ -74,4 +77,52 @@ export function holdsLayout(
       (entry as Record<string, unknown>)['mig-enabled'] === true &&
       sameContent((entry as Record<string, unknown>)['mig-devices'], layout),
   );
+}
+
+/** Both configs share a GPU alike and give pods the same resource name. */
+function sameSharing(a: unknown, b: unknown): boolean {
+  const sa = devicePluginSlicing(a);
+  const sb = devicePluginSlicing(b);
+  return (
+    sa !== undefined &&
+    sb !== undefined &&
+    sa.mode === sb.mode &&
+    sa.replicas === sb.replicas &&
+    sa.resourceName === sb.resourceName
+  );
+}
+
+/**
+ * A reused pool whose nodes carry no device-plugin config label already run
+ * the GPU Operator's default config. When that default gives the planned
+ * sharing, the plan adds no label: a changed NodePool template makes
+ * Karpenter replace every node of the pool (drift), for nothing, and the
+ * release could not give the pool back as it was. The plan then stands for
+ * the default config (its key and content), which the product never writes,
+ * and adds no NodeOverlays either: the default's resource is what the pool
+ * advertised before, and Karpenter provisions for it by the physical GPU
+ * count (more nodes than needed at worst, never a pod it cannot place).
+ * Returns the explanation, or undefined when the pool gets its label.
+ */
+export function keepOperatorDefaultConfig(
+  pool: PoolState,
+  sharing: SharingPlan,
+  modeLabels: Record<string, string>,
+  stack: ClusterGpuStack | undefined,
+): string | undefined {
+  if (sharing.mode !== 'time-slicing' && sharing.mode !== 'mps') {
+    return undefined;
+  }
+  if (pool.deviceConfigName !== undefined || pool.migConfigName !== undefined) {
+    return undefined;
+  }
+  const fallback = operatorDefaultConfigOn({}, stack);
+  if (!fallback || !sameSharing(fallback.content, sharing.devicePluginConfig)) {
+    return undefined;
+  }
+  sharing.deviceConfigName = fallback.key;
+  sharing.devicePluginConfig = fallback.content as DevicePluginConfig;
+  sharing.onOperatorDefault = true;
+  delete modeLabels[WELL_KNOWN_KEYS.devicePluginConfig];
+  return `reused pool ${pool.name} keeps its nodes without a ${WELL_KNOWN_KEYS.devicePluginConfig} label: they run the GPU Operator's default config "${fallback.key}" (${stack!.operatorSharesByDefault!.setting}), which already gives this sharing, and a changed NodePool template would replace every node.`;
 }

@@ -249,6 +249,13 @@ export interface SharingPlan {
    * never edits it, so the change writes no config.
    */
   handWrittenConfigMap?: HandWrittenConfigMapRef;
+  /**
+   * time-slicing / MPS on a reused pool whose unlabelled nodes run the GPU
+   * Operator's default config, which gives this sharing already
+   * (`keepOperatorDefaultConfig`): the change writes no config, no config
+   * label and no NodeOverlays, so the pool stays as it was written.
+   */
+  onOperatorDefault?: boolean;
 }
 
 /**

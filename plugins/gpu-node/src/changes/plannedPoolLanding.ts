@@ -59,6 +59,7 @@ function servedPoolsOf(
     configMaps: new Map(roots.map(r => [r, gpuConfigMapsOf(r.objects, names)])),
     names,
     findings,
+    stack,
   });
   return servedPools(pools, { stack, migStrategy: cluster.migStrategy });
 }

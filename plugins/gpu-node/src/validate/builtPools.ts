@@ -11,7 +11,9 @@ import {
   WELL_KNOWN_KEYS,
   advertisedResources,
   migInstancesPerGpu,
+  operatorDefaultConfigOn,
   type AdvertisedResource,
+  type ClusterGpuStack,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
 import { nodePoolRequirements } from '../repo/nodePoolRequirements';
@@ -150,6 +152,8 @@ export interface BuiltPoolContext {
    * reported.
    */
   cannotTell?: string[];
+  /** What runs on the cluster's GPU nodes: the GPU Operator's default config serves unlabelled ones. */
+  stack?: ClusterGpuStack;
 }
 
 /**
@@ -230,6 +234,12 @@ function builtPool(
         usable = false;
       }
       notes.push(`config ${deviceName}`);
+    }
+  } else if (labels[WELL_KNOWN_KEYS.migConfig] === undefined) {
+    const fallback = operatorDefaultConfigOn(labels, context.stack);
+    if (fallback) {
+      deviceConfig = fallback.content;
+      notes.push(`the GPU Operator's default config ${fallback.key}`);
     }
   }
 

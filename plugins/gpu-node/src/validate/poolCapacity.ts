@@ -32,7 +32,7 @@ const NODES = 'nodes';
 export function checkNodeOverlayCapacity(
   roots: BuiltRoot[],
   pools: BuiltPool[],
-  source: SourceTree,
+  source: Pick<SourceTree, 'docs' | 'patchFiles'>,
   findings: Finding[],
 ): void {
   for (const root of roots) {

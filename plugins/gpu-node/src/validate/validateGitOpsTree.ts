@@ -193,20 +193,6 @@ export async function validateGitOpsTreeReport(
   const configMaps = new Map<BuiltRoot, GpuConfigMaps>(
     roots.map(root => [root, gpuConfigMapsOf(root.objects, names)]),
   );
-  const pools = builtPools(roots, {
-    source,
-    catalog,
-    // Without a cluster the MIG strategy is unknown: a MIG pool serves what
-    // either strategy advertises (`mixed` is only the default's guess).
-    migStrategy: options.cluster ? profile.migStrategy : undefined,
-    configMaps,
-    names,
-    findings,
-    ...(options.cluster ? {} : { cannotTell: notes }),
-  });
-  const workloads = gpuWorkloads(roots);
-  checkGpuContainerImages(workloads, source, findings);
-  checkWorkloadsServed(workloads, pools, roots, source, findings);
   // What runs on the GPU nodes is read for the cluster the tree is applied to.
   const stack = options.cluster
     ? {
@@ -218,6 +204,21 @@ export async function validateGitOpsTreeReport(
         migStrategy: profile.migStrategy,
       }
     : {};
+  const pools = builtPools(roots, {
+    source,
+    catalog,
+    // Without a cluster the MIG strategy is unknown: a MIG pool serves what
+    // either strategy advertises (`mixed` is only the default's guess).
+    migStrategy: options.cluster ? profile.migStrategy : undefined,
+    configMaps,
+    names,
+    findings,
+    ...(options.cluster ? {} : { cannotTell: notes }),
+    stack: stack.stack,
+  });
+  const workloads = gpuWorkloads(roots);
+  checkGpuContainerImages(workloads, source, findings);
+  checkWorkloadsServed(workloads, pools, roots, source, findings);
   checkWorkloadsSchedulable(workloads, pools, source, findings, stack);
   checkPoolDevicePlugins(pools, stack, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);

@@ -146,7 +146,7 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
       expect(await snapshot(tree)).toEqual(bootstrapped);
     });
 
-    it('a new time-sliced workload lands on the adopted pool only, validates as before, and its release gives every file but the pool’s back', async () => {
+    it('a new time-sliced workload lands on the adopted pool only, validates as before, adds no config label to the pool (its nodes already run the operator’s default, and a changed template replaces them), and its release gives every file back', async () => {
       const findingsBefore = await validateGitOpsTree(tree.root, { cluster });
       const { change, findings } = await requestThenRelease(
         tree,
@@ -166,13 +166,15 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
       expect(change.verification?.unverifiable).toEqual([]);
       expect(change.verification?.landsOn).toEqual(['nvidia-gpu']);
       expect(findings).toEqual(findingsBefore);
-      // The adopted pool keeps what its first request added (NodeOverlays,
-      // its config label): its imported tenant still runs on it.
-      const after = await snapshot(tree);
-      const before = { ...bootstrapped };
-      delete after[POOL_FILE];
-      delete before[POOL_FILE];
-      expect(after).toEqual(before);
+      const poolWrite = change.changeSet.changes.find(
+        c => c.path === POOL_FILE,
+      );
+      const poolText =
+        poolWrite && 'content' in poolWrite ? poolWrite.content : '';
+      expect(poolText).toContain('ml/embed');
+      expect(poolText).not.toContain('nvidia.com/device-plugin.config');
+      expect(poolText).not.toContain('NodeOverlay');
+      expect(await snapshot(tree)).toEqual(bootstrapped);
     });
 
     it('the imported StatefulSet grows on its pool, its provisioner-name selector taken out while it runs there; its release gives the team’s manifest back', async () => {

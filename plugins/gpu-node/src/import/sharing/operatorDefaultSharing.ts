@@ -33,6 +33,8 @@ export interface OperatorDefault {
   sharing?: NodeSharing;
   /** Where the sharing default is set, e.g. "`devicePlugin.config.default: any` in …". */
   setting?: string;
+  /** The sharing default's key and content, which unlabelled nodes run. */
+  config?: { key: string; content: unknown };
   findings: ImportFinding[];
 }
 
@@ -123,6 +125,7 @@ export function operatorReleaseDefault(
   return {
     sharing,
     setting: `\`devicePlugin.config.default: ${key.value}\` (key of ConfigMap \`${name.value}\`) in ${key.setIn.where}`,
+    config: { key: key.value, content: config },
     findings: [],
   };
 }

@@ -62,13 +62,18 @@ export async function operatorSharesByDefault(
   )) {
     const enabled = readValue(release.layers, ['devicePlugin', 'enabled']);
     if (enabled.state === 'set' && enabled.value === false) continue;
-    const { sharing, setting } = operatorReleaseDefault(
+    const { sharing, setting, config } = operatorReleaseDefault(
       release,
       sources,
       cluster,
     );
     if (sharing && setting) {
-      return { file: release.file, setting, sharing: describeSharing(sharing) };
+      return {
+        file: release.file,
+        setting,
+        sharing: describeSharing(sharing),
+        ...(config ? { config } : {}),
+      };
     }
   }
   return undefined;
