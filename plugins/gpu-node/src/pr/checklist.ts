@@ -49,6 +49,13 @@ export function rolloutChecklist(
   }
   if (
     (sharing.mode === 'time-slicing' || sharing.mode === 'mps') &&
+    sharing.onOperatorDefault
+  ) {
+    steps.push(
+      `The nodes of \`${pool}\` run the GPU Operator's default device-plugin config \`${sharing.deviceConfigName}\` (they carry no \`nvidia.com/device-plugin.config\` label), which already gives this sharing: nothing to relabel`,
+    );
+  } else if (
+    (sharing.mode === 'time-slicing' || sharing.mode === 'mps') &&
     sharing.deviceConfigName &&
     keepsConfig
   ) {

@@ -110,6 +110,17 @@ describe('renderPullRequest', () => {
     expect(body).not.toContain('kubectl drain');
   });
 
+  it("a reused pool whose unlabelled nodes run the GPU Operator's default config is not relabelled", () => {
+    const shared = timeSlicingPlan();
+    shared.sharing.deviceConfigName = 'any';
+    shared.sharing.onOperatorDefault = true;
+    const { body } = renderPullRequest({ plan: shared, files, model: t4 });
+    expect(body).toContain(
+      "The nodes of `gpu-t4-ts4` run the GPU Operator's default device-plugin config `any` (they carry no `nvidia.com/device-plugin.config` label), which already gives this sharing: nothing to relabel",
+    );
+    expect(body).not.toContain('--overwrite');
+  });
+
   it('a new pool on a key of a hand-written ConfigMap says the pull request leaves that ConfigMap as it is', () => {
     const shared = timeSlicingPlan();
     shared.pool.reused = false;
