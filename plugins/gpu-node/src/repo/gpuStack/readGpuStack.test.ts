@@ -157,6 +157,18 @@ spec:
         '`devicePlugin.config.default: any` (key of ConfigMap `slices`) in',
       ),
       sharing: 'time-slicing, 4 per GPU, as `nvidia.com/gpu`',
+      // What unlabelled nodes run: the key and the config it holds.
+      config: {
+        key: 'any',
+        content: {
+          version: 'v1',
+          sharing: {
+            timeSlicing: {
+              resources: [{ name: 'nvidia.com/gpu', replicas: 4 }],
+            },
+          },
+        },
+      },
     });
   });
 
