@@ -24,7 +24,7 @@ const pool: PoolState = {
 };
 
 /** The recipe's `any` key: 4 slices of each GPU, as `nvidia.com/gpu`. */
-const recipeDefault = (replicas: number) => ({
+const recipeDefault = (replicas: number): DevicePluginConfig => ({
   version: 'v1',
   sharing: {
     timeSlicing: { resources: [{ name: 'nvidia.com/gpu', replicas }] },
@@ -76,7 +76,7 @@ describe('keepOperatorDefaultConfig', () => {
       devicePluginConfigFor('time-slicing', 4),
     ],
   ])('labels the pool when the default gives %s', (_, fallback, config) => {
-    const { sharing, modeLabels } = planned(config as DevicePluginConfig);
+    const { sharing, modeLabels } = planned(config);
     expect(
       keepOperatorDefaultConfig(pool, sharing, modeLabels, stackWith(fallback)),
     ).toBeUndefined();
