@@ -59,6 +59,13 @@ export interface GpuAnnotationKeys {
    * `changes/replacedFields.ts`).
    */
   replaced: string;
+  /**
+   * On a NodeOverlay the product added beside a pool it did not write: the
+   * pool's ledger just before (empty when none), so the release that brings
+   * the ledger back within it takes the overlay away again (gpu-node
+   * `changes/addedOverlays.ts`).
+   */
+  ledgerBefore: string;
 }
 
 /** @public */
@@ -75,5 +82,6 @@ export function gpuAnnotationKeys(labelDomain: string): GpuAnnotationKeys {
     limitFloor: `${labelDomain}/limit-floor`,
     machine: `${labelDomain}/machine`,
     replaced: `${labelDomain}/replaced`,
+    ledgerBefore: `${labelDomain}/ledger-before`,
   };
 }

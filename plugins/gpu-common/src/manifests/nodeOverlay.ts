@@ -82,8 +82,6 @@ export function buildNodeOverlays(
   if (!cluster.nodeOverlay || !countLabel || Object.keys(perGpu).length === 0) {
     return [];
   }
-  // The pool stays as written: its nodes already run the sharing planned.
-  if (plan.sharing.onOperatorDefault) return [];
   const counts = [...new Set(plan.pool.gpuCounts)].sort((a, b) => a - b);
   return counts.map(gpuCount => ({
     apiVersion: 'karpenter.sh/v1alpha1',

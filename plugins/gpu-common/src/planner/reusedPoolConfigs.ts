@@ -98,10 +98,11 @@ function sameSharing(a: unknown, b: unknown): boolean {
  * sharing, the plan adds no label: a changed NodePool template makes
  * Karpenter replace every node of the pool (drift), for nothing, and the
  * release could not give the pool back as it was. The plan then stands for
- * the default config (its key and content), which the product never writes,
- * and adds no NodeOverlays either: the default's resource is what the pool
- * advertised before, and Karpenter provisions for it by the physical GPU
- * count (more nodes than needed at worst, never a pod it cannot place).
+ * the default config (its key and content), which the product never writes.
+ * Its NodeOverlays stay in the plan (`buildNodeOverlays`): they change no
+ * NodePool template, and without them Karpenter counts one resource per
+ * physical GPU, so it launches a node per slice pod and never launches one
+ * for a pod asking for more slices than an instance type has GPUs.
  * Returns the explanation, or undefined when the pool gets its label.
  */
 export function keepOperatorDefaultConfig(

@@ -252,8 +252,9 @@ export interface SharingPlan {
   /**
    * time-slicing / MPS on a reused pool whose unlabelled nodes run the GPU
    * Operator's default config, which gives this sharing already
-   * (`keepOperatorDefaultConfig`): the change writes no config, no config
-   * label and no NodeOverlays, so the pool stays as it was written.
+   * (`keepOperatorDefaultConfig`): the change writes no config and no
+   * config label, so the NodePool template stays as it was written (its
+   * NodeOverlays are still written where the cluster applies them).
    */
   onOperatorDefault?: boolean;
 }

@@ -32,6 +32,7 @@ import {
   ruleTaints,
 } from '../repo/nodeFeatureRulePools';
 import { getIn } from '../repo/yamlObjects';
+import { asAddedObject, removeAddedOverlays } from './addedOverlays';
 import { deepEqual, toYaml } from './canonical';
 import { conflictError } from './conflict';
 import { nodeClassesElsewhere } from './nodeClasses';
@@ -394,13 +395,18 @@ export async function applyPool(
   }
   writeCapacity(existing, doc, cluster, plan.pool);
   recordAddedAnnotations(existing, doc, absent, keys);
+  const ledgerBefore = String(
+    getIn(current, 'metadata', 'annotations', keys.requests) ?? '',
+  );
   for (const obj of wanted) {
     if (
       obj.kind === 'NodePool' ||
       existing.findObject(obj.kind, obj.metadata.name)
     )
       continue;
-    existing.append(obj);
+    existing.append(
+      managed ? obj : asAddedObject(obj, ledgerBefore, cluster.labelDomain),
+    );
   }
   // A reused pool takes the planned config labels: a config whose content
   // changed got a new key, and only a label change makes the nodes reload it.
@@ -510,6 +516,7 @@ export async function applyLeftPools(
     if (left.ledger.length === 0) {
       removeAddedAnnotations(file, doc, gpuAnnotationKeys(cluster.labelDomain));
     }
+    removeAddedOverlays(file, left.name, left.ledger, cluster.labelDomain);
     const content = file.newContent();
     if (content !== undefined) await staged.write(left.path, content);
   }

@@ -22,6 +22,7 @@ import {
 import { MACHINE_DEPLOYMENT } from '../../repo/machineDeploymentPools';
 import { NODE_FEATURE_RULE } from '../../repo/nodeFeatureRulePools';
 import { getIn } from '../../repo/yamlObjects';
+import { isOverlayOf } from '../addedOverlays';
 import { applyLeftPools } from '../applyPool';
 import { unlistResource } from '../listing';
 import { isManagedObject } from '../ownership';
@@ -56,29 +57,6 @@ async function nodeClassesInUse(
     if (nodeClass) used.add(nodeClass);
   }
   return used;
-}
-
-/** A NodeOverlay the product wrote for pool `name` (its pool label, or its only NodePool requirement). */
-function isOverlayOf(
-  value: unknown,
-  name: string,
-  labelDomain: string,
-): boolean {
-  if (getIn(value, 'kind') !== 'NodeOverlay' || !isManagedObject(value)) {
-    return false;
-  }
-  if (getIn(value, 'metadata', 'labels', `${labelDomain}/pool`) === name) {
-    return true;
-  }
-  const requirements = getIn(value, 'spec', 'requirements');
-  return (
-    Array.isArray(requirements) &&
-    requirements.some(
-      r =>
-        getIn(r, 'key') === 'karpenter.sh/nodepool' &&
-        JSON.stringify(getIn(r, 'values')) === JSON.stringify([name]),
-    )
-  );
 }
 
 /**

@@ -59,6 +59,11 @@ const cluster = resolveClusterProfile({
 
 const request = shapeRequest;
 
+const objectsIn = (text: string) =>
+  parseAllDocuments(text).map(doc => doc.toJS());
+const nodePoolIn = (text: string) =>
+  objectsIn(text).find(o => o.kind === 'NodePool');
+
 const STATEFULSET = 'apps/prod/speech/statefulset.yaml';
 
 describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values in a ConfigMap', () => {
@@ -103,9 +108,7 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
     expect(imported.adoptedPools[0].sharingSource).toContain(
       'devicePlugin.config.default in Flux HelmRelease `gpu-operator`',
     );
-    const pool = parseAllDocuments((await tree.readFile(POOL_FILE))!)
-      .map(doc => doc.toJS())
-      .find(o => o.kind === 'NodePool');
+    const pool = nodePoolIn((await tree.readFile(POOL_FILE))!);
     expect(pool.apiVersion).toBe('karpenter.sh/v1');
   });
 
@@ -146,8 +149,9 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
       expect(await snapshot(tree)).toEqual(bootstrapped);
     });
 
-    it('a new time-sliced workload lands on the adopted pool only, validates as before, adds no config label to the pool (its nodes already run the operator’s default, and a changed template replaces them), and its release gives every file back', async () => {
+    it('a new time-sliced workload lands on the adopted pool only, validates as before, leaves the pool’s template as it was (its nodes already run the operator’s default, and a changed template replaces them), tells Karpenter the slices by NodeOverlays, and its release gives every file back byte for byte', async () => {
       const findingsBefore = await validateGitOpsTree(tree.root, { cluster });
+      const templateBefore = nodePoolIn(bootstrapped[POOL_FILE]).spec.template;
       const { change, findings } = await requestThenRelease(
         tree,
         request('embed', {
@@ -173,7 +177,24 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
         poolWrite && 'content' in poolWrite ? poolWrite.content : '';
       expect(poolText).toContain('ml/embed');
       expect(poolText).not.toContain('nvidia.com/device-plugin.config');
-      expect(poolText).not.toContain('NodeOverlay');
+      expect(nodePoolIn(poolText).spec.template).toEqual(templateBefore);
+      // Karpenter counts 4 slices per GPU of each g4dn size, not 1.
+      expect(
+        objectsIn(poolText)
+          .filter(o => o.kind === 'NodeOverlay')
+          .map(o => [
+            o.spec.requirements.find(
+              (r: { key: string }) =>
+                r.key === 'karpenter.k8s.aws/instance-gpu-count',
+            ).values,
+            o.spec.capacity,
+          ]),
+      ).toEqual([
+        [['1'], { 'nvidia.com/gpu': '4' }],
+        [['4'], { 'nvidia.com/gpu': '16' }],
+        [['8'], { 'nvidia.com/gpu': '32' }],
+      ]);
+      expect(await tree.readFile(POOL_FILE)).toBe(bootstrapped[POOL_FILE]);
       expect(await snapshot(tree)).toEqual(bootstrapped);
     });
 
