@@ -33,6 +33,7 @@ import {
 } from '../workloads/prepareExistingWorkload';
 import type { GpuPolicy } from '../policy/gpuPolicy';
 import { applyPlan } from './applyPlan';
+import { keepHandWrittenOverlays } from './handWrittenOverlays';
 import { withQueueLabel } from './kueue/queueLabel';
 import { requestKueue } from './kueue/requestKueue';
 import { clusterNotBootstrapped } from './clusterSetup';
@@ -195,17 +196,25 @@ export async function buildRequestChange(
         }),
       );
     }
-    const plan = existing
+    const selected = existing
       ? withSelectorWarnings(
           await withReusedPoolLabels(tree, planned),
           cluster,
           existing.current,
         )
       : planned;
-    const manifests = await stage('Build manifests', async () =>
-      withQueueLabel(
-        buildManifests(plan, cluster, { catalog, existing: existing?.target }),
-        queueLabelOf(kueue, request, existing),
+    const { plan, manifests } = await stage('Build manifests', async () =>
+      keepHandWrittenOverlays(
+        tree,
+        { layout, cluster, catalog },
+        selected,
+        withQueueLabel(
+          buildManifests(selected, cluster, {
+            catalog,
+            existing: existing?.target,
+          }),
+          queueLabelOf(kueue, request, existing),
+        ),
       ),
     );
     const changeSet = await stage('Apply plan to the repository', () =>

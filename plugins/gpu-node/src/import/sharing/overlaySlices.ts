@@ -52,7 +52,7 @@ const single = (values: number[]) =>
 
 function gpusPerNode(
   requirements: unknown,
-  pool: PoolState,
+  pool: Pick<PoolState, 'instanceTypes'>,
   catalog: GpuCatalog,
 ): number | undefined {
   const counts = inValues(requirements, KARPENTER_GPU_COUNT_LABELS)
@@ -70,7 +70,7 @@ function gpusPerNode(
 
 /** The GPU counts of the NodeOverlays among `objects` that name `pool`. */
 export function overlayCounts(
-  pool: PoolState,
+  pool: Pick<PoolState, 'name' | 'instanceTypes'>,
   objects: readonly PlainObject[],
   catalog: GpuCatalog,
 ): OverlayCount[] {

@@ -1,0 +1,175 @@
+/**
+ * NodeOverlays a team wrote for a pool the product reuses (they name it by
+ * `karpenter.sh/nodepool In`). Karpenter merges the overlays that match an
+ * instance type, and of two with the same weight that set the same capacity
+ * on it, the conflicting one is not applied (Karpenter docs, "NodeOverlays",
+ * v1.14; kubernetes-sigs/karpenter `pkg/controllers/nodeoverlay`). So the
+ * product writes no overlay of its own for the GPU counts the team's already
+ * cover: the same count would be a duplicate, another count a contradiction
+ * Karpenter settles by name, not by truth. A contradiction is said in the
+ * pull request; the team's overlay stays as written.
+ */
+import { posix } from 'node:path';
+import {
+  KARPENTER_GPU_COUNT_LABELS,
+  type ClusterProfile,
+  type GpuCatalog,
+  type KubernetesObject,
+  type ManifestSet,
+  type Plan,
+} from '@gpu-gitops/plugin-gpu-common';
+import {
+  overlayCounts,
+  type OverlayCount,
+} from '../import/sharing/overlaySlices';
+import {
+  clusterKustomizationPath,
+  clusterScopePath,
+  layoutPrefix,
+  resolveLayout,
+  type LayoutInput,
+} from '../layout/layout';
+import type { RepoTree } from '../repo/tree';
+import {
+  getIn,
+  isPlainObject,
+  parseCount,
+  stringRecord,
+  type PlainObject,
+} from '../repo/yamlObjects';
+import { isManagedObject } from './ownership';
+import { YamlFile } from './yamlFile';
+
+const isYaml = (path: string) => /\.ya?ml$/.test(path);
+
+/** The NodeOverlays not written by the product in the cluster's, pool and GPU folders. */
+async function handWrittenOverlays(
+  tree: RepoTree,
+  layout: LayoutInput,
+  cluster: string,
+): Promise<PlainObject[]> {
+  const folders = new Set([
+    clusterScopePath(layout, cluster),
+    layoutPrefix(layout, 'nodePool', { cluster }, 'pool'),
+    posix.dirname(clusterKustomizationPath(layout, cluster)),
+  ]);
+  const paths = new Set<string>();
+  for (const folder of folders) {
+    for (const path of await tree.listFiles(folder)) paths.add(path);
+  }
+  const found: PlainObject[] = [];
+  for (const path of [...paths].sort()) {
+    const text = isYaml(path) ? await tree.readFile(path) : undefined;
+    // A cluster's folder may hold every app of the cluster: parse only
+    // files that may define an overlay.
+    if (!text?.includes('NodeOverlay')) continue;
+    try {
+      for (const value of YamlFile.parse(path, text).values()) {
+        if (
+          isPlainObject(value) &&
+          value.kind === 'NodeOverlay' &&
+          !isManagedObject(value)
+        ) {
+          found.push(value);
+        }
+      }
+    } catch {
+      continue; // an unparseable neighbour is validate's to report
+    }
+  }
+  return found;
+}
+
+/** The GPU count of the nodes one of the product's overlays is for. */
+function gpuCountOf(overlay: KubernetesObject): number | undefined {
+  const requirements = getIn(overlay, 'spec', 'requirements');
+  const byCount = Array.isArray(requirements)
+    ? requirements.find(r => KARPENTER_GPU_COUNT_LABELS.includes(r?.key))
+    : undefined;
+  return parseCount(byCount?.values?.[0]);
+}
+
+/** The team's counts that set a capacity `overlay` sets, on nodes of its GPU count (all nodes when theirs cannot tell). */
+function coveringCounts(
+  overlay: KubernetesObject,
+  counts: readonly OverlayCount[],
+): OverlayCount[] {
+  const capacity = stringRecord(getIn(overlay, 'spec', 'capacity'));
+  const gpus = gpuCountOf(overlay);
+  return counts.filter(
+    c =>
+      capacity[c.resource] !== undefined &&
+      (c.gpusPerNode === undefined || c.gpusPerNode === gpus),
+  );
+}
+
+/** Says what a covering count means for the product's overlay. */
+function describeCover(
+  overlay: KubernetesObject,
+  count: OverlayCount,
+  pool: string,
+): { agrees: boolean; text: string } {
+  const planned = stringRecord(getIn(overlay, 'spec', 'capacity'))[
+    count.resource
+  ];
+  const nodes =
+    count.gpusPerNode === undefined
+      ? 'every node'
+      : `nodes of ${count.gpusPerNode} GPU(s)`;
+  if (parseCount(planned) === count.perNode) {
+    return {
+      agrees: true,
+      text: `${count.overlay}, written by hand, already tells Karpenter ${count.perNode} ${count.resource} for ${nodes} of pool ${pool}: the product adds no ${overlay.metadata.name} beside it.`,
+    };
+  }
+  return {
+    agrees: false,
+    text: `${count.overlay}, written by hand, tells Karpenter ${count.perNode} ${count.resource} for ${nodes} of pool ${pool}, while they advertise ${planned}: Karpenter sizes the pool by it, so it launches too many or too few nodes. The product leaves it as written and adds no ${overlay.metadata.name} (two overlays of one weight setting the same capacity conflict); set its capacity to ${planned}.`,
+  };
+}
+
+/**
+ * The plan and manifests with none of the product's NodeOverlays that the
+ * team's own cover (each such overlay named in the plan: an agreeing one in
+ * its explanation, a contradicting one in its warnings).
+ */
+export async function keepHandWrittenOverlays(
+  tree: RepoTree,
+  context: { layout: LayoutInput; cluster: ClusterProfile; catalog: GpuCatalog },
+  plan: Plan,
+  manifests: ManifestSet,
+): Promise<{ plan: Plan; manifests: ManifestSet }> {
+  const ours = manifests.pool.objects.filter(o => o.kind === 'NodeOverlay');
+  if (ours.length === 0) return { plan, manifests };
+  const layout = resolveLayout(context.layout);
+  const theirs = overlayCounts(
+    plan.pool,
+    await handWrittenOverlays(tree, layout, context.cluster.name),
+    context.catalog,
+  );
+  const covered = new Set<KubernetesObject>();
+  const explanation: string[] = [];
+  const warnings: string[] = [];
+  for (const overlay of ours) {
+    for (const count of coveringCounts(overlay, theirs)) {
+      covered.add(overlay);
+      const { agrees, text } = describeCover(overlay, count, plan.pool.name);
+      (agrees ? explanation : warnings).push(text);
+    }
+  }
+  if (covered.size === 0) return { plan, manifests };
+  return {
+    plan: {
+      ...plan,
+      warnings: [...plan.warnings, ...warnings],
+      explanation: [...plan.explanation, ...explanation],
+    },
+    manifests: {
+      ...manifests,
+      pool: {
+        ...manifests.pool,
+        objects: manifests.pool.objects.filter(o => !covered.has(o)),
+      },
+    },
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * The Flux repository on Karpenter v1alpha5 (`test/fixtures/flux-v1alpha5-repo`,
+ * origins in its README), whose team also wrote NodeOverlays for its GPU
+ * pool, as Karpenter's NodeOverlay docs (v1.14) show them: one per GPU count,
+ * scoped by `karpenter.sh/nodepool`. Their overlay for 1-GPU nodes counts the
+ * 4 slices the GPU Operator's default config gives; the one for 4-GPU nodes
+ * counts 8 where the nodes advertise 16. A time-sliced request on the
+ * adopted pool must neither duplicate nor contradict them (Karpenter does
+ * not apply one of two same-weight overlays that set the same capacity):
+ * it adds only the overlay for the GPU count they leave out, says which of
+ * theirs is wrong, and its release gives every file back.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import {
+  builtinCatalog,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import { buildImportChange } from '../../import/buildImportChange';
+import { FsRepoTree } from '../../repo/tree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { writeChangeSet } from '../stagedTree';
+import {
+  requestThenRelease,
+  shapeFixture,
+  shapeRequest,
+  snapshot,
+  SHAPE_OWNER,
+} from './__testUtils__/shapeRound';
+
+// Import, bootstrap, the request and its release each build with the real
+// kustomize on a shared CI machine.
+jest.setTimeout(240_000);
+
+const POOL_FILE = 'clusters/prod/karpenter/nvidia-gpu.yaml';
+const OVERLAYS_FILE = 'clusters/prod/karpenter/gpu-slices.yaml';
+
+/** The team's overlays: right for 1-GPU nodes (4 slices), wrong for 4-GPU ones (8, not 16). */
+const TEAM_OVERLAYS = `# Karpenter counts slices, not GPUs, on our time-sliced nodes.
+apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: gpu-slices-1gpu
+spec:
+  requirements:
+    - key: karpenter.sh/nodepool
+      operator: In
+      values: ["nvidia-gpu"]
+    - key: karpenter.k8s.aws/instance-gpu-count
+      operator: In
+      values: ["1"]
+  capacity:
+    nvidia.com/gpu: "4"
+---
+apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: gpu-slices-4gpu
+spec:
+  requirements:
+    - key: karpenter.sh/nodepool
+      operator: In
+      values: ["nvidia-gpu"]
+    - key: karpenter.k8s.aws/instance-gpu-count
+      operator: In
+      values: ["4"]
+  capacity:
+    nvidia.com/gpu: "8"
+`;
+
+const cluster = resolveClusterProfile({
+  name: 'prod',
+  provider: 'aws-karpenter',
+  karpenterVersion: '1.8.0',
+  nodeClass: {
+    group: 'karpenter.k8s.aws',
+    kind: 'EC2NodeClass',
+    name: 'default',
+  },
+  devicePluginConfigMap: {
+    name: 'time-slicing-config',
+    namespace: 'gpu-operator',
+  },
+  nodeOverlay: true,
+  migStrategy: 'single',
+});
+
+async function withTeamOverlays(): Promise<FsRepoTree> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-shape-overlays-'));
+  await fs.cp(shapeFixture('flux-v1alpha5-repo'), dir, { recursive: true });
+  await fs.rm(path.join(dir, 'README.md'));
+  const tree = new FsRepoTree(dir);
+  await tree.writeFile(OVERLAYS_FILE, TEAM_OVERLAYS);
+  await tree.writeFile(
+    'clusters/prod/karpenter/kustomization.yaml',
+    `${(await tree.readFile('clusters/prod/karpenter/kustomization.yaml'))!}  - gpu-slices.yaml\n`,
+  );
+  return tree;
+}
+
+describe('the Flux repository on Karpenter v1alpha5 with NodeOverlays its team wrote', () => {
+  let tree: FsRepoTree;
+  let bootstrapped: Record<string, string>;
+  beforeAll(async () => {
+    tree = await withTeamOverlays();
+    const imported = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster,
+      catalog: builtinCatalog,
+      owner: SHAPE_OWNER,
+    });
+    await writeChangeSet(tree, imported.changeSet);
+    await writeChangeSet(
+      tree,
+      await buildBootstrapChangeSet(tree, cluster, {
+        operatorChartVersion: 'v26.7.0',
+        binPacking: false,
+      }),
+    );
+    bootstrapped = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('a time-sliced request on the adopted pool adds only the overlay for the GPU count theirs leave out, names the wrong one, and its release gives every file back', async () => {
+    const { change } = await requestThenRelease(
+      tree,
+      shapeRequest('embed', {
+        gpu: {
+          model: 't4',
+          sharing: 'time-slicing',
+          replicas: 1,
+          vramGiB: 3,
+          slicesPerGpu: 4,
+        },
+        workload: { image: 'ghcr.io/acme/embed:1.0' },
+      }),
+      cluster,
+    );
+    expect(change.plan.pool.name).toBe('nvidia-gpu');
+    expect(change.plan.sharing.onOperatorDefault).toBe(true);
+    expect(change.verification?.landsOn).toEqual(['nvidia-gpu']);
+    const poolWrite = change.changeSet.changes.find(c => c.path === POOL_FILE);
+    const written =
+      poolWrite && 'content' in poolWrite
+        ? parseAllDocuments(poolWrite.content).map(doc => doc.toJS())
+        : [];
+    expect(
+      written
+        .filter(o => o.kind === 'NodeOverlay')
+        .map(o => [o.metadata.name, o.spec.capacity]),
+    ).toEqual([['nvidia-gpu-8gpu', { 'nvidia.com/gpu': '32' }]]);
+    expect(change.changeSet.changes.map(c => c.path)).not.toContain(
+      OVERLAYS_FILE,
+    );
+    expect(change.plan.explanation.join('\n')).toContain(
+      'NodeOverlay "gpu-slices-1gpu", written by hand, already tells Karpenter 4 nvidia.com/gpu for nodes of 1 GPU(s) of pool nvidia-gpu',
+    );
+    expect(change.plan.warnings.join('\n')).toContain(
+      'NodeOverlay "gpu-slices-4gpu", written by hand, tells Karpenter 8 nvidia.com/gpu for nodes of 4 GPU(s) of pool nvidia-gpu, while they advertise 16',
+    );
+    expect(await snapshot(tree)).toEqual(bootstrapped);
+  });
+});
