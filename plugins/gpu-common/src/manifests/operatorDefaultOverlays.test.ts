@@ -99,16 +99,16 @@ function stringRecordAt(
   return (found ?? {}) as Record<string, string>;
 }
 
-function poolObjectsOn(profile: ClusterProfile) {
+function poolObjectsOn(onCluster: ClusterProfile) {
   const planned = plan(
     gpuRequest({ sharing: 'time-slicing', vramGiB: 3, slicesPerGpu: 4 }),
     fixtureCatalog,
-    profile,
+    onCluster,
     repoState,
   );
   expect(planned.pool.reused).toBe(true);
   expect(planned.sharing.onOperatorDefault).toBe(true);
-  const objects = buildManifests(planned, profile).pool.objects;
+  const objects = buildManifests(planned, onCluster).pool.objects;
   const nodePool = objects.find(o => o.kind === 'NodePool');
   return {
     labels: stringRecordAt(nodePool, 'spec', 'template', 'metadata', 'labels'),

@@ -135,7 +135,11 @@ function describeCover(
  */
 export async function keepHandWrittenOverlays(
   tree: RepoTree,
-  context: { layout: LayoutInput; cluster: ClusterProfile; catalog: GpuCatalog },
+  context: {
+    layout: LayoutInput;
+    cluster: ClusterProfile;
+    catalog: GpuCatalog;
+  },
   plan: Plan,
   manifests: ManifestSet,
 ): Promise<{ plan: Plan; manifests: ManifestSet }> {
