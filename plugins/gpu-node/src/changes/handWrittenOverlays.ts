@@ -1,6 +1,8 @@
 /**
- * NodeOverlays a team wrote for a pool the product reuses (they name it by
- * `karpenter.sh/nodepool In`). Karpenter merges the overlays that match an
+ * NodeOverlays a team wrote that reach the plan's pool: they name it by
+ * `karpenter.sh/nodepool`, or, unscoped, their requirements match some of
+ * its instance types (`overlayMayReach`, the rule `validate` reports such an
+ * overlay by). Karpenter merges the overlays that match an
  * instance type, and of two with the same weight that set the same capacity
  * on it, the conflicting one is not applied (Karpenter docs, "NodeOverlays",
  * v1.14; kubernetes-sigs/karpenter `pkg/controllers/nodeoverlay`). So the
@@ -19,9 +21,10 @@ import {
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
-  overlayCounts,
+  countsOfOverlay,
   type OverlayCount,
 } from '../import/sharing/overlaySlices';
+import type { BuiltObject } from '../kustomize';
 import {
   clusterKustomizationPath,
   clusterScopePath,
@@ -37,6 +40,7 @@ import {
   stringRecord,
   type PlainObject,
 } from '../repo/yamlObjects';
+import { overlayMayReach } from '../validate/foreignNodeOverlayRules';
 import { isManagedObject } from './ownership';
 import { YamlFile } from './yamlFile';
 
@@ -146,11 +150,14 @@ export async function keepHandWrittenOverlays(
   const ours = manifests.pool.objects.filter(o => o.kind === 'NodeOverlay');
   if (ours.length === 0) return { plan, manifests };
   const layout = resolveLayout(context.layout);
-  const theirs = overlayCounts(
-    plan.pool,
-    await handWrittenOverlays(tree, layout, context.cluster.name),
-    context.catalog,
-  );
+  const nodePool = manifests.pool.objects.find(o => o.kind === 'NodePool');
+  const theirs = (await handWrittenOverlays(tree, layout, context.cluster.name))
+    .filter(
+      o =>
+        nodePool !== undefined &&
+        overlayMayReach(o, nodePool as BuiltObject, context.catalog),
+    )
+    .flatMap(o => countsOfOverlay(o, plan.pool, context.catalog));
   const covered = new Set<KubernetesObject>();
   const explanation: string[] = [];
   const warnings: string[] = [];

@@ -93,6 +93,22 @@ function mayMeet(values: string[] | undefined, r: Requirement): boolean {
 }
 
 /**
+ * Whether some node of NodePool `pool` may meet every requirement of
+ * `overlay` (Karpenter matches an overlay against each instance type's
+ * labels, the pool's name and its template labels: Karpenter docs,
+ * "NodeOverlays"), so that the overlay changes what Karpenter assumes there.
+ */
+export function overlayMayReach(
+  overlay: unknown,
+  pool: BuiltObject,
+  catalog: GpuCatalog,
+): boolean {
+  return requirementsOf(overlay, 'spec', 'requirements').every(r =>
+    mayMeet(poolValues(pool, r.key, catalog), r),
+  );
+}
+
+/**
  * An overlay that names only product pools by `karpenter.sh/nodepool In` is
  * written for them (a pool's companion, checked by `node-overlay-capacity`);
  * one the product wrote carries its managed-by label.
@@ -154,9 +170,7 @@ export function checkForeignNodeOverlays(
       }
       const requirements = requirementsOf(overlay, 'spec', 'requirements');
       const reached = pools
-        .filter(pool =>
-          requirements.every(r => mayMeet(poolValues(pool, r.key, catalog), r)),
-        )
+        .filter(pool => overlayMayReach(overlay, pool, catalog))
         .map(p => p.metadata.name)
         .sort();
       const file = sourceFileOf(source, root, overlay);

@@ -1,14 +1,15 @@
 /**
  * The Flux repository on Karpenter v1alpha5 (`test/fixtures/flux-v1alpha5-repo`,
- * origins in its README), whose team also wrote NodeOverlays for its GPU
- * pool, as Karpenter's NodeOverlay docs (v1.14) show them: one per GPU count,
- * scoped by `karpenter.sh/nodepool`. Their overlay for 1-GPU nodes counts the
- * 4 slices the GPU Operator's default config gives; the one for 4-GPU nodes
- * counts 8 where the nodes advertise 16. A time-sliced request on the
- * adopted pool must neither duplicate nor contradict them (Karpenter does
- * not apply one of two same-weight overlays that set the same capacity):
- * it adds only the overlay for the GPU count they leave out, says which of
- * theirs is wrong, and its release gives every file back.
+ * origins in its README), whose team also wrote NodeOverlays, as Karpenter's
+ * NodeOverlay docs (v1.14) show them: one scoped to its GPU pool by
+ * `karpenter.sh/nodepool` for 1-GPU nodes, counting the 4 slices the GPU
+ * Operator's default config gives; one for every 4-GPU g4dn node, counting 8
+ * where the nodes advertise 16; one for another instance family. A
+ * time-sliced request on the adopted pool must neither duplicate nor
+ * contradict the two that reach it (Karpenter does not apply one of two
+ * same-weight overlays that set the same capacity): it adds only the overlay
+ * for the GPU count they leave out, says which of theirs is wrong, and its
+ * release gives every file back.
  */
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -37,7 +38,12 @@ jest.setTimeout(240_000);
 const POOL_FILE = 'clusters/prod/karpenter/nvidia-gpu.yaml';
 const OVERLAYS_FILE = 'clusters/prod/karpenter/gpu-slices.yaml';
 
-/** The team's overlays: right for 1-GPU nodes (4 slices), wrong for 4-GPU ones (8, not 16). */
+/**
+ * The team's overlays: one scoped to the pool, right for 1-GPU nodes (4
+ * slices); one for every 4-GPU g4dn node, unscoped, wrong (8, not 16); one
+ * for g6f nodes, which EC2 reports without a GPU (the Karpenter docs'
+ * NodeOverlay example), and which reaches no node of this g4dn pool.
+ */
 const TEAM_OVERLAYS = `# Karpenter counts slices, not GPUs, on our time-sliced nodes.
 apiVersion: karpenter.sh/v1alpha1
 kind: NodeOverlay
@@ -57,17 +63,29 @@ spec:
 apiVersion: karpenter.sh/v1alpha1
 kind: NodeOverlay
 metadata:
-  name: gpu-slices-4gpu
+  name: g4dn-slices-4gpu
 spec:
   requirements:
-    - key: karpenter.sh/nodepool
+    - key: karpenter.k8s.aws/instance-family
       operator: In
-      values: ["nvidia-gpu"]
+      values: ["g4dn"]
     - key: karpenter.k8s.aws/instance-gpu-count
       operator: In
       values: ["4"]
   capacity:
     nvidia.com/gpu: "8"
+---
+apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: g6f-fractional-gpu
+spec:
+  requirements:
+    - key: karpenter.k8s.aws/instance-family
+      operator: In
+      values: ["g6f"]
+  capacity:
+    nvidia.com/gpu: "1"
 `;
 
 const cluster = resolveClusterProfile({
@@ -159,8 +177,11 @@ describe('the Flux repository on Karpenter v1alpha5 with NodeOverlays its team w
       'NodeOverlay "gpu-slices-1gpu", written by hand, already tells Karpenter 4 nvidia.com/gpu for nodes of 1 GPU(s) of pool nvidia-gpu',
     );
     expect(change.plan.warnings.join('\n')).toContain(
-      'NodeOverlay "gpu-slices-4gpu", written by hand, tells Karpenter 8 nvidia.com/gpu for nodes of 4 GPU(s) of pool nvidia-gpu, while they advertise 16',
+      'NodeOverlay "g4dn-slices-4gpu", written by hand, tells Karpenter 8 nvidia.com/gpu for nodes of 4 GPU(s) of pool nvidia-gpu, while they advertise 16',
     );
+    expect(
+      [...change.plan.explanation, ...change.plan.warnings].join('\n'),
+    ).not.toContain('g6f-fractional-gpu');
     expect(await snapshot(tree)).toEqual(bootstrapped);
   });
 });

@@ -81,24 +81,34 @@ export function overlayCounts(
         WELL_KNOWN_KEYS.karpenterNodePool,
       ]).includes(pool.name),
     )
-    .flatMap(o => {
-      const requirements = getIn(o, 'spec', 'requirements');
-      const gpus = gpusPerNode(requirements, pool, catalog);
-      return Object.entries(stringRecord(getIn(o, 'spec', 'capacity')))
-        .filter(([resource]) => isGpuResourceName(resource))
-        .flatMap(([resource, count]) => {
-          const perNode = parseCount(count);
-          return perNode === undefined
-            ? []
-            : [
-                {
-                  overlay: objectLabel(o),
-                  resource,
-                  perNode,
-                  ...(gpus !== undefined ? { gpusPerNode: gpus } : {}),
-                },
-              ];
-        });
+    .flatMap(o => countsOfOverlay(o, pool, catalog));
+}
+
+/** The GPU counts one NodeOverlay sets for the nodes of `pool` it reaches. */
+export function countsOfOverlay(
+  overlay: PlainObject,
+  pool: Pick<PoolState, 'instanceTypes'>,
+  catalog: GpuCatalog,
+): OverlayCount[] {
+  const gpus = gpusPerNode(
+    getIn(overlay, 'spec', 'requirements'),
+    pool,
+    catalog,
+  );
+  return Object.entries(stringRecord(getIn(overlay, 'spec', 'capacity')))
+    .filter(([resource]) => isGpuResourceName(resource))
+    .flatMap(([resource, count]) => {
+      const perNode = parseCount(count);
+      return perNode === undefined
+        ? []
+        : [
+            {
+              overlay: objectLabel(overlay),
+              resource,
+              perNode,
+              ...(gpus !== undefined ? { gpusPerNode: gpus } : {}),
+            },
+          ];
     });
 }
 
