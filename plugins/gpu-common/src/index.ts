@@ -335,6 +335,10 @@ export {
   type PoolObjectLike,
 } from './scheduling/nodeShapeOf';
 export {
+  poolGpuProducts,
+  type PoolGpuFacts,
+} from './scheduling/poolGpuProducts';
+export {
   isNvidiaResource,
   podSchedulingOf,
   type PodScheduling,

@@ -12,6 +12,9 @@ import {
   advertisedResources,
   migInstancesPerGpu,
   type AdvertisedResource,
+  devicePluginSlicing,
+  poolGpuProducts,
+  type PoolGpuFacts,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
 import { nodePoolRequirements } from '../repo/nodePoolRequirements';
@@ -46,6 +49,9 @@ import {
 /** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
 export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
 
+/** The device plugin's resource for a whole GPU (and for its slices when not renamed). */
+const WHOLE_GPU = 'nvidia.com/gpu';
+
 /** A NodePool as kustomize built it, with what its nodes will advertise. */
 export interface BuiltPool {
   root: BuiltRoot;
@@ -66,6 +72,14 @@ export interface BuiltPool {
   advertised?: AdvertisedResource[];
   /** Which config decides `advertised`, for messages (e.g. `config ts-4`). */
   configNote: string;
+  /** Its GPU model: the pool's model label, else the one model of its catalog machines. */
+  gpuModel?: string;
+  /**
+   * The `nvidia.com/gpu.product` values GPU Feature Discovery gives its nodes
+   * (gpu-common `poolGpuProducts`); undefined when its model, or how its
+   * config shares the GPUs, is not known.
+   */
+  gpuProducts?: string[];
 }
 
 /** `In` values of a NodePool / NodeOverlay requirement. */
@@ -204,6 +218,13 @@ function builtPool(
   const labels = stringRecord(getIn(template, 'metadata', 'labels'));
   const taints = getIn(template, 'spec', 'taints');
   const { gpuCounts, catalogModel } = machines(object, context.catalog);
+  const ours = {
+    ...stringRecord(getIn(object, 'metadata', 'annotations')),
+    ...stringRecord(getIn(object, 'metadata', 'labels')),
+    ...labels,
+  };
+  const modelId =
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ?? catalogModel;
   const configs = gpuConfigMapsFor(root, context.configMaps);
   let usable = true;
   const notes: string[] = [];
@@ -252,13 +273,6 @@ function builtPool(
       migEntries = known.get(migName);
       if (configs.migParted!.broken) usable = false;
       else if (migInstancesPerGpu(migEntries).size > 0) {
-        const ours = {
-          ...stringRecord(getIn(object, 'metadata', 'annotations')),
-          ...stringRecord(getIn(object, 'metadata', 'labels')),
-          ...labels,
-        };
-        const modelId =
-          findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ?? catalogModel;
         const model = modelId ? findModel(context.catalog, modelId) : undefined;
         const problem = migFitProblem(model, modelId, migName, migEntries);
         if (problem) {
@@ -297,7 +311,60 @@ function builtPool(
         }
       : {}),
     configNote: notes.join(', ') || 'whole GPUs',
+    ...(modelId ? { gpuModel: modelId } : {}),
+    ...productsOf(usable, modelId, deviceConfig, migEntries, context),
   };
+}
+
+/**
+ * The product label of a pool whose configs were read: its model's, as its
+ * MIG layout and its device-plugin config's sharing name it.
+ */
+function productsOf(
+  usable: boolean,
+  gpuModel: string | undefined,
+  deviceConfig: unknown,
+  migEntries: unknown,
+  context: BuiltPoolContext,
+): { gpuProducts?: string[] } {
+  const sharing = builtPoolSharing(deviceConfig, migEntries);
+  if (!usable || !sharing) return {};
+  const gpuProducts = poolGpuProducts(
+    { gpuModel, ...sharing },
+    context.migStrategy,
+  );
+  return gpuProducts ? { gpuProducts } : {};
+}
+
+/**
+ * How a built pool's GPUs are shared, as its configs say: MIG when its
+ * mig-parted entry partitions them, else its device-plugin config's slicing
+ * (gpu-common `devicePluginSlicing`); undefined for a sharing config the
+ * product does not read (several resources, both sharings).
+ */
+function builtPoolSharing(
+  deviceConfig: unknown,
+  migEntries: unknown,
+): Omit<PoolGpuFacts, 'gpuModel'> | undefined {
+  const profiles = [...migInstancesPerGpu(migEntries).keys()];
+  if (profiles.length > 0) {
+    return {
+      sharingMode: 'mig',
+      resourceName: WHOLE_GPU,
+      ...(profiles.length === 1 ? { migProfile: profiles[0] } : {}),
+    };
+  }
+  const slicing = devicePluginSlicing(deviceConfig);
+  if (slicing) {
+    return {
+      sharingMode: slicing.mode,
+      slicesPerGpu: slicing.replicas,
+      resourceName: slicing.resourceName,
+    };
+  }
+  return getIn(deviceConfig, 'sharing') === undefined
+    ? { sharingMode: 'exclusive', resourceName: WHOLE_GPU }
+    : undefined;
 }
 
 function refList(refs: { name: string; namespace?: string }[]): string {

@@ -42,11 +42,14 @@ export function servedPools(
     if (byName.has(pool.name)) continue;
     const gpusPerNode =
       pool.gpuCounts.length > 0 ? Math.max(...pool.gpuCounts) : undefined;
-    const shape = nodeShapeOf(pool.object, {
-      ...(pool.advertised
-        ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
-        : {}),
-    });
+    const shape = {
+      ...nodeShapeOf(pool.object, {
+        ...(pool.advertised
+          ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
+          : {}),
+      }),
+      ...(pool.gpuProducts ? { gpuProducts: pool.gpuProducts } : {}),
+    };
     const service = devicePluginService(shape, stack, migStrategy, gpusPerNode);
     byName.set(pool.name, {
       pool,

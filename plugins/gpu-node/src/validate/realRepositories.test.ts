@@ -325,6 +325,80 @@ describe('validate on a Cluster API flavor the catalog does not know (issue 23)'
   });
 });
 
+describe("validate on a workload selecting its GPU by GPU Feature Discovery's product label (issue 23)", () => {
+  /** The flavor of the Cluster API fixture as a site's catalog lists it: 4 A100 40GB GPUs. */
+  const a100Flavor = mergeCatalog(builtinCatalog, {
+    instanceTypes: [
+      {
+        name: 'g1.a100x4',
+        family: 'g1',
+        provider: 'openstack',
+        gpuModel: 'a100-40gb',
+        gpusPerNode: 4,
+        vcpu: 64,
+        memoryMiB: 491520,
+        onDemandUsdPerHour: 0,
+      },
+    ],
+  });
+  /** The trainer of the Cluster API fixture, also selecting `nvidia.com/gpu.product: <product>`. */
+  const trainerSelecting = (product: string): Record<string, string> => {
+    const files = capoRepoFiles();
+    const file = 'apps/ml/trainer/deployment.yaml';
+    const pinned = '        gpu.backstage.io/pool: ml-prod-md-0\n';
+    expect(files[file]).toContain(pinned);
+    return {
+      ...files,
+      [file]: files[file].replace(
+        pinned,
+        `${pinned}        nvidia.com/gpu.product: ${product}\n`,
+      ),
+    };
+  };
+
+  it('reports a Tesla-T4 selector on the A100 MachineDeployment: its pods land nowhere', async () => {
+    const report = await validate(trainerSelecting('Tesla-T4'), {
+      catalog: a100Flavor,
+    });
+    expect(rules(report)).toEqual([
+      'apps/ml/trainer/deployment.yaml Deployment/trainer workload-unschedulable',
+    ]);
+    expect(report.findings[0].message).toContain('nvidia.com/gpu.product');
+  });
+
+  it('takes the product name GPU Feature Discovery gives the A100 nodes', async () => {
+    expect(
+      await validate(trainerSelecting('NVIDIA-A100-SXM4-40GB'), {
+        catalog: a100Flavor,
+      }),
+    ).toEqual({ findings: [], notes: [] });
+  });
+
+  it('reads the model from the pool label of a MachineDeployment whose flavor the catalog does not know', async () => {
+    const files = trainerSelecting('Tesla-T4');
+    const md = 'clusters/ml-prod/md-0.yaml';
+    files[md] = files[md].replace(
+      '    gpu.backstage.io/requests: ""\n',
+      '    gpu.backstage.io/requests: ""\n    gpu.backstage.io/gpu-model: a100-80gb\n',
+    );
+    expect(rules(await validate(files))).toEqual([
+      'apps/ml/trainer/deployment.yaml Deployment/trainer workload-unschedulable',
+    ]);
+  });
+
+  it('judges no product on a pool whose model is not known, and says so', async () => {
+    const report = await validate(trainerSelecting('Tesla-T4'));
+    expect(report.findings).toEqual([]);
+    expect(report.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          'Deployment/trainer selects nvidia.com/gpu.product: Tesla-T4, but the GPU model of MachineDeployment/ml-prod-md-0 is not known',
+        ),
+      ]),
+    );
+  });
+});
+
 /** The project's fixture repository: a product pool (gpu-t4-ts4) and its companion NodeOverlay. */
 async function projectFixtureFiles(): Promise<Record<string, string>> {
   const root = join(__dirname, '../../../../test/fixtures/gitops-repo');

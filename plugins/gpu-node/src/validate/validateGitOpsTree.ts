@@ -218,7 +218,7 @@ export async function validateGitOpsTreeReport(
         migStrategy: profile.migStrategy,
       }
     : {};
-  checkWorkloadsSchedulable(workloads, pools, source, findings, stack);
+  checkWorkloadsSchedulable(workloads, pools, source, findings, stack, notes);
   checkPoolDevicePlugins(pools, stack, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings, notes);
