@@ -1,11 +1,15 @@
 import { builtinCatalog } from '../catalog/builtin';
 import { findInstanceType } from '../catalog/lookup';
-import { applyNodeOverlays, type NodeOverlayLike } from './nodeOverlays';
+import {
+  applyNodeOverlays,
+  type NodeOverlayLike,
+  type OverlaidPool,
+} from './nodeOverlays';
 
 const machine = (name: string) => findInstanceType(builtinCatalog, name)!;
 
 /** A product pool of 1-GPU T4 machines and a team's pool of 4-GPU A10G machines. */
-const pools = [
+const pools: OverlaidPool[] = [
   {
     name: 'gpu-t4-ts4',
     templateLabels: { 'nvidia.com/device-plugin.config': 'ts-4' },

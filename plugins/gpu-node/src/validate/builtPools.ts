@@ -12,6 +12,8 @@ import {
   advertisedResources,
   migInstancesPerGpu,
   type AdvertisedResource,
+  type InstanceType,
+  type OverlaidMachine,
   devicePluginSlicing,
   poolGpuProducts,
   type PoolGpuFacts,
@@ -25,6 +27,7 @@ import {
   parseCount,
   stringRecord,
 } from '../repo/yamlObjects';
+import { withOverlays } from './builtOverlays';
 import type { BuiltRoot } from './builtRoots';
 import { configRuleFindings } from './configRules';
 import type { Finding } from './findings';
@@ -64,6 +67,13 @@ export interface BuiltPool {
   limits: Record<string, number>;
   /** GPUs per node of its machines (empty: unknown, and nothing is judged on it). */
   gpuCounts: number[];
+  /** The catalog machines it may launch (empty: none the catalog knows). */
+  machines: InstanceType[];
+  /**
+   * A NodePool's machines as Karpenter believes them under the NodeOverlays
+   * of its root (`builtOverlays.ts`); undefined when the root builds none.
+   */
+  overlaid?: OverlaidMachine[];
   /**
    * What each node advertises per GPU. Undefined when a config it selects
    * is missing, broken or does not fit its GPU: that is reported once, and
@@ -106,7 +116,7 @@ export function requirementValues(
 function machines(
   object: BuiltObject,
   catalog: GpuCatalog,
-): { gpuCounts: number[]; catalogModel?: string } {
+): { gpuCounts: number[]; catalogModel?: string; types: InstanceType[] } {
   const spec = getIn(object, 'spec', 'template', 'spec');
   const requirements = getIn(spec, 'requirements');
   const types =
@@ -123,9 +133,11 @@ function machines(
     return {
       gpuCounts: [...new Set(types.map(t => t.gpusPerNode))],
       ...(models.size === 1 ? { catalogModel: [...models][0] } : {}),
+      types,
     };
   }
   return {
+    types: [],
     gpuCounts: requirementValues(requirements, INSTANCE_GPU_COUNT_LABEL)
       .map(v => parseCount(v) ?? 0)
       .filter(n => n > 0),
@@ -177,28 +189,33 @@ export function builtPools(
   roots: BuiltRoot[],
   context: BuiltPoolContext,
 ): BuiltPool[] {
+  return roots.flatMap(root =>
+    withOverlays(rootPools(root, context), root.objects),
+  );
+}
+
+/** The pools one root builds. */
+function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
   const pools: BuiltPool[] = [];
-  for (const root of roots) {
-    for (const object of root.objects) {
-      if (object.kind === 'NodePool') {
-        pools.push(builtPool(root, object, context));
-      } else if (
-        object.kind === MACHINE_DEPLOYMENT &&
-        isGpuMachineDeployment(object)
-      ) {
-        pools.push(
-          builtPool(
-            root,
-            machineDeploymentAsNodePool(object, root.objects),
-            context,
-          ),
-        );
-      } else if (
-        object.kind === NODE_FEATURE_RULE &&
-        isGpuNodeFeatureRule(object)
-      ) {
-        pools.push(builtPool(root, nodeFeatureRuleAsNodePool(object), context));
-      }
+  for (const object of root.objects) {
+    if (object.kind === 'NodePool') {
+      pools.push(builtPool(root, object, context));
+    } else if (
+      object.kind === MACHINE_DEPLOYMENT &&
+      isGpuMachineDeployment(object)
+    ) {
+      pools.push(
+        builtPool(
+          root,
+          machineDeploymentAsNodePool(object, root.objects),
+          context,
+        ),
+      );
+    } else if (
+      object.kind === NODE_FEATURE_RULE &&
+      isGpuNodeFeatureRule(object)
+    ) {
+      pools.push(builtPool(root, nodeFeatureRuleAsNodePool(object), context));
     }
   }
   return pools;
@@ -217,7 +234,11 @@ function builtPool(
   const template = getIn(object, 'spec', 'template');
   const labels = stringRecord(getIn(template, 'metadata', 'labels'));
   const taints = getIn(template, 'spec', 'taints');
-  const { gpuCounts, catalogModel } = machines(object, context.catalog);
+  const {
+    gpuCounts,
+    catalogModel,
+    types: poolMachines,
+  } = machines(object, context.catalog);
   const ours = {
     ...stringRecord(getIn(object, 'metadata', 'annotations')),
     ...stringRecord(getIn(object, 'metadata', 'labels')),
@@ -301,6 +322,7 @@ function builtPool(
     ) as NodeTaint[],
     limits,
     gpuCounts,
+    machines: poolMachines,
     ...(usable
       ? {
           advertised: advertisedResources(
