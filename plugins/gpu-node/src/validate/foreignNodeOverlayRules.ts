@@ -97,7 +97,10 @@ function mayMeet(values: string[] | undefined, r: Requirement): boolean {
  * written for them (a pool's companion, checked by `node-overlay-capacity`);
  * one the product wrote carries its managed-by label.
  */
-function isCompanion(overlay: BuiltObject, productPools: Set<string>): boolean {
+export function isCompanion(
+  overlay: BuiltObject,
+  productPools: Set<string>,
+): boolean {
   if (
     getIn(overlay, 'metadata', 'labels', WELL_KNOWN_KEYS.managedBy) ===
     MANAGED_BY

@@ -465,6 +465,71 @@ ${requirements}  capacity:
     ]);
   });
 
+  /**
+   * The GPU time-slicing overlay of aws-samples/karpenter-blueprints
+   * `blueprints/node-overlay/README.md` ("Scenario 2", `gpu-slices-1gpu`:
+   * weight 10, every 1-GPU NVIDIA instance), as a team whose Bottlerocket
+   * nodes slice each GPU 8 ways under the renamed resource writes it.
+   */
+  const blueprintOverlay = (
+    weight: string,
+    name: string,
+  ) => `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: ${name}
+spec:
+${weight}  requirements:
+    - key: karpenter.k8s.aws/instance-gpu-count
+      operator: In
+      values: ["1"]
+    - key: karpenter.k8s.aws/instance-gpu-manufacturer
+      operator: In
+      values: ["nvidia"]
+  capacity:
+    nvidia.com/gpu.shared: 8
+`;
+  const withBlueprintOverlay = async (
+    weight: string,
+    name = 'gpu-slices-1gpu',
+  ) => {
+    const files = await withOverlay(nvidiaOneGpu);
+    return {
+      ...files,
+      'clusters/dev/karpenter/time-slicing-overlay.yaml': blueprintOverlay(
+        weight,
+        name,
+      ),
+    };
+  };
+
+  it("says which overlay Karpenter applies to the product's pool, and what it then believes", async () => {
+    const report = await validate(await withBlueprintOverlay('  weight: 10\n'));
+    expect(rules(report)).toEqual([
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/gpu-slices-1gpu node-overlay-reaches-product-pool',
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/gpu-slices-1gpu node-overlay-overrides-product-overlay',
+    ]);
+    expect(report.findings[1].message).toContain(
+      "Karpenter applies this hand-written overlay to the 1-GPU nodes of pool gpu-t4-ts4 instead of the product's NodeOverlay gpu-t4-ts4-1gpu (its weight 10 outranks the product overlay's no weight (0)): it believes nvidia.com/gpu.shared: 8 per node there, where the product's overlay says 4",
+    );
+  });
+
+  it('at equal weight, says Karpenter takes the name that sorts later and rejects the other', async () => {
+    const report = await validate(
+      await withBlueprintOverlay('', 'nvidia-gpu-slices'),
+    );
+    expect(rules(report)).toContain(
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/nvidia-gpu-slices node-overlay-overrides-product-overlay',
+    );
+    expect(report.findings[1].message).toContain(
+      "both have no weight (0): Karpenter takes the name later in the alphabet first and rejects the product's overlay as conflicting): it believes nvidia.com/gpu.shared: 8",
+    );
+    // `gpu-slices-1gpu` sorts before the product's `gpu-t4-ts4-1gpu`: Karpenter rejects the team's.
+    expect(rules(await validate(await withBlueprintOverlay('')))).toEqual([
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/gpu-slices-1gpu node-overlay-reaches-product-pool',
+    ]);
+  });
+
   it("says nothing of one scoped away from the product's pools, or whose other requirements miss them", async () => {
     for (const requirements of [
       `${nvidiaOneGpu}    - key: karpenter.sh/nodepool\n      operator: NotIn\n      values: [gpu-t4-ts4]\n`,
