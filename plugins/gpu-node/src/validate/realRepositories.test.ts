@@ -386,6 +386,44 @@ describe("validate on a workload selecting its GPU by GPU Feature Discovery's pr
     ]);
   });
 
+  it('reads the model label of a static pool (NodeFeatureRule) the same way', async () => {
+    /** Two racked A100 servers the rule labels as pool gpu-a100, as the product writes a static pool. */
+    const rack = (product: string): Record<string, string> => ({
+      'clusters/rack/kustomization.yaml': 'resources:\n  - gpu-a100.yaml\n',
+      'clusters/rack/gpu-a100.yaml': `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata:
+  name: gpu-a100
+  annotations:
+    gpu.backstage.io/sharing-mode: exclusive
+    gpu.backstage.io/requests: ""
+    gpu.backstage.io/gpu-model: a100-40gb
+spec:
+  rules:
+    - name: gpu-a100
+      labels:
+        gpu.backstage.io/pool: gpu-a100
+      matchFeatures:
+        - feature: system.name
+          matchExpressions:
+            nodename: { op: In, value: ["a100-01", "a100-02"] }
+`,
+      'apps/ml/trainer/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+      'apps/ml/trainer/deployment.yaml': capoRepoFiles()
+        ['apps/ml/trainer/deployment.yaml'].replace(
+          '        gpu.backstage.io/pool: ml-prod-md-0\n',
+          `        gpu.backstage.io/pool: gpu-a100\n        nvidia.com/gpu.product: ${product}\n`,
+        )
+        .replace('nvidia.com/gpu: 4', 'nvidia.com/gpu: 1'),
+    });
+    expect(rules(await validate(rack('Tesla-T4')))).toEqual([
+      'apps/ml/trainer/deployment.yaml Deployment/trainer workload-unschedulable',
+    ]);
+    expect((await validate(rack('NVIDIA-A100-PCIE-40GB'))).findings).toEqual(
+      [],
+    );
+  });
+
   it('judges no product on a pool whose model is not known, and says so', async () => {
     const report = await validate(trainerSelecting('Tesla-T4'));
     expect(report.findings).toEqual([]);
