@@ -98,6 +98,40 @@ function overridden(
   return [...byKey.values()];
 }
 
+/**
+ * The hand-written overlays Karpenter rejects only because the product's
+ * overlays are there: of the same weight, setting one of their resources,
+ * taken first (their names sort later). Karpenter then applies such an
+ * overlay to no machine at all, the team's own pools' included.
+ */
+function reportRejected(
+  handWritten: readonly BuiltObject[],
+  companions: readonly BuiltObject[],
+  conflicting: readonly string[],
+  pools: readonly BuiltPool[],
+  report: (at: BuiltObject, message: string) => void,
+): void {
+  const alone = overlaidPools(handWritten, pools).conflicting;
+  for (const overlay of handWritten) {
+    const name = overlay.metadata.name;
+    if (!conflicting.includes(name) || alone.includes(name)) continue;
+    const own = nodeOverlayOf(overlay);
+    const resources = Object.keys(own.capacity ?? {});
+    const rivals = companions
+      .map(nodeOverlayOf)
+      .filter(
+        c =>
+          (c.weight ?? 0) === (own.weight ?? 0) &&
+          Object.keys(c.capacity ?? {}).some(r => resources.includes(r)),
+      )
+      .map(c => c.name);
+    report(
+      overlay,
+      `Karpenter rejects this hand-written overlay as conflicting (ValidationSucceeded=False) with the product's NodeOverlay ${rivals.join(', ') || '(one of them)'}: ${weightText(overlay)} like it, setting ${resources.join(', ') || 'the same price'} too, and taken first because its name sorts later; Karpenter applies this overlay to no machine at all, your own pools' included. Leave the product's pools out of it (karpenter.sh/nodepool NotIn [...]) or give it a weight`,
+    );
+  }
+}
+
 /** Reports each hand-written overlay Karpenter applies over the product's (see the file comment). */
 export function checkProductOverlayPrecedence(
   roots: readonly BuiltRoot[],
@@ -116,7 +150,21 @@ export function checkProductOverlayPrecedence(
       continue;
     }
     const product = overlaidPools(companions, rootPools).machines;
-    const all = overlaidPools(overlays, rootPools).machines;
+    const outcome = overlaidPools(overlays, rootPools);
+    const all = outcome.machines;
+    reportRejected(
+      overlays.filter(o => !companions.includes(o)),
+      companions,
+      outcome.conflicting,
+      rootPools,
+      (at, message) =>
+        findings.push({
+          file: sourceFileOf(source, root, at),
+          object: `NodeOverlay/${at.metadata.name}`,
+          rule: 'node-overlay-rejected-beside-product-overlay',
+          message,
+        }),
+    );
     const inProductPool = (_: OverlaidMachine, i: number) =>
       productNames.has(product[i].pool);
     const named = (name: string) =>

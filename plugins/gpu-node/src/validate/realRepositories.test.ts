@@ -562,10 +562,14 @@ ${weight}  requirements:
     expect(report.findings[1].message).toContain(
       "both have no weight (0): Karpenter takes the name later in the alphabet first and rejects the product's overlay as conflicting): it believes nvidia.com/gpu.shared: 8",
     );
-    // `gpu-slices-1gpu` sorts before the product's `gpu-t4-ts4-1gpu`: Karpenter rejects the team's.
-    expect(rules(await validate(await withBlueprintOverlay('')))).toEqual([
-      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/gpu-slices-1gpu node-overlay-reaches-product-pool',
+    // `gpu-slices-1gpu` sorts before the product's `gpu-t4-ts4-1gpu`: Karpenter rejects the team's, everywhere.
+    const rejected = await validate(await withBlueprintOverlay(''));
+    expect(rules(rejected)).toEqual([
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/gpu-slices-1gpu node-overlay-rejected-beside-product-overlay',
     ]);
+    expect(rejected.findings[0].message).toContain(
+      "Karpenter rejects this hand-written overlay as conflicting (ValidationSucceeded=False) with the product's NodeOverlay gpu-t4-ts4-1gpu: no weight (0) like it, setting nvidia.com/gpu.shared too, and taken first because its name sorts later; Karpenter applies this overlay to no machine at all, your own pools' included",
+    );
   });
 
   it("says nothing of one scoped away from the product's pools, or whose other requirements miss them", async () => {

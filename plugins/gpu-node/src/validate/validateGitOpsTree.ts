@@ -225,7 +225,7 @@ export async function validateGitOpsTreeReport(
   checkPoolLimits(pools, workloads, findings, notes);
   checkKueueQuotas(roots, pools, source, profile.labelDomain, findings);
   checkNodeClassRefs(roots, source, findings);
-  checkForeignNodeOverlays(roots, source, catalog, findings);
+  checkForeignNodeOverlays(roots, source, catalog, findings, pools);
   checkProductOverlayPrecedence(roots, pools, source, findings);
 
   // 4. What the product set up and nothing uses any more.
