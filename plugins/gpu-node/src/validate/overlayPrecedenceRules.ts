@@ -7,6 +7,8 @@
  * v1.14.1, gpu-common `scheduling/nodeOverlays.ts`): it then believes the
  * team's number on the product's nodes, launching more nodes than needed
  * when it is lower, or nodes its pods cannot use when it is higher.
+ * `node-overlay-rejected-beside-product-overlay`: the other way round, a
+ * hand-written overlay Karpenter rejects only because of the product's.
  */
 import type { OverlaidMachine } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
