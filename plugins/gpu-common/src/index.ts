@@ -335,6 +335,18 @@ export {
   type PoolObjectLike,
 } from './scheduling/nodeShapeOf';
 export {
+  applyNodeOverlays,
+  type NodeOverlayLike,
+  type NodeOverlayOutcome,
+  type OverlaidMachine,
+  type OverlaidPool,
+  type OverlaidValue,
+} from './scheduling/nodeOverlays';
+export {
+  poolGpuProducts,
+  type PoolGpuFacts,
+} from './scheduling/poolGpuProducts';
+export {
   isNvidiaResource,
   podSchedulingOf,
   type PodScheduling,

@@ -13,9 +13,9 @@ import type { ClusterProfile } from '../cluster/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { Plan } from '../planner/types';
 import { poolProviderOf } from '../providers/poolProviders';
-import { gpuProductLabelValues } from './gpuProductLabel';
 import type { PoolNodeShape } from './nodeShape';
 import { nodeShapeOf, type PoolObjectLike } from './nodeShapeOf';
+import { poolGpuProducts } from './poolGpuProducts';
 
 /** A reused pool's file labels: `In` its values, `Exists` for any value. */
 function fileRequirements(plan: Plan): NodeSelectorRequirement[] {
@@ -28,24 +28,23 @@ function fileRequirements(plan: Plan): NodeSelectorRequirement[] {
 
 /**
  * What GPU Feature Discovery names the GPUs of the plan's pool
- * (`gpuProductLabel.ts`): a shared resource keeps the name `nvidia.com/gpu`
- * exactly when the config does not rename it.
+ * (`poolGpuProducts.ts`, the rule every node shape follows).
  */
 export function plannedGpuProducts(
   plan: Plan,
   cluster: ClusterProfile,
 ): string[] | undefined {
   const { mode, migProfile, slicesPerGpu } = plan.sharing;
-  const shared = mode === 'time-slicing' || mode === 'mps';
-  return gpuProductLabelValues(plan.pool.gpuModel, {
-    ...(mode === 'mig' && cluster.migStrategy === 'single' && migProfile
-      ? { singleStrategyMigProfile: migProfile }
-      : {}),
-    sharedUnrenamed:
-      shared &&
-      (slicesPerGpu ?? 1) > 1 &&
-      plan.resourceName === 'nvidia.com/gpu',
-  });
+  return poolGpuProducts(
+    {
+      gpuModel: plan.pool.gpuModel,
+      sharingMode: mode,
+      ...(slicesPerGpu !== undefined ? { slicesPerGpu } : {}),
+      ...(migProfile !== undefined ? { migProfile } : {}),
+      resourceName: plan.resourceName,
+    },
+    cluster.migStrategy,
+  );
 }
 
 /** The shape of the nodes of the plan's pool (see the file's comment). */

@@ -103,6 +103,64 @@ describe('plannedPoolLanding', () => {
     ]);
   });
 
+  describe('beside a hand-written NodeOverlay for every 1-GPU NVIDIA node', () => {
+    /** A team's time-slicing overlay, not scoped to a pool (Karpenter v1.14.1 applies it to every NodePool's matching machines). */
+    const teamOverlay = (weight: number | undefined, name = 'nvidia-ts') =>
+      ({
+        apiVersion: 'karpenter.sh/v1alpha1',
+        kind: 'NodeOverlay',
+        metadata: { name },
+        spec: {
+          ...(weight !== undefined ? { weight } : {}),
+          requirements: [
+            {
+              key: 'karpenter.k8s.aws/instance-gpu-manufacturer',
+              operator: 'In',
+              values: ['nvidia'],
+            },
+            {
+              key: 'karpenter.k8s.aws/instance-gpu-count',
+              operator: 'In',
+              values: ['1'],
+            },
+          ],
+          capacity: { 'nvidia.com/gpu.shared': '2' },
+        },
+      }) as unknown as BuiltObject;
+    /** The request's pods each asking for a whole node's 4 slices. */
+    const fourSlicePods = () => {
+      const { plan, objects, deployment } = cluster();
+      deployment.spec.template.spec.containers[0].resources.limits = {
+        'nvidia.com/gpu.shared': '4',
+      };
+      return { plan, objects, deployment };
+    };
+
+    it('refuses pods the winning overlay makes Karpenter believe no node holds', () => {
+      const { plan, objects, deployment } = fourSlicePods();
+      expect(problems(objects, deployment, plan)).toEqual([]);
+      expect(problems([...objects, teamOverlay(10)], deployment, plan)).toEqual(
+        [
+          'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu.shared: a pod asks for 4, nodes of NodePool gpu-t4-ts4 advertise 2 each',
+        ],
+      );
+    });
+
+    it('at equal weight takes the overlay whose name sorts later: the team’s `nvidia-ts` over the product’s, not `all-nvidia-ts`', () => {
+      const { plan, objects, deployment } = fourSlicePods();
+      expect(
+        problems([...objects, teamOverlay(undefined)], deployment, plan),
+      ).toHaveLength(1);
+      expect(
+        problems(
+          [...objects, teamOverlay(undefined, 'all-nvidia-ts')],
+          deployment,
+          plan,
+        ),
+      ).toEqual([]);
+    });
+  });
+
   it('judges nothing when the roots do not build the plan pool', () => {
     const { plan, objects, deployment } = cluster();
     deployment.spec.template.spec.tolerations = [];

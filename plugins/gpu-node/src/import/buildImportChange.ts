@@ -361,10 +361,14 @@ export async function buildImportChange(
       // Every GPU pool counts where pods land, adopted or not: a workload
       // that could also land on a pool the product already manages is not
       // put on the adopted one by a guess.
-      poolShapes: gpuPoolShapes(poolDocuments, [
-        ...adoptable,
-        ...pools.filter(p => !adoptable.some(a => a.name === p.name)),
-      ]),
+      poolShapes: gpuPoolShapes(
+        poolDocuments,
+        [
+          ...adoptable,
+          ...pools.filter(p => !adoptable.some(a => a.name === p.name)),
+        ],
+        cluster.migStrategy,
+      ),
     },
   );
   findings.push(...recognised.findings);

@@ -9,9 +9,11 @@
  * edited as each case needs.
  */
 import { promises as fs } from 'node:fs';
+import type { PoolState } from '@gpu-gitops/plugin-gpu-common';
 import type { FsRepoTree } from '../repo/tree';
 import { copyOf } from './__testUtils__/fixtureCopies';
 import { importCluster, importProfile } from './__testUtils__/importCluster';
+import { gpuPoolShapes } from './workloadLanding';
 
 jest.setTimeout(300_000);
 
@@ -83,6 +85,16 @@ describe('the pool of an imported workload, as its pods land', () => {
     ]);
   });
 
+  it('a workload selecting another GPU’s product name is not put on the L4 pool', async () => {
+    const change = await imported(
+      '      nodeSelector:\n        intent: gpu\n        nvidia.com/gpu.product: Tesla-T4\n',
+    );
+    expect(change.requests).toEqual([]);
+    expect(rankerFinding(change.findings)).toEqual([
+      expect.stringContaining('nvidia.com/gpu.product=Tesla-T4'),
+    ]);
+  });
+
   it('a selector no GPU pool’s nodes carry says what blocks it', async () => {
     const change = await imported('      nodeSelector:\n        intent: cpu\n');
     expect(change.requests).toEqual([]);
@@ -91,5 +103,47 @@ describe('the pool of an imported workload, as its pods land', () => {
         /^it runs on no GPU pool of the cluster the import adopted \(nodeSelector intent=cpu: nodes of NodePool gpu-l4 carry gpu; .*gpu-batch never carry label intent/,
       ),
     ]);
+  });
+});
+
+describe('the node shapes the import judges a workload against', () => {
+  const nodePool = {
+    apiVersion: 'karpenter.sh/v1',
+    kind: 'NodePool',
+    metadata: { name: 'gpu-l4' },
+    spec: { template: { spec: { requirements: [] } } },
+  };
+  const pool = (over: Partial<PoolState>): PoolState => ({
+    name: 'gpu-l4',
+    path: 'clusters/prod/gpu/nodepools/gpu-l4.yaml',
+    gpuModel: 'l4',
+    sharingMode: 'exclusive',
+    resourceName: 'nvidia.com/gpu',
+    instanceTypes: [],
+    capacityTypes: ['on-demand'],
+    ...over,
+  });
+  const productsOf = (state: PoolState) =>
+    gpuPoolShapes([{ path: state.path, index: 0, value: nodePool }], [state])[0]
+      .gpuProducts;
+
+  it('name the GPU product of the pool’s model as GPU Feature Discovery labels it, shared or not', () => {
+    expect(productsOf(pool({}))).toEqual(['NVIDIA-L4']);
+    expect(
+      productsOf(pool({ sharingMode: 'time-slicing', slicesPerGpu: 4 })),
+    ).toEqual(['NVIDIA-L4-SHARED']);
+    expect(
+      productsOf(
+        pool({
+          sharingMode: 'time-slicing',
+          slicesPerGpu: 4,
+          resourceName: 'nvidia.com/gpu.shared',
+        }),
+      ),
+    ).toEqual(['NVIDIA-L4']);
+  });
+
+  it('leave the product open when the pool’s model is not known', () => {
+    expect(productsOf(pool({ gpuModel: undefined }))).toBeUndefined();
   });
 });

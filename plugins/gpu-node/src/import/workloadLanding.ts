@@ -10,6 +10,8 @@ import {
   landingPools,
   nodeShapeOf,
   podSchedulingOf,
+  poolGpuProducts,
+  type MigStrategy,
   type PodScheduling,
   type PoolNodeShape,
   type PoolState,
@@ -33,19 +35,27 @@ export type WorkloadLanding =
 /**
  * The node shapes of the GPU pools: each pool's object among `documents`
  * (a v1 NodePool once converted), its nodes advertising the resource the
- * pool serves (per-node counts are the request's to judge, not here).
+ * pool serves (per-node counts are the request's to judge, not here) and
+ * the product name its model's GPUs get (gpu-common `poolGpuProducts`, the
+ * rule of every node shape).
  */
 export function gpuPoolShapes(
   documents: readonly ParsedDocument[],
   pools: readonly PoolState[],
+  migStrategy?: MigStrategy,
 ): PoolNodeShape[] {
   return pools.flatMap(pool => {
     const object = documents
       .map(d => asKubernetesObject(d.value))
       .find(o => o?.metadata.name === pool.name && o.kind === 'NodePool');
-    return object
-      ? [nodeShapeOf(object, { resources: [{ name: pool.resourceName }] })]
-      : [];
+    if (!object) return [];
+    const gpuProducts = poolGpuProducts(pool, migStrategy);
+    return [
+      {
+        ...nodeShapeOf(object, { resources: [{ name: pool.resourceName }] }),
+        ...(gpuProducts ? { gpuProducts } : {}),
+      },
+    ];
   });
 }
 

@@ -14,6 +14,11 @@ import {
   operatorDefaultConfigOn,
   type AdvertisedResource,
   type ClusterGpuStack,
+  type InstanceType,
+  type OverlaidMachine,
+  devicePluginSlicing,
+  poolGpuProducts,
+  type PoolGpuFacts,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
 import { nodePoolRequirements } from '../repo/nodePoolRequirements';
@@ -24,6 +29,7 @@ import {
   parseCount,
   stringRecord,
 } from '../repo/yamlObjects';
+import { withOverlays } from './builtOverlays';
 import type { BuiltRoot } from './builtRoots';
 import { configRuleFindings } from './configRules';
 import type { Finding } from './findings';
@@ -48,6 +54,9 @@ import {
 /** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
 export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
 
+/** The device plugin's resource for a whole GPU (and for its slices when not renamed). */
+const WHOLE_GPU = 'nvidia.com/gpu';
+
 /** A NodePool as kustomize built it, with what its nodes will advertise. */
 export interface BuiltPool {
   root: BuiltRoot;
@@ -60,6 +69,13 @@ export interface BuiltPool {
   limits: Record<string, number>;
   /** GPUs per node of its machines (empty: unknown, and nothing is judged on it). */
   gpuCounts: number[];
+  /** The catalog machines it may launch (empty: none the catalog knows). */
+  machines: InstanceType[];
+  /**
+   * A NodePool's machines as Karpenter believes them under the NodeOverlays
+   * of its root (`builtOverlays.ts`); undefined when the root builds none.
+   */
+  overlaid?: OverlaidMachine[];
   /**
    * What each node advertises per GPU. Undefined when a config it selects
    * is missing, broken or does not fit its GPU: that is reported once, and
@@ -68,6 +84,14 @@ export interface BuiltPool {
   advertised?: AdvertisedResource[];
   /** Which config decides `advertised`, for messages (e.g. `config ts-4`). */
   configNote: string;
+  /** Its GPU model: the pool's model label, else the one model of its catalog machines. */
+  gpuModel?: string;
+  /**
+   * The `nvidia.com/gpu.product` values GPU Feature Discovery gives its nodes
+   * (gpu-common `poolGpuProducts`); undefined when its model, or how its
+   * config shares the GPUs, is not known.
+   */
+  gpuProducts?: string[];
 }
 
 /** `In` values of a NodePool / NodeOverlay requirement. */
@@ -94,7 +118,7 @@ export function requirementValues(
 function machines(
   object: BuiltObject,
   catalog: GpuCatalog,
-): { gpuCounts: number[]; catalogModel?: string } {
+): { gpuCounts: number[]; catalogModel?: string; types: InstanceType[] } {
   const spec = getIn(object, 'spec', 'template', 'spec');
   const requirements = getIn(spec, 'requirements');
   const types =
@@ -111,9 +135,11 @@ function machines(
     return {
       gpuCounts: [...new Set(types.map(t => t.gpusPerNode))],
       ...(models.size === 1 ? { catalogModel: [...models][0] } : {}),
+      types,
     };
   }
   return {
+    types: [],
     gpuCounts: requirementValues(requirements, INSTANCE_GPU_COUNT_LABEL)
       .map(v => parseCount(v) ?? 0)
       .filter(n => n > 0),
@@ -167,28 +193,33 @@ export function builtPools(
   roots: BuiltRoot[],
   context: BuiltPoolContext,
 ): BuiltPool[] {
+  return roots.flatMap(root =>
+    withOverlays(rootPools(root, context), root.objects),
+  );
+}
+
+/** The pools one root builds. */
+function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
   const pools: BuiltPool[] = [];
-  for (const root of roots) {
-    for (const object of root.objects) {
-      if (object.kind === 'NodePool') {
-        pools.push(builtPool(root, object, context));
-      } else if (
-        object.kind === MACHINE_DEPLOYMENT &&
-        isGpuMachineDeployment(object)
-      ) {
-        pools.push(
-          builtPool(
-            root,
-            machineDeploymentAsNodePool(object, root.objects),
-            context,
-          ),
-        );
-      } else if (
-        object.kind === NODE_FEATURE_RULE &&
-        isGpuNodeFeatureRule(object)
-      ) {
-        pools.push(builtPool(root, nodeFeatureRuleAsNodePool(object), context));
-      }
+  for (const object of root.objects) {
+    if (object.kind === 'NodePool') {
+      pools.push(builtPool(root, object, context));
+    } else if (
+      object.kind === MACHINE_DEPLOYMENT &&
+      isGpuMachineDeployment(object)
+    ) {
+      pools.push(
+        builtPool(
+          root,
+          machineDeploymentAsNodePool(object, root.objects),
+          context,
+        ),
+      );
+    } else if (
+      object.kind === NODE_FEATURE_RULE &&
+      isGpuNodeFeatureRule(object)
+    ) {
+      pools.push(builtPool(root, nodeFeatureRuleAsNodePool(object), context));
     }
   }
   return pools;
@@ -207,7 +238,18 @@ function builtPool(
   const template = getIn(object, 'spec', 'template');
   const labels = stringRecord(getIn(template, 'metadata', 'labels'));
   const taints = getIn(template, 'spec', 'taints');
-  const { gpuCounts, catalogModel } = machines(object, context.catalog);
+  const {
+    gpuCounts,
+    catalogModel,
+    types: poolMachines,
+  } = machines(object, context.catalog);
+  const ours = {
+    ...stringRecord(getIn(object, 'metadata', 'annotations')),
+    ...stringRecord(getIn(object, 'metadata', 'labels')),
+    ...labels,
+  };
+  const modelId =
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ?? catalogModel;
   const configs = gpuConfigMapsFor(root, context.configMaps);
   let usable = true;
   const notes: string[] = [];
@@ -262,13 +304,6 @@ function builtPool(
       migEntries = known.get(migName);
       if (configs.migParted!.broken) usable = false;
       else if (migInstancesPerGpu(migEntries).size > 0) {
-        const ours = {
-          ...stringRecord(getIn(object, 'metadata', 'annotations')),
-          ...stringRecord(getIn(object, 'metadata', 'labels')),
-          ...labels,
-        };
-        const modelId =
-          findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ?? catalogModel;
         const model = modelId ? findModel(context.catalog, modelId) : undefined;
         const problem = migFitProblem(model, modelId, migName, migEntries);
         if (problem) {
@@ -297,6 +332,7 @@ function builtPool(
     ) as NodeTaint[],
     limits,
     gpuCounts,
+    machines: poolMachines,
     ...(usable
       ? {
           advertised: advertisedResources(
@@ -307,7 +343,60 @@ function builtPool(
         }
       : {}),
     configNote: notes.join(', ') || 'whole GPUs',
+    ...(modelId ? { gpuModel: modelId } : {}),
+    ...productsOf(usable, modelId, deviceConfig, migEntries, context),
   };
+}
+
+/**
+ * The product label of a pool whose configs were read: its model's, as its
+ * MIG layout and its device-plugin config's sharing name it.
+ */
+function productsOf(
+  usable: boolean,
+  gpuModel: string | undefined,
+  deviceConfig: unknown,
+  migEntries: unknown,
+  context: BuiltPoolContext,
+): { gpuProducts?: string[] } {
+  const sharing = builtPoolSharing(deviceConfig, migEntries);
+  if (!usable || !sharing) return {};
+  const gpuProducts = poolGpuProducts(
+    { gpuModel, ...sharing },
+    context.migStrategy,
+  );
+  return gpuProducts ? { gpuProducts } : {};
+}
+
+/**
+ * How a built pool's GPUs are shared, as its configs say: MIG when its
+ * mig-parted entry partitions them, else its device-plugin config's slicing
+ * (gpu-common `devicePluginSlicing`); undefined for a sharing config the
+ * product does not read (several resources, both sharings).
+ */
+function builtPoolSharing(
+  deviceConfig: unknown,
+  migEntries: unknown,
+): Omit<PoolGpuFacts, 'gpuModel'> | undefined {
+  const profiles = [...migInstancesPerGpu(migEntries).keys()];
+  if (profiles.length > 0) {
+    return {
+      sharingMode: 'mig',
+      resourceName: WHOLE_GPU,
+      ...(profiles.length === 1 ? { migProfile: profiles[0] } : {}),
+    };
+  }
+  const slicing = devicePluginSlicing(deviceConfig);
+  if (slicing) {
+    return {
+      sharingMode: slicing.mode,
+      slicesPerGpu: slicing.replicas,
+      resourceName: slicing.resourceName,
+    };
+  }
+  return getIn(deviceConfig, 'sharing') === undefined
+    ? { sharingMode: 'exclusive', resourceName: WHOLE_GPU }
+    : undefined;
 }
 
 function refList(refs: { name: string; namespace?: string }[]): string {

@@ -7,6 +7,8 @@ import {
 import type { BuiltObject } from '../kustomize';
 import { isProductPool } from '../repo/productPools';
 import { getIn, isPlainObject, stringRecord } from '../repo/yamlObjects';
+import { overlaidPools } from './builtOverlays';
+import type { BuiltPool } from './builtPools';
 import type { BuiltRoot } from './builtRoots';
 import { INSTANCE_GPU_COUNT_LABEL, requirementValues } from './builtPools';
 import type { Finding } from './findings';
@@ -113,7 +115,10 @@ export function overlayMayReach(
  * written for them (a pool's companion, checked by `node-overlay-capacity`);
  * one the product wrote carries its managed-by label.
  */
-function isCompanion(overlay: BuiltObject, productPools: Set<string>): boolean {
+export function isCompanion(
+  overlay: BuiltObject,
+  productPools: Set<string>,
+): boolean {
   if (
     getIn(overlay, 'metadata', 'labels', WELL_KNOWN_KEYS.managedBy) ===
     MANAGED_BY
@@ -157,6 +162,7 @@ export function checkForeignNodeOverlays(
   source: SourceTree,
   catalog: GpuCatalog,
   findings: Finding[],
+  builtPools: readonly BuiltPool[] = [],
 ): void {
   const reported = new Set<string>();
   for (const root of roots) {
@@ -164,8 +170,17 @@ export function checkForeignNodeOverlays(
       o => o.kind === 'NodePool' && isProductPool(o),
     );
     const names = new Set(pools.map(p => p.metadata.name));
+    // One Karpenter rejects changes nothing (`overlayPrecedenceRules.ts` says why).
+    const rejected = overlaidPools(
+      root.objects.filter(o => o.kind === 'NodeOverlay'),
+      builtPools.filter(p => p.root === root),
+    ).conflicting;
     for (const overlay of root.objects) {
-      if (overlay.kind !== 'NodeOverlay' || isCompanion(overlay, names)) {
+      if (
+        overlay.kind !== 'NodeOverlay' ||
+        isCompanion(overlay, names) ||
+        rejected.includes(overlay.metadata.name)
+      ) {
         continue;
       }
       const requirements = requirementsOf(overlay, 'spec', 'requirements');

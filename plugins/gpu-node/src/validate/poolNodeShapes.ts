@@ -3,7 +3,8 @@
  * `scheduling/`): each pool object's node shape, with what its device plugin
  * advertises per node as `builtPools` read it from the built ConfigMaps, or
  * as the one plugin serving it gives it (`devicePluginService`: a plugin of
- * its own config), and what that plugin leaves wrong.
+ * its own config), no more than Karpenter believes under the NodeOverlays
+ * that win (`builtOverlays.ts`), and what that plugin leaves wrong.
  */
 import {
   advertisedPerNode,
@@ -13,6 +14,7 @@ import {
   type MigStrategy,
   type PoolNodeShape,
 } from '@gpu-gitops/plugin-gpu-common';
+import { overlaidResources } from './builtOverlays';
 import type { BuiltPool } from './builtPools';
 
 /** What runs on the pools' nodes, when the caller knows it. */
@@ -42,16 +44,20 @@ export function servedPools(
     if (byName.has(pool.name)) continue;
     const gpusPerNode =
       pool.gpuCounts.length > 0 ? Math.max(...pool.gpuCounts) : undefined;
-    const shape = nodeShapeOf(pool.object, {
-      ...(pool.advertised
-        ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
-        : {}),
-    });
+    const shape = {
+      ...nodeShapeOf(pool.object, {
+        ...(pool.advertised
+          ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
+          : {}),
+      }),
+      ...(pool.gpuProducts ? { gpuProducts: pool.gpuProducts } : {}),
+    };
     const service = devicePluginService(shape, stack, migStrategy, gpusPerNode);
+    const resources = service.resources ?? shape.resources;
     byName.set(pool.name, {
       pool,
-      shape: service.resources
-        ? { ...shape, resources: service.resources }
+      shape: resources
+        ? { ...shape, resources: overlaidResources(resources, pool) }
         : shape,
       problems: service.problems,
     });

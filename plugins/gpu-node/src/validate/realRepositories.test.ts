@@ -325,6 +325,118 @@ describe('validate on a Cluster API flavor the catalog does not know (issue 23)'
   });
 });
 
+describe("validate on a workload selecting its GPU by GPU Feature Discovery's product label (issue 23)", () => {
+  /** The flavor of the Cluster API fixture as a site's catalog lists it: 4 A100 40GB GPUs. */
+  const a100Flavor = mergeCatalog(builtinCatalog, {
+    instanceTypes: [
+      {
+        name: 'g1.a100x4',
+        family: 'g1',
+        provider: 'openstack',
+        gpuModel: 'a100-40gb',
+        gpusPerNode: 4,
+        vcpu: 64,
+        memoryMiB: 491520,
+        onDemandUsdPerHour: 0,
+      },
+    ],
+  });
+  /** The trainer of the Cluster API fixture, also selecting `nvidia.com/gpu.product: <product>`. */
+  const trainerSelecting = (product: string): Record<string, string> => {
+    const files = capoRepoFiles();
+    const file = 'apps/ml/trainer/deployment.yaml';
+    const pinned = '        gpu.backstage.io/pool: ml-prod-md-0\n';
+    expect(files[file]).toContain(pinned);
+    return {
+      ...files,
+      [file]: files[file].replace(
+        pinned,
+        `${pinned}        nvidia.com/gpu.product: ${product}\n`,
+      ),
+    };
+  };
+
+  it('reports a Tesla-T4 selector on the A100 MachineDeployment: its pods land nowhere', async () => {
+    const report = await validate(trainerSelecting('Tesla-T4'), {
+      catalog: a100Flavor,
+    });
+    expect(rules(report)).toEqual([
+      'apps/ml/trainer/deployment.yaml Deployment/trainer workload-unschedulable',
+    ]);
+    expect(report.findings[0].message).toContain('nvidia.com/gpu.product');
+  });
+
+  it('takes the product name GPU Feature Discovery gives the A100 nodes', async () => {
+    expect(
+      await validate(trainerSelecting('NVIDIA-A100-SXM4-40GB'), {
+        catalog: a100Flavor,
+      }),
+    ).toEqual({ findings: [], notes: [] });
+  });
+
+  it('reads the model from the pool label of a MachineDeployment whose flavor the catalog does not know', async () => {
+    const files = trainerSelecting('Tesla-T4');
+    const md = 'clusters/ml-prod/md-0.yaml';
+    files[md] = files[md].replace(
+      '    gpu.backstage.io/requests: ""\n',
+      '    gpu.backstage.io/requests: ""\n    gpu.backstage.io/gpu-model: a100-80gb\n',
+    );
+    expect(rules(await validate(files))).toEqual([
+      'apps/ml/trainer/deployment.yaml Deployment/trainer workload-unschedulable',
+    ]);
+  });
+
+  it('reads the model label of a static pool (NodeFeatureRule) the same way', async () => {
+    /** Two racked A100 servers the rule labels as pool gpu-a100, as the product writes a static pool. */
+    const rack = (product: string): Record<string, string> => ({
+      'clusters/rack/kustomization.yaml': 'resources:\n  - gpu-a100.yaml\n',
+      'clusters/rack/gpu-a100.yaml': `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata:
+  name: gpu-a100
+  annotations:
+    gpu.backstage.io/sharing-mode: exclusive
+    gpu.backstage.io/requests: ""
+    gpu.backstage.io/gpu-model: a100-40gb
+spec:
+  rules:
+    - name: gpu-a100
+      labels:
+        gpu.backstage.io/pool: gpu-a100
+      matchFeatures:
+        - feature: system.name
+          matchExpressions:
+            nodename: { op: In, value: ["a100-01", "a100-02"] }
+`,
+      'apps/ml/trainer/kustomization.yaml': 'resources:\n  - deployment.yaml\n',
+      'apps/ml/trainer/deployment.yaml': capoRepoFiles()
+        ['apps/ml/trainer/deployment.yaml'].replace(
+          '        gpu.backstage.io/pool: ml-prod-md-0\n',
+          `        gpu.backstage.io/pool: gpu-a100\n        nvidia.com/gpu.product: ${product}\n`,
+        )
+        .replace('nvidia.com/gpu: 4', 'nvidia.com/gpu: 1'),
+    });
+    expect(rules(await validate(rack('Tesla-T4')))).toEqual([
+      'apps/ml/trainer/deployment.yaml Deployment/trainer workload-unschedulable',
+    ]);
+    expect((await validate(rack('NVIDIA-A100-PCIE-40GB'))).findings).toEqual(
+      [],
+    );
+  });
+
+  it('judges no product on a pool whose model is not known, and says so', async () => {
+    const report = await validate(trainerSelecting('Tesla-T4'));
+    expect(report.findings).toEqual([]);
+    expect(report.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          'Deployment/trainer selects nvidia.com/gpu.product: Tesla-T4, but the GPU model of MachineDeployment/ml-prod-md-0 is not known',
+        ),
+      ]),
+    );
+  });
+});
+
 /** The project's fixture repository: a product pool (gpu-t4-ts4) and its companion NodeOverlay. */
 async function projectFixtureFiles(): Promise<Record<string, string>> {
   const root = join(__dirname, '../../../../test/fixtures/gitops-repo');
@@ -389,6 +501,75 @@ ${requirements}  capacity:
     expect(rules(report)).toEqual([
       'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/nvidia-time-slicing-4 node-overlay-reaches-product-pool',
     ]);
+  });
+
+  /**
+   * The GPU time-slicing overlay of aws-samples/karpenter-blueprints
+   * `blueprints/node-overlay/README.md` ("Scenario 2", `gpu-slices-1gpu`:
+   * weight 10, every 1-GPU NVIDIA instance), as a team whose Bottlerocket
+   * nodes slice each GPU 8 ways under the renamed resource writes it.
+   */
+  const blueprintOverlay = (
+    weight: string,
+    name: string,
+  ) => `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: ${name}
+spec:
+${weight}  requirements:
+    - key: karpenter.k8s.aws/instance-gpu-count
+      operator: In
+      values: ["1"]
+    - key: karpenter.k8s.aws/instance-gpu-manufacturer
+      operator: In
+      values: ["nvidia"]
+  capacity:
+    nvidia.com/gpu.shared: 8
+`;
+  const withBlueprintOverlay = async (
+    weight: string,
+    name = 'gpu-slices-1gpu',
+  ) => {
+    const files = await withOverlay(nvidiaOneGpu);
+    return {
+      ...files,
+      'clusters/dev/karpenter/time-slicing-overlay.yaml': blueprintOverlay(
+        weight,
+        name,
+      ),
+    };
+  };
+
+  it("says which overlay Karpenter applies to the product's pool, and what it then believes", async () => {
+    const report = await validate(await withBlueprintOverlay('  weight: 10\n'));
+    expect(rules(report)).toEqual([
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/gpu-slices-1gpu node-overlay-reaches-product-pool',
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/gpu-slices-1gpu node-overlay-overrides-product-overlay',
+    ]);
+    expect(report.findings[1].message).toContain(
+      "Karpenter applies this hand-written overlay to the 1-GPU nodes of pool gpu-t4-ts4 instead of the product's NodeOverlay gpu-t4-ts4-1gpu (its weight 10 outranks the product overlay's no weight (0)): it believes nvidia.com/gpu.shared: 8 per node there, where the product's overlay says 4",
+    );
+  });
+
+  it('at equal weight, says Karpenter takes the name that sorts later and rejects the other', async () => {
+    const report = await validate(
+      await withBlueprintOverlay('', 'nvidia-gpu-slices'),
+    );
+    expect(rules(report)).toContain(
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/nvidia-gpu-slices node-overlay-overrides-product-overlay',
+    );
+    expect(report.findings[1].message).toContain(
+      "both have no weight (0): Karpenter takes the name later in the alphabet first and rejects the product's overlay as conflicting): it believes nvidia.com/gpu.shared: 8",
+    );
+    // `gpu-slices-1gpu` sorts before the product's `gpu-t4-ts4-1gpu`: Karpenter rejects the team's, everywhere.
+    const rejected = await validate(await withBlueprintOverlay(''));
+    expect(rules(rejected)).toEqual([
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/gpu-slices-1gpu node-overlay-rejected-beside-product-overlay',
+    ]);
+    expect(rejected.findings[0].message).toContain(
+      "Karpenter rejects this hand-written overlay as conflicting (ValidationSucceeded=False) with the product's NodeOverlay gpu-t4-ts4-1gpu: no weight (0) like it, setting nvidia.com/gpu.shared too, and taken first because its name sorts later; Karpenter applies this overlay to no machine at all, your own pools' included",
+    );
   });
 
   it("says nothing of one scoped away from the product's pools, or whose other requirements miss them", async () => {

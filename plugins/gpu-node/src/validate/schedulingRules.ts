@@ -7,6 +7,8 @@ import {
   landingPools,
   podSchedulingOf,
   type LandingRefusal,
+  type PodScheduling,
+  type PoolNodeShape,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltPool } from './builtPools';
 import { podSpecOf, type GpuWorkload } from './builtWorkloads';
@@ -42,6 +44,32 @@ function refusalsText(refused: readonly LandingRefusal[]): string {
   return `${texts.slice(0, BLOCKERS_SHOWN).join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
 }
 
+const GPU_PRODUCT = 'nvidia.com/gpu.product';
+
+/**
+ * A product selector a pool's running nodes may meet but whose model is not
+ * known (no catalog machine, no model label): taken to fit, and said, as the
+ * planner says it (gpu-common `existingSelectors.ts`). A Karpenter pool is
+ * never in doubt: it launches no node for a label it does not define.
+ */
+function unknownProductNotes(
+  object: string,
+  pod: PodScheduling,
+  landed: readonly string[],
+  shapes: readonly PoolNodeShape[],
+): string[] {
+  const selected = pod.nodeSelector[GPU_PRODUCT];
+  if (selected === undefined) return [];
+  return shapes
+    .filter(
+      s => landed.includes(s.pool) && !s.launchesWellKnown && !s.gpuProducts,
+    )
+    .map(
+      s =>
+        `${object} selects ${GPU_PRODUCT}: ${selected}, but the GPU model of ${s.kind}/${s.pool} is not known (pass --catalog with its machine, or give it the pool's gpu-model label), so whether its nodes carry that product name was not checked`,
+    );
+}
+
 /**
  * Resource names are judged here (as the device plugin serving each pool
  * gives them, when `stack` says), amounts per node by `replica-exceeds-node`.
@@ -55,6 +83,7 @@ export function checkWorkloadsSchedulable(
   source: SourceTree,
   findings: Finding[],
   stack: PoolsStack = {},
+  notes: string[] = [],
 ): void {
   // How many a node holds is `replica-exceeds-node`'s to report, on the pool.
   const shapes = poolNodeShapes(pools, stack).map(shape => ({
@@ -72,10 +101,9 @@ export function checkWorkloadsSchedulable(
     if (findings.some(f => f.object === object && SAID_ALREADY.has(f.rule))) {
       continue;
     }
-    const landing = landingPools(
-      podSchedulingOf(podSpecOf(workload.object)),
-      shapes,
-    );
+    const pod = podSchedulingOf(podSpecOf(workload.object));
+    const landing = landingPools(pod, shapes);
+    notes.push(...unknownProductNotes(object, pod, landing.pools, shapes));
     if (landing.pools.length > 0) continue;
     const pinned = landing.refused.filter(r => r.pool === workload.pool);
     const message =

@@ -30,6 +30,7 @@ import { checkKueueQuotas } from './kueueQuotaRules';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
 import { checkForeignNodeOverlays } from './foreignNodeOverlayRules';
+import { checkProductOverlayPrecedence } from './overlayPrecedenceRules';
 import { checkNodeClassRefs } from './nodeClassRefRules';
 import { checkPrunedFields } from './prunedFieldRules';
 import { checkWorkloadsSchedulable } from './schedulingRules';
@@ -219,13 +220,14 @@ export async function validateGitOpsTreeReport(
   const workloads = gpuWorkloads(roots);
   checkGpuContainerImages(workloads, source, findings);
   checkWorkloadsServed(workloads, pools, roots, source, findings);
-  checkWorkloadsSchedulable(workloads, pools, source, findings, stack);
+  checkWorkloadsSchedulable(workloads, pools, source, findings, stack, notes);
   checkPoolDevicePlugins(pools, stack, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings, notes);
   checkKueueQuotas(roots, pools, source, profile.labelDomain, findings);
   checkNodeClassRefs(roots, source, findings);
-  checkForeignNodeOverlays(roots, source, catalog, findings);
+  checkForeignNodeOverlays(roots, source, catalog, findings, pools);
+  checkProductOverlayPrecedence(roots, pools, source, findings);
 
   // 4. What the product set up and nothing uses any more.
   checkOrphans(source, layout, clusters, workloads, findings);
