@@ -111,6 +111,8 @@ export type {
   ClusterApiMetal3Settings,
   Metal3Image,
 } from './cluster/clusterApiMetal3';
+export type { ClusterApiAzureSettings } from './cluster/clusterApiAzure';
+export type { ClusterApiAwsSettings } from './cluster/clusterApiAws';
 export type {
   StaticNode,
   StaticNodeSelection,
