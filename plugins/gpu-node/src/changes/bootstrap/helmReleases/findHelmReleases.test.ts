@@ -304,3 +304,75 @@ describe('findHelmReleases: Argo CD parameters', () => {
     });
   });
 });
+
+describe('findHelmReleases: a Cluster API add-on HelmChartProxy', () => {
+  // kubernetes-sigs/cluster-api-provider-azure v1.26.0
+  // templates/addons/cluster-api-helm/gpu-operator.yaml, byte for byte.
+  const capzGpuOperator = [
+    'apiVersion: addons.cluster.x-k8s.io/v1alpha1',
+    'kind: HelmChartProxy',
+    'metadata:',
+    '  name: gpu-operator',
+    'spec:',
+    '  clusterSelector:',
+    '    matchLabels:',
+    '      gpu-operator: "true"',
+    '  repoURL: https://helm.ngc.nvidia.com/nvidia',
+    '  chartName: gpu-operator',
+    '  releaseName: nvidia-gpu-operator',
+    '  namespace: default',
+    '',
+  ].join('\n');
+
+  it('is a release of its chart, in its namespace, on the chart’s defaults when it has no values', async () => {
+    const [release, ...others] = await find({
+      'clusters/dev/gpu-operator.yaml': capzGpuOperator,
+    });
+    expect(others).toEqual([]);
+    expect(release).toMatchObject({
+      chart: 'gpu-operator',
+      file: 'clusters/dev/gpu-operator.yaml',
+      declaredBy: 'Cluster API add-on HelmChartProxy `gpu-operator`',
+      namespace: 'default',
+      version: undefined,
+    });
+    expect(valueOf(release.layers, 'migManager.enabled')).toEqual({
+      state: 'chart-default',
+    });
+  });
+
+  it('reads a plain valuesTemplate, and cannot tell one with template actions', async () => {
+    const withValues = (values: string) =>
+      `${capzGpuOperator}  version: v25.10.1\n  valuesTemplate: |\n${values}`;
+    const [plain] = await find({
+      'clusters/dev/gpu-operator.yaml': withValues(
+        '    migManager:\n      enabled: false\n',
+      ),
+    });
+    expect(plain.version).toBe('v25.10.1');
+    expect(valueOf(plain.layers, 'migManager.enabled')).toMatchObject({
+      state: 'set',
+      value: false,
+    });
+    const [templated] = await find({
+      'clusters/dev/gpu-operator.yaml': withValues(
+        '    migManager:\n      enabled: {{ hasKey .Cluster.metadata.labels "mig" }}\n',
+      ),
+    });
+    expect(valueOf(templated.layers, 'migManager.enabled')).toMatchObject({
+      state: 'unknown',
+    });
+  });
+
+  it('is no release of another chart, nor another cluster’s', async () => {
+    expect(
+      await find({
+        'clusters/dev/calico.yaml': capzGpuOperator.replace(
+          'chartName: gpu-operator',
+          'chartName: tigera-operator',
+        ),
+        'clusters/prod/gpu-operator.yaml': capzGpuOperator,
+      }),
+    ).toEqual([]);
+  });
+});

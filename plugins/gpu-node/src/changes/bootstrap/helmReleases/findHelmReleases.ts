@@ -1,7 +1,7 @@
 /**
  * Every Helm release of one chart the repository declares for a cluster, in
- * any file: kustomize `helmCharts` entries, Flux HelmReleases and Argo CD
- * Applications (one reader each). A file inside another cluster's folder
+ * any file: kustomize `helmCharts` entries, Flux HelmReleases, Argo CD
+ * Applications and Cluster API add-on HelmChartProxies (one reader each). A file inside another cluster's folder
  * (`clusterOwningPath`) is that cluster's and left out; one outside every
  * cluster's folder may install this cluster's release, so it counts.
  */
@@ -19,6 +19,10 @@ import {
   argoApplicationReleases,
   isArgoApplication,
 } from './argoApplicationReleases';
+import {
+  helmChartProxyRelease,
+  isHelmChartProxy,
+} from './clusterApiHelmChartProxy';
 import {
   fluxHelmRelease,
   isFluxHelmRelease,
@@ -112,6 +116,9 @@ export async function findHelmReleases(
       if (release) releases.push(release);
     } else if (isArgoApplication(found.object)) {
       releases.push(...argoApplicationReleases(found, chart));
+    } else if (isHelmChartProxy(found.object)) {
+      const release = helmChartProxyRelease(found, chart);
+      if (release) releases.push(release);
     }
   }
   return releases.sort(
