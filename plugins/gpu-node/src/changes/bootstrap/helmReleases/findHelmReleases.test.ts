@@ -376,3 +376,68 @@ describe('findHelmReleases: a Cluster API add-on HelmChartProxy', () => {
     ).toEqual([]);
   });
 });
+
+describe('findHelmReleases: the GPU Operator rendered to plain manifests', () => {
+  // The shape of `helm template` output CAPA v2.11.1 applies with a
+  // ClusterResourceSet (kustomize_sources/gpu/gpu-operator-components.yaml).
+  const manifests = [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: gpu-operator',
+    '  namespace: gpu-operator-resources',
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      containers:',
+    '      - name: gpu-operator',
+    '        image: nvcr.io/nvidia/gpu-operator:v22.9.1',
+    '---',
+    'apiVersion: nvidia.com/v1',
+    'kind: ClusterPolicy',
+    'metadata:',
+    '  name: cluster-policy',
+    'spec:',
+    '  mig:',
+    '    strategy: single',
+    '  migManager:',
+    '    enabled: true',
+    '    config:',
+    '      name: ""',
+    '',
+  ].join('\n');
+
+  it('is a release of the GPU Operator chart: the ClusterPolicy’s spec its values, the operator’s namespace and version', async () => {
+    const [release, ...others] = await find({
+      'clusters/dev/gpu-operator-components.yaml': manifests,
+    });
+    expect(others).toEqual([]);
+    expect(release).toMatchObject({
+      chart: 'gpu-operator',
+      declaredBy:
+        "the GPU Operator's ClusterPolicy `cluster-policy` (plain manifests)",
+      namespace: 'gpu-operator-resources',
+      version: 'v22.9.1',
+    });
+    expect(valueOf(release.layers, 'migManager.config.name')).toMatchObject({
+      state: 'set',
+      value: '',
+    });
+    expect(valueOf(release.layers, 'devicePlugin.config.name')).toEqual({
+      state: 'chart-default',
+    });
+  });
+
+  it('is no release of another chart', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu-operator-components.yaml': manifests,
+    });
+    expect(
+      await findHelmReleases(
+        tree,
+        await clusterReleaseFiles(tree, undefined, 'dev'),
+        'nvidia-device-plugin',
+      ),
+    ).toEqual([]);
+  });
+});
