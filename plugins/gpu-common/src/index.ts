@@ -336,6 +336,7 @@ export {
   nodeShapeOf,
   type PoolObjectLike,
 } from './scheduling/nodeShapeOf';
+export { nfdRuleLabelsOnModelNodes } from './scheduling/nfdRuleLabels';
 export {
   isNvidiaResource,
   podSchedulingOf,

@@ -5,7 +5,9 @@ import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { NodeTaint } from '../manifests/tolerations';
 import { machineNameLabelsOf } from '../providers/karpenterMachines';
+import { nfdRuleLabelsOnGpuNodes } from './nfdRuleLabels';
 import type { AdvertisedNodeResource, PoolNodeShape } from './nodeShape';
+import { poolGpuDeviceIds } from './poolGpuDeviceIds';
 
 /**
  * The parts of a pool object that decide its nodes: a Karpenter NodePool,
@@ -186,7 +188,8 @@ function instanceTypeNameRequirements(
  * removed once the node is ready and never keep a pod off). A Cluster API
  * node carries its kubelet labels (and, read as a NodePool, its flavor as
  * `node.kubernetes.io/instance-type`, which the cloud provider sets); a
- * static node carries the rule's labels. `resources`: what each node advertises,
+ * static node carries the rule's labels; both also carry the labels the
+ * team's own NFD rules among `objects` give their GPUs (`nfdRuleLabels.ts`). `resources`: what each node advertises,
  * from the device plugin's config (the caller reads it).
  *
  * @public
@@ -205,7 +208,15 @@ export function nodeShapeOf(
     record(record(pool.spec).template);
   const spec = record(template.spec);
   const karpenter = pool.kind === 'NodePool';
-  const labels = stringsOf(record(template.metadata).labels);
+  // Nodes that exist before their pods (Cluster API, static) also carry
+  // what the team's own NFD rules give their GPUs; Karpenter launches for
+  // no such label.
+  const labels = {
+    ...(karpenter
+      ? {}
+      : nfdRuleLabelsOnGpuNodes(options.objects ?? [], poolGpuDeviceIds(pool))),
+    ...stringsOf(record(template.metadata).labels),
+  };
   const requirements = requirementsOf(spec.requirements).filter(
     r =>
       karpenter ||
