@@ -336,7 +336,10 @@ export {
   nodeShapeOf,
   type PoolObjectLike,
 } from './scheduling/nodeShapeOf';
-export { nfdRuleLabelsOnModelNodes } from './scheduling/nfdRuleLabels';
+export {
+  nfdRulesOnModelNodes,
+  type NfdRuleLabels,
+} from './scheduling/nfdRuleLabels';
 export {
   isNvidiaResource,
   podSchedulingOf,

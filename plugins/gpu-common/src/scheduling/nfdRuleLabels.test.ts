@@ -132,4 +132,28 @@ describe('a static pool’s nodes and the team’s own NFD rules', () => {
     expect(nfdRuleLabelsOnGpuNodes([ours], A100_IDS)).toEqual({});
     expect(nfdRuleLabelsOnGpuNodes([a100Rule], [])).toEqual({});
   });
+
+  it('where the team’s rule and the pool’s set one label, the one NFD applies last (by name) decides it', () => {
+    const ts = (name: string) => ({
+      ...teamRule(
+        { 'nvidia.com/device-plugin.config': 'ts-2' },
+        { vendor: NVIDIA },
+      ),
+      metadata: { name },
+    });
+    const pool = {
+      ...a100Pool,
+      spec: {
+        template: {
+          metadata: { labels: { 'nvidia.com/device-plugin.config': 'ts-4' } },
+        },
+      },
+    };
+    const config = (rule: unknown) =>
+      nodeShapeOf(pool, { objects: [rule] }).labels[
+        'nvidia.com/device-plugin.config'
+      ];
+    expect(config(ts('zz-sharing'))).toBe('ts-2');
+    expect(config(ts('aa-sharing'))).toBe('ts-4');
+  });
 });

@@ -59,22 +59,35 @@ function ruleLabels(rule: Record<string, unknown>): Record<string, string> {
 }
 
 /**
- * The labels the repository's own NodeFeatureRules (`objects`; the
- * product's are skipped) put on every node whose NVIDIA GPUs have PCI
- * device ids `deviceIds` (a pool's GPU model's; none known: none).
+ * A team's NodeFeatureRule (an object; its rules matching the GPUs) and the
+ * labels it puts on every node with those GPUs.
+ *
+ * @public
  */
-export function nfdRuleLabelsOnGpuNodes(
+export interface NfdRuleLabels {
+  /** The NodeFeatureRule's `metadata.name`: NFD applies the objects in its alphabetical order. */
+  rule: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * Each of the repository's own NodeFeatureRules (`objects`; the product's
+ * are skipped) that labels every node whose NVIDIA GPUs have PCI device ids
+ * `deviceIds` (a pool's GPU model's; none known: none), with those labels.
+ */
+export function nfdRulesOnGpuNodes(
   objects: readonly unknown[],
   deviceIds: readonly string[],
-): Record<string, string> {
-  if (deviceIds.length === 0) return {};
-  const labels: Record<string, string> = {};
+): NfdRuleLabels[] {
+  if (deviceIds.length === 0) return [];
+  const found: NfdRuleLabels[] = [];
   for (const object of objects) {
     const { kind, metadata, spec } = record(object);
     const managedBy = record(record(metadata).labels)[
       WELL_KNOWN_KEYS.managedBy
     ];
     if (kind !== 'NodeFeatureRule' || managedBy === MANAGED_BY) continue;
+    const labels: Record<string, string> = {};
     const rules = record(spec).rules;
     for (const rule of Array.isArray(rules) ? rules.map(record) : []) {
       const features = rule.matchFeatures;
@@ -88,20 +101,49 @@ export function nfdRuleLabelsOnGpuNodes(
       }
       Object.assign(labels, ruleLabels(rule));
     }
+    if (Object.keys(labels).length > 0) {
+      found.push({ rule: String(record(metadata).name ?? ''), labels });
+    }
   }
-  return labels;
+  return found;
 }
 
 /**
- * The labels the repository's own NodeFeatureRules (`objects`) put on every
- * node with GPUs of `model` (none when the catalog knows no PCI device id
- * of it).
+ * The labels a node ends with when several NodeFeatureRules set them: NFD
+ * processes the objects "in alphabetical order (based on their
+ * `.metadata.name`)" (node-feature-discovery v0.18.3
+ * `docs/usage/customization-guide.md`), so of two that set one label the
+ * one whose name sorts last decides it.
+ */
+export function nfdMergedLabels(
+  rules: readonly NfdRuleLabels[],
+): Record<string, string> {
+  return Object.assign(
+    {},
+    ...[...rules]
+      .sort((a, b) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0))
+      .map(r => r.labels),
+  );
+}
+
+/** The labels the repository's own NodeFeatureRules put on every node with GPUs of `deviceIds` (`nfdRulesOnGpuNodes`, merged as NFD does). */
+export function nfdRuleLabelsOnGpuNodes(
+  objects: readonly unknown[],
+  deviceIds: readonly string[],
+): Record<string, string> {
+  return nfdMergedLabels(nfdRulesOnGpuNodes(objects, deviceIds));
+}
+
+/**
+ * The repository's own NodeFeatureRules (`objects`) that label every node
+ * with GPUs of `model`, each with its labels (none when the catalog knows
+ * no PCI device id of it).
  *
  * @public
  */
-export function nfdRuleLabelsOnModelNodes(
+export function nfdRulesOnModelNodes(
   objects: readonly unknown[],
   model: Pick<GpuModel, 'id' | 'mig'>,
-): Record<string, string> {
-  return nfdRuleLabelsOnGpuNodes(objects, pciDeviceIdsOf(model));
+): NfdRuleLabels[] {
+  return nfdRulesOnGpuNodes(objects, pciDeviceIdsOf(model));
 }

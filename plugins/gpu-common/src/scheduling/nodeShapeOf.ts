@@ -5,7 +5,7 @@ import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { NodeTaint } from '../manifests/tolerations';
 import { machineNameLabelsOf } from '../providers/karpenterMachines';
-import { nfdRuleLabelsOnGpuNodes } from './nfdRuleLabels';
+import { nfdMergedLabels, nfdRulesOnGpuNodes } from './nfdRuleLabels';
 import type { AdvertisedNodeResource, PoolNodeShape } from './nodeShape';
 import { poolGpuDeviceIds } from './poolGpuDeviceIds';
 
@@ -149,6 +149,29 @@ function asTemplate(
 }
 
 /**
+ * A pool's node labels with those the team's own NFD rules among `objects`
+ * give its GPUs: nodes that exist before their pods (Cluster API, static)
+ * carry them, while Karpenter launches for no such label. A static pool's
+ * own labels come from a NodeFeatureRule too, so where both set a label NFD's
+ * order decides it; a Cluster API node's kubelet labels are its own.
+ */
+function withTeamNfdLabels(
+  pool: PoolObjectLike,
+  own: Record<string, string>,
+  objects: readonly unknown[],
+): Record<string, string> {
+  if (pool.kind === 'NodePool') return own;
+  const team = nfdRulesOnGpuNodes(objects, poolGpuDeviceIds(pool));
+  if (pool.kind === 'NodeFeatureRule') {
+    return nfdMergedLabels([
+      ...team,
+      { rule: pool.metadata.name, labels: own },
+    ]);
+  }
+  return { ...nfdMergedLabels(team), ...own };
+}
+
+/**
  * The labels a NodePool's provider derives from the names of the instance
  * types its requirements list (`In`), each as a requirement `In` the values
  * those types have: a NodeClaim carries the labels of the instance type it
@@ -208,15 +231,11 @@ export function nodeShapeOf(
     record(record(pool.spec).template);
   const spec = record(template.spec);
   const karpenter = pool.kind === 'NodePool';
-  // Nodes that exist before their pods (Cluster API, static) also carry
-  // what the team's own NFD rules give their GPUs; Karpenter launches for
-  // no such label.
-  const labels = {
-    ...(karpenter
-      ? {}
-      : nfdRuleLabelsOnGpuNodes(options.objects ?? [], poolGpuDeviceIds(pool))),
-    ...stringsOf(record(template.metadata).labels),
-  };
+  const labels = withTeamNfdLabels(
+    pool,
+    stringsOf(record(template.metadata).labels),
+    options.objects ?? [],
+  );
   const requirements = requirementsOf(spec.requirements).filter(
     r =>
       karpenter ||

@@ -30,6 +30,7 @@ import { checkKueueQuotas } from './kueueQuotaRules';
 import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
 import { checkForeignNodeOverlays } from './foreignNodeOverlayRules';
+import { checkTeamNodeFeatureRules } from './teamNodeFeatureRuleRules';
 import { checkNodeClassRefs } from './nodeClassRefRules';
 import { checkPrunedFields } from './prunedFieldRules';
 import { checkWorkloadsSchedulable } from './schedulingRules';
@@ -225,6 +226,7 @@ export async function validateGitOpsTreeReport(
   checkKueueQuotas(roots, pools, source, profile.labelDomain, findings);
   checkNodeClassRefs(roots, source, findings);
   checkForeignNodeOverlays(roots, source, catalog, findings);
+  checkTeamNodeFeatureRules(roots, source, catalog, findings);
 
   // 4. What the product set up and nothing uses any more.
   checkOrphans(source, layout, clusters, workloads, findings);

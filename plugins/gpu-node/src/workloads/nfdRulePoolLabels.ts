@@ -1,12 +1,12 @@
 /**
  * The labels the team's own NFD rules in the cluster's folder put on the
- * nodes of a plan's pool (gpu-common `nfdRuleLabelsOnModelNodes`): on a
+ * nodes of a plan's pool (gpu-common `nfdRulesOnModelNodes`): on a
  * Cluster API or static cluster, a workload selecting such a label (e.g.
  * `gpu-class: a100` for every A100 node) fits the pool and keeps its
  * selector. Karpenter launches no node for such a label: none there.
  */
 import {
-  nfdRuleLabelsOnModelNodes,
+  nfdRulesOnModelNodes,
   poolProviderOf,
   type ClusterProfile,
   type GpuCatalog,
@@ -40,9 +40,12 @@ export async function nfdRulePoolLabels(
       ? parseYamlDocuments(path, texts[i]!).documents.map(d => d.value)
       : [],
   );
-  return Object.fromEntries(
-    Object.entries(nfdRuleLabelsOnModelNodes(rules, model)).map(
-      ([key, value]) => [key, [value]],
-    ),
-  );
+  // What every team rule may set: where two disagree, either value.
+  const labels: NodeLabels = {};
+  for (const rule of nfdRulesOnModelNodes(rules, model)) {
+    for (const [key, value] of Object.entries(rule.labels)) {
+      labels[key] = [...new Set([...(labels[key] ?? []), value])];
+    }
+  }
+  return labels;
 }

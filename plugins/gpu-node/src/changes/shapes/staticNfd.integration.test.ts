@@ -160,3 +160,85 @@ describe('the static lab whose team wrote its own NFD rules', () => {
     expect(await snapshot(tree)).toEqual(bootstrapped);
   });
 });
+
+describe('the static lab, once the team time-slices its T4s with an NFD rule of its own', () => {
+  let tree: FsRepoTree;
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('validate names the rule that contradicts the pool’s device-plugin config label, and which one NFD applies', async () => {
+    tree = await checkoutShape('static-nfd-repo', 'gpu-shape-static-nfd-ts-');
+    await writeChangeSet(
+      tree,
+      await buildBootstrapChangeSet(tree, cluster, {
+        operatorChartVersion: 'v26.7.0',
+        binPacking: false,
+      }),
+    );
+    const change = await buildRequestChange({
+      tree,
+      dir: tree.root,
+      request: shapeRequest('notebook', {
+        gpu: {
+          model: 't4',
+          sharing: 'time-slicing',
+          replicas: 4,
+          vramGiB: 3,
+          slicesPerGpu: 4,
+        },
+        workload: { image: 'ghcr.io/acme/notebook:1.0' },
+      }),
+      cluster,
+      catalog,
+    });
+    await writeChangeSet(tree, change.changeSet);
+    const pool = change.plan.pool.name;
+    const config = change.plan.sharing.deviceConfigName;
+    const contradictions = async () =>
+      (await validateGitOpsTree(tree.root, { cluster, catalog })).filter(
+        f => f.rule === 'contradicting-node-feature-rule',
+      );
+    expect(await contradictions()).toEqual([]);
+
+    // NVIDIA's time-slicing recipe labels the nodes with the config to use;
+    // the team does it with NFD, for every T4.
+    await fs.writeFile(
+      path.join(tree.root, 'clusters/lab/nfd/t4-time-slicing.yaml'),
+      [
+        'apiVersion: nfd.k8s-sigs.io/v1alpha1',
+        'kind: NodeFeatureRule',
+        'metadata:',
+        '  name: t4-time-slicing',
+        'spec:',
+        '  rules:',
+        '    - name: "t4 time-slicing"',
+        '      labels:',
+        '        "nvidia.com/device-plugin.config": "ts-2"',
+        '      matchFeatures:',
+        '        - feature: pci.device',
+        '          matchExpressions:',
+        '            vendor: {op: In, value: ["10de"]}',
+        '            device: {op: In, value: ["1eb8"]}',
+        '',
+      ].join('\n'),
+    );
+    const kustomization = path.join(
+      tree.root,
+      'clusters/lab/kustomization.yaml',
+    );
+    await fs.writeFile(
+      kustomization,
+      (await fs.readFile(kustomization, 'utf8')).replace(
+        '  - nfd/gpu-class.yaml\n',
+        '  - nfd/gpu-class.yaml\n  - nfd/t4-time-slicing.yaml\n',
+      ),
+    );
+    expect(await contradictions()).toEqual([
+      {
+        file: 'clusters/lab/nfd/t4-time-slicing.yaml',
+        object: 'NodeFeatureRule/t4-time-slicing',
+        rule: 'contradicting-node-feature-rule',
+        message: `NodeFeatureRule t4-time-slicing sets nvidia.com/device-plugin.config=ts-2 on the GPU nodes of pool ${pool}, whose own rule sets nvidia.com/device-plugin.config=${config}; NFD applies NodeFeatureRules in alphabetical order of their names, so t4-time-slicing decides it: the pool's nodes carry ts-2, not what the pool needs. Make the two rules agree, or keep t4-time-slicing off the pool's nodes.`,
+      },
+    ]);
+  });
+});
