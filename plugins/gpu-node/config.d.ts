@@ -116,11 +116,13 @@ export interface Config {
             /** Namespace of the Cluster object, where the pools' objects go. */
             namespace: string;
             /**
-             * `openstack` (CAPO), `vsphere` (CAPV) or `metal3` (CAPM3); the
-             * settings object of the same name (openStack, vSphere, metal3)
-             * is required and the others are refused.
+             * `openstack` (CAPO), `vsphere` (CAPV), `metal3` (CAPM3), `azure`
+             * (CAPZ) or `aws` (CAPA); the settings object of the same name
+             * (openStack, vSphere, metal3, azure, aws) is required and the
+             * others are refused.
              */
-            infrastructure: 'openstack' | 'vsphere' | 'metal3';
+            infrastructure:
+              'openstack' | 'vsphere' | 'metal3' | 'azure' | 'aws';
             /** Kubernetes version of the GPU nodes, e.g. `v1.33.1`. */
             kubernetesVersion: string;
             /**
@@ -199,6 +201,32 @@ export interface Config {
               /** Metal3DataTemplate of the hosts' metadata and network data. */
               dataTemplateName?: string;
               automatedCleaningMode?: 'metadata' | 'disabled';
+            };
+            /**
+             * Infrastructure `azure`: AzureMachineTemplate defaults; the VM
+             * size comes from the plan (a catalog `azure` size).
+             */
+            azure?: {
+              /** OS disk size in GB; default 128. */
+              osDiskSizeGB?: number;
+              /** OS disk type; default `Premium_LRS`. */
+              osDiskStorageAccountType?: string;
+              /** Base64 OpenSSH public key of the nodes. */
+              sshPublicKey?: string;
+            };
+            /**
+             * Infrastructure `aws`: AWSMachineTemplate defaults; the instance
+             * type comes from the plan (a catalog `aws` type).
+             */
+            aws?: {
+              /** IAM instance profile of the nodes, e.g. `nodes.cluster-api-provider-aws.sigs.k8s.io`. */
+              iamInstanceProfile: string;
+              sshKeyName?: string;
+              /** Root volume size in GiB; default 100. */
+              rootVolumeGiB?: number;
+              /** Root volume type; default `gp2`. */
+              rootVolumeType?:
+                'standard' | 'io1' | 'io2' | 'gp2' | 'gp3' | 'sc1' | 'st1';
             };
           };
           /**

@@ -111,6 +111,8 @@ export type {
   ClusterApiMetal3Settings,
   Metal3Image,
 } from './cluster/clusterApiMetal3';
+export type { ClusterApiAzureSettings } from './cluster/clusterApiAzure';
+export type { ClusterApiAwsSettings } from './cluster/clusterApiAws';
 export type {
   StaticNode,
   StaticNodeSelection,
@@ -346,6 +348,10 @@ export {
   poolGpuProducts,
   type PoolGpuFacts,
 } from './scheduling/poolGpuProducts';
+export {
+  nfdRulesOnModelNodes,
+  type NfdRuleLabels,
+} from './scheduling/nfdRuleLabels';
 export {
   isNvidiaResource,
   podSchedulingOf,

@@ -58,8 +58,8 @@ describe('clusterApi infrastructure and its settings object', () => {
   });
 
   it('names the infrastructures it knows', () => {
-    expect(issues({ ...common, infrastructure: 'aws', openStack })).toEqual([
-      'clusterApi.infrastructure [enum]: must be one of: "openstack", "vsphere", "metal3"',
+    expect(issues({ ...common, infrastructure: 'gcp', openStack })).toEqual([
+      'clusterApi.infrastructure [enum]: must be one of: "openstack", "vsphere", "metal3", "azure", "aws"',
     ]);
   });
 

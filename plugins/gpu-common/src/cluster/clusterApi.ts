@@ -3,7 +3,8 @@
  * its GPU pools' MachineDeployments and machine templates need that the
  * planner does not decide. Each infrastructure provider has its own settings
  * object, and the profile carries exactly the one its `infrastructure` names:
- * `openStack` (CAPO), `vSphere` (CAPV) or `metal3` (CAPM3, bare metal).
+ * `openStack` (CAPO), `vSphere` (CAPV), `metal3` (CAPM3, bare metal),
+ * `azure` (CAPZ) or `aws` (CAPA).
  */
 import { z } from 'zod';
 import { GpuInputError } from '../errors';
@@ -19,6 +20,11 @@ import {
   vSphereSettingsSchema,
   type ClusterApiVSphereSettings,
 } from './clusterApiVSphere';
+import { awsSettingsSchema, type ClusterApiAwsSettings } from './clusterApiAws';
+import {
+  azureSettingsSchema,
+  type ClusterApiAzureSettings,
+} from './clusterApiAzure';
 import { dns1123Label } from './profileFields';
 
 /**
@@ -26,7 +32,8 @@ import { dns1123Label } from './profileFields';
  *
  * @public
  */
-export type ClusterApiInfrastructure = 'openstack' | 'vsphere' | 'metal3';
+export type ClusterApiInfrastructure =
+  'openstack' | 'vsphere' | 'metal3' | 'azure' | 'aws';
 
 /**
  * The settings key each infrastructure reads: the schema requires it and
@@ -36,6 +43,8 @@ export const CLUSTER_API_SETTINGS_KEYS = {
   openstack: 'openStack',
   vsphere: 'vSphere',
   metal3: 'metal3',
+  azure: 'azure',
+  aws: 'aws',
 } as const;
 
 /**
@@ -66,6 +75,10 @@ export interface ClusterApiSettings {
   vSphere?: ClusterApiVSphereSettings;
   /** Infrastructure `metal3`: which hosts the GPU pools claim and their image, besides the host class the plan picks. */
   metal3?: ClusterApiMetal3Settings;
+  /** Infrastructure `azure`: the Azure VM's disk and key, besides the VM size the plan picks. */
+  azure?: ClusterApiAzureSettings;
+  /** Infrastructure `aws`: the EC2 instance's profile, key and root volume, besides the instance type the plan picks. */
+  aws?: ClusterApiAwsSettings;
 }
 
 /**
@@ -78,7 +91,7 @@ export const clusterApiSchema = z
     // spec.clusterName is at most 63 characters (CAPI v1.14.0 MachineDeployment CRD).
     clusterName: dns1123Label,
     namespace: dns1123Label,
-    infrastructure: z.enum(['openstack', 'vsphere', 'metal3']),
+    infrastructure: z.enum(['openstack', 'vsphere', 'metal3', 'azure', 'aws']),
     kubernetesVersion: z
       .string()
       .regex(/^v\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/, {
@@ -102,6 +115,8 @@ export const clusterApiSchema = z
     openStack: openStackSettingsSchema.optional(),
     vSphere: vSphereSettingsSchema.optional(),
     metal3: metal3SettingsSchema.optional(),
+    azure: azureSettingsSchema.optional(),
+    aws: awsSettingsSchema.optional(),
   })
   // The settings object must be the infrastructure's: another one would be
   // silently ignored, and a missing one leaves its templates unbuildable.

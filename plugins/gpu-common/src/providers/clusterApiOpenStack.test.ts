@@ -281,7 +281,7 @@ describe('Cluster API profile', () => {
       provider: 'cluster-api',
       clusterApi: {
         ...clusterApi,
-        infrastructure: 'aws',
+        infrastructure: 'gcp',
         kubernetesVersion: '1.33',
         kubeletExtraArgs: { 'node-labels': 'a=b' },
         openStack: { imageName: '', subnetName: 's', flavor: 'g2.5xlarge' },
@@ -290,7 +290,7 @@ describe('Cluster API profile', () => {
     expect(found).toEqual(
       expect.arrayContaining([
         expect.stringMatching(
-          /^clusterApi\.infrastructure: must be one of: "openstack", "vsphere", "metal3"$/,
+          /^clusterApi\.infrastructure: must be one of: "openstack", "vsphere", "metal3", "azure", "aws"$/,
         ),
         expect.stringMatching(
           /^clusterApi\.kubernetesVersion: must be a Kubernetes version/,

@@ -3,6 +3,8 @@ import type { ClusterProfile, ClusterProvider } from '../cluster/types';
 import type { KubernetesObject } from '../manifests/types';
 import { awsKarpenterProvider } from './awsKarpenter';
 import { azureKarpenterProvider } from './azureKarpenter';
+import { clusterApiAws } from './clusterApiAws';
+import { clusterApiAzure } from './clusterApiAzure';
 import { clusterApiMetal3 } from './clusterApiMetal3';
 import { clusterApiOpenStack } from './clusterApiOpenStack';
 import { clusterApiPoolProvider } from './clusterApiPool';
@@ -15,6 +17,8 @@ const CLUSTER_API_PROVIDERS: Record<ClusterApiInfrastructure, PoolProvider> = {
   openstack: clusterApiPoolProvider(clusterApiOpenStack),
   vsphere: clusterApiPoolProvider(clusterApiVSphere),
   metal3: clusterApiPoolProvider(clusterApiMetal3),
+  azure: clusterApiPoolProvider(clusterApiAzure),
+  aws: clusterApiPoolProvider(clusterApiAws),
 };
 
 const POOL_PROVIDERS: Record<ClusterProvider, PoolProvider> = {

@@ -5,7 +5,9 @@ import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { NodeTaint } from '../manifests/tolerations';
 import { machineNameLabelsOf } from '../providers/karpenterMachines';
+import { nfdMergedLabels, nfdRulesOnGpuNodes } from './nfdRuleLabels';
 import type { AdvertisedNodeResource, PoolNodeShape } from './nodeShape';
+import { poolGpuDeviceIds } from './poolGpuDeviceIds';
 
 /**
  * The parts of a pool object that decide its nodes: a Karpenter NodePool,
@@ -147,6 +149,29 @@ function asTemplate(
 }
 
 /**
+ * A pool's node labels with those the team's own NFD rules among `objects`
+ * give its GPUs: nodes that exist before their pods (Cluster API, static)
+ * carry them, while Karpenter launches for no such label. A static pool's
+ * own labels come from a NodeFeatureRule too, so where both set a label NFD's
+ * order decides it; a Cluster API node's kubelet labels are its own.
+ */
+function withTeamNfdLabels(
+  pool: PoolObjectLike,
+  own: Record<string, string>,
+  objects: readonly unknown[],
+): Record<string, string> {
+  if (pool.kind === 'NodePool') return own;
+  const team = nfdRulesOnGpuNodes(objects, poolGpuDeviceIds(pool));
+  if (pool.kind === 'NodeFeatureRule') {
+    return nfdMergedLabels([
+      ...team,
+      { rule: pool.metadata.name, labels: own },
+    ]);
+  }
+  return { ...nfdMergedLabels(team), ...own };
+}
+
+/**
  * The labels a NodePool's provider derives from the names of the instance
  * types its requirements list (`In`), each as a requirement `In` the values
  * those types have: a NodeClaim carries the labels of the instance type it
@@ -186,7 +211,8 @@ function instanceTypeNameRequirements(
  * removed once the node is ready and never keep a pod off). A Cluster API
  * node carries its kubelet labels (and, read as a NodePool, its flavor as
  * `node.kubernetes.io/instance-type`, which the cloud provider sets); a
- * static node carries the rule's labels. `resources`: what each node advertises,
+ * static node carries the rule's labels; both also carry the labels the
+ * team's own NFD rules among `objects` give their GPUs (`nfdRuleLabels.ts`). `resources`: what each node advertises,
  * from the device plugin's config (the caller reads it).
  *
  * @public
@@ -205,7 +231,11 @@ export function nodeShapeOf(
     record(record(pool.spec).template);
   const spec = record(template.spec);
   const karpenter = pool.kind === 'NodePool';
-  const labels = stringsOf(record(template.metadata).labels);
+  const labels = withTeamNfdLabels(
+    pool,
+    stringsOf(record(template.metadata).labels),
+    options.objects ?? [],
+  );
   const requirements = requirementsOf(spec.requirements).filter(
     r =>
       karpenter ||

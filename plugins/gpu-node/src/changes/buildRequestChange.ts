@@ -26,6 +26,7 @@ import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
 import { ReadOnceRepoTree } from '../repo/readOnceTree';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
 import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
+import { nfdRulePoolLabels } from '../workloads/nfdRulePoolLabels';
 import { reusedPoolNodeLabels } from '../workloads/reusedPoolNodeLabels';
 import {
   prepareExistingWorkload,
@@ -114,10 +115,23 @@ function patchedInPlace(location: ExistingWorkloadLocation) {
     : undefined;
 }
 
-/** The plan, with the labels a reused pool's nodes carry as its file says (for the selector rule). */
-async function withReusedPoolLabels(tree: RepoTree, plan: Plan): Promise<Plan> {
-  const nodeLabels = await reusedPoolNodeLabels(tree, plan);
-  return nodeLabels ? { ...plan, pool: { ...plan.pool, nodeLabels } } : plan;
+/**
+ * The plan, with the labels its pool's nodes carry beyond the built pool's
+ * (for the selector rule): a reused pool's as its file says, and those the
+ * team's own NFD rules give its GPUs.
+ */
+async function withPoolNodeLabels(
+  tree: RepoTree,
+  plan: Plan,
+  context: Parameters<typeof nfdRulePoolLabels>[2],
+): Promise<Plan> {
+  const nodeLabels = {
+    ...(await nfdRulePoolLabels(tree, plan, context)),
+    ...(await reusedPoolNodeLabels(tree, plan)),
+  };
+  return Object.keys(nodeLabels).length > 0
+    ? { ...plan, pool: { ...plan.pool, nodeLabels } }
+    : plan;
 }
 
 /**
@@ -198,7 +212,7 @@ export async function buildRequestChange(
     }
     const selected = existing
       ? withSelectorWarnings(
-          await withReusedPoolLabels(tree, planned),
+          await withPoolNodeLabels(tree, planned, { cluster, catalog, layout }),
           cluster,
           existing.current,
         )

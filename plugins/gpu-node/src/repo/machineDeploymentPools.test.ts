@@ -51,6 +51,28 @@ describe('machineTypeOf', () => {
     expect(machineTypeOf(metal3)).toBe('bm-t4x4');
   });
 
+  it("reads an Azure template's VM size and an AWS template's instance type, as the providers' GPU flavors write them", () => {
+    // kubernetes-sigs/cluster-api-provider-azure v1.26.0
+    // templates/flavors/nvidia-gpu/machine-deployment.yaml (variables set).
+    const azure = template('AzureMachineTemplate', {
+      vmSize: 'Standard_NC4as_T4_v3',
+      osDisk: {
+        osType: 'Linux',
+        diskSizeGB: 128,
+        managedDisk: { storageAccountType: 'Premium_LRS' },
+      },
+      sshPublicKey: '',
+    });
+    // kubernetes-sigs/cluster-api-provider-aws v2.11.1
+    // test/e2e/data/infrastructure-aws/withoutclusterclass/kustomize_sources/gpu/patches/gpu-instance-type.yaml.
+    const aws = template('AWSMachineTemplate', {
+      instanceType: 'g4dn.xlarge',
+      rootVolume: { size: 100, type: 'gp2' },
+    });
+    expect(machineTypeOf(azure)).toBe('Standard_NC4as_T4_v3');
+    expect(machineTypeOf(aws)).toBe('g4dn.xlarge');
+  });
+
   it('knows no machine of a template written by hand without the label', () => {
     const handWritten = template('VSphereMachineTemplate', {
       template: 'ubuntu',

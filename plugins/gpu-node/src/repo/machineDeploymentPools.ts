@@ -4,7 +4,7 @@
  * ...), as a NodePool does; the labels its nodes get are the kubelet
  * `node-labels` of the KubeadmConfigTemplate it references (Cluster API
  * does not copy other Machine labels to Nodes), its machine type is what its
- * infrastructure template (OpenStack, vSphere or Metal3) says. A
+ * infrastructure template (OpenStack, Azure, AWS, vSphere or Metal3) says. A
  * MachineDeployment without our annotations is someone else's and is never
  * touched.
  */
@@ -62,16 +62,27 @@ export function nodeRegistrationTaints(bootstrap: unknown): unknown {
 }
 
 /**
- * The catalog machine an infrastructure template's nodes are: an
- * OpenStackMachineTemplate's flavor, else the machine label a
- * VSphereMachineTemplate or Metal3MachineTemplate of ours carries in
- * `spec.template.metadata` (their specs hold a VM shape or a host selector,
- * not a machine name; gpu-common `manifests/clusterApi/poolTemplate.ts`).
+ * The field naming the machine in each cloud's machine template spec: an
+ * OpenStackMachineTemplate's Nova `flavor` (CAPO v0.14.7), an
+ * AzureMachineTemplate's `vmSize` (CAPZ v1.26.0), an AWSMachineTemplate's
+ * `instanceType` (CAPA v2.11.1); each a catalog machine's name.
+ */
+const MACHINE_NAME_FIELDS = ['flavor', 'vmSize', 'instanceType'] as const;
+
+/**
+ * The catalog machine an infrastructure template's nodes are: the machine
+ * name a cloud's template spec holds (`MACHINE_NAME_FIELDS`), else the
+ * machine label a VSphereMachineTemplate or Metal3MachineTemplate of ours
+ * carries in `spec.template.metadata` (their specs hold a VM shape or a host
+ * selector, not a machine name; gpu-common `manifests/clusterApi/poolTemplate.ts`).
  * Undefined for a template that says neither, e.g. one written by hand.
  */
 export function machineTypeOf(infrastructure: unknown): string | undefined {
-  const flavor = getIn(infrastructure, 'spec', 'template', 'spec', 'flavor');
-  if (typeof flavor === 'string') return flavor;
+  const spec = getIn(infrastructure, 'spec', 'template', 'spec');
+  for (const field of MACHINE_NAME_FIELDS) {
+    const name = getIn(spec, field);
+    if (typeof name === 'string') return name;
+  }
   return findOurLabel(
     stringRecord(
       getIn(infrastructure, 'spec', 'template', 'metadata', 'labels'),

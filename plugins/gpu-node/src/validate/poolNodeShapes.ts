@@ -44,8 +44,10 @@ export function servedPools(
     if (byName.has(pool.name)) continue;
     const gpusPerNode =
       pool.gpuCounts.length > 0 ? Math.max(...pool.gpuCounts) : undefined;
+    // The root's other objects: the team's own NFD rules label its GPU nodes too.
     const shape = {
       ...nodeShapeOf(pool.object, {
+        objects: pool.root.objects,
         ...(pool.advertised
           ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
           : {}),

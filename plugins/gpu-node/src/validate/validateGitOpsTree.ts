@@ -31,6 +31,7 @@ import { checkOrphans } from './orphanRules';
 import { checkNodeOverlayCapacity, checkPoolLimits } from './poolCapacity';
 import { checkForeignNodeOverlays } from './foreignNodeOverlayRules';
 import { checkProductOverlayPrecedence } from './overlayPrecedenceRules';
+import { checkTeamNodeFeatureRules } from './teamNodeFeatureRuleRules';
 import { checkNodeClassRefs } from './nodeClassRefRules';
 import { checkPrunedFields } from './prunedFieldRules';
 import { checkWorkloadsSchedulable } from './schedulingRules';
@@ -228,6 +229,7 @@ export async function validateGitOpsTreeReport(
   checkNodeClassRefs(roots, source, findings);
   checkForeignNodeOverlays(roots, source, catalog, findings, pools);
   checkProductOverlayPrecedence(roots, pools, source, findings);
+  checkTeamNodeFeatureRules(roots, source, catalog, findings);
 
   // 4. What the product set up and nothing uses any more.
   checkOrphans(source, layout, clusters, workloads, findings);

@@ -9,7 +9,11 @@
  * (kubernetes-sigs/cluster-api-provider-vsphere v1.16.1
  * `config/default/crd/bases/`; v1beta1 is still served) and CAPM3 v1.13.2's
  * storage version v1beta2 (metal3-io/cluster-api-provider-metal3 v1.13.2
- * `config/crd/bases/`; v1beta1 is deprecated).
+ * `config/crd/bases/`; v1beta1 is deprecated), CAPZ v1.26.0's one version
+ * v1beta1 (kubernetes-sigs/cluster-api-provider-azure v1.26.0
+ * `config/crd/bases/`) and CAPA v2.11.1's storage version v1beta2
+ * (kubernetes-sigs/cluster-api-provider-aws v2.11.1 `config/crd/bases/`;
+ * v1beta1 is still served).
  */
 export const CLUSTER_API = {
   machineDeployment: {
@@ -35,6 +39,14 @@ export const CLUSTER_API = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'Metal3MachineTemplate',
   },
+  azureMachineTemplate: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+    kind: 'AzureMachineTemplate',
+  },
+  awsMachineTemplate: {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'AWSMachineTemplate',
+  },
   /** Label Cluster API selects a cluster's Machines by. */
   clusterNameLabel: 'cluster.x-k8s.io/cluster-name',
   /** Label Cluster API gives a MachineDeployment's Machines. */
@@ -52,4 +64,6 @@ export const CLUSTER_API_TEMPLATE_KINDS: readonly string[] = [
   CLUSTER_API.openStackMachineTemplate.kind,
   CLUSTER_API.vSphereMachineTemplate.kind,
   CLUSTER_API.metal3MachineTemplate.kind,
+  CLUSTER_API.azureMachineTemplate.kind,
+  CLUSTER_API.awsMachineTemplate.kind,
 ];

@@ -63,6 +63,10 @@ export const CLUSTER_API_CRD_FILES: Record<string, string> = {
     'capv-v1.16.1_infrastructure.cluster.x-k8s.io_vspheremachinetemplates.yaml',
   Metal3MachineTemplate:
     'capm3-v1.13.2_infrastructure.cluster.x-k8s.io_metal3machinetemplates.yaml',
+  AzureMachineTemplate:
+    'capz-v1.26.0_infrastructure.cluster.x-k8s.io_azuremachinetemplates.yaml',
+  AWSMachineTemplate:
+    'capa-v2.11.1_infrastructure.cluster.x-k8s.io_awsmachinetemplates.yaml',
 };
 
 export function byKind(objects: KubernetesObject[], kind: string): any {

@@ -304,3 +304,140 @@ describe('findHelmReleases: Argo CD parameters', () => {
     });
   });
 });
+
+describe('findHelmReleases: a Cluster API add-on HelmChartProxy', () => {
+  // kubernetes-sigs/cluster-api-provider-azure v1.26.0
+  // templates/addons/cluster-api-helm/gpu-operator.yaml, byte for byte.
+  const capzGpuOperator = [
+    'apiVersion: addons.cluster.x-k8s.io/v1alpha1',
+    'kind: HelmChartProxy',
+    'metadata:',
+    '  name: gpu-operator',
+    'spec:',
+    '  clusterSelector:',
+    '    matchLabels:',
+    '      gpu-operator: "true"',
+    '  repoURL: https://helm.ngc.nvidia.com/nvidia',
+    '  chartName: gpu-operator',
+    '  releaseName: nvidia-gpu-operator',
+    '  namespace: default',
+    '',
+  ].join('\n');
+
+  it('is a release of its chart, in its namespace, on the chart’s defaults when it has no values', async () => {
+    const [release, ...others] = await find({
+      'clusters/dev/gpu-operator.yaml': capzGpuOperator,
+    });
+    expect(others).toEqual([]);
+    expect(release).toMatchObject({
+      chart: 'gpu-operator',
+      file: 'clusters/dev/gpu-operator.yaml',
+      declaredBy: 'Cluster API add-on HelmChartProxy `gpu-operator`',
+      namespace: 'default',
+      version: undefined,
+    });
+    expect(valueOf(release.layers, 'migManager.enabled')).toEqual({
+      state: 'chart-default',
+    });
+  });
+
+  it('reads a plain valuesTemplate, and cannot tell one with template actions', async () => {
+    const withValues = (values: string) =>
+      `${capzGpuOperator}  version: v25.10.1\n  valuesTemplate: |\n${values}`;
+    const [plain] = await find({
+      'clusters/dev/gpu-operator.yaml': withValues(
+        '    migManager:\n      enabled: false\n',
+      ),
+    });
+    expect(plain.version).toBe('v25.10.1');
+    expect(valueOf(plain.layers, 'migManager.enabled')).toMatchObject({
+      state: 'set',
+      value: false,
+    });
+    const [templated] = await find({
+      'clusters/dev/gpu-operator.yaml': withValues(
+        '    migManager:\n      enabled: {{ hasKey .Cluster.metadata.labels "mig" }}\n',
+      ),
+    });
+    expect(valueOf(templated.layers, 'migManager.enabled')).toMatchObject({
+      state: 'unknown',
+    });
+  });
+
+  it('is no release of another chart, nor another cluster’s', async () => {
+    expect(
+      await find({
+        'clusters/dev/calico.yaml': capzGpuOperator.replace(
+          'chartName: gpu-operator',
+          'chartName: tigera-operator',
+        ),
+        'clusters/prod/gpu-operator.yaml': capzGpuOperator,
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('findHelmReleases: the GPU Operator rendered to plain manifests', () => {
+  // The shape of `helm template` output CAPA v2.11.1 applies with a
+  // ClusterResourceSet (kustomize_sources/gpu/gpu-operator-components.yaml).
+  const manifests = [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    '  name: gpu-operator',
+    '  namespace: gpu-operator-resources',
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      containers:',
+    '      - name: gpu-operator',
+    '        image: nvcr.io/nvidia/gpu-operator:v22.9.1',
+    '---',
+    'apiVersion: nvidia.com/v1',
+    'kind: ClusterPolicy',
+    'metadata:',
+    '  name: cluster-policy',
+    'spec:',
+    '  mig:',
+    '    strategy: single',
+    '  migManager:',
+    '    enabled: true',
+    '    config:',
+    '      name: ""',
+    '',
+  ].join('\n');
+
+  it('is a release of the GPU Operator chart: the ClusterPolicy’s spec its values, the operator’s namespace and version', async () => {
+    const [release, ...others] = await find({
+      'clusters/dev/gpu-operator-components.yaml': manifests,
+    });
+    expect(others).toEqual([]);
+    expect(release).toMatchObject({
+      chart: 'gpu-operator',
+      declaredBy:
+        "the GPU Operator's ClusterPolicy `cluster-policy` (plain manifests)",
+      namespace: 'gpu-operator-resources',
+      version: 'v22.9.1',
+    });
+    expect(valueOf(release.layers, 'migManager.config.name')).toMatchObject({
+      state: 'set',
+      value: '',
+    });
+    expect(valueOf(release.layers, 'devicePlugin.config.name')).toEqual({
+      state: 'chart-default',
+    });
+  });
+
+  it('is no release of another chart', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/dev/gpu-operator-components.yaml': manifests,
+    });
+    expect(
+      await findHelmReleases(
+        tree,
+        await clusterReleaseFiles(tree, undefined, 'dev'),
+        'nvidia-device-plugin',
+      ),
+    ).toEqual([]);
+  });
+});

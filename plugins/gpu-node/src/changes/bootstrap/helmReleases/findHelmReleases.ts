@@ -1,7 +1,9 @@
 /**
  * Every Helm release of one chart the repository declares for a cluster, in
- * any file: kustomize `helmCharts` entries, Flux HelmReleases and Argo CD
- * Applications (one reader each). A file inside another cluster's folder
+ * any file: kustomize `helmCharts` entries, Flux HelmReleases, Argo CD
+ * Applications and Cluster API add-on HelmChartProxies (one reader each),
+ * and the GPU Operator's ClusterPolicy where its chart was rendered to plain
+ * manifests. A file inside another cluster's folder
  * (`clusterOwningPath`) is that cluster's and left out; one outside every
  * cluster's folder may install this cluster's release, so it counts.
  */
@@ -20,10 +22,19 @@ import {
   isArgoApplication,
 } from './argoApplicationReleases';
 import {
+  helmChartProxyRelease,
+  isHelmChartProxy,
+} from './clusterApiHelmChartProxy';
+import {
   fluxHelmRelease,
   isFluxHelmRelease,
   isFluxOciRepository,
 } from './fluxHelmRelease';
+import {
+  CLUSTER_POLICY_CHART,
+  clusterPolicyRelease,
+  isGpuOperatorClusterPolicy,
+} from './gpuOperatorManifests';
 import type { FoundObject, HelmRelease } from './helmRelease';
 import { kustomizeHelmChartReleases } from './kustomizeHelmChartReleases';
 import type { RepositoryFile } from './valuesConfigMaps';
@@ -112,6 +123,19 @@ export async function findHelmReleases(
       if (release) releases.push(release);
     } else if (isArgoApplication(found.object)) {
       releases.push(...argoApplicationReleases(found, chart));
+    } else if (isHelmChartProxy(found.object)) {
+      const release = helmChartProxyRelease(found, chart);
+      if (release) releases.push(release);
+    } else if (
+      chart === CLUSTER_POLICY_CHART &&
+      isGpuOperatorClusterPolicy(found.object)
+    ) {
+      releases.push(
+        clusterPolicyRelease(
+          found,
+          objects.filter(o => o.file === found.file),
+        ),
+      );
     }
   }
   return releases.sort(

@@ -2,7 +2,7 @@
  * A Helm release of one chart that the repository declares, as one of the
  * readers found it: one reader per declaration form
  * (`kustomizeHelmChartReleases`, `fluxHelmRelease`,
- * `argoApplicationReleases`), shared by every chart the bootstrap looks for
+ * `argoApplicationReleases`, `helmChartProxyRelease`), shared by every chart the bootstrap looks for
  * (Karpenter's, the GPU Operator's).
  */
 import type { PlainObject } from '../../../repo/yamlObjects';

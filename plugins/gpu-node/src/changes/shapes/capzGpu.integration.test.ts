@@ -1,0 +1,173 @@
+/**
+ * A platform team's round on a Cluster API on Azure management repository
+ * made from CAPZ's own GPU flavor (`test/fixtures/capz-gpu-repo`, origins in
+ * its README): the cluster's hand-written T4 MachineDeployment, and the GPU
+ * Operator a Cluster API add-on HelmChartProxy installs on it. The bootstrap
+ * adopts that operator and says what to set in it; once the team has, one
+ * request of each sharing mode the cluster runs (exclusive, time-slicing,
+ * MIG on an A100 VM size) lands on the pool the plan chose and no other,
+ * validates clean, and its release gives every file back.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments, parseDocument } from 'yaml';
+import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import { FsRepoTree } from '../../repo/tree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { writeChangeSet } from '../stagedTree';
+import {
+  checkoutShape,
+  requestThenRelease,
+  shapeRequest,
+  snapshot,
+} from './__testUtils__/shapeRound';
+
+// The bootstrap, then each request and release built with the real kustomize.
+jest.setTimeout(300_000);
+
+const OPERATOR_FILE = 'clusters/ml-azure/gpu-operator.yaml';
+
+const profile = (configMapNamespace?: string) =>
+  resolveClusterProfile({
+    name: 'ml-azure',
+    provider: 'cluster-api',
+    migStrategy: 'single',
+    gpuTaintKey: 'nvidia.com/gpu',
+    ...(configMapNamespace
+      ? {
+          devicePluginConfigMap: { namespace: configMapNamespace },
+          migPartedConfigMap: { namespace: configMapNamespace },
+        }
+      : {}),
+    clusterApi: {
+      clusterName: 'ml-azure',
+      namespace: 'default',
+      infrastructure: 'azure',
+      kubernetesVersion: 'v1.33.1',
+      autoscaler: false,
+      // As the flavor's own workers: the external Azure cloud provider.
+      kubeletExtraArgs: { 'cloud-provider': 'external' },
+      azure: {},
+    },
+  });
+
+const bootstrapOptions = { operatorChartVersion: 'v26.7.0', binPacking: false };
+
+describe('the Cluster API on Azure repository made from CAPZ’s GPU flavor', () => {
+  let tree: FsRepoTree;
+  let untouched: Record<string, string>;
+
+  beforeAll(async () => {
+    tree = await checkoutShape('capz-gpu-repo', 'gpu-shape-capz-');
+    await fs.rm(path.join(tree.root, 'README.md'));
+    untouched = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('the bootstrap adopts the HelmChartProxy’s GPU Operator: no second operator, nothing Karpenter, the team’s files kept, what to set said', async () => {
+    const bootstrap = await buildBootstrapChangeSet(
+      tree,
+      profile(),
+      bootstrapOptions,
+    );
+    const paths = bootstrap.changes.map(c => c.path);
+    expect(paths.filter(p => !p.startsWith('clusters/ml-azure/gpu/'))).toEqual([
+      'clusters/ml-azure/kustomization.yaml',
+    ]);
+    expect(paths.join('\n')).not.toMatch(/karpenter|gpu-operator\//i);
+    expect(bootstrap.notes.join('\n')).toContain(
+      'set `devicePlugin.config.name: nvidia-device-plugin-configs` in `spec.valuesTemplate` of HelmChartProxy `gpu-operator`',
+    );
+    expect(bootstrap.notes.join('\n')).toContain(
+      "Set the profile's `devicePluginConfigMap.namespace` to `default`",
+    );
+    await writeChangeSet(tree, bootstrap);
+    for (const file of Object.keys(untouched)) {
+      if (file !== 'clusters/ml-azure/kustomization.yaml') {
+        expect([file, await tree.readFile(file)]).toEqual([
+          file,
+          untouched[file],
+        ]);
+      }
+    }
+  });
+
+  describe('once the team has set what the bootstrap said', () => {
+    const cluster = profile('default');
+    let bootstrapped: Record<string, string>;
+
+    beforeAll(async () => {
+      const proxy = parseDocument((await tree.readFile(OPERATOR_FILE))!);
+      proxy.setIn(
+        ['spec', 'valuesTemplate'],
+        [
+          'devicePlugin:',
+          '  config:',
+          '    name: nvidia-device-plugin-configs',
+          '    default: default',
+          'migManager:',
+          '  config:',
+          '    name: custom-mig-parted-config',
+          '',
+        ].join('\n'),
+      );
+      await fs.writeFile(path.join(tree.root, OPERATOR_FILE), proxy.toString());
+      await writeChangeSet(
+        tree,
+        await buildBootstrapChangeSet(tree, cluster, bootstrapOptions),
+      );
+      bootstrapped = await snapshot(tree);
+    });
+
+    it.each([
+      [
+        't4-exclusive',
+        { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
+      ],
+      [
+        't4-ts',
+        {
+          model: 't4',
+          sharing: 'time-slicing',
+          replicas: 6,
+          vramGiB: 3,
+          slicesPerGpu: 4,
+        },
+      ],
+      [
+        'a100-mig',
+        { model: 'a100-40gb', sharing: 'mig', replicas: 3, vramGiB: 9 },
+      ],
+    ])(
+      '%s: an AzureMachineTemplate of the planned VM size, pods landing on its pool only, clean, released to the byte',
+      async (name, gpu) => {
+        const { change, findings } = await requestThenRelease(
+          tree,
+          shapeRequest(name, {
+            gpu,
+            workload: { image: `ghcr.io/acme/${name}:1.0` },
+          }),
+          cluster,
+        );
+        const pool = change.changeSet.changes.find(c =>
+          c.path.endsWith(`/nodepools/${change.plan.pool.name}.yaml`),
+        );
+        const objects = parseAllDocuments(
+          pool && pool.action !== 'delete' ? pool.content : '',
+        ).map(d => d.toJS());
+        expect(objects.map(o => o.kind)).toEqual([
+          'MachineDeployment',
+          'AzureMachineTemplate',
+          'KubeadmConfigTemplate',
+        ]);
+        expect(objects[1].spec.template.spec.vmSize).toBe(
+          change.plan.nodes.instanceType,
+        );
+        expect(change.verification?.unverifiable).toEqual([]);
+        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+        expect(findings).toEqual([]);
+        expect(await snapshot(tree)).toEqual(bootstrapped);
+      },
+    );
+  });
+});
