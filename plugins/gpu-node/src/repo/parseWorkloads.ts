@@ -11,7 +11,9 @@ import type {
 import {
   compareStrings,
   isWorkloadKind,
+  podSchedulingOf,
   poolSelectedBy,
+  strategicMerge,
   WELL_KNOWN_KEYS,
   workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -35,11 +37,14 @@ interface WorkloadSighting {
   gpu?: { resourceName: string; perReplica: number };
   pool?: string;
   kubernetesId?: string;
+  podSpec: unknown;
 }
 
 /**
- * The GPU workloads among `docs`, with the pool their node selector names (a
- * workload without one is placed by `workloadPool`, which knows the pools).
+ * The GPU workloads among `docs`, with the pool their node selector names
+ * and what their pods ask of a node (`scheduling`): where they land among
+ * the pools decides their pool (gpu-common `placedWorkload`, which knows
+ * the pools).
  * `layout` gives a manifest without a namespace the one of its folder.
  *
  * @public
@@ -106,6 +111,7 @@ export function parseWorkloads(
       gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
       pool: poolSelectedBy(nodeSelector),
       kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
+      podSpec,
     });
   }
 
@@ -136,12 +142,44 @@ export function parseWorkloads(
       resourceName: gpu.gpu.resourceName,
       replicas,
       perReplica: gpu.gpu.perReplica,
+      scheduling: podSchedulingOf(deployedPodSpec(group)),
     };
     if (poolName) workload.pool = poolName;
     if (kubernetesId) workload.kubernetesId = kubernetesId;
     workloads.push(workload);
   }
   return workloads;
+}
+
+/**
+ * A patch names its containers without their `image` (a base must give one).
+ */
+function isPatch(podSpec: unknown): boolean {
+  const containers = getIn(podSpec, 'containers');
+  return (
+    Array.isArray(containers) &&
+    containers.some(c => getIn(c, 'image') === undefined)
+  );
+}
+
+/**
+ * The pod spec a workload's sightings deploy: its bases, then its patches
+ * merged over them as kustomize applies them (strategic merge: a `null`
+ * selector entry deletes it, tolerations and affinity terms replace). A
+ * patch this applier refuses leaves the last sighting's own spec.
+ */
+function deployedPodSpec(group: readonly WorkloadSighting[]): unknown {
+  const ordered = [
+    ...group.filter(s => !isPatch(s.podSpec)),
+    ...group.filter(s => isPatch(s.podSpec)),
+  ];
+  try {
+    return ordered
+      .map(s => s.podSpec)
+      .reduce<unknown>((base, patch) => strategicMerge(base ?? {}, patch ?? {}), undefined);
+  } catch {
+    return ordered[ordered.length - 1].podSpec;
+  }
 }
 
 /**
