@@ -70,57 +70,85 @@ function openFor(model: LandingModel, key: string): PoolNodeShape[] {
   return open;
 }
 
-/** What narrows the pools a pod may land on, and the pools it leaves. */
+/**
+ * What narrows the pools a pod may land on, and the pools it leaves (in
+ * parts, joined only for the narrowest: an index's lists are long).
+ */
 interface Narrowing {
   /** `nodeSelector k=v` or `resource r`, in `landingPools`' words. */
   blocker: string;
-  shapes: PoolNodeShape[];
+  parts: PoolNodeShape[][];
+  size: number;
+}
+
+function narrowing(blocker: string, parts: PoolNodeShape[][]): Narrowing {
+  return {
+    blocker,
+    parts,
+    size: parts.reduce((n, part) => n + part.length, 0),
+  };
 }
 
 function narrowings(model: LandingModel, pod: PodScheduling): Narrowing[] {
-  const bySelector = Object.entries(pod.nodeSelector).map(([key, value]) => ({
-    blocker: `nodeSelector ${key}=${value}`,
-    shapes: [
-      ...(model.fixedLabels.get(key)?.get(value) ?? []),
-      ...openFor(model, key),
-    ],
-  }));
+  const bySelector = Object.entries(pod.nodeSelector).map(([key, value]) =>
+    narrowing(`nodeSelector ${key}=${value}`, [
+      model.fixedLabels.get(key)?.get(value) ?? [],
+      openFor(model, key),
+    ]),
+  );
   const byResource = Object.entries(pod.gpuResources)
     .filter(([, amount]) => amount > 0)
-    .map(([name]) => ({
-      blocker: `resource ${name}`,
-      shapes: [
-        ...(model.resources.get(name) ?? []),
-        ...model.unknownResources,
-      ],
-    }));
+    .map(([name]) =>
+      narrowing(`resource ${name}`, [
+        model.resources.get(name) ?? [],
+        model.unknownResources,
+      ]),
+    );
   return [...bySelector, ...byResource];
 }
 
 /**
- * Where the pod can land among the model's pools, as `landingPools` says;
- * `refused` holds the pools that were judged (those the narrowest selector
- * or resource leaves), or, when it leaves none, that selector or resource
- * as the one refusal, with no pool.
+ * Up to this many pools, a pod that lands nowhere is told every pool's
+ * reason, as `validate` tells it; an index of thousands tells the reasons
+ * of the pools its narrowest selector or resource leaves.
+ */
+const EVERY_REASON_UP_TO = 100;
+
+/** The one refusal of a selector or resource no pool's nodes offer. */
+function offeredByNone(narrowest: Narrowing): Landing {
+  const what = narrowest.blocker.startsWith('resource')
+    ? 'advertise it'
+    : 'carry that label value';
+  return {
+    pools: [],
+    refused: [
+      {
+        pool: '',
+        blocker: narrowest.blocker,
+        reason: `${narrowest.blocker}: the nodes of no pool ${what}`,
+      },
+    ],
+  };
+}
+
+/**
+ * Where the pod can land among the model's pools, as `landingPools` says
+ * (only the pools its narrowest selector or resource leaves are judged).
+ * When it lands nowhere, `refused` holds every pool's reason in a small
+ * model, else those judged, or the selector or resource no pool offers.
  *
  * @public
  */
 export function landOn(model: LandingModel, pod: PodScheduling): Landing {
   const narrowest = narrowings(model, pod).reduce<Narrowing | undefined>(
-    (best, n) => (best && best.shapes.length <= n.shapes.length ? best : n),
+    (best, n) => (best && best.size <= n.size ? best : n),
     undefined,
   );
-  if (narrowest && narrowest.shapes.length === 0) {
-    return {
-      pools: [],
-      refused: [
-        {
-          pool: '',
-          blocker: narrowest.blocker,
-          reason: `${narrowest.blocker}: the nodes of no pool ${narrowest.blocker.startsWith('resource') ? 'advertise it' : 'carry that label value'}`,
-        },
-      ],
-    };
+  if (!narrowest) return landingPools(pod, model.shapes);
+  const landing = landingPools(pod, narrowest.parts.flat());
+  if (landing.pools.length > 0) return landing;
+  if (model.shapes.length <= EVERY_REASON_UP_TO) {
+    return landingPools(pod, model.shapes);
   }
-  return landingPools(pod, narrowest?.shapes ?? model.shapes);
+  return narrowest.size === 0 ? offeredByNone(narrowest) : landing;
 }

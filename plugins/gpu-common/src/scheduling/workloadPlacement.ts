@@ -95,6 +95,8 @@ export function placeWorkload(
   const landing = landOn(model.landing, workload.scheduling);
   const pools = [...new Set(landing.pools)].sort(compareStrings);
   if (pools.length === 1) return { pool: pools[0], pools };
+  // Without any pool nothing is judged (its pools may be read elsewhere), as `validate` does.
+  if (pools.length === 0 && model.landing.shapes.length === 0) return { pools };
   if (pools.length === 0) {
     return {
       pools,

@@ -472,7 +472,7 @@ spec:
         path: 'apps/batch/embed/cronjob.yaml',
         // Its node selector names a pool the cluster does not hold: said, not counted.
         placementWarning:
-          'GPU workload batch/embed (apps/batch/embed/cronjob.yaml): its pods can land on no GPU pool of cluster dev: nodeSelector karpenter.sh/nodepool=gpu-a10g: the nodes of no pool carry that label value; it is counted on none',
+          'GPU workload batch/embed (apps/batch/embed/cronjob.yaml): its pods can land on no GPU pool of cluster dev: nodeSelector karpenter.sh/nodepool=gpu-a10g: nodes of NodePool gpu-t4-ts4 carry gpu-t4-ts4; it is counted on none',
         resourceName: 'nvidia.com/gpu',
         replicas: 1, // a CronJob's Job runs one pod unless parallelism says more
         perReplica: 1,

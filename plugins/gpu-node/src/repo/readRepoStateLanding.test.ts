@@ -53,7 +53,7 @@ describe('readRepoState: where the GPU workloads land', () => {
     const lost = state.workloads.find(w => w.id === 'ml/llm-p5');
     expect(lost?.pool).toBeUndefined();
     expect(lost?.placementWarning).toBe(
-      'GPU workload ml/llm-p5 (apps/ml/llm-p5/deployment.yaml): its pods can land on no GPU pool of cluster dev: nodeSelector karpenter.k8s.aws/instance-family=p5: nodes of NodePool gpu-g5 carry g5; it is counted on none',
+      'GPU workload ml/llm-p5 (apps/ml/llm-p5/deployment.yaml): its pods can land on no GPU pool of cluster dev: nodeSelector karpenter.k8s.aws/instance-family=p5: nodes of NodePool gpu-g5 carry g5 (and the same for gpu-t4-ts4); it is counted on none',
     );
   });
 });
