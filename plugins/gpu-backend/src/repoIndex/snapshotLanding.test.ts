@@ -97,9 +97,7 @@ describe('the index places workloads where their pods land', () => {
       .pools(snapshot)
       .find(p => p.name === 'gpu-g5');
     // 3 replicas × 2 GPUs, held by the workload.
-    expect(g5?.consumers.map(c => [c.id, c.units])).toEqual([
-      ['ml/llm-g5', 6],
-    ]);
+    expect(g5?.consumers.map(c => [c.id, c.units])).toEqual([['ml/llm-g5', 6]]);
   });
 
   it('reports a workload whose selector no pool satisfies instead of dropping it', () => {

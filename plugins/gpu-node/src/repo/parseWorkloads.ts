@@ -176,7 +176,10 @@ function deployedPodSpec(group: readonly WorkloadSighting[]): unknown {
   try {
     return ordered
       .map(s => s.podSpec)
-      .reduce<unknown>((base, patch) => strategicMerge(base ?? {}, patch ?? {}), undefined);
+      .reduce<unknown>(
+        (base, patch) => strategicMerge(base ?? {}, patch ?? {}),
+        undefined,
+      );
   } catch {
     return ordered[ordered.length - 1].podSpec;
   }

@@ -188,8 +188,8 @@ export async function readRepoState(
     ledgered: ledgeredPools(pools),
     where: `of cluster ${clusterName}`,
   };
-  const workloads = parseWorkloads(workloadDocuments, compiled).map(
-    workload => placedWorkload(placement, workload),
+  const workloads = parseWorkloads(workloadDocuments, compiled).map(workload =>
+    placedWorkload(placement, workload),
   );
 
   pools.sort((a, b) => compareStrings(a.name, b.name));

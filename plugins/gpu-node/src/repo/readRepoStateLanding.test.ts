@@ -44,9 +44,9 @@ describe('readRepoState: where the GPU workloads land', () => {
     // The planner's ledger of the pool holds its 3 × 2 GPUs.
     expect(ledgerShares(state, 'gpu-g5')).toEqual([['ml/llm-g5', 6]]);
     // The product's own workload stays on its pool.
-    expect(
-      state.workloads.find(w => w.id === 'ml/chat-assistant')?.pool,
-    ).toBe('gpu-t4-ts4');
+    expect(state.workloads.find(w => w.id === 'ml/chat-assistant')?.pool).toBe(
+      'gpu-t4-ts4',
+    );
   });
 
   it('reports a workload whose selector no pool satisfies, with what blocks it', () => {

@@ -55,7 +55,9 @@ export function checkWorkloadsSchedulable(
     if (landing.pools.length > 0) continue;
     const pinned = landing.refused.filter(r => r.pool === workload.pool);
     const message =
-      pinned.length > 0 ? pinned[0].reason : landingRefusalsText(landing.refused);
+      pinned.length > 0
+        ? pinned[0].reason
+        : landingRefusalsText(landing.refused);
     findings.push({
       file: sourceFileOf(source, workload.root, workload.object),
       object,
