@@ -19,9 +19,8 @@ function otherPoolsText(group: readonly LandingRefusal[]): string {
 }
 
 /**
- * The refusals as one text, e.g. `taint nvidia.com/gpu=true:NoSchedule:
- * nodes of NodePool a carry it, and no toleration of the pod matches (and
- * the same for b)`.
+ * The refusals as one text: a blocker many pools share is said once, with
+ * the first pool's nodes and the other pools' names.
  *
  * @public
  */
