@@ -5,6 +5,7 @@
  * or DRA, merged by `<namespace>/<name>`.
  */
 import type {
+  PodScheduling,
   WorkloadKind,
   WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -87,7 +88,7 @@ export function parseWorkloads(
             ? claimTemplates.get(`${namespace}/${template}`)
             : undefined;
         for (const [deviceClass, count] of found ?? [
-          ['resource.k8s.io/claims', 1] as const,
+          [UNKNOWN_CLAIM, 1] as const,
         ]) {
           totals.set(deviceClass, (totals.get(deviceClass) ?? 0) + count);
         }
@@ -142,13 +143,40 @@ export function parseWorkloads(
       resourceName: gpu.gpu.resourceName,
       replicas,
       perReplica: gpu.gpu.perReplica,
-      scheduling: podSchedulingOf(deployedPodSpec(group)),
+      scheduling: withClaimedDevices(
+        podSchedulingOf(deployedPodSpec(group)),
+        gpu.gpu,
+      ),
     };
     if (poolName) workload.pool = poolName;
     if (kubernetesId) workload.kubernetesId = kubernetesId;
     workloads.push(workload);
   }
   return workloads;
+}
+
+/** A DRA claim whose template is not in the repository: its device class is not known. */
+const UNKNOWN_CLAIM = 'resource.k8s.io/claims';
+
+/**
+ * What a DRA pod asks of a node: the devices of its DeviceClass (no
+ * container limit names them), so that it lands only on pools serving that
+ * class, as a device plugin pod lands only where its resource is advertised.
+ */
+function withClaimedDevices(
+  scheduling: PodScheduling,
+  gpu: { resourceName: string; perReplica: number },
+): PodScheduling {
+  if (
+    Object.keys(scheduling.gpuResources).length > 0 ||
+    gpu.resourceName === UNKNOWN_CLAIM
+  ) {
+    return scheduling;
+  }
+  return {
+    ...scheduling,
+    gpuResources: { [gpu.resourceName]: gpu.perReplica },
+  };
 }
 
 /**

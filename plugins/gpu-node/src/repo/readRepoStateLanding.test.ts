@@ -8,7 +8,7 @@ import {
   removeTempRepo,
   writeTempRepo,
 } from '../changes/__fixtures__/gitopsRepo';
-import { landingRepoFiles } from './__fixtures__/landingRepo';
+import { draRepoFiles, landingRepoFiles } from './__fixtures__/landingRepo';
 import { readRepoState } from './readRepoState';
 import { FsRepoTree } from './tree';
 
@@ -26,7 +26,11 @@ describe('readRepoState: where the GPU workloads land', () => {
   let state: RepoState;
 
   beforeAll(async () => {
-    dir = await writeTempRepo({ ...existingRepoFiles, ...landingRepoFiles });
+    dir = await writeTempRepo({
+      ...existingRepoFiles,
+      ...landingRepoFiles,
+      ...draRepoFiles,
+    });
     state = await readRepoState(new FsRepoTree(dir), undefined, 'dev');
   });
 
@@ -53,7 +57,17 @@ describe('readRepoState: where the GPU workloads land', () => {
     const lost = state.workloads.find(w => w.id === 'ml/llm-p5');
     expect(lost?.pool).toBeUndefined();
     expect(lost?.placementWarning).toBe(
-      'GPU workload ml/llm-p5 (apps/ml/llm-p5/deployment.yaml): its pods can land on no GPU pool of cluster dev: nodeSelector karpenter.k8s.aws/instance-family=p5: nodes of NodePool gpu-g5 carry g5 (and the same for gpu-t4-ts4); it is counted on none',
+      'GPU workload ml/llm-p5 (apps/ml/llm-p5/deployment.yaml): its pods can land on no GPU pool of cluster dev: nodeSelector karpenter.k8s.aws/instance-family=p5: nodes of NodePool gpu-g5 carry g5 (and the same for gpu-l4-dra, gpu-t4-ts4); it is counted on none',
     );
+  });
+
+  it('lands a DRA workload only on a pool serving its DeviceClass, as its claim asks', () => {
+    expect(state.workloads.find(w => w.id === 'ml/embed')).toMatchObject({
+      pool: 'gpu-l4-dra',
+      resourceName: 'gpu.nvidia.com',
+    });
+    expect(
+      state.workloads.find(w => w.id === 'ml/embed')?.placementWarning,
+    ).toBeUndefined();
   });
 });

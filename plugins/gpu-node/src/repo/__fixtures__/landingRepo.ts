@@ -67,3 +67,48 @@ export const landingRepoFiles: Record<string, string> = {
   'apps/ml/llm-g5/deployment.yaml': gpuDeployment('llm-g5', 'g5', 2),
   'apps/ml/llm-p5/deployment.yaml': gpuDeployment('llm-p5', 'p5', 8),
 };
+
+/** A DRA pool of the product's (its resource is the DeviceClass) and a DRA workload with no node selector. */
+export const draRepoFiles: Record<string, string> = {
+  'clusters/dev/gpu/nodepools/gpu-l4-dra.yaml': `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu-l4-dra
+  labels: { app.kubernetes.io/managed-by: backstage-gpu-gitops }
+  annotations:
+    gpu.backstage.io/sharing-mode: dra
+    gpu.backstage.io/resource-name: gpu.nvidia.com
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu }
+      requirements:
+        - { key: karpenter.k8s.aws/instance-family, operator: In, values: ["g6"] }
+`,
+  'apps/ml/embed/deployment.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: embed, namespace: ml }
+spec:
+  replicas: 2
+  selector: { matchLabels: { app: embed } }
+  template:
+    metadata: { labels: { app: embed } }
+    spec:
+      tolerations: [{ key: nvidia.com/gpu, operator: Exists }]
+      resourceClaims: [{ name: gpu, resourceClaimTemplateName: one-gpu }]
+      containers:
+        - name: embed
+          image: embed:1
+          resources: { claims: [{ name: gpu }] }
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: { name: one-gpu, namespace: ml }
+spec:
+  spec:
+    devices:
+      requests:
+        - name: gpu
+          exactly: { deviceClassName: gpu.nvidia.com, count: 1 }
+`,
+};
