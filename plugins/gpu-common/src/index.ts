@@ -364,6 +364,19 @@ export {
   type LandingRefusal,
 } from './scheduling/landingPools';
 export {
+  landingModel,
+  landOn,
+  type LandingModel,
+} from './scheduling/landingModel';
+export { landingRefusalsText } from './scheduling/landingRefusalsText';
+export {
+  ledgeredPools,
+  placedWorkload,
+  placeWorkload,
+  type PlacementModel,
+  type WorkloadPlacement,
+} from './scheduling/workloadPlacement';
+export {
   devicePluginService,
   type PoolDevicePluginService,
 } from './scheduling/devicePluginService';

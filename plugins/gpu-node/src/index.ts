@@ -217,7 +217,7 @@ export type {
   ReadRepoStateOptions,
   RepoStateReport,
 } from './repo/readRepoState';
-export { poolsBySharedResource, workloadPool } from './repo/sharedResourcePool';
+export { gpuPoolShapes } from './repo/gpuPoolShapes';
 export { isClusterReleaseFile } from './changes/bootstrap/helmReleases/findHelmReleases';
 export type { RepositoryFile } from './changes/bootstrap/helmReleases/valuesConfigMaps';
 export {

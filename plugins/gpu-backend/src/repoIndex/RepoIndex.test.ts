@@ -353,6 +353,7 @@ spec:
       labels: { backstage.io/kubernetes-id: nightly-train }
     spec:
       restartPolicy: Never
+      tolerations: [{ key: nvidia.com/gpu, operator: Exists, effect: NoSchedule }]
       containers:
         - name: train
           image: trainer:1
@@ -369,6 +370,7 @@ spec:
       template:
         spec:
           nodeSelector: { karpenter.sh/nodepool: gpu-t4-ts4 }
+          tolerations: [{ key: nvidia.com/gpu, operator: Exists, effect: NoSchedule }]
           restartPolicy: OnFailure
           containers:
             - name: embed
@@ -393,7 +395,7 @@ spec:
       // Its node selector names the pool; a CronJob's Job runs one pod.
       ['batch/embed', 'dev', 'gpu-t4-ts4', 1, 1],
       ['ml/chat-assistant', 'dev', 'gpu-t4-ts4', 2, 1],
-      // No selector: the pool serving its shared resource name; parallelism 3.
+      // No selector: the one pool serving its shared resource name; parallelism 3.
       ['ml/nightly-train', 'dev', 'gpu-t4-ts4', 3, 2],
     ]);
     expect(

@@ -363,7 +363,7 @@ export class RepoIndex {
       }
       const inClusterFolder =
         this.folders.classify(path)?.entry === 'clusterFolder';
-      const { pools, otherNodePools, skipped } = (
+      const { pools, shapes, otherNodePools, skipped } = (
         inClusterFolder ? parseClusterFolderPoolFile : parsePoolFile
       )(this.ctx, path, text, poolConfigs.get(cluster)!);
       if (
@@ -376,6 +376,7 @@ export class RepoIndex {
       this.store.poolFiles.set(path, {
         cluster,
         pools,
+        shapes,
         otherNodePools,
         devicePluginConfigs: [
           ...new Set(pools.flatMap(p => p.deviceConfigName ?? [])),

@@ -112,6 +112,13 @@ mig-configs:
         resourceName: 'nvidia.com/gpu',
         replicas: 2,
         perReplica: 1,
+        // What its pods ask of a node: the snapshot places it by that.
+        scheduling: {
+          nodeSelector: {},
+          affinityTerms: [],
+          tolerations: [],
+          gpuResources: { 'nvidia.com/gpu': 1 },
+        },
       },
     ]);
     expect(train.objects.map(o => [o.kind, o.name, o.replicas])).toEqual([
@@ -163,12 +170,21 @@ mig-configs:
     const configs = { devicePluginConfigs: {}, migConfigs: {} };
     expect(parseClusterFolderPoolFile(ctx, path, adopted, configs)).toEqual({
       pools: [expect.objectContaining({ name: 'gpu-a100-mig', path })],
+      // Its nodes as the scheduler sees them: where workloads land.
+      shapes: [
+        expect.objectContaining({
+          pool: 'gpu-a100-mig',
+          kind: 'NodePool',
+          resources: [{ name: 'nvidia.com/mig-1g.5gb' }],
+        }),
+      ],
       otherNodePools: [],
       skipped: [],
     });
     // The same pool, never adopted: a name, not a pool.
     expect(parseClusterFolderPoolFile(ctx, path, nodePool, configs)).toEqual({
       pools: [],
+      shapes: [],
       otherNodePools: ['gpu-a100-mig'],
       skipped: [],
     });

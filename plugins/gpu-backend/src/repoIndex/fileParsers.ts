@@ -10,12 +10,14 @@ import {
   type GpuCatalog,
   type GpuRequest,
   type HandWrittenConfigMap,
+  type PoolNodeShape,
   type PoolState,
   type RepositoryWorkload,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterFolderFileHolds,
+  gpuPoolShapes,
   handWrittenConfigMaps,
   parseClusterFolderPools,
   parseDevicePluginConfigs,
@@ -65,11 +67,22 @@ export function parseMigConfigFile(
   return { configs: parseMigConfigs(path, text, skipped), skipped };
 }
 
-/** The pools of one file, and the names of the other pools it holds. */
+/** The pools of one file, their nodes' shapes, and the names of the other pools it holds. */
 export interface ParsedPoolFile {
   pools: PoolState[];
+  /** What the scheduler sees of each pool's nodes: where the workloads land (`snapshotBuilder.ts`). */
+  shapes: PoolNodeShape[];
   otherNodePools: string[];
   skipped: SkippedFile[];
+}
+
+/** The file's pools with their shapes, read from the same documents. */
+function withShapes(
+  docs: ParsedDocument[],
+  parsed: { pools: PoolState[]; otherNodePools: string[] },
+  skipped: SkippedFile[],
+): ParsedPoolFile {
+  return { ...parsed, shapes: gpuPoolShapes(docs, parsed.pools), skipped };
 }
 
 /**
@@ -85,7 +98,11 @@ export function parsePoolFile(
 ): ParsedPoolFile {
   const skipped: SkippedFile[] = [];
   const docs = parseYamlFile(path, text, skipped);
-  return { ...parsePools(docs, configs, ctx.catalog, skipped), skipped };
+  return withShapes(
+    docs,
+    parsePools(docs, configs, ctx.catalog, skipped),
+    skipped,
+  );
 }
 
 /**
@@ -100,14 +117,15 @@ export function parseClusterFolderPoolFile(
   configs: PoolConfigs,
 ): ParsedPoolFile {
   if (!clusterFolderFileHolds(text).pools) {
-    return { pools: [], otherNodePools: [], skipped: [] };
+    return { pools: [], shapes: [], otherNodePools: [], skipped: [] };
   }
   const skipped: SkippedFile[] = [];
   const docs = parseYamlFile(path, text, skipped);
-  return {
-    ...parseClusterFolderPools(docs, configs, ctx.catalog, skipped),
+  return withShapes(
+    docs,
+    parseClusterFolderPools(docs, configs, ctx.catalog, skipped),
     skipped,
-  };
+  );
 }
 
 /** The hand-written ConfigMaps of NVIDIA configs one file of a cluster's folder holds. */
@@ -138,7 +156,7 @@ export function parseConfigMapFile(
 
 /** What the index keeps of one workload folder. */
 export interface ParsedWorkloadFolder {
-  /** Its GPU workloads, as the planner reads them (placed on a pool by selector only: the snapshot knows every pool). */
+  /** Its GPU workloads, as the planner reads them (placed on a pool where their pods land by the snapshot, which knows every pool). */
   workloads: WorkloadState[];
   /** Every workload object, GPU or not, as deployed (existing workloads a request can name). */
   objects: RepositoryWorkload[];

@@ -10,6 +10,7 @@ import {
   type ClusterGpuStack,
   type GpuRequest,
   type HandWrittenConfigMap,
+  type PoolNodeShape,
   type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
@@ -30,6 +31,8 @@ export const SYMLINK_SKIP_REASON =
 export interface PoolFile {
   cluster: string;
   pools: PoolState[];
+  /** Its pools' node shapes (where workloads land). */
+  shapes: PoolNodeShape[];
   /** The names of its other pool objects (CPU or hand-written pools): names a new pool must not take. */
   otherNodePools: string[];
   devicePluginConfigs: string[];

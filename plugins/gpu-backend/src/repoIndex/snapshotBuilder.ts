@@ -5,15 +5,16 @@
  */
 import {
   compareStrings,
+  landingModel,
+  ledgeredPools,
+  placedWorkload,
   type ClusterProfile,
+  type PlacementModel,
+  type PoolNodeShape,
   type PoolState,
   type RepositoryWorkload,
 } from '@gpu-gitops/plugin-gpu-common';
-import {
-  poolsBySharedResource,
-  workloadPool,
-  type SkippedFile,
-} from '@gpu-gitops/plugin-gpu-node';
+import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
 import type {
   ClusterIndex,
   IndexedWorkload,
@@ -61,9 +62,13 @@ export interface WorkloadChanges {
 export class SnapshotBuilder {
   /** Workloads of each folder with their cluster resolved; dropped when the folder or any pool changes. */
   private readonly indexedFolders = new Map<string, IndexedWorkload[]>();
-  /** From the last full build: pool name -> cluster, shared resource name -> pool. */
+  /** From the last full build: pool name -> cluster, and where workloads land among every cluster's pools. */
   private poolCluster = new Map<string, string>();
-  private poolBySharedResource = new Map<string, string>();
+  private placement: PlacementModel = {
+    landing: landingModel([]),
+    ledgered: new Map(),
+    where: 'of any indexed cluster',
+  };
   /** Whether two folders define a workload with the same id (then only full builds are exact). */
   private duplicateIds = false;
 
@@ -95,12 +100,11 @@ export class SnapshotBuilder {
     if (!indexed) {
       const folder = this.store.workloadFolders.get(name);
       indexed = (folder?.workloads ?? []).map(workload => {
-        const pool = workloadPool(workload, this.poolBySharedResource);
+        const placed = placedWorkload(this.placement, workload);
         const cluster =
-          (pool && this.poolCluster.get(pool)) ?? this.defaultCluster;
-        const entry: IndexedWorkload = { ...workload, cluster };
-        if (pool) entry.pool = pool;
-        return entry;
+          (placed.pool && this.poolCluster.get(placed.pool)) ??
+          this.defaultCluster;
+        return { ...placed, cluster };
       });
       this.indexedFolders.set(name, indexed);
     }
@@ -223,12 +227,15 @@ export class SnapshotBuilder {
       ...this.profiles.filter(p => p.name !== this.defaultCluster),
     ];
     const poolCluster = new Map<string, string>();
-    /** Every cluster's pools, in the order that decides which pool a name or shared resource maps to. */
+    /** Every cluster's pools and their shapes, in the order that decides which cluster a pool name maps to. */
     const allPools: PoolState[] = [];
+    const allShapes: PoolNodeShape[] = [];
     for (const profile of ordered) {
       const pools: PoolState[] = [];
       for (const file of store.poolFiles.values()) {
-        if (file.cluster === profile.name) pools.push(...file.pools);
+        if (file.cluster !== profile.name) continue;
+        pools.push(...file.pools);
+        allShapes.push(...file.shapes);
       }
       pools.sort(byKey(p => p.path));
       for (const pool of pools) {
@@ -255,7 +262,11 @@ export class SnapshotBuilder {
       });
     }
     this.poolCluster = poolCluster;
-    this.poolBySharedResource = poolsBySharedResource(allPools);
+    this.placement = {
+      landing: landingModel(allShapes),
+      ledgered: ledgeredPools(allPools),
+      where: 'of any indexed cluster',
+    };
     for (const file of [
       ...store.poolFiles.values(),
       ...store.devicePluginFiles.values(),

@@ -3,6 +3,7 @@ import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import type { ClusterGpuStack } from '../cluster/gpuStack';
 import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
 import type { CapacityType, GpuRequest, SharingMode } from '../request/types';
+import type { PodScheduling } from '../scheduling/podScheduling';
 
 /**
  * What the GitOps repository already holds, parsed into the core model, so the
@@ -134,6 +135,18 @@ export interface WorkloadState {
   perReplica: number;
   /** `backstage.io/kubernetes-id` label value, if any. */
   kubernetesId?: string;
+  /**
+   * What its pods ask of a node, as the repository writes them (a patch
+   * merged over its base): where they land decides `pool`
+   * (`scheduling/workloadPlacement.ts`). Absent: `pool` is the one its
+   * selector names, unchecked.
+   */
+  scheduling?: PodScheduling;
+  /**
+   * Why it is counted on `pool` although its pods can land on several
+   * pools, or on none (then `pool` is absent): what the readers report.
+   */
+  placementWarning?: string;
 }
 
 /** @public */

@@ -130,7 +130,8 @@ describe('devicePluginService', () => {
             file: 'infra/gpu-operator.yaml',
             configMap,
             setting: `\`migManager.config.name: ${configMap}\` in spec.values`,
-            advice: '`migManager.config.name: custom-mig-parted-config` in spec.values',
+            advice:
+              '`migManager.config.name: custom-mig-parted-config` in spec.values',
           },
         }),
         'single',

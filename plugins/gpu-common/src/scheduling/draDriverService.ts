@@ -55,7 +55,9 @@ export function draDriverProblems(
 ): string[] {
   const drivers = stack.draDrivers ?? [];
   const nodes = `the nodes of ${shape.kind} ${shape.pool}`;
-  const publishing = drivers.filter(d => notPublishing(d, running) === undefined);
+  const publishing = drivers.filter(
+    d => notPublishing(d, running) === undefined,
+  );
   if (!isDraPool(shape)) {
     if (publishing.length === 0 || devicePlugins.length === 0) return [];
     return [

@@ -14,7 +14,9 @@ describe('the nvidia.com/gpu.product value GPU Feature Discovery gives a model',
 
   it('appends the MIG profile under the single strategy and SHARED for an unrenamed shared resource', () => {
     expect(
-      gpuProductLabelValues('a100-40gb', { singleStrategyMigProfile: '1g.5gb' }),
+      gpuProductLabelValues('a100-40gb', {
+        singleStrategyMigProfile: '1g.5gb',
+      }),
     ).toEqual([
       'NVIDIA-A100-SXM4-40GB-MIG-1g.5gb',
       'NVIDIA-A100-PCIE-40GB-MIG-1g.5gb',

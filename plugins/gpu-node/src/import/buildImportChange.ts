@@ -64,7 +64,7 @@ import { overlayCounts } from './sharing/overlaySlices';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
-import { gpuPoolShapes } from './workloadLanding';
+import { gpuPoolShapes } from '../repo/gpuPoolShapes';
 import { convertWithPatches } from './convertWithPatches';
 import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';

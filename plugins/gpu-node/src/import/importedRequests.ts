@@ -8,6 +8,7 @@
 import {
   findModel,
   isWorkloadKind,
+  landingModel,
   parseGpuRequest,
   type GpuCatalog,
   type GpuRequest,
@@ -73,6 +74,7 @@ export function recogniseWorkloads(
 ): { requests: ImportedRequest[]; findings: ImportFinding[] } {
   const requests: ImportedRequest[] = [];
   const findings: ImportFinding[] = [];
+  const clusterPools = landingModel(options.poolShapes);
   for (const workload of workloads) {
     const doc = workloadDocument(docs, workload);
     const object = asKubernetesObject(doc?.value);
@@ -89,7 +91,7 @@ export function recogniseWorkloads(
       continue;
     }
     const podSpec = podSpecOf(object);
-    const landing = workloadLanding(podSpec, options.poolShapes);
+    const landing = workloadLanding(podSpec, clusterPools);
     if (landing.kind === 'several') {
       skip(
         `its pods can land on pools ${landing.pools.join(', ')}: which one it runs on is ambiguous, and the import does not guess (select one pool's label, e.g. karpenter.sh/nodepool: ${landing.pools[0]})`,

@@ -13,7 +13,7 @@ import type { PoolState } from '@gpu-gitops/plugin-gpu-common';
 import type { FsRepoTree } from '../repo/tree';
 import { copyOf } from './__testUtils__/fixtureCopies';
 import { importCluster, importProfile } from './__testUtils__/importCluster';
-import { gpuPoolShapes } from './workloadLanding';
+import { gpuPoolShapes } from '../repo/gpuPoolShapes';
 
 jest.setTimeout(300_000);
 

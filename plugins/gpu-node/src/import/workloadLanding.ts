@@ -7,16 +7,11 @@
  * template, not only by `karpenter.sh/nodepool`.
  */
 import {
-  landingPools,
-  nodeShapeOf,
+  landOn,
   podSchedulingOf,
-  poolGpuProducts,
-  type MigStrategy,
+  type LandingModel,
   type PodScheduling,
-  type PoolNodeShape,
-  type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
-import { asKubernetesObject, type ParsedDocument } from '../repo/yamlObjects';
 
 /**
  * The v1alpha5 node label of a Provisioner's nodes (renamed
@@ -32,33 +27,6 @@ export type WorkloadLanding =
   | { kind: 'none'; reasons: string[] }
   | { kind: 'several'; pools: string[] };
 
-/**
- * The node shapes of the GPU pools: each pool's object among `documents`
- * (a v1 NodePool once converted), its nodes advertising the resource the
- * pool serves (per-node counts are the request's to judge, not here) and
- * the product name its model's GPUs get (gpu-common `poolGpuProducts`, the
- * rule of every node shape).
- */
-export function gpuPoolShapes(
-  documents: readonly ParsedDocument[],
-  pools: readonly PoolState[],
-  migStrategy?: MigStrategy,
-): PoolNodeShape[] {
-  return pools.flatMap(pool => {
-    const object = documents
-      .map(d => asKubernetesObject(d.value))
-      .find(o => o?.metadata.name === pool.name && o.kind === 'NodePool');
-    if (!object) return [];
-    const gpuProducts = poolGpuProducts(pool, migStrategy);
-    return [
-      {
-        ...nodeShapeOf(object, { resources: [{ name: pool.resourceName }] }),
-        ...(gpuProducts ? { gpuProducts } : {}),
-      },
-    ];
-  });
-}
-
 /** The pod's scheduling with a v1alpha5 pool selector read as the v1 one. */
 function withCurrentPoolLabel(pod: PodScheduling): PodScheduling {
   const { [LEGACY_POOL_LABEL]: legacy, ...rest } = pod.nodeSelector;
@@ -66,15 +34,12 @@ function withCurrentPoolLabel(pod: PodScheduling): PodScheduling {
   return { ...pod, nodeSelector: { ...rest, [POOL_LABEL]: legacy } };
 }
 
-/** Where the pods of `podSpec` land among the GPU pools `shapes`. */
+/** Where the pods of `podSpec` land among the GPU pools of `model` (the readers' model). */
 export function workloadLanding(
   podSpec: unknown,
-  shapes: readonly PoolNodeShape[],
+  model: LandingModel,
 ): WorkloadLanding {
-  const landing = landingPools(
-    withCurrentPoolLabel(podSchedulingOf(podSpec)),
-    shapes,
-  );
+  const landing = landOn(model, withCurrentPoolLabel(podSchedulingOf(podSpec)));
   if (landing.pools.length === 1)
     return { kind: 'one', pool: landing.pools[0] };
   if (landing.pools.length > 1)

@@ -124,3 +124,26 @@ describe('gpu usage from the repository state', () => {
     expect(gpuUsageOfOwner('web', defaultCluster, ownerOf)).toBe(1);
   });
 });
+
+describe('gpu usage of a workload the readers placed on no pool', () => {
+  it('counts it as whole GPUs, never on a pool that merely serves its resource name', () => {
+    // Its pods land on no pool (a taint it does not tolerate, say): the readers left `pool` unset.
+    const pending = {
+      id: 'ml/pending',
+      namespace: 'ml',
+      name: 'pending',
+      path: 'apps/ml/pending/deployment.yaml',
+      resourceName: 'nvidia.com/gpu.shared',
+      replicas: 2,
+      perReplica: 1,
+    };
+    const state = { ...repoState, workloads: [pending] };
+    expect(
+      gpuUsageOfOwner(
+        'ml-platform',
+        { state, isDefaultCluster: true },
+        () => 'ml-platform',
+      ),
+    ).toBe(2);
+  });
+});

@@ -7,19 +7,15 @@ import {
 import { normalizeOwnerRef } from './gpuPolicy';
 
 /**
- * The pool of `cluster` a workload runs on: the pool its node selector names,
- * or (none named) the pool advertising its shared resource, as the
- * repository readers resolve it.
+ * The pool of `cluster` a workload is counted on: where its pods land, as
+ * the repository readers place it (gpu-common `placedWorkload`); a workload
+ * that lands nowhere holds no pool's GPUs.
  */
 function poolOf(
   workload: WorkloadState,
   cluster: RepoState,
 ): PoolState | undefined {
-  return cluster.pools.find(
-    p =>
-      p.name === workload.pool ||
-      (!workload.pool && p.resourceName === workload.resourceName),
-  );
+  return cluster.pools.find(p => p.name === workload.pool);
 }
 
 /**

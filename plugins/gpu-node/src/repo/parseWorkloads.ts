@@ -5,13 +5,16 @@
  * or DRA, merged by `<namespace>/<name>`.
  */
 import type {
+  PodScheduling,
   WorkloadKind,
   WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   compareStrings,
   isWorkloadKind,
+  podSchedulingOf,
   poolSelectedBy,
+  strategicMerge,
   WELL_KNOWN_KEYS,
   workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -35,11 +38,14 @@ interface WorkloadSighting {
   gpu?: { resourceName: string; perReplica: number };
   pool?: string;
   kubernetesId?: string;
+  podSpec: unknown;
 }
 
 /**
- * The GPU workloads among `docs`, with the pool their node selector names (a
- * workload without one is placed by `workloadPool`, which knows the pools).
+ * The GPU workloads among `docs`, with the pool their node selector names
+ * and what their pods ask of a node (`scheduling`): where they land among
+ * the pools decides their pool (gpu-common `placedWorkload`, which knows
+ * the pools).
  * `layout` gives a manifest without a namespace the one of its folder.
  *
  * @public
@@ -82,7 +88,7 @@ export function parseWorkloads(
             ? claimTemplates.get(`${namespace}/${template}`)
             : undefined;
         for (const [deviceClass, count] of found ?? [
-          ['resource.k8s.io/claims', 1] as const,
+          [UNKNOWN_CLAIM, 1] as const,
         ]) {
           totals.set(deviceClass, (totals.get(deviceClass) ?? 0) + count);
         }
@@ -106,6 +112,7 @@ export function parseWorkloads(
       gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
       pool: poolSelectedBy(nodeSelector),
       kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
+      podSpec,
     });
   }
 
@@ -136,12 +143,74 @@ export function parseWorkloads(
       resourceName: gpu.gpu.resourceName,
       replicas,
       perReplica: gpu.gpu.perReplica,
+      scheduling: withClaimedDevices(
+        podSchedulingOf(deployedPodSpec(group)),
+        gpu.gpu,
+      ),
     };
     if (poolName) workload.pool = poolName;
     if (kubernetesId) workload.kubernetesId = kubernetesId;
     workloads.push(workload);
   }
   return workloads;
+}
+
+/** A DRA claim whose template is not in the repository: its device class is not known. */
+const UNKNOWN_CLAIM = 'resource.k8s.io/claims';
+
+/**
+ * What a DRA pod asks of a node: the devices of its DeviceClass (no
+ * container limit names them), so that it lands only on pools serving that
+ * class, as a device plugin pod lands only where its resource is advertised.
+ */
+function withClaimedDevices(
+  scheduling: PodScheduling,
+  gpu: { resourceName: string; perReplica: number },
+): PodScheduling {
+  if (
+    Object.keys(scheduling.gpuResources).length > 0 ||
+    gpu.resourceName === UNKNOWN_CLAIM
+  ) {
+    return scheduling;
+  }
+  return {
+    ...scheduling,
+    gpuResources: { [gpu.resourceName]: gpu.perReplica },
+  };
+}
+
+/**
+ * A patch names its containers without their `image` (a base must give one).
+ */
+function isPatch(podSpec: unknown): boolean {
+  const containers = getIn(podSpec, 'containers');
+  return (
+    Array.isArray(containers) &&
+    containers.some(c => getIn(c, 'image') === undefined)
+  );
+}
+
+/**
+ * The pod spec a workload's sightings deploy: its bases, then its patches
+ * merged over them as kustomize applies them (strategic merge: a `null`
+ * selector entry deletes it, tolerations and affinity terms replace). A
+ * patch this applier refuses leaves the last sighting's own spec.
+ */
+function deployedPodSpec(group: readonly WorkloadSighting[]): unknown {
+  const ordered = [
+    ...group.filter(s => !isPatch(s.podSpec)),
+    ...group.filter(s => isPatch(s.podSpec)),
+  ];
+  try {
+    return ordered
+      .map(s => s.podSpec)
+      .reduce<unknown>(
+        (base, patch) => strategicMerge(base ?? {}, patch ?? {}),
+        undefined,
+      );
+  } catch {
+    return ordered[ordered.length - 1].podSpec;
+  }
 }
 
 /**

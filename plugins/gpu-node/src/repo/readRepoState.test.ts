@@ -116,6 +116,15 @@ describe('readRepoState', () => {
         replicas: 2,
         perReplica: 1,
         kubernetesId: 'chat-assistant',
+        // What its pods ask of a node: where they land decides its pool.
+        scheduling: {
+          nodeSelector: { 'karpenter.sh/nodepool': 'gpu-t4-ts4' },
+          affinityTerms: [],
+          tolerations: [
+            { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+          ],
+          gpuResources: { 'nvidia.com/gpu.shared': 1 },
+        },
       },
     ]);
     expect(state.skipped.map(s => s.path).sort()).toEqual([
@@ -395,6 +404,11 @@ data:
         replicas: 3, // from the base Deployment: the patch does not set replicas
         perReplica: 1,
         kubernetesId: 'recommender-api',
+        // The patch merged over its base, as kustomize deploys it.
+        scheduling: expect.objectContaining({
+          nodeSelector: { 'karpenter.sh/nodepool': 'gpu-t4-exclusive' },
+          gpuResources: { 'nvidia.com/gpu': 1 },
+        }),
       });
       expect(state.workloads.find(w => w.id === 'ml/trainer')).toMatchObject({
         replicas: 4,
@@ -419,6 +433,8 @@ spec:
       labels: { backstage.io/kubernetes-id: nightly-train }
     spec:
       restartPolicy: Never
+      tolerations:
+        - { key: nvidia.com/gpu, operator: Exists, effect: NoSchedule }
       containers:
         - name: train
           image: trainer:1
@@ -444,13 +460,19 @@ spec:
 `,
     });
     const state = await readRepoState(tree, undefined, 'dev');
-    expect(state.workloads.filter(w => w.id !== 'ml/chat-assistant')).toEqual([
+    expect(
+      state.workloads
+        .filter(w => w.id !== 'ml/chat-assistant')
+        .map(({ scheduling, ...workload }) => workload),
+    ).toEqual([
       {
         id: 'batch/embed',
         namespace: 'batch',
         name: 'embed',
         path: 'apps/batch/embed/cronjob.yaml',
-        pool: 'gpu-a10g', // its node selector
+        // Its node selector names a pool the cluster does not hold: said, not counted.
+        placementWarning:
+          'GPU workload batch/embed (apps/batch/embed/cronjob.yaml): its pods can land on no GPU pool of cluster dev: nodeSelector karpenter.sh/nodepool=gpu-a10g: nodes of NodePool gpu-t4-ts4 carry gpu-t4-ts4; it is counted on none',
         resourceName: 'nvidia.com/gpu',
         replicas: 1, // a CronJob's Job runs one pod unless parallelism says more
         perReplica: 1,
@@ -460,7 +482,7 @@ spec:
         namespace: 'ml', // its folder's, by the layout
         name: 'nightly-train',
         path: 'apps/ml/nightly-train/job.yaml',
-        pool: 'gpu-t4-ts4', // the pool serving its shared resource name
+        pool: 'gpu-t4-ts4', // the one pool serving its shared resource name
         resourceName: 'nvidia.com/gpu.shared',
         replicas: 3,
         perReplica: 2,

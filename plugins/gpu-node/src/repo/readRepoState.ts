@@ -10,7 +10,11 @@ import {
   builtinCatalog,
   compareStrings,
   GpuCatalog,
+  landingModel,
+  ledgeredPools,
+  placedWorkload,
   type ClusterProfile,
+  type PlacementModel,
 } from '@gpu-gitops/plugin-gpu-common';
 import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
 import { readGpuStack } from './gpuStack/readGpuStack';
@@ -36,7 +40,7 @@ import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
 import { parseYamlFile, readDocuments } from './readDocuments';
 import { readFiles } from './readFiles';
-import { poolsBySharedResource, workloadPool } from './sharedResourcePool';
+import { gpuPoolShapes } from './gpuPoolShapes';
 import type { RepoTree } from './tree';
 import type { ParsedDocument, SkippedFile } from './yamlObjects';
 
@@ -171,18 +175,25 @@ export async function readRepoState(
   ]);
 
   // Workloads: every GPU workload (or patch) under the apps folder, on the
-  // pool it selects or the one serving its shared resource name.
+  // pool its pods can land on (one rule with the import and the index).
   const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
   const workloadDocuments: ParsedDocument[] = [];
   for (const dir of workloadDirs) {
     workloadDocuments.push(...(await readDocuments(tree, dir, skipped)));
   }
-  const bySharedResource = poolsBySharedResource(pools);
-  const workloads = parseWorkloads(workloadDocuments, compiled).map(
-    workload => {
-      const pool = workloadPool(workload, bySharedResource);
-      return pool ? { ...workload, pool } : workload;
-    },
+  const placement: PlacementModel = {
+    landing: landingModel(
+      gpuPoolShapes(
+        [...poolDocs, ...scopePoolDocs],
+        pools,
+        options.profile?.migStrategy,
+      ),
+    ),
+    ledgered: ledgeredPools(pools),
+    where: `of cluster ${clusterName}`,
+  };
+  const workloads = parseWorkloads(workloadDocuments, compiled).map(workload =>
+    placedWorkload(placement, workload),
   );
 
   pools.sort((a, b) => compareStrings(a.name, b.name));

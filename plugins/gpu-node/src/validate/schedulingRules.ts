@@ -5,8 +5,8 @@
  */
 import {
   landingPools,
+  landingRefusalsText,
   podSchedulingOf,
-  type LandingRefusal,
   type PodScheduling,
   type PoolNodeShape,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -19,30 +19,6 @@ import type { SourceTree } from './sourceTree';
 
 /** Rules that already say why a workload's pods stay Pending. */
 const SAID_ALREADY = new Set(['unserved-resource', 'untolerated-taint']);
-
-/** At most this many blockers in one message. */
-const BLOCKERS_SHOWN = 3;
-
-/**
- * The refusals grouped by what blocks: one pool's whole reason, or for a
- * blocker every pool shares, the blocker, the pools and the first's nodes.
- */
-function refusalsText(refused: readonly LandingRefusal[]): string {
-  const byBlocker = new Map<string, LandingRefusal[]>();
-  for (const r of refused) {
-    byBlocker.set(r.blocker, [...(byBlocker.get(r.blocker) ?? []), r]);
-  }
-  const texts = [...byBlocker.values()].map(group =>
-    group.length === 1
-      ? group[0].reason
-      : `${group[0].reason} (and the same for ${group
-          .slice(1)
-          .map(r => r.pool)
-          .join(', ')})`,
-  );
-  const more = texts.length - BLOCKERS_SHOWN;
-  return `${texts.slice(0, BLOCKERS_SHOWN).join('; ')}${more > 0 ? ` (and ${more} more)` : ''}`;
-}
 
 const GPU_PRODUCT = 'nvidia.com/gpu.product';
 
@@ -107,7 +83,9 @@ export function checkWorkloadsSchedulable(
     if (landing.pools.length > 0) continue;
     const pinned = landing.refused.filter(r => r.pool === workload.pool);
     const message =
-      pinned.length > 0 ? pinned[0].reason : refusalsText(landing.refused);
+      pinned.length > 0
+        ? pinned[0].reason
+        : landingRefusalsText(landing.refused);
     findings.push({
       file: sourceFileOf(source, workload.root, workload.object),
       object,

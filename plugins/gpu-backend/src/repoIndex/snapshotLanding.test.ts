@@ -1,0 +1,110 @@
+/**
+ * The index counts a GPU workload on the pool its pods can land on (gpu-common
+ * `placedWorkload`, as `readRepoState` does), not on the value of one
+ * selector: on the fixture repository plus a hand-written NodePool of EC2 G5
+ * machines that a Deployment selects only by its instance family, and a
+ * Deployment asking for a family no pool launches.
+ */
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  builtinCatalog,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import { AllocationQueries } from '../allocation/AllocationQueries';
+import {
+  createFixtureRemote,
+  type FixtureRemote,
+} from '../__testUtils__/fixtureRemote';
+import { GitFetchSource } from './gitSnapshot';
+import { RepoIndex } from './RepoIndex';
+
+jest.setTimeout(60_000);
+
+const G5_POOL = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu-g5
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu }
+      requirements:
+        - { key: karpenter.k8s.aws/instance-family, operator: In, values: ["g5"] }
+        - { key: karpenter.sh/capacity-type, operator: In, values: ["on-demand"] }
+      taints:
+        - { key: nvidia.com/gpu, effect: NoSchedule }
+  limits:
+    nvidia.com/gpu: 16
+`;
+
+const deployment = (name: string, family: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: ${name}, namespace: ml }
+spec:
+  replicas: 3
+  selector: { matchLabels: { app: ${name} } }
+  template:
+    metadata: { labels: { app: ${name}, backstage.io/kubernetes-id: ${name} } }
+    spec:
+      nodeSelector: { karpenter.k8s.aws/instance-family: ${family} }
+      tolerations: [{ key: nvidia.com/gpu, operator: Exists, effect: NoSchedule }]
+      containers:
+        - name: server
+          image: vllm/vllm-openai:v0.6.0
+          resources: { limits: { nvidia.com/gpu: 2 } }
+`;
+
+describe('the index places workloads where their pods land', () => {
+  let remote: FixtureRemote;
+  let cacheDir: string;
+  let index: RepoIndex;
+
+  beforeAll(async () => {
+    remote = await createFixtureRemote({
+      'clusters/dev/gpu/nodepools/gpu-g5.yaml': G5_POOL,
+      'apps/ml/llm-g5/deployment.yaml': deployment('llm-g5', 'g5'),
+      'apps/ml/llm-p5/deployment.yaml': deployment('llm-p5', 'p5'),
+    });
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-index-cache-'));
+    index = new RepoIndex(
+      {
+        clusters: [
+          resolveClusterProfile({ name: 'dev' }),
+          resolveClusterProfile({ name: 'prod' }),
+        ],
+        defaultCluster: 'dev',
+        catalog: builtinCatalog,
+      },
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir }),
+    );
+    await index.refresh();
+  });
+
+  afterAll(async () => {
+    await remote.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it('counts a workload that selects a pool only by its instance family on that pool, on the GPU page too', () => {
+    const snapshot = index.snapshot();
+    expect(snapshot.workloads.find(w => w.id === 'ml/llm-g5')).toMatchObject({
+      cluster: 'dev',
+      pool: 'gpu-g5',
+    });
+    const g5 = new AllocationQueries(builtinCatalog)
+      .pools(snapshot)
+      .find(p => p.name === 'gpu-g5');
+    // 3 replicas × 2 GPUs, held by the workload.
+    expect(g5?.consumers.map(c => [c.id, c.units])).toEqual([['ml/llm-g5', 6]]);
+  });
+
+  it('reports a workload whose selector no pool satisfies instead of dropping it', () => {
+    const lost = index.snapshot().workloads.find(w => w.id === 'ml/llm-p5');
+    expect(lost?.pool).toBeUndefined();
+    expect(lost?.placementWarning).toBe(
+      'GPU workload ml/llm-p5 (apps/ml/llm-p5/deployment.yaml): its pods can land on no GPU pool of any indexed cluster: nodeSelector karpenter.k8s.aws/instance-family=p5: nodes of NodePool gpu-g5 carry g5 (and the same for gpu-t4-ts4); it is counted on none',
+    );
+  });
+});
