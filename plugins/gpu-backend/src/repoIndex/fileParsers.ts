@@ -28,6 +28,7 @@ import {
   type PoolConfigs,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
+import { withDeployedReplicas } from './deployedReplicas';
 import { readWorkloadObjects } from './workloadObjects';
 
 export interface ParseContext {
@@ -185,7 +186,9 @@ export async function parseWorkloadFolders(
   }
   for (const workload of parseWorkloads(documents, ctx.layout)) {
     const folder = folderOf.get(workload.path);
-    if (folder) out.get(folder)!.workloads.push(workload);
+    if (!folder) continue;
+    const parsed = out.get(folder)!;
+    parsed.workloads.push(withDeployedReplicas(workload, parsed.objects));
   }
   return out;
 }
