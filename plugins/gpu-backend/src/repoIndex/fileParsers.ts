@@ -23,13 +23,13 @@ import {
   parsePools,
   parseWorkloads,
   parseYamlFile,
+  readWorkloadObjects,
+  withDeployedReplicas,
   type CompiledRepoLayout,
   type ParsedDocument,
   type PoolConfigs,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
-import { withDeployedReplicas } from './deployedReplicas';
-import { readWorkloadObjects } from './workloadObjects';
 
 export interface ParseContext {
   /** The layout compiled for the index's clusters. */

@@ -30,6 +30,7 @@ import {
   handWrittenConfigMaps,
   handWrittenConfigsByName,
 } from './handWrittenConfigMaps';
+import { withReplicasAsDeployed } from './deployedWorkloadReplicas';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
@@ -178,12 +179,16 @@ export async function readRepoState(
     workloadDocuments.push(...(await readDocuments(tree, dir, skipped)));
   }
   const bySharedResource = poolsBySharedResource(pools);
-  const workloads = parseWorkloads(workloadDocuments, compiled).map(
-    workload => {
-      const pool = workloadPool(workload, bySharedResource);
-      return pool ? { ...workload, pool } : workload;
-    },
-  );
+  const workloads = (
+    await withReplicasAsDeployed(
+      tree,
+      compiled,
+      parseWorkloads(workloadDocuments, compiled),
+    )
+  ).map(workload => {
+    const pool = workloadPool(workload, bySharedResource);
+    return pool ? { ...workload, pool } : workload;
+  });
 
   pools.sort((a, b) => compareStrings(a.name, b.name));
   const bootstrapped =

@@ -1,12 +1,17 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { PLATFORM_FIXTURE_REPO } from '../__testUtils__/fixtureRemote';
-import { RepoFolders } from './repoFolders';
+import { compileRepoLayout } from '../layout/compileRepoLayout';
 import { readWorkloadObjects } from './workloadObjects';
 
+/** The platform fixture (many overlays, patches and `replicas:` entries). */
+const PLATFORM_FIXTURE_REPO = path.resolve(
+  __dirname,
+  '../../../../test/fixtures/gitops-platform-repo',
+);
+
 /** The default layout's namespace of a workload file (`apps/<namespace>/<component>/…`). */
-const folders = new RepoFolders(undefined, []);
-const layoutNamespace = (file: string) => folders.workloadNamespace(file);
+const layout = compileRepoLayout(undefined, []);
+const layoutNamespace = (file: string) => layout.workloadNamespace(file);
 
 /** Every file of a fixture folder, by repository path. */
 async function folderFiles(

@@ -28,12 +28,9 @@ import {
   type WorkloadView,
   WORKLOAD_KINDS,
 } from '@gpu-gitops/plugin-gpu-common';
-import {
-  isKustomizationFile,
-  MemoryRepoTree,
-  readKustomizations,
-  type KustomizationIndex,
-} from '@gpu-gitops/plugin-gpu-node';
+import { isKustomizationFile } from '../kustomize/roots';
+import { MemoryRepoTree } from '../repo/tree';
+import { readKustomizations, type KustomizationIndex } from './kustomizations';
 
 /** A file can hold a workload only if it says so: most are skipped unparsed. */
 const MENTIONS_WORKLOAD_KIND = new RegExp(
@@ -67,6 +64,8 @@ function readDocuments(text: string): unknown[] {
 /**
  * The documents of files the caller parsed already (path -> their values,
  * only for files that parsed whole): a 20k-file first index parses each once.
+ *
+ * @public
  */
 export type ParsedFiles = ReadonlyMap<string, readonly unknown[]>;
 
@@ -125,12 +124,6 @@ function replicasField(kustomization: unknown): Map<string, number> {
   return out;
 }
 
-/**
- * The workload objects of one workload folder (`files`: path -> text of
- * every file of the folder), sorted by namespace, kind, name and overlay.
- * `layoutNamespace` is the namespace the repository layout gives a file's
- * folder (`apps/<namespace>/…`), the last resort, as for GPU workloads.
- */
 /** The workload's own node selection, when it has one (the preview says what the patch takes out). */
 function ownSelection(
   view: WorkloadView,
@@ -145,6 +138,14 @@ function ownSelection(
   };
 }
 
+/**
+ * The workload objects of one workload folder (`files`: path -> text of
+ * every file of the folder), sorted by namespace, kind, name and overlay.
+ * `layoutNamespace` is the namespace the repository layout gives a file's
+ * folder (`apps/<namespace>/…`), the last resort, as for GPU workloads.
+ *
+ * @public
+ */
 export async function readWorkloadObjects(
   layoutNamespace: (path: string) => string | undefined,
   files: Map<string, string>,

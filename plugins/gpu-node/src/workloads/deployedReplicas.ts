@@ -16,6 +16,8 @@ import type {
 /**
  * `workload` with the replicas its folder's `objects` deploy it with; as read
  * when no object is it, or when overlays deploy it with different counts.
+ *
+ * @public
  */
 export function withDeployedReplicas(
   workload: WorkloadState,
