@@ -4,9 +4,10 @@
  * replicas now → 1" and its diff removed `replicas: 2`). The team's
  * Deployment says `replicas: 3` in its manifest and its kustomization patches
  * it to 2: what runs is the BUILT value, 2. It is requested into a GPU pool,
- * reviewed and merged, then changed to 1 through Change GPUs; the form's
- * "now", the description's before → after, the diff's -/+ lines, the card
- * and the tab say the same at every step. Chromium on the plugin's dev app
+ * reviewed and merged, then changed to 1 through Change GPUs, then released;
+ * the form's "now", the description's before → after, the diff's -/+ lines,
+ * the card and the tab say the same at every step, and the release gives the
+ * team its own 2 back. Chromium on the plugin's dev app
  * (the gpu-workload template's Workload and GPU fields) against the real gpu
  * backend and the local forge.
  */
@@ -18,6 +19,7 @@ import {
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
+  publishGpuRelease,
   publishGpuRequest,
   type PublishGpuRequestResult,
 } from '@gpu-gitops/plugin-gpu-node';
@@ -202,7 +204,7 @@ describe('Change GPUs of a workload the team wrote, in Chromium (dev app, real g
   /** Opens the pull request from the card and merges it; returns its page's text and diff as shown. */
   async function reviewAndMerge(
     page: Page,
-    published: PublishGpuRequestResult,
+    published: { title: string; branch: string },
   ): Promise<{ shown: string; diff: string }> {
     const cardUrl = `${app.url}/gpu-dev?entity=component:default/recommender-api`;
     const link = page
@@ -218,7 +220,9 @@ describe('Change GPUs of a workload the team wrote, in Chromium (dev app, real g
       () => `the open pull request "${published.title}" on the card`,
     );
     await link.click();
-    await page.waitForURL(`${app.url}/gpu/pull-requests/ml-recommender-api`);
+    await page.waitForURL(
+      `${app.url}/gpu/pull-requests/${published.branch.replace(/^gpu\//, '')}`,
+    );
     await page
       .getByRole('heading', { name: published.title })
       .waitFor({ timeout: 30_000 });
@@ -335,6 +339,31 @@ describe('Change GPUs of a workload the team wrote, in Chromium (dev app, real g
       `This component: ${change.plan.resourcePerReplica} ${change.plan.resourceName}, ${changeMonthly} per month`,
     );
     expect((await formSays(page, app.url, 1)).now).toBe('1 replica now');
+
+    // Release: the product's patch goes, the team's stays, and the team's
+    // count runs again — on the form, with the card empty.
+    const release = await publishGpuRelease({
+      request: { namespace: 'ml', name: 'recommender-api' },
+      clusterProfile: () => cluster,
+      catalog: builtinCatalog,
+      repoUrl: remote.url,
+      forge: 'local',
+      cacheDir: `${temp}/release-cache`,
+    });
+    const releasePage = await reviewAndMerge(page, release);
+    expect(releasePage.diff).not.toContain(`${WORKLOAD_FOLDER}replicas.yaml`);
+    await reloadUntil(
+      page,
+      `${app.url}/gpu-dev?entity=component:default/recommender-api`,
+      async () => {
+        await page.getByText('No GPUs requested').waitFor({ timeout: 3_000 });
+        return true;
+      },
+      () => 'an empty card after the release',
+    );
+    expect((await formSays(page, app.url, BUILT_REPLICAS)).now).toBe(
+      `${BUILT_REPLICAS} replicas now`,
+    );
     await page.close();
   });
 });
