@@ -24,6 +24,7 @@ import {
   type PublishGpuRequestResult,
 } from '@gpu-gitops/plugin-gpu-node';
 import type { Browser, Page } from 'playwright-core';
+import { simpleGit } from 'simple-git';
 import { saveScreenshot } from './chromium';
 import type { DevAppServer } from './devAppServer';
 import type { GitopsRemote } from './fixtureGitopsRemote';
@@ -38,25 +39,46 @@ const WRITTEN_REPLICAS = 3;
 /** The team's patch: what the cluster runs. */
 const BUILT_REPLICAS = 2;
 
-const TEAM_PATCH = {
-  'apps/ml/recommender-api/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-namespace: ml
-resources:
-  - deployment.yaml
-patches:
-  - path: replicas.yaml
-`,
-  'apps/ml/recommender-api/replicas.yaml': `# The team runs two while traffic is low.
-apiVersion: apps/v1
+const REPLICAS_PATCH = `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: recommender-api
   namespace: ml
 spec:
   replicas: ${BUILT_REPLICAS}
-`,
-};
+`;
+
+/** The team's kustomization: its resources, then `patches`. */
+const kustomization = (
+  patches: string,
+) => `apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+namespace: ml
+resources:
+  - deployment.yaml
+patches:
+${patches}`;
+
+/** The two ways a team writes that patch: a file, or inline in its kustomization. */
+const TEAM_PATCHES: [string, Record<string, string>][] = [
+  [
+    'a patch file',
+    {
+      'apps/ml/recommender-api/kustomization.yaml': kustomization(
+        '  - path: replicas.yaml\n',
+      ),
+      'apps/ml/recommender-api/replicas.yaml': REPLICAS_PATCH,
+    },
+  ],
+  [
+    'an inline patch',
+    {
+      'apps/ml/recommender-api/kustomization.yaml': kustomization(
+        `  - patch: |-\n${REPLICAS_PATCH.trimEnd().replace(/^/gm, '      ')}\n`,
+      ),
+    },
+  ],
+];
 
 /** The request of the walk on the team's Deployment, with `replicas`. */
 function recommenderRequest(replicas: number) {
@@ -174,196 +196,204 @@ function workloadReplicasLines(diff: string): {
   return { removed: counts('-'), added: counts('+') };
 }
 
-describe('Change GPUs of a workload the team wrote, in Chromium (dev app, real gpu backend, local forge)', () => {
-  let temp: string;
-  let remote: GitopsRemote;
-  let stack: BrowserStack;
-  let app: DevAppServer;
-  let browser: Browser;
+describe.each(TEAM_PATCHES)(
+  'Change GPUs of a workload the team wrote (its replicas set by %s), in Chromium (dev app, real gpu backend, local forge)',
+  (_form, teamPatch) => {
+    let temp: string;
+    let remote: GitopsRemote;
+    let stack: BrowserStack;
+    let app: DevAppServer;
+    let browser: Browser;
 
-  beforeAll(async () => {
-    stack = await startBrowserStack({
-      tempPrefix: 'gpu-browser-existing-',
-      seed: async repo => {
-        await repo.remote.commit(
-          TEAM_PATCH,
-          'recommender-api: two replicas while traffic is low',
-        );
-      },
-      entities: [recommender],
-      clusters: { default: 'dev', profiles: { dev: {} } },
-      updatePullRequests: false,
-    });
-    ({ temp, remote, app, browser } = stack);
-  });
-
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  /** Opens the pull request from the card and merges it; returns its page's text and diff as shown. */
-  async function reviewAndMerge(
-    page: Page,
-    published: { title: string; branch: string },
-  ): Promise<{ shown: string; diff: string }> {
-    const cardUrl = `${app.url}/gpu-dev?entity=component:default/recommender-api`;
-    const link = page
-      .getByRole('list', { name: 'Open GPU pull requests' })
-      .getByRole('link', { name: published.title });
-    await reloadUntil(
-      page,
-      cardUrl,
-      async () => {
-        await link.waitFor({ timeout: 3_000 });
-        return true;
-      },
-      () => `the open pull request "${published.title}" on the card`,
-    );
-    await link.click();
-    await page.waitForURL(
-      `${app.url}/gpu/pull-requests/${published.branch.replace(/^gpu\//, '')}`,
-    );
-    await page
-      .getByRole('heading', { name: published.title })
-      .waitFor({ timeout: 30_000 });
-    const shown = await page.locator('body').innerText();
-    const diff = await page.getByLabel('Diff').innerText();
-    await page.getByRole('button', { name: 'Merge into main' }).click();
-    await page
-      .getByRole('status')
-      .getByText(/^Merged into main as [0-9a-f]{7}\./)
-      .waitFor({ timeout: 30_000 });
-    return { shown, diff };
-  }
-
-  /** The card's row once the index has read the merge: its cells. */
-  async function cardRow(page: Page, replicas: number): Promise<string[]> {
-    const row = page.getByTestId('gpu-allocation-ml/recommender-api');
-    let cells: string[] = [];
-    await reloadUntil(
-      page,
-      `${app.url}/gpu-dev?entity=component:default/recommender-api`,
-      async () => {
-        await row.waitFor({ timeout: 3_000 });
-        cells = await row.locator('td').allInnerTexts();
-        // Request (with its pool) | Per replica | Replicas | Cost / month
-        return cells[2] === `${replicas}`;
-      },
-      () => `${replicas} replicas on the card (it shows ${cells.join(' | ')})`,
-    );
-    return cells;
-  }
-
-  /** The GPU tab's sentence on this component's share of `published`'s pool. */
-  async function tabSays(
-    page: Page,
-    published: PublishGpuRequestResult,
-  ): Promise<string> {
-    await page.goto(
-      `${app.url}/gpu-dev?entity=component:default/recommender-api&view=tab`,
-    );
-    const pool = page.getByTestId(`gpu-pool-${published.plan.pool.name}`);
-    await pool.waitFor({ timeout: 30_000 });
-    return pool.innerText();
-  }
-
-  it('the form, the description, the diff, the card and the tab agree on the built replicas at every step', async () => {
-    const page = await browser.newPage({
-      viewport: { width: 1280, height: 900 },
+    beforeAll(async () => {
+      stack = await startBrowserStack({
+        tempPrefix: 'gpu-browser-existing-',
+        seed: async repo => {
+          await repo.remote.commit(
+            teamPatch,
+            'recommender-api: two replicas while traffic is low',
+          );
+        },
+        entities: [recommender],
+        clusters: { default: 'dev', profiles: { dev: {} } },
+        updatePullRequests: false,
+      });
+      ({ temp, remote, app, browser } = stack);
     });
 
-    // Before any request: the form reads the count the cluster runs, the
-    // patched 2, never the manifest's 3.
-    const asked = await formSays(page, app.url, BUILT_REPLICAS);
-    expect(asked.now).toBe(`${BUILT_REPLICAS} replicas now`);
-    expect(asked.existing).toContain(`: ${BUILT_REPLICAS} replicas now (`);
-    expect(asked.existing).not.toContain(`${WRITTEN_REPLICAS} replicas`);
-
-    // The request keeps the count: the description and the diff leave it.
-    const request = await publishGpuRequest({
-      request: recommenderRequest(BUILT_REPLICAS),
-      cluster,
-      catalog: builtinCatalog,
-      repoUrl: remote.url,
-      forge: 'local',
-      cacheDir: `${temp}/request-cache`,
+    afterAll(async () => {
+      await stack?.stop();
     });
-    expect(request.body).not.toMatch(/replicas \d+ →/);
-    const requestPage = await reviewAndMerge(page, request);
-    expect(requestPage.shown).not.toMatch(/replicas \d+ →/);
-    expect(workloadReplicasLines(requestPage.diff)).toEqual({
-      removed: [],
-      added: [],
+
+    /** Opens the pull request from the card and merges it; returns its page's text and diff as shown. */
+    async function reviewAndMerge(
+      page: Page,
+      published: { title: string; branch: string },
+    ): Promise<{ shown: string; diff: string }> {
+      const cardUrl = `${app.url}/gpu-dev?entity=component:default/recommender-api`;
+      const link = page
+        .getByRole('list', { name: 'Open GPU pull requests' })
+        .getByRole('link', { name: published.title });
+      await reloadUntil(
+        page,
+        cardUrl,
+        async () => {
+          await link.waitFor({ timeout: 3_000 });
+          return true;
+        },
+        () => `the open pull request "${published.title}" on the card`,
+      );
+      await link.click();
+      await page.waitForURL(
+        `${app.url}/gpu/pull-requests/${published.branch.replace(/^gpu\//, '')}`,
+      );
+      await page
+        .getByRole('heading', { name: published.title })
+        .waitFor({ timeout: 30_000 });
+      const shown = await page.locator('body').innerText();
+      const diff = await page.getByLabel('Diff').innerText();
+      await page.getByRole('button', { name: 'Merge into main' }).click();
+      await page
+        .getByRole('status')
+        .getByText(/^Merged into main as [0-9a-f]{7}\./)
+        .waitFor({ timeout: 30_000 });
+      return { shown, diff };
+    }
+
+    /** The card's row once the index has read the merge: its cells. */
+    async function cardRow(page: Page, replicas: number): Promise<string[]> {
+      const row = page.getByTestId('gpu-allocation-ml/recommender-api');
+      let cells: string[] = [];
+      await reloadUntil(
+        page,
+        `${app.url}/gpu-dev?entity=component:default/recommender-api`,
+        async () => {
+          await row.waitFor({ timeout: 3_000 });
+          cells = await row.locator('td').allInnerTexts();
+          // Request (with its pool) | Per replica | Replicas | Cost / month
+          return cells[2] === `${replicas}`;
+        },
+        () =>
+          `${replicas} replicas on the card (it shows ${cells.join(' | ')})`,
+      );
+      return cells;
+    }
+
+    /** The GPU tab's sentence on this component's share of `published`'s pool. */
+    async function tabSays(
+      page: Page,
+      published: PublishGpuRequestResult,
+    ): Promise<string> {
+      await page.goto(
+        `${app.url}/gpu-dev?entity=component:default/recommender-api&view=tab`,
+      );
+      const pool = page.getByTestId(`gpu-pool-${published.plan.pool.name}`);
+      await pool.waitFor({ timeout: 30_000 });
+      return pool.innerText();
+    }
+
+    it('the form, the description, the diff, the card and the tab agree on the built replicas at every step', async () => {
+      const page = await browser.newPage({
+        viewport: { width: 1280, height: 900 },
+      });
+
+      // Before any request: the form reads the count the cluster runs, the
+      // patched 2, never the manifest's 3.
+      const asked = await formSays(page, app.url, BUILT_REPLICAS);
+      expect(asked.now).toBe(`${BUILT_REPLICAS} replicas now`);
+      expect(asked.existing).toContain(`: ${BUILT_REPLICAS} replicas now (`);
+      expect(asked.existing).not.toContain(`${WRITTEN_REPLICAS} replicas`);
+
+      // The request keeps the count: the description and the diff leave it.
+      const request = await publishGpuRequest({
+        request: recommenderRequest(BUILT_REPLICAS),
+        cluster,
+        catalog: builtinCatalog,
+        repoUrl: remote.url,
+        forge: 'local',
+        cacheDir: `${temp}/request-cache`,
+      });
+      expect(request.body).not.toMatch(/replicas \d+ →/);
+      const requestPage = await reviewAndMerge(page, request);
+      expect(requestPage.shown).not.toMatch(/replicas \d+ →/);
+      expect(workloadReplicasLines(requestPage.diff)).toEqual({
+        removed: [],
+        added: [],
+      });
+      const cells = await cardRow(page, BUILT_REPLICAS);
+      const monthly = formatUsd(request.plan.cost.usdPerMonth);
+      expect(cells[3]).toContain(monthly);
+      expect(await tabSays(page, request)).toContain(
+        `This component: ${BUILT_REPLICAS * request.plan.resourcePerReplica} ${request.plan.resourceName}, ${monthly} per month`,
+      );
+
+      // Change GPUs: the form's now is the merged, built count (the card's).
+      const changeAsked = await formSays(page, app.url, 1);
+      expect(changeAsked.now).toBe(`${cells[2]} replicas now`);
+      expect(changeAsked.existing).toContain(
+        `: ${cells[2]} replicas now → 1 requested (`,
+      );
+      await saveScreenshot(page, 'gpu-change-existing-form.png', temp);
+
+      // The change's description says that count before → 1, and so does its diff.
+      const change = await publishGpuRequest({
+        request: recommenderRequest(1),
+        cluster,
+        catalog: builtinCatalog,
+        repoUrl: remote.url,
+        forge: 'local',
+        cacheDir: `${temp}/change-cache`,
+      });
+      expect(change.body).toContain(`**replicas ${cells[2]} → 1**`);
+      expect(change.body).toContain(
+        `| Attributed per month | ${monthly} | ${formatUsd(change.plan.cost.usdPerMonth)} |`,
+      );
+      const changePage = await reviewAndMerge(page, change);
+      expect(changePage.shown).toContain(`replicas ${cells[2]} → 1`);
+      expect(changePage.shown).not.toContain(`replicas ${WRITTEN_REPLICAS} →`);
+      const lines = workloadReplicasLines(changePage.diff);
+      expect(lines.added).toEqual([1]);
+      // What the diff takes away, if it shows a count, is the form's now.
+      for (const removed of lines.removed) expect(`${removed}`).toBe(cells[2]);
+
+      // After the merge: card, tab and form say 1.
+      const changedCells = await cardRow(page, 1);
+      const changeMonthly = formatUsd(change.plan.cost.usdPerMonth);
+      expect(changedCells[3]).toContain(changeMonthly);
+      expect(await tabSays(page, change)).toContain(
+        `This component: ${change.plan.resourcePerReplica} ${change.plan.resourceName}, ${changeMonthly} per month`,
+      );
+      expect((await formSays(page, app.url, 1)).now).toBe('1 replica now');
+
+      // Release: the product's patch goes, the team's stays, and the team's
+      // count runs again — on the form, with the card empty.
+      const release = await publishGpuRelease({
+        request: { namespace: 'ml', name: 'recommender-api' },
+        clusterProfile: () => cluster,
+        catalog: builtinCatalog,
+        repoUrl: remote.url,
+        forge: 'local',
+        cacheDir: `${temp}/release-cache`,
+      });
+      await reviewAndMerge(page, release);
+      // Main holds again, byte for byte, what the team wrote.
+      const main = simpleGit(remote.url);
+      for (const [file, text] of Object.entries(teamPatch)) {
+        expect(await main.raw(['show', `main:${file}`])).toBe(text);
+      }
+      await reloadUntil(
+        page,
+        `${app.url}/gpu-dev?entity=component:default/recommender-api`,
+        async () => {
+          await page.getByText('No GPUs requested').waitFor({ timeout: 3_000 });
+          return true;
+        },
+        () => 'an empty card after the release',
+      );
+      expect((await formSays(page, app.url, BUILT_REPLICAS)).now).toBe(
+        `${BUILT_REPLICAS} replicas now`,
+      );
+      await page.close();
     });
-    const cells = await cardRow(page, BUILT_REPLICAS);
-    const monthly = formatUsd(request.plan.cost.usdPerMonth);
-    expect(cells[3]).toContain(monthly);
-    expect(await tabSays(page, request)).toContain(
-      `This component: ${BUILT_REPLICAS * request.plan.resourcePerReplica} ${request.plan.resourceName}, ${monthly} per month`,
-    );
-
-    // Change GPUs: the form's now is the merged, built count (the card's).
-    const changeAsked = await formSays(page, app.url, 1);
-    expect(changeAsked.now).toBe(`${cells[2]} replicas now`);
-    expect(changeAsked.existing).toContain(
-      `: ${cells[2]} replicas now → 1 requested (`,
-    );
-    await saveScreenshot(page, 'gpu-change-existing-form.png', temp);
-
-    // The change's description says that count before → 1, and so does its diff.
-    const change = await publishGpuRequest({
-      request: recommenderRequest(1),
-      cluster,
-      catalog: builtinCatalog,
-      repoUrl: remote.url,
-      forge: 'local',
-      cacheDir: `${temp}/change-cache`,
-    });
-    expect(change.body).toContain(`**replicas ${cells[2]} → 1**`);
-    expect(change.body).toContain(
-      `| Attributed per month | ${monthly} | ${formatUsd(change.plan.cost.usdPerMonth)} |`,
-    );
-    const changePage = await reviewAndMerge(page, change);
-    expect(changePage.shown).toContain(`replicas ${cells[2]} → 1`);
-    expect(changePage.shown).not.toContain(`replicas ${WRITTEN_REPLICAS} →`);
-    const lines = workloadReplicasLines(changePage.diff);
-    expect(lines.added).toEqual([1]);
-    // What the diff takes away, if it shows a count, is the form's now.
-    for (const removed of lines.removed) expect(`${removed}`).toBe(cells[2]);
-
-    // After the merge: card, tab and form say 1.
-    const changedCells = await cardRow(page, 1);
-    const changeMonthly = formatUsd(change.plan.cost.usdPerMonth);
-    expect(changedCells[3]).toContain(changeMonthly);
-    expect(await tabSays(page, change)).toContain(
-      `This component: ${change.plan.resourcePerReplica} ${change.plan.resourceName}, ${changeMonthly} per month`,
-    );
-    expect((await formSays(page, app.url, 1)).now).toBe('1 replica now');
-
-    // Release: the product's patch goes, the team's stays, and the team's
-    // count runs again — on the form, with the card empty.
-    const release = await publishGpuRelease({
-      request: { namespace: 'ml', name: 'recommender-api' },
-      clusterProfile: () => cluster,
-      catalog: builtinCatalog,
-      repoUrl: remote.url,
-      forge: 'local',
-      cacheDir: `${temp}/release-cache`,
-    });
-    const releasePage = await reviewAndMerge(page, release);
-    expect(releasePage.diff).not.toContain(`${WORKLOAD_FOLDER}replicas.yaml`);
-    await reloadUntil(
-      page,
-      `${app.url}/gpu-dev?entity=component:default/recommender-api`,
-      async () => {
-        await page.getByText('No GPUs requested').waitFor({ timeout: 3_000 });
-        return true;
-      },
-      () => 'an empty card after the release',
-    );
-    expect((await formSays(page, app.url, BUILT_REPLICAS)).now).toBe(
-      `${BUILT_REPLICAS} replicas now`,
-    );
-    await page.close();
-  });
-});
+  },
+);
