@@ -244,12 +244,15 @@ export type {
   ValidateGitOpsTreeOptions,
 } from './validate/validateGitOpsTree';
 export type { OwnPatch } from './workloads/currentWorkload';
+export { withDeployedReplicas } from './workloads/deployedReplicas';
 export { readKustomizations } from './workloads/kustomizations';
 export type {
   KustomizationIndex,
   KustomizationInfo,
 } from './workloads/kustomizations';
 export type { PreparedExistingWorkload } from './workloads/prepareExistingWorkload';
+export { readWorkloadObjects } from './workloads/workloadObjects';
+export type { ParsedFiles } from './workloads/workloadObjects';
 export type {
   ExistingWorkloadApply,
   ExistingWorkloadLocation,

@@ -16,6 +16,8 @@ export interface GitopsRemote {
   url: string;
   /** Fast-forwards main to `branch` of the remote; returns the new main sha. */
   merge(branch: string): Promise<string>;
+  /** Writes `files` (path -> text) and pushes them to main as the team's commit. */
+  commit(files: Record<string, string>, message: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -48,6 +50,28 @@ export async function createGitopsRemote(): Promise<GitopsRemote> {
       await git.raw(['merge', '--quiet', '--ff-only', 'FETCH_HEAD']);
       await git.raw(['push', '--quiet', 'origin', 'main']);
       return (await git.raw(['rev-parse', 'HEAD'])).trim();
+    },
+    async commit(files, message) {
+      // Main may have moved by a merge on the review page since the clone's last push.
+      await git.raw(['pull', '--quiet', '--ff-only', 'origin', 'main']);
+      for (const [file, text] of Object.entries(files)) {
+        await fs.mkdir(path.dirname(path.join(work, file)), {
+          recursive: true,
+        });
+        await fs.writeFile(path.join(work, file), text);
+      }
+      await git.raw(['add', '-A']);
+      await git.raw([
+        '-c',
+        'user.name=Team',
+        '-c',
+        'user.email=team@example.com',
+        'commit',
+        '--quiet',
+        '-m',
+        message,
+      ]);
+      await git.raw(['push', '--quiet', 'origin', 'main']);
     },
     cleanup: () => fs.rm(root, { recursive: true, force: true }),
   };

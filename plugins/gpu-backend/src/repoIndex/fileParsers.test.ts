@@ -133,6 +133,41 @@ mig-configs:
       skipped: [],
     });
   });
+  it("counts a GPU workload's replicas as its kustomization deploys them: the team's patch to 2 over the manifest's 3, under the product's GPU patch", async () => {
+    const folder = 'apps/ml/recommender-api';
+    const parsed = await parseWorkloadFolders(
+      ctx,
+      new Map([
+        [
+          folder,
+          new Map([
+            [
+              `${folder}/kustomization.yaml`,
+              'resources: [deployment.yaml]\npatches:\n  - path: replicas.yaml\n  - path: gpu-patch.yaml\n',
+            ],
+            [
+              `${folder}/deployment.yaml`,
+              'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api, namespace: ml }\nspec:\n  replicas: 3\n  template: { spec: { containers: [{ name: api }] } }\n',
+            ],
+            [
+              `${folder}/replicas.yaml`,
+              'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api, namespace: ml }\nspec:\n  replicas: 2\n',
+            ],
+            [
+              `${folder}/gpu-patch.yaml`,
+              'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api, namespace: ml }\nspec:\n  template: { spec: { containers: [{ name: api, resources: { limits: { nvidia.com/gpu.shared: 1 } } }] } }\n',
+            ],
+          ]),
+        ],
+      ]),
+    );
+    const { workloads, objects } = parsed.get(folder)!;
+    expect(objects.map(o => o.replicas)).toEqual([2]);
+    expect(workloads.map(w => [w.id, w.replicas])).toEqual([
+      ['ml/recommender-api', 2],
+    ]);
+  });
+
   it('parses each file once yet still lists the workload object of a file whose other document is broken', async () => {
     const deployment =
       'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec:\n  replicas: 3\n  template: { spec: { containers: [{ name: w }] } }\n';

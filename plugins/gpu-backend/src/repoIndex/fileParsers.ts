@@ -25,12 +25,13 @@ import {
   parsePools,
   parseWorkloads,
   parseYamlFile,
+  readWorkloadObjects,
+  withDeployedReplicas,
   type CompiledRepoLayout,
   type ParsedDocument,
   type PoolConfigs,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
-import { readWorkloadObjects } from './workloadObjects';
 
 export interface ParseContext {
   /** The layout compiled for the index's clusters. */
@@ -203,7 +204,9 @@ export async function parseWorkloadFolders(
   }
   for (const workload of parseWorkloads(documents, ctx.layout)) {
     const folder = folderOf.get(workload.path);
-    if (folder) out.get(folder)!.workloads.push(workload);
+    if (!folder) continue;
+    const parsed = out.get(folder)!;
+    parsed.workloads.push(withDeployedReplicas(workload, parsed.objects));
   }
   return out;
 }

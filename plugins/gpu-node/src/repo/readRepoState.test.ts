@@ -206,6 +206,25 @@ spec:
     ]);
   });
 
+  it("counts a GPU workload's replicas as its folder deploys them (the team's patch to 2 over the manifest's 3), as the allocation index does", async () => {
+    const folder = 'apps/ml/recommender-api';
+    const tree = new MemoryRepoTree({
+      ...existingRepoFiles,
+      [`${folder}/kustomization.yaml`]:
+        'namespace: ml\nresources: [deployment.yaml]\npatches:\n  - path: replicas.yaml\n  - path: gpu-patch.yaml\n',
+      [`${folder}/replicas.yaml`]:
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api, namespace: ml }\nspec:\n  replicas: 2\n',
+      [`${folder}/gpu-patch.yaml`]:
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api, namespace: ml }\nspec:\n  template: { spec: { containers: [{ name: api, resources: { limits: { nvidia.com/gpu.shared: 1 } } }] } }\n',
+    });
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(
+      state.workloads
+        .filter(w => w.id === 'ml/recommender-api')
+        .map(w => w.replicas),
+    ).toEqual([2]);
+  });
+
   it('reads an empty repository as an empty state', async () => {
     const state = await readRepoState(new MemoryRepoTree(), undefined, 'dev');
     expect(state).toEqual({

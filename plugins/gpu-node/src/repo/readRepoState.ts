@@ -34,6 +34,7 @@ import {
   handWrittenConfigMaps,
   handWrittenConfigsByName,
 } from './handWrittenConfigMaps';
+import { withReplicasAsDeployed } from './deployedWorkloadReplicas';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
@@ -192,9 +193,13 @@ export async function readRepoState(
     ledgered: ledgeredPools(pools),
     where: `of cluster ${clusterName}`,
   };
-  const workloads = parseWorkloads(workloadDocuments, compiled).map(workload =>
-    placedWorkload(placement, workload),
-  );
+  const workloads = (
+    await withReplicasAsDeployed(
+      tree,
+      compiled,
+      parseWorkloads(workloadDocuments, compiled),
+    )
+  ).map(workload => placedWorkload(placement, workload));
 
   pools.sort((a, b) => compareStrings(a.name, b.name));
   const bootstrapped =

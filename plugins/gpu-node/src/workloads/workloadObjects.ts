@@ -10,11 +10,13 @@
  * the real kustomize when they run and stay the authority. Read here, as
  * kustomize applies them (kustomize api/krusty, v5): `resources` and
  * `bases`/`components` between the folder's kustomizations, `namespace:`
- * (the outermost kustomization that sets one wins), strategic-merge patch
- * files that name their target (a kustomization's patches after those of the
- * kustomizations it includes), and the `replicas:` field. Kustomizations
- * outside the folder, inline and JSON 6902 patches and name prefixes are not.
+ * (the outermost kustomization that sets one wins), strategic-merge patches
+ * that name their target, in files or inline (a kustomization's patches
+ * after those of the kustomizations it includes), and the `replicas:` field.
+ * Kustomizations outside the folder, JSON 6902 patches, a `target:` selector
+ * and name prefixes are not.
  */
+import { posix } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
   compareStrings,
@@ -28,12 +30,13 @@ import {
   type WorkloadView,
   WORKLOAD_KINDS,
 } from '@gpu-gitops/plugin-gpu-common';
+import { isKustomizationFile } from '../kustomize/roots';
+import { MemoryRepoTree } from '../repo/tree';
 import {
-  isKustomizationFile,
-  MemoryRepoTree,
   readKustomizations,
   type KustomizationIndex,
-} from '@gpu-gitops/plugin-gpu-node';
+  type KustomizationInfo,
+} from './kustomizations';
 
 /** A file can hold a workload only if it says so: most are skipped unparsed. */
 const MENTIONS_WORKLOAD_KIND = new RegExp(
@@ -65,14 +68,28 @@ function readDocuments(text: string): unknown[] {
 }
 
 /**
- * The documents of files the caller parsed already (path -> their values,
+ * The documents of files the caller parsed already (their values by path,
  * only for files that parsed whole): a 20k-file first index parses each once.
+ *
+ * @public
  */
 export type ParsedFiles = ReadonlyMap<string, readonly unknown[]>;
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** `value` of a file at `path` as a workload (or a patch of one), if it is one. */
+function workloadDocument(
+  path: string,
+  value: unknown,
+): WorkloadDocument | undefined {
+  const object = record(value);
+  const name = record(object?.metadata)?.name;
+  return object && isWorkloadKind(object.kind) && typeof name === 'string'
+    ? { path, kind: object.kind, name, object }
     : undefined;
 }
 
@@ -84,15 +101,44 @@ function workloadDocuments(
   for (const [path, text] of files) {
     if (!MENTIONS_WORKLOAD_KIND.test(text)) continue;
     for (const value of parsed.get(path) ?? readDocuments(text)) {
-      const object = record(value);
-      const name = record(object?.metadata)?.name;
-      if (!object || !isWorkloadKind(object.kind) || typeof name !== 'string') {
-        continue;
-      }
-      out.push({ path, kind: object.kind, name, object });
+      const document = workloadDocument(path, value);
+      if (document) out.push(document);
     }
   }
   return out;
+}
+
+/** A kustomization's patch: a file of the tree, or a strategic-merge patch written inline. */
+type PatchSource = { file: string } | { inline: WorkloadDocument };
+
+/**
+ * A kustomization's patches in the order kustomize applies its `patches`
+ * list (files and inline strategic-merge patches alike; an inline JSON 6902
+ * patch is a list of operations, not read), then its other patch files.
+ */
+function patchSources(
+  kustomization: unknown,
+  info: KustomizationInfo,
+): PatchSource[] {
+  const sources: PatchSource[] = [];
+  const listed = record(kustomization)?.patches;
+  for (const entry of Array.isArray(listed) ? listed : []) {
+    const { path, patch } = record(entry) ?? {};
+    if (typeof patch === 'string') {
+      for (const value of readDocuments(patch)) {
+        const inline = workloadDocument(info.file, value);
+        if (inline) sources.push({ inline });
+      }
+    } else if (typeof path === 'string') {
+      const file = posix.join(info.folder === '.' ? '' : info.folder, path);
+      if (info.patches.includes(file)) sources.push({ file });
+    }
+  }
+  const listedFiles = new Set(sources.map(s => ('file' in s ? s.file : '')));
+  for (const file of info.patches) {
+    if (!listedFiles.has(file)) sources.push({ file });
+  }
+  return sources;
 }
 
 /** Every chain of the folder's kustomizations `[root, …, includer]` whose last one lists `file` in its resources. */
@@ -125,12 +171,6 @@ function replicasField(kustomization: unknown): Map<string, number> {
   return out;
 }
 
-/**
- * The workload objects of one workload folder (`files`: path -> text of
- * every file of the folder), sorted by namespace, kind, name and overlay.
- * `layoutNamespace` is the namespace the repository layout gives a file's
- * folder (`apps/<namespace>/…`), the last resort, as for GPU workloads.
- */
 /** The workload's own node selection, when it has one (the preview says what the patch takes out). */
 function ownSelection(
   view: WorkloadView,
@@ -145,6 +185,14 @@ function ownSelection(
   };
 }
 
+/**
+ * The workload objects of one workload folder (`files`: the text of every
+ * file of the folder by path), sorted by namespace, kind, name and overlay.
+ * `layoutNamespace` is the namespace the repository layout gives a file's
+ * folder (`apps/<namespace>/…`), the last resort, as for GPU workloads.
+ *
+ * @public
+ */
 export async function readWorkloadObjects(
   layoutNamespace: (path: string) => string | undefined,
   files: Map<string, string>,
@@ -159,34 +207,40 @@ export async function readWorkloadObjects(
   const patchFiles = new Set(
     [...index.byFolder.values()].flatMap(k => k.patches),
   );
-  const replicasByFolder = new Map<string, Map<string, number>>();
-  const replicasOf = (folder: string): Map<string, number> => {
-    let replicas = replicasByFolder.get(folder);
-    if (!replicas) {
-      const text = files.get(index.byFolder.get(folder)!.file);
-      replicas = replicasField(
-        text === undefined ? undefined : readDocuments(text)[0],
-      );
-      replicasByFolder.set(folder, replicas);
+  const effectsByFolder = new Map<
+    string,
+    { patches: PatchSource[]; replicas: Map<string, number> }
+  >();
+  const effectsOf = (folder: string) => {
+    let effects = effectsByFolder.get(folder);
+    if (!effects) {
+      const info = index.byFolder.get(folder)!;
+      const text = files.get(info.file);
+      const kustomization =
+        text === undefined ? undefined : readDocuments(text)[0];
+      effects = {
+        patches: patchSources(kustomization, info),
+        replicas: replicasField(kustomization),
+      };
+      effectsByFolder.set(folder, effects);
     }
-    return replicas;
+    return effects;
   };
+  const patchesOf = (source: PatchSource) =>
+    'inline' in source
+      ? [source.inline]
+      : documents.filter(d => d.path === source.file);
   /** The object as the kustomizations of `chain` leave it, innermost first. */
   const deployed = (document: WorkloadDocument, chain: string[]) => {
     let object: unknown = document.object;
     for (const folder of [...chain].reverse()) {
-      for (const patchFile of index.byFolder.get(folder)!.patches) {
-        for (const patch of documents) {
-          if (
-            patch.path === patchFile &&
-            patch.kind === document.kind &&
-            patch.name === document.name
-          ) {
-            object = strategicMerge(object, patch.object);
-          }
+      const effects = effectsOf(folder);
+      for (const patch of effects.patches.flatMap(patchesOf)) {
+        if (patch.kind === document.kind && patch.name === document.name) {
+          object = strategicMerge(object, patch.object);
         }
       }
-      const count = replicasOf(folder).get(document.name);
+      const count = effects.replicas.get(document.name);
       if (count !== undefined && scaledByKustomizeReplicas(document.kind)) {
         object = strategicMerge(object, { spec: { replicas: count } });
       }

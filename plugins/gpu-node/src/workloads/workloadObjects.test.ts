@@ -1,12 +1,17 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { PLATFORM_FIXTURE_REPO } from '../__testUtils__/fixtureRemote';
-import { RepoFolders } from './repoFolders';
+import { compileRepoLayout } from '../layout/compileRepoLayout';
 import { readWorkloadObjects } from './workloadObjects';
 
+/** The platform fixture (many overlays, patches and `replicas:` entries). */
+const PLATFORM_FIXTURE_REPO = path.resolve(
+  __dirname,
+  '../../../../test/fixtures/gitops-platform-repo',
+);
+
 /** The default layout's namespace of a workload file (`apps/<namespace>/<component>/…`). */
-const folders = new RepoFolders(undefined, []);
-const layoutNamespace = (file: string) => folders.workloadNamespace(file);
+const layout = compileRepoLayout(undefined, []);
+const layoutNamespace = (file: string) => layout.workloadNamespace(file);
 
 /** Every file of a fixture folder, by repository path. */
 async function folderFiles(
@@ -194,5 +199,38 @@ describe('readWorkloadObjects', () => {
         replicas: 1,
       },
     ]);
+  });
+
+  it("applies a kustomization's inline strategic-merge patches in their place among its patch files", async () => {
+    const folder = 'apps/ml/recommender-api';
+    const deployment =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api, namespace: ml }\nspec:\n  replicas: 3\n  template: { spec: { containers: [{ name: api }] } }\n';
+    const inline = (replicas: number) =>
+      `  - patch: |-\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata:\n        name: recommender-api\n      spec:\n        replicas: ${replicas}\n`;
+    const four =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api }\nspec:\n  replicas: 4\n';
+    const read = (patches: string) =>
+      readWorkloadObjects(
+        layoutNamespace,
+        new Map([
+          [
+            `${folder}/kustomization.yaml`,
+            `resources: [deployment.yaml]\npatches:\n${patches}`,
+          ],
+          [`${folder}/deployment.yaml`, deployment],
+          ...(patches.includes('four.yaml')
+            ? [[`${folder}/four.yaml`, four] as [string, string]]
+            : []),
+        ]),
+      );
+    // The team's inline patch: what runs is 2, not the manifest's 3.
+    expect((await read(inline(2))).map(o => o.replicas)).toEqual([2]);
+    // Later patches win, files and inline alike.
+    expect(
+      (await read(`${inline(2)}  - path: four.yaml\n`)).map(o => o.replicas),
+    ).toEqual([4]);
+    expect(
+      (await read(`  - path: four.yaml\n${inline(2)}`)).map(o => o.replicas),
+    ).toEqual([2]);
   });
 });
