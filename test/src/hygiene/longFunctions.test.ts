@@ -39,7 +39,10 @@ const toDoLine = (f: LongFunction) => `${f.lines} ${f.file} ${f.name}`;
 
 /** `count` lines: a function of `count` lines, with `above` as its leading comment. */
 function functionOf(count: number, above = ''): string {
-  const body = Array.from({ length: count - 2 }, (_, i) => `  const v${i} = ${i};`);
+  const body = Array.from(
+    { length: count - 2 },
+    (_, i) => `  const v${i} = ${i};`,
+  );
   return `${above}\nexport function sample() {\n${body.join('\n')}\n}\n`;
 }
 
@@ -48,14 +51,22 @@ describe('long functions', () => {
     it(`finds a function over ${MAX_LINES} lines and counts its lines`, () => {
       expect(longFunctionsOf('a.ts', functionOf(MAX_LINES))).toEqual([]);
       expect(longFunctionsOf('a.ts', functionOf(MAX_LINES + 1))).toEqual([
-        { file: 'a.ts', name: 'sample', lines: MAX_LINES + 1, explained: false },
+        {
+          file: 'a.ts',
+          name: 'sample',
+          lines: MAX_LINES + 1,
+          explained: false,
+        },
       ]);
     });
 
     it('accepts a "long because" comment or JSDoc line directly above', () => {
       const line = longFunctionsOf(
         'a.ts',
-        functionOf(90, '// long because: one table of rules, read top to bottom'),
+        functionOf(
+          90,
+          '// long because: one table of rules, read top to bottom',
+        ),
       );
       const jsDoc = longFunctionsOf(
         'a.ts',
@@ -108,10 +119,14 @@ describe('long functions', () => {
       const current = now.get(key(entry));
       if (!current) return [`${key(entry)}: cut or explained, drop its line`];
       if (current.lines > entry.lines) {
-        return [`${key(entry)}: grew from ${entry.lines} to ${current.lines} lines, cut it`];
+        return [
+          `${key(entry)}: grew from ${entry.lines} to ${current.lines} lines, cut it`,
+        ];
       }
       if (current.lines < entry.lines) {
-        return [`${key(entry)}: now ${current.lines} lines, lower its line to that`];
+        return [
+          `${key(entry)}: now ${current.lines} lines, lower its line to that`,
+        ];
       }
       return [];
     });

@@ -126,7 +126,9 @@ function unique(name: string, seen: Map<string, number>): string {
 }
 
 function lineCount(source: ts.SourceFile, node: ts.Node): number {
-  const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+  const first = source.getLineAndCharacterOfPosition(
+    node.getStart(source),
+  ).line;
   const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
   return last - first + 1;
 }
@@ -138,8 +140,11 @@ function lineCount(source: ts.SourceFile, node: ts.Node): number {
  */
 function explained(source: ts.SourceFile, node: ts.Node): boolean {
   for (let at: ts.Node | undefined = node; at; at = at.parent) {
-    const comments = ts.getLeadingCommentRanges(source.text, at.getFullStart()) ?? [];
-    if (comments.some(c => WHY_LONG_MARKER.test(source.text.slice(c.pos, c.end)))) {
+    const comments =
+      ts.getLeadingCommentRanges(source.text, at.getFullStart()) ?? [];
+    if (
+      comments.some(c => WHY_LONG_MARKER.test(source.text.slice(c.pos, c.end)))
+    ) {
       return true;
     }
     if (ts.isStatement(at) || ts.isClassElement(at) || ts.isSourceFile(at)) {
