@@ -3,7 +3,6 @@
  * dry run) and its publish (the branch, then the forge's pull request).
  */
 import type { LoggerService } from '@backstage/backend-plugin-api';
-import { InputError } from '@backstage/errors';
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import {
   bootstrapFolders,
@@ -18,7 +17,7 @@ import { bootstrapBody } from './bootstrapBody';
 import {
   gitopsRepository,
   publishTarget,
-  resolveGitOpsTarget,
+  requireGitOpsTarget,
   withGitOpsBase,
   type GitOpsTarget,
   type GitOpsTargetInput,
@@ -56,12 +55,7 @@ export async function bootstrapRunOf(
   input: BootstrapInput,
   services: GpuActionServices,
 ): Promise<BootstrapRun> {
-  const target = await resolveGitOpsTarget(input, services);
-  if (!target) {
-    throw new InputError(
-      'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
-    );
-  }
+  const target = await requireGitOpsTarget(input, services);
   const cluster = services.clusters.get(input.cluster);
   return {
     target,

@@ -121,6 +121,20 @@ export async function resolveGitOpsTarget(
   };
 }
 
+/** The target of an action that must have a repository: refused, naming the input, when none is given or configured. */
+export async function requireGitOpsTarget(
+  input: GitOpsTargetInput,
+  services: GpuActionServices,
+): Promise<GitOpsTarget> {
+  const target = await resolveGitOpsTarget(input, services);
+  if (!target) {
+    throw new InputError(
+      'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
+    );
+  }
+  return target;
+}
+
 /** Basic-auth user git should pair with the token, per forge. */
 export function tokenUsername(target: GitOpsTarget): string | undefined {
   return gitTokenUsername(target.forge, target.credentials);

@@ -7,7 +7,7 @@ import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsImport.examples';
 import {
   gitopsTargetInputProperties,
-  resolveGitOpsTarget,
+  requireGitOpsTarget,
   publishTarget,
 } from './gitopsTarget';
 import { publishOnce } from './publishOnce';
@@ -84,12 +84,7 @@ export function createGpuGitopsImportAction(services: GpuActionServices) {
     },
     async handler(ctx) {
       const { input } = ctx;
-      const target = await resolveGitOpsTarget(input, services);
-      if (!target) {
-        throw new InputError(
-          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
-        );
-      }
+      const target = await requireGitOpsTarget(input, services);
       const cluster = services.clusters.get(input.cluster);
       const publish = async (dryRun: boolean) => {
         try {

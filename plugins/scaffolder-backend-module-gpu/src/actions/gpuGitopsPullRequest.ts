@@ -6,7 +6,7 @@ import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsPullRequest.examples';
 import {
   gitopsTargetInputProperties,
-  resolveGitOpsTarget,
+  requireGitOpsTarget,
   publishTarget,
 } from './gitopsTarget';
 import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
@@ -14,7 +14,6 @@ import { gpuRequestContext, planSummaryMarkdown } from './planGpuRequest';
 
 import { pullRequestLink } from './pullRequestLink';
 import { runStage } from './stages';
-import { InputError } from '@backstage/errors';
 import { refusingCleanly } from './refusals';
 
 /**
@@ -62,12 +61,7 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
     },
     async handler(ctx) {
       const { input } = ctx;
-      const target = await resolveGitOpsTarget(input, services);
-      if (!target) {
-        throw new InputError(
-          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
-        );
-      }
+      const target = await requireGitOpsTarget(input, services);
       // Explicit choices the owner may not make fail before anything is read;
       // the guard (policy, quota) then runs on every plan, rebuilds included.
       const context = gpuRequestContext(input, services);

@@ -1,12 +1,11 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { InputError } from '@backstage/errors';
 import type { JsonValue } from '@backstage/types';
 import { publishGpuRelease } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsRelease.examples';
 import {
   gitopsTargetInputProperties,
-  resolveGitOpsTarget,
+  requireGitOpsTarget,
   publishTarget,
 } from './gitopsTarget';
 import { toInputError } from './gpuRequestInput';
@@ -85,12 +84,7 @@ export function createGpuGitopsReleaseAction(services: GpuActionServices) {
     },
     async handler(ctx) {
       const { input } = ctx;
-      const target = await resolveGitOpsTarget(input, services);
-      if (!target) {
-        throw new InputError(
-          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
-        );
-      }
+      const target = await requireGitOpsTarget(input, services);
       const publish = async (dryRun: boolean) => {
         try {
           return await publishGpuRelease({

@@ -7,12 +7,11 @@ import {
   renderPullRequest,
   requestBranchName,
 } from '@gpu-gitops/plugin-gpu-node';
-import { InputError } from '@backstage/errors';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsRender.examples';
 import {
   gitopsTargetInputProperties,
-  resolveGitOpsTarget,
+  requireGitOpsTarget,
   withGitOpsBase,
 } from './gitopsTarget';
 import {
@@ -73,14 +72,9 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
       const targetPath = input.targetPath || 'gitops';
       const outputDir = resolveSafeChildPath(ctx.workspacePath, targetPath);
       const cluster = services.clusters.get(input.cluster);
-      const target = await resolveGitOpsTarget(input, services);
-      if (!target) {
-        // The change is computed against what the repository holds (its
-        // pools, configs, workloads): there is nothing to render it onto.
-        throw new InputError(
-          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
-        );
-      }
+      // The change is computed against what the repository holds (its
+      // pools, configs, workloads): without one there is nothing to render it onto.
+      const target = await requireGitOpsTarget(input, services);
       const planned = await withGitOpsBase(
         target,
         gpuRequestFromInput(input),
