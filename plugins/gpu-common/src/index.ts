@@ -270,6 +270,7 @@ export type {
   Taint,
   WorkloadState,
 } from './planner/types';
+export { GPU_BRANCH_PREFIX } from './pullRequests/gpuBranchPrefix';
 export {
   GPU_PULL_REQUESTS_PATH,
   pullRequestBranch,

@@ -72,6 +72,8 @@ export type {
 export { gitEnvironment, isLocalRemote } from './git/auth';
 export type { GitAuth } from './git/auth';
 export {
+  bootstrapBranchName,
+  bootstrapTrailer,
   importBranchName,
   releaseBranchName,
   requestBranchName,

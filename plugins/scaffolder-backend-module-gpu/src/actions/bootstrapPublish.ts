@@ -5,7 +5,9 @@
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import {
+  bootstrapBranchName,
   bootstrapFolders,
+  bootstrapTrailer,
   buildBootstrapChangeSet,
   createForge,
   DEFAULT_OPERATOR_CHART_VERSION,
@@ -65,7 +67,7 @@ export async function bootstrapRunOf(
         input.operatorChartVersion || DEFAULT_OPERATOR_CHART_VERSION,
       binPacking: input.binPacking ?? false,
     },
-    branch: `gpu/bootstrap-${cluster.name}`,
+    branch: bootstrapBranchName(cluster.name),
     title: `GPU bootstrap for cluster ${cluster.name}`,
   };
 }
@@ -122,7 +124,7 @@ async function pushBootstrapBranch(run: BootstrapRun, logger: LoggerService) {
     () =>
       gitopsRepository(run.target, logger).publishBranch({
         branch,
-        trailer: `Gpu-Bootstrap: ${cluster.name}`,
+        trailer: bootstrapTrailer(cluster.name),
         sparsePaths: bootstrapFolders(),
         build: async ({ workDir }) => {
           const changeSet = await buildBootstrapChangeSet(
