@@ -272,6 +272,10 @@ export type {
 } from './planner/types';
 export { GPU_BRANCH_PREFIX } from './pullRequests/gpuBranchPrefix';
 export {
+  DEFAULT_DEVICE_PLUGIN_CONFIG,
+  DEFAULT_MIG_CONFIG,
+} from './manifests/defaultConfigNames';
+export {
   GPU_PULL_REQUESTS_PATH,
   pullRequestBranch,
   pullRequestPageUrl,
