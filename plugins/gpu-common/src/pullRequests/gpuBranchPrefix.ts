@@ -1,8 +1,9 @@
 /**
  * The product's branches: every branch it pushes (a request, its release, a
  * cluster's import or bootstrap) starts with this prefix, and the local forge
- * treats exactly these as pull requests (`/gpu/pull-requests/<branch without
- * it>`). gpu-node's `git/branchName.ts` names each kind of branch with it.
+ * treats exactly these as pull requests; the review page's id of a branch is
+ * the branch without it. gpu-node's `git/branchName.ts` names each kind of
+ * branch with it.
  *
  * @public
  */

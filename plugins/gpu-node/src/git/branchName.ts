@@ -54,7 +54,11 @@ export function bootstrapBranchName(cluster: string): string {
   return `${GPU_BRANCH_PREFIX}bootstrap-${cluster}`;
 }
 
-/** The trailer that marks a commit as ours, bootstrapping this cluster. */
+/**
+ * The trailer that marks a commit as ours, bootstrapping this cluster.
+ *
+ * @public
+ */
 export function bootstrapTrailer(cluster: string): string {
   return `Gpu-Bootstrap: ${cluster}`;
 }

@@ -3,7 +3,10 @@ import type { LoggerService } from '@backstage/backend-plugin-api';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import type { JsonValue } from '@backstage/types';
 import { planToJson, type Plan } from '@gpu-gitops/plugin-gpu-common';
-import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import {
+  publishGpuRequest,
+  gpuRequestInputProperties,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsPullRequest.examples';
 import {
@@ -12,11 +15,7 @@ import {
   requireGitOpsTarget,
   type GitOpsTarget,
 } from './gitopsTarget';
-import {
-  gpuRequestInputProperties,
-  toInputError,
-  type GpuRequestInput,
-} from './gpuRequestInput';
+import { toInputError, type GpuRequestInput } from './gpuRequestInput';
 import {
   gpuRequestContext,
   planSummaryMarkdown,

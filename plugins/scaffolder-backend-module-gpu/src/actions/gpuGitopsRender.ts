@@ -6,6 +6,7 @@ import {
   FsRepoTree,
   renderPullRequest,
   requestBranchName,
+  gpuRequestInputProperties,
 } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsRender.examples';
@@ -14,11 +15,7 @@ import {
   requireGitOpsTarget,
   withGitOpsBase,
 } from './gitopsTarget';
-import {
-  gpuRequestFromInput,
-  gpuRequestInputProperties,
-  toInputError,
-} from './gpuRequestInput';
+import { gpuRequestFromInput, toInputError } from './gpuRequestInput';
 import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
 import { runStage } from './stages';
 import { refusingCleanly } from './refusals';
