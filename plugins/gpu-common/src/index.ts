@@ -272,6 +272,11 @@ export type {
   Taint,
   WorkloadState,
 } from './planner/types';
+export { GPU_BRANCH_PREFIX } from './pullRequests/gpuBranchPrefix';
+export {
+  DEFAULT_DEVICE_PLUGIN_CONFIG,
+  DEFAULT_MIG_CONFIG,
+} from './manifests/defaultConfigNames';
 export {
   GPU_PULL_REQUESTS_PATH,
   pullRequestBranch,

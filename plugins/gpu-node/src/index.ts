@@ -72,6 +72,8 @@ export type {
 export { gitEnvironment, isLocalRemote } from './git/auth';
 export type { GitAuth } from './git/auth';
 export {
+  bootstrapBranchName,
+  bootstrapTrailer,
   importBranchName,
   releaseBranchName,
   requestBranchName,
@@ -233,6 +235,12 @@ export type {
   PlainObject,
   SkippedFile,
 } from './repo/yamlObjects';
+export { gpuRequestInputProperties } from './templateInputs/gpuRequestInputProperties';
+export {
+  EXISTING_WORKLOAD_DEFAULTS,
+  GPU_WORKLOAD_DEFAULTS,
+  gpuWorkloadValues,
+} from './templateInputs/gpuWorkloadValues';
 export type { Finding } from './validate/findings';
 export { hasSchema, schemaError } from './validate/schemas';
 export {

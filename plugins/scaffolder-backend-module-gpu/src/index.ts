@@ -10,13 +10,7 @@ export { createGpuGitopsImportAction } from './actions/gpuGitopsImport';
 export { createGpuGitopsReleaseAction } from './actions/gpuGitopsRelease';
 export { createGpuGitopsRenderAction } from './actions/gpuGitopsRender';
 export { createGpuPlanAction } from './actions/gpuPlan';
-export { gpuRequestInputProperties } from './actions/gpuRequestInput';
 export { scaffolderModuleGpu as default } from './module';
 export type { ClusterProfiles } from './services/clusterProfiles';
 export { createGpuActionServices } from './services/gpuActionServices';
 export type { GpuActionServices } from './services/gpuActionServices';
-export {
-  EXISTING_WORKLOAD_DEFAULTS,
-  GPU_WORKLOAD_DEFAULTS,
-  gpuWorkloadValues,
-} from './templates/gpuWorkloadValues';

@@ -15,7 +15,7 @@ import type { TestBackend } from '@backstage/backend-test-utils';
 import {
   GPU_WORKLOAD_DEFAULTS,
   gpuWorkloadValues,
-} from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
+} from '@gpu-gitops/plugin-gpu-node';
 import {
   createLocalGitopsRemote,
   type LocalGitopsRemote,

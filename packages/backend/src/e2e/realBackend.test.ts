@@ -2,10 +2,10 @@ import request from 'supertest';
 import {
   GPU_WORKLOAD_DEFAULTS,
   gpuWorkloadValues,
-} from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
+  validateGitOpsTree,
+} from '@gpu-gitops/plugin-gpu-node';
 import yaml from 'yaml';
 import type { TestBackend } from '@backstage/backend-test-utils';
-import { validateGitOpsTree } from '@gpu-gitops/plugin-gpu-node';
 import {
   createLocalGitopsRemote,
   type LocalGitopsRemote,

@@ -10,7 +10,7 @@ import type { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha
 import type { ScaffolderService } from '@backstage/plugin-scaffolder-node';
 import type { JsonValue } from '@backstage/types';
 import { requestBranchName } from '@gpu-gitops/plugin-gpu-node';
-import { gpuWorkloadValues } from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
+import { gpuWorkloadValues } from '@gpu-gitops/plugin-gpu-node';
 import { gpuRequestFields } from './requestFields';
 import {
   outputLink,

@@ -1,10 +1,10 @@
 /**
  * The input of the agent actions that take a GPU request: the flat fields of
- * the scaffolder actions (one definition, the scaffolder module's), as the
+ * the scaffolder actions (one definition, gpu-node's), as the
  * gpu-workload form offers them, for the actions registry's zod object.
  */
 import type { z as zod } from 'zod/v3';
-import { gpuRequestInputProperties } from '@gpu-gitops/plugin-scaffolder-backend-module-gpu';
+import { gpuRequestInputProperties } from '@gpu-gitops/plugin-gpu-node';
 
 type Z = typeof zod;
 

@@ -15,15 +15,17 @@ import {
   compareStrings,
   type ClusterProfile,
   type GpuCatalog,
-  type HandWrittenConfigMap,
 } from '@gpu-gitops/plugin-gpu-common';
-import { clusterFolderFileHolds } from '@gpu-gitops/plugin-gpu-node';
-import type { LayoutInput } from '@gpu-gitops/plugin-gpu-node';
+import type { LayoutInput, PoolConfigs } from '@gpu-gitops/plugin-gpu-node';
+import {
+  markPoolsOfChangedConfigs,
+  refreshClusterFiles,
+  refreshConfigFiles,
+  type ChangedConfigs,
+} from './configFileRefresh';
+import { recordChanges, type DirtyFiles } from './dirtyFiles';
 import {
   parseClusterFolderPoolFile,
-  parseConfigMapFile,
-  parseDevicePluginConfigFile,
-  parseMigConfigFile,
   parsePoolFile,
   parseRequestFile,
   parseWorkloadFolders,
@@ -37,10 +39,11 @@ import {
   readGpuStacks,
 } from './gpuStacks';
 import { emptySnapshot, type IndexSnapshot } from './indexSnapshot';
-import { IndexStore } from './indexStore';
+import { IndexStore, type PoolFile } from './indexStore';
+import { RefreshReader } from './refreshReader';
 import { RepoFolders } from './repoFolders';
 import { SavedIndexState } from './savedIndexState';
-import { SnapshotBuilder } from './snapshotBuilder';
+import { SnapshotBuilder, type WorkloadChanges } from './snapshotBuilder';
 
 /** @public */
 export interface RepoIndexOptions {
@@ -154,200 +157,117 @@ export class RepoIndex {
     if (revision === this.store.revision && !restored) {
       return { revision, full: false, changedPaths: [], parsedPaths: [] };
     }
-    const folders = this.folders.folders;
-    let changes: BlobChanges | undefined;
-    let full = this.store.revision === undefined;
-    if (!full) {
+    const { changes, full } = await this.changesSince(revision);
+    const dirty = recordChanges(this.store, this.folders, changes);
+    const reader = new RefreshReader(this.source, this.store);
+    const { configMapsChanged } = await this.refreshConfigsAndPools(
+      dirty,
+      reader,
+    );
+    const replacedFolders = await this.refreshWorkloadFolders(
+      dirty.folders,
+      reader,
+    );
+    await this.refreshRequests(dirty.requests, reader);
+    const stacksChanged = await this.refreshGpuStacks(
+      changes,
+      full,
+      reader.parsedPaths,
+      reader.texts,
+    );
+
+    this.store.revision = revision;
+    const onlyWorkloads =
+      !stacksChanged &&
+      !full &&
+      dirty.configs.length === 0 &&
+      !configMapsChanged &&
+      dirty.pools.size === 0 &&
+      !dirty.setupChanged &&
+      this.current.revision !== undefined;
+    this.current =
+      (onlyWorkloads &&
+        this.snapshots.update(this.current, revision, {
+          folders: dirty.folders,
+          ...replacedFolders,
+          changedRequests: dirty.requests,
+        })) ||
+      this.snapshots.build(revision);
+    this.savedState.scheduleSave(this.store, full);
+    const result: RefreshResult = {
+      revision,
+      full,
+      changedPaths: [...changes.keys()].sort(),
+      parsedPaths: reader.parsedPaths,
+    };
+    if (restored) result.restored = true;
+    return result;
+  }
+
+  /**
+   * The files changed since the indexed commit (git's diff); every file
+   * whose blob differs from the store's when there is none (`full`).
+   */
+  private async changesSince(
+    revision: string,
+  ): Promise<{ changes: BlobChanges; full: boolean }> {
+    if (this.store.revision !== undefined) {
       try {
         const diff = await this.source.changedBlobs(
-          this.store.revision!,
+          this.store.revision,
           revision,
-          folders,
+          this.folders.folders,
         );
-        changes = diff.changes;
-        for (const path of changes.keys()) this.store.symlinks.delete(path);
+        for (const path of diff.changes.keys())
+          this.store.symlinks.delete(path);
         this.store.addSymlinks(diff.symlinks);
+        return { changes: diff.changes, full: false };
       } catch {
         // The old commit is gone (history rewritten, cache re-created): list everything.
-        full = true;
       }
     }
-    if (!changes) {
-      const listed = await this.source.listBlobs(revision, folders);
-      changes = new Map();
-      for (const [path, sha] of listed.blobs) {
-        if (this.store.blobs.get(path) !== sha) changes.set(path, sha);
-      }
-      for (const path of this.store.blobs.keys()) {
-        if (!listed.blobs.has(path)) changes.set(path, undefined);
-      }
-      this.store.symlinks.clear();
-      this.store.addSymlinks(listed.symlinks);
+    const listed = await this.source.listBlobs(revision, this.folders.folders);
+    const changes: BlobChanges = new Map();
+    for (const [path, sha] of listed.blobs) {
+      if (this.store.blobs.get(path) !== sha) changes.set(path, sha);
     }
-
-    const parsedPaths: string[] = [];
-    /** Reads the current blobs of `paths` (one git process) and counts them as parsed. */
-    /**
-     * Every text this refresh read, by path: the GPU stacks read them again
-     * (a workload file outside every cluster's folder may declare a release).
-     */
-    const readTexts = new Map<string, string>();
-    const read = async (paths: string[]): Promise<Map<string, string>> => {
-      const shas = paths.map(p => this.store.blobs.get(p)!);
-      const blobs = await this.source.readBlobs(shas);
-      parsedPaths.push(...paths);
-      const texts = new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
-      for (const [p, text] of texts) readTexts.set(p, text);
-      return texts;
-    };
-
-    const dirtyConfigs: { path: string; cluster: string; name?: string }[] = [];
-    /** NodePool file -> its cluster. */
-    const dirtyPools = new Map<string, string>();
-    /** Another file of a cluster's folder -> its cluster. */
-    const dirtyClusterFiles = new Map<string, string>();
-    const dirtyFolders = new Set<string>();
-    const dirtyRequests: string[] = [];
-    let setupChanged = false;
-    for (const [path, sha] of changes) {
-      if (sha === undefined) this.store.blobs.delete(path);
-      else this.store.blobs.set(path, sha);
-      const place = this.folders.classify(path);
-      switch (place?.entry) {
-        case 'devicePluginConfig':
-          dirtyConfigs.push({
-            path,
-            cluster: place.cluster,
-            name: place.config,
-          });
-          break;
-        case 'migConfig':
-          dirtyConfigs.push({ path, cluster: place.cluster });
-          break;
-        case 'nodePool':
-          dirtyPools.set(path, place.cluster);
-          break;
-        case 'workloadDir': {
-          const files = this.store.folderFiles.get(place.folder) ?? new Set();
-          if (sha === undefined) files.delete(path);
-          else files.add(path);
-          this.store.folderFiles.set(place.folder, files);
-          dirtyFolders.add(place.folder);
-          break;
-        }
-        case 'request':
-          dirtyRequests.push(path);
-          break;
-        case 'clusterKustomization':
-          setupChanged = true;
-          break;
-        case 'clusterFolder':
-          dirtyClusterFiles.set(path, place.cluster);
-          break;
-        default:
-      }
+    for (const path of this.store.blobs.keys()) {
+      if (!listed.blobs.has(path)) changes.set(path, undefined);
     }
+    this.store.symlinks.clear();
+    this.store.addSymlinks(listed.symlinks);
+    return { changes, full: true };
+  }
 
-    // Configs first: pools infer sharing details from them.
-    const changedConfigs = new Set<string>();
-    // The other files of the clusters' folders, read once: hand-written
-    // ConfigMaps of NVIDIA configs, and the pools the product manages there
-    // (gpu-node's clusterFolderFiles.ts, the rule readRepoState applies).
-    const clusterTexts = await read(
-      [...dirtyClusterFiles.keys()].filter(p => this.store.blobs.has(p)).sort(),
+  /** Configs first (pools infer sharing details from them), then the pools. */
+  private async refreshConfigsAndPools(
+    dirty: DirtyFiles,
+    reader: RefreshReader,
+  ): Promise<{ configMapsChanged: boolean }> {
+    const changedConfigs: ChangedConfigs = new Set();
+    const clusterFiles = await refreshClusterFiles(
+      this.store,
+      dirty.clusterFiles,
+      reader,
+      changedConfigs,
+      dirty.pools,
     );
-    let configMapsChanged = false;
-    for (const [path, cluster] of dirtyClusterFiles) {
-      const before = this.store.configMapFiles.get(path);
-      const text = clusterTexts.get(path);
-      const parsed =
-        text === undefined ? undefined : parseConfigMapFile(path, text);
-      if (
-        parsed &&
-        (parsed.configMaps.length > 0 || parsed.skipped.length > 0)
-      ) {
-        this.store.configMapFiles.set(path, { cluster, ...parsed });
-      } else {
-        this.store.configMapFiles.delete(path);
-      }
-      if (before || this.store.configMapFiles.has(path)) {
-        configMapsChanged = true;
-        const entries = (
-          configMaps: readonly HandWrittenConfigMap[] | undefined,
-          kind: 'devicePluginConfigs' | 'migConfigs',
-        ) => Object.assign({}, ...(configMaps ?? []).map(m => m[kind]));
-        for (const [kind, tag] of [
-          ['devicePluginConfigs', 'dp'],
-          ['migConfigs', 'mig'],
-        ] as const) {
-          const old = entries(before?.configMaps, kind);
-          const now = entries(parsed?.configMaps, kind);
-          for (const entry of new Set([
-            ...Object.keys(old),
-            ...Object.keys(now),
-          ])) {
-            if (JSON.stringify(old[entry]) !== JSON.stringify(now[entry])) {
-              changedConfigs.add(`${cluster}/${tag}/${entry}`);
-            }
-          }
-        }
-      }
-      // Re-parsed as a pool file when it holds a pool now or did before.
-      if (
-        this.store.poolFiles.has(path) ||
-        (text !== undefined && clusterFolderFileHolds(text).pools)
-      ) {
-        dirtyPools.set(path, cluster);
-      }
-    }
-    const configTexts = await read(
-      dirtyConfigs.map(c => c.path).filter(p => this.store.blobs.has(p)),
-    );
-    for (const { path, cluster, name } of dirtyConfigs) {
-      const files =
-        name === undefined ? this.store.migFiles : this.store.devicePluginFiles;
-      const key = name === undefined ? cluster : path;
-      const before = files.get(key);
-      const text = configTexts.get(path);
-      if (text === undefined) {
-        files.delete(key);
-      } else {
-        const parsed =
-          name === undefined
-            ? parseMigConfigFile(path, text)
-            : parseDevicePluginConfigFile(path, name, text);
-        files.set(key, { cluster, ...parsed });
-      }
-      const old = before?.configs ?? {};
-      const now = files.get(key)?.configs ?? {};
-      const kind = name === undefined ? 'mig' : 'dp';
-      for (const entry of new Set([...Object.keys(old), ...Object.keys(now)])) {
-        if (JSON.stringify(old[entry]) !== JSON.stringify(now[entry])) {
-          changedConfigs.add(`${cluster}/${kind}/${entry}`);
-        }
-      }
-      if (name !== undefined) changedConfigs.add(`${cluster}/dp/${name}`);
-    }
-    if (changedConfigs.size > 0) {
-      for (const [path, file] of this.store.poolFiles) {
-        if (
-          file.devicePluginConfigs.some(n =>
-            changedConfigs.has(`${file.cluster}/dp/${n}`),
-          ) ||
-          file.migConfigs.some(n =>
-            changedConfigs.has(`${file.cluster}/mig/${n}`),
-          )
-        ) {
-          dirtyPools.set(path, file.cluster);
-        }
-      }
-    }
+    await refreshConfigFiles(this.store, dirty.configs, reader, changedConfigs);
+    markPoolsOfChangedConfigs(this.store, changedConfigs, dirty.pools);
+    await this.refreshPools(dirty.pools, clusterFiles.texts, reader);
+    return { configMapsChanged: clusterFiles.configMapsChanged };
+  }
+
+  /** Parses `dirtyPools` (the cluster-folder files among them already read, `clusterTexts`) into the store. */
+  private async refreshPools(
+    dirtyPools: Map<string, string>,
+    clusterTexts: Map<string, string>,
+    reader: RefreshReader,
+  ): Promise<void> {
     // Pools decide each workload's cluster (and pool, by resource name).
     if (dirtyPools.size > 0) this.snapshots.forgetAllFolders();
-    const poolTexts = await read(
-      [...dirtyPools.keys()]
-        .filter(p => this.store.blobs.has(p) && !clusterTexts.has(p))
-        .sort(),
+    const poolTexts = await reader.readPresent(
+      [...dirtyPools.keys()].filter(p => !clusterTexts.has(p)).sort(),
     );
     for (const [path, text] of clusterTexts) poolTexts.set(path, text);
     const poolConfigs = new Map(
@@ -356,37 +276,57 @@ export class RepoIndex {
     for (const [path, cluster] of [...dirtyPools].sort(([a], [b]) =>
       compareStrings(a, b),
     )) {
-      const text = poolTexts.get(path);
-      if (text === undefined) {
-        this.store.poolFiles.delete(path);
-        continue;
-      }
-      const inClusterFolder =
-        this.folders.classify(path)?.entry === 'clusterFolder';
-      const { pools, shapes, otherNodePools, skipped } = (
-        inClusterFolder ? parseClusterFolderPoolFile : parsePoolFile
-      )(this.ctx, path, text, poolConfigs.get(cluster)!);
-      if (
-        inClusterFolder &&
-        pools.length + otherNodePools.length + skipped.length === 0
-      ) {
-        this.store.poolFiles.delete(path);
-        continue;
-      }
-      this.store.poolFiles.set(path, {
+      const file = this.parsePoolFile(
+        path,
         cluster,
-        pools,
-        shapes,
-        otherNodePools,
-        devicePluginConfigs: [
-          ...new Set(pools.flatMap(p => p.deviceConfigName ?? [])),
-        ],
-        migConfigs: [...new Set(pools.flatMap(p => p.migConfigName ?? []))],
-        skipped,
-      });
+        poolTexts.get(path),
+        poolConfigs.get(cluster)!,
+      );
+      if (file) this.store.poolFiles.set(path, file);
+      else this.store.poolFiles.delete(path);
     }
+  }
 
-    // What the changed folders held before, for the incremental snapshot update.
+  /** The pool file `text` makes; undefined when deleted, or a cluster-folder file without a NodePool. */
+  private parsePoolFile(
+    path: string,
+    cluster: string,
+    text: string | undefined,
+    poolConfigs: PoolConfigs,
+  ): PoolFile | undefined {
+    if (text === undefined) return undefined;
+    const inClusterFolder =
+      this.folders.classify(path)?.entry === 'clusterFolder';
+    const { pools, shapes, otherNodePools, skipped } = (
+      inClusterFolder ? parseClusterFolderPoolFile : parsePoolFile
+    )(this.ctx, path, text, poolConfigs);
+    if (
+      inClusterFolder &&
+      pools.length + otherNodePools.length + skipped.length === 0
+    ) {
+      return undefined;
+    }
+    return {
+      cluster,
+      pools,
+      shapes,
+      otherNodePools,
+      devicePluginConfigs: [
+        ...new Set(pools.flatMap(p => p.deviceConfigName ?? [])),
+      ],
+      migConfigs: [...new Set(pools.flatMap(p => p.migConfigName ?? []))],
+      skipped,
+    };
+  }
+
+  /**
+   * Parses the changed workload folders in batches (dropping the emptied
+   * ones); returns what they held before, for the incremental snapshot update.
+   */
+  private async refreshWorkloadFolders(
+    dirtyFolders: Set<string>,
+    reader: RefreshReader,
+  ): Promise<Pick<WorkloadChanges, 'replaced' | 'replacedObjects'>> {
     const replaced = [...dirtyFolders].flatMap(folder =>
       this.snapshots.cachedWorkloads(folder),
     );
@@ -404,54 +344,23 @@ export class RepoIndex {
     for (let i = 0; i < liveFolders.length; i += this.workloadFoldersPerRead) {
       await this.parseWorkloadFolders(
         liveFolders.slice(i, i + this.workloadFoldersPerRead),
-        read,
+        paths => reader.read(paths),
       );
       await nextTurn();
     }
+    return { replaced, replacedObjects };
+  }
 
-    const requestTexts = await read(
-      dirtyRequests.filter(p => this.store.blobs.has(p)).sort(),
-    );
+  private async refreshRequests(
+    dirtyRequests: string[],
+    reader: RefreshReader,
+  ): Promise<void> {
+    const texts = await reader.readPresent([...dirtyRequests].sort());
     for (const path of dirtyRequests) {
-      const text = requestTexts.get(path);
+      const text = texts.get(path);
       if (text === undefined) this.store.requestFiles.delete(path);
       else this.store.requestFiles.set(path, parseRequestFile(path, text));
     }
-
-    const stacksChanged = await this.refreshGpuStacks(
-      changes,
-      full,
-      parsedPaths,
-      readTexts,
-    );
-
-    this.store.revision = revision;
-    const onlyWorkloads =
-      !stacksChanged &&
-      !full &&
-      dirtyConfigs.length === 0 &&
-      !configMapsChanged &&
-      dirtyPools.size === 0 &&
-      !setupChanged &&
-      this.current.revision !== undefined;
-    this.current =
-      (onlyWorkloads &&
-        this.snapshots.update(this.current, revision, {
-          folders: dirtyFolders,
-          replaced,
-          replacedObjects,
-          changedRequests: dirtyRequests,
-        })) ||
-      this.snapshots.build(revision);
-    this.savedState.scheduleSave(this.store, full);
-    const result: RefreshResult = {
-      revision,
-      full,
-      changedPaths: [...changes.keys()].sort(),
-      parsedPaths,
-    };
-    if (restored) result.restored = true;
-    return result;
   }
 
   /** Reads and parses `folders` (each holds files) into the store. */

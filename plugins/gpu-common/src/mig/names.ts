@@ -1,4 +1,5 @@
 import type { GpuModel } from '../catalog/types';
+import { DEFAULT_MIG_CONFIG } from '../manifests/defaultConfigNames';
 import { parseMigProfileName } from './profileName';
 import { compareStrings } from '../text/compareStrings';
 
@@ -56,7 +57,7 @@ export function migConfigName(
   const entries = Object.entries(layout)
     .filter(([, count]) => count > 0)
     .sort(([a], [b]) => compareProfiles(a, b));
-  if (entries.length === 0) return 'all-disabled';
+  if (entries.length === 0) return DEFAULT_MIG_CONFIG;
   if (entries.length === 1) {
     const [profile, count] = entries[0];
     const max = model?.mig?.profiles.find(p => p.name === profile)?.maxCount;

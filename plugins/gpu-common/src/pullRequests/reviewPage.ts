@@ -11,7 +11,7 @@
  */
 export const GPU_PULL_REQUESTS_PATH = '/gpu/pull-requests';
 
-const BRANCH_PREFIX = 'gpu/';
+import { GPU_BRANCH_PREFIX as BRANCH_PREFIX } from './gpuBranchPrefix';
 
 /** `gpu/ml-chat` → `ml-chat` (the page's id of the branch). */
 export function pullRequestId(branch: string): string {

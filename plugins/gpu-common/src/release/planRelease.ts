@@ -1,5 +1,9 @@
 import { centsToUsd, formatCents } from '../format/money';
 import { GpuInputError } from '../errors';
+import {
+  DEFAULT_DEVICE_PLUGIN_CONFIG,
+  DEFAULT_MIG_CONFIG,
+} from '../manifests/defaultConfigNames';
 import type { GpuCatalog } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
 import { indexCatalog } from '../planner/catalogIndex';
@@ -10,10 +14,6 @@ import type { RepoState } from '../planner/types';
 import type { GpuRequest } from '../request/types';
 import { releaseSavingsText } from './releaseSavings';
 import type { ReleasedPool, ReleasePlan } from './types';
-
-/** Nodes without the label run the ConfigMap's `default` key (device plugin) / `all-disabled` (MIG manager). */
-const DEFAULT_DEVICE_PLUGIN_CONFIG = 'default';
-const DEFAULT_MIG_CONFIG = 'all-disabled';
 
 /**
  * Plans the release of a request the repository holds: each pool whose

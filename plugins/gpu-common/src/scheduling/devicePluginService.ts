@@ -24,6 +24,7 @@ import {
 } from '../cluster/gpuStack';
 import type { MigStrategy } from '../cluster/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import { DEFAULT_MIG_CONFIG } from '../manifests/defaultConfigNames';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { advertisedPerNode, advertisedResources } from './advertisedResources';
 import { draDriverProblems, isDraPool } from './draDriverService';
@@ -48,9 +49,6 @@ export interface PoolDevicePluginService {
    */
   resources?: AdvertisedNodeResource[];
 }
-
-/** The label a MIG pool's nodes select their mig-parted config by, and its "off" value. */
-const MIG_OFF = 'all-disabled';
 
 /** GPU discovery's labels as requirements: a DaemonSet's pods land on nodes that run, and carry them. */
 const DISCOVERED: NodeSelectorRequirement[] = Object.entries(
@@ -119,7 +117,7 @@ function noneProblem(
  */
 function migProblems(shape: PoolNodeShape, stack: ClusterGpuStack): string[] {
   const migConfig = shape.labels[WELL_KNOWN_KEYS.migConfig];
-  if (migConfig === undefined || migConfig === MIG_OFF) return [];
+  if (migConfig === undefined || migConfig === DEFAULT_MIG_CONFIG) return [];
   const selects = `${nodesOf(shape)} select the MIG layout ${migConfig} (label ${WELL_KNOWN_KEYS.migConfig})`;
   if (stack.migManagerOff) {
     return [

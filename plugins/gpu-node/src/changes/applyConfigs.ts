@@ -3,7 +3,10 @@
  * one entry in the cluster's mig-parted config.
  */
 import { isMap, type YAMLMap } from 'yaml';
-import type { MigConfigEntry } from '@gpu-gitops/plugin-gpu-common';
+import {
+  DEFAULT_MIG_CONFIG,
+  type MigConfigEntry,
+} from '@gpu-gitops/plugin-gpu-common';
 import { deepEqual, toYaml } from './canonical';
 import { conflictError } from './conflict';
 import type { StagedTree } from './stagedTree';
@@ -46,7 +49,7 @@ export const ALL_DISABLED_MIG_CONFIG: {
   name: string;
   entries: MigConfigEntry[];
 } = Object.freeze({
-  name: 'all-disabled',
+  name: DEFAULT_MIG_CONFIG,
   entries: [{ devices: 'all' as const, 'mig-enabled': false }],
 });
 

@@ -5,11 +5,14 @@
  * trailer), whether it merges, and
  * which files it touches.
  */
-import type { GpuPullRequestFile } from '@gpu-gitops/plugin-gpu-common';
+import {
+  GPU_BRANCH_PREFIX,
+  type GpuPullRequestFile,
+} from '@gpu-gitops/plugin-gpu-common';
 import { readTrailer } from '../git/branchName';
 import { DESCRIPTION_FILE, descriptionRef } from './localDescription';
 import type { LocalPullRequest } from './localPullRequestTypes';
-import { BRANCH_PREFIX, type LocalReviewCache } from './localReviewCache';
+import type { LocalReviewCache } from './localReviewCache';
 
 /** An open pull request of `branch`, or undefined (no such branch, or merged). */
 export async function describePullRequest(
@@ -17,7 +20,7 @@ export async function describePullRequest(
   branch: string,
   base: string,
 ): Promise<LocalPullRequest | undefined> {
-  if (!branch.startsWith(BRANCH_PREFIX)) return undefined;
+  if (!branch.startsWith(GPU_BRANCH_PREFIX)) return undefined;
   const head = await cache.resolve(`refs/heads/${branch}`);
   if (!head) return undefined;
   if (await cache.isAncestor(head, base)) return undefined;

@@ -5,6 +5,7 @@
  * a review asks of it (branches, refs, ancestry, git's own merge).
  */
 import { createHash } from 'node:crypto';
+import { GPU_BRANCH_PREFIX } from '@gpu-gitops/plugin-gpu-common';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gitEnvironment } from '../git/auth';
@@ -14,9 +15,6 @@ import { runGit } from '../git/runGit';
 import { Redactor } from '../redact';
 import { DESCRIPTION_REF_PREFIX } from './localDescription';
 import type { LocalPullRequestsOptions } from './localPullRequestTypes';
-
-/** Request branches: the only branches the local forge treats as pull requests. */
-export const BRANCH_PREFIX = 'gpu/';
 
 /** git's merge of head into base: its tree, or the conflicting files. */
 export type MergeTreeResult =
@@ -82,7 +80,7 @@ export class LocalReviewCache {
       '--no-tags',
       'origin',
       `+refs/heads/${this.baseBranch}:refs/heads/${this.baseBranch}`,
-      `+refs/heads/${BRANCH_PREFIX}*:refs/heads/${BRANCH_PREFIX}*`,
+      `+refs/heads/${GPU_BRANCH_PREFIX}*:refs/heads/${GPU_BRANCH_PREFIX}*`,
       `+${DESCRIPTION_REF_PREFIX}*:${DESCRIPTION_REF_PREFIX}*`,
     ]);
     const base = await this.resolve(`refs/heads/${this.baseBranch}`);
@@ -111,7 +109,7 @@ export class LocalReviewCache {
     const listing = await this.git([
       'for-each-ref',
       '--format=%(refname)',
-      `refs/heads/${BRANCH_PREFIX}`,
+      `refs/heads/${GPU_BRANCH_PREFIX}`,
     ]);
     return listing
       .split('\n')

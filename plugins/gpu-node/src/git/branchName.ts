@@ -1,3 +1,5 @@
+import { GPU_BRANCH_PREFIX } from '@gpu-gitops/plugin-gpu-common';
+
 /**
  * The deterministic branch of a request: one request, one branch, so a re-run
  * updates its own PR instead of opening a second one.
@@ -5,7 +7,7 @@
  * @public
  */
 export function requestBranchName(namespace: string, name: string): string {
-  return `gpu/${namespace}-${name}`;
+  return `${GPU_BRANCH_PREFIX}${namespace}-${name}`;
 }
 
 /** The trailer that marks a commit as ours, for this request. */
@@ -19,7 +21,7 @@ export function requestTrailer(namespace: string, name: string): string {
  * @public
  */
 export function releaseBranchName(namespace: string, name: string): string {
-  return `gpu/release-${namespace}-${name}`;
+  return `${GPU_BRANCH_PREFIX}release-${namespace}-${name}`;
 }
 
 /** The trailer that marks a commit as ours, releasing this request. */
@@ -34,12 +36,31 @@ export function releaseTrailer(namespace: string, name: string): string {
  * @public
  */
 export function importBranchName(cluster: string): string {
-  return `gpu/import-${cluster}`;
+  return `${GPU_BRANCH_PREFIX}import-${cluster}`;
 }
 
 /** The trailer that marks a commit as ours, importing this cluster's setup. */
 export function importTrailer(cluster: string): string {
   return `Gpu-Import: ${cluster}`;
+}
+
+/**
+ * The branch of a cluster's bootstrap: one per cluster, so a re-run updates
+ * its own pull request.
+ *
+ * @public
+ */
+export function bootstrapBranchName(cluster: string): string {
+  return `${GPU_BRANCH_PREFIX}bootstrap-${cluster}`;
+}
+
+/**
+ * The trailer that marks a commit as ours, bootstrapping this cluster.
+ *
+ * @public
+ */
+export function bootstrapTrailer(cluster: string): string {
+  return `Gpu-Bootstrap: ${cluster}`;
 }
 
 /** What a commit message's trailer says the branch does: a request, or its release. */

@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  GPU_BRANCH_PREFIX,
   isGpuInputError,
   parseGpuRequestYaml,
   type ClusterProfile,
@@ -108,8 +109,6 @@ export interface PullRequestUpdate {
   detail?: string;
   url?: string;
 }
-
-const BRANCH_PREFIX = 'gpu/';
 
 interface BranchInfo {
   branch: string;
@@ -218,7 +217,7 @@ async function readRequestBranches(
     const listing = await git.run([
       'ls-remote',
       'origin',
-      `refs/heads/${BRANCH_PREFIX}*`,
+      `refs/heads/${GPU_BRANCH_PREFIX}*`,
     ]);
     const heads = listing
       .split('\n')

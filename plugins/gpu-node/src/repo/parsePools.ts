@@ -6,6 +6,7 @@
  */
 import type { PoolState, SharingMode } from '@gpu-gitops/plugin-gpu-common';
 import {
+  DEFAULT_MIG_CONFIG,
   allowedCapacityTypes,
   GpuCatalog,
   gpuModelOfRequirements,
@@ -287,7 +288,7 @@ function inferSharingMode(
   if (label && (SHARING_MODES as readonly string[]).includes(label)) {
     return label as SharingMode;
   }
-  if (migConfigName && migConfigName !== 'all-disabled') return 'mig';
+  if (migConfigName && migConfigName !== DEFAULT_MIG_CONFIG) return 'mig';
   if (getIn(deviceConfig, 'sharing', 'mps')) return 'mps';
   if (getIn(deviceConfig, 'sharing', 'timeSlicing')) return 'time-slicing';
   return 'exclusive';

@@ -9,6 +9,7 @@
  * and teams keep that config's entries for nodes they label by hand.
  */
 import {
+  DEFAULT_DEVICE_PLUGIN_CONFIG,
   MANAGED_BY,
   WELL_KNOWN_KEYS,
   parseLedger,
@@ -24,9 +25,6 @@ import {
   poolNodeLabels,
   POOL_OBJECT_KINDS,
 } from '../repo/machineDeploymentPools';
-
-/** The device-plugin config nodes without the label use (the ConfigMap's `default` key). */
-const DEFAULT_DEVICE_PLUGIN_CONFIG = 'default';
 
 interface SourceNodePool {
   name: string;

@@ -121,6 +121,20 @@ export async function resolveGitOpsTarget(
   };
 }
 
+/** The target of an action that must have a repository: refused, naming the input, when none is given or configured. */
+export async function requireGitOpsTarget(
+  input: GitOpsTargetInput,
+  services: GpuActionServices,
+): Promise<GitOpsTarget> {
+  const target = await resolveGitOpsTarget(input, services);
+  if (!target) {
+    throw new InputError(
+      'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
+    );
+  }
+  return target;
+}
+
 /** Basic-auth user git should pair with the token, per forge. */
 export function tokenUsername(target: GitOpsTarget): string | undefined {
   return gitTokenUsername(target.forge, target.credentials);
@@ -153,6 +167,26 @@ export function publishTarget(
 }
 
 /**
+ * The GitOps repository of `target` with its credentials; a wait for another
+ * run's clone lock is told through `logger` (on the task page).
+ */
+export function gitopsRepository(
+  target: GitOpsTarget,
+  logger: LoggerService,
+): GitOpsRepository {
+  return new GitOpsRepository({
+    repoUrl: target.repoUrl,
+    baseBranch: target.baseBranch,
+    cacheDir: target.cacheDir,
+    token: target.credentials.token,
+    tokenUsername: tokenUsername(target),
+    author: target.author,
+    timeoutMs: target.timeoutMs,
+    logger,
+  });
+}
+
+/**
  * Fetches the base branch into the cached clone (sparse: what a run of this
  * request reads, see `sparseFoldersFor`; all of it for an existing workload)
  * and runs `work` on it while the clone is locked, so no other run changes
@@ -167,17 +201,7 @@ export async function withGitOpsBase<T>(
   work: (base: { tree: RepoTree; dir: string; baseSha: string }) => Promise<T>,
   folders: string[] = sparseFoldersFor(undefined, cluster, request),
 ): Promise<T> {
-  const repository = new GitOpsRepository({
-    repoUrl: target.repoUrl,
-    baseBranch: target.baseBranch,
-    cacheDir: target.cacheDir,
-    token: target.credentials.token,
-    tokenUsername: tokenUsername(target),
-    author: target.author,
-    timeoutMs: target.timeoutMs,
-    // A wait for another run's clone lock is told on the task page.
-    logger,
-  });
+  const repository = gitopsRepository(target, logger);
   logger.info(
     `Fetch ${target.baseBranch} of the GitOps repository (credentials: ${target.credentials.source})…`,
   );

@@ -1,3 +1,4 @@
+import type { z as zod } from 'zod/v3';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { InputError } from '@backstage/errors';
 import type { JsonValue } from '@backstage/types';
@@ -7,7 +8,7 @@ import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsImport.examples';
 import {
   gitopsTargetInputProperties,
-  resolveGitOpsTarget,
+  requireGitOpsTarget,
   publishTarget,
 } from './gitopsTarget';
 import { publishOnce } from './publishOnce';
@@ -25,6 +26,35 @@ function refusedImport(error: unknown): unknown {
       .join('\n')}`,
   );
 }
+
+const importOutputProperties = {
+  branchName: (schemas: typeof zod) =>
+    schemas.string().describe('Branch holding the import'),
+  pullRequestUrl: (schemas: typeof zod) =>
+    schemas
+      .string()
+      .describe(
+        'Web URL of the import pull request (empty in a dry run or when nothing changed)',
+      ),
+  commit: (schemas: typeof zod) =>
+    schemas.string().describe('Commit at the head of the branch'),
+  changed: (schemas: typeof zod) =>
+    schemas.boolean().describe('False when the repository is adopted already'),
+  files: (schemas: typeof zod) =>
+    schemas.array(schemas.string()).describe('Files the import touches'),
+  title: (schemas: typeof zod) =>
+    schemas.string().describe('Pull request title'),
+  body: (schemas: typeof zod) =>
+    schemas.string().describe('The import report (markdown): the PR body'),
+  report: (schemas: typeof zod) =>
+    schemas
+      .record(schemas.custom<JsonValue>())
+      .describe(
+        'The report as data: converted, conversionNotes, reported, untouched, adoptedPools, records, workloads, files',
+      ),
+  diff: (schemas: typeof zod) =>
+    schemas.string().describe('Unified diff (dry-run)'),
+};
 
 /**
  * `gpu:gitops:import`: opens (or updates) the pull request that adopts a
@@ -58,38 +88,11 @@ export function createGpuGitopsImportAction(services: GpuActionServices) {
             ),
         ...gitopsTargetInputProperties,
       },
-      output: {
-        branchName: z => z.string().describe('Branch holding the import'),
-        pullRequestUrl: z =>
-          z
-            .string()
-            .describe(
-              'Web URL of the import pull request (empty in a dry run or when nothing changed)',
-            ),
-        commit: z => z.string().describe('Commit at the head of the branch'),
-        changed: z =>
-          z.boolean().describe('False when the repository is adopted already'),
-        files: z => z.array(z.string()).describe('Files the import touches'),
-        title: z => z.string().describe('Pull request title'),
-        body: z =>
-          z.string().describe('The import report (markdown): the PR body'),
-        report: z =>
-          z
-            .record(z.custom<JsonValue>())
-            .describe(
-              'The report as data: converted, conversionNotes, reported, untouched, adoptedPools, records, workloads, files',
-            ),
-        diff: z => z.string().describe('Unified diff (dry-run)'),
-      },
+      output: importOutputProperties,
     },
     async handler(ctx) {
       const { input } = ctx;
-      const target = await resolveGitOpsTarget(input, services);
-      if (!target) {
-        throw new InputError(
-          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
-        );
-      }
+      const target = await requireGitOpsTarget(input, services);
       const cluster = services.clusters.get(input.cluster);
       const publish = async (dryRun: boolean) => {
         try {

@@ -1,21 +1,75 @@
+import type { z as zod } from 'zod/v3';
+import type { LoggerService } from '@backstage/backend-plugin-api';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import type { JsonValue } from '@backstage/types';
 import { planToJson, type Plan } from '@gpu-gitops/plugin-gpu-common';
-import { publishGpuRequest } from '@gpu-gitops/plugin-gpu-node';
+import {
+  publishGpuRequest,
+  gpuRequestInputProperties,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsPullRequest.examples';
 import {
   gitopsTargetInputProperties,
-  resolveGitOpsTarget,
   publishTarget,
+  requireGitOpsTarget,
+  type GitOpsTarget,
 } from './gitopsTarget';
-import { gpuRequestInputProperties, toInputError } from './gpuRequestInput';
-import { gpuRequestContext, planSummaryMarkdown } from './planGpuRequest';
-
+import { toInputError, type GpuRequestInput } from './gpuRequestInput';
+import {
+  gpuRequestContext,
+  planSummaryMarkdown,
+  type GpuRequestContext,
+} from './planGpuRequest';
 import { pullRequestLink } from './pullRequestLink';
-import { runStage } from './stages';
-import { InputError } from '@backstage/errors';
 import { refusingCleanly } from './refusals';
+import { runStage } from './stages';
+
+const pullRequestOutputProperties = {
+  branchName: (schemas: typeof zod) =>
+    schemas.string().describe('Branch holding the change'),
+  pullRequestUrl: (schemas: typeof zod) =>
+    schemas
+      .string()
+      .describe(
+        "Web URL of the pull request (local forge: the app's review page, <app.baseUrl>/gpu/pull-requests/<branch without gpu/>)",
+      ),
+  changed: (schemas: typeof zod) =>
+    schemas
+      .boolean()
+      .describe('False when the repository already held the request'),
+  commit: (schemas: typeof zod) =>
+    schemas.string().describe('Commit at the head of the branch'),
+  files: (schemas: typeof zod) =>
+    schemas.array(schemas.string()).describe('Files the change touches'),
+  title: (schemas: typeof zod) =>
+    schemas.string().describe('Pull request title'),
+  body: (schemas: typeof zod) =>
+    schemas.string().describe('Pull request body (markdown)'),
+  diff: (schemas: typeof zod) =>
+    schemas.string().describe('Unified diff of the change (dry-run)'),
+  summary: (schemas: typeof zod) =>
+    schemas.string().describe('Markdown summary of the plan'),
+  plan: (schemas: typeof zod) =>
+    schemas.record(schemas.custom<JsonValue>()).describe('The plan JSON'),
+};
+
+/**
+ * What a run answers. A real run stores it (without the diff) under its
+ * checkpoint: a recovered task reads it back instead of publishing again.
+ */
+type PullRequestResult = {
+  branch: string;
+  url: string;
+  changed: boolean;
+  commit: string;
+  files: string[];
+  title: string;
+  body: string;
+  diff?: string;
+  summary: string;
+  plan: Record<string, JsonValue>;
+};
 
 /**
  * `gpu:gitops:pull-request`: the whole flow in one step — plan, guardrails,
@@ -36,125 +90,28 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
       input: {
         ...gpuRequestInputProperties,
         ...gitopsTargetInputProperties,
-        draft: z =>
-          z.boolean().optional().describe('Open the pull request as a draft'),
-      },
-      output: {
-        branchName: z => z.string().describe('Branch holding the change'),
-        pullRequestUrl: z =>
-          z
-            .string()
-            .describe(
-              "Web URL of the pull request (local forge: the app's review page, <app.baseUrl>/gpu/pull-requests/<branch without gpu/>)",
-            ),
-        changed: z =>
-          z
+        draft: (schemas: typeof zod) =>
+          schemas
             .boolean()
-            .describe('False when the repository already held the request'),
-        commit: z => z.string().describe('Commit at the head of the branch'),
-        files: z => z.array(z.string()).describe('Files the change touches'),
-        title: z => z.string().describe('Pull request title'),
-        body: z => z.string().describe('Pull request body (markdown)'),
-        diff: z => z.string().describe('Unified diff of the change (dry-run)'),
-        summary: z => z.string().describe('Markdown summary of the plan'),
-        plan: z => z.record(z.custom<JsonValue>()).describe('The plan JSON'),
+            .optional()
+            .describe('Open the pull request as a draft'),
       },
+      output: pullRequestOutputProperties,
     },
     async handler(ctx) {
-      const { input } = ctx;
-      const target = await resolveGitOpsTarget(input, services);
-      if (!target) {
-        throw new InputError(
-          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
-        );
-      }
+      const { input, logger } = ctx;
+      const target = await requireGitOpsTarget(input, services);
       // Explicit choices the owner may not make fail before anything is read;
       // the guard (policy, quota) then runs on every plan, rebuilds included.
       const context = gpuRequestContext(input, services);
-      const { request, cluster, catalog, guard, policy } = context;
-
-      const publish = async (dryRun: boolean) => {
-        try {
-          return await publishGpuRequest({
-            request,
-            cluster,
-            catalog,
-            guard,
-            policy,
-            ...publishTarget(target, services),
-            draft: input.draft,
-            dryRun,
-            logger: ctx.logger,
+      const run: RequestRun = { context, target, input, logger, services };
+      const result: PullRequestResult = ctx.isDryRun
+        ? await dryRunRequest(run)
+        : await ctx.checkpoint({
+            key: checkpointKey(run),
+            fn: () => publishRequest(run),
           });
-        } catch (error) {
-          throw toInputError(error);
-        }
-      };
-      const summaryOf = (plan: Plan) => {
-        const summary = planSummaryMarkdown({ plan, quota: context.quota()! });
-        ctx.logger.info(summary);
-        return summary;
-      };
-
-      if (ctx.isDryRun) {
-        const result = await runStage(
-          ctx.logger,
-          'Dry run (nothing pushed)',
-          () => publish(true),
-        );
-        ctx.output('branchName', result.branch);
-        ctx.output('pullRequestUrl', '');
-        ctx.output('changed', result.changed);
-        ctx.output('commit', '');
-        ctx.output('files', result.files);
-        ctx.output('title', result.title);
-        ctx.output('body', result.body);
-        ctx.output('diff', result.diff ?? '');
-        ctx.output('summary', summaryOf(result.plan));
-        ctx.output(
-          'plan',
-          planToJson(result.plan) as unknown as Record<string, JsonValue>,
-        );
-        return;
-      }
-
-      // A recovered task must not push and open the PR twice: the result is
-      // stored under a key unique to this task and request.
-      const { namespace, name } = request.metadata;
-      const result = await ctx.checkpoint({
-        key: `gpu.pull-request.${target.repoUrl}.${namespace}.${name}`,
-        fn: async () => {
-          const published = await runStage(
-            ctx.logger,
-            `Push branch and open ${target.forge} pull request`,
-            () => publish(false),
-          );
-          return {
-            branch: published.branch,
-            url: pullRequestLink({
-              forge: target.forge,
-              branch: published.branch,
-              forgeUrl: published.url,
-              appBaseUrl: services.appBaseUrl,
-            }),
-            changed: published.changed,
-            commit: published.commit ?? '',
-            files: published.files,
-            title: published.title,
-            body: published.body,
-            summary: summaryOf(published.plan),
-            plan: planToJson(published.plan) as unknown as Record<
-              string,
-              JsonValue
-            >,
-          };
-        },
-      });
-      ctx.logger.info(
-        result.changed
-          ? `Pull request: ${result.url}`
-          : `The repository already holds this request; branch ${result.branch} unchanged`,
-      );
+      if (!ctx.isDryRun) logPublished(logger, result);
       ctx.output('branchName', result.branch);
       ctx.output('pullRequestUrl', result.url);
       ctx.output('changed', result.changed);
@@ -162,11 +119,111 @@ export function createGpuGitopsPullRequestAction(services: GpuActionServices) {
       ctx.output('files', result.files);
       ctx.output('title', result.title);
       ctx.output('body', result.body);
-      ctx.output('diff', '');
+      ctx.output('diff', result.diff ?? '');
       ctx.output('summary', result.summary);
       ctx.output('plan', result.plan);
     },
   });
   // Refusals fail the step with their reason, never a stack trace.
   return refusingCleanly(action);
+}
+
+/** One run of the action: the planned request and where it goes. */
+interface RequestRun {
+  context: GpuRequestContext;
+  target: GitOpsTarget;
+  input: GpuRequestInput & { draft?: boolean };
+  logger: LoggerService;
+  services: GpuActionServices;
+}
+
+/**
+ * A recovered task must not push and open the PR twice: the result is stored
+ * under a key unique to this task and request.
+ */
+function checkpointKey({ context, target }: RequestRun): string {
+  const { namespace, name } = context.request.metadata;
+  return `gpu.pull-request.${target.repoUrl}.${namespace}.${name}`;
+}
+
+async function publish(run: RequestRun, dryRun: boolean) {
+  const { request, cluster, catalog, guard, policy } = run.context;
+  try {
+    return await publishGpuRequest({
+      request,
+      cluster,
+      catalog,
+      guard,
+      policy,
+      ...publishTarget(run.target, run.services),
+      draft: run.input.draft,
+      dryRun,
+      logger: run.logger,
+    });
+  } catch (error) {
+    throw toInputError(error);
+  }
+}
+
+/** The plan's summary, told on the task page too. */
+function summaryOf(run: RequestRun, plan: Plan): string {
+  const summary = planSummaryMarkdown({ plan, quota: run.context.quota()! });
+  run.logger.info(summary);
+  return summary;
+}
+
+function planOutput(plan: Plan): Record<string, JsonValue> {
+  return planToJson(plan) as unknown as Record<string, JsonValue>;
+}
+
+/** Everything computed, nothing pushed; the diff is the answer. */
+async function dryRunRequest(run: RequestRun): Promise<PullRequestResult> {
+  const result = await runStage(run.logger, 'Dry run (nothing pushed)', () =>
+    publish(run, true),
+  );
+  return {
+    branch: result.branch,
+    url: '',
+    changed: result.changed,
+    commit: '',
+    files: result.files,
+    title: result.title,
+    body: result.body,
+    diff: result.diff ?? '',
+    summary: summaryOf(run, result.plan),
+    plan: planOutput(result.plan),
+  };
+}
+
+async function publishRequest(run: RequestRun): Promise<PullRequestResult> {
+  const { target, services } = run;
+  const published = await runStage(
+    run.logger,
+    `Push branch and open ${target.forge} pull request`,
+    () => publish(run, false),
+  );
+  return {
+    branch: published.branch,
+    url: pullRequestLink({
+      forge: target.forge,
+      branch: published.branch,
+      forgeUrl: published.url,
+      appBaseUrl: services.appBaseUrl,
+    }),
+    changed: published.changed,
+    commit: published.commit ?? '',
+    files: published.files,
+    title: published.title,
+    body: published.body,
+    summary: summaryOf(run, published.plan),
+    plan: planOutput(published.plan),
+  };
+}
+
+function logPublished(logger: LoggerService, result: PullRequestResult): void {
+  logger.info(
+    result.changed
+      ? `Pull request: ${result.url}`
+      : `The repository already holds this request; branch ${result.branch} unchanged`,
+  );
 }

@@ -1,28 +1,56 @@
 import path from 'node:path';
-import { resolveSafeChildPath } from '@backstage/backend-plugin-api';
+import type { z as zod } from 'zod/v3';
+import {
+  resolveSafeChildPath,
+  type LoggerService,
+} from '@backstage/backend-plugin-api';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { findModel } from '@gpu-gitops/plugin-gpu-common';
 import {
   FsRepoTree,
+  gpuRequestInputProperties,
   renderPullRequest,
   requestBranchName,
+  type FileChange,
 } from '@gpu-gitops/plugin-gpu-node';
-import { InputError } from '@backstage/errors';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsRender.examples';
 import {
   gitopsTargetInputProperties,
-  resolveGitOpsTarget,
+  requireGitOpsTarget,
   withGitOpsBase,
 } from './gitopsTarget';
+import { gpuRequestFromInput, toInputError } from './gpuRequestInput';
 import {
-  gpuRequestFromInput,
-  gpuRequestInputProperties,
-  toInputError,
-} from './gpuRequestInput';
-import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
-import { runStage } from './stages';
+  planGpuRequest,
+  planSummaryMarkdown,
+  type PlannedGpuRequest,
+} from './planGpuRequest';
 import { refusingCleanly } from './refusals';
+import { runStage } from './stages';
+
+const renderOutputProperties = {
+  targetPath: (schemas: typeof zod) =>
+    schemas.string().describe('Workspace folder written'),
+  files: (schemas: typeof zod) =>
+    schemas
+      .array(
+        schemas.object({ path: schemas.string(), action: schemas.string() }),
+      )
+      .describe('Repository-relative files of the change set'),
+  changed: (schemas: typeof zod) =>
+    schemas
+      .boolean()
+      .describe('False when the repository already holds the request'),
+  branchName: (schemas: typeof zod) =>
+    schemas.string().describe('Branch name for the pull request'),
+  title: (schemas: typeof zod) =>
+    schemas.string().describe('Pull request title'),
+  body: (schemas: typeof zod) =>
+    schemas.string().describe('Pull request body (markdown)'),
+  summary: (schemas: typeof zod) =>
+    schemas.string().describe('Markdown summary of the plan'),
+};
 
 /**
  * `gpu:gitops:render`: plans the request against the GitOps repository and
@@ -43,93 +71,36 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
       input: {
         ...gpuRequestInputProperties,
         ...gitopsTargetInputProperties,
-        targetPath: z =>
-          z
+        targetPath: (schemas: typeof zod) =>
+          schemas
             .string()
             .optional()
             .describe(
               'Workspace folder the repository-relative files are written under (default "gitops")',
             ),
       },
-      output: {
-        targetPath: z => z.string().describe('Workspace folder written'),
-        files: z =>
-          z
-            .array(z.object({ path: z.string(), action: z.string() }))
-            .describe('Repository-relative files of the change set'),
-        changed: z =>
-          z
-            .boolean()
-            .describe('False when the repository already holds the request'),
-        branchName: z =>
-          z.string().describe('Branch name for the pull request'),
-        title: z => z.string().describe('Pull request title'),
-        body: z => z.string().describe('Pull request body (markdown)'),
-        summary: z => z.string().describe('Markdown summary of the plan'),
-      },
+      output: renderOutputProperties,
     },
     async handler(ctx) {
-      const { input } = ctx;
+      const { input, logger } = ctx;
       const targetPath = input.targetPath || 'gitops';
       const outputDir = resolveSafeChildPath(ctx.workspacePath, targetPath);
       const cluster = services.clusters.get(input.cluster);
-      const target = await resolveGitOpsTarget(input, services);
-      if (!target) {
-        // The change is computed against what the repository holds (its
-        // pools, configs, workloads): there is nothing to render it onto.
-        throw new InputError(
-          'input "repoUrl": no GitOps repository given and gpu.gitops.repoUrl is not configured [required]',
-        );
-      }
+      // The change is computed against what the repository holds (its
+      // pools, configs, workloads): without one there is nothing to render it onto.
+      const target = await requireGitOpsTarget(input, services);
       const planned = await withGitOpsBase(
         target,
         gpuRequestFromInput(input),
         cluster.name,
-        ctx.logger,
-        base =>
-          planGpuRequest({
-            input,
-            services,
-            logger: ctx.logger,
-            base,
-            verify: true,
-          }),
+        logger,
+        base => planGpuRequest({ input, services, logger, base, verify: true }),
       );
       const changeSet = planned.change!.changeSet;
-      await runStage(
-        ctx.logger,
-        `Write files under ${targetPath}`,
-        async () => {
-          // Through FsRepoTree, as every repository write: a symbolic link on
-          // the way (left by an earlier step) is refused, never followed.
-          const workspace = new FsRepoTree(ctx.workspacePath);
-          const folder = path
-            .relative(ctx.workspacePath, outputDir)
-            .split(path.sep)
-            .join('/');
-          try {
-            for (const change of changeSet.changes) {
-              const at = folder ? `${folder}/${change.path}` : change.path;
-              if (change.action === 'delete') await workspace.deleteFile(at);
-              else await workspace.writeFile(at, change.content);
-              ctx.logger.info(`${change.action} ${change.path}`);
-            }
-          } catch (error) {
-            throw toInputError(error);
-          }
-        },
+      await runStage(logger, `Write files under ${targetPath}`, () =>
+        writeChangeSet(ctx.workspacePath, outputDir, changeSet.changes, logger),
       );
-      const existing = planned.change?.existing;
-      const { title, body } = renderPullRequest({
-        plan: planned.plan,
-        files: changeSet.changes,
-        model: findModel(planned.catalog, planned.plan.pool.gpuModel),
-        existing: existing && {
-          container: existing.target.container,
-          current: existing.current,
-          merged: existing.merged,
-        },
-      });
+      const { title, body } = pullRequestText(planned);
       const { namespace, name } = planned.request.metadata;
       ctx.output('targetPath', targetPath);
       ctx.output(
@@ -145,4 +116,47 @@ export function createGpuGitopsRenderAction(services: GpuActionServices) {
   });
   // Refusals fail the step with their reason, never a stack trace.
   return refusingCleanly(action);
+}
+
+/**
+ * Writes `changes` under `outputDir` of the workspace through FsRepoTree, as
+ * every repository write: a symbolic link on the way (left by an earlier
+ * step) is refused, never followed.
+ */
+async function writeChangeSet(
+  workspacePath: string,
+  outputDir: string,
+  changes: FileChange[],
+  logger: LoggerService,
+): Promise<void> {
+  const workspace = new FsRepoTree(workspacePath);
+  const folder = path
+    .relative(workspacePath, outputDir)
+    .split(path.sep)
+    .join('/');
+  try {
+    for (const change of changes) {
+      const at = folder ? `${folder}/${change.path}` : change.path;
+      if (change.action === 'delete') await workspace.deleteFile(at);
+      else await workspace.writeFile(at, change.content);
+      logger.info(`${change.action} ${change.path}`);
+    }
+  } catch (error) {
+    throw toInputError(error);
+  }
+}
+
+/** The pull request's title and body, as the publishing action writes them. */
+function pullRequestText(planned: PlannedGpuRequest) {
+  const existing = planned.change?.existing;
+  return renderPullRequest({
+    plan: planned.plan,
+    files: planned.change!.changeSet.changes,
+    model: findModel(planned.catalog, planned.plan.pool.gpuModel),
+    existing: existing && {
+      container: existing.target.container,
+      current: existing.current,
+      merged: existing.merged,
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { planToJson } from '@gpu-gitops/plugin-gpu-common';
 import type { JsonValue } from '@backstage/types';
+import { gpuRequestInputProperties } from '@gpu-gitops/plugin-gpu-node';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuPlan.examples';
 import {
@@ -8,10 +9,7 @@ import {
   resolveGitOpsTarget,
   withGitOpsBase,
 } from './gitopsTarget';
-import {
-  gpuRequestFromInput,
-  gpuRequestInputProperties,
-} from './gpuRequestInput';
+import { gpuRequestFromInput } from './gpuRequestInput';
 import { planGpuRequest, planSummaryMarkdown } from './planGpuRequest';
 import { planOutputProperties } from './planOutputProperties';
 import { refusingCleanly } from './refusals';

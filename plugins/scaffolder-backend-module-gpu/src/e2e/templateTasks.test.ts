@@ -2,7 +2,7 @@ import request from 'supertest';
 import {
   GPU_WORKLOAD_DEFAULTS,
   gpuWorkloadValues,
-} from '../templates/gpuWorkloadValues';
+} from '@gpu-gitops/plugin-gpu-node';
 import yaml from 'yaml';
 import type { TestBackend } from '@backstage/backend-test-utils';
 import { validateGitOpsTree } from '@gpu-gitops/plugin-gpu-node';

@@ -20,7 +20,7 @@ import {
   EXISTING_WORKLOAD_DEFAULTS,
   GPU_WORKLOAD_DEFAULTS,
   gpuWorkloadValues,
-} from './gpuWorkloadValues';
+} from '@gpu-gitops/plugin-gpu-node';
 
 const TEMPLATES_DIR = path.resolve(__dirname, '../../templates');
 

@@ -1,4 +1,8 @@
-import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import {
+  DEFAULT_DEVICE_PLUGIN_CONFIG,
+  DEFAULT_MIG_CONFIG,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 
 /** NFD's label for NVIDIA PCI devices (vendor 10de) and the operator's own GPU label. */
 export const NFD_NVIDIA_PCI_LABEL =
@@ -8,8 +12,8 @@ export const GPU_PRESENT_LABEL = 'nvidia.com/gpu.present';
 /** Resource names dcgm-exporter must map to pods besides nvidia.com/gpu and nvidia.com/mig-*. */
 export const DCGM_RESOURCE_NAMES = ['nvidia.com/gpu', 'nvidia.com/gpu.shared'];
 
-/** Key of the default (no sharing) device-plugin config. */
-export const DEFAULT_DEVICE_PLUGIN_CONFIG = 'default';
+/** Key of the default (no sharing) device-plugin config; defined in gpu-common, re-exported for the bootstrap's files. */
+export { DEFAULT_DEVICE_PLUGIN_CONFIG };
 
 /**
  * The configs GPU nodes without a config label get: a key of the
@@ -41,7 +45,7 @@ export function buildGpuOperatorValues(
   cluster: ClusterProfile,
   defaults: OperatorConfigDefaults = {
     devicePlugin: DEFAULT_DEVICE_PLUGIN_CONFIG,
-    migManager: 'all-disabled',
+    migManager: DEFAULT_MIG_CONFIG,
   },
   runsDevicePlugin: boolean = true,
 ): Record<string, unknown> {

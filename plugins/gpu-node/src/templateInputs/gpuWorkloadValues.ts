@@ -1,7 +1,7 @@
 /**
  * What the gpu-workload form sends for every field a person leaves alone:
- * the defaults in templates/gpu-workload/template.yaml (a test keeps the
- * two equal). Name, owner and image have none.
+ * the defaults in the scaffolder module's templates/gpu-workload/template.yaml
+ * (its templates test keeps the two equal). Name, owner and image have none.
  *
  * @public
  */

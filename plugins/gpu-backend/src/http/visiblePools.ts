@@ -1,0 +1,142 @@
+/**
+ * Pool summaries as a caller may read them: the consumers whose entity the
+ * caller may read are named, so are those no catalog entity holds
+ * (`inCatalog: false`); the rest are counted, not named.
+ */
+import type { BackstageCredentials } from '@backstage/backend-plugin-api';
+import {
+  centsToUsd,
+  usdToCents,
+  type PoolSummary,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { IndexedPoolSummary } from '../allocation/poolSummaries';
+import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
+import { readableEntitiesByKubernetesId, selects } from './entityAccess';
+import { withPoolLiveData } from './poolLiveData';
+import type { RouterOptions } from './routeContext';
+
+type IndexedConsumer = IndexedPoolSummary['consumers'][number];
+type ReadableEntities = Awaited<
+  ReturnType<typeof readableEntitiesByKubernetesId>
+>;
+
+export async function visiblePools(
+  options: RouterOptions,
+  credentials: BackstageCredentials,
+  snapshot: IndexSnapshot,
+  pools: IndexedPoolSummary[],
+): Promise<PoolSummary[]> {
+  const ids = pools.flatMap(p =>
+    p.consumers.map(c => c.kubernetesId).filter((id): id is string => !!id),
+  );
+  const entities = await readableEntitiesByKubernetesId(
+    options.catalog,
+    ids,
+    credentials,
+  );
+  const uncatalogued = await idsNotInCatalog(
+    options,
+    [...new Set(ids)].filter(id => !entities.has(id)),
+  );
+  return withPoolLiveData(options, snapshot, pools).map(
+    ({ consumers, ...pool }) => {
+      const visible: PoolSummary['consumers'] = [];
+      const hidden = { count: 0, units: 0, cents: 0 };
+      for (const c of consumers) {
+        const named = namedConsumer(options, snapshot, pool.cluster, c, {
+          entities,
+          uncatalogued,
+        });
+        if (named) {
+          visible.push(named);
+        } else {
+          // Counted, not named: the pool's figures still add up.
+          hidden.count += 1;
+          hidden.units += c.units;
+          hidden.cents += usdToCents(c.usdPerMonth);
+        }
+      }
+      return {
+        ...pool,
+        consumers: visible,
+        ...(hidden.count > 0
+          ? {
+              otherConsumers: {
+                count: hidden.count,
+                units: hidden.units,
+                usdPerMonth: centsToUsd(hidden.cents),
+              },
+            }
+          : {}),
+      };
+    },
+  );
+}
+
+/** The consumer as the caller may see it named; undefined when it is only counted. */
+function namedConsumer(
+  options: RouterOptions,
+  snapshot: IndexSnapshot,
+  cluster: string,
+  c: IndexedConsumer,
+  known: { entities: ReadableEntities; uncatalogued: Set<string> },
+): PoolSummary['consumers'][number] | undefined {
+  const match = c.kubernetesId
+    ? known.entities.get(c.kubernetesId)?.find(e => selects(e.selector, c))
+    : undefined;
+  if (match) {
+    const status = consumerStatus(options, snapshot, cluster, c);
+    return {
+      id: c.id,
+      entityRef: match.ref,
+      ...(match.owner ? { owner: match.owner } : {}),
+      units: c.units,
+      usdPerMonth: c.usdPerMonth,
+      ...(status ? { utilizationStatus: status } : {}),
+    };
+  }
+  if (c.kubernetesId && known.uncatalogued.has(c.kubernetesId)) {
+    return {
+      id: c.id,
+      inCatalog: false,
+      ...(c.owner ? { owner: c.owner } : {}),
+      units: c.units,
+      usdPerMonth: c.usdPerMonth,
+    };
+  }
+  return undefined;
+}
+
+/** The live status of a visible consumer's allocation (the card's badge). */
+function consumerStatus(
+  { live, queries }: RouterOptions,
+  snapshot: IndexSnapshot,
+  cluster: string,
+  consumer: IndexedConsumer,
+) {
+  if (!live || !consumer.kubernetesId) return undefined;
+  const workload = snapshot.workloadsByKubernetesId
+    .get(consumer.kubernetesId)
+    ?.find(w => w.id === consumer.id && w.cluster === cluster);
+  return workload
+    ? live.utilizationOf(queries.allocation(snapshot, workload))?.status
+    : undefined;
+}
+
+/**
+ * The consumers' kubernetes ids no catalog entity carries at all (asked
+ * with the plugin's own credentials): nothing in the catalog guards them,
+ * so they are named, with the owner their request record gives.
+ */
+async function idsNotInCatalog(
+  { auth, catalog }: RouterOptions,
+  ids: string[],
+): Promise<Set<string>> {
+  if (!auth || ids.length === 0) return new Set();
+  const known = await readableEntitiesByKubernetesId(
+    catalog,
+    ids,
+    await auth.getOwnServiceCredentials(),
+  );
+  return new Set(ids.filter(id => !known.has(id)));
+}

@@ -1,0 +1,33 @@
+import type { RepoSource } from './gitSnapshot';
+import type { IndexStore } from './indexStore';
+
+/**
+ * The blob reads of one refresh. It counts every file it reads as parsed (the
+ * refresh's `parsedPaths`) and keeps every text, since the GPU stacks read
+ * them again (a workload file outside every cluster's folder may declare a
+ * release).
+ */
+export class RefreshReader {
+  readonly parsedPaths: string[] = [];
+  readonly texts = new Map<string, string>();
+
+  constructor(
+    private readonly source: RepoSource,
+    private readonly store: IndexStore,
+  ) {}
+
+  /** Reads the current blobs of `paths` (one git process) and counts them as parsed. */
+  async read(paths: string[]): Promise<Map<string, string>> {
+    const shas = paths.map(p => this.store.blobs.get(p)!);
+    const blobs = await this.source.readBlobs(shas);
+    this.parsedPaths.push(...paths);
+    const texts = new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
+    for (const [p, text] of texts) this.texts.set(p, text);
+    return texts;
+  }
+
+  /** Reads those of `paths` that still exist (the others were deleted). */
+  readPresent(paths: Iterable<string>): Promise<Map<string, string>> {
+    return this.read([...paths].filter(p => this.store.blobs.has(p)));
+  }
+}

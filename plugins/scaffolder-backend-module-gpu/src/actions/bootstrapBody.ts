@@ -1,0 +1,30 @@
+import type { BootstrapChangeSet } from '@gpu-gitops/plugin-gpu-node';
+
+/** The bootstrap pull request's description: what it installs, its notes and its files. */
+export function bootstrapBody(
+  cluster: string,
+  changeSet: BootstrapChangeSet,
+): string {
+  const operator =
+    changeSet.gpuOperatorRelease === 'bootstrap'
+      ? [
+          "- NVIDIA GPU Operator: no release of it was found in the repository, so the bootstrap's own is in the cluster's `gpu-operator/` folder (if the operator is installed outside the repository, drop that folder and give that release these values). Its values: operands tolerate the GPU taint and run only on GPU nodes (`nvidia.com/gpu.present`, from NFD `feature.node.kubernetes.io/pci-10de.present`); the operator stays off GPU nodes.",
+          '- ClusterPolicy `devicePlugin.config` names the device-plugin ConfigMap (default key `default`), `migManager.config` the mig-parted ConfigMap (default `all-disabled`), `mig.strategy` from the cluster profile.',
+          '- DCGM exporter maps `nvidia.com/gpu.shared` pods (`NVIDIA_RESOURCE_NAMES`).',
+        ]
+      : [
+          '- NVIDIA GPU Operator: installed by a release the repository declares, which the bootstrap never edits; the notes say what it sets and what to set in it.',
+        ];
+  return [
+    `Prepares cluster **${cluster}** for GPU self-service (once per cluster).`,
+    '',
+    ...operator,
+    '- GPU EC2NodeClass with `al2023@latest` (when the cluster profile generates it).',
+    ...(changeSet.notes.length > 0
+      ? ['', 'Notes:', ...changeSet.notes.map(note => `- ${note}`)]
+      : []),
+    '',
+    'Files:',
+    ...changeSet.changes.map(c => `- ${c.action} \`${c.path}\``),
+  ].join('\n');
+}
