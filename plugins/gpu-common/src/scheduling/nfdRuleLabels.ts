@@ -67,6 +67,7 @@ function ruleLabels(rule: Record<string, unknown>): Record<string, string> {
 export interface NfdRuleLabels {
   /** The NodeFeatureRule's `metadata.name`: NFD applies the objects in its alphabetical order. */
   rule: string;
+  /** What its rules that match the GPUs label every such node with (NFD's prefix added). */
   labels: Record<string, string>;
 }
 
