@@ -123,6 +123,7 @@ export type {
   MigStrategy,
 } from './cluster/types';
 export type { ClusterDraSettings } from './cluster/draSettings';
+export { profileEnablesDra } from './cluster/draSettings';
 export { entityWorkload } from './entity/entityWorkload';
 export type {
   EntityMetadataView,
