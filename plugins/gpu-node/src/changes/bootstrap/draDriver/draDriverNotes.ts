@@ -43,6 +43,6 @@ export function draDriverNotes(
       ? 'no feature gate'
       : `\`featureGates.${CONSUMABLE_SHARES_GATE}: true\` with \`consumableShares: "${consumableShares}"\``;
   return [
-    `The cluster profile enables DRA, so this pull request adds NVIDIA's DRA driver in \`${outcome.folder}/\`: chart \`${DRA_DRIVER_CHART}\` ${DRA_DRIVER_CHART_VERSION} from \`${DRA_DRIVER_REPO}\` in \`${DRA_DRIVER_NAMESPACE}\`, with \`gpuResourcesEnabledOverride: true\` and ${gates}. Its kubelet plugin runs only on nodes labelled \`nvidia.com/gpu.deploy.device-plugin=false\` (the DRA pools), where the GPU Operator runs no device plugin. It is a kustomize root of its own, built with Helm (\`--enable-helm\`; kustomize v5.2.0 or later for an oci:// chart).`,
+    `NVIDIA's DRA driver is installed by the bootstrap's release in \`${outcome.folder}/\`: chart \`${DRA_DRIVER_CHART}\` ${DRA_DRIVER_CHART_VERSION} from \`${DRA_DRIVER_REPO}\` in \`${DRA_DRIVER_NAMESPACE}\`, with \`gpuResourcesEnabledOverride: true\` and ${gates}, as the cluster profile's \`dra\` settings say. Its kubelet plugin runs only on nodes labelled \`nvidia.com/gpu.deploy.device-plugin=false\` (the DRA pools), where the GPU Operator runs no device plugin. It is a kustomize root of its own, built with Helm (\`--enable-helm\`; kustomize v5.2.0 or later for an oci:// chart).`,
   ];
 }
