@@ -107,6 +107,15 @@ describe('EKS with DRA on: the bootstrap installs the DRA driver, a dra request 
       (await tree.readFile('clusters/eks-dra/gpu-operator/values.yaml'))!,
     );
     expect(operatorValues.devicePlugin.enabled).toBe(true);
+    // Karpenter launches nodes for pending claims: its AWS DRA gate is on.
+    const karpenterValues = parse(
+      (await tree.readFile(
+        'clusters/eks-dra/karpenter-controller/values.yaml',
+      ))!,
+    );
+    expect(karpenterValues.settings.awsFeatureGates).toEqual({
+      draNVIDIAGPU: true,
+    });
   });
 
   it('the next run changes nothing (the release is the bootstrap’s own)', async () => {
@@ -143,7 +152,7 @@ describe('EKS with DRA on: the bootstrap installs the DRA driver, a dra request 
     );
     const claims = (await kustomizeBuild(path.join(dir, workloadFolder)))
       .filter(o => o.kind === 'ResourceClaimTemplate')
-      .flatMap(o => o.spec.spec.devices.requests);
+      .flatMap(o => (o as any).spec.spec.devices.requests);
     expect(claims.length).toBeGreaterThan(0);
     expect(claims.map(r => r.exactly.deviceClassName)).toEqual(
       claims.map(() => 'gpu.nvidia.com'),
