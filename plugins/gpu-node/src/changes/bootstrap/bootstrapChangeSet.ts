@@ -289,7 +289,13 @@ export async function buildBootstrapChangeSet(
   const files: BootstrapFileWrite[] =
     operator.kind === 'bootstrap' ? [...operator.files] : [];
   // NVIDIA's DRA driver, when the profile enables DRA and the team deploys none.
-  const draDriver = await bootstrapDraDriver(staged, paths, cluster, stack);
+  const draDriver = await bootstrapDraDriver(
+    staged,
+    paths,
+    cluster,
+    stack,
+    releaseFiles,
+  );
   if (draDriver.kind === 'bootstrap') files.push(...draDriver.files);
   if (generated.devicePlugin) {
     files.push({

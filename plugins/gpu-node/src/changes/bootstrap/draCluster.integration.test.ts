@@ -24,6 +24,7 @@ import {
 import { kustomizeBuild } from '../../kustomize/build';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
 import { mlRequest } from '../__fixtures__/requests';
@@ -174,6 +175,10 @@ describe('EKS with DRA on: the bootstrap installs the DRA driver, a dra request 
         nodeShapeOf(pool!),
       ),
     ).toBeUndefined();
+
+    // Every object the tree builds passes its schema; the driver's release
+    // is built without its chart (validate says so in a note).
+    expect(await validateGitOpsTree(dir, { cluster: withDra })).toEqual([]);
 
     // Never both on one node: an exclusive request's pool (the GPU
     // Operator's device plugin) gets no DRA kubelet plugin.

@@ -141,6 +141,44 @@ describe('the bootstrap’s DRA driver release', () => {
     );
   });
 
+  const teamRelease = (dynamicMig: boolean) =>
+    [
+      'apiVersion: kustomize.config.k8s.io/v1beta1',
+      'kind: Kustomization',
+      'helmCharts:',
+      '  - name: dra-driver-nvidia-gpu',
+      '    repo: oci://registry.k8s.io/dra-driver-nvidia/charts',
+      '    version: 0.5.0',
+      '    releaseName: dra-driver-nvidia-gpu',
+      '    namespace: dra-driver-nvidia-gpu',
+      '    valuesInline:',
+      '      gpuResourcesEnabledOverride: true',
+      `      featureGates: { DynamicMIG: ${dynamicMig} }`,
+      '',
+    ].join('\n');
+
+  it.each([
+    [true, 1],
+    [false, 0],
+  ])(
+    'a team release with DynamicMIG %s beside the MIG manager: %i note(s) saying what to turn off',
+    async (dynamicMig, said) => {
+      const theirs = 'clusters/lab/platform/dra/kustomization.yaml';
+      const { tree, change } = await bootstrap(profile(), {
+        [theirs]: teamRelease(dynamicMig),
+      });
+      expect(await tree.readFile(theirs)).toBe(teamRelease(dynamicMig));
+      expect(await tree.readFile(DRIVER_KUSTOMIZATION)).toBeUndefined();
+      const notes = change.notes.filter(n => /DynamicMIG/.test(n));
+      expect(notes).toHaveLength(said);
+      notes.forEach(note =>
+        expect(note).toMatch(
+          /\*\*To do\*\*: NVIDIA's DRA driver installed by .* turns `featureGates\.DynamicMIG` on .* while the GPU Operator's MIG manager \(mig-parted\) runs on this cluster.*Set `featureGates\.DynamicMIG: false` there, or `migManager\.enabled: false`/,
+        ),
+      );
+    },
+  );
+
   it('refuses, writing nothing, where a file it did not write is in the release’s place', async () => {
     await expect(
       bootstrap(profile(), { [DRIVER_VALUES]: 'logVerbosity: "6"\n' }),

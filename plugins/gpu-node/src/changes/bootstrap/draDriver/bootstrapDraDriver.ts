@@ -27,7 +27,9 @@ import {
   DRA_DRIVER_NAMESPACE,
   DRA_DRIVER_REPO,
 } from './draDriverChart';
+import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import { buildDraDriverValues } from './draDriverValues';
+import { dynamicMigConflicts } from './dynamicMig';
 import type { GpuFolder } from '../wiring/wireGpuFolders';
 
 /** What the step found, and what the bootstrap writes for it. */
@@ -36,8 +38,12 @@ export type DraDriverOutcome =
   | { kind: 'off'; staleFolder?: string }
   /** The bootstrap's own release, to write (or keep) whole. */
   | { kind: 'bootstrap'; folder: string; files: BootstrapFileWrite[] }
-  /** Drivers the repository deploys: left as they are. */
-  | { kind: 'repository'; drivers: DeployedDraDriver[] };
+  /** Drivers the repository deploys: left as they are; `dynamicMig`, what to change where one runs DynamicMIG beside mig-parted. */
+  | {
+      kind: 'repository';
+      drivers: DeployedDraDriver[];
+      dynamicMig: string[];
+    };
 
 function managedDraDriverRelease(
   paths: BootstrapPaths,
@@ -91,6 +97,8 @@ export async function bootstrapDraDriver(
   cluster: ClusterProfile,
   /** What the repository runs on the GPU nodes (`readGpuStack`). */
   stack: ClusterGpuStack,
+  /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
+  files: RepositoryFile[],
 ): Promise<DraDriverOutcome> {
   const folder = posix.dirname(paths.draDriverKustomization);
   const managed = isBootstrapFile(
@@ -102,7 +110,13 @@ export async function bootstrapDraDriver(
   const declared = (stack.draDrivers ?? []).filter(
     driver => !(managed && driver.file === paths.draDriverKustomization),
   );
-  if (declared.length > 0) return { kind: 'repository', drivers: declared };
+  if (declared.length > 0) {
+    return {
+      kind: 'repository',
+      drivers: declared,
+      dynamicMig: await dynamicMigConflicts(staged.base, files, stack),
+    };
+  }
   return {
     kind: 'bootstrap',
     folder,

@@ -26,17 +26,10 @@ export function draDriverNotes(
       : [];
   }
   if (outcome.kind === 'repository') {
-    return outcome.drivers.map(driver =>
-      [
-        `NVIDIA's DRA driver is deployed by ${driver.setting}; the bootstrap never edits it.`,
-        driver.servesGpus
-          ? ''
-          : ' It publishes no GPUs: set `gpuResourcesEnabledOverride: true` (and keep `resources.gpus.enabled` true), or no dra request is ever allocated.',
-        consumableShares === undefined
-          ? ''
-          : ` The cluster profile shares every GPU ${consumableShares} ways (\`dra.consumableShares\`): set \`consumableShares: "${consumableShares}"\` and \`featureGates.${CONSUMABLE_SHARES_GATE}: true\` there.`,
-      ].join(''),
-    );
+    return [
+      ...repositoryDriverNotes(outcome, consumableShares),
+      ...outcome.dynamicMig,
+    ];
   }
   const gates =
     consumableShares === undefined
@@ -45,4 +38,22 @@ export function draDriverNotes(
   return [
     `NVIDIA's DRA driver is installed by the bootstrap's release in \`${outcome.folder}/\`: chart \`${DRA_DRIVER_CHART}\` ${DRA_DRIVER_CHART_VERSION} from \`${DRA_DRIVER_REPO}\` in \`${DRA_DRIVER_NAMESPACE}\`, with \`gpuResourcesEnabledOverride: true\` and ${gates}, as the cluster profile's \`dra\` settings say. Its kubelet plugin runs only on nodes labelled \`nvidia.com/gpu.deploy.device-plugin=false\` (the DRA pools), where the GPU Operator runs no device plugin. It is a kustomize root of its own, built with Helm (\`--enable-helm\`; kustomize v5.2.0 or later for an oci:// chart).`,
   ];
+}
+
+/** What the notes say of each driver the repository deploys. */
+function repositoryDriverNotes(
+  outcome: Extract<DraDriverOutcome, { kind: 'repository' }>,
+  consumableShares: number | undefined,
+): string[] {
+  return outcome.drivers.map(driver =>
+    [
+      `NVIDIA's DRA driver is deployed by ${driver.setting}; the bootstrap never edits it.`,
+      driver.servesGpus
+        ? ''
+        : ' It publishes no GPUs: set `gpuResourcesEnabledOverride: true` (and keep `resources.gpus.enabled` true), or no dra request is ever allocated.',
+      consumableShares === undefined
+        ? ''
+        : ` The cluster profile shares every GPU ${consumableShares} ways (\`dra.consumableShares\`): set \`consumableShares: "${consumableShares}"\` and \`featureGates.${CONSUMABLE_SHARES_GATE}: true\` there.`,
+    ].join(''),
+  );
 }
