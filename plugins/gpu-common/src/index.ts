@@ -93,6 +93,7 @@ export { defaultClusterProfile } from './cluster/defaults';
 export { clusterProfileSchema, resolveClusterProfile } from './cluster/schema';
 export {
   karpenterHasNodeOverlayGate,
+  karpenterProvisionsDra,
   karpenterServesOnlyV1,
 } from './cluster/karpenterVersion';
 export type { ClusterProfileOverride } from './cluster/schema';

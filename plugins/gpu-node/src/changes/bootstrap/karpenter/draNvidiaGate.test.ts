@@ -81,6 +81,20 @@ describe('the bootstrap’s own Karpenter release', () => {
     );
   });
 
+  it('writes no DRA gate into a Karpenter that has none (before 1.15), and says to upgrade', async () => {
+    const { changeSet } = await bootstrap(
+      {},
+      { karpenterVersion: '1.14.1', dra: { karpenterNvidiaGate: true } },
+    );
+    const values = parse(
+      writes(changeSet).find(c => c.path === VALUES)!.content,
+    );
+    expect(values.settings.awsFeatureGates).toBeUndefined();
+    expect(karpenterNotes(changeSet.notes)).toContain(
+      'Karpenter 1.14.1 has no DRA gate DRANVIDIAGPU (it came in v1.15.0), so the bootstrap writes none although `dra.karpenterNvidiaGate` is `true`: upgrade Karpenter (profile `karpenterVersion`) and run the bootstrap again.',
+    );
+  });
+
   it('writes no DRA gate where the profile states none', async () => {
     const { changeSet } = await bootstrap({});
     const values = parse(

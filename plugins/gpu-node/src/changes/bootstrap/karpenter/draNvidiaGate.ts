@@ -11,7 +11,10 @@
  * gate on (and stops ignoring DRA requests); `settings.enableDRA: true`
  * turns it on together with the EFA one.
  */
-import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import {
+  karpenterProvisionsDra,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { ValuesLayer } from '../helmReleases/valuesLayer';
 import {
   layerToTurnOnIn,
@@ -49,6 +52,31 @@ export function profileDraNvidiaGate(
   return cluster.provider === 'aws-karpenter'
     ? cluster.dra?.karpenterNvidiaGate
     : undefined;
+}
+
+/**
+ * The gate the bootstrap writes in its own release: the profile's, where
+ * the pinned Karpenter has it (a value the chart does not know is never
+ * written); undefined otherwise.
+ */
+export function managedDraNvidiaGate(
+  cluster: Pick<ClusterProfile, 'provider' | 'dra' | 'karpenterVersion'>,
+): boolean | undefined {
+  return karpenterProvisionsDra(cluster.karpenterVersion)
+    ? profileDraNvidiaGate(cluster)
+    : undefined;
+}
+
+/** A pinned Karpenter without the gate while the profile asks for it: what to upgrade. */
+export function versionWithoutDraGate(
+  cluster: Pick<ClusterProfile, 'provider' | 'dra' | 'karpenterVersion'>,
+): string[] {
+  return profileDraNvidiaGate(cluster) &&
+    !karpenterProvisionsDra(cluster.karpenterVersion)
+    ? [
+        `Karpenter ${cluster.karpenterVersion} has no DRA gate DRANVIDIAGPU (it came in v1.15.0), so the bootstrap writes none although \`dra.karpenterNvidiaGate\` is \`true\`: upgrade Karpenter (profile \`karpenterVersion\`) and run the bootstrap again.`,
+      ]
+    : [];
 }
 
 const profileKey = (cluster: ClusterProfile) =>

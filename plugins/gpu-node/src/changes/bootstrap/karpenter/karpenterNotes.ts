@@ -13,7 +13,8 @@ import type { KarpenterOutcome } from './bootstrapKarpenter';
 import {
   DRA_NVIDIA_GATE_VALUE_KEY,
   draGateSentences,
-  profileDraNvidiaGate,
+  managedDraNvidiaGate,
+  versionWithoutDraGate,
 } from './draNvidiaGate';
 import type { FoundKarpenterRelease } from './findKarpenterReleases';
 import {
@@ -141,7 +142,7 @@ function handWrittenNotes(
 
 /** The DRA gate the bootstrap's release sets, as the profile says; empty where it says nothing. */
 function draGateClause(cluster: ClusterProfile): string {
-  const draGate = profileDraNvidiaGate(cluster);
+  const draGate = managedDraNvidiaGate(cluster);
   if (draGate === undefined) return '';
   return ` and \`${DRA_NVIDIA_GATE_VALUE_KEY}: ${draGate}\` (the profile's \`dra.karpenterNvidiaGate\`)`;
 }
@@ -186,6 +187,7 @@ function managedNotes(
     notes.push(`**Before it syncs**: ${setBlank}.`);
   }
   notes.push(...versionWithoutGate(version));
+  notes.push(...versionWithoutDraGate(cluster));
   if (!cluster.nodeOverlay) {
     notes.push(
       `${profileKey(cluster)} is \`false\`: ${OVERLAY_MODES} requests are refused for this cluster until it is \`true\` and the bootstrap runs again.`,

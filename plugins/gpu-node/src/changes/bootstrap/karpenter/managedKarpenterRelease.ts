@@ -32,7 +32,7 @@ import {
 } from './karpenterChart';
 import {
   DRA_NVIDIA_GATE_VALUE_PATH,
-  profileDraNvidiaGate,
+  managedDraNvidiaGate,
 } from './draNvidiaGate';
 
 /** Where the bootstrap's release lives. */
@@ -120,7 +120,7 @@ function newValues(cluster: ClusterProfile, chart: KarpenterChart): string {
     setPlain(values, path, '');
   }
   setPlain(values, NODE_OVERLAY_VALUE_PATH, cluster.nodeOverlay);
-  const draGate = profileDraNvidiaGate(cluster);
+  const draGate = managedDraNvidiaGate(cluster);
   if (draGate !== undefined) {
     setPlain(values, DRA_NVIDIA_GATE_VALUE_PATH, draGate);
   }
@@ -262,7 +262,7 @@ export async function writeManagedRelease(
       NODE_OVERLAY_VALUE_PATH,
       cluster.nodeOverlay,
     );
-    const draGate = profileDraNvidiaGate(cluster);
+    const draGate = managedDraNvidiaGate(cluster);
     if (draGate !== undefined) {
       setGate(file, DRA_NVIDIA_GATE_VALUE_PATH, draGate);
     }
