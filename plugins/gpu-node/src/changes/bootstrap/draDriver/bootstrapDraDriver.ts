@@ -43,6 +43,8 @@ export type DraDriverOutcome =
       kind: 'repository';
       drivers: DeployedDraDriver[];
       dynamicMig: string[];
+      /** The bootstrap's own release, when one is there as well. */
+      managedFolder?: string;
     };
 
 function managedDraDriverRelease(
@@ -115,6 +117,7 @@ export async function bootstrapDraDriver(
       kind: 'repository',
       drivers: declared,
       dynamicMig: await dynamicMigConflicts(staged.base, files, stack),
+      ...(managed ? { managedFolder: folder } : {}),
     };
   }
   return {

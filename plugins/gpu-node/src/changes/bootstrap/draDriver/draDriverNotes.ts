@@ -29,6 +29,11 @@ export function draDriverNotes(
     return [
       ...repositoryDriverNotes(outcome, consumableShares),
       ...outcome.dynamicMig,
+      ...(outcome.managedFolder
+        ? [
+            `The bootstrap's own DRA driver release in \`${outcome.managedFolder}/\` installs the driver a second time: remove that folder.`,
+          ]
+        : []),
     ];
   }
   const gates =
