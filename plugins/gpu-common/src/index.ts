@@ -93,6 +93,7 @@ export { defaultClusterProfile } from './cluster/defaults';
 export { clusterProfileSchema, resolveClusterProfile } from './cluster/schema';
 export {
   karpenterHasNodeOverlayGate,
+  karpenterProvisionsDra,
   karpenterServesOnlyV1,
 } from './cluster/karpenterVersion';
 export type { ClusterProfileOverride } from './cluster/schema';
@@ -125,6 +126,7 @@ export type {
   MigStrategy,
 } from './cluster/types';
 export type { ClusterDraSettings } from './cluster/draSettings';
+export { profileEnablesDra } from './cluster/draSettings';
 export { entityWorkload } from './entity/entityWorkload';
 export type {
   EntityMetadataView,

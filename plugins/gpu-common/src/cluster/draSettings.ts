@@ -95,3 +95,20 @@ export function formatMinor(
 ): string {
   return `${version[0]}.${version[1]}`;
 }
+
+/**
+ * True when a cluster profile runs GPUs through NVIDIA's DRA driver: it
+ * states `dra` settings and a Kubernetes that serves `resource.k8s.io/v1`.
+ * The bootstrap installs the driver exactly then.
+ *
+ * @public
+ */
+export function profileEnablesDra(cluster: {
+  dra?: ClusterDraSettings;
+  kubernetesVersion?: string;
+}): boolean {
+  return (
+    cluster.dra !== undefined &&
+    kubernetesAtLeast(cluster.kubernetesVersion, DRA_KUBERNETES_SINCE)
+  );
+}

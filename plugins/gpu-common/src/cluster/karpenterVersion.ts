@@ -84,7 +84,12 @@ export function karpenterServesOnlyV1(version: string): boolean | undefined {
   return atLeast(version, V1_ONLY_SINCE);
 }
 
-/** True when a Karpenter version can launch nodes for DRA claims (with its gate on). */
+/**
+ * True when a Karpenter version can launch nodes for DRA claims (with its
+ * gate on): AWS's `DRANVIDIAGPU` gate exists from then on.
+ *
+ * @public
+ */
 export function karpenterProvisionsDra(version: string): boolean {
   return atLeast(version, DRA_PROVISIONING_SINCE);
 }

@@ -50,6 +50,11 @@ import { gpuStackNotes } from './gpuStackNotes';
 import { operatorConfigMaps } from './operatorConfigMaps';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
+import {
+  bootstrapDraDriver,
+  draDriverFolders,
+} from './draDriver/bootstrapDraDriver';
+import { draDriverNotes } from './draDriver/draDriverNotes';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -283,6 +288,15 @@ export async function buildBootstrapChangeSet(
 
   const files: BootstrapFileWrite[] =
     operator.kind === 'bootstrap' ? [...operator.files] : [];
+  // NVIDIA's DRA driver, when the profile enables DRA and the team deploys none.
+  const draDriver = await bootstrapDraDriver(
+    staged,
+    paths,
+    cluster,
+    stack,
+    releaseFiles,
+  );
+  if (draDriver.kind === 'bootstrap') files.push(...draDriver.files);
   if (generated.devicePlugin) {
     files.push({
       path: paths.defaultDevicePluginConfig,
@@ -371,11 +385,14 @@ export async function buildBootstrapChangeSet(
     staged,
     layout,
     cluster.name,
-    foldersToApply(
-      paths,
-      operator.kind === 'bootstrap',
-      karpenter.kind === 'managed',
-    ),
+    [
+      ...foldersToApply(
+        paths,
+        operator.kind === 'bootstrap',
+        karpenter.kind === 'managed',
+      ),
+      ...draDriverFolders(draDriver),
+    ],
     releaseFiles,
   );
   return {
@@ -393,6 +410,7 @@ export async function buildBootstrapChangeSet(
         operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
       ),
       ...karpenterNotes(cluster, karpenter),
+      ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
       ...wiringNotes,
     ],
   };

@@ -1,8 +1,8 @@
 /**
  * Where the bootstrap writes, from the repository layout: the GPU folder's
  * files are the ones the request flow reads (`clusterKustomization`,
- * `devicePluginConfig`, `migConfig`); the GPU Operator, Karpenter's release
- * and the scheduler profile sit beside the GPU folder, in the cluster's folder.
+ * `devicePluginConfig`, `migConfig`); the GPU Operator, Karpenter's release,
+ * NVIDIA's DRA driver release and the scheduler profile sit beside the GPU folder, in the cluster's folder.
  */
 import { posix } from 'path';
 import { WHOLE_REPOSITORY } from '../../publish/sparseFolders';
@@ -30,6 +30,9 @@ export interface BootstrapPaths {
    */
   karpenterKustomization: string;
   karpenterValues: string;
+  /** NVIDIA's DRA driver release, when the cluster profile enables DRA. */
+  draDriverKustomization: string;
+  draDriverValues: string;
   scheduler: string;
 }
 
@@ -49,6 +52,10 @@ export function bootstrapPaths(
     clusterScopePath(resolved, cluster),
     'karpenter-controller',
   );
+  const draDriverFolder = posix.join(
+    clusterScopePath(resolved, cluster),
+    'dra-driver',
+  );
   return {
     gpuKustomization,
     defaultDevicePluginConfig: devicePluginConfigPath(
@@ -62,6 +69,8 @@ export function bootstrapPaths(
     operatorValues: posix.join(operatorFolder, 'values.yaml'),
     karpenterKustomization: posix.join(karpenterFolder, 'kustomization.yaml'),
     karpenterValues: posix.join(karpenterFolder, 'values.yaml'),
+    draDriverKustomization: posix.join(draDriverFolder, 'kustomization.yaml'),
+    draDriverValues: posix.join(draDriverFolder, 'values.yaml'),
     scheduler: posix.join(
       clusterScopePath(resolved, cluster),
       'gpu-scheduler',

@@ -27,6 +27,26 @@ export interface OperatorConfigDefaults {
 }
 
 /**
+ * What a DaemonSet of the GPU stack tolerates to run on the GPU nodes: the
+ * taint the product's pools carry, and NVIDIA's own `nvidia.com/gpu`.
+ */
+export function gpuNodeTolerations(
+  cluster: Pick<ClusterProfile, 'gpuTaintKey'>,
+): Record<string, string>[] {
+  const gpuToleration = {
+    key: cluster.gpuTaintKey,
+    operator: 'Exists',
+    effect: 'NoSchedule',
+  };
+  return cluster.gpuTaintKey === 'nvidia.com/gpu'
+    ? [gpuToleration]
+    : [
+        gpuToleration,
+        { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+      ];
+}
+
+/**
  * Helm values for the NVIDIA GPU Operator chart, once per cluster
  * (`runsDevicePlugin` false where another device plugin serves the GPU
  * nodes: a second one would advertise every GPU twice):
@@ -49,18 +69,7 @@ export function buildGpuOperatorValues(
   },
   runsDevicePlugin: boolean = true,
 ): Record<string, unknown> {
-  const gpuToleration = {
-    key: cluster.gpuTaintKey,
-    operator: 'Exists',
-    effect: 'NoSchedule',
-  };
-  const tolerations =
-    cluster.gpuTaintKey === 'nvidia.com/gpu'
-      ? [gpuToleration]
-      : [
-          gpuToleration,
-          { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
-        ];
+  const tolerations = gpuNodeTolerations(cluster);
   return {
     // The EKS AL2023 NVIDIA AMI ships the driver and container toolkit.
     driver: { enabled: false },

@@ -10,6 +10,12 @@ import {
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { KarpenterOutcome } from './bootstrapKarpenter';
+import {
+  DRA_NVIDIA_GATE_VALUE_KEY,
+  draGateSentences,
+  managedDraNvidiaGate,
+  versionWithoutDraGate,
+} from './draNvidiaGate';
 import type { FoundKarpenterRelease } from './findKarpenterReleases';
 import {
   KARPENTER_CHART,
@@ -121,6 +127,7 @@ function handWrittenNotes(
         `Karpenter is installed by ${release.declaredBy} in \`${release.file}\`${release.version ? `, chart version ${release.version}` : ''}; the bootstrap never edits it.`,
         gateSentence(release, release.gate),
         ...profileSentence(cluster, release.gate),
+        ...draGateSentences(cluster, release),
         ...versionSentences(cluster, release),
       ].join(' '),
     );
@@ -133,13 +140,20 @@ function handWrittenNotes(
   return notes;
 }
 
+/** The DRA gate the bootstrap's release sets, as the profile says; empty where it says nothing. */
+function draGateClause(cluster: ClusterProfile): string {
+  const draGate = managedDraNvidiaGate(cluster);
+  if (draGate === undefined) return '';
+  return ` and \`${DRA_NVIDIA_GATE_VALUE_KEY}: ${draGate}\` (the profile's \`dra.karpenterNvidiaGate\`)`;
+}
+
 function managedNotes(
   cluster: ClusterProfile,
   outcome: Extract<KarpenterOutcome, { kind: 'managed' }>,
 ): string[] {
   const { chart, release } = outcome;
   const version = karpenterChartVersion(cluster.karpenterVersion);
-  const gate = `\`${NODE_OVERLAY_VALUE_KEY}: ${cluster.nodeOverlay}\``;
+  const gate = `\`${NODE_OVERLAY_VALUE_KEY}: ${cluster.nodeOverlay}\`${draGateClause(cluster)}`;
   const notes: string[] = [];
   if (release.change === 'created') {
     notes.push(
@@ -173,6 +187,7 @@ function managedNotes(
     notes.push(`**Before it syncs**: ${setBlank}.`);
   }
   notes.push(...versionWithoutGate(version));
+  notes.push(...versionWithoutDraGate(cluster));
   if (!cluster.nodeOverlay) {
     notes.push(
       `${profileKey(cluster)} is \`false\`: ${OVERLAY_MODES} requests are refused for this cluster until it is \`true\` and the bootstrap runs again.`,

@@ -1,9 +1,9 @@
 /**
  * The Karpenter release the bootstrap writes and keeps when the repository
  * has none: a kustomization whose `helmCharts` entry pins the chart to the
- * cluster profile's `karpenterVersion`, and its values file, whose gate
- * follows the profile's `nodeOverlay`. A later run changes those two fields
- * only, so what the platform team added (the cluster's name, its IAM role,
+ * cluster profile's `karpenterVersion`, and its values file, whose gates
+ * follow the profile's `nodeOverlay` and, on AWS, `dra.karpenterNvidiaGate`.
+ * A later run changes the version and those gates only, so what the platform team added (the cluster's name, its IAM role,
  * comments) stays.
  */
 import { posix } from 'node:path';
@@ -30,6 +30,10 @@ import {
   NODE_OVERLAY_VALUE_PATH,
   type KarpenterChart,
 } from './karpenterChart';
+import {
+  DRA_NVIDIA_GATE_VALUE_PATH,
+  managedDraNvidiaGate,
+} from './draNvidiaGate';
 
 /** Where the bootstrap's release lives. */
 export interface ManagedReleasePaths {
@@ -116,6 +120,10 @@ function newValues(cluster: ClusterProfile, chart: KarpenterChart): string {
     setPlain(values, path, '');
   }
   setPlain(values, NODE_OVERLAY_VALUE_PATH, cluster.nodeOverlay);
+  const draGate = managedDraNvidiaGate(cluster);
+  if (draGate !== undefined) {
+    setPlain(values, DRA_NVIDIA_GATE_VALUE_PATH, draGate);
+  }
   const doc = new Document(values);
   for (const { path, what } of chart.requiredValues) {
     commentKey(doc, path, `REQUIRED before the first sync: ${what}.`);
@@ -125,11 +133,18 @@ function newValues(cluster: ClusterProfile, chart: KarpenterChart): string {
     NODE_OVERLAY_VALUE_PATH,
     "NodeOverlay (alpha, off by default): without it Karpenter never launches a node for time slices, MPS or mixed-strategy MIG. Follows the cluster profile's nodeOverlay.",
   );
+  if (draGate !== undefined) {
+    commentKey(
+      doc,
+      DRA_NVIDIA_GATE_VALUE_PATH,
+      "AWS feature gate DRANVIDIAGPU (alpha, Karpenter 1.15 and later, off by default): without it Karpenter never launches a node for a pending DRA claim. Follows the cluster profile's dra.karpenterNvidiaGate.",
+    );
+  }
   return bootstrapDocument(
     doc,
     [
       `Helm values of Karpenter (charts/karpenter/values.yaml of ${chart.upstream} at the pinned version).`,
-      'The bootstrap sets settings.featureGates.nodeOverlay; every other value here is yours and kept.',
+      'The bootstrap sets settings.featureGates.nodeOverlay (and, when the profile states it, settings.awsFeatureGates.draNVIDIAGPU); every other value here is yours and kept.',
       `Also needed before the first sync: ${chart.alsoNeeded}.`,
     ].join('\n'),
   );
@@ -178,12 +193,16 @@ function pinKustomization(
   return before === undefined ? undefined : String(before);
 }
 
-/** Sets the gate in the values file to the profile's; returns what it was. */
-function setGate(file: YamlFile, nodeOverlay: boolean): unknown {
+/** Sets the gate at `path` in the values file to the profile's; returns what it was. */
+function setGate(
+  file: YamlFile,
+  path: readonly string[],
+  value: boolean,
+): unknown {
   const doc = file.firstMap();
-  const before = doc.getIn([...NODE_OVERLAY_VALUE_PATH]);
-  if (before !== nodeOverlay) {
-    doc.setIn([...NODE_OVERLAY_VALUE_PATH], nodeOverlay);
+  const before = doc.getIn([...path]);
+  if (before !== value) {
+    doc.setIn([...path], value);
     file.modified = true;
   }
   return before;
@@ -238,7 +257,15 @@ export async function writeManagedRelease(
     await staged.write(paths.karpenterValues, newValues(cluster, chart));
   } else {
     const file = YamlFile.parse(paths.karpenterValues, valuesText);
-    before.nodeOverlay = setGate(file, cluster.nodeOverlay);
+    before.nodeOverlay = setGate(
+      file,
+      NODE_OVERLAY_VALUE_PATH,
+      cluster.nodeOverlay,
+    );
+    const draGate = managedDraNvidiaGate(cluster);
+    if (draGate !== undefined) {
+      setGate(file, DRA_NVIDIA_GATE_VALUE_PATH, draGate);
+    }
     const content = file.newContent();
     if (content !== undefined)
       await staged.write(paths.karpenterValues, content);

@@ -1,5 +1,6 @@
 /**
- * Whether a Helm release of Karpenter turns the NodeOverlay gate on, read
+ * Whether a Helm release of Karpenter turns a feature gate on (the
+ * NodeOverlay gate; on AWS also `draNVIDIAGPU`, `draNvidiaGate.ts`), read
  * from its value sources the way the tool that renders it merges them
  * (`readValue`), and where to turn it on.
  */
@@ -39,14 +40,23 @@ function gateValue(value: unknown): boolean | undefined {
 const them = (hidden: readonly ValuesLayer[]) =>
   hidden.length > 1 ? 'them' : 'it';
 
-/** What `layers` (highest precedence first) set the gate to. */
+/** What `layers` (highest precedence first) set the NodeOverlay gate to. */
 export function readNodeOverlayGate(layers: ValuesLayer[]): NodeOverlayGate {
-  const reading = readValue(layers, NODE_OVERLAY_VALUE_PATH);
+  return readGate(layers, NODE_OVERLAY_VALUE_PATH);
+}
+
+/** What `layers` (highest precedence first) set the gate at `path` to. */
+export function readGate(
+  layers: ValuesLayer[],
+  path: readonly string[],
+): NodeOverlayGate {
+  const key = path.join('.');
+  const reading = readValue(layers, path);
   if (reading.state === 'chart-default') return { state: 'chart-default' };
   if (reading.state === 'unknown' && !reading.setIn) {
     return {
       state: 'unknown',
-      why: `nothing the bootstrap can read sets \`${NODE_OVERLAY_VALUE_KEY}\`; ${hiddenSources(reading.hidden)} may, and the bootstrap cannot read ${them(reading.hidden)}`,
+      why: `nothing the bootstrap can read sets \`${key}\`; ${hiddenSources(reading.hidden)} may, and the bootstrap cannot read ${them(reading.hidden)}`,
     };
   }
   const setIn = reading.setIn!;
@@ -55,14 +65,14 @@ export function readNodeOverlayGate(layers: ValuesLayer[]): NodeOverlayGate {
     return {
       state: 'unknown',
       setIn,
-      why: `\`${NODE_OVERLAY_VALUE_KEY}\` is \`${JSON.stringify(reading.value)}\` in ${setIn.where}, neither true nor false`,
+      why: `\`${key}\` is \`${JSON.stringify(reading.value)}\` in ${setIn.where}, neither true nor false`,
     };
   }
   if (reading.state === 'unknown') {
     return {
       state: 'unknown',
       setIn,
-      why: `${setIn.where} sets \`${NODE_OVERLAY_VALUE_KEY}: ${value}\`, but ${hiddenSources(reading.hidden)} may override it and the bootstrap cannot read ${them(reading.hidden)}`,
+      why: `${setIn.where} sets \`${key}: ${value}\`, but ${hiddenSources(reading.hidden)} may override it and the bootstrap cannot read ${them(reading.hidden)}`,
     };
   }
   return { state: value ? 'on' : 'off', setIn };
@@ -79,7 +89,10 @@ export function layerToTurnOnIn(
   return layerToSetIn(layers, 'setIn' in gate ? gate.setIn : undefined);
 }
 
-/** What to write, and where, to turn the gate on in `layer`. */
-export function turnOnAdvice(layer: ValuesLayer): string {
-  return setAdvice(layer, NODE_OVERLAY_VALUE_KEY, 'true');
+/** What to write, and where, to turn the gate at `key` (the NodeOverlay gate unless told) on in `layer`. */
+export function turnOnAdvice(
+  layer: ValuesLayer,
+  key: string = NODE_OVERLAY_VALUE_KEY,
+): string {
+  return setAdvice(layer, key, 'true');
 }

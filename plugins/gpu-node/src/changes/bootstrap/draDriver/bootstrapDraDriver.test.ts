@@ -1,0 +1,220 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import {
+  resolveClusterProfile,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import { MemoryRepoTree } from '../../../repo/tree';
+import { writeChangeSet } from '../../stagedTree';
+import { DRA_DRIVER_KUBELET_PLUGIN } from '../../__testUtils__/draDriverKubeletPlugin';
+import { buildBootstrapChangeSet } from '../bootstrapChangeSet';
+
+const DRIVER_VALUES = 'clusters/lab/dra-driver/values.yaml';
+const DRIVER_KUSTOMIZATION = 'clusters/lab/dra-driver/kustomization.yaml';
+
+const profile = (overrides: Record<string, unknown> = {}) =>
+  resolveClusterProfile({
+    name: 'lab',
+    migStrategy: 'single',
+    karpenterVersion: '1.15.1',
+    kubernetesVersion: '1.36.0',
+    dra: { karpenterNvidiaGate: true },
+    ...overrides,
+  });
+
+async function bootstrap(
+  cluster: ClusterProfile,
+  files: Record<string, string> = {},
+) {
+  const tree = new MemoryRepoTree(files);
+  const change = await buildBootstrapChangeSet(tree, cluster, {
+    operatorChartVersion: 'v26.7.0',
+    binPacking: false,
+  });
+  await writeChangeSet(tree, change);
+  return { tree, change };
+}
+
+async function driverValues(cluster: ClusterProfile) {
+  const { tree } = await bootstrap(cluster);
+  const text = await tree.readFile(DRIVER_VALUES);
+  return text === undefined ? undefined : parse(text);
+}
+
+/** The chart's own values (no values.schema.json ships with it): the keys a release may set. */
+async function chartValues() {
+  return parse(
+    await fs.readFile(
+      path.join(__dirname, '__fixtures__/chart-values.0.5.0-dev.yaml'),
+      'utf8',
+    ),
+  );
+}
+
+/** Every path of `values` down to a leaf, or to a map the chart leaves open (`{}`). */
+function unknownPaths(
+  values: unknown,
+  chart: unknown,
+  at: string[] = [],
+): string[] {
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    return [];
+  }
+  if (typeof chart !== 'object' || chart === null) return [at.join('.')];
+  if (Object.keys(chart).length === 0) return [];
+  return Object.entries(values).flatMap(([key, value]) =>
+    key in chart
+      ? unknownPaths(value, (chart as Record<string, unknown>)[key], [
+          ...at,
+          key,
+        ])
+      : [[...at, key].join('.')],
+  );
+}
+
+describe('the bootstrap’s DRA driver release', () => {
+  it('sets only values the chart defines, publishes GPUs, and no gate unless the profile shares GPUs', async () => {
+    const values = await driverValues(profile());
+    expect(unknownPaths(values, await chartValues())).toEqual([]);
+    expect(values.gpuResourcesEnabledOverride).toBe(true);
+    expect(values.resources.gpus.enabled).toBe(true);
+    expect(values.featureGates).toBeUndefined();
+    expect(values.consumableShares).toBeUndefined();
+  });
+
+  it('turns ConsumableShares on with the profile’s integer shares, and never DynamicMIG', async () => {
+    const values = await driverValues(
+      profile({ dra: { karpenterNvidiaGate: true, consumableShares: 4 } }),
+    );
+    expect(unknownPaths(values, await chartValues())).toEqual([]);
+    expect(values.featureGates).toEqual({ ConsumableShares: true });
+    expect(values.consumableShares).toBe('4');
+  });
+
+  it('places its kubelet plugin on the DRA pools’ nodes only, tolerating the pools’ taint', async () => {
+    const values = await driverValues(
+      profile({ gpuTaintKey: 'example.com/gpu' }),
+    );
+    expect(values.kubeletPlugin.affinity).toEqual({
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [
+            {
+              matchExpressions: [
+                {
+                  key: 'nvidia.com/gpu.deploy.device-plugin',
+                  operator: 'In',
+                  values: ['false'],
+                },
+              ],
+            },
+          ],
+        },
+      },
+    });
+    expect(values.kubeletPlugin.tolerations).toEqual([
+      { key: 'example.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+      { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' },
+    ]);
+  });
+
+  it.each([
+    ['no dra settings', { dra: undefined }],
+    ['Kubernetes below 1.34', { kubernetesVersion: '1.33.4' }],
+    ['no Kubernetes version', { kubernetesVersion: undefined }],
+  ])('writes no driver with %s', async (_label, overrides) => {
+    const { tree, change } = await bootstrap(profile(overrides));
+    expect(await tree.readFile(DRIVER_KUSTOMIZATION)).toBeUndefined();
+    expect(change.notes.join('\n')).not.toMatch(/DRA driver/);
+  });
+
+  it('a driver the team deploys is kept as it is: no second one, and the notes name it', async () => {
+    const theirs = 'clusters/lab/infrastructure/dra-driver.yaml';
+    const { tree, change } = await bootstrap(profile(), {
+      [theirs]: DRA_DRIVER_KUBELET_PLUGIN,
+    });
+    expect(await tree.readFile(DRIVER_KUSTOMIZATION)).toBeUndefined();
+    expect(await tree.readFile(theirs)).toBe(DRA_DRIVER_KUBELET_PLUGIN);
+    expect(change.notes.join('\n')).toMatch(
+      /NVIDIA's DRA driver is deployed by DaemonSet `dra-driver-nvidia-gpu-kubelet-plugin`.*; the bootstrap never edits it\./,
+    );
+  });
+
+  const teamRelease = (dynamicMig: boolean) =>
+    [
+      'apiVersion: kustomize.config.k8s.io/v1beta1',
+      'kind: Kustomization',
+      'helmCharts:',
+      '  - name: dra-driver-nvidia-gpu',
+      '    repo: oci://registry.k8s.io/dra-driver-nvidia/charts',
+      '    version: 0.5.0',
+      '    releaseName: dra-driver-nvidia-gpu',
+      '    namespace: dra-driver-nvidia-gpu',
+      '    valuesInline:',
+      '      gpuResourcesEnabledOverride: true',
+      `      featureGates: { DynamicMIG: ${dynamicMig} }`,
+      '',
+    ].join('\n');
+
+  it.each([
+    [true, 1],
+    [false, 0],
+  ])(
+    'a team release with DynamicMIG %s beside the MIG manager: %i note(s) saying what to turn off',
+    async (dynamicMig, said) => {
+      const theirs = 'clusters/lab/platform/dra/kustomization.yaml';
+      const { tree, change } = await bootstrap(profile(), {
+        [theirs]: teamRelease(dynamicMig),
+      });
+      expect(await tree.readFile(theirs)).toBe(teamRelease(dynamicMig));
+      expect(await tree.readFile(DRIVER_KUSTOMIZATION)).toBeUndefined();
+      const notes = change.notes.filter(n => /DynamicMIG/.test(n));
+      expect(notes).toHaveLength(said);
+      notes.forEach(note =>
+        expect(note).toMatch(
+          /\*\*To do\*\*: NVIDIA's DRA driver installed by .* turns `featureGates\.DynamicMIG` on .* while the GPU Operator's MIG manager \(mig-parted\) runs on this cluster.*Set `featureGates\.DynamicMIG: false` there, or `migManager\.enabled: false`/,
+        ),
+      );
+    },
+  );
+
+  it('says to remove its own release once the team deploys a driver as well', async () => {
+    const { tree } = await bootstrap(profile());
+    await tree.writeFile(
+      'clusters/lab/infrastructure/dra-driver.yaml',
+      DRA_DRIVER_KUBELET_PLUGIN,
+    );
+    const change = await buildBootstrapChangeSet(tree, profile(), {
+      operatorChartVersion: 'v26.7.0',
+      binPacking: false,
+    });
+    expect(change.empty).toBe(true);
+    expect(change.notes).toContain(
+      "The bootstrap's own DRA driver release in `clusters/lab/dra-driver/` installs the driver a second time: remove that folder.",
+    );
+  });
+
+  it('refuses, writing nothing, where a file it did not write is in the release’s place', async () => {
+    await expect(
+      bootstrap(profile(), { [DRIVER_VALUES]: 'logVerbosity: "6"\n' }),
+    ).rejects.toThrow(
+      /clusters\/lab\/dra-driver\/values.yaml exists and the bootstrap did not write it/,
+    );
+  });
+
+  it('says the bootstrap’s release is left over once the profile no longer enables DRA', async () => {
+    const { tree } = await bootstrap(profile());
+    const change = await buildBootstrapChangeSet(
+      tree,
+      profile({ dra: undefined }),
+      {
+        operatorChartVersion: 'v26.7.0',
+        binPacking: false,
+      },
+    );
+    expect(change.notes.join('\n')).toMatch(
+      /no longer enables DRA, but the bootstrap's DRA driver release is still in `clusters\/lab\/dra-driver\/`/,
+    );
+  });
+});

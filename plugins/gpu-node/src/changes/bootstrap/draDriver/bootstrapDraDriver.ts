@@ -1,0 +1,141 @@
+/**
+ * The bootstrap's DRA driver step. When the cluster profile enables DRA
+ * (`profileEnablesDra`) and the repository deploys no DRA driver of its own
+ * (`readGpuStack`'s `draDrivers`: a chart release in any form, or the
+ * kubelet plugin DaemonSet), the bootstrap writes (and later keeps) its own
+ * release beside the GPU Operator's, in the same form: a kustomization
+ * whose `helmCharts` entry pins the chart, and its values. A driver the
+ * team deploys is never edited; the notes say what it must set.
+ */
+import { posix } from 'node:path';
+import {
+  profileEnablesDra,
+  type ClusterGpuStack,
+  type ClusterProfile,
+  type DeployedDraDriver,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { StagedTree } from '../../stagedTree';
+import {
+  bootstrapYaml,
+  isBootstrapFile,
+  type BootstrapFileWrite,
+} from '../bootstrapFile';
+import type { BootstrapPaths } from '../bootstrapPaths';
+import {
+  DRA_DRIVER_CHART,
+  DRA_DRIVER_CHART_VERSION,
+  DRA_DRIVER_NAMESPACE,
+  DRA_DRIVER_REPO,
+} from './draDriverChart';
+import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
+import { buildDraDriverValues } from './draDriverValues';
+import { dynamicMigConflicts } from './dynamicMig';
+import type { GpuFolder } from '../wiring/wireGpuFolders';
+
+/** What the step found, and what the bootstrap writes for it. */
+export type DraDriverOutcome =
+  /** The profile does not enable DRA: no driver; `staleFolder`, the bootstrap's own from an earlier run. */
+  | { kind: 'off'; staleFolder?: string }
+  /** The bootstrap's own release, to write (or keep) whole. */
+  | { kind: 'bootstrap'; folder: string; files: BootstrapFileWrite[] }
+  /** Drivers the repository deploys: left as they are; `dynamicMig`, what to change where one runs DynamicMIG beside mig-parted. */
+  | {
+      kind: 'repository';
+      drivers: DeployedDraDriver[];
+      dynamicMig: string[];
+      /** The bootstrap's own release, when one is there as well. */
+      managedFolder?: string;
+    };
+
+function managedDraDriverRelease(
+  paths: BootstrapPaths,
+  cluster: ClusterProfile,
+): BootstrapFileWrite[] {
+  const folder = posix.dirname(paths.draDriverKustomization);
+  const remedy = `Move it out of ${folder}/. If this repository installs NVIDIA's DRA driver, declare it so the bootstrap finds it (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${DRA_DRIVER_CHART}", or its kubelet plugin DaemonSet), then run the bootstrap again: it then writes no release of its own and never edits yours.`;
+  return [
+    {
+      path: paths.draDriverValues,
+      content: bootstrapYaml(
+        buildDraDriverValues(cluster),
+        [
+          `Helm values of NVIDIA's DRA driver (chart ${DRA_DRIVER_CHART} ${DRA_DRIVER_CHART_VERSION}, kubernetes-sigs/dra-driver-nvidia-gpu).`,
+          "Its kubelet plugin runs only on the DRA pools' nodes (nvidia.com/gpu.deploy.device-plugin=false), where the GPU Operator runs no device plugin: never both on one node.",
+          "The feature gates follow the cluster profile's dra settings; DynamicMIG stays off, as the MIG manager (mig-parted) runs on this cluster.",
+        ].join('\n'),
+      ),
+      what: "NVIDIA's DRA driver Helm values",
+      remedy,
+    },
+    {
+      path: paths.draDriverKustomization,
+      content: bootstrapYaml(
+        {
+          apiVersion: 'kustomize.config.k8s.io/v1beta1',
+          kind: 'Kustomization',
+          helmCharts: [
+            {
+              name: DRA_DRIVER_CHART,
+              repo: DRA_DRIVER_REPO,
+              version: DRA_DRIVER_CHART_VERSION,
+              releaseName: DRA_DRIVER_CHART,
+              namespace: DRA_DRIVER_NAMESPACE,
+              includeCRDs: true,
+              valuesFile: 'values.yaml',
+            },
+          ],
+        },
+        "NVIDIA's DRA driver Helm release, a kustomize root of its own built with Helm (kustomize --enable-helm; an oci:// chart repository needs kustomize v5.2.0 or later).",
+      ),
+      what: "NVIDIA's DRA driver Helm release (a kustomize helmCharts entry)",
+      remedy,
+    },
+  ];
+}
+
+export async function bootstrapDraDriver(
+  staged: StagedTree,
+  paths: BootstrapPaths,
+  cluster: ClusterProfile,
+  /** What the repository runs on the GPU nodes (`readGpuStack`). */
+  stack: ClusterGpuStack,
+  /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
+  files: RepositoryFile[],
+): Promise<DraDriverOutcome> {
+  const folder = posix.dirname(paths.draDriverKustomization);
+  const managed = isBootstrapFile(
+    await staged.read(paths.draDriverKustomization),
+  );
+  if (!profileEnablesDra(cluster)) {
+    return { kind: 'off', ...(managed ? { staleFolder: folder } : {}) };
+  }
+  const declared = (stack.draDrivers ?? []).filter(
+    driver => !(managed && driver.file === paths.draDriverKustomization),
+  );
+  if (declared.length > 0) {
+    return {
+      kind: 'repository',
+      drivers: declared,
+      dynamicMig: await dynamicMigConflicts(staged.base, files, stack),
+      ...(managed ? { managedFolder: folder } : {}),
+    };
+  }
+  return {
+    kind: 'bootstrap',
+    folder,
+    files: managedDraDriverRelease(paths, cluster),
+  };
+}
+
+/** The bootstrap's DRA driver folder, which whatever applies the cluster must apply (`wireGpuFolders`). */
+export function draDriverFolders(outcome: DraDriverOutcome): GpuFolder[] {
+  return outcome.kind === 'bootstrap'
+    ? [
+        {
+          folder: outcome.folder,
+          what: "NVIDIA's DRA driver release",
+          helm: true,
+        },
+      ]
+    : [];
+}

@@ -1,0 +1,64 @@
+/**
+ * What the bootstrap pull request tells its reviewer about NVIDIA's DRA
+ * driver: the release it wrote, the one the repository deploys (never
+ * edited) and what that one must set, or the bootstrap's own release left
+ * from a profile that no longer enables DRA. Markdown sentences, one per
+ * line of the description's list.
+ */
+import type { DraDriverOutcome } from './bootstrapDraDriver';
+import {
+  CONSUMABLE_SHARES_GATE,
+  DRA_DRIVER_CHART,
+  DRA_DRIVER_CHART_VERSION,
+  DRA_DRIVER_NAMESPACE,
+  DRA_DRIVER_REPO,
+} from './draDriverChart';
+
+export function draDriverNotes(
+  outcome: DraDriverOutcome,
+  consumableShares: number | undefined,
+): string[] {
+  if (outcome.kind === 'off') {
+    return outcome.staleFolder
+      ? [
+          `The cluster profile no longer enables DRA, but the bootstrap's DRA driver release is still in \`${outcome.staleFolder}/\`: remove that folder once no dra request runs on this cluster.`,
+        ]
+      : [];
+  }
+  if (outcome.kind === 'repository') {
+    return [
+      ...repositoryDriverNotes(outcome, consumableShares),
+      ...outcome.dynamicMig,
+      ...(outcome.managedFolder
+        ? [
+            `The bootstrap's own DRA driver release in \`${outcome.managedFolder}/\` installs the driver a second time: remove that folder.`,
+          ]
+        : []),
+    ];
+  }
+  const gates =
+    consumableShares === undefined
+      ? 'no feature gate'
+      : `\`featureGates.${CONSUMABLE_SHARES_GATE}: true\` with \`consumableShares: "${consumableShares}"\``;
+  return [
+    `NVIDIA's DRA driver is installed by the bootstrap's release in \`${outcome.folder}/\`: chart \`${DRA_DRIVER_CHART}\` ${DRA_DRIVER_CHART_VERSION} from \`${DRA_DRIVER_REPO}\` in \`${DRA_DRIVER_NAMESPACE}\`, with \`gpuResourcesEnabledOverride: true\` and ${gates}, as the cluster profile's \`dra\` settings say. Its kubelet plugin runs only on nodes labelled \`nvidia.com/gpu.deploy.device-plugin=false\` (the DRA pools), where the GPU Operator runs no device plugin. It is a kustomize root of its own, built with Helm (\`--enable-helm\`; kustomize v5.2.0 or later for an oci:// chart).`,
+  ];
+}
+
+/** What the notes say of each driver the repository deploys. */
+function repositoryDriverNotes(
+  outcome: Extract<DraDriverOutcome, { kind: 'repository' }>,
+  consumableShares: number | undefined,
+): string[] {
+  return outcome.drivers.map(driver =>
+    [
+      `NVIDIA's DRA driver is deployed by ${driver.setting}; the bootstrap never edits it.`,
+      driver.servesGpus
+        ? ''
+        : ' It publishes no GPUs: set `gpuResourcesEnabledOverride: true` (and keep `resources.gpus.enabled` true), or no dra request is ever allocated.',
+      consumableShares === undefined
+        ? ''
+        : ` The cluster profile shares every GPU ${consumableShares} ways (\`dra.consumableShares\`): set \`consumableShares: "${consumableShares}"\` and \`featureGates.${CONSUMABLE_SHARES_GATE}: true\` there.`,
+    ].join(''),
+  );
+}
