@@ -349,6 +349,15 @@ export {
   devicePluginService,
   type PoolDevicePluginService,
 } from './scheduling/devicePluginService';
+export {
+  BIN_PACKING_SCHEDULER_NAME,
+  BIN_PACKING_SCHEDULER_NAMESPACE,
+  BIN_PACKING_SCHEDULER_POD_LABELS,
+  binPackingVersionProblem,
+  gpuSchedulerName,
+  kubeSchedulerVersion,
+  patchedSchedulerName,
+} from './scheduling/binPackingScheduler';
 export { compareStrings } from './text/compareStrings';
 export { checkDevicePluginConfig } from './validation/devicePluginConfig';
 export type { DevicePluginConfigCheckOptions } from './validation/devicePluginConfig';

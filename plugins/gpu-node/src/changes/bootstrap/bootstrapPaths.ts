@@ -1,8 +1,9 @@
 /**
  * Where the bootstrap writes, from the repository layout: the GPU folder's
  * files are the ones the request flow reads (`clusterKustomization`,
- * `devicePluginConfig`, `migConfig`); the GPU Operator, Karpenter's release
- * and the scheduler profile sit beside the GPU folder, in the cluster's folder.
+ * `devicePluginConfig`, `migConfig`) and the bin-packing scheduler; the GPU
+ * Operator and Karpenter's release sit beside the GPU folder, in the
+ * cluster's folder.
  */
 import { posix } from 'path';
 import { WHOLE_REPOSITORY } from '../../publish/sparseFolders';
@@ -30,6 +31,7 @@ export interface BootstrapPaths {
    */
   karpenterKustomization: string;
   karpenterValues: string;
+  /** The bin-packing scheduler's objects, in the GPU folder's `scheduler/`. */
   scheduler: string;
 }
 
@@ -62,11 +64,7 @@ export function bootstrapPaths(
     operatorValues: posix.join(operatorFolder, 'values.yaml'),
     karpenterKustomization: posix.join(karpenterFolder, 'kustomization.yaml'),
     karpenterValues: posix.join(karpenterFolder, 'values.yaml'),
-    scheduler: posix.join(
-      clusterScopePath(resolved, cluster),
-      'gpu-scheduler',
-      'gpu-binpack.yaml',
-    ),
+    scheduler: posix.join(gpuFolder, 'scheduler', 'gpu-binpack.yaml'),
   };
 }
 
