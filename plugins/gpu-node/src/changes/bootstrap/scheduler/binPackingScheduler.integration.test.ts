@@ -65,7 +65,9 @@ describe('the bin-packing scheduler', () => {
     );
     expect(kustomization.resources).toContain('scheduler/gpu-binpack.yaml');
 
-    const built = (await kustomizeBuild(join(dir, 'clusters/dev/gpu'))) as any[];
+    const built = (await kustomizeBuild(
+      join(dir, 'clusters/dev/gpu'),
+    )) as any[];
     const ours = built.filter(o =>
       String(o.metadata?.name).startsWith('gpu-binpack'),
     );
@@ -98,7 +100,11 @@ describe('the bin-packing scheduler', () => {
       ...byKind(ours, 'RoleBinding'),
     ]) {
       expect(binding.subjects).toEqual([
-        { kind: 'ServiceAccount', name: 'gpu-binpack', namespace: 'kube-system' },
+        {
+          kind: 'ServiceAccount',
+          name: 'gpu-binpack',
+          namespace: 'kube-system',
+        },
       ]);
     }
     const [role] = byKind(ours, 'Role');
@@ -135,9 +141,9 @@ describe('the bin-packing scheduler', () => {
       resourceNamespace: 'kube-system',
     });
     expect(config.profiles[0].schedulerName).toBe('gpu-binpack');
-    expect(
-      config.profiles[0].pluginConfig[0].args.scoringStrategy.type,
-    ).toBe('MostAllocated');
+    expect(config.profiles[0].pluginConfig[0].args.scoringStrategy.type).toBe(
+      'MostAllocated',
+    );
     expect(deployment.spec.selector.matchLabels).toEqual(
       deployment.spec.template.metadata.labels,
     );
@@ -202,7 +208,13 @@ spec:
     ) as any;
     expect(deployment.spec.template.spec.schedulerName).toBe('gpu-binpack');
 
-    await releaseOnDisk(tree, dir, 'embedder', binPackingCluster, builtinCatalog);
+    await releaseOnDisk(
+      tree,
+      dir,
+      'embedder',
+      binPackingCluster,
+      builtinCatalog,
+    );
     expect(await tree.readFile('plain/embedder.yaml')).toBe(manifest);
   });
 
