@@ -60,7 +60,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
   const action = createTemplateAction({
     id: 'gpu:gitops:bootstrap',
     description:
-      "Opens the once-per-cluster pull request that prepares a cluster for GPU requests: the GPU Operator's Helm release and values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), or, when the repository already declares a GPU Operator release, what to set in it; default device-plugin and all-disabled MIG configs (none for a ConfigMap the team wrote by hand); GPU EC2NodeClass; optional bin-packing scheduler profile; on a Karpenter cluster, Karpenter's Helm release pinned to the profile's version with the NodeOverlay gate as the profile says, or, when the repository already declares one, what to set in it. Never replaces a file it did not write.",
+      "Opens the once-per-cluster pull request that prepares a cluster for GPU requests: the GPU Operator's Helm release and values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), or, when the repository already declares a GPU Operator release, what to set in it; default device-plugin and all-disabled MIG configs (none for a ConfigMap the team wrote by hand); GPU EC2NodeClass; optional bin-packing scheduler (a second kube-scheduler `gpu-binpack` at the profile's kubernetesVersion, its RBAC and MostAllocated profile, in the GPU folder; also when the profile says binPacking: true); on a Karpenter cluster, Karpenter's Helm release pinned to the profile's version with the NodeOverlay gate as the profile says, or, when the repository already declares one, what to set in it. Never replaces a file it did not write.",
     examples,
     supportsDryRun: true,
     schema: {
@@ -83,7 +83,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
             .boolean()
             .optional()
             .describe(
-              'Add the gpu-binpack scheduler profile (MostAllocated on GPUs)',
+              'Run the gpu-binpack scheduler (a second kube-scheduler, MostAllocated on GPUs); needs the profile\'s kubernetesVersion with its patch',
             ),
       },
       output: {
