@@ -27,12 +27,17 @@ export const BIN_PACKING_SCHEDULER_NAME = 'gpu-binpack';
  */
 export const BIN_PACKING_SCHEDULER_NAMESPACE = 'kube-system';
 
-/** @public */
-export const BIN_PACKING_SCHEDULER_POD_LABELS: Readonly<Record<string, string>> =
-  {
-    'app.kubernetes.io/name': BIN_PACKING_SCHEDULER_NAME,
-    'app.kubernetes.io/component': 'scheduler',
-  };
+/**
+ * The labels of the bin-packing scheduler's pods (its Deployment's selector).
+ *
+ * @public
+ */
+export const BIN_PACKING_SCHEDULER_POD_LABELS: Readonly<
+  Record<string, string>
+> = {
+  'app.kubernetes.io/name': BIN_PACKING_SCHEDULER_NAME,
+  'app.kubernetes.io/component': 'scheduler',
+};
 
 /**
  * The scheduler a pod runs with when it names none (kube-scheduler's default

@@ -137,7 +137,14 @@ export function checkGpuWorkload(
       `${what} is not placed on pool ${plan.pool.name} (nodeSelector ${poolNodeLabel(cluster)})`,
     );
   }
-  problems.push(...schedulerProblems(what, before && viewWorkload(kind, before), view, cluster));
+  problems.push(
+    ...schedulerProblems(
+      what,
+      before && viewWorkload(kind, before),
+      view,
+      cluster,
+    ),
+  );
   if (!before) return problems;
 
   // Everything the request does not own is as it was.

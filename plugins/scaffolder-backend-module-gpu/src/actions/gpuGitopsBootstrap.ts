@@ -83,7 +83,7 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
             .boolean()
             .optional()
             .describe(
-              'Run the gpu-binpack scheduler (a second kube-scheduler, MostAllocated on GPUs); needs the profile\'s kubernetesVersion with its patch',
+              "Run the gpu-binpack scheduler (a second kube-scheduler, MostAllocated on GPUs); needs the profile's kubernetesVersion with its patch",
             ),
       },
       output: {
