@@ -64,14 +64,16 @@ describe('ClusterDrift: the bin-packing scheduler', () => {
           cluster: 'dev',
           server: api.url,
           token: TOKEN,
-          timeoutMs: 2_000,
+          // Generous: a loaded CI machine, not a stalled API, is what this test meets.
+          timeoutMs: 15_000,
           caData: api.caData,
         },
       ],
       { profiles: [profile], graceMs: 10 * 60_000 },
     );
     const before = api.requests.length;
-    await reader.refresh();
+    const [status] = await reader.refresh();
+    expect(status.available).toBe(true);
     const snapshot = {
       clusters: new Map([['dev', { ...devCluster, profile }]]),
     };
