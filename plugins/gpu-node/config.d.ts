@@ -96,6 +96,12 @@ export interface Config {
            * LocalQueue per namespace, and labels the workload `kueue.x-k8s.io/queue-name`.
            */
           kueue?: boolean;
+          /**
+           * The bootstrap runs the bin-packing scheduler `gpu-binpack` (a second kube-scheduler at
+           * `kubernetesVersion`, which must then name its patch, e.g. `1.36.2`) and the GPU workloads
+           * the product renders set `schedulerName: gpu-binpack`; a release restores the workload's own.
+           */
+          binPacking?: boolean;
           gpuTaintKey?: string;
           labelDomain?: string;
           consolidateAfter?: string;

@@ -388,6 +388,15 @@ export {
   type PoolDevicePluginService,
 } from './scheduling/devicePluginService';
 export { operatorDefaultConfigOn } from './scheduling/operatorDefaultConfig';
+export {
+  BIN_PACKING_SCHEDULER_NAME,
+  BIN_PACKING_SCHEDULER_NAMESPACE,
+  BIN_PACKING_SCHEDULER_POD_LABELS,
+  binPackingVersionProblem,
+  gpuSchedulerName,
+  kubeSchedulerVersion,
+  patchedSchedulerName,
+} from './scheduling/binPackingScheduler';
 export { compareStrings } from './text/compareStrings';
 export { checkDevicePluginConfig } from './validation/devicePluginConfig';
 export type { DevicePluginConfigCheckOptions } from './validation/devicePluginConfig';

@@ -29,7 +29,8 @@ const TEST_CLUSTERS = {
   default: 'dev',
   profiles: {
     dev: { karpenterVersion: '1.14.1' },
-    prod: { karpenterVersion: '1.14.1' },
+    // Its bootstrap runs the bin-packing scheduler: the kube-scheduler of this release.
+    prod: { karpenterVersion: '1.14.1', kubernetesVersion: '1.33.4' },
     // MPS is refused with the mixed MIG strategy (the default).
     inference: {
       karpenterVersion: '1.14.1',

@@ -383,6 +383,64 @@ export function pendingPod(
   };
 }
 
+/** A pod of the bin-packing scheduler's Deployment (the bootstrap's labels), ready or still starting. */
+export function schedulerPod(
+  name: string,
+  options: { ready: boolean; now: Date },
+) {
+  const started = minutesAgo(options.now, 20);
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'kube-system',
+      labels: {
+        'app.kubernetes.io/name': 'gpu-binpack',
+        'app.kubernetes.io/component': 'scheduler',
+      },
+      creationTimestamp: started,
+    },
+    spec: {
+      serviceAccountName: 'gpu-binpack',
+      containers: [
+        {
+          name: 'kube-scheduler',
+          image: 'registry.k8s.io/kube-scheduler:v1.36.2',
+        },
+      ],
+    },
+    status: {
+      phase: 'Running',
+      conditions: [
+        {
+          type: 'Ready',
+          status: options.ready ? 'True' : 'False',
+          lastTransitionTime: started,
+        },
+      ],
+      containerStatuses: [
+        {
+          name: 'kube-scheduler',
+          image: 'registry.k8s.io/kube-scheduler:v1.36.2',
+          imageID: '',
+          ready: options.ready,
+          restartCount: options.ready ? 0 : 7,
+          started: options.ready,
+          state: options.ready
+            ? { running: { startedAt: started } }
+            : {
+                waiting: {
+                  reason: 'CrashLoopBackOff',
+                  message: 'back-off restarting failed container',
+                },
+              },
+        },
+      ],
+    },
+  };
+}
+
 export function failedScheduling(
   namespace: string,
   pod: string,

@@ -243,6 +243,9 @@ export async function startKubernetesApiServer(options: {
     const configMap = url.pathname.match(
       /^\/api\/v1\/namespaces\/([^/]+)\/configmaps\/([^/]+)$/,
     );
+    const namespacedPods = url.pathname.match(
+      /^\/api\/v1\/namespaces\/([^/]+)\/pods$/,
+    );
     const machineDeployments = url.pathname.match(
       /^\/apis\/cluster\.x-k8s\.io\/v1beta2\/namespaces\/([^/]+)\/machinedeployments$/,
     );
@@ -310,6 +313,23 @@ export async function startKubernetesApiServer(options: {
         );
         return;
       default:
+        if (namespacedPods) {
+          const [, namespace] = namespacedPods;
+          answer(
+            200,
+            list(
+              'Pod',
+              'v1',
+              contents.pods.filter(
+                p =>
+                  p.metadata.namespace === namespace &&
+                  matchesSelector(p.metadata.labels ?? {}, labelSelector) &&
+                  matchesSelector(podFields(p), fieldSelector),
+              ),
+            ),
+          );
+          return;
+        }
         if (machineDeployments) {
           if (!contents.machineDeployments) {
             answer(404, notFound());

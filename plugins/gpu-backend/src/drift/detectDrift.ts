@@ -24,6 +24,7 @@ import {
 import { machineDeploymentFindings } from './machineDeploymentDrift';
 import { nodeFeatureRuleFindings } from './nodeFeatureRuleDrift';
 import { notInGit, poolObjectKind } from './poolObjectPresence';
+import { schedulerNotRunningFindings } from './schedulerDrift';
 import type { ClusterObjects } from './readClusterObjects';
 
 /** Labels GPU Feature Discovery and the GPU Operator's MIG manager put on nodes (gpu-operator v26.7). */
@@ -214,7 +215,15 @@ export function detectDrift(
     );
     byWorkload.set(
       workload.id,
-      pods.length > 0 ? pendingFindings(pods, view, options) : [],
+      pods.length > 0
+        ? [
+            ...pendingFindings(pods, view, options),
+            ...schedulerNotRunningFindings(
+              pods,
+              objects.binPackingSchedulerPods,
+            ),
+          ]
+        : [],
     );
   }
   return {

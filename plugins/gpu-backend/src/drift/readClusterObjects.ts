@@ -3,7 +3,8 @@
  * per refresh whatever the number of pools or requests, with
  * @kubernetes/client-node, a time limit on every call, and the token only
  * in the Authorization header. Every cluster: its pool nodes, pending pods,
- * FailedScheduling events and the device-plugin ConfigMap; then only the
+ * FailedScheduling events and the device-plugin ConfigMap; the bin-packing
+ * scheduler's pods where the profile opts in (`binPacking`); then only the
  * objects its pools are made of (`readPoolObjects`): Karpenter NodePools and
  * NodeOverlays, Cluster API MachineDeployments, or NFD NodeFeatureRules.
  */
@@ -21,6 +22,8 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import {
+  BIN_PACKING_SCHEDULER_NAMESPACE,
+  BIN_PACKING_SCHEDULER_POD_LABELS,
   clusterApiSettingsOf,
   poolNodeLabel,
   type ClusterProfile,
@@ -97,7 +100,17 @@ export interface ClusterObjects {
   schedulingEvents: CoreV1Event[];
   /** Keys of the device-plugin ConfigMap; undefined when it does not exist. */
   devicePluginConfigKeys?: string[];
+  /**
+   * The pods of the bin-packing scheduler's Deployment (its pod labels in
+   * its namespace); undefined where the profile does not opt in (`binPacking`).
+   */
+  binPackingSchedulerPods?: V1Pod[];
 }
+
+/** `key=value,...`: the label selector of the bin-packing scheduler's pods. */
+const SCHEDULER_POD_SELECTOR = Object.entries(BIN_PACKING_SCHEDULER_POD_LABELS)
+  .map(([key, value]) => `${key}=${value}`)
+  .join(',');
 
 /** karpenter.sh/v1 NodePool and v1alpha1 NodeOverlay (Karpenter v1.14 CRDs). */
 const NODE_POOLS = {
@@ -311,29 +324,46 @@ export async function readClusterObjects(
       throw new Error(describe(target, profile, what, error));
     }
   };
-  const [poolObjects, nodes, pendingPods, schedulingEvents, configMap] =
-    await Promise.all([
-      readPoolObjects(profile, custom, options, call, orMissing),
-      // The label's presence: every node of every pool, none other.
-      call('list nodes', () =>
-        core.listNode({ labelSelector: poolNodeLabel(profile) }, options),
+  const [
+    poolObjects,
+    nodes,
+    pendingPods,
+    schedulingEvents,
+    configMap,
+    schedulerPods,
+  ] = await Promise.all([
+    readPoolObjects(profile, custom, options, call, orMissing),
+    // The label's presence: every node of every pool, none other.
+    call('list nodes', () =>
+      core.listNode({ labelSelector: poolNodeLabel(profile) }, options),
+    ),
+    call('list pods', () =>
+      core.listPodForAllNamespaces(
+        { fieldSelector: 'status.phase=Pending' },
+        options,
       ),
-      call('list pods', () =>
-        core.listPodForAllNamespaces(
-          { fieldSelector: 'status.phase=Pending' },
-          options,
-        ),
+    ),
+    call('list events', () =>
+      core.listEventForAllNamespaces(
+        { fieldSelector: 'involvedObject.kind=Pod,reason=FailedScheduling' },
+        options,
       ),
-      call('list events', () =>
-        core.listEventForAllNamespaces(
-          { fieldSelector: 'involvedObject.kind=Pod,reason=FailedScheduling' },
-          options,
-        ),
-      ),
-      orMissing('read the device-plugin ConfigMap', () =>
-        core.readNamespacedConfigMap(profile.devicePluginConfigMap, options),
-      ),
-    ]);
+    ),
+    orMissing('read the device-plugin ConfigMap', () =>
+      core.readNamespacedConfigMap(profile.devicePluginConfigMap, options),
+    ),
+    profile.binPacking
+      ? call('list the gpu-binpack scheduler pods', () =>
+          core.listNamespacedPod(
+            {
+              namespace: BIN_PACKING_SCHEDULER_NAMESPACE,
+              labelSelector: SCHEDULER_POD_SELECTOR,
+            },
+            options,
+          ),
+        )
+      : undefined,
+  ]);
   return {
     ...poolObjects,
     nodes: nodes.items,
@@ -342,5 +372,6 @@ export async function readClusterObjects(
     ...(configMap
       ? { devicePluginConfigKeys: Object.keys(configMap.data ?? {}).sort() }
       : {}),
+    ...(schedulerPods ? { binPackingSchedulerPods: schedulerPods.items } : {}),
   };
 }

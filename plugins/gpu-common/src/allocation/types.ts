@@ -95,6 +95,7 @@ export type DriftKind =
   | 'mig-config-failed'
   | 'allocatable-differs'
   | 'pods-pending'
+  | 'scheduler-not-running'
   | 'nodepool-not-in-git'
   | 'machinedeployment-missing'
   | 'machinedeployment-not-ready'

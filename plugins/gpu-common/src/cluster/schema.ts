@@ -12,6 +12,7 @@ import { defaultClusterProfile } from './defaults';
 import { parseKarpenterVersion } from './karpenterVersion';
 import { draSharingProblem } from './draSharing';
 import { draSettingsSchema, kubernetesVersionSchema } from './draSettings';
+import { binPackingVersionProblem } from '../scheduling/binPackingScheduler';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
 import type { ClusterProfile, ClusterProvider } from './types';
 
@@ -107,6 +108,7 @@ export const clusterProfileSchema = z
     clusterApi: clusterApiSchema,
     staticNodes: staticNodesSchema,
     kueue: z.boolean(),
+    binPacking: z.boolean(),
   })
   .partial()
   // The clusterApi settings belong to provider cluster-api, which needs them.
@@ -134,6 +136,17 @@ export const clusterProfileSchema = z
         path: ['staticNodes'],
         message: `applies only to provider "static", not "${profile.provider ?? defaultClusterProfile.provider}"`,
         params: { rule: 'static-nodes-settings' },
+      });
+    }
+    const schedulerProblem = profile.binPacking
+      ? binPackingVersionProblem(profile.kubernetesVersion)
+      : undefined;
+    if (schedulerProblem) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['binPacking'],
+        message: schedulerProblem,
+        params: { rule: 'bin-packing-kubernetes-version' },
       });
     }
     const sharingProblem = draSharingProblem(profile);

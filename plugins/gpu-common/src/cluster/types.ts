@@ -76,4 +76,11 @@ export interface ClusterProfile {
    * labels the workload with its team's LocalQueue. Absent: off.
    */
   kueue?: boolean;
+  /**
+   * The bootstrap runs the bin-packing scheduler (`gpu-binpack`, a second
+   * kube-scheduler at `kubernetesVersion`) and the GPU workloads the
+   * product renders name it in `schedulerName` (gpu-common
+   * `scheduling/binPackingScheduler.ts`). Absent: off, the default scheduler.
+   */
+  binPacking?: boolean;
 }

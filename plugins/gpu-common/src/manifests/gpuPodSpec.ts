@@ -26,6 +26,9 @@ export function gpuPodSpec(options: {
       : { limits: { ...placement.limits } },
   };
   const podSpec: Record<string, unknown> = {
+    ...(placement.schedulerName
+      ? { schedulerName: placement.schedulerName }
+      : {}),
     nodeSelector: placement.nodeSelector,
     tolerations: placement.tolerations,
     containers: [container],

@@ -3,6 +3,7 @@ import type { Plan, Taint } from '../planner/types';
 import { poolNodeLabel } from '../providers/poolNodeLabel';
 import { gpuAnnotationKeys } from './metadataKeys';
 import { quantity } from './quantity';
+import { gpuSchedulerName } from '../scheduling/binPackingScheduler';
 
 /**
  *  The pod-template parts every GPU workload (new or patched) gets.
@@ -20,6 +21,8 @@ export interface PodPlacement {
   annotations: Record<string, string>;
   /** `resources.limits` of the GPU container; empty for DRA (claims instead). */
   limits: Record<string, string>;
+  /** The bin-packing scheduler's name when the profile opts in (`binPackingScheduler.ts`). */
+  schedulerName?: string;
 }
 
 /**
@@ -46,7 +49,9 @@ export function podPlacement(
 ): PodPlacement {
   const keys = gpuAnnotationKeys(cluster.labelDomain);
   const { taint } = plan.pool;
+  const schedulerName = gpuSchedulerName(cluster);
   return {
+    ...(schedulerName ? { schedulerName } : {}),
     nodeSelector: { [poolNodeLabel(cluster)]: plan.pool.name },
     tolerations: [taint, ...(plan.pool.otherTaints ?? [])].map(t => ({
       key: t.key,

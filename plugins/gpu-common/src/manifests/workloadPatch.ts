@@ -15,6 +15,7 @@ import {
   resourceClaimTemplateName,
 } from './resourceClaimTemplate';
 import { tolerates } from './tolerations';
+import { patchedSchedulerName } from '../scheduling/binPackingScheduler';
 import type { KubernetesObject } from './types';
 import {
   workloadApiVersion,
@@ -121,6 +122,9 @@ function setNodeSelection(
  *   pool's taint yet, `tolerations`: that list has no merge key in the
  *   Kubernetes OpenAPI, so a patch replaces it, and the patch carries the
  *   workload's own tolerations followed by the pool's;
+ * - the bin-packing scheduler's `schedulerName` when the profile opts in
+ *   and the workload runs with the default scheduler (a scheduler of the
+ *   team's own stays; `binPackingScheduler.ts`);
  * - the replica count (`replicas` / Job `parallelism`) only when the request
  *   asks for another number than the workload has, and no kustomization
  *   `replicas:` entry sets it;
@@ -167,6 +171,10 @@ export function buildWorkloadPatch(
     ...placement.annotations,
   });
   setNodeSelection(patch, template, plan, cluster, current, placement);
+  const schedulerName = patchedSchedulerName(cluster, current.schedulerName);
+  if (schedulerName !== undefined) {
+    setPath(patch, [...template, 'spec', 'schedulerName'], schedulerName);
+  }
 
   // Tolerations this request added before (to its previous pool) go; the
   // workload's own stay, in their order.

@@ -117,6 +117,8 @@ export interface WorkloadView {
   labels: Record<string, string>;
   podAnnotations: Record<string, string>;
   resourceClaims: Record<string, unknown>[];
+  /** `spec.schedulerName` of the pod template; undefined: the default scheduler. */
+  schedulerName?: string;
 }
 
 function record(value: unknown): Record<string, unknown> {
@@ -188,5 +190,8 @@ export function viewWorkload(
     labels: strings(getPath(object, ['metadata', 'labels'])),
     podAnnotations: strings(getPath(template, ['metadata', 'annotations'])),
     resourceClaims: list(podSpec.resourceClaims),
+    ...(typeof podSpec.schedulerName === 'string'
+      ? { schedulerName: podSpec.schedulerName }
+      : {}),
   };
 }

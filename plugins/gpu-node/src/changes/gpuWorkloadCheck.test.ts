@@ -66,4 +66,51 @@ describe('checkGpuWorkload', () => {
     );
     expect(check(before, after)).toEqual([]);
   });
+
+  describe('the scheduler of its pods', () => {
+    const binPacking = {
+      ...devCluster,
+      kubernetesVersion: '1.36.2',
+      binPacking: true,
+    };
+    const withScheduler = (schedulerName?: string) => {
+      const object = built([], [], '1');
+      if (schedulerName)
+        object.spec.template.spec.schedulerName = schedulerName;
+      return object;
+    };
+    const checkOn = (cluster: typeof devCluster, before: any, after: any) =>
+      checkGpuWorkload(
+        before,
+        after,
+        plan,
+        cluster,
+        'Deployment',
+        'api',
+        false,
+      );
+
+    it('refuses a build whose pods do not run with the scheduler the profile says', () => {
+      // An overlay's own patch after ours put the default scheduler back.
+      expect(checkOn(binPacking, withScheduler(), withScheduler())).toEqual([
+        'Deployment "recommender-api" in namespace "ml" runs with the default scheduler, the cluster profile\'s binPacking says scheduler "gpu-binpack"',
+      ]);
+      // A profile that does not opt in: the change never names it.
+      expect(
+        checkOn(devCluster, withScheduler(), withScheduler('gpu-binpack')),
+      ).toEqual([
+        'Deployment "recommender-api" in namespace "ml" runs with scheduler "gpu-binpack", the cluster profile\'s binPacking says the default scheduler',
+      ]);
+    });
+
+    it("accepts the bin-packing scheduler in place of the default one, and a team's own scheduler kept", () => {
+      expect(
+        checkOn(binPacking, withScheduler(), withScheduler('gpu-binpack')),
+      ).toEqual([]);
+      expect(
+        checkOn(binPacking, withScheduler('volcano'), withScheduler('volcano')),
+      ).toEqual([]);
+      expect(checkOn(devCluster, withScheduler(), withScheduler())).toEqual([]);
+    });
+  });
 });

@@ -5,7 +5,10 @@
  * says; everything else of its pod template and spec stays as it was.
  */
 import {
+  BIN_PACKING_SCHEDULER_NAME,
   DRA_CLAIM_NAME,
+  gpuSchedulerName,
+  patchedSchedulerName,
   isNvidiaResource,
   podPlacement,
   poolNodeLabel,
@@ -37,6 +40,7 @@ const POD_SPEC_OWNED = new Set([
   'tolerations',
   'containers',
   'resourceClaims',
+  'schedulerName',
 ]);
 
 function withoutKeys(value: unknown, keys: (k: string) => boolean): unknown {
@@ -67,6 +71,31 @@ function withoutGpuResources(
     ...(withoutImage || image === undefined ? {} : { image }),
     ...(Object.keys(kept).length > 0 ? { resources: kept } : {}),
   };
+}
+
+/**
+ * The scheduler of the workload's pods after the change is the one the
+ * cluster profile says (gpu-common `binPackingScheduler.ts`): a new
+ * workload's, or the patch's in place of the default one; a scheduler of
+ * the team's own stays. A build that names the bin-packing scheduler
+ * already is an earlier render of ours, which the patch decides again.
+ */
+function schedulerProblems(
+  what: string,
+  old: WorkloadView | undefined,
+  view: WorkloadView,
+  cluster: ClusterProfile,
+): string[] {
+  if (old?.schedulerName === BIN_PACKING_SCHEDULER_NAME) return [];
+  const expected = old
+    ? (patchedSchedulerName(cluster, old.schedulerName) ?? old.schedulerName)
+    : gpuSchedulerName(cluster);
+  if (view.schedulerName === expected) return [];
+  const name = (scheduler: string | undefined) =>
+    scheduler ? `scheduler "${scheduler}"` : 'the default scheduler';
+  return [
+    `${what} runs with ${name(view.schedulerName)}, the cluster profile's binPacking says ${name(expected)}`,
+  ];
 }
 
 /** What may differ in the workload the request gives GPUs to; returns the problems. */
@@ -108,6 +137,14 @@ export function checkGpuWorkload(
       `${what} is not placed on pool ${plan.pool.name} (nodeSelector ${poolNodeLabel(cluster)})`,
     );
   }
+  problems.push(
+    ...schedulerProblems(
+      what,
+      before && viewWorkload(kind, before),
+      view,
+      cluster,
+    ),
+  );
   if (!before) return problems;
 
   // Everything the request does not own is as it was.

@@ -46,6 +46,7 @@ const POD_SPEC_FIELDS = [
   'affinity',
   'tolerations',
   'resourceClaims',
+  'schedulerName',
 ];
 /** Container fields a request may replace. */
 const CONTAINER_FIELDS = ['image', 'resources'];

@@ -44,6 +44,27 @@ const MODEL_FILES: Record<
     'StatefulSet',
   ],
   'v1 ConfigMap': ['kubernetes-models', 'v1/ConfigMap.js', 'ConfigMap'],
+  // The bin-packing scheduler's (bootstrap `scheduler/`).
+  'v1 ServiceAccount': [
+    'kubernetes-models',
+    'v1/ServiceAccount.js',
+    'ServiceAccount',
+  ],
+  'rbac.authorization.k8s.io/v1 ClusterRoleBinding': [
+    'kubernetes-models',
+    'rbac.authorization.k8s.io/v1/ClusterRoleBinding.js',
+    'ClusterRoleBinding',
+  ],
+  'rbac.authorization.k8s.io/v1 Role': [
+    'kubernetes-models',
+    'rbac.authorization.k8s.io/v1/Role.js',
+    'Role',
+  ],
+  'rbac.authorization.k8s.io/v1 RoleBinding': [
+    'kubernetes-models',
+    'rbac.authorization.k8s.io/v1/RoleBinding.js',
+    'RoleBinding',
+  ],
   'resource.k8s.io/v1 ResourceClaimTemplate': [
     'kubernetes-models',
     'resource.k8s.io/v1/ResourceClaimTemplate.js',

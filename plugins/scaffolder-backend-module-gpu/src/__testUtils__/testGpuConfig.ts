@@ -24,7 +24,8 @@ export function testGpuConfig(
       default: 'dev',
       profiles: {
         dev: { karpenterVersion: '1.14.1' },
-        prod: { karpenterVersion: '1.14.1' },
+        // Its bootstrap runs the bin-packing scheduler: the kube-scheduler of this release.
+        prod: { karpenterVersion: '1.14.1', kubernetesVersion: '1.33.4' },
         // MPS needs MIG strategy "single" (the device plugin rejects MPS with "mixed").
         inference: { karpenterVersion: '1.14.1', migStrategy: 'single' },
       },

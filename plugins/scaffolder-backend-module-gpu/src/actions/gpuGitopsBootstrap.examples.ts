@@ -4,7 +4,7 @@ import yaml from 'yaml';
 export const examples: TemplateExample[] = [
   {
     description:
-      'Prepare the prod cluster for GPU requests, with the bin-packing scheduler profile',
+      'Prepare the prod cluster for GPU requests, with the bin-packing scheduler',
     example: yaml.stringify({
       steps: [
         {

@@ -44,7 +44,7 @@ describe('gpu:gitops:bootstrap', () => {
         'clusters/prod/gpu/device-plugin/default.yaml',
         'clusters/prod/gpu/mig/config.yaml',
         'clusters/prod/gpu/nodeclasses/gpu.yaml',
-        'clusters/prod/gpu-scheduler/gpu-binpack.yaml',
+        'clusters/prod/gpu/scheduler/gpu-binpack.yaml',
       ]),
     );
     const values = yaml.parse(

@@ -14,7 +14,7 @@ import { gitopsTargetInputProperties } from './gitopsTarget';
 import { refusingCleanly } from './refusals';
 
 const DESCRIPTION =
-  "Opens the once-per-cluster pull request that prepares a cluster for GPU requests: the GPU Operator's Helm release and values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), or, when the repository already declares a GPU Operator release, what to set in it; default device-plugin and all-disabled MIG configs (none for a ConfigMap the team wrote by hand); GPU EC2NodeClass; optional bin-packing scheduler profile; on a Karpenter cluster, Karpenter's Helm release pinned to the profile's version with the NodeOverlay gate as the profile says, or, when the repository already declares one, what to set in it. Never replaces a file it did not write.";
+  "Opens the once-per-cluster pull request that prepares a cluster for GPU requests: the GPU Operator's Helm release and values (device plugin only on GPU nodes, config map names, MIG strategy, DCGM exporter), or, when the repository already declares a GPU Operator release, what to set in it; default device-plugin and all-disabled MIG configs (none for a ConfigMap the team wrote by hand); GPU EC2NodeClass; NVIDIA's DRA driver release when the profile enables DRA (its kubelet plugin on the DRA pools' nodes only); optional bin-packing scheduler (a second kube-scheduler `gpu-binpack` at the profile's kubernetesVersion, its RBAC and MostAllocated profile, in the GPU folder; also when the profile says binPacking: true); on a Karpenter cluster, Karpenter's Helm release pinned to the profile's version with the NodeOverlay gate as the profile says, or, when the repository already declares one, what to set in it. Never replaces a file it did not write.";
 
 /** The bootstrap's own inputs, beside the GitOps target's. */
 const bootstrapInputProperties = {
@@ -35,7 +35,7 @@ const bootstrapInputProperties = {
       .boolean()
       .optional()
       .describe(
-        'Add the gpu-binpack scheduler profile (MostAllocated on GPUs)',
+        "Run the gpu-binpack scheduler (a second kube-scheduler, MostAllocated on GPUs); needs the profile's kubernetesVersion with its patch",
       ),
 };
 

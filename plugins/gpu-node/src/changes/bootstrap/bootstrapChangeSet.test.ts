@@ -22,6 +22,8 @@ const FIXTURE_GITOPS_REPO = join(
 
 const cluster = resolveClusterProfile({
   name: 'dev',
+  kubernetesVersion: '1.36.2',
+  binPacking: true,
   karpenterVersion: '1.14.1',
 });
 const options = { operatorChartVersion: 'v26.7.0', binPacking: true };
@@ -105,7 +107,10 @@ describe('buildBootstrapChangeSet', () => {
     const kustomization = parse(
       content('clusters/dev/gpu/kustomization.yaml')!,
     );
-    expect(kustomization.resources).toEqual(['nodeclasses/gpu.yaml']);
+    expect(kustomization.resources).toEqual([
+      'nodeclasses/gpu.yaml',
+      'scheduler/gpu-binpack.yaml',
+    ]);
     expect(kustomization.configMapGenerator).toEqual([
       {
         name: cluster.devicePluginConfigMap.name,
@@ -119,8 +124,10 @@ describe('buildBootstrapChangeSet', () => {
       },
     ]);
     const scheduler = parseAllDocuments(
-      content('clusters/dev/gpu-scheduler/gpu-binpack.yaml')!,
-    )[0].toJS();
+      content('clusters/dev/gpu/scheduler/gpu-binpack.yaml')!,
+    )
+      .map(d => d.toJS())
+      .find(o => o.kind === 'ConfigMap');
     const profile = parse(scheduler.data['config.yaml']).profiles[0];
     expect(profile.schedulerName).toBe('gpu-binpack');
     expect(profile.pluginConfig[0].args.scoringStrategy.type).toBe(
@@ -136,7 +143,9 @@ describe('buildBootstrapChangeSet', () => {
 
   it('keeps what an existing GPU folder holds (comments, pools, configs) and is idempotent', async () => {
     const tree = await fixtureCopy();
-    const first = await buildBootstrapChangeSet(tree, cluster, {
+    // Neither the bootstrap nor the profile asks for the scheduler.
+    const withoutScheduler = { ...cluster, binPacking: false };
+    const first = await buildBootstrapChangeSet(tree, withoutScheduler, {
       ...options,
       binPacking: false,
     });
@@ -157,11 +166,11 @@ describe('buildBootstrapChangeSet', () => {
       'clusters/dev/gpu/mig/config.yaml',
     );
     expect(first.changes.map(c => c.path)).not.toContain(
-      'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+      'clusters/dev/gpu/scheduler/gpu-binpack.yaml',
     );
 
     await writeChangeSet(tree, first);
-    const second = await buildBootstrapChangeSet(tree, cluster, {
+    const second = await buildBootstrapChangeSet(tree, withoutScheduler, {
       ...options,
       binPacking: false,
     });
@@ -181,7 +190,7 @@ describe('buildBootstrapChangeSet', () => {
         c => c.path === 'clusters/dev/gpu/kustomization.yaml',
       )!.content,
     );
-    expect(kustomization.resources).toEqual([]);
+    expect(kustomization.resources).toEqual(['scheduler/gpu-binpack.yaml']);
   });
 
   it('does not write a second EC2NodeClass when another file of the cluster’s folder defines it (an import leaves one in karpenter/)', async () => {
@@ -198,7 +207,12 @@ describe('buildBootstrapChangeSet', () => {
     );
     const other = await buildBootstrapChangeSet(
       tree,
-      resolveClusterProfile({ name: 'staging', karpenterVersion: '1.14.1' }),
+      resolveClusterProfile({
+        name: 'staging',
+        kubernetesVersion: '1.36.2',
+        binPacking: true,
+        karpenterVersion: '1.14.1',
+      }),
       options,
     );
     expect(other.changes.map(c => c.path)).toContain(
@@ -242,6 +256,7 @@ describe('buildBootstrapChangeSet', () => {
     expect(kustomization.resources).toEqual([
       'legacy/gpu-pool.yaml',
       'nodeclasses/gpu.yaml',
+      'scheduler/gpu-binpack.yaml',
     ]);
     expect(kustomization.generatorOptions).toEqual({
       disableNameSuffixHash: true,
@@ -293,10 +308,15 @@ describe('buildBootstrapChangeSet: files it did not write', () => {
     'clusters/dev/gpu-operator/kustomization.yaml',
     'clusters/dev/gpu/device-plugin/default.yaml',
     'clusters/dev/gpu/nodeclasses/gpu.yaml',
-    'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+    'clusters/dev/gpu/scheduler/gpu-binpack.yaml',
   ];
   // Without Karpenter: only the files above.
-  const static_ = resolveClusterProfile({ name: 'dev', provider: 'static' });
+  const static_ = resolveClusterProfile({
+    name: 'dev',
+    kubernetesVersion: '1.36.2',
+    binPacking: true,
+    provider: 'static',
+  });
 
   /** The bytes of every file under `dir`. */
   async function bytes(dir: string): Promise<Record<string, Buffer>> {
@@ -354,14 +374,14 @@ describe('buildBootstrapChangeSet: files it did not write', () => {
     const error = await buildBootstrapChangeSet(
       new MemoryRepoTree({
         'clusters/dev/gpu-operator/values.yaml': HAND_WRITTEN,
-        'clusters/dev/gpu-scheduler/gpu-binpack.yaml': HAND_WRITTEN,
+        'clusters/dev/gpu/scheduler/gpu-binpack.yaml': HAND_WRITTEN,
       }),
       cluster,
       options,
     ).catch(e => e);
     expect(error.issues.map((i: { path: string }) => i.path)).toEqual([
       'clusters/dev/gpu-operator/values.yaml',
-      'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
+      'clusters/dev/gpu/scheduler/gpu-binpack.yaml',
     ]);
   });
 
@@ -407,7 +427,7 @@ describe('buildBootstrapChangeSet: files it did not write', () => {
         c => c.path === 'clusters/dev/gpu/kustomization.yaml',
       )!.content,
     );
-    expect(kustomization.resources).toEqual([]);
+    expect(kustomization.resources).toEqual(['scheduler/gpu-binpack.yaml']);
   });
 });
 
@@ -445,6 +465,8 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
   ].join('\n');
   const profile = resolveClusterProfile({
     name: 'dev',
+    kubernetesVersion: '1.36.2',
+    binPacking: true,
     provider: 'static',
     devicePluginConfigMap: {
       name: 'nvidia-device-plugin',
@@ -508,8 +530,8 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
     expect(changeSet.changes.map(c => c.path).sort()).toEqual([
       'clusters/dev/gpu-operator/kustomization.yaml',
       'clusters/dev/gpu-operator/values.yaml',
-      'clusters/dev/gpu-scheduler/gpu-binpack.yaml',
       'clusters/dev/gpu/kustomization.yaml',
+      'clusters/dev/gpu/scheduler/gpu-binpack.yaml',
     ]);
     const kustomization = parse(
       contentOf(changeSet, 'clusters/dev/gpu/kustomization.yaml')!,
@@ -517,7 +539,7 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
     expect(kustomization).toEqual({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
       kind: 'Kustomization',
-      resources: [],
+      resources: ['scheduler/gpu-binpack.yaml'],
     });
     const values = parse(
       contentOf(changeSet, 'clusters/dev/gpu-operator/values.yaml')!,
@@ -563,7 +585,12 @@ describe('buildBootstrapChangeSet: ConfigMaps the team wrote by hand', () => {
       new MemoryRepoTree({
         'clusters/dev/nvidia/device-plugin.yaml': DEVICE_PLUGIN,
       }),
-      resolveClusterProfile({ name: 'dev', provider: 'static' }),
+      resolveClusterProfile({
+        name: 'dev',
+        kubernetesVersion: '1.36.2',
+        binPacking: true,
+        provider: 'static',
+      }),
       options,
     );
     expect(

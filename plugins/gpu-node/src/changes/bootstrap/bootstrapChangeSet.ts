@@ -34,10 +34,8 @@ import {
 } from './bootstrapFile';
 import { bootstrapPaths, type BootstrapPaths } from './bootstrapPaths';
 import { handWrittenConfigMapNotes } from './configMapNotes';
-import {
-  buildBinPackingSchedulerConfig,
-  DEFAULT_DEVICE_PLUGIN_CONFIG,
-} from './gpuOperatorValues';
+import { DEFAULT_DEVICE_PLUGIN_CONFIG } from './gpuOperatorValues';
+import { bootstrapScheduler } from './scheduler/bootstrapScheduler';
 import { clusterReleaseFiles } from './helmReleases/findHelmReleases';
 import { bootstrapKarpenter } from './karpenter/bootstrapKarpenter';
 import {
@@ -64,7 +62,10 @@ import { draDriverNotes } from './draDriver/draDriverNotes';
 export interface BootstrapOptions {
   /** GPU Operator Helm chart version (`helm search repo nvidia/gpu-operator`). */
   operatorChartVersion: string;
-  /** Add the `gpu-binpack` scheduler profile ConfigMap. */
+  /**
+   * Run the `gpu-binpack` scheduler (`scheduler/`); written also when the
+   * cluster profile says `binPacking: true`, whose GPU workloads use it.
+   */
   binPacking: boolean;
   /** Path templates; the default layout when omitted (as for `applyPlan`). */
   layout?: LayoutInput;
@@ -141,7 +142,8 @@ async function startWithHeader(
 }
 
 /**
- * The cluster's GPU kustomization: the node class, and the generators of
+ * The cluster's GPU kustomization: the node class and the scheduler's file
+ * (`resources`), and the generators of
  * the ConfigMaps the product writes (device-plugin configs, then
  * mig-parted) with stable names; none for a ConfigMap the team wrote by
  * hand. A new file lists the generators in that order; in an existing one
@@ -151,7 +153,7 @@ async function mergeGpuKustomization(
   staged: StagedTree,
   paths: BootstrapPaths,
   generated: GeneratedConfigMaps,
-  nodeClassFile: string | undefined,
+  resources: string[],
 ): Promise<void> {
   const path = paths.gpuKustomization;
   const refs = [generated.devicePlugin, generated.migParted].filter(
@@ -170,8 +172,8 @@ async function mergeGpuKustomization(
     `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n${generatorFields}`,
   );
   const kustomization = openKustomization(path, await staged.read(path));
-  if (nodeClassFile) {
-    addResource(kustomization, relativeTo(path, nodeClassFile));
+  for (const resource of resources) {
+    addResource(kustomization, relativeTo(path, resource));
   }
   if (refs.length > 0) useStableGeneratorNames(kustomization);
   if (generated.devicePlugin) {
@@ -233,7 +235,8 @@ function foldersToApply(
  * + kustomize helmCharts) unless the repository declares one (then what to
  * set in it, see `notes`), the default device-plugin config and the
  * `all-disabled` MIG config unless the team wrote those ConfigMaps by hand,
- * the GPU EC2NodeClass, optionally the bin-packing scheduler profile, and
+ * the GPU EC2NodeClass, optionally the bin-packing scheduler (a second
+ * kube-scheduler, its RBAC and profile, `scheduler/`), and
  * on a Karpenter cluster Karpenter's release unless the repository already
  * declares one; its GPU Operator runs no device plugin where another one
  * serves the GPU nodes, and the GPU folder is listed in the cluster's
@@ -337,29 +340,12 @@ export async function buildBootstrapChangeSet(
     nodeClassFile = nodeClassPath;
   }
 
-  if (options.binPacking) {
-    const config = buildBinPackingSchedulerConfig();
-    files.push({
-      path: paths.scheduler,
-      content: bootstrapYaml(
-        {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: {
-            name: 'gpu-binpack-scheduler-config',
-            namespace: 'kube-system',
-          },
-          data: {
-            'config.yaml': bootstrapYaml(config).replace(BOOTSTRAP_HEADER, ''),
-          },
-        },
-        'Mount into a second kube-scheduler (--config); GPU pods opt in with schedulerName: gpu-binpack.',
-      ),
-      what: 'the gpu-binpack scheduler profile',
-      remedy:
-        'Move it, or run the bootstrap without the bin-packing scheduler profile.',
-    });
-  }
+  const scheduler = bootstrapScheduler(
+    cluster,
+    options.binPacking,
+    paths.scheduler,
+  );
+  if (scheduler) files.push(scheduler.file);
   // Refuses before anything is staged when a file in the way is not the bootstrap's.
   await writeBootstrapFiles(staged, files);
 
@@ -373,7 +359,10 @@ export async function buildBootstrapChangeSet(
       { whenDifferent: 'keep' },
     );
   }
-  await mergeGpuKustomization(staged, paths, generated, nodeClassFile);
+  await mergeGpuKustomization(staged, paths, generated, [
+    ...(nodeClassFile ? [nodeClassFile] : []),
+    ...(scheduler ? [scheduler.file.path] : []),
+  ]);
 
   const karpenter = await bootstrapKarpenter(
     staged,
@@ -411,6 +400,7 @@ export async function buildBootstrapChangeSet(
       ),
       ...karpenterNotes(cluster, karpenter),
       ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
+      ...(scheduler?.notes ?? []),
       ...wiringNotes,
     ],
   };

@@ -31,6 +31,7 @@ const layout = {
 };
 const cluster = resolveClusterProfile({
   name: 'dev',
+  kubernetesVersion: '1.36.2',
   karpenterVersion: '1.14.1',
 });
 const options = { operatorChartVersion: 'v26.7.0', binPacking: true, layout };
@@ -53,10 +54,10 @@ describe('bootstrap under a non-default layout', () => {
     expect(changeSet.changes.map(c => c.path)).toEqual([
       'envs/dev/gpu-operator/kustomization.yaml',
       'envs/dev/gpu-operator/values.yaml',
-      'envs/dev/gpu-scheduler/gpu-binpack.yaml',
       'envs/dev/gpu/kustomization.yaml',
       'envs/dev/gpu/mig-parted.yaml',
       'envs/dev/gpu/nodeclasses/gpu.yaml',
+      'envs/dev/gpu/scheduler/gpu-binpack.yaml',
       'envs/dev/gpu/sharing/default.yaml',
       'envs/dev/karpenter-controller/kustomization.yaml',
       'envs/dev/karpenter-controller/values.yaml',

@@ -1,8 +1,9 @@
 /**
  * Where the bootstrap writes, from the repository layout: the GPU folder's
  * files are the ones the request flow reads (`clusterKustomization`,
- * `devicePluginConfig`, `migConfig`); the GPU Operator, Karpenter's release,
- * NVIDIA's DRA driver release and the scheduler profile sit beside the GPU folder, in the cluster's folder.
+ * `devicePluginConfig`, `migConfig`) and the bin-packing scheduler; the GPU
+ * Operator, Karpenter's release and NVIDIA's DRA driver release sit beside
+ * the GPU folder, in the cluster's folder.
  */
 import { posix } from 'path';
 import { WHOLE_REPOSITORY } from '../../publish/sparseFolders';
@@ -33,6 +34,7 @@ export interface BootstrapPaths {
   /** NVIDIA's DRA driver release, when the cluster profile enables DRA. */
   draDriverKustomization: string;
   draDriverValues: string;
+  /** The bin-packing scheduler's objects, in the GPU folder's `scheduler/`. */
   scheduler: string;
 }
 
@@ -71,11 +73,7 @@ export function bootstrapPaths(
     karpenterValues: posix.join(karpenterFolder, 'values.yaml'),
     draDriverKustomization: posix.join(draDriverFolder, 'kustomization.yaml'),
     draDriverValues: posix.join(draDriverFolder, 'values.yaml'),
-    scheduler: posix.join(
-      clusterScopePath(resolved, cluster),
-      'gpu-scheduler',
-      'gpu-binpack.yaml',
-    ),
+    scheduler: posix.join(gpuFolder, 'scheduler', 'gpu-binpack.yaml'),
   };
 }
 

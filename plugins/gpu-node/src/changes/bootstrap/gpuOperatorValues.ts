@@ -134,39 +134,3 @@ export function buildGpuOperatorValues(
     },
   };
 }
-
-/**
- * A second scheduler profile that bin-packs GPU pods (MostAllocated), so
- * partly used GPU nodes fill up and empty ones can be consolidated. Managed
- * clusters (EKS) cannot change the default scheduler; pods opt in with
- * `schedulerName: gpu-binpack`.
- */
-export function buildBinPackingSchedulerConfig(): Record<string, unknown> {
-  return {
-    apiVersion: 'kubescheduler.config.k8s.io/v1',
-    kind: 'KubeSchedulerConfiguration',
-    leaderElection: { leaderElect: false },
-    profiles: [
-      {
-        schedulerName: 'gpu-binpack',
-        pluginConfig: [
-          {
-            name: 'NodeResourcesFit',
-            args: {
-              scoringStrategy: {
-                type: 'MostAllocated',
-                // Replaces the default [cpu, memory]: list them explicitly.
-                resources: [
-                  { name: 'cpu', weight: 1 },
-                  { name: 'memory', weight: 1 },
-                  { name: 'nvidia.com/gpu', weight: 5 },
-                  { name: 'nvidia.com/gpu.shared', weight: 5 },
-                ],
-              },
-            },
-          },
-        ],
-      },
-    ],
-  };
-}
