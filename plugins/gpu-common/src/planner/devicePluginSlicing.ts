@@ -71,14 +71,23 @@ export function devicePluginSlicing(
   };
 }
 
-/** True when `a` and `b` share a GPU alike (same sharing and replicas), whatever resource name each gives. */
-export function sameSlicing(a: unknown, b: unknown): boolean {
+/**
+ * True when `a` and `b` share a GPU alike (same sharing and replicas),
+ * whatever resource name each gives; with `sameResourceName`, they must also
+ * give pods the same resource name.
+ */
+export function sameSlicing(
+  a: unknown,
+  b: unknown,
+  { sameResourceName = false }: { sameResourceName?: boolean } = {},
+): boolean {
   const sa = devicePluginSlicing(a);
   const sb = devicePluginSlicing(b);
   return (
     sa !== undefined &&
     sb !== undefined &&
     sa.mode === sb.mode &&
-    sa.replicas === sb.replicas
+    sa.replicas === sb.replicas &&
+    (!sameResourceName || sa.resourceName === sb.resourceName)
   );
 }

@@ -3,7 +3,7 @@ import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
 import { operatorDefaultConfigOn } from '../scheduling/operatorDefaultConfig';
 import { sameContent } from './contentHash';
-import { devicePluginSlicing } from './devicePluginSlicing';
+import { sameSlicing } from './devicePluginSlicing';
 import type { PoolState, RepoState, SharingPlan } from './types';
 
 /**
@@ -79,19 +79,6 @@ export function holdsLayout(
   );
 }
 
-/** Both configs share a GPU alike and give pods the same resource name. */
-function sameSharing(a: unknown, b: unknown): boolean {
-  const sa = devicePluginSlicing(a);
-  const sb = devicePluginSlicing(b);
-  return (
-    sa !== undefined &&
-    sb !== undefined &&
-    sa.mode === sb.mode &&
-    sa.replicas === sb.replicas &&
-    sa.resourceName === sb.resourceName
-  );
-}
-
 /**
  * A reused pool whose nodes carry no device-plugin config label already run
  * the GPU Operator's default config. When that default gives the planned
@@ -118,7 +105,12 @@ export function keepOperatorDefaultConfig(
     return undefined;
   }
   const fallback = operatorDefaultConfigOn({}, stack);
-  if (!fallback || !sameSharing(fallback.content, sharing.devicePluginConfig)) {
+  if (
+    !fallback ||
+    !sameSlicing(fallback.content, sharing.devicePluginConfig, {
+      sameResourceName: true,
+    })
+  ) {
     return undefined;
   }
   sharing.deviceConfigName = fallback.key;
