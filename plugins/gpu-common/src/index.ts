@@ -356,6 +356,7 @@ export {
   type PoolGpuFacts,
 } from './scheduling/poolGpuProducts';
 export {
+  nfdGpuNodeClasses,
   nfdRulesOnModelNodes,
   type NfdRuleLabels,
 } from './scheduling/nfdRuleLabels';

@@ -4,7 +4,7 @@
  * ids labels the pool's nodes when its model has only those ids.
  */
 import { landingPools } from './landingPools';
-import { nfdRuleLabelsOnGpuNodes } from './nfdRuleLabels';
+import { nfdGpuNodeClasses, nfdRuleLabelsOnGpuNodes } from './nfdRuleLabels';
 import { nodeShapeOf } from './nodeShapeOf';
 import { podSchedulingOf } from './podScheduling';
 
@@ -155,5 +155,35 @@ describe('a static pool’s nodes and the team’s own NFD rules', () => {
       ];
     expect(config(ts('zz-sharing'))).toBe('ts-2');
     expect(config(ts('aa-sharing'))).toBe('ts-4');
+  });
+});
+
+describe('the GPU classes a team’s own NFD rules label', () => {
+  it('one per rule matching NVIDIA PCI devices, with its labels (NFD’s prefix added); other rules and the product’s own are not classes', () => {
+    const kernelRule = teamRule(
+      { 'kernel-rt': 'true' },
+      {},
+      {
+        matchFeatures: [
+          {
+            feature: 'kernel.config',
+            matchExpressions: { PREEMPT_RT: { op: 'IsTrue' } },
+          },
+        ],
+      },
+    );
+    const anyNvidia = teamRule({ 'gpu-vendor': 'nvidia' }, { vendor: NVIDIA });
+    expect(
+      nfdGpuNodeClasses([a100Rule, kernelRule, anyNvidia, a100Pool]),
+    ).toEqual([
+      {
+        rule: 'gpu-class/gpu-class',
+        labels: { 'feature.node.kubernetes.io/gpu-class': 'a100' },
+      },
+      {
+        rule: 'gpu-class/gpu-class',
+        labels: { 'feature.node.kubernetes.io/gpu-vendor': 'nvidia' },
+      },
+    ]);
   });
 });

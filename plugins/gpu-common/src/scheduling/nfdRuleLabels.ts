@@ -148,3 +148,45 @@ export function nfdRulesOnModelNodes(
 ): NfdRuleLabels[] {
   return nfdRulesOnGpuNodes(objects, pciDeviceIdsOf(model));
 }
+
+/**
+ * Each GPU class a team's own NodeFeatureRules (`objects`; the product's are
+ * skipped) label: one per rule whose every match is an NVIDIA PCI device
+ * (any device ids), with its labels and named `<object>/<rule>`. On a static
+ * or Cluster API cluster these nodes may be no pool of the product's: a
+ * workload selecting such a class lands on GPU nodes the repository does not
+ * describe as a pool.
+ *
+ * @public
+ */
+export function nfdGpuNodeClasses(
+  objects: readonly unknown[],
+): NfdRuleLabels[] {
+  const classes: NfdRuleLabels[] = [];
+  for (const object of objects) {
+    const { kind, metadata, spec } = record(object);
+    const managedBy = record(record(metadata).labels)[
+      WELL_KNOWN_KEYS.managedBy
+    ];
+    if (kind !== 'NodeFeatureRule' || managedBy === MANAGED_BY) continue;
+    const rules = record(spec).rules;
+    for (const rule of Array.isArray(rules) ? rules.map(record) : []) {
+      const features = rule.matchFeatures;
+      const labels = ruleLabels(rule);
+      if (
+        rule.matchAny !== undefined ||
+        !Array.isArray(features) ||
+        features.length === 0 ||
+        !features.every(f => matchesGpu(f, [])) ||
+        Object.keys(labels).length === 0
+      ) {
+        continue;
+      }
+      classes.push({
+        rule: `${String(record(metadata).name ?? '')}/${String(rule.name ?? '')}`,
+        labels,
+      });
+    }
+  }
+  return classes;
+}

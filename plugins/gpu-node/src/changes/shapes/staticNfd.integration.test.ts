@@ -15,7 +15,10 @@ import {
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { FsRepoTree } from '../../repo/tree';
-import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import {
+  validateGitOpsTree,
+  validateGitOpsTreeReport,
+} from '../../validate/validateGitOpsTree';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
 import { buildReleaseChange } from '../release/buildReleaseChange';
@@ -108,6 +111,21 @@ describe('the static lab whose team wrote its own NFD rules', () => {
   });
   afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
+  it('validate finds nothing wrong with the lab before any request: the team’s Deployment lands on the A100s its own NFD rule labels, said in a note', async () => {
+    const report = await validateGitOpsTreeReport(tree.root, {
+      cluster,
+      catalog,
+    });
+    expect(report.findings).toEqual([]);
+    expect(report.notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          "Deployment/trainer selects feature.node.kubernetes.io/gpu-class=a100, the GPU nodes the team's NodeFeatureRule gpu-class/gpu-class a100 labels",
+        ),
+      ]),
+    );
+  });
+
   it.each([
     [
       'the team’s Deployment, exclusive A100s',
@@ -154,8 +172,9 @@ describe('the static lab whose team wrote its own NFD rules', () => {
     );
     expect(change.verification?.unverifiable).toEqual([]);
     expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
-    // The team's Deployment is on no pool of the product's while unrequested
-    // (validate says so before and after); the request adds nothing.
+    // The team's Deployment lands on its own NFD-labelled GPU nodes (a note,
+    // no finding), before and after; the request adds nothing.
+    expect(findings).toEqual([]);
     expect(findings).toEqual(before);
     expect(await snapshot(tree)).toEqual(bootstrapped);
   });
