@@ -11,6 +11,10 @@ import {
 } from './expiryReleaseStore';
 import { openExpiryReleases } from './openExpiryReleases';
 
+// Real git publishes for every release: the ceiling catches a hang, not a
+// loaded machine (the 30 s default was hit at load 21).
+jest.setTimeout(120_000);
+
 let server: PostgresServer;
 const clients: Knex[] = [];
 

@@ -15,6 +15,10 @@ import {
   seedFiles,
 } from './__testUtils__/fixtures';
 
+// Each test publishes several commits through real git (13 s alone on a quiet
+// 2-core machine): the ceiling catches a hang, not a loaded machine.
+jest.setTimeout(120_000);
+
 describe('publishGpuRelease', () => {
   let remote: BareRemote;
   let cacheDir: string;
