@@ -124,26 +124,16 @@ export async function validateGitOpsTree(
 }
 
 /**
- *  validateGitOpsTree, with the notes on what the builds left out.
- *
- * @public
+ * The tree's files and its kustomization graph; refused when `dir` is no
+ * directory or holds no kustomization (not a GitOps tree).
  */
-export async function validateGitOpsTreeReport(
-  dir: string,
-  options: ValidateGitOpsTreeOptions = {},
-): Promise<GitOpsTreeReport> {
+async function readGitOpsTree(dir: string, findings: Finding[]) {
   const stat = await fs.stat(dir).catch(() => undefined);
   if (!stat?.isDirectory()) {
     throw new GpuInputError([
       { path: 'dir', rule: 'not-found', message: `${dir} is not a directory` },
     ]);
   }
-  const layout = resolveLayout(options.layout);
-  const catalog = options.catalog ?? builtinCatalog;
-  const profile = resolveClusterProfile(options.cluster);
-  const findings: Finding[] = [];
-  /** What could not be checked, for the reviewer: never a finding. */
-  const notes: string[] = [];
   const source = await readSourceTree(dir, findings);
   const graph = await readKustomizationGraph(source.tree);
   if (graph.folders.size === 0) {
@@ -155,6 +145,25 @@ export async function validateGitOpsTreeReport(
       },
     ]);
   }
+  return { source, graph };
+}
+
+/**
+ *  validateGitOpsTree, with the notes on what the builds left out.
+ *
+ * @public
+ */
+export async function validateGitOpsTreeReport(
+  dir: string,
+  options: ValidateGitOpsTreeOptions = {},
+): Promise<GitOpsTreeReport> {
+  const layout = resolveLayout(options.layout);
+  const catalog = options.catalog ?? builtinCatalog;
+  const profile = resolveClusterProfile(options.cluster);
+  const findings: Finding[] = [];
+  /** What could not be checked, for the reviewer: never a finding. */
+  const notes: string[] = [];
+  const { source, graph } = await readGitOpsTree(dir, findings);
 
   // 1. Files: every object against its schema and Karpenter's extra rules.
   checkSourceObjects(
