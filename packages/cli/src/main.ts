@@ -9,6 +9,7 @@ import {
   type OptionHelp,
 } from './help';
 import { UsageError } from './usageError';
+import { runBootstrap } from './commands/bootstrap';
 import { runImport } from './commands/import';
 import { runMigFit } from './commands/migFit';
 import { runPlan } from './commands/plan';
@@ -20,6 +21,7 @@ import { runValidate } from './commands/validate';
 import type { CommandOptions } from './options';
 import { gpuCommon } from './libraries';
 import {
+  bootstrapUsage,
   importUsage,
   migFitUsage,
   planUsage,
@@ -255,6 +257,49 @@ const commandList: Command[] = [
       json,
     },
     run: (options, _, io) => runImport(options, io),
+  },
+  {
+    name: 'bootstrap',
+    summary:
+      'prepares a cluster for GPU requests, once: the GPU Operator release or what to set in yours, default device-plugin and MIG configs, GPU node class, DRA driver, bin-packing scheduler, Karpenter release',
+    usage: bootstrapUsage,
+    options: {
+      cluster: {
+        ...clusterFile,
+        description:
+          'the profile YAML of the cluster to prepare (provider, versions, ConfigMap names, MIG strategy, DRA)',
+      },
+      'cluster-name': {
+        type: 'string',
+        value: 'NAME',
+        description:
+          'the built-in profile of the cluster to prepare, by name (instead of --cluster)',
+      },
+      'operator-chart-version': {
+        type: 'string',
+        value: 'VERSION',
+        description: 'the GPU Operator Helm chart version the release pins',
+      },
+      'bin-packing': {
+        type: 'boolean',
+        description:
+          "run the gpu-binpack scheduler (a second kube-scheduler, MostAllocated on GPUs); needs the profile's kubernetesVersion with its patch",
+      },
+      dir: {
+        type: 'string',
+        value: 'DIR',
+        description:
+          'a checkout of the GitOps repository, changed in place (instead of --repo)',
+      },
+      ...repositoryOptions,
+      'dry-run': {
+        type: 'boolean',
+        description:
+          'print the description and the diff; write nothing, push nothing, open nothing',
+      },
+      json,
+    },
+    run: (options, _, io) => runBootstrap(options, io),
   },
   {
     name: 'update',

@@ -53,7 +53,14 @@ describe('the README of @gpu-gitops/cli', () => {
 
     const runs = examples(markdown);
     expect(runs.map(args => args[0])).toEqual(
-      expect.arrayContaining(['plan', 'render', 'mig', 'pr', 'update']),
+      expect.arrayContaining([
+        'bootstrap',
+        'plan',
+        'render',
+        'mig',
+        'pr',
+        'update',
+      ]),
     );
     for (const args of runs) {
       const run = await runIn(dir, [

@@ -30,6 +30,11 @@ export const importUsage =
   '(--dir DIR | --repo URL [--base main] [--forge local|github|gitlab|gitea] [--api-url URL] [--cache-dir DIR] [--timeout SECONDS]) ' +
   '[--dry-run] [--json]';
 
+export const bootstrapUsage =
+  'gpu-gitops bootstrap (--cluster cluster.yaml | --cluster-name NAME) [--operator-chart-version VERSION] [--bin-packing] ' +
+  '(--dir DIR | --repo URL [--base main] [--forge local|github|gitlab|gitea] [--api-url URL] [--cache-dir DIR] [--timeout SECONDS]) ' +
+  '[--dry-run] [--json]';
+
 export const updateUsage =
   'gpu-gitops update --repo URL [--base main] [--forge local|github|gitlab|gitea] [--api-url URL] ' +
   '[--cluster cluster.yaml] [--catalog catalog.yaml] [--cache-dir DIR] [--timeout SECONDS] [--json]';

@@ -10,11 +10,14 @@ export {
   DEFAULT_OPERATOR_CHART_VERSION,
   buildBootstrapChangeSet,
 } from './changes/bootstrap/bootstrapChangeSet';
+export {
+  bootstrapPullRequestTitle,
+  renderBootstrapBody,
+} from './pr/renderBootstrapBody';
 export type {
   BootstrapChangeSet,
   BootstrapOptions,
 } from './changes/bootstrap/bootstrapChangeSet';
-export { bootstrapFolders } from './changes/bootstrap/bootstrapPaths';
 export { buildRequestChange } from './changes/buildRequestChange';
 export { applyRelease } from './changes/release/applyRelease';
 export type { ApplyReleaseInput } from './changes/release/applyRelease';
@@ -73,7 +76,6 @@ export { gitEnvironment, isLocalRemote } from './git/auth';
 export type { GitAuth } from './git/auth';
 export {
   bootstrapBranchName,
-  bootstrapTrailer,
   importBranchName,
   releaseBranchName,
   requestBranchName,
@@ -174,6 +176,11 @@ export type {
 } from './pr/renderPullRequest';
 export type { ExistingWorkloadFacts, PullRequestView } from './pr/view';
 export type { GitOpsTargetOptions } from './publish/gitopsTarget';
+export { publishGpuBootstrap } from './publish/publishGpuBootstrap';
+export type {
+  PublishGpuBootstrapOptions,
+  PublishGpuBootstrapResult,
+} from './publish/publishGpuBootstrap';
 export { publishGpuImport } from './publish/publishGpuImport';
 export type {
   PublishGpuImportOptions,

@@ -1,54 +1,14 @@
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
+import {
+  checkoutDirectory,
+  checkoutOrRepository,
+  clusterByFileOrName,
+} from '../onboardingInput';
 import { requireOption, type CommandOptions } from '../options';
-import { readCatalogFile, readClusterFile } from '../readInput';
-import { readRepositoryOptions } from '../repositoryOptions';
-import { UsageError } from '../usageError';
+import { readCatalogFile } from '../readInput';
 import type { Redactor } from '@gpu-gitops/plugin-gpu-node';
-import { gpuCommon, gpuNode } from '../libraries';
-
-/** The cluster to import: a profile file, or a built-in profile by name. */
-async function clusterToImport(
-  options: CommandOptions,
-  cwd: string,
-): Promise<ClusterProfile> {
-  const file = options.cluster as string | undefined;
-  const name = options['cluster-name'] as string | undefined;
-  if ((file === undefined) === (name === undefined)) {
-    throw new UsageError(
-      'give exactly one of --cluster FILE or --cluster-name NAME: the cluster whose folder is imported',
-    );
-  }
-  if (file !== undefined) return readClusterFile(file, cwd);
-  // The profile's own schema says what a cluster name may be.
-  try {
-    return gpuCommon.resolveClusterProfile({ name });
-  } catch (error) {
-    if (!(error instanceof gpuCommon.GpuInputError)) throw error;
-    throw new gpuCommon.GpuInputError(
-      error.issues.map(issue => ({ ...issue, path: '--cluster-name' })),
-    );
-  }
-}
-
-/** `--dir`: a checkout of the GitOps repository, imported in place. */
-async function checkoutDirectory(dir: string, cwd: string): Promise<string> {
-  const resolved = path.resolve(cwd, dir);
-  const stat = await fs.stat(resolved).catch(() => undefined);
-  if (!stat?.isDirectory()) {
-    throw new gpuCommon.GpuInputError([
-      {
-        path: '--dir',
-        rule: 'directory',
-        message: `${dir} is not a directory: give a checkout of the GitOps repository`,
-      },
-    ]);
-  }
-  return resolved;
-}
+import { gpuNode } from '../libraries';
 
 /**
  * Adopts a cluster's existing GPU setup: converts legacy Karpenter objects to
@@ -60,17 +20,12 @@ export async function runImport(
   options: CommandOptions,
   io: CliIo,
 ): Promise<number> {
-  const dir = options.dir as string | undefined;
-  if ((dir === undefined) === (options.repo === undefined)) {
-    throw new UsageError(
-      'give exactly one of --dir DIR (a checkout, changed in place) or --repo URL (a pull request)',
-    );
-  }
-  // The repository's options are checked first: a URL with a token is
-  // refused before any file is read.
-  const target =
-    dir === undefined ? readRepositoryOptions(options, io) : undefined;
-  const cluster = await clusterToImport(options, io.cwd);
+  const { dir, target } = checkoutOrRepository(options, io);
+  const cluster = await clusterByFileOrName(
+    options,
+    io.cwd,
+    'the cluster whose folder is imported',
+  );
   const owner = requireOption(options, 'owner');
   const catalog = await readCatalogFile(
     options.catalog as string | undefined,

@@ -1,16 +1,19 @@
 import type { z as zod } from 'zod/v3';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { DEFAULT_OPERATOR_CHART_VERSION } from '@gpu-gitops/plugin-gpu-node';
-import type { GpuActionServices } from '../services/gpuActionServices';
 import {
-  bootstrapCheckpointKey,
-  bootstrapRunOf,
-  previewBootstrap,
-  publishBootstrap,
-  type PublishedBootstrap,
-} from './bootstrapPublish';
+  bootstrapBranchName,
+  bootstrapPullRequestTitle,
+  DEFAULT_OPERATOR_CHART_VERSION,
+  publishGpuBootstrap,
+} from '@gpu-gitops/plugin-gpu-node';
+import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsBootstrap.examples';
-import { gitopsTargetInputProperties } from './gitopsTarget';
+import {
+  gitopsTargetInputProperties,
+  publishTarget,
+  requireGitOpsTarget,
+} from './gitopsTarget';
+import { publishOnce } from './publishOnce';
 import { refusingCleanly } from './refusals';
 
 const DESCRIPTION =
@@ -67,18 +70,39 @@ export function createGpuGitopsBootstrapAction(services: GpuActionServices) {
       output: bootstrapOutputProperties,
     },
     async handler(ctx) {
-      const run = await bootstrapRunOf(ctx.input, services);
-      const result: PublishedBootstrap & { diff?: string } = ctx.isDryRun
-        ? await previewBootstrap(run, ctx.logger)
-        : await ctx.checkpoint({
-            key: bootstrapCheckpointKey(run),
-            fn: () => publishBootstrap(run, ctx.logger, services),
-          });
-      ctx.output('branchName', run.branch);
-      ctx.output('pullRequestUrl', result.url);
+      const { input } = ctx;
+      const target = await requireGitOpsTarget(input, services);
+      const cluster = services.clusters.get(input.cluster);
+      const result = await publishOnce(
+        ctx,
+        target,
+        services.appBaseUrl,
+        // One bootstrap per repository and cluster: a recovered task reads
+        // the stored result back instead of publishing again.
+        `gpu.bootstrap.${target.repoUrl}.${cluster.name}`,
+        dryRun =>
+          publishGpuBootstrap({
+            cluster,
+            operatorChartVersion: input.operatorChartVersion,
+            binPacking: input.binPacking,
+            ...publishTarget(target, services),
+            dryRun,
+            logger: ctx.logger,
+          }),
+      );
+      // A task stored by an earlier version holds changed, files, url and
+      // body only: its branch and title are the cluster's.
+      ctx.output(
+        'branchName',
+        result.branch ?? bootstrapBranchName(cluster.name),
+      );
+      ctx.output('pullRequestUrl', ctx.isDryRun ? '' : (result.url ?? ''));
       ctx.output('changed', result.changed);
       ctx.output('files', result.files);
-      ctx.output('title', run.title);
+      ctx.output(
+        'title',
+        result.title ?? bootstrapPullRequestTitle(cluster.name),
+      );
       ctx.output('body', result.body);
       ctx.output('diff', result.diff ?? '');
     },

@@ -1,7 +1,20 @@
-import type { BootstrapChangeSet } from '@gpu-gitops/plugin-gpu-node';
+import type { BootstrapChangeSet } from '../changes/bootstrap/bootstrapChangeSet';
 
-/** The bootstrap pull request's description: what it installs, its notes and its files. */
-export function bootstrapBody(
+/**
+ * The bootstrap pull request's title, as the branch and a recovered task know it.
+ *
+ * @public
+ */
+export function bootstrapPullRequestTitle(cluster: string): string {
+  return `GPU bootstrap for cluster ${cluster}`;
+}
+
+/**
+ * The bootstrap pull request's description: what it installs, its notes and its files.
+ *
+ * @public
+ */
+export function renderBootstrapBody(
   cluster: string,
   changeSet: BootstrapChangeSet,
 ): string {

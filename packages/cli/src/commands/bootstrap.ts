@@ -1,0 +1,111 @@
+import type { CliIo } from '../io';
+import { EXIT_OK } from '../exitCodes';
+import {
+  checkoutDirectory,
+  checkoutOrRepository,
+  clusterByFileOrName,
+} from '../onboardingInput';
+import type { CommandOptions } from '../options';
+import type { Redactor } from '@gpu-gitops/plugin-gpu-node';
+import { gpuNode } from '../libraries';
+
+/**
+ * Prepares a cluster for GPU requests, once: the same change as the
+ * `gpu:gitops:bootstrap` action (gpu-node `buildBootstrapChangeSet`). With
+ * `--dir` in a checkout (written unless `--dry-run`), with `--repo` as a
+ * pull request through the same publisher as the action
+ * (`publishGpuBootstrap`; `--dry-run`: the description and the diff,
+ * nothing pushed). A team without Backstage starts here.
+ */
+export async function runBootstrap(
+  options: CommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const { dir, target } = checkoutOrRepository(options, io);
+  const cluster = await clusterByFileOrName(
+    options,
+    io.cwd,
+    'the cluster to prepare for GPU requests',
+  );
+  const choices = {
+    operatorChartVersion:
+      (options['operator-chart-version'] as string | undefined) ||
+      gpuNode.DEFAULT_OPERATOR_CHART_VERSION,
+    binPacking: Boolean(options['bin-packing']),
+  };
+  const dryRun = Boolean(options['dry-run']);
+
+  if (!target) {
+    const tree = new gpuNode.FsRepoTree(await checkoutDirectory(dir!, io.cwd));
+    const changeSet = await gpuNode.buildBootstrapChangeSet(
+      tree,
+      cluster,
+      choices,
+    );
+    if (!dryRun) await gpuNode.writeChangeSet(tree, changeSet);
+    print(io, new gpuNode.Redactor(), options, {
+      dryRun,
+      changed: !changeSet.empty,
+      files: changeSet.changes.map(c => c.path),
+      title: gpuNode.bootstrapPullRequestTitle(cluster.name),
+      body: gpuNode.renderBootstrapBody(cluster.name, changeSet),
+      diff: dryRun ? gpuNode.renderChangeSetDiff(changeSet) : undefined,
+    });
+    return EXIT_OK;
+  }
+
+  const result = await gpuNode.publishGpuBootstrap({
+    ...target,
+    cluster,
+    ...choices,
+    dryRun,
+  });
+  print(io, target.redactor, options, {
+    dryRun,
+    branch: result.branch,
+    commit: result.commit,
+    url: result.url,
+    changed: result.changed,
+    files: result.files,
+    title: result.title,
+    body: result.body,
+    diff: result.diff,
+  });
+  return EXIT_OK;
+}
+
+interface BootstrapOutput {
+  dryRun: boolean;
+  branch?: string;
+  commit?: string;
+  url?: string;
+  changed: boolean;
+  files: string[];
+  title: string;
+  body: string;
+  diff?: string;
+}
+
+/** The description (text or JSON), then where it went: the diff, the branch and pull request. */
+function print(
+  io: CliIo,
+  redactor: Redactor,
+  options: CommandOptions,
+  out: BootstrapOutput,
+): void {
+  if (options.json) {
+    io.stdout(redactor.redact(`${JSON.stringify(out, null, 2)}\n`));
+    return;
+  }
+  const lines = [`${out.title}\n`, out.body, ''];
+  if (!out.changed) {
+    lines.push('nothing to change: the cluster is bootstrapped already', '');
+  } else if (out.dryRun) {
+    lines.push(out.diff ?? '');
+  } else if (out.branch) {
+    lines.push(`branch ${out.branch} (${out.commit})`, `${out.url}`, '');
+  } else {
+    lines.push(`written: ${out.files.join(', ')}`, '');
+  }
+  io.stdout(redactor.redact(lines.join('\n')));
+}
