@@ -34,7 +34,7 @@ export type {
 } from './changes/buildRequestChange';
 export { clusterNotBootstrapped } from './changes/clusterSetup';
 export { renderChangeSetDiff } from './changes/diff';
-export { StagedTree, writeChangeSet } from './changes/stagedTree';
+export { writeChangeSet } from './changes/stagedTree';
 export type {
   ChangeSet,
   FileChange,
@@ -76,7 +76,6 @@ export { gitEnvironment, isLocalRemote } from './git/auth';
 export type { GitAuth } from './git/auth';
 export {
   bootstrapBranchName,
-  importBranchName,
   releaseBranchName,
   requestBranchName,
 } from './git/branchName';
@@ -137,7 +136,6 @@ export type {
 export {
   clusterKustomizationPath,
   layoutPrefix,
-  migConfigPath,
   resolveLayout,
 } from './layout/layout';
 export type {
@@ -165,8 +163,6 @@ export { renderPullRequest } from './pr/renderPullRequest';
 export { renderImportReport } from './pr/renderImportReport';
 export type { RenderedImportReport } from './pr/renderImportReport';
 export type { ImportReportFinding, ImportReportView } from './pr/importView';
-export { renderReleasePullRequest } from './pr/renderReleasePullRequest';
-export type { RenderedReleasePullRequest } from './pr/renderReleasePullRequest';
 export type { ReleasePullRequestView } from './pr/releaseView';
 export type { PullRequestChangeView } from './pr/changeView';
 export type {
@@ -249,7 +245,6 @@ export {
   gpuWorkloadValues,
 } from './templateInputs/gpuWorkloadValues';
 export type { Finding } from './validate/findings';
-export { hasSchema, schemaError } from './validate/schemas';
 export {
   validateGitOpsTree,
   validateGitOpsTreeReport,
