@@ -129,7 +129,12 @@ describe('GitOpsRepository over smart HTTP', () => {
       cacheDir,
       token: 'wrong-token-123456',
     });
-    const error = await repo.checkoutBase(['clusters']).catch(e => e);
+    const error = await repo
+      .withBase(
+        ['clusters'],
+        async (): Promise<Error & { kind?: string }> => new Error('fetched'),
+      )
+      .catch((e: Error & { kind?: string }) => e);
     expect(error.kind).toBe('auth');
     expect(error.message).toMatch(
       /token is missing, invalid or lacks write access/,

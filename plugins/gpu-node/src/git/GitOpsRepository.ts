@@ -110,24 +110,13 @@ export class GitOpsRepository {
     );
   }
 
-  /** Fetches the base and checks it out (sparse), for read-only uses such as dry runs. */
-  async checkoutBase(
-    sparsePaths: string[],
-  ): Promise<{ workDir: string; baseSha: string }> {
-    return withCloneLock(
-      this.workDir,
-      async () => ({
-        workDir: this.workDir,
-        baseSha: await this.clone.sync(sparsePaths),
-      }),
-      { logger: this.logger },
-    );
-  }
-
   /**
    * Runs `work` on the cached clone with the base fetched (sparse to
    * `sparsePaths`), under the clone lock, with a git runner bound to the
    * clone (same credentials, timeouts and redaction as every other command).
+   * Read-only uses (dry runs, previews) read the checkout here, never after
+   * the lock is released: another run may reset it meanwhile. `stage` times
+   * the fetch as the publishers' stage "Fetch base".
    */
   async withBase<T>(
     sparsePaths: string[],
@@ -137,11 +126,17 @@ export class GitOpsRepository {
       workDir: string;
       run(args: string[], options?: { stdin?: string }): Promise<string>;
     }) => Promise<T>,
+    stage: <S>(name: string, step: () => Promise<S>) => Promise<S> = (
+      _name,
+      step,
+    ) => step(),
   ): Promise<T> {
     return withCloneLock(
       this.workDir,
       async () => {
-        const baseSha = await this.clone.sync(sparsePaths);
+        const baseSha = await stage('Fetch base', () =>
+          this.clone.sync(sparsePaths),
+        );
         try {
           return await work({
             baseSha,

@@ -114,6 +114,25 @@ export async function openPullRequest(
 }
 
 /**
+ * The dry run of every publish: `build` reads the fetched base under the
+ * clone lock (once it is released, another run may reset the checkout), the
+ * fetch timed as the stage "Fetch base".
+ */
+export function dryRunOnBase<T>(
+  logger: PublishLogger,
+  stages: StageTiming[],
+  repository: GitOpsRepository,
+  sparsePaths: string[],
+  build: (base: { workDir: string; baseSha: string }) => Promise<T>,
+): Promise<T> {
+  return repository.withBase(
+    sparsePaths,
+    ({ workDir, baseSha }) => build({ workDir, baseSha }),
+    (name, step) => runStage(logger, stages, name, step),
+  );
+}
+
+/**
  * The push stage of every publish: commits what `build` makes on a fresh
  * base and pushes the branch, retried up to the options' attempts (see
  * `GitOpsRepository.publishBranch`).

@@ -61,7 +61,9 @@ describe('publishGpuBootstrap', () => {
       'main..gpu/bootstrap-prod',
     ]);
     expect(message.split('\n')[0]).toBe(mainBefore);
-    expect(message).toContain(`GPU bootstrap for cluster prod\n\n${first.body}`);
+    expect(message).toContain(
+      `GPU bootstrap for cluster prod\n\n${first.body}`,
+    );
     expect(message).toContain('Gpu-Bootstrap: prod');
 
     await remote.git(['update-ref', 'refs/heads/main', first.commit!]);

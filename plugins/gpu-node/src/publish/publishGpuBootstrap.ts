@@ -13,15 +13,10 @@
  * is `gpu/bootstrap-<cluster>`; a repository bootstrapped already changes
  * nothing (no commit, no pull request).
  */
-import {
-  checkGitOpsRepoUrl,
-  type ClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
-import { renderChangeSetDiff } from '../changes/diff';
+import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import {
   buildBootstrapChangeSet,
   DEFAULT_OPERATOR_CHART_VERSION,
-  type BootstrapChangeSet,
 } from '../changes/bootstrap/bootstrapChangeSet';
 import { bootstrapFolders } from '../changes/bootstrap/bootstrapPaths';
 import { bootstrapBranchName, bootstrapTrailer } from '../git/branchName';
@@ -32,14 +27,9 @@ import {
 } from '../pr/renderBootstrapBody';
 import { FsRepoTree } from '../repo/tree';
 import type { PublishLogger, Redactor } from '../redact';
-import {
-  openRepository,
-  publishRedacted,
-  pullRequestStage,
-  pushStage,
-  type GitOpsTargetOptions,
-} from './gitopsTarget';
-import { runStage, type StageTiming } from './stages';
+import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
+import { publishChange } from './publishChange';
+import type { StageTiming } from './stages';
 
 /** @public */
 export interface PublishGpuBootstrapOptions extends GitOpsTargetOptions {
@@ -86,92 +76,34 @@ export async function publishGpuBootstrap(
   );
 }
 
-async function publish(
+function publish(
   options: PublishGpuBootstrapOptions,
   redactor: Redactor,
   logger: PublishLogger,
 ): Promise<PublishGpuBootstrapResult> {
-  checkGitOpsRepoUrl(options.repoUrl);
-  const stages: StageTiming[] = [];
   const cluster = options.cluster.name;
-  const branch = bootstrapBranchName(cluster);
   const title = bootstrapPullRequestTitle(cluster);
-  const repository = openRepository(options, redactor, logger);
-  const build = (workDir: string): Promise<BootstrapChangeSet> =>
-    runStage(logger, stages, 'Render bootstrap', () =>
-      buildBootstrapChangeSet(new FsRepoTree(workDir), options.cluster, {
-        operatorChartVersion:
-          options.operatorChartVersion || DEFAULT_OPERATOR_CHART_VERSION,
-        binPacking: options.binPacking ?? false,
-        layout: options.layout,
-      }),
-    );
-  const describe = (changeSet: BootstrapChangeSet) =>
-    redactor.redact(renderBootstrapBody(cluster, changeSet));
-
-  if (options.dryRun) {
-    // Under the clone lock while it reads: no other run moves the checkout.
-    return repository.withBase(
-      bootstrapFolders(),
-      async ({ workDir, baseSha }) => {
-        const changeSet = await build(workDir);
-        return {
-          branch,
-          changed: !changeSet.empty,
-          updated: false,
-          files: changeSet.changes.map(c => c.path).sort(),
-          title,
-          body: describe(changeSet),
-          diff: redactor.redact(renderChangeSetDiff(changeSet)),
-          baseSha,
-          dryRun: true,
-          attempts: 0,
-          stages,
-        };
-      },
-    );
-  }
-
-  let body = '';
-  const pushed = await pushStage(logger, stages, options, repository, {
-    branch,
+  // No facts beyond the description: the change set says the rest.
+  return publishChange<object>(options, redactor, logger, {
+    branch: bootstrapBranchName(cluster),
     trailer: bootstrapTrailer(cluster),
     sparsePaths: bootstrapFolders(),
-    build: async ({ workDir }) => {
-      const changeSet = await build(workDir);
-      body = describe(changeSet);
-      return changeSet.empty
-        ? undefined
-        : { changes: changeSet.changes, message: `${title}\n\n${body}` };
+    dryRun: options.dryRun ?? false,
+    heldAlready: baseBranch => `${baseBranch} holds the bootstrap already`,
+    build: async ({ workDir, stage }) => {
+      const changeSet = await stage('Render bootstrap', () =>
+        buildBootstrapChangeSet(new FsRepoTree(workDir), options.cluster, {
+          operatorChartVersion:
+            options.operatorChartVersion || DEFAULT_OPERATOR_CHART_VERSION,
+          binPacking: options.binPacking ?? false,
+          layout: options.layout,
+        }),
+      );
+      const body = redactor.redact(renderBootstrapBody(cluster, changeSet));
+      return {
+        changeSet,
+        described: { title, body, commitMessage: `${title}\n\n${body}` },
+      };
     },
   });
-  const common = {
-    branch,
-    title,
-    body,
-    baseSha: pushed.baseSha,
-    dryRun: false,
-    attempts: pushed.attempts,
-    stages,
-  };
-  if (!pushed.changed) {
-    logger.info(`${repository.baseBranch} holds the bootstrap already`);
-    return { ...common, changed: false, updated: false, files: [] };
-  }
-  const pr = await pullRequestStage(logger, stages, options, redactor, {
-    baseBranch: repository.baseBranch,
-    branch,
-    title,
-    body,
-    branchExisted: pushed.branchExisted,
-  });
-  return {
-    ...common,
-    commit: pushed.commit,
-    url: pr.url,
-    number: pr.number,
-    changed: true,
-    updated: pr.updated,
-    files: pushed.files,
-  };
 }

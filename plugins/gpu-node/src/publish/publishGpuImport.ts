@@ -10,36 +10,18 @@
  * branch and PR; a repository adopted already changes nothing (no commit, no
  * pull request). The report (grouped findings) is the pull request's body.
  */
-import path from 'node:path';
-import {
-  checkGitOpsRepoUrl,
-  type ClusterProfile,
-  type GpuCatalog,
-} from '@gpu-gitops/plugin-gpu-common';
-import { renderChangeSetDiff } from '../changes/diff';
+import type { ClusterProfile, GpuCatalog } from '@gpu-gitops/plugin-gpu-common';
 import { importBranchName, importTrailer } from '../git/branchName';
-import {
-  buildImportChange,
-  type ImportChange,
-} from '../import/buildImportChange';
+import { buildImportChange } from '../import/buildImportChange';
 import type { LayoutInput } from '../layout/layout';
-import {
-  renderImportReport,
-  type RenderedImportReport,
-} from '../pr/renderImportReport';
+import { renderImportReport } from '../pr/renderImportReport';
 import type { ImportReportView } from '../pr/importView';
 import { FsRepoTree } from '../repo/tree';
 import type { PublishLogger, Redactor } from '../redact';
-import {
-  DEFAULT_CACHE_DIR,
-  publishRedacted,
-  pullRequestStage,
-  pushStage,
-  openRepository,
-  type GitOpsTargetOptions,
-} from './gitopsTarget';
+import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
+import { publishChange } from './publishChange';
 import { WHOLE_REPOSITORY } from './sparseFolders';
-import { runStage, type StageTiming } from './stages';
+import type { StageTiming } from './stages';
 
 /** @public */
 export interface PublishGpuImportOptions extends GitOpsTargetOptions {
@@ -89,104 +71,41 @@ export async function publishGpuImport(
   );
 }
 
-async function publish(
+function publish(
   options: PublishGpuImportOptions,
   redactor: Redactor,
   logger: PublishLogger,
 ): Promise<PublishGpuImportResult> {
-  checkGitOpsRepoUrl(options.repoUrl);
-  const stages: StageTiming[] = [];
   const cluster = options.cluster.name;
-  const branch = importBranchName(cluster);
-  const repository = openRepository(options, redactor, logger);
-
-  let built: (ImportChange & RenderedImportReport) | undefined;
-  const build = async (workDir: string, attempt: number) => {
-    const suffix = attempt > 1 ? ` (rebuild ${attempt})` : '';
-    const change = await buildImportChange({
-      tree: new FsRepoTree(workDir),
-      dir: workDir,
-      cluster: options.cluster,
-      catalog: options.catalog,
-      owner: options.owner,
-      layout: options.layout,
-      stage: (stage, step) =>
-        runStage(logger, stages, `${stage}${suffix}`, step),
-      kustomize: {
-        cacheDir: path.join(options.cacheDir ?? DEFAULT_CACHE_DIR, 'kustomize'),
-        timeoutMs: options.timeoutMs,
-      },
-    });
-    built = { ...change, ...renderImportReport({ change, redactor }) };
-    return change.changeSet;
-  };
-  const reportOf = (state: ImportChange & RenderedImportReport) => ({
-    title: state.title,
-    body: state.body,
-    text: state.text,
-    commitMessage: state.commitMessage,
-    report: state.view,
-  });
-
-  if (options.dryRun) {
-    // The import reads every workload, wherever it lives: the whole tree.
-    const { workDir, baseSha } = await runStage(
-      logger,
-      stages,
-      'Fetch base',
-      () => repository.checkoutBase(WHOLE_REPOSITORY),
-    );
-    const changeSet = await build(workDir, 1);
-    return {
-      branch,
-      changed: changeSet.changes.length > 0,
-      updated: false,
-      files: changeSet.changes.map(c => c.path).sort(),
-      ...reportOf(built!),
-      diff: redactor.redact(renderChangeSetDiff(changeSet)),
-      baseSha,
-      dryRun: true,
-      attempts: 0,
-      stages,
-    };
-  }
-
-  const pushed = await pushStage(logger, stages, options, repository, {
-    branch,
+  return publishChange(options, redactor, logger, {
+    branch: importBranchName(cluster),
     trailer: importTrailer(cluster),
+    // The import reads every workload, wherever it lives: the whole tree.
     sparsePaths: WHOLE_REPOSITORY,
-    build: async ({ workDir, attempt }) => {
-      const changeSet = await build(workDir, attempt);
-      return { changes: changeSet.changes, message: built!.commitMessage };
+    dryRun: options.dryRun ?? false,
+    heldAlready: baseBranch => `${baseBranch} holds the import already`,
+    build: async ({ workDir, stage, kustomize }) => {
+      const change = await buildImportChange({
+        tree: new FsRepoTree(workDir),
+        dir: workDir,
+        cluster: options.cluster,
+        catalog: options.catalog,
+        owner: options.owner,
+        layout: options.layout,
+        stage,
+        kustomize,
+      });
+      const report = renderImportReport({ change, redactor });
+      return {
+        changeSet: change.changeSet,
+        described: {
+          title: report.title,
+          body: report.body,
+          text: report.text,
+          commitMessage: report.commitMessage,
+          report: report.view,
+        },
+      };
     },
   });
-  const state = built!;
-  const common = {
-    branch,
-    ...reportOf(state),
-    baseSha: pushed.baseSha,
-    dryRun: false,
-    attempts: pushed.attempts,
-    stages,
-  };
-  if (!pushed.changed) {
-    logger.info(`${repository.baseBranch} holds the import already`);
-    return { ...common, changed: false, updated: false, files: [] };
-  }
-  const pr = await pullRequestStage(logger, stages, options, redactor, {
-    baseBranch: repository.baseBranch,
-    branch,
-    title: state.title,
-    body: state.body,
-    branchExisted: pushed.branchExisted,
-  });
-  return {
-    ...common,
-    commit: pushed.commit,
-    url: pr.url,
-    number: pr.number,
-    changed: true,
-    updated: pr.updated,
-    files: pushed.files,
-  };
 }

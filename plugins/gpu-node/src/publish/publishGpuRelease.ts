@@ -12,7 +12,6 @@
  */
 import type { GpuPolicy } from '../policy/gpuPolicy';
 import {
-  checkGitOpsRepoUrl,
   isGpuInputError,
   requestNotHeld,
   type ClusterProfile,
@@ -20,13 +19,10 @@ import {
   type ReleaseLeftObject,
   type ReleasePlan,
 } from '@gpu-gitops/plugin-gpu-common';
-import path from 'node:path';
 import {
   buildReleaseChange,
-  type ReleaseChange,
   type RequestRef,
 } from '../changes/release/buildReleaseChange';
-import { renderChangeSetDiff } from '../changes/diff';
 import {
   releaseBranchName,
   releaseTrailer,
@@ -37,15 +33,13 @@ import { renderReleasePullRequest } from '../pr/renderReleasePullRequest';
 import { FsRepoTree } from '../repo/tree';
 import type { PublishLogger, Redactor } from '../redact';
 import {
-  DEFAULT_CACHE_DIR,
-  publishRedacted,
-  pullRequestStage,
-  pushStage,
   openRepository,
+  publishRedacted,
   type GitOpsTargetOptions,
 } from './gitopsTarget';
+import { publishChange } from './publishChange';
 import { WHOLE_REPOSITORY } from './sparseFolders';
-import { runStage, type StageTiming } from './stages';
+import type { StageTiming } from './stages';
 
 /** @public */
 export interface PublishGpuReleaseOptions extends GitOpsTargetOptions {
@@ -69,6 +63,8 @@ export interface PublishGpuReleaseResult {
   /** PR / MR URL; undefined in a dry run. */
   url?: string;
   number?: number;
+  /** False when the base holds the release already (no commit, no pull request). */
+  changed: boolean;
   /** True when an existing branch / PR was updated rather than created. */
   updated: boolean;
   files: string[];
@@ -143,110 +139,50 @@ async function explainNotHeld(
   );
 }
 
-async function publish(
+function publish(
   options: PublishGpuReleaseOptions,
   redactor: Redactor,
   logger: PublishLogger,
 ): Promise<PublishGpuReleaseResult> {
-  checkGitOpsRepoUrl(options.repoUrl);
-  const stages: StageTiming[] = [];
   const { namespace, name } = options.request;
-  const branch = releaseBranchName(namespace, name);
-  const trailer = releaseTrailer(namespace, name);
-  const repository = openRepository(options, redactor, logger);
-  const where = `${repository.baseBranch} of ${redactor.redact(options.repoUrl)}`;
-
-  let built:
-    (ReleaseChange & ReturnType<typeof renderReleasePullRequest>) | undefined;
-  const build = async (workDir: string, attempt: number) => {
-    const suffix = attempt > 1 ? ` (rebuild ${attempt})` : '';
-    const change = await buildReleaseChange({
-      tree: new FsRepoTree(workDir),
-      dir: workDir,
-      request: options.request,
-      clusterProfile: options.clusterProfile,
-      catalog: options.catalog,
-      layout: options.layout,
-      policy: options.policy,
-      where,
-      stage: (stage, step) =>
-        runStage(logger, stages, `${stage}${suffix}`, step),
-      kustomize: {
-        cacheDir: path.join(options.cacheDir ?? DEFAULT_CACHE_DIR, 'kustomize'),
-        timeoutMs: options.timeoutMs,
-      },
-    });
-    built = {
-      ...change,
-      ...renderReleasePullRequest({
+  return publishChange(options, redactor, logger, {
+    branch: releaseBranchName(namespace, name),
+    trailer: releaseTrailer(namespace, name),
+    // A release reads every file that may name the request's workload.
+    sparsePaths: WHOLE_REPOSITORY,
+    dryRun: options.dryRun ?? false,
+    heldAlready: baseBranch =>
+      `${baseBranch} holds the release of ${namespace}/${name} already`,
+    build: async ({ workDir, baseBranch, stage, kustomize }) => {
+      const change = await buildReleaseChange({
+        tree: new FsRepoTree(workDir),
+        dir: workDir,
+        request: options.request,
+        clusterProfile: options.clusterProfile,
+        catalog: options.catalog,
+        layout: options.layout,
+        policy: options.policy,
+        where: `${baseBranch} of ${redactor.redact(options.repoUrl)}`,
+        stage,
+        kustomize,
+      });
+      const rendered = renderReleasePullRequest({
         plan: change.plan,
         files: change.changeSet.changes,
         reason: options.reason,
         leaves: change.leaves,
         redactor,
-      }),
-    };
-    return change.changeSet;
-  };
-
-  if (options.dryRun) {
-    const { workDir, baseSha } = await runStage(
-      logger,
-      stages,
-      'Fetch base',
-      () => repository.checkoutBase(WHOLE_REPOSITORY),
-    );
-    const changeSet = await build(workDir, 1);
-    const state = built!;
-    return {
-      branch,
-      updated: false,
-      files: changeSet.changes.map(c => c.path).sort(),
-      title: state.title,
-      body: state.body,
-      commitMessage: state.commitMessage,
-      plan: state.plan,
-      leaves: state.leaves,
-      diff: redactor.redact(renderChangeSetDiff(changeSet)),
-      baseSha,
-      dryRun: true,
-      attempts: 0,
-      stages,
-    };
-  }
-
-  const pushed = await pushStage(logger, stages, options, repository, {
-    branch,
-    trailer,
-    sparsePaths: WHOLE_REPOSITORY,
-    build: async ({ workDir, attempt }) => {
-      const changeSet = await build(workDir, attempt);
-      return { changes: changeSet.changes, message: built!.commitMessage };
+      });
+      return {
+        changeSet: change.changeSet,
+        described: {
+          plan: change.plan,
+          leaves: change.leaves,
+          title: rendered.title,
+          body: rendered.body,
+          commitMessage: rendered.commitMessage,
+        },
+      };
     },
   });
-  const state = built!;
-  const pr = await pullRequestStage(logger, stages, options, redactor, {
-    baseBranch: repository.baseBranch,
-    branch,
-    title: state.title,
-    body: state.body,
-    branchExisted: pushed.branchExisted,
-  });
-  return {
-    branch,
-    commit: pushed.commit,
-    url: pr.url,
-    number: pr.number,
-    updated: pr.updated,
-    files: pushed.files,
-    title: state.title,
-    body: state.body,
-    commitMessage: state.commitMessage,
-    plan: state.plan,
-    leaves: state.leaves,
-    baseSha: pushed.baseSha,
-    dryRun: false,
-    attempts: pushed.attempts,
-    stages,
-  };
 }

@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
@@ -110,6 +110,30 @@ describe('publishGpuRequest', () => {
     expect(result.diff).toContain('+++ b/clusters/prod/gpu/kustomization.yaml');
     expect(result.diff).toContain(`kind: NodePool`);
     expect(await remote.branchSha('gpu/ml-llm')).toBeUndefined();
+  });
+
+  it('a dry run plans and verifies under the clone lock: no other run resets the checkout while it reads', async () => {
+    const lockedAt: Record<string, boolean> = {};
+    const cacheLocked = () =>
+      readdirSync(cacheDir).some(name => name.endsWith('.lock'));
+    const result = await publishGpuRequest(
+      options({
+        dryRun: true,
+        logger: {
+          info: m => {
+            if (m.endsWith('…')) lockedAt[m.slice(0, -1)] = cacheLocked();
+          },
+          warn: () => {},
+        },
+      }),
+    );
+    expect(result.changed).toBe(true);
+    expect(lockedAt).toMatchObject({
+      'Read repository state': true,
+      Plan: true,
+      'Verify with kustomize': true,
+    });
+    expect(cacheLocked()).toBe(false);
   });
 
   it('renders the MIG layout and reconfiguration checklist for a real MIG plan', async () => {

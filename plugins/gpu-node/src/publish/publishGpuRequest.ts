@@ -14,10 +14,8 @@
  * The token is registered with a Redactor before anything runs; every log
  * line, error, and the title/body pass through it.
  */
-import path from 'node:path';
 import type { GpuPolicy } from '../policy/gpuPolicy';
 import {
-  checkGitOpsRepoUrl,
   ClusterProfile,
   findModel,
   GpuCatalog,
@@ -28,10 +26,9 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   buildRequestChange,
+  type RequestChange,
   type RequestGuard,
 } from '../changes/buildRequestChange';
-import { renderChangeSetDiff } from '../changes/diff';
-import type { ChangeSet } from '../changes/types';
 import { requestBranchName, requestTrailer } from '../git/branchName';
 import type { LayoutInput } from '../layout/layout';
 import {
@@ -40,16 +37,10 @@ import {
 } from '../pr/renderPullRequest';
 import { FsRepoTree } from '../repo/tree';
 import type { PublishLogger, Redactor } from '../redact';
-import {
-  DEFAULT_CACHE_DIR,
-  publishRedacted,
-  pullRequestStage,
-  pushStage,
-  openRepository,
-  type GitOpsTargetOptions,
-} from './gitopsTarget';
+import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
+import { publishChange } from './publishChange';
 import { sparseFoldersFor } from './sparseFolders';
-import { runStage, StageTiming } from './stages';
+import type { StageTiming } from './stages';
 
 /** @public */
 export interface PublishGpuRequestOptions extends GitOpsTargetOptions {
@@ -98,14 +89,6 @@ export interface PublishGpuRequestResult {
   stages: StageTiming[];
 }
 
-interface BuiltState {
-  plan: Plan;
-  changeSet: ChangeSet;
-  title: string;
-  body: string;
-  commitMessage: string;
-}
-
 /** @public */
 export async function publishGpuRequest(
   options: PublishGpuRequestOptions,
@@ -115,144 +98,74 @@ export async function publishGpuRequest(
   );
 }
 
-async function publish(
+function publish(
   options: PublishGpuRequestOptions,
   redactor: Redactor,
   logger: PublishLogger,
 ): Promise<PublishGpuRequestResult> {
-  checkGitOpsRepoUrl(options.repoUrl);
-  const stages: StageTiming[] = [];
   // Re-validate: callers may hand us objects that never went through the schema.
   const request = parseGpuRequest(options.request);
   const { namespace, name } = request.metadata;
   const cluster = options.cluster;
-  const branch = requestBranchName(namespace, name);
-  const trailer = requestTrailer(namespace, name);
-  const sparsePaths = sparseFoldersFor(options.layout, cluster.name, request);
-  const dryRun = options.dryRun ?? false;
-
-  const repository = openRepository(options, redactor, logger);
-
-  let built: BuiltState | undefined;
-  const build = async (workDir: string, attempt: number) => {
-    const suffix = attempt > 1 ? ` (rebuild ${attempt})` : '';
-    const change = await buildRequestChange({
-      tree: new FsRepoTree(workDir),
-      dir: workDir,
-      request,
-      cluster,
-      catalog: options.catalog,
-      layout: options.layout,
-      guard: options.guard,
-      policy: options.policy,
-      onSkipped: (file, reason) => logger.warn(`skipped ${file}: ${reason}`),
-      stage: (stage, step) =>
-        runStage(logger, stages, `${stage}${suffix}`, step),
-      // Builds of an unchanged base are reused from one run to the next.
-      kustomize: {
-        cacheDir: path.join(options.cacheDir ?? DEFAULT_CACHE_DIR, 'kustomize'),
-        timeoutMs: options.timeoutMs,
-      },
-    });
-    for (const { root, reason } of change.verification?.unverifiable ?? []) {
-      logger.warn(
-        `kustomize build ${root} fails on the base too, so the change there is not verified: ${reason}`,
-      );
-    }
-    const { plan, changeSet } = change;
-    const rendered = renderPullRequest({
-      plan,
-      files: changeSet.changes,
-      model: findModel(options.catalog, plan.pool.gpuModel),
-      templates: options.templates,
-      redactor,
-      existing: change.existing && {
-        container: change.existing.target.container,
-        current: change.existing.current,
-        merged: change.existing.merged,
-      },
-      updateNote: options.updateNote,
-      poolLabel: poolNodeLabel(cluster),
-    });
-    built = {
-      plan,
-      changeSet,
-      title: rendered.title,
-      body: rendered.body,
-      commitMessage: rendered.commitMessage,
-    };
-    return changeSet;
-  };
-
-  if (dryRun) {
-    const { workDir, baseSha } = await runStage(
-      logger,
-      stages,
-      'Fetch base',
-      () => repository.checkoutBase(sparsePaths),
-    );
-    const changeSet = await build(workDir, 1);
-    const state = built!;
-    return {
-      branch,
-      changed: !changeSet.empty && changeSet.changes.length > 0,
-      updated: false,
-      files: changeSet.changes.map(c => c.path).sort(),
-      title: state.title,
-      body: state.body,
-      commitMessage: state.commitMessage,
-      plan: state.plan,
-      diff: redactor.redact(renderChangeSetDiff(changeSet)),
-      baseSha,
-      dryRun,
-      attempts: 0,
-      stages,
-    };
-  }
-
-  const pushed = await pushStage(logger, stages, options, repository, {
-    branch,
-    trailer,
-    sparsePaths,
-    build: async ({ workDir, attempt }) => {
-      const changeSet = await build(workDir, attempt);
-      if (changeSet.empty || changeSet.changes.length === 0) return undefined;
-      return { changes: changeSet.changes, message: built!.commitMessage };
+  return publishChange(options, redactor, logger, {
+    branch: requestBranchName(namespace, name),
+    trailer: requestTrailer(namespace, name),
+    sparsePaths: sparseFoldersFor(options.layout, cluster.name, request),
+    dryRun: options.dryRun ?? false,
+    heldAlready: () =>
+      `the repository already holds ${namespace}/${name}: no branch, no pull request`,
+    build: async ({ workDir, stage, kustomize }) => {
+      const change = await buildRequestChange({
+        tree: new FsRepoTree(workDir),
+        dir: workDir,
+        request,
+        cluster,
+        catalog: options.catalog,
+        layout: options.layout,
+        guard: options.guard,
+        policy: options.policy,
+        onSkipped: (file, reason) => logger.warn(`skipped ${file}: ${reason}`),
+        stage,
+        kustomize,
+      });
+      for (const { root, reason } of change.verification?.unverifiable ?? []) {
+        logger.warn(
+          `kustomize build ${root} fails on the base too, so the change there is not verified: ${reason}`,
+        );
+      }
+      return {
+        changeSet: change.changeSet,
+        described: describeRequest(options, change, redactor),
+      };
     },
   });
-  const state = built!;
-  const common = {
-    branch,
-    title: state.title,
-    body: state.body,
-    commitMessage: state.commitMessage,
-    plan: state.plan,
-    baseSha: pushed.baseSha,
-    dryRun,
-    attempts: pushed.attempts,
-    stages,
-  };
-  if (!pushed.changed) {
-    logger.info(
-      `the repository already holds ${namespace}/${name}: no branch, no pull request`,
-    );
-    return { ...common, changed: false, updated: false, files: [] };
-  }
+}
 
-  const pr = await pullRequestStage(logger, stages, options, redactor, {
-    baseBranch: repository.baseBranch,
-    branch,
-    title: state.title,
-    body: state.body,
-    branchExisted: pushed.branchExisted,
+/** The pull request of a request change: title, body, commit message and its plan. */
+function describeRequest(
+  options: PublishGpuRequestOptions,
+  change: RequestChange,
+  redactor: Redactor,
+) {
+  const { plan, changeSet } = change;
+  const rendered = renderPullRequest({
+    plan,
+    files: changeSet.changes,
+    model: findModel(options.catalog, plan.pool.gpuModel),
+    templates: options.templates,
+    redactor,
+    existing: change.existing && {
+      container: change.existing.target.container,
+      current: change.existing.current,
+      merged: change.existing.merged,
+    },
+    updateNote: options.updateNote,
+    poolLabel: poolNodeLabel(options.cluster),
   });
   return {
-    ...common,
-    commit: pushed.commit,
-    url: pr.url,
-    number: pr.number,
-    changed: true,
-    updated: pr.updated,
-    files: pushed.files,
+    plan,
+    title: rendered.title,
+    body: rendered.body,
+    commitMessage: rendered.commitMessage,
   };
 }
