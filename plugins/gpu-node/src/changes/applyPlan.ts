@@ -34,6 +34,7 @@ import {
 } from './kustomization';
 import { listInParent, listResource } from './listing';
 import { StagedTree } from './stagedTree';
+import { refreshGpuConfigsDelivery } from './workloadCluster/gpuConfigsDelivery';
 import type { ChangeSet } from './types';
 import { syncNode, YamlFile } from './yamlFile';
 
@@ -143,6 +144,7 @@ export async function applyPlan(
   if (input.kueue) await applyKueue(staged, kustomization, input.kueue);
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(kustomizationPath, content);
+  await refreshGpuConfigsDelivery(staged, kustomizationPath, cluster);
 
   if (manifests.workload.mode === 'patch') {
     if (!input.existing) {

@@ -53,6 +53,7 @@ import {
   draDriverFolders,
 } from './draDriver/bootstrapDraDriver';
 import { draDriverNotes } from './draDriver/draDriverNotes';
+import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -363,6 +364,13 @@ export async function buildBootstrapChangeSet(
     ...(nodeClassFile ? [nodeClassFile] : []),
     ...(scheduler ? [scheduler.file.path] : []),
   ]);
+  const deliveryNotes = await bootstrapGpuConfigsDelivery(
+    tree,
+    staged,
+    layout,
+    cluster,
+    paths.gpuKustomization,
+  );
 
   const karpenter = await bootstrapKarpenter(
     staged,
@@ -402,6 +410,7 @@ export async function buildBootstrapChangeSet(
       ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
       ...(scheduler?.notes ?? []),
       ...wiringNotes,
+      ...deliveryNotes,
     ],
   };
 }

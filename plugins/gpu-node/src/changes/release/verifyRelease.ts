@@ -28,6 +28,7 @@ import { buildTouchedRoots, builtObjectId } from '../rootBuilds';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
 import { POOL_OBJECT_KINDS } from '../../repo/machineDeploymentPools';
+import { isGpuConfigsDelivery } from '../workloadCluster/gpuConfigsDelivery';
 
 export interface VerifyReleaseOptions {
   /** The checkout the release was computed on. */
@@ -76,6 +77,7 @@ export async function verifyRelease(
     if (POOL_OBJECT_KINDS.includes(o.kind)) return pools.has(o.metadata.name);
     // The product's queues shrink with the pools they are planned from.
     if (o.apiVersion === KUEUE_API_VERSION) return isManagedObject(o);
+    if (isGpuConfigsDelivery(o)) return true;
     if (o.kind === 'ConfigMap') {
       return configMaps.some(
         ref =>
@@ -126,7 +128,7 @@ export async function verifyRelease(
         problems.push(
           `${root}: ${describeBuilt(o)} would change, and the release does not touch it`,
         );
-      } else if (o.kind === 'ConfigMap') {
+      } else if (o.kind === 'ConfigMap' && !isGpuConfigsDelivery(o)) {
         problems.push(
           ...configMapProblems(o, next, removableKeys).map(
             p => `${root}: ${p}`,
