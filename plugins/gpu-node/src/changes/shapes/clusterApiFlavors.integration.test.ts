@@ -104,7 +104,10 @@ const FLAVORS: Record<string, Flavor> = {
       );
       return documents.map(d => d.toString()).join('');
     },
-    machineTemplate: { kind: 'AWSMachineTemplate', machineField: 'instanceType' },
+    machineTemplate: {
+      kind: 'AWSMachineTemplate',
+      machineField: 'instanceType',
+    },
   },
 };
 
@@ -175,7 +178,10 @@ describe.each(Object.entries(FLAVORS))(
     let untouched: Record<string, string>;
 
     beforeAll(async () => {
-      tree = await checkoutShape(flavor.fixture, `gpu-shape-${flavor.cluster}-`);
+      tree = await checkoutShape(
+        flavor.fixture,
+        `gpu-shape-${flavor.cluster}-`,
+      );
       await fs.rm(path.join(tree.root, 'README.md'));
       untouched = await snapshot(tree);
     });
@@ -214,7 +220,9 @@ describe.each(Object.entries(FLAVORS))(
       beforeAll(async () => {
         await fs.writeFile(
           path.join(tree.root, flavor.operatorFile),
-          flavor.setOperatorConfigs((await tree.readFile(flavor.operatorFile))!),
+          flavor.setOperatorConfigs(
+            (await tree.readFile(flavor.operatorFile))!,
+          ),
         );
         await writeChangeSet(
           tree,
@@ -297,8 +305,8 @@ describe.each(Object.entries(FLAVORS))(
             ].sort(),
           );
           expect(delivered).toEqual(generated);
-          const selectsPool = objects[2].spec.template.spec.joinConfiguration
-            .nodeRegistration.kubeletExtraArgs.find(
+          const selectsPool =
+            objects[2].spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs.find(
               (a: { name: string }) => a.name === 'node-labels',
             ).value as string;
           const configLabel = /nvidia\.com\/device-plugin\.config=([^,]+)/.exec(

@@ -61,9 +61,9 @@ export async function bootstrapGpuConfigsDelivery(
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(gpuKustomizationPath, content);
   return [
-    `This folder is applied to the Cluster API management cluster: the GPU ConfigMaps reach the workload cluster \`${workload.name}\` through ClusterResourceSet \`${workload.namespace}/${
-      String(deliveryResourceSet(workload).metadata.name)
-    }\` (\`${path}\`), which selects its Cluster by ${Object.entries(
+    `This folder is applied to the Cluster API management cluster: the GPU ConfigMaps reach the workload cluster \`${workload.name}\` through ClusterResourceSet \`${workload.namespace}/${String(
+      deliveryResourceSet(workload).metadata.name,
+    )}\` (\`${path}\`), which selects its Cluster by ${Object.entries(
       workload.labels,
     )
       .map(([k, v]) => `\`${k}: ${v}\``)
