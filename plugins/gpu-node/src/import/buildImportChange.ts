@@ -65,6 +65,7 @@ import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
 import { gpuPoolShapes } from '../repo/gpuPoolShapes';
+import { handWrittenGpuMachineDeploymentNotes } from './handWrittenMachineDeployments';
 import { convertWithPatches } from './convertWithPatches';
 import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
@@ -301,6 +302,12 @@ export async function buildImportChange(
       const { path } = documentOf(o.key);
       return { path, index: 0, value: o.value };
     });
+  findings.push(
+    ...handWrittenGpuMachineDeploymentNotes(
+      [...files.values()].flatMap(f => f.documents),
+      options.catalog,
+    ),
+  );
   const skipped: SkippedFile[] = [];
   // The repository's configs, hand-written ConfigMaps' keys included (read
   // by readRepoState): how each pool shares its GPUs.
