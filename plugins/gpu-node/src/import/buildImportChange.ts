@@ -149,6 +149,14 @@ interface LoadedFile {
   documents: ParsedDocument[];
 }
 
+/** A file that does not parse, reported and left as it is. */
+const notUnderstood = (s: SkippedFile): ImportFinding => ({
+  kind: 'not-understood',
+  path: s.path,
+  object: s.path,
+  message: `${s.reason}; left as it is`,
+});
+
 async function loadClusterFiles(
   tree: RepoTree,
   scope: string,
@@ -302,12 +310,6 @@ export async function buildImportChange(
       const { path } = documentOf(o.key);
       return { path, index: 0, value: o.value };
     });
-  findings.push(
-    ...handWrittenGpuMachineDeploymentNotes(
-      [...files.values()].flatMap(f => f.documents),
-      options.catalog,
-    ),
-  );
   const skipped: SkippedFile[] = [];
   // The repository's configs, hand-written ConfigMaps' keys included (read
   // by readRepoState): how each pool shares its GPUs.
@@ -378,15 +380,11 @@ export async function buildImportChange(
       ),
     },
   );
-  findings.push(...recognised.findings);
-  for (const s of skipped) {
-    findings.push({
-      kind: 'not-understood',
-      path: s.path,
-      object: s.path,
-      message: `${s.reason}; left as it is`,
-    });
-  }
+  findings.push(
+    ...recognised.findings,
+    ...skipped.map(notUnderstood),
+    ...handWrittenGpuMachineDeploymentNotes(files.values(), options.catalog),
+  );
 
   const staged = new StagedTree(tree);
   const requests: ImportedRequestRecord[] = [];

@@ -21,9 +21,10 @@ import { getIn, type ParsedDocument } from '../repo/yamlObjects';
 import type { ImportFinding } from './convert/findings';
 
 export function handWrittenGpuMachineDeploymentNotes(
-  documents: readonly ParsedDocument[],
+  files: Iterable<{ documents: ParsedDocument[] }>,
   catalog: GpuCatalog,
 ): ImportFinding[] {
+  const documents = [...files].flatMap(f => f.documents);
   const values = documents.map(d => d.value);
   return documents.flatMap(d => {
     if (getIn(d.value, 'kind') !== MACHINE_DEPLOYMENT) return [];

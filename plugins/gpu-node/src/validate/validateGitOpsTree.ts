@@ -208,17 +208,8 @@ export async function validateGitOpsTreeReport(
   const configMaps = new Map<BuiltRoot, GpuConfigMaps>(
     roots.map(root => [root, gpuConfigMapsOf(root.objects, names)]),
   );
-  // What runs on the GPU nodes is read for the cluster the tree is applied to.
-  const stack = options.cluster
-    ? {
-        stack: await readGpuStack(
-          source.tree,
-          profile,
-          await clusterReleaseFiles(source.tree, layout, profile.name),
-        ),
-        migStrategy: profile.migStrategy,
-      }
-    : {};
+  const stack: Partial<Awaited<ReturnType<typeof clusterStack>>> =
+    options.cluster ? await clusterStack(source, layout, profile) : {};
   const pools = builtPools(roots, {
     source,
     catalog,
@@ -259,6 +250,22 @@ export async function validateGitOpsTreeReport(
         ...notes,
       ]),
     ],
+  };
+}
+
+/** What runs on the GPU nodes, read for the cluster the tree is applied to. */
+async function clusterStack(
+  source: SourceTree,
+  layout: ReturnType<typeof resolveLayout>,
+  profile: ClusterProfile,
+) {
+  return {
+    stack: await readGpuStack(
+      source.tree,
+      profile,
+      await clusterReleaseFiles(source.tree, layout, profile.name),
+    ),
+    migStrategy: profile.migStrategy,
   };
 }
 

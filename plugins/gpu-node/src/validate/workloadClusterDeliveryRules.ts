@@ -16,7 +16,7 @@ import type { Finding } from './findings';
 import { findConfigMaps, type GpuConfigMapNames } from './gpuConfigMaps';
 
 const isCapiCluster = (o: BuiltObject) =>
-  o.kind === 'Cluster' && o.apiVersion.startsWith('cluster.x-k8s.io/');
+  o.kind === 'Cluster' && String(o.apiVersion).startsWith('cluster.x-k8s.io/');
 
 /** A ClusterResourceSet's `clusterSelector` on a Cluster's labels (an empty selector selects none). */
 function selects(resourceSet: BuiltObject, cluster: BuiltObject): boolean {

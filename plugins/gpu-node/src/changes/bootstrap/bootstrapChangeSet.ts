@@ -128,6 +128,30 @@ interface GeneratedConfigMaps {
   migParted?: ConfigMapRef;
 }
 
+/** Which ConfigMaps the GPU folder generates (`GeneratedConfigMaps`). */
+function generatedConfigMaps(
+  configMaps: Awaited<ReturnType<typeof operatorConfigMaps>>,
+  operator: Awaited<ReturnType<typeof bootstrapGpuOperator>>,
+  stack: Awaited<ReturnType<typeof readGpuStack>>,
+): GeneratedConfigMaps {
+  // A device plugin that reads no ConfigMap of named configs never reads
+  // the product's either.
+  const pluginReadsConfigs = stack.devicePlugin?.readsNamedConfigs ?? true;
+  return {
+    devicePlugin:
+      configMaps.devicePlugin.handWritten ||
+      !pluginReadsConfigs ||
+      !operatorMayRead(operator, 'devicePlugin')
+        ? undefined
+        : configMaps.devicePlugin.ref,
+    migParted:
+      configMaps.migParted.handWritten ||
+      !operatorMayRead(operator, 'migParted')
+        ? undefined
+        : configMaps.migParted.ref,
+  };
+}
+
 /**
  * A file the bootstrap starts carries its header; the engine then merges
  * into it exactly as into a file that was already there.
@@ -273,22 +297,7 @@ export async function buildBootstrapChangeSet(
     releaseFiles,
     stack,
   );
-  // A device plugin that reads no ConfigMap of named configs never reads
-  // the product's either.
-  const pluginReadsConfigs = stack.devicePlugin?.readsNamedConfigs ?? true;
-  const generated: GeneratedConfigMaps = {
-    devicePlugin:
-      configMaps.devicePlugin.handWritten ||
-      !pluginReadsConfigs ||
-      !operatorMayRead(operator, 'devicePlugin')
-        ? undefined
-        : configMaps.devicePlugin.ref,
-    migParted:
-      configMaps.migParted.handWritten ||
-      !operatorMayRead(operator, 'migParted')
-        ? undefined
-        : configMaps.migParted.ref,
-  };
+  const generated = generatedConfigMaps(configMaps, operator, stack);
 
   const files: BootstrapFileWrite[] =
     operator.kind === 'bootstrap' ? [...operator.files] : [];

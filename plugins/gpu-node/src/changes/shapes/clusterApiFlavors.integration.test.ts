@@ -316,7 +316,7 @@ describe.each(Object.entries(FLAVORS))(
             const plugin = delivered.find(
               c => c.metadata.name === cluster.devicePluginConfigMap.name,
             );
-            expect(Object.keys(plugin.data)).toContain(configLabel);
+            expect(Object.keys(plugin?.data ?? {})).toContain(configLabel);
           }
           expect(findings).toEqual([]);
           expect(await snapshot(tree)).toEqual(bootstrapped);
