@@ -26,14 +26,14 @@ const CLUSTER_GROUP = 'cluster.x-k8s.io/';
 
 /** The workload cluster a folder declares, or undefined when none (not a management repository). */
 export async function workloadClusterIn(
-  tree: Pick<RepoTree, 'listFiles' | 'readFile'>,
+  tree: RepoTree,
   folder: string,
   cluster: ClusterProfile,
 ): Promise<WorkloadCluster | undefined> {
   const name = cluster.clusterApi?.clusterName ?? cluster.name;
   // Parsing the folder is for Cluster API clusters only.
   if (!cluster.clusterApi) return undefined;
-  const documents = (await readDocuments(tree as RepoTree, folder, [])).filter(
+  const documents = (await readDocuments(tree, folder, [])).filter(
     d =>
       getIn(d.value, 'kind') === 'Cluster' &&
       String(getIn(d.value, 'apiVersion')).startsWith(CLUSTER_GROUP) &&
