@@ -34,6 +34,7 @@ import {
 } from './kustomization';
 import { listInParent, listResource } from './listing';
 import { StagedTree } from './stagedTree';
+import { refreshGpuConfigsDelivery } from './workloadCluster/gpuConfigsDelivery';
 import type { ChangeSet } from './types';
 import { syncNode, YamlFile } from './yamlFile';
 
@@ -109,40 +110,11 @@ export async function applyPlan(
   }
   await applyLeftPools(staged, plan.leftPools, cluster);
 
-  if (manifests.devicePluginConfig) {
-    const { name, config } = manifests.devicePluginConfig;
-    const path = devicePluginConfigPath(layout, cluster.name, name);
-    await applyNamedFile(
-      staged,
-      path,
-      config,
-      `device-plugin config "${name}"`,
-    );
-    addConfigMapFile(
-      kustomization,
-      cluster.devicePluginConfigMap,
-      name,
-      relativeTo(kustomizationPath, path),
-    );
-  }
-  if (manifests.migConfig) {
-    const path = migConfigPath(layout, cluster.name);
-    await applyMigConfig(
-      staged,
-      path,
-      manifests.migConfig.name,
-      manifests.migConfig.entries,
-    );
-    addConfigMapFile(
-      kustomization,
-      cluster.migPartedConfigMap,
-      MIG_CONFIG_KEY,
-      relativeTo(kustomizationPath, path),
-    );
-  }
+  await applySharingConfigs(staged, layout, kustomization, manifests, cluster);
   if (input.kueue) await applyKueue(staged, kustomization, input.kueue);
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(kustomizationPath, content);
+  await refreshGpuConfigsDelivery(staged, kustomizationPath, cluster);
 
   if (manifests.workload.mode === 'patch') {
     if (!input.existing) {
@@ -165,6 +137,47 @@ export async function applyPlan(
 
   await applyRequest(staged, layout, plan);
   return staged.toChangeSet();
+}
+
+/** The device-plugin config file and mig-parted entry of a change, each listed in the GPU kustomization's generators. */
+async function applySharingConfigs(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  kustomization: YamlFile,
+  manifests: ApplyPlanInput['manifests'],
+  cluster: ClusterProfile,
+): Promise<void> {
+  if (manifests.devicePluginConfig) {
+    const { name, config } = manifests.devicePluginConfig;
+    const path = devicePluginConfigPath(layout, cluster.name, name);
+    await applyNamedFile(
+      staged,
+      path,
+      config,
+      `device-plugin config "${name}"`,
+    );
+    addConfigMapFile(
+      kustomization,
+      cluster.devicePluginConfigMap,
+      name,
+      relativeTo(kustomization.path, path),
+    );
+  }
+  if (manifests.migConfig) {
+    const path = migConfigPath(layout, cluster.name);
+    await applyMigConfig(
+      staged,
+      path,
+      manifests.migConfig.name,
+      manifests.migConfig.entries,
+    );
+    addConfigMapFile(
+      kustomization,
+      cluster.migPartedConfigMap,
+      MIG_CONFIG_KEY,
+      relativeTo(kustomization.path, path),
+    );
+  }
 }
 
 /**

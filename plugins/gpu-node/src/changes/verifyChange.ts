@@ -33,6 +33,7 @@ import { getIn } from '../repo/yamlObjects';
 import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
+import { isGpuConfigsDelivery } from './workloadCluster/gpuConfigsDelivery';
 import { plannedPoolLanding } from './plannedPoolLanding';
 import {
   buildTouchedRoots,
@@ -93,6 +94,7 @@ function refuse(message: string): never {
 
 /** True when a changed object is one the plan may change. */
 function mayChange(o: Built, plan: Plan, cluster: ClusterProfile): boolean {
+  if (isGpuConfigsDelivery(o)) return true;
   if (POOL_OBJECT_KINDS.includes(o.kind)) {
     return (
       o.metadata.name === plan.pool.name ||
@@ -210,7 +212,7 @@ export async function verifyChange(
         problems.push(
           `${root}: ${describeBuilt(o)} would change, and the product does not manage it`,
         );
-      } else if (o.kind === 'ConfigMap') {
+      } else if (o.kind === 'ConfigMap' && !isGpuConfigsDelivery(o)) {
         problems.push(...configMapProblems(old, o).map(p => `${root}: ${p}`));
       }
     }

@@ -65,6 +65,7 @@ import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
 import { gpuPoolShapes } from '../repo/gpuPoolShapes';
+import { handWrittenGpuMachineDeploymentNotes } from './handWrittenMachineDeployments';
 import { convertWithPatches } from './convertWithPatches';
 import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
@@ -147,6 +148,14 @@ interface LoadedFile {
   file: YamlFile;
   documents: ParsedDocument[];
 }
+
+/** A file that does not parse, reported and left as it is. */
+const notUnderstood = (s: SkippedFile): ImportFinding => ({
+  kind: 'not-understood',
+  path: s.path,
+  object: s.path,
+  message: `${s.reason}; left as it is`,
+});
 
 async function loadClusterFiles(
   tree: RepoTree,
@@ -371,15 +380,11 @@ export async function buildImportChange(
       ),
     },
   );
-  findings.push(...recognised.findings);
-  for (const s of skipped) {
-    findings.push({
-      kind: 'not-understood',
-      path: s.path,
-      object: s.path,
-      message: `${s.reason}; left as it is`,
-    });
-  }
+  findings.push(
+    ...recognised.findings,
+    ...skipped.map(notUnderstood),
+    ...handWrittenGpuMachineDeploymentNotes(files.values(), options.catalog),
+  );
 
   const staged = new StagedTree(tree);
   const requests: ImportedRequestRecord[] = [];

@@ -9,8 +9,10 @@
  * touched.
  */
 import {
+  findInstanceType,
   kubeletNodeLabels,
   WELL_KNOWN_KEYS,
+  type GpuCatalog,
 } from '@gpu-gitops/plugin-gpu-common';
 import { getIn, PlainObject, stringRecord } from './yamlObjects';
 import { NODE_FEATURE_RULE, ruleNodeLabels } from './nodeFeatureRulePools';
@@ -22,6 +24,23 @@ export const MACHINE_DEPLOYMENT = 'MachineDeployment';
 /** True when a MachineDeployment carries our pool annotations. */
 export function isGpuMachineDeployment(deployment: unknown): boolean {
   return hasPoolAnnotations(deployment);
+}
+
+/**
+ * True when a MachineDeployment's machines are GPU machines of the catalog
+ * (its infrastructure template's vmSize, instanceType or flavor): a team's
+ * own GPU workers, e.g. a Cluster API flavor's hand-written `md-0`, whose
+ * nodes the workloads land on as on any pool's.
+ */
+export function runsCatalogGpuMachine(
+  deployment: unknown,
+  values: unknown[],
+  catalog: GpuCatalog,
+): boolean {
+  const machine = machineTypeOf(templatesOf(deployment, values).infrastructure);
+  return (
+    machine !== undefined && findInstanceType(catalog, machine) !== undefined
+  );
 }
 
 /** The object among `values` a MachineDeployment reference (`kind`, `name`) names. */

@@ -44,6 +44,7 @@ import {
   isGpuMachineDeployment,
   MACHINE_DEPLOYMENT,
   machineDeploymentAsNodePool,
+  runsCatalogGpuMachine,
 } from '../repo/machineDeploymentPools';
 import {
   isGpuNodeFeatureRule,
@@ -206,7 +207,8 @@ function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
       pools.push(builtPool(root, object, context));
     } else if (
       object.kind === MACHINE_DEPLOYMENT &&
-      isGpuMachineDeployment(object)
+      (isGpuMachineDeployment(object) ||
+        runsCatalogGpuMachine(object, root.objects, context.catalog))
     ) {
       pools.push(
         builtPool(

@@ -105,7 +105,7 @@ export function gpuConfigMapNames(
   return names;
 }
 
-function findConfigMaps(
+export function findConfigMaps(
   objects: BuiltObject[],
   candidates: CandidateRef[],
 ): BuiltObject[] {

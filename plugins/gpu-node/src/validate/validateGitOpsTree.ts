@@ -37,6 +37,7 @@ import { checkNodeClassRefs } from './nodeClassRefRules';
 import { checkPrunedFields } from './prunedFieldRules';
 import { checkWorkloadsSchedulable } from './schedulingRules';
 import { checkPoolDevicePlugins } from './devicePluginRules';
+import { checkGpuConfigsDelivery } from './workloadClusterDeliveryRules';
 import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
 import { readGpuStack } from '../repo/gpuStack/readGpuStack';
 import { schemaError } from './schemas';
@@ -106,7 +107,9 @@ export interface GitOpsTreeReport {
  *   node are unknown gets a note instead); node class references resolve;
  *   hand-written NodeOverlays leave the product's pools alone; with
  *   `cluster`, one device plugin serves each GPU pool (and a MIG pool has a
- *   MIG manager), as the repository deploys them;
+ *   MIG manager), as the repository deploys them; a Cluster API management
+ *   root's GPU ConfigMaps carried to its workload Cluster by a
+ *   ClusterResourceSet, as built;
  * - lifecycle: managed pools, ledger entries, device-plugin configs and
  *   mig-parted entries that no request, workload or pool uses.
  *
@@ -205,17 +208,8 @@ export async function validateGitOpsTreeReport(
   const configMaps = new Map<BuiltRoot, GpuConfigMaps>(
     roots.map(root => [root, gpuConfigMapsOf(root.objects, names)]),
   );
-  // What runs on the GPU nodes is read for the cluster the tree is applied to.
-  const stack = options.cluster
-    ? {
-        stack: await readGpuStack(
-          source.tree,
-          profile,
-          await clusterReleaseFiles(source.tree, layout, profile.name),
-        ),
-        migStrategy: profile.migStrategy,
-      }
-    : {};
+  const stack: Partial<Awaited<ReturnType<typeof clusterStack>>> =
+    options.cluster ? await clusterStack(source, layout, profile) : {};
   const pools = builtPools(roots, {
     source,
     catalog,
@@ -241,6 +235,7 @@ export async function validateGitOpsTreeReport(
   checkForeignNodeOverlays(roots, source, catalog, findings, pools);
   checkProductOverlayPrecedence(roots, pools, source, findings);
   checkTeamNodeFeatureRules(roots, source, catalog, findings);
+  checkGpuConfigsDelivery(roots, names, findings);
 
   // 4. What the product set up and nothing uses any more.
   checkOrphans(source, layout, clusters, workloads, findings);
@@ -255,6 +250,22 @@ export async function validateGitOpsTreeReport(
         ...notes,
       ]),
     ],
+  };
+}
+
+/** What runs on the GPU nodes, read for the cluster the tree is applied to. */
+async function clusterStack(
+  source: SourceTree,
+  layout: ReturnType<typeof resolveLayout>,
+  profile: ClusterProfile,
+) {
+  return {
+    stack: await readGpuStack(
+      source.tree,
+      profile,
+      await clusterReleaseFiles(source.tree, layout, profile.name),
+    ),
+    migStrategy: profile.migStrategy,
   };
 }
 

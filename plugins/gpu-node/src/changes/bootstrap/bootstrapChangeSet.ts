@@ -53,6 +53,7 @@ import {
   draDriverFolders,
 } from './draDriver/bootstrapDraDriver';
 import { draDriverNotes } from './draDriver/draDriverNotes';
+import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -125,6 +126,30 @@ export interface BootstrapChangeSet extends ChangeSet {
 interface GeneratedConfigMaps {
   devicePlugin?: ConfigMapRef;
   migParted?: ConfigMapRef;
+}
+
+/** Which ConfigMaps the GPU folder generates (`GeneratedConfigMaps`). */
+function generatedConfigMaps(
+  configMaps: Awaited<ReturnType<typeof operatorConfigMaps>>,
+  operator: Awaited<ReturnType<typeof bootstrapGpuOperator>>,
+  stack: Awaited<ReturnType<typeof readGpuStack>>,
+): GeneratedConfigMaps {
+  // A device plugin that reads no ConfigMap of named configs never reads
+  // the product's either.
+  const pluginReadsConfigs = stack.devicePlugin?.readsNamedConfigs ?? true;
+  return {
+    devicePlugin:
+      configMaps.devicePlugin.handWritten ||
+      !pluginReadsConfigs ||
+      !operatorMayRead(operator, 'devicePlugin')
+        ? undefined
+        : configMaps.devicePlugin.ref,
+    migParted:
+      configMaps.migParted.handWritten ||
+      !operatorMayRead(operator, 'migParted')
+        ? undefined
+        : configMaps.migParted.ref,
+  };
 }
 
 /**
@@ -272,22 +297,7 @@ export async function buildBootstrapChangeSet(
     releaseFiles,
     stack,
   );
-  // A device plugin that reads no ConfigMap of named configs never reads
-  // the product's either.
-  const pluginReadsConfigs = stack.devicePlugin?.readsNamedConfigs ?? true;
-  const generated: GeneratedConfigMaps = {
-    devicePlugin:
-      configMaps.devicePlugin.handWritten ||
-      !pluginReadsConfigs ||
-      !operatorMayRead(operator, 'devicePlugin')
-        ? undefined
-        : configMaps.devicePlugin.ref,
-    migParted:
-      configMaps.migParted.handWritten ||
-      !operatorMayRead(operator, 'migParted')
-        ? undefined
-        : configMaps.migParted.ref,
-  };
+  const generated = generatedConfigMaps(configMaps, operator, stack);
 
   const files: BootstrapFileWrite[] =
     operator.kind === 'bootstrap' ? [...operator.files] : [];
@@ -363,6 +373,13 @@ export async function buildBootstrapChangeSet(
     ...(nodeClassFile ? [nodeClassFile] : []),
     ...(scheduler ? [scheduler.file.path] : []),
   ]);
+  const deliveryNotes = await bootstrapGpuConfigsDelivery(
+    tree,
+    staged,
+    layout,
+    cluster,
+    paths.gpuKustomization,
+  );
 
   const karpenter = await bootstrapKarpenter(
     staged,
@@ -402,6 +419,7 @@ export async function buildBootstrapChangeSet(
       ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
       ...(scheduler?.notes ?? []),
       ...wiringNotes,
+      ...deliveryNotes,
     ],
   };
 }

@@ -14,6 +14,7 @@ import type {
 import type { GpuPolicy } from '../../policy/gpuPolicy';
 import { releaseKueue } from '../kueue/releaseKueue';
 import {
+  clusterKustomizationPath,
   requestPath,
   resolveLayout,
   type LayoutInput,
@@ -24,6 +25,7 @@ import type { ChangeSet } from '../types';
 import { releaseConfigs } from './releaseConfigs';
 import { releasePools } from './releasePools';
 import { releaseWorkload } from './releaseWorkload';
+import { refreshGpuConfigsDelivery } from '../workloadCluster/gpuConfigsDelivery';
 
 /** @public */
 export interface ApplyReleaseInput {
@@ -45,6 +47,11 @@ export async function applyRelease(
   const staged = new StagedTree(tree);
   await releasePools(staged, layout, cluster, plan.pools);
   await releaseConfigs(staged, layout, cluster, plan);
+  await refreshGpuConfigsDelivery(
+    staged,
+    clusterKustomizationPath(layout, cluster.name),
+    cluster,
+  );
   await releaseWorkload(staged, layout, plan.request, cluster, plan.pools);
   const { namespace, name } = plan.request.metadata;
   await staged.remove(requestPath(layout, namespace, name));

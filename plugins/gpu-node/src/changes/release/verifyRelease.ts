@@ -28,6 +28,7 @@ import { buildTouchedRoots, builtObjectId } from '../rootBuilds';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
 import { POOL_OBJECT_KINDS } from '../../repo/machineDeploymentPools';
+import { isGpuConfigsDelivery } from '../workloadCluster/gpuConfigsDelivery';
 
 export interface VerifyReleaseOptions {
   /** The checkout the release was computed on. */
@@ -56,42 +57,45 @@ function configMapProblems(
     .map(key => `${describeBuilt(after)}: key "${key}" changed or went away`);
 }
 
+/** True when a changed object is one the release may change. */
+function releaseMayChange(
+  o: BuiltObject,
+  plan: ReleasePlan,
+  cluster: ClusterProfile,
+): boolean {
+  const existing = plan.request.spec.workload.existing;
+  if (POOL_OBJECT_KINDS.includes(o.kind)) {
+    return plan.pools.some(p => p.name === o.metadata.name);
+  }
+  // The product's queues shrink with the pools they are planned from.
+  if (o.apiVersion === KUEUE_API_VERSION) return isManagedObject(o);
+  if (isGpuConfigsDelivery(o)) return true;
+  if (o.kind === 'ConfigMap') {
+    return [cluster.devicePluginConfigMap, cluster.migPartedConfigMap].some(
+      ref =>
+        ref.name === o.metadata.name && ref.namespace === o.metadata.namespace,
+    );
+  }
+  if (existing) {
+    return (
+      o.kind === existing.kind &&
+      o.metadata.name === existing.name &&
+      o.metadata.namespace === plan.request.metadata.namespace
+    );
+  }
+  return false;
+}
+
 export async function verifyRelease(
   options: VerifyReleaseOptions,
 ): Promise<VerifyChangeResult> {
   const { plan, cluster } = options;
   const { namespace, name } = plan.request.metadata;
   const id = `${namespace}/${name}`;
-  const existing = plan.request.spec.workload.existing;
-  const pools = new Set(plan.pools.map(p => p.name));
-  const configMaps = [
-    cluster.devicePluginConfigMap,
-    cluster.migPartedConfigMap,
-  ];
   const removableKeys = new Set(plan.unusedDevicePluginConfigs);
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
   const problems: string[] = [];
-
-  const mayChange = (o: BuiltObject): boolean => {
-    if (POOL_OBJECT_KINDS.includes(o.kind)) return pools.has(o.metadata.name);
-    // The product's queues shrink with the pools they are planned from.
-    if (o.apiVersion === KUEUE_API_VERSION) return isManagedObject(o);
-    if (o.kind === 'ConfigMap') {
-      return configMaps.some(
-        ref =>
-          ref.name === o.metadata.name &&
-          ref.namespace === o.metadata.namespace,
-      );
-    }
-    if (existing) {
-      return (
-        o.kind === existing.kind &&
-        o.metadata.name === existing.name &&
-        o.metadata.namespace === namespace
-      );
-    }
-    return false;
-  };
+  const mayChange = (o: BuiltObject) => releaseMayChange(o, plan, cluster);
 
   for (const { root, before: was, after: now } of await buildTouchedRoots(
     options.dir,
@@ -126,7 +130,7 @@ export async function verifyRelease(
         problems.push(
           `${root}: ${describeBuilt(o)} would change, and the release does not touch it`,
         );
-      } else if (o.kind === 'ConfigMap') {
+      } else if (o.kind === 'ConfigMap' && !isGpuConfigsDelivery(o)) {
         problems.push(
           ...configMapProblems(o, next, removableKeys).map(
             p => `${root}: ${p}`,

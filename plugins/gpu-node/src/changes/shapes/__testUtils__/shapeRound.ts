@@ -50,11 +50,15 @@ export function shapeRequest(
   });
 }
 
-/** Writes `gpuRequest`'s change, validates the tree, then writes its release. */
+/**
+ * Writes `gpuRequest`'s change, validates the tree (and runs `whileMerged`
+ * on it), then writes its release.
+ */
 export async function requestThenRelease(
   tree: FsRepoTree,
   gpuRequest: GpuRequest,
   cluster: ClusterProfile,
+  whileMerged: () => Promise<void> = async () => {},
 ) {
   const change = await buildRequestChange({
     tree,
@@ -65,6 +69,7 @@ export async function requestThenRelease(
   });
   await writeChangeSet(tree, change.changeSet);
   const findings = await validateGitOpsTree(tree.root, { cluster });
+  await whileMerged();
   const release = await buildReleaseChange({
     tree,
     dir: tree.root,

@@ -1,0 +1,122 @@
+/**
+ * The bootstrap's delivery of the GPU ConfigMaps on a Cluster API
+ * management repository, by the Cluster its folder declares: the
+ * ClusterResourceSet follows the Cluster's API version (validated against
+ * Cluster API v1.14.0's CRD, which serves v1beta1 and v1beta2), an
+ * unlabelled Cluster gets a note instead, and a folder without a Cluster
+ * (the workload cluster's own repository) gets nothing.
+ */
+import { parseAllDocuments } from 'yaml';
+import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
+import { MemoryRepoTree } from '../../repo/tree';
+import { StagedTree } from '../stagedTree';
+import { bootstrapGpuConfigsDelivery } from './bootstrapDelivery';
+
+const cluster = resolveClusterProfile({
+  name: 'lab',
+  provider: 'cluster-api',
+  devicePluginConfigMap: { namespace: 'gpu-operator' },
+  clusterApi: {
+    clusterName: 'lab-1',
+    namespace: 'capi',
+    infrastructure: 'aws',
+    kubernetesVersion: 'v1.33.1',
+    autoscaler: false,
+    aws: { iamInstanceProfile: 'nodes' },
+  },
+});
+
+const GPU_KUSTOMIZATION = 'clusters/lab/gpu/kustomization.yaml';
+const files = (clusterYaml: string) => ({
+  'clusters/lab/cluster.yaml': clusterYaml,
+  [GPU_KUSTOMIZATION]: [
+    'resources: []',
+    'configMapGenerator:',
+    '  - name: nvidia-device-plugin-configs',
+    '    namespace: gpu-operator',
+    '    files:',
+    '      - default=device-plugin/default.yaml',
+    '',
+  ].join('\n'),
+  'clusters/lab/gpu/device-plugin/default.yaml':
+    'version: v1\nflags:\n  migStrategy: none\n',
+});
+
+async function bootstrap(clusterYaml: string) {
+  const tree = new MemoryRepoTree(files(clusterYaml));
+  const staged = new StagedTree(tree);
+  const notes = await bootstrapGpuConfigsDelivery(
+    tree,
+    staged,
+    undefined,
+    cluster,
+    GPU_KUSTOMIZATION,
+  );
+  return { notes, changes: staged.toChangeSet().changes };
+}
+
+describe('bootstrapGpuConfigsDelivery', () => {
+  it('a v1beta2 Cluster: a v1beta2 ClusterResourceSet selecting its labels, carrying the device-plugin ConfigMap, listed in the GPU kustomization', async () => {
+    const { notes, changes } = await bootstrap(
+      'apiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata:\n  name: lab-1\n  namespace: capi\n  labels:\n    gpu: nvidia\nspec: {}\n',
+    );
+    expect(changes.map(c => c.path)).toEqual([
+      GPU_KUSTOMIZATION,
+      'clusters/lab/gpu/workload-cluster.yaml',
+    ]);
+    const [kustomization, delivery] = changes.map(c =>
+      c.action === 'delete' ? '' : c.content,
+    );
+    expect(kustomization).toContain('resources:\n  - workload-cluster.yaml\n');
+    const [set, holder] = parseAllDocuments(delivery).map(d => d.toJS());
+    expect(set.apiVersion).toBe('addons.cluster.x-k8s.io/v1beta2');
+    expect(set.metadata).toMatchObject({
+      name: 'lab-1-gpu-configs',
+      namespace: 'capi',
+    });
+    expect(set.spec.clusterSelector).toEqual({
+      matchLabels: { gpu: 'nvidia' },
+    });
+    expect(
+      crdSchemaErrors(
+        set,
+        'capi-v1.14.0_addons.cluster.x-k8s.io_clusterresourcesets.yaml',
+      ),
+    ).toEqual([]);
+    expect(
+      parseAllDocuments(holder.data['gpu-configs.yaml']).map(d => d.toJS()),
+    ).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'nvidia-device-plugin-configs',
+          namespace: 'gpu-operator',
+        },
+        data: { default: 'version: v1\nflags:\n  migStrategy: none\n' },
+      },
+    ]);
+    expect(notes.join('\n')).toContain(
+      'ClusterResourceSet `capi/lab-1-gpu-configs`',
+    );
+  });
+
+  it('an unlabelled Cluster: nothing written, the note says to label it', async () => {
+    const { notes, changes } = await bootstrap(
+      'apiVersion: cluster.x-k8s.io/v1beta1\nkind: Cluster\nmetadata:\n  name: lab-1\nspec: {}\n',
+    );
+    expect(changes).toEqual([]);
+    expect(notes).toEqual([
+      expect.stringContaining('label its Cluster (e.g. `gpu-configs: lab-1`)'),
+    ]);
+  });
+
+  it('no Cluster in the folder (the workload cluster applies it): nothing', async () => {
+    expect(
+      await bootstrap(
+        'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n',
+      ),
+    ).toEqual({ notes: [], changes: [] });
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The bootstrap's part of the workload-cluster delivery
+ * (`gpuConfigsDelivery.ts`): on a Cluster API management repository whose
+ * GPU folder generates GPU ConfigMaps, it writes the delivery file and lists
+ * it in the GPU kustomization; a Cluster without labels cannot be selected
+ * by a ClusterResourceSet, so then it says what to label instead.
+ */
+import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import { clusterScopePath, type LayoutInput } from '../../layout/layout';
+import type { RepoTree } from '../../repo/tree';
+import { writeBootstrapFiles } from '../bootstrap/bootstrapFile';
+import { addResource, openKustomization, relativeTo } from '../kustomization';
+import type { StagedTree } from '../stagedTree';
+import {
+  deliveryPath,
+  deliveryResourceSet,
+  generatedGpuConfigMaps,
+  renderDelivery,
+} from './gpuConfigsDelivery';
+import { workloadClusterIn } from './managementCluster';
+
+/** Writes the delivery when the folder is a management cluster's; the notes for the pull request. */
+export async function bootstrapGpuConfigsDelivery(
+  tree: RepoTree,
+  staged: StagedTree,
+  layout: LayoutInput,
+  cluster: ClusterProfile,
+  gpuKustomizationPath: string,
+): Promise<string[]> {
+  const workload = await workloadClusterIn(
+    tree,
+    clusterScopePath(layout, cluster.name),
+    cluster,
+  );
+  if (!workload) return [];
+  const configMaps = await generatedGpuConfigMaps(
+    staged,
+    gpuKustomizationPath,
+    cluster,
+  );
+  if (configMaps.length === 0) return [];
+  if (Object.keys(workload.labels).length === 0) {
+    return [
+      `This folder is applied to the Cluster API management cluster, and the GPU ConfigMaps must reach the workload cluster \`${workload.name}\`: label its Cluster (e.g. \`gpu-configs: ${workload.name}\`), then run the bootstrap again — it delivers them with a ClusterResourceSet selecting that label.`,
+    ];
+  }
+  const path = deliveryPath(gpuKustomizationPath);
+  await writeBootstrapFiles(staged, [
+    {
+      path,
+      content: renderDelivery(deliveryResourceSet(workload), configMaps),
+      what: `the ClusterResourceSet that carries the GPU ConfigMaps to the workload cluster \`${workload.name}\``,
+      remedy: 'Move it, then run the bootstrap again.',
+    },
+  ]);
+  const kustomization = openKustomization(
+    gpuKustomizationPath,
+    await staged.read(gpuKustomizationPath),
+  );
+  addResource(kustomization, relativeTo(gpuKustomizationPath, path));
+  const content = kustomization.newContent();
+  if (content !== undefined) await staged.write(gpuKustomizationPath, content);
+  return [
+    `This folder is applied to the Cluster API management cluster: the GPU ConfigMaps reach the workload cluster \`${workload.name}\` through ClusterResourceSet \`${workload.namespace}/${String(
+      deliveryResourceSet(workload).metadata.name,
+    )}\` (\`${path}\`), which selects its Cluster by ${Object.entries(
+      workload.labels,
+    )
+      .map(([k, v]) => `\`${k}: ${v}\``)
+      .join(', ')}; requests and releases keep it up to date.`,
+  ];
+}
