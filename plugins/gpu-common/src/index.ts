@@ -378,6 +378,10 @@ export {
 } from './scheduling/landingModel';
 export { landingRefusalsText } from './scheduling/landingRefusalsText';
 export {
+  unpooledNodesText,
+  withUnpooledGpuNodes,
+} from './scheduling/unpooledGpuNodes';
+export {
   ledgeredPools,
   placedWorkload,
   placeWorkload,

@@ -13,6 +13,7 @@ import {
   landingModel,
   ledgeredPools,
   placedWorkload,
+  withUnpooledGpuNodes,
   type ClusterProfile,
   type PlacementModel,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -182,12 +183,18 @@ export async function readRepoState(
   for (const dir of workloadDirs) {
     workloadDocuments.push(...(await readDocuments(tree, dir, skipped)));
   }
+  const poolObjectDocs = [...poolDocs, ...scopePoolDocs];
+  const migStrategy = options.profile?.migStrategy;
   const placement: PlacementModel = {
     landing: landingModel(
-      gpuPoolShapes(
-        [...poolDocs, ...scopePoolDocs],
-        pools,
-        options.profile?.migStrategy,
+      withUnpooledGpuNodes(
+        gpuPoolShapes(poolObjectDocs, pools, migStrategy),
+        poolObjectDocs.map(doc => doc.value),
+        gpuPoolShapes(
+          scopePoolDocs,
+          elsewhere.handWrittenGpuPools,
+          migStrategy,
+        ),
       ),
     ),
     ledgered: ledgeredPools(pools),
