@@ -9,7 +9,9 @@ import type { RepoState } from '@gpu-gitops/plugin-gpu-common';
 import {
   builtinCatalog,
   compareStrings,
+  defaultClusterProfile,
   GpuCatalog,
+  gpuAnnotationKeys,
   landingModel,
   ledgeredPools,
   placedWorkload,
@@ -40,6 +42,7 @@ import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
+import { workloadsOfCluster } from './clusterWorkloads';
 import { parseYamlFile, readDocuments } from './readDocuments';
 import { readFiles } from './readFiles';
 import { gpuPoolShapes } from './gpuPoolShapes';
@@ -176,8 +179,9 @@ export async function readRepoState(
     ...elsewhere.otherNodePools,
   ]);
 
-  // Workloads: every GPU workload (or patch) under the apps folder, on the
-  // pool its pods can land on (one rule with the import and the index).
+  // Workloads: every GPU workload (or patch) under the apps folder that runs
+  // on this cluster (clusterWorkloads.ts), on the pool its pods can land on
+  // (one rule with the import and the index).
   const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
   const workloadDocuments: ParsedDocument[] = [];
   for (const dir of workloadDirs) {
@@ -200,11 +204,19 @@ export async function readRepoState(
     ledgered: ledgeredPools(pools),
     where: `of cluster ${clusterName}`,
   };
+  const requestAnnotation = gpuAnnotationKeys(
+    options.profile?.labelDomain ?? defaultClusterProfile.labelDomain,
+  ).request;
   const workloads = (
     await withReplicasAsDeployed(
       tree,
       compiled,
-      parseWorkloads(workloadDocuments, compiled),
+      await workloadsOfCluster(
+        tree,
+        layout,
+        clusterName,
+        parseWorkloads(workloadDocuments, compiled, requestAnnotation),
+      ),
     )
   ).map(workload => placedWorkload(placement, workload));
 

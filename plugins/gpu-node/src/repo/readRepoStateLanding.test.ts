@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
 import {
   builtinCatalog,
   costOfPool,
@@ -146,6 +148,49 @@ describe('readRepoState: GPU nodes no pool of the product describes', () => {
     expect(sliced?.pool).toBe('gpu-t4-ts4');
     expect(sliced?.placementWarning).toBe(
       "GPU workload ml/sliced (apps/ml/sliced/deployment.yaml): its pods can land on pool gpu-t4-ts4 of cluster dev and on GPU nodes no pool of cluster dev describes (team-shared); it is counted on gpu-t4-ts4 (the only pool): select one pool's label to say which",
+    );
+  });
+});
+
+describe('readRepoState: only the workloads of the request’s cluster', () => {
+  let dir: string;
+
+  afterAll(() => removeTempRepo(dir));
+
+  it('neither counts nor warns about a workload whose stored request runs it on another cluster', async () => {
+    // The self-service wrote ml/trainer for cluster prod: it selects prod's pool, which dev has not.
+    const trainer = anywhereDeployment('trainer', 'nvidia.com/gpu')
+      .replace(
+        '      labels: { app: trainer }\n',
+        '      labels: { app: trainer }\n      annotations: { gpu.backstage.io/request: ml/trainer }\n',
+      )
+      .replace(
+        '      tolerations:\n',
+        '      nodeSelector: { gpu.backstage.io/pool: gpu-a100 }\n      tolerations:\n',
+      );
+    const record = (cluster: string) =>
+      `apiVersion: gpu.backstage.io/v1alpha1\nkind: GpuRequest\nmetadata: { name: trainer, namespace: ml }\nspec:\n  cluster: ${cluster}\n`;
+    dir = await writeTempRepo({
+      ...existingRepoFiles,
+      'apps/ml/trainer/deployment.yaml': trainer,
+      'requests/ml/trainer.yaml': record('prod'),
+    });
+    const tree = new FsRepoTree(dir);
+    const onDev = await readRepoState(tree, undefined, 'dev');
+    expect(onDev.workloads.map(w => w.id)).not.toContain('ml/trainer');
+    expect(
+      onDev.workloads.flatMap(w => w.placementWarning ?? []).join('\n'),
+    ).not.toContain('ml/trainer');
+    // On its own cluster it is read, and the stale selector is warned about.
+    await fs.writeFile(join(dir, 'requests/ml/trainer.yaml'), record('dev'));
+    const ownCluster = await readRepoState(tree, undefined, 'dev');
+    expect(ownCluster.workloads.find(w => w.id === 'ml/trainer')).toMatchObject(
+      {
+        request: 'ml/trainer',
+        placementWarning: expect.stringContaining(
+          'its pods can land on no GPU pool of cluster dev',
+        ),
+      },
     );
   });
 });
