@@ -49,8 +49,8 @@ export function withUnpooledGpuNodes(
 }
 
 /**
- * Those GPU nodes in a reviewer's words: `the GPU nodes NodeFeatureRule
- * gpu-class/a100 labels`, `hand-written NodePool gpu-team`.
+ * Those GPU nodes in a reviewer's words, e.g. "the GPU nodes the team's
+ * NodeFeatureRule gpu-class/a100 labels" or "hand-written NodePool gpu-team".
  *
  * @public
  */
