@@ -345,6 +345,7 @@ export {
 } from './scheduling/nodeShapeOf';
 export {
   applyNodeOverlays,
+  overlayReachesPool,
   type NodeOverlayLike,
   type NodeOverlayOutcome,
   type OverlaidMachine,
