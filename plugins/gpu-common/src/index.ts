@@ -345,6 +345,7 @@ export {
 } from './scheduling/nodeShapeOf';
 export {
   applyNodeOverlays,
+  overlayReachesPool,
   type NodeOverlayLike,
   type NodeOverlayOutcome,
   type OverlaidMachine,
@@ -377,6 +378,10 @@ export {
   type LandingModel,
 } from './scheduling/landingModel';
 export { landingRefusalsText } from './scheduling/landingRefusalsText';
+export {
+  unpooledNodesText,
+  withUnpooledGpuNodes,
+} from './scheduling/unpooledGpuNodes';
 export {
   ledgeredPools,
   placedWorkload,

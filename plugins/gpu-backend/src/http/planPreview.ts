@@ -158,7 +158,15 @@ export function previewPlan(
       ),
       quota,
     };
-    if (existing) preview.existing = existing;
+    if (existing) {
+      const placementWarning = state?.workloads.find(
+        w => w.namespace === existing.namespace && w.name === existing.name,
+      )?.placementWarning;
+      preview.existing = {
+        ...existing,
+        ...(placementWarning ? { placementWarning } : {}),
+      };
+    }
     return { planned: true, body: preview };
   } catch (error) {
     if (!isGpuInputError(error)) throw error;

@@ -402,6 +402,12 @@ export interface PlanPreviewResponse {
   existing?: RepositoryWorkload & {
     /** The container that gets the GPU. */
     gpuContainer: string;
+    /**
+     * Where its pods can land today is not one pool of the cluster (several,
+     * none, or nodes no pool describes), in the readers' words
+     * (`WorkloadState.placementWarning`).
+     */
+    placementWarning?: string;
   };
   /** The owner's quota on the cluster with this request (the check the actions make). */
   quota?: QuotaUse;

@@ -107,6 +107,39 @@ describe('resolveClusterProfile', () => {
     );
   });
 
+  it('refuses NodeOverlays on a Karpenter older than v1.7.0, naming the field and the rule', () => {
+    expect(issuesOf({ karpenterVersion: '1.6.2', nodeOverlay: true })).toEqual([
+      expect.objectContaining({
+        path: 'nodeOverlay',
+        rule: 'node-overlay-karpenter-version',
+        message: expect.stringContaining(
+          'cannot be true on Karpenter 1.6.2: the NodeOverlay API (karpenter.sh/v1alpha1) and its feature gate arrived in Karpenter v1.7.0',
+        ),
+      }),
+    ]);
+    expect(
+      resolveClusterProfile({ karpenterVersion: '1.7.0', nodeOverlay: true })
+        .nodeOverlay,
+    ).toBe(true);
+    // Without Karpenter the field is never read, so never refused.
+    expect(
+      resolveClusterProfile({
+        provider: 'static',
+        karpenterVersion: '1.6.2',
+        nodeOverlay: true,
+      }).nodeOverlay,
+    ).toBe(true);
+  });
+
+  it('writes no NodeOverlays for a Karpenter older than v1.7.0 when the profile says nothing of them', () => {
+    expect(
+      resolveClusterProfile({ karpenterVersion: '1.6.2' }).nodeOverlay,
+    ).toBe(false);
+    expect(
+      resolveClusterProfile({ karpenterVersion: '1.7.0' }).nodeOverlay,
+    ).toBe(true);
+  });
+
   it('keeps the region the form shows beside the cluster name', () => {
     expect(resolveClusterProfile({ region: 'eu-west-1' }).region).toBe(
       'eu-west-1',

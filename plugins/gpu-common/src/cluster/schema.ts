@@ -9,7 +9,10 @@ import { zodIssuesToInputIssues } from '../request/zodIssues';
 import { clusterApiSchema } from './clusterApi';
 import { nfdTaintKeyProblem, staticNodesSchema } from './staticNodes';
 import { defaultClusterProfile } from './defaults';
-import { parseKarpenterVersion } from './karpenterVersion';
+import {
+  karpenterHasNodeOverlayGate,
+  parseKarpenterVersion,
+} from './karpenterVersion';
 import { draSharingProblem } from './draSharing';
 import { draSettingsSchema, kubernetesVersionSchema } from './draSettings';
 import { binPackingVersionProblem } from '../scheduling/binPackingScheduler';
@@ -158,6 +161,14 @@ export const clusterProfileSchema = z
         params: { rule: 'dra-sharing-kubernetes-version' },
       });
     }
+    if (profile.nodeOverlay === true && !nodeOverlayAvailable(profile)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['nodeOverlay'],
+        message: `cannot be true on Karpenter ${profile.karpenterVersion}: the NodeOverlay API (karpenter.sh/v1alpha1) and its feature gate arrived in Karpenter v1.7.0, so the cluster could not apply the NodeOverlays; upgrade Karpenter (profile karpenterVersion) or set nodeOverlay: false`,
+        params: { rule: 'node-overlay-karpenter-version' },
+      });
+    }
     // The pool taint goes on the nodes through NFD, which drops what it denies.
     const taintProblem = profile.staticNodes
       ? nfdTaintKeyProblem(
@@ -173,6 +184,25 @@ export const clusterProfileSchema = z
       });
     }
   });
+
+/**
+ * Whether the profile's Karpenter can run NodeOverlays: the API arrived with
+ * its `NodeOverlay` feature gate in kubernetes-sigs/karpenter v1.7.0 (PR
+ * #2404 "Add a feature flag for Node Overlay"; the providers took it with
+ * core v1.7, e.g. Azure/karpenter-provider-azure PR #1238). A provider
+ * without Karpenter never reads the field, so it is never refused there.
+ */
+function nodeOverlayAvailable(
+  profile: Pick<ClusterProfileOverride, 'provider' | 'karpenterVersion'>,
+): boolean {
+  const provider = profile.provider ?? defaultClusterProfile.provider;
+  if (!karpenterMachinesOf({ provider })) return true;
+  return (
+    karpenterHasNodeOverlayGate(
+      profile.karpenterVersion ?? defaultClusterProfile.karpenterVersion,
+    ) !== false
+  );
+}
 
 /**
  * The node class a profile references unless it names another: the
@@ -215,6 +245,10 @@ export function resolveClusterProfile(override?: unknown): ClusterProfile {
   return {
     ...base,
     ...o,
+    // A platform engineer who states an older Karpenter and says nothing of
+    // overlays expects none written (the cluster could not apply them); one
+    // who asks for them explicitly is refused above instead of surprised.
+    nodeOverlay: o.nodeOverlay ?? (base.nodeOverlay && nodeOverlayAvailable(o)),
     systemNamespaces: [...(o.systemNamespaces ?? base.systemNamespaces)],
     nodeClass: { ...defaultNodeClass(o.provider), ...o.nodeClass },
     devicePluginConfigMap: {

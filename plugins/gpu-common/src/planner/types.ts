@@ -136,6 +136,12 @@ export interface WorkloadState {
   /** `backstage.io/kubernetes-id` label value, if any. */
   kubernetesId?: string;
   /**
+   * The GPU request (`<namespace>/<name>`) that gave it its GPUs, as its pod
+   * template's `<labelDomain>/request` annotation says: its stored record
+   * names the cluster it runs on.
+   */
+  request?: string;
+  /**
    * What its pods ask of a node, as the repository writes them (a patch
    * merged over its base): where they land decides `pool`
    * (`scheduling/workloadPlacement.ts`). Absent: `pool` is the one its

@@ -26,6 +26,8 @@ export interface LandingModel {
   readonly resources: Map<string, PoolNodeShape[]>;
   /** Shapes whose resources are not known: any resource may be there. */
   readonly unknownResources: PoolNodeShape[];
+  /** The names of the shapes that are no pool of the product's (`PoolNodeShape.unpooled`). */
+  readonly unpooled: ReadonlySet<string>;
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
@@ -46,6 +48,7 @@ export function landingModel(shapes: readonly PoolNodeShape[]): LandingModel {
     openLabels: new Map(),
     resources: new Map(),
     unknownResources: [],
+    unpooled: new Set(shapes.filter(s => s.unpooled).map(s => s.pool)),
   };
   for (const shape of shapes) {
     for (const [key, value] of Object.entries(shape.labels)) {

@@ -71,24 +71,31 @@ export interface NfdRuleLabels {
   labels: Record<string, string>;
 }
 
+/** One rule of a team's NodeFeatureRule that labels GPU nodes, with its labels. */
+interface TeamGpuRule {
+  /** The NodeFeatureRule's `metadata.name`. */
+  object: string;
+  /** The rule's `name`. */
+  name: string;
+  labels: Record<string, string>;
+}
+
 /**
- * Each of the repository's own NodeFeatureRules (`objects`; the product's
- * are skipped) that labels every node whose NVIDIA GPUs have PCI device ids
- * `deviceIds` (a pool's GPU model's; none known: none), with those labels.
+ * Every rule of the repository's own NodeFeatureRules (`objects`; the
+ * product's are skipped) whose every match is an NVIDIA PCI device match
+ * holding on nodes whose GPUs have `deviceIds` (empty: any NVIDIA device),
+ * in the order NFD reads them. The one walk both readers share.
  */
-export function nfdRulesOnGpuNodes(
+function* teamGpuRules(
   objects: readonly unknown[],
   deviceIds: readonly string[],
-): NfdRuleLabels[] {
-  if (deviceIds.length === 0) return [];
-  const found: NfdRuleLabels[] = [];
+): Generator<TeamGpuRule> {
   for (const object of objects) {
     const { kind, metadata, spec } = record(object);
     const managedBy = record(record(metadata).labels)[
       WELL_KNOWN_KEYS.managedBy
     ];
     if (kind !== 'NodeFeatureRule' || managedBy === MANAGED_BY) continue;
-    const labels: Record<string, string> = {};
     const rules = record(spec).rules;
     for (const rule of Array.isArray(rules) ? rules.map(record) : []) {
       const features = rule.matchFeatures;
@@ -100,13 +107,35 @@ export function nfdRulesOnGpuNodes(
       ) {
         continue;
       }
-      Object.assign(labels, ruleLabels(rule));
-    }
-    if (Object.keys(labels).length > 0) {
-      found.push({ rule: String(record(metadata).name ?? ''), labels });
+      yield {
+        object: String(record(metadata).name ?? ''),
+        name: String(rule.name ?? ''),
+        labels: ruleLabels(rule),
+      };
     }
   }
-  return found;
+}
+
+/**
+ * Each of the repository's own NodeFeatureRules (`objects`; the product's
+ * are skipped) that labels every node whose NVIDIA GPUs have PCI device ids
+ * `deviceIds` (a pool's GPU model's; none known: none), with those labels.
+ */
+export function nfdRulesOnGpuNodes(
+  objects: readonly unknown[],
+  deviceIds: readonly string[],
+): NfdRuleLabels[] {
+  if (deviceIds.length === 0) return [];
+  const byObject = new Map<string, Record<string, string>>();
+  for (const rule of teamGpuRules(objects, deviceIds)) {
+    byObject.set(rule.object, {
+      ...byObject.get(rule.object),
+      ...rule.labels,
+    });
+  }
+  return [...byObject]
+    .filter(([, labels]) => Object.keys(labels).length > 0)
+    .map(([rule, labels]) => ({ rule, labels }));
 }
 
 /**
@@ -162,31 +191,10 @@ export function nfdRulesOnModelNodes(
 export function nfdGpuNodeClasses(
   objects: readonly unknown[],
 ): NfdRuleLabels[] {
-  const classes: NfdRuleLabels[] = [];
-  for (const object of objects) {
-    const { kind, metadata, spec } = record(object);
-    const managedBy = record(record(metadata).labels)[
-      WELL_KNOWN_KEYS.managedBy
-    ];
-    if (kind !== 'NodeFeatureRule' || managedBy === MANAGED_BY) continue;
-    const rules = record(spec).rules;
-    for (const rule of Array.isArray(rules) ? rules.map(record) : []) {
-      const features = rule.matchFeatures;
-      const labels = ruleLabels(rule);
-      if (
-        rule.matchAny !== undefined ||
-        !Array.isArray(features) ||
-        features.length === 0 ||
-        !features.every(f => matchesGpu(f, [])) ||
-        Object.keys(labels).length === 0
-      ) {
-        continue;
-      }
-      classes.push({
-        rule: `${String(record(metadata).name ?? '')}/${String(rule.name ?? '')}`,
-        labels,
-      });
-    }
-  }
-  return classes;
+  return [...teamGpuRules(objects, [])]
+    .filter(rule => Object.keys(rule.labels).length > 0)
+    .map(rule => ({
+      rule: `${rule.object}/${rule.name}`,
+      labels: rule.labels,
+    }));
 }

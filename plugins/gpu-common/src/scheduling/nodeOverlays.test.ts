@@ -2,6 +2,7 @@ import { builtinCatalog } from '../catalog/builtin';
 import { findInstanceType } from '../catalog/lookup';
 import {
   applyNodeOverlays,
+  overlayReachesPool,
   type NodeOverlayLike,
   type OverlaidPool,
 } from './nodeOverlays';
@@ -123,5 +124,37 @@ describe('the NodeOverlays Karpenter applies to a pool’s machines', () => {
       value: '0.10',
       overlay: 'nvidia-time-slicing',
     });
+  });
+});
+
+describe('overlayReachesPool', () => {
+  it('matches an overlay on the machines, name and template labels of a pool, as applyNodeOverlays does', () => {
+    expect(overlayReachesPool(team({}).requirements, pools[1])).toBe(true);
+    expect(overlayReachesPool(product.requirements, pools[1])).toBe(false);
+    expect(
+      overlayReachesPool(
+        [{ key: 'team', operator: 'In', values: ['vision'] }],
+        pools[1],
+      ),
+    ).toBe(true);
+    // An instance family none of the pool's machines has.
+    expect(
+      overlayReachesPool(
+        [
+          {
+            key: 'karpenter.k8s.aws/instance-family',
+            operator: 'In',
+            values: ['p5'],
+          },
+        ],
+        pools[1],
+      ),
+    ).toBe(false);
+  });
+
+  it('matches a pool whose machines the catalog does not know on its name, any well-known label possible', () => {
+    const unknown = { name: 'team-x', templateLabels: {}, machines: [] };
+    expect(overlayReachesPool(team({}).requirements, unknown)).toBe(true);
+    expect(overlayReachesPool(product.requirements, unknown)).toBe(false);
   });
 });

@@ -121,6 +121,38 @@ function matches(
   });
 }
 
+/** The labels an overlay is matched against on one machine of `pool`. */
+function overlaidLabels(
+  pool: OverlaidPool,
+  machine?: InstanceType,
+): Record<string, string> {
+  return {
+    ...(machine ? machineLabelsOf(machine) : {}),
+    ...pool.templateLabels,
+    [WELL_KNOWN_KEYS.karpenterNodePool]: pool.name,
+  };
+}
+
+/**
+ * Whether an overlay of these requirements matches some machine of `pool`
+ * (the rule `applyNodeOverlays` applies; a pool whose machines the catalog
+ * does not know is matched on its name and template labels, any well-known
+ * label possible), so that it may change what Karpenter believes there.
+ *
+ * @public
+ */
+export function overlayReachesPool(
+  requirements: readonly NodeSelectorRequirement[],
+  pool: OverlaidPool,
+): boolean {
+  if (pool.machines.length === 0) {
+    return matches(requirements, overlaidLabels(pool));
+  }
+  return pool.machines.some(machine =>
+    matches(requirements, overlaidLabels(pool, machine)),
+  );
+}
+
 /** Karpenter's order: highest weight first, then the name later in the alphabet. */
 function byPrecedence(a: NodeOverlayLike, b: NodeOverlayLike): number {
   const weights = (b.weight ?? 0) - (a.weight ?? 0);
@@ -179,11 +211,7 @@ export function applyNodeOverlays(
   const states: MachineState[] = pools.flatMap(pool =>
     pool.machines.map(machine => ({
       machine: { pool: pool.name, machine, capacity: {}, named: [] },
-      labels: {
-        ...machineLabelsOf(machine),
-        ...pool.templateLabels,
-        [WELL_KNOWN_KEYS.karpenterNodePool]: pool.name,
-      },
+      labels: overlaidLabels(pool, machine),
       capacityResources: [],
     })),
   );

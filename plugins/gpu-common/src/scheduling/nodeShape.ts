@@ -54,6 +54,12 @@ export interface PoolNodeShape {
    * undefined: any value (the model, or its NVML names, not known).
    */
   gpuProducts?: string[];
+  /**
+   * GPU nodes no pool of the product's describes (a team's own servers its
+   * NodeFeatureRule labels, a hand-written GPU NodePool): a pod may land
+   * there, but nothing is counted on them (`unpooledGpuNodes.ts`).
+   */
+  unpooled?: true;
 }
 
 /**

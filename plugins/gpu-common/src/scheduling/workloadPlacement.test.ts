@@ -2,6 +2,7 @@ import type { PoolState, WorkloadState } from '../planner/types';
 import { landingModel } from './landingModel';
 import { nodeShapeOf } from './nodeShapeOf';
 import { podSchedulingOf } from './podScheduling';
+import { withUnpooledGpuNodes } from './unpooledGpuNodes';
 import {
   placedWorkload,
   ledgeredPools,
@@ -81,6 +82,30 @@ const shapes = [
   nodePool('gpu-a10g-a', 'g5', 'llm'),
 ];
 
+/** A team's NodeFeatureRule labelling every node with an NVIDIA T4 (PCI 10de:1eb8). */
+const gpuClassRule = {
+  apiVersion: 'nfd.k8s-sigs.io/v1alpha1',
+  kind: 'NodeFeatureRule',
+  metadata: { name: 'gpu-class' },
+  spec: {
+    rules: [
+      {
+        name: 't4',
+        labels: { 'feature.node.kubernetes.io/gpu-class': 't4' },
+        matchFeatures: [
+          {
+            feature: 'pci.device',
+            matchExpressions: {
+              vendor: { op: 'In', value: ['10de'] },
+              device: { op: 'In', value: ['1eb8'] },
+            },
+          },
+        ],
+      },
+    ],
+  },
+};
+
 function model(pools: PoolState[] = []) {
   return {
     landing: landingModel(shapes),
@@ -135,6 +160,61 @@ describe('placeWorkload', () => {
     expect(placeWorkload(none, workload('chat', { team: 'llm' }))).toEqual({
       pools: [],
     });
+  });
+
+  it('says a selector-less GPU pod may land on a team’s hand-written GPU NodePool too, and counts it on the one pool', () => {
+    const teams = {
+      ...model(),
+      landing: landingModel(
+        withUnpooledGpuNodes(
+          [shapes[0]],
+          [],
+          [nodePool('team-gpu', 'g6', 'search')],
+        ),
+      ),
+    };
+    expect(placeWorkload(teams, workload('any', {}))).toEqual({
+      pool: 'gpu-l4',
+      pools: ['gpu-l4'],
+      warning:
+        "GPU workload ml/any (apps/ml/any/deployment.yaml): its pods can land on pool gpu-l4 of cluster dev and on GPU nodes no pool of cluster dev describes (team-gpu); it is counted on gpu-l4 (the only pool): select one pool's label to say which",
+    });
+    // Only on the team's pool: nothing of the product's to count.
+    expect(
+      placeWorkload(
+        teams,
+        workload('theirs', { 'karpenter.sh/nodepool': 'team-gpu' }),
+      ),
+    ).toEqual({ pools: [] });
+  });
+
+  it('counts the team’s own NFD-labelled GPU servers of a static cluster among where a selector-less pod lands', () => {
+    const staticPool = nodeShapeOf(
+      {
+        kind: 'NodeFeatureRule',
+        metadata: { name: 'gpu-a100' },
+        spec: {
+          template: {
+            metadata: { labels: { 'gpu.backstage.io/pool': 'gpu-a100' } },
+          },
+        },
+      },
+      { resources: [{ name: 'nvidia.com/gpu' }] },
+    );
+    const lab = {
+      ...model(),
+      landing: landingModel(withUnpooledGpuNodes([staticPool], [gpuClassRule])),
+    };
+    expect(placeWorkload(lab, workload('any', {})).warning).toContain(
+      'its pods can land on pool gpu-a100 of cluster dev and on GPU nodes no pool of cluster dev describes (gpu-class/t4); it is counted on gpu-a100',
+    );
+    // The pool's own label keeps its pods there.
+    expect(
+      placeWorkload(
+        lab,
+        workload('ours', { 'gpu.backstage.io/pool': 'gpu-a100' }),
+      ),
+    ).toEqual({ pool: 'gpu-a100', pools: ['gpu-a100'] });
   });
 
   it('keeps a workload read without its scheduling on the pool its selector names', () => {

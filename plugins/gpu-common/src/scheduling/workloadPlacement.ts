@@ -93,10 +93,23 @@ export function placeWorkload(
       : { pools: [] };
   }
   const landing = landOn(model.landing, workload.scheduling);
-  const pools = [...new Set(landing.pools)].sort(compareStrings);
-  if (pools.length === 1) return { pool: pools[0], pools };
+  const landed = [...new Set(landing.pools)].sort(compareStrings);
+  const pools = landed.filter(p => !model.landing.unpooled.has(p));
+  const unpooled = landed.filter(p => model.landing.unpooled.has(p));
+  // Only on GPU nodes no pool describes: the team's own, nothing to count.
+  if (pools.length === 0 && unpooled.length > 0) return { pools };
+  const alsoUnpooled =
+    unpooled.length > 0
+      ? ` and on GPU nodes no pool ${model.where} describes (${unpooled.join(', ')})`
+      : '';
+  if (pools.length === 1 && !alsoUnpooled) return { pool: pools[0], pools };
   // Without any pool nothing is judged (its pools may be read elsewhere), as `validate` does.
-  if (pools.length === 0 && model.landing.shapes.length === 0) return { pools };
+  if (
+    pools.length === 0 &&
+    model.landing.shapes.length === model.landing.unpooled.size
+  ) {
+    return { pools };
+  }
   if (pools.length === 0) {
     return {
       pools,
@@ -105,11 +118,13 @@ export function placeWorkload(
   }
   const recorded = recordedAmong(model, workload, pools);
   const pool = recorded?.pool ?? pools[0];
-  const why = recorded?.why ?? 'the first by name';
+  const why =
+    recorded?.why ??
+    (pools.length === 1 ? 'the only pool' : 'the first by name');
   return {
     pool,
     pools,
-    warning: `${what(workload)}: its pods can land on pools ${pools.join(', ')} ${model.where}; it is counted on ${pool} (${why}): select one pool's label to say which`,
+    warning: `${what(workload)}: its pods can land on pool${pools.length > 1 ? 's' : ''} ${pools.join(', ')} ${model.where}${alsoUnpooled}; it is counted on ${pool} (${why}): select one pool's label to say which`,
   };
 }
 

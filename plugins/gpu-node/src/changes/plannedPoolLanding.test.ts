@@ -1,7 +1,15 @@
 import { stringify } from 'yaml';
+import {
+  builtinCatalog,
+  buildManifests,
+  mergeCatalog,
+  plan as planRequest,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
 import { devCluster, timeSlicingFixture } from './__fixtures__/plans';
 import { plannedPoolLanding } from './plannedPoolLanding';
+import { shapeRequest } from './shapes/__testUtils__/shapeRound';
 
 /** Two time-sliced pools (4 and 2 slices), their device-plugin ConfigMap, and the 4-slice request's Deployment. */
 function cluster() {
@@ -158,6 +166,96 @@ describe('plannedPoolLanding', () => {
           plan,
         ),
       ).toEqual([]);
+    });
+  });
+
+  describe('on a static lab whose team labels its own GPU servers (test/fixtures/static-nfd-repo)', () => {
+    const catalog = mergeCatalog(builtinCatalog, {
+      instanceTypes: [
+        {
+          name: 'lab-t4x2',
+          family: 'lab',
+          provider: 'static' as const,
+          gpuModel: 't4',
+          gpusPerNode: 2,
+          vcpu: 32,
+          memoryMiB: 128 * 1024,
+          onDemandUsdPerHour: 0,
+        },
+      ],
+    });
+    const lab = resolveClusterProfile({
+      name: 'lab',
+      provider: 'static',
+      staticNodes: {
+        select: 'name',
+        inventory: [{ name: 't4-01', machine: 'lab-t4x2' }],
+      },
+    });
+    /** The team's rule, as the fixture's `clusters/lab/nfd/gpu-class.yaml` writes it (T4 part). */
+    const gpuClass = {
+      apiVersion: 'nfd.k8s-sigs.io/v1alpha1',
+      kind: 'NodeFeatureRule',
+      metadata: { name: 'gpu-class' },
+      spec: {
+        rules: [
+          {
+            name: 'gpu-class t4',
+            labels: { 'feature.node.kubernetes.io/gpu-class': 't4' },
+            matchFeatures: [
+              {
+                feature: 'pci.device',
+                matchExpressions: {
+                  vendor: { op: 'In', value: ['10de'] },
+                  device: { op: 'In', value: ['1eb8'] },
+                },
+              },
+            ],
+          },
+        ],
+      },
+    } as unknown as BuiltObject;
+
+    function labLanding(withSelector: boolean) {
+      const planned = planRequest(
+        shapeRequest('notebook', {
+          gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 12 },
+          workload: { image: 'ghcr.io/acme/notebook:1.0' },
+        }),
+        catalog,
+        lab,
+      );
+      const manifests = buildManifests(planned, lab, { catalog });
+      const deployment = structuredClone(
+        manifests.workload.objects.find(o => o.kind === 'Deployment'),
+      ) as unknown as BuiltObject & { spec: any };
+      if (!withSelector) delete deployment.spec.template.spec.nodeSelector;
+      return plannedPoolLanding(
+        [
+          {
+            root: 'clusters/lab',
+            objects: [...(manifests.pool.objects as BuiltObject[]), gpuClass],
+          },
+        ],
+        deployment,
+        'Deployment',
+        planned,
+        lab,
+        catalog,
+      );
+    }
+
+    it('lands the product’s Deployment on the plan’s pool only: the team’s servers never carry its label', () => {
+      expect(labLanding(true)).toEqual({
+        pools: ['gpu-t4'],
+        problems: [],
+      });
+    });
+
+    it('refuses pods that would also land on the team’s own GPU servers', () => {
+      expect(labLanding(false).problems).toEqual([
+        `Deployment "notebook" in namespace "ml": its pods can also land on the GPU nodes the team's NodeFeatureRule gpu-class/gpu-class t4 labels, not only on the plan's pool gpu-t4`,
+      ]);
     });
   });
 

@@ -8,6 +8,8 @@ import {
   builtinCatalog,
   landingPools,
   podSchedulingOf,
+  unpooledNodesText,
+  withUnpooledGpuNodes,
   workloadShape,
   type ClusterGpuStack,
   type ClusterProfile,
@@ -90,7 +92,11 @@ export function plannedPoolLanding(
   const served = servedPoolsOf(builds, cluster, catalog, stack);
   const planned = served.find(s => s.pool.name === plan.pool.name);
   if (!planned) return { problems: [] };
-  const shapes = served.map(s => s.shape);
+  // The team's own GPU nodes no built pool describes take such pods too.
+  const shapes = withUnpooledGpuNodes(
+    served.map(s => s.shape),
+    builds.flatMap(b => b.objects),
+  );
   const podSpec = getIn(workload, ...workloadShape(kind).podTemplate, 'spec');
   const landing = landingPools(podSchedulingOf(podSpec), shapes);
   const what = describeBuilt(workload);
@@ -103,10 +109,18 @@ export function plannedPoolLanding(
       `${what}: its pods cannot land on pool ${plan.pool.name}: ${refused.reason}`,
     );
   }
-  const elsewhere = landing.pools.filter(p => p !== plan.pool.name);
-  if (elsewhere.length > 0) {
+  const elsewhere = shapes.filter(
+    s => s.pool !== plan.pool.name && landing.pools.includes(s.pool),
+  );
+  const pools = elsewhere.filter(s => !s.unpooled).map(s => s.pool);
+  if (pools.length > 0) {
     problems.push(
-      `${what}: its pods can also land on pool${elsewhere.length > 1 ? 's' : ''} ${elsewhere.join(', ')}, not only on the plan's pool ${plan.pool.name}`,
+      `${what}: its pods can also land on pool${pools.length > 1 ? 's' : ''} ${pools.join(', ')}, not only on the plan's pool ${plan.pool.name}`,
+    );
+  }
+  for (const nodes of elsewhere.filter(s => s.unpooled)) {
+    problems.push(
+      `${what}: its pods can also land on ${unpooledNodesText(nodes)}, not only on the plan's pool ${plan.pool.name}`,
     );
   }
   return { pools: landing.pools, problems };

@@ -52,7 +52,8 @@ export function clusterFolderFileHolds(text: string): ClusterFolderFileHolds {
  * manages (`isProductPool`: written by a request or adopted by the import)
  * are pools here, read as `parsePools` reads the pool folder; every other
  * pool object, GPU or not, was written by hand and is only a name a new pool
- * must not take (its owners change it, not the product).
+ * must not take (its owners change it, not the product); its GPU pools are
+ * `handWrittenGpuPools`, where a GPU pod may land all the same.
  *
  * @public
  */
@@ -61,19 +62,27 @@ export function parseClusterFolderPools(
   configs: PoolConfigs,
   catalog: GpuCatalog,
   skipped: SkippedFile[],
-): { pools: PoolState[]; otherNodePools: string[] } {
+): {
+  pools: PoolState[];
+  otherNodePools: string[];
+  handWrittenGpuPools: PoolState[];
+} {
   const handWritten: string[] = [];
+  const theirs: ParsedDocument[] = [];
   const ours = docs.filter(doc => {
     const object = asKubernetesObject(doc.value);
     if (!object || !POOL_KINDS.has(object.kind) || isProductPool(object)) {
       return true;
     }
     handWritten.push(object.metadata.name);
+    theirs.push(doc);
     return false;
   });
   const parsed = parsePools(ours, configs, catalog, skipped);
   return {
     pools: parsed.pools,
     otherNodePools: [...handWritten, ...parsed.otherNodePools],
+    // Read as the pool folder's pools are, only to land pods on (never counted on, never changed).
+    handWrittenGpuPools: parsePools(theirs, configs, catalog, []).pools,
   };
 }

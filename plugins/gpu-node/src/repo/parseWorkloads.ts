@@ -38,6 +38,7 @@ interface WorkloadSighting {
   gpu?: { resourceName: string; perReplica: number };
   pool?: string;
   kubernetesId?: string;
+  request?: string;
   podSpec: unknown;
 }
 
@@ -46,13 +47,16 @@ interface WorkloadSighting {
  * and what their pods ask of a node (`scheduling`): where they land among
  * the pools decides their pool (gpu-common `placedWorkload`, which knows
  * the pools).
- * `layout` gives a manifest without a namespace the one of its folder.
+ * `layout` gives a manifest without a namespace the one of its folder;
+ * `requestAnnotation` (`<labelDomain>/request`) names the GPU request that
+ * wrote a workload's GPU part.
  *
  * @public
  */
 export function parseWorkloads(
   docs: ParsedDocument[],
   layout: CompiledRepoLayout,
+  requestAnnotation?: string,
 ): WorkloadState[] {
   const claimTemplates = readClaimTemplates(docs, layout);
   const sightings: WorkloadSighting[] = [];
@@ -112,6 +116,11 @@ export function parseWorkloads(
       gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
       pool: poolSelectedBy(nodeSelector),
       kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
+      request: requestAnnotation
+        ? stringRecord(getIn(podTemplate, 'metadata', 'annotations'))[
+            requestAnnotation
+          ]
+        : undefined,
       podSpec,
     });
   }
@@ -135,6 +144,7 @@ export function parseWorkloads(
       workloadShape(gpu.kind).defaultReplicas;
     const poolName = gpu.pool ?? group.find(s => s.pool)?.pool;
     const kubernetesId = group.find(s => s.kubernetesId)?.kubernetesId;
+    const request = group.find(s => s.request)?.request;
     const workload: WorkloadState = {
       id,
       namespace: gpu.namespace!,
@@ -150,6 +160,7 @@ export function parseWorkloads(
     };
     if (poolName) workload.pool = poolName;
     if (kubernetesId) workload.kubernetesId = kubernetesId;
+    if (request) workload.request = request;
     workloads.push(workload);
   }
   return workloads;

@@ -423,6 +423,8 @@ data:
         replicas: 3, // from the base Deployment: the patch does not set replicas
         perReplica: 1,
         kubernetesId: 'recommender-api',
+        // The request that gave it its GPUs (its record names the cluster).
+        request: 'ml/recommender-api',
         // The patch merged over its base, as kustomize deploys it.
         scheduling: expect.objectContaining({
           nodeSelector: { 'karpenter.sh/nodepool': 'gpu-t4-exclusive' },

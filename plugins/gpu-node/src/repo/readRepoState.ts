@@ -9,10 +9,13 @@ import type { RepoState } from '@gpu-gitops/plugin-gpu-common';
 import {
   builtinCatalog,
   compareStrings,
+  defaultClusterProfile,
   GpuCatalog,
+  gpuAnnotationKeys,
   landingModel,
   ledgeredPools,
   placedWorkload,
+  withUnpooledGpuNodes,
   type ClusterProfile,
   type PlacementModel,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -39,6 +42,7 @@ import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
+import { workloadsOfCluster } from './clusterWorkloads';
 import { parseYamlFile, readDocuments } from './readDocuments';
 import { readFiles } from './readFiles';
 import { gpuPoolShapes } from './gpuPoolShapes';
@@ -175,29 +179,44 @@ export async function readRepoState(
     ...elsewhere.otherNodePools,
   ]);
 
-  // Workloads: every GPU workload (or patch) under the apps folder, on the
-  // pool its pods can land on (one rule with the import and the index).
+  // Workloads: every GPU workload (or patch) under the apps folder that runs
+  // on this cluster (clusterWorkloads.ts), on the pool its pods can land on
+  // (one rule with the import and the index).
   const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
   const workloadDocuments: ParsedDocument[] = [];
   for (const dir of workloadDirs) {
     workloadDocuments.push(...(await readDocuments(tree, dir, skipped)));
   }
+  const poolObjectDocs = [...poolDocs, ...scopePoolDocs];
+  const migStrategy = options.profile?.migStrategy;
   const placement: PlacementModel = {
     landing: landingModel(
-      gpuPoolShapes(
-        [...poolDocs, ...scopePoolDocs],
-        pools,
-        options.profile?.migStrategy,
+      withUnpooledGpuNodes(
+        gpuPoolShapes(poolObjectDocs, pools, migStrategy),
+        poolObjectDocs.map(doc => doc.value),
+        gpuPoolShapes(
+          scopePoolDocs,
+          elsewhere.handWrittenGpuPools,
+          migStrategy,
+        ),
       ),
     ),
     ledgered: ledgeredPools(pools),
     where: `of cluster ${clusterName}`,
   };
+  const requestAnnotation = gpuAnnotationKeys(
+    options.profile?.labelDomain ?? defaultClusterProfile.labelDomain,
+  ).request;
   const workloads = (
     await withReplicasAsDeployed(
       tree,
       compiled,
-      parseWorkloads(workloadDocuments, compiled),
+      await workloadsOfCluster(
+        tree,
+        layout,
+        clusterName,
+        parseWorkloads(workloadDocuments, compiled, requestAnnotation),
+      ),
     )
   ).map(workload => placedWorkload(placement, workload));
 

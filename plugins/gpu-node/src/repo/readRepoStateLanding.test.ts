@@ -1,3 +1,5 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
 import {
   builtinCatalog,
   costOfPool,
@@ -8,7 +10,11 @@ import {
   removeTempRepo,
   writeTempRepo,
 } from '../changes/__fixtures__/gitopsRepo';
-import { draRepoFiles, landingRepoFiles } from './__fixtures__/landingRepo';
+import {
+  draRepoFiles,
+  g5PoolFile,
+  landingRepoFiles,
+} from './__fixtures__/landingRepo';
 import { readRepoState } from './readRepoState';
 import { FsRepoTree } from './tree';
 
@@ -69,5 +75,122 @@ describe('readRepoState: where the GPU workloads land', () => {
     expect(
       state.workloads.find(w => w.id === 'ml/embed')?.placementWarning,
     ).toBeUndefined();
+  });
+});
+
+/** A team's Deployment that chooses no node: it tolerates every taint and asks for `resource`. */
+function anywhereDeployment(name: string, resource: string): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: ml
+spec:
+  selector:
+    matchLabels: { app: ${name} }
+  template:
+    metadata:
+      labels: { app: ${name} }
+    spec:
+      tolerations:
+        - operator: Exists
+      containers:
+        - name: server
+          image: vllm/vllm-openai:v0.6.0
+          resources:
+            limits:
+              ${resource}: 1
+`;
+}
+
+describe('readRepoState: GPU nodes no pool of the product describes', () => {
+  let state: RepoState;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await writeTempRepo({
+      ...existingRepoFiles,
+      // Two hand-written GPU NodePools outside the pool folder: names only to the product.
+      'clusters/dev/karpenter/team-g5.yaml': g5PoolFile.replace(
+        'name: gpu-g5',
+        'name: team-g5',
+      ),
+      'clusters/dev/karpenter/team-shared.yaml': g5PoolFile
+        .replace('name: gpu-g5', 'name: team-shared')
+        .replace('nvidia.com/gpu: 16', 'nvidia.com/gpu.shared: 16'),
+      'apps/ml/whole/deployment.yaml': anywhereDeployment(
+        'whole',
+        'nvidia.com/gpu',
+      ),
+      'apps/ml/sliced/deployment.yaml': anywhereDeployment(
+        'sliced',
+        'nvidia.com/gpu.shared',
+      ),
+    });
+    state = await readRepoState(new FsRepoTree(dir), undefined, 'dev');
+  });
+
+  afterAll(() => removeTempRepo(dir));
+
+  it('does not call a selector-less GPU workload lost when a team’s own GPU NodePool takes it', () => {
+    const whole = state.workloads.find(w => w.id === 'ml/whole');
+    expect(whole?.pool).toBeUndefined();
+    expect(whole?.placementWarning).toBeUndefined();
+    // The team's pools stay names only: never pools the product counts on.
+    expect(state.pools.map(p => p.name)).toEqual(['gpu-t4-ts4']);
+    expect(state.otherNodePools).toEqual(
+      expect.arrayContaining(['team-g5', 'team-shared']),
+    );
+  });
+
+  it('says a selector-less GPU workload may land on a team’s GPU NodePool beside the product’s pool', () => {
+    const sliced = state.workloads.find(w => w.id === 'ml/sliced');
+    expect(sliced?.pool).toBe('gpu-t4-ts4');
+    expect(sliced?.placementWarning).toBe(
+      "GPU workload ml/sliced (apps/ml/sliced/deployment.yaml): its pods can land on pool gpu-t4-ts4 of cluster dev and on GPU nodes no pool of cluster dev describes (team-shared); it is counted on gpu-t4-ts4 (the only pool): select one pool's label to say which",
+    );
+  });
+});
+
+describe('readRepoState: only the workloads of the request’s cluster', () => {
+  let dir: string;
+
+  afterAll(() => removeTempRepo(dir));
+
+  it('neither counts nor warns about a workload whose stored request runs it on another cluster', async () => {
+    // The self-service wrote ml/trainer for cluster prod: it selects prod's pool, which dev has not.
+    const trainer = anywhereDeployment('trainer', 'nvidia.com/gpu')
+      .replace(
+        '      labels: { app: trainer }\n',
+        '      labels: { app: trainer }\n      annotations: { gpu.backstage.io/request: ml/trainer }\n',
+      )
+      .replace(
+        '      tolerations:\n',
+        '      nodeSelector: { gpu.backstage.io/pool: gpu-a100 }\n      tolerations:\n',
+      );
+    const record = (cluster: string) =>
+      `apiVersion: gpu.backstage.io/v1alpha1\nkind: GpuRequest\nmetadata: { name: trainer, namespace: ml }\nspec:\n  cluster: ${cluster}\n`;
+    dir = await writeTempRepo({
+      ...existingRepoFiles,
+      'apps/ml/trainer/deployment.yaml': trainer,
+      'requests/ml/trainer.yaml': record('prod'),
+    });
+    const tree = new FsRepoTree(dir);
+    const onDev = await readRepoState(tree, undefined, 'dev');
+    expect(onDev.workloads.map(w => w.id)).not.toContain('ml/trainer');
+    expect(
+      onDev.workloads.flatMap(w => w.placementWarning ?? []).join('\n'),
+    ).not.toContain('ml/trainer');
+    // On its own cluster it is read, and the stale selector is warned about.
+    await fs.writeFile(join(dir, 'requests/ml/trainer.yaml'), record('dev'));
+    const ownCluster = await readRepoState(tree, undefined, 'dev');
+    expect(ownCluster.workloads.find(w => w.id === 'ml/trainer')).toMatchObject(
+      {
+        request: 'ml/trainer',
+        placementWarning: expect.stringContaining(
+          'its pods can land on no GPU pool of cluster dev',
+        ),
+      },
+    );
   });
 });

@@ -147,6 +147,14 @@ function machines(
   };
 }
 
+/** The catalog machines a pool object may launch (`machines`; empty: none the catalog knows). */
+export function poolMachinesOf(
+  object: BuiltObject,
+  catalog: GpuCatalog,
+): InstanceType[] {
+  return machines(object, catalog).types;
+}
+
 /**
  * The catalog's machines of the provider a NodePool's node class belongs to
  * (its `group`, or a v1beta1 reference's `apiVersion` group); all of them

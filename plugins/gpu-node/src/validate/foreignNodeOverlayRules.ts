@@ -1,22 +1,20 @@
 import {
-  findInstanceType,
   GpuCatalog,
   MANAGED_BY,
+  overlayReachesPool,
   WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
 import { isProductPool } from '../repo/productPools';
 import { getIn, isPlainObject, stringRecord } from '../repo/yamlObjects';
+import { nodePoolRequirements } from '../repo/nodePoolRequirements';
 import { overlaidPools } from './builtOverlays';
 import type { BuiltPool } from './builtPools';
 import type { BuiltRoot } from './builtRoots';
-import { INSTANCE_GPU_COUNT_LABEL, requirementValues } from './builtPools';
+import { poolMachinesOf } from './builtPools';
 import type { Finding } from './findings';
 import { sourceFileOf } from './sourceLocator';
 import type { SourceTree } from './sourceTree';
-
-/** Karpenter AWS well-known label of an instance type's family (Karpenter AWS docs, "Instance Types"). */
-const INSTANCE_FAMILY_LABEL = 'karpenter.k8s.aws/instance-family';
 
 interface Requirement {
   key: string;
@@ -39,75 +37,26 @@ function requirementsOf(object: unknown, ...path: string[]): Requirement[] {
 }
 
 /**
- * The values a node of the pool may carry for `key`, undefined when the pool
- * does not constrain it: its name, its template labels, its `In`
- * requirements, and what the catalog says of the instance types it names.
- */
-function poolValues(
-  pool: BuiltObject,
-  key: string,
-  catalog: GpuCatalog,
-): string[] | undefined {
-  if (key === WELL_KNOWN_KEYS.karpenterNodePool) return [pool.metadata.name];
-  const labels = stringRecord(
-    getIn(pool, 'spec', 'template', 'metadata', 'labels'),
-  );
-  if (labels[key] !== undefined) return [labels[key]];
-  const requirements = getIn(pool, 'spec', 'template', 'spec', 'requirements');
-  const values = requirementValues(requirements, key);
-  if (values.length > 0) return values;
-  const types = requirementValues(requirements, WELL_KNOWN_KEYS.instanceType)
-    .map(name => findInstanceType(catalog, name))
-    .filter(t => t !== undefined);
-  if (types.length === 0) return undefined;
-  if (key === INSTANCE_GPU_COUNT_LABEL) {
-    return types.map(t => String(t.gpusPerNode));
-  }
-  if (key === INSTANCE_FAMILY_LABEL) return types.map(t => t.family);
-  return undefined;
-}
-
-/** Whether some node of the pool may satisfy the requirement (Karpenter's operators). */
-function mayMeet(values: string[] | undefined, r: Requirement): boolean {
-  if (values === undefined) return r.operator !== 'DoesNotExist';
-  const bound = Number(r.values[0]);
-  const numbers = values.map(Number).filter(n => !Number.isNaN(n));
-  switch (r.operator) {
-    case 'In':
-      return values.some(v => r.values.includes(v));
-    case 'NotIn':
-      return values.some(v => !r.values.includes(v));
-    case 'Exists':
-      return true;
-    case 'DoesNotExist':
-      return false;
-    case 'Gt':
-      return numbers.some(n => n > bound);
-    case 'Lt':
-      return numbers.some(n => n < bound);
-    case 'Gte':
-      return numbers.some(n => n >= bound);
-    case 'Lte':
-      return numbers.some(n => n <= bound);
-    default:
-      return true;
-  }
-}
-
-/**
- * Whether some node of NodePool `pool` may meet every requirement of
- * `overlay` (Karpenter matches an overlay against each instance type's
- * labels, the pool's name and its template labels: Karpenter docs,
- * "NodeOverlays"), so that the overlay changes what Karpenter assumes there.
+ * Whether the overlay matches some machine NodePool `pool` may launch, as
+ * Karpenter matches it (gpu-common `overlayReachesPool`, the rule of
+ * `applyNodeOverlays`: each machine's labels, the pool's name and its
+ * template labels), so that it changes what Karpenter assumes there.
  */
 export function overlayMayReach(
   overlay: unknown,
   pool: BuiltObject,
   catalog: GpuCatalog,
 ): boolean {
-  return requirementsOf(overlay, 'spec', 'requirements').every(r =>
-    mayMeet(poolValues(pool, r.key, catalog), r),
+  const requirements = nodePoolRequirements(
+    getIn(overlay, 'spec', 'requirements'),
   );
+  return overlayReachesPool(requirements, {
+    name: pool.metadata.name,
+    templateLabels: stringRecord(
+      getIn(pool, 'spec', 'template', 'metadata', 'labels'),
+    ),
+    machines: poolMachinesOf(pool, catalog),
+  });
 }
 
 /**

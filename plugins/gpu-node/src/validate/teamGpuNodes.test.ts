@@ -61,9 +61,49 @@ describe('workloads on GPU nodes no pool describes', () => {
     ).toEqual([elsewhere]);
     expect(notes).toEqual([
       expect.stringContaining(
-        "Deployment/trainer selects feature.node.kubernetes.io/gpu-class=a100, the GPU nodes the team's NodeFeatureRule gpu-class/a100 labels",
+        "Deployment/trainer selects feature.node.kubernetes.io/gpu-class=a100: its pods may land on the GPU nodes the team's NodeFeatureRule gpu-class/a100 labels",
       ),
     ]);
+  });
+
+  it('sets aside a GPU workload that selects no node: its pods may land on any of the team’s GPU nodes', () => {
+    const anywhere = workload('anywhere', {});
+    const notes: string[] = [];
+    expect(
+      withoutTeamGpuNodeWorkloads(
+        [anywhere, elsewhere],
+        [root],
+        [pool('NodeFeatureRule')],
+        notes,
+      ),
+    ).toEqual([elsewhere]);
+    expect(notes).toEqual([
+      "Deployment/anywhere selects no node: its pods may land on the GPU nodes the team's NodeFeatureRule gpu-class/a100 labels; no pool in the repository describes them, so what they advertise and their taints were not checked",
+    ]);
+  });
+
+  it('reads Karpenter from the cluster profile’s provider when it is given, not from the pools built', () => {
+    // A static cluster whose tree still builds a hand-written NodePool: no Karpenter launches for it.
+    const notes: string[] = [];
+    expect(
+      withoutTeamGpuNodeWorkloads(
+        [onTeamNodes, elsewhere],
+        [root],
+        [pool('NodePool')],
+        notes,
+        false,
+      ),
+    ).toEqual([elsewhere]);
+    // A Karpenter cluster building only NodeFeatureRules: every node still comes from a NodePool.
+    expect(
+      withoutTeamGpuNodeWorkloads(
+        [onTeamNodes, elsewhere],
+        [root],
+        [pool('NodeFeatureRule')],
+        [],
+        true,
+      ),
+    ).toEqual([onTeamNodes, elsewhere]);
   });
 
   it('judges every workload where Karpenter launches every node from a NodePool', () => {

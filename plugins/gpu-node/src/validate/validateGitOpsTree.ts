@@ -224,7 +224,13 @@ export async function validateGitOpsTreeReport(
   });
   const workloads = gpuWorkloads(roots);
   checkGpuContainerImages(workloads, source, findings);
-  const onPools = withoutTeamGpuNodeWorkloads(workloads, roots, pools, notes);
+  const onPools = withoutTeamGpuNodeWorkloads(
+    workloads,
+    roots,
+    pools,
+    notes,
+    options.cluster ? !!poolProviderOf(profile).karpenter : undefined,
+  );
   checkWorkloadsServed(onPools, pools, roots, source, findings);
   checkWorkloadsSchedulable(onPools, pools, source, findings, stack, notes);
   checkPoolDevicePlugins(pools, stack, findings);

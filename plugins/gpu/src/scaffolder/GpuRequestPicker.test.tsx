@@ -187,6 +187,42 @@ describe('GpuRequestPicker', () => {
     });
   });
 
+  it('says where the existing workload’s pods can land today when that is not one pool', async () => {
+    const { api: planner } = plannerBackedGpuApi();
+    const placementWarning =
+      "GPU workload ml/recommender (apps/ml/recommender/base/deployment.yaml): its pods can land on pools gpu-l4, gpu-l4-b of cluster dev; it is counted on gpu-l4 (the first by name): select one pool's label to say which";
+    const api = fakeGpuApi({
+      previewPlan: async (request, options) => ({
+        ...(await planner.previewPlan(request, options)),
+        existing: {
+          kind: 'Deployment',
+          name: 'recommender',
+          namespace: 'ml',
+          path: 'apps/ml/recommender/base/deployment.yaml',
+          containers: ['api'],
+          replicas: 3,
+          gpuContainer: 'api',
+          placementWarning,
+        },
+      }),
+    });
+    await renderPicker(api, {
+      initial: { model: 'l4', sharing: 'exclusive', replicas: 2, vramGiB: 8 },
+      formData: {
+        name: 'recommender',
+        namespace: 'ml',
+        workloadType: 'existing',
+        existingKind: 'Deployment',
+        existingName: 'recommender',
+      },
+    });
+    const facts = await screen.findByLabelText('Plan preview');
+    expect(within(facts).getByText('Where it runs now')).toBeInTheDocument();
+    expect(
+      within(facts).getByText(`⚠ ${placementWarning}`),
+    ).toBeInTheDocument();
+  });
+
   it('sends existing Jobs and CronJobs as their kind, without a container until one is chosen', () => {
     const request = previewRequest(DEFAULT_PICKER_VALUE, {
       workloadType: 'existing',

@@ -134,6 +134,14 @@ export function PlanPreview(props: {
                   existing.gpuContainer,
                 )}
               </dd>
+              {existing.placementWarning && (
+                <>
+                  <dt>Where it runs now</dt>
+                  <dd className={classes.warning}>
+                    ⚠ {existing.placementWarning}
+                  </dd>
+                </>
+              )}
             </>
           )}
           <dt>Pool</dt>

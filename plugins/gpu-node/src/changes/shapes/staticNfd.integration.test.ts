@@ -120,7 +120,7 @@ describe('the static lab whose team wrote its own NFD rules', () => {
     expect(report.notes).toEqual(
       expect.arrayContaining([
         expect.stringContaining(
-          "Deployment/trainer selects feature.node.kubernetes.io/gpu-class=a100, the GPU nodes the team's NodeFeatureRule gpu-class/gpu-class a100 labels",
+          "Deployment/trainer selects feature.node.kubernetes.io/gpu-class=a100: its pods may land on the GPU nodes the team's NodeFeatureRule gpu-class/gpu-class a100 labels",
         ),
       ]),
     );

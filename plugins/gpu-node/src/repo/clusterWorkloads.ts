@@ -1,0 +1,53 @@
+/**
+ * Which of the repository's GPU workloads run on one cluster. The workload
+ * folders are shared by every cluster, but a workload the GPU self-service
+ * gave GPUs to carries its request's id (`<labelDomain>/request` on its pod
+ * template), and the stored request names the cluster it was planned on
+ * (`spec.cluster`, `requests/<namespace>/<name>.yaml`, in every checkout):
+ * its pods run there, on that cluster's pools, so this cluster's readers
+ * neither count it nor warn that it lands on none of their pools. A workload
+ * whose record names no cluster, or that no request wrote, stays.
+ */
+import { parse } from 'yaml';
+import type { WorkloadState } from '@gpu-gitops/plugin-gpu-common';
+import { requestPath, type LayoutInput } from '../layout/layout';
+import type { RepoTree } from './tree';
+import { getIn } from './yamlObjects';
+
+/** The cluster a stored request names, if its record says. */
+async function recordCluster(
+  tree: RepoTree,
+  layout: LayoutInput,
+  request: string,
+): Promise<string | undefined> {
+  const [namespace, name] = request.split('/');
+  if (!namespace || !name) return undefined;
+  const text = await tree.readFile(requestPath(layout, namespace, name));
+  if (text === undefined) return undefined;
+  try {
+    const cluster = getIn(parse(text), 'spec', 'cluster');
+    return typeof cluster === 'string' ? cluster : undefined;
+  } catch {
+    // An unreadable record tells nothing: the workload stays.
+    return undefined;
+  }
+}
+
+/** The workloads among `workloads` that run on `cluster`. */
+export async function workloadsOfCluster(
+  tree: RepoTree,
+  layout: LayoutInput,
+  cluster: string,
+  workloads: readonly WorkloadState[],
+): Promise<WorkloadState[]> {
+  const requests = [
+    ...new Set(workloads.flatMap(w => (w.request ? [w.request] : []))),
+  ];
+  const named = await Promise.all(
+    requests.map(request => recordCluster(tree, layout, request)),
+  );
+  const elsewhere = new Set(
+    requests.filter((_, i) => named[i] !== undefined && named[i] !== cluster),
+  );
+  return workloads.filter(w => !w.request || !elsewhere.has(w.request));
+}
