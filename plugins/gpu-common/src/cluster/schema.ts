@@ -66,6 +66,7 @@ export const clusterProfileSchema = z
       'azure-karpenter',
       'static',
       'cluster-api',
+      'gke',
     ]),
     region: z.string().refine(isDns1123Label, {
       message:

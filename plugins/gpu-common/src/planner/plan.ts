@@ -9,6 +9,7 @@ import { planForModel } from './planForModel';
 import { leftPoolChanges } from './poolOption';
 import { previousHolding } from './previousHolding';
 import { explainClusterApiSizing } from './clusterApiSizing';
+import { onComputeClass } from './gkeComputeClassPlan';
 import { assignStaticNodes, inventoryCatalog } from './staticInventory';
 import { checkRequestNamespace } from './systemNamespaces';
 import type { Plan, RepoState } from './types';
@@ -47,8 +48,11 @@ export function plan(
           holding,
         );
   const previous = previousHolding(request, index, repoState, cluster);
-  const placed = explainClusterApiSizing(
-    assignStaticNodes(planned, cluster, machines, repoState),
+  const placed = onComputeClass(
+    explainClusterApiSizing(
+      assignStaticNodes(planned, cluster, machines, repoState),
+      cluster,
+    ),
     cluster,
   );
   return previous ? { ...placed, previous } : placed;
