@@ -13,5 +13,9 @@ import { GPU_MODELS } from './data/gpuModels';
  */
 export const builtinCatalog: GpuCatalog = {
   models: GPU_MODELS,
-  instanceTypes: [...AWS_INSTANCE_TYPES, ...AZURE_VM_SIZES, ...GCP_MACHINE_TYPES],
+  instanceTypes: [
+    ...AWS_INSTANCE_TYPES,
+    ...AZURE_VM_SIZES,
+    ...GCP_MACHINE_TYPES,
+  ],
 };

@@ -159,6 +159,17 @@ export const clusterProfileSchema = z
         params: { rule: 'dra-sharing-kubernetes-version' },
       });
     }
+    // GKE's device plugin advertises every MIG partition as nvidia.com/gpu
+    // (GKE docs "Running multi-instance GPUs"): the single strategy, always.
+    if (profile.provider === 'gke' && profile.migStrategy === 'mixed') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['migStrategy'],
+        message:
+          'must be "single" for provider "gke": GKE\'s device plugin advertises every MIG partition as nvidia.com/gpu',
+        params: { rule: 'gke-mig-strategy' },
+      });
+    }
     // The pool taint goes on the nodes through NFD, which drops what it denies.
     const taintProblem = profile.staticNodes
       ? nfdTaintKeyProblem(
@@ -215,6 +226,7 @@ export function resolveClusterProfile(override?: unknown): ClusterProfile {
   const o = result.data;
   return {
     ...base,
+    ...(o.provider === 'gke' ? { migStrategy: 'single' as const } : {}),
     ...o,
     systemNamespaces: [...(o.systemNamespaces ?? base.systemNamespaces)],
     nodeClass: { ...defaultNodeClass(o.provider), ...o.nodeClass },

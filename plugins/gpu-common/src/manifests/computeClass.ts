@@ -95,7 +95,10 @@ function gpuSharing(plan: Plan): Record<string, unknown> | undefined {
  * first, the plan's order) and capacity type: the machine, its GPUs and how
  * GKE shares them.
  */
-function priorities(plan: Plan, catalog: GpuCatalog): Record<string, unknown>[] {
+function priorities(
+  plan: Plan,
+  catalog: GpuCatalog,
+): Record<string, unknown>[] {
   const type = gkeAcceleratorOf(plan.pool.gpuModel);
   const sharing = gpuSharing(plan);
   return plan.pool.instanceTypes.flatMap(name => {
@@ -170,7 +173,9 @@ export function computeClassNodes(object: unknown): ComputeClassNodes {
     ? (value.spec!.priorities as Record<string, any>[])
     : [];
   const gpu = rules.find(r => r?.gpu?.type)?.gpu;
-  const labels: Record<string, string> = { [GKE_NODE_LABELS.computeClass]: name };
+  const labels: Record<string, string> = {
+    [GKE_NODE_LABELS.computeClass]: name,
+  };
   if (gpu) labels[GKE_NODE_LABELS.accelerator] = String(gpu.type);
   const sharing = gpu?.gpuSharing;
   if (sharing?.sharingStrategy) {
@@ -184,14 +189,21 @@ export function computeClassNodes(object: unknown): ComputeClassNodes {
     labels[GKE_NODE_LABELS.partitionSize] = String(sharing.gpuPartitionSize);
   }
   const machineTypes = [
-    ...new Set(rules.map(r => r?.machineType).filter(Boolean).map(String)),
+    ...new Set(
+      rules
+        .map(r => r?.machineType)
+        .filter(Boolean)
+        .map(String),
+    ),
   ];
   const capacityTypes = [
     ...new Set(rules.map(r => (r?.spot ? 'spot' : 'on-demand'))),
   ];
   return {
     labels,
-    taints: gpu ? [GKE_GPU_TAINT, computeClassTaint(name)] : [computeClassTaint(name)],
+    taints: gpu
+      ? [GKE_GPU_TAINT, computeClassTaint(name)]
+      : [computeClassTaint(name)],
     machineTypes,
     capacityTypes,
   };
