@@ -115,7 +115,7 @@ describe('GKE: a ComputeClass per pool', () => {
     },
   );
 
-  it('MIG on an A100: gpuPartitionSize of the planned profile, no mig-parted config', () => {
+  it('MIG on an A100: a partition size GKE creates (2g.10gb for 9 GiB, not 1g.10gb), no mig-parted config', () => {
     const { thePlan, manifests } = planned({
       model: 'a100-40gb',
       sharing: 'mig',
@@ -126,8 +126,9 @@ describe('GKE: a ComputeClass per pool', () => {
     expect(crdSchemaErrors(computeClass, CRD)).toEqual([]);
     expect((computeClass.spec as any).priorities[0].gpu).toMatchObject({
       type: 'nvidia-tesla-a100',
-      gpuSharing: { gpuPartitionSize: thePlan.sharing.migProfile },
+      gpuSharing: { gpuPartitionSize: '2g.10gb' },
     });
+    expect(thePlan.sharing.migProfile).toBe('2g.10gb');
     expect(manifests.migConfig).toBeUndefined();
     expect(thePlan.resourceName).toBe('nvidia.com/gpu');
   });

@@ -4,6 +4,7 @@
  */
 import type { Document } from 'yaml';
 import {
+  computeClassNodes,
   formatLedger,
   gpuAnnotationKeys,
   keptStaticNodes,
@@ -31,6 +32,7 @@ import {
   ruleNodeNames,
   ruleTaints,
 } from '../repo/nodeFeatureRulePools';
+import { COMPUTE_CLASS_KIND } from '../repo/computeClassPools';
 import { getIn } from '../repo/yamlObjects';
 import { asAddedObject, removeAddedOverlays } from './addedOverlays';
 import { deepEqual, toYaml } from './canonical';
@@ -178,6 +180,8 @@ function writeCapacity(
     writeRuleNodes(file, doc, nodeNames, machineNodes);
     return;
   }
+  // GKE's autoscaler sizes a ComputeClass's node pools: it has no size.
+  if (doc.get('kind') === COMPUTE_CLASS_KIND) return;
   for (const [resource, value] of Object.entries(capacity.limits).sort(
     ([a], [b]) => (a < b ? -1 : 1),
   )) {
@@ -261,9 +265,13 @@ export function poolTaintsIn(file: YamlFile, name: string): PoolTaint[] {
   const doc =
     file.findObject('NodePool', name) ??
     file.findObject(MACHINE_DEPLOYMENT, name) ??
-    file.findObject(NODE_FEATURE_RULE, name);
+    file.findObject(NODE_FEATURE_RULE, name) ??
+    file.findObject(COMPUTE_CLASS_KIND, name);
   if (!doc) return [];
   const value = doc.toJS();
+  if (getIn(value, 'kind') === COMPUTE_CLASS_KIND) {
+    return asPoolTaints(computeClassNodes(value).taints);
+  }
   return getIn(value, 'kind') === NODE_FEATURE_RULE
     ? asPoolTaints(ruleTaints(value))
     : taintsOf(value, file.values());
@@ -392,6 +400,23 @@ export async function applyPool(
     const changed = existing.newContent();
     if (changed !== undefined) await staged.write(path, changed);
     return { path, taints: asPoolTaints(ruleTaints(current)) };
+  }
+  if (poolKind === COMPUTE_CLASS_KIND) {
+    // A reused GKE pool: its ledger, and (ours only) the rules the plan
+    // wants; a class written by hand keeps its rules.
+    writeCapacity(existing, doc, cluster, plan.pool);
+    if (managed) {
+      setIfChanged(
+        existing,
+        doc,
+        ['spec', 'priorities'],
+        (nodePool.spec as { priorities: unknown }).priorities,
+      );
+    }
+    recordAddedAnnotations(existing, doc, absent, keys);
+    const changed = existing.newContent();
+    if (changed !== undefined) await staged.write(path, changed);
+    return { path, taints: asPoolTaints(computeClassNodes(current).taints) };
   }
   writeCapacity(existing, doc, cluster, plan.pool);
   recordAddedAnnotations(existing, doc, absent, keys);

@@ -21,6 +21,7 @@ import {
 } from '../../layout/layout';
 import { MACHINE_DEPLOYMENT } from '../../repo/machineDeploymentPools';
 import { NODE_FEATURE_RULE } from '../../repo/nodeFeatureRulePools';
+import { COMPUTE_CLASS_KIND } from '../../repo/computeClassPools';
 import { getIn } from '../../repo/yamlObjects';
 import { isOverlayOf } from '../addedOverlays';
 import { applyLeftPools } from '../applyPool';
@@ -87,7 +88,8 @@ async function removePool(
   const nodePool =
     file.findObject('NodePool', pool.name) ??
     file.findObject(MACHINE_DEPLOYMENT, pool.name) ??
-    file.findObject(NODE_FEATURE_RULE, pool.name);
+    file.findObject(NODE_FEATURE_RULE, pool.name) ??
+    file.findObject(COMPUTE_CLASS_KIND, pool.name);
   if (!nodePool) return; // moved or deleted meanwhile: nothing to remove
   const nodeClass = nodeClassOf(nodePool.toJS());
   const going: Document[] = file.docs.filter(doc => {
