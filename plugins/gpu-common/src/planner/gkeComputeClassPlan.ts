@@ -12,6 +12,18 @@ import type { Plan } from './types';
 const GKE_MAX_SHARED_CLIENTS = 48;
 
 /**
+ * The resource pods of a mode ask for on `cluster`: on GKE every share,
+ * partition or GPU is `nvidia.com/gpu` (see `onComputeClass`); elsewhere
+ * the mode's own (`resourceName`, as the device plugin's config names it).
+ */
+export function resourceOnCluster(
+  resourceName: string,
+  cluster: Pick<ClusterProfile, 'provider'>,
+): string {
+  return cluster.provider === 'gke' ? WHOLE_GPU_RESOURCE : resourceName;
+}
+
+/**
  * The plan as GKE runs it: GKE's device plugin shares the GPUs as the
  * ComputeClass says and advertises every share, MIG partition or GPU as
  * `nvidia.com/gpu` ("Share GPUs with multiple workloads using GPU
@@ -35,13 +47,15 @@ export function onComputeClass(plan: Plan, cluster: ClusterProfile): Plan {
   }
   const limits = Object.fromEntries(
     Object.entries(plan.pool.limits).map(([resource, value]) => [
-      resource === plan.resourceName ? WHOLE_GPU_RESOURCE : resource,
+      resource === plan.resourceName
+        ? resourceOnCluster(resource, cluster)
+        : resource,
       value,
     ]),
   );
   const planned: Plan = {
     ...plan,
-    resourceName: WHOLE_GPU_RESOURCE,
+    resourceName: resourceOnCluster(plan.resourceName, cluster),
     sharing: {
       mode,
       sharedByProvider: true,

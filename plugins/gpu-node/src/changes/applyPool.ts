@@ -25,6 +25,7 @@ import {
 import {
   MACHINE_DEPLOYMENT,
   nodeRegistrationTaints,
+  POOL_OBJECT_KINDS,
   templatesOf,
 } from '../repo/machineDeploymentPools';
 import {
@@ -260,13 +261,21 @@ function writeMachineDeploymentSize(
   }
 }
 
+/** Pool `name`'s object in `file`, whatever its kind (`POOL_OBJECT_KINDS`). */
+export function findPoolObject(
+  file: YamlFile,
+  name: string,
+): Document | undefined {
+  for (const kind of POOL_OBJECT_KINDS) {
+    const doc = file.findObject(kind, name);
+    if (doc) return doc;
+  }
+  return undefined;
+}
+
 /** The taints of pool `name`'s nodes as `file` defines them (none when the file does not hold it). */
 export function poolTaintsIn(file: YamlFile, name: string): PoolTaint[] {
-  const doc =
-    file.findObject('NodePool', name) ??
-    file.findObject(MACHINE_DEPLOYMENT, name) ??
-    file.findObject(NODE_FEATURE_RULE, name) ??
-    file.findObject(COMPUTE_CLASS_KIND, name);
+  const doc = findPoolObject(file, name);
   if (!doc) return [];
   const value = doc.toJS();
   if (getIn(value, 'kind') === COMPUTE_CLASS_KIND) {
@@ -522,10 +531,7 @@ export async function applyLeftPools(
 ): Promise<void> {
   for (const left of pools) {
     const file = YamlFile.parse(left.path, await staged.read(left.path));
-    const doc =
-      file.findObject('NodePool', left.name) ??
-      file.findObject(MACHINE_DEPLOYMENT, left.name) ??
-      file.findObject(NODE_FEATURE_RULE, left.name);
+    const doc = findPoolObject(file, left.name);
     if (!doc) continue; // moved or deleted meanwhile: nothing to shrink
     // A pool sized by nodes (Cluster API, static nodes by name) shrinks to
     // what its remaining requests need, whether a release or a request

@@ -17,7 +17,10 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from '../release/buildReleaseChange';
+import { writeChangeSet } from '../stagedTree';
 import {
   checkoutShape,
   requestThenRelease,
@@ -110,6 +113,59 @@ describe('the GKE repository with a team’s own compute class', () => {
       expect(await snapshot(tree)).toEqual(untouched);
     },
   );
+
+  it('a second time-sharing request of the same slicing shares the first one’s ComputeClass; each release gives back what it took', async () => {
+    const request = (name: string) =>
+      shapeRequest(name, {
+        gpu: {
+          model: 'l4',
+          sharing: 'time-slicing',
+          replicas: 2,
+          vramGiB: 4,
+          slicesPerGpu: 4,
+        },
+        workload: { image: `ghcr.io/acme/${name}:1.0` },
+      });
+    const changed: Record<string, string>[] = [];
+    const plans = [];
+    for (const name of ['first', 'second']) {
+      const change = await buildRequestChange({
+        tree,
+        dir: tree.root,
+        request: request(name),
+        cluster,
+        catalog: builtinCatalog,
+      });
+      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+      await writeChangeSet(tree, change.changeSet);
+      changed.push(await snapshot(tree));
+      plans.push(change.plan);
+    }
+    expect(plans.map(p => [p.pool.name, p.pool.reused])).toEqual([
+      [plans[0].pool.name, false],
+      [plans[0].pool.name, true],
+    ]);
+    expect(
+      await validateGitOpsTree(tree.root, { cluster, catalog: builtinCatalog }),
+    ).toEqual([]);
+    const release = async (name: string) =>
+      writeChangeSet(
+        tree,
+        (
+          await buildReleaseChange({
+            tree,
+            dir: tree.root,
+            request: request(name).metadata,
+            clusterProfile: () => cluster,
+            catalog: builtinCatalog,
+          })
+        ).changeSet,
+      );
+    await release('second');
+    expect(await snapshot(tree)).toEqual(changed[0]);
+    await release('first');
+    expect(await snapshot(tree)).toEqual(untouched);
+  });
 
   it('refuses DRA with GKE’s reason, nothing written', async () => {
     await expect(
