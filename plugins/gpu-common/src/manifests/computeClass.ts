@@ -113,7 +113,8 @@ function priorities(
         type,
         count: machine.gpusPerNode,
         driverVersion: 'default',
-        ...(sharing ? { gpuSharing: sharing } : {}),
+        // A copy per rule: a shared object would be written as a YAML alias.
+        ...(sharing ? { gpuSharing: { ...sharing } } : {}),
       },
     }));
   });

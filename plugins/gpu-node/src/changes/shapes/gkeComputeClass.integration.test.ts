@@ -96,6 +96,10 @@ describe('the GKE repository with a team’s own compute class', () => {
         pool && pool.action !== 'delete' ? pool.content : '',
       ).map(d => d.toJS());
       expect(objects.map(o => o.kind)).toEqual(['ComputeClass']);
+      // Each rule written out in full, no YAML anchor or alias a reviewer must resolve.
+      expect(pool && pool.action !== 'delete' ? pool.content : '').not.toMatch(
+        /[&*]a\d/,
+      );
       const [computeClass] = objects;
       expect(crdSchemaErrors(computeClass, CRD)).toEqual([]);
       const [rule] = computeClass.spec.priorities;
