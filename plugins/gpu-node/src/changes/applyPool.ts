@@ -308,6 +308,61 @@ function asPoolTaints(taints: unknown): PoolTaint[] {
 }
 
 /**
+ * A reused pool that is not a Karpenter NodePool, updated in place: its
+ * ledger, and (ours only) what the plan wants of its object. A Cluster API
+ * pool its size and templates; a static pool (NodeFeatureRule) its rule, so
+ * its nodes follow the planned names, labels and taints; a GKE pool
+ * (ComputeClass) its rules. One written by hand keeps its own. Returns its
+ * nodes' taints, or undefined for a NodePool (the caller's).
+ */
+function updateReusedPoolOfKind(
+  existing: YamlFile,
+  doc: Document,
+  reused: {
+    poolKind: string;
+    nodePool: KubernetesObject;
+    wanted: KubernetesObject[];
+    managed: boolean;
+    cluster: ClusterProfile;
+    plan: Plan;
+    /** The pool object as the file held it before this change. */
+    current: unknown;
+  },
+): PoolTaint[] | undefined {
+  const { poolKind, nodePool, managed, cluster, plan, current } = reused;
+  if (poolKind === MACHINE_DEPLOYMENT) {
+    return updateMachineDeploymentPool(
+      existing,
+      doc,
+      nodePool,
+      reused.wanted,
+      managed,
+    );
+  }
+  const spec = nodePool.spec as Record<string, unknown>;
+  if (poolKind === NODE_FEATURE_RULE) {
+    writeCapacity(
+      existing,
+      doc,
+      cluster,
+      plan.pool,
+      undefined,
+      plan.pool.nodeNames,
+    );
+    if (managed) setIfChanged(existing, doc, ['spec', 'rules'], spec.rules);
+    return asPoolTaints(ruleTaints(current));
+  }
+  if (poolKind === COMPUTE_CLASS_KIND) {
+    writeCapacity(existing, doc, cluster, plan.pool);
+    if (managed) {
+      setIfChanged(existing, doc, ['spec', 'priorities'], spec.priorities);
+    }
+    return asPoolTaints(computeClassNodes(current).taints);
+  }
+  return undefined;
+}
+
+/**
  * Writes the pool's NodePool (+ NodeOverlays, + node class). A new pool
  * gets a file of its own (never one that exists). A reused pool keeps its
  * file, wherever it lives (never moved, renamed or copied into the pool
@@ -372,60 +427,20 @@ export async function applyPool(
     );
   }
   const absent = managed ? [] : unclaimedAnnotations(doc, keys);
-  if (poolKind === MACHINE_DEPLOYMENT) {
-    const taints = updateMachineDeploymentPool(
-      existing,
-      doc,
-      nodePool,
-      wanted,
-      managed,
-    );
+  const taints = updateReusedPoolOfKind(existing, doc, {
+    poolKind,
+    nodePool,
+    wanted,
+    managed,
+    cluster,
+    plan,
+    current,
+  });
+  if (taints) {
     recordAddedAnnotations(existing, doc, absent, keys);
     const changed = existing.newContent();
     if (changed !== undefined) await staged.write(path, changed);
     return { path, taints };
-  }
-  if (poolKind === NODE_FEATURE_RULE) {
-    // A reused static pool: its ledger, and (ours only) the rule the plan
-    // wants, so its nodes follow the planned names, labels and taints; a
-    // rule written by hand keeps its match and labels.
-    writeCapacity(
-      existing,
-      doc,
-      cluster,
-      plan.pool,
-      undefined,
-      plan.pool.nodeNames,
-    );
-    if (managed) {
-      setIfChanged(
-        existing,
-        doc,
-        ['spec', 'rules'],
-        (nodePool.spec as { rules: unknown }).rules,
-      );
-    }
-    recordAddedAnnotations(existing, doc, absent, keys);
-    const changed = existing.newContent();
-    if (changed !== undefined) await staged.write(path, changed);
-    return { path, taints: asPoolTaints(ruleTaints(current)) };
-  }
-  if (poolKind === COMPUTE_CLASS_KIND) {
-    // A reused GKE pool: its ledger, and (ours only) the rules the plan
-    // wants; a class written by hand keeps its rules.
-    writeCapacity(existing, doc, cluster, plan.pool);
-    if (managed) {
-      setIfChanged(
-        existing,
-        doc,
-        ['spec', 'priorities'],
-        (nodePool.spec as { priorities: unknown }).priorities,
-      );
-    }
-    recordAddedAnnotations(existing, doc, absent, keys);
-    const changed = existing.newContent();
-    if (changed !== undefined) await staged.write(path, changed);
-    return { path, taints: asPoolTaints(computeClassNodes(current).taints) };
   }
   writeCapacity(existing, doc, cluster, plan.pool);
   recordAddedAnnotations(existing, doc, absent, keys);
