@@ -62,7 +62,11 @@ export interface Config {
       profiles?: {
         [name: string]: {
           provider?:
-            'aws-karpenter' | 'azure-karpenter' | 'static' | 'cluster-api';
+            | 'aws-karpenter'
+            | 'azure-karpenter'
+            | 'static'
+            | 'cluster-api'
+            | 'gke';
           /** The provider's region, e.g. `eu-west-1`; the request form shows it beside the name. */
           region?: string;
           /** Karpenter version, e.g. `1.14.1`. */
@@ -302,10 +306,17 @@ export interface Config {
          * `static`: existing nodes; a `cluster-api` cluster's, by its
          * infrastructure: `openstack` flavors, `vsphere` VM shapes,
          * `metal3` bare-metal host classes (the name is the host class
-         * label's value).
+         * label's value); `gcp`: Compute Engine machine types of a `gke`
+         * cluster.
          */
         provider:
-          'aws' | 'azure' | 'static' | 'openstack' | 'vsphere' | 'metal3';
+          | 'aws'
+          | 'azure'
+          | 'static'
+          | 'openstack'
+          | 'vsphere'
+          | 'metal3'
+          | 'gcp';
         gpuModel: string;
         gpusPerNode: number;
         gpuMemoryMiB?: number;

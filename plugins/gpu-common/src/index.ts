@@ -160,6 +160,12 @@ export type { ContainerChoiceWorkload } from './manifests/chooseContainer';
 export { buildEc2NodeClass } from './manifests/ec2NodeClass';
 export { buildAksNodeClass } from './manifests/aksNodeClass';
 export { poolNodeLabel, poolSelectedBy } from './providers/poolNodeLabel';
+export {
+  COMPUTE_CLASS,
+  computeClassNodes,
+  GKE_NODE_LABELS,
+  type ComputeClassNodes,
+} from './manifests/computeClass';
 export { generatedNodeClass, poolProviderOf } from './providers/poolProviders';
 export { clusterApiSettingsOf } from './providers/clusterApiPool';
 export {

@@ -24,13 +24,17 @@ export type PoolObjectKind =
  * The kind of the cluster's pool objects (its provider's `poolKind`), or
  * undefined where the product writes none: a static cluster without a node
  * inventory (gpu-common `providers/staticNodes.ts`), whose nodes' labels
- * and taint are the platform's to set.
+ * and taint are the platform's to set; and a GKE cluster, whose ComputeClass
+ * drift does not read yet (its API is not among the calls drift makes).
  */
 export function poolObjectKind(
   profile: ClusterProfile,
 ): PoolObjectKind | undefined {
-  const kind = poolProviderOf(profile).poolKind as PoolObjectKind;
-  return kind === 'NodeFeatureRule' && !profile.staticNodes ? undefined : kind;
+  const kind = poolProviderOf(profile).poolKind;
+  if (!(kind in KINDS)) return undefined;
+  return kind === 'NodeFeatureRule' && !profile.staticNodes
+    ? undefined
+    : (kind as PoolObjectKind);
 }
 
 const KINDS: Record<

@@ -1,6 +1,7 @@
 import type { GpuCatalog } from './types';
 import { AWS_INSTANCE_TYPES } from './data/awsInstanceTypes';
 import { AZURE_VM_SIZES } from './data/azureVmSizes';
+import { GCP_MACHINE_TYPES } from './data/gcpMachineTypes';
 import { GPU_MODELS } from './data/gpuModels';
 
 /**
@@ -12,5 +13,9 @@ import { GPU_MODELS } from './data/gpuModels';
  */
 export const builtinCatalog: GpuCatalog = {
   models: GPU_MODELS,
-  instanceTypes: [...AWS_INSTANCE_TYPES, ...AZURE_VM_SIZES],
+  instanceTypes: [
+    ...AWS_INSTANCE_TYPES,
+    ...AZURE_VM_SIZES,
+    ...GCP_MACHINE_TYPES,
+  ],
 };

@@ -21,7 +21,14 @@ describe('catalog lookups', () => {
   it('lists the instance types of a model', () => {
     expect(
       instanceTypesForModel(builtinCatalog, 'a100-40gb').map(t => t.name),
-    ).toEqual(['p4d.24xlarge', 'Standard_ND96asr_v4']);
+    ).toEqual([
+      'p4d.24xlarge',
+      'Standard_ND96asr_v4',
+      'a2-highgpu-1g',
+      'a2-highgpu-2g',
+      'a2-highgpu-4g',
+      'a2-highgpu-8g',
+    ]);
     expect(
       instanceTypesForModel(builtinCatalog, 'h200').map(t => t.name),
     ).toEqual(['p5e.48xlarge', 'p5en.48xlarge']);

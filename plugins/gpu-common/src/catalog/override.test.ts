@@ -103,6 +103,10 @@ describe('mergeCatalog', () => {
       [
         'p4d.24xlarge',
         'Standard_ND96asr_v4',
+        'a2-highgpu-1g',
+        'a2-highgpu-2g',
+        'a2-highgpu-4g',
+        'a2-highgpu-8g',
         'g4.p1.40g',
         'g4.p2.40g',
         'g4.p4.40g',
@@ -211,7 +215,7 @@ describe('mergeCatalog', () => {
       'a flavor of an unknown provider',
       {
         instanceTypes: [
-          { ...OPENSTACK_OVERRIDE.instanceTypes[0], provider: 'gcp' },
+          { ...OPENSTACK_OVERRIDE.instanceTypes[0], provider: 'oracle' },
         ],
       },
       'instanceTypes.0.provider',

@@ -139,6 +139,7 @@ const instanceTypeSchema = z
       'openstack',
       'vsphere',
       'metal3',
+      'gcp',
     ]),
     gpuModel: z.string().min(1),
     gpusPerNode: positiveInt,

@@ -72,7 +72,7 @@ export interface GpuModel {
  * @public
  */
 export type MachineProvider =
-  'aws' | 'azure' | 'static' | 'openstack' | 'vsphere' | 'metal3';
+  'aws' | 'azure' | 'static' | 'openstack' | 'vsphere' | 'metal3' | 'gcp';
 
 /**
  * How a `vsphere` machine's VM is built besides its CPUs and memory: its

@@ -69,6 +69,7 @@ export const clusterProfileSchema = z
       'azure-karpenter',
       'static',
       'cluster-api',
+      'gke',
     ]),
     region: z.string().refine(isDns1123Label, {
       message:
@@ -169,6 +170,17 @@ export const clusterProfileSchema = z
         params: { rule: 'node-overlay-karpenter-version' },
       });
     }
+    // GKE's device plugin advertises every MIG partition as nvidia.com/gpu
+    // (GKE docs "Running multi-instance GPUs"): the single strategy, always.
+    if (profile.provider === 'gke' && profile.migStrategy === 'mixed') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['migStrategy'],
+        message:
+          'must be "single" for provider "gke": GKE\'s device plugin advertises every MIG partition as nvidia.com/gpu',
+        params: { rule: 'gke-mig-strategy' },
+      });
+    }
     // The pool taint goes on the nodes through NFD, which drops what it denies.
     const taintProblem = profile.staticNodes
       ? nfdTaintKeyProblem(
@@ -244,6 +256,7 @@ export function resolveClusterProfile(override?: unknown): ClusterProfile {
   const o = result.data;
   return {
     ...base,
+    ...(o.provider === 'gke' ? { migStrategy: 'single' as const } : {}),
     ...o,
     // A platform engineer who states an older Karpenter and says nothing of
     // overlays expects none written (the cluster could not apply them); one

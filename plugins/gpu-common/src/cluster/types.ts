@@ -11,7 +11,7 @@ import type { StaticNodesSettings } from './staticNodes';
  */
 
 export type ClusterProvider =
-  'aws-karpenter' | 'azure-karpenter' | 'static' | 'cluster-api';
+  'aws-karpenter' | 'azure-karpenter' | 'static' | 'cluster-api' | 'gke';
 
 /**
  *  How the device plugin exposes MIG devices (ClusterPolicy `mig.strategy`).

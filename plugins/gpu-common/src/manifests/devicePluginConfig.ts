@@ -18,7 +18,11 @@ export function buildDevicePluginConfig(
 ): { name: string; config: DevicePluginConfig } | undefined {
   const mode = plan.sharing.mode;
   if (mode !== 'time-slicing' && mode !== 'mps') return undefined;
-  if (plan.sharing.handWrittenConfigMap || plan.sharing.onOperatorDefault) {
+  if (
+    plan.sharing.handWrittenConfigMap ||
+    plan.sharing.onOperatorDefault ||
+    plan.sharing.sharedByProvider
+  ) {
     return undefined;
   }
   const { slicesPerGpu, deviceConfigName } = plan.sharing;

@@ -35,7 +35,9 @@ export function buildMigConfig(
   catalog?: GpuCatalog,
 ): { name: string; entries: MigConfigEntry[] } | undefined {
   if (plan.sharing.mode !== 'mig') return undefined;
-  if (plan.sharing.handWrittenConfigMap) return undefined;
+  if (plan.sharing.handWrittenConfigMap || plan.sharing.sharedByProvider) {
+    return undefined;
+  }
   const { migConfigName, migLayout } = plan.sharing;
   if (!migConfigName || !migLayout || Object.keys(migLayout).length === 0) {
     throw new Error(

@@ -9,6 +9,8 @@ import { planForModel } from './planForModel';
 import { leftPoolChanges } from './poolOption';
 import { previousHolding } from './previousHolding';
 import { explainClusterApiSizing } from './clusterApiSizing';
+import { onComputeClass } from './gkeComputeClassPlan';
+import { gkePartitionCatalog } from './gkePartitions';
 import { assignStaticNodes, inventoryCatalog } from './staticInventory';
 import { checkRequestNamespace } from './systemNamespaces';
 import type { Plan, RepoState } from './types';
@@ -29,7 +31,11 @@ export function plan(
 ): Plan {
   checkRequestNamespace(request, cluster);
   // A static cluster with an inventory plans on the machines it has only.
-  const machines = inventoryCatalog(catalog, cluster);
+  // A GKE cluster partitions GPUs in the sizes GKE creates only.
+  const machines = gkePartitionCatalog(
+    inventoryCatalog(catalog, cluster),
+    cluster,
+  );
   const index = indexCatalog(machines);
   const provider = poolProviderOf(cluster).machines;
   checkLargestGpu(request, index);
@@ -47,8 +53,11 @@ export function plan(
           holding,
         );
   const previous = previousHolding(request, index, repoState, cluster);
-  const placed = explainClusterApiSizing(
-    assignStaticNodes(planned, cluster, machines, repoState),
+  const placed = onComputeClass(
+    explainClusterApiSizing(
+      assignStaticNodes(planned, cluster, machines, repoState),
+      cluster,
+    ),
     cluster,
   );
   return previous ? { ...placed, previous } : placed;

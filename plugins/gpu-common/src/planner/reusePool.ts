@@ -17,6 +17,7 @@ import { uniformMigLayout } from '../mig/select';
 import type { GpuRequest } from '../request/types';
 import { scoreInstanceTypes, type InstanceChoice } from './chooseInstanceTypes';
 import { gib, type ModeDecision, requestedMiB } from './modeDecision';
+import { resourceOnCluster } from './gkeComputeClassPlan';
 import { liveMigLayout } from '../capacity/poolUnits';
 import { machinesPoolAllows } from './poolMachines';
 import { onHandWrittenKey } from './handWrittenConfigs';
@@ -123,7 +124,9 @@ export function judgePool(pool: PoolState, ctx: ReuseContext): PoolVerdict {
   if (typeof onPool === 'string') return { pool, rejected: onPool };
   // A hand-written key the pool runs decides the resource its pods ask for.
   const decision = onHandWrittenKey(onPool, pool, ctx.cluster, ctx.repoState);
-  if (pool.resourceName !== decision.resourceName) {
+  if (
+    pool.resourceName !== resourceOnCluster(decision.resourceName, ctx.cluster)
+  ) {
     return {
       pool,
       rejected: `exposes ${pool.resourceName}; the request needs ${decision.resourceName}`,

@@ -276,6 +276,13 @@ export interface SharingPlan {
    * NodeOverlays are still written where the cluster applies them).
    */
   onOperatorDefault?: boolean;
+  /**
+   * The cluster's provider shares the pool's GPUs itself, as its pool
+   * object says (GKE: the ComputeClass's `gpuSharing`, applied by GKE's
+   * own device plugin): the change writes no device-plugin or mig-parted
+   * config and no config label.
+   */
+  sharedByProvider?: boolean;
 }
 
 /**

@@ -13,6 +13,7 @@ const MACHINES_BY_PROVIDER: Record<
   'azure-karpenter': azureMachines,
   static: undefined,
   'cluster-api': undefined,
+  gke: undefined,
 };
 
 /**

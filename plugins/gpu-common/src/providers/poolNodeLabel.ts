@@ -4,6 +4,7 @@
  * and validate read back, and the one drift lists a cluster's nodes by.
  */
 import type { ClusterProfile } from '../cluster/types';
+import { GKE_NODE_LABELS } from '../manifests/computeClass';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { poolProviderOf } from './poolProviders';
 
@@ -22,14 +23,17 @@ import { poolProviderOf } from './poolProviders';
 export function poolNodeLabel(
   cluster: Pick<ClusterProfile, 'provider' | 'clusterApi' | 'labelDomain'>,
 ): string {
-  return poolProviderOf(cluster).karpenter
+  const provider = poolProviderOf(cluster);
+  if (provider.nodePoolLabel) return provider.nodePoolLabel;
+  return provider.karpenter
     ? WELL_KNOWN_KEYS.karpenterNodePool
     : `${cluster.labelDomain}/pool`;
 }
 
 /**
- * The pool a pod template's `nodeSelector` pins it to, by either provider's
- * pool label: `karpenter.sh/nodepool`, else the product's `<labelDomain>/pool`.
+ * The pool a pod template's `nodeSelector` pins it to, by a provider's pool
+ * label: `karpenter.sh/nodepool` or GKE's `cloud.google.com/compute-class`,
+ * else the product's `<labelDomain>/pool`.
  * For readers that do not know the cluster's profile (the workloads folder
  * serves every cluster); without `labelDomain` any `<domain>/pool` key is
  * read, and a selector naming two different pools names none.
@@ -41,8 +45,10 @@ export function poolSelectedBy(
   labelDomain?: string,
 ): string | undefined {
   if (!nodeSelector) return undefined;
-  const karpenter = nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool];
-  if (typeof karpenter === 'string') return karpenter;
+  const byProvider =
+    nodeSelector[WELL_KNOWN_KEYS.karpenterNodePool] ??
+    nodeSelector[GKE_NODE_LABELS.computeClass];
+  if (typeof byProvider === 'string') return byProvider;
   const isPoolKey = (key: string) =>
     labelDomain
       ? key === `${labelDomain}/pool`

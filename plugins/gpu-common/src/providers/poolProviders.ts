@@ -9,6 +9,7 @@ import { clusterApiMetal3 } from './clusterApiMetal3';
 import { clusterApiOpenStack } from './clusterApiOpenStack';
 import { clusterApiPoolProvider } from './clusterApiPool';
 import { clusterApiVSphere } from './clusterApiVSphere';
+import { gkeComputeClassProvider } from './gkeComputeClass';
 import { generatesNodeClass } from './karpenterPool';
 import { staticNodesProvider } from './staticNodes';
 import type { PoolProvider } from './types';
@@ -25,6 +26,7 @@ const POOL_PROVIDERS: Record<ClusterProvider, PoolProvider> = {
   'aws-karpenter': awsKarpenterProvider,
   'azure-karpenter': azureKarpenterProvider,
   static: staticNodesProvider,
+  gke: gkeComputeClassProvider,
   // A bare provider name has no infrastructure: every Cluster API provider
   // has the same id and pool kind, and only a profile (which always has
   // its clusterApi settings) tells which machines it gets.

@@ -35,6 +35,13 @@ export interface PoolProvider {
    */
   readonly karpenter?: KarpenterMachines;
   /**
+   * The label the provider itself puts on a pool's nodes, naming the pool
+   * (GKE's `cloud.google.com/compute-class`); absent: Karpenter's
+   * `karpenter.sh/nodepool` where Karpenter launches the nodes, else the
+   * product's `<labelDomain>/pool` (`poolNodeLabel.ts`).
+   */
+  readonly nodePoolLabel?: string;
+  /**
    * The objects that declare the plan's pool, in the order they go into the
    * pool's file, the `poolKind` object first; empty where nothing is written
    * for a pool. `catalog`: the one the plan was made with, for machine facts

@@ -4,6 +4,7 @@
  */
 import type { Document } from 'yaml';
 import {
+  computeClassNodes,
   formatLedger,
   gpuAnnotationKeys,
   keptStaticNodes,
@@ -24,6 +25,7 @@ import {
 import {
   MACHINE_DEPLOYMENT,
   nodeRegistrationTaints,
+  POOL_OBJECT_KINDS,
   templatesOf,
 } from '../repo/machineDeploymentPools';
 import {
@@ -31,6 +33,7 @@ import {
   ruleNodeNames,
   ruleTaints,
 } from '../repo/nodeFeatureRulePools';
+import { COMPUTE_CLASS_KIND } from '../repo/computeClassPools';
 import { getIn } from '../repo/yamlObjects';
 import { asAddedObject, removeAddedOverlays } from './addedOverlays';
 import { deepEqual, toYaml } from './canonical';
@@ -178,6 +181,8 @@ function writeCapacity(
     writeRuleNodes(file, doc, nodeNames, machineNodes);
     return;
   }
+  // GKE's autoscaler sizes a ComputeClass's node pools: it has no size.
+  if (doc.get('kind') === COMPUTE_CLASS_KIND) return;
   for (const [resource, value] of Object.entries(capacity.limits).sort(
     ([a], [b]) => (a < b ? -1 : 1),
   )) {
@@ -256,14 +261,26 @@ function writeMachineDeploymentSize(
   }
 }
 
+/** Pool `name`'s object in `file`, whatever its kind (`POOL_OBJECT_KINDS`). */
+export function findPoolObject(
+  file: YamlFile,
+  name: string,
+): Document | undefined {
+  for (const kind of POOL_OBJECT_KINDS) {
+    const doc = file.findObject(kind, name);
+    if (doc) return doc;
+  }
+  return undefined;
+}
+
 /** The taints of pool `name`'s nodes as `file` defines them (none when the file does not hold it). */
 export function poolTaintsIn(file: YamlFile, name: string): PoolTaint[] {
-  const doc =
-    file.findObject('NodePool', name) ??
-    file.findObject(MACHINE_DEPLOYMENT, name) ??
-    file.findObject(NODE_FEATURE_RULE, name);
+  const doc = findPoolObject(file, name);
   if (!doc) return [];
   const value = doc.toJS();
+  if (getIn(value, 'kind') === COMPUTE_CLASS_KIND) {
+    return asPoolTaints(computeClassNodes(value).taints);
+  }
   return getIn(value, 'kind') === NODE_FEATURE_RULE
     ? asPoolTaints(ruleTaints(value))
     : taintsOf(value, file.values());
@@ -288,6 +305,61 @@ function asPoolTaints(taints: unknown): PoolTaint[] {
       typeof t.key === 'string' &&
       typeof t.effect === 'string',
   );
+}
+
+/**
+ * A reused pool that is not a Karpenter NodePool, updated in place: its
+ * ledger, and (ours only) what the plan wants of its object. A Cluster API
+ * pool its size and templates; a static pool (NodeFeatureRule) its rule, so
+ * its nodes follow the planned names, labels and taints; a GKE pool
+ * (ComputeClass) its rules. One written by hand keeps its own. Returns its
+ * nodes' taints, or undefined for a NodePool (the caller's).
+ */
+function updateReusedPoolOfKind(
+  existing: YamlFile,
+  doc: Document,
+  reused: {
+    poolKind: string;
+    nodePool: KubernetesObject;
+    wanted: KubernetesObject[];
+    managed: boolean;
+    cluster: ClusterProfile;
+    plan: Plan;
+    /** The pool object as the file held it before this change. */
+    current: unknown;
+  },
+): PoolTaint[] | undefined {
+  const { poolKind, nodePool, managed, cluster, plan, current } = reused;
+  if (poolKind === MACHINE_DEPLOYMENT) {
+    return updateMachineDeploymentPool(
+      existing,
+      doc,
+      nodePool,
+      reused.wanted,
+      managed,
+    );
+  }
+  const spec = nodePool.spec as Record<string, unknown>;
+  if (poolKind === NODE_FEATURE_RULE) {
+    writeCapacity(
+      existing,
+      doc,
+      cluster,
+      plan.pool,
+      undefined,
+      plan.pool.nodeNames,
+    );
+    if (managed) setIfChanged(existing, doc, ['spec', 'rules'], spec.rules);
+    return asPoolTaints(ruleTaints(current));
+  }
+  if (poolKind === COMPUTE_CLASS_KIND) {
+    writeCapacity(existing, doc, cluster, plan.pool);
+    if (managed) {
+      setIfChanged(existing, doc, ['spec', 'priorities'], spec.priorities);
+    }
+    return asPoolTaints(computeClassNodes(current).taints);
+  }
+  return undefined;
 }
 
 /**
@@ -355,43 +427,20 @@ export async function applyPool(
     );
   }
   const absent = managed ? [] : unclaimedAnnotations(doc, keys);
-  if (poolKind === MACHINE_DEPLOYMENT) {
-    const taints = updateMachineDeploymentPool(
-      existing,
-      doc,
-      nodePool,
-      wanted,
-      managed,
-    );
+  const taints = updateReusedPoolOfKind(existing, doc, {
+    poolKind,
+    nodePool,
+    wanted,
+    managed,
+    cluster,
+    plan,
+    current,
+  });
+  if (taints) {
     recordAddedAnnotations(existing, doc, absent, keys);
     const changed = existing.newContent();
     if (changed !== undefined) await staged.write(path, changed);
     return { path, taints };
-  }
-  if (poolKind === NODE_FEATURE_RULE) {
-    // A reused static pool: its ledger, and (ours only) the rule the plan
-    // wants, so its nodes follow the planned names, labels and taints; a
-    // rule written by hand keeps its match and labels.
-    writeCapacity(
-      existing,
-      doc,
-      cluster,
-      plan.pool,
-      undefined,
-      plan.pool.nodeNames,
-    );
-    if (managed) {
-      setIfChanged(
-        existing,
-        doc,
-        ['spec', 'rules'],
-        (nodePool.spec as { rules: unknown }).rules,
-      );
-    }
-    recordAddedAnnotations(existing, doc, absent, keys);
-    const changed = existing.newContent();
-    if (changed !== undefined) await staged.write(path, changed);
-    return { path, taints: asPoolTaints(ruleTaints(current)) };
   }
   writeCapacity(existing, doc, cluster, plan.pool);
   recordAddedAnnotations(existing, doc, absent, keys);
@@ -497,10 +546,7 @@ export async function applyLeftPools(
 ): Promise<void> {
   for (const left of pools) {
     const file = YamlFile.parse(left.path, await staged.read(left.path));
-    const doc =
-      file.findObject('NodePool', left.name) ??
-      file.findObject(MACHINE_DEPLOYMENT, left.name) ??
-      file.findObject(NODE_FEATURE_RULE, left.name);
+    const doc = findPoolObject(file, left.name);
     if (!doc) continue; // moved or deleted meanwhile: nothing to shrink
     // A pool sized by nodes (Cluster API, static nodes by name) shrinks to
     // what its remaining requests need, whether a release or a request

@@ -11,6 +11,7 @@
  * only when its text may hold one of these (`clusterFolderFileHolds`).
  */
 import type { GpuCatalog, PoolState } from '@gpu-gitops/plugin-gpu-common';
+import { COMPUTE_CLASS_KIND } from './computeClassPools';
 import { mayHoldGpuConfigMap } from './handWrittenConfigMaps';
 import { MACHINE_DEPLOYMENT } from './machineDeploymentPools';
 import { NODE_FEATURE_RULE } from './nodeFeatureRulePools';
@@ -18,7 +19,12 @@ import { parsePools, type PoolConfigs } from './parsePools';
 import { isProductPool } from './productPools';
 import { asKubernetesObject, ParsedDocument, SkippedFile } from './yamlObjects';
 
-const POOL_KINDS = new Set(['NodePool', MACHINE_DEPLOYMENT, NODE_FEATURE_RULE]);
+const POOL_KINDS = new Set([
+  'NodePool',
+  MACHINE_DEPLOYMENT,
+  NODE_FEATURE_RULE,
+  COMPUTE_CLASS_KIND,
+]);
 
 /**
  * What a file of the cluster's folder may hold, by a cheap look at its text.
@@ -26,7 +32,7 @@ const POOL_KINDS = new Set(['NodePool', MACHINE_DEPLOYMENT, NODE_FEATURE_RULE]);
  * @public
  */
 export interface ClusterFolderFileHolds {
-  /** A NodePool, MachineDeployment or NodeFeatureRule. */
+  /** A NodePool, MachineDeployment, NodeFeatureRule or ComputeClass. */
   pools: boolean;
   /** A ConfigMap of device-plugin or mig-parted configs. */
   configMaps: boolean;
@@ -40,9 +46,10 @@ export interface ClusterFolderFileHolds {
  */
 export function clusterFolderFileHolds(text: string): ClusterFolderFileHolds {
   return {
-    pools: /\bkind:\s*['"]?(NodePool|MachineDeployment|NodeFeatureRule)\b/.test(
-      text,
-    ),
+    pools:
+      /\bkind:\s*['"]?(NodePool|MachineDeployment|NodeFeatureRule|ComputeClass)\b/.test(
+        text,
+      ),
     configMaps: mayHoldGpuConfigMap(text),
   };
 }

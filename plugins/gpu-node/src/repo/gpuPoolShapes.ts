@@ -21,6 +21,10 @@ import {
   POOL_OBJECT_KINDS,
 } from './machineDeploymentPools';
 import {
+  COMPUTE_CLASS_KIND,
+  computeClassAsNodePool,
+} from './computeClassPools';
+import {
   NODE_FEATURE_RULE,
   nodeFeatureRuleAsNodePool,
 } from './nodeFeatureRulePools';
@@ -42,6 +46,9 @@ function asNodePool(object: PoolObject, values: unknown[]): PoolObject {
   }
   if (object.kind === NODE_FEATURE_RULE) {
     return nodeFeatureRuleAsNodePool(object);
+  }
+  if (object.kind === COMPUTE_CLASS_KIND) {
+    return computeClassAsNodePool(object);
   }
   return object;
 }

@@ -9,6 +9,7 @@
  * touched.
  */
 import {
+  computeClassNodes,
   findInstanceType,
   kubeletNodeLabels,
   WELL_KNOWN_KEYS,
@@ -16,6 +17,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { getIn, PlainObject, stringRecord } from './yamlObjects';
 import { NODE_FEATURE_RULE, ruleNodeLabels } from './nodeFeatureRulePools';
+import { COMPUTE_CLASS_KIND } from './computeClassPools';
 import { findOurLabel } from './poolLabels';
 import { hasPoolAnnotations } from './productPools';
 
@@ -122,14 +124,18 @@ export function poolNodeLabels(
     return nodeRegistrationLabels(templatesOf(pool, values).bootstrap);
   }
   if (getIn(pool, 'kind') === NODE_FEATURE_RULE) return ruleNodeLabels(pool);
+  if (getIn(pool, 'kind') === COMPUTE_CLASS_KIND) {
+    return computeClassNodes(pool).labels;
+  }
   return stringRecord(getIn(pool, 'spec', 'template', 'metadata', 'labels'));
 }
 
-/** Kinds an object that is a pool may have: a Karpenter NodePool, a Cluster API MachineDeployment, an NFD NodeFeatureRule (static nodes). */
+/** Kinds an object that is a pool may have: a Karpenter NodePool, a Cluster API MachineDeployment, an NFD NodeFeatureRule (static nodes), a GKE ComputeClass. */
 export const POOL_OBJECT_KINDS: readonly string[] = [
   'NodePool',
   MACHINE_DEPLOYMENT,
   'NodeFeatureRule',
+  COMPUTE_CLASS_KIND,
 ];
 
 /**

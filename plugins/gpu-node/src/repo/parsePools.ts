@@ -27,6 +27,11 @@ import {
   nodeFeatureRuleAsNodePool,
   ruleNodeNames,
 } from './nodeFeatureRulePools';
+import {
+  COMPUTE_CLASS_KIND,
+  computeClassAsNodePool,
+  isGpuComputeClass,
+} from './computeClassPools';
 import { nodePoolRequirements } from './nodePoolRequirements';
 import {
   findOurLabel,
@@ -77,11 +82,16 @@ export function parsePools(
       otherNodePools.push(obj.metadata.name); // someone else's rule: a name we never take
       continue;
     }
+    if (obj?.kind === COMPUTE_CLASS_KIND && !isGpuComputeClass(obj)) {
+      otherNodePools.push(obj.metadata.name); // someone else's class: a name we never take
+      continue;
+    }
     if (
       !obj ||
       (obj.kind !== 'NodePool' &&
         obj.kind !== MACHINE_DEPLOYMENT &&
-        obj.kind !== NODE_FEATURE_RULE)
+        obj.kind !== NODE_FEATURE_RULE &&
+        obj.kind !== COMPUTE_CLASS_KIND)
     ) {
       continue;
     }
@@ -90,6 +100,8 @@ export function parsePools(
       asNodePool = machineDeploymentAsNodePool(obj, values);
     } else if (obj.kind === NODE_FEATURE_RULE) {
       asNodePool = nodeFeatureRuleAsNodePool(obj);
+    } else if (obj.kind === COMPUTE_CLASS_KIND) {
+      asNodePool = computeClassAsNodePool(obj);
     }
     const parsed = parsePool(
       asNodePool,

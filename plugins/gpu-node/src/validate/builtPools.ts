@@ -51,6 +51,11 @@ import {
   NODE_FEATURE_RULE,
   nodeFeatureRuleAsNodePool,
 } from '../repo/nodeFeatureRulePools';
+import {
+  COMPUTE_CLASS_KIND,
+  computeClassAsNodePool,
+  isGpuComputeClass,
+} from '../repo/computeClassPools';
 
 /** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
 export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
@@ -230,6 +235,11 @@ function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
       isGpuNodeFeatureRule(object)
     ) {
       pools.push(builtPool(root, nodeFeatureRuleAsNodePool(object), context));
+    } else if (
+      object.kind === COMPUTE_CLASS_KIND &&
+      isGpuComputeClass(object)
+    ) {
+      pools.push(builtPool(root, computeClassAsNodePool(object), context));
     }
   }
   return pools;

@@ -19,11 +19,9 @@ import {
   clusterKustomizationPath,
   type ResolvedRepoLayout,
 } from '../../layout/layout';
-import { MACHINE_DEPLOYMENT } from '../../repo/machineDeploymentPools';
-import { NODE_FEATURE_RULE } from '../../repo/nodeFeatureRulePools';
 import { getIn } from '../../repo/yamlObjects';
 import { isOverlayOf } from '../addedOverlays';
-import { applyLeftPools } from '../applyPool';
+import { applyLeftPools, findPoolObject } from '../applyPool';
 import { unlistResource } from '../listing';
 import { isManagedObject } from '../ownership';
 import type { StagedTree } from '../stagedTree';
@@ -84,10 +82,7 @@ async function removePool(
   classesInUse: Set<string>,
 ): Promise<void> {
   const file = YamlFile.parse(pool.path, await staged.read(pool.path));
-  const nodePool =
-    file.findObject('NodePool', pool.name) ??
-    file.findObject(MACHINE_DEPLOYMENT, pool.name) ??
-    file.findObject(NODE_FEATURE_RULE, pool.name);
+  const nodePool = findPoolObject(file, pool.name);
   if (!nodePool) return; // moved or deleted meanwhile: nothing to remove
   const nodeClass = nodeClassOf(nodePool.toJS());
   const going: Document[] = file.docs.filter(doc => {
