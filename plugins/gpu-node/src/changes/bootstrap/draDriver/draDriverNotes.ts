@@ -51,7 +51,7 @@ const RELEASE_FORM_NOTE: Record<ChartReleaseForm, string> = {
   kustomize:
     'It is a kustomize root of its own, built with Helm (`--enable-helm`; kustomize v5.2.0 or later for an oci:// chart).',
   flux: 'It is a Flux HelmRepository (`type: oci`) and HelmRelease in `flux-system`, as this repository installs its charts: Flux installs the chart once the folder is applied.',
-  argo: "It is an Argo CD Application of the chart in `argocd`, as this repository installs its charts: Argo CD installs the chart once the folder is applied (the registry is public; Argo CD names it without `oci://`).",
+  argo: 'It is an Argo CD Application of the chart in `argocd`, as this repository installs its charts: Argo CD installs the chart once the folder is applied (the registry is public; Argo CD names it without `oci://`).',
 };
 
 /** What the notes say of each driver the repository deploys. */
