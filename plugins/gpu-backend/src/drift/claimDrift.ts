@@ -12,7 +12,10 @@ import type { V1Pod, ResourceV1ResourceClaim } from '@kubernetes/client-node';
 import type { DriftFinding } from '@gpu-gitops/plugin-gpu-common';
 
 /** The claims a pod owns (the controller's `ownerReferences` to it). */
-function claimsOf(pod: V1Pod, claims: ResourceV1ResourceClaim[]): ResourceV1ResourceClaim[] {
+function claimsOf(
+  pod: V1Pod,
+  claims: ResourceV1ResourceClaim[],
+): ResourceV1ResourceClaim[] {
   return claims.filter(
     claim =>
       claim.metadata?.namespace === pod.metadata?.namespace &&
@@ -50,9 +53,8 @@ export function claimUnallocatedFindings(
     claimsOf(pod, claims).filter(claim => !claim.status?.allocation),
   );
   if (waiting.length === 0) return [];
-  const pods = new Set(
-    waiting.map(c => c.metadata?.ownerReferences?.[0]?.name),
-  ).size;
+  const pods = new Set(waiting.map(c => c.metadata?.ownerReferences?.[0]?.name))
+    .size;
   const [first] = waiting;
   const classes = [...new Set(waiting.flatMap(deviceClassesOf))].sort();
   const name = `${first.metadata?.namespace}/${first.metadata?.name}`;
