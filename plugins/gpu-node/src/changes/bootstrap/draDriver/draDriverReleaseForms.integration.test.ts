@@ -15,6 +15,7 @@ import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__t
 import { kustomizeBuild } from '../../../kustomize/build';
 import { readGpuStack } from '../../../repo/gpuStack/readGpuStack';
 import { FsRepoTree } from '../../../repo/tree';
+import { validateGitOpsTree } from '../../../validate/validateGitOpsTree';
 import { writeChangeSet } from '../../stagedTree';
 import { buildBootstrapChangeSet } from '../bootstrapChangeSet';
 import { clusterReleaseFiles } from '../helmReleases/findHelmReleases';
@@ -124,6 +125,11 @@ describe.each([
         .filter(o => o.metadata.name === 'dra-driver-nvidia-gpu')
         .map(o => o.kind),
     ).toEqual(kinds.filter(k => k !== 'HelmRepository'));
+  });
+
+  it('gives validate nothing to report', async () => {
+    const findings = await validateGitOpsTree(tree.root, { cluster });
+    expect(findings.filter(f => f.file.startsWith(folder))).toEqual([]);
   });
 
   it("is the bootstrap's own on the next run, and publishes the DRA pools' GPUs", async () => {
