@@ -34,7 +34,10 @@ export function buildMigConfig(
   plan: Plan,
   catalog?: GpuCatalog,
 ): { name: string; entries: MigConfigEntry[] } | undefined {
-  if (plan.sharing.mode !== 'mig') return undefined;
+  // A DRA plan of MIG instances: mig-parted cuts them, the driver serves them.
+  const draMig =
+    plan.sharing.mode === 'dra' && plan.sharing.migProfile !== undefined;
+  if (plan.sharing.mode !== 'mig' && !draMig) return undefined;
   if (plan.sharing.handWrittenConfigMap) return undefined;
   const { migConfigName, migLayout } = plan.sharing;
   if (!migConfigName || !migLayout || Object.keys(migLayout).length === 0) {
