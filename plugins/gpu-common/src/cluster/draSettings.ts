@@ -42,7 +42,7 @@ export interface ClusterDraSettings {
   consumableShares?: number;
   /**
    * The driver serves the MIG instances mig-parted cuts on the DRA pools'
-   * nodes (static MIG, on by default in the driver: dra-driver-nvidia-gpu@95932046
+   * nodes (static MIG, on by default in the driver: dra-driver-nvidia-gpu at 95932046
    * `site/content/docs/guides/gpu-allocation/mig.md`): a `dra` request whose
    * memory fits a MIG profile of its model claims one instance through
    * DeviceClass `mig.nvidia.com`. The driver's `DynamicMIG` stays off.
