@@ -82,6 +82,12 @@ export interface Config {
             karpenterNvidiaGate?: boolean;
             /** The DRA driver's integer `consumableShares`: claims per GPU (2–48; Kubernetes 1.36 or later). */
             consumableShares?: number;
+            /**
+             * The driver serves the MIG instances mig-parted cuts (static MIG): a dra request that
+             * fits a MIG profile claims one instance of DeviceClass `mig.nvidia.com` (static pool).
+             * Not with `consumableShares`.
+             */
+            staticMig?: boolean;
           };
           nodeClass?: { group?: string; kind?: string; name?: string };
           /** Also generate the EC2NodeClass named in `nodeClass`. */

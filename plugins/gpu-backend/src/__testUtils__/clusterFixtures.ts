@@ -383,6 +383,124 @@ export function pendingPod(
   };
 }
 
+/**
+ * A pending pod of a `dra` request: its GPU comes from claim `gpu`, made
+ * from the workload's ResourceClaimTemplate (the shape the product renders,
+ * gpu-common `manifests/gpuPodSpec.ts`); the claim controller has made
+ * `claimName` for it (`status.resourceClaimStatuses`).
+ */
+export function draPendingPod(
+  namespace: string,
+  name: string,
+  options: {
+    ageMinutes: number;
+    now: Date;
+    template: string;
+    claimName: string;
+  },
+) {
+  const pod = pendingPod(namespace, name, options);
+  const [container] = pod.spec.containers;
+  return {
+    ...pod,
+    metadata: { ...pod.metadata, uid: `uid-${name}` },
+    spec: {
+      containers: [{ ...container, resources: { claims: [{ name: 'gpu' }] } }],
+      resourceClaims: [
+        { name: 'gpu', resourceClaimTemplateName: options.template },
+      ],
+    },
+    status: {
+      ...pod.status,
+      resourceClaimStatuses: [
+        { name: 'gpu', resourceClaimName: options.claimName },
+      ],
+    },
+  };
+}
+
+/**
+ * The ResourceClaim (`resource.k8s.io/v1`) the claim controller makes for
+ * `pod`'s claim `gpu` (owned by the pod, annotated with the pod's claim
+ * name), asking for one device of `deviceClassName` whose CEL selector is
+ * `expression`; allocated to a device of `node` or not (no `status`).
+ */
+export function podResourceClaim(
+  pod: { metadata: { name: string; namespace: string; uid?: string } },
+  claimName: string,
+  options: {
+    deviceClassName: string;
+    expression: string;
+    allocatedOn?: string;
+  },
+) {
+  const { name, namespace, uid } = pod.metadata;
+  const claim = {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: {
+      name: claimName,
+      namespace,
+      annotations: { 'resource.kubernetes.io/pod-claim-name': 'gpu' },
+      ownerReferences: [
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          name,
+          uid: uid ?? `uid-${name}`,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    spec: {
+      devices: {
+        requests: [
+          {
+            name: 'gpu',
+            exactly: {
+              deviceClassName: options.deviceClassName,
+              selectors: [{ cel: { expression: options.expression } }],
+            },
+          },
+        ],
+      },
+    },
+  };
+  if (!options.allocatedOn) return claim;
+  return {
+    ...claim,
+    status: {
+      allocation: {
+        devices: {
+          results: [
+            {
+              request: 'gpu',
+              driver: 'gpu.nvidia.com',
+              pool: options.allocatedOn,
+              device: 'gpu-0',
+            },
+          ],
+        },
+        nodeSelector: {
+          nodeSelectorTerms: [
+            {
+              matchFields: [
+                {
+                  key: 'metadata.name',
+                  operator: 'In',
+                  values: [options.allocatedOn],
+                },
+              ],
+            },
+          ],
+        },
+      },
+      reservedFor: [{ resource: 'pods', name, uid: uid ?? `uid-${name}` }],
+    },
+  };
+}
+
 /** A pod of the bin-packing scheduler's Deployment (the bootstrap's labels), ready or still starting. */
 export function schedulerPod(
   name: string,

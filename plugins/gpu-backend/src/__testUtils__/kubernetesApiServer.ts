@@ -6,7 +6,8 @@
  * for 401 / 404), checks the bearer token, applies the label and field
  * selectors drift sends, and validates every object it serves against the
  * real schemas (kubernetes-models for core v1, @kubernetes-models/karpenter
- * for NodePool v1 and NodeOverlay v1alpha1, the vendored upstream CRDs of
+ * for NodePool v1 and NodeOverlay v1alpha1, kubernetes-models for
+ * `resource.k8s.io/v1` ResourceClaim, the vendored upstream CRDs of
  * Cluster API v1.14.0 for MachineDeployment v1beta2 and of NFD v0.19.0 for
  * NodeFeatureRule v1alpha1), so fixtures cannot drift from what a cluster
  * would return.
@@ -43,6 +44,8 @@ export interface ClusterContents {
   pods: KubeObject[];
   events: KubeObject[];
   configMaps: KubeObject[];
+  /** Every namespace's; undefined: no `resource.k8s.io/v1` API (404, as below Kubernetes 1.34). */
+  resourceClaims?: KubeObject[];
 }
 
 export interface KubernetesApiServer {
@@ -215,6 +218,7 @@ export async function startKubernetesApiServer(options: {
       ...next.pods,
       ...next.events,
       ...next.configMaps,
+      ...(next.resourceClaims ?? []),
     ]) {
       validateObject(object);
     }
@@ -272,6 +276,19 @@ export async function startKubernetesApiServer(options: {
               'NodeFeatureRule',
               'nfd.k8s-sigs.io/v1alpha1',
               contents.nodeFeatureRules,
+            ),
+          );
+        }
+        return;
+      case '/apis/resource.k8s.io/v1/resourceclaims':
+        if (!contents.resourceClaims) answer(404, notFound());
+        else {
+          answer(
+            200,
+            list(
+              'ResourceClaim',
+              'resource.k8s.io/v1',
+              contents.resourceClaims,
             ),
           );
         }

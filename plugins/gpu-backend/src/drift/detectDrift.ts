@@ -25,6 +25,7 @@ import { machineDeploymentFindings } from './machineDeploymentDrift';
 import { nodeFeatureRuleFindings } from './nodeFeatureRuleDrift';
 import { notInGit, poolObjectKind } from './poolObjectPresence';
 import { schedulerNotRunningFindings } from './schedulerDrift';
+import { claimUnallocatedFindings } from './claimDrift';
 import type { ClusterObjects } from './readClusterObjects';
 
 /** Labels GPU Feature Discovery and the GPU Operator's MIG manager put on nodes (gpu-operator v26.7). */
@@ -222,6 +223,7 @@ export function detectDrift(
               pods,
               objects.binPackingSchedulerPods,
             ),
+            ...claimUnallocatedFindings(pods, objects.resourceClaims),
           ]
         : [],
     );

@@ -4,7 +4,8 @@
  * @kubernetes/client-node, a time limit on every call, and the token only
  * in the Authorization header. Every cluster: its pool nodes, pending pods,
  * FailedScheduling events and the device-plugin ConfigMap; the bin-packing
- * scheduler's pods where the profile opts in (`binPacking`); then only the
+ * scheduler's pods where the profile opts in (`binPacking`); every
+ * ResourceClaim where it enables DRA (`profileEnablesDra`); then only the
  * objects its pools are made of (`readPoolObjects`): Karpenter NodePools and
  * NodeOverlays, Cluster API MachineDeployments, or NFD NodeFeatureRules.
  */
@@ -14,18 +15,21 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
+  ResourceV1Api,
   type ConfigurationOptions,
   type CoreV1Event,
   Observable,
   type ObservableMiddleware,
   type V1Node,
   type V1Pod,
+  type ResourceV1ResourceClaim,
 } from '@kubernetes/client-node';
 import {
   BIN_PACKING_SCHEDULER_NAMESPACE,
   BIN_PACKING_SCHEDULER_POD_LABELS,
   clusterApiSettingsOf,
   poolNodeLabel,
+  profileEnablesDra,
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { KubernetesTarget } from '../config/readDriftConfig';
@@ -105,6 +109,12 @@ export interface ClusterObjects {
    * its namespace); undefined where the profile does not opt in (`binPacking`).
    */
   binPackingSchedulerPods?: V1Pod[];
+  /**
+   * Every namespace's ResourceClaims (`resource.k8s.io/v1`) where the
+   * profile enables DRA; undefined otherwise, or when the cluster serves
+   * no such API.
+   */
+  resourceClaims?: ResourceV1ResourceClaim[];
 }
 
 /** `key=value,...`: the label selector of the bin-packing scheduler's pods. */
@@ -307,6 +317,7 @@ export async function readClusterObjects(
   const kc = kubeConfigOf(target);
   const core = kc.makeApiClient(CoreV1Api);
   const custom = kc.makeApiClient(CustomObjectsApi);
+  const resource = kc.makeApiClient(ResourceV1Api);
   const options = withTimeout(target.timeoutMs);
   const call: Call = async (what, run) => {
     try {
@@ -331,6 +342,7 @@ export async function readClusterObjects(
     schedulingEvents,
     configMap,
     schedulerPods,
+    resourceClaims,
   ] = await Promise.all([
     readPoolObjects(profile, custom, options, call, orMissing),
     // The label's presence: every node of every pool, none other.
@@ -363,6 +375,11 @@ export async function readClusterObjects(
           ),
         )
       : undefined,
+    profileEnablesDra(profile)
+      ? orMissing('list ResourceClaims', () =>
+          resource.listResourceClaimForAllNamespaces({}, options),
+        )
+      : undefined,
   ]);
   return {
     ...poolObjects,
@@ -373,5 +390,6 @@ export async function readClusterObjects(
       ? { devicePluginConfigKeys: Object.keys(configMap.data ?? {}).sort() }
       : {}),
     ...(schedulerPods ? { binPackingSchedulerPods: schedulerPods.items } : {}),
+    ...(resourceClaims ? { resourceClaims: resourceClaims.items } : {}),
   };
 }

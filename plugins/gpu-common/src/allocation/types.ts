@@ -96,6 +96,7 @@ export type DriftKind =
   | 'allocatable-differs'
   | 'pods-pending'
   | 'scheduler-not-running'
+  | 'claim-unallocated'
   | 'nodepool-not-in-git'
   | 'machinedeployment-missing'
   | 'machinedeployment-not-ready'

@@ -54,3 +54,19 @@ export function draPoolIsStatic(
 ): boolean {
   return draAutoscalingGap(cluster) !== undefined;
 }
+
+/**
+ * True when a DRA pool is static: on a cluster whose Karpenter cannot scale
+ * for claims, and for MIG instances anywhere, which mig-parted cuts only
+ * once the node runs (Karpenter's DRA simulation offers an instance type's
+ * whole GPUs, never instances that do not exist yet).
+ */
+export function draPoolIsStaticFor(
+  pool: { sharingMode: string; migProfile?: string },
+  cluster: Parameters<typeof draAutoscalingGap>[0],
+): boolean {
+  return (
+    pool.sharingMode === 'dra' &&
+    (pool.migProfile !== undefined || draPoolIsStatic(cluster))
+  );
+}

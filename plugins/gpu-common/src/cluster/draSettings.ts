@@ -40,6 +40,14 @@ export interface ClusterDraSettings {
    * that many claims. Absent: one claim holds a whole GPU.
    */
   consumableShares?: number;
+  /**
+   * The driver serves the MIG instances mig-parted cuts on the DRA pools'
+   * nodes (static MIG, on by default in the driver: dra-driver-nvidia-gpu at 95932046
+   * `site/content/docs/guides/gpu-allocation/mig.md`): a `dra` request whose
+   * memory fits a MIG profile of its model claims one instance through
+   * DeviceClass `mig.nvidia.com`. The driver's `DynamicMIG` stays off.
+   */
+  staticMig?: boolean;
 }
 
 /** Kubernetes serves `resource.k8s.io/v1` from 1.34 (DRA GA). */
@@ -66,8 +74,17 @@ export const draSettingsSchema = z
           'must be at least 2 (one claim per GPU needs no consumable shares: leave it out)',
       })
       .max(MAX_CONSUMABLE_SHARES),
+    staticMig: z.boolean(),
   })
-  .partial();
+  .partial()
+  // The driver's consumable shares are one flag for every device of its
+  // nodes, MIG instances included: claims would share an instance.
+  .refine(dra => !(dra.staticMig && dra.consumableShares !== undefined), {
+    message:
+      'staticMig cannot go with consumableShares: the DRA driver splits every device of its nodes into the shares, MIG instances included, so MIG claims would share an instance; leave one out',
+    path: ['staticMig'],
+    params: { rule: 'dra-static-mig-shares' },
+  });
 
 export const kubernetesVersionSchema = z
   .string()

@@ -34,7 +34,11 @@ export function buildMigConfig(
   plan: Plan,
   catalog?: GpuCatalog,
 ): { name: string; entries: MigConfigEntry[] } | undefined {
-  if (plan.sharing.mode !== 'mig') return undefined;
+  // A DRA plan of MIG instances: mig-parted cuts them, the driver serves them.
+  const draMig =
+    plan.sharing.mode === 'dra' && plan.sharing.migProfile !== undefined;
+  if (plan.sharing.mode !== 'mig' && !draMig) return undefined;
+  // GKE partitions the GPUs itself (the ComputeClass's gpuPartitionSize).
   if (plan.sharing.handWrittenConfigMap || plan.sharing.sharedByProvider) {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { draPoolIsStatic } from '../cluster/draAutoscaling';
+import { draPoolIsStaticFor } from '../cluster/draAutoscaling';
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
@@ -85,7 +85,10 @@ export function buildNodePool(
   plan: Plan,
   cluster: ClusterProfile,
 ): KubernetesObject {
-  const isStatic = plan.sharing.mode === 'dra' && draPoolIsStatic(cluster);
+  const isStatic = draPoolIsStaticFor(
+    { sharingMode: plan.sharing.mode, migProfile: plan.sharing.migProfile },
+    cluster,
+  );
   const annotations = poolAnnotations(plan, cluster);
 
   const spec: Record<string, unknown> = {

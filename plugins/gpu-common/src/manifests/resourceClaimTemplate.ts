@@ -1,4 +1,5 @@
 import { NVML_PRODUCT_NAMES } from '../catalog/data/nvmlProductNames';
+import { DRA_MIG_DEVICE_CLASS } from '../planner/sharingDraMig';
 import type { Plan } from '../planner/types';
 import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
 import type { KubernetesObject } from './types';
@@ -70,28 +71,60 @@ function productNameSelector(plan: Plan): string | undefined {
 }
 
 /**
+ * One MIG instance of the plan's profile, of the plan's model (its parent's
+ * `productName`), from DeviceClass `mig.nvidia.com` (`planner/sharingDraMig.ts`;
+ * the profile never splits devices into consumable shares beside it,
+ * `cluster/draSettings.ts`).
+ */
+function migInstanceRequest(
+  plan: Plan,
+  profile: string,
+): Record<string, unknown> {
+  return {
+    deviceClassName: DRA_MIG_DEVICE_CLASS,
+    count: 1,
+    selectors: [
+      productNameSelector(plan),
+      `device.attributes['${DRA_DRIVER}'].profile == '${profile}'`,
+    ]
+      .filter((e): e is string => e !== undefined)
+      .map(expression => ({ cel: { expression } })),
+  };
+}
+
+/** One GPU of at least the requested memory, or the plan's shares of one. */
+function gpuRequest(plan: Plan): Record<string, unknown> {
+  const shares = sharesRequest(plan);
+  // The GPU's whole memory: a share does not shrink the device's capacity.
+  const memorySelector = `device.capacity['${DRA_DRIVER}'].memory.compareTo(quantity('${plan.perReplica.vramGiB}Gi')) >= 0`;
+  return {
+    deviceClassName: DRA_GPU_DEVICE_CLASS,
+    count: 1,
+    selectors: [productNameSelector(plan), memorySelector]
+      .filter((e): e is string => e !== undefined)
+      .map(expression => ({ cel: { expression } })),
+    ...(shares ? { capacity: shares } : {}),
+  };
+}
+
+/**
  * ResourceClaimTemplate `resource.k8s.io/v1` (Kubernetes ≥ 1.34): each pod
- * gets its own claim for one GPU of at least the requested memory. The memory
- * selector uses the driver's `memory` capacity (bytes, a quantity).
+ * gets its own claim for one GPU of at least the requested memory (the
+ * driver's `memory` capacity, bytes, a quantity), or one MIG instance of
+ * the planned profile.
  */
 export function buildResourceClaimTemplate(plan: Plan): KubernetesObject {
   const { name, namespace } = plan.request.metadata;
   const sharing = gpuSharingConfig(plan);
-  const shares = sharesRequest(plan);
-  // The GPU's whole memory: a share does not shrink the device's capacity.
-  const memorySelector = `device.capacity['${DRA_DRIVER}'].memory.compareTo(quantity('${plan.perReplica.vramGiB}Gi')) >= 0`;
+  const { migProfile } = plan.sharing;
   const devices: Record<string, unknown> = {
     requests: [
       {
         name: DRA_REQUEST_NAME,
-        exactly: {
-          deviceClassName: DRA_GPU_DEVICE_CLASS,
-          count: 1,
-          selectors: [productNameSelector(plan), memorySelector]
-            .filter((e): e is string => e !== undefined)
-            .map(expression => ({ cel: { expression } })),
-          ...(shares ? { capacity: shares } : {}),
-        },
+        exactly:
+          migProfile === undefined
+            ? gpuRequest(plan)
+            : migInstanceRequest(plan, migProfile),
       },
     ],
   };

@@ -1,7 +1,7 @@
 import type { LedgerEntry } from '../capacity/ledger';
 import { poolCost, type PoolCost } from '../capacity/poolCost';
 import type { InstanceType } from '../catalog/types';
-import { draPoolIsStatic } from '../cluster/draAutoscaling';
+import { draPoolIsStaticFor } from '../cluster/draAutoscaling';
 import type { ClusterProfile } from '../cluster/types';
 import { isGpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
@@ -79,8 +79,13 @@ export function evaluateOption(
 ): PoolOption | string {
   const { request, index, repoState, cluster } = inputs;
   const { existing, poolName, decision, choices } = target;
-  const staticPool =
-    request.spec.gpu.sharing === 'dra' && draPoolIsStatic(cluster);
+  const staticPool = draPoolIsStaticFor(
+    {
+      sharingMode: request.spec.gpu.sharing,
+      migProfile: decision.sharing.migProfile,
+    },
+    cluster,
+  );
   let capacity: PoolCapacity;
   try {
     capacity = poolLimits({

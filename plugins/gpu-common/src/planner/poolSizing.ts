@@ -1,5 +1,5 @@
 import type { GpuCatalog } from '../catalog/types';
-import { draPoolIsStatic } from '../cluster/draAutoscaling';
+import { draPoolIsStaticFor } from '../cluster/draAutoscaling';
 import type { ClusterProfile } from '../cluster/types';
 import type { CatalogIndex } from './catalogIndex';
 import { machinesOfPool } from './poolMachines';
@@ -35,7 +35,8 @@ export function sizingOfPool(
     resourceName: pool.resourceName,
     unitsPerGpu: unitsPerGpuOf(pool, repoState),
     gpuCounts: machinesOfPool(pool, catalog, cluster).map(t => t.gpusPerNode),
-    staticPool:
-      pool.sharingMode === 'dra' && (!cluster || draPoolIsStatic(cluster)),
+    staticPool: cluster
+      ? draPoolIsStaticFor(pool, cluster)
+      : pool.sharingMode === 'dra',
   };
 }

@@ -6,6 +6,7 @@ import { NVIDIA_CONSUMABLE_CAPACITY_ANNOTATION } from '../manifests/ec2NodeClass
 import type { GpuRequest } from '../request/types';
 import { formatRequestedGiB } from '../format/units';
 import { ModeDecision, gib, requestedMiB } from './modeDecision';
+import { claimsMigInstance, decideDraMig } from './sharingDraMig';
 
 /**
  * The DRA DeviceClass of the NVIDIA DRA driver for whole GPUs
@@ -66,6 +67,15 @@ export function decideDra(
         message: `${asked} does not fit one ${model.id} (${gib(model.memoryMiB)}); a DRA claim here holds one GPU`,
       },
     ]);
+  }
+  if (claimsMigInstance(request, model, cluster)) {
+    return decideDraMig(
+      request,
+      model,
+      cluster,
+      { [DEVICE_PLUGIN_DEPLOY_LABEL]: 'false' },
+      DRIVER_WARNING,
+    );
   }
   const gap = draAutoscalingGap(cluster);
   const warnings = gap

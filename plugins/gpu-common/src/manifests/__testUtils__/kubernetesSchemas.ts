@@ -60,6 +60,11 @@ const MODEL_FILES: Record<
     'resource.k8s.io/v1/ResourceClaimTemplate.js',
     'ResourceClaimTemplate',
   ],
+  'resource.k8s.io/v1/ResourceClaim': [
+    'kubernetes-models',
+    'resource.k8s.io/v1/ResourceClaim.js',
+    'ResourceClaim',
+  ],
 };
 
 function packageDir(pkg: string): string {

@@ -20,13 +20,26 @@ export function bootstrapYaml(value: unknown, comment?: string): string {
 
 /** A document (carrying comments of its own) as YAML under the header. */
 export function bootstrapDocument(doc: Document, comment?: string): string {
+  return bootstrapDocuments([doc], comment);
+}
+
+/** Several objects as one multi-document YAML file under the header. */
+export function bootstrapDocuments(
+  documents: (Document | unknown)[],
+  comment?: string,
+): string {
   const comments = comment
     ? comment
         .split('\n')
         .map(line => `# ${line}\n`)
         .join('')
     : '';
-  return `${BOOTSTRAP_HEADER}${comments}${doc.toString({ lineWidth: 0 })}`;
+  const texts = documents.map(value =>
+    (value instanceof Document ? value : new Document(value)).toString({
+      lineWidth: 0,
+    }),
+  );
+  return `${BOOTSTRAP_HEADER}${comments}${texts.join('---\n')}`;
 }
 
 /** True when `text` is a file the bootstrap wrote (it starts with the header). */

@@ -34,6 +34,8 @@ export interface BootstrapPaths {
   /** NVIDIA's DRA driver release, when the cluster profile enables DRA. */
   draDriverKustomization: string;
   draDriverValues: string;
+  /** Its Flux or Argo CD objects, where the repository installs charts that way. */
+  draDriverRelease: string;
   /** The bin-packing scheduler's objects, in the GPU folder's `scheduler/`. */
   scheduler: string;
 }
@@ -73,6 +75,7 @@ export function bootstrapPaths(
     karpenterValues: posix.join(karpenterFolder, 'values.yaml'),
     draDriverKustomization: posix.join(draDriverFolder, 'kustomization.yaml'),
     draDriverValues: posix.join(draDriverFolder, 'values.yaml'),
+    draDriverRelease: posix.join(draDriverFolder, 'release.yaml'),
     scheduler: posix.join(gpuFolder, 'scheduler', 'gpu-binpack.yaml'),
   };
 }

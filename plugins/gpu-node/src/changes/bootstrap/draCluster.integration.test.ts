@@ -240,3 +240,72 @@ describe('the same cluster without the DRA profile', () => {
     );
   });
 });
+
+describe('EKS with DRA on and static MIG: a dra request for a MIG profile', () => {
+  const { consumableShares: _shares, ...draOnly } = draProfile.dra;
+  const withStaticMig = resolveClusterProfile({
+    ...draProfile,
+    dra: { ...draOnly, staticMig: true },
+  });
+  let dir: string;
+  let tree: FsRepoTree;
+  beforeAll(async () => {
+    ({ dir, tree } = await bootstrapped(withStaticMig));
+  });
+  afterAll(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('claims a 1g.10gb instance of mig.nvidia.com, lands on its pool only, and mig-parted partitions that pool', async () => {
+    const change = await buildRequestChange({
+      tree,
+      dir,
+      request: mlRequest(
+        'a100-mig-dra',
+        { model: 'a100-80gb', sharing: 'dra', replicas: 2, vramGiB: 9 },
+        { cluster: withStaticMig.name },
+      ) as GpuRequest,
+      cluster: withStaticMig,
+      catalog: builtinCatalog,
+    });
+    expect(change.plan.sharing.migProfile).toBe('1g.10gb');
+    expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+    await writeChangeSet(tree, change.changeSet);
+
+    const gpu = await kustomizeBuild(path.join(dir, 'clusters/eks-dra/gpu'));
+    const pool = gpu.find(
+      o => o.kind === 'NodePool' && o.metadata.name === change.plan.pool.name,
+    ) as any;
+    const migConfig =
+      pool.spec.template.metadata.labels['nvidia.com/mig.config'];
+    expect(pool.spec.template.metadata.labels).toMatchObject({
+      'nvidia.com/gpu.deploy.device-plugin': 'false',
+    });
+    expect(pool.spec.replicas).toBe(change.plan.nodes.expected);
+    // The layout the label names is in the MIG manager's config.
+    const migParted = gpu
+      .filter(o => o.kind === 'ConfigMap')
+      .map(o => parse(Object.values((o as any).data ?? {}).join('\n') || '{}'))
+      .find(config => config?.['mig-configs']?.[migConfig]);
+    expect(migParted['mig-configs'][migConfig][0]['mig-devices']).toEqual({
+      '1g.10gb': 7,
+    });
+
+    const workloadFolder = path.dirname(
+      change.changeSet.changes
+        .map(c => c.path)
+        .find(p => p.startsWith('apps/') && p.endsWith('kustomization.yaml'))!,
+    );
+    const [request] = (await kustomizeBuild(path.join(dir, workloadFolder)))
+      .filter(o => o.kind === 'ResourceClaimTemplate')
+      .flatMap(o => (o as any).spec.spec.devices.requests);
+    expect(request.exactly.deviceClassName).toBe('mig.nvidia.com');
+    expect(
+      request.exactly.selectors.map((s: any) => s.cel.expression),
+    ).toContain("device.attributes['gpu.nvidia.com'].profile == '1g.10gb'");
+    // Every object the tree builds passes its schema (resource.k8s.io/v1 included).
+    expect(await validateGitOpsTree(dir, { cluster: withStaticMig })).toEqual(
+      [],
+    );
+  });
+});

@@ -3,8 +3,10 @@
  * (`profileEnablesDra`) and the repository deploys no DRA driver of its own
  * (`readGpuStack`'s `draDrivers`: a chart release in any form, or the
  * kubelet plugin DaemonSet), the bootstrap writes (and later keeps) its own
- * release beside the GPU Operator's, in the same form: a kustomization
- * whose `helmCharts` entry pins the chart, and its values. A driver the
+ * release, in the form the repository installs its charts
+ * (`chartReleaseForm`): a kustomization whose `helmCharts` entry pins the
+ * chart beside its values, or a Flux HelmRepository and HelmRelease, or an
+ * Argo CD Application (`draDriverReleaseForms.ts`). A driver the
  * team deploys is never edited; the notes say what it must set.
  */
 import { posix } from 'node:path';
@@ -16,6 +18,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { StagedTree } from '../../stagedTree';
 import {
+  bootstrapDocuments,
   bootstrapYaml,
   isBootstrapFile,
   type BootstrapFileWrite,
@@ -28,6 +31,14 @@ import {
   DRA_DRIVER_REPO,
 } from './draDriverChart';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
+import {
+  chartReleaseForm,
+  type ChartReleaseForm,
+} from '../helmReleases/chartReleaseForm';
+import {
+  argoDraDriverApplication,
+  fluxDraDriverObjects,
+} from './draDriverReleaseForms';
 import { buildDraDriverValues } from './draDriverValues';
 import { dynamicMigConflicts } from './dynamicMig';
 import type { GpuFolder } from '../wiring/wireGpuFolders';
@@ -37,7 +48,13 @@ export type DraDriverOutcome =
   /** The profile does not enable DRA: no driver; `staleFolder`, the bootstrap's own from an earlier run. */
   | { kind: 'off'; staleFolder?: string }
   /** The bootstrap's own release, to write (or keep) whole. */
-  | { kind: 'bootstrap'; folder: string; files: BootstrapFileWrite[] }
+  | {
+      kind: 'bootstrap';
+      folder: string;
+      /** How it installs the chart: as the repository installs its others. */
+      form: ChartReleaseForm;
+      files: BootstrapFileWrite[];
+    }
   /** Drivers the repository deploys: left as they are; `dynamicMig`, what to change where one runs DynamicMIG beside mig-parted. */
   | {
       kind: 'repository';
@@ -47,29 +64,39 @@ export type DraDriverOutcome =
       managedFolder?: string;
     };
 
-function managedDraDriverRelease(
-  paths: BootstrapPaths,
-  cluster: ClusterProfile,
-): BootstrapFileWrite[] {
-  const folder = posix.dirname(paths.draDriverKustomization);
+/** The notes' and refusals' words for the files of the bootstrap's release. */
+function releaseFile(
+  path: string,
+  content: string,
+  what: string,
+  folder: string,
+): BootstrapFileWrite {
   const remedy = `Move it out of ${folder}/. If this repository installs NVIDIA's DRA driver, declare it so the bootstrap finds it (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${DRA_DRIVER_CHART}", or its kubelet plugin DaemonSet), then run the bootstrap again: it then writes no release of its own and never edits yours.`;
+  return { path, content, what, remedy };
+}
+
+const VALUES_COMMENT = [
+  `Helm values of NVIDIA's DRA driver (chart ${DRA_DRIVER_CHART} ${DRA_DRIVER_CHART_VERSION}, kubernetes-sigs/dra-driver-nvidia-gpu).`,
+  "Its kubelet plugin runs only on the DRA pools' nodes (nvidia.com/gpu.deploy.device-plugin=false), where the GPU Operator runs no device plugin: never both on one node.",
+  "The feature gates follow the cluster profile's dra settings; DynamicMIG stays off, as the MIG manager (mig-parted) runs on this cluster.",
+].join('\n');
+
+/** The release as a kustomize `helmCharts` entry and its values file. */
+function kustomizeRelease(
+  paths: BootstrapPaths,
+  values: Record<string, unknown>,
+  folder: string,
+): BootstrapFileWrite[] {
   return [
-    {
-      path: paths.draDriverValues,
-      content: bootstrapYaml(
-        buildDraDriverValues(cluster),
-        [
-          `Helm values of NVIDIA's DRA driver (chart ${DRA_DRIVER_CHART} ${DRA_DRIVER_CHART_VERSION}, kubernetes-sigs/dra-driver-nvidia-gpu).`,
-          "Its kubelet plugin runs only on the DRA pools' nodes (nvidia.com/gpu.deploy.device-plugin=false), where the GPU Operator runs no device plugin: never both on one node.",
-          "The feature gates follow the cluster profile's dra settings; DynamicMIG stays off, as the MIG manager (mig-parted) runs on this cluster.",
-        ].join('\n'),
-      ),
-      what: "NVIDIA's DRA driver Helm values",
-      remedy,
-    },
-    {
-      path: paths.draDriverKustomization,
-      content: bootstrapYaml(
+    releaseFile(
+      paths.draDriverValues,
+      bootstrapYaml(values, VALUES_COMMENT),
+      "NVIDIA's DRA driver Helm values",
+      folder,
+    ),
+    releaseFile(
+      paths.draDriverKustomization,
+      bootstrapYaml(
         {
           apiVersion: 'kustomize.config.k8s.io/v1beta1',
           kind: 'Kustomization',
@@ -87,10 +114,57 @@ function managedDraDriverRelease(
         },
         "NVIDIA's DRA driver Helm release, a kustomize root of its own built with Helm (kustomize --enable-helm; an oci:// chart repository needs kustomize v5.2.0 or later).",
       ),
-      what: "NVIDIA's DRA driver Helm release (a kustomize helmCharts entry)",
-      remedy,
-    },
+      "NVIDIA's DRA driver Helm release (a kustomize helmCharts entry)",
+      folder,
+    ),
   ];
+}
+
+/** The release as the GitOps tool's own objects, in a plain kustomization. */
+function gitOpsToolRelease(
+  paths: BootstrapPaths,
+  values: Record<string, unknown>,
+  form: 'flux' | 'argo',
+  folder: string,
+): BootstrapFileWrite[] {
+  const objects =
+    form === 'flux'
+      ? fluxDraDriverObjects(values)
+      : [argoDraDriverApplication(values)];
+  const what =
+    form === 'flux'
+      ? "NVIDIA's DRA driver Helm release (a Flux HelmRepository and HelmRelease)"
+      : "NVIDIA's DRA driver Helm release (an Argo CD Application of the chart)";
+  return [
+    releaseFile(
+      paths.draDriverRelease,
+      bootstrapDocuments(objects, VALUES_COMMENT),
+      what,
+      folder,
+    ),
+    releaseFile(
+      paths.draDriverKustomization,
+      bootstrapYaml({
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        resources: [posix.basename(paths.draDriverRelease)],
+      }),
+      `the kustomization of ${what}`,
+      folder,
+    ),
+  ];
+}
+
+function managedDraDriverRelease(
+  paths: BootstrapPaths,
+  cluster: ClusterProfile,
+  form: ChartReleaseForm,
+): BootstrapFileWrite[] {
+  const folder = posix.dirname(paths.draDriverKustomization);
+  const values = buildDraDriverValues(cluster);
+  return form === 'kustomize'
+    ? kustomizeRelease(paths, values, folder)
+    : gitOpsToolRelease(paths, values, form, folder);
 }
 
 export async function bootstrapDraDriver(
@@ -109,8 +183,9 @@ export async function bootstrapDraDriver(
   if (!profileEnablesDra(cluster)) {
     return { kind: 'off', ...(managed ? { staleFolder: folder } : {}) };
   }
+  // The bootstrap's own release is any file of its folder, whatever its form.
   const declared = (stack.draDrivers ?? []).filter(
-    driver => !(managed && driver.file === paths.draDriverKustomization),
+    driver => !(managed && posix.dirname(driver.file) === folder),
   );
   if (declared.length > 0) {
     return {
@@ -120,10 +195,12 @@ export async function bootstrapDraDriver(
       ...(managed ? { managedFolder: folder } : {}),
     };
   }
+  const form = chartReleaseForm(files);
   return {
     kind: 'bootstrap',
     folder,
-    files: managedDraDriverRelease(paths, cluster),
+    form,
+    files: managedDraDriverRelease(paths, cluster, form),
   };
 }
 
@@ -134,7 +211,7 @@ export function draDriverFolders(outcome: DraDriverOutcome): GpuFolder[] {
         {
           folder: outcome.folder,
           what: "NVIDIA's DRA driver release",
-          helm: true,
+          helm: outcome.form === 'kustomize',
         },
       ]
     : [];

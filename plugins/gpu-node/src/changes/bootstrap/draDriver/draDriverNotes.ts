@@ -5,6 +5,7 @@
  * from a profile that no longer enables DRA. Markdown sentences, one per
  * line of the description's list.
  */
+import type { ChartReleaseForm } from '../helmReleases/chartReleaseForm';
 import type { DraDriverOutcome } from './bootstrapDraDriver';
 import {
   CONSUMABLE_SHARES_GATE,
@@ -41,9 +42,17 @@ export function draDriverNotes(
       ? 'no feature gate'
       : `\`featureGates.${CONSUMABLE_SHARES_GATE}: true\` with \`consumableShares: "${consumableShares}"\``;
   return [
-    `NVIDIA's DRA driver is installed by the bootstrap's release in \`${outcome.folder}/\`: chart \`${DRA_DRIVER_CHART}\` ${DRA_DRIVER_CHART_VERSION} from \`${DRA_DRIVER_REPO}\` in \`${DRA_DRIVER_NAMESPACE}\`, with \`gpuResourcesEnabledOverride: true\` and ${gates}, as the cluster profile's \`dra\` settings say. Its kubelet plugin runs only on nodes labelled \`nvidia.com/gpu.deploy.device-plugin=false\` (the DRA pools), where the GPU Operator runs no device plugin. It is a kustomize root of its own, built with Helm (\`--enable-helm\`; kustomize v5.2.0 or later for an oci:// chart).`,
+    `NVIDIA's DRA driver is installed by the bootstrap's release in \`${outcome.folder}/\`: chart \`${DRA_DRIVER_CHART}\` ${DRA_DRIVER_CHART_VERSION} from \`${DRA_DRIVER_REPO}\` in \`${DRA_DRIVER_NAMESPACE}\`, with \`gpuResourcesEnabledOverride: true\` and ${gates}, as the cluster profile's \`dra\` settings say. Its kubelet plugin runs only on nodes labelled \`nvidia.com/gpu.deploy.device-plugin=false\` (the DRA pools), where the GPU Operator runs no device plugin. ${RELEASE_FORM_NOTE[outcome.form]}`,
   ];
 }
+
+/** How each form of the bootstrap's release gets applied. */
+const RELEASE_FORM_NOTE: Record<ChartReleaseForm, string> = {
+  kustomize:
+    'It is a kustomize root of its own, built with Helm (`--enable-helm`; kustomize v5.2.0 or later for an oci:// chart).',
+  flux: 'It is a Flux HelmRepository (`type: oci`) and HelmRelease in `flux-system`, as this repository installs its charts: Flux installs the chart once the folder is applied.',
+  argo: 'It is an Argo CD Application of the chart in `argocd`, as this repository installs its charts: Argo CD installs the chart once the folder is applied (the registry is public; Argo CD names it without `oci://`).',
+};
 
 /** What the notes say of each driver the repository deploys. */
 function repositoryDriverNotes(

@@ -6,14 +6,13 @@
  * for a scheduler nobody runs). Refused, naming the field, when the profile
  * does not say which kube-scheduler release the cluster runs.
  */
-import { Document } from 'yaml';
 import {
   binPackingVersionProblem,
   GpuInputError,
   kubeSchedulerVersion,
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { BOOTSTRAP_HEADER, type BootstrapFileWrite } from '../bootstrapFile';
+import { bootstrapDocuments, type BootstrapFileWrite } from '../bootstrapFile';
 import { binPackingSchedulerObjects } from './schedulerObjects';
 
 export interface BootstrapScheduler {
@@ -24,16 +23,13 @@ export interface BootstrapScheduler {
 
 /** The objects as one multi-document file under the bootstrap's header. */
 function schedulerFileText(version: string): string {
-  const comment = [
-    `The gpu-binpack scheduler: a second kube-scheduler (${version}, the cluster's Kubernetes version) that bin-packs GPU pods.`,
-    'GPU workloads opt in with schedulerName: gpu-binpack (cluster profile binPacking: true).',
-  ]
-    .map(line => `# ${line}\n`)
-    .join('');
-  const documents = binPackingSchedulerObjects(version).map(o =>
-    new Document(o).toString({ lineWidth: 0 }),
+  return bootstrapDocuments(
+    binPackingSchedulerObjects(version),
+    [
+      `The gpu-binpack scheduler: a second kube-scheduler (${version}, the cluster's Kubernetes version) that bin-packs GPU pods.`,
+      'GPU workloads opt in with schedulerName: gpu-binpack (cluster profile binPacking: true).',
+    ].join('\n'),
   );
-  return `${BOOTSTRAP_HEADER}${comment}${documents.join('---\n')}`;
 }
 
 export function bootstrapScheduler(
