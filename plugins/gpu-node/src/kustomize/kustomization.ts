@@ -33,7 +33,9 @@ export interface Kustomization {
   folder: string;
   /** The document as data (undefined when it does not parse to a map). */
   value: Record<string, unknown> | undefined;
-  /** The local entries of `resources` / `bases` / `components` as repository paths, in that order. */
+  /** The local entries of `resources` as repository paths (files or kustomization folders). */
+  resources: string[];
+  /** The local entries of `resources` / `bases` / `components`, in that order. */
   buildsFrom: string[];
   /** `namespace:` it sets on everything it builds. */
   namespace?: string;
@@ -48,12 +50,14 @@ export interface Kustomization {
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
+/** The local entries of `fields` as repository paths; remote ones are kustomize's to fetch. */
 function localEntries(
   folder: string,
   value: Record<string, unknown> | undefined,
+  fields: readonly string[],
 ): string[] {
   const out: string[] = [];
-  for (const field of BUILD_FROM_FIELDS) {
+  for (const field of fields) {
     for (const item of list(value?.[field])) {
       if (typeof item !== 'string' || isRemoteEntry(item)) continue;
       const path = resolveEntry(folder, item);
@@ -93,7 +97,8 @@ export function readKustomization(
     file,
     folder,
     value,
-    buildsFrom: localEntries(folder, value),
+    resources: localEntries(folder, value, ['resources']),
+    buildsFrom: localEntries(folder, value, BUILD_FROM_FIELDS),
     ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}),
     patches: kustomizationPatchEntries(file, value),
     replicas: replicasEntries(value),
