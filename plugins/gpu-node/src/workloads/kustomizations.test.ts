@@ -11,7 +11,7 @@ describe('readKustomizations', () => {
           'apps/ml/api/kustomization.yaml',
           [
             'namespace: ml',
-            'resources: [deployment.yaml, ../shared]',
+            'resources: [deployment.yaml, ../common]',
             'patchesStrategicMerge:',
             '  - ./sidecar.yaml',
             `  - ${JSON.stringify(inline)}`,
@@ -27,7 +27,7 @@ describe('readKustomizations', () => {
           ].join('\n'),
         ],
         ['apps/ml/api/deployment.yaml', 'kind: Deployment\n'],
-        ['apps/ml/shared/kustomization.yaml', 'resources: []\n'],
+        ['apps/ml/common/kustomization.yaml', 'resources: []\n'],
       ]),
     );
     const api = (await readKustomizations(tree)).byFolder.get('apps/ml/api');
@@ -36,7 +36,7 @@ describe('readKustomizations', () => {
       file: 'apps/ml/api/kustomization.yaml',
       namespace: 'ml',
       files: ['apps/ml/api/deployment.yaml'],
-      folders: ['apps/ml/shared'],
+      folders: ['apps/ml/common'],
       // kustomize's order: patchesStrategicMerge, patches, patchesJson6902.
       patches: [
         'apps/ml/api/sidecar.yaml',
