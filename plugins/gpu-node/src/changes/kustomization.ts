@@ -1,6 +1,9 @@
 import { posix } from 'path';
 import { isMap, isSeq, parseDocument, YAMLMap } from 'yaml';
 import type { ConfigMapRef } from '@gpu-gitops/plugin-gpu-common';
+import { resolveEntry } from '../kustomize/entryPaths';
+import { kustomizationFolder } from '../kustomize/fileNames';
+import { kustomizationPatchEntries } from '../kustomize/patchEntries';
 import { conflictError } from './conflict';
 import { ensureSeq, sortSeq, YamlFile } from './yamlFile';
 
@@ -115,18 +118,18 @@ export function insertResource(
  */
 export type EmptiedList = 'drop' | 'keep';
 
-/** Removes the items `matches` picks from the list at `key`; an emptied list goes with its key unless `emptied` is `keep`. */
+/** Removes the items `matches` picks (by value or place) from the list at `key`; an emptied list goes with its key unless `emptied` is `keep`. */
 function removeFromList(
   file: YamlFile,
   key: string,
-  matches: (plain: unknown) => boolean,
+  matches: (plain: unknown, index: number) => boolean,
   emptied: EmptiedList = 'drop',
 ): void {
   // An empty file lists nothing: it is left as it is (no header added).
   const doc = file.docs.find(d => isMap(d.contents));
   const seq = doc?.get(key, true);
   if (!doc || !isSeq(seq)) return;
-  const kept = seq.items.filter(item => !matches(toPlainItem(item)));
+  const kept = seq.items.filter((item, i) => !matches(toPlainItem(item), i));
   if (kept.length === seq.items.length) return;
   if (kept.length === 0 && emptied === 'drop') doc.delete(key);
   else {
@@ -159,17 +162,26 @@ export function removeResource(
   );
 }
 
-/** Removes the patch of file `patchPath` from `patches` / `patchesStrategicMerge`. */
+/**
+ * Removes every entry that applies the patch file `patchPath` (relative to
+ * the kustomization's folder), whichever patch field lists it and however
+ * the path is written: the entries are those the kustomization model reads
+ * (`kustomize/patchEntries.ts`), so what is dropped is what kustomize would
+ * have applied. An emptied field goes with its key.
+ */
 export function removePatch(file: YamlFile, patchPath: string): void {
-  const bare = (value: unknown) => String(value).replace(/^\.\//, '');
-  const isPatch = (plain: unknown) =>
-    bare(
-      typeof plain === 'object' && plain !== null
-        ? (plain as { path?: unknown }).path
-        : plain,
-    ) === bare(patchPath);
-  removeFromList(file, 'patches', isPatch);
-  removeFromList(file, 'patchesStrategicMerge', isPatch);
+  const doc = file.docs.find(d => isMap(d.contents));
+  const patchFile = resolveEntry(kustomizationFolder(file.path), patchPath);
+  if (!doc || patchFile === undefined) return;
+  const listed = kustomizationPatchEntries(file.path, doc.toJS()).filter(
+    entry => entry.file === patchFile,
+  );
+  for (const key of new Set(listed.map(entry => String(entry.entry[0])))) {
+    const places = new Set(
+      listed.filter(e => e.entry[0] === key).map(e => e.entry[1]),
+    );
+    removeFromList(file, key, (_plain, index) => places.has(index));
+  }
 }
 
 /**

@@ -18,7 +18,8 @@ import {
   convertStrategicMergePatch,
 } from './convert/legacyPatches';
 import type { NodeClassContext } from './convert/nodeClassRef';
-import type { PatchContent, PatchSite } from './legacyPatchSites';
+import type { PatchContent } from '../kustomize/patchContent';
+import type { PatchSite } from './legacyPatchSites';
 
 /** A patch to write in its v1 form. */
 export interface ConvertedPatch {

@@ -9,9 +9,14 @@
  * merge one). Each site knows the objects it targets, so the import converts
  * a patch with the objects it patches, or leaves both as they are.
  */
-import { parse, parseAllDocuments } from 'yaml';
-import { kustomizationPatchEntries } from '../kustomize/patchEntries';
-import { isKustomizationFile } from '../kustomize/roots';
+import { parse } from 'yaml';
+import {
+  inlinePatchText,
+  kustomizationPatchEntries,
+} from '../kustomize/patchEntries';
+import { readPatchContent, type PatchContent } from '../kustomize/patchContent';
+import { targetSelects } from '../kustomize/patchTarget';
+import { isKustomizationFile } from '../kustomize/fileNames';
 import { isPlainObject, type PlainObject } from '../repo/yamlObjects';
 import { apiKey } from './convert/legacyPatches';
 
@@ -21,10 +26,6 @@ export interface PatchableObject {
   key: string;
   value: PlainObject;
 }
-
-export type PatchContent =
-  | { form: 'strategic-merge'; documents: PlainObject[] }
-  | { form: 'json6902'; operations: PlainObject[] };
 
 /** One patch of a kustomization and where its content lives. */
 export interface PatchSite {
@@ -48,54 +49,13 @@ export interface PatchSite {
 const nameOf = (o: PlainObject) =>
   String((o.metadata as PlainObject | undefined)?.name ?? '');
 
-function contentOf(text: string): PatchContent | undefined {
-  let documents: unknown[];
-  try {
-    documents = parseAllDocuments(text).map(d => d.toJS());
-  } catch {
-    return undefined;
-  }
-  if (documents.length === 1 && Array.isArray(documents[0])) {
-    return {
-      form: 'json6902',
-      operations: (documents[0] as unknown[]).filter(isPlainObject),
-    };
-  }
-  const maps = documents.filter(isPlainObject);
-  return maps.length === documents.filter(d => d !== null).length
-    ? { form: 'strategic-merge', documents: maps }
-    : undefined;
-}
-
-/** kustomize's target selector: `name` is a regular expression, anchored. */
-function selects(target: PlainObject, object: PlainObject): boolean {
-  const [group, version] = String(object.apiVersion).includes('/')
-    ? String(object.apiVersion).split('/')
-    : ['', String(object.apiVersion)];
-  if (target.kind !== undefined && target.kind !== object.kind) return false;
-  if (target.group !== undefined && target.group !== group) return false;
-  if (target.version !== undefined && target.version !== version) return false;
-  if (typeof target.name === 'string') {
-    try {
-      if (!new RegExp(`^(?:${target.name})$`).test(nameOf(object))) {
-        return false;
-      }
-    } catch {
-      return target.name === nameOf(object);
-    }
-  }
-  // Label and annotation selectors are not evaluated: the site is taken to
-  // target every object of the kind (the import then errs on keeping).
-  return true;
-}
-
 function targetsOf(
   content: PatchContent,
   target: PlainObject | undefined,
   objects: PatchableObject[],
 ): string[] {
   if (target) {
-    return objects.filter(o => selects(target, o.value)).map(o => o.key);
+    return objects.filter(o => targetSelects(target, o.value)).map(o => o.key);
   }
   if (content.form === 'json6902') return [];
   return objects
@@ -135,9 +95,9 @@ export async function readPatchEntries(
     const raw = kustomizationPatchEntries(kustomization, value);
     for (const e of raw) {
       const file = e.file;
-      const content = contentOf(
+      const content = readPatchContent(
         (file === undefined
-          ? (getAt(value, e.inline!) as string | undefined)
+          ? inlinePatchText(value, e.inline!)
           : await readFile(file)) ?? '',
       );
       if (!content) continue;
@@ -154,15 +114,6 @@ export async function readPatchEntries(
     }
   }
   return out;
-}
-
-function getAt(value: unknown, path: (string | number)[]): unknown {
-  let at = value;
-  for (const key of path) {
-    if (at === null || typeof at !== 'object') return undefined;
-    at = (at as Record<string | number, unknown>)[key];
-  }
-  return at;
 }
 
 /** The entries that patch one of `objects`, each with the keys of those it patches. */

@@ -8,7 +8,7 @@ import { deepEqual } from '../changes/canonical';
 import type { StagedTree } from '../changes/stagedTree';
 import { syncNode, type YamlFile } from '../changes/yamlFile';
 import type { ConvertedPatch } from './convertWithPatches';
-import type { PatchContent } from './legacyPatchSites';
+import type { PatchContent } from '../kustomize/patchContent';
 
 export const isJsonPath = (path: string) => path.endsWith('.json');
 

@@ -1,25 +1,17 @@
-import { posix } from 'path';
 import { FsRepoTree, RepoTree } from '../repo/tree';
-import { getIn, parseYamlDocuments } from '../repo/yamlObjects';
+import {
+  fileNamePreference,
+  isKustomizationFile,
+  kustomizationFolder,
+} from './fileNames';
+import {
+  kustomizationValue,
+  readKustomization,
+  type Kustomization,
+} from './kustomization';
 
-/**
- * The file names kustomize recognises as a kustomization, in its order
- * (kustomize api/konfig/general.go `RecognizedKustomizationFileNames`, v4.5.4).
- */
-export const KUSTOMIZATION_FILE_NAMES = [
-  'kustomization.yaml',
-  'kustomization.yml',
-  'Kustomization',
-] as const;
-
-/** Kustomization fields that inflate Helm charts (kustomize api/types/kustomization.go, v4.5.4). */
-export const HELM_FIELDS = [
-  'helmCharts',
-  'helmChartInflationGenerator',
-] as const;
-
-/** Fields whose entries may name another kustomization folder. */
-const REFERENCE_FIELDS = ['resources', 'bases', 'components'] as const;
+export { HELM_FIELDS } from './kustomization';
+export { isKustomizationFile, KUSTOMIZATION_FILE_NAMES } from './fileNames';
 
 /**
  *  One folder holding a kustomization, and the kustomization folders it references.
@@ -48,33 +40,47 @@ export interface KustomizationGraph {
   roots: string[];
 }
 
-/** @public */
-export function isKustomizationFile(path: string): boolean {
-  const name = path.slice(path.lastIndexOf('/') + 1);
-  return (KUSTOMIZATION_FILE_NAMES as readonly string[]).includes(name);
-}
-
-function folderOf(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash < 0 ? '.' : path.slice(0, slash);
-}
-
-/** A remote target (git repository or URL): outside the tree, never a root question. */
-function isRemote(entry: string): boolean {
-  return (
-    /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ||
-    /^(git@|github\.com\/|gitlab\.com\/|bitbucket\.org\/)/.test(entry) ||
-    entry.includes('?ref=')
-  );
-}
-
-/** `entry` of the kustomization in `folder`, as a repository folder; undefined when it leaves the tree. */
-function resolveEntry(folder: string, entry: string): string | undefined {
-  const joined = posix.normalize(posix.join(folder, entry.replace(/\/+$/, '')));
-  if (joined === '..' || joined.startsWith('../') || posix.isAbsolute(joined)) {
-    return undefined;
+/**
+ * Every kustomization file of the tree, read, by folder. Two kustomization
+ * files in one folder is kustomize's error to report; the first recognised
+ * name is the one it complains about first.
+ */
+export async function readTreeKustomizations(
+  tree: RepoTree,
+): Promise<Map<string, Kustomization>> {
+  const chosen = new Map<string, string>();
+  for (const file of (await tree.listFiles()).filter(isKustomizationFile)) {
+    const known = chosen.get(kustomizationFolder(file));
+    if (known && fileNamePreference(known) <= fileNamePreference(file)) {
+      continue;
+    }
+    chosen.set(kustomizationFolder(file), file);
   }
-  return joined;
+  const out = new Map<string, Kustomization>();
+  for (const [folder, file] of chosen) {
+    const text = (await tree.readFile(file)) ?? '';
+    out.set(folder, readKustomization(file, kustomizationValue(file, text)));
+  }
+  return out;
+}
+
+/** The folder graph of kustomizations read by `readTreeKustomizations`. */
+export function kustomizationGraphOf(
+  kustomizations: ReadonlyMap<string, Kustomization>,
+): KustomizationGraph {
+  const folders = new Map<string, KustomizationFolder>();
+  for (const k of kustomizations.values()) {
+    const references = k.buildsFrom.filter(
+      target => target !== k.folder && kustomizations.has(target),
+    );
+    folders.set(k.folder, {
+      folder: k.folder,
+      file: k.file,
+      references: [...new Set(references)].sort(),
+      inflatesHelmCharts: k.inflatesHelmCharts,
+    });
+  }
+  return { folders, roots: rootsOf(folders) };
 }
 
 /**
@@ -89,55 +95,7 @@ export async function readKustomizationGraph(
 ): Promise<KustomizationGraph> {
   const tree =
     typeof treeOrDir === 'string' ? new FsRepoTree(treeOrDir) : treeOrDir;
-  const files = (await tree.listFiles()).filter(isKustomizationFile);
-  const folders = new Map<string, KustomizationFolder>();
-  for (const file of files) {
-    const folder = folderOf(file);
-    // Two kustomization files in one folder is kustomize's error to report;
-    // the first recognised name is the one it complains about first.
-    const known = folders.get(folder);
-    if (known) {
-      const order = (p: string) =>
-        KUSTOMIZATION_FILE_NAMES.indexOf(
-          p.slice(p.lastIndexOf('/') + 1) as never,
-        );
-      if (order(known.file) <= order(file)) continue;
-    }
-    folders.set(folder, {
-      folder,
-      file,
-      references: [],
-      inflatesHelmCharts: false,
-    });
-  }
-  for (const entry of folders.values()) {
-    const { documents } = parseYamlDocuments(
-      entry.file,
-      (await tree.readFile(entry.file)) ?? '',
-    );
-    const kustomization = documents[0]?.value;
-    const references = new Set<string>();
-    for (const field of REFERENCE_FIELDS) {
-      const list = getIn(kustomization, field);
-      if (!Array.isArray(list)) continue;
-      for (const item of list) {
-        if (typeof item !== 'string' || isRemote(item)) continue;
-        const target = resolveEntry(entry.folder, item);
-        if (
-          target !== undefined &&
-          target !== entry.folder &&
-          folders.has(target)
-        ) {
-          references.add(target);
-        }
-      }
-    }
-    entry.references = [...references].sort();
-    entry.inflatesHelmCharts = HELM_FIELDS.some(
-      field => getIn(kustomization, field) !== undefined,
-    );
-  }
-  return { folders, roots: rootsOf(folders) };
+  return kustomizationGraphOf(await readTreeKustomizations(tree));
 }
 
 /**

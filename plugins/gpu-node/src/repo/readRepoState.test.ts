@@ -225,6 +225,23 @@ spec:
     ).toEqual([2]);
   });
 
+  it("counts the replicas a JSON 6902 patch of the team's sets (the actions read the folder as the index does)", async () => {
+    const folder = 'apps/ml/recommender-api';
+    const tree = new MemoryRepoTree({
+      ...existingRepoFiles,
+      [`${folder}/kustomization.yaml`]:
+        'namespace: ml\nresources: [deployment.yaml]\npatches:\n  - target: { kind: Deployment, name: recommender-api }\n    patch: |-\n      - op: replace\n        path: /spec/replicas\n        value: 2\n  - path: gpu-patch.yaml\n',
+      [`${folder}/gpu-patch.yaml`]:
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api, namespace: ml }\nspec:\n  template: { spec: { containers: [{ name: api, resources: { limits: { nvidia.com/gpu.shared: 1 } } }] } }\n',
+    });
+    const state = await readRepoState(tree, undefined, 'dev');
+    expect(
+      state.workloads
+        .filter(w => w.id === 'ml/recommender-api')
+        .map(w => w.replicas),
+    ).toEqual([2]);
+  });
+
   it('reads an empty repository as an empty state', async () => {
     const state = await readRepoState(new MemoryRepoTree(), undefined, 'dev');
     expect(state).toEqual({

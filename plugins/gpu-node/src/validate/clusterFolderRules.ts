@@ -9,7 +9,8 @@ import { readRepoState } from '../repo/readRepoState';
 import { asKubernetesObject, getIn, isPlainObject } from '../repo/yamlObjects';
 import { configRuleFindings } from './configRules';
 import { Finding, objectName, prefixPath } from './findings';
-import { configMapGenerators, SourceTree } from './sourceTree';
+import { configMapGenerators } from '../kustomize/configMapGenerators';
+import type { SourceTree } from './sourceTree';
 
 /**
  * Checks of one cluster's GPU folder as its files lay it out (the layout

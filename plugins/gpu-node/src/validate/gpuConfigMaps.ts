@@ -9,7 +9,8 @@ import { handWrittenConfigMaps } from '../repo/handWrittenConfigMaps';
 import { getIn, isPlainObject, parseYamlDocuments } from '../repo/yamlObjects';
 import type { BuiltRoot } from './builtRoots';
 import { configRuleFindings } from './configRules';
-import { configMapGenerators, SourceTree } from './sourceTree';
+import { configMapGenerators } from '../kustomize/configMapGenerators';
+import type { SourceTree } from './sourceTree';
 
 /**
  * The two ConfigMaps the GPU Operator reads, as kustomize built them: the

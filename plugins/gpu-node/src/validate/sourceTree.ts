@@ -2,7 +2,6 @@ import { kustomizationPatchEntries } from '../kustomize/patchEntries';
 import { isKustomizationFile } from '../kustomize/roots';
 import { FsRepoTree } from '../repo/tree';
 import {
-  getIn,
   isYamlPath,
   ParsedDocument,
   parseYamlDocuments,
@@ -71,17 +70,6 @@ export function folderPrefix(path: string): string {
   return slash < 0 ? '' : path.slice(0, slash + 1);
 }
 
-/** `rel` resolved against a folder prefix, `..` and `.` folded. */
-export function normaliseJoin(dir: string, rel: string): string {
-  const parts: string[] = [];
-  for (const part of `${dir}${rel}`.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') parts.pop();
-    else parts.push(part);
-  }
-  return parts.join('/');
-}
-
 /** Files that some kustomization applies as a patch (`kustomize/patchEntries.ts`). */
 function kustomizePatchFiles(docs: ParsedDocument[]): Set<string> {
   const out = new Set<string>();
@@ -90,50 +78,6 @@ function kustomizePatchFiles(docs: ParsedDocument[]): Set<string> {
     for (const entry of kustomizationPatchEntries(doc.path, doc.value)) {
       if (entry.file !== undefined) out.add(entry.file);
     }
-  }
-  return out;
-}
-
-/** A kustomization's configMapGenerator entries. */
-export interface GeneratorEntry {
-  name: string;
-  namespace?: string;
-  /** Repository path of each listed file → its ConfigMap key. */
-  files: Map<string, string>;
-}
-
-/**
- * The configMapGenerator of a kustomization, files resolved to repository
- * paths: `key=path` entries keep their key, plain `path` entries use the
- * file name (kustomize api/kv/kv.go, v4.5.4).
- */
-export function configMapGenerators(
-  kustomizationPath: string,
-  kustomization: unknown,
-): GeneratorEntry[] {
-  const dir = folderPrefix(kustomizationPath);
-  const generators = getIn(kustomization, 'configMapGenerator');
-  if (!Array.isArray(generators)) return [];
-  const defaultNamespace = getIn(kustomization, 'namespace');
-  const out: GeneratorEntry[] = [];
-  for (const generator of generators) {
-    const name = getIn(generator, 'name');
-    if (typeof name !== 'string') continue;
-    const namespace = getIn(generator, 'namespace') ?? defaultNamespace;
-    const files = new Map<string, string>();
-    const list = getIn(generator, 'files');
-    for (const entry of Array.isArray(list) ? list.map(String) : []) {
-      const eq = entry.indexOf('=');
-      const rel = eq < 0 ? entry : entry.slice(eq + 1);
-      const key =
-        eq < 0 ? rel.slice(rel.lastIndexOf('/') + 1) : entry.slice(0, eq);
-      files.set(normaliseJoin(dir, rel), key);
-    }
-    out.push({
-      name,
-      ...(typeof namespace === 'string' ? { namespace } : {}),
-      files,
-    });
   }
   return out;
 }

@@ -7,7 +7,6 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isMap, isSeq, parseDocument } from 'yaml';
 import {
   GpuInputError,
   viewWorkload,
@@ -16,6 +15,7 @@ import {
   type WorkloadView,
 } from '@gpu-gitops/plugin-gpu-common';
 import { beforeRequest } from '../changes/patchInPlace';
+import { removePatch } from '../changes/kustomization';
 import { YamlFile } from '../changes/yamlFile';
 import { kustomizeBuild, type KustomizeBuildOptions } from '../kustomize/build';
 import { isKustomizeBuildError } from '../kustomize/errors';
@@ -75,25 +75,18 @@ async function scratchCopy(dir: string): Promise<string> {
   return scratch;
 }
 
-/** Removes `patchFile` from the kustomization's patch lists (text edit of the scratch copy). */
+/** The kustomization's text without its entries of `patchFile` (the one rule of `removePatch`). */
 function withoutPatch(
   kustomizationText: string,
-  kustomizationFolder: string,
+  kustomizationFile: string,
   patchFile: string,
 ): string {
-  const doc = parseDocument(kustomizationText);
-  const relative = path.posix.relative(kustomizationFolder, patchFile);
-  for (const key of ['patches', 'patchesStrategicMerge']) {
-    const list = doc.get(key, true);
-    if (!isSeq(list)) continue;
-    list.items = list.items.filter(item => {
-      const value = isMap(item)
-        ? item.get('path')
-        : (item as { value?: unknown }).value;
-      return value !== relative && value !== `./${relative}`;
-    });
-  }
-  return doc.toString();
+  const file = YamlFile.parse(kustomizationFile, kustomizationText);
+  removePatch(
+    file,
+    path.posix.relative(path.posix.dirname(kustomizationFile), patchFile),
+  );
+  return file.newContent() ?? kustomizationText;
 }
 
 function notBuilt(location: ExistingWorkloadLocation, detail: string): never {
@@ -201,7 +194,7 @@ export async function readCurrentWorkload(options: {
       file,
       withoutPatch(
         await fs.readFile(file, 'utf8'),
-        path.posix.dirname(ownPatch.kustomization),
+        ownPatch.kustomization,
         ownPatch.file,
       ),
     );

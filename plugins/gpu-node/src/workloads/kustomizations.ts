@@ -4,10 +4,12 @@
  * charts. On top of the folder graph (`kustomize/roots.ts`), this answers
  * "which overlay deploys this file, in which namespace".
  */
-import { posix } from 'path';
-import { readKustomizationGraph } from '../kustomize/roots';
+import type { Kustomization } from '../kustomize/kustomization';
+import {
+  kustomizationGraphOf,
+  readTreeKustomizations,
+} from '../kustomize/roots';
 import type { RepoTree } from '../repo/tree';
-import { getIn, isPlainObject, parseYamlDocuments } from '../repo/yamlObjects';
 
 /** @public */
 export interface KustomizationInfo {
@@ -36,20 +38,26 @@ export interface KustomizationIndex {
   roots: string[];
 }
 
-function join(folder: string, entry: string): string | undefined {
-  const joined = posix.normalize(
-    posix.join(folder === '.' ? '' : folder, entry),
-  );
-  if (joined === '..' || joined.startsWith('../') || posix.isAbsolute(joined)) {
-    return undefined;
+/** The index of kustomizations the model read (`kustomize/roots.ts` `readTreeKustomizations`). */
+export function kustomizationIndexOf(
+  kustomizations: ReadonlyMap<string, Kustomization>,
+): KustomizationIndex {
+  const graph = kustomizationGraphOf(kustomizations);
+  const byFolder = new Map<string, KustomizationInfo>();
+  for (const k of kustomizations.values()) {
+    byFolder.set(k.folder, {
+      folder: k.folder,
+      file: k.file,
+      ...(k.namespace !== undefined ? { namespace: k.namespace } : {}),
+      // A `resources` entry that is not a kustomization folder is a file.
+      files: k.resources.filter(path => !kustomizations.has(path)),
+      folders: graph.folders.get(k.folder)!.references,
+      patches: k.patches.flatMap(p => (p.file !== undefined ? [p.file] : [])),
+      helmReleases: k.helmReleases,
+      replicas: Object.fromEntries(k.replicas),
+    });
   }
-  return joined.replace(/\/+$/, '');
-}
-
-function strings(value: unknown): string[] {
-  return Array.isArray(value)
-    ? value.filter((v): v is string => typeof v === 'string')
-    : [];
+  return { byFolder, roots: graph.roots };
 }
 
 /**
@@ -60,64 +68,7 @@ function strings(value: unknown): string[] {
 export async function readKustomizations(
   tree: RepoTree,
 ): Promise<KustomizationIndex> {
-  const graph = await readKustomizationGraph(tree);
-  const byFolder = new Map<string, KustomizationInfo>();
-  for (const entry of graph.folders.values()) {
-    const text = (await tree.readFile(entry.file)) ?? '';
-    const value = parseYamlDocuments(entry.file, text).documents[0]?.value;
-    const files: string[] = [];
-    for (const item of strings(getIn(value, 'resources'))) {
-      const target = join(entry.folder, item);
-      if (target !== undefined && !graph.folders.has(target)) {
-        files.push(target);
-      }
-    }
-    const patches: string[] = [];
-    for (const patch of [
-      ...(Array.isArray(getIn(value, 'patches'))
-        ? (getIn(value, 'patches') as unknown[])
-        : []),
-      ...strings(getIn(value, 'patchesStrategicMerge')),
-      ...(Array.isArray(getIn(value, 'patchesJson6902'))
-        ? (getIn(value, 'patchesJson6902') as unknown[])
-        : []),
-    ]) {
-      const path = typeof patch === 'string' ? patch : getIn(patch, 'path');
-      const target =
-        typeof path === 'string' ? join(entry.folder, path) : undefined;
-      if (target !== undefined) patches.push(target);
-    }
-    const helmReleases = (
-      Array.isArray(getIn(value, 'helmCharts'))
-        ? (getIn(value, 'helmCharts') as unknown[])
-        : []
-    )
-      .filter(isPlainObject)
-      .map(chart => String(chart.releaseName ?? chart.name ?? ''))
-      .filter(Boolean);
-    const namespace = getIn(value, 'namespace');
-    byFolder.set(entry.folder, {
-      folder: entry.folder,
-      file: entry.file,
-      ...(typeof namespace === 'string' && namespace !== ''
-        ? { namespace }
-        : {}),
-      files,
-      folders: entry.references,
-      patches,
-      helmReleases,
-      replicas: Object.fromEntries(
-        (Array.isArray(getIn(value, 'replicas'))
-          ? (getIn(value, 'replicas') as unknown[])
-          : []
-        )
-          .filter(isPlainObject)
-          .filter(r => typeof r.name === 'string')
-          .map(r => [String(r.name), Number(r.count)]),
-      ),
-    });
-  }
-  return { byFolder, roots: graph.roots };
+  return kustomizationIndexOf(await readTreeKustomizations(tree));
 }
 
 /** Folders whose kustomization lists `file` in its resources. */

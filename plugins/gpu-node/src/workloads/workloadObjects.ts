@@ -7,16 +7,18 @@
  * replicas with.
  *
  * A reading of the folder, not a `kustomize build`: the actions build with
- * the real kustomize when they run and stay the authority. Read here, as
- * kustomize applies them (kustomize api/krusty, v5): `resources` and
- * `bases`/`components` between the folder's kustomizations, `namespace:`
- * (the outermost kustomization that sets one wins), strategic-merge patches
- * that name their target, in files or inline (a kustomization's patches
- * after those of the kustomizations it includes), and the `replicas:` field.
- * Kustomizations outside the folder, JSON 6902 patches, a `target:` selector
- * and name prefixes are not.
+ * the real kustomize when they run and stay the authority. Read here through
+ * the kustomization model (`kustomize/`), as kustomize applies them
+ * (kustomize api/krusty, v5): `resources` and `bases`/`components` between
+ * the folder's kustomizations, `namespace:` (the outermost kustomization
+ * that sets one wins), every patch form in kustomize's order
+ * (`patchesStrategicMerge`, `patches`, `patchesJson6902`; files or inline;
+ * strategic merge or JSON 6902; by the name the patch carries or by its
+ * `target:`), a kustomization's patches after those of the kustomizations it
+ * includes, then the `replicas:` field. Kustomizations outside the folder
+ * and name prefixes are not; a target's label and annotation selectors are
+ * not evaluated (the patch is taken to apply).
  */
-import { posix } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
   compareStrings,
@@ -30,12 +32,19 @@ import {
   type WorkloadView,
   WORKLOAD_KINDS,
 } from '@gpu-gitops/plugin-gpu-common';
-import { isKustomizationFile } from '../kustomize/roots';
-import { MemoryRepoTree } from '../repo/tree';
+import { isKustomizationFile } from '../kustomize/fileNames';
+import type { Kustomization } from '../kustomize/kustomization';
 import {
-  readKustomizations,
+  patchObject,
+  readPatches,
+  type ReadPatch,
+} from '../kustomize/patchObject';
+import { readTreeKustomizations } from '../kustomize/roots';
+import { MemoryRepoTree } from '../repo/tree';
+import type { PlainObject } from '../repo/yamlObjects';
+import {
+  kustomizationIndexOf,
   type KustomizationIndex,
-  type KustomizationInfo,
 } from './kustomizations';
 
 /** A file can hold a workload only if it says so: most are skipped unparsed. */
@@ -108,39 +117,6 @@ function workloadDocuments(
   return out;
 }
 
-/** A kustomization's patch: a file of the tree, or a strategic-merge patch written inline. */
-type PatchSource = { file: string } | { inline: WorkloadDocument };
-
-/**
- * A kustomization's patches in the order kustomize applies its `patches`
- * list (files and inline strategic-merge patches alike; an inline JSON 6902
- * patch is a list of operations, not read), then its other patch files.
- */
-function patchSources(
-  kustomization: unknown,
-  info: KustomizationInfo,
-): PatchSource[] {
-  const sources: PatchSource[] = [];
-  const listed = record(kustomization)?.patches;
-  for (const entry of Array.isArray(listed) ? listed : []) {
-    const { path, patch } = record(entry) ?? {};
-    if (typeof patch === 'string') {
-      for (const value of readDocuments(patch)) {
-        const inline = workloadDocument(info.file, value);
-        if (inline) sources.push({ inline });
-      }
-    } else if (typeof path === 'string') {
-      const file = posix.join(info.folder === '.' ? '' : info.folder, path);
-      if (info.patches.includes(file)) sources.push({ file });
-    }
-  }
-  const listedFiles = new Set(sources.map(s => ('file' in s ? s.file : '')));
-  for (const file of info.patches) {
-    if (!listedFiles.has(file)) sources.push({ file });
-  }
-  return sources;
-}
-
 /** Every chain of the folder's kustomizations `[root, …, includer]` whose last one lists `file` in its resources. */
 function chainsIncluding(index: KustomizationIndex, file: string): string[][] {
   const chains: string[][] = [];
@@ -156,19 +132,6 @@ function chainsIncluding(index: KustomizationIndex, file: string): string[][] {
   };
   for (const root of index.roots) walk(root, []);
   return chains;
-}
-
-/** The `replicas:` entries of a kustomization: name -> count. */
-function replicasField(kustomization: unknown): Map<string, number> {
-  const out = new Map<string, number>();
-  const entries = record(kustomization)?.replicas;
-  for (const entry of Array.isArray(entries) ? entries : []) {
-    const { name, count } = record(entry) ?? {};
-    if (typeof name === 'string' && typeof count === 'number') {
-      out.set(name, count);
-    }
-  }
-  return out;
 }
 
 /** The workload's own node selection, when it has one (the preview says what the patch takes out). */
@@ -201,48 +164,33 @@ export async function readWorkloadObjects(
   const documents = workloadDocuments(files, parsed);
   if (documents.length === 0) return [];
   // Plain-manifest folders (no kustomization) skip reading kustomizations.
-  const index: KustomizationIndex = [...files.keys()].some(isKustomizationFile)
-    ? await readKustomizations(new MemoryRepoTree(files))
-    : { byFolder: new Map(), roots: [] };
+  const kustomizations = [...files.keys()].some(isKustomizationFile)
+    ? await readTreeKustomizations(new MemoryRepoTree(files))
+    : new Map<string, Kustomization>();
+  const index = kustomizationIndexOf(kustomizations);
   const patchFiles = new Set(
     [...index.byFolder.values()].flatMap(k => k.patches),
   );
-  const effectsByFolder = new Map<
-    string,
-    { patches: PatchSource[]; replicas: Map<string, number> }
-  >();
-  const effectsOf = (folder: string) => {
-    let effects = effectsByFolder.get(folder);
-    if (!effects) {
-      const info = index.byFolder.get(folder)!;
-      const text = files.get(info.file);
-      const kustomization =
-        text === undefined ? undefined : readDocuments(text)[0];
-      effects = {
-        patches: patchSources(kustomization, info),
-        replicas: replicasField(kustomization),
-      };
-      effectsByFolder.set(folder, effects);
+  const patchesByFolder = new Map<string, ReadPatch[]>();
+  const patchesOf = (folder: string) => {
+    if (!patchesByFolder.has(folder)) {
+      const read = readPatches(kustomizations.get(folder)!, f => files.get(f));
+      patchesByFolder.set(folder, read);
     }
-    return effects;
+    return patchesByFolder.get(folder)!;
   };
-  const patchesOf = (source: PatchSource) =>
-    'inline' in source
-      ? [source.inline]
-      : documents.filter(d => d.path === source.file);
-  /** The object as the kustomizations of `chain` leave it, innermost first. */
+  /** The object as the kustomizations of `chain` leave it, innermost first: patches, then `replicas:`. */
   const deployed = (document: WorkloadDocument, chain: string[]) => {
-    let object: unknown = document.object;
+    let object: PlainObject = document.object;
     for (const folder of [...chain].reverse()) {
-      const effects = effectsOf(folder);
-      for (const patch of effects.patches.flatMap(patchesOf)) {
-        if (patch.kind === document.kind && patch.name === document.name) {
-          object = strategicMerge(object, patch.object);
-        }
+      for (const patch of patchesOf(folder)) {
+        object = patchObject(object, patch);
       }
-      const count = effects.replicas.get(document.name);
-      if (count !== undefined && scaledByKustomizeReplicas(document.kind)) {
-        object = strategicMerge(object, { spec: { replicas: count } });
+      const count = kustomizations.get(folder)!.replicas.get(document.name);
+      if (Number.isInteger(count) && scaledByKustomizeReplicas(document.kind)) {
+        object = strategicMerge(object, {
+          spec: { replicas: count },
+        }) as PlainObject;
       }
     }
     return viewWorkload(document.kind, object);

@@ -17,7 +17,7 @@ import {
   type PlainObject,
 } from '../../../repo/yamlObjects';
 import { pinnedVersion, stringField, type HelmRelease } from './helmRelease';
-import { readKustomizationFile } from './kustomizationFile';
+import { readKustomizationFile } from '../../../kustomize/namedFile';
 import type { ValuesLayer } from './valuesLayer';
 
 /** A values file an entry names, relative to its kustomization: read when it is a plain file of the repository. */

@@ -17,7 +17,7 @@ import {
   parseYamlDocuments,
 } from '../../../repo/yamlObjects';
 import { stringField } from './helmRelease';
-import { readKustomizationFile } from './kustomizationFile';
+import { readKustomizationFile } from '../../../kustomize/namedFile';
 
 /**
  * A file the finder read, with its text.

@@ -1,12 +1,13 @@
 /**
  * A file a kustomization names (a helmCharts `valuesFile`, a
- * configMapGenerator's `files` entry), relative to its folder: read when it
- * is a plain file of the repository, otherwise why not, in the reviewer's
- * words.
+ * configMapGenerator's `files` entry), resolved as kustomize resolves its
+ * entries (`entryPaths.ts`): read when it is a plain file of the
+ * repository, otherwise why not, in the reviewer's words.
  */
-import { posix } from 'node:path';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import type { RepoTree } from '../../../repo/tree';
+import type { RepoTree } from '../repo/tree';
+import { isRemoteEntry, resolveEntry } from './entryPaths';
+import { kustomizationFolder } from './fileNames';
 
 export type KustomizationFileText =
   { path: string; text: string } | { unread: string };
@@ -16,17 +17,10 @@ export async function readKustomizationFile(
   kustomizationFile: string,
   name: string,
 ): Promise<KustomizationFileText> {
-  const path = posix.normalize(
-    posix.join(posix.dirname(kustomizationFile), name),
-  );
-  if (
-    /^[a-z][a-z0-9+.-]*:\/\//i.test(name) ||
-    posix.isAbsolute(name) ||
-    path === '..' ||
-    path.startsWith('../')
-  ) {
-    return { unread: 'outside the repository' };
-  }
+  const path = isRemoteEntry(name)
+    ? undefined
+    : resolveEntry(kustomizationFolder(kustomizationFile), name);
+  if (path === undefined) return { unread: 'outside the repository' };
   let text: string | undefined;
   try {
     text = await tree.readFile(path);
