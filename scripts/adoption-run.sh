@@ -29,6 +29,7 @@
 #   request     the gpu-workload template through the scaffolder REST API (README's
 #               curl example) until the task completes; the PR is the branch on the
 #               bare repository
+#   frontend    `yarn workspace app build`: discovery bundled the GPU form fields
 #
 # A finished stage leaves WORK_DIR/done/<stage>; running again on the same
 # WORK_DIR resumes after the last finished stage. Not part of `npm test`
@@ -136,13 +137,17 @@ bump_stage() {
     return
   fi
   # versions:bump reads the release manifest from versions.backstage.io
-  # (or GitHub); a machine that reaches only a registry cannot bump, and
-  # the run goes on with the app's own release (the add stage counts the
-  # copies of the core packages that leaves).
+  # (or GitHub). A machine that reaches only a registry cannot read it; then
+  # every @backstage package goes to the registry's latest with yarn itself.
+  # Staying on the app's release is no option: without create-app's yarn.lock
+  # seed (GitHub too) its carets already mix lines, and 1.55's backend-defaults
+  # 0.18 lacks the httpRouter.addWebSocketHandler that signals-backend 0.3.21
+  # calls: the backend stops at startup, our packages or not.
   if yarn backstage-cli versions:bump 2>&1 | tee "$work/bump.out"; then
     yarn install
   elif grep -qiE "fetch failed|versions\.backstage\.io|ENOTFOUND|ECONNREFUSED" "$work/bump.out"; then
-    echo "NOT BUMPED: the release manifest is out of reach; the app stays on $theirs"
+    echo "versions:bump cannot read the release manifest: yarn up '@backstage/*' instead"
+    yarn up '@backstage/*'
   else
     exit 1
   fi
@@ -302,7 +307,11 @@ backend_stage() {
   setsid yarn workspace backend start >"$work/logs/backend-server.log" 2>&1 &
   echo $! >"$work/backend.pid"
   until curl -sf "http://localhost:$port/.backstage/health/v1/readiness"; do
-    kill -0 "$(cat "$work/backend.pid")" || { tail -50 "$work/logs/backend-server.log"; exit 1; }
+    if ! kill -0 "$(cat "$work/backend.pid")" ||
+      grep -q "Backend startup failed" "$work/logs/backend-server.log"; then
+      grep -E "error|startup failed" "$work/logs/backend-server.log" | cut -c1-600 | tail -20
+      exit 1
+    fi
     sleep 5
   done
   echo
@@ -341,6 +350,17 @@ request_stage() {
   git --git-dir "$work/gitops.git" log --stat -1 gpu/ml-chatbot
 }
 
+# README "Frontend, new system": package discovery (`app.packages: all`)
+# bundles the plugin's default export; the production build shows it did.
+frontend_stage() {
+  cd "$app"
+  yarn workspace app build
+  local bundled
+  bundled=$(grep -l "GpuRequestPicker" packages/app/dist/static/*.js | wc -l)
+  echo "bundles holding the GpuRequestPicker field: $bundled"
+  [[ "$bundled" -gt 0 ]]
+}
+
 stop_servers() {
   if [[ -f "$work/backend.pid" ]]; then
     kill -- -"$(cat "$work/backend.pid")" 2>/dev/null || true
@@ -374,5 +394,6 @@ stage tsc 1800 tsc_stage
 stage postgres 180 postgres_stage
 stage backend 900 backend_stage
 stage request 900 request_stage
+stage frontend 1800 frontend_stage
 log "versions: node $(node --version), yarn $(cd "$app" && yarn --version), create-app $(npm view @backstage/create-app@latest version 2>/dev/null), app Backstage $(node -p "require('$app/backstage.json').version")"
 log "PR: branch gpu/ml-chatbot on $work/gitops.git: $(git --git-dir "$work/gitops.git" log --oneline -1 gpu/ml-chatbot)"
