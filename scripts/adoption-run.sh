@@ -228,7 +228,11 @@ config_stage() {
   git -C "$work/seed" add -A
   git -C "$work/seed" -c user.name=seed -c user.email=seed@example.com commit -qm seed
   git -C "$work/seed" push -q "$work/gitops.git" HEAD:main
-  local templates=../../node_modules/@gpu-gitops/plugin-scaffolder-backend-module-gpu/templates
+  # README "Templates": the packaged templates' locations, as the README lists them.
+  local template_locations
+  template_locations=$(grep -E "^      target: \.\./\.\./node_modules/@gpu-gitops/" "$repo/README.md" |
+    sed -E 's|^      target: (.*)$|    - type: file\n      target: \1\n      rules:\n        - allow: [Template]|')
+  [[ -n "$template_locations" ]]
   cat >"$app/app-config.local.yaml" <<YAML
 backend:
   baseUrl: http://localhost:$port
@@ -255,10 +259,7 @@ catalog:
       target: ../../examples/org.yaml
       rules:
         - allow: [User, Group]
-    - type: file
-      target: $templates/gpu-workload/template.yaml
-      rules:
-        - allow: [Template]
+$template_locations
 gpu:
   gitops:
     repoUrl: $work/gitops.git
