@@ -62,7 +62,11 @@ export interface Config {
       profiles?: {
         [name: string]: {
           provider?:
-            'aws-karpenter' | 'azure-karpenter' | 'static' | 'cluster-api';
+            | 'aws-karpenter'
+            | 'eks-auto-mode'
+            | 'azure-karpenter'
+            | 'static'
+            | 'cluster-api';
           /** The provider's region, e.g. `eu-west-1`; the request form shows it beside the name. */
           region?: string;
           /** Karpenter version, e.g. `1.14.1`. */

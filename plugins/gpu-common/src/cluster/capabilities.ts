@@ -18,6 +18,7 @@ import { inventoryCatalog } from '../planner/staticInventory';
 import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import { draUnavailable } from './draCapability';
+import { autoModeUnavailable } from './eksAutoMode';
 import { migManagerReads, type ClusterGpuStack } from './gpuStack';
 import type { ClusterProfile, ClusterProvider } from './types';
 
@@ -177,6 +178,8 @@ export function sharingModeUnavailable(
   mode: SharingMode,
   stack?: ClusterGpuStack,
 ): Unavailable | undefined {
+  const onAutoMode = autoModeUnavailable(cluster, mode);
+  if (onAutoMode) return onAutoMode;
   const onStack = stackUnavailable(cluster, mode, stack);
   if (onStack) return onStack;
   const dra = mode === 'dra' ? draUnavailable(cluster) : undefined;

@@ -14,6 +14,11 @@ import { draSharingProblem } from './draSharing';
 import { draSettingsSchema, kubernetesVersionSchema } from './draSettings';
 import { binPackingVersionProblem } from '../scheduling/binPackingScheduler';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
+import {
+  AUTO_MODE_DEFAULT_NODE_CLASS,
+  EKS_AUTO_MODE,
+  autoModeProfileProblems,
+} from './eksAutoMode';
 import type { ClusterProfile, ClusterProvider } from './types';
 
 const dns1123Label = z.string().refine(isDns1123Label, {
@@ -63,6 +68,7 @@ export const clusterProfileSchema = z
     name: dns1123Label,
     provider: z.enum([
       'aws-karpenter',
+      'eks-auto-mode',
       'azure-karpenter',
       'static',
       'cluster-api',
@@ -149,6 +155,14 @@ export const clusterProfileSchema = z
         params: { rule: 'bin-packing-kubernetes-version' },
       });
     }
+    for (const problem of autoModeProfileProblems(profile)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: problem.path,
+        message: problem.message,
+        params: { rule: problem.rule },
+      });
+    }
     const sharingProblem = draSharingProblem(profile);
     if (sharingProblem) {
       ctx.addIssue({
@@ -182,7 +196,10 @@ export const clusterProfileSchema = z
 function defaultNodeClass(provider: ClusterProvider | undefined) {
   const base = defaultClusterProfile.nodeClass;
   const machines = provider ? karpenterMachinesOf({ provider }) : undefined;
-  return machines ? { ...machines.nodeClass, name: base.name } : { ...base };
+  // Auto Mode's GPU pools reference the NodeClass its built-in pools create.
+  const name =
+    provider === EKS_AUTO_MODE ? AUTO_MODE_DEFAULT_NODE_CLASS : base.name;
+  return machines ? { ...machines.nodeClass, name } : { ...base };
 }
 
 /** @public */
@@ -216,6 +233,9 @@ export function resolveClusterProfile(override?: unknown): ClusterProfile {
     ...base,
     ...o,
     systemNamespaces: [...(o.systemNamespaces ?? base.systemNamespaces)],
+    // No NodeOverlay on Auto Mode (cluster/eksAutoMode.ts).
+    nodeOverlay:
+      o.nodeOverlay ?? (o.provider !== EKS_AUTO_MODE && base.nodeOverlay),
     nodeClass: { ...defaultNodeClass(o.provider), ...o.nodeClass },
     devicePluginConfigMap: {
       ...base.devicePluginConfigMap,

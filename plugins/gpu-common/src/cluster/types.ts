@@ -11,7 +11,11 @@ import type { StaticNodesSettings } from './staticNodes';
  */
 
 export type ClusterProvider =
-  'aws-karpenter' | 'azure-karpenter' | 'static' | 'cluster-api';
+  | 'aws-karpenter'
+  | 'eks-auto-mode'
+  | 'azure-karpenter'
+  | 'static'
+  | 'cluster-api';
 
 /**
  *  How the device plugin exposes MIG devices (ClusterPolicy `mig.strategy`).

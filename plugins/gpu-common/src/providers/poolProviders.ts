@@ -4,6 +4,7 @@ import type { KubernetesObject } from '../manifests/types';
 import { awsKarpenterProvider } from './awsKarpenter';
 import { azureKarpenterProvider } from './azureKarpenter';
 import { clusterApiAws } from './clusterApiAws';
+import { eksAutoModeProvider } from './eksAutoMode';
 import { clusterApiAzure } from './clusterApiAzure';
 import { clusterApiMetal3 } from './clusterApiMetal3';
 import { clusterApiOpenStack } from './clusterApiOpenStack';
@@ -23,6 +24,7 @@ const CLUSTER_API_PROVIDERS: Record<ClusterApiInfrastructure, PoolProvider> = {
 
 const POOL_PROVIDERS: Record<ClusterProvider, PoolProvider> = {
   'aws-karpenter': awsKarpenterProvider,
+  'eks-auto-mode': eksAutoModeProvider,
   'azure-karpenter': azureKarpenterProvider,
   static: staticNodesProvider,
   // A bare provider name has no infrastructure: every Cluster API provider

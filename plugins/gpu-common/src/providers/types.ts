@@ -77,6 +77,11 @@ export interface KarpenterMachines {
   architectures(instanceTypes: string[]): string[] | undefined;
   /** The cluster's GPU node class, as the product writes it. */
   buildNodeClass(cluster: ClusterProfile): KubernetesObject;
+  /**
+   * Well-known labels this provider refuses in a NodePool's requirements
+   * (EKS Auto Mode: `kubernetes.io/os`, it runs Linux only); absent: none.
+   */
+  readonly unsupportedRequirementKeys?: readonly string[];
 }
 
 /**
