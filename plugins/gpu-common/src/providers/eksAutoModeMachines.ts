@@ -13,8 +13,6 @@
 import type { InstanceType } from '../catalog/types';
 import type { NodeSelectorRequirement } from '../manifests/nodePool';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import type { KubernetesObject } from '../manifests/types';
-import type { ClusterProfile } from '../cluster/types';
 import {
   awsMachines,
   ec2Architecture,
@@ -54,20 +52,11 @@ function autoModeMachineLabels(type: InstanceType): Record<string, string> {
 const GPU_NAME_KEY = autoModeKey(WELL_KNOWN_KEYS.karpenterInstanceGpuName);
 
 /**
- * Auto Mode's node class is AWS's to provision (`default`, with the built-in
- * node pools) or the platform team's (role, subnets, security groups only
- * they know): the product references one and never writes it.
- */
-function refuseNodeClass(cluster: ClusterProfile): KubernetesObject {
-  throw new Error(
-    `cluster ${cluster.name}: EKS Auto Mode's NodeClass is provisioned by AWS or written by the platform team; the product references ${cluster.nodeClass.kind} ${cluster.nodeClass.name} and does not generate it (set generateNodeClass: false)`,
-  );
-}
-
-/**
  * EC2 through EKS Auto Mode: the same machines and GPU names as Karpenter's
  * AWS provider (Auto Mode is that provider, run by AWS), under Auto Mode's
- * label prefix.
+ * label prefix. No node class builder: Auto Mode's NodeClass is AWS's
+ * (`default`) or the platform team's, with a node role and subnets only they
+ * know, so the product references one and never writes it.
  */
 export const eksAutoModeMachines: KarpenterMachines = {
   gpuCountLabel: `${AUTO_MODE_PREFIX}instance-gpu-count`,
@@ -94,6 +83,5 @@ export const eksAutoModeMachines: KarpenterMachines = {
   },
   machineLabels: autoModeMachineLabels,
   architectures: instanceTypes => instanceTypes.map(ec2Architecture),
-  buildNodeClass: refuseNodeClass,
   unsupportedRequirementKeys: ['kubernetes.io/os'],
 };

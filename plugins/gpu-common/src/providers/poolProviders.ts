@@ -59,7 +59,7 @@ export function generatedNodeClass(
   cluster: ClusterProfile,
 ): KubernetesObject | undefined {
   const machines = poolProviderOf(cluster).karpenter;
-  return machines && generatesNodeClass(cluster, machines)
+  return machines?.buildNodeClass && generatesNodeClass(cluster, machines)
     ? machines.buildNodeClass(cluster)
     : undefined;
 }
