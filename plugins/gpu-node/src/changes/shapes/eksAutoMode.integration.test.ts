@@ -24,6 +24,7 @@ import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
+import type { FileWrite } from '../types';
 import {
   checkoutShape,
   requestThenRelease,
@@ -91,8 +92,10 @@ describe('the EKS Auto Mode repository with the user guide’s GPU NodePool', ()
         }),
         cluster,
       );
-      const poolFile = change.changeSet.changes.find(c =>
-        c.path.startsWith('clusters/auto-ml/gpu/nodepools/'),
+      const poolFile = change.changeSet.changes.find(
+        (c): c is FileWrite =>
+          c.action !== 'delete' &&
+          c.path.startsWith('clusters/auto-ml/gpu/nodepools/'),
       );
       const objects = parseAllDocuments(poolFile?.content ?? '').map(d =>
         d.toJS(),
