@@ -134,6 +134,11 @@ function requirementValues(requirements: unknown, key: string): string[] {
   return out;
 }
 
+/** The `In` values of requirements on any of `keys`. */
+function valuesOfKeys(requirements: unknown, keys: string[]): string[] {
+  return keys.flatMap(key => requirementValues(requirements, key));
+}
+
 function parsePool(
   nodePool: PlainObject & { metadata: PlainObject & { name: string } },
   path: string,
@@ -155,9 +160,7 @@ function parsePool(
   const requirements = getIn(template, 'spec', 'requirements');
   const limits = stringRecord(getIn(nodePool, 'spec', 'limits'));
   const taints = getIn(template, 'spec', 'taints');
-  const gpuNames = GPU_NAME_KEYS.flatMap(key =>
-    requirementValues(requirements, key),
-  );
+  const gpuNames = valuesOfKeys(requirements, GPU_NAME_KEYS);
   const deviceConfigName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
   const migConfigName = labels[WELL_KNOWN_KEYS.migConfig];
   const gpuLimitKeys = Object.keys(limits).filter(isGpuResourceName);
@@ -214,9 +217,7 @@ function parsePool(
       modelOfFamilies(
         catalog,
         gpuNames,
-        INSTANCE_FAMILY_KEYS.flatMap(key =>
-          requirementValues(requirements, key),
-        ),
+        valuesOfKeys(requirements, INSTANCE_FAMILY_KEYS),
       ),
     sharingMode,
     resourceName,
