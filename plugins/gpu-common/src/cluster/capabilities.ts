@@ -14,7 +14,7 @@ import {
 import type { InputIssue } from '../errors';
 import { migResourceName } from '../mig/names';
 import { SHARED_GPU_RESOURCE } from '../planner/modeDecision';
-import { inventoryCatalog } from '../planner/staticInventory';
+import { clusterCatalog } from '../planner/clusterCatalog';
 import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import { draUnavailable } from './draCapability';
@@ -363,8 +363,9 @@ export function clusterCapabilities(
   const labels = new Map(
     gpuModelChoices(catalog, provider.machines).map(c => [c.id, c.label]),
   );
-  // A static cluster with an inventory offers the models its nodes have.
-  const index = indexCatalog(inventoryCatalog(catalog, cluster));
+  // A static cluster with an inventory offers the models its nodes have;
+  // an EKS Auto Mode cluster, those of the EC2 types Auto Mode launches.
+  const index = indexCatalog(clusterCatalog(catalog, cluster));
   const capabilities: ClusterCapabilities = {
     name: cluster.name,
     provider: cluster.provider,

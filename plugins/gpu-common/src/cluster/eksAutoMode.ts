@@ -28,6 +28,7 @@ import {
   formatMinor,
   kubernetesAtLeast,
 } from './draSettings';
+import type { GpuCatalog, InstanceType } from '../catalog/types';
 import type { ClusterProfile, ClusterProvider } from './types';
 import type { SharingMode } from '../request/types';
 
@@ -125,4 +126,52 @@ export function autoModeProfileProblems(profile: {
     });
   }
   return problems;
+}
+
+/**
+ * The accelerated EC2 families Auto Mode launches: it "only creates
+ * instances of supported types" (awsdocs/amazon-eks-user-guide
+ * `latest/ug/automode/automode-learn-instances.adoc`, "EKS Auto Mode
+ * supported instance reference", Accelerated Computing row, commit 06faff14;
+ * `g4ad`, `inf*` and `trn*` carry no NVIDIA GPU). A pool pinned to another
+ * family (`p3`, `p6e-gb200`) would never get a node.
+ */
+const AUTO_MODE_GPU_FAMILIES: readonly string[] = [
+  'p6-b200',
+  'p6-b300',
+  'p5',
+  'p5e',
+  'p5en',
+  'p4d',
+  'p4de',
+  'p3dn',
+  'g7e',
+  'g6',
+  'gr6',
+  'g6e',
+  'g5g',
+  'g5',
+  'g4dn',
+];
+
+/** Whether Auto Mode launches this EC2 machine. */
+function autoModeLaunches(type: InstanceType): boolean {
+  return (
+    type.provider === 'aws' && AUTO_MODE_GPU_FAMILIES.includes(type.family)
+  );
+}
+
+/**
+ * The catalog an Auto Mode cluster plans with: only the EC2 machines Auto
+ * Mode launches; any other cluster's catalog as it is.
+ */
+export function autoModeCatalog(
+  catalog: GpuCatalog,
+  cluster: Pick<ClusterProfile, 'provider'>,
+): GpuCatalog {
+  if (cluster.provider !== EKS_AUTO_MODE) return catalog;
+  return {
+    ...catalog,
+    instanceTypes: catalog.instanceTypes.filter(autoModeLaunches),
+  };
 }

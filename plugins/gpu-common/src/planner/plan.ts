@@ -9,7 +9,8 @@ import { planForModel } from './planForModel';
 import { leftPoolChanges } from './poolOption';
 import { previousHolding } from './previousHolding';
 import { explainClusterApiSizing } from './clusterApiSizing';
-import { assignStaticNodes, inventoryCatalog } from './staticInventory';
+import { clusterCatalog } from './clusterCatalog';
+import { assignStaticNodes } from './staticInventory';
 import { checkRequestNamespace } from './systemNamespaces';
 import type { Plan, RepoState } from './types';
 
@@ -28,8 +29,8 @@ export function plan(
   repoState?: RepoState,
 ): Plan {
   checkRequestNamespace(request, cluster);
-  // A static cluster with an inventory plans on the machines it has only.
-  const machines = inventoryCatalog(catalog, cluster);
+  // A static inventory's machines only; Auto Mode's supported types only.
+  const machines = clusterCatalog(catalog, cluster);
   const index = indexCatalog(machines);
   const provider = poolProviderOf(cluster).machines;
   checkLargestGpu(request, index);

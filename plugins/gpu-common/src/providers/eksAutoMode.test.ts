@@ -8,7 +8,10 @@
  * cannot serve refused in the form's words.
  */
 import { builtinCatalog } from '../catalog/builtin';
-import { sharingModeUnavailable } from '../cluster/capabilities';
+import {
+  clusterCapabilities,
+  sharingModeUnavailable,
+} from '../cluster/capabilities';
 import { resolveClusterProfile } from '../cluster/schema';
 import { isGpuInputError } from '../errors';
 import { buildManifests } from '../manifests/buildManifests';
@@ -206,6 +209,32 @@ describe('EKS Auto Mode: plan and render', () => {
       );
     },
   );
+
+  it('plans only the EC2 families Auto Mode launches: V100 (p3 only) is not offered, and refused', () => {
+    const capabilities = clusterCapabilities(autoMode, builtinCatalog);
+    expect(
+      capabilities.models.find(m => m.id === 'v100')?.unavailable,
+    ).toMatchObject({ rule: 'no-instance-type' });
+    // On self-managed Karpenter the same catalog offers it (p3.2xlarge).
+    expect(
+      clusterCapabilities(resolveClusterProfile(), builtinCatalog).models.find(
+        m => m.id === 'v100',
+      )?.unavailable,
+    ).toBeUndefined();
+    expect(() =>
+      plan(
+        gpuRequest({ model: 'v100', replicas: 1, vramGiB: 8 }),
+        builtinCatalog,
+        autoMode,
+      ),
+    ).toThrow(/v100/);
+    const a100 = plan(
+      gpuRequest({ model: 'a100-40gb', replicas: 1, vramGiB: 30 }),
+      builtinCatalog,
+      autoMode,
+    );
+    expect(a100.pool.instanceTypes).toEqual(['p4d.24xlarge']);
+  });
 
   it('dra is refused below Kubernetes 1.36, where Auto Mode runs no DRA driver', () => {
     const older = resolveClusterProfile({
