@@ -63,6 +63,7 @@ export interface Config {
         [name: string]: {
           provider?:
             | 'aws-karpenter'
+            | 'eks-auto-mode'
             | 'azure-karpenter'
             | 'static'
             | 'cluster-api'

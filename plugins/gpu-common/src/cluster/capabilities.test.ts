@@ -64,6 +64,35 @@ describe('clusterCapabilities', () => {
     );
   });
 
+  it('offers only exclusive and dra on EKS Auto Mode (Kubernetes 1.36), the others disabled with the reason', () => {
+    const auto = resolveClusterProfile({
+      name: 'auto-ml',
+      provider: 'eks-auto-mode',
+      region: 'us-west-2',
+      kubernetesVersion: '1.36.1',
+    });
+    const capabilities = clusterCapabilities(auto, builtinCatalog);
+    expect(capabilities.label).toBe('auto-ml — AWS (EKS Auto Mode), us-west-2');
+    expect(unavailableModes(capabilities)).toEqual([
+      'time-slicing',
+      'mps',
+      'mig',
+    ]);
+    for (const mode of capabilities.sharingModes.filter(m => m.unavailable)) {
+      expect(mode.unavailable).toEqual({
+        path: 'spec.gpu.sharing',
+        rule: 'eks-auto-mode-device-plugin',
+        reason: expect.stringContaining(
+          `cluster auto-ml cannot run ${mode.mode}: EKS Auto Mode runs its own NVIDIA device plugin`,
+        ),
+      });
+    }
+    // EC2's models, priced and launchable as on Karpenter's AWS provider.
+    const l4 = capabilities.models.find(m => m.id === 'l4');
+    expect(l4?.unavailable).toBeUndefined();
+    expect(l4?.label).toContain('/GPU-hour');
+  });
+
   it('offers MPS only where the device plugin does not run the mixed MIG strategy, saying why', () => {
     const dev = clusterCapabilities(mixed, builtinCatalog);
     expect(unavailableModes(dev)).toEqual(['mps']);

@@ -14,11 +14,12 @@ import {
 import type { InputIssue } from '../errors';
 import { migResourceName } from '../mig/names';
 import { SHARED_GPU_RESOURCE } from '../planner/modeDecision';
-import { inventoryCatalog } from '../planner/staticInventory';
+import { clusterCatalog } from '../planner/clusterCatalog';
 import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import { draUnavailable } from './draCapability';
 import { gkeModeUnavailable } from './gkeCapability';
+import { autoModeUnavailable } from './eksAutoMode';
 import { migManagerReads, type ClusterGpuStack } from './gpuStack';
 import type { ClusterProfile, ClusterProvider } from './types';
 
@@ -180,6 +181,8 @@ export function sharingModeUnavailable(
 ): Unavailable | undefined {
   const onGke = gkeModeUnavailable(cluster, mode);
   if (onGke) return onGke;
+  const onAutoMode = autoModeUnavailable(cluster, mode);
+  if (onAutoMode) return onAutoMode;
   const onStack = stackUnavailable(cluster, mode, stack);
   if (onStack) return onStack;
   const dra = mode === 'dra' ? draUnavailable(cluster) : undefined;
@@ -363,8 +366,9 @@ export function clusterCapabilities(
   const labels = new Map(
     gpuModelChoices(catalog, provider.machines).map(c => [c.id, c.label]),
   );
-  // A static cluster with an inventory offers the models its nodes have.
-  const index = indexCatalog(inventoryCatalog(catalog, cluster));
+  // A static cluster with an inventory offers the models its nodes have;
+  // an EKS Auto Mode cluster, those of the EC2 types Auto Mode launches.
+  const index = indexCatalog(clusterCatalog(catalog, cluster));
   const capabilities: ClusterCapabilities = {
     name: cluster.name,
     provider: cluster.provider,

@@ -25,6 +25,12 @@ export function draAutoscalingGap(
     'name' | 'provider' | 'karpenterVersion' | 'kubernetesVersion' | 'dra'
   >,
 ): string | undefined {
+  if (cluster.provider === 'eks-auto-mode') {
+    // EKS lists DRA under "Karpenter (static capacity only)"
+    // (device-management-nvidia-dra-device-plugin.html) and AWS sets Auto
+    // Mode's Karpenter gates, so no setting of the platform's changes it.
+    return `EKS Auto Mode on cluster ${cluster.name} does not launch nodes for pods with DRA resource claims (AWS runs its Karpenter and sets its gates): a DRA pool there is a static-capacity NodePool whose replicas the plan sets`;
+  }
   if (cluster.provider !== 'aws-karpenter') {
     return `Karpenter publishes DRA device metadata only for AWS instance types, so on provider ${cluster.provider} no node is launched for a DRA claim`;
   }

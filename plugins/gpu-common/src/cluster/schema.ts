@@ -17,6 +17,11 @@ import { draSharingProblem } from './draSharing';
 import { draSettingsSchema, kubernetesVersionSchema } from './draSettings';
 import { binPackingVersionProblem } from '../scheduling/binPackingScheduler';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
+import {
+  AUTO_MODE_DEFAULT_NODE_CLASS,
+  EKS_AUTO_MODE,
+  autoModeProfileProblems,
+} from './eksAutoMode';
 import type { ClusterProfile, ClusterProvider } from './types';
 
 const dns1123Label = z.string().refine(isDns1123Label, {
@@ -66,6 +71,7 @@ export const clusterProfileSchema = z
     name: dns1123Label,
     provider: z.enum([
       'aws-karpenter',
+      'eks-auto-mode',
       'azure-karpenter',
       'static',
       'cluster-api',
@@ -153,6 +159,14 @@ export const clusterProfileSchema = z
         params: { rule: 'bin-packing-kubernetes-version' },
       });
     }
+    for (const problem of autoModeProfileProblems(profile)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: problem.path,
+        message: problem.message,
+        params: { rule: problem.rule },
+      });
+    }
     const sharingProblem = draSharingProblem(profile);
     if (sharingProblem) {
       ctx.addIssue({
@@ -224,7 +238,10 @@ function nodeOverlayAvailable(
 function defaultNodeClass(provider: ClusterProvider | undefined) {
   const base = defaultClusterProfile.nodeClass;
   const machines = provider ? karpenterMachinesOf({ provider }) : undefined;
-  return machines ? { ...machines.nodeClass, name: base.name } : { ...base };
+  // Auto Mode's GPU pools reference the NodeClass its built-in pools create.
+  const name =
+    provider === EKS_AUTO_MODE ? AUTO_MODE_DEFAULT_NODE_CLASS : base.name;
+  return machines ? { ...machines.nodeClass, name } : { ...base };
 }
 
 /** @public */
@@ -261,7 +278,12 @@ export function resolveClusterProfile(override?: unknown): ClusterProfile {
     // A platform engineer who states an older Karpenter and says nothing of
     // overlays expects none written (the cluster could not apply them); one
     // who asks for them explicitly is refused above instead of surprised.
-    nodeOverlay: o.nodeOverlay ?? (base.nodeOverlay && nodeOverlayAvailable(o)),
+    // No NodeOverlay on Auto Mode (cluster/eksAutoMode.ts).
+    nodeOverlay:
+      o.nodeOverlay ??
+      (o.provider !== EKS_AUTO_MODE &&
+        base.nodeOverlay &&
+        nodeOverlayAvailable(o)),
     systemNamespaces: [...(o.systemNamespaces ?? base.systemNamespaces)],
     nodeClass: { ...defaultNodeClass(o.provider), ...o.nodeClass },
     devicePluginConfigMap: {

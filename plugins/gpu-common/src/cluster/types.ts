@@ -11,7 +11,12 @@ import type { StaticNodesSettings } from './staticNodes';
  */
 
 export type ClusterProvider =
-  'aws-karpenter' | 'azure-karpenter' | 'static' | 'cluster-api' | 'gke';
+  | 'aws-karpenter'
+  | 'eks-auto-mode'
+  | 'azure-karpenter'
+  | 'static'
+  | 'cluster-api'
+  | 'gke';
 
 /**
  *  How the device plugin exposes MIG devices (ClusterPolicy `mig.strategy`).

@@ -67,7 +67,8 @@ export function nodePoolRequirements(
     operator: 'In',
     values: ['linux'],
   });
-  return requirements;
+  const unsupported = machines?.unsupportedRequirementKeys ?? [];
+  return requirements.filter(r => !unsupported.includes(r.key));
 }
 
 /**

@@ -10,8 +10,8 @@ import { leftPoolChanges } from './poolOption';
 import { previousHolding } from './previousHolding';
 import { explainClusterApiSizing } from './clusterApiSizing';
 import { onComputeClass } from './gkeComputeClassPlan';
-import { gkePartitionCatalog } from './gkePartitions';
-import { assignStaticNodes, inventoryCatalog } from './staticInventory';
+import { clusterCatalog } from './clusterCatalog';
+import { assignStaticNodes } from './staticInventory';
 import { checkRequestNamespace } from './systemNamespaces';
 import type { Plan, RepoState } from './types';
 
@@ -30,12 +30,9 @@ export function plan(
   repoState?: RepoState,
 ): Plan {
   checkRequestNamespace(request, cluster);
-  // A static cluster with an inventory plans on the machines it has only.
-  // A GKE cluster partitions GPUs in the sizes GKE creates only.
-  const machines = gkePartitionCatalog(
-    inventoryCatalog(catalog, cluster),
-    cluster,
-  );
+  // A static inventory's machines only; Auto Mode's supported types only;
+  // on GKE, GPUs partitioned in the sizes GKE creates only.
+  const machines = clusterCatalog(catalog, cluster);
   const index = indexCatalog(machines);
   const provider = poolProviderOf(cluster).machines;
   checkLargestGpu(request, index);

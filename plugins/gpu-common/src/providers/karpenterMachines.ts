@@ -3,6 +3,7 @@ import type { ClusterProfile, ClusterProvider } from '../cluster/types';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { awsMachines, ec2NameLabels } from './awsMachines';
 import { azureMachines, azureNameLabels } from './azureMachines';
+import { autoModeNameLabels, eksAutoModeMachines } from './eksAutoModeMachines';
 import type { KarpenterMachines } from './types';
 
 const MACHINES_BY_PROVIDER: Record<
@@ -10,6 +11,7 @@ const MACHINES_BY_PROVIDER: Record<
   KarpenterMachines | undefined
 > = {
   'aws-karpenter': awsMachines,
+  'eks-auto-mode': eksAutoModeMachines,
   'azure-karpenter': azureMachines,
   static: undefined,
   'cluster-api': undefined,
@@ -59,6 +61,7 @@ const NAME_LABELS: Readonly<
 > = {
   [awsMachines.nodeClass.group]: ec2NameLabels,
   [azureMachines.nodeClass.group]: azureNameLabels,
+  [eksAutoModeMachines.nodeClass.group]: autoModeNameLabels,
 };
 
 /**
@@ -112,6 +115,8 @@ export function machineLabelsOf(type: InstanceType): Record<string, string> {
 export function machineProviderOfNodeClass(
   group: string | undefined,
 ): MachineProvider | undefined {
+  // EKS Auto Mode launches EC2 machines, as Karpenter's AWS provider does.
+  if (group === eksAutoModeMachines.nodeClass.group) return 'aws';
   const found = Object.entries(KARPENTER_MACHINES_BY_MACHINE).find(
     ([, machines]) => machines?.nodeClass.group === group,
   );

@@ -35,7 +35,7 @@ export function karpenterPoolObjects(
     buildNodePool(plan, cluster),
     ...buildNodeOverlays(plan, cluster),
   ];
-  if (generatesNodeClass(cluster, machines)) {
+  if (machines.buildNodeClass && generatesNodeClass(cluster, machines)) {
     objects.push(machines.buildNodeClass(cluster));
   }
   return objects;

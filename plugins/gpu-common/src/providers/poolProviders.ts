@@ -4,6 +4,7 @@ import type { KubernetesObject } from '../manifests/types';
 import { awsKarpenterProvider } from './awsKarpenter';
 import { azureKarpenterProvider } from './azureKarpenter';
 import { clusterApiAws } from './clusterApiAws';
+import { eksAutoModeProvider } from './eksAutoMode';
 import { clusterApiAzure } from './clusterApiAzure';
 import { clusterApiMetal3 } from './clusterApiMetal3';
 import { clusterApiOpenStack } from './clusterApiOpenStack';
@@ -24,6 +25,7 @@ const CLUSTER_API_PROVIDERS: Record<ClusterApiInfrastructure, PoolProvider> = {
 
 const POOL_PROVIDERS: Record<ClusterProvider, PoolProvider> = {
   'aws-karpenter': awsKarpenterProvider,
+  'eks-auto-mode': eksAutoModeProvider,
   'azure-karpenter': azureKarpenterProvider,
   static: staticNodesProvider,
   gke: gkeComputeClassProvider,
@@ -59,7 +61,7 @@ export function generatedNodeClass(
   cluster: ClusterProfile,
 ): KubernetesObject | undefined {
   const machines = poolProviderOf(cluster).karpenter;
-  return machines && generatesNodeClass(cluster, machines)
+  return machines?.buildNodeClass && generatesNodeClass(cluster, machines)
     ? machines.buildNodeClass(cluster)
     : undefined;
 }

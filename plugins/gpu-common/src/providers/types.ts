@@ -82,8 +82,16 @@ export interface KarpenterMachines {
   machineLabels(type: InstanceType): Record<string, string>;
   /** CPU architectures of the machines, or undefined when not written. */
   architectures(instanceTypes: string[]): string[] | undefined;
-  /** The cluster's GPU node class, as the product writes it. */
-  buildNodeClass(cluster: ClusterProfile): KubernetesObject;
+  /**
+   * The cluster's GPU node class, as the product writes it; absent where the
+   * node class is never the product's to write (EKS Auto Mode's).
+   */
+  buildNodeClass?(cluster: ClusterProfile): KubernetesObject;
+  /**
+   * Well-known labels this provider refuses in a NodePool's requirements
+   * (EKS Auto Mode: `kubernetes.io/os`, it runs Linux only); absent: none.
+   */
+  readonly unsupportedRequirementKeys?: readonly string[];
 }
 
 /**

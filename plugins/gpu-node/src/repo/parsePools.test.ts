@@ -96,3 +96,27 @@ describe('parsePools: a NodePool requirements as Karpenter reads them', () => {
     });
   });
 });
+
+describe('parsePools: an EKS Auto Mode NodePool', () => {
+  it('is a GPU pool of the one model its eks.amazonaws.com instance family carries', () => {
+    const state = repoStateOf(`apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: gpu
+spec:
+  template:
+    spec:
+      nodeClassRef:
+        group: eks.amazonaws.com
+        kind: NodeClass
+        name: default
+      requirements:
+        - key: "eks.amazonaws.com/instance-family"
+          operator: In
+          values: ["g5"]
+`);
+    expect(state.pools.map(p => [p.name, p.gpuModel])).toEqual([
+      ['gpu', 'a10g'],
+    ]);
+  });
+});

@@ -121,8 +121,20 @@ export function parsePools(
   return { pools, otherNodePools };
 }
 
-/** The EC2 instance family label hand-written pools often require instead of instance types. */
-const INSTANCE_FAMILY = 'karpenter.k8s.aws/instance-family';
+/**
+ * The EC2 instance family labels hand-written pools often require instead of
+ * instance types: Karpenter's AWS provider's, and EKS Auto Mode's (the same
+ * label under its own prefix, gpu-common providers/eksAutoModeMachines.ts).
+ */
+const INSTANCE_FAMILY_KEYS = [
+  'karpenter.k8s.aws/instance-family',
+  'eks.amazonaws.com/instance-family',
+];
+/** The GPU name labels of the same two. */
+const GPU_NAME_KEYS = [
+  WELL_KNOWN_KEYS.karpenterInstanceGpuName,
+  'eks.amazonaws.com/instance-gpu-name',
+];
 
 function requirementValues(requirements: unknown, key: string): string[] {
   if (!Array.isArray(requirements)) return [];
@@ -132,6 +144,11 @@ function requirementValues(requirements: unknown, key: string): string[] {
     if (Array.isArray(r.values)) out.push(...r.values.map(String));
   }
   return out;
+}
+
+/** The `In` values of requirements on any of `keys`. */
+function valuesOfKeys(requirements: unknown, keys: string[]): string[] {
+  return keys.flatMap(key => requirementValues(requirements, key));
 }
 
 function parsePool(
@@ -155,10 +172,7 @@ function parsePool(
   const requirements = getIn(template, 'spec', 'requirements');
   const limits = stringRecord(getIn(nodePool, 'spec', 'limits'));
   const taints = getIn(template, 'spec', 'taints');
-  const gpuNames = requirementValues(
-    requirements,
-    WELL_KNOWN_KEYS.karpenterInstanceGpuName,
-  );
+  const gpuNames = valuesOfKeys(requirements, GPU_NAME_KEYS);
   const deviceConfigName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
   const migConfigName = labels[WELL_KNOWN_KEYS.migConfig];
   const gpuLimitKeys = Object.keys(limits).filter(isGpuResourceName);
@@ -215,7 +229,7 @@ function parsePool(
       modelOfFamilies(
         catalog,
         gpuNames,
-        requirementValues(requirements, INSTANCE_FAMILY),
+        valuesOfKeys(requirements, INSTANCE_FAMILY_KEYS),
       ),
     sharingMode,
     resourceName,

@@ -6,33 +6,28 @@
  */
 import {
   generatedNodeClass,
+  type ClusterGpuStack,
   type ClusterProfile,
-  type ConfigMapRef,
 } from '@gpu-gitops/plugin-gpu-common';
 import { posix } from 'node:path';
 import { resolveLayout, type LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { ALL_DISABLED_MIG_CONFIG, applyMigConfig } from '../applyConfigs';
-import { MIG_CONFIG_KEY } from '../applyPlan';
-import {
-  addConfigMapFile,
-  addResource,
-  openKustomization,
-  relativeTo,
-  useStableGeneratorNames,
-} from '../kustomization';
 import { nodeClassesElsewhere } from '../nodeClasses';
 import { StagedTree } from '../stagedTree';
 import type { ChangeSet } from '../types';
 import {
-  BOOTSTRAP_HEADER,
   bootstrapYaml,
-  isBlank,
   isBootstrapFile,
   writeBootstrapFiles,
   type BootstrapFileWrite,
 } from './bootstrapFile';
 import { bootstrapPaths, type BootstrapPaths } from './bootstrapPaths';
+import {
+  mergeGpuKustomization,
+  startWithHeader,
+  type GeneratedConfigMaps,
+} from './gpuKustomization';
 import { handWrittenConfigMapNotes } from './configMapNotes';
 import { DEFAULT_DEVICE_PLUGIN_CONFIG } from './gpuOperatorValues';
 import { bootstrapScheduler } from './scheduler/bootstrapScheduler';
@@ -41,11 +36,16 @@ import { bootstrapKarpenter } from './karpenter/bootstrapKarpenter';
 import {
   bootstrapGpuOperator,
   operatorMayRead,
+  type GpuOperatorOutcome,
 } from './gpuOperator/bootstrapGpuOperator';
 import { gpuOperatorNotes } from './gpuOperator/gpuOperatorNotes';
 import { karpenterNotes } from './karpenter/karpenterNotes';
 import { gpuStackNotes } from './gpuStackNotes';
-import { operatorConfigMaps } from './operatorConfigMaps';
+import {
+  operatorConfigMaps,
+  type OperatorConfigMaps,
+} from './operatorConfigMaps';
+import { buildAutoModeBootstrap } from './autoModeBootstrap';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
 import {
@@ -98,9 +98,11 @@ export interface BootstrapChangeSet extends ChangeSet {
   /**
    * What installs the GPU Operator: the bootstrap's own release in the
    * cluster's `gpu-operator/` folder (written, or kept as it is), or one
-   * the repository declares (never edited; `notes` say what to set in it).
+   * the repository declares (never edited; `notes` say what to set in it);
+   * none on EKS Auto Mode, whose nodes run AWS's NVIDIA driver and device
+   * plugin (`autoModeBootstrap.ts`).
    */
-  gpuOperatorRelease: 'bootstrap' | 'repository';
+  gpuOperatorRelease: 'bootstrap' | 'repository' | 'eks-auto-mode';
   /**
    * Markdown sentences for the description, one list item each: the GPU
    * Operator release the repository declares (never edited), what it sets
@@ -120,22 +122,16 @@ export interface BootstrapChangeSet extends ChangeSet {
 }
 
 /**
- * The ConfigMaps the product generates in the GPU folder; undefined for one
- * the team wrote by hand, or one the GPU Operator does not read.
+ * The ConfigMaps the bootstrap generates: each the team did not write by
+ * hand and the operator may read; none for device-plugin configs when the
+ * device plugin reads no ConfigMap of named configs (it never reads the
+ * product's either).
  */
-interface GeneratedConfigMaps {
-  devicePlugin?: ConfigMapRef;
-  migParted?: ConfigMapRef;
-}
-
-/** Which ConfigMaps the GPU folder generates (`GeneratedConfigMaps`). */
 function generatedConfigMaps(
-  configMaps: Awaited<ReturnType<typeof operatorConfigMaps>>,
-  operator: Awaited<ReturnType<typeof bootstrapGpuOperator>>,
-  stack: Awaited<ReturnType<typeof readGpuStack>>,
+  configMaps: OperatorConfigMaps,
+  stack: ClusterGpuStack,
+  operator: GpuOperatorOutcome,
 ): GeneratedConfigMaps {
-  // A device plugin that reads no ConfigMap of named configs never reads
-  // the product's either.
   const pluginReadsConfigs = stack.devicePlugin?.readsNamedConfigs ?? true;
   return {
     devicePlugin:
@@ -150,75 +146,6 @@ function generatedConfigMaps(
         ? undefined
         : configMaps.migParted.ref,
   };
-}
-
-/**
- * A file the bootstrap starts carries its header; the engine then merges
- * into it exactly as into a file that was already there.
- */
-async function startWithHeader(
-  staged: StagedTree,
-  path: string,
-  start: string,
-): Promise<void> {
-  if (isBlank(await staged.read(path))) {
-    await staged.write(path, `${BOOTSTRAP_HEADER}${start}`);
-  }
-}
-
-/**
- * The cluster's GPU kustomization: the node class and the scheduler's file
- * (`resources`), and the generators of
- * the ConfigMaps the product writes (device-plugin configs, then
- * mig-parted) with stable names; none for a ConfigMap the team wrote by
- * hand. A new file lists the generators in that order; in an existing one
- * the engine places and keeps entries as a request does.
- */
-async function mergeGpuKustomization(
-  staged: StagedTree,
-  paths: BootstrapPaths,
-  generated: GeneratedConfigMaps,
-  resources: string[],
-): Promise<void> {
-  const path = paths.gpuKustomization;
-  const refs = [generated.devicePlugin, generated.migParted].filter(
-    (ref): ref is ConfigMapRef => ref !== undefined,
-  );
-  const generators = refs
-    .map(ref => `  - name: ${ref.name}\n    namespace: ${ref.namespace}\n`)
-    .join('');
-  const generatorFields =
-    refs.length > 0
-      ? `generatorOptions:\n  disableNameSuffixHash: true\nconfigMapGenerator:\n${generators}`
-      : '';
-  await startWithHeader(
-    staged,
-    path,
-    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: []\n${generatorFields}`,
-  );
-  const kustomization = openKustomization(path, await staged.read(path));
-  for (const resource of resources) {
-    addResource(kustomization, relativeTo(path, resource));
-  }
-  if (refs.length > 0) useStableGeneratorNames(kustomization);
-  if (generated.devicePlugin) {
-    addConfigMapFile(
-      kustomization,
-      generated.devicePlugin,
-      DEFAULT_DEVICE_PLUGIN_CONFIG,
-      relativeTo(path, paths.defaultDevicePluginConfig),
-    );
-  }
-  if (generated.migParted) {
-    addConfigMapFile(
-      kustomization,
-      generated.migParted,
-      MIG_CONFIG_KEY,
-      relativeTo(path, paths.migConfig),
-    );
-  }
-  const content = kustomization.newContent();
-  if (content !== undefined) await staged.write(path, content);
 }
 
 /** The folders the bootstrap writes that whatever applies the cluster must apply. */
@@ -276,6 +203,9 @@ export async function buildBootstrapChangeSet(
   cluster: ClusterProfile,
   options: BootstrapOptions,
 ): Promise<BootstrapChangeSet> {
+  if (cluster.provider === 'eks-auto-mode') {
+    return buildAutoModeBootstrap(tree, cluster, options);
+  }
   const staged = new StagedTree(tree);
   const layout = resolveLayout(options.layout);
   const paths = bootstrapPaths(layout, cluster.name);
@@ -297,7 +227,7 @@ export async function buildBootstrapChangeSet(
     releaseFiles,
     stack,
   );
-  const generated = generatedConfigMaps(configMaps, operator, stack);
+  const generated = generatedConfigMaps(configMaps, stack, operator);
 
   const files: BootstrapFileWrite[] =
     operator.kind === 'bootstrap' ? [...operator.files] : [];

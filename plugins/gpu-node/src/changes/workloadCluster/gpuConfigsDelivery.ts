@@ -22,7 +22,7 @@ import {
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { getIn } from '../../repo/yamlObjects';
-import { configMapGenerators } from '../../validate/sourceTree';
+import { configMapGenerators } from '../../kustomize/configMapGenerators';
 import { BOOTSTRAP_HEADER } from '../bootstrap/bootstrapFile';
 import { YAML_OPTIONS } from '../canonical';
 import type { StagedTree } from '../stagedTree';
