@@ -60,13 +60,8 @@ const configMapRef = z
   .strictObject({ name: dns1123Subdomain, namespace: dns1123Label })
   .partial();
 
-/**
- * A partial, strict override of the default cluster profile (a file or the
- * `gpu.clusters` app-config entry). Unknown keys are errors.
- *
- * @public
- */
-export const clusterProfileSchema = z
+/** The profile's fields, each checked alone; `clusterProfileSchema` checks them together. */
+const profileFields = z
   .strictObject({
     name: dns1123Label,
     provider: z.enum([
@@ -120,46 +115,23 @@ export const clusterProfileSchema = z
     kueue: z.boolean(),
     binPacking: z.boolean(),
   })
-  .partial()
-  // The clusterApi settings belong to provider cluster-api, which needs them.
-  .superRefine((profile, ctx) => {
-    if (profile.provider === 'cluster-api' && !profile.clusterApi) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['clusterApi'],
-        message:
-          'is required for provider "cluster-api": clusterName, namespace, infrastructure, kubernetesVersion, autoscaler and the settings of the infrastructure (openStack, vSphere or metal3)',
-        params: { rule: 'cluster-api-settings' },
-      });
-    }
-    if (profile.clusterApi && profile.provider !== 'cluster-api') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['clusterApi'],
-        message: `applies only to provider "cluster-api", not "${profile.provider ?? defaultClusterProfile.provider}"`,
-        params: { rule: 'cluster-api-settings' },
-      });
-    }
-    if (profile.staticNodes && profile.provider !== 'static') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['staticNodes'],
-        message: `applies only to provider "static", not "${profile.provider ?? defaultClusterProfile.provider}"`,
-        params: { rule: 'static-nodes-settings' },
-      });
-    }
-    const schedulerProblem = profile.binPacking
-      ? binPackingVersionProblem(profile.kubernetesVersion)
-      : undefined;
-    if (schedulerProblem) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['binPacking'],
-        message: schedulerProblem,
-        params: { rule: 'bin-packing-kubernetes-version' },
-      });
-    }
-    for (const problem of autoModeProfileProblems(profile)) {
+  .partial();
+
+/** A profile's settings as given, before the defaults. */
+type ProfileFields = z.infer<typeof profileFields>;
+
+/**
+ * A partial, strict override of the default cluster profile (a file or the
+ * `gpu.clusters` app-config entry). Unknown keys are errors.
+ *
+ * @public
+ */
+export const clusterProfileSchema = profileFields.superRefine(
+  (profile, ctx) => {
+    for (const problem of [
+      ...providerSettingProblems(profile),
+      ...versionProblems(profile),
+    ]) {
       ctx.addIssue({
         code: 'custom',
         path: problem.path,
@@ -167,49 +139,99 @@ export const clusterProfileSchema = z
         params: { rule: problem.rule },
       });
     }
-    const sharingProblem = draSharingProblem(profile);
-    if (sharingProblem) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['dra', 'consumableShares'],
-        message: sharingProblem,
-        params: { rule: 'dra-sharing-kubernetes-version' },
-      });
-    }
-    if (profile.nodeOverlay === true && !nodeOverlayAvailable(profile)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['nodeOverlay'],
-        message: `cannot be true on Karpenter ${profile.karpenterVersion}: the NodeOverlay API (karpenter.sh/v1alpha1) and its feature gate arrived in Karpenter v1.7.0, so the cluster could not apply the NodeOverlays; upgrade Karpenter (profile karpenterVersion) or set nodeOverlay: false`,
-        params: { rule: 'node-overlay-karpenter-version' },
-      });
-    }
-    // GKE's device plugin advertises every MIG partition as nvidia.com/gpu
-    // (GKE docs "Running multi-instance GPUs"): the single strategy, always.
-    if (profile.provider === 'gke' && profile.migStrategy === 'mixed') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['migStrategy'],
-        message:
-          'must be "single" for provider "gke": GKE\'s device plugin advertises every MIG partition as nvidia.com/gpu',
-        params: { rule: 'gke-mig-strategy' },
-      });
-    }
-    // The pool taint goes on the nodes through NFD, which drops what it denies.
-    const taintProblem = profile.staticNodes
-      ? nfdTaintKeyProblem(
-          profile.gpuTaintKey ?? defaultClusterProfile.gpuTaintKey,
-        )
-      : undefined;
-    if (taintProblem) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['gpuTaintKey'],
-        message: `cannot be the taint of static pools: ${taintProblem}`,
-        params: { rule: 'nfd-taint-key' },
-      });
-    }
-  });
+  },
+);
+
+/** A setting the profile's other settings contradict: its field, why, and the rule. */
+interface ProfileProblem {
+  path: (string | number)[];
+  message: string;
+  rule: string;
+}
+
+/** Settings that belong to another provider, or that the provider does not let the platform set. */
+function providerSettingProblems(profile: ProfileFields): ProfileProblem[] {
+  const provider = profile.provider ?? defaultClusterProfile.provider;
+  const problems: ProfileProblem[] = [];
+  // The clusterApi settings belong to provider cluster-api, which needs them.
+  if (provider === 'cluster-api' && !profile.clusterApi) {
+    problems.push({
+      path: ['clusterApi'],
+      message:
+        'is required for provider "cluster-api": clusterName, namespace, infrastructure, kubernetesVersion, autoscaler and the settings of the infrastructure (openStack, vSphere or metal3)',
+      rule: 'cluster-api-settings',
+    });
+  }
+  if (profile.clusterApi && provider !== 'cluster-api') {
+    problems.push({
+      path: ['clusterApi'],
+      message: `applies only to provider "cluster-api", not "${provider}"`,
+      rule: 'cluster-api-settings',
+    });
+  }
+  if (profile.staticNodes && provider !== 'static') {
+    problems.push({
+      path: ['staticNodes'],
+      message: `applies only to provider "static", not "${provider}"`,
+      rule: 'static-nodes-settings',
+    });
+  }
+  // GKE's device plugin advertises every MIG partition as nvidia.com/gpu
+  // (GKE docs "Running multi-instance GPUs"): the single strategy, always.
+  if (provider === 'gke' && profile.migStrategy === 'mixed') {
+    problems.push({
+      path: ['migStrategy'],
+      message:
+        'must be "single" for provider "gke": GKE\'s device plugin advertises every MIG partition as nvidia.com/gpu',
+      rule: 'gke-mig-strategy',
+    });
+  }
+  return [...problems, ...autoModeProfileProblems(profile)];
+}
+
+/** Settings the cluster's Kubernetes, Karpenter or NFD cannot run. */
+function versionProblems(profile: ProfileFields): ProfileProblem[] {
+  const problems: ProfileProblem[] = [];
+  const schedulerProblem = profile.binPacking
+    ? binPackingVersionProblem(profile.kubernetesVersion)
+    : undefined;
+  if (schedulerProblem) {
+    problems.push({
+      path: ['binPacking'],
+      message: schedulerProblem,
+      rule: 'bin-packing-kubernetes-version',
+    });
+  }
+  const sharingProblem = draSharingProblem(profile);
+  if (sharingProblem) {
+    problems.push({
+      path: ['dra', 'consumableShares'],
+      message: sharingProblem,
+      rule: 'dra-sharing-kubernetes-version',
+    });
+  }
+  if (profile.nodeOverlay === true && !nodeOverlayAvailable(profile)) {
+    problems.push({
+      path: ['nodeOverlay'],
+      message: `cannot be true on Karpenter ${profile.karpenterVersion}: the NodeOverlay API (karpenter.sh/v1alpha1) and its feature gate arrived in Karpenter v1.7.0, so the cluster could not apply the NodeOverlays; upgrade Karpenter (profile karpenterVersion) or set nodeOverlay: false`,
+      rule: 'node-overlay-karpenter-version',
+    });
+  }
+  // The pool taint goes on the nodes through NFD, which drops what it denies.
+  const taintProblem = profile.staticNodes
+    ? nfdTaintKeyProblem(
+        profile.gpuTaintKey ?? defaultClusterProfile.gpuTaintKey,
+      )
+    : undefined;
+  if (taintProblem) {
+    problems.push({
+      path: ['gpuTaintKey'],
+      message: `cannot be the taint of static pools: ${taintProblem}`,
+      rule: 'nfd-taint-key',
+    });
+  }
+  return problems;
+}
 
 /**
  * Whether the profile's Karpenter can run NodeOverlays: the API arrived with

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { checkGitOpsRepoUrl } from '@gpu-gitops/plugin-gpu-common';
 import { renderChangeSetDiff } from '../changes/diff';
 import type { ChangeSet } from '../changes/types';
+import type { GitOpsRepository } from '../git/GitOpsRepository';
 import type { PublishLogger, Redactor } from '../redact';
 import {
   DEFAULT_CACHE_DIR,
@@ -78,6 +79,43 @@ export type PublishedChange<Facts> = ChangeDescription<Facts> & {
   stages: StageTiming[];
 };
 
+type BuildOnBase<Facts> = (
+  workDir: string,
+  attempt: number,
+) => ReturnType<ChangeToPublish<Facts>['build']>;
+
+/** A dry run: the change built on the base, its diff; nothing pushed. */
+function dryRun<Facts>(
+  logger: PublishLogger,
+  stages: StageTiming[],
+  repository: GitOpsRepository,
+  redactor: Redactor,
+  change: ChangeToPublish<Facts>,
+  build: BuildOnBase<Facts>,
+): Promise<PublishedChange<Facts>> {
+  return dryRunOnBase(
+    logger,
+    stages,
+    repository,
+    change.sparsePaths,
+    async ({ workDir, baseSha }) => {
+      const { changeSet, described } = await build(workDir, 1);
+      return {
+        ...described,
+        branch: change.branch,
+        changed: !changeSet.empty && changeSet.changes.length > 0,
+        updated: false,
+        files: changeSet.changes.map(c => c.path).sort(),
+        diff: redactor.redact(renderChangeSetDiff(changeSet)),
+        baseSha,
+        dryRun: true,
+        attempts: 0,
+        stages,
+      };
+    },
+  );
+}
+
 /** Runs one publish on the skeleton above. */
 export async function publishChange<Facts>(
   options: GitOpsTargetOptions,
@@ -92,7 +130,7 @@ export async function publishChange<Facts>(
     cacheDir: path.join(options.cacheDir ?? DEFAULT_CACHE_DIR, 'kustomize'),
     timeoutMs: options.timeoutMs,
   };
-  const build = (workDir: string, attempt: number) => {
+  const build: BuildOnBase<Facts> = (workDir, attempt) => {
     const suffix = attempt > 1 ? ` (rebuild ${attempt})` : '';
     return change.build({
       workDir,
@@ -104,27 +142,7 @@ export async function publishChange<Facts>(
   const { branch } = change;
 
   if (change.dryRun) {
-    return dryRunOnBase(
-      logger,
-      stages,
-      repository,
-      change.sparsePaths,
-      async ({ workDir, baseSha }) => {
-        const { changeSet, described } = await build(workDir, 1);
-        return {
-          ...described,
-          branch,
-          changed: !changeSet.empty && changeSet.changes.length > 0,
-          updated: false,
-          files: changeSet.changes.map(c => c.path).sort(),
-          diff: redactor.redact(renderChangeSetDiff(changeSet)),
-          baseSha,
-          dryRun: true,
-          attempts: 0,
-          stages,
-        };
-      },
-    );
+    return dryRun(logger, stages, repository, redactor, change, build);
   }
 
   let described: ChangeDescription<Facts> | undefined;
