@@ -66,18 +66,7 @@ export function parseWorkloads(
     const shape = workloadShape(obj.kind);
     const podTemplate = getIn(obj, ...shape.podTemplate);
     const podSpec = getIn(podTemplate, 'spec');
-    const containers = [
-      ...((getIn(podSpec, 'containers') as unknown[]) ?? []),
-    ].filter(isPlainObject);
-    const totals = new Map<string, number>();
-    for (const c of containers) {
-      for (const [key, value] of Object.entries(
-        stringRecord(getIn(c, 'resources', 'limits')),
-      )) {
-        if (!isGpuResourceName(key)) continue;
-        totals.set(key, (totals.get(key) ?? 0) + (parseCount(value) ?? 0));
-      }
-    }
+    const totals = containerGpuLimits(podSpec);
     // DRA workloads request devices of a DeviceClass through claim templates.
     const claims = getIn(podSpec, 'resourceClaims');
     if (totals.size === 0 && Array.isArray(claims) && claims.length > 0) {
@@ -85,18 +74,7 @@ export function parseWorkloads(
         typeof obj.metadata.namespace === 'string'
           ? obj.metadata.namespace
           : namespaceFromPath(doc.path, layout);
-      for (const claim of claims) {
-        const template = getIn(claim, 'resourceClaimTemplateName');
-        const found =
-          typeof template === 'string'
-            ? claimTemplates.get(`${namespace}/${template}`)
-            : undefined;
-        for (const [deviceClass, count] of found ?? [
-          [UNKNOWN_CLAIM, 1] as const,
-        ]) {
-          totals.set(deviceClass, (totals.get(deviceClass) ?? 0) + count);
-        }
-      }
+      addClaimedDevices(totals, claims, namespace, claimTemplates);
     }
     const nodeSelector = stringRecord(getIn(podSpec, 'nodeSelector'));
     const labels = {
@@ -168,6 +146,46 @@ export function parseWorkloads(
 
 /** A DRA claim whose template is not in the repository: its device class is not known. */
 const UNKNOWN_CLAIM = 'resource.k8s.io/claims';
+
+/** GPU resources the pod's containers limit, summed per resource name. */
+function containerGpuLimits(podSpec: unknown): Map<string, number> {
+  const containers = [
+    ...((getIn(podSpec, 'containers') as unknown[]) ?? []),
+  ].filter(isPlainObject);
+  const totals = new Map<string, number>();
+  for (const c of containers) {
+    for (const [key, value] of Object.entries(
+      stringRecord(getIn(c, 'resources', 'limits')),
+    )) {
+      if (!isGpuResourceName(key)) continue;
+      totals.set(key, (totals.get(key) ?? 0) + (parseCount(value) ?? 0));
+    }
+  }
+  return totals;
+}
+
+/**
+ * Adds to `totals` the devices of each DRA claim, by the DeviceClass of its
+ * template in `namespace` (an unknown device class when the repository does
+ * not hold the template).
+ */
+function addClaimedDevices(
+  totals: Map<string, number>,
+  claims: unknown[],
+  namespace: string,
+  claimTemplates: Map<string, [string, number][]>,
+): void {
+  for (const claim of claims) {
+    const template = getIn(claim, 'resourceClaimTemplateName');
+    const found =
+      typeof template === 'string'
+        ? claimTemplates.get(`${namespace}/${template}`)
+        : undefined;
+    for (const [deviceClass, count] of found ?? [[UNKNOWN_CLAIM, 1] as const]) {
+      totals.set(deviceClass, (totals.get(deviceClass) ?? 0) + count);
+    }
+  }
+}
 
 /**
  * What a DRA pod asks of a node: the devices of its DeviceClass (no

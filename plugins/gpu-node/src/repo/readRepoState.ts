@@ -17,11 +17,16 @@ import {
   placedWorkload,
   withUnpooledGpuNodes,
   type ClusterProfile,
+  type MigStrategy,
   type PlacementModel,
+  type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
 import { readGpuStack } from './gpuStack/readGpuStack';
-import { compileRepoLayout } from '../layout/compileRepoLayout';
+import {
+  compileRepoLayout,
+  type CompiledRepoLayout,
+} from '../layout/compileRepoLayout';
 import {
   clusterKustomizationPath,
   clusterScopePath,
@@ -111,22 +116,8 @@ export async function readRepoState(
   // allocation index, clusterFolderFiles.ts): pools the product adopted
   // where they live, every other pool's name, and hand-written ConfigMaps of
   // NVIDIA configs. Only files that may hold one are parsed.
-  const scope = clusterScopePath(resolved, clusterName);
-  const scopeFiles = (await tree.listFiles(scope)).filter(
-    path => compiled.place(path)?.entry === 'clusterFolder',
-  );
-  const scopeTexts = await readFiles(tree, scopeFiles);
-  const scopePoolDocs: ParsedDocument[] = [];
-  const scopeConfigMapDocs: ParsedDocument[] = [];
-  for (const [i, path] of scopeFiles.entries()) {
-    const text = scopeTexts[i];
-    if (text === undefined) continue;
-    const holds = clusterFolderFileHolds(text);
-    if (!holds.pools && !holds.configMaps) continue;
-    const docs = parseYamlFile(path, text, skipped);
-    if (holds.pools) scopePoolDocs.push(...docs);
-    if (holds.configMaps) scopeConfigMapDocs.push(...docs);
-  }
+  const { poolDocs: scopePoolDocs, configMapDocs: scopeConfigMapDocs } =
+    await readClusterFolderDocs(tree, compiled, clusterName, skipped);
   const configMaps = handWrittenConfigMaps(scopeConfigMapDocs);
   const handWritten = handWrittenConfigsByName(configMaps);
 
@@ -187,23 +178,14 @@ export async function readRepoState(
   for (const dir of workloadDirs) {
     workloadDocuments.push(...(await readDocuments(tree, dir, skipped)));
   }
-  const poolObjectDocs = [...poolDocs, ...scopePoolDocs];
-  const migStrategy = options.profile?.migStrategy;
-  const placement: PlacementModel = {
-    landing: landingModel(
-      withUnpooledGpuNodes(
-        gpuPoolShapes(poolObjectDocs, pools, migStrategy),
-        poolObjectDocs.map(doc => doc.value),
-        gpuPoolShapes(
-          scopePoolDocs,
-          elsewhere.handWrittenGpuPools,
-          migStrategy,
-        ),
-      ),
-    ),
-    ledgered: ledgeredPools(pools),
-    where: `of cluster ${clusterName}`,
-  };
+  const placement = clusterPlacement(
+    clusterName,
+    pools,
+    poolDocs,
+    scopePoolDocs,
+    elsewhere.handWrittenGpuPools,
+    options.profile?.migStrategy,
+  );
   const requestAnnotation = gpuAnnotationKeys(
     options.profile?.labelDomain ?? defaultClusterProfile.labelDomain,
   ).request;
@@ -242,5 +224,62 @@ export async function readRepoState(
     handWrittenConfigMaps: configMaps,
     skipped,
     bootstrapped,
+  };
+}
+
+/**
+ * The documents of the cluster's folder beyond the layout's own files that
+ * may hold a pool or a hand-written ConfigMap of NVIDIA configs (one rule
+ * with the allocation index, clusterFolderFiles.ts); only those are parsed.
+ */
+async function readClusterFolderDocs(
+  tree: RepoTree,
+  compiled: CompiledRepoLayout,
+  clusterName: string,
+  skipped: SkippedFile[],
+): Promise<{ poolDocs: ParsedDocument[]; configMapDocs: ParsedDocument[] }> {
+  const scope = clusterScopePath(compiled.layout, clusterName);
+  const scopeFiles = (await tree.listFiles(scope)).filter(
+    path => compiled.place(path)?.entry === 'clusterFolder',
+  );
+  const scopeTexts = await readFiles(tree, scopeFiles);
+  const poolDocs: ParsedDocument[] = [];
+  const configMapDocs: ParsedDocument[] = [];
+  for (const [i, path] of scopeFiles.entries()) {
+    const text = scopeTexts[i];
+    if (text === undefined) continue;
+    const holds = clusterFolderFileHolds(text);
+    if (!holds.pools && !holds.configMaps) continue;
+    const docs = parseYamlFile(path, text, skipped);
+    if (holds.pools) poolDocs.push(...docs);
+    if (holds.configMaps) configMapDocs.push(...docs);
+  }
+  return { poolDocs, configMapDocs };
+}
+
+/**
+ * Where the cluster's GPU pods can land: the product's pools, the team's
+ * hand-written GPU NodePools and the GPU nodes no NodePool launches (gpu-common
+ * `withUnpooledGpuNodes`), with the pools' ledgers indexed by request.
+ */
+function clusterPlacement(
+  clusterName: string,
+  pools: PoolState[],
+  poolDocs: ParsedDocument[],
+  scopePoolDocs: ParsedDocument[],
+  handWrittenGpuPools: PoolState[],
+  migStrategy: MigStrategy | undefined,
+): PlacementModel {
+  const poolObjectDocs = [...poolDocs, ...scopePoolDocs];
+  return {
+    landing: landingModel(
+      withUnpooledGpuNodes(
+        gpuPoolShapes(poolObjectDocs, pools, migStrategy),
+        poolObjectDocs.map(doc => doc.value),
+        gpuPoolShapes(scopePoolDocs, handWrittenGpuPools, migStrategy),
+      ),
+    ),
+    ledgered: ledgeredPools(pools),
+    where: `of cluster ${clusterName}`,
   };
 }

@@ -191,13 +191,7 @@ export async function validateGitOpsTreeReport(
   }
 
   // 3. What kustomize builds from every root.
-  const roots = await buildRoots(dir, graph, findings, {
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.kustomizeTimeoutMs
-      ? { timeoutMs: options.kustomizeTimeoutMs }
-      : {}),
-    enableHelm: options.enableHelm ?? false,
-  });
+  const roots = await buildRoots(dir, graph, findings, buildOptions(options));
   const names = gpuConfigMapNames(
     profile,
     options.cluster !== undefined,
@@ -248,15 +242,34 @@ export async function validateGitOpsTreeReport(
 
   return {
     findings: sortFindings(findings),
-    // A pool built by two roots is one note.
-    notes: [
-      ...new Set([
-        ...source.notes,
-        ...roots.flatMap(r => (r.note ? [r.note] : [])),
-        ...notes,
-      ]),
-    ],
+    notes: reportNotes(source, roots, notes),
   };
+}
+
+/** How kustomize builds every root: the caller's environment, time limit and Helm choice. */
+function buildOptions(options: ValidateGitOpsTreeOptions) {
+  return {
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.kustomizeTimeoutMs
+      ? { timeoutMs: options.kustomizeTimeoutMs }
+      : {}),
+    enableHelm: options.enableHelm ?? false,
+  };
+}
+
+/** The report's notes: the files', the builds', then the checks', each once (a pool built by two roots is one note). */
+function reportNotes(
+  source: SourceTree,
+  roots: BuiltRoot[],
+  notes: string[],
+): string[] {
+  return [
+    ...new Set([
+      ...source.notes,
+      ...roots.flatMap(r => (r.note ? [r.note] : [])),
+      ...notes,
+    ]),
+  ];
 }
 
 /** What runs on the GPU nodes, read for the cluster the tree is applied to. */

@@ -7,6 +7,7 @@
 import {
   generatedNodeClass,
   type ClusterGpuStack,
+  type ConfigMapRef,
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { posix } from 'node:path';
@@ -148,6 +149,44 @@ function generatedConfigMaps(
   };
 }
 
+/**
+ * The default device-plugin config, key `DEFAULT_DEVICE_PLUGIN_CONFIG` of the
+ * generated ConfigMap `ref`: whole GPUs, no sharing, for nodes without a
+ * config label.
+ */
+function defaultDevicePluginConfigFile(
+  paths: BootstrapPaths,
+  ref: ConfigMapRef,
+): BootstrapFileWrite {
+  return {
+    path: paths.defaultDevicePluginConfig,
+    content: bootstrapYaml(
+      { version: 'v1', flags: { migStrategy: 'none' } },
+      'Device-plugin config for GPU nodes without a nvidia.com/device-plugin.config label: whole GPUs, no sharing.',
+    ),
+    what: `the default device-plugin config (key \`${DEFAULT_DEVICE_PLUGIN_CONFIG}\` of ConfigMap ${ref.namespace}/${ref.name}: whole GPUs for nodes without a config label)`,
+    remedy: `Move it, or, when the device plugin reads a ConfigMap you write by hand in the cluster's folder, point the cluster profile's devicePluginConfigMap at it (the bootstrap then writes no config of its own), then run the bootstrap again.`,
+  };
+}
+
+/**
+ * The `all-disabled` MIG config in the generated mig-parted ConfigMap's
+ * file; an entry of that name already there is kept as it is.
+ */
+async function writeAllDisabledMigConfig(
+  staged: StagedTree,
+  paths: BootstrapPaths,
+): Promise<void> {
+  await startWithHeader(staged, paths.migConfig, 'version: v1\n');
+  await applyMigConfig(
+    staged,
+    paths.migConfig,
+    ALL_DISABLED_MIG_CONFIG.name,
+    ALL_DISABLED_MIG_CONFIG.entries,
+    { whenDifferent: 'keep' },
+  );
+}
+
 /** The folders the bootstrap writes that whatever applies the cluster must apply. */
 function foldersToApply(
   paths: BootstrapPaths,
@@ -241,15 +280,7 @@ export async function buildBootstrapChangeSet(
   );
   if (draDriver.kind === 'bootstrap') files.push(...draDriver.files);
   if (generated.devicePlugin) {
-    files.push({
-      path: paths.defaultDevicePluginConfig,
-      content: bootstrapYaml(
-        { version: 'v1', flags: { migStrategy: 'none' } },
-        'Device-plugin config for GPU nodes without a nvidia.com/device-plugin.config label: whole GPUs, no sharing.',
-      ),
-      what: `the default device-plugin config (key \`${DEFAULT_DEVICE_PLUGIN_CONFIG}\` of ConfigMap ${generated.devicePlugin.namespace}/${generated.devicePlugin.name}: whole GPUs for nodes without a config label)`,
-      remedy: `Move it, or, when the device plugin reads a ConfigMap you write by hand in the cluster's folder, point the cluster profile's devicePluginConfigMap at it (the bootstrap then writes no config of its own), then run the bootstrap again.`,
-    });
+    files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
   }
 
   // The bootstrap is where the GPU node class comes from, whatever the
@@ -289,16 +320,7 @@ export async function buildBootstrapChangeSet(
   // Refuses before anything is staged when a file in the way is not the bootstrap's.
   await writeBootstrapFiles(staged, files);
 
-  if (generated.migParted) {
-    await startWithHeader(staged, paths.migConfig, 'version: v1\n');
-    await applyMigConfig(
-      staged,
-      paths.migConfig,
-      ALL_DISABLED_MIG_CONFIG.name,
-      ALL_DISABLED_MIG_CONFIG.entries,
-      { whenDifferent: 'keep' },
-    );
-  }
+  if (generated.migParted) await writeAllDisabledMigConfig(staged, paths);
   await mergeGpuKustomization(staged, paths, generated, [
     ...(nodeClassFile ? [nodeClassFile] : []),
     ...(scheduler ? [scheduler.file.path] : []),
