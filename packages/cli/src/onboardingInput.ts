@@ -1,11 +1,13 @@
 /**
- * What the once-per-cluster commands (`import`, `bootstrap`) read alike: the
- * cluster (a profile file or a built-in profile's name) and where the change
- * goes (a checkout changed in place, or a pull request on a repository).
+ * What the once-per-cluster commands (`import`, `bootstrap`) read and print
+ * alike: the cluster (a profile file or a built-in profile's name), where
+ * the change goes (a checkout changed in place, or a pull request on a
+ * repository), and what became of it.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import type { Redactor } from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from './io';
 import type { CommandOptions } from './options';
 import { readClusterFile } from './readInput';
@@ -79,4 +81,49 @@ export function checkoutOrRepository(
   return dir === undefined
     ? { target: readRepositoryOptions(options, io) }
     : { dir };
+}
+
+/** What an onboarding command did, as `--json` prints it. */
+export interface OnboardingOutput {
+  dryRun: boolean;
+  branch?: string;
+  commit?: string;
+  url?: string;
+  changed: boolean;
+  files: string[];
+  title: string;
+  body: string;
+  diff?: string;
+  [more: string]: unknown;
+}
+
+/**
+ * The description (`text`), then what became of the change: the diff (a dry
+ * run), the branch and its pull request, the files written in the checkout,
+ * or that nothing changed (`heldAlready`). With `--json`, `out` itself.
+ */
+export function printOnboarding(
+  io: CliIo,
+  redactor: Redactor,
+  options: CommandOptions,
+  out: OnboardingOutput,
+  text: { description: string; heldAlready: string },
+): void {
+  if (options.json) {
+    io.stdout(redactor.redact(`${JSON.stringify(out, null, 2)}\n`));
+    return;
+  }
+  const lines = [text.description];
+  if (out.dryRun) lines.push(out.diff ?? '');
+  else if (!out.changed) {
+    lines.push(
+      `nothing ${out.branch ? 'pushed' : 'written'}: ${text.heldAlready}`,
+      '',
+    );
+  } else if (out.branch) {
+    lines.push(`branch ${out.branch} (${out.commit})`, `${out.url}`, '');
+  } else {
+    lines.push(`written: ${out.files.join(', ')}`, '');
+  }
+  io.stdout(redactor.redact(lines.join('\n')));
 }

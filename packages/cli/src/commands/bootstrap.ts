@@ -4,6 +4,8 @@ import {
   checkoutDirectory,
   checkoutOrRepository,
   clusterByFileOrName,
+  printOnboarding,
+  type OnboardingOutput,
 } from '../onboardingInput';
 import type { CommandOptions } from '../options';
 import type { Redactor } from '@gpu-gitops/plugin-gpu-node';
@@ -74,38 +76,15 @@ export async function runBootstrap(
   return EXIT_OK;
 }
 
-interface BootstrapOutput {
-  dryRun: boolean;
-  branch?: string;
-  commit?: string;
-  url?: string;
-  changed: boolean;
-  files: string[];
-  title: string;
-  body: string;
-  diff?: string;
-}
-
-/** The description (text or JSON), then where it went: the diff, the branch and pull request. */
+/** The pull request's title and description, then what became of it. */
 function print(
   io: CliIo,
   redactor: Redactor,
   options: CommandOptions,
-  out: BootstrapOutput,
+  out: OnboardingOutput,
 ): void {
-  if (options.json) {
-    io.stdout(redactor.redact(`${JSON.stringify(out, null, 2)}\n`));
-    return;
-  }
-  const lines = [`${out.title}\n`, out.body, ''];
-  if (!out.changed) {
-    lines.push('nothing to change: the cluster is bootstrapped already', '');
-  } else if (out.dryRun) {
-    lines.push(out.diff ?? '');
-  } else if (out.branch) {
-    lines.push(`branch ${out.branch} (${out.commit})`, `${out.url}`, '');
-  } else {
-    lines.push(`written: ${out.files.join(', ')}`, '');
-  }
-  io.stdout(redactor.redact(lines.join('\n')));
+  printOnboarding(io, redactor, options, out, {
+    description: `${out.title}\n\n${out.body}\n`,
+    heldAlready: 'the cluster is bootstrapped already',
+  });
 }

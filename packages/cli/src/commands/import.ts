@@ -4,6 +4,8 @@ import {
   checkoutDirectory,
   checkoutOrRepository,
   clusterByFileOrName,
+  printOnboarding,
+  type OnboardingOutput,
 } from '../onboardingInput';
 import { requireOption, type CommandOptions } from '../options';
 import { readCatalogFile } from '../readInput';
@@ -47,6 +49,7 @@ export async function runImport(
     const report = gpuNode.renderImportReport({ change });
     print(io, new gpuNode.Redactor(), options, {
       dryRun,
+      changed: change.changeSet.changes.length > 0,
       files: change.changeSet.changes.map(c => c.path),
       title: report.title,
       body: report.body,
@@ -80,37 +83,15 @@ export async function runImport(
   return EXIT_OK;
 }
 
-interface ImportOutput {
-  dryRun: boolean;
-  branch?: string;
-  commit?: string;
-  url?: string;
-  changed?: boolean;
-  files: string[];
-  title: string;
-  body: string;
-  text: string;
-  report: unknown;
-  diff?: string;
-}
-
-/** The report (text or JSON), then where it went: the diff, the branch and pull request. */
+/** The report, then what became of the import. */
 function print(
   io: CliIo,
   redactor: Redactor,
   options: CommandOptions,
-  out: ImportOutput,
+  out: OnboardingOutput & { text: string },
 ): void {
-  if (options.json) {
-    io.stdout(redactor.redact(`${JSON.stringify(out, null, 2)}\n`));
-    return;
-  }
-  const lines = [out.text];
-  if (out.dryRun) lines.push(out.diff ?? '');
-  else if (out.branch && out.changed) {
-    lines.push(`branch ${out.branch} (${out.commit})`, `${out.url}`, '');
-  } else if (out.branch) {
-    lines.push(`nothing pushed: the base holds the import already`, '');
-  }
-  io.stdout(redactor.redact(lines.join('\n')));
+  printOnboarding(io, redactor, options, out, {
+    description: out.text,
+    heldAlready: 'the repository holds the import already',
+  });
 }
