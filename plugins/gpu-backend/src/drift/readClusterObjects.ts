@@ -310,6 +310,33 @@ async function readPoolObjects(
   }
 }
 
+/**
+ * The two ways a read is run: `call` turns any failure into the error in
+ * words; `orMissing` also answers undefined for a missing API or object (404),
+ * an answer rather than a failure.
+ */
+function callersOf(
+  target: KubernetesTarget,
+  profile: ClusterProfile,
+): { call: Call; orMissing: OrMissing } {
+  const call: Call = async (what, run) => {
+    try {
+      return await run();
+    } catch (error) {
+      throw new Error(describe(target, profile, what, error));
+    }
+  };
+  const orMissing: OrMissing = async (what, run) => {
+    try {
+      return await run();
+    } catch (error) {
+      if (statusOf(error) === 404) return undefined;
+      throw new Error(describe(target, profile, what, error));
+    }
+  };
+  return { call, orMissing };
+}
+
 export async function readClusterObjects(
   target: KubernetesTarget,
   profile: ClusterProfile,
@@ -319,22 +346,7 @@ export async function readClusterObjects(
   const custom = kc.makeApiClient(CustomObjectsApi);
   const resource = kc.makeApiClient(ResourceV1Api);
   const options = withTimeout(target.timeoutMs);
-  const call: Call = async (what, run) => {
-    try {
-      return await run();
-    } catch (error) {
-      throw new Error(describe(target, profile, what, error));
-    }
-  };
-  /** A missing API or object (404) is an answer, not a failure. */
-  const orMissing: OrMissing = async (what, run) => {
-    try {
-      return await run();
-    } catch (error) {
-      if (statusOf(error) === 404) return undefined;
-      throw new Error(describe(target, profile, what, error));
-    }
-  };
+  const { call, orMissing } = callersOf(target, profile);
   const [
     poolObjects,
     nodes,

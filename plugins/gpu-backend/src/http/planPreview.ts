@@ -14,6 +14,7 @@ import {
   plan,
   planToJson,
   type ClusterProfile,
+  type GpuRequest,
   type InputIssue,
   type PlanPreviewResponse,
   type PlanRefusalResponse,
@@ -87,6 +88,36 @@ export function quotaScopeOf(
 }
 
 /**
+ * The existing workload the request names, found in the index on `cluster`,
+ * with the container that gets the GPU; undefined when it names none or the
+ * index has no such workload.
+ */
+function existingWorkloadOf(
+  snapshot: IndexSnapshot,
+  request: GpuRequest,
+  cluster: ClusterProfile,
+) {
+  const named = request.spec.workload.existing;
+  const found = named
+    ? findExistingWorkload(
+        snapshot,
+        { ...named, namespace: request.metadata.namespace },
+        cluster.name,
+      )
+    : undefined;
+  // Refused as the actions refuse it: several containers and none named.
+  return (
+    found && {
+      ...found,
+      gpuContainer: chooseContainer(
+        { ...found, containers: found.containers.map(name => ({ name })) },
+        named?.container,
+      ),
+    }
+  );
+}
+
+/**
  * Plans `body` (a GpuRequest) on `cluster` against the current snapshot.
  * Throws only what is not the request's fault.
  */
@@ -110,22 +141,7 @@ export function previewPlan(
     if (check.choiceIssues.length > 0) {
       return { planned: false, body: refusal(check.choiceIssues) };
     }
-    const named = request.spec.workload.existing;
-    const found = named
-      ? findExistingWorkload(
-          snapshot,
-          { ...named, namespace: request.metadata.namespace },
-          cluster.name,
-        )
-      : undefined;
-    // Refused as the actions refuse it: several containers and none named.
-    const existing = found && {
-      ...found,
-      gpuContainer: chooseContainer(
-        { ...found, containers: found.containers.map(name => ({ name })) },
-        named?.container,
-      ),
-    };
+    const existing = existingWorkloadOf(snapshot, request, cluster);
     const fresh = plan(request, check.catalog, cluster, state);
     // The selectors the patch takes out, in the pull request's words.
     const planned = existing
