@@ -214,13 +214,23 @@ mig-configs:
         }),
       ],
       otherNodePools: [],
+      // No GPU NodePool the team wrote by hand in this file.
+      handWrittenGpuPools: [],
       skipped: [],
     });
-    // The same pool, never adopted: a name, not a pool.
+    // The same pool, never adopted: a name, not a pool — and GPU nodes the
+    // team's own NodePool launches (a place GPU pods may land, not a pool).
     expect(parseClusterFolderPoolFile(ctx, path, nodePool, configs)).toEqual({
       pools: [],
       shapes: [],
       otherNodePools: ['gpu-a100-mig'],
+      handWrittenGpuPools: [
+        expect.objectContaining({
+          name: 'gpu-a100-mig',
+          managed: false,
+          gpuModel: 'a100-40gb',
+        }),
+      ],
       skipped: [],
     });
     const configMap = `apiVersion: v1
