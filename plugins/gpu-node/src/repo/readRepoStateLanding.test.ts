@@ -136,6 +136,8 @@ describe('readRepoState: GPU nodes no pool of the product describes', () => {
     const whole = state.workloads.find(w => w.id === 'ml/whole');
     expect(whole?.pool).toBeUndefined();
     expect(whole?.placementWarning).toBeUndefined();
+    // Where it runs, as the allocation index says it too.
+    expect(whole?.unpooledNodes).toEqual(['team-g5']);
     // The team's pools stay names only: never pools the product counts on.
     expect(state.pools.map(p => p.name)).toEqual(['gpu-t4-ts4']);
     expect(state.otherNodePools).toEqual(
