@@ -185,7 +185,10 @@ describe('the index lands workloads on the team’s own GPU NodePools too (one m
     );
     // The team's pool is never a pool the product counts on.
     expect(
-      index.snapshot().clusters.get('dev')?.repoState.pools.map(p => p.name),
+      index
+        .snapshot()
+        .clusters.get('dev')
+        ?.repoState.pools.map(p => p.name),
     ).toEqual(['gpu-t4-ts4']);
   });
 });

@@ -273,7 +273,11 @@ function clusterPlacement(
   return {
     landing: clusterLandingModel({
       pools: gpuPoolShapes(poolObjectDocs, pools, migStrategy),
-      handWritten: gpuPoolShapes(scopePoolDocs, handWrittenGpuPools, migStrategy),
+      handWritten: gpuPoolShapes(
+        scopePoolDocs,
+        handWrittenGpuPools,
+        migStrategy,
+      ),
       objects: poolObjectDocs.map(doc => doc.value),
     }),
     ledgered: ledgeredPools(pools),
