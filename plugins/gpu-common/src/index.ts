@@ -385,6 +385,10 @@ export {
 } from './scheduling/landingModel';
 export { landingRefusalsText } from './scheduling/landingRefusalsText';
 export {
+  clusterLandingModel,
+  type ClusterGpuNodes,
+} from './scheduling/clusterLanding';
+export {
   unpooledNodesText,
   withUnpooledGpuNodes,
 } from './scheduling/unpooledGpuNodes';

@@ -297,9 +297,19 @@ export class RepoIndex {
     if (text === undefined) return undefined;
     const inClusterFolder =
       this.folders.classify(path)?.entry === 'clusterFolder';
-    const { pools, shapes, otherNodePools, skipped } = (
-      inClusterFolder ? parseClusterFolderPoolFile : parsePoolFile
-    )(this.ctx, path, text, poolConfigs);
+    const {
+      pools,
+      shapes,
+      handWrittenShapes,
+      nodeFeatureRules,
+      otherNodePools,
+      skipped,
+    } = (inClusterFolder ? parseClusterFolderPoolFile : parsePoolFile)(
+      this.ctx,
+      path,
+      text,
+      poolConfigs,
+    );
     if (
       inClusterFolder &&
       pools.length + otherNodePools.length + skipped.length === 0
@@ -310,6 +320,8 @@ export class RepoIndex {
       cluster,
       pools,
       shapes,
+      handWrittenShapes,
+      nodeFeatureRules,
       otherNodePools,
       devicePluginConfigs: [
         ...new Set(pools.flatMap(p => p.deviceConfigName ?? [])),

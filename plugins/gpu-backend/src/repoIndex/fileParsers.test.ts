@@ -213,9 +213,10 @@ mig-configs:
           resources: [{ name: 'nvidia.com/mig-1g.5gb' }],
         }),
       ],
+      // No GPU NodePool the team wrote by hand in this file, no NFD rule.
+      handWrittenShapes: [],
+      nodeFeatureRules: [],
       otherNodePools: [],
-      // No GPU NodePool the team wrote by hand in this file.
-      handWrittenGpuPools: [],
       skipped: [],
     });
     // The same pool, never adopted: a name, not a pool — and GPU nodes the
@@ -224,13 +225,14 @@ mig-configs:
       pools: [],
       shapes: [],
       otherNodePools: ['gpu-a100-mig'],
-      handWrittenGpuPools: [
+      handWrittenShapes: [
         expect.objectContaining({
-          name: 'gpu-a100-mig',
-          managed: false,
-          gpuModel: 'a100-40gb',
+          pool: 'gpu-a100-mig',
+          kind: 'NodePool',
+          resources: [{ name: 'nvidia.com/mig-1g.5gb' }],
         }),
       ],
+      nodeFeatureRules: [],
       skipped: [],
     });
     const configMap = `apiVersion: v1

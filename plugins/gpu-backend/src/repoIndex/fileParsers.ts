@@ -16,6 +16,7 @@ import {
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
+  asKubernetesObject,
   clusterFolderFileHolds,
   gpuPoolShapes,
   handWrittenConfigMaps,
@@ -32,6 +33,9 @@ import {
   type PoolConfigs,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
+
+/** NFD's rule kind (nfd.k8s-sigs.io/v1alpha1). */
+const NODE_FEATURE_RULE_KIND = 'NodeFeatureRule';
 
 export interface ParseContext {
   /** The layout compiled for the index's clusters. */
@@ -73,6 +77,10 @@ export interface ParsedPoolFile {
   pools: PoolState[];
   /** What the scheduler sees of each pool's nodes: where the workloads land (`snapshotBuilder.ts`). */
   shapes: PoolNodeShape[];
+  /** The nodes of the team's own GPU NodePools in it: GPU pods land there too, nothing is counted. */
+  handWrittenShapes: PoolNodeShape[];
+  /** Its NodeFeatureRules: a team's label GPU servers no NodePool launches (gpu-common `clusterLandingModel`). */
+  nodeFeatureRules: unknown[];
   otherNodePools: string[];
   skipped: SkippedFile[];
 }
@@ -80,10 +88,23 @@ export interface ParsedPoolFile {
 /** The file's pools with their shapes, read from the same documents. */
 function withShapes(
   docs: ParsedDocument[],
-  parsed: { pools: PoolState[]; otherNodePools: string[] },
+  parsed: {
+    pools: PoolState[];
+    otherNodePools: string[];
+    handWrittenGpuPools?: PoolState[];
+  },
   skipped: SkippedFile[],
 ): ParsedPoolFile {
-  return { ...parsed, shapes: gpuPoolShapes(docs, parsed.pools), skipped };
+  return {
+    pools: parsed.pools,
+    shapes: gpuPoolShapes(docs, parsed.pools),
+    handWrittenShapes: gpuPoolShapes(docs, parsed.handWrittenGpuPools ?? []),
+    nodeFeatureRules: docs
+      .map(d => d.value)
+      .filter(v => asKubernetesObject(v)?.kind === NODE_FEATURE_RULE_KIND),
+    otherNodePools: parsed.otherNodePools,
+    skipped,
+  };
 }
 
 /**
@@ -118,7 +139,14 @@ export function parseClusterFolderPoolFile(
   configs: PoolConfigs,
 ): ParsedPoolFile {
   if (!clusterFolderFileHolds(text).pools) {
-    return { pools: [], shapes: [], otherNodePools: [], skipped: [] };
+    return {
+      pools: [],
+      shapes: [],
+      handWrittenShapes: [],
+      nodeFeatureRules: [],
+      otherNodePools: [],
+      skipped: [],
+    };
   }
   const skipped: SkippedFile[] = [];
   const docs = parseYamlFile(path, text, skipped);

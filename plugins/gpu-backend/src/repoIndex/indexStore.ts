@@ -33,6 +33,10 @@ export interface PoolFile {
   pools: PoolState[];
   /** Its pools' node shapes (where workloads land). */
   shapes: PoolNodeShape[];
+  /** The nodes of the team's own GPU NodePools in it (workloads land there too, uncounted). */
+  handWrittenShapes: PoolNodeShape[];
+  /** Its NodeFeatureRules: where no NodePool runs, a team's rules label GPU servers pods land on. */
+  nodeFeatureRules: unknown[];
   /** The names of its other pool objects (CPU or hand-written pools): names a new pool must not take. */
   otherNodePools: string[];
   devicePluginConfigs: string[];

@@ -4,6 +4,7 @@
  * changed workload folders and requests swapped) otherwise.
  */
 import {
+  clusterLandingModel,
   compareStrings,
   landingModel,
   ledgeredPools,
@@ -62,7 +63,11 @@ export interface WorkloadChanges {
 export class SnapshotBuilder {
   /** Workloads of each folder with their cluster resolved; dropped when the folder or any pool changes. */
   private readonly indexedFolders = new Map<string, IndexedWorkload[]>();
-  /** From the last full build: pool name -> cluster, and where workloads land among every cluster's pools. */
+  /**
+   * From the last full build: the name of a pool, or of GPU nodes no pool
+   * describes (a team's own NodePool), -> its cluster, and where workloads
+   * land among every cluster's nodes.
+   */
   private poolCluster = new Map<string, string>();
   private placement: PlacementModel = {
     landing: landingModel([]),
@@ -101,9 +106,9 @@ export class SnapshotBuilder {
       const folder = this.store.workloadFolders.get(name);
       indexed = (folder?.workloads ?? []).map(workload => {
         const placed = placedWorkload(this.placement, workload);
+        const where = placed.pool ?? placed.unpooledNodes?.[0];
         const cluster =
-          (placed.pool && this.poolCluster.get(placed.pool)) ??
-          this.defaultCluster;
+          (where && this.poolCluster.get(where)) ?? this.defaultCluster;
         return { ...placed, cluster };
       });
       this.indexedFolders.set(name, indexed);
@@ -227,20 +232,23 @@ export class SnapshotBuilder {
       ...this.profiles.filter(p => p.name !== this.defaultCluster),
     ];
     const poolCluster = new Map<string, string>();
-    /** Every cluster's pools and their shapes, in the order that decides which cluster a pool name maps to. */
+    /** Every cluster's pools and the nodes its pods land on, in the order that decides which cluster a name maps to. */
     const allPools: PoolState[] = [];
     const allShapes: PoolNodeShape[] = [];
     for (const profile of ordered) {
-      const pools: PoolState[] = [];
-      for (const file of store.poolFiles.values()) {
-        if (file.cluster !== profile.name) continue;
-        pools.push(...file.pools);
-        allShapes.push(...file.shapes);
-      }
+      const files = [...store.poolFiles.values()].filter(
+        file => file.cluster === profile.name,
+      );
+      const pools = files.flatMap(file => file.pools);
+      const landing = clusterLandingModel({
+        pools: files.flatMap(file => file.shapes),
+        handWritten: files.flatMap(file => file.handWrittenShapes),
+        objects: files.flatMap(file => file.nodeFeatureRules),
+      });
+      allShapes.push(...landing.shapes);
       pools.sort(byKey(p => p.path));
-      for (const pool of pools) {
-        if (!poolCluster.has(pool.name))
-          poolCluster.set(pool.name, profile.name);
+      for (const name of [...pools.map(p => p.name), ...landing.unpooled]) {
+        if (!poolCluster.has(name)) poolCluster.set(name, profile.name);
       }
       allPools.push(...pools);
       pools.sort(byKey(p => p.name));

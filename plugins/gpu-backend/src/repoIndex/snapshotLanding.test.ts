@@ -108,3 +108,87 @@ describe('the index places workloads where their pods land', () => {
     );
   });
 });
+
+/** A team's Deployment that chooses no node: it tolerates every taint and asks for `resource`. */
+const anywhere = (name: string, resource: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: ${name}, namespace: ml }
+spec:
+  selector: { matchLabels: { app: ${name} } }
+  template:
+    metadata: { labels: { app: ${name} } }
+    spec:
+      tolerations: [{ operator: Exists }]
+      containers:
+        - name: server
+          image: vllm/vllm-openai:v0.6.0
+          resources: { limits: { ${resource}: 1 } }
+`;
+
+describe('the index lands workloads on the team’s own GPU NodePools too (one model with readRepoState)', () => {
+  let remote: FixtureRemote;
+  let cacheDir: string;
+  let index: RepoIndex;
+
+  beforeAll(async () => {
+    remote = await createFixtureRemote({
+      // Hand-written GPU NodePools outside the pool folder: the product never counts on them.
+      'clusters/prod/karpenter/team-g5.yaml': G5_POOL.replace(
+        'name: gpu-g5',
+        'name: team-g5',
+      ),
+      'clusters/dev/karpenter/team-shared.yaml': G5_POOL.replace(
+        'name: gpu-g5',
+        'name: team-shared',
+      ).replace('nvidia.com/gpu: 16', 'nvidia.com/gpu.shared: 16'),
+      'apps/ml/whole/deployment.yaml': anywhere('whole', 'nvidia.com/gpu'),
+      'apps/ml/sliced/deployment.yaml': anywhere(
+        'sliced',
+        'nvidia.com/gpu.shared',
+      ),
+    });
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-index-cache-'));
+    index = new RepoIndex(
+      {
+        clusters: [
+          resolveClusterProfile({ name: 'dev' }),
+          resolveClusterProfile({ name: 'prod' }),
+        ],
+        defaultCluster: 'dev',
+        catalog: builtinCatalog,
+      },
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir }),
+    );
+    await index.refresh();
+  });
+
+  afterAll(async () => {
+    await remote.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it('shows a selector-less GPU workload on the team’s NodePool of its cluster, not unserved', () => {
+    const whole = index.snapshot().workloads.find(w => w.id === 'ml/whole');
+    expect(whole).toMatchObject({
+      cluster: 'prod',
+      unpooledNodes: ['team-g5'],
+    });
+    expect(whole?.pool).toBeUndefined();
+    expect(whole?.placementWarning).toBeUndefined();
+  });
+
+  it('says a selector-less workload may land on a team’s NodePool beside the product’s pool', () => {
+    const sliced = index.snapshot().workloads.find(w => w.id === 'ml/sliced');
+    expect(sliced?.pool).toBe('gpu-t4-ts4');
+    expect(sliced?.placementWarning).toBe(
+      "GPU workload ml/sliced (apps/ml/sliced/deployment.yaml): its pods can land on pool gpu-t4-ts4 of any indexed cluster and on GPU nodes no pool of any indexed cluster describes (team-shared); it is counted on gpu-t4-ts4 (the only pool): select one pool's label to say which",
+    );
+    // The team's pool is never a pool the product counts on.
+    expect(
+      index
+        .snapshot()
+        .clusters.get('dev')
+        ?.repoState.pools.map(p => p.name),
+    ).toEqual(['gpu-t4-ts4']);
+  });
+});

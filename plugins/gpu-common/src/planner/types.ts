@@ -153,6 +153,13 @@ export interface WorkloadState {
    * pools, or on none (then `pool` is absent): what the readers report.
    */
   placementWarning?: string;
+  /**
+   * Its pods land only on GPU nodes no pool of the product's describes (a
+   * team's hand-written GPU NodePools, the GPU servers its NodeFeatureRules
+   * label): their names. Then `pool` is absent and nothing is warned: the
+   * workload runs, on the team's own nodes.
+   */
+  unpooledNodes?: string[];
 }
 
 /** @public */

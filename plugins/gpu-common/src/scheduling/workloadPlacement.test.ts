@@ -179,13 +179,13 @@ describe('placeWorkload', () => {
       warning:
         "GPU workload ml/any (apps/ml/any/deployment.yaml): its pods can land on pool gpu-l4 of cluster dev and on GPU nodes no pool of cluster dev describes (team-gpu); it is counted on gpu-l4 (the only pool): select one pool's label to say which",
     });
-    // Only on the team's pool: nothing of the product's to count.
+    // Only on the team's pool: nothing of the product's to count, and where it runs said.
     expect(
       placeWorkload(
         teams,
         workload('theirs', { 'karpenter.sh/nodepool': 'team-gpu' }),
       ),
-    ).toEqual({ pools: [] });
+    ).toEqual({ pools: [], unpooled: ['team-gpu'] });
   });
 
   it('counts the team’s own NFD-labelled GPU servers of a static cluster among where a selector-less pod lands', () => {

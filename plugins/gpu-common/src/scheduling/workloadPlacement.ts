@@ -55,6 +55,8 @@ export function ledgeredPools(
 export interface WorkloadPlacement {
   pool?: string;
   pools: string[];
+  /** Only GPU nodes no pool of the product's describes take its pods: their names. */
+  unpooled?: string[];
   warning?: string;
 }
 
@@ -97,7 +99,7 @@ export function placeWorkload(
   const pools = landed.filter(p => !model.landing.unpooled.has(p));
   const unpooled = landed.filter(p => model.landing.unpooled.has(p));
   // Only on GPU nodes no pool describes: the team's own, nothing to count.
-  if (pools.length === 0 && unpooled.length > 0) return { pools };
+  if (pools.length === 0 && unpooled.length > 0) return { pools, unpooled };
   const alsoUnpooled =
     unpooled.length > 0
       ? ` and on GPU nodes no pool ${model.where} describes (${unpooled.join(', ')})`
@@ -141,7 +143,9 @@ export function placedWorkload(
   const placed: WorkloadState = { ...workload };
   delete placed.pool;
   delete placed.placementWarning;
+  delete placed.unpooledNodes;
   if (placement.pool) placed.pool = placement.pool;
+  if (placement.unpooled) placed.unpooledNodes = placement.unpooled;
   if (placement.warning) placed.placementWarning = placement.warning;
   return placed;
 }

@@ -6,10 +6,10 @@
  */
 import {
   builtinCatalog,
+  clusterLandingModel,
   landingPools,
   podSchedulingOf,
   unpooledNodesText,
-  withUnpooledGpuNodes,
   workloadShape,
   type ClusterGpuStack,
   type ClusterProfile,
@@ -92,12 +92,13 @@ export function plannedPoolLanding(
   const served = servedPoolsOf(builds, cluster, catalog, stack);
   const planned = served.find(s => s.pool.name === plan.pool.name);
   if (!planned) return { problems: [] };
-  // The team's own GPU nodes no built pool describes take such pods too.
-  const shapes = withUnpooledGpuNodes(
-    served.map(s => s.shape),
-    builds.flatMap(b => b.objects),
-  );
+  // The readers' one model: the team's own GPU nodes no built pool describes take such pods too.
+  const { shapes } = clusterLandingModel({
+    pools: served.map(s => s.shape),
+    objects: builds.flatMap(b => b.objects),
+  });
   const podSpec = getIn(workload, ...workloadShape(kind).podTemplate, 'spec');
+  // Every shape judged (not only the narrowest selector's): the plan's pool's refusal is the finding.
   const landing = landingPools(podSchedulingOf(podSpec), shapes);
   const what = describeBuilt(workload);
   const problems = planned.problems.map(

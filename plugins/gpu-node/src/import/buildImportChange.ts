@@ -64,7 +64,7 @@ import { overlayCounts } from './sharing/overlaySlices';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
-import { gpuPoolShapes } from '../repo/gpuPoolShapes';
+import { importLandingModel } from './importLanding';
 import { handWrittenGpuMachineDeploymentNotes } from './handWrittenMachineDeployments';
 import { convertWithPatches } from './convertWithPatches';
 import { kindNameOf } from './expectedConversion';
@@ -299,17 +299,21 @@ export async function buildImportChange(
       message: `not adopted as a GPU pool: ${patch} patches it, and kustomize applies that patch over the limits and ledger the product would write; fold the patch into the pool (or drop it) and import again to let new requests use it`,
     });
   }
-  const poolDocuments: ParsedDocument[] = outputs
-    .filter(
-      o =>
-        o.role === 'pool' &&
-        o.status !== 'not-converted' &&
-        !patchedBy.has(o.key),
-    )
-    .map(o => {
-      const { path } = documentOf(o.key);
-      return { path, index: 0, value: o.value };
-    });
+  const isPool = (o: KarpenterOutput) => o.role === 'pool';
+  const mayAdopt = (o: KarpenterOutput) =>
+    o.status !== 'not-converted' && !patchedBy.has(o.key);
+  const asDocument = (o: KarpenterOutput): ParsedDocument => ({
+    path: documentOf(o.key).path,
+    index: 0,
+    value: o.value,
+  });
+  const poolDocuments = outputs
+    .filter(o => isPool(o) && mayAdopt(o))
+    .map(asDocument);
+  // Left to the team, yet GPU pods land on their nodes all the same.
+  const leftPoolDocuments = outputs
+    .filter(o => isPool(o) && !mayAdopt(o))
+    .map(asDocument);
   const skipped: SkippedFile[] = [];
   // The repository's configs, hand-written ConfigMaps' keys included (read
   // by readRepoState): how each pool shares its GPUs.
@@ -367,17 +371,20 @@ export async function buildImportChange(
       cluster: cluster.name,
       owner: options.owner,
       catalog: options.catalog,
-      // Every GPU pool counts where pods land, adopted or not: a workload
-      // that could also land on a pool the product already manages is not
-      // put on the adopted one by a guess.
-      poolShapes: gpuPoolShapes(
+      landing: importLandingModel({
         poolDocuments,
-        [
+        pools: [
           ...adoptable,
           ...pools.filter(p => !adoptable.some(a => a.name === p.name)),
         ],
-        cluster.migStrategy,
-      ),
+        leftDocuments: leftPoolDocuments,
+        objects: [...files.values()].flatMap(f =>
+          f.documents.map(d => d.value),
+        ),
+        configs: { devicePluginConfigs, migConfigs },
+        catalog: options.catalog,
+        migStrategy: cluster.migStrategy,
+      }),
     },
   );
   findings.push(

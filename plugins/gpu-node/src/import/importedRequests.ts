@@ -8,12 +8,11 @@
 import {
   findModel,
   isWorkloadKind,
-  landingModel,
   parseGpuRequest,
   type GpuCatalog,
   type GpuRequest,
+  type LandingModel,
   type LedgerEntry,
-  type PoolNodeShape,
   type PoolState,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -38,8 +37,8 @@ export interface RecogniseOptions {
   cluster: string;
   owner: string;
   catalog: GpuCatalog;
-  /** Every GPU pool of the cluster's folder as the scheduler sees its nodes (`gpuPoolShapes`). */
-  poolShapes: readonly PoolNodeShape[];
+  /** Where the cluster's GPU pods can land (`importLanding.ts`). */
+  landing: LandingModel;
 }
 
 /** Rounded down to 0.1 GiB: a record never claims more memory than a replica gets. */
@@ -74,7 +73,6 @@ export function recogniseWorkloads(
 ): { requests: ImportedRequest[]; findings: ImportFinding[] } {
   const requests: ImportedRequest[] = [];
   const findings: ImportFinding[] = [];
-  const clusterPools = landingModel(options.poolShapes);
   for (const workload of workloads) {
     const doc = workloadDocument(docs, workload);
     const object = asKubernetesObject(doc?.value);
@@ -91,7 +89,7 @@ export function recogniseWorkloads(
       continue;
     }
     const podSpec = podSpecOf(object);
-    const landing = workloadLanding(podSpec, clusterPools);
+    const landing = workloadLanding(podSpec, options.landing);
     if (landing.kind === 'several') {
       skip(
         `its pods can land on pools ${landing.pools.join(', ')}: which one it runs on is ambiguous, and the import does not guess (select one pool's label, e.g. karpenter.sh/nodepool: ${landing.pools[0]})`,

@@ -147,3 +147,42 @@ describe('the node shapes the import judges a workload against', () => {
     expect(productsOf(pool({ gpuModel: undefined }))).toBeUndefined();
   });
 });
+
+describe('the import lands workloads on the GPU NodePools it leaves to the team too', () => {
+  let tree: FsRepoTree;
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('does not adopt a selector-less workload onto gpu-serve when its pods may land on the patched gpu-train', async () => {
+    // v1beta1-overlays-repo: the overlay patches gpu-train (never adopted), gpu-serve is adopted.
+    tree = await copyOf('v1beta1-overlays-repo');
+    await tree.writeFile(
+      'apps/ml/trainer/deployment.yaml',
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: trainer, namespace: ml }
+spec:
+  selector: { matchLabels: { app: trainer } }
+  template:
+    metadata: { labels: { app: trainer } }
+    spec:
+      tolerations: [{ key: nvidia.com/gpu, operator: Exists, effect: NoSchedule }]
+      containers:
+        - name: train
+          image: pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime
+          resources: { limits: { nvidia.com/gpu: 1 } }
+`,
+    );
+    const change = await importCluster(tree, importProfile('prod'));
+    expect(change.adoptedPools.map(p => p.name)).toEqual(['gpu-serve']);
+    expect(change.requests).toEqual([]);
+    expect(
+      change.findings
+        .filter(f => f.path === 'apps/ml/trainer/deployment.yaml')
+        .map(f => f.message),
+    ).toEqual([
+      expect.stringContaining(
+        'its pods can land on pools gpu-serve, gpu-train: which one it runs on is ambiguous',
+      ),
+    ]);
+  });
+});

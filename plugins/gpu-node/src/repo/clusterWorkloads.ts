@@ -6,11 +6,15 @@
  * (`spec.cluster`, `requests/<namespace>/<name>.yaml`, in every checkout):
  * its pods run there, on that cluster's pools, so this cluster's readers
  * neither count it nor warn that it lands on none of their pools. A workload
- * whose record names no cluster, or that no request wrote, stays.
+ * whose record names no cluster, or that no request wrote, runs where the
+ * cluster folders' kustomizations deploy it (`deployingClusters.ts`); when
+ * they do not tell, it stays.
  */
 import { parse } from 'yaml';
 import type { WorkloadState } from '@gpu-gitops/plugin-gpu-common';
 import { requestPath, type LayoutInput } from '../layout/layout';
+import { readKustomizations } from '../workloads/kustomizations';
+import { deployingClusters } from './deployingClusters';
 import type { RepoTree } from './tree';
 import { getIn } from './yamlObjects';
 
@@ -46,8 +50,17 @@ export async function workloadsOfCluster(
   const named = await Promise.all(
     requests.map(request => recordCluster(tree, layout, request)),
   );
-  const elsewhere = new Set(
-    requests.filter((_, i) => named[i] !== undefined && named[i] !== cluster),
+  const recordedCluster = new Map(requests.map((r, i) => [r, named[i]]));
+  const unrecorded = workloads.filter(
+    w => !w.request || recordedCluster.get(w.request) === undefined,
   );
-  return workloads.filter(w => !w.request || !elsewhere.has(w.request));
+  // The folders are read only when a workload's record does not tell.
+  const index =
+    unrecorded.length > 0 ? await readKustomizations(tree) : undefined;
+  return workloads.filter(w => {
+    const recorded = w.request ? recordedCluster.get(w.request) : undefined;
+    if (recorded !== undefined) return recorded === cluster;
+    const deploying = index && deployingClusters(index, layout, w.path);
+    return !deploying || deploying.has(cluster);
+  });
 }

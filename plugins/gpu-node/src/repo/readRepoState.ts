@@ -12,10 +12,9 @@ import {
   defaultClusterProfile,
   GpuCatalog,
   gpuAnnotationKeys,
-  landingModel,
+  clusterLandingModel,
   ledgeredPools,
   placedWorkload,
-  withUnpooledGpuNodes,
   type ClusterProfile,
   type MigStrategy,
   type PlacementModel,
@@ -260,7 +259,7 @@ async function readClusterFolderDocs(
 /**
  * Where the cluster's GPU pods can land: the product's pools, the team's
  * hand-written GPU NodePools and the GPU nodes no NodePool launches (gpu-common
- * `withUnpooledGpuNodes`), with the pools' ledgers indexed by request.
+ * `clusterLandingModel`, the one model of every reader), with the pools' ledgers indexed by request.
  */
 function clusterPlacement(
   clusterName: string,
@@ -272,13 +271,15 @@ function clusterPlacement(
 ): PlacementModel {
   const poolObjectDocs = [...poolDocs, ...scopePoolDocs];
   return {
-    landing: landingModel(
-      withUnpooledGpuNodes(
-        gpuPoolShapes(poolObjectDocs, pools, migStrategy),
-        poolObjectDocs.map(doc => doc.value),
-        gpuPoolShapes(scopePoolDocs, handWrittenGpuPools, migStrategy),
+    landing: clusterLandingModel({
+      pools: gpuPoolShapes(poolObjectDocs, pools, migStrategy),
+      handWritten: gpuPoolShapes(
+        scopePoolDocs,
+        handWrittenGpuPools,
+        migStrategy,
       ),
-    ),
+      objects: poolObjectDocs.map(doc => doc.value),
+    }),
     ledgered: ledgeredPools(pools),
     where: `of cluster ${clusterName}`,
   };

@@ -136,6 +136,8 @@ describe('readRepoState: GPU nodes no pool of the product describes', () => {
     const whole = state.workloads.find(w => w.id === 'ml/whole');
     expect(whole?.pool).toBeUndefined();
     expect(whole?.placementWarning).toBeUndefined();
+    // Where it runs, as the allocation index says it too.
+    expect(whole?.unpooledNodes).toEqual(['team-g5']);
     // The team's pools stay names only: never pools the product counts on.
     expect(state.pools.map(p => p.name)).toEqual(['gpu-t4-ts4']);
     expect(state.otherNodePools).toEqual(
@@ -192,5 +194,57 @@ describe('readRepoState: only the workloads of the request’s cluster', () => {
         ),
       },
     );
+  });
+});
+
+describe('readRepoState: only the workloads the cluster’s folder deploys, annotated or not', () => {
+  let dir: string;
+
+  afterAll(() => removeTempRepo(dir));
+
+  it('neither counts nor warns about an unannotated workload only another cluster’s kustomization deploys', async () => {
+    // Written by hand for prod (no request annotation): it selects prod's pool, which dev has not.
+    const trainer = anywhereDeployment('trainer', 'nvidia.com/gpu').replace(
+      '      tolerations:\n',
+      '      nodeSelector: { gpu.backstage.io/pool: gpu-a100 }\n      tolerations:\n',
+    );
+    const clusterRoot = (resources: string[]) =>
+      `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n${resources.map(r => `  - ${r}\n`).join('')}`;
+    dir = await writeTempRepo({
+      ...existingRepoFiles,
+      'apps/ml/trainer/kustomization.yaml': clusterRoot(['deployment.yaml']),
+      'apps/ml/trainer/deployment.yaml': trainer,
+      'clusters/prod/kustomization.yaml': clusterRoot([
+        '../../apps/ml/trainer',
+      ]),
+    });
+    const tree = new FsRepoTree(dir);
+    const onDev = await readRepoState(tree, undefined, 'dev');
+    expect(onDev.workloads.map(w => w.id)).not.toContain('ml/trainer');
+    expect(
+      onDev.workloads.flatMap(w => w.placementWarning ?? []).join('\n'),
+    ).not.toContain('ml/trainer');
+    // The workloads of a folder no cluster's kustomization deploys stay (nothing tells where they run).
+    expect(onDev.workloads.map(w => w.id)).toContain('ml/chat-assistant');
+    // On prod it is read (and warned: prod's folder holds no pool in this repository).
+    const onProd = await readRepoState(tree, undefined, 'prod');
+    expect(onProd.workloads.map(w => w.id)).toContain('ml/trainer');
+    // Deployed by dev's folder too: dev reads it, and warns.
+    await fs.writeFile(
+      join(dir, 'clusters/dev/kustomization.yaml'),
+      clusterRoot([
+        'karpenter/default-nodepool.yaml',
+        'gpu',
+        '../../apps/ml/trainer',
+      ]),
+    );
+    const deployedOnDev = await readRepoState(tree, undefined, 'dev');
+    expect(
+      deployedOnDev.workloads.find(w => w.id === 'ml/trainer'),
+    ).toMatchObject({
+      placementWarning: expect.stringContaining(
+        'its pods can land on no GPU pool of cluster dev',
+      ),
+    });
   });
 });

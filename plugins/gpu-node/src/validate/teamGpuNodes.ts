@@ -3,7 +3,7 @@
  * cluster the team's own servers (or a flavor's own MachineDeployment) run
  * GPUs the product never provisioned, and a team's NodeFeatureRule may label
  * them (`gpu-class: a100` from the NVIDIA PCI device ids). The landing model
- * holds them beside the pools (gpu-common `withUnpooledGpuNodes`): a workload
+ * holds them beside the pools (gpu-common `clusterLandingModel`): a workload
  * whose pods may land there (it selects such a class, a label every GPU node
  * carries, or no node at all) is served by the cluster's GPU Operator; what
  * those nodes advertise cannot be told from the repository, so it is a note,
@@ -11,9 +11,9 @@
  * nothing is set aside.
  */
 import {
+  clusterLandingModel,
   landingPools,
   podSchedulingOf,
-  withUnpooledGpuNodes,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltPool } from './builtPools';
 import type { BuiltRoot } from './builtRoots';
@@ -43,10 +43,11 @@ export function withoutTeamGpuNodeWorkloads(
   karpenter: boolean = pools.some(p => p.object.kind === 'NodePool'),
 ): GpuWorkload[] {
   if (karpenter) return [...workloads];
-  const teamNodes = withUnpooledGpuNodes(
-    [],
-    roots.flatMap(r => r.objects),
-  );
+  // The readers' one model, without pools: only the team's GPU nodes.
+  const teamNodes = clusterLandingModel({
+    pools: [],
+    objects: roots.flatMap(r => r.objects),
+  }).shapes;
   if (teamNodes.length === 0) return [...workloads];
   const noted = new Set<string>();
   return workloads.filter(workload => {
