@@ -50,6 +50,11 @@ export class ReadOnceRepoTree implements RepoTree {
     return listing;
   }
 
+  /** The tree below's: it forgets the id of a file written through it. */
+  blobIds(): Promise<ReadonlyMap<string, string>> {
+    return this.base.blobIds?.() ?? Promise.resolve(new Map());
+  }
+
   async writeFile(path: string, content: string): Promise<void> {
     try {
       await this.base.writeFile(path, content);
