@@ -31,9 +31,13 @@ export function gitInCheckout(dir: string, args: string[]): Promise<string> {
 }
 
 /** One `-z` record of `git ls-files -s -t`: `<tag> <mode> <blob> <stage>\t<path>`. */
-function parseEntry(
-  record: string,
-): { tag: string; mode: string; blob: string; stage: string; path: string } {
+function parseEntry(record: string): {
+  tag: string;
+  mode: string;
+  blob: string;
+  stage: string;
+  path: string;
+} {
   const tab = record.indexOf('\t');
   const [tag, mode, blob, stage] = record.slice(0, tab).split(' ');
   return { tag, mode, blob, stage, path: record.slice(tab + 1) };

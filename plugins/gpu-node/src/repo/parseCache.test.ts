@@ -77,7 +77,12 @@ describe('ParseCache', () => {
 
   it('freezes what it keeps: a reader that changed a value would change it for every later pass', () => {
     const cache = new ParseCache();
-    const [doc] = cache.documents(gitBlobId(text(1)), 'a.yaml', () => text(1), []);
+    const [doc] = cache.documents(
+      gitBlobId(text(1)),
+      'a.yaml',
+      () => text(1),
+      [],
+    );
     expect(() => {
       (doc.value as { metadata: { name: string } }).metadata.name = 'other';
     }).toThrow(TypeError);
