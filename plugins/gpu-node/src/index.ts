@@ -231,6 +231,9 @@ export {
   releasesTakeValuesFrom,
 } from './repo/gpuStack/readGpuStack';
 export { FsRepoTree, MemoryRepoTree } from './repo/tree';
+export { GitCheckoutTree } from './repo/gitCheckoutTree';
+export { ParseCache } from './repo/parseCache';
+export type { FileParser, ParseCacheOptions } from './repo/parseCache';
 export type { RepoTree } from './repo/tree';
 export { asKubernetesObject } from './repo/yamlObjects';
 export type {

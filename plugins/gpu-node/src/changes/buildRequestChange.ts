@@ -40,6 +40,7 @@ import { requestKueue } from './kueue/requestKueue';
 import { clusterNotBootstrapped } from './clusterSetup';
 import type { ChangeSet } from './types';
 import { verifyChange, type VerifyChangeResult } from './verifyChange';
+import type { ParseCache } from '../repo/parseCache';
 
 /** @public */
 export interface RequestChange {
@@ -78,6 +79,8 @@ export interface BuildRequestChangeOptions {
   layout?: LayoutInput;
   /** Read workloads only from these folders (see `readRepoState`). */
   workloadDirs?: string[];
+  /** What each file content parsed to before (see `readRepoState`). */
+  parseCache?: ParseCache;
   guard?: RequestGuard;
   /**
    * `gpu.policy`: on a cluster that runs Kueue, each team's queue quota is
@@ -163,6 +166,7 @@ export async function buildRequestChange(
       catalog,
       workloadDirs: options.workloadDirs,
       profile: cluster,
+      parseCache: options.parseCache,
     }),
   );
   for (const skipped of state.skipped) {

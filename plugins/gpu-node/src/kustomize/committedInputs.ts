@@ -11,21 +11,10 @@
  * would not see it, the index would), a symbolic link or submodule (they
  * point outside the tree), or a folder that is no git checkout at all.
  */
-import { gitEnvironment } from '../git/auth';
-import { runGit } from '../git/runGit';
-
-/** `100644`/`100755`: regular files, the only entries a blob id fully names. */
-const REGULAR_FILE_MODES = new Set(['100644', '100755']);
-
-async function git(dir: string, args: string[]): Promise<string> {
-  // No optional locks: a status must not refresh (lock) the index of a
-  // checkout another build may be reading.
-  return runGit(
-    dir,
-    ['--no-optional-locks', '--literal-pathspecs', ...args],
-    gitEnvironment(dir, {}),
-  );
-}
+import {
+  gitInCheckout as git,
+  REGULAR_FILE_MODES,
+} from '../git/checkoutBlobIds';
 
 /** Index entries under the folders, `H <mode> <blob> <stage>\t<path>`. */
 async function indexEntries(dir: string, folders: string[]): Promise<string[]> {

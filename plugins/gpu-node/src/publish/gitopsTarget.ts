@@ -15,6 +15,7 @@ import type {
 } from '../git/publishBranch';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { redactingLogger, Redactor, type PublishLogger } from '../redact';
+import type { ParseCache } from '../repo/parseCache';
 import { runStage, type StageTiming } from './stages';
 
 /** @public */
@@ -47,6 +48,8 @@ export interface GitOpsTargetOptions {
   redactor?: Redactor;
   /** Test seam / embedding hook: runs right before each push attempt. */
   beforePush?: (attempt: number) => Promise<void>;
+  /** What each file content parsed to before (default: the process's shared cache; see `ParseCache`). */
+  parseCache?: ParseCache;
 }
 
 /** The one default cache rule (config/cacheDirs.ts), as the scaffolder actions use it. */

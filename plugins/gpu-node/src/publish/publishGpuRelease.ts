@@ -30,7 +30,7 @@ import {
 } from '../git/branchName';
 import type { LayoutInput } from '../layout/layout';
 import { renderReleasePullRequest } from '../pr/renderReleasePullRequest';
-import { FsRepoTree } from '../repo/tree';
+import { GitCheckoutTree } from '../repo/gitCheckoutTree';
 import type { PublishLogger, Redactor } from '../redact';
 import {
   openRepository,
@@ -155,8 +155,9 @@ function publish(
       `${baseBranch} holds the release of ${namespace}/${name} already`,
     build: async ({ workDir, baseBranch, stage, kustomize }) => {
       const change = await buildReleaseChange({
-        tree: new FsRepoTree(workDir),
+        tree: new GitCheckoutTree(workDir),
         dir: workDir,
+        parseCache: options.parseCache,
         request: options.request,
         clusterProfile: options.clusterProfile,
         catalog: options.catalog,

@@ -35,7 +35,7 @@ import {
   PullRequestTemplates,
   renderPullRequest,
 } from '../pr/renderPullRequest';
-import { FsRepoTree } from '../repo/tree';
+import { GitCheckoutTree } from '../repo/gitCheckoutTree';
 import type { PublishLogger, Redactor } from '../redact';
 import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
 import { publishChange } from './publishChange';
@@ -116,8 +116,9 @@ function publish(
       `the repository already holds ${namespace}/${name}: no branch, no pull request`,
     build: async ({ workDir, stage, kustomize }) => {
       const change = await buildRequestChange({
-        tree: new FsRepoTree(workDir),
+        tree: new GitCheckoutTree(workDir),
         dir: workDir,
+        parseCache: options.parseCache,
         request,
         cluster,
         catalog: options.catalog,

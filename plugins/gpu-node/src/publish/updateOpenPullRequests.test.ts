@@ -11,6 +11,8 @@ import {
   startFakeForgeServer,
 } from '../forges/__testUtils__/fakeForgeServer';
 import { BareRemote, createBareRemote } from '../git/__testUtils__/bareRemote';
+import { ParseCache } from '../repo/parseCache';
+import { parseYamlDocuments } from '../repo/yamlObjects';
 import { publishGpuRelease } from './publishGpuRelease';
 import { publishGpuRequest } from './publishGpuRequest';
 import {
@@ -206,6 +208,35 @@ describe('updateOpenPullRequests', () => {
       );
     }
   });
+
+  it('parses each file content once in a pass, and after the base moves by one file re-renders parse only that file', async () => {
+    await publish('first');
+    await publish('second');
+    const parsed: string[] = [];
+    const parseCache = new ParseCache({
+      parse: (file, text) => {
+        parsed.push(file);
+        return parseYamlDocuments(file, text);
+      },
+    });
+    // A team's own NodePool in the cluster's folder: it touches both branches.
+    const teamPool = (name: string) => ({
+      'clusters/prod/team-pool.yaml': `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: ${name}\n`,
+    });
+    const updateBoth = async () =>
+      (await update({ parseCache, concurrency: 1 })).map(u => u.outcome);
+
+    await remote.commitFiles(teamPool('team-a'), 'team pool');
+    expect(await updateBoth()).toEqual(['updated', 'updated']);
+    // The second re-render read the same base: nothing parsed twice.
+    expect(parsed).toContain('clusters/prod/team-pool.yaml');
+    expect(new Set(parsed).size).toBe(parsed.length);
+
+    parsed.length = 0;
+    await remote.commitFiles(teamPool('team-b'), 'team pool renamed');
+    expect(await updateBoth()).toEqual(['updated', 'updated']);
+    expect(parsed).toEqual(['clusters/prod/team-pool.yaml']);
+  }, 600_000);
 
   it('never touches a branch whose last commit is not the product’s', async () => {
     await remote.commitFiles(

@@ -48,6 +48,7 @@ import {
 } from '../layout/layout';
 import { runBounded } from '../kustomize/buildsInFlight';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
+import type { ParseCache } from '../repo/parseCache';
 import { baseMoveTouches } from './baseMoveTouches';
 import { DEFAULT_CACHE_DIR } from './gitopsTarget';
 import { publishGpuRelease } from './publishGpuRelease';
@@ -80,6 +81,11 @@ export interface UpdateOpenPullRequestsOptions {
   concurrency?: number;
   /** `gpu.policy`, for the team quotas of a cluster's Kueue queues (profile `kueue: true`). */
   policy?: GpuPolicy;
+  /**
+   * What each file content parsed to before (default: the process's shared
+   * cache): the re-renders of a pass parse each file content once.
+   */
+  parseCache?: ParseCache;
 }
 
 /** @public */
@@ -440,6 +446,7 @@ async function rerenderBranch(
     timeoutMs: context.timeoutMs,
     redactor,
     logger,
+    parseCache: context.parseCache,
   };
   try {
     const open = await forge.findOpenPullRequest({

@@ -1,4 +1,5 @@
-import { readFiles } from './readFiles';
+import type { ParseCache } from './parseCache';
+import { parseFiles } from './parseFiles';
 import type { RepoTree } from './tree';
 import {
   isYamlPath,
@@ -25,17 +26,17 @@ export function parseYamlFile(
   return documents;
 }
 
-/** Reads and parses every YAML file under `prefix`; bad files are reported, not thrown. */
+/**
+ * Reads and parses every YAML file under `prefix` (each content once across
+ * passes: `parseFiles.ts`); bad files are reported, not thrown.
+ */
 export async function readDocuments(
   tree: RepoTree,
   prefix: string,
   skipped: SkippedFile[],
   accept: (path: string) => boolean = isYamlPath,
+  cache?: ParseCache,
 ): Promise<ParsedDocument[]> {
   const paths = (await tree.listFiles(prefix)).filter(accept);
-  const texts = await readFiles(tree, paths);
-  return paths.flatMap((path, i) => {
-    const text = texts[i];
-    return text === undefined ? [] : parseYamlFile(path, text, skipped);
-  });
+  return (await parseFiles(tree, paths, skipped, cache)).flat();
 }

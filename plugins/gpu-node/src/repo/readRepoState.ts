@@ -47,7 +47,9 @@ import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
 import { workloadsOfCluster } from './clusterWorkloads';
-import { parseYamlFile, readDocuments } from './readDocuments';
+import type { ParseCache } from './parseCache';
+import { parseFiles } from './parseFiles';
+import { readDocuments } from './readDocuments';
 import { readFiles } from './readFiles';
 import { gpuPoolShapes } from './gpuPoolShapes';
 import type { RepoTree } from './tree';
@@ -96,6 +98,11 @@ export interface ReadRepoStateOptions {
    * clusters' folders that the tree holds.
    */
   profile?: ClusterProfile;
+  /**
+   * What each file content parsed to before (default: the process's
+   * shared cache): a re-render parses only the files that changed.
+   */
+  parseCache?: ParseCache;
 }
 
 /** @public */
@@ -110,13 +117,14 @@ export async function readRepoState(
   const resolved = compiled.layout;
   const skipped: SkippedFile[] = [];
   const cluster = { cluster: clusterName };
+  const cache = options.parseCache;
 
   // The cluster's folder beyond the layout's own files (one rule with the
   // allocation index, clusterFolderFiles.ts): pools the product adopted
   // where they live, every other pool's name, and hand-written ConfigMaps of
   // NVIDIA configs. Only files that may hold one are parsed.
   const { poolDocs: scopePoolDocs, configMapDocs: scopeConfigMapDocs } =
-    await readClusterFolderDocs(tree, compiled, clusterName, skipped);
+    await readClusterFolderDocs(tree, compiled, clusterName, skipped, cache);
   const configMaps = handWrittenConfigMaps(scopeConfigMapDocs);
   const handWritten = handWrittenConfigsByName(configMaps);
 
@@ -135,6 +143,7 @@ export async function readRepoState(
     dpPrefix,
     skipped,
     path => configName(path) !== undefined,
+    cache,
   );
   const devicePluginConfigs = {
     ...handWritten.devicePluginConfigs,
@@ -155,7 +164,13 @@ export async function readRepoState(
   // elsewhere in the cluster's folder.
   const poolConfigs = { devicePluginConfigs, migConfigs };
   const poolPrefix = compiled.poolPrefix(clusterName);
-  const poolDocs = await readDocuments(tree, poolPrefix, skipped);
+  const poolDocs = await readDocuments(
+    tree,
+    poolPrefix,
+    skipped,
+    undefined,
+    cache,
+  );
   const inPoolFolder = parsePools(poolDocs, poolConfigs, catalog, skipped);
   const elsewhere = parseClusterFolderPools(
     scopePoolDocs,
@@ -175,7 +190,9 @@ export async function readRepoState(
   const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
   const workloadDocuments: ParsedDocument[] = [];
   for (const dir of workloadDirs) {
-    workloadDocuments.push(...(await readDocuments(tree, dir, skipped)));
+    workloadDocuments.push(
+      ...(await readDocuments(tree, dir, skipped, undefined, cache)),
+    );
   }
   const placement = clusterPlacement(
     clusterName,
@@ -236,20 +253,28 @@ async function readClusterFolderDocs(
   compiled: CompiledRepoLayout,
   clusterName: string,
   skipped: SkippedFile[],
+  cache: ParseCache | undefined,
 ): Promise<{ poolDocs: ParsedDocument[]; configMapDocs: ParsedDocument[] }> {
   const scope = clusterScopePath(compiled.layout, clusterName);
   const scopeFiles = (await tree.listFiles(scope)).filter(
     path => compiled.place(path)?.entry === 'clusterFolder',
   );
   const scopeTexts = await readFiles(tree, scopeFiles);
+  const holding = scopeFiles.flatMap((path, i) => {
+    const text = scopeTexts[i];
+    const holds = text === undefined ? undefined : clusterFolderFileHolds(text);
+    return holds && (holds.pools || holds.configMaps) ? [{ path, holds }] : [];
+  });
+  const parsed = await parseFiles(
+    tree,
+    holding.map(file => file.path),
+    skipped,
+    cache,
+  );
   const poolDocs: ParsedDocument[] = [];
   const configMapDocs: ParsedDocument[] = [];
-  for (const [i, path] of scopeFiles.entries()) {
-    const text = scopeTexts[i];
-    if (text === undefined) continue;
-    const holds = clusterFolderFileHolds(text);
-    if (!holds.pools && !holds.configMaps) continue;
-    const docs = parseYamlFile(path, text, skipped);
+  for (const [i, { holds }] of holding.entries()) {
+    const docs = parsed[i];
     if (holds.pools) poolDocs.push(...docs);
     if (holds.configMaps) configMapDocs.push(...docs);
   }

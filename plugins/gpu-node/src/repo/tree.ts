@@ -19,6 +19,12 @@ export interface RepoTree {
   writeFile(path: string, content: string): Promise<void>;
   /** Removes a file (no error when it is not there); its folders stay. */
   deleteFile(path: string): Promise<void>;
+  /**
+   * The git blob id of each file whose content the tree knows without
+   * reading it (a git checkout's unmodified files), by path; a file not
+   * there is read. Absent: every file is read.
+   */
+  blobIds?(): Promise<ReadonlyMap<string, string>>;
 }
 
 export function prefixMatches(path: string, prefix: string): boolean {

@@ -25,6 +25,7 @@ import type { VerifyChangeResult } from '../verifyChange';
 import { applyRelease } from './applyRelease';
 import { objectsLeftByRelease } from './objectsLeft';
 import { verifyRelease } from './verifyRelease';
+import type { ParseCache } from '../../repo/parseCache';
 
 /**
  * `<namespace>/<name>` of the request to release.
@@ -54,6 +55,8 @@ export interface BuildReleaseChangeOptions {
   stage?: <T>(name: string, step: () => Promise<T>) => Promise<T>;
   /** `gpu.policy`: on a cluster that runs Kueue, the team quotas of its queues. */
   policy?: GpuPolicy;
+  /** What each file content parsed to before (see `readRepoState`). */
+  parseCache?: ParseCache;
 }
 
 /** @public */
@@ -89,7 +92,10 @@ export async function buildReleaseChange(
   const request = parseGpuRequestYaml(record);
   const cluster = options.clusterProfile(request.spec.cluster);
   const state = await stage('Read repository state', () =>
-    readRepoState(tree, layout, cluster.name, { catalog: options.catalog }),
+    readRepoState(tree, layout, cluster.name, {
+      catalog: options.catalog,
+      parseCache: options.parseCache,
+    }),
   );
   const plan = await stage('Plan the release', async () =>
     planRelease(request, options.catalog, cluster, state),

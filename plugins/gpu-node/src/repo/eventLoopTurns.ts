@@ -1,0 +1,19 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/** Work between two turns of the event loop, at most (the backend answers its API meanwhile). */
+const SLICE_MS = 15;
+
+/**
+ * A long synchronous walk (parsing a 100k-file tree) cut into slices: call
+ * the returned function between items, and every `sliceMs` of work it gives
+ * the event loop a turn (`setImmediate`), so one walk never blocks the
+ * backend for more than a slice.
+ */
+export function eventLoopTurns(sliceMs = SLICE_MS): () => Promise<void> {
+  let sliceStart = performance.now();
+  return async () => {
+    if (performance.now() - sliceStart < sliceMs) return;
+    await nextTurn();
+    sliceStart = performance.now();
+  };
+}

@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GitCheckoutTree } from './gitCheckoutTree';
+import { ParseCache } from './parseCache';
+import { readRepoState } from './readRepoState';
+import { parseYamlDocuments } from './yamlObjects';
+
+const gpuWorkload = (replicas: number) =>
+  `apiVersion: apps/v1
+kind: Deployment
+metadata: { name: chat, namespace: ml }
+spec:
+  replicas: ${replicas}
+  template:
+    spec:
+      containers:
+        - name: chat
+          image: chat:1
+          resources: { limits: { nvidia.com/gpu: 1 } }
+`;
+
+/** A workload file with no GPU in it, broken: the reader must still say so. */
+const BROKEN = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web\n';
+
+describe('readRepoState over a git checkout, with a parse cache', () => {
+  let dir: string;
+  const commit = async (files: Record<string, string>) => {
+    for (const [file, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await fs.writeFile(path.join(dir, file), text);
+    }
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'c'],
+      { cwd: dir },
+    );
+  };
+
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-parse-cache-'));
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    await commit({
+      'clusters/prod/gpu/kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
+      'apps/ml/chat/deployment.yaml': gpuWorkload(1),
+      'apps/web/site/deployment.yaml': BROKEN,
+      'apps/web/shop/deployment.yaml':
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: shop, namespace: web }\n',
+    });
+  });
+  afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+  it('parses on the next read only the file a commit changed, and still reports a broken file without GPUs every time', async () => {
+    const parsed: string[] = [];
+    const parseCache = new ParseCache({
+      parse: (file, text) => {
+        parsed.push(file);
+        return parseYamlDocuments(file, text);
+      },
+    });
+    const read = () =>
+      readRepoState(new GitCheckoutTree(dir), undefined, 'prod', {
+        parseCache,
+      });
+    const brokenReported = {
+      path: 'apps/web/site/deployment.yaml',
+      reason: expect.stringMatching(/syntax error/i),
+    };
+
+    const first = await read();
+    expect([...parsed].sort()).toEqual([
+      'apps/ml/chat/deployment.yaml',
+      'apps/web/shop/deployment.yaml',
+      'apps/web/site/deployment.yaml',
+    ]);
+    expect(first.skipped).toEqual([brokenReported]);
+
+    parsed.length = 0;
+    const again = await read();
+    expect(parsed).toEqual([]);
+    expect(again.skipped).toEqual([brokenReported]);
+
+    await commit({ 'apps/ml/chat/deployment.yaml': gpuWorkload(3) });
+    const moved = await read();
+    expect(parsed).toEqual(['apps/ml/chat/deployment.yaml']);
+    expect(moved.skipped).toEqual([brokenReported]);
+    expect(moved.workloads.map(w => [w.id, w.replicas])).toEqual([
+      ['ml/chat', 3],
+    ]);
+
+    // A file changed in the work tree and not committed is read, not
+    // taken for the blob its index entry names.
+    parsed.length = 0;
+    await fs.writeFile(
+      path.join(dir, 'apps/ml/chat/deployment.yaml'),
+      gpuWorkload(5),
+    );
+    const dirty = await read();
+    expect(parsed).toEqual(['apps/ml/chat/deployment.yaml']);
+    expect(dirty.workloads.map(w => w.replicas)).toEqual([5]);
+  });
+});
