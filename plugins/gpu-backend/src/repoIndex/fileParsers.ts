@@ -32,6 +32,7 @@ import {
   type PoolConfigs,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
+import { EventLoopSlices } from './eventLoopSlices';
 
 export interface ParseContext {
   /** The layout compiled for the index's clusters. */
@@ -172,11 +173,13 @@ export interface ParsedWorkloadFolder {
 export async function parseWorkloadFolders(
   ctx: ParseContext,
   folders: Map<string, Map<string, string>>,
+  slices = new EventLoopSlices(),
 ): Promise<Map<string, ParsedWorkloadFolder>> {
   const out = new Map<string, ParsedWorkloadFolder>();
   const folderOf = new Map<string, string>();
   const documents: ParsedDocument[] = [];
   for (const [folder, files] of folders) {
+    await slices.maybeYield();
     const skipped: SkippedFile[] = [];
     /** Files that parsed whole: the workload objects reuse their documents. */
     const parsed = new Map<string, unknown[]>();
