@@ -347,20 +347,10 @@ export class RepoIndex {
     for (let i = 0; i < liveFolders.length; i += this.workloadFoldersPerRead) {
       batches.push(liveFolders.slice(i, i + this.workloadFoldersPerRead));
     }
-    const readBatch = (folders: string[]) => {
-      const texts = reader.read(folders.flatMap(f => this.filesOf(f)));
-      // Awaited in turn below; a refresh that fails first must not leave it unhandled.
-      texts.catch(() => undefined);
-      return texts;
-    };
-    // Two batches asked at a time: git reads the next one's blobs while
-    // this one arrives and is parsed, and never waits to be asked.
-    const reads = batches.slice(0, 2).map(readBatch);
     const slices = new EventLoopSlices();
-    for (const [i, folders] of batches.entries()) {
-      const texts = await reads[i];
-      if (i + 2 < batches.length) reads.push(readBatch(batches[i + 2]));
-      await this.parseWorkloadFolders(folders, texts, slices);
+    let i = 0;
+    for await (const texts of this.batchTexts(batches, reader)) {
+      await this.parseWorkloadFolders(batches[i++], texts, slices);
     }
     return { replaced, replacedObjects };
   }
@@ -374,6 +364,29 @@ export class RepoIndex {
       const text = texts.get(path);
       if (text === undefined) this.store.requestFiles.delete(path);
       else this.store.requestFiles.set(path, parseRequestFile(path, text));
+    }
+  }
+
+  /**
+   * The texts of each batch's files, in order. Two batches are asked of git
+   * at a time: it reads the next one's blobs while this one arrives and is
+   * parsed, and never waits to be asked.
+   */
+  private async *batchTexts(
+    batches: string[][],
+    reader: RefreshReader,
+  ): AsyncGenerator<Map<string, string>> {
+    const read = (folders: string[]) => {
+      const texts = reader.read(folders.flatMap(f => this.filesOf(f)));
+      // Awaited in turn; a refresh that fails first must not leave it unhandled.
+      texts.catch(() => undefined);
+      return texts;
+    };
+    const reads = batches.slice(0, 2).map(read);
+    for (let i = 0; i < batches.length; i++) {
+      const texts = await reads[i];
+      if (i + 2 < batches.length) reads.push(read(batches[i + 2]));
+      yield texts;
     }
   }
 
