@@ -35,12 +35,24 @@ export function report(
  * garbage collector's helpers, the network's) and of this thread alone —
  * the event loop's share, what "work on one core" means — and its wall time.
  */
-/** Node 23.9+ (the bench runs on Node 24); the @types/node here predates it. */
-const threadCpuUsage = (
-  process as unknown as {
-    threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage;
+/**
+ * Node 23.9+ (the bench runs on Node 24); the @types/node here predates it.
+ * Looked up when a bench measures CPU, not when this file loads: the other
+ * benches import it too and must run on the machines' Node 20.
+ */
+function threadCpuUsage(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage {
+  const own = (
+    process as unknown as {
+      threadCpuUsage?(previous?: NodeJS.CpuUsage): NodeJS.CpuUsage;
+    }
+  ).threadCpuUsage;
+  if (!own) {
+    throw new Error(
+      `measuring one thread's CPU needs Node 23.9 or later (process.threadCpuUsage); this is ${process.version}`,
+    );
   }
-).threadCpuUsage.bind(process);
+  return own.call(process, previous);
+}
 
 export async function measureCpu<T>(work: () => Promise<T>): Promise<{
   result: T;

@@ -618,6 +618,43 @@ spec:
     expect(foldersPerRead).toEqual([...deployments.values()].map(() => 1));
   });
 
+  it("asks git for the next batch's blobs before parsing this one, so git reads while the index parses", async () => {
+    const git = new GitFetchSource({
+      repoUrl: remote.url,
+      baseBranch: 'main',
+      cacheDir: path.join(cacheDir, 'pipelined'),
+    });
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const counting: RepoSource = {
+      sync: () => git.sync(),
+      listBlobs: (revision, folders) => git.listBlobs(revision, folders),
+      changedBlobs: (from, to, folders) => git.changedBlobs(from, to, folders),
+      readBlobs: async shas => {
+        inFlight++;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        try {
+          return await git.readBlobs(shas);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const pipelined = new RepoIndex(
+      {
+        clusters,
+        defaultCluster: 'dev',
+        catalog: builtinCatalog,
+        workloadFoldersPerRead: 1,
+      },
+      counting,
+    );
+    await pipelined.refresh();
+    await index.refresh();
+    expect(mostInFlight).toBe(2);
+    expect(pipelined.snapshot().workloads).toEqual(index.snapshot().workloads);
+  });
+
   it('a restarted index loads the saved parse results and re-reads only files changed since', async () => {
     const stateFile = path.join(cacheDir, 'index-state.json');
     const source = () =>

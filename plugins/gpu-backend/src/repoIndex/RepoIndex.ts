@@ -10,7 +10,6 @@
  * pools whose device-plugin / MIG config entry changed, then builds the next
  * immutable snapshot (`snapshotBuilder.ts`).
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   compareStrings,
   type ClusterProfile,
@@ -24,6 +23,7 @@ import {
   type ChangedConfigs,
 } from './configFileRefresh';
 import { recordChanges, type DirtyFiles } from './dirtyFiles';
+import { EventLoopSlices } from './eventLoopSlices';
 import {
   parseClusterFolderPoolFile,
   parsePoolFile,
@@ -273,9 +273,11 @@ export class RepoIndex {
     const poolConfigs = new Map(
       this.profiles.map(p => [p.name, this.store.poolConfigs(p.name)]),
     );
+    const slices = new EventLoopSlices();
     for (const [path, cluster] of [...dirtyPools].sort(([a], [b]) =>
       compareStrings(a, b),
     )) {
+      await slices.maybeYield();
       const file = this.parsePoolFile(
         path,
         cluster,
@@ -353,12 +355,14 @@ export class RepoIndex {
       this.snapshots.forgetFolder(folder);
       return false;
     });
+    const batches: string[][] = [];
     for (let i = 0; i < liveFolders.length; i += this.workloadFoldersPerRead) {
-      await this.parseWorkloadFolders(
-        liveFolders.slice(i, i + this.workloadFoldersPerRead),
-        paths => reader.read(paths),
-      );
-      await nextTurn();
+      batches.push(liveFolders.slice(i, i + this.workloadFoldersPerRead));
+    }
+    const slices = new EventLoopSlices();
+    let i = 0;
+    for await (const texts of this.batchTexts(batches, reader)) {
+      await this.parseWorkloadFolders(batches[i++], texts, slices);
     }
     return { replaced, replacedObjects };
   }
@@ -375,23 +379,50 @@ export class RepoIndex {
     }
   }
 
-  /** Reads and parses `folders` (each holds files) into the store. */
+  /**
+   * The texts of each batch's files, in order. Two batches are asked of git
+   * at a time: it reads the next one's blobs while this one arrives and is
+   * parsed, and never waits to be asked.
+   */
+  private async *batchTexts(
+    batches: string[][],
+    reader: RefreshReader,
+  ): AsyncGenerator<Map<string, string>> {
+    const read = (folders: string[]) => {
+      const texts = reader.read(folders.flatMap(f => this.filesOf(f)));
+      // Awaited in turn; a refresh that fails first must not leave it unhandled.
+      texts.catch(() => undefined);
+      return texts;
+    };
+    const reads = batches.slice(0, 2).map(read);
+    for (let i = 0; i < batches.length; i++) {
+      const texts = await reads[i];
+      if (i + 2 < batches.length) reads.push(read(batches[i + 2]));
+      yield texts;
+    }
+  }
+
+  /** The files of a workload folder, in path order. */
+  private filesOf(folder: string): string[] {
+    return [...this.store.folderFiles.get(folder)!].sort();
+  }
+
+  /** Parses `folders` (each holds files; `texts`: their files' texts) into the store. */
   private async parseWorkloadFolders(
     folders: string[],
-    read: (paths: string[]) => Promise<Map<string, string>>,
+    texts: Map<string, string>,
+    slices: EventLoopSlices,
   ): Promise<void> {
-    const filesOf = (folder: string) =>
-      [...this.store.folderFiles.get(folder)!].sort();
-    const texts = await read(folders.flatMap(filesOf));
     const byFolder = new Map(
       folders.map(folder => [
         folder,
-        new Map(filesOf(folder).map(p => [p, texts.get(p) ?? ''])),
+        new Map(this.filesOf(folder).map(p => [p, texts.get(p) ?? ''])),
       ]),
     );
     for (const [folder, parsed] of await parseWorkloadFolders(
       this.ctx,
       byFolder,
+      slices,
     )) {
       this.store.workloadFolders.set(folder, parsed);
       this.snapshots.forgetFolder(folder);
