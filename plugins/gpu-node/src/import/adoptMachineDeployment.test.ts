@@ -17,6 +17,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { buildBootstrapChangeSet } from '../changes/bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../changes/buildRequestChange';
+import { buildReleaseChange } from '../changes/release/buildReleaseChange';
 import {
   checkoutShape,
   shapeRequest,
@@ -217,5 +218,49 @@ describe.each(FLAVORS)('import adopts $fixture’s md-0', flavor => {
       true,
     ]);
     expect(change.verification?.landsOn).toEqual([md]);
+    const written = change.changeSet.changes.find(c => c.path === clusterFile);
+    const deployment = parseAllDocuments(
+      written && written.action !== 'delete' ? written.content : '',
+    )
+      .map(d => d.toJS())
+      .find(o => o.kind === 'MachineDeployment');
+    // Its 2 nodes stay (the team's replicas are its floor); the request is on its ledger.
+    expect(deployment.spec.replicas).toBe(2);
+    expect(deployment.metadata.annotations['gpu.backstage.io/requests']).toBe(
+      'ml/t4-chat=1',
+    );
+    const workload = change.changeSet.changes
+      .filter(c => c.path.startsWith('apps/'))
+      .flatMap(c =>
+        parseAllDocuments(c.action === 'delete' ? '' : c.content).map(d =>
+          d.toJS(),
+        ),
+      )
+      .find(o => o?.kind === 'Deployment');
+    expect(workload.spec.template.spec.nodeSelector).toEqual({
+      'gpu.backstage.io/pool': md,
+    });
+
+    // Its release gives the pool back its ledger, never the team's nodes.
+    await writeChangeSet(tree, change.changeSet);
+    const release = await buildReleaseChange({
+      tree,
+      dir: tree.root,
+      request: { namespace: 'ml', name: 't4-chat' },
+      clusterProfile: () => cluster,
+      catalog: builtinCatalog,
+    });
+    const released = release.changeSet.changes.find(
+      c => c.path === clusterFile,
+    );
+    const left = parseAllDocuments(
+      released && released.action !== 'delete' ? released.content : '',
+    )
+      .map(d => d.toJS())
+      .find(o => o.kind === 'MachineDeployment');
+    expect([
+      left.spec.replicas,
+      left.metadata.annotations['gpu.backstage.io/requests'],
+    ]).toEqual([2, '']);
   });
 });
