@@ -185,6 +185,59 @@ describe.each(FLAVORS)('import adopts $fixture’s md-0', flavor => {
     );
   });
 
+  it('as time-slicing 4 per GPU when its nodes register with a device-plugin config that slices so (their own labels kept)', async () => {
+    const text = (await tree.readFile(clusterFile))!;
+    await fs.writeFile(
+      path.join(tree.root, clusterFile),
+      text.replace(
+        '            cloud-provider: external\n          name:',
+        '            cloud-provider: external\n            node-labels: nvidia.com/device-plugin.config=t4-ts4,team=ml\n          name:',
+      ),
+    );
+    // Only md-0's own template (the one indented so) got the labels.
+    expect((await tree.readFile(clusterFile))!.split('node-labels')).toHaveLength(
+      2,
+    );
+    await fs.writeFile(
+      path.join(tree.root, `clusters/${flavor.name}/device-plugin-configs.yaml`),
+      [
+        'apiVersion: v1',
+        'kind: ConfigMap',
+        'metadata:',
+        '  name: nvidia-device-plugin-configs',
+        'data:',
+        '  t4-ts4: |',
+        '    version: v1',
+        '    sharing:',
+        '      timeSlicing:',
+        '        resources:',
+        '        - name: nvidia.com/gpu',
+        '          replicas: 4',
+        '',
+      ].join('\n'),
+    );
+    const change = await importOf(tree, flavor);
+    expect(change.adoptedPools).toEqual([
+      expect.objectContaining({
+        name: md,
+        sharingMode: 'time-slicing',
+        slicesPerGpu: 4,
+        resourceName: 'nvidia.com/gpu',
+      }),
+    ]);
+    const written = change.changeSet.changes.find(c => c.path === clusterFile);
+    const objects = parseAllDocuments(
+      written && written.action !== 'delete' ? written.content : '',
+    ).map(d => d.toJS());
+    const ref = objects.find(o => o.kind === 'MachineDeployment').spec.template
+      .spec.bootstrap.configRef.name;
+    const copy = objects.find(o => o.metadata?.name === ref);
+    expect(
+      copy.spec.template.spec.joinConfiguration.nodeRegistration
+        .kubeletExtraArgs['node-labels'],
+    ).toBe(`nvidia.com/device-plugin.config=t4-ts4,team=ml,gpu.backstage.io/pool=${md}`);
+  });
+
   it('a later t4 request reuses it, and its pods land there only', async () => {
     await fs.writeFile(
       path.join(tree.root, flavor.operatorFile),
