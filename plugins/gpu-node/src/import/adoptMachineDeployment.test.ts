@@ -127,7 +127,9 @@ describe.each(FLAVORS)('import adopts $fixture’s md-0', flavor => {
         gpuModel: 't4',
         sharingMode: 'exclusive',
         resourceName: 'nvidia.com/gpu',
-        counts: ['replicas: 2 nodes × 1 t4 GPU each = 2 GPUs (its floor, in GPUs)'],
+        counts: [
+          'replicas: 2 nodes × 1 t4 GPU each = 2 GPUs (its floor, in GPUs)',
+        ],
       }),
     ]);
     expect(change.changeSet.changes.map(c => c.path)).toEqual([clusterFile]);
@@ -195,11 +197,14 @@ describe.each(FLAVORS)('import adopts $fixture’s md-0', flavor => {
       ),
     );
     // Only md-0's own template (the one indented so) got the labels.
-    expect((await tree.readFile(clusterFile))!.split('node-labels')).toHaveLength(
-      2,
-    );
+    expect(
+      (await tree.readFile(clusterFile))!.split('node-labels'),
+    ).toHaveLength(2);
     await fs.writeFile(
-      path.join(tree.root, `clusters/${flavor.name}/device-plugin-configs.yaml`),
+      path.join(
+        tree.root,
+        `clusters/${flavor.name}/device-plugin-configs.yaml`,
+      ),
       [
         'apiVersion: v1',
         'kind: ConfigMap',
@@ -235,7 +240,9 @@ describe.each(FLAVORS)('import adopts $fixture’s md-0', flavor => {
     expect(
       copy.spec.template.spec.joinConfiguration.nodeRegistration
         .kubeletExtraArgs['node-labels'],
-    ).toBe(`nvidia.com/device-plugin.config=t4-ts4,team=ml,gpu.backstage.io/pool=${md}`);
+    ).toBe(
+      `nvidia.com/device-plugin.config=t4-ts4,team=ml,gpu.backstage.io/pool=${md}`,
+    );
   });
 
   it('a later t4 request reuses it, and its pods land there only', async () => {

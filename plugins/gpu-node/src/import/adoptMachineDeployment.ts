@@ -76,11 +76,7 @@ export interface MachineDeploymentAdoption {
 }
 
 /** A note on a GPU MachineDeployment left as it is, with why. */
-function leftAsItIs(
-  path: string,
-  name: string,
-  why: string,
-): ImportFinding {
+function leftAsItIs(path: string, name: string, why: string): ImportFinding {
   return {
     kind: 'note',
     path,
@@ -240,10 +236,7 @@ export function adoptedDeployment(
   metadata.annotations = {
     ...annotations,
     ...current,
-    [gpuAnnotationKeys(labelDomain).replaced]: adoptionRecord(
-      before,
-      template,
-    ),
+    [gpuAnnotationKeys(labelDomain).replaced]: adoptionRecord(before, template),
   };
   const ref = getIn(copy, ...BOOTSTRAP_REF_PATH.slice(0, -1)) as PlainObject;
   ref.name = template;

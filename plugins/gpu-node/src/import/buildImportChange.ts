@@ -347,7 +347,11 @@ export async function buildImportChange(
     {
       poolDocuments: [
         ...poolDocuments,
-        ...adoptions.map(a => ({ path: a.path, index: 0, value: a.asNodePool })),
+        ...adoptions.map(a => ({
+          path: a.path,
+          index: 0,
+          value: a.asNodePool,
+        })),
       ],
       outputs,
       files,
@@ -407,10 +411,7 @@ export async function buildImportChange(
       ),
     },
   );
-  findings.push(
-    ...recognised.findings,
-    ...skipped.map(notUnderstood),
-  );
+  findings.push(...recognised.findings, ...skipped.map(notUnderstood));
 
   const staged = new StagedTree(tree);
   const requests: ImportedRequestRecord[] = [];
