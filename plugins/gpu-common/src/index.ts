@@ -180,6 +180,7 @@ export {
   requiresGpuMachines,
 } from './providers/gpuMachineLabels';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
+export { templateName } from './manifests/clusterApi/templateName';
 export type { NodeSelectorRequirement } from './manifests/nodePool';
 export type {
   KarpenterGpuLabels,

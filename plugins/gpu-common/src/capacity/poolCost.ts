@@ -70,6 +70,12 @@ export interface PoolPricingInput {
    * not empty (see `fixedPoolNodes`); undefined for pools sized by ledger.
    */
   fixedNodes?: number;
+  /**
+   * The nodes the pool keeps even when its ledger needs fewer, or none (a
+   * team's MachineDeployment the import adopted: the nodes it ran, see
+   * `planner/nodeFloor.ts`); undefined for pools sized by their ledger.
+   */
+  floorNodes?: number;
 }
 
 /**
@@ -188,10 +194,11 @@ export function poolNodes(
     );
   // The reference machines always stay within the limit they define.
   const best = options[0];
-  const nodes =
+  const fixed =
     best.nodes > 0 && pricing.fixedNodes !== undefined
       ? Math.max(best.nodes, pricing.fixedNodes)
       : best.nodes;
+  const nodes = Math.max(fixed, pricing.floorNodes ?? 0);
   return {
     nodes,
     instanceType: best.machine.name,

@@ -7,6 +7,7 @@ import type { CatalogIndex } from './catalogIndex';
 import { ledgerOf } from './poolLimits';
 import { machinesOfPool } from './poolMachines';
 import { sizingOfPool } from './poolSizing';
+import { poolFloorNodes } from './nodeFloor';
 import { fixedPoolNodes } from './staticInventory';
 import type { PoolCostView, PoolState, RepoState } from './types';
 
@@ -34,6 +35,7 @@ export function costOfPool(
     staticPool: sizing.staticPool,
     machines,
     fixedNodes: fixedPoolNodes(cluster, machines),
+    floorNodes: poolFloorNodes(pool, cluster, machines),
   });
 }
 

@@ -200,6 +200,10 @@ export function poolLimits(inputs: LimitInputs): PoolCapacity {
   if (current === undefined) {
     return {
       ledger,
+      // A pool sized by nodes keeps its floor (planner/nodeFloor.ts).
+      ...(existing.limitFloor !== undefined
+        ? { limitFloor: existing.limitFloor }
+        : {}),
       limits,
       explanation: [
         `Reused pool ${existing.name} has no ${key} limit; it stays unlimited (a new limit would throttle the workloads already there).`,

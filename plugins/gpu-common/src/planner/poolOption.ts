@@ -8,6 +8,7 @@ import type { GpuRequest } from '../request/types';
 import type { CatalogIndex } from './catalogIndex';
 import type { InstanceChoice } from './chooseInstanceTypes';
 import type { ModeDecision } from './modeDecision';
+import { poolFloorNodes } from './nodeFloor';
 import { costOfPool } from './poolCost';
 import {
   ledgerOf,
@@ -113,8 +114,15 @@ export function evaluateOption(
     ? machinesOfPool(existing, index, cluster)
     : choices.map(c => c.type);
   const fixedNodes = fixedPoolNodes(cluster, machines);
+  const floorNodes = poolFloorNodes(existing, cluster, machines);
   const price = (ledger: readonly LedgerEntry[], unitsPerGpu: number) =>
-    poolCost(ledger, { unitsPerGpu, staticPool, machines, fixedNodes });
+    poolCost(ledger, {
+      unitsPerGpu,
+      staticPool,
+      machines,
+      fixedNodes,
+      floorNodes,
+    });
   const after = price(capacity.ledger, decision.unitsPerGpu);
   const before = existing
     ? price(

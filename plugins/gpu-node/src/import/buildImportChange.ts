@@ -65,12 +65,20 @@ import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads } from './importedRequests';
 import { importLandingModel } from './importLanding';
-import { handWrittenGpuMachineDeploymentNotes } from './handWrittenMachineDeployments';
+import {
+  adoptedDeployment,
+  adoptInFile,
+  adoptionCounts,
+  adoptionNote,
+  handWrittenGpuMachineDeployments,
+  withNodeLabel,
+  type MachineDeploymentAdoption,
+} from './adoptMachineDeployment';
 import { convertWithPatches } from './convertWithPatches';
 import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
 import { readPatchEntries, patchSitesOf } from './legacyPatchSites';
-import { verifyImport } from './verifyImport';
+import { verifyImport, type ExpectedImport } from './verifyImport';
 import { isJsonPath, writeConvertedPatches } from './writeConvertedPatches';
 
 /** @public */
@@ -324,11 +332,34 @@ export async function buildImportChange(
     options.catalog,
     skipped,
   );
+  // The team's own GPU MachineDeployments: adopted as pools too.
+  const machineDeployments = handWrittenGpuMachineDeployments(
+    files.values(),
+    { devicePluginConfigs, migConfigs },
+    options.catalog,
+    cluster.labelDomain,
+  );
+  findings.push(...machineDeployments.findings);
+  const { adoptions } = machineDeployments;
   // How each pool's nodes really share their GPUs, wherever it is set.
   const observed = await observePools(
-    pools.filter(p => !p.managed && p.ledger === undefined),
+    [
+      ...pools.filter(p => !p.managed && p.ledger === undefined),
+      ...adoptions.map(a => a.pool),
+    ],
     { tree, layout, cluster, state, catalog: options.catalog },
-    { poolDocuments, outputs, files },
+    {
+      poolDocuments: [
+        ...poolDocuments,
+        ...adoptions.map(a => ({
+          path: a.path,
+          index: 0,
+          value: a.asNodePool,
+        })),
+      ],
+      outputs,
+      files,
+    },
     findings,
   );
   const adoptable = [...observed.values()].map(({ pool: p }) => ({
@@ -372,7 +403,12 @@ export async function buildImportChange(
       owner: options.owner,
       catalog: options.catalog,
       landing: importLandingModel({
-        poolDocuments,
+        // The adopted MachineDeployments' files too: their pools are read
+        // from those documents.
+        poolDocuments: [
+          ...poolDocuments,
+          ...adoptedFileDocuments(adoptions, files),
+        ],
         pools: [
           ...adoptable,
           ...pools.filter(p => !adoptable.some(a => a.name === p.name)),
@@ -387,11 +423,7 @@ export async function buildImportChange(
       }),
     },
   );
-  findings.push(
-    ...recognised.findings,
-    ...skipped.map(notUnderstood),
-    ...handWrittenGpuMachineDeploymentNotes(files.values(), options.catalog),
-  );
+  findings.push(...recognised.findings, ...skipped.map(notUnderstood));
 
   const staged = new StagedTree(tree);
   const requests: ImportedRequestRecord[] = [];
@@ -410,12 +442,54 @@ export async function buildImportChange(
   // 4. Adopt the GPU pools.
   const adoptedPools: AdoptedPool[] = [];
   const addedAnnotations = new Map<string, Record<string, string>>();
+  const derived: ExpectedImport['derived'] = new Map();
   for (const pool of adoptable) {
     const ledger: LedgerEntry[] = recognised.requests
       .filter(r => r.pool === pool.name)
       .map(r => r.ledgerEntry);
     const annotations = adoptionAnnotations(pool, ledger, cluster.labelDomain);
     const file = files.get(pool.path)!.file;
+    const adoption = adoptions.find(a => a.name === pool.name);
+    if (adoption) {
+      const template = adoptInFile(
+        file,
+        adoption,
+        annotations,
+        cluster.labelDomain,
+      );
+      const adopted = expectedMachineDeployment(
+        adoption,
+        annotations,
+        String((template.metadata as PlainObject).name),
+        cluster.labelDomain,
+      );
+      // The MachineDeployment changes; its template's copy appears.
+      changedBefore.add(`MachineDeployment/${pool.name}`);
+      for (const [kindName, edit] of adopted) {
+        changedAfter.add(kindName);
+        derived.set(kindName, edit);
+      }
+      findings.push(
+        adoptionNote(
+          adoption,
+          String((template.metadata as PlainObject).name),
+          cluster.labelDomain,
+        ),
+      );
+      adoptedPools.push({
+        ...describeAdopted(
+          pool,
+          annotations,
+          cluster.labelDomain,
+          observed.get(pool.name)!,
+        ),
+        counts: [
+          ...adoptionCounts(adoption),
+          ...observed.get(pool.name)!.counts,
+        ],
+      });
+      continue;
+    }
     const doc = file.findObject('NodePool', pool.name)!;
     if (annotate(doc, annotations)) file.modified = true;
     addedAnnotations.set(`NodePool/${pool.name}`, annotations);
@@ -461,6 +535,7 @@ export async function buildImportChange(
                   .map(o => kindNameOf(o.value)),
               ),
               addedAnnotations,
+              derived,
               nodeClasses,
             },
             options.kustomize,
@@ -545,8 +620,10 @@ async function observePools(
   const objects = folderObjects(read.files);
   const observed = new Map<string, ObservedSharing>();
   for (const pool of pools) {
-    const nodePool = read.poolDocuments.find(
-      d => kindNameOf(d.value as PlainObject) === `NodePool/${pool.name}`,
+    const nodePool = read.poolDocuments.find(d =>
+      [`NodePool/${pool.name}`, `MachineDeployment/${pool.name}`].includes(
+        kindNameOf(d.value as PlainObject),
+      ),
     )!.value as PlainObject;
     const found = observedSharing(pool, nodePool, {
       nodeClass: nodeClassOf(read.outputs, pool),
@@ -581,4 +658,52 @@ function folderObjects(files: Map<string, LoadedFile>): PlainObject[] {
   return [...files.values()].flatMap(f =>
     f.documents.map(d => d.value).filter(isPlainObject),
   );
+}
+
+/**
+ * Every document of the files holding adopted MachineDeployments: each one's
+ * templates are among them (its nodes' labels and machine, as they run).
+ */
+function adoptedFileDocuments(
+  adoptions: MachineDeploymentAdoption[],
+  files: Map<string, LoadedFile>,
+): ParsedDocument[] {
+  const paths = new Set(adoptions.map(a => a.path));
+  return [...paths].flatMap(path => files.get(path)!.documents);
+}
+
+/**
+ * What kustomize must build of an adopted MachineDeployment and of its
+ * bootstrap template's labelled copy, each derived from what it built
+ * before (`<kind>/<name>` after →).
+ */
+function expectedMachineDeployment(
+  adoption: MachineDeploymentAdoption,
+  annotations: Record<string, string>,
+  template: string,
+  labelDomain: string,
+): Map<string, { from: string; edit: (built: PlainObject) => PlainObject }> {
+  const deployment = `MachineDeployment/${adoption.name}`;
+  const bootstrap = String(getIn(adoption.bootstrap, 'metadata', 'name'));
+  return new Map([
+    [
+      deployment,
+      {
+        from: deployment,
+        edit: built =>
+          adoptedDeployment(built, annotations, template, labelDomain),
+      },
+    ],
+    [
+      `KubeadmConfigTemplate/${template}`,
+      {
+        from: `KubeadmConfigTemplate/${bootstrap}`,
+        edit: built =>
+          withNodeLabel(built, template, [
+            `${labelDomain}/pool`,
+            adoption.name,
+          ]),
+      },
+    ],
+  ]);
 }

@@ -6,7 +6,8 @@
  * patches, replacements and transformers applied) and comparing it with
  * what kustomize builds from the converted files proves that the layering
  * followed the conversion: a patch or replacement that no longer applies to
- * the v1 object shows up as a difference.
+ * the v1 object shows up as a difference. An adopted MachineDeployment and
+ * its template's copy are derived from their build before alike.
  */
 import { deepEqual } from '../changes/canonical';
 import type { BuiltObject } from '../kustomize/build';
@@ -24,6 +25,15 @@ export interface ImportIntent {
   keptLegacy: Set<string>;
   /** The annotations each adopted pool gains where it has none of that key (`<kind>/<name>` →). */
   addedAnnotations: Map<string, Record<string, string>>;
+  /**
+   * Objects an adoption edits or adds, each derived from an object built
+   * before (`from`, `<kind>/<name>`): an adopted MachineDeployment and the
+   * labelled copy of its bootstrap template (`adoptMachineDeployment.ts`).
+   */
+  derived?: Map<
+    string,
+    { from: string; edit: (built: PlainObject) => PlainObject }
+  >;
   /**
    * The node classes the cluster's folder defines and its provider's: a
    * root's pools refer to them as the import converted them.
@@ -56,6 +66,12 @@ export function expectedConversion(
       value.metadata = metadata;
     }
     expected.set(kindNameOf(value), value);
+  }
+  for (const [kindName, { from, edit }] of intent.derived ?? []) {
+    const source = built.find(o => kindNameOf(o) === from);
+    if (source) {
+      expected.set(kindName, edit(JSON.parse(JSON.stringify(source))));
+    }
   }
   return expected;
 }

@@ -1,10 +1,14 @@
 /**
  * `import` on the Cluster API management repositories made from CAPZ's and
- * CAPA's GPU flavors (`test/fixtures/capz-gpu-repo`, `capa-gpu-repo`): the
- * flavor's hand-written GPU MachineDeployment is seen and reported with its
- * machine, not silently passed over, and nothing is written.
+ * CAPA's GPU flavors (`test/fixtures/capz-gpu-repo`, `capa-gpu-repo`) whose
+ * GPU MachineDeployment it cannot manage (its KubeadmConfigTemplate lives
+ * elsewhere, so its nodes could not get the pool label): md-0 is reported
+ * with its machine and why it was left, not silently passed over, and
+ * nothing is written. Its adoption: `adoptMachineDeployment.test.ts`.
  */
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { parseAllDocuments } from 'yaml';
 import {
   builtinCatalog,
   resolveClusterProfile,
@@ -25,9 +29,18 @@ describe.each([
     'g4dn.xlarge',
   ],
 ] as const)('import on %s', (fixture, name, infrastructure, machine) => {
-  it('reports the hand-written GPU MachineDeployment md-0 with its machine, writes nothing', async () => {
+  it('reports md-0 left, with its machine and why, when its KubeadmConfigTemplate is not in the folder; writes nothing', async () => {
     const tree = await checkoutShape(fixture, 'gpu-import-capi-');
     try {
+      const file = `clusters/${name}/cluster.yaml`;
+      const documents = parseAllDocuments((await tree.readFile(file))!);
+      await fs.writeFile(
+        path.join(tree.root, file),
+        documents
+          .filter(d => d.get('kind') !== 'KubeadmConfigTemplate')
+          .map(d => d.toString())
+          .join(''),
+      );
       const cluster = resolveClusterProfile({
         name,
         provider: 'cluster-api',
@@ -57,7 +70,7 @@ describe.each([
         ],
       ]);
       expect(change.findings[0].message).toContain(
-        `GPU workers written by hand (${machine}: 1 × t4 per node), not adopted`,
+        `GPU workers written by hand, not adopted: ${machine}: 1 × t4 per node; its KubeadmConfigTemplate is not in the cluster’s folder`,
       );
     } finally {
       await fs.rm(tree.root, { recursive: true, force: true });

@@ -122,6 +122,30 @@ export function parsePools(
 }
 
 /**
+ * A team's own GPU MachineDeployment (no annotations of ours) read as the
+ * pool it would be once adopted, as `parsePools` reads the product's: its
+ * machine's model from the catalog, its nodes' device-plugin config label.
+ * Undefined when its machine is not a catalog GPU machine.
+ */
+export function handWrittenMachineDeploymentPool(
+  deployment: PlainObject & { metadata: PlainObject & { name: string } },
+  path: string,
+  values: unknown[],
+  configs: PoolConfigs,
+  catalog: GpuCatalog,
+): PoolState | undefined {
+  return parsePool(
+    machineDeploymentAsNodePool(deployment, values),
+    path,
+    [],
+    configs.devicePluginConfigs,
+    configs.migConfigs,
+    catalog,
+    [],
+  );
+}
+
+/**
  * The EC2 instance family labels hand-written pools often require instead of
  * instance types: Karpenter's AWS provider's, and EKS Auto Mode's (the same
  * label under its own prefix, gpu-common providers/eksAutoModeMachines.ts).

@@ -16,7 +16,7 @@ Converts {{converted.length}} Karpenter object(s) of {{clusterFolder}} to v1, ad
 export const DEFAULT_IMPORT_BODY_TEMPLATE = `## Import of the GPU setup of cluster \`{{cluster}}\`
 
 {{#if opensPullRequest}}
-This pull request adopts what \`{{clusterFolder}}/\` and the workloads already run: legacy Karpenter objects are converted to \`v1\` in place (comments and other documents kept), GPU NodePools get the product's annotations only (never template labels, which would replace their nodes), and each GPU workload found on them gets a request record. Every touched kustomization root was built with the real kustomize before and after: only the converted objects and the adopted pools change.
+This pull request adopts what \`{{clusterFolder}}/\` and the workloads already run: legacy Karpenter objects are converted to \`v1\` in place (comments and other documents kept), GPU NodePools get the product's annotations only (never template labels, which would replace their nodes), a team's GPU MachineDeployment (Cluster API) gets them too and refers to a copy of its bootstrap template that gives its nodes the pool label (Cluster API replaces its nodes to apply it; see the notes), and each GPU workload found on them gets a request record. Every touched kustomization root was built with the real kustomize before and after: only the converted objects and the adopted pools change.
 {{else}}
 Nothing to import: no file of the repository would change (no legacy Karpenter object to convert, no GPU pool or workload left to adopt), so no pull request is opened. What was found is below.
 {{/if}}
