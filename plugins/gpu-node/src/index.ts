@@ -141,15 +141,21 @@ export type {
 } from './pr/renderPullRequest';
 export type { ExistingWorkloadFacts, PullRequestView } from './pr/view';
 export type { GitOpsTargetOptions } from './publish/gitopsTarget';
+export type {
+  ChangeDescription,
+  PublishedChange,
+} from './publish/publishChange';
 export { publishGpuRelease } from './publish/publishGpuRelease';
 export type {
   PublishGpuReleaseOptions,
   PublishGpuReleaseResult,
+  ReleasePublishFacts,
 } from './publish/publishGpuRelease';
 export { publishGpuRequest } from './publish/publishGpuRequest';
 export type {
   PublishGpuRequestOptions,
   PublishGpuRequestResult,
+  RequestPublishFacts,
 } from './publish/publishGpuRequest';
 export { sparseFoldersFor } from './publish/sparseFolders';
 export type { StageTiming } from './publish/stages';

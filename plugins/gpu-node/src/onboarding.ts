@@ -24,6 +24,7 @@ export {
 export { bootstrapBranchName } from './git/branchName';
 export { publishGpuBootstrap } from './publish/publishGpuBootstrap';
 export type {
+  BootstrapPublishFacts,
   PublishGpuBootstrapOptions,
   PublishGpuBootstrapResult,
 } from './publish/publishGpuBootstrap';
@@ -44,6 +45,7 @@ export type { RenderedImportReport } from './pr/renderImportReport';
 export type { ImportReportFinding, ImportReportView } from './pr/importView';
 export { publishGpuImport } from './publish/publishGpuImport';
 export type {
+  ImportPublishFacts,
   PublishGpuImportOptions,
   PublishGpuImportResult,
 } from './publish/publishGpuImport';
@@ -75,6 +77,10 @@ export type {
   ResolvedRepoLayout,
 } from './layout/layout';
 export type { GitOpsTargetOptions } from './publish/gitopsTarget';
+export type {
+  ChangeDescription,
+  PublishedChange,
+} from './publish/publishChange';
 export type { StageTiming } from './publish/stages';
 export type { PublishLogger, Redactor } from './redact';
 export type { RepoTree } from './repo/tree';
