@@ -6,18 +6,6 @@
 export type { ExistingWorkloadChange } from './changes/applyExistingWorkload';
 export { applyPlan } from './changes/applyPlan';
 export type { ApplyPlanInput } from './changes/applyPlan';
-export {
-  DEFAULT_OPERATOR_CHART_VERSION,
-  buildBootstrapChangeSet,
-} from './changes/bootstrap/bootstrapChangeSet';
-export {
-  bootstrapPullRequestTitle,
-  renderBootstrapBody,
-} from './pr/renderBootstrapBody';
-export type {
-  BootstrapChangeSet,
-  BootstrapOptions,
-} from './changes/bootstrap/bootstrapChangeSet';
 export { buildRequestChange } from './changes/buildRequestChange';
 export { applyRelease } from './changes/release/applyRelease';
 export type { ApplyReleaseInput } from './changes/release/applyRelease';
@@ -74,11 +62,7 @@ export type {
 } from './forges/types';
 export { gitEnvironment, isLocalRemote } from './git/auth';
 export type { GitAuth } from './git/auth';
-export {
-  bootstrapBranchName,
-  releaseBranchName,
-  requestBranchName,
-} from './git/branchName';
+export { releaseBranchName, requestBranchName } from './git/branchName';
 export { forgeApiBaseUrl } from './git/forgeApiBaseUrl';
 export { GitOpsRepository } from './git/GitOpsRepository';
 export type {
@@ -99,18 +83,6 @@ export {
 export type { GitCredentials } from './git/resolveGitCredentials';
 export { GitTimeoutError, runGit } from './git/runGit';
 export type { RunGitOptions } from './git/runGit';
-export { buildImportChange } from './import/buildImportChange';
-export type {
-  AdoptedPool,
-  BuildImportChangeOptions,
-  ImportChange,
-  ImportedObject,
-  ImportedRequestRecord,
-} from './import/buildImportChange';
-export type {
-  ImportFinding,
-  ImportFindingKind,
-} from './import/convert/findings';
 export { kustomizeBuild } from './kustomize/build';
 export type { BuiltObject, KustomizeBuildOptions } from './kustomize/build';
 export { buildKustomizationRoot } from './kustomize/buildRoot';
@@ -160,9 +132,6 @@ export type {
 } from './policy/ownerPolicyCheck';
 export { readRequestOwners } from './policy/requestOwners';
 export { renderPullRequest } from './pr/renderPullRequest';
-export { renderImportReport } from './pr/renderImportReport';
-export type { RenderedImportReport } from './pr/renderImportReport';
-export type { ImportReportFinding, ImportReportView } from './pr/importView';
 export type { ReleasePullRequestView } from './pr/releaseView';
 export type { PullRequestChangeView } from './pr/changeView';
 export type {
@@ -172,25 +141,21 @@ export type {
 } from './pr/renderPullRequest';
 export type { ExistingWorkloadFacts, PullRequestView } from './pr/view';
 export type { GitOpsTargetOptions } from './publish/gitopsTarget';
-export { publishGpuBootstrap } from './publish/publishGpuBootstrap';
 export type {
-  PublishGpuBootstrapOptions,
-  PublishGpuBootstrapResult,
-} from './publish/publishGpuBootstrap';
-export { publishGpuImport } from './publish/publishGpuImport';
-export type {
-  PublishGpuImportOptions,
-  PublishGpuImportResult,
-} from './publish/publishGpuImport';
+  ChangeDescription,
+  PublishedChange,
+} from './publish/publishChange';
 export { publishGpuRelease } from './publish/publishGpuRelease';
 export type {
   PublishGpuReleaseOptions,
   PublishGpuReleaseResult,
+  ReleasePublishFacts,
 } from './publish/publishGpuRelease';
 export { publishGpuRequest } from './publish/publishGpuRequest';
 export type {
   PublishGpuRequestOptions,
   PublishGpuRequestResult,
+  RequestPublishFacts,
 } from './publish/publishGpuRequest';
 export { sparseFoldersFor } from './publish/sparseFolders';
 export type { StageTiming } from './publish/stages';

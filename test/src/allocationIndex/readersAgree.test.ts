@@ -18,12 +18,12 @@ import {
   type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
-  buildImportChange,
   buildRequestChange,
   FsRepoTree,
   readRepoState,
   writeChangeSet,
 } from '@gpu-gitops/plugin-gpu-node';
+import { buildImportChange } from '@gpu-gitops/plugin-gpu-node/onboarding';
 import {
   importFixtureRepoFiles,
   type ImportFixtureShape,

@@ -110,6 +110,7 @@ describe('the packed plugin packages in an app', () => {
     const entries = [
       ...Object.values(PACKAGES).filter(name => name !== '@gpu-gitops/cli'),
       '@gpu-gitops/plugin-gpu/alpha',
+      '@gpu-gitops/plugin-gpu-node/onboarding',
       '@gpu-gitops/plugin-gpu-node/testUtils',
     ];
     writeFileSync(

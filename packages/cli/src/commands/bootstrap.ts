@@ -9,7 +9,7 @@ import {
 } from '../onboardingInput';
 import type { CommandOptions } from '../options';
 import type { Redactor } from '@gpu-gitops/plugin-gpu-node';
-import { gpuNode } from '../libraries';
+import { gpuNode, gpuNodeOnboarding } from '../libraries';
 
 /**
  * Prepares a cluster for GPU requests, once: the same change as the
@@ -32,14 +32,14 @@ export async function runBootstrap(
   const choices = {
     operatorChartVersion:
       (options['operator-chart-version'] as string | undefined) ||
-      gpuNode.DEFAULT_OPERATOR_CHART_VERSION,
+      gpuNodeOnboarding.DEFAULT_OPERATOR_CHART_VERSION,
     binPacking: Boolean(options['bin-packing']),
   };
   const dryRun = Boolean(options['dry-run']);
 
   if (!target) {
     const tree = new gpuNode.FsRepoTree(await checkoutDirectory(dir!, io.cwd));
-    const changeSet = await gpuNode.buildBootstrapChangeSet(
+    const changeSet = await gpuNodeOnboarding.buildBootstrapChangeSet(
       tree,
       cluster,
       choices,
@@ -49,14 +49,14 @@ export async function runBootstrap(
       dryRun,
       changed: !changeSet.empty,
       files: changeSet.changes.map(c => c.path),
-      title: gpuNode.bootstrapPullRequestTitle(cluster.name),
-      body: gpuNode.renderBootstrapBody(cluster.name, changeSet),
+      title: gpuNodeOnboarding.bootstrapPullRequestTitle(cluster.name),
+      body: gpuNodeOnboarding.renderBootstrapBody(cluster.name, changeSet),
       diff: dryRun ? gpuNode.renderChangeSetDiff(changeSet) : undefined,
     });
     return EXIT_OK;
   }
 
-  const result = await gpuNode.publishGpuBootstrap({
+  const result = await gpuNodeOnboarding.publishGpuBootstrap({
     ...target,
     cluster,
     ...choices,

@@ -10,7 +10,7 @@ import {
 import { requireOption, type CommandOptions } from '../options';
 import { readCatalogFile } from '../readInput';
 import type { Redactor } from '@gpu-gitops/plugin-gpu-node';
-import { gpuNode } from '../libraries';
+import { gpuNode, gpuNodeOnboarding } from '../libraries';
 
 /**
  * Adopts a cluster's existing GPU setup: converts legacy Karpenter objects to
@@ -38,7 +38,7 @@ export async function runImport(
   if (!target) {
     const root = await checkoutDirectory(dir!, io.cwd);
     const tree = new gpuNode.FsRepoTree(root);
-    const change = await gpuNode.buildImportChange({
+    const change = await gpuNodeOnboarding.buildImportChange({
       tree,
       dir: root,
       cluster,
@@ -46,7 +46,7 @@ export async function runImport(
       owner,
     });
     if (!dryRun) await gpuNode.writeChangeSet(tree, change.changeSet);
-    const report = gpuNode.renderImportReport({ change });
+    const report = gpuNodeOnboarding.renderImportReport({ change });
     print(io, new gpuNode.Redactor(), options, {
       dryRun,
       changed: change.changeSet.changes.length > 0,
@@ -60,7 +60,7 @@ export async function runImport(
     return EXIT_OK;
   }
 
-  const result = await gpuNode.publishGpuImport({
+  const result = await gpuNodeOnboarding.publishGpuImport({
     ...target,
     cluster,
     catalog,

@@ -13,12 +13,10 @@ import type {
 import type { OwnPatch } from '../workloads/currentWorkload';
 import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
 import { toYaml } from './canonical';
-import {
-  addPatch,
-  addResource,
-  openKustomization,
-  setReplicasCount,
-} from './kustomization';
+import { openKustomization } from '../kustomize/editKustomization';
+import { addPatch } from '../kustomize/editPatches';
+import { setReplicasCount } from '../kustomize/editReplicas';
+import { addResource } from '../kustomize/editResources';
 import { isManagedObject } from './ownership';
 import { patchInPlace } from './patchInPlace';
 import { withReplicasEntryRecord } from './replicasEntryRecord';

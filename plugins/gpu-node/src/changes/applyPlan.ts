@@ -27,11 +27,8 @@ import { applyNewWorkload } from './applyNewWorkload';
 import { applyKueue } from './kueue/applyKueue';
 import { clusterNotBootstrapped } from './clusterSetup';
 import { applyLeftPools, applyPool } from './applyPool';
-import {
-  addConfigMapFile,
-  openKustomization,
-  relativeTo,
-} from './kustomization';
+import { addConfigMapFile } from '../kustomize/editGenerators';
+import { openKustomization, relativeTo } from '../kustomize/editKustomization';
 import { listInParent, listResource } from './listing';
 import { StagedTree } from './stagedTree';
 import { refreshGpuConfigsDelivery } from './workloadCluster/gpuConfigsDelivery';

@@ -3,12 +3,8 @@
  * these find the right kustomization and add the entry.
  */
 import { posix } from 'path';
-import {
-  addResource,
-  openKustomization,
-  relativeTo,
-  removeResource,
-} from './kustomization';
+import { openKustomization, relativeTo } from '../kustomize/editKustomization';
+import { addResource, removeResource } from '../kustomize/editResources';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
 

@@ -15,7 +15,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { getIn, parseYamlDocuments } from '../repo/yamlObjects';
 import { toYaml } from './canonical';
-import { setReplicasCount } from './kustomization';
+import { setReplicasCount } from '../kustomize/editReplicas';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
 

@@ -6,7 +6,8 @@
  * (kubernetes-sigs/kustomize `api/types/kustomization.go`, v5.x); paths are
  * resolved as `entryPaths.ts` says. The folder graph (`roots.ts`), the
  * workload readers (`workloads/`) and validate read kustomizations through
- * this; the editors that write one are in `changes/kustomization.ts`.
+ * this; the editors that write one sit beside it, one field each
+ * (`editResources.ts`, `editPatches.ts`, `editGenerators.ts`, `editReplicas.ts`).
  */
 import { parseYamlDocuments, isPlainObject } from '../repo/yamlObjects';
 import { isRemoteEntry, resolveEntry } from './entryPaths';

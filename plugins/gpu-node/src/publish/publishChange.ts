@@ -25,7 +25,11 @@ import {
 } from './gitopsTarget';
 import { runStage, type StageTiming } from './stages';
 
-/** What describes a change: its pull request and commit, and the publisher's own facts. */
+/**
+ * What describes a change: its pull request and commit, and the publisher's own facts.
+ *
+ * @public
+ */
 export type ChangeDescription<Facts> = Facts & {
   title: string;
   body: string;
@@ -58,11 +62,17 @@ export interface ChangeToPublish<Facts> {
   heldAlready(baseBranch: string): string;
 }
 
+/**
+ * What every publisher returns: the branch, its commit and pull request, the
+ * change's files and description, and the publisher's own facts.
+ *
+ * @public
+ */
 export type PublishedChange<Facts> = ChangeDescription<Facts> & {
   branch: string;
   /** Commit at the head of the branch (undefined in a dry run or when nothing changed). */
   commit?: string;
-  /** PR / MR URL; undefined in a dry run or when nothing changed. */
+  /** PR / MR URL (the branch, as `file:///…#<branch>` for a local repository with the local forge); undefined in a dry run or when nothing changed. */
   url?: string;
   number?: number;
   /** False when the base holds the change already. */

@@ -28,8 +28,7 @@ import {
 import { FsRepoTree } from '../repo/tree';
 import type { PublishLogger, Redactor } from '../redact';
 import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
-import { publishChange } from './publishChange';
-import type { StageTiming } from './stages';
+import { publishChange, type PublishedChange } from './publishChange';
 
 /** @public */
 export interface PublishGpuBootstrapOptions extends GitOpsTargetOptions {
@@ -44,28 +43,20 @@ export interface PublishGpuBootstrapOptions extends GitOpsTargetOptions {
   dryRun?: boolean;
 }
 
-/** @public */
-export interface PublishGpuBootstrapResult {
-  branch: string;
-  commit?: string;
-  /** PR / MR URL; undefined in a dry run or when nothing changed. */
-  url?: string;
-  number?: number;
-  /** False when the base is bootstrapped already: no commit, no pull request. */
-  changed: boolean;
-  /** True when an existing branch / PR was updated rather than created. */
-  updated: boolean;
-  files: string[];
-  title: string;
-  /** The pull request's description (markdown). */
-  body: string;
-  /** Unified diff of the change (dry run only). */
-  diff?: string;
-  baseSha: string;
-  dryRun: boolean;
-  attempts: number;
-  stages: StageTiming[];
-}
+/**
+ * The bootstrap's pull request says all there is about it: no facts beside.
+ *
+ * @public
+ */
+export type BootstrapPublishFacts = object;
+
+/**
+ * The bootstrap's pull request; `changed` is false when the base is
+ * bootstrapped already (no commit, no pull request).
+ *
+ * @public
+ */
+export type PublishGpuBootstrapResult = PublishedChange<BootstrapPublishFacts>;
 
 /** @public */
 export async function publishGpuBootstrap(
@@ -84,7 +75,7 @@ function publish(
   const cluster = options.cluster.name;
   const title = bootstrapPullRequestTitle(cluster);
   // No facts beyond the description: the change set says the rest.
-  return publishChange<object>(options, redactor, logger, {
+  return publishChange<BootstrapPublishFacts>(options, redactor, logger, {
     branch: bootstrapBranchName(cluster),
     trailer: bootstrapTrailer(cluster),
     sparsePaths: bootstrapFolders(),

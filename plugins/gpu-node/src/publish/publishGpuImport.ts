@@ -19,9 +19,8 @@ import type { ImportReportView } from '../pr/importView';
 import { FsRepoTree } from '../repo/tree';
 import type { PublishLogger, Redactor } from '../redact';
 import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
-import { publishChange } from './publishChange';
+import { publishChange, type PublishedChange } from './publishChange';
 import { WHOLE_REPOSITORY } from './sparseFolders';
-import type { StageTiming } from './stages';
 
 /** @public */
 export interface PublishGpuImportOptions extends GitOpsTargetOptions {
@@ -36,31 +35,19 @@ export interface PublishGpuImportOptions extends GitOpsTargetOptions {
 }
 
 /** @public */
-export interface PublishGpuImportResult {
-  branch: string;
-  commit?: string;
-  /** PR / MR URL; undefined in a dry run or when nothing changed. */
-  url?: string;
-  number?: number;
-  /** False when the base is adopted already: no commit, no pull request. */
-  changed: boolean;
-  /** True when an existing branch / PR was updated rather than created. */
-  updated: boolean;
-  files: string[];
-  title: string;
-  /** The report as markdown: the pull request's body. */
-  body: string;
-  /** The same report as plain text (the CLI's output). */
+export interface ImportPublishFacts {
+  /** The report as plain text (the CLI's output); `body` is the same as markdown. */
   text: string;
-  commitMessage: string;
   report: ImportReportView;
-  /** Unified diff of the change (dry run only). */
-  diff?: string;
-  baseSha: string;
-  dryRun: boolean;
-  attempts: number;
-  stages: StageTiming[];
 }
+
+/**
+ * The import's pull request, its body the import report; `changed` is false
+ * when the base is adopted already (no commit, no pull request).
+ *
+ * @public
+ */
+export type PublishGpuImportResult = PublishedChange<ImportPublishFacts>;
 
 /** @public */
 export async function publishGpuImport(

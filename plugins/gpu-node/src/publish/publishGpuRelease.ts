@@ -37,9 +37,8 @@ import {
   publishRedacted,
   type GitOpsTargetOptions,
 } from './gitopsTarget';
-import { publishChange } from './publishChange';
+import { publishChange, type PublishedChange } from './publishChange';
 import { WHOLE_REPOSITORY } from './sparseFolders';
-import type { StageTiming } from './stages';
 
 /** @public */
 export interface PublishGpuReleaseOptions extends GitOpsTargetOptions {
@@ -57,30 +56,19 @@ export interface PublishGpuReleaseOptions extends GitOpsTargetOptions {
 }
 
 /** @public */
-export interface PublishGpuReleaseResult {
-  branch: string;
-  commit?: string;
-  /** PR / MR URL; undefined in a dry run. */
-  url?: string;
-  number?: number;
-  /** False when the base holds the release already (no commit, no pull request). */
-  changed: boolean;
-  /** True when an existing branch / PR was updated rather than created. */
-  updated: boolean;
-  files: string[];
-  title: string;
-  body: string;
-  commitMessage: string;
+export interface ReleasePublishFacts {
   plan: ReleasePlan;
   /** Objects the product did not write beside the workload it created: the release leaves them. */
   leaves: ReleaseLeftObject[];
-  /** Unified diff of the change (dry run only). */
-  diff?: string;
-  baseSha: string;
-  dryRun: boolean;
-  attempts: number;
-  stages: StageTiming[];
 }
+
+/**
+ * The release's pull request; `changed` is false when the base holds the
+ * release already (no commit, no pull request).
+ *
+ * @public
+ */
+export type PublishGpuReleaseResult = PublishedChange<ReleasePublishFacts>;
 
 /** @public */
 export async function publishGpuRelease(

@@ -38,9 +38,8 @@ import {
 import { GitCheckoutTree } from '../repo/gitCheckoutTree';
 import type { PublishLogger, Redactor } from '../redact';
 import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
-import { publishChange } from './publishChange';
+import { publishChange, type PublishedChange } from './publishChange';
 import { sparseFoldersFor } from './sparseFolders';
-import type { StageTiming } from './stages';
 
 /** @public */
 export interface PublishGpuRequestOptions extends GitOpsTargetOptions {
@@ -63,31 +62,17 @@ export interface PublishGpuRequestOptions extends GitOpsTargetOptions {
 }
 
 /** @public */
-export interface PublishGpuRequestResult {
-  branch: string;
-  /** Commit at the head of the branch (undefined when nothing changed or dry-run). */
-  commit?: string;
-  /** PR / MR URL (the branch, as `file:///…#<branch>` for a local repository, with the local forge); undefined when nothing changed or dry-run. */
-  url?: string;
-  number?: number;
-  /** False when the repository already holds exactly this request. */
-  changed: boolean;
-  /** True when an existing branch / PR was updated rather than created. */
-  updated: boolean;
-  /** Repository paths the change touches. */
-  files: string[];
-  title: string;
-  body: string;
-  commitMessage: string;
+export interface RequestPublishFacts {
   plan: Plan;
-  /** Unified diff of the change (dry-run only). */
-  diff?: string;
-  baseSha: string;
-  dryRun: boolean;
-  /** Push attempts used (0 in dry-run or when nothing changed). */
-  attempts: number;
-  stages: StageTiming[];
 }
+
+/**
+ * The request's pull request; `changed` is false when the repository holds
+ * exactly this request already.
+ *
+ * @public
+ */
+export type PublishGpuRequestResult = PublishedChange<RequestPublishFacts>;
 
 /** @public */
 export async function publishGpuRequest(

@@ -15,7 +15,7 @@ import {
   type WorkloadView,
 } from '@gpu-gitops/plugin-gpu-common';
 import { beforeRequest } from '../changes/patchInPlace';
-import { removePatch } from '../changes/kustomization';
+import { removePatch } from '../kustomize/editPatches';
 import { YamlFile } from '../changes/yamlFile';
 import { kustomizeBuild, type KustomizeBuildOptions } from '../kustomize/build';
 import { isKustomizeBuildError } from '../kustomize/errors';

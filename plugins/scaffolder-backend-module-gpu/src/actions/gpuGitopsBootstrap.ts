@@ -5,7 +5,7 @@ import {
   bootstrapPullRequestTitle,
   DEFAULT_OPERATOR_CHART_VERSION,
   publishGpuBootstrap,
-} from '@gpu-gitops/plugin-gpu-node';
+} from '@gpu-gitops/plugin-gpu-node/onboarding';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsBootstrap.examples';
 import {

@@ -3,7 +3,7 @@ import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { InputError } from '@backstage/errors';
 import type { JsonValue } from '@backstage/types';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
-import { publishGpuImport } from '@gpu-gitops/plugin-gpu-node';
+import { publishGpuImport } from '@gpu-gitops/plugin-gpu-node/onboarding';
 import type { GpuActionServices } from '../services/gpuActionServices';
 import { examples } from './gpuGitopsImport.examples';
 import {

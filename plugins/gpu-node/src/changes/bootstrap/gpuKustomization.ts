@@ -6,11 +6,13 @@ import type { ConfigMapRef } from '@gpu-gitops/plugin-gpu-common';
 import { MIG_CONFIG_KEY } from '../applyPlan';
 import {
   addConfigMapFile,
-  addResource,
+  useStableGeneratorNames,
+} from '../../kustomize/editGenerators';
+import {
   openKustomization,
   relativeTo,
-  useStableGeneratorNames,
-} from '../kustomization';
+} from '../../kustomize/editKustomization';
+import { addResource } from '../../kustomize/editResources';
 import type { StagedTree } from '../stagedTree';
 import { BOOTSTRAP_HEADER, isBlank } from './bootstrapFile';
 import type { BootstrapPaths } from './bootstrapPaths';

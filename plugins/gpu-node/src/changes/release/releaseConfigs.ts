@@ -15,7 +15,7 @@ import {
   migConfigPath,
   type ResolvedRepoLayout,
 } from '../../layout/layout';
-import { removeConfigMapFile } from '../kustomization';
+import { removeConfigMapFile } from '../../kustomize/editGenerators';
 import type { StagedTree } from '../stagedTree';
 import { YamlFile } from '../yamlFile';
 import { clusterPoolNodeLabels } from './clusterNodePools';

@@ -9,7 +9,11 @@ import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { clusterScopePath, type LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { writeBootstrapFiles } from '../bootstrap/bootstrapFile';
-import { addResource, openKustomization, relativeTo } from '../kustomization';
+import {
+  openKustomization,
+  relativeTo,
+} from '../../kustomize/editKustomization';
+import { addResource } from '../../kustomize/editResources';
 import type { StagedTree } from '../stagedTree';
 import {
   deliveryPath,

@@ -13,7 +13,7 @@ import {
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { getIn } from '../../../repo/yamlObjects';
-import { relativeTo } from '../../kustomization';
+import { relativeTo } from '../../../kustomize/editKustomization';
 import type { StagedTree } from '../../stagedTree';
 import { ensureSeq, YamlFile } from '../../yamlFile';
 import {

@@ -21,7 +21,8 @@ import {
   readKustomizationGraph,
   type KustomizationGraph,
 } from '../../../kustomize/roots';
-import { insertResource, relativeTo } from '../../kustomization';
+import { relativeTo } from '../../../kustomize/editKustomization';
+import { insertResource } from '../../../kustomize/editResources';
 import type { StagedTree } from '../../stagedTree';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import { appliesFolder, type FolderGraph } from './appliesFolder';

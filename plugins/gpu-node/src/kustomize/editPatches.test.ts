@@ -1,5 +1,5 @@
-import { removePatch } from './kustomization';
-import { YamlFile } from './yamlFile';
+import { removePatch } from './editPatches';
+import { YamlFile } from '../changes/yamlFile';
 
 describe('removePatch', () => {
   it('drops every entry that applies the patch file, however the path is written and whichever field lists it', () => {
