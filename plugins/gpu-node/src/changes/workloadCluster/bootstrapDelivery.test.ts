@@ -69,6 +69,12 @@ describe('bootstrapGpuConfigsDelivery', () => {
       c.action === 'delete' ? '' : c.content,
     );
     expect(kustomization).toContain('resources:\n  - workload-cluster.yaml\n');
+    // kustomize leaves what the GPU folder generates out of every build.
+    expect(parseAllDocuments(kustomization)[0].toJS().generatorOptions).toEqual(
+      {
+        annotations: { 'config.kubernetes.io/local-config': 'true' },
+      },
+    );
     const [set, holder] = parseAllDocuments(delivery).map(d => d.toJS());
     expect(set.apiVersion).toBe('addons.cluster.x-k8s.io/v1beta2');
     expect(set.metadata).toMatchObject({
