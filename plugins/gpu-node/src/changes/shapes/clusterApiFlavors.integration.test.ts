@@ -344,6 +344,16 @@ describe.each(Object.entries(FLAVORS))(
           expect(
             objects[1].spec.template.spec[flavor.machineTemplate.machineField],
           ).toBe(change.plan.nodes.instanceType);
+          // The management cluster has no GPU nodes: the pull request says
+          // how the workload cluster gets the new workload's folder.
+          expect(change.plan.warnings).toContainEqual(
+            expect.stringContaining(
+              `the new workload \`apps/ml/${name}/\` must be applied to the workload cluster \`${flavor.cluster}\`.`,
+            ),
+          );
+          expect(change.plan.warnings.join('\n')).toContain(
+            `\`spec.kubeConfig.secretRef.name: ${flavor.cluster}-kubeconfig\``,
+          );
           expect(change.verification?.unverifiable).toEqual([]);
           expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
           // The management cluster applies none of the workload cluster's
