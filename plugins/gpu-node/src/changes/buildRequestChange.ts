@@ -21,7 +21,11 @@ import {
   type Plan,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuildRootOptions } from '../kustomize/buildRoot';
-import { clusterKustomizationPath, type LayoutInput } from '../layout/layout';
+import {
+  clusterKustomizationPath,
+  workloadDirPath,
+  type LayoutInput,
+} from '../layout/layout';
 import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
 import { ReadOnceRepoTree } from '../repo/readOnceTree';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
@@ -41,6 +45,7 @@ import { clusterNotBootstrapped } from './clusterSetup';
 import type { ChangeSet } from './types';
 import { verifyChange, type VerifyChangeResult } from './verifyChange';
 import type { ParseCache } from '../repo/parseCache';
+import { withWorkloadClusterWiring } from './workloadCluster/newWorkloadWiring';
 
 /** @public */
 export interface RequestChange {
@@ -221,7 +226,7 @@ export async function buildRequestChange(
           existing.current,
         )
       : planned;
-    const { plan, manifests } = await stage('Build manifests', async () =>
+    const built = await stage('Build manifests', async () =>
       keepHandWrittenOverlays(
         tree,
         { layout, cluster, catalog },
@@ -235,6 +240,21 @@ export async function buildRequestChange(
         ),
       ),
     );
+    const { manifests } = built;
+    const plan =
+      manifests.workload.mode === 'patch'
+        ? built.plan
+        : await withWorkloadClusterWiring(
+            tree,
+            layout,
+            cluster,
+            built.plan,
+            workloadDirPath(
+              layout,
+              manifests.workload.namespace,
+              manifests.workload.component,
+            ),
+          );
     const changeSet = await stage('Apply plan to the repository', () =>
       applyPlan(tree, {
         plan,

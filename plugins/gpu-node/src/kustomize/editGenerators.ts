@@ -21,6 +21,21 @@ export function useStableGeneratorNames(file: YamlFile): void {
 }
 
 /**
+ * Annotates every object the kustomization's generators make (file-wide
+ * `generatorOptions.annotations`), so a generator added later carries it too.
+ */
+export function annotateGenerated(
+  file: YamlFile,
+  key: string,
+  value: string,
+): void {
+  const doc = file.firstMap();
+  if (doc.getIn(['generatorOptions', 'annotations', key]) === value) return;
+  doc.setIn(['generatorOptions', 'annotations', key], value);
+  file.modified = true;
+}
+
+/**
  * Makes the configMapGenerator entry for `configMap` list `key=file`, with a
  * stable name (`disableNameSuffixHash`) because node labels and the GPU
  * Operator refer to the ConfigMap by name. Entries and files stay sorted.

@@ -38,6 +38,7 @@ import { checkPrunedFields } from './prunedFieldRules';
 import { checkWorkloadsSchedulable } from './schedulingRules';
 import { checkPoolDevicePlugins } from './devicePluginRules';
 import { checkGpuConfigsDelivery } from './workloadClusterDeliveryRules';
+import { carriedObjects } from '../changes/workloadCluster/carriedManifests';
 import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
 import { readGpuStack } from '../repo/gpuStack/readGpuStack';
 import { schemaError } from './schemas';
@@ -200,7 +201,15 @@ export async function validateGitOpsTreeReport(
     clusters,
   );
   const configMaps = new Map<BuiltRoot, GpuConfigMaps>(
-    roots.map(root => [root, gpuConfigMapsOf(root.objects, names)]),
+    // A management root's device plugin reads the copies it carries to its
+    // workload cluster: those are its GPU ConfigMaps.
+    roots.map(root => [
+      root,
+      gpuConfigMapsOf(
+        [...root.objects, ...carriedObjects(root.objects)],
+        names,
+      ),
+    ]),
   );
   const stack: Partial<Awaited<ReturnType<typeof clusterStack>>> =
     options.cluster ? await clusterStack(source, layout, profile) : {};
@@ -235,7 +244,7 @@ export async function validateGitOpsTreeReport(
   checkForeignNodeOverlays(roots, source, catalog, findings, pools);
   checkProductOverlayPrecedence(roots, pools, source, findings);
   checkTeamNodeFeatureRules(roots, source, catalog, findings);
-  checkGpuConfigsDelivery(roots, names, findings);
+  await checkGpuConfigsDelivery(roots, graph, source, names, findings);
 
   // 4. What the product set up and nothing uses any more.
   checkOrphans(source, layout, clusters, workloads, findings);

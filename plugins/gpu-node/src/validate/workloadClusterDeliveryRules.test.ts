@@ -75,8 +75,21 @@ describe('GPU ConfigMaps of a Cluster API management root', () => {
     expect(await deliveryRules(tree)).toEqual([]);
   });
 
+  /** The GPU kustomization as the bootstrap wrote it before it kept the GPU ConfigMaps out of the build. */
+  const unmarkGeneratedConfigMaps = async () => {
+    const kustomization = path.join(tree.root, GPU, 'kustomization.yaml');
+    const text = await fs.readFile(kustomization, 'utf8');
+    const unmarked = text.replace(
+      /\n {2}annotations:\n {4}config\.kubernetes\.io\/local-config: "true"/,
+      '',
+    );
+    expect(unmarked).not.toBe(text);
+    await fs.writeFile(kustomization, unmarked);
+  };
+
   it('applied to the management cluster only (the GPU folder as bootstrapped before): each reported, the fix named', async () => {
     await fs.rm(path.join(tree.root, GPU, 'workload-cluster.yaml'));
+    await unmarkGeneratedConfigMaps();
     const kustomization = path.join(tree.root, GPU, 'kustomization.yaml');
     await fs.writeFile(
       kustomization,
@@ -98,13 +111,40 @@ describe('GPU ConfigMaps of a Cluster API management root', () => {
       ],
       [
         'clusters/ml-azure/kustomization.yaml',
+        'ConfigMap/custom-mig-parted-config',
+        'gpu-configs-on-management-cluster',
+      ],
+      [
+        'clusters/ml-azure/kustomization.yaml',
         'ConfigMap/nvidia-device-plugin-configs',
         'gpu-configs-not-delivered',
+      ],
+      [
+        'clusters/ml-azure/kustomization.yaml',
+        'ConfigMap/nvidia-device-plugin-configs',
+        'gpu-configs-on-management-cluster',
       ],
     ]);
     expect(
       findings.find(f => f.rule === 'gpu-configs-not-delivered')?.message,
     ).toContain('Fix: run the bootstrap again');
+    await restore();
+  });
+
+  it('carried, and applied to the management cluster as well (a delivery written before the GPU ConfigMaps left the build): each reported', async () => {
+    await unmarkGeneratedConfigMaps();
+    expect(await deliveryRules(tree)).toEqual([
+      [
+        'clusters/ml-azure/kustomization.yaml',
+        'ConfigMap/custom-mig-parted-config',
+        'gpu-configs-on-management-cluster',
+      ],
+      [
+        'clusters/ml-azure/kustomization.yaml',
+        'ConfigMap/nvidia-device-plugin-configs',
+        'gpu-configs-on-management-cluster',
+      ],
+    ]);
     await restore();
   });
 

@@ -11,7 +11,11 @@ import {
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { posix } from 'node:path';
-import { resolveLayout, type LayoutInput } from '../../layout/layout';
+import {
+  clusterScopePath,
+  resolveLayout,
+  type LayoutInput,
+} from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { ALL_DISABLED_MIG_CONFIG, applyMigConfig } from '../applyConfigs';
 import { nodeClassesElsewhere } from '../nodeClasses';
@@ -55,6 +59,11 @@ import {
 } from './draDriver/bootstrapDraDriver';
 import { draDriverNotes } from './draDriver/draDriverNotes';
 import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
+import { workloadClusterIn } from '../workloadCluster/managementCluster';
+import {
+  splitByCluster,
+  workloadClusterReleaseNotes,
+} from '../workloadCluster/workloadClusterReleases';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -339,10 +348,9 @@ export async function buildBootstrapChangeSet(
     cluster,
     releaseFiles,
   );
-  const wiringNotes = await wireGpuFolders(
-    staged,
-    layout,
-    cluster.name,
+  const clusterFolder = clusterScopePath(layout, cluster.name);
+  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
+  const folders = splitByCluster(
     [
       ...foldersToApply(
         paths,
@@ -351,8 +359,19 @@ export async function buildBootstrapChangeSet(
       ),
       ...draDriverFolders(draDriver),
     ],
-    releaseFiles,
+    posix.dirname(paths.gpuKustomization),
+    workload,
   );
+  const wiringNotes = [
+    ...(await wireGpuFolders(
+      staged,
+      layout,
+      cluster.name,
+      folders.management,
+      releaseFiles,
+    )),
+    ...workloadClusterReleaseNotes(folders.workload, workload, clusterFolder),
+  ];
   return {
     ...staged.toChangeSet(),
     gpuOperatorRelease: operator.kind,

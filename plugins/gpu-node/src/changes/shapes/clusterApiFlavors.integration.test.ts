@@ -171,6 +171,39 @@ function deliveredToWorkloadCluster(built: Built[], clusterName: string) {
   return { delivered, schemaErrors };
 }
 
+/**
+ * The GPU ConfigMaps as the GPU folder's files make them: each
+ * device-plugin config file under its name, the mig-parted file under
+ * `config.yaml`.
+ */
+async function configMapsOfGpuFolder(
+  tree: FsRepoTree,
+  clusterFolder: string,
+  cluster: ReturnType<typeof profile>,
+) {
+  const folder = `${clusterFolder}/gpu`;
+  const files = await tree.listFiles(folder);
+  const devicePlugin: Record<string, string> = {};
+  for (const file of files.filter(f => f.includes('/device-plugin/'))) {
+    devicePlugin[path.basename(file, '.yaml')] = (await tree.readFile(file))!;
+  }
+  const configMap = (
+    ref: { name: string; namespace: string },
+    data: Record<string, string>,
+  ) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: ref.name, namespace: ref.namespace },
+    data,
+  });
+  return [
+    configMap(cluster.devicePluginConfigMap, devicePlugin),
+    configMap(cluster.migPartedConfigMap, {
+      'config.yaml': (await tree.readFile(`${folder}/mig/config.yaml`))!,
+    }),
+  ];
+}
+
 describe.each(Object.entries(FLAVORS))(
   'the Cluster API management repository made from %s’s GPU flavor',
   (_, flavor) => {
@@ -256,7 +289,13 @@ describe.each(Object.entries(FLAVORS))(
         `%s: a ${flavor.machineTemplate.kind} of the planned machine, pods landing on its pool only, its GPU ConfigMaps in the workload cluster, clean, released to the byte`,
         async (name, gpu) => {
           let delivered: Record<string, any>[] = [];
-          let generated: Built[] = [];
+          let generated: Record<string, any>[] = [];
+          let appliedByManagement: Built[] = [];
+          // Where only the workload cluster's objects live (CAPZ's operator
+          // reads them in `default`, where the Cluster API objects are too).
+          const workloadNamespaces = [flavor.configMapNamespace].filter(
+            ns => ns !== 'default',
+          );
           let crsErrors: string[] = ['not built'];
           const { change, findings } = await requestThenRelease(
             tree,
@@ -279,7 +318,16 @@ describe.each(Object.entries(FLAVORS))(
               const carried = deliveredToWorkloadCluster(built, flavor.cluster);
               delivered = carried.delivered.filter(gpuConfigMap);
               crsErrors = carried.schemaErrors;
-              generated = built.filter(gpuConfigMap);
+              appliedByManagement = built.filter(
+                o =>
+                  gpuConfigMap(o) ||
+                  workloadNamespaces.includes(String(o.metadata.namespace)),
+              );
+              generated = await configMapsOfGpuFolder(
+                tree,
+                clusterFolder,
+                cluster,
+              );
             },
           );
           const pool = change.changeSet.changes.find(c =>
@@ -296,17 +344,34 @@ describe.each(Object.entries(FLAVORS))(
           expect(
             objects[1].spec.template.spec[flavor.machineTemplate.machineField],
           ).toBe(change.plan.nodes.instanceType);
+          // The management cluster has no GPU nodes: the pull request says
+          // how the workload cluster gets the new workload's folder.
+          expect(change.plan.warnings).toContainEqual(
+            expect.stringContaining(
+              `the new workload \`apps/ml/${name}/\` must be applied to the workload cluster \`${flavor.cluster}\`.`,
+            ),
+          );
+          expect(change.plan.warnings.join('\n')).toContain(
+            `\`spec.kubeConfig.secretRef.name: ${flavor.cluster}-kubeconfig\``,
+          );
           expect(change.verification?.unverifiable).toEqual([]);
           expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
-          // Both GPU ConfigMaps, exactly as the GPU folder generates them
-          // (the request's own config key or MIG entry in them).
+          // The management cluster applies none of the workload cluster's
+          // objects; the ClusterResourceSet carries both GPU ConfigMaps,
+          // exactly the GPU folder's config files (the request's own config
+          // key or MIG entry in them).
+          expect(appliedByManagement).toEqual([]);
           expect(generated.map(c => c.metadata.name).sort()).toEqual(
             [
               cluster.devicePluginConfigMap.name,
               cluster.migPartedConfigMap.name,
             ].sort(),
           );
-          expect(delivered).toEqual(generated);
+          const byName = (a: Record<string, any>, b: Record<string, any>) =>
+            a.metadata.name < b.metadata.name ? -1 : 1;
+          expect([...delivered].sort(byName)).toEqual(
+            [...generated].sort(byName),
+          );
           const selectsPool =
             objects[2].spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs.find(
               (a: { name: string }) => a.name === 'node-labels',

@@ -11,6 +11,7 @@ import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { MemoryRepoTree } from '../../repo/tree';
 import { StagedTree } from '../stagedTree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { bootstrapGpuConfigsDelivery } from './bootstrapDelivery';
 
 const cluster = resolveClusterProfile({
@@ -69,6 +70,12 @@ describe('bootstrapGpuConfigsDelivery', () => {
       c.action === 'delete' ? '' : c.content,
     );
     expect(kustomization).toContain('resources:\n  - workload-cluster.yaml\n');
+    // kustomize leaves what the GPU folder generates out of every build.
+    expect(parseAllDocuments(kustomization)[0].toJS().generatorOptions).toEqual(
+      {
+        annotations: { 'config.kubernetes.io/local-config': 'true' },
+      },
+    );
     const [set, holder] = parseAllDocuments(delivery).map(d => d.toJS());
     expect(set.apiVersion).toBe('addons.cluster.x-k8s.io/v1beta2');
     expect(set.metadata).toMatchObject({
@@ -118,5 +125,33 @@ describe('bootstrapGpuConfigsDelivery', () => {
         'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n',
       ),
     ).toEqual({ notes: [], changes: [] });
+  });
+
+  it('the bootstrap’s own GPU Operator release is the workload cluster’s: not listed where the management cluster applies it, the HelmChartProxy to write said', async () => {
+    const tree = new MemoryRepoTree({
+      'clusters/lab/kustomization.yaml': 'resources:\n  - cluster.yaml\n',
+      'clusters/lab/cluster.yaml':
+        'apiVersion: cluster.x-k8s.io/v1beta1\nkind: Cluster\nmetadata:\n  name: lab-1\n  namespace: capi\n  labels:\n    gpu: nvidia\nspec: {}\n',
+    });
+    const change = await buildBootstrapChangeSet(tree, cluster, {
+      operatorChartVersion: 'v26.7.0',
+      binPacking: false,
+    });
+    const operatorFolder = 'clusters/lab/gpu-operator';
+    expect(
+      change.changes.some(c => c.path.startsWith(`${operatorFolder}/`)),
+    ).toBe(true);
+    const root = change.changes.find(
+      c => c.path === 'clusters/lab/kustomization.yaml',
+    );
+    expect(root && root.action !== 'delete' ? root.content : '').not.toContain(
+      'gpu-operator',
+    );
+    const notes = change.notes.join('\n');
+    expect(notes).not.toContain('apply it as a kustomize root of its own');
+    expect(notes).toContain(
+      `\`${operatorFolder}/\` is for the workload cluster \`lab-1\`, not for the Cluster API management cluster`,
+    );
+    expect(notes).toContain('`spec.clusterSelector.matchLabels` `gpu: nvidia`');
   });
 });

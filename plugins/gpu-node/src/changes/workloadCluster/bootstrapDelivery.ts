@@ -1,8 +1,10 @@
 /**
  * The bootstrap's part of the workload-cluster delivery
  * (`gpuConfigsDelivery.ts`): on a Cluster API management repository whose
- * GPU folder generates GPU ConfigMaps, it writes the delivery file and lists
- * it in the GPU kustomization; a Cluster without labels cannot be selected
+ * GPU folder generates GPU ConfigMaps, it writes the delivery file, lists
+ * it in the GPU kustomization and keeps the generated ConfigMaps out of every
+ * build (`LOCAL_CONFIG_ANNOTATION`): the workload cluster gets them through
+ * the delivery only; a Cluster without labels cannot be selected
  * by a ClusterResourceSet, so then it says what to label instead.
  */
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
@@ -14,8 +16,10 @@ import {
   relativeTo,
 } from '../../kustomize/editKustomization';
 import { addResource } from '../../kustomize/editResources';
+import { annotateGenerated } from '../../kustomize/editGenerators';
 import type { StagedTree } from '../stagedTree';
 import {
+  LOCAL_CONFIG_ANNOTATION,
   deliveryPath,
   deliveryResourceSet,
   generatedGpuConfigMaps,
@@ -62,6 +66,7 @@ export async function bootstrapGpuConfigsDelivery(
     await staged.read(gpuKustomizationPath),
   );
   addResource(kustomization, relativeTo(gpuKustomizationPath, path));
+  annotateGenerated(kustomization, LOCAL_CONFIG_ANNOTATION, 'true');
   const content = kustomization.newContent();
   if (content !== undefined) await staged.write(gpuKustomizationPath, content);
   return [
@@ -71,6 +76,8 @@ export async function bootstrapGpuConfigsDelivery(
       workload.labels,
     )
       .map(([k, v]) => `\`${k}: ${v}\``)
-      .join(', ')}; requests and releases keep it up to date.`,
+      .join(
+        ', ',
+      )}; requests and releases keep it up to date. The management cluster never applies them itself (the GPU kustomization marks what it generates \`config.kubernetes.io/local-config\`, which kustomize leaves out of every build): it has no GPU nodes.`,
   ];
 }

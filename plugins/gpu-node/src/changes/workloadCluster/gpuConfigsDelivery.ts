@@ -28,6 +28,17 @@ import { YAML_OPTIONS } from '../canonical';
 import type { StagedTree } from '../stagedTree';
 import type { WorkloadCluster } from './managementCluster';
 
+/**
+ * What keeps the GPU ConfigMaps out of the management cluster: kustomize
+ * drops an object carrying this annotation from the output of every build
+ * (`IgnoreLocal`, kubernetes-sigs/kustomize api/internal/target/kusttarget.go,
+ * since v4), the management root's included, while the GPU kustomization's
+ * generators stay the one place requests and releases write the configs.
+ * The management cluster has no GPU nodes, and no `gpu-operator` namespace
+ * to apply them in: only the copy the ClusterResourceSet carries is applied.
+ */
+export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';
+
 /** The delivery's file name in the GPU folder. */
 export const DELIVERY_FILE = 'workload-cluster.yaml';
 /** The key of the delivery ConfigMap holding the manifests. */
@@ -49,32 +60,29 @@ export function deliveryPath(gpuKustomizationPath: string): string {
 export const deliveryName = (cluster: string) => `${cluster}-gpu-configs`;
 
 /**
- * The ConfigMaps the GPU kustomization generates for the device plugin and
- * the MIG manager, as kustomize builds them (file content under its key).
+ * The ConfigMaps the kustomization at `kustomizationPath` generates that
+ * `wanted` names, as kustomize builds them (file content under its key),
+ * whether or not the build keeps them (`LOCAL_CONFIG_ANNOTATION`).
  */
-export async function generatedGpuConfigMaps(
-  staged: Pick<StagedTree, 'read'>,
-  gpuKustomizationPath: string,
-  cluster: ClusterProfile,
+export async function generatedConfigMaps(
+  read: (path: string) => Promise<string | undefined>,
+  kustomizationPath: string,
+  wanted: (name: string, namespace: string) => boolean,
 ): Promise<Record<string, unknown>[]> {
-  const text = await staged.read(gpuKustomizationPath);
+  const text = await read(kustomizationPath);
   const kustomization = text ? parseAllDocuments(text)[0]?.toJS() : undefined;
-  const wanted = [cluster.devicePluginConfigMap, cluster.migPartedConfigMap];
   const out: Record<string, unknown>[] = [];
   for (const generator of configMapGenerators(
-    gpuKustomizationPath,
+    kustomizationPath,
     kustomization,
   )) {
     const namespace = generator.namespace ?? 'default';
-    if (
-      !wanted.some(r => r.name === generator.name && r.namespace === namespace)
-    )
-      continue;
+    if (!wanted(generator.name, namespace)) continue;
     const data: Record<string, string> = {};
     for (const [file, key] of [...generator.files].sort((a, b) =>
       a[1] < b[1] ? -1 : 1,
     )) {
-      data[key] = (await staged.read(file)) ?? '';
+      data[key] = (await read(file)) ?? '';
     }
     out.push({
       apiVersion: 'v1',
@@ -84,6 +92,24 @@ export async function generatedGpuConfigMaps(
     });
   }
   return out;
+}
+
+/**
+ * The ConfigMaps the GPU kustomization generates for the device plugin and
+ * the MIG manager (the cluster profile's names).
+ */
+export function generatedGpuConfigMaps(
+  staged: Pick<StagedTree, 'read'>,
+  gpuKustomizationPath: string,
+  cluster: ClusterProfile,
+): Promise<Record<string, unknown>[]> {
+  const wanted = [cluster.devicePluginConfigMap, cluster.migPartedConfigMap];
+  return generatedConfigMaps(
+    path => staged.read(path),
+    gpuKustomizationPath,
+    (name, namespace) =>
+      wanted.some(r => r.name === name && r.namespace === namespace),
+  );
 }
 
 /** The ClusterResourceSet of the workload cluster's GPU configs. */

@@ -217,4 +217,76 @@ describe('the bootstrap’s DRA driver release', () => {
       /no longer enables DRA, but the bootstrap's DRA driver release is still in `clusters\/lab\/dra-driver\/`/,
     );
   });
+
+  describe('in the form and namespace the repository’s GitOps tool uses', () => {
+    const RELEASE = 'clusters/lab/dra-driver/release.yaml';
+    /** An Argo CD Application installing a chart, in `namespace` (none: unset). */
+    const argoApplication = (namespace?: string) =>
+      [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: Application',
+        'metadata:',
+        '  name: cert-manager',
+        ...(namespace ? [`  namespace: ${namespace}`] : []),
+        'spec:',
+        '  project: default',
+        '  destination: {server: https://kubernetes.default.svc, namespace: cert-manager}',
+        '  source: {repoURL: https://charts.jetstack.io, chart: cert-manager, targetRevision: v1.16.2}',
+        '',
+      ].join('\n');
+    const fluxRelease = [
+      'apiVersion: source.toolkit.fluxcd.io/v1',
+      'kind: HelmRepository',
+      'metadata: {name: jetstack, namespace: gitops-system}',
+      'spec: {interval: 1h, url: https://charts.jetstack.io}',
+      '---',
+      'apiVersion: helm.toolkit.fluxcd.io/v2',
+      'kind: HelmRelease',
+      'metadata: {name: cert-manager, namespace: cert-manager}',
+      'spec:',
+      '  interval: 1h',
+      '  chart: {spec: {chart: cert-manager, sourceRef: {kind: HelmRepository, name: jetstack, namespace: gitops-system}}}',
+      '',
+    ].join('\n');
+
+    async function release(platformFile: string) {
+      const { tree, change } = await bootstrap(profile(), {
+        'clusters/lab/kustomization.yaml': 'resources:\n  - platform.yaml\n',
+        'clusters/lab/platform.yaml': platformFile,
+      });
+      const objects = (await tree.readFile(RELEASE))!
+        .split(/^---$/m)
+        .map(text => parse(text));
+      return { objects, notes: change.notes.join('\n') };
+    }
+
+    it('an Argo CD that runs in another namespace than `argocd`: its Application beside the repository’s own, said so', async () => {
+      const { objects, notes } = await release(argoApplication('gitops'));
+      expect(objects.map(o => [o.kind, o.metadata.namespace])).toEqual([
+        ['Application', 'gitops'],
+      ]);
+      expect(notes).toContain(
+        'Argo CD Application of the chart in `gitops`, beside Argo CD Application `cert-manager` in `clusters/lab/platform.yaml`',
+      );
+    });
+
+    it('Flux objects in another namespace than `flux-system`: its HelmRepository and HelmRelease beside the repository’s source', async () => {
+      const { objects, notes } = await release(fluxRelease);
+      expect(objects.map(o => [o.kind, o.metadata.namespace])).toEqual([
+        ['HelmRepository', 'gitops-system'],
+        ['HelmRelease', 'gitops-system'],
+      ]);
+      expect(notes).toContain(
+        'HelmRelease in `gitops-system`, beside Flux HelmRepository `jetstack` in `clusters/lab/platform.yaml`',
+      );
+    });
+
+    it('Applications that name no namespace: Argo CD’s install default, and the note says to move it', async () => {
+      const { objects, notes } = await release(argoApplication());
+      expect(objects.map(o => o.metadata.namespace)).toEqual(['argocd']);
+      expect(notes).toContain(
+        'in `argocd` (no Argo CD Application of this repository names its namespace, so the install default: move it where yours runs)',
+      );
+    });
+  });
 });

@@ -40,6 +40,10 @@ import {
   fluxDraDriverObjects,
 } from './draDriverReleaseForms';
 import { buildDraDriverValues } from './draDriverValues';
+import {
+  gitOpsToolNamespace,
+  type GitOpsToolNamespace,
+} from '../helmReleases/gitOpsToolNamespace';
 import { dynamicMigConflicts } from './dynamicMig';
 import type { GpuFolder } from '../wiring/wireGpuFolders';
 
@@ -53,6 +57,8 @@ export type DraDriverOutcome =
       folder: string;
       /** How it installs the chart: as the repository installs its others. */
       form: ChartReleaseForm;
+      /** Where a Flux or Argo CD form's objects go: beside the repository's own. */
+      toolNamespace?: GitOpsToolNamespace;
       files: BootstrapFileWrite[];
     }
   /** Drivers the repository deploys: left as they are; `dynamicMig`, what to change where one runs DynamicMIG beside mig-parted. */
@@ -125,12 +131,13 @@ function gitOpsToolRelease(
   paths: BootstrapPaths,
   values: Record<string, unknown>,
   form: 'flux' | 'argo',
+  namespace: string,
   folder: string,
 ): BootstrapFileWrite[] {
   const objects =
     form === 'flux'
-      ? fluxDraDriverObjects(values)
-      : [argoDraDriverApplication(values)];
+      ? fluxDraDriverObjects(values, namespace)
+      : [argoDraDriverApplication(values, namespace)];
   const what =
     form === 'flux'
       ? "NVIDIA's DRA driver Helm release (a Flux HelmRepository and HelmRelease)"
@@ -159,12 +166,13 @@ function managedDraDriverRelease(
   paths: BootstrapPaths,
   cluster: ClusterProfile,
   form: ChartReleaseForm,
+  toolNamespace: GitOpsToolNamespace | undefined,
 ): BootstrapFileWrite[] {
   const folder = posix.dirname(paths.draDriverKustomization);
   const values = buildDraDriverValues(cluster);
-  return form === 'kustomize'
+  return form === 'kustomize' || !toolNamespace
     ? kustomizeRelease(paths, values, folder)
-    : gitOpsToolRelease(paths, values, form, folder);
+    : gitOpsToolRelease(paths, values, form, toolNamespace.namespace, folder);
 }
 
 export async function bootstrapDraDriver(
@@ -196,11 +204,14 @@ export async function bootstrapDraDriver(
     };
   }
   const form = chartReleaseForm(files);
+  const toolNamespace =
+    form === 'kustomize' ? undefined : gitOpsToolNamespace(files, form);
   return {
     kind: 'bootstrap',
     folder,
     form,
-    files: managedDraDriverRelease(paths, cluster, form),
+    ...(toolNamespace ? { toolNamespace } : {}),
+    files: managedDraDriverRelease(paths, cluster, form, toolNamespace),
   };
 }
 

@@ -5,11 +5,12 @@
  * - Flux: an OCI `HelmRepository` (source.toolkit.fluxcd.io/v1, `type: oci`,
  *   https://fluxcd.io/flux/components/source/helmrepositories/#helm-oci-repository)
  *   and a `HelmRelease` (helm.toolkit.fluxcd.io/v2) of the chart from it,
- *   in `flux-system`, installing into the driver's namespace; checked
+ *   beside the repository's own Flux objects (`gitOpsToolNamespace`),
+ *   installing into the driver's namespace; checked
  *   against fluxcd/source-controller v1.9.1 and fluxcd/helm-controller
  *   v1.6.3 CRDs (`__fixtures__/crds/`);
  * - Argo CD: an `Application` (argoproj.io/v1alpha1) whose source is the
- *   chart; Argo CD names a public OCI Helm registry without `oci://`
+ *   chart, in the namespace of the repository's own Applications; Argo CD names a public OCI Helm registry without `oci://`
  *   (argo-cd v3.5.1 `docs/user-guide/helm.md`).
  * Both carry the values inline, so the folder holds no chart to inflate and
  * is applied like any folder of plain manifests.
@@ -21,29 +22,25 @@ import {
   DRA_DRIVER_REPO,
 } from './draDriverChart';
 
-/** Where Flux's own objects live (`flux bootstrap`'s namespace). */
-const FLUX_NAMESPACE = 'flux-system';
-
-/** Where Argo CD reads Applications from (its install manifests' namespace). */
-const ARGO_CD_NAMESPACE = 'argocd';
-
 const HELM_REPOSITORY_NAME = 'dra-driver-nvidia';
 
 /** The Flux HelmRepository and HelmRelease of the driver. */
 export function fluxDraDriverObjects(
   values: Record<string, unknown>,
+  /** Where the repository keeps its Flux objects. */
+  namespace: string,
 ): Record<string, unknown>[] {
   return [
     {
       apiVersion: 'source.toolkit.fluxcd.io/v1',
       kind: 'HelmRepository',
-      metadata: { name: HELM_REPOSITORY_NAME, namespace: FLUX_NAMESPACE },
+      metadata: { name: HELM_REPOSITORY_NAME, namespace },
       spec: { type: 'oci', interval: '1h', url: DRA_DRIVER_REPO },
     },
     {
       apiVersion: 'helm.toolkit.fluxcd.io/v2',
       kind: 'HelmRelease',
-      metadata: { name: DRA_DRIVER_CHART, namespace: FLUX_NAMESPACE },
+      metadata: { name: DRA_DRIVER_CHART, namespace },
       spec: {
         interval: '1h',
         releaseName: DRA_DRIVER_CHART,
@@ -67,11 +64,13 @@ export function fluxDraDriverObjects(
 /** The Argo CD Application of the driver. */
 export function argoDraDriverApplication(
   values: Record<string, unknown>,
+  /** Where the repository keeps its Argo CD Applications. */
+  namespace: string,
 ): Record<string, unknown> {
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Application',
-    metadata: { name: DRA_DRIVER_CHART, namespace: ARGO_CD_NAMESPACE },
+    metadata: { name: DRA_DRIVER_CHART, namespace },
     spec: {
       project: 'default',
       destination: {
