@@ -135,16 +135,14 @@ async function withPoolNodeLabels(
 }
 
 /**
- * The LocalQueue the workload names. Not on a manifest patched in place:
- * its release restores only the GPU fields it recorded, so a label it added
- * would outlive the request.
+ * The LocalQueue the workload names. A manifest patched in place gets it
+ * too: its record of replaced fields (`replacedFields.ts`) covers
+ * `metadata.labels`, so the release gives back the labels it had.
  */
 function queueLabelOf(
   kueue: KueuePlan | undefined,
   request: GpuRequest,
-  existing: PreparedExistingWorkload | undefined,
 ): string | undefined {
-  if (existing && patchedInPlace(existing.change.location)) return undefined;
   const { namespace, name } = request.metadata;
   return kueue?.queueOfRequest.get(`${namespace}/${name}`);
 }
@@ -227,7 +225,7 @@ export async function buildRequestChange(
             catalog,
             existing: existing?.target,
           }),
-          queueLabelOf(kueue, request, existing),
+          queueLabelOf(kueue, request),
         ),
       ),
     );

@@ -5,6 +5,7 @@
  * checked against Kueue v0.19.2's CRDs (gpu-common `crds/SOURCES.md`).
  */
 import path from 'node:path';
+import { parse } from 'yaml';
 import { builtinCatalog, type GpuRequest } from '@gpu-gitops/plugin-gpu-common';
 import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { kustomizeBuild } from '../../kustomize/build';
@@ -192,6 +193,113 @@ describe('Kueue queues on an AWS Karpenter cluster', () => {
     );
     expect(gpuKustomization).not.toContain('cluster-queues');
     expect(gpuKustomization).not.toContain('local-queues');
+  });
+
+  /**
+   * The workloads' files, for byte-for-byte comparisons (the cluster folder
+   * keeps a flavor for the pool the fixture already had).
+   */
+  const snapshot = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        (await tree.listFiles(''))
+          .filter(f => f.startsWith('apps/') || f.startsWith('plain/'))
+          .map(async f => [f, await tree.readFile(f)]),
+      ),
+    );
+  const releaseRequest = async (name: string) => {
+    const change = await buildReleaseChange({
+      tree,
+      dir,
+      request: { namespace: 'ml', name },
+      clusterProfile: () => cluster,
+      catalog: builtinCatalog,
+      policy: policy(2),
+    });
+    await writeChangeSet(tree, change.changeSet);
+    return change;
+  };
+  const queueLabelOf = (object: { metadata: { labels?: unknown } }) =>
+    (object.metadata.labels as Record<string, string> | undefined)?.[
+      'kueue.x-k8s.io/queue-name'
+    ];
+
+  it('an existing workload patched through its kustomization gets the queue label in its patch, and is byte for byte what it was after the release', async () => {
+    const original = await snapshot();
+    const change = await requestOnDisk(
+      tree,
+      mlRequest(
+        'recommender-api',
+        { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
+        {
+          workload: {
+            existing: { kind: 'Deployment', name: 'recommender-api' },
+          },
+        },
+      ),
+      2,
+    );
+    expect(change.verification?.verified).toContain('apps/ml');
+    const built = await kustomizeBuild(path.join(dir, 'apps/ml'));
+    const deployment = built.find(
+      o => o.kind === 'Deployment' && o.metadata.name === 'recommender-api',
+    )!;
+    expect(queueLabelOf(deployment)).toBe('ml-platform');
+    // The label comes through the patch: the team's manifest is untouched.
+    expect(await tree.readFile('apps/ml/recommender-api/deployment.yaml')).toBe(
+      original['apps/ml/recommender-api/deployment.yaml'],
+    );
+
+    await releaseRequest('recommender-api');
+    expect(await snapshot()).toEqual(original);
+  });
+
+  it('a plain manifest patched in place gets the queue label, and the release gives back the label it had', async () => {
+    const manifest = `# A batch worker applied as plain YAML.
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: embedder
+  namespace: ml
+  labels:
+    backstage.io/kubernetes-id: embedder
+    kueue.x-k8s.io/queue-name: batch # the team's old queue
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: embedder
+  template:
+    metadata:
+      labels:
+        app: embedder
+    spec:
+      containers:
+        - name: embedder
+          image: ghcr.io/example/embedder:3.1.0 # pinned
+`;
+    await tree.writeFile('plain/embedder.yaml', manifest);
+    const original = await snapshot();
+    const change = await requestOnDisk(
+      tree,
+      mlRequest(
+        'embedder',
+        { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
+        { workload: { existing: { kind: 'Deployment', name: 'embedder' } } },
+      ),
+      2,
+    );
+    expect(change.existing?.change.location.apply.mode).toBe('in-place');
+    const patched = parse((await tree.readFile('plain/embedder.yaml'))!) as {
+      metadata: { labels: Record<string, string> };
+    };
+    expect(patched.metadata.labels).toEqual({
+      'backstage.io/kubernetes-id': 'embedder',
+      'kueue.x-k8s.io/queue-name': 'ml-platform',
+    });
+
+    await releaseRequest('embedder');
+    expect(await snapshot()).toEqual(original);
   });
 
   it('validate reports a flavor whose queues hold more than its pool provisions, and not the queues the product wrote', async () => {
