@@ -431,6 +431,7 @@ export {
 export type {
   FlavorCapacity,
   FlavorQuota,
+  KueueCohortLimits,
   KueueInputs,
   KueueObject,
   KueuePlan,

@@ -1,5 +1,5 @@
 export { planKueue } from './planKueue';
-export type { KueueInputs, KueuePlan } from './planKueue';
+export type { KueueCohortLimits, KueueInputs, KueuePlan } from './planKueue';
 export type { KueueObject } from './kueueObjects';
 export {
   KUEUE_API_VERSION,
