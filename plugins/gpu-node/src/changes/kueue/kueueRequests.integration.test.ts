@@ -7,7 +7,10 @@
 import path from 'node:path';
 import { parse } from 'yaml';
 import { builtinCatalog, type GpuRequest } from '@gpu-gitops/plugin-gpu-common';
-import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
+import {
+  celRules,
+  crdSchemaErrors,
+} from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { kustomizeBuild } from '../../kustomize/build';
 import type { GpuPolicy } from '../../policy/gpuPolicy';
 import { FsRepoTree } from '../../repo/tree';
@@ -31,10 +34,14 @@ const CRDS: Record<string, string> = {
   LocalQueue: 'kueue-v0.19.2_kueue.x-k8s.io_localqueues.yaml',
 };
 
+const KUEUE = 'kueue.x-k8s.io/v1beta2';
 const cluster = { ...devCluster, kueue: true };
-const policy = (gpuQuota: number): GpuPolicy => ({
+const policy = (
+  gpuQuota: number,
+  kueue?: GpuPolicy['defaults']['kueue'],
+): GpuPolicy => ({
   defaults: {},
-  groups: [{ owner: 'group:default/ml-platform', gpuQuota }],
+  groups: [{ owner: 'group:default/ml-platform', gpuQuota, kueue }],
 });
 
 const requests: GpuRequest[] = [
@@ -63,6 +70,7 @@ async function requestOnDisk(
   tree: FsRepoTree,
   request: GpuRequest,
   quota: number,
+  kueue?: GpuPolicy['defaults']['kueue'],
 ) {
   const change = await buildRequestChange({
     tree,
@@ -70,7 +78,7 @@ async function requestOnDisk(
     request,
     cluster,
     catalog: builtinCatalog,
-    policy: policy(quota),
+    policy: policy(quota, kueue),
   });
   await writeChangeSet(tree, change.changeSet);
   return change;
@@ -219,7 +227,7 @@ describe('Kueue queues on an AWS Karpenter cluster', () => {
     await writeChangeSet(tree, change.changeSet);
     return change;
   };
-  const queueLabelOf = (object: { metadata: { labels?: unknown } }) =>
+  const queueLabelOf = (object: { metadata: Record<string, unknown> }) =>
     (object.metadata.labels as Record<string, string> | undefined)?.[
       'kueue.x-k8s.io/queue-name'
     ];
@@ -300,6 +308,92 @@ spec:
 
     await releaseRequest('embedder');
     expect(await snapshot()).toEqual(original);
+  });
+
+  it("the policy's borrowing and lending limits land on each flavor of the team's queue, in the pool's units, valid against Kueue v0.19.2", async () => {
+    for (const request of requests.slice(0, 2)) {
+      await requestOnDisk(tree, request, 2, {
+        borrowingLimit: 1,
+        lendingLimit: 0.5,
+      });
+    }
+    const built = await kustomizeBuild(path.join(dir, 'clusters/dev/gpu'));
+    const queue = built.find(o => o.kind === 'ClusterQueue')!;
+    expect(crdSchemaErrors(queue, CRDS.ClusterQueue)).toEqual([]);
+    // Kueue's CEL rule: limits only with a cohort (not evaluated by the schema check).
+    expect(celRules(CRDS.ClusterQueue, KUEUE, 'ClusterQueue')).toContainEqual(
+      expect.stringContaining('!has(self.cohortName)'),
+    );
+    expect((queue as any).spec.cohortName).toBe('gpu-dev');
+    const resources = Object.fromEntries(
+      (queue as any).spec.resourceGroups.flatMap((g: any) =>
+        g.flavors.map((f: any) => [f.name, f.resources]),
+      ),
+    );
+    expect(resources).toEqual({
+      // Exclusive: 1 unit per GPU.
+      'gpu-t4': [
+        {
+          name: 'nvidia.com/gpu',
+          nominalQuota: 2,
+          borrowingLimit: 1,
+          lendingLimit: 0,
+        },
+      ],
+      // Time-sliced ×4: 4 units per GPU.
+      'gpu-t4-ts4': [
+        {
+          name: 'nvidia.com/gpu.shared',
+          nominalQuota: 8,
+          borrowingLimit: 4,
+          lendingLimit: 2,
+        },
+      ],
+    });
+  });
+
+  it('validate counts the quota a hand-written Cohort holds on a flavor into what the cohort admits there', async () => {
+    for (const request of requests.slice(0, 1))
+      await requestOnDisk(tree, request, 2);
+    const kueueFindings = async () =>
+      (await validateGitOpsTree(dir, { cluster: { name: 'dev' } })).filter(f =>
+        f.rule.startsWith('kueue'),
+      );
+    expect(await kueueFindings()).toEqual([]);
+    // The platform team's own quota on the exclusive T4 pool, lent to every team of the cohort.
+    await tree.writeFile(
+      'clusters/dev/gpu/cohort.yaml',
+      `apiVersion: ${KUEUE}
+kind: Cohort
+metadata:
+  name: gpu-dev
+spec:
+  resourceGroups:
+    - coveredResources: [nvidia.com/gpu]
+      flavors:
+        - name: gpu-t4
+          resources:
+            - name: nvidia.com/gpu
+              nominalQuota: 1
+`,
+    );
+    const kustomization = 'clusters/dev/gpu/kustomization.yaml';
+    await tree.writeFile(
+      kustomization,
+      (await tree.readFile(kustomization))!.replace(
+        'resources:\n',
+        'resources:\n  - cohort.yaml\n',
+      ),
+    );
+    expect(await kueueFindings()).toEqual([
+      expect.objectContaining({
+        object: 'ResourceFlavor/gpu-t4',
+        rule: 'kueue-quota-above-pool',
+        message: expect.stringContaining(
+          "Kueue quotas on pool gpu-t4 add up to 3 nvidia.com/gpu (ml-platform 2 (2 GPUs), the cohort itself 1) but the pool's limits provision only 2",
+        ),
+      }),
+    ]);
   });
 
   it('validate reports a flavor whose queues hold more than its pool provisions, and not the queues the product wrote', async () => {
