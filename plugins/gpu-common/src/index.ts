@@ -422,6 +422,7 @@ export { readPlainYamlDocuments } from './yaml/readPlainYaml';
 export {
   flavorQuotaIssues,
   KUEUE_API_VERSION,
+  kueueResourceName,
   QUEUE_NAME_LABEL,
   planKueue,
   stateAfterPlan,
@@ -432,6 +433,7 @@ export type {
   FlavorCapacity,
   FlavorQuota,
   KueueCohortLimits,
+  KueueDeviceClassMapping,
   KueueInputs,
   KueueObject,
   KueuePlan,

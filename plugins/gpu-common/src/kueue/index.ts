@@ -10,3 +10,5 @@ export { stateAfterPlan } from './stateAfterPlan';
 export { stateAfterRelease } from './stateAfterRelease';
 export { flavorQuotaIssues } from './flavorQuotaRule';
 export type { FlavorCapacity, FlavorQuota } from './flavorQuotaRule';
+export { kueueResourceName } from './kueueDeviceClasses';
+export type { KueueDeviceClassMapping } from './kueueDeviceClasses';

@@ -316,3 +316,93 @@ describe('flavorQuotaIssues with borrowing', () => {
     ).toEqual([]);
   });
 });
+
+describe('planKueue for DRA pools', () => {
+  const dra = {
+    kueue: true,
+    karpenterVersion: '1.15.1',
+    kubernetesVersion: '1.36.2',
+    migStrategy: 'single' as const,
+  };
+  // The driver shares every GPU 4 ways; on another cluster it serves static MIG instances.
+  const shared = cluster({
+    ...dra,
+    name: 'prod',
+    dra: { karpenterNvidiaGate: true, consumableShares: 4 },
+  });
+  const staticMig = cluster({
+    ...dra,
+    name: 'prod',
+    dra: { karpenterNvidiaGate: true, staticMig: true },
+  });
+  const after = (profile: typeof shared, r: ReturnType<typeof gpuRequest>) =>
+    stateAfterPlan(empty, plan(r, fixtureCatalog, profile, empty));
+  const sharedState = after(
+    shared,
+    gpuRequest({ sharing: 'dra', replicas: 6, vramGiB: 4 }, { name: 'chat' }),
+  );
+  const migState = after(
+    staticMig,
+    gpuRequest(
+      { model: 'a100-80gb', sharing: 'dra', replicas: 14, vramGiB: 9 },
+      { name: 'notebooks' },
+    ),
+  );
+  const kueueOf = (profile: typeof shared, state: RepoState, quota: number) =>
+    planKueue({
+      cluster: profile,
+      state,
+      ownerOf: owners,
+      gpuQuotaOf: () => quota,
+    });
+  const resourcesOf = (kueue: ReturnType<typeof planKueue>) => {
+    const queue = kueue.objects.find(o => o.kind === 'ClusterQueue')!;
+    validateAgainstCrd(queue, KUEUE_CRDS.ClusterQueue);
+    return Object.fromEntries(
+      (queue.spec.resourceGroups as any[]).flatMap(g =>
+        g.flavors.map((f: any) => [f.name, f.resources]),
+      ),
+    );
+  };
+
+  it("quotas a DRA pool's claims in the resource Kueue's deviceClassMappings count them in, one per replica", () => {
+    const sharedKueue = kueueOf(shared, sharedState, 2);
+    const migKueue = kueueOf(staticMig, migState, 2);
+    expect([...sharedKueue.issues, ...migKueue.issues]).toEqual([]);
+    // 2 GPUs, each shared 4 ways by the driver's consumable shares.
+    expect(resourcesOf(sharedKueue)).toEqual({
+      'gpu-t4-dra4': [{ name: 'nvidia.com/gpu', nominalQuota: 8 }],
+    });
+    // 2 GPUs of 7 1g.10gb instances each, claimed through mig.nvidia.com.
+    expect(resourcesOf(migKueue)).toEqual({
+      'gpu-a100-80gb-dra-mig-1g.10gb': [
+        { name: 'mig.nvidia.com', nominalQuota: 14 },
+      ],
+    });
+  });
+
+  it("says exactly what Kueue's Configuration must map, and that its controller must restart", () => {
+    const [warning] = kueueOf(staticMig, migState, 2).warnings;
+    expect(warning).toContain(
+      'resources.deviceClassMappings: [{name: mig.nvidia.com, deviceClassNames: [mig.nvidia.com]}] in the kueue-manager-config ConfigMap',
+    );
+    expect(warning).toContain('restart deployment/kueue-controller-manager');
+    expect(kueueOf(shared, sharedState, 2).warnings).toEqual([
+      expect.stringContaining(
+        '[{name: nvidia.com/gpu, deviceClassNames: [gpu.nvidia.com]}]',
+      ),
+    ]);
+    expect(
+      kueueOf(awsKueue, stateAfter(requests.exclusive), 1).warnings,
+    ).toEqual([]);
+  });
+
+  it('★ holds a DRA pool to what its limits provision, in claims', () => {
+    const { issues } = kueueOf(shared, sharedState, 8);
+    expect(issues.map(i => i.message)).toEqual([
+      expect.stringContaining(
+        'Kueue quotas on pool gpu-t4-dra4 add up to 32 nvidia.com/gpu',
+      ),
+    ]);
+  });
+});

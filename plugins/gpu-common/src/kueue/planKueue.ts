@@ -19,6 +19,10 @@ import {
   type KueueObject,
 } from './kueueObjects';
 import { clusterCohortName, teamQueueName } from './kueueNames';
+import {
+  deviceClassMappingWarning,
+  kueueResourceName,
+} from './kueueDeviceClasses';
 
 /** @public */
 export interface KueueInputs {
@@ -55,6 +59,8 @@ export interface KueuePlan {
   issues: InputIssue[];
   /** The LocalQueue name each request's workload names (`<namespace>/<name>` → queue). */
   queueOfRequest: Map<string, string>;
+  /** What Kueue's own setup must hold for these queues to count (DRA pools: `kueueDeviceClasses.ts`). */
+  warnings: string[];
 }
 
 interface TeamHolding {
@@ -153,7 +159,11 @@ export function planKueue(inputs: KueueInputs): KueuePlan {
           ),
         };
         perFlavor.set(poolName, [...(perFlavor.get(poolName) ?? []), quota]);
-        return { ...quota, flavor: poolName, resourceName: pool.resourceName };
+        return {
+          ...quota,
+          flavor: poolName,
+          resourceName: kueueResourceName(pool.resourceName),
+        };
       },
     );
     const namespaces = [...team.namespaces].sort();
@@ -173,7 +183,7 @@ export function planKueue(inputs: KueueInputs): KueuePlan {
     return flavorQuotaIssues(
       {
         pool: poolName,
-        resourceName: pool.resourceName,
+        resourceName: kueueResourceName(pool.resourceName),
         capacityUnits: poolCapacityUnits(pool, state),
         unitsPerGpu: unitsPerGpuOf(pool, state),
       },
@@ -181,9 +191,13 @@ export function planKueue(inputs: KueueInputs): KueuePlan {
       cluster.labelDomain,
     );
   });
+  const dra = deviceClassMappingWarning(
+    [...perFlavor.keys()].map(name => pools.get(name)!.resourceName),
+  );
   return {
     objects: [...flavors, ...queues, ...locals],
     issues,
     queueOfRequest,
+    warnings: dra ? [dra] : [],
   };
 }
