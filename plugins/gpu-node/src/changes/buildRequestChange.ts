@@ -186,6 +186,10 @@ export async function buildRequestChange(
     request,
     policy: options.policy,
   });
+  // What Kueue's own setup must hold (DRA mappings) is said where the plan's warnings are.
+  if (kueue && kueue.warnings.length > 0) {
+    planned.warnings.push(...kueue.warnings);
+  }
 
   // kustomize reads from disk: an in-memory tree is copied out once.
   const scratch =
