@@ -361,6 +361,17 @@ export interface Config {
          * (0.25 = a quarter of one GPU).
          */
         gpuQuota?: number;
+        /**
+         * On clusters with `kueue: true`: the owner's ClusterQueue joins the
+         * cluster's cohort `gpu-<cluster>`; these limit, per GPU pool and in
+         * physical-GPU equivalents, the idle quota of the other teams it may
+         * borrow and the part of its own idle quota it lends (each pool's
+         * flavor gets them in the pool's units). Absent: no limit.
+         */
+        kueue?: {
+          borrowingLimit?: number;
+          lendingLimit?: number;
+        };
       };
       /** Rules per owner group. */
       groups?: Array<{
@@ -371,6 +382,11 @@ export interface Config {
           'exclusive' | 'time-slicing' | 'mps' | 'mig' | 'dra'
         >;
         gpuQuota?: number;
+        /** As in `defaults`; replaces the defaults' `kueue` whole. */
+        kueue?: {
+          borrowingLimit?: number;
+          lendingLimit?: number;
+        };
       }>;
     };
   };

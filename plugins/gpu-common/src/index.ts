@@ -427,6 +427,7 @@ export { readPlainYamlDocuments } from './yaml/readPlainYaml';
 export {
   flavorQuotaIssues,
   KUEUE_API_VERSION,
+  kueueResourceName,
   QUEUE_NAME_LABEL,
   planKueue,
   stateAfterPlan,
@@ -436,6 +437,8 @@ export {
 export type {
   FlavorCapacity,
   FlavorQuota,
+  KueueCohortLimits,
+  KueueDeviceClassMapping,
   KueueInputs,
   KueueObject,
   KueuePlan,

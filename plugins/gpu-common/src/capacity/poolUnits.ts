@@ -54,7 +54,10 @@ export function unitsPerGpuOf(
   pool: PoolState,
   repoState: RepoState | undefined,
 ): number {
-  switch (pool.sharingMode) {
+  // DRA of static MIG instances (planner/sharingDraMig.ts): one claim per instance, as MIG.
+  const mode =
+    pool.sharingMode === 'dra' && pool.migProfile ? 'mig' : pool.sharingMode;
+  switch (mode) {
     case 'time-slicing':
     case 'mps':
     case 'dra': // DRA: the driver's consumable shares (planner/sharingDra.ts)

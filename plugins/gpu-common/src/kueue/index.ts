@@ -1,5 +1,5 @@
 export { planKueue } from './planKueue';
-export type { KueueInputs, KueuePlan } from './planKueue';
+export type { KueueCohortLimits, KueueInputs, KueuePlan } from './planKueue';
 export type { KueueObject } from './kueueObjects';
 export {
   KUEUE_API_VERSION,
@@ -10,3 +10,5 @@ export { stateAfterPlan } from './stateAfterPlan';
 export { stateAfterRelease } from './stateAfterRelease';
 export { flavorQuotaIssues } from './flavorQuotaRule';
 export type { FlavorCapacity, FlavorQuota } from './flavorQuotaRule';
+export { kueueResourceName } from './kueueDeviceClasses';
+export type { KueueDeviceClassMapping } from './kueueDeviceClasses';

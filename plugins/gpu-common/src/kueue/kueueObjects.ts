@@ -49,11 +49,25 @@ export function resourceFlavor(
   };
 }
 
-/** One team's quota on one flavor. */
+/** One team's quota on one flavor (limits: undefined = none, as Kueue reads an absent field). */
 export interface FlavorResourceQuota {
   flavor: string;
   resourceName: string;
   units: number;
+  borrowingLimit?: number;
+  lendingLimit?: number;
+}
+
+/** A flavor's entry for one resource: `nominalQuota`, and the cohort limits the team's policy states. */
+function resourceQuota(q: FlavorResourceQuota) {
+  return {
+    name: q.resourceName,
+    nominalQuota: q.units,
+    ...(q.borrowingLimit === undefined
+      ? {}
+      : { borrowingLimit: q.borrowingLimit }),
+    ...(q.lendingLimit === undefined ? {} : { lendingLimit: q.lendingLimit }),
+  };
 }
 
 /**
@@ -76,7 +90,7 @@ function resourceGroups(quotas: readonly FlavorResourceQuota[]) {
       coveredResources: [resourceName],
       flavors: flavors.map(f => ({
         name: f.flavor,
-        resources: [{ name: resourceName, nominalQuota: f.units }],
+        resources: [resourceQuota(f)],
       })),
     }));
 }

@@ -6,6 +6,7 @@ import {
   gpuRequest,
 } from '../planner/__testUtils__/fixtures';
 import { validateAgainstCrd } from '../manifests/__testUtils__/crdSchemas';
+import { flavorQuotaIssues } from './flavorQuotaRule';
 import { planKueue } from './planKueue';
 import { stateAfterPlan } from './stateAfterPlan';
 
@@ -195,5 +196,213 @@ describe('planKueue', () => {
       'gpu-t4-ts4': 6,
       'gpu-a100-80gb-mig-1g.10gb': 14,
     });
+  });
+});
+
+describe('planKueue with the cohort limits the policy states', () => {
+  // Two teams in one time-sliced T4 pool: ml-platform's chat, search's ranker.
+  const shared = stateAfter(
+    requests.timeSlicing,
+    gpuRequest(
+      { sharing: 'time-slicing', replicas: 2, vramGiB: 4 },
+      { name: 'ranker' },
+    ),
+  );
+  const roomy: RepoState = {
+    ...shared,
+    pools: shared.pools.map(p => ({ ...p, limits: { 'nvidia.com/gpu': 4 } })),
+  };
+  const twoTeams = (id: string) =>
+    id.endsWith('/ranker')
+      ? 'group:default/search'
+      : 'group:default/ml-platform';
+  const quotaGpus: Record<string, number> = {
+    'group:default/ml-platform': 2,
+    'group:default/search': 1,
+  };
+
+  it("gives each team's flavor its borrowing and lending limits in the pool's units, valid against Kueue v0.19.2", () => {
+    const { objects, issues } = planKueue({
+      cluster: awsKueue,
+      state: roomy,
+      ownerOf: twoTeams,
+      gpuQuotaOf: owner => quotaGpus[owner],
+      cohortLimitsOf: owner =>
+        owner === 'group:default/ml-platform'
+          ? { borrowingLimit: 0.5, lendingLimit: 0.25 }
+          : { lendingLimit: 5 },
+    });
+    expect(issues).toEqual([]);
+    const resources = (team: string) => {
+      const queue = objects.find(
+        o => o.kind === 'ClusterQueue' && o.metadata.name === team,
+      )!;
+      expect(queue.spec.cohortName).toBe('gpu-prod');
+      validateAgainstCrd(queue, KUEUE_CRDS.ClusterQueue);
+      return (queue.spec.resourceGroups as any[])[0].flavors[0].resources;
+    };
+    // 4 slices per GPU: 2 GPUs of quota, borrow half a GPU, lend a quarter.
+    expect(resources('ml-platform')).toEqual([
+      {
+        name: 'nvidia.com/gpu.shared',
+        nominalQuota: 8,
+        borrowingLimit: 2,
+        lendingLimit: 1,
+      },
+    ]);
+    // Kueue refuses a lending limit above the nominal quota: held to it.
+    expect(resources('search')).toEqual([
+      { name: 'nvidia.com/gpu.shared', nominalQuota: 4, lendingLimit: 4 },
+    ]);
+  });
+
+  it('writes no limit the policy does not state (Kueue: no limit)', () => {
+    const { objects } = planKueue({
+      cluster: awsKueue,
+      state: roomy,
+      ownerOf: twoTeams,
+      gpuQuotaOf: owner => quotaGpus[owner],
+    });
+    const queue = objects.find(o => o.metadata.name === 'search')!;
+    expect(
+      (queue.spec.resourceGroups as any[])[0].flavors[0].resources,
+    ).toEqual([{ name: 'nvidia.com/gpu.shared', nominalQuota: 4 }]);
+  });
+});
+
+describe('flavorQuotaIssues with borrowing', () => {
+  const pool = {
+    pool: 'gpu-t4',
+    resourceName: 'nvidia.com/gpu',
+    capacityUnits: 7,
+    unitsPerGpu: 1,
+  };
+
+  it('counts the quota a Cohort object holds on the flavor into what the cohort admits', () => {
+    const quotas = [
+      { team: 'a', units: 4 },
+      { team: 'b', units: 2 },
+    ];
+    expect(flavorQuotaIssues(pool, quotas, 'gpu.backstage.io')).toEqual([]);
+    const [issue] = flavorQuotaIssues(
+      { ...pool, cohortUnits: 2 },
+      quotas,
+      'gpu.backstage.io',
+    );
+    expect(issue.message).toContain(
+      "Kueue quotas on pool gpu-t4 add up to 8 nvidia.com/gpu (a 4 (4 GPUs), b 2 (2 GPUs), the cohort itself 2) but the pool's limits provision only 7",
+    );
+  });
+
+  it('refuses a team that can reach more than the pool by borrowing what the others lend, unless its borrowing limit holds it', () => {
+    // A hand-written lending limit above a's nominal quota (Kueue's webhook would refuse it too).
+    const quotas = [
+      { team: 'a', units: 4, lendingLimit: 6 },
+      { team: 'b', units: 2 },
+    ];
+    const issues = flavorQuotaIssues(pool, quotas, 'gpu.backstage.io');
+    expect(issues.map(i => i.message)).toEqual([
+      expect.stringContaining(
+        "Kueue lets b hold up to 8 nvidia.com/gpu on pool gpu-t4 (nominal 2 + 6 borrowed within the cohort) but the pool's limits provision only 7",
+      ),
+    ]);
+    expect(issues[0].message).toContain("Lower b's kueue.borrowingLimit");
+    expect(
+      flavorQuotaIssues(
+        pool,
+        [quotas[0], { ...quotas[1], borrowingLimit: 1 }],
+        'gpu.backstage.io',
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('planKueue for DRA pools', () => {
+  const dra = {
+    kueue: true,
+    karpenterVersion: '1.15.1',
+    kubernetesVersion: '1.36.2',
+    migStrategy: 'single' as const,
+  };
+  // The driver shares every GPU 4 ways; on another cluster it serves static MIG instances.
+  const shared = cluster({
+    ...dra,
+    name: 'prod',
+    dra: { karpenterNvidiaGate: true, consumableShares: 4 },
+  });
+  const staticMig = cluster({
+    ...dra,
+    name: 'prod',
+    dra: { karpenterNvidiaGate: true, staticMig: true },
+  });
+  const after = (profile: typeof shared, r: ReturnType<typeof gpuRequest>) =>
+    stateAfterPlan(empty, plan(r, fixtureCatalog, profile, empty));
+  const sharedState = after(
+    shared,
+    gpuRequest({ sharing: 'dra', replicas: 6, vramGiB: 4 }, { name: 'chat' }),
+  );
+  const migState = after(
+    staticMig,
+    gpuRequest(
+      { model: 'a100-80gb', sharing: 'dra', replicas: 14, vramGiB: 9 },
+      { name: 'notebooks' },
+    ),
+  );
+  const kueueOf = (profile: typeof shared, state: RepoState, quota: number) =>
+    planKueue({
+      cluster: profile,
+      state,
+      ownerOf: owners,
+      gpuQuotaOf: () => quota,
+    });
+  const resourcesOf = (kueue: ReturnType<typeof planKueue>) => {
+    const queue = kueue.objects.find(o => o.kind === 'ClusterQueue')!;
+    validateAgainstCrd(queue, KUEUE_CRDS.ClusterQueue);
+    return Object.fromEntries(
+      (queue.spec.resourceGroups as any[]).flatMap(g =>
+        g.flavors.map((f: any) => [f.name, f.resources]),
+      ),
+    );
+  };
+
+  it("quotas a DRA pool's claims in the resource Kueue's deviceClassMappings count them in, one per replica", () => {
+    const sharedKueue = kueueOf(shared, sharedState, 2);
+    const migKueue = kueueOf(staticMig, migState, 2);
+    expect([...sharedKueue.issues, ...migKueue.issues]).toEqual([]);
+    // 2 GPUs, each shared 4 ways by the driver's consumable shares.
+    expect(resourcesOf(sharedKueue)).toEqual({
+      'gpu-t4-dra4': [{ name: 'nvidia.com/gpu', nominalQuota: 8 }],
+    });
+    // 2 GPUs of 7 1g.10gb instances each, claimed through mig.nvidia.com.
+    expect(resourcesOf(migKueue)).toEqual({
+      'gpu-a100-80gb-dra-mig-1g.10gb': [
+        { name: 'mig.nvidia.com', nominalQuota: 14 },
+      ],
+    });
+  });
+
+  it("says exactly what Kueue's Configuration must map, and that its controller must restart", () => {
+    const [warning] = kueueOf(staticMig, migState, 2).warnings;
+    expect(warning).toContain(
+      'resources.deviceClassMappings: [{name: mig.nvidia.com, deviceClassNames: [mig.nvidia.com]}] in the kueue-manager-config ConfigMap',
+    );
+    expect(warning).toContain('restart deployment/kueue-controller-manager');
+    expect(kueueOf(shared, sharedState, 2).warnings).toEqual([
+      expect.stringContaining(
+        '[{name: nvidia.com/gpu, deviceClassNames: [gpu.nvidia.com]}]',
+      ),
+    ]);
+    expect(
+      kueueOf(awsKueue, stateAfter(requests.exclusive), 1).warnings,
+    ).toEqual([]);
+  });
+
+  it('★ holds a DRA pool to what its limits provision, in claims', () => {
+    const { issues } = kueueOf(shared, sharedState, 8);
+    expect(issues.map(i => i.message)).toEqual([
+      expect.stringContaining(
+        'Kueue quotas on pool gpu-t4-dra4 add up to 32 nvidia.com/gpu',
+      ),
+    ]);
   });
 });

@@ -19,6 +19,10 @@ import {
   type KueueObject,
 } from './kueueObjects';
 import { clusterCohortName, teamQueueName } from './kueueNames';
+import {
+  deviceClassMappingWarning,
+  kueueResourceName,
+} from './kueueDeviceClasses';
 
 /** @public */
 export interface KueueInputs {
@@ -32,6 +36,20 @@ export interface KueueInputs {
   ownerOf(requestId: string): string | undefined;
   /** The owner's `gpuQuota` (physical-GPU equivalents on the cluster), if the policy sets one. */
   gpuQuotaOf(owner: string): number | undefined;
+  /** The owner's borrowing and lending limits in the cohort, if the policy states them. */
+  cohortLimitsOf?(owner: string): KueueCohortLimits | undefined;
+}
+
+/**
+ * How much of the cohort's idle quota a team may borrow, and how much of its
+ * own it lends, in physical-GPU equivalents per pool (each pool's flavor gets
+ * them in the pool's units, as its nominal quota). Undefined: no limit.
+ *
+ * @public
+ */
+export interface KueueCohortLimits {
+  borrowingLimit?: number;
+  lendingLimit?: number;
 }
 
 /** @public */
@@ -41,6 +59,8 @@ export interface KueuePlan {
   issues: InputIssue[];
   /** The LocalQueue name each request's workload names (`<namespace>/<name>` → queue). */
   queueOfRequest: Map<string, string>;
+  /** What Kueue's own setup must hold for these queues to count (DRA pools: `kueueDeviceClasses.ts`). */
+  warnings: string[];
 }
 
 interface TeamHolding {
@@ -83,6 +103,27 @@ function nominalUnits(
   return quotaGpus === undefined ? held : Math.floor(quotaGpus * unitsPerGpu);
 }
 
+/**
+ * The team's cohort limits in a pool's units. A lending limit is held to the
+ * nominal quota: Kueue's webhook refuses one above it (kubernetes-sigs/kueue
+ * v0.19.2 `pkg/webhooks/clusterqueue_webhook.go` `validateLendingLimit`),
+ * and lending all of it is what a larger limit means.
+ */
+function limitUnits(
+  limits: KueueCohortLimits | undefined,
+  nominal: number,
+  unitsPerGpu: number,
+): Pick<FlavorQuota, 'borrowingLimit' | 'lendingLimit'> {
+  const units = (gpus: number | undefined) =>
+    gpus === undefined ? undefined : Math.floor(gpus * unitsPerGpu);
+  const lending = units(limits?.lendingLimit);
+  return {
+    borrowingLimit: units(limits?.borrowingLimit),
+    lendingLimit:
+      lending === undefined ? undefined : Math.min(lending, nominal),
+  };
+}
+
 /** @public */
 export function planKueue(inputs: KueueInputs): KueuePlan {
   const { cluster, state } = inputs;
@@ -102,16 +143,27 @@ export function planKueue(inputs: KueueInputs): KueuePlan {
     const quotas: FlavorResourceQuota[] = [...team.units.entries()].map(
       ([poolName, held]) => {
         const pool = pools.get(poolName)!;
+        const unitsPerGpu = unitsPerGpuOf(pool, state);
         const units = nominalUnits(
           inputs.gpuQuotaOf(team.owner),
           held,
-          unitsPerGpuOf(pool, state),
+          unitsPerGpu,
         );
-        perFlavor.set(poolName, [
-          ...(perFlavor.get(poolName) ?? []),
-          { team: name, units },
-        ]);
-        return { flavor: poolName, resourceName: pool.resourceName, units };
+        const quota = {
+          team: name,
+          units,
+          ...limitUnits(
+            inputs.cohortLimitsOf?.(team.owner),
+            units,
+            unitsPerGpu,
+          ),
+        };
+        perFlavor.set(poolName, [...(perFlavor.get(poolName) ?? []), quota]);
+        return {
+          ...quota,
+          flavor: poolName,
+          resourceName: kueueResourceName(pool.resourceName),
+        };
       },
     );
     const namespaces = [...team.namespaces].sort();
@@ -131,7 +183,7 @@ export function planKueue(inputs: KueueInputs): KueuePlan {
     return flavorQuotaIssues(
       {
         pool: poolName,
-        resourceName: pool.resourceName,
+        resourceName: kueueResourceName(pool.resourceName),
         capacityUnits: poolCapacityUnits(pool, state),
         unitsPerGpu: unitsPerGpuOf(pool, state),
       },
@@ -139,9 +191,13 @@ export function planKueue(inputs: KueueInputs): KueuePlan {
       cluster.labelDomain,
     );
   });
+  const dra = deviceClassMappingWarning(
+    [...perFlavor.keys()].map(name => pools.get(name)!.resourceName),
+  );
   return {
     objects: [...flavors, ...queues, ...locals],
     issues,
     queueOfRequest,
+    warnings: dra ? [dra] : [],
   };
 }

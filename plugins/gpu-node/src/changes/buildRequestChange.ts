@@ -143,16 +143,14 @@ async function withPoolNodeLabels(
 }
 
 /**
- * The LocalQueue the workload names. Not on a manifest patched in place:
- * its release restores only the GPU fields it recorded, so a label it added
- * would outlive the request.
+ * The LocalQueue the workload names. A manifest patched in place gets it
+ * too: its record of replaced fields (`replacedFields.ts`) covers
+ * `metadata.labels`, so the release gives back the labels it had.
  */
 function queueLabelOf(
   kueue: KueuePlan | undefined,
   request: GpuRequest,
-  existing: PreparedExistingWorkload | undefined,
 ): string | undefined {
-  if (existing && patchedInPlace(existing.change.location)) return undefined;
   const { namespace, name } = request.metadata;
   return kueue?.queueOfRequest.get(`${namespace}/${name}`);
 }
@@ -197,6 +195,10 @@ export async function buildRequestChange(
     request,
     policy: options.policy,
   });
+  // What Kueue's own setup must hold (DRA mappings) is said where the plan's warnings are.
+  if (kueue && kueue.warnings.length > 0) {
+    planned.warnings.push(...kueue.warnings);
+  }
 
   // kustomize reads from disk: an in-memory tree is copied out once.
   const scratch =
@@ -236,7 +238,7 @@ export async function buildRequestChange(
             catalog,
             existing: existing?.target,
           }),
-          queueLabelOf(kueue, request, existing),
+          queueLabelOf(kueue, request),
         ),
       ),
     );

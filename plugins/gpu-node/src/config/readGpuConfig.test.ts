@@ -99,6 +99,14 @@ describe('readGpuConfig', () => {
       { policy: { groups: [{ owner: 'team', gpuQuota: -1 }] } },
       'gpu.policy.groups[0].gpuQuota must be a number >= 0, got -1',
     ],
+    [
+      {
+        policy: {
+          groups: [{ owner: 'team', kueue: { borrowingLimit: -1 } }],
+        },
+      },
+      'gpu.policy.groups[0].kueue.borrowingLimit must be a number >= 0, got -1',
+    ],
   ])('refuses %j at start-up, naming the key', (gpu, message) => {
     expect(() => read(gpu)).toThrow(message);
   });

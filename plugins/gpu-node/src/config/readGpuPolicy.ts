@@ -1,5 +1,9 @@
 import type { Config } from '@backstage/config';
-import { SHARING_MODES, type SharingMode } from '@gpu-gitops/plugin-gpu-common';
+import {
+  SHARING_MODES,
+  type KueueCohortLimits,
+  type SharingMode,
+} from '@gpu-gitops/plugin-gpu-common';
 import {
   EMPTY_POLICY,
   normalizeOwnerRef,
@@ -7,6 +11,26 @@ import {
   type OwnerPolicyRule,
 } from '../policy/gpuPolicy';
 import { withoutUndefined } from '../policy/withoutUndefined';
+
+/** A GPU count a key may hold, undefined when absent; anything else stops the start-up, naming the key. */
+function readGpus(config: Config, key: string, at: string) {
+  const gpus = config.getOptionalNumber(key);
+  if (gpus !== undefined && !(gpus >= 0)) {
+    throw new Error(`${at}.${key} must be a number >= 0, got ${gpus}`);
+  }
+  return gpus;
+}
+
+function readCohortLimits(
+  config: Config | undefined,
+  at: string,
+): KueueCohortLimits | undefined {
+  if (!config) return undefined;
+  return withoutUndefined({
+    borrowingLimit: readGpus(config, 'borrowingLimit', at),
+    lendingLimit: readGpus(config, 'lendingLimit', at),
+  });
+}
 
 function readRule(config: Config | undefined, at: string): OwnerPolicyRule {
   if (!config) return {};
@@ -18,14 +42,12 @@ function readRule(config: Config | undefined, at: string): OwnerPolicyRule {
       `${at}.allowedSharingModes: unknown sharing mode(s) ${unknown.join(', ')}; expected one of ${SHARING_MODES.join(', ')}`,
     );
   }
-  const quota = config.getOptionalNumber('gpuQuota');
-  if (quota !== undefined && !(quota >= 0)) {
-    throw new Error(`${at}.gpuQuota must be a number >= 0, got ${quota}`);
-  }
+  const quota = readGpus(config, 'gpuQuota', at);
   return {
     allowedModels: config.getOptionalStringArray('allowedModels'),
     allowedSharingModes: modes as SharingMode[] | undefined,
     gpuQuota: quota,
+    kueue: readCohortLimits(config.getOptionalConfig('kueue'), `${at}.kueue`),
   };
 }
 

@@ -23,7 +23,11 @@ const policy = readGpuPolicy(
         allowedSharingModes: ['exclusive', 'time-slicing', 'mps', 'mig'],
         gpuQuota: 8,
       },
-      { owner: 'group:default/research', gpuQuota: 1.5 },
+      {
+        owner: 'group:default/research',
+        gpuQuota: 1.5,
+        kueue: { borrowingLimit: 1, lendingLimit: 0.5 },
+      },
     ],
   }),
 );
@@ -43,6 +47,14 @@ describe('gpu policy', () => {
     expect(research.gpuQuota).toBe(1.5);
     expect(research.allowedModels).toEqual(['t4', 'a10g']);
     expect(ruleForOwner(policy, 'group:default/other').gpuQuota).toBe(2);
+  });
+
+  it("reads a group's Kueue cohort limits, in GPUs", () => {
+    expect(ruleForOwner(policy, 'research').kueue).toEqual({
+      borrowingLimit: 1,
+      lendingLimit: 0.5,
+    });
+    expect(ruleForOwner(policy, 'ml-platform').kueue).toBeUndefined();
   });
 
   it('rejects a model and a sharing mode the owner may not use, naming the field', () => {

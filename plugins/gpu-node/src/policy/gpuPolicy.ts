@@ -3,6 +3,7 @@ import {
   GpuInputError,
   type GpuCatalog,
   type InputIssue,
+  type KueueCohortLimits,
   type QuotaUse,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -20,6 +21,12 @@ export interface OwnerPolicyRule {
   allowedSharingModes?: SharingMode[];
   /** Physical-GPU equivalents the owner may hold on each cluster; undefined = no quota. */
   gpuQuota?: number;
+  /**
+   * On a cluster that runs Kueue: how much idle quota of the other teams of
+   * the cluster's cohort the owner's queue may borrow, and how much of its own
+   * it lends, in physical-GPU equivalents per pool; undefined = no limit.
+   */
+  kueue?: KueueCohortLimits;
 }
 
 /**

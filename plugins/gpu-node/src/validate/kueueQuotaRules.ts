@@ -1,8 +1,11 @@
 /**
  * `validate`: the Kueue queues a root builds against the pools it builds
  * (gpu-common `kueue/flavorQuotaRule.ts`, the one rule): a flavor whose
- * teams' nominal quotas add up to more than its pool's limits provision is
- * reported on the flavor, as the request flow refuses it.
+ * teams' nominal quotas (with a hand-written `Cohort`'s own quota there)
+ * add up to more than its pool's limits provision, or on which one team can
+ * reach more by borrowing, is reported on the flavor, as the request flow
+ * refuses it. A Cohort's parent (`spec.parentName`) is not followed: the
+ * product puts each cluster's queues in one cohort of its own.
  */
 import {
   flavorQuotaIssues,
@@ -23,28 +26,67 @@ const PHYSICAL_GPU = 'nvidia.com/gpu';
 const isKueue = (o: BuiltObject, kind: string) =>
   o.apiVersion === KUEUE_API_VERSION && o.kind === kind;
 
-/** Each ClusterQueue's nominal quota on `flavor`, per resource. */
+interface ResourceQuota {
+  resource: string;
+  nominal: number;
+  borrowingLimit?: number;
+  lendingLimit?: number;
+}
+
+/** The quotas an object's `spec.resourceGroups` (a ClusterQueue's or a Cohort's) give `flavor`. */
+function resourcesOn(object: BuiltObject, flavor: string): ResourceQuota[] {
+  const groups = getIn(object, 'spec', 'resourceGroups');
+  const flavors = (Array.isArray(groups) ? groups : []).flatMap(group => {
+    const list = getIn(group, 'flavors');
+    return Array.isArray(list) ? list : [];
+  });
+  return flavors
+    .filter(f => getIn(f, 'name') === flavor)
+    .flatMap(f => {
+      const resources = getIn(f, 'resources');
+      return Array.isArray(resources) ? resources : [];
+    })
+    .map(r => ({
+      resource: String(getIn(r, 'name')),
+      nominal: parseCount(getIn(r, 'nominalQuota')) ?? 0,
+      borrowingLimit: parseCount(getIn(r, 'borrowingLimit')),
+      lendingLimit: parseCount(getIn(r, 'lendingLimit')),
+    }));
+}
+
+/**
+ * Each ClusterQueue's quota on `flavor`, per resource, and what the Cohort
+ * objects those queues join hold there themselves (lent to every member).
+ */
 function quotasOn(root: BuiltRoot, flavor: string) {
   const byResource = new Map<string, FlavorQuota[]>();
+  const cohortUnits = new Map<string, number>();
+  const cohorts = new Set<unknown>();
   for (const queue of root.objects.filter(o => isKueue(o, 'ClusterQueue'))) {
-    const groups = getIn(queue, 'spec', 'resourceGroups');
-    for (const group of Array.isArray(groups) ? groups : []) {
-      const flavors = getIn(group, 'flavors');
-      for (const f of Array.isArray(flavors) ? flavors : []) {
-        if (getIn(f, 'name') !== flavor) continue;
-        const resources = getIn(f, 'resources');
-        for (const r of Array.isArray(resources) ? resources : []) {
-          const name = String(getIn(r, 'name'));
-          const units = parseCount(getIn(r, 'nominalQuota')) ?? 0;
-          byResource.set(name, [
-            ...(byResource.get(name) ?? []),
-            { team: queue.metadata.name, units },
-          ]);
-        }
-      }
+    for (const r of resourcesOn(queue, flavor)) {
+      cohorts.add(getIn(queue, 'spec', 'cohortName'));
+      byResource.set(r.resource, [
+        ...(byResource.get(r.resource) ?? []),
+        {
+          team: queue.metadata.name,
+          units: r.nominal,
+          borrowingLimit: r.borrowingLimit,
+          lendingLimit: r.lendingLimit,
+        },
+      ]);
     }
   }
-  return byResource;
+  for (const cohort of root.objects.filter(
+    o => isKueue(o, 'Cohort') && cohorts.has(o.metadata.name),
+  )) {
+    for (const r of resourcesOn(cohort, flavor)) {
+      cohortUnits.set(
+        r.resource,
+        (cohortUnits.get(r.resource) ?? 0) + r.nominal,
+      );
+    }
+  }
+  return { byResource, cohortUnits };
 }
 
 /** Units of `resource` the pool's limits provision; undefined when it cannot be told. */
@@ -77,12 +119,14 @@ export function checkKueueQuotas(
         pools.find(p => p.root === root && p.name === poolName) ??
         pools.find(p => p.name === poolName);
       if (!pool) continue;
-      for (const [resource, quotas] of quotasOn(root, flavor.metadata.name)) {
+      const { byResource, cohortUnits } = quotasOn(root, flavor.metadata.name);
+      for (const [resource, quotas] of byResource) {
         const issues = flavorQuotaIssues(
           {
             pool: pool.name,
             resourceName: resource,
             ...capacityOf(pool, resource),
+            cohortUnits: cohortUnits.get(resource),
           },
           quotas,
           labelDomain,

@@ -5,8 +5,12 @@
  * checked against Kueue v0.19.2's CRDs (gpu-common `crds/SOURCES.md`).
  */
 import path from 'node:path';
+import { parse } from 'yaml';
 import { builtinCatalog, type GpuRequest } from '@gpu-gitops/plugin-gpu-common';
-import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
+import {
+  celRules,
+  crdSchemaErrors,
+} from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { kustomizeBuild } from '../../kustomize/build';
 import type { GpuPolicy } from '../../policy/gpuPolicy';
 import { FsRepoTree } from '../../repo/tree';
@@ -30,10 +34,14 @@ const CRDS: Record<string, string> = {
   LocalQueue: 'kueue-v0.19.2_kueue.x-k8s.io_localqueues.yaml',
 };
 
+const KUEUE = 'kueue.x-k8s.io/v1beta2';
 const cluster = { ...devCluster, kueue: true };
-const policy = (gpuQuota: number): GpuPolicy => ({
+const policy = (
+  gpuQuota: number,
+  kueue?: GpuPolicy['defaults']['kueue'],
+): GpuPolicy => ({
   defaults: {},
-  groups: [{ owner: 'group:default/ml-platform', gpuQuota }],
+  groups: [{ owner: 'group:default/ml-platform', gpuQuota, kueue }],
 });
 
 const requests: GpuRequest[] = [
@@ -62,6 +70,7 @@ async function requestOnDisk(
   tree: FsRepoTree,
   request: GpuRequest,
   quota: number,
+  kueue?: GpuPolicy['defaults']['kueue'],
 ) {
   const change = await buildRequestChange({
     tree,
@@ -69,7 +78,7 @@ async function requestOnDisk(
     request,
     cluster,
     catalog: builtinCatalog,
-    policy: policy(quota),
+    policy: policy(quota, kueue),
   });
   await writeChangeSet(tree, change.changeSet);
   return change;
@@ -192,6 +201,199 @@ describe('Kueue queues on an AWS Karpenter cluster', () => {
     );
     expect(gpuKustomization).not.toContain('cluster-queues');
     expect(gpuKustomization).not.toContain('local-queues');
+  });
+
+  /**
+   * The workloads' files, for byte-for-byte comparisons (the cluster folder
+   * keeps a flavor for the pool the fixture already had).
+   */
+  const snapshot = async () =>
+    Object.fromEntries(
+      await Promise.all(
+        (await tree.listFiles(''))
+          .filter(f => f.startsWith('apps/') || f.startsWith('plain/'))
+          .map(async f => [f, await tree.readFile(f)]),
+      ),
+    );
+  const releaseRequest = async (name: string) => {
+    const change = await buildReleaseChange({
+      tree,
+      dir,
+      request: { namespace: 'ml', name },
+      clusterProfile: () => cluster,
+      catalog: builtinCatalog,
+      policy: policy(2),
+    });
+    await writeChangeSet(tree, change.changeSet);
+    return change;
+  };
+  const queueLabelOf = (object: { metadata: Record<string, unknown> }) =>
+    (object.metadata.labels as Record<string, string> | undefined)?.[
+      'kueue.x-k8s.io/queue-name'
+    ];
+
+  it('an existing workload patched through its kustomization gets the queue label in its patch, and is byte for byte what it was after the release', async () => {
+    const original = await snapshot();
+    const change = await requestOnDisk(
+      tree,
+      mlRequest(
+        'recommender-api',
+        { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
+        {
+          workload: {
+            existing: { kind: 'Deployment', name: 'recommender-api' },
+          },
+        },
+      ),
+      2,
+    );
+    expect(change.verification?.verified).toContain('apps/ml');
+    const built = await kustomizeBuild(path.join(dir, 'apps/ml'));
+    const deployment = built.find(
+      o => o.kind === 'Deployment' && o.metadata.name === 'recommender-api',
+    )!;
+    expect(queueLabelOf(deployment)).toBe('ml-platform');
+    // The label comes through the patch: the team's manifest is untouched.
+    expect(await tree.readFile('apps/ml/recommender-api/deployment.yaml')).toBe(
+      original['apps/ml/recommender-api/deployment.yaml'],
+    );
+
+    await releaseRequest('recommender-api');
+    expect(await snapshot()).toEqual(original);
+  });
+
+  it('a plain manifest patched in place gets the queue label, and the release gives back the label it had', async () => {
+    const manifest = `# A batch worker applied as plain YAML.
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: embedder
+  namespace: ml
+  labels:
+    backstage.io/kubernetes-id: embedder
+    kueue.x-k8s.io/queue-name: batch # the team's old queue
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: embedder
+  template:
+    metadata:
+      labels:
+        app: embedder
+    spec:
+      containers:
+        - name: embedder
+          image: ghcr.io/example/embedder:3.1.0 # pinned
+`;
+    await tree.writeFile('plain/embedder.yaml', manifest);
+    const original = await snapshot();
+    const change = await requestOnDisk(
+      tree,
+      mlRequest(
+        'embedder',
+        { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
+        { workload: { existing: { kind: 'Deployment', name: 'embedder' } } },
+      ),
+      2,
+    );
+    expect(change.existing?.change.location.apply.mode).toBe('in-place');
+    const patched = parse((await tree.readFile('plain/embedder.yaml'))!) as {
+      metadata: { labels: Record<string, string> };
+    };
+    expect(patched.metadata.labels).toEqual({
+      'backstage.io/kubernetes-id': 'embedder',
+      'kueue.x-k8s.io/queue-name': 'ml-platform',
+    });
+
+    await releaseRequest('embedder');
+    expect(await snapshot()).toEqual(original);
+  });
+
+  it("the policy's borrowing and lending limits land on each flavor of the team's queue, in the pool's units, valid against Kueue v0.19.2", async () => {
+    for (const request of requests.slice(0, 2)) {
+      await requestOnDisk(tree, request, 2, {
+        borrowingLimit: 1,
+        lendingLimit: 0.5,
+      });
+    }
+    const built = await kustomizeBuild(path.join(dir, 'clusters/dev/gpu'));
+    const queue = built.find(o => o.kind === 'ClusterQueue')!;
+    expect(crdSchemaErrors(queue, CRDS.ClusterQueue)).toEqual([]);
+    // Kueue's CEL rule: limits only with a cohort (not evaluated by the schema check).
+    expect(celRules(CRDS.ClusterQueue, KUEUE, 'ClusterQueue')).toContainEqual(
+      expect.stringContaining('!has(self.cohortName)'),
+    );
+    expect((queue as any).spec.cohortName).toBe('gpu-dev');
+    const resources = Object.fromEntries(
+      (queue as any).spec.resourceGroups.flatMap((g: any) =>
+        g.flavors.map((f: any) => [f.name, f.resources]),
+      ),
+    );
+    expect(resources).toEqual({
+      // Exclusive: 1 unit per GPU.
+      'gpu-t4': [
+        {
+          name: 'nvidia.com/gpu',
+          nominalQuota: 2,
+          borrowingLimit: 1,
+          lendingLimit: 0,
+        },
+      ],
+      // Time-sliced ×4: 4 units per GPU.
+      'gpu-t4-ts4': [
+        {
+          name: 'nvidia.com/gpu.shared',
+          nominalQuota: 8,
+          borrowingLimit: 4,
+          lendingLimit: 2,
+        },
+      ],
+    });
+  });
+
+  it('validate counts the quota a hand-written Cohort holds on a flavor into what the cohort admits there', async () => {
+    for (const request of requests.slice(0, 1))
+      await requestOnDisk(tree, request, 2);
+    const kueueFindings = async () =>
+      (await validateGitOpsTree(dir, { cluster: { name: 'dev' } })).filter(f =>
+        f.rule.startsWith('kueue'),
+      );
+    expect(await kueueFindings()).toEqual([]);
+    // The platform team's own quota on the exclusive T4 pool, lent to every team of the cohort.
+    await tree.writeFile(
+      'clusters/dev/gpu/cohort.yaml',
+      `apiVersion: ${KUEUE}
+kind: Cohort
+metadata:
+  name: gpu-dev
+spec:
+  resourceGroups:
+    - coveredResources: [nvidia.com/gpu]
+      flavors:
+        - name: gpu-t4
+          resources:
+            - name: nvidia.com/gpu
+              nominalQuota: 1
+`,
+    );
+    const kustomization = 'clusters/dev/gpu/kustomization.yaml';
+    await tree.writeFile(
+      kustomization,
+      (await tree.readFile(kustomization))!.replace(
+        'resources:\n',
+        'resources:\n  - cohort.yaml\n',
+      ),
+    );
+    expect(await kueueFindings()).toEqual([
+      expect.objectContaining({
+        object: 'ResourceFlavor/gpu-t4',
+        rule: 'kueue-quota-above-pool',
+        message: expect.stringContaining(
+          "Kueue quotas on pool gpu-t4 add up to 3 nvidia.com/gpu (ml-platform 2 (2 GPUs), the cohort itself 1) but the pool's limits provision only 2",
+        ),
+      }),
+    ]);
   });
 
   it('validate reports a flavor whose queues hold more than its pool provisions, and not the queues the product wrote', async () => {

@@ -51,6 +51,8 @@ export async function kueueOfState(
     ownerOf: id => owners.get(id),
     gpuQuotaOf: owner =>
       policy ? ruleForOwner(policy, owner).gpuQuota : undefined,
+    cohortLimitsOf: owner =>
+      policy ? ruleForOwner(policy, owner).kueue : undefined,
   });
 }
 
