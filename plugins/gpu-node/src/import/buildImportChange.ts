@@ -71,6 +71,8 @@ import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
 import { readPatchEntries, patchSitesOf } from './legacyPatchSites';
 import { verifyImport } from './verifyImport';
+import { handWrittenComputeClasses } from './handWrittenComputeClasses';
+import { COMPUTE_CLASS_KIND } from '../repo/computeClassPools';
 import { isJsonPath, writeConvertedPatches } from './writeConvertedPatches';
 
 /** @public */
@@ -327,6 +329,17 @@ export async function buildImportChange(
     { poolDocuments, outputs, files },
     findings,
   );
+  // A GKE team's own GPU ComputeClasses, shared as their GPU rules say.
+  const classes = handWrittenComputeClasses(
+    [...files.values()].flatMap(f => f.documents),
+    options.catalog,
+    findings,
+  );
+  for (const c of classes) observed.set(c.observed.pool.name, c.observed);
+  const poolKind = (name: string) =>
+    classes.some(c => c.observed.pool.name === name)
+      ? COMPUTE_CLASS_KIND
+      : 'NodePool';
   const adoptable = [...observed.values()].map(({ pool: p }) => ({
     ...p,
     resourceName: servedResource(
@@ -371,7 +384,7 @@ export async function buildImportChange(
       // that could also land on a pool the product already manages is not
       // put on the adopted one by a guess.
       poolShapes: gpuPoolShapes(
-        poolDocuments,
+        [...poolDocuments, ...classes.map(c => c.document)],
         [
           ...adoptable,
           ...pools.filter(p => !adoptable.some(a => a.name === p.name)),
@@ -409,11 +422,12 @@ export async function buildImportChange(
       .map(r => r.ledgerEntry);
     const annotations = adoptionAnnotations(pool, ledger, cluster.labelDomain);
     const file = files.get(pool.path)!.file;
-    const doc = file.findObject('NodePool', pool.name)!;
+    const kindName = `${poolKind(pool.name)}/${pool.name}`;
+    const doc = file.findObject(poolKind(pool.name), pool.name)!;
     if (annotate(doc, annotations)) file.modified = true;
-    addedAnnotations.set(`NodePool/${pool.name}`, annotations);
-    changedBefore.add(`NodePool/${pool.name}`);
-    changedAfter.add(`NodePool/${pool.name}`);
+    addedAnnotations.set(kindName, annotations);
+    changedBefore.add(kindName);
+    changedAfter.add(kindName);
     adoptedPools.push(
       describeAdopted(
         pool,

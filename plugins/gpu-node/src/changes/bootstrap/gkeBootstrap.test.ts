@@ -72,11 +72,12 @@ describe('the bootstrap of a GKE cluster', () => {
     const after = await snapshot(tree);
     // One line added to the team's kustomization: the fixture's own.
     expect(after[CLUSTER_KUSTOMIZATION]).toBe(fixture[CLUSTER_KUSTOMIZATION]);
-    // The team's compute class untouched; nothing of the GPU Operator.
+    // The team's compute classes untouched; nothing of the GPU Operator.
     expect(Object.keys(after).sort()).toEqual(Object.keys(fixture).sort());
     const built = await kustomizeBuild(path.join(tree.root, 'clusters/gke-ml'));
     expect(built.map(o => `${o.kind}/${o.metadata.name}`)).toEqual([
       'ComputeClass/general',
+      'ComputeClass/l4-inference',
     ]);
     // Idempotent.
     const again = await buildBootstrapChangeSet(tree, gke(), options);
