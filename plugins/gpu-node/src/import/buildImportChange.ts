@@ -332,7 +332,6 @@ export async function buildImportChange(
   // A GKE team's own GPU ComputeClasses, shared as their GPU rules say.
   const classes = handWrittenComputeClasses(
     [...files.values()].flatMap(f => f.documents),
-    options.catalog,
     findings,
   );
   for (const c of classes) observed.set(c.observed.pool.name, c.observed);

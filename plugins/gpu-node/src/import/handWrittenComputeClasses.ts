@@ -13,7 +13,7 @@ import {
   computeClassNodes,
   gkeModelOfAccelerator,
   WHOLE_GPU_RESOURCE,
-  type GpuCatalog,
+  type CapacityType,
   type PoolState,
   type SharingMode,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -121,7 +121,8 @@ function poolOf(
     sharingMode: sharing.mode,
     resourceName: WHOLE_GPU_RESOURCE,
     instanceTypes: nodes.machineTypes,
-    capacityTypes: nodes.capacityTypes,
+    // computeClassNodes reads `spot` as spot, else on-demand.
+    capacityTypes: nodes.capacityTypes as CapacityType[],
     taints: nodes.taints,
     managed: false,
     ...(sharing.slicesPerGpu !== undefined
@@ -138,7 +139,6 @@ function poolOf(
  */
 export function handWrittenComputeClasses(
   documents: readonly ParsedDocument[],
-  catalog: GpuCatalog,
   findings: ImportFinding[],
 ): HandWrittenClass[] {
   const out: HandWrittenClass[] = [];
