@@ -40,6 +40,8 @@ export interface ClusterContents {
   machineDeployments?: KubeObject[];
   /** Undefined: no NodeFeatureRule API (404, as without NFD's CRDs). */
   nodeFeatureRules?: KubeObject[];
+  /** Undefined: no `cloud.google.com/v1` ComputeClass API (404, as off GKE). */
+  computeClasses?: KubeObject[];
   nodes: KubeObject[];
   pods: KubeObject[];
   events: KubeObject[];
@@ -83,6 +85,7 @@ const CRD_FILES: Record<string, string> = {
     'capi-v1.14.0_cluster.x-k8s.io_machinedeployments.yaml',
   'nfd.k8s-sigs.io/v1alpha1/NodeFeatureRule':
     'nfd-v0.19.0_nfd.k8s-sigs.io_nfd-api-crds.yaml',
+  'cloud.google.com/v1/ComputeClass': 'gke-cloud.google.com_computeclasses.yaml',
 };
 
 function validateObject(object: KubeObject): void {
@@ -214,6 +217,7 @@ export async function startKubernetesApiServer(options: {
       ...(next.nodeOverlays ?? []),
       ...(next.machineDeployments ?? []),
       ...(next.nodeFeatureRules ?? []),
+      ...(next.computeClasses ?? []),
       ...next.nodes,
       ...next.pods,
       ...next.events,
@@ -277,6 +281,15 @@ export async function startKubernetesApiServer(options: {
               'nfd.k8s-sigs.io/v1alpha1',
               contents.nodeFeatureRules,
             ),
+          );
+        }
+        return;
+      case '/apis/cloud.google.com/v1/computeclasses':
+        if (!contents.computeClasses) answer(404, notFound());
+        else {
+          answer(
+            200,
+            list('ComputeClass', 'cloud.google.com/v1', contents.computeClasses),
           );
         }
         return;

@@ -8,6 +8,7 @@ import { ageMs } from './driftTime';
 import { scopedPools } from './karpenterPoolDrift';
 import type {
   ClusterObjects,
+  ComputeClassObject,
   KarpenterObject,
   MachineDeploymentObject,
   NodeFeatureRuleObject,
@@ -22,6 +23,8 @@ export interface ClusterView {
   machineDeployments?: Map<string, MachineDeploymentObject>;
   /** NodeFeatureRules by name; undefined: no NodeFeatureRule API. */
   nodeFeatureRules?: Map<string, NodeFeatureRuleObject>;
+  /** ComputeClasses by name; undefined: no ComputeClass API. */
+  computeClasses?: Map<string, ComputeClassObject>;
   /** Nodes by the pool their provider's pool label names. */
   nodes: Map<string, V1Node[]>;
   /** The same nodes by name. */
@@ -53,6 +56,7 @@ export function viewOf(
     nodePools: byName(objects.nodePools) ?? new Map(),
     machineDeployments: byName(objects.machineDeployments),
     nodeFeatureRules: byName(objects.nodeFeatureRules),
+    computeClasses: byName(objects.computeClasses),
     nodes: new Map(),
     nodesByName: new Map(),
     stuckPods: new Map(),

@@ -23,6 +23,7 @@ import {
 } from './karpenterPoolDrift';
 import { machineDeploymentFindings } from './machineDeploymentDrift';
 import { nodeFeatureRuleFindings } from './nodeFeatureRuleDrift';
+import { computeClassFindings } from './computeClassDrift';
 import { notInGit, poolObjectKind } from './poolObjectPresence';
 import { schedulerNotRunningFindings } from './schedulerDrift';
 import { claimUnallocatedFindings } from './claimDrift';
@@ -72,6 +73,12 @@ function poolObjectFindings(
         view.nodesByName,
         options,
       );
+    case 'ComputeClass':
+      return computeClassFindings(
+        pool,
+        view.computeClasses,
+        view.nodes.get(pool.name) ?? [],
+      );
     case 'NodePool':
       return [
         ...nodePoolFindings(pool, view.nodePools),
@@ -95,6 +102,7 @@ function poolObjectsNotInGit(
     NodePool: objects.nodePools,
     MachineDeployment: objects.machineDeployments,
     NodeFeatureRule: objects.nodeFeatureRules,
+    ComputeClass: objects.computeClasses,
   }[kind];
   return notInGit(kind, live ?? [], options.repoState);
 }

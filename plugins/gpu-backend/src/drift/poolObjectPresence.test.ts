@@ -8,11 +8,16 @@ describe('poolObjectKind', () => {
     );
   });
 
-  it('is none on GKE, whose ComputeClasses drift does not read yet (no kind drift could not name)', () => {
+  it('is the ComputeClass on GKE, and the NodePool on EKS Auto Mode', () => {
     expect(
       poolObjectKind(
         resolveClusterProfile({ name: 'gke-ml', provider: 'gke' }),
       ),
-    ).toBeUndefined();
+    ).toBe('ComputeClass');
+    expect(
+      poolObjectKind(
+        resolveClusterProfile({ name: 'auto-ml', provider: 'eks-auto-mode' }),
+      ),
+    ).toBe('NodePool');
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A pool's object in Git and in the cluster, whatever kind the pool is
- * (Karpenter NodePool, Cluster API MachineDeployment, NFD
- * NodeFeatureRule): in Git but not in the cluster, or in the cluster though
+ * (Karpenter NodePool, EKS Auto Mode's NodePool included, Cluster API
+ * MachineDeployment, NFD NodeFeatureRule, GKE ComputeClass): in Git but not in the cluster, or in the cluster though
  * Git no longer has it. One rule for every kind; the words name the kind
  * and what its absence, or its staying, does.
  */
@@ -18,14 +18,16 @@ import {
 
 /** The kinds a pool's object has, by provider (gpu-common `PoolProvider.poolKind`). */
 export type PoolObjectKind =
-  'NodePool' | 'MachineDeployment' | 'NodeFeatureRule';
+  | 'NodePool'
+  | 'MachineDeployment'
+  | 'NodeFeatureRule'
+  | 'ComputeClass';
 
 /**
  * The kind of the cluster's pool objects (its provider's `poolKind`), or
  * undefined where the product writes none: a static cluster without a node
  * inventory (gpu-common `providers/staticNodes.ts`), whose nodes' labels
- * and taint are the platform's to set; and a GKE cluster, whose ComputeClass
- * drift does not read yet (its API is not among the calls drift makes).
+ * and taint are the platform's to set.
  */
 export function poolObjectKind(
   profile: ClusterProfile,
@@ -66,6 +68,14 @@ const KINDS: Record<
     absent:
       "nfd-master gives the pool's nodes neither its labels nor its taint, so no pod of the pool is placed there",
     staying: 'nfd-master still labels and taints its nodes',
+  },
+  ComputeClass: {
+    missing: 'computeclass-missing',
+    notInGit: 'computeclass-not-in-git',
+    absent:
+      "GKE creates no node pool for it, and its pods (selecting cloud.google.com/compute-class) stay Pending",
+    staying:
+      'GKE still creates nodes for pods that select it, and the nodes it made still cost money',
   },
 };
 

@@ -7,7 +7,8 @@
  * scheduler's pods where the profile opts in (`binPacking`); every
  * ResourceClaim where it enables DRA (`profileEnablesDra`); then only the
  * objects its pools are made of (`readPoolObjects`): Karpenter NodePools and
- * NodeOverlays, Cluster API MachineDeployments, or NFD NodeFeatureRules.
+ * NodeOverlays (EKS Auto Mode's NodePools alike), Cluster API
+ * MachineDeployments, NFD NodeFeatureRules, or GKE ComputeClasses.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -81,6 +82,11 @@ export interface NodeFeatureRuleObject {
   };
 }
 
+/** A GKE ComputeClass (`cloud.google.com/v1`): what drift reads of it. */
+export interface ComputeClassObject {
+  metadata: { name: string; labels?: Record<string, string> };
+}
+
 /** What drift compares Git with. */
 export interface ClusterObjects {
   /** Karpenter clusters only: their NodePools. */
@@ -98,6 +104,11 @@ export interface ClusterObjects {
    * undefined when the cluster serves no NodeFeatureRule API.
    */
   nodeFeatureRules?: NodeFeatureRuleObject[];
+  /**
+   * GKE clusters: every ComputeClass; undefined when the cluster serves no
+   * `cloud.google.com/v1` ComputeClass API.
+   */
+  computeClasses?: ComputeClassObject[];
   /** Nodes of the cluster's pools: those carrying its provider's pool label (`poolNodeLabel.ts`). */
   nodes: V1Node[];
   pendingPods: V1Pod[];
@@ -155,6 +166,16 @@ const NODE_FEATURE_RULES = {
 };
 
 /**
+ * GKE's ComputeClass, cluster-scoped (the CRD reference,
+ * cloud.google.com/kubernetes-engine/docs/reference/crds/computeclass).
+ */
+const COMPUTE_CLASSES = {
+  group: 'cloud.google.com',
+  version: 'v1',
+  plural: 'computeclasses',
+};
+
+/**
  * A time limit on each call: the request's abort signal, set before it is
  * sent. The object API passes per-call options to its observable API
  * unwrapped, so the middleware is the observable kind.
@@ -207,6 +228,8 @@ function poolObjectGrants(profile: ClusterProfile): string {
       return 'nodefeaturerules (nfd.k8s-sigs.io), ';
     case 'NodePool':
       return 'nodepools and nodeoverlays (karpenter.sh), ';
+    case 'ComputeClass':
+      return 'computeclasses (cloud.google.com), ';
     default:
       return ''; // no pool object written
   }
@@ -263,7 +286,11 @@ async function readPoolObjects(
 ): Promise<
   Pick<
     ClusterObjects,
-    'nodePools' | 'nodeOverlays' | 'machineDeployments' | 'nodeFeatureRules'
+    | 'nodePools'
+    | 'nodeOverlays'
+    | 'machineDeployments'
+    | 'nodeFeatureRules'
+    | 'computeClasses'
   >
 > {
   switch (poolObjectKind(profile)) {
@@ -288,6 +315,12 @@ async function readPoolObjects(
       return list
         ? { nodeFeatureRules: itemsOf<NodeFeatureRuleObject>(list) }
         : {};
+    }
+    case 'ComputeClass': {
+      const list = await orMissing('list ComputeClasses', () =>
+        custom.listClusterCustomObject(COMPUTE_CLASSES, options),
+      );
+      return list ? { computeClasses: itemsOf<ComputeClassObject>(list) } : {};
     }
     case 'NodePool': {
       const [nodePools, nodeOverlays] = await Promise.all([

@@ -103,7 +103,9 @@ export type DriftKind =
   | 'machinedeployment-not-in-git'
   | 'nodefeaturerule-missing'
   | 'nodefeaturerule-node-unlabeled'
-  | 'nodefeaturerule-not-in-git';
+  | 'nodefeaturerule-not-in-git'
+  | 'computeclass-missing'
+  | 'computeclass-not-in-git';
 
 /**
  * One difference between Git and the cluster, in words.
@@ -115,7 +117,7 @@ export interface DriftFinding {
   /**
    * The cluster object it is about, by the kind the pool really is:
    * `NodePool/gpu-t4-ts4`, `MachineDeployment/capi-ml-prod/gpu-t4-ts4`,
-   * `NodeFeatureRule/gpu-t4-ts4`, `Node/ip-10-0-1-7`, `Pod/ml/chat-7d9f-x2x7q`.
+   * `NodeFeatureRule/gpu-t4-ts4`, `ComputeClass/gpu-l4-ts4`, `Node/ip-10-0-1-7`, `Pod/ml/chat-7d9f-x2x7q`.
    */
   object: string;
   /** What differs and what it does, for the badge's tooltip and the API. */

@@ -22,6 +22,7 @@ import {
   EKS_AUTO_MODE,
   autoModeProfileProblems,
 } from './eksAutoMode';
+import { gkeProfileProblems } from './gkeProfile';
 import type { ClusterProfile, ClusterProvider } from './types';
 
 const dns1123Label = z.string().refine(isDns1123Label, {
@@ -176,17 +177,11 @@ function providerSettingProblems(profile: ProfileFields): ProfileProblem[] {
       rule: 'static-nodes-settings',
     });
   }
-  // GKE's device plugin advertises every MIG partition as nvidia.com/gpu
-  // (GKE docs "Running multi-instance GPUs"): the single strategy, always.
-  if (provider === 'gke' && profile.migStrategy === 'mixed') {
-    problems.push({
-      path: ['migStrategy'],
-      message:
-        'must be "single" for provider "gke": GKE\'s device plugin advertises every MIG partition as nvidia.com/gpu',
-      rule: 'gke-mig-strategy',
-    });
-  }
-  return [...problems, ...autoModeProfileProblems(profile)];
+  return [
+    ...problems,
+    ...autoModeProfileProblems(profile),
+    ...gkeProfileProblems(profile),
+  ];
 }
 
 /** Settings the cluster's Kubernetes, Karpenter or NFD cannot run. */

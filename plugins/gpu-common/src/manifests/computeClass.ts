@@ -77,6 +77,19 @@ export function gkeAcceleratorOf(model: string): string | undefined {
   return GKE_ACCELERATORS[model];
 }
 
+/**
+ * The catalog model of a GKE accelerator type (a ComputeClass GPU rule's
+ * `gpu.type`, the nodes' `cloud.google.com/gke-accelerator`); undefined
+ * for one the catalog does not sell on GKE.
+ *
+ * @public
+ */
+export function gkeModelOfAccelerator(type: string): string | undefined {
+  return Object.keys(GKE_ACCELERATORS).find(
+    model => GKE_ACCELERATORS[model] === type,
+  );
+}
+
 /** GKE's `gpuSharing` of the plan's mode; undefined for whole GPUs. */
 function gpuSharing(plan: Plan): Record<string, unknown> | undefined {
   const { mode, slicesPerGpu, migProfile } = plan.sharing;

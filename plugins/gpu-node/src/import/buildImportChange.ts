@@ -79,6 +79,8 @@ import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
 import { readPatchEntries, patchSitesOf } from './legacyPatchSites';
 import { verifyImport, type ExpectedImport } from './verifyImport';
+import { handWrittenComputeClasses } from './handWrittenComputeClasses';
+import { COMPUTE_CLASS_KIND } from '../repo/computeClassPools';
 import { isJsonPath, writeConvertedPatches } from './writeConvertedPatches';
 
 /** @public */
@@ -362,6 +364,16 @@ export async function buildImportChange(
     },
     findings,
   );
+  // A GKE team's own GPU ComputeClasses, shared as their GPU rules say.
+  const classes = handWrittenComputeClasses(
+    [...files.values()].flatMap(f => f.documents),
+    findings,
+  );
+  for (const c of classes) observed.set(c.observed.pool.name, c.observed);
+  const poolKind = (name: string) =>
+    classes.some(c => c.observed.pool.name === name)
+      ? COMPUTE_CLASS_KIND
+      : 'NodePool';
   const adoptable = [...observed.values()].map(({ pool: p }) => ({
     ...p,
     resourceName: servedResource(
@@ -404,10 +416,11 @@ export async function buildImportChange(
       catalog: options.catalog,
       landing: importLandingModel({
         // The adopted MachineDeployments' files too: their pools are read
-        // from those documents.
+        // from those documents, and the team's GPU ComputeClasses.
         poolDocuments: [
           ...poolDocuments,
           ...adoptedFileDocuments(adoptions, files),
+          ...classes.map(c => c.document),
         ],
         pools: [
           ...adoptable,
@@ -490,11 +503,12 @@ export async function buildImportChange(
       });
       continue;
     }
-    const doc = file.findObject('NodePool', pool.name)!;
+    const kindName = `${poolKind(pool.name)}/${pool.name}`;
+    const doc = file.findObject(poolKind(pool.name), pool.name)!;
     if (annotate(doc, annotations)) file.modified = true;
-    addedAnnotations.set(`NodePool/${pool.name}`, annotations);
-    changedBefore.add(`NodePool/${pool.name}`);
-    changedAfter.add(`NodePool/${pool.name}`);
+    addedAnnotations.set(kindName, annotations);
+    changedBefore.add(kindName);
+    changedAfter.add(kindName);
     adoptedPools.push(
       describeAdopted(
         pool,

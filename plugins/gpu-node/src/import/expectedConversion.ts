@@ -53,18 +53,7 @@ export function expectedConversion(
   );
   const expected = new Map<string, PlainObject>();
   for (const out of outputs) {
-    const value = JSON.parse(JSON.stringify(out.value)) as PlainObject;
-    const added = intent.addedAnnotations.get(kindNameOf(value));
-    if (added) {
-      const metadata = (value.metadata ?? {}) as PlainObject;
-      const annotations = (metadata.annotations ?? {}) as Record<
-        string,
-        string
-      >;
-      for (const [key, v] of Object.entries(added)) annotations[key] ??= v;
-      metadata.annotations = annotations;
-      value.metadata = metadata;
-    }
+    const value = withAdded(out.value, intent);
     expected.set(kindNameOf(value), value);
   }
   for (const [kindName, { from, edit }] of intent.derived ?? []) {
@@ -73,7 +62,27 @@ export function expectedConversion(
       expected.set(kindName, edit(JSON.parse(JSON.stringify(source))));
     }
   }
+  // What the import adopts without converting it (a GKE ComputeClass): the
+  // object as built, with the adoption's annotations.
+  for (const o of built) {
+    const id = kindNameOf(o);
+    if (expected.has(id) || !intent.addedAnnotations.has(id)) continue;
+    expected.set(id, withAdded(o as PlainObject, intent));
+  }
   return expected;
+}
+
+/** A copy of `object` with the annotations the adoption adds (a key already set kept). */
+function withAdded(object: PlainObject, intent: ImportIntent): PlainObject {
+  const value = JSON.parse(JSON.stringify(object)) as PlainObject;
+  const added = intent.addedAnnotations.get(kindNameOf(value));
+  if (!added) return value;
+  const metadata = (value.metadata ?? {}) as PlainObject;
+  const annotations = (metadata.annotations ?? {}) as Record<string, string>;
+  for (const [key, v] of Object.entries(added)) annotations[key] ??= v;
+  metadata.annotations = annotations;
+  value.metadata = metadata;
+  return value;
 }
 
 /** The first dotted path where `a` and `b` differ (for the refusal's words). */

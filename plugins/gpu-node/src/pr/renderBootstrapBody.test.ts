@@ -29,6 +29,15 @@ describe('renderBootstrapBody', () => {
     );
   });
 
+  it('on GKE says GKE runs the GPU stack and promises neither GPU Operator nor EC2NodeClass', () => {
+    const body = renderBootstrapBody('gke-ml', changeSet('gke'));
+    expect(body).toContain(
+      '- NVIDIA GPU Operator: none. GKE runs the NVIDIA driver and device plugin on its GPU nodes',
+    );
+    expect(body).not.toContain('EC2NodeClass');
+    expect(body).not.toContain('ClusterPolicy');
+  });
+
   it("elsewhere describes the bootstrap's own GPU Operator release and the node class", () => {
     const body = renderBootstrapBody('dev', changeSet('bootstrap'));
     expect(body).toContain(

@@ -23,7 +23,7 @@ export function renderBootstrapBody(
     `Prepares cluster **${cluster}** for GPU self-service (once per cluster).`,
     '',
     ...operator,
-    ...(changeSet.gpuOperatorRelease === 'eks-auto-mode'
+    ...(PROVIDER_STACK_LINES[changeSet.gpuOperatorRelease]
       ? []
       : [
           '- GPU EC2NodeClass with `al2023@latest` (when the cluster profile generates it).',
@@ -37,15 +37,21 @@ export function renderBootstrapBody(
   ].join('\n');
 }
 
+/** The providers that run the GPU stack themselves: no GPU Operator, no node class. */
+const PROVIDER_STACK_LINES: Partial<
+  Record<BootstrapChangeSet['gpuOperatorRelease'], string>
+> = {
+  'eks-auto-mode':
+    '- NVIDIA GPU Operator: none. EKS Auto Mode runs the NVIDIA driver and device plugin on its GPU nodes; only the GPU folder is written.',
+  gke: "- NVIDIA GPU Operator: none. GKE runs the NVIDIA driver and device plugin on its GPU nodes and shares their GPUs as each ComputeClass says; only the GPU folder is written.",
+};
+
 /** What installs the GPU Operator, in the description's words. */
 function operatorLines(
   release: BootstrapChangeSet['gpuOperatorRelease'],
 ): string[] {
-  if (release === 'eks-auto-mode') {
-    return [
-      '- NVIDIA GPU Operator: none. EKS Auto Mode runs the NVIDIA driver and device plugin on its GPU nodes; only the GPU folder is written.',
-    ];
-  }
+  const providerStack = PROVIDER_STACK_LINES[release];
+  if (providerStack) return [providerStack];
   return release === 'bootstrap'
     ? [
         "- NVIDIA GPU Operator: no release of it was found in the repository, so the bootstrap's own is in the cluster's `gpu-operator/` folder (if the operator is installed outside the repository, drop that folder and give that release these values). Its values: operands tolerate the GPU taint and run only on GPU nodes (`nvidia.com/gpu.present`, from NFD `feature.node.kubernetes.io/pci-10de.present`); the operator stays off GPU nodes.",

@@ -50,7 +50,12 @@ import {
   operatorConfigMaps,
   type OperatorConfigMaps,
 } from './operatorConfigMaps';
-import { buildAutoModeBootstrap } from './autoModeBootstrap';
+import { AUTO_MODE_GPU_STACK } from './autoModeBootstrap';
+import { GKE_GPU_STACK } from './gkeBootstrap';
+import {
+  buildProviderStackBootstrap,
+  type ProviderGpuStack,
+} from './providerStackBootstrap';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
 import {
@@ -109,10 +114,10 @@ export interface BootstrapChangeSet extends ChangeSet {
    * What installs the GPU Operator: the bootstrap's own release in the
    * cluster's `gpu-operator/` folder (written, or kept as it is), or one
    * the repository declares (never edited; `notes` say what to set in it);
-   * none on EKS Auto Mode, whose nodes run AWS's NVIDIA driver and device
-   * plugin (`autoModeBootstrap.ts`).
+   * none on EKS Auto Mode and GKE, whose GPU nodes run the provider's
+   * NVIDIA driver and device plugin (`providerStackBootstrap.ts`).
    */
-  gpuOperatorRelease: 'bootstrap' | 'repository' | 'eks-auto-mode';
+  gpuOperatorRelease: 'bootstrap' | 'repository' | 'eks-auto-mode' | 'gke';
   /**
    * Markdown sentences for the description, one list item each: the GPU
    * Operator release the repository declares (never edited), what it sets
@@ -196,6 +201,14 @@ async function writeAllDisabledMigConfig(
   );
 }
 
+/** The providers that run the GPU stack on their GPU nodes themselves. */
+const PROVIDER_GPU_STACKS: Partial<
+  Record<ClusterProfile['provider'], ProviderGpuStack>
+> = {
+  'eks-auto-mode': AUTO_MODE_GPU_STACK,
+  gke: GKE_GPU_STACK,
+};
+
 /** The folders the bootstrap writes that whatever applies the cluster must apply. */
 function foldersToApply(
   paths: BootstrapPaths,
@@ -251,8 +264,9 @@ export async function buildBootstrapChangeSet(
   cluster: ClusterProfile,
   options: BootstrapOptions,
 ): Promise<BootstrapChangeSet> {
-  if (cluster.provider === 'eks-auto-mode') {
-    return buildAutoModeBootstrap(tree, cluster, options);
+  const providerStack = PROVIDER_GPU_STACKS[cluster.provider];
+  if (providerStack) {
+    return buildProviderStackBootstrap(tree, cluster, options, providerStack);
   }
   const staged = new StagedTree(tree);
   const layout = resolveLayout(options.layout);
