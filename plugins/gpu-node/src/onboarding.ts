@@ -69,6 +69,12 @@ export type {
 } from './forges/types';
 export type { GitAuthor } from './git/GitOpsRepository';
 export type { KustomizeBuildOptions } from './kustomize/build';
+export type {
+  FileParser,
+  ParseCache,
+  ParseCacheOptions,
+} from './repo/parseCache';
+export type { ParsedDocument, SkippedFile } from './repo/yamlObjects';
 export type { BuildRootOptions } from './kustomize/buildRoot';
 export type {
   LayoutEntry,
