@@ -221,6 +221,29 @@ export class SnapshotBuilder {
     };
   }
 
+  /**
+   * Every stored folder's workloads, sorted by id (adding the folders' skipped
+   * files to `skipped`); a repeated id keeps its first workload and marks the
+   * index as having duplicates (then only full builds are exact).
+   */
+  private indexAllFolders(skipped: SkippedFile[]): IndexedWorkload[] {
+    const workloads: IndexedWorkload[] = [];
+    const seen = new Set<string>();
+    this.duplicateIds = false;
+    for (const [name, folder] of this.store.workloadFolders) {
+      if (folder.skipped.length > 0) skipped.push(...folder.skipped);
+      for (const workload of this.indexFolder(name)) {
+        if (seen.has(workload.id)) {
+          this.duplicateIds = true;
+          continue;
+        }
+        seen.add(workload.id);
+        workloads.push(workload);
+      }
+    }
+    return workloads.sort(byKey(w => w.id));
+  }
+
   /** The snapshot of everything stored, read afresh. */
   build(revision: string): IndexSnapshot {
     const { store } = this;
@@ -284,21 +307,7 @@ export class SnapshotBuilder {
       skipped.push(...file.skipped);
     }
 
-    const workloads: IndexedWorkload[] = [];
-    const seen = new Set<string>();
-    this.duplicateIds = false;
-    for (const [name, folder] of store.workloadFolders) {
-      if (folder.skipped.length > 0) skipped.push(...folder.skipped);
-      for (const workload of this.indexFolder(name)) {
-        if (seen.has(workload.id)) {
-          this.duplicateIds = true;
-          continue;
-        }
-        seen.add(workload.id);
-        workloads.push(workload);
-      }
-    }
-    workloads.sort(byKey(w => w.id));
+    const workloads = this.indexAllFolders(skipped);
     const workloadsByKubernetesId = new Map<string, IndexedWorkload[]>();
     for (const workload of workloads) {
       clusters.get(workload.cluster)?.repoState.workloads.push(workload);

@@ -155,15 +155,19 @@ function queueLabelOf(
   return kueue?.queueOfRequest.get(`${namespace}/${name}`);
 }
 
-/** @public */
-export async function buildRequestChange(
+/** Runs one named step of the pass (see `BuildRequestChangeOptions.stage`). */
+type Stage = NonNullable<BuildRequestChangeOptions['stage']>;
+
+/**
+ * The repository's state, with what the reader skipped told to the caller;
+ * a cluster not bootstrapped yet has nothing to add a request to.
+ */
+async function readBootstrappedState(
+  tree: RepoTree,
   options: BuildRequestChangeOptions,
-): Promise<RequestChange> {
-  const { request, cluster, catalog, layout } = options;
-  // The reader, the name check and the existing workload read the same files.
-  const tree = new ReadOnceRepoTree(options.tree);
-  const stage =
-    options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
+  stage: Stage,
+): Promise<RepoStateReport> {
+  const { cluster, catalog, layout } = options;
   const state = await stage('Read repository state', () =>
     readRepoState(tree, layout, cluster.name, {
       catalog,
@@ -181,6 +185,62 @@ export async function buildRequestChange(
       clusterKustomizationPath(layout, cluster.name),
     );
   }
+  return state;
+}
+
+/** What the change applied to the tree, for kustomize to verify. */
+interface AppliedRequestChange {
+  /** Where the tree lives on disk (the checkout, or its scratch copy). */
+  dir: string;
+  tree: RepoTree;
+  state: RepoStateReport;
+  plan: Plan;
+  changeSet: ChangeSet;
+  existing?: PreparedExistingWorkload;
+}
+
+/**
+ * Builds the touched kustomizations with kustomize, unless the caller turned
+ * verifying off.
+ */
+async function verifyRequestChange(
+  options: BuildRequestChangeOptions,
+  stage: Stage,
+  applied: AppliedRequestChange,
+): Promise<VerifyChangeResult | undefined> {
+  if (options.verify === false) return undefined;
+  const { dir, tree, state, plan, changeSet, existing } = applied;
+  return stage('Verify with kustomize', () =>
+    verifyChange({
+      dir,
+      changeSet,
+      plan,
+      cluster: options.cluster,
+      existing: existing && {
+        kind: existing.target.kind,
+        name: existing.target.name,
+        container: existing.target.container,
+        inPlace: patchedInPlace(existing.change.location),
+      },
+      kustomize: options.kustomize,
+      catalog: options.catalog,
+      gpuStack: state.gpuStack,
+      stage,
+      tree,
+    }),
+  );
+}
+
+/** @public */
+export async function buildRequestChange(
+  options: BuildRequestChangeOptions,
+): Promise<RequestChange> {
+  const { request, cluster, catalog, layout } = options;
+  // The reader, the name check and the existing workload read the same files.
+  const tree = new ReadOnceRepoTree(options.tree);
+  const stage =
+    options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
+  const state = await readBootstrappedState(tree, options, stage);
   const planned = await stage('Plan', async () => {
     const made = planRequest(request, catalog, cluster, state);
     await options.guard?.(made, state, tree);
@@ -267,28 +327,14 @@ export async function buildRequestChange(
         kueue,
       }),
     );
-    const verification =
-      options.verify === false
-        ? undefined
-        : await stage('Verify with kustomize', () =>
-            verifyChange({
-              dir: dir!,
-              changeSet,
-              plan,
-              cluster,
-              existing: existing && {
-                kind: existing.target.kind,
-                name: existing.target.name,
-                container: existing.target.container,
-                inPlace: patchedInPlace(existing.change.location),
-              },
-              kustomize: options.kustomize,
-              catalog,
-              gpuStack: state.gpuStack,
-              stage,
-              tree,
-            }),
-          );
+    const verification = await verifyRequestChange(options, stage, {
+      dir: dir!,
+      tree,
+      state,
+      plan,
+      changeSet,
+      existing,
+    });
     return { state, plan, manifests, changeSet, existing, verification };
   } finally {
     if (scratch) await fs.rm(scratch, { recursive: true, force: true });

@@ -19,6 +19,7 @@ import {
   type LedgerEntry,
   type PoolState,
   type RepoState,
+  type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { storedRequestYaml } from '../changes/applyPlan';
 import { StagedTree } from '../changes/stagedTree';
@@ -27,7 +28,10 @@ import type { VerifyChangeResult } from '../changes/verifyChange';
 import { syncNode, YamlFile } from '../changes/yamlFile';
 import type { BuildRootOptions } from '../kustomize/buildRoot';
 import { isKustomizationFile } from '../kustomize/roots';
-import { compileRepoLayout } from '../layout/compileRepoLayout';
+import {
+  compileRepoLayout,
+  type CompiledRepoLayout,
+} from '../layout/compileRepoLayout';
 import {
   clusterScopePath,
   requestPath,
@@ -63,7 +67,7 @@ import { standaloneDefaultSharing } from '../repo/gpuStack/devicePluginChartDefa
 import { overlayCounts } from './sharing/overlaySlices';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
-import { recogniseWorkloads } from './importedRequests';
+import { recogniseWorkloads, type ImportedRequest } from './importedRequests';
 import { importLandingModel } from './importLanding';
 import {
   adoptedDeployment,
@@ -202,92 +206,26 @@ export async function buildImportChange(
   const { tree, cluster, layout } = options;
   const stage =
     options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
-  // Every record the import writes carries this owner: refuse a bad one
-  // before anything is read, even when no workload would need it.
-  if (!isOwnerRef(options.owner)) {
-    throw new GpuInputError([
-      {
-        path: 'owner',
-        rule: 'entity-ref',
-        message: `the owner of the imported requests must be a Backstage entity ref of a group or user, e.g. "group:default/ml-platform"; got "${options.owner}"`,
-      },
-    ]);
-  }
+  assertOwnerRef(options.owner);
   const findings: ImportFinding[] = [];
   const scope = clusterScopePath(layout, cluster.name);
 
   const files = await stage('Read the cluster folder', () =>
     loadClusterFiles(tree, scope, findings),
   );
-  if (files.size === 0) {
-    throw new GpuInputError([
-      {
-        path: 'cluster',
-        rule: 'cluster-folder-empty',
-        message: `the cluster folder ${scope}/ of cluster "${cluster.name}" holds no YAML file: nothing to import (is the cluster name right?)`,
-      },
-    ]);
-  }
+  assertFolderHoldsYaml(files, scope, cluster.name);
 
   // 1. Convert every Karpenter object of the cluster's folder, with the
   // kustomize patches of them (patch files are patches, not objects).
-  const kustomizations = new Map<string, string>();
-  for (const [path, { text }] of files) {
-    if (isKustomizationFile(path)) kustomizations.set(path, text);
-  }
-  findings.push(...(await karpenterOutsideFolder(tree, scope, kustomizations)));
-  const patchEntries = await readPatchEntries(kustomizations, path =>
-    tree.readFile(path),
-  );
-  const patchFiles = new Set(patchEntries.flatMap(e => e.file ?? []));
-  const inputs: KarpenterInput[] = [];
-  for (const [path, { documents }] of files) {
-    if (patchFiles.has(path)) continue;
-    for (const doc of documents) {
-      if (isPlainObject(doc.value) && isKarpenterObject(doc.value)) {
-        inputs.push({ key: `${path}#${doc.index}`, value: doc.value });
-      }
-    }
-  }
-  const patchSites = patchSitesOf(patchEntries, inputs);
-  // A pool keeps its own provider's node class: the folder's classes
-  // first, then the profile's provider (`convert/nodeClassRef.ts`).
-  const nodeClasses = withInputClasses(inputs, {
-    provider: poolProviderOf(cluster).karpenter?.nodeClass,
-  });
-  const { outputs, patches } = convertWithPatches(
-    inputs,
+  const {
+    outputs,
+    patches,
     patchSites,
-    path =>
-      path.startsWith(`${scope}/`) && (files.has(path) || isJsonPath(path)),
     nodeClasses,
-  );
-  const converted: ImportedObject[] = [];
-  const changedBefore = new Set<string>();
-  const changedAfter = new Set<string>();
-  const documentOf = (key: string): { path: string; doc: Document } => {
-    const [path, index] = [
-      key.slice(0, key.lastIndexOf('#')),
-      Number(key.slice(key.lastIndexOf('#') + 1)),
-    ];
-    return { path, doc: files.get(path)!.file.docs[index] };
-  };
-  for (const out of outputs) {
-    const { path, doc } = documentOf(out.key);
-    for (const f of out.findings) findings.push({ ...f, path });
-    if (out.status !== 'converted' && out.status !== 'updated') continue;
-    const input = inputs.find(i => i.key === out.key)!.value;
-    if (syncNode(doc, [], JSON.parse(JSON.stringify(out.value)))) {
-      files.get(path)!.file.modified = true;
-    }
-    changedBefore.add(kindNameOf(input));
-    changedAfter.add(kindNameOf(out.value));
-    converted.push({
-      path,
-      from: `${String(input.apiVersion)} ${objectLabel(input)}`,
-      to: `${String(out.value.apiVersion)} ${objectLabel(out.value)}`,
-    });
-  }
+    converted,
+    changedBefore,
+    changedAfter,
+  } = await convertFolderObjects(tree, scope, files, cluster, findings);
 
   // 2. Which v1 NodePools are GPU pools, and how they share their GPUs.
   const state = await stage('Read repository state', () =>
@@ -299,21 +237,12 @@ export async function buildImportChange(
   const patchedBy = new Map(
     patchSites.flatMap(site => site.targets.map(key => [key, site.label])),
   );
-  for (const o of outputs) {
-    const patch = patchedBy.get(o.key);
-    if (o.role !== 'pool' || o.status === 'not-converted' || !patch) continue;
-    findings.push({
-      kind: 'note',
-      path: documentOf(o.key).path,
-      object: objectLabel(o.value),
-      message: `not adopted as a GPU pool: ${patch} patches it, and kustomize applies that patch over the limits and ledger the product would write; fold the patch into the pool (or drop it) and import again to let new requests use it`,
-    });
-  }
+  findings.push(...patchedPoolNotes(outputs, patchedBy, files));
   const isPool = (o: KarpenterOutput) => o.role === 'pool';
   const mayAdopt = (o: KarpenterOutput) =>
     o.status !== 'not-converted' && !patchedBy.has(o.key);
   const asDocument = (o: KarpenterOutput): ParsedDocument => ({
-    path: documentOf(o.key).path,
+    path: documentOf(files, o.key).path,
     index: 0,
     value: o.value,
   });
@@ -391,20 +320,11 @@ export async function buildImportChange(
     await readDocuments(tree, compiled.workloadsPrefix, skipped),
     options.kustomize,
   );
-  const recorded = new Set<string>();
-  for (const w of parseWorkloads(workloadDocuments, compiled)) {
-    if (await tree.readFile(requestPath(layout, w.namespace, w.name))) {
-      recorded.add(w.id);
-    }
-  }
-  const workloads = parseWorkloads(workloadDocuments, compiled).filter(
-    w =>
-      !recorded.has(w.id) &&
-      !(
-        w.pool &&
-        !adoptable.some(p => p.name === w.pool) &&
-        pools.some(p => p.name === w.pool)
-      ),
+  const workloads = await unrecordedWorkloads(
+    tree,
+    layout,
+    { documents: workloadDocuments, compiled },
+    { adoptable, pools },
   );
   const recognised = recogniseWorkloads(
     workloadDocuments,
@@ -439,18 +359,11 @@ export async function buildImportChange(
   findings.push(...recognised.findings, ...skipped.map(notUnderstood));
 
   const staged = new StagedTree(tree);
-  const requests: ImportedRequestRecord[] = [];
-  for (const r of recognised.requests) {
-    const { namespace, name } = r.request.metadata;
-    const path = requestPath(layout, namespace, name);
-    await staged.write(path, storedRequestYaml(r.request));
-    requests.push({
-      id: `${namespace}/${name}`,
-      path,
-      pool: r.pool,
-      workloadPath: r.path,
-    });
-  }
+  const requests = await writeRequestRecords(
+    staged,
+    layout,
+    recognised.requests,
+  );
 
   // 4. Adopt the GPU pools.
   const adoptedPools: AdoptedPool[] = [];
@@ -464,43 +377,15 @@ export async function buildImportChange(
     const file = files.get(pool.path)!.file;
     const adoption = adoptions.find(a => a.name === pool.name);
     if (adoption) {
-      const template = adoptInFile(
-        file,
-        adoption,
-        annotations,
-        cluster.labelDomain,
-      );
-      const adopted = expectedMachineDeployment(
-        adoption,
-        annotations,
-        String((template.metadata as PlainObject).name),
-        cluster.labelDomain,
-      );
-      // The MachineDeployment changes; its template's copy appears.
-      changedBefore.add(`MachineDeployment/${pool.name}`);
-      for (const [kindName, edit] of adopted) {
-        changedAfter.add(kindName);
-        derived.set(kindName, edit);
-      }
-      findings.push(
-        adoptionNote(
-          adoption,
-          String((template.metadata as PlainObject).name),
-          cluster.labelDomain,
-        ),
-      );
-      adoptedPools.push({
-        ...describeAdopted(
+      adoptedPools.push(
+        adoptMachineDeploymentPool(
           pool,
-          annotations,
+          adoption,
+          { file, annotations, observed: observed.get(pool.name)! },
           cluster.labelDomain,
-          observed.get(pool.name)!,
+          { changedBefore, changedAfter, derived, findings },
         ),
-        counts: [
-          ...adoptionCounts(adoption),
-          ...observed.get(pool.name)!.counts,
-        ],
-      });
+      );
       continue;
     }
     const kindName = `${poolKind(pool.name)}/${pool.name}`;
@@ -518,12 +403,7 @@ export async function buildImportChange(
       ),
     );
     if (needsOverlaysToScale(pool, cluster)) {
-      findings.push({
-        kind: 'note',
-        path: pool.path,
-        object: `NodePool "${pool.name}"`,
-        message: `adopted as it is, without NodeOverlays: Karpenter does not know how much ${pool.resourceName} its nodes offer, so it launches no node for pods that ask for it (only nodes already there serve them; Karpenter issue #729). The first GPU request on this pool adds the NodeOverlays`,
-      });
+      findings.push(withoutOverlaysNote(pool));
     }
   }
 
@@ -564,6 +444,254 @@ export async function buildImportChange(
     requests,
     findings,
     verification,
+  };
+}
+
+/**
+ * Every record the import writes carries this owner: refuse a bad one
+ * before anything is read, even when no workload would need it.
+ */
+function assertOwnerRef(owner: string): void {
+  if (!isOwnerRef(owner)) {
+    throw new GpuInputError([
+      {
+        path: 'owner',
+        rule: 'entity-ref',
+        message: `the owner of the imported requests must be a Backstage entity ref of a group or user, e.g. "group:default/ml-platform"; got "${owner}"`,
+      },
+    ]);
+  }
+}
+
+/** A cluster folder without YAML is most likely a wrong cluster name. */
+function assertFolderHoldsYaml(
+  files: Map<string, LoadedFile>,
+  scope: string,
+  clusterName: string,
+): void {
+  if (files.size === 0) {
+    throw new GpuInputError([
+      {
+        path: 'cluster',
+        rule: 'cluster-folder-empty',
+        message: `the cluster folder ${scope}/ of cluster "${clusterName}" holds no YAML file: nothing to import (is the cluster name right?)`,
+      },
+    ]);
+  }
+}
+
+/** The file and YAML document an input's key (`<path>#<index>`) names. */
+function documentOf(
+  files: Map<string, LoadedFile>,
+  key: string,
+): { path: string; doc: Document } {
+  const [path, index] = [
+    key.slice(0, key.lastIndexOf('#')),
+    Number(key.slice(key.lastIndexOf('#') + 1)),
+  ];
+  return { path, doc: files.get(path)!.file.docs[index] };
+}
+
+/** Every Karpenter object of the folder's files, but for patch files. */
+function karpenterInputs(
+  files: Map<string, LoadedFile>,
+  patchFiles: Set<string>,
+): KarpenterInput[] {
+  const inputs: KarpenterInput[] = [];
+  for (const [path, { documents }] of files) {
+    if (patchFiles.has(path)) continue;
+    for (const doc of documents) {
+      if (isPlainObject(doc.value) && isKarpenterObject(doc.value)) {
+        inputs.push({ key: `${path}#${doc.index}`, value: doc.value });
+      }
+    }
+  }
+  return inputs;
+}
+
+/**
+ * Step 1: convert the folder's Karpenter objects (and the kustomize patches
+ * of them) to v1 in their files, noting what changed for the verification.
+ */
+async function convertFolderObjects(
+  tree: RepoTree,
+  scope: string,
+  files: Map<string, LoadedFile>,
+  cluster: ClusterProfile,
+  findings: ImportFinding[],
+) {
+  const kustomizations = new Map<string, string>();
+  for (const [path, { text }] of files) {
+    if (isKustomizationFile(path)) kustomizations.set(path, text);
+  }
+  findings.push(...(await karpenterOutsideFolder(tree, scope, kustomizations)));
+  const patchEntries = await readPatchEntries(kustomizations, path =>
+    tree.readFile(path),
+  );
+  const patchFiles = new Set(patchEntries.flatMap(e => e.file ?? []));
+  const inputs = karpenterInputs(files, patchFiles);
+  const patchSites = patchSitesOf(patchEntries, inputs);
+  // A pool keeps its own provider's node class: the folder's classes
+  // first, then the profile's provider (`convert/nodeClassRef.ts`).
+  const nodeClasses = withInputClasses(inputs, {
+    provider: poolProviderOf(cluster).karpenter?.nodeClass,
+  });
+  const { outputs, patches } = convertWithPatches(
+    inputs,
+    patchSites,
+    path =>
+      path.startsWith(`${scope}/`) && (files.has(path) || isJsonPath(path)),
+    nodeClasses,
+  );
+  const converted: ImportedObject[] = [];
+  const changedBefore = new Set<string>();
+  const changedAfter = new Set<string>();
+  for (const out of outputs) {
+    const { path, doc } = documentOf(files, out.key);
+    for (const f of out.findings) findings.push({ ...f, path });
+    if (out.status !== 'converted' && out.status !== 'updated') continue;
+    const input = inputs.find(i => i.key === out.key)!.value;
+    if (syncNode(doc, [], JSON.parse(JSON.stringify(out.value)))) {
+      files.get(path)!.file.modified = true;
+    }
+    changedBefore.add(kindNameOf(input));
+    changedAfter.add(kindNameOf(out.value));
+    converted.push({
+      path,
+      from: `${String(input.apiVersion)} ${objectLabel(input)}`,
+      to: `${String(out.value.apiVersion)} ${objectLabel(out.value)}`,
+    });
+  }
+  return {
+    outputs,
+    patches,
+    patchSites,
+    nodeClasses,
+    converted,
+    changedBefore,
+    changedAfter,
+  };
+}
+
+/** A note for each converted pool an overlay patches (so not adopted). */
+function patchedPoolNotes(
+  outputs: KarpenterOutput[],
+  patchedBy: Map<string, string>,
+  files: Map<string, LoadedFile>,
+): ImportFinding[] {
+  const notes: ImportFinding[] = [];
+  for (const o of outputs) {
+    const patch = patchedBy.get(o.key);
+    if (o.role !== 'pool' || o.status === 'not-converted' || !patch) continue;
+    notes.push({
+      kind: 'note',
+      path: documentOf(files, o.key).path,
+      object: objectLabel(o.value),
+      message: `not adopted as a GPU pool: ${patch} patches it, and kustomize applies that patch over the limits and ledger the product would write; fold the patch into the pool (or drop it) and import again to let new requests use it`,
+    });
+  }
+  return notes;
+}
+
+/**
+ * The workloads to record: not those with a request record already, nor
+ * those on a pool of the folder the import does not adopt.
+ */
+async function unrecordedWorkloads(
+  tree: RepoTree,
+  layout: LayoutInput | undefined,
+  workloadsIn: { documents: ParsedDocument[]; compiled: CompiledRepoLayout },
+  poolsOf: { adoptable: PoolState[]; pools: PoolState[] },
+): Promise<WorkloadState[]> {
+  const { documents, compiled } = workloadsIn;
+  const { adoptable, pools } = poolsOf;
+  const recorded = new Set<string>();
+  for (const w of parseWorkloads(documents, compiled)) {
+    if (await tree.readFile(requestPath(layout, w.namespace, w.name))) {
+      recorded.add(w.id);
+    }
+  }
+  return parseWorkloads(documents, compiled).filter(
+    w =>
+      !recorded.has(w.id) &&
+      !(
+        w.pool &&
+        !adoptable.some(p => p.name === w.pool) &&
+        pools.some(p => p.name === w.pool)
+      ),
+  );
+}
+
+/** Stage a request record for each recognised workload. */
+async function writeRequestRecords(
+  staged: StagedTree,
+  layout: LayoutInput | undefined,
+  recognised: ImportedRequest[],
+): Promise<ImportedRequestRecord[]> {
+  const requests: ImportedRequestRecord[] = [];
+  for (const r of recognised) {
+    const { namespace, name } = r.request.metadata;
+    const path = requestPath(layout, namespace, name);
+    await staged.write(path, storedRequestYaml(r.request));
+    requests.push({
+      id: `${namespace}/${name}`,
+      path,
+      pool: r.pool,
+      workloadPath: r.path,
+    });
+  }
+  return requests;
+}
+
+/**
+ * Adopt a team's GPU MachineDeployment in its file (its template gets a
+ * labelled copy), noting what kustomize must build after.
+ */
+function adoptMachineDeploymentPool(
+  pool: PoolState,
+  adoption: MachineDeploymentAdoption,
+  read: {
+    file: YamlFile;
+    annotations: Record<string, string>;
+    observed: ObservedSharing;
+  },
+  labelDomain: string,
+  noted: {
+    changedBefore: Set<string>;
+    changedAfter: Set<string>;
+    derived: NonNullable<ExpectedImport['derived']>;
+    findings: ImportFinding[];
+  },
+): AdoptedPool {
+  const { file, annotations, observed } = read;
+  const template = adoptInFile(file, adoption, annotations, labelDomain);
+  const templateName = String((template.metadata as PlainObject).name);
+  const adopted = expectedMachineDeployment(
+    adoption,
+    annotations,
+    templateName,
+    labelDomain,
+  );
+  // The MachineDeployment changes; its template's copy appears.
+  noted.changedBefore.add(`MachineDeployment/${pool.name}`);
+  for (const [kindName, edit] of adopted) {
+    noted.changedAfter.add(kindName);
+    noted.derived.set(kindName, edit);
+  }
+  noted.findings.push(adoptionNote(adoption, templateName, labelDomain));
+  return {
+    ...describeAdopted(pool, annotations, labelDomain, observed),
+    counts: [...adoptionCounts(adoption), ...observed.counts],
+  };
+}
+
+/** Why an adopted pool serving a resource Karpenter does not know cannot scale yet. */
+function withoutOverlaysNote(pool: PoolState): ImportFinding {
+  return {
+    kind: 'note',
+    path: pool.path,
+    object: `NodePool "${pool.name}"`,
+    message: `adopted as it is, without NodeOverlays: Karpenter does not know how much ${pool.resourceName} its nodes offer, so it launches no node for pods that ask for it (only nodes already there serve them; Karpenter issue #729). The first GPU request on this pool adds the NodeOverlays`,
   };
 }
 

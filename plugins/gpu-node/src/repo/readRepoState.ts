@@ -116,7 +116,6 @@ export async function readRepoState(
   const compiled = compileRepoLayout(layout, [clusterName]);
   const resolved = compiled.layout;
   const skipped: SkippedFile[] = [];
-  const cluster = { cluster: clusterName };
   const cache = options.parseCache;
 
   // The cluster's folder beyond the layout's own files (one rule with the
@@ -130,34 +129,21 @@ export async function readRepoState(
 
   // Device-plugin configs: one file per key (a product's file wins over a
   // hand-written key of the same name: it is what the product's ConfigMap holds).
-  const dpPrefix = layoutPrefix(
-    resolved,
-    'devicePluginConfig',
-    cluster,
-    'config',
-  );
-  const configName = (path: string) =>
-    compiled.devicePluginConfigName(clusterName, path);
-  const dpDocs = await readDocuments(
-    tree,
-    dpPrefix,
-    skipped,
-    path => configName(path) !== undefined,
-    cache,
-  );
   const devicePluginConfigs = {
     ...handWritten.devicePluginConfigs,
-    ...parseDevicePluginConfigs(dpDocs, path => configName(path)!, skipped),
+    ...(await readDevicePluginConfigFiles(
+      tree,
+      compiled,
+      clusterName,
+      skipped,
+      cache,
+    )),
   };
 
   // mig-parted config: one file, entries under `mig-configs`.
-  const migPath = migConfigPath(resolved, clusterName);
-  const migText = await tree.readFile(migPath);
   const migConfigs = {
     ...handWritten.migConfigs,
-    ...(migText === undefined
-      ? {}
-      : parseMigConfigs(migPath, migText, skipped)),
+    ...(await readMigConfigFile(tree, resolved, clusterName, skipped)),
   };
 
   // Pools: every GPU pool of the pool folder, and the product's pools
@@ -241,6 +227,49 @@ export async function readRepoState(
     skipped,
     bootstrapped,
   };
+}
+
+/**
+ * The product's device-plugin config files of the cluster (one file per key,
+ * the key named by the layout), parsed.
+ */
+async function readDevicePluginConfigFiles(
+  tree: RepoTree,
+  compiled: CompiledRepoLayout,
+  clusterName: string,
+  skipped: SkippedFile[],
+  cache: ParseCache | undefined,
+): Promise<Record<string, unknown>> {
+  const dpPrefix = layoutPrefix(
+    compiled.layout,
+    'devicePluginConfig',
+    { cluster: clusterName },
+    'config',
+  );
+  const configName = (path: string) =>
+    compiled.devicePluginConfigName(clusterName, path);
+  const dpDocs = await readDocuments(
+    tree,
+    dpPrefix,
+    skipped,
+    path => configName(path) !== undefined,
+    cache,
+  );
+  return parseDevicePluginConfigs(dpDocs, path => configName(path)!, skipped);
+}
+
+/** The product's mig-parted config file of the cluster, parsed (none when absent). */
+async function readMigConfigFile(
+  tree: RepoTree,
+  layout: LayoutInput,
+  clusterName: string,
+  skipped: SkippedFile[],
+): Promise<Record<string, unknown>> {
+  const migPath = migConfigPath(layout, clusterName);
+  const migText = await tree.readFile(migPath);
+  return migText === undefined
+    ? {}
+    : parseMigConfigs(migPath, migText, skipped);
 }
 
 /**

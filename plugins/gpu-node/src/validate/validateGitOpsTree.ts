@@ -22,6 +22,7 @@ import { checkClusterFolder, clusterNames } from './clusterFolderRules';
 import { configRuleFindings } from './configRules';
 import { Finding, objectName, prefixPath, sortFindings } from './findings';
 import {
+  GpuConfigMapNames,
   GpuConfigMaps,
   gpuConfigMapNames,
   gpuConfigMapsOf,
@@ -180,16 +181,14 @@ export async function validateGitOpsTreeReport(
 
   // 2. Per cluster GPU folder (the layout): configs, overlays, duplicates.
   const clusters = clusterNames(layout, source.files);
-  for (const cluster of clusters) {
-    await checkClusterFolder(source, layout, cluster, findings, {
-      // NodeOverlays exist only where Karpenter launches the nodes.
-      nodeOverlay:
-        options.nodeOverlay ??
-        (options.cluster
-          ? profile.nodeOverlay && !!poolProviderOf(profile).karpenter
-          : true),
-    });
-  }
+  await checkClusterFolders(
+    source,
+    layout,
+    clusters,
+    findings,
+    options,
+    profile,
+  );
 
   // 3. What kustomize builds from every root.
   const roots = await buildRoots(dir, graph, findings, buildOptions(options));
@@ -200,17 +199,7 @@ export async function validateGitOpsTreeReport(
     layout,
     clusters,
   );
-  const configMaps = new Map<BuiltRoot, GpuConfigMaps>(
-    // A management root's device plugin reads the copies it carries to its
-    // workload cluster: those are its GPU ConfigMaps.
-    roots.map(root => [
-      root,
-      gpuConfigMapsOf(
-        [...root.objects, ...carriedObjects(root.objects)],
-        names,
-      ),
-    ]),
-  );
+  const configMaps = builtGpuConfigMaps(roots, names);
   const stack: Partial<Awaited<ReturnType<typeof clusterStack>>> =
     options.cluster ? await clusterStack(source, layout, profile) : {};
   const pools = builtPools(roots, {
@@ -253,6 +242,54 @@ export async function validateGitOpsTreeReport(
     findings: sortFindings(findings),
     notes: reportNotes(source, roots, notes),
   };
+}
+
+/** Each cluster GPU folder of the layout checked in turn: configs, overlays, duplicates. */
+async function checkClusterFolders(
+  source: SourceTree,
+  layout: ReturnType<typeof resolveLayout>,
+  clusters: string[],
+  findings: Finding[],
+  options: ValidateGitOpsTreeOptions,
+  profile: ClusterProfile,
+): Promise<void> {
+  for (const cluster of clusters) {
+    await checkClusterFolder(source, layout, cluster, findings, {
+      nodeOverlay: usesNodeOverlays(options, profile),
+    });
+  }
+}
+
+/** Whether the cluster folders should hold NodeOverlays: the caller's choice, else the cluster's. */
+function usesNodeOverlays(
+  options: ValidateGitOpsTreeOptions,
+  profile: ClusterProfile,
+): boolean {
+  // NodeOverlays exist only where Karpenter launches the nodes.
+  return (
+    options.nodeOverlay ??
+    (options.cluster
+      ? profile.nodeOverlay && !!poolProviderOf(profile).karpenter
+      : true)
+  );
+}
+
+/** The GPU ConfigMaps of every built root. */
+function builtGpuConfigMaps(
+  roots: BuiltRoot[],
+  names: GpuConfigMapNames,
+): Map<BuiltRoot, GpuConfigMaps> {
+  return new Map<BuiltRoot, GpuConfigMaps>(
+    // A management root's device plugin reads the copies it carries to its
+    // workload cluster: those are its GPU ConfigMaps.
+    roots.map(root => [
+      root,
+      gpuConfigMapsOf(
+        [...root.objects, ...carriedObjects(root.objects)],
+        names,
+      ),
+    ]),
+  );
 }
 
 /** How kustomize builds every root: the caller's environment, time limit and Helm choice. */

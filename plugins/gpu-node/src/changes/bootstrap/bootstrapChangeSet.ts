@@ -5,7 +5,6 @@
  * request later reads and extends exactly what the bootstrap wrote.
  */
 import {
-  generatedNodeClass,
   type ClusterGpuStack,
   type ConfigMapRef,
   type ClusterProfile,
@@ -18,12 +17,10 @@ import {
 } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { ALL_DISABLED_MIG_CONFIG, applyMigConfig } from '../applyConfigs';
-import { nodeClassesElsewhere } from '../nodeClasses';
 import { StagedTree } from '../stagedTree';
 import type { ChangeSet } from '../types';
 import {
   bootstrapYaml,
-  isBootstrapFile,
   writeBootstrapFiles,
   type BootstrapFileWrite,
 } from './bootstrapFile';
@@ -34,6 +31,7 @@ import {
   type GeneratedConfigMaps,
 } from './gpuKustomization';
 import { handWrittenConfigMapNotes } from './configMapNotes';
+import { gpuNodeClassFile } from './gpuNodeClassFile';
 import { DEFAULT_DEVICE_PLUGIN_CONFIG } from './gpuOperatorValues';
 import { bootstrapScheduler } from './scheduler/bootstrapScheduler';
 import { clusterReleaseFiles } from './helmReleases/findHelmReleases';
@@ -94,14 +92,6 @@ export interface BootstrapOptions {
  * @public
  */
 export const DEFAULT_OPERATOR_CHART_VERSION = 'v26.7.0';
-
-/** What the node class file says about itself, per kind. */
-const NODE_CLASS_COMMENTS: Record<string, string> = {
-  EC2NodeClass:
-    'EC2NodeClass of the GPU NodePools: al2023@latest picks the NVIDIA AMI variant per instance type.',
-  AKSNodeClass:
-    'AKSNodeClass of the GPU NodePools: AKS installs the NVIDIA driver (gpu.mode Driver).',
-};
 
 /**
  * A bootstrap's change set, and what its pull request must tell the
@@ -306,33 +296,9 @@ export async function buildBootstrapChangeSet(
     files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
   }
 
-  // The bootstrap is where the GPU node class comes from, whatever the
-  // profile says about generating one per pool; but never a second copy of
-  // one the cluster's files define already (kustomize rejects duplicate
-  // objects), a hand-written file in its place included.
-  let nodeClassFile: string | undefined;
-  const nodeClassPath = paths.nodeClass(cluster.nodeClass.name);
-  const nodeClass = generatedNodeClass({ ...cluster, generateNodeClass: true });
-  const ownNodeClassFile = isBootstrapFile(await staged.read(nodeClassPath));
-  if (
-    nodeClass &&
-    !(
-      await nodeClassesElsewhere(
-        staged,
-        layout,
-        cluster.name,
-        ownNodeClassFile ? nodeClassPath : '',
-      )
-    ).has(`${nodeClass.kind}/${cluster.nodeClass.name}`)
-  ) {
-    files.push({
-      path: nodeClassPath,
-      content: bootstrapYaml(nodeClass, NODE_CLASS_COMMENTS[nodeClass.kind]),
-      what: `the GPU ${nodeClass.kind} \`${cluster.nodeClass.name}\``,
-      remedy: `Move it, or define the ${nodeClass.kind} \`${cluster.nodeClass.name}\` in it (the bootstrap then keeps that one), then run the bootstrap again.`,
-    });
-    nodeClassFile = nodeClassPath;
-  }
+  // The GPU node class, unless the cluster's files define it already.
+  const nodeClassFile = await gpuNodeClassFile(staged, layout, paths, cluster);
+  if (nodeClassFile) files.push(nodeClassFile);
 
   const scheduler = bootstrapScheduler(
     cluster,
@@ -345,7 +311,7 @@ export async function buildBootstrapChangeSet(
 
   if (generated.migParted) await writeAllDisabledMigConfig(staged, paths);
   await mergeGpuKustomization(staged, paths, generated, [
-    ...(nodeClassFile ? [nodeClassFile] : []),
+    ...(nodeClassFile ? [nodeClassFile.path] : []),
     ...(scheduler ? [scheduler.file.path] : []),
   ]);
   const deliveryNotes = await bootstrapGpuConfigsDelivery(
