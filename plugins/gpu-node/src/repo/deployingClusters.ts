@@ -14,16 +14,35 @@
 import { clusterOwningPath, type LayoutInput } from '../layout/layout';
 import {
   chainsFromRoots,
-  includersOfFile,
   type KustomizationIndex,
 } from '../workloads/kustomizations';
 
+/**
+ * Each file's listing folders, built once per index: a repository's every
+ * unrecorded workload asks, and scanning every kustomization per workload
+ * made the pass quadratic (100k workloads × 100k kustomizations on the
+ * scale bench).
+ */
+const listingsOfIndex = new WeakMap<
+  KustomizationIndex,
+  Map<string, string[]>
+>();
+
 /** The kustomization folders listing `file` as a resource or a patch. */
 function listingFolders(index: KustomizationIndex, file: string): string[] {
-  const patching = [...index.byFolder.values()]
-    .filter(k => k.patches.includes(file))
-    .map(k => k.folder);
-  return [...includersOfFile(index, file), ...patching];
+  let byFile = listingsOfIndex.get(index);
+  if (!byFile) {
+    byFile = new Map();
+    for (const k of index.byFolder.values()) {
+      for (const listed of [...k.files, ...k.patches]) {
+        const folders = byFile.get(listed) ?? [];
+        folders.push(k.folder);
+        byFile.set(listed, folders);
+      }
+    }
+    listingsOfIndex.set(index, byFile);
+  }
+  return byFile.get(file) ?? [];
 }
 
 /** The clusters deploying `file`, or undefined when the folders do not tell. */
