@@ -197,6 +197,7 @@ export {
 } from './repo/gpuStack/readGpuStack';
 export { FsRepoTree, MemoryRepoTree } from './repo/tree';
 export { GitCheckoutTree } from './repo/gitCheckoutTree';
+export { eventLoopTurns } from './repo/eventLoopTurns';
 export { ParseCache } from './repo/parseCache';
 export type { FileParser, ParseCacheOptions } from './repo/parseCache';
 export type { RepoTree } from './repo/tree';

@@ -15,7 +15,11 @@ import {
   type ClusterProfile,
   type GpuCatalog,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { LayoutInput, PoolConfigs } from '@gpu-gitops/plugin-gpu-node';
+import {
+  eventLoopTurns,
+  type LayoutInput,
+  type PoolConfigs,
+} from '@gpu-gitops/plugin-gpu-node';
 import {
   markPoolsOfChangedConfigs,
   refreshClusterFiles,
@@ -23,7 +27,6 @@ import {
   type ChangedConfigs,
 } from './configFileRefresh';
 import { recordChanges, type DirtyFiles } from './dirtyFiles';
-import { EventLoopSlices } from './eventLoopSlices';
 import {
   parseClusterFolderPoolFile,
   parsePoolFile,
@@ -273,11 +276,11 @@ export class RepoIndex {
     const poolConfigs = new Map(
       this.profiles.map(p => [p.name, this.store.poolConfigs(p.name)]),
     );
-    const slices = new EventLoopSlices();
+    const yieldTurn = eventLoopTurns();
     for (const [path, cluster] of [...dirtyPools].sort(([a], [b]) =>
       compareStrings(a, b),
     )) {
-      await slices.maybeYield();
+      await yieldTurn();
       const file = this.parsePoolFile(
         path,
         cluster,
@@ -359,10 +362,10 @@ export class RepoIndex {
     for (let i = 0; i < liveFolders.length; i += this.workloadFoldersPerRead) {
       batches.push(liveFolders.slice(i, i + this.workloadFoldersPerRead));
     }
-    const slices = new EventLoopSlices();
+    const yieldTurn = eventLoopTurns();
     let i = 0;
     for await (const texts of this.batchTexts(batches, reader)) {
-      await this.parseWorkloadFolders(batches[i++], texts, slices);
+      await this.parseWorkloadFolders(batches[i++], texts, yieldTurn);
     }
     return { replaced, replacedObjects };
   }
@@ -411,7 +414,7 @@ export class RepoIndex {
   private async parseWorkloadFolders(
     folders: string[],
     texts: Map<string, string>,
-    slices: EventLoopSlices,
+    yieldTurn: () => Promise<void>,
   ): Promise<void> {
     const byFolder = new Map(
       folders.map(folder => [
@@ -422,7 +425,7 @@ export class RepoIndex {
     for (const [folder, parsed] of await parseWorkloadFolders(
       this.ctx,
       byFolder,
-      slices,
+      yieldTurn,
     )) {
       this.store.workloadFolders.set(folder, parsed);
       this.snapshots.forgetFolder(folder);

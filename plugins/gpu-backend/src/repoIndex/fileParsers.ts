@@ -25,6 +25,7 @@ import {
   parseMigConfigs,
   parsePools,
   parseWorkloads,
+  eventLoopTurns,
   parseYamlFile,
   readWorkloadObjects,
   withDeployedReplicas,
@@ -33,7 +34,6 @@ import {
   type PoolConfigs,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
-import { EventLoopSlices } from './eventLoopSlices';
 
 /** NFD's rule kind (nfd.k8s-sigs.io/v1alpha1). */
 const NODE_FEATURE_RULE_KIND = 'NodeFeatureRule';
@@ -201,13 +201,13 @@ export interface ParsedWorkloadFolder {
 export async function parseWorkloadFolders(
   ctx: ParseContext,
   folders: Map<string, Map<string, string>>,
-  slices = new EventLoopSlices(),
+  yieldTurn = eventLoopTurns(),
 ): Promise<Map<string, ParsedWorkloadFolder>> {
   const out = new Map<string, ParsedWorkloadFolder>();
   const folderOf = new Map<string, string>();
   const documents: ParsedDocument[] = [];
   for (const [folder, files] of folders) {
-    await slices.maybeYield();
+    await yieldTurn();
     const skipped: SkippedFile[] = [];
     /** Files that parsed whole: the workload objects reuse their documents. */
     const parsed = new Map<string, unknown[]>();
