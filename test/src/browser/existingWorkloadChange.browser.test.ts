@@ -250,6 +250,12 @@ describe.each(TEAM_PATCHES)(
       await page
         .getByRole('heading', { name: published.title })
         .waitFor({ timeout: 30_000 });
+      // The description's markdown renders lazily, after the heading.
+      await page
+        .getByRole('region', { name: 'Description' })
+        .locator('p, li, table')
+        .first()
+        .waitFor({ timeout: 30_000 });
       const shown = await page.locator('body').innerText();
       const diff = await page.getByLabel('Diff').innerText();
       await page.getByRole('button', { name: 'Merge into main' }).click();

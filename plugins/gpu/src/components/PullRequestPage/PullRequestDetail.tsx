@@ -139,7 +139,11 @@ export function PullRequestDetail(props: { id: string }) {
       </Grid>
       <Grid item xs={12}>
         <InfoCard title="Description">
-          <MarkdownContent content={value.body} dialect="gfm" />
+          {/* Labelled so a reader (and a test) can wait for it: MarkdownContent
+              renders lazily, after the heading and the diff. */}
+          <Box component="section" aria-label="Description">
+            <MarkdownContent content={value.body} dialect="gfm" />
+          </Box>
         </InfoCard>
       </Grid>
       <Grid item xs={12}>
