@@ -138,13 +138,7 @@ export function PullRequestDetail(props: { id: string }) {
         </Box>
       </Grid>
       <Grid item xs={12}>
-        <InfoCard title="Description">
-          {/* Labelled so a reader (and a test) can wait for it: MarkdownContent
-              renders lazily, after the heading and the diff. */}
-          <Box component="section" aria-label="Description">
-            <MarkdownContent content={value.body} dialect="gfm" />
-          </Box>
-        </InfoCard>
+        <Description body={value.body} />
       </Grid>
       <Grid item xs={12}>
         <InfoCard
@@ -159,6 +153,20 @@ export function PullRequestDetail(props: { id: string }) {
         </InfoCard>
       </Grid>
     </Grid>
+  );
+}
+
+/**
+ * The pull request's body. A labelled region so a reader (and a test) can
+ * wait for it: MarkdownContent renders lazily, after the heading and the diff.
+ */
+function Description(props: { body: string }) {
+  return (
+    <InfoCard title="Description">
+      <Box component="section" aria-label="Description">
+        <MarkdownContent content={props.body} dialect="gfm" />
+      </Box>
+    </InfoCard>
   );
 }
 
