@@ -46,6 +46,7 @@ import type { ChangeSet } from './types';
 import { verifyChange, type VerifyChangeResult } from './verifyChange';
 import type { ParseCache } from '../repo/parseCache';
 import { withWorkloadClusterWiring } from './workloadCluster/newWorkloadWiring';
+import { refuseNewPoolBesideTopology } from './workloadCluster/topologyWorkers';
 
 /** @public */
 export interface RequestChange {
@@ -303,6 +304,13 @@ export async function buildRequestChange(
       ),
     );
     const { manifests } = built;
+    await refuseNewPoolBesideTopology(
+      tree,
+      layout,
+      cluster,
+      built.plan,
+      manifests,
+    );
     const plan =
       manifests.workload.mode === 'patch'
         ? built.plan

@@ -15,8 +15,8 @@
  */
 import { getIn, isPlainObject } from './yamlObjects';
 
-/** The ClusterClass a topology Cluster names, as either API version says it. */
-function classNameOf(cluster: unknown): unknown {
+/** The ClusterClass a topology Cluster names, as either API version says it (undefined: no managed topology). */
+export function topologyClassName(cluster: unknown): unknown {
   return (
     getIn(cluster, 'spec', 'topology', 'classRef', 'name') ??
     getIn(cluster, 'spec', 'topology', 'class')
@@ -56,7 +56,7 @@ const reference = (ref: unknown) => ({
 export function topologyMachineDeployments(objects: unknown[]): unknown[] {
   return objects.flatMap(cluster => {
     if (getIn(cluster, 'kind') !== 'Cluster') return [];
-    const className = classNameOf(cluster);
+    const className = topologyClassName(cluster);
     if (typeof className !== 'string') return [];
     const clusterClass = objects.find(
       o =>
