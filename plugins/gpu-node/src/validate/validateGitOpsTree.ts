@@ -227,11 +227,8 @@ export async function validateGitOpsTreeReport(
     notes,
     options.cluster ? !!poolProviderOf(profile).karpenter : undefined,
   );
-  await checkWorkloadsLand(
-    { onPools, pools, roots, source, stack },
-    findings,
-    notes,
-  );
+  const landing = { onPools, pools, roots, source, stack };
+  await checkWorkloadsLand(landing, findings, notes);
   checkPoolDevicePlugins(pools, stack, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings, notes);
