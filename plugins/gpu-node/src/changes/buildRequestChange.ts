@@ -46,6 +46,7 @@ import type { ChangeSet } from './types';
 import { verifyChange, type VerifyChangeResult } from './verifyChange';
 import type { ParseCache } from '../repo/parseCache';
 import { withWorkloadClusterWiring } from './workloadCluster/newWorkloadWiring';
+import { refuseNewPoolBesideTopology } from './workloadCluster/topologyWorkers';
 
 /** @public */
 export interface RequestChange {
@@ -231,6 +232,28 @@ async function verifyRequestChange(
   );
 }
 
+/**
+ * The plan as a Cluster API management repository takes it: a new pool
+ * beside a managed topology refused, a new workload's wiring to the
+ * workload cluster said; elsewhere as it was.
+ */
+async function onManagementCluster(
+  tree: RepoTree,
+  { layout, cluster }: BuildRequestChangeOptions,
+  { plan, manifests }: { plan: Plan; manifests: ManifestSet },
+): Promise<Plan> {
+  await refuseNewPoolBesideTopology(tree, layout, cluster, plan, manifests);
+  if (manifests.workload.mode === 'patch') return plan;
+  const { namespace, component } = manifests.workload;
+  return withWorkloadClusterWiring(
+    tree,
+    layout,
+    cluster,
+    plan,
+    workloadDirPath(layout, namespace, component),
+  );
+}
+
 /** @public */
 export async function buildRequestChange(
   options: BuildRequestChangeOptions,
@@ -303,20 +326,7 @@ export async function buildRequestChange(
       ),
     );
     const { manifests } = built;
-    const plan =
-      manifests.workload.mode === 'patch'
-        ? built.plan
-        : await withWorkloadClusterWiring(
-            tree,
-            layout,
-            cluster,
-            built.plan,
-            workloadDirPath(
-              layout,
-              manifests.workload.namespace,
-              manifests.workload.component,
-            ),
-          );
+    const plan = await onManagementCluster(tree, options, built);
     const changeSet = await stage('Apply plan to the repository', () =>
       applyPlan(tree, {
         plan,

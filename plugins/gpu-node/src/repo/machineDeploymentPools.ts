@@ -104,6 +104,10 @@ export function machineTypeOf(infrastructure: unknown): string | undefined {
     const name = getIn(spec, field);
     if (typeof name === 'string') return name;
   }
+  // CAPO v1beta2 (v0.15, `api/v1beta2/types.go` `FlavorParam`) names the
+  // flavor by a filter: `flavor: {filter: {name}}`.
+  const flavorName = getIn(spec, 'flavor', 'filter', 'name');
+  if (typeof flavorName === 'string') return flavorName;
   return findOurLabel(
     stringRecord(
       getIn(infrastructure, 'spec', 'template', 'metadata', 'labels'),

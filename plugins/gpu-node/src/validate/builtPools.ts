@@ -39,6 +39,7 @@ import {
   gpuConfigMapsFor,
 } from './gpuConfigMaps';
 import { sourceFileOf } from './sourceLocator';
+import { topologyMachineDeployments } from '../repo/topologyMachineDeployments';
 import type { SourceTree } from './sourceTree';
 import {
   isGpuMachineDeployment,
@@ -215,7 +216,8 @@ export function builtPools(
 /** The pools one root builds. */
 function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
   const pools: BuiltPool[] = [];
-  for (const object of root.objects) {
+  const made = topologyMachineDeployments(root.objects) as BuiltObject[];
+  for (const object of [...root.objects, ...made]) {
     if (object.kind === 'NodePool') {
       pools.push(builtPool(root, object, context));
     } else if (

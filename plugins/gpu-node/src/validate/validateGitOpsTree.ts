@@ -16,8 +16,8 @@ import {
   checkGpuContainerImages,
   checkWorkloadsServed,
 } from './builtObjectRules';
-import { builtPools } from './builtPools';
-import { gpuWorkloads } from './builtWorkloads';
+import { builtPools, type BuiltPool } from './builtPools';
+import { gpuWorkloads, type GpuWorkload } from './builtWorkloads';
 import { checkClusterFolder, clusterNames } from './clusterFolderRules';
 import { configRuleFindings } from './configRules';
 import { Finding, objectName, prefixPath, sortFindings } from './findings';
@@ -34,6 +34,10 @@ import { checkForeignNodeOverlays } from './foreignNodeOverlayRules';
 import { checkProductOverlayPrecedence } from './overlayPrecedenceRules';
 import { checkTeamNodeFeatureRules } from './teamNodeFeatureRuleRules';
 import { withoutTeamGpuNodeWorkloads } from './teamGpuNodes';
+import {
+  chartPoolFindingsAsNotes,
+  chartRenderedPools,
+} from './chartRenderedPools';
 import { checkNodeClassRefs } from './nodeClassRefRules';
 import { checkPrunedFields } from './prunedFieldRules';
 import { checkWorkloadsSchedulable } from './schedulingRules';
@@ -223,8 +227,8 @@ export async function validateGitOpsTreeReport(
     notes,
     options.cluster ? !!poolProviderOf(profile).karpenter : undefined,
   );
-  checkWorkloadsServed(onPools, pools, roots, source, findings);
-  checkWorkloadsSchedulable(onPools, pools, source, findings, stack, notes);
+  const landing = { onPools, pools, roots, source, stack };
+  await checkWorkloadsLand(landing, findings, notes);
   checkPoolDevicePlugins(pools, stack, findings);
   checkNodeOverlayCapacity(roots, pools, source, findings);
   checkPoolLimits(pools, workloads, findings, notes);
@@ -301,6 +305,36 @@ function buildOptions(options: ValidateGitOpsTreeOptions) {
       : {}),
     enableHelm: options.enableHelm ?? false,
   };
+}
+
+/**
+ * Whether each GPU workload is served and its pods land on a pool; one
+ * that may land on a pool a Helm chart renders gets a note instead
+ * (`chartRenderedPools.ts`).
+ */
+async function checkWorkloadsLand(
+  input: {
+    onPools: GpuWorkload[];
+    pools: BuiltPool[];
+    roots: BuiltRoot[];
+    source: SourceTree;
+    stack: Parameters<typeof checkWorkloadsSchedulable>[4];
+  },
+  findings: Finding[],
+  notes: string[],
+): Promise<void> {
+  const { onPools, pools, roots, source, stack } = input;
+  const landing: Finding[] = [];
+  checkWorkloadsServed(onPools, pools, roots, source, landing);
+  checkWorkloadsSchedulable(onPools, pools, source, landing, stack, notes);
+  findings.push(
+    ...chartPoolFindingsAsNotes(
+      landing,
+      onPools,
+      await chartRenderedPools(source),
+      notes,
+    ),
+  );
 }
 
 /** The report's notes: the files', the builds', then the checks', each once (a pool built by two roots is one note). */

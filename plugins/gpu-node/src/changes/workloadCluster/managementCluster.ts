@@ -10,6 +10,7 @@
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { readDocuments } from '../../repo/readDocuments';
 import type { RepoTree } from '../../repo/tree';
+import { topologyClassName } from '../../repo/topologyMachineDeployments';
 import { getIn } from '../../repo/yamlObjects';
 
 /** The workload cluster as its management repository declares it. */
@@ -20,6 +21,8 @@ export interface WorkloadCluster {
   labels: Record<string, string>;
   /** The Cluster's API version (`v1beta1`, `v1beta2`): add-ons follow it. */
   version: string;
+  /** The ClusterClass whose topology manages it (`spec.topology`), if one does. */
+  topologyClass?: string;
 }
 
 const CLUSTER_GROUP = 'cluster.x-k8s.io/';
@@ -50,7 +53,9 @@ export async function workloadClusterIn(
       for (const [k, v] of Object.entries(own)) labels[k] = String(v);
     }
   }
+  const topologyClass = topologyClassName(declared.value);
   return {
+    ...(typeof topologyClass === 'string' ? { topologyClass } : {}),
     name,
     namespace: String(
       getIn(declared.value, 'metadata', 'namespace') ??

@@ -1,0 +1,139 @@
+/**
+ * A platform team's round on a repository whose GPU NodePool lives in a
+ * Helm chart of its own (`test/fixtures/argocd-nodepool-chart-repo`:
+ * chanzuckerberg's `karpenter-gpu-nodepool` chart, applied by an Argo CD
+ * Application's `source.path`; origins in its README): validate on the
+ * untouched repository says where it could not look instead of calling the
+ * team's workload unserved; the import, the bootstrap, then a new workload
+ * and the team's own Deployment each land on the pool the plan chose, the
+ * chart is never written to, and each release gives every file back.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import {
+  builtinCatalog,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import { buildImportChange } from '../../import/buildImportChange';
+import type { FsRepoTree } from '../../repo/tree';
+import {
+  validateGitOpsTree,
+  validateGitOpsTreeReport,
+} from '../../validate/validateGitOpsTree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { writeChangeSet } from '../stagedTree';
+import {
+  checkoutShape,
+  requestThenRelease,
+  shapeRequest,
+  snapshot,
+  SHAPE_OWNER,
+} from './__testUtils__/shapeRound';
+
+// The import, the bootstrap, each request and release build with the real kustomize.
+jest.setTimeout(300_000);
+
+const cluster = resolveClusterProfile({
+  name: 'prod',
+  provider: 'aws-karpenter',
+  karpenterVersion: '1.8.0',
+  nodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'gpu' },
+  nodeOverlay: true,
+  migStrategy: 'single',
+});
+
+const chartFiles = (files: Record<string, string>) =>
+  Object.entries(files).filter(([file]) => file.startsWith('charts/'));
+
+describe('a GPU NodePool kept in a Helm chart folder, applied by an Argo CD Application', () => {
+  let tree: FsRepoTree;
+  let untouched: Record<string, string>;
+
+  beforeAll(async () => {
+    tree = await checkoutShape(
+      'argocd-nodepool-chart-repo',
+      'gpu-shape-chart-',
+    );
+    await fs.rm(path.join(tree.root, 'README.md'));
+    untouched = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('validate finds nothing wrong in the untouched repository, and notes where the team’s workload may land unchecked', async () => {
+    const report = await validateGitOpsTreeReport(tree.root, { cluster });
+    expect(report.findings).toEqual([]);
+    expect(report.notes).toContainEqual(
+      expect.stringContaining(
+        "Deployment/trainer lands on no pool the repository's YAML holds, but its pods may land on the nodes of a pool a Helm chart renders (charts/karpenter-gpu-nodepool/templates/nodepool.yaml)",
+      ),
+    );
+  });
+
+  describe('imported and bootstrapped', () => {
+    let bootstrapped: Record<string, string>;
+
+    beforeAll(async () => {
+      const imported = await buildImportChange({
+        tree,
+        dir: tree.root,
+        cluster,
+        catalog: builtinCatalog,
+        owner: SHAPE_OWNER,
+      });
+      await writeChangeSet(tree, imported.changeSet);
+      await writeChangeSet(
+        tree,
+        await buildBootstrapChangeSet(tree, cluster, {
+          operatorChartVersion: 'v26.7.0',
+          binPacking: false,
+        }),
+      );
+      bootstrapped = await snapshot(tree);
+    });
+
+    it('the chart is left as it was', () => {
+      expect(chartFiles(bootstrapped)).toEqual(chartFiles(untouched));
+    });
+
+    it('validate still finds nothing wrong', async () => {
+      expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
+    });
+
+    it.each([
+      [
+        't4-new',
+        { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
+        { image: 'ghcr.io/acme/t4-new:1.0' },
+      ],
+      [
+        'trainer',
+        {
+          model: 'a10g',
+          sharing: 'time-slicing',
+          replicas: 2,
+          vramGiB: 10,
+          slicesPerGpu: 2,
+        },
+        { existing: { kind: 'Deployment', name: 'trainer' } },
+      ],
+    ])(
+      '%s lands on the planned pool only, validates clean, leaves the chart alone and is released to the byte',
+      async (name, gpu, workload) => {
+        let whileMerged: Record<string, string> = {};
+        const { change, findings } = await requestThenRelease(
+          tree,
+          shapeRequest(name, { gpu, workload }),
+          cluster,
+          async () => {
+            whileMerged = await snapshot(tree);
+          },
+        );
+        expect(change.verification?.unverifiable).toEqual([]);
+        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+        expect(findings).toEqual([]);
+        expect(chartFiles(whileMerged)).toEqual(chartFiles(untouched));
+        expect(await snapshot(tree)).toEqual(bootstrapped);
+      },
+    );
+  });
+});
