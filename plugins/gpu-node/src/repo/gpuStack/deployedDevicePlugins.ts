@@ -33,7 +33,7 @@ import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
 import { bottlerocketSharing } from '../../import/sharing/bottlerocketSharing';
 import type { NodeSharing } from '../../import/sharing/nodeSharing';
 import type { RepoTree } from '../tree';
-import { getIn, type PlainObject } from '../yamlObjects';
+import { getIn } from '../yamlObjects';
 import {
   bottlerocketSetting,
   DEVICE_PLUGIN_CHART,
