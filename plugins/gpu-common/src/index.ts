@@ -177,6 +177,7 @@ export {
 } from './providers/karpenterMachines';
 export { allowedCapacityTypes } from './providers/karpenterRequirements';
 export {
+  excludesGpuMachines,
   gpuModelOfRequirements,
   requiresGpuMachines,
 } from './providers/gpuMachineLabels';

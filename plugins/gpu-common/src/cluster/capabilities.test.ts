@@ -305,6 +305,30 @@ describe('clusterCapabilities', () => {
       );
     });
 
+    it('rules out whole GPUs where Bottlerocket’s device plugin shares every GPU of the pools’ node class, saying where', () => {
+      const sharingRocket: ClusterGpuStack = {
+        devicePlugin: {
+          ...bottlerocket.devicePlugin!,
+          sharesByDefault:
+            'time-slicing, 4 per GPU, as `nvidia.com/gpu`: EC2NodeClass `gpu` spec.userData',
+        },
+      };
+      expect(unavailable(sharingRocket)).toEqual([
+        ['exclusive', 'device-plugin-shares-by-default'],
+        ['time-slicing', 'device-plugin-bottlerocket'],
+        ['mps', 'device-plugin-bottlerocket'],
+        ['mig', 'device-plugin-bottlerocket'],
+      ]);
+      const exclusive = clusterCapabilities(
+        mixed,
+        builtinCatalog,
+        sharingRocket,
+      ).sharingModes.find(m => m.mode === 'exclusive')!;
+      expect(exclusive.unavailable?.reason).toContain(
+        'which shares every GPU (time-slicing, 4 per GPU, as `nvidia.com/gpu`: EC2NodeClass `gpu` spec.userData), so a pod asking for one GPU gets a share of one',
+      );
+    });
+
     const operatorSharing: ClusterGpuStack = {
       operatorSharesByDefault: {
         file: 'clusters/dev/gpu-operator/gpu-operator.yaml',

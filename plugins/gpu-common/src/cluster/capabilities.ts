@@ -131,6 +131,19 @@ function stackUnavailable(
     };
   }
   if (
+    plugin?.kind === 'bottlerocket' &&
+    plugin.sharesByDefault &&
+    mode === 'exclusive'
+  ) {
+    // The sharing is the node class's, so every pool launched with it,
+    // a new exclusive one too, gives a pod asking for one GPU a slice.
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'device-plugin-shares-by-default',
+      reason: `cluster ${cluster.name} cannot give whole GPUs: its GPU nodes run Bottlerocket's built-in NVIDIA device plugin (${plugin.setting}), which shares every GPU (${plugin.sharesByDefault}), so a pod asking for one GPU gets a share of one; set device-sharing-strategy = "none" in that node class's user data, or give the cluster profile's nodeClass a node class without sharing, to run exclusive pools there`,
+    };
+  }
+  if (
     plugin?.kind === 'standalone' &&
     plugin.sharesByDefault &&
     mode === 'exclusive'

@@ -41,7 +41,8 @@ export interface OtherDevicePlugin extends StackSetting {
   readsNamedConfigs: boolean;
   /**
    * Set when its own default config shares every GPU of the nodes it serves
-   * (the chart's `config.map` default): how, and where that is set, e.g.
+   * (the chart's `config.map` default, Bottlerocket's user data): how, and
+   * where that is set, e.g.
    * "time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config …".
    */
   sharesByDefault?: string;
@@ -67,7 +68,7 @@ export interface DeployedDevicePlugin extends StackSetting {
   nodeClass?: string;
   /** Bottlerocket's: why that class runs Bottlerocket, as written (e.g. "`amiFamily: Bottlerocket`"). */
   nodeClassSetting?: string;
-  /** The standalone chart's: its own default config shares every GPU, how and where (as `OtherDevicePlugin.sharesByDefault`). */
+  /** The standalone chart's or Bottlerocket's: its own default config shares every GPU, how and where (as `OtherDevicePlugin.sharesByDefault`). */
   sharesByDefault?: string;
   /**
    * The one device-plugin config (v1) it gives every node it serves when it

@@ -20,6 +20,7 @@ import {
   isKarpenterMachine,
   machineLabelsOf,
 } from '../providers/karpenterMachines';
+import { excludesGpuMachines } from '../providers/gpuMachineLabels';
 import { requirementsAllowMachine } from '../providers/karpenterRequirements';
 import { poolProviderOf } from '../providers/poolProviders';
 import { indexCatalog, type CatalogIndex } from './catalogIndex';
@@ -31,7 +32,9 @@ function indexOf(catalog: GpuCatalog | CatalogIndex): CatalogIndex {
 
 /**
  * Of `candidates`, the machines whose labels meet Karpenter `requirements`
- * (a NodePool's, as written or built).
+ * (a NodePool's, as written or built). Every catalog machine has GPUs, so
+ * requirements that keep a pool off GPU machines allow none, even on a
+ * label the catalog does not hold (Azure's `sku-family: D`).
  *
  * @public
  */
@@ -39,6 +42,7 @@ export function machinesRequirementsAllow(
   requirements: readonly NodeSelectorRequirement[],
   candidates: readonly InstanceType[],
 ): InstanceType[] {
+  if (excludesGpuMachines(requirements)) return [];
   return candidates.filter(t =>
     requirementsAllowMachine(requirements, machineLabelsOf(t)),
   );

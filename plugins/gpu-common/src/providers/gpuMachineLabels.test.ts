@@ -1,5 +1,6 @@
 import { builtinCatalog } from '../catalog/builtin';
 import {
+  excludesGpuMachines,
   gpuModelOfRequirements,
   requiresGpuMachines,
 } from './gpuMachineLabels';
@@ -110,5 +111,42 @@ describe('the model of a pool’s GPU machines', () => {
         builtinCatalog,
       ),
     ).toBe('a10g');
+  });
+});
+
+describe('a NodePool kept off GPU machines, in its own provider’s labels', () => {
+  it.each([
+    ['Azure D family', req('karpenter.azure.com/sku-family', 'In', ['D'])],
+    [
+      'AWS general-purpose categories',
+      req('karpenter.k8s.aws/instance-category', 'In', ['c', 'm', 'r']),
+    ],
+    [
+      'AWS CPU instance types',
+      req('node.kubernetes.io/instance-type', 'In', ['m5.large', 'c6i.xlarge']),
+    ],
+    ['no AWS GPU', req('karpenter.k8s.aws/instance-gpu-count', 'DoesNotExist')],
+    ['zero Azure GPUs', req('karpenter.azure.com/sku-gpu-count', 'In', ['0'])],
+  ])('%s', (_what, requirement) => {
+    expect(excludesGpuMachines([requirement])).toBe(true);
+  });
+
+  it.each([
+    ['Azure N family', [req('karpenter.azure.com/sku-family', 'In', ['N'])]],
+    [
+      'a GPU category among others',
+      [req('karpenter.k8s.aws/instance-category', 'In', ['c', 'g'])],
+    ],
+    [
+      'no requirement on machines',
+      [req('kubernetes.io/arch', 'In', ['amd64'])],
+    ],
+    [
+      'a label no provider names machines by',
+      [req('karpenter.azure.com/sku-cpu', 'In', ['4'])],
+    ],
+    ['not a requirement list', 'D'],
+  ])('not %s', (_what, requirements) => {
+    expect(excludesGpuMachines(requirements)).toBe(false);
   });
 });

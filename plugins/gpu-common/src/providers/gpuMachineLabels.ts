@@ -83,6 +83,47 @@ export function requiresGpuMachines(
   );
 }
 
+/**
+ * True when the requirement keeps a pool off GPU machines: a GPU label
+ * absent or `In` only `0`, or a machine label some provider names its
+ * machines by, `In` values none of which is a GPU machine (Azure's `D`
+ * family, AWS's `c`, `m`, `r` categories).
+ */
+function excludesGpuMachine(requirement: NodeSelectorRequirement): boolean {
+  const { key, operator, values = [] } = requirement;
+  if (GPU_LABELS.some(labels => labels.gpuKeys.includes(key))) {
+    if (operator === 'DoesNotExist') return true;
+    return (
+      operator === 'In' && values.length > 0 && values.every(v => v === '0')
+    );
+  }
+  const tells = GPU_LABELS.filter(labels => labels.machineKeys[key]);
+  return (
+    tells.length > 0 &&
+    operator === 'In' &&
+    values.length > 0 &&
+    values.every(v => !tells.some(labels => labels.machineKeys[key](v)))
+  );
+}
+
+/**
+ * True when a NodePool's requirements (as written: unknown shapes are
+ * skipped) keep it off GPU machines, so its nodes advertise no GPU: what
+ * the readers need of a team's CPU pools, whose machines the GPU catalog
+ * does not hold.
+ *
+ * @public
+ */
+export function excludesGpuMachines(requirements: unknown): boolean {
+  return (
+    Array.isArray(requirements) &&
+    requirements.some(r => {
+      const requirement = asRequirement(r);
+      return requirement !== undefined && excludesGpuMachine(requirement);
+    })
+  );
+}
+
 function inValues(requirements: unknown, keys: readonly string[]): string[] {
   if (!Array.isArray(requirements)) return [];
   return requirements

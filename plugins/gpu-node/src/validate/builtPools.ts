@@ -10,6 +10,7 @@ import {
   type NodeTaint,
   WELL_KNOWN_KEYS,
   advertisedResources,
+  excludesGpuMachines,
   migInstancesPerGpu,
   operatorDefaultConfigOn,
   type AdvertisedResource,
@@ -125,7 +126,12 @@ export function requirementValues(
 function machines(
   object: BuiltObject,
   catalog: GpuCatalog,
-): { gpuCounts: number[]; catalogModel?: string; types: InstanceType[] } {
+): {
+  gpuCounts: number[];
+  catalogModel?: string;
+  types: InstanceType[];
+  noGpus?: true;
+} {
   const spec = getIn(object, 'spec', 'template', 'spec');
   const requirements = getIn(spec, 'requirements');
   const types =
@@ -144,6 +150,10 @@ function machines(
       ...(models.size === 1 ? { catalogModel: [...models][0] } : {}),
       types,
     };
+  }
+  // A team's CPU pool: its machines are not in the GPU catalog.
+  if (object.kind === 'NodePool' && excludesGpuMachines(requirements)) {
+    return { types: [], gpuCounts: [], noGpus: true };
   }
   return {
     types: [],
@@ -264,6 +274,7 @@ function builtPool(
     gpuCounts,
     catalogModel,
     types: poolMachines,
+    noGpus,
   } = machines(object, context.catalog);
   const ours = {
     ...stringRecord(getIn(object, 'metadata', 'annotations')),
@@ -355,7 +366,8 @@ function builtPool(
     limits,
     gpuCounts,
     machines: poolMachines,
-    ...(usable
+    ...(noGpus ? { advertised: [] } : {}),
+    ...(usable && !noGpus
       ? {
           advertised: advertisedResources(
             deviceConfig,

@@ -95,11 +95,16 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
       [],
     );
     const refused = notes.filter(n => n.startsWith('Requests for'));
+    // Its user data time-slices every GPU of the class: no whole GPUs either.
     expect(refused.map(n => n.split(' are refused')[0])).toEqual([
+      'Requests for exclusive',
       'Requests for time-slicing',
       'Requests for mig',
     ]);
     expect(refused[0]).toContain(
+      'which shares every GPU (time-slicing, 4 per GPU',
+    );
+    expect(refused[1]).toContain(
       `Bottlerocket's built-in NVIDIA device plugin (EC2NodeClass \`gpu\` of the GPU pools with \`amiSelectorTerms\` alias \`bottlerocket@latest\`, in \`${file}\`)`,
     );
   });

@@ -73,13 +73,13 @@ describe('verify: the device plugin that serves the plan’s pool', () => {
     );
   });
 
-  it('Bottlerocket’s device plugin time-slicing every GPU as nvidia.com/gpu.shared: an exclusive request is refused', async () => {
+  it('Bottlerocket’s device plugin time-slicing every GPU as nvidia.com/gpu.shared: an exclusive request is refused before it is planned, naming the node class’s user data', async () => {
     const { refused } = await requestOn({
       'clusters/prod/karpenter/nodeclass-gpu.yaml': BOTTLEROCKET_NODE_CLASS,
     });
-    expect(refused?.rule).toBe('verify');
-    expect(refused?.message).toMatch(
-      /its pods cannot land on pool gpu-t4\S*: resource nvidia.com\/gpu: nodes of NodePool gpu-t4\S* advertise nvidia.com\/gpu.shared/,
+    expect(refused?.rule).toBe('device-plugin-shares-by-default');
+    expect(refused?.message).toContain(
+      'which shares every GPU (time-slicing, 4 per GPU, as `nvidia.com/gpu.shared`: EC2NodeClass "gpu" spec.userData',
     );
   });
 });

@@ -31,8 +31,9 @@ import type { HelmRelease } from '../../changes/bootstrap/helmReleases/helmRelea
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
 import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
 import { bottlerocketSharing } from '../../import/sharing/bottlerocketSharing';
+import type { NodeSharing } from '../../import/sharing/nodeSharing';
 import type { RepoTree } from '../tree';
-import { getIn, type PlainObject } from '../yamlObjects';
+import { getIn } from '../yamlObjects';
 import {
   bottlerocketSetting,
   DEVICE_PLUGIN_CHART,
@@ -177,9 +178,8 @@ function daemonSetPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
 }
 
 /** Bottlerocket's sharing settings as the device-plugin config (v1) they amount to. */
-function bottlerocketConfig(object: PlainObject): unknown {
-  const sharing = bottlerocketSharing(object);
-  if (!sharing || 'unreadable' in sharing) return undefined;
+function bottlerocketConfig(sharing: NodeSharing | undefined): unknown {
+  if (!sharing) return undefined;
   const field = sharing.mode === 'mps' ? 'mps' : 'timeSlicing';
   return {
     version: 'v1',
@@ -200,7 +200,9 @@ function bottlerocketPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
       object.kind === 'EC2NodeClass' ? bottlerocketSetting(object) : undefined;
     if (!setting) return [];
     const name = String(object.metadata.name);
-    const config = bottlerocketConfig(object);
+    const read = bottlerocketSharing(object);
+    const sharing = read && !('unreadable' in read) ? read : undefined;
+    const config = bottlerocketConfig(sharing);
     return [
       {
         kind: 'bottlerocket' as const,
@@ -210,6 +212,11 @@ function bottlerocketPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
         nodeClass: name,
         nodeClassSetting: setting,
         ...(config ? { config } : {}),
+        ...(sharing
+          ? {
+              sharesByDefault: `${describeSharing(sharing)}: ${sharing.source}`,
+            }
+          : {}),
       },
     ];
   });
@@ -238,6 +245,9 @@ function otherDevicePlugin(
       readsNamedConfigs: false,
       file: rocket.file,
       setting: `EC2NodeClass \`${name}\` of the GPU pools with ${rocket.nodeClassSetting}, in \`${rocket.file}\``,
+      ...(rocket.sharesByDefault
+        ? { sharesByDefault: rocket.sharesByDefault }
+        : {}),
     };
   }
   const standalone = plugins.find(p => p.kind === 'standalone');

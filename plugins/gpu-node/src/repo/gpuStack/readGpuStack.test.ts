@@ -184,8 +184,12 @@ spec:
     ).toEqual({
       file: 'infra/operator.yaml',
       configMap: 'team-mig-layouts',
-      setting: expect.stringContaining('`migManager.config.name: team-mig-layouts` in'),
-      advice: expect.stringContaining(`\`migManager.config.name: ${wanted}\` in`),
+      setting: expect.stringContaining(
+        '`migManager.config.name: team-mig-layouts` in',
+      ),
+      advice: expect.stringContaining(
+        `\`migManager.config.name: ${wanted}\` in`,
+      ),
     });
     expect(
       await reads('    devicePlugin:\n      config: {name: slices}\n'),
@@ -199,6 +203,34 @@ spec:
     expect(
       await reads('    migManager:\n      enabled: false\n'),
     ).toBeUndefined();
+  });
+
+  it('says how Bottlerocket’s device plugin on the GPU pools’ node class shares every GPU, naming its user data', async () => {
+    const onGpuClass = resolveClusterProfile({
+      name: 'prod',
+      nodeClass: {
+        group: 'karpenter.k8s.aws',
+        kind: 'EC2NodeClass',
+        name: 'gpu',
+      },
+    });
+    const { fromKept } = await stacks(
+      { 'infra/nodeclass.yaml': BOTTLEROCKET_NODE_CLASS },
+      onGpuClass,
+    );
+    expect(fromKept.devicePlugin).toMatchObject({
+      kind: 'bottlerocket',
+      sharesByDefault: expect.stringContaining(
+        'time-slicing, 4 per GPU, as `nvidia.com/gpu.shared`: EC2NodeClass',
+      ),
+    });
+    const whole = BOTTLEROCKET_NODE_CLASS.replace(/ {2}userData: [^]*/, '');
+    const { fromKept: unshared } = await stacks(
+      { 'infra/nodeclass.yaml': whole },
+      onGpuClass,
+    );
+    expect(unshared.devicePlugin?.kind).toBe('bottlerocket');
+    expect(unshared.devicePlugin?.sharesByDefault).toBeUndefined();
   });
 
   it('counts a node class only when it runs Bottlerocket, and never a NodePool that references one', () => {

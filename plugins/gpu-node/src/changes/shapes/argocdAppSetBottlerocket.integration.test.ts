@@ -1,0 +1,155 @@
+/**
+ * A platform team's round on an Argo CD ApplicationSet repository whose git
+ * directory generator applies every `clusters/*` folder, with a Karpenter
+ * v1beta1 GPU pool on Bottlerocket whose node class user data time-slices
+ * every GPU 4 ways (`test/fixtures/argocd-appset-bottlerocket-repo`, origins
+ * in its README). Validate on the untouched repository, import, bootstrap,
+ * then requests and their releases; every request's pods land on the pool
+ * the plan chose and on no other.
+ */
+import { parseAllDocuments } from 'yaml';
+import {
+  builtinCatalog,
+  isGpuInputError,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import { promises as fs } from 'node:fs';
+import { buildImportChange } from '../../import/buildImportChange';
+import type { FsRepoTree } from '../../repo/tree';
+import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
+import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { buildRequestChange } from '../buildRequestChange';
+import { writeChangeSet } from '../stagedTree';
+import {
+  SHAPE_OWNER,
+  checkoutShape,
+  snapshot,
+  shapeRequest,
+} from './__testUtils__/shapeRound';
+
+// Import, bootstrap, requests and releases each build with the real
+// kustomize on a shared CI machine.
+jest.setTimeout(240_000);
+
+const POOL_FILE = 'clusters/gpu-east/karpenter/gpu.yaml';
+
+const cluster = resolveClusterProfile({
+  name: 'gpu-east',
+  provider: 'aws-karpenter',
+  karpenterVersion: '1.0.8',
+  nodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'gpu' },
+  nodeOverlay: false,
+  migStrategy: 'single',
+});
+
+const objectsIn = (text: string) =>
+  parseAllDocuments(text).map(doc => doc.toJS());
+
+describe('the Argo CD ApplicationSet repository with a Karpenter v1beta1 pool on Bottlerocket', () => {
+  let tree: FsRepoTree;
+  let original: Record<string, string>;
+  beforeAll(async () => {
+    tree = await checkoutShape(
+      'argocd-appset-bottlerocket-repo',
+      'gpu-shape-appset-',
+    );
+    await fs.rm(`${tree.root}/README.md`);
+    original = await snapshot(tree);
+  });
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+
+  it('validate finds nothing wrong in the untouched repository', async () => {
+    expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
+  });
+
+  it('the import converts the pool to v1 and adopts it as Bottlerocket shares it: 4 time slices per GPU', async () => {
+    const imported = await buildImportChange({
+      tree,
+      dir: tree.root,
+      cluster,
+      catalog: builtinCatalog,
+      owner: SHAPE_OWNER,
+    });
+    await writeChangeSet(tree, imported.changeSet);
+    const objects = objectsIn((await tree.readFile(POOL_FILE))!);
+    const pool = objects.find(o => o.kind === 'NodePool');
+    const nodeClass = objects.find(o => o.kind === 'EC2NodeClass');
+    expect(pool.apiVersion).toBe('karpenter.sh/v1');
+    expect(nodeClass.apiVersion).toBe('karpenter.k8s.aws/v1');
+    expect(pool.spec.template.spec.nodeClassRef).toEqual({
+      group: 'karpenter.k8s.aws',
+      kind: 'EC2NodeClass',
+      name: 'gpu',
+    });
+    expect(pool.metadata.annotations).toMatchObject({
+      'gpu.backstage.io/sharing-mode': 'time-slicing',
+      'gpu.backstage.io/slices-per-gpu': '4',
+    });
+    expect(imported.changeSet.changes.map(c => c.path)).toEqual([POOL_FILE]);
+  });
+
+  it('validate finds nothing wrong once imported, and the import gave back nothing else', async () => {
+    expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
+    const now = await snapshot(tree);
+    delete now[POOL_FILE];
+    const before = { ...original };
+    delete before[POOL_FILE];
+    expect(now).toEqual(before);
+  });
+
+  describe('bootstrapped', () => {
+    let bootstrapped: Record<string, string>;
+    let notes: string[];
+    beforeAll(async () => {
+      const changeSet = await buildBootstrapChangeSet(tree, cluster, {
+        operatorChartVersion: 'v26.7.0',
+        binPacking: false,
+      });
+      notes = changeSet.notes ?? [];
+      await writeChangeSet(tree, changeSet);
+      bootstrapped = await snapshot(tree);
+    });
+
+    it('validate finds nothing wrong once bootstrapped', async () => {
+      expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
+    });
+
+    it('the bootstrap says whole GPUs are refused: Bottlerocket’s device plugin time-slices every GPU of the pools’ node class', () => {
+      expect(notes).toContainEqual(
+        expect.stringMatching(
+          /^Requests for exclusive are refused: .*Bottlerocket's built-in NVIDIA device plugin .*which shares every GPU \(time-slicing, 4 per GPU, as `nvidia.com\/gpu`/,
+        ),
+      );
+    });
+
+    it.each([
+      ['the Job with its own GPU limit', 'nvidia-smi', 'Job', 't4', 8],
+      ['the Deployment', 'vision', 'Deployment', 'a10g', 20],
+    ])(
+      'refuses whole GPUs for %s — a new pool on that node class would give each pod a quarter of a GPU — and writes nothing',
+      async (_what, name, kind, model, vramGiB) => {
+        const error = await buildRequestChange({
+          tree,
+          dir: tree.root,
+          request: shapeRequest(name, {
+            gpu: { model, sharing: 'exclusive', replicas: 1, vramGiB },
+            workload: { existing: { kind, name } },
+          }),
+          cluster,
+          catalog: builtinCatalog,
+        }).catch(e => e);
+        expect(isGpuInputError(error)).toBe(true);
+        expect(error.issues).toEqual([
+          expect.objectContaining({
+            path: 'spec.gpu.sharing',
+            rule: 'device-plugin-shares-by-default',
+          }),
+        ]);
+        expect(error.issues[0].message).toContain(
+          'set device-sharing-strategy = "none" in that node class\'s user data',
+        );
+        expect(await snapshot(tree)).toEqual(bootstrapped);
+      },
+    );
+  });
+});
