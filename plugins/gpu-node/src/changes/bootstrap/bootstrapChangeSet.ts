@@ -67,6 +67,7 @@ import {
   splitByCluster,
   workloadClusterReleaseNotes,
 } from '../workloadCluster/workloadClusterReleases';
+import { deliveredScheduler } from '../workloadCluster/schedulerDelivery';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -300,26 +301,27 @@ export async function buildBootstrapChangeSet(
   const nodeClassFile = await gpuNodeClassFile(staged, layout, paths, cluster);
   if (nodeClassFile) files.push(nodeClassFile);
 
-  const scheduler = bootstrapScheduler(
-    cluster,
-    options.binPacking,
-    paths.scheduler,
+  const clusterFolder = clusterScopePath(layout, cluster.name);
+  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
+  const { scheduler, carried } = deliveredScheduler(
+    bootstrapScheduler(cluster, options.binPacking, paths.scheduler),
+    workload,
   );
-  if (scheduler) files.push(scheduler.file);
+  if (scheduler?.file) files.push(scheduler.file);
   // Refuses before anything is staged when a file in the way is not the bootstrap's.
   await writeBootstrapFiles(staged, files);
 
   if (generated.migParted) await writeAllDisabledMigConfig(staged, paths);
   await mergeGpuKustomization(staged, paths, generated, [
     ...(nodeClassFile ? [nodeClassFile.path] : []),
-    ...(scheduler ? [scheduler.file.path] : []),
+    ...(scheduler?.file ? [scheduler.file.path] : []),
   ]);
   const deliveryNotes = await bootstrapGpuConfigsDelivery(
-    tree,
     staged,
-    layout,
+    workload,
     cluster,
     paths.gpuKustomization,
+    carried,
   );
 
   const karpenter = await bootstrapKarpenter(
@@ -328,8 +330,6 @@ export async function buildBootstrapChangeSet(
     cluster,
     releaseFiles,
   );
-  const clusterFolder = clusterScopePath(layout, cluster.name);
-  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
   const folders = splitByCluster(
     [
       ...foldersToApply(
