@@ -227,7 +227,7 @@ describe('bootstrapGpuConfigsDelivery', () => {
       for (const o of objects) {
         expect(carried).toContainEqual(o);
       }
-      const set = built.find(o => o.kind === 'ClusterResourceSet');
+      const set = built.find(o => o.kind === 'ClusterResourceSet')!;
       expect(
         crdSchemaErrors(
           set,
