@@ -30,6 +30,7 @@ import {
   readAfterChange,
 } from '../rootBuilds';
 import { FsRepoTree } from '../../repo/tree';
+import { unadoptedTemplates } from './unadoptMachineDeployments';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
 import { POOL_OBJECT_KINDS } from '../../repo/machineDeploymentPools';
@@ -138,11 +139,19 @@ export async function verifyRelease(
       withCarried(now.objects!).map(o => [builtObjectId(o), o]),
     );
     problems.push(...(await carriedCopyProblems(build, readAfter, cluster)));
+    const unadopted = unadoptedTemplates(
+      was.objects!,
+      plan.pools,
+      cluster.labelDomain,
+    );
     for (const [key, o] of before) {
       const next = after.get(key);
       if (!next) {
         const ours =
-          isManagedObject(o) || isOwnedByRequest(o, id, cluster.labelDomain);
+          isManagedObject(o) ||
+          isOwnedByRequest(o, id, cluster.labelDomain) ||
+          (o.kind === 'KubeadmConfigTemplate' &&
+            unadopted.has(o.metadata.name));
         if (!ours) {
           problems.push(
             `${root}: ${describeBuilt(o)} would disappear, and the product does not manage it`,
