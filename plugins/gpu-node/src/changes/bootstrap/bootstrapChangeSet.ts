@@ -62,7 +62,12 @@ import {
 } from './draDriver/bootstrapDraDriver';
 import { draDriverNotes } from './draDriver/draDriverNotes';
 import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
-import { workloadClusterIn } from '../workloadCluster/managementCluster';
+import {
+  workloadClusterIn,
+  type WorkloadCluster,
+} from '../workloadCluster/managementCluster';
+import { helmChartProxyFile } from '../workloadCluster/helmChartProxyRelease';
+import { GPU_OPERATOR_CHART } from './gpuOperator/gpuOperatorChart';
 import {
   splitByCluster,
   workloadClusterReleaseNotes,
@@ -235,6 +240,54 @@ function foldersToApply(
 }
 
 /**
+ * The bootstrap's own GPU Operator release as the cluster's folder takes
+ * it: its kustomize release folder, or on a Cluster API management
+ * repository whose workload Cluster has labels, the HelmChartProxy that
+ * installs it on the workload cluster (in the GPU folder, which the
+ * management cluster applies).
+ */
+function workloadClusterOperator(
+  operator: GpuOperatorOutcome,
+  workload: WorkloadCluster | undefined,
+  paths: BootstrapPaths,
+): {
+  files: BootstrapFileWrite[];
+  resources: string[];
+  ownFolder: boolean;
+  notes: string[];
+} {
+  if (operator.kind !== 'bootstrap') {
+    return { files: [], resources: [], ownFolder: false, notes: [] };
+  }
+  const proxy =
+    workload && Object.keys(workload.labels).length > 0
+      ? helmChartProxyFile(operator.files, workload, paths.gpuKustomization)
+      : undefined;
+  if (!proxy || !workload) {
+    return {
+      files: [...operator.files],
+      resources: [],
+      ownFolder: true,
+      notes: [],
+    };
+  }
+  return {
+    files: [proxy],
+    resources: [proxy.path],
+    ownFolder: false,
+    notes: [
+      `The GPU Operator runs in the workload cluster \`${workload.name}\`, where the GPU nodes are: the Cluster API add-on provider Helm (CAAPH) installs it there from HelmChartProxy \`${workload.namespace}/${GPU_OPERATOR_CHART}\` (\`${proxy.path}\`, its values in \`spec.valuesTemplate\`), which selects the Cluster by ${Object.entries(
+        workload.labels,
+      )
+        .map(([k, v]) => `\`${k}: ${v}\``)
+        .join(
+          ', ',
+        )}. The management cluster must run CAAPH (\`clusterctl init --addon helm\`).`,
+    ],
+  };
+}
+
+/**
  * The once-per-cluster change set: the GPU Operator's release (Helm values
  * + kustomize helmCharts) unless the repository declares one (then what to
  * set in it, see `notes`), the default device-plugin config and the
@@ -282,8 +335,10 @@ export async function buildBootstrapChangeSet(
   );
   const generated = generatedConfigMaps(configMaps, stack, operator);
 
-  const files: BootstrapFileWrite[] =
-    operator.kind === 'bootstrap' ? [...operator.files] : [];
+  const clusterFolder = clusterScopePath(layout, cluster.name);
+  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
+  const operatorRelease = workloadClusterOperator(operator, workload, paths);
+  const files: BootstrapFileWrite[] = [...operatorRelease.files];
   // NVIDIA's DRA driver, when the profile enables DRA and the team deploys none.
   const draDriver = await bootstrapDraDriver(
     staged,
@@ -301,8 +356,6 @@ export async function buildBootstrapChangeSet(
   const nodeClassFile = await gpuNodeClassFile(staged, layout, paths, cluster);
   if (nodeClassFile) files.push(nodeClassFile);
 
-  const clusterFolder = clusterScopePath(layout, cluster.name);
-  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
   const { scheduler, carried } = deliveredScheduler(
     bootstrapScheduler(cluster, options.binPacking, paths.scheduler),
     workload,
@@ -315,6 +368,7 @@ export async function buildBootstrapChangeSet(
   await mergeGpuKustomization(staged, paths, generated, [
     ...(nodeClassFile ? [nodeClassFile.path] : []),
     ...(scheduler?.file ? [scheduler.file.path] : []),
+    ...operatorRelease.resources,
   ]);
   const deliveryNotes = await bootstrapGpuConfigsDelivery(
     staged,
@@ -334,7 +388,7 @@ export async function buildBootstrapChangeSet(
     [
       ...foldersToApply(
         paths,
-        operator.kind === 'bootstrap',
+        operatorRelease.ownFolder,
         karpenter.kind === 'managed',
       ),
       ...draDriverFolders(draDriver),
@@ -357,6 +411,7 @@ export async function buildBootstrapChangeSet(
     gpuOperatorRelease: operator.kind,
     notes: [
       ...gpuOperatorNotes(operator),
+      ...operatorRelease.notes,
       ...handWrittenConfigMapNotes(
         configMaps,
         operator.kind === 'bootstrap' ? paths.operatorValues : undefined,

@@ -6,7 +6,7 @@
  * unlabelled Cluster gets a note instead, and a folder without a Cluster
  * (the workload cluster's own repository) gets nothing.
  */
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, parseDocument } from 'yaml';
 import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { promises as fs } from 'node:fs';
@@ -19,6 +19,9 @@ import { carriedToWorkloadClusters } from './carriedManifests';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { bootstrapGpuConfigsDelivery } from './bootstrapDelivery';
 import { workloadClusterIn } from './managementCluster';
+
+// Bootstraps written to disk and built with the real kustomize.
+jest.setTimeout(180_000);
 
 const cluster = resolveClusterProfile({
   name: 'lab',
@@ -132,32 +135,63 @@ describe('bootstrapGpuConfigsDelivery', () => {
     ).toEqual({ notes: [], changes: [] });
   });
 
-  it('the bootstrap’s own GPU Operator release is the workload cluster’s: not listed where the management cluster applies it, the HelmChartProxy to write said', async () => {
-    const tree = new MemoryRepoTree({
-      'clusters/lab/kustomization.yaml': 'resources:\n  - cluster.yaml\n',
-      'clusters/lab/cluster.yaml':
+  it('the bootstrap’s own GPU Operator release is the workload cluster’s: a HelmChartProxy selecting the Cluster’s labels, applied by the management cluster, valid against CAAPH’s CRD; a second bootstrap changes nothing', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-mgmt-proxy-'));
+    try {
+      const tree = new FsRepoTree(dir);
+      await tree.writeFile(
+        'clusters/lab/kustomization.yaml',
+        'resources:\n  - cluster.yaml\n',
+      );
+      await tree.writeFile(
+        'clusters/lab/cluster.yaml',
         'apiVersion: cluster.x-k8s.io/v1beta1\nkind: Cluster\nmetadata:\n  name: lab-1\n  namespace: capi\n  labels:\n    gpu: nvidia\nspec: {}\n',
-    });
-    const change = await buildBootstrapChangeSet(tree, cluster, {
-      operatorChartVersion: 'v26.7.0',
-      binPacking: false,
-    });
-    const operatorFolder = 'clusters/lab/gpu-operator';
-    expect(
-      change.changes.some(c => c.path.startsWith(`${operatorFolder}/`)),
-    ).toBe(true);
-    const root = change.changes.find(
-      c => c.path === 'clusters/lab/kustomization.yaml',
-    );
-    expect(root && root.action !== 'delete' ? root.content : '').not.toContain(
-      'gpu-operator',
-    );
-    const notes = change.notes.join('\n');
-    expect(notes).not.toContain('apply it as a kustomize root of its own');
-    expect(notes).toContain(
-      `\`${operatorFolder}/\` is for the workload cluster \`lab-1\`, not for the Cluster API management cluster`,
-    );
-    expect(notes).toContain('`spec.clusterSelector.matchLabels` `gpu: nvidia`');
+      );
+      const options = { operatorChartVersion: 'v26.7.0', binPacking: false };
+      const change = await buildBootstrapChangeSet(tree, cluster, options);
+      // No kustomize release nothing would apply to the workload cluster.
+      expect(
+        change.changes.filter(c =>
+          c.path.startsWith('clusters/lab/gpu-operator/'),
+        ),
+      ).toEqual([]);
+      await writeChangeSet(tree, change);
+      const built = await kustomizeBuild(path.join(dir, 'clusters/lab'));
+      const proxies = built.filter(o => o.kind === 'HelmChartProxy');
+      expect(proxies).toHaveLength(1);
+      const [proxy] = proxies as any[];
+      expect(proxy.metadata).toMatchObject({
+        name: 'gpu-operator',
+        namespace: 'capi',
+      });
+      expect(proxy.spec).toMatchObject({
+        clusterSelector: { matchLabels: { gpu: 'nvidia' } },
+        repoURL: 'https://helm.ngc.nvidia.com/nvidia',
+        chartName: 'gpu-operator',
+        version: 'v26.7.0',
+        namespace: 'gpu-operator',
+      });
+      // Its values are the ones the bootstrap writes for its own release.
+      expect(parseDocument(proxy.spec.valuesTemplate).toJS()).toMatchObject({
+        devicePlugin: { config: { name: 'nvidia-device-plugin-configs' } },
+      });
+      expect(
+        crdSchemaErrors(
+          proxy,
+          'caaph-v0.6.4_addons.cluster.x-k8s.io_helmchartproxies.yaml',
+        ),
+      ).toEqual([]);
+      const notes = change.notes.join('\n');
+      expect(notes).toContain(
+        'installs it there from HelmChartProxy `capi/gpu-operator`',
+      );
+      expect(notes).not.toContain('is for the workload cluster `lab-1`');
+      const again = await buildBootstrapChangeSet(tree, cluster, options);
+      expect(again.changes).toEqual([]);
+      expect(again.gpuOperatorRelease).toBe('bootstrap');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   describe('the bin-packing scheduler (bootstrap with binPacking)', () => {
