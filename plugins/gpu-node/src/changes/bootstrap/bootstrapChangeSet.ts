@@ -338,7 +338,7 @@ export async function buildBootstrapChangeSet(
   const clusterFolder = clusterScopePath(layout, cluster.name);
   const workload = await workloadClusterIn(tree, clusterFolder, cluster);
   const operatorRelease = workloadClusterOperator(operator, workload, paths);
-  const files: BootstrapFileWrite[] = [...operatorRelease.files];
+  const files = [...operatorRelease.files];
   // NVIDIA's DRA driver, when the profile enables DRA and the team deploys none.
   const draDriver = await bootstrapDraDriver(
     staged,
@@ -351,7 +351,6 @@ export async function buildBootstrapChangeSet(
   if (generated.devicePlugin) {
     files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
   }
-
   // The GPU node class, unless the cluster's files define it already.
   const nodeClassFile = await gpuNodeClassFile(staged, layout, paths, cluster);
   if (nodeClassFile) files.push(nodeClassFile);
