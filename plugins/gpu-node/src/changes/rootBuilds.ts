@@ -35,6 +35,8 @@ export interface RootBuild {
   /** Objects before (none when the change creates the root), or the base's build error. */
   before: { objects?: BuiltObject[]; error?: string };
   after: { objects?: BuiltObject[]; error?: string };
+  /** The kustomization files the root builds after the change (what its generators read). */
+  kustomizationsAfter: string[];
 }
 
 /** `group|kind|namespace|name` of a built object. */
@@ -169,8 +171,23 @@ export async function buildTouchedRoots(
       root,
       before: built[2 * i],
       after: built[2 * i + 1],
+      kustomizationsAfter: foldersBuiltBy(graphAfter, root).flatMap(
+        folder => graphAfter.folders.get(folder)?.file ?? [],
+      ),
     }));
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** Reads the checkout with the change written over it. */
+export function readAfterChange(
+  base: RepoTree,
+  changeSet: ChangeSet,
+): (path: string) => Promise<string | undefined> {
+  return async path => {
+    const change = changeSet.changes.find(c => c.path === path);
+    if (!change) return base.readFile(path);
+    return change.action === 'delete' ? undefined : change.content;
+  };
 }

@@ -34,14 +34,19 @@ import { deepEqual } from './canonical';
 import { checkGpuWorkload, describeBuilt } from './gpuWorkloadCheck';
 import { isManagedObject } from './ownership';
 import { isGpuConfigsDelivery } from './workloadCluster/gpuConfigsDelivery';
+import {
+  carriedCopyProblems,
+  carriedGpuConfigMaps,
+} from './workloadCluster/carriedCopies';
 import { plannedPoolLanding } from './plannedPoolLanding';
 import {
   buildTouchedRoots,
   builtObjectId,
+  readAfterChange,
   type StageRunner,
 } from './rootBuilds';
 import type { ChangeSet } from './types';
-import type { RepoTree } from '../repo/tree';
+import { FsRepoTree, type RepoTree } from '../repo/tree';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
 
 export interface VerifyChangeOptions {
@@ -139,7 +144,12 @@ export async function verifyChange(
     b.after.objects ? [{ root: b.root, objects: b.after.objects }] : [],
   );
   const landed = new Set<string>();
-  for (const { root, before: was, after: now } of builds) {
+  const readAfter = readAfterChange(
+    options.tree ?? new FsRepoTree(dir),
+    changeSet,
+  );
+  for (const build of builds) {
+    const { root, before: was, after: now } = build;
     if (now.error !== undefined) {
       if (was.error !== undefined) {
         result.unverifiable.push({ root, reason: was.error });
@@ -153,12 +163,23 @@ export async function verifyChange(
       result.unverifiable.push({ root, reason: was.error });
       continue;
     }
-    const before = new Map(was.objects!.map(o => [builtObjectId(o), o]));
-    const next = new Map(now.objects!.map(o => [builtObjectId(o), o]));
+    // The GPU ConfigMaps a management root carries to its workload cluster
+    // are judged as if built: only those reach the device plugin there.
+    const withCarried = (objects: Built[]) => [
+      ...objects,
+      ...carriedGpuConfigMaps(objects, cluster),
+    ];
+    const before = new Map(
+      withCarried(was.objects!).map(o => [builtObjectId(o), o]),
+    );
+    const next = new Map(
+      withCarried(now.objects!).map(o => [builtObjectId(o), o]),
+    );
     for (const [id, o] of before) {
       if (!next.has(id))
         problems.push(`${root}: ${describeBuilt(o)} would disappear`);
     }
+    problems.push(...(await carriedCopyProblems(build, readAfter, cluster)));
     for (const [id, o] of next) {
       const old = before.get(id);
       const isGpuWorkload =

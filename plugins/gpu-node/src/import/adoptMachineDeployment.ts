@@ -18,7 +18,7 @@
  * (`<labelDomain>/replaced`, the format of `changes/replacedFields.ts`)
  * names the reference it had, so an un-adoption puts it back.
  */
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import {
   findInstanceType,
   gpuAnnotationKeys,
@@ -254,6 +254,25 @@ export function adoptionRecord(before: string, after: string): string {
   return stringify({
     [BOOTSTRAP_REF_PATH.join('.')]: { before, request: after },
   });
+}
+
+/** The bootstrap reference an adoption replaced, read from its record; undefined when it replaced none. */
+export function adoptedReference(
+  record: unknown,
+): { before: string; request: string } | undefined {
+  if (typeof record !== 'string') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = parse(record);
+  } catch {
+    return undefined; // not the adoption's record
+  }
+  const entry = getIn(parsed, BOOTSTRAP_REF_PATH.join('.'));
+  const before = getIn(entry, 'before');
+  const request = getIn(entry, 'request');
+  return typeof before === 'string' && typeof request === 'string'
+    ? { before, request }
+    : undefined;
 }
 
 /**

@@ -62,11 +62,17 @@ import {
 } from './draDriver/bootstrapDraDriver';
 import { draDriverNotes } from './draDriver/draDriverNotes';
 import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
-import { workloadClusterIn } from '../workloadCluster/managementCluster';
+import {
+  workloadClusterIn,
+  type WorkloadCluster,
+} from '../workloadCluster/managementCluster';
+import { helmChartProxyFile } from '../workloadCluster/helmChartProxyRelease';
+import { GPU_OPERATOR_CHART } from './gpuOperator/gpuOperatorChart';
 import {
   splitByCluster,
   workloadClusterReleaseNotes,
 } from '../workloadCluster/workloadClusterReleases';
+import { deliveredScheduler } from '../workloadCluster/schedulerDelivery';
 
 /**
  * What a bootstrap pins and adds beyond its fixed files.
@@ -234,6 +240,54 @@ function foldersToApply(
 }
 
 /**
+ * The bootstrap's own GPU Operator release as the cluster's folder takes
+ * it: its kustomize release folder, or on a Cluster API management
+ * repository whose workload Cluster has labels, the HelmChartProxy that
+ * installs it on the workload cluster (in the GPU folder, which the
+ * management cluster applies).
+ */
+function workloadClusterOperator(
+  operator: GpuOperatorOutcome,
+  workload: WorkloadCluster | undefined,
+  paths: BootstrapPaths,
+): {
+  files: BootstrapFileWrite[];
+  resources: string[];
+  ownFolder: boolean;
+  notes: string[];
+} {
+  if (operator.kind !== 'bootstrap') {
+    return { files: [], resources: [], ownFolder: false, notes: [] };
+  }
+  const proxy =
+    workload && Object.keys(workload.labels).length > 0
+      ? helmChartProxyFile(operator.files, workload, paths.gpuKustomization)
+      : undefined;
+  if (!proxy || !workload) {
+    return {
+      files: [...operator.files],
+      resources: [],
+      ownFolder: true,
+      notes: [],
+    };
+  }
+  return {
+    files: [proxy],
+    resources: [proxy.path],
+    ownFolder: false,
+    notes: [
+      `The GPU Operator runs in the workload cluster \`${workload.name}\`, where the GPU nodes are: the Cluster API add-on provider Helm (CAAPH) installs it there from HelmChartProxy \`${workload.namespace}/${GPU_OPERATOR_CHART}\` (\`${proxy.path}\`, its values in \`spec.valuesTemplate\`), which selects the Cluster by ${Object.entries(
+        workload.labels,
+      )
+        .map(([k, v]) => `\`${k}: ${v}\``)
+        .join(
+          ', ',
+        )}. The management cluster must run CAAPH (\`clusterctl init --addon helm\`).`,
+    ],
+  };
+}
+
+/**
  * The once-per-cluster change set: the GPU Operator's release (Helm values
  * + kustomize helmCharts) unless the repository declares one (then what to
  * set in it, see `notes`), the default device-plugin config and the
@@ -281,8 +335,10 @@ export async function buildBootstrapChangeSet(
   );
   const generated = generatedConfigMaps(configMaps, stack, operator);
 
-  const files: BootstrapFileWrite[] =
-    operator.kind === 'bootstrap' ? [...operator.files] : [];
+  const clusterFolder = clusterScopePath(layout, cluster.name);
+  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
+  const operatorRelease = workloadClusterOperator(operator, workload, paths);
+  const files = [...operatorRelease.files];
   // NVIDIA's DRA driver, when the profile enables DRA and the team deploys none.
   const draDriver = await bootstrapDraDriver(
     staged,
@@ -295,31 +351,30 @@ export async function buildBootstrapChangeSet(
   if (generated.devicePlugin) {
     files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
   }
-
   // The GPU node class, unless the cluster's files define it already.
   const nodeClassFile = await gpuNodeClassFile(staged, layout, paths, cluster);
   if (nodeClassFile) files.push(nodeClassFile);
 
-  const scheduler = bootstrapScheduler(
-    cluster,
-    options.binPacking,
-    paths.scheduler,
+  const { scheduler, carried } = deliveredScheduler(
+    bootstrapScheduler(cluster, options.binPacking, paths.scheduler),
+    workload,
   );
-  if (scheduler) files.push(scheduler.file);
+  if (scheduler?.file) files.push(scheduler.file);
   // Refuses before anything is staged when a file in the way is not the bootstrap's.
   await writeBootstrapFiles(staged, files);
 
   if (generated.migParted) await writeAllDisabledMigConfig(staged, paths);
   await mergeGpuKustomization(staged, paths, generated, [
     ...(nodeClassFile ? [nodeClassFile.path] : []),
-    ...(scheduler ? [scheduler.file.path] : []),
+    ...(scheduler?.file ? [scheduler.file.path] : []),
+    ...operatorRelease.resources,
   ]);
   const deliveryNotes = await bootstrapGpuConfigsDelivery(
-    tree,
     staged,
-    layout,
+    workload,
     cluster,
     paths.gpuKustomization,
+    carried,
   );
 
   const karpenter = await bootstrapKarpenter(
@@ -328,13 +383,11 @@ export async function buildBootstrapChangeSet(
     cluster,
     releaseFiles,
   );
-  const clusterFolder = clusterScopePath(layout, cluster.name);
-  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
   const folders = splitByCluster(
     [
       ...foldersToApply(
         paths,
-        operator.kind === 'bootstrap',
+        operatorRelease.ownFolder,
         karpenter.kind === 'managed',
       ),
       ...draDriverFolders(draDriver),
@@ -357,6 +410,7 @@ export async function buildBootstrapChangeSet(
     gpuOperatorRelease: operator.kind,
     notes: [
       ...gpuOperatorNotes(operator),
+      ...operatorRelease.notes,
       ...handWrittenConfigMapNotes(
         configMaps,
         operator.kind === 'bootstrap' ? paths.operatorValues : undefined,

@@ -54,12 +54,12 @@ export async function buildProviderStackBootstrap(
     options.binPacking,
     paths.scheduler,
   );
-  await writeBootstrapFiles(staged, scheduler ? [scheduler.file] : []);
+  await writeBootstrapFiles(staged, scheduler?.file ? [scheduler.file] : []);
   await mergeGpuKustomization(
     staged,
     paths,
     {},
-    scheduler ? [scheduler.file.path] : [],
+    scheduler?.file ? [scheduler.file.path] : [],
   );
   const wiringNotes = await wireGpuFolders(
     staged,

@@ -3,7 +3,8 @@
  * and limits, as when a request moves away), and a managed pool nobody
  * holds any more goes: its NodePool, the NodeOverlays the product wrote for
  * it and a node class only it used; or its MachineDeployment and the machine
- * templates the product wrote for it. Hand-written objects in the same file
+ * templates the product wrote for it. An adopted MachineDeployment nobody
+ * holds goes back to its team (`unadoptMachineDeployments.ts`). Hand-written objects in the same file
  * stay, and so does the file then.
  */
 import type { Document } from 'yaml';
@@ -27,6 +28,7 @@ import { isManagedObject } from '../ownership';
 import type { StagedTree } from '../stagedTree';
 import { YamlFile } from '../yamlFile';
 import { clusterNodePools } from './clusterNodePools';
+import { unadoptMachineDeployments } from './unadoptMachineDeployments';
 
 /** The node class a NodePool document launches with. */
 function nodeClassOf(nodePool: unknown): string | undefined {
@@ -124,6 +126,7 @@ export async function releasePools(
     pools.filter(p => !p.removed),
     cluster,
   );
+  await unadoptMachineDeployments(staged, cluster, pools);
   const removed = pools.filter(p => p.removed);
   if (removed.length === 0) return;
   const classesInUse = await nodeClassesInUse(

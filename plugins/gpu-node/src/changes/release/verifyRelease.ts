@@ -24,11 +24,21 @@ import { getIn } from '../../repo/yamlObjects';
 import { deepEqual } from '../canonical';
 import { describeBuilt } from '../gpuWorkloadCheck';
 import { isManagedObject, isOwnedByRequest } from '../ownership';
-import { buildTouchedRoots, builtObjectId } from '../rootBuilds';
+import {
+  buildTouchedRoots,
+  builtObjectId,
+  readAfterChange,
+} from '../rootBuilds';
+import { FsRepoTree } from '../../repo/tree';
+import { unadoptedTemplates } from './unadoptMachineDeployments';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
 import { POOL_OBJECT_KINDS } from '../../repo/machineDeploymentPools';
 import { isGpuConfigsDelivery } from '../workloadCluster/gpuConfigsDelivery';
+import {
+  carriedCopyProblems,
+  carriedGpuConfigMaps,
+} from '../workloadCluster/carriedCopies';
 
 export interface VerifyReleaseOptions {
   /** The checkout the release was computed on. */
@@ -97,11 +107,22 @@ export async function verifyRelease(
   const problems: string[] = [];
   const mayChange = (o: BuiltObject) => releaseMayChange(o, plan, cluster);
 
-  for (const { root, before: was, after: now } of await buildTouchedRoots(
+  const readAfter = readAfterChange(
+    new FsRepoTree(options.dir),
+    options.changeSet,
+  );
+  // The GPU ConfigMaps a management root carries to its workload cluster
+  // are judged as if built: only those reach the device plugin there.
+  const withCarried = (objects: BuiltObject[]) => [
+    ...objects,
+    ...carriedGpuConfigMaps(objects, cluster),
+  ];
+  for (const build of await buildTouchedRoots(
     options.dir,
     options.changeSet,
     options.kustomize,
   )) {
+    const { root, before: was, after: now } = build;
     if (was.error !== undefined) {
       result.unverifiable.push({ root, reason: was.error });
       continue;
@@ -111,13 +132,26 @@ export async function verifyRelease(
         `the release would break \`kustomize build ${root}\`: ${now.error}. Nothing was written.`,
       );
     }
-    const before = new Map(was.objects!.map(o => [builtObjectId(o), o]));
-    const after = new Map(now.objects!.map(o => [builtObjectId(o), o]));
+    const before = new Map(
+      withCarried(was.objects!).map(o => [builtObjectId(o), o]),
+    );
+    const after = new Map(
+      withCarried(now.objects!).map(o => [builtObjectId(o), o]),
+    );
+    problems.push(...(await carriedCopyProblems(build, readAfter, cluster)));
+    const unadopted = unadoptedTemplates(
+      was.objects!,
+      plan.pools,
+      cluster.labelDomain,
+    );
     for (const [key, o] of before) {
       const next = after.get(key);
       if (!next) {
         const ours =
-          isManagedObject(o) || isOwnedByRequest(o, id, cluster.labelDomain);
+          isManagedObject(o) ||
+          isOwnedByRequest(o, id, cluster.labelDomain) ||
+          (o.kind === 'KubeadmConfigTemplate' &&
+            unadopted.has(o.metadata.name));
         if (!ours) {
           problems.push(
             `${root}: ${describeBuilt(o)} would disappear, and the product does not manage it`,

@@ -8,8 +8,6 @@
  * by a ClusterResourceSet, so then it says what to label instead.
  */
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
-import { clusterScopePath, type LayoutInput } from '../../layout/layout';
-import type { RepoTree } from '../../repo/tree';
 import { writeBootstrapFiles } from '../bootstrap/bootstrapFile';
 import {
   openKustomization,
@@ -25,28 +23,24 @@ import {
   generatedGpuConfigMaps,
   renderDelivery,
 } from './gpuConfigsDelivery';
-import { workloadClusterIn } from './managementCluster';
+import type { WorkloadCluster } from './managementCluster';
+import type { CarriedResource } from './schedulerDelivery';
 
 /** Writes the delivery when the folder is a management cluster's; the notes for the pull request. */
 export async function bootstrapGpuConfigsDelivery(
-  tree: RepoTree,
   staged: StagedTree,
-  layout: LayoutInput,
+  workload: WorkloadCluster | undefined,
   cluster: ClusterProfile,
   gpuKustomizationPath: string,
+  carried: CarriedResource[] = [],
 ): Promise<string[]> {
-  const workload = await workloadClusterIn(
-    tree,
-    clusterScopePath(layout, cluster.name),
-    cluster,
-  );
   if (!workload) return [];
   const configMaps = await generatedGpuConfigMaps(
     staged,
     gpuKustomizationPath,
     cluster,
   );
-  if (configMaps.length === 0) return [];
+  if (configMaps.length === 0 && carried.length === 0) return [];
   if (Object.keys(workload.labels).length === 0) {
     return [
       `This folder is applied to the Cluster API management cluster, and the GPU ConfigMaps must reach the workload cluster \`${workload.name}\`: label its Cluster (e.g. \`gpu-configs: ${workload.name}\`), then run the bootstrap again — it delivers them with a ClusterResourceSet selecting that label.`,
@@ -56,7 +50,10 @@ export async function bootstrapGpuConfigsDelivery(
   await writeBootstrapFiles(staged, [
     {
       path,
-      content: renderDelivery(deliveryResourceSet(workload), configMaps),
+      content: renderDelivery(
+        deliveryResourceSet(workload, carried),
+        configMaps,
+      ),
       what: `the ClusterResourceSet that carries the GPU ConfigMaps to the workload cluster \`${workload.name}\``,
       remedy: 'Move it, then run the bootstrap again.',
     },

@@ -113,7 +113,10 @@ export function generatedGpuConfigMaps(
 }
 
 /** The ClusterResourceSet of the workload cluster's GPU configs. */
-export function deliveryResourceSet(workload: WorkloadCluster) {
+export function deliveryResourceSet(
+  workload: WorkloadCluster,
+  carried: readonly { kind: string; name: string }[] = [],
+) {
   return {
     apiVersion: `${ADDONS_GROUP}/${workload.version}`,
     kind: CLUSTER_RESOURCE_SET,
@@ -124,7 +127,10 @@ export function deliveryResourceSet(workload: WorkloadCluster) {
     },
     spec: {
       clusterSelector: { matchLabels: workload.labels },
-      resources: [{ kind: 'ConfigMap', name: deliveryName(workload.name) }],
+      resources: [
+        { kind: 'ConfigMap', name: deliveryName(workload.name) },
+        ...carried,
+      ],
       // ApplyOnce would never carry a config a later request adds.
       strategy: 'Reconcile',
     },

@@ -18,6 +18,7 @@ import { findHelmReleases } from '../helmReleases/findHelmReleases';
 import type { OperatorConfigMaps } from '../operatorConfigMaps';
 import { GPU_OPERATOR_CHART } from './gpuOperatorChart';
 import { managedGpuOperatorRelease } from './managedGpuOperatorRelease';
+import { helmChartProxyPath } from '../../workloadCluster/helmChartProxyRelease';
 import {
   checkOperatorRelease,
   type OperatorReleaseCheck,
@@ -46,12 +47,20 @@ export async function bootstrapGpuOperator(
   /** What the repository runs on the GPU nodes (`readGpuStack`). */
   stack: ClusterGpuStack,
 ): Promise<GpuOperatorOutcome> {
-  const managed = isBootstrapFile(
-    await staged.read(paths.operatorKustomization),
-  );
+  // Its own release: the kustomize folder, or on a Cluster API management
+  // repository the HelmChartProxy made of it (`helmChartProxyRelease.ts`).
+  const own = [
+    paths.operatorKustomization,
+    helmChartProxyPath(paths.gpuKustomization, GPU_OPERATOR_CHART),
+  ];
+  const managedFiles = new Set<string>();
+  for (const file of own) {
+    if (isBootstrapFile(await staged.read(file))) managedFiles.add(file);
+  }
+  const managed = managedFiles.has(paths.operatorKustomization);
   const declared = (
     await findHelmReleases(staged.base, files, GPU_OPERATOR_CHART)
-  ).filter(r => !(managed && r.file === paths.operatorKustomization));
+  ).filter(r => !managedFiles.has(r.file));
   if (declared.length === 0) {
     return {
       kind: 'bootstrap',

@@ -16,7 +16,8 @@ import { bootstrapDocuments, type BootstrapFileWrite } from '../bootstrapFile';
 import { binPackingSchedulerObjects } from './schedulerObjects';
 
 export interface BootstrapScheduler {
-  file: BootstrapFileWrite;
+  /** None where it cannot run (an unlabelled Cluster API workload cluster: `notes` say why). */
+  file?: BootstrapFileWrite;
   /** What the pull request says beyond the file; empty when nothing. */
   notes: string[];
 }
