@@ -29,6 +29,7 @@ export type {
   WorkloadsResponse,
 } from './allocation/types';
 export { poolUsage } from './allocation/poolUsage';
+export { allocationPoolLabel } from './allocation/allocationPoolLabel';
 export {
   formatGpuEquivalents,
   gpuHoldingTitle,

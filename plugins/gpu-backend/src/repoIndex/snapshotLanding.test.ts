@@ -177,6 +177,27 @@ describe('the index lands workloads on the team’s own GPU NodePools too (one m
     expect(whole?.placementWarning).toBeUndefined();
   });
 
+  it('serves the allocation of a workload on the team’s NodePool with that NodePool, marked as not the product’s', () => {
+    const snapshot = index.snapshot();
+    const whole = snapshot.workloads.find(w => w.id === 'ml/whole')!;
+    const allocation = new AllocationQueries(builtinCatalog).allocation(
+      snapshot,
+      whole,
+    );
+    expect(allocation).toMatchObject({
+      cluster: 'prod',
+      pool: 'team-g5',
+      teamNodes: ['team-g5'],
+      usdPerMonth: 0,
+    });
+    expect(allocation.poolCost).toBeUndefined();
+    // A workload on a product pool is not marked.
+    const sliced = snapshot.workloads.find(w => w.id === 'ml/sliced')!;
+    expect(
+      new AllocationQueries(builtinCatalog).allocation(snapshot, sliced),
+    ).not.toHaveProperty('teamNodes');
+  });
+
   it('says a selector-less workload may land on a team’s NodePool beside the product’s pool', () => {
     const sliced = index.snapshot().workloads.find(w => w.id === 'ml/sliced');
     expect(sliced?.pool).toBe('gpu-t4-ts4');
