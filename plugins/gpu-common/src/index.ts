@@ -392,6 +392,10 @@ export {
   type ClusterGpuNodes,
 } from './scheduling/clusterLanding';
 export {
+  overlayMayMatchShape,
+  withOverlaidResources,
+} from './scheduling/overlaidShapes';
+export {
   unpooledNodesText,
   withUnpooledGpuNodes,
 } from './scheduling/unpooledGpuNodes';
