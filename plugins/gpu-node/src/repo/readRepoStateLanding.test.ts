@@ -323,3 +323,40 @@ describe('readRepoState: only the workloads an Argo CD Application or Flux Kusto
     );
   });
 });
+
+describe('readRepoState: the resources a team’s NodeOverlay adds to its NodePool', () => {
+  let dir: string;
+
+  afterAll(() => removeTempRepo(dir));
+
+  it('lands a pod asking for slices only the team’s overlay gives on the team’s NodePool', async () => {
+    const sliced = anywhereDeployment('sliced', 'nvidia.com/gpu.shared').replace(
+      '      tolerations:\n',
+      '      nodeSelector: { karpenter.sh/nodepool: team-g5 }\n      tolerations:\n',
+    );
+    dir = await writeTempRepo({
+      ...existingRepoFiles,
+      'clusters/dev/karpenter/team-g5.yaml': g5PoolFile.replace(
+        'name: gpu-g5',
+        'name: team-g5',
+      ),
+      // Its own file: Karpenter believes each g5 node of team-g5 holds 8 slices.
+      'clusters/dev/karpenter/team-g5-slices.yaml': [
+        'apiVersion: karpenter.sh/v1alpha1',
+        'kind: NodeOverlay',
+        'metadata: { name: team-g5-slices }',
+        'spec:',
+        '  requirements:',
+        '    - { key: karpenter.sh/nodepool, operator: In, values: [team-g5] }',
+        '  capacity: { nvidia.com/gpu.shared: "8" }',
+        '',
+      ].join('\n'),
+      'apps/ml/sliced/deployment.yaml': sliced,
+    });
+    const state = await readRepoState(new FsRepoTree(dir), undefined, 'dev');
+    const workload = state.workloads.find(w => w.id === 'ml/sliced');
+    expect(workload?.unpooledNodes).toEqual(['team-g5']);
+    expect(workload?.pool).toBeUndefined();
+    expect(workload?.placementWarning).toBeUndefined();
+  });
+});
