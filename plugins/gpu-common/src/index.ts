@@ -29,6 +29,7 @@ export type {
   WorkloadsResponse,
 } from './allocation/types';
 export { poolUsage } from './allocation/poolUsage';
+export { allocationPoolLabel } from './allocation/allocationPoolLabel';
 export {
   formatGpuEquivalents,
   gpuHoldingTitle,
@@ -391,6 +392,10 @@ export {
   clusterLandingModel,
   type ClusterGpuNodes,
 } from './scheduling/clusterLanding';
+export {
+  overlayMayMatchShape,
+  withOverlaidResources,
+} from './scheduling/overlaidShapes';
 export {
   unpooledNodesText,
   withUnpooledGpuNodes,

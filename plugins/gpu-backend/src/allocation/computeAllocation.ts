@@ -58,7 +58,7 @@ export function computeAllocation(
     namespace: workload.namespace,
     name: workload.name,
     cluster: workload.cluster,
-    pool: workload.pool ?? '',
+    pool: workload.pool ?? workload.unpooledNodes?.[0] ?? '',
     gpuModel: pool?.gpuModel ?? 'unknown',
     sharingMode: pool?.sharingMode ?? 'exclusive',
     resourceName: workload.resourceName,
@@ -77,6 +77,9 @@ export function computeAllocation(
   };
   if (cost && workload.pool) {
     allocation.poolCost = poolCostSummary(workload.pool, cost);
+  }
+  if (!workload.pool && workload.unpooledNodes?.length) {
+    allocation.teamNodes = [...workload.unpooledNodes];
   }
   if (stored) {
     allocation.owner = stored.request.spec.owner;

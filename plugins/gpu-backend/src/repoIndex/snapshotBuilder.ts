@@ -7,13 +7,11 @@ import {
   clusterLandingModel,
   compareStrings,
   landingModel,
-  ledgeredPools,
   placedWorkload,
   type ClusterProfile,
   type PlacementModel,
-  type PoolNodeShape,
-  type PoolState,
   type RepositoryWorkload,
+  type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
 import type {
@@ -23,6 +21,11 @@ import type {
 } from './indexSnapshot';
 import { SYMLINK_SKIP_REASON, type IndexStore } from './indexStore';
 import { swapSortedById } from './sortedWorkloads';
+import {
+  keyedClusterShapes,
+  type ClusterShapes,
+  type KeyedPool,
+} from './clusterPoolKeys';
 import type { RepoFolders } from './repoFolders';
 
 function byKey<T>(key: (value: T) => string) {
@@ -64,11 +67,12 @@ export class SnapshotBuilder {
   /** Workloads of each folder with their cluster resolved; dropped when the folder or any pool changes. */
   private readonly indexedFolders = new Map<string, IndexedWorkload[]>();
   /**
-   * From the last full build: the name of a pool, or of GPU nodes no pool
-   * describes (a team's own NodePool), -> its cluster, and where workloads
-   * land among every cluster's nodes.
+   * From the last full build: the key of a pool, or of GPU nodes no pool
+   * describes (a team's own NodePool), -> its cluster and name
+   * (`clusterPoolKeys.ts`), and where workloads land among every cluster's
+   * nodes.
    */
-  private poolCluster = new Map<string, string>();
+  private poolOwners = new Map<string, KeyedPool>();
   private placement: PlacementModel = {
     landing: landingModel([]),
     ledgered: new Map(),
@@ -104,14 +108,27 @@ export class SnapshotBuilder {
     let indexed = this.indexedFolders.get(name);
     if (!indexed) {
       const folder = this.store.workloadFolders.get(name);
-      indexed = (folder?.workloads ?? []).map(workload => {
-        const placed = placedWorkload(this.placement, workload);
-        const where = placed.pool ?? placed.unpooledNodes?.[0];
-        const cluster =
-          (where && this.poolCluster.get(where)) ?? this.defaultCluster;
-        return { ...placed, cluster };
-      });
+      indexed = (folder?.workloads ?? []).map(workload =>
+        this.onItsCluster(placedWorkload(this.placement, workload)),
+      );
       this.indexedFolders.set(name, indexed);
+    }
+    return indexed;
+  }
+
+  /** A placed workload on the cluster of the pool (or team nodes) it landed on, named as that cluster names them. */
+  private onItsCluster(placed: WorkloadState): IndexedWorkload {
+    const owner = (key: string) => this.poolOwners.get(key);
+    const where = placed.pool ?? placed.unpooledNodes?.[0];
+    const indexed: IndexedWorkload = {
+      ...placed,
+      cluster: (where && owner(where)?.cluster) ?? this.defaultCluster,
+    };
+    if (placed.pool) indexed.pool = owner(placed.pool)?.pool ?? placed.pool;
+    if (placed.unpooledNodes) {
+      indexed.unpooledNodes = placed.unpooledNodes.map(
+        key => owner(key)?.pool ?? key,
+      );
     }
     return indexed;
   }
@@ -254,10 +271,8 @@ export class SnapshotBuilder {
       ...this.profiles.filter(p => p.name === this.defaultCluster),
       ...this.profiles.filter(p => p.name !== this.defaultCluster),
     ];
-    const poolCluster = new Map<string, string>();
-    /** Every cluster's pools and the nodes its pods land on, in the order that decides which cluster a name maps to. */
-    const allPools: PoolState[] = [];
-    const allShapes: PoolNodeShape[] = [];
+    /** Every cluster's pools and the nodes its pods land on. */
+    const byCluster: ClusterShapes[] = [];
     for (const profile of ordered) {
       const files = [...store.poolFiles.values()].filter(
         file => file.cluster === profile.name,
@@ -268,12 +283,11 @@ export class SnapshotBuilder {
         handWritten: files.flatMap(file => file.handWrittenShapes),
         objects: files.flatMap(file => file.nodeFeatureRules),
       });
-      allShapes.push(...landing.shapes);
-      pools.sort(byKey(p => p.path));
-      for (const name of [...pools.map(p => p.name), ...landing.unpooled]) {
-        if (!poolCluster.has(name)) poolCluster.set(name, profile.name);
-      }
-      allPools.push(...pools);
+      byCluster.push({
+        cluster: profile.name,
+        shapes: landing.shapes,
+        pools: [...pools],
+      });
       pools.sort(byKey(p => p.name));
       const kustomizationPath = this.folders.clusterKustomizationPath(
         profile.name,
@@ -292,11 +306,13 @@ export class SnapshotBuilder {
         },
       });
     }
-    this.poolCluster = poolCluster;
+    const keyed = keyedClusterShapes(byCluster);
+    this.poolOwners = keyed.owners;
     this.placement = {
-      landing: landingModel(allShapes),
-      ledgered: ledgeredPools(allPools),
+      landing: landingModel(keyed.shapes),
+      ledgered: keyed.ledgered,
       where: 'of any indexed cluster',
+      poolNameOf: key => keyed.owners.get(key)?.pool ?? key,
     };
     for (const file of [
       ...store.poolFiles.values(),

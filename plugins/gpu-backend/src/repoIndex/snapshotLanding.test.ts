@@ -177,6 +177,27 @@ describe('the index lands workloads on the team’s own GPU NodePools too (one m
     expect(whole?.placementWarning).toBeUndefined();
   });
 
+  it('serves the allocation of a workload on the team’s NodePool with that NodePool, marked as not the product’s', () => {
+    const snapshot = index.snapshot();
+    const whole = snapshot.workloads.find(w => w.id === 'ml/whole')!;
+    const allocation = new AllocationQueries(builtinCatalog).allocation(
+      snapshot,
+      whole,
+    );
+    expect(allocation).toMatchObject({
+      cluster: 'prod',
+      pool: 'team-g5',
+      teamNodes: ['team-g5'],
+      usdPerMonth: 0,
+    });
+    expect(allocation.poolCost).toBeUndefined();
+    // A workload on a product pool is not marked.
+    const sliced = snapshot.workloads.find(w => w.id === 'ml/sliced')!;
+    expect(
+      new AllocationQueries(builtinCatalog).allocation(snapshot, sliced),
+    ).not.toHaveProperty('teamNodes');
+  });
+
   it('says a selector-less workload may land on a team’s NodePool beside the product’s pool', () => {
     const sliced = index.snapshot().workloads.find(w => w.id === 'ml/sliced');
     expect(sliced?.pool).toBe('gpu-t4-ts4');
@@ -190,5 +211,80 @@ describe('the index lands workloads on the team’s own GPU NodePools too (one m
         .clusters.get('dev')
         ?.repoState.pools.map(p => p.name),
     ).toEqual(['gpu-t4-ts4']);
+  });
+});
+
+/** A Deployment that tolerates every taint, selects `selector` and asks for one `resource`. */
+const selecting = (name: string, selector: string, resource: string) =>
+  anywhere(name, resource).replace(
+    '      tolerations:',
+    `      nodeSelector: { ${selector} }\n      tolerations:`,
+  );
+
+describe('the index tells same-named pools of two clusters apart', () => {
+  let remote: FixtureRemote;
+  let cacheDir: string;
+  let index: RepoIndex;
+
+  beforeAll(async () => {
+    remote = await createFixtureRemote({
+      // prod's team wrote its own G5 NodePool under the name of dev's product pool.
+      'clusters/prod/karpenter/gpu-t4-ts4.yaml': G5_POOL.replace(
+        'name: gpu-g5',
+        'name: gpu-t4-ts4',
+      ),
+      'apps/ml/team-job/deployment.yaml': selecting(
+        'team-job',
+        'karpenter.sh/nodepool: gpu-t4-ts4, karpenter.k8s.aws/instance-family: g5',
+        'nvidia.com/gpu',
+      ),
+      'apps/ml/ts-job/deployment.yaml': selecting(
+        'ts-job',
+        'gpu.backstage.io/pool: gpu-t4-ts4',
+        'nvidia.com/gpu.shared',
+      ),
+    });
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-index-cache-'));
+    index = new RepoIndex(
+      {
+        clusters: [
+          resolveClusterProfile({ name: 'dev' }),
+          resolveClusterProfile({ name: 'prod' }),
+        ],
+        defaultCluster: 'dev',
+        catalog: builtinCatalog,
+      },
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir }),
+    );
+    await index.refresh();
+  });
+
+  afterAll(async () => {
+    await remote.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it('counts a workload on the product pool of its cluster, not on the other cluster’s team NodePool of that name', () => {
+    const snapshot = index.snapshot();
+    const tsJob = snapshot.workloads.find(w => w.id === 'ml/ts-job');
+    expect(tsJob).toMatchObject({ cluster: 'dev', pool: 'gpu-t4-ts4' });
+    expect(tsJob?.unpooledNodes).toBeUndefined();
+    expect(tsJob?.placementWarning).toBeUndefined();
+    const devPool = new AllocationQueries(builtinCatalog)
+      .pools(snapshot)
+      .find(p => p.cluster === 'dev' && p.name === 'gpu-t4-ts4');
+    expect(devPool?.consumers.map(c => c.id)).toContain('ml/ts-job');
+  });
+
+  it('puts a workload on the team’s NodePool on that NodePool’s cluster', () => {
+    const teamJob = index
+      .snapshot()
+      .workloads.find(w => w.id === 'ml/team-job');
+    expect(teamJob).toMatchObject({
+      cluster: 'prod',
+      unpooledNodes: ['gpu-t4-ts4'],
+    });
+    expect(teamJob?.pool).toBeUndefined();
+    expect(teamJob?.placementWarning).toBeUndefined();
   });
 });

@@ -23,7 +23,18 @@ export interface GpuAllocation {
   entityRef?: string;
   owner?: string;
   cluster: string;
+  /**
+   * What its pods land on: a pool of the product's, else (`teamNodes`) the
+   * first of the team's own GPU nodes that take them; '' when neither.
+   * Shown in words by `allocationPoolLabel`.
+   */
   pool: string;
+  /**
+   * Its pods land only on GPU nodes no pool of the product's describes (a
+   * team's hand-written NodePool, its NFD-labelled servers): their names.
+   * Nothing is counted or priced there, so `pool` is not the product's.
+   */
+  teamNodes?: string[];
   gpuModel: string;
   sharingMode: SharingMode;
   /** What each replica asks for, e.g. `nvidia.com/gpu.shared`. */

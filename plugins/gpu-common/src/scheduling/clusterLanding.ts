@@ -7,7 +7,9 @@
  * onto a product pool for another. Each now hands the cluster's parts here.
  */
 import { landingModel, type LandingModel } from './landingModel';
+import type { NodeOverlayLike } from './nodeOverlays';
 import type { PoolNodeShape } from './nodeShape';
+import { withOverlaidResources } from './overlaidShapes';
 import { withUnpooledGpuNodes } from './unpooledGpuNodes';
 
 /**
@@ -22,11 +24,17 @@ export interface ClusterGpuNodes {
   handWritten?: readonly PoolNodeShape[];
   /** The cluster's objects: its own NodeFeatureRules label GPU servers where no NodePool launches nodes. */
   objects?: readonly unknown[];
+  /**
+   * The cluster's NodeOverlays, the team's and the product's: the resources
+   * their `capacity` adds to the NodePools they reach (`overlaidShapes.ts`).
+   */
+  overlays?: readonly NodeOverlayLike[];
 }
 
 /**
  * The landing model of one cluster: its pools beside its unpooled GPU nodes
- * (`withUnpooledGpuNodes`). The allocation index, which lands every
+ * (`withUnpooledGpuNodes`), each NodePool's nodes with the resources the
+ * cluster's NodeOverlays add (`withOverlaidResources`). The allocation index, which lands every
  * workload among every indexed cluster's nodes, joins the clusters' models'
  * shapes: a NodePool of one cluster never hides another's GPU servers.
  *
@@ -34,10 +42,13 @@ export interface ClusterGpuNodes {
  */
 export function clusterLandingModel(cluster: ClusterGpuNodes): LandingModel {
   return landingModel(
-    withUnpooledGpuNodes(
-      cluster.pools,
-      cluster.objects ?? [],
-      cluster.handWritten,
+    withOverlaidResources(
+      withUnpooledGpuNodes(
+        cluster.pools,
+        cluster.objects ?? [],
+        cluster.handWritten,
+      ),
+      cluster.overlays ?? [],
     ),
   );
 }

@@ -27,6 +27,12 @@ export interface PlacementModel {
   ledgered: ReadonlyMap<string, readonly string[]>;
   /** Where the pools are, in the warnings' words: `of cluster dev`. */
   where: string;
+  /**
+   * The pool name a shape's name stands for, when they differ: the
+   * allocation index lands among every cluster's nodes and keys a name
+   * several clusters use by its cluster (`prod/gpu`). Absent: the same.
+   */
+  poolNameOf?: (shape: string) => string;
 }
 
 /**
@@ -73,8 +79,11 @@ function recordedAmong(
     pools.includes(p),
   );
   if (ledgered) return { pool: ledgered, why: 'its ledger names it' };
-  if (workload.pool && pools.includes(workload.pool)) {
-    return { pool: workload.pool, why: 'its node selector names it' };
+  const selected = pools.find(
+    p => (model.poolNameOf?.(p) ?? p) === workload.pool,
+  );
+  if (workload.pool && selected) {
+    return { pool: selected, why: 'its node selector names it' };
   }
   return undefined;
 }

@@ -17,6 +17,7 @@ import {
   type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { gpuPoolShapes } from '../repo/gpuPoolShapes';
+import { nodeOverlaysAmong } from '../repo/nodeOverlaysAmong';
 import { parsePools, type PoolConfigs } from '../repo/parsePools';
 import type { ParsedDocument } from '../repo/yamlObjects';
 
@@ -45,5 +46,6 @@ export function importLandingModel(input: ImportLandingInput): LandingModel {
     pools: gpuPoolShapes(input.poolDocuments, input.pools, input.migStrategy),
     handWritten: gpuPoolShapes(input.leftDocuments, left, input.migStrategy),
     objects: input.objects,
+    overlays: nodeOverlaysAmong(input.objects),
   });
 }

@@ -32,7 +32,7 @@ const POOL_KINDS = new Set([
  * @public
  */
 export interface ClusterFolderFileHolds {
-  /** A NodePool, MachineDeployment, NodeFeatureRule or ComputeClass. */
+  /** A NodePool, MachineDeployment, NodeFeatureRule or ComputeClass, or a NodeOverlay (it adds resources to NodePools' nodes). */
   pools: boolean;
   /** A ConfigMap of device-plugin or mig-parted configs. */
   configMaps: boolean;
@@ -47,7 +47,7 @@ export interface ClusterFolderFileHolds {
 export function clusterFolderFileHolds(text: string): ClusterFolderFileHolds {
   return {
     pools:
-      /\bkind:\s*['"]?(NodePool|MachineDeployment|NodeFeatureRule|ComputeClass)\b/.test(
+      /\bkind:\s*['"]?(NodePool|NodeOverlay|MachineDeployment|NodeFeatureRule|ComputeClass)\b/.test(
         text,
       ),
     configMaps: mayHoldGpuConfigMap(text),

@@ -7,14 +7,16 @@
  * its pods run there, on that cluster's pools, so this cluster's readers
  * neither count it nor warn that it lands on none of their pools. A workload
  * whose record names no cluster, or that no request wrote, runs where the
- * cluster folders' kustomizations deploy it (`deployingClusters.ts`); when
- * they do not tell, it stays.
+ * cluster folders' kustomizations deploy it, or the Argo CD / Flux objects
+ * applying its folder send it (`deployingClusters.ts`); when they do not
+ * tell, it stays.
  */
 import { parse } from 'yaml';
 import type { WorkloadState } from '@gpu-gitops/plugin-gpu-common';
 import { requestPath, type LayoutInput } from '../layout/layout';
 import { readKustomizations } from '../workloads/kustomizations';
 import { deployingClusters } from './deployingClusters';
+import { readGitOpsAppliers } from './gitOpsAppliers';
 import type { RepoTree } from './tree';
 import { getIn } from './yamlObjects';
 
@@ -57,10 +59,16 @@ export async function workloadsOfCluster(
   // The folders are read only when a workload's record does not tell.
   const index =
     unrecorded.length > 0 ? await readKustomizations(tree) : undefined;
+  // The Argo CD / Flux objects are read only when a kustomization chain does not tell.
+  const appliers =
+    index && unrecorded.some(w => !deployingClusters(index, layout, w.path))
+      ? await readGitOpsAppliers(tree)
+      : [];
   return workloads.filter(w => {
     const recorded = w.request ? recordedCluster.get(w.request) : undefined;
     if (recorded !== undefined) return recorded === cluster;
-    const deploying = index && deployingClusters(index, layout, w.path);
+    const deploying =
+      index && deployingClusters(index, layout, w.path, appliers);
     return !deploying || deploying.has(cluster);
   });
 }

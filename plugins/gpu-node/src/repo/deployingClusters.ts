@@ -7,10 +7,21 @@
  * annotation; that prod's folder alone deploys it is what says it runs
  * there, not on dev.
  *
- * Nothing is told (undefined) when no kustomization lists the file (an
- * Argo CD or Flux object may apply its folder directly) or when a root
- * outside every cluster's folder deploys it: the workload may run anywhere.
+ * A root outside every cluster's folder, or the folder of a file no
+ * kustomization lists, is deployed where the Argo CD Applications and Flux
+ * Kustomizations applying it send it (`applierCluster`): a team's
+ * Application for `apps/ml/foo` with `destination.name: prod` runs it on
+ * prod only.
+ *
+ * Nothing is told (undefined) when nothing applies the file's root, or
+ * an applier names a cluster by address only: the workload may run anywhere.
  */
+import { posix } from 'node:path';
+import { appliesFolder } from '../changes/bootstrap/wiring/appliesFolder';
+import {
+  holds,
+  type ClusterApplier,
+} from '../changes/bootstrap/wiring/clusterAppliers';
 import { clusterOwningPath, type LayoutInput } from '../layout/layout';
 import {
   chainsFromRoots,
@@ -45,24 +56,91 @@ function listingFolders(index: KustomizationIndex, file: string): string[] {
   return byFile.get(file) ?? [];
 }
 
-/** The clusters deploying `file`, or undefined when the folders do not tell. */
+/**
+ * The cluster an applier applies to: the one it names, else the one whose
+ * folder holds its file (Argo CD or Flux applies to the cluster it runs in).
+ */
+function applierCluster(
+  applier: ClusterApplier,
+  layout: LayoutInput,
+): string | undefined {
+  if (applier.destinationUnknown) return undefined;
+  return applier.destination ?? clusterOwningPath(layout, applier.file);
+}
+
+/**
+ * Whether `applier` applies `root` (a kustomization no other includes, or
+ * a folder of plain manifests): its own path, an Argo CD directory source
+ * above it with `recurse` (plain manifests of every subfolder), or a Flux
+ * path above it with no kustomization between (`appliesFolder`).
+ */
+function appliesRoot(
+  applier: ClusterApplier,
+  root: string,
+  index: KustomizationIndex,
+): boolean {
+  if (applier.path === root) return true;
+  if (!holds(applier.path, root)) return false;
+  const hasKustomization = (folder: string) => index.byFolder.has(folder);
+  if (applier.tool === 'argo') {
+    return applier.recurse && !hasKustomization(applier.path);
+  }
+  // A root is included by no kustomization: one above reaches only itself.
+  return appliesFolder('flux', applier.path, root, {
+    hasKustomization,
+    reaches: folder => new Set([folder]),
+  });
+}
+
+/** The clusters deploying one root, or undefined when nothing says. */
+function rootClusters(
+  index: KustomizationIndex,
+  layout: LayoutInput,
+  root: string,
+  appliers: readonly ClusterApplier[],
+): string[] | undefined {
+  const rootFile = index.byFolder.get(root)?.file;
+  const owner =
+    rootFile !== undefined ? clusterOwningPath(layout, rootFile) : undefined;
+  if (owner !== undefined) return [owner];
+  const applying = appliers.filter(a => appliesRoot(a, root, index));
+  const clusters = applying.map(a => applierCluster(a, layout));
+  return clusters.length > 0 && clusters.every(c => c !== undefined)
+    ? (clusters as string[])
+    : undefined;
+}
+
+/** The roots deploying `file`: those of the kustomizations listing it, else its folder when it has no kustomization. */
+function rootsOf(index: KustomizationIndex, file: string): Set<string> {
+  const listing = listingFolders(index, file);
+  if (listing.length === 0) {
+    const folder = posix.dirname(file);
+    return new Set(index.byFolder.has(folder) ? [] : [folder]);
+  }
+  return new Set(
+    listing.flatMap(folder =>
+      chainsFromRoots(index, folder).map(chain => chain[0]),
+    ),
+  );
+}
+
+/**
+ * The clusters deploying `file`, or undefined when the folders and
+ * `appliers` (the repository's Argo CD / Flux objects) do not tell.
+ */
 export function deployingClusters(
   index: KustomizationIndex,
   layout: LayoutInput,
   file: string,
+  appliers: readonly ClusterApplier[] = [],
 ): Set<string> | undefined {
-  const roots = new Set(
-    listingFolders(index, file).flatMap(folder =>
-      chainsFromRoots(index, folder).map(chain => chain[0]),
-    ),
-  );
+  const roots = rootsOf(index, file);
   if (roots.size === 0) return undefined;
   const clusters = new Set<string>();
   for (const root of roots) {
-    const rootFile = index.byFolder.get(root)?.file ?? root;
-    const cluster = clusterOwningPath(layout, rootFile);
-    if (cluster === undefined) return undefined;
-    clusters.add(cluster);
+    const found = rootClusters(index, layout, root, appliers);
+    if (!found) return undefined;
+    found.forEach(cluster => clusters.add(cluster));
   }
   return clusters;
 }

@@ -47,6 +47,7 @@ import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
 import { workloadsOfCluster } from './clusterWorkloads';
+import { nodeOverlaysAmong } from './nodeOverlaysAmong';
 import type { ParseCache } from './parseCache';
 import { parseFiles } from './parseFiles';
 import { readDocuments } from './readDocuments';
@@ -333,6 +334,7 @@ function clusterPlacement(
         migStrategy,
       ),
       objects: poolObjectDocs.map(doc => doc.value),
+      overlays: nodeOverlaysAmong(poolObjectDocs.map(doc => doc.value)),
     }),
     ledgered: ledgeredPools(pools),
     where: `of cluster ${clusterName}`,

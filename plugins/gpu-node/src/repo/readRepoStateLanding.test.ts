@@ -248,3 +248,115 @@ describe('readRepoState: only the workloads the cluster’s folder deploys, anno
     });
   });
 });
+
+describe('readRepoState: only the workloads an Argo CD Application or Flux Kustomization sends to the cluster', () => {
+  let dir: string;
+
+  afterAll(() => removeTempRepo(dir));
+
+  it('attributes a workload folder an Application or Kustomization applies directly to the cluster it names', async () => {
+    const selecting = (name: string) =>
+      anywhereDeployment(name, 'nvidia.com/gpu').replace(
+        '      tolerations:\n',
+        '      nodeSelector: { gpu.backstage.io/pool: gpu-a100 }\n      tolerations:\n',
+      );
+    const application = (name: string, destination: string) =>
+      [
+        'apiVersion: argoproj.io/v1alpha1',
+        'kind: Application',
+        `metadata: { name: ${name}, namespace: argocd }`,
+        'spec:',
+        '  project: default',
+        `  source: { repoURL: https://github.com/example/gitops.git, path: apps/ml/${name} }`,
+        `  destination: { ${destination}, namespace: ml }`,
+        '',
+      ].join('\n');
+    const fluxKustomization = (name: string, kubeConfig: string) =>
+      [
+        'apiVersion: kustomize.toolkit.fluxcd.io/v1',
+        'kind: Kustomization',
+        `metadata: { name: ${name}, namespace: flux-system }`,
+        'spec:',
+        '  interval: 10m',
+        `  path: ./apps/ml/${name}`,
+        '  prune: true',
+        '  sourceRef: { kind: GitRepository, name: flux-system }',
+        kubeConfig,
+        '',
+      ].join('\n');
+    dir = await writeTempRepo({
+      ...existingRepoFiles,
+      // A kustomization no cluster folder lists, applied by an Application naming prod.
+      'apps/ml/trainer/kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - deployment.yaml\n',
+      'apps/ml/trainer/deployment.yaml': selecting('trainer'),
+      'argocd/apps/trainer.yaml': application('trainer', 'name: prod'),
+      // Plain manifests, applied by a management cluster's Flux through prod's Cluster API kubeconfig.
+      'apps/ml/batch/deployment.yaml': selecting('batch'),
+      'management/flux/batch.yaml': fluxKustomization(
+        'batch',
+        '  kubeConfig: { secretRef: { name: prod-kubeconfig } }',
+      ),
+      // Applied by prod's own Flux (its Kustomization in prod's folder, no kubeConfig).
+      'apps/ml/embed/deployment.yaml': selecting('embed'),
+      'clusters/prod/flux-system/embed.yaml': fluxKustomization('embed', ''),
+      // An Application sending its folder to a cluster by address only: it may be any cluster.
+      'apps/ml/remote/deployment.yaml': selecting('remote'),
+      'argocd/apps/remote.yaml': application(
+        'remote',
+        'server: https://10.0.0.1:6443',
+      ),
+    });
+    const tree = new FsRepoTree(dir);
+    const onDev = await readRepoState(tree, undefined, 'dev');
+    const devIds = onDev.workloads.map(w => w.id);
+    expect(devIds).not.toContain('ml/trainer');
+    expect(devIds).not.toContain('ml/batch');
+    expect(devIds).not.toContain('ml/embed');
+    expect(devIds).toContain('ml/remote');
+    expect(
+      onDev.workloads.flatMap(w => w.placementWarning ?? []).join('\n'),
+    ).not.toMatch(/ml\/(trainer|batch|embed)/);
+    const onProd = await readRepoState(tree, undefined, 'prod');
+    expect(onProd.workloads.map(w => w.id)).toEqual(
+      expect.arrayContaining(['ml/trainer', 'ml/batch', 'ml/embed']),
+    );
+  });
+});
+
+describe('readRepoState: the resources a team’s NodeOverlay adds to its NodePool', () => {
+  let dir: string;
+
+  afterAll(() => removeTempRepo(dir));
+
+  it('lands a pod asking for slices only the team’s overlay gives on the team’s NodePool', async () => {
+    const sliced = anywhereDeployment('sliced', 'nvidia.com/gpu.shared').replace(
+      '      tolerations:\n',
+      '      nodeSelector: { karpenter.sh/nodepool: team-g5 }\n      tolerations:\n',
+    );
+    dir = await writeTempRepo({
+      ...existingRepoFiles,
+      'clusters/dev/karpenter/team-g5.yaml': g5PoolFile.replace(
+        'name: gpu-g5',
+        'name: team-g5',
+      ),
+      // Its own file: Karpenter believes each g5 node of team-g5 holds 8 slices.
+      'clusters/dev/karpenter/team-g5-slices.yaml': [
+        'apiVersion: karpenter.sh/v1alpha1',
+        'kind: NodeOverlay',
+        'metadata: { name: team-g5-slices }',
+        'spec:',
+        '  requirements:',
+        '    - { key: karpenter.sh/nodepool, operator: In, values: [team-g5] }',
+        '  capacity: { nvidia.com/gpu.shared: "8" }',
+        '',
+      ].join('\n'),
+      'apps/ml/sliced/deployment.yaml': sliced,
+    });
+    const state = await readRepoState(new FsRepoTree(dir), undefined, 'dev');
+    const workload = state.workloads.find(w => w.id === 'ml/sliced');
+    expect(workload?.unpooledNodes).toEqual(['team-g5']);
+    expect(workload?.pool).toBeUndefined();
+    expect(workload?.placementWarning).toBeUndefined();
+  });
+});

@@ -81,6 +81,30 @@ describe('GpuAllocationCard', () => {
     );
   });
 
+  it('names the team’s own GPU nodes a workload lands on, marked as not a pool of the product’s', async () => {
+    const { poolCost: _unpriced, ...onTeamNodes } = chatAllocation.allocations[0];
+    await renderCard(
+      fakeGpuApi({
+        getAllocation: async () => ({
+          ...chatAllocation,
+          allocations: [
+            {
+              ...onTeamNodes,
+              pool: 'team-g5',
+              teamNodes: ['team-g5'],
+              usdPerMonth: 0,
+              unitsHeld: 0,
+            },
+          ],
+        }),
+      }),
+    );
+    const row = within(await screen.findByTestId('gpu-allocation-ml/chat'));
+    expect(row.getByTestId('gpu-allocation-pool')).toHaveTextContent(
+      "team-g5 (the team's own GPU nodes, not a pool of the product's)",
+    );
+  });
+
   it('links each stored request to the form it was sent with, and a workload without one to nothing', async () => {
     const [stored, found] = chatAllocation.allocations;
     const requestSpec = {

@@ -9,6 +9,7 @@ import { useApi } from '@backstage/core-plugin-api';
 import { stringifyEntityRef } from '@backstage/catalog-model';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import {
+  allocationPoolLabel,
   builtinCatalog,
   daysUntilExpiry,
   expiryLabel,
@@ -252,7 +253,7 @@ function AllocationRow(props: {
         <Typography variant="caption" color="textSecondary" display="block">
           pool{' '}
           <span className={classes.name} data-testid="gpu-allocation-pool">
-            {a.pool || 'none'}
+            {allocationPoolLabel(a)}
           </span>{' '}
           on <span className={classes.name}>{a.cluster}</span>
         </Typography>

@@ -41,6 +41,62 @@ export interface ClusterApplier {
   recurse: boolean;
   /** An Application an ApplicationSet generates: the git generator that made it. */
   generator?: GitGenerator;
+  /**
+   * The cluster it applies to, when it names one (`destinationCluster`);
+   * absent: the cluster it runs in, or one it names by address only.
+   */
+  destination?: string;
+  /** It names another cluster by an address or a secret the repository cannot map to a cluster name. */
+  destinationUnknown?: boolean;
+}
+
+/** Where an applier sends what it applies, as far as its object says. */
+type Destination = Pick<ClusterApplier, 'destination' | 'destinationUnknown'>;
+
+/**
+ * Argo CD's own cluster, as `spec.destination` names it (argo-cd docs,
+ * "Declarative Setup", Clusters: `in-cluster` is
+ * `https://kubernetes.default.svc`).
+ */
+const ARGO_IN_CLUSTER_NAME = 'in-cluster';
+const ARGO_IN_CLUSTER_SERVER = 'https://kubernetes.default.svc';
+
+/**
+ * Cluster API names a workload cluster's kubeconfig Secret
+ * `<cluster>-kubeconfig` (cluster-api book, "Certificate Management" /
+ * `util/secret` `Name(cluster, Kubeconfig)`), the Secret a Flux
+ * Kustomization's `spec.kubeConfig.secretRef` names to apply there
+ * (fluxcd kustomize-controller docs, "Remote Clusters / Cluster-API").
+ */
+const KUBECONFIG_SUFFIX = '-kubeconfig';
+
+/** The cluster an Argo CD Application's `spec.destination` names (by name; a server address is another cluster, unnamed). */
+function argoDestination(object: PlainObject): Destination {
+  const name = getIn(object, 'spec', 'destination', 'name');
+  if (typeof name === 'string' && name.includes('{{')) {
+    // An ApplicationSet's template: each generated Application names its own.
+    return { destinationUnknown: true };
+  }
+  if (typeof name === 'string' && name !== '') {
+    return name === ARGO_IN_CLUSTER_NAME ? {} : { destination: name };
+  }
+  const server = getIn(object, 'spec', 'destination', 'server');
+  return typeof server === 'string' &&
+    server.replace(/\/+$/, '') !== ARGO_IN_CLUSTER_SERVER
+    ? { destinationUnknown: true }
+    : {};
+}
+
+/** The cluster a Flux Kustomization's `spec.kubeConfig` names (Cluster API's Secret name); none: Flux's own. */
+function fluxDestination(object: PlainObject): Destination {
+  const kubeConfig = getIn(object, 'spec', 'kubeConfig');
+  if (kubeConfig === undefined) return {};
+  const secret = getIn(kubeConfig, 'secretRef', 'name');
+  return typeof secret === 'string' &&
+    secret.endsWith(KUBECONFIG_SUFFIX) &&
+    secret.length > KUBECONFIG_SUFFIX.length
+    ? { destination: secret.slice(0, -KUBECONFIG_SUFFIX.length) }
+    : { destinationUnknown: true };
 }
 
 /** The repository's folders and files, for an ApplicationSet's globs. */
@@ -85,6 +141,7 @@ function argoAppliers(
         field: `${field}.path`,
         path: folderOf(path),
         recurse: getIn(source, 'directory', 'recurse') === true,
+        ...argoDestination(object),
       },
     ];
   });
@@ -108,6 +165,8 @@ function applicationSetAppliers(
     path: folderOf(path),
     recurse: false,
     generator,
+    // The generated Application's destination is a template: which cluster it names is not read.
+    ...argoDestination(getIn(object, 'spec', 'template') as PlainObject),
   }));
 }
 
@@ -116,10 +175,9 @@ export function holds(a: string, b: string): boolean {
   return a === '.' || a === b || b.startsWith(`${a}/`);
 }
 
-/** The appliers among `files` whose folder is `clusterFolder`, above it or inside it. */
-export function clusterAppliers(
-  files: RepositoryFile[],
-  clusterFolder: string,
+/** Every applier among `files`, whatever folder it applies. */
+export function repositoryAppliers(
+  files: readonly RepositoryFile[],
   paths: RepositoryPaths = { folders: [], files: [] },
 ): ClusterApplier[] {
   const found: ClusterApplier[] = [];
@@ -142,11 +200,21 @@ export function clusterAppliers(
           // Flux applies the source's root when spec.path is unset.
           path: folderOf(typeof path === 'string' ? path : '.'),
           recurse: false,
+          ...fluxDestination(object),
         });
       }
     }
   }
-  return found.filter(
+  return found;
+}
+
+/** The appliers among `files` whose folder is `clusterFolder`, above it or inside it. */
+export function clusterAppliers(
+  files: RepositoryFile[],
+  clusterFolder: string,
+  paths: RepositoryPaths = { folders: [], files: [] },
+): ClusterApplier[] {
+  return repositoryAppliers(files, paths).filter(
     a => holds(a.path, clusterFolder) || holds(clusterFolder, a.path),
   );
 }

@@ -1,0 +1,48 @@
+/**
+ * The repository's Argo CD Applications (and ApplicationSets' generated
+ * ones) and Flux Kustomizations, each with the folder it applies and the
+ * cluster it names (`changes/bootstrap/wiring/clusterAppliers.ts`, the
+ * bootstrap's reader): a team may apply a workload's folder with its own
+ * Application rather than list it in a cluster's kustomization.
+ */
+import { posix } from 'node:path';
+import {
+  repositoryAppliers,
+  type ClusterApplier,
+} from '../changes/bootstrap/wiring/clusterAppliers';
+import { readFiles } from './readFiles';
+import type { RepoTree } from './tree';
+
+/** Only a file that names one of their API groups can declare one. */
+const APPLIER_TEXT = /argoproj\.io|kustomize\.toolkit\.fluxcd\.io/;
+
+/** Every folder above each file: what an ApplicationSet's git generator matches. */
+function foldersOf(files: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const file of files) {
+    for (
+      let at = posix.dirname(file);
+      at !== '.' && !folders.has(at);
+      at = posix.dirname(at)
+    ) {
+      folders.add(at);
+    }
+  }
+  return [...folders].sort();
+}
+
+/** The appliers every YAML file of `tree` declares. */
+export async function readGitOpsAppliers(
+  tree: RepoTree,
+): Promise<ClusterApplier[]> {
+  const files = await tree.listFiles('');
+  const yaml = files.filter(path => /\.ya?ml$/.test(path));
+  const texts = await readFiles(tree, yaml);
+  const declaring = yaml.flatMap((path, i) => {
+    const text = texts[i];
+    return text !== undefined && APPLIER_TEXT.test(text)
+      ? [{ path, text }]
+      : [];
+  });
+  return repositoryAppliers(declaring, { folders: foldersOf(files), files });
+}
