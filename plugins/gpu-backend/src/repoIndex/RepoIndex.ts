@@ -162,7 +162,9 @@ export class RepoIndex {
     }
     const { changes, full } = await this.changesSince(revision);
     const dirty = recordChanges(this.store, this.folders, changes);
-    const reader = new RefreshReader(this.source, this.store);
+    const reader = new RefreshReader(this.source, this.store, path =>
+      isStackFile(this.layout, this.profiles, path),
+    );
     const { configMapsChanged } = await this.refreshConfigsAndPools(
       dirty,
       reader,

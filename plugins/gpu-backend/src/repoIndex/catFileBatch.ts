@@ -116,7 +116,9 @@ export class CatFileBatch {
       const length = Number(size);
       const end = newline + 1 + length;
       if (this.buffered.length < end + 1) return;
-      const data = Buffer.from(this.buffered.subarray(newline + 1, end));
+      // A view of the received chunk, not a copy: every reader decodes it at
+      // once (a first index reads 24k blobs; the copies fed the GC).
+      const data = this.buffered.subarray(newline + 1, end);
       this.buffered = this.buffered.subarray(end + 1);
       this.pending.shift()?.resolve({ type, data });
     }

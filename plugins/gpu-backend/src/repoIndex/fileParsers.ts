@@ -195,8 +195,11 @@ export interface ParsedWorkloadFolder {
 
 /**
  * The GPU workloads and the workload objects of some workload folders
- * (folder -> its files), read together so a patch meets its base, and
- * returned per folder.
+ * (folder -> its files), each folder read on its own: a workload and its
+ * patches live in one folder (gpu-node `RepoPlace` 'workloadDir'), as an
+ * incremental refresh reads them. A folder's parsed documents are garbage
+ * as soon as it is read; a batch of 2,000 folders' documents kept to the
+ * batch's end reached the old generation (GC work of a first index).
  */
 export async function parseWorkloadFolders(
   ctx: ParseContext,
@@ -204,42 +207,45 @@ export async function parseWorkloadFolders(
   yieldTurn = eventLoopTurns(),
 ): Promise<Map<string, ParsedWorkloadFolder>> {
   const out = new Map<string, ParsedWorkloadFolder>();
-  const folderOf = new Map<string, string>();
-  const documents: ParsedDocument[] = [];
   for (const [folder, files] of folders) {
     await yieldTurn();
-    const skipped: SkippedFile[] = [];
-    /** Files that parsed whole: the workload objects reuse their documents. */
-    const parsed = new Map<string, unknown[]>();
-    for (const [path, text] of files) {
-      folderOf.set(path, folder);
-      const before = skipped.length;
-      const fileDocuments = parseYamlFile(path, text, skipped);
-      documents.push(...fileDocuments);
-      if (skipped.length === before) {
-        parsed.set(
-          path,
-          fileDocuments.map(d => d.value),
-        );
-      }
-    }
-    out.set(folder, {
-      workloads: [],
-      objects: await readWorkloadObjects(
-        path => ctx.layout.workloadNamespace(path),
-        files,
-        parsed,
-      ),
-      skipped,
-    });
-  }
-  for (const workload of parseWorkloads(documents, ctx.layout)) {
-    const folder = folderOf.get(workload.path);
-    if (!folder) continue;
-    const parsed = out.get(folder)!;
-    parsed.workloads.push(withDeployedReplicas(workload, parsed.objects));
+    out.set(folder, await parseWorkloadFolder(ctx, files));
   }
   return out;
+}
+
+/** One workload folder (`files`: its files' texts by path); each file parsed once. */
+async function parseWorkloadFolder(
+  ctx: ParseContext,
+  files: Map<string, string>,
+): Promise<ParsedWorkloadFolder> {
+  const skipped: SkippedFile[] = [];
+  const documents: ParsedDocument[] = [];
+  /** Files that parsed whole: the workload objects reuse their documents. */
+  const parsed = new Map<string, unknown[]>();
+  for (const [path, text] of files) {
+    const before = skipped.length;
+    const fileDocuments = parseYamlFile(path, text, skipped);
+    for (const document of fileDocuments) documents.push(document);
+    if (skipped.length === before) {
+      parsed.set(
+        path,
+        fileDocuments.map(d => d.value),
+      );
+    }
+  }
+  const objects = await readWorkloadObjects(
+    path => ctx.layout.workloadNamespace(path),
+    files,
+    parsed,
+  );
+  return {
+    workloads: parseWorkloads(documents, ctx.layout).map(workload =>
+      withDeployedReplicas(workload, objects),
+    ),
+    objects,
+    skipped,
+  };
 }
 
 export function parseRequestFile(

@@ -3,9 +3,11 @@ import type { IndexStore } from './indexStore';
 
 /**
  * The blob reads of one refresh. It counts every file it reads as parsed (the
- * refresh's `parsedPaths`) and keeps every text, since the GPU stacks read
- * them again (a workload file outside every cluster's folder may declare a
- * release).
+ * refresh's `parsedPaths`) and keeps the texts of the files `keepText`
+ * names, which the GPU stacks read again. Only those: a first index reads
+ * 24k files, and holding every text to the end of the refresh moved them
+ * all into the old generation (GC work). A file the stacks open that was
+ * not kept (a values file elsewhere) is read from git again, by blob.
  */
 export class RefreshReader {
   readonly parsedPaths: string[] = [];
@@ -14,6 +16,7 @@ export class RefreshReader {
   constructor(
     private readonly source: RepoSource,
     private readonly store: IndexStore,
+    private readonly keepText: (path: string) => boolean,
   ) {}
 
   /** Reads the current blobs of `paths` (one git process) and counts them as parsed. */
@@ -22,7 +25,9 @@ export class RefreshReader {
     const blobs = await this.source.readBlobs(shas);
     this.parsedPaths.push(...paths);
     const texts = new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
-    for (const [p, text] of texts) this.texts.set(p, text);
+    for (const [p, text] of texts) {
+      if (this.keepText(p)) this.texts.set(p, text);
+    }
     return texts;
   }
 
