@@ -426,9 +426,12 @@ export { checkNodePoolRules } from './validation/nodePoolRules';
 export type { NodePoolRuleOptions } from './validation/nodePoolRules';
 export { readPlainYamlDocuments } from './yaml/readPlainYaml';
 export {
+  DEFAULT_KUEUE_VERSION,
   flavorQuotaIssues,
   KUEUE_API_VERSION,
+  kueueDeviceClassMappings,
   kueueResourceName,
+  kueueVersionOf,
   QUEUE_NAME_LABEL,
   planKueue,
   stateAfterPlan,

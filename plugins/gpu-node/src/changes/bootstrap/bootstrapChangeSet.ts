@@ -61,6 +61,8 @@ import {
   draDriverFolders,
 } from './draDriver/bootstrapDraDriver';
 import { draDriverNotes } from './draDriver/draDriverNotes';
+import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
+import { kueueNotes } from './kueue/kueueNotes';
 import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
 import { workloadClusterIn } from '../workloadCluster/managementCluster';
 import {
@@ -292,6 +294,9 @@ export async function buildBootstrapChangeSet(
     releaseFiles,
   );
   if (draDriver.kind === 'bootstrap') files.push(...draDriver.files);
+  // Kueue, when the profile enables it and the team installs none.
+  const kueue = await bootstrapKueue(staged, paths, cluster, releaseFiles);
+  if (kueue.kind === 'bootstrap') files.push(...kueue.files);
   if (generated.devicePlugin) {
     files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
   }
@@ -338,6 +343,7 @@ export async function buildBootstrapChangeSet(
         karpenter.kind === 'managed',
       ),
       ...draDriverFolders(draDriver),
+      ...kueueFolders(kueue),
     ],
     posix.dirname(paths.gpuKustomization),
     workload,
@@ -368,6 +374,7 @@ export async function buildBootstrapChangeSet(
       ),
       ...karpenterNotes(cluster, karpenter),
       ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
+      ...kueueNotes(kueue, cluster),
       ...(scheduler?.notes ?? []),
       ...wiringNotes,
       ...deliveryNotes,
