@@ -163,6 +163,7 @@ export { poolNodeLabel, poolSelectedBy } from './providers/poolNodeLabel';
 export {
   COMPUTE_CLASS,
   computeClassNodes,
+  gkePoolNodeLabels,
   gkeModelOfAccelerator,
   GKE_NODE_LABELS,
   type ComputeClassNodes,
