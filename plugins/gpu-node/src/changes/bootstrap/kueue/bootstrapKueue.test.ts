@@ -123,7 +123,10 @@ describe("the bootstrap's Kueue release", () => {
       ),
     );
     expect(kueueConfigurationErrors(configuration)).toEqual([]);
-    expect(configuration.resources).toBeUndefined();
+    // The queues quota GPUs only: Kueue must not refuse a pod for its CPU.
+    expect(configuration.resources).toEqual({
+      excludeResourcePrefixes: ['cpu', 'memory', 'ephemeral-storage'],
+    });
 
     let refusal: unknown;
     try {

@@ -11,6 +11,11 @@
  *   with their LocalQueue (`kueue.x-k8s.io/queue-name`), admitted pod by pod
  *   through the `deployment` integration (`site/content/en/docs/tasks/run/
  *   deployment.md`);
+ * - `resources.excludeResourcePrefixes`: the product's queues quota GPUs
+ *   only, and Kueue leaves a workload that asks for a resource its
+ *   ClusterQueue does not cover inadmissible ("resource … unavailable in
+ *   ClusterQueue"), so CPU, memory and ephemeral storage stay out of quota
+ *   management (`Resources.ExcludeResourcePrefixes`);
  * - `resources.deviceClassMappings`, where the profile enables DRA: the
  *   mappings gpu-common's queues count DRA claims in (`kueueDeviceClasses.ts`;
  *   `apis/config/v1beta2/configuration_types.go` `DeviceClassMapping`,
@@ -44,6 +49,13 @@ export const KUEUE_FRAMEWORKS = [
   'leaderworkerset.x-k8s.io/leaderworkerset',
 ];
 
+/** The resources the product's queues do not quota (see above). */
+export const UNQUOTED_RESOURCE_PREFIXES = [
+  'cpu',
+  'memory',
+  'ephemeral-storage',
+];
+
 /** The Configuration for `cluster`'s queues. */
 export function kueueConfiguration(
   cluster: ClusterProfile,
@@ -70,9 +82,12 @@ export function kueueConfiguration(
     },
     clientConnection: { qps: 300, burst: 500 },
     integrations: { frameworks: [...KUEUE_FRAMEWORKS] },
-    ...(profileEnablesDra(cluster)
-      ? { resources: { deviceClassMappings: kueueDeviceClassMappings() } }
-      : {}),
+    resources: {
+      excludeResourcePrefixes: [...UNQUOTED_RESOURCE_PREFIXES],
+      ...(profileEnablesDra(cluster)
+        ? { deviceClassMappings: kueueDeviceClassMappings() }
+        : {}),
+    },
   };
 }
 

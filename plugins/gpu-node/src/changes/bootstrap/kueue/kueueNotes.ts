@@ -11,6 +11,7 @@ import {
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { KueueOutcome } from './bootstrapKueue';
+import { UNQUOTED_RESOURCE_PREFIXES } from './kueueConfiguration';
 
 /** The `deviceClassMappings` a DRA cluster's Configuration needs, as YAML flow text. */
 function mappingsText(): string {
@@ -37,7 +38,7 @@ export function kueueNotes(
   if (outcome.kind === 'repository') {
     const by = outcome.releases.map(r => r.declaredBy).join(', ');
     return [
-      `Kueue is installed by ${by} (left as it is): its Configuration must enable the \`deployment\` integration (\`integrations.frameworks\`), as GPU workloads are Deployments labelled with their LocalQueue${dra ? `, and set \`resources.deviceClassMappings: [${mappingsText()}]\` for the DRA claims, then restart deployment/kueue-controller-manager (Kueue reads the mappings only at start)` : ''}.`,
+      `Kueue is installed by ${by} (left as it is): its Configuration must enable the \`deployment\` integration (\`integrations.frameworks\`), as GPU workloads are Deployments labelled with their LocalQueue, and set \`resources.excludeResourcePrefixes: [${UNQUOTED_RESOURCE_PREFIXES.join(', ')}]\`, as the queues quota GPUs only${dra ? `, and set \`resources.deviceClassMappings: [${mappingsText()}]\` for the DRA claims, then restart deployment/kueue-controller-manager (Kueue reads the mappings only at start)` : ''}.`,
       ...(outcome.managedFolder
         ? [
             `The bootstrap's own Kueue release in \`${outcome.managedFolder}/\` installs Kueue a second time: remove that folder.`,
@@ -47,6 +48,6 @@ export function kueueNotes(
   }
   const { chart } = outcome;
   return [
-    `Kueue ${chart.version} is installed by the bootstrap's release in \`${outcome.folder}/\`: chart \`${chart.chart}\` from \`${chart.repo}\` in \`${chart.namespace}\`, its Configuration the chart's default with the \`batch/job\`, \`pod\` and \`deployment\` integrations${dra ? ` and \`resources.deviceClassMappings: [${mappingsText()}]\`, so Kueue counts the DRA pools' claims as their queues do` : ''}. The chart rolls kueue-controller-manager when that Configuration changes.`,
+    `Kueue ${chart.version} is installed by the bootstrap's release in \`${outcome.folder}/\`: chart \`${chart.chart}\` from \`${chart.repo}\` in \`${chart.namespace}\`, its Configuration the chart's default with the \`batch/job\`, \`pod\` and \`deployment\` integrations, \`resources.excludeResourcePrefixes: [${UNQUOTED_RESOURCE_PREFIXES.join(', ')}]\` (the queues quota GPUs only)${dra ? ` and \`resources.deviceClassMappings: [${mappingsText()}]\`, so Kueue counts the DRA pools' claims as their queues do` : ''}. The chart rolls kueue-controller-manager when that Configuration changes.`,
   ];
 }
