@@ -263,7 +263,10 @@ export { costOfPool, poolCostSummary } from './planner/poolCost';
 export { derivedPoolLimit } from './planner/poolLimits';
 export type { PoolSizing } from './planner/poolLimits';
 export { sizingOfPool } from './planner/poolSizing';
-export { machinesRequirementsAllow } from './planner/poolMachines';
+export {
+  gpuModelsPoolAllows,
+  machinesRequirementsAllow,
+} from './planner/poolMachines';
 export { replicaOnPool } from './planner/replicaOnPool';
 export type { ReplicaOnPool } from './planner/replicaOnPool';
 export type {

@@ -286,6 +286,13 @@ function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
   return pools;
 }
 
+/** A template's taints that name a key (the others taint nothing). */
+function keyedTaints(taints: unknown): NodeTaint[] {
+  return (Array.isArray(taints) ? taints : []).filter(
+    t => typeof getIn(t, 'key') === 'string',
+  ) as NodeTaint[];
+}
+
 function builtPool(
   root: BuiltRoot,
   object: BuiltObject,
@@ -388,9 +395,7 @@ function builtPool(
     object,
     name,
     file,
-    taints: (Array.isArray(taints) ? taints : []).filter(
-      t => typeof getIn(t, 'key') === 'string',
-    ) as NodeTaint[],
+    taints: keyedTaints(taints),
     limits,
     gpuCounts,
     machines: poolMachines,

@@ -56,13 +56,7 @@ import {
 } from './providerStackBootstrap';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
-import {
-  bootstrapDraDriver,
-  draDriverFolders,
-} from './draDriver/bootstrapDraDriver';
-import { draDriverNotes } from './draDriver/draDriverNotes';
-import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
-import { kueueNotes } from './kueue/kueueNotes';
+import { addOnCharts } from './addOnCharts';
 import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
 import { workloadClusterIn } from '../workloadCluster/managementCluster';
 import {
@@ -285,18 +279,9 @@ export async function buildBootstrapChangeSet(
 
   const files: BootstrapFileWrite[] =
     operator.kind === 'bootstrap' ? [...operator.files] : [];
-  // NVIDIA's DRA driver, when the profile enables DRA and the team deploys none.
-  const draDriver = await bootstrapDraDriver(
-    staged,
-    paths,
-    cluster,
-    stack,
-    releaseFiles,
-  );
-  if (draDriver.kind === 'bootstrap') files.push(...draDriver.files);
-  // Kueue, when the profile enables it and the team installs none.
-  const kueue = await bootstrapKueue(staged, paths, cluster, releaseFiles);
-  if (kueue.kind === 'bootstrap') files.push(...kueue.files);
+  // NVIDIA's DRA driver and Kueue, as the profile asks and the team installs none.
+  const extra = await addOnCharts(staged, paths, cluster, stack, releaseFiles);
+  files.push(...extra.files);
   if (generated.devicePlugin) {
     files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
   }
@@ -342,8 +327,7 @@ export async function buildBootstrapChangeSet(
         operator.kind === 'bootstrap',
         karpenter.kind === 'managed',
       ),
-      ...draDriverFolders(draDriver),
-      ...kueueFolders(kueue),
+      ...extra.folders,
     ],
     posix.dirname(paths.gpuKustomization),
     workload,
@@ -373,8 +357,7 @@ export async function buildBootstrapChangeSet(
         operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
       ),
       ...karpenterNotes(cluster, karpenter),
-      ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
-      ...kueueNotes(kueue, cluster),
+      ...extra.notes,
       ...(scheduler?.notes ?? []),
       ...wiringNotes,
       ...deliveryNotes,
