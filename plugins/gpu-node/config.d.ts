@@ -108,6 +108,11 @@ export interface Config {
            */
           kueue?: boolean;
           /**
+           * With `kueue`: the Kueue release the bootstrap installs, as its Helm chart names it
+           * (e.g. `0.19.2`, the default; v0.19 or later).
+           */
+          kueueVersion?: string;
+          /**
            * The bootstrap runs the bin-packing scheduler `gpu-binpack` (a second kube-scheduler at
            * `kubernetesVersion`, which must then name its patch, e.g. `1.36.2`) and the GPU workloads
            * the product renders set `schedulerName: gpu-binpack`; a release restores the workload's own.

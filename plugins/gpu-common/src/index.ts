@@ -164,6 +164,7 @@ export { poolNodeLabel, poolSelectedBy } from './providers/poolNodeLabel';
 export {
   COMPUTE_CLASS,
   computeClassNodes,
+  gkePoolNodeLabels,
   gkeModelOfAccelerator,
   GKE_NODE_LABELS,
   type ComputeClassNodes,
@@ -264,7 +265,10 @@ export { costOfPool, poolCostSummary } from './planner/poolCost';
 export { derivedPoolLimit } from './planner/poolLimits';
 export type { PoolSizing } from './planner/poolLimits';
 export { sizingOfPool } from './planner/poolSizing';
-export { machinesRequirementsAllow } from './planner/poolMachines';
+export {
+  gpuModelsPoolAllows,
+  machinesRequirementsAllow,
+} from './planner/poolMachines';
 export { replicaOnPool } from './planner/replicaOnPool';
 export type { ReplicaOnPool } from './planner/replicaOnPool';
 export type {
@@ -432,9 +436,12 @@ export { checkNodePoolRules } from './validation/nodePoolRules';
 export type { NodePoolRuleOptions } from './validation/nodePoolRules';
 export { readPlainYamlDocuments } from './yaml/readPlainYaml';
 export {
+  DEFAULT_KUEUE_VERSION,
   flavorQuotaIssues,
   KUEUE_API_VERSION,
+  kueueDeviceClassMappings,
   kueueResourceName,
+  kueueVersionOf,
   QUEUE_NAME_LABEL,
   planKueue,
   stateAfterPlan,

@@ -3,7 +3,7 @@
  * pools GKE creates itself (node-pool auto-creation), and GKE's own device
  * plugin shares each node's GPUs as the class's GPU rule says. GKE labels
  * the nodes with what they got (gpu-common `manifests/computeClass.ts`,
- * `GKE_NODE_LABELS`: the class, the accelerator, the sharing strategy and
+ * `gkePoolNodeLabels`: the class, the accelerator, the sharing strategy and
  * clients per GPU, the MIG partition size), so a node whose labels say
  * otherwise than Git's class was made from another version of the class,
  * and keeps serving that one until GKE replaces it.
@@ -11,30 +11,20 @@
 import type { V1Node } from '@kubernetes/client-node';
 import {
   GKE_NODE_LABELS,
+  gkePoolNodeLabels,
   type DriftFinding,
   type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { missingFromCluster } from './poolObjectPresence';
 import type { ComputeClassObject } from './readClusterObjects';
 
-/** GKE's sharing labels of the plan's sharing (none for whole GPUs). */
-function plannedSharingLabels(pool: PoolState): Record<string, string> {
-  if (pool.sharingMode === 'time-slicing' || pool.sharingMode === 'mps') {
-    return {
-      [GKE_NODE_LABELS.sharingStrategy]:
-        pool.sharingMode === 'mps' ? 'mps' : 'time-sharing',
-      [GKE_NODE_LABELS.maxSharedClients]: String(pool.slicesPerGpu ?? ''),
-    };
-  }
-  if (pool.sharingMode === 'mig' && pool.migProfile) {
-    return { [GKE_NODE_LABELS.partitionSize]: pool.migProfile };
-  }
-  return {};
-}
-
-/** Each node of the class whose GKE sharing labels are not the plan's. */
-function sharedOtherwise(pool: PoolState, nodes: V1Node[]): DriftFinding[] {
-  const planned = plannedSharingLabels(pool);
+/**
+ * Each node of the class whose GKE labels are not the ones Git's class
+ * gives (gpu-common `gkePoolNodeLabels`): another accelerator, or another
+ * sharing.
+ */
+function madeOtherwise(pool: PoolState, nodes: V1Node[]): DriftFinding[] {
+  const planned = gkePoolNodeLabels(pool);
   return nodes.flatMap(node => {
     const name = node.metadata?.name ?? '?';
     const labels = node.metadata?.labels ?? {};
@@ -46,11 +36,16 @@ function sharedOtherwise(pool: PoolState, nodes: V1Node[]): DriftFinding[] {
       .map(([key]) => `${key}=${labels[key] ?? '(none)'}`)
       .join(', ');
     const want = differing.map(([key, value]) => `${key}=${value}`).join(', ');
+    const consequence = differing.some(
+      ([key]) => key === GKE_NODE_LABELS.accelerator,
+    )
+      ? `its GPUs are not the pool's ${pool.gpuModel ?? 'model'}`
+      : 'its GPUs are not shared as planned';
     return [
       {
         kind: 'allocatable-differs' as const,
         object: `Node/${name}`,
-        message: `node ${name} of ComputeClass ${pool.name} carries ${got} where Git's class gives ${want}: GKE made it from another version of the class, and its GPUs are not shared as planned until GKE replaces it`,
+        message: `node ${name} of ComputeClass ${pool.name} carries ${got} where Git's class gives ${want}: GKE made it from another version of the class, and ${consequence} until GKE replaces it`,
       },
     ];
   });
@@ -75,6 +70,7 @@ export function computeClassFindings(
       },
     ];
   }
-  if (!classes.has(pool.name)) return [missingFromCluster('ComputeClass', pool)];
-  return sharedOtherwise(pool, nodes);
+  if (!classes.has(pool.name))
+    return [missingFromCluster('ComputeClass', pool)];
+  return madeOtherwise(pool, nodes);
 }

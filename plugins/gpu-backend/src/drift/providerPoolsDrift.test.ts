@@ -151,7 +151,13 @@ describe('drift on GKE and EKS Auto Mode', () => {
   beforeAll(async () => {
     api = await startKubernetesApiServer({
       token: TOKEN,
-      contents: { nodePools: [], nodes: [], pods: [], events: [], configMaps: [] },
+      contents: {
+        nodePools: [],
+        nodes: [],
+        pods: [],
+        events: [],
+        configMaps: [],
+      },
     });
   });
   afterAll(async () => {
@@ -226,6 +232,19 @@ describe('drift on GKE and EKS Auto Mode', () => {
           ageMinutes: 60,
           now,
         }),
+        // Made from a class of another accelerator, shared as planned.
+        node('gke-dev-l4-ts4-e5f6', {
+          pool: L4_TS,
+          poolLabel: 'cloud.google.com/compute-class',
+          labels: {
+            'cloud.google.com/gke-accelerator': 'nvidia-tesla-t4',
+            'cloud.google.com/gke-gpu-sharing-strategy': 'time-sharing',
+            'cloud.google.com/gke-max-shared-clients-per-gpu': '4',
+          },
+          allocatable: { 'nvidia.com/gpu': '4' },
+          ageMinutes: 60,
+          now,
+        }),
       ],
       pods: [
         pendingPod('ml', 'chat-7d9f8b6c5d-x2x7q', {
@@ -250,6 +269,11 @@ describe('drift on GKE and EKS Auto Mode', () => {
         kind: 'allocatable-differs',
         object: 'Node/gke-dev-l4-ts4-a1b2',
         message: `node gke-dev-l4-ts4-a1b2 of ComputeClass ${L4_TS} carries cloud.google.com/gke-max-shared-clients-per-gpu=2 where Git's class gives cloud.google.com/gke-max-shared-clients-per-gpu=4: GKE made it from another version of the class, and its GPUs are not shared as planned until GKE replaces it`,
+      },
+      {
+        kind: 'allocatable-differs',
+        object: 'Node/gke-dev-l4-ts4-e5f6',
+        message: `node gke-dev-l4-ts4-e5f6 of ComputeClass ${L4_TS} carries cloud.google.com/gke-accelerator=nvidia-tesla-t4 where Git's class gives cloud.google.com/gke-accelerator=nvidia-l4: GKE made it from another version of the class, and its GPUs are not the pool's l4 until GKE replaces it`,
       },
       {
         kind: 'allocatable-differs',

@@ -16,6 +16,7 @@ import {
 import { draSharingProblem } from './draSharing';
 import { draSettingsSchema, kubernetesVersionSchema } from './draSettings';
 import { binPackingVersionProblem } from '../scheduling/binPackingScheduler';
+import { isSupportedKueueVersion } from '../kueue/kueueVersion';
 import { karpenterMachinesOf } from '../providers/karpenterMachines';
 import {
   AUTO_MODE_DEFAULT_NODE_CLASS,
@@ -114,6 +115,11 @@ const profileFields = z
     clusterApi: clusterApiSchema,
     staticNodes: staticNodesSchema,
     kueue: z.boolean(),
+    kueueVersion: z.string().refine(isSupportedKueueVersion, {
+      message:
+        'must be a Kueue release of v0.19 or later, as its chart names it, such as "0.19.2" (the product writes kueue.x-k8s.io/v1beta2 and the Configuration of v0.19)',
+      params: { rule: 'version' },
+    }),
     binPacking: z.boolean(),
   })
   .partial();

@@ -82,6 +82,11 @@ export interface ClusterProfile {
    */
   kueue?: boolean;
   /**
+   * With `kueue`: the Kueue release the bootstrap installs (its chart's
+   * version, e.g. `0.19.2`; v0.19 or later). Absent: `DEFAULT_KUEUE_VERSION`.
+   */
+  kueueVersion?: string;
+  /**
    * The bootstrap runs the bin-packing scheduler (`gpu-binpack`, a second
    * kube-scheduler at `kubernetesVersion`) and the GPU workloads the
    * product renders name it in `schedulerName` (gpu-common

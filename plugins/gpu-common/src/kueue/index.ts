@@ -10,5 +10,9 @@ export { stateAfterPlan } from './stateAfterPlan';
 export { stateAfterRelease } from './stateAfterRelease';
 export { flavorQuotaIssues } from './flavorQuotaRule';
 export type { FlavorCapacity, FlavorQuota } from './flavorQuotaRule';
-export { kueueResourceName } from './kueueDeviceClasses';
+export {
+  kueueDeviceClassMappings,
+  kueueResourceName,
+} from './kueueDeviceClasses';
+export { DEFAULT_KUEUE_VERSION, kueueVersionOf } from './kueueVersion';
 export type { KueueDeviceClassMapping } from './kueueDeviceClasses';

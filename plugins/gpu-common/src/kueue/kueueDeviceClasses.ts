@@ -33,6 +33,20 @@ const MAPPINGS: readonly KueueDeviceClassMapping[] = [
   { name: 'mig.nvidia.com', deviceClassNames: [DRA_MIG_DEVICE_CLASS] },
 ];
 
+/**
+ * Every mapping the product's DRA pools need, for the Configuration the
+ * bootstrap writes: Kueue reads them only at start, so all are set at once
+ * rather than as each pool appears.
+ *
+ * @public
+ */
+export function kueueDeviceClassMappings(): KueueDeviceClassMapping[] {
+  return MAPPINGS.map(m => ({
+    ...m,
+    deviceClassNames: [...m.deviceClassNames],
+  }));
+}
+
 /** The mapping that counts a pool's resource, when it is a DRA DeviceClass. */
 export function deviceClassMappingOf(
   poolResource: string,

@@ -406,3 +406,71 @@ describe('planKueue for DRA pools', () => {
     ]);
   });
 });
+
+describe('planKueue on GKE', () => {
+  const gke = cluster({ name: 'gke-dev', provider: 'gke', kueue: true });
+  const pool = (
+    name: string,
+    gpuModel: string,
+    sharing: Partial<RepoState['pools'][number]>,
+  ): RepoState['pools'][number] => ({
+    name,
+    path: `clusters/gke-dev/gpu/nodepools/${name}.yaml`,
+    gpuModel,
+    sharingMode: 'exclusive',
+    resourceName: 'nvidia.com/gpu',
+    instanceTypes: [],
+    capacityTypes: ['on-demand'],
+    limits: { 'nvidia.com/gpu': 2 },
+    ledger: [{ request: `ml-team/${name}`, replicas: 1, unitsPerReplica: 1 }],
+    ...sharing,
+  });
+  const state: RepoState = {
+    ...empty,
+    pools: [
+      pool('gpu-l4-ts4', 'l4', {
+        sharingMode: 'time-slicing',
+        slicesPerGpu: 4,
+      }),
+      pool('gpu-a100-40gb-mig-1g.5gb', 'a100-40gb', {
+        sharingMode: 'mig',
+        migProfile: '1g.5gb',
+      }),
+      pool('gpu-t4', 't4', {}),
+    ],
+  };
+
+  it("each pool's flavor selects the labels GKE sets on its class's nodes: the class, the accelerator, the sharing", () => {
+    const { objects } = planKueue({
+      cluster: gke,
+      state,
+      ownerOf: owners,
+      gpuQuotaOf: () => undefined,
+    });
+    const flavors = objects.filter(o => o.kind === 'ResourceFlavor');
+    for (const flavor of flavors) {
+      validateAgainstCrd(flavor, KUEUE_CRDS.ResourceFlavor);
+    }
+    expect(
+      Object.fromEntries(
+        flavors.map(f => [f.metadata.name, f.spec.nodeLabels]),
+      ),
+    ).toEqual({
+      'gpu-a100-40gb-mig-1g.5gb': {
+        'cloud.google.com/compute-class': 'gpu-a100-40gb-mig-1g.5gb',
+        'cloud.google.com/gke-accelerator': 'nvidia-tesla-a100',
+        'cloud.google.com/gke-gpu-partition-size': '1g.5gb',
+      },
+      'gpu-l4-ts4': {
+        'cloud.google.com/compute-class': 'gpu-l4-ts4',
+        'cloud.google.com/gke-accelerator': 'nvidia-l4',
+        'cloud.google.com/gke-gpu-sharing-strategy': 'time-sharing',
+        'cloud.google.com/gke-max-shared-clients-per-gpu': '4',
+      },
+      'gpu-t4': {
+        'cloud.google.com/compute-class': 'gpu-t4',
+        'cloud.google.com/gke-accelerator': 'nvidia-tesla-t4',
+      },
+    });
+  });
+});

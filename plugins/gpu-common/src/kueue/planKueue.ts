@@ -9,6 +9,7 @@ import { poolCapacityUnits, unitsPerGpuOf } from '../capacity/poolUnits';
 import type { ClusterProfile } from '../cluster/types';
 import type { InputIssue } from '../errors';
 import type { PoolState, RepoState } from '../planner/types';
+import { gkePoolNodeLabels } from '../manifests/computeClass';
 import { poolNodeLabel } from '../providers/poolNodeLabel';
 import { flavorQuotaIssues, type FlavorQuota } from './flavorQuotaRule';
 import {
@@ -124,14 +125,29 @@ function limitUnits(
   };
 }
 
+/**
+ * The node labels a pool's flavor selects: on GKE, the labels GKE sets on
+ * the class's nodes (the class, the accelerator, the sharing: the ones its
+ * docs have pods select); elsewhere the provider's pool label, which
+ * Karpenter knows before a node exists.
+ */
+function flavorNodeLabels(
+  cluster: KueueInputs['cluster'],
+  pool: PoolState,
+): Record<string, string> {
+  if (cluster.provider === 'gke') return gkePoolNodeLabels(pool);
+  return { [poolNodeLabel(cluster)]: pool.name };
+}
+
 /** @public */
 export function planKueue(inputs: KueueInputs): KueuePlan {
   const { cluster, state } = inputs;
   const pools = new Map<string, PoolState>(state.pools.map(p => [p.name, p]));
-  const label = poolNodeLabel(cluster);
   const flavors = [...pools.values()]
     .sort((a, b) => a.name.localeCompare(b.name))
-    .map(p => resourceFlavor(p.name, { [label]: p.name }, p.taints ?? []));
+    .map(p =>
+      resourceFlavor(p.name, flavorNodeLabels(cluster, p), p.taints ?? []),
+    );
   const perFlavor = new Map<string, FlavorQuota[]>();
   const queues: KueueObject[] = [];
   const locals: KueueObject[] = [];

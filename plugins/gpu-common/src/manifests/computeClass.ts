@@ -10,7 +10,7 @@
 import { builtinCatalog } from '../catalog/builtin';
 import type { GpuCatalog } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
-import type { Plan, Taint } from '../planner/types';
+import type { Plan, PoolState, Taint } from '../planner/types';
 import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
 import { poolAnnotations } from './poolAnnotations';
 import type { KubernetesObject } from './types';
@@ -90,9 +90,13 @@ export function gkeModelOfAccelerator(type: string): string | undefined {
   );
 }
 
-/** GKE's `gpuSharing` of the plan's mode; undefined for whole GPUs. */
-function gpuSharing(plan: Plan): Record<string, unknown> | undefined {
-  const { mode, slicesPerGpu, migProfile } = plan.sharing;
+/** GKE's `gpuSharing` of a pool's sharing; undefined for whole GPUs. */
+function gpuSharing({
+  mode,
+  slicesPerGpu,
+  migProfile,
+}: Pick<Plan['sharing'], 'mode' | 'slicesPerGpu' | 'migProfile'>):
+  GkeGpuSharing | undefined {
   if (mode === 'time-slicing' || mode === 'mps') {
     return {
       sharingStrategy: mode === 'mps' ? 'MPS' : 'TIME_SHARING',
@@ -113,7 +117,7 @@ function priorities(
   catalog: GpuCatalog,
 ): Record<string, unknown>[] {
   const type = gkeAcceleratorOf(plan.pool.gpuModel);
-  const sharing = gpuSharing(plan);
+  const sharing = gpuSharing(plan.sharing);
   return plan.pool.instanceTypes.flatMap(name => {
     const machine = catalog.instanceTypes.find(
       t => t.provider === 'gcp' && t.name === name,
@@ -176,21 +180,22 @@ export interface ComputeClassNodes {
   capacityTypes: string[];
 }
 
-/** @public */
-export function computeClassNodes(object: unknown): ComputeClassNodes {
-  const value = object as {
-    metadata?: { name?: unknown };
-    spec?: { priorities?: unknown };
-  };
-  const name = String(value.metadata?.name ?? '');
-  const rules = Array.isArray(value.spec?.priorities)
-    ? (value.spec!.priorities as Record<string, any>[])
-    : [];
-  const gpu = rules.find(r => r?.gpu?.type)?.gpu;
+/** A GPU rule's `gpuSharing`, as written. */
+interface GkeGpuSharing {
+  sharingStrategy?: string;
+  maxSharedClientsPerGPU?: number;
+  gpuPartitionSize?: string;
+}
+
+/** The labels GKE sets on the nodes of class `name` made by a rule with `gpu`. */
+function gkeNodeLabels(
+  name: string,
+  gpu: { type?: unknown; gpuSharing?: GkeGpuSharing } | undefined,
+): Record<string, string> {
   const labels: Record<string, string> = {
     [GKE_NODE_LABELS.computeClass]: name,
   };
-  if (gpu) labels[GKE_NODE_LABELS.accelerator] = String(gpu.type);
+  if (gpu?.type) labels[GKE_NODE_LABELS.accelerator] = String(gpu.type);
   const sharing = gpu?.gpuSharing;
   if (sharing?.sharingStrategy) {
     labels[GKE_NODE_LABELS.sharingStrategy] =
@@ -202,6 +207,43 @@ export function computeClassNodes(object: unknown): ComputeClassNodes {
   if (sharing?.gpuPartitionSize) {
     labels[GKE_NODE_LABELS.partitionSize] = String(sharing.gpuPartitionSize);
   }
+  return labels;
+}
+
+/**
+ * The labels GKE sets on a GKE pool's nodes, from the pool as the
+ * repository holds it (its class is named after it): what a Kueue flavor of
+ * the pool selects and what drift expects on its nodes — the class, the
+ * accelerator of its model, and how its GPUs are shared.
+ *
+ * @public
+ */
+export function gkePoolNodeLabels(
+  pool: Pick<
+    PoolState,
+    'name' | 'gpuModel' | 'sharingMode' | 'slicesPerGpu' | 'migProfile'
+  >,
+): Record<string, string> {
+  const type = pool.gpuModel ? gkeAcceleratorOf(pool.gpuModel) : undefined;
+  const sharing = gpuSharing({ ...pool, mode: pool.sharingMode });
+  return gkeNodeLabels(pool.name, {
+    type,
+    ...(sharing ? { gpuSharing: sharing } : {}),
+  });
+}
+
+/** @public */
+export function computeClassNodes(object: unknown): ComputeClassNodes {
+  const value = object as {
+    metadata?: { name?: unknown };
+    spec?: { priorities?: unknown };
+  };
+  const name = String(value.metadata?.name ?? '');
+  const rules = Array.isArray(value.spec?.priorities)
+    ? (value.spec!.priorities as Record<string, any>[])
+    : [];
+  const gpu = rules.find(r => r?.gpu?.type)?.gpu;
+  const labels = gkeNodeLabels(name, gpu);
   const machineTypes = [
     ...new Set(
       rules

@@ -94,3 +94,34 @@ export function machinesOfPool(
   );
   return machinesPoolAllows(pool, candidates);
 }
+
+/**
+ * The GPU models of a pool of no one model (`gpuModel` unread): those of
+ * the catalog machines its requirements let the cluster's Karpenter launch,
+ * read in that provider's own labels (EKS Auto Mode's `eks.amazonaws.com/`
+ * ones: `instance-gpu-name In [l4, a10g]` is two models). Readers name them
+ * where they would otherwise name one: never one of them as the pool's.
+ * Empty for a pool of one model, one read without requirements, and one of
+ * a cluster no Karpenter serves.
+ *
+ * @public
+ */
+export function gpuModelsPoolAllows(
+  pool: PoolState,
+  catalog: GpuCatalog,
+  cluster: Pick<ClusterProfile, 'provider' | 'clusterApi'>,
+): string[] {
+  const machines = poolProviderOf(cluster).karpenter;
+  if (pool.gpuModel !== undefined || !pool.requirements || !machines) {
+    return [];
+  }
+  const provider = poolProviderOf(cluster).machines;
+  const models = catalog.instanceTypes
+    .filter(
+      t =>
+        t.provider === provider &&
+        requirementsAllowMachine(pool.requirements!, machines.machineLabels(t)),
+    )
+    .map(t => t.gpuModel);
+  return [...new Set(models)].sort();
+}

@@ -9,6 +9,7 @@
  */
 import type { Document } from 'yaml';
 import {
+  gpuModelsPoolAllows,
   GpuInputError,
   isGpuInputError,
   poolProviderOf,
@@ -331,7 +332,7 @@ export async function buildImportChange(
     workloads,
     adoptable,
     {
-      cluster: cluster.name,
+      cluster,
       owner: options.owner,
       catalog: options.catalog,
       landing: importLandingModel({
@@ -402,9 +403,7 @@ export async function buildImportChange(
         observed.get(pool.name)!,
       ),
     );
-    if (needsOverlaysToScale(pool, cluster)) {
-      findings.push(withoutOverlaysNote(pool));
-    }
+    findings.push(...adoptedPoolNotes(pool, cluster, options.catalog));
   }
 
   await writeConvertedPatches(patches, files, staged);
@@ -682,6 +681,33 @@ function adoptMachineDeploymentPool(
   return {
     ...describeAdopted(pool, annotations, labelDomain, observed),
     counts: [...adoptionCounts(adoption), ...observed.counts],
+  };
+}
+
+/** What to tell of a Karpenter pool adopted as it is: it cannot scale yet, or it has no one model. */
+function adoptedPoolNotes(
+  pool: PoolState,
+  cluster: ClusterProfile,
+  catalog: GpuCatalog,
+): ImportFinding[] {
+  const models = gpuModelsPoolAllows(pool, catalog, cluster);
+  return [
+    ...(needsOverlaysToScale(pool, cluster) ? [withoutOverlaysNote(pool)] : []),
+    ...(models.length > 1 ? [severalModelsNote(pool, models)] : []),
+  ];
+}
+
+/**
+ * Why an adopted pool of several GPU models has none in its annotations:
+ * requests never reuse it (a request names one model), and its workloads
+ * are not recorded (`importedRequests.ts`).
+ */
+function severalModelsNote(pool: PoolState, models: string[]): ImportFinding {
+  return {
+    kind: 'note',
+    path: pool.path,
+    object: `NodePool "${pool.name}"`,
+    message: `adopted with no GPU model: its requirements let Karpenter launch GPUs of ${models.length} models (${models.join(', ')}), and a request names one. New requests get a pool of their own model, and its workloads are not recorded as requests; split it into one NodePool per model to let requests use it`,
   };
 }
 

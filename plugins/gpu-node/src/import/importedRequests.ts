@@ -7,8 +7,10 @@
  */
 import {
   findModel,
+  gpuModelsPoolAllows,
   isWorkloadKind,
   parseGpuRequest,
+  type ClusterProfile,
   type GpuCatalog,
   type GpuRequest,
   type LandingModel,
@@ -34,7 +36,8 @@ export interface ImportedRequest {
 }
 
 export interface RecogniseOptions {
-  cluster: string;
+  /** The cluster's profile: its name for the records, its provider for a pool's machines. */
+  cluster: Pick<ClusterProfile, 'name' | 'provider' | 'clusterApi'>;
   owner: string;
   catalog: GpuCatalog;
   /** Where the cluster's GPU pods can land (`importLanding.ts`). */
@@ -63,6 +66,21 @@ function podSpecOf(value: unknown): unknown {
   return getIn(value, 'kind') === 'CronJob'
     ? getIn(value, 'spec', 'jobTemplate', 'spec', 'template', 'spec')
     : getIn(value, 'spec', 'template', 'spec');
+}
+
+/**
+ * Why a workload's pool has no model to record: its requirements allow
+ * machines of several (gpu-common `gpuModelsPoolAllows`), so its pods may
+ * get any of them, or its one model is not in the catalog.
+ */
+function unknownModelReason(
+  pool: PoolState,
+  options: RecogniseOptions,
+): string {
+  const models = gpuModelsPoolAllows(pool, options.catalog, options.cluster);
+  return models.length > 1
+    ? `pool ${pool.name} launches GPUs of ${models.length} models (${models.join(', ')}): which one its pods get is not known, and the import records no model it cannot tell (split the pool into one NodePool per model, then import again)`
+    : `the GPU model of pool ${pool.name} is not in the catalog`;
 }
 
 export function recogniseWorkloads(
@@ -125,7 +143,7 @@ export function recogniseWorkloads(
       ? findModel(options.catalog, pool.gpuModel)
       : undefined;
     if (!model) {
-      skip(`the GPU model of pool ${pool.name} is not in the catalog`);
+      skip(unknownModelReason(pool, options));
       continue;
     }
     let vramMiB: number;
@@ -162,7 +180,7 @@ export function recogniseWorkloads(
       metadata: { name: workload.name, namespace: workload.namespace },
       spec: {
         owner: options.owner,
-        cluster: options.cluster,
+        cluster: options.cluster.name,
         gpu: {
           model: model.id,
           sharing: pool.sharingMode,

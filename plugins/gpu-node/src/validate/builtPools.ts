@@ -92,6 +92,12 @@ export interface BuiltPool {
   advertised?: AdvertisedResource[];
   /** Which config decides `advertised`, for messages (e.g. `config ts-4`). */
   configNote: string;
+  /**
+   * A DRA pool (its sharing label `dra`): the DeviceClass its claims name
+   * and the claims one GPU takes. Its nodes run the DRA driver, not the
+   * device plugin, so `advertised` does not describe them.
+   */
+  dra?: DraPoolUnits;
   /** Its GPU model: the pool's model label, else the one model of its catalog machines. */
   gpuModel?: string;
   /**
@@ -101,6 +107,41 @@ export interface BuiltPool {
    */
   gpuProducts?: string[];
 }
+
+/** @see BuiltPool.dra */
+export interface DraPoolUnits {
+  deviceClass: string;
+  unitsPerGpu: number;
+}
+
+/**
+ * A DRA pool's claims per GPU, by gpu-common's rule (`capacity/poolUnits.ts`
+ * `unitsPerGpuOf`): the MIG instances of its profile in its mig-parted
+ * layout (static MIG), else the driver's consumable shares it was planned
+ * with (its slices-per-gpu label), else one claim per whole GPU.
+ */
+function draPoolUnits(
+  ours: Record<string, string>,
+  migEntries: unknown,
+): DraPoolUnits | undefined {
+  const deviceClass = findOurLabel(ours, POOL_LABEL_SUFFIXES.resourceName);
+  if (
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.sharing) !== 'dra' ||
+    deviceClass === undefined
+  ) {
+    return undefined;
+  }
+  const migProfile = findOurLabel(ours, POOL_LABEL_SUFFIXES.migProfile);
+  const shares = parseCount(
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.slicesPerGpu),
+  );
+  const unitsPerGpu = migProfile
+    ? migInstancesPerGpu(migEntries).get(migProfile)
+    : shares;
+  return { deviceClass, unitsPerGpu: unitsPerGpu ?? 1 };
+}
+
+const dra = (units: DraPoolUnits | undefined) => (units ? { dra: units } : {});
 
 /** `In` values of a NodePool / NodeOverlay requirement. */
 export function requirementValues(
@@ -257,6 +298,13 @@ function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
   return pools;
 }
 
+/** A template's taints that name a key (the others taint nothing). */
+function keyedTaints(taints: unknown): NodeTaint[] {
+  return (Array.isArray(taints) ? taints : []).filter(
+    t => typeof getIn(t, 'key') === 'string',
+  ) as NodeTaint[];
+}
+
 function builtPool(
   root: BuiltRoot,
   object: BuiltObject,
@@ -360,9 +408,7 @@ function builtPool(
     object,
     name,
     file,
-    taints: (Array.isArray(taints) ? taints : []).filter(
-      t => typeof getIn(t, 'key') === 'string',
-    ) as NodeTaint[],
+    taints: keyedTaints(taints),
     limits,
     gpuCounts,
     machines: poolMachines,
@@ -377,6 +423,7 @@ function builtPool(
         }
       : {}),
     configNote: notes.join(', ') || 'whole GPUs',
+    ...dra(draPoolUnits(ours, migEntries)),
     ...(modelId ? { gpuModel: modelId } : {}),
     ...productsOf(usable, modelId, deviceConfig, migEntries, context),
   };

@@ -10,6 +10,7 @@
 import {
   flavorQuotaIssues,
   KUEUE_API_VERSION,
+  kueueResourceName,
   poolSelectedBy,
   type FlavorQuota,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -89,9 +90,23 @@ function quotasOn(root: BuiltRoot, flavor: string) {
   return { byResource, cohortUnits };
 }
 
+/**
+ * Units of `resource` one GPU of the pool offers: a DRA pool's claims per
+ * GPU in the resource Kueue counts its DeviceClass in (its nodes run the DRA
+ * driver, not the device plugin), else what the device plugin advertises.
+ */
+function unitsPerGpu(pool: BuiltPool, resource: string): number | undefined {
+  if (pool.dra) {
+    return kueueResourceName(pool.dra.deviceClass) === resource
+      ? pool.dra.unitsPerGpu
+      : undefined;
+  }
+  return pool.advertised?.find(a => a.resource === resource)?.perGpu;
+}
+
 /** Units of `resource` the pool's limits provision; undefined when it cannot be told. */
 function capacityOf(pool: BuiltPool, resource: string) {
-  const perGpu = pool.advertised?.find(a => a.resource === resource)?.perGpu;
+  const perGpu = unitsPerGpu(pool, resource);
   const gpus = pool.limits[PHYSICAL_GPU];
   if (perGpu === undefined) return { capacityUnits: undefined, unitsPerGpu: 1 };
   if (gpus !== undefined) {

@@ -56,11 +56,7 @@ import {
 } from './providerStackBootstrap';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
-import {
-  bootstrapDraDriver,
-  draDriverFolders,
-} from './draDriver/bootstrapDraDriver';
-import { draDriverNotes } from './draDriver/draDriverNotes';
+import { addOnCharts } from './addOnCharts';
 import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
 import {
   workloadClusterIn,
@@ -339,15 +335,9 @@ export async function buildBootstrapChangeSet(
   const workload = await workloadClusterIn(tree, clusterFolder, cluster);
   const operatorRelease = workloadClusterOperator(operator, workload, paths);
   const files = [...operatorRelease.files];
-  // NVIDIA's DRA driver, when the profile enables DRA and the team deploys none.
-  const draDriver = await bootstrapDraDriver(
-    staged,
-    paths,
-    cluster,
-    stack,
-    releaseFiles,
-  );
-  if (draDriver.kind === 'bootstrap') files.push(...draDriver.files);
+  // NVIDIA's DRA driver and Kueue, as the profile asks and the team installs none.
+  const extra = await addOnCharts(staged, paths, cluster, stack, releaseFiles);
+  files.push(...extra.files);
   if (generated.devicePlugin) {
     files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
   }
@@ -390,7 +380,7 @@ export async function buildBootstrapChangeSet(
         operatorRelease.ownFolder,
         karpenter.kind === 'managed',
       ),
-      ...draDriverFolders(draDriver),
+      ...extra.folders,
     ],
     posix.dirname(paths.gpuKustomization),
     workload,
@@ -421,7 +411,7 @@ export async function buildBootstrapChangeSet(
         operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
       ),
       ...karpenterNotes(cluster, karpenter),
-      ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
+      ...extra.notes,
       ...(scheduler?.notes ?? []),
       ...wiringNotes,
       ...deliveryNotes,

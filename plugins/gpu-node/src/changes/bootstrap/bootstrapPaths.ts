@@ -2,8 +2,8 @@
  * Where the bootstrap writes, from the repository layout: the GPU folder's
  * files are the ones the request flow reads (`clusterKustomization`,
  * `devicePluginConfig`, `migConfig`) and the bin-packing scheduler; the GPU
- * Operator, Karpenter's release and NVIDIA's DRA driver release sit beside
- * the GPU folder, in the cluster's folder.
+ * Operator, Karpenter's release, NVIDIA's DRA driver release and Kueue's
+ * release sit beside the GPU folder, in the cluster's folder.
  */
 import { posix } from 'path';
 import { WHOLE_REPOSITORY } from '../../publish/sparseFolders';
@@ -36,6 +36,15 @@ export interface BootstrapPaths {
   draDriverValues: string;
   /** Its Flux or Argo CD objects, where the repository installs charts that way. */
   draDriverRelease: string;
+  /**
+   * Kueue's release, when the cluster profile enables Kueue. Not `kueue/`:
+   * the product's queues are in the GPU folder's `kueue/`, and teams keep
+   * their own queues in folders of that name.
+   */
+  kueueKustomization: string;
+  kueueValues: string;
+  /** Its Flux or Argo CD objects, where the repository installs charts that way. */
+  kueueRelease: string;
   /** The bin-packing scheduler's objects, in the GPU folder's `scheduler/`. */
   scheduler: string;
 }
@@ -60,6 +69,10 @@ export function bootstrapPaths(
     clusterScopePath(resolved, cluster),
     'dra-driver',
   );
+  const kueueFolder = posix.join(
+    clusterScopePath(resolved, cluster),
+    'kueue-controller',
+  );
   return {
     gpuKustomization,
     defaultDevicePluginConfig: devicePluginConfigPath(
@@ -76,6 +89,9 @@ export function bootstrapPaths(
     draDriverKustomization: posix.join(draDriverFolder, 'kustomization.yaml'),
     draDriverValues: posix.join(draDriverFolder, 'values.yaml'),
     draDriverRelease: posix.join(draDriverFolder, 'release.yaml'),
+    kueueKustomization: posix.join(kueueFolder, 'kustomization.yaml'),
+    kueueValues: posix.join(kueueFolder, 'values.yaml'),
+    kueueRelease: posix.join(kueueFolder, 'release.yaml'),
     scheduler: posix.join(gpuFolder, 'scheduler', 'gpu-binpack.yaml'),
   };
 }

@@ -63,9 +63,10 @@ describe('the bootstrap of a GKE cluster', () => {
     const { tree, fixture } = await notBootstrapped();
     trees.push(tree);
     const bootstrap = await buildBootstrapChangeSet(tree, gke(), options);
-    expect(bootstrap.changes.map(c => `${c.action} ${c.path}`).sort()).toEqual(
-      [`create ${GPU_KUSTOMIZATION}`, `update ${CLUSTER_KUSTOMIZATION}`],
-    );
+    expect(bootstrap.changes.map(c => `${c.action} ${c.path}`).sort()).toEqual([
+      `create ${GPU_KUSTOMIZATION}`,
+      `update ${CLUSTER_KUSTOMIZATION}`,
+    ]);
     expect(bootstrap.gpuOperatorRelease).toBe('gke');
     expect(bootstrap.notes[0]).toBe(GKE_BOOTSTRAP_NOTE);
     await writeChangeSet(tree, bootstrap);
@@ -93,9 +94,9 @@ describe('the bootstrap of a GKE cluster', () => {
       options,
     );
     const paths = bootstrap.changes.map(c => c.path);
-    expect(paths.filter(p => !p.startsWith('clusters/gke-ml/gpu/'))).toEqual(
-      [CLUSTER_KUSTOMIZATION],
-    );
+    expect(paths.filter(p => !p.startsWith('clusters/gke-ml/gpu/'))).toEqual([
+      CLUSTER_KUSTOMIZATION,
+    ]);
     expect(paths.some(p => /scheduler/.test(p))).toBe(true);
     expect(paths.some(p => /gpu-operator|device-plugin|mig/.test(p))).toBe(
       false,

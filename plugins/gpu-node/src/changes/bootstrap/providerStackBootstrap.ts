@@ -24,6 +24,8 @@ import { mergeGpuKustomization } from './gpuKustomization';
 import { clusterReleaseFiles } from './helmReleases/findHelmReleases';
 import { bootstrapScheduler } from './scheduler/bootstrapScheduler';
 import { wireGpuFolders } from './wiring/wireGpuFolders';
+import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
+import { kueueNotes } from './kueue/kueueNotes';
 
 /** A provider that runs the NVIDIA driver and device plugin on its GPU nodes, in the pull request's words. */
 export interface ProviderGpuStack {
@@ -54,7 +56,11 @@ export async function buildProviderStackBootstrap(
     options.binPacking,
     paths.scheduler,
   );
-  await writeBootstrapFiles(staged, scheduler?.file ? [scheduler.file] : []);
+  const kueue = await bootstrapKueue(staged, paths, cluster, releaseFiles);
+  await writeBootstrapFiles(staged, [
+    ...(scheduler?.file ? [scheduler.file] : []),
+    ...(kueue.kind === 'bootstrap' ? kueue.files : []),
+  ]);
   await mergeGpuKustomization(
     staged,
     paths,
@@ -71,6 +77,7 @@ export async function buildProviderStackBootstrap(
         what: 'the GPU folder',
         helm: false,
       },
+      ...kueueFolders(kueue),
     ],
     releaseFiles,
   );
@@ -83,6 +90,7 @@ export async function buildProviderStackBootstrap(
         provider.secondPluginNote(plugin.setting),
       ),
       ...(scheduler?.notes ?? []),
+      ...kueueNotes(kueue, cluster),
       ...wiringNotes,
     ],
   };

@@ -32,7 +32,19 @@ const CRDS: Record<string, string> = {
   ResourceFlavor: 'kueue-v0.19.2_kueue.x-k8s.io_resourceflavors.yaml',
   ClusterQueue: 'kueue-v0.19.2_kueue.x-k8s.io_clusterqueues.yaml',
   LocalQueue: 'kueue-v0.19.2_kueue.x-k8s.io_localqueues.yaml',
+  Cohort: 'kueue-v0.19.2_kueue.x-k8s.io_cohorts.yaml',
 };
+
+/** Every Kueue object of a build, against its kind's vendored CRD (a kind with none fails). */
+function kueueSchemaErrors(objects: Array<Record<string, any>>): string[] {
+  return objects
+    .filter(o => o.apiVersion === KUEUE)
+    .flatMap(o =>
+      CRDS[o.kind]
+        ? crdSchemaErrors(o, CRDS[o.kind]).map(e => `${o.kind}: ${e}`)
+        : [`${o.kind}: no vendored CRD`],
+    );
+}
 
 const KUEUE = 'kueue.x-k8s.io/v1beta2';
 const cluster = { ...devCluster, kueue: true };
@@ -101,10 +113,8 @@ describe('Kueue queues on an AWS Karpenter cluster', () => {
       expect(change.verification?.verified).toContain('clusters/dev');
     }
     const built = await kustomizeBuild(path.join(dir, 'clusters/dev/gpu'));
-    const kueue = built.filter(o => o.apiVersion === 'kueue.x-k8s.io/v1beta2');
-    for (const object of kueue) {
-      expect(crdSchemaErrors(object, CRDS[object.kind])).toEqual([]);
-    }
+    const kueue = built.filter(o => o.apiVersion === KUEUE);
+    expect(kueueSchemaErrors(kueue)).toEqual([]);
     const pools = changes.map(c => c.plan.pool.name);
     expect(
       kueue.filter(o => o.kind === 'ResourceFlavor').map(o => o.metadata.name),
@@ -385,6 +395,11 @@ spec:
         'resources:\n  - cohort.yaml\n',
       ),
     );
+    expect(
+      kueueSchemaErrors(
+        await kustomizeBuild(path.join(dir, 'clusters/dev/gpu')),
+      ),
+    ).toEqual([]);
     expect(await kueueFindings()).toEqual([
       expect.objectContaining({
         object: 'ResourceFlavor/gpu-t4',

@@ -1,0 +1,53 @@
+/**
+ * What the bootstrap pull request tells its reviewer about Kueue: the
+ * release it wrote and the Configuration it sets, the one the repository
+ * declares (never edited) and what that one's Configuration must hold, or
+ * the bootstrap's own release left from a profile that no longer enables
+ * Kueue. Markdown sentences, one per line of the description's list.
+ */
+import {
+  kueueDeviceClassMappings,
+  profileEnablesDra,
+  type ClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { KueueOutcome } from './bootstrapKueue';
+import { UNQUOTED_RESOURCE_PREFIXES } from './kueueConfiguration';
+
+/** The `deviceClassMappings` a DRA cluster's Configuration needs, as YAML flow text. */
+function mappingsText(): string {
+  return kueueDeviceClassMappings()
+    .map(
+      m =>
+        `{name: ${m.name}, deviceClassNames: [${m.deviceClassNames.join(', ')}]}`,
+    )
+    .join(', ');
+}
+
+export function kueueNotes(
+  outcome: KueueOutcome,
+  cluster: ClusterProfile,
+): string[] {
+  const dra = profileEnablesDra(cluster);
+  if (outcome.kind === 'off') {
+    return outcome.staleFolder
+      ? [
+          `The cluster profile no longer enables Kueue, but the bootstrap's Kueue release is still in \`${outcome.staleFolder}/\`: remove that folder once no queue of this cluster is in use.`,
+        ]
+      : [];
+  }
+  if (outcome.kind === 'repository') {
+    const by = outcome.releases.map(r => r.declaredBy).join(', ');
+    return [
+      `Kueue is installed by ${by} (left as it is): its Configuration must enable the \`deployment\` integration (\`integrations.frameworks\`), as GPU workloads are Deployments labelled with their LocalQueue, and set \`resources.excludeResourcePrefixes: [${UNQUOTED_RESOURCE_PREFIXES.join(', ')}]\`, as the queues quota GPUs only${dra ? `, and set \`resources.deviceClassMappings: [${mappingsText()}]\` for the DRA claims, then restart deployment/kueue-controller-manager (Kueue reads the mappings only at start)` : ''}.`,
+      ...(outcome.managedFolder
+        ? [
+            `The bootstrap's own Kueue release in \`${outcome.managedFolder}/\` installs Kueue a second time: remove that folder.`,
+          ]
+        : []),
+    ];
+  }
+  const { chart } = outcome;
+  return [
+    `Kueue ${chart.version} is installed by the bootstrap's release in \`${outcome.folder}/\`: chart \`${chart.chart}\` from \`${chart.repo}\` in \`${chart.namespace}\`, its Configuration the chart's default with the \`batch/job\`, \`pod\` and \`deployment\` integrations, \`resources.excludeResourcePrefixes: [${UNQUOTED_RESOURCE_PREFIXES.join(', ')}]\` (the queues quota GPUs only)${dra ? ` and \`resources.deviceClassMappings: [${mappingsText()}]\`, so Kueue counts the DRA pools' claims as their queues do` : ''}. The chart rolls kueue-controller-manager when that Configuration changes.`,
+  ];
+}
