@@ -11,7 +11,7 @@
  * counts). Undefined where there is no `/proc`: the caller then keeps its
  * plain timeout.
  */
-import { promises as fs } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Fields of `/proc/<pid>/stat` after `(comm)`, 0-based from `state`. */
 const PGRP = 2;
@@ -39,17 +39,23 @@ function groupAndTicks(stat: string): [number, number] | undefined {
 export async function processGroupCpuTicks(
   pgid: number,
 ): Promise<number | undefined> {
+  // Read at once, not through the thread pool: a few hundred in-kernel
+  // files take milliseconds, once a period; on a loaded machine, queued
+  // async reads made a stalled git wait seconds more for its verdict.
   let pids: string[];
   try {
-    pids = (await fs.readdir('/proc')).filter(name => /^\d+$/.test(name));
+    pids = readdirSync('/proc').filter(name => /^\d+$/.test(name));
   } catch {
     return undefined;
   }
   let ticks = 0;
   for (const pid of pids) {
-    const stat = await fs
-      .readFile(`/proc/${pid}/stat`, 'utf8')
-      .catch(() => undefined); // gone meanwhile
+    let stat: string | undefined;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      stat = undefined; // gone meanwhile
+    }
     const parsed = stat === undefined ? undefined : groupAndTicks(stat);
     if (parsed && parsed[0] === pgid) ticks += parsed[1];
   }
