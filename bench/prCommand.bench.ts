@@ -2,6 +2,7 @@ import { mkdirSync, promises as fs, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '@gpu-gitops/cli';
+import { kustomizeBuild } from '@gpu-gitops/plugin-gpu-node';
 import { git } from './gitSync';
 import { formatMs, percentile, report } from './stats';
 
@@ -183,6 +184,56 @@ function printBreakdown(
 }
 
 /**
+ * What no `pr` can go below while it verifies with the real kustomize: one
+ * `kustomize build` of the GPU root as the last run left it (its NodePool
+ * makes kustomize 4.5.4 parse its whole built-in OpenAPI schema, about a
+ * second of CPU, in every process), and one of a root of plain core
+ * objects beside it (the process alone). Median of three each.
+ */
+async function kustomizeFloor(
+  root: string,
+  bare: string,
+  branch: string,
+): Promise<{ gpuRoot: number; plainRoot: number }> {
+  const dir = path.join(root, 'kustomize-floor');
+  mkdirSync(dir, { recursive: true });
+  const gpu = 'clusters/prod/gpu';
+  const files = git(bare, ['ls-tree', '-r', '--name-only', branch, '--', gpu])
+    .split('\n')
+    .filter(Boolean);
+  for (const file of files) {
+    mkdirSync(path.join(dir, path.dirname(file)), { recursive: true });
+    writeFileSync(
+      path.join(dir, file),
+      git(bare, ['show', `${branch}:${file}`]),
+    );
+  }
+  const plain = path.join(dir, 'plain');
+  mkdirSync(plain, { recursive: true });
+  writeFileSync(
+    path.join(plain, 'kustomization.yaml'),
+    'resources: [cm.yaml]\n',
+  );
+  writeFileSync(
+    path.join(plain, 'cm.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n',
+  );
+  const time = async (folder: string) => {
+    const samples: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      await kustomizeBuild(folder);
+      samples.push(performance.now() - t);
+    }
+    return percentile(samples, 50);
+  };
+  return {
+    gpuRoot: await time(path.join(dir, gpu)),
+    plainRoot: await time(plain),
+  };
+}
+
+/**
  * `gpu-gitops pr` (in-process, cold: a fresh cache every run, as a new CI job
  * or a new backend pod pays it) against the plain-git floor, side by side on
  * the same repository, with where its time goes. Goal (issue 24): pr <=
@@ -202,6 +253,7 @@ export async function benchPrCommand(): Promise<void> {
     const warmSamples: number[] = [];
     const coldRuns: { total: number; parts: Record<string, number> }[] = [];
     const warmRuns: { total: number; parts: Record<string, number> }[] = [];
+    let lastBranch = '';
     for (let i = 0; i < ROUNDS; i++) {
       await fs.writeFile(
         path.join(root, `req-${i}.yaml`),
@@ -238,6 +290,7 @@ export async function benchPrCommand(): Promise<void> {
       prSamples.push(performance.now() - t0);
       if (code !== 0) throw new Error(`pr exited ${code}`);
       const result = JSON.parse(output);
+      lastBranch = result.branch;
       coldRuns.push({
         total: prSamples[prSamples.length - 1],
         parts: breakdown(result.stages),
@@ -294,6 +347,11 @@ export async function benchPrCommand(): Promise<void> {
     );
     printBreakdown('cold', coldRuns);
     printBreakdown('warm', warmRuns);
+    const kustomize = await kustomizeFloor(root, bare, lastBranch);
+    console.log(
+      `  below which no verified pr goes: one kustomize build of the changed GPU root ${formatMs(kustomize.gpuRoot)} ` +
+        `(of a root of one ConfigMap: ${formatMs(kustomize.plainRoot)}), the floor plus it ${((floor + kustomize.gpuRoot) / floor).toFixed(2)} x floor`,
+    );
     report(
       'pr vs floor',
       `${(pr / floor).toFixed(2)} x floor (cold)`,

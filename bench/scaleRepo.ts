@@ -13,6 +13,7 @@ import path from 'node:path';
 import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { git } from './gitSync';
 import {
+  MODES,
   namespaceOf,
   poolYaml,
   requestYaml,
@@ -22,13 +23,13 @@ import {
 } from './gpuRepo';
 
 /** Bump when what is generated changes: the cached repository is then made again. */
-const GENERATOR_VERSION = 2;
+const GENERATOR_VERSION = 3;
 
 export const SCALE = {
   clusters: 10,
   poolsPerCluster: 2_000,
   workloads: 100_000,
-  /** Workloads with a stored GpuRequest (every tenth). */
+  /** Workloads with a stored GpuRequest: every tenth (and each one an open pull request changes). */
   requests: 10_000,
   openPullRequests: 1_000,
   /** Open pull requests whose files the bench's move of `main` changes. */
@@ -42,14 +43,53 @@ export const scaleClusters = () =>
     resolveClusterProfile({ name: clusterName(c) }),
   );
 
+/**
+ * The sharing modes of the scale clusters' pools: gpuRepo's less MPS. A
+ * cluster of the default profile runs the MIG strategy "mixed" (its MIG
+ * pools advertise `nvidia.com/mig-1g.5gb`), and the device plugin refuses
+ * MPS under "mixed" (gpu-common `cluster/capabilities.ts`): a request for
+ * an MPS pool there is refused, so the repository cannot hold one.
+ */
+const SCALE_MODES = MODES.flatMap((m, index) =>
+  m.sharing === 'mps' ? [] : [index],
+);
+
+/** gpuRepo's mode index of pool `i` of a scale cluster. */
+const modeOf = (i: number) => SCALE_MODES[i % SCALE_MODES.length];
+
 /** Where workload `j` runs: cluster `j % 10`, one of that cluster's pools. */
 export function scalePlacement(j: number) {
   const c = j % SCALE.clusters;
   const index = Math.floor(j / SCALE.clusters) % SCALE.poolsPerCluster;
   return {
     cluster: clusterName(c),
-    pool: { index, name: `gpu-c${c}-p${index}` },
+    pool: { index: modeOf(index), name: `gpu-c${c}-p${index}` },
   };
+}
+
+/**
+ * Pool `i` of cluster `c` as the product writes its pools: with its
+ * managed-by label (a pool the product changes must be its own: the
+ * publisher's verification refuses to change anyone else's) and the ledger
+ * of the stored requests whose workloads run on it (gpu-common
+ * `formatLedger`: the planner keeps a request on the pool that holds it).
+ */
+export function scalePoolYaml(c: number, i: number): string {
+  const ledger: string[] = [];
+  const perRound = SCALE.clusters * SCALE.poolsPerCluster;
+  for (let j = c + SCALE.clusters * i; j < SCALE.workloads; j += perRound) {
+    if (hasStoredRequest(j)) {
+      ledger.push(`${namespaceOf(j)}/app-${j}=${workloadReplicas(j)}`);
+    }
+  }
+  const annotations =
+    ledger.length > 0
+      ? `  annotations: { gpu.backstage.io/requests: '${ledger.sort().join(', ')}' }\n`
+      : '';
+  return poolYaml(modeOf(i), `gpu-c${c}-p${i}`).replace(
+    /\nmetadata:\n  name: (.*)\n/,
+    `\nmetadata:\n  name: $1\n  labels: { app.kubernetes.io/managed-by: backstage-gpu-gitops }\n${annotations}`,
+  );
 }
 
 /** The workload the `n`-th open pull request changes (distinct for every n: 101 and 100k are coprime). */
@@ -59,13 +99,84 @@ const deploymentPath = (j: number) =>
   `apps/${namespaceOf(j)}/app-${j}/deployment.yaml`;
 const requestPath = (j: number) => `requests/${namespaceOf(j)}/app-${j}.yaml`;
 
+/** The workloads the open pull requests change (`pullRequestWorkload`). */
+const pullRequestWorkloads = new Set(
+  Array.from({ length: SCALE.openPullRequests }, (_, n) =>
+    pullRequestWorkload(n),
+  ),
+);
+
+/**
+ * Whether workload `j` has its GpuRequest stored on main: every tenth, and
+ * every one an open pull request changes (the product wrote it; the pull
+ * request asks for more).
+ */
+const hasStoredRequest = (j: number) =>
+  j % (SCALE.workloads / SCALE.requests) === 0 || pullRequestWorkloads.has(j);
+
+/**
+ * Workload `j`: a team's own Deployment, or, when a GpuRequest of its name
+ * is stored, the one the product wrote for it (its managed-by label and
+ * request annotation; the shape of gpu-common `buildDeployment`), which a
+ * re-render may change: the product never overwrites a workload of the same
+ * name it does not manage.
+ */
 export function scaleWorkloadYaml(j: number, replicas: number): string {
-  return workloadYaml(j, replicas, scalePlacement(j).pool);
+  const { pool } = scalePlacement(j);
+  return hasStoredRequest(j)
+    ? ownedWorkloadYaml(j, replicas, pool)
+    : workloadYaml(j, replicas, pool);
 }
 
-function scaleRequestYaml(j: number, replicas: number): string {
+function ownedWorkloadYaml(
+  j: number,
+  replicas: number,
+  pool: { index: number; name: string },
+): string {
+  const m = MODES[pool.index];
+  const name = `app-${j}`;
+  const annotations = `{ gpu.backstage.io/request: ${namespaceOf(j)}/${name}, gpu.backstage.io/pool: ${pool.name}, gpu.backstage.io/sharing-mode: ${m.sharing} }`;
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: ${namespaceOf(j)}
+  labels: { app.kubernetes.io/name: ${name}, backstage.io/kubernetes-id: ${name}, app.kubernetes.io/managed-by: backstage-gpu-gitops }
+  annotations: ${annotations}
+spec:
+  replicas: ${replicas}
+  selector: { matchLabels: { app.kubernetes.io/name: ${name} } }
+  template:
+    metadata:
+      labels: { app.kubernetes.io/name: ${name}, backstage.io/kubernetes-id: ${name} }
+      annotations: ${annotations}
+    spec:
+      nodeSelector: { karpenter.sh/nodepool: ${pool.name} }
+      tolerations:
+        - { key: nvidia.com/gpu, operator: Equal, value: 'true', effect: NoSchedule }
+      containers:
+        - name: ${name}
+          image: registry.example/${name}:1
+          resources:
+            limits: { ${m.resource}: '1' }
+`;
+}
+
+export function scaleRequestYaml(j: number, replicas: number): string {
   const { cluster, pool } = scalePlacement(j);
   return requestYaml(j, pool.index, cluster, replicas);
+}
+
+/**
+ * The GPU kustomization of cluster `c`, bootstrapped (the publisher writes
+ * requests for the cluster), deploying its pools as the product lists them.
+ */
+export function scaleGpuKustomization(c: number): string {
+  const pools = Array.from(
+    { length: SCALE.poolsPerCluster },
+    (_, i) => `  - nodepools/gpu-c${c}-p${i}.yaml\n`,
+  );
+  return `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n${pools.join('')}`;
 }
 
 /** A fast-import stream builder: `M` lines with inline data. */
@@ -112,22 +223,15 @@ function generate(bare: string): void {
   for (let c = 0; c < SCALE.clusters; c++) {
     const gpu = `clusters/${clusterName(c)}/gpu`;
     // Bootstrapped: the publisher writes requests for the cluster.
-    main.file(
-      `${gpu}/kustomization.yaml`,
-      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n',
-    );
+    main.file(`${gpu}/kustomization.yaml`, scaleGpuKustomization(c));
     writeGpuConfigs((p, t) => main.file(p, t), gpu);
     for (let i = 0; i < SCALE.poolsPerCluster; i++) {
-      main.file(
-        `${gpu}/nodepools/gpu-c${c}-p${i}.yaml`,
-        poolYaml(i, `gpu-c${c}-p${i}`),
-      );
+      main.file(`${gpu}/nodepools/gpu-c${c}-p${i}.yaml`, scalePoolYaml(c, i));
     }
   }
-  const requestEvery = SCALE.workloads / SCALE.requests;
   for (let j = 0; j < SCALE.workloads; j++) {
     main.file(deploymentPath(j), scaleWorkloadYaml(j, workloadReplicas(j)));
-    if (j % requestEvery === 0) {
+    if (hasStoredRequest(j)) {
       main.file(requestPath(j), scaleRequestYaml(j, workloadReplicas(j)));
     }
   }

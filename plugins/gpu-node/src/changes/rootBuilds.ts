@@ -87,6 +87,32 @@ async function build(
 }
 
 /**
+ * Starts the base's builds of the roots that build any of `files`, so that
+ * kustomize runs while the pass plans and renders; `buildTouchedRoots` then
+ * takes each one from the build under way or remembered
+ * (`buildKustomizationRoot`). Never throws: a root that does not build is
+ * the verification's to report. The caller awaits it before the checkout
+ * may change (a build keyed by the base must read the base).
+ */
+export async function prebuildBaseRoots(
+  dir: string,
+  base: RepoTree,
+  files: string[],
+  kustomize?: BuildRootOptions,
+): Promise<void> {
+  try {
+    const graph = await readKustomizationGraph(base);
+    await Promise.all(
+      affectedRoots([graph], files).map(root =>
+        build(dir, graph, root, kustomize),
+      ),
+    );
+  } catch {
+    // Built again, and explained, by the verification.
+  }
+}
+
+/**
  * Builds each root the change touches before (the checkout `dir`) and after
  * (a scratch copy of the root's folders with the change applied), side by
  * side (bounded: `KUSTOMIZE_BUILDS_IN_FLIGHT`). A root the change removes

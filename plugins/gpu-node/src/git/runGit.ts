@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { DEFAULT_GITOPS_TIMEOUT_MS } from '@gpu-gitops/plugin-gpu-common';
+import { processGroupCpuTicks } from './processGroupCpu';
 
 /** How long a git command may take when the caller names no limit. */
 export const DEFAULT_GIT_TIMEOUT_MS = DEFAULT_GITOPS_TIMEOUT_MS;
@@ -8,7 +9,12 @@ export const DEFAULT_GIT_TIMEOUT_MS = DEFAULT_GITOPS_TIMEOUT_MS;
 export interface RunGitOptions {
   /** Written to git's stdin (commit messages go here, never in argv). */
   stdin?: string;
-  /** Kill git (and every process it started) after this long; default 60 s. */
+  /**
+   * Kill git (and every process it started) once it worked not at all for
+   * this long (a remote that stopped answering); default 60 s. A command
+   * still using CPU is slow, not hung: it gets up to MAX_TIMEOUT_PERIODS
+   * of this.
+   */
   timeoutMs?: number;
 }
 
@@ -69,9 +75,48 @@ function track(pid: number): void {
 }
 
 /**
+ * A command is hung when its process group used no CPU over a whole
+ * `timeoutMs`: each time the period ends, one that worked gets another
+ * (`processGroupCpu.ts`), up to this many periods in all, so that a
+ * command that never ends still ends.
+ */
+export const MAX_TIMEOUT_PERIODS = 10;
+
+/**
+ * Calls `stop` once the group of `pid` stalled for `timeoutMs` (or ran
+ * MAX_TIMEOUT_PERIODS of them); where CPU cannot be read, after `timeoutMs`.
+ */
+function hangWatch(
+  pid: number | undefined,
+  timeoutMs: number,
+  running: () => boolean,
+  stop: () => void,
+): { cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let lastTicks: number | undefined;
+  let periods = 0;
+  const check = async () => {
+    periods++;
+    const ticks =
+      pid === undefined ? undefined : await processGroupCpuTicks(pid);
+    if (!running()) return;
+    const working =
+      ticks !== undefined && (lastTicks === undefined || ticks > lastTicks);
+    if (working && periods < MAX_TIMEOUT_PERIODS) {
+      lastTicks = ticks;
+      timer = setTimeout(check, timeoutMs);
+    } else stop();
+  };
+  // The CPU git used before the first period ends is its first progress.
+  lastTicks = pid === undefined ? undefined : 0;
+  timer = setTimeout(check, timeoutMs);
+  return { cancel: () => clearTimeout(timer) };
+}
+
+/**
  * Runs one git command and resolves with its stdout; rejects with its
  * stderr (then stdout) when it exits non-zero, and with a GitTimeoutError
- * when it outlives `timeoutMs`.
+ * when it hangs (`hangWatch`: no CPU for `timeoutMs`).
  *
  * git runs in a process group of its own, because a network command is a
  * tree (`git fetch` starts `git-remote-http`, which holds the connection):
@@ -104,7 +149,8 @@ export function runGit(
     const pid = child.pid;
     if (pid !== undefined) track(pid);
     let timedOut = false;
-    const timer = setTimeout(() => {
+    let finished = false;
+    const stop = () => {
       timedOut = true;
       if (pid !== undefined) killGroup(pid);
       // Do not wait for the pipes (a grandchild could hold them), only for
@@ -114,9 +160,11 @@ export function runGit(
       const fail = () => reject(new GitTimeoutError(args[0] ?? '', timeoutMs));
       if (child.exitCode !== null || child.signalCode !== null) fail();
       else child.once('exit', fail);
-    }, timeoutMs);
+    };
+    const watch = hangWatch(pid, timeoutMs, () => !finished, stop);
     const done = () => {
-      clearTimeout(timer);
+      finished = true;
+      watch.cancel();
       if (pid !== undefined) liveGroups.delete(pid);
     };
     let out = '';

@@ -4,11 +4,13 @@ import {
   mkdtempSync,
   promises as fsPromises,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
+import { findKustomizeBinary } from './binary';
 import { buildKustomizationRoot, GIT_KEYED_MIN_FILES } from './buildRoot';
 import { readKustomizationGraph } from './roots';
 
@@ -200,5 +202,34 @@ describe('buildKustomizationRoot: remembered builds of a git checkout', () => {
     );
     // Same commit, same blobs; but kustomize there cannot read settings.yaml.
     await expect(buildOverlay(sparse, cacheDir)).rejects.toThrow();
+  });
+});
+
+describe('buildKustomizationRoot: builds under way', () => {
+  it('runs one kustomize for two callers of the same inputs at once', async () => {
+    const dir = folder('gpu-build-root-');
+    overlayOverBase(dir, '5');
+    // A kustomize that notes each start, then runs the real one.
+    const bin = folder('gpu-build-bin-');
+    const starts = join(bin, 'starts');
+    const wrapper = join(bin, 'kustomize');
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\necho start >> '${starts}'\nexec '${findKustomizeBinary({})}' "$@"\n`,
+      { mode: 0o755 },
+    );
+    const graph = await readKustomizationGraph(dir);
+    const options = { env: { ...process.env, KUSTOMIZE_BIN: wrapper } };
+    const [first, second] = await Promise.all([
+      buildKustomizationRoot(dir, graph, 'overlay', options),
+      buildKustomizationRoot(dir, graph, 'overlay', options),
+    ]);
+    expect(first.objects).toEqual(second.objects);
+    expect(first.objects.map(o => (o as { data?: unknown }).data)).toEqual([
+      { replicas: '5' },
+    ]);
+    // Each caller gets its own copy.
+    expect(first.objects[0]).not.toBe(second.objects[0]);
+    expect(readFileSync(starts, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 });

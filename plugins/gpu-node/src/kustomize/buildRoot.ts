@@ -173,14 +173,45 @@ export async function buildKustomizationRoot(
     ? []
     : folders.filter(f => graph.folders.get(f)?.inflatesHelmCharts);
   const key = await inputDigest(dir, root, folders, options);
+  let building = underWay.get(key);
+  if (!building) {
+    building = builtOnce(key, { dir, root, folders, chartsLeftOut }, options);
+    underWay.set(key, building);
+    building.then(
+      () => underWay.delete(key),
+      () => underWay.delete(key),
+    );
+  }
+  return { objects: structuredClone(await building), chartsLeftOut };
+}
+
+/**
+ * Builds of the same inputs under way: a second caller waits for the first
+ * rather than start another kustomize (the publisher starts the base's
+ * build of the cluster's root while it plans; its verification then asks
+ * for the same build).
+ */
+const underWay = new Map<string, Promise<BuiltObject[]>>();
+
+/** The build of inputs `key`: remembered, saved, or made now. */
+async function builtOnce(
+  key: string,
+  input: {
+    dir: string;
+    root: string;
+    folders: string[];
+    chartsLeftOut: string[];
+  },
+  options: BuildRootOptions,
+): Promise<BuiltObject[]> {
   const known = remembered.get(key) ?? (await readSaved(options.cacheDir, key));
   if (known) {
     remember(key, known);
-    return { objects: structuredClone(known), chartsLeftOut };
+    return known;
   }
-
+  const { dir, root, folders } = input;
   const objects =
-    chartsLeftOut.length > 0
+    input.chartsLeftOut.length > 0
       ? await kustomizeBuildWithoutHelmCharts(dir, root, folders, options)
       : await kustomizeBuild(
           root === '.' ? dir : path.join(dir, ...root.split('/')),
@@ -188,5 +219,5 @@ export async function buildKustomizationRoot(
         );
   remember(key, objects);
   await save(options.cacheDir, key, objects);
-  return { objects: structuredClone(objects), chartsLeftOut };
+  return objects;
 }

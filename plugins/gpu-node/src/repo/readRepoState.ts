@@ -118,6 +118,10 @@ export async function readRepoState(
   const resolved = compiled.layout;
   const skipped: SkippedFile[] = [];
   const cache = options.parseCache;
+  // A git checkout names its files' blob ids with one git process: started
+  // now, it runs while the cluster's folder is listed and read (a failure
+  // is met again where the ids are used).
+  tree.blobIds?.().catch(() => undefined);
 
   // The cluster's folder beyond the layout's own files (one rule with the
   // allocation index, clusterFolderFiles.ts): pools the product adopted
