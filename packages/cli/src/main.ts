@@ -50,6 +50,13 @@ const catalogFile: OptionHelp = {
   value: 'FILE',
   description: 'extends or overrides the GPU catalog (prices, models)',
 };
+/** `--dir` of the onboarding commands (`onboardingInput.ts`). */
+const checkoutDir: OptionHelp = {
+  type: 'string',
+  value: 'DIR',
+  description:
+    'a checkout of the GitOps repository, changed in place (instead of --repo)',
+};
 const json: OptionHelp = {
   type: 'boolean',
   description: 'print JSON instead of text',
@@ -242,12 +249,7 @@ const commandList: Command[] = [
           'owner of the request records the import writes, e.g. group:default/ml-platform',
       },
       catalog: catalogFile,
-      dir: {
-        type: 'string',
-        value: 'DIR',
-        description:
-          'a checkout of the GitOps repository, changed in place (instead of --repo)',
-      },
+      dir: checkoutDir,
       ...repositoryOptions,
       'dry-run': {
         type: 'boolean',
@@ -285,12 +287,7 @@ const commandList: Command[] = [
         description:
           "run the gpu-binpack scheduler (a second kube-scheduler, MostAllocated on GPUs); needs the profile's kubernetesVersion with its patch",
       },
-      dir: {
-        type: 'string',
-        value: 'DIR',
-        description:
-          'a checkout of the GitOps repository, changed in place (instead of --repo)',
-      },
+      dir: checkoutDir,
       ...repositoryOptions,
       'dry-run': {
         type: 'boolean',

@@ -7,7 +7,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
-import type { Redactor } from '@gpu-gitops/plugin-gpu-node';
+import type {
+  ChangeSet,
+  FsRepoTree,
+  Redactor,
+} from '@gpu-gitops/plugin-gpu-node';
 import type { CliIo } from './io';
 import type { CommandOptions } from './options';
 import { readClusterFile } from './readInput';
@@ -16,7 +20,7 @@ import {
   type RepositoryOptions,
 } from './repositoryOptions';
 import { UsageError } from './usageError';
-import { gpuCommon } from './libraries';
+import { gpuCommon, gpuNode } from './libraries';
 
 /** `--cluster FILE` or `--cluster-name NAME`: exactly one. */
 export async function clusterByFileOrName(
@@ -44,10 +48,7 @@ export async function clusterByFileOrName(
 }
 
 /** `--dir`: a checkout of the GitOps repository, changed in place. */
-export async function checkoutDirectory(
-  dir: string,
-  cwd: string,
-): Promise<string> {
+async function checkoutDirectory(dir: string, cwd: string): Promise<string> {
   const resolved = path.resolve(cwd, dir);
   const stat = await fs.stat(resolved).catch(() => undefined);
   if (!stat?.isDirectory()) {
@@ -60,6 +61,38 @@ export async function checkoutDirectory(
     ]);
   }
   return resolved;
+}
+
+/** What became of a change in a checkout, as `printOnboarding` says it. */
+export type CheckoutOutcome = Pick<
+  OnboardingOutput,
+  'dryRun' | 'changed' | 'files' | 'diff'
+>;
+
+/**
+ * A change built on the checkout `--dir` names and written there unless
+ * `--dry-run` (then its diff): the `--dir` half of every onboarding command.
+ */
+export async function changeInCheckout<T extends { changeSet: ChangeSet }>(
+  dir: string,
+  io: CliIo,
+  dryRun: boolean,
+  build: (tree: FsRepoTree, root: string) => Promise<T>,
+): Promise<{ built: T; outcome: CheckoutOutcome }> {
+  const root = await checkoutDirectory(dir, io.cwd);
+  const tree = new gpuNode.FsRepoTree(root);
+  const built = await build(tree, root);
+  const { changeSet } = built;
+  if (!dryRun) await gpuNode.writeChangeSet(tree, changeSet);
+  return {
+    built,
+    outcome: {
+      dryRun,
+      changed: !changeSet.empty,
+      files: changeSet.changes.map(c => c.path),
+      diff: dryRun ? gpuNode.renderChangeSetDiff(changeSet) : undefined,
+    },
+  };
 }
 
 /**

@@ -88,8 +88,8 @@ export type {
   ClusterCapabilities,
   ModelCapability,
   SharingModeCapability,
-  Unavailable,
 } from './cluster/capabilities';
+export type { Unavailable } from './cluster/unavailable';
 export { defaultClusterProfile } from './cluster/defaults';
 export { clusterProfileSchema, resolveClusterProfile } from './cluster/schema';
 export {
@@ -185,7 +185,7 @@ export {
 } from './providers/gpuMachineLabels';
 export { CLUSTER_API_TEMPLATE_KINDS } from './manifests/clusterApi/clusterApiGroups';
 export { templateName } from './manifests/clusterApi/templateName';
-export type { NodeSelectorRequirement } from './manifests/nodePool';
+export type { NodeSelectorRequirement } from './manifests/nodeSelectorRequirement';
 export type {
   KarpenterGpuLabels,
   KarpenterMachines,

@@ -1,7 +1,7 @@
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
 import {
-  checkoutDirectory,
+  changeInCheckout,
   checkoutOrRepository,
   clusterByFileOrName,
   printOnboarding,
@@ -38,20 +38,25 @@ export async function runBootstrap(
   const dryRun = Boolean(options['dry-run']);
 
   if (!target) {
-    const tree = new gpuNode.FsRepoTree(await checkoutDirectory(dir!, io.cwd));
-    const changeSet = await gpuNodeOnboarding.buildBootstrapChangeSet(
-      tree,
-      cluster,
-      choices,
-    );
-    if (!dryRun) await gpuNode.writeChangeSet(tree, changeSet);
-    print(io, new gpuNode.Redactor(), options, {
+    const { built, outcome } = await changeInCheckout(
+      dir,
+      io,
       dryRun,
-      changed: !changeSet.empty,
-      files: changeSet.changes.map(c => c.path),
+      async tree => ({
+        changeSet: await gpuNodeOnboarding.buildBootstrapChangeSet(
+          tree,
+          cluster,
+          choices,
+        ),
+      }),
+    );
+    print(io, new gpuNode.Redactor(), options, {
+      ...outcome,
       title: gpuNodeOnboarding.bootstrapPullRequestTitle(cluster.name),
-      body: gpuNodeOnboarding.renderBootstrapBody(cluster.name, changeSet),
-      diff: dryRun ? gpuNode.renderChangeSetDiff(changeSet) : undefined,
+      body: gpuNodeOnboarding.renderBootstrapBody(
+        cluster.name,
+        built.changeSet,
+      ),
     });
     return EXIT_OK;
   }

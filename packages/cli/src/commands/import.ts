@@ -1,7 +1,7 @@
 import type { CliIo } from '../io';
 import { EXIT_OK } from '../exitCodes';
 import {
-  checkoutDirectory,
+  changeInCheckout,
   checkoutOrRepository,
   clusterByFileOrName,
   printOnboarding,
@@ -36,26 +36,26 @@ export async function runImport(
   const dryRun = Boolean(options['dry-run']);
 
   if (!target) {
-    const root = await checkoutDirectory(dir!, io.cwd);
-    const tree = new gpuNode.FsRepoTree(root);
-    const change = await gpuNodeOnboarding.buildImportChange({
-      tree,
-      dir: root,
-      cluster,
-      catalog,
-      owner,
-    });
-    if (!dryRun) await gpuNode.writeChangeSet(tree, change.changeSet);
+    const { built: change, outcome } = await changeInCheckout(
+      dir,
+      io,
+      dryRun,
+      (tree, root) =>
+        gpuNodeOnboarding.buildImportChange({
+          tree,
+          dir: root,
+          cluster,
+          catalog,
+          owner,
+        }),
+    );
     const report = gpuNodeOnboarding.renderImportReport({ change });
     print(io, new gpuNode.Redactor(), options, {
-      dryRun,
-      changed: change.changeSet.changes.length > 0,
-      files: change.changeSet.changes.map(c => c.path),
+      ...outcome,
       title: report.title,
       body: report.body,
       text: report.text,
       report: report.view,
-      diff: dryRun ? gpuNode.renderChangeSetDiff(change.changeSet) : undefined,
     });
     return EXIT_OK;
   }

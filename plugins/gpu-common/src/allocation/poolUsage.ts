@@ -8,7 +8,7 @@
  * against what runs; the limit is named as the ceiling it is.
  */
 import { countNodes } from '../planner/choosePool';
-import type { PoolCostSummary } from './types';
+import type { PoolCostView } from '../planner/types';
 
 /**
  * A pool's use, against its nodes and its limit.
@@ -37,7 +37,7 @@ export function poolUsage(pool: {
   resourceName: string;
   allocated: number;
   capacity?: number;
-  cost: Pick<PoolCostSummary, 'nodes' | 'capacityUnits' | 'idleUnits'>;
+  cost: Pick<PoolCostView, 'nodes' | 'capacityUnits' | 'idleUnits'>;
 }): PoolUsage {
   const { allocated, capacity: limit, cost, resourceName } = pool;
   const onNodes = cost.capacityUnits;

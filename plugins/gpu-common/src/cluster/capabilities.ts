@@ -22,17 +22,7 @@ import { gkeModeUnavailable } from './gkeCapability';
 import { autoModeUnavailable } from './eksAutoMode';
 import { migManagerReads, type ClusterGpuStack } from './gpuStack';
 import type { ClusterProfile, ClusterProvider } from './types';
-
-/**
- *  Why a choice cannot be made: the request field, a rule id and a sentence.
- *
- * @public
- */
-export interface Unavailable {
-  path: 'spec.gpu.sharing' | 'spec.gpu.model';
-  rule: string;
-  reason: string;
-}
+import type { Unavailable } from './unavailable';
 
 /**
  *  A sharing mode of a cluster; `unavailable` says why it cannot run there.

@@ -3,7 +3,7 @@
  * `resource.k8s.io/v1` below 1.34 (DRA GA), so the ResourceClaimTemplate the
  * product writes cannot be applied and the pods never schedule.
  */
-import type { Unavailable } from './capabilities';
+import type { Unavailable } from './unavailable';
 import {
   DRA_KUBERNETES_SINCE,
   formatMinor,

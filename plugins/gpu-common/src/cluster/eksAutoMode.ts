@@ -22,7 +22,7 @@
  *   is documented for self-managed Karpenter only; no Auto Mode page names it
  *   and AWS sets Auto Mode's Karpenter gates, so the product writes none.
  */
-import type { Unavailable } from './capabilities';
+import type { Unavailable } from './unavailable';
 import {
   DRA_SHARING_KUBERNETES_SINCE,
   formatMinor,

@@ -1,5 +1,5 @@
 import type { SharingMode } from '../request/types';
-import type { Unavailable } from './capabilities';
+import type { Unavailable } from './unavailable';
 import type { ClusterProfile } from './types';
 
 /**

@@ -20,5 +20,5 @@ export {
   type ClusterCapabilities,
   type ModelCapability,
   type SharingModeCapability,
-  type Unavailable,
 } from './capabilities';
+export type { Unavailable } from './unavailable';

@@ -16,7 +16,7 @@ import {
 } from './existingSelectors';
 import type { Plan } from '../planner/types';
 import { fittingTerms } from './contradictingSelectors';
-import type { NodeSelectorRequirement } from './nodePool';
+import type { NodeSelectorRequirement } from './nodeSelectorRequirement';
 import { expressionSatisfiable } from '../scheduling/landingPools';
 import type { PoolNodeShape } from '../scheduling/nodeShape';
 import { viewWorkload } from './workloadShape';
@@ -236,7 +236,7 @@ describe('the GPU product a workload selects, on nodes that run before their pod
   const removed = (plan: Plan, cluster: ClusterProfile, product: string) =>
     existingSelectorPatch(plan, cluster, selectingProduct(product)).changes;
 
-  it('removes a T4 product selector from a workload moved to an A100 pool, naming the pool\'s products', () => {
+  it("removes a T4 product selector from a workload moved to an A100 pool, naming the pool's products", () => {
     const a100 = onModel(exclusiveT4Plan, 'a100-40gb');
     const changes = removed(a100, staticCluster, 'Tesla-T4');
     expect(changes.map(c => c.selector)).toEqual([
@@ -261,7 +261,7 @@ describe('the GPU product a workload selects, on nodes that run before their pod
     expect(removed(unrenamed, capiCluster, 'Tesla-T4-SHARED')).toEqual([]);
   });
 
-  it('says so when the catalog does not know the model\'s product name', () => {
+  it("says so when the catalog does not know the model's product name", () => {
     const own = onModel(exclusiveT4Plan, 'acme-gpu-9000');
     const plan = withSelectorWarnings(
       own,

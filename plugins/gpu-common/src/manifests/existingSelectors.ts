@@ -25,7 +25,7 @@ import {
   type NodeSelectorExpression,
   type NodeSelectorTerm,
 } from './contradictingSelectors';
-import type { NodeSelectorRequirement } from './nodePool';
+import type { NodeSelectorRequirement } from './nodeSelectorRequirement';
 import { podPlacement } from './podPlacement';
 import type { WorkloadView } from './workloadShape';
 

@@ -5,20 +5,8 @@ import { karpenterMachinesOf } from '../providers/karpenterMachines';
 import { MANAGED_BY, WELL_KNOWN_KEYS } from './metadataKeys';
 import { poolAnnotations } from './poolAnnotations';
 import { quantities, quantity } from './quantity';
+import type { NodeSelectorRequirement } from './nodeSelectorRequirement';
 import type { KubernetesObject } from './types';
-
-/**
- * A NodePool / NodeOverlay `requirements[]` entry.
- *
- * @public
- */
-export interface NodeSelectorRequirement {
-  key: string;
-  operator:
-    'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt' | 'Gte' | 'Lte';
-  values?: string[];
-  minValues?: number;
-}
 
 /**
  * How long a GPU node may live before Karpenter replaces it. Karpenter's own

@@ -4,7 +4,7 @@
  */
 import { builtinCatalog } from '../catalog/builtin';
 import { resolveClusterProfile } from '../cluster/schema';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { machinesOfPool } from './poolMachines';
 import type { PoolState } from './types';
 

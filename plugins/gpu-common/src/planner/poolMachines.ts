@@ -15,7 +15,7 @@
  */
 import type { GpuCatalog, InstanceType } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import {
   isKarpenterMachine,
   machineLabelsOf,

@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '../capacity/ledger';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import type { ClusterGpuStack } from '../cluster/gpuStack';
 import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
 import type { CapacityType, GpuRequest, SharingMode } from '../request/types';

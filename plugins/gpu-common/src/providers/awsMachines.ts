@@ -1,6 +1,6 @@
 import { buildEc2NodeClass } from '../manifests/ec2NodeClass';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import type { InstanceType } from '../catalog/types';
 import type { KarpenterMachines } from './types';
 

@@ -11,7 +11,7 @@
  * pods selecting `eks.amazonaws.com/instance-gpu-name: l40s`).
  */
 import type { InstanceType } from '../catalog/types';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import {
   awsMachines,

@@ -8,7 +8,7 @@
  * included, recognise it here whatever the cluster profile says.
  */
 import type { GpuCatalog } from '../catalog/types';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { KARPENTER_MACHINES } from './karpenterMachines';
 import type { KarpenterGpuLabels } from './types';
 

@@ -17,7 +17,7 @@
  * v0.31.0 `pkg/apis/v1alpha5/provisioner.go` `SetDefaults`), which the
  * product reads as NodePools only after the import converts them.
  */
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { CapacityType } from '../request/types';
 

@@ -4,7 +4,7 @@ import type {
   MachineProvider,
 } from '../catalog/types';
 import type { ClusterProfile, ClusterProvider } from '../cluster/types';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import type { KubernetesObject } from '../manifests/types';
 import type { Plan } from '../planner/types';
 

@@ -23,7 +23,7 @@ import {
   type DeployedDevicePlugin,
 } from '../cluster/gpuStack';
 import type { MigStrategy } from '../cluster/types';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { DEFAULT_MIG_CONFIG } from '../manifests/defaultConfigNames';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { advertisedPerNode, advertisedResources } from './advertisedResources';

@@ -3,7 +3,7 @@
  * its required node affinity, its tolerations and its GPU resources, and
  * for every other pool the first reason it cannot, in a reviewer's words.
  */
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { untoleratedTaints } from '../manifests/tolerations';
 import { requirementAllows } from '../providers/karpenterRequirements';
 import {

@@ -23,7 +23,7 @@
  */
 import type { InstanceType } from '../catalog/types';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { machineLabelsOf } from '../providers/karpenterMachines';
 import { requirementAllows } from '../providers/karpenterRequirements';
 import { compareStrings } from '../text/compareStrings';

@@ -4,7 +4,7 @@
  * advertises. Built from a pool object (`nodeShapeOf`); judged against a
  * pod by `landingPools`.
  */
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import type { NodeTaint } from '../manifests/tolerations';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import { RUNNING_GPU_NODE_LABELS } from './runningGpuNodeLabels';

@@ -2,7 +2,7 @@
  * A pool object read as the shape of its nodes (`nodeShape.ts`).
  */
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import type { NodeTaint } from '../manifests/tolerations';
 import { machineNameLabelsOf } from '../providers/karpenterMachines';
 import { nfdMergedLabels, nfdRulesOnGpuNodes } from './nfdRuleLabels';

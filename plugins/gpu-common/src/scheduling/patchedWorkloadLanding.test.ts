@@ -7,7 +7,7 @@
  */
 import { strategicMerge } from '../manifests/__testUtils__/strategicMerge';
 import { asPatch } from '../manifests/__testUtils__/fixtures';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { buildWorkloadPatch } from '../manifests/workloadPatch';
 import { viewWorkload } from '../manifests/workloadShape';
 import { expressionSatisfiable, landingPools } from './landingPools';

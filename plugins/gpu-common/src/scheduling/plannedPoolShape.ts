@@ -10,7 +10,7 @@
  * requirements its nodes meet besides the built ones.
  */
 import type { ClusterProfile } from '../cluster/types';
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import type { Plan } from '../planner/types';
 import { poolProviderOf } from '../providers/poolProviders';
 import type { PoolNodeShape } from './nodeShape';

@@ -2,7 +2,7 @@
  * What a pod template asks of a node: its `nodeSelector`, its required node
  * affinity, its tolerations and the GPU resources one pod takes.
  */
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import type { PodToleration } from '../manifests/tolerations';
 
 /** @public */

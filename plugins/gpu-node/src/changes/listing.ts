@@ -5,6 +5,7 @@
 import { posix } from 'path';
 import { openKustomization, relativeTo } from '../kustomize/editKustomization';
 import { addResource, removeResource } from '../kustomize/editResources';
+import { readKustomization } from '../kustomize/kustomization';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
 
@@ -39,13 +40,17 @@ export async function listResource(
     }
     dir = posix.dirname(dir);
   }
-  const entry = relativeTo(clusterKustomization.path, filePath);
-  const resources =
-    (clusterKustomization.firstMap().toJS()?.resources as unknown[]) ?? [];
-  const covered = resources.some(
-    r => typeof r === 'string' && entry.startsWith(`${r.replace(/\/$/, '')}/`),
+  const { resources } = readKustomization(
+    clusterKustomization.path,
+    clusterKustomization.firstMap().toJS(),
   );
-  if (!covered) addResource(clusterKustomization, entry);
+  const covered = resources.some(listed => filePath.startsWith(`${listed}/`));
+  if (!covered) {
+    addResource(
+      clusterKustomization,
+      relativeTo(clusterKustomization.path, filePath),
+    );
+  }
 }
 
 /** Lists a newly created kustomization's folder in its parent's kustomization, when the parent has one. */

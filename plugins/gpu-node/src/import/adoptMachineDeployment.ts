@@ -116,10 +116,10 @@ export function handWrittenGpuMachineDeployments(
       findings.push(leftAsItIs(d.path, name, `${machines}; ${why}`));
       continue;
     }
+    const asNodePool = machineDeploymentAsNodePool(deployment, values);
     const pool = handWrittenMachineDeploymentPool(
-      deployment,
+      asNodePool,
       d.path,
-      values,
       configs,
       catalog,
     );
@@ -128,7 +128,7 @@ export function handWrittenGpuMachineDeployments(
     adoptions.push({
       path: d.path,
       name,
-      asNodePool: machineDeploymentAsNodePool(deployment, values),
+      asNodePool,
       pool: { ...pool, limitFloor: gpus },
       replicas: replicas as number,
       machine,

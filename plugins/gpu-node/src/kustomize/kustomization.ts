@@ -6,10 +6,16 @@
  * (kubernetes-sigs/kustomize `api/types/kustomization.go`, v5.x); paths are
  * resolved as `entryPaths.ts` says. The folder graph (`roots.ts`), the
  * workload readers (`workloads/`) and validate read kustomizations through
- * this; the editors that write one sit beside it, one field each
- * (`editResources.ts`, `editPatches.ts`, `editGenerators.ts`, `editReplicas.ts`).
+ * this, and so do the listing of new files (`changes/listing.ts`) and the
+ * Helm chart reader (`kustomizeHelmChartReleases.ts`); the editors that
+ * write one sit beside it, one field each (`editResources.ts`,
+ * `editPatches.ts`, `editGenerators.ts`, `editReplicas.ts`).
  */
-import { parseYamlDocuments, isPlainObject } from '../repo/yamlObjects';
+import {
+  parseYamlDocuments,
+  isPlainObject,
+  type PlainObject,
+} from '../repo/yamlObjects';
 import { isRemoteEntry, resolveEntry } from './entryPaths';
 import { kustomizationFolder } from './fileNames';
 import {
@@ -43,6 +49,8 @@ export interface Kustomization {
   patches: KustomizationPatchEntry[];
   /** Its `replicas:` entries: workload name → count (applied after every patch). */
   replicas: Map<string, number>;
+  /** Its `helmCharts` entries (kustomize api/types/helmchartargs.go), as written. */
+  helmCharts: PlainObject[];
   /** Release names of its `helmCharts`. */
   helmReleases: string[];
   /** Declares Helm charts to inflate (`helmCharts` or `helmChartInflationGenerator`). */
@@ -94,6 +102,7 @@ export function readKustomization(
 ): Kustomization {
   const folder = kustomizationFolder(file);
   const namespace = value?.namespace;
+  const helmCharts = list(value?.helmCharts).filter(isPlainObject);
   return {
     file,
     folder,
@@ -103,8 +112,8 @@ export function readKustomization(
     ...(typeof namespace === 'string' && namespace !== '' ? { namespace } : {}),
     patches: kustomizationPatchEntries(file, value),
     replicas: replicasEntries(value),
-    helmReleases: list(value?.helmCharts)
-      .filter(isPlainObject)
+    helmCharts,
+    helmReleases: helmCharts
       .map(chart => String(chart.releaseName ?? chart.name ?? ''))
       .filter(Boolean),
     inflatesHelmCharts: HELM_FIELDS.some(field => value?.[field] !== undefined),

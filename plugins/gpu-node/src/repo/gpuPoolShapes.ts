@@ -15,43 +15,9 @@ import {
   type PoolNodeShape,
   type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
-import {
-  MACHINE_DEPLOYMENT,
-  machineDeploymentAsNodePool,
-  POOL_OBJECT_KINDS,
-} from './machineDeploymentPools';
-import {
-  COMPUTE_CLASS_KIND,
-  computeClassAsNodePool,
-} from './computeClassPools';
-import {
-  NODE_FEATURE_RULE,
-  nodeFeatureRuleAsNodePool,
-} from './nodeFeatureRulePools';
-import {
-  asKubernetesObject,
-  type ParsedDocument,
-  type PlainObject,
-} from './yamlObjects';
-
-type PoolObject = PlainObject & {
-  kind: string;
-  metadata: PlainObject & { name: string };
-};
-
-/** The object read as a NodePool, as `parsePools` reads it. */
-function asNodePool(object: PoolObject, values: unknown[]): PoolObject {
-  if (object.kind === MACHINE_DEPLOYMENT) {
-    return machineDeploymentAsNodePool(object, values);
-  }
-  if (object.kind === NODE_FEATURE_RULE) {
-    return nodeFeatureRuleAsNodePool(object);
-  }
-  if (object.kind === COMPUTE_CLASS_KIND) {
-    return computeClassAsNodePool(object);
-  }
-  return object;
-}
+import { POOL_OBJECT_KINDS } from './machineDeploymentPools';
+import { poolObjectAsNodePool, type PoolObject } from './poolObjectAsNodePool';
+import { asKubernetesObject, type ParsedDocument } from './yamlObjects';
 
 /**
  * One shape per pool of `pools` whose object is among `documents` (the
@@ -70,7 +36,7 @@ export function gpuPoolShapes(
     const object = asKubernetesObject(value);
     if (!object || !POOL_OBJECT_KINDS.includes(object.kind)) continue;
     if (!byName.has(object.metadata.name)) {
-      byName.set(object.metadata.name, object as PoolObject);
+      byName.set(object.metadata.name, object);
     }
   }
   return pools.flatMap(pool => {
@@ -79,7 +45,7 @@ export function gpuPoolShapes(
     const gpuProducts = poolGpuProducts(pool, migStrategy);
     return [
       {
-        ...nodeShapeOf(asNodePool(object, values), {
+        ...nodeShapeOf(poolObjectAsNodePool(object, values), {
           resources: [{ name: pool.resourceName }],
         }),
         ...(gpuProducts ? { gpuProducts } : {}),

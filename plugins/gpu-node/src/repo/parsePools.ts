@@ -16,22 +16,13 @@ import {
   SHARING_MODES,
   WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
+import { POOL_OBJECT_KINDS } from './machineDeploymentPools';
+import { NODE_FEATURE_RULE, ruleNodeNames } from './nodeFeatureRulePools';
 import {
-  isGpuMachineDeployment,
-  MACHINE_DEPLOYMENT,
-  machineDeploymentAsNodePool,
-} from './machineDeploymentPools';
-import {
-  isGpuNodeFeatureRule,
-  NODE_FEATURE_RULE,
-  nodeFeatureRuleAsNodePool,
-  ruleNodeNames,
-} from './nodeFeatureRulePools';
-import {
-  COMPUTE_CLASS_KIND,
-  computeClassAsNodePool,
-  isGpuComputeClass,
-} from './computeClassPools';
+  hasPoolMarks,
+  poolObjectAsNodePool,
+  type PoolObject,
+} from './poolObjectAsNodePool';
 import { nodePoolRequirements } from './nodePoolRequirements';
 import {
   findOurLabel,
@@ -74,37 +65,13 @@ export function parsePools(
   const values = docs.map(d => d.value);
   for (const doc of docs) {
     const obj = asKubernetesObject(doc.value);
-    if (obj?.kind === MACHINE_DEPLOYMENT && !isGpuMachineDeployment(obj)) {
+    if (!obj || !POOL_OBJECT_KINDS.includes(obj.kind)) continue;
+    if (!hasPoolMarks(obj)) {
       otherNodePools.push(obj.metadata.name); // someone else's: a name we never take
       continue;
     }
-    if (obj?.kind === NODE_FEATURE_RULE && !isGpuNodeFeatureRule(obj)) {
-      otherNodePools.push(obj.metadata.name); // someone else's rule: a name we never take
-      continue;
-    }
-    if (obj?.kind === COMPUTE_CLASS_KIND && !isGpuComputeClass(obj)) {
-      otherNodePools.push(obj.metadata.name); // someone else's class: a name we never take
-      continue;
-    }
-    if (
-      !obj ||
-      (obj.kind !== 'NodePool' &&
-        obj.kind !== MACHINE_DEPLOYMENT &&
-        obj.kind !== NODE_FEATURE_RULE &&
-        obj.kind !== COMPUTE_CLASS_KIND)
-    ) {
-      continue;
-    }
-    let asNodePool = obj;
-    if (obj.kind === MACHINE_DEPLOYMENT) {
-      asNodePool = machineDeploymentAsNodePool(obj, values);
-    } else if (obj.kind === NODE_FEATURE_RULE) {
-      asNodePool = nodeFeatureRuleAsNodePool(obj);
-    } else if (obj.kind === COMPUTE_CLASS_KIND) {
-      asNodePool = computeClassAsNodePool(obj);
-    }
     const parsed = parsePool(
-      asNodePool,
+      poolObjectAsNodePool(obj, values),
       doc.path,
       overlays,
       configs.devicePluginConfigs,
@@ -122,20 +89,20 @@ export function parsePools(
 }
 
 /**
- * A team's own GPU MachineDeployment (no annotations of ours) read as the
- * pool it would be once adopted, as `parsePools` reads the product's: its
+ * A team's own GPU MachineDeployment (no annotations of ours), read as the
+ * NodePool it stands for (`machineDeploymentAsNodePool`), as the pool it
+ * would be once adopted, as `parsePools` reads the product's: its
  * machine's model from the catalog, its nodes' device-plugin config label.
  * Undefined when its machine is not a catalog GPU machine.
  */
 export function handWrittenMachineDeploymentPool(
-  deployment: PlainObject & { metadata: PlainObject & { name: string } },
+  asNodePool: PoolObject,
   path: string,
-  values: unknown[],
   configs: PoolConfigs,
   catalog: GpuCatalog,
 ): PoolState | undefined {
   return parsePool(
-    machineDeploymentAsNodePool(deployment, values),
+    asNodePool,
     path,
     [],
     configs.devicePluginConfigs,

@@ -43,21 +43,13 @@ import { sourceFileOf } from './sourceLocator';
 import { topologyMachineDeployments } from '../repo/topologyMachineDeployments';
 import type { SourceTree } from './sourceTree';
 import {
-  isGpuMachineDeployment,
   MACHINE_DEPLOYMENT,
-  machineDeploymentAsNodePool,
   runsCatalogGpuMachine,
 } from '../repo/machineDeploymentPools';
 import {
-  isGpuNodeFeatureRule,
-  NODE_FEATURE_RULE,
-  nodeFeatureRuleAsNodePool,
-} from '../repo/nodeFeatureRulePools';
-import {
-  COMPUTE_CLASS_KIND,
-  computeClassAsNodePool,
-  isGpuComputeClass,
-} from '../repo/computeClassPools';
+  hasPoolMarks,
+  poolObjectAsNodePool,
+} from '../repo/poolObjectAsNodePool';
 
 /** Karpenter's well-known label for the GPUs of an instance type (Karpenter AWS docs, "Instance Types"). */
 export const INSTANCE_GPU_COUNT_LABEL = 'karpenter.k8s.aws/instance-gpu-count';
@@ -264,38 +256,23 @@ export function builtPools(
   );
 }
 
-/** The pools one root builds. */
+/**
+ * The pools one root builds: what the pool readers read (`hasPoolMarks`),
+ * and a team's MachineDeployment of catalog GPU machines, a pool its
+ * workloads land on (`runsCatalogGpuMachine`).
+ */
 function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
-  const pools: BuiltPool[] = [];
   const made = topologyMachineDeployments(root.objects) as BuiltObject[];
-  for (const object of [...root.objects, ...made]) {
-    if (object.kind === 'NodePool') {
-      pools.push(builtPool(root, object, context));
-    } else if (
-      object.kind === MACHINE_DEPLOYMENT &&
-      (isGpuMachineDeployment(object) ||
-        runsCatalogGpuMachine(object, root.objects, context.catalog))
-    ) {
-      pools.push(
-        builtPool(
-          root,
-          machineDeploymentAsNodePool(object, root.objects),
-          context,
-        ),
-      );
-    } else if (
-      object.kind === NODE_FEATURE_RULE &&
-      isGpuNodeFeatureRule(object)
-    ) {
-      pools.push(builtPool(root, nodeFeatureRuleAsNodePool(object), context));
-    } else if (
-      object.kind === COMPUTE_CLASS_KIND &&
-      isGpuComputeClass(object)
-    ) {
-      pools.push(builtPool(root, computeClassAsNodePool(object), context));
-    }
-  }
-  return pools;
+  return [...root.objects, ...made]
+    .filter(
+      object =>
+        hasPoolMarks(object) ||
+        (object.kind === MACHINE_DEPLOYMENT &&
+          runsCatalogGpuMachine(object, root.objects, context.catalog)),
+    )
+    .map(object =>
+      builtPool(root, poolObjectAsNodePool(object, root.objects), context),
+    );
 }
 
 /** A template's taints that name a key (the others taint nothing). */

@@ -9,6 +9,10 @@
  */
 import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
 import { clusterOwningPath, type LayoutInput } from '../../../layout/layout';
+import {
+  kustomizationValue,
+  readKustomization,
+} from '../../../kustomize/kustomization';
 import { isKustomizationFile } from '../../../kustomize/roots';
 import { readFiles } from '../../../repo/readFiles';
 import type { RepoTree } from '../../../repo/tree';
@@ -93,18 +97,17 @@ export async function findHelmReleases(
     if (!mayDeclare.test(text)) continue;
     // A file that does not parse declares nothing the bootstrap can see
     // (`validate` and the GitOps tool report it).
-    const { documents } = parseYamlDocuments(path, text);
     if (isKustomizationFile(path)) {
+      const kustomization = readKustomization(
+        path,
+        kustomizationValue(path, text),
+      );
       releases.push(
-        ...(await kustomizeHelmChartReleases(
-          tree,
-          path,
-          documents[0]?.value,
-          chart,
-        )),
+        ...(await kustomizeHelmChartReleases(tree, kustomization, chart)),
       );
       continue;
     }
+    const { documents } = parseYamlDocuments(path, text);
     for (const document of documents) {
       const object = asKubernetesObject(document.value);
       if (object) objects.push({ file: path, object });

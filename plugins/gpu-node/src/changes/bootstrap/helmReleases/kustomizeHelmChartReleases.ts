@@ -17,6 +17,7 @@ import {
   type PlainObject,
 } from '../../../repo/yamlObjects';
 import { pinnedVersion, stringField, type HelmRelease } from './helmRelease';
+import type { Kustomization } from '../../../kustomize/kustomization';
 import { readKustomizationFile } from '../../../kustomize/namedFile';
 import type { ValuesLayer } from './valuesLayer';
 
@@ -94,24 +95,19 @@ async function entryLayers(
 /** The `helmCharts` entries of a kustomization that install `chart`. */
 export async function kustomizeHelmChartReleases(
   tree: RepoTree,
-  file: string,
-  kustomization: unknown,
+  kustomization: Kustomization,
   chart: string,
 ): Promise<HelmRelease[]> {
-  if (!isPlainObject(kustomization)) return [];
-  const entries = Array.isArray(kustomization.helmCharts)
-    ? kustomization.helmCharts
-    : [];
+  const { file } = kustomization;
   const releases: HelmRelease[] = [];
-  for (const entry of entries) {
-    if (!isPlainObject(entry) || entry.name !== chart) continue;
+  for (const entry of kustomization.helmCharts) {
+    if (entry.name !== chart) continue;
     releases.push({
       chart,
       file,
       declaredBy: `the kustomize helmCharts entry \`${chart}\``,
       version: pinnedVersion(entry.version),
-      namespace:
-        stringField(kustomization.namespace) ?? stringField(entry.namespace),
+      namespace: kustomization.namespace ?? stringField(entry.namespace),
       layers: await entryLayers(tree, file, chart, entry),
     });
   }
