@@ -11,7 +11,7 @@
  * pool's device plugin already advertises keeps the plugin's count (what
  * Karpenter believes of it is `validate`'s `builtOverlays.ts`).
  */
-import type { NodeSelectorRequirement } from '../manifests/nodePool';
+import type { NodeSelectorRequirement } from '../manifests/nodeSelectorRequirement';
 import { requirementAllows } from '../providers/karpenterRequirements';
 import { compareStrings } from '../text/compareStrings';
 import { labelAllowance, type PoolNodeShape } from './nodeShape';

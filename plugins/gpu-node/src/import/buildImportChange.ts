@@ -38,7 +38,7 @@ import {
   requestPath,
   type LayoutInput,
 } from '../layout/layout';
-import { parsePools } from '../repo/parsePools';
+import { parsePools, type PoolConfigs } from '../repo/parsePools';
 import { parseWorkloads } from '../repo/parseWorkloads';
 import { deployedWorkloadDocuments } from './deployedWorkloads';
 import { readDocuments } from '../repo/readDocuments';
@@ -84,7 +84,10 @@ import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
 import { readPatchEntries, patchSitesOf } from './legacyPatchSites';
 import { verifyImport, type ExpectedImport } from './verifyImport';
-import { handWrittenComputeClasses } from './handWrittenComputeClasses';
+import {
+  handWrittenComputeClasses,
+  type HandWrittenClass,
+} from './handWrittenComputeClasses';
 import { COMPUTE_CLASS_KIND } from '../repo/computeClassPools';
 import { isJsonPath, writeConvertedPatches } from './writeConvertedPatches';
 
@@ -218,147 +221,29 @@ export async function buildImportChange(
 
   // 1. Convert every Karpenter object of the cluster's folder, with the
   // kustomize patches of them (patch files are patches, not objects).
-  const {
-    outputs,
-    patches,
-    patchSites,
-    nodeClasses,
-    converted,
-    changedBefore,
-    changedAfter,
-  } = await convertFolderObjects(tree, scope, files, cluster, findings);
+  const conversion = await convertFolderObjects(
+    tree,
+    scope,
+    files,
+    cluster,
+    findings,
+  );
+  const { outputs, changedBefore, changedAfter } = conversion;
 
   // 2. Which v1 NodePools are GPU pools, and how they share their GPUs.
-  const state = await stage('Read repository state', () =>
-    readRepoState(tree, layout, cluster.name, { catalog: options.catalog }),
-  );
-  // A pool an overlay patches is not adopted: kustomize applies the patch
-  // over what the product writes (its limits, its ledger), so the pool
-  // would not hold what the product plans.
-  const patchedBy = new Map(
-    patchSites.flatMap(site => site.targets.map(key => [key, site.label])),
-  );
-  findings.push(...patchedPoolNotes(outputs, patchedBy, files));
-  const isPool = (o: KarpenterOutput) => o.role === 'pool';
-  const mayAdopt = (o: KarpenterOutput) =>
-    o.status !== 'not-converted' && !patchedBy.has(o.key);
-  const asDocument = (o: KarpenterOutput): ParsedDocument => ({
-    path: documentOf(files, o.key).path,
-    index: 0,
-    value: o.value,
-  });
-  const poolDocuments = outputs
-    .filter(o => isPool(o) && mayAdopt(o))
-    .map(asDocument);
-  // Left to the team, yet GPU pods land on their nodes all the same.
-  const leftPoolDocuments = outputs
-    .filter(o => isPool(o) && !mayAdopt(o))
-    .map(asDocument);
   const skipped: SkippedFile[] = [];
-  // The repository's configs, hand-written ConfigMaps' keys included (read
-  // by readRepoState): how each pool shares its GPUs.
-  const { devicePluginConfigs, migConfigs } = state;
-  const { pools } = parsePools(
-    poolDocuments,
-    { devicePluginConfigs, migConfigs },
-    options.catalog,
+  const found = await readImportPools(
+    { ...options, stage },
+    { outputs, patchSites: conversion.patchSites, files },
+    findings,
     skipped,
   );
-  // The team's own GPU MachineDeployments: adopted as pools too.
-  const machineDeployments = handWrittenGpuMachineDeployments(
-    files.values(),
-    { devicePluginConfigs, migConfigs },
-    options.catalog,
-    cluster.labelDomain,
-  );
-  findings.push(...machineDeployments.findings);
-  const { adoptions } = machineDeployments;
-  // How each pool's nodes really share their GPUs, wherever it is set.
-  const observed = await observePools(
-    [
-      ...pools.filter(p => !p.managed && p.ledger === undefined),
-      ...adoptions.map(a => a.pool),
-    ],
-    { tree, layout, cluster, state, catalog: options.catalog },
-    {
-      poolDocuments: [
-        ...poolDocuments,
-        ...adoptions.map(a => ({
-          path: a.path,
-          index: 0,
-          value: a.asNodePool,
-        })),
-      ],
-      outputs,
-      files,
-    },
-    findings,
-  );
-  // A GKE team's own GPU ComputeClasses, shared as their GPU rules say.
-  const classes = handWrittenComputeClasses(
-    [...files.values()].flatMap(f => f.documents),
-    findings,
-  );
-  for (const c of classes) observed.set(c.observed.pool.name, c.observed);
-  const poolKind = (name: string) =>
-    classes.some(c => c.observed.pool.name === name)
-      ? COMPUTE_CLASS_KIND
-      : 'NodePool';
-  const adoptable = [...observed.values()].map(({ pool: p }) => ({
-    ...p,
-    resourceName: servedResource(
-      p,
-      p.deviceConfigName ? devicePluginConfigs[p.deviceConfigName] : undefined,
-      cluster.migStrategy,
-    ),
-  }));
 
   // 3. The GPU workloads on them become request records.
-  const compiled = compileRepoLayout(layout, [cluster.name]);
-  const workloadDocuments = await deployedWorkloadDocuments(
-    tree,
-    options.dir,
-    await readDocuments(tree, compiled.workloadsPrefix, skipped),
-    options.kustomize,
-  );
-  const workloads = await unrecordedWorkloads(
-    tree,
-    layout,
-    { documents: workloadDocuments, compiled },
-    { adoptable, pools },
-  );
-  const recognised = recogniseWorkloads(
-    workloadDocuments,
-    workloads,
-    adoptable,
-    {
-      cluster,
-      owner: options.owner,
-      catalog: options.catalog,
-      landing: importLandingModel({
-        // The adopted MachineDeployments' files too: their pools are read
-        // from those documents, and the team's GPU ComputeClasses.
-        poolDocuments: [
-          ...poolDocuments,
-          ...adoptedFileDocuments(adoptions, files),
-          ...classes.map(c => c.document),
-        ],
-        pools: [
-          ...adoptable,
-          ...pools.filter(p => !adoptable.some(a => a.name === p.name)),
-        ],
-        leftDocuments: leftPoolDocuments,
-        objects: [...files.values()].flatMap(f =>
-          f.documents.map(d => d.value),
-        ),
-        configs: { devicePluginConfigs, migConfigs },
-        catalog: options.catalog,
-        migStrategy: cluster.migStrategy,
-      }),
-    },
-  );
-  findings.push(...recognised.findings, ...skipped.map(notUnderstood));
-
+  const recognised = await recogniseImportedWorkloads(options, found, files, {
+    skipped,
+    findings,
+  });
   const staged = new StagedTree(tree);
   const requests = await writeRequestRecords(
     staged,
@@ -367,79 +252,31 @@ export async function buildImportChange(
   );
 
   // 4. Adopt the GPU pools.
-  const adoptedPools: AdoptedPool[] = [];
-  const addedAnnotations = new Map<string, Record<string, string>>();
-  const derived: ExpectedImport['derived'] = new Map();
-  for (const pool of adoptable) {
-    const ledger: LedgerEntry[] = recognised.requests
-      .filter(r => r.pool === pool.name)
-      .map(r => r.ledgerEntry);
-    const annotations = adoptionAnnotations(pool, ledger, cluster.labelDomain);
-    const file = files.get(pool.path)!.file;
-    const adoption = adoptions.find(a => a.name === pool.name);
-    if (adoption) {
-      adoptedPools.push(
-        adoptMachineDeploymentPool(
-          pool,
-          adoption,
-          { file, annotations, observed: observed.get(pool.name)! },
-          cluster.labelDomain,
-          { changedBefore, changedAfter, derived, findings },
-        ),
-      );
-      continue;
-    }
-    const kindName = `${poolKind(pool.name)}/${pool.name}`;
-    const doc = file.findObject(poolKind(pool.name), pool.name)!;
-    if (annotate(doc, annotations)) file.modified = true;
-    addedAnnotations.set(kindName, annotations);
-    changedBefore.add(kindName);
-    changedAfter.add(kindName);
-    adoptedPools.push(
-      describeAdopted(
-        pool,
-        annotations,
-        cluster.labelDomain,
-        observed.get(pool.name)!,
-      ),
-    );
-    findings.push(...adoptedPoolNotes(pool, cluster, options.catalog));
-  }
+  const adopted = adoptImportPools(found, recognised.requests, files, {
+    cluster,
+    catalog: options.catalog,
+    changedBefore,
+    changedAfter,
+    findings,
+  });
 
-  await writeConvertedPatches(patches, files, staged);
-  for (const [path, { file }] of files) {
-    const content = file.newContent();
-    if (content !== undefined) await staged.write(path, content);
-  }
+  await stageEditedFiles(conversion.patches, files, staged);
   const changeSet = staged.toChangeSet();
-  const verification =
-    options.verify === false
-      ? undefined
-      : await stage('Verify with kustomize', () =>
-          verifyImport(
-            options.dir,
-            changeSet,
-            {
-              changedBefore,
-              changedAfter,
-              keptLegacy: new Set(
-                outputs
-                  .filter(o => o.status === 'not-converted')
-                  .map(o => kindNameOf(o.value)),
-              ),
-              addedAnnotations,
-              derived,
-              nodeClasses,
-            },
-            options.kustomize,
-          ),
-        );
+  const expected: ExpectedImport = {
+    changedBefore,
+    changedAfter,
+    keptLegacy: keptLegacyObjects(outputs),
+    addedAnnotations: adopted.addedAnnotations,
+    derived: adopted.derived,
+    nodeClasses: conversion.nodeClasses,
+  };
+  const verification = await verifyStep(options, stage, changeSet, expected);
   return {
     cluster,
     clusterFolder: scope,
     changeSet,
-    converted,
-    adoptedPools,
+    converted: conversion.converted,
+    adoptedPools: adopted.pools,
     requests,
     findings,
     verification,
@@ -506,6 +343,287 @@ function karpenterInputs(
     }
   }
   return inputs;
+}
+
+/** The converted patches and every file the import edited, staged. */
+async function stageEditedFiles(
+  patches: Parameters<typeof writeConvertedPatches>[0],
+  files: Map<string, LoadedFile>,
+  staged: StagedTree,
+): Promise<void> {
+  await writeConvertedPatches(patches, files, staged);
+  for (const [path, { file }] of files) {
+    const content = file.newContent();
+    if (content !== undefined) await staged.write(path, content);
+  }
+}
+
+/** A named step of the import (`stages` time each); by default the step alone. */
+type ImportStage = NonNullable<BuildImportChangeOptions['stage']>;
+
+/** The kustomize check of the change (`verifyImport`), unless the caller turned it off. */
+async function verifyStep(
+  options: BuildImportChangeOptions,
+  stage: ImportStage,
+  changeSet: ChangeSet,
+  expected: ExpectedImport,
+): Promise<ImportChange['verification']> {
+  if (options.verify === false) return undefined;
+  return stage('Verify with kustomize', () =>
+    verifyImport(options.dir, changeSet, expected, options.kustomize),
+  );
+}
+
+/** The legacy objects left unconverted: the build after keeps them as they were. */
+const keptLegacyObjects = (outputs: KarpenterOutput[]) =>
+  new Set(
+    outputs
+      .filter(o => o.status === 'not-converted')
+      .map(o => kindNameOf(o.value)),
+  );
+
+/**
+ * The converted pools' documents: those the import may adopt, and those
+ * left to the team, on whose nodes GPU pods land all the same. A pool an
+ * overlay patches is not adopted: kustomize applies the patch over what
+ * the product writes (its limits, its ledger), so the pool would not hold
+ * what the product plans.
+ */
+function convertedPoolDocuments(
+  outputs: KarpenterOutput[],
+  patchSites: { label: string; targets: string[] }[],
+  files: Map<string, LoadedFile>,
+  findings: ImportFinding[],
+): { poolDocuments: ParsedDocument[]; leftPoolDocuments: ParsedDocument[] } {
+  const patchedBy = new Map(
+    patchSites.flatMap(site => site.targets.map(key => [key, site.label])),
+  );
+  findings.push(...patchedPoolNotes(outputs, patchedBy, files));
+  const asDocument = (o: KarpenterOutput): ParsedDocument => ({
+    path: documentOf(files, o.key).path,
+    index: 0,
+    value: o.value,
+  });
+  const pools = outputs.filter(o => o.role === 'pool');
+  const mayAdopt = (o: KarpenterOutput) =>
+    o.status !== 'not-converted' && !patchedBy.has(o.key);
+  return {
+    poolDocuments: pools.filter(mayAdopt).map(asDocument),
+    leftPoolDocuments: pools.filter(o => !mayAdopt(o)).map(asDocument),
+  };
+}
+
+/** The GPU pools an import finds, and how their nodes share their GPUs. */
+interface ImportPools {
+  /** The repository's configs, hand-written ConfigMaps' keys included (read by readRepoState). */
+  configs: PoolConfigs;
+  poolDocuments: ParsedDocument[];
+  leftPoolDocuments: ParsedDocument[];
+  pools: PoolState[];
+  /** The team's own GPU MachineDeployments, adopted as pools too. */
+  adoptions: MachineDeploymentAdoption[];
+  /** A GKE team's own GPU ComputeClasses, shared as their GPU rules say. */
+  classes: HandWrittenClass[];
+  observed: Map<string, ObservedSharing>;
+  /** Each pool the import adopts, with the resource its nodes serve. */
+  adoptable: PoolState[];
+}
+
+/** 2. Which v1 NodePools (MachineDeployments, ComputeClasses) are GPU pools, and how they share their GPUs. */
+async function readImportPools(
+  options: BuildImportChangeOptions & { stage: ImportStage },
+  read: {
+    outputs: KarpenterOutput[];
+    patchSites: { label: string; targets: string[] }[];
+    files: Map<string, LoadedFile>;
+  },
+  findings: ImportFinding[],
+  skipped: SkippedFile[],
+): Promise<ImportPools> {
+  const { tree, layout, cluster, catalog } = options;
+  const { outputs, files } = read;
+  const state = await options.stage('Read repository state', () =>
+    readRepoState(tree, layout, cluster.name, { catalog }),
+  );
+  const documents = convertedPoolDocuments(
+    outputs,
+    read.patchSites,
+    files,
+    findings,
+  );
+  const { poolDocuments } = documents;
+  const configs = {
+    devicePluginConfigs: state.devicePluginConfigs,
+    migConfigs: state.migConfigs,
+  };
+  const { pools } = parsePools(poolDocuments, configs, catalog, skipped);
+  const machineDeployments = handWrittenGpuMachineDeployments(
+    files.values(),
+    configs,
+    catalog,
+    cluster.labelDomain,
+  );
+  findings.push(...machineDeployments.findings);
+  const { adoptions } = machineDeployments;
+  // How each pool's nodes really share their GPUs, wherever it is set.
+  const observed = await observePools(
+    [
+      ...pools.filter(p => !p.managed && p.ledger === undefined),
+      ...adoptions.map(a => a.pool),
+    ],
+    { tree, layout, cluster, state, catalog },
+    {
+      poolDocuments: [
+        ...poolDocuments,
+        ...adoptions.map(a => ({
+          path: a.path,
+          index: 0,
+          value: a.asNodePool,
+        })),
+      ],
+      outputs,
+      files,
+    },
+    findings,
+  );
+  const classes = handWrittenComputeClasses(
+    [...files.values()].flatMap(f => f.documents),
+    findings,
+  );
+  for (const c of classes) observed.set(c.observed.pool.name, c.observed);
+  const adoptable = [...observed.values()].map(({ pool: p }) => ({
+    ...p,
+    resourceName: servedResource(
+      p,
+      p.deviceConfigName
+        ? configs.devicePluginConfigs[p.deviceConfigName]
+        : undefined,
+      cluster.migStrategy,
+    ),
+  }));
+  return {
+    ...documents,
+    configs,
+    pools,
+    adoptions,
+    classes,
+    observed,
+    adoptable,
+  };
+}
+
+/** 3. The GPU workloads on the pools, recognised as requests. */
+async function recogniseImportedWorkloads(
+  options: BuildImportChangeOptions,
+  found: ImportPools,
+  files: Map<string, LoadedFile>,
+  reported: { skipped: SkippedFile[]; findings: ImportFinding[] },
+) {
+  const { skipped, findings } = reported;
+  const { tree, layout, cluster } = options;
+  const { adoptable, pools, adoptions } = found;
+  const compiled = compileRepoLayout(layout, [cluster.name]);
+  const workloadDocuments = await deployedWorkloadDocuments(
+    tree,
+    options.dir,
+    await readDocuments(tree, compiled.workloadsPrefix, skipped),
+    options.kustomize,
+  );
+  const workloads = await unrecordedWorkloads(
+    tree,
+    layout,
+    { documents: workloadDocuments, compiled },
+    { adoptable, pools },
+  );
+  const recognised = recogniseWorkloads(
+    workloadDocuments,
+    workloads,
+    adoptable,
+    {
+      cluster,
+      owner: options.owner,
+      catalog: options.catalog,
+      landing: importLandingModel({
+        // The adopted MachineDeployments' files too: their pools are read
+        // from those documents, and the team's GPU ComputeClasses.
+        poolDocuments: [
+          ...found.poolDocuments,
+          ...adoptedFileDocuments(adoptions, files),
+          ...found.classes.map(c => c.document),
+        ],
+        pools: [
+          ...adoptable,
+          ...pools.filter(p => !adoptable.some(a => a.name === p.name)),
+        ],
+        leftDocuments: found.leftPoolDocuments,
+        objects: [...files.values()].flatMap(f =>
+          f.documents.map(d => d.value),
+        ),
+        configs: found.configs,
+        catalog: options.catalog,
+        migStrategy: cluster.migStrategy,
+      }),
+    },
+  );
+  findings.push(...recognised.findings, ...skipped.map(notUnderstood));
+  return recognised;
+}
+
+/**
+ * 4. Each adoptable pool takes its ledger and the product's annotations in
+ * its own file, as the object it is (a NodePool, or the team's ComputeClass
+ * or MachineDeployment); what the verification expects of each is noted.
+ */
+function adoptImportPools(
+  found: ImportPools,
+  requests: ImportedRequest[],
+  files: Map<string, LoadedFile>,
+  noted: {
+    cluster: ClusterProfile;
+    catalog: GpuCatalog;
+    changedBefore: Set<string>;
+    changedAfter: Set<string>;
+    findings: ImportFinding[];
+  },
+) {
+  const { cluster, catalog, changedBefore, changedAfter, findings } = noted;
+  const { labelDomain } = cluster;
+  const classNames = new Set(found.classes.map(c => c.observed.pool.name));
+  const pools: AdoptedPool[] = [];
+  const addedAnnotations = new Map<string, Record<string, string>>();
+  const derived: ExpectedImport['derived'] = new Map();
+  for (const pool of found.adoptable) {
+    const ledger: LedgerEntry[] = requests
+      .filter(r => r.pool === pool.name)
+      .map(r => r.ledgerEntry);
+    const annotations = adoptionAnnotations(pool, ledger, labelDomain);
+    const file = files.get(pool.path)!.file;
+    const observed = found.observed.get(pool.name)!;
+    const adoption = found.adoptions.find(a => a.name === pool.name);
+    if (adoption) {
+      pools.push(
+        adoptMachineDeploymentPool(
+          pool,
+          adoption,
+          { file, annotations, observed },
+          labelDomain,
+          { changedBefore, changedAfter, derived, findings },
+        ),
+      );
+      continue;
+    }
+    const kind = classNames.has(pool.name) ? COMPUTE_CLASS_KIND : 'NodePool';
+    const kindName = `${kind}/${pool.name}`;
+    if (annotate(file.findObject(kind, pool.name)!, annotations)) {
+      file.modified = true;
+    }
+    addedAnnotations.set(kindName, annotations);
+    changedBefore.add(kindName);
+    changedAfter.add(kindName);
+    pools.push(describeAdopted(pool, annotations, labelDomain, observed));
+    findings.push(...adoptedPoolNotes(pool, cluster, catalog));
+  }
+  return { pools, addedAnnotations, derived };
 }
 
 /**
