@@ -7,8 +7,9 @@
 import type { GpuAllocation } from './types';
 
 /**
- * The label of an allocation's pool, e.g. `gpu-t4-ts4`, `team-g5 (the
- * team's own GPU nodes, not a pool of the product's)` or `none`.
+ * The label of an allocation's pool: its name (gpu-t4-ts4); for the
+ * team's own nodes their name marked as such ("team-g5 (the team's own GPU
+ * nodes, not a pool of the product's)"); else "none".
  *
  * @public
  */
