@@ -294,13 +294,13 @@ export async function buildRequestChange(
   }
 }
 
-/** Plans, guards, renders, applies and verifies the request on the read state. */
-async function changeOnState(
+/** The guarded plan, and the Kueue queues its team's quota asks for. */
+async function planWithQueues(
   options: BuildRequestChangeOptions,
   tree: ReadOnceRepoTree,
   stage: Stage,
   state: RepoStateReport,
-): Promise<RequestChange> {
+) {
   const { request, cluster, catalog, layout } = options;
   const planned = await stage('Plan', async () => {
     const made = planRequest(request, catalog, cluster, state);
@@ -320,6 +320,18 @@ async function changeOnState(
   if (kueue && kueue.warnings.length > 0) {
     planned.warnings.push(...kueue.warnings);
   }
+  return { planned, kueue };
+}
+
+/** Plans, guards, renders, applies and verifies the request on the read state. */
+async function changeOnState(
+  options: BuildRequestChangeOptions,
+  tree: ReadOnceRepoTree,
+  stage: Stage,
+  state: RepoStateReport,
+): Promise<RequestChange> {
+  const { request, cluster, catalog, layout } = options;
+  const { planned, kueue } = await planWithQueues(options, tree, stage, state);
 
   // kustomize reads from disk: an in-memory tree is copied out once.
   const scratch =

@@ -491,16 +491,9 @@ async function readImportPools(
     findings,
   );
   for (const c of classes) observed.set(c.observed.pool.name, c.observed);
-  const adoptable = [...observed.values()].map(({ pool: p }) => ({
-    ...p,
-    resourceName: servedResource(
-      p,
-      p.deviceConfigName
-        ? configs.devicePluginConfigs[p.deviceConfigName]
-        : undefined,
-      cluster.migStrategy,
-    ),
-  }));
+  const adoptable = [...observed.values()].map(({ pool }) =>
+    withServedResource(pool, configs, cluster),
+  );
   return {
     ...documents,
     configs,
@@ -509,6 +502,21 @@ async function readImportPools(
     classes,
     observed,
     adoptable,
+  };
+}
+
+/** An adopted pool with the resource its nodes' device plugin serves. */
+function withServedResource(
+  pool: PoolState,
+  configs: PoolConfigs,
+  cluster: ClusterProfile,
+): PoolState {
+  const config = pool.deviceConfigName
+    ? configs.devicePluginConfigs[pool.deviceConfigName]
+    : undefined;
+  return {
+    ...pool,
+    resourceName: servedResource(pool, config, cluster.migStrategy),
   };
 }
 

@@ -144,46 +144,15 @@ export async function verifyRelease(
       plan.pools,
       cluster.labelDomain,
     );
-    for (const [key, o] of before) {
-      const next = after.get(key);
-      if (!next) {
-        const ours =
-          isManagedObject(o) ||
-          isOwnedByRequest(o, id, cluster.labelDomain) ||
-          (o.kind === 'KubeadmConfigTemplate' &&
-            unadopted.has(o.metadata.name));
-        if (!ours) {
-          problems.push(
-            `${root}: ${describeBuilt(o)} would disappear, and the product does not manage it`,
-          );
-        }
-        continue;
-      }
-      if (deepEqual(o, next)) continue;
-      if (!mayChange(next)) {
-        problems.push(
-          `${root}: ${describeBuilt(o)} would change, and the release does not touch it`,
-        );
-      } else if (o.kind === 'ConfigMap' && !isGpuConfigsDelivery(o)) {
-        problems.push(
-          ...configMapProblems(o, next, removableKeys).map(
-            p => `${root}: ${p}`,
-          ),
-        );
-      } else if (
-        !POOL_OBJECT_KINDS.includes(o.kind) &&
-        JSON.stringify(next).includes(
-          `"${gpuAnnotationKeys(cluster.labelDomain).request}":"${id}"`,
-        )
-      ) {
-        problems.push(`${root}: ${describeBuilt(o)} still carries ${id}`);
-      }
-    }
-    for (const [key, o] of after) {
-      if (!before.has(key)) {
-        problems.push(`${root}: ${describeBuilt(o)} would appear`);
-      }
-    }
+    problems.push(
+      ...releasedRootProblems(root, before, after, {
+        id,
+        cluster,
+        removableKeys,
+        unadopted,
+        mayChange,
+      }),
+    );
     result.verified.push(root);
   }
   if (problems.length > 0) {
@@ -192,4 +161,59 @@ export async function verifyRelease(
     );
   }
   return result;
+}
+
+/** What the release would change in one root's build that it must not. */
+function releasedRootProblems(
+  root: string,
+  before: Map<string, BuiltObject>,
+  after: Map<string, BuiltObject>,
+  judge: {
+    id: string;
+    cluster: VerifyReleaseOptions['cluster'];
+    removableKeys: Set<string>;
+    unadopted: Set<string>;
+    mayChange: (o: BuiltObject) => boolean;
+  },
+): string[] {
+  const { id, cluster, removableKeys, unadopted, mayChange } = judge;
+  const found: string[] = [];
+  for (const [key, o] of before) {
+    const next = after.get(key);
+    if (!next) {
+      const ours =
+        isManagedObject(o) ||
+        isOwnedByRequest(o, id, cluster.labelDomain) ||
+        (o.kind === 'KubeadmConfigTemplate' && unadopted.has(o.metadata.name));
+      if (!ours) {
+        found.push(
+          `${root}: ${describeBuilt(o)} would disappear, and the product does not manage it`,
+        );
+      }
+      continue;
+    }
+    if (deepEqual(o, next)) continue;
+    if (!mayChange(next)) {
+      found.push(
+        `${root}: ${describeBuilt(o)} would change, and the release does not touch it`,
+      );
+    } else if (o.kind === 'ConfigMap' && !isGpuConfigsDelivery(o)) {
+      found.push(
+        ...configMapProblems(o, next, removableKeys).map(p => `${root}: ${p}`),
+      );
+    } else if (
+      !POOL_OBJECT_KINDS.includes(o.kind) &&
+      JSON.stringify(next).includes(
+        `"${gpuAnnotationKeys(cluster.labelDomain).request}":"${id}"`,
+      )
+    ) {
+      found.push(`${root}: ${describeBuilt(o)} still carries ${id}`);
+    }
+  }
+  for (const [key, o] of after) {
+    if (!before.has(key)) {
+      found.push(`${root}: ${describeBuilt(o)} would appear`);
+    }
+  }
+  return found;
 }
