@@ -112,6 +112,27 @@ export async function prebuildBaseRoots(
   }
 }
 
+/** Copies `folder` of the checkout `dir` (without `.git`) to the same place in `scratch`. */
+async function copyFolder(
+  dir: string,
+  scratch: string,
+  folder: string,
+): Promise<void> {
+  const from = folder === '.' ? dir : path.join(dir, ...folder.split('/'));
+  const to =
+    folder === '.' ? scratch : path.join(scratch, ...folder.split('/'));
+  await fs
+    .cp(from, to, {
+      recursive: true,
+      force: true,
+      filter: source => path.basename(source) !== '.git',
+    })
+    .catch(error => {
+      // A folder the change creates is not in the base yet.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    });
+}
+
 /**
  * Builds each root the change touches before (the checkout `dir`) and after
  * (a scratch copy of the root's folders with the change applied), side by
@@ -156,20 +177,7 @@ export async function buildTouchedRoots(
       for (const folder of foldersBuiltBy(graphAfter, root)) {
         if ([...copied].some(c => contains(c, folder))) continue;
         copied.add(folder);
-        const from =
-          folder === '.' ? dir : path.join(dir, ...folder.split('/'));
-        const to =
-          folder === '.' ? scratch : path.join(scratch, ...folder.split('/'));
-        await fs
-          .cp(from, to, {
-            recursive: true,
-            force: true,
-            filter: source => path.basename(source) !== '.git',
-          })
-          .catch(error => {
-            // A folder the change creates is not in the base yet.
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          });
+        await copyFolder(dir, scratch, folder);
         await writeChangeSet(after, {
           changes: changeSet.changes.filter(c => contains(folder, c.path)),
           empty: false,

@@ -124,6 +124,35 @@ function configMapProblems(before: Built, after: Built): string[] {
     .map(key => `${describeBuilt(after)}: key "${key}" changed or went away`);
 }
 
+/**
+ * A root's built objects by id, with the GPU ConfigMaps a management root
+ * carries to its workload cluster: judged as if built, since only those
+ * reach the device plugin there.
+ */
+function objectsWithCarriedById(
+  objects: Built[],
+  cluster: ClusterProfile,
+): Map<string, Built> {
+  return new Map(
+    [...objects, ...carriedGpuConfigMaps(objects, cluster)].map(o => [
+      builtObjectId(o),
+      o,
+    ]),
+  );
+}
+
+/** True when `o` is the workload that gets the GPU: the existing one, or the request's new Deployment. */
+function isGpuWorkload(o: Built, options: VerifyChangeOptions): boolean {
+  const { existing, plan } = options;
+  const kind = existing ? existing.kind : 'Deployment';
+  const name = existing ? existing.name : plan.request.metadata.name;
+  return (
+    o.kind === kind &&
+    o.metadata.name === name &&
+    o.metadata.namespace === plan.request.metadata.namespace
+  );
+}
+
 export async function verifyChange(
   options: VerifyChangeOptions,
 ): Promise<VerifyChangeResult> {
@@ -163,18 +192,8 @@ export async function verifyChange(
       result.unverifiable.push({ root, reason: was.error });
       continue;
     }
-    // The GPU ConfigMaps a management root carries to its workload cluster
-    // are judged as if built: only those reach the device plugin there.
-    const withCarried = (objects: Built[]) => [
-      ...objects,
-      ...carriedGpuConfigMaps(objects, cluster),
-    ];
-    const before = new Map(
-      withCarried(was.objects!).map(o => [builtObjectId(o), o]),
-    );
-    const next = new Map(
-      withCarried(now.objects!).map(o => [builtObjectId(o), o]),
-    );
+    const before = objectsWithCarriedById(was.objects!, cluster);
+    const next = objectsWithCarriedById(now.objects!, cluster);
     for (const [id, o] of before) {
       if (!next.has(id))
         problems.push(`${root}: ${describeBuilt(o)} would disappear`);
@@ -182,16 +201,7 @@ export async function verifyChange(
     problems.push(...(await carriedCopyProblems(build, readAfter, cluster)));
     for (const [id, o] of next) {
       const old = before.get(id);
-      const isGpuWorkload =
-        (options.existing &&
-          o.kind === options.existing.kind &&
-          o.metadata.name === options.existing.name &&
-          o.metadata.namespace === plan.request.metadata.namespace) ||
-        (!options.existing &&
-          o.kind === 'Deployment' &&
-          o.metadata.name === plan.request.metadata.name &&
-          o.metadata.namespace === plan.request.metadata.namespace);
-      if (isGpuWorkload) {
+      if (isGpuWorkload(o, options)) {
         problems.push(
           ...checkGpuWorkload(
             old,

@@ -19,6 +19,7 @@ import {
   type MigStrategy,
   type PlacementModel,
   type PoolState,
+  type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
 import { readGpuStack } from './gpuStack/readGpuStack';
@@ -178,13 +179,13 @@ export async function readRepoState(
   // Workloads: every GPU workload (or patch) under the apps folder that runs
   // on this cluster (clusterWorkloads.ts), on the pool its pods can land on
   // (one rule with the import and the index).
-  const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
-  const workloadDocuments: ParsedDocument[] = [];
-  for (const dir of workloadDirs) {
-    workloadDocuments.push(
-      ...(await readDocuments(tree, dir, skipped, undefined, cache)),
-    );
-  }
+  const parsedWorkloads = await parseWorkloadFolders(
+    tree,
+    compiled,
+    options,
+    skipped,
+    cache,
+  );
   const placement = clusterPlacement(
     clusterName,
     pools,
@@ -193,19 +194,11 @@ export async function readRepoState(
     elsewhere.handWrittenGpuPools,
     options.profile?.migStrategy,
   );
-  const requestAnnotation = gpuAnnotationKeys(
-    options.profile?.labelDomain ?? defaultClusterProfile.labelDomain,
-  ).request;
   const workloads = (
     await withReplicasAsDeployed(
       tree,
       compiled,
-      await workloadsOfCluster(
-        tree,
-        layout,
-        clusterName,
-        parseWorkloads(workloadDocuments, compiled, requestAnnotation),
-      ),
+      await workloadsOfCluster(tree, layout, clusterName, parsedWorkloads),
     )
   ).map(workload => placedWorkload(placement, workload));
 
@@ -232,6 +225,39 @@ export async function readRepoState(
     skipped,
     bootstrapped,
   };
+}
+
+/** The annotation a workload asks for GPUs with, in the profile's label domain. */
+function requestAnnotationOf(profile: ClusterProfile | undefined): string {
+  return gpuAnnotationKeys(
+    profile?.labelDomain ?? defaultClusterProfile.labelDomain,
+  ).request;
+}
+
+/**
+ * The GPU workloads (or patches) of the workload folders (the options' own,
+ * else the whole apps folder), read one folder after another and parsed
+ * with the profile's request annotation.
+ */
+async function parseWorkloadFolders(
+  tree: RepoTree,
+  compiled: CompiledRepoLayout,
+  options: ReadRepoStateOptions,
+  skipped: SkippedFile[],
+  cache: ParseCache | undefined,
+): Promise<WorkloadState[]> {
+  const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
+  const workloadDocuments: ParsedDocument[] = [];
+  for (const dir of workloadDirs) {
+    workloadDocuments.push(
+      ...(await readDocuments(tree, dir, skipped, undefined, cache)),
+    );
+  }
+  return parseWorkloads(
+    workloadDocuments,
+    compiled,
+    requestAnnotationOf(options.profile),
+  );
 }
 
 /**

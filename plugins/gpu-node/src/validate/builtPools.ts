@@ -282,6 +282,18 @@ function keyedTaints(taints: unknown): NodeTaint[] {
   ) as NodeTaint[];
 }
 
+/** A pool's `spec.limits` that parse as counts (the others limit nothing). */
+function poolLimits(object: BuiltObject): Record<string, number> {
+  const limits: Record<string, number> = {};
+  for (const [key, value] of Object.entries(
+    stringRecord(getIn(object, 'spec', 'limits')),
+  )) {
+    const count = parseCount(value);
+    if (count !== undefined) limits[key] = count;
+  }
+  return limits;
+}
+
 function builtPool(
   root: BuiltRoot,
   object: BuiltObject,
@@ -373,20 +385,13 @@ function builtPool(
     }
   }
 
-  const limits: Record<string, number> = {};
-  for (const [key, value] of Object.entries(
-    stringRecord(getIn(object, 'spec', 'limits')),
-  )) {
-    const count = parseCount(value);
-    if (count !== undefined) limits[key] = count;
-  }
   return {
     root,
     object,
     name,
     file,
     taints: keyedTaints(taints),
-    limits,
+    limits: poolLimits(object),
     gpuCounts,
     machines: poolMachines,
     ...(noGpus ? { advertised: [] } : {}),
