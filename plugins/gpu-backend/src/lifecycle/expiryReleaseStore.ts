@@ -21,9 +21,12 @@ export const STALE_CLAIM_MS = 30 * 60_000;
  * knex creates its own bookkeeping tables (`knex_migrations`, its lock)
  * without a lock, so replicas starting together on an empty database race on
  * them and all but one fail with "already exists" (seen with two replicas on
- * PostgreSQL). A second attempt finds the tables and waits on knex's lock.
+ * PostgreSQL). Nor does knex wait on its lock: a replica that finds it taken
+ * fails at once with MigrationLocked, and on a loaded machine the other's
+ * migration holds it for seconds. So a replica tries again, backing off, for
+ * about 20 s in all.
  */
-async function migrate(knex: Knex, attempts = 3): Promise<void> {
+async function migrate(knex: Knex, attempts = 20): Promise<void> {
   const directory = resolvePackagePath(
     '@gpu-gitops/plugin-gpu-backend',
     'migrations',
@@ -34,7 +37,8 @@ async function migrate(knex: Knex, attempts = 3): Promise<void> {
       return;
     } catch (error) {
       if (attempt >= attempts) throw error;
-      await new Promise(resolve => setTimeout(resolve, 100 * attempt));
+      const backoffMs = Math.min(100 * attempt, 2_000);
+      await new Promise(resolve => setTimeout(resolve, backoffMs));
     }
   }
 }

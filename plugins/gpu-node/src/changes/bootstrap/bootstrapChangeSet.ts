@@ -21,6 +21,7 @@ import { StagedTree } from '../stagedTree';
 import type { ChangeSet } from '../types';
 import {
   bootstrapYaml,
+  isBootstrapFile,
   writeBootstrapFiles,
   type BootstrapFileWrite,
 } from './bootstrapFile';
@@ -246,6 +247,7 @@ function workloadClusterOperator(
   operator: GpuOperatorOutcome,
   workload: WorkloadCluster | undefined,
   paths: BootstrapPaths,
+  folderWritten: boolean,
 ): {
   files: BootstrapFileWrite[];
   resources: string[];
@@ -265,6 +267,19 @@ function workloadClusterOperator(
       resources: [],
       ownFolder: true,
       notes: [],
+    };
+  }
+  // An earlier run wrote the release folder (the Cluster had no labels then):
+  // a proxy beside it would install a second device plugin on the same nodes,
+  // so the folder stays until the team removes it, and the note says how.
+  if (folderWritten) {
+    return {
+      files: [...operator.files],
+      resources: [],
+      ownFolder: true,
+      notes: [
+        `The Cluster \`${workload.name}\` now has labels, so the GPU Operator could be installed in the workload cluster by a HelmChartProxy (Cluster API add-on provider Helm); the bootstrap keeps its earlier release in \`${posix.dirname(paths.operatorKustomization)}/\` instead, since both would run a device plugin on the same nodes. Remove that folder (and its entry in the cluster's kustomization) and bootstrap again to move to the HelmChartProxy.`,
+      ],
     };
   }
   return {
@@ -333,7 +348,12 @@ export async function buildBootstrapChangeSet(
 
   const clusterFolder = clusterScopePath(layout, cluster.name);
   const workload = await workloadClusterIn(tree, clusterFolder, cluster);
-  const operatorRelease = workloadClusterOperator(operator, workload, paths);
+  const operatorRelease = workloadClusterOperator(
+    operator,
+    workload,
+    paths,
+    isBootstrapFile(await staged.read(paths.operatorKustomization)),
+  );
   const files = [...operatorRelease.files];
   // NVIDIA's DRA driver and Kueue, as the profile asks and the team installs none.
   const extra = await addOnCharts(staged, paths, cluster, stack, releaseFiles);
