@@ -415,21 +415,16 @@ export async function buildBootstrapChangeSet(
     )),
     ...workloadClusterReleaseNotes(folders.workload, workload, clusterFolder),
   ];
+  const operatorValues =
+    operator.kind === 'bootstrap' ? paths.operatorValues : undefined;
   return {
     ...staged.toChangeSet(),
     gpuOperatorRelease: operator.kind,
     notes: [
       ...gpuOperatorNotes(operator),
       ...operatorRelease.notes,
-      ...handWrittenConfigMapNotes(
-        configMaps,
-        operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
-      ),
-      ...gpuStackNotes(
-        cluster,
-        stack,
-        operator.kind === 'bootstrap' ? paths.operatorValues : undefined,
-      ),
+      ...handWrittenConfigMapNotes(configMaps, operatorValues),
+      ...gpuStackNotes(cluster, stack, operatorValues),
       ...karpenterNotes(cluster, karpenter),
       ...extra.notes,
       ...(scheduler?.notes ?? []),
