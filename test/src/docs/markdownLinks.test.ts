@@ -17,19 +17,35 @@ import { brokenReason, headingAnchors, relativeLinks } from './markdownLinks';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-/** README.md, docs/*.md, each package's README and test/README.md. */
-function documents(): string[] {
-  const readmes = ['packages', 'plugins'].flatMap(parent =>
-    readdirSync(path.join(ROOT, parent))
-      .map(name => path.join(parent, name, 'README.md'))
-      .filter(doc =>
-        readdirSync(path.join(ROOT, path.dirname(doc))).includes('README.md'),
-      ),
+/** The READMEs of a folder and its subfolders (not dependencies, builds or test fixtures). */
+function readmesUnder(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap(
+    entry => {
+      const child = path.join(dir, entry.name);
+      if (entry.isFile()) return entry.name === 'README.md' ? [child] : [];
+      if (!entry.isDirectory()) return [];
+      if (
+        /^(node_modules|dist|dist-types|__fixtures__|fixtures)$/.test(
+          entry.name,
+        )
+      ) {
+        return [];
+      }
+      return readmesUnder(child);
+    },
   );
+}
+
+/** README.md, docs/*.md and every README of the packages (their source folders' too) and of test/. */
+function documents(): string[] {
   const docs = readdirSync(path.join(ROOT, 'docs'))
     .filter(name => name.endsWith('.md'))
     .map(name => path.join('docs', name));
-  return ['README.md', 'test/README.md', ...readmes, ...docs];
+  return [
+    'README.md',
+    ...docs,
+    ...['packages', 'plugins', 'test'].flatMap(readmesUnder),
+  ];
 }
 
 function broken(root: string, docs: string[]): string[] {
