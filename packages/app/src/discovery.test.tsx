@@ -1,6 +1,6 @@
 /**
  * An app that lets package discovery find its plugins (`app.packages: all`),
- * as the README offers: the package list the CLI's bundler writes from the
+ * as the install guide (docs/platform-engineers.md) offers: the package list the CLI's bundler writes from the
  * app's dependencies (`createDetectedModulesEntryPoint`, the code
  * `backstage-cli package start` and `build` run), then `createApp`'s own
  * discovery (`discoverAvailableFeatures`, `resolveAsyncFeatures` from

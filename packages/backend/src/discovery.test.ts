@@ -1,6 +1,6 @@
 /**
  * A backend that lets package discovery find the GPU packages
- * (`backend.packages`), as the README offers: Backstage's own
+ * (`backend.packages`), as the install guide (docs/platform-engineers.md) offers: Backstage's own
  * `discoveryFeatureLoader` reads the backend package's dependencies and keeps
  * the default export of each backend plugin and module it finds.
  */

@@ -1,7 +1,7 @@
 /**
  * Debian's Chromium (never a downloaded browser build) driven by
  * playwright-core, and the screenshots the browser tests save: into docs/
- * with GPU_SCREENSHOTS=docs (the README's pictures), else into the test's
+ * with GPU_SCREENSHOTS=docs (the pictures of the README and its guides), else into the test's
  * temp dir.
  */
 import { existsSync, promises as fs } from 'node:fs';

@@ -1,5 +1,6 @@
 /**
- * The README registers the software templates the scaffolder module ships
+ * The install guide (docs/platform-engineers.md, "In your Backstage")
+ * registers the software templates the scaffolder module ships
  * where the adopter's package manager put them: one catalog location per
  * template, relative to the backend's working directory (`packages/backend`
  * in a create-app app, hence `../../node_modules`), each with the rule that
@@ -35,10 +36,13 @@ function yamlDocuments(text: string): unknown[] {
   );
 }
 
-/** The README's catalog locations of the module's packaged templates. */
+/** The install guide's catalog locations of the module's packaged templates. */
 function packagedTemplateLocations(): CatalogLocation[] {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  return yamlDocuments(readme)
+  const guide = readFileSync(
+    path.join(ROOT, 'docs/platform-engineers.md'),
+    'utf8',
+  );
+  return yamlDocuments(guide)
     .flatMap(
       block =>
         (block as { catalog?: { locations?: CatalogLocation[] } } | null)
@@ -49,7 +53,7 @@ function packagedTemplateLocations(): CatalogLocation[] {
     );
 }
 
-describe("the README's catalog locations of the packaged templates", () => {
+describe("the install guide's catalog locations of the packaged templates", () => {
   it('register every template the module ships, from node_modules, each allowing the Template kind', () => {
     const shipped = readdirSync(TEMPLATES)
       .filter(name => existsSync(path.join(TEMPLATES, name, 'template.yaml')))

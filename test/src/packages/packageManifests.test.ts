@@ -79,10 +79,13 @@ describe('package manifests', () => {
     expect(published.length).toBeGreaterThanOrEqual(5);
   });
 
-  it('ship the templates and the example config the README tells an adopter to copy', async () => {
+  it('ship the templates and the example config the install guide tells an adopter to copy', async () => {
     const dir = path.join(ROOT, 'plugins/scaffolder-backend-module-gpu');
     const manifest = await readManifest(dir);
-    const readme = await fs.readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const installGuide = await fs.readFile(
+      path.join(ROOT, 'docs/platform-engineers.md'),
+      'utf8',
+    );
     const shipped = [
       'templates/gpu-workload/template.yaml',
       'templates/gpu-cluster-bootstrap/template.yaml',
@@ -94,7 +97,7 @@ describe('package manifests', () => {
       await expect(fs.access(path.join(dir, file))).resolves.toBeUndefined();
       expect(manifest.files).toContain(file.split('/')[0]);
     }
-    expect(readme).toContain(
+    expect(installGuide).toContain(
       `node_modules/${manifest.name}/templates/gpu-workload/template.yaml`,
     );
     // The repository's own catalog registers the shipped files, not copies.

@@ -7,7 +7,7 @@ import { assertLayoutName, isDns1123Label, LayoutNameKind } from './names';
 /**
  * Where each generated file lives in the GitOps repository, as handlebars path
  * templates. Organisations override single entries; the default is the one
- * docs/architecture.md ("GitOps repository layout") and the root README show.
+ * docs/architecture.md and docs/reviewers.md ("GitOps repository layout") show.
  *
  * @public
  */

@@ -2,7 +2,7 @@
  * TEST-ONLY: a platform's bare-metal GPU host classes as a catalog override
  * for a Cluster API cluster on Metal3 (owned hardware: price 0). A class's
  * name is the value of the host class label on its BareMetalHosts. The
- * README's "Cluster providers" section shows the same override.
+ * docs/platform-engineers.md's "Cluster providers" section shows the same override.
  */
 import { builtinCatalog } from '../../catalog/builtin';
 import { mergeCatalog } from '../../catalog/override';

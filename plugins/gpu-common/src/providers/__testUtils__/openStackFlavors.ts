@@ -2,8 +2,8 @@
  * TEST-ONLY: the seed's OpenStack GPU flavors (CERN: "Adding and managing
  * GPUs on Kubernetes"; current list https://clouddocs.web.cern.ch/gpu_overview.html)
  * as a catalog override for a Cluster API cluster on OpenStack: name, GPU,
- * GPUs per node, RAM (GB), vCPUs. Owned hardware, so price 0. The README's
- * "Cluster providers" section shows the same override.
+ * GPUs per node, RAM (GB), vCPUs. Owned hardware, so price 0. The platform
+ * engineers' guide's "Cluster providers" section (docs/platform-engineers.md) shows the same override.
  */
 import { builtinCatalog } from '../../catalog/builtin';
 import { mergeCatalog } from '../../catalog/override';

@@ -4,7 +4,7 @@
  * 40GB cards (PCI device 20f1) passed through, and the same GPUs as whole-GPU
  * NVIDIA vGPUs (`grid_t4-16c`, `grid_a100-40c`). The vGPU shapes sort first
  * by name, so a plan that takes a passthrough machine took it for a reason.
- * The README's "Cluster providers" section shows the same override.
+ * docs/platform-engineers.md's "Cluster providers" section shows the same override.
  */
 import { builtinCatalog } from '../../catalog/builtin';
 import { mergeCatalog } from '../../catalog/override';

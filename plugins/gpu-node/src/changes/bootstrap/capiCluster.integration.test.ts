@@ -33,7 +33,7 @@ import { deployDraDriver } from '../__testUtils__/draDriverKubeletPlugin';
 // Real kustomize builds (before and after, then the check) on a shared CI machine.
 jest.setTimeout(300_000);
 
-/** The seed's OpenStack GPU flavors (CERN), as the README's example override. */
+/** The seed's OpenStack GPU flavors (CERN), as the platform guide's example override (docs/platform-engineers.md). */
 const catalog = mergeCatalog(builtinCatalog, {
   instanceTypes: [
     ['g2.5xlarge', 't4', 1, 168, 28],
