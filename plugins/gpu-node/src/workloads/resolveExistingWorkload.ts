@@ -12,11 +12,9 @@
  * written) only in a place named after another cluster of the repository.
  */
 import {
-  GpuInputError,
   MANAGED_BY,
   scaledByKustomizeReplicas,
   WELL_KNOWN_KEYS,
-  WORKLOAD_KINDS,
   type GpuRequest,
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -24,9 +22,13 @@ import type { LayoutInput } from '../layout/layout';
 import { repositoryClusters } from '../layout/repositoryClusters';
 import type { RepoTree } from '../repo/tree';
 import { getIn, type PlainObject } from '../repo/yamlObjects';
-import { chartFolderRendering } from './helmChartFolders';
+import {
+  existingWorkloadField as field,
+  refuse,
+} from './existingWorkloadRefusal';
 import { chainsFromRoots, type KustomizationIndex } from './kustomizations';
 import { locateObjectsNamed } from './locate';
+import { refuseMissingWorkload } from './missingWorkload';
 
 /**
  *  How the GPU change reaches the workload.
@@ -65,65 +67,6 @@ export interface ExistingWorkloadLocation {
   /** The manifest as written. */
   manifest: PlainObject;
   apply: ExistingWorkloadApply;
-}
-
-const field = {
-  name: 'spec.workload.existing.name',
-  kind: 'spec.workload.existing.kind',
-};
-
-function refuse(path: string, rule: string, message: string): never {
-  throw new GpuInputError([{ path, rule, message }]);
-}
-
-function groupOf(apiVersion: unknown): string {
-  const text = typeof apiVersion === 'string' ? apiVersion : '';
-  return text.includes('/') ? text.slice(0, text.indexOf('/')) : '';
-}
-
-function isHelmRelease(object: PlainObject): boolean {
-  const group = groupOf(object.apiVersion);
-  if (object.kind === 'HelmRelease' && group.endsWith('fluxcd.io')) return true;
-  if (object.kind === 'HelmChart') return true; // k3s / RKE2 helm-controller
-  if (object.kind === 'Application' && group === 'argoproj.io') {
-    const sources = [
-      getIn(object, 'spec', 'source'),
-      ...((getIn(object, 'spec', 'sources') as unknown[]) ?? []),
-    ];
-    return sources.some(
-      s => getIn(s, 'chart') !== undefined || getIn(s, 'helm') !== undefined,
-    );
-  }
-  return false;
-}
-
-/** Kinds that never render pods of another name: not an operator's input. */
-const PLAIN_KINDS = new Set([
-  'Service',
-  'ConfigMap',
-  'Secret',
-  'ServiceAccount',
-  'Ingress',
-  'HorizontalPodAutoscaler',
-  'PodDisruptionBudget',
-  'NetworkPolicy',
-  'PersistentVolumeClaim',
-  'Role',
-  'RoleBinding',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'Namespace',
-  'ServiceMonitor',
-  'PodMonitor',
-  'Kustomization',
-  'HelmRepository',
-  'GitRepository',
-  'OCIRepository',
-  'ResourceClaimTemplate',
-]);
-
-function describe(object: PlainObject, file: string): string {
-  return `${String(object.kind)} "${String(getIn(object, 'metadata', 'name'))}" (${String(object.apiVersion)}) in ${file}`;
 }
 
 function rootsReaching(index: KustomizationIndex, folder: string): Set<string> {
@@ -210,128 +153,25 @@ export async function resolveExistingWorkload(
   );
 
   if (exact.length === 0) {
-    // Say why, most useful reason first.
-    const helm =
-      inNamespace.find(p => isHelmRelease(p.found.object)) ??
-      [...index.byFolder.values()]
-        .filter(k => k.helmReleases.includes(name))
-        .map(k => ({ kustomization: k.file }))[0];
-    if (helm) {
-      const where =
-        'found' in helm
-          ? describe(helm.found.object, helm.found.file)
-          : `the helmCharts of ${helm.kustomization}`;
-      refuse(
-        field.name,
-        'workload-helm',
-        `${what} is rendered by Helm (${where}): its manifests are not in the repository, so there is nothing to patch. Set the GPU resources, nodeSelector and tolerations in the chart's values, or request GPUs for a new workload (spec.workload.image).`,
-      );
-    }
-    const chart = await chartFolderRendering(tree, kind, name);
-    if (chart) {
-      refuse(
-        field.name,
-        'workload-helm',
-        `${what} is rendered by Helm (the chart in ${chart}/, whose templates are not YAML until Helm renders them): its manifest is not in the repository, so there is nothing to patch. Set the GPU resources, nodeSelector and tolerations in the chart's values, or request GPUs for a new workload (spec.workload.image).`,
-      );
-    }
-    const otherKind = inNamespace.find(
-      p =>
-        p.found.object.metadata.name === name &&
-        (WORKLOAD_KINDS as readonly string[]).includes(p.found.object.kind),
-    );
-    if (otherKind) {
-      refuse(
-        field.kind,
-        'workload-kind',
-        `${otherKind.found.file} holds ${otherKind.found.object.kind} "${name}", not a ${kind}: set spec.workload.existing.kind to ${otherKind.found.object.kind}.`,
-      );
-    }
-    const unsupported = inNamespace.find(
-      p =>
-        p.found.object.metadata.name === name &&
-        ['DaemonSet', 'ReplicaSet', 'Pod', 'ReplicationController'].includes(
-          p.found.object.kind,
-        ),
-    );
-    if (unsupported) {
-      refuse(
-        field.kind,
-        'workload-kind',
-        `${unsupported.found.file} holds ${unsupported.found.object.kind} "${name}": GPU requests give GPUs to a Deployment, StatefulSet, Job or CronJob.`,
-      );
-    }
-    const operator = inNamespace.find(
-      p =>
-        p.found.object.metadata.name === name &&
-        groupOf(p.found.object.apiVersion).includes('.') &&
-        !groupOf(p.found.object.apiVersion).endsWith('.k8s.io') &&
-        !PLAIN_KINDS.has(p.found.object.kind),
-    );
-    if (operator) {
-      refuse(
-        field.name,
-        'workload-operator',
-        `${what} is not in the repository: ${describe(operator.found.object, operator.found.file)} is there, and its operator creates the pods. Ask for GPUs in that resource's own spec; the product patches only Deployments, StatefulSets, Jobs and CronJobs it can read.`,
-      );
-    }
-    const elsewhere = placements.filter(
-      p =>
-        p.found.object.kind === kind && p.found.object.metadata.name === name,
-    );
-    if (elsewhere.length > 0) {
-      const namespaces = [
-        ...new Set(elsewhere.map(p => p.namespace ?? '?')),
-      ].sort();
-      refuse(
-        'metadata.namespace',
-        'workload-not-found',
-        `${what} is not in the repository: ${kind} "${name}" in ${elsewhere[0].found.file} is deployed to namespace ${namespaces.map(n => `"${n}"`).join(', ')}. Set metadata.namespace to where it runs.`,
-      );
-    }
-    refuse(
-      field.name,
-      'workload-not-found',
-      `${what} is not in the repository (every YAML file searched). Commit its manifests first, check the name and kind, or request GPUs for a new workload with spec.workload.image.`,
+    await refuseMissingWorkload(
+      tree,
+      { kind, name, namespace },
+      placements,
+      index,
     );
   }
 
-  const objects = [
-    ...new Map(
-      exact.map(p => [`${p.found.file}#${p.found.documentIndex}`, p.found]),
-    ).values(),
-  ];
-  if (objects.length > 1) {
-    refuse(
-      field.name,
-      'workload-ambiguous',
-      `${what} is written in ${objects.length} places (${objects.map(o => o.file).join(', ')}): keep one, then request again.`,
-    );
-  }
-  const object = objects[0].object;
-  const labels = getIn(object, 'metadata', 'labels') as
-    Record<string, unknown> | undefined;
-  if (labels?.[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY) {
-    const owner = getIn(
-      object,
-      'metadata',
-      'annotations',
-      `${options.labelDomain}/request`,
-    );
-    refuse(
-      field.name,
-      'workload-managed',
-      `${what} was created by the GPU self-service${typeof owner === 'string' ? ` for request ${owner}` : ''}: change that request instead of patching its workload.`,
-    );
-  }
+  const written = singleWrittenObject(exact, what);
+  const object = written.object;
+  refuseIfManaged(object, what, options.labelDomain);
 
   const manifestNamespace = getIn(object, 'metadata', 'namespace');
   const base = {
     kind,
     name,
     namespace,
-    file: objects[0].file,
-    documentIndex: objects[0].documentIndex,
+    file: written.file,
+    documentIndex: written.documentIndex,
     ...(typeof manifestNamespace === 'string' ? { manifestNamespace } : {}),
     manifest: object,
   };
@@ -353,22 +193,40 @@ export async function resolveExistingWorkload(
     return { ...base, apply: { mode: 'in-place' } };
   }
 
-  // Several roots deploy it: the one named after the cluster, if exactly one.
+  const chain = deployingChain(chains, what, options.cluster);
+  refuseOtherCluster(chain[0], 'deployed only by');
+  return { ...base, apply: patchApply(index, chain, kind, name) };
+}
+
+/** Of the kustomization roots that deploy the workload, the one named after the cluster, if several. */
+function deployingChain(
+  chains: Array<{ chain: string[] }>,
+  what: string,
+  cluster: string,
+): string[] {
   const byRoot = new Map(chains.map(p => [p.chain[0], p.chain]));
   let roots = [...byRoot.keys()].sort();
   if (roots.length > 1) {
-    const named = roots.filter(r => segmentsOf(r).includes(options.cluster));
+    const named = roots.filter(r => segmentsOf(r).includes(cluster));
     if (named.length === 1) roots = named;
     else {
       refuse(
         field.name,
         'overlay-ambiguous',
-        `${what} is deployed by ${roots.length} kustomizations (${roots.join(', ')})${named.length === 0 ? `, and none is named after cluster "${options.cluster}"` : ''}: the GPU patch must go into the one that deploys to this cluster. Name that overlay folder after the cluster.`,
+        `${what} is deployed by ${roots.length} kustomizations (${roots.join(', ')})${named.length === 0 ? `, and none is named after cluster "${cluster}"` : ''}: the GPU patch must go into the one that deploys to this cluster. Name that overlay folder after the cluster.`,
       );
     }
   }
-  const chain = byRoot.get(roots[0])!;
-  refuseOtherCluster(chain[0], 'deployed only by');
+  return byRoot.get(roots[0])!;
+}
+
+/** The patch's place on the chain, and the kustomization whose `replicas:` entry sets the count. */
+function patchApply(
+  index: KustomizationIndex,
+  chain: string[],
+  kind: WorkloadKind,
+  name: string,
+): ExistingWorkloadApply {
   const patchFolder = patchFolderOf(index, chain);
   // The outermost `replicas:` entry wins, being applied last.
   const replicasFolder = scaledByKustomizeReplicas(kind)
@@ -377,15 +235,54 @@ export async function resolveExistingWorkload(
       )
     : undefined;
   return {
-    ...base,
-    apply: {
-      mode: 'patch',
-      root: chain[0],
-      patchFolder,
-      kustomization: index.byFolder.get(patchFolder)!.file,
-      ...(replicasFolder
-        ? { replicasEntry: index.byFolder.get(replicasFolder)!.file }
-        : {}),
-    },
+    mode: 'patch',
+    root: chain[0],
+    patchFolder,
+    kustomization: index.byFolder.get(patchFolder)!.file,
+    ...(replicasFolder
+      ? { replicasEntry: index.byFolder.get(replicasFolder)!.file }
+      : {}),
   };
+}
+
+/** The one place the workload is written; several are refused (which one would the patch mean?). */
+function singleWrittenObject<T extends { file: string; documentIndex: number }>(
+  exact: Array<{ found: T }>,
+  what: string,
+): T {
+  const objects = [
+    ...new Map(
+      exact.map(p => [`${p.found.file}#${p.found.documentIndex}`, p.found]),
+    ).values(),
+  ];
+  if (objects.length > 1) {
+    refuse(
+      field.name,
+      'workload-ambiguous',
+      `${what} is written in ${objects.length} places (${objects.map(o => o.file).join(', ')}): keep one, then request again.`,
+    );
+  }
+  return objects[0];
+}
+
+/** A workload the product created belongs to its request: change that request instead. */
+function refuseIfManaged(
+  object: PlainObject,
+  what: string,
+  labelDomain: string,
+): void {
+  const labels = getIn(object, 'metadata', 'labels') as
+    Record<string, unknown> | undefined;
+  if (labels?.[WELL_KNOWN_KEYS.managedBy] !== MANAGED_BY) return;
+  const owner = getIn(
+    object,
+    'metadata',
+    'annotations',
+    `${labelDomain}/request`,
+  );
+  refuse(
+    field.name,
+    'workload-managed',
+    `${what} was created by the GPU self-service${typeof owner === 'string' ? ` for request ${owner}` : ''}: change that request instead of patching its workload.`,
+  );
 }

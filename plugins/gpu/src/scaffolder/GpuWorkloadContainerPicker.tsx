@@ -110,25 +110,8 @@ export function GpuWorkloadContainerPicker(
   const ref = existingWorkloadOf(
     (formContext?.formData ?? {}) as Record<string, unknown>,
   );
-  const refKey = ref ? JSON.stringify([ref.namespace, ref.kind, ref.name]) : '';
-  const [debouncedKey, setDebouncedKey] = useState(refKey);
-  useDebounce(() => setDebouncedKey(refKey), options.debounceMs ?? 500, [
-    refKey,
-  ]);
-  const lookup = useAsync(async () => {
-    if (!debouncedKey) return undefined;
-    const [namespace, kind, name] = JSON.parse(debouncedKey);
-    return lookUp(gpuApi, { namespace, kind, name }, debouncedKey);
-  }, [gpuApi, debouncedKey]);
-  // Settled once the answer (or the error) is for the workload named now:
-  // right after the name changes, the last answer is for the previous one.
-  const settled =
-    ref !== undefined &&
-    debouncedKey === refKey &&
-    !lookup.loading &&
-    (lookup.error !== undefined || lookup.value?.key === refKey);
-  const found = settled && lookup.value && lookup.value.matches.length > 0;
-  const containers = found ? containerNames(lookup.value!.matches) : [];
+  const workload = useWorkloadLookup(gpuApi, ref, options.debounceMs ?? 500);
+  const { containers } = workload;
   const value = formData ?? '';
 
   useEffect(() => {
@@ -147,10 +130,81 @@ export function GpuWorkloadContainerPicker(
   }, [formData, containers.join(',')]);
 
   const problem =
-    found && ref
-      ? containerChoiceProblem(ref, lookup.value!.matches, value)
+    workload.found && ref
+      ? containerChoiceProblem(ref, workload.found.matches, value)
       : undefined;
-  const label = schema?.title ?? 'Container that gets the GPU';
+
+  return (
+    <FormControl fullWidth margin="normal" error={(rawErrors?.length ?? 0) > 0}>
+      {schema?.description && (
+        <Typography variant="body2" color="textSecondary">
+          {schema.description}
+        </Typography>
+      )}
+      <ContainerChoice
+        workloadRef={ref}
+        workload={workload}
+        label={schema?.title ?? 'Container that gets the GPU'}
+        value={value}
+        onChange={onChange}
+      />
+      {problem && (rawErrors?.length ?? 0) === 0 && (
+        <FormHelperText>{problem}</FormHelperText>
+      )}
+      {rawErrors?.map(e => (
+        <FormHelperText key={e}>{e}</FormHelperText>
+      ))}
+    </FormControl>
+  );
+}
+
+/**
+ * What the repository holds under the form's workload name, asked once the
+ * user stops typing. `settled` once the answer (or the error) is for the
+ * workload named now: right after the name changes, the last answer is for
+ * the previous one.
+ */
+function useWorkloadLookup(
+  gpuApi: GpuApi,
+  ref: FormWorkloadRef | undefined,
+  debounceMs: number,
+) {
+  const refKey = ref ? JSON.stringify([ref.namespace, ref.kind, ref.name]) : '';
+  const [debouncedKey, setDebouncedKey] = useState(refKey);
+  useDebounce(() => setDebouncedKey(refKey), debounceMs, [refKey]);
+  const lookup = useAsync(async () => {
+    if (!debouncedKey) return undefined;
+    const [namespace, kind, name] = JSON.parse(debouncedKey);
+    return lookUp(gpuApi, { namespace, kind, name }, debouncedKey);
+  }, [gpuApi, debouncedKey]);
+  const settled =
+    ref !== undefined &&
+    debouncedKey === refKey &&
+    !lookup.loading &&
+    (lookup.error !== undefined || lookup.value?.key === refKey);
+  const found =
+    settled && lookup.value && lookup.value.matches.length > 0
+      ? lookup.value
+      : undefined;
+  return {
+    settled,
+    error: settled ? lookup.error : undefined,
+    /** The answer when it is settled, found or not. */
+    answer: settled ? lookup.value : undefined,
+    found,
+    containers: found ? containerNames(found.matches) : [],
+  };
+}
+
+/** The field's body for each state of the lookup: a hint, a wait, a typed name or the containers to choose from. */
+function ContainerChoice(props: {
+  workloadRef: FormWorkloadRef | undefined;
+  workload: ReturnType<typeof useWorkloadLookup>;
+  label: string;
+  value: string;
+  onChange: (container: string) => void;
+}) {
+  const { workloadRef: ref, workload, label, value, onChange } = props;
   const freeText = (
     <TextField
       id="gpu-workload-container"
@@ -160,82 +214,66 @@ export function GpuWorkloadContainerPicker(
       helperText="Optional when the workload has one container."
     />
   );
-
-  let body: JSX.Element;
   if (!ref) {
-    body = (
+    return (
       <Typography variant="body2" color="textSecondary">
         Name the existing workload first; its containers are read from the
         GitOps repository.
       </Typography>
     );
-  } else if (!settled) {
-    body = (
+  }
+  if (!workload.settled) {
+    return (
       <Typography variant="body2">
         Reading {ref.kind} {ref.name} from the GitOps repository…
       </Typography>
     );
-  } else if (lookup.error) {
-    body = (
+  }
+  if (workload.error) {
+    return (
       <>
         <Typography variant="body2" color="error">
           Could not read the workload from the GitOps repository:{' '}
-          {lookup.error.message}
+          {workload.error.message}
         </Typography>
         {freeText}
       </>
-    );
-  } else if (!found) {
-    body = (
-      <>
-        <Typography variant="body2" data-testid="gpu-workload-not-found">
-          {notFoundText(ref, lookup.value!)}
-        </Typography>
-        {freeText}
-      </>
-    );
-  } else {
-    body = (
-      <Box display="flex" alignItems="center" gridGap={16}>
-        <Box flex={1}>
-          <TextField
-            select
-            fullWidth
-            id="gpu-workload-container"
-            label={label}
-            required={containers.length > 1}
-            value={containers.includes(value) ? value : ''}
-            onChange={e => onChange(e.target.value as string)}
-          >
-            {containers.map(name => (
-              <MenuItem key={name} value={name}>
-                {name}
-              </MenuItem>
-            ))}
-          </TextField>
-        </Box>
-        <Typography variant="body2" data-testid="gpu-workload-replicas">
-          {replicasNow(lookup.value!.matches)}
-        </Typography>
-      </Box>
     );
   }
-
-  return (
-    <FormControl fullWidth margin="normal" error={(rawErrors?.length ?? 0) > 0}>
-      {schema?.description && (
-        <Typography variant="body2" color="textSecondary">
-          {schema.description}
+  if (!workload.found) {
+    return (
+      <>
+        <Typography variant="body2" data-testid="gpu-workload-not-found">
+          {notFoundText(ref, workload.answer!)}
         </Typography>
-      )}
-      {body}
-      {problem && (rawErrors?.length ?? 0) === 0 && (
-        <FormHelperText>{problem}</FormHelperText>
-      )}
-      {rawErrors?.map(e => (
-        <FormHelperText key={e}>{e}</FormHelperText>
-      ))}
-    </FormControl>
+        {freeText}
+      </>
+    );
+  }
+  const { containers } = workload;
+  return (
+    <Box display="flex" alignItems="center" gridGap={16}>
+      <Box flex={1}>
+        <TextField
+          select
+          fullWidth
+          id="gpu-workload-container"
+          label={label}
+          required={containers.length > 1}
+          value={containers.includes(value) ? value : ''}
+          onChange={e => onChange(e.target.value as string)}
+        >
+          {containers.map(name => (
+            <MenuItem key={name} value={name}>
+              {name}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Box>
+      <Typography variant="body2" data-testid="gpu-workload-replicas">
+        {replicasNow(workload.found.matches)}
+      </Typography>
+    </Box>
   );
 }
 
