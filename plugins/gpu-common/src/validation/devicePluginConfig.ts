@@ -59,7 +59,6 @@ export function checkDevicePluginConfig(
       message: `unknown version "${String(config.version)}": only v1 is accepted`,
     });
   }
-
   const flags = isRecord(config.flags) ? config.flags : undefined;
   if (config.flags !== undefined && !flags) {
     findings.push({
@@ -69,43 +68,58 @@ export function checkDevicePluginConfig(
     });
   }
   if (flags) findings.push(...checkFlags(flags));
+  findings.push(
+    ...resourcesFindings(config.resources),
+    ...imexFindings(config.imex),
+    ...sharingFindings(config.sharing, flags, options),
+  );
+  return findings;
+}
 
-  if (isRecord(config.resources)) {
-    findings.push(
-      ...unknownKeys(config.resources, KNOWN_KEYS.resources, 'resources'),
-    );
-    for (const key of ['gpus', 'mig']) {
-      const list = config.resources[key];
-      if (Array.isArray(list) && list.length > 0) {
-        findings.push({
-          path: `resources.${key}`,
-          rule: 'ignored-field',
-          message:
-            "customizing 'resources' is not supported: the plugin clears it",
-        });
-      }
-    }
-  }
-
-  if (isRecord(config.imex)) {
-    findings.push(...unknownKeys(config.imex, KNOWN_KEYS.imex, 'imex'));
-    const ids = config.imex.channelIDs;
-    if (
-      ids !== undefined &&
-      !(
-        Array.isArray(ids) &&
-        (ids.length === 0 || (ids.length === 1 && ids[0] === 0))
-      )
-    ) {
+/** `resources` is parsed but cleared by the plugin: a customized list is ignored. */
+function resourcesFindings(resources: unknown): ValidationFinding[] {
+  if (!isRecord(resources)) return [];
+  const findings = unknownKeys(resources, KNOWN_KEYS.resources, 'resources');
+  for (const key of ['gpus', 'mig']) {
+    const list = resources[key];
+    if (Array.isArray(list) && list.length > 0) {
       findings.push({
-        path: 'imex.channelIDs',
-        rule: 'imex-channels',
-        message: 'imex.channelIDs must be [] or [0]',
+        path: `resources.${key}`,
+        rule: 'ignored-field',
+        message:
+          "customizing 'resources' is not supported: the plugin clears it",
       });
     }
   }
+  return findings;
+}
 
-  const sharing = isRecord(config.sharing) ? config.sharing : undefined;
+function imexFindings(imex: unknown): ValidationFinding[] {
+  if (!isRecord(imex)) return [];
+  const findings = unknownKeys(imex, KNOWN_KEYS.imex, 'imex');
+  const ids = imex.channelIDs;
+  const valid =
+    ids === undefined ||
+    (Array.isArray(ids) &&
+      (ids.length === 0 || (ids.length === 1 && ids[0] === 0)));
+  if (!valid) {
+    findings.push({
+      path: 'imex.channelIDs',
+      rule: 'imex-channels',
+      message: 'imex.channelIDs must be [] or [0]',
+    });
+  }
+  return findings;
+}
+
+/** One sharing strategy (time-slicing or MPS), its own rules, and MPS never under the mixed MIG strategy. */
+function sharingFindings(
+  sharingValue: unknown,
+  flags: Record<string, unknown> | undefined,
+  options: DevicePluginConfigCheckOptions,
+): ValidationFinding[] {
+  const findings: ValidationFinding[] = [];
+  const sharing = isRecord(sharingValue) ? sharingValue : undefined;
   const strategies = sharing
     ? (['timeSlicing', 'mps'] as const).filter(
         key => sharing[key] !== undefined,
@@ -139,7 +153,6 @@ export function checkDevicePluginConfig(
       ),
     );
   }
-
   if (strategies.includes('mps')) {
     const migStrategy = options.effectiveMigStrategy ?? flags?.migStrategy;
     if (migStrategy === 'mixed') {

@@ -34,121 +34,152 @@ export function checkMigConfigEntries(
       },
     ];
   }
-  const findings: ValidationFinding[] = [];
-  entries.forEach((entry, index) => {
+  return entries.flatMap((entry, index) => {
     const at = joinPath(path, index);
     if (!isRecord(entry)) {
-      findings.push({
-        path: at,
-        rule: 'type',
-        message: 'each entry must be a map',
-      });
-      return;
+      return [{ path: at, rule: 'type', message: 'each entry must be a map' }];
     }
-    for (const key of Object.keys(entry)) {
-      if (!ENTRY_KEYS.includes(key)) {
-        findings.push({
-          path: `${at}.${key}`,
-          rule: 'unknown-key',
-          message: `unexpected field "${key}": mig-parted rejects the file`,
-        });
-      }
-    }
-    const filter = entry['device-filter'];
-    if (filter !== undefined) {
-      const filters = Array.isArray(filter) ? filter : [filter];
-      filters.forEach((f, i) => {
-        if (typeof f !== 'string' || !DEVICE_FILTER.test(f)) {
-          findings.push({
-            path: Array.isArray(filter)
-              ? joinPath(`${at}.device-filter`, i)
-              : `${at}.device-filter`,
+    return [
+      ...unknownKeyFindings(entry, at),
+      ...deviceFilterFindings(entry['device-filter'], `${at}.device-filter`),
+      ...devicesFindings(entry.devices, `${at}.devices`),
+      ...migEnabledFindings(entry, at),
+    ];
+  });
+}
+
+/** mig-parted parses strictly: an unknown key fails the whole file. */
+function unknownKeyFindings(
+  entry: Record<string, unknown>,
+  at: string,
+): ValidationFinding[] {
+  return Object.keys(entry)
+    .filter(key => !ENTRY_KEYS.includes(key))
+    .map(key => ({
+      path: `${at}.${key}`,
+      rule: 'unknown-key',
+      message: `unexpected field "${key}": mig-parted rejects the file`,
+    }));
+}
+
+/** `device-filter`: one filter or a list of them. */
+function deviceFilterFindings(
+  filter: unknown,
+  at: string,
+): ValidationFinding[] {
+  if (filter === undefined) return [];
+  const filters = Array.isArray(filter) ? filter : [filter];
+  return filters.flatMap((f, i) =>
+    typeof f === 'string' && DEVICE_FILTER.test(f)
+      ? []
+      : [
+          {
+            path: Array.isArray(filter) ? joinPath(at, i) : at,
             rule: 'device-filter',
             message: `device-filter "${String(f)}" must look like 0x20B010DE (device id + vendor id)`,
-          });
-        }
-      });
-    }
-    const devices = entry.devices;
-    const devicesValid =
-      devices === 'all' ||
-      (Array.isArray(devices) &&
-        devices.every(
-          d => typeof d === 'number' && Number.isInteger(d) && d >= 0,
-        ));
-    if (devices === undefined) {
-      findings.push({
-        path: `${at}.devices`,
+          },
+        ],
+  );
+}
+
+function devicesFindings(devices: unknown, at: string): ValidationFinding[] {
+  if (devices === undefined) {
+    return [
+      {
+        path: at,
         rule: 'required',
         message: 'devices is required: "all" or a list of GPU indices',
-      });
-    } else if (!devicesValid) {
+      },
+    ];
+  }
+  const valid =
+    devices === 'all' ||
+    (Array.isArray(devices) &&
+      devices.every(
+        d => typeof d === 'number' && Number.isInteger(d) && d >= 0,
+      ));
+  if (valid) return [];
+  return [
+    {
+      path: at,
+      rule: 'devices',
+      message: 'devices must be "all" or a list of GPU indices',
+    },
+  ];
+}
+
+/** `mig-enabled` is required; `mig-devices` is required when it is true and empty when false. */
+function migEnabledFindings(
+  entry: Record<string, unknown>,
+  at: string,
+): ValidationFinding[] {
+  const findings: ValidationFinding[] = [];
+  const enabled = entry['mig-enabled'];
+  if (typeof enabled !== 'boolean') {
+    findings.push({
+      path: `${at}.mig-enabled`,
+      rule: enabled === undefined ? 'required' : 'type',
+      message: 'mig-enabled is required and must be true or false',
+    });
+  }
+  const migDevices = entry['mig-devices'];
+  if (enabled === true) {
+    findings.push(...migDevicesFindings(migDevices, `${at}.mig-devices`));
+  } else if (
+    enabled === false &&
+    isRecord(migDevices) &&
+    Object.keys(migDevices).length > 0
+  ) {
+    findings.push({
+      path: `${at}.mig-devices`,
+      rule: 'mig-disabled',
+      message: 'mig-devices must be empty when mig-enabled is false',
+    });
+  }
+  return findings;
+}
+
+/** The instances of a MIG-enabled entry: profile names and whole counts, at least one above 0. */
+function migDevicesFindings(
+  migDevices: unknown,
+  at: string,
+): ValidationFinding[] {
+  if (!isRecord(migDevices)) {
+    return [
+      {
+        path: at,
+        rule: 'required',
+        message:
+          'mig-devices is required when mig-enabled is true ({} for none)',
+      },
+    ];
+  }
+  const findings: ValidationFinding[] = [];
+  const counts = Object.entries(migDevices);
+  for (const [profile, count] of counts) {
+    const p = `${at}["${profile}"]`;
+    if (!isMigProfileName(profile)) {
       findings.push({
-        path: `${at}.devices`,
-        rule: 'devices',
-        message: 'devices must be "all" or a list of GPU indices',
+        path: p,
+        rule: 'mig-profile',
+        message: `"${profile}" is not a MIG profile name like 1g.10gb, 1c.3g.20gb or 1g.10gb+me`,
       });
     }
-    const enabled = entry['mig-enabled'];
-    if (typeof enabled !== 'boolean') {
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
       findings.push({
-        path: `${at}.mig-enabled`,
-        rule: enabled === undefined ? 'required' : 'type',
-        message: 'mig-enabled is required and must be true or false',
+        path: p,
+        rule: 'mig-count',
+        message: 'instance counts must be integers >= 0',
       });
     }
-    const migDevices = entry['mig-devices'];
-    if (enabled === true) {
-      if (!isRecord(migDevices)) {
-        findings.push({
-          path: `${at}.mig-devices`,
-          rule: 'required',
-          message:
-            'mig-devices is required when mig-enabled is true ({} for none)',
-        });
-      } else {
-        const counts = Object.entries(migDevices);
-        for (const [profile, count] of counts) {
-          const p = `${at}.mig-devices["${profile}"]`;
-          if (!isMigProfileName(profile)) {
-            findings.push({
-              path: p,
-              rule: 'mig-profile',
-              message: `"${profile}" is not a MIG profile name like 1g.10gb, 1c.3g.20gb or 1g.10gb+me`,
-            });
-          }
-          if (
-            typeof count !== 'number' ||
-            !Number.isInteger(count) ||
-            count < 0
-          ) {
-            findings.push({
-              path: p,
-              rule: 'mig-count',
-              message: 'instance counts must be integers >= 0',
-            });
-          }
-        }
-        if (counts.length > 0 && counts.every(([, count]) => count === 0)) {
-          findings.push({
-            path: `${at}.mig-devices`,
-            rule: 'mig-count',
-            message: 'at least one instance count must be above 0',
-          });
-        }
-      }
-    } else if (
-      enabled === false &&
-      isRecord(migDevices) &&
-      Object.keys(migDevices).length > 0
-    ) {
-      findings.push({
-        path: `${at}.mig-devices`,
-        rule: 'mig-disabled',
-        message: 'mig-devices must be empty when mig-enabled is false',
-      });
-    }
-  });
+  }
+  if (counts.length > 0 && counts.every(([, count]) => count === 0)) {
+    findings.push({
+      path: at,
+      rule: 'mig-count',
+      message: 'at least one instance count must be above 0',
+    });
+  }
   return findings;
 }
 
