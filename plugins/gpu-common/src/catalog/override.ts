@@ -209,25 +209,7 @@ export function mergeCatalog(base: GpuCatalog, override: unknown): GpuCatalog {
     throw new GpuInputError(zodIssuesToInputIssues(parsed.error.issues));
   }
   const o = parsed.data;
-  const issues: InputIssue[] = [];
-
-  for (const [id, i] of duplicates((o.models ?? []).map(m => m.id))) {
-    issues.push({
-      path: `models.${i}.id`,
-      rule: 'duplicate',
-      message: `model id ${id} appears more than once`,
-    });
-  }
-  for (const [name, i] of duplicates(
-    (o.instanceTypes ?? []).map(t => t.name),
-  )) {
-    issues.push({
-      path: `instanceTypes.${i}.name`,
-      rule: 'duplicate',
-      message: `instance type ${name} appears more than once`,
-    });
-  }
-
+  const issues: InputIssue[] = duplicateIdIssues(o);
   const models = new Map<string, GpuModel>(
     base.models.map(m => [m.id, structuredCloneModel(m)]),
   );
@@ -239,7 +221,69 @@ export function mergeCatalog(base: GpuCatalog, override: unknown): GpuCatalog {
       ...(mig ? { mig } : {}),
     });
   }
+  const instanceTypes = mergeInstanceTypes(base, o, models, issues);
+  for (const [name, price] of Object.entries(o.prices ?? {})) {
+    const type = instanceTypes.get(name);
+    if (!type) {
+      issues.push({
+        path: `prices.${name}`,
+        rule: 'unknown-instance-type',
+        message: `no instance type or flavor named ${name}`,
+      });
+      continue;
+    }
+    type.onDemandUsdPerHour = price;
+  }
+  (o.allowedModels ?? []).forEach((id, i) => {
+    if (!models.has(id)) {
+      issues.push({
+        path: `allowedModels.${i}`,
+        rule: 'unknown-model',
+        message: `GPU model ${id} is not in the catalog; known: ${[...models.keys()].join(', ')}`,
+      });
+    }
+  });
+  if (issues.length > 0) throw new GpuInputError(issues);
 
+  const allowed = o.allowedModels ? new Set(o.allowedModels) : undefined;
+  const keep = (id: string) => !allowed || allowed.has(id);
+  return {
+    models: [...models.values()].filter(m => keep(m.id)),
+    instanceTypes: [...instanceTypes.values()].filter(t => keep(t.gpuModel)),
+  };
+}
+
+type ParsedOverride = z.output<typeof catalogOverrideSchema>;
+
+/** A model id or instance type named twice in the override: which one would win? */
+function duplicateIdIssues(o: ParsedOverride): InputIssue[] {
+  return [
+    ...[...duplicates((o.models ?? []).map(m => m.id))].map(([id, i]) => ({
+      path: `models.${i}.id`,
+      rule: 'duplicate',
+      message: `model id ${id} appears more than once`,
+    })),
+    ...[...duplicates((o.instanceTypes ?? []).map(t => t.name))].map(
+      ([name, i]) => ({
+        path: `instanceTypes.${i}.name`,
+        rule: 'duplicate',
+        message: `instance type ${name} appears more than once`,
+      }),
+    ),
+  ];
+}
+
+/**
+ * The built-in instance types with the override's added or replaced: each
+ * of a model the catalog knows, its GPU memory the model's unless given, a
+ * vSphere machine resolved from its GPU attachment.
+ */
+function mergeInstanceTypes(
+  base: GpuCatalog,
+  o: ParsedOverride,
+  models: Map<string, GpuModel>,
+  issues: InputIssue[],
+): Map<string, InstanceType> {
   const instanceTypes = new Map<string, InstanceType>(
     base.instanceTypes.map(t => [
       t.name,
@@ -275,41 +319,7 @@ export function mergeCatalog(base: GpuCatalog, override: unknown): GpuCatalog {
       ...(resolved ? { vSphere: resolved.machine } : {}),
     });
   });
-
-  for (const [name, price] of Object.entries(o.prices ?? {})) {
-    const type = instanceTypes.get(name);
-    if (!type) {
-      issues.push({
-        path: `prices.${name}`,
-        rule: 'unknown-instance-type',
-        message: `no instance type or flavor named ${name}`,
-      });
-      continue;
-    }
-    type.onDemandUsdPerHour = price;
-  }
-
-  let allowed: Set<string> | undefined;
-  if (o.allowedModels) {
-    allowed = new Set(o.allowedModels);
-    o.allowedModels.forEach((id, i) => {
-      if (!models.has(id)) {
-        issues.push({
-          path: `allowedModels.${i}`,
-          rule: 'unknown-model',
-          message: `GPU model ${id} is not in the catalog; known: ${[...models.keys()].join(', ')}`,
-        });
-      }
-    });
-  }
-
-  if (issues.length > 0) throw new GpuInputError(issues);
-
-  const keep = (id: string) => !allowed || allowed.has(id);
-  return {
-    models: [...models.values()].filter(m => keep(m.id)),
-    instanceTypes: [...instanceTypes.values()].filter(t => keep(t.gpuModel)),
-  };
+  return instanceTypes;
 }
 
 /** Deep copy so callers mutating the merged catalog never touch the built-in data. */
