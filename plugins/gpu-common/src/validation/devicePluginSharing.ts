@@ -69,83 +69,123 @@ export function checkSharing(
     return findings;
   }
   resources.forEach((resource, index) => {
-    const at = joinPath(`${path}.resources`, index);
-    if (!isRecord(resource)) {
-      findings.push({
+    findings.push(
+      ...resourceFindings(
+        resource,
+        joinPath(`${path}.resources`, index),
+        strategy,
+        mpsMaxReplicas,
+      ),
+    );
+  });
+  return findings;
+}
+
+/** One `sharing.<strategy>.resources[]` entry: its name, its replicas, the fields the plugin drops. */
+function resourceFindings(
+  resource: unknown,
+  at: string,
+  strategy: 'timeSlicing' | 'mps',
+  mpsMaxReplicas: number,
+): ValidationFinding[] {
+  if (!isRecord(resource)) {
+    return [
+      {
         path: at,
         rule: 'type',
         message: 'each resource must be a map with name and replicas',
-      });
-      return;
-    }
-    findings.push(...unknownKeys(resource, RESOURCE_KEYS, at));
-    if (typeof resource.name !== 'string' || resource.name === '') {
-      findings.push({
-        path: `${at}.name`,
-        rule: 'required',
-        message: 'no resource name specified',
-      });
-    } else {
-      findings.push(...checkSharedResourceName(resource.name, `${at}.name`));
-    }
-    const replicas = resource.replicas;
-    if (replicas === undefined) {
-      findings.push({
-        path: `${at}.replicas`,
-        rule: 'required',
-        message: 'no replicas specified',
-      });
-    } else if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
-      findings.push({
-        path: `${at}.replicas`,
-        rule: 'type',
-        message: 'replicas must be an integer',
-      });
-    } else if (replicas < 2) {
-      findings.push({
-        path: `${at}.replicas`,
-        rule: 'min-replicas',
-        message: 'number of replicas must be >= 2',
-      });
-    } else if (strategy === 'mps' && replicas > mpsMaxReplicas) {
-      findings.push({
-        path: `${at}.replicas`,
-        rule: 'mps-max-replicas',
-        message: `MPS allows at most ${mpsMaxReplicas} clients per GPU on this model; ${replicas} exceeds it`,
-      });
-    }
-    if ('rename' in resource) {
-      findings.push({
-        path: `${at}.rename`,
-        rule: 'ignored-field',
-        message:
-          'rename is not supported: the plugin drops it (use renameByDefault for <name>.shared)',
-      });
-    }
-    if ('devices' in resource) {
-      const devices = resource.devices;
-      const valid =
-        devices === 'all' ||
-        (typeof devices === 'number' &&
-          Number.isInteger(devices) &&
-          devices > 0) ||
-        (Array.isArray(devices) &&
-          devices.every(d => typeof d === 'string' || typeof d === 'number'));
-      if (!valid) {
-        findings.push({
-          path: `${at}.devices`,
-          rule: 'devices',
-          message:
-            'devices must be "all", a positive count or a list of GPU indices / UUIDs',
-        });
-      } else if (devices !== 'all') {
-        findings.push({
-          path: `${at}.devices`,
-          rule: 'ignored-field',
-          message: 'devices other than "all" are reset to "all" by the plugin',
-        });
-      }
-    }
-  });
+      },
+    ];
+  }
+  const findings = unknownKeys(resource, RESOURCE_KEYS, at);
+  if (typeof resource.name !== 'string' || resource.name === '') {
+    findings.push({
+      path: `${at}.name`,
+      rule: 'required',
+      message: 'no resource name specified',
+    });
+  } else {
+    findings.push(...checkSharedResourceName(resource.name, `${at}.name`));
+  }
+  findings.push(
+    ...replicasFindings(
+      resource.replicas,
+      `${at}.replicas`,
+      strategy,
+      mpsMaxReplicas,
+    ),
+  );
+  if ('rename' in resource) {
+    findings.push({
+      path: `${at}.rename`,
+      rule: 'ignored-field',
+      message:
+        'rename is not supported: the plugin drops it (use renameByDefault for <name>.shared)',
+    });
+  }
+  if ('devices' in resource) {
+    findings.push(...devicesFindings(resource.devices, `${at}.devices`));
+  }
+  return findings;
+}
+
+/** At least 2 replicas, whole, and no more MPS clients than the model allows. */
+function replicasFindings(
+  replicas: unknown,
+  at: string,
+  strategy: 'timeSlicing' | 'mps',
+  mpsMaxReplicas: number,
+): ValidationFinding[] {
+  const findings: ValidationFinding[] = [];
+  if (replicas === undefined) {
+    findings.push({
+      path: at,
+      rule: 'required',
+      message: 'no replicas specified',
+    });
+  } else if (typeof replicas !== 'number' || !Number.isInteger(replicas)) {
+    findings.push({
+      path: at,
+      rule: 'type',
+      message: 'replicas must be an integer',
+    });
+  } else if (replicas < 2) {
+    findings.push({
+      path: at,
+      rule: 'min-replicas',
+      message: 'number of replicas must be >= 2',
+    });
+  } else if (strategy === 'mps' && replicas > mpsMaxReplicas) {
+    findings.push({
+      path: at,
+      rule: 'mps-max-replicas',
+      message: `MPS allows at most ${mpsMaxReplicas} clients per GPU on this model; ${replicas} exceeds it`,
+    });
+  }
+  return findings;
+}
+
+/** `devices`: parsed, but anything other than "all" is reset by the plugin. */
+function devicesFindings(devices: unknown, at: string): ValidationFinding[] {
+  const findings: ValidationFinding[] = [];
+  const valid =
+    devices === 'all' ||
+    (typeof devices === 'number' && Number.isInteger(devices) && devices > 0) ||
+    (Array.isArray(devices) &&
+      devices.every(d => typeof d === 'string' || typeof d === 'number'));
+  if (!valid) {
+    findings.push({
+      path: at,
+      rule: 'devices',
+      message:
+        'devices must be "all", a positive count or a list of GPU indices / UUIDs',
+    });
+  } else if (devices !== 'all') {
+    findings.push({
+      path: at,
+      rule: 'ignored-field',
+      message: 'devices other than "all" are reset to "all" by the plugin',
+    });
+  }
   return findings;
 }
