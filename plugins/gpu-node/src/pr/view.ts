@@ -235,39 +235,7 @@ export function buildPullRequestView(input: {
       gpusPerReplica: spec.gpu.gpusPerReplica,
       workload: safeText(workload),
     },
-    plan: {
-      model: plan.pool.gpuModel,
-      modelName: safeText(model?.displayName ?? plan.pool.gpuModel),
-      holding: safeText(
-        gpuHoldingTitle({
-          replicas: spec.gpu.replicas,
-          unitsPerReplica: plan.resourcePerReplica,
-          gpuSharePerReplica: plan.perReplica.gpuShare,
-          sharingMode: plan.sharing.mode,
-          migProfile: plan.sharing.migProfile,
-          modelName: model?.displayName ?? plan.pool.gpuModel,
-        }),
-      ),
-      instanceTypes: plan.pool.instanceTypes,
-      instanceType: plan.nodes.instanceType,
-      sharing: sharingSummary(plan),
-      resourceName: plan.resourceName,
-      resourcePerReplica: plan.resourcePerReplica,
-      expectedNodes: plan.nodes.expected,
-      nodesBefore: plan.cost.pool.nodesBefore ?? plan.nodes.expected,
-      nodesChange:
-        (plan.cost.pool.nodesBefore ?? plan.nodes.expected) !==
-        plan.nodes.expected,
-      slicesPerNode: plan.nodes.slicesPerNode,
-      poolName: plan.pool.name,
-      poolReused: plan.pool.reused,
-      limits: Object.entries(plan.pool.limits)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([name, value]) => ({ name, value })),
-      ledger: safeText(formatLedger(plan.pool.ledger)),
-      capacityTypes: plan.pool.capacityTypes.join(', '),
-      physicalGpus: plan.physicalGpus,
-    },
+    plan: planView(plan, model),
     vram: {
       asked: formatRequestedGiB(plan.perReplica.vramGiB),
       guaranteed: plan.perReplica.vramGuaranteed,
@@ -275,20 +243,7 @@ export function buildPullRequestView(input: {
       summary: vramSummary(plan),
     },
     cost: costView(plan),
-    decisions: [
-      { title: 'Model', ...plan.decisions.model },
-      { title: 'Sharing', ...plan.decisions.sharing },
-      { title: 'Pool', ...plan.decisions.pool },
-    ].map(d => ({
-      ...d,
-      choice: safeText(d.choice),
-      reason: safeText(d.reason),
-      considered: d.considered.map(c => ({
-        option: safeText(c.option),
-        chosen: c.chosen,
-        reason: safeText(c.reason),
-      })),
-    })),
+    decisions: decisionsView(plan),
     isolation: isolationTradeOff(plan),
     migLayout:
       plan.sharing.mode === 'mig' && model && plan.sharing.migLayout
@@ -302,20 +257,91 @@ export function buildPullRequestView(input: {
     checklist: rolloutChecklist(plan, undefined, input.poolLabel),
     ...(input.existing && spec.workload.existing
       ? {
-          existing: {
-            kind: spec.workload.existing.kind,
-            name: spec.workload.existing.name,
-            container: input.existing.container,
-            containers: input.existing.current.containers.map(c => c.name),
-            replicasField: workloadShape(spec.workload.existing.kind)
-              .replicasField,
-            current: replicasAsMerged(input.existing),
-            requested: spec.gpu.replicas,
-            changes: replicasAsMerged(input.existing) !== spec.gpu.replicas,
-          },
+          existing: existingView(
+            input.existing,
+            spec.workload.existing,
+            spec.gpu.replicas,
+          ),
         }
       : {}),
     ...(input.updateNote ? { updateNote: safeText(input.updateNote) } : {}),
     ...(plan.previous ? { change: changeView(plan) } : {}),
+  };
+}
+
+/** The plan as the body shows it: model, what the request holds, nodes, pool, limits, ledger. */
+function planView(
+  plan: Plan,
+  model: GpuModel | undefined,
+): PullRequestView['plan'] {
+  const spec = plan.request.spec;
+  return {
+    model: plan.pool.gpuModel,
+    modelName: safeText(model?.displayName ?? plan.pool.gpuModel),
+    holding: safeText(
+      gpuHoldingTitle({
+        replicas: spec.gpu.replicas,
+        unitsPerReplica: plan.resourcePerReplica,
+        gpuSharePerReplica: plan.perReplica.gpuShare,
+        sharingMode: plan.sharing.mode,
+        migProfile: plan.sharing.migProfile,
+        modelName: model?.displayName ?? plan.pool.gpuModel,
+      }),
+    ),
+    instanceTypes: plan.pool.instanceTypes,
+    instanceType: plan.nodes.instanceType,
+    sharing: sharingSummary(plan),
+    resourceName: plan.resourceName,
+    resourcePerReplica: plan.resourcePerReplica,
+    expectedNodes: plan.nodes.expected,
+    nodesBefore: plan.cost.pool.nodesBefore ?? plan.nodes.expected,
+    nodesChange:
+      (plan.cost.pool.nodesBefore ?? plan.nodes.expected) !==
+      plan.nodes.expected,
+    slicesPerNode: plan.nodes.slicesPerNode,
+    poolName: plan.pool.name,
+    poolReused: plan.pool.reused,
+    limits: Object.entries(plan.pool.limits)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, value]) => ({ name, value })),
+    ledger: safeText(formatLedger(plan.pool.ledger)),
+    capacityTypes: plan.pool.capacityTypes.join(', '),
+    physicalGpus: plan.physicalGpus,
+  };
+}
+
+/** Why this model, this sharing and this pool, each option weighed, as safe text. */
+function decisionsView(plan: Plan): PullRequestView['decisions'] {
+  return [
+    { title: 'Model', ...plan.decisions.model },
+    { title: 'Sharing', ...plan.decisions.sharing },
+    { title: 'Pool', ...plan.decisions.pool },
+  ].map(d => ({
+    ...d,
+    choice: safeText(d.choice),
+    reason: safeText(d.reason),
+    considered: d.considered.map(c => ({
+      option: safeText(c.option),
+      chosen: c.chosen,
+      reason: safeText(c.reason),
+    })),
+  }));
+}
+
+/** The existing workload the request patches: its containers and its replicas as merged, before and after. */
+function existingView(
+  facts: ExistingWorkloadFacts,
+  existing: NonNullable<Plan['request']['spec']['workload']['existing']>,
+  requested: number,
+): NonNullable<PullRequestView['existing']> {
+  return {
+    kind: existing.kind,
+    name: existing.name,
+    container: facts.container,
+    containers: facts.current.containers.map(c => c.name),
+    replicasField: workloadShape(existing.kind).replicasField,
+    current: replicasAsMerged(facts),
+    requested: requested,
+    changes: replicasAsMerged(facts) !== requested,
   };
 }
