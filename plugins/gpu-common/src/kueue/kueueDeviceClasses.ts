@@ -64,16 +64,33 @@ export function kueueResourceName(poolResource: string): string {
   return deviceClassMappingOf(poolResource)?.name ?? poolResource;
 }
 
+/** Whether `configured` holds `needed`: its resource name over every one of its DeviceClasses. */
+function holdsMapping(
+  configured: readonly KueueDeviceClassMapping[],
+  needed: KueueDeviceClassMapping,
+): boolean {
+  return configured.some(
+    c =>
+      c.name === needed.name &&
+      needed.deviceClassNames.every(d => c.deviceClassNames.includes(d)),
+  );
+}
+
 /**
  * What Kueue's Configuration must hold for the DRA pools among
- * `poolResources`, and how to set it: Kueue reads the mappings once, at
- * start (setup_dra.md), so the controller must restart after the change.
+ * `poolResources` beyond the mappings it holds already (`configured`, as
+ * the repository's Kueue Configuration sets them), and how to set it:
+ * Kueue reads the mappings once, at start (setup_dra.md), so the
+ * controller must restart after the change.
  */
 export function deviceClassMappingWarning(
   poolResources: readonly string[],
+  configured: readonly KueueDeviceClassMapping[] = [],
 ): string | undefined {
-  const needed = MAPPINGS.filter(m =>
-    m.deviceClassNames.some(c => poolResources.includes(c)),
+  const needed = MAPPINGS.filter(
+    m =>
+      m.deviceClassNames.some(c => poolResources.includes(c)) &&
+      !holdsMapping(configured, m),
   );
   if (needed.length === 0) return undefined;
   const entries = needed
