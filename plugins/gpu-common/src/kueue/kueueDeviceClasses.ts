@@ -64,15 +64,28 @@ export function kueueResourceName(poolResource: string): string {
   return deviceClassMappingOf(poolResource)?.name ?? poolResource;
 }
 
-/** Whether `configured` holds `needed`: its resource name over every one of its DeviceClasses. */
-function holdsMapping(
+/**
+ * The mappings Kueue needs for the DRA pools among `poolResources` (every
+ * pool the product may plan when undefined) that `configured`, a
+ * Configuration's `resources.deviceClassMappings`, does not hold: a
+ * mapping is held when one of the same resource name names each of its
+ * DeviceClasses.
+ *
+ * @public
+ */
+export function missingDeviceClassMappings(
   configured: readonly KueueDeviceClassMapping[],
-  needed: KueueDeviceClassMapping,
-): boolean {
-  return configured.some(
-    c =>
-      c.name === needed.name &&
-      needed.deviceClassNames.every(d => c.deviceClassNames.includes(d)),
+  poolResources?: readonly string[],
+): KueueDeviceClassMapping[] {
+  return kueueDeviceClassMappings().filter(
+    needed =>
+      (!poolResources ||
+        needed.deviceClassNames.some(c => poolResources.includes(c))) &&
+      !configured.some(
+        c =>
+          c.name === needed.name &&
+          needed.deviceClassNames.every(d => c.deviceClassNames.includes(d)),
+      ),
   );
 }
 
@@ -87,11 +100,7 @@ export function deviceClassMappingWarning(
   poolResources: readonly string[],
   configured: readonly KueueDeviceClassMapping[] = [],
 ): string | undefined {
-  const needed = MAPPINGS.filter(
-    m =>
-      m.deviceClassNames.some(c => poolResources.includes(c)) &&
-      !holdsMapping(configured, m),
-  );
+  const needed = missingDeviceClassMappings(configured, poolResources);
   if (needed.length === 0) return undefined;
   const entries = needed
     .map(

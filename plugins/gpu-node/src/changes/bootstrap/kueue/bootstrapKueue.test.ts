@@ -256,6 +256,45 @@ helmCharts:
     );
   });
 
+  it("reads the Configuration of Kueue's plain manifests: the note names only what it lacks, or says it holds what the queues need", async () => {
+    const withResources = (resources: string) =>
+      kueueManifests().then(text =>
+        text.replace(
+          '    integrations:\n',
+          `    resources:\n${resources}    integrations:\n`,
+        ),
+      );
+    const prefixesOnly = await run(draKueue, {
+      'platform/kueue/manifests.yaml': await withResources(
+        '      excludeResourcePrefixes: [cpu, memory, ephemeral-storage]\n',
+      ),
+    });
+    const lacking = prefixesOnly.change.notes.join('\n');
+    expect(lacking).toContain(
+      "Kueue is installed by Kueue's plain manifests (Deployment `kueue-system/kueue-controller-manager` in `platform/kueue/manifests.yaml`) (left as it is): its Configuration must set `resources.deviceClassMappings: [",
+    );
+    expect(lacking).not.toContain('excludeResourcePrefixes');
+    expect(lacking).not.toContain('`deployment` integration');
+
+    const complete = await run(draKueue, {
+      'platform/kueue/manifests.yaml': await withResources(
+        [
+          '      excludeResourcePrefixes: [cpu, memory, ephemeral-storage]',
+          '      deviceClassMappings:',
+          '      - {name: nvidia.com/gpu, deviceClassNames: [gpu.nvidia.com]}',
+          '      - {name: mig.nvidia.com, deviceClassNames: [mig.nvidia.com]}',
+          '',
+        ].join('\n'),
+      ),
+    });
+    expect(complete.change.notes.join('\n')).toContain(
+      'its Configuration holds what the GPU queues need',
+    );
+    expect(
+      await complete.tree.listFiles('clusters/eks-dra/kueue-controller'),
+    ).toEqual([]);
+  });
+
   it("leaves Kueue's release manifests a kustomization applies from GitHub as they are", async () => {
     const url =
       'https://github.com/kubernetes-sigs/kueue/releases/download/v0.19.2/manifests.yaml';

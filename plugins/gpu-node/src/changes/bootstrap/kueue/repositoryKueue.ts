@@ -10,13 +10,13 @@
  */
 import type { KueueDeviceClassMapping } from '@gpu-gitops/plugin-gpu-common';
 import { parse } from 'yaml';
-import { getIn } from '../../../repo/yamlObjects';
 import type { RepoTree } from '../../../repo/tree';
 import { findHelmReleases } from '../helmReleases/findHelmReleases';
 import type { HelmRelease } from '../helmReleases/helmRelease';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import { readValue } from '../helmReleases/valuesLayer';
 import { KUEUE_CHART } from './kueueChart';
+import { deviceClassMappingsOf } from './kueueConfiguration';
 import { kueueManifestReleases } from './kueueManifests';
 
 /** Every Kueue the repository installs among `files` (`clusterReleaseFiles`). */
@@ -35,7 +35,7 @@ export async function repositoryKueueReleases(
  * for the chart's (or upstream manifests') default, or Configuration text
  * the repository hides or that does not parse.
  */
-function configurationOf(release: HelmRelease): unknown {
+export function kueueConfigurationOf(release: HelmRelease): unknown {
   const reading = readValue(release.layers, [
     'managerConfig',
     'controllerManagerConfigYaml',
@@ -51,22 +51,13 @@ function configurationOf(release: HelmRelease): unknown {
   }
 }
 
-const isMapping = (value: unknown): value is KueueDeviceClassMapping =>
-  typeof getIn(value, 'name') === 'string' &&
-  Array.isArray(getIn(value, 'deviceClassNames'));
-
 /** The `resources.deviceClassMappings` the repository's Kueue runs with (none when unknown). */
 export async function configuredDeviceClassMappings(
   tree: RepoTree,
   files: RepositoryFile[],
 ): Promise<KueueDeviceClassMapping[]> {
   const releases = await repositoryKueueReleases(tree, files);
-  return releases.flatMap(release => {
-    const mappings = getIn(
-      configurationOf(release),
-      'resources',
-      'deviceClassMappings',
-    );
-    return Array.isArray(mappings) ? mappings.filter(isMapping) : [];
-  });
+  return releases.flatMap(release =>
+    deviceClassMappingsOf(kueueConfigurationOf(release)),
+  );
 }
