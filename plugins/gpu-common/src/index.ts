@@ -440,6 +440,7 @@ export {
   flavorQuotaIssues,
   KUEUE_API_VERSION,
   kueueDeviceClassMappings,
+  missingDeviceClassMappings,
   kueueResourceName,
   kueueVersionOf,
   QUEUE_NAME_LABEL,

@@ -13,6 +13,7 @@ export type { FlavorCapacity, FlavorQuota } from './flavorQuotaRule';
 export {
   kueueDeviceClassMappings,
   kueueResourceName,
+  missingDeviceClassMappings,
 } from './kueueDeviceClasses';
 export { DEFAULT_KUEUE_VERSION, kueueVersionOf } from './kueueVersion';
 export type { KueueDeviceClassMapping } from './kueueDeviceClasses';

@@ -65,16 +65,42 @@ export function kueueResourceName(poolResource: string): string {
 }
 
 /**
+ * The mappings Kueue needs for the DRA pools among `poolResources` (every
+ * pool the product may plan when undefined) that `configured`, a
+ * Configuration's `resources.deviceClassMappings`, does not hold: a
+ * mapping is held when one of the same resource name names each of its
+ * DeviceClasses.
+ *
+ * @public
+ */
+export function missingDeviceClassMappings(
+  configured: readonly KueueDeviceClassMapping[],
+  poolResources?: readonly string[],
+): KueueDeviceClassMapping[] {
+  return kueueDeviceClassMappings().filter(
+    needed =>
+      (!poolResources ||
+        needed.deviceClassNames.some(c => poolResources.includes(c))) &&
+      !configured.some(
+        c =>
+          c.name === needed.name &&
+          needed.deviceClassNames.every(d => c.deviceClassNames.includes(d)),
+      ),
+  );
+}
+
+/**
  * What Kueue's Configuration must hold for the DRA pools among
- * `poolResources`, and how to set it: Kueue reads the mappings once, at
- * start (setup_dra.md), so the controller must restart after the change.
+ * `poolResources` beyond the mappings it holds already (`configured`, as
+ * the repository's Kueue Configuration sets them), and how to set it:
+ * Kueue reads the mappings once, at start (setup_dra.md), so the
+ * controller must restart after the change.
  */
 export function deviceClassMappingWarning(
   poolResources: readonly string[],
+  configured: readonly KueueDeviceClassMapping[] = [],
 ): string | undefined {
-  const needed = MAPPINGS.filter(m =>
-    m.deviceClassNames.some(c => poolResources.includes(c)),
-  );
+  const needed = missingDeviceClassMappings(configured, poolResources);
   if (needed.length === 0) return undefined;
   const entries = needed
     .map(

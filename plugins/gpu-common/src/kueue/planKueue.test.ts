@@ -9,6 +9,7 @@ import { validateAgainstCrd } from '../manifests/__testUtils__/crdSchemas';
 import { flavorQuotaIssues } from './flavorQuotaRule';
 import { planKueue } from './planKueue';
 import { stateAfterPlan } from './stateAfterPlan';
+import type { KueueDeviceClassMapping } from './kueueDeviceClasses';
 
 /** Kueue v0.19.2's CRDs, vendored (see `manifests/__testUtils__/crds/SOURCES.md`). */
 const KUEUE_CRDS: Record<string, string> = {
@@ -395,6 +396,32 @@ describe('planKueue for DRA pools', () => {
     expect(
       kueueOf(awsKueue, stateAfter(requests.exclusive), 1).warnings,
     ).toEqual([]);
+  });
+
+  it("warns only of the mappings the repository's Kueue Configuration does not hold", () => {
+    const configured = (deviceClassMappings: KueueDeviceClassMapping[]) =>
+      planKueue({
+        cluster: staticMig,
+        state: migState,
+        ownerOf: owners,
+        gpuQuotaOf: () => 2,
+        deviceClassMappings,
+      }).warnings;
+    expect(
+      configured([
+        { name: 'mig.nvidia.com', deviceClassNames: ['mig.nvidia.com'] },
+      ]),
+    ).toEqual([]);
+    // The class mapped to another resource than the queues count it in.
+    expect(
+      configured([
+        { name: 'nvidia.com/gpu', deviceClassNames: ['mig.nvidia.com'] },
+      ]),
+    ).toEqual([
+      expect.stringContaining(
+        '[{name: mig.nvidia.com, deviceClassNames: [mig.nvidia.com]}]',
+      ),
+    ]);
   });
 
   it('★ holds a DRA pool to what its limits provision, in claims', () => {

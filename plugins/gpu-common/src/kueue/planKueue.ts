@@ -23,6 +23,7 @@ import { clusterCohortName, teamQueueName } from './kueueNames';
 import {
   deviceClassMappingWarning,
   kueueResourceName,
+  type KueueDeviceClassMapping,
 } from './kueueDeviceClasses';
 
 /** @public */
@@ -39,6 +40,12 @@ export interface KueueInputs {
   gpuQuotaOf(owner: string): number | undefined;
   /** The owner's borrowing and lending limits in the cohort, if the policy states them. */
   cohortLimitsOf?(owner: string): KueueCohortLimits | undefined;
+  /**
+   * The `resources.deviceClassMappings` the repository's Kueue Configuration
+   * holds (none when it sets none, or cannot be read): the warning names
+   * only the mappings the DRA pools need beyond them.
+   */
+  deviceClassMappings?: readonly KueueDeviceClassMapping[];
 }
 
 /**
@@ -209,6 +216,7 @@ export function planKueue(inputs: KueueInputs): KueuePlan {
   });
   const dra = deviceClassMappingWarning(
     [...perFlavor.keys()].map(name => pools.get(name)!.resourceName),
+    inputs.deviceClassMappings,
   );
   return {
     objects: [...flavors, ...queues, ...locals],

@@ -79,6 +79,10 @@ describe('Kueue on a cluster whose DRA driver shares GPUs 4 ways', () => {
       catalog: builtinCatalog,
       policy: policy(2),
     });
+    // The bootstrap's Kueue release maps the DRA DeviceClasses already: nothing to warn of.
+    expect(change.plan.warnings.join('\n')).not.toContain(
+      'deviceClassMappings',
+    );
     await writeChangeSet(tree, change.changeSet);
     const pool = change.plan.pool.name;
     const built = await kustomizeBuild(path.join(dir, 'clusters/eks-dra/gpu'));
@@ -115,5 +119,65 @@ describe('Kueue on a cluster whose DRA driver shares GPUs 4 ways', () => {
         ),
       }),
     ]);
+  });
+
+  it("warns of the DRA mappings only while the repository's own Kueue (plain manifests) lacks them", async () => {
+    // The team's Kueue: v0.19.2's manifests (bootstrap __fixtures__/SOURCES.md), applied by the cluster's folder.
+    const manifests = await fs.readFile(
+      path.join(
+        __dirname,
+        '..',
+        'bootstrap',
+        'kueue',
+        '__fixtures__',
+        'kueue-v0.19.2_manifests-controller.yaml',
+      ),
+      'utf8',
+    );
+    const repo = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-kueue-dra-'));
+    try {
+      const own = new FsRepoTree(repo);
+      await own.writeFile('clusters/eks-dra/kueue/manifests.yaml', manifests);
+      await writeChangeSet(
+        own,
+        await buildBootstrapChangeSet(own, cluster, {
+          operatorChartVersion: 'v26.7.0',
+          binPacking: false,
+        }),
+      );
+      expect(await own.listFiles('clusters/eks-dra/kueue-controller')).toEqual(
+        [],
+      );
+      const warnings = async () =>
+        (
+          await buildRequestChange({
+            tree: own,
+            dir: repo,
+            verify: false,
+            request: mlRequest(
+              't4-dra',
+              { model: 't4', sharing: 'dra', replicas: 3, vramGiB: 4 },
+              { cluster: cluster.name },
+            ) as GpuRequest,
+            cluster,
+            catalog: builtinCatalog,
+            policy: policy(2),
+          })
+        ).plan.warnings.join('\n');
+      // Upstream's Configuration maps no DeviceClass.
+      expect(await warnings()).toContain(
+        'set resources.deviceClassMappings: [{name: nvidia.com/gpu, deviceClassNames: [gpu.nvidia.com]}]',
+      );
+      await own.writeFile(
+        'clusters/eks-dra/kueue/manifests.yaml',
+        manifests.replace(
+          '    integrations:\n',
+          '    resources:\n      deviceClassMappings:\n      - name: nvidia.com/gpu\n        deviceClassNames: [gpu.nvidia.com]\n    integrations:\n',
+        ),
+      );
+      expect(await warnings()).not.toContain('deviceClassMappings');
+    } finally {
+      await fs.rm(repo, { recursive: true, force: true });
+    }
   });
 });

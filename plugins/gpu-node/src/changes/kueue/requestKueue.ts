@@ -10,6 +10,7 @@ import {
   stateAfterPlan,
   type ClusterProfile,
   type GpuRequest,
+  type KueueDeviceClassMapping,
   type KueuePlan,
   type Plan,
   type RepoState,
@@ -17,6 +18,8 @@ import {
 import type { LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { ruleForOwner, type GpuPolicy } from '../../policy/gpuPolicy';
+import { clusterReleaseFiles } from '../bootstrap/helmReleases/findHelmReleases';
+import { configuredDeviceClassMappings } from '../bootstrap/kueue/repositoryKueue';
 import { ledgerRequestOwners } from './requestOwners';
 
 function ledgerIds(state: RepoState): string[] {
@@ -37,6 +40,7 @@ export interface KueueSources {
 export async function kueueOfState(
   sources: KueueSources,
   after: RepoState,
+  deviceClassMappings?: KueueDeviceClassMapping[],
 ): Promise<KueuePlan> {
   const owners = await ledgerRequestOwners(
     sources.tree,
@@ -53,6 +57,7 @@ export async function kueueOfState(
       policy ? ruleForOwner(policy, owner).gpuQuota : undefined,
     cohortLimitsOf: owner =>
       policy ? ruleForOwner(policy, owner).kueue : undefined,
+    deviceClassMappings,
   });
 }
 
@@ -61,9 +66,19 @@ export async function requestKueue(
   sources: KueueSources & { state: RepoState; plan: Plan },
 ): Promise<KueuePlan | undefined> {
   if (!sources.cluster.kueue) return undefined;
+  // The plan warns only of the DRA mappings the repository's Kueue lacks.
+  const mappings = await configuredDeviceClassMappings(
+    sources.tree,
+    await clusterReleaseFiles(
+      sources.tree,
+      sources.layout,
+      sources.cluster.name,
+    ),
+  );
   const kueue = await kueueOfState(
     sources,
     stateAfterPlan(sources.state, sources.plan),
+    mappings,
   );
   if (kueue.issues.length > 0) throw new GpuInputError(kueue.issues);
   return kueue;

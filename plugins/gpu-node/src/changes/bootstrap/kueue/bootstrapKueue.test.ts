@@ -221,6 +221,96 @@ helmCharts:
     );
   });
 
+  /** Kueue's own manifests of v0.19.2 (`__fixtures__/SOURCES.md`): its Deployment and Configuration ConfigMap. */
+  const kueueManifests = () =>
+    fs.readFile(
+      path.join(
+        __dirname,
+        '__fixtures__',
+        'kueue-v0.19.2_manifests-controller.yaml',
+      ),
+      'utf8',
+    );
+  const MAPPINGS_NOTE =
+    'resources.deviceClassMappings: [{name: nvidia.com/gpu, deviceClassNames: [gpu.nvidia.com]}, {name: mig.nvidia.com, deviceClassNames: [mig.nvidia.com]}]';
+
+  it("leaves Kueue's plain manifests vendored in the repository as they are: no second Kueue, and the note says what their Configuration must hold", async () => {
+    const { tree, change } = await run(draKueue, {
+      'platform/kueue/kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [manifests.yaml]\n',
+      'platform/kueue/manifests.yaml': await kueueManifests(),
+    });
+    expect(await tree.listFiles('clusters/eks-dra/kueue-controller')).toEqual(
+      [],
+    );
+    const notes = change.notes.join('\n');
+    expect(notes).toContain(
+      "Kueue is installed by Kueue's plain manifests (Deployment `kueue-system/kueue-controller-manager` in `platform/kueue/manifests.yaml`) (left as it is)",
+    );
+    expect(notes).toContain(
+      'resources.excludeResourcePrefixes: [cpu, memory, ephemeral-storage]',
+    );
+    expect(notes).toContain(MAPPINGS_NOTE);
+    expect(await tree.readFile('platform/kueue/manifests.yaml')).toBe(
+      await kueueManifests(),
+    );
+  });
+
+  it("reads the Configuration of Kueue's plain manifests: the note names only what it lacks, or says it holds what the queues need", async () => {
+    const withResources = (resources: string) =>
+      kueueManifests().then(text =>
+        text.replace(
+          '    integrations:\n',
+          `    resources:\n${resources}    integrations:\n`,
+        ),
+      );
+    const prefixesOnly = await run(draKueue, {
+      'platform/kueue/manifests.yaml': await withResources(
+        '      excludeResourcePrefixes: [cpu, memory, ephemeral-storage]\n',
+      ),
+    });
+    const lacking = prefixesOnly.change.notes.join('\n');
+    expect(lacking).toContain(
+      "Kueue is installed by Kueue's plain manifests (Deployment `kueue-system/kueue-controller-manager` in `platform/kueue/manifests.yaml`) (left as it is): its Configuration must set `resources.deviceClassMappings: [",
+    );
+    expect(lacking).not.toContain('excludeResourcePrefixes');
+    expect(lacking).not.toContain('`deployment` integration');
+
+    const complete = await run(draKueue, {
+      'platform/kueue/manifests.yaml': await withResources(
+        [
+          '      excludeResourcePrefixes: [cpu, memory, ephemeral-storage]',
+          '      deviceClassMappings:',
+          '      - {name: nvidia.com/gpu, deviceClassNames: [gpu.nvidia.com]}',
+          '      - {name: mig.nvidia.com, deviceClassNames: [mig.nvidia.com]}',
+          '',
+        ].join('\n'),
+      ),
+    });
+    expect(complete.change.notes.join('\n')).toContain(
+      'its Configuration holds what the GPU queues need',
+    );
+    expect(
+      await complete.tree.listFiles('clusters/eks-dra/kueue-controller'),
+    ).toEqual([]);
+  });
+
+  it("leaves Kueue's release manifests a kustomization applies from GitHub as they are", async () => {
+    const url =
+      'https://github.com/kubernetes-sigs/kueue/releases/download/v0.19.2/manifests.yaml';
+    const { tree, change } = await run(draKueue, {
+      'clusters/eks-dra/kueue/kustomization.yaml': `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ${url}\n`,
+    });
+    expect(await tree.listFiles('clusters/eks-dra/kueue-controller')).toEqual(
+      [],
+    );
+    const notes = change.notes.join('\n');
+    expect(notes).toContain(
+      `Kueue is installed by the kustomization \`clusters/eks-dra/kueue/kustomization.yaml\` (Kueue's release manifests \`${url}\`) (left as it is)`,
+    );
+    expect(notes).toContain(MAPPINGS_NOTE);
+  });
+
   it('on EKS Auto Mode too', async () => {
     const cluster = resolveClusterProfile({
       name: 'auto',

@@ -1,7 +1,8 @@
 /**
  * The bootstrap's Kueue step. When the cluster profile enables Kueue and
  * the repository installs no Kueue of its own (a release of the chart
- * `kueue` in any form `findHelmReleases` reads), the bootstrap writes (and
+ * `kueue` in any form `findHelmReleases` reads, or Kueue's plain
+ * manifests: `repositoryKueue.ts`), the bootstrap writes (and
  * later keeps) its own release, at the profile's Kueue version, in the form
  * the repository installs its charts (`chartReleaseForm`), with the
  * Configuration the product's queues need (`kueueConfiguration.ts`). A
@@ -30,7 +31,6 @@ import {
   fluxChartObjects,
   type OciChart,
 } from '../helmReleases/chartReleaseObjects';
-import { findHelmReleases } from '../helmReleases/findHelmReleases';
 import {
   gitOpsToolNamespace,
   type GitOpsToolNamespace,
@@ -40,6 +40,7 @@ import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import type { GpuFolder } from '../wiring/wireGpuFolders';
 import { KUEUE_CHART, kueueChart } from './kueueChart';
 import { kueueChartValues } from './kueueConfiguration';
+import { repositoryKueueReleases } from './repositoryKueue';
 
 /** What the step found, and what the bootstrap writes for it. */
 export type KueueOutcome =
@@ -63,7 +64,7 @@ function releaseFile(
   what: string,
   folder: string,
 ): BootstrapFileWrite {
-  const remedy = `Move it out of ${folder}/. If this repository installs Kueue, declare it so the bootstrap finds it (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${KUEUE_CHART}"), then run the bootstrap again: it then writes no release of its own and never edits yours.`;
+  const remedy = `Move it out of ${folder}/. If this repository installs Kueue, declare it so the bootstrap finds it (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${KUEUE_CHART}", or Kueue's release manifests), then run the bootstrap again: it then writes no release of its own and never edits yours.`;
   return { path, content, what, remedy };
 }
 
@@ -160,9 +161,9 @@ export async function bootstrapKueue(
   if (!cluster.kueue) {
     return { kind: 'off', ...(managed ? { staleFolder: folder } : {}) };
   }
-  const declared = (
-    await findHelmReleases(staged.base, files, KUEUE_CHART)
-  ).filter(release => !(managed && posix.dirname(release.file) === folder));
+  const declared = (await repositoryKueueReleases(staged.base, files)).filter(
+    release => !(managed && posix.dirname(release.file) === folder),
+  );
   if (declared.length > 0) {
     return {
       kind: 'repository',

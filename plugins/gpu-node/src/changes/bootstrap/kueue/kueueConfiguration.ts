@@ -28,10 +28,13 @@
  */
 import {
   kueueDeviceClassMappings,
+  missingDeviceClassMappings,
   profileEnablesDra,
   type ClusterProfile,
+  type KueueDeviceClassMapping,
 } from '@gpu-gitops/plugin-gpu-common';
 import { stringify } from 'yaml';
+import { getIn } from '../../../repo/yamlObjects';
 
 /** The chart's default integrations (v0.19.2 `charts/kueue/values.yaml`). */
 export const KUEUE_FRAMEWORKS = [
@@ -99,5 +102,60 @@ export function kueueChartValues(
     managerConfig: {
       controllerManagerConfigYaml: stringify(kueueConfiguration(cluster)),
     },
+  };
+}
+
+/** What a Configuration the product did not write lacks of what the queues need. */
+export interface KueueConfigurationGaps {
+  /** The `deployment` integration is off. */
+  deploymentIntegration: boolean;
+  /** `resources.excludeResourcePrefixes` as it must be set (its own prefixes and the missing ones), or [] when it covers CPU, memory and storage. */
+  excludeResourcePrefixes: string[];
+  /** The DRA mappings it lacks, where the profile enables DRA. */
+  deviceClassMappings: KueueDeviceClassMapping[];
+}
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter(v => typeof v === 'string') : [];
+
+/** The well-formed entries of a Configuration's `resources.deviceClassMappings`. */
+export function deviceClassMappingsOf(
+  configuration: unknown,
+): KueueDeviceClassMapping[] {
+  const mappings = getIn(configuration, 'resources', 'deviceClassMappings');
+  return (Array.isArray(mappings) ? mappings : []).flatMap(m => {
+    const name = getIn(m, 'name');
+    return typeof name === 'string'
+      ? [{ name, deviceClassNames: strings(getIn(m, 'deviceClassNames')) }]
+      : [];
+  });
+}
+
+/**
+ * The gaps of `configuration` (as Kueue decodes it): Kueue leaves out of
+ * quota every resource whose name starts with one of the prefixes
+ * (`Resources.ExcludeResourcePrefixes`, v0.19.2 `configuration_types.go`),
+ * and counts a DeviceClass only under a mapping that names it.
+ */
+export function kueueConfigurationGaps(
+  configuration: unknown,
+  cluster: ClusterProfile,
+): KueueConfigurationGaps {
+  const frameworks = strings(
+    getIn(configuration, 'integrations', 'frameworks'),
+  );
+  const prefixes = strings(
+    getIn(configuration, 'resources', 'excludeResourcePrefixes'),
+  );
+  const uncovered = UNQUOTED_RESOURCE_PREFIXES.filter(
+    resource => !prefixes.some(prefix => resource.startsWith(prefix)),
+  );
+  return {
+    deploymentIntegration: !frameworks.includes('deployment'),
+    excludeResourcePrefixes:
+      uncovered.length > 0 ? [...prefixes, ...uncovered] : [],
+    deviceClassMappings: profileEnablesDra(cluster)
+      ? missingDeviceClassMappings(deviceClassMappingsOf(configuration))
+      : [],
   };
 }

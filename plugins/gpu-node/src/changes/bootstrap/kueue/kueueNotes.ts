@@ -9,13 +9,66 @@ import {
   kueueDeviceClassMappings,
   profileEnablesDra,
   type ClusterProfile,
+  type KueueDeviceClassMapping,
 } from '@gpu-gitops/plugin-gpu-common';
+import type { HelmRelease } from '../helmReleases/helmRelease';
 import type { KueueOutcome } from './bootstrapKueue';
-import { UNQUOTED_RESOURCE_PREFIXES } from './kueueConfiguration';
+import {
+  kueueConfigurationGaps,
+  UNQUOTED_RESOURCE_PREFIXES,
+  type KueueConfigurationGaps,
+} from './kueueConfiguration';
+import { kueueConfigurationOf } from './repositoryKueue';
 
-/** The `deviceClassMappings` a DRA cluster's Configuration needs, as YAML flow text. */
-function mappingsText(): string {
-  return kueueDeviceClassMappings()
+/**
+ * What the repository's one Kueue Configuration lacks, when the bootstrap
+ * can read it; otherwise (the chart's or upstream's default, a hidden
+ * source, several releases) everything the queues need is said.
+ */
+function gapsOf(
+  releases: HelmRelease[],
+  cluster: ClusterProfile,
+): KueueConfigurationGaps {
+  const configuration =
+    releases.length === 1 ? kueueConfigurationOf(releases[0]) : undefined;
+  if (configuration !== undefined) {
+    return kueueConfigurationGaps(configuration, cluster);
+  }
+  return {
+    deploymentIntegration: true,
+    excludeResourcePrefixes: UNQUOTED_RESOURCE_PREFIXES,
+    deviceClassMappings: profileEnablesDra(cluster)
+      ? kueueDeviceClassMappings()
+      : [],
+  };
+}
+
+/** What the Configuration must still set, one clause each. */
+function gapClauses(gaps: KueueConfigurationGaps): string[] {
+  return [
+    ...(gaps.deploymentIntegration
+      ? [
+          'enable the `deployment` integration (`integrations.frameworks`), as GPU workloads are Deployments labelled with their LocalQueue',
+        ]
+      : []),
+    ...(gaps.excludeResourcePrefixes.length > 0
+      ? [
+          `set \`resources.excludeResourcePrefixes: [${gaps.excludeResourcePrefixes.join(', ')}]\`, as the queues quota GPUs only`,
+        ]
+      : []),
+    ...(gaps.deviceClassMappings.length > 0
+      ? [
+          `set \`resources.deviceClassMappings: [${mappingsText(gaps.deviceClassMappings)}]\` for the DRA claims, then restart deployment/kueue-controller-manager (Kueue reads the mappings only at start)`,
+        ]
+      : []),
+  ];
+}
+
+/** `deviceClassMappings` entries, as YAML flow text. */
+function mappingsText(
+  mappings: KueueDeviceClassMapping[] = kueueDeviceClassMappings(),
+): string {
+  return mappings
     .map(
       m =>
         `{name: ${m.name}, deviceClassNames: [${m.deviceClassNames.join(', ')}]}`,
@@ -37,8 +90,11 @@ export function kueueNotes(
   }
   if (outcome.kind === 'repository') {
     const by = outcome.releases.map(r => r.declaredBy).join(', ');
+    const clauses = gapClauses(gapsOf(outcome.releases, cluster));
     return [
-      `Kueue is installed by ${by} (left as it is): its Configuration must enable the \`deployment\` integration (\`integrations.frameworks\`), as GPU workloads are Deployments labelled with their LocalQueue, and set \`resources.excludeResourcePrefixes: [${UNQUOTED_RESOURCE_PREFIXES.join(', ')}]\`, as the queues quota GPUs only${dra ? `, and set \`resources.deviceClassMappings: [${mappingsText()}]\` for the DRA claims, then restart deployment/kueue-controller-manager (Kueue reads the mappings only at start)` : ''}.`,
+      clauses.length > 0
+        ? `Kueue is installed by ${by} (left as it is): its Configuration must ${clauses.join(', and ')}.`
+        : `Kueue is installed by ${by} (left as it is): its Configuration holds what the GPU queues need (the \`deployment\` integration, the unquoted resources${dra ? ', the DRA mappings' : ''}).`,
       ...(outcome.managedFolder
         ? [
             `The bootstrap's own Kueue release in \`${outcome.managedFolder}/\` installs Kueue a second time: remove that folder.`,
