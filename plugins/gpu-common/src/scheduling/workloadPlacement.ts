@@ -14,8 +14,6 @@ import { compareStrings } from '../text/compareStrings';
 import type { PoolState, WorkloadState } from '../planner/types';
 import { landingRefusalsText } from './landingRefusalsText';
 import { landOn, type LandingModel } from './landingModel';
-import type { Landing } from './landingPools';
-import type { PodScheduling } from './podScheduling';
 
 /**
  * The model of a cluster (or of every indexed cluster) with what the
@@ -91,23 +89,6 @@ function recordedAmong(
 }
 
 /**
- * Each model's landings by what the pod asks (its scheduling as JSON): the
- * allocation index places 100k workloads on one model, most of them asking
- * what many others ask (the same pool's selector, toleration and resource),
- * and a landing depends on nothing else. Kept as long as the model is.
- */
-const landingsByModel = new WeakMap<LandingModel, Map<string, Landing>>();
-
-function landingOf(model: LandingModel, pod: PodScheduling): Landing {
-  let landings = landingsByModel.get(model);
-  if (!landings) landingsByModel.set(model, (landings = new Map()));
-  const key = JSON.stringify(pod);
-  let landing = landings.get(key);
-  if (!landing) landings.set(key, (landing = landOn(model, pod)));
-  return landing;
-}
-
-/**
  * Where `workload` is counted. A workload read without its scheduling stays
  * on the pool its selector names.
  *
@@ -122,7 +103,7 @@ export function placeWorkload(
       ? { pool: workload.pool, pools: [workload.pool] }
       : { pools: [] };
   }
-  const landing = landingOf(model.landing, workload.scheduling);
+  const landing = landOn(model.landing, workload.scheduling);
   const landed = [...new Set(landing.pools)].sort(compareStrings);
   const pools = landed.filter(p => !model.landing.unpooled.has(p));
   const unpooled = landed.filter(p => model.landing.unpooled.has(p));
