@@ -39,17 +39,25 @@ const byPlacement = (a: RepositoryWorkload, b: RepositoryWorkload) =>
   compareStrings(a.overlay ?? '', b.overlay ?? '') ||
   compareStrings(a.path, b.path);
 
-/** Adds `objects` to the by-name lists (new lists: a snapshot never changes). */
+/**
+ * Adds `objects` to the by-name lists (new lists: a snapshot never changes),
+ * each list grown in place and sorted once: 100k names, not a copy per object.
+ */
 function addWorkloadObjects(
   byName: Map<string, RepositoryWorkload[]>,
   objects: RepositoryWorkload[],
 ): void {
   const added = new Map<string, RepositoryWorkload[]>();
   for (const object of objects) {
-    added.set(object.name, [...(added.get(object.name) ?? []), object]);
+    const list = added.get(object.name);
+    if (list) list.push(object);
+    else added.set(object.name, [object]);
   }
   for (const [name, list] of added) {
-    byName.set(name, [...(byName.get(name) ?? []), ...list].sort(byPlacement));
+    const before = byName.get(name);
+    const all = before ? [...before, ...list] : list;
+    if (all.length > 1) all.sort(byPlacement);
+    byName.set(name, all);
   }
 }
 
