@@ -98,12 +98,28 @@ const KARPENTER_MACHINES_BY_MACHINE: Partial<
  * launch.
  */
 export function machineLabelsOf(type: InstanceType): Record<string, string> {
-  return (
-    KARPENTER_MACHINES_BY_MACHINE[type.provider]?.machineLabels(type) ?? {
-      [WELL_KNOWN_KEYS.instanceType]: type.name,
-    }
-  );
+  let labels = machineLabelsByType.get(type);
+  if (!labels) {
+    labels = Object.freeze(
+      KARPENTER_MACHINES_BY_MACHINE[type.provider]?.machineLabels(type) ?? {
+        [WELL_KNOWN_KEYS.instanceType]: type.name,
+      },
+    );
+    machineLabelsByType.set(type, labels);
+  }
+  return labels;
 }
+
+/**
+ * Each catalog machine's labels, made once (frozen: every caller shares
+ * them): a pool's cost judges every machine of its model against its
+ * requirements, and the GPU page prices 20k pools (`GET /pools` of
+ * `npm run bench -- scale` spent most of its first answer making them).
+ */
+const machineLabelsByType = new WeakMap<
+  InstanceType,
+  Readonly<Record<string, string>>
+>();
 
 /**
  * Whose machines a NodePool launches, by the group of its `nodeClassRef`
