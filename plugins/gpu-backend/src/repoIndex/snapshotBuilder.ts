@@ -117,24 +117,29 @@ export class SnapshotBuilder {
     if (!indexed) {
       const folder = this.store.workloadFolders.get(name);
       indexed = (folder?.workloads ?? []).map(workload =>
-        this.onItsCluster(placedWorkload(this.placement, workload)),
+        this.placedOnItsCluster(workload),
       );
       this.indexedFolders.set(name, indexed);
     }
     return indexed;
   }
 
-  /** A placed workload on the cluster of the pool (or team nodes) it landed on, named as that cluster names them. */
-  private onItsCluster(placed: WorkloadState): IndexedWorkload {
+  /**
+   * The workload placed, on the cluster of the pool (or team nodes) it
+   * landed on, named as that cluster names them: the placed copy is made
+   * the indexed one (no second copy of 100k workloads).
+   */
+  private placedOnItsCluster(workload: WorkloadState): IndexedWorkload {
     const owner = (key: string) => this.poolOwners.get(key);
-    const where = placed.pool ?? placed.unpooledNodes?.[0];
-    const indexed: IndexedWorkload = {
-      ...placed,
-      cluster: (where && owner(where)?.cluster) ?? this.defaultCluster,
-    };
-    if (placed.pool) indexed.pool = owner(placed.pool)?.pool ?? placed.pool;
-    if (placed.unpooledNodes) {
-      indexed.unpooledNodes = placed.unpooledNodes.map(
+    const indexed = placedWorkload(
+      this.placement,
+      workload,
+    ) as IndexedWorkload;
+    const where = indexed.pool ?? indexed.unpooledNodes?.[0];
+    indexed.cluster = (where && owner(where)?.cluster) ?? this.defaultCluster;
+    if (indexed.pool) indexed.pool = owner(indexed.pool)?.pool ?? indexed.pool;
+    if (indexed.unpooledNodes) {
+      indexed.unpooledNodes = indexed.unpooledNodes.map(
         key => owner(key)?.pool ?? key,
       );
     }
