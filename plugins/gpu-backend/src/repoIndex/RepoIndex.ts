@@ -197,7 +197,7 @@ export class RepoIndex {
           ...replacedFolders,
           changedRequests: dirty.requests,
         })) ||
-      this.snapshots.build(revision);
+      (await this.snapshots.build(revision));
     this.savedState.scheduleSave(this.store, full);
     const result: RefreshResult = {
       revision,

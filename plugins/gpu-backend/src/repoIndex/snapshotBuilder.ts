@@ -13,7 +13,7 @@ import {
   type RepositoryWorkload,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
+import { eventLoopTurns, type SkippedFile } from '@gpu-gitops/plugin-gpu-node';
 import type {
   ClusterIndex,
   IndexedWorkload,
@@ -256,11 +256,15 @@ export class SnapshotBuilder {
    * files to `skipped`); a repeated id keeps its first workload and marks the
    * index as having duplicates (then only full builds are exact).
    */
-  private indexAllFolders(skipped: SkippedFile[]): IndexedWorkload[] {
+  private async indexAllFolders(
+    skipped: SkippedFile[],
+    yieldTurn: () => Promise<void>,
+  ): Promise<IndexedWorkload[]> {
     const workloads: IndexedWorkload[] = [];
     const seen = new Set<string>();
     this.duplicateIds = false;
     for (const [name, folder] of this.store.workloadFolders) {
+      await yieldTurn();
       if (folder.skipped.length > 0) skipped.push(...folder.skipped);
       for (const workload of this.indexFolder(name)) {
         if (seen.has(workload.id)) {
@@ -274,8 +278,16 @@ export class SnapshotBuilder {
     return workloads.sort(byKey(w => w.id));
   }
 
-  /** The snapshot of everything stored, read afresh. */
-  build(revision: string): IndexSnapshot {
+  /**
+   * The snapshot of everything stored, read afresh. Placing 100k workloads
+   * takes seconds: `yieldTurn` gives the event loop a turn between folders
+   * (gpu-node `eventLoopTurns`), so the backend answers meanwhile (from the
+   * snapshot before: this one is handed out only when whole).
+   */
+  async build(
+    revision: string,
+    yieldTurn: () => Promise<void> = eventLoopTurns(),
+  ): Promise<IndexSnapshot> {
     const { store } = this;
     const skipped: SkippedFile[] = [];
     const clusters = new Map<string, ClusterIndex>();
@@ -336,7 +348,7 @@ export class SnapshotBuilder {
       skipped.push(...file.skipped);
     }
 
-    const workloads = this.indexAllFolders(skipped);
+    const workloads = await this.indexAllFolders(skipped, yieldTurn);
     const workloadsByKubernetesId = new Map<string, IndexedWorkload[]>();
     for (const workload of workloads) {
       clusters.get(workload.cluster)?.repoState.workloads.push(workload);
@@ -347,6 +359,7 @@ export class SnapshotBuilder {
       }
     }
 
+    await yieldTurn();
     const workloadObjectsByName = new Map<string, RepositoryWorkload[]>();
     addWorkloadObjects(
       workloadObjectsByName,
