@@ -131,10 +131,7 @@ export class SnapshotBuilder {
    */
   private placedOnItsCluster(workload: WorkloadState): IndexedWorkload {
     const owner = (key: string) => this.poolOwners.get(key);
-    const indexed = placedWorkload(
-      this.placement,
-      workload,
-    ) as IndexedWorkload;
+    const indexed = placedWorkload(this.placement, workload) as IndexedWorkload;
     const where = indexed.pool ?? indexed.unpooledNodes?.[0];
     indexed.cluster = (where && owner(where)?.cluster) ?? this.defaultCluster;
     if (indexed.pool) indexed.pool = owner(indexed.pool)?.pool ?? indexed.pool;
