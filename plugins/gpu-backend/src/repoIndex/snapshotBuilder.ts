@@ -20,6 +20,7 @@ import type {
   IndexSnapshot,
 } from './indexSnapshot';
 import { SYMLINK_SKIP_REASON, type IndexStore } from './indexStore';
+import { flattened } from './flatString';
 import { swapSortedById } from './sortedWorkloads';
 import {
   keyedClusterShapes,
@@ -140,6 +141,7 @@ export class SnapshotBuilder {
         key => owner(key)?.pool ?? key,
       );
     }
+    if (indexed.placementWarning) flattened(indexed.placementWarning);
     return indexed;
   }
 
