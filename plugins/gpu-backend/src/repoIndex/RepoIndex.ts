@@ -161,7 +161,7 @@ export class RepoIndex {
       return { revision, full: false, changedPaths: [], parsedPaths: [] };
     }
     const { changes, full } = await this.changesSince(revision);
-    const dirty = recordChanges(this.store, this.folders, changes);
+    const dirty = await recordChanges(this.store, this.folders, changes);
     const reader = new RefreshReader(this.source, this.store, path =>
       isStackFile(this.layout, this.profiles, path),
     );
@@ -197,7 +197,7 @@ export class RepoIndex {
           ...replacedFolders,
           changedRequests: dirty.requests,
         })) ||
-      this.snapshots.build(revision);
+      (await this.snapshots.build(revision));
     this.savedState.scheduleSave(this.store, full);
     const result: RefreshResult = {
       revision,
@@ -377,7 +377,10 @@ export class RepoIndex {
     reader: RefreshReader,
   ): Promise<void> {
     const texts = await reader.readPresent([...dirtyRequests].sort());
+    // 10k requests take a second to validate: the backend answers meanwhile.
+    const yieldTurn = eventLoopTurns();
     for (const path of dirtyRequests) {
+      await yieldTurn();
       const text = texts.get(path);
       if (text === undefined) this.store.requestFiles.delete(path);
       else this.store.requestFiles.set(path, parseRequestFile(path, text));

@@ -13,13 +13,14 @@ import {
   type RepositoryWorkload,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { SkippedFile } from '@gpu-gitops/plugin-gpu-node';
+import { eventLoopTurns, type SkippedFile } from '@gpu-gitops/plugin-gpu-node';
 import type {
   ClusterIndex,
   IndexedWorkload,
   IndexSnapshot,
 } from './indexSnapshot';
 import { SYMLINK_SKIP_REASON, type IndexStore } from './indexStore';
+import { flattened } from './flatString';
 import { swapSortedById } from './sortedWorkloads';
 import {
   keyedClusterShapes,
@@ -39,17 +40,25 @@ const byPlacement = (a: RepositoryWorkload, b: RepositoryWorkload) =>
   compareStrings(a.overlay ?? '', b.overlay ?? '') ||
   compareStrings(a.path, b.path);
 
-/** Adds `objects` to the by-name lists (new lists: a snapshot never changes). */
+/**
+ * Adds `objects` to the by-name lists (new lists: a snapshot never changes),
+ * each list grown in place and sorted once: 100k names, not a copy per object.
+ */
 function addWorkloadObjects(
   byName: Map<string, RepositoryWorkload[]>,
   objects: RepositoryWorkload[],
 ): void {
   const added = new Map<string, RepositoryWorkload[]>();
   for (const object of objects) {
-    added.set(object.name, [...(added.get(object.name) ?? []), object]);
+    const list = added.get(object.name);
+    if (list) list.push(object);
+    else added.set(object.name, [object]);
   }
   for (const [name, list] of added) {
-    byName.set(name, [...(byName.get(name) ?? []), ...list].sort(byPlacement));
+    const before = byName.get(name);
+    const all = before ? [...before, ...list] : list;
+    if (all.length > 1) all.sort(byPlacement);
+    byName.set(name, all);
   }
 }
 
@@ -109,27 +118,30 @@ export class SnapshotBuilder {
     if (!indexed) {
       const folder = this.store.workloadFolders.get(name);
       indexed = (folder?.workloads ?? []).map(workload =>
-        this.onItsCluster(placedWorkload(this.placement, workload)),
+        this.placedOnItsCluster(workload),
       );
       this.indexedFolders.set(name, indexed);
     }
     return indexed;
   }
 
-  /** A placed workload on the cluster of the pool (or team nodes) it landed on, named as that cluster names them. */
-  private onItsCluster(placed: WorkloadState): IndexedWorkload {
+  /**
+   * The workload placed, on the cluster of the pool (or team nodes) it
+   * landed on, named as that cluster names them: the placed copy is made
+   * the indexed one (no second copy of 100k workloads).
+   */
+  private placedOnItsCluster(workload: WorkloadState): IndexedWorkload {
     const owner = (key: string) => this.poolOwners.get(key);
-    const where = placed.pool ?? placed.unpooledNodes?.[0];
-    const indexed: IndexedWorkload = {
-      ...placed,
-      cluster: (where && owner(where)?.cluster) ?? this.defaultCluster,
-    };
-    if (placed.pool) indexed.pool = owner(placed.pool)?.pool ?? placed.pool;
-    if (placed.unpooledNodes) {
-      indexed.unpooledNodes = placed.unpooledNodes.map(
+    const indexed = placedWorkload(this.placement, workload) as IndexedWorkload;
+    const where = indexed.pool ?? indexed.unpooledNodes?.[0];
+    indexed.cluster = (where && owner(where)?.cluster) ?? this.defaultCluster;
+    if (indexed.pool) indexed.pool = owner(indexed.pool)?.pool ?? indexed.pool;
+    if (indexed.unpooledNodes) {
+      indexed.unpooledNodes = indexed.unpooledNodes.map(
         key => owner(key)?.pool ?? key,
       );
     }
+    if (indexed.placementWarning) flattened(indexed.placementWarning);
     return indexed;
   }
 
@@ -243,11 +255,15 @@ export class SnapshotBuilder {
    * files to `skipped`); a repeated id keeps its first workload and marks the
    * index as having duplicates (then only full builds are exact).
    */
-  private indexAllFolders(skipped: SkippedFile[]): IndexedWorkload[] {
+  private async indexAllFolders(
+    skipped: SkippedFile[],
+    yieldTurn: () => Promise<void>,
+  ): Promise<IndexedWorkload[]> {
     const workloads: IndexedWorkload[] = [];
     const seen = new Set<string>();
     this.duplicateIds = false;
     for (const [name, folder] of this.store.workloadFolders) {
+      await yieldTurn();
       if (folder.skipped.length > 0) skipped.push(...folder.skipped);
       for (const workload of this.indexFolder(name)) {
         if (seen.has(workload.id)) {
@@ -261,8 +277,16 @@ export class SnapshotBuilder {
     return workloads.sort(byKey(w => w.id));
   }
 
-  /** The snapshot of everything stored, read afresh. */
-  build(revision: string): IndexSnapshot {
+  /**
+   * The snapshot of everything stored, read afresh. Placing 100k workloads
+   * takes seconds: `yieldTurn` gives the event loop a turn between folders
+   * (gpu-node `eventLoopTurns`), so the backend answers meanwhile (from the
+   * snapshot before: this one is handed out only when whole).
+   */
+  async build(
+    revision: string,
+    yieldTurn: () => Promise<void> = eventLoopTurns(),
+  ): Promise<IndexSnapshot> {
     const { store } = this;
     const skipped: SkippedFile[] = [];
     const clusters = new Map<string, ClusterIndex>();
@@ -323,7 +347,7 @@ export class SnapshotBuilder {
       skipped.push(...file.skipped);
     }
 
-    const workloads = this.indexAllFolders(skipped);
+    const workloads = await this.indexAllFolders(skipped, yieldTurn);
     const workloadsByKubernetesId = new Map<string, IndexedWorkload[]>();
     for (const workload of workloads) {
       clusters.get(workload.cluster)?.repoState.workloads.push(workload);
@@ -334,6 +358,7 @@ export class SnapshotBuilder {
       }
     }
 
+    await yieldTurn();
     const workloadObjectsByName = new Map<string, RepositoryWorkload[]>();
     addWorkloadObjects(
       workloadObjectsByName,

@@ -92,17 +92,33 @@ const KARPENTER_MACHINES_BY_MACHINE: Partial<
 > = { aws: awsMachines, azure: azureMachines };
 
 /**
+ * Each catalog machine's labels, made once (frozen: every caller shares
+ * them): a pool's cost judges every machine of its model against its
+ * requirements, and the GPU page prices every pool (a first `GET /pools`
+ * of the 2k-pool bench repository: 520 → 290 ms of CPU without remaking them).
+ */
+const machineLabelsByType = new WeakMap<
+  InstanceType,
+  Readonly<Record<string, string>>
+>();
+
+/**
  * The well-known labels a catalog machine's nodes carry that the catalog
  * knows: its Karpenter provider's (family, size, CPUs, GPUs...), or only its
  * name as `node.kubernetes.io/instance-type` for machines Karpenter does not
  * launch.
  */
 export function machineLabelsOf(type: InstanceType): Record<string, string> {
-  return (
-    KARPENTER_MACHINES_BY_MACHINE[type.provider]?.machineLabels(type) ?? {
-      [WELL_KNOWN_KEYS.instanceType]: type.name,
-    }
-  );
+  let labels = machineLabelsByType.get(type);
+  if (!labels) {
+    labels = Object.freeze(
+      KARPENTER_MACHINES_BY_MACHINE[type.provider]?.machineLabels(type) ?? {
+        [WELL_KNOWN_KEYS.instanceType]: type.name,
+      },
+    );
+    machineLabelsByType.set(type, labels);
+  }
+  return labels;
 }
 
 /**

@@ -16,6 +16,13 @@ const NOT_PLAIN =
   /[&*!]|^\s*\?(?:\s|$)|[-+](?:\.[0-9]|0[xoXO])|^(?:---|\.\.\.)(?![ \t]*$|[ \t]+#)|(?:^|[\s{,[])(?:~|null|Null|NULL)[ \t]*:(?:\s|$)/m;
 
 /**
+ * What every match of `NOT_PLAIN` contains (its alternatives' characters
+ * without their context), tested first: most manifests hold none of it,
+ * and this costs a fifth of `NOT_PLAIN` over a first index's 20k files.
+ */
+const MAY_BE_NOT_PLAIN = /[&*!?~]|[-+][.0]|^(?:---|\.\.\.)|null|Null|NULL/m;
+
+/**
  * The documents of a plain YAML file (Kubernetes manifests, GPU requests)
  * as data, read by js-yaml with the YAML 1.2 core schema — the schema `yaml`
  * reads with, so both give the same values — about ten times faster than
@@ -27,7 +34,7 @@ const NOT_PLAIN =
  * @public
  */
 export function readPlainYamlDocuments(text: string): unknown[] | undefined {
-  if (NOT_PLAIN.test(text)) return undefined;
+  if (MAY_BE_NOT_PLAIN.test(text) && NOT_PLAIN.test(text)) return undefined;
   try {
     return loadAll(text, undefined, { schema: CORE_SCHEMA });
   } catch {
