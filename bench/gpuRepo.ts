@@ -110,7 +110,11 @@ spec:
 `;
 }
 
-/** Workload `j` on pool `pool` (index `i`: its mode), `gpu-p<i>` unless named. */
+/**
+ * Workload `j` on pool `pool` (index `i`: its mode), `gpu-p<i>` unless named.
+ * It tolerates the pools' GPU taint as a real workload must: without it every
+ * workload lands on no pool, and the index would time the worst case only.
+ */
 export function workloadYaml(
   j: number,
   replicas: number,
@@ -133,6 +137,8 @@ spec:
     metadata: { labels: { app: app-${j}, backstage.io/kubernetes-id: app-${j} } }
     spec:
       nodeSelector: { karpenter.sh/nodepool: ${pool.name} }
+      tolerations:
+        - { key: nvidia.com/gpu, operator: Equal, value: 'true', effect: NoSchedule }
       containers:
         - name: app
           image: registry.example/app-${j}:1
