@@ -45,8 +45,11 @@ export function PullRequestDetail(props: { id: string }) {
   );
   const merge = usePermission({ permission: gpuPullRequestMergePermission });
   const close = usePermission({ permission: gpuPullRequestClosePermission });
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | undefined>();
+  const { busy, outcome, onMerge, onClose } = usePullRequestDecision(
+    props.id,
+    value,
+    retry,
+  );
 
   if (outcome && outcome.kind !== 'failed') {
     return <Decided id={props.id} outcome={outcome} request={value?.request} />;
@@ -61,6 +64,65 @@ export function PullRequestDetail(props: { id: string }) {
     );
   }
 
+  const conflicts = value.mergeable && !value.mergeable.clean;
+  return (
+    <Grid container spacing={3}>
+      <Grid item xs={12}>
+        <Header pr={value} />
+      </Grid>
+      {outcome?.kind === 'failed' && (
+        <Grid item xs={12}>
+          <WarningPanel
+            severity="error"
+            title={`Not ${outcome.action}`}
+            message={outcome.message}
+            defaultExpanded
+          />
+        </Grid>
+      )}
+      <Grid item xs={12}>
+        <DecisionButtons
+          baseBranch={value.baseBranch}
+          busy={busy}
+          merge={merge}
+          close={close}
+          conflicts={!!conflicts}
+          onMerge={onMerge}
+          onClose={onClose}
+        />
+      </Grid>
+      <Grid item xs={12}>
+        <Description body={value.body} />
+      </Grid>
+      <Grid item xs={12}>
+        <InfoCard
+          title={`Changes (${value.files?.length ?? 0} files)`}
+          subheader={
+            value.diffTruncated
+              ? 'The diff is cut at 512 KiB; the branch holds all of it.'
+              : undefined
+          }
+        >
+          <DiffView diff={value.diff} />
+        </InfoCard>
+      </Grid>
+    </Grid>
+  );
+}
+
+/**
+ * Merging or closing the pull request: busy while the backend decides, then
+ * the outcome; a refusal keeps the backend's reason and reloads the pull
+ * request (what changed is what the reason is about).
+ */
+function usePullRequestDecision(
+  id: string,
+  pr: { head: string } | undefined,
+  retry: () => void,
+) {
+  const gpuApi = useApi(gpuApiRef);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | undefined>();
   const decide = async (
     attempted: 'merged' | 'closed',
     action: () => Promise<Outcome>,
@@ -81,7 +143,7 @@ export function PullRequestDetail(props: { id: string }) {
   };
   const onMerge = () =>
     decide('merged', async () => {
-      const merged = await gpuApi.mergePullRequest(props.id, value.head);
+      const merged = await gpuApi.mergePullRequest(id, pr!.head);
       return {
         kind: 'merged',
         commit: merged.commit,
@@ -91,68 +153,49 @@ export function PullRequestDetail(props: { id: string }) {
     });
   const onClose = () =>
     decide('closed', async () => {
-      await gpuApi.closePullRequest(props.id, value.head);
+      await gpuApi.closePullRequest(id, pr!.head);
       return { kind: 'closed' };
     });
 
-  const conflicts = value.mergeable && !value.mergeable.clean;
+  return { busy, outcome, onMerge, onClose };
+}
+
+/** Merge and Close, each disabled with the reason next to them (permission, conflicts, a decision under way). */
+function DecisionButtons(props: {
+  baseBranch: string;
+  busy: boolean;
+  merge: { allowed: boolean; loading: boolean };
+  close: { allowed: boolean; loading: boolean };
+  conflicts: boolean;
+  onMerge: () => void;
+  onClose: () => void;
+}) {
+  const { busy, merge, close, conflicts } = props;
   return (
-    <Grid container spacing={3}>
-      <Grid item xs={12}>
-        <Header pr={value} />
-      </Grid>
-      {outcome?.kind === 'failed' && (
-        <Grid item xs={12}>
-          <WarningPanel
-            severity="error"
-            title={`Not ${outcome.action}`}
-            message={outcome.message}
-            defaultExpanded
-          />
-        </Grid>
-      )}
-      <Grid item xs={12}>
-        <Box display="flex" alignItems="center" flexWrap="wrap">
-          <Box mr={1}>
-            <Button
-              variant="contained"
-              color="primary"
-              disabled={busy || !merge.allowed || conflicts}
-              onClick={onMerge}
-            >
-              Merge into {value.baseBranch}
-            </Button>
-          </Box>
-          <Box mr={2}>
-            <Button
-              variant="outlined"
-              disabled={busy || !close.allowed}
-              onClick={onClose}
-            >
-              Close
-            </Button>
-          </Box>
-          <Typography variant="body2" color="textSecondary">
-            {whyNot(merge, close, conflicts)}
-          </Typography>
-        </Box>
-      </Grid>
-      <Grid item xs={12}>
-        <Description body={value.body} />
-      </Grid>
-      <Grid item xs={12}>
-        <InfoCard
-          title={`Changes (${value.files?.length ?? 0} files)`}
-          subheader={
-            value.diffTruncated
-              ? 'The diff is cut at 512 KiB; the branch holds all of it.'
-              : undefined
-          }
+    <Box display="flex" alignItems="center" flexWrap="wrap">
+      <Box mr={1}>
+        <Button
+          variant="contained"
+          color="primary"
+          disabled={busy || !merge.allowed || conflicts}
+          onClick={props.onMerge}
         >
-          <DiffView diff={value.diff} />
-        </InfoCard>
-      </Grid>
-    </Grid>
+          Merge into {props.baseBranch}
+        </Button>
+      </Box>
+      <Box mr={2}>
+        <Button
+          variant="outlined"
+          disabled={busy || !close.allowed}
+          onClick={props.onClose}
+        >
+          Close
+        </Button>
+      </Box>
+      <Typography variant="body2" color="textSecondary">
+        {whyNot(merge, close, conflicts)}
+      </Typography>
+    </Box>
   );
 }
 
