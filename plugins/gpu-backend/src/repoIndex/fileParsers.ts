@@ -21,6 +21,7 @@ import {
   gpuPoolShapes,
   handWrittenConfigMaps,
   parseClusterFolderPools,
+  withTopologyDocuments,
   parseDevicePluginConfigs,
   parseMigConfigs,
   parsePools,
@@ -150,7 +151,10 @@ export function parseClusterFolderPoolFile(
     };
   }
   const skipped: SkippedFile[] = [];
-  const docs = parseYamlFile(path, text, skipped);
+  // A topology Cluster's workers are pools when its ClusterClass is in the
+  // same file: a file is parsed on its own, so a class in another file
+  // leaves them unread here (readRepoState reads the whole folder).
+  const docs = withTopologyDocuments(parseYamlFile(path, text, skipped));
   return withShapes(
     docs,
     parseClusterFolderPools(docs, configs, ctx.catalog, skipped),

@@ -160,9 +160,7 @@ function topologyGpuWorkers(
       const type = machine ? findInstanceType(catalog, machine) : undefined;
       if (!type) return [];
       const cluster = getIn(d.value, 'metadata', 'name');
-      const entry = String(getIn(made, 'metadata', 'name')).slice(
-        String(cluster).length + 1,
-      );
+      const entry = String(getIn(made, 'metadata', 'name'));
       return [
         {
           kind: 'note' as const,
