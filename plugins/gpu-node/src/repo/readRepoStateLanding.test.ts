@@ -330,10 +330,7 @@ describe('readRepoState: the resources a team’s NodeOverlay adds to its NodePo
   afterAll(() => removeTempRepo(dir));
 
   it('lands a pod asking for slices only the team’s overlay gives on the team’s NodePool', async () => {
-    const sliced = anywhereDeployment(
-      'sliced',
-      'nvidia.com/gpu.shared',
-    ).replace(
+    const sliced = anywhereDeployment('sliced', 'nvidia.com/gpu.shared').replace(
       '      tolerations:\n',
       '      nodeSelector: { karpenter.sh/nodepool: team-g5 }\n      tolerations:\n',
     );
