@@ -15,6 +15,14 @@
  */
 import { getIn, isPlainObject, type ParsedDocument } from './yamlObjects';
 
+/** Where a topology Cluster lists its workers. */
+export const TOPOLOGY_ENTRIES_PATH = [
+  'spec',
+  'topology',
+  'workers',
+  'machineDeployments',
+];
+
 /** The ClusterClass a topology Cluster names, as either API version says it (undefined: no managed topology). */
 export function topologyClassName(cluster: unknown): unknown {
   return (
@@ -66,13 +74,7 @@ export function topologyMachineDeployments(objects: unknown[]): unknown[] {
         getIn(o, 'kind') === 'ClusterClass' &&
         getIn(o, 'metadata', 'name') === className,
     );
-    const entries = getIn(
-      cluster,
-      'spec',
-      'topology',
-      'workers',
-      'machineDeployments',
-    );
+    const entries = getIn(cluster, ...TOPOLOGY_ENTRIES_PATH);
     return (Array.isArray(entries) ? entries : []).flatMap(entry => {
       const templates = workerClass(clusterClass, getIn(entry, 'class'));
       if (!templates) return [];
@@ -137,4 +139,30 @@ export function withTopologyDocuments(
     })),
   );
   return made.length > 0 ? [...documents, ...made] : documents;
+}
+
+/**
+ * True when two builds of a Cluster differ at most in its topology's worker
+ * entries named `names` (a pool's ledger and size are written on its entry,
+ * `changes/topologyEntryDocument.ts`), none added or removed: what a
+ * request or release of those pools may change of a Cluster.
+ */
+export function changesOnlyTopologyEntries(
+  before: unknown,
+  after: unknown,
+  names: readonly string[],
+): boolean {
+  const blanked = (cluster: unknown) => {
+    const copy = JSON.parse(JSON.stringify(cluster ?? null));
+    const entries = getIn(copy, ...TOPOLOGY_ENTRIES_PATH);
+    if (!Array.isArray(entries)) return copy;
+    entries.forEach((entry, i) => {
+      const name = getIn(entry, 'name');
+      if (typeof name === 'string' && names.includes(name)) {
+        entries[i] = { name };
+      }
+    });
+    return copy;
+  };
+  return JSON.stringify(blanked(before)) === JSON.stringify(blanked(after));
 }
