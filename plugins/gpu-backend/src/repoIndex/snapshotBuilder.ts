@@ -9,6 +9,7 @@ import {
   landingModel,
   placedWorkload,
   type ClusterProfile,
+  type GpuCatalog,
   type PlacementModel,
   type RepositoryWorkload,
   type WorkloadState,
@@ -21,6 +22,7 @@ import type {
 } from './indexSnapshot';
 import { SYMLINK_SKIP_REASON, type IndexStore } from './indexStore';
 import { swapSortedById } from './sortedWorkloads';
+import { parseTopologyWorkers } from './fileParsers';
 import {
   keyedClusterShapes,
   type ClusterShapes,
@@ -86,6 +88,7 @@ export class SnapshotBuilder {
     private readonly folders: RepoFolders,
     private readonly profiles: ClusterProfile[],
     private readonly defaultCluster: string,
+    private readonly catalog: GpuCatalog,
   ) {}
 
   /** The workloads last indexed for `folder` (none when not cached). */
@@ -261,6 +264,18 @@ export class SnapshotBuilder {
     return workloads.sort(byKey(w => w.id));
   }
 
+  /** The pools of a cluster's topology workers, read from its files' topology documents together. */
+  private topologyWorkers(cluster: string) {
+    const documents = [...this.store.poolFiles.values()]
+      .filter(file => file.cluster === cluster)
+      .flatMap(file => file.topologyDocuments ?? []);
+    return parseTopologyWorkers(
+      this.catalog,
+      documents,
+      this.store.poolConfigs(cluster),
+    );
+  }
+
   /** The snapshot of everything stored, read afresh. */
   build(revision: string): IndexSnapshot {
     const { store } = this;
@@ -274,9 +289,12 @@ export class SnapshotBuilder {
     /** Every cluster's pools and the nodes its pods land on. */
     const byCluster: ClusterShapes[] = [];
     for (const profile of ordered) {
-      const files = [...store.poolFiles.values()].filter(
-        file => file.cluster === profile.name,
-      );
+      const files = [
+        ...[...store.poolFiles.values()].filter(
+          file => file.cluster === profile.name,
+        ),
+        this.topologyWorkers(profile.name),
+      ];
       const pools = files.flatMap(file => file.pools);
       const landing = clusterLandingModel({
         pools: files.flatMap(file => file.shapes),

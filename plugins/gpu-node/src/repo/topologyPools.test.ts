@@ -2,27 +2,24 @@
  * A managed topology's GPU worker, adopted (its entry carries the product's
  * pool annotations), is a pool of the cluster as a written
  * MachineDeployment is: the planner reuses it, the card counts on it, and
- * its workloads are placed on it.
+ * its workloads are placed on it (`test/fixtures/capo-topology-adopted-repo`).
  */
 import { seedOpenStackCatalog } from '@gpu-gitops/plugin-gpu-common/src/providers/__testUtils__/openStackFlavors';
-import {
-  removeTempRepo,
-  writeTempRepo,
-} from '../changes/__fixtures__/gitopsRepo';
-import { topologyRepoFiles } from './__fixtures__/topologyRepo';
+import { promises as fs } from 'node:fs';
+import { checkoutShape } from '../changes/shapes/__testUtils__/shapeRound';
 import { readRepoState } from './readRepoState';
-import { FsRepoTree } from './tree';
+import type { FsRepoTree } from './tree';
 
 describe('readRepoState on a ClusterClass cluster', () => {
-  let dir: string;
+  let tree: FsRepoTree;
 
   beforeAll(async () => {
-    dir = await writeTempRepo(topologyRepoFiles);
+    tree = await checkoutShape('capo-topology-adopted-repo', 'gpu-topo-');
   });
-  afterAll(() => removeTempRepo(dir));
+  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('reads the adopted topology entry as a pool in its Cluster’s file, and places its workload on it', async () => {
-    const state = await readRepoState(new FsRepoTree(dir), undefined, 'ml-os', {
+    const state = await readRepoState(tree, undefined, 'ml-os', {
       catalog: seedOpenStackCatalog,
     });
     expect(
