@@ -154,13 +154,14 @@ export function parseClusterFolderPoolFile(
   }
   const skipped: SkippedFile[] = [];
   const docs = parseYamlFile(path, text, skipped);
+  const topologyDocuments = topologyDocumentsOf(docs);
   return {
     ...withShapes(
       docs,
       parseClusterFolderPools(docs, configs, ctx.catalog, skipped),
       skipped,
     ),
-    topologyDocuments: topologyDocumentsOf(docs),
+    ...(topologyDocuments.length > 0 ? { topologyDocuments } : {}),
   };
 }
 
