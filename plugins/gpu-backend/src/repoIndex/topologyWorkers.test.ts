@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import { FsRepoTree, readRepoState } from '@gpu-gitops/plugin-gpu-node';
 import { seedOpenStackCatalog } from '@gpu-gitops/plugin-gpu-common/src/providers/__testUtils__/openStackFlavors';
 import { AllocationQueries } from '../allocation/AllocationQueries';
 import {
@@ -19,6 +20,11 @@ import { GitFetchSource } from './gitSnapshot';
 import { RepoIndex } from './RepoIndex';
 
 jest.setTimeout(60_000);
+
+const FIXTURE = path.resolve(
+  __dirname,
+  '../../../../test/fixtures/capo-topology-adopted-repo',
+);
 
 const cluster = resolveClusterProfile({
   name: 'ml-os',
@@ -40,13 +46,7 @@ describe('the index reads a managed topology’s adopted GPU worker as a pool', 
   let index: RepoIndex;
 
   beforeAll(async () => {
-    remote = await createFixtureRemote(
-      {},
-      path.resolve(
-        __dirname,
-        '../../../../test/fixtures/capo-topology-adopted-repo',
-      ),
-    );
+    remote = await createFixtureRemote({}, FIXTURE);
     cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-index-cache-'));
     index = new RepoIndex(
       {
@@ -82,5 +82,19 @@ describe('the index reads a managed topology’s adopted GPU worker as a pool', 
     expect(pool?.consumers.map(c => [c.id, c.units])).toEqual([
       ['ml/embedder', 2],
     ]);
+  });
+
+  it('reads the cluster’s pools as readRepoState reads them', async () => {
+    const state = await readRepoState(
+      new FsRepoTree(FIXTURE),
+      undefined,
+      'ml-os',
+      {
+        catalog: seedOpenStackCatalog,
+      },
+    );
+    expect(index.snapshot().clusters.get('ml-os')?.repoState.pools).toEqual(
+      state.pools,
+    );
   });
 });
