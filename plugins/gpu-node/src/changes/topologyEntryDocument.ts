@@ -16,18 +16,19 @@ import { TOPOLOGY_ENTRIES_PATH } from '../repo/topologyMachineDeployments';
 
 /** Where a MachineDeployment field is on the entry; undefined: the entry has no such field. */
 function entryPath(path: Iterable<unknown> | null): unknown[] | undefined {
-  const [first, second, ...rest] = [...(path ?? [])];
+  const keys = [...(path ?? [])];
+  const [first, second] = keys;
   if (first === 'metadata' && second === 'name') {
-    return rest.length === 0 ? ['name'] : undefined;
+    return keys.length === 2 ? ['name'] : undefined;
   }
-  if (first === 'metadata')
-    return [first, second, ...rest].filter(k => k !== undefined);
-  if (first === 'spec' && second === 'replicas' && rest.length === 0) {
+  if (first === 'metadata') return keys;
+  if (first === 'spec' && second === 'replicas' && keys.length === 2) {
     return ['replicas'];
   }
   return undefined;
 }
 
+/** A topology entry as the Document of its MachineDeployment (`entryPath` maps the fields it has). */
 export class TopologyEntryDocument extends Document {
   constructor(entry: YAMLMap) {
     super();
