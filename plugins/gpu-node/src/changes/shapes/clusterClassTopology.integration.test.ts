@@ -209,7 +209,7 @@ describe('a ClusterClass-managed Cluster API cluster on OpenStack', () => {
       );
     });
 
-    it('a request grows the entry md-0 (its replicas and ledger on the entry), its pods land on md-0 only, validate is clean, and the release gives every file back byte for byte', async () => {
+    it('a request grows the entry md-0 (its replicas and ledger on the entry), its pods land on md-0 only, validate is clean, and the release gives every file back byte for byte; a second import changes nothing', async () => {
       const change = await buildRequestChange({
         tree,
         dir: tree.root,
@@ -250,6 +250,15 @@ describe('a ClusterClass-managed Cluster API cluster on OpenStack', () => {
       expect(await validateGitOpsTree(tree.root, { cluster, catalog })).toEqual(
         [],
       );
+      // Adopted already: a second import changes nothing.
+      const again = await buildImportChange({
+        tree,
+        dir: tree.root,
+        cluster,
+        catalog,
+        owner: SHAPE_OWNER,
+      });
+      expect(again.changeSet.changes).toEqual([]);
     });
   });
 });
