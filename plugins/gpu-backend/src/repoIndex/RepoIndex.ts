@@ -122,6 +122,7 @@ export class RepoIndex {
       this.folders,
       this.profiles,
       options.defaultCluster,
+      options.catalog,
     );
     this.savedState = new SavedIndexState(options.stateFile, {
       clusters: this.profiles,
@@ -311,18 +312,19 @@ export class RepoIndex {
       nodeFeatureRules,
       otherNodePools,
       skipped,
+      topologyDocuments = [],
     } = (inClusterFolder ? parseClusterFolderPoolFile : parsePoolFile)(
       this.ctx,
       path,
       text,
       poolConfigs,
     );
-    if (
-      inClusterFolder &&
-      pools.length + otherNodePools.length + skipped.length === 0
-    ) {
-      return undefined;
-    }
+    const held =
+      pools.length +
+      otherNodePools.length +
+      skipped.length +
+      topologyDocuments.length;
+    if (inClusterFolder && held === 0) return undefined;
     return {
       cluster,
       pools,
@@ -335,6 +337,7 @@ export class RepoIndex {
       ],
       migConfigs: [...new Set(pools.flatMap(p => p.migConfigName ?? []))],
       skipped,
+      ...(topologyDocuments.length > 0 ? { topologyDocuments } : {}),
     };
   }
 

@@ -21,6 +21,7 @@ import {
   gpuPoolShapes,
   handWrittenConfigMaps,
   parseClusterFolderPools,
+  withTopologyDocuments,
   parseDevicePluginConfigs,
   parseMigConfigs,
   parsePools,
@@ -84,6 +85,8 @@ export interface ParsedPoolFile {
   nodeFeatureRules: unknown[];
   otherNodePools: string[];
   skipped: SkippedFile[];
+  /** Its documents a managed topology's workers are read from (`topologyDocumentsOf`); none in the pool folder. */
+  topologyDocuments?: ParsedDocument[];
 }
 
 /** The file's pools with their shapes, read from the same documents. */
@@ -151,10 +154,54 @@ export function parseClusterFolderPoolFile(
   }
   const skipped: SkippedFile[] = [];
   const docs = parseYamlFile(path, text, skipped);
+  const topologyDocuments = topologyDocumentsOf(docs);
+  return {
+    ...withShapes(
+      docs,
+      parseClusterFolderPools(docs, configs, ctx.catalog, skipped),
+      skipped,
+    ),
+    ...(topologyDocuments.length > 0 ? { topologyDocuments } : {}),
+  };
+}
+
+/**
+ * The documents of a file a managed topology's workers are read from: all
+ * of a file that holds a Cluster API Cluster or ClusterClass (the worker
+ * classes' templates are often beside them), none of any other file. A
+ * topology Cluster and its ClusterClass may be in two files, each parsed
+ * on its own: the snapshot reads the workers of a cluster's folder from all
+ * of them (`parseTopologyWorkers`).
+ */
+function topologyDocumentsOf(docs: ParsedDocument[]): ParsedDocument[] {
+  const holds = docs.some(d =>
+    ['Cluster', 'ClusterClass'].includes(
+      String(asKubernetesObject(d.value)?.kind),
+    ),
+  );
+  return holds ? docs : [];
+}
+
+/**
+ * The pools a cluster's folder's topology workers are, read from the
+ * topology documents of all its files as `readRepoState` reads the whole
+ * folder (gpu-node `withTopologyDocuments`, `parseClusterFolderPools`):
+ * each adopted entry a pool in its Cluster's file.
+ */
+export function parseTopologyWorkers(
+  catalog: GpuCatalog,
+  docs: ParsedDocument[],
+  configs: PoolConfigs,
+): Omit<ParsedPoolFile, 'topologyDocuments'> {
+  const all = withTopologyDocuments(docs);
+  const made = all.slice(docs.length);
+  const classDocs = docs.filter(
+    d => asKubernetesObject(d.value)?.kind !== 'Cluster',
+  );
   return withShapes(
-    docs,
-    parseClusterFolderPools(docs, configs, ctx.catalog, skipped),
-    skipped,
+    all,
+    parseClusterFolderPools([...made, ...classDocs], configs, catalog, []),
+    [],
   );
 }
 

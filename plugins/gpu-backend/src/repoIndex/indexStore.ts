@@ -15,6 +15,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import {
   handWrittenConfigsByName,
+  type ParsedDocument,
   type PoolConfigs,
   type SkippedFile,
 } from '@gpu-gitops/plugin-gpu-node';
@@ -42,6 +43,8 @@ export interface PoolFile {
   devicePluginConfigs: string[];
   migConfigs: string[];
   skipped: SkippedFile[];
+  /** Its documents a managed topology's workers are read from, with the cluster folder's others (`parseTopologyWorkers`). */
+  topologyDocuments?: ParsedDocument[];
 }
 
 /** A device-plugin or mig-parted config file: its entries by name (pools are parsed against them). */

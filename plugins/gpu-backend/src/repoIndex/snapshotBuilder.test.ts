@@ -1,4 +1,7 @@
-import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import {
+  builtinCatalog,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 import { IndexStore } from './indexStore';
 import { RepoFolders } from './repoFolders';
 import { SnapshotBuilder } from './snapshotBuilder';
@@ -28,7 +31,13 @@ describe('SnapshotBuilder.build', () => {
         skipped: [],
       });
     }
-    const builder = new SnapshotBuilder(store, folders, [profile], 'prod');
+    const builder = new SnapshotBuilder(
+      store,
+      folders,
+      [profile],
+      'prod',
+      builtinCatalog,
+    );
     let turns = 0;
     const snapshot = await builder.build('rev', async () => {
       turns++;

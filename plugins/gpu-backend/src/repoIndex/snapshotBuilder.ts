@@ -9,6 +9,7 @@ import {
   landingModel,
   placedWorkload,
   type ClusterProfile,
+  type GpuCatalog,
   type PlacementModel,
   type RepositoryWorkload,
   type WorkloadState,
@@ -22,6 +23,7 @@ import type {
 import { SYMLINK_SKIP_REASON, type IndexStore } from './indexStore';
 import { flattened } from './flatString';
 import { swapSortedById } from './sortedWorkloads';
+import { parseTopologyWorkers } from './fileParsers';
 import {
   keyedClusterShapes,
   type ClusterShapes,
@@ -95,6 +97,7 @@ export class SnapshotBuilder {
     private readonly folders: RepoFolders,
     private readonly profiles: ClusterProfile[],
     private readonly defaultCluster: string,
+    private readonly catalog: GpuCatalog,
   ) {}
 
   /** The workloads last indexed for `folder` (none when not cached). */
@@ -277,20 +280,29 @@ export class SnapshotBuilder {
     return workloads.sort(byKey(w => w.id));
   }
 
+  /** The pools of a cluster's topology workers, read from its files' topology documents together. */
+  private topologyWorkers(cluster: string) {
+    const documents = [...this.store.poolFiles.values()]
+      .filter(file => file.cluster === cluster)
+      .flatMap(file => file.topologyDocuments ?? []);
+    return parseTopologyWorkers(
+      this.catalog,
+      documents,
+      this.store.poolConfigs(cluster),
+    );
+  }
+
   /**
-   * The snapshot of everything stored, read afresh. Placing 100k workloads
-   * takes seconds: `yieldTurn` gives the event loop a turn between folders
-   * (gpu-node `eventLoopTurns`), so the backend answers meanwhile (from the
-   * snapshot before: this one is handed out only when whole).
+   * Every cluster's index (profile, bootstrapped?, pools, configs; its
+   * workloads come later) and the nodes its pods land on, the default
+   * cluster first: a pool name found in several clusters maps there.
    */
-  async build(
-    revision: string,
-    yieldTurn: () => Promise<void> = eventLoopTurns(),
-  ): Promise<IndexSnapshot> {
+  private indexClusters(): {
+    clusters: Map<string, ClusterIndex>;
+    byCluster: ClusterShapes[];
+  } {
     const { store } = this;
-    const skipped: SkippedFile[] = [];
     const clusters = new Map<string, ClusterIndex>();
-    // The default cluster first: a pool name found in several clusters maps there.
     const ordered = [
       ...this.profiles.filter(p => p.name === this.defaultCluster),
       ...this.profiles.filter(p => p.name !== this.defaultCluster),
@@ -298,9 +310,12 @@ export class SnapshotBuilder {
     /** Every cluster's pools and the nodes its pods land on. */
     const byCluster: ClusterShapes[] = [];
     for (const profile of ordered) {
-      const files = [...store.poolFiles.values()].filter(
-        file => file.cluster === profile.name,
-      );
+      const files = [
+        ...[...store.poolFiles.values()].filter(
+          file => file.cluster === profile.name,
+        ),
+        this.topologyWorkers(profile.name),
+      ];
       const pools = files.flatMap(file => file.pools);
       const landing = clusterLandingModel({
         pools: files.flatMap(file => file.shapes),
@@ -330,6 +345,22 @@ export class SnapshotBuilder {
         },
       });
     }
+    return { clusters, byCluster };
+  }
+
+  /**
+   * The snapshot of everything stored, read afresh. Placing 100k workloads
+   * takes seconds: `yieldTurn` gives the event loop a turn between folders
+   * (gpu-node `eventLoopTurns`), so the backend answers meanwhile (from the
+   * snapshot before: this one is handed out only when whole).
+   */
+  async build(
+    revision: string,
+    yieldTurn: () => Promise<void> = eventLoopTurns(),
+  ): Promise<IndexSnapshot> {
+    const { store } = this;
+    const skipped: SkippedFile[] = [];
+    const { clusters, byCluster } = this.indexClusters();
     const keyed = keyedClusterShapes(byCluster);
     this.poolOwners = keyed.owners;
     this.placement = {

@@ -48,6 +48,7 @@ import {
 import type { ChangeSet } from './types';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
+import { changesOnlyTopologyEntries } from '../repo/topologyMachineDeployments';
 
 export interface VerifyChangeOptions {
   /** The checkout the change was computed on (the base). */
@@ -97,14 +98,26 @@ function refuse(message: string): never {
   throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
 }
 
+/** The pools whose objects the plan may change: its pool and the pools it leaves. */
+const plannedPoolNames = (plan: Plan) => [
+  plan.pool.name,
+  ...plan.leftPools.map(p => p.name),
+];
+
 /** True when a changed object is one the plan may change. */
-function mayChange(o: Built, plan: Plan, cluster: ClusterProfile): boolean {
+function mayChange(
+  old: Built,
+  o: Built,
+  plan: Plan,
+  cluster: ClusterProfile,
+): boolean {
   if (isGpuConfigsDelivery(o)) return true;
+  // A topology pool's ledger and size are on its Cluster's worker entry.
+  if (o.kind === 'Cluster') {
+    return changesOnlyTopologyEntries(old, o, plannedPoolNames(plan));
+  }
   if (POOL_OBJECT_KINDS.includes(o.kind)) {
-    return (
-      o.metadata.name === plan.pool.name ||
-      plan.leftPools.some(p => p.name === o.metadata.name)
-    );
+    return plannedPoolNames(plan).includes(o.metadata.name);
   }
   if (o.kind === 'ConfigMap') {
     const ns = o.metadata.namespace;
@@ -239,7 +252,7 @@ export async function verifyChange(
         continue;
       }
       if (deepEqual(old, o)) continue;
-      if (!mayChange(o, plan, cluster)) {
+      if (!mayChange(old, o, plan, cluster)) {
         problems.push(
           `${root}: ${describeBuilt(o)} would change, and the product does not manage it`,
         );

@@ -46,7 +46,6 @@ import {
   type ParsedDocument,
   type PlainObject,
 } from '../repo/yamlObjects';
-import { topologyMachineDeployments } from '../repo/topologyMachineDeployments';
 import { annotate } from './adoptPool';
 import type { ImportFinding } from './convert/findings';
 
@@ -74,6 +73,12 @@ export interface MachineDeploymentAdoption {
   gpusPerNode: number;
   /** The team's KubeadmConfigTemplate, as written. */
   bootstrap: PlainObject;
+  /**
+   * The topology Cluster whose `spec.topology.workers.machineDeployments`
+   * entry it is (`adoptTopologyEntry.ts`); undefined for a MachineDeployment
+   * written in the repository.
+   */
+  topologyCluster?: string;
 }
 
 /** A note on a GPU MachineDeployment left as it is, with why. */
@@ -136,47 +141,11 @@ export function handWrittenGpuMachineDeployments(
       bootstrap: bootstrap as PlainObject,
     });
   }
-  findings.push(...topologyGpuWorkers(documents, catalog));
   return { adoptions, findings };
 }
 
-/**
- * The GPU workers of a Cluster API cluster's managed topology: each entry of
- * `spec.topology.workers.machineDeployments` whose worker class's machine
- * is a catalog GPU machine, noted on the Cluster. The topology controller
- * makes and owns its MachineDeployment (`repo/topologyMachineDeployments.ts`),
- * so there is no object of the repository the product could annotate or
- * point at a labelled bootstrap template.
- */
-function topologyGpuWorkers(
-  documents: ParsedDocument[],
-  catalog: GpuCatalog,
-): ImportFinding[] {
-  const values = documents.map(d => d.value);
-  const others = values.filter(v => getIn(v, 'kind') !== 'Cluster');
-  return documents.flatMap(d =>
-    topologyMachineDeployments([d.value, ...others]).flatMap(made => {
-      const machine = machineTypeOf(templatesOf(made, values).infrastructure);
-      const type = machine ? findInstanceType(catalog, machine) : undefined;
-      if (!type) return [];
-      const cluster = getIn(d.value, 'metadata', 'name');
-      const entry = String(getIn(made, 'metadata', 'name')).slice(
-        String(cluster).length + 1,
-      );
-      return [
-        {
-          kind: 'note' as const,
-          path: d.path,
-          object: `Cluster "${cluster}"`,
-          message: `GPU workers of its managed topology, not adopted: the entry \`${entry}\` of \`spec.topology.workers.machineDeployments\` (${machine}: ${type.gpusPerNode} × ${type.gpuModel} per node) becomes a MachineDeployment the topology controller owns, which the product cannot annotate or relabel. Its workloads get no request record; \`validate\` still judges the workloads that land on it. A new request's pool is refused on this cluster with the worker class and topology entry to add`,
-        },
-      ];
-    }),
-  );
-}
-
 /** Why the product could not manage the MachineDeployment, in the team's words; undefined when it can. */
-function whyNotAdoptable(
+export function whyNotAdoptable(
   bootstrap: unknown,
   replicas: unknown,
   labelDomain: string,

@@ -79,7 +79,14 @@ import {
   withNodeLabel,
   type MachineDeploymentAdoption,
 } from './adoptMachineDeployment';
+import {
+  adoptedCluster,
+  adoptEntryInFile,
+  entryAdoptionNote,
+  topologyGpuWorkers,
+} from './adoptTopologyEntry';
 import { convertWithPatches } from './convertWithPatches';
+import { withTopologyDocuments } from '../repo/topologyMachineDeployments';
 import { kindNameOf } from './expectedConversion';
 import { karpenterOutsideFolder } from './karpenterOutsideFolder';
 import { readPatchEntries, patchSitesOf } from './legacyPatchSites';
@@ -457,14 +464,13 @@ async function readImportPools(
     migConfigs: state.migConfigs,
   };
   const { pools } = parsePools(poolDocuments, configs, catalog, skipped);
-  const machineDeployments = handWrittenGpuMachineDeployments(
-    files.values(),
+  const adoptions = gpuMachineAdoptions(
+    files,
     configs,
     catalog,
     cluster.labelDomain,
+    findings,
   );
-  findings.push(...machineDeployments.findings);
-  const { adoptions } = machineDeployments;
   // How each pool's nodes really share their GPUs, wherever it is set.
   const observed = await observePools(
     [
@@ -503,6 +509,34 @@ async function readImportPools(
     observed,
     adoptable,
   };
+}
+
+/**
+ * The team's own GPU machines the import adopts: standalone
+ * MachineDeployments and ClusterClass topology entries (each says why when
+ * it cannot be adopted).
+ */
+function gpuMachineAdoptions(
+  files: Map<string, LoadedFile>,
+  configs: PoolConfigs,
+  catalog: GpuCatalog,
+  labelDomain: string,
+  findings: ImportFinding[],
+) {
+  const machineDeployments = handWrittenGpuMachineDeployments(
+    files.values(),
+    configs,
+    catalog,
+    labelDomain,
+  );
+  const topologyWorkers = topologyGpuWorkers(
+    [...files.values()].flatMap(f => f.documents),
+    configs,
+    catalog,
+    labelDomain,
+  );
+  findings.push(...machineDeployments.findings, ...topologyWorkers.findings);
+  return [...machineDeployments.adoptions, ...topologyWorkers.adoptions];
 }
 
 /** An adopted pool with the resource its nodes' device plugin serves. */
@@ -608,6 +642,18 @@ function adoptImportPools(
     const file = files.get(pool.path)!.file;
     const observed = found.observed.get(pool.name)!;
     const adoption = found.adoptions.find(a => a.name === pool.name);
+    if (adoption?.topologyCluster) {
+      pools.push(
+        adoptTopologyEntryPool(
+          pool,
+          adoption,
+          { file, annotations, observed },
+          labelDomain,
+          { changedBefore, changedAfter, derived, findings },
+        ),
+      );
+      continue;
+    }
     if (adoption) {
       pools.push(
         adoptMachineDeploymentPool(
@@ -810,6 +856,43 @@ function adoptMachineDeploymentPool(
   };
 }
 
+/**
+ * Adopt a GPU entry of a managed topology in its Cluster's file (the
+ * Cluster's entry gets the annotations), noting what kustomize must build
+ * after.
+ */
+function adoptTopologyEntryPool(
+  pool: PoolState,
+  adoption: MachineDeploymentAdoption,
+  read: {
+    file: YamlFile;
+    annotations: Record<string, string>;
+    observed: ObservedSharing;
+  },
+  labelDomain: string,
+  noted: {
+    changedBefore: Set<string>;
+    changedAfter: Set<string>;
+    derived: NonNullable<ExpectedImport['derived']>;
+    findings: ImportFinding[];
+  },
+): AdoptedPool {
+  const { file, annotations, observed } = read;
+  adoptEntryInFile(file, adoption, annotations);
+  const kindName = `Cluster/${adoption.topologyCluster}`;
+  noted.changedBefore.add(kindName);
+  noted.changedAfter.add(kindName);
+  noted.derived.set(kindName, {
+    from: kindName,
+    edit: built => adoptedCluster(built, adoption.name, annotations),
+  });
+  noted.findings.push(entryAdoptionNote(adoption, labelDomain));
+  return {
+    ...describeAdopted(pool, annotations, labelDomain, observed),
+    counts: [...adoptionCounts(adoption), ...observed.counts],
+  };
+}
+
 /** What to tell of a Karpenter pool adopted as it is: it cannot scale yet, or it has no one model. */
 function adoptedPoolNotes(
   pool: PoolState,
@@ -963,7 +1046,11 @@ function adoptedFileDocuments(
   files: Map<string, LoadedFile>,
 ): ParsedDocument[] {
   const paths = new Set(adoptions.map(a => a.path));
-  return [...paths].flatMap(path => files.get(path)!.documents);
+  const documents = [...paths].flatMap(path => files.get(path)!.documents);
+  if (!adoptions.some(a => a.topologyCluster)) return documents;
+  // A topology entry's pool object is the MachineDeployment it becomes, on
+  // its worker class's templates (in any file of the folder).
+  return withTopologyDocuments([...files.values()].flatMap(f => f.documents));
 }
 
 /**

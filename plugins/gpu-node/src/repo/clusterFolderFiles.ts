@@ -32,7 +32,11 @@ const POOL_KINDS = new Set([
  * @public
  */
 export interface ClusterFolderFileHolds {
-  /** A NodePool, MachineDeployment, NodeFeatureRule or ComputeClass, or a NodeOverlay (it adds resources to NodePools' nodes). */
+  /**
+   * A NodePool, MachineDeployment, NodeFeatureRule or ComputeClass, or a
+   * NodeOverlay (it adds resources to NodePools' nodes), or a Cluster API
+   * Cluster or ClusterClass (a managed topology's workers are pools).
+   */
   pools: boolean;
   /** A ConfigMap of device-plugin or mig-parted configs. */
   configMaps: boolean;
@@ -47,7 +51,7 @@ export interface ClusterFolderFileHolds {
 export function clusterFolderFileHolds(text: string): ClusterFolderFileHolds {
   return {
     pools:
-      /\bkind:\s*['"]?(NodePool|NodeOverlay|MachineDeployment|NodeFeatureRule|ComputeClass)\b/.test(
+      /\bkind:\s*['"]?(NodePool|NodeOverlay|MachineDeployment|NodeFeatureRule|ComputeClass|ClusterClass|Cluster)\b/.test(
         text,
       ),
     configMaps: mayHoldGpuConfigMap(text),

@@ -129,3 +129,59 @@ describe('machineDeploymentAsNodePool', () => {
     ]);
   });
 });
+
+describe('the labels a MachineDeployment’s nodes carry', () => {
+  const bootstrap = {
+    apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmConfigTemplate',
+    metadata: { name: 'gpu-bootstrap' },
+    spec: {
+      template: {
+        spec: {
+          joinConfiguration: {
+            nodeRegistration: {
+              kubeletExtraArgs: [
+                { name: 'node-labels', value: 'gpu.backstage.io/pool=md-gpu' },
+              ],
+            },
+          },
+        },
+      },
+    },
+  };
+  // A topology entry's `metadata.labels`, as the topology controller puts them on its Machines.
+  const deployment = {
+    kind: 'MachineDeployment',
+    metadata: { name: 'md-gpu' },
+    spec: {
+      template: {
+        metadata: {
+          labels: {
+            'node.cluster.x-k8s.io/gpu': 'a100',
+            'gpu.node.cluster.x-k8s.io/pool': 'md-gpu',
+            'node-role.kubernetes.io/gpu': '',
+            'gpu.backstage.io/sharing': 'exclusive',
+            team: 'ml',
+          },
+        },
+        spec: {
+          bootstrap: {
+            configRef: { kind: 'KubeadmConfigTemplate', name: 'gpu-bootstrap' },
+          },
+        },
+      },
+    },
+  };
+
+  it('are kubelet’s registration labels and only the Machine labels Cluster API copies to Nodes', () => {
+    expect(
+      machineDeploymentAsNodePool(deployment, [bootstrap]).spec.template
+        .metadata.labels,
+    ).toEqual({
+      'gpu.backstage.io/pool': 'md-gpu',
+      'node.cluster.x-k8s.io/gpu': 'a100',
+      'gpu.node.cluster.x-k8s.io/pool': 'md-gpu',
+      'node-role.kubernetes.io/gpu': '',
+    });
+  });
+});

@@ -69,6 +69,44 @@ export function templatesOf(
 /** The labels kubelet registers the nodes with (`--node-labels`; gpu-common's reading). */
 export const nodeRegistrationLabels = kubeletNodeLabels;
 
+/**
+ * Whether Cluster API copies a Machine's label `key` to its Node: only
+ * `node-role.kubernetes.io/*` and the `node-restriction.kubernetes.io` and
+ * `node.cluster.x-k8s.io` domains and their subdomains (cluster-api
+ * `util/labels/helpers.go` `GetManagedLabels`, v1.10+; before,
+ * `internal/controllers/machine/machine_controller_noderef.go`
+ * `getManagedLabels`). Any other label of a MachineDeployment's template or
+ * of a topology entry's `metadata.labels` stays on the Machine: its nodes
+ * never carry it (unless the controller runs with
+ * `--additional-sync-machine-labels`, which a repository cannot show).
+ */
+export function syncedToNode(key: string): boolean {
+  const domain = key.split('/')[0];
+  if (!key.includes('/')) return false;
+  if (domain === 'node-role.kubernetes.io') return true;
+  return ['node-restriction.kubernetes.io', 'node.cluster.x-k8s.io'].some(
+    d => domain === d || domain.endsWith(`.${d}`),
+  );
+}
+
+/**
+ * The labels a MachineDeployment's nodes carry: kubelet's registration
+ * labels, and the labels of its machine template (a topology entry's
+ * `metadata.labels`) Cluster API copies to the Node (`syncedToNode`).
+ */
+export function machineNodeLabels(
+  deployment: unknown,
+  bootstrap: unknown,
+): Record<string, string> {
+  const synced = Object.entries(
+    stringRecord(getIn(deployment, 'spec', 'template', 'metadata', 'labels')),
+  ).filter(([key]) => syncedToNode(key));
+  return {
+    ...Object.fromEntries(synced),
+    ...nodeRegistrationLabels(bootstrap),
+  };
+}
+
 /** The taints kubelet registers the nodes with. */
 export function nodeRegistrationTaints(bootstrap: unknown): unknown {
   return getIn(
@@ -125,7 +163,7 @@ export function poolNodeLabels(
   values: unknown[],
 ): Record<string, string> {
   if (getIn(pool, 'kind') === MACHINE_DEPLOYMENT) {
-    return nodeRegistrationLabels(templatesOf(pool, values).bootstrap);
+    return machineNodeLabels(pool, templatesOf(pool, values).bootstrap);
   }
   if (getIn(pool, 'kind') === NODE_FEATURE_RULE) return ruleNodeLabels(pool);
   if (getIn(pool, 'kind') === COMPUTE_CLASS_KIND) {
@@ -161,7 +199,7 @@ export function machineDeploymentAsNodePool<T extends PlainObject>(
     kind: MACHINE_DEPLOYMENT,
     spec: {
       template: {
-        metadata: { labels: nodeRegistrationLabels(bootstrap) },
+        metadata: { labels: machineNodeLabels(deployment, bootstrap) },
         spec: {
           requirements: [
             ...(machine

@@ -54,6 +54,7 @@ import { parseFiles } from './parseFiles';
 import { readDocuments } from './readDocuments';
 import { readFiles } from './readFiles';
 import { gpuPoolShapes } from './gpuPoolShapes';
+import { withTopologyDocuments } from './topologyMachineDeployments';
 import type { RepoTree } from './tree';
 import type { ParsedDocument, SkippedFile } from './yamlObjects';
 
@@ -338,7 +339,7 @@ async function readClusterFolderDocs(
     if (holds.pools) poolDocs.push(...docs);
     if (holds.configMaps) configMapDocs.push(...docs);
   }
-  return { poolDocs, configMapDocs };
+  return { poolDocs: withTopologyDocuments(poolDocs), configMapDocs };
 }
 
 /**

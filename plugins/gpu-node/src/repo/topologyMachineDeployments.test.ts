@@ -52,7 +52,7 @@ describe('topologyMachineDeployments', () => {
       {
         apiVersion: 'cluster.x-k8s.io/v1beta2',
         kind: 'MachineDeployment',
-        metadata: { name: 'lab-md-gpu', namespace: 'capi' },
+        metadata: { name: 'md-gpu', namespace: 'capi' },
         spec: {
           clusterName: 'lab',
           replicas: 3,

@@ -13,7 +13,15 @@
  * `infrastructure.templateRef`; v1beta1 `spec.topology.class` and
  * `template.bootstrap.ref` / `template.infrastructure.ref`.
  */
-import { getIn, isPlainObject } from './yamlObjects';
+import { getIn, isPlainObject, type ParsedDocument } from './yamlObjects';
+
+/** Where a topology Cluster lists its workers. */
+export const TOPOLOGY_ENTRIES_PATH = [
+  'spec',
+  'topology',
+  'workers',
+  'machineDeployments',
+];
 
 /** The ClusterClass a topology Cluster names, as either API version says it (undefined: no managed topology). */
 export function topologyClassName(cluster: unknown): unknown {
@@ -48,10 +56,13 @@ const reference = (ref: unknown) => ({
 
 /**
  * The MachineDeployments the topology controller makes of the topology
- * Clusters among `objects`: named `<cluster>-<entry>` (the controller adds a
- * random suffix), the entry's replicas and metadata, referencing its worker
- * class's templates. An entry whose class is not among `objects` is left
- * out: what its nodes are cannot be told.
+ * Clusters among `objects`, each named as its entry: the controller names
+ * its MachineDeployment `<cluster>-<entry>-<random suffix>`, a name no
+ * repository holds, so the pool is the entry the team wrote (the name its
+ * nodes' pool label and a request's ledger give). Each has the entry's
+ * replicas and metadata and refers to its worker class's templates. An
+ * entry whose class is not among `objects` is left out: what its nodes are
+ * cannot be told.
  */
 export function topologyMachineDeployments(objects: unknown[]): unknown[] {
   return objects.flatMap(cluster => {
@@ -63,13 +74,7 @@ export function topologyMachineDeployments(objects: unknown[]): unknown[] {
         getIn(o, 'kind') === 'ClusterClass' &&
         getIn(o, 'metadata', 'name') === className,
     );
-    const entries = getIn(
-      cluster,
-      'spec',
-      'topology',
-      'workers',
-      'machineDeployments',
-    );
+    const entries = getIn(cluster, ...TOPOLOGY_ENTRIES_PATH);
     return (Array.isArray(entries) ? entries : []).flatMap(entry => {
       const templates = workerClass(clusterClass, getIn(entry, 'class'));
       if (!templates) return [];
@@ -90,7 +95,7 @@ function topologyMachineDeployment(
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'MachineDeployment',
     metadata: {
-      name: `${clusterName}-${getIn(entry, 'name')}`,
+      name: getIn(entry, 'name'),
       ...(typeof namespace === 'string' ? { namespace } : {}),
       ...(isPlainObject(getIn(metadata, 'annotations'))
         ? { annotations: getIn(metadata, 'annotations') }
@@ -113,8 +118,51 @@ function topologyMachineDeployment(
   };
 }
 
-/** `objects` and the MachineDeployments their topology Clusters make. */
-export function withTopologyMachineDeployments(objects: unknown[]): unknown[] {
-  const made = topologyMachineDeployments(objects);
-  return made.length > 0 ? [...objects, ...made] : objects;
+/**
+ * `documents` and the MachineDeployments their topology Clusters make, each
+ * a document of its Cluster's file (where its entry is written), so the pool
+ * readers read a topology worker as the MachineDeployment it becomes.
+ *
+ * @public
+ */
+export function withTopologyDocuments(
+  documents: ParsedDocument[],
+): ParsedDocument[] {
+  const others = documents
+    .map(d => d.value)
+    .filter(v => getIn(v, 'kind') !== 'Cluster');
+  const made = documents.flatMap(d =>
+    topologyMachineDeployments([d.value, ...others]).map(value => ({
+      path: d.path,
+      index: d.index,
+      value,
+    })),
+  );
+  return made.length > 0 ? [...documents, ...made] : documents;
+}
+
+/**
+ * True when two builds of a Cluster differ at most in its topology's worker
+ * entries named `names` (a pool's ledger and size are written on its entry,
+ * `changes/topologyEntryDocument.ts`), none added or removed: what a
+ * request or release of those pools may change of a Cluster.
+ */
+export function changesOnlyTopologyEntries(
+  before: unknown,
+  after: unknown,
+  names: readonly string[],
+): boolean {
+  const blanked = (cluster: unknown) => {
+    const copy = JSON.parse(JSON.stringify(cluster ?? null));
+    const entries = getIn(copy, ...TOPOLOGY_ENTRIES_PATH);
+    if (!Array.isArray(entries)) return copy;
+    entries.forEach((entry, i) => {
+      const name = getIn(entry, 'name');
+      if (typeof name === 'string' && names.includes(name)) {
+        entries[i] = { name };
+      }
+    });
+    return copy;
+  };
+  return JSON.stringify(blanked(before)) === JSON.stringify(blanked(after));
 }

@@ -48,7 +48,7 @@ describe('a ClusterClass cluster whose topology workers run a GPU flavor', () =>
       ['Deployment/embedder', 'workload-unschedulable'],
     ]);
     expect(findings[0].message).toContain(
-      'nodes of MachineDeployment ml-os-md-0 never carry label pool',
+      'nodes of MachineDeployment md-0 never carry label pool',
     );
   });
 });

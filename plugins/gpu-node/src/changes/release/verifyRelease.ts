@@ -34,6 +34,7 @@ import { unadoptedTemplates } from './unadoptMachineDeployments';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
 import { POOL_OBJECT_KINDS } from '../../repo/machineDeploymentPools';
+import { changesOnlyTopologyEntries } from '../../repo/topologyMachineDeployments';
 import { isGpuConfigsDelivery } from '../workloadCluster/gpuConfigsDelivery';
 import {
   carriedCopyProblems,
@@ -69,6 +70,7 @@ function configMapProblems(
 
 /** True when a changed object is one the release may change. */
 function releaseMayChange(
+  old: BuiltObject,
   o: BuiltObject,
   plan: ReleasePlan,
   cluster: ClusterProfile,
@@ -76,6 +78,14 @@ function releaseMayChange(
   const existing = plan.request.spec.workload.existing;
   if (POOL_OBJECT_KINDS.includes(o.kind)) {
     return plan.pools.some(p => p.name === o.metadata.name);
+  }
+  // A topology pool's ledger and size are on its Cluster's worker entry.
+  if (o.kind === 'Cluster') {
+    return changesOnlyTopologyEntries(
+      old,
+      o,
+      plan.pools.map(p => p.name),
+    );
   }
   // The product's queues shrink with the pools they are planned from.
   if (o.apiVersion === KUEUE_API_VERSION) return isManagedObject(o);
@@ -105,7 +115,8 @@ export async function verifyRelease(
   const removableKeys = new Set(plan.unusedDevicePluginConfigs);
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
   const problems: string[] = [];
-  const mayChange = (o: BuiltObject) => releaseMayChange(o, plan, cluster);
+  const mayChange = (old: BuiltObject, o: BuiltObject) =>
+    releaseMayChange(old, o, plan, cluster);
 
   const readAfter = readAfterChange(
     new FsRepoTree(options.dir),
@@ -173,7 +184,7 @@ function releasedRootProblems(
     cluster: VerifyReleaseOptions['cluster'];
     removableKeys: Set<string>;
     unadopted: Set<string>;
-    mayChange: (o: BuiltObject) => boolean;
+    mayChange: (old: BuiltObject, o: BuiltObject) => boolean;
   },
 ): string[] {
   const { id, cluster, removableKeys, unadopted, mayChange } = judge;
@@ -193,7 +204,7 @@ function releasedRootProblems(
       continue;
     }
     if (deepEqual(o, next)) continue;
-    if (!mayChange(next)) {
+    if (!mayChange(o, next)) {
       found.push(
         `${root}: ${describeBuilt(o)} would change, and the release does not touch it`,
       );

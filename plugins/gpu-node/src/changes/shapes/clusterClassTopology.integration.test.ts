@@ -17,7 +17,9 @@ import { buildImportChange } from '../../import/buildImportChange';
 import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { readRepoState } from '../../repo/readRepoState';
 import { buildRequestChange } from '../buildRequestChange';
+import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
 import {
   checkoutShape,
@@ -61,7 +63,7 @@ describe('a ClusterClass-managed Cluster API cluster on OpenStack', () => {
     );
   });
 
-  it('the import recognises the topology’s GPU workers and says why it leaves them, changing nothing', async () => {
+  it('the import recognises the topology’s GPU workers and, their nodes without the pool label, says what to add, changing nothing', async () => {
     const before = await snapshot(tree);
     const imported = await buildImportChange({
       tree,
@@ -76,7 +78,7 @@ describe('a ClusterClass-managed Cluster API cluster on OpenStack', () => {
       path: 'clusters/ml-os/cluster.yaml',
       object: 'Cluster "ml-os"',
       message: expect.stringContaining(
-        'the entry `md-0` of `spec.topology.workers.machineDeployments` (g2.5xlarge: 1 × t4 per node) becomes a MachineDeployment the topology controller owns',
+        "GPU workers of its managed topology, not adopted: the entry `md-0` of `spec.topology.workers.machineDeployments` (g2.5xlarge: 1 × t4 per node); its nodes do not carry gpu.backstage.io/pool=md-0, the label the product's pods select, and the product does not change the worker class's bootstrap template (dev-test-default-worker-bootstraptemplate: every entry of the class joins with it). Add `gpu.backstage.io/pool=md-0` to the `node-labels` of the class's bootstrap template",
       ),
     });
     expect(await snapshot(tree)).toEqual(before);
@@ -132,10 +134,131 @@ describe('a ClusterClass-managed Cluster API cluster on OpenStack', () => {
           path: 'spec.cluster',
           rule: 'cluster-managed-topology',
           message:
-            'Cluster "ml-os" is managed by its ClusterClass "dev-test" (`spec.topology` in clusters/ml-os/): the new pool gpu-t4 would be a MachineDeployment outside that topology, which Cluster API never upgrades with the cluster, so none is written. Add the pool to the topology: to ClusterClass "dev-test" a worker class in `spec.workers.machineDeployments` whose infrastructure template is a OpenStackMachineTemplate of machine `g2.5xlarge` and whose bootstrap template registers its nodes with `node-labels` `gpu.backstage.io/gpu-model=t4,gpu.backstage.io/pool=gpu-t4,gpu.backstage.io/sharing=exclusive` and the taint `nvidia.com/gpu=gpu-t4:NoSchedule`; and to Cluster "ml-os" the entry `{class: <that class>, name: gpu-t4, replicas: 2}` in `spec.topology.workers.machineDeployments`. Nothing was written.',
+            'Cluster "ml-os" is managed by its ClusterClass "dev-test" (`spec.topology` in clusters/ml-os/): the new pool gpu-t4 would be a MachineDeployment outside that topology, which Cluster API never upgrades with the cluster, so none is written. Add the pool to the topology: to ClusterClass "dev-test" a worker class in `spec.workers.machineDeployments` whose infrastructure template is a OpenStackMachineTemplate of machine `g2.5xlarge` and whose bootstrap template registers its nodes with `node-labels` `gpu.backstage.io/gpu-model=t4,gpu.backstage.io/pool=gpu-t4,gpu.backstage.io/sharing=exclusive` and the taint `nvidia.com/gpu=gpu-t4:NoSchedule`; and to Cluster "ml-os" the entry `{class: <that class>, name: gpu-t4, replicas: 2}` in `spec.topology.workers.machineDeployments`; then `import` adopts the entry (its pool annotations go on it) and requests reuse it. Nothing was written.',
         },
       ]);
       expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+  });
+  describe('the team registers md-0’s nodes with the pool label: import, request, validate, release, validate', () => {
+    let imported: Record<string, string>;
+    const request = shapeRequest('t4-chat', {
+      cluster: 'ml-os',
+      gpu: { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
+      workload: { image: 'ghcr.io/acme/t4-chat:1.0' },
+    });
+
+    beforeAll(async () => {
+      // What the import's note asks for: the GPU worker class's bootstrap
+      // template registers its nodes with the product's pool label.
+      const file = path.join(tree.root, 'clusters/ml-os/clusterclass.yaml');
+      const text = await fs.readFile(file, 'utf8');
+      const labelled = text.replace(
+        '          - name: provider-id\n            value: "openstack:///{{ v1.instance_id }}"\n          name: "{{ v1.local_hostname }}"\n---\napiVersion: controlplane',
+        '          - name: provider-id\n            value: "openstack:///{{ v1.instance_id }}"\n          - name: node-labels\n            value: gpu.backstage.io/pool=md-0\n          name: "{{ v1.local_hostname }}"\n---\napiVersion: controlplane',
+      );
+      if (labelled === text) {
+        throw new Error('the fixture’s worker bootstrap template moved');
+      }
+      await fs.writeFile(file, labelled);
+    });
+
+    it('the import adopts the entry md-0 in place (annotations on the entry only) and records the team’s Deployment on it', async () => {
+      const before = await snapshot(tree);
+      const result = await buildImportChange({
+        tree,
+        dir: tree.root,
+        cluster,
+        catalog,
+        owner: SHAPE_OWNER,
+      });
+      expect(result.changeSet.changes.map(c => c.path).sort()).toEqual([
+        'clusters/ml-os/cluster.yaml',
+        'requests/ml/embedder.yaml',
+      ]);
+      await writeChangeSet(tree, result.changeSet);
+      imported = await snapshot(tree);
+      // Only the entry's metadata was added; every line of the Cluster kept.
+      const cluster0 = before['clusters/ml-os/cluster.yaml'];
+      expect(imported['clusters/ml-os/cluster.yaml']).toBe(
+        cluster0.replace(
+          '        name: md-0\n        replicas: 2\n',
+          [
+            '        name: md-0',
+            '        replicas: 2',
+            '        metadata:',
+            '          annotations:',
+            '            gpu.backstage.io/requests: ml/embedder=2',
+            '            gpu.backstage.io/sharing-mode: exclusive',
+            '            gpu.backstage.io/resource-name: nvidia.com/gpu',
+            '            gpu.backstage.io/gpu-model: t4',
+            '            gpu.backstage.io/limit-floor: "2"',
+            '',
+          ].join('\n'),
+        ),
+      );
+      const state = await readRepoState(tree, undefined, 'ml-os', { catalog });
+      expect(
+        state.pools.map(p => [p.name, p.path, p.gpuModel, p.limitFloor]),
+      ).toEqual([['md-0', 'clusters/ml-os/cluster.yaml', 't4', 2]]);
+      expect(state.workloads.map(w => [w.id, w.pool, w.replicas])).toEqual([
+        ['ml/embedder', 'md-0', 2],
+      ]);
+      expect(await validateGitOpsTree(tree.root, { cluster, catalog })).toEqual(
+        [],
+      );
+    });
+
+    it('a request grows the entry md-0 (its replicas and ledger on the entry), its pods land on md-0 only, validate is clean, and the release gives every file back byte for byte; a second import changes nothing', async () => {
+      const change = await buildRequestChange({
+        tree,
+        dir: tree.root,
+        request,
+        cluster,
+        catalog,
+      });
+      expect(change.plan.pool).toMatchObject({ name: 'md-0', reused: true });
+      expect(change.verification?.landsOn).toEqual(['md-0']);
+      await writeChangeSet(tree, change.changeSet);
+      const merged = await snapshot(tree);
+      expect(merged['clusters/ml-os/cluster.yaml']).toContain(
+        '        name: md-0\n        replicas: 4\n',
+      );
+      expect(merged['clusters/ml-os/cluster.yaml']).toContain(
+        'gpu.backstage.io/requests: ml/embedder=2, ml/t4-chat=2',
+      );
+      // No MachineDeployment beside the topology: the new files are the
+      // request's record and its workload.
+      const added = Object.keys(merged).filter(p => !(p in imported));
+      expect(added.sort()).toEqual([
+        'apps/ml/t4-chat/deployment.yaml',
+        'apps/ml/t4-chat/kustomization.yaml',
+        'requests/ml/t4-chat.yaml',
+      ]);
+      expect(await validateGitOpsTree(tree.root, { cluster, catalog })).toEqual(
+        [],
+      );
+      const release = await buildReleaseChange({
+        tree,
+        dir: tree.root,
+        request: request.metadata,
+        clusterProfile: () => cluster,
+        catalog,
+      });
+      await writeChangeSet(tree, release.changeSet);
+      expect(await snapshot(tree)).toEqual(imported);
+      expect(await validateGitOpsTree(tree.root, { cluster, catalog })).toEqual(
+        [],
+      );
+      // Adopted already: a second import changes nothing.
+      const again = await buildImportChange({
+        tree,
+        dir: tree.root,
+        cluster,
+        catalog,
+        owner: SHAPE_OWNER,
+      });
+      expect(again.changeSet.changes).toEqual([]);
     });
   });
 });

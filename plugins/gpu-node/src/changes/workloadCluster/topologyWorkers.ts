@@ -8,8 +8,9 @@
  * are MachineDeploymentClasses instantiated by topology entries). Adding a
  * worker class to the team's ClusterClass and an entry to its Cluster would
  * change two files the product does not manage, so the request is refused
- * with exactly what to add; a pool of the product's already there is reused
- * as ever.
+ * with exactly what to add; once added, the import adopts the entry
+ * (`import/adoptTopologyEntry.ts`) and requests reuse it in place
+ * (`changes/topologyEntryDocument.ts`).
  */
 import {
   GpuInputError,
@@ -59,7 +60,7 @@ function whatToAdd(
     taints.length > 0
       ? ` and the taint${taints.length > 1 ? 's' : ''} \`${taints.join('`, `')}\``
       : '',
-    `; and to Cluster "${clusterName}" the entry \`{class: <that class>, name: ${name}, replicas: ${replicas}}\` in \`spec.topology.workers.machineDeployments\``,
+    `; and to Cluster "${clusterName}" the entry \`{class: <that class>, name: ${name}, replicas: ${replicas}}\` in \`spec.topology.workers.machineDeployments\`; then \`import\` adopts the entry (its pool annotations go on it) and requests reuse it`,
   ].join('');
 }
 
