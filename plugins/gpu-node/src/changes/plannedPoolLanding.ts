@@ -18,6 +18,7 @@ import {
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
+import { nodeOverlaysAmong } from '../repo/nodeOverlaysAmong';
 import { getIn } from '../repo/yamlObjects';
 import type { BuiltRoot } from '../validate/builtRoots';
 import { builtPools } from '../validate/builtPools';
@@ -66,6 +67,18 @@ function servedPoolsOf(
   return servedPools(pools, { stack, migStrategy: cluster.migStrategy });
 }
 
+/**
+ * The NodeOverlays the roots build, each once: an overlay is a cluster-wide
+ * object, so one built by two roots is the same overlay (twice, it would
+ * look like a conflict of equal weights).
+ */
+function builtOverlays(objects: readonly BuiltObject[]) {
+  const byName = new Map(
+    nodeOverlaysAmong(objects).map(overlay => [overlay.name, overlay]),
+  );
+  return [...byName.values()];
+}
+
 /** Where the GPU workload's pods can land, and what is wrong with it. */
 export interface PlannedPoolLanding {
   /** The built pools its pods can land on; undefined when the roots build no plan pool (nothing judged). */
@@ -92,10 +105,14 @@ export function plannedPoolLanding(
   const served = servedPoolsOf(builds, cluster, catalog, stack);
   const planned = served.find(s => s.pool.name === plan.pool.name);
   if (!planned) return { problems: [] };
-  // The readers' one model: the team's own GPU nodes no built pool describes take such pods too.
+  const objects = builds.flatMap(b => b.objects);
+  // The readers' one model: the team's own GPU nodes no built pool describes
+  // take such pods too, and every NodePool's nodes hold what the built
+  // NodeOverlays add (the team's reaching the plan's pool included).
   const { shapes } = clusterLandingModel({
     pools: served.map(s => s.shape),
-    objects: builds.flatMap(b => b.objects),
+    objects,
+    overlays: builtOverlays(objects),
   });
   const podSpec = getIn(workload, ...workloadShape(kind).podTemplate, 'spec');
   // Every shape judged (not only the narrowest selector's): the plan's pool's refusal is the finding.
