@@ -188,6 +188,7 @@ export type {
   RepoStateReport,
 } from './repo/readRepoState';
 export { gpuPoolShapes } from './repo/gpuPoolShapes';
+export { nodeOverlaysAmong } from './repo/nodeOverlaysAmong';
 export { isClusterReleaseFile } from './changes/bootstrap/helmReleases/findHelmReleases';
 export type { RepositoryFile } from './changes/bootstrap/helmReleases/valuesConfigMaps';
 export {

@@ -294,7 +294,7 @@ export class RepoIndex {
     }
   }
 
-  /** The pool file `text` makes; undefined when deleted, or a cluster-folder file without a NodePool. */
+  /** The pool file `text` makes; undefined when deleted, or a cluster-folder file without a pool object or NodeOverlay. */
   private parsePoolFile(
     path: string,
     cluster: string,
@@ -309,6 +309,7 @@ export class RepoIndex {
       shapes,
       handWrittenShapes,
       nodeFeatureRules,
+      overlays,
       otherNodePools,
       skipped,
     } = (inClusterFolder ? parseClusterFolderPoolFile : parsePoolFile)(
@@ -319,7 +320,11 @@ export class RepoIndex {
     );
     if (
       inClusterFolder &&
-      pools.length + otherNodePools.length + skipped.length === 0
+      pools.length +
+        otherNodePools.length +
+        overlays.length +
+        skipped.length ===
+        0
     ) {
       return undefined;
     }
@@ -329,6 +334,7 @@ export class RepoIndex {
       shapes,
       handWrittenShapes,
       nodeFeatureRules,
+      overlays,
       otherNodePools,
       devicePluginConfigs: [
         ...new Set(pools.flatMap(p => p.deviceConfigName ?? [])),
