@@ -373,9 +373,7 @@ describe('the index gives NodePools what the cluster’s NodeOverlays add (one m
       'drop the team overlay',
     );
     await index.refresh();
-    const sliced = index
-      .snapshot()
-      .workloads.find(w => w.id === 'ml/sliced');
+    const sliced = index.snapshot().workloads.find(w => w.id === 'ml/sliced');
     expect(sliced?.unpooledNodes).toBeUndefined();
     expect(sliced?.placementWarning).toMatch(
       /its pods can land on no GPU pool of any indexed cluster/,
