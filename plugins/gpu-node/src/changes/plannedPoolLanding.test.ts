@@ -154,6 +154,23 @@ describe('plannedPoolLanding', () => {
       );
     });
 
+    it('sees the team’s overlay built by another root of the change: NodeOverlays are cluster-wide', () => {
+      const { plan, objects, deployment } = fourSlicePods();
+      const landing = plannedPoolLanding(
+        [
+          { root: 'clusters/dev/gpu', objects },
+          { root: 'clusters/dev/karpenter', objects: [teamOverlay(10)] },
+        ],
+        deployment,
+        'Deployment',
+        plan,
+        devCluster,
+      );
+      expect(landing.problems).toEqual([
+        'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu.shared: a pod asks for 4, nodes of NodePool gpu-t4-ts4 advertise 2 each',
+      ]);
+    });
+
     it('at equal weight takes the overlay whose name sorts later: the team’s `nvidia-ts` over the product’s, not `all-nvidia-ts`', () => {
       const { plan, objects, deployment } = fourSlicePods();
       expect(
