@@ -203,6 +203,27 @@ describe('GpuPoolsContent', () => {
     });
   });
 
+  it('says a component’s GPU workloads land nowhere rather than that it holds no GPUs', async () => {
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => ({
+          entityRef: 'component:default/chat',
+          allocations: [{ ...timeSliced, pool: '', poolCost: undefined }],
+          totals: { physicalGpus: 0, usdPerMonth: 0 },
+        }),
+        getPools: async () => pools,
+      }),
+    );
+    expect(
+      await screen.findByText('No GPU pool serves this component'),
+    ).toBeVisible();
+    expect(
+      screen.getByText(
+        "chat's GPU workloads (ml/chat) land on none of the GitOps repository's 3 GPU pools nor on GPU nodes of the team's: their pods would stay pending.",
+      ),
+    ).toBeVisible();
+  });
+
   it('says that no pool serves a component without GPUs, and where every pool is', async () => {
     const web: Entity = {
       ...chatEntity,

@@ -7,7 +7,10 @@ import {
 import { useApi } from '@backstage/core-plugin-api';
 import { stringifyEntityRef } from '@backstage/catalog-model';
 import { useEntity } from '@backstage/plugin-catalog-react';
-import type { PoolsResponse } from '@gpu-gitops/plugin-gpu-common';
+import type {
+  GpuAllocation,
+  PoolsResponse,
+} from '@gpu-gitops/plugin-gpu-common';
 import { Grid, Typography } from '@material-ui/core';
 import useAsync from 'react-use/esm/useAsync';
 import { gpuApiRef } from '../../api/GpuApi';
@@ -65,7 +68,11 @@ export function GpuPoolsContent() {
           <EmptyState
             missing="data"
             title="No GPU pool serves this component"
-            description={`${entity.metadata.name} holds no GPUs: none of the GitOps repository's ${pools.value!.pools.length} GPU pools has a request of it.`}
+            description={noPlaceText(
+              entity.metadata.name,
+              allocation.value!.allocations,
+              pools.value!.pools.length,
+            )}
             action={
               <Link to={GPU_OVERVIEW_PATH}>Every pool of every cluster</Link>
             }
@@ -83,6 +90,22 @@ export function GpuPoolsContent() {
       ))}
     </Grid>
   );
+}
+
+/**
+ * Why the tab lists no place: the component holds no GPUs, or its GPU
+ * workloads land nowhere (the card lists them with pool "none").
+ */
+function noPlaceText(
+  name: string,
+  allocations: readonly GpuAllocation[],
+  poolCount: number,
+): string {
+  if (allocations.length === 0) {
+    return `${name} holds no GPUs: none of the GitOps repository's ${poolCount} GPU pools has a request of it.`;
+  }
+  const ids = allocations.map(a => a.id).join(', ');
+  return `${name}'s GPU workloads (${ids}) land on none of the GitOps repository's ${poolCount} GPU pools nor on GPU nodes of the team's: their pods would stay pending.`;
 }
 
 /** One place the component's workloads run on, as its kind is shown. */
