@@ -189,6 +189,7 @@ export type {
 } from './repo/readRepoState';
 export { gpuPoolShapes } from './repo/gpuPoolShapes';
 export { withTopologyDocuments } from './repo/topologyMachineDeployments';
+export { nodeOverlaysAmong } from './repo/nodeOverlaysAmong';
 export { isClusterReleaseFile } from './changes/bootstrap/helmReleases/findHelmReleases';
 export type { RepositoryFile } from './changes/bootstrap/helmReleases/valuesConfigMaps';
 export {

@@ -27,7 +27,9 @@ export function namedPaths(markdown: string): string[] {
   const table = markdown.slice(start, end === -1 ? undefined : end);
   return [...table.matchAll(/`([^`\s]+)`/g)]
     .map(match => match[1])
-    .filter(name => /\.(tsx?|json|ya?ml|md)$|\/$/.test(name));
+    .filter(name => /\.(tsx?|json|ya?ml|md)$|\/$/.test(name))
+    // A label key's prefix (`node-role.kubernetes.io/`) names no file.
+    .filter(name => !/^[^/]*\.[^/]*\//.test(name));
 }
 
 /** A regular expression for a named path: `*` and `<…>` match one name's part. */

@@ -295,7 +295,7 @@ export class RepoIndex {
     }
   }
 
-  /** The pool file `text` makes; undefined when deleted, or a cluster-folder file without a NodePool. */
+  /** The pool file `text` makes; undefined when deleted, or a cluster-folder file without a pool object or NodeOverlay. */
   private parsePoolFile(
     path: string,
     cluster: string,
@@ -310,6 +310,7 @@ export class RepoIndex {
       shapes,
       handWrittenShapes,
       nodeFeatureRules,
+      overlays,
       otherNodePools,
       skipped,
       topologyDocuments = [],
@@ -322,6 +323,7 @@ export class RepoIndex {
     const held =
       pools.length +
       otherNodePools.length +
+      overlays.length +
       skipped.length +
       topologyDocuments.length;
     if (inClusterFolder && held === 0) return undefined;
@@ -331,6 +333,7 @@ export class RepoIndex {
       shapes,
       handWrittenShapes,
       nodeFeatureRules,
+      overlays,
       otherNodePools,
       devicePluginConfigs: [
         ...new Set(pools.flatMap(p => p.deviceConfigName ?? [])),

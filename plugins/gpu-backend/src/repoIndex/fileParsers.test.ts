@@ -213,9 +213,10 @@ mig-configs:
           resources: [{ name: 'nvidia.com/mig-1g.5gb' }],
         }),
       ],
-      // No GPU NodePool the team wrote by hand in this file, no NFD rule.
+      // No GPU NodePool the team wrote by hand in this file, no NFD rule, no NodeOverlay.
       handWrittenShapes: [],
       nodeFeatureRules: [],
+      overlays: [],
       otherNodePools: [],
       skipped: [],
     });
@@ -233,6 +234,7 @@ mig-configs:
         }),
       ],
       nodeFeatureRules: [],
+      overlays: [],
       skipped: [],
     });
     const configMap = `apiVersion: v1

@@ -10,6 +10,7 @@ import {
   type GpuCatalog,
   type GpuRequest,
   type HandWrittenConfigMap,
+  type NodeOverlayLike,
   type PoolNodeShape,
   type PoolState,
   type RepositoryWorkload,
@@ -20,6 +21,7 @@ import {
   clusterFolderFileHolds,
   gpuPoolShapes,
   handWrittenConfigMaps,
+  nodeOverlaysAmong,
   parseClusterFolderPools,
   withTopologyDocuments,
   parseDevicePluginConfigs,
@@ -83,6 +85,8 @@ export interface ParsedPoolFile {
   handWrittenShapes: PoolNodeShape[];
   /** Its NodeFeatureRules: a team's label GPU servers no NodePool launches (gpu-common `clusterLandingModel`). */
   nodeFeatureRules: unknown[];
+  /** Its NodeOverlays: the resources they add to the cluster's NodePools' nodes (gpu-common `clusterLandingModel`). */
+  overlays: NodeOverlayLike[];
   otherNodePools: string[];
   skipped: SkippedFile[];
   /** Its documents a managed topology's workers are read from (`topologyDocumentsOf`); none in the pool folder. */
@@ -106,6 +110,7 @@ function withShapes(
     nodeFeatureRules: docs
       .map(d => d.value)
       .filter(v => asKubernetesObject(v)?.kind === NODE_FEATURE_RULE_KIND),
+    overlays: nodeOverlaysAmong(docs.map(d => d.value)),
     otherNodePools: parsed.otherNodePools,
     skipped,
   };
@@ -148,6 +153,7 @@ export function parseClusterFolderPoolFile(
       shapes: [],
       handWrittenShapes: [],
       nodeFeatureRules: [],
+      overlays: [],
       otherNodePools: [],
       skipped: [],
     };

@@ -10,6 +10,7 @@ import {
   type ClusterGpuStack,
   type GpuRequest,
   type HandWrittenConfigMap,
+  type NodeOverlayLike,
   type PoolNodeShape,
   type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -38,6 +39,8 @@ export interface PoolFile {
   handWrittenShapes: PoolNodeShape[];
   /** Its NodeFeatureRules: where no NodePool runs, a team's rules label GPU servers pods land on. */
   nodeFeatureRules: unknown[];
+  /** Its NodeOverlays: a team's add resources to NodePools of any file of the cluster. */
+  overlays: NodeOverlayLike[];
   /** The names of its other pool objects (CPU or hand-written pools): names a new pool must not take. */
   otherNodePools: string[];
   devicePluginConfigs: string[];

@@ -321,6 +321,7 @@ export class SnapshotBuilder {
         pools: files.flatMap(file => file.shapes),
         handWritten: files.flatMap(file => file.handWrittenShapes),
         objects: files.flatMap(file => file.nodeFeatureRules),
+        overlays: files.flatMap(file => file.overlays),
       });
       byCluster.push({
         cluster: profile.name,

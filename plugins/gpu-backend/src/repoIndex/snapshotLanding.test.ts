@@ -12,6 +12,7 @@ import {
   builtinCatalog,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
+import { FsRepoTree, readRepoState } from '@gpu-gitops/plugin-gpu-node';
 import { AllocationQueries } from '../allocation/AllocationQueries';
 import {
   createFixtureRemote,
@@ -286,5 +287,96 @@ describe('the index tells same-named pools of two clusters apart', () => {
     });
     expect(teamJob?.pool).toBeUndefined();
     expect(teamJob?.placementWarning).toBeUndefined();
+  });
+});
+
+/**
+ * The team's NodeOverlay, in a file of its own, telling Karpenter the nodes of
+ * its hand-written NodePool hold 8 time-slices each (the GPU Operator's
+ * default config slices them; the repository holds no config of it).
+ */
+const SLICES_OVERLAY = `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: team-g5-slices
+spec:
+  requirements:
+    - { key: karpenter.sh/nodepool, operator: In, values: ["team-g5"] }
+  capacity:
+    nvidia.com/gpu.shared: "8"
+`;
+
+describe('the index gives NodePools what the cluster’s NodeOverlays add (one model with readRepoState and verify)', () => {
+  let remote: FixtureRemote;
+  let cacheDir: string;
+  let index: RepoIndex;
+
+  beforeAll(async () => {
+    remote = await createFixtureRemote({
+      'clusters/prod/karpenter/team-g5.yaml': G5_POOL.replace(
+        'name: gpu-g5',
+        'name: team-g5',
+      ),
+      'clusters/prod/karpenter/team-g5-slices.yaml': SLICES_OVERLAY,
+      'apps/ml/sliced/deployment.yaml': selecting(
+        'sliced',
+        'karpenter.sh/nodepool: team-g5',
+        'nvidia.com/gpu.shared',
+      ),
+    });
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-index-cache-'));
+    index = new RepoIndex(
+      {
+        clusters: [
+          resolveClusterProfile({ name: 'dev' }),
+          resolveClusterProfile({ name: 'prod' }),
+        ],
+        defaultCluster: 'dev',
+        catalog: builtinCatalog,
+      },
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir }),
+    );
+    await index.refresh();
+  });
+
+  afterAll(async () => {
+    await remote.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  it('lands a workload asking for the slices only the team’s overlay adds on the team’s NodePool, as readRepoState does', async () => {
+    const snapshot = index.snapshot();
+    const sliced = snapshot.workloads.find(w => w.id === 'ml/sliced');
+    expect(sliced).toMatchObject({
+      cluster: 'prod',
+      unpooledNodes: ['team-g5'],
+    });
+    expect(sliced?.placementWarning).toBeUndefined();
+    expect(
+      new AllocationQueries(builtinCatalog).allocation(snapshot, sliced!),
+    ).toMatchObject({ cluster: 'prod', teamNodes: ['team-g5'] });
+
+    const state = await readRepoState(
+      new FsRepoTree(path.join(remote.root, 'work')),
+      {},
+      'prod',
+      { catalog: builtinCatalog },
+    );
+    expect(
+      state.workloads.find(w => w.id === 'ml/sliced')?.unpooledNodes,
+    ).toEqual(sliced?.unpooledNodes);
+  });
+
+  it('forgets what the overlay added once it is deleted', async () => {
+    await remote.commit(
+      { 'clusters/prod/karpenter/team-g5-slices.yaml': null },
+      'drop the team overlay',
+    );
+    await index.refresh();
+    const sliced = index.snapshot().workloads.find(w => w.id === 'ml/sliced');
+    expect(sliced?.unpooledNodes).toBeUndefined();
+    expect(sliced?.placementWarning).toMatch(
+      /its pods can land on no GPU pool of any indexed cluster/,
+    );
   });
 });

@@ -154,6 +154,23 @@ describe('plannedPoolLanding', () => {
       );
     });
 
+    it('sees the team’s overlay built by another root of the change: NodeOverlays are cluster-wide', () => {
+      const { plan, objects, deployment } = fourSlicePods();
+      const landing = plannedPoolLanding(
+        [
+          { root: 'clusters/dev/gpu', objects },
+          { root: 'clusters/dev/karpenter', objects: [teamOverlay(10)] },
+        ],
+        deployment,
+        'Deployment',
+        plan,
+        devCluster,
+      );
+      expect(landing.problems).toEqual([
+        'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu.shared: a pod asks for 4, nodes of NodePool gpu-t4-ts4 advertise 2 each',
+      ]);
+    });
+
     it('at equal weight takes the overlay whose name sorts later: the team’s `nvidia-ts` over the product’s, not `all-nvidia-ts`', () => {
       const { plan, objects, deployment } = fourSlicePods();
       expect(
@@ -166,6 +183,60 @@ describe('plannedPoolLanding', () => {
           plan,
         ),
       ).toEqual([]);
+    });
+  });
+
+  describe('on a pool whose slices only a hand-written NodeOverlay tells (the operator-wide default time-slices; no config label in the repository)', () => {
+    /**
+     * The pool as the import adopts it (annotations only): no
+     * `nvidia.com/device-plugin.config` label, so the repository shows its
+     * device plugin advertising whole GPUs; the team's overlay tells
+     * Karpenter its nodes hold 4 `nvidia.com/gpu.shared`, and the product
+     * writes no overlay beside it (`handWrittenOverlays.ts`).
+     */
+    function adoptedPool(podAsks: string) {
+      const { plan, objects, deployment } = cluster();
+      const pool = structuredClone(
+        objects.find(o => o.metadata.name === 'gpu-t4-ts4'),
+      ) as BuiltObject & { spec: any };
+      delete pool.spec.template.metadata.labels[
+        'nvidia.com/device-plugin.config'
+      ];
+      const teamOverlay = {
+        apiVersion: 'karpenter.sh/v1alpha1',
+        kind: 'NodeOverlay',
+        metadata: { name: 'team-t4-slices' },
+        spec: {
+          requirements: [
+            {
+              key: 'karpenter.sh/nodepool',
+              operator: 'In',
+              values: ['gpu-t4-ts4'],
+            },
+          ],
+          capacity: { 'nvidia.com/gpu.shared': '4' },
+        },
+      } as unknown as BuiltObject;
+      deployment.spec.template.spec.containers[0].resources.limits = {
+        'nvidia.com/gpu.shared': podAsks,
+      };
+      return plannedPoolLanding(
+        [{ root: 'clusters/dev/gpu', objects: [pool, teamOverlay] }],
+        deployment,
+        'Deployment',
+        plan,
+        devCluster,
+      );
+    }
+
+    it('lands pods asking for the slices the overlay adds on the plan’s pool', () => {
+      expect(adoptedPool('1')).toEqual({ pools: ['gpu-t4-ts4'], problems: [] });
+    });
+
+    it('refuses pods asking for more slices than the overlay gives a node', () => {
+      expect(adoptedPool('8').problems).toEqual([
+        'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu.shared: a pod asks for 8, nodes of NodePool gpu-t4-ts4 advertise 4 each',
+      ]);
     });
   });
 

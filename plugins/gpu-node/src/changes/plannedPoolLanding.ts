@@ -18,8 +18,10 @@ import {
   type WorkloadKind,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize/build';
+import { nodeOverlaysAmong } from '../repo/nodeOverlaysAmong';
 import { getIn } from '../repo/yamlObjects';
 import type { BuiltRoot } from '../validate/builtRoots';
+import { withOverlays } from '../validate/builtOverlays';
 import { builtPools } from '../validate/builtPools';
 import { gpuConfigMapsOf } from '../validate/gpuConfigMaps';
 import type { Finding } from '../validate/findings';
@@ -30,6 +32,20 @@ import { describeBuilt } from './gpuWorkloadCheck';
 export interface BuiltAfter {
   root: string;
   objects: BuiltObject[];
+}
+
+/**
+ * The NodeOverlays the roots build, each once: an overlay is a cluster-wide
+ * object, applied to every NodePool whichever root builds it, and one built
+ * by two roots is the same overlay (twice, it would look like a conflict of
+ * equal weights).
+ */
+function builtOverlays(builds: readonly BuiltAfter[]): BuiltObject[] {
+  const byName = new Map<string, BuiltObject>();
+  for (const object of builds.flatMap(b => b.objects)) {
+    if (object.kind === 'NodeOverlay') byName.set(object.metadata.name, object);
+  }
+  return [...byName.values()];
 }
 
 /**
@@ -63,7 +79,12 @@ function servedPoolsOf(
     findings,
     stack,
   });
-  return servedPools(pools, { stack, migStrategy: cluster.migStrategy });
+  // builtPools applies a root's overlays to its own pools; Karpenter applies
+  // every overlay of the cluster to every NodePool.
+  return servedPools(withOverlays(pools, builtOverlays(builds)), {
+    stack,
+    migStrategy: cluster.migStrategy,
+  });
 }
 
 /** Where the GPU workload's pods can land, and what is wrong with it. */
@@ -92,10 +113,13 @@ export function plannedPoolLanding(
   const served = servedPoolsOf(builds, cluster, catalog, stack);
   const planned = served.find(s => s.pool.name === plan.pool.name);
   if (!planned) return { problems: [] };
-  // The readers' one model: the team's own GPU nodes no built pool describes take such pods too.
+  // The readers' one model: the team's own GPU nodes no built pool describes
+  // take such pods too, and every NodePool's nodes hold what the built
+  // NodeOverlays add (the team's reaching the plan's pool included).
   const { shapes } = clusterLandingModel({
     pools: served.map(s => s.shape),
     objects: builds.flatMap(b => b.objects),
+    overlays: nodeOverlaysAmong(builtOverlays(builds)),
   });
   const podSpec = getIn(workload, ...workloadShape(kind).podTemplate, 'spec');
   // Every shape judged (not only the narrowest selector's): the plan's pool's refusal is the finding.

@@ -12,7 +12,11 @@ import { asKubernetesObject } from './yamlObjects';
 /** Karpenter's NodeOverlay kind (`karpenter.sh/v1alpha1`). */
 const NODE_OVERLAY = 'NodeOverlay';
 
-/** Each NodeOverlay among `objects`. */
+/**
+ * Each NodeOverlay among `objects`.
+ *
+ * @public
+ */
 export function nodeOverlaysAmong(
   objects: readonly unknown[],
 ): NodeOverlayLike[] {

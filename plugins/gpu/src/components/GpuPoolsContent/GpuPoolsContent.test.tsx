@@ -10,6 +10,7 @@ import {
   chatEntity,
   livePools,
   pools,
+  timeSliced,
 } from '../../__testUtils__/fixtures';
 import { GpuPoolsContent } from './GpuPoolsContent';
 
@@ -84,6 +85,143 @@ describe('GpuPoolsContent', () => {
     expect(
       await screen.findByTestId('gpu-allocation-ml/trainer'),
     ).toBeVisible();
+    // Each pool's "This component" is the card's cost of its rows there.
+    const cardCost = (id: string) =>
+      within(screen.getByTestId(`gpu-allocation-${id}`))
+        .getByTestId('gpu-allocation-cost')
+        .querySelector('p')?.textContent;
+    expect(cardCost('ml/chat')).toBe('$587.50');
+    expect(cardCost('ml/trainer')).toBe('$3,005.45');
+    expect(
+      a100.getByText(
+        'This component: 3 nvidia.com/mig-3g.20gb, $3,005.45 per month',
+      ),
+    ).toBeVisible();
+    // A pool the pools' answer does not list is said so, not dropped.
+    expect(screen.getByTestId('unlisted-pool-gpu-a10g-mps')).toHaveTextContent(
+      'ml/embedder runs on pool gpu-a10g-mps of prod, which the GPU pools',
+    );
+  });
+
+  describe('pools the component’s workloads use that no request of it holds', () => {
+    /** The lab component: one workload on the team's own NodePool, one on a product pool its ledger does not list. */
+    const lab: Entity = {
+      ...chatEntity,
+      metadata: { name: 'lab', namespace: 'default' },
+    };
+    const onTeamNodes = {
+      ...timeSliced,
+      id: 'ml/lab-notebook',
+      name: 'lab-notebook',
+      entityRef: 'component:default/lab',
+      pool: 'team-g5',
+      teamNodes: ['team-g5'],
+      gpuModel: 'unknown',
+      sharingMode: 'exclusive' as const,
+      resourceName: 'nvidia.com/gpu',
+      replicas: 2,
+      perReplica: 1,
+      gpuSharePerReplica: 0,
+      physicalGpus: 0,
+      usdPerMonth: 0,
+      unitsHeld: 0,
+      poolCost: undefined,
+      sources: ['apps/ml/lab-notebook/deployment.yaml'],
+    };
+    /** Placed on gpu-h100 by its selector, never requested: its ledger lists nothing of it. */
+    const unledgered = {
+      ...onTeamNodes,
+      id: 'ml/lab-trainer',
+      name: 'lab-trainer',
+      pool: 'gpu-h100',
+      teamNodes: undefined,
+      gpuModel: 'h100-80gb',
+      replicas: 1,
+      perReplica: 8,
+      gpuSharePerReplica: 1,
+      physicalGpus: 8,
+      poolCost: pools.pools[2].cost,
+      sources: ['apps/ml/lab-trainer/job.yaml'],
+    };
+
+    async function renderLab() {
+      await renderTab(
+        fakeGpuApi({
+          getAllocation: async () => ({
+            entityRef: 'component:default/lab',
+            allocations: [onTeamNodes, unledgered],
+            totals: { physicalGpus: 8, usdPerMonth: 0 },
+          }),
+          getPools: async () => pools,
+        }),
+        lab,
+      );
+    }
+
+    it('shows the team’s own GPU nodes its workload lands on, marked as not the product’s and priced as the card prices them', async () => {
+      await renderLab();
+      const nodes = within(
+        await screen.findByTestId('gpu-team-nodes-prod-team-g5'),
+      );
+      expect(
+        nodes.getByText(
+          "team-g5 (the team's own GPU nodes, not a pool of the product's)",
+        ),
+      ).toBeVisible();
+      expect(
+        nodes.getByText(
+          'ml/lab-notebook: 2 × 1 nvidia.com/gpu, $0.00 per month',
+        ),
+      ).toBeVisible();
+      expect(nodes.getByTestId('team-nodes-note')).toHaveTextContent(
+        'Nothing is counted or priced on these nodes: no pool of the product’s sizes them',
+      );
+      expect(
+        screen.queryByText('No GPU pool serves this component'),
+      ).toBeNull();
+      // The card's row says the same place and the same cost.
+      const row = within(
+        await screen.findByTestId('gpu-allocation-ml/lab-notebook'),
+      );
+      expect(row.getByTestId('gpu-allocation-pool')).toHaveTextContent(
+        "team-g5 (the team's own GPU nodes, not a pool of the product's)",
+      );
+      expect(row.getByTestId('gpu-allocation-cost')).toHaveTextContent('$0.00');
+    });
+
+    it('shows the product’s pool its workload runs on though the pool’s ledger holds nothing of it, with the card’s figures', async () => {
+      await renderLab();
+      const cards = await screen.findAllByTestId(/^gpu-pool-/);
+      expect(cards.map(c => c.getAttribute('data-testid'))).toEqual([
+        'gpu-pool-gpu-h100',
+      ]);
+      expect(
+        within(cards[0]).getByText(
+          'This component: 8 nvidia.com/gpu in use, none held in the pool’s ledger: $0.00 per month',
+        ),
+      ).toBeVisible();
+    });
+  });
+
+  it('says a component’s GPU workloads land nowhere rather than that it holds no GPUs', async () => {
+    await renderTab(
+      fakeGpuApi({
+        getAllocation: async () => ({
+          entityRef: 'component:default/chat',
+          allocations: [{ ...timeSliced, pool: '', poolCost: undefined }],
+          totals: { physicalGpus: 0, usdPerMonth: 0 },
+        }),
+        getPools: async () => pools,
+      }),
+    );
+    expect(
+      await screen.findByText('No GPU pool serves this component'),
+    ).toBeVisible();
+    expect(
+      screen.getByText(
+        "chat's GPU workloads (ml/chat) land on none of the GitOps repository's 3 GPU pools nor on GPU nodes of the team's: their pods would stay pending.",
+      ),
+    ).toBeVisible();
   });
 
   it('says that no pool serves a component without GPUs, and where every pool is', async () => {
@@ -156,9 +294,28 @@ describe('GpuPoolsContent', () => {
   });
 
   it("shows why a pool has no live figures on its component's tab", async () => {
+    // notebook's one request, on dev's time-sliced T4 pool.
+    const notebook = {
+      ...timeSliced,
+      id: 'research/notebook',
+      namespace: 'research',
+      name: 'notebook',
+      entityRef: 'component:default/notebook',
+      cluster: 'dev',
+      pool: 'gpu-t4-ts4',
+      gpuModel: 't4',
+      replicas: 1,
+      usdPerMonth: 96,
+      unitsHeld: 1,
+      poolCost: livePools.pools[3].cost,
+    };
     await renderTab(
       fakeGpuApi({
-        getAllocation: async () => chatAllocation,
+        getAllocation: async () => ({
+          entityRef: 'component:default/notebook',
+          allocations: [notebook],
+          totals: { physicalGpus: 0.25, usdPerMonth: 96 },
+        }),
         getPools: async () => livePools,
       }),
       { ...chatEntity, metadata: { name: 'notebook', namespace: 'default' } },

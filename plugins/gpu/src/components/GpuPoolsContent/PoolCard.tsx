@@ -3,6 +3,7 @@ import {
   builtinCatalog,
   findModel,
   poolUsage,
+  type GpuAllocation,
   type LiveDataStatus,
   type PoolSummary,
 } from '@gpu-gitops/plugin-gpu-common';
@@ -14,27 +15,48 @@ import { DriftBadge } from '../DriftBadge';
 import { PoolFigures } from './PoolFigures';
 
 /**
+ * What the component holds of the pool, by its allocations' figures (the
+ * card's): the units its pool's ledger gives it and their cost, or, when
+ * the ledger gives it none (a workload placed there by its selector), what
+ * its pods use and that nothing is priced.
+ */
+function componentShareText(
+  allocations: readonly GpuAllocation[],
+  resourceName: string,
+): string {
+  const held = allocations.reduce((sum, a) => sum + a.unitsHeld, 0);
+  const cents = allocations.reduce(
+    (sum, a) => sum + Math.round(a.usdPerMonth * 100),
+    0,
+  );
+  if (held > 0) {
+    return `This component: ${held} ${resourceName}, ${formatUsd(cents / 100)} per month`;
+  }
+  const used = allocations.reduce(
+    (sum, a) => sum + a.replicas * a.perReplica,
+    0,
+  );
+  return `This component: ${used} ${resourceName} in use, none held in the pool’s ledger: ${formatUsd(cents / 100)} per month`;
+}
+
+/**
  * Capacity vs allocated of one pool, what its GPUs did (live), its nodes'
  * cost, its consumers and its MIG layout.
  */
 export function PoolCard(props: {
   pool: PoolSummary;
   entityRef: string;
+  /** The component's allocations on the pool (the card's rows): what "This component" says. */
+  allocations: readonly GpuAllocation[];
   /** Its cluster's live status, when live data is configured for it. */
   live?: LiveDataStatus;
 }) {
-  const { pool, entityRef, live } = props;
+  const { pool, entityRef, allocations, live } = props;
   const theme = useTheme();
   const model = pool.gpuModel
     ? findModel(builtinCatalog, pool.gpuModel)
     : undefined;
   const usage = poolUsage(pool);
-  const mine = pool.consumers.filter(c => c.entityRef === entityRef);
-  const mineUnits = mine.reduce((sum, c) => sum + c.units, 0);
-  const mineCents = mine.reduce(
-    (sum, c) => sum + Math.round(c.usdPerMonth * 100),
-    0,
-  );
   const { cost } = pool;
   return (
     <InfoCard
@@ -69,10 +91,9 @@ export function PoolCard(props: {
                 cost.idleUnits
               } of ${cost.capacityUnits} ${pool.resourceName} free)`}
         </Typography>
-        {mineUnits > 0 && (
+        {allocations.length > 0 && (
           <Typography variant="body2" color="textSecondary">
-            This component: {mineUnits} {pool.resourceName},{' '}
-            {formatUsd(mineCents / 100)} per month
+            {componentShareText(allocations, pool.resourceName)}
           </Typography>
         )}
         <Box mt={1} mb={1} aria-label="Who pays for the pool's nodes">
