@@ -1,15 +1,12 @@
 /**
  * The repository's Argo CD Applications (and ApplicationSets' generated
  * ones) and Flux Kustomizations, each with the folder it applies and the
- * cluster it names (`changes/bootstrap/wiring/clusterAppliers.ts`, the
- * bootstrap's reader): a team may apply a workload's folder with its own
+ * cluster it names (`clusterAppliers.ts`, which
+ * the bootstrap reads too): a team may apply a workload's folder with its own
  * Application rather than list it in a cluster's kustomization.
  */
 import { posix } from 'node:path';
-import {
-  repositoryAppliers,
-  type ClusterApplier,
-} from '../changes/bootstrap/wiring/clusterAppliers';
+import { repositoryAppliers, type ClusterApplier } from './clusterAppliers';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
 

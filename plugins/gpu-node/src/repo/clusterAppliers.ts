@@ -9,17 +9,17 @@
  * is the cluster's folder, above it or inside it.
  */
 import { posix } from 'node:path';
-import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
+import type { RepositoryFile } from '../changes/bootstrap/helmReleases/valuesConfigMaps';
 import {
   asKubernetesObject,
   getIn,
   parseYamlDocuments,
   type PlainObject,
-} from '../../../repo/yamlObjects';
+} from './yamlObjects';
 import {
   argoSources,
   isArgoApplication,
-} from '../helmReleases/argoApplicationReleases';
+} from '../changes/bootstrap/helmReleases/argoApplicationReleases';
 import {
   generatedApplications,
   isArgoApplicationSet,
