@@ -66,7 +66,7 @@ function repositoryDriverNotes(
   outcome: Extract<DraDriverOutcome, { kind: 'repository' }>,
   consumableShares: number | undefined,
 ): string[] {
-  return outcome.drivers.map(driver =>
+  return outcome.declared.map(driver =>
     [
       `NVIDIA's DRA driver is deployed by ${driver.setting}; the bootstrap never edits it.`,
       driver.servesGpus

@@ -36,7 +36,7 @@ export function kueueNotes(
       : [];
   }
   if (outcome.kind === 'repository') {
-    const by = outcome.releases.map(r => r.declaredBy).join(', ');
+    const by = outcome.declared.map(r => r.declaredBy).join(', ');
     return [
       `Kueue is installed by ${by} (left as it is): its Configuration must enable the \`deployment\` integration (\`integrations.frameworks\`), as GPU workloads are Deployments labelled with their LocalQueue, and set \`resources.excludeResourcePrefixes: [${UNQUOTED_RESOURCE_PREFIXES.join(', ')}]\`, as the queues quota GPUs only${dra ? `, and set \`resources.deviceClassMappings: [${mappingsText()}]\` for the DRA claims, then restart deployment/kueue-controller-manager (Kueue reads the mappings only at start)` : ''}.`,
       ...(outcome.managedFolder

@@ -1,0 +1,216 @@
+/**
+ * One add-on chart's bootstrap step, the same for every chart a cluster
+ * profile adds beside the GPU stack (NVIDIA's DRA driver, Kueue): where the
+ * profile wants it and the repository installs none of its own, the
+ * bootstrap writes (and later keeps) its own release in the chart's folder,
+ * in the form the repository installs its charts (`chartReleaseForm`): a
+ * kustomization whose `helmCharts` entry pins the chart beside its values,
+ * or the GitOps tool's own objects (a Flux HelmRepository and HelmRelease,
+ * or an Argo CD Application) in a plain kustomization. A release the team
+ * declares is never edited.
+ */
+import { posix } from 'node:path';
+import type { StagedTree } from '../stagedTree';
+import {
+  bootstrapDocuments,
+  bootstrapYaml,
+  isBootstrapFile,
+  type BootstrapFileWrite,
+} from './bootstrapFile';
+import {
+  chartReleaseForm,
+  type ChartReleaseForm,
+} from './helmReleases/chartReleaseForm';
+import {
+  argoChartApplication,
+  fluxChartObjects,
+  type OciChart,
+} from './helmReleases/chartReleaseObjects';
+import {
+  gitOpsToolNamespace,
+  type GitOpsToolNamespace,
+} from './helmReleases/gitOpsToolNamespace';
+import type { RepositoryFile } from './helmReleases/valuesConfigMaps';
+import type { GpuFolder } from './wiring/wireGpuFolders';
+
+/** An install the repository declares itself: the file it is in. */
+export interface DeclaredInstall {
+  file: string;
+}
+
+/** A chart the bootstrap may install, and when. */
+export interface AddOnChart<Declared extends DeclaredInstall> {
+  /** Whose chart, in the reviewer's words: "Kueue's", "NVIDIA's DRA driver". */
+  owner: string;
+  /** What the repository installs when it declares it: "Kueue", "NVIDIA's DRA driver". */
+  installs: string;
+  chart: OciChart;
+  /** Its release's files: the kustomization, the values (kustomize form), the Flux / Argo CD objects (the others). */
+  kustomization: string;
+  values: string;
+  release: string;
+  /** The cluster profile asks for it. */
+  wanted: boolean;
+  /** Its Helm values, computed only when the release is written. */
+  helmValues: () => Record<string, unknown>;
+  /** The values' comment lines. */
+  valuesComment: string;
+  /** How else the repository may declare it, beside a release of the chart (", or its kubelet plugin DaemonSet"). */
+  otherDeclarations?: string;
+  /** The installs the repository declares (the bootstrap's own among them: the step leaves those out). */
+  declared: () => Promise<readonly Declared[]>;
+}
+
+/** What the step found, and what the bootstrap writes for it. */
+export type AddOnChartOutcome<Declared extends DeclaredInstall> =
+  /** Not wanted; `staleFolder`, the bootstrap's own release from an earlier run. */
+  | { kind: 'off'; staleFolder?: string }
+  /** The bootstrap's own release, to write (or keep) whole. */
+  | {
+      kind: 'bootstrap';
+      folder: string;
+      chart: OciChart;
+      /** How it installs the chart: as the repository installs its others. */
+      form: ChartReleaseForm;
+      /** Where a Flux or Argo CD form's objects go: beside the repository's own. */
+      toolNamespace?: GitOpsToolNamespace;
+      files: BootstrapFileWrite[];
+    }
+  /** Installs the repository declares: left as they are; `managedFolder`, the bootstrap's own as well. */
+  | { kind: 'repository'; declared: Declared[]; managedFolder?: string };
+
+/** The notes' and refusals' words for a file of the bootstrap's release. */
+function releaseFile<D extends DeclaredInstall>(
+  addOn: AddOnChart<D>,
+  path: string,
+  content: string,
+  what: string,
+): BootstrapFileWrite {
+  const folder = posix.dirname(addOn.kustomization);
+  const remedy = `Move it out of ${folder}/. If this repository installs ${addOn.installs}, declare it so the bootstrap finds it (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${addOn.chart.chart}"${addOn.otherDeclarations ?? ''}), then run the bootstrap again: it then writes no release of its own and never edits yours.`;
+  return { path, content, what, remedy };
+}
+
+/** The release as a kustomize `helmCharts` entry and its values file. */
+function kustomizeRelease<D extends DeclaredInstall>(
+  addOn: AddOnChart<D>,
+  values: Record<string, unknown>,
+): BootstrapFileWrite[] {
+  const { chart } = addOn;
+  return [
+    releaseFile(
+      addOn,
+      addOn.values,
+      bootstrapYaml(values, addOn.valuesComment),
+      `${addOn.owner} Helm values`,
+    ),
+    releaseFile(
+      addOn,
+      addOn.kustomization,
+      bootstrapYaml(
+        {
+          apiVersion: 'kustomize.config.k8s.io/v1beta1',
+          kind: 'Kustomization',
+          helmCharts: [
+            {
+              name: chart.chart,
+              repo: chart.repo,
+              version: chart.version,
+              releaseName: chart.chart,
+              namespace: chart.namespace,
+              includeCRDs: true,
+              valuesFile: posix.basename(addOn.values),
+            },
+          ],
+        },
+        `${addOn.owner} Helm release, a kustomize root of its own built with Helm (kustomize --enable-helm; an oci:// chart repository needs kustomize v5.2.0 or later).`,
+      ),
+      `${addOn.owner} Helm release (a kustomize helmCharts entry)`,
+    ),
+  ];
+}
+
+/** The release as the GitOps tool's own objects, in a plain kustomization. */
+function gitOpsToolRelease<D extends DeclaredInstall>(
+  addOn: AddOnChart<D>,
+  values: Record<string, unknown>,
+  form: 'flux' | 'argo',
+  namespace: string,
+): BootstrapFileWrite[] {
+  const objects =
+    form === 'flux'
+      ? fluxChartObjects(addOn.chart, values, namespace)
+      : [argoChartApplication(addOn.chart, values, namespace)];
+  const what =
+    form === 'flux'
+      ? `${addOn.owner} Helm release (a Flux HelmRepository and HelmRelease)`
+      : `${addOn.owner} Helm release (an Argo CD Application of the chart)`;
+  return [
+    releaseFile(
+      addOn,
+      addOn.release,
+      bootstrapDocuments(objects, addOn.valuesComment),
+      what,
+    ),
+    releaseFile(
+      addOn,
+      addOn.kustomization,
+      bootstrapYaml({
+        apiVersion: 'kustomize.config.k8s.io/v1beta1',
+        kind: 'Kustomization',
+        resources: [posix.basename(addOn.release)],
+      }),
+      `the kustomization of ${what}`,
+    ),
+  ];
+}
+
+export async function bootstrapAddOnChart<D extends DeclaredInstall>(
+  staged: StagedTree,
+  addOn: AddOnChart<D>,
+  /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
+  files: RepositoryFile[],
+): Promise<AddOnChartOutcome<D>> {
+  const folder = posix.dirname(addOn.kustomization);
+  const managed = isBootstrapFile(await staged.read(addOn.kustomization));
+  if (!addOn.wanted) {
+    return { kind: 'off', ...(managed ? { staleFolder: folder } : {}) };
+  }
+  // The bootstrap's own release is any file of its folder, whatever its form.
+  const declared = (await addOn.declared()).filter(
+    install => !(managed && posix.dirname(install.file) === folder),
+  );
+  if (declared.length > 0) {
+    return {
+      kind: 'repository',
+      declared,
+      ...(managed ? { managedFolder: folder } : {}),
+    };
+  }
+  const form = chartReleaseForm(files);
+  const toolNamespace =
+    form === 'kustomize' ? undefined : gitOpsToolNamespace(files, form);
+  const values = addOn.helmValues();
+  return {
+    kind: 'bootstrap',
+    folder,
+    chart: addOn.chart,
+    form,
+    ...(toolNamespace ? { toolNamespace } : {}),
+    files:
+      form === 'kustomize' || !toolNamespace
+        ? kustomizeRelease(addOn, values)
+        : gitOpsToolRelease(addOn, values, form, toolNamespace.namespace),
+  };
+}
+
+/** The bootstrap's folder of the chart, which whatever applies the cluster must apply (`wireGpuFolders`). */
+export function addOnChartFolders<D extends DeclaredInstall>(
+  outcome: AddOnChartOutcome<D>,
+  /** "Kueue's release". */
+  what: string,
+): GpuFolder[] {
+  return outcome.kind === 'bootstrap'
+    ? [{ folder: outcome.folder, what, helm: outcome.form === 'kustomize' }]
+    : [];
+}
