@@ -31,6 +31,7 @@ import {
   type GitOpsToolNamespace,
 } from './helmReleases/gitOpsToolNamespace';
 import type { RepositoryFile } from './helmReleases/valuesConfigMaps';
+import type { StaleFolder } from './retireBootstrapFolders';
 import type { GpuFolder } from './wiring/wireGpuFolders';
 
 /** An install the repository declares itself: the file it is in. */
@@ -51,6 +52,10 @@ export interface AddOnChart<Declared extends DeclaredInstall> {
   release: string;
   /** The cluster profile asks for it. */
   wanted: boolean;
+  /** Why its folder goes when not wanted: "the cluster profile no longer enables Kueue". */
+  offReason: string;
+  /** Its folder in the reviewer's words: "Kueue's release". */
+  what: string;
   /** Its Helm values, computed only when the release is written. */
   helmValues: () => Record<string, unknown>;
   /** The values' comment lines. */
@@ -63,12 +68,14 @@ export interface AddOnChart<Declared extends DeclaredInstall> {
 
 /** What the step found, and what the bootstrap writes for it. */
 export type AddOnChartOutcome<Declared extends DeclaredInstall> =
-  /** Not wanted; `staleFolder`, the bootstrap's own release from an earlier run. */
-  | { kind: 'off'; staleFolder?: string }
+  /** Not wanted; `stale`, the bootstrap's own release from an earlier run, which it retires. */
+  | { kind: 'off'; stale?: StaleFolder }
   /** The bootstrap's own release, to write (or keep) whole. */
   | {
       kind: 'bootstrap';
       folder: string;
+      /** The folder in the reviewer's words. */
+      what: string;
       chart: OciChart;
       /** How it installs the chart: as the repository installs its others. */
       form: ChartReleaseForm;
@@ -76,8 +83,8 @@ export type AddOnChartOutcome<Declared extends DeclaredInstall> =
       toolNamespace?: GitOpsToolNamespace;
       files: BootstrapFileWrite[];
     }
-  /** Installs the repository declares: left as they are; `managedFolder`, the bootstrap's own as well. */
-  | { kind: 'repository'; declared: Declared[]; managedFolder?: string };
+  /** Installs the repository declares: left as they are; `stale`, the bootstrap's own as well, a second install it retires. */
+  | { kind: 'repository'; declared: Declared[]; stale?: StaleFolder };
 
 /** The notes' and refusals' words for a file of the bootstrap's release. */
 function releaseFile<D extends DeclaredInstall>(
@@ -173,9 +180,9 @@ export async function bootstrapAddOnChart<D extends DeclaredInstall>(
 ): Promise<AddOnChartOutcome<D>> {
   const folder = posix.dirname(addOn.kustomization);
   const managed = isBootstrapFile(await staged.read(addOn.kustomization));
-  if (!addOn.wanted) {
-    return { kind: 'off', ...(managed ? { staleFolder: folder } : {}) };
-  }
+  const stale = (why: string) =>
+    managed ? { stale: { folder, what: addOn.what, why } } : {};
+  if (!addOn.wanted) return { kind: 'off', ...stale(addOn.offReason) };
   // The bootstrap's own release is any file of its folder, whatever its form.
   const declared = (await addOn.declared()).filter(
     install => !(managed && posix.dirname(install.file) === folder),
@@ -184,7 +191,7 @@ export async function bootstrapAddOnChart<D extends DeclaredInstall>(
     return {
       kind: 'repository',
       declared,
-      ...(managed ? { managedFolder: folder } : {}),
+      ...stale(`the repository installs ${addOn.installs} itself`),
     };
   }
   const form = chartReleaseForm(files);
@@ -194,6 +201,7 @@ export async function bootstrapAddOnChart<D extends DeclaredInstall>(
   return {
     kind: 'bootstrap',
     folder,
+    what: addOn.what,
     chart: addOn.chart,
     form,
     ...(toolNamespace ? { toolNamespace } : {}),
@@ -207,10 +215,21 @@ export async function bootstrapAddOnChart<D extends DeclaredInstall>(
 /** The bootstrap's folder of the chart, which whatever applies the cluster must apply (`wireGpuFolders`). */
 export function addOnChartFolders<D extends DeclaredInstall>(
   outcome: AddOnChartOutcome<D>,
-  /** "Kueue's release". */
-  what: string,
 ): GpuFolder[] {
   return outcome.kind === 'bootstrap'
-    ? [{ folder: outcome.folder, what, helm: outcome.form === 'kustomize' }]
+    ? [
+        {
+          folder: outcome.folder,
+          what: outcome.what,
+          helm: outcome.form === 'kustomize',
+        },
+      ]
     : [];
+}
+
+/** The bootstrap's folder of the chart the cluster no longer wants (`retireBootstrapFolders`). */
+export function staleAddOnFolders<D extends DeclaredInstall>(
+  outcome: AddOnChartOutcome<D>,
+): StaleFolder[] {
+  return outcome.kind !== 'bootstrap' && outcome.stale ? [outcome.stale] : [];
 }

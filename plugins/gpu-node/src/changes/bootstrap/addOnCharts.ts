@@ -3,7 +3,8 @@
  * driver (`dra`, `draDriver/`) and Kueue (`kueue`, `kueue/`), each written
  * only where the repository installs none of its own. One step of the
  * bootstrap: their files, the folders whatever applies the cluster must
- * apply, and what the pull request tells the reviewer.
+ * apply, the bootstrap's own folders it retires, and what the pull request
+ * tells the reviewer.
  */
 import type {
   ClusterGpuStack,
@@ -21,10 +22,14 @@ import type { RepositoryFile } from './helmReleases/valuesConfigMaps';
 import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
 import { kueueNotes } from './kueue/kueueNotes';
 import type { GpuFolder } from './wiring/wireGpuFolders';
+import { staleAddOnFolders } from './addOnChart';
+import type { StaleFolder } from './retireBootstrapFolders';
 
 export interface AddOnCharts {
   files: BootstrapFileWrite[];
   folders: GpuFolder[];
+  /** The bootstrap's own releases the cluster no longer wants. */
+  stale: StaleFolder[];
   notes: string[];
 }
 
@@ -51,6 +56,7 @@ export async function addOnCharts(
       ...(kueue.kind === 'bootstrap' ? kueue.files : []),
     ],
     folders: [...draDriverFolders(draDriver), ...kueueFolders(kueue)],
+    stale: [...staleAddOnFolders(draDriver), ...staleAddOnFolders(kueue)],
     notes: [
       ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
       ...kueueNotes(kueue, cluster),

@@ -58,6 +58,10 @@ import {
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
 import { addOnCharts } from './addOnCharts';
+import {
+  retireBootstrapFolders,
+  type StaleFolder,
+} from './retireBootstrapFolders';
 import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
 import {
   workloadClusterIn,
@@ -241,7 +245,8 @@ function foldersToApply(
  * it: its kustomize release folder, or on a Cluster API management
  * repository whose workload Cluster has labels, the HelmChartProxy that
  * installs it on the workload cluster (in the GPU folder, which the
- * management cluster applies).
+ * management cluster applies). A release folder an earlier run wrote (the
+ * Cluster had no labels then) is retired in the same change (`stale`).
  */
 function workloadClusterOperator(
   operator: GpuOperatorOutcome,
@@ -253,9 +258,10 @@ function workloadClusterOperator(
   resources: string[];
   ownFolder: boolean;
   notes: string[];
+  stale: StaleFolder[];
 } {
   if (operator.kind !== 'bootstrap') {
-    return { files: [], resources: [], ownFolder: false, notes: [] };
+    return { files: [], resources: [], ownFolder: false, notes: [], stale: [] };
   }
   const proxy =
     workload && Object.keys(workload.labels).length > 0
@@ -267,34 +273,31 @@ function workloadClusterOperator(
       resources: [],
       ownFolder: true,
       notes: [],
+      stale: [],
     };
   }
-  // An earlier run wrote the release folder (the Cluster had no labels then):
-  // a proxy beside it would install a second device plugin on the same nodes,
-  // so the folder stays until the team removes it, and the note says how.
-  if (folderWritten) {
-    return {
-      files: [...operator.files],
-      resources: [],
-      ownFolder: true,
-      notes: [
-        `The Cluster \`${workload.name}\` now has labels, so the GPU Operator could be installed in the workload cluster by a HelmChartProxy (Cluster API add-on provider Helm); the bootstrap keeps its earlier release in \`${posix.dirname(paths.operatorKustomization)}/\` instead, since both would run a device plugin on the same nodes. Remove that folder (and its entry in the cluster's kustomization) and bootstrap again to move to the HelmChartProxy.`,
-      ],
-    };
-  }
+  const selector = Object.entries(workload.labels)
+    .map(([k, v]) => `\`${k}: ${v}\``)
+    .join(', ');
   return {
     files: [proxy],
     resources: [proxy.path],
     ownFolder: false,
     notes: [
-      `The GPU Operator runs in the workload cluster \`${workload.name}\`, where the GPU nodes are: the Cluster API add-on provider Helm (CAAPH) installs it there from HelmChartProxy \`${workload.namespace}/${GPU_OPERATOR_CHART}\` (\`${proxy.path}\`, its values in \`spec.valuesTemplate\`), which selects the Cluster by ${Object.entries(
-        workload.labels,
-      )
-        .map(([k, v]) => `\`${k}: ${v}\``)
-        .join(
-          ', ',
-        )}. The management cluster must run CAAPH (\`clusterctl init --addon helm\`).`,
+      `The GPU Operator runs in the workload cluster \`${workload.name}\`, where the GPU nodes are: the Cluster API add-on provider Helm (CAAPH) installs it there from HelmChartProxy \`${workload.namespace}/${GPU_OPERATOR_CHART}\` (\`${proxy.path}\`, its values in \`spec.valuesTemplate\`), which selects the Cluster by ${selector}. The management cluster must run CAAPH (\`clusterctl init --addon helm\`).`,
     ],
+    // One change removes the earlier release and adds the proxy: the same
+    // release name and namespace, so Helm installs the proxy's release only
+    // once the earlier one's objects are pruned, never a second device plugin beside them.
+    stale: folderWritten
+      ? [
+          {
+            folder: posix.dirname(paths.operatorKustomization),
+            what: "the GPU Operator's release",
+            why: `the Cluster \`${workload.name}\` now has labels, so HelmChartProxy \`${workload.namespace}/${GPU_OPERATOR_CHART}\` installs the GPU Operator on the workload cluster instead (a release of the same name in the same namespace: Helm installs it once the earlier release's objects are pruned, so no two device plugins run on the same nodes)`,
+          },
+        ]
+      : [],
   };
 }
 
@@ -387,6 +390,12 @@ export async function buildBootstrapChangeSet(
     carried,
   );
 
+  const retired = await retireBootstrapFolders(
+    staged,
+    [...operatorRelease.stale, ...extra.stale],
+    clusterFolder,
+    releaseFiles,
+  );
   const karpenter = await bootstrapKarpenter(
     staged,
     paths,
@@ -423,6 +432,7 @@ export async function buildBootstrapChangeSet(
     notes: [
       ...gpuOperatorNotes(operator),
       ...operatorRelease.notes,
+      ...retired,
       ...handWrittenConfigMapNotes(configMaps, operatorValues),
       ...gpuStackNotes(cluster, stack, operatorValues),
       ...karpenterNotes(cluster, karpenter),

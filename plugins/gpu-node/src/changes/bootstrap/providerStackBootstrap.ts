@@ -10,7 +10,7 @@
  */
 import { posix } from 'node:path';
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
-import { resolveLayout } from '../../layout/layout';
+import { clusterScopePath, resolveLayout } from '../../layout/layout';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import type { RepoTree } from '../../repo/tree';
 import { StagedTree } from '../stagedTree';
@@ -26,6 +26,8 @@ import { bootstrapScheduler } from './scheduler/bootstrapScheduler';
 import { wireGpuFolders } from './wiring/wireGpuFolders';
 import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
 import { kueueNotes } from './kueue/kueueNotes';
+import { staleAddOnFolders } from './addOnChart';
+import { retireBootstrapFolders } from './retireBootstrapFolders';
 
 /** A provider that runs the NVIDIA driver and device plugin on its GPU nodes, in the pull request's words. */
 export interface ProviderGpuStack {
@@ -67,6 +69,12 @@ export async function buildProviderStackBootstrap(
     {},
     scheduler?.file ? [scheduler.file.path] : [],
   );
+  const retired = await retireBootstrapFolders(
+    staged,
+    staleAddOnFolders(kueue),
+    clusterScopePath(layout, cluster.name),
+    releaseFiles,
+  );
   const wiringNotes = await wireGpuFolders(
     staged,
     layout,
@@ -91,6 +99,7 @@ export async function buildProviderStackBootstrap(
       ),
       ...(scheduler?.notes ?? []),
       ...kueueNotes(kueue, cluster),
+      ...retired,
       ...wiringNotes,
     ],
   };

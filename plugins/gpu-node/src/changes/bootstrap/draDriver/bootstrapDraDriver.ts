@@ -59,6 +59,8 @@ export function draDriverAddOn(
     values: paths.draDriverValues,
     release: paths.draDriverRelease,
     wanted: profileEnablesDra(cluster),
+    offReason: 'the cluster profile no longer enables DRA',
+    what: "NVIDIA's DRA driver release",
     helmValues: () => buildDraDriverValues(cluster),
     valuesComment: VALUES_COMMENT,
     otherDeclarations: ', or its kubelet plugin DaemonSet',
@@ -90,4 +92,4 @@ export async function bootstrapDraDriver(
 
 /** The bootstrap's DRA driver folder, which whatever applies the cluster must apply (`wireGpuFolders`). */
 export const draDriverFolders = (outcome: DraDriverOutcome): GpuFolder[] =>
-  addOnChartFolders(outcome, "NVIDIA's DRA driver release");
+  addOnChartFolders(outcome);

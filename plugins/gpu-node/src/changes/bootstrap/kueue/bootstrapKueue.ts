@@ -52,6 +52,8 @@ export function kueueAddOn(
     values: paths.kueueValues,
     release: paths.kueueRelease,
     wanted: Boolean(cluster.kueue),
+    offReason: 'the cluster profile no longer enables Kueue',
+    what: "Kueue's release",
     helmValues: () => kueueChartValues(cluster),
     valuesComment: valuesComment(chart),
     declared: () => findHelmReleases(staged.base, files, KUEUE_CHART),
@@ -74,4 +76,4 @@ export function bootstrapKueue(
 
 /** The bootstrap's Kueue folder, which whatever applies the cluster must apply (`wireGpuFolders`). */
 export const kueueFolders = (outcome: KueueOutcome): GpuFolder[] =>
-  addOnChartFolders(outcome, "Kueue's release");
+  addOnChartFolders(outcome);

@@ -1,9 +1,9 @@
 /**
  * What the bootstrap pull request tells its reviewer about Kueue: the
  * release it wrote and the Configuration it sets, the one the repository
- * declares (never edited) and what that one's Configuration must hold, or
- * the bootstrap's own release left from a profile that no longer enables
- * Kueue. Markdown sentences, one per line of the description's list.
+ * declares (never edited) and what that one's Configuration must hold (a
+ * release of its own left over is retired: `retireBootstrapFolders`).
+ * Markdown sentences, one per line of the description's list.
  */
 import {
   kueueDeviceClassMappings,
@@ -28,22 +28,11 @@ export function kueueNotes(
   cluster: ClusterProfile,
 ): string[] {
   const dra = profileEnablesDra(cluster);
-  if (outcome.kind === 'off') {
-    return outcome.staleFolder
-      ? [
-          `The cluster profile no longer enables Kueue, but the bootstrap's Kueue release is still in \`${outcome.staleFolder}/\`: remove that folder once no queue of this cluster is in use.`,
-        ]
-      : [];
-  }
+  if (outcome.kind === 'off') return [];
   if (outcome.kind === 'repository') {
     const by = outcome.declared.map(r => r.declaredBy).join(', ');
     return [
       `Kueue is installed by ${by} (left as it is): its Configuration must enable the \`deployment\` integration (\`integrations.frameworks\`), as GPU workloads are Deployments labelled with their LocalQueue, and set \`resources.excludeResourcePrefixes: [${UNQUOTED_RESOURCE_PREFIXES.join(', ')}]\`, as the queues quota GPUs only${dra ? `, and set \`resources.deviceClassMappings: [${mappingsText()}]\` for the DRA claims, then restart deployment/kueue-controller-manager (Kueue reads the mappings only at start)` : ''}.`,
-      ...(outcome.managedFolder
-        ? [
-            `The bootstrap's own Kueue release in \`${outcome.managedFolder}/\` installs Kueue a second time: remove that folder.`,
-          ]
-        : []),
     ];
   }
   const { chart } = outcome;
