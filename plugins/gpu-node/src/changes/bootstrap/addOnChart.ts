@@ -6,10 +6,15 @@
  * in the form the repository installs its charts (`chartReleaseForm`): a
  * kustomization whose `helmCharts` entry pins the chart beside its values,
  * or the GitOps tool's own objects (a Flux HelmRepository and HelmRelease,
- * or an Argo CD Application) in a plain kustomization. A release the team
- * declares is never edited.
+ * or an Argo CD Application) in a plain kustomization. On a Cluster API
+ * management repository whose workload Cluster has labels, the chart runs
+ * where the GPU nodes are: a CAAPH HelmChartProxy in the GPU folder installs
+ * it there (`helmChartProxyRelease.ts`), as it does the GPU Operator. A
+ * release the team declares is never edited; the bootstrap's own that is
+ * no longer wanted is retired (`retireBootstrapFolders.ts`).
  */
 import { posix } from 'node:path';
+import { Document } from 'yaml';
 import type { StagedTree } from '../stagedTree';
 import {
   bootstrapDocuments,
@@ -32,6 +37,8 @@ import {
 } from './helmReleases/gitOpsToolNamespace';
 import type { RepositoryFile } from './helmReleases/valuesConfigMaps';
 import type { StaleFolder } from './retireBootstrapFolders';
+import { chartProxyFile } from '../workloadCluster/helmChartProxyRelease';
+import type { WorkloadCluster } from '../workloadCluster/managementCluster';
 import type { GpuFolder } from './wiring/wireGpuFolders';
 
 /** An install the repository declares itself: the file it is in. */
@@ -82,6 +89,21 @@ export type AddOnChartOutcome<Declared extends DeclaredInstall> =
       /** Where a Flux or Argo CD form's objects go: beside the repository's own. */
       toolNamespace?: GitOpsToolNamespace;
       files: BootstrapFileWrite[];
+    }
+  /**
+   * On a Cluster API management repository whose workload Cluster has
+   * labels: the HelmChartProxy that installs the chart there (in the GPU
+   * folder, which the management cluster applies); `stale`, the release
+   * folder an earlier run wrote (the Cluster had no labels then).
+   */
+  | {
+      kind: 'proxy';
+      file: BootstrapFileWrite;
+      workload: WorkloadCluster;
+      chart: OciChart;
+      /** What it installs, in the reviewer's words. */
+      installs: string;
+      stale?: StaleFolder;
     }
   /** Installs the repository declares: left as they are; `stale`, the bootstrap's own as well, a second install it retires. */
   | { kind: 'repository'; declared: Declared[]; stale?: StaleFolder };
@@ -172,11 +194,42 @@ function gitOpsToolRelease<D extends DeclaredInstall>(
   ];
 }
 
+/** A Cluster API management repository's workload cluster, and the GPU folder's kustomization, where a proxy goes. */
+export interface ProxyTarget {
+  cluster: WorkloadCluster;
+  gpuKustomization: string;
+}
+
+/** The chart's HelmChartProxy: the release the bootstrap would write, installed by CAAPH on the workload cluster. */
+function proxyFile<D extends DeclaredInstall>(
+  addOn: AddOnChart<D>,
+  values: Record<string, unknown>,
+  target: ProxyTarget,
+): BootstrapFileWrite {
+  const { chart } = addOn;
+  const remedy = releaseFile(addOn, '', '', '').remedy;
+  return chartProxyFile(
+    {
+      name: chart.chart,
+      repoURL: chart.repo,
+      version: chart.version,
+      releaseName: chart.chart,
+      namespace: chart.namespace,
+      valuesTemplate: new Document(values).toString({ lineWidth: 0 }),
+    },
+    target.cluster,
+    target.gpuKustomization,
+    remedy,
+  );
+}
+
 export async function bootstrapAddOnChart<D extends DeclaredInstall>(
   staged: StagedTree,
   addOn: AddOnChart<D>,
   /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
   files: RepositoryFile[],
+  /** On a Cluster API management repository: its workload cluster. */
+  workload?: ProxyTarget,
 ): Promise<AddOnChartOutcome<D>> {
   const folder = posix.dirname(addOn.kustomization);
   const managed = isBootstrapFile(await staged.read(addOn.kustomization));
@@ -194,10 +247,23 @@ export async function bootstrapAddOnChart<D extends DeclaredInstall>(
       ...stale(`the repository installs ${addOn.installs} itself`),
     };
   }
+  const values = addOn.helmValues();
+  if (workload && Object.keys(workload.cluster.labels).length > 0) {
+    const file = proxyFile(addOn, values, workload);
+    return {
+      kind: 'proxy',
+      file,
+      workload: workload.cluster,
+      chart: addOn.chart,
+      installs: addOn.installs,
+      ...stale(
+        `HelmChartProxy \`${workload.cluster.namespace}/${addOn.chart.chart}\` installs ${addOn.installs} on the workload cluster \`${workload.cluster.name}\` instead`,
+      ),
+    };
+  }
   const form = chartReleaseForm(files);
   const toolNamespace =
     form === 'kustomize' ? undefined : gitOpsToolNamespace(files, form);
-  const values = addOn.helmValues();
   return {
     kind: 'bootstrap',
     folder,
@@ -227,9 +293,38 @@ export function addOnChartFolders<D extends DeclaredInstall>(
     : [];
 }
 
+/** The files the bootstrap writes whole for the chart. */
+export function addOnChartFiles<D extends DeclaredInstall>(
+  outcome: AddOnChartOutcome<D>,
+): BootstrapFileWrite[] {
+  if (outcome.kind === 'bootstrap') return outcome.files;
+  return outcome.kind === 'proxy' ? [outcome.file] : [];
+}
+
+/** The GPU folder's new `resources`: the chart's HelmChartProxy, which the management cluster applies. */
+export function addOnChartResources<D extends DeclaredInstall>(
+  outcome: AddOnChartOutcome<D>,
+): string[] {
+  return outcome.kind === 'proxy' ? [outcome.file.path] : [];
+}
+
 /** The bootstrap's folder of the chart the cluster no longer wants (`retireBootstrapFolders`). */
 export function staleAddOnFolders<D extends DeclaredInstall>(
   outcome: AddOnChartOutcome<D>,
 ): StaleFolder[] {
   return outcome.kind !== 'bootstrap' && outcome.stale ? [outcome.stale] : [];
+}
+
+/** What the pull request says of a chart CAAPH installs on the workload cluster. */
+export function addOnProxyNotes<D extends DeclaredInstall>(
+  outcome: AddOnChartOutcome<D>,
+): string[] {
+  if (outcome.kind !== 'proxy') return [];
+  const { workload, file, chart, installs } = outcome;
+  const selector = Object.entries(workload.labels)
+    .map(([k, v]) => `\`${k}: ${v}\``)
+    .join(', ');
+  return [
+    `${installs} runs in the workload cluster \`${workload.name}\`, where the GPU nodes are: the Cluster API add-on provider Helm (CAAPH) installs chart \`${chart.chart}\` ${chart.version} there from HelmChartProxy \`${workload.namespace}/${chart.chart}\` (\`${file.path}\`, its values in \`spec.valuesTemplate\`), which selects the Cluster by ${selector}. The management cluster must run CAAPH (\`clusterctl init --addon helm\`).`,
+  ];
 }

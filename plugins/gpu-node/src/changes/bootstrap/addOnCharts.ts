@@ -13,16 +13,22 @@ import type {
 import type { StagedTree } from '../stagedTree';
 import type { BootstrapFileWrite } from './bootstrapFile';
 import type { BootstrapPaths } from './bootstrapPaths';
-import {
-  bootstrapDraDriver,
-  draDriverFolders,
-} from './draDriver/bootstrapDraDriver';
+import { bootstrapDraDriver } from './draDriver/bootstrapDraDriver';
 import { draDriverNotes } from './draDriver/draDriverNotes';
 import type { RepositoryFile } from './helmReleases/valuesConfigMaps';
-import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
+import { bootstrapKueue } from './kueue/bootstrapKueue';
 import { kueueNotes } from './kueue/kueueNotes';
 import type { GpuFolder } from './wiring/wireGpuFolders';
-import { staleAddOnFolders } from './addOnChart';
+import {
+  addOnChartFiles,
+  addOnChartFolders,
+  addOnChartResources,
+  addOnProxyNotes,
+  staleAddOnFolders,
+  type AddOnChartOutcome,
+  type DeclaredInstall,
+} from './addOnChart';
+import type { WorkloadCluster } from '../workloadCluster/managementCluster';
 import type { StaleFolder } from './retireBootstrapFolders';
 
 export interface AddOnCharts {
@@ -30,6 +36,8 @@ export interface AddOnCharts {
   folders: GpuFolder[];
   /** The bootstrap's own releases the cluster no longer wants. */
   stale: StaleFolder[];
+  /** The GPU folder's new `resources` (HelmChartProxies). */
+  resources: string[];
   notes: string[];
 }
 
@@ -41,25 +49,31 @@ export async function addOnCharts(
   stack: ClusterGpuStack,
   /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
   files: RepositoryFile[],
+  /** On a Cluster API management repository: its workload cluster. */
+  workload: WorkloadCluster | undefined,
 ): Promise<AddOnCharts> {
+  const target = workload
+    ? { cluster: workload, gpuKustomization: paths.gpuKustomization }
+    : undefined;
   const draDriver = await bootstrapDraDriver(
     staged,
     paths,
     cluster,
     stack,
     files,
+    target,
   );
-  const kueue = await bootstrapKueue(staged, paths, cluster, files);
+  const kueue = await bootstrapKueue(staged, paths, cluster, files, target);
+  const outcomes: AddOnChartOutcome<DeclaredInstall>[] = [draDriver, kueue];
   return {
-    files: [
-      ...(draDriver.kind === 'bootstrap' ? draDriver.files : []),
-      ...(kueue.kind === 'bootstrap' ? kueue.files : []),
-    ],
-    folders: [...draDriverFolders(draDriver), ...kueueFolders(kueue)],
-    stale: [...staleAddOnFolders(draDriver), ...staleAddOnFolders(kueue)],
+    files: outcomes.flatMap(addOnChartFiles),
+    folders: outcomes.flatMap(addOnChartFolders),
+    stale: outcomes.flatMap(staleAddOnFolders),
+    resources: outcomes.flatMap(addOnChartResources),
     notes: [
       ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
       ...kueueNotes(kueue, cluster),
+      ...outcomes.flatMap(addOnProxyNotes),
     ],
   };
 }

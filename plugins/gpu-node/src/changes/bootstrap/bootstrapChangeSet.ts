@@ -359,7 +359,14 @@ export async function buildBootstrapChangeSet(
   );
   const files = [...operatorRelease.files];
   // NVIDIA's DRA driver and Kueue, as the profile asks and the team installs none.
-  const extra = await addOnCharts(staged, paths, cluster, stack, releaseFiles);
+  const extra = await addOnCharts(
+    staged,
+    paths,
+    cluster,
+    stack,
+    releaseFiles,
+    workload,
+  );
   files.push(...extra.files);
   if (generated.devicePlugin) {
     files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
@@ -381,6 +388,7 @@ export async function buildBootstrapChangeSet(
     ...(nodeClassFile ? [nodeClassFile.path] : []),
     ...(scheduler?.file ? [scheduler.file.path] : []),
     ...operatorRelease.resources,
+    ...extra.resources,
   ]);
   const deliveryNotes = await bootstrapGpuConfigsDelivery(
     staged,

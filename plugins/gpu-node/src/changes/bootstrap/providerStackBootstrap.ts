@@ -24,9 +24,13 @@ import { mergeGpuKustomization } from './gpuKustomization';
 import { clusterReleaseFiles } from './helmReleases/findHelmReleases';
 import { bootstrapScheduler } from './scheduler/bootstrapScheduler';
 import { wireGpuFolders } from './wiring/wireGpuFolders';
-import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
+import { bootstrapKueue } from './kueue/bootstrapKueue';
 import { kueueNotes } from './kueue/kueueNotes';
-import { staleAddOnFolders } from './addOnChart';
+import {
+  addOnChartFiles,
+  addOnChartFolders,
+  staleAddOnFolders,
+} from './addOnChart';
 import { retireBootstrapFolders } from './retireBootstrapFolders';
 
 /** A provider that runs the NVIDIA driver and device plugin on its GPU nodes, in the pull request's words. */
@@ -61,7 +65,7 @@ export async function buildProviderStackBootstrap(
   const kueue = await bootstrapKueue(staged, paths, cluster, releaseFiles);
   await writeBootstrapFiles(staged, [
     ...(scheduler?.file ? [scheduler.file] : []),
-    ...(kueue.kind === 'bootstrap' ? kueue.files : []),
+    ...addOnChartFiles(kueue),
   ]);
   await mergeGpuKustomization(
     staged,
@@ -85,7 +89,7 @@ export async function buildProviderStackBootstrap(
         what: 'the GPU folder',
         helm: false,
       },
-      ...kueueFolders(kueue),
+      ...addOnChartFolders(kueue),
     ],
     releaseFiles,
   );

@@ -15,14 +15,13 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { StagedTree } from '../../stagedTree';
 import {
-  addOnChartFolders,
   bootstrapAddOnChart,
   type AddOnChart,
   type AddOnChartOutcome,
+  type ProxyTarget,
 } from '../addOnChart';
 import type { BootstrapPaths } from '../bootstrapPaths';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
-import type { GpuFolder } from '../wiring/wireGpuFolders';
 import {
   DRA_DRIVER_CHART,
   DRA_DRIVER_CHART_VERSION,
@@ -76,11 +75,14 @@ export async function bootstrapDraDriver(
   stack: ClusterGpuStack,
   /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
   files: RepositoryFile[],
+  /** On a Cluster API management repository: its workload cluster. */
+  workload?: ProxyTarget,
 ): Promise<DraDriverOutcome> {
   const outcome = await bootstrapAddOnChart(
     staged,
     draDriverAddOn(paths, cluster, stack),
     files,
+    workload,
   );
   return outcome.kind === 'repository'
     ? {
@@ -89,7 +91,3 @@ export async function bootstrapDraDriver(
       }
     : outcome;
 }
-
-/** The bootstrap's DRA driver folder, which whatever applies the cluster must apply (`wireGpuFolders`). */
-export const draDriverFolders = (outcome: DraDriverOutcome): GpuFolder[] =>
-  addOnChartFolders(outcome);

@@ -18,7 +18,8 @@ export function draDriverNotes(
   outcome: DraDriverOutcome,
   consumableShares: number | undefined,
 ): string[] {
-  if (outcome.kind === 'off') return [];
+  // A HelmChartProxy's note is the add-on step's (`addOnProxyNotes`).
+  if (outcome.kind === 'off' || outcome.kind === 'proxy') return [];
   if (outcome.kind === 'repository') {
     return [
       ...repositoryDriverNotes(outcome, consumableShares),

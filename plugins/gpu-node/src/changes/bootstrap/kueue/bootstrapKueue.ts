@@ -13,17 +13,16 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { StagedTree } from '../../stagedTree';
 import {
-  addOnChartFolders,
   bootstrapAddOnChart,
   type AddOnChart,
   type AddOnChartOutcome,
+  type ProxyTarget,
 } from '../addOnChart';
 import type { BootstrapPaths } from '../bootstrapPaths';
 import type { OciChart } from '../helmReleases/chartReleaseObjects';
 import { findHelmReleases } from '../helmReleases/findHelmReleases';
 import type { HelmRelease } from '../helmReleases/helmRelease';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
-import type { GpuFolder } from '../wiring/wireGpuFolders';
 import { KUEUE_CHART, kueueChart } from './kueueChart';
 import { kueueChartValues } from './kueueConfiguration';
 
@@ -66,14 +65,13 @@ export function bootstrapKueue(
   cluster: ClusterProfile,
   /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
   files: RepositoryFile[],
+  /** On a Cluster API management repository: its workload cluster. */
+  workload?: ProxyTarget,
 ): Promise<KueueOutcome> {
   return bootstrapAddOnChart(
     staged,
     kueueAddOn(staged, paths, cluster, files),
     files,
+    workload,
   );
 }
-
-/** The bootstrap's Kueue folder, which whatever applies the cluster must apply (`wireGpuFolders`). */
-export const kueueFolders = (outcome: KueueOutcome): GpuFolder[] =>
-  addOnChartFolders(outcome);

@@ -28,7 +28,8 @@ export function kueueNotes(
   cluster: ClusterProfile,
 ): string[] {
   const dra = profileEnablesDra(cluster);
-  if (outcome.kind === 'off') return [];
+  // A HelmChartProxy's note is the add-on step's (`addOnProxyNotes`).
+  if (outcome.kind === 'off' || outcome.kind === 'proxy') return [];
   if (outcome.kind === 'repository') {
     const by = outcome.declared.map(r => r.declaredBy).join(', ');
     return [
