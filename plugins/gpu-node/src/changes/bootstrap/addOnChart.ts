@@ -61,6 +61,12 @@ export interface AddOnChart<Declared extends DeclaredInstall> {
   wanted: boolean;
   /** Why its folder goes when not wanted: "the cluster profile no longer enables Kueue". */
   offReason: string;
+  /**
+   * What of the cluster's still needs it, among its files (outside the
+   * bootstrap's folder), e.g. "DRA pools (`…`)"; undefined: nothing. Its
+   * folder then stays, however the profile changed: removing it would break them.
+   */
+  stillUsedBy: (files: readonly RepositoryFile[]) => string | undefined;
   /** Its folder in the reviewer's words: "Kueue's release". */
   what: string;
   /** Its Helm values, computed only when the release is written. */
@@ -73,10 +79,27 @@ export interface AddOnChart<Declared extends DeclaredInstall> {
   declared: () => Promise<readonly Declared[]>;
 }
 
+/** `what` with the files that hold it, for `stillUsedBy`; undefined when there are none. */
+export function usedFiles(
+  files: readonly RepositoryFile[],
+  what: string,
+): string | undefined {
+  return files.length > 0
+    ? `${what} (${files.map(f => `\`${f.path}\``).join(', ')})`
+    : undefined;
+}
+
 /** What the step found, and what the bootstrap writes for it. */
 export type AddOnChartOutcome<Declared extends DeclaredInstall> =
-  /** Not wanted; `stale`, the bootstrap's own release from an earlier run, which it retires. */
-  | { kind: 'off'; stale?: StaleFolder }
+  /**
+   * Not wanted; `stale`, the bootstrap's own release from an earlier run,
+   * which it retires; `kept`, that release kept while `usedBy` needs it.
+   */
+  | {
+      kind: 'off';
+      stale?: StaleFolder;
+      kept?: { folder: string; usedBy: string; reason: string };
+    }
   /** The bootstrap's own release, to write (or keep) whole. */
   | {
       kind: 'bootstrap';
@@ -235,7 +258,14 @@ export async function bootstrapAddOnChart<D extends DeclaredInstall>(
   const managed = isBootstrapFile(await staged.read(addOn.kustomization));
   const stale = (why: string) =>
     managed ? { stale: { folder, what: addOn.what, why } } : {};
-  if (!addOn.wanted) return { kind: 'off', ...stale(addOn.offReason) };
+  if (!addOn.wanted) {
+    const usedBy = managed
+      ? addOn.stillUsedBy(files.filter(f => posix.dirname(f.path) !== folder))
+      : undefined;
+    return usedBy
+      ? { kind: 'off', kept: { folder, usedBy, reason: addOn.offReason } }
+      : { kind: 'off', ...stale(addOn.offReason) };
+  }
   // The bootstrap's own release is any file of its folder, whatever its form.
   const declared = (await addOn.declared()).filter(
     install => !(managed && posix.dirname(install.file) === folder),
@@ -313,6 +343,17 @@ export function staleAddOnFolders<D extends DeclaredInstall>(
   outcome: AddOnChartOutcome<D>,
 ): StaleFolder[] {
   return outcome.kind !== 'bootstrap' && outcome.stale ? [outcome.stale] : [];
+}
+
+/** What the pull request says of a release it keeps though the profile no longer wants it. */
+export function keptAddOnNotes<D extends DeclaredInstall>(
+  outcome: AddOnChartOutcome<D>,
+): string[] {
+  if (outcome.kind !== 'off' || !outcome.kept) return [];
+  const { folder, usedBy, reason } = outcome.kept;
+  return [
+    `${reason[0].toUpperCase()}${reason.slice(1)}, but ${usedBy} still need the bootstrap's release in \`${folder}/\`: it stays until they are gone (release them), and the bootstrap that runs after removes it.`,
+  ];
 }
 
 /** What the pull request says of a chart CAAPH installs on the workload cluster. */

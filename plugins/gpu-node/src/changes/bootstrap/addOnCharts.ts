@@ -24,6 +24,7 @@ import {
   addOnChartFolders,
   addOnChartResources,
   addOnProxyNotes,
+  keptAddOnNotes,
   staleAddOnFolders,
   type AddOnChartOutcome,
   type DeclaredInstall,
@@ -74,6 +75,7 @@ export async function addOnCharts(
       ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
       ...kueueNotes(kueue, cluster),
       ...outcomes.flatMap(addOnProxyNotes),
+      ...outcomes.flatMap(keptAddOnNotes),
     ],
   };
 }

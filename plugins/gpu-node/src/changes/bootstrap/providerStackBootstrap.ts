@@ -29,6 +29,7 @@ import { kueueNotes } from './kueue/kueueNotes';
 import {
   addOnChartFiles,
   addOnChartFolders,
+  keptAddOnNotes,
   staleAddOnFolders,
 } from './addOnChart';
 import { retireBootstrapFolders } from './retireBootstrapFolders';
@@ -103,6 +104,7 @@ export async function buildProviderStackBootstrap(
       ),
       ...(scheduler?.notes ?? []),
       ...kueueNotes(kueue, cluster),
+      ...keptAddOnNotes(kueue),
       ...retired,
       ...wiringNotes,
     ],

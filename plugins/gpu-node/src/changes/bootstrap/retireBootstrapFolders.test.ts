@@ -127,6 +127,52 @@ describe('the bootstrap retires its own folders', () => {
     },
   );
 
+  it.each([
+    [
+      'DRA',
+      { dra: { karpenterNvidiaGate: true } },
+      { dra: undefined },
+      'clusters/lab/dra-driver',
+      'clusters/lab/gpu/pools/a100-dra.yaml',
+      [
+        'apiVersion: karpenter.sh/v1',
+        'kind: NodePool',
+        'metadata:',
+        '  name: a100-dra',
+        '  annotations:',
+        '    gpu.backstage.io/sharing-mode: dra',
+        '',
+      ].join('\n'),
+      'the DRA pools (`clusters/lab/gpu/pools/a100-dra.yaml`)',
+    ],
+    [
+      'Kueue',
+      { kueue: true },
+      { kueue: false },
+      'clusters/lab/kueue-controller',
+      'clusters/lab/gpu/kueue/cluster-queues/ml.yaml',
+      'apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: ml}\n',
+      "the GPU folder's Kueue queues (`clusters/lab/gpu/kueue/cluster-queues/ml.yaml`)",
+    ],
+  ])(
+    'keeps its %s release while the cluster still uses it, and says so',
+    async (_label, on, off, folder, user, userText, usedBy) => {
+      await bootstrap(karpenterLab(on));
+      const written = await tree.listFiles(folder);
+      await tree.writeFile(user, userText);
+
+      const change = await bootstrap(karpenterLab(off));
+
+      expect(change.empty).toBe(true);
+      expect(await tree.listFiles(folder)).toEqual(written);
+      expect(change.notes).toContainEqual(
+        expect.stringContaining(
+          `but ${usedBy} still need the bootstrap's release in \`${folder}/\``,
+        ),
+      );
+    },
+  );
+
   it('its DRA driver release once the team deploys a driver of its own: one driver, not two', async () => {
     const cluster = karpenterLab({ dra: { karpenterNvidiaGate: true } });
     await bootstrap(cluster);

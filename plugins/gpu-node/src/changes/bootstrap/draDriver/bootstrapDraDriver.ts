@@ -8,6 +8,7 @@
  * DynamicMIG beside mig-parted.
  */
 import {
+  gpuAnnotationKeys,
   profileEnablesDra,
   type ClusterGpuStack,
   type ClusterProfile,
@@ -19,8 +20,10 @@ import {
   type AddOnChart,
   type AddOnChartOutcome,
   type ProxyTarget,
+  usedFiles,
 } from '../addOnChart';
 import type { BootstrapPaths } from '../bootstrapPaths';
+import { escapeRegExp } from '../helmReleases/findHelmReleases';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import {
   DRA_DRIVER_CHART,
@@ -43,6 +46,12 @@ const VALUES_COMMENT = [
   "The feature gates follow the cluster profile's dra settings; DynamicMIG stays off, as the MIG manager (mig-parted) runs on this cluster.",
 ].join('\n');
 
+/** A pool the product plans as DRA: its sharing-mode annotation says `dra` (`gpuAnnotationKeys`). */
+const draPoolAnnotation = (labelDomain: string) =>
+  new RegExp(
+    `${escapeRegExp(gpuAnnotationKeys(labelDomain).sharingMode)}['"]?\\s*:\\s*['"]?dra\\b`,
+  );
+
 /** NVIDIA's DRA driver as an add-on chart of `cluster`. */
 export function draDriverAddOn(
   paths: BootstrapPaths,
@@ -59,6 +68,13 @@ export function draDriverAddOn(
     release: paths.draDriverRelease,
     wanted: profileEnablesDra(cluster),
     offReason: 'the cluster profile no longer enables DRA',
+    stillUsedBy: used => {
+      const dra = draPoolAnnotation(cluster.labelDomain);
+      return usedFiles(
+        used.filter(f => dra.test(f.text)),
+        'the DRA pools',
+      );
+    },
     what: "NVIDIA's DRA driver release",
     helmValues: () => buildDraDriverValues(cluster),
     valuesComment: VALUES_COMMENT,

@@ -7,6 +7,7 @@
  * (`kueueConfiguration.ts`). A Kueue the team installs is never edited; the
  * notes say what its Configuration must hold.
  */
+import { posix } from 'node:path';
 import {
   kueueVersionOf,
   type ClusterProfile,
@@ -17,6 +18,7 @@ import {
   type AddOnChart,
   type AddOnChartOutcome,
   type ProxyTarget,
+  usedFiles,
 } from '../addOnChart';
 import type { BootstrapPaths } from '../bootstrapPaths';
 import type { OciChart } from '../helmReleases/chartReleaseObjects';
@@ -35,6 +37,10 @@ const valuesComment = (chart: OciChart) =>
     'The chart rolls kueue-controller-manager when this Configuration changes (Kueue reads deviceClassMappings only at start).',
   ].join('\n');
 
+/** The GPU folder's Kueue objects (`changes/kueue/kueueFiles.ts`), which need Kueue's CRDs. */
+const queuesFolder = (paths: BootstrapPaths) =>
+  posix.join(posix.dirname(paths.gpuKustomization), 'kueue');
+
 /** Kueue as an add-on chart of `cluster`. */
 export function kueueAddOn(
   staged: StagedTree,
@@ -52,6 +58,11 @@ export function kueueAddOn(
     release: paths.kueueRelease,
     wanted: Boolean(cluster.kueue),
     offReason: 'the cluster profile no longer enables Kueue',
+    stillUsedBy: used =>
+      usedFiles(
+        used.filter(f => f.path.startsWith(`${queuesFolder(paths)}/`)),
+        "the GPU folder's Kueue queues",
+      ),
     what: "Kueue's release",
     helmValues: () => kueueChartValues(cluster),
     valuesComment: valuesComment(chart),
