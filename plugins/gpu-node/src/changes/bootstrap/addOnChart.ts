@@ -14,32 +14,21 @@
  * no longer wanted is retired (`retireBootstrapFolders.ts`).
  */
 import { posix } from 'node:path';
-import { Document } from 'yaml';
 import type { StagedTree } from '../stagedTree';
-import {
-  bootstrapDocuments,
-  bootstrapYaml,
-  isBootstrapFile,
-  type BootstrapFileWrite,
-} from './bootstrapFile';
+import { isBootstrapFile, type BootstrapFileWrite } from './bootstrapFile';
+import { addOnReleaseFiles, proxyFile } from './addOnChartRelease';
 import {
   chartReleaseForm,
   type ChartReleaseForm,
 } from './helmReleases/chartReleaseForm';
-import {
-  argoChartApplication,
-  fluxChartObjects,
-  type OciChart,
-} from './helmReleases/chartReleaseObjects';
+import type { OciChart } from './helmReleases/chartReleaseObjects';
 import {
   gitOpsToolNamespace,
   type GitOpsToolNamespace,
 } from './helmReleases/gitOpsToolNamespace';
 import type { RepositoryFile } from './helmReleases/valuesConfigMaps';
 import type { StaleFolder } from './retireBootstrapFolders';
-import { chartProxyFile } from '../workloadCluster/helmChartProxyRelease';
 import type { WorkloadCluster } from '../workloadCluster/managementCluster';
-import type { GpuFolder } from './wiring/wireGpuFolders';
 
 /** An install the repository declares itself: the file it is in. */
 export interface DeclaredInstall {
@@ -131,119 +120,10 @@ export type AddOnChartOutcome<Declared extends DeclaredInstall> =
   /** Installs the repository declares: left as they are; `stale`, the bootstrap's own as well, a second install it retires. */
   | { kind: 'repository'; declared: Declared[]; stale?: StaleFolder };
 
-/** The notes' and refusals' words for a file of the bootstrap's release. */
-function releaseFile<D extends DeclaredInstall>(
-  addOn: AddOnChart<D>,
-  path: string,
-  content: string,
-  what: string,
-): BootstrapFileWrite {
-  const folder = posix.dirname(addOn.kustomization);
-  const remedy = `Move it out of ${folder}/. If this repository installs ${addOn.installs}, declare it so the bootstrap finds it (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${addOn.chart.chart}"${addOn.otherDeclarations ?? ''}), then run the bootstrap again: it then writes no release of its own and never edits yours.`;
-  return { path, content, what, remedy };
-}
-
-/** The release as a kustomize `helmCharts` entry and its values file. */
-function kustomizeRelease<D extends DeclaredInstall>(
-  addOn: AddOnChart<D>,
-  values: Record<string, unknown>,
-): BootstrapFileWrite[] {
-  const { chart } = addOn;
-  return [
-    releaseFile(
-      addOn,
-      addOn.values,
-      bootstrapYaml(values, addOn.valuesComment),
-      `${addOn.owner} Helm values`,
-    ),
-    releaseFile(
-      addOn,
-      addOn.kustomization,
-      bootstrapYaml(
-        {
-          apiVersion: 'kustomize.config.k8s.io/v1beta1',
-          kind: 'Kustomization',
-          helmCharts: [
-            {
-              name: chart.chart,
-              repo: chart.repo,
-              version: chart.version,
-              releaseName: chart.chart,
-              namespace: chart.namespace,
-              includeCRDs: true,
-              valuesFile: posix.basename(addOn.values),
-            },
-          ],
-        },
-        `${addOn.owner} Helm release, a kustomize root of its own built with Helm (kustomize --enable-helm; an oci:// chart repository needs kustomize v5.2.0 or later).`,
-      ),
-      `${addOn.owner} Helm release (a kustomize helmCharts entry)`,
-    ),
-  ];
-}
-
-/** The release as the GitOps tool's own objects, in a plain kustomization. */
-function gitOpsToolRelease<D extends DeclaredInstall>(
-  addOn: AddOnChart<D>,
-  values: Record<string, unknown>,
-  form: 'flux' | 'argo',
-  namespace: string,
-): BootstrapFileWrite[] {
-  const objects =
-    form === 'flux'
-      ? fluxChartObjects(addOn.chart, values, namespace)
-      : [argoChartApplication(addOn.chart, values, namespace)];
-  const what =
-    form === 'flux'
-      ? `${addOn.owner} Helm release (a Flux HelmRepository and HelmRelease)`
-      : `${addOn.owner} Helm release (an Argo CD Application of the chart)`;
-  return [
-    releaseFile(
-      addOn,
-      addOn.release,
-      bootstrapDocuments(objects, addOn.valuesComment),
-      what,
-    ),
-    releaseFile(
-      addOn,
-      addOn.kustomization,
-      bootstrapYaml({
-        apiVersion: 'kustomize.config.k8s.io/v1beta1',
-        kind: 'Kustomization',
-        resources: [posix.basename(addOn.release)],
-      }),
-      `the kustomization of ${what}`,
-    ),
-  ];
-}
-
 /** A Cluster API management repository's workload cluster, and the GPU folder's kustomization, where a proxy goes. */
 export interface ProxyTarget {
   cluster: WorkloadCluster;
   gpuKustomization: string;
-}
-
-/** The chart's HelmChartProxy: the release the bootstrap would write, installed by CAAPH on the workload cluster. */
-function proxyFile<D extends DeclaredInstall>(
-  addOn: AddOnChart<D>,
-  values: Record<string, unknown>,
-  target: ProxyTarget,
-): BootstrapFileWrite {
-  const { chart } = addOn;
-  const remedy = releaseFile(addOn, '', '', '').remedy;
-  return chartProxyFile(
-    {
-      name: chart.chart,
-      repoURL: chart.repo,
-      version: chart.version,
-      releaseName: chart.chart,
-      namespace: chart.namespace,
-      valuesTemplate: new Document(values).toString({ lineWidth: 0 }),
-    },
-    target.cluster,
-    target.gpuKustomization,
-    remedy,
-  );
 }
 
 export async function bootstrapAddOnChart<D extends DeclaredInstall>(
@@ -301,71 +181,6 @@ export async function bootstrapAddOnChart<D extends DeclaredInstall>(
     chart: addOn.chart,
     form,
     ...(toolNamespace ? { toolNamespace } : {}),
-    files:
-      form === 'kustomize' || !toolNamespace
-        ? kustomizeRelease(addOn, values)
-        : gitOpsToolRelease(addOn, values, form, toolNamespace.namespace),
+    files: addOnReleaseFiles(addOn, values, form, toolNamespace),
   };
-}
-
-/** The bootstrap's folder of the chart, which whatever applies the cluster must apply (`wireGpuFolders`). */
-export function addOnChartFolders<D extends DeclaredInstall>(
-  outcome: AddOnChartOutcome<D>,
-): GpuFolder[] {
-  return outcome.kind === 'bootstrap'
-    ? [
-        {
-          folder: outcome.folder,
-          what: outcome.what,
-          helm: outcome.form === 'kustomize',
-        },
-      ]
-    : [];
-}
-
-/** The files the bootstrap writes whole for the chart. */
-export function addOnChartFiles<D extends DeclaredInstall>(
-  outcome: AddOnChartOutcome<D>,
-): BootstrapFileWrite[] {
-  if (outcome.kind === 'bootstrap') return outcome.files;
-  return outcome.kind === 'proxy' ? [outcome.file] : [];
-}
-
-/** The GPU folder's new `resources`: the chart's HelmChartProxy, which the management cluster applies. */
-export function addOnChartResources<D extends DeclaredInstall>(
-  outcome: AddOnChartOutcome<D>,
-): string[] {
-  return outcome.kind === 'proxy' ? [outcome.file.path] : [];
-}
-
-/** The bootstrap's folder of the chart the cluster no longer wants (`retireBootstrapFolders`). */
-export function staleAddOnFolders<D extends DeclaredInstall>(
-  outcome: AddOnChartOutcome<D>,
-): StaleFolder[] {
-  return outcome.kind !== 'bootstrap' && outcome.stale ? [outcome.stale] : [];
-}
-
-/** What the pull request says of a release it keeps though the profile no longer wants it. */
-export function keptAddOnNotes<D extends DeclaredInstall>(
-  outcome: AddOnChartOutcome<D>,
-): string[] {
-  if (outcome.kind !== 'off' || !outcome.kept) return [];
-  const { folder, usedBy, reason } = outcome.kept;
-  return [
-    `${reason[0].toUpperCase()}${reason.slice(1)}, but ${usedBy} still need the bootstrap's release in \`${folder}/\`: it stays until they are gone (release them), and the bootstrap that runs after removes it.`,
-  ];
-}
-
-/** What the pull request says of a chart CAAPH installs on the workload cluster. */
-export function addOnProxyNotes<D extends DeclaredInstall>(
-  outcome: AddOnChartOutcome<D>,
-): string[] {
-  if (outcome.kind !== 'proxy') return [];
-  const { workload, file, chart, installs } = outcome;
-  const selector = Object.entries(workload.labels)
-    .map(([k, v]) => `\`${k}: ${v}\``)
-    .join(', ');
-  return [
-    `${installs} runs in the workload cluster \`${workload.name}\`, where the GPU nodes are: the Cluster API add-on provider Helm (CAAPH) installs chart \`${chart.chart}\` ${chart.version} there from HelmChartProxy \`${workload.namespace}/${chart.chart}\` (\`${file.path}\`, its values in \`spec.valuesTemplate\`), which selects the Cluster by ${selector}. The management cluster must run CAAPH (\`clusterctl init --addon helm\`).`,
-  ];
 }

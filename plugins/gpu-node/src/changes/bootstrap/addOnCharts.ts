@@ -26,9 +26,8 @@ import {
   addOnProxyNotes,
   keptAddOnNotes,
   staleAddOnFolders,
-  type AddOnChartOutcome,
-  type DeclaredInstall,
-} from './addOnChart';
+} from './addOnChartOutcome';
+import type { AddOnChartOutcome, DeclaredInstall } from './addOnChart';
 import type { WorkloadCluster } from '../workloadCluster/managementCluster';
 import type { StaleFolder } from './retireBootstrapFolders';
 

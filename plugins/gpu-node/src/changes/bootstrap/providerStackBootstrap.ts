@@ -31,7 +31,7 @@ import {
   addOnChartFolders,
   keptAddOnNotes,
   staleAddOnFolders,
-} from './addOnChart';
+} from './addOnChartOutcome';
 import { retireBootstrapFolders } from './retireBootstrapFolders';
 
 /** A provider that runs the NVIDIA driver and device plugin on its GPU nodes, in the pull request's words. */
