@@ -82,6 +82,47 @@ export function insertResource(
   return `${text.slice(0, at)}\n${prefix}${entry}${newline}${text.slice(at)}`;
 }
 
+/** The text from `start` to `end` taken out. */
+const without = (text: string, start: number, end: number) =>
+  `${text.slice(0, start)}${text.slice(end)}`;
+
+/**
+ * `text` of a kustomization the product does not manage without the
+ * `resources` entry `entry`, the inverse of `insertResource`: its line (or
+ * its flow item) goes and every other byte stays as the team wrote it; the
+ * `resources:` key goes with its last entry. Undefined when it is not
+ * listed, or the file does not parse (nothing to take out).
+ */
+export function deleteResource(
+  text: string,
+  entry: string,
+): string | undefined {
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
+  const pair = doc.contents.items.find(p => toPlainItem(p.key) === 'resources');
+  const seq = pair?.value;
+  if (!isSeq(seq) || !seq.range) return undefined;
+  const items = seq.items as { range?: number[] }[];
+  const index = seq.items.findIndex(
+    item => bareEntry(toPlainItem(item)) === bareEntry(entry),
+  );
+  if (index < 0) return undefined;
+  const range = items[index].range!;
+  if (seq.flow) {
+    if (index > 0) return without(text, items[index - 1].range![1], range[1]);
+    const next = items[1]?.range?.[0] ?? range[1];
+    return without(text, range[0], next);
+  }
+  const first =
+    items.length === 1 ? (pair!.key as { range: number[] }).range[0] : range[0];
+  const start = text.lastIndexOf('\n', first - 1) + 1;
+  return without(
+    text,
+    start,
+    Math.min(lineEnd(text, range[1]) + 1, text.length),
+  );
+}
+
 /** Removes `entry` from `resources` (the inverse of `addResource`). */
 export function removeResource(
   file: YamlFile,

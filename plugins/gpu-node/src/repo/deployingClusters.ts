@@ -21,7 +21,7 @@ import { appliesFolder } from '../changes/bootstrap/wiring/appliesFolder';
 import {
   holds,
   type ClusterApplier,
-} from '../changes/bootstrap/wiring/clusterAppliers';
+} from './clusterAppliers';
 import { clusterOwningPath, type LayoutInput } from '../layout/layout';
 import {
   chainsFromRoots,

@@ -1,4 +1,5 @@
 import { checkoutBlobIds } from '../git/checkoutBlobIds';
+import { checkoutFilesContaining } from '../git/checkoutFilesContaining';
 import { normaliseRepoPath } from '../layout/layout';
 import { FsRepoTree } from './tree';
 
@@ -17,6 +18,12 @@ export class GitCheckoutTree extends FsRepoTree {
   blobIds(): Promise<ReadonlyMap<string, string>> {
     this.ids ??= checkoutBlobIds(this.root);
     return this.ids;
+  }
+
+  filesContaining(
+    needles: readonly string[],
+  ): Promise<ReadonlySet<string> | undefined> {
+    return checkoutFilesContaining(this.root, needles);
   }
 
   async writeFile(path: string, content: string): Promise<void> {

@@ -1,20 +1,35 @@
 /**
  * The repository's Argo CD Applications (and ApplicationSets' generated
  * ones) and Flux Kustomizations, each with the folder it applies and the
- * cluster it names (`changes/bootstrap/wiring/clusterAppliers.ts`, the
- * bootstrap's reader): a team may apply a workload's folder with its own
+ * cluster it names (`clusterAppliers.ts`, which
+ * the bootstrap reads too): a team may apply a workload's folder with its own
  * Application rather than list it in a cluster's kustomization.
  */
 import { posix } from 'node:path';
 import {
+  APPLIER_API_GROUPS,
   repositoryAppliers,
   type ClusterApplier,
-} from '../changes/bootstrap/wiring/clusterAppliers';
+} from './clusterAppliers';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
 
-/** Only a file that names one of their API groups can declare one. */
-const APPLIER_TEXT = /argoproj\.io|kustomize\.toolkit\.fluxcd\.io/;
+/**
+ * The YAML files that may declare one: of the files whose content the tree
+ * names by blob id, only those it finds naming their API groups without reading
+ * them (`filesContaining`); every other file is read. Reading every YAML
+ * file of the tree took the whole repository's text for a few objects.
+ */
+async function candidateFiles(
+  tree: RepoTree,
+  yaml: readonly string[],
+): Promise<string[]> {
+  const ids = (await tree.blobIds?.()) ?? new Map<string, string>();
+  const containing =
+    ids.size > 0 ? await tree.filesContaining?.(APPLIER_API_GROUPS) : undefined;
+  if (!containing) return [...yaml];
+  return yaml.filter(path => !ids.has(path) || containing.has(path));
+}
 
 /** Every folder above each file: what an ApplicationSet's git generator matches. */
 function foldersOf(files: readonly string[]): string[] {
@@ -36,13 +51,14 @@ export async function readGitOpsAppliers(
   tree: RepoTree,
 ): Promise<ClusterApplier[]> {
   const files = await tree.listFiles('');
-  const yaml = files.filter(path => /\.ya?ml$/.test(path));
-  const texts = await readFiles(tree, yaml);
-  const declaring = yaml.flatMap((path, i) => {
+  const candidates = await candidateFiles(
+    tree,
+    files.filter(path => /\.ya?ml$/.test(path)),
+  );
+  const texts = await readFiles(tree, candidates);
+  const declaring = candidates.flatMap((path, i) => {
     const text = texts[i];
-    return text !== undefined && APPLIER_TEXT.test(text)
-      ? [{ path, text }]
-      : [];
+    return text === undefined ? [] : [{ path, text }];
   });
   return repositoryAppliers(declaring, { folders: foldersOf(files), files });
 }

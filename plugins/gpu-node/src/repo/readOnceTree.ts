@@ -112,6 +112,13 @@ export class ReadOnceRepoTree implements RepoTree {
     return this.base.blobIds?.() ?? Promise.resolve(new Map());
   }
 
+  /** The tree below's (a file written through it has no blob id, so the caller reads it). */
+  filesContaining(
+    needles: readonly string[],
+  ): Promise<ReadonlySet<string> | undefined> {
+    return this.base.filesContaining?.(needles) ?? Promise.resolve(undefined);
+  }
+
   async writeFile(path: string, content: string): Promise<void> {
     try {
       await this.base.writeFile(path, content);

@@ -25,6 +25,15 @@ export interface RepoTree {
    * there is read. Absent: every file is read.
    */
   blobIds?(): Promise<ReadonlyMap<string, string>>;
+  /**
+   * Among the files `blobIds` names, those whose content holds any of
+   * `needles` (fixed strings), found without reading them (a git checkout:
+   * one `git grep`); undefined when the tree cannot tell, and then the
+   * caller reads each file.
+   */
+  filesContaining?(
+    needles: readonly string[],
+  ): Promise<ReadonlySet<string> | undefined>;
 }
 
 export function prefixMatches(path: string, prefix: string): boolean {

@@ -3,7 +3,8 @@
  * driver (`dra`, `draDriver/`) and Kueue (`kueue`, `kueue/`), each written
  * only where the repository installs none of its own. One step of the
  * bootstrap: their files, the folders whatever applies the cluster must
- * apply, and what the pull request tells the reviewer.
+ * apply, the bootstrap's own folders it retires, and what the pull request
+ * tells the reviewer.
  */
 import type {
   ClusterGpuStack,
@@ -12,19 +13,31 @@ import type {
 import type { StagedTree } from '../stagedTree';
 import type { BootstrapFileWrite } from './bootstrapFile';
 import type { BootstrapPaths } from './bootstrapPaths';
-import {
-  bootstrapDraDriver,
-  draDriverFolders,
-} from './draDriver/bootstrapDraDriver';
+import { bootstrapDraDriver } from './draDriver/bootstrapDraDriver';
 import { draDriverNotes } from './draDriver/draDriverNotes';
 import type { RepositoryFile } from './helmReleases/valuesConfigMaps';
-import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
+import { bootstrapKueue } from './kueue/bootstrapKueue';
 import { kueueNotes } from './kueue/kueueNotes';
 import type { GpuFolder } from './wiring/wireGpuFolders';
+import {
+  addOnChartFiles,
+  addOnChartFolders,
+  addOnChartResources,
+  addOnProxyNotes,
+  keptAddOnNotes,
+  staleAddOnFolders,
+} from './addOnChartOutcome';
+import type { AddOnChartOutcome, DeclaredInstall } from './addOnChart';
+import type { WorkloadCluster } from '../workloadCluster/managementCluster';
+import type { StaleFolder } from './retireBootstrapFolders';
 
 export interface AddOnCharts {
   files: BootstrapFileWrite[];
   folders: GpuFolder[];
+  /** The bootstrap's own releases the cluster no longer wants. */
+  stale: StaleFolder[];
+  /** The GPU folder's new `resources` (HelmChartProxies). */
+  resources: string[];
   notes: string[];
 }
 
@@ -36,24 +49,32 @@ export async function addOnCharts(
   stack: ClusterGpuStack,
   /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
   files: RepositoryFile[],
+  /** On a Cluster API management repository: its workload cluster. */
+  workload: WorkloadCluster | undefined,
 ): Promise<AddOnCharts> {
+  const target = workload
+    ? { cluster: workload, gpuKustomization: paths.gpuKustomization }
+    : undefined;
   const draDriver = await bootstrapDraDriver(
     staged,
     paths,
     cluster,
     stack,
     files,
+    target,
   );
-  const kueue = await bootstrapKueue(staged, paths, cluster, files);
+  const kueue = await bootstrapKueue(staged, paths, cluster, files, target);
+  const outcomes: AddOnChartOutcome<DeclaredInstall>[] = [draDriver, kueue];
   return {
-    files: [
-      ...(draDriver.kind === 'bootstrap' ? draDriver.files : []),
-      ...(kueue.kind === 'bootstrap' ? kueue.files : []),
-    ],
-    folders: [...draDriverFolders(draDriver), ...kueueFolders(kueue)],
+    files: outcomes.flatMap(addOnChartFiles),
+    folders: outcomes.flatMap(addOnChartFolders),
+    stale: outcomes.flatMap(staleAddOnFolders),
+    resources: outcomes.flatMap(addOnChartResources),
     notes: [
       ...draDriverNotes(draDriver, cluster.dra?.consumableShares),
       ...kueueNotes(kueue, cluster),
+      ...outcomes.flatMap(addOnProxyNotes),
+      ...outcomes.flatMap(keptAddOnNotes),
     ],
   };
 }

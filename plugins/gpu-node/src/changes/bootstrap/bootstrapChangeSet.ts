@@ -14,6 +14,7 @@ import {
   clusterScopePath,
   resolveLayout,
   type LayoutInput,
+  type ResolvedRepoLayout,
 } from '../../layout/layout';
 import type { RepoTree } from '../../repo/tree';
 import { ALL_DISABLED_MIG_CONFIG, applyMigConfig } from '../applyConfigs';
@@ -58,6 +59,10 @@ import {
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import { wireGpuFolders, type GpuFolder } from './wiring/wireGpuFolders';
 import { addOnCharts } from './addOnCharts';
+import {
+  retireBootstrapFolders,
+  type StaleFolder,
+} from './retireBootstrapFolders';
 import { bootstrapGpuConfigsDelivery } from '../workloadCluster/bootstrapDelivery';
 import {
   workloadClusterIn,
@@ -241,7 +246,8 @@ function foldersToApply(
  * it: its kustomize release folder, or on a Cluster API management
  * repository whose workload Cluster has labels, the HelmChartProxy that
  * installs it on the workload cluster (in the GPU folder, which the
- * management cluster applies).
+ * management cluster applies). A release folder an earlier run wrote (the
+ * Cluster had no labels then) is retired in the same change (`stale`).
  */
 function workloadClusterOperator(
   operator: GpuOperatorOutcome,
@@ -253,9 +259,10 @@ function workloadClusterOperator(
   resources: string[];
   ownFolder: boolean;
   notes: string[];
+  stale: StaleFolder[];
 } {
   if (operator.kind !== 'bootstrap') {
-    return { files: [], resources: [], ownFolder: false, notes: [] };
+    return { files: [], resources: [], ownFolder: false, notes: [], stale: [] };
   }
   const proxy =
     workload && Object.keys(workload.labels).length > 0
@@ -267,34 +274,31 @@ function workloadClusterOperator(
       resources: [],
       ownFolder: true,
       notes: [],
+      stale: [],
     };
   }
-  // An earlier run wrote the release folder (the Cluster had no labels then):
-  // a proxy beside it would install a second device plugin on the same nodes,
-  // so the folder stays until the team removes it, and the note says how.
-  if (folderWritten) {
-    return {
-      files: [...operator.files],
-      resources: [],
-      ownFolder: true,
-      notes: [
-        `The Cluster \`${workload.name}\` now has labels, so the GPU Operator could be installed in the workload cluster by a HelmChartProxy (Cluster API add-on provider Helm); the bootstrap keeps its earlier release in \`${posix.dirname(paths.operatorKustomization)}/\` instead, since both would run a device plugin on the same nodes. Remove that folder (and its entry in the cluster's kustomization) and bootstrap again to move to the HelmChartProxy.`,
-      ],
-    };
-  }
+  const selector = Object.entries(workload.labels)
+    .map(([k, v]) => `\`${k}: ${v}\``)
+    .join(', ');
   return {
     files: [proxy],
     resources: [proxy.path],
     ownFolder: false,
     notes: [
-      `The GPU Operator runs in the workload cluster \`${workload.name}\`, where the GPU nodes are: the Cluster API add-on provider Helm (CAAPH) installs it there from HelmChartProxy \`${workload.namespace}/${GPU_OPERATOR_CHART}\` (\`${proxy.path}\`, its values in \`spec.valuesTemplate\`), which selects the Cluster by ${Object.entries(
-        workload.labels,
-      )
-        .map(([k, v]) => `\`${k}: ${v}\``)
-        .join(
-          ', ',
-        )}. The management cluster must run CAAPH (\`clusterctl init --addon helm\`).`,
+      `The GPU Operator runs in the workload cluster \`${workload.name}\`, where the GPU nodes are: the Cluster API add-on provider Helm (CAAPH) installs it there from HelmChartProxy \`${workload.namespace}/${GPU_OPERATOR_CHART}\` (\`${proxy.path}\`, its values in \`spec.valuesTemplate\`), which selects the Cluster by ${selector}. The management cluster must run CAAPH (\`clusterctl init --addon helm\`).`,
     ],
+    // One change removes the earlier release and adds the proxy: the same
+    // release name and namespace, so Helm installs the proxy's release only
+    // once the earlier one's objects are pruned, never a second device plugin beside them.
+    stale: folderWritten
+      ? [
+          {
+            folder: posix.dirname(paths.operatorKustomization),
+            what: "the GPU Operator's release",
+            why: `the Cluster \`${workload.name}\` now has labels, so HelmChartProxy \`${workload.namespace}/${GPU_OPERATOR_CHART}\` installs the GPU Operator on the workload cluster instead (a release of the same name in the same namespace: Helm installs it once the earlier release's objects are pruned, so no two device plugins run on the same nodes)`,
+          },
+        ]
+      : [],
   };
 }
 
@@ -326,14 +330,160 @@ export async function buildBootstrapChangeSet(
   const staged = new StagedTree(tree);
   const layout = resolveLayout(options.layout);
   const paths = bootstrapPaths(layout, cluster.name);
-  // The ConfigMaps the GPU Operator reads, and the release that installs
-  // it: the product generates each ConfigMap the team did not write by hand
-  // in the cluster's folder and the operator may read.
+  const { configMaps, releaseFiles, stack, operator, generated } =
+    await readAndBootstrapOperator(tree, staged, layout, cluster, options);
+
+  const clusterFolder = clusterScopePath(layout, cluster.name);
+  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
+  const operatorRelease = workloadClusterOperator(
+    operator,
+    workload,
+    paths,
+    isBootstrapFile(await staged.read(paths.operatorKustomization)),
+  );
+  // NVIDIA's DRA driver and Kueue, as the profile asks and the team installs none.
+  const extra = await addOnCharts(
+    staged,
+    paths,
+    cluster,
+    stack,
+    releaseFiles,
+    workload,
+  );
+  // The GPU node class, unless the cluster's files define it already.
+  const nodeClassFile = await gpuNodeClassFile(staged, layout, paths, cluster);
+  const { scheduler, carried } = deliveredScheduler(
+    bootstrapScheduler(cluster, options.binPacking, paths.scheduler),
+    workload,
+  );
+  const files = [
+    ...operatorRelease.files,
+    ...extra.files,
+    ...(generated.devicePlugin
+      ? [defaultDevicePluginConfigFile(paths, generated.devicePlugin)]
+      : []),
+    ...(nodeClassFile ? [nodeClassFile] : []),
+    ...(scheduler?.file ? [scheduler.file] : []),
+  ];
+  // Refuses before anything is staged when a file in the way is not the bootstrap's.
+  await writeBootstrapFiles(staged, files);
+
+  if (generated.migParted) await writeAllDisabledMigConfig(staged, paths);
+  await mergeGpuKustomization(staged, paths, generated, [
+    ...(nodeClassFile ? [nodeClassFile.path] : []),
+    ...(scheduler?.file ? [scheduler.file.path] : []),
+    ...operatorRelease.resources,
+    ...extra.resources,
+  ]);
+  const deliveryNotes = await bootstrapGpuConfigsDelivery(
+    staged,
+    workload,
+    cluster,
+    paths.gpuKustomization,
+    carried,
+  );
+
+  const retired = await retireBootstrapFolders(
+    staged,
+    [...operatorRelease.stale, ...extra.stale],
+    clusterFolder,
+    releaseFiles,
+  );
+  const karpenter = await bootstrapKarpenter(
+    staged,
+    paths,
+    cluster,
+    releaseFiles,
+  );
+  const wiringNotes = await wireBootstrapFolders(staged, layout, cluster, {
+    folders: [
+      ...foldersToApply(
+        paths,
+        operatorRelease.ownFolder,
+        karpenter.kind === 'managed',
+      ),
+      ...extra.folders,
+    ],
+    gpuFolder: posix.dirname(paths.gpuKustomization),
+    workload,
+    releaseFiles,
+    clusterFolder,
+  });
+  const operatorValues =
+    operator.kind === 'bootstrap' ? paths.operatorValues : undefined;
+  return {
+    ...staged.toChangeSet(),
+    gpuOperatorRelease: operator.kind,
+    notes: [
+      ...gpuOperatorNotes(operator),
+      ...operatorRelease.notes,
+      ...retired,
+      ...handWrittenConfigMapNotes(configMaps, operatorValues),
+      ...gpuStackNotes(cluster, stack, operatorValues),
+      ...karpenterNotes(cluster, karpenter),
+      ...extra.notes,
+      ...(scheduler?.notes ?? []),
+      ...wiringNotes,
+      ...deliveryNotes,
+    ],
+  };
+}
+
+/**
+ * The bootstrap's folders wired into what applies them: the management
+ * cluster's into its kustomization or GitOps objects (`wireGpuFolders`), a
+ * workload cluster's said where to apply (`workloadClusterReleaseNotes`).
+ */
+async function wireBootstrapFolders(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  cluster: ClusterProfile,
+  wiring: {
+    folders: Parameters<typeof splitByCluster>[0];
+    gpuFolder: string;
+    workload: Parameters<typeof splitByCluster>[2];
+    releaseFiles: Parameters<typeof wireGpuFolders>[4];
+    clusterFolder: string;
+  },
+): Promise<string[]> {
+  const folders = splitByCluster(
+    wiring.folders,
+    wiring.gpuFolder,
+    wiring.workload,
+  );
+  return [
+    ...(await wireGpuFolders(
+      staged,
+      layout,
+      cluster.name,
+      folders.management,
+      wiring.releaseFiles,
+    )),
+    ...workloadClusterReleaseNotes(
+      folders.workload,
+      wiring.workload,
+      wiring.clusterFolder,
+    ),
+  ];
+}
+
+/**
+ * What the GPU Operator step needs and writes: the ConfigMaps it reads
+ * (generated unless the team wrote them by hand in the cluster's folder),
+ * every file that may declare a Helm release for the cluster (read once for
+ * every chart), what already runs on the GPU nodes (the operator adapts to
+ * it) and the operator's own release.
+ */
+async function readAndBootstrapOperator(
+  tree: RepoTree,
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  cluster: ClusterProfile,
+  options: BootstrapOptions,
+) {
+  const paths = bootstrapPaths(layout, cluster.name);
   const configMaps = await operatorConfigMaps(tree, layout, cluster);
-  // Every file that may declare a Helm release for the cluster, read once
-  // for both charts (GPU Operator, Karpenter).
   const releaseFiles = await clusterReleaseFiles(tree, layout, cluster.name);
-  // What already runs on the GPU nodes: the GPU Operator adapts to it.
   const stack = await readGpuStack(tree, cluster, releaseFiles);
   const operator = await bootstrapGpuOperator(
     staged,
@@ -346,90 +496,5 @@ export async function buildBootstrapChangeSet(
   );
   const generated = generatedConfigMaps(configMaps, stack, operator);
 
-  const clusterFolder = clusterScopePath(layout, cluster.name);
-  const workload = await workloadClusterIn(tree, clusterFolder, cluster);
-  const operatorRelease = workloadClusterOperator(
-    operator,
-    workload,
-    paths,
-    isBootstrapFile(await staged.read(paths.operatorKustomization)),
-  );
-  const files = [...operatorRelease.files];
-  // NVIDIA's DRA driver and Kueue, as the profile asks and the team installs none.
-  const extra = await addOnCharts(staged, paths, cluster, stack, releaseFiles);
-  files.push(...extra.files);
-  if (generated.devicePlugin) {
-    files.push(defaultDevicePluginConfigFile(paths, generated.devicePlugin));
-  }
-  // The GPU node class, unless the cluster's files define it already.
-  const nodeClassFile = await gpuNodeClassFile(staged, layout, paths, cluster);
-  if (nodeClassFile) files.push(nodeClassFile);
-
-  const { scheduler, carried } = deliveredScheduler(
-    bootstrapScheduler(cluster, options.binPacking, paths.scheduler),
-    workload,
-  );
-  if (scheduler?.file) files.push(scheduler.file);
-  // Refuses before anything is staged when a file in the way is not the bootstrap's.
-  await writeBootstrapFiles(staged, files);
-
-  if (generated.migParted) await writeAllDisabledMigConfig(staged, paths);
-  await mergeGpuKustomization(staged, paths, generated, [
-    ...(nodeClassFile ? [nodeClassFile.path] : []),
-    ...(scheduler?.file ? [scheduler.file.path] : []),
-    ...operatorRelease.resources,
-  ]);
-  const deliveryNotes = await bootstrapGpuConfigsDelivery(
-    staged,
-    workload,
-    cluster,
-    paths.gpuKustomization,
-    carried,
-  );
-
-  const karpenter = await bootstrapKarpenter(
-    staged,
-    paths,
-    cluster,
-    releaseFiles,
-  );
-  const folders = splitByCluster(
-    [
-      ...foldersToApply(
-        paths,
-        operatorRelease.ownFolder,
-        karpenter.kind === 'managed',
-      ),
-      ...extra.folders,
-    ],
-    posix.dirname(paths.gpuKustomization),
-    workload,
-  );
-  const wiringNotes = [
-    ...(await wireGpuFolders(
-      staged,
-      layout,
-      cluster.name,
-      folders.management,
-      releaseFiles,
-    )),
-    ...workloadClusterReleaseNotes(folders.workload, workload, clusterFolder),
-  ];
-  const operatorValues =
-    operator.kind === 'bootstrap' ? paths.operatorValues : undefined;
-  return {
-    ...staged.toChangeSet(),
-    gpuOperatorRelease: operator.kind,
-    notes: [
-      ...gpuOperatorNotes(operator),
-      ...operatorRelease.notes,
-      ...handWrittenConfigMapNotes(configMaps, operatorValues),
-      ...gpuStackNotes(cluster, stack, operatorValues),
-      ...karpenterNotes(cluster, karpenter),
-      ...extra.notes,
-      ...(scheduler?.notes ?? []),
-      ...wiringNotes,
-      ...deliveryNotes,
-    ],
-  };
+  return { configMaps, releaseFiles, stack, operator, generated };
 }

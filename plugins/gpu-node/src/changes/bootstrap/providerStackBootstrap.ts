@@ -10,7 +10,7 @@
  */
 import { posix } from 'node:path';
 import type { ClusterProfile } from '@gpu-gitops/plugin-gpu-common';
-import { resolveLayout } from '../../layout/layout';
+import { clusterScopePath, resolveLayout } from '../../layout/layout';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import type { RepoTree } from '../../repo/tree';
 import { StagedTree } from '../stagedTree';
@@ -24,8 +24,15 @@ import { mergeGpuKustomization } from './gpuKustomization';
 import { clusterReleaseFiles } from './helmReleases/findHelmReleases';
 import { bootstrapScheduler } from './scheduler/bootstrapScheduler';
 import { wireGpuFolders } from './wiring/wireGpuFolders';
-import { bootstrapKueue, kueueFolders } from './kueue/bootstrapKueue';
+import { bootstrapKueue } from './kueue/bootstrapKueue';
 import { kueueNotes } from './kueue/kueueNotes';
+import {
+  addOnChartFiles,
+  addOnChartFolders,
+  keptAddOnNotes,
+  staleAddOnFolders,
+} from './addOnChartOutcome';
+import { retireBootstrapFolders } from './retireBootstrapFolders';
 
 /** A provider that runs the NVIDIA driver and device plugin on its GPU nodes, in the pull request's words. */
 export interface ProviderGpuStack {
@@ -59,13 +66,19 @@ export async function buildProviderStackBootstrap(
   const kueue = await bootstrapKueue(staged, paths, cluster, releaseFiles);
   await writeBootstrapFiles(staged, [
     ...(scheduler?.file ? [scheduler.file] : []),
-    ...(kueue.kind === 'bootstrap' ? kueue.files : []),
+    ...addOnChartFiles(kueue),
   ]);
   await mergeGpuKustomization(
     staged,
     paths,
     {},
     scheduler?.file ? [scheduler.file.path] : [],
+  );
+  const retired = await retireBootstrapFolders(
+    staged,
+    staleAddOnFolders(kueue),
+    clusterScopePath(layout, cluster.name),
+    releaseFiles,
   );
   const wiringNotes = await wireGpuFolders(
     staged,
@@ -77,7 +90,7 @@ export async function buildProviderStackBootstrap(
         what: 'the GPU folder',
         helm: false,
       },
-      ...kueueFolders(kueue),
+      ...addOnChartFolders(kueue),
     ],
     releaseFiles,
   );
@@ -91,6 +104,8 @@ export async function buildProviderStackBootstrap(
       ),
       ...(scheduler?.notes ?? []),
       ...kueueNotes(kueue, cluster),
+      ...keptAddOnNotes(kueue),
+      ...retired,
       ...wiringNotes,
     ],
   };

@@ -10,7 +10,9 @@
  * The proxy is made from the release the bootstrap writes elsewhere (its
  * kustomize `helmCharts` entry and its values), and is that release: the
  * values are its `valuesTemplate`, read back by `helmChartProxyRelease`, so
- * the folder of the kustomize release is not written.
+ * the folder of the kustomize release is not written. An add-on chart
+ * (NVIDIA's DRA driver, Kueue: `addOnChart.ts`) comes the same way, from
+ * its chart and values (`chartProxyFile`).
  */
 import { posix } from 'node:path';
 import { parse } from 'yaml';
@@ -34,6 +36,59 @@ export const helmChartProxyPath = (
     `${chart}-helmchartproxy.yaml`,
   );
 
+/** A chart release as a HelmChartProxy names it. */
+export interface ProxiedChart {
+  /** The chart's name, and the proxy's. */
+  name: string;
+  /** CAAPH pulls `<repoURL>/<name>`: an https Helm repository or an `oci://` one. */
+  repoURL: string;
+  version: string;
+  releaseName: string;
+  /** The namespace the release installs into on the workload cluster. */
+  namespace: string;
+  /** The Helm values, as text (CAAPH renders it as a Go template against the Cluster). */
+  valuesTemplate: string;
+}
+
+/** The HelmChartProxy file that installs `chart` on the workload cluster, in the GPU folder. */
+export function chartProxyFile(
+  chart: ProxiedChart,
+  workload: WorkloadCluster,
+  gpuKustomizationPath: string,
+  /** What the team can do when a file the bootstrap did not write is in its place. */
+  remedy: string,
+): BootstrapFileWrite {
+  const proxy = {
+    apiVersion: API_VERSION,
+    kind: 'HelmChartProxy',
+    metadata: {
+      name: chart.name,
+      namespace: workload.namespace,
+      labels: { [WELL_KNOWN_KEYS.managedBy]: MANAGED_BY },
+    },
+    spec: {
+      // CAAPH installs on the selected Clusters of the proxy's namespace.
+      clusterSelector: { matchLabels: workload.labels },
+      repoURL: chart.repoURL,
+      chartName: chart.name,
+      version: chart.version,
+      releaseName: chart.releaseName,
+      namespace: chart.namespace,
+      options: { install: { createNamespace: true } },
+      valuesTemplate: chart.valuesTemplate,
+    },
+  };
+  return {
+    path: helmChartProxyPath(gpuKustomizationPath, chart.name),
+    content: bootstrapDocuments(
+      [proxy],
+      `The ${chart.name} release for the workload cluster ${workload.name}: the Cluster API add-on provider Helm installs it on every Cluster of namespace ${workload.namespace} with these labels.`,
+    ),
+    what: `the HelmChartProxy that installs ${chart.name} on the workload cluster \`${workload.name}\``,
+    remedy,
+  };
+}
+
 /**
  * The HelmChartProxy file for the kustomize release `files` hold (its
  * kustomization with one `helmCharts` entry, and the values file it names);
@@ -51,35 +106,18 @@ export function helmChartProxyFile(
     posix.dirname(kustomization.path),
     String(getIn(chart, 'valuesFile') ?? 'values.yaml'),
   );
-  const values = files.find(f => f.path === valuesFile)?.content ?? '';
   const name = String(getIn(chart, 'name'));
-  const proxy = {
-    apiVersion: API_VERSION,
-    kind: 'HelmChartProxy',
-    metadata: {
+  return chartProxyFile(
+    {
       name,
-      namespace: workload.namespace,
-      labels: { [WELL_KNOWN_KEYS.managedBy]: MANAGED_BY },
+      repoURL: getIn(chart, 'repo') as string,
+      version: getIn(chart, 'version') as string,
+      releaseName: (getIn(chart, 'releaseName') as string) ?? name,
+      namespace: getIn(chart, 'namespace') as string,
+      valuesTemplate: files.find(f => f.path === valuesFile)?.content ?? '',
     },
-    spec: {
-      // CAAPH installs on the selected Clusters of the proxy's namespace.
-      clusterSelector: { matchLabels: workload.labels },
-      repoURL: getIn(chart, 'repo'),
-      chartName: name,
-      version: getIn(chart, 'version'),
-      releaseName: getIn(chart, 'releaseName') ?? name,
-      namespace: getIn(chart, 'namespace'),
-      options: { install: { createNamespace: true } },
-      valuesTemplate: values,
-    },
-  };
-  return {
-    path: helmChartProxyPath(gpuKustomizationPath, name),
-    content: bootstrapDocuments(
-      [proxy],
-      `The ${name} release for the workload cluster ${workload.name}: the Cluster API add-on provider Helm installs it on every Cluster of namespace ${workload.namespace} with these labels.`,
-    ),
-    what: `the HelmChartProxy that installs ${name} on the workload cluster \`${workload.name}\``,
-    remedy: kustomization.remedy,
-  };
+    workload,
+    gpuKustomizationPath,
+    kustomization.remedy,
+  );
 }

@@ -3,8 +3,10 @@
  * driver's) on a Cluster API management repository: they install on the
  * GPU nodes, which only the workload cluster has, so they are never wired
  * into what the management cluster applies (its Flux or Argo CD would
- * install them there). The notes say how the workload cluster gets them,
- * the way such repositories install add-ons: a Cluster API add-on provider
+ * install them there). Where the Cluster has labels, a HelmChartProxy the
+ * bootstrap writes installs them (`helmChartProxyRelease.ts`); where it has
+ * none, the notes say how the workload cluster gets them, the way such
+ * repositories install add-ons: a Cluster API add-on provider
  * Helm `HelmChartProxy` selecting the Cluster (kubernetes-sigs/
  * cluster-api-addon-provider-helm, as CAPZ's GPU flavor installs the GPU
  * Operator), or the GitOps agent that syncs the workload cluster.

@@ -179,22 +179,6 @@ describe('the bootstrap’s DRA driver release', () => {
     },
   );
 
-  it('says to remove its own release once the team deploys a driver as well', async () => {
-    const { tree } = await bootstrap(profile());
-    await tree.writeFile(
-      'clusters/lab/infrastructure/dra-driver.yaml',
-      DRA_DRIVER_KUBELET_PLUGIN,
-    );
-    const change = await buildBootstrapChangeSet(tree, profile(), {
-      operatorChartVersion: 'v26.7.0',
-      binPacking: false,
-    });
-    expect(change.empty).toBe(true);
-    expect(change.notes).toContain(
-      "The bootstrap's own DRA driver release in `clusters/lab/dra-driver/` installs the driver a second time: remove that folder.",
-    );
-  });
-
   it('refuses, writing nothing, where a file it did not write is in the release’s place', async () => {
     await expect(
       bootstrap(profile(), { [DRIVER_VALUES]: 'logVerbosity: "6"\n' }),
@@ -203,20 +187,7 @@ describe('the bootstrap’s DRA driver release', () => {
     );
   });
 
-  it('says the bootstrap’s release is left over once the profile no longer enables DRA', async () => {
-    const { tree } = await bootstrap(profile());
-    const change = await buildBootstrapChangeSet(
-      tree,
-      profile({ dra: undefined }),
-      {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      },
-    );
-    expect(change.notes.join('\n')).toMatch(
-      /no longer enables DRA, but the bootstrap's DRA driver release is still in `clusters\/lab\/dra-driver\/`/,
-    );
-  });
+  // Its release retired once the profile turns DRA off, or the team deploys a driver: retireBootstrapFolders.test.ts.
 
   describe('in the form and namespace the repository’s GitOps tool uses', () => {
     const RELEASE = 'clusters/lab/dra-driver/release.yaml';

@@ -1,16 +1,14 @@
 /**
- * The bootstrap's DRA driver step. When the cluster profile enables DRA
- * (`profileEnablesDra`) and the repository deploys no DRA driver of its own
- * (`readGpuStack`'s `draDrivers`: a chart release in any form, or the
- * kubelet plugin DaemonSet), the bootstrap writes (and later keeps) its own
- * release, in the form the repository installs its charts
- * (`chartReleaseForm`): a kustomization whose `helmCharts` entry pins the
- * chart beside its values, or a Flux HelmRepository and HelmRelease, or an
- * Argo CD Application (`draDriverReleaseForms.ts`). A driver the
- * team deploys is never edited; the notes say what it must set.
+ * The bootstrap's DRA driver step, an add-on chart (`addOnChart.ts`): when
+ * the cluster profile enables DRA (`profileEnablesDra`) and the repository
+ * deploys no DRA driver of its own (`readGpuStack`'s `draDrivers`: a chart
+ * release in any form, or the kubelet plugin DaemonSet), the bootstrap
+ * writes (and later keeps) its own release. A driver the team deploys is
+ * never edited; the notes say what it must set, and where it runs
+ * DynamicMIG beside mig-parted.
  */
-import { posix } from 'node:path';
 import {
+  gpuAnnotationKeys,
   profileEnablesDra,
   type ClusterGpuStack,
   type ClusterProfile,
@@ -18,68 +16,29 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { StagedTree } from '../../stagedTree';
 import {
-  bootstrapDocuments,
-  bootstrapYaml,
-  isBootstrapFile,
-  type BootstrapFileWrite,
-} from '../bootstrapFile';
+  bootstrapAddOnChart,
+  type AddOnChart,
+  type AddOnChartOutcome,
+  type ProxyTarget,
+  usedFiles,
+} from '../addOnChart';
 import type { BootstrapPaths } from '../bootstrapPaths';
+import { escapeRegExp } from '../helmReleases/findHelmReleases';
+import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import {
   DRA_DRIVER_CHART,
   DRA_DRIVER_CHART_VERSION,
-  DRA_DRIVER_NAMESPACE,
-  DRA_DRIVER_REPO,
+  DRA_DRIVER_OCI_CHART,
 } from './draDriverChart';
-import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
-import {
-  chartReleaseForm,
-  type ChartReleaseForm,
-} from '../helmReleases/chartReleaseForm';
-import {
-  argoDraDriverApplication,
-  fluxDraDriverObjects,
-} from './draDriverReleaseForms';
 import { buildDraDriverValues } from './draDriverValues';
-import {
-  gitOpsToolNamespace,
-  type GitOpsToolNamespace,
-} from '../helmReleases/gitOpsToolNamespace';
 import { dynamicMigConflicts } from './dynamicMig';
-import type { GpuFolder } from '../wiring/wireGpuFolders';
 
-/** What the step found, and what the bootstrap writes for it. */
+type Outcome = AddOnChartOutcome<DeployedDraDriver>;
+
+/** What the step found; drivers the repository deploys with `dynamicMig`, what to change where one runs DynamicMIG beside mig-parted. */
 export type DraDriverOutcome =
-  /** The profile does not enable DRA: no driver; `staleFolder`, the bootstrap's own from an earlier run. */
-  | { kind: 'off'; staleFolder?: string }
-  /** The bootstrap's own release, to write (or keep) whole. */
-  | {
-      kind: 'bootstrap';
-      folder: string;
-      /** How it installs the chart: as the repository installs its others. */
-      form: ChartReleaseForm;
-      /** Where a Flux or Argo CD form's objects go: beside the repository's own. */
-      toolNamespace?: GitOpsToolNamespace;
-      files: BootstrapFileWrite[];
-    }
-  /** Drivers the repository deploys: left as they are; `dynamicMig`, what to change where one runs DynamicMIG beside mig-parted. */
-  | {
-      kind: 'repository';
-      drivers: DeployedDraDriver[];
-      dynamicMig: string[];
-      /** The bootstrap's own release, when one is there as well. */
-      managedFolder?: string;
-    };
-
-/** The notes' and refusals' words for the files of the bootstrap's release. */
-function releaseFile(
-  path: string,
-  content: string,
-  what: string,
-  folder: string,
-): BootstrapFileWrite {
-  const remedy = `Move it out of ${folder}/. If this repository installs NVIDIA's DRA driver, declare it so the bootstrap finds it (a kustomize helmCharts entry, a Flux HelmRelease or an Argo CD Application of the chart "${DRA_DRIVER_CHART}", or its kubelet plugin DaemonSet), then run the bootstrap again: it then writes no release of its own and never edits yours.`;
-  return { path, content, what, remedy };
-}
+  | Exclude<Outcome, { kind: 'repository' }>
+  | (Extract<Outcome, { kind: 'repository' }> & { dynamicMig: string[] });
 
 const VALUES_COMMENT = [
   `Helm values of NVIDIA's DRA driver (chart ${DRA_DRIVER_CHART} ${DRA_DRIVER_CHART_VERSION}, kubernetes-sigs/dra-driver-nvidia-gpu).`,
@@ -87,92 +46,41 @@ const VALUES_COMMENT = [
   "The feature gates follow the cluster profile's dra settings; DynamicMIG stays off, as the MIG manager (mig-parted) runs on this cluster.",
 ].join('\n');
 
-/** The release as a kustomize `helmCharts` entry and its values file. */
-function kustomizeRelease(
-  paths: BootstrapPaths,
-  values: Record<string, unknown>,
-  folder: string,
-): BootstrapFileWrite[] {
-  return [
-    releaseFile(
-      paths.draDriverValues,
-      bootstrapYaml(values, VALUES_COMMENT),
-      "NVIDIA's DRA driver Helm values",
-      folder,
-    ),
-    releaseFile(
-      paths.draDriverKustomization,
-      bootstrapYaml(
-        {
-          apiVersion: 'kustomize.config.k8s.io/v1beta1',
-          kind: 'Kustomization',
-          helmCharts: [
-            {
-              name: DRA_DRIVER_CHART,
-              repo: DRA_DRIVER_REPO,
-              version: DRA_DRIVER_CHART_VERSION,
-              releaseName: DRA_DRIVER_CHART,
-              namespace: DRA_DRIVER_NAMESPACE,
-              includeCRDs: true,
-              valuesFile: 'values.yaml',
-            },
-          ],
-        },
-        "NVIDIA's DRA driver Helm release, a kustomize root of its own built with Helm (kustomize --enable-helm; an oci:// chart repository needs kustomize v5.2.0 or later).",
-      ),
-      "NVIDIA's DRA driver Helm release (a kustomize helmCharts entry)",
-      folder,
-    ),
-  ];
-}
+/** A pool the product plans as DRA: its sharing-mode annotation says `dra` (`gpuAnnotationKeys`). */
+const draPoolAnnotation = (labelDomain: string) =>
+  new RegExp(
+    `${escapeRegExp(gpuAnnotationKeys(labelDomain).sharingMode)}['"]?\\s*:\\s*['"]?dra\\b`,
+  );
 
-/** The release as the GitOps tool's own objects, in a plain kustomization. */
-function gitOpsToolRelease(
-  paths: BootstrapPaths,
-  values: Record<string, unknown>,
-  form: 'flux' | 'argo',
-  namespace: string,
-  folder: string,
-): BootstrapFileWrite[] {
-  const objects =
-    form === 'flux'
-      ? fluxDraDriverObjects(values, namespace)
-      : [argoDraDriverApplication(values, namespace)];
-  const what =
-    form === 'flux'
-      ? "NVIDIA's DRA driver Helm release (a Flux HelmRepository and HelmRelease)"
-      : "NVIDIA's DRA driver Helm release (an Argo CD Application of the chart)";
-  return [
-    releaseFile(
-      paths.draDriverRelease,
-      bootstrapDocuments(objects, VALUES_COMMENT),
-      what,
-      folder,
-    ),
-    releaseFile(
-      paths.draDriverKustomization,
-      bootstrapYaml({
-        apiVersion: 'kustomize.config.k8s.io/v1beta1',
-        kind: 'Kustomization',
-        resources: [posix.basename(paths.draDriverRelease)],
-      }),
-      `the kustomization of ${what}`,
-      folder,
-    ),
-  ];
-}
-
-function managedDraDriverRelease(
+/** NVIDIA's DRA driver as an add-on chart of `cluster`. */
+export function draDriverAddOn(
   paths: BootstrapPaths,
   cluster: ClusterProfile,
-  form: ChartReleaseForm,
-  toolNamespace: GitOpsToolNamespace | undefined,
-): BootstrapFileWrite[] {
-  const folder = posix.dirname(paths.draDriverKustomization);
-  const values = buildDraDriverValues(cluster);
-  return form === 'kustomize' || !toolNamespace
-    ? kustomizeRelease(paths, values, folder)
-    : gitOpsToolRelease(paths, values, form, toolNamespace.namespace, folder);
+  /** What the repository runs on the GPU nodes (`readGpuStack`). */
+  stack: ClusterGpuStack,
+): AddOnChart<DeployedDraDriver> {
+  return {
+    owner: "NVIDIA's DRA driver",
+    installs: "NVIDIA's DRA driver",
+    chart: DRA_DRIVER_OCI_CHART,
+    kustomization: paths.draDriverKustomization,
+    values: paths.draDriverValues,
+    release: paths.draDriverRelease,
+    wanted: profileEnablesDra(cluster),
+    offReason: 'the cluster profile no longer enables DRA',
+    stillUsedBy: used => {
+      const dra = draPoolAnnotation(cluster.labelDomain);
+      return usedFiles(
+        used.filter(f => dra.test(f.text)),
+        'the DRA pools',
+      );
+    },
+    what: "NVIDIA's DRA driver release",
+    helmValues: () => buildDraDriverValues(cluster),
+    valuesComment: VALUES_COMMENT,
+    otherDeclarations: ', or its kubelet plugin DaemonSet',
+    declared: async () => stack.draDrivers ?? [],
+  };
 }
 
 export async function bootstrapDraDriver(
@@ -183,47 +91,19 @@ export async function bootstrapDraDriver(
   stack: ClusterGpuStack,
   /** The cluster's files (`clusterReleaseFiles`), read once per bootstrap. */
   files: RepositoryFile[],
+  /** On a Cluster API management repository: its workload cluster. */
+  workload?: ProxyTarget,
 ): Promise<DraDriverOutcome> {
-  const folder = posix.dirname(paths.draDriverKustomization);
-  const managed = isBootstrapFile(
-    await staged.read(paths.draDriverKustomization),
+  const outcome = await bootstrapAddOnChart(
+    staged,
+    draDriverAddOn(paths, cluster, stack),
+    files,
+    workload,
   );
-  if (!profileEnablesDra(cluster)) {
-    return { kind: 'off', ...(managed ? { staleFolder: folder } : {}) };
-  }
-  // The bootstrap's own release is any file of its folder, whatever its form.
-  const declared = (stack.draDrivers ?? []).filter(
-    driver => !(managed && posix.dirname(driver.file) === folder),
-  );
-  if (declared.length > 0) {
-    return {
-      kind: 'repository',
-      drivers: declared,
-      dynamicMig: await dynamicMigConflicts(staged.base, files, stack),
-      ...(managed ? { managedFolder: folder } : {}),
-    };
-  }
-  const form = chartReleaseForm(files);
-  const toolNamespace =
-    form === 'kustomize' ? undefined : gitOpsToolNamespace(files, form);
-  return {
-    kind: 'bootstrap',
-    folder,
-    form,
-    ...(toolNamespace ? { toolNamespace } : {}),
-    files: managedDraDriverRelease(paths, cluster, form, toolNamespace),
-  };
-}
-
-/** The bootstrap's DRA driver folder, which whatever applies the cluster must apply (`wireGpuFolders`). */
-export function draDriverFolders(outcome: DraDriverOutcome): GpuFolder[] {
-  return outcome.kind === 'bootstrap'
-    ? [
-        {
-          folder: outcome.folder,
-          what: "NVIDIA's DRA driver release",
-          helm: outcome.form === 'kustomize',
-        },
-      ]
-    : [];
+  return outcome.kind === 'repository'
+    ? {
+        ...outcome,
+        dynamicMig: await dynamicMigConflicts(staged.base, files, stack),
+      }
+    : outcome;
 }

@@ -11,6 +11,7 @@
  *   into namespace `dra-driver-nvidia-gpu`, never `default`
  *   (`templates/validation.yaml` refuses it without `allowDefaultNamespace`).
  */
+import type { OciChart } from '../helmReleases/chartReleaseObjects';
 
 /** The chart's name, and the name of the release the bootstrap writes. */
 export const DRA_DRIVER_CHART = 'dra-driver-nvidia-gpu';
@@ -23,6 +24,15 @@ export const DRA_DRIVER_CHART_VERSION = '0.5.0';
 
 /** The namespace upstream's install guide uses. */
 export const DRA_DRIVER_NAMESPACE = 'dra-driver-nvidia-gpu';
+
+/** The chart as the bootstrap's release pins it, in any form (`addOnChart.ts`). */
+export const DRA_DRIVER_OCI_CHART: OciChart = {
+  chart: DRA_DRIVER_CHART,
+  repo: DRA_DRIVER_REPO,
+  version: DRA_DRIVER_CHART_VERSION,
+  namespace: DRA_DRIVER_NAMESPACE,
+  helmRepositoryName: 'dra-driver-nvidia',
+};
 
 /**
  * The driver's feature gate that publishes a `shares` capacity on every GPU

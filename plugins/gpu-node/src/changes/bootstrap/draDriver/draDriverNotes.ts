@@ -1,8 +1,8 @@
 /**
  * What the bootstrap pull request tells its reviewer about NVIDIA's DRA
  * driver: the release it wrote, the one the repository deploys (never
- * edited) and what that one must set, or the bootstrap's own release left
- * from a profile that no longer enables DRA. Markdown sentences, one per
+ * edited) and what that one must set (a release of its own left over is
+ * retired: `retireBootstrapFolders`). Markdown sentences, one per
  * line of the description's list.
  */
 import type { DraDriverOutcome } from './bootstrapDraDriver';
@@ -18,22 +18,12 @@ export function draDriverNotes(
   outcome: DraDriverOutcome,
   consumableShares: number | undefined,
 ): string[] {
-  if (outcome.kind === 'off') {
-    return outcome.staleFolder
-      ? [
-          `The cluster profile no longer enables DRA, but the bootstrap's DRA driver release is still in \`${outcome.staleFolder}/\`: remove that folder once no dra request runs on this cluster.`,
-        ]
-      : [];
-  }
+  // A HelmChartProxy's note is the add-on step's (`addOnProxyNotes`).
+  if (outcome.kind === 'off' || outcome.kind === 'proxy') return [];
   if (outcome.kind === 'repository') {
     return [
       ...repositoryDriverNotes(outcome, consumableShares),
       ...outcome.dynamicMig,
-      ...(outcome.managedFolder
-        ? [
-            `The bootstrap's own DRA driver release in \`${outcome.managedFolder}/\` installs the driver a second time: remove that folder.`,
-          ]
-        : []),
     ];
   }
   const gates =
@@ -66,7 +56,7 @@ function repositoryDriverNotes(
   outcome: Extract<DraDriverOutcome, { kind: 'repository' }>,
   consumableShares: number | undefined,
 ): string[] {
-  return outcome.drivers.map(driver =>
+  return outcome.declared.map(driver =>
     [
       `NVIDIA's DRA driver is deployed by ${driver.setting}; the bootstrap never edits it.`,
       driver.servesGpus

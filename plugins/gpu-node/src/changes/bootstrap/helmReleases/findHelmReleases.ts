@@ -79,7 +79,7 @@ export async function clusterReleaseFiles(
   });
 }
 
-const escapeRegExp = (text: string) =>
+export const escapeRegExp = (text: string) =>
   text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The releases of `chart` among `files` (`clusterReleaseFiles`); `tree` reads the values files they name. */

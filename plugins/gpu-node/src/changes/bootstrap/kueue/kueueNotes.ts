@@ -1,9 +1,9 @@
 /**
  * What the bootstrap pull request tells its reviewer about Kueue: the
  * release it wrote and the Configuration it sets, the one the repository
- * declares (never edited) and what that one's Configuration must hold, or
- * the bootstrap's own release left from a profile that no longer enables
- * Kueue. Markdown sentences, one per line of the description's list.
+ * declares (never edited) and what that one's Configuration must hold (a
+ * release of its own left over is retired: `retireBootstrapFolders`).
+ * Markdown sentences, one per line of the description's list.
  */
 import {
   kueueDeviceClassMappings,
@@ -81,25 +81,15 @@ export function kueueNotes(
   cluster: ClusterProfile,
 ): string[] {
   const dra = profileEnablesDra(cluster);
-  if (outcome.kind === 'off') {
-    return outcome.staleFolder
-      ? [
-          `The cluster profile no longer enables Kueue, but the bootstrap's Kueue release is still in \`${outcome.staleFolder}/\`: remove that folder once no queue of this cluster is in use.`,
-        ]
-      : [];
-  }
+  // A HelmChartProxy's note is the add-on step's (`addOnProxyNotes`).
+  if (outcome.kind === 'off' || outcome.kind === 'proxy') return [];
   if (outcome.kind === 'repository') {
-    const by = outcome.releases.map(r => r.declaredBy).join(', ');
-    const clauses = gapClauses(gapsOf(outcome.releases, cluster));
+    const by = outcome.declared.map(r => r.declaredBy).join(', ');
+    const clauses = gapClauses(gapsOf([...outcome.declared], cluster));
     return [
       clauses.length > 0
         ? `Kueue is installed by ${by} (left as it is): its Configuration must ${clauses.join(', and ')}.`
         : `Kueue is installed by ${by} (left as it is): its Configuration holds what the GPU queues need (the \`deployment\` integration, the unquoted resources${dra ? ', the DRA mappings' : ''}).`,
-      ...(outcome.managedFolder
-        ? [
-            `The bootstrap's own Kueue release in \`${outcome.managedFolder}/\` installs Kueue a second time: remove that folder.`,
-          ]
-        : []),
     ];
   }
   const { chart } = outcome;

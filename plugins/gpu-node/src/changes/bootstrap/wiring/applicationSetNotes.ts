@@ -4,8 +4,8 @@
  * that its git generator picks a folder of the bootstrap up by its globs,
  * or which generator field to extend so that it does.
  */
-import type { ClusterApplier } from './clusterAppliers';
-import type { GitGenerator } from './argoApplicationSets';
+import type { ClusterApplier } from '../../../repo/clusterAppliers';
+import type { GitGenerator } from '../../../repo/argoApplicationSets';
 
 /** A folder the bootstrap writes (`GpuFolder`), as these notes need it. */
 interface Folder {

@@ -13,7 +13,7 @@
  *   kustomization below it, so a configMapGenerator there never runs
  *   (argo-cd docs, "Directory" and "Tool Detection").
  */
-import { holds, type ClusterApplier } from './clusterAppliers';
+import { holds, type ClusterApplier } from '../../../repo/clusterAppliers';
 
 export interface FolderGraph {
   hasKustomization(folder: string): boolean;

@@ -31,7 +31,7 @@ import {
   clusterAppliers,
   type ClusterApplier,
   type RepositoryPaths,
-} from './clusterAppliers';
+} from '../../../repo/clusterAppliers';
 
 /** A folder the bootstrap writes that the cluster must apply. */
 export interface GpuFolder {

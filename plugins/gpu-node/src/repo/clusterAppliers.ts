@@ -9,17 +9,17 @@
  * is the cluster's folder, above it or inside it.
  */
 import { posix } from 'node:path';
-import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
+import type { RepositoryFile } from '../changes/bootstrap/helmReleases/valuesConfigMaps';
 import {
   asKubernetesObject,
   getIn,
   parseYamlDocuments,
   type PlainObject,
-} from '../../../repo/yamlObjects';
+} from './yamlObjects';
 import {
   argoSources,
   isArgoApplication,
-} from '../helmReleases/argoApplicationReleases';
+} from '../changes/bootstrap/helmReleases/argoApplicationReleases';
 import {
   generatedApplications,
   isArgoApplicationSet,
@@ -170,6 +170,15 @@ function applicationSetAppliers(
   }));
 }
 
+/** The API groups of the objects that apply folders: a file naming neither declares none. */
+export const APPLIER_API_GROUPS = [
+  'argoproj.io',
+  'kustomize.toolkit.fluxcd.io',
+];
+
+const mayDeclareApplier = (text: string) =>
+  APPLIER_API_GROUPS.some(group => text.includes(group));
+
 /** Whether folder `a` is `b` or holds it. */
 export function holds(a: string, b: string): boolean {
   return a === '.' || a === b || b.startsWith(`${a}/`);
@@ -182,7 +191,7 @@ export function repositoryAppliers(
 ): ClusterApplier[] {
   const found: ClusterApplier[] = [];
   for (const { path: file, text } of files) {
-    if (!/argoproj\.io|kustomize\.toolkit\.fluxcd\.io/.test(text)) continue;
+    if (!mayDeclareApplier(text)) continue;
     for (const doc of parseYamlDocuments(file, text).documents) {
       const object = asKubernetesObject(doc.value);
       if (!object) continue;

@@ -15,7 +15,7 @@
  * names it otherwise is left out (which folder it applies cannot be told).
  */
 import { posix } from 'node:path';
-import { getIn, type PlainObject } from '../../../repo/yamlObjects';
+import { getIn, type PlainObject } from './yamlObjects';
 
 /** One git generator's globs, as the reviewer finds them. */
 export interface GitGenerator {
