@@ -12,6 +12,7 @@ import {
   advertisedResources,
   excludesGpuMachines,
   migInstancesPerGpu,
+  nodeClassConfig,
   operatorDefaultConfigOn,
   type AdvertisedResource,
   type ClusterGpuStack,
@@ -326,7 +327,12 @@ function builtPool(
 
   let deviceConfig: unknown;
   const deviceName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
-  if (deviceName !== undefined) {
+  // Bottlerocket's device plugin reads no label: its node class decides.
+  const onNodeClass = nodeClassConfig(context.stack);
+  if (onNodeClass) {
+    deviceConfig = onNodeClass.content;
+    notes.push(`the node class's own config (${onNodeClass.setting})`);
+  } else if (deviceName !== undefined) {
     const known = configs.devicePlugin?.configs;
     if (!known && context.cannotTell) {
       context.cannotTell.push(

@@ -250,6 +250,7 @@ function otherDevicePlugin(
       ...(rocket.sharesByDefault
         ? { sharesByDefault: rocket.sharesByDefault }
         : {}),
+      ...(rocket.config ? { config: rocket.config } : {}),
     };
   }
   const standalone = plugins.find(p => p.kind === 'standalone');
