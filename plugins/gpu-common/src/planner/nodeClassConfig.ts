@@ -31,7 +31,9 @@ import { decideTimeSlicing, timeSliceMiB } from './sharingTimeSlicing';
  * @public
  */
 export interface NodeClassConfig {
+  /** What it does to every GPU: time-slicing, its replicas, the resource pods ask for. */
   slicing: DevicePluginSlicing;
+  /** The device-plugin config (v1) the user data amounts to. */
   content: unknown;
   /** Where, in a reviewer's words (the node class, its file). */
   setting: string;
