@@ -33,6 +33,7 @@ import {
   sourceLayers,
 } from './argoApplicationReleases';
 import { fluxRelease, isFluxHelmRelease } from './fluxHelmRelease';
+import { entryLayers } from './kustomizeHelmChartReleases';
 import {
   pinnedVersion,
   stringField,
@@ -125,7 +126,10 @@ function fluxAppliers(
   ];
 }
 
-function kustomizeAppliers(kustomization: Kustomization): Applier[] {
+function kustomizeAppliers(
+  tree: RepoTree,
+  kustomization: Kustomization,
+): Applier[] {
   const home = stringField(
     getIn(kustomization.value, 'helmGlobals', 'chartHome'),
   );
@@ -141,15 +145,7 @@ function kustomizeAppliers(kustomization: Kustomization): Applier[] {
           declaredBy: `the kustomize helmCharts entry \`${name}\``,
           version: pinnedVersion(entry.version),
           namespace: kustomization.namespace ?? stringField(entry.namespace),
-          layers: [
-            {
-              where: `\`valuesInline\` of the helmCharts entry \`${name}\` in \`${kustomization.file}\``,
-              form: 'values',
-              content: isPlainObject(entry.valuesInline)
-                ? { values: entry.valuesInline }
-                : 'absent',
-            },
-          ],
+          layers: await entryLayers(tree, kustomization.file, name, entry),
         }),
       },
     ];
@@ -220,10 +216,12 @@ export async function localCharts(
         return fluxAppliers(tree, found, files);
       return [];
     }),
-    ...kustomizations.flatMap(kustomizeAppliers),
+    ...kustomizations.flatMap(k => kustomizeAppliers(tree, k)),
   ];
   const charts: LocalChart[] = [];
   for (const applier of appliers) {
+    // A path out of the repository is no folder of it.
+    if (applier.dir.startsWith('..') || posix.isAbsolute(applier.dir)) continue;
     const chart = await chartYaml(tree, applier.dir);
     const name = stringField(getIn(chart, 'name'));
     if (!name) continue;
