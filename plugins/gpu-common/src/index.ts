@@ -417,6 +417,10 @@ export {
 } from './scheduling/devicePluginService';
 export { operatorDefaultConfigOn } from './scheduling/operatorDefaultConfig';
 export {
+  nodeClassConfig,
+  type NodeClassConfig,
+} from './planner/nodeClassConfig';
+export {
   BIN_PACKING_SCHEDULER_NAME,
   BIN_PACKING_SCHEDULER_NAMESPACE,
   BIN_PACKING_SCHEDULER_POD_LABELS,

@@ -15,6 +15,7 @@ import type { InputIssue } from '../errors';
 import { migResourceName } from '../mig/names';
 import { SHARED_GPU_RESOURCE } from '../planner/modeDecision';
 import { clusterCatalog } from '../planner/clusterCatalog';
+import { nodeClassConfig } from '../planner/nodeClassConfig';
 import { poolProviderOf } from '../providers/poolProviders';
 import { SHARING_MODES, type SharingMode } from '../request/types';
 import { draUnavailable } from './draCapability';
@@ -89,14 +90,26 @@ const CONFIGURED_PER_POOL: readonly SharingMode[] = [
  *   plugin takes one sharing setting for every node of its node class from
  *   the user data (`[settings.kubelet-device-plugins.nvidia]`), and no
  *   label; MIG there is partitioned by the same settings, not by a MIG
- *   manager.
+ *   manager. Time-slicing runs there when the user data time-slices: on
+ *   its slices (`planner/nodeClassConfig.ts`).
  */
 function stackUnavailable(
   cluster: ClusterProfile,
   mode: SharingMode,
   stack: ClusterGpuStack | undefined,
 ): Unavailable | undefined {
-  const plugin = stack?.devicePlugin;
+  return (
+    migManagerUnavailable(cluster, mode, stack) ??
+    devicePluginUnavailable(cluster, mode, stack)
+  );
+}
+
+/** MIG needs the GPU Operator's MIG manager, reading the ConfigMap the product writes layouts into. */
+function migManagerUnavailable(
+  cluster: ClusterProfile,
+  mode: SharingMode,
+  stack: ClusterGpuStack | undefined,
+): Unavailable | undefined {
   if (mode === 'mig' && stack?.migManagerOff) {
     const { setting } = stack.migManagerOff;
     return {
@@ -113,7 +126,22 @@ function stackUnavailable(
       reason: `cluster ${cluster.name} cannot run MIG pools as planned: its GPU Operator's MIG manager reads ${migManagerReads(elsewhere)} (${elsewhere.setting}), not ConfigMap ${cluster.migPartedConfigMap.namespace}/${cluster.migPartedConfigMap.name} the product writes MIG layouts into (the cluster profile's migPartedConfigMap), so the nvidia.com/mig.config label of a MIG pool's nodes names a layout it never finds; set ${elsewhere.advice}, or ask for another sharing mode`,
     };
   }
-  if (plugin?.kind === 'bottlerocket' && CONFIGURED_PER_POOL.includes(mode)) {
+  return undefined;
+}
+
+/** What the device plugin the GPU nodes run cannot serve: per-pool configs, whole GPUs where it shares. */
+function devicePluginUnavailable(
+  cluster: ClusterProfile,
+  mode: SharingMode,
+  stack: ClusterGpuStack | undefined,
+): Unavailable | undefined {
+  const plugin = stack?.devicePlugin;
+  if (
+    plugin?.kind === 'bottlerocket' &&
+    CONFIGURED_PER_POOL.includes(mode) &&
+    // Time-slicing plans on the node class's own slices (nodeClassConfig.ts).
+    !(mode === 'time-slicing' && nodeClassConfig(stack))
+  ) {
     return {
       path: 'spec.gpu.sharing',
       rule: 'device-plugin-bottlerocket',
@@ -203,7 +231,7 @@ export function sharingModeUnavailable(
       reason: `cluster ${cluster.name} cannot run MPS: its device plugin runs the MIG strategy "mixed" (ClusterPolicy mig.strategy overrides every named config), and the plugin rejects MPS with "mixed"; use time-slicing or exclusive there, or a cluster whose migStrategy is "single"`,
     };
   }
-  const renamed = renamedResourceOf(cluster, mode);
+  const renamed = renamedResourceOf(cluster, mode, stack);
   if (renamed && poolProviderOf(cluster).karpenter && !cluster.nodeOverlay) {
     // Karpenter learns only physical GPUs from the cloud; shared and mixed
     // MIG resources exist for it only through NodeOverlays, which it
@@ -243,7 +271,14 @@ export function sharingModeUnavailable(
 function renamedResourceOf(
   cluster: ClusterProfile,
   mode: SharingMode,
+  stack: ClusterGpuStack | undefined,
 ): string | undefined {
+  // Bottlerocket's slices keep nvidia.com/gpu unless its user data renames them.
+  const fixed = mode === 'time-slicing' ? nodeClassConfig(stack) : undefined;
+  if (fixed) {
+    const { resourceName } = fixed.slicing;
+    return resourceName === SHARED_GPU_RESOURCE ? resourceName : undefined;
+  }
   switch (mode) {
     case 'time-slicing':
     case 'mps':

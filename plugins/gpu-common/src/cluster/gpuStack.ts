@@ -46,6 +46,12 @@ export interface OtherDevicePlugin extends StackSetting {
    * "time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config …".
    */
   sharesByDefault?: string;
+  /**
+   * Bottlerocket's: the one device-plugin config (v1) its user data amounts
+   * to, which every node of the node class runs whatever its pool
+   * (`planner/nodeClassConfig.ts` plans time-slicing on it); absent: whole GPUs.
+   */
+  config?: unknown;
 }
 
 /**

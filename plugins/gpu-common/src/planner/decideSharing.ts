@@ -11,6 +11,7 @@ import type { ModeDecision } from './modeDecision';
 import { decideDra } from './sharingDra';
 import { decideExclusive } from './sharingExclusive';
 import { decideMig } from './sharingMig';
+import { decideOnNodeClassConfig, nodeClassConfig } from './nodeClassConfig';
 import { decideMps, MPS_NEEDS_TWO_CLIENTS } from './sharingMps';
 import { decideTimeSlicing, SLICE_BELOW_REQUEST } from './sharingTimeSlicing';
 
@@ -33,8 +34,12 @@ export function decideSharing(
     switch (request.spec.gpu.sharing) {
       case 'exclusive':
         return decideExclusive(request, model);
-      case 'time-slicing':
-        return decideTimeSlicing(request, model);
+      case 'time-slicing': {
+        const fixed = nodeClassConfig(stack);
+        return fixed
+          ? decideOnNodeClassConfig(request, model, cluster.name, fixed)
+          : decideTimeSlicing(request, model);
+      }
       case 'mps':
         return decideMps(request, model);
       case 'mig':

@@ -25,6 +25,7 @@ import { decideDra } from './sharingDra';
 import { decideExclusive } from './sharingExclusive';
 import { decideMig } from './sharingMig';
 import { decideMps, mpsPinnedMiB } from './sharingMps';
+import { nodeClassConfig, onNodeClassConfig } from './nodeClassConfig';
 import { decideTimeSlicing, timeSliceMiB } from './sharingTimeSlicing';
 import type { PoolState, RepoState } from './types';
 
@@ -123,7 +124,21 @@ export function judgePool(pool: PoolState, ctx: ReuseContext): PoolVerdict {
   const onPool = slicingOnPool(pool, ctx);
   if (typeof onPool === 'string') return { pool, rejected: onPool };
   // A hand-written key the pool runs decides the resource its pods ask for.
-  const decision = onHandWrittenKey(onPool, pool, ctx.cluster, ctx.repoState);
+  const fixed = nodeClassConfig(ctx.repoState?.gpuStack);
+  if (
+    fixed &&
+    mode === 'time-slicing' &&
+    pool.slicesPerGpu !== fixed.slicing.replicas
+  ) {
+    return {
+      pool,
+      rejected: `${pool.slicesPerGpu ?? 'an unknown count of'} slices per GPU; its nodes run the ${fixed.slicing.replicas} the node class's user data sets (${fixed.setting})`,
+    };
+  }
+  const decision = onNodeClassConfig(
+    onHandWrittenKey(onPool, pool, ctx.cluster, ctx.repoState),
+    fixed,
+  );
   if (
     pool.resourceName !== resourceOnCluster(decision.resourceName, ctx.cluster)
   ) {

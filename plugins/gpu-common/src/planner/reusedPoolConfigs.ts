@@ -1,9 +1,10 @@
 import type { ClusterGpuStack } from '../cluster/gpuStack';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import type { DevicePluginConfig, MigConfigEntry } from '../manifests/types';
+import type { MigConfigEntry } from '../manifests/types';
 import { operatorDefaultConfigOn } from '../scheduling/operatorDefaultConfig';
 import { sameContent } from './contentHash';
 import { sameSlicing } from './devicePluginSlicing';
+import { planOnFixedConfig } from './fixedConfig';
 import type { PoolState, RepoState, SharingPlan } from './types';
 
 /**
@@ -113,9 +114,9 @@ export function keepOperatorDefaultConfig(
   ) {
     return undefined;
   }
-  sharing.deviceConfigName = fallback.key;
-  sharing.devicePluginConfig = fallback.content as DevicePluginConfig;
-  sharing.onOperatorDefault = true;
-  delete modeLabels[WELL_KNOWN_KEYS.devicePluginConfig];
+  planOnFixedConfig(sharing, modeLabels, {
+    ...fallback,
+    by: 'operator-default',
+  });
   return `reused pool ${pool.name} keeps its nodes without a ${WELL_KNOWN_KEYS.devicePluginConfig} label: they run the GPU Operator's default config "${fallback.key}" (${stack!.operatorSharesByDefault!.setting}), which already gives this sharing, and a changed NodePool template would replace every node.`;
 }

@@ -40,9 +40,9 @@ export function timeSliceMiB(model: GpuModel, slices: number): number {
 /**
  * Time-slicing: each GPU is advertised `slices` times as
  * `nvidia.com/gpu.shared`. No memory or fault isolation, so VRAM is never
- * guaranteed; the slice count is what fits in memory, the reused pool's
- * (`onPool`, whose slices the caller checked cover the request), or the
- * request's `slicesPerGpu`.
+ * guaranteed; the slice count is what fits in memory, the reused pool's or
+ * the node class's (`onPool`, whose slices the caller checked cover the
+ * request; `by` says whose), or the request's `slicesPerGpu`.
  *
  * A derived slice count never plans memory below what was asked: when even
  * the fewest slices (2) leave less, the request is refused (the planner adds
@@ -55,7 +55,7 @@ export function timeSliceMiB(model: GpuModel, slices: number): number {
 export function decideTimeSlicing(
   request: GpuRequest,
   model: GpuModel,
-  onPool?: { pool: string; slices: number },
+  onPool?: { pool: string; slices: number; by?: string },
 ): ModeDecision {
   const { vramGiB, slicesPerGpu } = request.spec.gpu;
   const vramMiB = requestedMiB(vramGiB);
@@ -78,7 +78,7 @@ export function decideTimeSlicing(
     reason = `slicesPerGpu ${slices} as requested (${fit} × ${asked} fit in ${gib(model.memoryMiB)})`;
   } else if (onPool) {
     slices = onPool.slices;
-    reason = `the slicing of reused pool ${onPool.pool}: ${gib(timeSliceMiB(model, slices))} per slice covers the ${asked} asked`;
+    reason = `${onPool.by ?? `the slicing of reused pool ${onPool.pool}`}: ${gib(timeSliceMiB(model, slices))} per slice covers the ${asked} asked`;
   } else {
     slices = Math.min(Math.max(fit, MIN_TIME_SLICES), MAX_AUTO_TIME_SLICES);
     // Integer MiB division can leave a slice a fraction below a

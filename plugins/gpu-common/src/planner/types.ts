@@ -286,8 +286,9 @@ export interface SharingPlan {
   /**
    * The cluster's provider shares the pool's GPUs itself, as its pool
    * object says (GKE: the ComputeClass's `gpuSharing`, applied by GKE's
-   * own device plugin): the change writes no device-plugin or mig-parted
-   * config and no config label.
+   * own device plugin; Bottlerocket: its node class's user data, applied by
+   * its built-in device plugin, `nodeClassConfig.ts`): the change writes no
+   * device-plugin or mig-parted config and no config label.
    */
   sharedByProvider?: boolean;
 }

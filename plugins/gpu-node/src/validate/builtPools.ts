@@ -12,6 +12,7 @@ import {
   advertisedResources,
   excludesGpuMachines,
   migInstancesPerGpu,
+  nodeClassConfig,
   operatorDefaultConfigOn,
   type AdvertisedResource,
   type ClusterGpuStack,
@@ -299,7 +300,7 @@ function builtPool(
   object: BuiltObject,
   context: BuiltPoolContext,
 ): BuiltPool {
-  const { findings, names } = context;
+  const { findings } = context;
   const name = object.metadata.name;
   const file = sourceFileOf(context.source, root, object);
   const report = (rule: string, message: string) =>
@@ -321,69 +322,13 @@ function builtPool(
   const modelId =
     findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ?? catalogModel;
   const configs = gpuConfigMapsFor(root, context.configMaps);
-  let usable = true;
-  const notes: string[] = [];
-
-  let deviceConfig: unknown;
-  const deviceName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
-  if (deviceName !== undefined) {
-    const known = configs.devicePlugin?.configs;
-    if (!known && context.cannotTell) {
-      context.cannotTell.push(
-        `${object.kind}/${name} selects device-plugin config ${deviceName}, but no device-plugin ConfigMap is built (looked for ${refList(names.devicePlugin)}): without --cluster naming the one the GPU Operator reads, that config could not be checked`,
-      );
-      usable = false;
-    } else if (!known?.has(deviceName)) {
-      report(
-        'unknown-device-plugin-config',
-        `label ${WELL_KNOWN_KEYS.devicePluginConfig}=${deviceName} names no key of the device-plugin ConfigMap ${configs.devicePlugin ? `${configs.devicePlugin.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(none is built: looked for ${refList(names.devicePlugin)})`}; the device plugin would crash-loop on these nodes`,
-      );
-      usable = false;
-    } else {
-      deviceConfig = known.get(deviceName);
-      // A config that breaks the plugin's rules is reported on its file.
-      if (configRuleFindings.devicePlugin(deviceConfig).length > 0) {
-        usable = false;
-      }
-      notes.push(`config ${deviceName}`);
-    }
-  } else if (labels[WELL_KNOWN_KEYS.migConfig] === undefined) {
-    const fallback = operatorDefaultConfigOn(labels, context.stack);
-    if (fallback) {
-      deviceConfig = fallback.content;
-      notes.push(`the GPU Operator's default config ${fallback.key}`);
-    }
-  }
-
-  let migEntries: unknown;
-  const migName = labels[WELL_KNOWN_KEYS.migConfig];
-  if (migName !== undefined) {
-    const known = configs.migParted?.migConfigs;
-    if (!known && context.cannotTell) {
-      context.cannotTell.push(
-        `${object.kind}/${name} selects mig-parted config ${migName}, but no mig-parted ConfigMap is built (looked for ${refList(names.migParted)}): without --cluster naming the one the MIG manager reads, that config could not be checked`,
-      );
-      usable = false;
-    } else if (!known?.has(migName)) {
-      report(
-        'unknown-mig-config',
-        `label ${WELL_KNOWN_KEYS.migConfig}=${migName} names no entry of the mig-parted config ${configs.migParted ? `in ConfigMap ${configs.migParted.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(no ConfigMap ${refList(names.migParted)} is built)`}`,
-      );
-      usable = false;
-    } else {
-      migEntries = known.get(migName);
-      if (configs.migParted!.broken) usable = false;
-      else if (migInstancesPerGpu(migEntries).size > 0) {
-        const model = modelId ? findModel(context.catalog, modelId) : undefined;
-        const problem = migFitProblem(model, modelId, migName, migEntries);
-        if (problem) {
-          report(problem.rule, problem.message);
-          usable = false;
-        }
-        notes.push(`mig-parted config ${migName}`);
-      }
-    }
-  }
+  const reading: PoolReading = { object, name, labels, configs, report };
+  const device = readDeviceConfig(reading, context);
+  const mig = readMigEntries(reading, modelId, context);
+  const usable = device.usable && mig.usable;
+  const deviceConfig = device.content;
+  const migEntries = mig.content;
+  const notes = [...device.notes, ...mig.notes];
 
   return {
     root,
@@ -409,6 +354,116 @@ function builtPool(
     ...(modelId ? { gpuModel: modelId } : {}),
     ...productsOf(usable, modelId, deviceConfig, migEntries, context),
   };
+}
+
+/** A pool being read: its object, its labels, the GPU ConfigMaps its root builds, where findings go. */
+interface PoolReading {
+  object: BuiltObject;
+  name: string;
+  labels: Record<string, string>;
+  configs: ReturnType<typeof gpuConfigMapsFor>;
+  report: (rule: string, message: string) => void;
+}
+
+/** A config a pool's nodes read, whether it could be read and checked, and how the pool's note names it. */
+interface PoolConfigRead {
+  content: unknown;
+  usable: boolean;
+  notes: string[];
+}
+
+/**
+ * The device-plugin config the pool's nodes read: the node class's own
+ * (Bottlerocket), the key its label selects, or the GPU Operator's default.
+ */
+function readDeviceConfig(
+  pool: PoolReading,
+  context: BuiltPoolContext,
+): PoolConfigRead {
+  const { object, name, labels, configs, report } = pool;
+  const { names } = context;
+  let content: unknown;
+  let usable = true;
+  const notes: string[] = [];
+  const deviceName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
+  // Bottlerocket's device plugin reads no label: its node class decides.
+  const onNodeClass = nodeClassConfig(context.stack);
+  if (onNodeClass) {
+    content = onNodeClass.content;
+    notes.push(`the node class's own config (${onNodeClass.setting})`);
+  } else if (deviceName !== undefined) {
+    const known = configs.devicePlugin?.configs;
+    if (!known && context.cannotTell) {
+      context.cannotTell.push(
+        `${object.kind}/${name} selects device-plugin config ${deviceName}, but no device-plugin ConfigMap is built (looked for ${refList(names.devicePlugin)}): without --cluster naming the one the GPU Operator reads, that config could not be checked`,
+      );
+      usable = false;
+    } else if (!known?.has(deviceName)) {
+      report(
+        'unknown-device-plugin-config',
+        `label ${WELL_KNOWN_KEYS.devicePluginConfig}=${deviceName} names no key of the device-plugin ConfigMap ${configs.devicePlugin ? `${configs.devicePlugin.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(none is built: looked for ${refList(names.devicePlugin)})`}; the device plugin would crash-loop on these nodes`,
+      );
+      usable = false;
+    } else {
+      content = known.get(deviceName);
+      // A config that breaks the plugin's rules is reported on its file.
+      if (configRuleFindings.devicePlugin(content).length > 0) {
+        usable = false;
+      }
+      notes.push(`config ${deviceName}`);
+    }
+  } else if (labels[WELL_KNOWN_KEYS.migConfig] === undefined) {
+    const fallback = operatorDefaultConfigOn(labels, context.stack);
+    if (fallback) {
+      content = fallback.content;
+      notes.push(`the GPU Operator's default config ${fallback.key}`);
+    }
+  }
+
+  return { content, usable, notes };
+}
+
+/** The mig-parted entry the pool's label selects, checked to fit its model's GPU. */
+function readMigEntries(
+  pool: PoolReading,
+  modelId: string | undefined,
+  context: BuiltPoolContext,
+): PoolConfigRead {
+  const { object, name, labels, configs, report } = pool;
+  const { names } = context;
+  let content: unknown;
+  let usable = true;
+  const notes: string[] = [];
+  const migName = labels[WELL_KNOWN_KEYS.migConfig];
+  if (migName !== undefined) {
+    const known = configs.migParted?.migConfigs;
+    if (!known && context.cannotTell) {
+      context.cannotTell.push(
+        `${object.kind}/${name} selects mig-parted config ${migName}, but no mig-parted ConfigMap is built (looked for ${refList(names.migParted)}): without --cluster naming the one the MIG manager reads, that config could not be checked`,
+      );
+      usable = false;
+    } else if (!known?.has(migName)) {
+      report(
+        'unknown-mig-config',
+        `label ${WELL_KNOWN_KEYS.migConfig}=${migName} names no entry of the mig-parted config ${configs.migParted ? `in ConfigMap ${configs.migParted.ref} (known: ${[...known!.keys()].sort().join(', ') || 'none'})` : `(no ConfigMap ${refList(names.migParted)} is built)`}`,
+      );
+      usable = false;
+    } else {
+      content = known.get(migName);
+      if (configs.migParted!.broken) usable = false;
+      else if (migInstancesPerGpu(content).size > 0) {
+        const model = modelId ? findModel(context.catalog, modelId) : undefined;
+        const problem = migFitProblem(model, modelId, migName, content);
+        if (problem) {
+          report(problem.rule, problem.message);
+          usable = false;
+        }
+        notes.push(`mig-parted config ${migName}`);
+      }
+    }
+  }
+
+  return { content, usable, notes };
 }
 
 /**

@@ -83,7 +83,7 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     );
   });
 
-  it("Bottlerocket's built-in device plugin (the GPU pools' EC2NodeClass): no second one, its node class kept, and every per-pool config refused", async () => {
+  it("Bottlerocket's built-in device plugin (the GPU pools' EC2NodeClass): no second one, its node class kept, per-pool configs refused but time-slicing, which runs on the class's own slices", async () => {
     const file = 'clusters/prod/karpenter/nodeclass-gpu.yaml';
     const { values, written, notes } = await bootstrap({
       [file]: BOTTLEROCKET_NODE_CLASS,
@@ -95,10 +95,10 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
       [],
     );
     const refused = notes.filter(n => n.startsWith('Requests for'));
-    // Its user data time-slices every GPU of the class: no whole GPUs either.
+    // Its user data time-slices every GPU of the class: no whole GPUs
+    // either, and time-slicing plans on its slices (nodeClassConfig.ts).
     expect(refused.map(n => n.split(' are refused')[0])).toEqual([
       'Requests for exclusive',
-      'Requests for time-slicing',
       'Requests for mig',
     ]);
     expect(refused[0]).toContain(

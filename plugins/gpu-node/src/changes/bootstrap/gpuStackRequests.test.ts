@@ -121,20 +121,34 @@ describe('requests against what the GPU nodes run', () => {
     );
   });
 
-  it("a time-slicing request on Bottlerocket's device plugin is refused, naming the node class and its file", async () => {
-    const file = 'clusters/prod/karpenter/nodeclass-gpu.yaml';
-    const tree = await bootstrapped({ [file]: BOTTLEROCKET_NODE_CLASS });
-    const issue = await refusal(
-      tree,
-      mlRequest(
-        't4-ts',
-        { model: 't4', sharing: 'time-slicing', replicas: 4, vramGiB: 3 },
-        { cluster: 'prod' },
-      ),
-    );
-    expect(issue.rule).toBe('device-plugin-bottlerocket');
-    expect(issue.message).toContain(
-      `EC2NodeClass \`gpu\` of the GPU pools with \`amiSelectorTerms\` alias \`bottlerocket@latest\`, in \`${file}\``,
-    );
-  });
+  it.each([
+    [
+      'an MPS request',
+      { sharing: 'mps', vramGiB: 3 },
+      'device-plugin-bottlerocket',
+    ],
+    [
+      'a time-slicing request one of its 4 slices per GPU cannot hold',
+      { sharing: 'time-slicing', vramGiB: 6 },
+      'node-class-sharing',
+    ],
+  ] as const)(
+    "%s on Bottlerocket's device plugin is refused, naming the node class and its file",
+    async (_what, gpu, rule) => {
+      const file = 'clusters/prod/karpenter/nodeclass-gpu.yaml';
+      const tree = await bootstrapped({ [file]: BOTTLEROCKET_NODE_CLASS });
+      const issue = await refusal(
+        tree,
+        mlRequest(
+          't4-ts',
+          { model: 't4', replicas: 4, ...gpu },
+          { cluster: 'prod' },
+        ),
+      );
+      expect(issue.rule).toBe(rule);
+      expect(issue.message).toContain(
+        `EC2NodeClass \`gpu\` of the GPU pools with \`amiSelectorTerms\` alias \`bottlerocket@latest\`, in \`${file}\``,
+      );
+    },
+  );
 });

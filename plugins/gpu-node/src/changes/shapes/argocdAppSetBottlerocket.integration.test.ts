@@ -23,6 +23,7 @@ import { writeChangeSet } from '../stagedTree';
 import {
   SHAPE_OWNER,
   checkoutShape,
+  requestThenRelease,
   snapshot,
   shapeRequest,
 } from './__testUtils__/shapeRound';
@@ -147,6 +148,99 @@ describe('the Argo CD ApplicationSet repository with a Karpenter v1beta1 pool on
         ]);
         expect(error.issues[0].message).toContain(
           'set device-sharing-strategy = "none" in that node class\'s user data',
+        );
+        expect(await snapshot(tree)).toEqual(bootstrapped);
+      },
+    );
+
+    it.each([
+      ['the Deployment', 'vision', 'Deployment', 'a10g', 5],
+      ['the Job with its own GPU limit', 'nvidia-smi', 'Job', 't4', 3.5],
+    ])(
+      'time-slices %s on the node class’s own 4 slices per GPU: each pod asks for one nvidia.com/gpu slice, lands on the planned pool only, no config or label is written, and the release gives every file back',
+      async (_what, name, kind, model, vramGiB) => {
+        let whileMerged: Record<string, string> = {};
+        const { change, findings } = await requestThenRelease(
+          tree,
+          shapeRequest(name, {
+            gpu: { model, sharing: 'time-slicing', replicas: 2, vramGiB },
+            workload: { existing: { kind, name } },
+          }),
+          cluster,
+          async () => {
+            whileMerged = await snapshot(tree);
+          },
+        );
+        const { plan } = change;
+        expect(change.verification?.unverifiable).toEqual([]);
+        expect(change.verification?.landsOn).toEqual([plan.pool.name]);
+        expect(findings).toEqual([]);
+        expect(plan.resourceName).toBe('nvidia.com/gpu');
+        expect(plan.resourcePerReplica).toBe(1);
+        expect(plan.sharing).toMatchObject({
+          slicesPerGpu: 4,
+          sharedByProvider: true,
+        });
+        expect(
+          plan.pool.labels['nvidia.com/device-plugin.config'],
+        ).toBeUndefined();
+        expect(plan.explanation).toContainEqual(
+          expect.stringContaining(
+            "Bottlerocket's device plugin advertises each GPU 4 times as nvidia.com/gpu on every node of the class; a replica holds 1 slice (1/4 of a GPU)",
+          ),
+        );
+        const written = Object.entries(whileMerged).filter(
+          ([file, text]) => bootstrapped[file] !== text,
+        );
+        expect(
+          written.filter(([, text]) =>
+            /nvidia\.com\/device-plugin\.config|sharing:\s*\n\s*timeSlicing/.test(
+              text,
+            ),
+          ),
+        ).toEqual([]);
+        expect(await snapshot(tree)).toEqual(bootstrapped);
+      },
+    );
+
+    it.each([
+      [
+        'more memory than one of its slices holds',
+        { vramGiB: 8 },
+        'spec.gpu.vramGiB',
+        '8.0 GiB per replica does not fit one slice',
+      ],
+      [
+        'other slices per GPU',
+        { vramGiB: 4, slicesPerGpu: 2 },
+        'spec.gpu.slicesPerGpu',
+        'slicesPerGpu 2 cannot run',
+      ],
+    ])(
+      'refuses time-slicing asking for %s, saying what the node class sets, and writes nothing',
+      async (_what, asks, path, words) => {
+        const error = await buildRequestChange({
+          tree,
+          dir: tree.root,
+          request: shapeRequest('vision', {
+            gpu: {
+              model: 'a10g',
+              sharing: 'time-slicing',
+              replicas: 1,
+              ...asks,
+            },
+            workload: { existing: { kind: 'Deployment', name: 'vision' } },
+          }),
+          cluster,
+          catalog: builtinCatalog,
+        }).catch(e => e);
+        expect(isGpuInputError(error)).toBe(true);
+        expect(error.issues).toEqual([
+          expect.objectContaining({ path, rule: 'node-class-sharing' }),
+        ]);
+        expect(error.issues[0].message).toContain(words);
+        expect(error.issues[0].message).toContain(
+          'whose user data time-slices every GPU 4 ways (time-slicing.replicas = 4), each slice a nvidia.com/gpu',
         );
         expect(await snapshot(tree)).toEqual(bootstrapped);
       },

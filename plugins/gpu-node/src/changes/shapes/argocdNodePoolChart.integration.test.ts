@@ -4,23 +4,29 @@
  * chanzuckerberg's `karpenter-gpu-nodepool` chart, applied by an Argo CD
  * Application's `source.path`; origins in its README): validate on the
  * untouched repository says where it could not look instead of calling the
- * team's workload unserved; the import, the bootstrap, then a new workload
- * and the team's own Deployment each land on the pool the plan chose, the
- * chart is never written to, and each release gives every file back.
+ * team's workload unserved; the import, the bootstrap (whose GPU Operator
+ * runs no device plugin beside the one the chart renders), then a new
+ * workload and the team's own Deployment each land on the pool the plan
+ * chose, the chart is never written to, and each release gives every file
+ * back; time-slicing, which that plugin cannot switch per pool, is refused.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
   builtinCatalog,
+  isGpuInputError,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { buildImportChange } from '../../import/buildImportChange';
+import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import type { FsRepoTree } from '../../repo/tree';
 import {
   validateGitOpsTree,
   validateGitOpsTreeReport,
 } from '../../validate/validateGitOpsTree';
 import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
+import { clusterReleaseFiles } from '../bootstrap/helmReleases/findHelmReleases';
+import { buildRequestChange } from '../buildRequestChange';
 import { writeChangeSet } from '../stagedTree';
 import {
   checkoutShape,
@@ -99,6 +105,54 @@ describe('a GPU NodePool kept in a Helm chart folder, applied by an Argo CD Appl
       expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
     });
 
+    it('the bootstrap’s GPU Operator runs no device plugin beside the one the chart renders', async () => {
+      const stack = await readGpuStack(
+        tree,
+        cluster,
+        await clusterReleaseFiles(tree, undefined, cluster.name),
+      );
+      expect(stack.operatorDevicePluginOff?.setting).toContain(
+        '`devicePlugin.enabled: false`',
+      );
+      expect(stack.devicePlugins).toEqual([
+        expect.objectContaining({
+          kind: 'standalone',
+          setting: expect.stringContaining(
+            'the chart `karpenter-gpu-nodepool` renders it',
+          ),
+        }),
+      ]);
+    });
+
+    it('refuses time-slicing for the team’s Deployment: the chart’s device plugin reads no per-pool config, and nothing is written', async () => {
+      const error = await buildRequestChange({
+        tree,
+        dir: tree.root,
+        request: shapeRequest('trainer', {
+          gpu: {
+            model: 'a10g',
+            sharing: 'time-slicing',
+            replicas: 2,
+            vramGiB: 10,
+            slicesPerGpu: 2,
+          },
+          workload: { existing: { kind: 'Deployment', name: 'trainer' } },
+        }),
+        cluster,
+        catalog: builtinCatalog,
+      }).catch(e => e);
+      expect(isGpuInputError(error)).toBe(true);
+      expect(error.issues).toEqual([
+        expect.objectContaining({
+          rule: 'device-plugin-standalone',
+          message: expect.stringContaining(
+            'the chart `karpenter-gpu-nodepool` renders it',
+          ),
+        }),
+      ]);
+      expect(await snapshot(tree)).toEqual(bootstrapped);
+    });
+
     it.each([
       [
         't4-new',
@@ -107,13 +161,7 @@ describe('a GPU NodePool kept in a Helm chart folder, applied by an Argo CD Appl
       ],
       [
         'trainer',
-        {
-          model: 'a10g',
-          sharing: 'time-slicing',
-          replicas: 2,
-          vramGiB: 10,
-          slicesPerGpu: 2,
-        },
+        { model: 'a10g', sharing: 'exclusive', replicas: 2, vramGiB: 10 },
         { existing: { kind: 'Deployment', name: 'trainer' } },
       ],
     ])(

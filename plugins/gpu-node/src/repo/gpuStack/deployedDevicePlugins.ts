@@ -11,7 +11,8 @@
  *   `tolerations` values, else the chart's defaults (k8s-device-plugin
  *   v0.20.0 `deployments/helm/nvidia-device-plugin/values.yaml`: an NFD or
  *   `nvidia.com/gpu.present` label, the `nvidia.com/gpu` taint tolerated);
- * - its static DaemonSet, placed by its pod template;
+ * - its static DaemonSet, placed by its pod template, or as a team's chart
+ *   folder renders it (`chartFolderDevicePlugins.ts`);
  * - Bottlerocket's, on the nodes of every Bottlerocket EC2NodeClass, with
  *   the sharing of its user data as the one config it applies;
  * - beside them, NVIDIA's DRA driver (`draDrivers.ts`), which serves GPUs
@@ -44,6 +45,7 @@ import {
   describeSharing,
   devicePluginChartDefaultSharing,
 } from './devicePluginChartDefault';
+import { chartFolderDevicePlugins } from './chartFolderDevicePlugins';
 import { draDrivers } from './draDrivers';
 
 type Deployed = Pick<
@@ -248,6 +250,7 @@ function otherDevicePlugin(
       ...(rocket.sharesByDefault
         ? { sharesByDefault: rocket.sharesByDefault }
         : {}),
+      ...(rocket.config ? { config: rocket.config } : {}),
     };
   }
   const standalone = plugins.find(p => p.kind === 'standalone');
@@ -277,6 +280,7 @@ export async function deployedDevicePlugins(
     ...(operator.devicePlugins ?? []),
     ...(await chartPlugins(tree, cluster, files)),
     ...daemonSetPlugins(files),
+    ...(await chartFolderDevicePlugins(tree, files)),
     ...bottlerocketPlugins(files),
   ];
   const dra = await draDrivers(tree, files);

@@ -9,6 +9,7 @@ import type {
   ClusterProfile,
   RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
+import { LOCAL_CHART_APPLIER } from '../../changes/bootstrap/helmReleases/localChartReleases';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
 import { mayHoldGpuConfigMap } from '../handWrittenConfigMaps';
 import type { RepoTree } from '../tree';
@@ -21,7 +22,10 @@ import { operatorSharesByDefault } from './operatorSharesByDefault';
  * Text a file must hold for the release readers to take anything from it
  * (beyond the values files a release names, which `tree` reads): the
  * charts' names or a `chartRef` (`findHelmReleases`, kustomize `helmCharts`
- * included) and the device plugin's image (`devicePluginObjects.ts`).
+ * included) and the device plugin's image (`devicePluginObjects.ts`). A
+ * release of a chart folder of the repository names neither: only the
+ * folder's own files do, which the readers open through `tree`
+ * (`LOCAL_CHART_APPLIER`).
  */
 const STACK_MENTION =
   /gpu-operator|nvidia-device-plugin|chartRef|k8s-device-plugin|dra-driver/i;
@@ -58,6 +62,7 @@ export function gpuStackFileRole(
   // Operator's default config (`operatorSharesByDefault`), in any file.
   if (
     STACK_MENTION.test(text) ||
+    LOCAL_CHART_APPLIER.test(text) ||
     isBottlerocketNodeClass(text) ||
     mayHoldGpuConfigMap(text)
   ) {

@@ -51,7 +51,7 @@ export function argoSources(
 }
 
 /** The value layers of one Helm source, highest precedence first. */
-function sourceLayers(
+export function sourceLayers(
   where: (field: string) => string,
   helm: unknown,
 ): ValuesLayer[] {

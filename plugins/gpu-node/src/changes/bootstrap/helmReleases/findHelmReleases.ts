@@ -12,6 +12,7 @@ import { clusterOwningPath, type LayoutInput } from '../../../layout/layout';
 import {
   kustomizationValue,
   readKustomization,
+  type Kustomization,
 } from '../../../kustomize/kustomization';
 import { isKustomizationFile } from '../../../kustomize/roots';
 import { readFiles } from '../../../repo/readFiles';
@@ -41,6 +42,12 @@ import {
 } from './gpuOperatorManifests';
 import type { FoundObject, HelmRelease } from './helmRelease';
 import { kustomizeHelmChartReleases } from './kustomizeHelmChartReleases';
+import {
+  LOCAL_CHART_APPLIER,
+  localChartRelease,
+  localCharts,
+  type LocalChart,
+} from './localChartReleases';
 import type { RepositoryFile } from './valuesConfigMaps';
 
 /**
@@ -82,6 +89,40 @@ export async function clusterReleaseFiles(
 export const escapeRegExp = (text: string) =>
   text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The objects and kustomizations of the files whose text matches `mention`
+ * or may render a chart folder of the repository (which only its own
+ * `Chart.yaml` names). A file that does not parse declares nothing the
+ * bootstrap can see (`validate` and the GitOps tool report it).
+ */
+function declarations(files: RepositoryFile[], mention: RegExp) {
+  const objects: FoundObject[] = [];
+  const kustomizations: Kustomization[] = [];
+  for (const { path, text } of files) {
+    if (!mention.test(text) && !LOCAL_CHART_APPLIER.test(text)) continue;
+    if (isKustomizationFile(path)) {
+      kustomizations.push(
+        readKustomization(path, kustomizationValue(path, text)),
+      );
+      continue;
+    }
+    for (const document of parseYamlDocuments(path, text).documents) {
+      const object = asKubernetesObject(document.value);
+      if (object) objects.push({ file: path, object });
+    }
+  }
+  return { objects, kustomizations };
+}
+
+/** Every chart folder of the repository `files` render (`localCharts`), once per release. */
+export async function findLocalCharts(
+  tree: RepoTree,
+  files: RepositoryFile[],
+): Promise<LocalChart[]> {
+  const { objects, kustomizations } = declarations(files, LOCAL_CHART_APPLIER);
+  return localCharts(tree, files, objects, kustomizations);
+}
+
 /** The releases of `chart` among `files` (`clusterReleaseFiles`); `tree` reads the values files they name. */
 export async function findHelmReleases(
   tree: RepoTree,
@@ -91,27 +132,12 @@ export async function findHelmReleases(
   // Only files that name the chart can declare it; a HelmRelease that takes
   // its chart through `chartRef` names the chart in the OCIRepository instead.
   const mayDeclare = new RegExp(`${escapeRegExp(chart)}|chartRef`, 'i');
+  const { objects, kustomizations } = declarations(files, mayDeclare);
   const releases: HelmRelease[] = [];
-  const objects: FoundObject[] = [];
-  for (const { path, text } of files) {
-    if (!mayDeclare.test(text)) continue;
-    // A file that does not parse declares nothing the bootstrap can see
-    // (`validate` and the GitOps tool report it).
-    if (isKustomizationFile(path)) {
-      const kustomization = readKustomization(
-        path,
-        kustomizationValue(path, text),
-      );
-      releases.push(
-        ...(await kustomizeHelmChartReleases(tree, kustomization, chart)),
-      );
-      continue;
-    }
-    const { documents } = parseYamlDocuments(path, text);
-    for (const document of documents) {
-      const object = asKubernetesObject(document.value);
-      if (object) objects.push({ file: path, object });
-    }
+  for (const kustomization of kustomizations) {
+    releases.push(
+      ...(await kustomizeHelmChartReleases(tree, kustomization, chart)),
+    );
   }
   const ociRepositories = objects.filter(o => isFluxOciRepository(o.object));
   for (const found of objects) {
@@ -140,6 +166,10 @@ export async function findHelmReleases(
         ),
       );
     }
+  }
+  for (const local of await localCharts(tree, files, objects, kustomizations)) {
+    const release = localChartRelease(local, chart);
+    if (release) releases.push(release);
   }
   return releases.sort(
     (a, b) =>

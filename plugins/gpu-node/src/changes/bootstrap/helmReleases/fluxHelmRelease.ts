@@ -124,6 +124,17 @@ export async function fluxHelmRelease(
 ): Promise<HelmRelease | undefined> {
   const installs = chartOf(release, ociRepositories, chart);
   if (!installs) return undefined;
+  return fluxRelease(tree, release, files, chart, installs.version);
+}
+
+/** The HelmRelease as a release of `chart`, which it installs (pinning `version`). */
+export async function fluxRelease(
+  tree: RepoTree,
+  release: FoundObject,
+  files: readonly RepositoryFile[],
+  chart: string,
+  version: string | undefined,
+): Promise<HelmRelease> {
   const namespace = namespaceOf(release.object);
   const name = [namespace, release.object.metadata.name]
     .filter(Boolean)
@@ -157,7 +168,7 @@ export async function fluxHelmRelease(
     chart,
     file: release.file,
     declaredBy: `Flux HelmRelease \`${name}\``,
-    version: installs.version,
+    version,
     namespace: stringField(getIn(spec, 'targetNamespace')) ?? namespace,
     layers,
   };

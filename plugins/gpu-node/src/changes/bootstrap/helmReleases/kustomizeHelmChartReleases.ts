@@ -45,7 +45,7 @@ async function valuesFileLayer(
 }
 
 /** The value layers of one `helmCharts` entry, highest precedence first. */
-async function entryLayers(
+export async function entryLayers(
   tree: RepoTree,
   file: string,
   chart: string,
