@@ -81,7 +81,10 @@ async function build(
         .objects,
     };
   } catch (error) {
-    if (isKustomizeBuildError(error)) return { error: error.detail };
+    // A kustomize we stopped did not judge the tree: the verification did not happen.
+    if (isKustomizeBuildError(error) && !error.stopped) {
+      return { error: error.detail };
+    }
     throw error;
   }
 }
