@@ -8,7 +8,10 @@
 import type { WorkloadState } from '@gpu-gitops/plugin-gpu-common';
 import type { CompiledRepoLayout } from '../layout/compileRepoLayout';
 import { withDeployedReplicas } from '../workloads/deployedReplicas';
-import { readWorkloadObjects } from '../workloads/workloadObjects';
+import {
+  readWorkloadObjects,
+  type ParsedFiles,
+} from '../workloads/workloadObjects';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
 
@@ -38,10 +41,17 @@ async function folderFiles(
   );
 }
 
+/**
+ * `parsed`: the documents the state reader took from the parse cache, by
+ * path (files that parsed whole): each workload file is parsed once in a
+ * pass, and not at all in a re-render whose cache holds it (10k workload
+ * files of a scale cluster were parsed again on every re-render).
+ */
 export async function withReplicasAsDeployed(
   tree: RepoTree,
   layout: CompiledRepoLayout,
   workloads: WorkloadState[],
+  parsed?: ParsedFiles,
 ): Promise<WorkloadState[]> {
   const objects = new Map<string, ReturnType<typeof readWorkloadObjects>>();
   const objectsOf = (folder: string) => {
@@ -49,7 +59,11 @@ export async function withReplicasAsDeployed(
       objects.set(
         folder,
         folderFiles(tree, layout, folder).then(files =>
-          readWorkloadObjects(path => layout.workloadNamespace(path), files),
+          readWorkloadObjects(
+            path => layout.workloadNamespace(path),
+            files,
+            parsed,
+          ),
         ),
       );
     }
