@@ -125,6 +125,26 @@ async function poolPages(port: number, pages: number): Promise<number[]> {
 }
 
 /**
+ * The longest stretches the event loop did not turn (a 20 ms timer fired
+ * late), each with the log line before it: where a block comes from.
+ */
+function blockWatch(lastLine: () => string) {
+  const blocks: { ms: number; after: string }[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last > 100) blocks.push({ ms: now - last, after: lastLine() });
+    last = now;
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return blocks.sort((a, b) => b.ms - a.ms).slice(0, 5);
+    },
+  };
+}
+
+/**
  * The updater's pass after `main` moved: which pull requests it re-renders
  * (goal: only the ones the move touched), how long each takes, its
  * concurrency and the longest the event loop was blocked.
@@ -140,7 +160,9 @@ async function updaterPass(bare: string, root: string): Promise<void> {
   let firstAsk: number | undefined;
   /** Each stage kind's total and longest time over the pass's re-renders. */
   const stageMs = new Map<string, { total: number; max: number }>();
+  let lastMessage = '(reading the branches)';
   const finish = (message: string) => {
+    lastMessage = message;
     const done = STAGE_DONE.exec(message);
     if (done) {
       const kind = stageKind(done[1]);
@@ -173,6 +195,7 @@ async function updaterPass(bare: string, root: string): Promise<void> {
       };
     },
   };
+  const blocks = blockWatch(() => lastMessage);
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const start = performance.now();
@@ -187,6 +210,7 @@ async function updaterPass(bare: string, root: string): Promise<void> {
   });
   const passMs = performance.now() - start;
   delay.disable();
+  const longest = blocks.stop();
   const outcomes = new Map<string, number>();
   for (const u of updates)
     outcomes.set(u.outcome, (outcomes.get(u.outcome) ?? 0) + 1);
@@ -213,6 +237,10 @@ async function updaterPass(bare: string, root: string): Promise<void> {
   console.log(
     `${NAME}: updater re-renders in flight at once: at most ${maxInFlight}; each ${renderMs.map(formatMs).join(', ')}`,
   );
+  for (const block of longest)
+    console.log(
+      `${NAME}: event loop blocked ${formatMs(block.ms)} after "${block.after}"`,
+    );
   const blockedMs = delay.max / 1e6;
   reportScale(
     `updater event-loop block max ${formatMs(blockedMs)}`,
