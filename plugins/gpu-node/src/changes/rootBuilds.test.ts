@@ -6,9 +6,17 @@
  * updater met it on the scale repository: a 2k-NodePool root's base build ran
  * past 60 s on a loaded machine and the re-render was pushed unverified.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { findKustomizeBinary } from '../kustomize/binary';
+import { CHUNKED_MIN_RESOURCES } from '../kustomize/chunkedBuild';
 import { FsRepoTree } from '../repo/tree';
 import { buildTouchedRoots } from './rootBuilds';
 
@@ -75,5 +83,75 @@ describe('buildTouchedRoots', () => {
     ).rejects.toThrow(
       /kustomize build .*clusters\/dev.* did not finish within 300 ms/,
     );
+  });
+
+  describe('of a big root that only lists its files', () => {
+    const files = Array.from(
+      { length: CHUNKED_MIN_RESOURCES },
+      (_, i) => `clusters/big/cm-${i}.yaml`,
+    );
+    const configMap = (i: number, data = 'a') =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata: { key: ${data} }\n`;
+
+    beforeEach(async () => {
+      const tree = new FsRepoTree(repo);
+      await tree.writeFile(
+        'clusters/big/kustomization.yaml',
+        `resources:\n${files.map(f => `  - ${f.slice('clusters/big/'.length)}\n`).join('')}`,
+      );
+      for (const [i, file] of files.entries())
+        await tree.writeFile(file, configMap(i));
+    });
+
+    /** A kustomize that counts its builds, then runs the real one. */
+    const counting = () => {
+      const log = join(bins, 'builds');
+      const bin = fakeKustomize(
+        bins,
+        `echo "$2" >> '${log}'\nexec '${findKustomizeBinary({})}' "$@"`,
+      );
+      const builds = () =>
+        existsSync(log)
+          ? readFileSync(log, 'utf8').trim().split('\n').length
+          : 0;
+      return { env: { ...process.env, KUSTOMIZE_BIN: bin }, builds };
+    };
+
+    it('builds it a chunk at a time, and after the change only the chunk that changed', async () => {
+      const kustomize = counting();
+      const [build] = await buildTouchedRoots(
+        repo,
+        {
+          empty: false,
+          changes: [
+            { path: files[7], action: 'update', content: configMap(7, 'b') },
+          ],
+        },
+        { env: kustomize.env },
+      );
+      expect(build.before.objects).toHaveLength(CHUNKED_MIN_RESOURCES);
+      expect(build.after.objects).toHaveLength(CHUNKED_MIN_RESOURCES);
+      expect(
+        build.after.objects!.find(o => o.metadata.name === 'cm-7'),
+      ).toMatchObject({ data: { key: 'b' } });
+      // Two chunks before, and the one holding cm-7 after.
+      expect(kustomize.builds()).toBe(3);
+    });
+
+    it('fails the build after when the change repeats an object of another chunk, as the whole build would', async () => {
+      const last = CHUNKED_MIN_RESOURCES - 1;
+      const [build] = await buildTouchedRoots(
+        repo,
+        {
+          empty: false,
+          changes: [
+            { path: files[last], action: 'update', content: configMap(0) },
+          ],
+        },
+        { env: counting().env },
+      );
+      expect(build.before.error).toBeUndefined();
+      expect(build.after.error).toContain('already registered id');
+    });
   });
 });
