@@ -16,7 +16,7 @@ import { runBounded } from '../kustomize/buildsInFlight';
 import {
   buildPlainRootInChunks,
   CHUNKED_MIN_RESOURCES,
-  plainResourceFiles,
+  plainRoot,
 } from '../kustomize/chunkedBuild';
 import { isKustomizeBuildError } from '../kustomize/errors';
 import {
@@ -84,11 +84,11 @@ async function builtObjects(
   root: string,
   options?: BuildRootOptions,
 ): Promise<BuiltObject[]> {
-  const entries = await plainResourceFiles(
+  const plain = await plainRoot(
     root === '.' ? dir : path.join(dir, ...root.split('/')),
   );
-  return entries && entries.length >= CHUNKED_MIN_RESOURCES
-    ? buildPlainRootInChunks(dir, root, entries, options)
+  return plain && plain.resources.length >= CHUNKED_MIN_RESOURCES
+    ? buildPlainRootInChunks(dir, root, plain, options)
     : (await buildKustomizationRoot(dir, graph, root, options)).objects;
 }
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'os';
 import { dirname, join } from 'path';
 import { findKustomizeBinary } from './binary';
 import { kustomizeBuild, type BuiltObject } from './build';
-import { buildPlainRootInChunks, plainResourceFiles } from './chunkedBuild';
+import { buildPlainRootInChunks, plainRoot } from './chunkedBuild';
 import { isKustomizeBuildError } from './errors';
 
 // Real kustomize builds on a shared two-core machine.
@@ -83,8 +83,8 @@ describe('buildPlainRootInChunks', () => {
 
   it('builds the objects the whole root builds, a chunk at a time', async () => {
     const root = writeRoot(dir, files);
-    const entries = await plainResourceFiles(root);
-    expect(entries).toEqual(Object.keys(files));
+    const entries = await plainRoot(root);
+    expect(entries?.resources).toEqual(Object.keys(files));
     const chunked = await buildPlainRootInChunks(
       dir,
       'clusters/dev/gpu',
@@ -97,6 +97,26 @@ describe('buildPlainRootInChunks', () => {
     expect(chunked).toHaveLength(6);
   });
 
+  it('builds stable-named ConfigMap generators as a chunk of their own, as the whole root builds them', async () => {
+    const generator =
+      'configMapGenerator:\n  - name: device-plugin-configs\n    namespace: gpu-operator\n    files: [ts-2=configs/ts-2.yaml]\n    options: { disableNameSuffixHash: true }\n';
+    const root = writeRoot(dir, files, generator);
+    writeFileSync(join(root, 'configs-ts-2.yaml'), 'unused\n');
+    mkdirSync(join(root, 'configs'));
+    writeFileSync(join(root, 'configs/ts-2.yaml'), 'version: v1\n');
+    const plain = (await plainRoot(root))!;
+    expect(plain.generatorFiles).toEqual(['configs/ts-2.yaml']);
+    const chunked = await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      plain,
+      {},
+      2,
+    );
+    expect(byId(chunked)).toEqual(byId(await kustomizeBuild(root)));
+    expect(chunked).toHaveLength(7);
+  });
+
   it('refuses two objects of one id in different chunks, as the whole build does', async () => {
     const root = writeRoot(dir, { ...files, 'g.yaml': pool('a') });
     const whole = await kustomizeBuild(root).catch(error => error);
@@ -104,7 +124,7 @@ describe('buildPlainRootInChunks', () => {
     const chunked = await buildPlainRootInChunks(
       dir,
       'clusters/dev/gpu',
-      (await plainResourceFiles(root))!,
+      (await plainRoot(root))!,
       {},
       2,
     ).catch(error => error);
@@ -117,7 +137,7 @@ describe('buildPlainRootInChunks', () => {
     const chunked = await buildPlainRootInChunks(
       dir,
       'clusters/dev/gpu',
-      (await plainResourceFiles(root))!,
+      (await plainRoot(root))!,
       {},
       2,
     ).catch(error => error);
@@ -133,7 +153,7 @@ describe('buildPlainRootInChunks', () => {
     const root = writeRoot(dir, files);
     const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
     const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
-    const entries = (await plainResourceFiles(root))!;
+    const entries = (await plainRoot(root))!;
     await buildPlainRootInChunks(dir, 'clusters/dev/gpu', entries, options, 2);
     expect(kustomize.builds()).toBe(3);
     writeFileSync(join(root, 'f.yaml'), configMap('f', 'b'));
@@ -151,7 +171,7 @@ describe('buildPlainRootInChunks', () => {
   });
 });
 
-describe('plainResourceFiles', () => {
+describe('plainRoot', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'gpu-plain-root-'));
@@ -161,7 +181,7 @@ describe('plainResourceFiles', () => {
   it('takes no root that does more than list its own files', async () => {
     const files = { 'a.yaml': configMap('a') };
     expect(
-      await plainResourceFiles(writeRoot(dir, files, 'namespace: ml\n')),
+      await plainRoot(writeRoot(dir, files, 'namespace: ml\n')),
     ).toBeUndefined();
     const other = mkdtempSync(join(dir, 'other-'));
     const withFolder = writeRoot(other, files);
@@ -170,11 +190,21 @@ describe('plainResourceFiles', () => {
       join(withFolder, 'kustomization.yaml'),
       'resources:\n  - a.yaml\n  - sub\n',
     );
-    expect(await plainResourceFiles(withFolder)).toBeUndefined();
+    expect(await plainRoot(withFolder)).toBeUndefined();
     writeFileSync(
       join(withFolder, 'kustomization.yaml'),
       'resources:\n  - a.yaml\n  - ../outside.yaml\n',
     );
-    expect(await plainResourceFiles(withFolder)).toBeUndefined();
+    expect(await plainRoot(withFolder)).toBeUndefined();
+  });
+
+  it('takes no generator whose name gets a hash (resources refer to it) or that merges into a resource', async () => {
+    const files = { 'a.yaml': configMap('a'), 'x.yaml': 'x: 1\n' };
+    const hashed = 'configMapGenerator:\n  - name: cm\n    files: [x.yaml]\n';
+    expect(await plainRoot(writeRoot(dir, files, hashed))).toBeUndefined();
+    const merging =
+      'configMapGenerator:\n  - name: a\n    behavior: merge\n    files: [x.yaml]\n    options: { disableNameSuffixHash: true }\n';
+    const other = mkdtempSync(join(dir, 'other-'));
+    expect(await plainRoot(writeRoot(other, files, merging))).toBeUndefined();
   });
 });

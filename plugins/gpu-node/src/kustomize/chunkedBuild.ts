@@ -6,12 +6,15 @@
  * one before.
  *
  * A root whose kustomization holds nothing but `resources:` naming files
- * of its own folder runs no transformer, generator or patch: kustomize loads
- * each file's objects, refuses two of one id and orders them (kustomize
+ * of its own folder runs no transformer or patch: kustomize loads each
+ * file's objects, refuses two of one id and orders them (kustomize
  * api/krusty/kustomizer.go and api/resmap/reswrangler.go `Append`, v4.5.4).
- * So its build is the union of the builds of its files taken a chunk at a
- * time, each chunk built by the real kustomize from a copy of its files and
- * remembered by their content: a change to one file builds one chunk again.
+ * ConfigMap generators of stable names (`disableNameSuffixHash`, as the
+ * product writes its GPU kustomization) rename nothing, so no resource
+ * depends on them either: they are a chunk of their own. So its build is
+ * the union of the builds of its files taken a chunk at a time, each chunk
+ * built by the real kustomize from a copy of its files and remembered by
+ * their content: a change to one file builds one chunk again.
  * Objects come in chunk order (each chunk in kustomize's): the callers that
  * take this path compare objects by id. Any other root is built whole.
  */
@@ -31,7 +34,77 @@ export const CHUNK_RESOURCES = 100;
 /** From this many resource files on, a plain root is built in chunks. */
 export const CHUNKED_MIN_RESOURCES = 2 * CHUNK_RESOURCES;
 
-const PLAIN_FIELDS = new Set(['apiVersion', 'kind', 'resources']);
+const PLAIN_FIELDS = new Set([
+  'apiVersion',
+  'kind',
+  'resources',
+  'configMapGenerator',
+  'generatorOptions',
+]);
+/** What a generator may say and still depend on nothing but its own files (no `behavior`, no env files). */
+const GENERATOR_FIELDS = new Set([
+  'name',
+  'namespace',
+  'files',
+  'literals',
+  'options',
+]);
+const OPTION_FIELDS = new Set([
+  'disableNameSuffixHash',
+  'labels',
+  'annotations',
+  'immutable',
+]);
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const onlyFields = (value: unknown, fields: Set<string>) =>
+  isRecord(value) && Object.keys(value).every(key => fields.has(key));
+
+/** The file a generator's `files:` entry reads (`key=path` or `path`). */
+const generatorSource = (entry: string) =>
+  entry.includes('=') ? entry.slice(entry.indexOf('=') + 1) : entry;
+
+/**
+ * The files the root's ConfigMap generators read, when each generator names
+ * its ConfigMap stably and reads only files of the root; undefined otherwise.
+ */
+function generatorFiles(value: Record<string, unknown>): string[] | undefined {
+  const generators = value.configMapGenerator ?? [];
+  const options = value.generatorOptions;
+  if (!Array.isArray(generators)) return undefined;
+  if (options !== undefined && !onlyFields(options, OPTION_FIELDS)) {
+    return undefined;
+  }
+  const stableEverywhere =
+    isRecord(options) && options.disableNameSuffixHash === true;
+  const files: string[] = [];
+  for (const generator of generators) {
+    if (!onlyFields(generator, GENERATOR_FIELDS)) return undefined;
+    const own = generator.options;
+    if (own !== undefined && !onlyFields(own, OPTION_FIELDS)) return undefined;
+    const stable =
+      stableEverywhere || (isRecord(own) && own.disableNameSuffixHash === true);
+    const sources = generator.files ?? [];
+    if (!stable || !Array.isArray(sources)) return undefined;
+    for (const entry of sources) {
+      if (typeof entry !== 'string') return undefined;
+      files.push(generatorSource(entry));
+    }
+  }
+  return files;
+}
+
+/** A big root that lists only files and stable generators (see above). */
+export interface PlainRoot {
+  /** Its `resources:` entries, each a file of the root. */
+  resources: string[];
+  /** Its generator fields as written (none: an empty object). */
+  generators: Record<string, unknown>;
+  /** The files the generators read. */
+  generatorFiles: string[];
+}
 
 /** A `resources:` entry naming a file below the root (no URL, no `..`, no absolute path). */
 const isLocalFileEntry = (entry: unknown): entry is string =>
@@ -48,13 +121,13 @@ async function isRegularFile(file: string): Promise<boolean> {
 }
 
 /**
- * The resource files of the kustomization at `rootDir` when it holds nothing
- * else (only `apiVersion`, `kind` and `resources:` naming regular files
- * below it); undefined otherwise.
+ * The kustomization at `rootDir` when it holds nothing else than
+ * `resources:` naming regular files below it and ConfigMap generators of
+ * stable names reading such files; undefined otherwise.
  */
-export async function plainResourceFiles(
+export async function plainRoot(
   rootDir: string,
-): Promise<string[] | undefined> {
+): Promise<PlainRoot | undefined> {
   const present: string[] = [];
   for (const name of KUSTOMIZATION_FILE_NAMES) {
     if (await isRegularFile(path.join(rootDir, name))) present.push(name);
@@ -67,13 +140,18 @@ export async function plainResourceFiles(
     return undefined;
   }
   const resources = value.resources;
-  if (!Array.isArray(resources) || !resources.every(isLocalFileEntry)) {
-    return undefined;
-  }
-  for (const entry of resources) {
+  const sources = generatorFiles(value);
+  if (!Array.isArray(resources) || !sources) return undefined;
+  for (const entry of [...resources, ...sources]) {
+    if (!isLocalFileEntry(entry)) return undefined;
     if (!(await isRegularFile(path.join(rootDir, entry)))) return undefined;
   }
-  return resources;
+  const generators = Object.fromEntries(
+    Object.entries(value).filter(
+      ([key]) => key === 'configMapGenerator' || key === 'generatorOptions',
+    ),
+  );
+  return { resources, generators, generatorFiles: sources };
 }
 
 const MAX_REMEMBERED_CHUNKS = 256;
@@ -90,9 +168,10 @@ function rememberChunk(key: string, objects: BuiltObject[]): void {
 /** One chunk built by kustomize from a copy of its files, at the root's own path (its messages name the repository's files). */
 async function buildChunk(
   root: string,
-  files: { entry: string; text: Buffer }[],
+  chunk: Chunk,
   options: BuildRootOptions,
 ): Promise<BuiltObject[]> {
+  const { files, fields } = chunk;
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-chunk-'));
   try {
     const rootDir = path.join(scratch, ...root.split('/'));
@@ -104,7 +183,7 @@ async function buildChunk(
     const kustomization = JSON.stringify({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
       kind: 'Kustomization',
-      resources: files.map(f => f.entry),
+      ...fields,
     });
     await fs.mkdir(rootDir, { recursive: true });
     await fs.writeFile(path.join(rootDir, 'kustomization.yaml'), kustomization);
@@ -117,17 +196,27 @@ async function buildChunk(
   }
 }
 
-/** The chunk's build: remembered by its files' content, shared while under way. */
+/** Files (with their content) and the kustomization fields of one chunk. */
+interface Chunk {
+  files: { entry: string; text: Buffer }[];
+  fields: Record<string, unknown>;
+}
+
+/** The chunk's build: remembered by its fields and files' content, shared while under way. */
 function chunkBuild(
   root: string,
-  files: { entry: string; text: Buffer }[],
+  chunk: Chunk,
   options: BuildRootOptions,
 ): Promise<BuiltObject[]> {
   const hash = createHash('sha256');
   hash.update(
-    JSON.stringify([findKustomizeBinary(options.env ?? process.env), root]),
+    JSON.stringify([
+      findKustomizeBinary(options.env ?? process.env),
+      root,
+      chunk.fields,
+    ]),
   );
-  for (const { entry, text } of files) {
+  for (const { entry, text } of chunk.files) {
     hash.update(`\0${entry}\0`);
     hash.update(text);
   }
@@ -136,7 +225,7 @@ function chunkBuild(
   if (known) return Promise.resolve(known);
   let building = chunksUnderWay.get(key);
   if (!building) {
-    building = buildChunk(root, files, options).then(objects => {
+    building = buildChunk(root, chunk, options).then(objects => {
       rememberChunk(key, objects);
       return objects;
     });
@@ -159,29 +248,43 @@ function duplicateKey(o: BuiltObject): string {
   return `${group}|${o.kind}|${namespace === 'default' ? '' : namespace}|${o.metadata.name}`;
 }
 
-/**
- * The build of the plain root `root` (repository-relative) of the tree at
- * `dir` whose resource files are `entries` (`plainResourceFiles`), a chunk
- * of `chunkSize` files at a time. Throws KustomizeBuildError as a whole
- * build would: a chunk's own error, or two objects of one id.
- */
-export async function buildPlainRootInChunks(
-  dir: string,
-  root: string,
-  entries: string[],
-  options: BuildRootOptions = {},
-  chunkSize = CHUNK_RESOURCES,
-): Promise<BuiltObject[]> {
-  const rootDir = root === '.' ? dir : path.join(dir, ...root.split('/'));
-  const files = await Promise.all(
+/** The files of `entries` under `rootDir`, with their content. */
+const readEntries = (rootDir: string, entries: string[]) =>
+  Promise.all(
     entries.map(async entry => ({
       entry,
       text: await fs.readFile(path.join(rootDir, entry)),
     })),
   );
-  const chunks: (typeof files)[] = [];
+
+/**
+ * The build of the plain root `root` (repository-relative) of the tree at
+ * `dir` (`plainRoot`): its generators as one chunk, its resource files
+ * `chunkSize` at a time. Throws KustomizeBuildError as a whole build
+ * would: a chunk's own error, or two objects of one id.
+ */
+export async function buildPlainRootInChunks(
+  dir: string,
+  root: string,
+  plain: PlainRoot,
+  options: BuildRootOptions = {},
+  chunkSize = CHUNK_RESOURCES,
+): Promise<BuiltObject[]> {
+  const rootDir = root === '.' ? dir : path.join(dir, ...root.split('/'));
+  const files = await readEntries(rootDir, plain.resources);
+  const chunks: Chunk[] = [];
+  if (Object.keys(plain.generators).length > 0) {
+    chunks.push({
+      files: await readEntries(rootDir, plain.generatorFiles),
+      fields: plain.generators,
+    });
+  }
   for (let i = 0; i < files.length; i += chunkSize) {
-    chunks.push(files.slice(i, i + chunkSize));
+    const slice = files.slice(i, i + chunkSize);
+    chunks.push({
+      files: slice,
+      fields: { resources: slice.map(f => f.entry) },
+    });
   }
   const built = await Promise.all(
     chunks.map(chunk => chunkBuild(root, chunk, options)),
