@@ -36,12 +36,24 @@ const RATE_PER_SECOND = 200;
 const API_SECONDS = 5;
 const POOL_PAGES = 20;
 /**
- * Pull requests the updater's pass re-renders for real; it is asked to go
- * on with every other one as closed, so the pass stays minutes, not hours,
- * while its reading of all 1k branches and its choice of which to
- * re-render are measured whole.
+ * Pull requests the updater's pass re-renders for real: every one the move
+ * touched, unless `SCALE_BENCH_RERENDERS=<n>` asks for fewer while working
+ * on the updater (the forge then answers the others as closed; its reading
+ * of all 1k branches and its choice of which to re-render stay measured
+ * whole).
  */
-const RENDERED_SAMPLE = 2;
+const RERENDERS = Number(
+  process.env.SCALE_BENCH_RERENDERS ?? SCALE.touchedPullRequests,
+);
+
+/** `<stage>: done in <n> ms`, as the publishers log each timed stage (`publish/stages.ts`). */
+const STAGE_DONE = /^(.*): done in (\d+) ms$/;
+
+/** A stage's name with what varies per pull request (the root built, the branch pushed) left out. */
+const stageKind = (stage: string) =>
+  stage
+    .replace(/^kustomize build \S+/, 'kustomize build')
+    .replace(/^Commit and push \S+/, 'Commit and push');
 
 const mib = (bytes: number) => bytes / 2 ** 20;
 
@@ -113,6 +125,26 @@ async function poolPages(port: number, pages: number): Promise<number[]> {
 }
 
 /**
+ * The longest stretches the event loop did not turn (a 20 ms timer fired
+ * late), each with the log line before it: where a block comes from.
+ */
+function blockWatch(lastLine: () => string) {
+  const blocks: { ms: number; after: string }[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last > 100) blocks.push({ ms: now - last, after: lastLine() });
+    last = now;
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return blocks.sort((a, b) => b.ms - a.ms).slice(0, 5);
+    },
+  };
+}
+
+/**
  * The updater's pass after `main` moved: which pull requests it re-renders
  * (goal: only the ones the move touched), how long each takes, its
  * concurrency and the longest the event loop was blocked.
@@ -126,7 +158,19 @@ async function updaterPass(bare: string, root: string): Promise<void> {
   let maxInFlight = 0;
   const renderMs: number[] = [];
   let firstAsk: number | undefined;
+  /** Each stage kind's total and longest time over the pass's re-renders. */
+  const stageMs = new Map<string, { total: number; max: number }>();
+  let lastMessage = '(reading the branches)';
   const finish = (message: string) => {
+    lastMessage = message;
+    const done = STAGE_DONE.exec(message);
+    if (done) {
+      const kind = stageKind(done[1]);
+      const was = stageMs.get(kind) ?? { total: 0, max: 0 };
+      const ms = Number(done[2]);
+      stageMs.set(kind, { total: was.total + ms, max: Math.max(was.max, ms) });
+    }
+    if (process.env.SCALE_BENCH_LOG) console.log(`${NAME}: ${message}`);
     for (const [branch, at] of started) {
       if (message.startsWith(branch)) {
         renderMs.push(performance.now() - at);
@@ -139,7 +183,7 @@ async function updaterPass(bare: string, root: string): Promise<void> {
     async findOpenPullRequest(ref) {
       firstAsk ??= performance.now();
       asked++;
-      if (asked > RENDERED_SAMPLE) return undefined;
+      if (asked > RERENDERS) return undefined;
       started.set(ref.headBranch, performance.now());
       maxInFlight = Math.max(maxInFlight, started.size);
       return { url: `https://forge.invalid/pulls/${ref.headBranch}` };
@@ -151,6 +195,7 @@ async function updaterPass(bare: string, root: string): Promise<void> {
       };
     },
   };
+  const blocks = blockWatch(() => lastMessage);
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const start = performance.now();
@@ -165,12 +210,19 @@ async function updaterPass(bare: string, root: string): Promise<void> {
   });
   const passMs = performance.now() - start;
   delay.disable();
+  const longest = blocks.stop();
   const outcomes = new Map<string, number>();
   for (const u of updates)
     outcomes.set(u.outcome, (outcomes.get(u.outcome) ?? 0) + 1);
   console.log(
-    `${NAME}: updater pass over ${updates.length} open pull requests in ${formatMs(passMs)} (reading the branches ${formatMs((firstAsk ?? performance.now()) - start)}); outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ${RENDERED_SAMPLE} re-rendered for real, the others it asked about answered as closed`,
+    `${NAME}: updater pass over ${updates.length} open pull requests in ${formatMs(passMs)} (reading the branches ${formatMs((firstAsk ?? performance.now()) - start)}); outcomes ${JSON.stringify(Object.fromEntries(outcomes))}; ${Math.min(RERENDERS, asked)} re-rendered for real${asked > RERENDERS ? ', the others it asked about answered as closed (SCALE_BENCH_RERENDERS)' : ''}`,
   );
+  for (const [kind, { total, max }] of [...stageMs].sort(
+    (a, b) => b[1].total - a[1].total,
+  ))
+    console.log(
+      `${NAME}: updater stage ${kind}: ${formatMs(total)} in all, longest ${formatMs(max)}`,
+    );
   for (const u of updates.filter(x => x.detail).slice(0, 2))
     console.log(`${NAME}: ${u.branch} ${u.outcome}: ${u.detail}`);
   reportScale(`updater would re-render ${asked} PRs`, asked, {
@@ -185,6 +237,10 @@ async function updaterPass(bare: string, root: string): Promise<void> {
   console.log(
     `${NAME}: updater re-renders in flight at once: at most ${maxInFlight}; each ${renderMs.map(formatMs).join(', ')}`,
   );
+  for (const block of longest)
+    console.log(
+      `${NAME}: event loop blocked ${formatMs(block.ms)} after "${block.after}"`,
+    );
   const blockedMs = delay.max / 1e6;
   reportScale(
     `updater event-loop block max ${formatMs(blockedMs)}`,

@@ -11,6 +11,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import { requestBranchName } from '@gpu-gitops/plugin-gpu-node';
 import { git } from './gitSync';
 import {
   MODES,
@@ -23,7 +24,7 @@ import {
 } from './gpuRepo';
 
 /** Bump when what is generated changes: the cached repository is then made again. */
-const GENERATOR_VERSION = 3;
+const GENERATOR_VERSION = 4;
 
 export const SCALE = {
   clusters: 10,
@@ -240,8 +241,10 @@ function generate(bare: string): void {
   for (let n = 0; n < SCALE.openPullRequests; n++) {
     const j = pullRequestWorkload(n);
     const replicas = workloadReplicas(j) + 1;
+    // Named as the publisher names it: the updater re-renders a request onto
+    // its own branch (`gpu/app-<j>` made every re-render a second branch).
     main.commit(
-      `refs/heads/gpu/app-${j}`,
+      `refs/heads/${requestBranchName(namespaceOf(j), `app-${j}`)}`,
       1_700_000_001 + n,
       `GPU request app-${j}\n\nGpu-Request: ${namespaceOf(j)}/app-${j}\n`,
       ':1',

@@ -40,6 +40,7 @@ import {
   stringRecord,
   type PlainObject,
 } from '../repo/yamlObjects';
+import { eventLoopTurns } from '../repo/eventLoopTurns';
 import { overlayMayReach } from '../validate/foreignNodeOverlayRules';
 import { isManagedObject } from './ownership';
 import { YamlFile } from './yamlFile';
@@ -62,7 +63,11 @@ async function handWrittenOverlays(
     for (const path of await tree.listFiles(folder)) paths.add(path);
   }
   const found: PlainObject[] = [];
+  // The product's pool files hold its NodeOverlays: on a 2k-pool cluster
+  // this parses them all, so the backend answers its API between slices.
+  const turn = eventLoopTurns();
   for (const path of [...paths].sort()) {
+    await turn();
     const text = isYaml(path) ? await tree.readFile(path) : undefined;
     // A cluster's folder may hold every app of the cluster: parse only
     // files that may define an overlay.

@@ -16,6 +16,7 @@ import {
   layoutPrefix,
   type ResolvedRepoLayout,
 } from '../layout/layout';
+import { eventLoopTurns } from '../repo/eventLoopTurns';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
 
@@ -43,7 +44,11 @@ export async function nodeClassesElsewhere(
     for (const path of await staged.list(folder)) paths.add(path);
   }
   const found = new Set<string>();
+  // Every pool file names its node class: on a 2k-pool cluster this parses
+  // them all, so the backend answers its API between slices.
+  const turn = eventLoopTurns();
   for (const path of [...paths].sort()) {
+    await turn();
     if (path === exceptPath || !isYaml(path)) continue;
     const text = await staged.read(path);
     // A cluster's folder may hold every app of the cluster: parse only

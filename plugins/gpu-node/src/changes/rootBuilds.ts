@@ -13,6 +13,11 @@ import {
   type BuildRootOptions,
 } from '../kustomize/buildRoot';
 import { runBounded } from '../kustomize/buildsInFlight';
+import {
+  buildPlainRootInChunks,
+  CHUNKED_MIN_RESOURCES,
+  plainRoot,
+} from '../kustomize/chunkedBuild';
 import { isKustomizeBuildError } from '../kustomize/errors';
 import {
   foldersBuiltBy,
@@ -68,6 +73,25 @@ function affectedRoots(
   return [...roots].sort();
 }
 
+/**
+ * The root's objects: a big root that only lists resource files in chunks
+ * (`chunkedBuild.ts`; the verification compares objects by id), any other
+ * whole.
+ */
+async function builtObjects(
+  dir: string,
+  graph: KustomizationGraph,
+  root: string,
+  options?: BuildRootOptions,
+): Promise<BuiltObject[]> {
+  const plain = await plainRoot(
+    root === '.' ? dir : path.join(dir, ...root.split('/')),
+  );
+  return plain && plain.resources.length >= CHUNKED_MIN_RESOURCES
+    ? buildPlainRootInChunks(dir, root, plain, options)
+    : (await buildKustomizationRoot(dir, graph, root, options)).objects;
+}
+
 async function build(
   dir: string,
   graph: KustomizationGraph,
@@ -76,12 +100,12 @@ async function build(
 ): Promise<{ objects?: BuiltObject[]; error?: string }> {
   if (!graph.folders.has(root)) return { objects: [] };
   try {
-    return {
-      objects: (await buildKustomizationRoot(dir, graph, root, options))
-        .objects,
-    };
+    return { objects: await builtObjects(dir, graph, root, options) };
   } catch (error) {
-    if (isKustomizeBuildError(error)) return { error: error.detail };
+    // A kustomize we stopped did not judge the tree: the verification did not happen.
+    if (isKustomizeBuildError(error) && !error.stopped) {
+      return { error: error.detail };
+    }
     throw error;
   }
 }

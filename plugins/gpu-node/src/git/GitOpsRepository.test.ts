@@ -211,6 +211,20 @@ describe('GitOpsRepository', () => {
     ).toBe('1');
   });
 
+  it('updates an existing branch on an unmoved base with one build of the change', async () => {
+    await publish(repo(), async () => change('a'));
+    let builds = 0;
+    const updated = await publish(repo(), async () => {
+      builds++;
+      return change('b');
+    });
+    expect(updated).toMatchObject({ pushed: true, branchExisted: true });
+    expect(await remote.readFile(BRANCH, 'apps/ml/llm/deployment.yaml')).toBe(
+      'replicas: b\n',
+    );
+    expect(builds).toBe(1);
+  });
+
   it('rebuilds a stale branch on the moved base', async () => {
     await publish(repo(), async () => change('a'));
     const moved = await remote.commitFiles(

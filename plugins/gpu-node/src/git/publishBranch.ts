@@ -19,6 +19,13 @@ export interface RemoteBranchState {
   message: string;
 }
 
+/** A built and committed change, with the base it was built on. */
+interface CarriedCommit {
+  baseSha: string;
+  built: BuiltCommit;
+  commit: CommitResult;
+}
+
 export interface CommitResult {
   sha: string;
   tree: string;
@@ -100,19 +107,21 @@ export async function publishBranchOnClone(
   let optimistic = true;
   const stage =
     options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
+  /** The commit of the refused optimistic push, still right when the base did not move. */
+  let carried: CarriedCommit | undefined;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const baseSha = await stage('Fetch base', () =>
-      clone.sync(options.sparsePaths),
-    );
+    const reused = carried;
+    carried = undefined;
+    const baseSha =
+      reused?.baseSha ??
+      (await stage('Fetch base', () => clone.sync(options.sparsePaths)));
     const remote = optimistic
       ? undefined
       : await remoteBranch(clone, options.branch);
     if (!optimistic) branchExistedAtStart ??= remote !== undefined;
-    const built = await options.build({
-      workDir: clone.workDir,
-      baseSha,
-      attempt,
-    });
+    const built =
+      reused?.built ??
+      (await options.build({ workDir: clone.workDir, baseSha, attempt }));
     if (!built || built.changes.length === 0) {
       await clone.markClean();
       return {
@@ -127,9 +136,11 @@ export async function publishBranchOnClone(
         files: [],
       };
     }
-    const commit = await stage('Commit', () =>
-      commitOnBase(clone, built, options.trailer),
-    );
+    const commit =
+      reused?.commit ??
+      (await stage('Commit', () =>
+        commitOnBase(clone, built, options.trailer),
+      ));
     if (!commit) {
       await clone.markClean();
       return {
@@ -201,6 +212,12 @@ export async function publishBranchOnClone(
         // Refused because the branch exists (a re-run): that was discovery,
         // not a failed attempt. Otherwise the base moved: a real retry.
         if ((await remoteBranch(clone, options.branch)) !== undefined) {
+          // On the same base the change built is still the change (the
+          // updater's re-renders always meet their branch): pushed again
+          // with the branch's lease, not built a second time.
+          if ((await remoteBaseSha(clone)) === baseSha) {
+            carried = { baseSha, built, commit };
+          }
           attempt--;
           continue;
         }
@@ -239,13 +256,18 @@ async function baseOrBranchMoved(
   if (error.kind === 'push-rejected') return true;
   if (error.kind !== 'push-refused') return false;
   if (!error.refusal || error.refusal.protectedBranch) return false;
+  const current = await remoteBaseSha(clone);
+  return Boolean(current) && current !== baseSha;
+}
+
+/** The remote base branch's tip ('' when it is gone). */
+async function remoteBaseSha(clone: CachedClone): Promise<string> {
   const listing = await clone.run([
     'ls-remote',
     'origin',
     `refs/heads/${clone.baseBranch}`,
   ]);
-  const current = listing.split(/\s+/)[0];
-  return Boolean(current) && current !== baseSha;
+  return listing.split(/\s+/)[0];
 }
 
 /** The remote branch's tip, or undefined when the branch does not exist. */

@@ -125,7 +125,7 @@ function runKustomize(
     });
     child.on('close', code => {
       clearTimeout(timer);
-      if (stopped) fail(new KustomizeBuildError(dir, stopped));
+      if (stopped) fail(new KustomizeBuildError(dir, stopped, true));
       else if (code !== 0) {
         fail(
           new KustomizeBuildError(

@@ -27,6 +27,11 @@ export class KustomizeBuildError extends Error {
     readonly dir: string,
     /** kustomize's own words (first useful lines of its stderr), or why we stopped it. */
     readonly detail: string,
+    /**
+     * We stopped kustomize (its time or output limit): the build says
+     * nothing about the tree, so no caller may take it for a broken tree.
+     */
+    readonly stopped = false,
   ) {
     super(`kustomize build ${dir} failed: ${detail}`);
     this.name = 'KustomizeBuildError';

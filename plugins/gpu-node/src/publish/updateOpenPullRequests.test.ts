@@ -105,6 +105,47 @@ describe('updateOpenPullRequests', () => {
     ]);
   });
 
+  /** The git checkouts under `dir` (the cached clones), two levels down at most. */
+  const checkoutsUnder = async (dir: string, depth = 2): Promise<string[]> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    if (entries.some(e => e.name === '.git')) return [dir];
+    if (depth === 0) return [];
+    const nested = await Promise.all(
+      entries
+        .filter(e => e.isDirectory())
+        .map(e => checkoutsUnder(path.join(dir, e.name), depth - 1)),
+    );
+    return nested.flat();
+  };
+
+  it("keeps a re-render's checkout: reading the branches in the next pass does not narrow the clone a re-render checked out", async () => {
+    const a = await publish('first', { replicas: 3, vramGiB: 3 });
+    const b = await publish('second', { replicas: 3, vramGiB: 3 });
+    await mergeIntoMain(a.branch);
+    expect((await update()).map(u => [u.branch, u.outcome])).toEqual([
+      [a.branch, 'merged'],
+      [b.branch, 'updated'],
+    ]);
+    // The next pass reads every branch again and has nothing to re-render.
+    expect((await update()).map(u => u.outcome)).toEqual([
+      'merged',
+      'up-to-date',
+    ]);
+    // A re-render reads the workload folders: on a 100k-workload repository
+    // checking them out again is most of a pass, so the reader keeps out of
+    // the clones the re-renders check them out in.
+    const checkouts = await checkoutsUnder(path.join(tmp, 'cache'));
+    const withWorkloads = await Promise.all(
+      checkouts.map(dir =>
+        fs
+          .access(path.join(dir, 'apps/web/frontend/deployment.yaml'))
+          .then(() => true)
+          .catch(() => false),
+      ),
+    );
+    expect(withWorkloads).toContain(true);
+  });
+
   it("re-builds an open release on a moved base (the pool's ledger moved too), and calls it merged once the base no longer holds the request", async () => {
     const a = await publish('chat-a');
     await mergeIntoMain(a.branch);

@@ -8,9 +8,16 @@
 import type { WorkloadState } from '@gpu-gitops/plugin-gpu-common';
 import type { CompiledRepoLayout } from '../layout/compileRepoLayout';
 import { withDeployedReplicas } from '../workloads/deployedReplicas';
-import { readWorkloadObjects } from '../workloads/workloadObjects';
+import {
+  readWorkloadObjects,
+  type ParsedFiles,
+} from '../workloads/workloadObjects';
+import { runBounded } from '../kustomize/buildsInFlight';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
+
+/** Workload folders read at once (each reads its files a few dozen at a time: `readFiles`): at most about a thousand files open. */
+const FOLDERS_IN_FLIGHT = 32;
 
 /** The workload folder of a file, as the index groups its files. */
 function workloadFolderOf(
@@ -38,29 +45,40 @@ async function folderFiles(
   );
 }
 
+/**
+ * `parsed`: the documents the state reader took from the parse cache, by
+ * path (files that parsed whole): each workload file is parsed once in a
+ * pass, and not at all in a re-render whose cache holds it (10k workload
+ * files of a scale cluster were parsed again on every re-render).
+ */
 export async function withReplicasAsDeployed(
   tree: RepoTree,
   layout: CompiledRepoLayout,
   workloads: WorkloadState[],
+  parsed?: ParsedFiles,
 ): Promise<WorkloadState[]> {
-  const objects = new Map<string, ReturnType<typeof readWorkloadObjects>>();
-  const objectsOf = (folder: string) => {
-    if (!objects.has(folder)) {
-      objects.set(
-        folder,
-        folderFiles(tree, layout, folder).then(files =>
-          readWorkloadObjects(path => layout.workloadNamespace(path), files),
+  // A few folders at a time: a scale cluster has 10k workload folders, and
+  // reading them all at once ran out of file descriptors (EMFILE) once the
+  // parse cache had spared the state reader reading their files.
+  const folders = [
+    ...new Set(workloads.flatMap(w => workloadFolderOf(layout, w.path) ?? [])),
+  ];
+  const objects = await runBounded(
+    folders.map(
+      folder => async () =>
+        readWorkloadObjects(
+          path => layout.workloadNamespace(path),
+          await folderFiles(tree, layout, folder),
+          parsed,
         ),
-      );
-    }
-    return objects.get(folder)!;
-  };
-  return Promise.all(
-    workloads.map(async workload => {
-      const folder = workloadFolderOf(layout, workload.path);
-      return folder
-        ? withDeployedReplicas(workload, await objectsOf(folder))
-        : workload;
-    }),
+    ),
+    FOLDERS_IN_FLIGHT,
   );
+  const byFolder = new Map(folders.map((folder, i) => [folder, objects[i]]));
+  return workloads.map(workload => {
+    const folder = workloadFolderOf(layout, workload.path);
+    return folder
+      ? withDeployedReplicas(workload, byFolder.get(folder)!)
+      : workload;
+  });
 }

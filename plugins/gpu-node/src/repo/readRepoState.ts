@@ -43,6 +43,7 @@ import {
   handWrittenConfigsByName,
 } from './handWrittenConfigMaps';
 import { withReplicasAsDeployed } from './deployedWorkloadReplicas';
+import type { ParsedFiles } from '../workloads/workloadObjects';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
@@ -180,13 +181,8 @@ export async function readRepoState(
   // Workloads: every GPU workload (or patch) under the apps folder that runs
   // on this cluster (clusterWorkloads.ts), on the pool its pods can land on
   // (one rule with the import and the index).
-  const parsedWorkloads = await parseWorkloadFolders(
-    tree,
-    compiled,
-    options,
-    skipped,
-    cache,
-  );
+  const { workloads: parsedWorkloads, parsedFiles } =
+    await parseWorkloadFolders(tree, compiled, options, skipped, cache);
   const placement = clusterPlacement(
     clusterName,
     pools,
@@ -200,6 +196,7 @@ export async function readRepoState(
       tree,
       compiled,
       await workloadsOfCluster(tree, layout, clusterName, parsedWorkloads),
+      parsedFiles,
     )
   ).map(workload => placedWorkload(placement, workload));
 
@@ -238,7 +235,8 @@ function requestAnnotationOf(profile: ClusterProfile | undefined): string {
 /**
  * The GPU workloads (or patches) of the workload folders (the options' own,
  * else the whole apps folder), read one folder after another and parsed
- * with the profile's request annotation.
+ * with the profile's request annotation; with the documents of each file
+ * that parsed whole, for the replicas reader to take rather than parse again.
  */
 async function parseWorkloadFolders(
   tree: RepoTree,
@@ -246,19 +244,32 @@ async function parseWorkloadFolders(
   options: ReadRepoStateOptions,
   skipped: SkippedFile[],
   cache: ParseCache | undefined,
-): Promise<WorkloadState[]> {
+): Promise<{ workloads: WorkloadState[]; parsedFiles: ParsedFiles }> {
   const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
   const workloadDocuments: ParsedDocument[] = [];
+  const broken = new Set<string>();
   for (const dir of workloadDirs) {
+    const before = skipped.length;
     workloadDocuments.push(
       ...(await readDocuments(tree, dir, skipped, undefined, cache)),
     );
+    for (const file of skipped.slice(before)) broken.add(file.path);
   }
-  return parseWorkloads(
-    workloadDocuments,
-    compiled,
-    requestAnnotationOf(options.profile),
-  );
+  const parsedFiles = new Map<string, unknown[]>();
+  for (const { path, value } of workloadDocuments) {
+    if (broken.has(path)) continue;
+    const values = parsedFiles.get(path) ?? [];
+    values.push(value);
+    parsedFiles.set(path, values);
+  }
+  return {
+    workloads: parseWorkloads(
+      workloadDocuments,
+      compiled,
+      requestAnnotationOf(options.profile),
+    ),
+    parsedFiles,
+  };
 }
 
 /**

@@ -102,4 +102,24 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
     expect(parsed).toEqual(['apps/ml/chat/deployment.yaml']);
     expect(dirty.workloads.map(w => w.replicas)).toEqual([5]);
   });
+
+  it("takes the deployed replicas from the cache's parse too: a re-render parses no workload file again", async () => {
+    // A parser whose values differ from the text's: the replicas can only
+    // come from it if the replicas reader takes the cache's documents.
+    const parseCache = new ParseCache({
+      parse: (file, text) =>
+        parseYamlDocuments(file, text.replace('replicas: 1', 'replicas: 7')),
+    });
+    const state = await readRepoState(
+      new GitCheckoutTree(dir),
+      undefined,
+      'prod',
+      {
+        parseCache,
+      },
+    );
+    expect(state.workloads.map(w => [w.id, w.replicas])).toEqual([
+      ['ml/chat', 7],
+    ]);
+  });
 });

@@ -1,0 +1,157 @@
+/**
+ * A root whose base does not build is not ours to fix: the change there is
+ * reported unverified. A kustomize we stopped (it ran past its time, printed
+ * past its limit) says nothing about the base: the verification did not
+ * happen, so the change must not go out as if the base were broken. The
+ * updater met it on the scale repository: a 2k-NodePool root's base build ran
+ * past 60 s on a loaded machine and the re-render was pushed unverified.
+ */
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { findKustomizeBinary } from '../kustomize/binary';
+import { CHUNKED_MIN_RESOURCES } from '../kustomize/chunkedBuild';
+import { FsRepoTree } from '../repo/tree';
+import { buildTouchedRoots } from './rootBuilds';
+
+const base = {
+  'clusters/dev/kustomization.yaml': 'resources:\n  - pool.yaml\n',
+  'clusters/dev/pool.yaml':
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pool\n',
+};
+
+/** A kustomize stand-in: `script` is its body (sh). */
+function fakeKustomize(dir: string, script: string): string {
+  const bin = join(dir, `kustomize-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(bin, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  return bin;
+}
+
+describe('buildTouchedRoots', () => {
+  let repo: string;
+  let bins: string;
+
+  beforeEach(async () => {
+    repo = mkdtempSync(join(tmpdir(), 'gpu-root-builds-'));
+    bins = mkdtempSync(join(tmpdir(), 'gpu-root-builds-bin-'));
+    const tree = new FsRepoTree(repo);
+    for (const [file, text] of Object.entries(base))
+      await tree.writeFile(file, text);
+  });
+  afterEach(() => {
+    rmSync(repo, { recursive: true, force: true });
+    rmSync(bins, { recursive: true, force: true });
+  });
+
+  const change = {
+    empty: false,
+    changes: [
+      {
+        path: 'clusters/dev/pool.yaml',
+        action: 'update' as const,
+        content:
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pool\ndata: { a: b }\n',
+      },
+    ],
+  };
+
+  it('reports the base build error of a root that does not build', async () => {
+    const broken = fakeKustomize(
+      bins,
+      'echo "Error: accumulating resources" >&2\nexit 1',
+    );
+    const [build] = await buildTouchedRoots(repo, change as never, {
+      env: { KUSTOMIZE_BIN: broken },
+    });
+    expect(build.root).toBe('clusters/dev');
+    expect(build.before.error).toContain('accumulating resources');
+  });
+
+  it('fails, rather than calling the base broken, when kustomize is stopped at its timeout', async () => {
+    const slow = fakeKustomize(bins, 'sleep 30');
+    await expect(
+      buildTouchedRoots(repo, change as never, {
+        timeoutMs: 300,
+        env: { KUSTOMIZE_BIN: slow },
+      }),
+    ).rejects.toThrow(
+      /kustomize build .*clusters\/dev.* did not finish within 300 ms/,
+    );
+  });
+
+  describe('of a big root that only lists its files', () => {
+    const files = Array.from(
+      { length: CHUNKED_MIN_RESOURCES },
+      (_, i) => `clusters/big/cm-${i}.yaml`,
+    );
+    const configMap = (i: number, data = 'a') =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\ndata: { key: ${data} }\n`;
+
+    beforeEach(async () => {
+      const tree = new FsRepoTree(repo);
+      await tree.writeFile(
+        'clusters/big/kustomization.yaml',
+        `resources:\n${files.map(f => `  - ${f.slice('clusters/big/'.length)}\n`).join('')}`,
+      );
+      for (const [i, file] of files.entries())
+        await tree.writeFile(file, configMap(i));
+    });
+
+    /** A kustomize that counts its builds, then runs the real one. */
+    const counting = () => {
+      const log = join(bins, 'builds');
+      const bin = fakeKustomize(
+        bins,
+        `echo "$2" >> '${log}'\nexec '${findKustomizeBinary({})}' "$@"`,
+      );
+      const builds = () =>
+        existsSync(log)
+          ? readFileSync(log, 'utf8').trim().split('\n').length
+          : 0;
+      return { env: { ...process.env, KUSTOMIZE_BIN: bin }, builds };
+    };
+
+    it('builds it a chunk at a time, and after the change only the chunk that changed', async () => {
+      const kustomize = counting();
+      const [build] = await buildTouchedRoots(
+        repo,
+        {
+          empty: false,
+          changes: [
+            { path: files[7], action: 'update', content: configMap(7, 'b') },
+          ],
+        },
+        { env: kustomize.env },
+      );
+      expect(build.before.objects).toHaveLength(CHUNKED_MIN_RESOURCES);
+      expect(build.after.objects).toHaveLength(CHUNKED_MIN_RESOURCES);
+      expect(
+        build.after.objects!.find(o => o.metadata.name === 'cm-7'),
+      ).toMatchObject({ data: { key: 'b' } });
+      // Two chunks before, and the one holding cm-7 after.
+      expect(kustomize.builds()).toBe(3);
+    });
+
+    it('fails the build after when the change repeats an object of another chunk, as the whole build would', async () => {
+      const last = CHUNKED_MIN_RESOURCES - 1;
+      const [build] = await buildTouchedRoots(
+        repo,
+        {
+          empty: false,
+          changes: [
+            { path: files[last], action: 'update', content: configMap(0) },
+          ],
+        },
+        { env: counting().env },
+      );
+      expect(build.before.error).toBeUndefined();
+      expect(build.after.error).toContain('already registered id');
+    });
+  });
+});

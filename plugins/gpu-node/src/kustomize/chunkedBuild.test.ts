@@ -1,0 +1,210 @@
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'fs';
+import { tmpdir } from 'os';
+import { dirname, join } from 'path';
+import { findKustomizeBinary } from './binary';
+import { kustomizeBuild, type BuiltObject } from './build';
+import { buildPlainRootInChunks, plainRoot } from './chunkedBuild';
+import { isKustomizeBuildError } from './errors';
+
+// Real kustomize builds on a shared two-core machine.
+jest.setTimeout(120_000);
+
+const configMap = (name: string, data = 'a') =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  key: ${data}\n`;
+
+const pool = (name: string) =>
+  `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: ${name}\nspec:\n  limits:\n    nvidia.com/gpu: '4'\n`;
+
+/** The root `clusters/dev/gpu` listing `files` (path under the root -> text), plain unless `more` adds fields. */
+function writeRoot(
+  dir: string,
+  files: Record<string, string>,
+  more = '',
+): string {
+  const root = join(dir, 'clusters/dev/gpu');
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  const resources = Object.keys(files)
+    .map(f => `  - ${f}\n`)
+    .join('');
+  writeFileSync(
+    join(root, 'kustomization.yaml'),
+    `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n${more}resources:\n${resources}`,
+  );
+  return root;
+}
+
+const byId = (objects: BuiltObject[]) =>
+  [...objects].sort((a, b) =>
+    `${a.kind}/${a.metadata.name}`.localeCompare(
+      `${b.kind}/${b.metadata.name}`,
+    ),
+  );
+
+/** A kustomize that notes each build, then runs the real one. */
+function countingKustomize(dir: string): { bin: string; builds: () => number } {
+  const log = join(dir, 'builds');
+  const bin = join(dir, 'kustomize');
+  writeFileSync(
+    bin,
+    `#!/bin/sh\necho "$2" >> '${log}'\nexec '${findKustomizeBinary({})}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return {
+    bin,
+    builds: () =>
+      existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').length : 0,
+  };
+}
+
+describe('buildPlainRootInChunks', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gpu-chunked-build-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const files = {
+    'nodepools/a.yaml': pool('a'),
+    'nodepools/b.yaml': pool('b'),
+    'c.yaml': `${configMap('c')}---\n${configMap('d')}`,
+    'nodepools/e.yaml': pool('e'),
+    'f.yaml': configMap('f'),
+  };
+
+  it('builds the objects the whole root builds, a chunk at a time', async () => {
+    const root = writeRoot(dir, files);
+    const entries = await plainRoot(root);
+    expect(entries?.resources).toEqual(Object.keys(files));
+    const chunked = await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      entries!,
+      {},
+      2,
+    );
+    const whole = await kustomizeBuild(root);
+    expect(byId(chunked)).toEqual(byId(whole));
+    expect(chunked).toHaveLength(6);
+  });
+
+  it('builds stable-named ConfigMap generators as a chunk of their own, as the whole root builds them', async () => {
+    const generator =
+      'configMapGenerator:\n  - name: device-plugin-configs\n    namespace: gpu-operator\n    files: [ts-2=configs/ts-2.yaml]\n    options: { disableNameSuffixHash: true }\n';
+    const root = writeRoot(dir, files, generator);
+    writeFileSync(join(root, 'configs-ts-2.yaml'), 'unused\n');
+    mkdirSync(join(root, 'configs'));
+    writeFileSync(join(root, 'configs/ts-2.yaml'), 'version: v1\n');
+    const plain = (await plainRoot(root))!;
+    expect(plain.generatorFiles).toEqual(['configs/ts-2.yaml']);
+    const chunked = await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      plain,
+      {},
+      2,
+    );
+    expect(byId(chunked)).toEqual(byId(await kustomizeBuild(root)));
+    expect(chunked).toHaveLength(7);
+  });
+
+  it('refuses two objects of one id in different chunks, as the whole build does', async () => {
+    const root = writeRoot(dir, { ...files, 'g.yaml': pool('a') });
+    const whole = await kustomizeBuild(root).catch(error => error);
+    expect(isKustomizeBuildError(whole)).toBe(true);
+    const chunked = await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      (await plainRoot(root))!,
+      {},
+      2,
+    ).catch(error => error);
+    expect(isKustomizeBuildError(chunked)).toBe(true);
+    expect(chunked.detail).toContain('already registered id: NodePool a');
+  });
+
+  it('reports the error of a file that does not build in the words of the whole build', async () => {
+    const root = writeRoot(dir, { ...files, 'broken.yaml': 'kind: [\n' });
+    const chunked = await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      (await plainRoot(root))!,
+      {},
+      2,
+    ).catch(error => error);
+    const whole = await kustomizeBuild(root, { pathsRelativeTo: dir }).catch(
+      error => error,
+    );
+    expect(isKustomizeBuildError(chunked)).toBe(true);
+    expect(chunked.detail).toContain('broken.yaml');
+    expect(chunked.detail).toBe(whole.detail);
+  });
+
+  it('builds again only the chunk whose file changed', async () => {
+    const root = writeRoot(dir, files);
+    const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
+    const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
+    const entries = (await plainRoot(root))!;
+    await buildPlainRootInChunks(dir, 'clusters/dev/gpu', entries, options, 2);
+    expect(kustomize.builds()).toBe(3);
+    writeFileSync(join(root, 'f.yaml'), configMap('f', 'b'));
+    const after = await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      entries,
+      options,
+      2,
+    );
+    expect(kustomize.builds()).toBe(4);
+    expect(after.find(o => o.metadata.name === 'f')).toMatchObject({
+      data: { key: 'b' },
+    });
+  });
+});
+
+describe('plainRoot', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gpu-plain-root-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('takes no root that does more than list its own files', async () => {
+    const files = { 'a.yaml': configMap('a') };
+    expect(
+      await plainRoot(writeRoot(dir, files, 'namespace: ml\n')),
+    ).toBeUndefined();
+    const other = mkdtempSync(join(dir, 'other-'));
+    const withFolder = writeRoot(other, files);
+    mkdirSync(join(withFolder, 'sub'));
+    writeFileSync(
+      join(withFolder, 'kustomization.yaml'),
+      'resources:\n  - a.yaml\n  - sub\n',
+    );
+    expect(await plainRoot(withFolder)).toBeUndefined();
+    writeFileSync(
+      join(withFolder, 'kustomization.yaml'),
+      'resources:\n  - a.yaml\n  - ../outside.yaml\n',
+    );
+    expect(await plainRoot(withFolder)).toBeUndefined();
+  });
+
+  it('takes no generator whose name gets a hash (resources refer to it) or that merges into a resource', async () => {
+    const files = { 'a.yaml': configMap('a'), 'x.yaml': 'x: 1\n' };
+    const hashed = 'configMapGenerator:\n  - name: cm\n    files: [x.yaml]\n';
+    expect(await plainRoot(writeRoot(dir, files, hashed))).toBeUndefined();
+    const merging =
+      'configMapGenerator:\n  - name: a\n    behavior: merge\n    files: [x.yaml]\n    options: { disableNameSuffixHash: true }\n';
+    const other = mkdtempSync(join(dir, 'other-'));
+    expect(await plainRoot(writeRoot(other, files, merging))).toBeUndefined();
+  });
+});
