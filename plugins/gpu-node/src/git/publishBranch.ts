@@ -123,18 +123,13 @@ export async function publishBranchOnClone(
       reused?.built ??
       (await options.build({ workDir: clone.workDir, baseSha, attempt }));
     if (!built || built.changes.length === 0) {
-      await clone.markClean();
-      return {
-        branch: options.branch,
+      return unchanged(
+        clone,
+        options.branch,
         baseSha,
-        changed: false,
-        pushed: false,
-        branchExisted:
-          branchExistedAtStart ??
-          (await remoteBranch(clone, options.branch)) !== undefined,
-        attempts: attempt,
-        files: [],
-      };
+        attempt,
+        branchExistedAtStart,
+      );
     }
     const commit =
       reused?.commit ??
@@ -142,30 +137,16 @@ export async function publishBranchOnClone(
         commitOnBase(clone, built, options.trailer),
       ));
     if (!commit) {
-      await clone.markClean();
-      return {
-        branch: options.branch,
+      return unchanged(
+        clone,
+        options.branch,
         baseSha,
-        changed: false,
-        pushed: false,
-        branchExisted:
-          branchExistedAtStart ??
-          (await remoteBranch(clone, options.branch)) !== undefined,
-        attempts: attempt,
-        files: [],
-      };
-    }
-    // Checked only when we would push: a no-op run never fails on someone's branch.
-    if (remote && !isOurs(remote, options.trailer)) {
-      throw new GitOpsError(
-        clone.redactor.redact(
-          `branch ${options.branch} on ${clone.repoUrl} has commits that were not made for this request ` +
-            `(tip ${remote.sha.slice(0, 12)} lacks "${options.trailer}"); refusing to overwrite them. ` +
-            `Merge or delete that branch, then run again.`,
-        ),
-        'foreign-commits',
+        attempt,
+        branchExistedAtStart,
       );
     }
+    // Checked only when we would push: a no-op run never fails on someone's branch.
+    if (remote) refuseForeignCommits(clone, options, remote);
     if (
       remote &&
       remote.tree === commit.tree &&
@@ -238,6 +219,44 @@ export async function publishBranchOnClone(
       }`,
     ),
     'push-rejected',
+  );
+}
+
+/** A run that changes nothing: the clone is clean again, and whether the branch exists is said. */
+async function unchanged(
+  clone: CachedClone,
+  branch: string,
+  baseSha: string,
+  attempts: number,
+  branchExistedAtStart: boolean | undefined,
+): Promise<PublishBranchResult> {
+  await clone.markClean();
+  return {
+    branch,
+    baseSha,
+    changed: false,
+    pushed: false,
+    branchExisted:
+      branchExistedAtStart ?? (await remoteBranch(clone, branch)) !== undefined,
+    attempts,
+    files: [],
+  };
+}
+
+/** A branch whose tip was not made for this request is someone's work: never overwritten. */
+function refuseForeignCommits(
+  clone: CachedClone,
+  options: PublishBranchOptions,
+  remote: Parameters<typeof isOurs>[0],
+): void {
+  if (isOurs(remote, options.trailer)) return;
+  throw new GitOpsError(
+    clone.redactor.redact(
+      `branch ${options.branch} on ${clone.repoUrl} has commits that were not made for this request ` +
+        `(tip ${remote.sha.slice(0, 12)} lacks "${options.trailer}"); refusing to overwrite them. ` +
+        `Merge or delete that branch, then run again.`,
+    ),
+    'foreign-commits',
   );
 }
 
