@@ -108,4 +108,46 @@ describe('clusterLandingModel: NodeOverlays', () => {
       model.shapes,
     );
   });
+
+  it('takes the count of the overlay Karpenter ranks first, whether it names the pool or not', () => {
+    const named = (weight: number, count: string): NodeOverlayLike => ({
+      name: `team-g5-${count}`,
+      weight,
+      requirements: [
+        { key: 'karpenter.sh/nodepool', operator: 'In', values: ['team-g5'] },
+      ],
+      capacity: { 'nvidia.com/gpu.shared': count },
+    });
+    const unscoped = (weight: number): NodeOverlayLike => ({
+      ...slices('every-g5', [
+        {
+          key: 'karpenter.k8s.aws/instance-family',
+          operator: 'In',
+          values: ['g5'],
+        },
+      ]),
+      weight,
+    });
+    const perNode = (overlays: NodeOverlayLike[]) =>
+      clusterLandingModel({ pools, handWritten, overlays })
+        .shapes.find(s => s.pool === 'team-g5')
+        ?.resources?.find(r => r.name === 'nvidia.com/gpu.shared')?.perNode;
+    expect(perNode([named(10, '4'), unscoped(5)])).toBe(4);
+    expect(perNode([named(1, '4'), unscoped(5)])).toBe(8);
+    // Another pool's overlay never reaches team-g5.
+    expect(
+      perNode([
+        {
+          ...named(10, '2'),
+          requirements: [
+            {
+              key: 'karpenter.sh/nodepool',
+              operator: 'In',
+              values: ['gpu-g4dn'],
+            },
+          ],
+        },
+      ]),
+    ).toBeUndefined();
+  });
 });

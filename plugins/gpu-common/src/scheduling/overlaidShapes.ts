@@ -62,6 +62,45 @@ function countOf(quantity: string): number | undefined {
   return /^\d+$/.test(quantity.trim()) ? Number(quantity.trim()) : undefined;
 }
 
+const NODE_POOL_LABEL = 'karpenter.sh/nodepool';
+
+/**
+ * The overlays that may reach a shape's nodes, in precedence order. Most
+ * overlays name their NodePools (`karpenter.sh/nodepool In [...]`, as the
+ * product writes one per pool): those are looked up by the pool names a
+ * shape's nodes may carry rather than matched against every shape, so
+ * thousands of pools with an overlay each cost pools + overlays, not their
+ * product. The match itself is still `overlayMayMatchShape`.
+ */
+function overlayCandidates(
+  ordered: NodeOverlayLike[],
+): (shape: PoolNodeShape) => NodeOverlayLike[] {
+  const rank = new Map(ordered.map((overlay, index) => [overlay, index]));
+  const byPool = new Map<string, NodeOverlayLike[]>();
+  const anyPool: NodeOverlayLike[] = [];
+  for (const overlay of ordered) {
+    const named = overlay.requirements.find(
+      r => r.key === NODE_POOL_LABEL && r.operator === 'In',
+    );
+    if (!named) {
+      anyPool.push(overlay);
+      continue;
+    }
+    for (const pool of new Set(named.values ?? [])) {
+      byPool.set(pool, [...(byPool.get(pool) ?? []), overlay]);
+    }
+  }
+  return shape => {
+    const allowance = labelAllowance(shape, NODE_POOL_LABEL);
+    if (allowance.kind !== 'values') return ordered;
+    const found = new Set(anyPool);
+    for (const pool of allowance.values) {
+      for (const overlay of byPool.get(pool) ?? []) found.add(overlay);
+    }
+    return [...found].sort((a, b) => rank.get(a)! - rank.get(b)!);
+  };
+}
+
 /**
  * `shapes` with the resources the `overlays` reaching each NodePool's nodes
  * add to those it advertises (see the file comment). A shape whose
@@ -74,11 +113,11 @@ export function withOverlaidResources(
   overlays: readonly NodeOverlayLike[],
 ): PoolNodeShape[] {
   if (overlays.length === 0) return [...shapes];
-  const ordered = [...overlays].sort(byPrecedence);
+  const candidates = overlayCandidates([...overlays].sort(byPrecedence));
   return shapes.map(shape => {
     if (!shape.resources) return shape;
     const resources = [...shape.resources];
-    for (const overlay of ordered) {
+    for (const overlay of candidates(shape)) {
       if (!overlayMayMatchShape(overlay, shape)) continue;
       for (const [name, quantity] of Object.entries(overlay.capacity ?? {})) {
         if (resources.some(r => r.name === name)) continue;
