@@ -814,6 +814,21 @@ async function writeRequestRecords(
   return requests;
 }
 
+/** What an adoption reads: the pool's file, the annotations it gets, how its nodes share their GPUs. */
+interface AdoptionRead {
+  file: YamlFile;
+  annotations: Record<string, string>;
+  observed: ObservedSharing;
+}
+
+/** What an adoption notes for the verification and the reviewer: what kustomize builds differently, and why. */
+interface AdoptionNotes {
+  changedBefore: Set<string>;
+  changedAfter: Set<string>;
+  derived: NonNullable<ExpectedImport['derived']>;
+  findings: ImportFinding[];
+}
+
 /**
  * Adopt a team's GPU MachineDeployment in its file (its template gets a
  * labelled copy), noting what kustomize must build after.
@@ -821,18 +836,9 @@ async function writeRequestRecords(
 function adoptMachineDeploymentPool(
   pool: PoolState,
   adoption: MachineDeploymentAdoption,
-  read: {
-    file: YamlFile;
-    annotations: Record<string, string>;
-    observed: ObservedSharing;
-  },
+  read: AdoptionRead,
   labelDomain: string,
-  noted: {
-    changedBefore: Set<string>;
-    changedAfter: Set<string>;
-    derived: NonNullable<ExpectedImport['derived']>;
-    findings: ImportFinding[];
-  },
+  noted: AdoptionNotes,
 ): AdoptedPool {
   const { file, annotations, observed } = read;
   const template = adoptInFile(file, adoption, annotations, labelDomain);
@@ -864,18 +870,9 @@ function adoptMachineDeploymentPool(
 function adoptTopologyEntryPool(
   pool: PoolState,
   adoption: MachineDeploymentAdoption,
-  read: {
-    file: YamlFile;
-    annotations: Record<string, string>;
-    observed: ObservedSharing;
-  },
+  read: AdoptionRead,
   labelDomain: string,
-  noted: {
-    changedBefore: Set<string>;
-    changedAfter: Set<string>;
-    derived: NonNullable<ExpectedImport['derived']>;
-    findings: ImportFinding[];
-  },
+  noted: AdoptionNotes,
 ): AdoptedPool {
   const { file, annotations, observed } = read;
   adoptEntryInFile(file, adoption, annotations);
