@@ -47,30 +47,35 @@ export function settleConfigNames(
     );
     return handWritten;
   }
-  if (sharing.deviceConfigName && sharing.devicePluginConfig) {
+  const slots = [
+    {
+      what: 'device-plugin config',
+      name: 'deviceConfigName',
+      content: sharing.devicePluginConfig,
+      existing: repoState?.devicePluginConfigs,
+      label: WELL_KNOWN_KEYS.devicePluginConfig,
+    },
+    {
+      what: 'mig-parted config',
+      name: 'migConfigName',
+      content: sharing.migConfigEntries,
+      existing: repoState?.migConfigs,
+      label: WELL_KNOWN_KEYS.migConfig,
+    },
+  ] as const;
+  for (const slot of slots) {
+    const current = sharing[slot.name];
+    if (!current || !slot.content) continue;
     const name = freeConfigName(
-      'device-plugin config',
-      sharing.deviceConfigName,
-      sharing.devicePluginConfig,
-      repoState?.devicePluginConfigs,
+      slot.what,
+      current,
+      slot.content,
+      slot.existing,
       explanation,
     );
-    if (name !== sharing.deviceConfigName) {
-      sharing.deviceConfigName = name;
-      modeLabels[WELL_KNOWN_KEYS.devicePluginConfig] = name;
-    }
-  }
-  if (sharing.migConfigName && sharing.migConfigEntries) {
-    const name = freeConfigName(
-      'mig-parted config',
-      sharing.migConfigName,
-      sharing.migConfigEntries,
-      repoState?.migConfigs,
-      explanation,
-    );
-    if (name !== sharing.migConfigName) {
-      sharing.migConfigName = name;
-      modeLabels[WELL_KNOWN_KEYS.migConfig] = name;
+    if (name !== current) {
+      sharing[slot.name] = name;
+      modeLabels[slot.label] = name;
     }
   }
   return undefined;

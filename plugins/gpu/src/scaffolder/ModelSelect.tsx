@@ -1,6 +1,5 @@
-import { MenuItem, TextField } from '@material-ui/core';
 import type { GpuModelChoice } from '@gpu-gitops/plugin-gpu-common';
-import { Choice } from './Choice';
+import { ReasonedSelect } from './ReasonedSelect';
 
 const AUTO_LABEL = 'Automatic — the cheapest model that fits';
 
@@ -19,28 +18,18 @@ export function ModelSelect(props: {
 }) {
   const { models, reason } = props;
   return (
-    <TextField
-      select
+    <ReasonedSelect
       id="gpu-model"
       label={props.label}
       value={props.value}
+      choices={[
+        { value: 'auto', label: AUTO_LABEL },
+        ...models.map(m => ({ value: m.id, label: m.label })),
+      ]}
+      // `auto` is always offered: the planner picks among what is allowed.
+      reason={id => (id === 'auto' ? undefined : reason(id))}
       disabled={props.disabled}
-      onChange={e => props.onChange(e.target.value as string)}
-      SelectProps={{
-        renderValue: v =>
-          v === 'auto'
-            ? AUTO_LABEL
-            : (models.find(m => m.id === v)?.label ?? String(v)),
-      }}
-    >
-      <MenuItem value="auto">
-        <Choice label={AUTO_LABEL} />
-      </MenuItem>
-      {models.map(m => (
-        <MenuItem key={m.id} value={m.id} disabled={!!reason(m.id)}>
-          <Choice label={m.label} reason={reason(m.id)} />
-        </MenuItem>
-      ))}
-    </TextField>
+      onChange={props.onChange}
+    />
   );
 }

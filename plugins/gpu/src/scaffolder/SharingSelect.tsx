@@ -1,6 +1,5 @@
-import { MenuItem, TextField } from '@material-ui/core';
 import { SHARING_MODES, type SharingMode } from '@gpu-gitops/plugin-gpu-common';
-import { Choice } from './Choice';
+import { ReasonedSelect } from './ReasonedSelect';
 
 const SHARING_LABELS: Record<SharingMode, string> = {
   exclusive: 'Exclusive — whole GPUs per replica',
@@ -23,22 +22,17 @@ export function SharingSelect(props: {
   onChange: (mode: SharingMode) => void;
 }) {
   return (
-    <TextField
-      select
+    <ReasonedSelect
       id="gpu-sharing"
       label={props.label}
       value={props.value}
+      choices={SHARING_MODES.map(mode => ({
+        value: mode,
+        label: SHARING_LABELS[mode],
+      }))}
+      reason={props.reason}
       disabled={props.disabled}
-      onChange={e => props.onChange(e.target.value as SharingMode)}
-      SelectProps={{
-        renderValue: v => SHARING_LABELS[v as SharingMode] ?? String(v),
-      }}
-    >
-      {SHARING_MODES.map(mode => (
-        <MenuItem key={mode} value={mode} disabled={!!props.reason(mode)}>
-          <Choice label={SHARING_LABELS[mode]} reason={props.reason(mode)} />
-        </MenuItem>
-      ))}
-    </TextField>
+      onChange={props.onChange}
+    />
   );
 }
