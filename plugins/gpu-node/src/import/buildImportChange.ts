@@ -642,27 +642,18 @@ function adoptImportPools(
     const file = files.get(pool.path)!.file;
     const observed = found.observed.get(pool.name)!;
     const adoption = found.adoptions.find(a => a.name === pool.name);
-    if (adoption?.topologyCluster) {
-      pools.push(
-        adoptTopologyEntryPool(
-          pool,
-          adoption,
-          { file, annotations, observed },
-          labelDomain,
-          { changedBefore, changedAfter, derived, findings },
-        ),
-      );
-      continue;
-    }
     if (adoption) {
+      // A topology entry is adopted on its Cluster; a MachineDeployment in its own file.
+      const adopt = adoption.topologyCluster
+        ? adoptTopologyEntryPool
+        : adoptMachineDeploymentPool;
       pools.push(
-        adoptMachineDeploymentPool(
-          pool,
-          adoption,
-          { file, annotations, observed },
-          labelDomain,
-          { changedBefore, changedAfter, derived, findings },
-        ),
+        adopt(pool, adoption, { file, annotations, observed }, labelDomain, {
+          changedBefore,
+          changedAfter,
+          derived,
+          findings,
+        }),
       );
       continue;
     }
