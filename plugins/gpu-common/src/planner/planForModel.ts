@@ -1,4 +1,4 @@
-import type { GpuModel, MachineProvider } from '../catalog/types';
+import type { GpuModel, InstanceType, MachineProvider } from '../catalog/types';
 import {
   machinesForMode,
   modelUnavailable,
@@ -9,7 +9,7 @@ import type { ClusterProfile } from '../cluster/types';
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
 import type { CatalogIndex } from './catalogIndex';
-import { scoreInstanceTypes } from './chooseInstanceTypes';
+import { scoreInstanceTypes, type InstanceChoice } from './chooseInstanceTypes';
 import { choosePool } from './choosePool';
 import { decideSharing } from './decideSharing';
 import {
@@ -19,12 +19,13 @@ import {
   onHandWrittenKey,
 } from './handWrittenConfigs';
 import { memoryAlternatives } from './memoryAlternatives';
-import { requestedMiB } from './modeDecision';
+import { requestedMiB, type ModeDecision } from './modeDecision';
 import { planOnOption } from './planOnOption';
 import { basePoolName, freeName } from './poolNaming';
 import {
   evaluateOption,
   type LeftPoolChange,
+  type OptionInputs,
   type PoolOption,
 } from './poolOption';
 import { isReusable, judgePool } from './reusePool';
@@ -95,6 +96,29 @@ export function planForModel(
     vramMiB: requestedMiB(gpu.vramGiB),
     holding,
   };
+  const { options, rejected } = reusableOptions(model, inputs, types);
+  const candidate = newPoolOption(model, ideal, inputs, allChoices);
+  const picked = pickPool(options, rejected, cluster, {
+    ...candidate,
+    idealSuffix: ideal.poolSuffix,
+  });
+  return planOnOption(request, model, cluster, repoState, picked.chosen, {
+    sharing: picked.chosen.decision.decision,
+    pool: picked.decision,
+    base: candidate.base,
+  });
+}
+
+/**
+ * Every pool of the model, judged and priced: an option where the request
+ * may go, or the reason it may not (`choosePool` says both to the reviewer).
+ */
+function reusableOptions(
+  model: GpuModel,
+  inputs: OptionInputs,
+  types: InstanceType[],
+): { options: PoolOption[]; rejected: { pool: PoolState; reason: string }[] } {
+  const { request, cluster, repoState } = inputs;
   const options: PoolOption[] = [];
   const rejected: { pool: PoolState; reason: string }[] = [];
   for (const pool of repoState?.pools ?? []) {
@@ -129,6 +153,22 @@ export function planForModel(
     if (typeof option === 'string') rejected.push({ pool, reason: option });
     else options.push(option);
   }
+  return { options, rejected };
+}
+
+/**
+ * The new pool the request could get instead: a free name after the model
+ * and its slicing, its config where the cluster reads it, judged and
+ * priced like a reused one. A request no new pool's node can hold is
+ * refused here.
+ */
+function newPoolOption(
+  model: GpuModel,
+  ideal: ModeDecision,
+  inputs: OptionInputs,
+  allChoices: InstanceChoice[],
+) {
+  const { cluster, repoState } = inputs;
   const base = basePoolName(model.id, ideal.poolSuffix);
   const freeNewName = freeName(
     base,
@@ -156,6 +196,17 @@ export function planForModel(
       { path: 'spec.gpu', rule: 'exceeds-node', message: fresh },
     ]);
   }
+  return { base, freeNewName, freshConfig, fresh };
+}
+
+/** The pool the request goes to, reused or new (`choosePool`); refused when there is none. */
+function pickPool(
+  options: PoolOption[],
+  rejected: { pool: PoolState; reason: string }[],
+  cluster: ClusterProfile,
+  candidate: ReturnType<typeof newPoolOption> & { idealSuffix: string },
+) {
+  const { base, freeNewName, freshConfig, fresh, idealSuffix } = candidate;
   const picked = choosePool({
     options,
     rejected,
@@ -165,7 +216,7 @@ export function planForModel(
       : freeNewName === undefined
         ? `every candidate name for ${base} is taken by an incompatible pool`
         : undefined,
-    idealSuffix: ideal.poolSuffix,
+    idealSuffix,
   });
   if (!picked) {
     if (isMissing(freshConfig)) {
@@ -179,9 +230,5 @@ export function planForModel(
       },
     ]);
   }
-  return planOnOption(request, model, cluster, repoState, picked.chosen, {
-    sharing: picked.chosen.decision.decision,
-    pool: picked.decision,
-    base,
-  });
+  return picked;
 }
