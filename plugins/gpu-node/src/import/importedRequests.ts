@@ -12,10 +12,12 @@ import {
   parseGpuRequest,
   type ClusterProfile,
   type GpuCatalog,
+  type GpuModel,
   type GpuRequest,
   type LandingModel,
   type LedgerEntry,
   type PoolState,
+  type WorkloadKind,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
 import {
@@ -128,17 +130,7 @@ export function recogniseWorkloads(
       );
       continue;
     }
-    const legacyPool = getIn(podSpec, 'nodeSelector', LEGACY_POOL_LABEL);
-    if (typeof legacyPool === 'string') {
-      findings.push({
-        kind: 'note',
-        path: workload.path,
-        object: label,
-        field: `nodeSelector.${LEGACY_POOL_LABEL}`,
-        value: legacyPool,
-        message: `v1 nodes carry karpenter.sh/nodepool, not ${LEGACY_POOL_LABEL}: change the node selector to karpenter.sh/nodepool: ${legacyPool} (the import leaves workloads as they are)`,
-      });
-    }
+    findings.push(...legacyPoolNotes(podSpec, workload.path, label));
     const model = pool.gpuModel
       ? findModel(options.catalog, pool.gpuModel)
       : undefined;
@@ -146,66 +138,15 @@ export function recogniseWorkloads(
       skip(unknownModelReason(pool, options));
       continue;
     }
-    let vramMiB: number;
-    if (pool.sharingMode === 'mig') {
-      const profile = model.mig?.profiles.find(p => p.name === pool.migProfile);
-      if (!profile) {
-        skip(`the MIG profile of pool ${pool.name} is unknown`);
-        continue;
-      }
-      vramMiB = profile.memoryMiB;
-    } else if (
-      pool.sharingMode === 'time-slicing' ||
-      pool.sharingMode === 'mps'
-    ) {
-      if (!pool.slicesPerGpu) {
-        skip(`the slices per GPU of pool ${pool.name} are unknown`);
-        continue;
-      }
-      vramMiB = model.memoryMiB / pool.slicesPerGpu;
-    } else {
-      vramMiB = model.memoryMiB * workload.perReplica;
+    const vramMiB = vramPerReplicaMiB(pool, model, workload);
+    if (typeof vramMiB === 'string') {
+      skip(vramMiB);
+      continue;
     }
-    const containers = getIn(podSpec, 'containers');
-    const container = (Array.isArray(containers) ? containers : []).find(
-      c =>
-        isPlainObject(c) &&
-        Object.keys(
-          (getIn(c, 'resources', 'limits') as object | undefined) ?? {},
-        ).includes(workload.resourceName),
-    ) as { name?: unknown } | undefined;
-    const request = parseGpuRequest({
-      apiVersion: 'gpu.backstage.io/v1alpha1',
-      kind: 'GpuRequest',
-      metadata: { name: workload.name, namespace: workload.namespace },
-      spec: {
-        owner: options.owner,
-        cluster: options.cluster.name,
-        gpu: {
-          model: model.id,
-          sharing: pool.sharingMode,
-          replicas: workload.replicas,
-          vramGiB: gibDown(vramMiB),
-          ...(pool.sharingMode === 'exclusive'
-            ? { gpusPerReplica: workload.perReplica }
-            : {}),
-          ...(pool.sharingMode === 'time-slicing'
-            ? { slicesPerGpu: pool.slicesPerGpu }
-            : {}),
-        },
-        workload: {
-          existing: {
-            kind: object.kind,
-            name: workload.name,
-            ...(typeof container?.name === 'string'
-              ? { container: container.name }
-              : {}),
-          },
-        },
-        capacityTypes: pool.capacityTypes.length
-          ? pool.capacityTypes
-          : ['on-demand'],
-      },
+    const request = requestOf(workload, object.kind, pool, model, {
+      vramMiB,
+      container: gpuContainerName(podSpec, workload.resourceName),
+      options,
     });
     requests.push({
       request,
@@ -219,4 +160,110 @@ export function recogniseWorkloads(
     });
   }
   return { requests, findings };
+}
+
+/**
+ * The VRAM a replica gets on the pool, as its request would ask: its MIG
+ * instance's, its slice's, or its whole GPUs'; why not, when the pool's
+ * layout or slicing is unknown.
+ */
+function vramPerReplicaMiB(
+  pool: PoolState,
+  model: GpuModel,
+  workload: WorkloadState,
+): number | string {
+  if (pool.sharingMode === 'mig') {
+    const profile = model.mig?.profiles.find(p => p.name === pool.migProfile);
+    return profile
+      ? profile.memoryMiB
+      : `the MIG profile of pool ${pool.name} is unknown`;
+  }
+  if (pool.sharingMode === 'time-slicing' || pool.sharingMode === 'mps') {
+    return pool.slicesPerGpu
+      ? model.memoryMiB / pool.slicesPerGpu
+      : `the slices per GPU of pool ${pool.name} are unknown`;
+  }
+  return model.memoryMiB * workload.perReplica;
+}
+
+/** The container whose limits ask for the GPU resource, if it has a name. */
+function gpuContainerName(
+  podSpec: unknown,
+  resourceName: string,
+): string | undefined {
+  const containers = getIn(podSpec, 'containers');
+  const container = (Array.isArray(containers) ? containers : []).find(
+    c =>
+      isPlainObject(c) &&
+      Object.keys(
+        (getIn(c, 'resources', 'limits') as object | undefined) ?? {},
+      ).includes(resourceName),
+  ) as { name?: unknown } | undefined;
+  return typeof container?.name === 'string' ? container.name : undefined;
+}
+
+/** A v1alpha5 pool selector on a v1 cluster: said, never changed (the import leaves workloads as they are). */
+function legacyPoolNotes(
+  podSpec: unknown,
+  path: string,
+  label: string,
+): ImportFinding[] {
+  const legacyPool = getIn(podSpec, 'nodeSelector', LEGACY_POOL_LABEL);
+  if (typeof legacyPool !== 'string') return [];
+  return [
+    {
+      kind: 'note',
+      path,
+      object: label,
+      field: `nodeSelector.${LEGACY_POOL_LABEL}`,
+      value: legacyPool,
+      message: `v1 nodes carry karpenter.sh/nodepool, not ${LEGACY_POOL_LABEL}: change the node selector to karpenter.sh/nodepool: ${legacyPool} (the import leaves workloads as they are)`,
+    },
+  ];
+}
+
+/** The request the product would have written for the workload on its pool. */
+function requestOf(
+  workload: WorkloadState,
+  kind: WorkloadKind,
+  pool: PoolState,
+  model: GpuModel,
+  found: {
+    vramMiB: number;
+    container: string | undefined;
+    options: RecogniseOptions;
+  },
+): GpuRequest {
+  const { vramMiB, container, options } = found;
+  return parseGpuRequest({
+    apiVersion: 'gpu.backstage.io/v1alpha1',
+    kind: 'GpuRequest',
+    metadata: { name: workload.name, namespace: workload.namespace },
+    spec: {
+      owner: options.owner,
+      cluster: options.cluster.name,
+      gpu: {
+        model: model.id,
+        sharing: pool.sharingMode,
+        replicas: workload.replicas,
+        vramGiB: gibDown(vramMiB),
+        ...(pool.sharingMode === 'exclusive'
+          ? { gpusPerReplica: workload.perReplica }
+          : {}),
+        ...(pool.sharingMode === 'time-slicing'
+          ? { slicesPerGpu: pool.slicesPerGpu }
+          : {}),
+      },
+      workload: {
+        existing: {
+          kind,
+          name: workload.name,
+          ...(container ? { container } : {}),
+        },
+      },
+      capacityTypes: pool.capacityTypes.length
+        ? pool.capacityTypes
+        : ['on-demand'],
+    },
+  });
 }
