@@ -87,7 +87,9 @@ function overlayCandidates(
       continue;
     }
     for (const pool of new Set(named.values ?? [])) {
-      byPool.set(pool, [...(byPool.get(pool) ?? []), overlay]);
+      const listed = byPool.get(pool);
+      if (listed) listed.push(overlay);
+      else byPool.set(pool, [overlay]);
     }
   }
   return shape => {

@@ -26,7 +26,7 @@ import { kueueConfigurationOf } from './repositoryKueue';
  * source, several releases) everything the queues need is said.
  */
 function gapsOf(
-  releases: HelmRelease[],
+  releases: readonly HelmRelease[],
   cluster: ClusterProfile,
 ): KueueConfigurationGaps {
   const configuration =
@@ -85,7 +85,7 @@ export function kueueNotes(
   if (outcome.kind === 'off' || outcome.kind === 'proxy') return [];
   if (outcome.kind === 'repository') {
     const by = outcome.declared.map(r => r.declaredBy).join(', ');
-    const clauses = gapClauses(gapsOf([...outcome.declared], cluster));
+    const clauses = gapClauses(gapsOf(outcome.declared, cluster));
     return [
       clauses.length > 0
         ? `Kueue is installed by ${by} (left as it is): its Configuration must ${clauses.join(', and ')}.`
