@@ -168,13 +168,12 @@ function httpsSuggestion(host: string, path: string): string {
 const ONLY_HTTP =
   'only https:// (or http://) remotes, file:// URLs and local paths are supported, because the token is sent in an HTTP header';
 
+/** An issue of the URL, naming the caller's field. */
+type IssueOf = (rule: string, message: string) => InputIssue;
+
 function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
   const shown = redactRepoUrl(url);
-  const issue = (rule: string, message: string): InputIssue => ({
-    path: field,
-    rule,
-    message,
-  });
+  const issue: IssueOf = (rule, message) => ({ path: field, rule, message });
   if (url.trim() === '') {
     return [issue('required', 'names no GitOps repository')];
   }
@@ -195,37 +194,16 @@ function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
       ),
     ];
   }
-  const credentials = issue(
-    'url-credentials',
-    `${shown} carries credentials (a user name or token before "@"): credentials never go in the URL; ` +
-      `${tokenHint} (it is sent in an HTTP header)`,
-  );
-  const query = issue(
-    'url-query',
-    `${shown} has a query string or fragment: a git remote URL or forge API root has neither, and one may carry a token`,
-  );
-
+  const credentials = () =>
+    issue(
+      'url-credentials',
+      `${shown} carries credentials (a user name or token before "@"): credentials never go in the URL; ` +
+        `${tokenHint} (it is sent in an HTTP header)`,
+    );
   const scheme = SCHEME_URL.exec(url);
   if (scheme) {
     const parsed = parseSchemeUrl(scheme[1], scheme[2]);
-    const issues: InputIssue[] = [];
-    if (repoUrlCarriesCredentials(url)) issues.push(credentials);
-    if (!['http', 'https', 'file'].includes(parsed.scheme)) {
-      issues.push(
-        issue(
-          'url-scheme',
-          `${shown} is a ${parsed.scheme}:// remote; ${ONLY_HTTP}: use ${redactRepoUrl(
-            httpsSuggestion(parsed.host, parsed.path),
-          )}`,
-        ),
-      );
-    } else if (parsed.scheme !== 'file' && parsed.host === '') {
-      issues.push(issue('url-host', `${shown} names no host`));
-    }
-    if (parsed.query !== undefined || parsed.fragment !== undefined) {
-      issues.push(query);
-    }
-    return issues;
+    return schemeUrlIssues(url, parsed, shown, issue, credentials);
   }
   if (REMOTE_HELPER.test(url)) {
     return [
@@ -236,18 +214,49 @@ function issuesOf(url: string, field: string, tokenHint: string): InputIssue[] {
     ];
   }
   const scp = parseScpStyle(url);
-  if (scp) {
-    return [
-      ...(repoUrlCarriesCredentials(url) ? [credentials] : []),
+  if (!scp) return [];
+  return [
+    ...(repoUrlCarriesCredentials(url) ? [credentials()] : []),
+    issue(
+      'url-scheme',
+      `${shown} is an scp-style ssh address; ${ONLY_HTTP}: use ${redactRepoUrl(
+        httpsSuggestion(scp.host, scp.path),
+      )}`,
+    ),
+  ];
+}
+
+/** A `scheme://` URL's issues: credentials, a scheme other than http(s)/file, no host, a query or fragment. */
+function schemeUrlIssues(
+  url: string,
+  parsed: ParsedUrl,
+  shown: string,
+  issue: IssueOf,
+  credentials: () => InputIssue,
+): InputIssue[] {
+  const issues: InputIssue[] = [];
+  if (repoUrlCarriesCredentials(url)) issues.push(credentials());
+  if (!['http', 'https', 'file'].includes(parsed.scheme)) {
+    issues.push(
       issue(
         'url-scheme',
-        `${shown} is an scp-style ssh address; ${ONLY_HTTP}: use ${redactRepoUrl(
-          httpsSuggestion(scp.host, scp.path),
+        `${shown} is a ${parsed.scheme}:// remote; ${ONLY_HTTP}: use ${redactRepoUrl(
+          httpsSuggestion(parsed.host, parsed.path),
         )}`,
       ),
-    ];
+    );
+  } else if (parsed.scheme !== 'file' && parsed.host === '') {
+    issues.push(issue('url-host', `${shown} names no host`));
   }
-  return [];
+  if (parsed.query !== undefined || parsed.fragment !== undefined) {
+    issues.push(
+      issue(
+        'url-query',
+        `${shown} has a query string or fragment: a git remote URL or forge API root has neither, and one may carry a token`,
+      ),
+    );
+  }
+  return issues;
 }
 
 /** @public */

@@ -1,26 +1,22 @@
 import type { ClusterProfile } from '../cluster/types';
 import type { Plan } from '../planner/types';
 import type { WorkloadKind } from '../request/types';
-import { poolNodeLabel } from '../providers/poolNodeLabel';
-import { gpuAnnotationKeys, WELL_KNOWN_KEYS } from './metadataKeys';
+import { WELL_KNOWN_KEYS } from './metadataKeys';
 import { existingSelectorPatch } from './existingSelectors';
+import { gpuContainerPatch } from './gpuContainerPatch';
 import { mergedListInOrder, replacedListWithOurs } from './patchListOrder';
+import { patchedTolerations } from './patchedTolerations';
 import {
   DRA_CLAIM_NAME,
   podPlacement,
   type PodPlacement,
 } from './podPlacement';
-import {
-  DRA_REQUEST_NAME,
-  resourceClaimTemplateName,
-} from './resourceClaimTemplate';
-import { tolerates } from './tolerations';
+import { resourceClaimTemplateName } from './resourceClaimTemplate';
 import { patchedSchedulerName } from '../scheduling/binPackingScheduler';
 import type { KubernetesObject } from './types';
 import {
   workloadApiVersion,
   workloadShape,
-  type ContainerView,
   type WorkloadView,
 } from './workloadShape';
 
@@ -65,10 +61,6 @@ function setPath(
     node = node[key] as Record<string, unknown>;
   }
   node[path[path.length - 1]] = value;
-}
-
-function isGpuResource(name: string): boolean {
-  return name.startsWith('nvidia.com/') || name.endsWith('.nvidia.com');
 }
 
 /**
@@ -140,99 +132,93 @@ export function buildWorkloadPatch(
   cluster: ClusterProfile,
   target: PatchTarget,
 ): KubernetesObject {
-  const { name: requestName, namespace } = plan.request.metadata;
   const shape = workloadShape(target.kind);
-  const keys = gpuAnnotationKeys(cluster.labelDomain);
   const placement = podPlacement(plan, cluster);
-  const isDra = plan.sharing.mode === 'dra';
-  const current = target.current;
+  const patch: KubernetesObject = {
+    apiVersion: workloadApiVersion(target.kind),
+    kind: target.kind,
+    metadata: patchMetadata(target, plan.request.metadata.name, placement),
+  };
+  const replicas = plan.request.spec.gpu.replicas;
+  if (
+    !target.replicasSetByKustomization &&
+    replicas !== target.current.replicas
+  ) {
+    setPath(patch, shape.replicas, replicas);
+  }
+  setPodTemplate(
+    patch,
+    [...shape.podTemplate],
+    plan,
+    cluster,
+    target,
+    placement,
+  );
+  return patch;
+}
 
+/** The workload's name and namespace as its manifest writes them, our annotations, `backstage.io/kubernetes-id` when absent. */
+function patchMetadata(
+  target: PatchTarget,
+  requestName: string,
+  placement: PodPlacement,
+): KubernetesObject['metadata'] {
   const metadata: Record<string, unknown> = { name: target.name };
   if (target.manifestNamespace !== undefined) {
     metadata.namespace = target.manifestNamespace;
   }
-  if (current.labels[WELL_KNOWN_KEYS.backstageKubernetesId] === undefined) {
-    metadata.labels = { [WELL_KNOWN_KEYS.backstageKubernetesId]: requestName };
+  const idLabel = WELL_KNOWN_KEYS.backstageKubernetesId;
+  if (target.current.labels[idLabel] === undefined) {
+    metadata.labels = { [idLabel]: requestName };
   }
   metadata.annotations = { ...placement.annotations };
-  const patch: KubernetesObject = {
-    apiVersion: workloadApiVersion(target.kind),
-    kind: target.kind,
-    metadata: metadata as KubernetesObject['metadata'],
-  };
+  return metadata as KubernetesObject['metadata'];
+}
 
-  const replicas = plan.request.spec.gpu.replicas;
-  if (!target.replicasSetByKustomization && replicas !== current.replicas) {
-    setPath(patch, shape.replicas, replicas);
-  }
-
-  const template = [...shape.podTemplate];
+/** The pod template's part of the patch: annotations, node selection, scheduler, tolerations, the GPU container, DRA claims. */
+function setPodTemplate(
+  patch: KubernetesObject,
+  template: readonly string[],
+  plan: Plan,
+  cluster: ClusterProfile,
+  target: PatchTarget,
+  placement: PodPlacement,
+): void {
+  const { current } = target;
+  const spec = [...template, 'spec'];
   setPath(patch, [...template, 'metadata', 'annotations'], {
     ...placement.annotations,
   });
   setNodeSelection(patch, template, plan, cluster, current, placement);
   const schedulerName = patchedSchedulerName(cluster, current.schedulerName);
   if (schedulerName !== undefined) {
-    setPath(patch, [...template, 'spec', 'schedulerName'], schedulerName);
+    setPath(patch, [...spec, 'schedulerName'], schedulerName);
   }
-
-  // Tolerations this request added before (to its previous pool) go; the
-  // workload's own stay, in their order.
-  const previousPool =
-    current.podAnnotations[keys.request] === `${namespace}/${requestName}`
-      ? current.nodeSelector[poolNodeLabel(cluster)]
-      : undefined;
-  const kept = current.tolerations.filter(
-    t =>
-      previousPool === undefined ||
-      previousPool === plan.pool.name ||
-      !(t.key === cluster.gpuTaintKey && t.value === previousPool),
-  );
-  const missing = placement.tolerations.filter(
-    taint => !kept.some(t => tolerates(t, taint)),
-  );
-  if (missing.length > 0 || kept.length !== current.tolerations.length) {
-    setPath(patch, [...template, 'spec', 'tolerations'], [...kept, ...missing]);
+  const tolerations = patchedTolerations(plan, cluster, current, placement);
+  if (tolerations !== undefined) {
+    setPath(patch, [...spec, 'tolerations'], tolerations);
   }
-
+  const isDra = plan.sharing.mode === 'dra';
   const own = current.containers.find(c => c.name === target.container);
-  const container: Record<string, unknown> = { name: target.container };
-  if (target.image !== undefined && own?.image !== target.image) {
-    container.image = target.image;
-  }
-  const limits: Record<string, unknown> = {};
-  for (const key of Object.keys(own?.limits ?? {})) {
-    if (isGpuResource(key) && !(key in placement.limits)) limits[key] = null;
-  }
-  Object.assign(limits, placement.limits);
-  const requests: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(own?.requests ?? {})) {
-    if (!isGpuResource(key)) continue;
-    // Kubernetes requires requests = limits for extended resources.
-    if (key in placement.limits) {
-      if (String(value) !== placement.limits[key]) {
-        requests[key] = placement.limits[key];
-      }
-    } else requests[key] = null;
-  }
-  const resources: Record<string, unknown> = {};
-  if (Object.keys(limits).length > 0) resources.limits = limits;
-  if (Object.keys(requests).length > 0) resources.requests = requests;
-  if (isDra) resources.claims = containerClaims(own);
-  container.resources = resources;
+  const container = gpuContainerPatch(
+    own,
+    target.container,
+    target.image,
+    placement,
+    isDra,
+  );
   setPath(
     patch,
-    [...template, 'spec', 'containers'],
+    [...spec, 'containers'],
     containersInOrder(current, container),
   );
   if (isDra) {
     setPath(
       patch,
-      [...template, 'spec', 'resourceClaims'],
-      podResourceClaims(current, requestName),
+      [...spec, 'resourceClaims'],
+      podResourceClaims(current, plan.request.metadata.name),
     );
   }
-  return patch;
 }
 
 /** The patch's `containers`: see `mergedListInOrder` (kustomize puts the patch's items first). */
@@ -245,16 +231,6 @@ function containersInOrder(
     'name',
     [container],
   );
-}
-
-/** The GPU container's `resources.claims`: its own, then the request's. */
-function containerClaims(
-  own: ContainerView | undefined,
-): Record<string, unknown>[] {
-  return replacedListWithOurs(own?.claims ?? [], {
-    name: DRA_CLAIM_NAME,
-    request: DRA_REQUEST_NAME,
-  });
 }
 
 /** The pod's `resourceClaims`: the workload's own, then the request's. */

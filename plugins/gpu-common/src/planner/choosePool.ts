@@ -26,6 +26,17 @@ function compareOptions(a: PoolOption, b: PoolOption): number {
   );
 }
 
+/** What `choosePool` chooses among. */
+export interface PoolCandidates {
+  options: PoolOption[];
+  rejected: { pool: PoolState; reason: string }[];
+  fresh?: PoolOption;
+  /** Why no new pool can be created, when `fresh` is undefined. */
+  freshProblem?: string;
+  /** `Plan` pool suffix of the slicing a new pool would get (e.g. `-ts5`). */
+  idealSuffix: string;
+}
+
 /**
  * Reuse before create. The pools that can take the request are ranked by
  * what the change adds to the bill (capacity already paid for first), then
@@ -34,15 +45,9 @@ function compareOptions(a: PoolOption, b: PoolOption): number {
  * would, is reused: a coarser slicing is worth it only when it is not
  * dearer. Otherwise (or when none can take it) a new pool is created.
  */
-export function choosePool(args: {
-  options: PoolOption[];
-  rejected: { pool: PoolState; reason: string }[];
-  fresh?: PoolOption;
-  /** Why no new pool can be created, when `fresh` is undefined. */
-  freshProblem?: string;
-  /** `Plan` pool suffix of the slicing a new pool would get (e.g. `-ts5`). */
-  idealSuffix: string;
-}): { chosen: PoolOption; decision: PlanDecision } | undefined {
+export function choosePool(
+  args: PoolCandidates,
+): { chosen: PoolOption; decision: PlanDecision } | undefined {
   const ranked = [...args.options].sort(compareOptions);
   const { fresh } = args;
   const reusable = (o: PoolOption) =>
@@ -51,9 +56,34 @@ export function choosePool(args: {
     o.marginalCents <= fresh.marginalCents;
   const chosen = ranked.find(reusable) ?? fresh;
   if (!chosen) return undefined;
+  return {
+    chosen,
+    decision: {
+      choice: chosen.existing
+        ? `reuse pool ${chosen.poolName}`
+        : `new pool ${chosen.poolName}`,
+      reason: choiceReason(chosen, ranked, args),
+      considered: [
+        ...rankedConsidered(ranked, chosen, reusable, fresh),
+        ...args.rejected.map(({ pool, reason }) => ({
+          option: `pool ${pool.name}`,
+          chosen: false,
+          reason,
+        })),
+        ...newPoolConsidered(chosen, args),
+      ],
+    },
+  };
+}
 
-  const considered: PlanDecision['considered'] = [];
-  for (const option of ranked) {
+/** Each pool that could take the request: what it adds, and why it was not chosen. */
+function rankedConsidered(
+  ranked: PoolOption[],
+  chosen: PoolOption,
+  reusable: (option: PoolOption) => boolean,
+  fresh: PoolOption | undefined,
+): PlanDecision['considered'] {
+  return ranked.map(option => {
     const detail = `${describeMarginal(option)}, ${gib(option.decision.memoryMiB)} per replica`;
     let reason: string;
     if (option === chosen) {
@@ -63,58 +93,59 @@ export function choosePool(args: {
     } else {
       reason = `${detail}: ranks after ${chosen.poolName}`;
     }
-    considered.push({
+    return {
       option: `pool ${option.poolName}`,
       chosen: option === chosen,
       reason,
-    });
-  }
-  for (const { pool, reason } of args.rejected) {
-    considered.push({ option: `pool ${pool.name}`, chosen: false, reason });
-  }
-  if (fresh) {
-    considered.push({
-      option: `new pool ${fresh.poolName}`,
-      chosen: fresh === chosen,
-      reason:
-        fresh === chosen
-          ? describeMarginal(fresh)
-          : `${describeMarginal(fresh)}: a pool that exists is reused first`,
-    });
-  } else if (args.freshProblem) {
-    considered.push({
-      option: 'a new pool',
-      chosen: false,
-      reason: args.freshProblem,
-    });
-  }
+    };
+  });
+}
 
-  let reason: string;
+/** The new pool, chosen or not, or why none can be created. */
+function newPoolConsidered(
+  chosen: PoolOption,
+  { fresh, freshProblem }: PoolCandidates,
+): PlanDecision['considered'] {
+  if (fresh) {
+    return [
+      {
+        option: `new pool ${fresh.poolName}`,
+        chosen: fresh === chosen,
+        reason:
+          fresh === chosen
+            ? describeMarginal(fresh)
+            : `${describeMarginal(fresh)}: a pool that exists is reused first`,
+      },
+    ];
+  }
+  if (freshProblem) {
+    return [{ option: 'a new pool', chosen: false, reason: freshProblem }];
+  }
+  return [];
+}
+
+/** Why the chosen pool: paid-for capacity, the slicing needed, no dearer than new; or why a new one. */
+function choiceReason(
+  chosen: PoolOption,
+  ranked: PoolOption[],
+  args: PoolCandidates,
+): string {
   if (chosen.existing) {
     const paid =
       chosen.marginalCents <= 0 && chosen.after.nodes <= chosen.nodesBefore;
     if (paid) {
-      reason = `it fits capacity already paid for: ${describeMarginal(chosen)}`;
-    } else if (chosen.decision.poolSuffix === args.idealSuffix) {
-      reason = `it runs the slicing the request needs: ${describeMarginal(chosen)}`;
-    } else {
-      reason = `its slices cover the request and it ${describeMarginal(chosen)}, no more than a new pool`;
+      return `it fits capacity already paid for: ${describeMarginal(chosen)}`;
     }
-  } else if (ranked.length > 0) {
-    reason = `every pool that could take it adds more to the bill than a new pool, which ${describeMarginal(chosen)}`;
-  } else if (args.rejected.length > 0) {
-    reason = `no pool of this GPU can take it (see below); the new pool ${describeMarginal(chosen)}`;
-  } else {
-    reason = `the cluster has no pool of this GPU yet; the new pool ${describeMarginal(chosen)}`;
+    if (chosen.decision.poolSuffix === args.idealSuffix) {
+      return `it runs the slicing the request needs: ${describeMarginal(chosen)}`;
+    }
+    return `its slices cover the request and it ${describeMarginal(chosen)}, no more than a new pool`;
   }
-  return {
-    chosen,
-    decision: {
-      choice: chosen.existing
-        ? `reuse pool ${chosen.poolName}`
-        : `new pool ${chosen.poolName}`,
-      reason,
-      considered,
-    },
-  };
+  if (ranked.length > 0) {
+    return `every pool that could take it adds more to the bill than a new pool, which ${describeMarginal(chosen)}`;
+  }
+  if (args.rejected.length > 0) {
+    return `no pool of this GPU can take it (see below); the new pool ${describeMarginal(chosen)}`;
+  }
+  return `the cluster has no pool of this GPU yet; the new pool ${describeMarginal(chosen)}`;
 }

@@ -60,3 +60,19 @@ export function devicePluginConfigName(
   const prefix = mode === 'mps' ? 'mps' : 'ts';
   return `${prefix}-${replicas}-${contentHash(config)}`;
 }
+
+/** The device-plugin config of a time-slicing or MPS pool, and its content-derived name. */
+export function namedDevicePluginConfig(
+  mode: 'time-slicing' | 'mps',
+  replicas: number,
+): { devicePluginConfig: DevicePluginConfig; deviceConfigName: string } {
+  const devicePluginConfig = devicePluginConfigFor(mode, replicas);
+  return {
+    devicePluginConfig,
+    deviceConfigName: devicePluginConfigName(
+      mode,
+      replicas,
+      devicePluginConfig,
+    ),
+  };
+}

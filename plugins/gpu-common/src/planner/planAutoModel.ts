@@ -8,7 +8,20 @@ import type { GpuRequest } from '../request/types';
 import type { CatalogIndex } from './catalogIndex';
 import { planForModel } from './planForModel';
 import type { LeftPoolChange } from './poolOption';
-import type { Plan, RepoState } from './types';
+import type { Plan, PlanDecision, RepoState } from './types';
+import { compareStrings } from '../text/compareStrings';
+
+/** A model that can serve the request, with its plan. */
+interface Candidate {
+  plan: Plan;
+  model: GpuModel;
+}
+
+/** A model that cannot, with the first reason its planning gave. */
+interface Rejected {
+  model: GpuModel;
+  reason: string;
+}
 
 /**
  * Model "auto": among the models that can serve the request (a model whose
@@ -23,8 +36,33 @@ export function planAutoModel(
   repoState: RepoState | undefined,
   holding: LeftPoolChange[],
 ): Plan {
-  const candidates: { plan: Plan; model: GpuModel }[] = [];
-  const rejected: { model: GpuModel; reason: string }[] = [];
+  const { candidates, rejected } = planEveryModel(
+    request,
+    index,
+    provider,
+    cluster,
+    repoState,
+    holding,
+  );
+  if (candidates.length === 0) throw noModelFits(request, rejected);
+  candidates.sort(cheapestFirst);
+  const best = candidates[0].plan;
+  best.decisions.model = modelDecision(best, candidates, rejected);
+  best.explanation.unshift(modelExplanation(best, candidates));
+  return best;
+}
+
+/** The plan of each model the cluster can run, or why the model cannot serve the request. */
+function planEveryModel(
+  request: GpuRequest,
+  index: CatalogIndex,
+  provider: MachineProvider,
+  cluster: ClusterProfile,
+  repoState: RepoState | undefined,
+  holding: LeftPoolChange[],
+): { candidates: Candidate[]; rejected: Rejected[] } {
+  const candidates: Candidate[] = [];
+  const rejected: Rejected[] = [];
   for (const model of index.models) {
     if (modelUnavailable(cluster, index, model)) continue;
     try {
@@ -48,34 +86,45 @@ export function planAutoModel(
       });
     }
   }
-  if (candidates.length === 0) {
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.model',
-        rule: 'no-model-fits',
-        message: `no catalog model can serve ${formatRequestedGiB(request.spec.gpu.vramGiB)} with sharing "${request.spec.gpu.sharing}"${
-          rejected.length
-            ? `: ${rejected
-                .slice(0, 4)
-                .map(r => `${r.model.id} (${r.reason})`)
-                .join('; ')}`
-            : ''
-        }`,
-      },
-    ]);
-  }
-  candidates.sort(
-    (a, b) =>
-      Number(b.plan.cost.priceKnown) - Number(a.plan.cost.priceKnown) ||
-      a.plan.cost.marginalUsdPerMonth - b.plan.cost.marginalUsdPerMonth ||
-      a.plan.cost.usdPerMonth - b.plan.cost.usdPerMonth ||
-      a.model.memoryMiB - b.model.memoryMiB ||
-      (a.model.id < b.model.id ? -1 : 1),
+  return { candidates, rejected };
+}
+
+/** The refusal when no model fits, naming the first four models' reasons. */
+function noModelFits(request: GpuRequest, rejected: Rejected[]): GpuInputError {
+  const reasons = rejected
+    .slice(0, 4)
+    .map(r => `${r.model.id} (${r.reason})`)
+    .join('; ');
+  return new GpuInputError([
+    {
+      path: 'spec.gpu.model',
+      rule: 'no-model-fits',
+      message: `no catalog model can serve ${formatRequestedGiB(request.spec.gpu.vramGiB)} with sharing "${request.spec.gpu.sharing}"${rejected.length ? `: ${reasons}` : ''}`,
+    },
+  ]);
+}
+
+/** Known prices first, then what the plan adds to the bill, its attributed cost, the smaller GPU, the model id. */
+function cheapestFirst(a: Candidate, b: Candidate): number {
+  return (
+    Number(b.plan.cost.priceKnown) - Number(a.plan.cost.priceKnown) ||
+    a.plan.cost.marginalUsdPerMonth - b.plan.cost.marginalUsdPerMonth ||
+    a.plan.cost.usdPerMonth - b.plan.cost.usdPerMonth ||
+    a.model.memoryMiB - b.model.memoryMiB ||
+    compareStrings(a.model.id, b.model.id)
   );
-  const best = candidates[0].plan;
-  const adds = (p: Plan) =>
-    `adds ${formatUsd(p.cost.marginalUsdPerMonth)}/month, ${formatUsd(p.cost.usdPerMonth)}/month attributed`;
-  best.decisions.model = {
+}
+
+const adds = (p: Plan) =>
+  `adds ${formatUsd(p.cost.marginalUsdPerMonth)}/month, ${formatUsd(p.cost.usdPerMonth)}/month attributed`;
+
+/** `Plan.decisions.model`: the chosen model, every fitting one with its cost, every rejected one with its reason. */
+function modelDecision(
+  best: Plan,
+  candidates: Candidate[],
+  rejected: Rejected[],
+): PlanDecision {
+  return {
     choice: best.pool.gpuModel,
     reason: `model "auto": of ${candidates.length} model(s) that fit, ${best.pool.gpuModel} ${adds(best)} on pool ${best.pool.name}`,
     considered: [
@@ -91,12 +140,13 @@ export function planAutoModel(
       })),
     ],
   };
+}
+
+/** The explanation's first line: the cheapest model, and the next three with what they would add. */
+function modelExplanation(best: Plan, candidates: Candidate[]): string {
   const others = candidates
     .slice(1, 4)
     .map(c => `${c.model.id} ${formatUsd(c.plan.cost.marginalUsdPerMonth)}`)
     .join(', ');
-  best.explanation.unshift(
-    `model auto: ${best.pool.gpuModel} is the cheapest of ${candidates.length} fitting model(s): it adds ${formatUsd(best.cost.marginalUsdPerMonth)}/month${others ? ` (next: ${others})` : ''}.`,
-  );
-  return best;
+  return `model auto: ${best.pool.gpuModel} is the cheapest of ${candidates.length} fitting model(s): it adds ${formatUsd(best.cost.marginalUsdPerMonth)}/month${others ? ` (next: ${others})` : ''}.`;
 }

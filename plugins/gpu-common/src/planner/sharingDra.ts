@@ -1,11 +1,11 @@
 import type { GpuModel } from '../catalog/types';
 import { draAutoscalingGap } from '../cluster/draAutoscaling';
 import type { ClusterProfile } from '../cluster/types';
-import { GpuInputError } from '../errors';
 import { NVIDIA_CONSUMABLE_CAPACITY_ANNOTATION } from '../manifests/ec2NodeClass';
 import type { GpuRequest } from '../request/types';
 import { formatRequestedGiB } from '../format/units';
 import { ModeDecision, gib, requestedMiB } from './modeDecision';
+import { refuseVramAboveGpus } from './vramAboveGpus';
 import { claimsMigInstance, decideDraMig } from './sharingDraMig';
 
 /**
@@ -59,15 +59,12 @@ export function decideDra(
 ): ModeDecision {
   const { vramGiB } = request.spec.gpu;
   const asked = formatRequestedGiB(vramGiB);
-  if (requestedMiB(vramGiB) > model.memoryMiB) {
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.vramGiB',
-        rule: 'vram-exceeds-gpu',
-        message: `${asked} does not fit one ${model.id} (${gib(model.memoryMiB)}); a DRA claim here holds one GPU`,
-      },
-    ]);
-  }
+  refuseVramAboveGpus(
+    vramGiB,
+    `one ${model.id}`,
+    model.memoryMiB,
+    'a DRA claim here holds one GPU',
+  );
   if (claimsMigInstance(request, model, cluster)) {
     return decideDraMig(
       request,

@@ -1,13 +1,8 @@
 import type { GpuModel } from '../catalog/types';
-import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
 import { formatRequestedGiB } from '../format/units';
-import {
-  ModeDecision,
-  WHOLE_GPU_RESOURCE,
-  gib,
-  requestedMiB,
-} from './modeDecision';
+import { ModeDecision, WHOLE_GPU_RESOURCE, gib } from './modeDecision';
+import { refuseVramAboveGpus } from './vramAboveGpus';
 
 /**
  * Whole GPUs: each replica gets `gpusPerReplica` GPUs of its own, so memory is
@@ -21,15 +16,12 @@ export function decideExclusive(
   const memoryMiB = model.memoryMiB * gpusPerReplica;
   const asked = formatRequestedGiB(vramGiB);
   const reason = `each replica owns ${gpusPerReplica} whole ${model.id} GPU(s): ${gib(memoryMiB)}, at least the ${asked} asked, memory isolated`;
-  if (requestedMiB(vramGiB) > memoryMiB) {
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.vramGiB',
-        rule: 'vram-exceeds-gpu',
-        message: `${asked} does not fit ${gpusPerReplica} x ${model.id} (${gib(memoryMiB)}); ask for more GPUs per replica or pick a larger GPU`,
-      },
-    ]);
-  }
+  refuseVramAboveGpus(
+    vramGiB,
+    `${gpusPerReplica} x ${model.id}`,
+    memoryMiB,
+    'ask for more GPUs per replica or pick a larger GPU',
+  );
   return {
     sharing: { mode: 'exclusive' },
     resourceName: WHOLE_GPU_RESOURCE,

@@ -1,6 +1,6 @@
 import { gpuShareOfUnits } from '../capacity/poolUnits';
 import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
-import type { GpuModel, MigProfile } from '../catalog/types';
+import type { GpuModel, MigGeometry, MigProfile } from '../catalog/types';
 import {
   modeUnavailableForModel,
   unavailableIssue,
@@ -43,44 +43,12 @@ export function decideMig(
   onPool?: MigPoolSlicing,
 ): ModeDecision {
   const { vramGiB } = request.spec.gpu;
-  const asked = formatRequestedGiB(vramGiB);
-  // The rule the request form uses to offer MIG disabled for this model.
-  const unsupported = modeUnavailableForModel(model, 'mig');
-  if (unsupported) throw new GpuInputError([unavailableIssue(unsupported)]);
-  const geometry = model.mig!; // MIG-capable: checked just above
-  const profile = onPool?.profile ?? smallestMigProfileFor(model, vramGiB);
-  if (!profile) {
-    const largest = Math.max(...geometry.profiles.map(p => p.memoryMiB));
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.vramGiB',
-        rule: 'mig-profile-too-small',
-        message: `no MIG profile of ${model.id} holds ${asked} (largest: ${gib(largest)}); use sharing "exclusive" or a larger GPU`,
-      },
-    ]);
-  }
+  const profile = migProfileOf(model, vramGiB, onPool);
+  const geometry = model.mig!; // MIG-capable: migProfileOf refuses the others
   const layout = onPool?.layout ?? uniformMigLayout(model, profile.name);
   const perGpu = layout[profile.name];
   const configName = migConfigName(layout, model);
-  const entry: MigConfigEntry = {
-    devices: 'all',
-    'mig-enabled': true,
-    'mig-devices': { ...layout },
-  };
-  if (geometry.pciDeviceIds.length > 0) {
-    entry['device-filter'] = [...geometry.pciDeviceIds];
-  }
   const resourceName = migResourceName(profile.name, cluster.migStrategy);
-  const warnings = [
-    'MIG reconfiguration does not drain pods: the layout is applied when a node boots; never relabel nvidia.com/mig.config on a node that runs GPU work (cordon and drain first).',
-  ];
-  if (cluster.migStrategy === 'single') {
-    warnings.push(
-      cluster.nodeOverlay
-        ? `migStrategy "single" exposes MIG instances as ${WHOLE_GPU_RESOURCE}: the pool's NodeOverlays override ${WHOLE_GPU_RESOURCE} to ${perGpu} per GPU, which Karpenter applies over EC2's physical count.`
-        : `migStrategy "single" exposes MIG instances as ${WHOLE_GPU_RESOURCE} and NodeOverlay is off: Karpenter counts physical GPUs and over-provisions until consolidation removes the extra nodes.`,
-    );
-  }
   const decision = profileDecision(
     model,
     profile,
@@ -93,7 +61,7 @@ export function decideMig(
       migProfile: profile.name,
       migLayout: layout,
       migConfigName: configName,
-      migConfigEntries: [entry],
+      migConfigEntries: [migConfigEntry(layout, geometry)],
     },
     resourceName,
     resourcePerReplica: 1,
@@ -106,17 +74,75 @@ export function decideMig(
     computeShare: profile.computeSlices / geometry.computeSlices,
     poolSuffix: `-mig-${profile.name}`,
     modeLabels: { [WELL_KNOWN_KEYS.migConfig]: configName },
-    warnings,
+    warnings: migWarnings(cluster, perGpu),
     explanation: [
       `MIG: ${profile.name}: ${decision.reason}; ${profile.computeSlices}/${geometry.computeSlices} of the compute.`,
-      `MIG layout "${configName}": ${Object.entries(layout)
-        .map(([p, n]) => `${n} x ${p}`)
-        .join(
-          ' + ',
-        )} per GPU, applied by mig-manager from node label ${WELL_KNOWN_KEYS.migConfig}; pods request ${resourceName} (migStrategy ${cluster.migStrategy}).`,
+      `MIG layout "${configName}": ${layoutText(layout)} per GPU, applied by mig-manager from node label ${WELL_KNOWN_KEYS.migConfig}; pods request ${resourceName} (migStrategy ${cluster.migStrategy}).`,
     ],
     decision,
   };
+}
+
+/**
+ * The reused pool's profile, else the smallest whose real memory holds the
+ * request; refused for a model without MIG (the rule the request form uses
+ * to offer MIG disabled) or when no profile holds it.
+ */
+function migProfileOf(
+  model: GpuModel,
+  vramGiB: number,
+  onPool: MigPoolSlicing | undefined,
+): MigProfile {
+  const unsupported = modeUnavailableForModel(model, 'mig');
+  if (unsupported) throw new GpuInputError([unavailableIssue(unsupported)]);
+  const profile = onPool?.profile ?? smallestMigProfileFor(model, vramGiB);
+  if (profile) return profile;
+  const largest = Math.max(...model.mig!.profiles.map(p => p.memoryMiB));
+  throw new GpuInputError([
+    {
+      path: 'spec.gpu.vramGiB',
+      rule: 'mig-profile-too-small',
+      message: `no MIG profile of ${model.id} holds ${formatRequestedGiB(vramGiB)} (largest: ${gib(largest)}); use sharing "exclusive" or a larger GPU`,
+    },
+  ]);
+}
+
+/** mig-parted's entry for the layout, on every GPU of the model's PCI device ids when the catalog knows them. */
+function migConfigEntry(
+  layout: Record<string, number>,
+  geometry: MigGeometry,
+): MigConfigEntry {
+  const entry: MigConfigEntry = {
+    devices: 'all',
+    'mig-enabled': true,
+    'mig-devices': { ...layout },
+  };
+  if (geometry.pciDeviceIds.length > 0) {
+    entry['device-filter'] = [...geometry.pciDeviceIds];
+  }
+  return entry;
+}
+
+/** Reconfiguration does not drain pods; migStrategy "single" counts instances as whole GPUs. */
+function migWarnings(cluster: ClusterProfile, perGpu: number): string[] {
+  const warnings = [
+    'MIG reconfiguration does not drain pods: the layout is applied when a node boots; never relabel nvidia.com/mig.config on a node that runs GPU work (cordon and drain first).',
+  ];
+  if (cluster.migStrategy === 'single') {
+    warnings.push(
+      cluster.nodeOverlay
+        ? `migStrategy "single" exposes MIG instances as ${WHOLE_GPU_RESOURCE}: the pool's NodeOverlays override ${WHOLE_GPU_RESOURCE} to ${perGpu} per GPU, which Karpenter applies over EC2's physical count.`
+        : `migStrategy "single" exposes MIG instances as ${WHOLE_GPU_RESOURCE} and NodeOverlay is off: Karpenter counts physical GPUs and over-provisions until consolidation removes the extra nodes.`,
+    );
+  }
+  return warnings;
+}
+
+/** `2 x 3g.20gb + 1 x 1g.10gb`. */
+function layoutText(layout: Record<string, number>): string {
+  return Object.entries(layout)
+    .map(([p, n]) => `${n} x ${p}`)
+    .join(' + ');
 }
 
 /** Which profile and why, against the model's other plain profiles. */

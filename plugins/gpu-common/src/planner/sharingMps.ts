@@ -3,10 +3,8 @@ import { WELL_KNOWN_KEYS } from '../manifests/metadataKeys';
 import type { GpuModel } from '../catalog/types';
 import { GpuInputError } from '../errors';
 import type { GpuRequest } from '../request/types';
-import {
-  devicePluginConfigFor,
-  devicePluginConfigName,
-} from './devicePluginConfig';
+import { coveringShareCount } from './coveringShareCount';
+import { namedDevicePluginConfig } from './devicePluginConfig';
 import { formatRequestedGiB } from '../format/units';
 import {
   ModeDecision,
@@ -51,15 +49,12 @@ export function decideMps(
   if (onPool) {
     replicas = onPool.clients;
   } else {
-    replicas = Math.min(fit, model.mpsMaxReplicas);
-    // Integer MiB division can leave the pinned limit a fraction below a
-    // fractional-GiB request; one client fewer restores the guarantee.
-    while (
-      replicas > MIN_MPS_REPLICAS &&
-      mpsPinnedMiB(model, replicas) < vramMiB
-    ) {
-      replicas--;
-    }
+    replicas = coveringShareCount(
+      Math.min(fit, model.mpsMaxReplicas),
+      MIN_MPS_REPLICAS,
+      vramMiB,
+      clients => mpsPinnedMiB(model, clients),
+    );
   }
   if (replicas < MIN_MPS_REPLICAS || mpsPinnedMiB(model, replicas) < vramMiB) {
     throw new GpuInputError([
@@ -74,8 +69,10 @@ export function decideMps(
   const reason = onPool
     ? `the clients of reused pool ${onPool.pool}: ${gib(pinnedMiB)} pinned per client covers the ${asked} asked`
     : `floor(${gib(model.memoryMiB)} / ${asked}) = ${fit} clients fit one ${model.id}; ${replicas} (2..${model.mpsMaxReplicas}, the limit at compute capability ${model.computeCapability})`;
-  const config = devicePluginConfigFor('mps', replicas);
-  const deviceConfigName = devicePluginConfigName('mps', replicas, config);
+  const { devicePluginConfig, deviceConfigName } = namedDevicePluginConfig(
+    'mps',
+    replicas,
+  );
   const warnings = [
     'MPS needs GPU Feature Discovery: the MPS control daemon only runs on nodes labelled nvidia.com/mps.capable=true, which GFD sets; without GFD the pods never start.',
     `MPS limits apply per CUDA process, not per pod: a replica that starts several CUDA processes gets ${gib(pinnedMiB)} and ${Math.floor(100 / replicas)}% of the SMs for EACH of them.`,
@@ -95,7 +92,7 @@ export function decideMps(
       mode: 'mps',
       slicesPerGpu: replicas,
       deviceConfigName,
-      devicePluginConfig: config,
+      devicePluginConfig,
       mpsPinnedMemoryMiB: pinnedMiB,
     },
     resourceName: SHARED_GPU_RESOURCE,

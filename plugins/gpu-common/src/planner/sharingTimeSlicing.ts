@@ -4,16 +4,15 @@ import type { GpuModel } from '../catalog/types';
 import { GpuInputError } from '../errors';
 import { formatRequestedGiB } from '../format/units';
 import type { GpuRequest } from '../request/types';
-import {
-  devicePluginConfigFor,
-  devicePluginConfigName,
-} from './devicePluginConfig';
+import { coveringShareCount } from './coveringShareCount';
+import { namedDevicePluginConfig } from './devicePluginConfig';
 import {
   ModeDecision,
   SHARED_GPU_RESOURCE,
   gib,
   requestedMiB,
 } from './modeDecision';
+import { refuseVramAboveGpus } from './vramAboveGpus';
 
 /**
  * The device plugin rejects fewer than 2 replicas ("number of replicas must be
@@ -55,73 +54,27 @@ export function timeSliceMiB(model: GpuModel, slices: number): number {
 export function decideTimeSlicing(
   request: GpuRequest,
   model: GpuModel,
-  onPool?: { pool: string; slices: number; by?: string },
+  onPool?: TimeSlicedPool,
 ): ModeDecision {
-  const { vramGiB, slicesPerGpu } = request.spec.gpu;
-  const vramMiB = requestedMiB(vramGiB);
-  const asked = formatRequestedGiB(vramGiB);
-  if (vramMiB > model.memoryMiB) {
-    throw new GpuInputError([
-      {
-        path: 'spec.gpu.vramGiB',
-        rule: 'vram-exceeds-gpu',
-        message: `${asked} does not fit one ${model.id} (${gib(model.memoryMiB)}); time-slicing cannot span GPUs`,
-      },
-    ]);
-  }
-  const fit = Math.floor(model.memoryMiB / vramMiB);
-  const explanation: string[] = [];
-  let slices: number;
-  let reason: string;
-  if (slicesPerGpu !== undefined) {
-    slices = slicesPerGpu;
-    reason = `slicesPerGpu ${slices} as requested (${fit} × ${asked} fit in ${gib(model.memoryMiB)})`;
-  } else if (onPool) {
-    slices = onPool.slices;
-    reason = `${onPool.by ?? `the slicing of reused pool ${onPool.pool}`}: ${gib(timeSliceMiB(model, slices))} per slice covers the ${asked} asked`;
-  } else {
-    slices = Math.min(Math.max(fit, MIN_TIME_SLICES), MAX_AUTO_TIME_SLICES);
-    // Integer MiB division can leave a slice a fraction below a
-    // fractional-GiB request; one slice fewer restores it.
-    while (slices > MIN_TIME_SLICES && timeSliceMiB(model, slices) < vramMiB) {
-      slices--;
-    }
-    if (timeSliceMiB(model, slices) < vramMiB) {
-      throw new GpuInputError([
-        {
-          path: 'spec.gpu.vramGiB',
-          rule: SLICE_BELOW_REQUEST,
-          message: `${asked} per replica does not fit a time slice of a ${model.id}: the fewest slices (${MIN_TIME_SLICES} per GPU) leave ${gib(timeSliceMiB(model, MIN_TIME_SLICES))} each of its ${gib(model.memoryMiB)}`,
-        },
-      ]);
-    }
-    reason = `floor(${gib(model.memoryMiB)} / ${asked}) = ${fit} replicas fit one ${model.id}; ${slices} slices per GPU (at least ${MIN_TIME_SLICES}, at most ${MAX_AUTO_TIME_SLICES} when derived)`;
-  }
-  explanation.push(`time-slicing: ${reason}.`);
+  const { vramGiB } = request.spec.gpu;
+  refuseVramAboveGpus(
+    vramGiB,
+    `one ${model.id}`,
+    model.memoryMiB,
+    'time-slicing cannot span GPUs',
+  );
+  const { slices, reason } = chosenSlices(request, model, onPool);
   const sliceMiB = timeSliceMiB(model, slices);
-  const warnings = [
-    `Time-slicing does not isolate GPU memory or faults: the ${asked} per replica is not guaranteed; any replica can use all ${gib(model.memoryMiB)} and crash its neighbours.`,
-  ];
-  if (sliceMiB < vramMiB) {
-    warnings.push(
-      `${OVERSUBSCRIBED_PREFIX} slicesPerGpu ${slices} leaves ${gib(sliceMiB)} per slice, below the ${asked} asked (${slices} × ${asked} > ${gib(model.memoryMiB)} on one ${model.id}); replicas sharing a GPU run out of memory if all use what they asked for.`,
-    );
-  }
-  const config = devicePluginConfigFor('time-slicing', slices);
-  const deviceConfigName = devicePluginConfigName(
+  const { devicePluginConfig, deviceConfigName } = namedDevicePluginConfig(
     'time-slicing',
     slices,
-    config,
-  );
-  explanation.push(
-    `device-plugin config "${deviceConfigName}" (content-derived name) advertises each GPU ${slices} times as ${SHARED_GPU_RESOURCE} (renameByDefault), selected by node label ${WELL_KNOWN_KEYS.devicePluginConfig}.`,
   );
   return {
     sharing: {
       mode: 'time-slicing',
       slicesPerGpu: slices,
       deviceConfigName,
-      devicePluginConfig: config,
+      devicePluginConfig,
     },
     resourceName: SHARED_GPU_RESOURCE,
     resourcePerReplica: 1,
@@ -132,12 +85,90 @@ export function decideTimeSlicing(
     gpuShare: gpuShareOfUnits(slices),
     poolSuffix: `-ts${slices}`,
     modeLabels: { [WELL_KNOWN_KEYS.devicePluginConfig]: deviceConfigName },
-    warnings,
-    explanation,
+    warnings: timeSlicingWarnings(model, slices, vramGiB),
+    explanation: [
+      `time-slicing: ${reason}.`,
+      `device-plugin config "${deviceConfigName}" (content-derived name) advertises each GPU ${slices} times as ${SHARED_GPU_RESOURCE} (renameByDefault), selected by node label ${WELL_KNOWN_KEYS.devicePluginConfig}.`,
+    ],
     decision: {
       choice: `${slices} time slices per GPU (${gib(sliceMiB)} each, not isolated)`,
       reason,
       considered: [],
     },
   };
+}
+
+/** The slices of a reused pool or node class, whose slices the caller checked cover the request; `by` says whose. */
+export interface TimeSlicedPool {
+  pool: string;
+  slices: number;
+  by?: string;
+}
+
+/** The slice count, and why: the request's `slicesPerGpu`, the reused pool's, or what fits in memory. */
+function chosenSlices(
+  request: GpuRequest,
+  model: GpuModel,
+  onPool: TimeSlicedPool | undefined,
+): { slices: number; reason: string } {
+  const { vramGiB, slicesPerGpu } = request.spec.gpu;
+  const asked = formatRequestedGiB(vramGiB);
+  const fit = Math.floor(model.memoryMiB / requestedMiB(vramGiB));
+  if (slicesPerGpu !== undefined) {
+    return {
+      slices: slicesPerGpu,
+      reason: `slicesPerGpu ${slicesPerGpu} as requested (${fit} × ${asked} fit in ${gib(model.memoryMiB)})`,
+    };
+  }
+  if (onPool) {
+    return {
+      slices: onPool.slices,
+      reason: `${onPool.by ?? `the slicing of reused pool ${onPool.pool}`}: ${gib(timeSliceMiB(model, onPool.slices))} per slice covers the ${asked} asked`,
+    };
+  }
+  const slices = derivedSlices(model, vramGiB, fit);
+  return {
+    slices,
+    reason: `floor(${gib(model.memoryMiB)} / ${asked}) = ${fit} replicas fit one ${model.id}; ${slices} slices per GPU (at least ${MIN_TIME_SLICES}, at most ${MAX_AUTO_TIME_SLICES} when derived)`,
+  };
+}
+
+/** What fits in memory, within MIN_TIME_SLICES..MAX_AUTO_TIME_SLICES; refused when even the fewest slices leave less than asked. */
+function derivedSlices(model: GpuModel, vramGiB: number, fit: number): number {
+  const vramMiB = requestedMiB(vramGiB);
+  const slices = coveringShareCount(
+    Math.min(Math.max(fit, MIN_TIME_SLICES), MAX_AUTO_TIME_SLICES),
+    MIN_TIME_SLICES,
+    vramMiB,
+    count => timeSliceMiB(model, count),
+  );
+  if (timeSliceMiB(model, slices) < vramMiB) {
+    throw new GpuInputError([
+      {
+        path: 'spec.gpu.vramGiB',
+        rule: SLICE_BELOW_REQUEST,
+        message: `${formatRequestedGiB(vramGiB)} per replica does not fit a time slice of a ${model.id}: the fewest slices (${MIN_TIME_SLICES} per GPU) leave ${gib(timeSliceMiB(model, MIN_TIME_SLICES))} each of its ${gib(model.memoryMiB)}`,
+      },
+    ]);
+  }
+  return slices;
+}
+
+/** Memory is never isolated; an explicit `slicesPerGpu` below the ask says so loudly. */
+function timeSlicingWarnings(
+  model: GpuModel,
+  slices: number,
+  vramGiB: number,
+): string[] {
+  const asked = formatRequestedGiB(vramGiB);
+  const sliceMiB = timeSliceMiB(model, slices);
+  const warnings = [
+    `Time-slicing does not isolate GPU memory or faults: the ${asked} per replica is not guaranteed; any replica can use all ${gib(model.memoryMiB)} and crash its neighbours.`,
+  ];
+  if (sliceMiB < requestedMiB(vramGiB)) {
+    warnings.push(
+      `${OVERSUBSCRIBED_PREFIX} slicesPerGpu ${slices} leaves ${gib(sliceMiB)} per slice, below the ${asked} asked (${slices} × ${asked} > ${gib(model.memoryMiB)} on one ${model.id}); replicas sharing a GPU run out of memory if all use what they asked for.`,
+    );
+  }
+  return warnings;
 }

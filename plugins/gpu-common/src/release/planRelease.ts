@@ -6,11 +6,11 @@ import {
 } from '../manifests/defaultConfigNames';
 import type { GpuCatalog } from '../catalog/types';
 import type { ClusterProfile } from '../cluster/types';
-import { indexCatalog } from '../planner/catalogIndex';
+import { indexCatalog, type CatalogIndex } from '../planner/catalogIndex';
 import { costOfPool } from '../planner/poolCost';
 import { ledgerOf, poolWithout, requestId } from '../planner/poolLimits';
 import { sizingOfPool } from '../planner/poolSizing';
-import type { RepoState } from '../planner/types';
+import type { PoolState, RepoState } from '../planner/types';
 import type { GpuRequest } from '../request/types';
 import { releaseSavingsText } from './releaseSavings';
 import type { ReleasedPool, ReleasePlan } from './types';
@@ -32,28 +32,60 @@ export function planRelease(
 ): ReleasePlan {
   const index = indexCatalog(catalog);
   const id = requestId(request);
-  const pools: ReleasedPool[] = [];
-  let priceKnown = true;
-  let savedCents = 0;
-  let attributedCents = 0;
-  for (const pool of repoState.pools) {
-    const capacity = poolWithout(
-      pool,
-      request,
-      repoState,
-      sizingOfPool(pool, index, repoState, cluster),
-    );
-    if (!capacity) continue;
-    const held = ledgerOf(pool, repoState).ledger.find(e => e.request === id)!;
-    const before = costOfPool(pool, repoState, index, undefined, cluster);
-    const after = costOfPool(pool, repoState, index, capacity.ledger, cluster);
-    priceKnown &&= before.priceKnown;
-    const removed = (pool.managed ?? false) && capacity.ledger.length === 0;
-    const afterCents = removed ? 0 : after.totalCents;
-    savedCents += before.totalCents - afterCents;
-    const share = before.shares.find(s => s.request === id)?.cents ?? 0;
-    attributedCents += share;
-    pools.push({
+  const released = repoState.pools.flatMap(pool => {
+    const one = releaseFromPool(pool, request, index, cluster, repoState);
+    return one ? [one] : [];
+  });
+  const pools = released.map(r => r.pool);
+  const savedCents = sum(released.map(r => r.savedCents));
+  return {
+    request,
+    cluster: cluster.name,
+    pools,
+    ...unusedConfigsOf(pools, repoState),
+    savedUsdPerMonth: centsToUsd(savedCents),
+    attributedUsdPerMonth: centsToUsd(
+      sum(released.map(r => r.attributedCents)),
+    ),
+    savings: releaseSavingsText({
+      savedUsdPerMonth: centsToUsd(savedCents),
+      pools,
+    }),
+    priceKnown: released.every(r => r.priceKnown),
+    explanation: pools.map(p => poolExplanation(p, id)),
+  };
+}
+
+/** One pool's part of a release, with the cents it adds to the plan's sums. */
+interface PoolRelease {
+  pool: ReleasedPool;
+  /** What the pool costs less per month. */
+  savedCents: number;
+  /** What the request was billed in the pool. */
+  attributedCents: number;
+  priceKnown: boolean;
+}
+
+/** The pool without the request, priced before and after; undefined when its ledger does not name the request. */
+function releaseFromPool(
+  pool: PoolState,
+  request: GpuRequest,
+  index: CatalogIndex,
+  cluster: ClusterProfile,
+  repoState: RepoState,
+): PoolRelease | undefined {
+  const sizing = sizingOfPool(pool, index, repoState, cluster);
+  const capacity = poolWithout(pool, request, repoState, sizing);
+  if (!capacity) return undefined;
+  const id = requestId(request);
+  const held = ledgerOf(pool, repoState).ledger.find(e => e.request === id)!;
+  const before = costOfPool(pool, repoState, index, undefined, cluster);
+  const after = costOfPool(pool, repoState, index, capacity.ledger, cluster);
+  const removed = (pool.managed ?? false) && capacity.ledger.length === 0;
+  const afterCents = removed ? 0 : after.totalCents;
+  const share = before.shares.find(s => s.request === id)?.cents ?? 0;
+  return {
+    pool: {
       name: pool.name,
       path: pool.path,
       managed: pool.managed ?? false,
@@ -74,16 +106,27 @@ export function planRelease(
         ? { deviceConfigName: pool.deviceConfigName }
         : {}),
       ...(pool.migConfigName ? { migConfigName: pool.migConfigName } : {}),
-    });
-  }
+    },
+    savedCents: before.totalCents - afterCents,
+    attributedCents: share,
+    priceKnown: before.priceKnown,
+  };
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
+}
+
+/** The device-plugin and mig-parted configs the removed pools leave unused. */
+function unusedConfigsOf(
+  pools: ReleasedPool[],
+  repoState: RepoState,
+): Pick<ReleasePlan, 'unusedDevicePluginConfigs' | 'unusedMigConfigs'> {
   const removed = pools.filter(p => p.removed);
   const kept = repoState.pools.filter(
     p => !removed.some(r => r.name === p.name),
   );
-  const plan: ReleasePlan = {
-    request,
-    cluster: cluster.name,
-    pools,
+  return {
     unusedDevicePluginConfigs: unusedConfigs(
       removed.map(p => p.deviceConfigName),
       kept.map(p => p.deviceConfigName),
@@ -94,20 +137,14 @@ export function planRelease(
       kept.map(p => p.migConfigName),
       DEFAULT_MIG_CONFIG,
     ),
-    savedUsdPerMonth: centsToUsd(savedCents),
-    attributedUsdPerMonth: centsToUsd(attributedCents),
-    savings: releaseSavingsText({
-      savedUsdPerMonth: centsToUsd(savedCents),
-      pools,
-    }),
-    priceKnown,
-    explanation: pools.map(p =>
-      p.removed
-        ? `pool ${p.name}: ${id} was its last request, so the pool goes (${p.nodesBefore} -> 0 nodes, ${formatCents(Math.round(p.usdPerMonthBefore * 100))}/month saved).`
-        : `pool ${p.name}: ${id} held ${p.releasedUnits} ${p.resourceName}; ${p.ledger.length} request(s) stay, ${p.nodesBefore} -> ${p.nodesAfter} nodes.`,
-    ),
   };
-  return plan;
+}
+
+/** One line of the release's explanation for a pool: it goes, or what it keeps. */
+function poolExplanation(p: ReleasedPool, id: string): string {
+  return p.removed
+    ? `pool ${p.name}: ${id} was its last request, so the pool goes (${p.nodesBefore} -> 0 nodes, ${formatCents(Math.round(p.usdPerMonthBefore * 100))}/month saved).`
+    : `pool ${p.name}: ${id} held ${p.releasedUnits} ${p.resourceName}; ${p.ledger.length} request(s) stay, ${p.nodesBefore} -> ${p.nodesAfter} nodes.`;
 }
 
 /** Configs removed pools selected that no kept pool selects (the default never goes). */
