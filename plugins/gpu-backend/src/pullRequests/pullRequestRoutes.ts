@@ -12,23 +12,12 @@
 import express from 'express';
 import Router from 'express-promise-router';
 import type {
-  BackstageCredentials,
-  BackstageUserPrincipal,
   HttpAuthService,
   LoggerService,
   PermissionsService,
 } from '@backstage/backend-plugin-api';
-import {
-  ConflictError,
-  InputError,
-  NotAllowedError,
-  NotFoundError,
-} from '@backstage/errors';
+import { InputError, NotFoundError } from '@backstage/errors';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
-import {
-  AuthorizeResult,
-  type BasicPermission,
-} from '@backstage/plugin-permission-common';
 import {
   gpuPullRequestClosePermission,
   gpuPullRequestMergePermission,
@@ -36,20 +25,17 @@ import {
   type GpuPullRequest,
   type GpuPullRequestDetail,
   type GpuPullRequestMergeResponse,
-  type GpuPullRequestRefusal,
   type GpuPullRequestsResponse,
 } from '@gpu-gitops/plugin-gpu-common';
-import {
-  LocalPullRequestError,
-  type ForgeKind,
-  type LocalPullRequests,
-} from '@gpu-gitops/plugin-gpu-node';
+import type { ForgeKind, LocalPullRequests } from '@gpu-gitops/plugin-gpu-node';
 import {
   readableEntityOfQuery,
   selects,
   workloadSelector,
 } from '../http/entityAccess';
 import type { OpenPullRequests } from './openPullRequests';
+import { readReviewerDecision } from './reviewerDecision';
+import { reviewError } from './reviewError';
 
 export interface PullRequestRouterOptions {
   httpAuth: HttpAuthService;
@@ -62,6 +48,20 @@ export interface PullRequestRouterOptions {
   open?: OpenPullRequests;
   /** After a merge: refresh the allocation index, so the cards show it; true once it has. */
   onMerged(): Promise<boolean>;
+}
+
+type Handler = (req: express.Request, res: express.Response) => Promise<void>;
+
+export async function createPullRequestRouter(
+  options: PullRequestRouterOptions,
+): Promise<express.Router> {
+  const router = Router();
+  router.use('/pull-requests', express.json({ limit: '16kb' }));
+  router.get('/pull-requests', listPullRequests(options));
+  router.get('/pull-requests/:id', showPullRequest(options));
+  router.post('/pull-requests/:id/merge', mergePullRequest(options));
+  router.post('/pull-requests/:id/close', closePullRequest(options));
+  return router;
 }
 
 /** The request a pull request carries belongs to the entity whose workload it is. */
@@ -78,34 +78,28 @@ function belongsTo(
   );
 }
 
-export async function createPullRequestRouter(
-  options: PullRequestRouterOptions,
-): Promise<express.Router> {
-  const { httpAuth, permissions, catalog, logger } = options;
-  const router = Router();
-  router.use('/pull-requests', express.json({ limit: '16kb' }));
+/** Review in the app is the local forge's; other forges review on their own pages. */
+function reviewedHere(options: PullRequestRouterOptions): {
+  review: LocalPullRequests;
+  open: OpenPullRequests;
+} {
+  if (!options.review || !options.open) {
+    throw new NotFoundError(
+      'gpu.gitops is not configured: there is no GitOps repository to review',
+    );
+  }
+  if (!options.open.reviewInApp) {
+    throw new InputError(
+      `gpu.gitops.forge is ${options.forgeKind}: review, merge and close GPU pull requests there`,
+    );
+  }
+  return { review: options.review, open: options.open };
+}
 
-  const configured = () => {
-    if (!options.review || !options.open) {
-      throw new NotFoundError(
-        'gpu.gitops is not configured: there is no GitOps repository to review',
-      );
-    }
-    return { review: options.review, open: options.open };
-  };
-  /** Review in the app is the local forge's; other forges review on their own pages. */
-  const reviewedHere = () => {
-    const found = configured();
-    if (!found.open.reviewInApp) {
-      throw new InputError(
-        `gpu.gitops.forge is ${options.forgeKind}: review, merge and close GPU pull requests there`,
-      );
-    }
-    return found;
-  };
-
-  router.get('/pull-requests', async (req, res) => {
-    const credentials = await httpAuth.credentials(req, {
+/** GET /pull-requests[?entityRef=]: the open GPU pull requests (of one entity's workload). */
+function listPullRequests(options: PullRequestRouterOptions): Handler {
+  return async (req, res) => {
+    const credentials = await options.httpAuth.credentials(req, {
       allow: ['user', 'service'],
     });
     // Without gpu.gitops there is nothing to review (as the index is empty).
@@ -114,7 +108,7 @@ export async function createPullRequestRouter(
     if (req.query.entityRef !== undefined) {
       const { entity } = await readableEntityOfQuery(
         req.query.entityRef,
-        catalog,
+        options.catalog,
         credentials,
       );
       const selector = workloadSelector(entity);
@@ -126,11 +120,14 @@ export async function createPullRequestRouter(
       pullRequests,
     };
     res.json(body);
-  });
+  };
+}
 
-  router.get('/pull-requests/:id', async (req, res) => {
-    await httpAuth.credentials(req, { allow: ['user', 'service'] });
-    const { review, open } = reviewedHere();
+/** GET /pull-requests/:id: one pull request with its diff. */
+function showPullRequest(options: PullRequestRouterOptions): Handler {
+  return async (req, res) => {
+    await options.httpAuth.credentials(req, { allow: ['user', 'service'] });
+    const { review, open } = reviewedHere(options);
     const detail = await reviewError(() =>
       review.get(pullRequestBranch(req.params.id)),
     );
@@ -139,37 +136,21 @@ export async function createPullRequestRouter(
       url: open.pageUrl(detail.branch),
     };
     res.json(body);
-  });
-
-  /** A reviewer's decision: a signed-in person the permission policy allows. */
-  const decision = async (
-    req: express.Request,
-    permission: BasicPermission,
-  ) => {
-    const credentials = await httpAuth.credentials(req, { allow: ['user'] });
-    await authorize(permissions, permission, credentials);
-    const head: unknown = req.body?.head;
-    if (typeof head !== 'string' || !/^[0-9a-f]{40,64}$/.test(head)) {
-      throw new InputError(
-        'body.head must be the head commit you reviewed (40 or 64 hex digits)',
-      );
-    }
-    return {
-      head,
-      decidedBy: credentials.principal.userEntityRef,
-      branch: pullRequestBranch(req.params.id),
-    };
   };
+}
 
-  router.post('/pull-requests/:id/merge', async (req, res) => {
-    const { review, open } = reviewedHere();
-    const { branch, ...decided } = await decision(
+/** POST /pull-requests/:id/merge: merged, then the index refreshed so the cards show it. */
+function mergePullRequest(options: PullRequestRouterOptions): Handler {
+  return async (req, res) => {
+    const { review, open } = reviewedHere(options);
+    const { branch, ...decided } = await readReviewerDecision(
       req,
+      options,
       gpuPullRequestMergePermission,
     );
     const commit = await reviewError(() => review.merge(branch, decided));
     open.forget();
-    logger.info(
+    options.logger.info(
       `GPU pull request ${branch} merged into ${review.baseBranch} by ${decided.decidedBy} (${commit.slice(0, 12)})`,
     );
     const indexed = await options.onMerged();
@@ -180,60 +161,23 @@ export async function createPullRequestRouter(
       indexed,
     };
     res.json(body);
-  });
+  };
+}
 
-  router.post('/pull-requests/:id/close', async (req, res) => {
-    const { review, open } = reviewedHere();
-    const { branch, ...decided } = await decision(
+/** POST /pull-requests/:id/close: 204 once closed. */
+function closePullRequest(options: PullRequestRouterOptions): Handler {
+  return async (req, res) => {
+    const { review, open } = reviewedHere(options);
+    const { branch, ...decided } = await readReviewerDecision(
       req,
+      options,
       gpuPullRequestClosePermission,
     );
     await reviewError(() => review.close(branch, decided));
     open.forget();
-    logger.info(`GPU pull request ${branch} closed by ${decided.decidedBy}`);
-    res.status(204).end();
-  });
-
-  return router;
-}
-
-async function authorize(
-  permissions: PermissionsService,
-  permission: BasicPermission,
-  credentials: BackstageCredentials<BackstageUserPrincipal>,
-): Promise<void> {
-  const [decision] = await permissions.authorize([{ permission }], {
-    credentials,
-  });
-  if (decision.result !== AuthorizeResult.ALLOW) {
-    throw new NotAllowedError(
-      `${credentials.principal.userEntityRef} may not ${permission.name === gpuPullRequestMergePermission.name ? 'merge' : 'close'} GPU pull requests (permission ${permission.name})`,
+    options.logger.info(
+      `GPU pull request ${branch} closed by ${decided.decidedBy}`,
     );
-  }
-}
-
-/**
- * The review's refusals as HTTP errors: 404 for an unknown branch, 409 for a
- * conflict or a moved head. The error's own `refusal` property travels in the
- * body (Backstage serializes an error's own properties) as
- * `GpuPullRequestRefusalResponse`: what changed and what to do, for the page.
- */
-async function reviewError<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof LocalPullRequestError)) throw error;
-    const refused =
-      error.kind === 'not-found'
-        ? new NotFoundError(error.message)
-        : new ConflictError(error.message);
-    const refusal: GpuPullRequestRefusal = {
-      kind: error.kind,
-      changed: error.changed,
-      todo: error.todo,
-      conflicts: [...error.conflicts],
-    };
-    Object.assign(refused, { refusal });
-    throw refused;
-  }
+    res.status(204).end();
+  };
 }

@@ -43,15 +43,20 @@ function fitGiB(peakMiB: number): number {
   return Math.max(0.5, Math.ceil(((peakMiB * HEADROOM) / 1024) * 2) / 2);
 }
 
+/** What right-sizing reads beside the allocation. */
+export interface RightSizeContext {
+  cluster: ClusterProfile;
+  catalog: GpuCatalog;
+  repoState?: RepoState;
+  /** The owners' allowed models and modes: a suggestion the owner may not send is none. */
+  policy?: GpuPolicy;
+}
+
+type RequestSpec = NonNullable<GpuAllocation['requestSpec']>;
+
 export function rightSize(
   allocation: GpuAllocation,
-  context: {
-    cluster: ClusterProfile;
-    catalog: GpuCatalog;
-    repoState?: RepoState;
-    /** The owners' allowed models and modes: a suggestion the owner may not send is none. */
-    policy?: GpuPolicy;
-  },
+  context: RightSizeContext,
 ): RightSizeSuggestion | undefined {
   const u = allocation.utilization;
   const spec = allocation.requestSpec;
@@ -68,7 +73,36 @@ export function rightSize(
   const tooSmall = u.vramPeakMiB > u.vramAllottedMiB;
   if (!tooBig && !tooSmall) return undefined;
   const vramGiB = fitGiB(u.vramPeakMiB);
-  let best: { plan: Plan; spec: GpuAllocation['requestSpec'] } | undefined;
+  const best = cheapestFit(allocation, spec, vramGiB, needMiB, context);
+  if (!best) return undefined;
+  const saved = centsToUsd(
+    usdToCents(allocation.usdPerMonth) - usdToCents(best.plan.cost.usdPerMonth),
+  );
+  // Growing is suggested whatever it costs; shrinking only when it saves.
+  if (tooBig && saved <= 0) return undefined;
+  return {
+    ...suggestedPlan(best),
+    savedUsdPerMonth: saved,
+    reason: tooSmall
+      ? `its pods peaked at ${Math.round(u.vramPeakMiB)} MiB over ${u.window}, above the ${u.vramAllottedMiB} MiB a replica holds`
+      : `its pods peaked at ${Math.round(u.vramPeakMiB)} MiB over ${u.window}; ${vramGiB} GiB per replica keeps a quarter of headroom`,
+  };
+}
+
+interface Fit {
+  plan: Plan;
+  spec: RequestSpec;
+}
+
+/** The cheapest of the candidate modes whose plan holds `needMiB` per replica. */
+function cheapestFit(
+  allocation: GpuAllocation,
+  spec: RequestSpec,
+  vramGiB: number,
+  needMiB: number,
+  context: RightSizeContext,
+): Fit | undefined {
+  let best: Fit | undefined;
   for (const sharing of CANDIDATE_MODES) {
     const candidate = {
       ...spec,
@@ -80,43 +114,47 @@ export function rightSize(
         gpusPerReplica: 1,
       },
     };
-    let planned: Plan;
-    try {
-      const request = parseGpuRequest({
-        kind: 'GpuRequest',
-        metadata: { name: allocation.name, namespace: allocation.namespace },
-        spec: candidate,
-      });
-      const check = ownerPolicyCheck(
-        context.policy ?? EMPTY_POLICY,
-        context.catalog,
-        request,
-      );
-      if (check.choiceIssues.length > 0) continue; // not the owner's to choose
-      planned = plan(
-        request,
-        check.catalog,
-        context.cluster,
-        context.repoState,
-      );
-    } catch (error) {
-      if (isGpuInputError(error)) continue; // this mode cannot hold it here
-      throw error;
-    }
-    if (planned.perReplica.memoryMiB < needMiB) continue;
+    const planned = planCandidate(allocation, candidate, context);
+    if (!planned || planned.perReplica.memoryMiB < needMiB) continue;
     if (!best || planned.cost.usdPerMonth < best.plan.cost.usdPerMonth) {
       best = { plan: planned, spec: candidate };
     }
   }
-  if (!best) return undefined;
-  const saved = centsToUsd(
-    usdToCents(allocation.usdPerMonth) - usdToCents(best.plan.cost.usdPerMonth),
-  );
-  // Growing is suggested whatever it costs; shrinking only when it saves.
-  if (tooBig && saved <= 0) return undefined;
-  const p = best.plan;
+  return best;
+}
+
+/**
+ * The planner's answer for one candidate spec, or undefined when the owner
+ * may not choose it or this mode cannot hold it here.
+ */
+function planCandidate(
+  allocation: GpuAllocation,
+  candidate: RequestSpec,
+  context: RightSizeContext,
+): Plan | undefined {
+  try {
+    const request = parseGpuRequest({
+      kind: 'GpuRequest',
+      metadata: { name: allocation.name, namespace: allocation.namespace },
+      spec: candidate,
+    });
+    const check = ownerPolicyCheck(
+      context.policy ?? EMPTY_POLICY,
+      context.catalog,
+      request,
+    );
+    if (check.choiceIssues.length > 0) return undefined; // not the owner's to choose
+    return plan(request, check.catalog, context.cluster, context.repoState);
+  } catch (error) {
+    if (isGpuInputError(error)) return undefined; // this mode cannot hold it here
+    throw error;
+  }
+}
+
+/** The suggestion's figures, read off the chosen plan. */
+function suggestedPlan({ plan: p, spec }: Fit) {
   return {
-    requestSpec: best.spec!,
+    requestSpec: spec,
     sharingMode: p.sharing.mode,
     pool: p.pool.name,
     resourceName: p.resourceName,
@@ -124,9 +162,5 @@ export function rightSize(
     ...(p.sharing.migProfile ? { migProfile: p.sharing.migProfile } : {}),
     ...(p.sharing.slicesPerGpu ? { slicesPerGpu: p.sharing.slicesPerGpu } : {}),
     usdPerMonth: p.cost.usdPerMonth,
-    savedUsdPerMonth: saved,
-    reason: tooSmall
-      ? `its pods peaked at ${Math.round(u.vramPeakMiB)} MiB over ${u.window}, above the ${u.vramAllottedMiB} MiB a replica holds`
-      : `its pods peaked at ${Math.round(u.vramPeakMiB)} MiB over ${u.window}; ${vramGiB} GiB per replica keeps a quarter of headroom`,
   };
 }
