@@ -64,6 +64,15 @@ export class ForgeError extends Error {
 const defaultSleep = (ms: number) =>
   new Promise<void>(resolve => setTimeout(resolve, ms));
 
+/** A response body: its JSON, else its text (an HTML error page), undefined when empty. */
+function parseBody(text: string): any {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return text;
+  }
+}
+
 /** The human part of a forge error body (GitHub, GitLab and Gitea all differ). */
 export function forgeErrorMessage(json: unknown): string {
   if (json === null || json === undefined) return '';
@@ -110,6 +119,8 @@ export class ForgeHttpClient {
   /**
    * Sends one request. Resolves for 2xx and for the statuses the caller
    * handles itself (`expect`), throws a redacted ForgeError otherwise.
+   * A 5xx or a network failure is tried again after the backoff; any other
+   * status, and a timeout, is final.
    */
   async request<T = any>(
     method: string,
@@ -121,8 +132,69 @@ export class ForgeHttpClient {
     const attempts = Math.max(1, retry.attempts ?? 3);
     const backoff = retry.backoffMs ?? (n => 250 * 2 ** (n - 1));
     const sleep = retry.sleep ?? defaultSleep;
+    let lastError: ForgeError | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) await sleep(backoff(attempt - 1));
+      const answer = await this.send(method, path, body);
+      if (answer instanceof ForgeError) {
+        lastError = answer;
+        continue;
+      }
+      const { status, json } = answer;
+      if ((status >= 200 && status < 300) || expect.includes(status)) {
+        return answer;
+      }
+      lastError = this.statusError(method, path, status, json);
+      if (status < 500) throw lastError;
+    }
+    throw this.error(
+      `${lastError?.message ?? 'request failed'} (gave up after ${attempts} attempts)`,
+      lastError?.status ?? 0,
+    );
+  }
+
+  /**
+   * One fetch, body read, within the timeout. A network failure comes back
+   * as the ForgeError to retry on; a timeout is thrown (never retried).
+   */
+  private async send(
+    method: string,
+    path: string,
+    body: unknown,
+  ): Promise<ForgeResponse | ForgeError> {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_GITOPS_TIMEOUT_MS;
     const doFetch = this.options.fetch ?? fetch;
-    const url = `${this.options.apiBaseUrl.replace(/\/+$/, '')}${path}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await doFetch(
+        `${this.options.apiBaseUrl.replace(/\/+$/, '')}${path}`,
+        {
+          method,
+          headers: this.headers(body),
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        },
+      );
+      text = await response.text();
+    } catch (error) {
+      if (isTimeout(error)) {
+        throw this.error(
+          `${this.options.forgeName} did not answer within ${formatSeconds(timeoutMs)} ` +
+            `(${method} ${path}): the forge or a proxy accepted the connection and stalled`,
+          0,
+        );
+      }
+      return this.error(
+        `${method} ${path} failed: ${(error as Error).message}`,
+        0,
+      );
+    }
+    return { status: response.status, json: parseBody(text) };
+  }
+
+  /** JSON in and out; the token only in the Authorization header. */
+  private headers(body: unknown): Record<string, string> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': 'gpu-gitops',
@@ -134,75 +206,29 @@ export class ForgeHttpClient {
       )(this.options.token);
     }
     if (body !== undefined) headers['content-type'] = 'application/json';
+    return headers;
+  }
 
-    const timeoutMs = this.options.timeoutMs ?? DEFAULT_GITOPS_TIMEOUT_MS;
-    const timedOut = () =>
-      this.error(
-        `${this.options.forgeName} did not answer within ${formatSeconds(timeoutMs)} ` +
-          `(${method} ${path}): the forge or a proxy accepted the connection and stalled`,
-        0,
-      );
-
-    let lastError: ForgeError | undefined;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await sleep(backoff(attempt - 1));
-      let response: Response;
-      let text: string;
-      try {
-        response = await doFetch(url, {
-          method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        text = await response.text();
-      } catch (error) {
-        if (isTimeout(error)) throw timedOut();
-        lastError = this.error(
-          `${method} ${path} failed: ${(error as Error).message}`,
-          0,
-        );
-        continue;
-      }
-      let json: any = undefined;
-      try {
-        json = text ? JSON.parse(text) : undefined;
-      } catch {
-        json = text;
-      }
-      const status = response.status;
-      if ((status >= 200 && status < 300) || expect.includes(status)) {
-        return { status, json };
-      }
-      const detail = forgeErrorMessage(json);
-      if (status === 401 || status === 403) {
-        throw this.error(
-          `${this.options.forgeName} rejected the credentials (HTTP ${status}${
-            detail ? `: ${detail}` : ''
-          }) on ${method} ${path}: the token is missing, invalid or lacks the scope to ` +
-            `create pull requests (GitHub: repo / pull_requests:write, GitLab: api, Gitea: write:repository)`,
-          status,
-        );
-      }
-      if (status >= 500) {
-        lastError = this.error(
-          `${this.options.forgeName} ${method} ${path} failed with HTTP ${status}${
-            detail ? `: ${detail}` : ''
-          }`,
-          status,
-        );
-        continue;
-      }
-      throw this.error(
-        `${this.options.forgeName} ${method} ${path} failed with HTTP ${status}${
-          detail ? `: ${detail}` : ''
-        }`,
+  /** A status the caller did not expect, said with what to fix (a 401/403: the token). */
+  private statusError(
+    method: string,
+    path: string,
+    status: number,
+    json: unknown,
+  ): ForgeError {
+    const detail = forgeErrorMessage(json);
+    const withDetail = detail ? `: ${detail}` : '';
+    if (status === 401 || status === 403) {
+      return this.error(
+        `${this.options.forgeName} rejected the credentials (HTTP ${status}${withDetail}) on ${method} ${path}: ` +
+          `the token is missing, invalid or lacks the scope to ` +
+          `create pull requests (GitHub: repo / pull_requests:write, GitLab: api, Gitea: write:repository)`,
         status,
       );
     }
-    throw this.error(
-      `${lastError?.message ?? 'request failed'} (gave up after ${attempts} attempts)`,
-      lastError?.status ?? 0,
+    return this.error(
+      `${this.options.forgeName} ${method} ${path} failed with HTTP ${status}${withDetail}`,
+      status,
     );
   }
 

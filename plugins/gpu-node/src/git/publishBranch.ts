@@ -88,6 +88,30 @@ export interface PublishBranchResult {
   files: string[];
 }
 
+/** Runs each git step of a publication, timed when the caller asked. */
+type StageRunner = NonNullable<PublishBranchOptions['stage']>;
+
+/** What one publication learns from attempt to attempt. */
+interface PublishLoop {
+  /**
+   * Most runs open a new branch: the first attempt skips asking the remote
+   * about it and pushes with a lease that requires the branch to be absent.
+   * If it exists after all, that push is refused and the loop asks.
+   */
+  optimistic: boolean;
+  branchExistedAtStart?: boolean;
+  /** The commit of the refused optimistic push, still right when the base did not move. */
+  carried?: CarriedCommit;
+  lastError?: GitOpsError;
+}
+
+/** How an attempt ended when it did not finish the publication. */
+type AttemptEnd =
+  /** The optimistic push met an existing branch: discovery, not a failed attempt. */
+  | 'branch-found'
+  /** The base or the branch moved: again from a fresh fetch. */
+  | 'moved';
+
 /**
  * Runs the whole branch publication with bounded retries:
  * sync base → build → commit → push (lease) and, when the push is rejected
@@ -99,127 +123,149 @@ export async function publishBranchOnClone(
   options: PublishBranchOptions,
 ): Promise<PublishBranchResult> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
-  let branchExistedAtStart: boolean | undefined;
-  let lastError: GitOpsError | undefined;
-  // Most runs open a new branch: the first attempt skips asking the remote
-  // about it and pushes with a lease that requires the branch to be absent.
-  // If it exists after all, that push is refused and the loop asks.
-  let optimistic = true;
-  const stage =
+  const stage: StageRunner =
     options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
-  /** The commit of the refused optimistic push, still right when the base did not move. */
-  let carried: CarriedCommit | undefined;
+  const loop: PublishLoop = { optimistic: true };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const reused = carried;
-    carried = undefined;
-    const baseSha =
-      reused?.baseSha ??
-      (await stage('Fetch base', () => clone.sync(options.sparsePaths)));
-    const remote = optimistic
-      ? undefined
-      : await remoteBranch(clone, options.branch);
-    if (!optimistic) branchExistedAtStart ??= remote !== undefined;
-    const built =
-      reused?.built ??
-      (await options.build({ workDir: clone.workDir, baseSha, attempt }));
-    if (!built || built.changes.length === 0) {
-      return unchanged(
-        clone,
-        options.branch,
-        baseSha,
-        attempt,
-        branchExistedAtStart,
-      );
+    const end = await publishAttempt(clone, options, stage, loop, attempt);
+    if (end === 'branch-found') {
+      attempt--;
+      continue;
     }
-    const commit =
-      reused?.commit ??
-      (await stage('Commit', () =>
-        commitOnBase(clone, built, options.trailer),
-      ));
-    if (!commit) {
-      return unchanged(
-        clone,
-        options.branch,
-        baseSha,
-        attempt,
-        branchExistedAtStart,
+    if (end !== 'moved') return end;
+    if (attempt < maxAttempts) {
+      clone.logger.warn(
+        `push of ${options.branch} rejected (attempt ${attempt}/${maxAttempts}); ` +
+          `fetching and rebuilding on the new base: ${firstLine(loop.lastError?.message ?? '')}`,
       );
-    }
-    // Checked only when we would push: a no-op run never fails on someone's branch.
-    if (remote) refuseForeignCommits(clone, options, remote);
-    if (
-      remote &&
-      remote.tree === commit.tree &&
-      remote.parents.length === 1 &&
-      remote.parents[0] === baseSha
-    ) {
-      // Same content on the same base: the branch is already right; keep its commit.
-      clone.logger.info(
-        `branch ${options.branch} already holds this change on ${baseSha.slice(0, 12)}`,
-      );
-      await clone.markClean();
-      return {
-        branch: options.branch,
-        baseSha,
-        commit: remote.sha,
-        changed: true,
-        pushed: false,
-        branchExisted: branchExistedAtStart ?? true,
-        attempts: attempt,
-        files: commit.files,
-      };
-    }
-    await options.beforePush?.(attempt);
-    try {
-      const pushed = await stage('Push', () =>
-        push(clone, options.branch, remote?.sha),
-      );
-      await clone.markClean();
-      return {
-        branch: options.branch,
-        baseSha,
-        commit: commit.sha,
-        changed: true,
-        pushed: pushed === 'pushed',
-        branchExisted: branchExistedAtStart ?? pushed === 'up-to-date',
-        attempts: attempt,
-        files: commit.files,
-      };
-    } catch (error) {
-      const gitError = error as GitOpsError;
-      if (!(await baseOrBranchMoved(clone, gitError, baseSha))) throw gitError;
-      if (optimistic) {
-        optimistic = false;
-        // Refused because the branch exists (a re-run): that was discovery,
-        // not a failed attempt. Otherwise the base moved: a real retry.
-        if ((await remoteBranch(clone, options.branch)) !== undefined) {
-          // On the same base the change built is still the change (the
-          // updater's re-renders always meet their branch): pushed again
-          // with the branch's lease, not built a second time.
-          if ((await remoteBaseSha(clone)) === baseSha) {
-            carried = { baseSha, built, commit };
-          }
-          attempt--;
-          continue;
-        }
-      }
-      lastError = gitError;
-      if (attempt < maxAttempts) {
-        clone.logger.warn(
-          `push of ${options.branch} rejected (attempt ${attempt}/${maxAttempts}); ` +
-            `fetching and rebuilding on the new base: ${firstLine(gitError.message)}`,
-        );
-      }
     }
   }
   throw new GitOpsError(
     clone.redactor.redact(
       `push of ${options.branch} was rejected ${maxAttempts} times (the base or the branch kept moving): ${
-        lastError?.message ?? ''
+        loop.lastError?.message ?? ''
       }`,
     ),
     'push-rejected',
   );
+}
+
+/**
+ * One attempt: the base (fetched, or the carried commit's), the change built
+ * and committed on it, then pushed with the lease — or kept when the remote
+ * branch already holds it.
+ */
+async function publishAttempt(
+  clone: CachedClone,
+  options: PublishBranchOptions,
+  stage: StageRunner,
+  loop: PublishLoop,
+  attempt: number,
+): Promise<PublishBranchResult | AttemptEnd> {
+  const reused = loop.carried;
+  loop.carried = undefined;
+  const baseSha =
+    reused?.baseSha ??
+    (await stage('Fetch base', () => clone.sync(options.sparsePaths)));
+  const remote = loop.optimistic
+    ? undefined
+    : await remoteBranch(clone, options.branch);
+  if (!loop.optimistic) loop.branchExistedAtStart ??= remote !== undefined;
+  const built =
+    reused?.built ??
+    (await options.build({ workDir: clone.workDir, baseSha, attempt }));
+  const commit =
+    built && built.changes.length > 0
+      ? (reused?.commit ??
+        (await stage('Commit', () =>
+          commitOnBase(clone, built, options.trailer),
+        )))
+      : undefined;
+  if (!built || !commit) {
+    return unchanged(clone, options.branch, baseSha, attempt, loop);
+  }
+  const published = { baseSha, attempts: attempt, files: commit.files };
+  // Checked only when we would push: a no-op run never fails on someone's branch.
+  if (remote) refuseForeignCommits(clone, options, remote);
+  if (remote && holdsCommit(remote, commit, baseSha)) {
+    // Same content on the same base: the branch is already right; keep its commit.
+    clone.logger.info(
+      `branch ${options.branch} already holds this change on ${baseSha.slice(0, 12)}`,
+    );
+    await clone.markClean();
+    return {
+      ...published,
+      branch: options.branch,
+      commit: remote.sha,
+      changed: true,
+      pushed: false,
+      branchExisted: loop.branchExistedAtStart ?? true,
+    };
+  }
+  await options.beforePush?.(attempt);
+  try {
+    const pushed = await stage('Push', () =>
+      push(clone, options.branch, remote?.sha),
+    );
+    await clone.markClean();
+    return {
+      ...published,
+      branch: options.branch,
+      commit: commit.sha,
+      changed: true,
+      pushed: pushed === 'pushed',
+      branchExisted: loop.branchExistedAtStart ?? pushed === 'up-to-date',
+    };
+  } catch (error) {
+    return refusedPush(clone, options.branch, loop, error as GitOpsError, {
+      baseSha,
+      built,
+      commit,
+    });
+  }
+}
+
+/** Whether the remote branch is one commit on `baseSha` with exactly `commit`'s tree. */
+function holdsCommit(
+  remote: RemoteBranchState,
+  commit: CommitResult,
+  baseSha: string,
+): boolean {
+  return (
+    remote.tree === commit.tree &&
+    remote.parents.length === 1 &&
+    remote.parents[0] === baseSha
+  );
+}
+
+/**
+ * What a refused push means for the next attempt; a refusal that is a rule
+ * (not the base or the branch moving) is thrown as it is.
+ */
+async function refusedPush(
+  clone: CachedClone,
+  branch: string,
+  loop: PublishLoop,
+  error: GitOpsError,
+  attempted: CarriedCommit,
+): Promise<AttemptEnd> {
+  if (!(await baseOrBranchMoved(clone, error, attempted.baseSha))) throw error;
+  if (loop.optimistic) {
+    loop.optimistic = false;
+    // Refused because the branch exists (a re-run): that was discovery,
+    // not a failed attempt. Otherwise the base moved: a real retry.
+    if ((await remoteBranch(clone, branch)) !== undefined) {
+      // On the same base the change built is still the change (the
+      // updater's re-renders always meet their branch): pushed again
+      // with the branch's lease, not built a second time.
+      if ((await remoteBaseSha(clone)) === attempted.baseSha) {
+        loop.carried = attempted;
+      }
+      return 'branch-found';
+    }
+  }
+  loop.lastError = error;
+  return 'moved';
 }
 
 /** A run that changes nothing: the clone is clean again, and whether the branch exists is said. */
@@ -228,7 +274,7 @@ async function unchanged(
   branch: string,
   baseSha: string,
   attempts: number,
-  branchExistedAtStart: boolean | undefined,
+  { branchExistedAtStart }: PublishLoop,
 ): Promise<PublishBranchResult> {
   await clone.markClean();
   return {

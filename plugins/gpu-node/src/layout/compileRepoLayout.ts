@@ -73,6 +73,12 @@ interface ClusterPaths {
   devicePluginConfig: EntryPattern;
 }
 
+/** The patterns of the entries that lie outside every cluster's folder. */
+interface SharedPatterns {
+  workloadDir: EntryPattern;
+  request: EntryPattern;
+}
+
 /**
  * Compiles `layout` for the clusters named (their folders are the only
  * cluster folders `place` recognises; the first cluster wins when two share
@@ -85,91 +91,115 @@ export function compileRepoLayout(
   clusters: readonly string[] = [],
 ): CompiledRepoLayout {
   const resolved = resolveLayout(layout);
-  const clusterPaths: ClusterPaths[] = clusters.map(name => {
-    const known = { cluster: name };
-    const scope = clusterScopePath(resolved, name);
-    return {
-      name,
-      scope: scope === '.' ? '' : `${scope}/`,
-      kustomization: resolved.render('clusterKustomization', known),
-      migConfig: resolved.render('migConfig', known),
-      // The pool folder: what the nodePool template renders to before {{pool}}.
-      poolPrefix: layoutEntryPattern(resolved, 'nodePool', known).prefix,
-      devicePluginConfig: layoutEntryPattern(
-        resolved,
-        'devicePluginConfig',
-        known,
-      ),
-    };
-  });
-  const workloadDir = layoutEntryPattern(resolved, 'workloadDir', {});
-  const request = layoutEntryPattern(resolved, 'request', {});
+  const clusterPaths = clusters.map(name =>
+    compileClusterPaths(resolved, name),
+  );
+  const shared: SharedPatterns = {
+    workloadDir: layoutEntryPattern(resolved, 'workloadDir', {}),
+    request: layoutEntryPattern(resolved, 'request', {}),
+  };
   const clusterOf = (name: string) => {
     const found = clusterPaths.find(c => c.name === name);
     if (!found) throw new Error(`cluster "${name}" was not compiled`);
     return found;
   };
-
-  const placeInCluster = (
-    c: ClusterPaths,
-    path: string,
-  ): LayoutPlace | undefined => {
-    if (path === c.migConfig) return { entry: 'migConfig', cluster: c.name };
-    if (path === c.kustomization) {
-      return { entry: 'clusterKustomization', cluster: c.name };
-    }
-    const config = c.devicePluginConfig.match(path)?.values.config;
-    if (config !== undefined) {
-      return { entry: 'devicePluginConfig', cluster: c.name, config };
-    }
-    if (path.startsWith(c.poolPrefix) && YAML_FILE.test(path)) {
-      return { entry: 'nodePool', cluster: c.name };
-    }
-    return undefined;
-  };
-
   return {
     layout: resolved,
     clusters: [...clusters],
-    workloadsPrefix: workloadDir.prefix,
-    requestsPrefix: request.prefix,
+    workloadsPrefix: shared.workloadDir.prefix,
+    requestsPrefix: shared.request.prefix,
     poolPrefix: cluster => clusterOf(cluster).poolPrefix,
     clusterFolder: cluster => clusterOf(cluster).scope,
     devicePluginConfigName: (cluster, path) =>
       clusterOf(cluster).devicePluginConfig.match(path)?.values.config,
     workloadNamespace: path =>
-      workloadDir.match(path, { folder: true })?.values.namespace,
-    place(path) {
-      for (const c of clusterPaths) {
-        const found = placeInCluster(c, path);
-        if (found) return found;
-      }
-      const stored = request.match(path)?.values;
-      if (stored) {
-        return {
-          entry: 'request',
-          namespace: stored.namespace,
-          name: stored.name,
-        };
-      }
-      if (path.startsWith(workloadDir.prefix) && YAML_FILE.test(path)) {
-        const folder = workloadDir.match(path, { folder: true });
-        // A file outside any workload folder's shape stands for its own folder.
-        return folder
-          ? {
-              entry: 'workloadDir',
-              folder: folder.matched,
-              namespace: folder.values.namespace,
-            }
-          : { entry: 'workloadDir', folder: posix.dirname(path) };
-      }
-      // Last: a workload folder or request inside a cluster's folder stays one.
-      for (const c of clusterPaths) {
-        if (path.startsWith(c.scope) && YAML_FILE.test(path)) {
-          return { entry: 'clusterFolder', cluster: c.name };
-        }
-      }
-      return undefined;
-    },
+      shared.workloadDir.match(path, { folder: true })?.values.namespace,
+    place: path => placeOf(path, clusterPaths, shared),
   };
+}
+
+/** The paths of one cluster's entries, rendered once. */
+function compileClusterPaths(
+  resolved: ResolvedRepoLayout,
+  name: string,
+): ClusterPaths {
+  const known = { cluster: name };
+  const scope = clusterScopePath(resolved, name);
+  return {
+    name,
+    scope: scope === '.' ? '' : `${scope}/`,
+    kustomization: resolved.render('clusterKustomization', known),
+    migConfig: resolved.render('migConfig', known),
+    // The pool folder: what the nodePool template renders to before {{pool}}.
+    poolPrefix: layoutEntryPattern(resolved, 'nodePool', known).prefix,
+    devicePluginConfig: layoutEntryPattern(
+      resolved,
+      'devicePluginConfig',
+      known,
+    ),
+  };
+}
+
+/**
+ * What `path` is: a cluster's own entry first, then a stored request or a
+ * workload folder's file, and last any other file of a cluster's folder (so
+ * a workload folder or request inside a cluster's folder stays one).
+ */
+function placeOf(
+  path: string,
+  clusterPaths: readonly ClusterPaths[],
+  shared: SharedPatterns,
+): LayoutPlace | undefined {
+  for (const c of clusterPaths) {
+    const found = placeInCluster(c, path);
+    if (found) return found;
+  }
+  const outside = placeOutsideClusters(path, shared);
+  if (outside) return outside;
+  const folder = clusterPaths.find(
+    c => path.startsWith(c.scope) && YAML_FILE.test(path),
+  );
+  return folder ? { entry: 'clusterFolder', cluster: folder.name } : undefined;
+}
+
+/** One of the cluster's GPU entries: its kustomization, mig-parted config, a device-plugin config, a pool file. */
+function placeInCluster(
+  c: ClusterPaths,
+  path: string,
+): LayoutPlace | undefined {
+  if (path === c.migConfig) return { entry: 'migConfig', cluster: c.name };
+  if (path === c.kustomization) {
+    return { entry: 'clusterKustomization', cluster: c.name };
+  }
+  const config = c.devicePluginConfig.match(path)?.values.config;
+  if (config !== undefined) {
+    return { entry: 'devicePluginConfig', cluster: c.name, config };
+  }
+  if (path.startsWith(c.poolPrefix) && YAML_FILE.test(path)) {
+    return { entry: 'nodePool', cluster: c.name };
+  }
+  return undefined;
+}
+
+/** A stored request, or a YAML file of a workload folder. */
+function placeOutsideClusters(
+  path: string,
+  { workloadDir, request }: SharedPatterns,
+): LayoutPlace | undefined {
+  const stored = request.match(path)?.values;
+  if (stored) {
+    return { entry: 'request', namespace: stored.namespace, name: stored.name };
+  }
+  if (!path.startsWith(workloadDir.prefix) || !YAML_FILE.test(path)) {
+    return undefined;
+  }
+  const folder = workloadDir.match(path, { folder: true });
+  // A file outside any workload folder's shape stands for its own folder.
+  return folder
+    ? {
+        entry: 'workloadDir',
+        folder: folder.matched,
+        namespace: folder.values.namespace,
+      }
+    : { entry: 'workloadDir', folder: posix.dirname(path) };
 }

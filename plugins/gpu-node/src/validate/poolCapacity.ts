@@ -129,11 +129,16 @@ interface ResourceNeed {
   groups: ReplicaGroup[];
   perGpu: number;
   gpusPerNode: number;
+  /** What one node of the reference shape gives of `resource`. */
+  unitsPerNode: number;
   nodes: number;
   gpus: number;
   /** The workloads asking for it, `namespace/name`. */
   workloads: string;
 }
+
+/** A finding on the pool itself, under `rule`. */
+type PoolReport = (rule: string, message: string) => void;
 
 /**
  * Every pool's limits hold what the workloads on it need together, summed
@@ -158,7 +163,7 @@ export function checkPoolLimits(
       if (on.length > 0) cannotTell.push(unknownGpuCountNote(pool, on));
       continue;
     }
-    const report = (rule: string, message: string) =>
+    const report: PoolReport = (rule, message) =>
       findings.push({
         file: pool.file,
         object: `${pool.object.kind}/${pool.name}`,
@@ -166,69 +171,115 @@ export function checkPoolLimits(
         message,
       });
     const needs: ResourceNeed[] = [];
-    for (const { resource, perGpu } of pool.advertised) {
-      const users = on.filter(w => unitsPerPod(w, resource) > 0);
-      const groups = users.map(w => ({
-        replicas: w.replicas!,
-        unitsPerReplica: unitsPerPod(w, resource),
-      }));
-      if (groups.length === 0) continue;
-      const largest = Math.max(...groups.map(g => g.unitsPerReplica));
-      const shape = referenceNodeShape(pool.gpuCounts, perGpu, largest);
-      if (!shape) {
-        const most = Math.max(1, ...pool.gpuCounts) * perGpu;
-        report(
-          'replica-exceeds-node',
-          `a replica asks for ${largest} ${resource}, more than the largest node of the pool offers (${most}); it can never be scheduled`,
-        );
-        continue;
-      }
-      const gpus = gpusNeeded(groups, shape);
-      const nodes = nodesNeeded(groups, shape.unitsPerNode);
-      const names = users
-        .map(w => `${w.id.split('/')[0]}/${w.object.metadata.name}`)
-        .join(', ');
-      needs.push({
-        resource,
-        groups,
-        perGpu,
-        gpusPerNode: shape.gpusPerNode,
-        nodes,
-        gpus,
-        workloads: names,
-      });
-      const limit = pool.limits[resource];
-      if (
-        resource !== PHYSICAL_GPU &&
-        limit !== undefined &&
-        limit < nodes * shape.unitsPerNode
-      ) {
-        report(
-          'pool-limit-short',
-          `${describeGroups(groups, resource)} at ${perGpu} per GPU need ${nodes * shape.unitsPerNode} ${resource} (${nodes} node(s) × ${shape.unitsPerNode}); limit is ${limit} (workloads: ${names})`,
-        );
-      }
+    for (const advertised of pool.advertised) {
+      const need = resourceNeed(pool, on, advertised, report);
+      if (!need) continue;
+      needs.push(need);
+      checkResourceLimit(pool, need, report);
     }
-    const gpuLimit = pool.limits[PHYSICAL_GPU];
-    const mostGpus = needs.reduce<ResourceNeed | undefined>(
-      (most, n) => (!most || n.gpus > most.gpus ? n : most),
-      undefined,
-    );
-    if (gpuLimit !== undefined && mostGpus && mostGpus.gpus > gpuLimit) {
-      report(
-        'pool-limit-short',
-        `${describeGroups(mostGpus.groups, mostGpus.resource)} at ${mostGpus.perGpu} per GPU need ${mostGpus.gpus} ${PHYSICAL_GPU}; limit is ${gpuLimit} (${mostGpus.nodes} node(s) of ${mostGpus.gpusPerNode} GPU(s) for ${mostGpus.workloads}; Karpenter launches no node past the limit, so the rest stay Pending)`,
-      );
-    }
-    const nodeLimit = pool.limits[NODES];
-    const mostNodes = Math.max(0, ...needs.map(n => n.nodes));
-    if (nodeLimit !== undefined && mostNodes > nodeLimit) {
-      report(
-        'pool-limit-short',
-        `the workloads need ${mostNodes} node(s); limit is ${nodeLimit} ${NODES}`,
-      );
-    }
+    checkGpuLimit(pool, needs, report);
+    checkNodeLimit(pool, needs, report);
   }
+}
+
+/**
+ * What the replicas asking for one advertised resource need of the pool;
+ * undefined when none asks for it, or (reported) when a replica is larger
+ * than the pool's largest node.
+ */
+function resourceNeed(
+  pool: BuiltPool,
+  on: GpuWorkload[],
+  { resource, perGpu }: { resource: string; perGpu: number },
+  report: PoolReport,
+): ResourceNeed | undefined {
+  const users = on.filter(w => unitsPerPod(w, resource) > 0);
+  const groups = users.map(w => ({
+    replicas: w.replicas!,
+    unitsPerReplica: unitsPerPod(w, resource),
+  }));
+  if (groups.length === 0) return undefined;
+  const largest = Math.max(...groups.map(g => g.unitsPerReplica));
+  const shape = referenceNodeShape(pool.gpuCounts, perGpu, largest);
+  if (!shape) {
+    const most = Math.max(1, ...pool.gpuCounts) * perGpu;
+    report(
+      'replica-exceeds-node',
+      `a replica asks for ${largest} ${resource}, more than the largest node of the pool offers (${most}); it can never be scheduled`,
+    );
+    return undefined;
+  }
+  return {
+    resource,
+    groups,
+    perGpu,
+    gpusPerNode: shape.gpusPerNode,
+    unitsPerNode: shape.unitsPerNode,
+    nodes: nodesNeeded(groups, shape.unitsPerNode),
+    gpus: gpusNeeded(groups, shape),
+    workloads: workloadNames(users),
+  };
+}
+
+/** The pool's limit on a shared resource (never the physical GPUs: `checkGpuLimit`) holds the nodes it needs. */
+function checkResourceLimit(
+  pool: BuiltPool,
+  need: ResourceNeed,
+  report: PoolReport,
+): void {
+  const { resource, nodes, unitsPerNode } = need;
+  const limit = pool.limits[resource];
+  if (
+    resource === PHYSICAL_GPU ||
+    limit === undefined ||
+    limit >= nodes * unitsPerNode
+  ) {
+    return;
+  }
+  report(
+    'pool-limit-short',
+    `${describeGroups(need.groups, resource)} at ${need.perGpu} per GPU need ${nodes * unitsPerNode} ${resource} (${nodes} node(s) × ${unitsPerNode}); limit is ${limit} (workloads: ${need.workloads})`,
+  );
+}
+
+/** The pool's physical GPU limit holds the GPUs of its most demanding resource. */
+function checkGpuLimit(
+  pool: BuiltPool,
+  needs: ResourceNeed[],
+  report: PoolReport,
+): void {
+  const gpuLimit = pool.limits[PHYSICAL_GPU];
+  const mostGpus = needs.reduce<ResourceNeed | undefined>(
+    (most, n) => (!most || n.gpus > most.gpus ? n : most),
+    undefined,
+  );
+  if (gpuLimit === undefined || !mostGpus || mostGpus.gpus <= gpuLimit) return;
+  report(
+    'pool-limit-short',
+    `${describeGroups(mostGpus.groups, mostGpus.resource)} at ${mostGpus.perGpu} per GPU need ${mostGpus.gpus} ${PHYSICAL_GPU}; limit is ${gpuLimit} (${mostGpus.nodes} node(s) of ${mostGpus.gpusPerNode} GPU(s) for ${mostGpus.workloads}; Karpenter launches no node past the limit, so the rest stay Pending)`,
+  );
+}
+
+/** The pool's node limit holds the nodes of its most demanding resource. */
+function checkNodeLimit(
+  pool: BuiltPool,
+  needs: ResourceNeed[],
+  report: PoolReport,
+): void {
+  const nodeLimit = pool.limits[NODES];
+  const mostNodes = Math.max(0, ...needs.map(n => n.nodes));
+  if (nodeLimit === undefined || mostNodes <= nodeLimit) return;
+  report(
+    'pool-limit-short',
+    `the workloads need ${mostNodes} node(s); limit is ${nodeLimit} ${NODES}`,
+  );
+}
+
+/** `namespace/name` of each workload, as the findings name them. */
+function workloadNames(workloads: GpuWorkload[]): string {
+  return workloads
+    .map(w => `${w.id.split('/')[0]}/${w.object.metadata.name}`)
+    .join(', ');
 }
 
 /** Why a pool's limits were not checked: its machines' GPU count is unknown. */
@@ -241,8 +292,5 @@ function unknownGpuCountNote(pool: BuiltPool, on: GpuWorkload[]): string {
     machines.length > 0
       ? `machine ${machines.join(', ')} is not in the catalog: pass --catalog with its GPUs per node`
       : 'its requirements name no instance type or GPU count';
-  const names = on
-    .map(w => `${w.id.split('/')[0]}/${w.object.metadata.name}`)
-    .join(', ');
-  return `${pool.object.kind}/${pool.name} (${pool.file}): how many GPUs its nodes have is unknown (${what}), so its limits and the replica sizes of ${names} were not checked`;
+  return `${pool.object.kind}/${pool.name} (${pool.file}): how many GPUs its nodes have is unknown (${what}), so its limits and the replica sizes of ${workloadNames(on)} were not checked`;
 }

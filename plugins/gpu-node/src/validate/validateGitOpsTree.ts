@@ -8,8 +8,12 @@ import {
   poolProviderOf,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { readKustomizationGraph } from '../kustomize';
-import { LayoutInput, resolveLayout } from '../layout/layout';
+import { readKustomizationGraph, type KustomizationGraph } from '../kustomize';
+import {
+  LayoutInput,
+  resolveLayout,
+  type ResolvedRepoLayout,
+} from '../layout/layout';
 import { asKubernetesObject } from '../repo/yamlObjects';
 import { BuiltRoot, buildRoots } from './builtRoots';
 import {
@@ -157,6 +161,20 @@ async function readGitOpsTree(dir: string, findings: Finding[]) {
   return { source, graph };
 }
 
+/** The tree under check, and where its checks put what they find. */
+interface TreeUnderCheck {
+  dir: string;
+  graph: KustomizationGraph;
+  source: SourceTree;
+  layout: ResolvedRepoLayout;
+  options: ValidateGitOpsTreeOptions;
+  profile: ClusterProfile;
+  catalog: GpuCatalog;
+  findings: Finding[];
+  /** What could not be checked, for the reviewer: never a finding. */
+  notes: string[];
+}
+
 /**
  *  validateGitOpsTree, with the notes on what the builds left out.
  *
@@ -167,12 +185,21 @@ export async function validateGitOpsTreeReport(
   options: ValidateGitOpsTreeOptions = {},
 ): Promise<GitOpsTreeReport> {
   const layout = resolveLayout(options.layout);
-  const catalog = options.catalog ?? builtinCatalog;
   const profile = resolveClusterProfile(options.cluster);
   const findings: Finding[] = [];
-  /** What could not be checked, for the reviewer: never a finding. */
-  const notes: string[] = [];
   const { source, graph } = await readGitOpsTree(dir, findings);
+  const catalog = options.catalog ?? builtinCatalog;
+  const tree: TreeUnderCheck = {
+    dir,
+    graph,
+    source,
+    layout,
+    options,
+    profile,
+    catalog,
+    findings,
+    notes: [],
+  };
 
   // 1. Files: every object against its schema and Karpenter's extra rules.
   checkSourceObjects(
@@ -185,17 +212,30 @@ export async function validateGitOpsTreeReport(
 
   // 2. Per cluster GPU folder (the layout): configs, overlays, duplicates.
   const clusters = clusterNames(layout, source.files);
-  await checkClusterFolders(
-    source,
-    layout,
-    clusters,
-    findings,
-    options,
-    profile,
-  );
+  await checkClusterFolders(tree, clusters);
 
   // 3. What kustomize builds from every root.
-  const roots = await buildRoots(dir, graph, findings, buildOptions(options));
+  const built = await readBuiltTree(tree, clusters);
+  await checkBuiltTree(tree, built);
+
+  // 4. What the product set up and nothing uses any more.
+  checkOrphans(source, layout, clusters, built.workloads, findings);
+
+  return {
+    findings: sortFindings(findings),
+    notes: reportNotes(source, built.roots, tree.notes),
+  };
+}
+
+/** What kustomize builds from every root, and the GPU pools, workloads and ConfigMaps in it. */
+async function readBuiltTree(tree: TreeUnderCheck, clusters: string[]) {
+  const { source, layout, options, profile, findings } = tree;
+  const roots = await buildRoots(
+    tree.dir,
+    tree.graph,
+    findings,
+    buildOptions(options),
+  );
   const names = gpuConfigMapNames(
     profile,
     options.cluster !== undefined,
@@ -208,17 +248,26 @@ export async function validateGitOpsTreeReport(
     options.cluster ? await clusterStack(source, layout, profile) : {};
   const pools = builtPools(roots, {
     source,
-    catalog,
+    catalog: tree.catalog,
     // Without a cluster the MIG strategy is unknown: a MIG pool serves what
     // either strategy advertises (`mixed` is only the default's guess).
     migStrategy: options.cluster ? profile.migStrategy : undefined,
     configMaps,
     names,
     findings,
-    ...(options.cluster ? {} : { cannotTell: notes }),
+    ...(options.cluster ? {} : { cannotTell: tree.notes }),
     stack: stack.stack,
   });
-  const workloads = gpuWorkloads(roots);
+  return { roots, names, stack, pools, workloads: gpuWorkloads(roots) };
+}
+
+/** The checks on what kustomize built: workloads served and landing, device plugins, capacities, limits, references. */
+async function checkBuiltTree(
+  tree: TreeUnderCheck,
+  built: Awaited<ReturnType<typeof readBuiltTree>>,
+): Promise<void> {
+  const { source, options, profile, catalog, findings, notes } = tree;
+  const { roots, names, stack, pools, workloads } = built;
   checkGpuContainerImages(workloads, source, findings);
   const onPools = withoutTeamGpuNodeWorkloads(
     workloads,
@@ -237,25 +286,13 @@ export async function validateGitOpsTreeReport(
   checkForeignNodeOverlays(roots, source, catalog, findings, pools);
   checkProductOverlayPrecedence(roots, pools, source, findings);
   checkTeamNodeFeatureRules(roots, source, catalog, findings);
-  await checkGpuConfigsDelivery(roots, graph, source, names, findings);
-
-  // 4. What the product set up and nothing uses any more.
-  checkOrphans(source, layout, clusters, workloads, findings);
-
-  return {
-    findings: sortFindings(findings),
-    notes: reportNotes(source, roots, notes),
-  };
+  await checkGpuConfigsDelivery(roots, tree.graph, source, names, findings);
 }
 
 /** Each cluster GPU folder of the layout checked in turn: configs, overlays, duplicates. */
 async function checkClusterFolders(
-  source: SourceTree,
-  layout: ReturnType<typeof resolveLayout>,
+  { source, layout, findings, options, profile }: TreeUnderCheck,
   clusters: string[],
-  findings: Finding[],
-  options: ValidateGitOpsTreeOptions,
-  profile: ClusterProfile,
 ): Promise<void> {
   for (const cluster of clusters) {
     await checkClusterFolder(source, layout, cluster, findings, {
@@ -355,7 +392,7 @@ function reportNotes(
 /** What runs on the GPU nodes, read for the cluster the tree is applied to. */
 async function clusterStack(
   source: SourceTree,
-  layout: ReturnType<typeof resolveLayout>,
+  layout: ResolvedRepoLayout,
   profile: ClusterProfile,
 ) {
   return {

@@ -7,25 +7,22 @@
  * releases; every request's pods land on the pool the plan chose and on no
  * other, and every file comes back.
  */
-import { promises as fs } from 'node:fs';
 import { parseAllDocuments, parseDocument } from 'yaml';
 import {
   builtinCatalog,
   parseGpuRequest,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { buildImportChange } from '../../import/buildImportChange';
 import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
-import { writeChangeSet } from '../stagedTree';
 import {
-  SHAPE_OWNER,
-  checkoutShape,
-  snapshot,
+  bootstrapShape,
+  expectLandsOnPlannedPool,
+  importShape,
   shapeRequest,
-  requestThenRelease,
+  withShapeRepository,
+  expectCleanRound,
 } from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
@@ -55,12 +52,9 @@ const objectsIn = (text: string) =>
 describe('the AKS node auto-provisioning repository with the provider’s sample GPU Jobs', () => {
   let tree: FsRepoTree;
   let original: Record<string, string>;
-  beforeAll(async () => {
-    tree = await checkoutShape('aks-nap-repo', 'gpu-shape-aks-');
-    await fs.rm(`${tree.root}/README.md`);
-    original = await snapshot(tree);
+  withShapeRepository('aks-nap-repo', 'gpu-shape-aks-', checkout => {
+    ({ tree, original } = checkout);
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('validate on the untouched repository finds only the Job that tolerates a taint no GPU pool has (the CPU pool launches no GPU node)', async () => {
     expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([
@@ -75,14 +69,7 @@ describe('the AKS node auto-provisioning repository with the provider’s sample
   });
 
   it('the import adopts the GPU pool as exclusive T4, keeps both node classes Azure’s and the CPU pool as written, and records the Job that runs there', async () => {
-    const imported = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster,
-      catalog: builtinCatalog,
-      owner: SHAPE_OWNER,
-    });
-    await writeChangeSet(tree, imported.changeSet);
+    const imported = await importShape(tree, cluster);
     expect(imported.changeSet.changes.map(c => c.path)).toEqual([
       POOL_FILE,
       `requests/ml/${TRAINER}.yaml`,
@@ -108,14 +95,7 @@ describe('the AKS node auto-provisioning repository with the provider’s sample
   describe('bootstrapped', () => {
     let bootstrapped: Record<string, string>;
     beforeAll(async () => {
-      await writeChangeSet(
-        tree,
-        await buildBootstrapChangeSet(tree, cluster, {
-          operatorChartVersion: 'v26.7.0',
-          binPacking: false,
-        }),
-      );
-      bootstrapped = await snapshot(tree);
+      ({ bootstrapped } = await bootstrapShape(tree, cluster));
     });
 
     it('validate still finds only the Job no GPU pool takes', async () => {
@@ -137,8 +117,7 @@ describe('the AKS node auto-provisioning repository with the provider’s sample
         catalog: builtinCatalog,
       });
       expect(change.plan.pool.name).toBe('gpu');
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual(['gpu']);
+      expectLandsOnPlannedPool(change, 'gpu');
     });
 
     it.each([
@@ -165,7 +144,7 @@ describe('the AKS node auto-provisioning repository with the provider’s sample
     ])(
       'the Job no pool took gets %s GPUs: its pods land on the pool the plan chose only, validate finds it fixed, and its release gives every file back',
       async (_mode, gpu, reused) => {
-        const { change, findings } = await requestThenRelease(
+        const { change } = await expectCleanRound(
           tree,
           shapeRequest('samples-tf-mnist-demo', {
             gpu,
@@ -174,12 +153,9 @@ describe('the AKS node auto-provisioning repository with the provider’s sample
             },
           }),
           cluster,
+          bootstrapped,
         );
         if (reused) expect(change.plan.pool.name).toBe(reused);
-        expect(change.verification?.unverifiable).toEqual([]);
-        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
-        expect(findings).toEqual([]);
-        expect(await snapshot(tree)).toEqual(bootstrapped);
       },
     );
   });

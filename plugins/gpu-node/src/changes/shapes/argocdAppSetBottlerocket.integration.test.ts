@@ -8,24 +8,19 @@
  * the plan chose and on no other.
  */
 import { parseAllDocuments } from 'yaml';
-import {
-  builtinCatalog,
-  isGpuInputError,
-  resolveClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
-import { promises as fs } from 'node:fs';
-import { buildImportChange } from '../../import/buildImportChange';
+import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
-import { buildRequestChange } from '../buildRequestChange';
-import { writeChangeSet } from '../stagedTree';
 import {
-  SHAPE_OWNER,
-  checkoutShape,
+  bootstrapShape,
+  expectLandsOnPlannedPool,
+  importShape,
+  refusalOf,
   requestThenRelease,
-  snapshot,
   shapeRequest,
+  snapshot,
+  withShapeRepository,
+  expectOneIssue,
 } from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
@@ -49,29 +44,20 @@ const objectsIn = (text: string) =>
 describe('the Argo CD ApplicationSet repository with a Karpenter v1beta1 pool on Bottlerocket', () => {
   let tree: FsRepoTree;
   let original: Record<string, string>;
-  beforeAll(async () => {
-    tree = await checkoutShape(
-      'argocd-appset-bottlerocket-repo',
-      'gpu-shape-appset-',
-    );
-    await fs.rm(`${tree.root}/README.md`);
-    original = await snapshot(tree);
-  });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+  withShapeRepository(
+    'argocd-appset-bottlerocket-repo',
+    'gpu-shape-appset-',
+    checkout => {
+      ({ tree, original } = checkout);
+    },
+  );
 
   it('validate finds nothing wrong in the untouched repository', async () => {
     expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
   });
 
   it('the import converts the pool to v1 and adopts it as Bottlerocket shares it: 4 time slices per GPU', async () => {
-    const imported = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster,
-      catalog: builtinCatalog,
-      owner: SHAPE_OWNER,
-    });
-    await writeChangeSet(tree, imported.changeSet);
+    const imported = await importShape(tree, cluster);
     const objects = objectsIn((await tree.readFile(POOL_FILE))!);
     const pool = objects.find(o => o.kind === 'NodePool');
     const nodeClass = objects.find(o => o.kind === 'EC2NodeClass');
@@ -102,13 +88,9 @@ describe('the Argo CD ApplicationSet repository with a Karpenter v1beta1 pool on
     let bootstrapped: Record<string, string>;
     let notes: string[];
     beforeAll(async () => {
-      const changeSet = await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      });
-      notes = changeSet.notes ?? [];
-      await writeChangeSet(tree, changeSet);
-      bootstrapped = await snapshot(tree);
+      const bootstrap = await bootstrapShape(tree, cluster);
+      notes = bootstrap.changeSet.notes ?? [];
+      bootstrapped = bootstrap.bootstrapped;
     });
 
     it('validate finds nothing wrong once bootstrapped', async () => {
@@ -129,23 +111,18 @@ describe('the Argo CD ApplicationSet repository with a Karpenter v1beta1 pool on
     ])(
       'refuses whole GPUs for %s — a new pool on that node class would give each pod a quarter of a GPU — and writes nothing',
       async (_what, name, kind, model, vramGiB) => {
-        const error = await buildRequestChange({
+        const error = await refusalOf(
           tree,
-          dir: tree.root,
-          request: shapeRequest(name, {
+          shapeRequest(name, {
             gpu: { model, sharing: 'exclusive', replicas: 1, vramGiB },
             workload: { existing: { kind, name } },
           }),
           cluster,
-          catalog: builtinCatalog,
-        }).catch(e => e);
-        expect(isGpuInputError(error)).toBe(true);
-        expect(error.issues).toEqual([
-          expect.objectContaining({
-            path: 'spec.gpu.sharing',
-            rule: 'device-plugin-shares-by-default',
-          }),
-        ]);
+        );
+        expectOneIssue(error, {
+          path: 'spec.gpu.sharing',
+          rule: 'device-plugin-shares-by-default',
+        });
         expect(error.issues[0].message).toContain(
           'set device-sharing-strategy = "none" in that node class\'s user data',
         );
@@ -172,8 +149,7 @@ describe('the Argo CD ApplicationSet repository with a Karpenter v1beta1 pool on
           },
         );
         const { plan } = change;
-        expect(change.verification?.unverifiable).toEqual([]);
-        expect(change.verification?.landsOn).toEqual([plan.pool.name]);
+        expectLandsOnPlannedPool(change);
         expect(findings).toEqual([]);
         expect(plan.resourceName).toBe('nvidia.com/gpu');
         expect(plan.resourcePerReplica).toBe(1);
@@ -219,10 +195,9 @@ describe('the Argo CD ApplicationSet repository with a Karpenter v1beta1 pool on
     ])(
       'refuses time-slicing asking for %s, saying what the node class sets, and writes nothing',
       async (_what, asks, path, words) => {
-        const error = await buildRequestChange({
+        const error = await refusalOf(
           tree,
-          dir: tree.root,
-          request: shapeRequest('vision', {
+          shapeRequest('vision', {
             gpu: {
               model: 'a10g',
               sharing: 'time-slicing',
@@ -232,12 +207,8 @@ describe('the Argo CD ApplicationSet repository with a Karpenter v1beta1 pool on
             workload: { existing: { kind: 'Deployment', name: 'vision' } },
           }),
           cluster,
-          catalog: builtinCatalog,
-        }).catch(e => e);
-        expect(isGpuInputError(error)).toBe(true);
-        expect(error.issues).toEqual([
-          expect.objectContaining({ path, rule: 'node-class-sharing' }),
-        ]);
+        );
+        expectOneIssue(error, { path, rule: 'node-class-sharing' });
         expect(error.issues[0].message).toContain(words);
         expect(error.issues[0].message).toContain(
           'whose user data time-slices every GPU 4 ways (time-slicing.replicas = 4), each slice a nvidia.com/gpu',

@@ -6,41 +6,26 @@
  * refused there, since the standalone device plugin runs on every GPU node
  * and no DRA driver is deployed.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import {
-  builtinCatalog,
-  isGpuInputError,
-  resolveClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
-import { buildImportChange } from '../../import/buildImportChange';
-import { FsRepoTree } from '../../repo/tree';
+import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
-import { buildRequestChange } from '../buildRequestChange';
-import { writeChangeSet } from '../stagedTree';
-import { snapshot, shapeRequest } from './__testUtils__/shapeRound';
+import {
+  bootstrapShape,
+  importShape,
+  karpenterAwsShapeCluster,
+  refusalOf,
+  shapeRequest,
+  snapshot,
+  withShapeRepository,
+  expectOneIssue,
+} from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
 // kustomize on a shared CI machine.
 jest.setTimeout(240_000);
 
-const FIXTURE = path.join(
-  __dirname,
-  '../../../../../test/fixtures/argocd-helm-repo',
-);
-const OWNER = 'group:default/ml-platform';
-
-const cluster = resolveClusterProfile({
-  name: 'prod',
-  provider: 'aws-karpenter',
-  karpenterVersion: '1.8.0',
-  nodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'gpu' },
-  nodeOverlay: true,
-  migStrategy: 'single',
-});
+const cluster = karpenterAwsShapeCluster('prod', 'gpu');
 
 const request = shapeRequest;
 
@@ -48,27 +33,16 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
   let tree: FsRepoTree;
   let bootstrapped: Record<string, string>;
 
-  beforeAll(async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-shape-argocd-'));
-    await fs.cp(FIXTURE, dir, { recursive: true });
-    await fs.rm(path.join(dir, 'README.md'));
-    tree = new FsRepoTree(dir);
+  withShapeRepository('argocd-helm-repo', 'gpu-shape-argocd-', checkout => {
+    ({ tree } = checkout);
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('validate finds nothing wrong in the untouched repository', async () => {
     expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
   });
 
   it('the import adopts the team’s pool as the device plugin runs it: 10 time slices per GPU (its release’s default config), not whole GPUs', async () => {
-    const imported = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster,
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
-    await writeChangeSet(tree, imported.changeSet);
+    await importShape(tree, cluster);
     const [pool] = parseAllDocuments(
       (await tree.readFile('clusters/prod/karpenter/nvidia-gpu.yaml'))!,
     ).map(doc => doc.toJS());
@@ -82,32 +56,22 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
 
   describe('imported and bootstrapped', () => {
     beforeAll(async () => {
-      const changeSet = await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      });
-      await writeChangeSet(tree, changeSet);
-      bootstrapped = await snapshot(tree);
+      ({ bootstrapped } = await bootstrapShape(tree, cluster));
     });
 
     it('refuses whole GPUs for the team’s Job, saying which device plugin shares them and where, and writes nothing', async () => {
-      const error = await buildRequestChange({
+      const error = await refusalOf(
         tree,
-        dir: tree.root,
-        request: request('embed-corpus', {
+        request('embed-corpus', {
           gpu: { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 14 },
           workload: { existing: { kind: 'Job', name: 'embed-corpus' } },
         }),
         cluster,
-        catalog: builtinCatalog,
-      }).catch(e => e);
-      expect(isGpuInputError(error)).toBe(true);
-      expect(error.issues).toEqual([
-        expect.objectContaining({
-          path: 'spec.gpu.sharing',
-          rule: 'device-plugin-shares-by-default',
-        }),
-      ]);
+      );
+      expectOneIssue(error, {
+        path: 'spec.gpu.sharing',
+        rule: 'device-plugin-shares-by-default',
+      });
       expect(error.issues[0].message).toContain(
         'which shares every GPU (time-slicing, 10 per GPU, as `nvidia.com/gpu`: its default config `default` (`config.map` of Argo CD Application `argocd/nvidia-device-plugin`',
       );
@@ -115,16 +79,14 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
     });
 
     it('refuses GPUs for the Deployment its Helm chart folder renders, naming the chart, and writes nothing', async () => {
-      const error = await buildRequestChange({
+      const error = await refusalOf(
         tree,
-        dir: tree.root,
-        request: request('vllm', {
+        request('vllm', {
           gpu: { model: 'l4', sharing: 'dra', replicas: 1, vramGiB: 20 },
           workload: { existing: { kind: 'Deployment', name: 'vllm' } },
         }),
         cluster,
-        catalog: builtinCatalog,
-      }).catch(e => e);
+      );
       expect(isGpuInputError(error)).toBe(true);
       expect(error.issues).toEqual([
         {
@@ -143,16 +105,14 @@ describe('the Argo CD app of apps with a Helm chart folder', () => {
     ])(
       'refuses a DRA claim for the team’s %s %s: the standalone device plugin runs on every GPU node and no DRA driver is deployed, and writes nothing',
       async (kind, name, replicas) => {
-        const error = await buildRequestChange({
+        const error = await refusalOf(
           tree,
-          dir: tree.root,
-          request: request(name, {
+          request(name, {
             gpu: { model: 'l4', sharing: 'dra', replicas, vramGiB: 20 },
             workload: { existing: { kind, name } },
           }),
           cluster,
-          catalog: builtinCatalog,
-        }).catch(e => e);
+        );
         const message = String(error?.message ?? error);
         expect(message).toContain(
           'the nodes of NodePool gpu-l4-dra are a DRA pool, but a device plugin runs there too (the `nvidia-device-plugin` Helm chart installed by Argo CD Application `argocd/nvidia-device-plugin`',

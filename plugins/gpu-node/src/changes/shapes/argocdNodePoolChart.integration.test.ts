@@ -10,30 +10,26 @@
  * chose, the chart is never written to, and each release gives every file
  * back; time-slicing, which that plugin cannot switch per pool, is refused.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import {
-  builtinCatalog,
   isGpuInputError,
   resolveClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
-import { buildImportChange } from '../../import/buildImportChange';
 import { readGpuStack } from '../../repo/gpuStack/readGpuStack';
 import type { FsRepoTree } from '../../repo/tree';
 import {
   validateGitOpsTree,
   validateGitOpsTreeReport,
 } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { clusterReleaseFiles } from '../bootstrap/helmReleases/findHelmReleases';
-import { buildRequestChange } from '../buildRequestChange';
-import { writeChangeSet } from '../stagedTree';
 import {
-  checkoutShape,
+  bootstrapShape,
+  expectLandsOnPlannedPool,
+  importShape,
+  refusalOf,
   requestThenRelease,
   shapeRequest,
   snapshot,
-  SHAPE_OWNER,
+  withShapeRepository,
 } from './__testUtils__/shapeRound';
 
 // The import, the bootstrap, each request and release build with the real kustomize.
@@ -55,15 +51,13 @@ describe('a GPU NodePool kept in a Helm chart folder, applied by an Argo CD Appl
   let tree: FsRepoTree;
   let untouched: Record<string, string>;
 
-  beforeAll(async () => {
-    tree = await checkoutShape(
-      'argocd-nodepool-chart-repo',
-      'gpu-shape-chart-',
-    );
-    await fs.rm(path.join(tree.root, 'README.md'));
-    untouched = await snapshot(tree);
-  });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+  withShapeRepository(
+    'argocd-nodepool-chart-repo',
+    'gpu-shape-chart-',
+    checkout => {
+      ({ tree, original: untouched } = checkout);
+    },
+  );
 
   it('validate finds nothing wrong in the untouched repository, and notes where the team’s workload may land unchecked', async () => {
     const report = await validateGitOpsTreeReport(tree.root, { cluster });
@@ -79,22 +73,8 @@ describe('a GPU NodePool kept in a Helm chart folder, applied by an Argo CD Appl
     let bootstrapped: Record<string, string>;
 
     beforeAll(async () => {
-      const imported = await buildImportChange({
-        tree,
-        dir: tree.root,
-        cluster,
-        catalog: builtinCatalog,
-        owner: SHAPE_OWNER,
-      });
-      await writeChangeSet(tree, imported.changeSet);
-      await writeChangeSet(
-        tree,
-        await buildBootstrapChangeSet(tree, cluster, {
-          operatorChartVersion: 'v26.7.0',
-          binPacking: false,
-        }),
-      );
-      bootstrapped = await snapshot(tree);
+      await importShape(tree, cluster);
+      ({ bootstrapped } = await bootstrapShape(tree, cluster));
     });
 
     it('the chart is left as it was', () => {
@@ -125,10 +105,9 @@ describe('a GPU NodePool kept in a Helm chart folder, applied by an Argo CD Appl
     });
 
     it('refuses time-slicing for the team’s Deployment: the chart’s device plugin reads no per-pool config, and nothing is written', async () => {
-      const error = await buildRequestChange({
+      const error = await refusalOf(
         tree,
-        dir: tree.root,
-        request: shapeRequest('trainer', {
+        shapeRequest('trainer', {
           gpu: {
             model: 'a10g',
             sharing: 'time-slicing',
@@ -139,8 +118,7 @@ describe('a GPU NodePool kept in a Helm chart folder, applied by an Argo CD Appl
           workload: { existing: { kind: 'Deployment', name: 'trainer' } },
         }),
         cluster,
-        catalog: builtinCatalog,
-      }).catch(e => e);
+      );
       expect(isGpuInputError(error)).toBe(true);
       expect(error.issues).toEqual([
         expect.objectContaining({
@@ -176,8 +154,7 @@ describe('a GPU NodePool kept in a Helm chart folder, applied by an Argo CD Appl
             whileMerged = await snapshot(tree);
           },
         );
-        expect(change.verification?.unverifiable).toEqual([]);
-        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+        expectLandsOnPlannedPool(change);
         expect(findings).toEqual([]);
         expect(chartFiles(whileMerged)).toEqual(chartFiles(untouched));
         expect(await snapshot(tree)).toEqual(bootstrapped);

@@ -24,13 +24,13 @@ import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { crdSchemaErrors } from '@gpu-gitops/plugin-gpu-common/src/manifests/__testUtils__/crdSchemas';
 import { kustomizeBuild } from '../../kustomize/build';
 import { FsRepoTree } from '../../repo/tree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
-import { writeChangeSet } from '../stagedTree';
 import {
-  checkoutShape,
+  bootstrapShape,
+  expectLandsOnPlannedPool,
   requestThenRelease,
   shapeRequest,
   snapshot,
+  withShapeRepository,
 } from './__testUtils__/shapeRound';
 
 // The bootstrap, then each request and release built with the real kustomize.
@@ -134,8 +134,6 @@ const profile = (flavor: Flavor, configMapNamespace?: string) =>
     },
   });
 
-const bootstrapOptions = { operatorChartVersion: 'v26.7.0', binPacking: false };
-
 type Built = Awaited<ReturnType<typeof kustomizeBuild>>[number];
 
 /**
@@ -211,21 +209,18 @@ describe.each(Object.entries(FLAVORS))(
     let tree: FsRepoTree;
     let untouched: Record<string, string>;
 
-    beforeAll(async () => {
-      tree = await checkoutShape(
-        flavor.fixture,
-        `gpu-shape-${flavor.cluster}-`,
-      );
-      await fs.rm(path.join(tree.root, 'README.md'));
-      untouched = await snapshot(tree);
-    });
-    afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+    withShapeRepository(
+      flavor.fixture,
+      `gpu-shape-${flavor.cluster}-`,
+      checkout => {
+        ({ tree, original: untouched } = checkout);
+      },
+    );
 
     it('the bootstrap adopts the operator the repository installs: no second operator, nothing Karpenter, the team’s files kept, what to set said', async () => {
-      const bootstrap = await buildBootstrapChangeSet(
+      const { changeSet: bootstrap } = await bootstrapShape(
         tree,
         profile(flavor),
-        bootstrapOptions,
       );
       const paths = bootstrap.changes.map(c => c.path);
       expect(paths.filter(p => !p.startsWith(`${clusterFolder}/gpu/`))).toEqual(
@@ -236,7 +231,6 @@ describe.each(Object.entries(FLAVORS))(
       expect(bootstrap.notes.join('\n')).toContain(
         `Set the profile's \`devicePluginConfigMap.namespace\` to \`${flavor.configMapNamespace}\``,
       );
-      await writeChangeSet(tree, bootstrap);
       const teamFiles = Object.keys(untouched).filter(
         file => file !== `${clusterFolder}/kustomization.yaml`,
       );
@@ -259,11 +253,7 @@ describe.each(Object.entries(FLAVORS))(
             (await tree.readFile(flavor.operatorFile))!,
           ),
         );
-        await writeChangeSet(
-          tree,
-          await buildBootstrapChangeSet(tree, cluster, bootstrapOptions),
-        );
-        bootstrapped = await snapshot(tree);
+        ({ bootstrapped } = await bootstrapShape(tree, cluster));
       });
 
       it.each([
@@ -354,8 +344,7 @@ describe.each(Object.entries(FLAVORS))(
           expect(change.plan.warnings.join('\n')).toContain(
             `\`spec.kubeConfig.secretRef.name: ${flavor.cluster}-kubeconfig\``,
           );
-          expect(change.verification?.unverifiable).toEqual([]);
-          expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+          expectLandsOnPlannedPool(change);
           // The management cluster applies none of the workload cluster's
           // objects; the ClusterResourceSet carries both GPU ConfigMaps,
           // exactly the GPU folder's config files (the request's own config

@@ -16,16 +16,17 @@ import { seedOpenStackCatalog } from '@gpu-gitops/plugin-gpu-common/src/provider
 import { buildImportChange } from '../../import/buildImportChange';
 import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { readRepoState } from '../../repo/readRepoState';
 import { buildRequestChange } from '../buildRequestChange';
 import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
 import {
-  checkoutShape,
+  SHAPE_OWNER,
+  bootstrapShape,
+  refusalOf,
   shapeRequest,
   snapshot,
-  SHAPE_OWNER,
+  withShapeRepository,
 } from './__testUtils__/shapeRound';
 
 // The import, the bootstrap and a request each build with the real kustomize.
@@ -51,11 +52,9 @@ const cluster = resolveClusterProfile({
 describe('a ClusterClass-managed Cluster API cluster on OpenStack', () => {
   let tree: FsRepoTree;
 
-  beforeAll(async () => {
-    tree = await checkoutShape('capo-clusterclass-repo', 'gpu-shape-cc-');
-    await fs.rm(path.join(tree.root, 'README.md'));
+  withShapeRepository('capo-clusterclass-repo', 'gpu-shape-cc-', checkout => {
+    ({ tree } = checkout);
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('validate finds nothing wrong in the untouched repository', async () => {
     expect(await validateGitOpsTree(tree.root, { cluster, catalog })).toEqual(
@@ -86,14 +85,7 @@ describe('a ClusterClass-managed Cluster API cluster on OpenStack', () => {
 
   describe('bootstrapped, the Cluster labelled as the bootstrap said, bootstrapped again', () => {
     let bootstrapped: Record<string, string>;
-    const bootstrap = async () =>
-      writeChangeSet(
-        tree,
-        await buildBootstrapChangeSet(tree, cluster, {
-          operatorChartVersion: 'v26.7.0',
-          binPacking: false,
-        }),
-      );
+    const bootstrap = () => bootstrapShape(tree, cluster);
 
     beforeAll(async () => {
       await bootstrap();
@@ -117,17 +109,16 @@ describe('a ClusterClass-managed Cluster API cluster on OpenStack', () => {
     });
 
     it('refuses a new pool beside the topology, saying what to add to the ClusterClass and the Cluster, and writes nothing', async () => {
-      const error = await buildRequestChange({
+      const error = await refusalOf(
         tree,
-        dir: tree.root,
-        request: shapeRequest('t4-exclusive', {
+        shapeRequest('t4-exclusive', {
           cluster: 'ml-os',
           gpu: { model: 't4', sharing: 'exclusive', replicas: 2, vramGiB: 12 },
           workload: { image: 'ghcr.io/acme/t4-exclusive:1.0' },
         }),
         cluster,
         catalog,
-      }).catch(e => e);
+      );
       expect(isGpuInputError(error)).toBe(true);
       expect(error.issues).toEqual([
         {

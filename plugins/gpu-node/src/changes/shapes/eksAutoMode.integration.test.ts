@@ -11,8 +11,6 @@
  * release byte for byte; time-slicing, MPS and MIG are refused with the
  * reason and nothing is written.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
   builtinCatalog,
@@ -21,15 +19,15 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
-import { writeChangeSet } from '../stagedTree';
 import type { FileWrite } from '../types';
 import {
-  checkoutShape,
+  bootstrapShape,
+  expectLandsOnPlannedPool,
   requestThenRelease,
   shapeRequest,
   snapshot,
+  withShapeRepository,
 } from './__testUtils__/shapeRound';
 
 // The bootstrap, then each request and release built with the real kustomize.
@@ -46,17 +44,12 @@ describe('the EKS Auto Mode repository with the user guide’s GPU NodePool', ()
   let tree: FsRepoTree;
   let bootstrapped: Record<string, string>;
 
-  beforeAll(async () => {
-    tree = await checkoutShape('eks-auto-mode-repo', 'gpu-shape-automode-');
-    await fs.rm(path.join(tree.root, 'README.md'));
+  withShapeRepository('eks-auto-mode-repo', 'gpu-shape-automode-', checkout => {
+    ({ tree } = checkout);
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('the bootstrap writes the GPU folder alone, wired into the cluster’s kustomization, and says why', async () => {
-    const bootstrap = await buildBootstrapChangeSet(tree, cluster, {
-      operatorChartVersion: 'v26.7.0',
-      binPacking: false,
-    });
+    const { changeSet: bootstrap } = await bootstrapShape(tree, cluster);
     expect(bootstrap.changes.map(c => c.path).sort()).toEqual([
       'clusters/auto-ml/gpu/kustomization.yaml',
       'clusters/auto-ml/kustomization.yaml',
@@ -65,7 +58,6 @@ describe('the EKS Auto Mode repository with the user guide’s GPU NodePool', ()
     expect(bootstrap.notes[0]).toContain(
       'the bootstrap writes no GPU Operator, device-plugin or MIG config, DRA driver, Karpenter release or NodeClass',
     );
-    await writeChangeSet(tree, bootstrap);
     bootstrapped = await snapshot(tree);
     expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
   });
@@ -116,8 +108,7 @@ describe('the EKS Auto Mode repository with the user guide’s GPU NodePool', ()
       expect(
         change.changeSet.changes.some(c => c.path.includes('device-plugin')),
       ).toBe(false);
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+      expectLandsOnPlannedPool(change);
       expect(findings).toEqual([]);
       expect(await snapshot(tree)).toEqual(bootstrapped);
     },

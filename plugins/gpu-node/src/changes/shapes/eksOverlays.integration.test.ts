@@ -8,81 +8,48 @@
  * releases; every request's pods land on the pool the plan chose and on no
  * other.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseAllDocuments, parseDocument } from 'yaml';
-import {
-  builtinCatalog,
-  parseGpuRequest,
-  resolveClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
-import { buildImportChange } from '../../import/buildImportChange';
-import { FsRepoTree } from '../../repo/tree';
+import { builtinCatalog, parseGpuRequest } from '@gpu-gitops/plugin-gpu-common';
+import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
-import { writeChangeSet } from '../stagedTree';
 import {
-  snapshot,
+  bootstrapShape,
+  expectLandsOnPlannedPool,
+  importShape,
+  karpenterAwsShapeCluster,
   shapeRequest,
-  requestThenRelease,
+  withShapeRepository,
+  expectCleanRound,
 } from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
 // kustomize on a shared CI machine.
 jest.setTimeout(240_000);
 
-const FIXTURE = path.join(
-  __dirname,
-  '../../../../../test/fixtures/eks-overlays-repo',
-);
-const OWNER = 'group:default/ml-platform';
 const POOL_FILE = 'clusters/staging/karpenter/g5-gpu-karpenter.yaml';
 
-const cluster = resolveClusterProfile({
-  name: 'staging',
-  provider: 'aws-karpenter',
-  karpenterVersion: '1.8.0',
-  nodeClass: {
-    group: 'karpenter.k8s.aws',
-    kind: 'EC2NodeClass',
-    name: 'g5-gpu-karpenter',
-  },
-  nodeOverlay: true,
-  migStrategy: 'single',
-});
+const cluster = karpenterAwsShapeCluster('staging', 'g5-gpu-karpenter');
 
 const request = shapeRequest;
-
-async function checkout(prefix: string): Promise<FsRepoTree> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
-  await fs.cp(FIXTURE, dir, { recursive: true });
-  await fs.rm(path.join(dir, 'README.md'));
-  return new FsRepoTree(dir);
-}
 
 describe('the EKS repository with kustomize overlays and workloads that choose their nodes', () => {
   describe('imported', () => {
     let tree: FsRepoTree;
-    beforeAll(async () => {
-      tree = await checkout('gpu-shape-eks-import-');
-    });
-    afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+    withShapeRepository(
+      'eks-overlays-repo',
+      'gpu-shape-eks-import-',
+      checkout => {
+        ({ tree } = checkout);
+      },
+    );
 
     it('validate finds nothing wrong in the untouched repository', async () => {
       expect(await validateGitOpsTree(tree.root, { cluster })).toEqual([]);
     });
 
     it('the import records the overlay’s Deployment as deployed: its namespace and its replicas: entry, not the base’s', async () => {
-      const imported = await buildImportChange({
-        tree,
-        dir: tree.root,
-        cluster,
-        catalog: builtinCatalog,
-        owner: OWNER,
-      });
-      await writeChangeSet(tree, imported.changeSet);
+      const imported = await importShape(tree, cluster);
       expect(imported.changeSet.changes.map(c => c.path).sort()).toEqual([
         POOL_FILE,
         'requests/ml/finetune.yaml',
@@ -101,13 +68,7 @@ describe('the EKS repository with kustomize overlays and workloads that choose t
     });
 
     it('once bootstrapped, the imported Deployment’s record renders again on its pool, its pods landing there only', async () => {
-      await writeChangeSet(
-        tree,
-        await buildBootstrapChangeSet(tree, cluster, {
-          operatorChartVersion: 'v26.7.0',
-          binPacking: false,
-        }),
-      );
+      await bootstrapShape(tree, cluster);
       const record = parseGpuRequest(
         parseDocument((await tree.readFile('requests/ml/triton.yaml'))!).toJS(),
       );
@@ -119,8 +80,7 @@ describe('the EKS repository with kustomize overlays and workloads that choose t
         catalog: builtinCatalog,
       });
       expect(change.plan.pool.name).toBe('g5-gpu-karpenter');
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual(['g5-gpu-karpenter']);
+      expectLandsOnPlannedPool(change, 'g5-gpu-karpenter');
     });
   });
 
@@ -128,16 +88,12 @@ describe('the EKS repository with kustomize overlays and workloads that choose t
     let tree: FsRepoTree;
     let bootstrapped: Record<string, string>;
 
-    beforeAll(async () => {
-      tree = await checkout('gpu-shape-eks-');
-      const changeSet = await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      });
-      await writeChangeSet(tree, changeSet);
-      bootstrapped = await snapshot(tree);
+    withShapeRepository('eks-overlays-repo', 'gpu-shape-eks-', checkout => {
+      ({ tree } = checkout);
     });
-    afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+    beforeAll(async () => {
+      ({ bootstrapped } = await bootstrapShape(tree, cluster));
+    });
 
     it.each([
       [
@@ -155,31 +111,25 @@ describe('the EKS repository with kustomize overlays and workloads that choose t
     ])(
       '%s gets its GPUs on the pool the plan chose and on no other, validates clean, and its release gives every file back',
       async (_what, name, existing, gpu) => {
-        const { change, findings } = await requestThenRelease(
+        await expectCleanRound(
           tree,
           request(name, { gpu, workload: { existing } }),
           cluster,
+          bootstrapped,
         );
-        expect(change.verification?.unverifiable).toEqual([]);
-        expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
-        expect(findings).toEqual([]);
-        expect(await snapshot(tree)).toEqual(bootstrapped);
       },
     );
 
     it('a new workload lands on its new pool only, validates clean, and its release gives every file back', async () => {
-      const { change, findings } = await requestThenRelease(
+      await expectCleanRound(
         tree,
         request('embedder', {
           gpu: { model: 'l4', sharing: 'exclusive', replicas: 1, vramGiB: 20 },
           workload: { image: 'ghcr.io/acme/embedder:1.0' },
         }),
         cluster,
+        bootstrapped,
       );
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
-      expect(findings).toEqual([]);
-      expect(await snapshot(tree)).toEqual(bootstrapped);
     });
   });
 });

@@ -5,50 +5,31 @@
  * the pool the plan chose (verifyChange), and a release gives back every
  * file byte for byte, the team's own style included.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import type { FsRepoTree } from '../../repo/tree';
 import {
-  builtinCatalog,
-  isGpuInputError,
-  resolveClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
-import { buildImportChange } from '../../import/buildImportChange';
-import { FsRepoTree } from '../../repo/tree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
-import { buildRequestChange } from '../buildRequestChange';
-import { writeChangeSet } from '../stagedTree';
-import {
-  snapshot,
+  bootstrapShape,
+  importShape,
+  karpenterAwsShapeCluster,
+  refusalOf,
   shapeRequest,
-  requestThenRelease,
+  snapshot,
+  withShapeRepository,
+  expectCleanRound,
+  expectOneIssue,
+  TIME_SLICING_CONFIG_MAP,
 } from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
 // kustomize on a shared CI machine.
 jest.setTimeout(240_000);
 
-const FIXTURE = path.join(
-  __dirname,
-  '../../../../../test/fixtures/flux-blueprints-repo',
-);
-const OWNER = 'group:default/ml-platform';
 const NODE_POOL = 'clusters/production/karpenter/gpu-nodepool.yaml';
 
 // The profile the team would write: the device plugin reads the hand-written
 // ConfigMap the HelmRelease names, Karpenter has its NodeOverlay gate, and
 // the release runs the chart's default MIG strategy.
-const cluster = resolveClusterProfile({
-  name: 'production',
-  provider: 'aws-karpenter',
-  karpenterVersion: '1.8.0',
-  nodeClass: { group: 'karpenter.k8s.aws', kind: 'EC2NodeClass', name: 'gpu' },
-  devicePluginConfigMap: {
-    name: 'time-slicing-config',
-    namespace: 'gpu-operator',
-  },
-  nodeOverlay: true,
-  migStrategy: 'single',
+const cluster = karpenterAwsShapeCluster('production', 'gpu', {
+  devicePluginConfigMap: TIME_SLICING_CONFIG_MAP,
 });
 
 const request = shapeRequest;
@@ -77,24 +58,12 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
   let tree: FsRepoTree;
   let original: Record<string, string>;
 
-  beforeAll(async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-shape-flux-'));
-    await fs.cp(FIXTURE, dir, { recursive: true });
-    await fs.rm(path.join(dir, 'README.md'));
-    tree = new FsRepoTree(dir);
-    original = await snapshot(tree);
+  withShapeRepository('flux-blueprints-repo', 'gpu-shape-flux-', checkout => {
+    ({ tree, original } = checkout);
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('the import adds its annotations to the blueprint’s NodePool and leaves every line of it as written', async () => {
-    const change = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster,
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
-    await writeChangeSet(tree, change.changeSet);
+    await importShape(tree, cluster);
     const adopted = (await tree.readFile(NODE_POOL))!;
     const added = adopted
       .split('\n')
@@ -116,11 +85,7 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
     let bootstrapped: Record<string, string>;
 
     beforeAll(async () => {
-      const changeSet = await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      });
-      await writeChangeSet(tree, changeSet);
+      await bootstrapShape(tree, cluster);
       // DRA pools need NVIDIA's DRA driver, its kubelet plugin on their nodes
       // only (the GPU Operator's device plugin stays off them by their
       // nvidia.com/gpu.deploy.device-plugin=false label).
@@ -129,38 +94,30 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
     });
 
     it('a first request lands on its pool, validates clean, and its release gives back the bootstrap’s GPU folder byte for byte', async () => {
-      const { change, findings } = await requestThenRelease(
+      await expectCleanRound(
         tree,
         request('embedder', {
           gpu: { model: 'l4', sharing: 'dra', replicas: 1, vramGiB: 10 },
           workload: { image: 'ghcr.io/acme/embedder:1.0' },
         }),
         cluster,
+        bootstrapped,
       );
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
-      expect(findings).toEqual([]);
-      expect(await snapshot(tree)).toEqual(bootstrapped);
     });
 
     it('refuses whole GPUs, since the GPU Operator’s default config time-slices every GPU of an unlabelled pool, naming the file and setting, and writes nothing', async () => {
-      const error = await buildRequestChange({
+      const error = await refusalOf(
         tree,
-        dir: tree.root,
-        request: request('trainer', {
+        request('trainer', {
           gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 14 },
           workload: { image: 'ghcr.io/acme/trainer:1.0' },
         }),
         cluster,
-        catalog: builtinCatalog,
-      }).catch(e => e);
-      expect(isGpuInputError(error)).toBe(true);
-      expect(error.issues).toEqual([
-        expect.objectContaining({
-          path: 'spec.gpu.sharing',
-          rule: 'device-plugin-shares-by-default',
-        }),
-      ]);
+      );
+      expectOneIssue(error, {
+        path: 'spec.gpu.sharing',
+        rule: 'device-plugin-shares-by-default',
+      });
       expect(error.issues[0].message).toContain(
         "its GPU Operator's default device-plugin config shares every GPU (time-slicing, 4 per GPU, as `nvidia.com/gpu`; `devicePlugin.config.default: any` (key of ConfigMap `time-slicing-config`) in",
       );
@@ -171,7 +128,7 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
     });
 
     it('the team’s StatefulSet gets time-sliced T4s on the pool the plan chose, and its release gives back the team’s kustomization in its own list style', async () => {
-      const { change, findings } = await requestThenRelease(
+      const { change } = await expectCleanRound(
         tree,
         request('vision', {
           gpu: {
@@ -184,12 +141,9 @@ describe('the Flux repository with the Karpenter GPU blueprint', () => {
           workload: { existing: { kind: 'StatefulSet', name: 'vision' } },
         }),
         cluster,
+        bootstrapped,
       );
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
       expect(change.verification?.verified).toContain('apps/production');
-      expect(findings).toEqual([]);
-      expect(await snapshot(tree)).toEqual(bootstrapped);
     });
   });
 });

@@ -8,53 +8,31 @@
  * releases; every request's pods land on the pool the plan chose and on no
  * other.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import {
-  builtinCatalog,
-  isGpuInputError,
-  resolveClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
-import { buildImportChange } from '../../import/buildImportChange';
-import { FsRepoTree } from '../../repo/tree';
+import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
-import { buildRequestChange } from '../buildRequestChange';
-import { writeChangeSet } from '../stagedTree';
 import {
-  snapshot,
-  shapeRequest,
+  bootstrapShape,
+  expectLandsOnPlannedPool,
+  importShape,
+  karpenterAwsShapeCluster,
+  refusalOf,
   requestThenRelease,
+  shapeRequest,
+  snapshot,
+  withShapeRepository,
+  expectOneIssue,
+  TIME_SLICING_CONFIG_MAP,
 } from './__testUtils__/shapeRound';
 
 // Import, bootstrap, requests and releases each build with the real
 // kustomize on a shared CI machine.
 jest.setTimeout(240_000);
 
-const FIXTURE = path.join(
-  __dirname,
-  '../../../../../test/fixtures/flux-v1alpha5-repo',
-);
-const OWNER = 'group:default/ml-platform';
 const POOL_FILE = 'clusters/prod/karpenter/nvidia-gpu.yaml';
 
-const cluster = resolveClusterProfile({
-  name: 'prod',
-  provider: 'aws-karpenter',
-  karpenterVersion: '1.8.0',
-  nodeClass: {
-    group: 'karpenter.k8s.aws',
-    kind: 'EC2NodeClass',
-    name: 'default',
-  },
-  devicePluginConfigMap: {
-    name: 'time-slicing-config',
-    namespace: 'gpu-operator',
-  },
-  nodeOverlay: true,
-  migStrategy: 'single',
+const cluster = karpenterAwsShapeCluster('prod', 'default', {
+  devicePluginConfigMap: TIME_SLICING_CONFIG_MAP,
 });
 
 const request = shapeRequest;
@@ -69,14 +47,9 @@ const STATEFULSET = 'apps/prod/speech/statefulset.yaml';
 describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values in a ConfigMap', () => {
   let tree: FsRepoTree;
   let original: Record<string, string>;
-  beforeAll(async () => {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-shape-v1alpha5-'));
-    await fs.cp(FIXTURE, dir, { recursive: true });
-    await fs.rm(path.join(dir, 'README.md'));
-    tree = new FsRepoTree(dir);
-    original = await snapshot(tree);
+  withShapeRepository('flux-v1alpha5-repo', 'gpu-shape-v1alpha5-', checkout => {
+    ({ tree, original } = checkout);
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('validate says the v1alpha5 objects are not served and the StatefulSet’s GPUs have no pool, and nothing else', async () => {
     const findings = await validateGitOpsTree(tree.root, { cluster });
@@ -88,14 +61,7 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
   });
 
   it('the import converts the Provisioner and adopts it time-sliced 4 ways, as the operator’s values from the ConfigMap say', async () => {
-    const imported = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster,
-      catalog: builtinCatalog,
-      owner: OWNER,
-    });
-    await writeChangeSet(tree, imported.changeSet);
+    const imported = await importShape(tree, cluster);
     expect(imported.adoptedPools).toEqual([
       expect.objectContaining({
         name: 'nvidia-gpu',
@@ -115,34 +81,22 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
   describe('bootstrapped', () => {
     let bootstrapped: Record<string, string>;
     beforeAll(async () => {
-      await writeChangeSet(
-        tree,
-        await buildBootstrapChangeSet(tree, cluster, {
-          operatorChartVersion: 'v26.7.0',
-          binPacking: false,
-        }),
-      );
-      bootstrapped = await snapshot(tree);
+      ({ bootstrapped } = await bootstrapShape(tree, cluster));
     });
 
     it('refuses whole GPUs, naming the values ConfigMap that time-slices them, and writes nothing', async () => {
-      const error = await buildRequestChange({
+      const error = await refusalOf(
         tree,
-        dir: tree.root,
-        request: request('trainer', {
+        request('trainer', {
           gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 14 },
           workload: { image: 'ghcr.io/acme/trainer:1.0' },
         }),
         cluster,
-        catalog: builtinCatalog,
-      }).catch(e => e);
-      expect(isGpuInputError(error)).toBe(true);
-      expect(error.issues).toEqual([
-        expect.objectContaining({
-          path: 'spec.gpu.sharing',
-          rule: 'device-plugin-shares-by-default',
-        }),
-      ]);
+      );
+      expectOneIssue(error, {
+        path: 'spec.gpu.sharing',
+        rule: 'device-plugin-shares-by-default',
+      });
       expect(error.issues[0].message).toContain(
         '`spec.valuesFrom` ConfigMap `gpu-operator-values` (key `values.yaml`, in `clusters/prod/gpu-operator/values.yaml`)',
       );
@@ -167,8 +121,7 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
         cluster,
       );
       expect(change.plan.pool.name).toBe('nvidia-gpu');
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual(['nvidia-gpu']);
+      expectLandsOnPlannedPool(change, 'nvidia-gpu');
       expect(findings).toEqual(findingsBefore);
       const poolWrite = change.changeSet.changes.find(
         c => c.path === POOL_FILE,
@@ -214,8 +167,7 @@ describe('the Flux repository on Karpenter v1alpha5 with its GPU Operator values
         cluster,
       );
       expect(change.plan.pool.name).toBe('nvidia-gpu');
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual(['nvidia-gpu']);
+      expectLandsOnPlannedPool(change, 'nvidia-gpu');
       expect(change.plan.warnings.join('\n')).toContain(
         'nodeSelector `karpenter.sh/provisioner-name: nvidia-gpu` is removed',
       );

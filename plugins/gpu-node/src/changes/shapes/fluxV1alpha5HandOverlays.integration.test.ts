@@ -11,24 +11,18 @@
  * for the GPU count they leave out, says which of theirs is wrong, and its
  * release gives every file back.
  */
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import {
-  builtinCatalog,
-  resolveClusterProfile,
-} from '@gpu-gitops/plugin-gpu-common';
-import { buildImportChange } from '../../import/buildImportChange';
 import { FsRepoTree } from '../../repo/tree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
-import { writeChangeSet } from '../stagedTree';
 import {
+  bootstrapShape,
+  checkoutShapeRepository,
+  importShape,
+  karpenterAwsShapeCluster,
+  removeCheckout,
   requestThenRelease,
-  shapeFixture,
   shapeRequest,
   snapshot,
-  SHAPE_OWNER,
+  TIME_SLICING_CONFIG_MAP,
 } from './__testUtils__/shapeRound';
 
 // Import, bootstrap, the request and its release each build with the real
@@ -88,28 +82,15 @@ spec:
     nvidia.com/gpu: "1"
 `;
 
-const cluster = resolveClusterProfile({
-  name: 'prod',
-  provider: 'aws-karpenter',
-  karpenterVersion: '1.8.0',
-  nodeClass: {
-    group: 'karpenter.k8s.aws',
-    kind: 'EC2NodeClass',
-    name: 'default',
-  },
-  devicePluginConfigMap: {
-    name: 'time-slicing-config',
-    namespace: 'gpu-operator',
-  },
-  nodeOverlay: true,
-  migStrategy: 'single',
+const cluster = karpenterAwsShapeCluster('prod', 'default', {
+  devicePluginConfigMap: TIME_SLICING_CONFIG_MAP,
 });
 
 async function withTeamOverlays(): Promise<FsRepoTree> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-shape-overlays-'));
-  await fs.cp(shapeFixture('flux-v1alpha5-repo'), dir, { recursive: true });
-  await fs.rm(path.join(dir, 'README.md'));
-  const tree = new FsRepoTree(dir);
+  const { tree } = await checkoutShapeRepository(
+    'flux-v1alpha5-repo',
+    'gpu-shape-overlays-',
+  );
   await tree.writeFile(OVERLAYS_FILE, TEAM_OVERLAYS);
   await tree.writeFile(
     'clusters/prod/karpenter/kustomization.yaml',
@@ -123,24 +104,10 @@ describe('the Flux repository on Karpenter v1alpha5 with NodeOverlays its team w
   let bootstrapped: Record<string, string>;
   beforeAll(async () => {
     tree = await withTeamOverlays();
-    const imported = await buildImportChange({
-      tree,
-      dir: tree.root,
-      cluster,
-      catalog: builtinCatalog,
-      owner: SHAPE_OWNER,
-    });
-    await writeChangeSet(tree, imported.changeSet);
-    await writeChangeSet(
-      tree,
-      await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      }),
-    );
-    bootstrapped = await snapshot(tree);
+    await importShape(tree, cluster);
+    ({ bootstrapped } = await bootstrapShape(tree, cluster));
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+  afterAll(() => removeCheckout(tree));
 
   it('a time-sliced request on the adopted pool adds only the overlay for the GPU count theirs leave out, names the wrong one, and its release gives every file back', async () => {
     const { change } = await requestThenRelease(

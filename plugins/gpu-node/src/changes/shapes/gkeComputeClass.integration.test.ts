@@ -8,8 +8,6 @@
  * the tree validates clean, and its release gives every file back; DRA is
  * refused with GKE's reason, nothing written.
  */
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import {
   builtinCatalog,
@@ -22,10 +20,11 @@ import { buildRequestChange } from '../buildRequestChange';
 import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
 import {
-  checkoutShape,
+  expectLandsOnPlannedPool,
   requestThenRelease,
   shapeRequest,
   snapshot,
+  withShapeRepository,
 } from './__testUtils__/shapeRound';
 
 // Each request and release built with the real kustomize.
@@ -44,12 +43,9 @@ describe('the GKE repository with a team’s own compute class', () => {
   let tree: FsRepoTree;
   let untouched: Record<string, string>;
 
-  beforeAll(async () => {
-    tree = await checkoutShape('gke-computeclass-repo', 'gpu-shape-gke-');
-    await fs.rm(path.join(tree.root, 'README.md'));
-    untouched = await snapshot(tree);
+  withShapeRepository('gke-computeclass-repo', 'gpu-shape-gke-', checkout => {
+    ({ tree, original: untouched } = checkout);
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it.each([
     [
@@ -111,8 +107,7 @@ describe('the GKE repository with a team’s own compute class', () => {
           .map(c => c.path)
           .filter(p => /config/i.test(p)),
       ).toEqual([]);
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+      expectLandsOnPlannedPool(change);
       expect(findings).toEqual([]);
       expect(await snapshot(tree)).toEqual(untouched);
     },

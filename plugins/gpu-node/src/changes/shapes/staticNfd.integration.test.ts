@@ -19,14 +19,17 @@ import {
   validateGitOpsTree,
   validateGitOpsTreeReport,
 } from '../../validate/validateGitOpsTree';
-import { buildBootstrapChangeSet } from '../bootstrap/bootstrapChangeSet';
 import { buildRequestChange } from '../buildRequestChange';
 import { buildReleaseChange } from '../release/buildReleaseChange';
 import { writeChangeSet } from '../stagedTree';
 import {
+  bootstrapShape,
   checkoutShape,
+  expectLandsOnPlannedPool,
+  removeCheckout,
   shapeRequest,
   snapshot,
+  withShapeRepository,
 } from './__testUtils__/shapeRound';
 
 // The bootstrap, then each request and release built with the real kustomize.
@@ -96,20 +99,13 @@ describe('the static lab whose team wrote its own NFD rules', () => {
   /** What validate reports on the bootstrapped lab, before any request. */
   let before: Awaited<ReturnType<typeof validateGitOpsTree>>;
 
+  withShapeRepository('static-nfd-repo', 'gpu-shape-static-nfd-', checkout => {
+    ({ tree } = checkout);
+  });
   beforeAll(async () => {
-    tree = await checkoutShape('static-nfd-repo', 'gpu-shape-static-nfd-');
-    await fs.rm(path.join(tree.root, 'README.md'));
-    await writeChangeSet(
-      tree,
-      await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      }),
-    );
-    bootstrapped = await snapshot(tree);
+    ({ bootstrapped } = await bootstrapShape(tree, cluster));
     before = await validateGitOpsTree(tree.root, { cluster, catalog });
   });
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
 
   it('validate finds nothing wrong with the lab before any request: the team’s Deployment lands on the A100s its own NFD rule labels, said in a note', async () => {
     const report = await validateGitOpsTreeReport(tree.root, {
@@ -147,8 +143,7 @@ describe('the static lab whose team wrote its own NFD rules', () => {
           workload: { existing: { kind: 'Deployment', name } },
         }),
       );
-      expect(change.verification?.unverifiable).toEqual([]);
-      expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+      expectLandsOnPlannedPool(change);
       // The lab's label is on the pool's A100 nodes: nothing to take out.
       expect(change.plan.warnings.join('\n')).not.toContain('gpu-class');
       expect(findings).toEqual([]);
@@ -170,8 +165,7 @@ describe('the static lab whose team wrote its own NFD rules', () => {
         workload: { image: 'ghcr.io/acme/notebook:1.0' },
       }),
     );
-    expect(change.verification?.unverifiable).toEqual([]);
-    expect(change.verification?.landsOn).toEqual([change.plan.pool.name]);
+    expectLandsOnPlannedPool(change);
     // The team's Deployment lands on its own NFD-labelled GPU nodes (a note,
     // no finding), before and after; the request adds nothing.
     expect(findings).toEqual([]);
@@ -182,17 +176,11 @@ describe('the static lab whose team wrote its own NFD rules', () => {
 
 describe('the static lab, once the team time-slices its T4s with an NFD rule of its own', () => {
   let tree: FsRepoTree;
-  afterAll(() => fs.rm(tree.root, { recursive: true, force: true }));
+  afterAll(() => removeCheckout(tree));
 
   it('validate names the rule that contradicts the pool’s device-plugin config label, and which one NFD applies', async () => {
     tree = await checkoutShape('static-nfd-repo', 'gpu-shape-static-nfd-ts-');
-    await writeChangeSet(
-      tree,
-      await buildBootstrapChangeSet(tree, cluster, {
-        operatorChartVersion: 'v26.7.0',
-        binPacking: false,
-      }),
-    );
+    await bootstrapShape(tree, cluster);
     const change = await buildRequestChange({
       tree,
       dir: tree.root,
