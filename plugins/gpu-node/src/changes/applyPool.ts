@@ -25,7 +25,6 @@ import {
 import {
   MACHINE_DEPLOYMENT,
   nodeRegistrationTaints,
-  POOL_OBJECT_KINDS,
   templatesOf,
 } from '../repo/machineDeploymentPools';
 import {
@@ -45,6 +44,7 @@ import {
   unclaimedAnnotations,
 } from './poolAddedAnnotations';
 import { describeObject, isManagedObject } from './ownership';
+import { findPoolDocument } from './poolDocumentLocator';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
 
@@ -80,7 +80,7 @@ async function findPoolFile(
     const text = await staged.read(reusedPath);
     const file =
       text === undefined ? undefined : YamlFile.parse(reusedPath, text);
-    if (file?.findObject(poolKind, name)) return file;
+    if (file && findPoolDocument(file, name, [poolKind])) return file;
   }
   const preferred = nodePoolPath(layout, cluster, name);
   const candidates = [
@@ -99,7 +99,7 @@ async function findPoolFile(
       if (path === preferred) throw e;
       continue; // an unrelated broken file is not ours to fix
     }
-    if (file.findObject(poolKind, name)) return file;
+    if (findPoolDocument(file, name, [poolKind])) return file;
     if (path === preferred && text.trim() !== '') {
       const held = file
         .values()
@@ -261,21 +261,9 @@ function writeMachineDeploymentSize(
   }
 }
 
-/** Pool `name`'s object in `file`, whatever its kind (`POOL_OBJECT_KINDS`). */
-export function findPoolObject(
-  file: YamlFile,
-  name: string,
-): Document | undefined {
-  for (const kind of POOL_OBJECT_KINDS) {
-    const doc = file.findObject(kind, name);
-    if (doc) return doc;
-  }
-  return undefined;
-}
-
 /** The taints of pool `name`'s nodes as `file` defines them (none when the file does not hold it). */
 export function poolTaintsIn(file: YamlFile, name: string): PoolTaint[] {
-  const doc = findPoolObject(file, name);
+  const doc = findPoolDocument(file, name);
   if (!doc) return [];
   const value = doc.toJS();
   if (getIn(value, 'kind') === COMPUTE_CLASS_KIND) {
@@ -409,7 +397,7 @@ export async function applyPool(
     return { path, taints: [] };
   }
 
-  const doc = existing.findObject(poolKind, name)!;
+  const doc = findPoolDocument(existing, name, [poolKind])!;
   const current = doc.toJS();
   const managed = isManagedObject(current);
   const keys = gpuAnnotationKeys(cluster.labelDomain);
@@ -546,7 +534,7 @@ export async function applyLeftPools(
 ): Promise<void> {
   for (const left of pools) {
     const file = YamlFile.parse(left.path, await staged.read(left.path));
-    const doc = findPoolObject(file, left.name);
+    const doc = findPoolDocument(file, left.name);
     if (!doc) continue; // moved or deleted meanwhile: nothing to shrink
     // A pool sized by nodes (Cluster API, static nodes by name) shrinks to
     // what its remaining requests need, whether a release or a request
