@@ -25,7 +25,6 @@ import {
 import {
   MACHINE_DEPLOYMENT,
   nodeRegistrationTaints,
-  POOL_OBJECT_KINDS,
   templatesOf,
 } from '../repo/machineDeploymentPools';
 import {
@@ -45,6 +44,7 @@ import {
   unclaimedAnnotations,
 } from './poolAddedAnnotations';
 import { describeObject, isManagedObject } from './ownership';
+import { findPoolDocument } from './poolDocumentLocator';
 import type { StagedTree } from './stagedTree';
 import { YamlFile } from './yamlFile';
 
@@ -80,7 +80,7 @@ async function findPoolFile(
     const text = await staged.read(reusedPath);
     const file =
       text === undefined ? undefined : YamlFile.parse(reusedPath, text);
-    if (file?.findObject(poolKind, name)) return file;
+    if (file && findPoolDocument(file, name, [poolKind])) return file;
   }
   const preferred = nodePoolPath(layout, cluster, name);
   const candidates = [
@@ -99,7 +99,7 @@ async function findPoolFile(
       if (path === preferred) throw e;
       continue; // an unrelated broken file is not ours to fix
     }
-    if (file.findObject(poolKind, name)) return file;
+    if (findPoolDocument(file, name, [poolKind])) return file;
     if (path === preferred && text.trim() !== '') {
       const held = file
         .values()
@@ -261,21 +261,9 @@ function writeMachineDeploymentSize(
   }
 }
 
-/** Pool `name`'s object in `file`, whatever its kind (`POOL_OBJECT_KINDS`). */
-export function findPoolObject(
-  file: YamlFile,
-  name: string,
-): Document | undefined {
-  for (const kind of POOL_OBJECT_KINDS) {
-    const doc = file.findObject(kind, name);
-    if (doc) return doc;
-  }
-  return undefined;
-}
-
 /** The taints of pool `name`'s nodes as `file` defines them (none when the file does not hold it). */
 export function poolTaintsIn(file: YamlFile, name: string): PoolTaint[] {
-  const doc = findPoolObject(file, name);
+  const doc = findPoolDocument(file, name);
   if (!doc) return [];
   const value = doc.toJS();
   if (getIn(value, 'kind') === COMPUTE_CLASS_KIND) {
@@ -307,27 +295,30 @@ function asPoolTaints(taints: unknown): PoolTaint[] {
   );
 }
 
+/** What updating a reused pool in place needs to know. */
+interface ReusedPool {
+  poolKind: string;
+  nodePool: KubernetesObject;
+  wanted: KubernetesObject[];
+  managed: boolean;
+  cluster: ClusterProfile;
+  plan: Plan;
+  /** The pool object as the file held it before this change. */
+  current: unknown;
+}
+
 /**
  * A reused pool that is not a Karpenter NodePool, updated in place: its
  * ledger, and (ours only) what the plan wants of its object. A Cluster API
  * pool its size and templates; a static pool (NodeFeatureRule) its rule, so
  * its nodes follow the planned names, labels and taints; a GKE pool
  * (ComputeClass) its rules. One written by hand keeps its own. Returns its
- * nodes' taints, or undefined for a NodePool (the caller's).
+ * nodes' taints, or undefined for a NodePool (`updateReusedNodePool`'s).
  */
 function updateReusedPoolOfKind(
   existing: YamlFile,
   doc: Document,
-  reused: {
-    poolKind: string;
-    nodePool: KubernetesObject;
-    wanted: KubernetesObject[];
-    managed: boolean;
-    cluster: ClusterProfile;
-    plan: Plan;
-    /** The pool object as the file held it before this change. */
-    current: unknown;
-  },
+  reused: ReusedPool,
 ): PoolTaint[] | undefined {
   const { poolKind, nodePool, managed, cluster, plan, current } = reused;
   if (poolKind === MACHINE_DEPLOYMENT) {
@@ -362,6 +353,127 @@ function updateReusedPoolOfKind(
   return undefined;
 }
 
+/** The pool object of the manifest set (the provider's pool kind); refused when it has none. */
+function plannedPoolObject(
+  objects: KubernetesObject[],
+  poolKind: string,
+  name: string,
+): KubernetesObject {
+  const nodePool = objects.find(o => o.kind === poolKind);
+  if (nodePool) return nodePool;
+  throw new GpuInputError([
+    {
+      path: 'manifests.pool',
+      rule: 'missing-nodepool',
+      message: `the manifest set has no ${poolKind} for pool "${name}"`,
+    },
+  ]);
+}
+
+/** The objects to write for the pool at `path`: a node class another file of the cluster defines is not written twice. */
+async function objectsToWrite(
+  staged: StagedTree,
+  layout: ResolvedRepoLayout,
+  cluster: string,
+  path: string,
+  objects: KubernetesObject[],
+): Promise<KubernetesObject[]> {
+  const shared = await nodeClassesElsewhere(staged, layout, cluster, path);
+  return objects.filter(
+    o => !NODE_CLASS_KINDS.includes(o.kind) || !shared.has(objectKey(o)),
+  );
+}
+
+/**
+ * A pool of the plan's new name that exists already with other settings
+ * (its ledger and the sizes derived from it aside) is refused: it was not
+ * planned for reuse, so it is not changed.
+ */
+function refuseUnplannedReuse(
+  path: string,
+  poolKind: string,
+  pool: { current: unknown; planned: KubernetesObject; managed: boolean },
+  keys: ReturnType<typeof gpuAnnotationKeys>,
+  name: string,
+): void {
+  const derived = [keys.requests, keys.limitFloor];
+  if (
+    deepEqual(
+      withoutDerived(pool.current, derived),
+      withoutDerived(pool.planned, derived),
+    )
+  ) {
+    return;
+  }
+  throw conflictError(
+    path,
+    `${poolKind} "${name}" already exists in ${path} with other settings${pool.managed ? '' : ' and was written by hand'}; it was not planned for reuse, so it is not changed`,
+  );
+}
+
+/**
+ * A reused Karpenter NodePool: its ledger and limits, the companion objects
+ * it lacks (a team's pool gets them as added objects, removed with its
+ * last request), and the planned config labels. Returns its nodes' taints.
+ */
+function updateReusedNodePool(
+  existing: YamlFile,
+  doc: Document,
+  reused: ReusedPool,
+): PoolTaint[] {
+  const { nodePool, wanted, managed, cluster, plan, current } = reused;
+  writeCapacity(existing, doc, cluster, plan.pool);
+  const ledgerBefore = String(
+    getIn(
+      current,
+      'metadata',
+      'annotations',
+      gpuAnnotationKeys(cluster.labelDomain).requests,
+    ) ?? '',
+  );
+  for (const obj of wanted) {
+    if (
+      obj.kind === 'NodePool' ||
+      existing.findObject(obj.kind, obj.metadata.name)
+    )
+      continue;
+    existing.append(
+      managed ? obj : asAddedObject(obj, ledgerBefore, cluster.labelDomain),
+    );
+  }
+  followPlannedLabels(existing, doc, nodePool, managed);
+  return taintsOf(current, existing.values());
+}
+
+/**
+ * A reused pool takes the planned config labels: a config whose content
+ * changed got a new key, and only a label change makes the nodes reload it.
+ * A pool written by hand takes the `nvidia.com/` ones only.
+ */
+function followPlannedLabels(
+  existing: YamlFile,
+  doc: Document,
+  nodePool: KubernetesObject,
+  managed: boolean,
+): void {
+  const plannedLabels = (
+    nodePool.spec as
+      | { template?: { metadata?: { labels?: Record<string, unknown> } } }
+      | undefined
+  )?.template?.metadata?.labels;
+  for (const [key, value] of Object.entries(plannedLabels ?? {}).sort(
+    ([a], [b]) => (a < b ? -1 : 1),
+  )) {
+    if (!managed && !key.startsWith('nvidia.com/')) continue;
+    setIfChanged(
+      existing,
+      doc,
+      ['spec', 'template', 'metadata', 'labels', key],
+      value,
+    );
+  }
+}
+
 /**
  * Writes the pool's NodePool (+ NodeOverlays, + node class). A new pool
  * gets a file of its own (never one that exists). A reused pool keeps its
@@ -380,16 +492,7 @@ export async function applyPool(
 ): Promise<{ path: string; taints: PoolTaint[] }> {
   const name = plan.pool.name;
   const poolKind = poolProviderOf(cluster).poolKind;
-  const nodePool = objects.find(o => o.kind === poolKind);
-  if (!nodePool) {
-    throw new GpuInputError([
-      {
-        path: 'manifests.pool',
-        rule: 'missing-nodepool',
-        message: `the manifest set has no ${poolKind} for pool "${name}"`,
-      },
-    ]);
-  }
+  const nodePool = plannedPoolObject(objects, poolKind, name);
   const existing = await findPoolFile(
     staged,
     layout,
@@ -399,35 +502,33 @@ export async function applyPool(
     plan.pool.reused ? plan.pool.path : undefined,
   );
   const path = existing?.path ?? nodePoolPath(layout, cluster.name, name);
-  const shared = await nodeClassesElsewhere(staged, layout, cluster.name, path);
-  const wanted = objects.filter(
-    o => !NODE_CLASS_KINDS.includes(o.kind) || !shared.has(objectKey(o)),
+  const wanted = await objectsToWrite(
+    staged,
+    layout,
+    cluster.name,
+    path,
+    objects,
   );
-
   if (!existing) {
     await staged.write(path, objectsToYaml(wanted));
     return { path, taints: [] };
   }
 
-  const doc = existing.findObject(poolKind, name)!;
+  const doc = findPoolDocument(existing, name, [poolKind])!;
   const current = doc.toJS();
   const managed = isManagedObject(current);
   const keys = gpuAnnotationKeys(cluster.labelDomain);
-  const derived = [keys.requests, keys.limitFloor];
-  if (
-    !plan.pool.reused &&
-    !deepEqual(
-      withoutDerived(current, derived),
-      withoutDerived(nodePool, derived),
-    )
-  ) {
-    throw conflictError(
+  if (!plan.pool.reused) {
+    refuseUnplannedReuse(
       path,
-      `${poolKind} "${name}" already exists in ${path} with other settings${managed ? '' : ' and was written by hand'}; it was not planned for reuse, so it is not changed`,
+      poolKind,
+      { current, planned: nodePool, managed },
+      keys,
+      name,
     );
   }
   const absent = managed ? [] : unclaimedAnnotations(doc, keys);
-  const taints = updateReusedPoolOfKind(existing, doc, {
+  const reused = {
     poolKind,
     nodePool,
     wanted,
@@ -435,49 +536,14 @@ export async function applyPool(
     cluster,
     plan,
     current,
-  });
-  if (taints) {
-    recordAddedAnnotations(existing, doc, absent, keys);
-    const changed = existing.newContent();
-    if (changed !== undefined) await staged.write(path, changed);
-    return { path, taints };
-  }
-  writeCapacity(existing, doc, cluster, plan.pool);
+  };
+  const taints =
+    updateReusedPoolOfKind(existing, doc, reused) ??
+    updateReusedNodePool(existing, doc, reused);
   recordAddedAnnotations(existing, doc, absent, keys);
-  const ledgerBefore = String(
-    getIn(current, 'metadata', 'annotations', keys.requests) ?? '',
-  );
-  for (const obj of wanted) {
-    if (
-      obj.kind === 'NodePool' ||
-      existing.findObject(obj.kind, obj.metadata.name)
-    )
-      continue;
-    existing.append(
-      managed ? obj : asAddedObject(obj, ledgerBefore, cluster.labelDomain),
-    );
-  }
-  // A reused pool takes the planned config labels: a config whose content
-  // changed got a new key, and only a label change makes the nodes reload it.
-  const plannedLabels = (
-    nodePool.spec as
-      | { template?: { metadata?: { labels?: Record<string, unknown> } } }
-      | undefined
-  )?.template?.metadata?.labels;
-  for (const [key, value] of Object.entries(plannedLabels ?? {}).sort(
-    ([a], [b]) => (a < b ? -1 : 1),
-  )) {
-    if (!managed && !key.startsWith('nvidia.com/')) continue;
-    setIfChanged(
-      existing,
-      doc,
-      ['spec', 'template', 'metadata', 'labels', key],
-      value,
-    );
-  }
   const content = existing.newContent();
   if (content !== undefined) await staged.write(path, content);
-  return { path, taints: taintsOf(current, existing.values()) };
+  return { path, taints };
 }
 
 /**
@@ -546,7 +612,7 @@ export async function applyLeftPools(
 ): Promise<void> {
   for (const left of pools) {
     const file = YamlFile.parse(left.path, await staged.read(left.path));
-    const doc = findPoolObject(file, left.name);
+    const doc = findPoolDocument(file, left.name);
     if (!doc) continue; // moved or deleted meanwhile: nothing to shrink
     // A pool sized by nodes (Cluster API, static nodes by name) shrinks to
     // what its remaining requests need, whether a release or a request

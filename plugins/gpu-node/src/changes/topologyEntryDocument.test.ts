@@ -1,3 +1,4 @@
+import { findPoolDocument } from './poolDocumentLocator';
 import { YamlFile } from './yamlFile';
 
 const CLUSTER = `apiVersion: cluster.x-k8s.io/v1beta2
@@ -24,7 +25,7 @@ spec:
 describe('a topology entry edited as its MachineDeployment', () => {
   it('is found by its name and takes a ledger and replicas in place, every other line as written', () => {
     const file = YamlFile.parse('clusters/ml-os/cluster.yaml', CLUSTER);
-    const doc = file.findObject('MachineDeployment', 'gpu-t4')!;
+    const doc = findPoolDocument(file, 'gpu-t4', ['MachineDeployment'])!;
     expect(doc.get('kind')).toBe('MachineDeployment');
     expect(doc.toJS()).toEqual({
       kind: 'MachineDeployment',
@@ -50,14 +51,16 @@ describe('a topology entry edited as its MachineDeployment', () => {
 
   it('has no fields a topology entry does not hold, and finds no entry another Cluster or name holds', () => {
     const file = YamlFile.parse('clusters/ml-os/cluster.yaml', CLUSTER);
-    const doc = file.findObject('MachineDeployment', 'md-0')!;
+    const doc = findPoolDocument(file, 'md-0', ['MachineDeployment'])!;
     expect(
       doc.getIn(['spec', 'template', 'spec', 'bootstrap']),
     ).toBeUndefined();
     expect(() => doc.setIn(['spec', 'template'], {})).toThrow(
       'a topology entry has no field spec.template',
     );
-    expect(file.findObject('MachineDeployment', 'md-1')).toBeUndefined();
-    expect(file.findObject('NodePool', 'md-0')).toBeUndefined();
+    expect(
+      findPoolDocument(file, 'md-1', ['MachineDeployment']),
+    ).toBeUndefined();
+    expect(findPoolDocument(file, 'md-0', ['NodePool'])).toBeUndefined();
   });
 });

@@ -43,6 +43,7 @@ import {
   buildTouchedRoots,
   builtObjectId,
   readAfterChange,
+  type RootBuild,
   type StageRunner,
 } from './rootBuilds';
 import type { ChangeSet } from './types';
@@ -166,12 +167,21 @@ function isGpuWorkload(o: Built, options: VerifyChangeOptions): boolean {
   );
 }
 
+/** What judging a root's objects needs, across the roots of one change. */
+interface Judging {
+  options: VerifyChangeOptions;
+  /** Every root's objects after the change: where the GPU workload's pods may land. */
+  after: { root: string; objects: Built[] }[];
+  /** The GPU workloads whose landing was judged: the same workload built by two roots lands alike. */
+  landed: Set<string>;
+  result: VerifyChangeResult;
+}
+
 export async function verifyChange(
   options: VerifyChangeOptions,
 ): Promise<VerifyChangeResult> {
-  const { dir, changeSet, plan, cluster } = options;
+  const { dir, changeSet, plan } = options;
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
-  const problems: string[] = [];
   // A reused pool the change leaves untouched (a re-render, a workload
   // patch only) is still where the pods must land: its roots are built too.
   const builds = await buildTouchedRoots(
@@ -182,88 +192,26 @@ export async function verifyChange(
     options.tree,
     plan.pool.path ? [plan.pool.path] : [],
   );
-  const after = builds.flatMap(b =>
-    b.after.objects ? [{ root: b.root, objects: b.after.objects }] : [],
-  );
-  const landed = new Set<string>();
+  const judging: Judging = {
+    options,
+    after: builds.flatMap(b =>
+      b.after.objects ? [{ root: b.root, objects: b.after.objects }] : [],
+    ),
+    landed: new Set<string>(),
+    result,
+  };
   const readAfter = readAfterChange(
     options.tree ?? new FsRepoTree(dir),
     changeSet,
   );
+  const problems: string[] = [];
   for (const build of builds) {
-    const { root, before: was, after: now } = build;
-    if (now.error !== undefined) {
-      if (was.error !== undefined) {
-        result.unverifiable.push({ root, reason: was.error });
-        continue;
-      }
-      refuse(
-        `the change would break \`kustomize build ${root}\`: ${now.error}. Nothing was written.`,
-      );
-    }
-    if (was.error !== undefined) {
-      result.unverifiable.push({ root, reason: was.error });
-      continue;
-    }
-    const before = objectsWithCarriedById(was.objects!, cluster);
-    const next = objectsWithCarriedById(now.objects!, cluster);
-    for (const [id, o] of before) {
-      if (!next.has(id))
-        problems.push(`${root}: ${describeBuilt(o)} would disappear`);
-    }
-    problems.push(...(await carriedCopyProblems(build, readAfter, cluster)));
-    for (const [id, o] of next) {
-      const old = before.get(id);
-      if (isGpuWorkload(o, options)) {
-        problems.push(
-          ...checkGpuWorkload(
-            old,
-            o,
-            plan,
-            cluster,
-            (options.existing?.kind ?? 'Deployment') as WorkloadKind,
-            options.existing?.container ?? plan.request.metadata.name,
-            !options.existing,
-          ).map(p => `${root}: ${p}`),
-        );
-        // The same workload built by two roots lands alike: judged once.
-        if (!landed.has(id)) {
-          landed.add(id);
-          const landing = plannedPoolLanding(
-            after,
-            o,
-            (options.existing?.kind ?? 'Deployment') as WorkloadKind,
-            plan,
-            cluster,
-            options.catalog,
-            options.gpuStack,
-          );
-          if (landing.pools) result.landsOn = landing.pools;
-          problems.push(...landing.problems.map(p => `${root}: ${p}`));
-        }
-        continue;
-      }
-      if (!old) {
-        if (!isManagedObject(o) && o.kind !== 'ConfigMap') {
-          problems.push(
-            `${root}: ${describeBuilt(o)} would appear, and the product does not manage it`,
-          );
-        }
-        continue;
-      }
-      if (deepEqual(old, o)) continue;
-      if (!mayChange(old, o, plan, cluster)) {
-        problems.push(
-          `${root}: ${describeBuilt(o)} would change, and the product does not manage it`,
-        );
-      } else if (o.kind === 'ConfigMap' && !isGpuConfigsDelivery(o)) {
-        problems.push(...configMapProblems(old, o).map(p => `${root}: ${p}`));
-      }
-    }
-    result.verified.push(root);
+    if (!builtBothWays(build, result)) continue;
+    problems.push(...(await rootProblems(build, readAfter, judging)));
+    result.verified.push(build.root);
   }
-  if (options.existing && landed.size === 0) {
-    problems.push(...inPlaceLanding(options, after, result));
+  if (options.existing && judging.landed.size === 0) {
+    problems.push(...inPlaceLanding(options, judging.after, result));
   }
   if (problems.length > 0) {
     refuse(
@@ -271,6 +219,116 @@ export async function verifyChange(
     );
   }
   return result;
+}
+
+/**
+ * True when the root built before and after the change. A root the change
+ * breaks is refused; one that did not build on the base either is not ours
+ * to fix: unverifiable.
+ */
+function builtBothWays(build: RootBuild, result: VerifyChangeResult): boolean {
+  const { root, before: was, after: now } = build;
+  if (now.error !== undefined && was.error === undefined) {
+    refuse(
+      `the change would break \`kustomize build ${root}\`: ${now.error}. Nothing was written.`,
+    );
+  }
+  if (was.error === undefined) return true;
+  result.unverifiable.push({ root, reason: was.error });
+  return false;
+}
+
+/** What differs in a root's build, before and after, beyond what the plan says. */
+async function rootProblems(
+  build: RootBuild,
+  readAfter: (path: string) => Promise<string | undefined>,
+  judging: Judging,
+): Promise<string[]> {
+  const { root } = build;
+  const { options } = judging;
+  const before = objectsWithCarriedById(build.before.objects!, options.cluster);
+  const next = objectsWithCarriedById(build.after.objects!, options.cluster);
+  const problems: string[] = [];
+  for (const [id, o] of before) {
+    if (!next.has(id))
+      problems.push(`${root}: ${describeBuilt(o)} would disappear`);
+  }
+  problems.push(
+    ...(await carriedCopyProblems(build, readAfter, options.cluster)),
+  );
+  for (const [id, o] of next) {
+    const old = before.get(id);
+    problems.push(
+      ...(isGpuWorkload(o, options)
+        ? gpuWorkloadProblems(root, id, { old, o }, judging)
+        : objectChangeProblems(old, o, options).map(p => `${root}: ${p}`)),
+    );
+  }
+  return problems;
+}
+
+/**
+ * The GPU workload: its GPU fields as planned, the rest as it was
+ * (`gpuWorkloadCheck.ts`), and its pods landing on the plan's pool only,
+ * judged once however many roots build it.
+ */
+function gpuWorkloadProblems(
+  root: string,
+  id: string,
+  built: { old: Built | undefined; o: Built },
+  judging: Judging,
+): string[] {
+  const { options, landed, result } = judging;
+  const { plan, cluster } = options;
+  const kind = (options.existing?.kind ?? 'Deployment') as WorkloadKind;
+  const problems = checkGpuWorkload(
+    built.old,
+    built.o,
+    plan,
+    cluster,
+    kind,
+    options.existing?.container ?? plan.request.metadata.name,
+    !options.existing,
+  ).map(p => `${root}: ${p}`);
+  if (landed.has(id)) return problems;
+  landed.add(id);
+  const landing = plannedPoolLanding(
+    judging.after,
+    built.o,
+    kind,
+    plan,
+    cluster,
+    options.catalog,
+    options.gpuStack,
+  );
+  if (landing.pools) result.landsOn = landing.pools;
+  return [...problems, ...landing.problems.map(p => `${root}: ${p}`)];
+}
+
+/**
+ * Any other object: a new one is the product's (or a generated ConfigMap),
+ * a changed one is one the plan may change, and a GPU ConfigMap keeps its
+ * old keys' content.
+ */
+function objectChangeProblems(
+  old: Built | undefined,
+  o: Built,
+  options: VerifyChangeOptions,
+): string[] {
+  if (!old) {
+    return !isManagedObject(o) && o.kind !== 'ConfigMap'
+      ? [`${describeBuilt(o)} would appear, and the product does not manage it`]
+      : [];
+  }
+  if (deepEqual(old, o)) return [];
+  if (!mayChange(old, o, options.plan, options.cluster)) {
+    return [
+      `${describeBuilt(o)} would change, and the product does not manage it`,
+    ];
+  }
+  return o.kind === 'ConfigMap' && !isGpuConfigsDelivery(o)
+    ? configMapProblems(old, o)
+    : [];
 }
 
 /**

@@ -13,8 +13,6 @@ import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
 import { deepEqual, YAML_OPTIONS } from './canonical';
 import { keepOriginalLines, listItemsIndented } from './keepOriginalLines';
-import { MACHINE_DEPLOYMENT } from '../repo/machineDeploymentPools';
-import { topologyEntryDocument } from './topologyEntryDocument';
 
 /**
  * An existing (or new) YAML file edited through the `yaml` Document API, so
@@ -63,27 +61,14 @@ export class YamlFile {
     return this.docs.map(d => (d.contents === null ? null : d.toJS()));
   }
 
-  /**
-   * The document whose root map has this kind and metadata.name; for a
-   * MachineDeployment no document holds, a topology Cluster's worker entry
-   * of that name, as the MachineDeployment it becomes
-   * (`topologyEntryDocument.ts`).
-   */
+  /** The document whose root map has this kind and metadata.name. */
   findObject(kind: string, name: string): Document | undefined {
-    const found = this.docs.find(
+    return this.docs.find(
       d =>
         isMap(d.contents) &&
         d.get('kind') === kind &&
         d.getIn(['metadata', 'name']) === name,
     );
-    if (found || kind !== MACHINE_DEPLOYMENT) return found;
-    for (const doc of this.docs) {
-      const entry = isMap(doc.contents)
-        ? topologyEntryDocument(doc, name)
-        : undefined;
-      if (entry) return entry;
-    }
-    return undefined;
   }
 
   /** The first document whose root is a map; turns an empty file into one. */

@@ -330,11 +330,96 @@ export async function buildBootstrapChangeSet(
   const staged = new StagedTree(tree);
   const layout = resolveLayout(options.layout);
   const paths = bootstrapPaths(layout, cluster.name);
-  const { configMaps, releaseFiles, stack, operator, generated } =
-    await readAndBootstrapOperator(tree, staged, layout, cluster, options);
-
+  const read = await readAndBootstrapOperator(
+    tree,
+    staged,
+    layout,
+    cluster,
+    options,
+  );
   const clusterFolder = clusterScopePath(layout, cluster.name);
   const workload = await workloadClusterIn(tree, clusterFolder, cluster);
+  const gpuFolder = await writeGpuFolder(
+    staged,
+    { layout, paths, cluster, options },
+    read,
+    workload,
+  );
+  const { operatorRelease, extra } = gpuFolder;
+  const retired = await retireBootstrapFolders(
+    staged,
+    [...operatorRelease.stale, ...extra.stale],
+    clusterFolder,
+    read.releaseFiles,
+  );
+  const karpenter = await bootstrapKarpenter(
+    staged,
+    paths,
+    cluster,
+    read.releaseFiles,
+  );
+  const wiringNotes = await wireBootstrapFolders(staged, layout, cluster, {
+    folders: [
+      ...foldersToApply(
+        paths,
+        operatorRelease.ownFolder,
+        karpenter.kind === 'managed',
+      ),
+      ...extra.folders,
+    ],
+    gpuFolder: posix.dirname(paths.gpuKustomization),
+    workload,
+    releaseFiles: read.releaseFiles,
+    clusterFolder,
+  });
+  const { operator, configMaps, stack } = read;
+  const operatorValues =
+    operator.kind === 'bootstrap' ? paths.operatorValues : undefined;
+  return {
+    ...staged.toChangeSet(),
+    gpuOperatorRelease: operator.kind,
+    notes: [
+      ...gpuOperatorNotes(operator),
+      ...operatorRelease.notes,
+      ...retired,
+      ...handWrittenConfigMapNotes(configMaps, operatorValues),
+      ...gpuStackNotes(cluster, stack, operatorValues),
+      ...karpenterNotes(cluster, karpenter),
+      ...extra.notes,
+      ...(gpuFolder.scheduler?.notes ?? []),
+      ...wiringNotes,
+      ...gpuFolder.deliveryNotes,
+    ],
+  };
+}
+
+/** What the GPU Operator step read and decided (`readAndBootstrapOperator`). */
+type OperatorStep = Awaited<ReturnType<typeof readAndBootstrapOperator>>;
+
+/** Where and for what the bootstrap writes. */
+interface BootstrapTarget {
+  layout: ResolvedRepoLayout;
+  paths: BootstrapPaths;
+  cluster: ClusterProfile;
+  options: BootstrapOptions;
+}
+
+/**
+ * The GPU folder's files: the GPU Operator's release (or the HelmChartProxy
+ * that installs it on a workload cluster), the add-on charts, the default
+ * device-plugin and `all-disabled` MIG configs, the GPU node class and the
+ * bin-packing scheduler, listed in the GPU kustomization, and the GPU
+ * ConfigMaps carried to a workload cluster. Refuses before anything is
+ * staged when a file in the way is not the bootstrap's.
+ */
+async function writeGpuFolder(
+  staged: StagedTree,
+  target: BootstrapTarget,
+  read: OperatorStep,
+  workload: WorkloadCluster | undefined,
+) {
+  const { layout, paths, cluster, options } = target;
+  const { releaseFiles, stack, operator, generated } = read;
   const operatorRelease = workloadClusterOperator(
     operator,
     workload,
@@ -356,7 +441,7 @@ export async function buildBootstrapChangeSet(
     bootstrapScheduler(cluster, options.binPacking, paths.scheduler),
     workload,
   );
-  const files = [
+  await writeBootstrapFiles(staged, [
     ...operatorRelease.files,
     ...extra.files,
     ...(generated.devicePlugin
@@ -364,10 +449,7 @@ export async function buildBootstrapChangeSet(
       : []),
     ...(nodeClassFile ? [nodeClassFile] : []),
     ...(scheduler?.file ? [scheduler.file] : []),
-  ];
-  // Refuses before anything is staged when a file in the way is not the bootstrap's.
-  await writeBootstrapFiles(staged, files);
-
+  ]);
   if (generated.migParted) await writeAllDisabledMigConfig(staged, paths);
   await mergeGpuKustomization(staged, paths, generated, [
     ...(nodeClassFile ? [nodeClassFile.path] : []),
@@ -382,51 +464,7 @@ export async function buildBootstrapChangeSet(
     paths.gpuKustomization,
     carried,
   );
-
-  const retired = await retireBootstrapFolders(
-    staged,
-    [...operatorRelease.stale, ...extra.stale],
-    clusterFolder,
-    releaseFiles,
-  );
-  const karpenter = await bootstrapKarpenter(
-    staged,
-    paths,
-    cluster,
-    releaseFiles,
-  );
-  const wiringNotes = await wireBootstrapFolders(staged, layout, cluster, {
-    folders: [
-      ...foldersToApply(
-        paths,
-        operatorRelease.ownFolder,
-        karpenter.kind === 'managed',
-      ),
-      ...extra.folders,
-    ],
-    gpuFolder: posix.dirname(paths.gpuKustomization),
-    workload,
-    releaseFiles,
-    clusterFolder,
-  });
-  const operatorValues =
-    operator.kind === 'bootstrap' ? paths.operatorValues : undefined;
-  return {
-    ...staged.toChangeSet(),
-    gpuOperatorRelease: operator.kind,
-    notes: [
-      ...gpuOperatorNotes(operator),
-      ...operatorRelease.notes,
-      ...retired,
-      ...handWrittenConfigMapNotes(configMaps, operatorValues),
-      ...gpuStackNotes(cluster, stack, operatorValues),
-      ...karpenterNotes(cluster, karpenter),
-      ...extra.notes,
-      ...(scheduler?.notes ?? []),
-      ...wiringNotes,
-      ...deliveryNotes,
-    ],
-  };
+  return { operatorRelease, extra, scheduler, deliveryNotes };
 }
 
 /**

@@ -22,9 +22,10 @@ import {
 } from '../../layout/layout';
 import { getIn } from '../../repo/yamlObjects';
 import { isOverlayOf } from '../addedOverlays';
-import { applyLeftPools, findPoolObject } from '../applyPool';
+import { applyLeftPools } from '../applyPool';
 import { unlistResource } from '../listing';
 import { isManagedObject } from '../ownership';
+import { findPoolDocument } from '../poolDocumentLocator';
 import type { StagedTree } from '../stagedTree';
 import { YamlFile } from '../yamlFile';
 import { clusterNodePools } from './clusterNodePools';
@@ -84,7 +85,7 @@ async function removePool(
   classesInUse: Set<string>,
 ): Promise<void> {
   const file = YamlFile.parse(pool.path, await staged.read(pool.path));
-  const nodePool = findPoolObject(file, pool.name);
+  const nodePool = findPoolDocument(file, pool.name);
   if (!nodePool) return; // moved or deleted meanwhile: nothing to remove
   const nodeClass = nodeClassOf(nodePool.toJS());
   const going: Document[] = file.docs.filter(doc => {

@@ -208,6 +208,99 @@ function setGate(
   return before;
 }
 
+/** A file of the release as it is: undefined when there is none, or a blank one (as good as none: `mayWriteOver`). */
+async function readReleaseFile(
+  staged: StagedTree,
+  path: string,
+): Promise<string | undefined> {
+  const text = await staged.read(path);
+  return isBlank(text) ? undefined : text;
+}
+
+/**
+ * Refuses (before anything is written) a file in the release's way that
+ * the bootstrap did not write. Once the release is the bootstrap's, its
+ * values file is the team's to fill in: only the gates change there. A new
+ * release writes it whole.
+ */
+function refuseFilesInTheWay(
+  paths: ManagedReleasePaths,
+  kustomizationText: string | undefined,
+  valuesText: string | undefined,
+): void {
+  if (!mayWriteOver(kustomizationText)) {
+    refuseHandWritten(paths.karpenterKustomization);
+  }
+  if (kustomizationText === undefined && !mayWriteOver(valuesText)) {
+    refuseHandWritten(paths.karpenterValues);
+  }
+}
+
+/** Writes the release's kustomization, or pins the one there; returns the version it pinned before. */
+async function writeKustomization(
+  staged: StagedTree,
+  paths: ManagedReleasePaths,
+  chart: KarpenterChart,
+  version: string,
+  text: string | undefined,
+): Promise<string | undefined> {
+  if (text === undefined) {
+    await staged.write(
+      paths.karpenterKustomization,
+      newKustomization(paths, chart, version),
+    );
+    return undefined;
+  }
+  const file = YamlFile.parse(paths.karpenterKustomization, text);
+  const before = pinKustomization(file, paths, chart, version);
+  const content = file.newContent();
+  if (content !== undefined) {
+    await staged.write(paths.karpenterKustomization, content);
+  }
+  return before;
+}
+
+/** Writes the release's values, or sets the profile's gates in the ones there; returns the NodeOverlay gate before. */
+async function writeValues(
+  staged: StagedTree,
+  paths: ManagedReleasePaths,
+  cluster: ClusterProfile,
+  chart: KarpenterChart,
+  text: string | undefined,
+): Promise<unknown> {
+  if (text === undefined) {
+    await staged.write(paths.karpenterValues, newValues(cluster, chart));
+    return undefined;
+  }
+  const file = YamlFile.parse(paths.karpenterValues, text);
+  const before = setGate(file, NODE_OVERLAY_VALUE_PATH, cluster.nodeOverlay);
+  const draGate = managedDraNvidiaGate(cluster);
+  if (draGate !== undefined) {
+    setGate(file, DRA_NVIDIA_GATE_VALUE_PATH, draGate);
+  }
+  const content = file.newContent();
+  if (content !== undefined) await staged.write(paths.karpenterValues, content);
+  return before;
+}
+
+/** The chart's required values (`settings.clusterName`) the values file leaves blank. */
+async function blankRequiredValues(
+  staged: StagedTree,
+  paths: ManagedReleasePaths,
+  chart: KarpenterChart,
+): Promise<string[]> {
+  const values = YamlFile.parse(
+    paths.karpenterValues,
+    await staged.read(paths.karpenterValues),
+  ).values()[0];
+  return chart.requiredValues
+    .filter(({ path }) => {
+      const value = getIn(values, ...path);
+      return typeof value !== 'string' || value.trim() === '';
+    })
+    .map(({ path }) => path.join('.'));
+}
+
 /**
  * Writes the bootstrap's release, or brings the one it wrote before to the
  * profile's version and gate. Refuses (before anything is written) when a
@@ -220,67 +313,25 @@ export async function writeManagedRelease(
   chart: KarpenterChart,
 ): Promise<ManagedReleaseChange> {
   const version = karpenterChartVersion(cluster.karpenterVersion);
-  // A blank file is as good as none (`mayWriteOver`).
-  const read = async (path: string) => {
-    const text = await staged.read(path);
-    return isBlank(text) ? undefined : text;
-  };
-  const kustomizationText = await read(paths.karpenterKustomization);
-  const valuesText = await read(paths.karpenterValues);
-  if (!mayWriteOver(kustomizationText)) {
-    refuseHandWritten(paths.karpenterKustomization);
-  }
-  // Once the release is the bootstrap's, its values file is the team's to
-  // fill in: only the gate changes there. A new release writes it whole.
-  if (kustomizationText === undefined && !mayWriteOver(valuesText)) {
-    refuseHandWritten(paths.karpenterValues);
-  }
+  const kustomizationText = await readReleaseFile(
+    staged,
+    paths.karpenterKustomization,
+  );
+  const valuesText = await readReleaseFile(staged, paths.karpenterValues);
+  refuseFilesInTheWay(paths, kustomizationText, valuesText);
 
   const before: ManagedReleaseChange['before'] = {};
-  if (kustomizationText === undefined) {
-    await staged.write(
-      paths.karpenterKustomization,
-      newKustomization(paths, chart, version),
-    );
-  } else {
-    const file = YamlFile.parse(
-      paths.karpenterKustomization,
-      kustomizationText,
-    );
-    before.version = pinKustomization(file, paths, chart, version);
-    const content = file.newContent();
-    if (content !== undefined) {
-      await staged.write(paths.karpenterKustomization, content);
-    }
-  }
-  if (valuesText === undefined) {
-    await staged.write(paths.karpenterValues, newValues(cluster, chart));
-  } else {
-    const file = YamlFile.parse(paths.karpenterValues, valuesText);
-    before.nodeOverlay = setGate(
-      file,
-      NODE_OVERLAY_VALUE_PATH,
-      cluster.nodeOverlay,
-    );
-    const draGate = managedDraNvidiaGate(cluster);
-    if (draGate !== undefined) {
-      setGate(file, DRA_NVIDIA_GATE_VALUE_PATH, draGate);
-    }
-    const content = file.newContent();
-    if (content !== undefined)
-      await staged.write(paths.karpenterValues, content);
-  }
+  const pinned = await writeKustomization(
+    staged,
+    paths,
+    chart,
+    version,
+    kustomizationText,
+  );
+  if (kustomizationText !== undefined) before.version = pinned;
+  const gate = await writeValues(staged, paths, cluster, chart, valuesText);
+  if (valuesText !== undefined) before.nodeOverlay = gate;
 
-  const values = YamlFile.parse(
-    paths.karpenterValues,
-    await staged.read(paths.karpenterValues),
-  ).values()[0];
-  const blankRequired = chart.requiredValues
-    .filter(({ path }) => {
-      const value = getIn(values, ...path);
-      return typeof value !== 'string' || value.trim() === '';
-    })
-    .map(({ path }) => path.join('.'));
   let change: ManagedReleaseChange['change'] = 'created';
   if (kustomizationText !== undefined) {
     const changed =
@@ -292,6 +343,6 @@ export async function writeManagedRelease(
     change,
     folder: posix.dirname(paths.karpenterKustomization),
     before,
-    blankRequired,
+    blankRequired: await blankRequiredValues(staged, paths, chart),
   };
 }
