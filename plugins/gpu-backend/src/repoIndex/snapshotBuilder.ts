@@ -64,6 +64,81 @@ function addWorkloadObjects(
   }
 }
 
+/** `previous` (by Kubernetes id) with `replaced` out and `added` in: a new map, lists sorted by id. */
+function swappedByKubernetesId(
+  previous: ReadonlyMap<string, IndexedWorkload[]>,
+  replaced: IndexedWorkload[],
+  added: IndexedWorkload[],
+): Map<string, IndexedWorkload[]> {
+  const byId = new Map(previous);
+  for (const workload of replaced) {
+    if (!workload.kubernetesId) continue;
+    const rest = (byId.get(workload.kubernetesId) ?? []).filter(
+      w => w.id !== workload.id,
+    );
+    if (rest.length > 0) byId.set(workload.kubernetesId, rest);
+    else byId.delete(workload.kubernetesId);
+  }
+  for (const workload of added) {
+    if (!workload.kubernetesId) continue;
+    byId.set(
+      workload.kubernetesId,
+      [...(byId.get(workload.kubernetesId) ?? []), workload].sort(
+        byKey(w => w.id),
+      ),
+    );
+  }
+  return byId;
+}
+
+/**
+ * Each cluster's index with its workloads swapped; a cluster the commit did
+ * not touch keeps its list (snapshots never change). Undefined when an added
+ * workload's id is one a cluster keeps.
+ */
+function swappedClusters(
+  previous: ReadonlyMap<string, ClusterIndex>,
+  replaced: IndexedWorkload[],
+  added: IndexedWorkload[],
+): Map<string, ClusterIndex> | undefined {
+  const clusters = new Map<string, ClusterIndex>();
+  for (const [name, cluster] of previous) {
+    const gone = new Set(
+      replaced.filter(w => w.cluster === name).map(w => w.id),
+    );
+    const come = added.filter(w => w.cluster === name);
+    const clusterWorkloads =
+      gone.size + come.length === 0
+        ? cluster.repoState.workloads
+        : swapSortedById(cluster.repoState.workloads, gone, come);
+    if (!clusterWorkloads) return undefined;
+    clusters.set(name, {
+      profile: cluster.profile,
+      repoState: { ...cluster.repoState, workloads: clusterWorkloads },
+      bootstrapped: cluster.bootstrapped,
+      kustomizationPath: cluster.kustomizationPath,
+    });
+  }
+  return clusters;
+}
+
+/** `previous` (workload objects by name) without `replaced` and with `added`: a new map. */
+function swappedObjectsByName(
+  previous: ReadonlyMap<string, RepositoryWorkload[]>,
+  replaced: RepositoryWorkload[],
+  added: RepositoryWorkload[],
+): Map<string, RepositoryWorkload[]> {
+  const byName = new Map(previous);
+  const gone = new Set(replaced);
+  for (const name of new Set(replaced.map(o => o.name))) {
+    const rest = (byName.get(name) ?? []).filter(o => !gone.has(o));
+    if (rest.length > 0) byName.set(name, rest);
+    else byName.delete(name);
+  }
+  addWorkloadObjects(byName, added);
+  return byName;
+}
+
 /** What changed in a commit that touched only workload folders and requests. */
 export interface WorkloadChanges {
   folders: Set<string>;
@@ -168,71 +243,42 @@ export class SnapshotBuilder {
       addedIds.add(workload.id);
     }
     const workloads = swapSortedById(previous.workloads, removed, added);
-    if (!workloads) return undefined;
-
-    const workloadsByKubernetesId = new Map(previous.workloadsByKubernetesId);
-    for (const workload of replaced) {
-      if (!workload.kubernetesId) continue;
-      const rest = (
-        workloadsByKubernetesId.get(workload.kubernetesId) ?? []
-      ).filter(w => w.id !== workload.id);
-      if (rest.length > 0)
-        workloadsByKubernetesId.set(workload.kubernetesId, rest);
-      else workloadsByKubernetesId.delete(workload.kubernetesId);
-    }
-    for (const workload of added) {
-      if (!workload.kubernetesId) continue;
-      workloadsByKubernetesId.set(
-        workload.kubernetesId,
-        [
-          ...(workloadsByKubernetesId.get(workload.kubernetesId) ?? []),
-          workload,
-        ].sort(byKey(w => w.id)),
-      );
-    }
-
-    // A cluster the commit did not touch keeps its list (snapshots never change).
-    const clusters = new Map<string, ClusterIndex>();
-    for (const [name, cluster] of previous.clusters) {
-      const gone = new Set(
-        replaced.filter(w => w.cluster === name).map(w => w.id),
-      );
-      const come = added.filter(w => w.cluster === name);
-      const clusterWorkloads =
-        gone.size + come.length === 0
-          ? cluster.repoState.workloads
-          : swapSortedById(cluster.repoState.workloads, gone, come);
-      if (!clusterWorkloads) return undefined;
-      clusters.set(name, {
-        profile: cluster.profile,
-        repoState: { ...cluster.repoState, workloads: clusterWorkloads },
-        bootstrapped: cluster.bootstrapped,
-        kustomizationPath: cluster.kustomizationPath,
-      });
-    }
-
-    const workloadObjectsByName = new Map(previous.workloadObjectsByName);
-    const gone = new Set(replacedObjects);
-    for (const name of new Set(replacedObjects.map(o => o.name))) {
-      const rest = (workloadObjectsByName.get(name) ?? []).filter(
-        o => !gone.has(o),
-      );
-      if (rest.length > 0) workloadObjectsByName.set(name, rest);
-      else workloadObjectsByName.delete(name);
-    }
+    const clusters = swappedClusters(previous.clusters, replaced, added);
+    if (!workloads || !clusters) return undefined;
     const { store } = this;
-    addWorkloadObjects(
-      workloadObjectsByName,
-      [...folders].flatMap(f => store.workloadFolders.get(f)?.objects ?? []),
-    );
-
-    const changedPaths = new Set(changedRequests);
     const requests =
       changedRequests.length === 0
         ? previous.requests
         : store.collectRequests();
-    const skipped = [
-      ...previous.skipped.filter(
+    return {
+      revision,
+      clusters,
+      workloads,
+      workloadsByKubernetesId: swappedByKubernetesId(
+        previous.workloadsByKubernetesId,
+        replaced,
+        added,
+      ),
+      requests,
+      workloadObjectsByName: swappedObjectsByName(
+        previous.workloadObjectsByName,
+        replacedObjects,
+        [...folders].flatMap(f => store.workloadFolders.get(f)?.objects ?? []),
+      ),
+      skipped: this.updatedSkips(previous.skipped, folders, changedRequests),
+    };
+  }
+
+  /** The previous snapshot's skipped files with those of the changed folders and requests read again. */
+  private updatedSkips(
+    previous: SkippedFile[],
+    folders: Set<string>,
+    changedRequests: string[],
+  ): SkippedFile[] {
+    const { store } = this;
+    const changedPaths = new Set(changedRequests);
+    return [
+      ...previous.filter(
         s =>
           s.reason !== SYMLINK_SKIP_REASON &&
           !changedPaths.has(s.path) &&
@@ -242,15 +288,6 @@ export class SnapshotBuilder {
       ...[...folders].flatMap(f => store.workloadFolders.get(f)?.skipped ?? []),
       ...changedRequests.flatMap(p => store.requestFiles.get(p)?.skipped ?? []),
     ].sort(byKey(s => s.path));
-    return {
-      revision,
-      clusters,
-      workloads,
-      workloadsByKubernetesId,
-      requests,
-      workloadObjectsByName,
-      skipped,
-    };
   }
 
   /**
