@@ -73,4 +73,33 @@ describe('RepoIndex and the event loop', () => {
     // A turn as each file is sorted and as each request is read.
     expect(mockTurns.count).toBeGreaterThanOrEqual(2 * 12);
   });
+
+  it('gives the event loop a turn for each path a first index scans for GPU stack files (130k on the scale bench)', async () => {
+    const index = new RepoIndex(
+      {
+        clusters: [resolveClusterProfile({ name: 'dev' })],
+        defaultCluster: 'dev',
+        catalog: builtinCatalog,
+      },
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir }),
+    );
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) {
+      files[`clusters/dev/addons/addon-${i}.yaml`] =
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: addon-${i} }\n`;
+    }
+    await remote.commit(files, 'thirty add-on files');
+    mockTurns.count = 0;
+
+    const result = await index.refresh();
+
+    const scanned = result.changedPaths.filter(p =>
+      p.startsWith('clusters/dev/addons/'),
+    );
+    expect(scanned).toHaveLength(30);
+    // A turn as each file is sorted by kind, and as each is scanned for the stacks.
+    expect(mockTurns.count).toBeGreaterThanOrEqual(
+      2 * result.changedPaths.length,
+    );
+  });
 });

@@ -40,6 +40,7 @@ import {
   noGpuStackFiles,
   noteChangedFiles,
   readGpuStacks,
+  stackFilesAmong,
 } from './gpuStacks';
 import { emptySnapshot, type IndexSnapshot } from './indexSnapshot';
 import { IndexStore, type PoolFile } from './indexStore';
@@ -490,9 +491,11 @@ export class RepoIndex {
     if (readAll) store.gpuStackFiles = noGpuStackFiles();
     const paths = readAll ? indexedPaths() : undefined;
     // Every file on a first or full read, the changed ones otherwise.
-    const scanned = (paths ?? [...changes.keys()])
-      .filter(p => isStackFile(this.layout, this.profiles, p))
-      .sort(compareStrings);
+    const scanned = await stackFilesAmong(
+      this.layout,
+      this.profiles,
+      paths ?? changes.keys(),
+    );
     const present = scanned.filter(p => store.blobs.has(p));
     const matters = noteChangedFiles(
       store.gpuStackFiles,
