@@ -235,10 +235,14 @@ export class RepoIndex {
     }
     const listed = await this.source.listBlobs(revision, this.folders.folders);
     const changes: BlobChanges = new Map();
+    // Every file of the repository (130k on the scale bench), with turns.
+    const yieldTurn = eventLoopTurns();
     for (const [path, sha] of listed.blobs) {
+      await yieldTurn();
       if (this.store.blobs.get(path) !== sha) changes.set(path, sha);
     }
     for (const path of this.store.blobs.keys()) {
+      await yieldTurn();
       if (!listed.blobs.has(path)) changes.set(path, undefined);
     }
     this.store.symlinks.clear();

@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
+  eventLoopTurns,
   gitEnvironment,
   GitTimeoutError,
   isLocalRemote,
@@ -258,7 +259,10 @@ export class GitFetchSource implements RepoSource {
     ]);
     const blobs = new Map<string, string>();
     const symlinks: string[] = [];
+    // 130k entries on the scale bench: the event loop gets its turns.
+    const yieldTurn = eventLoopTurns();
     for (const entry of out.split('\0')) {
+      await yieldTurn();
       if (!entry) continue;
       const tab = entry.indexOf('\t');
       const [mode, type, sha] = entry.slice(0, tab).split(' ');
