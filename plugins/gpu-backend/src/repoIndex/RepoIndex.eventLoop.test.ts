@@ -74,7 +74,7 @@ describe('RepoIndex and the event loop', () => {
     expect(mockTurns.count).toBeGreaterThanOrEqual(2 * 12);
   });
 
-  it('gives the event loop a turn for each path a first index lists, compares and scans for GPU stack files (130k on the scale bench)', async () => {
+  it('gives the event loop a turn for each path a first index lists, compares, scans for GPU stack files and reads (130k on the scale bench)', async () => {
     const index = new RepoIndex(
       {
         clusters: [resolveClusterProfile({ name: 'dev' })],
@@ -98,9 +98,9 @@ describe('RepoIndex and the event loop', () => {
     );
     expect(scanned).toHaveLength(30);
     // A turn as each file is listed, compared with the store's, sorted by
-    // kind, and scanned for the stacks.
+    // kind and scanned for the stacks, and as each file read is decoded.
     expect(mockTurns.count).toBeGreaterThanOrEqual(
-      4 * result.changedPaths.length,
+      4 * result.changedPaths.length + 2 * result.parsedPaths.length,
     );
   });
 });

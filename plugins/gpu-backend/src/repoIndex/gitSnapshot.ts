@@ -303,10 +303,13 @@ export class GitFetchSource implements RepoSource {
       throw new Error(redactSecrets((error as Error).message));
     }
     const blobs = new Map<string, string>();
-    unique.forEach((sha, i) => {
+    // Decoding a first index's 20k pool files at once held the loop: turns.
+    const yieldTurn = eventLoopTurns();
+    for (const [i, sha] of unique.entries()) {
+      await yieldTurn();
       const object = objects[i];
       if (object?.type === 'blob') blobs.set(sha, object.data.toString('utf8'));
-    });
+    }
     return blobs;
   }
 }
