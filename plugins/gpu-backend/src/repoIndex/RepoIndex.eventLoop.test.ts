@@ -73,4 +73,34 @@ describe('RepoIndex and the event loop', () => {
     // A turn as each file is sorted and as each request is read.
     expect(mockTurns.count).toBeGreaterThanOrEqual(2 * 12);
   });
+
+  it('gives the event loop a turn for each path a first index lists, compares, scans for GPU stack files and reads (130k on the scale bench)', async () => {
+    const index = new RepoIndex(
+      {
+        clusters: [resolveClusterProfile({ name: 'dev' })],
+        defaultCluster: 'dev',
+        catalog: builtinCatalog,
+      },
+      new GitFetchSource({ repoUrl: remote.url, baseBranch: 'main', cacheDir }),
+    );
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) {
+      files[`clusters/dev/addons/addon-${i}.yaml`] =
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: { name: addon-${i} }\n`;
+    }
+    await remote.commit(files, 'thirty add-on files');
+    mockTurns.count = 0;
+
+    const result = await index.refresh();
+
+    const scanned = result.changedPaths.filter(p =>
+      p.startsWith('clusters/dev/addons/'),
+    );
+    expect(scanned).toHaveLength(30);
+    // A turn as each file is listed, compared with the store's, sorted by
+    // kind and scanned for the stacks, and as each file read is decoded.
+    expect(mockTurns.count).toBeGreaterThanOrEqual(
+      4 * result.changedPaths.length + 2 * result.parsedPaths.length,
+    );
+  });
 });

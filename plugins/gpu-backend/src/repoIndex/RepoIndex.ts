@@ -40,6 +40,7 @@ import {
   noGpuStackFiles,
   noteChangedFiles,
   readGpuStacks,
+  stackFilesAmong,
 } from './gpuStacks';
 import { emptySnapshot, type IndexSnapshot } from './indexSnapshot';
 import { IndexStore, type PoolFile } from './indexStore';
@@ -234,10 +235,14 @@ export class RepoIndex {
     }
     const listed = await this.source.listBlobs(revision, this.folders.folders);
     const changes: BlobChanges = new Map();
+    // Every file of the repository (130k on the scale bench), with turns.
+    const yieldTurn = eventLoopTurns();
     for (const [path, sha] of listed.blobs) {
+      await yieldTurn();
       if (this.store.blobs.get(path) !== sha) changes.set(path, sha);
     }
     for (const path of this.store.blobs.keys()) {
+      await yieldTurn();
       if (!listed.blobs.has(path)) changes.set(path, undefined);
     }
     this.store.symlinks.clear();
@@ -490,9 +495,11 @@ export class RepoIndex {
     if (readAll) store.gpuStackFiles = noGpuStackFiles();
     const paths = readAll ? indexedPaths() : undefined;
     // Every file on a first or full read, the changed ones otherwise.
-    const scanned = (paths ?? [...changes.keys()])
-      .filter(p => isStackFile(this.layout, this.profiles, p))
-      .sort(compareStrings);
+    const scanned = await stackFilesAmong(
+      this.layout,
+      this.profiles,
+      paths ?? changes.keys(),
+    );
     const present = scanned.filter(p => store.blobs.has(p));
     const matters = noteChangedFiles(
       store.gpuStackFiles,

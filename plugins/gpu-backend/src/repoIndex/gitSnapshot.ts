@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
+  eventLoopTurns,
   gitEnvironment,
   GitTimeoutError,
   isLocalRemote,
@@ -258,7 +259,10 @@ export class GitFetchSource implements RepoSource {
     ]);
     const blobs = new Map<string, string>();
     const symlinks: string[] = [];
+    // 130k entries on the scale bench: the event loop gets its turns.
+    const yieldTurn = eventLoopTurns();
     for (const entry of out.split('\0')) {
+      await yieldTurn();
       if (!entry) continue;
       const tab = entry.indexOf('\t');
       const [mode, type, sha] = entry.slice(0, tab).split(' ');
@@ -299,10 +303,13 @@ export class GitFetchSource implements RepoSource {
       throw new Error(redactSecrets((error as Error).message));
     }
     const blobs = new Map<string, string>();
-    unique.forEach((sha, i) => {
+    // Decoding a first index's 20k pool files at once held the loop: turns.
+    const yieldTurn = eventLoopTurns();
+    for (const [i, sha] of unique.entries()) {
+      await yieldTurn();
       const object = objects[i];
       if (object?.type === 'blob') blobs.set(sha, object.data.toString('utf8'));
-    });
+    }
     return blobs;
   }
 }

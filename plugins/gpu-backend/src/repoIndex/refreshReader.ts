@@ -1,3 +1,4 @@
+import { eventLoopTurns } from '@gpu-gitops/plugin-gpu-node';
 import type { RepoSource } from './gitSnapshot';
 import type { IndexStore } from './indexStore';
 
@@ -24,8 +25,13 @@ export class RefreshReader {
     const shas = paths.map(p => this.store.blobs.get(p)!);
     const blobs = await this.source.readBlobs(shas);
     this.parsedPaths.push(...paths);
-    const texts = new Map(paths.map((p, i) => [p, blobs.get(shas[i]) ?? '']));
-    for (const [p, text] of texts) {
+    const texts = new Map<string, string>();
+    // 20k pool files in one read on a first index: the event loop gets its turns.
+    const yieldTurn = eventLoopTurns();
+    for (const [i, p] of paths.entries()) {
+      await yieldTurn();
+      const text = blobs.get(shas[i]) ?? '';
+      texts.set(p, text);
       if (this.keepText(p)) this.texts.set(p, text);
     }
     return texts;

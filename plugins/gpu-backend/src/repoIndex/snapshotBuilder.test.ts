@@ -50,4 +50,49 @@ describe('SnapshotBuilder.build', () => {
       count,
     );
   });
+
+  it("gives the event loop a turn for each cluster's pools and each folder's workload objects (20k pools, 100k objects)", async () => {
+    const profiles = ['dev', 'prod', 'eu'].map(name =>
+      resolveClusterProfile({ name }),
+    );
+    const folders = new RepoFolders(
+      undefined,
+      profiles.map(p => p.name),
+    );
+    const store = new IndexStore(folders);
+    const count = 40;
+    for (let i = 0; i < count; i++) {
+      const folder = `apps/web/app-${i}`;
+      store.workloadFolders.set(folder, {
+        workloads: [],
+        objects: [
+          {
+            kind: 'Deployment',
+            name: `app-${i}`,
+            namespace: 'web',
+            path: `${folder}/deployment.yaml`,
+            containers: ['app'],
+            replicas: 1,
+          },
+        ],
+        skipped: [],
+      });
+    }
+    const builder = new SnapshotBuilder(
+      store,
+      folders,
+      profiles,
+      'prod',
+      builtinCatalog,
+    );
+    let turns = 0;
+    const snapshot = await builder.build('rev', async () => {
+      turns++;
+    });
+
+    // A turn per folder placing workloads, per folder of objects, per cluster.
+    expect(turns).toBeGreaterThanOrEqual(2 * count + profiles.length);
+    expect(snapshot.workloadObjectsByName.size).toBe(count);
+    expect([...snapshot.clusters.keys()].sort()).toEqual(['dev', 'eu', 'prod']);
+  });
 });

@@ -23,7 +23,7 @@ import type {
 import { SYMLINK_SKIP_REASON, type IndexStore } from './indexStore';
 import { flattened } from './flatString';
 import { swapSortedById } from './sortedWorkloads';
-import { parseTopologyWorkers } from './fileParsers';
+import { parseTopologyWorkers, type ParsedWorkloadFolder } from './fileParsers';
 import {
   keyedClusterShapes,
   type ClusterShapes,
@@ -42,6 +42,16 @@ const byPlacement = (a: RepositoryWorkload, b: RepositoryWorkload) =>
   compareStrings(a.overlay ?? '', b.overlay ?? '') ||
   compareStrings(a.path, b.path);
 
+/** Appends `object` to its name's list in `byName`. */
+function pushByName(
+  byName: Map<string, RepositoryWorkload[]>,
+  object: RepositoryWorkload,
+): void {
+  const list = byName.get(object.name);
+  if (list) list.push(object);
+  else byName.set(object.name, [object]);
+}
+
 /**
  * Adds `objects` to the by-name lists (new lists: a snapshot never changes),
  * each list grown in place and sorted once: 100k names, not a copy per object.
@@ -51,17 +61,109 @@ function addWorkloadObjects(
   objects: RepositoryWorkload[],
 ): void {
   const added = new Map<string, RepositoryWorkload[]>();
-  for (const object of objects) {
-    const list = added.get(object.name);
-    if (list) list.push(object);
-    else added.set(object.name, [object]);
-  }
+  for (const object of objects) pushByName(added, object);
   for (const [name, list] of added) {
     const before = byName.get(name);
     const all = before ? [...before, ...list] : list;
     if (all.length > 1) all.sort(byPlacement);
     byName.set(name, all);
   }
+}
+
+/**
+ * Every folder's workload objects by name, each list sorted. 100k objects
+ * are grouped folder by folder with a turn of the event loop between them
+ * (`yieldTurn`): in one go they held a first index's loop for a third of
+ * its last second.
+ */
+async function workloadObjectsOf(
+  folders: Iterable<ParsedWorkloadFolder>,
+  yieldTurn: () => Promise<void>,
+): Promise<Map<string, RepositoryWorkload[]>> {
+  const byName = new Map<string, RepositoryWorkload[]>();
+  for (const folder of folders) {
+    await yieldTurn();
+    for (const object of folder.objects) pushByName(byName, object);
+  }
+  for (const list of byName.values()) {
+    if (list.length > 1) list.sort(byPlacement);
+  }
+  return byName;
+}
+
+/** `previous` (by Kubernetes id) with `replaced` out and `added` in: a new map, lists sorted by id. */
+function swappedByKubernetesId(
+  previous: ReadonlyMap<string, IndexedWorkload[]>,
+  replaced: IndexedWorkload[],
+  added: IndexedWorkload[],
+): Map<string, IndexedWorkload[]> {
+  const byId = new Map(previous);
+  for (const workload of replaced) {
+    if (!workload.kubernetesId) continue;
+    const rest = (byId.get(workload.kubernetesId) ?? []).filter(
+      w => w.id !== workload.id,
+    );
+    if (rest.length > 0) byId.set(workload.kubernetesId, rest);
+    else byId.delete(workload.kubernetesId);
+  }
+  for (const workload of added) {
+    if (!workload.kubernetesId) continue;
+    byId.set(
+      workload.kubernetesId,
+      [...(byId.get(workload.kubernetesId) ?? []), workload].sort(
+        byKey(w => w.id),
+      ),
+    );
+  }
+  return byId;
+}
+
+/**
+ * Each cluster's index with its workloads swapped; a cluster the commit did
+ * not touch keeps its list (snapshots never change). Undefined when an added
+ * workload's id is one a cluster keeps.
+ */
+function swappedClusters(
+  previous: ReadonlyMap<string, ClusterIndex>,
+  replaced: IndexedWorkload[],
+  added: IndexedWorkload[],
+): Map<string, ClusterIndex> | undefined {
+  const clusters = new Map<string, ClusterIndex>();
+  for (const [name, cluster] of previous) {
+    const gone = new Set(
+      replaced.filter(w => w.cluster === name).map(w => w.id),
+    );
+    const come = added.filter(w => w.cluster === name);
+    const clusterWorkloads =
+      gone.size + come.length === 0
+        ? cluster.repoState.workloads
+        : swapSortedById(cluster.repoState.workloads, gone, come);
+    if (!clusterWorkloads) return undefined;
+    clusters.set(name, {
+      profile: cluster.profile,
+      repoState: { ...cluster.repoState, workloads: clusterWorkloads },
+      bootstrapped: cluster.bootstrapped,
+      kustomizationPath: cluster.kustomizationPath,
+    });
+  }
+  return clusters;
+}
+
+/** `previous` (workload objects by name) without `replaced` and with `added`: a new map. */
+function swappedObjectsByName(
+  previous: ReadonlyMap<string, RepositoryWorkload[]>,
+  replaced: RepositoryWorkload[],
+  added: RepositoryWorkload[],
+): Map<string, RepositoryWorkload[]> {
+  const byName = new Map(previous);
+  const gone = new Set(replaced);
+  for (const name of new Set(replaced.map(o => o.name))) {
+    const rest = (byName.get(name) ?? []).filter(o => !gone.has(o));
+    if (rest.length > 0) byName.set(name, rest);
+    else byName.delete(name);
+  }
+  addWorkloadObjects(byName, added);
+  return byName;
 }
 
 /** What changed in a commit that touched only workload folders and requests. */
@@ -168,71 +270,42 @@ export class SnapshotBuilder {
       addedIds.add(workload.id);
     }
     const workloads = swapSortedById(previous.workloads, removed, added);
-    if (!workloads) return undefined;
-
-    const workloadsByKubernetesId = new Map(previous.workloadsByKubernetesId);
-    for (const workload of replaced) {
-      if (!workload.kubernetesId) continue;
-      const rest = (
-        workloadsByKubernetesId.get(workload.kubernetesId) ?? []
-      ).filter(w => w.id !== workload.id);
-      if (rest.length > 0)
-        workloadsByKubernetesId.set(workload.kubernetesId, rest);
-      else workloadsByKubernetesId.delete(workload.kubernetesId);
-    }
-    for (const workload of added) {
-      if (!workload.kubernetesId) continue;
-      workloadsByKubernetesId.set(
-        workload.kubernetesId,
-        [
-          ...(workloadsByKubernetesId.get(workload.kubernetesId) ?? []),
-          workload,
-        ].sort(byKey(w => w.id)),
-      );
-    }
-
-    // A cluster the commit did not touch keeps its list (snapshots never change).
-    const clusters = new Map<string, ClusterIndex>();
-    for (const [name, cluster] of previous.clusters) {
-      const gone = new Set(
-        replaced.filter(w => w.cluster === name).map(w => w.id),
-      );
-      const come = added.filter(w => w.cluster === name);
-      const clusterWorkloads =
-        gone.size + come.length === 0
-          ? cluster.repoState.workloads
-          : swapSortedById(cluster.repoState.workloads, gone, come);
-      if (!clusterWorkloads) return undefined;
-      clusters.set(name, {
-        profile: cluster.profile,
-        repoState: { ...cluster.repoState, workloads: clusterWorkloads },
-        bootstrapped: cluster.bootstrapped,
-        kustomizationPath: cluster.kustomizationPath,
-      });
-    }
-
-    const workloadObjectsByName = new Map(previous.workloadObjectsByName);
-    const gone = new Set(replacedObjects);
-    for (const name of new Set(replacedObjects.map(o => o.name))) {
-      const rest = (workloadObjectsByName.get(name) ?? []).filter(
-        o => !gone.has(o),
-      );
-      if (rest.length > 0) workloadObjectsByName.set(name, rest);
-      else workloadObjectsByName.delete(name);
-    }
+    const clusters = swappedClusters(previous.clusters, replaced, added);
+    if (!workloads || !clusters) return undefined;
     const { store } = this;
-    addWorkloadObjects(
-      workloadObjectsByName,
-      [...folders].flatMap(f => store.workloadFolders.get(f)?.objects ?? []),
-    );
-
-    const changedPaths = new Set(changedRequests);
     const requests =
       changedRequests.length === 0
         ? previous.requests
         : store.collectRequests();
-    const skipped = [
-      ...previous.skipped.filter(
+    return {
+      revision,
+      clusters,
+      workloads,
+      workloadsByKubernetesId: swappedByKubernetesId(
+        previous.workloadsByKubernetesId,
+        replaced,
+        added,
+      ),
+      requests,
+      workloadObjectsByName: swappedObjectsByName(
+        previous.workloadObjectsByName,
+        replacedObjects,
+        [...folders].flatMap(f => store.workloadFolders.get(f)?.objects ?? []),
+      ),
+      skipped: this.updatedSkips(previous.skipped, folders, changedRequests),
+    };
+  }
+
+  /** The previous snapshot's skipped files with those of the changed folders and requests read again. */
+  private updatedSkips(
+    previous: SkippedFile[],
+    folders: Set<string>,
+    changedRequests: string[],
+  ): SkippedFile[] {
+    const { store } = this;
+    const changedPaths = new Set(changedRequests);
+    return [
+      ...previous.filter(
         s =>
           s.reason !== SYMLINK_SKIP_REASON &&
           !changedPaths.has(s.path) &&
@@ -242,15 +315,6 @@ export class SnapshotBuilder {
       ...[...folders].flatMap(f => store.workloadFolders.get(f)?.skipped ?? []),
       ...changedRequests.flatMap(p => store.requestFiles.get(p)?.skipped ?? []),
     ].sort(byKey(s => s.path));
-    return {
-      revision,
-      clusters,
-      workloads,
-      workloadsByKubernetesId,
-      requests,
-      workloadObjectsByName,
-      skipped,
-    };
   }
 
   /**
@@ -297,10 +361,10 @@ export class SnapshotBuilder {
    * workloads come later) and the nodes its pods land on, the default
    * cluster first: a pool name found in several clusters maps there.
    */
-  private indexClusters(): {
+  private async indexClusters(yieldTurn: () => Promise<void>): Promise<{
     clusters: Map<string, ClusterIndex>;
     byCluster: ClusterShapes[];
-  } {
+  }> {
     const { store } = this;
     const clusters = new Map<string, ClusterIndex>();
     const ordered = [
@@ -310,6 +374,8 @@ export class SnapshotBuilder {
     /** Every cluster's pools and the nodes its pods land on. */
     const byCluster: ClusterShapes[] = [];
     for (const profile of ordered) {
+      // 2k pools' landing model per cluster: a turn between clusters.
+      await yieldTurn();
       const files = [
         ...[...store.poolFiles.values()].filter(
           file => file.cluster === profile.name,
@@ -361,7 +427,7 @@ export class SnapshotBuilder {
   ): Promise<IndexSnapshot> {
     const { store } = this;
     const skipped: SkippedFile[] = [];
-    const { clusters, byCluster } = this.indexClusters();
+    const { clusters, byCluster } = await this.indexClusters(yieldTurn);
     const keyed = keyedClusterShapes(byCluster);
     this.poolOwners = keyed.owners;
     this.placement = {
@@ -390,11 +456,9 @@ export class SnapshotBuilder {
       }
     }
 
-    await yieldTurn();
-    const workloadObjectsByName = new Map<string, RepositoryWorkload[]>();
-    addWorkloadObjects(
-      workloadObjectsByName,
-      [...store.workloadFolders.values()].flatMap(folder => folder.objects),
+    const workloadObjectsByName = await workloadObjectsOf(
+      store.workloadFolders.values(),
+      yieldTurn,
     );
 
     for (const file of store.requestFiles.values()) {

@@ -43,6 +43,45 @@ export interface TreeChange {
   newSha?: string;
 }
 
+/** A git object's content, checked to be of `type`; throws when it is missing or another type. */
+async function readObject(
+  batch: CatFileBatch,
+  sha: string,
+  type: string,
+): Promise<Buffer> {
+  const [found] = await batch.read([sha]);
+  if (!found || found.type !== type)
+    throw new Error(`git object ${sha} is not a ${type} here`);
+  return found.data;
+}
+
+/** The root tree a commit names. */
+async function treeOfCommit(
+  batch: CatFileBatch,
+  commit: string,
+): Promise<string> {
+  const header = (await readObject(batch, commit, 'commit')).toString('latin1');
+  const match = /^tree ([0-9a-f]+)\n/.exec(header);
+  if (!match) throw new Error(`commit ${commit} names no tree`);
+  return match[1];
+}
+
+/** Which paths the diff of `folders` ('' = everywhere) looks at. */
+function folderFilter(folders: string[]) {
+  const everywhere = folders.includes('');
+  return {
+    /** The tree is in a folder asked for, or on the way to one. */
+    opens: (path: string) =>
+      everywhere ||
+      folders.some(
+        f => path === f || path.startsWith(`${f}/`) || f.startsWith(`${path}/`),
+      ),
+    /** The file is in a folder asked for. */
+    holds: (path: string) =>
+      everywhere || folders.some(f => path === f || path.startsWith(`${f}/`)),
+  };
+}
+
 /**
  * Every file (non-tree entry) that differs between the trees of commits
  * `from` and `to` under `folders` ('' = everywhere). Throws when an object
@@ -55,58 +94,30 @@ export async function diffCommits(
   folders: string[],
 ): Promise<TreeChange[]> {
   const idBytes = from.length / 2;
-  const object = async (sha: string, type: string) => {
-    const [found] = await batch.read([sha]);
-    if (!found || found.type !== type)
-      throw new Error(`git object ${sha} is not a ${type} here`);
-    return found.data;
-  };
-  const treeOf = async (commit: string) => {
-    const header = (await object(commit, 'commit')).toString('latin1');
-    const match = /^tree ([0-9a-f]+)\n/.exec(header);
-    if (!match) throw new Error(`commit ${commit} names no tree`);
-    return match[1];
-  };
-  const everywhere = folders.includes('');
-  /** The path is in a folder asked for, or on the way to one. */
-  const wanted = (path: string, tree: boolean) =>
-    everywhere ||
-    folders.some(
-      f =>
-        path === f ||
-        path.startsWith(`${f}/`) ||
-        (tree && f.startsWith(`${path}/`)),
-    );
-  const inFolders = (path: string) =>
-    everywhere || folders.some(f => path === f || path.startsWith(`${f}/`));
-
+  const { opens, holds } = folderFilter(folders);
   const changes: TreeChange[] = [];
+  const entriesOf = async (sha: string | undefined) =>
+    sha
+      ? parseTree(await readObject(batch, sha, 'tree'), idBytes)
+      : new Map<string, TreeEntry>();
   const walk = async (
     oldTree: string | undefined,
     newTree: string | undefined,
     prefix: string,
   ): Promise<void> => {
     const [oldEntries, newEntries] = await Promise.all(
-      [oldTree, newTree].map(async sha =>
-        sha ? parseTree(await object(sha, 'tree'), idBytes) : new Map(),
-      ),
+      [oldTree, newTree].map(entriesOf),
     );
     const names = new Set([...oldEntries.keys(), ...newEntries.keys()]);
     const subtrees: Promise<void>[] = [];
     for (const name of names) {
-      const before: TreeEntry | undefined = oldEntries.get(name);
-      const after: TreeEntry | undefined = newEntries.get(name);
-      if (
-        before &&
-        after &&
-        before.sha === after.sha &&
-        before.mode === after.mode
-      )
-        continue;
+      const before = oldEntries.get(name);
+      const after = newEntries.get(name);
+      if (before?.sha === after?.sha && before?.mode === after?.mode) continue;
       const path = `${prefix}${name}`;
       const oldIsTree = before?.mode === TREE_MODE;
       const newIsTree = after?.mode === TREE_MODE;
-      if ((oldIsTree || newIsTree) && wanted(path, true)) {
+      if ((oldIsTree || newIsTree) && opens(path)) {
         subtrees.push(
           walk(
             oldIsTree ? before!.sha : undefined,
@@ -115,9 +126,8 @@ export async function diffCommits(
           ),
         );
       }
-      const oldFile = before && !oldIsTree ? before : undefined;
       const newFile = after && !newIsTree ? after : undefined;
-      if ((oldFile || newFile) && inFolders(path)) {
+      if (((before && !oldIsTree) || newFile) && holds(path)) {
         changes.push(
           newFile
             ? { path, newMode: rawMode(newFile.mode), newSha: newFile.sha }
@@ -127,7 +137,10 @@ export async function diffCommits(
     }
     await Promise.all(subtrees);
   };
-  const [fromTree, toTree] = await Promise.all([treeOf(from), treeOf(to)]);
+  const [fromTree, toTree] = await Promise.all([
+    treeOfCommit(batch, from),
+    treeOfCommit(batch, to),
+  ]);
   await walk(fromTree, toTree, '');
   return changes.sort((a, b) => compareStrings(a.path, b.path));
 }
