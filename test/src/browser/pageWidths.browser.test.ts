@@ -1,11 +1,14 @@
 /**
  * Every GPU page reads whole at 1280 and 1920 px: no table column is cut
  * off or scrolled out of sight (seen: the GPU page's Teams table lost its
- * Drift and Idle cost columns at 1280 px), no table header breaks inside a
- * word and no amount of money breaks over two lines (seen: "$16,029.0 / 8").
- * The GPU page, the pull-request list and one pull request's review page,
- * in Chromium on the plugin's dev app against the real gpu backend; the
- * card and tab are cardWidths.browser.test.ts's. Screenshots at each width
+ * Drift and Idle cost columns at 1280 px), nothing reaches past the window's
+ * right edge, no table header breaks inside a word and no amount of money
+ * breaks over two lines (seen: "$16,029.0 / 8"). The GPU page, the
+ * pull-request list, one pull request's review page, an entity's GPU tab,
+ * the scaffolder's GPU fields (the GpuRequestPicker with its plan preview)
+ * and the Release form's preview, in Chromium on the plugin's dev app
+ * against the real gpu and scaffolder backends; the card at the overview's
+ * half width is cardWidths.browser.test.ts's. Screenshots at each width
  * (docs/ with GPU_SCREENSHOTS=docs).
  */
 import {
@@ -88,6 +91,30 @@ function brokenText(page: Page) {
   });
 }
 
+/**
+ * The visible elements whose right edge lies past the window's (a form box
+ * or a preview line cut off), and the page's own sideways scroll.
+ */
+function pastRightEdge(page: Page) {
+  return page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    const found: string[] = [];
+    const scroll = document.documentElement.scrollWidth - viewport;
+    if (scroll > 1) found.push(`the page scrolls ${scroll} px sideways`);
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const box = el.getBoundingClientRect();
+      const visible = box.width > 0 && box.height > 0;
+      if (visible && Math.round(box.right) > viewport) {
+        const text = (el as HTMLElement).innerText ?? '';
+        found.push(
+          `${el.tagName} "${text.slice(0, 40)}": right edge ${Math.round(box.right)} > ${viewport}`,
+        );
+      }
+    }
+    return found;
+  });
+}
+
 describe('GPU pages at 1280 and 1920 px in Chromium', () => {
   let temp: string;
   let stack: BrowserStack;
@@ -147,6 +174,8 @@ describe('GPU pages at 1280 and 1920 px in Chromium', () => {
         profiles: { dev: { migStrategy: 'single' } },
       },
       updatePullRequests: false,
+      // The Release form's preview is the scaffolder's dry run of the release.
+      scaffolder: true,
     });
     ({ temp, app, browser } = stack);
   });
@@ -195,6 +224,59 @@ describe('GPU pages at 1280 and 1920 px in Chromium', () => {
       await page.getByLabel('Diff').waitFor({ timeout: 60_000 });
       await saveScreenshot(page, `gpu-pull-request-${width}.png`, temp);
       expect(await cutOff(page)).toEqual([]);
+      expect(await brokenText(page)).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it.each(WIDTHS)('at %i px the GPU tab shows every column', async width => {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(
+      `${app.url}/gpu-dev?entity=component:default/tagger&view=tab`,
+    );
+    await page.getByRole('list', { name: 'MIG layout' }).first().waitFor({
+      timeout: 60_000,
+    });
+    await page.waitForLoadState('networkidle');
+    await saveScreenshot(page, `gpu-tab-${width}.png`, temp);
+    expect(await cutOff(page)).toEqual([]);
+    expect(await pastRightEdge(page)).toEqual([]);
+    expect(await brokenText(page)).toEqual([]);
+    await page.close();
+  });
+
+  it.each(WIDTHS)(
+    'at %i px the GPU fields of the request form and their preview fit',
+    async width => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${app.url}/gpu-dev?view=picker`);
+      // The preview of the default request, planned by the backend.
+      await page
+        .getByTestId('gpu-plan-preview')
+        .getByText(/^Fits:/)
+        .waitFor({ timeout: 60_000 });
+      await page.waitForLoadState('networkidle');
+      await saveScreenshot(page, `gpu-request-form-${width}.png`, temp);
+      expect(await cutOff(page)).toEqual([]);
+      expect(await pastRightEdge(page)).toEqual([]);
+      expect(await brokenText(page)).toEqual([]);
+      await page.close();
+    },
+  );
+
+  it.each(WIDTHS)(
+    'at %i px the Release form and its preview fit',
+    async width => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(
+        `${app.url}/gpu-dev?view=release&namespace=ml&name=summarizer`,
+      );
+      await page
+        .getByRole('list', { name: 'Deletes' })
+        .waitFor({ timeout: 120_000 });
+      await saveScreenshot(page, `gpu-release-form-${width}.png`, temp);
+      expect(await cutOff(page)).toEqual([]);
+      expect(await pastRightEdge(page)).toEqual([]);
       expect(await brokenText(page)).toEqual([]);
       await page.close();
     },

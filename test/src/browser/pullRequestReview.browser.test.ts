@@ -13,6 +13,8 @@ import type { AddressInfo } from 'node:net';
 import {
   builtinCatalog,
   centsToUsd,
+  formatGpuEquivalents,
+  formatReplicaGpuShare,
   formatUsd,
   type PoolsResponse,
   usdToCents,
@@ -127,6 +129,11 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
     for (const file of published.files) {
       expect(diff).toContain(`b/${file}`);
     }
+    // The review page shows the description's cost: the plan's.
+    await page
+      .getByText(formatUsd(published.plan.cost.usdPerMonth))
+      .first()
+      .waitFor();
     await saveScreenshot(page, 'gpu-pull-request-review.png', temp);
 
     const merge = page.getByRole('button', { name: 'Merge into main' });
@@ -187,6 +194,26 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
         `^\\d+ of \\d+ ${published.plan.resourceName.replace(/\./g, '\\.')} held on \\d+ nodes?, \\d+ free`,
       ),
     );
+    // The title in GPU equivalents says what the card, the tab and the diff
+    // say: its units are the replicas (the diff's) × the units per replica
+    // (the card's and the diff's limit), which the tab says the component
+    // holds; its GPUs are the replicas × the share of a GPU the card shows.
+    const share = published.plan.perReplica.gpuShare;
+    expect(cells[0]).toContain(
+      `time-slicing · ${published.plan.resourcePerReplica}× ${published.plan.resourceName}`,
+    );
+    expect(cells[1]).toContain(formatReplicaGpuShare({ gpuShare: share }));
+    expect(diff).toMatch(
+      new RegExp(
+        `^\\+\\s+${published.plan.resourceName.replace(/\./g, '\\.')}: "?${published.plan.resourcePerReplica}"?$`,
+        'm',
+      ),
+    );
+    expect(published.title).toMatch(
+      new RegExp(
+        `^GPU: ml/chat — ${formatGpuEquivalents(Number(cells[2]) * share).replace(/\./g, '\\.')} — ${held} time-slices? of (an L4|L4s)$`,
+      ),
+    );
     await page.goto(`${app.url}/gpu`);
     const team = page
       .getByTestId('gpu-overview-teams')
@@ -214,6 +241,14 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
     );
     await page.goto(cardUrl);
     await row.waitFor({ timeout: 30_000 });
+    // The card's header: the title's GPU equivalents and the cost.
+    const titleGpus = formatGpuEquivalents(Number(cells[2]) * share).replace(
+      / GPUs?$/,
+      '',
+    );
+    await page
+      .getByText(`${titleGpus} GPU equivalents, ${monthly} per month`)
+      .waitFor();
 
     // The merged request's row links to Change GPUs and to Release.
     expect(
@@ -270,6 +305,12 @@ describe('GPU pull-request review in Chromium (dev app, real gpu backend, local 
       `| Attributed per month | ${monthly} | ${changeMonthly} |`,
     );
     await page.getByRole('heading', { name: 'Before → after' }).waitFor();
+    // The change's title: 1 replica, its units and GPU equivalents.
+    expect(change.title).toMatch(
+      new RegExp(
+        `^GPU: ml/chat — ${formatGpuEquivalents(change.plan.perReplica.gpuShare).replace(/\./g, '\\.')} — ${change.plan.resourcePerReplica} time-slices? of (an L4|L4s)$`,
+      ),
+    );
     await page.getByRole('button', { name: 'Merge into main' }).click();
     await page
       .getByRole('status')
