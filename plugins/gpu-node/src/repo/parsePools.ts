@@ -142,6 +142,65 @@ function valuesOfKeys(requirements: unknown, keys: string[]): string[] {
   return keys.flatMap(key => requirementValues(requirements, key));
 }
 
+type NamedObject = PlainObject & { metadata: PlainObject & { name: string } };
+
+/** What `parsePool` reads of a pool object (a NodePool, or another kind read as one). */
+interface PoolFields {
+  name: string;
+  /** The template's labels: the labels of the pool's nodes. */
+  nodeLabels: Record<string, string>;
+  /** Our descriptive keys: on the object's annotations, its labels or its nodes' labels. */
+  ours: Record<string, string>;
+  annotations: Record<string, string>;
+  requirements: unknown;
+  limits: Record<string, string>;
+  taints: unknown;
+  deviceConfigName?: string;
+  migConfigName?: string;
+}
+
+function poolFields(nodePool: NamedObject): PoolFields {
+  const template = getIn(nodePool, 'spec', 'template');
+  const nodeLabels = stringRecord(getIn(template, 'metadata', 'labels'));
+  const annotations = stringRecord(getIn(nodePool, 'metadata', 'annotations'));
+  return {
+    name: nodePool.metadata.name,
+    nodeLabels,
+    // Our descriptive keys may sit on the NodePool's own annotations / labels too.
+    ours: {
+      ...annotations,
+      ...stringRecord(getIn(nodePool, 'metadata', 'labels')),
+      ...nodeLabels,
+    },
+    annotations,
+    requirements: getIn(template, 'spec', 'requirements'),
+    limits: stringRecord(getIn(nodePool, 'spec', 'limits')),
+    taints: getIn(template, 'spec', 'taints'),
+    deviceConfigName: nodeLabels[WELL_KNOWN_KEYS.devicePluginConfig],
+    migConfigName: nodeLabels[WELL_KNOWN_KEYS.migConfig],
+  };
+}
+
+function gpuLimitKeys(fields: PoolFields): string[] {
+  return Object.keys(fields.limits).filter(isGpuResourceName);
+}
+
+/** A pool of GPU machines, or one that says it is one (GPU limits, our sharing label, GPU configs, a GPU taint). */
+function isGpuPool(fields: PoolFields, catalog: GpuCatalog): boolean {
+  const { taints } = fields;
+  const hasGpuTaint =
+    Array.isArray(taints) &&
+    taints.some(t => isPlainObject(t) && String(t.key ?? '').includes('gpu'));
+  return (
+    requiresGpuMachines(fields.requirements, catalog) ||
+    gpuLimitKeys(fields).length > 0 ||
+    findOurLabel(fields.ours, POOL_LABEL_SUFFIXES.sharing) !== undefined ||
+    fields.deviceConfigName !== undefined ||
+    fields.migConfigName !== undefined ||
+    hasGpuTaint
+  );
+}
+
 function parsePool(
   nodePool: PlainObject & { metadata: PlainObject & { name: string } },
   path: string,
@@ -151,78 +210,23 @@ function parsePool(
   catalog: GpuCatalog,
   skipped: SkippedFile[],
 ): PoolState | undefined {
-  const name = nodePool.metadata.name;
-  const template = getIn(nodePool, 'spec', 'template');
-  const labels = stringRecord(getIn(template, 'metadata', 'labels'));
-  // Our descriptive keys may sit on the NodePool's own annotations / labels too.
-  const ours = {
-    ...stringRecord(getIn(nodePool, 'metadata', 'annotations')),
-    ...stringRecord(getIn(nodePool, 'metadata', 'labels')),
-    ...labels,
-  };
-  const requirements = getIn(template, 'spec', 'requirements');
-  const limits = stringRecord(getIn(nodePool, 'spec', 'limits'));
-  const taints = getIn(template, 'spec', 'taints');
-  const gpuNames = valuesOfKeys(requirements, GPU_NAME_KEYS);
-  const deviceConfigName = labels[WELL_KNOWN_KEYS.devicePluginConfig];
-  const migConfigName = labels[WELL_KNOWN_KEYS.migConfig];
-  const gpuLimitKeys = Object.keys(limits).filter(isGpuResourceName);
-  const ourSharing = findOurLabel(ours, POOL_LABEL_SUFFIXES.sharing);
-  const hasGpuTaint =
-    Array.isArray(taints) &&
-    taints.some(t => isPlainObject(t) && String(t.key ?? '').includes('gpu'));
-  const isGpuPool =
-    requiresGpuMachines(requirements, catalog) ||
-    gpuLimitKeys.length > 0 ||
-    ourSharing !== undefined ||
-    deviceConfigName !== undefined ||
-    migConfigName !== undefined ||
-    hasGpuTaint;
-  if (!isGpuPool) return undefined;
-
+  const fields = poolFields(nodePool);
+  if (!isGpuPool(fields, catalog)) return undefined;
+  const { name, ours, requirements, deviceConfigName, migConfigName } = fields;
   const deviceConfig = deviceConfigName
     ? devicePluginConfigs[deviceConfigName]
     : undefined;
-  const sharingMode = inferSharingMode(ourSharing, deviceConfig, migConfigName);
-
-  // Resource name: our label, else a GPU limit, else a NodeOverlay capacity of this pool.
-  const overlayKeys = overlays
-    .filter(o =>
-      requirementValues(
-        getIn(o, 'spec', 'requirements'),
-        WELL_KNOWN_KEYS.karpenterNodePool,
-      ).includes(name),
-    )
-    .flatMap(o => Object.keys(stringRecord(getIn(o, 'spec', 'capacity'))))
-    .filter(isGpuResourceName);
-  const resourceName =
-    findOurLabel(ours, POOL_LABEL_SUFFIXES.resourceName) ??
-    gpuLimitKeys.find(k => k !== 'nvidia.com/gpu') ??
-    overlayKeys[0] ??
-    gpuLimitKeys[0] ??
-    'nvidia.com/gpu';
-
-  const slicesLabel = parseCount(
-    findOurLabel(ours, POOL_LABEL_SUFFIXES.slicesPerGpu),
-  );
-  const slicesPerGpu = slicesLabel ?? sharingReplicas(deviceConfig);
-  const migProfile =
-    findOurLabel(ours, POOL_LABEL_SUFFIXES.migProfile) ??
-    singleMigProfile(migConfigName ? migConfigs[migConfigName] : undefined);
-
+  const resourceName = poolResourceName(fields, overlays);
   const karpenter = nodePoolRequirements(requirements);
   const pool: PoolState = {
     name,
     path,
-    gpuModel:
-      findOurLabel(ours, POOL_LABEL_SUFFIXES.gpuModel) ??
-      gpuModelOfRequirements(requirements, catalog) ??
-      modelOfFamilies(
-        catalog,
-        gpuNames,
-        valuesOfKeys(requirements, INSTANCE_FAMILY_KEYS),
-      ),
-    sharingMode,
+    gpuModel: poolGpuModel(fields, catalog),
+    sharingMode: inferSharingMode(
+      findOurLabel(ours, POOL_LABEL_SUFFIXES.sharing),
+      deviceConfig,
+      migConfigName,
+    ),
     resourceName,
     instanceTypes: requirementValues(
       requirements,
@@ -233,49 +237,114 @@ function parsePool(
   // Only Karpenter launches what requirements allow; the other kinds come
   // here converted, with their one machine as their instance type.
   if (nodePool.kind === 'NodePool') pool.requirements = karpenter;
+  const slicesPerGpu =
+    parseCount(findOurLabel(ours, POOL_LABEL_SUFFIXES.slicesPerGpu)) ??
+    sharingReplicas(deviceConfig);
   if (slicesPerGpu !== undefined) pool.slicesPerGpu = slicesPerGpu;
+  const migProfile =
+    findOurLabel(ours, POOL_LABEL_SUFFIXES.migProfile) ??
+    singleMigProfile(migConfigName ? migConfigs[migConfigName] : undefined);
   if (migProfile !== undefined) pool.migProfile = migProfile;
   if (deviceConfigName !== undefined) pool.deviceConfigName = deviceConfigName;
   if (migConfigName !== undefined) pool.migConfigName = migConfigName;
+  Object.assign(pool, poolLimits(fields.limits, resourceName));
+  const ownLabels = stringRecord(getIn(nodePool, 'metadata', 'labels'));
+  pool.managed = ownLabels[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY;
+  const ledger = poolLedger(nodePool, fields, path, skipped);
+  if (ledger) pool.ledger = ledger;
+  const floor = parseCount(
+    findOurLabel(fields.annotations, POOL_LABEL_SUFFIXES.limitFloor),
+  );
+  if (floor !== undefined) pool.limitFloor = floor;
+  if (Array.isArray(fields.taints)) pool.taints = nodeTaints(fields.taints);
+  return pool;
+}
+/** Resource name: our label, else a GPU limit, else a NodeOverlay capacity of this pool. */
+function poolResourceName(fields: PoolFields, overlays: PlainObject[]): string {
+  const limitKeys = gpuLimitKeys(fields);
+  const overlayKeys = overlays
+    .filter(o =>
+      requirementValues(
+        getIn(o, 'spec', 'requirements'),
+        WELL_KNOWN_KEYS.karpenterNodePool,
+      ).includes(fields.name),
+    )
+    .flatMap(o => Object.keys(stringRecord(getIn(o, 'spec', 'capacity'))))
+    .filter(isGpuResourceName);
+  return (
+    findOurLabel(fields.ours, POOL_LABEL_SUFFIXES.resourceName) ??
+    limitKeys.find(k => k !== 'nvidia.com/gpu') ??
+    overlayKeys[0] ??
+    limitKeys[0] ??
+    'nvidia.com/gpu'
+  );
+}
+
+/** Our label, else the model the requirements name, else the one of their instance families or GPU names. */
+function poolGpuModel(
+  fields: PoolFields,
+  catalog: GpuCatalog,
+): string | undefined {
+  const { requirements } = fields;
+  return (
+    findOurLabel(fields.ours, POOL_LABEL_SUFFIXES.gpuModel) ??
+    gpuModelOfRequirements(requirements, catalog) ??
+    modelOfFamilies(
+      catalog,
+      valuesOfKeys(requirements, GPU_NAME_KEYS),
+      valuesOfKeys(requirements, INSTANCE_FAMILY_KEYS),
+    )
+  );
+}
+
+/** The limit on the pool's resource, and every limit that counts, when set. */
+function poolLimits(
+  limits: Record<string, string>,
+  resourceName: string,
+): Pick<PoolState, 'limit' | 'limits'> {
+  const out: Pick<PoolState, 'limit' | 'limits'> = {};
   const limit = parseCount(limits[resourceName]);
-  if (limit !== undefined) pool.limit = limit;
+  if (limit !== undefined) out.limit = limit;
   const allLimits = Object.fromEntries(
     Object.entries(limits)
       .map(([k, v]) => [k, parseCount(v)] as const)
       .filter((e): e is readonly [string, number] => e[1] !== undefined),
   );
-  if (Object.keys(allLimits).length > 0) pool.limits = allLimits;
-  const ownLabels = stringRecord(getIn(nodePool, 'metadata', 'labels'));
-  pool.managed = ownLabels[WELL_KNOWN_KEYS.managedBy] === MANAGED_BY;
-  const annotations = stringRecord(getIn(nodePool, 'metadata', 'annotations'));
-  const ledgerText = findOurLabel(annotations, POOL_LABEL_SUFFIXES.requests);
-  if (ledgerText !== undefined) {
-    const ledger = parseLedger(ledgerText);
-    if (ledger) pool.ledger = ledger;
-    else {
-      skipped.push({
-        path,
-        reason: `${String(nodePool.kind)} ${name}: its request ledger "${ledgerText}" is not readable; it is rebuilt from the workloads on the pool`,
-      });
-    }
+  if (Object.keys(allLimits).length > 0) out.limits = allLimits;
+  return out;
+}
+
+/** The pool's request ledger; one that does not read is reported as skipped (rebuilt from the workloads). */
+function poolLedger(
+  nodePool: NamedObject,
+  fields: PoolFields,
+  path: string,
+  skipped: SkippedFile[],
+): PoolState['ledger'] {
+  const text = findOurLabel(fields.annotations, POOL_LABEL_SUFFIXES.requests);
+  if (text === undefined) return undefined;
+  const ledger = parseLedger(text);
+  if (!ledger) {
+    skipped.push({
+      path,
+      reason: `${String(nodePool.kind)} ${fields.name}: its request ledger "${text}" is not readable; it is rebuilt from the workloads on the pool`,
+    });
   }
-  const floor = parseCount(
-    findOurLabel(annotations, POOL_LABEL_SUFFIXES.limitFloor),
-  );
-  if (floor !== undefined) pool.limitFloor = floor;
-  if (Array.isArray(taints)) {
-    pool.taints = taints
-      .filter(isPlainObject)
-      .filter(t => typeof t.key === 'string' && typeof t.effect === 'string')
-      .map(t => ({
-        key: String(t.key),
-        ...(t.value !== undefined && t.value !== null
-          ? { value: String(t.value) }
-          : {}),
-        effect: String(t.effect),
-      }));
-  }
-  return pool;
+  return ledger;
+}
+
+/** The taints with a key and an effect, as the pool's nodes carry them. */
+function nodeTaints(taints: unknown[]): NonNullable<PoolState['taints']> {
+  return taints
+    .filter(isPlainObject)
+    .filter(t => typeof t.key === 'string' && typeof t.effect === 'string')
+    .map(t => ({
+      key: String(t.key),
+      ...(t.value !== undefined && t.value !== null
+        ? { value: String(t.value) }
+        : {}),
+      effect: String(t.effect),
+    }));
 }
 
 /**

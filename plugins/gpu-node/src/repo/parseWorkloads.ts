@@ -59,89 +59,120 @@ export function parseWorkloads(
   requestAnnotation?: string,
 ): WorkloadState[] {
   const claimTemplates = readClaimTemplates(docs, layout);
-  const sightings: WorkloadSighting[] = [];
-  for (const doc of docs) {
-    const obj = asKubernetesObject(doc.value);
-    if (!obj || !isWorkloadKind(obj.kind)) continue;
-    const shape = workloadShape(obj.kind);
-    const podTemplate = getIn(obj, ...shape.podTemplate);
-    const podSpec = getIn(podTemplate, 'spec');
-    const totals = containerGpuLimits(podSpec);
-    // DRA workloads request devices of a DeviceClass through claim templates.
-    const claims = getIn(podSpec, 'resourceClaims');
-    if (totals.size === 0 && Array.isArray(claims) && claims.length > 0) {
-      const namespace =
-        typeof obj.metadata.namespace === 'string'
-          ? obj.metadata.namespace
-          : namespaceFromPath(doc.path, layout);
-      addClaimedDevices(totals, claims, namespace, claimTemplates);
-    }
-    const nodeSelector = stringRecord(getIn(podSpec, 'nodeSelector'));
-    const labels = {
-      ...stringRecord(getIn(podTemplate, 'metadata', 'labels')),
-      ...stringRecord(getIn(obj, 'metadata', 'labels')),
-    };
-    const [first] = [...totals.entries()];
-    sightings.push({
-      path: doc.path,
-      kind: obj.kind,
-      namespace:
-        typeof obj.metadata.namespace === 'string'
-          ? obj.metadata.namespace
-          : undefined,
-      name: obj.metadata.name,
-      replicas: parseCount(getIn(obj, ...shape.replicas)),
-      gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
-      pool: poolSelectedBy(nodeSelector),
-      kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
-      request: requestAnnotation
-        ? stringRecord(getIn(podTemplate, 'metadata', 'annotations'))[
-            requestAnnotation
-          ]
-        : undefined,
-      podSpec,
+  const sightings = docs.flatMap(doc => {
+    const sighting = workloadSighting(
+      doc,
+      layout,
+      claimTemplates,
+      requestAnnotation,
+    );
+    return sighting ? [sighting] : [];
+  });
+  return [...sightingsById(sightings, layout).entries()]
+    .sort(([a], [b]) => compareStrings(a, b))
+    .flatMap(([id, group]) => {
+      const workload = gpuWorkload(id, group);
+      return workload ? [workload] : [];
     });
-  }
+}
 
-  // A patch and its base describe one workload: merge sightings by id.
+/** A document as a workload sighting, with the GPUs its containers or DRA claims ask for, if it is a workload. */
+function workloadSighting(
+  doc: ParsedDocument,
+  layout: CompiledRepoLayout,
+  claimTemplates: Map<string, [string, number][]>,
+  requestAnnotation: string | undefined,
+): WorkloadSighting | undefined {
+  const obj = asKubernetesObject(doc.value);
+  if (!obj || !isWorkloadKind(obj.kind)) return undefined;
+  const shape = workloadShape(obj.kind);
+  const podTemplate = getIn(obj, ...shape.podTemplate);
+  const podSpec = getIn(podTemplate, 'spec');
+  const totals = containerGpuLimits(podSpec);
+  // DRA workloads request devices of a DeviceClass through claim templates.
+  const claims = getIn(podSpec, 'resourceClaims');
+  if (totals.size === 0 && Array.isArray(claims) && claims.length > 0) {
+    const namespace =
+      typeof obj.metadata.namespace === 'string'
+        ? obj.metadata.namespace
+        : namespaceFromPath(doc.path, layout);
+    addClaimedDevices(totals, claims, namespace, claimTemplates);
+  }
+  const labels = {
+    ...stringRecord(getIn(podTemplate, 'metadata', 'labels')),
+    ...stringRecord(getIn(obj, 'metadata', 'labels')),
+  };
+  const [first] = [...totals.entries()];
+  return {
+    path: doc.path,
+    kind: obj.kind,
+    namespace:
+      typeof obj.metadata.namespace === 'string'
+        ? obj.metadata.namespace
+        : undefined,
+    name: obj.metadata.name,
+    replicas: parseCount(getIn(obj, ...shape.replicas)),
+    gpu: first ? { resourceName: first[0], perReplica: first[1] } : undefined,
+    pool: poolSelectedBy(stringRecord(getIn(podSpec, 'nodeSelector'))),
+    kubernetesId: labels[WELL_KNOWN_KEYS.backstageKubernetesId],
+    request: requestAnnotation
+      ? stringRecord(getIn(podTemplate, 'metadata', 'annotations'))[
+          requestAnnotation
+        ]
+      : undefined,
+    podSpec,
+  };
+}
+
+/** A patch and its base describe one workload: sightings by `<namespace>/<name>`, each with its namespace. */
+function sightingsById(
+  sightings: WorkloadSighting[],
+  layout: CompiledRepoLayout,
+): Map<string, WorkloadSighting[]> {
   const byId = new Map<string, WorkloadSighting[]>();
   for (const s of sightings) {
     const namespace = s.namespace ?? namespaceFromPath(s.path, layout);
     const id = `${namespace}/${s.name}`;
     byId.set(id, [...(byId.get(id) ?? []), { ...s, namespace }]);
   }
-  const workloads: WorkloadState[] = [];
-  for (const [id, group] of [...byId.entries()].sort(([a], [b]) =>
-    compareStrings(a, b),
-  )) {
-    const gpu = group.find(s => s.gpu);
-    if (!gpu?.gpu) continue;
-    const replicas =
-      gpu.replicas ??
-      group.find(s => s.replicas !== undefined)?.replicas ??
-      workloadShape(gpu.kind).defaultReplicas;
-    const poolName = gpu.pool ?? group.find(s => s.pool)?.pool;
-    const kubernetesId = group.find(s => s.kubernetesId)?.kubernetesId;
-    const request = group.find(s => s.request)?.request;
-    const workload: WorkloadState = {
-      id,
-      namespace: gpu.namespace!,
-      name: gpu.name,
-      path: gpu.path,
-      resourceName: gpu.gpu.resourceName,
-      replicas,
-      perReplica: gpu.gpu.perReplica,
-      scheduling: withClaimedDevices(
-        podSchedulingOf(deployedPodSpec(group)),
-        gpu.gpu,
-      ),
-    };
-    if (poolName) workload.pool = poolName;
-    if (kubernetesId) workload.kubernetesId = kubernetesId;
-    if (request) workload.request = request;
-    workloads.push(workload);
-  }
-  return workloads;
+  return byId;
+}
+
+/**
+ * The workload the sightings of one id describe, when one of them asks for
+ * GPUs: that sighting's GPUs, its replicas (else another's, else its kind's
+ * default), the first pool, Backstage id and request any of them names.
+ */
+function gpuWorkload(
+  id: string,
+  group: WorkloadSighting[],
+): WorkloadState | undefined {
+  const gpu = group.find(s => s.gpu);
+  if (!gpu?.gpu) return undefined;
+  const replicas =
+    gpu.replicas ??
+    group.find(s => s.replicas !== undefined)?.replicas ??
+    workloadShape(gpu.kind).defaultReplicas;
+  const poolName = gpu.pool ?? group.find(s => s.pool)?.pool;
+  const kubernetesId = group.find(s => s.kubernetesId)?.kubernetesId;
+  const request = group.find(s => s.request)?.request;
+  const workload: WorkloadState = {
+    id,
+    namespace: gpu.namespace!,
+    name: gpu.name,
+    path: gpu.path,
+    resourceName: gpu.gpu.resourceName,
+    replicas,
+    perReplica: gpu.gpu.perReplica,
+    scheduling: withClaimedDevices(
+      podSchedulingOf(deployedPodSpec(group)),
+      gpu.gpu,
+    ),
+  };
+  if (poolName) workload.pool = poolName;
+  if (kubernetesId) workload.kubernetesId = kubernetesId;
+  if (request) workload.request = request;
+  return workload;
 }
 
 /** A DRA claim whose template is not in the repository: its device class is not known. */

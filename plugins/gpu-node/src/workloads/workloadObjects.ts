@@ -171,6 +171,39 @@ export async function readWorkloadObjects(
   const patchFiles = new Set(
     [...index.byFolder.values()].flatMap(k => k.patches),
   );
+  const deployed = deployedViews(kustomizations, files);
+  const out = documents
+    // A patch names its target but is not another copy of it.
+    .filter(document => !patchFiles.has(document.path))
+    .flatMap(document =>
+      deployedEntries(document, index, deployed, layoutNamespace),
+    );
+  // Two ways to one overlay (kustomize refuses the duplicate): listed once.
+  const unique = [...new Map(out.map(w => [JSON.stringify(w), w])).values()];
+  return unique.sort(
+    (a, b) =>
+      compareStrings(a.namespace, b.namespace) ||
+      compareStrings(a.kind, b.kind) ||
+      compareStrings(a.name, b.name) ||
+      compareStrings(a.overlay ?? '', b.overlay ?? '') ||
+      compareStrings(a.path, b.path),
+  );
+}
+
+/** How a workload looks once the kustomizations of a chain deployed it. */
+type DeployedView = (
+  document: WorkloadDocument,
+  chain: string[],
+) => WorkloadView;
+
+/**
+ * The object as the kustomizations of `chain` leave it, innermost first:
+ * patches, then `replicas:`. Each folder's patches are read once.
+ */
+function deployedViews(
+  kustomizations: Map<string, Kustomization>,
+  files: Map<string, string>,
+): DeployedView {
   const patchesByFolder = new Map<string, ReadPatch[]>();
   const patchesOf = (folder: string) => {
     if (!patchesByFolder.has(folder)) {
@@ -179,8 +212,7 @@ export async function readWorkloadObjects(
     }
     return patchesByFolder.get(folder)!;
   };
-  /** The object as the kustomizations of `chain` leave it, innermost first: patches, then `replicas:`. */
-  const deployed = (document: WorkloadDocument, chain: string[]) => {
+  return (document, chain) => {
     let object: PlainObject = document.object;
     for (const folder of [...chain].reverse()) {
       for (const patch of patchesOf(folder)) {
@@ -195,53 +227,57 @@ export async function readWorkloadObjects(
     }
     return viewWorkload(document.kind, object);
   };
+}
 
-  const out: RepositoryWorkload[] = [];
-  for (const document of documents) {
-    // A patch names its target but is not another copy of it.
-    if (patchFiles.has(document.path)) continue;
-    const own = record(document.object.metadata)?.namespace;
-    const namespace =
-      (typeof own === 'string' ? own : undefined) ??
-      layoutNamespace(document.path) ??
-      'default';
-    const entry = (
-      view: WorkloadView,
-      deployedTo: string,
-      overlay?: string,
-    ): RepositoryWorkload => ({
-      kind: document.kind,
-      name: document.name,
-      namespace: deployedTo,
-      path: document.path,
-      containers: view.containers.map(c => c.name),
-      replicas: view.replicas,
-      ...(overlay !== undefined ? { overlay } : {}),
-      ...ownSelection(view),
-    });
-    const chains = chainsIncluding(index, document.path);
-    if (chains.length === 0) {
-      // No kustomization of the folder includes it: applied as written.
-      out.push(entry(viewWorkload(document.kind, document.object), namespace));
-      continue;
-    }
-    for (const chain of chains) {
-      const chainNamespace = chain
-        .map(folder => index.byFolder.get(folder)!.namespace)
-        .find(n => n !== undefined);
-      out.push(
-        entry(deployed(document, chain), chainNamespace ?? namespace, chain[0]),
-      );
-    }
+/**
+ * A workload once per chain of kustomizations that deploys it (in the
+ * namespace the outermost one that sets one gives), or as written when none
+ * includes it; else in its own namespace, the layout's or `default`.
+ */
+function deployedEntries(
+  document: WorkloadDocument,
+  index: KustomizationIndex,
+  deployed: DeployedView,
+  layoutNamespace: (path: string) => string | undefined,
+): RepositoryWorkload[] {
+  const own = record(document.object.metadata)?.namespace;
+  const namespace =
+    (typeof own === 'string' ? own : undefined) ??
+    layoutNamespace(document.path) ??
+    'default';
+  const chains = chainsIncluding(index, document.path);
+  if (chains.length === 0) {
+    // No kustomization of the folder includes it: applied as written.
+    const view = viewWorkload(document.kind, document.object);
+    return [repositoryWorkload(document, view, namespace)];
   }
-  // Two ways to one overlay (kustomize refuses the duplicate): listed once.
-  const unique = [...new Map(out.map(w => [JSON.stringify(w), w])).values()];
-  return unique.sort(
-    (a, b) =>
-      compareStrings(a.namespace, b.namespace) ||
-      compareStrings(a.kind, b.kind) ||
-      compareStrings(a.name, b.name) ||
-      compareStrings(a.overlay ?? '', b.overlay ?? '') ||
-      compareStrings(a.path, b.path),
-  );
+  return chains.map(chain => {
+    const chainNamespace = chain
+      .map(folder => index.byFolder.get(folder)!.namespace)
+      .find(n => n !== undefined);
+    return repositoryWorkload(
+      document,
+      deployed(document, chain),
+      chainNamespace ?? namespace,
+      chain[0],
+    );
+  });
+}
+
+function repositoryWorkload(
+  document: WorkloadDocument,
+  view: WorkloadView,
+  deployedTo: string,
+  overlay?: string,
+): RepositoryWorkload {
+  return {
+    kind: document.kind,
+    name: document.name,
+    namespace: deployedTo,
+    path: document.path,
+    containers: view.containers.map(c => c.name),
+    replicas: view.replicas,
+    ...(overlay !== undefined ? { overlay } : {}),
+    ...ownSelection(view),
+  };
 }

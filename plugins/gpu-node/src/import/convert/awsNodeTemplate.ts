@@ -19,31 +19,74 @@
  * networking off the instance metadata; the old 2 is written out.
  */
 import { isPlainObject, type PlainObject } from '../../repo/yamlObjects';
-import { amiSelection } from './amiSelection';
 import { carriedMetadata, specOf, type Conversion } from './conversion';
+import { ec2NodeClassLaunch } from './ec2NodeClassLaunch';
 import { compact, copy, FieldReader } from './fieldReader';
 import { objectLabel, type ImportFinding } from './findings';
-import { metadataOptionsKeepingHopLimit } from './metadataOptions';
 import { amiTerms, idOrTagTerms } from './selectorTerms';
 
 export function convertAwsNodeTemplate(source: PlainObject): Conversion {
   const object = objectLabel(source);
   const { metadata, findings } = carriedMetadata(source);
   const spec = new FieldReader(specOf(source), 'spec', object);
+  const refused = whyNotConverted(spec);
+  if (refused) return { refused, findings };
+  const selectors = v1SelectorTerms(spec, object);
+  const launch = ec2NodeClassLaunch(spec, selectors.amiSelectorTerms, object);
+  if ('refused' in launch) return { refused: launch.refused, findings };
+  const converted: PlainObject = {
+    apiVersion: 'karpenter.k8s.aws/v1',
+    kind: 'EC2NodeClass',
+    metadata,
+    spec: compact({
+      ...launch.ami,
+      subnetSelectorTerms: selectors.subnetSelectorTerms,
+      securityGroupSelectorTerms: selectors.securityGroupSelectorTerms,
+      instanceProfile: spec.take('instanceProfile'),
+      userData: spec.take('userData'),
+      tags: copyIfSet(spec.take('tags')),
+      ...launch.devices,
+      detailedMonitoring: spec.take('detailedMonitoring'),
+      context: spec.take('context'),
+    }),
+  };
+  return {
+    converted,
+    findings: [
+      ...findings,
+      ...selectors.findings,
+      ...launch.findings,
+      ...spec.untaken(field =>
+        field === 'apiVersion' || field === 'kind'
+          ? `spec.${field} belonged to the inline provider format and has no meaning on an EC2NodeClass`
+          : `spec.${field} has no equivalent on a v1 EC2NodeClass`,
+      ),
+      ...missingSelectorTermsNote(selectors, object),
+    ],
+  };
+}
+
+/** Why the template cannot become a v1 EC2NodeClass, if it cannot. */
+function whyNotConverted(spec: FieldReader): string | undefined {
   if (spec.has('launchTemplate')) {
-    return {
-      refused: `spec.launchTemplate (an unmanaged launch template, "${String(spec.take('launchTemplate'))}") was removed in Karpenter v1beta1 and has no v1 equivalent: move its settings into the node class (AMI, userData, block devices, metadata options) and import again`,
-      findings,
-    };
+    return `spec.launchTemplate (an unmanaged launch template, "${String(spec.take('launchTemplate'))}") was removed in Karpenter v1beta1 and has no v1 equivalent: move its settings into the node class (AMI, userData, block devices, metadata options) and import again`;
   }
-  const instanceProfile = spec.take('instanceProfile');
-  if (typeof instanceProfile !== 'string') {
-    return {
-      refused:
-        'spec.instanceProfile is not set (the node used the global aws.defaultInstanceProfile, which Karpenter v1beta1 removed) and a v1 EC2NodeClass needs a role or an instance profile: set spec.instanceProfile and import again',
-      findings,
-    };
+  if (typeof spec.take('instanceProfile') !== 'string') {
+    return 'spec.instanceProfile is not set (the node used the global aws.defaultInstanceProfile, which Karpenter v1beta1 removed) and a v1 EC2NodeClass needs a role or an instance profile: set spec.instanceProfile and import again';
   }
+  return undefined;
+}
+
+interface V1SelectorTerms {
+  /** Undefined when the template selects none. */
+  subnetSelectorTerms?: Record<string, unknown>[];
+  securityGroupSelectorTerms?: Record<string, unknown>[];
+  amiSelectorTerms: Record<string, unknown>[];
+  findings: ImportFinding[];
+}
+
+/** The subnet, security group and AMI selectors as v1's selector terms (`selectorTerms.ts`). */
+function v1SelectorTerms(spec: FieldReader, object: string): V1SelectorTerms {
   const subnets = idOrTagTerms(
     spec.takeMap('subnetSelector') ?? {},
     'spec.subnetSelector',
@@ -59,62 +102,29 @@ export function convertAwsNodeTemplate(source: PlainObject): Conversion {
     'spec.amiSelector',
     object,
   );
-  const blockDeviceMappings = spec.take('blockDeviceMappings');
-  const ami = amiSelection(
-    String(spec.take('amiFamily') ?? 'AL2'),
-    amis.terms,
-    Array.isArray(blockDeviceMappings),
-    object,
-  );
-  if ('refused' in ami) return { refused: ami.refused, findings };
-  const metadataOptions = metadataOptionsKeepingHopLimit(
-    spec.take('metadataOptions'),
-    object,
-  );
-  const converted: PlainObject = {
-    apiVersion: 'karpenter.k8s.aws/v1',
-    kind: 'EC2NodeClass',
-    metadata,
-    spec: compact({
-      amiFamily: ami.amiFamily,
-      amiSelectorTerms: ami.amiSelectorTerms,
-      subnetSelectorTerms: subnets.terms.length ? subnets.terms : undefined,
-      securityGroupSelectorTerms: groups.terms.length
-        ? groups.terms
-        : undefined,
-      instanceProfile,
-      userData: spec.take('userData'),
-      tags: copyIfSet(spec.take('tags')),
-      blockDeviceMappings: Array.isArray(blockDeviceMappings)
-        ? copy(blockDeviceMappings)
-        : ami.defaultBlockDeviceMappings,
-      metadataOptions: metadataOptions.value,
-      detailedMonitoring: spec.take('detailedMonitoring'),
-      context: spec.take('context'),
-    }),
+  return {
+    subnetSelectorTerms: subnets.terms.length ? subnets.terms : undefined,
+    securityGroupSelectorTerms: groups.terms.length ? groups.terms : undefined,
+    amiSelectorTerms: amis.terms,
+    findings: [...subnets.findings, ...groups.findings, ...amis.findings],
   };
-  const all: ImportFinding[] = [
-    ...findings,
-    ...subnets.findings,
-    ...groups.findings,
-    ...amis.findings,
-    ...ami.findings,
-    ...metadataOptions.findings,
-    ...spec.untaken(field =>
-      field === 'apiVersion' || field === 'kind'
-        ? `spec.${field} belonged to the inline provider format and has no meaning on an EC2NodeClass`
-        : `spec.${field} has no equivalent on a v1 EC2NodeClass`,
-    ),
-  ];
-  if (subnets.terms.length === 0 || groups.terms.length === 0) {
-    all.push({
+}
+
+function missingSelectorTermsNote(
+  selectors: V1SelectorTerms,
+  object: string,
+): ImportFinding[] {
+  if (selectors.subnetSelectorTerms && selectors.securityGroupSelectorTerms) {
+    return [];
+  }
+  return [
+    {
       kind: 'note',
       object,
       message:
         'a v1 EC2NodeClass needs subnetSelectorTerms and securityGroupSelectorTerms; add the missing ones before the class is applied',
-    });
-  }
-  return { converted, findings: all };
+    },
+  ];
 }
 
 function copyIfSet(value: unknown): unknown {

@@ -5,6 +5,7 @@
  * as it is with it). Pure: objects in, objects and findings out.
  */
 import type { PlainObject } from '../../repo/yamlObjects';
+import type { Conversion } from './conversion';
 import { objectLabel, type ImportFinding } from './findings';
 import { placeKubelet } from './kubeletToNodeClass';
 import {
@@ -14,6 +15,7 @@ import {
   isUnknownKarpenterObject,
   legacyApi,
   type KarpenterRole,
+  type LegacyApi,
 } from './legacyKinds';
 import { definedNodeClasses, type NodeClassContext } from './nodeClassRef';
 
@@ -60,82 +62,99 @@ export function convertKarpenterObjects(
   const context = withInputClasses(inputs, nodeClasses);
   const outputs: KarpenterOutput[] = [];
   const kubelets: PoolKubelet[] = [];
-  for (const { key, value } of inputs) {
-    const legacy = legacyApi(value);
+  for (const input of inputs) {
+    const legacy = legacyApi(input.value);
     if (legacy) {
-      const kept = keepLegacy.get(key);
-      const result: ReturnType<typeof legacy.convert> =
-        kept === undefined
-          ? legacy.convert(value, context)
-          : { refused: kept, findings: [] };
-      if ('refused' in result) {
-        outputs.push({
-          key,
-          status: 'not-converted',
-          role: legacy.role,
-          value,
-          findings: [
-            ...result.findings,
-            {
-              kind: 'not-converted',
-              object: objectLabel(value),
-              message: result.refused,
-            },
-          ],
-        });
-        continue;
-      }
-      outputs.push({
-        key,
-        status: 'converted',
-        role: legacy.role,
-        value: result.converted,
-        findings: result.findings,
-      });
-      if (result.kubelet) {
-        kubelets.push({
-          key,
-          kubelet: result.kubelet,
-          field:
-            value.kind === 'Provisioner'
-              ? 'spec.kubeletConfiguration'
-              : 'spec.template.spec.kubelet',
-        });
-      }
+      const kept = keepLegacy.get(input.key);
+      const { output, kubelet } = legacyOutput(input, legacy, kept, context);
+      outputs.push(output);
+      if (kubelet) kubelets.push(kubelet);
       continue;
     }
-    const role = currentRole(value);
-    if (role) {
-      const deprecated = deprecation(value);
-      outputs.push({
-        key,
-        status: 'kept',
-        role,
-        value,
-        findings: deprecated
-          ? [{ kind: 'note', object: objectLabel(value), message: deprecated }]
-          : [],
-      });
-      continue;
-    }
-    if (isUnknownKarpenterObject(value)) {
-      outputs.push({
-        key,
-        status: 'not-converted',
-        value,
-        findings: [
-          {
-            kind: 'not-understood',
-            object: objectLabel(value),
-            message: `${String(value.apiVersion)} ${String(value.kind)} is not a pool or node class the import converts; left as it is`,
-          },
-        ],
-      });
-    }
+    const output = currentOrUnknownOutput(input);
+    if (output) outputs.push(output);
   }
   leavePoolsOfUnconvertedClasses(outputs, inputs);
   placeKubelet(outputs, kubelets);
   return outputs;
+}
+
+/**
+ * A legacy object converted, with the kubelet settings its pool hands to its
+ * node class; or left as it is (`kept`: why the caller keeps it legacy).
+ */
+function legacyOutput(
+  { key, value }: KarpenterInput,
+  legacy: LegacyApi,
+  kept: string | undefined,
+  context: NodeClassContext,
+): { output: KarpenterOutput; kubelet?: PoolKubelet } {
+  const result: Conversion =
+    kept === undefined
+      ? legacy.convert(value, context)
+      : { refused: kept, findings: [] };
+  if ('refused' in result) {
+    const refusal: ImportFinding = {
+      kind: 'not-converted',
+      object: objectLabel(value),
+      message: result.refused,
+    };
+    return {
+      output: {
+        key,
+        status: 'not-converted',
+        role: legacy.role,
+        value,
+        findings: [...result.findings, refusal],
+      },
+    };
+  }
+  const output: KarpenterOutput = {
+    key,
+    status: 'converted',
+    role: legacy.role,
+    value: result.converted,
+    findings: result.findings,
+  };
+  if (!result.kubelet) return { output };
+  const field =
+    value.kind === 'Provisioner'
+      ? 'spec.kubeletConfiguration'
+      : 'spec.template.spec.kubelet';
+  return { output, kubelet: { key, kubelet: result.kubelet, field } };
+}
+
+/** A v1 pool or node class, kept (noted when its API is deprecated); an unknown Karpenter object, reported. */
+function currentOrUnknownOutput({
+  key,
+  value,
+}: KarpenterInput): KarpenterOutput | undefined {
+  const role = currentRole(value);
+  if (role) {
+    const deprecated = deprecation(value);
+    return {
+      key,
+      status: 'kept',
+      role,
+      value,
+      findings: deprecated
+        ? [{ kind: 'note', object: objectLabel(value), message: deprecated }]
+        : [],
+    };
+  }
+  if (!isUnknownKarpenterObject(value)) return undefined;
+  return {
+    key,
+    status: 'not-converted',
+    value,
+    findings: [
+      {
+        kind: 'not-understood',
+        object: objectLabel(value),
+        message: `${String(value.apiVersion)} ${String(value.kind)} is not a pool or node class the import converts; left as it is`,
+      },
+    ],
+  };
 }
 
 /**

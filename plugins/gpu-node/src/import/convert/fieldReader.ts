@@ -54,6 +54,11 @@ export function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
+/** A deep copy of `value` when it is a list, else undefined. */
+export function copyIfList(value: unknown): unknown[] | undefined {
+  return Array.isArray(value) ? copy(value) : undefined;
+}
+
 /** `value` without undefined entries, so converted objects carry only what is set. */
 export function compact(value: PlainObject): PlainObject {
   return Object.fromEntries(

@@ -12,7 +12,7 @@ import { deepEqual } from '../../changes/canonical';
 import type { PlainObject } from '../../repo/yamlObjects';
 import type { KarpenterOutput, PoolKubelet } from './convertKarpenterObjects';
 import { nodeClassName } from './convertKarpenterObjects';
-import { objectLabel } from './findings';
+import { objectLabel, type ImportFinding } from './findings';
 
 function refName(pool: PlainObject): string | undefined {
   const spec = pool.spec as
@@ -48,75 +48,110 @@ export function placeKubelet(
   );
   for (const className of classNames) {
     if (className === undefined) continue;
-    const nodeClass = outputs.find(
-      o =>
-        o.role === 'nodeClass' &&
-        o.status !== 'not-converted' &&
-        nodeClassName(o.value) === className,
-    );
-    const current = (nodeClass?.value.spec as PlainObject | undefined)
-      ?.kubelet as PlainObject | undefined;
-    const sharing = pools.filter(p => refName(p.value) === className);
-    const wanted = sharing.map(p => ({
-      pool: p,
-      kubelet: moving.find(k => k.key === p.key)?.kubelet ?? current,
-    }));
-    const first = wanted[0].kubelet;
-    const agree = wanted.every(w =>
-      deepEqual(w.kubelet ?? null, first ?? null),
-    );
-    for (const { pool, kubelet } of wanted) {
-      if (!moving.some(k => k.key === pool.key)) continue;
-      const field = moving.find(k => k.key === pool.key)!.field;
-      if (nodeClass && !takesKubelet(nodeClass.value)) {
-        pool.findings.push({
-          kind: 'no-v1-equivalent',
-          object: objectLabel(pool.value),
-          field,
-          value: kubelet,
-          message: `v1 keeps kubelet settings on the node class, and ${objectLabel(nodeClass.value)} (${String(nodeClass.value.apiVersion)}) has its own kubelet fields, which the import does not map: set them on it by hand`,
-        });
-      } else if (!nodeClass) {
-        pool.findings.push({
-          kind: 'no-v1-equivalent',
-          object: objectLabel(pool.value),
-          field,
-          value: kubelet,
-          message: `v1 keeps kubelet settings on the EC2NodeClass, and "${className}" is not in this repository: set its spec.kubelet to these settings`,
-        });
-      } else if (!agree) {
-        pool.findings.push({
-          kind: 'no-v1-equivalent',
-          object: objectLabel(pool.value),
-          field,
-          value: kubelet,
-          message: `v1 keeps kubelet settings on the EC2NodeClass, and "${className}" is shared by pools that want different ones (${wanted
-            .map(w => `${objectLabel(w.pool.value)}: ${describe(w.kubelet)}`)
-            .join(
-              '; ',
-            )}): give each distinct setting its own EC2NodeClass (Karpenter's v1 guide, "Kubelet Configuration Migration")`,
-        });
-      } else {
-        pool.findings.push({
-          kind: 'moved',
-          object: objectLabel(pool.value),
-          field,
-          message: `moved to EC2NodeClass "${className}" spec.kubelet, where v1 keeps it`,
-        });
-      }
+    const place = classPlace(className, outputs, pools, moving);
+    for (const { pool, kubelet } of place.wanted) {
+      const move = moving.find(k => k.key === pool.key);
+      if (move) pool.findings.push(kubeletFinding(pool, move, kubelet, place));
     }
+    const { nodeClass, agreed } = place;
     if (
       nodeClass &&
       takesKubelet(nodeClass.value) &&
-      agree &&
-      first &&
-      !deepEqual(current ?? null, first)
+      agreed &&
+      !deepEqual(place.current ?? null, agreed)
     ) {
       nodeClass.value = {
         ...nodeClass.value,
-        spec: { ...(nodeClass.value.spec as PlainObject), kubelet: first },
+        spec: { ...(nodeClass.value.spec as PlainObject), kubelet: agreed },
       };
       if (nodeClass.status === 'kept') nodeClass.status = 'updated';
     }
   }
+}
+
+/** One node class and what the pools sharing it want of its kubelet. */
+interface ClassPlace {
+  className: string;
+  /** Undefined when the class is not in the repository. */
+  nodeClass?: KarpenterOutput;
+  /** Its kubelet settings now. */
+  current?: PlainObject;
+  /** Each pool of the class, with the settings it brings (else the class's). */
+  wanted: { pool: KarpenterOutput; kubelet?: PlainObject }[];
+  agree: boolean;
+  /** The settings every pool agrees on, when they agree on some. */
+  agreed?: PlainObject;
+}
+
+function classPlace(
+  className: string,
+  outputs: KarpenterOutput[],
+  pools: KarpenterOutput[],
+  moving: PoolKubelet[],
+): ClassPlace {
+  const nodeClass = outputs.find(
+    o =>
+      o.role === 'nodeClass' &&
+      o.status !== 'not-converted' &&
+      nodeClassName(o.value) === className,
+  );
+  const current = (nodeClass?.value.spec as PlainObject | undefined)
+    ?.kubelet as PlainObject | undefined;
+  const wanted = pools
+    .filter(p => refName(p.value) === className)
+    .map(p => ({
+      pool: p,
+      kubelet: moving.find(k => k.key === p.key)?.kubelet ?? current,
+    }));
+  const first = wanted[0].kubelet;
+  const agree = wanted.every(w => deepEqual(w.kubelet ?? null, first ?? null));
+  return {
+    className,
+    nodeClass,
+    current,
+    wanted,
+    agree,
+    agreed: agree ? first : undefined,
+  };
+}
+
+/** What became of a pool's kubelet settings: moved to its class, or why not. */
+function kubeletFinding(
+  pool: KarpenterOutput,
+  move: PoolKubelet,
+  kubelet: PlainObject | undefined,
+  { className, nodeClass, wanted, agree }: ClassPlace,
+): ImportFinding {
+  const object = objectLabel(pool.value);
+  const notMoved = (message: string): ImportFinding => ({
+    kind: 'no-v1-equivalent',
+    object,
+    field: move.field,
+    value: kubelet,
+    message,
+  });
+  if (nodeClass && !takesKubelet(nodeClass.value)) {
+    return notMoved(
+      `v1 keeps kubelet settings on the node class, and ${objectLabel(nodeClass.value)} (${String(nodeClass.value.apiVersion)}) has its own kubelet fields, which the import does not map: set them on it by hand`,
+    );
+  }
+  if (!nodeClass) {
+    return notMoved(
+      `v1 keeps kubelet settings on the EC2NodeClass, and "${className}" is not in this repository: set its spec.kubelet to these settings`,
+    );
+  }
+  if (!agree) {
+    const wants = wanted
+      .map(w => `${objectLabel(w.pool.value)}: ${describe(w.kubelet)}`)
+      .join('; ');
+    return notMoved(
+      `v1 keeps kubelet settings on the EC2NodeClass, and "${className}" is shared by pools that want different ones (${wants}): give each distinct setting its own EC2NodeClass (Karpenter's v1 guide, "Kubelet Configuration Migration")`,
+    );
+  }
+  return {
+    kind: 'moved',
+    object,
+    field: move.field,
+    message: `moved to EC2NodeClass "${className}" spec.kubelet, where v1 keeps it`,
+  };
 }

@@ -14,7 +14,7 @@ import { convertProvisioner } from './provisioner';
 
 export type KarpenterRole = 'pool' | 'nodeClass';
 
-interface LegacyApi {
+export interface LegacyApi {
   role: KarpenterRole;
   /** `nodeClasses`: where a pool's node class reference finds its group and kind. */
   convert: (source: PlainObject, nodeClasses: NodeClassContext) => Conversion;

@@ -13,15 +13,18 @@
  *   `kubeletToNodeClass.ts`; the webhook only parks it in an annotation that
  *   v1.1 stops reading);
  * - `template.spec.resources` has no v1 field: reported with its value.
+ *
+ * The v1 NodePool itself is written as the Provisioner converter writes it
+ * (`v1NodePool.ts`).
  */
 import { isPlainObject, type PlainObject } from '../../repo/yamlObjects';
 import { carriedMetadata, specOf, type Conversion } from './conversion';
 import { disruptionFromV1beta1 } from './disruption';
-import { compact, copy, FieldReader } from './fieldReader';
+import { copy, FieldReader } from './fieldReader';
 import { objectLabel } from './findings';
 import { v1KubeletFields } from './kubeletFields';
-import { renameDoNotDisrupt } from './nodeAnnotations';
-import { v1NodeClassRef, type NodeClassContext } from './nodeClassRef';
+import type { NodeClassContext } from './nodeClassRef';
+import { poolNodeClassRef, v1NodePool, v1TemplateMetadata } from './v1NodePool';
 
 export function convertNodePoolV1beta1(
   source: PlainObject,
@@ -29,85 +32,46 @@ export function convertNodePoolV1beta1(
 ): Conversion {
   const object = objectLabel(source);
   const { metadata, findings } = carriedMetadata(source);
-  const spec = new FieldReader(specOf(source), 'spec', object);
-  const templateValue = spec.takeMap('template') ?? {};
-  const template = new FieldReader(templateValue, 'spec.template', object);
-  const templateMetadata = new FieldReader(
-    template.takeMap('metadata') ?? {},
-    'spec.template.metadata',
+  const { spec, template, templateMetadata, templateSpec } = readers(
+    source,
     object,
   );
-  const templateSpec = new FieldReader(
-    template.takeMap('spec') ?? {},
-    'spec.template.spec',
-    object,
-  );
-  const reference = v1NodeClassRef(
+  const reference = poolNodeClassRef(
     templateSpec.take('nodeClassRef'),
     nodeClasses,
+    'spec.template.spec.nodeClassRef.name is not set, and a v1 NodePool must name its node class',
   );
-  if (!reference) {
-    return {
-      refused:
-        'spec.template.spec.nodeClassRef.name is not set, and a v1 NodePool must name its node class',
-      findings,
-    };
-  }
-  if ('refused' in reference) {
-    return { refused: reference.refused, findings };
-  }
-  const nodeClassRef = reference.ref;
-  const annotations = renameDoNotDisrupt(
-    templateMetadata.takeMap('annotations') ?? {},
+  if ('refused' in reference) return { refused: reference.refused, findings };
+  const newTemplate = v1TemplateMetadata(
+    templateMetadata.takeMap('labels'),
+    templateMetadata.takeMap('annotations'),
     'spec.template.metadata.annotations',
     object,
   );
-  const labels = templateMetadata.takeMap('labels');
   const kubelet = v1KubeletFields(
     templateSpec.take('kubelet'),
     'spec.template.spec.kubelet',
     object,
   );
   const timing = disruptionFromV1beta1(spec.take('disruption'), object);
-  const newTemplateMetadata = compact({
-    labels: labels ? copy(labels) : undefined,
-    annotations: Object.keys(annotations.annotations).length
-      ? annotations.annotations
-      : undefined,
-  });
   const limits = spec.take('limits');
-  const converted: PlainObject = {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
+  const converted = v1NodePool({
     metadata,
-    spec: compact({
-      template: compact({
-        metadata: Object.keys(newTemplateMetadata).length
-          ? newTemplateMetadata
-          : undefined,
-        spec: compact({
-          nodeClassRef,
-          requirements: copy(templateSpec.take('requirements') ?? []),
-          taints: copyIfList(templateSpec.take('taints')),
-          startupTaints: copyIfList(templateSpec.take('startupTaints')),
-          expireAfter: timing.expireAfter,
-        }),
-      }),
-      disruption: timing.disruption,
-      limits: isPlainObject(limits) ? copy(limits) : undefined,
-      weight: spec.take('weight'),
-    }),
-  };
-  const noEquivalent = (field: string) =>
-    field === 'spec.template.spec.resources'
-      ? 'spec.template.spec.resources has no field in a v1 NodePool'
-      : `${field} has no equivalent in a v1 NodePool`;
+    templateMetadata: newTemplate.metadata,
+    nodeClassRef: reference.ref,
+    requirements: copy(templateSpec.take('requirements') ?? []) as unknown[],
+    taints: templateSpec.take('taints'),
+    startupTaints: templateSpec.take('startupTaints'),
+    timing,
+    limits: isPlainObject(limits) ? copy(limits) : undefined,
+    weight: spec.take('weight'),
+  });
   return {
     converted,
     ...(kubelet.kubelet ? { kubelet: kubelet.kubelet } : {}),
     findings: [
       ...findings,
-      ...annotations.findings,
+      ...newTemplate.findings,
       ...kubelet.findings,
       ...timing.findings,
       ...templateSpec.untaken(f => noEquivalent(`spec.template.spec.${f}`)),
@@ -120,6 +84,29 @@ export function convertNodePoolV1beta1(
   };
 }
 
-function copyIfList(value: unknown): unknown[] | undefined {
-  return Array.isArray(value) ? copy(value) : undefined;
+/** A reader of the spec and of each level of its template, whose untaken fields are reported. */
+function readers(source: PlainObject, object: string) {
+  const spec = new FieldReader(specOf(source), 'spec', object);
+  const template = new FieldReader(
+    spec.takeMap('template') ?? {},
+    'spec.template',
+    object,
+  );
+  const templateMetadata = new FieldReader(
+    template.takeMap('metadata') ?? {},
+    'spec.template.metadata',
+    object,
+  );
+  const templateSpec = new FieldReader(
+    template.takeMap('spec') ?? {},
+    'spec.template.spec',
+    object,
+  );
+  return { spec, template, templateMetadata, templateSpec };
+}
+
+function noEquivalent(field: string): string {
+  return field === 'spec.template.spec.resources'
+    ? 'spec.template.spec.resources has no field in a v1 NodePool'
+    : `${field} has no equivalent in a v1 NodePool`;
 }

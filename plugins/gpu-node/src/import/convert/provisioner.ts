@@ -6,7 +6,8 @@
  * `pkg/utils/nodepool/nodepool.go`, kubernetes-sigs/karpenter v0.32.10):
  *
  * - `labels`, `annotations` → `spec.template.metadata.*` (legacy node
- *   annotations renamed: `nodeAnnotations.ts`);
+ *   annotations renamed: `nodeAnnotations.ts`; the NodePool itself, as the
+ *   v1beta1 converter writes it too: `v1NodePool.ts`);
  * - `requirements`, `taints`, `startupTaints` → `spec.template.spec.*`
  *   (the `karpenter.k8s.aws/instance-pods` label was dropped in v1beta1);
  * - `providerRef` → `spec.template.spec.nodeClassRef` (`nodeClassRef.ts`);
@@ -22,11 +23,11 @@
 import { isPlainObject, type PlainObject } from '../../repo/yamlObjects';
 import { carriedMetadata, specOf, type Conversion } from './conversion';
 import { disruptionFromProvisioner } from './disruption';
-import { compact, copy, FieldReader } from './fieldReader';
+import { copy, FieldReader } from './fieldReader';
 import { objectLabel, type ImportFinding } from './findings';
 import { v1KubeletFields } from './kubeletFields';
-import { renameDoNotDisrupt } from './nodeAnnotations';
-import { v1NodeClassRef, type NodeClassContext } from './nodeClassRef';
+import type { NodeClassContext } from './nodeClassRef';
+import { poolNodeClassRef, v1NodePool, v1TemplateMetadata } from './v1NodePool';
 
 /** Dropped in v1beta1 ("Karpenter Labels" table of the v1beta1 guide). */
 const DROPPED_LABELS = ['karpenter.k8s.aws/instance-pods'];
@@ -44,45 +45,20 @@ export function convertProvisioner(
   const object = objectLabel(source);
   const { metadata, findings } = carriedMetadata(source);
   const spec = new FieldReader(specOf(source), 'spec', object);
-  const provider = spec.take('provider');
-  if (provider !== undefined) {
-    findings.push({
-      kind: 'no-v1-equivalent',
-      object,
-      field: 'spec.provider',
-      value: provider,
-      message:
-        'the inline provider was removed in Karpenter v1beta1: its settings belong on the EC2NodeClass the NodePool refers to',
-    });
-  }
-  // Only the AWS provider served v1alpha5 (Azure's began with v1beta1,
-  // Azure/karpenter-provider-azure v0.0.1 `examples/v1beta1/`): a bare
-  // providerRef is an AWSNodeTemplate's.
-  const providerRef = spec.take('providerRef');
-  const reference = v1NodeClassRef(
-    isPlainObject(providerRef)
-      ? { ...LEGACY_AWS_PROVIDER_REF, ...providerRef }
-      : providerRef,
+  findings.push(...inlineProviderFindings(spec.take('provider'), object));
+  const reference = poolNodeClassRef(
+    awsProviderRef(spec.take('providerRef')),
     nodeClasses,
+    'the Provisioner has no spec.providerRef, and a v1 NodePool must name its node class: move the inline spec.provider into an AWSNodeTemplate, refer to it with spec.providerRef and import again',
   );
-  if (!reference) {
-    return {
-      refused:
-        'the Provisioner has no spec.providerRef, and a v1 NodePool must name its node class: move the inline spec.provider into an AWSNodeTemplate, refer to it with spec.providerRef and import again',
-      findings,
-    };
-  }
-  if ('refused' in reference) {
-    return { refused: reference.refused, findings };
-  }
-  const nodeClassRef = reference.ref;
-
-  const annotations = renameDoNotDisrupt(
-    spec.takeMap('annotations') ?? {},
+  if ('refused' in reference) return { refused: reference.refused, findings };
+  const limits = limitResources(spec.takeMap('limits'), object);
+  const template = v1TemplateMetadata(
+    spec.takeMap('labels'),
+    spec.takeMap('annotations'),
     'spec.annotations',
     object,
   );
-  const labels = spec.takeMap('labels');
   const requirements = withoutDroppedLabels(spec.take('requirements'), object);
   const kubelet = v1KubeletFields(
     spec.take('kubeletConfiguration'),
@@ -90,55 +66,24 @@ export function convertProvisioner(
     object,
   );
   const timing = disruptionFromProvisioner(spec, object);
-  const limits = spec.takeMap('limits');
-  const limitResources = isPlainObject(limits?.resources)
-    ? copy(limits!.resources as PlainObject)
-    : undefined;
-  const otherLimits = Object.keys(limits ?? {}).filter(k => k !== 'resources');
-  for (const key of otherLimits) {
-    findings.push({
-      kind: 'no-v1-equivalent',
-      object,
-      field: `spec.limits.${key}`,
-      value: limits![key],
-      message: `spec.limits.${key} has no equivalent in a v1 NodePool (only limits.resources became spec.limits)`,
-    });
-  }
-  const template = compact({
-    metadata: compact({
-      labels: labels ? copy(labels) : undefined,
-      annotations: Object.keys(annotations.annotations).length
-        ? annotations.annotations
-        : undefined,
-    }),
-    spec: compact({
-      nodeClassRef,
-      requirements: requirements.requirements ?? [],
-      taints: copyList(spec.take('taints')),
-      startupTaints: copyList(spec.take('startupTaints')),
-      expireAfter: timing.expireAfter,
-    }),
-  });
-  if (Object.keys(template.metadata as PlainObject).length === 0) {
-    delete template.metadata;
-  }
-  const converted: PlainObject = {
-    apiVersion: 'karpenter.sh/v1',
-    kind: 'NodePool',
+  const converted = v1NodePool({
     metadata,
-    spec: compact({
-      template,
-      disruption: timing.disruption,
-      limits: limitResources,
-      weight: spec.take('weight'),
-    }),
-  };
+    templateMetadata: template.metadata,
+    nodeClassRef: reference.ref,
+    requirements: requirements.requirements ?? [],
+    taints: spec.take('taints'),
+    startupTaints: spec.take('startupTaints'),
+    timing,
+    limits: limits.resources,
+    weight: spec.take('weight'),
+  });
   return {
     converted,
     ...(kubelet.kubelet ? { kubelet: kubelet.kubelet } : {}),
     findings: [
       ...findings,
-      ...annotations.findings,
+      ...limits.findings,
+      ...template.findings,
       ...requirements.findings,
       ...kubelet.findings,
       ...timing.findings,
@@ -149,8 +94,51 @@ export function convertProvisioner(
   };
 }
 
-function copyList(value: unknown): unknown[] | undefined {
-  return Array.isArray(value) ? copy(value) : undefined;
+function inlineProviderFindings(
+  provider: unknown,
+  object: string,
+): ImportFinding[] {
+  if (provider === undefined) return [];
+  return [
+    {
+      kind: 'no-v1-equivalent',
+      object,
+      field: 'spec.provider',
+      value: provider,
+      message:
+        'the inline provider was removed in Karpenter v1beta1: its settings belong on the EC2NodeClass the NodePool refers to',
+    },
+  ];
+}
+
+/**
+ * Only the AWS provider served v1alpha5 (Azure's began with v1beta1,
+ * Azure/karpenter-provider-azure v0.0.1 `examples/v1beta1/`): a bare
+ * providerRef is an AWSNodeTemplate's.
+ */
+function awsProviderRef(providerRef: unknown): unknown {
+  return isPlainObject(providerRef)
+    ? { ...LEGACY_AWS_PROVIDER_REF, ...providerRef }
+    : providerRef;
+}
+
+/** `limits.resources` becomes `spec.limits`; any other limit is reported. */
+function limitResources(
+  limits: PlainObject | undefined,
+  object: string,
+): { resources?: PlainObject; findings: ImportFinding[] } {
+  const findings: ImportFinding[] = Object.keys(limits ?? {})
+    .filter(key => key !== 'resources')
+    .map(key => ({
+      kind: 'no-v1-equivalent' as const,
+      object,
+      field: `spec.limits.${key}`,
+      value: limits![key],
+      message: `spec.limits.${key} has no equivalent in a v1 NodePool (only limits.resources became spec.limits)`,
+    }));
+  return isPlainObject(limits?.resources)
+    ? { resources: copy(limits!.resources as PlainObject), findings }
+    : { findings };
 }
 
 function withoutDroppedLabels(
