@@ -1,7 +1,9 @@
 /**
  * The files of a checkout's index whose content holds any of some fixed
- * strings, found by one `git grep --cached -l` (git reads the blobs from its
- * object store, never the work tree): a reader that wants the few files
+ * strings in any letter case, found by one `git grep --cached -l -i` (git
+ * reads the blobs from its object store, never the work tree; ignoring case
+ * gives a superset of what a case-sensitive reader wants, and lets a reader
+ * whose rule ignores case use it): a reader that wants the few files
  * naming an API group (the Argo CD and Flux objects) then reads those only,
  * not every YAML file of a 100k-file repository. What the index holds is
  * what the work tree holds only for the files `checkoutBlobIds` vouches for;
@@ -13,7 +15,7 @@ import { gitInCheckout } from './checkoutBlobIds';
 const NO_MATCH = 'exit code 1';
 
 /**
- * The index's paths whose content holds any of `needles`; undefined when
+ * The index's paths whose content holds any of `needles` (in any case); undefined when
  * git cannot tell (no checkout), so the caller reads every file.
  */
 export async function checkoutFilesContaining(
@@ -27,6 +29,7 @@ export async function checkoutFilesContaining(
       '-l',
       '-z',
       '-F',
+      '-i',
       ...needles.flatMap(needle => ['-e', needle]),
     ]);
     return new Set(listing.split('\0').filter(Boolean));

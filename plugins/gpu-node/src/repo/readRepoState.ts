@@ -21,7 +21,7 @@ import {
   type PoolState,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
-import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
+import { gpuStackFiles } from './gpuStack/gpuStackFiles';
 import { readGpuStack } from './gpuStack/readGpuStack';
 import {
   compileRepoLayout,
@@ -208,7 +208,7 @@ export async function readRepoState(
     ? await readGpuStack(
         tree,
         options.profile,
-        await clusterReleaseFiles(tree, layout, clusterName),
+        await gpuStackFiles(tree, layout, clusterName),
         { devicePluginConfigs, handWrittenConfigMaps: configMaps },
       )
     : undefined;
