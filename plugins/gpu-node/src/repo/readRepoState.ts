@@ -136,6 +136,12 @@ export async function readRepoState(
   // now, it runs while the cluster's folder is listed and read (a failure
   // is met again where the ids are used).
   tree.blobIds?.().catch(() => undefined);
+  // So does the search for what runs on the GPU nodes (gpuStackFiles.ts: a
+  // git grep, then the few files it names), awaited last.
+  const stackFiles = options.profile
+    ? gpuStackFiles(tree, layout, clusterName)
+    : undefined;
+  stackFiles?.catch(() => undefined);
 
   // The cluster's folder beyond the layout's own files (one rule with the
   // allocation index, clusterFolderFiles.ts): pools the product adopted
@@ -154,14 +160,10 @@ export async function readRepoState(
     (await tree.readFile(
       clusterKustomizationPath(read.compiled.layout, clusterName),
     )) !== undefined;
-  const gpuStack = options.profile
-    ? await readGpuStack(
-        tree,
-        options.profile,
-        await gpuStackFiles(tree, layout, clusterName),
-        configs,
-      )
-    : undefined;
+  const gpuStack =
+    options.profile && stackFiles
+      ? await readGpuStack(tree, options.profile, await stackFiles, configs)
+      : undefined;
   return {
     ...(gpuStack ? { gpuStack } : {}),
     pools: [...found.pools].sort((a, b) => compareStrings(a.name, b.name)),
