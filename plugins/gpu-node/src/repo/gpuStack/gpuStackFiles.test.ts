@@ -60,7 +60,8 @@ describe('gpuStackFiles', () => {
           /device-plugin/g,
           'Device-Plugin',
         ),
-        'infra/web.yaml': 'apiVersion: v1\nkind: Service\nmetadata: {name: web}\n',
+        'infra/web.yaml':
+          'apiVersion: v1\nkind: Service\nmetadata: {name: web}\n',
         'clusters/prod/nodeclass.yaml': BOTTLEROCKET_NODE_CLASS,
         'clusters/staging/nodeclass.yaml': BOTTLEROCKET_NODE_CLASS,
       };
