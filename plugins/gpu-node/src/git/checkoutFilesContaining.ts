@@ -1,11 +1,16 @@
 /**
- * The files of a checkout's index whose content holds any of some fixed
- * strings, found by one `git grep --cached -l` (git reads the blobs from its
- * object store, never the work tree): a reader that wants the few files
- * naming an API group (the Argo CD and Flux objects) then reads those only,
- * not every YAML file of a 100k-file repository. What the index holds is
- * what the work tree holds only for the files `checkoutBlobIds` vouches for;
- * the caller reads the others.
+ * The tracked files of a checkout whose content holds any of some fixed
+ * strings in any letter case, found by one `git grep -l -i` (git reads them
+ * with its own threads; ignoring case gives a superset of what a
+ * case-sensitive reader wants, and lets a reader whose rule ignores case use
+ * it): a reader that wants the few files naming an API group (the Argo CD and
+ * Flux objects) then reads those only, not every YAML file of a 100k-file
+ * repository. It searches the work tree, not the index (`--cached`): the
+ * publisher's clone is sparse and blob-less (`--filter=blob:none`), and git
+ * 2.39 searches the index's left-out entries too, fetching each of their
+ * blobs from the remote (the bench repository's 18k); the work tree holds
+ * the checked-out files only. Untracked files are not searched: the caller
+ * reads every file `checkoutBlobIds` does not vouch for.
  */
 import { gitInCheckout } from './checkoutBlobIds';
 
@@ -13,8 +18,9 @@ import { gitInCheckout } from './checkoutBlobIds';
 const NO_MATCH = 'exit code 1';
 
 /**
- * The index's paths whose content holds any of `needles`; undefined when
- * git cannot tell (no checkout), so the caller reads every file.
+ * The checked-out tracked files whose content holds any of `needles` (in
+ * any case); undefined when git cannot tell (no checkout), so the caller
+ * reads every file.
  */
 export async function checkoutFilesContaining(
   dir: string,
@@ -23,10 +29,10 @@ export async function checkoutFilesContaining(
   try {
     const listing = await gitInCheckout(dir, [
       'grep',
-      '--cached',
       '-l',
       '-z',
       '-F',
+      '-i',
       ...needles.flatMap(needle => ['-e', needle]),
     ]);
     return new Set(listing.split('\0').filter(Boolean));

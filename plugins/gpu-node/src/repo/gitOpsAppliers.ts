@@ -11,25 +11,9 @@ import {
   repositoryAppliers,
   type ClusterApplier,
 } from './clusterAppliers';
+import { filesMentioning } from './filesMentioning';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
-
-/**
- * The YAML files that may declare one: of the files whose content the tree
- * names by blob id, only those it finds naming their API groups without reading
- * them (`filesContaining`); every other file is read. Reading every YAML
- * file of the tree took the whole repository's text for a few objects.
- */
-async function candidateFiles(
-  tree: RepoTree,
-  yaml: readonly string[],
-): Promise<string[]> {
-  const ids = (await tree.blobIds?.()) ?? new Map<string, string>();
-  const containing =
-    ids.size > 0 ? await tree.filesContaining?.(APPLIER_API_GROUPS) : undefined;
-  if (!containing) return [...yaml];
-  return yaml.filter(path => !ids.has(path) || containing.has(path));
-}
 
 /** Every folder above each file: what an ApplicationSet's git generator matches. */
 function foldersOf(files: readonly string[]): string[] {
@@ -51,9 +35,11 @@ export async function readGitOpsAppliers(
   tree: RepoTree,
 ): Promise<ClusterApplier[]> {
   const files = await tree.listFiles('');
-  const candidates = await candidateFiles(
+  // Only the files git names mentioning their API groups (filesMentioning.ts).
+  const candidates = await filesMentioning(
     tree,
     files.filter(path => /\.ya?ml$/.test(path)),
+    APPLIER_API_GROUPS,
   );
   const texts = await readFiles(tree, candidates);
   const declaring = candidates.flatMap((path, i) => {

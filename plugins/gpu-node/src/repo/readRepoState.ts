@@ -21,7 +21,7 @@ import {
   type PoolState,
   type WorkloadState,
 } from '@gpu-gitops/plugin-gpu-common';
-import { clusterReleaseFiles } from '../changes/bootstrap/helmReleases/findHelmReleases';
+import { gpuStackFiles } from './gpuStack/gpuStackFiles';
 import { readGpuStack } from './gpuStack/readGpuStack';
 import {
   compileRepoLayout,
@@ -109,6 +109,15 @@ export interface ReadRepoStateOptions {
   parseCache?: ParseCache;
 }
 
+/** What every step of one read shares: the tree, the layout, the cluster, the files skipped, the parse cache. */
+interface ClusterRead {
+  tree: RepoTree;
+  compiled: CompiledRepoLayout;
+  clusterName: string;
+  skipped: SkippedFile[];
+  cache: ParseCache | undefined;
+}
+
 /** @public */
 export async function readRepoState(
   tree: RepoTree,
@@ -116,51 +125,117 @@ export async function readRepoState(
   clusterName: string,
   options: ReadRepoStateOptions = {},
 ): Promise<RepoStateReport> {
-  const catalog = options.catalog ?? builtinCatalog;
-  const compiled = compileRepoLayout(layout, [clusterName]);
-  const resolved = compiled.layout;
-  const skipped: SkippedFile[] = [];
-  const cache = options.parseCache;
+  const read: ClusterRead = {
+    tree,
+    compiled: compileRepoLayout(layout, [clusterName]),
+    clusterName,
+    skipped: [],
+    cache: options.parseCache,
+  };
   // A git checkout names its files' blob ids with one git process: started
   // now, it runs while the cluster's folder is listed and read (a failure
   // is met again where the ids are used).
   tree.blobIds?.().catch(() => undefined);
+  // So does the search for what runs on the GPU nodes (gpuStackFiles.ts: a
+  // git grep, then the few files it names), awaited last.
+  const stackFiles = options.profile
+    ? gpuStackFiles(tree, layout, clusterName)
+    : undefined;
+  stackFiles?.catch(() => undefined);
 
   // The cluster's folder beyond the layout's own files (one rule with the
   // allocation index, clusterFolderFiles.ts): pools the product adopted
   // where they live, every other pool's name, and hand-written ConfigMaps of
   // NVIDIA configs. Only files that may hold one are parsed.
-  const { poolDocs: scopePoolDocs, configMapDocs: scopeConfigMapDocs } =
-    await readClusterFolderDocs(tree, compiled, clusterName, skipped, cache);
-  const configMaps = handWrittenConfigMaps(scopeConfigMapDocs);
+  const folder = await readClusterFolderDocs(read);
+  const configs = await readClusterConfigs(read, folder.configMapDocs);
+  const found = await readClusterPools(
+    read,
+    configs,
+    options.catalog ?? builtinCatalog,
+    folder.poolDocs,
+  );
+  const workloads = await readClusterWorkloads(read, layout, options, found);
+  const bootstrapped =
+    (await tree.readFile(
+      clusterKustomizationPath(read.compiled.layout, clusterName),
+    )) !== undefined;
+  const gpuStack =
+    options.profile && stackFiles
+      ? await readGpuStack(tree, options.profile, await stackFiles, configs)
+      : undefined;
+  return {
+    ...(gpuStack ? { gpuStack } : {}),
+    pools: [...found.pools].sort((a, b) => compareStrings(a.name, b.name)),
+    devicePluginConfigs: configs.devicePluginConfigs,
+    migConfigs: configs.migConfigs,
+    workloads,
+    otherNodePools: found.otherNodePools,
+    handWrittenConfigMaps: configs.handWrittenConfigMaps,
+    skipped: read.skipped,
+    bootstrapped,
+  };
+}
+
+/** The cluster's configs: hand-written ConfigMaps' keys, the product's files over them. */
+type ClusterConfigs = Pick<
+  RepoState,
+  'devicePluginConfigs' | 'migConfigs' | 'handWrittenConfigMaps'
+>;
+
+/**
+ * Device-plugin configs (one file per key; a product's file wins over a
+ * hand-written key of the same name: it is what the product's ConfigMap
+ * holds) and the mig-parted config (one file, entries under `mig-configs`).
+ */
+async function readClusterConfigs(
+  read: ClusterRead,
+  configMapDocs: ParsedDocument[],
+): Promise<ClusterConfigs> {
+  const configMaps = handWrittenConfigMaps(configMapDocs);
   const handWritten = handWrittenConfigsByName(configMaps);
-
-  // Device-plugin configs: one file per key (a product's file wins over a
-  // hand-written key of the same name: it is what the product's ConfigMap holds).
-  const devicePluginConfigs = {
-    ...handWritten.devicePluginConfigs,
-    ...(await readDevicePluginConfigFiles(
-      tree,
-      compiled,
-      clusterName,
-      skipped,
-      cache,
-    )),
+  return {
+    devicePluginConfigs: {
+      ...handWritten.devicePluginConfigs,
+      ...(await readDevicePluginConfigFiles(read)),
+    },
+    migConfigs: {
+      ...handWritten.migConfigs,
+      ...(await readMigConfigFile(read)),
+    },
+    handWrittenConfigMaps: configMaps,
   };
+}
 
-  // mig-parted config: one file, entries under `mig-configs`.
-  const migConfigs = {
-    ...handWritten.migConfigs,
-    ...(await readMigConfigFile(tree, resolved, clusterName, skipped)),
+/** The cluster's pools, with the documents they came from (for where workloads land). */
+interface ClusterPools {
+  /** The pool folder's, then the rest of the cluster's folder's. */
+  pools: PoolState[];
+  /** Sorted. */
+  otherNodePools: string[];
+  poolDocs: ParsedDocument[];
+  scopePoolDocs: ParsedDocument[];
+  handWrittenGpuPools: PoolState[];
+}
+
+/**
+ * Every GPU pool of the pool folder, and the product's pools elsewhere in
+ * the cluster's folder; every other pool object's name.
+ */
+async function readClusterPools(
+  read: ClusterRead,
+  configs: ClusterConfigs,
+  catalog: GpuCatalog,
+  scopePoolDocs: ParsedDocument[],
+): Promise<ClusterPools> {
+  const { tree, compiled, clusterName, skipped, cache } = read;
+  const poolConfigs = {
+    devicePluginConfigs: configs.devicePluginConfigs,
+    migConfigs: configs.migConfigs,
   };
-
-  // Pools: every GPU pool of the pool folder, and the product's pools
-  // elsewhere in the cluster's folder.
-  const poolConfigs = { devicePluginConfigs, migConfigs };
-  const poolPrefix = compiled.poolPrefix(clusterName);
   const poolDocs = await readDocuments(
     tree,
-    poolPrefix,
+    compiled.poolPrefix(clusterName),
     skipped,
     undefined,
     cache,
@@ -172,57 +247,44 @@ export async function readRepoState(
     catalog,
     skipped,
   );
-  const pools = [...inPoolFolder.pools, ...elsewhere.pools];
-  const otherNodePools = new Set([
-    ...inPoolFolder.otherNodePools,
-    ...elsewhere.otherNodePools,
-  ]);
-
-  // Workloads: every GPU workload (or patch) under the apps folder that runs
-  // on this cluster (clusterWorkloads.ts), on the pool its pods can land on
-  // (one rule with the import and the index).
-  const { workloads: parsedWorkloads, parsedFiles } =
-    await parseWorkloadFolders(tree, compiled, options, skipped, cache);
-  const placement = clusterPlacement(
-    clusterName,
-    pools,
+  return {
+    pools: [...inPoolFolder.pools, ...elsewhere.pools],
+    otherNodePools: [
+      ...new Set([...inPoolFolder.otherNodePools, ...elsewhere.otherNodePools]),
+    ].sort(),
     poolDocs,
     scopePoolDocs,
-    elsewhere.handWrittenGpuPools,
+    handWrittenGpuPools: elsewhere.handWrittenGpuPools,
+  };
+}
+
+/**
+ * Every GPU workload (or patch) under the apps folder that runs on this
+ * cluster (clusterWorkloads.ts), with the replicas its folder deploys, on
+ * the pool its pods can land on (one rule with the import and the index).
+ */
+async function readClusterWorkloads(
+  read: ClusterRead,
+  layout: LayoutInput,
+  options: ReadRepoStateOptions,
+  found: ClusterPools,
+): Promise<WorkloadState[]> {
+  const { tree, compiled, clusterName } = read;
+  const { workloads, parsedFiles } = await parseWorkloadFolders(read, options);
+  const placement = clusterPlacement(
+    clusterName,
+    found,
     options.profile?.migStrategy,
   );
-  const workloads = (
-    await withReplicasAsDeployed(
-      tree,
-      compiled,
-      await workloadsOfCluster(tree, layout, clusterName, parsedWorkloads),
-      parsedFiles,
-    )
-  ).map(workload => placedWorkload(placement, workload));
-
-  pools.sort((a, b) => compareStrings(a.name, b.name));
-  const bootstrapped =
-    (await tree.readFile(clusterKustomizationPath(resolved, clusterName))) !==
-    undefined;
-  const gpuStack = options.profile
-    ? await readGpuStack(
-        tree,
-        options.profile,
-        await clusterReleaseFiles(tree, layout, clusterName),
-        { devicePluginConfigs, handWrittenConfigMaps: configMaps },
-      )
-    : undefined;
-  return {
-    ...(gpuStack ? { gpuStack } : {}),
-    pools,
-    devicePluginConfigs,
-    migConfigs,
+  const onCluster = await workloadsOfCluster(
+    tree,
+    layout,
+    clusterName,
     workloads,
-    otherNodePools: [...otherNodePools].sort(),
-    handWrittenConfigMaps: configMaps,
-    skipped,
-    bootstrapped,
-  };
+  );
+  return (
+    await withReplicasAsDeployed(tree, compiled, onCluster, parsedFiles)
+  ).map(workload => placedWorkload(placement, workload));
 }
 
 /** The annotation a workload asks for GPUs with, in the profile's label domain. */
@@ -239,11 +301,8 @@ function requestAnnotationOf(profile: ClusterProfile | undefined): string {
  * that parsed whole, for the replicas reader to take rather than parse again.
  */
 async function parseWorkloadFolders(
-  tree: RepoTree,
-  compiled: CompiledRepoLayout,
+  { tree, compiled, skipped, cache }: ClusterRead,
   options: ReadRepoStateOptions,
-  skipped: SkippedFile[],
-  cache: ParseCache | undefined,
 ): Promise<{ workloads: WorkloadState[]; parsedFiles: ParsedFiles }> {
   const workloadDirs = options.workloadDirs ?? [compiled.workloadsPrefix];
   const workloadDocuments: ParsedDocument[] = [];
@@ -276,13 +335,13 @@ async function parseWorkloadFolders(
  * The product's device-plugin config files of the cluster (one file per key,
  * the key named by the layout), parsed.
  */
-async function readDevicePluginConfigFiles(
-  tree: RepoTree,
-  compiled: CompiledRepoLayout,
-  clusterName: string,
-  skipped: SkippedFile[],
-  cache: ParseCache | undefined,
-): Promise<Record<string, unknown>> {
+async function readDevicePluginConfigFiles({
+  tree,
+  compiled,
+  clusterName,
+  skipped,
+  cache,
+}: ClusterRead): Promise<Record<string, unknown>> {
   const dpPrefix = layoutPrefix(
     compiled.layout,
     'devicePluginConfig',
@@ -302,13 +361,13 @@ async function readDevicePluginConfigFiles(
 }
 
 /** The product's mig-parted config file of the cluster, parsed (none when absent). */
-async function readMigConfigFile(
-  tree: RepoTree,
-  layout: LayoutInput,
-  clusterName: string,
-  skipped: SkippedFile[],
-): Promise<Record<string, unknown>> {
-  const migPath = migConfigPath(layout, clusterName);
+async function readMigConfigFile({
+  tree,
+  compiled,
+  clusterName,
+  skipped,
+}: ClusterRead): Promise<Record<string, unknown>> {
+  const migPath = migConfigPath(compiled.layout, clusterName);
   const migText = await tree.readFile(migPath);
   return migText === undefined
     ? {}
@@ -320,13 +379,16 @@ async function readMigConfigFile(
  * may hold a pool or a hand-written ConfigMap of NVIDIA configs (one rule
  * with the allocation index, clusterFolderFiles.ts); only those are parsed.
  */
-async function readClusterFolderDocs(
-  tree: RepoTree,
-  compiled: CompiledRepoLayout,
-  clusterName: string,
-  skipped: SkippedFile[],
-  cache: ParseCache | undefined,
-): Promise<{ poolDocs: ParsedDocument[]; configMapDocs: ParsedDocument[] }> {
+async function readClusterFolderDocs({
+  tree,
+  compiled,
+  clusterName,
+  skipped,
+  cache,
+}: ClusterRead): Promise<{
+  poolDocs: ParsedDocument[];
+  configMapDocs: ParsedDocument[];
+}> {
   const scope = clusterScopePath(compiled.layout, clusterName);
   const scopeFiles = (await tree.listFiles(scope)).filter(
     path => compiled.place(path)?.entry === 'clusterFolder',
@@ -360,10 +422,7 @@ async function readClusterFolderDocs(
  */
 function clusterPlacement(
   clusterName: string,
-  pools: PoolState[],
-  poolDocs: ParsedDocument[],
-  scopePoolDocs: ParsedDocument[],
-  handWrittenGpuPools: PoolState[],
+  { pools, poolDocs, scopePoolDocs, handWrittenGpuPools }: ClusterPools,
   migStrategy: MigStrategy | undefined,
 ): PlacementModel {
   const poolObjectDocs = [...poolDocs, ...scopePoolDocs];

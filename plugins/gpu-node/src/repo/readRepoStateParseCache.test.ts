@@ -2,9 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import { STATIC_DEVICE_PLUGIN } from '../changes/bootstrap/__fixtures__/gpuStackShapes';
 import { GitCheckoutTree } from './gitCheckoutTree';
 import { ParseCache } from './parseCache';
 import { readRepoState } from './readRepoState';
+import { ReadOnceRepoTree } from './readOnceTree';
+import { FsRepoTree } from './tree';
 import { parseYamlDocuments } from './yamlObjects';
 
 const gpuWorkload = (replicas: number) =>
@@ -120,6 +124,53 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
     );
     expect(state.workloads.map(w => [w.id, w.replicas])).toEqual([
       ['ml/chat', 7],
+    ]);
+  });
+
+  it('reads, for what runs on the GPU nodes, only the files git names mentioning it and those changed since the commit', async () => {
+    const platformValues = Array.from(
+      { length: 20 },
+      (_, i) => `platform/team-${i}/values.yaml`,
+    );
+    await commit({
+      'infra/device-plugin.yaml': STATIC_DEVICE_PLUGIN,
+      ...Object.fromEntries(
+        platformValues.map(file => [file, 'replicas: 2\nimage: web:1\n']),
+      ),
+    });
+    // Changed since the commit: the index no longer tells what it holds.
+    await fs.writeFile(
+      path.join(dir, 'platform/team-3/values.yaml'),
+      'replicas: 3\n',
+    );
+    const profile = resolveClusterProfile({ name: 'prod' });
+    const parseCache = new ParseCache();
+    const checkout = new GitCheckoutTree(dir);
+    const read: string[] = [];
+    const readFile = checkout.readFile.bind(checkout);
+    checkout.readFile = async file => {
+      read.push(file);
+      return readFile(file);
+    };
+
+    const state = await readRepoState(
+      new ReadOnceRepoTree(checkout),
+      undefined,
+      'prod',
+      { profile, parseCache },
+    );
+    const everyFileRead = await readRepoState(
+      new FsRepoTree(dir),
+      undefined,
+      'prod',
+      { profile, parseCache: new ParseCache() },
+    );
+
+    expect(state.gpuStack?.devicePlugin?.kind).toBeDefined();
+    expect(state).toEqual(everyFileRead);
+    expect(read).toContain('infra/device-plugin.yaml');
+    expect(read.filter(file => file.startsWith('platform/'))).toEqual([
+      'platform/team-3/values.yaml',
     ]);
   });
 });

@@ -27,7 +27,7 @@ export interface RepoTree {
   blobIds?(): Promise<ReadonlyMap<string, string>>;
   /**
    * Among the files `blobIds` names, those whose content holds any of
-   * `needles` (fixed strings), found without reading them (a git checkout:
+   * `needles` (fixed strings, in any letter case), found without reading them (a git checkout:
    * one `git grep`); undefined when the tree cannot tell, and then the
    * caller reads each file.
    */

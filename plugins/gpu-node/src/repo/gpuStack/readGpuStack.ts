@@ -44,6 +44,27 @@ const isBottlerocketNodeClass = (text: string) =>
 const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
 
 /**
+ * Text every file with a role (`gpuStackFileRole`) holds, in some letter
+ * case: each test below needs one of them (`STACK_MENTION`'s words,
+ * `LOCAL_CHART_APPLIER`'s, `bottlerocket`, and `ConfigMap` for both the
+ * hand-written configs and `VALUES_SOURCE`), so `git grep -i` for these
+ * names a superset of the files the readers can use (`gpuStackFiles.ts`).
+ */
+export const GPU_STACK_NEEDLES = [
+  'gpu-operator',
+  'nvidia-device-plugin',
+  'chartRef',
+  'k8s-device-plugin',
+  'dra-driver',
+  'argoproj.io',
+  'GitRepository',
+  'Bucket',
+  'helmCharts',
+  'bottlerocket',
+  'ConfigMap',
+];
+
+/**
  * What a file of this text can be to `readGpuStack`: a file that may declare
  * a release, a node class or a ConfigMap of device-plugin configs
  * (`release`), a ConfigMap a Flux release may take values from
