@@ -5,6 +5,7 @@ import {
   MAX_LINES,
   longFunctionsOf,
   longFunctionsOfRepository,
+  productionSources,
 } from './longFunctions';
 
 /**
@@ -106,7 +107,14 @@ describe('long functions', () => {
   const toDo = readToDo();
 
   it('say why they are long, or are on the to-do list', () => {
-    expect(found.length).toBeGreaterThan(0);
+    // The scan sees the packages' sources (none over the limit is the goal,
+    // so an empty finding alone proves nothing).
+    expect(productionSources()).toEqual(
+      expect.arrayContaining([
+        'plugins/gpu-node/src/publish/updateOpenPullRequests.ts',
+        'plugins/gpu/src/components/GpuOverviewPage/GpuOverviewPage.tsx',
+      ]),
+    );
     const listed = new Set(toDo.map(key));
     const unexplained = found.filter(f => !f.explained && !listed.has(key(f)));
     // Cut the function into named steps; if it must stay long, say why above it.

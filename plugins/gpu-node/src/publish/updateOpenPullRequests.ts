@@ -202,6 +202,9 @@ function parseCommit(raw: string) {
   return { parents, trailer: readTrailer(message.join('\n\n')) };
 }
 
+/** The base checkout `GitOpsRepository.withBase` hands its work. */
+type BaseCheckout = Parameters<Parameters<GitOpsRepository['withBase']>[1]>[0];
+
 /**
  * Reads every request branch: its commit, its request next to the base's,
  * and whether the base's move touched it. Each kind of read is one git
@@ -220,80 +223,117 @@ async function readRequestBranches(
     'namespace',
   ).replace(/\/+$/, '');
   return repository.withBase([requestsFolder || ''], async git => {
-    const listing = await git.run([
-      'ls-remote',
-      'origin',
-      `refs/heads/${GPU_BRANCH_PREFIX}*`,
-    ]);
-    const heads = listing
-      .split('\n')
-      .map(line => line.split(/\s+/))
-      .filter(([sha, ref]) => sha && ref?.startsWith('refs/heads/'))
-      .map(([sha, ref]) => ({ sha, branch: ref.slice('refs/heads/'.length) }));
+    const heads = await fetchRequestHeads(git);
     if (heads.length === 0) return { baseSha: git.baseSha, branches: [] };
-    // Depth 2: each branch's parent too, the base it was rendered on, to
-    // diff against the current base.
-    await git.run([
-      'fetch',
-      '--no-tags',
-      '--depth',
-      '2',
-      'origin',
-      ...heads.map(
-        h => `+refs/heads/${h.branch}:refs/remotes/origin/${h.branch}`,
-      ),
-    ]);
-    const commits = await readObjects(
-      git,
-      heads.map(h => h.sha),
-    );
-    const branches: BranchInfo[] = heads.map((head, i) => {
-      const { parents, trailer } = parseCommit(commits[i] ?? '');
-      const info: BranchInfo = { ...head, parents };
-      if (trailer) {
-        const { namespace, name } = trailer;
-        const file = requestPath(resolved, namespace, name);
-        info.request = { namespace, name, path: file };
-        if (trailer.kind === 'release') info.releases = true;
-      }
-      return info;
-    });
+    const branches = await readBranchCommits(git, heads, resolved);
     await nextTurn();
     const ours = branches.filter(b => b.request);
-    const texts = await readObjects(
-      git,
-      ours.flatMap(b => [
-        `${git.baseSha}:${b.request!.path}`,
-        `${b.sha}:${b.request!.path}`,
-      ]),
-    );
-    ours.forEach((info, i) => {
-      info.baseRequestText = texts[2 * i];
-      if (!info.releases) info.requestText = texts[2 * i + 1];
-    });
-    const moved = ours.filter(
-      b => !(b.parents.length === 1 && b.parents[0] === git.baseSha),
-    );
-    const context = {
-      layout: resolved,
-      clusterFor,
-      ownPaths: await changedPathsOfCommits(
-        git,
-        moved.map(b => b.sha),
-      ),
-      baseMoves: await baseMovesSince(
-        git,
-        moved.flatMap(b => b.parents.slice(0, 1)),
-        git.baseSha,
-      ),
-    };
-    for (const [i, info] of moved.entries()) {
-      info.touched = isTouchedByBase(info, context);
-      // A thousand branches: let the backend answer its requests meanwhile.
-      if (i % 25 === 24) await nextTurn();
-    }
+    await readRequestTexts(git, ours);
+    await markTouchedByBase(git, ours, { layout: resolved, clusterFor });
     return { baseSha: git.baseSha, branches };
   });
+}
+
+/** The product's branches on the remote, fetched with their parents. */
+async function fetchRequestHeads(
+  git: BaseCheckout,
+): Promise<{ sha: string; branch: string }[]> {
+  const listing = await git.run([
+    'ls-remote',
+    'origin',
+    `refs/heads/${GPU_BRANCH_PREFIX}*`,
+  ]);
+  const heads = listing
+    .split('\n')
+    .map(line => line.split(/\s+/))
+    .filter(([sha, ref]) => sha && ref?.startsWith('refs/heads/'))
+    .map(([sha, ref]) => ({ sha, branch: ref.slice('refs/heads/'.length) }));
+  if (heads.length === 0) return heads;
+  // Depth 2: each branch's parent too, the base it was rendered on, to
+  // diff against the current base.
+  await git.run([
+    'fetch',
+    '--no-tags',
+    '--depth',
+    '2',
+    'origin',
+    ...heads.map(
+      h => `+refs/heads/${h.branch}:refs/remotes/origin/${h.branch}`,
+    ),
+  ]);
+  return heads;
+}
+
+/** Each head's parents and the request its commit's trailer names. */
+async function readBranchCommits(
+  git: BaseCheckout,
+  heads: { sha: string; branch: string }[],
+  layout: LayoutInput,
+): Promise<BranchInfo[]> {
+  const commits = await readObjects(
+    git,
+    heads.map(h => h.sha),
+  );
+  return heads.map((head, i) => {
+    const { parents, trailer } = parseCommit(commits[i] ?? '');
+    const info: BranchInfo = { ...head, parents };
+    if (trailer) {
+      const { namespace, name } = trailer;
+      const file = requestPath(layout, namespace, name);
+      info.request = { namespace, name, path: file };
+      if (trailer.kind === 'release') info.releases = true;
+    }
+    return info;
+  });
+}
+
+/** Sets each branch's request text, the base's and (unless it releases) its own. */
+async function readRequestTexts(
+  git: BaseCheckout,
+  ours: BranchInfo[],
+): Promise<void> {
+  const texts = await readObjects(
+    git,
+    ours.flatMap(b => [
+      `${git.baseSha}:${b.request!.path}`,
+      `${b.sha}:${b.request!.path}`,
+    ]),
+  );
+  ours.forEach((info, i) => {
+    info.baseRequestText = texts[2 * i];
+    if (!info.releases) info.requestText = texts[2 * i + 1];
+  });
+}
+
+/** Sets `touched` on each branch that does not sit on the current base. */
+async function markTouchedByBase(
+  git: BaseCheckout,
+  ours: BranchInfo[],
+  where: {
+    layout: LayoutInput;
+    clusterFor: (name: string | undefined) => ClusterProfile;
+  },
+): Promise<void> {
+  const moved = ours.filter(
+    b => !(b.parents.length === 1 && b.parents[0] === git.baseSha),
+  );
+  const context = {
+    ...where,
+    ownPaths: await changedPathsOfCommits(
+      git,
+      moved.map(b => b.sha),
+    ),
+    baseMoves: await baseMovesSince(
+      git,
+      moved.flatMap(b => b.parents.slice(0, 1)),
+      git.baseSha,
+    ),
+  };
+  for (const [i, info] of moved.entries()) {
+    info.touched = isTouchedByBase(info, context);
+    // A thousand branches: let the backend answer its requests meanwhile.
+    if (i % 25 === 24) await nextTurn();
+  }
 }
 
 /** The default of `UpdateOpenPullRequestsOptions.concurrency`. */
