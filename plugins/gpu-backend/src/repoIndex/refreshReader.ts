@@ -23,8 +23,11 @@ export class RefreshReader {
   /** Reads the current blobs of `paths` (one git process) and counts them as parsed. */
   async read(paths: string[]): Promise<Map<string, string>> {
     const shas = paths.map(p => this.store.blobs.get(p)!);
-    const blobs = await this.source.readBlobs(shas);
+    // Counted in the order asked, not the order answered: two reads are in
+    // flight at a time (`RepoIndex.batchTexts`), and the decoding below gives
+    // the event loop turns, so answers may arrive either way round.
     this.parsedPaths.push(...paths);
+    const blobs = await this.source.readBlobs(shas);
     const texts = new Map<string, string>();
     // 20k pool files in one read on a first index: the event loop gets its turns.
     const yieldTurn = eventLoopTurns();
