@@ -119,6 +119,11 @@ describe('npm start, end to end in Chromium', () => {
     await page
       .getByRole('spinbutton', { name: 'GPU memory per replica (GiB)' })
       .fill('4');
+    // Wait for the preview of the last value typed: the one before (the
+    // component's 8 GiB) also fits 2 × 1, and the preview is debounced.
+    await preview
+      .getByText(/^4\.0 GiB asked/)
+      .waitFor({ timeout: 30_000 });
     await preview
       .getByText('Fits: 2 × 1 nvidia.com/gpu')
       .waitFor({ timeout: 30_000 });

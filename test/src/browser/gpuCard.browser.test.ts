@@ -211,6 +211,9 @@ describe('GPU card in Chromium (dev app, real gpu backend, fixture GitOps repo)'
     const { plan } = await response.json();
 
     const preview = page.getByTestId('gpu-plan-preview');
+    // The answer has arrived; wait until it is the one shown (an earlier
+    // answer, for 4 replicas of another size, also says "Fits: 4 ×").
+    await preview.getByText(/^6\.0 GiB asked/).waitFor({ timeout: 30_000 });
     await preview
       .getByText(`Fits: 4 × ${plan.resourcePerReplica} ${plan.resourceName}`)
       .waitFor({ timeout: 30_000 });
