@@ -22,6 +22,7 @@ import { clusterLookup } from '../config/clusterLookup';
 import type { GpuBackendConfig } from '../config/readGpuBackendConfig';
 import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 import { integrationCredentials } from '../repoIndex/integrationCredentials';
+import { scheduleRefresh } from '../wiring/scheduleRefresh';
 import {
   ExpiryReleaseStore,
   type ExpiryReleaseKey,
@@ -116,20 +117,13 @@ export async function scheduleExpiryReleases(options: {
       });
     },
   };
-  await scheduler.scheduleTask({
+  await scheduleRefresh(scheduler, {
     id: EXPIRY_RELEASE_TASK_ID,
     scope: 'global',
     frequency: settings.refresh,
     timeout: { minutes: 30 },
-    fn: async () => {
-      try {
-        await task.run();
-      } catch (error) {
-        logger.warn(
-          `Releasing expired GPU requests failed: ${(error as Error).message}`,
-        );
-      }
-    },
+    run: task.run,
+    failureWarning: { logger, failed: 'Releasing expired GPU requests' },
   });
   return task;
 }
