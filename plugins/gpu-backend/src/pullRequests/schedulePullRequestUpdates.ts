@@ -11,13 +11,10 @@ import type {
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import type { ScmIntegrationRegistry } from '@backstage/integration';
-import {
-  forgeApiBaseUrl,
-  updateOpenPullRequests,
-} from '@gpu-gitops/plugin-gpu-node';
+import { updateOpenPullRequests } from '@gpu-gitops/plugin-gpu-node';
 import { clusterLookup } from '../config/clusterLookup';
+import { gitopsPublishTarget } from '../config/gitopsPublishTarget';
 import type { GpuBackendConfig } from '../config/readGpuBackendConfig';
-import { integrationCredentials } from '../repoIndex/integrationCredentials';
 import { scheduleRefresh } from '../wiring/scheduleRefresh';
 
 /** Id of the scheduled task that updates open GPU pull requests. */
@@ -32,10 +29,12 @@ export async function schedulePullRequestUpdates(options: {
   const { settings, scheduler, logger, integrations } = options;
   const gitops = settings.gitops;
   if (!gitops || !gitops.updatePullRequests) return;
-  const credentials = integrationCredentials({
-    repoUrl: gitops.repoUrl,
-    forge: gitops.forge,
+  const target = gitopsPublishTarget({
+    gitops,
     integrations,
+    logger,
+    // Its own clone: never the index's, never a publisher's.
+    cacheDir: gitops.cacheDirs.pullRequests,
   });
   const clusterFor = clusterLookup(settings);
   await scheduleRefresh(scheduler, {
@@ -44,28 +43,11 @@ export async function schedulePullRequestUpdates(options: {
     frequency: settings.refresh,
     timeout: { minutes: 30 },
     run: async () => {
-      const auth = await credentials();
       const updates = await updateOpenPullRequests({
-        repoUrl: gitops.repoUrl,
-        baseBranch: gitops.baseBranch,
-        forge: gitops.forge,
-        forgeApiBaseUrl: forgeApiBaseUrl(
-          gitops.repoUrl,
-          gitops.forge,
-          integrations,
-        ),
-        token: auth.token,
-        tokenUsername: auth.username,
-        // Its own clone: never the index's, never a publisher's.
-        cacheDir: gitops.cacheDirs.pullRequests,
-        timeoutMs: gitops.timeoutMs,
+        ...(await target()),
         clusterFor,
         catalogFor: () => settings.catalog,
         policy: settings.policy,
-        logger: {
-          info: message => logger.debug(message),
-          warn: message => logger.warn(message),
-        },
       });
       for (const update of updates) {
         if (update.outcome === 'updated') {
