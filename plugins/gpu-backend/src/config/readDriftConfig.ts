@@ -7,6 +7,7 @@
  * configure a cluster, and the GPU pages read what the Kubernetes tab reads.
  */
 import type { Config } from '@backstage/config';
+import { readServerUrl } from './serverUrl';
 
 /** One cluster's Kubernetes API, as the backend reaches it. */
 export interface KubernetesTarget {
@@ -46,20 +47,14 @@ function fail(key: string, rule: string): never {
   throw new Error(`${key}: ${rule}`);
 }
 
+// Says https:// though http:// passes too (as before the shared reader).
+const SERVER_URL_WORDS = {
+  scheme: 'must be an https:// URL',
+  credentials: 'must not carry credentials; give a token instead',
+};
+
 function readServer(key: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    fail(key, 'is not a URL (the value is not repeated: it may hold a secret)');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    fail(key, 'must be an https:// URL');
-  }
-  if (url.username || url.password) {
-    fail(key, 'must not carry credentials; give a token instead');
-  }
-  return url.toString().replace(/\/+$/, '');
+  return readServerUrl(key, value, SERVER_URL_WORDS);
 }
 
 /** The clusters of Backstage's `kubernetes.clusterLocatorMethods` (`type: config`), by name. */

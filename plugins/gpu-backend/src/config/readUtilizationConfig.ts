@@ -1,6 +1,7 @@
 import type { Config } from '@backstage/config';
 import { readDurationFromConfig } from '@backstage/config';
 import type { HumanDuration } from './readGpuBackendConfig';
+import { readServerUrl } from './serverUrl';
 
 /** One cluster's Prometheus. */
 export interface PrometheusTarget {
@@ -29,19 +30,10 @@ function fail(key: string, rule: string): never {
 
 /** An http(s) URL with no credentials in it (a token goes in `token`). */
 function readBaseUrl(key: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    fail(key, 'is not a URL (the value is not repeated: it may hold a secret)');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail(key, 'must be an http:// or https:// URL');
-  }
-  if (url.username || url.password) {
-    fail(key, 'must not carry credentials; give a token in `token` instead');
-  }
-  return url.toString().replace(/\/+$/, '');
+  return readServerUrl(`gpu.utilization.${key}`, value, {
+    scheme: 'must be an http:// or https:// URL',
+    credentials: 'must not carry credentials; give a token in `token` instead',
+  });
 }
 
 /**

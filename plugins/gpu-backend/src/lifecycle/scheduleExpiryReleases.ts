@@ -14,14 +14,12 @@ import type {
 } from '@backstage/backend-plugin-api';
 import type { ScmIntegrationRegistry } from '@backstage/integration';
 import { isExpired } from '@gpu-gitops/plugin-gpu-common';
-import {
-  forgeApiBaseUrl,
-  publishGpuRelease,
-} from '@gpu-gitops/plugin-gpu-node';
+import { publishGpuRelease } from '@gpu-gitops/plugin-gpu-node';
 import { clusterLookup } from '../config/clusterLookup';
+import { gitopsPublishTarget } from '../config/gitopsPublishTarget';
 import type { GpuBackendConfig } from '../config/readGpuBackendConfig';
 import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
-import { integrationCredentials } from '../repoIndex/integrationCredentials';
+import { scheduleRefresh } from '../wiring/scheduleRefresh';
 import {
   ExpiryReleaseStore,
   type ExpiryReleaseKey,
@@ -69,38 +67,23 @@ export async function scheduleExpiryReleases(options: {
   if (!gitops) return undefined;
   const now = options.now ?? (() => new Date());
   const store = await ExpiryReleaseStore.create(options.database);
-  const credentials = integrationCredentials({
-    repoUrl: gitops.repoUrl,
-    forge: gitops.forge,
+  const target = gitopsPublishTarget({
+    gitops,
     integrations,
+    logger,
+    // Its own clone: never the index's, never another publisher's.
+    cacheDir: gitops.cacheDirs.releases,
   });
   const clusterProfile = clusterLookup(settings);
   const openRelease = async ({ requestId, expiresAt }: ExpiryReleaseKey) => {
     const [namespace, name] = requestId.split('/');
-    const auth = await credentials();
     const result = await publishGpuRelease({
+      ...(await target()),
       request: { namespace, name },
       clusterProfile,
       catalog: settings.catalog,
       policy: settings.policy,
       reason: `${requestId} expired at ${expiresAt} (spec.expiresAt): the gpu backend opened this release.`,
-      repoUrl: gitops.repoUrl,
-      baseBranch: gitops.baseBranch,
-      forge: gitops.forge,
-      forgeApiBaseUrl: forgeApiBaseUrl(
-        gitops.repoUrl,
-        gitops.forge,
-        integrations,
-      ),
-      token: auth.token,
-      tokenUsername: auth.username,
-      // Its own clone: never the index's, never another publisher's.
-      cacheDir: gitops.cacheDirs.releases,
-      timeoutMs: gitops.timeoutMs,
-      logger: {
-        info: message => logger.debug(message),
-        warn: message => logger.warn(message),
-      },
     });
     return result.url ?? result.branch;
   };
@@ -116,20 +99,13 @@ export async function scheduleExpiryReleases(options: {
       });
     },
   };
-  await scheduler.scheduleTask({
+  await scheduleRefresh(scheduler, {
     id: EXPIRY_RELEASE_TASK_ID,
     scope: 'global',
     frequency: settings.refresh,
     timeout: { minutes: 30 },
-    fn: async () => {
-      try {
-        await task.run();
-      } catch (error) {
-        logger.warn(
-          `Releasing expired GPU requests failed: ${(error as Error).message}`,
-        );
-      }
-    },
+    run: task.run,
+    failureWarning: { logger, failed: 'Releasing expired GPU requests' },
   });
   return task;
 }

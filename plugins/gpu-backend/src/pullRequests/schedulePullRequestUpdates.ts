@@ -11,13 +11,11 @@ import type {
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import type { ScmIntegrationRegistry } from '@backstage/integration';
-import {
-  forgeApiBaseUrl,
-  updateOpenPullRequests,
-} from '@gpu-gitops/plugin-gpu-node';
+import { updateOpenPullRequests } from '@gpu-gitops/plugin-gpu-node';
 import { clusterLookup } from '../config/clusterLookup';
+import { gitopsPublishTarget } from '../config/gitopsPublishTarget';
 import type { GpuBackendConfig } from '../config/readGpuBackendConfig';
-import { integrationCredentials } from '../repoIndex/integrationCredentials';
+import { scheduleRefresh } from '../wiring/scheduleRefresh';
 
 /** Id of the scheduled task that updates open GPU pull requests. */
 export const PULL_REQUEST_UPDATE_TASK_ID = 'gpu-pull-request-updates';
@@ -31,61 +29,41 @@ export async function schedulePullRequestUpdates(options: {
   const { settings, scheduler, logger, integrations } = options;
   const gitops = settings.gitops;
   if (!gitops || !gitops.updatePullRequests) return;
-  const credentials = integrationCredentials({
-    repoUrl: gitops.repoUrl,
-    forge: gitops.forge,
+  const target = gitopsPublishTarget({
+    gitops,
     integrations,
+    logger,
+    // Its own clone: never the index's, never a publisher's.
+    cacheDir: gitops.cacheDirs.pullRequests,
   });
   const clusterFor = clusterLookup(settings);
-  await scheduler.scheduleTask({
+  await scheduleRefresh(scheduler, {
     id: PULL_REQUEST_UPDATE_TASK_ID,
     scope: 'global',
     frequency: settings.refresh,
     timeout: { minutes: 30 },
-    fn: async () => {
-      try {
-        const auth = await credentials();
-        const updates = await updateOpenPullRequests({
-          repoUrl: gitops.repoUrl,
-          baseBranch: gitops.baseBranch,
-          forge: gitops.forge,
-          forgeApiBaseUrl: forgeApiBaseUrl(
-            gitops.repoUrl,
-            gitops.forge,
-            integrations,
-          ),
-          token: auth.token,
-          tokenUsername: auth.username,
-          // Its own clone: never the index's, never a publisher's.
-          cacheDir: gitops.cacheDirs.pullRequests,
-          timeoutMs: gitops.timeoutMs,
-          clusterFor,
-          catalogFor: () => settings.catalog,
-          policy: settings.policy,
-          logger: {
-            info: message => logger.debug(message),
-            warn: message => logger.warn(message),
-          },
-        });
-        for (const update of updates) {
-          if (update.outcome === 'updated') {
-            logger.info(
-              `GPU pull request ${update.branch} (${update.request}) re-rendered on the new base: ${update.url ?? ''}`,
-            );
-          } else if (
-            update.outcome === 'refused' ||
-            update.outcome === 'failed'
-          ) {
-            logger.warn(
-              `GPU pull request ${update.branch} was not updated (${update.outcome}): ${update.detail ?? ''}`,
-            );
-          }
+    run: async () => {
+      const updates = await updateOpenPullRequests({
+        ...(await target()),
+        clusterFor,
+        catalogFor: () => settings.catalog,
+        policy: settings.policy,
+      });
+      for (const update of updates) {
+        if (update.outcome === 'updated') {
+          logger.info(
+            `GPU pull request ${update.branch} (${update.request}) re-rendered on the new base: ${update.url ?? ''}`,
+          );
+        } else if (
+          update.outcome === 'refused' ||
+          update.outcome === 'failed'
+        ) {
+          logger.warn(
+            `GPU pull request ${update.branch} was not updated (${update.outcome}): ${update.detail ?? ''}`,
+          );
         }
-      } catch (error) {
-        logger.warn(
-          `Updating the open GPU pull requests failed: ${(error as Error).message}`,
-        );
       }
     },
+    failureWarning: { logger, failed: 'Updating the open GPU pull requests' },
   });
 }

@@ -10,6 +10,7 @@ import { GitFetchSource } from '../repoIndex/gitSnapshot';
 import { integrationCredentials } from '../repoIndex/integrationCredentials';
 import { emptySnapshot, type IndexSnapshot } from '../repoIndex/indexSnapshot';
 import { RepoIndex } from '../repoIndex/RepoIndex';
+import { scheduleRefresh } from './scheduleRefresh';
 
 /**
  *  Id of the scheduled task that refreshes the allocation index.
@@ -75,14 +76,13 @@ export async function startAllocationIndex({
   );
   const refreshIndex = () => refreshLogged(index, readiness, logger);
   // Local scope: every backend instance keeps its own in-memory index.
-  await scheduler.scheduleTask({
+  // refreshIndex logs its own failures (the HTTP refresh calls it too).
+  await scheduleRefresh(scheduler, {
     id: INDEX_REFRESH_TASK_ID,
     scope: 'local',
     frequency: settings.refresh,
     timeout: { minutes: 5 },
-    fn: async () => {
-      await refreshIndex();
-    },
+    run: refreshIndex,
   });
   return { snapshot: () => index.snapshot(), refreshIndex };
 }

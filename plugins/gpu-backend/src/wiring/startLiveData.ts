@@ -8,6 +8,7 @@ import { readDriftConfig } from '../config/readDriftConfig';
 import { readUtilizationConfig } from '../config/readUtilizationConfig';
 import { ClusterDrift } from '../drift/clusterDrift';
 import { LiveData } from '../utilization/liveData';
+import { scheduleRefresh } from './scheduleRefresh';
 
 /**
  *  Id of the scheduled task that reads live data from each cluster's Prometheus and Kubernetes API.
@@ -43,12 +44,13 @@ export async function startLiveData({
       graceMs: driftConfig.pendingGraceMs,
     });
   if (utilization && live) {
-    await scheduler.scheduleTask({
+    // Local scope: every replica keeps its own live data.
+    await scheduleRefresh(scheduler, {
       id: LIVE_DATA_REFRESH_TASK_ID,
       scope: 'local',
       frequency: utilization.refresh,
       timeout: { minutes: 2 },
-      fn: async () => {
+      run: async () => {
         const statuses = await Promise.all([
           live.refresh(),
           drift?.refresh() ?? [],
