@@ -122,6 +122,18 @@ describe('readDriftConfig', () => {
     ).toThrow(
       'gpu.utilization.clusters.dev.kubernetes.url: must not carry credentials; give a token instead',
     );
+    // The rule it applies: a plain-http API server (a local proxy) passes.
+    expect(() =>
+      read({
+        gpu: {
+          utilization: {
+            clusters: { dev: { kubernetes: { url: 'ftp://10.0.0.1' } } },
+          },
+        },
+      }),
+    ).toThrow(
+      'gpu.utilization.clusters.dev.kubernetes.url: must be an http:// or https:// URL',
+    );
     expect(() =>
       read({
         gpu: {

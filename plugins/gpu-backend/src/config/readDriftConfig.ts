@@ -47,9 +47,7 @@ function fail(key: string, rule: string): never {
   throw new Error(`${key}: ${rule}`);
 }
 
-// Says https:// though http:// passes too (as before the shared reader).
 const SERVER_URL_WORDS = {
-  scheme: 'must be an https:// URL',
   credentials: 'must not carry credentials; give a token instead',
 };
 

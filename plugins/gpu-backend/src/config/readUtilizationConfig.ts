@@ -31,7 +31,6 @@ function fail(key: string, rule: string): never {
 /** An http(s) URL with no credentials in it (a token goes in `token`). */
 function readBaseUrl(key: string, value: string): string {
   return readServerUrl(`gpu.utilization.${key}`, value, {
-    scheme: 'must be an http:// or https:// URL',
     credentials: 'must not carry credentials; give a token in `token` instead',
   });
 }

@@ -1,7 +1,6 @@
 import { readServerUrl } from './serverUrl';
 
 const words = {
-  scheme: 'must be an http:// or https:// URL',
   credentials: 'must not carry credentials; give a token in `token` instead',
 };
 

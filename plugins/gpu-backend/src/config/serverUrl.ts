@@ -5,9 +5,8 @@
  * error: it may be a secret pasted into the wrong key.
  */
 
-/** What the caller's error says for a wrong scheme and for credentials in the URL. */
+/** What the caller's error says for credentials in the URL (where the token goes instead). */
 export interface ServerUrlWords {
-  scheme: string;
   credentials: string;
 }
 
@@ -29,7 +28,7 @@ export function readServerUrl(
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail(words.scheme);
+    fail('must be an http:// or https:// URL');
   }
   if (url.username || url.password) {
     fail(words.credentials);
