@@ -281,6 +281,32 @@ describe('clusterCapabilities', () => {
       ]);
     });
 
+    it('rules out MIG where the standalone plugin runs another MIG strategy than the profile’s: it would advertise MIG-enabled GPUs whole', () => {
+      const ownStrategy = (migStrategy: string): ClusterGpuStack => ({
+        devicePlugin: { ...standalone(false).devicePlugin!, migStrategy },
+      });
+      expect(unavailable(ownStrategy('none'))).toEqual([
+        ['time-slicing', 'device-plugin-standalone'],
+        ['mps', 'device-plugin-standalone'],
+        ['mig', 'device-plugin-mig-strategy'],
+      ]);
+      const mig = clusterCapabilities(
+        mixed,
+        builtinCatalog,
+        ownStrategy('none'),
+      ).sharingModes.find(m => m.mode === 'mig')!;
+      expect(mig.unavailable?.reason).toContain(
+        `whose MIG strategy is "none", not the cluster profile's "${mixed.migStrategy}": it advertises each MIG-enabled GPU whole as nvidia.com/gpu and none of its MIG instances`,
+      );
+      expect(mig.unavailable?.reason).toContain(
+        `set its Helm value migStrategy to ${mixed.migStrategy}`,
+      );
+      expect(unavailable(ownStrategy(mixed.migStrategy))).toEqual([
+        ['time-slicing', 'device-plugin-standalone'],
+        ['mps', 'device-plugin-standalone'],
+      ]);
+    });
+
     const sharing: ClusterGpuStack = {
       devicePlugin: {
         ...standalone(false).devicePlugin!,

@@ -80,7 +80,10 @@ const CONFIGURED_PER_POOL: readonly SharingMode[] = [
  *   which only the GPU Operator's MIG manager applies: with
  *   `migManager.enabled: false` nothing partitions the GPUs, and with its
  *   `migManager.config.name` naming another ConfigMap than the profile's
- *   `migPartedConfigMap` it never finds the layout a pool selects;
+ *   `migPartedConfigMap` it never finds the layout a pool selects; and a
+ *   standalone device plugin whose own MIG strategy (`migStrategy`) is not
+ *   the profile's advertises the instances under other names, or with
+ *   `none` each MIG-enabled GPU whole;
  * - time-slicing and MPS pools select a named device-plugin config per node
  *   (`nvidia.com/device-plugin.config`), which only a device plugin with the
  *   config manager reading the profile's ConfigMap switches on: the
@@ -100,6 +103,7 @@ function stackUnavailable(
 ): Unavailable | undefined {
   return (
     migManagerUnavailable(cluster, mode, stack) ??
+    migStrategyUnavailable(cluster, mode, stack) ??
     devicePluginUnavailable(cluster, mode, stack)
   );
 }
@@ -124,6 +128,32 @@ function migManagerUnavailable(
       path: 'spec.gpu.sharing',
       rule: 'mig-manager-reads-other-config',
       reason: `cluster ${cluster.name} cannot run MIG pools as planned: its GPU Operator's MIG manager reads ${migManagerReads(elsewhere)} (${elsewhere.setting}), not ConfigMap ${cluster.migPartedConfigMap.namespace}/${cluster.migPartedConfigMap.name} the product writes MIG layouts into (the cluster profile's migPartedConfigMap), so the nvidia.com/mig.config label of a MIG pool's nodes names a layout it never finds; set ${elsewhere.advice}, or ask for another sharing mode`,
+    };
+  }
+  return undefined;
+}
+
+/** MIG needs a standalone plugin that advertises MIG instances as the profile's strategy names them. */
+function migStrategyUnavailable(
+  cluster: ClusterProfile,
+  mode: SharingMode,
+  stack: ClusterGpuStack | undefined,
+): Unavailable | undefined {
+  const plugin = stack?.devicePlugin;
+  if (
+    plugin?.kind === 'standalone' &&
+    mode === 'mig' &&
+    plugin.migStrategy !== undefined &&
+    plugin.migStrategy !== cluster.migStrategy
+  ) {
+    // With "none" the plugin advertises a MIG-enabled GPU whole and no MIG
+    // device (k8s-device-plugin v0.18.0 internal/rm/device_map.go
+    // buildDeviceMapFromConfigResources); with the other strategy, its MIG
+    // instances under other resource names than the plan's.
+    return {
+      path: 'spec.gpu.sharing',
+      rule: 'device-plugin-mig-strategy',
+      reason: `cluster ${cluster.name} cannot run MIG pools: its GPU nodes run the standalone NVIDIA device plugin (${plugin.setting}), whose MIG strategy is "${plugin.migStrategy}", not the cluster profile's "${cluster.migStrategy}": ${plugin.migStrategy === 'none' ? "it advertises each MIG-enabled GPU whole as nvidia.com/gpu and none of its MIG instances, so a MIG pool's pods would get a GPU they cannot use" : 'it advertises the MIG instances under other resource names than the pods ask for'}; set its Helm value migStrategy to ${cluster.migStrategy}, or ask for another sharing mode`,
     };
   }
   return undefined;

@@ -52,6 +52,16 @@ export interface OtherDevicePlugin extends StackSetting {
    * (`planner/nodeClassConfig.ts` plans time-slicing on it); absent: whole GPUs.
    */
   config?: unknown;
+  /**
+   * The standalone plugin's: the MIG strategy it runs on every node it serves
+   * whatever the named configs say — the chart's `migStrategy` value or its
+   * DaemonSet's `MIG_STRATEGY` (which override a config's `flags.migStrategy`),
+   * else, when it reads no named config, its own default config's, else
+   * `none`, the plugin's default (k8s-device-plugin v0.18.0
+   * `cmd/nvidia-device-plugin/main.go`, flag `mig-strategy`); absent: the named
+   * configs decide, or it cannot be told.
+   */
+  migStrategy?: string;
 }
 
 /**
@@ -81,6 +91,8 @@ export interface DeployedDevicePlugin extends StackSetting {
    * reads no named config; absent: whole GPUs.
    */
   config?: unknown;
+  /** The standalone plugin's own MIG strategy, as `OtherDevicePlugin.migStrategy`. */
+  migStrategy?: string;
 }
 
 /**

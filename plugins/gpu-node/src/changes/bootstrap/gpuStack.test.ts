@@ -39,7 +39,7 @@ async function bootstrap(
 }
 
 describe('bootstrap beside a device plugin the cluster already runs', () => {
-  it("the standalone chart (Flux HelmRelease): the bootstrap's GPU Operator runs no device plugin, generates no config it would never read, and says time-slicing is refused (MPS is, by the mixed MIG strategy, already)", async () => {
+  it("the standalone chart (Flux HelmRelease): the bootstrap's GPU Operator runs no device plugin, generates no config it would never read, and says time-slicing and MIG are refused (MPS is, by the mixed MIG strategy, already)", async () => {
     const file = 'clusters/prod/infrastructure/nvidia-device-plugin.yaml';
     const { values, written, notes } = await bootstrap({
       [file]: fluxDevicePluginChart('    gfd:\n      enabled: true'),
@@ -53,9 +53,15 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     const refused = notes.filter(n => n.startsWith('Requests for'));
     expect(refused.map(n => n.split(' are refused')[0])).toEqual([
       'Requests for time-slicing',
+      'Requests for mig',
     ]);
     expect(refused[0]).toContain(
       'set its Helm value config.name to nvidia-device-plugin-configs',
+    );
+    // Its values set no MIG strategy: the plugin runs `none`, and would
+    // advertise a MIG pool's partitioned GPUs whole.
+    expect(refused[1]).toContain(
+      'whose MIG strategy is "none", not the cluster profile\'s "mixed"',
     );
   });
 

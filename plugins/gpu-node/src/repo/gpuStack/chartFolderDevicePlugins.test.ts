@@ -144,6 +144,8 @@ spec:
       sharesByDefault: expect.stringContaining(
         'time-slicing, 10 per GPU, as `nvidia.com/gpu`',
       ),
+      // Its default config sets no flags.migStrategy: the plugin's `none`.
+      migStrategy: 'none',
     });
   });
 

@@ -44,6 +44,7 @@ import {
 import {
   describeSharing,
   devicePluginChartDefaultSharing,
+  devicePluginChartMigStrategy,
 } from './devicePluginChartDefault';
 import { chartFolderDevicePlugins } from './chartFolderDevicePlugins';
 import { draDrivers } from './draDrivers';
@@ -136,16 +137,22 @@ async function chartPlugins(
     release => {
       const name = readValue(release.layers, ['config', 'name']);
       const shared = devicePluginChartDefaultSharing(release);
+      const readsNamedConfigs =
+        name.state === 'set' &&
+        name.value === ref.name &&
+        (release.namespace === undefined ||
+          release.namespace === ref.namespace);
+      const migStrategy = devicePluginChartMigStrategy(
+        release,
+        readsNamedConfigs,
+      );
       return {
         kind: 'standalone',
         ...(shared
           ? { sharesByDefault: `${describeSharing(shared)}: ${shared.source}` }
           : {}),
-        readsNamedConfigs:
-          name.state === 'set' &&
-          name.value === ref.name &&
-          (release.namespace === undefined ||
-            release.namespace === ref.namespace),
+        ...(migStrategy ? { migStrategy } : {}),
+        readsNamedConfigs,
         file: release.file,
         setting: `the \`${DEVICE_PLUGIN_CHART}\` Helm chart installed by ${release.declaredBy} in \`${release.file}\``,
         placement: podSchedulingOf({
@@ -158,19 +165,46 @@ async function chartPlugins(
   );
 }
 
+/**
+ * The MIG strategy of a static DaemonSet's plugin container: its
+ * `MIG_STRATEGY` or `--mig-strategy=`, else `none`, the plugin's default
+ * (k8s-device-plugin v0.18.0 `cmd/nvidia-device-plugin/main.go`); undefined
+ * when it is given a config file, whose flags cannot be read here.
+ */
+function daemonSetMigStrategy(container: unknown): string | undefined {
+  const env = getIn(container, 'env');
+  const vars = Array.isArray(env) ? env : [];
+  const named = (name: string) => vars.find(v => getIn(v, 'name') === name);
+  const fromEnv = getIn(named('MIG_STRATEGY'), 'value');
+  if (typeof fromEnv === 'string') return fromEnv;
+  const args = [getIn(container, 'command'), getIn(container, 'args')]
+    .flatMap(list => (Array.isArray(list) ? list : []))
+    .map(String);
+  const fromArgs = args.find(a => a.startsWith('--mig-strategy='));
+  if (fromArgs) return fromArgs.slice('--mig-strategy='.length);
+  const unreadable =
+    named('CONFIG_FILE') !== undefined ||
+    args.some(a => a.startsWith('--config-file') || a === '--mig-strategy');
+  return unreadable ? undefined : 'none';
+}
+
 function daemonSetPlugins(files: RepositoryFile[]): DeployedDevicePlugin[] {
   return objectsOf(files, /k8s-device-plugin/).flatMap(({ file, object }) => {
     if (object.kind !== 'DaemonSet') return [];
     const podSpec = getIn(object, 'spec', 'template', 'spec');
     const containers = getIn(podSpec, 'containers');
-    const runsPlugin =
-      Array.isArray(containers) &&
-      containers.some(c => DEVICE_PLUGIN_IMAGE.test(String(getIn(c, 'image'))));
-    if (!runsPlugin) return [];
+    const plugin = Array.isArray(containers)
+      ? containers.find(c =>
+          DEVICE_PLUGIN_IMAGE.test(String(getIn(c, 'image'))),
+        )
+      : undefined;
+    if (!plugin) return [];
+    const migStrategy = daemonSetMigStrategy(plugin);
     return [
       {
         kind: 'standalone' as const,
         readsNamedConfigs: false,
+        ...(migStrategy ? { migStrategy } : {}),
         file,
         setting: `DaemonSet \`${String(object.metadata.name)}\` running the \`k8s-device-plugin\` image, in \`${file}\``,
         placement: podSchedulingOf(podSpec),
@@ -263,6 +297,7 @@ function otherDevicePlugin(
     ...(standalone.sharesByDefault
       ? { sharesByDefault: standalone.sharesByDefault }
       : {}),
+    ...(standalone.migStrategy ? { migStrategy: standalone.migStrategy } : {}),
   };
 }
 

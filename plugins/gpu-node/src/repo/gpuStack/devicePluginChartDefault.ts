@@ -25,7 +25,7 @@ import {
 } from '../../import/sharing/nodeSharing';
 import type { LayoutInput } from '../../layout/layout';
 import type { RepoTree } from '../tree';
-import { isPlainObject } from '../yamlObjects';
+import { getIn, isPlainObject } from '../yamlObjects';
 import { DEVICE_PLUGIN_CHART } from './devicePluginObjects';
 
 const valueOf = (release: HelmRelease, path: string[]) => {
@@ -46,6 +46,28 @@ function defaultKey(
 }
 
 /**
+ * The release's default config as it carries it in `config.map`, parsed,
+ * with its key; undefined when it reads an external ConfigMap
+ * (`config.name`), carries none, or its values cannot be read.
+ */
+function chartDefaultConfig(
+  release: HelmRelease,
+): { key: string; config: unknown } | undefined {
+  const external = valueOf(release, ['config', 'name']);
+  if (typeof external === 'string' && external !== '') return undefined;
+  const map = valueOf(release, ['config', 'map']);
+  if (!isPlainObject(map)) return undefined;
+  const key = defaultKey(release, map);
+  const text = key === undefined ? undefined : map[key];
+  if (key === undefined || typeof text !== 'string') return undefined;
+  try {
+    return { key, config: parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * How the release's default config shares each GPU; undefined when it gives
  * whole GPUs, reads an external ConfigMap (`config.name`), or its values
  * cannot be read.
@@ -53,23 +75,42 @@ function defaultKey(
 export function devicePluginChartDefaultSharing(
   release: HelmRelease,
 ): NodeSharing | undefined {
-  const external = valueOf(release, ['config', 'name']);
-  if (typeof external === 'string' && external !== '') return undefined;
-  const map = valueOf(release, ['config', 'map']);
-  if (!isPlainObject(map)) return undefined;
-  const key = defaultKey(release, map);
-  const text = key === undefined ? undefined : map[key];
-  if (typeof text !== 'string') return undefined;
-  let config: unknown;
-  try {
-    config = parse(text);
-  } catch {
-    return undefined;
-  }
+  const read = chartDefaultConfig(release);
+  if (!read) return undefined;
   return deviceConfigSharing(
-    config,
-    `its default config \`${key}\` (\`config.map\` of ${release.declaredBy} in \`${release.file}\`), which applies to every GPU node without a nvidia.com/device-plugin.config label`,
+    read.config,
+    `its default config \`${read.key}\` (\`config.map\` of ${release.declaredBy} in \`${release.file}\`), which applies to every GPU node without a nvidia.com/device-plugin.config label`,
   );
+}
+
+/**
+ * The MIG strategy the release's plugin runs on every node whatever the
+ * named configs say (`OtherDevicePlugin.migStrategy`): the chart's
+ * `migStrategy` value, which its DaemonSet passes as `MIG_STRATEGY` and which
+ * overrides a config's `flags.migStrategy` (k8s-device-plugin v0.18.0
+ * `templates/daemonset-device-plugin.yml`, `cmd/nvidia-device-plugin/main.go`);
+ * else, for a plugin reading no named config, its own default config's, else
+ * `none` when it carries no config at all; undefined when the named configs
+ * decide or it cannot be told (hidden values, an external ConfigMap).
+ */
+export function devicePluginChartMigStrategy(
+  release: HelmRelease,
+  readsNamedConfigs: boolean,
+): string | undefined {
+  const chartValue = readValue(release.layers, ['migStrategy']);
+  if (chartValue.state === 'set' && typeof chartValue.value === 'string') {
+    return chartValue.value;
+  }
+  if (chartValue.state === 'unknown' || readsNamedConfigs) return undefined;
+  const external = readValue(release.layers, ['config', 'name']);
+  const map = readValue(release.layers, ['config', 'map']);
+  if (external.state === 'unknown' || map.state === 'unknown') return undefined;
+  if (external.state === 'set' && external.value !== '') return undefined;
+  if (map.state === 'chart-default') return 'none';
+  const read = chartDefaultConfig(release);
+  if (!read) return undefined;
+  const own = getIn(read.config, 'flags', 'migStrategy');
+  return typeof own === 'string' ? own : 'none';
 }
 
 /** What a sharing reads as in a reviewer's words, e.g. "time-slicing, 10 per GPU, as `nvidia.com/gpu`". */

@@ -172,6 +172,54 @@ spec:
     });
   });
 
+  it.each([
+    [
+      'the standalone chart with no config',
+      fluxDevicePluginChart('    gfd:\n      enabled: true'),
+      'none',
+    ],
+    [
+      'the standalone chart’s migStrategy value',
+      fluxDevicePluginChart('    migStrategy: single'),
+      'single',
+    ],
+    [
+      'the standalone chart’s own default config',
+      fluxDevicePluginChart(
+        '    config:\n      map:\n        default: |-\n          version: v1\n          flags:\n            migStrategy: mixed',
+      ),
+      'mixed',
+    ],
+    ['the static DaemonSet without MIG_STRATEGY', STATIC_DEVICE_PLUGIN, 'none'],
+    [
+      'the static DaemonSet with MIG_STRATEGY',
+      STATIC_DEVICE_PLUGIN.replace(
+        '          - name: FAIL_ON_INIT_ERROR',
+        '          - name: MIG_STRATEGY\n            value: single\n          - name: FAIL_ON_INIT_ERROR',
+      ),
+      'single',
+    ],
+  ])(
+    '%s: the MIG strategy its plugin runs on every node is read (whatever the nodes’ config label)',
+    async (_what, text, migStrategy) => {
+      const { fromKept } = await stacks({ 'infra/dp.yaml': text }, prod);
+      expect(fromKept.devicePlugin?.migStrategy).toBe(migStrategy);
+    },
+  );
+
+  it('leaves the MIG strategy to the named configs when the standalone chart reads the profile’s ConfigMap', async () => {
+    const { fromKept } = await stacks(
+      {
+        'infra/dp.yaml': fluxDevicePluginChart(
+          `    config:\n      name: ${prod.devicePluginConfigMap.name}`,
+        ),
+      },
+      prod,
+    );
+    expect(fromKept.devicePlugin?.readsNamedConfigs).toBe(true);
+    expect(fromKept.devicePlugin?.migStrategy).toBeUndefined();
+  });
+
   it('says which ConfigMap the GPU Operator’s MIG manager reads when it is not the profile’s, with the value to set and where', async () => {
     const operator = (values: string) =>
       `${OPERATOR_SHARING_DEFAULT.split('  values:')[0]}  values:\n${values}`;
