@@ -90,7 +90,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       entries!,
       {},
-      2,
+      { chunkSize: 2 },
     );
     const whole = await kustomizeBuild(root);
     expect(byId(chunked)).toEqual(byId(whole));
@@ -111,7 +111,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       plain,
       {},
-      2,
+      { chunkSize: 2 },
     );
     expect(byId(chunked)).toEqual(byId(await kustomizeBuild(root)));
     expect(chunked).toHaveLength(7);
@@ -126,7 +126,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       (await plainRoot(root))!,
       {},
-      2,
+      { chunkSize: 2 },
     ).catch(error => error);
     expect(isKustomizeBuildError(chunked)).toBe(true);
     expect(chunked.detail).toContain('already registered id: NodePool a');
@@ -139,7 +139,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       (await plainRoot(root))!,
       {},
-      2,
+      { chunkSize: 2 },
     ).catch(error => error);
     const whole = await kustomizeBuild(root, { pathsRelativeTo: dir }).catch(
       error => error,
@@ -154,7 +154,9 @@ describe('buildPlainRootInChunks', () => {
     const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
     const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
     const entries = (await plainRoot(root))!;
-    await buildPlainRootInChunks(dir, 'clusters/dev/gpu', entries, options, 2);
+    await buildPlainRootInChunks(dir, 'clusters/dev/gpu', entries, options, {
+      chunkSize: 2,
+    });
     expect(kustomize.builds()).toBe(3);
     writeFileSync(join(root, 'f.yaml'), configMap('f', 'b'));
     const after = await buildPlainRootInChunks(
@@ -162,7 +164,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       entries,
       options,
-      2,
+      { chunkSize: 2 },
     );
     expect(kustomize.builds()).toBe(4);
     expect(after.find(o => o.metadata.name === 'f')).toMatchObject({

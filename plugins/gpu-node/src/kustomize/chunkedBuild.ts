@@ -257,6 +257,12 @@ const readEntries = (rootDir: string, entries: string[]) =>
     })),
   );
 
+/** How the root's files are split and known. */
+export interface ChunkingOptions {
+  /** Resource files per chunk. */
+  chunkSize?: number;
+}
+
 /**
  * The build of the plain root `root` (repository-relative) of the tree at
  * `dir` (`plainRoot`): its generators as one chunk, its resource files
@@ -268,7 +274,7 @@ export async function buildPlainRootInChunks(
   root: string,
   plain: PlainRoot,
   options: BuildRootOptions = {},
-  chunkSize = CHUNK_RESOURCES,
+  { chunkSize = CHUNK_RESOURCES }: ChunkingOptions = {},
 ): Promise<BuiltObject[]> {
   const rootDir = root === '.' ? dir : path.join(dir, ...root.split('/'));
   const files = await readEntries(rootDir, plain.resources);
