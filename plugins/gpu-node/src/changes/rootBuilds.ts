@@ -24,6 +24,7 @@ import {
   readKustomizationGraph,
   type KustomizationGraph,
 } from '../kustomize/roots';
+import { normaliseRepoPath } from '../layout/layout';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
 import { StagedTree, writeChangeSet } from './stagedTree';
 import type { ChangeSet } from './types';
@@ -75,20 +76,21 @@ function affectedRoots(
 
 /**
  * The root's objects: a big root that only lists resource files in chunks
- * (`chunkedBuild.ts`; the verification compares objects by id), any other
- * whole.
+ * (`chunkedBuild.ts`; the verification compares objects by id; its files
+ * known by `blobIds` where git vouches for them), any other whole.
  */
 async function builtObjects(
   dir: string,
   graph: KustomizationGraph,
   root: string,
   options?: BuildRootOptions,
+  blobIds?: ReadonlyMap<string, string>,
 ): Promise<BuiltObject[]> {
   const plain = await plainRoot(
     root === '.' ? dir : path.join(dir, ...root.split('/')),
   );
   return plain && plain.resources.length >= CHUNKED_MIN_RESOURCES
-    ? buildPlainRootInChunks(dir, root, plain, options)
+    ? buildPlainRootInChunks(dir, root, plain, options, { blobIds })
     : (await buildKustomizationRoot(dir, graph, root, options)).objects;
 }
 
@@ -97,10 +99,11 @@ async function build(
   graph: KustomizationGraph,
   root: string,
   options?: BuildRootOptions,
+  blobIds?: ReadonlyMap<string, string>,
 ): Promise<{ objects?: BuiltObject[]; error?: string }> {
   if (!graph.folders.has(root)) return { objects: [] };
   try {
-    return { objects: await builtObjects(dir, graph, root, options) };
+    return { objects: await builtObjects(dir, graph, root, options, blobIds) };
   } catch (error) {
     // A kustomize we stopped did not judge the tree: the verification did not happen.
     if (isKustomizeBuildError(error) && !error.stopped) {
@@ -125,15 +128,34 @@ export async function prebuildBaseRoots(
   kustomize?: BuildRootOptions,
 ): Promise<void> {
   try {
-    const graph = await readKustomizationGraph(base);
+    const [graph, blobIds] = await Promise.all([
+      readKustomizationGraph(base),
+      base.blobIds?.(),
+    ]);
     await Promise.all(
       affectedRoots([graph], files).map(root =>
-        build(dir, graph, root, kustomize),
+        build(dir, graph, root, kustomize, blobIds),
       ),
     );
   } catch {
     // Built again, and explained, by the verification.
   }
+}
+
+/**
+ * The blob ids of the checkout's files as the scratch copy holds them after
+ * the change: the files it writes or deletes are no longer what git lists.
+ */
+function idsAfterChange(
+  blobIds: ReadonlyMap<string, string> | undefined,
+  changeSet: ChangeSet,
+): ReadonlyMap<string, string> | undefined {
+  if (!blobIds) return undefined;
+  const after = new Map(blobIds);
+  for (const change of changeSet.changes) {
+    after.delete(normaliseRepoPath(change.path));
+  }
+  return after;
 }
 
 /** Copies `folder` of the checkout `dir` (without `.git`) to the same place in `scratch`. */
@@ -184,16 +206,19 @@ export async function buildTouchedRoots(
       if (change.action === 'delete') await staged.remove(change.path);
       else await staged.write(change.path, change.content);
     }
-    const [graphBefore, graphAfter] = await stage('kustomization graph', () =>
-      Promise.all([
-        readKustomizationGraph(base),
-        readKustomizationGraph({
-          readFile: p => staged.read(p),
-          listFiles: p => staged.list(p ?? ''),
-          writeFile: () => Promise.reject(new Error('read only')),
-          deleteFile: () => Promise.reject(new Error('read only')),
-        }),
-      ]),
+    const [graphBefore, graphAfter, blobIds] = await stage(
+      'kustomization graph',
+      () =>
+        Promise.all([
+          readKustomizationGraph(base),
+          readKustomizationGraph({
+            readFile: p => staged.read(p),
+            listFiles: p => staged.list(p ?? ''),
+            writeFile: () => Promise.reject(new Error('read only')),
+            deleteFile: () => Promise.reject(new Error('read only')),
+          }),
+          base.blobIds?.(),
+        ]),
     );
     const copied = new Set<string>();
     const after = new FsRepoTree(scratch);
@@ -213,11 +238,12 @@ export async function buildTouchedRoots(
     // Copied one root after another (roots share folders), then every
     // build runs side by side: before and after of each root are independent.
     for (const root of roots) await materialize(root);
+    const blobIdsAfter = idsAfterChange(blobIds, changeSet);
     const timed = (side: 'before' | 'after', root: string) =>
       stage(`kustomize build ${root} (${side})`, () =>
         side === 'before'
-          ? build(dir, graphBefore, root, kustomize)
-          : build(scratch, graphAfter, root, kustomize),
+          ? build(dir, graphBefore, root, kustomize, blobIds)
+          : build(scratch, graphAfter, root, kustomize, blobIdsAfter),
       );
     const built = await runBounded(
       roots.flatMap(root => [
