@@ -8,6 +8,7 @@
  */
 import { execFileSync } from 'child_process';
 import {
+  promises as fsPromises,
   existsSync,
   mkdtempSync,
   readFileSync,
@@ -138,6 +139,37 @@ describe('buildTouchedRoots', () => {
       ).toMatchObject({ data: { key: 'b' } });
       // Two chunks before, and the one holding cm-7 after.
       expect(kustomize.builds()).toBe(3);
+    });
+
+    it('copies none of its files for the build after: the unchanged ones are read where the checkout holds them', async () => {
+      const cp = jest.spyOn(fsPromises, 'cp');
+      try {
+        const token = Math.random().toString(36).slice(2);
+        const [build] = await buildTouchedRoots(
+          repo,
+          {
+            empty: false,
+            changes: [
+              {
+                path: files[9],
+                action: 'update',
+                content: configMap(9, token),
+              },
+            ],
+          },
+          { env: counting().env },
+        );
+        expect(cp.mock.calls.map(([from]) => String(from))).toEqual([]);
+        expect(build.after.objects).toHaveLength(CHUNKED_MIN_RESOURCES);
+        expect(
+          build.after.objects!.find(o => o.metadata.name === 'cm-9')?.data,
+        ).toEqual({ key: token });
+        expect(
+          build.after.objects!.find(o => o.metadata.name === 'cm-10')?.data,
+        ).toEqual({ key: 'a' });
+      } finally {
+        cp.mockRestore();
+      }
     });
 
     it('in a git checkout, builds the files the change writes and those changed in the work tree from their content, not from the ids git lists for the base', async () => {

@@ -123,20 +123,34 @@ async function isRegularFile(file: string): Promise<boolean> {
 }
 
 /**
- * The kustomization at `rootDir` when it holds nothing else than
- * `resources:` naming regular files below it and ConfigMap generators of
- * stable names reading such files; undefined otherwise.
+ * Where each file of a root is on disk, by its path relative to the root:
+ * in the root's folder, or (the build after a change) the change's own
+ * files in a scratch folder and the others where the checkout holds them.
+ */
+export type RootFiles = (entry: string) => string;
+
+const filesIn =
+  (rootDir: string): RootFiles =>
+  entry =>
+    path.join(rootDir, entry);
+
+/**
+ * The kustomization of the root at `rootDir` (or whose files are at
+ * `fileOf`) when it holds nothing else than `resources:` naming regular
+ * files below it and ConfigMap generators of stable names reading such
+ * files; undefined otherwise.
  */
 export async function plainRoot(
-  rootDir: string,
+  at: string | RootFiles,
 ): Promise<PlainRoot | undefined> {
+  const fileOf = typeof at === 'string' ? filesIn(at) : at;
   const present: string[] = [];
   for (const name of KUSTOMIZATION_FILE_NAMES) {
-    if (await isRegularFile(path.join(rootDir, name))) present.push(name);
+    if (await isRegularFile(fileOf(name))) present.push(name);
   }
   // None, or two (kustomize's error to report): built whole.
   if (present.length !== 1) return undefined;
-  const text = await fs.readFile(path.join(rootDir, present[0]), 'utf8');
+  const text = await fs.readFile(fileOf(present[0]), 'utf8');
   const value = kustomizationValue(present[0], text);
   if (!value || Object.keys(value).some(key => !PLAIN_FIELDS.has(key))) {
     return undefined;
@@ -146,7 +160,7 @@ export async function plainRoot(
   if (!Array.isArray(resources) || !sources) return undefined;
   for (const entry of [...resources, ...sources]) {
     if (!isLocalFileEntry(entry)) return undefined;
-    if (!(await isRegularFile(path.join(rootDir, entry)))) return undefined;
+    if (!(await isRegularFile(fileOf(entry)))) return undefined;
   }
   const generators = Object.fromEntries(
     Object.entries(value).filter(
@@ -168,12 +182,12 @@ function rememberChunk(key: string, objects: BuiltObject[]): void {
 }
 
 /**
- * One chunk built by kustomize from a copy of its files (from `sourceDir`,
- * the root's folder, unless read already), at the root's own path (its
- * messages name the repository's files).
+ * One chunk built by kustomize from a copy of its files (from `fileOf`,
+ * unless read already), at the root's own path (its messages name the
+ * repository's files).
  */
 async function buildChunk(
-  sourceDir: string,
+  fileOf: RootFiles,
   root: string,
   chunk: Chunk,
   options: BuildRootOptions,
@@ -186,7 +200,7 @@ async function buildChunk(
       const file = path.join(rootDir, entry);
       await fs.mkdir(path.dirname(file), { recursive: true });
       if (text) await fs.writeFile(file, text);
-      else await fs.copyFile(path.join(sourceDir, entry), file);
+      else await fs.copyFile(fileOf(entry), file);
     }
     const kustomization = JSON.stringify({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
@@ -219,7 +233,7 @@ interface Chunk {
 
 /** The chunk's build: remembered by its fields and what its files hold, shared while under way. */
 function chunkBuild(
-  sourceDir: string,
+  fileOf: RootFiles,
   root: string,
   chunk: Chunk,
   options: BuildRootOptions,
@@ -240,7 +254,7 @@ function chunkBuild(
   if (known) return Promise.resolve(known);
   let building = chunksUnderWay.get(key);
   if (!building) {
-    building = buildChunk(sourceDir, root, chunk, options).then(objects => {
+    building = buildChunk(fileOf, root, chunk, options).then(objects => {
       rememberChunk(key, objects);
       return objects;
     });
@@ -264,13 +278,13 @@ function duplicateKey(o: BuiltObject): string {
 }
 
 /**
- * The files of `entries` of the root `root` at `rootDir`, each known by
+ * The files of `entries` of the root `root` (at `fileOf`), each known by
  * its blob id when `blobIds` names it, else read and known by its content's
  * digest. The two are told apart in the key: a text known both ways makes
  * two keys, at worst one chunk built twice, never a stale build reused.
  */
 const knownEntries = (
-  rootDir: string,
+  fileOf: RootFiles,
   root: string,
   entries: string[],
   blobIds: ReadonlyMap<string, string>,
@@ -279,7 +293,7 @@ const knownEntries = (
     entries.map(async entry => {
       const id = blobIds.get(path.posix.join(root, entry));
       if (id !== undefined) return { entry, holds: `blob ${id}` };
-      const text = await fs.readFile(path.join(rootDir, entry));
+      const text = await fs.readFile(fileOf(entry));
       const digest = createHash('sha256').update(text).digest('hex');
       return { entry, holds: `sha256 ${digest}`, text };
     }),
@@ -296,6 +310,8 @@ export interface ChunkingOptions {
    * since (the change's own files) must not be in it.
    */
   blobIds?: ReadonlyMap<string, string>;
+  /** Where the root's files are (default: in its folder under `dir`). */
+  fileOf?: RootFiles;
 }
 
 /**
@@ -309,14 +325,19 @@ export async function buildPlainRootInChunks(
   root: string,
   plain: PlainRoot,
   options: BuildRootOptions = {},
-  { chunkSize = CHUNK_RESOURCES, blobIds = new Map() }: ChunkingOptions = {},
+  chunking: ChunkingOptions = {},
 ): Promise<BuiltObject[]> {
   const rootDir = root === '.' ? dir : path.join(dir, ...root.split('/'));
-  const files = await knownEntries(rootDir, root, plain.resources, blobIds);
+  const {
+    chunkSize = CHUNK_RESOURCES,
+    blobIds = new Map(),
+    fileOf = filesIn(rootDir),
+  } = chunking;
+  const files = await knownEntries(fileOf, root, plain.resources, blobIds);
   const chunks: Chunk[] = [];
   if (Object.keys(plain.generators).length > 0) {
     chunks.push({
-      files: await knownEntries(rootDir, root, plain.generatorFiles, blobIds),
+      files: await knownEntries(fileOf, root, plain.generatorFiles, blobIds),
       fields: plain.generators,
     });
   }
@@ -328,7 +349,7 @@ export async function buildPlainRootInChunks(
     });
   }
   const built = await Promise.all(
-    chunks.map(chunk => chunkBuild(rootDir, root, chunk, options)),
+    chunks.map(chunk => chunkBuild(fileOf, root, chunk, options)),
   );
   const seen = new Set<string>();
   const objects: BuiltObject[] = [];
