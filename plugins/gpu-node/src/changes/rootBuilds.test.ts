@@ -6,7 +6,9 @@
  * updater met it on the scale repository: a 2k-NodePool root's base build ran
  * past 60 s on a loaded machine and the re-render was pushed unverified.
  */
+import { execFileSync } from 'child_process';
 import {
+  promises as fsPromises,
   existsSync,
   mkdtempSync,
   readFileSync,
@@ -17,6 +19,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { findKustomizeBinary } from '../kustomize/binary';
 import { CHUNKED_MIN_RESOURCES } from '../kustomize/chunkedBuild';
+import { GitCheckoutTree } from '../repo/gitCheckoutTree';
 import { FsRepoTree } from '../repo/tree';
 import { buildTouchedRoots } from './rootBuilds';
 
@@ -136,6 +139,71 @@ describe('buildTouchedRoots', () => {
       ).toMatchObject({ data: { key: 'b' } });
       // Two chunks before, and the one holding cm-7 after.
       expect(kustomize.builds()).toBe(3);
+    });
+
+    it('copies none of its files for the build after: the unchanged ones are read where the checkout holds them', async () => {
+      const cp = jest.spyOn(fsPromises, 'cp');
+      try {
+        const token = Math.random().toString(36).slice(2);
+        const [build] = await buildTouchedRoots(
+          repo,
+          {
+            empty: false,
+            changes: [
+              {
+                path: files[9],
+                action: 'update',
+                content: configMap(9, token),
+              },
+            ],
+          },
+          { env: counting().env },
+        );
+        expect(cp.mock.calls.map(([from]) => String(from))).toEqual([]);
+        expect(build.after.objects).toHaveLength(CHUNKED_MIN_RESOURCES);
+        expect(
+          build.after.objects!.find(o => o.metadata.name === 'cm-9')?.data,
+        ).toEqual({ key: token });
+        expect(
+          build.after.objects!.find(o => o.metadata.name === 'cm-10')?.data,
+        ).toEqual({ key: 'a' });
+      } finally {
+        cp.mockRestore();
+      }
+    });
+
+    it('in a git checkout, builds the files the change writes and those changed in the work tree from their content, not from the ids git lists for the base', async () => {
+      execFileSync('git', ['init', '-q'], { cwd: repo });
+      execFileSync('git', ['add', '-A'], { cwd: repo });
+      execFileSync(
+        'git',
+        ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'c'],
+        { cwd: repo },
+      );
+      const token = Math.random().toString(36).slice(2);
+      writeFileSync(join(repo, files[3]), configMap(3, `work-tree-${token}`));
+      const [build] = await buildTouchedRoots(
+        repo,
+        {
+          empty: false,
+          changes: [
+            {
+              path: files[7],
+              action: 'update',
+              content: configMap(7, `change-${token}`),
+            },
+          ],
+        },
+        { env: counting().env },
+        undefined,
+        new GitCheckoutTree(repo),
+      );
+      const data = (side: 'before' | 'after', name: string) =>
+        build[side].objects!.find(o => o.metadata.name === name)?.data;
+      expect(data('before', 'cm-3')).toEqual({ key: `work-tree-${token}` });
+      expect(data('before', 'cm-7')).toEqual({ key: 'a' });
+      expect(data('after', 'cm-3')).toEqual({ key: `work-tree-${token}` });
+      expect(data('after', 'cm-7')).toEqual({ key: `change-${token}` });
     });
 
     it('fails the build after when the change repeats an object of another chunk, as the whole build would', async () => {

@@ -17,6 +17,8 @@ import {
   buildPlainRootInChunks,
   CHUNKED_MIN_RESOURCES,
   plainRoot,
+  type PlainRoot,
+  type RootFiles,
 } from '../kustomize/chunkedBuild';
 import { isKustomizeBuildError } from '../kustomize/errors';
 import {
@@ -24,6 +26,7 @@ import {
   readKustomizationGraph,
   type KustomizationGraph,
 } from '../kustomize/roots';
+import { normaliseRepoPath } from '../layout/layout';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
 import { StagedTree, writeChangeSet } from './stagedTree';
 import type { ChangeSet } from './types';
@@ -75,32 +78,35 @@ function affectedRoots(
 
 /**
  * The root's objects: a big root that only lists resource files in chunks
- * (`chunkedBuild.ts`; the verification compares objects by id), any other
- * whole.
+ * (`chunkedBuild.ts`; the verification compares objects by id; its files
+ * known by `blobIds` where git vouches for them), any other whole.
  */
 async function builtObjects(
   dir: string,
   graph: KustomizationGraph,
   root: string,
   options?: BuildRootOptions,
+  blobIds?: ReadonlyMap<string, string>,
 ): Promise<BuiltObject[]> {
   const plain = await plainRoot(
     root === '.' ? dir : path.join(dir, ...root.split('/')),
   );
   return plain && plain.resources.length >= CHUNKED_MIN_RESOURCES
-    ? buildPlainRootInChunks(dir, root, plain, options)
+    ? buildPlainRootInChunks(dir, root, plain, options, { blobIds })
     : (await buildKustomizationRoot(dir, graph, root, options)).objects;
 }
 
-async function build(
-  dir: string,
+type Built = { objects?: BuiltObject[]; error?: string };
+
+/** The objects of a root of `graph`, or its build error as the verification reports it. */
+async function judged(
   graph: KustomizationGraph,
   root: string,
-  options?: BuildRootOptions,
-): Promise<{ objects?: BuiltObject[]; error?: string }> {
+  objects: () => Promise<BuiltObject[]>,
+): Promise<Built> {
   if (!graph.folders.has(root)) return { objects: [] };
   try {
-    return { objects: await builtObjects(dir, graph, root, options) };
+    return { objects: await objects() };
   } catch (error) {
     // A kustomize we stopped did not judge the tree: the verification did not happen.
     if (isKustomizeBuildError(error) && !error.stopped) {
@@ -109,6 +115,15 @@ async function build(
     throw error;
   }
 }
+
+const build = (
+  dir: string,
+  graph: KustomizationGraph,
+  root: string,
+  options?: BuildRootOptions,
+  blobIds?: ReadonlyMap<string, string>,
+): Promise<Built> =>
+  judged(graph, root, () => builtObjects(dir, graph, root, options, blobIds));
 
 /**
  * Starts the base's builds of the roots that build any of `files`, so that
@@ -125,15 +140,54 @@ export async function prebuildBaseRoots(
   kustomize?: BuildRootOptions,
 ): Promise<void> {
   try {
-    const graph = await readKustomizationGraph(base);
+    const [graph, blobIds] = await Promise.all([
+      readKustomizationGraph(base),
+      base.blobIds?.(),
+    ]);
     await Promise.all(
       affectedRoots([graph], files).map(root =>
-        build(dir, graph, root, kustomize),
+        build(dir, graph, root, kustomize, blobIds),
       ),
     );
   } catch {
     // Built again, and explained, by the verification.
   }
+}
+
+/**
+ * The blob ids of the checkout's files as the scratch copy holds them after
+ * the change: the files it writes or deletes are no longer what git lists.
+ */
+function idsAfterChange(
+  blobIds: ReadonlyMap<string, string> | undefined,
+  changeSet: ChangeSet,
+): ReadonlyMap<string, string> | undefined {
+  if (!blobIds) return undefined;
+  const after = new Map(blobIds);
+  for (const change of changeSet.changes) {
+    after.delete(normaliseRepoPath(change.path));
+  }
+  return after;
+}
+
+/**
+ * The files of `root` after the change: the change's own in `scratch`
+ * (where it is written), the others where the checkout `dir` holds them.
+ */
+function filesAfterChange(
+  dir: string,
+  scratch: string,
+  root: string,
+  changeSet: ChangeSet,
+): RootFiles {
+  const changed = new Set(
+    changeSet.changes.map(c => normaliseRepoPath(c.path)),
+  );
+  return entry => {
+    const file = path.posix.join(root, entry);
+    const from = changed.has(file) ? scratch : dir;
+    return path.join(from, ...file.split('/'));
+  };
 }
 
 /** Copies `folder` of the checkout `dir` (without `.git`) to the same place in `scratch`. */
@@ -155,6 +209,47 @@ async function copyFolder(
       // A folder the change creates is not in the base yet.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     });
+}
+
+/**
+ * The tree after the change in `scratch`, as the roots' builds after read
+ * it: the change's own files, and each root's folders copied from the
+ * checkout with the change written over them. Copied one root after another
+ * (roots share folders). A root built in chunks after the change
+ * (`chunkedBuild.ts`) is not copied: it reads its unchanged files where the
+ * checkout holds them (the scale bench's 2,000-file GPU root took 5 to 8 s
+ * of `fs.cp` on a loaded two-core machine); those roots are returned with
+ * where their files are.
+ */
+async function materializeAfter(
+  dir: string,
+  scratch: string,
+  graphAfter: KustomizationGraph,
+  roots: string[],
+  changeSet: ChangeSet,
+): Promise<Map<string, { plain: PlainRoot; fileOf: RootFiles }>> {
+  const after = new FsRepoTree(scratch);
+  await writeChangeSet(after, changeSet);
+  const chunked = new Map<string, { plain: PlainRoot; fileOf: RootFiles }>();
+  const copied = new Set<string>();
+  for (const root of roots) {
+    const fileOf = filesAfterChange(dir, scratch, root, changeSet);
+    const plain = await plainRoot(fileOf);
+    if (plain && plain.resources.length >= CHUNKED_MIN_RESOURCES) {
+      chunked.set(root, { plain, fileOf });
+      continue;
+    }
+    for (const folder of foldersBuiltBy(graphAfter, root)) {
+      if ([...copied].some(c => contains(c, folder))) continue;
+      copied.add(folder);
+      await copyFolder(dir, scratch, folder);
+      await writeChangeSet(after, {
+        changes: changeSet.changes.filter(c => contains(folder, c.path)),
+        empty: false,
+      });
+    }
+  }
+  return chunked;
 }
 
 /**
@@ -184,40 +279,47 @@ export async function buildTouchedRoots(
       if (change.action === 'delete') await staged.remove(change.path);
       else await staged.write(change.path, change.content);
     }
-    const [graphBefore, graphAfter] = await stage('kustomization graph', () =>
-      Promise.all([
-        readKustomizationGraph(base),
-        readKustomizationGraph({
-          readFile: p => staged.read(p),
-          listFiles: p => staged.list(p ?? ''),
-          writeFile: () => Promise.reject(new Error('read only')),
-          deleteFile: () => Promise.reject(new Error('read only')),
-        }),
-      ]),
+    const [graphBefore, graphAfter, blobIds] = await stage(
+      'kustomization graph',
+      () =>
+        Promise.all([
+          readKustomizationGraph(base),
+          readKustomizationGraph({
+            readFile: p => staged.read(p),
+            listFiles: p => staged.list(p ?? ''),
+            writeFile: () => Promise.reject(new Error('read only')),
+            deleteFile: () => Promise.reject(new Error('read only')),
+          }),
+          base.blobIds?.(),
+        ]),
     );
-    const copied = new Set<string>();
-    const after = new FsRepoTree(scratch);
-    const materialize = async (root: string) => {
-      for (const folder of foldersBuiltBy(graphAfter, root)) {
-        if ([...copied].some(c => contains(c, folder))) continue;
-        copied.add(folder);
-        await copyFolder(dir, scratch, folder);
-        await writeChangeSet(after, {
-          changes: changeSet.changes.filter(c => contains(folder, c.path)),
-          empty: false,
-        });
-      }
-    };
     const files = [...changeSet.changes.map(c => c.path), ...alsoBuilding];
     const roots = affectedRoots([graphBefore, graphAfter], files);
-    // Copied one root after another (roots share folders), then every
-    // build runs side by side: before and after of each root are independent.
-    for (const root of roots) await materialize(root);
+    const chunkedAfter = await materializeAfter(
+      dir,
+      scratch,
+      graphAfter,
+      roots,
+      changeSet,
+    );
+    const blobIdsAfter = idsAfterChange(blobIds, changeSet);
+    const buildAfter = (root: string) => {
+      const chunked = chunkedAfter.get(root);
+      if (!chunked) {
+        return build(scratch, graphAfter, root, kustomize, blobIdsAfter);
+      }
+      return judged(graphAfter, root, () =>
+        buildPlainRootInChunks(scratch, root, chunked.plain, kustomize, {
+          blobIds: blobIdsAfter,
+          fileOf: chunked.fileOf,
+        }),
+      );
+    };
     const timed = (side: 'before' | 'after', root: string) =>
       stage(`kustomize build ${root} (${side})`, () =>
         side === 'before'
-          ? build(dir, graphBefore, root, kustomize)
-          : build(scratch, graphAfter, root, kustomize),
+          ? build(dir, graphBefore, root, kustomize, blobIds)
+          : buildAfter(root),
       );
     const built = await runBounded(
       roots.flatMap(root => [

@@ -1,3 +1,4 @@
+import { execFileSync } from 'child_process';
 import {
   existsSync,
   mkdirSync,
@@ -6,8 +7,10 @@ import {
   rmSync,
   writeFileSync,
 } from 'fs';
+import { promises as fsPromises } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
+import { checkoutBlobIds } from '../git/checkoutBlobIds';
 import { findKustomizeBinary } from './binary';
 import { kustomizeBuild, type BuiltObject } from './build';
 import { buildPlainRootInChunks, plainRoot } from './chunkedBuild';
@@ -90,7 +93,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       entries!,
       {},
-      2,
+      { chunkSize: 2 },
     );
     const whole = await kustomizeBuild(root);
     expect(byId(chunked)).toEqual(byId(whole));
@@ -111,7 +114,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       plain,
       {},
-      2,
+      { chunkSize: 2 },
     );
     expect(byId(chunked)).toEqual(byId(await kustomizeBuild(root)));
     expect(chunked).toHaveLength(7);
@@ -126,7 +129,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       (await plainRoot(root))!,
       {},
-      2,
+      { chunkSize: 2 },
     ).catch(error => error);
     expect(isKustomizeBuildError(chunked)).toBe(true);
     expect(chunked.detail).toContain('already registered id: NodePool a');
@@ -139,7 +142,7 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       (await plainRoot(root))!,
       {},
-      2,
+      { chunkSize: 2 },
     ).catch(error => error);
     const whole = await kustomizeBuild(root, { pathsRelativeTo: dir }).catch(
       error => error,
@@ -154,7 +157,9 @@ describe('buildPlainRootInChunks', () => {
     const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
     const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
     const entries = (await plainRoot(root))!;
-    await buildPlainRootInChunks(dir, 'clusters/dev/gpu', entries, options, 2);
+    await buildPlainRootInChunks(dir, 'clusters/dev/gpu', entries, options, {
+      chunkSize: 2,
+    });
     expect(kustomize.builds()).toBe(3);
     writeFileSync(join(root, 'f.yaml'), configMap('f', 'b'));
     const after = await buildPlainRootInChunks(
@@ -162,11 +167,101 @@ describe('buildPlainRootInChunks', () => {
       'clusters/dev/gpu',
       entries,
       options,
-      2,
+      { chunkSize: 2 },
     );
     expect(kustomize.builds()).toBe(4);
     expect(after.find(o => o.metadata.name === 'f')).toMatchObject({
       data: { key: 'b' },
+    });
+  });
+});
+
+describe('buildPlainRootInChunks in a git checkout', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gpu-chunked-git-'));
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const commitAll = () => {
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    execFileSync(
+      'git',
+      ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'c'],
+      { cwd: dir },
+    );
+  };
+
+  /** Five ConfigMaps whose content no other test builds (chunks are remembered per process). */
+  const committedRoot = () => {
+    const token = Math.random().toString(36).slice(2);
+    const root = writeRoot(
+      dir,
+      Object.fromEntries(
+        ['a', 'b', 'c', 'd', 'e'].map(n => [`${n}.yaml`, configMap(n, token)]),
+      ),
+    );
+    commitAll();
+    return root;
+  };
+
+  /** Reads of the root's resource files (its kustomization aside) while `run` runs. */
+  async function resourceReads(root: string, run: () => Promise<unknown>) {
+    const readFile = jest.spyOn(fsPromises, 'readFile');
+    try {
+      await run();
+      return readFile.mock.calls
+        .map(([file]) => String(file))
+        .filter(
+          file => file.startsWith(root) && !file.endsWith('kustomization.yaml'),
+        );
+    } finally {
+      readFile.mockRestore();
+    }
+  }
+
+  it('keys the chunks by the blob ids the checkout lists: building an unchanged root again reads none of its files', async () => {
+    const root = committedRoot();
+    const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
+    const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
+    const plain = (await plainRoot(root))!;
+    const chunking = { chunkSize: 2, blobIds: await checkoutBlobIds(dir) };
+    await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      plain,
+      options,
+      chunking,
+    );
+    expect(kustomize.builds()).toBe(3);
+    const reads = await resourceReads(root, () =>
+      buildPlainRootInChunks(dir, 'clusters/dev/gpu', plain, options, chunking),
+    );
+    expect(reads).toEqual([]);
+    expect(kustomize.builds()).toBe(3);
+  });
+
+  it('builds again the chunk of a file changed in the work tree and not committed (git lists no id for it)', async () => {
+    const root = committedRoot();
+    const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
+    const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
+    const plain = (await plainRoot(root))!;
+    const build = async () =>
+      buildPlainRootInChunks(dir, 'clusters/dev/gpu', plain, options, {
+        chunkSize: 2,
+        blobIds: await checkoutBlobIds(dir),
+      });
+    await build();
+    expect(kustomize.builds()).toBe(3);
+    writeFileSync(join(root, 'c.yaml'), configMap('c', 'changed'));
+    const after = await build();
+    expect(kustomize.builds()).toBe(4);
+    expect(after.find(o => o.metadata.name === 'c')).toMatchObject({
+      data: { key: 'changed' },
     });
   });
 });

@@ -14,7 +14,9 @@
  * depends on them either: they are a chunk of their own. So its build is
  * the union of the builds of its files taken a chunk at a time, each chunk
  * built by the real kustomize from a copy of its files and remembered by
- * their content: a change to one file builds one chunk again.
+ * what they hold: a change to one file builds one chunk again. A file git
+ * vouches for is known by its blob id (`git/checkoutBlobIds.ts`) and read
+ * only when its chunk is built; any other is read and known by its content.
  * Objects come in chunk order (each chunk in kustomize's): the callers that
  * take this path compare objects by id. Any other root is built whole.
  */
@@ -121,20 +123,34 @@ async function isRegularFile(file: string): Promise<boolean> {
 }
 
 /**
- * The kustomization at `rootDir` when it holds nothing else than
- * `resources:` naming regular files below it and ConfigMap generators of
- * stable names reading such files; undefined otherwise.
+ * Where each file of a root is on disk, by its path relative to the root:
+ * in the root's folder, or (the build after a change) the change's own
+ * files in a scratch folder and the others where the checkout holds them.
+ */
+export type RootFiles = (entry: string) => string;
+
+const filesIn =
+  (rootDir: string): RootFiles =>
+  entry =>
+    path.join(rootDir, entry);
+
+/**
+ * The kustomization of the root at `rootDir` (or whose files are at
+ * `fileOf`) when it holds nothing else than `resources:` naming regular
+ * files below it and ConfigMap generators of stable names reading such
+ * files; undefined otherwise.
  */
 export async function plainRoot(
-  rootDir: string,
+  at: string | RootFiles,
 ): Promise<PlainRoot | undefined> {
+  const fileOf = typeof at === 'string' ? filesIn(at) : at;
   const present: string[] = [];
   for (const name of KUSTOMIZATION_FILE_NAMES) {
-    if (await isRegularFile(path.join(rootDir, name))) present.push(name);
+    if (await isRegularFile(fileOf(name))) present.push(name);
   }
   // None, or two (kustomize's error to report): built whole.
   if (present.length !== 1) return undefined;
-  const text = await fs.readFile(path.join(rootDir, present[0]), 'utf8');
+  const text = await fs.readFile(fileOf(present[0]), 'utf8');
   const value = kustomizationValue(present[0], text);
   if (!value || Object.keys(value).some(key => !PLAIN_FIELDS.has(key))) {
     return undefined;
@@ -144,7 +160,7 @@ export async function plainRoot(
   if (!Array.isArray(resources) || !sources) return undefined;
   for (const entry of [...resources, ...sources]) {
     if (!isLocalFileEntry(entry)) return undefined;
-    if (!(await isRegularFile(path.join(rootDir, entry)))) return undefined;
+    if (!(await isRegularFile(fileOf(entry)))) return undefined;
   }
   const generators = Object.fromEntries(
     Object.entries(value).filter(
@@ -165,8 +181,13 @@ function rememberChunk(key: string, objects: BuiltObject[]): void {
   }
 }
 
-/** One chunk built by kustomize from a copy of its files, at the root's own path (its messages name the repository's files). */
+/**
+ * One chunk built by kustomize from a copy of its files (from `fileOf`,
+ * unless read already), at the root's own path (its messages name the
+ * repository's files).
+ */
 async function buildChunk(
+  fileOf: RootFiles,
   root: string,
   chunk: Chunk,
   options: BuildRootOptions,
@@ -178,7 +199,8 @@ async function buildChunk(
     for (const { entry, text } of files) {
       const file = path.join(rootDir, entry);
       await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, text);
+      if (text) await fs.writeFile(file, text);
+      else await fs.copyFile(fileOf(entry), file);
     }
     const kustomization = JSON.stringify({
       apiVersion: 'kustomize.config.k8s.io/v1beta1',
@@ -196,14 +218,22 @@ async function buildChunk(
   }
 }
 
-/** Files (with their content) and the kustomization fields of one chunk. */
+/** One file of a chunk: what it holds (its blob id, or its content's digest), and its content when read for that. */
+interface ChunkFile {
+  entry: string;
+  holds: string;
+  text?: Buffer;
+}
+
+/** The files and the kustomization fields of one chunk. */
 interface Chunk {
-  files: { entry: string; text: Buffer }[];
+  files: ChunkFile[];
   fields: Record<string, unknown>;
 }
 
-/** The chunk's build: remembered by its fields and files' content, shared while under way. */
+/** The chunk's build: remembered by its fields and what its files hold, shared while under way. */
 function chunkBuild(
+  fileOf: RootFiles,
   root: string,
   chunk: Chunk,
   options: BuildRootOptions,
@@ -216,16 +246,15 @@ function chunkBuild(
       chunk.fields,
     ]),
   );
-  for (const { entry, text } of chunk.files) {
-    hash.update(`\0${entry}\0`);
-    hash.update(text);
+  for (const { entry, holds } of chunk.files) {
+    hash.update(`\0${entry}\0${holds}`);
   }
   const key = hash.digest('hex');
   const known = rememberedChunks.get(key);
   if (known) return Promise.resolve(known);
   let building = chunksUnderWay.get(key);
   if (!building) {
-    building = buildChunk(root, chunk, options).then(objects => {
+    building = buildChunk(fileOf, root, chunk, options).then(objects => {
       rememberChunk(key, objects);
       return objects;
     });
@@ -248,14 +277,42 @@ function duplicateKey(o: BuiltObject): string {
   return `${group}|${o.kind}|${namespace === 'default' ? '' : namespace}|${o.metadata.name}`;
 }
 
-/** The files of `entries` under `rootDir`, with their content. */
-const readEntries = (rootDir: string, entries: string[]) =>
+/**
+ * The files of `entries` of the root `root` (at `fileOf`), each known by
+ * its blob id when `blobIds` names it, else read and known by its content's
+ * digest. The two are told apart in the key: a text known both ways makes
+ * two keys, at worst one chunk built twice, never a stale build reused.
+ */
+const knownEntries = (
+  fileOf: RootFiles,
+  root: string,
+  entries: string[],
+  blobIds: ReadonlyMap<string, string>,
+): Promise<ChunkFile[]> =>
   Promise.all(
-    entries.map(async entry => ({
-      entry,
-      text: await fs.readFile(path.join(rootDir, entry)),
-    })),
+    entries.map(async entry => {
+      const id = blobIds.get(path.posix.join(root, entry));
+      if (id !== undefined) return { entry, holds: `blob ${id}` };
+      const text = await fs.readFile(fileOf(entry));
+      const digest = createHash('sha256').update(text).digest('hex');
+      return { entry, holds: `sha256 ${digest}`, text };
+    }),
   );
+
+/** How the root's files are split and known. */
+export interface ChunkingOptions {
+  /** Resource files per chunk. */
+  chunkSize?: number;
+  /**
+   * The blob id of each file of the tree at `dir` that git vouches for, by
+   * repository path (`checkoutBlobIds`): those files are not read to know
+   * what they hold. It must describe the tree as built: a file written
+   * since (the change's own files) must not be in it.
+   */
+  blobIds?: ReadonlyMap<string, string>;
+  /** Where the root's files are (default: in its folder under `dir`). */
+  fileOf?: RootFiles;
+}
 
 /**
  * The build of the plain root `root` (repository-relative) of the tree at
@@ -268,14 +325,19 @@ export async function buildPlainRootInChunks(
   root: string,
   plain: PlainRoot,
   options: BuildRootOptions = {},
-  chunkSize = CHUNK_RESOURCES,
+  chunking: ChunkingOptions = {},
 ): Promise<BuiltObject[]> {
   const rootDir = root === '.' ? dir : path.join(dir, ...root.split('/'));
-  const files = await readEntries(rootDir, plain.resources);
+  const {
+    chunkSize = CHUNK_RESOURCES,
+    blobIds = new Map(),
+    fileOf = filesIn(rootDir),
+  } = chunking;
+  const files = await knownEntries(fileOf, root, plain.resources, blobIds);
   const chunks: Chunk[] = [];
   if (Object.keys(plain.generators).length > 0) {
     chunks.push({
-      files: await readEntries(rootDir, plain.generatorFiles),
+      files: await knownEntries(fileOf, root, plain.generatorFiles, blobIds),
       fields: plain.generators,
     });
   }
@@ -287,7 +349,7 @@ export async function buildPlainRootInChunks(
     });
   }
   const built = await Promise.all(
-    chunks.map(chunk => chunkBuild(root, chunk, options)),
+    chunks.map(chunk => chunkBuild(fileOf, root, chunk, options)),
   );
   const seen = new Set<string>();
   const objects: BuiltObject[] = [];
