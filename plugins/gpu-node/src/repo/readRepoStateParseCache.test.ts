@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { STATIC_DEVICE_PLUGIN } from '../changes/bootstrap/__fixtures__/gpuStackShapes';
+import { GREP_FROM_FILES } from './filesMentioning';
 import { GitCheckoutTree } from './gitCheckoutTree';
 import { ParseCache } from './parseCache';
 import { readRepoState } from './readRepoState';
@@ -129,7 +130,8 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
 
   it('reads, for what runs on the GPU nodes, only the files git names mentioning it and those changed since the commit', async () => {
     const platformValues = Array.from(
-      { length: 20 },
+      // As many as filesMentioning greps from (fewer are read and matched).
+      { length: GREP_FROM_FILES },
       (_, i) => `platform/team-${i}/values.yaml`,
     );
     await commit({
