@@ -134,6 +134,10 @@ const BREAKDOWN: [string, (stage: string) => boolean][] = [
     'rendering',
     s => s === 'Build manifests' || s === 'Apply plan to the repository',
   ],
+  // Its two steps apart: applying the plan reads the checkout (the workload's
+  // folder, the kustomizations), building the manifests does not.
+  ['rendering: build manifests', s => s === 'Build manifests'],
+  ['rendering: apply plan', s => s === 'Apply plan to the repository'],
   ['kustomization graph', s => s === 'kustomization graph'],
   ['kustomize builds before (sum)', s => / \(before\)$/.test(s)],
   ['kustomize builds after (sum)', s => / \(after\)$/.test(s)],

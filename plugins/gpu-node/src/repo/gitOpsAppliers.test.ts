@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { GREP_FROM_FILES } from './filesMentioning';
 import { GitCheckoutTree } from './gitCheckoutTree';
 import { readGitOpsAppliers } from './gitOpsAppliers';
 import { ReadOnceRepoTree } from './readOnceTree';
@@ -48,7 +49,8 @@ describe('readGitOpsAppliers over a git checkout', () => {
       'argocd/prod.yaml': argoApplication('prod', 'clusters/prod'),
       'flux-system/apps.yaml': fluxKustomization,
       ...Object.fromEntries(
-        Array.from({ length: 20 }, (_, i) => [
+        // As many as filesMentioning greps from (fewer are read and matched).
+        Array.from({ length: GREP_FROM_FILES }, (_, i) => [
           `apps/web/site-${i}/deployment.yaml`,
           plainDeployment(`site-${i}`),
         ]),

@@ -283,7 +283,13 @@ async function readClusterWorkloads(
     workloads,
   );
   return (
-    await withReplicasAsDeployed(tree, compiled, onCluster, parsedFiles)
+    await withReplicasAsDeployed(
+      tree,
+      compiled,
+      onCluster,
+      parsedFiles,
+      read.cache,
+    )
   ).map(workload => placedWorkload(placement, workload));
 }
 

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
 import { STATIC_DEVICE_PLUGIN } from '../changes/bootstrap/__fixtures__/gpuStackShapes';
+import { GREP_FROM_FILES } from './filesMentioning';
 import { GitCheckoutTree } from './gitCheckoutTree';
 import { ParseCache } from './parseCache';
 import { readRepoState } from './readRepoState';
@@ -127,9 +128,69 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
     ]);
   });
 
+  it('reads on a re-render no file of a workload folder the commit left as it was, and still gives each workload its deployed replicas', async () => {
+    // Workloads whose stored requests name the cluster: no other reader
+    // looks at their folders (no kustomization chain, no applier, to follow).
+    const recorded = (name: string, replicas: number) => ({
+      [`apps/ml/${name}/deployment.yaml`]: gpuWorkload(replicas)
+        .replace(/chat/g, name)
+        .replace(
+          '  template:\n',
+          `  template:\n    metadata: { annotations: { gpu.backstage.io/request: ml/${name} } }\n`,
+        ),
+      [`requests/ml/${name}.yaml`]: 'spec: { cluster: prod }\n',
+    });
+    await commit({
+      ...recorded('chat', 1),
+      ...recorded('tts', 2),
+      // The folder's kustomization deploys chat with 4.
+      'apps/ml/chat/kustomization.yaml':
+        'resources: [deployment.yaml]\nreplicas: [{ name: chat, count: 4 }]\n',
+    });
+    const parseCache = new ParseCache();
+    const read: string[] = [];
+    const readState = async () => {
+      const checkout = new GitCheckoutTree(dir);
+      const readFile = checkout.readFile.bind(checkout);
+      checkout.readFile = async file => {
+        read.push(file);
+        return readFile(file);
+      };
+      const state = await readRepoState(
+        new ReadOnceRepoTree(checkout),
+        undefined,
+        'prod',
+        { parseCache },
+      );
+      return state.workloads.map(w => [w.id, w.replicas]);
+    };
+    const workloadFilesRead = () =>
+      read.filter(file => file.startsWith('apps/')).sort();
+
+    expect(await readState()).toEqual([
+      ['ml/chat', 4],
+      ['ml/tts', 2],
+    ]);
+    read.length = 0;
+    expect(await readState()).toEqual([
+      ['ml/chat', 4],
+      ['ml/tts', 2],
+    ]);
+    expect(workloadFilesRead()).toEqual([]);
+
+    await commit(recorded('tts', 3));
+    read.length = 0;
+    expect(await readState()).toEqual([
+      ['ml/chat', 4],
+      ['ml/tts', 3],
+    ]);
+    expect(workloadFilesRead()).toEqual(['apps/ml/tts/deployment.yaml']);
+  });
+
   it('reads, for what runs on the GPU nodes, only the files git names mentioning it and those changed since the commit', async () => {
     const platformValues = Array.from(
-      { length: 20 },
+      // As many as filesMentioning greps from (fewer are read and matched).
+      { length: GREP_FROM_FILES },
       (_, i) => `platform/team-${i}/values.yaml`,
     );
     await commit({

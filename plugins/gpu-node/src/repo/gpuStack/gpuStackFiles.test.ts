@@ -16,7 +16,23 @@ import {
 } from '../../changes/bootstrap/__fixtures__/gpuStackShapes';
 import { GitCheckoutTree } from '../gitCheckoutTree';
 import { gpuStackFiles } from './gpuStackFiles';
-import { GPU_STACK_NEEDLES, gpuStackFileRole } from './readGpuStack';
+import { LOCAL_CHART_APPLIER } from '../../changes/bootstrap/helmReleases/localChartReleases';
+import {
+  GPU_STACK_NEEDLES,
+  STACK_MENTION,
+  gpuStackFileRole,
+} from './readGpuStack';
+
+/**
+ * The words a mention test matches, read back from the pattern itself (a
+ * plain alternation of escaped literals, as `anyOfWords` builds it): a
+ * word written into the pattern by hand shows here whatever list it skipped.
+ */
+const wordsOf = (pattern: RegExp) =>
+  pattern.source.split(/(?<!\\)\|/).map(word => word.replace(/\\(.)/g, '$1'));
+
+const isNeedle = (word: string) =>
+  GPU_STACK_NEEDLES.some(needle => needle.toLowerCase() === word.toLowerCase());
 
 const VALUES_CONFIG_MAP = `apiVersion: v1
 kind: ConfigMap
@@ -48,6 +64,20 @@ describe('gpuStackFiles', () => {
         ),
       ).toBe(true);
     }
+  });
+
+  it('greps for every word the stack and local-chart mention tests match, and each word alone gives a file its role', () => {
+    const words = [...wordsOf(STACK_MENTION), ...wordsOf(LOCAL_CHART_APPLIER)];
+    expect(words).toContain('argoproj.io');
+    for (const word of words) {
+      expect({ word, needle: isNeedle(word) }).toEqual({ word, needle: true });
+      expect({ word, role: gpuStackFileRole(`note: ${word}\n`) }).toEqual({
+        word,
+        role: 'release',
+      });
+    }
+    // Escaped, not a pattern: a dot matches a dot only.
+    expect(gpuStackFileRole('note: argoprojXio\n')).toBeUndefined();
   });
 
   describe('over a git checkout', () => {

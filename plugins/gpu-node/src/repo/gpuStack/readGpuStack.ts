@@ -9,8 +9,12 @@ import type {
   ClusterProfile,
   RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
-import { LOCAL_CHART_APPLIER } from '../../changes/bootstrap/helmReleases/localChartReleases';
+import {
+  LOCAL_CHART_APPLIER,
+  LOCAL_CHART_APPLIER_WORDS,
+} from '../../changes/bootstrap/helmReleases/localChartReleases';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
+import { anyOfWords } from '../anyOfWords';
 import { mayHoldGpuConfigMap } from '../handWrittenConfigMaps';
 import type { RepoTree } from '../tree';
 import { deployedDevicePlugins } from './deployedDevicePlugins';
@@ -19,16 +23,25 @@ import { migManagerOff } from './migManagerOff';
 import { operatorSharesByDefault } from './operatorSharesByDefault';
 
 /**
- * Text a file must hold for the release readers to take anything from it
- * (beyond the values files a release names, which `tree` reads): the
- * charts' names or a `chartRef` (`findHelmReleases`, kustomize `helmCharts`
- * included) and the device plugin's image (`devicePluginObjects.ts`). A
- * release of a chart folder of the repository names neither: only the
- * folder's own files do, which the readers open through `tree`
- * (`LOCAL_CHART_APPLIER`).
+ * Words a file must hold (in some letter case) for the release readers to
+ * take anything from it (beyond the values files a release names, which
+ * `tree` reads): the charts' names or a `chartRef` (`findHelmReleases`,
+ * kustomize `helmCharts` included) and the device plugin's image
+ * (`devicePluginObjects.ts`). A release of a chart folder of the repository
+ * names none: only the folder's own files do, which the readers open
+ * through `tree` (`LOCAL_CHART_APPLIER`). Also `git grep` needles
+ * (`GPU_STACK_NEEDLES`).
  */
-const STACK_MENTION =
-  /gpu-operator|nvidia-device-plugin|chartRef|k8s-device-plugin|dra-driver/i;
+export const STACK_WORDS = [
+  'gpu-operator',
+  'nvidia-device-plugin',
+  'chartRef',
+  'k8s-device-plugin',
+  'dra-driver',
+];
+
+/** Text holding a stack word, in any letter case. */
+export const STACK_MENTION = anyOfWords(STACK_WORDS, 'i');
 
 /**
  * A node class decides the stack only when it runs Bottlerocket
@@ -45,21 +58,14 @@ const VALUES_SOURCE = /ConfigMap|configMapGenerator/;
 
 /**
  * Text every file with a role (`gpuStackFileRole`) holds, in some letter
- * case: each test below needs one of them (`STACK_MENTION`'s words,
- * `LOCAL_CHART_APPLIER`'s, `bottlerocket`, and `ConfigMap` for both the
+ * case: each test below needs one of them (`STACK_WORDS`,
+ * `LOCAL_CHART_APPLIER_WORDS`, `bottlerocket`, and `ConfigMap` for both the
  * hand-written configs and `VALUES_SOURCE`), so `git grep -i` for these
  * names a superset of the files the readers can use (`gpuStackFiles.ts`).
  */
 export const GPU_STACK_NEEDLES = [
-  'gpu-operator',
-  'nvidia-device-plugin',
-  'chartRef',
-  'k8s-device-plugin',
-  'dra-driver',
-  'argoproj.io',
-  'GitRepository',
-  'Bucket',
-  'helmCharts',
+  ...STACK_WORDS,
+  ...LOCAL_CHART_APPLIER_WORDS,
   'bottlerocket',
   'ConfigMap',
 ];

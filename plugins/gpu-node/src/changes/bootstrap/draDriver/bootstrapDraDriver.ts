@@ -23,7 +23,7 @@ import {
   usedFiles,
 } from '../addOnChart';
 import type { BootstrapPaths } from '../bootstrapPaths';
-import { escapeRegExp } from '../helmReleases/findHelmReleases';
+import { escapeRegExp } from '../../../repo/anyOfWords';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import {
   DRA_DRIVER_CHART,

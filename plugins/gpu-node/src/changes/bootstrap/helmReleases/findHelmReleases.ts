@@ -15,6 +15,7 @@ import {
   type Kustomization,
 } from '../../../kustomize/kustomization';
 import { isKustomizationFile } from '../../../kustomize/roots';
+import { anyOfWords } from '../../../repo/anyOfWords';
 import { readFiles } from '../../../repo/readFiles';
 import type { RepoTree } from '../../../repo/tree';
 import {
@@ -86,9 +87,6 @@ export async function clusterReleaseFiles(
   });
 }
 
-export const escapeRegExp = (text: string) =>
-  text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The objects and kustomizations of the files whose text matches `mention`
  * or may render a chart folder of the repository (which only its own
@@ -131,7 +129,7 @@ export async function findHelmReleases(
 ): Promise<HelmRelease[]> {
   // Only files that name the chart can declare it; a HelmRelease that takes
   // its chart through `chartRef` names the chart in the OCIRepository instead.
-  const mayDeclare = new RegExp(`${escapeRegExp(chart)}|chartRef`, 'i');
+  const mayDeclare = anyOfWords([chart, 'chartRef'], 'i');
   const { objects, kustomizations } = declarations(files, mayDeclare);
   const releases: HelmRelease[] = [];
   for (const kustomization of kustomizations) {

@@ -42,10 +42,22 @@ import {
 } from './helmRelease';
 import { readValue, type ValuesLayer } from './valuesLayer';
 import type { RepositoryFile } from './valuesConfigMaps';
+import { anyOfWords } from '../../../repo/anyOfWords';
+
+/**
+ * Words of a file that may render a chart folder of the repository (an Argo
+ * CD Application, a Flux source, a kustomize `helmCharts` entry); also
+ * `git grep` needles (`GPU_STACK_NEEDLES`).
+ */
+export const LOCAL_CHART_APPLIER_WORDS = [
+  'argoproj.io',
+  'GitRepository',
+  'Bucket',
+  'helmCharts',
+];
 
 /** Text of a file that may render a chart folder of the repository. */
-export const LOCAL_CHART_APPLIER =
-  /argoproj\.io|GitRepository|Bucket|helmCharts/;
+export const LOCAL_CHART_APPLIER = anyOfWords(LOCAL_CHART_APPLIER_WORDS);
 
 /** A chart this folder's `Chart.yaml` depends on, and the key its values sit under. */
 interface ChartDependency {
