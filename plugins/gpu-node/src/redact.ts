@@ -4,6 +4,7 @@
  * errors echo URLs and headers back verbatim, and a token that leaks into a
  * scaffolder task log is readable by everyone who can see the task.
  */
+import { escapeRegExp } from './escapeRegExp';
 
 const MASK = '***';
 
@@ -66,10 +67,6 @@ function secretForms(secret: string): string[] {
   // base64 without padding, as some tools print it.
   for (const form of [...forms]) forms.add(form.replace(/=+$/, ''));
   return [...forms].filter(f => f.length >= MIN_SECRET_LENGTH);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -6,15 +6,12 @@
  * 40k paths on a cold start of the allocation index must not render
  * templates per path.
  */
+import { escapeRegExp } from '../escapeRegExp';
 import type { LayoutEntry, ResolvedRepoLayout } from './layout';
 
 /** A valid name for every variable kind, unlikely in real paths, standing in for an unknown variable while rendering. */
 function sentinelFor(variable: string): string {
   return `zz0${variable.toLowerCase()}0zz`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** One entry's template with some variables fixed, compiled. */

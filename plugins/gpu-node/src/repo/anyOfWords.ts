@@ -3,10 +3,7 @@
  * are built from the same word lists as the `git grep` needles that pick the
  * files they read (`filesMentioning.ts`), so a word added to one is in both.
  */
-
-/** `text` as a regular expression matching itself literally. */
-export const escapeRegExp = (text: string) =>
-  text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp } from '../escapeRegExp';
 
 /** Matches text holding any of `words` (`flags`: `i` to ignore letter case). */
 export function anyOfWords(words: readonly string[], flags = ''): RegExp {

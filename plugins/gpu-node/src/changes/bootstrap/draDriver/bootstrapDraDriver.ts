@@ -23,7 +23,7 @@ import {
   usedFiles,
 } from '../addOnChart';
 import type { BootstrapPaths } from '../bootstrapPaths';
-import { escapeRegExp } from '../../../repo/anyOfWords';
+import { escapeRegExp } from '../../../escapeRegExp';
 import type { RepositoryFile } from '../helmReleases/valuesConfigMaps';
 import {
   DRA_DRIVER_CHART,
