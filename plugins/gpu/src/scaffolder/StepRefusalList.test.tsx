@@ -141,4 +141,29 @@ describe('StepRefusalList', () => {
     );
     expect(listItems()).toEqual(["'GPU request' Replicas: GPU quota exceeded"]);
   });
+
+  it('drops a schema refusal once rjsf clears it from its path, whatever the list still holds', () => {
+    const held = { gpu: { replicas: { __errors: [blankReplicas.message] } } };
+    const { rerender } = render(
+      <StepRefusalList
+        errors={[blankReplicas]}
+        errorSchema={held}
+        schema={schema}
+        formContext={{ formData: gpu(null) }}
+      />,
+    );
+    expect(listItems()).toEqual([
+      "'Replicas' must be a whole number from 1 to 1000",
+    ]);
+    // A change: rjsf empties the field's path but keeps its error list.
+    rerender(
+      <StepRefusalList
+        errors={[blankReplicas]}
+        errorSchema={{}}
+        schema={schema}
+        formContext={{ formData: gpu(null) }}
+      />,
+    );
+    expect(listItems()).toEqual([]);
+  });
 });

@@ -31,6 +31,8 @@ type UiNode = { 'ui:title'?: string } & Record<string, unknown>;
  */
 export type StepRefusalListProps = {
   errors: StepRefusal[];
+  /** The same refusals by path (`{ gpu: { replicas: { __errors: [...] } } }`), as the boxes show them. */
+  errorSchema?: object;
   schema: object;
   uiSchema?: object;
   /** The scaffolder's Stepper puts the step's current values here (`formContext.formData`). */
@@ -77,6 +79,17 @@ function valueAt(formData: unknown, property: string): unknown {
   return value;
 }
 
+/**
+ * Whether the form still holds the refusal at its path: rjsf clears a
+ * changed field's schema errors there, though not from its list
+ * (`@rjsf/core` 5.24.13 `lib/components/Form.js` lines 162-171).
+ */
+function heldAtPath(refusal: StepRefusal, errorSchema: object | undefined) {
+  if (!refusal.property || !refusal.message || !errorSchema) return true;
+  const held = valueAt(errorSchema, `${refusal.property}.__errors`);
+  return Array.isArray(held) && held.includes(refusal.message);
+}
+
 const keyOf = (refusal: StepRefusal) =>
   `${refusal.property ?? ''}\n${refusal.stack}`;
 
@@ -120,13 +133,15 @@ function useCurrentRefusals(
  * Backstage's own list says `'Gpu Replicas'`: it titles only top-level
  * properties, `@backstage/plugin-scaffolder-react` 3.0.0
  * `errorListTemplate.esm.js` line 32), and a refusal leaves the list once
- * its value changes, without another Review.
+ * its value changes, without another Review: a schema refusal when rjsf
+ * clears it from its path, a field's `validation` refusal (which the
+ * Stepper keeps at its path too) when the value it was listed with changes.
  *
  * @public
  */
 export function StepRefusalList(props: StepRefusalListProps) {
   const refusals = useCurrentRefusals(
-    props.errors,
+    props.errors.filter(refusal => heldAtPath(refusal, props.errorSchema)),
     props.formContext?.formData,
   );
   if (refusals.length === 0) return null;
