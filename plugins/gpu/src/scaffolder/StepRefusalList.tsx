@@ -7,7 +7,11 @@ import {
 } from '@material-ui/core';
 import { useRef } from 'react';
 
-/** One refusal as rjsf lists it (`@rjsf/utils` 5.24 `RJSFValidationError`). */
+/**
+ * One refusal as rjsf lists it (`@rjsf/utils` 5.24 `RJSFValidationError`).
+ *
+ * @public
+ */
 export type StepRefusal = {
   /** Where it applies, `.gpu.replicas`; none for the whole step. */
   property?: string;
