@@ -218,4 +218,50 @@ describe('the gpu-workload form in Chromium (npm start)', () => {
       ]),
     ).toBe(before);
   });
+
+  // The list at the top of the step after Review: `'<title>' <message>`.
+  const listed = (title: string) =>
+    page.getByText(new RegExp(`^'${title}' `), { exact: false });
+
+  it("names a box the schema refuses by the form's label in the list at the top, and drops it once the value changes", async () => {
+    await openGpuPage('review-labels');
+    const replicas = page.getByRole('spinbutton', { name: 'Replicas' });
+    await replicas.fill('');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page
+      .locator('#gpu-replicas-helper-text')
+      .getByText('must be a whole number from 1 to 1000')
+      .waitFor({ timeout: 30_000 });
+    expect(await listed('Replicas').allInnerTexts()).toEqual([
+      "'Replicas' must be a whole number from 1 to 1000",
+    ]);
+    expect(await listed('Gpu Replicas').count()).toBe(0);
+
+    // A good value: the refusal leaves the list without another Review.
+    await replicas.fill('2');
+    await preview().getByText(/^Fits/).waitFor({ timeout: 30_000 });
+    expect(await listed('Replicas').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Review' }).count()).toBe(1);
+  });
+
+  it('drops a refusal of the last Review from the list once the value it refused changes', async () => {
+    await openGpuPage('review-stale');
+    await choose('Cluster', /^dev /);
+    await choose('GPU model', /^NVIDIA Tesla T4 /);
+    await choose('Sharing mode', /^Exclusive/);
+    const replicas = page.getByRole('spinbutton', { name: 'Replicas' });
+    await replicas.fill('9');
+    await preview()
+      .getByText('Not allowed by the team policy')
+      .waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Review' }).click();
+    const quotaRefusal = listed('GPU request').filter({
+      hasText: 'Replicas: GPU quota exceeded for group:default/ml-platform',
+    });
+    await quotaRefusal.waitFor({ timeout: 30_000 });
+
+    await replicas.fill('7');
+    await preview().getByText(/^Fits/).waitFor({ timeout: 30_000 });
+    expect(await quotaRefusal.count()).toBe(0);
+  });
 });

@@ -8,6 +8,7 @@ import {
 } from '@gpu-gitops/plugin-gpu/alpha';
 import { guestSignInPage } from './signInPage';
 import { homeRedirectPage } from './homeRedirect';
+import { scaffolderPageModule } from './scaffolderPage';
 
 /** App-level extensions: guest sign-in and `/` → catalog. */
 export const appModule = createFrontendModule({
@@ -23,12 +24,15 @@ export const appModule = createFrontendModule({
  * the GPU plugin (entity card, GPU tab, the GPU page at `/gpu` and the
  * pull-request review page at `/gpu/pull-requests` — both in the sidebar,
  * as "GPU" and "GPU PRs", which lists every page with a route ref, a title
- * and an icon — and the API) and the app module.
+ * and an icon — and the API), the scaffolder's page at `/create` whose
+ * form lists a step's refusals in the form's words (scaffolderPageModule)
+ * and the app module.
  */
 export const features = [
   catalogPlugin,
   scaffolderPlugin,
   gpuScaffolderFieldsModule,
+  scaffolderPageModule,
   gpuPlugin,
   appModule,
 ];

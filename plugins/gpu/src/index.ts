@@ -31,6 +31,11 @@ export {
 } from './scaffolder/extensions';
 export { GpuClusterPicker } from './scaffolder/GpuClusterPicker';
 export { GpuReleasePreview } from './scaffolder/GpuReleasePreview';
+export { StepRefusalList } from './scaffolder/StepRefusalList';
+export type {
+  StepRefusal,
+  StepRefusalListProps,
+} from './scaffolder/StepRefusalList';
 export type { GpuReleasePreviewUiOptions } from './scaffolder/GpuReleasePreview';
 export {
   GpuRequestPicker,
