@@ -145,6 +145,21 @@ export async function bootstrapShape(
   return { changeSet, bootstrapped: await snapshot(tree) };
 }
 
+/** Asserts the tree holds what `original` held, but for the files at `changedPaths`. */
+export async function expectOnlyChanged(
+  tree: FsRepoTree,
+  original: Record<string, string>,
+  changedPaths: readonly string[],
+) {
+  const now = await snapshot(tree);
+  const before = { ...original };
+  for (const changed of changedPaths) {
+    delete now[changed];
+    delete before[changed];
+  }
+  expect(now).toEqual(before);
+}
+
 /** What building `gpuRequest`'s change throws (the value it resolves to when it does not). */
 export function refusalOf(
   tree: FsRepoTree,
