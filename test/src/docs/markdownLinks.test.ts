@@ -79,6 +79,24 @@ describe('the relative links of the READMEs and docs', () => {
     expect(broken(ROOT, documents())).toEqual([]);
   });
 
+  it('show or link every picture in docs/ (a picture no guide names is out of date unseen)', () => {
+    const linked = new Set(
+      documents().flatMap(doc =>
+        relativeLinks(doc, readFileSync(path.join(ROOT, doc), 'utf8')).map(
+          link =>
+            path.normalize(
+              path.join(path.dirname(doc), link.target.replace(/#.*$/, '')),
+            ),
+        ),
+      ),
+    );
+    const pictures = readdirSync(path.join(ROOT, 'docs'))
+      .filter(name => name.endsWith('.png'))
+      .map(name => path.join('docs', name));
+    expect(pictures.length).toBeGreaterThan(0);
+    expect(pictures.filter(picture => !linked.has(picture))).toEqual([]);
+  });
+
   it('are told apart from broken ones (file, anchor, repeated heading, code)', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'gpu-doc-links-'));
     try {
