@@ -12,7 +12,9 @@
  * on no other, and what the device plugin cannot serve is refused.
  */
 import { parseAllDocuments } from 'yaml';
+import { escapeRegExp } from '../bootstrap/helmReleases/findHelmReleases';
 import { renderPullRequest } from '../../pr/renderPullRequest';
+import { renderReleasePullRequest } from '../../pr/renderReleasePullRequest';
 import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import {
@@ -36,6 +38,10 @@ const PLUGIN_FILE =
   'clusters/data-on-eks/nvidia-device-plugin/nvidia-device-plugin.yaml';
 
 const cluster = karpenterAwsShapeCluster('data-on-eks', 'gpu');
+
+/** A warning's words as a pattern (a regular expression as it is). */
+const asPattern = (words: string | RegExp) =>
+  typeof words === 'string' ? new RegExp(escapeRegExp(words)) : words;
 
 const DEEPSEEK = { existing: { kind: 'Deployment', name: 'deepseek-r1-8b' } };
 const RAPIDS = { existing: { kind: 'Job', name: 'spark-rapids-executor' } };
@@ -150,7 +156,7 @@ describe('the Data on EKS repository: one untainted NodePool of three GPU models
     ])(
       'whole GPUs for %s: its pods land on the planned pool only, the tree validates clean, the PR body says each warning, and the release gives every file back',
       async (_what, name, workload, gpu, warned) => {
-        const { change } = await expectCleanRound(
+        const { change, release } = await expectCleanRound(
           tree,
           shapeRequest(name, { gpu, workload }),
           cluster,
@@ -158,17 +164,21 @@ describe('the Data on EKS repository: one untainted NodePool of three GPU models
         );
         expect(change.plan.pool.name).not.toBe('gpu');
         expect(change.plan.warnings).toEqual(
-          warned.map(words =>
-            typeof words === 'string'
-              ? expect.stringContaining(words)
-              : expect.stringMatching(words),
-          ),
+          warned.map(words => expect.stringMatching(asPattern(words))),
         );
         const { body } = renderPullRequest({
           plan: change.plan,
           files: change.changeSet.changes,
         });
         for (const words of warned) expect(body).toMatch(words);
+        // The release writes the Job's pod template back: the same warning.
+        const released = renderReleasePullRequest({
+          plan: release.plan,
+          files: release.changeSet.changes,
+        });
+        const jobWarning =
+          /Job `ml\/spark-rapids-executor` cannot take this change of its pod template in place/;
+        expect(jobWarning.test(released.body)).toBe(workload === RAPIDS);
       },
     );
 
