@@ -38,6 +38,7 @@ import {
 } from '../workloads/prepareExistingWorkload';
 import type { GpuPolicy } from '../policy/gpuPolicy';
 import { applyPlan } from './applyPlan';
+import { withJobTemplateWarning } from './immutableJobTemplate';
 import { keepHandWrittenOverlays } from './handWrittenOverlays';
 import { withQueueLabel } from './kueue/queueLabel';
 import { requestKueue } from './kueue/requestKueue';
@@ -323,6 +324,29 @@ async function planWithQueues(
   return { planned, kueue };
 }
 
+/**
+ * The plan with what patching the existing workload takes out or cannot do
+ * in place said as warnings: its selectors the pool never satisfies, a
+ * Job's immutable pod template.
+ */
+async function withExistingWorkloadWarnings(
+  { cluster, catalog, layout }: BuildRequestChangeOptions,
+  tree: ReadOnceRepoTree,
+  planned: Plan,
+  existing: PreparedExistingWorkload,
+): Promise<Plan> {
+  const labelled = await withPoolNodeLabels(tree, planned, {
+    cluster,
+    catalog,
+    layout,
+  });
+  return withJobTemplateWarning(
+    withSelectorWarnings(labelled, cluster, existing.current),
+    existing.change.location,
+    tree,
+  );
+}
+
 /** Plans, guards, renders, applies and verifies the request on the read state. */
 async function changeOnState(
   options: BuildRequestChangeOptions,
@@ -355,11 +379,7 @@ async function changeOnState(
       );
     }
     const selected = existing
-      ? withSelectorWarnings(
-          await withPoolNodeLabels(tree, planned, { cluster, catalog, layout }),
-          cluster,
-          existing.current,
-        )
+      ? await withExistingWorkloadWarnings(options, tree, planned, existing)
       : planned;
     const built = await stage('Build manifests', async () =>
       keepHandWrittenOverlays(

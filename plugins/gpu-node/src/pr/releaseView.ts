@@ -9,6 +9,7 @@ import {
   type ReleaseLeftObject,
   type ReleasePlan,
 } from '@gpu-gitops/plugin-gpu-common';
+import { jobTemplateWarning } from '../changes/immutableJobTemplate';
 import type { FileChange } from '../changes/types';
 
 /** @public */
@@ -34,6 +35,8 @@ export interface ReleasePullRequestView {
   removes: string[];
   keeps: string[];
   files: { path: string; action: FileChange['action'] }[];
+  /** What the reviewer must do beyond merging, e.g. recreate an existing Job whose template the release gives back. */
+  warnings: string[];
 }
 
 export function buildReleaseView(
@@ -92,5 +95,11 @@ export function buildReleaseView(
     removes,
     keeps,
     files: files.map(f => ({ path: f.path, action: f.action })),
+    // The release's own change of a Job's pod template is refused in place
+    // too; no tree here to name the applier, so the generic step.
+    warnings:
+      existing?.kind === 'Job'
+        ? [jobTemplateWarning({ namespace, name: existing.name }, [])]
+        : [],
   };
 }

@@ -12,6 +12,9 @@
  * on no other, and what the device plugin cannot serve is refused.
  */
 import { parseAllDocuments } from 'yaml';
+import { escapeRegExp } from '../bootstrap/helmReleases/findHelmReleases';
+import { renderPullRequest } from '../../pr/renderPullRequest';
+import { renderReleasePullRequest } from '../../pr/renderReleasePullRequest';
 import type { FsRepoTree } from '../../repo/tree';
 import { validateGitOpsTree } from '../../validate/validateGitOpsTree';
 import {
@@ -36,6 +39,10 @@ const PLUGIN_FILE =
   'clusters/data-on-eks/nvidia-device-plugin/nvidia-device-plugin.yaml';
 
 const cluster = karpenterAwsShapeCluster('data-on-eks', 'gpu');
+
+/** A warning's words as a pattern (a regular expression as it is). */
+const asPattern = (words: string | RegExp) =>
+  typeof words === 'string' ? new RegExp(escapeRegExp(words)) : words;
 
 const DEEPSEEK = { existing: { kind: 'Deployment', name: 'deepseek-r1-8b' } };
 const RAPIDS = { existing: { kind: 'Job', name: 'spark-rapids-executor' } };
@@ -129,7 +136,12 @@ describe('the Data on EKS repository: one untainted NodePool of three GPU models
         'spark-rapids-executor',
         RAPIDS,
         { model: 'a10g', sharing: 'exclusive', replicas: 3, vramGiB: 20 },
-        ['nodeSelector `NodeGroupType: GPU` is removed for this request'],
+        [
+          'nodeSelector `NodeGroupType: GPU` is removed for this request',
+          // The repository's one Argo CD Application installs a Helm chart and
+          // applies none of its folders: no applier's own step is named.
+          /spark-rapids-executor` cannot take this change of its pod template in place: .* After merging, delete the Job so the applier creates it again\. /,
+        ],
       ],
       [
         'a new workload on the model the planner picks',
@@ -139,9 +151,9 @@ describe('the Data on EKS repository: one untainted NodePool of three GPU models
         [],
       ],
     ])(
-      'whole GPUs for %s: its pods land on the planned pool only, the tree validates clean, and the release gives every file back',
+      'whole GPUs for %s: its pods land on the planned pool only, the tree validates clean, the PR body says each warning, and the release gives every file back',
       async (_what, name, workload, gpu, warned) => {
-        const { change } = await expectCleanRound(
+        const { change, release } = await expectCleanRound(
           tree,
           shapeRequest(name, { gpu, workload }),
           cluster,
@@ -149,8 +161,21 @@ describe('the Data on EKS repository: one untainted NodePool of three GPU models
         );
         expect(change.plan.pool.name).not.toBe('gpu');
         expect(change.plan.warnings).toEqual(
-          warned.map(words => expect.stringContaining(words)),
+          warned.map(words => expect.stringMatching(asPattern(words))),
         );
+        const { body } = renderPullRequest({
+          plan: change.plan,
+          files: change.changeSet.changes,
+        });
+        for (const words of warned) expect(body).toMatch(words);
+        // The release writes the Job's pod template back: the same warning.
+        const released = renderReleasePullRequest({
+          plan: release.plan,
+          files: release.changeSet.changes,
+        });
+        const jobWarning =
+          /Job `ml\/spark-rapids-executor` cannot take this change of its pod template in place/;
+        expect(jobWarning.test(released.body)).toBe(workload === RAPIDS);
       },
     );
 

@@ -39,6 +39,13 @@ Owner \`{{request.owner}}\`. This pull request takes the request out of the repo
 - {{this}}
 {{/each}}
 {{/if}}
+{{#if warnings.length}}
+
+### Warnings
+{{#each warnings}}
+- {{this}}
+{{/each}}
+{{/if}}
 
 ### Files
 {{#each files}}

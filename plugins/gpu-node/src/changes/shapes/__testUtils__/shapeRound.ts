@@ -244,7 +244,7 @@ export async function requestThenRelease(
     catalog: builtinCatalog,
   });
   await writeChangeSet(tree, release.changeSet);
-  return { change, findings };
+  return { change, findings, release };
 }
 
 /**
