@@ -1,10 +1,12 @@
 /**
  * A change to an existing Job cannot be applied in place: Kubernetes
  * refuses any update of a Job's pod template (`spec.template: Invalid
- * value: … field is immutable`; kubernetes v1.30
- * `pkg/apis/batch/validation/validation.go`, `validateJobUpdate`, which
- * lets only the scheduling directives of a suspended Job that never started
- * change — never its containers' resources). So Argo CD or Flux fail to
+ * value: … field is immutable`; kubernetes `pkg/apis/batch/validation/validation.go`:
+ * `ValidateJobSpecUpdate` calls `validatePodTemplateUpdate`, which checks
+ * the template with `ValidateImmutableField` and, with
+ * `AllowMutableSchedulingDirectives` (a suspended Job that never started),
+ * lets only node affinity, node selector, tolerations, labels, annotations
+ * and scheduling gates change — never its containers' resources). So Argo CD or Flux fail to
  * sync the merged change until the Job is deleted and created again, and the
  * new Job runs again from the start. A CronJob's `spec.jobTemplate` may
  * change (its next Jobs take it), so a CronJob gets no such warning.
