@@ -7,6 +7,11 @@ export type { ExistingWorkloadChange } from './changes/applyExistingWorkload';
 export { applyPlan } from './changes/applyPlan';
 export type { ApplyPlanInput } from './changes/applyPlan';
 export { buildRequestChange } from './changes/buildRequestChange';
+export {
+  withJobTemplateWarningFor,
+  type ChangedWorkload,
+} from './changes/immutableJobTemplate';
+export type { ApplierTool } from './repo/clusterAppliers';
 export { applyRelease } from './changes/release/applyRelease';
 export type { ApplyReleaseInput } from './changes/release/applyRelease';
 export { buildReleaseChange } from './changes/release/buildReleaseChange';

@@ -27,6 +27,7 @@ import {
   EMPTY_POLICY,
   ownerPolicyCheck,
   type RequestQuotaScope,
+  withJobTemplateWarningFor,
 } from '@gpu-gitops/plugin-gpu-node';
 import { findExistingWorkload } from '../allocation/findExistingWorkload';
 import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
@@ -143,14 +144,20 @@ export function previewPlan(
     }
     const existing = existingWorkloadOf(snapshot, request, cluster);
     const fresh = plan(request, check.catalog, cluster, state);
-    // The selectors the patch takes out, in the pull request's words.
+    // The selectors the patch takes out and a Job's immutable template, in
+    // the pull request's words (the index knows no appliers: the step every
+    // applier allows).
     const planned = existing
-      ? withSelectorWarnings(fresh, cluster, {
-          nodeSelector: existing.nodeSelector ?? {},
-          ...(existing.requiredNodeSelectorTerms
-            ? { requiredNodeSelectorTerms: existing.requiredNodeSelectorTerms }
-            : {}),
-        })
+      ? withJobTemplateWarningFor(
+          withSelectorWarnings(fresh, cluster, {
+            nodeSelector: existing.nodeSelector ?? {},
+            ...(existing.requiredNodeSelectorTerms
+              ? { requiredNodeSelectorTerms: existing.requiredNodeSelectorTerms }
+              : {}),
+          }),
+          existing,
+          [],
+        )
       : fresh;
     const { issues, quota } = check.checkPlan(
       planned,

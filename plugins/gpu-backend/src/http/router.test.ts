@@ -905,6 +905,16 @@ describe('gpu router on a platform repository: existing workloads', () => {
     expect(job.body.summary).toContain(
       '- Existing Job train-nightly: parallelism 2 now (containers: trainer; GPU to trainer)',
     );
+    // The pull request's warning, before it is opened: a Job's pod template
+    // cannot change in place. A Deployment's can.
+    expect(job.body.plan.warnings).toContainEqual(
+      expect.stringMatching(
+        /^Job `batch\/train-nightly` cannot take this change of its pod template in place: .*After merging, delete the Job so the applier creates it again\./,
+      ),
+    );
+    expect(res.body.plan.warnings).not.toContainEqual(
+      expect.stringContaining('pod template'),
+    );
 
     // A GPU container behind a proxy (second of three): the preview says it
     // fits, and the task now accepts it too (test/src/cli/platformRepo.test.ts).

@@ -16,13 +16,16 @@
  * ask for).
  */
 import type { Plan, WorkloadKind } from '@gpu-gitops/plugin-gpu-common';
-import type { ClusterApplier } from '../repo/clusterAppliers';
+import type { ApplierTool } from '../repo/clusterAppliers';
 import { readGitOpsAppliers } from '../repo/gitOpsAppliers';
 import type { RepoTree } from '../repo/tree';
 
-type ApplierTool = ClusterApplier['tool'];
 
-/** The existing workload a change writes, as the warning names it. */
+/**
+ * The existing workload a change writes, as the warning names it.
+ *
+ * @public
+ */
 export interface ChangedWorkload {
   kind: WorkloadKind;
   namespace: string;
@@ -69,13 +72,30 @@ async function applierTools(tree: RepoTree): Promise<ApplierTool[]> {
   return (['argo', 'flux'] as const).filter(tool => declared.has(tool));
 }
 
-/** The plan, with the Job warning when the change writes an existing Job's pod template. */
+/**
+ * The plan, with the Job warning when the change writes an existing Job's
+ * pod template; `tools`: the appliers the repository declares (none known:
+ * the warning gives the step every applier allows, deleting the Job). The
+ * form's preview says it from the index, the pull request from the tree.
+ *
+ * @public
+ */
+export function withJobTemplateWarningFor(
+  plan: Plan,
+  workload: ChangedWorkload,
+  tools: readonly ApplierTool[],
+): Plan {
+  if (workload.kind !== 'Job') return plan;
+  const warning = jobTemplateWarning(workload, tools);
+  return { ...plan, warnings: [...plan.warnings, warning] };
+}
+
+/** {@link withJobTemplateWarningFor}, with the appliers `tree` declares. */
 export async function withJobTemplateWarning(
   plan: Plan,
   workload: ChangedWorkload,
   tree: RepoTree,
 ): Promise<Plan> {
   if (workload.kind !== 'Job') return plan;
-  const warning = jobTemplateWarning(workload, await applierTools(tree));
-  return { ...plan, warnings: [...plan.warnings, warning] };
+  return withJobTemplateWarningFor(plan, workload, await applierTools(tree));
 }

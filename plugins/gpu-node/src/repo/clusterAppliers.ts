@@ -26,9 +26,16 @@ import {
   type GitGenerator,
 } from './argoApplicationSets';
 
+/**
+ * The GitOps applier a repository declares: `argo` (Argo CD) or `flux`.
+ *
+ * @public
+ */
+export type ApplierTool = 'argo' | 'flux';
+
 /** An object that applies a folder of the repository. */
 export interface ClusterApplier {
-  tool: 'argo' | 'flux';
+  tool: ApplierTool;
   /** Repository path of the file that declares it. */
   file: string;
   /** In the reviewer's words, e.g. "Argo CD Application `argocd/prod`". */

@@ -12,7 +12,7 @@
  * on no other, and what the device plugin cannot serve is refused.
  */
 import { parseAllDocuments } from 'yaml';
-import { escapeRegExp } from '../bootstrap/helmReleases/findHelmReleases';
+import { escapeRegExp } from '../../escapeRegExp';
 import { renderPullRequest } from '../../pr/renderPullRequest';
 import { renderReleasePullRequest } from '../../pr/renderReleasePullRequest';
 import type { FsRepoTree } from '../../repo/tree';
