@@ -1,5 +1,10 @@
-import { WELL_KNOWN_KEYS } from '@gpu-gitops/plugin-gpu-common';
 import {
+  WELL_KNOWN_KEYS,
+  type GpuCatalog,
+} from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltObject } from '../kustomize';
+import {
+  clusterScopePath,
   layoutPrefix,
   matchLayoutPath,
   migConfigPath,
@@ -8,6 +13,7 @@ import {
 import { readRepoState } from '../repo/readRepoState';
 import { asKubernetesObject, getIn, isPlainObject } from '../repo/yamlObjects';
 import { configRuleFindings } from './configRules';
+import { overlayMayReach } from './foreignNodeOverlayRules';
 import { Finding, objectName, prefixPath } from './findings';
 import { configMapGenerators } from '../kustomize/configMapGenerators';
 import type { SourceTree } from './sourceTree';
@@ -64,7 +70,7 @@ export async function checkClusterFolder(
   layout: ResolvedRepoLayout,
   cluster: string,
   findings: Finding[],
-  checks: { nodeOverlay: boolean },
+  checks: { nodeOverlay: boolean; catalog: GpuCatalog },
 ): Promise<void> {
   const known = { cluster };
   const kustomizationPath = layout.render('clusterKustomization', known);
@@ -121,9 +127,41 @@ export async function checkClusterFolder(
   }
 
   if (checks.nodeOverlay) {
-    await checkOverlaysPresent(source, layout, cluster, findings);
+    await checkOverlaysPresent(source, layout, cluster, findings, checks);
   }
   checkDuplicates(source, layout, cluster, findings);
+}
+
+/**
+ * A hand-written NodeOverlay of the cluster's folder that reaches the pool
+ * (no `karpenter.sh/nodepool` requirement keeping it out: the rule
+ * `overlayMayReach`) and sets its resource gives it capacity as well: the
+ * request then writes none of its own (`keepHandWrittenOverlays`). Whether
+ * that capacity is right is `node-overlay-reaches-product-pool`'s to say.
+ */
+function teamOverlayGivesCapacity(
+  source: SourceTree,
+  clusterFolder: string,
+  pool: { path: string; name: string; resourceName: string },
+  catalog: GpuCatalog,
+): boolean {
+  const poolObject = source.docs
+    .filter(d => d.path === pool.path)
+    .map(d => asKubernetesObject(d.value))
+    .find(o => o?.kind === 'NodePool' && o.metadata.name === pool.name);
+  if (!poolObject) return false;
+  return source.docs
+    .filter(d => d.path.startsWith(clusterFolder))
+    .map(d => asKubernetesObject(d.value))
+    .some(
+      o =>
+        o?.kind === 'NodeOverlay' &&
+        isPlainObject(getIn(o, 'spec', 'capacity')) &&
+        (getIn(o, 'spec', 'capacity') as Record<string, unknown>)[
+          pool.resourceName
+        ] !== undefined &&
+        overlayMayReach(o, poolObject as BuiltObject, catalog),
+    );
 }
 
 /** A shared pool needs a NodeOverlay, or Karpenter never provisions for its pods. */
@@ -132,9 +170,11 @@ async function checkOverlaysPresent(
   layout: ResolvedRepoLayout,
   cluster: string,
   findings: Finding[],
+  { catalog }: { catalog: GpuCatalog },
 ) {
   const state = await readRepoState(source.tree, layout, cluster);
   const poolPrefix = layoutPrefix(layout, 'nodePool', { cluster }, 'pool');
+  const clusterFolder = `${clusterScopePath(layout, cluster)}/`;
   const overlays = source.docs
     .filter(d => d.path.startsWith(poolPrefix))
     .map(d => asKubernetesObject(d.value))
@@ -158,7 +198,10 @@ async function checkOverlaysPresent(
           pool.resourceName
         ] !== undefined,
     );
-    if (!hasOverlay) {
+    if (
+      !hasOverlay &&
+      !teamOverlayGivesCapacity(source, clusterFolder, pool, catalog)
+    ) {
       findings.push({
         file: pool.path,
         object: `NodePool/${pool.name}`,

@@ -6,7 +6,12 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
 import { isProductPool } from '../repo/productPools';
-import { getIn, isPlainObject, stringRecord } from '../repo/yamlObjects';
+import {
+  getIn,
+  isPlainObject,
+  parseCount,
+  stringRecord,
+} from '../repo/yamlObjects';
 import { nodePoolRequirements } from '../repo/nodePoolRequirements';
 import { overlaidPools } from './builtOverlays';
 import type { BuiltPool } from './builtPools';
@@ -60,6 +65,59 @@ export function overlayMayReach(
 }
 
 /**
+ * Whether the overlay tells Karpenter exactly what the pool's nodes
+ * advertise: on every machine of the pool it reaches, each GPU resource it
+ * sets is the device plugin's count per GPU times the machine's GPUs, and it
+ * sets no price. Such an overlay changes nothing the product sized the pool
+ * for (the request's `keepHandWrittenOverlays` relies on it and writes none
+ * of its own for those nodes); one the pool's advertised units are unknown
+ * for cannot be said to agree.
+ */
+function overlayAgreesWithPool(
+  overlay: BuiltObject,
+  pool: Pick<BuiltPool, 'object' | 'advertised'>,
+  catalog: GpuCatalog,
+): boolean {
+  const advertised = pool.advertised;
+  if (!advertised) return false;
+  if (
+    ['price', 'priceAdjustment'].some(
+      f => getIn(overlay, 'spec', f) !== undefined,
+    )
+  ) {
+    return false;
+  }
+  const capacity = Object.entries(
+    stringRecord(getIn(overlay, 'spec', 'capacity')),
+  );
+  const reached = poolMachinesOf(pool.object, catalog).filter(machine =>
+    overlayReachesPool(
+      nodePoolRequirements(getIn(overlay, 'spec', 'requirements')),
+      {
+        name: pool.object.metadata.name,
+        templateLabels: stringRecord(
+          getIn(pool.object, 'spec', 'template', 'metadata', 'labels'),
+        ),
+        machines: [machine],
+      },
+    ),
+  );
+  return (
+    capacity.length > 0 &&
+    reached.length > 0 &&
+    reached.every(machine =>
+      capacity.every(([resource, value]) => {
+        const perGpu = advertised.find(a => a.resource === resource)?.perGpu;
+        return (
+          perGpu !== undefined &&
+          parseCount(value) === perGpu * machine.gpusPerNode
+        );
+      }),
+    )
+  );
+}
+
+/**
  * An overlay that names only product pools by `karpenter.sh/nodepool In` is
  * written for them (a pool's companion, checked by `node-overlay-capacity`);
  * one the product wrote carries its managed-by label.
@@ -85,6 +143,42 @@ export function isCompanion(
   );
 }
 
+/**
+ * Whether the team's overlay is what gives a product pool its capacity: it
+ * agrees with what the pool's nodes advertise (`overlayAgreesWithPool`) and
+ * no companion overlay of the product names the pool (beside one, it would
+ * still conflict with or outrank it: `overlayPrecedenceRules.ts`).
+ */
+function givesPoolItsCapacity(
+  overlay: BuiltObject,
+  pool: BuiltObject,
+  root: BuiltRoot,
+  context: {
+    names: Set<string>;
+    builtPools: readonly BuiltPool[];
+    catalog: GpuCatalog;
+  },
+): boolean {
+  const built = context.builtPools.find(
+    p => p.root === root && p.object === pool,
+  );
+  const companion = root.objects.some(
+    o =>
+      o.kind === 'NodeOverlay' &&
+      isCompanion(o, context.names) &&
+      requirementsOf(o, 'spec', 'requirements').some(
+        r =>
+          r.key === WELL_KNOWN_KEYS.karpenterNodePool &&
+          r.values.includes(pool.metadata.name),
+      ),
+  );
+  return (
+    built !== undefined &&
+    !companion &&
+    overlayAgreesWithPool(overlay, built, context.catalog)
+  );
+}
+
 /** What the overlay changes for the nodes it reaches, for the message. */
 function changes(overlay: BuiltObject): string {
   const capacity = getIn(overlay, 'spec', 'capacity');
@@ -104,7 +198,10 @@ function changes(overlay: BuiltObject): string {
  * in) changes the capacity or price Karpenter assumes for their nodes
  * (Karpenter docs, "NodeOverlays": an overlay applies to every instance type
  * its requirements match, in every NodePool): the pods the product sized
- * those pools for stay Pending, or more nodes launch than it planned.
+ * those pools for stay Pending, or more nodes launch than it planned. One
+ * that tells Karpenter exactly what a pool's nodes advertise, where the
+ * product wrote no overlay of its own, changes nothing there and is not
+ * reported for it (`givesPoolItsCapacity`).
  */
 export function checkForeignNodeOverlays(
   roots: BuiltRoot[],
@@ -119,6 +216,7 @@ export function checkForeignNodeOverlays(
       o => o.kind === 'NodePool' && isProductPool(o),
     );
     const names = new Set(pools.map(p => p.metadata.name));
+    const context = { names, builtPools, catalog };
     // One Karpenter rejects changes nothing (`overlayPrecedenceRules.ts` says why).
     const rejected = overlaidPools(
       root.objects.filter(o => o.kind === 'NodeOverlay'),
@@ -135,6 +233,7 @@ export function checkForeignNodeOverlays(
       const requirements = requirementsOf(overlay, 'spec', 'requirements');
       const reached = pools
         .filter(pool => overlayMayReach(overlay, pool, catalog))
+        .filter(pool => !givesPoolItsCapacity(overlay, pool, root, context))
         .map(p => p.metadata.name)
         .sort();
       const file = sourceFileOf(source, root, overlay);

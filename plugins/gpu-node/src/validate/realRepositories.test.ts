@@ -572,6 +572,46 @@ ${weight}  requirements:
     );
   });
 
+  /**
+   * The team's overlay as the only one giving the product's pool its slices
+   * (the product's own companion taken out, as a request writes none where
+   * the team's already covers the pool: `keepHandWrittenOverlays`; the pool
+   * names its resource, as every pool a request writes does).
+   */
+  const withTeamOverlayOnly = async (slices: string) => {
+    const files: Record<string, string> = await withOverlay(nvidiaOneGpu);
+    const pool = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    return {
+      ...files,
+      [pool]: files[pool]
+        .slice(0, files[pool].indexOf('---\n'))
+        .replace(
+          '  name: gpu-t4-ts4\n',
+          '  name: gpu-t4-ts4\n  annotations:\n    gpu.backstage.io/resource-name: nvidia.com/gpu.shared\n',
+        ),
+      'clusters/dev/karpenter/time-slicing-overlay.yaml': files[
+        'clusters/dev/karpenter/time-slicing-overlay.yaml'
+      ].replace(
+        'nvidia.com/gpu.shared: "4"',
+        `nvidia.com/gpu.shared: "${slices}"`,
+      ),
+    };
+  };
+
+  it("says nothing of one that gives a product pool with no overlay of its own exactly what its nodes advertise: it is the pool's overlay", async () => {
+    expect(rules(await validate(await withTeamOverlayOnly('4')))).toEqual([]);
+  });
+
+  it('reports one that gives such a pool another count', async () => {
+    const report = await validate(await withTeamOverlayOnly('8'));
+    expect(rules(report)).toEqual([
+      'clusters/dev/karpenter/time-slicing-overlay.yaml NodeOverlay/nvidia-time-slicing-4 node-overlay-reaches-product-pool',
+    ]);
+    expect(report.findings[0].message).toContain(
+      'so Karpenter assumes nvidia.com/gpu.shared: 8 for their nodes',
+    );
+  });
+
   it("says nothing of one scoped away from the product's pools, or whose other requirements miss them", async () => {
     for (const requirements of [
       `${nvidiaOneGpu}    - key: karpenter.sh/nodepool\n      operator: NotIn\n      values: [gpu-t4-ts4]\n`,

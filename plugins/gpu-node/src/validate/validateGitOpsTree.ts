@@ -291,12 +291,13 @@ async function checkBuiltTree(
 
 /** Each cluster GPU folder of the layout checked in turn: configs, overlays, duplicates. */
 async function checkClusterFolders(
-  { source, layout, findings, options, profile }: TreeUnderCheck,
+  { source, layout, findings, options, profile, catalog }: TreeUnderCheck,
   clusters: string[],
 ): Promise<void> {
   for (const cluster of clusters) {
     await checkClusterFolder(source, layout, cluster, findings, {
       nodeOverlay: usesNodeOverlays(options, profile),
+      catalog,
     });
   }
 }
