@@ -21,7 +21,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { simpleGit } from 'simple-git';
-import { launchChromium, saveScreenshot } from '../src/browser/chromium';
+import {
+  launchChromium,
+  saveScreenshot,
+  type ScreenshotOptions,
+} from '../src/browser/chromium';
 import { startLocalBackstage, type LocalBackstage } from './localBackstage';
 
 // The first start builds the app (about a minute on two cores, longer while
@@ -95,7 +99,8 @@ describe('the gpu-workload form in Chromium (npm start)', () => {
   }
 
   const preview = () => page.getByTestId('gpu-plan-preview');
-  const screenshot = (name: string) => saveScreenshot(page, name, temp);
+  const screenshot = (name: string, options?: ScreenshotOptions) =>
+    saveScreenshot(page, name, temp, options);
 
   it('offers the configured clusters with provider and region', async () => {
     await openGpuPage('cluster-choice');
@@ -128,7 +133,7 @@ describe('the gpu-workload form in Chromium (npm start)', () => {
         .getByRole('option', { name: /^Time-slicing/ })
         .getAttribute('aria-disabled'),
     ).not.toBe('true');
-    await screenshot('app-gpu-request-form-modes.png');
+    await screenshot('app-gpu-request-form-modes.png', { wholePage: true });
     await page.keyboard.press('Escape');
 
     // On inference (MIG strategy "single") MPS can run.
@@ -186,7 +191,7 @@ describe('the gpu-workload form in Chromium (npm start)', () => {
     expect(await page.getByTestId('gpu-quota').innerText()).toBe(
       'GPU quota of group:default/ml-platform on dev: 0.5 used + 8 this request = 8.5 of 8 GPUs',
     );
-    await screenshot('app-gpu-request-form-quota.png');
+    await screenshot('app-gpu-request-form-quota.png', { wholePage: true });
 
     await page.getByRole('button', { name: 'Review' }).click();
     // The step's validation refuses it with the same reason, on the field.
@@ -244,7 +249,7 @@ describe('the gpu-workload form in Chromium (npm start)', () => {
     expect(await page.getByRole('button', { name: 'Review' }).count()).toBe(1);
   });
 
-  it('drops a refusal of the last Review from the list once the value it refused changes', async () => {
+  it('drops a refusal of the last Review from the list and from under the field once the value it refused changes', async () => {
     await openGpuPage('review-stale');
     await choose('Cluster', /^dev /);
     await choose('GPU model', /^NVIDIA Tesla T4 /);
@@ -259,9 +264,15 @@ describe('the gpu-workload form in Chromium (npm start)', () => {
       hasText: 'Replicas: GPU quota exceeded for group:default/ml-platform',
     });
     await quotaRefusal.waitFor({ timeout: 30_000 });
+    // The same refusal under the GPU field (rjsf's error text for `gpu`).
+    const underField = page.locator('#root_gpu__error');
+    expect(await underField.allInnerTexts()).toEqual([
+      'Replicas: GPU quota exceeded for group:default/ml-platform on dev by 1.5 GPU: quota 8, already used 0.5, this request needs 9 (physical-GPU equivalents)',
+    ]);
 
     await replicas.fill('7');
     await preview().getByText(/^Fits/).waitFor({ timeout: 30_000 });
     expect(await quotaRefusal.count()).toBe(0);
+    expect(await underField.count()).toBe(0);
   });
 });

@@ -12,14 +12,19 @@ import {
   GpuReleasePreviewFieldExtension,
   GpuRequestPickerFieldExtension,
   GpuWorkloadContainerPickerFieldExtension,
+  FieldRefusals,
   StepRefusalList,
 } from '@gpu-gitops/plugin-gpu';
+
+const fieldErrorTemplate = { FieldErrorTemplate: FieldRefusals };
 
 /**
  * The scaffolder's page at `/create`, with the form's refusals at the top of
  * a step in the form's words and only while their value stands
  * (StepRefusalList as the form's `ui:ErrorListTemplate`, read by rjsf 5.24
- * `getTemplate` from the root uiSchema).
+ * `getTemplate` from the root uiSchema), and the text under each field
+ * likewise (FieldRefusals as every field's `FieldErrorTemplate`, from
+ * `ui:globalOptions`).
  *
  * It is the legacy `ScaffolderPage` because only that one takes `formProps`
  * (`@backstage/plugin-scaffolder` 1.41.0 `dist/index.d.ts` line 212): the
@@ -36,7 +41,17 @@ export const scaffolderPageWithRefusalList = PageBlueprint.make({
     noHeader: true,
     loader: async () => (
       <ScaffolderPage
-        formProps={{ uiSchema: { 'ui:ErrorListTemplate': StepRefusalList } }}
+        formProps={{
+          uiSchema: {
+            'ui:ErrorListTemplate': StepRefusalList,
+            // Every field's own: rjsf 5.24 reads `ui:globalOptions` into each
+            // field's ui options (`@rjsf/utils` getUiOptions), where
+            // getTemplate finds its templates. Its type lists only the flags,
+            // so the template is spread beside one of them (`label: true`,
+            // the default).
+            'ui:globalOptions': { label: true, ...fieldErrorTemplate },
+          },
+        }}
       >
         <ScaffolderFieldExtensions>
           <GpuRequestPickerFieldExtension />

@@ -32,6 +32,8 @@ export {
 export { GpuClusterPicker } from './scaffolder/GpuClusterPicker';
 export { GpuReleasePreview } from './scaffolder/GpuReleasePreview';
 export { StepRefusalList } from './scaffolder/StepRefusalList';
+export { FieldRefusals } from './scaffolder/FieldRefusals';
+export type { FieldRefusalsProps } from './scaffolder/FieldRefusals';
 export type {
   StepRefusal,
   StepRefusalListProps,

@@ -34,20 +34,76 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+/** What `saveScreenshot` takes. */
+export type ScreenshotOptions = {
+  /**
+   * The whole page, not the window: Backstage's pages scroll inside their
+   * content (an element of the window's height with `overflow-y: auto`),
+   * so Playwright's `fullPage`, which measures the document
+   * (playwright-core 1.65.1 `page.screenshot`), stops at the window's height.
+   * The window grows by what those elements hide, then gets its size back.
+   */
+  wholePage?: boolean;
+};
+
+/** The most any scrolled part of the page (the document or an element) hides below the window. */
+function hiddenHeight(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    let hidden = 0;
+    for (const element of Array.from(document.querySelectorAll('*'))) {
+      const { overflowY } = getComputedStyle(element);
+      const scrolls =
+        element === document.scrollingElement ||
+        overflowY === 'auto' ||
+        overflowY === 'scroll';
+      if (scrolls) {
+        hidden = Math.max(hidden, element.scrollHeight - element.clientHeight);
+      }
+    }
+    return hidden;
+  });
+}
+
+/** Runs `shoot` with the window as tall as the page, then gives the window its size back. */
+async function withWindowAsTallAsPage<T>(
+  page: Page,
+  shoot: () => Promise<T>,
+): Promise<T> {
+  const window = page.viewportSize();
+  if (!window) return shoot();
+  // A page whose parts fill the window (height: 100vh) grows with it: a
+  // few rounds, until nothing is hidden.
+  let height = window.height;
+  for (let round = 0; round < 3; round++) {
+    const hidden = await hiddenHeight(page);
+    if (hidden <= 0) break;
+    height += hidden;
+    await page.setViewportSize({ width: window.width, height });
+  }
+  try {
+    return await shoot();
+  } finally {
+    await page.setViewportSize(window);
+  }
+}
+
 /**
- * Saves a full-page screenshot named `name` (docs/ with GPU_SCREENSHOTS=docs,
- * else `fallbackDir`) and returns its path. A near-empty picture means a
- * blank page, so it is an error.
+ * Saves a screenshot named `name` (docs/ with GPU_SCREENSHOTS=docs, else
+ * `fallbackDir`), of the window or with `wholePage` of the whole page, and
+ * returns its path. A near-empty picture means a blank page, so it is an
+ * error.
  */
 export async function saveScreenshot(
   page: Page,
   name: string,
   fallbackDir: string,
+  options: ScreenshotOptions = {},
 ): Promise<string> {
   const dir = process.env.GPU_SCREENSHOTS === 'docs' ? DOCS_DIR : fallbackDir;
   await fs.mkdir(dir, { recursive: true });
   const file = path.join(dir, name);
-  await page.screenshot({ path: file, fullPage: true });
+  const shoot = () => page.screenshot({ path: file, fullPage: true });
+  await (options.wholePage ? withWindowAsTallAsPage(page, shoot) : shoot());
   const { size } = await fs.stat(file);
   if (size < 10_000) {
     throw new Error(

@@ -104,7 +104,7 @@ export function GpuRequestPicker(
           boxError={key => schemaErrorOf(props.errorSchema, key)}
         />
       </Box>
-      {/* The step's refusals (rawErrors) are listed under the field by the form itself. */}
+      {/* The step's refusals (rawErrors) are listed under the field by the form's FieldErrorTemplate (FieldRefusals). */}
       <PlanPreview
         loading={preview.loading}
         preview={preview.preview}

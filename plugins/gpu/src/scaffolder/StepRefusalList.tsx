@@ -5,7 +5,7 @@ import {
   Paper,
   Typography,
 } from '@material-ui/core';
-import { useRef } from 'react';
+import { useStandingRefusals, valueAt } from './standingRefusals';
 
 /**
  * One refusal as rjsf lists it (`@rjsf/utils` 5.24 `RJSFValidationError`).
@@ -72,17 +72,6 @@ export function refusalTitle(
   return ui?.['ui:title'] ?? node?.title ?? pathOf(property).join('.');
 }
 
-function valueAt(formData: unknown, property: string): unknown {
-  let value = formData;
-  for (const key of pathOf(property)) {
-    value =
-      value && typeof value === 'object'
-        ? (value as Record<string, unknown>)[key]
-        : undefined;
-  }
-  return value;
-}
-
 /**
  * Whether the form still holds the refusal at its path: rjsf clears a
  * changed field's schema errors there, though not from its list
@@ -90,45 +79,12 @@ function valueAt(formData: unknown, property: string): unknown {
  */
 function heldAtPath(refusal: StepRefusal, errorSchema: object | undefined) {
   if (!refusal.property || !refusal.message || !errorSchema) return true;
-  const held = valueAt(errorSchema, `${refusal.property}.__errors`);
+  const held = valueAt(errorSchema, [...pathOf(refusal.property), '__errors']);
   return Array.isArray(held) && held.includes(refusal.message);
 }
 
 const keyOf = (refusal: StepRefusal) =>
   `${refusal.property ?? ''}\n${refusal.stack}`;
-
-/**
- * The refusals whose value is still the one refused. rjsf 5.24 keeps the
- * last Review's schema errors and the Stepper's field-validation errors
- * (`extraErrors`) until Review is pressed again (`@rjsf/core` 5.24.13
- * `lib/components/Form.js` lines 132-136 and 173; `@backstage/plugin-scaffolder-react`
- * 3.0.0 `Stepper.esm.js` lines 137, 148 and 224), so each refusal keeps
- * the value it was listed with, and leaves the list once that value
- * changes. A refusal gone from the list is forgotten: the next Review's
- * judges its own value.
- */
-function useCurrentRefusals(
-  refusals: StepRefusal[],
-  formData: unknown,
-): StepRefusal[] {
-  const refusedValues = useRef(new Map<string, string | undefined>());
-  const listed = new Set(refusals.map(keyOf));
-  for (const key of [...refusedValues.current.keys()]) {
-    if (!listed.has(key)) refusedValues.current.delete(key);
-  }
-  const now = (refusal: StepRefusal) =>
-    JSON.stringify(valueAt(formData, refusal.property ?? ''));
-  for (const refusal of refusals) {
-    if (!refusedValues.current.has(keyOf(refusal))) {
-      refusedValues.current.set(keyOf(refusal), now(refusal));
-    }
-  }
-  return refusals.filter(
-    refusal =>
-      !refusal.property ||
-      refusedValues.current.get(keyOf(refusal)) === now(refusal),
-  );
-}
 
 /**
  * The list of a step's refusals at the top of the scaffolder form, for the
@@ -144,9 +100,14 @@ function useCurrentRefusals(
  * @public
  */
 export function StepRefusalList(props: StepRefusalListProps) {
-  const refusals = useCurrentRefusals(
+  // A refusal of the whole step (no property) stands until the next Review.
+  const refusals = useStandingRefusals(
     props.errors.filter(refusal => heldAtPath(refusal, props.errorSchema)),
-    props.formContext?.formData,
+    keyOf,
+    refusal =>
+      refusal.property
+        ? valueAt(props.formContext?.formData, pathOf(refusal.property))
+        : undefined,
   );
   if (refusals.length === 0) return null;
   return (
