@@ -5,10 +5,10 @@ import scaffolderPlugin from '@backstage/plugin-scaffolder/alpha';
 import {
   gpuPlugin,
   gpuScaffolderFieldsModule,
+  scaffolderModuleGpuPage,
 } from '@gpu-gitops/plugin-gpu/alpha';
 import { guestSignInPage } from './signInPage';
 import { homeRedirectPage } from './homeRedirect';
-import { scaffolderPageModule } from './scaffolderPage';
 
 /** App-level extensions: guest sign-in and `/` → catalog. */
 export const appModule = createFrontendModule({
@@ -25,14 +25,14 @@ export const appModule = createFrontendModule({
  * pull-request review page at `/gpu/pull-requests` — both in the sidebar,
  * as "GPU" and "GPU PRs", which lists every page with a route ref, a title
  * and an icon — and the API), the scaffolder's page at `/create` whose
- * form lists a step's refusals in the form's words (scaffolderPageModule)
+ * form lists a step's refusals in the form's words (scaffolderModuleGpuPage)
  * and the app module.
  */
 export const features = [
   catalogPlugin,
   scaffolderPlugin,
   gpuScaffolderFieldsModule,
-  scaffolderPageModule,
+  scaffolderModuleGpuPage,
   gpuPlugin,
   appModule,
 ];

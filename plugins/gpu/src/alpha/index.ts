@@ -20,3 +20,4 @@ export {
   gpuWorkloadContainerPickerFormField,
   gpuScaffolderFieldsModule,
 } from './formField';
+export { gpuScaffolderPage, scaffolderModuleGpuPage } from './scaffolderPage';
