@@ -30,6 +30,7 @@ import {
   type KeyedPool,
 } from './clusterPoolKeys';
 import type { RepoFolders } from './repoFolders';
+import { withEntries } from './overlayMap';
 
 function byKey<T>(key: (value: T) => string) {
   return (a: T, b: T) => compareStrings(key(a), key(b));
@@ -53,24 +54,6 @@ function pushByName(
 }
 
 /**
- * Adds `objects` to the by-name lists (new lists: a snapshot never changes),
- * each list grown in place and sorted once: 100k names, not a copy per object.
- */
-function addWorkloadObjects(
-  byName: Map<string, RepositoryWorkload[]>,
-  objects: RepositoryWorkload[],
-): void {
-  const added = new Map<string, RepositoryWorkload[]>();
-  for (const object of objects) pushByName(added, object);
-  for (const [name, list] of added) {
-    const before = byName.get(name);
-    const all = before ? [...before, ...list] : list;
-    if (all.length > 1) all.sort(byPlacement);
-    byName.set(name, all);
-  }
-}
-
-/**
  * Every folder's workload objects by name, each list sorted. 100k objects
  * are grouped folder by folder with a turn of the event loop between them
  * (`yieldTurn`): in one go they held a first index's loop for a third of
@@ -91,31 +74,33 @@ async function workloadObjectsOf(
   return byName;
 }
 
-/** `previous` (by Kubernetes id) with `replaced` out and `added` in: a new map, lists sorted by id. */
+/**
+ * `previous` (by Kubernetes id) with `replaced` out and `added` in: a new
+ * map sharing `previous`'s entries (`overlayMap.ts`), lists sorted by id.
+ */
 function swappedByKubernetesId(
-  previous: ReadonlyMap<string, IndexedWorkload[]>,
+  previous: Map<string, IndexedWorkload[]>,
   replaced: IndexedWorkload[],
   added: IndexedWorkload[],
 ): Map<string, IndexedWorkload[]> {
-  const byId = new Map(previous);
+  const changes = new Map<string, IndexedWorkload[] | undefined>();
+  const listOf = (id: string) =>
+    (changes.has(id) ? changes.get(id) : previous.get(id)) ?? [];
   for (const workload of replaced) {
     if (!workload.kubernetesId) continue;
-    const rest = (byId.get(workload.kubernetesId) ?? []).filter(
+    const rest = listOf(workload.kubernetesId).filter(
       w => w.id !== workload.id,
     );
-    if (rest.length > 0) byId.set(workload.kubernetesId, rest);
-    else byId.delete(workload.kubernetesId);
+    changes.set(workload.kubernetesId, rest.length > 0 ? rest : undefined);
   }
   for (const workload of added) {
     if (!workload.kubernetesId) continue;
-    byId.set(
+    changes.set(
       workload.kubernetesId,
-      [...(byId.get(workload.kubernetesId) ?? []), workload].sort(
-        byKey(w => w.id),
-      ),
+      [...listOf(workload.kubernetesId), workload].sort(byKey(w => w.id)),
     );
   }
-  return byId;
+  return withEntries(previous, changes);
 }
 
 /**
@@ -149,21 +134,31 @@ function swappedClusters(
   return clusters;
 }
 
-/** `previous` (workload objects by name) without `replaced` and with `added`: a new map. */
+/**
+ * `previous` (workload objects by name) without `replaced` and with `added`:
+ * a new map sharing `previous`'s entries (`overlayMap.ts`), each changed
+ * name's list sorted once.
+ */
 function swappedObjectsByName(
-  previous: ReadonlyMap<string, RepositoryWorkload[]>,
+  previous: Map<string, RepositoryWorkload[]>,
   replaced: RepositoryWorkload[],
   added: RepositoryWorkload[],
 ): Map<string, RepositoryWorkload[]> {
-  const byName = new Map(previous);
+  const changes = new Map<string, RepositoryWorkload[] | undefined>();
   const gone = new Set(replaced);
   for (const name of new Set(replaced.map(o => o.name))) {
-    const rest = (byName.get(name) ?? []).filter(o => !gone.has(o));
-    if (rest.length > 0) byName.set(name, rest);
-    else byName.delete(name);
+    const rest = (previous.get(name) ?? []).filter(o => !gone.has(o));
+    changes.set(name, rest.length > 0 ? rest : undefined);
   }
-  addWorkloadObjects(byName, added);
-  return byName;
+  const addedByName = new Map<string, RepositoryWorkload[]>();
+  for (const object of added) pushByName(addedByName, object);
+  for (const [name, list] of addedByName) {
+    const before = changes.has(name) ? changes.get(name) : previous.get(name);
+    const all = before ? [...before, ...list] : list;
+    if (all.length > 1) all.sort(byPlacement);
+    changes.set(name, all);
+  }
+  return withEntries(previous, changes);
 }
 
 /** What changed in a commit that touched only workload folders and requests. */
