@@ -179,6 +179,13 @@ spec:
       'none',
     ],
     [
+      // The chart's `hasEmbeddedConfigMap` tests `empty .Values.config.map`
+      // (k8s-device-plugin v0.18.0 `templates/_helpers.tpl`): no config.
+      'the standalone chart with an empty config.map',
+      fluxDevicePluginChart('    config:\n      map: {}'),
+      'none',
+    ],
+    [
       'the standalone chart’s migStrategy value',
       fluxDevicePluginChart('    migStrategy: single'),
       'single',
