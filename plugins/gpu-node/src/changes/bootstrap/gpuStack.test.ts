@@ -96,6 +96,21 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     );
   });
 
+  it("the standalone chart deploying GPU feature discovery alone (devicePlugin.enabled false): the operator's device plugin stays the one, its GFD goes, and the note says so", async () => {
+    const file = 'clusters/prod/infrastructure/gpu-feature-discovery.yaml';
+    const { values, notes } = await bootstrap({
+      [file]: fluxDevicePluginChart(
+        `    devicePlugin:\n      enabled: false\n${gfdChartValues(true)}`,
+      ),
+    });
+    expect(values.devicePlugin.enabled).toBe(true);
+    expect(values.gfd).toEqual({ enabled: false });
+    expect(values.nfd).toEqual({ enabled: false });
+    expect(notes).toContainEqual(
+      `The bootstrap's GPU Operator release runs no second GPU feature discovery (\`gfd.enabled: false\` in \`${VALUES}\`) and no second NFD (\`nfd.enabled: false\`): the \`nvidia-device-plugin\` Helm chart installed by Flux HelmRelease \`gpu-operator/nvidia-device-plugin\` in \`${file}\` deploys its own; it keeps its device plugin, the DCGM exporter and the MIG manager.`,
+    );
+  });
+
   it("the standalone chart reading the profile's ConfigMap: named configs stay, so only the second device plugin goes", async () => {
     const { values, written, notes } = await bootstrap({
       'clusters/prod/infrastructure/nvidia-device-plugin.yaml':

@@ -15,25 +15,43 @@ import { operatorOperands } from './gpuOperatorValues';
 
 /**
  * What the bootstrap's own GPU Operator release leaves to what already runs
- * on the GPU nodes (`operatorOperands`), as the end of the device plugin's note.
+ * on the GPU nodes (`operatorOperands`), in one sentence; undefined when it
+ * runs every operand.
  */
-function ownReleaseSentence(stack: ClusterGpuStack, valuesFile: string) {
+function ownReleaseSentence(
+  stack: ClusterGpuStack,
+  valuesFile: string,
+): string | undefined {
   const operands = operatorOperands(stack);
   const off = [
-    `no device plugin beside it (\`devicePlugin.enabled: false\` in \`${valuesFile}\`)`,
+    ...(operands.devicePlugin
+      ? []
+      : [['no device plugin beside it', 'devicePlugin.enabled']]),
     ...(operands.gfd
       ? []
-      : ['no second GPU feature discovery (`gfd.enabled: false`)']),
-    ...(operands.nfd ? [] : ['no second NFD (`nfd.enabled: false`)']),
-  ];
-  const runs = off.length > 1 ? off.slice(0, -1).join(', ') : off[0];
-  const last = off.length > 1 ? ` and ${off[off.length - 1]}` : '';
+      : [['no second GPU feature discovery', 'gfd.enabled']]),
+    ...(operands.nfd ? [] : [['no second NFD', 'nfd.enabled']]),
+  ].map(
+    ([what, key], i) =>
+      `${what} (\`${key}: false\`${i === 0 ? ` in \`${valuesFile}\`` : ''})`,
+  );
+  if (off.length === 0) return undefined;
+  const runs =
+    off.length > 1
+      ? `${off.slice(0, -1).join(', ')} and ${off[off.length - 1]}`
+      : off[0];
+  const prefix = `The bootstrap's GPU Operator release runs ${runs}`;
   const discovery = stack.chartFeatureDiscovery;
-  if (!discovery || off.length === 1) {
-    return ` The bootstrap's GPU Operator release runs ${runs}, and keeps GPU feature discovery, the DCGM exporter and the MIG manager.`;
+  if (!discovery || (operands.gfd && operands.nfd)) {
+    return `${prefix}, and keeps GPU feature discovery, the DCGM exporter and the MIG manager.`;
   }
-  const kept = operands.nfd ? 'its NFD, ' : '';
-  return ` The bootstrap's GPU Operator release runs ${runs}${last}: ${discovery.setting} deploys its own; it keeps ${kept}the DCGM exporter and the MIG manager.`;
+  const kept = [
+    ...(operands.devicePlugin ? ['its device plugin'] : []),
+    ...(operands.gfd ? ['GPU feature discovery'] : []),
+    ...(operands.nfd ? ['its NFD'] : []),
+    'the DCGM exporter',
+  ];
+  return `${prefix}: ${discovery.setting} deploys its own; it keeps ${kept.join(', ')} and the MIG manager.`;
 }
 
 /** The standalone chart's NFD cannot label the GPU nodes, so the operator's stays: a second NFD, and how to have one. */
@@ -57,11 +75,13 @@ export function gpuStackNotes(
 ): string[] {
   const notes: string[] = [];
   const plugin = stack.devicePlugin;
+  const own = valuesFile ? ownReleaseSentence(stack, valuesFile) : undefined;
   if (plugin) {
-    const own = valuesFile ? ownReleaseSentence(stack, valuesFile) : '';
     notes.push(
-      `The GPU nodes run their own device plugin: ${plugin.setting}. Requests are planned against what it can do.${own}`,
+      `The GPU nodes run their own device plugin: ${plugin.setting}. Requests are planned against what it can do.${own ? ` ${own}` : ''}`,
     );
+  } else if (own) {
+    notes.push(own);
   }
   if (valuesFile) notes.push(...twoNfdsNote(cluster, stack));
   for (const mode of SHARING_MODES) {
