@@ -76,6 +76,7 @@ export {
 } from './planner/devicePluginSlicing';
 export { DEVICE_PLUGIN_DEPLOY_LABEL } from './planner/sharingDra';
 export type {
+  ChartFeatureDiscovery,
   ClusterGpuStack,
   DeployedDevicePlugin,
   DeployedDraDriver,

@@ -143,6 +143,28 @@ export interface MigManagerConfigElsewhere extends StackSetting {
   advice: string;
 }
 
+/**
+ * GPU feature discovery (GFD) and Node Feature Discovery (NFD) that a
+ * standalone `nvidia-device-plugin` release deploys beside its plugin: its
+ * `gfd.enabled` renders GFD's DaemonSet, and its NFD subchart (alias `nfd`)
+ * is installed under the condition `nfd.enabled,gfd.enabled`
+ * (k8s-device-plugin v0.18.0 `deployments/helm/nvidia-device-plugin/Chart.yaml`,
+ * `templates/daemonset-gfd.yml`). The GPU Operator's own would be a second.
+ *
+ * @public
+ */
+export interface ChartFeatureDiscovery extends StackSetting {
+  /** It deploys GPU feature discovery, which labels each GPU node as its own plugin's config shares it. */
+  gfd: boolean;
+  /** It deploys Node Feature Discovery. */
+  nfd: boolean;
+  /**
+   * Its NFD's workers tolerate the profile's GPU taint with any value (the
+   * chart's `nfd.worker.tolerations`), so they run on, and label, the GPU nodes.
+   */
+  nfdOnGpuNodes: boolean;
+}
+
 /** What the MIG manager reads instead, in a reviewer's words. */
 export function migManagerReads(elsewhere: MigManagerConfigElsewhere): string {
   return elsewhere.configMap === ''
@@ -178,4 +200,6 @@ export interface ClusterGpuStack {
   draDrivers?: DeployedDraDriver[];
   /** A GPU Operator release the repository declares turns its device plugin off: where. */
   operatorDevicePluginOff?: StackSetting;
+  /** A standalone device-plugin release deploys GPU feature discovery or NFD: which, and where. */
+  chartFeatureDiscovery?: ChartFeatureDiscovery;
 }

@@ -1,6 +1,7 @@
 import {
   DEFAULT_DEVICE_PLUGIN_CONFIG,
   DEFAULT_MIG_CONFIG,
+  type ClusterGpuStack,
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 
@@ -46,10 +47,40 @@ export function gpuNodeTolerations(
       ];
 }
 
+/** Which of its operands the GPU Operator runs that something else may run instead. */
+export interface OperatorOperands {
+  devicePlugin: boolean;
+  /** GPU feature discovery. */
+  gfd: boolean;
+  /** Its Node Feature Discovery subchart. */
+  nfd: boolean;
+}
+
+const ALL_OPERANDS: OperatorOperands = {
+  devicePlugin: true,
+  gfd: true,
+  nfd: true,
+};
+
 /**
- * Helm values for the NVIDIA GPU Operator chart, once per cluster
- * (`runsDevicePlugin` false where another device plugin serves the GPU
- * nodes: a second one would advertise every GPU twice):
+ * What the bootstrap's GPU Operator runs beside what `stack` runs on the GPU
+ * nodes: no second device plugin (two would advertise every GPU twice), no
+ * second GFD, and no second NFD when the standalone chart's runs on the GPU
+ * nodes (else the operator's labels them: one NFD only once that one can).
+ */
+export function operatorOperands(stack: ClusterGpuStack): OperatorOperands {
+  const discovery = stack.chartFeatureDiscovery;
+  return {
+    devicePlugin: stack.devicePlugin === undefined,
+    gfd: !discovery?.gfd,
+    nfd: !(discovery?.nfd && discovery.nfdOnGpuNodes),
+  };
+}
+
+/**
+ * Helm values for the NVIDIA GPU Operator chart, once per cluster (each of
+ * `operands` false where something else already runs it on the GPU nodes,
+ * `operatorOperands`):
  * - operands (device plugin, GFD, DCGM exporter, MIG manager) tolerate the
  *   GPU taint our pools carry; the operator itself stays off GPU nodes
  *   (affinity), so GPU nodes can scale to zero;
@@ -67,26 +98,32 @@ export function buildGpuOperatorValues(
     devicePlugin: DEFAULT_DEVICE_PLUGIN_CONFIG,
     migManager: DEFAULT_MIG_CONFIG,
   },
-  runsDevicePlugin: boolean = true,
+  operands: OperatorOperands = ALL_OPERANDS,
 ): Record<string, unknown> {
   const tolerations = gpuNodeTolerations(cluster);
   return {
     // The EKS AL2023 NVIDIA AMI ships the driver and container toolkit.
     driver: { enabled: false },
     toolkit: { enabled: false },
-    nfd: { enabled: true },
-    'node-feature-discovery': {
-      worker: {
-        // NFD labels pci-10de on GPU nodes, so it must run there too.
-        tolerations,
-      },
-      // Static pools are NodeFeatureRules whose taints nfd-master applies
-      // only with -enable-taints: the NFD subchart (v0.19.0, pinned by
-      // gpu-operator v26.7.0) passes it for `master.enableTaints`.
-      ...(cluster.provider === 'static' && cluster.staticNodes
-        ? { master: { enableTaints: true } }
-        : {}),
-    },
+    nfd: { enabled: operands.nfd },
+    ...(operands.nfd
+      ? {
+          'node-feature-discovery': {
+            worker: {
+              // NFD labels pci-10de on GPU nodes, so it must run there too.
+              tolerations,
+            },
+            // Static pools are NodeFeatureRules whose taints nfd-master applies
+            // only with -enable-taints: the NFD subchart (v0.19.0, pinned by
+            // gpu-operator v26.7.0) passes it for `master.enableTaints`.
+            ...(cluster.provider === 'static' && cluster.staticNodes
+              ? { master: { enableTaints: true } }
+              : {}),
+          },
+        }
+      : {}),
+    // The chart's default is true (gpu-operator v26.7.0 values.yaml).
+    ...(operands.gfd ? {} : { gfd: { enabled: false } }),
     operator: {
       affinity: {
         nodeAffinity: {
@@ -110,7 +147,7 @@ export function buildGpuOperatorValues(
     },
     mig: { strategy: cluster.migStrategy },
     devicePlugin: {
-      enabled: runsDevicePlugin,
+      enabled: operands.devicePlugin,
       config: {
         create: false,
         name: cluster.devicePluginConfigMap.name,

@@ -16,6 +16,7 @@ import {
   BOTTLEROCKET_NODE_CLASS,
   STATIC_DEVICE_PLUGIN,
   fluxDevicePluginChart,
+  gfdChartValues,
 } from './__fixtures__/gpuStackShapes';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
@@ -48,7 +49,7 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     expect(values.migManager.enabled).toBe(true);
     expect(written.has(DEFAULT_CONFIG)).toBe(false);
     expect(notes).toContainEqual(
-      `The GPU nodes run their own device plugin: the \`nvidia-device-plugin\` Helm chart installed by Flux HelmRelease \`gpu-operator/nvidia-device-plugin\` in \`${file}\`. Requests are planned against what it can do. The bootstrap's GPU Operator release runs no device plugin beside it (\`devicePlugin.enabled: false\` in \`${VALUES}\`), and keeps GPU feature discovery, the DCGM exporter and the MIG manager.`,
+      `The GPU nodes run their own device plugin: the \`nvidia-device-plugin\` Helm chart installed by Flux HelmRelease \`gpu-operator/nvidia-device-plugin\` in \`${file}\`. Requests are planned against what it can do. The bootstrap's GPU Operator release runs no device plugin beside it (\`devicePlugin.enabled: false\` in \`${VALUES}\`) and no second GPU feature discovery (\`gfd.enabled: false\`): the \`nvidia-device-plugin\` Helm chart installed by Flux HelmRelease \`gpu-operator/nvidia-device-plugin\` in \`${file}\` deploys its own; it keeps its NFD, the DCGM exporter and the MIG manager.`,
     );
     const refused = notes.filter(n => n.startsWith('Requests for'));
     expect(refused.map(n => n.split(' are refused')[0])).toEqual([
@@ -62,6 +63,51 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     // advertise a MIG pool's partitioned GPUs whole.
     expect(refused[1]).toContain(
       'whose MIG strategy is "none", not the cluster profile\'s "mixed"',
+    );
+  });
+
+  it("the standalone chart with GFD and an NFD whose workers run on the GPU nodes: the bootstrap's GPU Operator deploys neither a second GFD nor a second NFD", async () => {
+    const file = 'clusters/prod/infrastructure/nvidia-device-plugin.yaml';
+    const { values, notes } = await bootstrap({
+      [file]: fluxDevicePluginChart(gfdChartValues(true)),
+    });
+    expect(values.devicePlugin.enabled).toBe(false);
+    expect(values.gfd).toEqual({ enabled: false });
+    expect(values.nfd).toEqual({ enabled: false });
+    expect(values['node-feature-discovery']).toBeUndefined();
+    expect(notes).toContainEqual(
+      expect.stringContaining(
+        `The bootstrap's GPU Operator release runs no device plugin beside it (\`devicePlugin.enabled: false\` in \`${VALUES}\`), no second GPU feature discovery (\`gfd.enabled: false\`) and no second NFD (\`nfd.enabled: false\`): the \`nvidia-device-plugin\` Helm chart installed by Flux HelmRelease \`gpu-operator/nvidia-device-plugin\` in \`${file}\` deploys its own; it keeps the DCGM exporter and the MIG manager.`,
+      ),
+    );
+  });
+
+  it("the standalone chart with GFD and the chart's own NFD, whose workers do not tolerate the GPU taint: no second GFD, the operator's NFD kept (the GPU nodes' labels come from it), and what to set for one NFD", async () => {
+    const file = 'clusters/prod/infrastructure/nvidia-device-plugin.yaml';
+    const { values, notes } = await bootstrap({
+      [file]: fluxDevicePluginChart(gfdChartValues()),
+    });
+    expect(values.gfd).toEqual({ enabled: false });
+    expect(values.nfd).toEqual({ enabled: true });
+    expect(notes).toContainEqual(
+      expect.stringContaining(
+        `Two NFDs run: the \`nvidia-device-plugin\` Helm chart installed by Flux HelmRelease \`gpu-operator/nvidia-device-plugin\` in \`${file}\` deploys its own (its NFD subchart), whose workers do not tolerate the taint \`nvidia.com/gpu\` of the GPU pools (its \`nfd.worker.tolerations\`), so the bootstrap's GPU Operator keeps its NFD to label the GPU nodes; to run one, add \`{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}\` to its \`nfd.worker.tolerations\` (or set its \`nfd.enabled: false\`) and run the bootstrap again.`,
+      ),
+    );
+  });
+
+  it("the standalone chart deploying GPU feature discovery alone (devicePlugin.enabled false): the operator's device plugin stays the one, its GFD goes, and the note says so", async () => {
+    const file = 'clusters/prod/infrastructure/gpu-feature-discovery.yaml';
+    const { values, notes } = await bootstrap({
+      [file]: fluxDevicePluginChart(
+        `    devicePlugin:\n      enabled: false\n${gfdChartValues(true)}`,
+      ),
+    });
+    expect(values.devicePlugin.enabled).toBe(true);
+    expect(values.gfd).toEqual({ enabled: false });
+    expect(values.nfd).toEqual({ enabled: false });
+    expect(notes).toContainEqual(
+      `The bootstrap's GPU Operator release runs no second GPU feature discovery (\`gfd.enabled: false\` in \`${VALUES}\`) and no second NFD (\`nfd.enabled: false\`): the \`nvidia-device-plugin\` Helm chart installed by Flux HelmRelease \`gpu-operator/nvidia-device-plugin\` in \`${file}\` deploys its own; it keeps its device plugin, the DCGM exporter and the MIG manager.`,
     );
   });
 
@@ -135,6 +181,23 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
         "**To do**: set `devicePlugin.enabled: false` in `spec.source.helm.valuesObject` of Application `argocd/gpu-operator` in `argocd/apps/gpu-operator.yaml`: it is `true` (the chart's default), so the operator runs a second device plugin beside DaemonSet `nvidia-device-plugin-daemonset`",
       ),
     );
+  });
+  it('an adopted GPU Operator release beside the standalone chart with GFD and an NFD on the GPU nodes: says to turn its own GFD and NFD off, and where', async () => {
+    const { notes } = await bootstrap({
+      'argocd/apps/gpu-operator.yaml': ARGO_GPU_OPERATOR_WITHOUT_MIG_MANAGER,
+      'clusters/prod/infrastructure/nvidia-device-plugin.yaml':
+        fluxDevicePluginChart(gfdChartValues(true)),
+    });
+    for (const [key, what] of [
+      ['gfd.enabled', 'GPU feature discovery'],
+      ['nfd.enabled', 'NFD'],
+    ]) {
+      expect(notes).toContainEqual(
+        expect.stringContaining(
+          `**To do**: set \`${key}: false\` in \`spec.source.helm.valuesObject\` of Application \`argocd/gpu-operator\` in \`argocd/apps/gpu-operator.yaml\`: it is \`true\` (the chart's default), so the operator deploys a second ${what} beside the one the \`nvidia-device-plugin\` Helm chart installed by Flux HelmRelease`,
+        ),
+      );
+    }
   });
 });
 

@@ -127,42 +127,60 @@ function chartValue(release: HelmRelease, key: string): unknown {
   return reading.state === 'set' ? reading.value : CHART_PLACEMENT[key];
 }
 
+/**
+ * The chart renders its plugin's DaemonSet only `if .Values.devicePlugin.enabled`
+ * (k8s-device-plugin v0.18.0 `templates/daemonset-device-plugin.yml`; Go's
+ * truth: not false, empty or absent; the chart's default is true): a release
+ * that turns it off deploys GPU feature discovery alone (README, "Deploying
+ * gpu-feature-discovery in standalone mode"). A hidden value counts as on.
+ */
+function rendersDevicePlugin(release: HelmRelease): boolean {
+  const enabled = readValue(release.layers, ['devicePlugin', 'enabled']);
+  if (enabled.state !== 'set') return true;
+  const value = enabled.value;
+  return !(
+    value === false ||
+    value === null ||
+    value === 0 ||
+    value === '' ||
+    value === undefined
+  );
+}
+
 async function chartPlugins(
   tree: RepoTree,
   cluster: ClusterProfile,
   files: RepositoryFile[],
 ): Promise<DeployedDevicePlugin[]> {
   const ref = cluster.devicePluginConfigMap;
-  return (await findHelmReleases(tree, files, DEVICE_PLUGIN_CHART)).map(
-    release => {
-      const name = readValue(release.layers, ['config', 'name']);
-      const shared = devicePluginChartDefaultSharing(release);
-      const readsNamedConfigs =
-        name.state === 'set' &&
-        name.value === ref.name &&
-        (release.namespace === undefined ||
-          release.namespace === ref.namespace);
-      const migStrategy = devicePluginChartMigStrategy(
-        release,
-        readsNamedConfigs,
-      );
-      return {
-        kind: 'standalone',
-        ...(shared
-          ? { sharesByDefault: `${describeSharing(shared)}: ${shared.source}` }
-          : {}),
-        ...(migStrategy ? { migStrategy } : {}),
-        readsNamedConfigs,
-        file: release.file,
-        setting: `the \`${DEVICE_PLUGIN_CHART}\` Helm chart installed by ${release.declaredBy} in \`${release.file}\``,
-        placement: podSchedulingOf({
-          nodeSelector: chartValue(release, 'nodeSelector'),
-          affinity: chartValue(release, 'affinity'),
-          tolerations: chartValue(release, 'tolerations'),
-        }),
-      };
-    },
-  );
+  const releases = await findHelmReleases(tree, files, DEVICE_PLUGIN_CHART);
+  return releases.filter(rendersDevicePlugin).map(release => {
+    const name = readValue(release.layers, ['config', 'name']);
+    const shared = devicePluginChartDefaultSharing(release);
+    const readsNamedConfigs =
+      name.state === 'set' &&
+      name.value === ref.name &&
+      (release.namespace === undefined || release.namespace === ref.namespace);
+    const migStrategy = devicePluginChartMigStrategy(
+      release,
+      readsNamedConfigs,
+    );
+    return {
+      kind: 'standalone',
+      ...(shared
+        ? { sharesByDefault: `${describeSharing(shared)}: ${shared.source}` }
+        : {}),
+      ...(migStrategy ? { migStrategy } : {}),
+      readsNamedConfigs,
+      file: release.file,
+      setting: `the \`${DEVICE_PLUGIN_CHART}\` Helm chart installed by ${release.declaredBy} in \`${release.file}\``,
+      placement: podSchedulingOf({
+        nodeSelector: chartValue(release, 'nodeSelector'),
+        affinity: chartValue(release, 'affinity'),
+        tolerations: chartValue(release, 'tolerations'),
+      }),
+    };
+  });
 }
 
 /**

@@ -33,6 +33,36 @@ const valueOf = (release: HelmRelease, path: string[]) => {
   return reading.state === 'set' ? reading.value : undefined;
 };
 
+/**
+ * Where a release's plugin takes its configs from, read once through the
+ * values layers: an external ConfigMap (`config.name`), the chart's own
+ * from `config.map`, none (an empty or unset map: the plugin's flags
+ * alone), or `hidden` when a value source that may set either cannot be
+ * read. The chart refuses both set at once (k8s-device-plugin v0.18.0
+ * `deployments/helm/nvidia-device-plugin/templates/validation.yml`).
+ */
+type ChartConfigSource =
+  | { kind: 'hidden' }
+  | { kind: 'external'; name: string }
+  | { kind: 'none' }
+  | { kind: 'map'; map: Record<string, unknown> };
+
+function chartConfigSource(release: HelmRelease): ChartConfigSource {
+  const name = readValue(release.layers, ['config', 'name']);
+  const map = readValue(release.layers, ['config', 'map']);
+  if (name.state === 'unknown' || map.state === 'unknown') {
+    return { kind: 'hidden' };
+  }
+  if (name.state === 'set' && typeof name.value === 'string' && name.value) {
+    return { kind: 'external', name: name.value };
+  }
+  if (map.state === 'chart-default') return { kind: 'none' };
+  if (!isPlainObject(map.value)) return { kind: 'hidden' };
+  return Object.keys(map.value).length === 0
+    ? { kind: 'none' }
+    : { kind: 'map', map: map.value };
+}
+
 /** The key of `config.map` the plugin applies by default, if any. */
 function defaultKey(
   release: HelmRelease,
@@ -45,19 +75,11 @@ function defaultKey(
   return keys.length === 1 ? keys[0] : undefined;
 }
 
-/**
- * The release's default config as it carries it in `config.map`, parsed,
- * with its key; undefined when it reads an external ConfigMap
- * (`config.name`), carries none, or its values cannot be read.
- */
-function chartDefaultConfig(
-  release: HelmRelease,
+/** The config `map` holds under `key`, parsed; undefined when it cannot be read. */
+function parsedEntry(
+  map: Record<string, unknown>,
+  key: string | undefined,
 ): { key: string; config: unknown } | undefined {
-  const external = valueOf(release, ['config', 'name']);
-  if (typeof external === 'string' && external !== '') return undefined;
-  const map = valueOf(release, ['config', 'map']);
-  if (!isPlainObject(map)) return undefined;
-  const key = defaultKey(release, map);
   const text = key === undefined ? undefined : map[key];
   if (key === undefined || typeof text !== 'string') return undefined;
   try {
@@ -65,6 +87,19 @@ function chartDefaultConfig(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The release's default config as it carries it in `config.map`, parsed,
+ * with its key; undefined when it reads an external ConfigMap
+ * (`config.name`), carries none, or its values cannot be read.
+ */
+function chartDefaultConfig(
+  release: HelmRelease,
+  source: ChartConfigSource = chartConfigSource(release),
+): { key: string; config: unknown } | undefined {
+  if (source.kind !== 'map') return undefined;
+  return parsedEntry(source.map, defaultKey(release, source.map));
 }
 
 /**
@@ -102,12 +137,9 @@ export function devicePluginChartMigStrategy(
     return chartValue.value;
   }
   if (chartValue.state === 'unknown' || readsNamedConfigs) return undefined;
-  const external = readValue(release.layers, ['config', 'name']);
-  const map = readValue(release.layers, ['config', 'map']);
-  if (external.state === 'unknown' || map.state === 'unknown') return undefined;
-  if (external.state === 'set' && external.value !== '') return undefined;
-  if (map.state === 'chart-default') return 'none';
-  const read = chartDefaultConfig(release);
+  const source = chartConfigSource(release);
+  if (source.kind === 'none') return 'none';
+  const read = chartDefaultConfig(release, source);
   if (!read) return undefined;
   const own = getIn(read.config, 'flags', 'migStrategy');
   return typeof own === 'string' ? own : 'none';

@@ -179,6 +179,13 @@ spec:
       'none',
     ],
     [
+      // The chart's `hasEmbeddedConfigMap` tests `empty .Values.config.map`
+      // (k8s-device-plugin v0.18.0 `templates/_helpers.tpl`): no config.
+      'the standalone chart with an empty config.map',
+      fluxDevicePluginChart('    config:\n      map: {}'),
+      'none',
+    ],
+    [
       'the standalone chart’s migStrategy value',
       fluxDevicePluginChart('    migStrategy: single'),
       'single',
@@ -206,6 +213,28 @@ spec:
       expect(fromKept.devicePlugin?.migStrategy).toBe(migStrategy);
     },
   );
+
+  it('counts no device plugin for a standalone chart release with devicePlugin.enabled false (GFD only), and reads its GFD and NFD', async () => {
+    // NVIDIA's README "Deploying gpu-feature-discovery in standalone mode"
+    // (k8s-device-plugin v0.18.0): the chart renders its plugin's DaemonSet
+    // only `if .Values.devicePlugin.enabled` (`templates/daemonset-device-plugin.yml`).
+    const { fromKept } = await stacks(
+      {
+        'infra/gfd.yaml': fluxDevicePluginChart(
+          '    devicePlugin:\n      enabled: false\n    gfd:\n      enabled: true',
+        ),
+      },
+      prod,
+    );
+    expect(fromKept.devicePlugin).toBeUndefined();
+    expect(fromKept.devicePlugins ?? []).toEqual([]);
+    expect(fromKept.chartFeatureDiscovery).toMatchObject({
+      file: 'infra/gfd.yaml',
+      gfd: true,
+      nfd: true,
+      nfdOnGpuNodes: false,
+    });
+  });
 
   it('leaves the MIG strategy to the named configs when the standalone chart reads the profile’s ConfigMap', async () => {
     const { fromKept } = await stacks(

@@ -17,6 +17,7 @@ import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/values
 import { anyOfWords } from '../anyOfWords';
 import { mayHoldGpuConfigMap } from '../handWrittenConfigMaps';
 import type { RepoTree } from '../tree';
+import { chartFeatureDiscovery } from './chartFeatureDiscovery';
 import { deployedDevicePlugins } from './deployedDevicePlugins';
 import { migManagerConfigElsewhere } from './migManagerConfigElsewhere';
 import { migManagerOff } from './migManagerOff';
@@ -139,7 +140,9 @@ export async function readGpuStack(
     files,
     configs,
   );
+  const discovery = await chartFeatureDiscovery(tree, cluster, files);
   return {
+    ...(discovery ? { chartFeatureDiscovery: discovery } : {}),
     ...(operatorDefault ? { operatorSharesByDefault: operatorDefault } : {}),
     ...(migManager ? { migManagerOff: migManager } : {}),
     ...(migConfigElsewhere

@@ -84,6 +84,22 @@ spec:
 ${values}
 `;
 
+/**
+ * The standalone chart's values with GPU feature discovery, as NVIDIA's
+ * README "Deploying with gpu-feature-discovery for automatic node labels"
+ * installs it (`--set gfd.enabled=true`, k8s-device-plugin v0.18.0
+ * `README.md`), which pulls in the chart's NFD subchart as well (`Chart.yaml`:
+ * `node-feature-discovery`, alias `nfd`, condition `nfd.enabled,gfd.enabled`);
+ * `nfdWorkerTolerations` true: its NFD workers also tolerate the GPU taint
+ * with any value (the chart's own default tolerates only `nvidia.com/gpu=present`).
+ */
+export const gfdChartValues = (nfdWorkerTolerations = false) =>
+  `    gfd:\n      enabled: true${
+    nfdWorkerTolerations
+      ? '\n    nfd:\n      worker:\n        tolerations:\n        - key: nvidia.com/gpu\n          operator: Exists\n          effect: NoSchedule'
+      : ''
+  }`;
+
 export const BOTTLEROCKET_NODE_CLASS = `apiVersion: karpenter.k8s.aws/v1
 kind: EC2NodeClass
 metadata:

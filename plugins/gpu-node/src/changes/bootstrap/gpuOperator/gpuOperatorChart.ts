@@ -37,6 +37,7 @@ export const GPU_OPERATOR_CHART_DEFAULTS: Record<string, unknown> = {
   'mig.strategy': 'single',
   'daemonsets.tolerations': [NVIDIA_GPU_TOLERATION],
   'nfd.enabled': true,
+  'gfd.enabled': true,
   'node-feature-discovery.worker.tolerations': [
     {
       key: 'node-role.kubernetes.io/control-plane',

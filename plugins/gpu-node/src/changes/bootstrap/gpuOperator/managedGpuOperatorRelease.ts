@@ -12,7 +12,7 @@ import type {
 } from '@gpu-gitops/plugin-gpu-common';
 import { bootstrapYaml, type BootstrapFileWrite } from '../bootstrapFile';
 import type { BootstrapPaths } from '../bootstrapPaths';
-import { buildGpuOperatorValues } from '../gpuOperatorValues';
+import { buildGpuOperatorValues, operatorOperands } from '../gpuOperatorValues';
 import {
   devicePluginDefaultKey,
   migManagerDefaultEntry,
@@ -39,8 +39,7 @@ export function managedGpuOperatorRelease(
             devicePlugin: devicePluginDefaultKey(configMaps.devicePlugin),
             migManager: migManagerDefaultEntry(configMaps.migParted),
           },
-          // The GPU nodes' own device plugin stays the only one.
-          stack.devicePlugin === undefined,
+          operatorOperands(stack),
         ),
         'Helm values of the NVIDIA GPU Operator (ClusterPolicy). Operands (device plugin, GFD, DCGM exporter, MIG manager) run only on nodes the operator labels nvidia.com/gpu.present=true (from NFD feature.node.kubernetes.io/pci-10de.present); ClusterPolicy has no per-daemonset nodeSelector, so they get the GPU taint tolerations here and the operator itself is kept off GPU nodes.',
       ),

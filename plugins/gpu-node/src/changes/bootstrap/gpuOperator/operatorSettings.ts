@@ -296,7 +296,7 @@ function checkMigStrategy(ctx: Context) {
  * (NoSchedule) whatever its value: a pool's taint value is the pool's name,
  * so only an `Exists` toleration covers every pool.
  */
-function toleratesGpuTaint(tolerations: unknown, key: string): boolean {
+export function toleratesGpuTaint(tolerations: unknown, key: string): boolean {
   return (
     Array.isArray(tolerations) &&
     tolerations.some(
@@ -417,6 +417,38 @@ function checkDevicePluginEnabled(ctx: Context, stack: ClusterGpuStack) {
   );
 }
 
+/**
+ * `gfd.enabled` / `nfd.enabled` are false where a standalone device-plugin
+ * release deploys its own (`stack.chartFeatureDiscovery`): two GFDs label
+ * each GPU node's `nvidia.com/gpu.product` and `.replicas` each from its own
+ * plugin's config; NFD only when that release's NFD runs on the GPU nodes
+ * (else this one is what labels them, `gpuStackNotes` says how to have one).
+ */
+function checkSecondDiscovery(ctx: Context, stack: ClusterGpuStack) {
+  const discovery = stack.chartFeatureDiscovery;
+  if (!discovery) return;
+  const seconds = [
+    ...(discovery.gfd
+      ? [{ key: 'gfd.enabled', what: 'GPU feature discovery' }]
+      : []),
+    ...(discovery.nfd && discovery.nfdOnGpuNodes
+      ? [{ key: 'nfd.enabled', what: 'NFD' }]
+      : []),
+  ];
+  for (const { key, what } of seconds) {
+    const value = valueOf(ctx.release, key);
+    if (!value.known) {
+      cannotTell(ctx, key, 'false', value.why);
+    } else if (!truthy(value.value)) {
+      ctx.check.asNeeded.push(`\`${key}: ${shown(value.value)}\``);
+    } else {
+      ctx.check.findings.push(
+        `**To do**: set ${advice(ctx, value, key, 'false')}: it is \`${shown(value.value)}\` (${source(value)}), so the operator deploys a second ${what} beside the one ${discovery.setting} deploys, and both label the GPU nodes.`,
+      );
+    }
+  }
+}
+
 /** What `release` sets, against what `cluster` needs and what else runs on the GPU nodes. */
 export function checkOperatorRelease(
   release: HelmRelease,
@@ -432,6 +464,7 @@ export function checkOperatorRelease(
   };
   const ctx: Context = { release, cluster, configMaps, check };
   checkDevicePluginEnabled(ctx, stack);
+  checkSecondDiscovery(ctx, stack);
   if (checkConfigName(ctx, configMaps.devicePlugin)) {
     checkDevicePluginDefault(ctx);
   }
