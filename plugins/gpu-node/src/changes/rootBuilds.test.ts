@@ -223,3 +223,41 @@ describe('buildTouchedRoots', () => {
     });
   });
 });
+
+describe('buildTouchedRoots of a root built whole', () => {
+  let repo: string;
+  beforeEach(async () => {
+    repo = mkdtempSync(join(tmpdir(), 'gpu-root-builds-whole-'));
+    const tree = new FsRepoTree(repo);
+    for (const [file, text] of Object.entries(base))
+      await tree.writeFile(file, text);
+  });
+  afterEach(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('asks once per side whether it is a plain root to build in chunks', async () => {
+    // `plainRoot` looks for each kustomization file name; only it looks for this one.
+    const lstat = jest.spyOn(fsPromises, 'lstat');
+    const asked = () =>
+      lstat.mock.calls.filter(([file]) =>
+        String(file).endsWith(join('clusters', 'dev', 'Kustomization')),
+      );
+    try {
+      const [build] = await buildTouchedRoots(repo, {
+        empty: false,
+        changes: [
+          {
+            path: 'clusters/dev/pool.yaml',
+            action: 'update',
+            content:
+              'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: pool\ndata: { a: c }\n',
+          },
+        ],
+      });
+      expect(build.after.objects?.[0]).toMatchObject({ data: { a: 'c' } });
+      // The base's build, and the tree after's (materialized once).
+      expect(asked()).toHaveLength(2);
+    } finally {
+      lstat.mockRestore();
+    }
+  });
+});

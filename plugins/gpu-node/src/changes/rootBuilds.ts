@@ -211,6 +211,12 @@ async function copyFolder(
     });
 }
 
+/** A root built in chunks after the change: its plain kustomization, and where its files are. */
+interface ChunkedAfter {
+  plain: PlainRoot;
+  fileOf: RootFiles;
+}
+
 /**
  * The tree after the change in `scratch`, as the roots' builds after read
  * it: the change's own files, and each root's folders copied from the
@@ -219,7 +225,8 @@ async function copyFolder(
  * (`chunkedBuild.ts`) is not copied: it reads its unchanged files where the
  * checkout holds them (the scale bench's 2,000-file GPU root took 5 to 8 s
  * of `fs.cp` on a loaded two-core machine); those roots are returned with
- * where their files are.
+ * where their files are, the others as built whole (asked once: the
+ * build after takes the answer).
  */
 async function materializeAfter(
   dir: string,
@@ -227,18 +234,19 @@ async function materializeAfter(
   graphAfter: KustomizationGraph,
   roots: string[],
   changeSet: ChangeSet,
-): Promise<Map<string, { plain: PlainRoot; fileOf: RootFiles }>> {
+): Promise<Map<string, ChunkedAfter | 'whole'>> {
   const after = new FsRepoTree(scratch);
   await writeChangeSet(after, changeSet);
-  const chunked = new Map<string, { plain: PlainRoot; fileOf: RootFiles }>();
+  const builtAs = new Map<string, ChunkedAfter | 'whole'>();
   const copied = new Set<string>();
   for (const root of roots) {
     const fileOf = filesAfterChange(dir, scratch, root, changeSet);
     const plain = await plainRoot(fileOf);
     if (plain && plain.resources.length >= CHUNKED_MIN_RESOURCES) {
-      chunked.set(root, { plain, fileOf });
+      builtAs.set(root, { plain, fileOf });
       continue;
     }
+    builtAs.set(root, 'whole');
     for (const folder of foldersBuiltBy(graphAfter, root)) {
       if ([...copied].some(c => contains(c, folder))) continue;
       copied.add(folder);
@@ -249,7 +257,7 @@ async function materializeAfter(
       });
     }
   }
-  return chunked;
+  return builtAs;
 }
 
 /**
@@ -295,7 +303,7 @@ export async function buildTouchedRoots(
     );
     const files = [...changeSet.changes.map(c => c.path), ...alsoBuilding];
     const roots = affectedRoots([graphBefore, graphAfter], files);
-    const chunkedAfter = await materializeAfter(
+    const builtAfterAs = await materializeAfter(
       dir,
       scratch,
       graphAfter,
@@ -303,18 +311,19 @@ export async function buildTouchedRoots(
       changeSet,
     );
     const blobIdsAfter = idsAfterChange(blobIds, changeSet);
-    const buildAfter = (root: string) => {
-      const chunked = chunkedAfter.get(root);
-      if (!chunked) {
-        return build(scratch, graphAfter, root, kustomize, blobIdsAfter);
-      }
-      return judged(graphAfter, root, () =>
-        buildPlainRootInChunks(scratch, root, chunked.plain, kustomize, {
+    const buildAfter = (root: string) =>
+      judged(graphAfter, root, async () => {
+        const chunked = builtAfterAs.get(root);
+        if (chunked === undefined || chunked === 'whole') {
+          return (
+            await buildKustomizationRoot(scratch, graphAfter, root, kustomize)
+          ).objects;
+        }
+        return buildPlainRootInChunks(scratch, root, chunked.plain, kustomize, {
           blobIds: blobIdsAfter,
           fileOf: chunked.fileOf,
-        }),
-      );
-    };
+        });
+      });
     const timed = (side: 'before' | 'after', root: string) =>
       stage(`kustomize build ${root} (${side})`, () =>
         side === 'before'

@@ -377,7 +377,13 @@ async function verifyStep(
 ): Promise<ImportChange['verification']> {
   if (options.verify === false) return undefined;
   return stage('Verify with kustomize', () =>
-    verifyImport(options.dir, changeSet, expected, options.kustomize),
+    verifyImport(
+      options.dir,
+      changeSet,
+      expected,
+      options.kustomize,
+      options.tree,
+    ),
   );
 }
 

@@ -10,6 +10,7 @@
  */
 import { GpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import type { BuildRootOptions } from '../kustomize/buildRoot';
+import type { RepoTree } from '../repo/tree';
 import { deepEqual } from '../changes/canonical';
 import { describeBuilt } from '../changes/gpuWorkloadCheck';
 import { buildTouchedRoots, builtObjectId } from '../changes/rootBuilds';
@@ -33,11 +34,17 @@ function refuse(message: string): never {
   throw new GpuInputError([{ path: 'repository', rule: 'verify', message }]);
 }
 
+/**
+ * `tree` reads the checkout at `dir` (default: a plain reader of it): a git
+ * checkout's blob ids key a big root's chunks, so its unchanged files are
+ * not read (`kustomize/chunkedBuild.ts`).
+ */
 export async function verifyImport(
   dir: string,
   changeSet: ChangeSet,
   expected: ExpectedImport,
   kustomize?: BuildRootOptions,
+  tree?: RepoTree,
 ): Promise<VerifyChangeResult> {
   const result: VerifyChangeResult = { verified: [], unverifiable: [] };
   const problems: string[] = [];
@@ -45,6 +52,8 @@ export async function verifyImport(
     dir,
     changeSet,
     kustomize,
+    undefined,
+    tree,
   )) {
     if (was.error !== undefined) {
       result.unverifiable.push({ root, reason: was.error });

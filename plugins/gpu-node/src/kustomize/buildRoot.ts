@@ -11,7 +11,7 @@
  * not touch) is built once. In a clean git checkout a big root's files are
  * named by their git blob ids instead of read (`committedInputs.ts`).
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { findKustomizeBinary } from './binary';
@@ -22,6 +22,7 @@ import {
   type KustomizeBuildOptions,
 } from './build';
 import { foldersBuiltBy, type KustomizationGraph } from './roots';
+import { readSavedBuild, saveBuild } from './savedBuilds';
 import { kustomizeBuildWithoutHelmCharts } from './withoutHelmCharts';
 
 /** @public */
@@ -50,49 +51,6 @@ function remember(key: string, objects: BuiltObject[]): void {
   remembered.set(key, objects);
   if (remembered.size > MAX_REMEMBERED) {
     remembered.delete(remembered.keys().next().value!);
-  }
-}
-
-async function readSaved(
-  cacheDir: string | undefined,
-  key: string,
-): Promise<BuiltObject[] | undefined> {
-  if (!cacheDir) return undefined;
-  try {
-    return JSON.parse(
-      await fs.readFile(path.join(cacheDir, `${key}.json`), 'utf8'),
-    );
-  } catch {
-    return undefined; // not saved, or half written by a killed run
-  }
-}
-
-/** Saves a build; keeps the folder to the newest MAX_REMEMBERED builds. */
-async function save(
-  cacheDir: string | undefined,
-  key: string,
-  objects: BuiltObject[],
-): Promise<void> {
-  if (!cacheDir) return;
-  await fs.mkdir(cacheDir, { recursive: true });
-  const file = path.join(cacheDir, `${key}.json`);
-  // Unique per write: builds now run side by side in one process too.
-  const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
-  await fs.writeFile(temp, JSON.stringify(objects));
-  await fs.rename(temp, file);
-  const saved = (await fs.readdir(cacheDir)).filter(f => f.endsWith('.json'));
-  if (saved.length <= MAX_REMEMBERED) return;
-  const ages = await Promise.all(
-    saved.map(async f => ({
-      f,
-      mtime:
-        (await fs.stat(path.join(cacheDir, f)).catch(() => undefined))
-          ?.mtimeMs ?? 0,
-    })),
-  );
-  ages.sort((a, b) => a.mtime - b.mtime);
-  for (const { f } of ages.slice(0, ages.length - MAX_REMEMBERED)) {
-    await fs.rm(path.join(cacheDir, f), { force: true });
   }
 }
 
@@ -204,7 +162,8 @@ async function builtOnce(
   },
   options: BuildRootOptions,
 ): Promise<BuiltObject[]> {
-  const known = remembered.get(key) ?? (await readSaved(options.cacheDir, key));
+  const known =
+    remembered.get(key) ?? (await readSavedBuild(options.cacheDir, key));
   if (known) {
     remember(key, known);
     return known;
@@ -218,6 +177,6 @@ async function builtOnce(
           { ...options, pathsRelativeTo: dir },
         );
   remember(key, objects);
-  await save(options.cacheDir, key, objects);
+  await saveBuild(options.cacheDir, key, objects, MAX_REMEMBERED);
   return objects;
 }

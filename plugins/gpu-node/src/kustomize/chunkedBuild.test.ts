@@ -264,6 +264,41 @@ describe('buildPlainRootInChunks in a git checkout', () => {
       data: { key: 'changed' },
     });
   });
+
+  it('keeps its chunks in the cache folder: a new process over the same folder builds none again', async () => {
+    const root = writeRoot(dir, {
+      'a.yaml': configMap('a'),
+      'b.yaml': configMap('b'),
+      'c.yaml': configMap('c'),
+    });
+    const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
+    const options = {
+      env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin },
+      cacheDir: join(dir, 'cache'),
+    };
+    const first = await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      (await plainRoot(root))!,
+      options,
+      { chunkSize: 2 },
+    );
+    expect(kustomize.builds()).toBe(2);
+    // A new process: this module loaded afresh, nothing in its memory.
+    let fresh!: typeof import('./chunkedBuild');
+    jest.isolateModules(() => {
+      fresh = require('./chunkedBuild');
+    });
+    const again = await fresh.buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      (await fresh.plainRoot(root))!,
+      options,
+      { chunkSize: 2 },
+    );
+    expect(kustomize.builds()).toBe(2);
+    expect(again).toEqual(first);
+  });
 });
 
 describe('plainRoot', () => {

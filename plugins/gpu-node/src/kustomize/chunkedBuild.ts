@@ -30,6 +30,7 @@ import type { BuildRootOptions } from './buildRoot';
 import { KustomizeBuildError } from './errors';
 import { KUSTOMIZATION_FILE_NAMES } from './fileNames';
 import { kustomizationValue } from './kustomization';
+import { readSavedBuild, saveBuild } from './savedBuilds';
 
 /** Files per chunk: about a second of kustomize each (its OpenAPI schema load dominates). */
 export const CHUNK_RESOURCES = 100;
@@ -231,7 +232,32 @@ interface Chunk {
   fields: Record<string, unknown>;
 }
 
-/** The chunk's build: remembered by its fields and what its files hold, shared while under way. */
+/**
+ * Where chunk builds are saved across processes: beside the whole-root
+ * builds of `cacheDir` (`buildRoot.ts`), in a folder of their own so that
+ * a root's chunks never push out its whole builds (bounded apart).
+ */
+const savedChunksIn = (cacheDir: string | undefined) =>
+  cacheDir && path.join(cacheDir, 'chunks');
+
+/** A chunk's build from the cache folder, else from kustomize (then saved there). */
+async function savedOrBuilt(
+  key: string,
+  build: () => Promise<BuiltObject[]>,
+  options: BuildRootOptions,
+): Promise<BuiltObject[]> {
+  const folder = savedChunksIn(options.cacheDir);
+  const saved = await readSavedBuild(folder, key);
+  if (saved) return saved;
+  const objects = await build();
+  await saveBuild(folder, key, objects, MAX_REMEMBERED_CHUNKS);
+  return objects;
+}
+
+/**
+ * The chunk's build: remembered by its fields and what its files hold (in
+ * memory, and in the cache folder across processes), shared while under way.
+ */
 function chunkBuild(
   fileOf: RootFiles,
   root: string,
@@ -254,7 +280,11 @@ function chunkBuild(
   if (known) return Promise.resolve(known);
   let building = chunksUnderWay.get(key);
   if (!building) {
-    building = buildChunk(fileOf, root, chunk, options).then(objects => {
+    building = savedOrBuilt(
+      key,
+      () => buildChunk(fileOf, root, chunk, options),
+      options,
+    ).then(objects => {
       rememberChunk(key, objects);
       return objects;
     });

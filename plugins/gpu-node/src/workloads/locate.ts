@@ -2,6 +2,7 @@
  * Where objects of a given name are in a repository, and the namespace each
  * is deployed to (its own, or the one the kustomizations that include it set).
  */
+import { filesMentioning } from '../repo/filesMentioning';
 import { readFiles } from '../repo/readFiles';
 import type { RepoTree } from '../repo/tree';
 import {
@@ -28,13 +29,23 @@ export interface Found {
   };
 }
 
-/** Every object of the tree whose name (or release name) is `name`. */
+/**
+ * Every object of the tree whose name (or release name) is `name`. Only the
+ * files that mention the name are read (`filesMentioning`: on a checkout,
+ * one `git grep`): a request's sparse checkout holds the whole workloads
+ * folder, and reading its 2,000 files to find a name none of them held was
+ * most of the bench's "Apply plan to the repository".
+ */
 export async function objectsNamed(
   tree: RepoTree,
   name: string,
 ): Promise<Found[]> {
   const found: Found[] = [];
-  const files = (await tree.listFiles('')).filter(isYamlPath);
+  const files = await filesMentioning(
+    tree,
+    (await tree.listFiles('')).filter(isYamlPath),
+    [name],
+  );
   const texts = await readFiles(tree, files);
   for (const [i, file] of files.entries()) {
     const text = texts[i];

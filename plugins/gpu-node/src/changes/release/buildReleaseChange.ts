@@ -114,6 +114,7 @@ export async function buildReleaseChange(
       : await stage('Verify with kustomize', () =>
           verifyRelease({
             dir: options.dir,
+            tree,
             changeSet,
             plan,
             cluster,

@@ -29,7 +29,7 @@ import {
   builtObjectId,
   readAfterChange,
 } from '../rootBuilds';
-import { FsRepoTree } from '../../repo/tree';
+import { FsRepoTree, type RepoTree } from '../../repo/tree';
 import { unadoptedTemplates } from './unadoptMachineDeployments';
 import type { ChangeSet } from '../types';
 import type { VerifyChangeResult } from '../verifyChange';
@@ -44,6 +44,12 @@ import {
 export interface VerifyReleaseOptions {
   /** The checkout the release was computed on. */
   dir: string;
+  /**
+   * The checkout's reader (default: a plain reader of `dir`): a git
+   * checkout's blob ids key a big root's chunks, so its unchanged files
+   * are not read (`kustomize/chunkedBuild.ts`).
+   */
+  tree?: RepoTree;
   changeSet: ChangeSet;
   plan: ReleasePlan;
   cluster: ClusterProfile;
@@ -118,10 +124,8 @@ export async function verifyRelease(
   const mayChange = (old: BuiltObject, o: BuiltObject) =>
     releaseMayChange(old, o, plan, cluster);
 
-  const readAfter = readAfterChange(
-    new FsRepoTree(options.dir),
-    options.changeSet,
-  );
+  const tree = options.tree ?? new FsRepoTree(options.dir);
+  const readAfter = readAfterChange(tree, options.changeSet);
   // The GPU ConfigMaps a management root carries to its workload cluster
   // are judged as if built: only those reach the device plugin there.
   const withCarried = (objects: BuiltObject[]) => [
@@ -132,6 +136,8 @@ export async function verifyRelease(
     options.dir,
     options.changeSet,
     options.kustomize,
+    undefined,
+    tree,
   )) {
     const { root, before: was, after: now } = build;
     if (was.error !== undefined) {
