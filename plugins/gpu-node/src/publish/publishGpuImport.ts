@@ -16,7 +16,7 @@ import { buildImportChange } from '../import/buildImportChange';
 import type { LayoutInput } from '../layout/layout';
 import { renderImportReport } from '../pr/renderImportReport';
 import type { ImportReportView } from '../pr/importView';
-import { FsRepoTree } from '../repo/tree';
+import { GitCheckoutTree } from '../repo/gitCheckoutTree';
 import type { PublishLogger, Redactor } from '../redact';
 import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
 import { publishChange, type PublishedChange } from './publishChange';
@@ -67,13 +67,14 @@ function publish(
   return publishChange(options, redactor, logger, {
     branch: importBranchName(cluster),
     trailer: importTrailer(cluster),
-    // The import reads every workload, wherever it lives: the whole tree.
+    // The import reads every workload, wherever it lives: the whole tree
+    // (a git checkout, so its kustomize chunks are keyed by blob id).
     sparsePaths: WHOLE_REPOSITORY,
     dryRun: options.dryRun ?? false,
     heldAlready: baseBranch => `${baseBranch} holds the import already`,
     build: async ({ workDir, stage, kustomize }) => {
       const change = await buildImportChange({
-        tree: new FsRepoTree(workDir),
+        tree: new GitCheckoutTree(workDir),
         dir: workDir,
         cluster: options.cluster,
         catalog: options.catalog,
