@@ -7,41 +7,15 @@
  */
 import {
   isDatabaseConflictError,
-  resolvePackagePath,
   type DatabaseService,
 } from '@backstage/backend-plugin-api';
 import type { Knex } from 'knex';
+import { migratedPluginDatabase } from '../database/migratedPluginDatabase';
 
 const TABLE = 'gpu_expiry_releases';
 
 /** A claim left `opening` this long (its replica died mid-way) may be taken again. */
 export const STALE_CLAIM_MS = 30 * 60_000;
-
-/**
- * knex creates its own bookkeeping tables (`knex_migrations`, its lock)
- * without a lock, so replicas starting together on an empty database race on
- * them and all but one fail with "already exists" (seen with two replicas on
- * PostgreSQL). Nor does knex wait on its lock: a replica that finds it taken
- * fails at once with MigrationLocked, and on a loaded machine the other's
- * migration holds it for seconds. So a replica tries again, backing off, for
- * about 20 s in all.
- */
-async function migrate(knex: Knex, attempts = 20): Promise<void> {
-  const directory = resolvePackagePath(
-    '@gpu-gitops/plugin-gpu-backend',
-    'migrations',
-  );
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await knex.migrate.latest({ directory });
-      return;
-    } catch (error) {
-      if (attempt >= attempts) throw error;
-      const backoffMs = Math.min(100 * attempt, 2_000);
-      await new Promise(resolve => setTimeout(resolve, backoffMs));
-    }
-  }
-}
 
 export interface ExpiryReleaseKey {
   /** `<namespace>/<name>`. */
@@ -52,9 +26,7 @@ export interface ExpiryReleaseKey {
 
 export class ExpiryReleaseStore {
   static async create(database: DatabaseService): Promise<ExpiryReleaseStore> {
-    const knex = await database.getClient();
-    if (!database.migrations?.skip) await migrate(knex);
-    return new ExpiryReleaseStore(knex);
+    return new ExpiryReleaseStore(await migratedPluginDatabase(database));
   }
 
   private constructor(private readonly knex: Knex) {}

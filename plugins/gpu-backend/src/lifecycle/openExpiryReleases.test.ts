@@ -121,4 +121,35 @@ describe('openExpiryReleases', () => {
       },
     ]);
   });
+  it('stops between releases once its signal aborts, leaving the rest unclaimed for the next run', async () => {
+    const [store] = await replicaStores(1);
+    const controller = new AbortController();
+    const opened: string[] = [];
+    const openRelease = async (key: ExpiryReleaseKey) => {
+      opened.push(key.requestId);
+      // The scheduler's timeout fires while the first release is opened.
+      controller.abort();
+      return `https://git.example/${key.requestId}/release`;
+    };
+    const logger = mockServices.logger.mock();
+    const run = await openExpiryReleases({
+      store,
+      expired,
+      openRelease,
+      now,
+      logger,
+      signal: controller.signal,
+    });
+    expect(run.opened.map(o => o.requestId)).toEqual(['ml/a']);
+    expect(opened).toEqual(['ml/a']);
+    const next = await openExpiryReleases({
+      store,
+      expired,
+      openRelease,
+      now,
+      logger,
+      signal: new AbortController().signal,
+    });
+    expect(next.opened.map(o => o.requestId)).toEqual(['ml/b', 'ml/c']);
+  });
 });

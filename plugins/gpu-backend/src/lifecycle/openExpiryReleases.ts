@@ -3,6 +3,7 @@
  * claimed in the expiry-release store before its release is opened, so
  * replicas sharing the database (and restarts) never open it twice; a
  * failure gives the claim back for the next run and never stops the others.
+ * An aborted signal stops the run between releases.
  */
 import type { LoggerService } from '@backstage/backend-plugin-api';
 import type {
@@ -25,10 +26,18 @@ export async function openExpiryReleases(options: {
   openRelease: (key: ExpiryReleaseKey) => Promise<string>;
   now: Date;
   logger: LoggerService;
+  /** Aborted (the scheduler's timeout): no further release is claimed; the next run opens them. */
+  signal?: AbortSignal;
 }): Promise<ExpiryReleaseRun> {
-  const { store, expired, openRelease, now, logger } = options;
+  const { store, expired, openRelease, now, logger, signal } = options;
   const run: ExpiryReleaseRun = { opened: [], failed: [] };
-  for (const key of expired) {
+  for (const [done, key] of expired.entries()) {
+    if (signal?.aborted) {
+      logger.info(
+        `Releasing expired GPU requests stopped (its run was aborted): ${expired.length - done} left for the next run`,
+      );
+      break;
+    }
     if (!(await store.claim(key, now))) continue;
     try {
       const pullRequestUrl = await openRelease(key);

@@ -47,8 +47,8 @@ export function expiredRequests(
 }
 
 export interface ExpiryReleaseTask {
-  /** One run: what a scheduled invocation does (tests call it directly). */
-  run(): Promise<ExpiryReleaseRun>;
+  /** One run: what a scheduled invocation does (tests call it directly); stops between releases once `signal` aborts. */
+  run(signal?: AbortSignal): Promise<ExpiryReleaseRun>;
 }
 
 export async function scheduleExpiryReleases(options: {
@@ -88,7 +88,7 @@ export async function scheduleExpiryReleases(options: {
     return result.url ?? result.branch;
   };
   const task: ExpiryReleaseTask = {
-    run: async () => {
+    run: async signal => {
       const at = now();
       return openExpiryReleases({
         store,
@@ -96,6 +96,7 @@ export async function scheduleExpiryReleases(options: {
         openRelease,
         now: at,
         logger,
+        signal,
       });
     },
   };

@@ -8,6 +8,7 @@ import type {
 import { mockServices } from '@backstage/backend-test-utils';
 import { ConfigReader } from '@backstage/config';
 import { ScmIntegrations } from '@backstage/integration';
+import knexFactory, { type Knex } from 'knex';
 import { simpleGit } from 'simple-git';
 import {
   builtinCatalog,
@@ -20,6 +21,11 @@ import {
   PLATFORM_FIXTURE_REPO,
   type FixtureRemote,
 } from '../__testUtils__/fixtureRemote';
+import {
+  createDatabase,
+  startPostgresServer,
+  type PostgresServer,
+} from '../__testUtils__/postgresServer';
 import { readGpuBackendConfig } from '../config/readGpuBackendConfig';
 import {
   PULL_REQUEST_UPDATE_TASK_ID,
@@ -43,6 +49,23 @@ function request(name: string) {
   });
 }
 
+let server: PostgresServer;
+const clients: Knex[] = [];
+beforeAll(async () => {
+  server = await startPostgresServer();
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(clients.map(c => c.destroy()));
+  await server?.stop();
+});
+
+/** A replica's database service: its own client on the shared database. */
+function databaseOf(connection: string) {
+  const knex = knexFactory({ client: 'pg', connection });
+  clients.push(knex);
+  return mockServices.database({ knex });
+}
+
 describe('schedulePullRequestUpdates', () => {
   let remote: FixtureRemote;
   let tmp: string;
@@ -55,13 +78,13 @@ describe('schedulePullRequestUpdates', () => {
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
-  function settingsFor(updatePullRequests?: boolean) {
+  function settingsFor(updatePullRequests?: boolean, cache = 'cache') {
     return readGpuBackendConfig(
       new ConfigReader({
         gpu: {
           gitops: {
             repoUrl: remote.url,
-            cacheDir: path.join(tmp, 'cache'),
+            cacheDir: path.join(tmp, cache),
             ...(updatePullRequests === undefined ? {} : { updatePullRequests }),
           },
           clusters: { default: 'prod-eu', profiles: { 'prod-eu': {} } },
@@ -84,6 +107,7 @@ describe('schedulePullRequestUpdates', () => {
       scheduler,
       logger,
       integrations: ScmIntegrations.fromConfig(new ConfigReader({})),
+      database: databaseOf(await createDatabase(server)),
     });
     expect(tasks.map(t => [t.id, t.scope])).toEqual([
       [PULL_REQUEST_UPDATE_TASK_ID, 'global'],
@@ -127,7 +151,69 @@ describe('schedulePullRequestUpdates', () => {
       scheduler,
       logger: mockServices.logger.mock(),
       integrations: ScmIntegrations.fromConfig(new ConfigReader({})),
+      database: databaseOf(await createDatabase(server)),
     });
     expect(scheduler.scheduleTask).not.toHaveBeenCalled();
+  });
+  it('two replicas on one PostgreSQL: while one runs the upkeep the other skips its run, and the claim is freed after a failed run', async () => {
+    const connection = await createDatabase(server);
+    async function replica(name: string) {
+      const tasks: (SchedulerServiceTaskScheduleDefinition &
+        SchedulerServiceTaskInvocationDefinition)[] = [];
+      const logger = mockServices.logger.mock();
+      await schedulePullRequestUpdates({
+        settings: settingsFor(undefined, name),
+        scheduler: mockServices.scheduler.mock({
+          scheduleTask: async task => {
+            tasks.push(task);
+          },
+        }),
+        logger,
+        integrations: ScmIntegrations.fromConfig(new ConfigReader({})),
+        database: databaseOf(connection),
+      });
+      return { run: () => tasks[0].fn(new AbortController().signal), logger };
+    }
+    const replicas = [await replica('a'), await replica('b')];
+    const first = await publishGpuRequest({
+      request: request('reranker'),
+      cluster,
+      catalog: builtinCatalog,
+      repoUrl: remote.url,
+      cacheDir: path.join(tmp, 'file-reranker'),
+    });
+    const second = await publishGpuRequest({
+      request: request('summarizer'),
+      cluster,
+      catalog: builtinCatalog,
+      repoUrl: remote.url,
+      cacheDir: path.join(tmp, 'file-summarizer'),
+    });
+    await remote.merge(first.branch);
+
+    await Promise.all(replicas.map(r => r.run()));
+    const rerendered = (r: (typeof replicas)[number]) =>
+      (r.logger.info as jest.Mock).mock.calls.filter(([m]) =>
+        String(m).includes(`GPU pull request ${second.branch}`),
+      ).length;
+    expect(replicas.map(rerendered).sort()).toEqual([0, 1]);
+    const skipped = replicas.find(r => rerendered(r) === 0)!;
+    expect(skipped.logger.info).toHaveBeenCalledWith(
+      expect.stringContaining('another replica is running it'),
+    );
+
+    // A run that fails (the repository is gone) releases its claim too:
+    // the other replica's next run tries, and fails, rather than skip.
+    await remote.cleanup();
+    for (const r of replicas) {
+      (r.logger.info as jest.Mock).mockClear();
+      await r.run();
+      expect(r.logger.warn).toHaveBeenCalledWith(
+        expect.stringContaining('Updating the open GPU pull requests failed'),
+      );
+      expect(r.logger.info).not.toHaveBeenCalledWith(
+        expect.stringContaining('another replica is running it'),
+      );
+    }
   });
 });

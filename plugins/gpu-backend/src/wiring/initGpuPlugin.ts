@@ -48,12 +48,14 @@ export async function initGpuPlugin(services: GpuPluginServices) {
     database,
     snapshot: () => index.snapshot(),
   });
-  // Open GPU pull requests follow their base (one replica at a time).
+  // Open GPU pull requests follow their base (one replica at a time,
+  // claimed in the plugin's database).
   await schedulePullRequestUpdates({
     settings,
     scheduler,
     logger,
     integrations,
+    database,
   });
   const liveData = await startLiveData({ config, settings, scheduler, logger });
   await mountRoutes(services, {

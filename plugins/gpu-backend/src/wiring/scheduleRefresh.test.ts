@@ -56,6 +56,27 @@ describe('scheduleRefresh', () => {
     expect(run).toHaveBeenCalledTimes(2);
   });
 
+  it("hands each run the scheduler's abort signal, so a run past its timeout can stop", async () => {
+    const { scheduler, tasks } = recordingScheduler();
+    const seen: AbortSignal[] = [];
+    await scheduleRefresh(scheduler, {
+      id: 'gpu-some-refresh',
+      scope: 'global',
+      frequency: { minutes: 1 },
+      timeout: { minutes: 30 },
+      run: async runSignal => {
+        seen.push(runSignal);
+      },
+      failureWarning: {
+        logger: mockServices.logger.mock(),
+        failed: 'Updating the things',
+      },
+    });
+    const controller = new AbortController();
+    await tasks[0].fn(controller.signal);
+    expect(seen).toEqual([controller.signal]);
+  });
+
   it('logs a failed run as a warning and ends the invocation normally when told what failed', async () => {
     const { scheduler, tasks } = recordingScheduler();
     const logger = mockServices.logger.mock();

@@ -30,12 +30,17 @@ export interface RefreshTask {
   frequency: HumanDuration;
   /**
    * Longer than a run may ever take: a global task's lock expires at it, and
-   * another replica may then start the same work while this run goes on.
-   * No run reads the scheduler's abort signal, so the timeout stops nothing.
+   * another replica may then start the same work while this run goes on
+   * (the pull requests' upkeep holds a `RunClaimStore` claim against that).
+   * At the timeout the scheduler aborts the run's signal.
    */
   timeout: HumanDuration;
-  /** One run. No `initialDelay`: the first starts at once (readiness waits on the index's). */
-  run: () => Promise<unknown>;
+  /**
+   * One run. No `initialDelay`: the first starts at once (readiness waits on
+   * the index's). `signal` aborts at the timeout: a run stops between its
+   * units of work (a pull request, a release), leaving the rest to the next.
+   */
+  run: (signal: AbortSignal) => Promise<unknown>;
   /**
    * Given: a failed run is a warning `<failed> failed: <message>` and the
    * invocation ends normally. Without it the scheduler keeps the error: a
@@ -55,13 +60,13 @@ export async function scheduleRefresh(
     scope,
     frequency,
     timeout,
-    fn: async () => {
+    fn: async signal => {
       if (!failureWarning) {
-        await run();
+        await run(signal);
         return;
       }
       try {
-        await run();
+        await run(signal);
       } catch (error) {
         failureWarning.logger.warn(
           `${failureWarning.failed} failed: ${(error as Error).message}`,

@@ -250,6 +250,43 @@ describe('updateOpenPullRequests', () => {
     }
   });
 
+  it('stops between pull requests once its signal aborts: the render under way finishes, the rest wait for the next pass', async () => {
+    const branches = [await publish('first'), await publish('second')].map(
+      r => r.branch,
+    );
+    await remote.commitFiles(
+      { 'clusters/prod/argocd-app.yaml': 'kind: Application # moved\n' },
+      'prod moved',
+    );
+    const local = createForge('local');
+    const controller = new AbortController();
+    // The scheduler's timeout fires while the first re-render is under way.
+    const forge = {
+      kind: local.kind,
+      createOrUpdatePullRequest: local.createOrUpdatePullRequest.bind(local),
+      findOpenPullRequest: async (
+        ref: Parameters<typeof local.findOpenPullRequest>[0],
+      ) => {
+        controller.abort();
+        return local.findOpenPullRequest(ref);
+      },
+    };
+    const outcomes = async (more: Partial<UpdateOpenPullRequestsOptions>) =>
+      (await update({ forge, concurrency: 1, ...more })).map(u => [
+        u.branch,
+        u.outcome,
+      ]);
+    expect(await outcomes({ signal: controller.signal })).toEqual([
+      [branches[0], 'updated'],
+      [branches[1], 'stopped'],
+    ]);
+    expect(await outcomes({})).toEqual([
+      [branches[0], 'up-to-date'],
+      [branches[1], 'updated'],
+    ]);
+    // Real git under a loaded machine: the ceiling catches a hang only.
+  }, 300_000);
+
   it('parses each file content once in a pass, and after the base moves by one file re-renders parse only that file', async () => {
     await publish('first');
     await publish('second');

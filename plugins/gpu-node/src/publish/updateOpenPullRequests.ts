@@ -86,6 +86,12 @@ export interface UpdateOpenPullRequestsOptions {
    * cache): the re-renders of a pass parse each file content once.
    */
   parseCache?: ParseCache;
+  /**
+   * Aborted (the gpu backend's scheduled run reached its timeout): no further
+   * branch is re-rendered, the renders under way finish, and the branches
+   * left are `stopped` (the next pass takes them).
+   */
+  signal?: AbortSignal;
 }
 
 /** @public */
@@ -104,6 +110,8 @@ export type PullRequestUpdateOutcome =
   | 'not-ours'
   /** The request no longer passes (policy, quota, repository): left as it is. */
   | 'refused'
+  /** The pass was stopped (its signal aborted) before this branch's turn. */
+  | 'stopped'
   | 'failed';
 
 /** @public */
@@ -389,6 +397,7 @@ export async function updateOpenPullRequests(
   const moved = `Updated by GPU GitOps: ${baseBranch} moved to ${baseSha.slice(0, 12)}, so this pull request was`;
   const rendered = await runBounded(
     toRender.map(info => async () => {
+      if (options.signal?.aborted) return outcomeOf(info, 'stopped', {});
       const slot = freeSlots.pop()!;
       try {
         return await rerenderBranch(info, {
