@@ -1,23 +1,43 @@
-import { checkoutBlobIds } from '../git/checkoutBlobIds';
+import { promises as fs, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { checkoutFilesContaining } from '../git/checkoutFilesContaining';
+import {
+  readCheckoutListing,
+  type CheckoutListing,
+} from '../git/checkoutListing';
 import { normaliseRepoPath } from '../layout/layout';
-import { FsRepoTree } from './tree';
+import { FsRepoTree, prefixMatches } from './tree';
+
+/** Files whose kind is asked of the disk at once (see `readFiles.ts`). */
+const CHECKS_IN_FLIGHT = 32;
+
+/** What the checkout held when git listed it: blob ids, and its files sorted. */
+interface Listed {
+  ids: Map<string, string>;
+  files: string[];
+}
 
 /**
- * A git checkout's work tree (the publisher's clone), which also names the
- * content of its unmodified files by blob id (`checkoutBlobIds.ts`, one
- * `git ls-files` the first time they are asked for), so the readers skip
- * reading and parsing the files whose content they parsed before
- * (`parseCache.ts`). A file written or deleted through the tree loses its id.
+ * A git checkout's work tree (the publisher's clone). One `git ls-files`
+ * (`checkoutListing.ts`), the first time it is needed, names the content of
+ * its unmodified files by blob id, so the readers skip reading and parsing
+ * the files whose content they parsed before (`parseCache.ts`), and lists
+ * its files, so no listing walks the disk folder by folder. What is written
+ * or deleted through the tree is laid over that listing, and a written file
+ * loses its id. Anything else that changes the work tree meanwhile is not
+ * seen: make one per checkout and run, as every caller does.
  *
  * @public
  */
 export class GitCheckoutTree extends FsRepoTree {
-  private ids?: Promise<Map<string, string>>;
+  private listed?: Promise<Listed | undefined>;
+  /** Written through the tree since it was made (listed whatever git said). */
+  private readonly written = new Set<string>();
+  /** Deleted through the tree since it was made (never listed). */
+  private readonly deleted = new Set<string>();
 
-  blobIds(): Promise<ReadonlyMap<string, string>> {
-    this.ids ??= checkoutBlobIds(this.root);
-    return this.ids;
+  async blobIds(): Promise<ReadonlyMap<string, string>> {
+    return (await this.listing())?.ids ?? new Map();
   }
 
   filesContaining(
@@ -26,19 +46,122 @@ export class GitCheckoutTree extends FsRepoTree {
     return checkoutFilesContaining(this.root, needles);
   }
 
+  /** As a walk of the disk lists them (`FsRepoTree.listFiles`), from git's listing. */
+  async listFiles(prefix = ''): Promise<string[]> {
+    const listed = await this.listing();
+    if (!listed) return super.listFiles(prefix);
+    const start = prefix ? normaliseRepoPath(prefix) : '';
+    const files = new Set(filesUnder(listed.files, start));
+    for (const path of this.written) {
+      if (prefixMatches(path, start) && path !== start) files.add(path);
+    }
+    for (const path of this.deleted) files.delete(path);
+    // Nothing listed: the disk says why (a symbolic link on the way is refused there).
+    if (files.size === 0) return start ? super.listFiles(start) : [];
+    return [...files].sort();
+  }
+
   async writeFile(path: string, content: string): Promise<void> {
-    await this.forgetting(path, () => super.writeFile(path, content));
+    const key = normaliseRepoPath(path);
+    await this.forgetting(key, () => super.writeFile(path, content));
+    this.deleted.delete(key);
+    this.written.add(key);
   }
 
   async deleteFile(path: string): Promise<void> {
-    await this.forgetting(path, () => super.deleteFile(path));
+    const key = normaliseRepoPath(path);
+    await this.forgetting(key, () => super.deleteFile(path));
+    this.written.delete(key);
+    this.deleted.add(key);
+  }
+
+  private listing(): Promise<Listed | undefined> {
+    this.listed ??= readCheckoutListing(this.root).then(
+      listing => listing && this.filesOnDisk(listing),
+    );
+    return this.listed;
+  }
+
+  /** The listing's files as the disk holds them (see `checkoutListing.ts`). */
+  private async filesOnDisk(listing: CheckoutListing): Promise<Listed> {
+    const kinds = await this.kindsOf(listing.toCheck);
+    const links = new Set(listing.links);
+    const checkedFiles: string[] = [];
+    const folders = [...listing.foldersToWalk];
+    listing.toCheck.forEach((path, i) => {
+      if (kinds[i] === 'file') checkedFiles.push(path);
+      else if (kinds[i] === 'link') links.add(path);
+      else if (kinds[i] === 'folder') folders.push(path);
+    });
+    const walked = await Promise.all(
+      folders.map(folder => super.listFiles(folder).catch(() => [])),
+    );
+    const files = [
+      ...new Set([...listing.unmodified, ...checkedFiles, ...walked.flat()]),
+    ]
+      .filter(path => !underAny(path, links))
+      .sort();
+    return { ids: listing.ids, files };
+  }
+
+  /** What each path is on disk, by lstat (`other`: gone, a FIFO, a device). */
+  private async kindsOf(paths: readonly string[]): Promise<PathKind[]> {
+    const kinds: PathKind[] = new Array(paths.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < paths.length) {
+        const index = next++;
+        const stat = await fs
+          .lstat(join(this.root, paths[index]))
+          .catch(() => undefined);
+        kinds[index] = kindOf(stat);
+      }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(CHECKS_IN_FLIGHT, paths.length) }, worker),
+    );
+    return kinds;
   }
 
   private async forgetting(path: string, change: () => Promise<void>) {
     try {
       await change();
     } finally {
-      (await this.ids)?.delete(normaliseRepoPath(path));
+      (await this.listed)?.ids.delete(path);
     }
   }
+}
+
+type PathKind = 'file' | 'link' | 'folder' | 'other';
+
+function kindOf(stat: Stats | undefined): PathKind {
+  if (stat?.isSymbolicLink()) return 'link';
+  if (stat?.isFile()) return 'file';
+  return stat?.isDirectory() ? 'folder' : 'other';
+}
+
+/** Whether a folder of `path` (not `path` itself) is one of `links`. */
+function underAny(path: string, links: ReadonlySet<string>): boolean {
+  if (links.size === 0) return false;
+  for (let slash = path.indexOf('/'); slash > 0;) {
+    if (links.has(path.slice(0, slash))) return true;
+    slash = path.indexOf('/', slash + 1);
+  }
+  return false;
+}
+
+/** The paths of sorted `files` inside folder `folder` ('' = all), by binary search. */
+function filesUnder(files: readonly string[], folder: string): string[] {
+  if (!folder) return [...files];
+  const start = `${folder}/`;
+  let low = 0;
+  let high = files.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (files[mid] < start) low = mid + 1;
+    else high = mid;
+  }
+  let end = low;
+  while (end < files.length && files[end].startsWith(start)) end++;
+  return files.slice(low, end);
 }
