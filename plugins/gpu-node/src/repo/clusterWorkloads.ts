@@ -11,32 +11,52 @@
  * applying its folder send it (`deployingClusters.ts`); when they do not
  * tell, it stays.
  */
-import { parse } from 'yaml';
 import type { WorkloadState } from '@gpu-gitops/plugin-gpu-common';
 import { requestPath, type LayoutInput } from '../layout/layout';
 import { readKustomizations } from '../workloads/kustomizations';
 import { deployingClusters } from './deployingClusters';
 import { readGitOpsAppliers } from './gitOpsAppliers';
+import type { ParseCache } from './parseCache';
+import { parseFiles } from './parseFiles';
 import type { RepoTree } from './tree';
-import { getIn } from './yamlObjects';
+import { getIn, type SkippedFile } from './yamlObjects';
 
-/** The cluster a stored request names, if its record says. */
-async function recordCluster(
+/**
+ * The cluster each stored request names, where its record says: read a few
+ * dozen at a time and parsed once across passes (`parseFiles.ts`). All at
+ * once, the 10k records of a scale repository ran out of file handles
+ * (EMFILE) and failed the updater's re-render.
+ */
+async function recordClusters(
   tree: RepoTree,
   layout: LayoutInput,
-  request: string,
-): Promise<string | undefined> {
-  const [namespace, name] = request.split('/');
-  if (!namespace || !name) return undefined;
-  const text = await tree.readFile(requestPath(layout, namespace, name));
-  if (text === undefined) return undefined;
-  try {
-    const cluster = getIn(parse(text), 'spec', 'cluster');
+  requests: readonly string[],
+  cache: ParseCache | undefined,
+): Promise<(string | undefined)[]> {
+  const paths = requests.map(request => {
+    const [namespace, name] = request.split('/');
+    return namespace && name ? requestPath(layout, namespace, name) : '';
+  });
+  // An unreadable record tells nothing (the workload stays): not reported here.
+  const unreported: SkippedFile[] = [];
+  const parsed = await parseFiles(
+    tree,
+    paths.filter(Boolean),
+    unreported,
+    cache,
+  );
+  const broken = new Set(unreported.map(file => file.path));
+  const documentsOf = new Map(
+    paths.filter(Boolean).map((path, i) => [path, parsed[i]]),
+  );
+  return paths.map(path => {
+    const documents = documentsOf.get(path);
+    if (!documents || documents.length !== 1 || broken.has(path)) {
+      return undefined;
+    }
+    const cluster = getIn(documents[0].value, 'spec', 'cluster');
     return typeof cluster === 'string' ? cluster : undefined;
-  } catch {
-    // An unreadable record tells nothing: the workload stays.
-    return undefined;
-  }
+  });
 }
 
 /** The workloads among `workloads` that run on `cluster`. */
@@ -45,13 +65,12 @@ export async function workloadsOfCluster(
   layout: LayoutInput,
   cluster: string,
   workloads: readonly WorkloadState[],
+  cache?: ParseCache,
 ): Promise<WorkloadState[]> {
   const requests = [
     ...new Set(workloads.flatMap(w => (w.request ? [w.request] : []))),
   ];
-  const named = await Promise.all(
-    requests.map(request => recordCluster(tree, layout, request)),
-  );
+  const named = await recordClusters(tree, layout, requests, cache);
   const recordedCluster = new Map(requests.map((r, i) => [r, named[i]]));
   const unrecorded = workloads.filter(
     w => !w.request || recordedCluster.get(w.request) === undefined,

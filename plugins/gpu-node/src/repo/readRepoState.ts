@@ -281,6 +281,7 @@ async function readClusterWorkloads(
     layout,
     clusterName,
     workloads,
+    read.cache,
   );
   return (
     await withReplicasAsDeployed(
