@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fs, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { checkoutFilesContaining } from '../git/checkoutFilesContaining';
@@ -15,6 +16,8 @@ const CHECKS_IN_FLIGHT = 32;
 interface Listed {
   ids: Map<string, string>;
   files: string[];
+  /** Its files' paths and blob ids, hashed; undefined when git vouches not for all of them. */
+  contentKey?: string;
 }
 
 /**
@@ -38,6 +41,12 @@ export class GitCheckoutTree extends FsRepoTree {
 
   async blobIds(): Promise<ReadonlyMap<string, string>> {
     return (await this.listing())?.ids ?? new Map();
+  }
+
+  async contentKey(): Promise<string | undefined> {
+    const listed = await this.listing();
+    if (this.written.size > 0 || this.deleted.size > 0) return undefined;
+    return listed?.contentKey;
   }
 
   filesContaining(
@@ -101,7 +110,11 @@ export class GitCheckoutTree extends FsRepoTree {
     ]
       .filter(path => !underAny(path, links))
       .sort();
-    return { ids: listing.ids, files };
+    return {
+      ids: listing.ids,
+      files,
+      contentKey: contentKeyOf(files, listing.ids),
+    };
   }
 
   /** What each path is on disk, by lstat (`other`: gone, a FIFO, a device). */
@@ -130,6 +143,20 @@ export class GitCheckoutTree extends FsRepoTree {
       (await this.listed)?.ids.delete(path);
     }
   }
+}
+
+/** The paths and blob ids of `files`, hashed; undefined when one has no id. */
+function contentKeyOf(
+  files: readonly string[],
+  ids: ReadonlyMap<string, string>,
+): string | undefined {
+  const hash = createHash('sha256');
+  for (const path of files) {
+    const id = ids.get(path);
+    if (id === undefined) return undefined;
+    hash.update(`${path}\0${id}\n`);
+  }
+  return hash.digest('hex');
 }
 
 type PathKind = 'file' | 'link' | 'folder' | 'other';

@@ -49,8 +49,9 @@ import { parseMigConfigs } from './parseMigConfigs';
 import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
 import { workloadsOfCluster } from './clusterWorkloads';
+import { RecentRepoStates, repoStateKey } from './recentRepoStates';
 import { nodeOverlaysAmong } from './nodeOverlaysAmong';
-import type { ParseCache } from './parseCache';
+import { sharedParseCache, type ParseCache } from './parseCache';
 import { parseFiles } from './parseFiles';
 import { readDocuments } from './readDocuments';
 import { readFiles } from './readFiles';
@@ -118,12 +119,51 @@ interface ClusterRead {
   cache: ParseCache | undefined;
 }
 
+/**
+ * The states read lately, for the next reader of the same files (the
+ * updater's pass: one base, many re-renders); one set per parse cache, as
+ * what a file parses to is that cache's.
+ */
+const recentStatesByCache = new WeakMap<
+  ParseCache,
+  RecentRepoStates<RepoStateReport>
+>();
+
+function recentStatesOf(
+  cache: ParseCache = sharedParseCache,
+): RecentRepoStates<RepoStateReport> {
+  let states = recentStatesByCache.get(cache);
+  if (!states) {
+    states = new RecentRepoStates();
+    recentStatesByCache.set(cache, states);
+  }
+  return states;
+}
+
 /** @public */
 export async function readRepoState(
   tree: RepoTree,
   layout: LayoutInput,
   clusterName: string,
   options: ReadRepoStateOptions = {},
+): Promise<RepoStateReport> {
+  const key = repoStateKey(await tree.contentKey?.(), {
+    layout: layout ?? null,
+    clusterName,
+    catalog: options.catalog ?? null,
+    workloadDirs: options.workloadDirs ?? null,
+    profile: options.profile ?? null,
+  });
+  return recentStatesOf(options.parseCache).recall(key, () =>
+    readRepoStateOnce(tree, layout, clusterName, options),
+  );
+}
+
+async function readRepoStateOnce(
+  tree: RepoTree,
+  layout: LayoutInput,
+  clusterName: string,
+  options: ReadRepoStateOptions,
 ): Promise<RepoStateReport> {
   const read: ClusterRead = {
     tree,

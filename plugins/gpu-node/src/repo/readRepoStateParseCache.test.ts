@@ -108,6 +108,46 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
     expect(dirty.workloads.map(w => w.replicas)).toEqual([5]);
   });
 
+  it('reads nothing for a second checkout of the same files, gives each reader its own copy, and reads again once a file is written', async () => {
+    const parseCache = new ParseCache();
+    const read = async (tree: GitCheckoutTree) => {
+      let reads = 0;
+      const readFile = tree.readFile.bind(tree);
+      tree.readFile = async file => {
+        reads++;
+        return readFile(file);
+      };
+      const state = await readRepoState(tree, undefined, 'prod', {
+        parseCache,
+      });
+      return { state, reads };
+    };
+    const first = await read(new GitCheckoutTree(dir));
+    expect(first.reads).toBeGreaterThan(0);
+    first.state.workloads.pop();
+
+    const second = await read(new GitCheckoutTree(dir));
+    expect(second.reads).toBe(0);
+    expect(second.state.workloads.map(w => w.id)).toEqual(['ml/chat']);
+
+    const written = new GitCheckoutTree(dir);
+    await written.writeFile('apps/ml/chat/deployment.yaml', gpuWorkload(4));
+    const third = await read(written);
+    expect(third.reads).toBeGreaterThan(0);
+    expect(third.state.workloads.map(w => w.replicas)).toEqual([4]);
+
+    // Another cluster of the same files is its own state.
+    const other = await readRepoState(
+      new GitCheckoutTree(dir),
+      undefined,
+      'dev',
+      {
+        parseCache,
+      },
+    );
+    expect(other.bootstrapped).toBe(false);
+  });
+
   it("takes the deployed replicas from the cache's parse too: a re-render parses no workload file again", async () => {
     // A parser whose values differ from the text's: the replicas can only
     // come from it if the replicas reader takes the cache's documents.

@@ -34,6 +34,13 @@ export interface RepoTree {
   filesContaining?(
     needles: readonly string[],
   ): Promise<ReadonlySet<string> | undefined>;
+  /**
+   * A key naming every file the tree holds by path and content, when the
+   * tree knows them all without reading (a git checkout nothing was written
+   * to, that holds no file git does not vouch for): two trees with one key
+   * hold the same files. Undefined when it cannot tell.
+   */
+  contentKey?(): Promise<string | undefined>;
 }
 
 export function prefixMatches(path: string, prefix: string): boolean {

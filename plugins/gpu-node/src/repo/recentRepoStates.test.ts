@@ -1,0 +1,51 @@
+import { RecentRepoStates, repoStateKey } from './recentRepoStates';
+
+describe('RecentRepoStates', () => {
+  it('reads once per key and gives each reader its own copy', async () => {
+    const states = new RecentRepoStates<{ pools: string[] }>();
+    let reads = 0;
+    const read = async () => {
+      reads++;
+      return { pools: ['a'] };
+    };
+    const first = await states.recall('k', read);
+    first.pools.push('changed by its reader');
+    const second = await states.recall('k', read);
+    second.pools.push('changed by another');
+    expect(await states.recall('k', read)).toEqual({ pools: ['a'] });
+    expect(reads).toBe(1);
+  });
+
+  it('reads every time without a key', async () => {
+    const states = new RecentRepoStates<number>();
+    let reads = 0;
+    await states.recall(undefined, async () => ++reads);
+    await states.recall(undefined, async () => ++reads);
+    expect(reads).toBe(2);
+    expect(states.size).toBe(0);
+  });
+
+  it('keeps the few used last, and none past its time', async () => {
+    const states = new RecentRepoStates<string>(2, 50);
+    for (const key of ['a', 'b', 'a', 'c']) {
+      await states.recall(key, async () => key);
+    }
+    let read = false;
+    await states.recall('b', async () => {
+      read = true;
+      return 'b';
+    });
+    // 'b' was the least recently used when 'c' came.
+    expect(read).toBe(true);
+    await new Promise(resolve => setTimeout(resolve, 120));
+    expect(states.size).toBe(0);
+  });
+
+  it('keys by content and by every input', () => {
+    const key = repoStateKey('tree', { cluster: 'dev' });
+    expect(key).toBe(repoStateKey('tree', { cluster: 'dev' }));
+    expect(key).not.toBe(repoStateKey('tree', { cluster: 'prod' }));
+    expect(key).not.toBe(repoStateKey('other tree', { cluster: 'dev' }));
+    expect(repoStateKey(undefined, { cluster: 'dev' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The repository states read lately, by what they were read from: the
+ * updater's pass re-renders its open pull requests one after another on one
+ * base commit, and each re-render read the same cluster's state again. On
+ * the scale repository (`bench/scaleRepo.ts`: 131k files, 89k workloads
+ * counted on each cluster) that was 12 s per re-render with every file's
+ * parse kept (`parseCache.ts`), nearly all of it spent turning the same
+ * parsed files into the same pools and workloads.
+ *
+ * A state is kept only when its tree names every file it holds by path and
+ * blob id (`RepoTree.contentKey`: a git checkout nothing was written to), so
+ * the same key means the same files, and with the same cluster, layout and
+ * reader options the same state. Each reader gets its own copy, so no
+ * reader's change reaches another's. A few states are kept, and none for
+ * longer than a few minutes: a state of a 100k-workload repository is tens
+ * of MiB.
+ */
+import { createHash } from 'node:crypto';
+
+/** States kept at once (a pass works on a few clusters at a time). */
+const MOST_STATES = 4;
+/** How long a state is kept unused: the pass that read it is over by then. */
+const KEPT_FOR_MS = 5 * 60_000;
+
+interface KeptState<T> {
+  state: T;
+  dropTimer: NodeJS.Timeout;
+}
+
+/** @internal */
+export class RecentRepoStates<T> {
+  private readonly kept = new Map<string, KeptState<T>>();
+
+  constructor(
+    private readonly most = MOST_STATES,
+    private readonly keptForMs = KEPT_FOR_MS,
+  ) {}
+
+  /**
+   * The state read under `key` (a copy), else `read`'s, kept for the next
+   * reader; with no key, `read`'s alone.
+   */
+  async recall(key: string | undefined, read: () => Promise<T>): Promise<T> {
+    if (key === undefined) return read();
+    const kept = this.kept.get(key);
+    if (kept) {
+      this.keep(key, kept.state);
+      return structuredClone(kept.state);
+    }
+    const state = await read();
+    this.keep(key, structuredClone(state));
+    return state;
+  }
+
+  /** How many states are kept (for tests). */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  private keep(key: string, state: T): void {
+    const was = this.kept.get(key);
+    if (was) clearTimeout(was.dropTimer);
+    this.kept.delete(key);
+    const dropTimer = setTimeout(() => this.kept.delete(key), this.keptForMs);
+    // A kept state never holds the process open.
+    dropTimer.unref();
+    this.kept.set(key, { state, dropTimer });
+    for (const [oldest, entry] of this.kept) {
+      if (this.kept.size <= this.most) break;
+      clearTimeout(entry.dropTimer);
+      this.kept.delete(oldest);
+    }
+  }
+}
+
+/** One key from what a state is read from: the tree's content key and the reader's inputs. */
+export function repoStateKey(
+  contentKey: string | undefined,
+  inputs: unknown,
+): string | undefined {
+  if (contentKey === undefined) return undefined;
+  return createHash('sha256')
+    .update(contentKey)
+    .update('\0')
+    .update(JSON.stringify(inputs) ?? '')
+    .digest('hex');
+}
