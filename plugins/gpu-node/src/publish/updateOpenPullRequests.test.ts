@@ -250,6 +250,65 @@ describe('updateOpenPullRequests', () => {
     }
   });
 
+  it("re-renders one cluster's pull requests one after another, so they share its state's read", async () => {
+    const dev = resolveClusterProfile({ name: 'dev' });
+    await remote.commitFiles(
+      {
+        'clusters/dev/gpu/kustomization.yaml':
+          seedFiles['clusters/prod/gpu/kustomization.yaml'],
+      },
+      'bootstrap dev',
+    );
+    const request = (name: string, on: string) => {
+      const r = gpuRequest(name);
+      return { ...r, spec: { ...r.spec, cluster: on } };
+    };
+    const branches: string[] = [];
+    for (const [name, on] of [
+      ['a-prod', 'prod'],
+      ['b-dev', 'dev'],
+      ['c-prod', 'prod'],
+    ]) {
+      const result = await publishGpuRequest({
+        request: request(name, on),
+        cluster: on === 'dev' ? dev : cluster,
+        catalog,
+        repoUrl: remote.url,
+        cacheDir: path.join(tmp, `file-${name}`),
+      });
+      branches.push(result.branch);
+    }
+    // Both clusters' folders move: every branch is re-rendered.
+    await remote.commitFiles(
+      {
+        'clusters/dev/argocd-app.yaml': 'kind: Application\n',
+        'clusters/prod/argocd-app.yaml': 'kind: Application # moved\n',
+      },
+      'both moved',
+    );
+    const local = createForge('local');
+    const renderedInTurn: string[] = [];
+    const forge = {
+      kind: local.kind,
+      createOrUpdatePullRequest: local.createOrUpdatePullRequest.bind(local),
+      findOpenPullRequest: async (
+        ref: Parameters<typeof local.findOpenPullRequest>[0],
+      ) => {
+        renderedInTurn.push(ref.headBranch);
+        return local.findOpenPullRequest(ref);
+      },
+    };
+    const updates = await update({
+      forge,
+      concurrency: 1,
+      clusterFor: name => (name === 'dev' ? dev : cluster),
+    });
+    expect(updates.map(u => [u.branch, u.outcome])).toEqual(
+      branches.map(branch => [branch, 'updated']),
+    );
+    expect(renderedInTurn).toEqual([branches[1], branches[0], branches[2]]);
+  }, 300_000);
+
   it('stops between pull requests once its signal aborts: the render under way finishes, the rest wait for the next pass', async () => {
     const branches = [await publish('first'), await publish('second')].map(
       r => r.branch,

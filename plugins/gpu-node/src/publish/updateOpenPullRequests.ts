@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  compareStrings,
   GPU_BRANCH_PREFIX,
   isGpuInputError,
   parseGpuRequestYaml,
@@ -387,7 +388,10 @@ export async function updateOpenPullRequests(
   );
 
   const settled = branches.map(info => settledOutcome(info, baseSha));
-  const toRender = branches.filter((_, i) => settled[i] === undefined);
+  const toRender = oneClusterAfterAnother(
+    branches.filter((_, i) => settled[i] === undefined),
+    options.clusterFor,
+  );
   const limit = options.concurrency ?? RENDERS_IN_FLIGHT;
   // Each render in flight has its own clone, apart from the reader's: the
   // reader checks out the requests folder only, and a render's clone keeps
@@ -422,6 +426,32 @@ export async function updateOpenPullRequests(
     (info, i) =>
       byBranch.get(info) ?? outcomeOf(info, settled[i] ?? 'failed', {}),
   );
+}
+
+/**
+ * The branches to re-render, those of one cluster one after another (else
+ * in their order). Each re-render reads its cluster's whole state, and the
+ * re-renders of one cluster on one base share that read
+ * (`repo/recentRepoStates.ts`, which keeps the last few): taken in the
+ * order the forge lists them, the scale bench's 50 re-renders cycled
+ * through its 10 clusters, and each read its cluster's state again.
+ */
+function oneClusterAfterAnother(
+  branches: BranchInfo[],
+  clusterFor: (name: string | undefined) => ClusterProfile,
+): BranchInfo[] {
+  const clusterOf = (info: BranchInfo): string => {
+    try {
+      const text = info.releases ? info.baseRequestText : info.requestText;
+      return clusterFor(parseGpuRequestYaml(text!).spec.cluster).name;
+    } catch {
+      return ''; // its re-render says what is wrong
+    }
+  };
+  return branches
+    .map((info, order) => ({ info, order, cluster: clusterOf(info) }))
+    .sort((a, b) => compareStrings(a.cluster, b.cluster) || a.order - b.order)
+    .map(({ info }) => info);
 }
 
 function outcomeOf(

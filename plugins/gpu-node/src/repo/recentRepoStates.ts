@@ -11,16 +11,20 @@
  * blob id (`RepoTree.contentKey`: a git checkout nothing was written to), so
  * the same key means the same files, and with the same cluster, layout and
  * reader options the same state. Each reader gets its own copy, so no
- * reader's change reaches another's. A few states are kept, and none for
- * longer than a few minutes: a state of a 100k-workload repository is tens
- * of MiB.
+ * reader's change reaches another's. Two states are kept, and none for
+ * longer than a minute unused: a state of a 100k-workload repository is
+ * tens of MiB.
  */
 import { createHash } from 'node:crypto';
 
-/** States kept at once (a pass works on a few clusters at a time). */
-const MOST_STATES = 4;
-/** How long a state is kept unused: the pass that read it is over by then. */
-const KEPT_FOR_MS = 5 * 60_000;
+/**
+ * States kept at once: the updater's pass re-renders one cluster's pull
+ * requests one after another, a few at a time, so at most two clusters are
+ * under way at once.
+ */
+const MOST_STATES = 2;
+/** How long a state is kept unused: its cluster's re-renders are over by then. */
+const KEPT_FOR_MS = 60_000;
 
 interface KeptState<T> {
   state: T;
