@@ -26,7 +26,7 @@ const SYMBOLIC_LINK_MODE = '120000';
 /** A submodule's mode: a folder whose files are not git's to list here. */
 const SUBMODULE_MODE = '160000';
 
-/** @public */
+/** What `readCheckoutListing` found. */
 export interface CheckoutListing {
   /** Blob ids by repository path of the files git vouches for. */
   ids: Map<string, string>;

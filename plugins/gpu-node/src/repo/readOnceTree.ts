@@ -119,6 +119,11 @@ export class ReadOnceRepoTree implements RepoTree {
     return this.base.filesContaining?.(needles) ?? Promise.resolve(undefined);
   }
 
+  /** The tree below's: a write through this tree goes to it, and it then has none. */
+  contentKey(): Promise<string | undefined> {
+    return this.base.contentKey?.() ?? Promise.resolve(undefined);
+  }
+
   async writeFile(path: string, content: string): Promise<void> {
     try {
       await this.base.writeFile(path, content);

@@ -110,7 +110,7 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
 
   it('reads nothing for a second checkout of the same files, gives each reader its own copy, and reads again once a file is written', async () => {
     const parseCache = new ParseCache();
-    const read = async (tree: GitCheckoutTree) => {
+    const read = async (tree: GitCheckoutTree | ReadOnceRepoTree) => {
       let reads = 0;
       const readFile = tree.readFile.bind(tree);
       tree.readFile = async file => {
@@ -126,7 +126,8 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
     expect(first.reads).toBeGreaterThan(0);
     first.state.workloads.pop();
 
-    const second = await read(new GitCheckoutTree(dir));
+    // As the request's change reads it: once per file, over the checkout.
+    const second = await read(new ReadOnceRepoTree(new GitCheckoutTree(dir)));
     expect(second.reads).toBe(0);
     expect(second.state.workloads.map(w => w.id)).toEqual(['ml/chat']);
 
