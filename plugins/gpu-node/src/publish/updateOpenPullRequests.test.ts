@@ -57,6 +57,31 @@ describe('updateOpenPullRequests', () => {
       catalogFor: () => catalog,
       ...more,
     });
+  /** The local forge, telling `asked` each branch whose pull request a re-render looks for (its turn begins). */
+  const localForgeAsked = (asked: (branch: string) => void) => {
+    const local = createForge('local');
+    return {
+      kind: local.kind,
+      createOrUpdatePullRequest: local.createOrUpdatePullRequest.bind(local),
+      findOpenPullRequest: async (
+        ref: Parameters<typeof local.findOpenPullRequest>[0],
+      ) => {
+        asked(ref.headBranch);
+        return local.findOpenPullRequest(ref);
+      },
+    };
+  };
+  /** A second cluster, `dev`, bootstrapped on main as prod is. */
+  const bootstrapDev = async () => {
+    await remote.commitFiles(
+      {
+        'clusters/dev/gpu/kustomization.yaml':
+          seedFiles['clusters/prod/gpu/kustomization.yaml'],
+      },
+      'bootstrap dev',
+    );
+    return resolveClusterProfile({ name: 'dev' });
+  };
   /** Merges a branch into main as a forge would (fast-forward when it can). */
   const mergeIntoMain = async (branch: string) => {
     const sha = (await remote.branchSha(branch))!;
@@ -185,14 +210,7 @@ describe('updateOpenPullRequests', () => {
   });
 
   it('re-renders only the branches whose cluster or files the base’s move touched, and says the others were not affected', async () => {
-    const dev = resolveClusterProfile({ name: 'dev' });
-    await remote.commitFiles(
-      {
-        'clusters/dev/gpu/kustomization.yaml':
-          seedFiles['clusters/prod/gpu/kustomization.yaml'],
-      },
-      'bootstrap dev',
-    );
+    const dev = await bootstrapDev();
     const onDev = (name: string) => {
       const request = gpuRequest(name);
       return { ...request, spec: { ...request.spec, cluster: 'dev' } };
@@ -251,14 +269,7 @@ describe('updateOpenPullRequests', () => {
   });
 
   it("re-renders one cluster's pull requests one after another, so they share its state's read", async () => {
-    const dev = resolveClusterProfile({ name: 'dev' });
-    await remote.commitFiles(
-      {
-        'clusters/dev/gpu/kustomization.yaml':
-          seedFiles['clusters/prod/gpu/kustomization.yaml'],
-      },
-      'bootstrap dev',
-    );
+    const dev = await bootstrapDev();
     const request = (name: string, on: string) => {
       const r = gpuRequest(name);
       return { ...r, spec: { ...r.spec, cluster: on } };
@@ -286,18 +297,8 @@ describe('updateOpenPullRequests', () => {
       },
       'both moved',
     );
-    const local = createForge('local');
     const renderedInTurn: string[] = [];
-    const forge = {
-      kind: local.kind,
-      createOrUpdatePullRequest: local.createOrUpdatePullRequest.bind(local),
-      findOpenPullRequest: async (
-        ref: Parameters<typeof local.findOpenPullRequest>[0],
-      ) => {
-        renderedInTurn.push(ref.headBranch);
-        return local.findOpenPullRequest(ref);
-      },
-    };
+    const forge = localForgeAsked(branch => renderedInTurn.push(branch));
     const updates = await update({
       forge,
       concurrency: 1,
@@ -317,19 +318,9 @@ describe('updateOpenPullRequests', () => {
       { 'clusters/prod/argocd-app.yaml': 'kind: Application # moved\n' },
       'prod moved',
     );
-    const local = createForge('local');
     const controller = new AbortController();
     // The scheduler's timeout fires while the first re-render is under way.
-    const forge = {
-      kind: local.kind,
-      createOrUpdatePullRequest: local.createOrUpdatePullRequest.bind(local),
-      findOpenPullRequest: async (
-        ref: Parameters<typeof local.findOpenPullRequest>[0],
-      ) => {
-        controller.abort();
-        return local.findOpenPullRequest(ref);
-      },
-    };
+    const forge = localForgeAsked(() => controller.abort());
     const outcomes = async (more: Partial<UpdateOpenPullRequestsOptions>) =>
       (await update({ forge, concurrency: 1, ...more })).map(u => [
         u.branch,

@@ -7,6 +7,7 @@ import {
   type CheckoutListing,
 } from '../git/checkoutListing';
 import { normaliseRepoPath } from '../layout/layout';
+import { pathsInFolder } from './sortedPaths';
 import { FsRepoTree, prefixMatches } from './tree';
 
 /** Files whose kind is asked of the disk at once (see `readFiles.ts`). */
@@ -60,7 +61,7 @@ export class GitCheckoutTree extends FsRepoTree {
     const listed = await this.listing();
     if (!listed) return super.listFiles(prefix);
     const start = prefix ? normaliseRepoPath(prefix) : '';
-    const files = new Set(filesUnder(listed.files, start));
+    const files = new Set(pathsInFolder(listed.files, start));
     for (const path of this.written) {
       if (prefixMatches(path, start) && path !== start) files.add(path);
     }
@@ -175,20 +176,4 @@ function underAny(path: string, links: ReadonlySet<string>): boolean {
     slash = path.indexOf('/', slash + 1);
   }
   return false;
-}
-
-/** The paths of sorted `files` inside folder `folder` ('' = all), by binary search. */
-function filesUnder(files: readonly string[], folder: string): string[] {
-  if (!folder) return [...files];
-  const start = `${folder}/`;
-  let low = 0;
-  let high = files.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (files[mid] < start) low = mid + 1;
-    else high = mid;
-  }
-  let end = low;
-  while (end < files.length && files[end].startsWith(start)) end++;
-  return files.slice(low, end);
 }

@@ -1,4 +1,5 @@
 import { normaliseRepoPath } from '../layout/layout';
+import { lowerBound, pathsInFolder } from './sortedPaths';
 import type { RepoTree } from './tree';
 
 /** The path's one spelling, or undefined for a path the tree below refuses (let it say why). */
@@ -27,32 +28,10 @@ function listedFolderAbove(
   return listings.has('') ? '' : undefined;
 }
 
-/** The first index of `sorted` whose path is not before `path`. */
-function lowerBound(sorted: readonly string[], path: string): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle] < path) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/**
- * The paths of a sorted listing that `prefixMatches` (the file `key` and
- * every file under the folder `key`), found by binary search: they sit
- * together. Filtering the whole listing for each of 100k workload folders
- * blocked the updater's event loop for minutes on the scale repository.
- */
+/** The file `key` and every file under the folder `key` in a sorted listing. */
 function filesUnder(sorted: readonly string[], key: string): string[] {
-  const folder = `${key}/`;
-  const out = sorted[lowerBound(sorted, key)] === key ? [key] : [];
-  for (let i = lowerBound(sorted, folder); i < sorted.length; i++) {
-    if (!sorted[i].startsWith(folder)) break;
-    out.push(sorted[i]);
-  }
-  return out;
+  const file = sorted[lowerBound(sorted, key)] === key ? [key] : [];
+  return [...file, ...pathsInFolder(sorted, key)];
 }
 
 /**
