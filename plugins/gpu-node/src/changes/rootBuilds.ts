@@ -12,7 +12,8 @@ import {
   buildKustomizationRoot,
   type BuildRootOptions,
 } from '../kustomize/buildRoot';
-import { runBounded } from '../kustomize/buildsInFlight';
+import { KUSTOMIZE_BUILDS_IN_FLIGHT } from '../kustomize/buildsInFlight';
+import { runBounded } from '../runBounded';
 import {
   buildPlainRootInChunks,
   CHUNKED_MIN_RESOURCES,
@@ -335,6 +336,7 @@ export async function buildTouchedRoots(
         () => timed('before', root),
         () => timed('after', root),
       ]),
+      KUSTOMIZE_BUILDS_IN_FLIGHT,
     );
     return roots.map((root, i) => ({
       root,

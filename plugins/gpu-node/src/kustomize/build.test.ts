@@ -9,7 +9,8 @@ import {
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
 import { kustomizeBuild, kustomizeErrorDetail } from './build';
-import { KUSTOMIZE_BUILDS_IN_FLIGHT, runBounded } from './buildsInFlight';
+import { runBounded } from '../runBounded';
+import { KUSTOMIZE_BUILDS_IN_FLIGHT } from './buildsInFlight';
 import { isKustomizeBuildError, isKustomizeNotFoundError } from './errors';
 
 const dirs: string[] = [];
@@ -137,6 +138,7 @@ describe('kustomizeBuild', () => {
     const runs = Array.from({ length: 3 }, () =>
       runBounded(
         Array.from({ length: KUSTOMIZE_BUILDS_IN_FLIGHT }, () => build),
+        KUSTOMIZE_BUILDS_IN_FLIGHT,
       ),
     );
     const built = (await Promise.all(runs)).flat();

@@ -45,32 +45,3 @@ export class TaskSlots {
  * side; each build takes one of these slots while its process runs.
  */
 export const kustomizeProcesses = new TaskSlots(KUSTOMIZE_BUILDS_IN_FLIGHT);
-
-/**
- * Runs `tasks` with at most `limit` of them in flight; results in the
- * tasks' order. The first failure is thrown once every started task ended
- * (no build is left running behind the caller's cleanup).
- */
-export async function runBounded<T>(
-  tasks: readonly (() => Promise<T>)[],
-  limit: number = KUSTOMIZE_BUILDS_IN_FLIGHT,
-): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  const failures: unknown[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < tasks.length && failures.length === 0) {
-      const index = next++;
-      try {
-        results[index] = await tasks[index]();
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(Math.max(1, limit), tasks.length) }, worker),
-  );
-  if (failures.length > 0) throw failures[0];
-  return results;
-}

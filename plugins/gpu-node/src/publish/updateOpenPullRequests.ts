@@ -47,7 +47,7 @@ import {
   resolveLayout,
   type LayoutInput,
 } from '../layout/layout';
-import { runBounded } from '../kustomize/buildsInFlight';
+import { runBounded } from '../runBounded';
 import { PublishLogger, Redactor, redactingLogger } from '../redact';
 import type { ParseCache } from '../repo/parseCache';
 import { baseMoveTouches } from './baseMoveTouches';

@@ -15,7 +15,7 @@ import {
   readWorkloadObjects,
   type ParsedFiles,
 } from '../workloads/workloadObjects';
-import { runBounded } from '../kustomize/buildsInFlight';
+import { runBounded } from '../runBounded';
 import { sharedParseCache, type ParseCache } from './parseCache';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';

@@ -7,6 +7,7 @@ import {
   type CheckoutListing,
 } from '../git/checkoutListing';
 import { normaliseRepoPath } from '../layout/layout';
+import { runBounded } from '../runBounded';
 import { pathsInFolder } from './sortedPaths';
 import { FsRepoTree, prefixMatches } from './tree';
 
@@ -120,21 +121,12 @@ export class GitCheckoutTree extends FsRepoTree {
 
   /** What each path is on disk, by lstat (`other`: gone, a FIFO, a device). */
   private async kindsOf(paths: readonly string[]): Promise<PathKind[]> {
-    const kinds: PathKind[] = new Array(paths.length);
-    let next = 0;
-    const worker = async () => {
-      while (next < paths.length) {
-        const index = next++;
-        const stat = await fs
-          .lstat(join(this.root, paths[index]))
-          .catch(() => undefined);
-        kinds[index] = kindOf(stat);
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(CHECKS_IN_FLIGHT, paths.length) }, worker),
+    return runBounded(
+      paths.map(path => async () =>
+        kindOf(await fs.lstat(join(this.root, path)).catch(() => undefined)),
+      ),
+      CHECKS_IN_FLIGHT,
     );
-    return kinds;
   }
 
   private async forgetting(path: string, change: () => Promise<void>) {

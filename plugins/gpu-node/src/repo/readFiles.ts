@@ -1,3 +1,4 @@
+import { runBounded } from '../runBounded';
 import type { RepoTree } from './tree';
 
 /**
@@ -10,16 +11,8 @@ export async function readFiles(
   paths: readonly string[],
   inFlight = 32,
 ): Promise<(string | undefined)[]> {
-  const texts: (string | undefined)[] = new Array(paths.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < paths.length) {
-      const index = next++;
-      texts[index] = await tree.readFile(paths[index]);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(inFlight, paths.length) }, worker),
+  return runBounded(
+    paths.map(path => () => tree.readFile(path)),
+    inFlight,
   );
-  return texts;
 }

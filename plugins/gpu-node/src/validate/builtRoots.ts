@@ -6,6 +6,7 @@ import {
   KustomizationGraph,
 } from '../kustomize';
 import { buildKustomizationRoot } from '../kustomize/buildRoot';
+import { runBounded } from '../runBounded';
 import type { Finding } from './findings';
 
 /** What one kustomize root built: its objects, or why it did not build. */
@@ -56,10 +57,8 @@ export async function buildRoots(
     folders: foldersBuiltBy(graph, folder),
     objects: [],
   }));
-  let next = 0;
-  const worker = async () => {
-    while (next < roots.length) {
-      const root = roots[next++];
+  await runBounded(
+    roots.map(root => async () => {
       try {
         const built = await buildKustomizationRoot(
           dir,
@@ -81,10 +80,8 @@ export async function buildRoots(
           message: `kustomize build ${root.folder} fails: ${error.detail}`,
         });
       }
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(PARALLEL_BUILDS, roots.length) }, worker),
+    }),
+    PARALLEL_BUILDS,
   );
   return roots;
 }
