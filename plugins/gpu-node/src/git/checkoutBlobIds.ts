@@ -66,19 +66,3 @@ export function blobIdsOfListing(listing: string): Map<string, string> {
   for (const path of modified) ids.delete(path);
   return ids;
 }
-
-/**
- * The blob id of every file of the checkout at `dir` that git vouches for
- * (see above); empty when `dir` is no git checkout.
- */
-export async function checkoutBlobIds(
-  dir: string,
-): Promise<Map<string, string>> {
-  try {
-    return blobIdsOfListing(
-      await gitInCheckout(dir, ['ls-files', '-s', '-t', '-m', '-z']),
-    );
-  } catch {
-    return new Map(); // not a git checkout: every file is read
-  }
-}

@@ -10,7 +10,7 @@ import {
 import { promises as fsPromises } from 'fs';
 import { tmpdir } from 'os';
 import { dirname, join } from 'path';
-import { checkoutBlobIds } from '../git/checkoutBlobIds';
+import { readCheckoutListing } from '../git/checkoutListing';
 import { findKustomizeBinary } from './binary';
 import { kustomizeBuild, type BuiltObject } from './build';
 import { buildPlainRootInChunks, plainRoot } from './chunkedBuild';
@@ -229,7 +229,7 @@ describe('buildPlainRootInChunks in a git checkout', () => {
     const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
     const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
     const plain = (await plainRoot(root))!;
-    const chunking = { chunkSize: 2, blobIds: await checkoutBlobIds(dir) };
+    const chunking = { chunkSize: 2, blobIds: (await readCheckoutListing(dir))!.ids };
     await buildPlainRootInChunks(
       dir,
       'clusters/dev/gpu',
@@ -253,7 +253,7 @@ describe('buildPlainRootInChunks in a git checkout', () => {
     const build = async () =>
       buildPlainRootInChunks(dir, 'clusters/dev/gpu', plain, options, {
         chunkSize: 2,
-        blobIds: await checkoutBlobIds(dir),
+        blobIds: (await readCheckoutListing(dir))!.ids,
       });
     await build();
     expect(kustomize.builds()).toBe(3);

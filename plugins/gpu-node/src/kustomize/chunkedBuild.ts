@@ -335,7 +335,7 @@ export interface ChunkingOptions {
   chunkSize?: number;
   /**
    * The blob id of each file of the tree at `dir` that git vouches for, by
-   * repository path (`checkoutBlobIds`): those files are not read to know
+   * repository path (`git/checkoutListing.ts`): those files are not read to know
    * what they hold. It must describe the tree as built: a file written
    * since (the change's own files) must not be in it.
    */
