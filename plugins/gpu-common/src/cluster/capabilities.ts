@@ -159,6 +159,32 @@ function migStrategyUnavailable(
   return undefined;
 }
 
+/**
+ * The caveat of a MIG plan where the GPU nodes run a standalone NVIDIA
+ * device plugin whose MIG strategy the repository does not tell: a static
+ * DaemonSet given a config file, or a team's own chart. It is not refused
+ * (it may run the profile's strategy), but the reviewer must check it: with
+ * `none` the plugin advertises each MIG-enabled GPU whole and no MIG
+ * instance (k8s-device-plugin v0.18.0 `internal/rm/device_map.go`), with
+ * the other strategy the instances under other resource names, and the
+ * pods stay Pending either way. Undefined where it is known or not needed.
+ */
+export function migStrategyUntold(
+  cluster: ClusterProfile,
+  stack: ClusterGpuStack | undefined,
+  resourceName: string,
+): string | undefined {
+  const plugin = stack?.devicePlugin;
+  if (
+    plugin?.kind !== 'standalone' ||
+    plugin.readsNamedConfigs ||
+    plugin.migStrategy !== undefined
+  ) {
+    return undefined;
+  }
+  return `cluster ${cluster.name}'s GPU nodes run the standalone NVIDIA device plugin (${plugin.setting}), whose MIG strategy the repository does not tell: check that it runs migStrategy "${cluster.migStrategy}" (the cluster profile's) before merging. This pool's pods ask for ${resourceName}, which the plugin advertises only under that strategy (under "none" it advertises each MIG-enabled GPU whole and no MIG instance); else they stay Pending`;
+}
+
 /** What the device plugin the GPU nodes run cannot serve: per-pool configs, whole GPUs where it shares. */
 function devicePluginUnavailable(
   cluster: ClusterProfile,

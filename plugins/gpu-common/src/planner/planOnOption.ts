@@ -1,4 +1,5 @@
 import type { GpuModel, InstanceType } from '../catalog/types';
+import { migStrategyUntold } from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { centsToUsd, formatCents, formatUsd } from '../format/money';
 import type { GpuRequest } from '../request/types';
@@ -39,6 +40,11 @@ export function planOnOption(
   const gpu = request.spec.gpu;
   const { decision, after } = option;
   const warnings = [...decision.warnings];
+  const untold =
+    decision.sharing.mode === 'mig'
+      ? migStrategyUntold(cluster, repoState?.gpuStack, decision.resourceName)
+      : undefined;
+  if (untold) warnings.push(untold);
   const explanation = [
     `model: ${model.id} (${model.displayName}, ${gib(model.memoryMiB)} per GPU).`,
     ...decision.explanation,

@@ -1,4 +1,6 @@
+import type { ClusterGpuStack } from '../cluster/gpuStack';
 import { plan } from './plan';
+import type { RepoState } from './types';
 import {
   awsCluster,
   cluster,
@@ -102,5 +104,56 @@ describe('plan: MIG', () => {
         rule: 'mig-profile-too-small',
       }),
     ]);
+  });
+});
+
+describe('plan: MIG beside a standalone device plugin', () => {
+  const standalone = (
+    more: Partial<NonNullable<ClusterGpuStack['devicePlugin']>>,
+  ): RepoState => ({
+    pools: [],
+    devicePluginConfigs: {},
+    migConfigs: {},
+    workloads: [],
+    gpuStack: {
+      devicePlugin: {
+        kind: 'standalone',
+        readsNamedConfigs: false,
+        file: 'infra/nvidia-device-plugin/daemonset.yaml',
+        setting:
+          'DaemonSet `kube-system/nvidia-device-plugin-daemonset` in `infra/nvidia-device-plugin/daemonset.yaml`, given a config file',
+        ...more,
+      },
+    },
+  });
+  const planOn = (state: RepoState) =>
+    plan(
+      gpuRequest({ model: 'a100-80gb', sharing: 'mig', vramGiB: 5 }),
+      fixtureCatalog,
+      awsCluster,
+      state,
+    );
+
+  it('warns, naming the plugin, the strategy to check and the resource the pods ask for, when its MIG strategy cannot be told', () => {
+    const { warnings } = planOn(standalone({}));
+    const caveat = warnings.filter(w => w.includes('whose MIG strategy'));
+    expect(caveat).toHaveLength(1);
+    expect(caveat[0]).toContain(
+      'DaemonSet `kube-system/nvidia-device-plugin-daemonset` in `infra/nvidia-device-plugin/daemonset.yaml`',
+    );
+    expect(caveat[0]).toContain(
+      `check that it runs migStrategy "${awsCluster.migStrategy}"`,
+    );
+    expect(caveat[0]).toContain('ask for nvidia.com/mig-1g.10gb');
+  });
+
+  it('says nothing when the strategy is known to be the profile’s, or the plugin reads the named configs', () => {
+    const known = planOn(standalone({ migStrategy: awsCluster.migStrategy }));
+    const named = planOn(standalone({ readsNamedConfigs: true }));
+    for (const { warnings } of [known, named]) {
+      expect(warnings.filter(w => w.includes('whose MIG strategy'))).toEqual(
+        [],
+      );
+    }
   });
 });
