@@ -39,16 +39,10 @@ async function recordClusters(
   });
   // An unreadable record tells nothing (the workload stays): not reported here.
   const unreported: SkippedFile[] = [];
-  const parsed = await parseFiles(
-    tree,
-    paths.filter(Boolean),
-    unreported,
-    cache,
-  );
+  const recorded = paths.filter(Boolean);
+  const parsed = await parseFiles(tree, recorded, unreported, cache);
   const broken = new Set(unreported.map(file => file.path));
-  const documentsOf = new Map(
-    paths.filter(Boolean).map((path, i) => [path, parsed[i]]),
-  );
+  const documentsOf = new Map(recorded.map((path, i) => [path, parsed[i]]));
   return paths.map(path => {
     const documents = documentsOf.get(path);
     if (!documents || documents.length !== 1 || broken.has(path)) {
