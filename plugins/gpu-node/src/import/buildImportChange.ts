@@ -999,7 +999,7 @@ async function observePools(
     const found = observedSharing(pool, nodePool, {
       nodeClass: nodeClassOf(read.outputs, pool),
       operatorDefault: nodesDefault,
-      overlays: overlayCounts(pool, objects, catalog),
+      overlays: overlayCounts(pool, nodePool, objects, catalog),
     });
     observed.set(pool.name, found);
     for (const f of found.findings) findings.push({ path: pool.path, ...f });

@@ -66,7 +66,11 @@ describe('the Karpenter Blueprints repository: a Bottlerocket pool time-sliced 4
       'gpu.backstage.io/sharing-mode': 'time-slicing',
       'gpu.backstage.io/resource-name': 'nvidia.com/gpu',
       'gpu.backstage.io/slices-per-gpu': '4',
+      // `nvidia.com/gpu: 40` counts slices (the overlays, which name no
+      // pool, give 4 per GPU on every machine): the team's floor is 10 GPUs.
+      'gpu.backstage.io/limit-floor': '10',
     });
+    expect(pool.spec.limits['nvidia.com/gpu']).toBe(40);
     const unrecorded = imported.findings.filter(
       f => f.kind === 'not-understood',
     );

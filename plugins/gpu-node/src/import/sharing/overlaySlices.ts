@@ -5,9 +5,12 @@
  * v1.14.1 `pkg/cloudprovider/types.go`), so `nvidia.com/gpu: 16` on 4-GPU
  * nodes is 4 slices per GPU, and the pool's `spec.limits` count that
  * capacity too: a limit of `nvidia.com/gpu: 40` is 40 slices there, not 40
- * GPUs. Read per overlay that names the pool (`karpenter.sh/nodepool In`),
- * against the GPUs of the nodes it selects (a GPU-count label, else its or
- * the pool's instance types in the catalog).
+ * GPUs. Read per overlay that may reach the pool's nodes, as Karpenter
+ * matches it (`overlayMayReach`: one that names the pool, or one that names
+ * no pool and selects its machines by labels, as the Karpenter Blueprints'
+ * `node-overlay-gpu-slices.yaml` does), against the GPUs of the nodes it
+ * selects (a GPU-count label, else its or the pool's instance types in the
+ * catalog).
  */
 import {
   KARPENTER_GPU_COUNT_LABELS,
@@ -15,7 +18,9 @@ import {
   type GpuCatalog,
   type PoolState,
 } from '@gpu-gitops/plugin-gpu-common';
+import type { BuiltObject } from '../../kustomize';
 import { isGpuResourceName } from '../../repo/poolLabels';
+import { overlayMayReach } from '../../validate/foreignNodeOverlayRules';
 import {
   getIn,
   isPlainObject,
@@ -68,19 +73,21 @@ function gpusPerNode(
     : undefined;
 }
 
-/** The GPU counts of the NodeOverlays among `objects` that name `pool`. */
+/**
+ * The GPU counts of the NodeOverlays among `objects` that may reach the
+ * nodes of `nodePool` (none for a pool that is no Karpenter NodePool:
+ * Karpenter alone reads NodeOverlays).
+ */
 export function overlayCounts(
-  pool: Pick<PoolState, 'name' | 'instanceTypes'>,
+  pool: Pick<PoolState, 'instanceTypes'>,
+  nodePool: PlainObject,
   objects: readonly PlainObject[],
   catalog: GpuCatalog,
 ): OverlayCount[] {
+  if (nodePool.kind !== 'NodePool') return [];
   return objects
     .filter(o => o.kind === 'NodeOverlay')
-    .filter(o =>
-      inValues(getIn(o, 'spec', 'requirements'), [
-        WELL_KNOWN_KEYS.karpenterNodePool,
-      ]).includes(pool.name),
-    )
+    .filter(o => overlayMayReach(o, nodePool as BuiltObject, catalog))
     .flatMap(o => countsOfOverlay(o, pool, catalog));
 }
 
