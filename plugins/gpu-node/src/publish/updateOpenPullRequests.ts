@@ -134,6 +134,12 @@ interface BranchInfo {
   releases?: boolean;
   requestText?: string;
   baseRequestText?: string;
+  /**
+   * The request the re-render starts from (the base's for a release, else
+   * the branch's), parsed once; undefined when it does not parse (the
+   * re-render then says why).
+   */
+  stored?: GpuRequest;
   /** The base's move since the branch's parent touches what the branch's render reads or writes. */
   touched?: boolean;
 }
@@ -156,11 +162,11 @@ function isTouchedByBase(
 ): boolean {
   const basePaths = context.baseMoves.get(info.parents[0]);
   const branchPaths = context.ownPaths.get(info.sha);
-  if (info.parents.length !== 1 || !basePaths || !branchPaths) return true;
+  const stored = info.stored;
+  if (info.parents.length !== 1 || !basePaths || !branchPaths || !stored) {
+    return true;
+  }
   try {
-    const stored = parseGpuRequestYaml(
-      (info.releases ? info.baseRequestText : info.requestText)!,
-    );
     return baseMoveTouches(
       {
         layout: context.layout,
@@ -296,7 +302,7 @@ async function readBranchCommits(
   });
 }
 
-/** Sets each branch's request text, the base's and (unless it releases) its own. */
+/** Sets each branch's request text, the base's and (unless it releases) its own, and the request its re-render starts from. */
 async function readRequestTexts(
   git: BaseCheckout,
   ours: BranchInfo[],
@@ -311,6 +317,12 @@ async function readRequestTexts(
   ours.forEach((info, i) => {
     info.baseRequestText = texts[2 * i];
     if (!info.releases) info.requestText = texts[2 * i + 1];
+    const text = info.releases ? info.baseRequestText : info.requestText;
+    try {
+      info.stored = text === undefined ? undefined : parseGpuRequestYaml(text);
+    } catch {
+      // Left undefined: its re-render says what is wrong.
+    }
   });
 }
 
@@ -441,11 +453,11 @@ function oneClusterAfterAnother(
   clusterFor: (name: string | undefined) => ClusterProfile,
 ): BranchInfo[] {
   const clusterOf = (info: BranchInfo): string => {
+    if (!info.stored) return ''; // its re-render says what is wrong
     try {
-      const text = info.releases ? info.baseRequestText : info.requestText;
-      return clusterFor(parseGpuRequestYaml(text!).spec.cluster).name;
+      return clusterFor(info.stored.spec.cluster).name;
     } catch {
-      return ''; // its re-render says what is wrong
+      return '';
     }
   };
   return branches
