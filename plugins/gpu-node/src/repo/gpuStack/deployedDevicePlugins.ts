@@ -29,6 +29,7 @@ import {
 import { GPU_OPERATOR_CHART } from '../../changes/bootstrap/gpuOperator/gpuOperatorChart';
 import { findHelmReleases } from '../../changes/bootstrap/helmReleases/findHelmReleases';
 import type { HelmRelease } from '../../changes/bootstrap/helmReleases/helmRelease';
+import { helmTruth } from '../../changes/bootstrap/helmReleases/helmTruth';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
 import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
 import { bottlerocketSharing } from '../../import/sharing/bottlerocketSharing';
@@ -136,15 +137,7 @@ function chartValue(release: HelmRelease, key: string): unknown {
  */
 function rendersDevicePlugin(release: HelmRelease): boolean {
   const enabled = readValue(release.layers, ['devicePlugin', 'enabled']);
-  if (enabled.state !== 'set') return true;
-  const value = enabled.value;
-  return !(
-    value === false ||
-    value === null ||
-    value === 0 ||
-    value === '' ||
-    value === undefined
-  );
+  return enabled.state !== 'set' || helmTruth(enabled.value);
 }
 
 async function chartPlugins(

@@ -52,6 +52,7 @@ import {
 import { isPlainObject } from '../../../repo/yamlObjects';
 import { describeConfig } from '../configMapNotes';
 import type { HelmRelease } from '../helmReleases/helmRelease';
+import { helmTruth } from '../helmReleases/helmTruth';
 import {
   hiddenSources,
   layerToSetIn,
@@ -97,15 +98,6 @@ const them = (hidden: readonly ValuesLayer[]) =>
 function shown(value: unknown): string {
   if (typeof value === 'string') return value === '' ? '""' : value;
   return JSON.stringify(value);
-}
-
-/** Go template truth (Helm's `if`): not false, 0, empty or absent. */
-function truthy(value: unknown): boolean {
-  if (value === undefined || value === null || value === false) return false;
-  if (value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isPlainObject(value)) return Object.keys(value).length > 0;
-  return true;
 }
 
 function valueOf(release: HelmRelease, key: string): Value {
@@ -199,7 +191,7 @@ function checkConfigName(ctx: Context, configMap: OperatorConfigMap): boolean {
   const until = configMap.handWritten
     ? ''
     : ` Until the two agree, the bootstrap generates no ConfigMap \`${refLabel(configMap)}\`: the ${reader} would never read it. Run the bootstrap again once they do.`;
-  if (!truthy(value.value)) {
+  if (!helmTruth(value.value)) {
     ctx.check.findings.push(
       `**To do**: set ${advice(ctx, value, key, wanted)}: it is \`${shown(value.value)}\` (${source(value)}), ${whenEmpty}; ${profileKey(ctx.cluster, profileField)} names \`${refLabel(configMap)}\`.${until}`,
     );
@@ -221,7 +213,7 @@ function checkConfigCreate(ctx: Context, configMap: OperatorConfigMap) {
     cannotTell(ctx, key, 'false', value.why);
     return;
   }
-  if (!truthy(value.value)) {
+  if (!helmTruth(value.value)) {
     ctx.check.asNeeded.push(`\`${key}: false\``);
     return;
   }
@@ -339,7 +331,7 @@ function checkNfd(ctx: Context) {
   const taints =
     ' and applies the NodeFeatureRules’ pool taints (nfd-master `-enable-taints`)';
   const enabled = valueOf(ctx.release, 'nfd.enabled');
-  if (!enabled.known || !truthy(enabled.value)) {
+  if (!enabled.known || !helmTruth(enabled.value)) {
     const what = enabled.known
       ? `This release deploys no NFD (\`nfd.enabled: ${shown(enabled.value)}\` ${source(enabled)})`
       : `Whether this release deploys NFD cannot be told: ${enabled.why}`;
@@ -358,7 +350,7 @@ function checkNfd(ctx: Context) {
   const configKey = 'node-feature-discovery.master.config.enableTaints';
   const flag = valueOf(ctx.release, flagKey);
   const config = valueOf(ctx.release, configKey);
-  if (flag.known && truthy(flag.value)) {
+  if (flag.known && helmTruth(flag.value)) {
     ctx.check.asNeeded.push(`\`${flagKey}: true\``);
   } else if (config.known && config.value === true) {
     ctx.check.asNeeded.push(`\`${configKey}: true\``);
@@ -408,7 +400,7 @@ function checkDevicePluginEnabled(ctx: Context, stack: ClusterGpuStack) {
     cannotTell(ctx, key, 'false', value.why);
     return;
   }
-  if (!truthy(value.value)) {
+  if (!helmTruth(value.value)) {
     ctx.check.asNeeded.push(`\`${key}: false\``);
     return;
   }
@@ -439,7 +431,7 @@ function checkSecondDiscovery(ctx: Context, stack: ClusterGpuStack) {
     const value = valueOf(ctx.release, key);
     if (!value.known) {
       cannotTell(ctx, key, 'false', value.why);
-    } else if (!truthy(value.value)) {
+    } else if (!helmTruth(value.value)) {
       ctx.check.asNeeded.push(`\`${key}: ${shown(value.value)}\``);
     } else {
       ctx.check.findings.push(
