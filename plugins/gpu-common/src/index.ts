@@ -68,6 +68,7 @@ export type {
 } from './catalog/types';
 export {
   clusterCapabilities,
+  poolTaintNotApplied,
   sharingModeUnavailable,
 } from './cluster/capabilities';
 export {

@@ -21,7 +21,11 @@ import { SHARING_MODES, type SharingMode } from '../request/types';
 import { draUnavailable } from './draCapability';
 import { gkeModeUnavailable } from './gkeCapability';
 import { autoModeUnavailable } from './eksAutoMode';
-import { migManagerReads, type ClusterGpuStack } from './gpuStack';
+import {
+  chartNfdLeavesPoolTaintsOff,
+  migManagerReads,
+  type ClusterGpuStack,
+} from './gpuStack';
 import type { ClusterProfile, ClusterProvider } from './types';
 import type { Unavailable } from './unavailable';
 
@@ -183,6 +187,25 @@ export function migStrategyUntold(
     return undefined;
   }
   return `cluster ${cluster.name}'s GPU nodes run the standalone NVIDIA device plugin (${plugin.setting}), whose MIG strategy the repository does not tell: check that it runs migStrategy "${cluster.migStrategy}" (the cluster profile's) before merging. This pool's pods ask for ${resourceName}, which the plugin advertises only under that strategy (under "none" it advertises each MIG-enabled GPU whole and no MIG instance); else they stay Pending`;
+}
+
+/**
+ * The caveat of a plan on a static cluster whose pools' taints the NFD that
+ * labels its GPU nodes does not apply (`chartNfdLeavesPoolTaintsOff`): the
+ * pool's pods still land on its nodes (they are labelled, and tolerate the
+ * taint), but nothing keeps other pods off them.
+ */
+export function poolTaintNotApplied(
+  cluster: ClusterProfile,
+  stack: ClusterGpuStack | undefined,
+): string | undefined {
+  const discovery = chartNfdLeavesPoolTaintsOff(cluster, stack);
+  if (!discovery) return undefined;
+  const runs =
+    discovery.nfdAppliesTaints === false
+      ? 'runs its nfd-master without `-enable-taints`'
+      : 'may run its nfd-master without `-enable-taints` (its values cannot all be read)';
+  return `cluster ${cluster.name}'s pools are NodeFeatureRules whose taint only an nfd-master run with \`-enable-taints\` puts on the nodes, and the NFD that labels its GPU nodes (${discovery.setting}) ${runs}: the nodes of its pools would not carry their taint ${cluster.gpuTaintKey} (NoSchedule), so pods that ask for no GPU could be scheduled on them; set \`nfd.master.enableTaints: true\` in \`${discovery.file}\``;
 }
 
 /** What the device plugin the GPU nodes run cannot serve: per-pool configs, whole GPUs where it shares. */

@@ -6,6 +6,7 @@
  * `scheduling/devicePluginService.ts` which plugin serves each pool.
  */
 import type { PodScheduling } from '../scheduling/podScheduling';
+import type { ClusterProfile } from './types';
 
 /**
  * Where a value the rules depend on is set, in the words a reviewer looks for.
@@ -163,6 +164,43 @@ export interface ChartFeatureDiscovery extends StackSetting {
    * chart's `nfd.worker.tolerations`), so they run on, and label, the GPU nodes.
    */
   nfdOnGpuNodes: boolean;
+  /**
+   * Its nfd-master applies the NodeFeatureRules' taints: `-enable-taints`,
+   * which the NFD chart passes for `master.enableTaints`, or `enableTaints`
+   * in its config (the chart's `nfd.master.enableTaints`,
+   * `nfd.master.config.enableTaints`; node-feature-discovery v0.19.0, the
+   * subchart k8s-device-plugin v0.20.0 pins, `templates/master.yaml`). False
+   * when neither is set, as the chart's defaults; absent when a source that
+   * may set them cannot be read.
+   */
+  nfdAppliesTaints?: boolean;
+}
+
+/**
+ * The standalone chart's NFD where it is the one that labels a static
+ * cluster's GPU nodes (the bootstrap's GPU Operator then runs none,
+ * `operatorOperands`) and does not apply, or may not apply, the taints of
+ * the cluster's pools: with a node inventory (profile `staticNodes`) each
+ * pool is a NodeFeatureRule whose taint only an nfd-master run with
+ * `-enable-taints` puts on the nodes (node-feature-discovery v0.19.0
+ * `pkg/nfd-master/nfd-master.go`). Undefined where the taints are applied,
+ * or the cluster's pools are no NodeFeatureRules.
+ */
+export function chartNfdLeavesPoolTaintsOff(
+  cluster: Pick<ClusterProfile, 'provider' | 'staticNodes'>,
+  stack: ClusterGpuStack | undefined,
+): ChartFeatureDiscovery | undefined {
+  const discovery = stack?.chartFeatureDiscovery;
+  if (
+    cluster.provider !== 'static' ||
+    cluster.staticNodes === undefined ||
+    !discovery?.nfd ||
+    !discovery.nfdOnGpuNodes ||
+    discovery.nfdAppliesTaints === true
+  ) {
+    return undefined;
+  }
+  return discovery;
 }
 
 /** What the MIG manager reads instead, in a reviewer's words. */

@@ -1,5 +1,8 @@
 import type { GpuModel, InstanceType } from '../catalog/types';
-import { migStrategyUntold } from '../cluster/capabilities';
+import {
+  migStrategyUntold,
+  poolTaintNotApplied,
+} from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { centsToUsd, formatCents, formatUsd } from '../format/money';
 import type { GpuRequest } from '../request/types';
@@ -45,6 +48,8 @@ export function planOnOption(
       ? migStrategyUntold(cluster, repoState?.gpuStack, decision.resourceName)
       : undefined;
   if (untold) warnings.push(untold);
+  const untainted = poolTaintNotApplied(cluster, repoState?.gpuStack);
+  if (untainted) warnings.push(untainted);
   const explanation = [
     `model: ${model.id} (${model.displayName}, ${gib(model.memoryMiB)} per GPU).`,
     ...decision.explanation,

@@ -526,3 +526,64 @@ describe('static nodes: the profile', () => {
     ).toBe('node-role.kubernetes.io/gpu');
   });
 });
+
+describe('static pools beside the standalone chart’s NFD', () => {
+  const stateWith = (nfdAppliesTaints: boolean | undefined): RepoState => ({
+    pools: [],
+    devicePluginConfigs: {},
+    migConfigs: {},
+    workloads: [],
+    gpuStack: {
+      chartFeatureDiscovery: {
+        file: 'infra/nvidia-device-plugin.yaml',
+        setting:
+          'the `nvidia-device-plugin` Helm chart installed by Flux HelmRelease `nvidia-device-plugin` in `infra/nvidia-device-plugin.yaml`',
+        gfd: true,
+        nfd: true,
+        nfdOnGpuNodes: true,
+        ...(nfdAppliesTaints !== undefined ? { nfdAppliesTaints } : {}),
+      },
+    },
+  });
+  const caveatsOf = (
+    cluster: ReturnType<typeof staticCluster>,
+    state: RepoState,
+  ) =>
+    render(
+      cluster,
+      't4',
+      'exclusive',
+      requests.exclusive[1],
+      state,
+    ).thePlan.warnings.filter(w => w.includes('-enable-taints'));
+
+  it('warns that the pool’s nodes would carry no taint where that NFD labels the GPU nodes without -enable-taints, naming the value and the file', () => {
+    const cluster = staticCluster('gpu');
+    const [caveat, ...more] = caveatsOf(cluster, stateWith(false));
+    expect(more).toEqual([]);
+    expect(caveat).toContain(
+      'the NFD that labels its GPU nodes (the `nvidia-device-plugin` Helm chart installed by Flux HelmRelease `nvidia-device-plugin` in `infra/nvidia-device-plugin.yaml`) runs its nfd-master without `-enable-taints`',
+    );
+    expect(caveat).toContain(`carry their taint ${cluster.gpuTaintKey}`);
+    expect(caveat).toContain(
+      'set `nfd.master.enableTaints: true` in `infra/nvidia-device-plugin.yaml`',
+    );
+    expect(caveatsOf(cluster, stateWith(undefined))[0]).toContain(
+      'may run its nfd-master without `-enable-taints`',
+    );
+  });
+
+  it('says nothing where it applies the taints, where the operator’s NFD labels the GPU nodes, or where the pools are no NodeFeatureRules', () => {
+    const cluster = staticCluster('gpu');
+    expect(caveatsOf(cluster, stateWith(true))).toEqual([]);
+    const offGpuNodes = stateWith(false);
+    offGpuNodes.gpuStack!.chartFeatureDiscovery!.nfdOnGpuNodes = false;
+    expect(caveatsOf(cluster, offGpuNodes)).toEqual([]);
+    const noInventory = resolveClusterProfile({
+      name: 'rack-labelled-by-hand',
+      provider: 'static',
+      migStrategy: 'single',
+    });
+    expect(caveatsOf(noInventory, stateWith(false))).toEqual([]);
+  });
+});

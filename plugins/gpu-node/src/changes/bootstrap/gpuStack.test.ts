@@ -82,6 +82,43 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
     );
   });
 
+  it("a static cluster's NodeFeatureRule pools beside the standalone chart's NFD, which labels the GPU nodes: a to-do to turn its taints on, none once they are", async () => {
+    const file = 'clusters/prod/infrastructure/nvidia-device-plugin.yaml';
+    const staticProfile: ClusterProfileOverride = {
+      provider: 'static',
+      staticNodes: {
+        select: 'gpu',
+        inventory: [{ name: 'gpu-t4-01', machine: 'rack-t4x2' }],
+      },
+    };
+    const toDo = (notes: string[]) =>
+      notes.filter(n => n.includes('-enable-taints'));
+    const without = await bootstrap(
+      { [file]: fluxDevicePluginChart(gfdChartValues(true)) },
+      staticProfile,
+    );
+    expect(without.values.nfd).toEqual({ enabled: false });
+    expect(toDo(without.notes)).toEqual([
+      expect.stringMatching(
+        /^\*\*To do\*\*: cluster prod's pools are NodeFeatureRules/,
+      ),
+    ]);
+    expect(toDo(without.notes)[0]).toContain(
+      `set \`nfd.master.enableTaints: true\` in \`${file}\``,
+    );
+
+    const withTaints = await bootstrap(
+      {
+        [file]: fluxDevicePluginChart(
+          `${gfdChartValues(true)}\n      master:\n        enableTaints: true`,
+        ),
+      },
+      staticProfile,
+    );
+    expect(withTaints.values.nfd).toEqual({ enabled: false });
+    expect(toDo(withTaints.notes)).toEqual([]);
+  });
+
   it("the standalone chart with GFD and the chart's own NFD, whose workers do not tolerate the GPU taint: no second GFD, the operator's NFD kept (the GPU nodes' labels come from it), and what to set for one NFD", async () => {
     const file = 'clusters/prod/infrastructure/nvidia-device-plugin.yaml';
     const { values, notes } = await bootstrap({

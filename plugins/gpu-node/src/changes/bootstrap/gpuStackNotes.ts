@@ -6,6 +6,7 @@
  * cluster, in the planner's own words (`sharingModeUnavailable`).
  */
 import {
+  poolTaintNotApplied,
   SHARING_MODES,
   sharingModeUnavailable,
   type ClusterGpuStack,
@@ -84,6 +85,8 @@ export function gpuStackNotes(
     notes.push(own);
   }
   if (valuesFile) notes.push(...twoNfdsNote(cluster, stack));
+  const untainted = poolTaintNotApplied(cluster, stack);
+  if (untainted) notes.push(`**To do**: ${untainted}.`);
   for (const mode of SHARING_MODES) {
     const withStack = sharingModeUnavailable(cluster, mode, stack);
     if (!withStack || sharingModeUnavailable(cluster, mode)) continue;

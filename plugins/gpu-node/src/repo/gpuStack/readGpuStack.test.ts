@@ -236,6 +236,55 @@ spec:
     });
   });
 
+  it.each([
+    ['sets neither of NFD’s taint settings (the charts’ defaults)', '', false],
+    [
+      'sets nfd.master.enableTaints',
+      '    nfd:\n      master:\n        enableTaints: true\n',
+      true,
+    ],
+    [
+      'turns enableTaints on in nfd.master.config',
+      '    nfd:\n      master:\n        config:\n          enableTaints: true\n',
+      true,
+    ],
+    [
+      'sets nfd.master.enableTaints to an empty string (false to a Helm `if`)',
+      '    nfd:\n      master:\n        enableTaints: ""\n',
+      false,
+    ],
+  ])(
+    'a standalone chart that deploys GFD and NFD and %s: whether its nfd-master applies NodeFeatureRules’ taints',
+    async (_what, values, applies) => {
+      const { fromKept } = await stacks(
+        {
+          'infra/dp.yaml': fluxDevicePluginChart(
+            `    gfd:\n      enabled: true\n${values}`,
+          ),
+        },
+        prod,
+      );
+      expect(fromKept.chartFeatureDiscovery?.nfd).toBe(true);
+      expect(fromKept.chartFeatureDiscovery?.nfdAppliesTaints).toBe(applies);
+    },
+  );
+
+  it('cannot tell whether the chart’s nfd-master applies taints when its values come from a source it cannot read', async () => {
+    const { fromKept } = await stacks(
+      {
+        'infra/dp.yaml': fluxDevicePluginChart(
+          '    gfd:\n      enabled: true\n    nfd:\n      enabled: true\n',
+        ).replace(
+          '  values:\n',
+          '  valuesFrom:\n    - {kind: Secret, name: nfd-values}\n  values:\n',
+        ),
+      },
+      prod,
+    );
+    expect(fromKept.chartFeatureDiscovery).toBeDefined();
+    expect(fromKept.chartFeatureDiscovery?.nfdAppliesTaints).toBeUndefined();
+  });
+
   it('leaves the MIG strategy to the named configs when the standalone chart reads the profile’s ConfigMap', async () => {
     const { fromKept } = await stacks(
       {
