@@ -384,7 +384,7 @@ async function changeOnState(
     const built = await stage('Build manifests', async () =>
       keepHandWrittenOverlays(
         tree,
-        { layout, cluster, catalog },
+        { layout, cluster, catalog, parseCache: options.parseCache },
         selected,
         withQueueLabel(
           buildManifests(selected, cluster, {

@@ -40,10 +40,11 @@ import {
   stringRecord,
   type PlainObject,
 } from '../repo/yamlObjects';
-import { eventLoopTurns } from '../repo/eventLoopTurns';
+import { filesMentioning } from '../repo/filesMentioning';
+import { sharedParseCache, type ParseCache } from '../repo/parseCache';
+import { parseFiles } from '../repo/parseFiles';
 import { overlayMayReach } from '../validate/foreignNodeOverlayRules';
 import { isManagedObject } from './ownership';
-import { YamlFile } from './yamlFile';
 
 const isYaml = (path: string) => /\.ya?ml$/.test(path);
 
@@ -52,6 +53,7 @@ async function handWrittenOverlays(
   tree: RepoTree,
   layout: LayoutInput,
   cluster: string,
+  cache: ParseCache | undefined,
 ): Promise<PlainObject[]> {
   const folders = new Set([
     clusterScopePath(layout, cluster),
@@ -62,31 +64,37 @@ async function handWrittenOverlays(
   for (const folder of folders) {
     for (const path of await tree.listFiles(folder)) paths.add(path);
   }
-  const found: PlainObject[] = [];
   // The product's pool files hold its NodeOverlays: on a 2k-pool cluster
-  // this parses them all, so the backend answers its API between slices.
-  const turn = eventLoopTurns();
-  for (const path of [...paths].sort()) {
-    await turn();
-    const text = isYaml(path) ? await tree.readFile(path) : undefined;
-    // A cluster's folder may hold every app of the cluster: parse only
-    // files that may define an overlay.
-    if (!text?.includes('NodeOverlay')) continue;
-    try {
-      for (const value of YamlFile.parse(path, text).values()) {
-        if (
-          isPlainObject(value) &&
-          value.kind === 'NodeOverlay' &&
-          !isManagedObject(value)
-        ) {
-          found.push(value);
-        }
-      }
-    } catch {
-      continue; // an unparseable neighbour is validate's to report
-    }
-  }
-  return found;
+  // they are parsed already, by the read of the cluster's state, and the
+  // parse cache gives them without reading them; of the rest only the files
+  // that name a NodeOverlay are read (a cluster's folder may hold every app
+  // of the cluster). An unparseable neighbour is validate's to report.
+  const parses = cache ?? sharedParseCache;
+  const ids = (await tree.blobIds?.()) ?? new Map<string, string>();
+  const yamlPaths = [...paths].filter(isYaml).sort();
+  const parsedBefore = (path: string) => {
+    const id = ids.get(path);
+    return id !== undefined && parses.has(id);
+  };
+  const mentioning = new Set(
+    await filesMentioning(
+      tree,
+      yamlPaths.filter(path => !parsedBefore(path)),
+      ['NodeOverlay'],
+    ),
+  );
+  const candidates = yamlPaths.filter(
+    path => parsedBefore(path) || mentioning.has(path),
+  );
+  return (await parseFiles(tree, candidates, [], parses))
+    .flat()
+    .map(document => document.value)
+    .filter(
+      (value): value is PlainObject =>
+        isPlainObject(value) &&
+        value.kind === 'NodeOverlay' &&
+        !isManagedObject(value),
+    );
 }
 
 /** The GPU count of the nodes one of the product's overlays is for. */
@@ -148,6 +156,8 @@ export async function keepHandWrittenOverlays(
     layout: LayoutInput;
     cluster: ClusterProfile;
     catalog: GpuCatalog;
+    /** What each file content parsed to before (default: the process's shared cache). */
+    parseCache?: ParseCache;
   },
   plan: Plan,
   manifests: ManifestSet,
@@ -156,7 +166,14 @@ export async function keepHandWrittenOverlays(
   if (ours.length === 0) return { plan, manifests };
   const layout = resolveLayout(context.layout);
   const nodePool = manifests.pool.objects.find(o => o.kind === 'NodePool');
-  const theirs = (await handWrittenOverlays(tree, layout, context.cluster.name))
+  const theirs = (
+    await handWrittenOverlays(
+      tree,
+      layout,
+      context.cluster.name,
+      context.parseCache,
+    )
+  )
     .filter(
       o =>
         nodePool !== undefined &&
