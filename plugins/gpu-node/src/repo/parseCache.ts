@@ -16,6 +16,7 @@
  * The values are frozen: they are shared by every reader of every pass, and
  * one that changed a value would change it for all of them.
  */
+import { deepFreeze } from '../deepFreeze';
 import {
   parseYamlDocuments,
   type ParsedDocument,
@@ -48,14 +49,6 @@ export interface ParseCacheOptions {
 }
 
 const DEFAULT_MAX_TEXT_SIZE = 128 * 2 ** 20;
-
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) {
-    return;
-  }
-  Object.freeze(value);
-  for (const child of Object.values(value)) deepFreeze(child);
-}
 
 /**
  * Parses of file contents by blob id (`git/blobId.ts`), least recently used

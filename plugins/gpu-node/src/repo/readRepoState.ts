@@ -46,6 +46,7 @@ import { withReplicasAsDeployed } from './deployedWorkloadReplicas';
 import type { ParsedFiles } from '../workloads/workloadObjects';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
+import { deepFreeze } from '../deepFreeze';
 import { parsePools } from './parsePools';
 import { parseWorkloads } from './parseWorkloads';
 import { workloadsOfCluster } from './clusterWorkloads';
@@ -75,10 +76,7 @@ export interface RepoStateReport extends RepoState {
 }
 
 /**
- * Parses what a GitOps repository already holds for one cluster (GPU pools,
- * device-plugin configs, mig-parted configs) and all GPU workloads into the
- * planner's RepoState. Never throws on repository content: files it cannot
- * parse are listed in `skipped`.
+ * What `readRepoState` reads beside the tree, the layout and the cluster.
  *
  * @public
  */
@@ -140,7 +138,16 @@ function recentStatesOf(
   return states;
 }
 
-/** @public */
+/**
+ * Parses what a GitOps repository already holds for one cluster (GPU pools,
+ * device-plugin configs, mig-parted configs) and all GPU workloads into the
+ * planner's RepoState. Never throws on repository content: files it cannot
+ * parse are listed in `skipped`. The state is deep-frozen: the readers of
+ * the same files share one (`recentRepoStates.ts`), so none may change it;
+ * one that needs a changed state builds its own from it.
+ *
+ * @public
+ */
 export async function readRepoState(
   tree: RepoTree,
   layout: LayoutInput,
@@ -154,8 +161,8 @@ export async function readRepoState(
     workloadDirs: options.workloadDirs ?? null,
     profile: options.profile ?? null,
   });
-  return recentStatesOf(options.parseCache).recall(key, () =>
-    readRepoStateOnce(tree, layout, clusterName, options),
+  return recentStatesOf(options.parseCache).recall(key, async () =>
+    deepFreeze(await readRepoStateOnce(tree, layout, clusterName, options)),
   );
 }
 

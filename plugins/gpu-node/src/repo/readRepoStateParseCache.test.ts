@@ -2,7 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveClusterProfile } from '@gpu-gitops/plugin-gpu-common';
+import {
+  builtinCatalog,
+  resolveClusterProfile,
+} from '@gpu-gitops/plugin-gpu-common';
 import { STATIC_DEVICE_PLUGIN } from '../changes/bootstrap/__fixtures__/gpuStackShapes';
 import { GREP_FROM_FILES } from './filesMentioning';
 import { GitCheckoutTree } from './gitCheckoutTree';
@@ -108,7 +111,7 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
     expect(dirty.workloads.map(w => w.replicas)).toEqual([5]);
   });
 
-  it('reads nothing for a second checkout of the same files, gives each reader its own copy, and reads again once a file is written', async () => {
+  it('reads nothing for a second checkout of the same files, gives every reader one frozen state, and reads again once a file is written', async () => {
     const parseCache = new ParseCache();
     const read = async (tree: GitCheckoutTree | ReadOnceRepoTree) => {
       let reads = 0;
@@ -124,11 +127,16 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
     };
     const first = await read(new GitCheckoutTree(dir));
     expect(first.reads).toBeGreaterThan(0);
-    first.state.workloads.pop();
+    // Shared by every reader of the same files: no reader can change it.
+    expect(() => first.state.workloads.pop()).toThrow(TypeError);
+    expect(() => {
+      first.state.workloads[0].replicas = 9;
+    }).toThrow(TypeError);
 
     // As the request's change reads it: once per file, over the checkout.
     const second = await read(new ReadOnceRepoTree(new GitCheckoutTree(dir)));
     expect(second.reads).toBe(0);
+    expect(second.state).toBe(first.state);
     expect(second.state.workloads.map(w => w.id)).toEqual(['ml/chat']);
 
     const written = new GitCheckoutTree(dir);
@@ -147,6 +155,50 @@ describe('readRepoState over a git checkout, with a parse cache', () => {
       },
     );
     expect(other.bootstrapped).toBe(false);
+  });
+
+  it('freezes the state it gives, and none of the catalog and profile the caller gave it', async () => {
+    await commit({
+      'infra/device-plugin.yaml': STATIC_DEVICE_PLUGIN,
+      'clusters/prod/gpu/nodepools/a10g.yaml': `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: { name: a10g }
+spec:
+  template:
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: gpu }
+      requirements:
+        - { key: node.kubernetes.io/instance-type, operator: In, values: [g5.xlarge] }
+`,
+    });
+    const catalog = structuredClone(builtinCatalog);
+    const profile = structuredClone(resolveClusterProfile({ name: 'prod' }));
+    const frozenWithin = (value: unknown): number => {
+      if (typeof value !== 'object' || value === null) return 0;
+      return (
+        (Object.isFrozen(value) ? 1 : 0) +
+        Object.values(value).reduce<number>(
+          (sum, child) => sum + frozenWithin(child),
+          0,
+        )
+      );
+    };
+    const state = await readRepoState(
+      new GitCheckoutTree(dir),
+      undefined,
+      'prod',
+      {
+        catalog,
+        profile,
+        parseCache: new ParseCache(),
+      },
+    );
+    expect(state.pools.map(p => p.name)).toEqual(['a10g']);
+    expect(state.gpuStack?.devicePlugin?.kind).toBe('standalone');
+    expect(Object.isFrozen(state.pools[0])).toBe(true);
+    expect(Object.isFrozen(state.gpuStack)).toBe(true);
+    expect(frozenWithin(catalog)).toBe(0);
+    expect(frozenWithin(profile)).toBe(0);
   });
 
   it("takes the deployed replicas from the cache's parse too: a re-render parses no workload file again", async () => {
