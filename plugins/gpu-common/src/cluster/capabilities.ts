@@ -194,6 +194,8 @@ export function migStrategyUntold(
  * labels its GPU nodes does not apply (`chartNfdLeavesPoolTaintsOff`): the
  * pool's pods still land on its nodes (they are labelled, and tolerate the
  * taint), but nothing keeps other pods off them.
+ *
+ * @public
  */
 export function poolTaintNotApplied(
   cluster: ClusterProfile,
