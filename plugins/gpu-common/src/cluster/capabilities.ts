@@ -210,6 +210,24 @@ export function poolTaintNotApplied(
   return `cluster ${cluster.name}'s pools are NodeFeatureRules whose taint only an nfd-master run with \`-enable-taints\` puts on the nodes, and the NFD that labels its GPU nodes (${discovery.setting}) ${runs}: the nodes of its pools would not carry their taint ${cluster.gpuTaintKey} (NoSchedule), so pods that ask for no GPU could be scheduled on them; set \`nfd.master.enableTaints: true\` in \`${discovery.file}\``;
 }
 
+/**
+ * What a plan on `cluster` must tell its reviewer about what the GPU nodes
+ * run (`stack`) and the planner cannot rule on: a MIG strategy the
+ * repository does not tell, pool taints nothing applies.
+ */
+export function stackCaveats(
+  cluster: ClusterProfile,
+  decision: { sharing: { mode: SharingMode }; resourceName: string },
+  stack: ClusterGpuStack | undefined,
+): string[] {
+  const untold =
+    decision.sharing.mode === 'mig'
+      ? migStrategyUntold(cluster, stack, decision.resourceName)
+      : undefined;
+  const untainted = poolTaintNotApplied(cluster, stack);
+  return [untold, untainted].filter((c): c is string => c !== undefined);
+}
+
 /** What the device plugin the GPU nodes run cannot serve: per-pool configs, whole GPUs where it shares. */
 function devicePluginUnavailable(
   cluster: ClusterProfile,

@@ -1,8 +1,5 @@
 import type { GpuModel, InstanceType } from '../catalog/types';
-import {
-  migStrategyUntold,
-  poolTaintNotApplied,
-} from '../cluster/capabilities';
+import { stackCaveats } from '../cluster/capabilities';
 import type { ClusterProfile } from '../cluster/types';
 import { centsToUsd, formatCents, formatUsd } from '../format/money';
 import type { GpuRequest } from '../request/types';
@@ -31,6 +28,22 @@ import type {
 /** Why the plan chose as it did: the sharing mode, the pool and the pool's base name. */
 type PlanReasons = { sharing: PlanDecision; pool: PlanDecision; base: string };
 
+/** What one replica gets on the chosen pool. */
+function perReplicaOf(
+  vramGiB: number,
+  decision: ModeDecision,
+): Plan['perReplica'] {
+  return {
+    vramGiB,
+    vramGuaranteed: decision.vramGuaranteed,
+    memoryMiB: decision.memoryMiB,
+    gpuShare: roundDecimals(decision.gpuShare, 6),
+    ...(decision.computeShare !== undefined
+      ? { computeShare: roundDecimals(decision.computeShare, 6) }
+      : {}),
+  };
+}
+
 /** The plan of the request on the chosen pool. */
 export function planOnOption(
   request: GpuRequest,
@@ -42,14 +55,10 @@ export function planOnOption(
 ): Plan {
   const gpu = request.spec.gpu;
   const { decision, after } = option;
-  const warnings = [...decision.warnings];
-  const untold =
-    decision.sharing.mode === 'mig'
-      ? migStrategyUntold(cluster, repoState?.gpuStack, decision.resourceName)
-      : undefined;
-  if (untold) warnings.push(untold);
-  const untainted = poolTaintNotApplied(cluster, repoState?.gpuStack);
-  if (untainted) warnings.push(untainted);
+  const warnings = [
+    ...decision.warnings,
+    ...stackCaveats(cluster, decision, repoState?.gpuStack),
+  ];
   const explanation = [
     `model: ${model.id} (${model.displayName}, ${gib(model.memoryMiB)} per GPU).`,
     ...decision.explanation,
@@ -89,15 +98,7 @@ export function planOnOption(
     sharing,
     resourceName: decision.resourceName,
     resourcePerReplica: decision.resourcePerReplica,
-    perReplica: {
-      vramGiB: gpu.vramGiB,
-      vramGuaranteed: decision.vramGuaranteed,
-      memoryMiB: decision.memoryMiB,
-      gpuShare: roundDecimals(decision.gpuShare, 6),
-      ...(decision.computeShare !== undefined
-        ? { computeShare: roundDecimals(decision.computeShare, 6) }
-        : {}),
-    },
+    perReplica: perReplicaOf(gpu.vramGiB, decision),
     nodes: {
       expected: after.nodes,
       slicesPerNode: after.unitsPerNode,
