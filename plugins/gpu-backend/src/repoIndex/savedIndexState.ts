@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import type { IndexStore, SavedStore } from './indexStore';
 
 /** Bump when the saved state's shape or the parse rules change. */
-const STATE_VERSION = 10;
+const STATE_VERSION = 11;
 
 export class SavedIndexState {
   private readonly fingerprint: string;

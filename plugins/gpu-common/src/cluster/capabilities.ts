@@ -207,7 +207,7 @@ export function poolTaintNotApplied(
     discovery.nfdAppliesTaints === false
       ? 'runs its nfd-master without `-enable-taints`'
       : 'may run its nfd-master without `-enable-taints` (its values cannot all be read)';
-  return `cluster ${cluster.name}'s pools are NodeFeatureRules whose taint only an nfd-master run with \`-enable-taints\` puts on the nodes, and the NFD that labels its GPU nodes (${discovery.setting}) ${runs}: the nodes of its pools would not carry their taint ${cluster.gpuTaintKey} (NoSchedule), so pods that ask for no GPU could be scheduled on them; set \`nfd.master.enableTaints: true\` in \`${discovery.file}\``;
+  return `cluster ${cluster.name}'s pools are NodeFeatureRules whose taint only an nfd-master run with \`-enable-taints\` puts on the nodes, and the NFD that labels its GPU nodes (${discovery.setting}) ${runs}: the nodes of its pools would not carry their taint ${cluster.gpuTaintKey} (NoSchedule), so pods that ask for no GPU could be scheduled on them; set ${discovery.turnOnNfdTaints}`;
 }
 
 /**

@@ -174,6 +174,12 @@ export interface ChartFeatureDiscovery extends StackSetting {
    * may set them cannot be read.
    */
   nfdAppliesTaints?: boolean;
+  /**
+   * What to set, and where, to have its nfd-master apply them, in the form
+   * of the release's values source: `` `nfd.master.enableTaints: true` in
+   * <a values file> `` or an Argo CD parameter.
+   */
+  turnOnNfdTaints: string;
 }
 
 /**

@@ -542,6 +542,8 @@ describe('static pools beside the standalone chart’s NFD', () => {
         nfd: true,
         nfdOnGpuNodes: true,
         ...(nfdAppliesTaints !== undefined ? { nfdAppliesTaints } : {}),
+        turnOnNfdTaints:
+          'the parameter `nfd.master.enableTaints` to `"true"` in `spec.source.helm.parameters` of Argo CD Application `nvidia-device-plugin`',
       },
     },
   });
@@ -557,7 +559,7 @@ describe('static pools beside the standalone chart’s NFD', () => {
       state,
     ).thePlan.warnings.filter(w => w.includes('-enable-taints'));
 
-  it('warns that the pool’s nodes would carry no taint where that NFD labels the GPU nodes without -enable-taints, naming the value and the file', () => {
+  it('warns that the pool’s nodes would carry no taint where that NFD labels the GPU nodes without -enable-taints, naming what to set where the release sets its values', () => {
     const cluster = staticCluster('gpu');
     const [caveat, ...more] = caveatsOf(cluster, stateWith(false));
     expect(more).toEqual([]);
@@ -565,8 +567,8 @@ describe('static pools beside the standalone chart’s NFD', () => {
       'the NFD that labels its GPU nodes (the `nvidia-device-plugin` Helm chart installed by Flux HelmRelease `nvidia-device-plugin` in `infra/nvidia-device-plugin.yaml`) runs its nfd-master without `-enable-taints`',
     );
     expect(caveat).toContain(`carry their taint ${cluster.gpuTaintKey}`);
-    expect(caveat).toContain(
-      'set `nfd.master.enableTaints: true` in `infra/nvidia-device-plugin.yaml`',
+    expect(caveat).toMatch(
+      /; set the parameter `nfd\.master\.enableTaints` to `"true"` in `spec\.source\.helm\.parameters` of Argo CD Application `nvidia-device-plugin`$/,
     );
     expect(caveatsOf(cluster, stateWith(undefined))[0]).toContain(
       'may run its nfd-master without `-enable-taints`',

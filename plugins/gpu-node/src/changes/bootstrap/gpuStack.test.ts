@@ -104,7 +104,7 @@ describe('bootstrap beside a device plugin the cluster already runs', () => {
       ),
     ]);
     expect(toDo(without.notes)[0]).toContain(
-      `set \`nfd.master.enableTaints: true\` in \`${file}\``,
+      `set \`nfd.master.enableTaints: true\` in \`spec.values\` of HelmRelease \`gpu-operator/nvidia-device-plugin\` in \`${file}\``,
     );
 
     const withTaints = await bootstrap(

@@ -21,7 +21,7 @@ import type {
 import { toleratesGpuTaint } from '../../changes/bootstrap/gpuOperator/operatorSettings';
 import { findHelmReleases } from '../../changes/bootstrap/helmReleases/findHelmReleases';
 import type { HelmRelease } from '../../changes/bootstrap/helmReleases/helmRelease';
-import { helmTruth } from '../../changes/bootstrap/helmReleases/helmTruth';
+import { readNfdTaints } from '../../changes/bootstrap/helmReleases/nfdTaints';
 import type { RepositoryFile } from '../../changes/bootstrap/helmReleases/valuesConfigMaps';
 import { readValue } from '../../changes/bootstrap/helmReleases/valuesLayer';
 import type { RepoTree } from '../tree';
@@ -69,7 +69,7 @@ function releaseDiscovery(
     'worker',
     'tolerations',
   ]);
-  const appliesTaints = nfdAppliesTaints(release);
+  const taints = readNfdTaints(release, 'nfd');
   return {
     file: release.file,
     setting: `the \`${DEVICE_PLUGIN_CHART}\` Helm chart installed by ${release.declaredBy} in \`${release.file}\``,
@@ -81,25 +81,11 @@ function releaseDiscovery(
         : CHART_NFD_WORKER_TOLERATIONS,
       cluster.gpuTaintKey,
     ),
-    ...(appliesTaints !== undefined ? { nfdAppliesTaints: appliesTaints } : {}),
+    ...(taints.applies !== undefined
+      ? { nfdAppliesTaints: taints.applies }
+      : {}),
+    turnOnNfdTaints: taints.toTurnOn,
   };
-}
-
-/**
- * Whether the release's nfd-master applies NodeFeatureRules' taints
- * (gpu-common `ChartFeatureDiscovery.nfdAppliesTaints`): the NFD chart
- * passes `-enable-taints` `if .Values.master.enableTaints` (Go's truth), or
- * its config's `enableTaints: true` turns them on
- * (node-feature-discovery v0.19.0 `deployment/helm/node-feature-discovery/templates/master.yaml`,
- * `pkg/nfd-master/nfd-master.go`); the device-plugin chart sets neither
- * (v0.20.0 `values.yaml`, `nfd.master.config` holds `extraLabelNs` only).
- */
-function nfdAppliesTaints(release: HelmRelease): boolean | undefined {
-  const flag = setValue(release, ['nfd', 'master', 'enableTaints']);
-  const config = setValue(release, ['nfd', 'master', 'config', 'enableTaints']);
-  if ((flag !== 'hidden' && helmTruth(flag)) || config === true) return true;
-  if (flag === 'hidden' || config === 'hidden') return undefined;
-  return false;
 }
 
 /** The first standalone device-plugin release of `files` that deploys GFD or NFD. */

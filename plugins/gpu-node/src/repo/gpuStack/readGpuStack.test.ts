@@ -269,6 +269,46 @@ spec:
     },
   );
 
+  it('tells how to turn the chart’s NFD taints on in the form its release takes values: a Flux values key, or the Argo CD parameter that turns them off', async () => {
+    const flux = await stacks(
+      {
+        'infra/dp.yaml': fluxDevicePluginChart(
+          '    gfd:\n      enabled: true\n',
+        ),
+      },
+      prod,
+    );
+    expect(flux.fromKept.chartFeatureDiscovery?.turnOnNfdTaints).toMatch(
+      /^`nfd\.master\.enableTaints: true` in `spec\.values` of HelmRelease .*`infra\/dp\.yaml`$/,
+    );
+    const argo = await stacks(
+      {
+        'argocd/dp.yaml': [
+          'apiVersion: argoproj.io/v1alpha1',
+          'kind: Application',
+          'metadata: { name: nvidia-device-plugin, namespace: argocd }',
+          'spec:',
+          '  source:',
+          '    repoURL: https://nvidia.github.io/k8s-device-plugin',
+          '    chart: nvidia-device-plugin',
+          '    targetRevision: 0.20.0',
+          '    helm:',
+          '      parameters:',
+          '        - { name: gfd.enabled, value: "true" }',
+          '        - { name: nfd.master.enableTaints, value: "false" }',
+          '',
+        ].join('\n'),
+      },
+      prod,
+    );
+    expect(argo.fromKept.chartFeatureDiscovery).toMatchObject({
+      nfd: true,
+      nfdAppliesTaints: false,
+      turnOnNfdTaints:
+        'the parameter `nfd.master.enableTaints` to `"true"` in `spec.source.helm.parameters` of Application `argocd/nvidia-device-plugin` in `argocd/dp.yaml`',
+    });
+  });
+
   it('cannot tell whether the chart’s nfd-master applies taints when its values come from a source it cannot read', async () => {
     const { fromKept } = await stacks(
       {

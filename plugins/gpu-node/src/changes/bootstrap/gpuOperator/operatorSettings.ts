@@ -53,6 +53,7 @@ import { isPlainObject } from '../../../repo/yamlObjects';
 import { describeConfig } from '../configMapNotes';
 import type { HelmRelease } from '../helmReleases/helmRelease';
 import { helmTruth } from '../helmReleases/helmTruth';
+import { readNfdTaints } from '../helmReleases/nfdTaints';
 import {
   hiddenSources,
   layerToSetIn,
@@ -346,24 +347,25 @@ function checkNfd(ctx: Context) {
     'NFD’s workers, which label GPU nodes for the operator (`feature.node.kubernetes.io/pci-10de.present`),',
   );
   if (!staticInventory) return;
-  const flagKey = 'node-feature-discovery.master.enableTaints';
-  const configKey = 'node-feature-discovery.master.config.enableTaints';
-  const flag = valueOf(ctx.release, flagKey);
-  const config = valueOf(ctx.release, configKey);
-  if (flag.known && helmTruth(flag.value)) {
-    ctx.check.asNeeded.push(`\`${flagKey}: true\``);
-  } else if (config.known && config.value === true) {
-    ctx.check.asNeeded.push(`\`${configKey}: true\``);
-  } else if (!flag.known || !config.known) {
+  const nfdTaints = readNfdTaints(ctx.release, 'node-feature-discovery');
+  if (nfdTaints.applies) {
+    ctx.check.asNeeded.push(`\`${nfdTaints.onBy}: true\``);
+  } else if (nfdTaints.applies === undefined) {
+    const keys = [nfdTaints.flagKey, nfdTaints.configKey];
     cannotTell(
       ctx,
-      flagKey,
+      nfdTaints.flagKey,
       'true',
-      [flag, config].flatMap(v => (v.known ? [] : [v.why])).join('; '),
+      keys
+        .flatMap(key => {
+          const value = valueOf(ctx.release, key);
+          return value.known ? [] : [value.why];
+        })
+        .join('; '),
     );
   } else {
     ctx.check.findings.push(
-      `**To do**: set ${advice(ctx, flag, flagKey, 'true')}: ${profileKey(ctx.cluster, 'staticNodes')} makes the cluster's pools NodeFeatureRules, whose taints nfd-master applies only with \`-enable-taints\`, so the pools' nodes would never get their GPU taint.`,
+      `**To do**: set ${nfdTaints.toTurnOn}: ${profileKey(ctx.cluster, 'staticNodes')} makes the cluster's pools NodeFeatureRules, whose taints nfd-master applies only with \`-enable-taints\`, so the pools' nodes would never get their GPU taint.`,
     );
   }
 }
