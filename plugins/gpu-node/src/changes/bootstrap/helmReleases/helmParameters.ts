@@ -5,9 +5,10 @@
  * stays one (argoproj/argo-cd v3.3.0 `util/helm/cmd.go`, `template` and
  * `cleanSetParameters`). Helm reads the name as a path (`a.b[0].c`, a dot
  * escaped as `\.`) and, for `--set`, `true` and `false` (any case) as
- * booleans and `null` as no value (helm/helm v3.18.0 `pkg/strvals/parser.go`,
- * `typedVal`). Numbers stay strings here: no value the bootstrap reads is a
- * number.
+ * booleans, `null` as no value, and `0` or a decimal integer that does not
+ * start with `0` as an int64 (helm/helm v3.18.0 `pkg/strvals/parser.go`,
+ * `typedVal`): `--set x=0` is the number 0, false to a template's `if`,
+ * while `--set x=007` stays the string.
  */
 import {
   getIn,
@@ -50,7 +51,21 @@ function typedValue(value: unknown, forceString: boolean): unknown {
   const text = value === undefined || value === null ? '' : String(value);
   if (forceString) return text;
   if (/^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
-  return /^null$/i.test(text) ? null : text;
+  if (/^null$/i.test(text)) return null;
+  return helmInteger(text) ?? text;
+}
+
+/**
+ * `text` as Helm's `strconv.ParseInt(text, 10, 64)` takes it, for `0` and
+ * text not starting with `0`; undefined where Helm keeps the string. Past
+ * JavaScript's safe integers the digits stay a string: no value read here
+ * is that large, and its truth (not zero) is the same.
+ */
+function helmInteger(text: string): number | undefined {
+  if (text === '0') return 0;
+  if (text.startsWith('0') || !/^[+-]?\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
 }
 
 function setPath(target: PlainObject, path: PathPart[], value: unknown) {
