@@ -64,27 +64,16 @@ async function handWrittenOverlays(
   for (const folder of folders) {
     for (const path of await tree.listFiles(folder)) paths.add(path);
   }
-  // The product's pool files hold its NodeOverlays: on a 2k-pool cluster
-  // they are parsed already, by the read of the cluster's state, and the
-  // parse cache gives them without reading them; of the rest only the files
-  // that name a NodeOverlay are read (a cluster's folder may hold every app
-  // of the cluster). An unparseable neighbour is validate's to report.
+  // Only the files that name a NodeOverlay are read (a cluster's folder may
+  // hold every app of the cluster), and those whose parse is kept: the
+  // product's pool files, parsed by the read of the cluster's state, hold
+  // its NodeOverlays. An unparseable neighbour is validate's to report.
   const parses = cache ?? sharedParseCache;
-  const ids = (await tree.blobIds?.()) ?? new Map<string, string>();
-  const yamlPaths = [...paths].filter(isYaml).sort();
-  const parsedBefore = (path: string) => {
-    const id = ids.get(path);
-    return id !== undefined && parses.has(id);
-  };
-  const mentioning = new Set(
-    await filesMentioning(
-      tree,
-      yamlPaths.filter(path => !parsedBefore(path)),
-      ['NodeOverlay'],
-    ),
-  );
-  const candidates = yamlPaths.filter(
-    path => parsedBefore(path) || mentioning.has(path),
+  const candidates = await filesMentioning(
+    tree,
+    [...paths].filter(isYaml).sort(),
+    ['NodeOverlay'],
+    { parses },
   );
   return (await parseFiles(tree, candidates, [], parses))
     .flat()

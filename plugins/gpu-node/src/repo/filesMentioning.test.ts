@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { filesMentioning } from './filesMentioning';
 import { GitCheckoutTree } from './gitCheckoutTree';
+import { ParseCache } from './parseCache';
+import { parseFiles } from './parseFiles';
 
 const NEEDLES = ['argoproj.io', 'GitRepository'];
 
@@ -54,7 +56,7 @@ describe('filesMentioning over a git checkout', () => {
 
   // Three of the four have a blob id (the changed one has none): those count.
   it('asks git to grep when the unchanged candidates are as many as the threshold', async () => {
-    const found = await filesMentioning(tree, paths, NEEDLES, 3);
+    const found = await filesMentioning(tree, paths, NEEDLES, { grepFrom: 3 });
     expect(greps).toBe(1);
     expect(found).toEqual([
       'apps/argo.yaml',
@@ -64,7 +66,7 @@ describe('filesMentioning over a git checkout', () => {
   });
 
   it('reads and matches fewer unchanged candidates than the threshold itself, without a grep', async () => {
-    const found = await filesMentioning(tree, paths, NEEDLES, 4);
+    const found = await filesMentioning(tree, paths, NEEDLES, { grepFrom: 4 });
     expect(greps).toBe(0);
     expect(found).toEqual([
       'apps/argo.yaml',
@@ -75,9 +77,30 @@ describe('filesMentioning over a git checkout', () => {
 
   it('gives the same files both ways', async () => {
     for (const some of [paths, paths.slice(1), paths.slice(2, 3)]) {
-      const grepped = await filesMentioning(tree, some, NEEDLES, 0);
-      const read = await filesMentioning(tree, some, NEEDLES, Infinity);
+      const grepped = await filesMentioning(tree, some, NEEDLES, {
+        grepFrom: 0,
+      });
+      const read = await filesMentioning(tree, some, NEEDLES, {
+        grepFrom: Infinity,
+      });
       expect(read).toEqual(grepped);
     }
+  });
+
+  it('hands on a file whose parse the reader keeps without reading it, holding a needle or not', async () => {
+    const parses = new ParseCache();
+    await parseFiles(tree, ['apps/web.yaml'], [], parses);
+    const read: string[] = [];
+    const readFile = tree.readFile.bind(tree);
+    tree.readFile = file => {
+      read.push(file);
+      return readFile(file);
+    };
+    const found = await filesMentioning(tree, paths, NEEDLES, {
+      grepFrom: Infinity,
+      parses,
+    });
+    expect(found).toEqual(paths);
+    expect(read.sort()).toEqual(['apps/argo.yaml', 'apps/flux.yaml']);
   });
 });

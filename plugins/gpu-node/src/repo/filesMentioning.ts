@@ -1,3 +1,4 @@
+import type { ParseCache } from './parseCache';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
 
@@ -29,29 +30,49 @@ async function readHolding(
   );
 }
 
+/** How `filesMentioning` finds the files. */
+export interface MentioningOptions {
+  /** From how many files with a blob id `git grep` is run rather than reading them; default `GREP_FROM_FILES`. */
+  grepFrom?: number;
+  /**
+   * The parses the reader takes its files from: a file whose content it
+   * keeps is handed on unread, since the reader gets its parse without a
+   * read and tests it itself (a 2k-pool cluster's pool files, parsed by the
+   * read of its state, need no second look for a needle).
+   */
+  parses?: ParseCache;
+}
+
 /**
  * Of `paths`, those a reader looking for any of `needles` must read: of the
  * files whose content the tree names by blob id, only those holding a
  * needle (any letter case; from `filesContaining`, one `git grep` of the
  * clone's index, when there are `grepFrom` of them or more, else read and
- * matched here); every other file (changed since the commit, or a tree that
- * cannot tell) is read. Each needle must be text every file the reader can
- * use holds, so the reader still tests what it reads: on a 100k-file
- * repository, reading every file for a few objects took most of a pass.
+ * matched here) or whose parse `parses` keeps; every other file (changed
+ * since the commit, or a tree that cannot tell) is read. Each needle must be
+ * text every file the reader can use holds, so the reader still tests what
+ * it reads: on a 100k-file repository, reading every file for a few objects
+ * took most of a pass.
  */
 export async function filesMentioning(
   tree: RepoTree,
   paths: readonly string[],
   needles: readonly string[],
-  grepFrom = GREP_FROM_FILES,
+  { grepFrom = GREP_FROM_FILES, parses }: MentioningOptions = {},
 ): Promise<string[]> {
   const ids = (await tree.blobIds?.()) ?? new Map<string, string>();
   if (ids.size === 0) return [...paths];
-  const vouched = paths.filter(path => ids.has(path));
+  const parsed = (path: string) => {
+    const id = ids.get(path);
+    return id !== undefined && parses?.has(id) === true;
+  };
+  const vouched = paths.filter(path => ids.has(path) && !parsed(path));
   const containing =
     vouched.length < grepFrom
       ? await readHolding(tree, vouched, needles)
       : await tree.filesContaining?.(needles);
   if (!containing) return [...paths];
-  return paths.filter(path => !ids.has(path) || containing.has(path));
+  return paths.filter(
+    path => !ids.has(path) || parsed(path) || containing.has(path),
+  );
 }
