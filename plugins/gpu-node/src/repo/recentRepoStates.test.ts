@@ -14,6 +14,37 @@ describe('RecentRepoStates', () => {
     expect(reads).toBe(1);
   });
 
+  it('gives readers of a key being read that read, and reads again after one that failed', async () => {
+    const states = new RecentRepoStates<{ pools: string[] }>();
+    let reads = 0;
+    let finish!: (outcome: Error | { pools: string[] }) => void;
+    const read = () => {
+      reads++;
+      return new Promise<{ pools: string[] }>((resolve, reject) => {
+        finish = outcome =>
+          outcome instanceof Error ? reject(outcome) : resolve(outcome);
+      });
+    };
+    const failing = [states.recall('k', read), states.recall('k', read)];
+    finish(new Error('checkout gone'));
+    for (const result of await Promise.allSettled(failing)) {
+      expect(result).toMatchObject({
+        status: 'rejected',
+        reason: { message: 'checkout gone' },
+      });
+    }
+    expect(reads).toBe(1);
+    expect(states.size).toBe(0);
+
+    const both = [states.recall('k', read), states.recall('k', read)];
+    finish({ pools: ['a'] });
+    const [first, second] = await Promise.all(both);
+    expect(second).toBe(first);
+    expect(reads).toBe(2);
+    expect(await states.recall('k', read)).toBe(first);
+    expect(reads).toBe(2);
+  });
+
   it('reads every time without a key', async () => {
     const states = new RecentRepoStates<number>();
     let reads = 0;

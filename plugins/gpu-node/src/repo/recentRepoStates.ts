@@ -35,6 +35,12 @@ interface KeptState<T> {
 /** @internal */
 export class RecentRepoStates<T> {
   private readonly kept = new Map<string, KeptState<T>>();
+  /**
+   * Reads under way, by key: a second reader of a key being read waits for
+   * that read rather than start its own (the updater's renders in flight on
+   * one cluster would each read its state cold, 16–52 s at scale).
+   */
+  private readonly reading = new Map<string, Promise<T>>();
 
   constructor(
     private readonly most = MOST_STATES,
@@ -42,9 +48,11 @@ export class RecentRepoStates<T> {
   ) {}
 
   /**
-   * The state read under `key`, else `read`'s, kept for the next reader;
-   * with no key, `read`'s alone. One state goes to every reader of its
-   * key: `read` must give a state no reader can change (frozen).
+   * The state read under `key`, or being read, else `read`'s, kept for the
+   * next reader; with no key, `read`'s alone. One state goes to every
+   * reader of its key: `read` must give a state no reader can change
+   * (frozen). A read that fails is not kept: each reader waiting on it
+   * gets its error, and the next reader reads again.
    */
   async recall(key: string | undefined, read: () => Promise<T>): Promise<T> {
     if (key === undefined) return read();
@@ -53,9 +61,17 @@ export class RecentRepoStates<T> {
       this.keep(key, kept.state);
       return kept.state;
     }
-    const state = await read();
-    this.keep(key, state);
-    return state;
+    const underWay = this.reading.get(key);
+    if (underWay) return underWay;
+    const reading = read();
+    this.reading.set(key, reading);
+    try {
+      const state = await reading;
+      this.keep(key, state);
+      return state;
+    } finally {
+      this.reading.delete(key);
+    }
   }
 
   /** How many states are kept (for tests). */
