@@ -66,6 +66,7 @@ import {
 import { operatorDefaultSharing } from './sharing/operatorDefaultSharing';
 import { standaloneDefaultSharing } from '../repo/gpuStack/devicePluginChartDefault';
 import { overlayCounts } from './sharing/overlaySlices';
+import { sharedNodeOverlays } from './sharing/sharedNodeOverlays';
 import { objectLabel, type ImportFinding } from './convert/findings';
 import { isKarpenterObject } from './convert/legacyKinds';
 import { recogniseWorkloads, type ImportedRequest } from './importedRequests';
@@ -988,7 +989,11 @@ async function observePools(
   const nodesDefault =
     operatorDefault.sharing ??
     (await standaloneDefaultSharing(tree, layout, cluster));
-  const objects = folderObjects(read.files);
+  // Overlays of a folder of no cluster reach its nodes too.
+  const objects = [
+    ...folderObjects(read.files),
+    ...(await sharedNodeOverlays(tree, layout)),
+  ];
   const observed = new Map<string, ObservedSharing>();
   for (const pool of pools) {
     const nodePool = read.poolDocuments.find(d =>

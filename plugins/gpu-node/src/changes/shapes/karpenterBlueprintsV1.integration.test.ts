@@ -164,3 +164,52 @@ describe('the Karpenter Blueprints repository: a Bottlerocket pool time-sliced 4
     );
   });
 });
+
+describe('the same repository with its NodeOverlays in a folder of no cluster (`infrastructure/karpenter/`, applied to every cluster)', () => {
+  let tree: FsRepoTree;
+  withShapeRepository(
+    'karpenter-blueprints-v1-repo',
+    'gpu-shape-blueprints-shared-',
+    checkout => {
+      ({ tree } = checkout);
+    },
+  );
+
+  it('the import still reads the pool’s limit in the overlays’ units: a floor of 10 GPUs, not 40', async () => {
+    const overlays =
+      'clusters/blueprints/karpenter/node-overlay-gpu-slices.yaml';
+    const kustomization = 'clusters/blueprints/karpenter/kustomization.yaml';
+    await tree.writeFile(
+      'infrastructure/karpenter/node-overlay-gpu-slices.yaml',
+      (await tree.readFile(overlays))!,
+    );
+    await tree.writeFile(
+      'infrastructure/karpenter/kustomization.yaml',
+      'resources:\n  - node-overlay-gpu-slices.yaml\n',
+    );
+    await tree.deleteFile(overlays);
+    await tree.writeFile(
+      kustomization,
+      (await tree.readFile(kustomization))!.replace(
+        '  - node-overlay-gpu-slices.yaml\n',
+        '',
+      ),
+    );
+    // Another cluster's overlay, counting 2 per GPU, reaches none of its pools.
+    await tree.writeFile(
+      'clusters/other/node-overlay.yaml',
+      (await tree.readFile(
+        'infrastructure/karpenter/node-overlay-gpu-slices.yaml',
+      ))!.replace(/nvidia\.com\/gpu: "?(\d+)"?/g, 'nvidia.com/gpu: 2'),
+    );
+
+    await importShape(tree, cluster);
+    const [pool] = parseAllDocuments((await tree.readFile(POOL_FILE))!).map(
+      doc => doc.toJS(),
+    );
+    expect(pool.metadata.annotations).toMatchObject({
+      'gpu.backstage.io/slices-per-gpu': '4',
+      'gpu.backstage.io/limit-floor': '10',
+    });
+  });
+});
