@@ -225,6 +225,31 @@ describe('GitOpsRepository', () => {
     expect(builds).toBe(1);
   });
 
+  it('pushes once to a branch the caller knows exists (branchExists), where a new-branch push is refused first; and still opens one that is gone', async () => {
+    await publish(repo(), async () => change('a'));
+    const pushesOf = async (content: string, branchExists?: boolean) => {
+      let pushes = 0;
+      const result = await publish(repo(), async () => change(content), {
+        branchExists,
+        beforePush: async () => {
+          pushes++;
+        },
+      });
+      expect(result).toMatchObject({ pushed: true, attempts: 1 });
+      return pushes;
+    };
+    expect(await pushesOf('b')).toBe(2);
+    expect(await pushesOf('c', true)).toBe(1);
+    expect(await remote.readFile(BRANCH, 'apps/ml/llm/deployment.yaml')).toBe(
+      'replicas: c\n',
+    );
+    await remote.git(['branch', '-D', BRANCH]);
+    expect(await pushesOf('d', true)).toBe(1);
+    expect(await remote.readFile(BRANCH, 'apps/ml/llm/deployment.yaml')).toBe(
+      'replicas: d\n',
+    );
+  });
+
   it('rebuilds a stale branch on the moved base', async () => {
     await publish(repo(), async () => change('a'));
     const moved = await remote.commitFiles(

@@ -66,6 +66,12 @@ export interface PublishBranchOptions {
   build(context: BuildContext): Promise<BuiltCommit | undefined>;
   /** Push attempts (default 3). */
   maxAttempts?: number;
+  /**
+   * The branch is known to exist (the updater's re-render of an open pull
+   * request): the first attempt asks the remote for its tip and leases it,
+   * rather than pushing optimistically as for a new branch.
+   */
+  branchExists?: boolean;
   /** Called right before each push; lets tests and callers interleave (e.g. abort). */
   beforePush?(attempt: number): Promise<void>;
   /** Times each git step (fetch, commit, push) for the caller's report; steps run plainly without it. */
@@ -96,7 +102,8 @@ interface PublishLoop {
   /**
    * Most runs open a new branch: the first attempt skips asking the remote
    * about it and pushes with a lease that requires the branch to be absent.
-   * If it exists after all, that push is refused and the loop asks.
+   * If it exists after all, that push is refused and the loop asks. A
+   * caller that knows the branch exists (`branchExists`) asks first.
    */
   optimistic: boolean;
   branchExistedAtStart?: boolean;
@@ -125,7 +132,7 @@ export async function publishBranchOnClone(
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
   const stage: StageRunner =
     options.stage ?? (<T>(_name: string, step: () => Promise<T>) => step());
-  const loop: PublishLoop = { optimistic: true };
+  const loop: PublishLoop = { optimistic: options.branchExists !== true };
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const end = await publishAttempt(clone, options, stage, loop, attempt);
     if (end === 'branch-found') {

@@ -48,6 +48,12 @@ export interface GitOpsTargetOptions {
   redactor?: Redactor;
   /** Test seam / embedding hook: runs right before each push attempt. */
   beforePush?: (attempt: number) => Promise<void>;
+  /**
+   * The branch is known to exist (an open pull request's, which the updater
+   * re-renders): the first push leases the branch's tip, asked of the
+   * remote, rather than pushing as if the branch were new and being refused.
+   */
+  branchExists?: boolean;
   /** What each file content parsed to before (default: the process's shared cache; see `ParseCache`). */
   parseCache?: ParseCache;
 }
@@ -143,7 +149,10 @@ export function dryRunOnBase<T>(
 export function pushStage(
   logger: PublishLogger,
   stages: StageTiming[],
-  options: Pick<GitOpsTargetOptions, 'maxPushAttempts' | 'beforePush'>,
+  options: Pick<
+    GitOpsTargetOptions,
+    'maxPushAttempts' | 'beforePush' | 'branchExists'
+  >,
   repository: GitOpsRepository,
   push: Omit<PublishBranchOptions, 'maxAttempts' | 'beforePush' | 'stage'>,
 ): Promise<PublishBranchResult> {
@@ -153,6 +162,7 @@ export function pushStage(
       ...push,
       maxAttempts: options.maxPushAttempts,
       beforePush: options.beforePush,
+      branchExists: options.branchExists,
     }),
   );
 }

@@ -540,6 +540,8 @@ async function rerenderBranch(
     redactor,
     logger,
     parseCache: context.parseCache,
+    // The open pull request's branch: its first push leases its tip.
+    branchExists: true,
   };
   try {
     const open = await forge.findOpenPullRequest({
