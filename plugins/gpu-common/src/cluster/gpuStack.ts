@@ -176,8 +176,8 @@ export interface ChartFeatureDiscovery extends StackSetting {
   nfdAppliesTaints?: boolean;
   /**
    * What to set, and where, to have its nfd-master apply them, in the form
-   * of the release's values source: `` `nfd.master.enableTaints: true` in
-   * <a values file> `` or an Argo CD parameter.
+   * of the release's values source: a values key (`nfd.master.enableTaints: true`
+   * in a values file or field), or an Argo CD parameter.
    */
   turnOnNfdTaints: string;
 }
