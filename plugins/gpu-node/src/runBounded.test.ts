@@ -32,4 +32,23 @@ describe('runBounded', () => {
     expect(running).toBe(0);
     expect(started).toEqual([0, 1]);
   });
+
+  it('gives the event loop turns between tasks that end at once, so a long run of them never holds it', async () => {
+    let done = 0;
+    const busy = (ms: number) => {
+      const start = performance.now();
+      while (performance.now() - start < ms);
+    };
+    const tasks = Array.from({ length: 100 }, () => async () => {
+      busy(1);
+      done++;
+    });
+    let doneAtFirstTurn: number | undefined;
+    setImmediate(() => {
+      doneAtFirstTurn = done;
+    });
+    await runBounded(tasks, 4);
+    expect(done).toBe(100);
+    expect(doneAtFirstTurn).toBeLessThan(100);
+  });
 });
