@@ -58,22 +58,59 @@ export function parseWorkloads(
   layout: CompiledRepoLayout,
   requestAnnotation?: string,
 ): WorkloadState[] {
+  const steps = workloadSteps(docs, layout, requestAnnotation);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/**
+ * `parseWorkloads` in slices, with a turn of the event loop between them
+ * (`turn`, from `eventLoopTurns`): a scale cluster's 100k workload
+ * documents are seconds of work, and the backend answers meanwhile.
+ */
+export async function parseWorkloadsInTurns(
+  docs: ParsedDocument[],
+  layout: CompiledRepoLayout,
+  requestAnnotation: string | undefined,
+  turn: () => Promise<void>,
+): Promise<WorkloadState[]> {
+  const steps = workloadSteps(docs, layout, requestAnnotation);
+  let step = steps.next();
+  while (!step.done) {
+    await turn();
+    step = steps.next();
+  }
+  return step.value;
+}
+
+/** The work of `parseWorkloads`, stopping after each document and each workload. */
+function* workloadSteps(
+  docs: ParsedDocument[],
+  layout: CompiledRepoLayout,
+  requestAnnotation: string | undefined,
+): Generator<void, WorkloadState[]> {
   const claimTemplates = readClaimTemplates(docs, layout);
-  const sightings = docs.flatMap(doc => {
+  const sightings: WorkloadSighting[] = [];
+  for (const doc of docs) {
     const sighting = workloadSighting(
       doc,
       layout,
       claimTemplates,
       requestAnnotation,
     );
-    return sighting ? [sighting] : [];
-  });
-  return [...sightingsById(sightings, layout).entries()]
-    .sort(([a], [b]) => compareStrings(a, b))
-    .flatMap(([id, group]) => {
-      const workload = gpuWorkload(id, group);
-      return workload ? [workload] : [];
-    });
+    if (sighting) sightings.push(sighting);
+    yield;
+  }
+  const workloads: WorkloadState[] = [];
+  for (const [id, group] of [...sightingsById(sightings, layout)].sort(
+    ([a], [b]) => compareStrings(a, b),
+  )) {
+    const workload = gpuWorkload(id, group);
+    if (workload) workloads.push(workload);
+    yield;
+  }
+  return workloads;
 }
 
 /** A document as a workload sighting, with the GPUs its containers or DRA claims ask for, if it is a workload. */
@@ -133,7 +170,9 @@ function sightingsById(
   for (const s of sightings) {
     const namespace = s.namespace ?? namespaceFromPath(s.path, layout);
     const id = `${namespace}/${s.name}`;
-    byId.set(id, [...(byId.get(id) ?? []), { ...s, namespace }]);
+    const group = byId.get(id);
+    if (group) group.push({ ...s, namespace });
+    else byId.set(id, [{ ...s, namespace }]);
   }
   return byId;
 }

@@ -48,7 +48,8 @@ import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { deepFreeze } from '../deepFreeze';
 import { parsePools } from './parsePools';
-import { parseWorkloads } from './parseWorkloads';
+import { parseWorkloadsInTurns } from './parseWorkloads';
+import { eventLoopTurns } from './eventLoopTurns';
 import { workloadsOfCluster } from './clusterWorkloads';
 import { RecentRepoStates, repoStateKey } from './recentRepoStates';
 import { nodeOverlaysAmong } from './nodeOverlaysAmong';
@@ -376,10 +377,11 @@ async function parseWorkloadFolders(
     parsedFiles.set(path, values);
   }
   return {
-    workloads: parseWorkloads(
+    workloads: await parseWorkloadsInTurns(
       workloadDocuments,
       compiled,
       requestAnnotationOf(options.profile),
+      eventLoopTurns(),
     ),
     parsedFiles,
   };
