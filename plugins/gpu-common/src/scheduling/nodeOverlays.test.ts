@@ -58,6 +58,35 @@ const t4 = (overlays: NodeOverlayLike[]) => {
 };
 
 describe('the NodeOverlays Karpenter applies to a pool’s machines', () => {
+  it('applies an overlay naming pools by karpenter.sh/nodepool to those pools’ machines only, each once, and to none when it names no pool there', () => {
+    const named = (values: string[]): NodeOverlayLike => ({
+      name: 'by-pool',
+      requirements: [{ key: 'karpenter.sh/nodepool', operator: 'In', values }],
+      capacity: { 'nvidia.com/gpu': '2' },
+    });
+    const capacityByPool = (overlay: NodeOverlayLike) => {
+      const outcome = applyNodeOverlays([overlay], pools);
+      return {
+        conflicting: outcome.conflicting,
+        pools: outcome.machines
+          .filter(m => m.capacity['nvidia.com/gpu'])
+          .map(m => m.pool),
+      };
+    };
+    expect(capacityByPool(named(['team-a10g', 'team-a10g']))).toEqual({
+      conflicting: [],
+      pools: ['team-a10g'],
+    });
+    expect(capacityByPool(named(['gone', 'gpu-t4-ts4', 'team-a10g']))).toEqual({
+      conflicting: [],
+      pools: ['gpu-t4-ts4', 'team-a10g'],
+    });
+    expect(capacityByPool(named(['gone']))).toEqual({
+      conflicting: [],
+      pools: [],
+    });
+  });
+
   it('gives each resource the capacity of the highest weight', () => {
     const outcome = t4([product, team({ weight: 10 })]);
     expect(outcome.t4.capacity).toEqual({

@@ -199,6 +199,27 @@ function apply(state: MachineState, overlay: NodeOverlayLike): void {
 }
 
 /**
+ * The machines `overlay` may match: those of the pools it names with
+ * `karpenter.sh/nodepool In`, whose label every machine of a pool carries
+ * with the pool's name, else all. The product scopes each of its overlays
+ * to one pool so: on a 2k-pool cluster, testing each of its 2k overlays
+ * against every machine of every pool held a verification for seconds.
+ */
+function candidates(
+  overlay: NodeOverlayLike,
+  states: readonly MachineState[],
+  byPool: ReadonlyMap<string, readonly MachineState[]>,
+): readonly MachineState[] {
+  const named = overlay.requirements.find(
+    r => r.key === WELL_KNOWN_KEYS.karpenterNodePool && r.operator === 'In',
+  );
+  if (!named) return states;
+  return [...new Set(named.values ?? [])].flatMap(
+    pool => byPool.get(pool) ?? [],
+  );
+}
+
+/**
  * The overlays applied to every machine of `pools`, in Karpenter's order
  * (see the file comment).
  *
@@ -215,9 +236,17 @@ export function applyNodeOverlays(
       capacityResources: [],
     })),
   );
+  const byPool = new Map<string, MachineState[]>();
+  for (const state of states) {
+    const ofPool = byPool.get(state.machine.pool);
+    if (ofPool) ofPool.push(state);
+    else byPool.set(state.machine.pool, [state]);
+  }
   const conflicting: string[] = [];
   for (const overlay of [...overlays].sort(byPrecedence)) {
-    const reached = states.filter(s => matches(overlay.requirements, s.labels));
+    const reached = candidates(overlay, states, byPool).filter(s =>
+      matches(overlay.requirements, s.labels),
+    );
     for (const state of reached) {
       const named = new Set([
         ...state.machine.named,
