@@ -120,3 +120,39 @@ spec:
     ]);
   });
 });
+
+describe('parsePools: the resource a pool advertises, from the NodeOverlays that name it', () => {
+  const overlay = (name: string, pools: string[], resource: string) => `---
+apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata:
+  name: ${name}
+spec:
+  requirements:
+    - key: karpenter.sh/nodepool
+      operator: In
+      values: [${pools.join(', ')}]
+  capacity:
+    ${resource}: "16"
+`;
+
+  it('takes the resource of an overlay naming the pool, in document order, and none of an overlay naming others', () => {
+    const { pools } = repoStateOf(
+      [
+        teamNodePool(''),
+        overlay('others', ['gpu-t4', 'gpu-l4'], 'nvidia.com/mig-1g.10gb'),
+        overlay('mine', ['gpu-a10g', 'gpu-a10g'], 'nvidia.com/gpu.shared'),
+        overlay('mine-later', ['gpu-a10g'], 'nvidia.com/gpu.mps'),
+      ].join(''),
+    );
+    expect(pools.map(p => [p.name, p.resourceName])).toEqual([
+      ['gpu-a10g', 'nvidia.com/gpu.shared'],
+    ]);
+    expect(
+      repoStateOf(
+        teamNodePool('') +
+          overlay('others', ['gpu-t4'], 'nvidia.com/gpu.shared'),
+      ).pools[0].resourceName,
+    ).toBe('nvidia.com/gpu');
+  });
+});

@@ -57,9 +57,11 @@ export function parsePools(
   catalog: GpuCatalog,
   skipped: SkippedFile[],
 ): { pools: PoolState[]; otherNodePools: string[] } {
-  const overlays = docs
-    .map(d => asKubernetesObject(d.value))
-    .filter(o => o?.kind === 'NodeOverlay') as PlainObject[];
+  const overlays = overlaysByPool(
+    docs
+      .map(d => asKubernetesObject(d.value))
+      .filter(o => o?.kind === 'NodeOverlay') as PlainObject[],
+  );
   const pools: PoolState[] = [];
   const otherNodePools: string[] = [];
   const values = docs.map(d => d.value);
@@ -104,7 +106,7 @@ export function handWrittenMachineDeploymentPool(
   return parsePool(
     asNodePool,
     path,
-    [],
+    new Map(),
     configs.devicePluginConfigs,
     configs.migConfigs,
     catalog,
@@ -201,10 +203,34 @@ function isGpuPool(fields: PoolFields, catalog: GpuCatalog): boolean {
   );
 }
 
+/**
+ * The NodeOverlays by each pool they name (`karpenter.sh/nodepool In`), in
+ * document order: a cluster's pool files hold a pool and its overlays each,
+ * and looking through all 4k overlays for each of 2k pools held a read of
+ * the state for seconds.
+ */
+function overlaysByPool(
+  overlays: readonly PlainObject[],
+): Map<string, PlainObject[]> {
+  const byPool = new Map<string, PlainObject[]>();
+  for (const overlay of overlays) {
+    const pools = requirementValues(
+      getIn(overlay, 'spec', 'requirements'),
+      WELL_KNOWN_KEYS.karpenterNodePool,
+    );
+    for (const pool of new Set(pools)) {
+      const named = byPool.get(pool);
+      if (named) named.push(overlay);
+      else byPool.set(pool, [overlay]);
+    }
+  }
+  return byPool;
+}
+
 function parsePool(
   nodePool: PlainObject & { metadata: PlainObject & { name: string } },
   path: string,
-  overlays: PlainObject[],
+  overlays: ReadonlyMap<string, readonly PlainObject[]>,
   devicePluginConfigs: Record<string, unknown>,
   migConfigs: Record<string, unknown>,
   catalog: GpuCatalog,
@@ -260,15 +286,12 @@ function parsePool(
   return pool;
 }
 /** Resource name: our label, else a GPU limit, else a NodeOverlay capacity of this pool. */
-function poolResourceName(fields: PoolFields, overlays: PlainObject[]): string {
+function poolResourceName(
+  fields: PoolFields,
+  overlays: ReadonlyMap<string, readonly PlainObject[]>,
+): string {
   const limitKeys = gpuLimitKeys(fields);
-  const overlayKeys = overlays
-    .filter(o =>
-      requirementValues(
-        getIn(o, 'spec', 'requirements'),
-        WELL_KNOWN_KEYS.karpenterNodePool,
-      ).includes(fields.name),
-    )
+  const overlayKeys = (overlays.get(fields.name) ?? [])
     .flatMap(o => Object.keys(stringRecord(getIn(o, 'spec', 'capacity'))))
     .filter(isGpuResourceName);
   return (
