@@ -1,3 +1,5 @@
+import { eventLoopTurns } from './repo/eventLoopTurns';
+
 /**
  * Freezes `value` and everything it holds, so one value can be handed to
  * many readers and none can change it under another (a change throws: the
@@ -11,5 +13,34 @@ export function deepFreeze<T>(value: T): T {
   }
   Object.freeze(value);
   for (const child of Object.values(value)) deepFreeze(child);
+  return value;
+}
+
+/** Objects frozen between two looks at the clock in `deepFreezeInTurns`. */
+const OBJECTS_PER_LOOK = 1_000;
+
+/**
+ * `deepFreeze` with turns of the event loop (`turn`, from `eventLoopTurns`):
+ * a scale cluster's state is millions of objects, a walk of seconds the
+ * backend answers during. Nothing may read `value` before it resolves.
+ */
+export async function deepFreezeInTurns<T>(
+  value: T,
+  turn: () => Promise<void> = eventLoopTurns(),
+): Promise<T> {
+  const pending: unknown[] = [value];
+  let sinceLook = 0;
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null || Object.isFrozen(next)) {
+      continue;
+    }
+    Object.freeze(next);
+    for (const child of Object.values(next)) pending.push(child);
+    if (++sinceLook === OBJECTS_PER_LOOK) {
+      sinceLook = 0;
+      await turn();
+    }
+  }
   return value;
 }

@@ -46,7 +46,7 @@ import { withReplicasAsDeployed } from './deployedWorkloadReplicas';
 import type { ParsedFiles } from '../workloads/workloadObjects';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
-import { deepFreeze } from '../deepFreeze';
+import { deepFreezeInTurns } from '../deepFreeze';
 import { parsePools } from './parsePools';
 import { parseWorkloadsInTurns } from './parseWorkloads';
 import { eventLoopTurns } from './eventLoopTurns';
@@ -163,7 +163,9 @@ export async function readRepoState(
     profile: options.profile ?? null,
   });
   return recentStatesOf(options.parseCache).recall(key, async () =>
-    deepFreeze(await readRepoStateOnce(tree, layout, clusterName, options)),
+    deepFreezeInTurns(
+      await readRepoStateOnce(tree, layout, clusterName, options),
+    ),
   );
 }
 
