@@ -13,6 +13,7 @@
  * an untracked file (no entry), or a folder that is no git checkout.
  */
 import { gitEnvironment } from './auth';
+import { eventLoopTurns } from '../repo/eventLoopTurns';
 import { runGit } from './runGit';
 
 /** `100644`/`100755`: regular files, the only entries a blob id fully names. */
@@ -48,10 +49,14 @@ function parseEntry(record: string): {
  * cached entries (`H`) of regular files at stage 0, less every path also
  * listed as modified (`C`).
  */
-export function blobIdsOfListing(listing: string): Map<string, string> {
+export async function blobIdsOfListing(
+  listing: string,
+  turn: () => Promise<void> = eventLoopTurns(),
+): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   const modified = new Set<string>();
   for (const record of listing.split('\0')) {
+    await turn();
     if (!record) continue;
     const entry = parseEntry(record);
     if (entry.tag === 'C') modified.add(entry.path);

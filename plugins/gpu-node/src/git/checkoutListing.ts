@@ -19,6 +19,7 @@
  * - an untracked folder git did not enter (a nested repository) and a
  *   submodule's folder are walked.
  */
+import { eventLoopTurns } from '../repo/eventLoopTurns';
 import { blobIdsOfListing, gitInCheckout } from './checkoutBlobIds';
 
 /** A symbolic link's mode: no file, and nothing beneath it is the tree's. */
@@ -52,8 +53,15 @@ function parseRecord(record: string): {
   return { tag, mode, path: record.slice(tab + 1) };
 }
 
-/** The listing from `git ls-files -s -t -m -d -o -z` output. */
-export function checkoutListingOf(output: string): CheckoutListing {
+/**
+ * The listing from `git ls-files -s -t -m -d -o -z` output, read with turns
+ * of the event loop: a scale checkout lists 131k files, a read of seconds
+ * on a loaded machine.
+ */
+export async function checkoutListingOf(
+  output: string,
+  turn: () => Promise<void> = eventLoopTurns(),
+): Promise<CheckoutListing> {
   const tracked = new Set<string>();
   const changed = new Set<string>();
   const gone = new Set<string>();
@@ -61,6 +69,7 @@ export function checkoutListingOf(output: string): CheckoutListing {
   const untracked: string[] = [];
   const foldersToWalk: string[] = [];
   for (const record of output.split('\0')) {
+    await turn();
     if (!record) continue;
     const { tag, mode, path } = parseRecord(record);
     if (tag === '?') {
@@ -82,7 +91,7 @@ export function checkoutListingOf(output: string): CheckoutListing {
   }
   const toCheck = [...changed].filter(path => !gone.has(path));
   return {
-    ids: blobIdsOfListing(output),
+    ids: await blobIdsOfListing(output, turn),
     unmodified,
     toCheck: [...toCheck, ...untracked],
     foldersToWalk,
@@ -95,7 +104,7 @@ export async function readCheckoutListing(
   dir: string,
 ): Promise<CheckoutListing | undefined> {
   try {
-    return checkoutListingOf(
+    return await checkoutListingOf(
       await gitInCheckout(dir, [
         'ls-files',
         '-s',
