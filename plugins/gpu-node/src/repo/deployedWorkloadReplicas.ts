@@ -16,6 +16,7 @@ import {
   type ParsedFiles,
 } from '../workloads/workloadObjects';
 import { runBounded } from '../runBounded';
+import { eventLoopTurns } from './eventLoopTurns';
 import { sharedParseCache, type ParseCache } from './parseCache';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
@@ -126,10 +127,14 @@ export async function withReplicasAsDeployed(
     FOLDERS_IN_FLIGHT,
   );
   const byFolder = new Map(folders.map((folder, i) => [folder, objects[i]]));
-  return workloads.map(workload => {
+  const turn = eventLoopTurns();
+  const deployed: WorkloadState[] = [];
+  for (const workload of workloads) {
+    await turn();
     const folder = workloadFolderOf(layout, workload.path);
-    return folder
-      ? withDeployedReplicas(workload, byFolder.get(folder)!)
-      : workload;
-  });
+    deployed.push(
+      folder ? withDeployedReplicas(workload, byFolder.get(folder)!) : workload,
+    );
+  }
+  return deployed;
 }

@@ -333,15 +333,21 @@ async function readClusterWorkloads(
     workloads,
     read.cache,
   );
-  return (
-    await withReplicasAsDeployed(
-      tree,
-      compiled,
-      onCluster,
-      parsedFiles,
-      read.cache,
-    )
-  ).map(workload => placedWorkload(placement, workload));
+  const deployed = await withReplicasAsDeployed(
+    tree,
+    compiled,
+    onCluster,
+    parsedFiles,
+    read.cache,
+  );
+  // 89k workloads on a scale cluster: placed with turns of the event loop.
+  const turn = eventLoopTurns();
+  const placed: WorkloadState[] = [];
+  for (const workload of deployed) {
+    await turn();
+    placed.push(placedWorkload(placement, workload));
+  }
+  return placed;
 }
 
 /** The annotation a workload asks for GPUs with, in the profile's label domain. */
