@@ -34,4 +34,12 @@ describe('deepFreeze', () => {
     // 4 per workload (it, its scheduling, tolerations and toleration).
     expect(turns).toBe(Math.floor((5 + 3_000 * 4) / 1_000));
   });
+
+  it('takes an object already frozen as frozen through, in both walks', async () => {
+    const constant = Object.freeze({ inner: { editable: 1 } });
+    deepFreeze({ constant });
+    await deepFreezeInTurns({ constant }, async () => {});
+    expect(Object.isFrozen(constant.inner)).toBe(false);
+    expect(deepFreeze(7)).toBe(7);
+  });
 });

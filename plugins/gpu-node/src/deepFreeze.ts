@@ -1,18 +1,32 @@
-import { eventLoopTurns } from './repo/eventLoopTurns';
+import { eventLoopTurns, runSteps } from './repo/eventLoopTurns';
+
+/**
+ * The walk both freezes share: freezes `value` and everything it holds,
+ * depth first, yielding after each object it froze (the in-turns freeze
+ * looks at the clock between yields). An object already frozen is taken as
+ * frozen through: the values this package freezes are frozen here, or are
+ * constants frozen by hand to the bottom.
+ */
+function* freezeSteps(value: unknown): Generator<void> {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== 'object' || next === null || Object.isFrozen(next)) {
+      continue;
+    }
+    Object.freeze(next);
+    for (const child of Object.values(next)) pending.push(child);
+    yield;
+  }
+}
 
 /**
  * Freezes `value` and everything it holds, so one value can be handed to
  * many readers and none can change it under another (a change throws: the
- * package's modules run in strict mode). An object already frozen is taken
- * as frozen through: the values this package freezes are frozen here, or
- * are constants frozen by hand to the bottom.
+ * package's modules run in strict mode).
  */
 export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) {
-    return value;
-  }
-  Object.freeze(value);
-  for (const child of Object.values(value)) deepFreeze(child);
+  runSteps(freezeSteps(value));
   return value;
 }
 
@@ -28,15 +42,8 @@ export async function deepFreezeInTurns<T>(
   value: T,
   turn: () => Promise<void> = eventLoopTurns(),
 ): Promise<T> {
-  const pending: unknown[] = [value];
   let sinceLook = 0;
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (typeof next !== 'object' || next === null || Object.isFrozen(next)) {
-      continue;
-    }
-    Object.freeze(next);
-    for (const child of Object.values(next)) pending.push(child);
+  for (const _ of freezeSteps(value)) {
     if (++sinceLook === OBJECTS_PER_LOOK) {
       sinceLook = 0;
       await turn();
