@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * The id git gives a file of this content (`git hash-object`: SHA-1 of
  * `blob <bytes>\0<content>`), so a file read from disk and one git lists
- * (`checkoutBlobIds.ts`) share one key for what they hold.
+ * (`checkoutListing.ts`) share one key for what they hold.
  */
 export function gitBlobId(text: string): string {
   const content = Buffer.from(text, 'utf8');

@@ -10,9 +10,9 @@
  * 2.39 searches the index's left-out entries too, fetching each of their
  * blobs from the remote (the bench repository's 18k); the work tree holds
  * the checked-out files only. Untracked files are not searched: the caller
- * reads every file `git/checkoutBlobIds.ts` does not vouch for.
+ * reads every file `git/checkoutListing.ts` does not vouch for.
  */
-import { gitInCheckout } from './checkoutBlobIds';
+import { gitInCheckout } from './gitInCheckout';
 
 /** git grep's exit code when nothing matched (git-grep(1)). */
 const NO_MATCH = 'exit code 1';

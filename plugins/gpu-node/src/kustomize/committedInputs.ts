@@ -14,7 +14,7 @@
 import {
   gitInCheckout as git,
   REGULAR_FILE_MODES,
-} from '../git/checkoutBlobIds';
+} from '../git/gitInCheckout';
 
 /** Index entries under the folders, `H <mode> <blob> <stage>\t<path>`. */
 async function indexEntries(dir: string, folders: string[]): Promise<string[]> {
