@@ -271,6 +271,39 @@ describe('bootstrap of a repository that installs the GPU Operator by a Flux Hel
       'Whether `devicePlugin.config.default` is `default` cannot be told: nothing the bootstrap can read sets it, and `spec.valuesFrom` Secret `gpu-operator-overrides` may; the bootstrap cannot read it. Make sure it is.',
     );
   });
+  it('on a static inventory, says why it cannot tell whether NFD applies taints a Secret of valuesFrom may turn on', async () => {
+    const { notes } = await bootstrapAround(
+      {
+        'infrastructure/gpu-operator.yaml': [
+          helmRelease(
+            fromHelmRepository,
+            [
+              '  valuesFrom:',
+              '    - kind: Secret',
+              '      name: nfd-overrides',
+              '  values:',
+              indent(ALL_AS_NEEDED, 4),
+              '    nfd: { enabled: true }',
+            ].join('\n'),
+          ),
+          '---',
+          HELM_REPOSITORY,
+        ].join('\n'),
+      },
+      {
+        staticNodes: {
+          select: 'name',
+          inventory: [{ name: 'gpu-01', machine: 'rack-t4x2' }],
+        },
+      },
+    );
+    // Both keys that turn them on, each with its reason.
+    const why =
+      'nothing the bootstrap can read sets it, and `spec.valuesFrom` Secret `nfd-overrides` may; the bootstrap cannot read it';
+    expect(notes).toContain(
+      `Whether \`node-feature-discovery.master.enableTaints\` is \`true\` cannot be told: ${why}; ${why}. Make sure it is.`,
+    );
+  });
 });
 
 describe('bootstrap of a repository that installs the GPU Operator by an Argo CD Application', () => {

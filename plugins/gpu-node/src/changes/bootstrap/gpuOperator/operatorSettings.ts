@@ -53,7 +53,7 @@ import { isPlainObject } from '../../../repo/yamlObjects';
 import { describeConfig } from '../configMapNotes';
 import type { HelmRelease } from '../helmReleases/helmRelease';
 import { helmTruth } from '../helmReleases/helmTruth';
-import { readNfdTaints } from '../helmReleases/nfdTaints';
+import { readNfdTaints, type UntoldReading } from '../helmReleases/nfdTaints';
 import {
   hiddenSources,
   layerToSetIn,
@@ -109,14 +109,15 @@ function valueOf(release: HelmRelease, key: string): Value {
   if (reading.state === 'chart-default') {
     return { known: true, value: GPU_OPERATOR_CHART_DEFAULTS[key] };
   }
+  return { known: false, setIn: reading.setIn, why: whyUntold(reading) };
+}
+
+/** Why a value sources the bootstrap cannot read may set is not known. */
+function whyUntold(reading: UntoldReading): string {
   const hidden = hiddenSources(reading.hidden);
-  return {
-    known: false,
-    setIn: reading.setIn,
-    why: reading.setIn
-      ? `${reading.setIn.where} sets it to \`${shown(reading.value)}\`, but ${hidden} may override it, and the bootstrap cannot read ${them(reading.hidden)}`
-      : `nothing the bootstrap can read sets it, and ${hidden} may; the bootstrap cannot read ${them(reading.hidden)}`,
-  };
+  return reading.setIn
+    ? `${reading.setIn.where} sets it to \`${shown(reading.value)}\`, but ${hidden} may override it, and the bootstrap cannot read ${them(reading.hidden)}`
+    : `nothing the bootstrap can read sets it, and ${hidden} may; the bootstrap cannot read ${them(reading.hidden)}`;
 }
 
 /** Where the value comes from, as a clause: "in `x`" or "the chart's default". */
@@ -351,17 +352,11 @@ function checkNfd(ctx: Context) {
   if (nfdTaints.applies) {
     ctx.check.asNeeded.push(`\`${nfdTaints.onBy}: true\``);
   } else if (nfdTaints.applies === undefined) {
-    const keys = [nfdTaints.flagKey, nfdTaints.configKey];
     cannotTell(
       ctx,
       nfdTaints.flagKey,
       'true',
-      keys
-        .flatMap(key => {
-          const value = valueOf(ctx.release, key);
-          return value.known ? [] : [value.why];
-        })
-        .join('; '),
+      nfdTaints.untold.map(whyUntold).join('; '),
     );
   } else {
     ctx.check.findings.push(

@@ -4,11 +4,11 @@
  * Applications and Cluster API add-on HelmChartProxies (one reader each),
  * and the GPU Operator's ClusterPolicy where its chart was rendered to plain
  * manifests. A file inside another cluster's folder
- * (`clusterOwningPath`) is that cluster's and left out; one outside every
+ * (`pathReachesCluster`) is that cluster's and left out; one outside every
  * cluster's folder may install this cluster's release, so it counts.
  */
 import { compareStrings } from '@gpu-gitops/plugin-gpu-common';
-import { clusterOwningPath, type LayoutInput } from '../../../layout/layout';
+import { pathReachesCluster, type LayoutInput } from '../../../layout/layout';
 import {
   kustomizationValue,
   readKustomization,
@@ -64,8 +64,7 @@ export function isClusterReleaseFile(
   path: string,
 ): boolean {
   if (!isYamlPath(path) && !isKustomizationFile(path)) return false;
-  const owner = clusterOwningPath(layout, path);
-  return owner === undefined || owner === cluster;
+  return pathReachesCluster(layout, cluster, path);
 }
 
 /**

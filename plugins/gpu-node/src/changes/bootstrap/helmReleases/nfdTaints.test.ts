@@ -67,9 +67,13 @@ describe('readNfdTaints', () => {
       form: 'values',
       content: 'hidden',
     };
-    expect(
-      readNfdTaints(releaseOf(hidden, valuesFile({})), 'nfd').applies,
-    ).toBeUndefined();
+    const untold = readNfdTaints(releaseOf(hidden, valuesFile({})), 'nfd');
+    expect(untold.applies).toBeUndefined();
+    // Both keys' readings, for the caller to say why it cannot tell.
+    expect(untold.untold).toEqual([
+      { state: 'unknown', hidden: [hidden] },
+      { state: 'unknown', hidden: [hidden] },
+    ]);
     expect(
       readNfdTaints(
         releaseOf(

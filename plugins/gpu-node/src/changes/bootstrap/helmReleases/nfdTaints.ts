@@ -33,7 +33,12 @@ export interface NfdTaints {
   flagKey: string;
   /** The config file's key (`<prefix>.master.config.enableTaints`). */
   configKey: string;
+  /** When `applies` is undefined: the readings of the two keys that sources the bootstrap cannot read may set. */
+  untold: UntoldReading[];
 }
+
+/** A value sources the bootstrap cannot read may set. */
+export type UntoldReading = Extract<ValueReading, { state: 'unknown' }>;
 
 /** Read `release`'s NFD taints under the subchart alias `prefix`. */
 export function readNfdTaints(release: HelmRelease, prefix: string): NfdTaints {
@@ -51,14 +56,16 @@ export function readNfdTaints(release: HelmRelease, prefix: string): NfdTaints {
   );
   const keys = { toTurnOn, flagKey, configKey };
   if (isSet(flag) && helmTruth(flag.value)) {
-    return { applies: true, onBy: flagKey, ...keys };
+    return { applies: true, onBy: flagKey, ...keys, untold: [] };
   }
   // The config file is YAML NFD reads itself: only a real `true` is true.
   if (isSet(config) && config.value === true) {
-    return { applies: true, onBy: configKey, ...keys };
+    return { applies: true, onBy: configKey, ...keys, untold: [] };
   }
-  const untold = flag.state === 'unknown' || config.state === 'unknown';
-  return { applies: untold ? undefined : false, ...keys };
+  const untold = [flag, config].filter(
+    (reading): reading is UntoldReading => reading.state === 'unknown',
+  );
+  return { applies: untold.length > 0 ? undefined : false, ...keys, untold };
 }
 
 const isSet = (
