@@ -2,6 +2,7 @@ import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import {
   clusterKustomizationPath,
   clusterOwningPath,
+  pathReachesCluster,
   defaultRepoLayout,
   devicePluginConfigPath,
   layoutPrefix,
@@ -236,5 +237,13 @@ describe('repository layout', () => {
     // A layout that gives every cluster one folder names no cluster.
     const shared = { clusterKustomization: 'gpu/{{cluster}}.yaml' };
     expect(clusterOwningPath(shared, 'gpu/prod.yaml')).toBeUndefined();
+  });
+
+  it('says a path reaches a cluster from its own folder or from a folder of no cluster, never from another cluster’s', () => {
+    const reaches = (path: string) =>
+      pathReachesCluster(undefined, 'prod', path);
+    expect(reaches('clusters/prod/karpenter/values.yaml')).toBe(true);
+    expect(reaches('infrastructure/karpenter/overlays.yaml')).toBe(true);
+    expect(reaches('clusters/dev/karpenter/values.yaml')).toBe(false);
   });
 });

@@ -235,6 +235,20 @@ export function clusterOwningPath(
   return clusterScopes(resolveLayout(layout)).owner(path);
 }
 
+/**
+ * True when `path` may apply to `cluster`: it is in the cluster's folder, or
+ * in no cluster's (a shared folder such as `infrastructure/`, which every
+ * cluster applies). Another cluster's folder is that cluster's.
+ */
+export function pathReachesCluster(
+  layout: LayoutInput,
+  cluster: string,
+  path: string,
+): boolean {
+  const owner = clusterOwningPath(layout, path);
+  return owner === undefined || owner === cluster;
+}
+
 /** The cluster folders of one layout: each cluster's, and which holds a path. */
 interface ClusterScopes {
   scope(cluster: string): string;

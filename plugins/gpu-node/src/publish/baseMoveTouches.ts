@@ -23,7 +23,7 @@
  * affected one leaves a wrong pull request open.
  */
 import {
-  clusterOwningPath,
+  pathReachesCluster,
   LayoutInput,
   matchLayoutValues,
   workloadDirPath,
@@ -59,14 +59,10 @@ export function baseMoveTouches(
   });
   const folders = [...clusterFoldersFor(layout, cluster), ...workloadFolders];
   const files = new Set(branchPaths);
-  const outsideOtherClusters = (path: string) => {
-    const owner = clusterOwningPath(layout, path);
-    return owner === undefined || owner === cluster;
-  };
   return basePaths.some(
     p =>
       files.has(p) ||
       folders.some(f => within(p, f)) ||
-      (input.existingWorkload && outsideOtherClusters(p)),
+      (input.existingWorkload && pathReachesCluster(layout, cluster, p)),
   );
 }

@@ -3,9 +3,9 @@
  * outside its folder: a folder of no cluster (`infrastructure/karpenter/`,
  * applied to every cluster) may hold them, and Karpenter applies an overlay
  * to every node it matches, whatever file it came from (Karpenter docs,
- * "NodeOverlays", v1.14). They belong to the cluster by the rule its Helm
- * releases do (`isClusterReleaseFile`: in its folder or in no cluster's).
- * Another cluster's folder is that cluster's. Without them, the Karpenter
+ * "NodeOverlays", v1.14). What reaches a cluster is the layout's rule
+ * (`pathReachesCluster`: its folder and every folder of no cluster); the
+ * cluster's own folder is read with its pools, so here only the rest. Without them, the Karpenter
  * Blueprints' overlays kept in a shared folder left a pool's
  * `nvidia.com/gpu: 40` (10 GPUs, 4 slices each) read as a floor of 40 GPUs.
  */
