@@ -11,7 +11,6 @@
  * Karpenter settles by name, not by truth. A contradiction is said in the
  * pull request; the team's overlay stays as written.
  */
-import { posix } from 'node:path';
 import {
   KARPENTER_GPU_COUNT_LABELS,
   type ClusterProfile,
@@ -25,13 +24,8 @@ import {
   type OverlayCount,
 } from '../import/sharing/overlaySlices';
 import type { BuiltObject } from '../kustomize';
-import {
-  clusterKustomizationPath,
-  clusterScopePath,
-  layoutPrefix,
-  resolveLayout,
-  type LayoutInput,
-} from '../layout/layout';
+import { resolveLayout, type LayoutInput } from '../layout/layout';
+import { clusterFolderYamlFiles } from './clusterFolderYamlFiles';
 import type { RepoTree } from '../repo/tree';
 import {
   getIn,
@@ -46,8 +40,6 @@ import { parseFiles } from '../repo/parseFiles';
 import { overlayMayReach } from '../validate/foreignNodeOverlayRules';
 import { isManagedObject } from './ownership';
 
-const isYaml = (path: string) => /\.ya?ml$/.test(path);
-
 /** The NodeOverlays not written by the product in the cluster's, pool and GPU folders. */
 async function handWrittenOverlays(
   tree: RepoTree,
@@ -55,15 +47,6 @@ async function handWrittenOverlays(
   cluster: string,
   cache: ParseCache | undefined,
 ): Promise<PlainObject[]> {
-  const folders = new Set([
-    clusterScopePath(layout, cluster),
-    layoutPrefix(layout, 'nodePool', { cluster }, 'pool'),
-    posix.dirname(clusterKustomizationPath(layout, cluster)),
-  ]);
-  const paths = new Set<string>();
-  for (const folder of folders) {
-    for (const path of await tree.listFiles(folder)) paths.add(path);
-  }
   // Only the files that name a NodeOverlay are read (a cluster's folder may
   // hold every app of the cluster), and those whose parse is kept: the
   // product's pool files, parsed by the read of the cluster's state, hold
@@ -71,7 +54,11 @@ async function handWrittenOverlays(
   const parses = cache ?? sharedParseCache;
   const candidates = await filesMentioning(
     tree,
-    [...paths].filter(isYaml).sort(),
+    await clusterFolderYamlFiles(
+      folder => tree.listFiles(folder),
+      layout,
+      cluster,
+    ),
     ['NodeOverlay'],
     { parses },
   );

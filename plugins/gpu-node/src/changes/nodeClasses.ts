@@ -5,28 +5,22 @@
  * overwrite each other in the cluster (an import leaves a team's converted
  * node class where it was, e.g. `clusters/<cluster>/karpenter/`).
  */
-import { posix } from 'path';
 import {
   NODE_CLASS_KINDS,
   type KubernetesObject,
 } from '@gpu-gitops/plugin-gpu-common';
-import {
-  clusterKustomizationPath,
-  clusterScopePath,
-  layoutPrefix,
-  type ResolvedRepoLayout,
-} from '../layout/layout';
-import { eventLoopTurns } from '../repo/eventLoopTurns';
+import type { ResolvedRepoLayout } from '../layout/layout';
+import { filesMentioning } from '../repo/filesMentioning';
+import { sharedParseCache } from '../repo/parseCache';
+import { parseFiles } from '../repo/parseFiles';
+import { parseYamlDocuments } from '../repo/yamlObjects';
+import { clusterFolderYamlFiles } from './clusterFolderYamlFiles';
 import type { StagedTree } from './stagedTree';
-import { YamlFile } from './yamlFile';
-
-const isYaml = (path: string) => /\.ya?ml$/.test(path);
 
 /**
  * Keys (`<kind>/<name>`, e.g. `EC2NodeClass/gpu`) of the node classes defined
- * in the files of the cluster's folder, pool folder and GPU folder (the
- * layout may put the last two elsewhere), except `exceptPath` (the file about
- * to be written).
+ * in the files of the cluster's folder, pool folder and GPU folder, as the
+ * change leaves them, except `exceptPath` (the file about to be written).
  */
 export async function nodeClassesElsewhere(
   staged: StagedTree,
@@ -34,39 +28,40 @@ export async function nodeClassesElsewhere(
   cluster: string,
   exceptPath: string,
 ): Promise<Set<string>> {
-  const folders = new Set([
-    `${clusterScopePath(layout, cluster)}/`,
-    layoutPrefix(layout, 'nodePool', { cluster }, 'pool'),
-    `${posix.dirname(clusterKustomizationPath(layout, cluster))}/`,
-  ]);
-  const paths = new Set<string>();
-  for (const folder of folders) {
-    for (const path of await staged.list(folder)) paths.add(path);
-  }
+  const paths = (
+    await clusterFolderYamlFiles(folder => staged.list(folder), layout, cluster)
+  ).filter(path => path !== exceptPath);
+  // A file the change writes is parsed as staged. One it leaves is read
+  // only if it names a node class kind (a cluster's folder may hold every
+  // app of the cluster), unless its parse is kept: every pool file names
+  // its node class, and on a 2k-pool cluster the read of the state parsed
+  // them all already.
+  const written = paths.filter(path => staged.writes(path));
+  const left = await filesMentioning(
+    staged.base,
+    paths.filter(path => !staged.writes(path)),
+    NODE_CLASS_KINDS,
+    { parses: sharedParseCache },
+  );
+  // Unparseable neighbours are reported by validateGitOpsTree, not here.
+  const values = [
+    ...(await parseFiles(staged.base, left, [], sharedParseCache)).flat(),
+    ...(
+      await Promise.all(
+        written.map(async path =>
+          parseYamlDocuments(path, (await staged.read(path)) ?? ''),
+        ),
+      )
+    ).flatMap(parsed => parsed.documents),
+  ].map(document => document.value as KubernetesObject | null);
   const found = new Set<string>();
-  // Every pool file names its node class: on a 2k-pool cluster this parses
-  // them all, so the backend answers its API between slices.
-  const turn = eventLoopTurns();
-  for (const path of [...paths].sort()) {
-    await turn();
-    if (path === exceptPath || !isYaml(path)) continue;
-    const text = await staged.read(path);
-    // A cluster's folder may hold every app of the cluster: parse only
-    // files that may define a node class.
-    if (!text || !NODE_CLASS_KINDS.some(kind => text.includes(kind))) continue;
-    try {
-      for (const value of YamlFile.parse(path, text).values()) {
-        const obj = value as KubernetesObject | null;
-        if (
-          obj?.kind &&
-          NODE_CLASS_KINDS.includes(obj.kind) &&
-          obj.metadata?.name
-        ) {
-          found.add(`${obj.kind}/${obj.metadata.name}`);
-        }
-      }
-    } catch {
-      // unparseable neighbours are reported by validateGitOpsTree, not here
+  for (const obj of values) {
+    if (
+      obj?.kind &&
+      NODE_CLASS_KINDS.includes(obj.kind) &&
+      obj.metadata?.name
+    ) {
+      found.add(`${obj.kind}/${obj.metadata.name}`);
     }
   }
   return found;

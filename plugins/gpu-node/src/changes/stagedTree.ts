@@ -34,6 +34,11 @@ export class StagedTree {
     return [...files].sort();
   }
 
+  /** Whether the change writes or deletes `path`: its content is then no longer the base's. */
+  writes(path: string): boolean {
+    return this.staged.has(path);
+  }
+
   async write(path: string, content: string): Promise<void> {
     await this.remember(path);
     this.staged.set(path, content);
