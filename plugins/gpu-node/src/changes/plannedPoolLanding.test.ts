@@ -37,27 +37,29 @@ function cluster() {
   return { plan, objects, deployment };
 }
 
-function problems(
+async function problems(
   objects: BuiltObject[],
   deployment: BuiltObject,
   plan: ReturnType<typeof cluster>['plan'],
 ) {
-  return plannedPoolLanding(
-    [
-      { root: 'clusters/dev/gpu', objects: objects as BuiltObject[] },
-      { root: 'apps/ml/summarizer', objects: [deployment] },
-    ],
-    deployment,
-    'Deployment',
-    plan,
-    devCluster,
+  return (
+    await plannedPoolLanding(
+      [
+        { root: 'clusters/dev/gpu', objects: objects as BuiltObject[] },
+        { root: 'apps/ml/summarizer', objects: [deployment] },
+      ],
+      deployment,
+      'Deployment',
+      plan,
+      devCluster,
+    )
   ).problems;
 }
 
 describe('plannedPoolLanding', () => {
-  it('accepts a workload that lands on the plan pool only', () => {
+  it('accepts a workload that lands on the plan pool only', async () => {
     const { plan, objects, deployment } = cluster();
-    const landing = plannedPoolLanding(
+    const landing = await plannedPoolLanding(
       [{ root: 'clusters/dev/gpu', objects }],
       deployment,
       'Deployment',
@@ -67,46 +69,46 @@ describe('plannedPoolLanding', () => {
     expect(landing).toEqual({ pools: ['gpu-t4-ts4'], problems: [] });
   });
 
-  it('refuses a stale selector the pool never carries, naming it', () => {
+  it('refuses a stale selector the pool never carries, naming it', async () => {
     const { plan, objects, deployment } = cluster();
     deployment.spec.template.spec.nodeSelector.intent = 'gpu-workloads';
-    expect(problems(objects, deployment, plan)).toEqual([
+    expect(await problems(objects, deployment, plan)).toEqual([
       'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: nodeSelector intent=gpu-workloads: nodes of NodePool gpu-t4-ts4 never carry label intent',
     ]);
   });
 
-  it('refuses a workload whose taint is not tolerated', () => {
+  it('refuses a workload whose taint is not tolerated', async () => {
     const { plan, objects, deployment } = cluster();
     deployment.spec.template.spec.tolerations = [];
-    expect(problems(objects, deployment, plan)).toEqual([
+    expect(await problems(objects, deployment, plan)).toEqual([
       'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: taint nvidia.com/gpu=true:NoSchedule: nodes of NodePool gpu-t4-ts4 carry it, and no toleration of the pod matches',
     ]);
   });
 
-  it('refuses a resource the pool does not advertise (read from the built device-plugin config)', () => {
+  it('refuses a resource the pool does not advertise (read from the built device-plugin config)', async () => {
     const { plan, objects, deployment } = cluster();
     deployment.spec.template.spec.containers[0].resources.limits = {
       'nvidia.com/gpu': '1',
     };
-    expect(problems(objects, deployment, plan)).toEqual([
+    expect(await problems(objects, deployment, plan)).toEqual([
       'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu: nodes of NodePool gpu-t4-ts4 advertise nvidia.com/gpu.shared',
     ]);
   });
 
-  it('refuses a workload that can land on another pool too', () => {
+  it('refuses a workload that can land on another pool too', async () => {
     const { plan, objects, deployment } = cluster();
     delete deployment.spec.template.spec.nodeSelector;
-    expect(problems(objects, deployment, plan)).toEqual([
+    expect(await problems(objects, deployment, plan)).toEqual([
       `Deployment "summarizer" in namespace "ml": its pods can also land on pool gpu-t4-ts2, not only on the plan's pool gpu-t4-ts4`,
     ]);
   });
 
-  it('refuses an In requirement of the pool that forbids the selected value', () => {
+  it('refuses an In requirement of the pool that forbids the selected value', async () => {
     const { plan, objects, deployment } = cluster();
     deployment.spec.template.spec.nodeSelector[
       'node.kubernetes.io/instance-type'
     ] = 'g5.xlarge';
-    expect(problems(objects, deployment, plan)).toEqual([
+    expect(await problems(objects, deployment, plan)).toEqual([
       'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: nodeSelector node.kubernetes.io/instance-type=g5.xlarge: nodes of NodePool gpu-t4-ts4 carry g4dn.xlarge',
     ]);
   });
@@ -144,19 +146,19 @@ describe('plannedPoolLanding', () => {
       return { plan, objects, deployment };
     };
 
-    it('refuses pods the winning overlay makes Karpenter believe no node holds', () => {
+    it('refuses pods the winning overlay makes Karpenter believe no node holds', async () => {
       const { plan, objects, deployment } = fourSlicePods();
-      expect(problems(objects, deployment, plan)).toEqual([]);
-      expect(problems([...objects, teamOverlay(10)], deployment, plan)).toEqual(
-        [
-          'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu.shared: a pod asks for 4, nodes of NodePool gpu-t4-ts4 advertise 2 each',
-        ],
-      );
+      expect(await problems(objects, deployment, plan)).toEqual([]);
+      expect(
+        await problems([...objects, teamOverlay(10)], deployment, plan),
+      ).toEqual([
+        'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu.shared: a pod asks for 4, nodes of NodePool gpu-t4-ts4 advertise 2 each',
+      ]);
     });
 
-    it('sees the team’s overlay built by another root of the change: NodeOverlays are cluster-wide', () => {
+    it('sees the team’s overlay built by another root of the change: NodeOverlays are cluster-wide', async () => {
       const { plan, objects, deployment } = fourSlicePods();
-      const landing = plannedPoolLanding(
+      const landing = await plannedPoolLanding(
         [
           { root: 'clusters/dev/gpu', objects },
           { root: 'clusters/dev/karpenter', objects: [teamOverlay(10)] },
@@ -171,13 +173,13 @@ describe('plannedPoolLanding', () => {
       ]);
     });
 
-    it('at equal weight takes the overlay whose name sorts later: the team’s `nvidia-ts` over the product’s, not `all-nvidia-ts`', () => {
+    it('at equal weight takes the overlay whose name sorts later: the team’s `nvidia-ts` over the product’s, not `all-nvidia-ts`', async () => {
       const { plan, objects, deployment } = fourSlicePods();
       expect(
-        problems([...objects, teamOverlay(undefined)], deployment, plan),
+        await problems([...objects, teamOverlay(undefined)], deployment, plan),
       ).toHaveLength(1);
       expect(
-        problems(
+        await problems(
           [...objects, teamOverlay(undefined, 'all-nvidia-ts')],
           deployment,
           plan,
@@ -194,7 +196,7 @@ describe('plannedPoolLanding', () => {
      * Karpenter its nodes hold 4 `nvidia.com/gpu.shared`, and the product
      * writes no overlay beside it (`handWrittenOverlays.ts`).
      */
-    function adoptedPool(podAsks: string) {
+    async function adoptedPool(podAsks: string) {
       const { plan, objects, deployment } = cluster();
       const pool = structuredClone(
         objects.find(o => o.metadata.name === 'gpu-t4-ts4'),
@@ -229,12 +231,15 @@ describe('plannedPoolLanding', () => {
       );
     }
 
-    it('lands pods asking for the slices the overlay adds on the plan’s pool', () => {
-      expect(adoptedPool('1')).toEqual({ pools: ['gpu-t4-ts4'], problems: [] });
+    it('lands pods asking for the slices the overlay adds on the plan’s pool', async () => {
+      expect(await adoptedPool('1')).toEqual({
+        pools: ['gpu-t4-ts4'],
+        problems: [],
+      });
     });
 
-    it('refuses pods asking for more slices than the overlay gives a node', () => {
-      expect(adoptedPool('8').problems).toEqual([
+    it('refuses pods asking for more slices than the overlay gives a node', async () => {
+      expect((await adoptedPool('8')).problems).toEqual([
         'Deployment "summarizer" in namespace "ml": its pods cannot land on pool gpu-t4-ts4: resource nvidia.com/gpu.shared: a pod asks for 8, nodes of NodePool gpu-t4-ts4 advertise 4 each',
       ]);
     });
@@ -287,7 +292,7 @@ describe('plannedPoolLanding', () => {
       },
     } as unknown as BuiltObject;
 
-    function labLanding(withSelector: boolean) {
+    async function labLanding(withSelector: boolean) {
       const planned = planRequest(
         shapeRequest('notebook', {
           gpu: { model: 't4', sharing: 'exclusive', replicas: 1, vramGiB: 12 },
@@ -316,25 +321,25 @@ describe('plannedPoolLanding', () => {
       );
     }
 
-    it('lands the product’s Deployment on the plan’s pool only: the team’s servers never carry its label', () => {
-      expect(labLanding(true)).toEqual({
+    it('lands the product’s Deployment on the plan’s pool only: the team’s servers never carry its label', async () => {
+      expect(await labLanding(true)).toEqual({
         pools: ['gpu-t4'],
         problems: [],
       });
     });
 
-    it('refuses pods that would also land on the team’s own GPU servers', () => {
-      expect(labLanding(false).problems).toEqual([
+    it('refuses pods that would also land on the team’s own GPU servers', async () => {
+      expect((await labLanding(false)).problems).toEqual([
         `Deployment "notebook" in namespace "ml": its pods can also land on the GPU nodes the team's NodeFeatureRule gpu-class/gpu-class t4 labels, not only on the plan's pool gpu-t4`,
       ]);
     });
   });
 
-  it('judges nothing when the roots do not build the plan pool', () => {
+  it('judges nothing when the roots do not build the plan pool', async () => {
     const { plan, objects, deployment } = cluster();
     deployment.spec.template.spec.tolerations = [];
     expect(
-      problems(
+      await problems(
         objects.filter(o => o.metadata.name !== 'gpu-t4-ts4'),
         deployment,
         plan,

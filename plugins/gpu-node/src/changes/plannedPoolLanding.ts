@@ -21,11 +21,10 @@ import type { BuiltObject } from '../kustomize/build';
 import { nodeOverlaysAmong } from '../repo/nodeOverlaysAmong';
 import { getIn } from '../repo/yamlObjects';
 import type { BuiltRoot } from '../validate/builtRoots';
-import { withOverlays } from '../validate/builtOverlays';
 import { builtPools } from '../validate/builtPools';
 import { gpuConfigMapsOf } from '../validate/gpuConfigMaps';
 import type { Finding } from '../validate/findings';
-import { servedPools } from '../validate/poolNodeShapes';
+import { servedPoolsInTurns } from '../validate/poolNodeShapes';
 import { describeBuilt } from './gpuWorkloadCheck';
 
 /** What the change's roots built, after it. */
@@ -52,7 +51,7 @@ function builtOverlays(builds: readonly BuiltAfter[]): BuiltObject[] {
  * The pools the roots build, as node shapes: the device plugin that serves
  * them (`stack`) reads the profile's ConfigMaps, or gives its own config.
  */
-function servedPoolsOf(
+async function servedPoolsOf(
   builds: readonly BuiltAfter[],
   cluster: ClusterProfile,
   catalog: GpuCatalog,
@@ -70,7 +69,7 @@ function servedPoolsOf(
   };
   // Findings on the pools are validate's to report; here only what they advertise counts.
   const findings: Finding[] = [];
-  const pools = builtPools(roots, {
+  const pools = await builtPools(roots, {
     source: { docs: [], patchFiles: new Set() },
     catalog,
     migStrategy: cluster.migStrategy,
@@ -78,13 +77,10 @@ function servedPoolsOf(
     names,
     findings,
     stack,
+    // Karpenter applies every overlay of the cluster to every NodePool.
+    clusterOverlays: builtOverlays(builds),
   });
-  // builtPools applies a root's overlays to its own pools; Karpenter applies
-  // every overlay of the cluster to every NodePool.
-  return servedPools(withOverlays(pools, builtOverlays(builds)), {
-    stack,
-    migStrategy: cluster.migStrategy,
-  });
+  return servedPoolsInTurns(pools, { stack, migStrategy: cluster.migStrategy });
 }
 
 /** Where the GPU workload's pods can land, and what is wrong with it. */
@@ -101,7 +97,7 @@ export interface PlannedPoolLanding {
  * on the GPU nodes). Nothing is judged when they do not build the plan's
  * pool (it lives in a root the change does not touch).
  */
-export function plannedPoolLanding(
+export async function plannedPoolLanding(
   builds: readonly BuiltAfter[],
   workload: BuiltObject,
   kind: WorkloadKind,
@@ -109,8 +105,8 @@ export function plannedPoolLanding(
   cluster: ClusterProfile,
   catalog: GpuCatalog = builtinCatalog,
   stack?: ClusterGpuStack,
-): PlannedPoolLanding {
-  const served = servedPoolsOf(builds, cluster, catalog, stack);
+): Promise<PlannedPoolLanding> {
+  const served = await servedPoolsOf(builds, cluster, catalog, stack);
   const planned = served.find(s => s.pool.name === plan.pool.name);
   if (!planned) return { problems: [] };
   // The readers' one model: the team's own GPU nodes no built pool describes

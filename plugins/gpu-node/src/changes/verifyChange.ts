@@ -50,6 +50,7 @@ import type { ChangeSet } from './types';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
 import { changesOnlyTopologyEntries } from '../repo/topologyMachineDeployments';
+import { eventLoopTurns } from '../repo/eventLoopTurns';
 
 export interface VerifyChangeOptions {
   /** The checkout the change was computed on (the base). */
@@ -211,7 +212,7 @@ export async function verifyChange(
     result.verified.push(build.root);
   }
   if (options.existing && judging.landed.size === 0) {
-    problems.push(...inPlaceLanding(options, judging.after, result));
+    problems.push(...(await inPlaceLanding(options, judging.after, result)));
   }
   if (problems.length > 0) {
     refuse(
@@ -256,11 +257,15 @@ async function rootProblems(
   problems.push(
     ...(await carriedCopyProblems(build, readAfter, options.cluster)),
   );
+  // A scale cluster's root builds thousands of objects, each compared:
+  // the backend answers between slices.
+  const turn = eventLoopTurns();
   for (const [id, o] of next) {
+    await turn();
     const old = before.get(id);
     problems.push(
       ...(isGpuWorkload(o, options)
-        ? gpuWorkloadProblems(root, id, { old, o }, judging)
+        ? await gpuWorkloadProblems(root, id, { old, o }, judging)
         : objectChangeProblems(old, o, options).map(p => `${root}: ${p}`)),
     );
   }
@@ -272,12 +277,12 @@ async function rootProblems(
  * (`gpuWorkloadCheck.ts`), and its pods landing on the plan's pool only,
  * judged once however many roots build it.
  */
-function gpuWorkloadProblems(
+async function gpuWorkloadProblems(
   root: string,
   id: string,
   built: { old: Built | undefined; o: Built },
   judging: Judging,
-): string[] {
+): Promise<string[]> {
   const { options, landed, result } = judging;
   const { plan, cluster } = options;
   const kind = (options.existing?.kind ?? 'Deployment') as WorkloadKind;
@@ -292,7 +297,7 @@ function gpuWorkloadProblems(
   ).map(p => `${root}: ${p}`);
   if (landed.has(id)) return problems;
   landed.add(id);
-  const landing = plannedPoolLanding(
+  const landing = await plannedPoolLanding(
     judging.after,
     built.o,
     kind,
@@ -337,11 +342,11 @@ function objectChangeProblems(
  * among the pools the change's roots build, so that a workload no root
  * builds is judged like one that is built.
  */
-function inPlaceLanding(
+async function inPlaceLanding(
   options: VerifyChangeOptions,
   after: { root: string; objects: BuiltObject[] }[],
   result: VerifyChangeResult,
-): string[] {
+): Promise<string[]> {
   const { kind, inPlace } = options.existing!;
   if (!inPlace) return [];
   const change = options.changeSet.changes.find(c => c.path === inPlace.file);
@@ -349,7 +354,7 @@ function inPlaceLanding(
   const written = parseYamlFile(change.path, change.content, []).find(
     d => d.index === inPlace.documentIndex,
   )?.value;
-  const landing = plannedPoolLanding(
+  const landing = await plannedPoolLanding(
     after,
     written as BuiltObject,
     kind,

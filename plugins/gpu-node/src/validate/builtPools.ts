@@ -41,6 +41,7 @@ import {
   gpuConfigMapsFor,
 } from './gpuConfigMaps';
 import { sourceFileOf } from './sourceLocator';
+import { eventLoopTurns, mapInTurns } from '../repo/eventLoopTurns';
 import { topologyMachineDeployments } from '../repo/topologyMachineDeployments';
 import type { SourceTree } from './sourceTree';
 import {
@@ -239,6 +240,12 @@ export interface BuiltPoolContext {
   cannotTell?: string[];
   /** What runs on the cluster's GPU nodes: the GPU Operator's default config serves unlabelled ones. */
   stack?: ClusterGpuStack;
+  /**
+   * The NodeOverlays of the whole cluster, when the caller knows them: every
+   * pool gets them, as Karpenter applies every overlay of a cluster to
+   * every NodePool. Without them, a root's overlays reach its own pools.
+   */
+  clusterOverlays?: readonly BuiltObject[];
 }
 
 /**
@@ -248,21 +255,39 @@ export interface BuiltPoolContext {
  * missing key; mig-manager fails the node), and each MIG layout must fit
  * the pool's GPU.
  */
-export function builtPools(
+export async function builtPools(
   roots: BuiltRoot[],
   context: BuiltPoolContext,
-): BuiltPool[] {
-  return roots.flatMap(root =>
-    withOverlays(rootPools(root, context), root.objects),
-  );
+): Promise<BuiltPool[]> {
+  // A scale cluster's root builds 2k pools, each read with its configs and
+  // machines: the backend answers between slices.
+  const turn = eventLoopTurns();
+  const pools: BuiltPool[] = [];
+  for (const root of roots) {
+    const own = await mapInTurns(
+      rootPoolObjects(root, context),
+      object => builtPool(root, object, context),
+      turn,
+    );
+    pools.push(
+      ...(context.clusterOverlays ? own : withOverlays(own, root.objects)),
+    );
+  }
+  return context.clusterOverlays
+    ? withOverlays(pools, context.clusterOverlays)
+    : pools;
 }
 
 /**
- * The pools one root builds: what the pool readers read (`hasPoolMarks`),
- * and a team's MachineDeployment of catalog GPU machines, a pool its
- * workloads land on (`runsCatalogGpuMachine`).
+ * The pool objects one root builds: what the pool readers read
+ * (`hasPoolMarks`), and a team's MachineDeployment of catalog GPU
+ * machines, a pool its workloads land on (`runsCatalogGpuMachine`), each
+ * read as a NodePool.
  */
-function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
+function rootPoolObjects(
+  root: BuiltRoot,
+  context: BuiltPoolContext,
+): BuiltObject[] {
   const made = topologyMachineDeployments(root.objects) as BuiltObject[];
   return [...root.objects, ...made]
     .filter(
@@ -271,9 +296,7 @@ function rootPools(root: BuiltRoot, context: BuiltPoolContext): BuiltPool[] {
         (object.kind === MACHINE_DEPLOYMENT &&
           runsCatalogGpuMachine(object, root.objects, context.catalog)),
     )
-    .map(object =>
-      builtPool(root, poolObjectAsNodePool(object, root.objects), context),
-    );
+    .map(object => poolObjectAsNodePool(object, root.objects));
 }
 
 /** A template's taints that name a key (the others taint nothing). */

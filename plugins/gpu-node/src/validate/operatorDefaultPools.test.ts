@@ -80,7 +80,9 @@ const timeSlicedByDefault: ClusterGpuStack = {
   },
 };
 
-function overlayFindings(stack: ClusterGpuStack | undefined): Finding[] {
+async function overlayFindings(
+  stack: ClusterGpuStack | undefined,
+): Promise<Finding[]> {
   const root: BuiltRoot = {
     folder: 'clusters/prod',
     file: 'clusters/prod/kustomization.yaml',
@@ -95,7 +97,7 @@ function overlayFindings(stack: ClusterGpuStack | undefined): Finding[] {
   };
   const findings: Finding[] = [];
   const source = { docs: [], patchFiles: new Set<string>() };
-  const pools = builtPools([root], {
+  const pools = await builtPools([root], {
     source,
     catalog: builtinCatalog,
     migStrategy: 'single',
@@ -109,12 +111,12 @@ function overlayFindings(stack: ClusterGpuStack | undefined): Finding[] {
 }
 
 describe('the advertised GPUs of an unlabelled pool', () => {
-  it("are the GPU Operator's default config's: 4 nvidia.com/gpu per GPU matches the NodeOverlay", () => {
-    expect(overlayFindings(timeSlicedByDefault)).toEqual([]);
+  it("are the GPU Operator's default config's: 4 nvidia.com/gpu per GPU matches the NodeOverlay", async () => {
+    expect(await overlayFindings(timeSlicedByDefault)).toEqual([]);
   });
 
-  it('are whole GPUs without a sharing default, so the same NodeOverlay overstates them', () => {
-    expect(overlayFindings(undefined).map(f => f.rule)).toEqual([
+  it('are whole GPUs without a sharing default, so the same NodeOverlay overstates them', async () => {
+    expect((await overlayFindings(undefined)).map(f => f.rule)).toEqual([
       'node-overlay-capacity',
     ]);
   });

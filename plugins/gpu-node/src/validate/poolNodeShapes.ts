@@ -14,6 +14,7 @@ import {
   type MigStrategy,
   type PoolNodeShape,
 } from '@gpu-gitops/plugin-gpu-common';
+import { runSteps, runStepsInTurns } from '../repo/eventLoopTurns';
 import { overlaidResources } from './builtOverlays';
 import type { BuiltPool } from './builtPools';
 
@@ -37,34 +38,63 @@ export interface ServedPool {
  */
 export function servedPools(
   pools: readonly BuiltPool[],
-  { stack, migStrategy }: PoolsStack = {},
+  stack: PoolsStack = {},
 ): ServedPool[] {
+  return runSteps(servedPoolSteps(pools, stack));
+}
+
+/**
+ * `servedPools` with a turn of the event loop between pools when one is
+ * due: the planned pool's landing shapes a scale cluster's 2k pools.
+ */
+export function servedPoolsInTurns(
+  pools: readonly BuiltPool[],
+  stack: PoolsStack = {},
+): Promise<ServedPool[]> {
+  return runStepsInTurns(servedPoolSteps(pools, stack));
+}
+
+/** The work of `servedPools`, stopping after each pool. */
+function* servedPoolSteps(
+  pools: readonly BuiltPool[],
+  { stack, migStrategy }: PoolsStack,
+): Generator<void, ServedPool[]> {
   const byName = new Map<string, ServedPool>();
   for (const pool of pools) {
     if (byName.has(pool.name)) continue;
-    const gpusPerNode =
-      pool.gpuCounts.length > 0 ? Math.max(...pool.gpuCounts) : undefined;
-    // The root's other objects: the team's own NFD rules label its GPU nodes too.
-    const shape = {
-      ...nodeShapeOf(pool.object, {
-        objects: pool.root.objects,
-        ...(pool.advertised
-          ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
-          : {}),
-      }),
-      ...(pool.gpuProducts ? { gpuProducts: pool.gpuProducts } : {}),
-    };
-    const service = devicePluginService(shape, stack, migStrategy, gpusPerNode);
-    const resources = service.resources ?? shape.resources;
-    byName.set(pool.name, {
-      pool,
-      shape: resources
-        ? { ...shape, resources: overlaidResources(resources, pool) }
-        : shape,
-      problems: service.problems,
-    });
+    byName.set(pool.name, servedPool(pool, stack, migStrategy));
+    yield;
   }
   return [...byName.values()];
+}
+
+/** One pool's node shape, as its device plugin serves it under the overlays that win. */
+function servedPool(
+  pool: BuiltPool,
+  stack: ClusterGpuStack | undefined,
+  migStrategy: MigStrategy | undefined,
+): ServedPool {
+  const gpusPerNode =
+    pool.gpuCounts.length > 0 ? Math.max(...pool.gpuCounts) : undefined;
+  // The root's other objects: the team's own NFD rules label its GPU nodes too.
+  const shape = {
+    ...nodeShapeOf(pool.object, {
+      objects: pool.root.objects,
+      ...(pool.advertised
+        ? { resources: advertisedPerNode(pool.advertised, gpusPerNode) }
+        : {}),
+    }),
+    ...(pool.gpuProducts ? { gpuProducts: pool.gpuProducts } : {}),
+  };
+  const service = devicePluginService(shape, stack, migStrategy, gpusPerNode);
+  const resources = service.resources ?? shape.resources;
+  return {
+    pool,
+    shape: resources
+      ? { ...shape, resources: overlaidResources(resources, pool) }
+      : shape,
+    problems: service.problems,
+  };
 }
 
 /** The pools' node shapes (`servedPools`). */

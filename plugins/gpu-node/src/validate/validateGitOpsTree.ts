@@ -246,7 +246,7 @@ async function readBuiltTree(tree: TreeUnderCheck, clusters: string[]) {
   const configMaps = builtGpuConfigMaps(roots, names);
   const stack: Partial<Awaited<ReturnType<typeof clusterStack>>> =
     options.cluster ? await clusterStack(source, layout, profile) : {};
-  const pools = builtPools(roots, {
+  const pools = await builtPools(roots, {
     source,
     catalog: tree.catalog,
     // Without a cluster the MIG strategy is unknown: a MIG pool serves what

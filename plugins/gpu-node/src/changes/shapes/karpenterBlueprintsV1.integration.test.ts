@@ -36,6 +36,14 @@ const NODE_CLASS_FILE = 'clusters/blueprints/karpenter/gpu-nodeclass.yaml';
 
 const cluster = karpenterAwsShapeCluster('blueprints', 'gpu-bottlerocket');
 
+/** The Blueprints' GPU NodePool as the import left it. */
+async function importedPool(tree: FsRepoTree) {
+  const [pool] = parseAllDocuments((await tree.readFile(POOL_FILE))!).map(
+    doc => doc.toJS(),
+  );
+  return pool;
+}
+
 const SLICES = {
   existing: { kind: 'Deployment', name: 'workload-gpu-slices' },
 };
@@ -58,9 +66,7 @@ describe('the Karpenter Blueprints repository: a Bottlerocket pool time-sliced 4
   it('the import adopts the pool as Bottlerocket shares it, 4 slices per GPU, with no model, and records no workload of it, saying why', async () => {
     const imported = await importShape(tree, cluster);
     expect(imported.changeSet.changes.map(c => c.path)).toEqual([POOL_FILE]);
-    const [pool] = parseAllDocuments((await tree.readFile(POOL_FILE))!).map(
-      doc => doc.toJS(),
-    );
+    const pool = await importedPool(tree);
     expect(pool.metadata.annotations).toMatchObject({
       'gpu.backstage.io/requests': '',
       'gpu.backstage.io/sharing-mode': 'time-slicing',
@@ -204,9 +210,7 @@ describe('the same repository with its NodeOverlays in a folder of no cluster (`
     );
 
     await importShape(tree, cluster);
-    const [pool] = parseAllDocuments((await tree.readFile(POOL_FILE))!).map(
-      doc => doc.toJS(),
-    );
+    const pool = await importedPool(tree);
     expect(pool.metadata.annotations).toMatchObject({
       'gpu.backstage.io/slices-per-gpu': '4',
       'gpu.backstage.io/limit-floor': '10',
