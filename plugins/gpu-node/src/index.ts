@@ -184,7 +184,7 @@ export {
 export { parseDevicePluginConfigs } from './repo/parseDevicePluginConfigs';
 export { parseMigConfigs } from './repo/parseMigConfigs';
 export { parsePools } from './repo/parsePools';
-export type { PoolConfigs } from './repo/parsePools';
+export type { ParsedPools, PoolConfigs } from './repo/parsePools';
 export { parseWorkloads } from './repo/parseWorkloads';
 export { parseYamlFile } from './repo/readDocuments';
 export { readRepoState } from './repo/readRepoState';

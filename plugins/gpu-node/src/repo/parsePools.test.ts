@@ -11,7 +11,7 @@ import {
   resolveClusterProfile,
   type RepoState,
 } from '@gpu-gitops/plugin-gpu-common';
-import { parsePools } from './parsePools';
+import { parsePools, parsePoolsInTurns } from './parsePools';
 import { parseYamlFile } from './readDocuments';
 
 const cluster = resolveClusterProfile({ name: 'dev' });
@@ -154,5 +154,32 @@ spec:
           overlay('others', ['gpu-t4'], 'nvidia.com/gpu.shared'),
       ).pools[0].resourceName,
     ).toBe('nvidia.com/gpu');
+  });
+});
+
+describe('parsePoolsInTurns', () => {
+  it('reads the same pools as parsePools, asking for a turn before each document', async () => {
+    const text = [
+      teamNodePool(''),
+      teamNodePool('').replace('name: gpu-a10g', 'name: gpu-a10g-2'),
+      'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: cpu }\nspec: {}\n',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: other }\n',
+    ].join('---\n');
+    const docs = parseYamlFile('clusters/dev/karpenter/gpu.yaml', text, []);
+    const configs = { devicePluginConfigs: {}, migConfigs: {} };
+    let turns = 0;
+    const sliced = await parsePoolsInTurns(
+      docs,
+      configs,
+      builtinCatalog,
+      [],
+      async () => {
+        turns++;
+      },
+    );
+    expect(sliced).toEqual(parsePools(docs, configs, builtinCatalog, []));
+    expect(sliced.pools.map(p => p.name)).toEqual(['gpu-a10g', 'gpu-a10g-2']);
+    expect(sliced.otherNodePools).toEqual(['cpu']);
+    expect(turns).toBe(4);
   });
 });

@@ -17,6 +17,7 @@ import {
   WELL_KNOWN_KEYS,
 } from '@gpu-gitops/plugin-gpu-common';
 import { POOL_OBJECT_KINDS } from './machineDeploymentPools';
+import { runSteps, runStepsInTurns } from './eventLoopTurns';
 import { NODE_FEATURE_RULE, ruleNodeNames } from './nodeFeatureRulePools';
 import {
   hasPoolMarks,
@@ -56,7 +57,38 @@ export function parsePools(
   configs: PoolConfigs,
   catalog: GpuCatalog,
   skipped: SkippedFile[],
-): { pools: PoolState[]; otherNodePools: string[] } {
+): ParsedPools {
+  return runSteps(poolSteps(docs, configs, catalog, skipped));
+}
+
+/** @public */
+export interface ParsedPools {
+  pools: PoolState[];
+  otherNodePools: string[];
+}
+
+/**
+ * `parsePools` with a turn of the event loop between pools when one is due:
+ * a scale cluster's 2k pools, each matched against the catalog, held the
+ * backend for a third of a second.
+ */
+export function parsePoolsInTurns(
+  docs: ParsedDocument[],
+  configs: PoolConfigs,
+  catalog: GpuCatalog,
+  skipped: SkippedFile[],
+  turn?: () => Promise<void>,
+): Promise<ParsedPools> {
+  return runStepsInTurns(poolSteps(docs, configs, catalog, skipped), turn);
+}
+
+/** The work of `parsePools`, stopping before each document. */
+function* poolSteps(
+  docs: ParsedDocument[],
+  configs: PoolConfigs,
+  catalog: GpuCatalog,
+  skipped: SkippedFile[],
+): Generator<void, ParsedPools> {
   const overlays = overlaysByPool(
     docs
       .map(d => asKubernetesObject(d.value))
@@ -66,6 +98,7 @@ export function parsePools(
   const otherNodePools: string[] = [];
   const values = docs.map(d => d.value);
   for (const doc of docs) {
+    yield;
     const obj = asKubernetesObject(doc.value);
     if (!obj || !POOL_OBJECT_KINDS.includes(obj.kind)) continue;
     if (!hasPoolMarks(obj)) {

@@ -19,6 +19,7 @@ import {
   workloadShape,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { CompiledRepoLayout } from '../layout/compileRepoLayout';
+import { runSteps, runStepsInTurns } from './eventLoopTurns';
 import { isGpuResourceName } from './poolLabels';
 import {
   asKubernetesObject,
@@ -58,10 +59,7 @@ export function parseWorkloads(
   layout: CompiledRepoLayout,
   requestAnnotation?: string,
 ): WorkloadState[] {
-  const steps = workloadSteps(docs, layout, requestAnnotation);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
+  return runSteps(workloadSteps(docs, layout, requestAnnotation));
 }
 
 /**
@@ -75,13 +73,7 @@ export async function parseWorkloadsInTurns(
   requestAnnotation: string | undefined,
   turn: () => Promise<void>,
 ): Promise<WorkloadState[]> {
-  const steps = workloadSteps(docs, layout, requestAnnotation);
-  let step = steps.next();
-  while (!step.done) {
-    await turn();
-    step = steps.next();
-  }
-  return step.value;
+  return runStepsInTurns(workloadSteps(docs, layout, requestAnnotation), turn);
 }
 
 /** The work of `parseWorkloads`, stopping after each document and each workload. */

@@ -47,9 +47,9 @@ import type { ParsedFiles } from '../workloads/workloadObjects';
 import { parseDevicePluginConfigs } from './parseDevicePluginConfigs';
 import { parseMigConfigs } from './parseMigConfigs';
 import { deepFreezeInTurns } from '../deepFreeze';
-import { parsePools } from './parsePools';
+import { parsePoolsInTurns } from './parsePools';
 import { parseWorkloadsInTurns } from './parseWorkloads';
-import { eventLoopTurns } from './eventLoopTurns';
+import { eventLoopTurns, mapInTurns } from './eventLoopTurns';
 import { workloadsOfCluster } from './clusterWorkloads';
 import { RecentRepoStates, repoStateKey } from './recentRepoStates';
 import { nodeOverlaysAmong } from './nodeOverlaysAmong';
@@ -290,7 +290,12 @@ async function readClusterPools(
     undefined,
     cache,
   );
-  const inPoolFolder = parsePools(poolDocs, poolConfigs, catalog, skipped);
+  const inPoolFolder = await parsePoolsInTurns(
+    poolDocs,
+    poolConfigs,
+    catalog,
+    skipped,
+  );
   const elsewhere = parseClusterFolderPools(
     scopePoolDocs,
     poolConfigs,
@@ -341,13 +346,7 @@ async function readClusterWorkloads(
     read.cache,
   );
   // 89k workloads on a scale cluster: placed with turns of the event loop.
-  const turn = eventLoopTurns();
-  const placed: WorkloadState[] = [];
-  for (const workload of deployed) {
-    await turn();
-    placed.push(placedWorkload(placement, workload));
-  }
-  return placed;
+  return mapInTurns(deployed, workload => placedWorkload(placement, workload));
 }
 
 /** The annotation a workload asks for GPUs with, in the profile's label domain. */
