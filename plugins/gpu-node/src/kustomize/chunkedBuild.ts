@@ -15,7 +15,7 @@
  * the union of the builds of its files taken a chunk at a time, each chunk
  * built by the real kustomize from a copy of its files and remembered by
  * what they hold: a change to one file builds one chunk again. A file git
- * vouches for is known by its blob id (`git/checkoutBlobIds.ts`) and read
+ * vouches for is known by its blob id (`git/checkoutListing.ts`) and read
  * only when its chunk is built; any other is read and known by its content.
  * Objects come in chunk order (each chunk in kustomize's): the callers that
  * take this path compare objects by id. Any other root is built whole.
@@ -31,6 +31,7 @@ import { KustomizeBuildError } from './errors';
 import { KUSTOMIZATION_FILE_NAMES } from './fileNames';
 import { kustomizationValue } from './kustomization';
 import { readSavedBuild, saveBuild } from './savedBuilds';
+import { eventLoopTurns } from '../repo/eventLoopTurns';
 
 /** Files per chunk: about a second of kustomize each (its OpenAPI schema load dominates). */
 export const CHUNK_RESOURCES = 100;
@@ -383,7 +384,11 @@ export async function buildPlainRootInChunks(
   );
   const seen = new Set<string>();
   const objects: BuiltObject[] = [];
+  // A scale cluster's root is tens of thousands of objects, each copied
+  // (the remembered chunks stay as built): the backend answers between slices.
+  const turn = eventLoopTurns();
   for (const object of built.flat()) {
+    await turn();
     const key = duplicateKey(object);
     if (seen.has(key)) {
       throw new KustomizeBuildError(
