@@ -52,15 +52,34 @@ export interface RenderedPullRequest {
 
 const handlebars = Handlebars.create();
 
+/**
+ * Each template text compiled once: compiling the default body held the
+ * event loop for about 70 ms of every re-render in the updater's pass (scale
+ * bench profile). An organisation has a few templates; the oldest compiled
+ * are dropped past `MAX_COMPILED` all the same.
+ */
+const compiled = new Map<string, HandlebarsTemplateDelegate>();
+const MAX_COMPILED = 32;
+
+function compiledTemplate(source: string): HandlebarsTemplateDelegate {
+  let template = compiled.get(source);
+  if (!template) {
+    template = handlebars.compile(source, { noEscape: true });
+    compiled.set(source, template);
+    if (compiled.size > MAX_COMPILED) {
+      compiled.delete(compiled.keys().next().value!);
+    }
+  }
+  return template;
+}
+
 function render(
   name: keyof PullRequestTemplates,
   source: string,
   view: PullRequestView,
 ): string {
-  let template: HandlebarsTemplateDelegate;
   try {
-    template = handlebars.compile(source, { noEscape: true });
-    return template(view);
+    return compiledTemplate(source)(view);
   } catch (error) {
     throw new Error(
       `templates.${name}: invalid handlebars template: ${(error as Error).message}`,
