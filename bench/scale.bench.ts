@@ -126,15 +126,28 @@ async function poolPages(port: number, pages: number): Promise<number[]> {
 
 /**
  * The longest stretches the event loop did not turn (a 20 ms timer fired
- * late), each with the log line before it: where a block comes from.
+ * late), each with the log line before it: where a block comes from. Each
+ * keeps its span on the monotonic clock (`process.hrtime`, in µs), the clock
+ * of a `node --cpu-prof` profile's sample times: with SCALE_BENCH_LOG set
+ * the spans are printed, and the samples inside one show what blocked.
  */
 function blockWatch(lastLine: () => string) {
-  const blocks: { ms: number; after: string }[] = [];
+  const blocks: { ms: number; after: string; spanUs: [bigint, bigint] }[] = [];
+  const nowUs = () => process.hrtime.bigint() / 1000n;
   let last = performance.now();
+  let lastUs = nowUs();
   const timer = setInterval(() => {
     const now = performance.now();
-    if (now - last > 100) blocks.push({ ms: now - last, after: lastLine() });
+    const nowInUs = nowUs();
+    if (now - last > 100) {
+      blocks.push({
+        ms: now - last,
+        after: lastLine(),
+        spanUs: [lastUs, nowInUs],
+      });
+    }
     last = now;
+    lastUs = nowInUs;
   }, 20);
   return {
     stop() {
@@ -239,7 +252,11 @@ async function updaterPass(bare: string, root: string): Promise<void> {
   );
   for (const block of longest)
     console.log(
-      `${NAME}: event loop blocked ${formatMs(block.ms)} after "${block.after}"`,
+      `${NAME}: event loop blocked ${formatMs(block.ms)} after "${block.after}"${
+        process.env.SCALE_BENCH_LOG
+          ? ` (monotonic µs ${block.spanUs.join('–')})`
+          : ''
+      }`,
     );
   const blockedMs = delay.max / 1e6;
   reportScale(
