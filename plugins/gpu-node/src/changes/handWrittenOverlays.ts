@@ -39,8 +39,14 @@ import { sharedParseCache, type ParseCache } from '../repo/parseCache';
 import { parseFiles } from '../repo/parseFiles';
 import { overlayMayReach } from '../validate/foreignNodeOverlayRules';
 import { isManagedObject } from './ownership';
+import { sharedNodeOverlays } from '../import/sharing/sharedNodeOverlays';
 
-/** The NodeOverlays not written by the product in the cluster's, pool and GPU folders. */
+/**
+ * The NodeOverlays not written by the product that reach the cluster: in
+ * its own, pool and GPU folders, and in every folder of no cluster
+ * (`sharedNodeOverlays`: `infrastructure/karpenter/`, applied to every
+ * cluster). Karpenter applies an overlay whatever file it came from.
+ */
 async function handWrittenOverlays(
   tree: RepoTree,
   layout: LayoutInput,
@@ -62,15 +68,16 @@ async function handWrittenOverlays(
     ['NodeOverlay'],
     { parses },
   );
-  return (await parseFiles(tree, candidates, [], parses))
+  const own = (await parseFiles(tree, candidates, [], parses))
     .flat()
     .map(document => document.value)
     .filter(
       (value): value is PlainObject =>
-        isPlainObject(value) &&
-        value.kind === 'NodeOverlay' &&
-        !isManagedObject(value),
+        isPlainObject(value) && value.kind === 'NodeOverlay',
     );
+  return [...own, ...(await sharedNodeOverlays(tree, layout, parses))].filter(
+    overlay => !isManagedObject(overlay),
+  );
 }
 
 /** The GPU count of the nodes one of the product's overlays is for. */

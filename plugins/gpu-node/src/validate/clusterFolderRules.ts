@@ -4,10 +4,10 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../kustomize';
 import {
-  clusterScopePath,
   layoutPrefix,
   matchLayoutPath,
   migConfigPath,
+  pathReachesCluster,
   ResolvedRepoLayout,
 } from '../layout/layout';
 import { readRepoState } from '../repo/readRepoState';
@@ -133,7 +133,8 @@ export async function checkClusterFolder(
 }
 
 /**
- * A hand-written NodeOverlay of the cluster's folder that reaches the pool
+ * A hand-written NodeOverlay that reaches the cluster (its folder, or a
+ * folder of no cluster: `pathReachesCluster`) and the pool
  * (no `karpenter.sh/nodepool` requirement keeping it out: the rule
  * `overlayMayReach`) and sets its resource gives it capacity as well: the
  * request then writes none of its own (`keepHandWrittenOverlays`). Whether
@@ -141,7 +142,8 @@ export async function checkClusterFolder(
  */
 function teamOverlayGivesCapacity(
   source: SourceTree,
-  clusterFolder: string,
+  layout: ResolvedRepoLayout,
+  cluster: string,
   pool: { path: string; name: string; resourceName: string },
   catalog: GpuCatalog,
 ): boolean {
@@ -151,7 +153,7 @@ function teamOverlayGivesCapacity(
     .find(o => o?.kind === 'NodePool' && o.metadata.name === pool.name);
   if (!poolObject) return false;
   return source.docs
-    .filter(d => d.path.startsWith(clusterFolder))
+    .filter(d => pathReachesCluster(layout, cluster, d.path))
     .map(d => asKubernetesObject(d.value))
     .some(
       o =>
@@ -174,7 +176,6 @@ async function checkOverlaysPresent(
 ) {
   const state = await readRepoState(source.tree, layout, cluster);
   const poolPrefix = layoutPrefix(layout, 'nodePool', { cluster }, 'pool');
-  const clusterFolder = `${clusterScopePath(layout, cluster)}/`;
   const overlays = source.docs
     .filter(d => d.path.startsWith(poolPrefix))
     .map(d => asKubernetesObject(d.value))
@@ -200,7 +201,7 @@ async function checkOverlaysPresent(
     );
     if (
       !hasOverlay &&
-      !teamOverlayGivesCapacity(source, clusterFolder, pool, catalog)
+      !teamOverlayGivesCapacity(source, layout, cluster, pool, catalog)
     ) {
       findings.push({
         file: pool.path,

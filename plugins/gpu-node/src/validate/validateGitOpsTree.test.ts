@@ -313,6 +313,32 @@ spec:
     ]);
   });
 
+  it('takes a shared pool’s NodeOverlay kept in a folder of no cluster (applied to every cluster), not one in another cluster’s folder', async () => {
+    const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
+    const pool = clean[path].slice(0, clean[path].indexOf('---\n'));
+    const overlay = clean[path].slice(clean[path].indexOf('---\n') + 4);
+    const missing = (findings: Finding[]) =>
+      rules(findings).filter(r => r.endsWith('missing-node-overlay'));
+    expect(
+      missing(
+        await validate({
+          ...clean,
+          [path]: pool,
+          'infrastructure/karpenter/gpu-overlays.yaml': overlay,
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      missing(
+        await validate({
+          ...clean,
+          [path]: pool,
+          'clusters/other/karpenter/gpu-overlays.yaml': overlay,
+        }),
+      ),
+    ).toEqual([`${path} NodePool/gpu-t4-ts4 missing-node-overlay`]);
+  });
+
   it('accepts shared pools without NodeOverlays on clusters that do not use them', async () => {
     const path = 'clusters/dev/gpu/nodepools/gpu-t4-ts4.yaml';
     const dir = await writeTempRepo({

@@ -216,4 +216,33 @@ describe('the same repository with its NodeOverlays in a folder of no cluster (`
       'gpu.backstage.io/limit-floor': '10',
     });
   });
+
+  it('a request, once bootstrapped, finds the team’s overlays in the shared folder cover its new pool: the product writes no NodeOverlay beside them (two of one weight setting one capacity conflict), and the round is clean', async () => {
+    const { bootstrapped } = await bootstrapShape(tree, cluster);
+    const { change } = await expectCleanRound(
+      tree,
+      shapeRequest('workload-gpu-slices', {
+        gpu: {
+          model: 'a10g',
+          sharing: 'time-slicing',
+          replicas: 4,
+          vramGiB: 5,
+        },
+        workload: SLICES,
+      }),
+      cluster,
+      bootstrapped,
+    );
+    const overlaysWritten = change.changeSet.changes.filter(
+      c => 'content' in c && /kind: NodeOverlay/.test(c.content),
+    );
+    expect(overlaysWritten).toEqual([]);
+    expect(change.plan.explanation).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining(
+          'written by hand, already tells Karpenter 4 nvidia.com/gpu for nodes of 1 GPU(s)',
+        ),
+      ]),
+    );
+  });
 });
