@@ -9,7 +9,7 @@ import {
 import { normaliseRepoPath } from '../layout/layout';
 import { runBounded } from '../runBounded';
 import { eventLoopTurns } from './eventLoopTurns';
-import { lowerBound, pathsInFolder } from './sortedPaths';
+import { lowerBound, pathsInFolder, sortedPaths } from './sortedPaths';
 import { FsRepoTree, prefixMatches } from './tree';
 
 /** Files whose kind is asked of the disk at once (see `readFiles.ts`). */
@@ -147,18 +147,6 @@ export class GitCheckoutTree extends FsRepoTree {
       (await this.listed)?.ids.delete(path);
     }
   }
-}
-
-/**
- * `paths` sorted: git lists a clean checkout's files in order already (by
- * bytes, which is code-unit order but for characters past U+FFFF), so one
- * look along the list spares sorting 131k paths again, most of the time.
- */
-function sortedPaths(paths: string[]): string[] {
-  for (let i = 1; i < paths.length; i++) {
-    if (paths[i - 1] > paths[i]) return paths.sort();
-  }
-  return paths;
 }
 
 /** The paths and blob ids of `files`, hashed, with event-loop turns; undefined when one has no id. */
