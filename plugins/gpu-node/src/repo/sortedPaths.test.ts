@@ -15,7 +15,13 @@ describe('sortedPaths', () => {
 });
 
 describe('pathsInFolder and lowerBound', () => {
-  const sorted = ['a-b/x.yaml', 'a/b/c.yaml', 'a/d.yaml', 'ab/e.yaml', 'b.yaml'];
+  const sorted = [
+    'a-b/x.yaml',
+    'a/b/c.yaml',
+    'a/d.yaml',
+    'ab/e.yaml',
+    'b.yaml',
+  ];
 
   it('finds the files under a folder, not those of a folder whose name it begins', () => {
     expect(pathsInFolder(sorted, 'a')).toEqual(['a/b/c.yaml', 'a/d.yaml']);
