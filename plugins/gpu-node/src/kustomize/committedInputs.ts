@@ -11,10 +11,7 @@
  * would not see it, the index would), a symbolic link or submodule (they
  * point outside the tree), or a folder that is no git checkout at all.
  */
-import {
-  gitInCheckout as git,
-  REGULAR_FILE_MODES,
-} from '../git/gitInCheckout';
+import { gitInCheckout as git, REGULAR_FILE_MODES } from '../git/gitInCheckout';
 
 /** Index entries under the folders, `H <mode> <blob> <stage>\t<path>`. */
 async function indexEntries(dir: string, folders: string[]): Promise<string[]> {

@@ -133,8 +133,9 @@ export class GitCheckoutTree extends FsRepoTree {
   /** What each path is on disk, by lstat (`other`: gone, a FIFO, a device). */
   private async kindsOf(paths: readonly string[]): Promise<PathKind[]> {
     return runBounded(
-      paths.map(path => async () =>
-        kindOf(await fs.lstat(join(this.root, path)).catch(() => undefined)),
+      paths.map(
+        path => async () =>
+          kindOf(await fs.lstat(join(this.root, path)).catch(() => undefined)),
       ),
       CHECKS_IN_FLIGHT,
     );
