@@ -163,6 +163,8 @@ export type {
   RequestPublishFacts,
 } from './publish/publishGpuRequest';
 export { sparseFoldersFor } from './publish/sparseFolders';
+export { clusterReach } from './publish/clusterReach';
+export type { SparseReach } from './git/sparseReach';
 export type { StageTiming } from './publish/stages';
 export { updateOpenPullRequests } from './publish/updateOpenPullRequests';
 export type {

@@ -16,6 +16,7 @@ import {
 } from './publishBranch';
 import { DEFAULT_GIT_TIMEOUT_MS } from './runGit';
 import { withCloneLock } from './cloneLock';
+import type { SparseReach } from './sparseReach';
 
 /** @public */
 export interface GitAuthor {
@@ -130,12 +131,14 @@ export class GitOpsRepository {
       _name,
       step,
     ) => step(),
+    /** What else the checkout must hold, by what its files reference (`sparseReach.ts`). */
+    reach?: SparseReach,
   ): Promise<T> {
     return withCloneLock(
       this.workDir,
       async () => {
         const baseSha = await stage('Fetch base', () =>
-          this.clone.sync(sparsePaths),
+          this.clone.sync(sparsePaths, reach),
         );
         try {
           return await work({

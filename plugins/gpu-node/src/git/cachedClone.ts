@@ -17,6 +17,7 @@ import {
   pushRefusalMessage,
 } from './errors';
 import { GitTimeoutError, runGit } from './runGit';
+import { REACH_ROUNDS, type SparseReach } from './sparseReach';
 
 /** File in `.git` that says the last run left the work tree clean. */
 const CLEAN_MARK = 'gpu-gitops-clean';
@@ -79,7 +80,7 @@ export class CachedClone {
    * killed) run left behind, fetches the base and checks it out. Returns the
    * base commit.
    */
-  async sync(sparsePaths: string[]): Promise<string> {
+  async sync(sparsePaths: string[], reach?: SparseReach): Promise<string> {
     // Every git process costs tens of milliseconds on a big repository, so a
     // fresh clone skips what it cannot need (fetch, clean); see `npm run bench`.
     const freshClone = await this.ensureClone();
@@ -106,16 +107,20 @@ export class CachedClone {
         '--detach',
         `refs/remotes/origin/${this.baseBranch}`,
       ]);
-      if (!(await this.takeCleanMark())) {
-        // Only the folders this run reads and writes can matter: files are
-        // committed by explicit path, so stray files elsewhere are harmless.
-        await this.run([
-          'clean',
-          '-ffdq',
-          '--',
-          ...(this.sparse ? this.sparseFolders : ['.']),
-        ]);
-      }
+    }
+    const dirty = !freshClone && !(await this.takeCleanMark());
+    // The folders the checkout's files depend on are added before the
+    // clean, so a killed run's leftovers in them go too.
+    if (reach && this.sparse) await this.coverReach(reach);
+    if (dirty) {
+      // Only the folders this run reads and writes can matter: files are
+      // committed by explicit path, so stray files elsewhere are harmless.
+      await this.run([
+        'clean',
+        '-ffdq',
+        '--',
+        ...(this.sparse ? this.sparseFolders : ['.']),
+      ]);
     }
     return (await this.run(['rev-parse', 'HEAD'])).trim();
   }
@@ -140,14 +145,30 @@ export class CachedClone {
     await fs.writeFile(path.join(this.workDir, '.git', CLEAN_MARK), '');
   }
 
-  /** Adds to the sparse checkout those of `folders` it does not cover yet. */
-  async coverFolders(folders: string[]): Promise<void> {
-    const uncovered = folders.filter(
-      f => !this.sparseFolders.some(s => f === s || f.startsWith(`${s}/`)),
-    );
-    if (this.sparse && uncovered.length) {
+  /** Adds to the sparse checkout those of `folders` it does not cover yet; returns them. */
+  async coverFolders(folders: string[]): Promise<string[]> {
+    if (!this.sparse) return [];
+    const uncovered = [
+      ...new Set(
+        folders.filter(
+          f => !this.sparseFolders.some(s => f === s || f.startsWith(`${s}/`)),
+        ),
+      ),
+    ];
+    if (uncovered.length) {
       await this.run(['sparse-checkout', 'add', '--', ...uncovered]);
       this.sparseFolders.push(...uncovered);
+    }
+    return uncovered;
+  }
+
+  /** Covers what `reach` says the checkout's files depend on, round by round (`sparseReach.ts`). */
+  private async coverReach(reach: SparseReach): Promise<void> {
+    let scan = reach.from;
+    for (let round = 0; round < REACH_ROUNDS && scan.length > 0; round++) {
+      scan = await this.coverFolders(
+        await reach.referenced(this.workDir, scan),
+      );
     }
   }
 

@@ -10,6 +10,7 @@ import { writeChangeSet } from '../changes/stagedTree';
 import { FsRepoTree } from '../repo/tree';
 import type { CachedClone } from './cachedClone';
 import { GitOpsError } from './errors';
+import type { SparseReach } from './sparseReach';
 
 /** What the remote branch of a request holds before we push. */
 export interface RemoteBranchState {
@@ -58,6 +59,8 @@ export interface PublishBranchOptions {
   trailer: string;
   /** Folders to check out (cone mode); the folders of changed files are added. */
   sparsePaths: string[];
+  /** What else the checkout must hold, by what its files reference (`sparseReach.ts`). */
+  sparseReach?: SparseReach;
   /**
    * Builds the change set on the freshly fetched base. Called again after a
    * push was rejected because the base or the branch moved. Returning
@@ -173,7 +176,9 @@ async function publishAttempt(
   loop.carried = undefined;
   const baseSha =
     reused?.baseSha ??
-    (await stage('Fetch base', () => clone.sync(options.sparsePaths)));
+    (await stage('Fetch base', () =>
+      clone.sync(options.sparsePaths, options.sparseReach),
+    ));
   const remote = loop.optimistic
     ? undefined
     : await remoteBranch(clone, options.branch);

@@ -17,6 +17,7 @@ import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { redactingLogger, Redactor, type PublishLogger } from '../redact';
 import type { ParseCache } from '../repo/parseCache';
 import { runStage, type StageTiming } from './stages';
+import type { SparseReach } from '../git/sparseReach';
 
 /** @public */
 export interface GitOpsTargetOptions {
@@ -133,11 +134,13 @@ export function dryRunOnBase<T>(
   repository: GitOpsRepository,
   sparsePaths: string[],
   build: (base: { workDir: string; baseSha: string }) => Promise<T>,
+  sparseReach?: SparseReach,
 ): Promise<T> {
   return repository.withBase(
     sparsePaths,
     ({ workDir, baseSha }) => build({ workDir, baseSha }),
     (name, step) => runStage(logger, stages, name, step),
+    sparseReach,
   );
 }
 

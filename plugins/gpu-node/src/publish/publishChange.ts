@@ -14,6 +14,7 @@ import { checkGitOpsRepoUrl } from '@gpu-gitops/plugin-gpu-common';
 import { renderChangeSetDiff } from '../changes/diff';
 import type { ChangeSet } from '../changes/types';
 import type { GitOpsRepository } from '../git/GitOpsRepository';
+import type { SparseReach } from '../git/sparseReach';
 import type { PublishLogger, Redactor } from '../redact';
 import {
   DEFAULT_CACHE_DIR,
@@ -53,6 +54,8 @@ export interface ChangeToPublish<Facts> {
   trailer: string;
   /** The folders the build reads (sparse checkout). */
   sparsePaths: string[];
+  /** What else the build reads, by what the checkout's files reference. */
+  sparseReach?: SparseReach;
   dryRun: boolean;
   build(context: BuildContext): Promise<{
     changeSet: ChangeSet;
@@ -123,6 +126,7 @@ function dryRun<Facts>(
         stages,
       };
     },
+    change.sparseReach,
   );
 }
 
@@ -160,6 +164,7 @@ export async function publishChange<Facts>(
     branch,
     trailer: change.trailer,
     sparsePaths: change.sparsePaths,
+    sparseReach: change.sparseReach,
     build: async ({ workDir, attempt }) => {
       const built = await build(workDir, attempt);
       described = built.described;

@@ -40,6 +40,7 @@ import type { PublishLogger, Redactor } from '../redact';
 import { publishRedacted, type GitOpsTargetOptions } from './gitopsTarget';
 import { publishChange, type PublishedChange } from './publishChange';
 import { sparseFoldersFor } from './sparseFolders';
+import { clusterReach } from './clusterReach';
 
 /** @public */
 export interface PublishGpuRequestOptions extends GitOpsTargetOptions {
@@ -96,6 +97,7 @@ function publish(
     branch: requestBranchName(namespace, name),
     trailer: requestTrailer(namespace, name),
     sparsePaths: sparseFoldersFor(options.layout, cluster.name, request),
+    sparseReach: clusterReach(options.layout, cluster.name),
     dryRun: options.dryRun ?? false,
     heldAlready: () =>
       `the repository already holds ${namespace}/${name}: no branch, no pull request`,

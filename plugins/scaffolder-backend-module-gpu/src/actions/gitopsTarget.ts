@@ -16,6 +16,7 @@ import {
   resolveGitCredentials,
   resolveLocalRepoPath,
   sparseFoldersFor,
+  clusterReach,
   type ForgeKind,
   type GitOpsConfig,
   type GitCredentials,
@@ -205,7 +206,13 @@ export async function withGitOpsBase<T>(
   logger.info(
     `Fetch ${target.baseBranch} of the GitOps repository (credentials: ${target.credentials.source})…`,
   );
-  return repository.withBase(folders, ({ workDir, baseSha }) =>
-    work({ tree: new FsRepoTree(workDir), dir: workDir, baseSha }),
+  return repository.withBase(
+    folders,
+    ({ workDir, baseSha }) =>
+      work({ tree: new FsRepoTree(workDir), dir: workDir, baseSha }),
+    undefined,
+    // What the cluster applies from folders of no cluster (its GPU Operator
+    // in `infrastructure/`), as the publisher's checkout holds it.
+    clusterReach(undefined, cluster),
   );
 }

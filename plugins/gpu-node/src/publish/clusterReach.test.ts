@@ -1,0 +1,109 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
+import { BareRemote, createBareRemote } from '../git/__testUtils__/bareRemote';
+import { publishGpuRequest } from './publishGpuRequest';
+import {
+  catalog,
+  cluster,
+  gpuRequest,
+  seedFiles,
+} from './__testUtils__/fixtures';
+
+// A hang guard: each publish clones, checks out and plans on a loaded CI machine.
+jest.setTimeout(120_000);
+
+/** A Flux HelmRelease of the GPU Operator whose MIG manager is off. */
+const GPU_OPERATOR_NO_MIG_MANAGER = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: gpu-operator
+  namespace: gpu-operator
+spec:
+  interval: 1h
+  chart:
+    spec:
+      chart: gpu-operator
+      version: v25.10.1
+      sourceRef: { kind: HelmRepository, name: nvidia, namespace: flux-system }
+  values:
+    driver: { enabled: false }
+    migManager:
+      enabled: false
+`;
+
+const FLUX_INFRASTRUCTURE = `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: infrastructure
+  namespace: flux-system
+spec:
+  interval: 10m
+  path: ./infrastructure/controllers
+  prune: true
+  sourceRef: { kind: GitRepository, name: flux-system }
+`;
+
+const migRequest = () =>
+  gpuRequest('trainer', {
+    model: 'a100-40gb',
+    sharing: 'mig',
+    replicas: 2,
+    vramGiB: 9,
+  });
+
+describe('a request on a new workload reads what its cluster applies from folders of no cluster', () => {
+  let remote: BareRemote | undefined;
+  let cacheDir: string;
+
+  beforeEach(async () => {
+    cacheDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gpu-gitops-reach-'));
+  });
+  afterEach(async () => {
+    await remote?.cleanup();
+    await fs.rm(cacheDir, { recursive: true, force: true });
+  });
+
+  async function refusal(files: Record<string, string>) {
+    remote = await createBareRemote({ ...seedFiles, ...files });
+    const error = await publishGpuRequest({
+      request: migRequest(),
+      cluster,
+      catalog,
+      repoUrl: remote.url,
+      cacheDir,
+      author: { name: 'GPU Bot', email: 'gpu-bot@example.com' },
+      logger: { info: () => {}, warn: () => {} },
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    if (!isGpuInputError(error)) throw error ?? new Error('not refused');
+    expect(await remote.branchSha('gpu/ml-trainer')).toBeUndefined();
+    return error.issues[0];
+  }
+
+  it('the GPU Operator a Flux Kustomization of the cluster applies from `infrastructure/` (its MIG manager off) refuses a MIG request, naming its file', async () => {
+    const file = 'infrastructure/controllers/gpu-operator.yaml';
+    const issue = await refusal({
+      'clusters/prod/infrastructure.yaml': FLUX_INFRASTRUCTURE,
+      [file]: GPU_OPERATOR_NO_MIG_MANAGER,
+    });
+    expect(issue.rule).toBe('mig-manager-disabled');
+    expect(issue.message).toContain(`in \`${file}\``);
+  });
+
+  it('so does one a kustomization of the cluster builds from, two folders down the references', async () => {
+    const file = 'infrastructure/gpu-operator/release.yaml';
+    const issue = await refusal({
+      'clusters/prod/kustomization.yaml':
+        'resources:\n  - argocd-app.yaml\n  - ../../infrastructure/base\n',
+      'infrastructure/base/kustomization.yaml':
+        'resources:\n  - ../gpu-operator/release.yaml\n',
+      [file]: GPU_OPERATOR_NO_MIG_MANAGER,
+    });
+    expect(issue.rule).toBe('mig-manager-disabled');
+    expect(issue.message).toContain(`in \`${file}\``);
+  });
+});

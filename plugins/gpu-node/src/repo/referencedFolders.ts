@@ -1,0 +1,37 @@
+/**
+ * The folders of the repository that some files say they depend on: the
+ * folders their Argo CD Applications and Flux Kustomizations apply
+ * (`clusterAppliers.ts`), and those their kustomizations build from
+ * (`resources`, `bases`, `components`; a file entry by its folder, as a
+ * cone-mode sparse checkout takes folders). Remote entries, and entries
+ * that leave the repository, are not the repository's (`entryPaths.ts`);
+ * an applier of the whole repository (`path: .`) names no folder.
+ */
+import { posix } from 'node:path';
+import type { RepositoryFile } from '../changes/bootstrap/helmReleases/valuesConfigMaps';
+import { isKustomizationFile } from '../kustomize/fileNames';
+import {
+  kustomizationValue,
+  readKustomization,
+} from '../kustomize/kustomization';
+import { repositoryAppliers } from './clusterAppliers';
+
+/** A kustomization entry naming a file (kustomize reads YAML or JSON resources), not a folder. */
+const isFileEntry = (entry: string) => /\.(ya?ml|json)$/i.test(entry);
+
+/** The folders `files` depend on, sorted. */
+export function referencedFolders(files: readonly RepositoryFile[]): string[] {
+  const folders = new Set<string>();
+  for (const applier of repositoryAppliers(files)) folders.add(applier.path);
+  for (const { path, text } of files) {
+    if (!isKustomizationFile(path)) continue;
+    const kustomization = readKustomization(
+      path,
+      kustomizationValue(path, text),
+    );
+    for (const entry of kustomization.buildsFrom) {
+      folders.add(isFileEntry(entry) ? posix.dirname(entry) : entry);
+    }
+  }
+  return [...folders].filter(folder => folder !== '.' && folder !== '').sort();
+}
