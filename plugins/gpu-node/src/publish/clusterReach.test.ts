@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isGpuInputError } from '@gpu-gitops/plugin-gpu-common';
 import { BareRemote, createBareRemote } from '../git/__testUtils__/bareRemote';
+import { FLUX_GPU_OPERATOR_WITHOUT_MIG_MANAGER } from '../changes/bootstrap/__fixtures__/gpuStackShapes';
 import { publishGpuRequest } from './publishGpuRequest';
 import {
   catalog,
@@ -13,25 +14,6 @@ import {
 
 // A hang guard: each publish clones, checks out and plans on a loaded CI machine.
 jest.setTimeout(120_000);
-
-/** A Flux HelmRelease of the GPU Operator whose MIG manager is off. */
-const GPU_OPERATOR_NO_MIG_MANAGER = `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: gpu-operator
-  namespace: gpu-operator
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: gpu-operator
-      version: v25.10.1
-      sourceRef: { kind: HelmRepository, name: nvidia, namespace: flux-system }
-  values:
-    driver: { enabled: false }
-    migManager:
-      enabled: false
-`;
 
 const FLUX_INFRASTRUCTURE = `apiVersion: kustomize.toolkit.fluxcd.io/v1
 kind: Kustomization
@@ -88,7 +70,7 @@ describe('a request on a new workload reads what its cluster applies from folder
     const file = 'infrastructure/controllers/gpu-operator.yaml';
     const issue = await refusal({
       'clusters/prod/infrastructure.yaml': FLUX_INFRASTRUCTURE,
-      [file]: GPU_OPERATOR_NO_MIG_MANAGER,
+      [file]: FLUX_GPU_OPERATOR_WITHOUT_MIG_MANAGER,
     });
     expect(issue.rule).toBe('mig-manager-disabled');
     expect(issue.message).toContain(`in \`${file}\``);
@@ -101,7 +83,7 @@ describe('a request on a new workload reads what its cluster applies from folder
         'resources:\n  - argocd-app.yaml\n  - ../../infrastructure/base\n',
       'infrastructure/base/kustomization.yaml':
         'resources:\n  - ../gpu-operator/release.yaml\n',
-      [file]: GPU_OPERATOR_NO_MIG_MANAGER,
+      [file]: FLUX_GPU_OPERATOR_WITHOUT_MIG_MANAGER,
     });
     expect(issue.rule).toBe('mig-manager-disabled');
     expect(issue.message).toContain(`in \`${file}\``);

@@ -16,7 +16,10 @@ import { MemoryRepoTree } from '../../repo/tree';
 import { buildRequestChange } from '../buildRequestChange';
 import { mlRequest } from '../__fixtures__/requests';
 import { writeChangeSet } from '../stagedTree';
-import { BOTTLEROCKET_NODE_CLASS } from './__fixtures__/gpuStackShapes';
+import {
+  BOTTLEROCKET_NODE_CLASS,
+  FLUX_GPU_OPERATOR_WITHOUT_MIG_MANAGER,
+} from './__fixtures__/gpuStackShapes';
 import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 
 // A hang guard, not a speed goal: each test runs the real kustomize (and git) several
@@ -24,29 +27,6 @@ import { buildBootstrapChangeSet } from './bootstrapChangeSet';
 jest.setTimeout(300_000);
 
 const cluster = resolveClusterProfile({ name: 'prod', migStrategy: 'single' });
-
-/** A Flux HelmRelease of the GPU Operator in the cluster's folder, MIG manager off. */
-const FLUX_GPU_OPERATOR = `apiVersion: helm.toolkit.fluxcd.io/v2
-kind: HelmRelease
-metadata:
-  name: gpu-operator
-  namespace: gpu-operator
-spec:
-  interval: 1h
-  chart:
-    spec:
-      chart: gpu-operator
-      version: v25.10.1
-      sourceRef: { kind: HelmRepository, name: nvidia, namespace: flux-system }
-  values:
-    driver: { enabled: false }
-    devicePlugin:
-      config: { name: nvidia-device-plugin-configs, default: default }
-    migManager:
-      enabled: false
-      config: { name: custom-mig-parted-config }
-    mig: { strategy: single }
-`;
 
 async function bootstrapped(files: Record<string, string>) {
   const tree = new MemoryRepoTree(files);
@@ -82,7 +62,9 @@ async function refusal(
 describe('requests against what the GPU nodes run', () => {
   it('a MIG request on a GPU Operator with migManager.enabled false is refused, naming the value and the file', async () => {
     const file = 'clusters/prod/infrastructure/gpu-operator.yaml';
-    const tree = await bootstrapped({ [file]: FLUX_GPU_OPERATOR });
+    const tree = await bootstrapped({
+      [file]: FLUX_GPU_OPERATOR_WITHOUT_MIG_MANAGER,
+    });
     const issue = await refusal(
       tree,
       mlRequest(
@@ -99,7 +81,7 @@ describe('requests against what the GPU nodes run', () => {
 
   it('a MIG request where the MIG manager reads another ConfigMap is refused, naming the values file, the setting and what to set', async () => {
     const file = 'clusters/prod/infrastructure/gpu-operator.yaml';
-    const teamLayouts = FLUX_GPU_OPERATOR.replace(
+    const teamLayouts = FLUX_GPU_OPERATOR_WITHOUT_MIG_MANAGER.replace(
       '      enabled: false\n      config: { name: custom-mig-parted-config }',
       '      config: { name: team-mig-layouts }',
     );

@@ -169,3 +169,26 @@ spec:
     chart: gpu-operator
     targetRevision: v25.10.1
 `;
+
+/** A Flux HelmRelease of the GPU Operator with the MIG manager turned off (same chart values as the Argo CD one below). */
+export const FLUX_GPU_OPERATOR_WITHOUT_MIG_MANAGER = `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata:
+  name: gpu-operator
+  namespace: gpu-operator
+spec:
+  interval: 1h
+  chart:
+    spec:
+      chart: gpu-operator
+      version: v25.10.1
+      sourceRef: { kind: HelmRepository, name: nvidia, namespace: flux-system }
+  values:
+    driver: { enabled: false }
+    devicePlugin:
+      config: { name: nvidia-device-plugin-configs, default: default }
+    migManager:
+      enabled: false
+      config: { name: custom-mig-parted-config }
+    mig: { strategy: single }
+`;
