@@ -27,7 +27,7 @@ describe('referencedFolders', () => {
     ]);
   });
 
-  it('names no remote entry, none outside the repository, and not the whole repository', () => {
+  it('names no remote entry, no folder outside the repository, and not the whole repository', () => {
     expect(
       referencedFolders([
         {
@@ -37,6 +37,10 @@ describe('referencedFolders', () => {
         {
           path: 'clusters/prod/flux.yaml',
           text: 'apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: { name: all }\nspec:\n  path: ./\n',
+        },
+        {
+          path: 'clusters/prod/outside.yaml',
+          text: 'apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: { name: outside }\nspec:\n  source: { repoURL: https://example.invalid/gitops.git, path: ../elsewhere }\n',
         },
       ]),
     ).toEqual([]);

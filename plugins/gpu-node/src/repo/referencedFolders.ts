@@ -5,7 +5,8 @@
  * (`resources`, `bases`, `components`; a file entry by its folder, as a
  * cone-mode sparse checkout takes folders). Remote entries, and entries
  * that leave the repository, are not the repository's (`entryPaths.ts`);
- * an applier of the whole repository (`path: .`) names no folder.
+ * an applier of the whole repository (`path: .`) or of a path outside it
+ * names no folder.
  */
 import { posix } from 'node:path';
 import type { RepositoryFile } from '../changes/bootstrap/helmReleases/valuesConfigMaps';
@@ -18,6 +19,13 @@ import { repositoryAppliers } from './clusterAppliers';
 
 /** A kustomization entry naming a file (kustomize reads YAML or JSON resources), not a folder. */
 const isFileEntry = (entry: string) => /\.(ya?ml|json)$/i.test(entry);
+
+/** A folder inside the repository, not all of it (an applier's `path: ../x` leaves it). */
+const isRepositoryFolder = (folder: string) =>
+  folder !== '.' &&
+  folder !== '' &&
+  folder !== '..' &&
+  !folder.startsWith('../');
 
 /** The folders `files` depend on, sorted. */
 export function referencedFolders(files: readonly RepositoryFile[]): string[] {
@@ -33,5 +41,5 @@ export function referencedFolders(files: readonly RepositoryFile[]): string[] {
       folders.add(isFileEntry(entry) ? posix.dirname(entry) : entry);
     }
   }
-  return [...folders].filter(folder => folder !== '.' && folder !== '').sort();
+  return [...folders].filter(isRepositoryFolder).sort();
 }
