@@ -27,6 +27,32 @@ spec:
   sourceRef: { kind: GitRepository, name: flux-system }
 `;
 
+/** An umbrella chart of the repository installing the GPU Operator with its MIG manager off. */
+const UMBRELLA_CHART = {
+  'Chart.yaml': `apiVersion: v2
+name: gpu-stack
+version: 0.1.0
+dependencies:
+  - name: gpu-operator
+    version: v25.10.1
+    repository: https://helm.ngc.nvidia.com/nvidia
+`,
+  'values.yaml': `gpu-operator:
+  driver: { enabled: false }
+  migManager:
+    enabled: false
+  mig: { strategy: single }
+`,
+};
+
+const chartFolder = (dir: string) =>
+  Object.fromEntries(
+    Object.entries(UMBRELLA_CHART).map(([name, text]) => [
+      `${dir}/${name}`,
+      text,
+    ]),
+  );
+
 const migRequest = () =>
   gpuRequest('trainer', {
     model: 'a100-40gb',
@@ -87,5 +113,59 @@ describe('a request on a new workload reads what its cluster applies from folder
     });
     expect(issue.rule).toBe('mig-manager-disabled');
     expect(issue.message).toContain(`in \`${file}\``);
+  });
+
+  it('so does a chart folder of no cluster that an Argo CD Application of the cluster renders (an umbrella chart, its values.yaml)', async () => {
+    const issue = await refusal({
+      'clusters/prod/apps/gpu-stack.yaml': `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: { name: gpu-stack, namespace: argocd }
+spec:
+  project: default
+  source:
+    repoURL: https://github.com/acme/gitops.git
+    targetRevision: main
+    path: platform/charts/gpu-stack
+  destination: { server: https://kubernetes.default.svc, namespace: gpu-operator }
+`,
+      ...chartFolder('platform/charts/gpu-stack'),
+    });
+    expect(issue.rule).toBe('mig-manager-disabled');
+    expect(issue.message).toContain('platform/charts/gpu-stack');
+  });
+
+  it('so does a chart folder a Flux HelmRelease of the cluster installs from its GitRepository', async () => {
+    const issue = await refusal({
+      'clusters/prod/gpu-stack.yaml': `apiVersion: helm.toolkit.fluxcd.io/v2
+kind: HelmRelease
+metadata: { name: gpu-stack, namespace: gpu-operator }
+spec:
+  interval: 1h
+  chart:
+    spec:
+      chart: ./charts/gpu-stack
+      sourceRef: { kind: GitRepository, name: flux-system, namespace: flux-system }
+`,
+      ...chartFolder('charts/gpu-stack'),
+    });
+    expect(issue.rule).toBe('mig-manager-disabled');
+    expect(issue.message).toContain('charts/gpu-stack');
+  });
+
+  it('so does a chart folder a kustomize helmCharts entry of the cluster inflates from its chartHome', async () => {
+    const issue = await refusal({
+      'clusters/prod/kustomization.yaml': `resources:
+  - argocd-app.yaml
+helmGlobals:
+  chartHome: ../../charts
+helmCharts:
+  - name: gpu-stack
+    releaseName: gpu-stack
+    namespace: gpu-operator
+`,
+      ...chartFolder('charts/gpu-stack'),
+    });
+    expect(issue.rule).toBe('mig-manager-disabled');
+    expect(issue.message).toContain('charts/gpu-stack');
   });
 });

@@ -45,4 +45,30 @@ describe('referencedFolders', () => {
       ]),
     ).toEqual([]);
   });
+
+  it('names the chart folders of the repository Flux HelmReleases install and kustomize helmCharts entries inflate, not a Helm repository chart', () => {
+    expect(
+      referencedFolders([
+        {
+          path: 'clusters/prod/releases.yaml',
+          text: [
+            'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: { name: local }\nspec:\n  chart:\n    spec: { chart: ./charts/gpu-stack, sourceRef: { kind: GitRepository, name: flux-system } }\n',
+            'apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata: { name: upstream }\nspec:\n  chart:\n    spec: { chart: gpu-operator, sourceRef: { kind: HelmRepository, name: nvidia } }\n',
+          ].join('---\n'),
+        },
+        {
+          path: 'clusters/prod/kustomization.yaml',
+          text: 'helmGlobals: { chartHome: ../../vendor/charts }\nhelmCharts:\n  - { name: device-plugin, releaseName: nvdp }\n  - { name: dcgm-exporter, repo: https://nvidia.github.io/dcgm-exporter/helm-charts }\n',
+        },
+        {
+          path: 'clusters/dev/kustomization.yaml',
+          text: 'helmCharts:\n  - { name: gpu-operator, releaseName: gpu-operator }\n',
+        },
+      ]),
+    ).toEqual([
+      'charts/gpu-stack',
+      'clusters/dev/charts/gpu-operator',
+      'vendor/charts/device-plugin',
+    ]);
+  });
 });

@@ -1,9 +1,12 @@
 /**
  * The folders of the repository that some files say they depend on: the
  * folders their Argo CD Applications and Flux Kustomizations apply
- * (`clusterAppliers.ts`), and those their kustomizations build from
- * (`resources`, `bases`, `components`; a file entry by its folder, as a
- * cone-mode sparse checkout takes folders). Remote entries, and entries
+ * (`clusterAppliers.ts`; an Application's path may be a chart folder), those
+ * their kustomizations build from (`resources`, `bases`, `components`; a
+ * file entry by its folder, as a cone-mode sparse checkout takes folders),
+ * and the chart folders of the repository their Flux HelmReleases install
+ * and their kustomize `helmCharts` entries inflate (`localChartReleases.ts`:
+ * an umbrella chart's `values.yaml` decides what the GPU Operator runs). Remote entries, and entries
  * that leave the repository, are not the repository's (`entryPaths.ts`);
  * an applier of the whole repository (`path: .`) or of a path outside it
  * names no folder.
@@ -15,7 +18,26 @@ import {
   kustomizationValue,
   readKustomization,
 } from '../kustomize/kustomization';
+import {
+  fluxChartFolder,
+  kustomizeChartFolders,
+} from '../changes/bootstrap/helmReleases/localChartReleases';
+import { isFluxHelmRelease } from '../changes/bootstrap/helmReleases/fluxHelmRelease';
 import { repositoryAppliers } from './clusterAppliers';
+import { asKubernetesObject, parseYamlDocuments } from './yamlObjects';
+
+/** Text of a file that may declare a Flux HelmRelease. */
+const FLUX_HELM_GROUP = 'helm.toolkit.fluxcd.io';
+
+/** The chart folders of the repository the Flux HelmReleases of a file install. */
+function fluxChartFolders({ path, text }: RepositoryFile): string[] {
+  if (!text.includes(FLUX_HELM_GROUP)) return [];
+  return parseYamlDocuments(path, text).documents.flatMap(doc => {
+    const object = asKubernetesObject(doc.value);
+    if (!object || !isFluxHelmRelease(object)) return [];
+    return fluxChartFolder(object) ?? [];
+  });
+}
 
 /** A kustomization entry naming a file (kustomize reads YAML or JSON resources), not a folder. */
 const isFileEntry = (entry: string) => /\.(ya?ml|json)$/i.test(entry);
@@ -31,14 +53,18 @@ const isRepositoryFolder = (folder: string) =>
 export function referencedFolders(files: readonly RepositoryFile[]): string[] {
   const folders = new Set<string>();
   for (const applier of repositoryAppliers(files)) folders.add(applier.path);
-  for (const { path, text } of files) {
-    if (!isKustomizationFile(path)) continue;
+  for (const file of files) {
+    for (const chart of fluxChartFolders(file)) folders.add(chart);
+    if (!isKustomizationFile(file.path)) continue;
     const kustomization = readKustomization(
-      path,
-      kustomizationValue(path, text),
+      file.path,
+      kustomizationValue(file.path, file.text),
     );
     for (const entry of kustomization.buildsFrom) {
       folders.add(isFileEntry(entry) ? posix.dirname(entry) : entry);
+    }
+    for (const chart of kustomizeChartFolders(kustomization)) {
+      folders.add(chart.dir);
     }
   }
   return [...folders].filter(isRepositoryFolder).sort();

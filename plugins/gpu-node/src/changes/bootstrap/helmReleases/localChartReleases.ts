@@ -25,6 +25,7 @@ import type { RepoTree } from '../../../repo/tree';
 import {
   getIn,
   isPlainObject,
+  type PlainObject,
   parseYamlDocuments,
 } from '../../../repo/yamlObjects';
 import {
@@ -121,18 +122,51 @@ function argoAppliers(found: FoundObject): Applier[] {
   });
 }
 
+/**
+ * The folder a Flux HelmRelease installs its chart from, when its source is
+ * a GitRepository or Bucket (`spec.chart.spec.chart` is then a path in it),
+ * not a Helm or OCI repository's chart name.
+ */
+export function fluxChartFolder(release: PlainObject): string | undefined {
+  const chartSpec = getIn(release, 'spec', 'chart', 'spec');
+  const path = stringField(getIn(chartSpec, 'chart'));
+  const source = getIn(chartSpec, 'sourceRef', 'kind');
+  if (!path || (source !== 'GitRepository' && source !== 'Bucket')) {
+    return undefined;
+  }
+  return folderOf(path);
+}
+
+/**
+ * The chart folders a kustomization's `helmCharts` entries without `repo`
+ * inflate: `<helmGlobals.chartHome, default charts>/<name>` beside it.
+ */
+export function kustomizeChartFolders(
+  kustomization: Kustomization,
+): { dir: string; entry: PlainObject; name: string }[] {
+  const home = stringField(
+    getIn(kustomization.value, 'helmGlobals', 'chartHome'),
+  );
+  return kustomization.helmCharts.flatMap(entry => {
+    const name = stringField(entry.name);
+    if (!name || stringField(entry.repo)) return [];
+    const dir = folderOf(
+      posix.join(kustomization.folder, home ?? 'charts', name),
+    );
+    return [{ dir, entry, name }];
+  });
+}
+
 function fluxAppliers(
   tree: RepoTree,
   found: FoundObject,
   files: readonly RepositoryFile[],
 ): Applier[] {
-  const chartSpec = getIn(found.object, 'spec', 'chart', 'spec');
-  const path = stringField(getIn(chartSpec, 'chart'));
-  const source = getIn(chartSpec, 'sourceRef', 'kind');
-  if (!path || (source !== 'GitRepository' && source !== 'Bucket')) return [];
+  const dir = fluxChartFolder(found.object);
+  if (dir === undefined) return [];
   return [
     {
-      dir: folderOf(path),
+      dir,
       release: async chart => fluxRelease(tree, found, files, chart, undefined),
     },
   ];
@@ -142,26 +176,17 @@ function kustomizeAppliers(
   tree: RepoTree,
   kustomization: Kustomization,
 ): Applier[] {
-  const home = stringField(
-    getIn(kustomization.value, 'helmGlobals', 'chartHome'),
-  );
-  return kustomization.helmCharts.flatMap(entry => {
-    const name = stringField(entry.name);
-    if (!name || stringField(entry.repo)) return [];
-    return [
-      {
-        dir: folderOf(posix.join(kustomization.folder, home ?? 'charts', name)),
-        entryName: name,
-        release: async () => ({
-          file: kustomization.file,
-          declaredBy: `the kustomize helmCharts entry \`${name}\``,
-          version: pinnedVersion(entry.version),
-          namespace: kustomization.namespace ?? stringField(entry.namespace),
-          layers: await entryLayers(tree, kustomization.file, name, entry),
-        }),
-      },
-    ];
-  });
+  return kustomizeChartFolders(kustomization).map(({ dir, entry, name }) => ({
+    dir,
+    entryName: name,
+    release: async () => ({
+      file: kustomization.file,
+      declaredBy: `the kustomize helmCharts entry \`${name}\``,
+      version: pinnedVersion(entry.version),
+      namespace: kustomization.namespace ?? stringField(entry.namespace),
+      layers: await entryLayers(tree, kustomization.file, name, entry),
+    }),
+  }));
 }
 
 function dependenciesOf(chart: unknown): ChartDependency[] {
