@@ -168,4 +168,43 @@ helmCharts:
     expect(issue.rule).toBe('mig-manager-disabled');
     expect(issue.message).toContain('charts/gpu-stack');
   });
+
+  it('so does a folder an Argo CD ApplicationSet of the cluster generates an Application for (a git directories generator), its kustomization inflating the GPU Operator', async () => {
+    const file = 'platform/addons/gpu-operator/kustomization.yaml';
+    const issue = await refusal({
+      'clusters/prod/addons.yaml': `apiVersion: argoproj.io/v1alpha1
+kind: ApplicationSet
+metadata: { name: prod-addons, namespace: argocd }
+spec:
+  generators:
+    - git:
+        repoURL: https://github.com/acme/gitops.git
+        revision: main
+        directories:
+          - path: platform/addons/*
+  template:
+    metadata: { name: 'prod-{{path.basename}}' }
+    spec:
+      project: default
+      source:
+        repoURL: https://github.com/acme/gitops.git
+        targetRevision: main
+        path: '{{path}}'
+      destination: { server: https://kubernetes.default.svc, namespace: '{{path.basename}}' }
+`,
+      [file]: `helmCharts:
+  - name: gpu-operator
+    repo: https://helm.ngc.nvidia.com/nvidia
+    version: v25.10.1
+    releaseName: gpu-operator
+    namespace: gpu-operator
+    valuesInline:
+      driver: { enabled: false }
+      migManager: { enabled: false }
+      mig: { strategy: single }
+`,
+    });
+    expect(issue.rule).toBe('mig-manager-disabled');
+    expect(issue.message).toContain(file);
+  });
 });

@@ -61,6 +61,9 @@ export function globMatches(glob: string, path: string): boolean {
   return globRegExp(glob.replace(/^\/+|\/+$/g, '')).test(path);
 }
 
+/** The generated `path` parameter in a template (`{{path}}`; `{{.path.path}}` with `goTemplate`). */
+const PATH_PARAM = /\{\{\s*(?:\.path\.path|path)\s*\}\}/;
+
 /** The template's source path as a function of the generated `path` parameter. */
 function templatePath(
   set: PlainObject,
@@ -70,7 +73,7 @@ function templatePath(
     getIn(set, 'spec', 'template', 'spec', 'sources', '0');
   const written = getIn(source, 'path');
   if (typeof written !== 'string') return undefined;
-  const param = /\{\{\s*(?:\.path\.path|path)\s*\}\}/g;
+  const param = new RegExp(PATH_PARAM.source, 'g');
   const rest = written.replace(param, '');
   if (rest.includes('{{')) return undefined;
   return path => posix.normalize(written.replace(param, path));
@@ -123,4 +126,40 @@ export function generatedApplications(
     return found.map(folder => ({ path: pathOf(folder), generator }));
   });
   return { generators, applications };
+}
+
+/** The folder of a glob before its first segment holding a wildcard (`platform/addons` of `platform/addons/*`). */
+function fixedFolder(glob: string): string {
+  const segments = glob.replace(/^\/+|\/+$/g, '').split('/');
+  const wild = segments.findIndex(segment => /[*?[]/.test(segment));
+  return segments.slice(0, wild < 0 ? segments.length : wild).join('/');
+}
+
+/**
+ * The folders every Application `set` may generate applies lies in, whatever
+ * the repository holds: each include glob's folder before its first
+ * wildcard, under the template's path before its `path` parameter (a
+ * `files` glob's folder: the Application applies the matched file's
+ * folder). A run that sees only part of the repository (a sparse checkout)
+ * takes these, since it cannot list the folders the globs would match.
+ * Empty when the template names its folder otherwise.
+ */
+export function generatedApplicationFolders(set: PlainObject): string[] {
+  if (!templatePath(set)) return [];
+  const source =
+    getIn(set, 'spec', 'template', 'spec', 'source') ??
+    getIn(set, 'spec', 'template', 'spec', 'sources', '0');
+  const written = String(getIn(source, 'path'));
+  const at = written.search(PATH_PARAM);
+  // A template without the parameter applies one folder, whatever it generates.
+  if (at < 0) return [posix.normalize(written).replace(/\/$/, '')];
+  const before = written.slice(0, at);
+  return gitGenerators(set).flatMap(generator =>
+    generator.include.map(glob => {
+      const folder = fixedFolder(
+        generator.kind === 'files' ? posix.dirname(glob) : glob,
+      );
+      return posix.normalize(posix.join(before, folder)).replace(/\/$/, '');
+    }),
+  );
 }

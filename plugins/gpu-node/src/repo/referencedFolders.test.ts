@@ -71,4 +71,43 @@ describe('referencedFolders', () => {
       'vendor/charts/device-plugin',
     ]);
   });
+
+  it('names the folders the Applications of an ApplicationSet git generator apply lie in, which a sparse checkout cannot list', () => {
+    const applicationSet = (name: string, git: string, path: string) =>
+      `apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata: { name: ${name} }\nspec:\n  generators:\n    - git: ${git}\n  template:\n    metadata: { name: x }\n    spec:\n      source: { repoURL: https://example.invalid/gitops.git, path: '${path}' }\n`;
+    expect(
+      referencedFolders([
+        {
+          path: 'clusters/prod/addons.yaml',
+          text: [
+            applicationSet(
+              'dirs',
+              '{ directories: [{ path: platform/addons/* }, { path: platform/addons/legacy, exclude: true }] }',
+              '{{path}}',
+            ),
+            applicationSet(
+              'files',
+              '{ files: [{ path: teams/*/gpu/config.json }] }',
+              'deploy/{{.path.path}}/overlays/prod',
+            ),
+            applicationSet(
+              'fixed',
+              '{ directories: [{ path: anything/* }] }',
+              'infra/gpu/',
+            ),
+            applicationSet(
+              'unknown',
+              '{ directories: [{ path: elsewhere/* }] }',
+              '{{path.basename}}',
+            ),
+            applicationSet(
+              'everything',
+              '{ directories: [{ path: "*" }] }',
+              '{{path}}',
+            ),
+          ].join('---\n'),
+        },
+      ]),
+    ).toEqual(['deploy/teams', 'infra/gpu', 'platform/addons']);
+  });
 });

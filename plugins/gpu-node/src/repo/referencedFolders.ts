@@ -4,9 +4,11 @@
  * (`clusterAppliers.ts`; an Application's path may be a chart folder), those
  * their kustomizations build from (`resources`, `bases`, `components`; a
  * file entry by its folder, as a cone-mode sparse checkout takes folders),
- * and the chart folders of the repository their Flux HelmReleases install
- * and their kustomize `helmCharts` entries inflate (`localChartReleases.ts`:
- * an umbrella chart's `values.yaml` decides what the GPU Operator runs). Remote entries, and entries
+ * the chart folders of the repository their Flux HelmReleases install and
+ * their kustomize `helmCharts` entries inflate (`localChartReleases.ts`: an
+ * umbrella chart's `values.yaml` decides what the GPU Operator runs), and
+ * the folders their Argo CD ApplicationSets' git generators draw on
+ * (`argoApplicationSets.ts`). Remote entries, and entries
  * that leave the repository, are not the repository's (`entryPaths.ts`);
  * an applier of the whole repository (`path: .`) or of a path outside it
  * names no folder.
@@ -23,19 +25,33 @@ import {
   kustomizeChartFolders,
 } from '../changes/bootstrap/helmReleases/localChartReleases';
 import { isFluxHelmRelease } from '../changes/bootstrap/helmReleases/fluxHelmRelease';
+import {
+  generatedApplicationFolders,
+  isArgoApplicationSet,
+} from './argoApplicationSets';
 import { repositoryAppliers } from './clusterAppliers';
 import { asKubernetesObject, parseYamlDocuments } from './yamlObjects';
 
-/** Text of a file that may declare a Flux HelmRelease. */
-const FLUX_HELM_GROUP = 'helm.toolkit.fluxcd.io';
+/** Text of a file that may declare a Flux HelmRelease or an Argo CD ApplicationSet. */
+const mayNameFolders = (text: string) =>
+  text.includes('helm.toolkit.fluxcd.io') || text.includes('ApplicationSet');
 
-/** The chart folders of the repository the Flux HelmReleases of a file install. */
-function fluxChartFolders({ path, text }: RepositoryFile): string[] {
-  if (!text.includes(FLUX_HELM_GROUP)) return [];
+/**
+ * The folders a file's objects name beyond its appliers' own paths: the
+ * chart folders its Flux HelmReleases install, and the folders the
+ * Applications its ApplicationSets generate apply lie in (a sparse checkout
+ * cannot list the folders their globs match: `repositoryAppliers` finds
+ * none there).
+ */
+function objectFolders({ path, text }: RepositoryFile): string[] {
+  if (!mayNameFolders(text)) return [];
   return parseYamlDocuments(path, text).documents.flatMap(doc => {
     const object = asKubernetesObject(doc.value);
-    if (!object || !isFluxHelmRelease(object)) return [];
-    return fluxChartFolder(object) ?? [];
+    if (!object) return [];
+    if (isFluxHelmRelease(object)) return fluxChartFolder(object) ?? [];
+    return isArgoApplicationSet(object)
+      ? generatedApplicationFolders(object)
+      : [];
   });
 }
 
@@ -54,7 +70,7 @@ export function referencedFolders(files: readonly RepositoryFile[]): string[] {
   const folders = new Set<string>();
   for (const applier of repositoryAppliers(files)) folders.add(applier.path);
   for (const file of files) {
-    for (const chart of fluxChartFolders(file)) folders.add(chart);
+    for (const folder of objectFolders(file)) folders.add(folder);
     if (!isKustomizationFile(file.path)) continue;
     const kustomization = readKustomization(
       file.path,
