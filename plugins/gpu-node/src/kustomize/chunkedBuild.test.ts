@@ -13,7 +13,11 @@ import { dirname, join } from 'path';
 import { readCheckoutListing } from '../git/checkoutListing';
 import { findKustomizeBinary } from './binary';
 import { kustomizeBuild, type BuiltObject } from './build';
-import { buildPlainRootInChunks, plainRoot } from './chunkedBuild';
+import {
+  buildPlainRootInChunks,
+  chunksByName,
+  plainRoot,
+} from './chunkedBuild';
 import { isKustomizeBuildError } from './errors';
 
 // Real kustomize builds on a shared two-core machine.
@@ -68,6 +72,10 @@ function countingKustomize(dir: string): { bin: string; builds: () => number } {
       existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').length : 0,
   };
 }
+
+/** The resource entries of a root's `files`, as the chunks take them. */
+const fileEntries = (files: Record<string, string>) =>
+  Object.keys(files).map(entry => ({ entry }));
 
 describe('buildPlainRootInChunks', () => {
   let dir: string;
@@ -160,7 +168,8 @@ describe('buildPlainRootInChunks', () => {
     await buildPlainRootInChunks(dir, 'clusters/dev/gpu', entries, options, {
       chunkSize: 2,
     });
-    expect(kustomize.builds()).toBe(3);
+    const first = kustomize.builds();
+    expect(first).toBe(chunksByName(fileEntries(files), 2).length);
     writeFileSync(join(root, 'f.yaml'), configMap('f', 'b'));
     const after = await buildPlainRootInChunks(
       dir,
@@ -169,10 +178,77 @@ describe('buildPlainRootInChunks', () => {
       options,
       { chunkSize: 2 },
     );
-    expect(kustomize.builds()).toBe(4);
+    expect(kustomize.builds()).toBe(first + 1);
     expect(after.find(o => o.metadata.name === 'f')).toMatchObject({
       data: { key: 'b' },
     });
+  });
+
+  it('builds only the chunk a file added among the others joins, not every chunk after it', async () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 24 }, (_, i) => [
+        `nodepools/p${String(i).padStart(2, '0')}.yaml`,
+        pool(`p${i}`),
+      ]),
+    );
+    const root = writeRoot(dir, many);
+    const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
+    const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
+    const chunking = { chunkSize: 4 };
+    await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      (await plainRoot(root))!,
+      options,
+      chunking,
+    );
+    const first = kustomize.builds();
+    // Listed in the middle, as a new pool's file sorts among the others.
+    const added = Object.fromEntries(
+      Object.entries({ ...many, 'nodepools/p03b.yaml': pool('p3b') }).sort(
+        ([a], [b]) => a.localeCompare(b),
+      ),
+    );
+    writeRoot(dir, added);
+    const after = await buildPlainRootInChunks(
+      dir,
+      'clusters/dev/gpu',
+      (await plainRoot(root))!,
+      options,
+      chunking,
+    );
+    expect(after).toHaveLength(25);
+    // The chunk it joins, or the two it splits that one into when its name ends a chunk.
+    expect(kustomize.builds() - first).toBeLessThanOrEqual(2);
+    expect(kustomize.builds() - first).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('chunksByName', () => {
+  const entries = (names: string[]) => names.map(entry => ({ entry }));
+  const names = Array.from(
+    { length: 2000 },
+    (_, i) => `nodepools/gpu-p${String(i).padStart(4, '0')}.yaml`,
+  );
+
+  it('keeps every file in order, about chunkSize a chunk and never more than twice that', () => {
+    const chunks = chunksByName(entries(names), 100);
+    expect(chunks.flat().map(f => f.entry)).toEqual(names);
+    expect(Math.max(...chunks.map(c => c.length))).toBeLessThanOrEqual(200);
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(chunks.length).toBeLessThan(40);
+  });
+
+  it('changes only the chunks around a file added or taken away', () => {
+    const key = (chunk: { entry: string }[]) => chunk.map(f => f.entry).join();
+    const before = new Set(chunksByName(entries(names), 100).map(key));
+    const changed = (list: string[]) =>
+      chunksByName(entries(list), 100).filter(c => !before.has(key(c)));
+    const added = [...names];
+    added.splice(1000, 0, 'nodepools/gpu-p0999b.yaml');
+    expect(changed(added).length).toBeLessThanOrEqual(2);
+    const removed = names.filter((_, i) => i !== 500);
+    expect(changed(removed).length).toBeLessThanOrEqual(2);
   });
 });
 
@@ -229,7 +305,10 @@ describe('buildPlainRootInChunks in a git checkout', () => {
     const kustomize = countingKustomize(mkdtempSync(join(dir, 'bin-')));
     const options = { env: { ...process.env, KUSTOMIZE_BIN: kustomize.bin } };
     const plain = (await plainRoot(root))!;
-    const chunking = { chunkSize: 2, blobIds: (await readCheckoutListing(dir))!.ids };
+    const chunking = {
+      chunkSize: 2,
+      blobIds: (await readCheckoutListing(dir))!.ids,
+    };
     await buildPlainRootInChunks(
       dir,
       'clusters/dev/gpu',

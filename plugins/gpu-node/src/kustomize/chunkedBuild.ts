@@ -33,7 +33,7 @@ import { kustomizationValue } from './kustomization';
 import { readSavedBuild, saveBuild } from './savedBuilds';
 import { eventLoopTurns } from '../repo/eventLoopTurns';
 
-/** Files per chunk: about a second of kustomize each (its OpenAPI schema load dominates). */
+/** Files per chunk, on average (`chunksByName`): about a second of kustomize each (its OpenAPI schema load dominates). */
 export const CHUNK_RESOURCES = 100;
 /** From this many resource files on, a plain root is built in chunks. */
 export const CHUNKED_MIN_RESOURCES = 2 * CHUNK_RESOURCES;
@@ -345,6 +345,44 @@ export interface ChunkingOptions {
   fileOf?: RootFiles;
 }
 
+/** FNV-1a (32 bits) of a resource entry: where its chunk ends, the same in every process. */
+function entryHash(entry: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < entry.length; i++) {
+    hash = Math.imul(hash ^ entry.charCodeAt(i), 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/**
+ * The resource files cut into chunks where their entries say, not where
+ * their count does: a chunk ends after an entry whose hash is 0 modulo
+ * `chunkSize` (about `chunkSize` files a chunk), or when it holds twice
+ * that. A file added to the list or taken from it changes the chunk it
+ * falls in, and no other (cut by count, a new pool in the middle of a
+ * 2,000-file root shifted every chunk after it, and the build after a
+ * re-render built half the root again).
+ */
+export function chunksByName<T extends { entry: string }>(
+  files: readonly T[],
+  chunkSize: number,
+): T[][] {
+  const chunks: T[][] = [];
+  let chunk: T[] = [];
+  for (const file of files) {
+    chunk.push(file);
+    if (
+      entryHash(file.entry) % chunkSize === 0 ||
+      chunk.length >= 2 * chunkSize
+    ) {
+      chunks.push(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
 /**
  * The build of the plain root `root` (repository-relative) of the tree at
  * `dir` (`plainRoot`): its generators as one chunk, its resource files
@@ -372,8 +410,7 @@ export async function buildPlainRootInChunks(
       fields: plain.generators,
     });
   }
-  for (let i = 0; i < files.length; i += chunkSize) {
-    const slice = files.slice(i, i + chunkSize);
+  for (const slice of chunksByName(files, chunkSize)) {
     chunks.push({
       files: slice,
       fields: { resources: slice.map(f => f.entry) },
