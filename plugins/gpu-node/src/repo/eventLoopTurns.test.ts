@@ -1,5 +1,6 @@
 import {
   eventLoopTurns,
+  filterInTurns,
   mapInTurns,
   runSteps,
   runStepsInTurns,
@@ -56,6 +57,33 @@ describe('mapInTurns', () => {
     );
     expect(mappedAtFirstTurn).toBeDefined();
     expect(mappedAtFirstTurn!).toBeLessThan(100);
+  });
+});
+
+describe('filterInTurns', () => {
+  it('keeps what Array.prototype.filter keeps, in order', async () => {
+    const items = Array.from({ length: 50 }, (_, i) => i);
+    const odd = (n: number) => n % 2 === 1;
+    expect(await filterInTurns(items, odd)).toEqual(items.filter(odd));
+  });
+
+  it('lets the event loop run between items of a long filter', async () => {
+    let tested = 0;
+    let testedAtFirstTurn: number | undefined;
+    setImmediate(() => {
+      testedAtFirstTurn = tested;
+    });
+    await filterInTurns(
+      Array.from({ length: 100 }, (_, i) => i),
+      () => {
+        busy(1);
+        tested++;
+        return true;
+      },
+      eventLoopTurns(5),
+    );
+    expect(testedAtFirstTurn).toBeDefined();
+    expect(testedAtFirstTurn!).toBeLessThan(100);
   });
 });
 

@@ -1,3 +1,4 @@
+import { eventLoopTurns, filterInTurns } from './eventLoopTurns';
 import type { ParseCache } from './parseCache';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
@@ -66,13 +67,21 @@ export async function filesMentioning(
     const id = ids.get(path);
     return id !== undefined && parses?.has(id) === true;
   };
-  const vouched = paths.filter(path => ids.has(path) && !parsed(path));
+  // Both walks go over every path of a scale checkout (131k): in turns.
+  const turn = eventLoopTurns();
+  const vouched = await filterInTurns(
+    paths,
+    path => ids.has(path) && !parsed(path),
+    turn,
+  );
   const containing =
     vouched.length < grepFrom
       ? await readHolding(tree, vouched, needles)
       : await tree.filesContaining?.(needles);
   if (!containing) return [...paths];
-  return paths.filter(
+  return filterInTurns(
+    paths,
     path => !ids.has(path) || parsed(path) || containing.has(path),
+    turn,
   );
 }

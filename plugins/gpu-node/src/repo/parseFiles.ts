@@ -1,5 +1,5 @@
 import { gitBlobId } from '../git/blobId';
-import { eventLoopTurns } from './eventLoopTurns';
+import { eventLoopTurns, filterInTurns } from './eventLoopTurns';
 import { sharedParseCache, type ParseCache } from './parseCache';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
@@ -20,10 +20,15 @@ export async function parseFiles(
   cache: ParseCache = sharedParseCache,
 ): Promise<ParsedDocument[][]> {
   const ids = (await tree.blobIds?.()) ?? new Map<string, string>();
-  const unseen = paths.filter(path => {
-    const id = ids.get(path);
-    return id === undefined || !cache.has(id);
-  });
+  const turn = eventLoopTurns();
+  const unseen = await filterInTurns(
+    paths,
+    path => {
+      const id = ids.get(path);
+      return id === undefined || !cache.has(id);
+    },
+    turn,
+  );
   const unseenTexts = await readFiles(tree, unseen);
   const texts = new Map(unseen.map((path, i) => [path, unseenTexts[i]]));
   const documentsOf = async (path: string): Promise<ParsedDocument[]> => {
@@ -36,7 +41,6 @@ export async function parseFiles(
     if (text === undefined) return [];
     return cache.documents(known ?? gitBlobId(text), path, () => text, skipped);
   };
-  const turn = eventLoopTurns();
   const out: ParsedDocument[][] = [];
   for (const path of paths) {
     out.push(await documentsOf(path));
