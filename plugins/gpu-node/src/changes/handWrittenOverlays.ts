@@ -1,7 +1,7 @@
 /**
  * NodeOverlays a team wrote that reach the plan's pool: they name it by
  * `karpenter.sh/nodepool`, or, unscoped, their requirements match some of
- * its instance types (`overlayMayReach`, the rule `validate` reports such an
+ * its instance types (`overlayReach`, the rule `validate` reports such an
  * overlay by). Karpenter merges the overlays that match an
  * instance type, and of two with the same weight that set the same capacity
  * on it, the conflicting one is not applied (Karpenter docs, "NodeOverlays",
@@ -37,7 +37,7 @@ import {
 import { filesMentioning } from '../repo/filesMentioning';
 import { sharedParseCache, type ParseCache } from '../repo/parseCache';
 import { parseFiles } from '../repo/parseFiles';
-import { overlayMayReach } from '../validate/foreignNodeOverlayRules';
+import { overlayReach } from '../validate/foreignNodeOverlayRules';
 import { isManagedObject } from './ownership';
 import { sharedNodeOverlays } from '../import/sharing/sharedNodeOverlays';
 
@@ -149,6 +149,8 @@ export async function keepHandWrittenOverlays(
   if (ours.length === 0) return { plan, manifests };
   const layout = resolveLayout(context.layout);
   const nodePool = manifests.pool.objects.find(o => o.kind === 'NodePool');
+  const reachesPool =
+    nodePool && overlayReach(nodePool as BuiltObject, context.catalog);
   const theirs = (
     await handWrittenOverlays(
       tree,
@@ -157,11 +159,7 @@ export async function keepHandWrittenOverlays(
       context.parseCache,
     )
   )
-    .filter(
-      o =>
-        nodePool !== undefined &&
-        overlayMayReach(o, nodePool as BuiltObject, context.catalog),
-    )
+    .filter(o => reachesPool !== undefined && reachesPool(o))
     .flatMap(o => countsOfOverlay(o, plan.pool, context.catalog));
   const covered = new Set<KubernetesObject>();
   const explanation: string[] = [];

@@ -1,5 +1,17 @@
+import { lowerBound, sortedPaths } from '../repo/sortedPaths';
 import type { RepoTree } from '../repo/tree';
 import type { ChangeSet, FileChange } from './types';
+
+/** Two sorted lists of distinct paths as one sorted list. */
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i] < b[j] ? a[i++] : b[j++]);
+  while (i < a.length) out.push(a[i++]);
+  while (j < b.length) out.push(b[j++]);
+  return out;
+}
 
 /**
  * Buffers writes on top of a RepoTree so a whole plan is applied (and any
@@ -23,15 +35,25 @@ export class StagedTree {
     return (await this.read(path)) !== undefined;
   }
 
+  /**
+   * The base's files under `prefix` as the change leaves them, sorted. The
+   * base lists them sorted (`RepoTree.listFiles`): the few the change adds
+   * are merged in rather than the whole listing put in a set and sorted
+   * again (a scale checkout's 131k paths, 100 ms of the event loop).
+   */
   async list(prefix: string): Promise<string[]> {
-    const files = new Set(await this.base.listFiles(prefix));
+    const base = sortedPaths(await this.base.listFiles(prefix));
     const folder = prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix;
+    const deleted = new Set<string>();
+    const added: string[] = [];
     for (const [path, content] of this.staged) {
       if (!path.startsWith(folder)) continue;
-      if (content === null) files.delete(path);
-      else files.add(path);
+      if (content === null) deleted.add(path);
+      else if (base[lowerBound(base, path)] !== path) added.push(path);
     }
-    return [...files].sort();
+    const kept =
+      deleted.size > 0 ? base.filter(path => !deleted.has(path)) : base;
+    return added.length > 0 ? mergeSorted(kept, added.sort()) : kept;
   }
 
   /** Whether the change writes or deletes `path`: its content is then no longer the base's. */

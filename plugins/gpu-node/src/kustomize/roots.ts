@@ -9,6 +9,7 @@ import {
   readKustomization,
   type Kustomization,
 } from './kustomization';
+import { eventLoopTurns, filterInTurns } from '../repo/eventLoopTurns';
 
 export { HELM_FIELDS } from './kustomization';
 export { isKustomizationFile, KUSTOMIZATION_FILE_NAMES } from './fileNames';
@@ -49,7 +50,14 @@ export async function readTreeKustomizations(
   tree: RepoTree,
 ): Promise<Map<string, Kustomization>> {
   const chosen = new Map<string, string>();
-  for (const file of (await tree.listFiles()).filter(isKustomizationFile)) {
+  // A scale checkout lists 131k paths and holds thousands of kustomizations: in turns.
+  const turn = eventLoopTurns();
+  const files = await filterInTurns(
+    await tree.listFiles(),
+    isKustomizationFile,
+    turn,
+  );
+  for (const file of files) {
     const known = chosen.get(kustomizationFolder(file));
     if (known && fileNamePreference(known) <= fileNamePreference(file)) {
       continue;
@@ -58,6 +66,7 @@ export async function readTreeKustomizations(
   }
   const out = new Map<string, Kustomization>();
   for (const [folder, file] of chosen) {
+    await turn();
     const text = (await tree.readFile(file)) ?? '';
     out.set(folder, readKustomization(file, kustomizationValue(file, text)));
   }

@@ -13,7 +13,7 @@ import {
 import { readRepoState } from '../repo/readRepoState';
 import { asKubernetesObject, getIn, isPlainObject } from '../repo/yamlObjects';
 import { configRuleFindings } from './configRules';
-import { overlayMayReach } from './foreignNodeOverlayRules';
+import { overlayReach } from './foreignNodeOverlayRules';
 import { Finding, objectName, prefixPath } from './findings';
 import { configMapGenerators } from '../kustomize/configMapGenerators';
 import type { SourceTree } from './sourceTree';
@@ -136,7 +136,7 @@ export async function checkClusterFolder(
  * A hand-written NodeOverlay that reaches the cluster (its folder, or a
  * folder of no cluster: `pathReachesCluster`) and the pool
  * (no `karpenter.sh/nodepool` requirement keeping it out: the rule
- * `overlayMayReach`) and sets its resource gives it capacity as well: the
+ * `overlayReach`) and sets its resource gives it capacity as well: the
  * request then writes none of its own (`keepHandWrittenOverlays`). Whether
  * that capacity is right is `node-overlay-reaches-product-pool`'s to say.
  */
@@ -152,6 +152,7 @@ function teamOverlayGivesCapacity(
     .map(d => asKubernetesObject(d.value))
     .find(o => o?.kind === 'NodePool' && o.metadata.name === pool.name);
   if (!poolObject) return false;
+  const reachesPool = overlayReach(poolObject as BuiltObject, catalog);
   return source.docs
     .filter(d => pathReachesCluster(layout, cluster, d.path))
     .map(d => asKubernetesObject(d.value))
@@ -162,7 +163,7 @@ function teamOverlayGivesCapacity(
         (getIn(o, 'spec', 'capacity') as Record<string, unknown>)[
           pool.resourceName
         ] !== undefined &&
-        overlayMayReach(o, poolObject as BuiltObject, catalog),
+        reachesPool(o),
     );
 }
 

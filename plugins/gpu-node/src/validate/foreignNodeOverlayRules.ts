@@ -42,26 +42,29 @@ function requirementsOf(object: unknown, ...path: string[]): Requirement[] {
 }
 
 /**
- * Whether the overlay matches some machine NodePool `pool` may launch, as
+ * Whether an overlay matches some machine NodePool `pool` may launch, as
  * Karpenter matches it (gpu-common `overlayReachesPool`, the rule of
  * `applyNodeOverlays`: each machine's labels, the pool's name and its
- * template labels), so that it changes what Karpenter assumes there.
+ * template labels), so that it changes what Karpenter assumes there. The
+ * pool's machines are worked out once for all the overlays asked about: a
+ * scale cluster's 2,000 overlays each worked them out again.
  */
-export function overlayMayReach(
-  overlay: unknown,
+export function overlayReach(
   pool: BuiltObject,
   catalog: GpuCatalog,
-): boolean {
-  const requirements = nodePoolRequirements(
-    getIn(overlay, 'spec', 'requirements'),
-  );
-  return overlayReachesPool(requirements, {
+): (overlay: unknown) => boolean {
+  const target = {
     name: pool.metadata.name,
     templateLabels: stringRecord(
       getIn(pool, 'spec', 'template', 'metadata', 'labels'),
     ),
     machines: poolMachinesOf(pool, catalog),
-  });
+  };
+  return overlay =>
+    overlayReachesPool(
+      nodePoolRequirements(getIn(overlay, 'spec', 'requirements')),
+      target,
+    );
 }
 
 /**
@@ -222,6 +225,10 @@ export function checkForeignNodeOverlays(
       root.objects.filter(o => o.kind === 'NodeOverlay'),
       builtPools.filter(p => p.root === root),
     ).conflicting;
+    const reaches = pools.map(pool => ({
+      pool,
+      reaches: overlayReach(pool, catalog),
+    }));
     for (const overlay of root.objects) {
       if (
         overlay.kind !== 'NodeOverlay' ||
@@ -231,8 +238,9 @@ export function checkForeignNodeOverlays(
         continue;
       }
       const requirements = requirementsOf(overlay, 'spec', 'requirements');
-      const reached = pools
-        .filter(pool => overlayMayReach(overlay, pool, catalog))
+      const reached = reaches
+        .filter(({ reaches: reachesPool }) => reachesPool(overlay))
+        .map(({ pool }) => pool)
         .filter(pool => !givesPoolItsCapacity(overlay, pool, root, context))
         .map(p => p.metadata.name)
         .sort();

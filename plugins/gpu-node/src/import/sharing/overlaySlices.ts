@@ -6,7 +6,7 @@
  * nodes is 4 slices per GPU, and the pool's `spec.limits` count that
  * capacity too: a limit of `nvidia.com/gpu: 40` is 40 slices there, not 40
  * GPUs. Read per overlay that may reach the pool's nodes, as Karpenter
- * matches it (`overlayMayReach`: one that names the pool, or one that names
+ * matches it (`overlayReach`: one that names the pool, or one that names
  * no pool and selects its machines by labels, as the Karpenter Blueprints'
  * `node-overlay-gpu-slices.yaml` does), against the GPUs of the nodes it
  * selects (a GPU-count label, else its or the pool's instance types in the
@@ -20,7 +20,7 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import type { BuiltObject } from '../../kustomize';
 import { isGpuResourceName } from '../../repo/poolLabels';
-import { overlayMayReach } from '../../validate/foreignNodeOverlayRules';
+import { overlayReach } from '../../validate/foreignNodeOverlayRules';
 import {
   getIn,
   isPlainObject,
@@ -87,7 +87,7 @@ export function overlayCounts(
   if (nodePool.kind !== 'NodePool') return [];
   return objects
     .filter(o => o.kind === 'NodeOverlay')
-    .filter(o => overlayMayReach(o, nodePool as BuiltObject, catalog))
+    .filter(overlayReach(nodePool as BuiltObject, catalog))
     .flatMap(o => countsOfOverlay(o, pool, catalog));
 }
 
