@@ -1,4 +1,4 @@
-import { eventLoopTurns, runSteps } from './repo/eventLoopTurns';
+import { processTurns, runSteps } from './repo/eventLoopTurns';
 
 /**
  * The walk both freezes share: freezes `value` and everything it holds,
@@ -40,7 +40,7 @@ const OBJECTS_PER_LOOK = 1_000;
  */
 export async function deepFreezeInTurns<T>(
   value: T,
-  turn: () => Promise<void> = eventLoopTurns(),
+  turn: () => Promise<void> = processTurns,
 ): Promise<T> {
   let sinceLook = 0;
   for (const _ of freezeSteps(value)) {

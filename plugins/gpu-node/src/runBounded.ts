@@ -1,4 +1,4 @@
-import { eventLoopTurns } from './repo/eventLoopTurns';
+import { processTurns } from './repo/eventLoopTurns';
 
 /**
  * Runs `tasks` with at most `limit` of them in flight; results in the
@@ -16,7 +16,7 @@ export async function runBounded<T>(
 ): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
   const failures: unknown[] = [];
-  const turn = eventLoopTurns();
+  const turn = processTurns;
   let next = 0;
   const worker = async () => {
     while (next < tasks.length && failures.length === 0) {

@@ -50,7 +50,7 @@ import type { ChangeSet } from './types';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
 import { POOL_OBJECT_KINDS } from '../repo/machineDeploymentPools';
 import { changesOnlyTopologyEntries } from '../repo/topologyMachineDeployments';
-import { eventLoopTurns } from '../repo/eventLoopTurns';
+import { processTurns } from '../repo/eventLoopTurns';
 
 export interface VerifyChangeOptions {
   /** The checkout the change was computed on (the base). */
@@ -259,7 +259,7 @@ async function rootProblems(
   );
   // A scale cluster's root builds thousands of objects, each compared:
   // the backend answers between slices.
-  const turn = eventLoopTurns();
+  const turn = processTurns;
   for (const [id, o] of next) {
     await turn();
     const old = before.get(id);

@@ -27,7 +27,7 @@
  * - an untracked folder git did not enter (a nested repository) and a
  *   submodule's folder are walked.
  */
-import { eventLoopTurns } from '../repo/eventLoopTurns';
+import { processTurns } from '../repo/eventLoopTurns';
 import { REGULAR_FILE_MODES, gitInCheckout } from './gitInCheckout';
 
 /** A symbolic link's mode: no file, and nothing beneath it is the tree's. */
@@ -73,7 +73,7 @@ function parseRecord(record: string): {
  */
 export async function checkoutListingOf(
   output: string,
-  turn: () => Promise<void> = eventLoopTurns(),
+  turn: () => Promise<void> = processTurns,
 ): Promise<CheckoutListing> {
   const tracked = new Set<string>();
   const changed = new Set<string>();

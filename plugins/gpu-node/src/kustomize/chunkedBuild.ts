@@ -31,7 +31,7 @@ import { KustomizeBuildError } from './errors';
 import { KUSTOMIZATION_FILE_NAMES } from './fileNames';
 import { kustomizationValue } from './kustomization';
 import { readSavedBuild, saveBuild } from './savedBuilds';
-import { eventLoopTurns } from '../repo/eventLoopTurns';
+import { processTurns } from '../repo/eventLoopTurns';
 
 /** Files per chunk, on average (`chunksByName`): about a second of kustomize each (its OpenAPI schema load dominates). */
 export const CHUNK_RESOURCES = 100;
@@ -423,7 +423,7 @@ export async function buildPlainRootInChunks(
   const objects: BuiltObject[] = [];
   // A scale cluster's root is tens of thousands of objects, each copied
   // (the remembered chunks stay as built): the backend answers between slices.
-  const turn = eventLoopTurns();
+  const turn = processTurns;
   for (const object of built.flat()) {
     await turn();
     const key = duplicateKey(object);

@@ -9,7 +9,7 @@ import {
   readKustomization,
   type Kustomization,
 } from './kustomization';
-import { eventLoopTurns, filterInTurns } from '../repo/eventLoopTurns';
+import { processTurns, filterInTurns } from '../repo/eventLoopTurns';
 
 export { HELM_FIELDS } from './kustomization';
 export { isKustomizationFile, KUSTOMIZATION_FILE_NAMES } from './fileNames';
@@ -51,7 +51,7 @@ export async function readTreeKustomizations(
 ): Promise<Map<string, Kustomization>> {
   const chosen = new Map<string, string>();
   // A scale checkout lists 131k paths and holds thousands of kustomizations: in turns.
-  const turn = eventLoopTurns();
+  const turn = processTurns;
   const files = await filterInTurns(
     await tree.listFiles(),
     isKustomizationFile,

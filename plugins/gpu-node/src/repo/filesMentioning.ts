@@ -1,4 +1,4 @@
-import { eventLoopTurns, filterInTurns } from './eventLoopTurns';
+import { processTurns, filterInTurns } from './eventLoopTurns';
 import type { ParseCache } from './parseCache';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
@@ -68,7 +68,7 @@ export async function filesMentioning(
     return id !== undefined && parses?.has(id) === true;
   };
   // Both walks go over every path of a scale checkout (131k): in turns.
-  const turn = eventLoopTurns();
+  const turn = processTurns;
   const vouched = await filterInTurns(
     paths,
     path => ids.has(path) && !parsed(path),

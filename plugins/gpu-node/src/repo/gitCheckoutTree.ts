@@ -8,7 +8,7 @@ import {
 } from '../git/checkoutListing';
 import { normaliseRepoPath } from '../layout/layout';
 import { runBounded } from '../runBounded';
-import { eventLoopTurns } from './eventLoopTurns';
+import { processTurns } from './eventLoopTurns';
 import { lowerBound, pathsInFolder, sortedPaths } from './sortedPaths';
 import { FsRepoTree, prefixMatches } from './tree';
 
@@ -156,7 +156,7 @@ async function contentKeyOf(
   ids: ReadonlyMap<string, string>,
 ): Promise<string | undefined> {
   const hash = createHash('sha256');
-  const turn = eventLoopTurns();
+  const turn = processTurns;
   for (const path of files) {
     await turn();
     const id = ids.get(path);

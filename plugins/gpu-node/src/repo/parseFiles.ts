@@ -1,5 +1,5 @@
 import { gitBlobId } from '../git/blobId';
-import { eventLoopTurns, filterInTurns } from './eventLoopTurns';
+import { processTurns, filterInTurns } from './eventLoopTurns';
 import { sharedParseCache, type ParseCache } from './parseCache';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
@@ -20,7 +20,7 @@ export async function parseFiles(
   cache: ParseCache = sharedParseCache,
 ): Promise<ParsedDocument[][]> {
   const ids = (await tree.blobIds?.()) ?? new Map<string, string>();
-  const turn = eventLoopTurns();
+  const turn = processTurns;
   const unseen = await filterInTurns(
     paths,
     path => {

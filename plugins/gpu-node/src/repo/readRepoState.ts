@@ -49,7 +49,7 @@ import { parseMigConfigs } from './parseMigConfigs';
 import { deepFreezeInTurns } from '../deepFreeze';
 import { parsePoolsInTurns } from './parsePools';
 import { parseWorkloadsInTurns } from './parseWorkloads';
-import { eventLoopTurns, mapInTurns } from './eventLoopTurns';
+import { processTurns, mapInTurns } from './eventLoopTurns';
 import { workloadsOfCluster } from './clusterWorkloads';
 import { RecentRepoStates, repoStateKey } from './recentRepoStates';
 import { nodeOverlaysAmong } from './nodeOverlaysAmong';
@@ -388,7 +388,7 @@ async function parseWorkloadFolders(
       workloadDocuments,
       compiled,
       requestAnnotationOf(options.profile),
-      eventLoopTurns(),
+      processTurns,
     ),
     parsedFiles,
   };

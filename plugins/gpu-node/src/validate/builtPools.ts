@@ -41,7 +41,7 @@ import {
   gpuConfigMapsFor,
 } from './gpuConfigMaps';
 import { sourceFileOf } from './sourceLocator';
-import { eventLoopTurns, mapInTurns } from '../repo/eventLoopTurns';
+import { processTurns, mapInTurns } from '../repo/eventLoopTurns';
 import { topologyMachineDeployments } from '../repo/topologyMachineDeployments';
 import type { SourceTree } from './sourceTree';
 import {
@@ -261,7 +261,7 @@ export async function builtPools(
 ): Promise<BuiltPool[]> {
   // A scale cluster's root builds 2k pools, each read with its configs and
   // machines: the backend answers between slices.
-  const turn = eventLoopTurns();
+  const turn = processTurns;
   const pools: BuiltPool[] = [];
   for (const root of roots) {
     const own = await mapInTurns(
