@@ -17,6 +17,7 @@ import { readKustomizations } from '../workloads/kustomizations';
 import { deployingClusters } from './deployingClusters';
 import { readGitOpsAppliers } from './gitOpsAppliers';
 import type { ParseCache } from './parseCache';
+import { mapInTurns } from './eventLoopTurns';
 import { parseFiles } from './parseFiles';
 import type { RepoTree } from './tree';
 import { getIn, type SkippedFile } from './yamlObjects';
@@ -33,7 +34,8 @@ async function recordClusters(
   requests: readonly string[],
   cache: ParseCache | undefined,
 ): Promise<(string | undefined)[]> {
-  const paths = requests.map(request => {
+  // A scale cluster's 10k records: each path a render of the layout, in turns.
+  const paths = await mapInTurns(requests, request => {
     const [namespace, name] = request.split('/');
     return namespace && name ? requestPath(layout, namespace, name) : '';
   });

@@ -44,7 +44,7 @@ describe('parseWorkloads', () => {
     ]);
   });
 
-  it('gives the same workloads in slices, taking a turn after each document and each workload', async () => {
+  it('gives the same workloads in slices, taking a turn after each document, each sighting grouped and each workload', async () => {
     let turns = 0;
     const sliced = await parseWorkloadsInTurns(
       docs,
@@ -55,7 +55,7 @@ describe('parseWorkloads', () => {
       },
     );
     expect(sliced).toEqual(parseWorkloads(docs, layout));
-    // 4 documents, then 3 ids (ml/a, ml/b, ml/web).
-    expect(turns).toBe(4 + 3);
+    // 4 documents, the 4 sightings grouped by id, then 3 ids (ml/a, ml/b, ml/web).
+    expect(turns).toBe(4 + 4 + 3);
   });
 });

@@ -95,8 +95,9 @@ function* workloadSteps(
     yield;
   }
   const workloads: WorkloadState[] = [];
-  for (const [id, group] of [...sightingsById(sightings, layout)].sort(
-    ([a], [b]) => compareStrings(a, b),
+  const byId = yield* sightingsById(sightings, layout);
+  for (const [id, group] of [...byId].sort(([a], [b]) =>
+    compareStrings(a, b),
   )) {
     const workload = gpuWorkload(id, group);
     if (workload) workloads.push(workload);
@@ -154,10 +155,10 @@ function workloadSighting(
 }
 
 /** A patch and its base describe one workload: sightings by `<namespace>/<name>`, each with its namespace. */
-function sightingsById(
+function* sightingsById(
   sightings: WorkloadSighting[],
   layout: CompiledRepoLayout,
-): Map<string, WorkloadSighting[]> {
+): Generator<void, Map<string, WorkloadSighting[]>> {
   const byId = new Map<string, WorkloadSighting[]>();
   for (const s of sightings) {
     const namespace = s.namespace ?? namespaceFromPath(s.path, layout);
@@ -165,6 +166,7 @@ function sightingsById(
     const group = byId.get(id);
     if (group) group.push({ ...s, namespace });
     else byId.set(id, [{ ...s, namespace }]);
+    yield;
   }
   return byId;
 }
