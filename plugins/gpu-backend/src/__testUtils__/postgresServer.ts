@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
 import { freePort } from './freePort';
 
 export interface PostgresServer {
@@ -108,4 +108,39 @@ export async function createDatabase(server: PostgresServer): Promise<string> {
     await admin.destroy();
   }
   return `${server.connectionString}/${name}`;
+}
+
+/** One test file's PostgreSQL server and the clients its tests opened. */
+export interface TestPostgres {
+  /** A new, empty database; its connection string. */
+  newDatabase(): Promise<string>;
+  /** A client of its own on `connection` (one per backend replica), closed after the file's tests. */
+  client(connection: string): Knex;
+}
+
+/**
+ * Starts a server before a test file's tests and, after them, closes every
+ * client they opened and stops it. Call at the top of the file.
+ */
+export function usePostgresServer(): TestPostgres {
+  let server: PostgresServer | undefined;
+  const clients: Knex[] = [];
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(clients.map(client => client.destroy()));
+    await server?.stop();
+  });
+  return {
+    newDatabase() {
+      if (!server) throw new Error('the PostgreSQL server has not started');
+      return createDatabase(server);
+    },
+    client(connection) {
+      const knex = knexFactory({ client: 'pg', connection });
+      clients.push(knex);
+      return knex;
+    },
+  };
 }

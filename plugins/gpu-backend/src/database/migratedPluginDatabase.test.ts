@@ -1,38 +1,17 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { mockServices } from '@backstage/backend-test-utils';
-import knexFactory, { type Knex } from 'knex';
-import {
-  createDatabase,
-  startPostgresServer,
-  type PostgresServer,
-} from '../__testUtils__/postgresServer';
+import { usePostgresServer } from '../__testUtils__/postgresServer';
 import { migratedPluginDatabase } from './migratedPluginDatabase';
 
-let server: PostgresServer;
-const clients: Knex[] = [];
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(clients.map(client => client.destroy()));
-  await server?.stop();
-});
-
-function replicaClient(connection: string): Knex {
-  const knex = knexFactory({ client: 'pg', connection });
-  clients.push(knex);
-  return knex;
-}
+const postgres = usePostgresServer();
 
 const migrationFiles = readdirSync(
   path.resolve(__dirname, '../../migrations'),
 ).filter(file => file.endsWith('.js'));
 
 async function migrationState(connection: string) {
-  const knex = replicaClient(connection);
+  const knex = postgres.client(connection);
   const applied = await knex('knex_migrations').pluck('name');
   const lockRows = await knex('knex_migrations_lock').select('is_locked');
   return { applied: applied.sort(), lockRows };
@@ -40,11 +19,11 @@ async function migrationState(connection: string) {
 
 describe('migratedPluginDatabase on PostgreSQL', () => {
   it('migrates an empty database once when many replicas start together', async () => {
-    const connection = await createDatabase(server);
+    const connection = await postgres.newDatabase();
     await Promise.all(
       Array.from({ length: 6 }, () =>
         migratedPluginDatabase(
-          mockServices.database({ knex: replicaClient(connection) }),
+          mockServices.database({ knex: postgres.client(connection) }),
           1, // no retries: the replicas must not trip over each other at all
         ),
       ),
@@ -56,8 +35,8 @@ describe('migratedPluginDatabase on PostgreSQL', () => {
   });
 
   it('sets back a lock table an earlier race left with two rows, which knex could never lock again', async () => {
-    const connection = await createDatabase(server);
-    const earlier = replicaClient(connection);
+    const connection = await postgres.newDatabase();
+    const earlier = postgres.client(connection);
     await earlier.schema.createTable('knex_migrations_lock', table => {
       table.increments('index').primary();
       table.integer('is_locked');
@@ -71,7 +50,7 @@ describe('migratedPluginDatabase on PostgreSQL', () => {
     );
 
     await migratedPluginDatabase(
-      mockServices.database({ knex: replicaClient(connection) }),
+      mockServices.database({ knex: postgres.client(connection) }),
       1,
     );
     expect(await migrationState(connection)).toEqual({

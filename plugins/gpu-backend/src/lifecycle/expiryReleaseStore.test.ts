@@ -1,36 +1,15 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import knexFactory, { type Knex } from 'knex';
-import {
-  createDatabase,
-  startPostgresServer,
-  type PostgresServer,
-} from '../__testUtils__/postgresServer';
+import { usePostgresServer } from '../__testUtils__/postgresServer';
 import { ExpiryReleaseStore, STALE_CLAIM_MS } from './expiryReleaseStore';
 
 /** Two backend replicas: two connection pools on one PostgreSQL database. */
-let server: PostgresServer;
-const clients: Knex[] = [];
+const postgres = usePostgresServer();
 
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(clients.map(client => client.destroy()));
-  await server?.stop();
-});
-
-async function replicas(count: number): Promise<ExpiryReleaseStore[]> {
-  const connection = await createDatabase(server);
-  const stores: ExpiryReleaseStore[] = [];
-  for (let i = 0; i < count; i++) {
-    const knex = knexFactory({ client: 'pg', connection });
-    clients.push(knex);
-    stores.push(
-      await ExpiryReleaseStore.create(mockServices.database({ knex })),
-    );
-  }
-  return stores;
+/** A replica's store: a client of its own on the shared database. */
+function storeOn(connection: string): Promise<ExpiryReleaseStore> {
+  return ExpiryReleaseStore.create(
+    mockServices.database({ knex: postgres.client(connection) }),
+  );
 }
 
 const key = (requestId: string) => ({
@@ -42,7 +21,8 @@ const later = (ms: number) => new Date(now.getTime() + ms);
 
 describe('ExpiryReleaseStore on PostgreSQL', () => {
   it('lets one of two replicas claim each expired request, however they race', async () => {
-    const [a, b] = await replicas(2);
+    const connection = await postgres.newDatabase();
+    const [a, b] = [await storeOn(connection), await storeOn(connection)];
     const ids = Array.from({ length: 20 }, (_, i) => `ml/experiment-${i}`);
     const claims = await Promise.all(
       ids.flatMap(id => [a.claim(key(id), now), b.claim(key(id), now)]),
@@ -55,13 +35,12 @@ describe('ExpiryReleaseStore on PostgreSQL', () => {
   });
 
   it('never opens a release twice, across restarts, once it is opened', async () => {
-    const [a] = await replicas(1);
+    const connection = await postgres.newDatabase();
+    const a = await storeOn(connection);
     expect(await a.claim(key('ml/llm'), now)).toBe(true);
     await a.markOpened(key('ml/llm'), 'https://git.example/pr/7');
     // A restarted replica runs the migrations again and sees the row.
-    const restarted = await ExpiryReleaseStore.create(
-      mockServices.database({ knex: clients[clients.length - 1] }),
-    );
+    const restarted = await storeOn(connection);
     expect(
       await restarted.claim(key('ml/llm'), later(2 * STALE_CLAIM_MS)),
     ).toBe(false);
@@ -78,7 +57,8 @@ describe('ExpiryReleaseStore on PostgreSQL', () => {
   });
 
   it('retries a release whose opening failed or whose replica died mid-way', async () => {
-    const [a, b] = await replicas(2);
+    const connection = await postgres.newDatabase();
+    const [a, b] = [await storeOn(connection), await storeOn(connection)];
     expect(await a.claim(key('ml/failed'), now)).toBe(true);
     await a.forget(key('ml/failed'));
     expect(await b.claim(key('ml/failed'), now)).toBe(true);

@@ -1,10 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import knexFactory, { type Knex } from 'knex';
-import {
-  createDatabase,
-  startPostgresServer,
-  type PostgresServer,
-} from '../__testUtils__/postgresServer';
+import { usePostgresServer } from '../__testUtils__/postgresServer';
 import {
   ExpiryReleaseStore,
   type ExpiryReleaseKey,
@@ -15,24 +10,13 @@ import { openExpiryReleases } from './openExpiryReleases';
 // loaded machine (the 30 s default was hit at load 21).
 jest.setTimeout(120_000);
 
-let server: PostgresServer;
-const clients: Knex[] = [];
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(clients.map(client => client.destroy()));
-  await server?.stop();
-});
+const postgres = usePostgresServer();
 
 async function replicaStores(count: number): Promise<ExpiryReleaseStore[]> {
-  const connection = await createDatabase(server);
+  const connection = await postgres.newDatabase();
   return Promise.all(
     Array.from({ length: count }, async () => {
-      const knex = knexFactory({ client: 'pg', connection });
-      clients.push(knex);
+      const knex = postgres.client(connection);
       return ExpiryReleaseStore.create(mockServices.database({ knex }));
     }),
   );

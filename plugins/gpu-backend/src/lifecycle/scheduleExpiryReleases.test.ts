@@ -4,7 +4,6 @@ import path from 'node:path';
 import { mockServices } from '@backstage/backend-test-utils';
 import { ConfigReader } from '@backstage/config';
 import { ScmIntegrations } from '@backstage/integration';
-import knexFactory, { type Knex } from 'knex';
 import { simpleGit } from 'simple-git';
 import {
   builtinCatalog,
@@ -17,11 +16,7 @@ import {
   PLATFORM_FIXTURE_REPO,
   type FixtureRemote,
 } from '../__testUtils__/fixtureRemote';
-import {
-  createDatabase,
-  startPostgresServer,
-  type PostgresServer,
-} from '../__testUtils__/postgresServer';
+import { usePostgresServer } from '../__testUtils__/postgresServer';
 import { readGpuBackendConfig } from '../config/readGpuBackendConfig';
 import { emptySnapshot } from '../repoIndex/indexSnapshot';
 import {
@@ -47,15 +42,7 @@ const trial = parseGpuRequest({
   },
 });
 
-let server: PostgresServer;
-const clients: Knex[] = [];
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 120_000);
-afterAll(async () => {
-  await Promise.all(clients.map(c => c.destroy()));
-  await server?.stop();
-});
+const postgres = usePostgresServer();
 
 describe('scheduleExpiryReleases', () => {
   let remote: FixtureRemote;
@@ -71,8 +58,7 @@ describe('scheduleExpiryReleases', () => {
 
   /** One backend replica: its own cache folder and database client, the shared database, the injected clock. */
   async function replica(connection: string, name: string, clock: () => Date) {
-    const knex = knexFactory({ client: 'pg', connection });
-    clients.push(knex);
+    const knex = postgres.client(connection);
     const scheduler = mockServices.scheduler.mock();
     const logger = mockServices.logger.mock();
     const task = await scheduleExpiryReleases({
@@ -110,7 +96,7 @@ describe('scheduleExpiryReleases', () => {
     await remote.merge(created.branch);
 
     let now = before;
-    const connection = await createDatabase(server);
+    const connection = await postgres.newDatabase();
     const replicas = [
       await replica(connection, 'a', () => now),
       await replica(connection, 'b', () => now),

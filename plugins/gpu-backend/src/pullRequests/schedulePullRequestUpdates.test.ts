@@ -8,7 +8,6 @@ import type {
 import { mockServices } from '@backstage/backend-test-utils';
 import { ConfigReader } from '@backstage/config';
 import { ScmIntegrations } from '@backstage/integration';
-import knexFactory, { type Knex } from 'knex';
 import { simpleGit } from 'simple-git';
 import {
   builtinCatalog,
@@ -21,11 +20,7 @@ import {
   PLATFORM_FIXTURE_REPO,
   type FixtureRemote,
 } from '../__testUtils__/fixtureRemote';
-import {
-  createDatabase,
-  startPostgresServer,
-  type PostgresServer,
-} from '../__testUtils__/postgresServer';
+import { usePostgresServer } from '../__testUtils__/postgresServer';
 import { readGpuBackendConfig } from '../config/readGpuBackendConfig';
 import {
   PULL_REQUEST_UPDATE_TASK_ID,
@@ -49,21 +44,11 @@ function request(name: string) {
   });
 }
 
-let server: PostgresServer;
-const clients: Knex[] = [];
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 120_000);
-afterAll(async () => {
-  await Promise.all(clients.map(c => c.destroy()));
-  await server?.stop();
-});
+const postgres = usePostgresServer();
 
 /** A replica's database service: its own client on the shared database. */
 function databaseOf(connection: string) {
-  const knex = knexFactory({ client: 'pg', connection });
-  clients.push(knex);
-  return mockServices.database({ knex });
+  return mockServices.database({ knex: postgres.client(connection) });
 }
 
 describe('schedulePullRequestUpdates', () => {
@@ -107,7 +92,7 @@ describe('schedulePullRequestUpdates', () => {
       scheduler,
       logger,
       integrations: ScmIntegrations.fromConfig(new ConfigReader({})),
-      database: databaseOf(await createDatabase(server)),
+      database: databaseOf(await postgres.newDatabase()),
     });
     expect(tasks.map(t => [t.id, t.scope])).toEqual([
       [PULL_REQUEST_UPDATE_TASK_ID, 'global'],
@@ -151,12 +136,12 @@ describe('schedulePullRequestUpdates', () => {
       scheduler,
       logger: mockServices.logger.mock(),
       integrations: ScmIntegrations.fromConfig(new ConfigReader({})),
-      database: databaseOf(await createDatabase(server)),
+      database: databaseOf(await postgres.newDatabase()),
     });
     expect(scheduler.scheduleTask).not.toHaveBeenCalled();
   });
   it('two replicas on one PostgreSQL: while one runs the upkeep the other skips its run, and the claim is freed after a failed run', async () => {
-    const connection = await createDatabase(server);
+    const connection = await postgres.newDatabase();
     async function replica(name: string) {
       const tasks: (SchedulerServiceTaskScheduleDefinition &
         SchedulerServiceTaskInvocationDefinition)[] = [];

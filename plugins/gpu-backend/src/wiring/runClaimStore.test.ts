@@ -1,31 +1,15 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import knexFactory, { type Knex } from 'knex';
-import {
-  createDatabase,
-  startPostgresServer,
-  type PostgresServer,
-} from '../__testUtils__/postgresServer';
+import { usePostgresServer } from '../__testUtils__/postgresServer';
 import { RunClaimStore, STALE_RUN_CLAIM_MS } from './runClaimStore';
 
-let server: PostgresServer;
-const clients: Knex[] = [];
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(clients.map(client => client.destroy()));
-  await server?.stop();
-});
+const postgres = usePostgresServer();
 
 /** Each replica's store: its own client, one shared database. */
 async function replicaStores(count: number): Promise<RunClaimStore[]> {
-  const connection = await createDatabase(server);
+  const connection = await postgres.newDatabase();
   return Promise.all(
     Array.from({ length: count }, async () => {
-      const knex = knexFactory({ client: 'pg', connection });
-      clients.push(knex);
+      const knex = postgres.client(connection);
       return RunClaimStore.create(mockServices.database({ knex }));
     }),
   );
