@@ -64,18 +64,27 @@ export function globMatches(glob: string, path: string): boolean {
 /** The generated `path` parameter in a template (`{{path}}`; `{{.path.path}}` with `goTemplate`). */
 const PATH_PARAM = /\{\{\s*(?:\.path\.path|path)\s*\}\}/;
 
-/** The template's source path as a function of the generated `path` parameter. */
-function templatePath(
-  set: PlainObject,
-): ((path: string) => string) | undefined {
+/** The template's source path as written (`spec.template.spec.source.path`, or its first `sources` entry's). */
+function writtenTemplatePath(set: PlainObject): string | undefined {
   const source =
     getIn(set, 'spec', 'template', 'spec', 'source') ??
     getIn(set, 'spec', 'template', 'spec', 'sources', '0');
   const written = getIn(source, 'path');
   if (typeof written !== 'string') return undefined;
+  // A template naming its folder by anything but the path parameter: which folder cannot be told.
+  if (written.replace(new RegExp(PATH_PARAM.source, 'g'), '').includes('{{')) {
+    return undefined;
+  }
+  return written;
+}
+
+/** The template's source path as a function of the generated `path` parameter. */
+function templatePath(
+  set: PlainObject,
+): ((path: string) => string) | undefined {
+  const written = writtenTemplatePath(set);
+  if (written === undefined) return undefined;
   const param = new RegExp(PATH_PARAM.source, 'g');
-  const rest = written.replace(param, '');
-  if (rest.includes('{{')) return undefined;
   return path => posix.normalize(written.replace(param, path));
 }
 
@@ -145,11 +154,8 @@ function fixedFolder(glob: string): string {
  * Empty when the template names its folder otherwise.
  */
 export function generatedApplicationFolders(set: PlainObject): string[] {
-  if (!templatePath(set)) return [];
-  const source =
-    getIn(set, 'spec', 'template', 'spec', 'source') ??
-    getIn(set, 'spec', 'template', 'spec', 'sources', '0');
-  const written = String(getIn(source, 'path'));
+  const written = writtenTemplatePath(set);
+  if (written === undefined) return [];
   const at = written.search(PATH_PARAM);
   // A template without the parameter applies one folder, whatever it generates.
   if (at < 0) return [posix.normalize(written).replace(/\/$/, '')];
