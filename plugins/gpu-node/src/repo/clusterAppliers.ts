@@ -183,12 +183,39 @@ export const APPLIER_API_GROUPS = [
   'kustomize.toolkit.fluxcd.io',
 ];
 
-const mayDeclareApplier = (text: string) =>
+/** Whether a file's text may declare an applier: it names one of their API groups. */
+export const mayDeclareApplier = (text: string) =>
   APPLIER_API_GROUPS.some(group => text.includes(group));
 
 /** Whether folder `a` is `b` or holds it. */
 export function holds(a: string, b: string): boolean {
   return a === '.' || a === b || b.startsWith(`${a}/`);
+}
+
+/** The appliers one object of `file` declares: none unless it is an Argo CD Application or ApplicationSet or a Flux Kustomization. */
+export function objectAppliers(
+  file: string,
+  object: NonNullable<ReturnType<typeof asKubernetesObject>>,
+  paths: RepositoryPaths = { folders: [], files: [] },
+): ClusterApplier[] {
+  if (isArgoApplication(object)) return argoAppliers(file, object);
+  if (isArgoApplicationSet(object)) {
+    return applicationSetAppliers(file, object, paths);
+  }
+  if (!isFluxKustomization(object)) return [];
+  const path = getIn(object, 'spec', 'path');
+  return [
+    {
+      tool: 'flux',
+      file,
+      object: `Flux Kustomization \`${nameOf(object)}\``,
+      field: 'spec.path',
+      // Flux applies the source's root when spec.path is unset.
+      path: folderOf(typeof path === 'string' ? path : '.'),
+      recurse: false,
+      ...fluxDestination(object),
+    },
+  ];
 }
 
 /** Every applier among `files`, whatever folder it applies. */
@@ -201,24 +228,7 @@ export function repositoryAppliers(
     if (!mayDeclareApplier(text)) continue;
     for (const doc of parseYamlDocuments(file, text).documents) {
       const object = asKubernetesObject(doc.value);
-      if (!object) continue;
-      if (isArgoApplication(object)) {
-        found.push(...argoAppliers(file, object));
-      } else if (isArgoApplicationSet(object)) {
-        found.push(...applicationSetAppliers(file, object, paths));
-      } else if (isFluxKustomization(object)) {
-        const path = getIn(object, 'spec', 'path');
-        found.push({
-          tool: 'flux',
-          file,
-          object: `Flux Kustomization \`${nameOf(object)}\``,
-          field: 'spec.path',
-          // Flux applies the source's root when spec.path is unset.
-          path: folderOf(typeof path === 'string' ? path : '.'),
-          recurse: false,
-          ...fluxDestination(object),
-        });
-      }
+      if (object) found.push(...objectAppliers(file, object, paths));
     }
   }
   return found;

@@ -29,29 +29,28 @@ import {
   generatedApplicationFolders,
   isArgoApplicationSet,
 } from './argoApplicationSets';
-import { repositoryAppliers } from './clusterAppliers';
+import { mayDeclareApplier, objectAppliers } from './clusterAppliers';
 import { asKubernetesObject, parseYamlDocuments } from './yamlObjects';
 
-/** Text of a file that may declare a Flux HelmRelease or an Argo CD ApplicationSet. */
-const mayNameFolders = (text: string) =>
-  text.includes('helm.toolkit.fluxcd.io') || text.includes('ApplicationSet');
-
 /**
- * The folders a file's objects name beyond its appliers' own paths: the
- * chart folders its Flux HelmReleases install, and the folders the
- * Applications its ApplicationSets generate apply lie in (a sparse checkout
- * cannot list the folders their globs match: `repositoryAppliers` finds
- * none there).
+ * The folders a file's objects name, each file parsed once: those its Argo
+ * CD Applications and Flux Kustomizations apply, the chart folders its Flux
+ * HelmReleases install, and the folders the Applications its
+ * ApplicationSets generate apply lie in (a sparse checkout cannot list the
+ * folders their globs match, so `objectAppliers` finds none there).
  */
 function objectFolders({ path, text }: RepositoryFile): string[] {
-  if (!mayNameFolders(text)) return [];
+  if (!mayDeclareApplier(text) && !text.includes('helm.toolkit.fluxcd.io')) {
+    return [];
+  }
   return parseYamlDocuments(path, text).documents.flatMap(doc => {
     const object = asKubernetesObject(doc.value);
     if (!object) return [];
     if (isFluxHelmRelease(object)) return fluxChartFolder(object) ?? [];
-    return isArgoApplicationSet(object)
-      ? generatedApplicationFolders(object)
-      : [];
+    if (isArgoApplicationSet(object)) {
+      return generatedApplicationFolders(object);
+    }
+    return objectAppliers(path, object).map(applier => applier.path);
   });
 }
 
@@ -68,7 +67,6 @@ const isRepositoryFolder = (folder: string) =>
 /** The folders `files` depend on, sorted. */
 export function referencedFolders(files: readonly RepositoryFile[]): string[] {
   const folders = new Set<string>();
-  for (const applier of repositoryAppliers(files)) folders.add(applier.path);
   for (const file of files) {
     for (const folder of objectFolders(file)) folders.add(folder);
     if (!isKustomizationFile(file.path)) continue;
