@@ -16,11 +16,10 @@ export async function runBounded<T>(
 ): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
   const failures: unknown[] = [];
-  const turn = processTurns;
   let next = 0;
   const worker = async () => {
     while (next < tasks.length && failures.length === 0) {
-      await turn();
+      await processTurns();
       if (next >= tasks.length || failures.length > 0) break;
       const index = next++;
       try {

@@ -259,9 +259,8 @@ async function rootProblems(
   );
   // A scale cluster's root builds thousands of objects, each compared:
   // the backend answers between slices.
-  const turn = processTurns;
   for (const [id, o] of next) {
-    await turn();
+    await processTurns();
     const old = before.get(id);
     problems.push(
       ...(isGpuWorkload(o, options)

@@ -423,9 +423,8 @@ export async function buildPlainRootInChunks(
   const objects: BuiltObject[] = [];
   // A scale cluster's root is tens of thousands of objects, each copied
   // (the remembered chunks stay as built): the backend answers between slices.
-  const turn = processTurns;
   for (const object of built.flat()) {
-    await turn();
+    await processTurns();
     const key = duplicateKey(object);
     if (seen.has(key)) {
       throw new KustomizeBuildError(

@@ -51,11 +51,9 @@ export async function readTreeKustomizations(
 ): Promise<Map<string, Kustomization>> {
   const chosen = new Map<string, string>();
   // A scale checkout lists 131k paths and holds thousands of kustomizations: in turns.
-  const turn = processTurns;
   const files = await filterInTurns(
     await tree.listFiles(),
     isKustomizationFile,
-    turn,
   );
   for (const file of files) {
     const known = chosen.get(kustomizationFolder(file));
@@ -66,7 +64,7 @@ export async function readTreeKustomizations(
   }
   const out = new Map<string, Kustomization>();
   for (const [folder, file] of chosen) {
-    await turn();
+    await processTurns();
     const text = (await tree.readFile(file)) ?? '';
     out.set(folder, readKustomization(file, kustomizationValue(file, text)));
   }

@@ -1,4 +1,4 @@
-import { processTurns, filterInTurns } from './eventLoopTurns';
+import { filterInTurns } from './eventLoopTurns';
 import type { ParseCache } from './parseCache';
 import { readFiles } from './readFiles';
 import type { RepoTree } from './tree';
@@ -68,11 +68,9 @@ export async function filesMentioning(
     return id !== undefined && parses?.has(id) === true;
   };
   // Both walks go over every path of a scale checkout (131k): in turns.
-  const turn = processTurns;
   const vouched = await filterInTurns(
     paths,
     path => ids.has(path) && !parsed(path),
-    turn,
   );
   const containing =
     vouched.length < grepFrom
@@ -82,6 +80,5 @@ export async function filesMentioning(
   return filterInTurns(
     paths,
     path => !ids.has(path) || parsed(path) || containing.has(path),
-    turn,
   );
 }

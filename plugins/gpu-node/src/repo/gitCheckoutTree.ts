@@ -156,9 +156,8 @@ async function contentKeyOf(
   ids: ReadonlyMap<string, string>,
 ): Promise<string | undefined> {
   const hash = createHash('sha256');
-  const turn = processTurns;
   for (const path of files) {
-    await turn();
+    await processTurns();
     const id = ids.get(path);
     if (id === undefined) return undefined;
     hash.update(`${path}\0${id}\n`);

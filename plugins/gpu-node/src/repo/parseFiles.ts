@@ -20,15 +20,10 @@ export async function parseFiles(
   cache: ParseCache = sharedParseCache,
 ): Promise<ParsedDocument[][]> {
   const ids = (await tree.blobIds?.()) ?? new Map<string, string>();
-  const turn = processTurns;
-  const unseen = await filterInTurns(
-    paths,
-    path => {
-      const id = ids.get(path);
-      return id === undefined || !cache.has(id);
-    },
-    turn,
-  );
+  const unseen = await filterInTurns(paths, path => {
+    const id = ids.get(path);
+    return id === undefined || !cache.has(id);
+  });
   const unseenTexts = await readFiles(tree, unseen);
   const texts = new Map(unseen.map((path, i) => [path, unseenTexts[i]]));
   const documentsOf = async (path: string): Promise<ParsedDocument[]> => {
@@ -44,7 +39,7 @@ export async function parseFiles(
   const out: ParsedDocument[][] = [];
   for (const path of paths) {
     out.push(await documentsOf(path));
-    await turn();
+    await processTurns();
   }
   return out;
 }

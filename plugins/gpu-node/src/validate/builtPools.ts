@@ -41,7 +41,7 @@ import {
   gpuConfigMapsFor,
 } from './gpuConfigMaps';
 import { sourceFileOf } from './sourceLocator';
-import { processTurns, mapInTurns } from '../repo/eventLoopTurns';
+import { mapInTurns } from '../repo/eventLoopTurns';
 import { topologyMachineDeployments } from '../repo/topologyMachineDeployments';
 import type { SourceTree } from './sourceTree';
 import {
@@ -261,13 +261,10 @@ export async function builtPools(
 ): Promise<BuiltPool[]> {
   // A scale cluster's root builds 2k pools, each read with its configs and
   // machines: the backend answers between slices.
-  const turn = processTurns;
   const pools: BuiltPool[] = [];
   for (const root of roots) {
-    const own = await mapInTurns(
-      rootPoolObjects(root, context),
-      object => builtPool(root, object, context),
-      turn,
+    const own = await mapInTurns(rootPoolObjects(root, context), object =>
+      builtPool(root, object, context),
     );
     pools.push(
       ...(context.clusterOverlays ? own : withOverlays(own, root.objects)),
