@@ -17,8 +17,9 @@ import {
 } from '@gpu-gitops/plugin-gpu-common';
 import { RightSizeCache } from '../utilization/rightSizeCache';
 import { allocationResponse, rightSizeResponse } from './entityAllocations';
-import { poolResponse, poolsResponse } from './poolResponses';
+import { poolResponse, poolsResponsePieces } from './poolResponses';
 import type { RouteContext } from './routeContext';
+import { writePieces } from './writePieces';
 
 export function addAllocationRoutes(
   router: express.Router,
@@ -32,7 +33,9 @@ export function addAllocationRoutes(
     res.json(await rightSizeResponse(context, req, rightSizes));
   });
   router.get('/pools', async (req, res) => {
-    res.json(await poolsResponse(context, req));
+    const pieces = await poolsResponsePieces(context, req);
+    res.type('json');
+    await writePieces(res, pieces);
   });
   router.get('/pools/:name', async (req, res) => {
     res.json(await poolResponse(context, req));

@@ -71,10 +71,12 @@ function ownerRefOf(entity: Entity): string | undefined {
  */
 export async function readableEntitiesByKubernetesId(
   catalog: CatalogService,
-  kubernetesIds: string[],
+  kubernetesIds: Iterable<string>,
   credentials: BackstageCredentials,
 ): Promise<Map<string, ReadableWorkloadEntity[]>> {
-  const ids = [...new Set(kubernetesIds)].sort();
+  const ids = [
+    ...(kubernetesIds instanceof Set ? kubernetesIds : new Set(kubernetesIds)),
+  ];
   const out = new Map<string, ReadableWorkloadEntity[]>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const { items } = await catalog.getEntities(

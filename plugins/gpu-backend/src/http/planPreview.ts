@@ -152,7 +152,9 @@ export function previewPlan(
           withSelectorWarnings(fresh, cluster, {
             nodeSelector: existing.nodeSelector ?? {},
             ...(existing.requiredNodeSelectorTerms
-              ? { requiredNodeSelectorTerms: existing.requiredNodeSelectorTerms }
+              ? {
+                  requiredNodeSelectorTerms: existing.requiredNodeSelectorTerms,
+                }
               : {}),
           }),
           existing,

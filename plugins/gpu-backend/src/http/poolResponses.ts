@@ -5,13 +5,17 @@ import type { PoolSummary, PoolsResponse } from '@gpu-gitops/plugin-gpu-common';
 import { entityAllocations } from './entityAllocations';
 import { liveStatusOf } from './liveStatus';
 import type { RouteContext } from './routeContext';
-import { visiblePools } from './visiblePools';
+import { poolsJsonPieces } from './poolsJson';
+import { poolViews, visiblePools } from './visiblePools';
 
-/** `GET /pools[?cluster=][&entityRef=]` (with entityRef: only the pools its allocations use). */
-export async function poolsResponse(
+/**
+ * `GET /pools[?cluster=][&entityRef=]` (with entityRef: only the pools its
+ * allocations use): a `PoolsResponse` as pieces of JSON (`poolsJson.ts`).
+ */
+export async function poolsResponsePieces(
   context: RouteContext,
   req: express.Request,
-): Promise<PoolsResponse> {
+): Promise<Iterable<Uint8Array>> {
   const { options } = context;
   const credentials = await context.credentialsOf(req);
   const snapshot = options.snapshot();
@@ -21,19 +25,18 @@ export async function poolsResponse(
     .pools(snapshot)
     .filter(p => !cluster || p.cluster === cluster)
     .filter(p => !ofEntity || ofEntity.has(`${p.cluster}/${p.name}`));
-  const body: PoolsResponse = {
-    pools: await visiblePools(options, credentials, snapshot, pools),
-  };
-  if (snapshot.revision) body.revision = snapshot.revision;
+  const views = await poolViews(options, credentials, snapshot, pools);
+  const rest: Omit<PoolsResponse, 'pools'> = {};
+  if (snapshot.revision) rest.revision = snapshot.revision;
   const clusters = [...new Set(pools.map(p => p.cluster))];
   const live = liveStatusOf(options, clusters);
-  if (live.length > 0) body.live = live;
+  if (live.length > 0) rest.live = live;
   const notInGit = clusters.flatMap(c => {
     const findings = options.drift?.notInGitOf(c, snapshot);
     return findings?.length ? [{ cluster: c, findings }] : [];
   });
-  if (notInGit.length > 0) body.notInGit = notInGit;
-  return body;
+  if (notInGit.length > 0) rest.notInGit = notInGit;
+  return poolsJsonPieces(views, rest);
 }
 
 /** `GET /pools/:name[?cluster=]`. */

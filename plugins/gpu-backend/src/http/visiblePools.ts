@@ -20,15 +20,31 @@ type ReadableEntities = Awaited<
   ReturnType<typeof readableEntitiesByKubernetesId>
 >;
 
-export async function visiblePools(
+/**
+ * A pool as one caller sees it: the index's pool, and what the caller's
+ * view puts in place of its consumers (named or counted) with the live
+ * figures and drift. `GET /pools` writes the index's part once per snapshot
+ * (`poolsJson.ts`).
+ */
+export interface PoolView {
+  indexed: IndexedPoolSummary;
+  view: Pick<
+    PoolSummary,
+    'consumers' | 'otherConsumers' | 'utilization' | 'drift'
+  >;
+}
+
+export async function poolViews(
   options: RouterOptions,
   credentials: BackstageCredentials,
   snapshot: IndexSnapshot,
   pools: IndexedPoolSummary[],
-): Promise<PoolSummary[]> {
-  const ids = pools.flatMap(p =>
-    p.consumers.map(c => c.kubernetesId).filter((id): id is string => !!id),
-  );
+): Promise<PoolView[]> {
+  // 100k consumers at a large platform's size: one set of their ids, no arrays per pool.
+  const ids = new Set<string>();
+  for (const pool of pools) {
+    for (const c of pool.consumers) if (c.kubernetesId) ids.add(c.kubernetesId);
+  }
   const entities = await readableEntitiesByKubernetesId(
     options.catalog,
     ids,
@@ -36,28 +52,28 @@ export async function visiblePools(
   );
   const uncatalogued = await idsNotInCatalog(
     options,
-    [...new Set(ids)].filter(id => !entities.has(id)),
+    [...ids].filter(id => !entities.has(id)),
   );
-  return withPoolLiveData(options, snapshot, pools).map(
-    ({ consumers, ...pool }) => {
-      const visible: PoolSummary['consumers'] = [];
-      const hidden = { count: 0, units: 0, cents: 0 };
-      for (const c of consumers) {
-        const named = namedConsumer(options, snapshot, pool.cluster, c, {
-          entities,
-          uncatalogued,
-        });
-        if (named) {
-          visible.push(named);
-        } else {
-          // Counted, not named: the pool's figures still add up.
-          hidden.count += 1;
-          hidden.units += c.units;
-          hidden.cents += usdToCents(c.usdPerMonth);
-        }
+  return withPoolLiveData(options, snapshot, pools).map((pool, i) => {
+    const visible: PoolSummary['consumers'] = [];
+    const hidden = { count: 0, units: 0, cents: 0 };
+    for (const c of pool.consumers) {
+      const named = namedConsumer(options, snapshot, pool.cluster, c, {
+        entities,
+        uncatalogued,
+      });
+      if (named) {
+        visible.push(named);
+      } else {
+        // Counted, not named: the pool's figures still add up.
+        hidden.count += 1;
+        hidden.units += c.units;
+        hidden.cents += usdToCents(c.usdPerMonth);
       }
-      return {
-        ...pool,
+    }
+    return {
+      indexed: pools[i],
+      view: {
         consumers: visible,
         ...(hidden.count > 0
           ? {
@@ -68,9 +84,25 @@ export async function visiblePools(
               },
             }
           : {}),
-      };
-    },
-  );
+        ...(pool.utilization ? { utilization: pool.utilization } : {}),
+        ...(pool.drift ? { drift: pool.drift } : {}),
+      },
+    };
+  });
+}
+
+/** The pools as the caller sees them. */
+export async function visiblePools(
+  options: RouterOptions,
+  credentials: BackstageCredentials,
+  snapshot: IndexSnapshot,
+  pools: IndexedPoolSummary[],
+): Promise<PoolSummary[]> {
+  const views = await poolViews(options, credentials, snapshot, pools);
+  return views.map(({ indexed, view }) => {
+    const { consumers, utilization, drift, ...pool } = indexed;
+    return { ...pool, ...view };
+  });
 }
 
 /** The consumer as the caller may see it named; undefined when it is only counted. */

@@ -1,0 +1,89 @@
+import type { IndexedPoolSummary } from '../allocation/poolSummaries';
+import { poolsJsonPieces } from './poolsJson';
+import type { PoolView } from './visiblePools';
+
+/** An index pool with the fields a summary carries, a name that needs escaping, and one consumer. */
+const indexed = {
+  name: 'gpu-"t4"\\shared',
+  cluster: 'prod-eu',
+  gpuModel: 't4',
+  sharingMode: 'time-slicing',
+  resourceName: 'nvidia.com/gpu',
+  instanceTypes: ['g4dn.xlarge'],
+  unitsPerGpu: 4,
+  capacity: 8,
+  allocated: 3,
+  cost: { nodes: 1, usdPerMonth: 383.98 },
+  consumers: [
+    {
+      id: 'ml/trainer',
+      namespace: 'ml',
+      kubernetesId: 'trainer',
+      units: 3,
+      usdPerMonth: 287.99,
+    },
+  ],
+} as unknown as IndexedPoolSummary;
+
+const { consumers: _indexConsumers, ...indexFields } = indexed;
+
+const named: PoolView['view'] = {
+  consumers: [
+    {
+      id: 'ml/trainer',
+      entityRef: 'component:default/trainer',
+      units: 3,
+      usdPerMonth: 287.99,
+    },
+  ],
+  utilization: {
+    window: '7d',
+    gpusSeen: 1,
+  } as unknown as PoolView['view']['utilization'],
+};
+const counted: PoolView['view'] = {
+  consumers: [],
+  otherConsumers: { count: 1, units: 3, usdPerMonth: 287.99 },
+};
+
+const poolsJson = (...args: Parameters<typeof poolsJsonPieces>) =>
+  Buffer.concat([...poolsJsonPieces(...args)]).toString('utf8');
+
+describe('poolsJsonPieces', () => {
+  it("writes each pool as the index's fields with the caller's view in place of its consumers", () => {
+    const text = poolsJson([{ indexed, view: named }], {
+      revision: 'abc123',
+    });
+    expect(JSON.parse(text)).toEqual({
+      pools: [{ ...indexFields, ...named }],
+      revision: 'abc123',
+    });
+  });
+
+  it("keeps no caller's view with the index's part: the next caller sees only its own", () => {
+    poolsJson([{ indexed, view: named }], {});
+    const text = poolsJson([{ indexed, view: counted }], {});
+    expect(JSON.parse(text)).toEqual({
+      pools: [{ ...indexFields, ...counted }],
+    });
+    expect(text).not.toContain('component:default/trainer');
+  });
+
+  it('writes a page of many pools in pieces that join into one document', () => {
+    const pools = Array.from({ length: 600 }, (_, i) => ({
+      indexed: { ...indexed, name: `gpu-${i}` } as IndexedPoolSummary,
+      view: counted,
+    }));
+    const pieces = [...poolsJsonPieces(pools, { revision: 'abc123' })];
+    expect(pieces.length).toBeGreaterThan(3);
+    const page = JSON.parse(Buffer.concat(pieces).toString('utf8'));
+    expect(page.pools.map((p: { name: string }) => p.name)).toEqual(
+      pools.map(p => p.indexed.name),
+    );
+    expect(page.revision).toBe('abc123');
+  });
+
+  it('writes a page without pools, and without the fields it does not have', () => {
+    expect(JSON.parse(poolsJson([], {}))).toEqual({ pools: [] });
+  });
+});

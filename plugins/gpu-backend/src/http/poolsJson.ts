@@ -1,0 +1,62 @@
+/**
+ * `GET /pools` written as JSON text in pieces: the index's part of each
+ * pool is stringified once per snapshot and kept; only what the caller's
+ * view adds (consumers, live figures, drift) is written per request, a few
+ * hundred pools at a time. At 20k pools the page is 16 MB of JSON: one
+ * string of it per request (`JSON.stringify`) made the backend's old
+ * generation grow, and each request paid major collections of a heap
+ * holding the index (`npm run bench -- scale`).
+ */
+import type { PoolsResponse } from '@gpu-gitops/plugin-gpu-common';
+import type { IndexedPoolSummary } from '../allocation/poolSummaries';
+import type { PoolView } from './visiblePools';
+
+/**
+ * The index's pools are one snapshot's and never change: the bytes of
+ * their part are kept as long as they are, and copied into each response.
+ */
+const indexedPartBytes = new WeakMap<IndexedPoolSummary, Buffer>();
+
+/** The pool's fields as the index holds them, without those a caller's view replaces: `{…` (its closing brace left for the view's fields). */
+function indexedPart(pool: IndexedPoolSummary): Buffer {
+  let bytes = indexedPartBytes.get(pool);
+  if (bytes === undefined) {
+    const { consumers, utilization, drift, ...fields } = pool;
+    bytes = Buffer.from(JSON.stringify(fields).slice(0, -1));
+    indexedPartBytes.set(pool, bytes);
+  }
+  return bytes;
+}
+
+/** The view's fields after the index's: `,"consumers":[…]…}` (no comma when the index gave none). */
+function viewPart(indexed: Buffer, view: PoolView['view']): string {
+  const text = JSON.stringify(view);
+  if (text === '{}') return '}';
+  return indexed.length > 1 ? `,${text.slice(1)}` : text.slice(1);
+}
+
+/** Pools written per piece: about 180 KB of JSON at 20k pools' sizes. */
+const POOLS_PER_PIECE = 256;
+
+/** The JSON of `{ pools, ...rest }` in pieces, each pool the index's part joined with its view. */
+export function* poolsJsonPieces(
+  pools: PoolView[],
+  rest: Omit<PoolsResponse, 'pools'>,
+): Generator<Buffer> {
+  yield Buffer.from('{"pools":[');
+  for (let start = 0; start < pools.length; start += POOLS_PER_PIECE) {
+    const parts: Buffer[] = [];
+    pools
+      .slice(start, start + POOLS_PER_PIECE)
+      .forEach(({ indexed, view }, i) => {
+        const bytes = indexedPart(indexed);
+        if (start + i > 0) parts.push(COMMA);
+        parts.push(bytes, Buffer.from(viewPart(bytes, view)));
+      });
+    yield Buffer.concat(parts);
+  }
+  const restText = JSON.stringify(rest);
+  yield Buffer.from(restText === '{}' ? ']}' : `],${restText.slice(1)}`);
+}
+
+const COMMA = Buffer.from(',');
