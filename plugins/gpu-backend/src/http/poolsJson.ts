@@ -35,6 +35,8 @@ function viewPart(indexed: Buffer, view: PoolView['view']): string {
   return indexed.length > 1 ? `,${text.slice(1)}` : text.slice(1);
 }
 
+const COMMA = Buffer.from(',');
+
 /** Pools written per piece: about 180 KB of JSON at 20k pools' sizes. */
 const POOLS_PER_PIECE = 256;
 
@@ -58,5 +60,3 @@ export function* poolsJsonPieces(
   const restText = JSON.stringify(rest);
   yield Buffer.from(restText === '{}' ? ']}' : `],${restText.slice(1)}`);
 }
-
-const COMMA = Buffer.from(',');
