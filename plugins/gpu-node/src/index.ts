@@ -207,6 +207,7 @@ export {
 export { FsRepoTree, MemoryRepoTree } from './repo/tree';
 export { GitCheckoutTree } from './repo/gitCheckoutTree';
 export { eventLoopTurns } from './repo/eventLoopTurns';
+export { runBounded } from './runBounded';
 export { ParseCache } from './repo/parseCache';
 export type { FileParser, ParseCacheOptions } from './repo/parseCache';
 export type { RepoTree } from './repo/tree';

@@ -9,6 +9,8 @@ import { processTurns } from './repo/eventLoopTurns';
  * jobs, which never give the event loop a turn: 20k such folders held the
  * backend for seconds, so a task starts after a turn once a slice of work
  * has run (`eventLoopTurns`).
+ *
+ * @public
  */
 export async function runBounded<T>(
   tasks: readonly (() => Promise<T>)[],

@@ -11,6 +11,7 @@ import {
   type Entity,
 } from '@backstage/catalog-model';
 import type { CatalogService } from '@backstage/plugin-catalog-node';
+import { runBounded } from '@gpu-gitops/plugin-gpu-node';
 import {
   compareStrings,
   entityWorkload,
@@ -37,7 +38,14 @@ export function selects(
   );
 }
 
+/** Ids per catalog lookup: each is a filter value in the lookup's query string. */
 const CHUNK = 100;
+/**
+ * Catalog lookups in flight at once: the GPU page of 100k workloads asks
+ * the catalog 1,000 times, each a round trip that one after another would
+ * add up to seconds.
+ */
+const LOOKUPS_IN_FLIGHT = 4;
 
 /** A readable entity of a workload, and its owner (a full ref) when it names one. */
 export interface ReadableWorkloadEntity {
@@ -65,6 +73,30 @@ function ownerRefOf(entity: Entity): string | undefined {
   }
 }
 
+/** One catalog lookup: the entities the caller may read that carry one of `ids`. */
+async function entitiesWithIds(
+  catalog: CatalogService,
+  ids: string[],
+  credentials: BackstageCredentials,
+): Promise<Entity[]> {
+  const { items } = await catalog.getEntities(
+    {
+      filter: {
+        [`metadata.annotations.${WELL_KNOWN_KEYS.backstageKubernetesId}`]: ids,
+      },
+      fields: [
+        'kind',
+        'metadata.name',
+        'metadata.namespace',
+        'metadata.annotations',
+        'spec.owner',
+      ],
+    },
+    { credentials },
+  );
+  return items;
+}
+
 /**
  * Entities the caller may read that carry one of these kubernetes ids, keyed
  * by id (sorted by entity ref, so the choice among several is stable).
@@ -77,24 +109,16 @@ export async function readableEntitiesByKubernetesId(
   const ids = [
     ...(kubernetesIds instanceof Set ? kubernetesIds : new Set(kubernetesIds)),
   ];
-  const out = new Map<string, ReadableWorkloadEntity[]>();
+  const chunks: string[][] = [];
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const { items } = await catalog.getEntities(
-      {
-        filter: {
-          [`metadata.annotations.${WELL_KNOWN_KEYS.backstageKubernetesId}`]:
-            ids.slice(i, i + CHUNK),
-        },
-        fields: [
-          'kind',
-          'metadata.name',
-          'metadata.namespace',
-          'metadata.annotations',
-          'spec.owner',
-        ],
-      },
-      { credentials },
-    );
+    chunks.push(ids.slice(i, i + CHUNK));
+  }
+  const answers = await runBounded(
+    chunks.map(chunk => () => entitiesWithIds(catalog, chunk, credentials)),
+    LOOKUPS_IN_FLIGHT,
+  );
+  const out = new Map<string, ReadableWorkloadEntity[]>();
+  for (const items of answers) {
     for (const entity of items) {
       const selector = workloadSelector(entity);
       const list = out.get(selector.kubernetesId) ?? [];
