@@ -21,10 +21,17 @@ export async function poolsResponsePieces(
   const snapshot = options.snapshot();
   const cluster = clusterQuery(context, req);
   const ofEntity = await poolsOfEntity(context, req);
-  const pools = options.queries
-    .pools(snapshot)
-    .filter(p => !cluster || p.cluster === cluster)
-    .filter(p => !ofEntity || ofEntity.has(`${p.cluster}/${p.name}`));
+  const all = options.queries.pools(snapshot);
+  // The whole list as the index keeps it when nothing narrows it: what
+  // every caller's view shares is kept with it (`poolViews`).
+  const pools =
+    cluster || ofEntity
+      ? all.filter(
+          p =>
+            (!cluster || p.cluster === cluster) &&
+            (!ofEntity || ofEntity.has(`${p.cluster}/${p.name}`)),
+        )
+      : all;
   const views = await poolViews(options, credentials, snapshot, pools);
   const rest: Omit<PoolsResponse, 'pools'> = {};
   if (snapshot.revision) rest.revision = snapshot.revision;

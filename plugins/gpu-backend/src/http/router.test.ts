@@ -384,6 +384,9 @@ describe('gpu router', () => {
     expect(
       (await request(app).get('/pools').query({ cluster: 'prod' })).body,
     ).toEqual({ pools: [], revision: expect.any(String) });
+    expect(
+      (await request(app).get('/pools').query({ cluster: 'dev' })).body,
+    ).toEqual(res.body);
   });
 
   it('previews a plan against the repository (reusing the existing pool)', async () => {

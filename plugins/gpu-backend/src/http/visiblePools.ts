@@ -34,17 +34,40 @@ export interface PoolView {
   >;
 }
 
+/**
+ * The kubernetes ids of the pools' consumers: the same for every caller,
+ * so kept for a list the index keeps (its whole list of a snapshot's pools,
+ * the GPU page's): 100k ids at a large platform's size.
+ */
+const consumerIdsByList = new WeakMap<
+  readonly IndexedPoolSummary[],
+  ReadonlySet<string>
+>();
+
+function consumerIdsOf(
+  pools: readonly IndexedPoolSummary[],
+): ReadonlySet<string> {
+  let ids = consumerIdsByList.get(pools);
+  if (!ids) {
+    const found = new Set<string>();
+    for (const pool of pools) {
+      for (const c of pool.consumers) {
+        if (c.kubernetesId) found.add(c.kubernetesId);
+      }
+    }
+    ids = found;
+    consumerIdsByList.set(pools, ids);
+  }
+  return ids;
+}
+
 export async function poolViews(
   options: RouterOptions,
   credentials: BackstageCredentials,
   snapshot: IndexSnapshot,
   pools: IndexedPoolSummary[],
 ): Promise<PoolView[]> {
-  // 100k consumers at a large platform's size: one set of their ids, no arrays per pool.
-  const ids = new Set<string>();
-  for (const pool of pools) {
-    for (const c of pool.consumers) if (c.kubernetesId) ids.add(c.kubernetesId);
-  }
+  const ids = consumerIdsOf(pools);
   const entities = await readableEntitiesByKubernetesId(
     options.catalog,
     ids,
