@@ -9,7 +9,7 @@
  */
 import type { PoolsResponse } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
-import type { PoolView } from './visiblePools';
+import { indexedFields, type PoolView } from './visiblePools';
 
 /**
  * The index's pools are one snapshot's and never change: the bytes of
@@ -21,8 +21,7 @@ const indexedPartBytes = new WeakMap<IndexedPoolSummary, Buffer>();
 function indexedPart(pool: IndexedPoolSummary): Buffer {
   let bytes = indexedPartBytes.get(pool);
   if (bytes === undefined) {
-    const { consumers, utilization, drift, ...fields } = pool;
-    bytes = Buffer.from(JSON.stringify(fields).slice(0, -1));
+    bytes = Buffer.from(JSON.stringify(indexedFields(pool)).slice(0, -1));
     indexedPartBytes.set(pool, bytes);
   }
   return bytes;

@@ -106,6 +106,18 @@ export async function poolViews(
   });
 }
 
+/**
+ * The index's fields of a pool that no caller's view replaces: one rule
+ * for the object form below and the kept bytes of `poolsJson.ts`, so the
+ * two forms of the GPU page cannot drift apart.
+ */
+export function indexedFields(
+  pool: IndexedPoolSummary,
+): Omit<IndexedPoolSummary, 'consumers' | 'utilization' | 'drift'> {
+  const { consumers, utilization, drift, ...fields } = pool;
+  return fields;
+}
+
 /** The pools as the caller sees them. */
 export async function visiblePools(
   options: RouterOptions,
@@ -114,10 +126,10 @@ export async function visiblePools(
   pools: IndexedPoolSummary[],
 ): Promise<PoolSummary[]> {
   const views = await poolViews(options, credentials, snapshot, pools);
-  return views.map(({ indexed, view }) => {
-    const { consumers, utilization, drift, ...pool } = indexed;
-    return { ...pool, ...view };
-  });
+  return views.map(({ indexed, view }) => ({
+    ...indexedFields(indexed),
+    ...view,
+  }));
 }
 
 /** The consumer as the caller may see it named; undefined when it is only counted. */
