@@ -3,23 +3,37 @@
  * (one computation per cluster with live data, priced by the same cost
  * model as the pool's `cost`) and where its cluster differs from Git.
  */
-import type { PoolUtilization } from '@gpu-gitops/plugin-gpu-common';
+import type {
+  DriftFinding,
+  PoolUtilization,
+} from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
 import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 import type { RouterOptions } from './routeContext';
 
-export function withPoolLiveData(
+export interface PoolLiveData {
+  utilization?: PoolUtilization;
+  drift?: DriftFinding[];
+}
+
+/**
+ * The live data of each of `pools`, looked up one pool at a time (the GPU
+ * page writes its pools in pieces, over several turns of the event loop).
+ * Everything is read now, the figures of every cluster among them and each
+ * pool's drift, so one page shows one moment however long it takes to write
+ * (a drift reading may land between two of its pieces).
+ */
+export function poolLiveData(
   options: Pick<RouterOptions, 'live' | 'drift' | 'queries'>,
   snapshot: IndexSnapshot,
-  pools: IndexedPoolSummary[],
-): IndexedPoolSummary[] {
+  pools: readonly IndexedPoolSummary[],
+): (pool: IndexedPoolSummary) => PoolLiveData {
   const { live, drift, queries } = options;
-  if (!live && !drift) return pools;
-  const context = queries.context(snapshot);
   const byCluster = new Map<string, Map<string, PoolUtilization> | undefined>();
-  const figuresOf = (cluster: string) => {
-    if (!live) return undefined;
-    if (!byCluster.has(cluster)) {
+  if (live) {
+    const context = queries.context(snapshot);
+    for (const { cluster } of pools) {
+      if (byCluster.has(cluster)) continue;
       const repoState = snapshot.clusters.get(cluster)?.repoState;
       const prices = new Map(
         (repoState?.pools ?? []).map(p => {
@@ -38,15 +52,21 @@ export function withPoolLiveData(
         live.poolUtilizationOf(cluster, repoState?.workloads ?? [], prices),
       );
     }
-    return byCluster.get(cluster);
+  }
+  // Undefined for a pool whose cluster was not read; [] for one without findings.
+  const driftByPool = new Map<IndexedPoolSummary, DriftFinding[]>();
+  if (drift) {
+    for (const pool of pools) {
+      const findings = drift.poolDriftOf(pool.cluster, pool.name, snapshot);
+      if (findings) driftByPool.set(pool, findings);
+    }
+  }
+  return pool => {
+    const data: PoolLiveData = {};
+    const utilization = byCluster.get(pool.cluster)?.get(pool.name);
+    if (utilization) data.utilization = utilization;
+    const findings = driftByPool.get(pool);
+    if (findings) data.drift = findings;
+    return data;
   };
-  return pools.map(pool => {
-    const utilization = figuresOf(pool.cluster)?.get(pool.name);
-    const findings = drift?.poolDriftOf(pool.cluster, pool.name, snapshot);
-    return {
-      ...pool,
-      ...(utilization ? { utilization } : {}),
-      ...(findings ? { drift: findings } : {}),
-    };
-  });
 }

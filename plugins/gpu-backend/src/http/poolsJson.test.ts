@@ -83,6 +83,32 @@ describe('poolsJsonPieces', () => {
     expect(page.revision).toBe('abc123');
   });
 
+  it('draws each view only as its piece is written: a slow reader holds one piece of views, not the page', () => {
+    let drawn = 0;
+    function* views() {
+      for (let i = 0; i < 600; i++) {
+        drawn += 1;
+        yield {
+          indexed: { ...indexed, name: `gpu-${i}` } as IndexedPoolSummary,
+          view: counted,
+        };
+      }
+    }
+    const pieces = poolsJsonPieces(views(), {});
+    pieces.next(); // the page's opening
+    expect(drawn).toBe(0);
+    const first = pieces.next().value as Buffer;
+    expect(drawn).toBeLessThan(600);
+    const rest = [...pieces];
+    expect(drawn).toBe(600);
+    const page = JSON.parse(
+      Buffer.concat([Buffer.from('{"pools":['), first, ...rest]).toString(
+        'utf8',
+      ),
+    );
+    expect(page.pools).toHaveLength(600);
+  });
+
   it('writes a page without pools, and without the fields it does not have', () => {
     expect(JSON.parse(poolsJson([], {}))).toEqual({ pools: [] });
   });

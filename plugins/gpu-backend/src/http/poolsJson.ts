@@ -39,23 +39,29 @@ const COMMA = Buffer.from(',');
 /** Pools written per piece: about 180 KB of JSON at 20k pools' sizes. */
 const POOLS_PER_PIECE = 256;
 
-/** The JSON of `{ pools, ...rest }` in pieces, each pool the index's part joined with its view. */
+/**
+ * The JSON of `{ pools, ...rest }` in pieces, each pool the index's part
+ * joined with its view. Each view is drawn as its piece is written
+ * (`poolViews`).
+ */
 export function* poolsJsonPieces(
-  pools: PoolView[],
+  pools: Iterable<PoolView>,
   rest: Omit<PoolsResponse, 'pools'>,
 ): Generator<Buffer> {
   yield Buffer.from('{"pools":[');
-  for (let start = 0; start < pools.length; start += POOLS_PER_PIECE) {
-    const parts: Buffer[] = [];
-    pools
-      .slice(start, start + POOLS_PER_PIECE)
-      .forEach(({ indexed, view }, i) => {
-        const bytes = indexedPart(indexed);
-        if (start + i > 0) parts.push(COMMA);
-        parts.push(bytes, Buffer.from(viewPart(bytes, view)));
-      });
-    yield Buffer.concat(parts);
+  let parts: Buffer[] = [];
+  let written = 0;
+  for (const { indexed, view } of pools) {
+    const bytes = indexedPart(indexed);
+    if (written > 0) parts.push(COMMA);
+    parts.push(bytes, Buffer.from(viewPart(bytes, view)));
+    written += 1;
+    if (written % POOLS_PER_PIECE === 0) {
+      yield Buffer.concat(parts);
+      parts = [];
+    }
   }
+  if (parts.length > 0) yield Buffer.concat(parts);
   const restText = JSON.stringify(rest);
   yield Buffer.from(restText === '{}' ? ']}' : `],${restText.slice(1)}`);
 }

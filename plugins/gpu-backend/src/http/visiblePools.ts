@@ -12,7 +12,7 @@ import {
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
 import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
 import { readableEntitiesByKubernetesId, selects } from './entityAccess';
-import { withPoolLiveData } from './poolLiveData';
+import { poolLiveData } from './poolLiveData';
 import type { RouterOptions } from './routeContext';
 
 type IndexedConsumer = IndexedPoolSummary['consumers'][number];
@@ -61,25 +61,39 @@ function consumerIdsOf(
   return ids;
 }
 
+/**
+ * The pools as one caller sees them, each view built when it is drawn: the
+ * GPU page draws them a piece at a time as the socket takes the last
+ * (`poolsJson.ts`), so a request holds one piece's views at a time, not
+ * 20k views with their 100k consumers for as long as a slow reader takes
+ * to read the page (and one such page per reader). The caller's readable
+ * entities and each pool's live figures and drift are read before the
+ * first view is drawn (`poolLiveData`); a named consumer's status badge is
+ * read as its piece is written, as `GET /allocation` reads it.
+ */
 export async function poolViews(
   options: RouterOptions,
   credentials: BackstageCredentials,
   snapshot: IndexSnapshot,
   pools: IndexedPoolSummary[],
-): Promise<PoolView[]> {
+): Promise<Iterable<PoolView>> {
   const ids = consumerIdsOf(pools);
   const entities = await readableEntitiesByKubernetesId(
     options.catalog,
     ids,
     credentials,
   );
+  // Most callers may read every consumer's entity: nothing left to ask.
   const unread: string[] = [];
-  for (const id of ids) if (!entities.has(id)) unread.push(id);
+  if (entities.size < ids.size) {
+    for (const id of ids) if (!entities.has(id)) unread.push(id);
+  }
   const uncatalogued = await idsNotInCatalog(options, unread);
   const known = { entities, uncatalogued };
+  const liveDataOf = poolLiveData(options, snapshot, pools);
   // Field by field, without spreads' temporary objects: a page of 20k pools
   // builds 20k views per request.
-  return withPoolLiveData(options, snapshot, pools).map((pool, i) => {
+  const viewOf = (pool: IndexedPoolSummary): PoolView['view'] => {
     const view: PoolView['view'] = { consumers: [] };
     const hidden = { count: 0, units: 0, cents: 0 };
     for (const c of pool.consumers) {
@@ -100,10 +114,16 @@ export async function poolViews(
         usdPerMonth: centsToUsd(hidden.cents),
       };
     }
-    if (pool.utilization) view.utilization = pool.utilization;
-    if (pool.drift) view.drift = pool.drift;
-    return { indexed: pools[i], view };
-  });
+    const live = liveDataOf(pool);
+    if (live.utilization) view.utilization = live.utilization;
+    if (live.drift) view.drift = live.drift;
+    return view;
+  };
+  return (function* views() {
+    for (const pool of pools) {
+      yield { indexed: pool, view: viewOf(pool) };
+    }
+  })();
 }
 
 /**
@@ -126,7 +146,7 @@ export async function visiblePools(
   pools: IndexedPoolSummary[],
 ): Promise<PoolSummary[]> {
   const views = await poolViews(options, credentials, snapshot, pools);
-  return views.map(({ indexed, view }) => ({
+  return Array.from(views, ({ indexed, view }) => ({
     ...indexedFields(indexed),
     ...view,
   }));
