@@ -15,7 +15,7 @@ import { poolViews, visiblePools } from './visiblePools';
 export async function poolsResponsePieces(
   context: RouteContext,
   req: express.Request,
-): Promise<Iterable<Uint8Array>> {
+): Promise<Iterable<string>> {
   const { options } = context;
   const credentials = await context.credentialsOf(req);
   const snapshot = options.snapshot();

@@ -6,35 +6,39 @@
  * string of it per request (`JSON.stringify`) made the backend's old
  * generation grow, and each request paid major collections of a heap
  * holding the index (`npm run bench -- scale`).
+ *
+ * Each piece is one string, encoded once as the socket takes it. Pieces
+ * joined from a Buffer per pool (and the copy `Buffer.concat` makes of
+ * them) added about twice the page's size in buffers per request: memory
+ * outside the JavaScript heap whose growth V8 answers with full
+ * collections of the heap holding the index.
  */
 import type { PoolsResponse } from '@gpu-gitops/plugin-gpu-common';
 import type { IndexedPoolSummary } from '../allocation/poolSummaries';
 import { indexedFields, type PoolView } from './visiblePools';
 
 /**
- * The index's pools are one snapshot's and never change: the bytes of
- * their part are kept as long as they are, and copied into each response.
+ * The index's pools are one snapshot's and never change: the text of
+ * their part is kept as long as they are, and written into each response.
  */
-const indexedPartBytes = new WeakMap<IndexedPoolSummary, Buffer>();
+const indexedPartTexts = new WeakMap<IndexedPoolSummary, string>();
 
 /** The pool's fields as the index holds them, without those a caller's view replaces: `{…` (its closing brace left for the view's fields). */
-function indexedPart(pool: IndexedPoolSummary): Buffer {
-  let bytes = indexedPartBytes.get(pool);
-  if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(indexedFields(pool)).slice(0, -1));
-    indexedPartBytes.set(pool, bytes);
+function indexedPart(pool: IndexedPoolSummary): string {
+  let text = indexedPartTexts.get(pool);
+  if (text === undefined) {
+    text = JSON.stringify(indexedFields(pool)).slice(0, -1);
+    indexedPartTexts.set(pool, text);
   }
-  return bytes;
+  return text;
 }
 
 /** The view's fields after the index's: `,"consumers":[…]…}` (no comma when the index gave none). */
-function viewPart(indexed: Buffer, view: PoolView['view']): string {
+function viewPart(indexed: string, view: PoolView['view']): string {
   const text = JSON.stringify(view);
   if (text === '{}') return '}';
   return indexed.length > 1 ? `,${text.slice(1)}` : text.slice(1);
 }
-
-const COMMA = Buffer.from(',');
 
 /** Pools written per piece: about 180 KB of JSON at 20k pools' sizes. */
 const POOLS_PER_PIECE = 256;
@@ -47,21 +51,21 @@ const POOLS_PER_PIECE = 256;
 export function* poolsJsonPieces(
   pools: Iterable<PoolView>,
   rest: Omit<PoolsResponse, 'pools'>,
-): Generator<Buffer> {
-  yield Buffer.from('{"pools":[');
-  let parts: Buffer[] = [];
+): Generator<string> {
+  yield '{"pools":[';
+  let parts: string[] = [];
   let written = 0;
   for (const { indexed, view } of pools) {
-    const bytes = indexedPart(indexed);
-    if (written > 0) parts.push(COMMA);
-    parts.push(bytes, Buffer.from(viewPart(bytes, view)));
+    const text = indexedPart(indexed);
+    if (written > 0) parts.push(',');
+    parts.push(text, viewPart(text, view));
     written += 1;
     if (written % POOLS_PER_PIECE === 0) {
-      yield Buffer.concat(parts);
+      yield parts.join('');
       parts = [];
     }
   }
-  if (parts.length > 0) yield Buffer.concat(parts);
+  if (parts.length > 0) yield parts.join('');
   const restText = JSON.stringify(rest);
-  yield Buffer.from(restText === '{}' ? ']}' : `],${restText.slice(1)}`);
+  yield restText === '{}' ? ']}' : `],${restText.slice(1)}`;
 }
