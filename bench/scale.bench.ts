@@ -95,39 +95,56 @@ async function withPeakRss<T>(
 /**
  * `GET /pools` (the GPU page: every pool of every cluster), asked one after
  * another. The first page is parsed and its pools counted; every later one
- * must be the same bytes (the index does not move meanwhile). Parsing each
- * 16 MB page here, in the backend's own process, would add the reader's
- * garbage (a 16 MB string and 20k pools' objects per page) to the heap the
- * backend collects, and time a browser's work as the backend's.
+ * must be the same bytes (the index does not move meanwhile), compared as
+ * they arrive. Keeping, joining and parsing each 16 MB page here, in the
+ * backend's own process, would add the reader's garbage to the heap the
+ * backend collects (a 16 MB string, 20k pools' objects, and twice the page
+ * in buffers, which V8 counts against the heap), and time a browser's work
+ * as the backend's.
  */
 async function poolPages(port: number, pages: number): Promise<number[]> {
   const agent = new http.Agent({ keepAlive: true });
   const latencies: number[] = [];
   let first: Buffer | undefined;
+  /** The page's bytes: the first page's, or whether a later one matched them. */
+  const readPage = () =>
+    new Promise<Buffer | boolean>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port, agent, path: '/pools' }, res => {
+          const chunks: Buffer[] = [];
+          let offset = 0;
+          let same = true;
+          res.on('data', (chunk: Buffer) => {
+            if (!first) {
+              chunks.push(chunk);
+              return;
+            }
+            same &&= chunk.equals(
+              first.subarray(offset, offset + chunk.length),
+            );
+            offset += chunk.length;
+          });
+          res.on('end', () => {
+            if (res.statusCode !== 200)
+              reject(new Error(`GET /pools: status ${res.statusCode}`));
+            else if (!first) resolve(Buffer.concat(chunks));
+            else resolve(same && offset === first.length);
+          });
+        })
+        .on('error', reject);
+    });
   try {
     for (let n = 0; n < pages; n++) {
       const start = performance.now();
-      const body = await new Promise<Buffer>((resolve, reject) => {
-        http
-          .get({ host: '127.0.0.1', port, agent, path: '/pools' }, res => {
-            const chunks: Buffer[] = [];
-            res.on('data', c => chunks.push(c));
-            res.on('end', () =>
-              res.statusCode === 200
-                ? resolve(Buffer.concat(chunks))
-                : reject(new Error(`GET /pools: status ${res.statusCode}`)),
-            );
-          })
-          .on('error', reject);
-      });
+      const page = await readPage();
       latencies.push(performance.now() - start);
-      if (first) {
-        if (!body.equals(first))
+      if (typeof page === 'boolean') {
+        if (!page)
           throw new Error(`GET /pools page ${n + 1} differs from the first`);
         continue;
       }
-      first = body;
-      const count = (JSON.parse(body.toString('utf8')) as { pools: unknown[] })
+      first = page;
+      const count = (JSON.parse(page.toString('utf8')) as { pools: unknown[] })
         .pools.length;
       const expected = SCALE.clusters * SCALE.poolsPerCluster;
       if (count !== expected)
