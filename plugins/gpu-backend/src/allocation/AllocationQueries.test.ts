@@ -10,7 +10,11 @@ import {
   staticCluster,
   staticRackCatalog,
 } from '@gpu-gitops/plugin-gpu-common/src/providers/__testUtils__/staticRack';
-import { emptySnapshot } from '../repoIndex/indexSnapshot';
+import {
+  emptySnapshot,
+  type ClusterIndex,
+  type IndexSnapshot,
+} from '../repoIndex/indexSnapshot';
 import { AllocationQueries } from './AllocationQueries';
 
 describe('AllocationQueries', () => {
@@ -56,5 +60,87 @@ describe('AllocationQueries', () => {
     expect(cost.idleCents).toBe(
       Math.round(thePlan.cost.pool.idleUsdPerMonth * 100),
     );
+  });
+
+  describe('pool summaries across snapshots', () => {
+    const catalog = staticRackCatalog;
+    /** The pool a plan of `replicas` T4s leaves on the cluster. */
+    const poolOf = (cluster: ClusterIndex['profile'], replicas: number) =>
+      poolStateOf(
+        plan(
+          gpuRequest({ model: 't4', sharing: 'exclusive', replicas }),
+          catalog,
+          cluster,
+        ),
+      );
+    const clusterIndex = (name: string): ClusterIndex => {
+      const cluster = staticCluster('gpu', { name });
+      return {
+        profile: cluster,
+        repoState: {
+          pools: [poolOf(cluster, 1)],
+          devicePluginConfigs: {},
+          migConfigs: {},
+          workloads: [],
+        },
+        bootstrapped: true,
+        kustomizationPath: `clusters/${name}/gpu/kustomization.yaml`,
+      };
+    };
+    /** The next snapshot as a refresh builds it: `changed`'s pools replaced, the other clusters' parts the same objects. */
+    const next = (
+      previous: IndexSnapshot,
+      changed: string,
+      pools: ClusterIndex['repoState']['pools'],
+    ): IndexSnapshot => {
+      const snapshot = {
+        ...previous,
+        clusters: new Map<string, ClusterIndex>(),
+      };
+      for (const [name, cluster] of previous.clusters) {
+        snapshot.clusters.set(name, {
+          ...cluster,
+          repoState: {
+            ...cluster.repoState,
+            ...(name === changed ? { pools } : {}),
+          },
+        });
+      }
+      return snapshot;
+    };
+
+    it("summarises again only the cluster whose parts changed; the other's summaries stay the same objects", () => {
+      const first = emptySnapshot();
+      const a = clusterIndex('rack-a');
+      const b = clusterIndex('rack-b');
+      first.clusters.set('rack-a', a);
+      first.clusters.set('rack-b', b);
+      const queries = new AllocationQueries(catalog);
+      const before = queries.pools(first);
+      expect(before.map(p => p.cluster)).toEqual(['rack-a', 'rack-b']);
+      expect(before.map(p => p.allocated)).toEqual([1, 1]);
+
+      // The request on rack-a resized to three GPUs.
+      const second = next(first, 'rack-a', [poolOf(a.profile, 3)]);
+      const after = queries.pools(second);
+
+      // The changed cluster's pool counts its new size...
+      expect(after.find(p => p.cluster === 'rack-a')!.allocated).toBe(3);
+      expect(after.find(p => p.cluster === 'rack-a')).not.toBe(before[0]);
+      // ...and the other's is the very summary of the snapshot before.
+      expect(after.find(p => p.cluster === 'rack-b')).toBe(before[1]);
+      // Summarised afresh, the second snapshot's pools are the same.
+      expect(new AllocationQueries(catalog).pools(second)).toEqual(after);
+    });
+
+    it("summarises every cluster again when the stored requests changed (the consumers' owners)", () => {
+      const first = emptySnapshot();
+      first.clusters.set('rack-a', clusterIndex('rack-a'));
+      const queries = new AllocationQueries(catalog);
+      const before = queries.pools(first);
+      const second = { ...first, requests: new Map(first.requests) };
+      expect(queries.pools(second)[0]).not.toBe(before[0]);
+      expect(queries.pools(second)).toEqual(before);
+    });
   });
 });

@@ -10,11 +10,16 @@ import {
   type PoolCost,
 } from '@gpu-gitops/plugin-gpu-common';
 import type {
+  ClusterIndex,
   IndexedWorkload,
   IndexSnapshot,
 } from '../repoIndex/indexSnapshot';
 import { computeAllocation, type AllocationContext } from './computeAllocation';
-import { summarisePools, type IndexedPoolSummary } from './poolSummaries';
+import {
+  sortedPoolSummaries,
+  summariseClusterPools,
+  type IndexedPoolSummary,
+} from './poolSummaries';
 import { requestsByWorkload } from './requestsByWorkload';
 
 interface SnapshotMemo {
@@ -24,9 +29,43 @@ interface SnapshotMemo {
   pools?: IndexedPoolSummary[];
 }
 
+/** A cluster's pool summaries and the objects they were computed from. */
+interface ClusterSummaries {
+  inputs: unknown[];
+  pools: IndexedPoolSummary[];
+}
+
+/**
+ * What a cluster's summaries are computed from (`summariseClusterPools`):
+ * its profile, each part of its repository state, and the stored requests.
+ * A refresh that changed only some workload folders hands the next snapshot
+ * the other clusters' parts as the same objects (`snapshotBuilder.ts`
+ * `update`), so their summaries are still right.
+ */
+function summaryInputs(
+  cluster: ClusterIndex,
+  snapshot: IndexSnapshot,
+): unknown[] {
+  return [
+    cluster.profile,
+    snapshot.requests,
+    ...Object.entries(cluster.repoState).flat(),
+  ];
+}
+
+const sameInputs = (a: unknown[], b: unknown[]) =>
+  a.length === b.length && a.every((input, i) => input === b[i]);
+
 /** @public */
 export class AllocationQueries {
   private readonly memo = new WeakMap<IndexSnapshot, SnapshotMemo>();
+  /**
+   * Each cluster's latest pool summaries: after a merge that touched one
+   * cluster, the GPU page summarises that cluster's pools, not every
+   * cluster's (20k pools at a large platform's size), and the other pools
+   * stay the same objects, whose text `GET /pools` keeps (`poolsJson.ts`).
+   */
+  private readonly clusterSummaries = new Map<string, ClusterSummaries>();
 
   constructor(private readonly catalog: GpuCatalog) {}
 
@@ -99,11 +138,30 @@ export class AllocationQueries {
 
   pools(snapshot: IndexSnapshot): IndexedPoolSummary[] {
     const memo = this.memoFor(snapshot);
-    memo.pools ??= summarisePools(
+    memo.pools ??= sortedPoolSummaries(
+      [...snapshot.clusters].map(([name, cluster]) =>
+        this.clusterPools(snapshot, name, cluster),
+      ),
+    );
+    return memo.pools;
+  }
+
+  private clusterPools(
+    snapshot: IndexSnapshot,
+    name: string,
+    cluster: ClusterIndex,
+  ): IndexedPoolSummary[] {
+    const inputs = summaryInputs(cluster, snapshot);
+    const kept = this.clusterSummaries.get(name);
+    if (kept && sameInputs(kept.inputs, inputs)) return kept.pools;
+    const pools = summariseClusterPools(
+      name,
+      cluster,
       snapshot,
       this.catalog,
       this.context(snapshot),
     );
-    return memo.pools;
+    this.clusterSummaries.set(name, { inputs, pools });
+    return pools;
   }
 }

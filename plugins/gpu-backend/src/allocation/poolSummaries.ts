@@ -9,7 +9,7 @@ import {
   type GpuCatalog,
   type PoolSummary,
 } from '@gpu-gitops/plugin-gpu-common';
-import type { IndexSnapshot } from '../repoIndex/indexSnapshot';
+import type { ClusterIndex, IndexSnapshot } from '../repoIndex/indexSnapshot';
 import type { AllocationContext } from './computeAllocation';
 import { migPicture } from './migPicture';
 
@@ -34,71 +34,82 @@ export interface IndexedPoolSummary extends Omit<
 }
 
 /**
- * Every pool with its consumers: the requests of its ledger (the capacity
- * its nodes are sized for), each with its attributed cost, so that the
- * consumers and the idle cost add up to the pool's nodes, to the cent.
+ * The pools of one cluster with their consumers: the requests of its ledger
+ * (the capacity its nodes are sized for), each with its attributed cost, so
+ * that the consumers and the idle cost add up to the pool's nodes, to the
+ * cent. They read the cluster's index and the snapshot's stored requests
+ * (the consumers' owners and ledger names), nothing of another cluster.
  */
-export function summarisePools(
-  snapshot: IndexSnapshot,
+export function summariseClusterPools(
+  clusterName: string,
+  { repoState }: ClusterIndex,
+  snapshot: Pick<IndexSnapshot, 'requests'>,
   catalog: GpuCatalog,
   context: AllocationContext,
 ): IndexedPoolSummary[] {
   const out: IndexedPoolSummary[] = [];
-  for (const [clusterName, { repoState }] of snapshot.clusters) {
-    const byPool = new Map<string, typeof repoState.workloads>();
-    for (const w of repoState.workloads) {
-      if (!w.pool) continue;
-      byPool.set(w.pool, [...(byPool.get(w.pool) ?? []), w]);
-    }
-    for (const pool of repoState.pools) {
-      const cost = context.poolCost(clusterName, pool.name)!;
-      const workloads = new Map(
-        (byPool.get(pool.name) ?? []).map(w => [
-          context.requestOf({ ...w, cluster: clusterName }),
-          w,
-        ]),
-      );
-      const consumers = cost.shares.map(share => {
-        const workload = workloads.get(share.request);
-        const owner = snapshot.requests.get(share.request)?.request.spec.owner;
-        return {
-          id: workload?.id ?? share.request,
-          namespace: workload?.namespace ?? share.request.split('/')[0],
-          ...(workload?.kubernetesId
-            ? { kubernetesId: workload.kubernetesId }
-            : {}),
-          ...(owner ? { owner } : {}),
-          units: share.units,
-          usdPerMonth: centsToUsd(share.cents),
-        };
-      });
-      const summary: IndexedPoolSummary = {
-        name: pool.name,
-        cluster: clusterName,
-        sharingMode: pool.sharingMode,
-        resourceName: pool.resourceName,
-        instanceTypes: [...pool.instanceTypes],
-        unitsPerGpu: unitsPerGpuOf(pool, repoState),
-        allocated: cost.allocatedUnits,
-        cost: poolCostSummary(pool.name, cost),
-        usage: poolUsage({
-          resourceName: pool.resourceName,
-          allocated: cost.allocatedUnits,
-          capacity: poolCapacityUnits(pool, repoState),
-          cost,
-        }),
-        consumers,
-      };
-      if (pool.gpuModel) summary.gpuModel = pool.gpuModel;
-      const capacity = poolCapacityUnits(pool, repoState);
-      if (capacity !== undefined) summary.capacity = capacity;
-      const picture = migPicture(pool, repoState, catalog);
-      if (picture) summary.migLayout = picture;
-      out.push(summary);
-    }
+  const byPool = new Map<string, typeof repoState.workloads>();
+  for (const w of repoState.workloads) {
+    if (!w.pool) continue;
+    byPool.set(w.pool, [...(byPool.get(w.pool) ?? []), w]);
   }
-  return out.sort(
-    (a, b) =>
-      compareStrings(a.name, b.name) || compareStrings(a.cluster, b.cluster),
-  );
+  for (const pool of repoState.pools) {
+    const cost = context.poolCost(clusterName, pool.name)!;
+    const workloads = new Map(
+      (byPool.get(pool.name) ?? []).map(w => [
+        context.requestOf({ ...w, cluster: clusterName }),
+        w,
+      ]),
+    );
+    const consumers = cost.shares.map(share => {
+      const workload = workloads.get(share.request);
+      const owner = snapshot.requests.get(share.request)?.request.spec.owner;
+      return {
+        id: workload?.id ?? share.request,
+        namespace: workload?.namespace ?? share.request.split('/')[0],
+        ...(workload?.kubernetesId
+          ? { kubernetesId: workload.kubernetesId }
+          : {}),
+        ...(owner ? { owner } : {}),
+        units: share.units,
+        usdPerMonth: centsToUsd(share.cents),
+      };
+    });
+    const summary: IndexedPoolSummary = {
+      name: pool.name,
+      cluster: clusterName,
+      sharingMode: pool.sharingMode,
+      resourceName: pool.resourceName,
+      instanceTypes: [...pool.instanceTypes],
+      unitsPerGpu: unitsPerGpuOf(pool, repoState),
+      allocated: cost.allocatedUnits,
+      cost: poolCostSummary(pool.name, cost),
+      usage: poolUsage({
+        resourceName: pool.resourceName,
+        allocated: cost.allocatedUnits,
+        capacity: poolCapacityUnits(pool, repoState),
+        cost,
+      }),
+      consumers,
+    };
+    if (pool.gpuModel) summary.gpuModel = pool.gpuModel;
+    const capacity = poolCapacityUnits(pool, repoState);
+    if (capacity !== undefined) summary.capacity = capacity;
+    const picture = migPicture(pool, repoState, catalog);
+    if (picture) summary.migLayout = picture;
+    out.push(summary);
+  }
+  return out;
+}
+
+/** Every cluster's pools in one list, as `GET /pools` lists them: by name, then cluster. */
+export function sortedPoolSummaries(
+  byCluster: Iterable<IndexedPoolSummary[]>,
+): IndexedPoolSummary[] {
+  return [...byCluster]
+    .flat()
+    .sort(
+      (a, b) =>
+        compareStrings(a.name, b.name) || compareStrings(a.cluster, b.cluster),
+    );
 }
