@@ -206,7 +206,12 @@ export {
 } from './repo/gpuStack/readGpuStack';
 export { FsRepoTree, MemoryRepoTree } from './repo/tree';
 export { GitCheckoutTree } from './repo/gitCheckoutTree';
-export { eventLoopTurns } from './repo/eventLoopTurns';
+export {
+  eventLoopTurns,
+  processTurns,
+  runSteps,
+  runStepsInTurns,
+} from './repo/eventLoopTurns';
 export { runBounded } from './runBounded';
 export { ParseCache } from './repo/parseCache';
 export type { FileParser, ParseCacheOptions } from './repo/parseCache';

@@ -142,5 +142,64 @@ describe('AllocationQueries', () => {
       expect(queries.pools(second)[0]).not.toBe(before[0]);
       expect(queries.pools(second)).toEqual(before);
     });
+
+    it('prepares a snapshot’s pools ahead in turns of the event loop: the list pools() then gives, unchanged', async () => {
+      const snapshot = emptySnapshot();
+      snapshot.clusters.set('rack-a', clusterIndex('rack-a'));
+      snapshot.clusters.set('rack-b', clusterIndex('rack-b'));
+      const queries = new AllocationQueries(catalog);
+      let turns = 0;
+      const prepared = await queries.preparePools(snapshot, {
+        turn: async () => {
+          turns += 1;
+        },
+      });
+
+      // One turn before each cluster's pool.
+      expect(turns).toBe(2);
+      expect(queries.pools(snapshot)).toBe(prepared);
+      expect(prepared).toEqual(new AllocationQueries(catalog).pools(snapshot));
+
+      // The next snapshot touched rack-a only: rack-b's summary is kept.
+      const second = next(snapshot, 'rack-a', [
+        poolOf(snapshot.clusters.get('rack-a')!.profile, 3),
+      ]);
+      turns = 0;
+      const again = await queries.preparePools(second, {
+        turn: async () => {
+          turns += 1;
+        },
+      });
+      expect(turns).toBe(1);
+      expect(again!.find(p => p.cluster === 'rack-b')).toBe(prepared![1]);
+      expect(again!.find(p => p.cluster === 'rack-a')!.allocated).toBe(3);
+    });
+
+    it('gives a preparation up between clusters once it is no longer wanted, and keeps a summary a request made meanwhile', async () => {
+      const snapshot = emptySnapshot();
+      snapshot.clusters.set('rack-a', clusterIndex('rack-a'));
+      snapshot.clusters.set('rack-b', clusterIndex('rack-b'));
+      const queries = new AllocationQueries(catalog);
+      let wanted = true;
+      let served: ReturnType<AllocationQueries['pools']> | undefined;
+      const prepared = await queries.preparePools(snapshot, {
+        // A request arrives during rack-a's turn; a newer snapshot lands after it.
+        turn: async () => {
+          served ??= queries.pools(snapshot);
+          wanted = false;
+        },
+        wanted: () => wanted,
+      });
+
+      expect(prepared).toBeUndefined();
+      // The summaries the request computed are the ones kept.
+      expect(queries.pools(snapshot)).toBe(served);
+      const second = next(snapshot, 'rack-b', [
+        poolOf(snapshot.clusters.get('rack-b')!.profile, 2),
+      ]);
+      expect(queries.pools(second).find(p => p.cluster === 'rack-a')).toBe(
+        served!.find(p => p.cluster === 'rack-a'),
+      );
+    });
   });
 });

@@ -16,8 +16,13 @@ import type {
 } from '../repoIndex/indexSnapshot';
 import { computeAllocation, type AllocationContext } from './computeAllocation';
 import {
+  processTurns,
+  runSteps,
+  runStepsInTurns,
+} from '@gpu-gitops/plugin-gpu-node';
+import {
+  clusterPoolSummarySteps,
   sortedPoolSummaries,
-  summariseClusterPools,
   type IndexedPoolSummary,
 } from './poolSummaries';
 import { requestsByWorkload } from './requestsByWorkload';
@@ -36,7 +41,7 @@ interface ClusterSummaries {
 }
 
 /**
- * What a cluster's summaries are computed from (`summariseClusterPools`):
+ * What a cluster's summaries are computed from (`clusterPoolSummarySteps`):
  * its profile, each part of its repository state, and the stored requests.
  * A refresh that changed only some workload folders hands the next snapshot
  * the other clusters' parts as the same objects (`snapshotBuilder.ts`
@@ -139,29 +144,86 @@ export class AllocationQueries {
   pools(snapshot: IndexSnapshot): IndexedPoolSummary[] {
     const memo = this.memoFor(snapshot);
     memo.pools ??= sortedPoolSummaries(
-      [...snapshot.clusters].map(([name, cluster]) =>
-        this.clusterPools(snapshot, name, cluster),
+      [...snapshot.clusters].map(
+        ([name, cluster]) =>
+          this.keptPools(snapshot, name, cluster) ??
+          this.keepPools(
+            snapshot,
+            name,
+            cluster,
+            runSteps(this.summarySteps(snapshot, name, cluster)),
+          ),
       ),
     );
     return memo.pools;
   }
 
-  private clusterPools(
+  /**
+   * `pools(snapshot)` computed ahead, one pool at a time in turns of the
+   * event loop: right after a refresh, so that the GPU page's first viewer
+   * does not pay for the summaries (a second for 20k pools). Clusters whose
+   * summaries are kept cost nothing. Gives up between clusters, with
+   * undefined, once `wanted()` is false (a newer snapshot has landed); a
+   * request meanwhile computes what is still missing itself.
+   */
+  async preparePools(
+    snapshot: IndexSnapshot,
+    {
+      turn = processTurns,
+      wanted = () => true,
+    }: { turn?: () => Promise<void>; wanted?: () => boolean } = {},
+  ): Promise<IndexedPoolSummary[] | undefined> {
+    for (const [name, cluster] of snapshot.clusters) {
+      if (!wanted()) return undefined;
+      if (this.keptPools(snapshot, name, cluster)) continue;
+      const pools = await runStepsInTurns(
+        this.summarySteps(snapshot, name, cluster),
+        turn,
+      );
+      // A request may have summarised the cluster during those turns:
+      // its objects stay the kept ones (their text may be kept too).
+      if (!this.keptPools(snapshot, name, cluster))
+        this.keepPools(snapshot, name, cluster, pools);
+    }
+    return wanted() ? this.pools(snapshot) : undefined;
+  }
+
+  /** The cluster's kept summaries, if they were computed from this snapshot's objects. */
+  private keptPools(
     snapshot: IndexSnapshot,
     name: string,
     cluster: ClusterIndex,
-  ): IndexedPoolSummary[] {
-    const inputs = summaryInputs(cluster, snapshot);
+  ): IndexedPoolSummary[] | undefined {
     const kept = this.clusterSummaries.get(name);
-    if (kept && sameInputs(kept.inputs, inputs)) return kept.pools;
-    const pools = summariseClusterPools(
+    return kept && sameInputs(kept.inputs, summaryInputs(cluster, snapshot))
+      ? kept.pools
+      : undefined;
+  }
+
+  private keepPools(
+    snapshot: IndexSnapshot,
+    name: string,
+    cluster: ClusterIndex,
+    pools: IndexedPoolSummary[],
+  ): IndexedPoolSummary[] {
+    this.clusterSummaries.set(name, {
+      inputs: summaryInputs(cluster, snapshot),
+      pools,
+    });
+    return pools;
+  }
+
+  private summarySteps(
+    snapshot: IndexSnapshot,
+    name: string,
+    cluster: ClusterIndex,
+  ) {
+    return clusterPoolSummarySteps(
       name,
       cluster,
       snapshot,
       this.catalog,
       this.context(snapshot),
     );
-    this.clusterSummaries.set(name, { inputs, pools });
-    return pools;
   }
 }

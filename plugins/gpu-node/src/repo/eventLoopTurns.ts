@@ -88,6 +88,8 @@ export async function filterInTurns<T>(
  * yields between items) runs either way: whole (`runSteps`), for the sync
  * APIs, or with a turn of the event loop when one is due between steps
  * (`runStepsInTurns`), for the backend's readers of a scale repository.
+ *
+ * @public
  */
 export function runSteps<R>(steps: Generator<void, R>): R {
   let step = steps.next();
@@ -95,7 +97,12 @@ export function runSteps<R>(steps: Generator<void, R>): R {
   return step.value;
 }
 
-/** @see runSteps */
+/**
+ * The steps with a turn of the event loop between them when one is due
+ * (see `runSteps`).
+ *
+ * @public
+ */
 export async function runStepsInTurns<R>(
   steps: Generator<void, R>,
   turn: () => Promise<void> = processTurns,
