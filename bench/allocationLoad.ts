@@ -13,6 +13,10 @@ import {
   type ClusterProfile,
 } from '@gpu-gitops/plugin-gpu-common';
 import { AllocationQueries } from '@gpu-gitops/plugin-gpu-backend/src/allocation/AllocationQueries';
+import {
+  preparePoolsPages,
+  type PoolsPagePreparation,
+} from '@gpu-gitops/plugin-gpu-backend/src/http/poolsPagePreparation';
 import { createRouter } from '@gpu-gitops/plugin-gpu-backend/src/http/router';
 import type { LiveAllocationData } from '@gpu-gitops/plugin-gpu-backend/src/http/routeContext';
 import type { RepoIndex } from '@gpu-gitops/plugin-gpu-backend/src/repoIndex/RepoIndex';
@@ -21,6 +25,8 @@ import { formatMs } from './stats';
 
 export interface AllocationServer {
   port: number;
+  /** The GPU page's preparation after each refresh (`preparePoolsPages`). */
+  preparation: PoolsPagePreparation;
   close(): Promise<void>;
 }
 
@@ -33,11 +39,19 @@ export async function serveAllocationApi(
     workloads: WORKLOADS,
   },
 ): Promise<AllocationServer> {
+  const queries = new AllocationQueries(builtinCatalog);
+  // As the plugin mounts it (wiring/mountRoutes.ts): the GPU page prepared
+  // after each refresh of the index.
+  const preparation = preparePoolsPages({
+    queries,
+    snapshot: () => index.snapshot(),
+    onSnapshot: listener => index.onSnapshot(listener),
+  });
   const router = await createRouter({
     httpAuth: mockServices.httpAuth(),
     catalog: mapCatalog(repository.workloads),
     snapshot: () => index.snapshot(),
-    queries: new AllocationQueries(builtinCatalog),
+    queries,
     gpuCatalog: builtinCatalog,
     clusters: repository.clusters,
     defaultCluster: repository.clusters[0].name,
@@ -52,7 +66,12 @@ export async function serveAllocationApi(
   const { port } = server.address() as AddressInfo;
   return {
     port,
-    close: () => new Promise<void>(resolve => server.close(() => resolve())),
+    preparation,
+    close: async () => {
+      preparation.stop();
+      await preparation.settled();
+      await new Promise<void>(resolve => server.close(() => resolve()));
+    },
   };
 }
 

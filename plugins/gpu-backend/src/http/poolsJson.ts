@@ -33,6 +33,22 @@ function indexedPart(pool: IndexedPoolSummary): string {
   return text;
 }
 
+/**
+ * Each pool's index part stringified and kept ahead of the first page, one
+ * pool at a time in turns of the event loop; stops once `wanted()` is false.
+ */
+export async function keepIndexedParts(
+  pools: Iterable<IndexedPoolSummary>,
+  turn: () => Promise<void>,
+  wanted: () => boolean,
+): Promise<void> {
+  for (const pool of pools) {
+    if (!wanted()) return;
+    await turn();
+    indexedPart(pool);
+  }
+}
+
 /** The view's fields after the index's: `,"consumers":[…]…}` (no comma when the index gave none). */
 function viewPart(indexed: string, view: PoolView['view']): string {
   const text = JSON.stringify(view);

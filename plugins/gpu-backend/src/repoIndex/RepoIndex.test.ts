@@ -105,6 +105,39 @@ describe('RepoIndex', () => {
     );
   });
 
+  it('reports each snapshot a refresh lands to its listeners, until they stop listening', async () => {
+    const seen: ReturnType<RepoIndex['snapshot']>[] = [];
+    const stop = index.onSnapshot(snapshot => seen.push(snapshot));
+    await index.refresh();
+    expect(seen).toEqual([index.snapshot()]);
+    expect(seen[0].revision).toBeDefined();
+
+    // Nothing new on main: no new snapshot.
+    await index.refresh();
+    expect(seen).toHaveLength(1);
+
+    const deployment = await fixtureText(
+      'apps/ml/chat-assistant/deployment.yaml',
+    );
+    const scaled = (replicas: number) => ({
+      'apps/ml/chat-assistant/deployment.yaml': deployment.replace(
+        'replicas: 2',
+        `replicas: ${replicas}`,
+      ),
+    });
+    await remote.commit(scaled(3), 'scale chat-assistant');
+    await index.refresh();
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toBe(index.snapshot());
+    expect(seen[1].workloads[0].replicas).toBe(3);
+
+    stop();
+    await remote.commit(scaled(4), 'scale chat-assistant again');
+    await index.refresh();
+    expect(index.snapshot().workloads[0].replicas).toBe(4);
+    expect(seen).toHaveLength(2);
+  });
+
   it('after one new commit re-reads only the changed workload folder', async () => {
     await index.refresh();
     const deployment = await fixtureText(

@@ -99,6 +99,9 @@ export class RepoIndex {
   private readonly workloadFoldersPerRead: number;
   private current: IndexSnapshot = emptySnapshot();
   private running: Promise<unknown> = Promise.resolve();
+  private readonly snapshotListeners = new Set<
+    (snapshot: IndexSnapshot) => void
+  >();
 
   constructor(
     options: RepoIndexOptions,
@@ -145,6 +148,17 @@ export class RepoIndex {
 
   snapshot(): IndexSnapshot {
     return this.current;
+  }
+
+  /**
+   * Calls `listener` with each snapshot a refresh lands (not with the
+   * current one), until the returned function is called. The listener
+   * must not throw: it runs inside the refresh, whose caller would see
+   * the error.
+   */
+  onSnapshot(listener: (snapshot: IndexSnapshot) => void): () => void {
+    this.snapshotListeners.add(listener);
+    return () => this.snapshotListeners.delete(listener);
   }
 
   /** Fetches the repository and re-reads what changed. Calls never overlap. */
@@ -200,6 +214,7 @@ export class RepoIndex {
           changedRequests: dirty.requests,
         })) ||
       (await this.snapshots.build(revision));
+    for (const listener of this.snapshotListeners) listener(this.current);
     this.savedState.scheduleSave(this.store, full);
     const result: RefreshResult = {
       revision,

@@ -3,6 +3,7 @@ import { registerGpuActions } from '../agentActions/registerGpuActions';
 import { AllocationQueries } from '../allocation/AllocationQueries';
 import type { GpuBackendConfig } from '../config/readGpuBackendConfig';
 import type { Readiness } from '../health/Readiness';
+import { preparePoolsPages } from '../http/poolsPagePreparation';
 import { createRouter } from '../http/router';
 import { createPullRequestRoutes } from '../pullRequests/pullRequestFeature';
 import type { GpuPluginServices } from './gpuPluginServices';
@@ -38,12 +39,22 @@ export async function mountRoutes(
     defaultCluster: settings.defaultCluster,
     policy: settings.policy,
   };
+  const queries = new AllocationQueries(settings.catalog);
+  // The GPU page's summaries computed after each refresh, not by its first viewer.
+  if (index.onSnapshot) {
+    preparePoolsPages({
+      queries,
+      snapshot: planning.snapshot,
+      onSnapshot: index.onSnapshot,
+      logger: services.logger,
+    });
+  }
   httpRouter.use(
     await createRouter({
       httpAuth,
       auth,
       catalog,
-      queries: new AllocationQueries(settings.catalog),
+      queries,
       ...planning,
       readiness,
       ...(live ? { live } : {}),

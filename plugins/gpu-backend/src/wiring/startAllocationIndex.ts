@@ -23,6 +23,8 @@ export interface AllocationIndexHandle {
   snapshot: () => IndexSnapshot;
   /** Fetches and re-reads the repository; false when it failed (logged). Absent without `gpu.gitops`. */
   refreshIndex?: () => Promise<boolean>;
+  /** Each snapshot a refresh lands (`RepoIndex.onSnapshot`). Absent without `gpu.gitops`. */
+  onSnapshot?: RepoIndex['onSnapshot'];
 }
 
 /**
@@ -84,7 +86,11 @@ export async function startAllocationIndex({
     timeout: { minutes: 5 },
     run: refreshIndex,
   });
-  return { snapshot: () => index.snapshot(), refreshIndex };
+  return {
+    snapshot: () => index.snapshot(),
+    refreshIndex,
+    onSnapshot: listener => index.onSnapshot(listener),
+  };
 }
 
 /** One refresh of the index: ready once it has succeeded, logged, false when it failed. */
