@@ -261,7 +261,8 @@ export {
 } from './permissions';
 export type { CatalogIndex } from './planner/catalogIndex';
 export { handWrittenConfigMapReadBy } from './planner/handWrittenConfigs';
-export { plan } from './planner/plan';
+export { plan, planSteps } from './planner/plan';
+export { runSteps } from './steps';
 export { WHOLE_GPU_RESOURCE } from './planner/modeDecision';
 export { costOfPool, poolCostSummary } from './planner/poolCost';
 export { derivedPoolLimit } from './planner/poolLimits';

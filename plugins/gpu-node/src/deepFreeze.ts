@@ -1,4 +1,5 @@
-import { processTurns, runSteps } from './repo/eventLoopTurns';
+import { runSteps } from '@gpu-gitops/plugin-gpu-common';
+import { processTurns } from './repo/eventLoopTurns';
 
 /**
  * The walk both freezes share: freezes `value` and everything it holds,

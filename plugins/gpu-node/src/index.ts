@@ -209,7 +209,6 @@ export { GitCheckoutTree } from './repo/gitCheckoutTree';
 export {
   eventLoopTurns,
   processTurns,
-  runSteps,
   runStepsInTurns,
 } from './repo/eventLoopTurns';
 export { runBounded } from './runBounded';

@@ -5,6 +5,7 @@
  */
 import {
   costOfPool,
+  runSteps,
   type GpuAllocation,
   type GpuCatalog,
   type PoolCost,
@@ -15,11 +16,7 @@ import type {
   IndexSnapshot,
 } from '../repoIndex/indexSnapshot';
 import { computeAllocation, type AllocationContext } from './computeAllocation';
-import {
-  processTurns,
-  runSteps,
-  runStepsInTurns,
-} from '@gpu-gitops/plugin-gpu-node';
+import { processTurns, runStepsInTurns } from '@gpu-gitops/plugin-gpu-node';
 import {
   clusterPoolSummarySteps,
   sortedPoolSummaries,

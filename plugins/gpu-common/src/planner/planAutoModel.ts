@@ -6,7 +6,7 @@ import { formatUsd } from '../format/money';
 import { formatRequestedGiB } from '../format/units';
 import type { GpuRequest } from '../request/types';
 import type { CatalogIndex } from './catalogIndex';
-import { planForModel } from './planForModel';
+import { planForModelSteps } from './planForModel';
 import type { LeftPoolChange } from './poolOption';
 import type { Plan, PlanDecision, RepoState } from './types';
 import { compareStrings } from '../text/compareStrings';
@@ -27,16 +27,17 @@ interface Rejected {
  * Model "auto": among the models that can serve the request (a model whose
  * slices would fall below the ask is not one of them), the one that adds
  * the least to the bill, then the cheapest share, then the smallest GPU.
+ * Steps, as `planForModelSteps`.
  */
-export function planAutoModel(
+export function* planAutoModelSteps(
   request: GpuRequest,
   index: CatalogIndex,
   provider: MachineProvider,
   cluster: ClusterProfile,
   repoState: RepoState | undefined,
   holding: LeftPoolChange[],
-): Plan {
-  const { candidates, rejected } = planEveryModel(
+): Generator<void, Plan> {
+  const { candidates, rejected } = yield* planEveryModel(
     request,
     index,
     provider,
@@ -53,21 +54,21 @@ export function planAutoModel(
 }
 
 /** The plan of each model the cluster can run, or why the model cannot serve the request. */
-function planEveryModel(
+function* planEveryModel(
   request: GpuRequest,
   index: CatalogIndex,
   provider: MachineProvider,
   cluster: ClusterProfile,
   repoState: RepoState | undefined,
   holding: LeftPoolChange[],
-): { candidates: Candidate[]; rejected: Rejected[] } {
+): Generator<void, { candidates: Candidate[]; rejected: Rejected[] }> {
   const candidates: Candidate[] = [];
   const rejected: Rejected[] = [];
   for (const model of index.models) {
     if (modelUnavailable(cluster, index, model)) continue;
     try {
       candidates.push({
-        plan: planForModel(
+        plan: yield* planForModelSteps(
           request,
           model,
           index,

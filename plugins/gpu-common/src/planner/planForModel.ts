@@ -33,9 +33,12 @@ import type { Plan, PoolState, RepoState } from './types';
 
 /**
  * The plan of the request on one GPU model: reuse before create. Every pool
- * of the model is judged and priced next to a new pool; `choosePool` ranks them.
+ * of the model is judged and priced next to a new pool; `choosePool` ranks
+ * them. Steps, one per pool judged (`runSteps`): a 2k-pool cluster's
+ * pools are 50 ms and more of judging, which the backend's pull request
+ * updater runs in turns of the event loop.
  */
-export function planForModel(
+export function* planForModelSteps(
   request: GpuRequest,
   model: GpuModel,
   index: CatalogIndex,
@@ -43,7 +46,7 @@ export function planForModel(
   cluster: ClusterProfile,
   repoState: RepoState | undefined,
   holding: LeftPoolChange[],
-): Plan {
+): Generator<void, Plan> {
   const gpu = request.spec.gpu;
   // The rule the request form uses to offer the model disabled on this cluster.
   const unavailable = modelUnavailable(cluster, index, model);
@@ -96,7 +99,7 @@ export function planForModel(
     vramMiB: requestedMiB(gpu.vramGiB),
     holding,
   };
-  const { options, rejected } = reusableOptions(model, inputs, types);
+  const { options, rejected } = yield* reusableOptions(model, inputs, types);
   const candidate = newPoolOption(model, ideal, inputs, allChoices);
   const picked = pickPool(options, rejected, cluster, {
     ...candidate,
@@ -113,16 +116,20 @@ export function planForModel(
  * Every pool of the model, judged and priced: an option where the request
  * may go, or the reason it may not (`choosePool` says both to the reviewer).
  */
-function reusableOptions(
+function* reusableOptions(
   model: GpuModel,
   inputs: OptionInputs,
   types: InstanceType[],
-): { options: PoolOption[]; rejected: { pool: PoolState; reason: string }[] } {
+): Generator<
+  void,
+  { options: PoolOption[]; rejected: { pool: PoolState; reason: string }[] }
+> {
   const { request, cluster, repoState } = inputs;
   const options: PoolOption[] = [];
   const rejected: { pool: PoolState; reason: string }[] = [];
   for (const pool of repoState?.pools ?? []) {
     if (pool.gpuModel !== model.id) continue;
+    yield;
     const verdict = judgePool(pool, {
       request,
       model,

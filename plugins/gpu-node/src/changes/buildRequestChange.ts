@@ -12,7 +12,7 @@ import path from 'node:path';
 import {
   buildManifests,
   withSelectorWarnings,
-  plan as planRequest,
+  planSteps,
   type ClusterProfile,
   type GpuCatalog,
   type GpuRequest,
@@ -27,6 +27,7 @@ import {
   type LayoutInput,
 } from '../layout/layout';
 import { readRepoState, type RepoStateReport } from '../repo/readRepoState';
+import { runStepsInTurns } from '../repo/eventLoopTurns';
 import { ReadOnceRepoTree } from '../repo/readOnceTree';
 import { FsRepoTree, type RepoTree } from '../repo/tree';
 import type { ExistingWorkloadLocation } from '../workloads/resolveExistingWorkload';
@@ -304,7 +305,11 @@ async function planWithQueues(
 ) {
   const { request, cluster, catalog, layout } = options;
   const planned = await stage('Plan', async () => {
-    const made = planRequest(request, catalog, cluster, state);
+    // In turns: a cluster of 2k pools is 80 ms of planning, which would
+    // hold the updater's backend in one go.
+    const made = await runStepsInTurns(
+      planSteps(request, catalog, cluster, state),
+    );
     await options.guard?.(made, state, tree);
     return made;
   });

@@ -2,9 +2,10 @@ import {
   eventLoopTurns,
   filterInTurns,
   mapInTurns,
-  runSteps,
   runStepsInTurns,
+  someInTurns,
 } from './eventLoopTurns';
+import { runSteps } from '@gpu-gitops/plugin-gpu-common';
 
 const busy = (ms: number) => {
   const start = performance.now();
@@ -82,6 +83,40 @@ describe('filterInTurns', () => {
       },
       eventLoopTurns(5),
     );
+    expect(testedAtFirstTurn).toBeDefined();
+    expect(testedAtFirstTurn!).toBeLessThan(100);
+  });
+});
+
+describe('someInTurns', () => {
+  it('answers as Array.prototype.some does, and stops at the first item that passes', async () => {
+    const tested: number[] = [];
+    const above = (limit: number) => (n: number) => {
+      tested.push(n);
+      return n > limit;
+    };
+    expect(await someInTurns([1, 5, 9, 12], above(4))).toBe(true);
+    expect(tested).toEqual([1, 5]);
+    expect(await someInTurns([1, 5, 9], above(10))).toBe(false);
+    expect(await someInTurns([], above(0))).toBe(false);
+  });
+
+  it('lets the event loop run between items of a long search', async () => {
+    let tested = 0;
+    let testedAtFirstTurn: number | undefined;
+    setImmediate(() => {
+      testedAtFirstTurn = tested;
+    });
+    const found = await someInTurns(
+      Array.from({ length: 100 }, (_, i) => i),
+      () => {
+        busy(1);
+        tested++;
+        return false;
+      },
+      eventLoopTurns(5),
+    );
+    expect(found).toBe(false);
     expect(testedAtFirstTurn).toBeDefined();
     expect(testedAtFirstTurn!).toBeLessThan(100);
   });

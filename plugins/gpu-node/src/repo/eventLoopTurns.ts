@@ -84,22 +84,25 @@ export async function filterInTurns<T>(
 }
 
 /**
- * Long synchronous work written once as a generator of its steps (it
- * yields between items) runs either way: whole (`runSteps`), for the sync
- * APIs, or with a turn of the event loop when one is due between steps
- * (`runStepsInTurns`), for the backend's readers of a scale repository.
- *
- * @public
+ * `items.some(test)` with a turn of the event loop every slice: for the
+ * questions asked of every unrecorded workload of a scale checkout.
  */
-export function runSteps<R>(steps: Generator<void, R>): R {
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
+export async function someInTurns<T>(
+  items: Iterable<T>,
+  test: (item: T) => boolean,
+  turn: () => Promise<void> = processTurns,
+): Promise<boolean> {
+  for (const item of items) {
+    await turn();
+    if (test(item)) return true;
+  }
+  return false;
 }
 
 /**
- * The steps with a turn of the event loop between them when one is due
- * (see `runSteps`).
+ * The steps with a turn of the event loop between them when one is due:
+ * long synchronous work written once as a generator of its steps runs
+ * whole (gpu-common `runSteps`) for the sync APIs, and so in the backend.
  *
  * @public
  */

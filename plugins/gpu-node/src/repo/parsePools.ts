@@ -15,9 +15,10 @@ import {
   requiresGpuMachines,
   SHARING_MODES,
   WELL_KNOWN_KEYS,
+  runSteps,
 } from '@gpu-gitops/plugin-gpu-common';
 import { POOL_OBJECT_KINDS } from './machineDeploymentPools';
-import { runSteps, runStepsInTurns } from './eventLoopTurns';
+import { runStepsInTurns } from './eventLoopTurns';
 import { NODE_FEATURE_RULE, ruleNodeNames } from './nodeFeatureRulePools';
 import {
   hasPoolMarks,

@@ -17,9 +17,10 @@ import {
   strategicMerge,
   WELL_KNOWN_KEYS,
   workloadShape,
+  runSteps,
 } from '@gpu-gitops/plugin-gpu-common';
 import type { CompiledRepoLayout } from '../layout/compileRepoLayout';
-import { runSteps, runStepsInTurns } from './eventLoopTurns';
+import { runStepsInTurns } from './eventLoopTurns';
 import { isGpuResourceName } from './poolLabels';
 import {
   asKubernetesObject,

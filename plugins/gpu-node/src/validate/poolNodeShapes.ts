@@ -13,8 +13,9 @@ import {
   type ClusterGpuStack,
   type MigStrategy,
   type PoolNodeShape,
+  runSteps,
 } from '@gpu-gitops/plugin-gpu-common';
-import { runSteps, runStepsInTurns } from '../repo/eventLoopTurns';
+import { runStepsInTurns } from '../repo/eventLoopTurns';
 import { overlaidResources } from './builtOverlays';
 import type { BuiltPool } from './builtPools';
 
