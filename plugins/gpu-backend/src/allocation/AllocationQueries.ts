@@ -10,13 +10,13 @@ import {
   type GpuCatalog,
   type PoolCost,
 } from '@gpu-gitops/plugin-gpu-common';
+import { processTurns, runStepsInTurns } from '@gpu-gitops/plugin-gpu-node';
 import type {
   ClusterIndex,
   IndexedWorkload,
   IndexSnapshot,
 } from '../repoIndex/indexSnapshot';
 import { computeAllocation, type AllocationContext } from './computeAllocation';
-import { processTurns, runStepsInTurns } from '@gpu-gitops/plugin-gpu-node';
 import {
   clusterPoolSummarySteps,
   sortedPoolSummaries,
