@@ -15,6 +15,11 @@ import {
   type ClusterIndex,
   type IndexSnapshot,
 } from '../repoIndex/indexSnapshot';
+import {
+  staticClusterIndex,
+  staticIndexCatalog,
+  staticPoolOf,
+} from '../__testUtils__/staticClusterIndex';
 import { AllocationQueries } from './AllocationQueries';
 
 describe('AllocationQueries', () => {
@@ -63,30 +68,7 @@ describe('AllocationQueries', () => {
   });
 
   describe('pool summaries across snapshots', () => {
-    const catalog = staticRackCatalog;
-    /** The pool a plan of `replicas` T4s leaves on the cluster. */
-    const poolOf = (cluster: ClusterIndex['profile'], replicas: number) =>
-      poolStateOf(
-        plan(
-          gpuRequest({ model: 't4', sharing: 'exclusive', replicas }),
-          catalog,
-          cluster,
-        ),
-      );
-    const clusterIndex = (name: string): ClusterIndex => {
-      const cluster = staticCluster('gpu', { name });
-      return {
-        profile: cluster,
-        repoState: {
-          pools: [poolOf(cluster, 1)],
-          devicePluginConfigs: {},
-          migConfigs: {},
-          workloads: [],
-        },
-        bootstrapped: true,
-        kustomizationPath: `clusters/${name}/gpu/kustomization.yaml`,
-      };
-    };
+    const catalog = staticIndexCatalog;
     /** The next snapshot as a refresh builds it: `changed`'s pools replaced, the other clusters' parts the same objects. */
     const next = (
       previous: IndexSnapshot,
@@ -111,8 +93,8 @@ describe('AllocationQueries', () => {
 
     it("summarises again only the cluster whose parts changed; the other's summaries stay the same objects", () => {
       const first = emptySnapshot();
-      const a = clusterIndex('rack-a');
-      const b = clusterIndex('rack-b');
+      const a = staticClusterIndex('rack-a');
+      const b = staticClusterIndex('rack-b');
       first.clusters.set('rack-a', a);
       first.clusters.set('rack-b', b);
       const queries = new AllocationQueries(catalog);
@@ -121,7 +103,7 @@ describe('AllocationQueries', () => {
       expect(before.map(p => p.allocated)).toEqual([1, 1]);
 
       // The request on rack-a resized to three GPUs.
-      const second = next(first, 'rack-a', [poolOf(a.profile, 3)]);
+      const second = next(first, 'rack-a', [staticPoolOf(a.profile, 3)]);
       const after = queries.pools(second);
 
       // The changed cluster's pool counts its new size...
@@ -135,7 +117,7 @@ describe('AllocationQueries', () => {
 
     it("summarises every cluster again when the stored requests changed (the consumers' owners)", () => {
       const first = emptySnapshot();
-      first.clusters.set('rack-a', clusterIndex('rack-a'));
+      first.clusters.set('rack-a', staticClusterIndex('rack-a'));
       const queries = new AllocationQueries(catalog);
       const before = queries.pools(first);
       const second = { ...first, requests: new Map(first.requests) };
@@ -145,8 +127,8 @@ describe('AllocationQueries', () => {
 
     it('prepares a snapshot’s pools ahead in turns of the event loop: the list pools() then gives, unchanged', async () => {
       const snapshot = emptySnapshot();
-      snapshot.clusters.set('rack-a', clusterIndex('rack-a'));
-      snapshot.clusters.set('rack-b', clusterIndex('rack-b'));
+      snapshot.clusters.set('rack-a', staticClusterIndex('rack-a'));
+      snapshot.clusters.set('rack-b', staticClusterIndex('rack-b'));
       const queries = new AllocationQueries(catalog);
       let turns = 0;
       const prepared = await queries.preparePools(snapshot, {
@@ -162,7 +144,7 @@ describe('AllocationQueries', () => {
 
       // The next snapshot touched rack-a only: rack-b's summary is kept.
       const second = next(snapshot, 'rack-a', [
-        poolOf(snapshot.clusters.get('rack-a')!.profile, 3),
+        staticPoolOf(snapshot.clusters.get('rack-a')!.profile, 3),
       ]);
       turns = 0;
       const again = await queries.preparePools(second, {
@@ -177,8 +159,8 @@ describe('AllocationQueries', () => {
 
     it('gives a preparation up between clusters once it is no longer wanted, and keeps a summary a request made meanwhile', async () => {
       const snapshot = emptySnapshot();
-      snapshot.clusters.set('rack-a', clusterIndex('rack-a'));
-      snapshot.clusters.set('rack-b', clusterIndex('rack-b'));
+      snapshot.clusters.set('rack-a', staticClusterIndex('rack-a'));
+      snapshot.clusters.set('rack-b', staticClusterIndex('rack-b'));
       const queries = new AllocationQueries(catalog);
       let wanted = true;
       let served: ReturnType<AllocationQueries['pools']> | undefined;
@@ -195,7 +177,7 @@ describe('AllocationQueries', () => {
       // The summaries the request computed are the ones kept.
       expect(queries.pools(snapshot)).toBe(served);
       const second = next(snapshot, 'rack-b', [
-        poolOf(snapshot.clusters.get('rack-b')!.profile, 2),
+        staticPoolOf(snapshot.clusters.get('rack-b')!.profile, 2),
       ]);
       expect(queries.pools(second).find(p => p.cluster === 'rack-a')).toBe(
         served!.find(p => p.cluster === 'rack-a'),

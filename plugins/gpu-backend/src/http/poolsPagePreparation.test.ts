@@ -1,43 +1,15 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { plan } from '@gpu-gitops/plugin-gpu-common';
-import { gpuRequest } from '@gpu-gitops/plugin-gpu-common/src/planner/__testUtils__/fixtures';
-import {
-  poolStateOf,
-  staticCluster,
-  staticRackCatalog,
-} from '@gpu-gitops/plugin-gpu-common/src/providers/__testUtils__/staticRack';
 import { AllocationQueries } from '../allocation/AllocationQueries';
 import {
   emptySnapshot,
   type ClusterIndex,
   type IndexSnapshot,
 } from '../repoIndex/indexSnapshot';
+import {
+  staticClusterIndex as clusterIndex,
+  staticIndexCatalog as catalog,
+} from '../__testUtils__/staticClusterIndex';
 import { preparePoolsPages } from './poolsPagePreparation';
-
-const catalog = staticRackCatalog;
-
-/** A static cluster with one pool of `replicas` T4s. */
-function clusterIndex(name: string, replicas = 1): ClusterIndex {
-  const profile = staticCluster('gpu', { name });
-  const pool = poolStateOf(
-    plan(
-      gpuRequest({ model: 't4', sharing: 'exclusive', replicas }),
-      catalog,
-      profile,
-    ),
-  );
-  return {
-    profile,
-    repoState: {
-      pools: [pool],
-      devicePluginConfigs: {},
-      migConfigs: {},
-      workloads: [],
-    },
-    bootstrapped: true,
-    kustomizationPath: `clusters/${name}/gpu/kustomization.yaml`,
-  };
-}
 
 /**
  * A snapshot of `clusters`; after `previous` as a refresh builds it, with
